@@ -1,0 +1,74 @@
+"""Entry point of the `pocha` command: the root click group and the `bench` commands.
+
+Every command imports the package it drives only when it runs (through
+`_load`), so a missing or broken package breaks that one command, never
+`pocha --help`. To add a command, decorate a function with `@pocha.command()`
+(e.g. `serve`, `worker`, `arena`) or `@bench.command()` (e.g. `ismcts`, `api`)
+and keep its imports inside the function.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping
+from types import ModuleType
+
+import click
+
+
+def _load(module: str) -> ModuleType:
+    """Import `module` on demand, turning an import failure into a clean CLI error."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise click.ClickException(f"cannot import {module}: {exc}") from exc
+
+
+def _echo_lines(result: object) -> None:
+    """Print what a bench returned: a string, a mapping (key: value), or lines."""
+    if result is None:
+        return
+    if isinstance(result, str):
+        click.echo(result)
+    elif isinstance(result, Mapping):
+        for key, value in result.items():
+            click.echo(f"{key}: {value}")
+    elif isinstance(result, Iterable):
+        for line in result:
+            click.echo(line)
+    else:
+        click.echo(result)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def pocha() -> None:
+    """Pocha: the Spanish card game, as an engine, bots and an HTTP service."""
+
+
+@pocha.group()
+def bench() -> None:
+    """Measure the speed of one layer (engine, search, API)."""
+
+
+@bench.command("engine")
+@click.option(
+    "--seconds",
+    type=float,
+    default=3.0,
+    show_default=True,
+    help="How long to play random hands for.",
+)
+@click.option("--seed", type=int, default=None, help="Seed for the random deals and plays.")
+def bench_engine(seconds: float, seed: int | None) -> None:
+    """Play random legal hands through the engine and report hands per second."""
+    engine_bench = _load("engine.bench")
+    _echo_lines(engine_bench.run(seconds=seconds, seed=seed))
+
+
+def main() -> None:
+    """Console-script entry point (`pocha = "cli.main:main"`)."""
+    pocha(prog_name="pocha")
+
+
+if __name__ == "__main__":
+    main()

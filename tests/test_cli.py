@@ -1,0 +1,44 @@
+"""The `pocha` command line: help works without the engine, benches print their lines."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import pocha
+
+
+def test_help_lists_bench() -> None:
+    result = CliRunner().invoke(pocha, ["--help"])
+    assert result.exit_code == 0, result.output
+    assert "bench" in result.output
+
+
+def test_bench_engine_prints_lines_from_engine_bench(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[float, int | None]] = []
+
+    def run(seconds: float, seed: int | None) -> list[str]:
+        calls.append((seconds, seed))
+        return ["hands: 42", "engine: 14 hands/s"]
+
+    fake = types.ModuleType("engine.bench")
+    fake.run = run  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "engine.bench", fake)
+
+    result = CliRunner().invoke(pocha, ["bench", "engine", "--seconds", "0.5", "--seed", "7"])
+
+    assert result.exit_code == 0, result.output
+    assert calls == [(0.5, 7)]
+    assert result.output.splitlines() == ["hands: 42", "engine: 14 hands/s"]
+
+
+def test_missing_module_is_a_clean_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "engine.bench", None)  # makes the import fail
+
+    result = CliRunner().invoke(pocha, ["bench", "engine"])
+
+    assert result.exit_code == 1
+    assert "cannot import engine.bench" in result.output
