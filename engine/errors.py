@@ -1,0 +1,69 @@
+"""Typed errors of the engine, each with a stable machine code.
+
+Every refused action raises one of these before anything changes, so a caller
+can show the message to a person as it is ("you must beat the O7: you hold
+O12") and trust that the game is untouched.  ``code`` is the machine code the
+HTTP API returns; ``rule`` names the obligation that was broken, if any.
+"""
+
+from __future__ import annotations
+
+
+class PochaError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+    code = "pocha_error"
+
+    def __init__(self, message: str, *, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+
+
+class InvalidRulesError(PochaError, ValueError):
+    """A rule option has a value that is not allowed; the message names it."""
+
+    code = "invalid_rules"
+
+    def __init__(self, message: str, *, option: str) -> None:
+        super().__init__(message)
+        self.option = option
+
+
+class InvalidCardError(PochaError, ValueError):
+    """A string that is not a card code."""
+
+    code = "invalid_card"
+
+
+class IllegalActionError(PochaError):
+    """An action the rules do not allow now."""
+
+    code = "illegal_move"
+
+
+class NotYourTurnError(IllegalActionError):
+    code = "not_your_turn"
+
+
+class WrongPhaseError(IllegalActionError):
+    """A bid while cards are being played, a card during bidding, or any
+    action after the game is over."""
+
+    code = "wrong_phase"
+
+
+class InvalidBidError(IllegalActionError):
+    code = "invalid_bid"
+
+
+class IllegalCardError(IllegalActionError):
+    """A card the player does not hold or may not play now."""
+
+    code = "illegal_move"
+
+
+class InvalidStateError(PochaError, ValueError):
+    """A stored or submitted state that cannot be a Pocha position."""
+
+    code = "invalid_state"

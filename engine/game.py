@@ -1,0 +1,451 @@
+"""A whole game of Pocha with every action validated.
+
+``Game`` is what the service stores and what a referee trusts: it deals each
+hand from the game's seed, takes bids and cards only from the seat to move and
+only when the rules allow them (raising a typed error that says why, with
+nothing changed), scores each hand, deals the next one at once, plays the
+tiebreak hands, and ends the game.  Every action returns the public events it
+caused, for front ends to animate.  The play of the current hand runs on the
+fast ``HandState`` and its legality function, so the validated path and the
+search path can never disagree.  ``to_dict``/``from_dict`` store a game as
+plain JSON (with a format version); loading replays the hand's actions, so a
+stored game that breaks the rules is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from engine.cards import (
+    BIT,
+    SUIT_NAMES,
+    SUIT_OF,
+    Card,
+    CardSet,
+    card_code,
+    cards_list,
+    codes,
+    parse_card,
+    parse_cards,
+)
+from engine.errors import (
+    IllegalCardError,
+    InvalidBidError,
+    InvalidStateError,
+    NotYourTurnError,
+    WrongPhaseError,
+)
+from engine.hand import HandState, deal, hand_points
+from engine.legality import explain_illegal
+from engine.rules import TIEBREAK_HANDS, Rules
+
+FORMAT_VERSION = 1
+Event = dict[str, Any]
+
+
+def new_seed() -> int:
+    return random.SystemRandom().randrange(1 << 53)
+
+
+class Game:
+    """One game: the schedule of hands, the hand in progress, the totals."""
+
+    def __init__(self, rules: Rules, seed: int) -> None:
+        """Use ``Game.new``; this makes an empty shell for ``new``/``from_dict``."""
+        self.rules = rules
+        self.seed = seed
+        self.first_dealer = random.Random(f"pocha:{seed}:dealer").randrange(rules.players)
+        self.hand_index = 0
+        self.extra_hands = 0
+        self.scores = [0] * rules.players
+        self.history: list[dict[str, Any]] = []
+        self.finished = False
+        self.winners: list[int] = []
+        self.trump_card: Card = 0
+        self.trump_holder: int | None = None
+        self.dealt: list[CardSet] = []
+        self.plays: list[tuple[int, Card]] = []
+        self.last_trick: list[tuple[int, Card]] = []
+        self.state: HandState
+
+    # -- making a game ------------------------------------------------------
+
+    @classmethod
+    def new(cls, rules: Rules | None = None, seed: int | None = None) -> Game:
+        """A new game with its first hand dealt from ``seed``."""
+        game = cls(rules or Rules(), new_seed() if seed is None else seed)
+        game._deal()
+        return game
+
+    @classmethod
+    def with_deal(
+        cls,
+        rules: Rules,
+        hands: list[list[str]],
+        trump: str,
+        dealer: int,
+        seed: int = 0,
+    ) -> Game:
+        """A game whose first hand is the given deal (for worked examples).
+
+        The later hands are dealt from ``seed`` as usual.
+        """
+        game = cls(rules, seed)
+        masks = [parse_cards(h) for h in hands]
+        cards = rules.hand_sizes[0]
+        game.first_dealer = dealer
+        _check_deal(rules, masks, cards, parse_card(trump), dealer)
+        game._start_hand(masks, parse_card(trump), cards)
+        return game
+
+    def _deal(self) -> None:
+        n = self.rules.players
+        deck = cards_list(self.rules.deck)
+        random.Random(f"pocha:{self.seed}:hand:{self.hand_index}").shuffle(deck)
+        cards = self.cards_per_player
+        hands, trump_card, _ = deal(deck, n, cards, self.dealer)
+        self._start_hand(hands, trump_card, cards)
+
+    def _start_hand(self, hands: list[CardSet], trump_card: Card, cards: int) -> None:
+        self.dealt = list(hands)
+        self.trump_card = trump_card
+        dealer = self.dealer
+        whole_deck = cards * self.rules.players == self.rules.deck_size
+        self.trump_holder = dealer if whole_deck else None
+        self.plays = []
+        self.state = HandState(self.rules, hands, SUIT_OF[trump_card], dealer, cards)
+
+    # -- what the game is now -------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def dealer(self) -> int:
+        return (self.first_dealer + self.hand_index) % self.rules.players
+
+    @property
+    def mano(self) -> int:
+        return (self.dealer + 1) % self.rules.players
+
+    @property
+    def hand_number(self) -> int:
+        return self.hand_index + 1
+
+    @property
+    def hands_total(self) -> int:
+        return len(self.rules.hand_sizes) + self.extra_hands
+
+    @property
+    def in_tiebreak(self) -> bool:
+        return self.hand_index >= len(self.rules.hand_sizes)
+
+    @property
+    def cards_per_player(self) -> int:
+        sizes = self.rules.hand_sizes
+        return sizes[self.hand_index] if self.hand_index < len(sizes) else 1
+
+    @property
+    def phase(self) -> str:
+        if self.finished:
+            return "finished"
+        return "bidding" if self.state.bidding else "playing"
+
+    @property
+    def turn(self) -> int | None:
+        return None if self.finished else self.state.turn
+
+    @property
+    def trump_suit(self) -> int:
+        return SUIT_OF[self.trump_card]
+
+    @property
+    def bids(self) -> list[int | None]:
+        return [None if b < 0 else b for b in self.state.bids]
+
+    @property
+    def tricks_won(self) -> list[int]:
+        return list(self.state.tricks)
+
+    @property
+    def trick(self) -> list[tuple[int, Card]]:
+        """The cards on the table, in the order played."""
+        k = self.state.in_trick
+        return self.plays[len(self.plays) - k :] if k else []
+
+    def hand_of(self, seat: int) -> CardSet:
+        return self.state.hands[seat]
+
+    def legal_actions(self) -> list[int] | list[str]:
+        """What the seat to move may do: bids as ints, or cards as codes."""
+        if self.finished:
+            return []
+        if self.state.bidding:
+            return self.state.legal_bids()
+        return codes(self.state.legal_mask())
+
+    def legal_mask(self) -> CardSet:
+        """The cards the seat to move may play (0 while bidding or finished)."""
+        if self.finished or self.state.bidding:
+            return 0
+        return self.state.legal_mask()
+
+    # -- actions ----------------------------------------------------------------
+
+    def _check_turn(self, seat: int, playing: bool) -> None:
+        if self.finished:
+            raise WrongPhaseError("the game is over")
+        if seat != self.state.turn:
+            raise NotYourTurnError(
+                f"it is seat {self.state.turn}'s turn, not seat {seat}'s", rule="turn"
+            )
+        if playing and self.state.bidding:
+            raise WrongPhaseError("it is time to bid, not to play a card")
+        if not playing and not self.state.bidding:
+            raise WrongPhaseError("bidding is over: play a card")
+
+    def bid(self, seat: int, bid: int) -> list[Event]:
+        """Seat ``seat`` bids ``bid`` tricks; the events it caused."""
+        self._check_turn(seat, playing=False)
+        st = self.state
+        if isinstance(bid, bool) or not isinstance(bid, int) or not 0 <= bid <= st.cards:
+            raise InvalidBidError(
+                f"a bid is a whole number of tricks from 0 to {st.cards}, not {bid!r}",
+                rule="bid_range",
+            )
+        if bid == st.forbidden_bid():
+            raise InvalidBidError(
+                f"as dealer you may not bid {bid}: the bids would add up to the "
+                f"{st.cards} {'card' if st.cards == 1 else 'cards'} in play",
+                rule="dealer_restriction",
+            )
+        st.apply_bid(bid)
+        return [{"type": "bid", "seat": seat, "bid": bid}]
+
+    def play(self, seat: int, card: str | Card) -> list[Event]:
+        """Seat ``seat`` plays ``card`` (a code or a card index); the events."""
+        self._check_turn(seat, playing=True)
+        c = parse_card(card) if isinstance(card, str) else card
+        st = self.state
+        why = explain_illegal(
+            c, st.hands[seat], st.lead, st.win, st.trump, st.montar, st.fallar, st.pisar
+        )
+        if why is not None:
+            raise IllegalCardError(why[1], rule=why[0])
+        return self._apply_card(seat, c)
+
+    def apply(self, seat: int, action: int | str) -> list[Event]:
+        """A bid (int) or a card (code) for ``seat``."""
+        if isinstance(action, str):
+            return self.play(seat, action)
+        return self.bid(seat, action)
+
+    def _apply_card(self, seat: int, c: Card) -> list[Event]:
+        st = self.state
+        self.plays.append((seat, c))
+        events: list[Event] = [{"type": "card_played", "seat": seat, "card": card_code(c)}]
+        winner = st.apply_card(c)
+        if winner < 0:
+            return events
+        trick = self.plays[-self.rules.players :]
+        self.last_trick = list(trick)
+        events.append(
+            {
+                "type": "trick_won",
+                "seat": winner,
+                "trick_number": self.state.cards - self.state.tricks_left,
+                "trick": [{"seat": s, "card": card_code(x)} for s, x in trick],
+                "tricks_won": list(st.tricks),
+            }
+        )
+        if st.tricks_left == 0:
+            events.extend(self._end_hand())
+        return events
+
+    def _end_hand(self) -> list[Event]:
+        st = self.state
+        rules = self.rules
+        points = [hand_points(rules, st.bids[s], st.tricks[s]) for s in range(rules.players)]
+        for s in range(rules.players):
+            self.scores[s] += points[s]
+        self.history.append(
+            {
+                "hand_number": self.hand_number,
+                "cards": st.cards,
+                "dealer": self.dealer,
+                "tiebreak": self.in_tiebreak,
+                "trump": {"card": card_code(self.trump_card), "holder": self.trump_holder},
+                "hands": [codes(h) for h in self.dealt],
+                "bids": list(st.bids),
+                "tricks": list(st.tricks),
+                "points": points,
+                "totals": list(self.scores),
+            }
+        )
+        events: list[Event] = [
+            {
+                "type": "hand_scored",
+                "hand_number": self.hand_number,
+                "bids": list(st.bids),
+                "tricks": list(st.tricks),
+                "points": points,
+                "scores": list(self.scores),
+            }
+        ]
+        if self.hand_index + 1 < len(rules.hand_sizes):
+            self.hand_index += 1
+            self._deal()
+            events.append(self.hand_dealt_event())
+            return events
+        best = max(self.scores)
+        leaders = [s for s in range(rules.players) if self.scores[s] == best]
+        if len(leaders) == 1 or not rules.tiebreak or self.extra_hands >= TIEBREAK_HANDS:
+            self.finished = True
+            self.winners = leaders
+            events.append(
+                {"type": "game_over", "scores": list(self.scores), "winners": leaders}
+            )
+            return events
+        self.extra_hands += 1
+        self.hand_index += 1
+        self._deal()
+        events.append(self.hand_dealt_event())
+        return events
+
+    def hand_dealt_event(self) -> Event:
+        """The public event of the current hand's deal (no hidden card)."""
+        return {
+            "type": "hand_dealt",
+            "hand_number": self.hand_number,
+            "hands_total": self.hands_total,
+            "cards_per_player": self.state.cards,
+            "dealer": self.dealer,
+            "mano": self.mano,
+            "tiebreak": self.in_tiebreak,
+            "trump": {"card": card_code(self.trump_card), "holder": self.trump_holder},
+        }
+
+    # -- storage ----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The full state (every hand included) as plain JSON data."""
+        return {
+            "format": FORMAT_VERSION,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "hand_index": self.hand_index,
+            "extra_hands": self.extra_hands,
+            "scores": list(self.scores),
+            "history": self.history,
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "last_trick": [[s, card_code(c)] for s, c in self.last_trick],
+            "hand": {
+                "dealt": [codes(h) for h in self.dealt],
+                "trump": card_code(self.trump_card),
+                "bids": [b for b in self.state.bids if b >= 0],
+                "plays": [[s, card_code(c)] for s, c in self.plays],
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """The game stored by ``to_dict``; refuses data that breaks the rules."""
+        try:
+            if data.get("format") != FORMAT_VERSION:
+                raise InvalidStateError(
+                    f"unknown game format {data.get('format')!r}; expected {FORMAT_VERSION}"
+                )
+            rules = Rules.from_dict(data["rules"])
+            game = cls(rules, data["seed"])
+            game.first_dealer = int(data["first_dealer"])
+            game.hand_index = int(data["hand_index"])
+            game.extra_hands = int(data["extra_hands"])
+            game.scores = [int(x) for x in data["scores"]]
+            game.history = data["history"]
+            game.winners = [int(x) for x in data["winners"]]
+            game.last_trick = [(int(s), parse_card(c)) for s, c in data["last_trick"]]
+            hand = data["hand"]
+            dealt = [parse_cards(h) for h in hand["dealt"]]
+            trump = parse_card(hand["trump"])
+            _check_deal(rules, dealt, game.cards_per_player, trump, game.dealer)
+            game._start_hand(dealt, trump, game.cards_per_player)
+            game._replay(hand["bids"], hand["plays"])
+            game.finished = bool(data["finished"])
+            if game.state.done != game.finished:
+                raise InvalidStateError("a stored hand is complete only when the game is over")
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise InvalidStateError(f"not a stored Pocha game: {exc}") from exc
+        return game
+
+    def _replay(self, bids: list[int], plays: list[list[Any]]) -> None:
+        """Apply a stored hand's bids and cards, checking each against the rules
+        (without the end-of-hand scoring, which the stored totals already hold)."""
+        st = self.state
+        for b in bids:
+            if st.bidding is False or isinstance(b, bool) or not isinstance(b, int):
+                raise InvalidStateError(f"stored bid {b!r} is out of place")
+            if not 0 <= b <= st.cards or b == st.forbidden_bid():
+                raise InvalidStateError(f"stored bid {b} breaks the rules")
+            st.apply_bid(b)
+        for seat, code in plays:
+            c = parse_card(code)
+            if st.bidding or st.tricks_left == 0 or seat != st.turn:
+                raise InvalidStateError(f"stored play {code} by seat {seat} is out of turn")
+            why = explain_illegal(
+                c, st.hands[seat], st.lead, st.win, st.trump, st.montar, st.fallar, st.pisar
+            )
+            if why is not None:
+                raise InvalidStateError(f"stored play breaks the rules: {why[1]}")
+            self.plays.append((seat, c))
+            st.apply_card(c)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        return cls.from_dict(json.loads(text))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game hand {self.hand_number}/{self.hands_total} {self.phase} "
+            f"turn={self.turn} scores={self.scores}>"
+        )
+
+
+def _check_deal(
+    rules: Rules, hands: list[CardSet], cards: int, trump: Card, dealer: int
+) -> None:
+    n = rules.players
+    if len(hands) != n:
+        raise InvalidStateError(f"a deal needs {n} hands, not {len(hands)}")
+    seen = 0
+    for seat, h in enumerate(hands):
+        if h.bit_count() != cards:
+            raise InvalidStateError(f"seat {seat} must be dealt {cards} cards")
+        if h & seen or h & ~rules.deck:
+            raise InvalidStateError("a card is dealt twice or is not in this deck")
+        seen |= h
+    if not BIT[trump] & rules.deck:
+        raise InvalidStateError(f"{card_code(trump)} is not in this deck")
+    whole = cards * n == rules.deck_size
+    if whole and not BIT[trump] & hands[dealer]:
+        raise InvalidStateError(
+            f"with the whole deck dealt, the trump card {card_code(trump)} must be the "
+            f"dealer's (seat {dealer})"
+        )
+    if not whole and BIT[trump] & seen:
+        raise InvalidStateError(
+            f"the turned trump card {card_code(trump)} ({SUIT_NAMES[SUIT_OF[trump]]}) "
+            "cannot also be in a hand"
+        )
