@@ -1,0 +1,52 @@
+"""The bots and levels users choose from, by name.
+
+A level is a bot and a budget.  ``make_bot`` and ``decide`` are the one door
+the service and the workers use, so a level means the same everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ai.bot import Bot, Budget, Decision
+from ai.heuristic import HeuristicBot
+from ai.random_bot import RandomBot
+from engine.observation import Observation
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    bot: str
+    budget: Budget
+    description: str
+
+
+LEVELS: dict[str, Level] = {
+    "random": Level("random", "random", Budget(), "a uniformly random legal action"),
+    "heuristic": Level("heuristic", "heuristic", Budget(), "rule-based bidding and play"),
+}
+
+BOTS = ("random", "heuristic")
+
+
+def make_bot(name: str) -> Bot:
+    if name == "random":
+        return RandomBot()
+    if name == "heuristic":
+        return HeuristicBot()
+    raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")
+
+
+def decide(
+    obs: Observation,
+    level: str = "heuristic",
+    seed: int | None = None,
+    budget: Budget | None = None,
+    analyse: bool = False,
+) -> Decision:
+    """The decision of the named level (or bot with ``budget``) for ``obs``."""
+    if level in LEVELS:
+        spec = LEVELS[level]
+        return make_bot(spec.bot).decide(obs, budget or spec.budget, seed, analyse)
+    return make_bot(level).decide(obs, budget, seed, analyse)
