@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.cards import (
     BIT,
+    NUM_CARDS,
     SUIT_NAMES,
     SUIT_OF,
     Card,
@@ -33,6 +34,7 @@ from engine.cards import (
 from engine.errors import (
     IllegalCardError,
     InvalidBidError,
+    InvalidCardError,
     InvalidStateError,
     NotYourTurnError,
     WrongPhaseError,
@@ -228,7 +230,14 @@ class Game:
     def play(self, seat: int, card: str | Card) -> list[Event]:
         """Seat ``seat`` plays ``card`` (a code or a card index); the events."""
         self._check_turn(seat, playing=True)
-        c = parse_card(card) if isinstance(card, str) else card
+        if isinstance(card, str):
+            c = parse_card(card)
+        elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < NUM_CARDS:
+            c = card
+        else:
+            raise InvalidCardError(
+                f"{card!r} is not a card: give a code such as 'O1' or a card index 0-39"
+            )
         st = self.state
         why = explain_illegal(
             c, st.hands[seat], st.lead, st.win, st.trump, st.montar, st.fallar, st.pisar
