@@ -14,6 +14,7 @@ stored game that breaks the rules is refused.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from typing import Any
@@ -349,7 +350,7 @@ class Game:
             "hand_index": self.hand_index,
             "extra_hands": self.extra_hands,
             "scores": list(self.scores),
-            "history": self.history,
+            "history": copy.deepcopy(self.history),
             "finished": self.finished,
             "winners": list(self.winners),
             "last_trick": [[s, card_code(c)] for s, c in self.last_trick],
@@ -375,7 +376,7 @@ class Game:
             game.hand_index = int(data["hand_index"])
             game.extra_hands = int(data["extra_hands"])
             game.scores = [int(x) for x in data["scores"]]
-            game.history = data["history"]
+            game.history = copy.deepcopy(data["history"])
             game.winners = [int(x) for x in data["winners"]]
             game.last_trick = [(int(s), parse_card(c)) for s, c in data["last_trick"]]
             hand = data["hand"]
