@@ -365,6 +365,8 @@ class Game:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """The game stored by ``to_dict``; refuses data that breaks the rules."""
+        if not isinstance(data, dict):
+            raise InvalidStateError("not a stored Pocha game: a game is a JSON object")
         try:
             if data.get("format") != FORMAT_VERSION:
                 raise InvalidStateError(
@@ -376,6 +378,13 @@ class Game:
             game.hand_index = int(data["hand_index"])
             game.extra_hands = int(data["extra_hands"])
             game.scores = [int(x) for x in data["scores"]]
+            n, scheduled = rules.players, len(rules.hand_sizes)
+            if not 0 <= game.first_dealer < n or len(game.scores) != n:
+                raise InvalidStateError(f"first_dealer and scores must fit {n} players")
+            extra = max(0, game.hand_index - scheduled + 1)
+            most = TIEBREAK_HANDS if rules.tiebreak else 0
+            if game.hand_index < 0 or game.extra_hands != extra or extra > most:
+                raise InvalidStateError("hand_index and extra_hands do not fit the schedule")
             game.history = copy.deepcopy(data["history"])
             game.winners = [int(x) for x in data["winners"]]
             game.last_trick = [(int(s), parse_card(c)) for s, c in data["last_trick"]]
@@ -419,7 +428,11 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Game:
-        return cls.from_dict(json.loads(text))
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise InvalidStateError(f"not a stored Pocha game: {exc}") from exc
+        return cls.from_dict(data)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.to_dict() == other.to_dict()
