@@ -357,10 +357,15 @@ class Game:
             "hand": {
                 "dealt": [codes(h) for h in self.dealt],
                 "trump": card_code(self.trump_card),
-                "bids": [b for b in self.state.bids if b >= 0],
+                # in bidding order (from la mano), the order _replay applies them
+                "bids": [b for b in self._bids_in_order() if b >= 0],
                 "plays": [[s, card_code(c)] for s, c in self.plays],
             },
         }
+
+    def _bids_in_order(self) -> list[int]:
+        n, mano = self.rules.players, self.mano
+        return [self.state.bids[(mano + i) % n] for i in range(n)]
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
