@@ -664,3 +664,15 @@ def test_cards_list_of_deal_matches_dealt() -> None:
     g = Game.new(Rules(players=4, schedule=[3]), seed=0)
     for seat in range(4):
         assert len(cards_list(g.hand_of(seat))) == 3
+
+
+@pytest.mark.parametrize("dealer", range(4))
+def test_round_trip_keeps_each_bid_with_its_seat(dealer: int) -> None:
+    # la mano is seat dealer+1: the bids made so far wrap past seat 3 for most dealers
+    g = Game.with_deal(Rules(schedule=[3]), HANDS_3, "B1", dealer=dealer)
+    for k, b in enumerate([3, 0, 1, 2]):
+        g.bid(g.turn, b)  # type: ignore[arg-type]
+        again = Game.from_json(g.to_json())
+        assert again.bids == g.bids
+        assert again == g
+        assert g.bids[(dealer + 1 + k) % 4] == b
