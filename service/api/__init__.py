@@ -1,0 +1,1 @@
+"""The HTTP resources, one flask-smorest Blueprint each, with their schemas beside them."""

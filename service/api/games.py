@@ -1,0 +1,227 @@
+"""The games resource: create, view, bid, play, follow the events, read the score sheet,
+delete.
+
+Views are thin: they read the bearer token and If-Match, call `GameService`, and let the
+schemas and the error handlers do the rest. Every response that shows a game carries its
+version as the ETag.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api.games_schemas import (
+    BidSchema,
+    CreatedGameSchema,
+    CreateGameSchema,
+    EventSchema,
+    EventsQuerySchema,
+    GameViewSchema,
+    HistorySchema,
+    PlaySchema,
+)
+from service.context import game_service
+from service.errors import ServiceError, Unauthorized
+from service.events import event_stream
+from service.games import PlayerSpec
+
+blp = Blueprint(
+    "games",
+    __name__,
+    url_prefix="/api/v1/games",
+    description="Create a game, see it as a seat or a spectator, bid and play, follow its "
+    "events. Seats authenticate with `Authorization: Bearer <token>` from the creation "
+    "response.",
+)
+
+_BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+_SEAT_AUTH: dict[str, Any] = {"security": _BEARER}
+_VIEW_AUTH: dict[str, Any] = {"security": [*_BEARER, {}]}
+_IF_MATCH = {
+    "in": "header",
+    "name": "If-Match",
+    "required": False,
+    "description": "The `version` (ETag) of the view the move was decided on; the move is "
+    "refused with 412 `stale_version` if the game has changed since.",
+    "schema": {"type": "string", "example": '"12"'},
+}
+_LAST_EVENT_ID = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "description": "For a stream: resume after this `seq` (EventSource sends it itself).",
+    "schema": {"type": "integer", "example": 17},
+}
+_GAME_ID = {"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"}
+
+
+def bearer_token() -> str | None:
+    """The token of `Authorization: Bearer <token>`, or None when there is no header."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        # An unusable header is refused rather than read as "no token": a client that
+        # meant to act as a seat must not silently get the spectator's view.
+        raise Unauthorized("The Authorization header must be `Bearer <token>`.")
+    return token
+
+
+def if_match_version() -> int | None:
+    """The version an If-Match header names (`"12"`, `W/"12"` or `12`), if any."""
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    text = header.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise ServiceError('If-Match must be a game version such as "12".')
+    return int(text)
+
+
+def _with_etag(view: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    return view, {"ETag": f'"{view["version"]}"'}
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.arguments(CreateGameSchema, location="json")
+    @blp.response(201, CreatedGameSchema)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Create a game
+
+        Seats are given in playing order. Each person's seat gets a token and the creator
+        a host token; they appear only in this response. If bots are to act first, they
+        have already played when this returns.
+        """
+        players = [PlayerSpec(p["name"], p.get("bot")) for p in body["players"]]
+        created = game_service().create(players, body.get("rules"), body.get("seed"))
+        record = created.record
+        seats: list[dict[str, Any]] = []
+        for i, (seat, token) in enumerate(zip(record.seats, created.seat_tokens, strict=True)):
+            entry: dict[str, Any] = {"seat": i, "name": seat.name}
+            if seat.bot is not None:
+                entry["bot"] = seat.bot
+            if token is not None:
+                entry["token"] = token
+            seats.append(entry)
+        return {
+            "id": record.id,
+            "version": record.version,
+            "host_token": created.host_token,
+            "seats": seats,
+        }
+
+
+@blp.route("/<game_id>", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+class GameById(MethodView):
+    @blp.doc(**_VIEW_AUTH)
+    @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
+    def get(self, game_id: str) -> Any:
+        """See the game
+
+        With a seat's token, that seat's view (its hand and legal actions under `you`);
+        without a token, the spectator's view.
+        """
+        return _with_etag(game_service().game_view(game_id, bearer_token()))
+
+    @blp.doc(**_SEAT_AUTH)
+    @blp.response(204)
+    def delete(self, game_id: str) -> None:
+        """Delete the game (host token only)"""
+        game_service().delete(game_id, bearer_token())
+
+
+@blp.route("/<game_id>/bids", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+class Bids(MethodView):
+    @blp.doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
+    @blp.arguments(BidSchema, location="json")
+    @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
+        """Bid
+
+        On your turn while bidding: how many tricks you will win. Returns your new view.
+        """
+        view = game_service().act(game_id, bearer_token(), body["bid"], if_match_version())
+        return _with_etag(view)
+
+
+@blp.route("/<game_id>/plays", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+class Plays(MethodView):
+    @blp.doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
+    @blp.arguments(PlaySchema, location="json")
+    @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
+        """Play a card
+
+        On your turn while playing. A card the rules forbid is refused with a message
+        that says which rule (asistir, montar, fallar, pisar) and what you hold.
+        """
+        view = game_service().act(game_id, bearer_token(), body["card"], if_match_version())
+        return _with_etag(view)
+
+
+@blp.route("/<game_id>/events", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+class Events(MethodView):
+    @blp.doc(parameters=[_LAST_EVENT_ID])
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.response(200, EventSchema(many=True))
+    @blp.alt_response(
+        200,
+        description="With `Accept: text/event-stream`: the same events as Server-Sent "
+        "Events (`id: <seq>`, `data: <event JSON>`), then new ones as they happen. The "
+        "stream ends when the game is over, or after about a minute (reconnect with "
+        "Last-Event-ID).",
+        content_type="text/event-stream",
+        success=True,
+    )
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """Follow the events
+
+        Every event in order, each with its `seq`: hand_dealt, bid, card_played,
+        trick_won, hand_scored, game_over. Events never carry a hidden card.
+        """
+        service = game_service()
+        after = query["after"]
+        if _wants_stream():
+            last_id = request.headers.get("Last-Event-ID", "").strip()
+            if last_id.isdigit():
+                after = int(last_id)
+            # Checked before the stream starts, so an unknown game is a JSON 404.
+            service.store.events_json(game_id, after=1 << 62)
+            config = current_app.config
+            stream = event_stream(
+                service.store,
+                game_id,
+                after,
+                max_seconds=config["SSE_MAX_SECONDS"],
+                keepalive_seconds=config["SSE_KEEPALIVE_SECONDS"],
+            )
+            return Response(
+                stream,
+                mimetype="text/event-stream",
+                headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+            )
+        return service.store.events(game_id, after)
+
+
+def _wants_stream() -> bool:
+    best = request.accept_mimetypes.best_match(["application/json", "text/event-stream"])
+    return best == "text/event-stream"
+
+
+@blp.route("/<game_id>/history", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+class History(MethodView):
+    @blp.response(200, HistorySchema)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """Read the score sheet
+
+        Every finished hand: the cards dealt (all played by then), trump, bids, tricks,
+        points and running totals.
+        """
+        return game_service().history(game_id)

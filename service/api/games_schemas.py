@@ -1,0 +1,484 @@
+"""Marshmallow schemas of the games resource: every request body and every response.
+
+Requests refuse unknown fields (marshmallow's RAISE) and out-of-range numbers before any
+game is read. Responses document every field with a description and an example, because
+the OpenAPI document generated from them is what front-end developers read. A card is
+always its code: suit letter `O` (oros), `C` (copas), `E` (espadas), `B` (bastos) then
+rank 1-7, 10 (sota), 11 (caballo), 12 (rey).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from ai.levels import LEVELS
+from engine.rules import MAX_PLAYERS, MIN_PLAYERS, SCHEDULES
+
+CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
+# Seeds stay within what a JSON number holds exactly in every client.
+MAX_SEED = 2**53 - 1
+MAX_CARDS = 13
+
+
+def _card(description: str = CARD, example: str = "O1", **kwargs: Any) -> fields.String:
+    return fields.String(metadata={"description": description, "example": example}, **kwargs)
+
+
+def _seat(description: str, **kwargs: Any) -> fields.Integer:
+    return fields.Integer(metadata={"description": description, "example": 2}, **kwargs)
+
+
+def _known_level(level: str) -> None:
+    # Read at each request, so a level added to ai.levels is accepted without a change here.
+    if level not in LEVELS:
+        raise ma.ValidationError(
+            f"Unknown bot level {level!r}; the levels are {', '.join(LEVELS)}."
+        )
+
+
+# -- rules -----------------------------------------------------------------------------------
+
+
+class ScheduleField(fields.Field):
+    """`classic`, `pyramid`, or a list of card counts (the engine checks each count)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str):
+            if value not in SCHEDULES:
+                raise ma.ValidationError(
+                    f"Must be {' or '.join(SCHEDULES)}, or a list of card counts."
+                )
+            return value
+        if isinstance(value, list) and all(
+            isinstance(x, int) and not isinstance(x, bool) for x in value
+        ):
+            if not 1 <= len(value) <= 200:
+                raise ma.ValidationError("A schedule lists from 1 to 200 hands.")
+            return value
+        raise ma.ValidationError(f"Must be {' or '.join(SCHEDULES)}, or a list of card counts.")
+
+
+class RulesSchema(ma.Schema):
+    """The options of RULES.md; every one is optional and defaults as GET /api/v1/rules says."""
+
+    players = fields.Integer(
+        strict=True,
+        validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS),
+        metadata={
+            "description": "Number of seats; optional, must equal the number of players.",
+            "example": 4,
+        },
+    )
+    schedule = ScheduleField(
+        metadata={
+            "description": "The hands of the game: 'classic', 'pyramid', or a list of card "
+            "counts, each from 1 to deck size // players (a short game: [1, 2, 3]).",
+            "oneOf": [
+                {"type": "string", "enum": list(SCHEDULES)},
+                {"type": "array", "items": {"type": "integer", "minimum": 1}},
+            ],
+            "example": "classic",
+        }
+    )
+    dealer_restriction = fields.Boolean(
+        metadata={
+            "description": "The dealer may not bid the number that makes the bids add up "
+            "to the cards in hand.",
+            "example": True,
+        }
+    )
+    montar = fields.Boolean(
+        metadata={
+            "description": "Following suit with no trump on the table, a player must beat "
+            "the best lead-suit card if it can.",
+            "example": True,
+        }
+    )
+    fallar = fields.Boolean(
+        metadata={
+            "description": "A player with no card of the lead suit must trump if it can.",
+            "example": True,
+        }
+    )
+    pisar = fields.Boolean(
+        metadata={
+            "description": "Trumping over trumps, a player must over-trump if it can.",
+            "example": True,
+        }
+    )
+    exact_bonus = fields.Integer(
+        strict=True,
+        validate=validate.Range(0, 1000),
+        metadata={"description": "Points for making a bid exactly.", "example": 10},
+    )
+    per_trick = fields.Integer(
+        strict=True,
+        validate=validate.Range(0, 1000),
+        metadata={"description": "Points per trick won on an exact bid.", "example": 5},
+    )
+    penalty = fields.Integer(
+        strict=True,
+        validate=validate.Range(0, 1000),
+        metadata={"description": "Points lost per trick of difference on a miss.", "example": 5},
+    )
+    tiebreak = fields.Boolean(
+        metadata={
+            "description": "Ties for first place play extra one-card hands (at most 5).",
+            "example": True,
+        }
+    )
+
+
+# -- create ----------------------------------------------------------------------------------
+
+
+class PlayerSchema(ma.Schema):
+    name = fields.String(
+        required=True,
+        validate=validate.Length(1, 40),
+        metadata={"description": "The name shown at the table.", "example": "Ana"},
+    )
+    bot = fields.String(
+        validate=_known_level,
+        metadata={
+            "description": "Make this seat a bot of this level (random, heuristic, and the "
+            "levels listed by GET /api/v1/rules). Omit for a person.",
+            "example": "heuristic",
+        },
+    )
+
+
+class CreateGameSchema(ma.Schema):
+    players = fields.List(
+        fields.Nested(PlayerSchema),
+        required=True,
+        validate=validate.Length(MIN_PLAYERS, MAX_PLAYERS),
+        metadata={
+            "description": f"The seats in playing order, {MIN_PLAYERS} to {MAX_PLAYERS}.",
+            "example": [
+                {"name": "Ana"},
+                {"name": "Bruno"},
+                {"name": "Carmen", "bot": "heuristic"},
+                {"name": "Diego", "bot": "random"},
+            ],
+        },
+    )
+    rules = fields.Nested(
+        RulesSchema,
+        metadata={"description": "Rule options; omitted ones take their defaults."},
+    )
+    seed = fields.Integer(
+        strict=True,
+        validate=validate.Range(0, MAX_SEED),
+        metadata={
+            "description": "Seed of the deals and the first dealer, for a reproducible "
+            "game; random when omitted.",
+            "example": 7,
+        },
+    )
+
+
+class CreatedSeatSchema(ma.Schema):
+    seat = _seat("Seat number, 0-based, in playing order.")
+    name = fields.String(metadata={"description": "The player's name.", "example": "Ana"})
+    bot = fields.String(
+        metadata={"description": "The bot's level; absent for a person.", "example": "heuristic"}
+    )
+    token = fields.String(
+        metadata={
+            "description": "The seat's secret, for `Authorization: Bearer <token>`. Shown "
+            "only in this response; absent for bots.",
+            "example": "x3Jq...",
+        }
+    )
+
+
+class CreatedGameSchema(ma.Schema):
+    id = fields.String(metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"})
+    version = fields.Integer(
+        metadata={"description": "The game's version now (see the view).", "example": 1}
+    )
+    host_token = fields.String(
+        metadata={
+            "description": "The creator's secret, needed to DELETE the game. Shown only here.",
+            "example": "pA9...",
+        }
+    )
+    seats = fields.List(
+        fields.Nested(CreatedSeatSchema), metadata={"description": "Every seat, in order."}
+    )
+
+
+# -- moves -----------------------------------------------------------------------------------
+
+
+class BidSchema(ma.Schema):
+    bid = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(0, MAX_CARDS),
+        metadata={
+            "description": "Tricks you will win this hand: one of `you.legal` in your view.",
+            "example": 2,
+        },
+    )
+
+
+class PlaySchema(ma.Schema):
+    card = fields.String(
+        required=True,
+        validate=validate.Length(1, 8),
+        metadata={"description": "The card to play: one of `you.legal`. " + CARD, "example": "O1"},
+    )
+
+
+# -- views -----------------------------------------------------------------------------------
+
+
+class PlayedCardSchema(ma.Schema):
+    seat = _seat("Who played the card.")
+    card = _card()
+
+
+class TrumpSchema(ma.Schema):
+    card = _card("The card that sets trump, face up all hand. " + CARD, "E7")
+    holder = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "The dealer's seat when the whole deck was dealt (the trump card "
+            "is the dealer's last card, held until played); null when it was turned from "
+            "the rest of the deck and belongs to nobody.",
+            "example": None,
+        },
+    )
+
+
+class PlayerInfoSchema(ma.Schema):
+    seat = _seat("Seat number, 0-based.")
+    name = fields.String(metadata={"description": "The player's name.", "example": "Ana"})
+    bot = fields.String(
+        allow_none=True,
+        metadata={"description": "The bot's level, or null for a person.", "example": None},
+    )
+
+
+class YouSchema(ma.Schema):
+    seat = _seat("Your seat.")
+    hand = fields.List(
+        _card(),
+        metadata={"description": "Your cards, by suit and strength.", "example": ["O1", "C4"]},
+    )
+    legal = fields.List(
+        fields.Raw(),
+        metadata={
+            "description": "What you may do now: bids as integers while bidding, card codes "
+            "while playing; empty when it is not your turn.",
+            "example": [0, 1, 3],
+        },
+    )
+
+
+class GameViewSchema(ma.Schema):
+    """A seat's view (with `you`) or the spectator's view (without)."""
+
+    id = fields.String(metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"})
+    version = fields.Integer(
+        metadata={
+            "description": "Bumped by every change (every bid and card). Also the ETag; send "
+            "it as If-Match with a move to refuse it if anything changed meanwhile.",
+            "example": 12,
+        }
+    )
+    last_event = fields.Integer(
+        metadata={
+            "description": "`seq` of the game's latest event: follow the events from here.",
+            "example": 17,
+        }
+    )
+    players = fields.List(fields.Nested(PlayerInfoSchema), metadata={"description": "The seats."})
+    rules = fields.Nested(RulesSchema, metadata={"description": "The rules of this game."})
+    seat = fields.Integer(
+        allow_none=True,
+        metadata={"description": "Whose view this is; null for a spectator.", "example": 0},
+    )
+    phase = fields.String(
+        metadata={
+            "description": "`bidding`, `playing` or `finished`.",
+            "enum": ["bidding", "playing", "finished"],
+            "example": "playing",
+        }
+    )
+    turn = fields.Integer(
+        allow_none=True,
+        metadata={"description": "The seat to act now; null when finished.", "example": 1},
+    )
+    hand_number = fields.Integer(
+        metadata={"description": "The hand being played, from 1.", "example": 3}
+    )
+    hands_total = fields.Integer(
+        metadata={
+            "description": "Hands in the game (grows by one per tiebreak hand).",
+            "example": 28,
+        }
+    )
+    cards_per_player = fields.Integer(
+        metadata={"description": "Cards dealt to each seat this hand.", "example": 3}
+    )
+    dealer = _seat("The dealer of this hand: bids last.")
+    mano = _seat("La mano, the seat after the dealer: bids first and leads the first trick.")
+    trump = fields.Nested(TrumpSchema, metadata={"description": "This hand's trump."})
+    bids = fields.List(
+        fields.Integer(allow_none=True),
+        metadata={
+            "description": "Each seat's bid, null until made.",
+            "example": [1, 0, None, None],
+        },
+    )
+    tricks_won = fields.List(
+        fields.Integer(),
+        metadata={"description": "Tricks each seat has won this hand.", "example": [1, 0, 0, 0]},
+    )
+    trick = fields.List(
+        fields.Nested(PlayedCardSchema),
+        metadata={"description": "The cards on the table now, in the order played."},
+    )
+    plays = fields.List(
+        fields.Nested(PlayedCardSchema),
+        metadata={"description": "Every card played this hand, in order (perfect recall)."},
+    )
+    last_trick = fields.List(
+        fields.Nested(PlayedCardSchema),
+        metadata={"description": "The last completed trick, in the order played."},
+    )
+    hand_sizes = fields.List(
+        fields.Integer(),
+        metadata={"description": "How many cards each seat holds now.", "example": [2, 2, 3, 3]},
+    )
+    scores = fields.List(
+        fields.Integer(),
+        metadata={"description": "Each seat's total so far.", "example": [25, -5, 10, 15]},
+    )
+    winners = fields.List(
+        fields.Integer(),
+        metadata={"description": "The winning seats once finished (ties share).", "example": []},
+    )
+    you = fields.Nested(
+        YouSchema,
+        metadata={"description": "Your hand and legal actions; only in a seat's view."},
+    )
+
+
+# -- events and history ----------------------------------------------------------------------
+
+
+class EventsQuerySchema(ma.Schema):
+    class Meta:
+        # Browsers' EventSource and caches add parameters of their own; ignore them.
+        unknown = ma.EXCLUDE
+
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(0, None),
+        metadata={
+            "description": "Only events with `seq` greater than this (default 0: all). "
+            "For a stream, the Last-Event-ID header wins over this.",
+            "example": 0,
+        },
+    )
+
+
+class EventSchema(ma.Schema):
+    """One event. `type` says which of the other fields it has."""
+
+    seq = fields.Integer(metadata={"description": "1, 2, 3... in order.", "example": 5})
+    version = fields.Integer(
+        metadata={"description": "The game's version after this event.", "example": 4}
+    )
+    type = fields.String(
+        metadata={
+            "description": "hand_dealt, bid, card_played, trick_won, hand_scored, game_over.",
+            "enum": ["hand_dealt", "bid", "card_played", "trick_won", "hand_scored", "game_over"],
+            "example": "card_played",
+        }
+    )
+    seat = fields.Integer(
+        metadata={"description": "bid, card_played: who; trick_won: the winner.", "example": 1}
+    )
+    bid = fields.Integer(metadata={"description": "bid: the bid.", "example": 2})
+    card = _card("card_played: the card. " + CARD)
+    trick_number = fields.Integer(
+        metadata={"description": "trick_won: which trick of the hand, from 1.", "example": 1}
+    )
+    trick = fields.List(
+        fields.Nested(PlayedCardSchema),
+        metadata={"description": "trick_won: the trick's cards in the order played."},
+    )
+    tricks_won = fields.List(
+        fields.Integer(), metadata={"description": "trick_won: tricks per seat this hand."}
+    )
+    hand_number = fields.Integer(
+        metadata={"description": "hand_dealt, hand_scored: the hand.", "example": 1}
+    )
+    hands_total = fields.Integer(metadata={"description": "hand_dealt: hands in the game."})
+    cards_per_player = fields.Integer(
+        metadata={"description": "hand_dealt: cards dealt to each seat."}
+    )
+    dealer = fields.Integer(metadata={"description": "hand_dealt: the dealer."})
+    mano = fields.Integer(metadata={"description": "hand_dealt: la mano, who bids first."})
+    tiebreak = fields.Boolean(metadata={"description": "hand_dealt: a tiebreak hand."})
+    trump = fields.Nested(TrumpSchema, metadata={"description": "hand_dealt: the trump."})
+    bids = fields.List(fields.Integer(), metadata={"description": "hand_scored: bids per seat."})
+    tricks = fields.List(
+        fields.Integer(), metadata={"description": "hand_scored: tricks per seat."}
+    )
+    points = fields.List(
+        fields.Integer(), metadata={"description": "hand_scored: points per seat this hand."}
+    )
+    scores = fields.List(
+        fields.Integer(),
+        metadata={"description": "hand_scored, game_over: totals per seat."},
+    )
+    winners = fields.List(
+        fields.Integer(), metadata={"description": "game_over: the winning seats."}
+    )
+
+
+class HandRecordSchema(ma.Schema):
+    """One finished hand on the score sheet."""
+
+    hand_number = fields.Integer(metadata={"description": "The hand, from 1.", "example": 1})
+    cards = fields.Integer(metadata={"description": "Cards dealt to each seat.", "example": 1})
+    dealer = _seat("The dealer.")
+    tiebreak = fields.Boolean(metadata={"description": "A tiebreak hand.", "example": False})
+    trump = fields.Nested(TrumpSchema, metadata={"description": "The trump."})
+    hands = fields.List(
+        fields.List(_card()),
+        metadata={
+            "description": "The cards dealt to each seat (all played by now).",
+            "example": [["O1"], ["C4"], ["E12"], ["B3"]],
+        },
+    )
+    bids = fields.List(fields.Integer(), metadata={"description": "Bids per seat."})
+    tricks = fields.List(fields.Integer(), metadata={"description": "Tricks won per seat."})
+    points = fields.List(fields.Integer(), metadata={"description": "Points per seat."})
+    totals = fields.List(
+        fields.Integer(), metadata={"description": "Running totals after this hand."}
+    )
+
+
+class HistorySchema(ma.Schema):
+    id = fields.String(metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"})
+    version = fields.Integer(metadata={"description": "The game's version.", "example": 40})
+    players = fields.List(fields.Nested(PlayerInfoSchema), metadata={"description": "The seats."})
+    hands = fields.List(
+        fields.Nested(HandRecordSchema),
+        metadata={"description": "Every finished hand, in order."},
+    )
+    scores = fields.List(fields.Integer(), metadata={"description": "Totals now."})
+    finished = fields.Boolean(metadata={"description": "Whether the game is over."})
+    winners = fields.List(
+        fields.Integer(), metadata={"description": "The winning seats once finished."}
+    )

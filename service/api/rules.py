@@ -1,0 +1,57 @@
+"""The rules resource: every option a game can be created with, and the bot levels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ai.levels import LEVELS
+from engine.rules import describe_options
+
+blp = Blueprint(
+    "rules",
+    __name__,
+    url_prefix="/api/v1/rules",
+    description="The rule options of RULES.md and the bot levels, for a game setup screen.",
+)
+
+
+class OptionSchema(ma.Schema):
+    name = ma.fields.String(metadata={"description": "The option's key.", "example": "montar"})
+    default = ma.fields.Raw(metadata={"description": "Its value when omitted.", "example": True})
+    allowed = ma.fields.String(
+        metadata={"description": "The values it takes, in words.", "example": "true or false"}
+    )
+    doc = ma.fields.String(metadata={"description": "What it means."})
+
+
+class LevelSchema(ma.Schema):
+    name = ma.fields.String(
+        metadata={"description": "The level, for a player's `bot`.", "example": "heuristic"}
+    )
+    description = ma.fields.String(metadata={"description": "How it plays."})
+
+
+class RuleBookSchema(ma.Schema):
+    options = ma.fields.List(
+        ma.fields.Nested(OptionSchema), metadata={"description": "Every rule option."}
+    )
+    bot_levels = ma.fields.List(
+        ma.fields.Nested(LevelSchema), metadata={"description": "Every bot level."}
+    )
+
+
+@blp.route("")
+class Rules(MethodView):
+    @blp.response(200, RuleBookSchema)
+    def get(self) -> dict[str, Any]:
+        """List the rule options and bot levels
+
+        Each option with its default, allowed values and meaning; each bot level.
+        """
+        options = [{"name": name, **spec} for name, spec in describe_options().items()]
+        levels = [{"name": lv.name, "description": lv.description} for lv in LEVELS.values()]
+        return {"options": options, "bot_levels": levels}

@@ -1,0 +1,125 @@
+"""The Flask app factory: configuration, the Redis client, the store, the bot runner, and
+the flask-smorest Api with one blueprint per resource.
+
+Every process that serves the API (gunicorn workers, tests, `pocha openapi`) builds its
+app here; nothing is kept between requests except in Redis, so any number of processes can
+serve any game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import redis
+from flask import Flask, request
+from flask_smorest import Api
+
+from service.api import games, health, rules
+from service.bots import BotRunner, InlineBotRunner
+from service.config import load_config
+from service.context import EXTENSION, Services
+from service.errors import ErrorSchema, ServiceError, register_error_handlers
+from service.games import GameService
+from service.store import GameStore
+
+API_DESCRIPTION = """\
+Play Pocha (the Spanish Oh Hell) over HTTP.
+
+1. `POST /api/v1/games` with the players (and optionally rules and a seed). Keep each
+   seat's `token` for that player and the `host_token` for yourself.
+2. Each player polls `GET /api/v1/games/{id}` with `Authorization: Bearer <token>`, or
+   follows `GET /api/v1/games/{id}/events` (JSON, or Server-Sent Events with
+   `Accept: text/event-stream`).
+3. On its turn (`turn` equals `you.seat`), a player posts `{"bid": n}` to `.../bids` or
+   `{"card": "O1"}` to `.../plays`, choosing from `you.legal`.
+
+Every error has the same shape, with a stable machine code in `error` and a sentence
+for a person in `message`. A refused move leaves the game untouched.
+"""
+
+# Swagger UI's assets load from this CDN in the browser; the service serves none.
+SWAGGER_UI_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+
+
+class UnsupportedBody(ServiceError):
+    status = 415
+    error = "unsupported_media_type"
+
+
+class PochaApi(Api):
+    """flask-smorest's Api with our error shape, documented and handled."""
+
+    ERROR_SCHEMA = ErrorSchema
+
+    def _register_error_handlers(self) -> None:
+        register_error_handlers(self._app)
+
+
+def make_bot_runner(kind: str, store: GameStore) -> BotRunner:
+    """The bot runner named by the BOT_RUNNER setting."""
+    if kind == "inline":
+        return InlineBotRunner(store)
+    raise ValueError(f"unknown BOT_RUNNER {kind!r}; known: inline")
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """A new app; `config` overrides the environment (see `service.config.SETTINGS`)."""
+    settings = load_config(config)
+    app = Flask("service")
+    app.config.update(
+        API_TITLE="Pocha",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_CDN,
+        # Bodies are small and kept in the order the schemas give.
+        JSON_SORT_KEYS=False,
+    )
+    app.config.update(settings)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.compact = True  # type: ignore[attr-defined]
+
+    client = redis.Redis.from_url(
+        settings["REDIS_URL"],
+        socket_connect_timeout=settings["REDIS_CONNECT_TIMEOUT"],
+        socket_timeout=settings["REDIS_SOCKET_TIMEOUT"],
+    )
+    store = GameStore(client, finished_ttl=settings["FINISHED_TTL"], idle_ttl=settings["IDLE_TTL"])
+    bots = make_bot_runner(settings["BOT_RUNNER"], store)
+    app.extensions[EXTENSION] = Services(client, store, bots, GameService(store, bots))
+
+    api = PochaApi(
+        app,
+        spec_kwargs={
+            "info": {"description": API_DESCRIPTION},
+        },
+    )
+    api.spec.components.security_scheme(
+        "bearerAuth",
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A seat's token (or, to delete, the host token) from the "
+            "creation response.",
+        },
+    )
+    for blueprint in (games.blp, rules.blp, health.blp):
+        api.register_blueprint(blueprint)
+    app.before_request(_require_json_body)
+    return app
+
+
+def _require_json_body() -> None:
+    """Refuse a body that is not declared JSON, instead of reading it as no body at all
+    (which would report every field as missing and confuse the sender)."""
+    if (
+        request.method in ("POST", "PUT", "PATCH")
+        and request.content_length
+        and not (request.is_json)
+    ):
+        raise UnsupportedBody(
+            "Send the body as JSON, with the header Content-Type: application/json."
+        )

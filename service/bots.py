@@ -1,0 +1,117 @@
+"""Who plays a bot's turn: the `BotRunner` interface and the inline runner behind it.
+
+After every change that leaves a bot to act, the service calls
+`runner.game_changed(game_id, version)`. The inline runner plays the bots' turns at once,
+in the calling request, until a person must act or the game ends; the RQ runner (worker
+issue) enqueues a job per turn instead, with a job id made from the game id and version so
+a turn is never played twice. Both play a turn the same way, through `play_bot_turn`: the
+bot decides from `observe(game, its seat)` alone, seeded from the game's seed and version
+so a replay gives the same game, and the move goes through `GameStore.apply_action` with
+the version it was decided on, so a turn that someone else already played is dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import Protocol
+
+from ai.levels import LEVELS, decide
+from engine.errors import PochaError
+from engine.observation import observe
+from service.errors import Conflict, GameNotFound, StaleVersion
+from service.store import GameStore, StoredGame
+
+log = logging.getLogger(__name__)
+
+#: The level that plays when a seat's level is unknown now or its bot fails: cheap and sure.
+FALLBACK_LEVEL = "heuristic"
+
+
+class BotRunner(Protocol):
+    """Hands a bot's turn to whatever plays it."""
+
+    def game_changed(self, game_id: str, version: int) -> None:
+        """Game `game_id` is now at `version` and a bot must act."""
+
+
+def bot_seed(game_seed: int, version: int) -> int:
+    """The seed of the bot decision taken at `version` of a game: reproducible, and
+    different at every turn."""
+    digest = hashlib.sha256(f"pocha-bot:{game_seed}:{version}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def bot_action(record: StoredGame, seat: int) -> int | str:
+    """What the bot in `seat` does now, decided from that seat's observation only."""
+    level = record.seats[seat].bot or FALLBACK_LEVEL
+    if level not in LEVELS:
+        level = FALLBACK_LEVEL
+    obs = observe(record.game, seat)
+    seed = bot_seed(record.game.seed, record.version)
+    try:
+        return decide(obs, level, seed=seed).action
+    except Exception:
+        # A broken bot must not hang a game: the fallback plays instead.
+        if level == FALLBACK_LEVEL:
+            raise
+        log.exception("bot level %s failed; playing %s instead", level, FALLBACK_LEVEL)
+        return decide(obs, FALLBACK_LEVEL, seed=seed).action
+
+
+def play_bot_turn(
+    store: GameStore, game_id: str, version: int, record: StoredGame | None = None
+) -> StoredGame | None:
+    """Play the bot turn of `game_id` at `version`; the game after it, or None when there
+    is nothing to do (the game moved on, ended, was deleted, or a person is to act).
+
+    `record`: the game as last seen at `version`, to skip reading it again (the write
+    still checks the version, so a stale record only costs a dropped turn)."""
+    if record is None or record.id != game_id:
+        try:
+            record = store.load(game_id)
+        except GameNotFound:
+            return None
+    seat = record.bot_to_move
+    if record.version != version or seat is None:
+        return None
+    action = bot_action(record, seat)
+    try:
+        return store.apply_action(
+            game_id, seat, action, expected_version=version, record=record
+        ).record
+    except (Conflict, StaleVersion, GameNotFound):
+        return None
+    except PochaError:
+        # The bot chose a move the engine refuses: a bot bug, so log it and let the
+        # fallback bot play this turn rather than leave the game stuck.
+        log.exception("bot in seat %s of game %s chose a refused move", seat, game_id)
+        record = store.load(game_id)
+        if record.version != version:
+            return None
+        fallback = decide(observe(record.game, seat), FALLBACK_LEVEL, seed=version).action
+        try:
+            return store.apply_action(
+                game_id, seat, fallback, expected_version=version, record=record
+            ).record
+        except (Conflict, StaleVersion, GameNotFound):
+            return None
+
+
+class InlineBotRunner:
+    """Plays bot turns synchronously, in the request that handed them the turn."""
+
+    def __init__(self, store: GameStore, max_turns: int = 100_000) -> None:
+        self.store = store
+        # A guard against a loop we did not foresee; a whole classic game of 8 bots is
+        # far below it.
+        self.max_turns = max_turns
+
+    def game_changed(self, game_id: str, version: int) -> None:
+        record: StoredGame | None = None
+        for _ in range(self.max_turns):
+            record = play_bot_turn(self.store, game_id, version, record)
+            if record is None or record.bot_to_move is None:
+                return
+            version = record.version
+        log.error("game %s: bots still to move after %d turns", game_id, self.max_turns)

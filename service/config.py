@@ -1,0 +1,53 @@
+"""The service's settings: defaults, overridden by the environment, overridden by the caller.
+
+`load_config()` is what `create_app` and the CLI use, so a deployment is configured with
+environment variables only (`REDIS_URL`, `POCHA_FINISHED_TTL`, ...) while tests pass a dict.
+Every setting has a sane default for one machine, so `pocha serve` needs none of them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+#: Setting name -> (environment variable, default). Integers are parsed from the environment.
+SETTINGS: dict[str, tuple[str, Any]] = {
+    "REDIS_URL": ("REDIS_URL", "redis://127.0.0.1:6379/0"),
+    # A finished game stays readable (view, events, history) this long after its last move.
+    "FINISHED_TTL": ("POCHA_FINISHED_TTL", 24 * 3600),
+    # An unfinished game nobody touches is forgotten after this long; every move refreshes it.
+    "IDLE_TTL": ("POCHA_IDLE_TTL", 7 * 24 * 3600),
+    # Request bodies are tiny JSON objects; anything bigger is refused with 413 unread.
+    "MAX_CONTENT_LENGTH": ("POCHA_MAX_BODY", 16 * 1024),
+    # How bots get their turns: "inline" (in the request that hands them the turn).
+    "BOT_RUNNER": ("POCHA_BOT_RUNNER", "inline"),
+    # An event stream ends after this long; EventSource reconnects with Last-Event-ID.
+    "SSE_MAX_SECONDS": ("POCHA_SSE_MAX_SECONDS", 55),
+    # A comment line is sent this often on an idle stream so proxies keep it open.
+    "SSE_KEEPALIVE_SECONDS": ("POCHA_SSE_KEEPALIVE_SECONDS", 15),
+    # Redis socket timeouts (seconds): a dead Redis becomes a 503 quickly, not a hang.
+    "REDIS_CONNECT_TIMEOUT": ("POCHA_REDIS_CONNECT_TIMEOUT", 2),
+    "REDIS_SOCKET_TIMEOUT": ("POCHA_REDIS_SOCKET_TIMEOUT", 5),
+}
+
+
+def load_config(
+    overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """Defaults, then the environment, then `overrides` (which may add Flask settings too)."""
+    env = os.environ if environ is None else environ
+    config: dict[str, Any] = {}
+    for name, (variable, default) in SETTINGS.items():
+        raw = env.get(variable)
+        if raw is None or raw == "":
+            config[name] = default
+        elif isinstance(default, int):
+            try:
+                config[name] = int(raw)
+            except ValueError as exc:
+                raise ValueError(f"{variable} must be an integer, not {raw!r}") from exc
+        else:
+            config[name] = raw
+    config.update(overrides or {})
+    return config

@@ -1,0 +1,257 @@
+"""Every error the service reports, and the one function that turns any of them into JSON.
+
+Code below the views raises `ServiceError` subclasses (they carry an HTTP status and a
+stable machine code) or lets the engine's `PochaError` through; neither knows Flask, so the
+store and the bot runner can be used from an RQ job as they are. `register_error_handlers`
+makes every 4xx and 5xx, from our code, flask-smorest, webargs or werkzeug, leave as one
+shape: flask-smorest's `code`/`status`/`message`/`errors` plus `error`, the machine code.
+Unexpected exceptions become a bare 500 and a dead Redis a 503, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import marshmallow as ma
+import redis
+from flask import Flask, Response, jsonify
+from werkzeug.exceptions import HTTPException
+from werkzeug.http import HTTP_STATUS_CODES
+
+from engine.errors import PochaError
+
+log = logging.getLogger(__name__)
+
+# The engine's machine codes and the HTTP status each one is reported with. Acting out
+# of turn or phase conflicts with the game's state (409); a bid or card the rules refuse
+# is a well-formed request with unacceptable content (422).
+ENGINE_STATUS: dict[str, int] = {
+    "not_your_turn": 409,
+    "wrong_phase": 409,
+    "illegal_move": 422,
+    "invalid_bid": 422,
+    "invalid_card": 422,
+    "invalid_rules": 422,
+}
+
+# Machine codes of errors that werkzeug, webargs or flask-smorest raise by status.
+_CODE_BY_STATUS: dict[int, str] = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "conflict",
+    412: "stale_version",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    422: "validation_error",
+    428: "precondition_required",
+    429: "too_many_requests",
+    500: "internal_error",
+    503: "unavailable",
+}
+
+_MESSAGE_BY_STATUS: dict[int, str] = {
+    400: "The request is malformed.",
+    404: "There is nothing at this address.",
+    405: "This address does not accept that method.",
+    413: "The request body is too large.",
+    422: "The request has invalid fields: see errors.",
+    500: "Something went wrong on our side; the game is unchanged.",
+    503: "The game store is unavailable right now; try again shortly.",
+}
+
+
+# Redis errors that mean "the store cannot answer now" rather than a bug of ours.
+REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError)
+
+
+class ServiceError(Exception):
+    """An error to report to the client as it is: status, machine code and a sentence."""
+
+    status = 400
+    error = "bad_request"
+
+    def __init__(self, message: str, *, errors: dict[str, Any] | None = None, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.errors = errors
+        self.extra = extra
+
+
+class InvalidInput(ServiceError):
+    status = 422
+    error = "validation_error"
+
+
+class Unauthorized(ServiceError):
+    status = 401
+    error = "unauthorized"
+
+
+class Forbidden(ServiceError):
+    status = 403
+    error = "forbidden"
+
+
+class GameNotFound(ServiceError):
+    status = 404
+    error = "game_not_found"
+
+    def __init__(self, game_id: str) -> None:
+        # The id is echoed only when it looks like one of ours, so a request cannot make
+        # us reflect arbitrary text (or a token pasted in the wrong place).
+        shown = f" {game_id}" if len(game_id) <= 32 and game_id.isascii() else ""
+        super().__init__(f"There is no game{shown}: it never existed, ended or expired.")
+
+
+class Conflict(ServiceError):
+    """The game changed between reading it and writing the move: another request won."""
+
+    status = 409
+    error = "conflict"
+
+
+class StaleVersion(ServiceError):
+    """The client's If-Match names a version that is no longer the game's."""
+
+    status = 412
+    error = "stale_version"
+
+
+class ErrorSchema(ma.Schema):
+    """The body of every error response (documentation only: errors are built by hand)."""
+
+    code = ma.fields.Integer(
+        metadata={"description": "HTTP status code, repeated.", "example": 409}
+    )
+    status = ma.fields.String(metadata={"description": "HTTP status name.", "example": "Conflict"})
+    error = ma.fields.String(
+        metadata={
+            "description": "Stable machine code: not_your_turn, illegal_move, invalid_card, "
+            "invalid_bid, wrong_phase, invalid_rules, stale_version, conflict, "
+            "game_not_found, unauthorized, forbidden, validation_error, bad_json, "
+            "body_too_large, not_found, method_not_allowed, unavailable, internal_error.",
+            "example": "not_your_turn",
+        }
+    )
+    message = ma.fields.String(
+        metadata={
+            "description": "A sentence to show a person.",
+            "example": "it is seat 2's turn, not seat 0's",
+        }
+    )
+    errors = ma.fields.Dict(
+        metadata={
+            "description": "Per-field messages for validation errors, by location then "
+            'field, e.g. {"json": {"bid": ["Not a valid integer."]}}.',
+        }
+    )
+    rule = ma.fields.String(
+        metadata={
+            "description": "For a refused move: the rule it breaks (turn, bid_range, "
+            "dealer_restriction, asistir, montar, fallar, pisar, ...).",
+            "example": "montar",
+        }
+    )
+
+
+def error_response(
+    status: int,
+    error: str,
+    message: str | None = None,
+    errors: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    """The one JSON error shape, for every status."""
+    payload: dict[str, Any] = {
+        "code": status,
+        "status": HTTP_STATUS_CODES.get(status, "Error"),
+        "error": error,
+        "message": message or _MESSAGE_BY_STATUS.get(status) or HTTP_STATUS_CODES.get(status),
+    }
+    if errors:
+        payload["errors"] = errors
+    payload.update({k: v for k, v in extra.items() if v is not None})
+    response = jsonify(payload)
+    response.status_code = status
+    if status == 401:
+        response.headers["WWW-Authenticate"] = "Bearer"
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _from_http_exception(exc: HTTPException) -> Response:
+    status = exc.code or 500
+    if status >= 500:
+        return _from_unexpected(getattr(exc, "original_exception", None) or exc)
+    data = getattr(exc, "data", None) or {}
+    errors = data.get("errors") or data.get("messages")
+    error = _CODE_BY_STATUS.get(status, "http_error")
+    message = data.get("message")
+    if status == 400 and isinstance(errors, dict) and "json" in errors:
+        # webargs reports a body that is not JSON this way.
+        error, message, errors = "bad_json", "The request body is not valid JSON.", None
+    elif status == 422 and not message:
+        message = "The request has invalid fields: " + _summarise(errors)
+    elif message is None and status not in _MESSAGE_BY_STATUS:
+        message = exc.description
+    headers = {}
+    if status == 405:
+        allow = dict(exc.get_headers()).get("Allow")
+        if allow:
+            headers["Allow"] = allow
+    return error_response(status, error, message, errors, headers)
+
+
+def _summarise(errors: Any) -> str:
+    """`json.players.1.bot: Not a level.` from webargs' nested messages, for people."""
+    parts: list[str] = []
+
+    def walk(prefix: str, node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), value)
+        elif isinstance(node, list) and all(isinstance(x, str) for x in node):
+            parts.append(f"{prefix.removeprefix('json.')}: {' '.join(node)}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(f"{prefix}.{i}", value)
+        else:
+            parts.append(f"{prefix}: {node}")
+
+    walk("", errors)
+    return "; ".join(parts[:5]) if parts else "see errors."
+
+
+def _from_service_error(exc: ServiceError) -> Response:
+    return error_response(exc.status, exc.error, exc.message, exc.errors, **exc.extra)
+
+
+def _from_engine_error(exc: PochaError) -> Response:
+    status = ENGINE_STATUS.get(exc.code)
+    if status is None:
+        # invalid_state and anything new: a stored game the engine refuses is our fault.
+        return _from_unexpected(exc)
+    return error_response(status, exc.code, exc.message, rule=exc.rule)
+
+
+def _from_unexpected(exc: BaseException) -> Response:
+    if isinstance(exc, REDIS_DOWN):
+        log.warning("redis unavailable: %s", type(exc).__name__)
+        return error_response(503, "unavailable", headers={"Retry-After": "1"})
+    log.error("unexpected error", exc_info=exc)
+    return error_response(500, "internal_error")
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Route every exception through `error_response` (call after flask-smorest's Api)."""
+    app.register_error_handler(HTTPException, _from_http_exception)
+    app.register_error_handler(ServiceError, _from_service_error)
+    app.register_error_handler(PochaError, _from_engine_error)
+    app.register_error_handler(Exception, _from_unexpected)

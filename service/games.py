@@ -1,0 +1,179 @@
+"""The service layer of games: what the HTTP views ask for, in the game's words.
+
+`GameService` creates games, says who a token belongs to, applies a seat's bid or card,
+hands turns to the bot runner, and builds every view a response carries. A view is built
+from `engine.observation.observe(game, seat)` and nothing else, so a response can never
+hold another seat's cards; the spectator's view is `observe(game, None)`. Views add the
+game's `id`, its `version`, the players' names and bot levels and the `seq` of the latest
+event, and leave out the past hands (`history` has them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ai.levels import LEVELS
+from engine.errors import InvalidRulesError
+from engine.game import Game
+from engine.observation import observe
+from engine.rules import Rules
+from service.bots import BotRunner
+from service.errors import Forbidden, InvalidInput, StaleVersion, Unauthorized
+from service.store import CreatedGame, GameStore, StoredGame
+
+# Observation fields a view does not repeat: the format tag is the engine's storage
+# detail, and the score sheet of past hands is served by `history`.
+_NOT_IN_VIEW = ("format", "history")
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A seat as asked for at creation: a person's name, or a bot's name and level."""
+
+    name: str
+    bot: str | None = None
+
+
+def bot_levels() -> list[str]:
+    """The levels a bot seat may have, read now: new levels appear without a restart."""
+    return list(LEVELS)
+
+
+class GameService:
+    def __init__(self, store: GameStore, bots: BotRunner) -> None:
+        self.store = store
+        self.bots = bots
+
+    # -- create ---------------------------------------------------------------------------
+
+    def create(
+        self,
+        players: Sequence[PlayerSpec],
+        rules: dict[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> CreatedGame:
+        """A new game with these seats, in order; bots act at once if the first turn is
+        theirs, so the game returned is the one people find."""
+        levels = bot_levels()
+        bad_levels = {
+            str(i): {"bot": [f"Unknown bot level {p.bot!r}; the levels are {', '.join(levels)}."]}
+            for i, p in enumerate(players)
+            if p.bot is not None and p.bot not in LEVELS
+        }
+        if bad_levels:
+            raise InvalidInput(
+                "Unknown bot level: " + ", ".join(levels) + " are available.",
+                errors={"json": {"players": bad_levels}},
+            )
+        options = dict(rules or {})
+        if options.get("players", len(players)) != len(players):
+            raise InvalidInput(
+                f"rules.players is {options['players']} but {len(players)} players are "
+                "listed; leave it out, the players list decides.",
+                errors={"json": {"rules": {"players": ["Must match the players listed."]}}},
+            )
+        options["players"] = len(players)
+        try:
+            parsed = Rules.from_dict(options)
+        except InvalidRulesError as exc:
+            raise InvalidInput(
+                exc.message, errors={"json": {"rules": {exc.option: [exc.message]}}}
+            ) from exc
+        created = self.store.create(Game.new(parsed, seed), [(p.name, p.bot) for p in players])
+        if created.record.bot_to_move is not None:
+            self.bots.game_changed(created.record.id, created.record.version)
+        return created
+
+    # -- who is asking ----------------------------------------------------------------------
+
+    def seat_for(self, record: StoredGame, token: str | None, *, required: bool) -> int | None:
+        """The seat a bearer token opens; None for no token (a spectator) unless
+        `required`. A token that opens nothing is refused, never silently downgraded."""
+        if token is None:
+            if required:
+                raise Unauthorized("Send your seat's token: Authorization: Bearer <token>.")
+            return None
+        seat = record.seat_of_token(token)
+        if seat is None:
+            if record.is_host_token(token):
+                if required:
+                    raise Forbidden(
+                        "The host token cannot bid or play: use the token of your seat."
+                    )
+                return None
+            raise Unauthorized("This token does not belong to a seat of this game.")
+        return seat
+
+    # -- views ------------------------------------------------------------------------------
+
+    def view(self, record: StoredGame, seat: int | None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) sees of the game now."""
+        view = observe(record.game, seat).to_dict()
+        for key in _NOT_IN_VIEW:
+            view.pop(key, None)
+        view["id"] = record.id
+        view["version"] = record.version
+        view["last_event"] = record.events
+        view["players"] = [
+            {"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(record.seats)
+        ]
+        return view
+
+    def game_view(self, game_id: str, token: str | None) -> dict[str, Any]:
+        record = self.store.load(game_id)
+        return self.view(record, self.seat_for(record, token, required=False))
+
+    def history(self, game_id: str) -> dict[str, Any]:
+        """The score sheet: every finished hand as dealt, bid, won and scored."""
+        record = self.store.load(game_id)
+        game = record.game
+        return {
+            "id": record.id,
+            "version": record.version,
+            "players": [
+                {"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(record.seats)
+            ],
+            "hands": observe(game, None).to_dict()["history"],
+            "scores": list(game.scores),
+            "finished": game.finished,
+            "winners": list(game.winners),
+        }
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def act(
+        self,
+        game_id: str,
+        token: str | None,
+        action: int | str,
+        expected_version: int | None = None,
+    ) -> dict[str, Any]:
+        """The token's seat bids (int) or plays (card code); its view afterwards, when any
+        bots whose turn follows have played (inline runner) or been handed the turn."""
+        record = self.store.load(game_id)
+        seat = self.seat_for(record, token, required=True)
+        assert seat is not None
+        if expected_version is not None and record.version != expected_version:
+            raise StaleVersion(
+                f"The game is at version {record.version}, not {expected_version}: "
+                "reload it and try again.",
+                version=record.version,
+            )
+        applied = self.store.apply_action(game_id, seat, action, expected_version, record=record)
+        after = applied.record
+        if after.bot_to_move is not None:
+            self.bots.game_changed(game_id, after.version)
+            after = self.store.load(game_id)
+        return self.view(after, seat)
+
+    def delete(self, game_id: str, token: str | None) -> None:
+        record = self.store.load(game_id)
+        if token is None:
+            raise Unauthorized("Send the host token: Authorization: Bearer <host_token>.")
+        if not record.is_host_token(token):
+            if record.seat_of_token(token) is not None:
+                raise Forbidden("Only the host token can delete a game.")
+            raise Unauthorized("This token is not the host token of this game.")
+        self.store.delete(game_id)

@@ -1,0 +1,339 @@
+"""Games in Redis: the only code that reads or writes them.
+
+A game is two keys. `pocha:game:{id}` is a hash holding the engine's JSON (`state`), the
+seats and hashed tokens (`meta`), the `version` (bumped by every change) and the number of
+`events` so far; `pocha:game:{id}:events` is the list of its public events, each a JSON
+object carrying its sequence number `seq` (1-based, its position in the list). A move is
+read-apply-write with optimistic concurrency: the game is read in one round trip, the
+engine applies the move, and a Lua compare-and-set writes the new state and appends the
+events only if the version is still the one that was read. So when two requests race for
+one turn exactly one is applied; the other gets `Conflict`, and never a retry, because the
+only change possible while it is a seat's turn is that seat's own move. Every write sets
+the keys' TTL (`finished_ttl` once the game is over, else `idle_ttl`) and publishes the
+new version on `pocha:game:{id}:changed` for event streams.
+
+Everything here takes and returns plain values (ids, seats, actions, versions) and knows
+nothing of Flask, so RQ jobs apply bot moves through the same `apply_action`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from engine.game import Event, Game
+from service.errors import Conflict, GameNotFound, StaleVersion
+
+#: Ids are url-safe base64; anything else cannot name a game and is not looked up.
+_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+# Compare-and-set of a move. KEYS: game hash, events list. ARGV: the version read, the new
+# state, the new event count, the TTL, the change channel, then the events to append.
+# Returns the new version, -1 if the game is gone, -2 if another write came first.
+_APPLY_LUA = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return -1 end
+if version ~= ARGV[1] then return -2 end
+local new_version = tonumber(version) + 1
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', new_version, 'events', ARGV[3])
+if #ARGV > 5 then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 6))
+end
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('PUBLISH', ARGV[5], new_version)
+return new_version
+"""
+
+
+def game_key(game_id: str) -> str:
+    return f"pocha:game:{game_id}"
+
+
+def events_key(game_id: str) -> str:
+    return f"pocha:game:{game_id}:events"
+
+
+def changes_channel(game_id: str) -> str:
+    """Pub/sub channel announcing each new version (or `deleted`) of a game."""
+    return f"pocha:game:{game_id}:changed"
+
+
+def hash_token(token: str) -> str:
+    """What is stored instead of a token: its SHA-256, hex. Tokens carry 256 random bits,
+    so a fast hash is enough; a stolen database holds no usable token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str, stored_hash: str | None) -> bool:
+    return stored_hash is not None and hmac.compare_digest(hash_token(token), stored_hash)
+
+
+def is_game_id(game_id: str) -> bool:
+    return 0 < len(game_id) <= 64 and all(ch in _ID_CHARS for ch in game_id)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who sits in a seat: a person (with a token hash) or a bot (with its level)."""
+
+    name: str
+    bot: str | None = None
+    token_hash: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "bot": self.bot, "token_hash": self.token_hash}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        return cls(data["name"], data.get("bot"), data.get("token_hash"))
+
+
+@dataclass
+class StoredGame:
+    """A game as read from Redis: the engine's game plus what the service keeps beside it."""
+
+    id: str
+    version: int
+    # How many events the game has had: the `seq` of the latest one.
+    events: int
+    game: Game
+    seats: tuple[Seat, ...]
+    host_token_hash: str
+    created: float
+
+    @property
+    def finished(self) -> bool:
+        return self.game.finished
+
+    @property
+    def bot_to_move(self) -> int | None:
+        """The seat of the bot that must act now, if it is a bot's turn."""
+        turn = self.game.turn
+        if turn is None or self.seats[turn].bot is None:
+            return None
+        return turn
+
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat this token opens, if any (every seat is compared, in constant time)."""
+        digest = hash_token(token)
+        found = None
+        for seat, info in enumerate(self.seats):
+            if info.token_hash is not None and hmac.compare_digest(digest, info.token_hash):
+                found = seat
+        return found
+
+    def is_host_token(self, token: str) -> bool:
+        return token_matches(token, self.host_token_hash)
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    """A new game and its secrets, which exist in clear only in this object."""
+
+    record: StoredGame
+    host_token: str
+    # The token of each seat, None for bots.
+    seat_tokens: tuple[str | None, ...]
+
+
+@dataclass(frozen=True)
+class AppliedAction:
+    """The game after a move, and the events the move caused (with their `seq`)."""
+
+    record: StoredGame
+    events: list[dict[str, Any]]
+
+
+class GameStore:
+    """Create, read, change and delete games in one Redis database."""
+
+    def __init__(self, client: redis.Redis, *, finished_ttl: int, idle_ttl: int) -> None:
+        self.redis = client
+        self.finished_ttl = finished_ttl
+        self.idle_ttl = idle_ttl
+        self._apply = client.register_script(_APPLY_LUA)
+
+    def ttl_for(self, game: Game) -> int:
+        return self.finished_ttl if game.finished else self.idle_ttl
+
+    # -- create -------------------------------------------------------------------------
+
+    def create(self, game: Game, seats: Sequence[tuple[str, str | None]]) -> CreatedGame:
+        """Store a new game whose seats are (name, bot level or None); make the tokens."""
+        if len(seats) != game.players:
+            raise ValueError(f"{len(seats)} seats for a game of {game.players}")
+        host_token = secrets.token_urlsafe(32)
+        tokens = tuple(None if bot else secrets.token_urlsafe(32) for _, bot in seats)
+        stored_seats = tuple(
+            Seat(name, bot, hash_token(token) if token else None)
+            for (name, bot), token in zip(seats, tokens, strict=True)
+        )
+        game_id = secrets.token_urlsafe(12)  # 16 characters, 96 random bits
+        created = time.time()
+        meta: dict[str, Any] = {
+            "seats": [s.to_dict() for s in stored_seats],
+            "host_token_hash": hash_token(host_token),
+            "created": created,
+        }
+        first = [_dumps(e) for e in _numbered([game.hand_dealt_event()], after=0, version=1)]
+        ttl = self.ttl_for(game)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(
+            game_key(game_id),
+            mapping={
+                "state": game.to_json(),
+                "meta": json.dumps(meta, separators=(",", ":")),
+                "version": 1,
+                "events": len(first),
+            },
+        )
+        pipe.rpush(events_key(game_id), *first)
+        pipe.expire(game_key(game_id), ttl)
+        pipe.expire(events_key(game_id), ttl)
+        pipe.execute()
+        record = StoredGame(
+            game_id, 1, len(first), game, stored_seats, meta["host_token_hash"], created
+        )
+        return CreatedGame(record, host_token, tokens)
+
+    # -- read ---------------------------------------------------------------------------
+
+    def load(self, game_id: str) -> StoredGame:
+        """The game with this id, in one round trip; `GameNotFound` if there is none."""
+        if not is_game_id(game_id):
+            raise GameNotFound(game_id)
+        state, meta_raw, version, events = self.redis.hmget(
+            game_key(game_id), ["state", "meta", "version", "events"]
+        )
+        if state is None or meta_raw is None or version is None or events is None:
+            raise GameNotFound(game_id)
+        meta = json.loads(meta_raw)
+        return StoredGame(
+            id=game_id,
+            version=int(version),
+            events=int(events),
+            game=Game.from_json(state),
+            seats=tuple(Seat.from_dict(s) for s in meta["seats"]),
+            host_token_hash=meta["host_token_hash"],
+            created=float(meta["created"]),
+        )
+
+    def version(self, game_id: str) -> int | None:
+        """The game's current version, or None if it does not exist (cheap: one field)."""
+        if not is_game_id(game_id):
+            return None
+        raw = self.redis.hget(game_key(game_id), "version")
+        return None if raw is None else int(raw)
+
+    def events_json(self, game_id: str, after: int = 0) -> list[bytes]:
+        """The game's events with `seq > after`, as stored (JSON); `GameNotFound` if none."""
+        if not is_game_id(game_id):
+            raise GameNotFound(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.exists(game_key(game_id))
+        pipe.lrange(events_key(game_id), max(after, 0), -1)
+        exists, raw = pipe.execute()
+        if not exists:
+            raise GameNotFound(game_id)
+        return list(raw)
+
+    def events(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
+        """The game's events with `seq > after`, decoded."""
+        return [json.loads(e) for e in self.events_json(game_id, after)]
+
+    # -- change -------------------------------------------------------------------------
+
+    def apply_action(
+        self,
+        game_id: str,
+        seat: int,
+        action: int | str,
+        expected_version: int | None = None,
+        *,
+        record: StoredGame | None = None,
+    ) -> AppliedAction:
+        """Apply `seat`'s bid (int) or card (code) atomically and return the new game.
+
+        `expected_version`: refuse with `StaleVersion` unless the game is at this version
+        (a client's If-Match, or the version a bot job was queued for). `record`: the game
+        as the caller already loaded it, to save a round trip; it is consumed (its game is
+        changed). Raises the engine's `PochaError` for a refused move (nothing is written),
+        `Conflict` when another write landed between the read and this one, and
+        `GameNotFound`.
+        """
+        if record is None:
+            record = self.load(game_id)
+        elif record.id != game_id:
+            raise ValueError("record belongs to another game")
+        if expected_version is not None and record.version != expected_version:
+            raise StaleVersion(
+                f"The game is at version {record.version}, not {expected_version}: "
+                "reload it and try again.",
+                version=record.version,
+            )
+        game = record.game
+        new_events = game.apply(seat, action)
+        version = record.version + 1
+        numbered = _numbered(new_events, after=record.events, version=version)
+        total = record.events + len(numbered)
+        result = self._apply(
+            keys=[game_key(game_id), events_key(game_id)],
+            args=[
+                record.version,
+                game.to_json(),
+                total,
+                self.ttl_for(game),
+                changes_channel(game_id),
+                *[_dumps(e) for e in numbered],
+            ],
+        )
+        if result == -1:
+            raise GameNotFound(game_id)
+        if result == -2:
+            raise Conflict(
+                "Another move was applied to this game at the same moment; reload it and try again."
+            )
+        new_record = StoredGame(
+            game_id,
+            int(result),
+            total,
+            game,
+            record.seats,
+            record.host_token_hash,
+            record.created,
+        )
+        return AppliedAction(new_record, numbered)
+
+    def delete(self, game_id: str) -> bool:
+        """Forget the game and its events; False if there was nothing to delete."""
+        if not is_game_id(game_id):
+            return False
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete(game_key(game_id), events_key(game_id))
+        pipe.publish(changes_channel(game_id), "deleted")
+        deleted, _ = pipe.execute()
+        return bool(deleted)
+
+    def ttl(self, game_id: str) -> int:
+        """Seconds before the game expires (-2 if it does not exist), for tests and ops."""
+        return int(self.redis.ttl(game_key(game_id)))
+
+
+def _numbered(events: list[Event], *, after: int, version: int) -> list[dict[str, Any]]:
+    """The events as stored: each with its `seq` and the game `version` it led to."""
+    return [
+        {"seq": after + i, "version": version, **event} for i, event in enumerate(events, start=1)
+    ]
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"))

@@ -1,0 +1,1 @@
+"""Tests of the HTTP service (service/): real Redis from the session fixture, no mocks."""

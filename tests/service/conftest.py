@@ -1,0 +1,28 @@
+"""Fixtures of the service tests: an app on a fresh Redis DB, its test client and store."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service import create_app
+from service.context import EXTENSION
+from service.store import GameStore
+
+
+@pytest.fixture
+def app(redis_url: str) -> Flask:
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "SSE_MAX_SECONDS": 5})
+    return app
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def store(app: Flask) -> GameStore:
+    found: GameStore = app.extensions[EXTENSION].store
+    return found

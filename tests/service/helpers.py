@@ -1,0 +1,115 @@
+"""Helpers of the service tests: create games, act as a seat, replay a game in the engine."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from engine.game import Game
+from engine.observation import observe
+from engine.rules import Rules
+
+# Keys a view adds to the observation, and the observation's keys a view leaves out.
+VIEW_ONLY = ("id", "version", "last_event", "players")
+OBSERVATION_ONLY = ("format", "history")
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def create_game(
+    client: FlaskClient,
+    players: list[dict[str, Any]],
+    rules: dict[str, Any] | None = None,
+    seed: int | None = 7,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"players": players}
+    if rules is not None:
+        body["rules"] = rules
+    if seed is not None:
+        body["seed"] = seed
+    response = client.post("/api/v1/games", json=body)
+    assert response.status_code == 201, response.json
+    created: dict[str, Any] = response.json
+    return created
+
+
+def humans(n: int) -> list[dict[str, Any]]:
+    return [{"name": f"P{i}"} for i in range(n)]
+
+
+def tokens_of(created: dict[str, Any]) -> list[str | None]:
+    return [seat.get("token") for seat in created["seats"]]
+
+
+def engine_view(game: Game, seat: int | None) -> dict[str, Any]:
+    """What the API's view must equal, less the keys only the view has."""
+    view = observe(game, seat).to_dict()
+    for key in OBSERVATION_ONLY:
+        view.pop(key)
+    return view
+
+
+def strip_view(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k not in VIEW_ONLY}
+
+
+def move(
+    client: FlaskClient, game_id: str, token: str | None, action: int | str, **headers: str
+) -> Any:
+    """POST a bid (int) or a card (code) as the token's seat; the response."""
+    if isinstance(action, int):
+        path, body = "bids", {"bid": action}
+    else:
+        path, body = "plays", {"card": action}
+    return client.post(
+        f"/api/v1/games/{game_id}/{path}", json=body, headers={**bearer(token), **headers}
+    )
+
+
+def replay_game(created_rules: dict[str, Any], seed: int) -> Game:
+    return Game.new(Rules.from_dict(created_rules), seed)
+
+
+def play_out(
+    client: FlaskClient,
+    created: dict[str, Any],
+    rules: dict[str, Any],
+    seed: int,
+    rng: random.Random,
+    check_every_seat: bool = True,
+) -> tuple[Game, list[dict[str, Any]]]:
+    """Play the game to its end over HTTP, every seat a person choosing at random among
+    its legal actions, checking each response (and every seat's view) against the same
+    game replayed in the engine. Returns the replayed game and every response seen."""
+    tokens = tokens_of(created)
+    game_id = created["id"]
+    replay = replay_game(rules, seed)
+    seen: list[dict[str, Any]] = []
+    version = created["version"]
+    while True:
+        spectator = client.get(f"/api/v1/games/{game_id}").json
+        seen.append(spectator)
+        assert strip_view(spectator) == engine_view(replay, None)
+        assert spectator["version"] == version
+        if check_every_seat:
+            for seat, token in enumerate(tokens):
+                view = client.get(f"/api/v1/games/{game_id}", headers=bearer(token)).json
+                seen.append(view)
+                assert strip_view(view) == engine_view(replay, seat)
+        if replay.finished:
+            return replay, seen
+        seat = spectator["turn"]
+        legal = replay.legal_actions()
+        action = rng.choice(list(legal))
+        replay.apply(seat, action)
+        response = move(client, game_id, tokens[seat], action)
+        assert response.status_code == 200, response.json
+        version += 1
+        assert response.json["version"] == version
+        assert response.headers["ETag"] == f'"{version}"'
+        assert strip_view(response.json) == engine_view(replay, seat)
+        seen.append(response.json)

@@ -1,0 +1,39 @@
+"""Whole games over HTTP with every seat a person, checked view by view against the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.service.helpers import create_game, humans, play_out
+
+
+@pytest.mark.parametrize(
+    ("players", "schedule"),
+    [(3, [1, 2, 12]), (4, [1, 3, 10]), (5, [2, 8]), (8, [1, 5])],
+)
+def test_whole_game_every_seat_human(
+    client: FlaskClient, players: int, schedule: list[int]
+) -> None:
+    rules = {"schedule": schedule}
+    seed = 100 + players
+    created = create_game(client, humans(players), rules, seed)
+    assert [s["seat"] for s in created["seats"]] == list(range(players))
+    assert all(len(s["token"]) >= 40 for s in created["seats"])
+    replay, _ = play_out(
+        client, created, {**rules, "players": players}, seed, random.Random(players)
+    )
+    assert replay.finished
+    final = client.get(f"/api/v1/games/{created['id']}").json
+    assert final["phase"] == "finished"
+    assert final["turn"] is None
+    assert final["scores"] == replay.scores
+    history = client.get(f"/api/v1/games/{created['id']}/history").json
+    assert [h["totals"] for h in history["hands"]] == [h["totals"] for h in replay.history]
+    events = client.get(f"/api/v1/games/{created['id']}/events").json
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert events[0]["type"] == "hand_dealt"
+    assert events[-1]["type"] == "game_over"
+    assert events[-1]["version"] == final["version"]
