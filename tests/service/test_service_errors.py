@@ -1,0 +1,253 @@
+"""Bad input of every kind: each gets the one error shape with its machine code, never a
+500, and leaves the game exactly as it was."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from engine.cards import codes
+from service import create_app
+from service.store import GameStore, game_key
+from tests.service.helpers import bearer, create_game, humans, move, tokens_of
+
+ERROR_KEYS = {"code", "status", "error", "message"}
+
+
+def assert_error(response: Any, status: int, error: str) -> dict[str, Any]:
+    assert response.status_code == status, (response.status_code, response.get_data(True))
+    body: dict[str, Any] = response.json
+    assert set(body) >= ERROR_KEYS, body
+    assert body["code"] == status
+    assert body["error"] == error, body
+    assert isinstance(body["message"], str) and body["message"]
+    return body
+
+
+@pytest.fixture
+def game(client: FlaskClient) -> dict[str, Any]:
+    # Seed 7, 4 players, first hand of 3 cards: a known table to break the rules at.
+    return create_game(client, humans(4), {"schedule": [3, 3]}, seed=7)
+
+
+def snapshot(store: GameStore, game_id: str) -> tuple[Any, ...]:
+    record = store.load(game_id)
+    return record.version, record.events, record.game.to_dict()
+
+
+@pytest.fixture
+def unchanged(store: GameStore, game: dict[str, Any]) -> Iterator[None]:
+    before = snapshot(store, game["id"])
+    yield
+    assert snapshot(store, game["id"]) == before
+
+
+def turn_of(client: FlaskClient, game_id: str) -> int:
+    turn: int = client.get(f"/api/v1/games/{game_id}").json["turn"]
+    return turn
+
+
+def post(client: FlaskClient, url: str, token: str | None = None, **kwargs: Any) -> Any:
+    return client.post(url, headers=bearer(token), **kwargs)
+
+
+@pytest.mark.usefixtures("unchanged")
+class TestBadMoves:
+    def test_malformed_json(self, client: FlaskClient, game: dict[str, Any]) -> None:
+        seat = turn_of(client, game["id"])
+        response = post(
+            client,
+            f"/api/v1/games/{game['id']}/bids",
+            tokens_of(game)[seat],
+            data='{"bid": 1',
+            content_type="application/json",
+        )
+        assert_error(response, 400, "bad_json")
+
+    def test_not_json(self, client: FlaskClient, game: dict[str, Any]) -> None:
+        seat = turn_of(client, game["id"])
+        response = post(
+            client, f"/api/v1/games/{game['id']}/bids", tokens_of(game)[seat], data="bid=1"
+        )
+        assert_error(response, 415, "unsupported_media_type")
+
+    @pytest.mark.parametrize(
+        ("path", "body", "field"),
+        [
+            ("bids", {"bid": "1"}, "bid"),
+            ("bids", {"bid": 1.5}, "bid"),
+            ("bids", {"bid": True}, "bid"),
+            ("bids", {"bid": None}, "bid"),
+            ("bids", {}, "bid"),
+            ("bids", [1], "_schema"),
+            ("bids", {"bid": -1}, "bid"),
+            ("bids", {"bid": 10**30}, "bid"),
+            ("bids", {"bid": 1, "card": "O1"}, "card"),
+            ("plays", {"card": 1}, "card"),
+            ("plays", {"card": ""}, "card"),
+            ("plays", {"card": "O1", "extra": True}, "extra"),
+        ],
+    )
+    def test_invalid_fields(
+        self, client: FlaskClient, game: dict[str, Any], path: str, body: Any, field: str
+    ) -> None:
+        seat = turn_of(client, game["id"])
+        response = client.post(
+            f"/api/v1/games/{game['id']}/{path}", json=body, headers=bearer(tokens_of(game)[seat])
+        )
+        error = assert_error(response, 422, "validation_error")
+        assert field in error["errors"]["json"]
+
+    def test_body_too_large(self, client: FlaskClient, game: dict[str, Any]) -> None:
+        seat = turn_of(client, game["id"])
+        response = move(client, game["id"], tokens_of(game)[seat], "O1" * 20_000)
+        assert_error(response, 413, "body_too_large")
+
+    def test_unknown_game(self, client: FlaskClient, game: dict[str, Any]) -> None:
+        for game_id in ("nope", "x" * 300, "a b", "ünï"):
+            assert_error(move(client, game_id, "t", 1), 404, "game_not_found")
+            assert_error(client.get(f"/api/v1/games/{game_id}"), 404, "game_not_found")
+            assert_error(client.get(f"/api/v1/games/{game_id}/events"), 404, "game_not_found")
+            assert_error(client.get(f"/api/v1/games/{game_id}/history"), 404, "game_not_found")
+            assert_error(client.delete(f"/api/v1/games/{game_id}"), 404, "game_not_found")
+
+    def test_missing_and_bad_tokens(self, client: FlaskClient, game: dict[str, Any]) -> None:
+        game_id = game["id"]
+        assert_error(move(client, game_id, None, 1), 401, "unauthorized")
+        wrong = "not-a-token-of-this-game"
+        body = assert_error(move(client, game_id, wrong, 1), 401, "unauthorized")
+        assert wrong not in str(body)
+        response = client.get(f"/api/v1/games/{game_id}", headers={"Authorization": "Basic x"})
+        assert_error(response, 401, "unauthorized")
+        assert response.headers["WWW-Authenticate"] == "Bearer"
+        assert_error(move(client, game_id, game["host_token"], 1), 403, "forbidden")
+        other = create_game(client, humans(3))
+        stolen = tokens_of(other)[0]
+        assert_error(move(client, game_id, stolen, 1), 401, "unauthorized")
+
+    def test_delete_needs_the_host_token(self, client: FlaskClient, game: dict[str, Any]) -> None:
+        url = f"/api/v1/games/{game['id']}"
+        assert_error(client.delete(url), 401, "unauthorized")
+        assert_error(client.delete(url, headers=bearer(tokens_of(game)[0])), 403, "forbidden")
+        assert_error(client.delete(url, headers=bearer("x" * 43)), 401, "unauthorized")
+
+    def test_not_your_turn(self, client: FlaskClient, game: dict[str, Any]) -> None:
+        seat = turn_of(client, game["id"])
+        other = (seat + 1) % 4
+        response = move(client, game["id"], tokens_of(game)[other], 1)
+        body = assert_error(response, 409, "not_your_turn")
+        assert body["rule"] == "turn"
+
+    def test_wrong_phase(self, client: FlaskClient, game: dict[str, Any]) -> None:
+        seat = turn_of(client, game["id"])
+        hand = client.get(f"/api/v1/games/{game['id']}", headers=bearer(tokens_of(game)[seat]))
+        card = hand.json["you"]["hand"][0]
+        assert_error(move(client, game["id"], tokens_of(game)[seat], card), 409, "wrong_phase")
+
+    def test_bid_above_hand(self, client: FlaskClient, game: dict[str, Any]) -> None:
+        seat = turn_of(client, game["id"])
+        body = assert_error(move(client, game["id"], tokens_of(game)[seat], 4), 422, "invalid_bid")
+        assert body["rule"] == "bid_range"
+
+    def test_stale_if_match(self, client: FlaskClient, game: dict[str, Any]) -> None:
+        seat = turn_of(client, game["id"])
+        token = tokens_of(game)[seat]
+        stale = move(client, game["id"], token, 1, **{"If-Match": '"999"'})
+        assert_error(stale, 412, "stale_version")
+        assert_error(move(client, game["id"], token, 1, **{"If-Match": "abc"}), 400, "bad_request")
+
+    def test_method_not_allowed(self, client: FlaskClient, game: dict[str, Any]) -> None:
+        response = client.put(f"/api/v1/games/{game['id']}", json={})
+        assert_error(response, 405, "method_not_allowed")
+        assert "GET" in response.headers["Allow"]
+        assert_error(client.get("/api/v1/nothing"), 404, "not_found")
+
+
+def test_card_rules_are_refused_with_the_rule(
+    client: FlaskClient, store: GameStore, game: dict[str, Any]
+) -> None:
+    game_id, tokens = game["id"], tokens_of(game)
+    record = store.load(game_id)
+    # The dealer is restricted: bid so the dealer's forbidden bid is in range.
+    for _ in range(3):
+        seat = turn_of(client, game_id)
+        assert move(client, game_id, tokens[seat], 1).status_code == 200
+    dealer = turn_of(client, game_id)
+    assert dealer == record.game.dealer
+    before = snapshot(store, game_id)
+    assert_error(move(client, game_id, tokens[dealer], 0), 422, "invalid_bid")
+    assert snapshot(store, game_id) == before
+    assert move(client, game_id, tokens[dealer], 1).status_code == 200
+
+    game_now = store.load(game_id).game
+    leader = game_now.turn
+    assert leader is not None
+    # A card code that is no card, and a card the leader does not hold.
+    assert_error(move(client, game_id, tokens[leader], "Z9"), 422, "invalid_card")
+    held = codes(game_now.hand_of(leader))
+    not_held = next(c for c in codes(game_now.rules.deck) if c not in held)
+    body = assert_error(move(client, game_id, tokens[leader], not_held), 422, "illegal_move")
+    assert body["rule"]
+    assert snapshot(store, game_id)[0] == before[0] + 1
+
+
+def test_dead_redis_is_503_not_500(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "REDIS_CONNECT_TIMEOUT": 0.5})
+    client = app.test_client()
+    assert client.get("/healthz").status_code == 200
+    assert_error(client.get("/readyz"), 503, "unavailable")
+    assert_error(client.get("/api/v1/games/abc"), 503, "unavailable")
+    response = client.post("/api/v1/games", json={"players": humans(3)})
+    assert_error(response, 503, "unavailable")
+    assert response.headers["Retry-After"] == "1"
+
+
+def test_unexpected_errors_are_500_without_details(
+    redis_url: str, client: FlaskClient, store: GameStore, game: dict[str, Any]
+) -> None:
+    # A stored game the engine refuses (corrupted by hand) must not leak a traceback.
+    store.redis.hset(game_key(game["id"]), "state", '{"format": 1, "secret": "O1 E3"}')
+    body = assert_error(client.get(f"/api/v1/games/{game['id']}"), 500, "internal_error")
+    assert "secret" not in str(body) and "Traceback" not in str(body)
+
+    def boom() -> str:
+        raise RuntimeError("password=hunter2")
+
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True})
+    app.add_url_rule("/boom", view_func=boom)
+    body = assert_error(app.test_client().get("/boom"), 500, "internal_error")
+    assert "hunter2" not in str(body)
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ({"players": humans(2)}, "players"),
+        ({"players": humans(9)}, "players"),
+        ({"players": [{"name": ""}, {"name": "b"}, {"name": "c"}]}, "players"),
+        ({"players": [{"name": "a", "bot": "grandmaster"}, *humans(2)]}, "players"),
+        ({"players": [{"name": "a", "token": "x"}, *humans(2)]}, "players"),
+        ({"players": humans(3), "rules": {"trumps": True}}, "rules"),
+        ({"players": humans(3), "rules": {"schedule": [99]}}, "rules"),
+        ({"players": humans(3), "rules": {"schedule": "long"}}, "rules"),
+        ({"players": humans(3), "rules": {"schedule": []}}, "rules"),
+        ({"players": humans(3), "rules": {"montar": "maybe"}}, "rules"),
+        ({"players": humans(3), "rules": {"penalty": 5000}}, "rules"),
+        ({"players": humans(3), "rules": {"players": 4}}, "rules"),
+        ({"players": humans(3), "seed": -1}, "seed"),
+        ({"players": humans(3), "seed": "7"}, "seed"),
+        ({"players": humans(3), "extra": 1}, "extra"),
+        ({"players": "everyone"}, "players"),
+        ({}, "players"),
+    ],
+)
+def test_bad_game_creation(
+    client: FlaskClient, store: GameStore, body: dict[str, Any], where: str
+) -> None:
+    response = client.post("/api/v1/games", json=body)
+    error = assert_error(response, 422, "validation_error")
+    assert where in error["errors"]["json"], error
+    assert store.redis.dbsize() == 0

@@ -1,0 +1,155 @@
+"""Events as JSON and as Server-Sent Events (backlog, Last-Event-ID, live, end of game),
+and the games' time to live in Redis."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service import create_app
+from service.store import GameStore, events_key
+from tests.service.helpers import bearer, create_game, humans, move, tokens_of
+
+STREAM = {"Accept": "text/event-stream"}
+
+
+def parse_sse(text: str) -> list[dict[str, Any]]:
+    """The events of an SSE text, each with the `id` line it came with."""
+    found = []
+    for block in text.split("\n\n"):
+        lines = dict(
+            line.split(": ", 1) for line in block.splitlines() if ": " in line and line[0] != ":"
+        )
+        if "data" in lines:
+            event = json.loads(lines["data"])
+            assert int(lines["id"]) == event["seq"]
+            found.append(event)
+    return found
+
+
+def finished_game(client: FlaskClient) -> dict[str, Any]:
+    players = [{"name": f"B{i}", "bot": "random"} for i in range(3)]
+    return create_game(client, players, {"schedule": [1, 2]}, seed=1)
+
+
+def test_events_after(client: FlaskClient) -> None:
+    created = finished_game(client)
+    url = f"/api/v1/games/{created['id']}/events"
+    every = client.get(url).json
+    assert [e["seq"] for e in every] == list(range(1, len(every) + 1))
+    assert client.get(f"{url}?after=3").json == every[3:]
+    assert client.get(f"{url}?after={len(every)}").json == []
+    assert client.get(f"{url}?after=-1").status_code == 422
+    types = {e["type"] for e in every}
+    assert types == {"hand_dealt", "bid", "card_played", "trick_won", "hand_scored", "game_over"}
+
+
+def test_stream_of_a_finished_game_sends_the_backlog_and_ends(client: FlaskClient) -> None:
+    created = finished_game(client)
+    url = f"/api/v1/games/{created['id']}/events"
+    response = client.get(url, headers=STREAM)
+    assert response.status_code == 200
+    assert response.mimetype == "text/event-stream"
+    streamed = parse_sse(response.get_data(as_text=True))
+    assert streamed == client.get(url).json
+    resumed = client.get(url, headers={**STREAM, "Last-Event-ID": "5"})
+    assert parse_sse(resumed.get_data(as_text=True)) == streamed[5:]
+
+
+def test_stream_of_an_unknown_game_is_a_json_404(client: FlaskClient) -> None:
+    response = client.get("/api/v1/games/nope/events", headers=STREAM)
+    assert response.status_code == 404
+    assert response.json["error"] == "game_not_found"
+
+
+def test_stream_follows_live_moves_until_game_over(app: Flask, store: GameStore) -> None:
+    client = app.test_client()
+    created = create_game(client, humans(3), {"schedule": [1]}, seed=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    received: list[dict[str, Any]] = []
+    done = threading.Event()
+
+    def follow() -> None:
+        response = app.test_client().get(
+            f"/api/v1/games/{game_id}/events", headers=STREAM, buffered=False
+        )
+        for chunk in response.response:
+            received.extend(parse_sse(chunk.decode()))
+        done.set()
+
+    follower = threading.Thread(target=follow, daemon=True)
+    follower.start()
+    while not store.load(game_id).finished:
+        game = store.load(game_id).game
+        seat = game.turn
+        assert seat is not None
+        assert move(client, game_id, tokens[seat], game.legal_actions()[0]).status_code == 200
+        time.sleep(0.01)
+    assert done.wait(10), "the stream did not end with the game"
+    assert received == client.get(f"/api/v1/games/{game_id}/events").json
+    assert received[-1]["type"] == "game_over"
+
+
+def test_stream_ends_when_the_game_is_deleted(app: Flask) -> None:
+    client = app.test_client()
+    created = create_game(client, humans(3), {"schedule": [1]}, seed=3)
+    chunks: list[bytes] = []
+    done = threading.Event()
+
+    def follow() -> None:
+        response = app.test_client().get(
+            f"/api/v1/games/{created['id']}/events", headers=STREAM, buffered=False
+        )
+        chunks.extend(response.response)
+        done.set()
+
+    threading.Thread(target=follow, daemon=True).start()
+    time.sleep(0.2)
+    url = f"/api/v1/games/{created['id']}"
+    assert client.delete(url, headers=bearer(created["host_token"])).status_code == 204
+    assert done.wait(5)
+    assert client.get(url).status_code == 404
+
+
+def test_idle_stream_sends_keepalives_and_ends_in_time(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "SSE_MAX_SECONDS": 1.0, "SSE_KEEPALIVE_SECONDS": 0.2})
+    client = app.test_client()
+    created = create_game(client, humans(3), seed=3)
+    started = time.monotonic()
+    text = client.get(f"/api/v1/games/{created['id']}/events", headers=STREAM).get_data(
+        as_text=True
+    )
+    assert time.monotonic() - started < 3
+    assert ": keepalive" in text
+    assert [e["type"] for e in parse_sse(text)] == ["hand_dealt"]
+
+
+def test_ttls_idle_then_finished(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "IDLE_TTL": 1000, "FINISHED_TTL": 100})
+    client = app.test_client()
+    store: GameStore = app.extensions["pocha"].store
+    created = create_game(client, humans(3), {"schedule": [1]}, seed=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    assert 990 < store.ttl(game_id) <= 1000
+    assert 990 < store.redis.ttl(events_key(game_id)) <= 1000
+    while not store.load(game_id).finished:
+        game = store.load(game_id).game
+        move(client, game_id, tokens[game.turn or 0], game.legal_actions()[0])
+    assert 90 < store.ttl(game_id) <= 100
+    assert 90 < store.redis.ttl(events_key(game_id)) <= 100
+
+
+def test_idle_games_expire(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "IDLE_TTL": 1})
+    client = app.test_client()
+    created = create_game(client, humans(3), seed=3)
+    assert client.get(f"/api/v1/games/{created['id']}").status_code == 200
+    time.sleep(2.1)
+    response = client.get(f"/api/v1/games/{created['id']}")
+    assert response.status_code == 404
+    assert response.json["error"] == "game_not_found"

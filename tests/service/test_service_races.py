@@ -1,0 +1,94 @@
+"""Racing requests for one turn: exactly one move is applied, every other request gets 409."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from service.errors import Conflict, StaleVersion
+from service.store import GameStore
+from tests.service.helpers import create_game, humans, move, tokens_of
+
+RACERS = 8
+
+
+def race(app: Flask, game_id: str, token: str | None, actions: list[int | str]) -> list[Any]:
+    """Send the actions at once, each from its own thread and client; the responses."""
+    barrier = threading.Barrier(len(actions))
+    responses: list[Any] = [None] * len(actions)
+
+    def run(i: int) -> None:
+        client = app.test_client()
+        barrier.wait()
+        responses[i] = move(client, game_id, token, actions[i])
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(actions))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return responses
+
+
+def assert_one_winner(responses: list[Any]) -> None:
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses == [200] + [409] * (len(responses) - 1), [r.json for r in responses]
+    for r in responses:
+        if r.status_code == 409:
+            assert r.json["error"] in ("conflict", "not_your_turn")
+
+
+@pytest.mark.parametrize("trial", range(3))
+def test_racing_bids_one_wins(app: Flask, store: GameStore, trial: int) -> None:
+    client = app.test_client()
+    created = create_game(client, humans(4), {"schedule": [5]}, seed=trial)
+    game_id = created["id"]
+    record = store.load(game_id)
+    seat = record.game.turn
+    assert seat is not None
+    # Different legal bids from the same seat, all at once.
+    responses = race(app, game_id, tokens_of(created)[seat], [i % 4 for i in range(RACERS)])
+    assert_one_winner(responses)
+    after = store.load(game_id)
+    assert after.version == record.version + 1
+    assert sum(b is not None for b in after.game.bids) == 1
+
+
+def test_racing_cards_one_wins(app: Flask, store: GameStore) -> None:
+    client = app.test_client()
+    created = create_game(client, humans(4), {"schedule": [5]}, seed=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    for _ in range(4):
+        game = store.load(game_id).game
+        bid = game.legal_actions()[0]
+        assert isinstance(bid, int)
+        assert move(client, game_id, tokens[game.turn or 0], bid).status_code == 200
+    record = store.load(game_id)
+    leader = record.game.turn
+    assert leader is not None and record.game.phase == "playing"
+    # La mano leads: every card of its hand is legal, and they all race.
+    cards = list(record.game.legal_actions())
+    responses = race(app, game_id, tokens[leader], [cards[i % len(cards)] for i in range(RACERS)])
+    assert_one_winner(responses)
+    after = store.load(game_id)
+    assert after.version == record.version + 1
+    assert len(after.game.plays) == 1
+
+
+def test_store_compare_and_set_refuses_the_loser(app: Flask, store: GameStore) -> None:
+    created = create_game(app.test_client(), humans(3), {"schedule": [2]}, seed=1)
+    game_id = created["id"]
+    first, second = store.load(game_id), store.load(game_id)
+    seat = first.game.turn
+    assert seat is not None
+    store.apply_action(game_id, seat, 0, record=first)
+    # The second copy was read before the first write: its write must not land.
+    with pytest.raises(Conflict):
+        store.apply_action(game_id, seat, 1, record=second)
+    with pytest.raises(StaleVersion):
+        store.apply_action(game_id, (seat + 1) % 3, 1, expected_version=first.version - 1)
+    assert store.load(game_id).version == 2
+    assert [e["type"] for e in store.events(game_id)] == ["hand_dealt", "bid"]
