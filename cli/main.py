@@ -65,6 +65,29 @@ def bench_engine(seconds: float, seed: int | None) -> None:
     _echo_lines(engine_bench.run(seconds=seconds, seed=seed))
 
 
+@pocha.command()
+@click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option(
+    "--data-dir",
+    default=".pocha-data",
+    show_default=True,
+    help="Where Redis keeps the games (append-only file).",
+)
+@click.option("--workers", type=int, default=None, help="API processes (default: cores + 1).")
+def serve(host: str, port: int, data_dir: str, workers: int | None) -> None:
+    """Run the whole service here: a private Redis, the API (gunicorn) and the bots."""
+    service_serve = _load("service.serve")
+    raise SystemExit(service_serve.serve(host, port, data_dir, workers))
+
+
+@pocha.command()
+def openapi() -> None:
+    """Print the API's OpenAPI document (the committed copy is openapi/openapi.json)."""
+    service_openapi = _load("service.openapi")
+    click.echo(service_openapi.render(), nl=False)
+
+
 def main() -> None:
     """Console-script entry point (`pocha = "cli.main:main"`)."""
     pocha(prog_name="pocha")

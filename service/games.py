@@ -11,7 +11,7 @@ event, and leave out the past hands (`history` has them).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ai.levels import LEVELS
@@ -84,6 +84,7 @@ class GameService:
         created = self.store.create(Game.new(parsed, seed), [(p.name, p.bot) for p in players])
         if created.record.bot_to_move is not None:
             self.bots.game_changed(created.record.id, created.record.version)
+            created = replace(created, record=self.store.load(created.record.id))
         return created
 
     # -- who is asking ----------------------------------------------------------------------

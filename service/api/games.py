@@ -8,7 +8,8 @@ version as the ETag.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import Response, current_app, request
 from flask.views import MethodView
@@ -25,9 +26,11 @@ from service.api.games_schemas import (
     PlaySchema,
 )
 from service.context import game_service
-from service.errors import ServiceError, Unauthorized
+from service.errors import ErrorSchema, ServiceError, Unauthorized
 from service.events import event_stream
 from service.games import PlayerSpec
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 blp = Blueprint(
     "games",
@@ -57,6 +60,31 @@ _LAST_EVENT_ID = {
     "schema": {"type": "integer", "example": 17},
 }
 _GAME_ID = {"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"}
+
+
+# What each documented error status means here; the body is always the Error schema.
+_ERRORS = {
+    400: "bad_json (the body is not JSON) or bad_request (e.g. a malformed If-Match).",
+    401: "unauthorized: no token, or a token that opens no seat of this game.",
+    403: "forbidden: the host token used to play, or a seat token used to delete.",
+    404: "game_not_found: no such game (never existed, deleted, or expired).",
+    409: "not_your_turn, wrong_phase, or conflict (another request won the race).",
+    412: "stale_version: If-Match names a version the game has left.",
+    413: "body_too_large.",
+    415: "unsupported_media_type: the body is not sent as application/json.",
+    503: "unavailable: the game store does not answer; retry shortly.",
+}
+
+
+def _documents_errors(*statuses: int) -> Callable[[F], F]:
+    """Document these error responses (all of the Error shape) on a view."""
+
+    def decorate(view: F) -> F:
+        for status in statuses:
+            view = blp.alt_response(status, schema=ErrorSchema, description=_ERRORS[status])(view)
+        return view
+
+    return decorate
 
 
 def bearer_token() -> str | None:
@@ -92,6 +120,7 @@ def _with_etag(view: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
 class Games(MethodView):
     @blp.arguments(CreateGameSchema, location="json")
     @blp.response(201, CreatedGameSchema)
+    @_documents_errors(400, 413, 415, 503)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game
 
@@ -122,6 +151,7 @@ class Games(MethodView):
 class GameById(MethodView):
     @blp.doc(**_VIEW_AUTH)
     @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
+    @_documents_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:
         """See the game
 
@@ -132,6 +162,7 @@ class GameById(MethodView):
 
     @blp.doc(**_SEAT_AUTH)
     @blp.response(204)
+    @_documents_errors(401, 403, 404, 503)
     def delete(self, game_id: str) -> None:
         """Delete the game (host token only)"""
         game_service().delete(game_id, bearer_token())
@@ -142,6 +173,7 @@ class Bids(MethodView):
     @blp.doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
     @blp.arguments(BidSchema, location="json")
     @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
+    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Bid
 
@@ -156,6 +188,7 @@ class Plays(MethodView):
     @blp.doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
     @blp.arguments(PlaySchema, location="json")
     @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
+    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Play a card
 
@@ -180,6 +213,7 @@ class Events(MethodView):
         content_type="text/event-stream",
         success=True,
     )
+    @_documents_errors(404, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """Follow the events
 
@@ -218,6 +252,7 @@ def _wants_stream() -> bool:
 @blp.route("/<game_id>/history", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class History(MethodView):
     @blp.response(200, HistorySchema)
+    @_documents_errors(404, 503)
     def get(self, game_id: str) -> dict[str, Any]:
         """Read the score sheet
 

@@ -45,6 +45,7 @@ def test_all_bot_game_finishes_on_its_own(client: FlaskClient) -> None:
     assert all("token" not in s for s in created["seats"])
     view = client.get(f"/api/v1/games/{created['id']}").json
     assert view["phase"] == "finished"
+    assert created["version"] == view["version"]
     assert view["hand_number"] >= 4
     history = client.get(f"/api/v1/games/{created['id']}/history").json
     assert [h["cards"] for h in history["hands"]][:4] == [1, 3, 10, 2]

@@ -1,0 +1,14 @@
+# The image of the API and the bot workers (docker-compose.yml runs both from it).
+FROM python:3.11-slim
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY engine engine
+COPY ai ai
+COPY service service
+COPY worker worker
+COPY cli cli
+COPY gunicorn.conf.py ./
+RUN pip install --no-cache-dir .
+ENV PYTHONUNBUFFERED=1
+EXPOSE 8000
+CMD ["gunicorn", "--config", "gunicorn.conf.py", "service.wsgi:app"]
