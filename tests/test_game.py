@@ -136,8 +136,16 @@ def test_bid_out_of_range_or_not_an_int(bad: object) -> None:
 
 @pytest.mark.parametrize(
     ("bid", "won", "points"),
-    [(0, 0, 10), (3, 3, 25), (3, 1, -10), (0, 2, -10), (1, 1, 15), (1, 0, -5), (2, 5, -15),
-     (10, 10, 60)],
+    [
+        (0, 0, 10),
+        (3, 3, 25),
+        (3, 1, -10),
+        (0, 2, -10),
+        (1, 1, 15),
+        (1, 0, -5),
+        (2, 5, -15),
+        (10, 10, 60),
+    ],
 )
 def test_hand_points_table(bid: int, won: int, points: int) -> None:
     assert hand_points(Rules(), bid, won) == points
@@ -224,9 +232,7 @@ def test_deal_order_five_players(dealer: int) -> None:
     assert not whole
 
 
-@pytest.mark.parametrize(
-    ("players", "cards"), [(3, 12), (4, 10), (5, 8), (6, 6), (8, 5)]
-)
+@pytest.mark.parametrize(("players", "cards"), [(3, 12), (4, 10), (5, 8), (6, 6), (8, 5)])
 def test_whole_deck_trump_is_the_dealers(players: int, cards: int) -> None:
     for seed in range(5):
         g = Game.new(Rules(players=players, schedule=[cards]), seed=seed)
