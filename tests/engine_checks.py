@@ -222,6 +222,16 @@ def check_views(game: Game) -> None:
         assert d["history"] == history
         assert d["hand_sizes"] == [h.bit_count() for h in st.hands]
         assert d["turn"] == game.turn and d["phase"] == game.phase
+        assert d["bids"] == game.bids and d["tricks_won"] == game.tricks_won
+        assert d["scores"] == game.scores and d["winners"] == game.winners
+        assert d["trick"] == [{"seat": s, "card": card_code(c)} for s, c in game.trick]
+        assert d["plays"] == [{"seat": s, "card": card_code(c)} for s, c in game.plays]
+        assert d["trump"] == {"card": trump, "holder": game.trump_holder}
+        assert (d["dealer"], d["mano"], d["hand_number"]) == (
+            game.dealer,
+            game.mano,
+            game.hand_number,
+        )
         # The past hands (history) were played out in full: public.  The last
         # trick is public too; it may be the previous hand's, so its cards can
         # be in hands again, which is why it is looked at separately.
