@@ -65,6 +65,28 @@ def bench_engine(seconds: float, seed: int | None) -> None:
     _echo_lines(engine_bench.run(seconds=seconds, seed=seed))
 
 
+@bench.command("api")
+@click.option("--seconds", type=float, default=10.0, show_default=True, help="Per phase.")
+@click.option("--processes", type=int, default=2, show_default=True, help="Client processes.")
+@click.option("--threads", type=int, default=8, show_default=True, help="Threads per client.")
+@click.option("--workers", type=int, default=None, help="gunicorn workers (default: config).")
+@click.option("--server-threads", type=int, default=None, help="Threads per gunicorn worker.")
+def bench_api(
+    seconds: float, processes: int, threads: int, workers: int | None, server_threads: int | None
+) -> None:
+    """Play many concurrent games against gunicorn + Redis; moves/s and latency."""
+    service_bench = _load("service.bench")
+    _echo_lines(
+        service_bench.run(
+            seconds=seconds,
+            processes=processes,
+            threads=threads,
+            workers=workers,
+            server_threads=server_threads,
+        )
+    )
+
+
 @pocha.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")

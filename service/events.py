@@ -11,9 +11,10 @@ is deleted or expires, or after `max_seconds` (the client reconnects); a comment
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
+
+import orjson
 
 from service.errors import GameNotFound
 from service.store import GameStore, changes_channel
@@ -24,7 +25,7 @@ RETRY_MS = 1000
 
 def sse_message(raw_event: bytes) -> tuple[bytes, int, bool]:
     """The SSE message of a stored event, its seq, and whether it ends the game."""
-    event = json.loads(raw_event)
+    event = orjson.loads(raw_event)
     message = b"id: %d\ndata: %s\n\n" % (event["seq"], raw_event)
     return message, int(event["seq"]), event.get("type") == "game_over"
 

@@ -1,0 +1,257 @@
+"""`pocha bench api`: moves per second and latency of the real API under concurrent load.
+
+It starts a private Redis (unix socket) and gunicorn with the shipped settings, then
+load-generating processes (multiprocessing, so the client's Python does not share the
+server's), each with many threads on keep-alive `http.client` connections. Phase one
+plays whole all-human games: each thread creates a game and plays every seat's moves,
+choosing among the legal ones with a local engine replica of the same seeded game (so no
+request is spent asking what is legal); only the moves are timed. Phase two hits
+`GET /healthz` with the same processes and threads, for a baseline of what the HTTP stack
+alone costs on this machine. Client and server share the machine's cores, as they would
+not in production, so the figures are a floor.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+from service.embedded_redis import RedisServer, free_port
+from service.serve import gunicorn_command
+
+PLAYERS = 4
+
+
+@dataclass
+class Sample:
+    """What one phase measured: request latencies (s) and failures."""
+
+    latencies: list[float]
+    errors: int
+    games: int = 0
+
+
+def _play_games(port: int, deadline: float, start: float, seed: int, out: Sample) -> None:
+    """One client thread: whole games, one after another, until `deadline`; moves made
+    after `start` are timed."""
+    from engine.game import Game
+    from engine.rules import Rules
+
+    rng = random.Random(seed)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    rules = {"schedule": "classic"}
+    while time.perf_counter() < deadline:
+        game_seed = rng.randrange(1 << 40)
+        body = json.dumps(
+            {"players": [{"name": f"P{i}"} for i in range(PLAYERS)], "rules": rules,
+             "seed": game_seed}
+        )  # fmt: skip
+        connection.request("POST", "/api/v1/games", body, {"Content-Type": "application/json"})
+        response = connection.getresponse()
+        created = json.loads(response.read())
+        if response.status != 201:
+            out.errors += 1
+            continue
+        out.games += 1
+        replica = Game.new(Rules.from_dict({**rules, "players": PLAYERS}), game_seed)
+        tokens = [seat["token"] for seat in created["seats"]]
+        game_id = created["id"]
+        while not replica.finished and time.perf_counter() < deadline:
+            seat = replica.turn
+            assert seat is not None
+            legal: list[int | str] = list(replica.legal_actions())
+            action = rng.choice(legal)
+            if isinstance(action, int):
+                path, payload = "bids", json.dumps({"bid": action})
+            else:
+                path, payload = "plays", json.dumps({"card": action})
+            headers = {
+                "Content-Type": "application/json",
+                "Authorization": f"Bearer {tokens[seat]}",
+            }
+            began = time.perf_counter()
+            connection.request("POST", f"/api/v1/games/{game_id}/{path}", payload, headers)
+            response = connection.getresponse()
+            response.read()
+            ended = time.perf_counter()
+            if response.status != 200:
+                out.errors += 1
+                break
+            replica.apply(seat, action)
+            if began >= start:
+                out.latencies.append(ended - began)
+    connection.close()
+
+
+def _hit_health(port: int, deadline: float, start: float, seed: int, out: Sample) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    while time.perf_counter() < deadline:
+        began = time.perf_counter()
+        connection.request("GET", "/healthz")
+        response = connection.getresponse()
+        response.read()
+        ended = time.perf_counter()
+        if response.status != 200:
+            out.errors += 1
+        elif began >= start:
+            out.latencies.append(ended - began)
+    connection.close()
+
+
+def _client(phase: str, port: int, threads: int, warmup: float, seconds: float, seed: int,
+            pipe: Connection) -> None:  # fmt: skip
+    """A load-generating process: `threads` threads for warmup + seconds; sends its
+    samples back through `pipe`."""
+    target = _play_games if phase == "moves" else _hit_health
+    now = time.perf_counter()
+    start, deadline = now + warmup, now + warmup + seconds
+    samples = [Sample([], 0) for _ in range(threads)]
+    workers = [
+        threading.Thread(target=target, args=(port, deadline, start, seed * 1000 + i, s))
+        for i, s in enumerate(samples)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    merged = Sample(
+        [x for s in samples for x in s.latencies],
+        sum(s.errors for s in samples),
+        sum(s.games for s in samples),
+    )
+    pipe.send((merged.latencies, merged.errors, merged.games))
+    pipe.close()
+
+
+def _run_phase(
+    phase: str, port: int, processes: int, threads: int, warmup: float, seconds: float
+) -> Sample:
+    context = multiprocessing.get_context("spawn")
+    pipes = []
+    workers = []
+    for i in range(processes):
+        receiver, sender = context.Pipe(duplex=False)
+        process = context.Process(
+            target=_client, args=(phase, port, threads, warmup, seconds, i + 1, sender)
+        )
+        process.start()
+        pipes.append(receiver)
+        workers.append(process)
+    total = Sample([], 0)
+    for receiver in pipes:
+        latencies, errors, games = receiver.recv()
+        total.latencies.extend(latencies)
+        total.errors += errors
+        total.games += games
+    for process in workers:
+        process.join()
+    return total
+
+
+def _percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    index = min(len(sorted_values) - 1, round(q * (len(sorted_values) - 1)))
+    return sorted_values[index]
+
+
+def _summary(label: str, unit: str, sample: Sample, seconds: float) -> tuple[str, float]:
+    values = sorted(sample.latencies)
+    rate = len(values) / seconds
+    line = (
+        f"{label}: {rate:.0f} {unit}/s, p50 {_percentile(values, 0.5) * 1000:.1f} ms, "
+        f"p99 {_percentile(values, 0.99) * 1000:.1f} ms"
+    )
+    if sample.errors:
+        line += f" ({sample.errors} errors)"
+    return line, rate
+
+
+def _wait_ready(port: int, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("gunicorn exited during start-up")
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET", "/readyz")
+            if connection.getresponse().status == 200:
+                connection.close()
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError("gunicorn did not become ready")
+
+
+def run(
+    seconds: float = 10.0,
+    processes: int = 2,
+    threads: int = 8,
+    workers: int | None = None,
+    server_threads: int | None = None,
+    warmup: float = 1.0,
+) -> list[str]:
+    """Start Redis and gunicorn, load them, and return the report lines."""
+    with tempfile.TemporaryDirectory(prefix="pocha-bench-") as tmp:
+        base = Path(tmp)
+        redis_server = RedisServer(base / "redis", unix_socket=base / "redis.sock")
+        redis_server.start()
+        port = free_port()
+        env = {
+            **os.environ,
+            "REDIS_URL": redis_server.url,
+            "POCHA_BOT_RUNNER": "inline",
+            "POCHA_ACCESS_LOG": "",
+            "POCHA_LOG_LEVEL": "warning",
+        }
+        if server_threads is not None:
+            env["POCHA_THREADS"] = str(server_threads)
+        log = (base / "gunicorn.log").open("wb")
+        api = subprocess.Popen(
+            gunicorn_command("127.0.0.1", port, workers), env=env, stdout=log, stderr=log
+        )
+        try:
+            _wait_ready(port, api)
+            moves = _run_phase("moves", port, processes, threads, warmup, seconds)
+            trivial = _run_phase("trivial", port, processes, threads, warmup, seconds)
+        finally:
+            api.terminate()
+            try:
+                api.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                api.kill()
+                api.wait()
+            log.close()
+            redis_server.stop()
+    moves_line, moves_rate = _summary("api", "moves", moves, seconds)
+    trivial_line, trivial_rate = _summary("trivial", "req", trivial, seconds)
+    shown_workers = workers if workers is not None else "default"
+    return [
+        f"load: {processes} client processes x {threads} threads for {seconds:g} s per phase; "
+        f"gunicorn workers={shown_workers} threads={server_threads or 'default'}; "
+        f"{os.cpu_count()} cores shared by client, server and Redis",
+        moves_line + f" ({moves.games} games started)",
+        trivial_line,
+        f"moves / trivial: {moves_rate / trivial_rate:.2f}" if trivial_rate else "",
+    ]
+
+
+def _main(argv: list[str]) -> None:  # pragma: no cover - manual use
+    for line in run(seconds=float(argv[0]) if argv else 5.0):
+        print(line)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _main(sys.argv[1:])
