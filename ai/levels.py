@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ai.bot import Bot, Budget, Decision
 from ai.heuristic import HeuristicBot
+from ai.ismcts import ISMCTSBot
 from ai.random_bot import RandomBot
 from engine.observation import Observation
 
@@ -25,9 +26,15 @@ class Level:
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random", Budget(), "a uniformly random legal action"),
     "heuristic": Level("heuristic", "heuristic", Budget(), "rule-based bidding and play"),
+    "easy": Level("easy", "ismcts", Budget(iterations=60), "ISMCTS, 60 iterations"),
+    "medium": Level("medium", "ismcts", Budget(iterations=300), "ISMCTS, 300 iterations"),
+    "hard": Level("hard", "ismcts", Budget(iterations=2000), "ISMCTS, 2,000 iterations"),
+    "expert": Level(
+        "expert", "ismcts", Budget(iterations=20000, milliseconds=900), "ISMCTS, up to 0.9 s"
+    ),
 }
 
-BOTS = ("random", "heuristic")
+BOTS = ("random", "heuristic", "ismcts", "ismcts-random")
 
 
 def make_bot(name: str) -> Bot:
@@ -35,6 +42,10 @@ def make_bot(name: str) -> Bot:
         return RandomBot()
     if name == "heuristic":
         return HeuristicBot()
+    if name == "ismcts":
+        return ISMCTSBot()
+    if name == "ismcts-random":
+        return ISMCTSBot(playout="random", name="ismcts-random")
     raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")
 
 

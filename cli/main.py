@@ -110,6 +110,16 @@ def openapi() -> None:
     click.echo(service_openapi.render(), nl=False)
 
 
+def _register_ai_commands() -> None:
+    from cli.ai_commands import arena, bench_ismcts
+
+    pocha.add_command(arena)
+    bench.add_command(bench_ismcts)
+
+
+_register_ai_commands()
+
+
 def main() -> None:
     """Console-script entry point (`pocha = "cli.main:main"`)."""
     pocha(prog_name="pocha")

@@ -182,13 +182,13 @@ class Game:
     def hand_of(self, seat: int) -> CardSet:
         return self.state.hands[seat]
 
-    def legal_actions(self) -> list[int] | list[str]:
+    def legal_actions(self) -> list[int | str]:
         """What the seat to move may do: bids as ints, or cards as codes."""
         if self.finished:
             return []
         if self.state.bidding:
-            return self.state.legal_bids()
-        return codes(self.state.legal_mask())
+            return list[int | str](self.state.legal_bids())
+        return list[int | str](codes(self.state.legal_mask()))
 
     def legal_mask(self) -> CardSet:
         """The cards the seat to move may play (0 while bidding or finished)."""

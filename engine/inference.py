@@ -36,7 +36,11 @@ class Knowledge:
 
     def possible(self, seat: int) -> CardSet:
         """Cards that may be in ``seat``'s hand, as far as the observer knows."""
-        return self.present[seat] | (self.unseen & ~self.absent[seat])
+        elsewhere = 0
+        for other, cards in enumerate(self.present):
+            if other != seat:
+                elsewhere |= cards
+        return self.present[seat] | (self.unseen & ~self.absent[seat] & ~elsewhere)
 
 
 def absences_from_play(

@@ -21,7 +21,7 @@ SCHEDULES = ("classic", "pyramid")
 # After this many extra one-card hands the players still tied share the win.
 TIEBREAK_HANDS = 5
 
-Schedule = str | tuple[int, ...]
+Schedule = str | tuple[int, ...] | list[int]
 
 OPTIONS: dict[str, dict[str, Any]] = {
     "players": {

@@ -1,0 +1,158 @@
+"""The arena: bots play each other on duplicate deals and the numbers say who
+is stronger.
+
+A line-up names a bot (or level) per seat.  Every deal (a game seed) is played
+once per rotation of the line-up through the seats, so each bot meets the same
+cards from every seat and the luck of the deal cancels out.  Games run in
+parallel over CPU cores; ``ai.stats`` turns the game records into per-bot
+figures.  ``pocha arena`` is the command-line face of ``run_arena``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import time
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ai.bot import Bot, Budget
+from ai.levels import LEVELS, make_bot
+from ai.stats import BotStats, summarize
+from engine.game import Game
+from engine.observation import observe
+from engine.rules import Rules
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat's bot: a label for the tables, the bot and its budget."""
+
+    label: str
+    bot: str
+    budget: Budget
+
+
+def parse_player(spec: str) -> Player:
+    """``hard`` (a level), ``heuristic`` (a bot), ``ismcts:2000`` (iterations)
+    or ``ismcts:250ms`` (a time budget)."""
+    spec = spec.strip()
+    if spec in LEVELS:
+        level = LEVELS[spec]
+        return Player(spec, level.bot, level.budget)
+    name, _, arg = spec.partition(":")
+    make_bot(name)  # raises ValueError for an unknown bot
+    if not arg:
+        return Player(spec, name, Budget())
+    try:
+        if arg.endswith("ms"):
+            return Player(spec, name, Budget(milliseconds=float(arg[:-2])))
+        return Player(spec, name, Budget(iterations=int(arg)))
+    except ValueError:
+        raise ValueError(
+            f"bad budget in {spec!r}: use a number of iterations (ismcts:2000) or "
+            "milliseconds (ismcts:250ms)"
+        ) from None
+
+
+def _decision_seed(seed: int, *parts: int) -> int:
+    return zlib.crc32(repr((seed, *parts)).encode())
+
+
+def play_game(
+    rules: Rules, seed: int, players: Sequence[Player], deal: Any = None
+) -> dict[str, Any]:
+    """Play one game; its record (bots per seat, per-hand results, timings)."""
+    game = Game.new(rules, seed)
+    bots: list[Bot] = [make_bot(p.bot) for p in players]
+    n = rules.players
+    decisions = [0] * n
+    think = [0.0] * n
+    step = 0
+    while game.phase != "finished":
+        seat = game.turn
+        assert seat is not None
+        obs = observe(game, seat)
+        t0 = time.perf_counter()
+        decision = bots[seat].decide(
+            obs, players[seat].budget, _decision_seed(seed, seat, step)
+        )
+        think[seat] += (time.perf_counter() - t0) * 1000.0
+        decisions[seat] += 1
+        game.apply(seat, decision.action)
+        step += 1
+    return {
+        "seed": seed,
+        "deal": seed if deal is None else deal,
+        "rules": rules.to_dict(),
+        "seats": [p.label for p in players],
+        "hands": [
+            {"cards": h["cards"], "bids": h["bids"], "tricks": h["tricks"], "points": h["points"]}
+            for h in game.history
+        ],
+        "scores": list(game.scores),
+        "winners": list(game.winners),
+        "decisions": decisions,
+        "think_ms": [round(t, 3) for t in think],
+    }
+
+
+@dataclass(frozen=True)
+class _Task:
+    rules: Rules
+    seed: int
+    players: tuple[Player, ...]
+    deal: int
+
+
+def _run_task(task: _Task) -> dict[str, Any]:
+    return play_game(task.rules, task.seed, task.players, task.deal)
+
+
+def tasks_for(
+    rules: Rules, lineup: Sequence[Player], deals: int, seed: int, duplicate: bool = True
+) -> list[_Task]:
+    """Every (deal, rotation) game of an arena run, deal-major."""
+    n = rules.players
+    if len(lineup) != n:
+        raise ValueError(f"the line-up names {len(lineup)} seats; the rules have {n} players")
+    rng = random.Random(seed)
+    out = []
+    for d in range(deals):
+        game_seed = rng.randrange(1 << 53)
+        rotations = range(n) if duplicate else range(1)
+        for r in rotations:
+            seats = tuple(lineup[(s - r) % n] for s in range(n))
+            out.append(_Task(rules, game_seed, seats, d))
+    return out
+
+
+def run_arena(
+    rules: Rules,
+    lineup: Sequence[Player],
+    deals: int,
+    seed: int = 0,
+    processes: int | None = None,
+    duplicate: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[BotStats], list[dict[str, Any]]]:
+    """Play ``deals`` deals (each once per rotation); per-bot stats and records."""
+    tasks = tasks_for(rules, lineup, deals, seed, duplicate)
+    records: list[dict[str, Any]] = []
+    processes = processes or multiprocessing.cpu_count()
+    if processes <= 1 or len(tasks) == 1:
+        for t in tasks:
+            records.append(_run_task(t))
+            if progress:
+                progress(len(records), len(tasks))
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(processes) as pool:
+            for rec in pool.imap_unordered(_run_task, tasks):
+                records.append(rec)
+                if progress:
+                    progress(len(records), len(tasks))
+    records.sort(key=lambda r: (r["deal"], r["seats"]))
+    return summarize(records), records

@@ -1,0 +1,372 @@
+"""ISMCTS: Information Set Monte Carlo Tree Search for one seat.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012).  Each
+iteration deals the unseen cards to the other seats in a way consistent with
+everything the observer knows (``engine.inference``: hand sizes, the shown
+trump card, voids and the absences that the play obligations reveal), then
+walks one shared tree of actions: bids and cards of every seat.  A child is
+chosen by UCB1 with availability counts (how often it was legal when its
+parent was visited), so a card that is rarely possible in the sampled deals is
+not starved or favoured.  Playouts finish the hand with a cheap policy and
+stop at the hand's end; the reward of a node is the hand score of the seat
+that acted into it, scaled to about [-1, 1].
+
+The hot loop works on the engine's fast ``HandState`` and its ``legal_cards``;
+actions are ints: a card is its index 0-39, a bid ``b`` is ``BID + b``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+
+from ai.bot import ActionStat, Budget, Decision, legal_actions
+from engine.cards import (
+    ABOVE,
+    BIT,
+    SUIT_MASK,
+    SUIT_OF,
+    CardSet,
+    card_code,
+    cards_list,
+    parse_card,
+)
+from engine.hand import HandState, hand_points
+from engine.inference import Knowledge, infer
+from engine.legality import legal_cards
+from engine.observation import Observation
+
+BID = 64
+DEFAULT_ITERATIONS = 1000
+EXPLORATION = 0.7
+
+
+class Node:
+    """A node of the shared tree: reached by ``action`` played by ``player``."""
+
+    __slots__ = ("avail", "children", "n", "w")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.n = 0
+        self.w = 0.0
+        self.avail = 1
+
+
+# -- determinization ---------------------------------------------------------
+
+
+class Sampler:
+    """Deals the unseen cards to the other seats, consistent with ``Knowledge``."""
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        k = knowledge
+        n = len(k.hand_sizes)
+        self.observer = k.observer
+        self.present = list(k.present)
+        known = 0
+        for seat in range(n):
+            if seat != k.observer:
+                known |= k.present[seat]
+        self.pool_mask = k.unseen & ~known
+        self.pool = cards_list(self.pool_mask)
+        self.need = [k.hand_sizes[s] - k.present[s].bit_count() for s in range(n)]
+        self.need[k.observer] = 0
+        self.absent = [k.absent[s] & self.pool_mask for s in range(n)]
+        others = [s for s in range(n) if s != k.observer and self.need[s] > 0]
+        # Most constrained seat first, so the greedy deal rarely dead-ends.
+        others.sort(key=lambda s: (self.pool_mask & ~self.absent[s]).bit_count() - self.need[s])
+        self.others = others
+        self.free = not any(self.absent[s] for s in others)
+
+    def sample(self, own: CardSet, rng: random.Random) -> list[CardSet]:
+        hands = self.present[:]
+        hands[self.observer] = own
+        pool = self.pool
+        if self.free:
+            deck = pool[:]
+            rng.shuffle(deck)
+            i = 0
+            for s in self.others:
+                m = hands[s]
+                for c in deck[i : i + self.need[s]]:
+                    m |= BIT[c]
+                i += self.need[s]
+                hands[s] = m
+            return hands
+        for _ in range(100):
+            avail = self.pool_mask
+            ok = True
+            for s in self.others:
+                possible = avail & ~self.absent[s]
+                k = self.need[s]
+                cards = [c for c in pool if possible >> c & 1]
+                if len(cards) < k:
+                    ok = False
+                    break
+                m = hands[s]
+                for c in rng.sample(cards, k):
+                    m |= BIT[c]
+                avail &= ~m
+                hands[s] = m
+            if ok:
+                return hands
+            hands = self.present[:]
+            hands[self.observer] = own
+        raise ValueError("no deal of the unseen cards fits what this seat knows")
+
+
+def state_from_observation(obs: Observation, hands: list[CardSet]) -> HandState:
+    """The fast state of the hand in ``obs`` with the given (sampled) hands."""
+    rules = obs.rules
+    st = HandState(rules, [0] * rules.players, obs.trump, obs.dealer, obs.cards_per_player)
+    # Replay the public actions onto the dealt hands (hands + played cards).
+    dealt = hands[:]
+    for seat, c in obs.plays:
+        dealt[seat] |= BIT[c]
+    st.hands = dealt
+    order = [(st.mano + i) % rules.players for i in range(rules.players)]
+    for seat in order:
+        b = obs.bids[seat]
+        if b is None:
+            break
+        st.apply_bid(b)
+    for _, c in obs.plays:
+        st.apply_card(c)
+    return st
+
+
+# -- playout policies ---------------------------------------------------------
+
+
+def playout_random(st: HandState, rand: Callable[[], float]) -> None:
+    """Finish the hand with uniformly random legal actions."""
+    while st.bidding:
+        bids = st.legal_bids()
+        st.apply_bid(bids[int(rand() * len(bids))])
+    hands = st.hands
+    trump, montar, fallar, pisar = st.trump, st.montar, st.fallar, st.pisar
+    apply_card = st.apply_card
+    while st.tricks_left:
+        legal = legal_cards(hands[st.turn], st.lead, st.win, trump, montar, fallar, pisar)
+        count = legal.bit_count()
+        if count > 1:
+            k = int(rand() * count)
+            while k:
+                legal &= legal - 1
+                k -= 1
+        apply_card((legal & -legal).bit_length() - 1)
+
+
+def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
+    """Finish the hand with a cheap bid-aware policy: a seat short of its bid
+    plays its strongest legal card that takes the trick, one that has made it
+    plays under the winning card when it can; ties broken at random."""
+    while st.bidding:
+        bids = st.legal_bids()
+        st.apply_bid(bids[int(rand() * len(bids))])
+    hands = st.hands
+    bids_ = st.bids
+    tricks = st.tricks
+    trump, montar, fallar, pisar = st.trump, st.montar, st.fallar, st.pisar
+    trump_mask = SUIT_MASK[trump]
+    apply_card = st.apply_card
+    while st.tricks_left:
+        seat = st.turn
+        legal = legal_cards(hands[seat], st.lead, st.win, trump, montar, fallar, pisar)
+        if legal & (legal - 1):
+            want = tricks[seat] < bids_[seat]
+            win = st.win
+            if win < 0:
+                # Leading: random card, the cheap and unbiased choice.
+                count = legal.bit_count()
+                k = int(rand() * count)
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                apply_card((legal & -legal).bit_length() - 1)
+                continue
+            beat = legal & ABOVE[win]
+            if SUIT_OF[win] != trump:
+                beat |= legal & trump_mask
+            if want:
+                if beat:
+                    # Highest card that takes the trick (last block = trumps
+                    # when trumping is possible, which is what wins).
+                    apply_card(beat.bit_length() - 1)
+                else:
+                    apply_card((legal & -legal).bit_length() - 1)
+            else:
+                under = legal & ~beat
+                if under:
+                    apply_card(under.bit_length() - 1)
+                else:
+                    apply_card((beat & -beat).bit_length() - 1)
+        else:
+            apply_card(legal.bit_length() - 1)
+
+
+PLAYOUTS = {"random": playout_random, "greedy": playout_greedy}
+
+
+# -- the search ----------------------------------------------------------------
+
+
+class ISMCTSBot:
+    """Single-observer ISMCTS over bids and cards, within a budget."""
+
+    def __init__(
+        self,
+        playout: str = "greedy",
+        exploration: float = EXPLORATION,
+        name: str = "ismcts",
+    ) -> None:
+        self.name = name
+        self.playout = PLAYOUTS[playout]
+        self.exploration = exploration
+
+    def decide(
+        self,
+        obs: Observation,
+        budget: Budget | None = None,
+        seed: int | None = None,
+        analyse: bool = False,
+    ) -> Decision:
+        actions = legal_actions(obs)
+        if len(actions) == 1 and not analyse:
+            return Decision(action=actions[0])
+        budget = budget or Budget(iterations=DEFAULT_ITERATIONS)
+        root, iterations, elapsed = self.search(obs, budget, seed)
+        seat = obs.seat
+        assert seat is not None
+        legal = [BID + a if isinstance(a, int) else _card_index(obs, a) for a in actions]
+        stats = []
+        for a in legal:
+            child = root.children.get(a)
+            visits = child.n if child else 0
+            mean = child.w / child.n * _scale(obs) if child and child.n else 0.0
+            stats.append((a, visits, mean))
+        best = max(stats, key=lambda t: (t[1], t[2]))[0]
+        total = sum(v for _, v, _ in stats) or 1
+        analysis = tuple(
+            ActionStat(_action_form(a), v, v / total, m) for a, v, m in stats
+        ) if analyse else ()
+        return Decision(
+            action=_action_form(best),
+            analysis=analysis,
+            iterations=iterations,
+            elapsed_ms=elapsed * 1000,
+        )
+
+    def search(
+        self, obs: Observation, budget: Budget, seed: int | None
+    ) -> tuple[Node, int, float]:
+        """Run ISMCTS from ``obs``; the root, the iterations done and the time."""
+        rng = random.Random(seed)
+        rand = rng.random
+        log = math.log
+        sqrt = math.sqrt
+        c = self.exploration
+        playout = self.playout
+        rules = obs.rules
+        n = rules.players
+        scale = 1.0 / _scale(obs)
+        points = [
+            [hand_points(rules, b, w) * scale for w in range(obs.cards_per_player + 1)]
+            for b in range(obs.cards_per_player + 1)
+        ]
+        sampler = Sampler(infer(obs))
+        own = obs.hand
+        base = state_from_observation(obs, sampler.sample(own, rng))
+        root = Node()
+        max_iter = budget.iterations if budget.iterations is not None else 1 << 60
+        deadline = (
+            time.perf_counter() + budget.milliseconds / 1000.0
+            if budget.milliseconds is not None
+            else None
+        )
+        start = time.perf_counter()
+        it = 0
+        while it < max_iter:
+            if deadline is not None and it & 15 == 0 and time.perf_counter() >= deadline:
+                break
+            it += 1
+            hands = sampler.sample(own, rng)
+            st = base.copy()
+            st.hands = hands
+            node = root
+            path = [root]
+            movers = [-1]
+            # Selection and expansion.
+            while not st.done:
+                seat = st.turn
+                if st.bidding:
+                    acts = [BID + b for b in st.legal_bids()]
+                else:
+                    m = st.legal_mask()
+                    acts = []
+                    while m:
+                        low = m & -m
+                        acts.append(low.bit_length() - 1)
+                        m ^= low
+                children = node.children
+                untried = [a for a in acts if a not in children]
+                if untried:
+                    a = untried[int(rand() * len(untried))]
+                    child = Node()
+                    children[a] = child
+                    for b in acts:
+                        if b != a and b in children:
+                            children[b].avail += 1
+                    if a >= BID:
+                        st.apply_bid(a - BID)
+                    else:
+                        st.apply_card(a)
+                    path.append(child)
+                    movers.append(seat)
+                    break
+                best_a = -1
+                best_v = -1e9
+                best_child = None
+                for a in acts:
+                    ch = children[a]
+                    ch.avail += 1
+                    v = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
+                    if v > best_v:
+                        best_v = v
+                        best_a = a
+                        best_child = ch
+                assert best_child is not None
+                if best_a >= BID:
+                    st.apply_bid(best_a - BID)
+                else:
+                    st.apply_card(best_a)
+                node = best_child
+                path.append(node)
+                movers.append(seat)
+            # Playout to the hand's end.
+            if not st.done:
+                playout(st, rand)
+            bids = st.bids
+            tricks = st.tricks
+            rewards = [points[bids[s]][tricks[s]] for s in range(n)]
+            for node_, mover in zip(path, movers, strict=True):
+                node_.n += 1
+                if mover >= 0:
+                    node_.w += rewards[mover]
+        return root, it, time.perf_counter() - start
+
+
+def _scale(obs: Observation) -> float:
+    rules = obs.rules
+    return float(max(1, rules.exact_bonus + rules.per_trick * obs.cards_per_player))
+
+
+def _card_index(obs: Observation, code: str) -> int:
+    return parse_card(code)
+
+
+def _action_form(a: int) -> int | str:
+    return a - BID if a >= BID else card_code(a)

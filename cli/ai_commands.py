@@ -1,0 +1,141 @@
+"""The AI's commands: ``pocha arena`` and ``pocha bench ismcts``.
+
+Kept apart from ``cli.main`` so the bots' options live in one place; imports
+of ``ai`` happen only when a command runs.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+
+@click.command("arena")
+@click.option(
+    "--bots",
+    "bots",
+    default="hard,heuristic",
+    show_default=True,
+    help="Comma-separated bots or levels, one per seat; a shorter list is repeated "
+    "round the table (e.g. 'hard,heuristic' -> hard,heuristic,hard,heuristic). "
+    "A bot may carry a budget: ismcts:2000 (iterations) or ismcts:250ms.",
+)
+@click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
+@click.option("--games", type=click.IntRange(1), default=None, help="Deals to play.")
+@click.option(
+    "--hands",
+    type=click.IntRange(1),
+    default=None,
+    help="Play enough deals for at least this many hands per bot seat (rounded up).",
+)
+@click.option(
+    "--rules",
+    "rules_json",
+    default="{}",
+    help='Rule options as JSON, e.g. \'{"schedule": [5, 5], "montar": false}\'.',
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
+@click.option("--no-duplicate", is_flag=True, help="Do not replay each deal rotated.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--records", type=click.Path(dir_okay=False), help="Write game records (JSONL).")
+def arena(
+    bots: str,
+    players: int,
+    games: int | None,
+    hands: int | None,
+    rules_json: str,
+    seed: int,
+    processes: int | None,
+    no_duplicate: bool,
+    as_json: bool,
+    records: str | None,
+) -> None:
+    """Play bots against each other on duplicate deals and compare them."""
+    from ai.arena import parse_player, run_arena
+    from engine.errors import InvalidRulesError
+    from engine.rules import Rules
+
+    try:
+        options = json.loads(rules_json)
+        if not isinstance(options, dict):
+            raise click.BadParameter("must be a JSON object", param_hint="--rules")
+        options.setdefault("players", players)
+        rules = Rules.from_dict(options)
+        specs = [s for s in bots.split(",") if s.strip()]
+        lineup = [parse_player(specs[i % len(specs)]) for i in range(rules.players)]
+    except (json.JSONDecodeError, InvalidRulesError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    per_deal = len(rules.hand_sizes)
+    if games is None:
+        games = -(-hands // per_deal) if hands else 10
+    deals = games
+    total = deals * (1 if no_duplicate else rules.players)
+
+    from rich.progress import Progress
+
+    with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
+        task = bar.add_task("games", total=total)
+
+        def progress(done: int, _total: int) -> None:
+            bar.update(task, completed=done)
+
+        stats, recs = run_arena(
+            rules,
+            lineup,
+            deals,
+            seed=seed,
+            processes=processes,
+            duplicate=not no_duplicate,
+            progress=progress,
+        )
+    if records:
+        with open(records, "w") as fh:
+            for r in recs:
+                fh.write(json.dumps(r) + "\n")
+    result: dict[str, Any] = {
+        "rules": rules.to_dict(),
+        "lineup": [p.label for p in lineup],
+        "deals": deals,
+        "games": len(recs),
+        "hands": sum(len(r["hands"]) for r in recs),
+        "bots": [s.to_dict() for s in stats],
+    }
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        title=f"{len(recs)} games, {result['hands']} hands, line-up {', '.join(result['lineup'])}"
+    )
+    for col in ("bot", "score/hand", "±95%", "win rate", "exact bids", "ms/decision"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for s in stats:
+        table.add_row(
+            s.bot,
+            f"{s.mean_score:.2f}",
+            "n/a" if s.ci95 is None else f"{s.ci95:.2f}",
+            f"{s.win_rate:.1%}",
+            f"{s.exact_rate:.1%}",
+            f"{s.ms_per_decision:.1f}",
+        )
+    Console().print(table)
+
+
+@click.command("ismcts")
+@click.option("--seconds", type=float, default=2.0, show_default=True, help="Per position.")
+@click.option("--seed", type=int, default=None)
+@click.option(
+    "--playout", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True
+)
+def bench_ismcts(seconds: float, seed: int | None, playout: str) -> None:
+    """ISMCTS iterations per second at the first card of 5- and 10-card hands."""
+    from ai.bench import run
+
+    for line in run(seconds=seconds, seed=seed, playout=playout):
+        click.echo(line)
