@@ -9,7 +9,7 @@ allowed values, meaning) for ``GET /api/v1/rules``.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.cards import deck_for
@@ -174,9 +174,10 @@ class Rules:
         return self.deck_size // self.players
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        del d["hand_sizes"]
-        if isinstance(self.schedule, tuple):
+        # Not dataclasses.asdict: it deep-copies the derived hand_sizes only to drop them,
+        # and this runs twice per move in the service (storing the game, and its view).
+        d = {name: getattr(self, name) for name in _OPTION_FIELDS}
+        if not isinstance(self.schedule, str):
             d["schedule"] = list(self.schedule)
         return d
 
@@ -198,6 +199,10 @@ class Rules:
                 option=unknown[0],
             )
         return cls(**data)
+
+
+# The fields that are options (the constructor's arguments), in declaration order.
+_OPTION_FIELDS = tuple(f.name for f in fields(Rules) if f.init)
 
 
 def _classic(n: int, top: int) -> tuple[int, ...]:
