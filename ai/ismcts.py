@@ -96,7 +96,7 @@ class Sampler:
                 i += self.need[s]
                 hands[s] = m
             return hands
-        for _ in range(100):
+        for _ in range(20):
             avail = self.pool_mask
             ok = True
             for s in self.others:
@@ -115,7 +115,49 @@ class Sampler:
                 return hands
             hands = self.present[:]
             hands[self.observer] = own
-        raise ValueError("no deal of the unseen cards fits what this seat knows")
+        return self._match(own, rng)
+
+    def _match(self, own: CardSet, rng: random.Random) -> list[CardSet]:
+        """A deal found by augmenting paths (a random capacitated matching of
+        cards to seats, the undealt stock taking the rest): slower than the
+        greedy deal, but it always finds a deal when one exists, as the real
+        one does."""
+        stock = -1
+        capacity = {s: self.need[s] for s in self.others}
+        capacity[stock] = len(self.pool) - sum(capacity.values())
+        held: dict[int, list[int]] = {s: [] for s in capacity}
+        allowed = {
+            c: [s for s in self.others if not self.absent[s] >> c & 1] + [stock]
+            for c in self.pool
+        }
+
+        def place(c: int, visited: set[int]) -> bool:
+            seats = allowed[c][:]
+            rng.shuffle(seats)
+            for s in seats:
+                if s in visited or capacity[s] == 0:
+                    continue
+                visited.add(s)
+                if len(held[s]) < capacity[s]:
+                    held[s].append(c)
+                    return True
+                for i, other in enumerate(held[s]):
+                    if place(other, visited):
+                        held[s][i] = c
+                        return True
+            return False
+
+        cards = self.pool[:]
+        rng.shuffle(cards)
+        for c in cards:
+            if not place(c, set()):
+                raise ValueError("no deal of the unseen cards fits what this seat knows")
+        hands = self.present[:]
+        hands[self.observer] = own
+        for s in self.others:
+            for c in held[s]:
+                hands[s] |= BIT[c]
+        return hands
 
 
 def state_from_observation(obs: Observation, hands: list[CardSet]) -> HandState:
@@ -163,10 +205,10 @@ def playout_random(st: HandState, rand: Callable[[], float]) -> None:
 def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
     """Finish the hand with a cheap bid-aware policy: a seat short of its bid
     plays its strongest legal card that takes the trick, one that has made it
-    plays under the winning card when it can; ties broken at random."""
+    plays under the winning card when it can; ties broken at random.  Seats
+    still to bid bid what their hand looks worth (``quick_bid``)."""
     while st.bidding:
-        bids = st.legal_bids()
-        st.apply_bid(bids[int(rand() * len(bids))])
+        st.apply_bid(quick_bid(st))
     hands = st.hands
     bids_ = st.bids
     tricks = st.tricks
@@ -206,6 +248,48 @@ def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
                     apply_card((beat & -beat).bit_length() - 1)
         else:
             apply_card(legal.bit_length() - 1)
+
+
+def _suit_values(trump: bool) -> tuple[float, ...]:
+    """Expected tricks of every 10-bit pattern of one suit, a cheap estimate."""
+    out = []
+    for pattern in range(1024):
+        length = pattern.bit_count()
+        value = 0.0
+        for strength in range(10):
+            if not pattern >> strength & 1:
+                continue
+            if trump:
+                value += (0.22, 0.24, 0.26, 0.28, 0.32, 0.42, 0.52, 0.65, 0.85, 1.0)[strength]
+            elif strength == 9:
+                value += 0.8 if length <= 4 else 0.55
+            elif strength == 8:
+                value += 0.45 if pattern >> 9 & 1 else (0.25 if length >= 2 else 0.1)
+            elif strength == 7:
+                value += 0.1
+        if trump:
+            value += 0.1 * max(0, length - 3)
+        out.append(value)
+    return tuple(out)
+
+
+_TRUMP_VALUES = _suit_values(True)
+_SIDE_VALUES = _suit_values(False)
+
+
+def quick_bid(st: HandState) -> int:
+    """A cheap bid for the seat to move: its hand's estimated tricks, rounded,
+    moved off the dealer's forbidden number."""
+    hand = st.hands[st.turn]
+    trump = st.trump
+    want = 0.0
+    for suit in range(4):
+        pattern = hand >> (10 * suit) & 1023
+        want += _TRUMP_VALUES[pattern] if suit == trump else _SIDE_VALUES[pattern]
+    bid = min(st.cards, int(want + 0.5))
+    if bid == st.forbidden_bid():
+        bid = bid + 1 if (want > bid and bid < st.cards) or bid == 0 else bid - 1
+    return bid
 
 
 PLAYOUTS = {"random": playout_random, "greedy": playout_greedy}
