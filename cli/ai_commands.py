@@ -24,12 +24,18 @@ import click
     "A bot may carry a budget: ismcts:2000 (iterations) or ismcts:250ms.",
 )
 @click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
-@click.option("--games", type=click.IntRange(1), default=None, help="Deals to play.")
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=None,
+    help="Deals to play (default 10); each is played once per rotation of the line-up.",
+)
 @click.option(
     "--hands",
     type=click.IntRange(1),
     default=None,
-    help="Play enough deals for at least this many hands per bot seat (rounded up).",
+    help="Play enough deals for at least this many hands in all (each deal is played "
+    "once per rotation unless --no-duplicate).",
 )
 @click.option(
     "--rules",
@@ -69,11 +75,14 @@ def arena(
         lineup = [parse_player(specs[i % len(specs)]) for i in range(rules.players)]
     except (json.JSONDecodeError, InvalidRulesError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
-    per_deal = len(rules.hand_sizes)
-    if games is None:
-        games = -(-hands // per_deal) if hands else 10
-    deals = games
-    total = deals * (1 if no_duplicate else rules.players)
+    rotations = 1 if no_duplicate else rules.players
+    if games is not None:
+        deals = games
+    elif hands is not None:
+        deals = -(-hands // (len(rules.hand_sizes) * rotations))
+    else:
+        deals = 10
+    total = deals * rotations
 
     from rich.progress import Progress
 
