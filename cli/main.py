@@ -104,6 +104,28 @@ def serve(host: str, port: int, data_dir: str, workers: int | None) -> None:
 
 
 @pocha.command()
+@click.option("--burst", is_flag=True, help="Quit once the queues are empty.")
+@click.option(
+    "--queues",
+    default="pocha-high,pocha-low",
+    show_default=True,
+    help="Queues to take jobs from, comma-separated, highest priority first.",
+)
+@click.option("--name", default=None, help="The worker's name (default: a random one).")
+def worker(burst: bool, queues: str, name: str | None) -> None:
+    """Run a bot worker on the Redis of REDIS_URL: bot turns, hints, AI moves, matches.
+
+    Start as many as the load needs, on any machine that reaches that Redis.
+    """
+    config = _load("service.config").load_config()
+    worker_process = _load("worker.process")
+    names = [q.strip() for q in queues.split(",") if q.strip()]
+    if not names:
+        raise click.BadParameter("name at least one queue", param_hint="--queues")
+    worker_process.run(config["REDIS_URL"], names, burst=burst, name=name)
+
+
+@pocha.command()
 def openapi() -> None:
     """Print the API's OpenAPI document (the committed copy is openapi/openapi.json)."""
     service_openapi = _load("service.openapi")

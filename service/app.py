@@ -16,7 +16,7 @@ from flask import Flask, request
 from flask_smorest import Api
 
 from service.api import games, health, rules
-from service.bots import BotRunner, InlineBotRunner
+from service.bots import BotRunner, InlineBotRunner, RQBotRunner
 from service.config import load_config
 from service.context import EXTENSION, Services
 from service.errors import ErrorSchema, ServiceError, register_error_handlers
@@ -58,9 +58,11 @@ class PochaApi(Api):
 
 def make_bot_runner(kind: str, store: GameStore) -> BotRunner:
     """The bot runner named by the BOT_RUNNER setting."""
+    if kind == "rq":
+        return RQBotRunner(store.redis)
     if kind == "inline":
         return InlineBotRunner(store)
-    raise ValueError(f"unknown BOT_RUNNER {kind!r}; known: inline")
+    raise ValueError(f"unknown BOT_RUNNER {kind!r}; known: rq, inline")
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

@@ -1,13 +1,14 @@
-"""Who plays a bot's turn: the `BotRunner` interface and the inline runner behind it.
+"""Who plays a bot's turn: the `BotRunner` interface and the two runners behind it.
 
 After every change that leaves a bot to act, the service calls
-`runner.game_changed(game_id, version)`. The inline runner plays the bots' turns at once,
-in the calling request, until a person must act or the game ends; the RQ runner (worker
-issue) enqueues a job per turn instead, with a job id made from the game id and version so
-a turn is never played twice. Both play a turn the same way, through `play_bot_turn`: the
-bot decides from `observe(game, its seat)` alone, seeded from the game's seed and version
-so a replay gives the same game, and the move goes through `GameStore.apply_action` with
-the version it was decided on, so a turn that someone else already played is dropped.
+`runner.game_changed(game_id, version)`. The RQ runner (the default) hands the turn to the
+workers: one job per (game id, version), see `worker.turns`, so the API never thinks and a
+turn is never played twice. The inline runner plays the bots' turns at once, in the calling
+request, until a person must act or the game ends (tests and `pocha bench api` use it).
+Both play a turn the same way, through `play_bot_turn`: the bot decides from
+`observe(game, its seat)` alone, seeded from the game's seed and version so a replay gives
+the same game, and the move goes through `GameStore.apply_action` with the version it was
+decided on, so a turn that someone else already played is dropped.
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ import hashlib
 import logging
 from typing import Protocol
 
+import redis
+
 from ai.levels import LEVELS, decide
 from engine.errors import PochaError
 from engine.observation import observe
 from service.errors import Conflict, GameNotFound, StaleVersion
 from service.store import GameStore, StoredGame
+from worker.tasks import schedule_turn
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +46,10 @@ def bot_seed(game_seed: int, version: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def bot_action(record: StoredGame, seat: int) -> int | str:
-    """What the bot in `seat` does now, decided from that seat's observation only."""
-    level = record.seats[seat].bot or FALLBACK_LEVEL
+def bot_action(record: StoredGame, seat: int, level: str | None = None) -> int | str:
+    """What the bot in `seat` does now, decided from that seat's observation only, at its
+    own level or at `level` (a worker's last resort plays the fallback level)."""
+    level = level or record.seats[seat].bot or FALLBACK_LEVEL
     if level not in LEVELS:
         level = FALLBACK_LEVEL
     obs = observe(record.game, seat)
@@ -60,7 +65,11 @@ def bot_action(record: StoredGame, seat: int) -> int | str:
 
 
 def play_bot_turn(
-    store: GameStore, game_id: str, version: int, record: StoredGame | None = None
+    store: GameStore,
+    game_id: str,
+    version: int,
+    record: StoredGame | None = None,
+    level: str | None = None,
 ) -> StoredGame | None:
     """Play the bot turn of `game_id` at `version`; the game after it, or None when there
     is nothing to do (the game moved on, ended, was deleted, or a person is to act).
@@ -75,7 +84,7 @@ def play_bot_turn(
     seat = record.bot_to_move
     if record.version != version or seat is None:
         return None
-    action = bot_action(record, seat)
+    action = bot_action(record, seat, level)
     try:
         return store.apply_action(
             game_id, seat, action, expected_version=version, record=record
@@ -96,6 +105,16 @@ def play_bot_turn(
             ).record
         except (Conflict, StaleVersion, GameNotFound):
             return None
+
+
+class RQBotRunner:
+    """Hands each bot turn to the RQ workers (`pocha worker`), as one job per version."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    def game_changed(self, game_id: str, version: int) -> None:
+        schedule_turn(self.redis, game_id, version)
 
 
 class InlineBotRunner:

@@ -20,8 +20,9 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "IDLE_TTL": ("POCHA_IDLE_TTL", 7 * 24 * 3600),
     # Request bodies are tiny JSON objects; anything bigger is refused with 413 unread.
     "MAX_CONTENT_LENGTH": ("POCHA_MAX_BODY", 16 * 1024),
-    # How bots get their turns: "inline" (in the request that hands them the turn).
-    "BOT_RUNNER": ("POCHA_BOT_RUNNER", "inline"),
+    # How bots get their turns: "rq" (jobs for `pocha worker` processes) or "inline" (in the
+    # request that hands them the turn: for tests and benchmarks of the API alone).
+    "BOT_RUNNER": ("POCHA_BOT_RUNNER", "rq"),
     # An event stream ends after this long; EventSource reconnects with Last-Event-ID.
     "SSE_MAX_SECONDS": ("POCHA_SSE_MAX_SECONDS", 55),
     # A comment line is sent this often on an idle stream so proxies keep it open.

@@ -13,7 +13,10 @@ from service.store import GameStore
 
 @pytest.fixture
 def app(redis_url: str) -> Flask:
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "SSE_MAX_SECONDS": 5})
+    # Bots play inline here: these tests are about the API; tests/worker runs real workers.
+    app = create_app(
+        {"REDIS_URL": redis_url, "TESTING": True, "SSE_MAX_SECONDS": 5, "BOT_RUNNER": "inline"}
+    )
     return app
 
 

@@ -1,0 +1,99 @@
+"""The worker process (`pocha worker`): an RQ worker on Pocha's queues that also keeps
+watch over unfinished work.
+
+Any number of these may run, on any machine that reaches the Redis of `REDIS_URL`. Each
+takes jobs from `pocha-high` before `pocha-low` and runs each in a forked work horse (RQ's
+`Worker`): a job that crashes or leaks takes only its horse with it, and while the horse
+thinks the worker writes a heartbeat on the job every `Timing.heartbeat` seconds, which is
+how the watchdog tells a slow job from a dead one. Between jobs, and every `Timing.sweep`
+seconds when idle, a worker runs the watchdog (`worker.tasks.sweep`), and RQ's own
+registry maintenance once a minute. `SimpleWorker` (no fork, no heartbeats during a job) is
+offered for tests that run a worker inside the test process.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+import redis
+from rq import SimpleWorker, Worker
+from rq.worker import BaseWorker
+from rq.utils import now
+
+from worker.queues import QUEUES, SERIALIZER, Timing, connect, queue
+from worker.tasks import sweep
+
+#: RQ's own maintenance (abandoned-job cleanup, expired registry entries) runs this often;
+#: the watchdog, which is what bounds a bot's recovery, runs much more often.
+RQ_MAINTENANCE_SECONDS = 60
+
+
+class _Watchful:
+    """Runs the watchdog as a worker's maintenance task (mixed into RQ's workers)."""
+
+    timing: Timing
+    connection: redis.Redis
+    last_cleaned_at: Any
+    _rq_cleaned_at: Any = None
+
+    def run_maintenance_tasks(self) -> None:
+        sweep(self.connection, self.timing)
+        due = self._rq_cleaned_at is None or now() - self._rq_cleaned_at > timedelta(
+            seconds=RQ_MAINTENANCE_SECONDS
+        )
+        if due:
+            super().run_maintenance_tasks()  # type: ignore[misc]
+            self._rq_cleaned_at = now()
+        self.last_cleaned_at = now()
+
+
+class PochaWorker(_Watchful, Worker):
+    """The production worker: a forked horse per job, heartbeats while it thinks."""
+
+
+class PochaSimpleWorker(_Watchful, SimpleWorker):
+    """Runs jobs in its own process: for tests that drive a worker in-process."""
+
+
+def make_worker(
+    connection: redis.Redis,
+    queues: Sequence[str] = QUEUES,
+    *,
+    name: str | None = None,
+    simple: bool = False,
+    timing: Timing | None = None,
+) -> BaseWorker:
+    """A worker on `queues` (in priority order) with Pocha's timings."""
+    timing = timing or Timing.from_env()
+    cls = PochaSimpleWorker if simple else PochaWorker
+    worker = cls(
+        [queue(connection, q) for q in queues],
+        connection=connection,
+        name=name,
+        serializer=SERIALIZER,
+        job_monitoring_interval=timing.heartbeat,
+        # RQ waits on the queues for worker_ttl - 15 s at a time; maintenance (the watchdog)
+        # runs between two waits, so idle workers sweep every `timing.sweep` seconds.
+        worker_ttl=math.ceil(timing.sweep) + 15,
+        maintenance_interval=max(1, round(timing.sweep)),
+    )
+    worker.timing = timing
+    return worker
+
+
+def run(
+    redis_url: str,
+    queues: Sequence[str] = QUEUES,
+    *,
+    burst: bool = False,
+    name: str | None = None,
+    logging_level: str = "INFO",
+) -> bool:
+    """Work until stopped (SIGTERM or Ctrl-C finish the job in hand first); with `burst`,
+    until the queues are empty. Whether any job was done."""
+    connection = connect(redis_url)
+    worker = make_worker(connection, queues, name=name)
+    return bool(worker.work(burst=burst, logging_level=logging_level))

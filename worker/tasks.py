@@ -1,0 +1,338 @@
+"""Work that must get done, whatever happens to the workers: bot turns and match games.
+
+A task is one unit of work with a stable key (`turn:{game}:{version}`,
+`match:{match}:{game}`) and, at any moment, one current RQ job doing it. The task's recipe
+(function, arguments, queue, timeout, retries) is kept in Redis beside it, so any process
+can queue it again without knowing what it does. `submit` makes a task and queues its first
+job, once: a second submit of the same key does nothing, which is what makes one job per
+(game, version). A job that ends its task calls `finish`; a job that leaves work for later
+(a match game between slices) calls `resubmit`.
+
+The watchdog (`sweep`, run by every worker every few seconds) looks at the tasks whose
+check time has passed, in the `pocha:tasks` sorted set, and at their current job: queued
+is fine; started with a fresh heartbeat is fine; started with a stale heartbeat (its worker
+was SIGKILLed or its machine died), missing (expired, or lost before it was queued),
+failed (every retry failed), or finished without finishing its task (a crash between the
+two) means the task is queued again as a new job, a recovery. Jobs learn how many
+recoveries came before them (the `recovery` keyword) and play safer each time; after
+`MAX_RECOVERIES` the task's `give_up` function is called. Duplicate work is harmless by
+design: a bot move is written only if the game is still at the version it was decided on,
+a match game's progress only if it is still at the step it started from.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+from rq import Retry
+from rq.job import Job
+from rq.utils import utcparse
+
+from worker.queues import HIGH, TURN_TIMEOUT, Timing, queue
+
+log = logging.getLogger(__name__)
+
+WATCH = "pocha:tasks"
+SWEEP_LOCK = "pocha:tasks:sweeping"
+#: RQ retries a failed or timed-out bot turn this often; the last try plays the fallback bot.
+TURN_RETRIES = 2
+#: After this many recoveries a task gives up (a match game is recorded as failed).
+MAX_RECOVERIES = 5
+#: How many overdue tasks one sweep looks at.
+SWEEP_BATCH = 200
+#: A task nobody finishes is forgotten after this long (its game or match is long gone).
+TASK_TTL = 7 * 24 * 3600
+#: Results of task jobs are read by nobody but the watchdog and people debugging.
+RESULT_TTL = 600
+FAILURE_TTL = 24 * 3600
+
+
+def text(raw: bytes | str) -> str:
+    """A Redis reply as text (the client is not decoding: RQ needs bytes)."""
+    return raw.decode() if isinstance(raw, bytes) else raw
+
+
+def task_key(key: str) -> str:
+    return f"pocha:task:{key}"
+
+
+def job_id_for(prefix: str, seq: int) -> str:
+    """The first job of a task has the task's own id; later ones count on from 2."""
+    return prefix if seq == 1 else f"{prefix}-{seq}"
+
+
+@dataclass(frozen=True)
+class Task:
+    """What a task runs: the recipe of each of its jobs."""
+
+    key: str
+    #: RQ job ids of the task are this, then this-2, this-3...
+    prefix: str
+    func: str
+    args: Sequence[Any]
+    queue: str
+    timeout: int
+    retries: int = 2
+    #: Continuations of long work go to the front of their queue, so started match games
+    #: finish before new ones start (progress moves, memory stays small).
+    at_front: bool = False
+    #: Called with the task's key when it has been recovered too often.
+    give_up: str | None = None
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    def to_fields(self) -> dict[str, str]:
+        return {
+            "prefix": self.prefix,
+            "func": self.func,
+            "args": json.dumps(list(self.args)),
+            "queue": self.queue,
+            "timeout": str(self.timeout),
+            "retries": str(self.retries),
+            "at_front": "1" if self.at_front else "",
+            "give_up": self.give_up or "",
+        }
+
+    @classmethod
+    def from_fields(cls, key: str, fields: dict[Any, Any]) -> Task:
+        f = {text(k): text(v) for k, v in fields.items()}
+        return cls(
+            key=key,
+            prefix=f["prefix"],
+            func=f["func"],
+            args=json.loads(f["args"]),
+            queue=f["queue"],
+            timeout=int(f["timeout"]),
+            retries=int(f["retries"]),
+            at_front=bool(f["at_front"]),
+            give_up=f["give_up"] or None,
+        )
+
+
+# Create the task unless it exists. KEYS: task hash, watch set. ARGV: key, first job id,
+# check time, TTL, then the recipe as field/value pairs. Returns 1 if created.
+_CREATE_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'job', ARGV[2], 'seq', 1, 'recoveries', 0, unpack(ARGV, 5))
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+return 1
+"""
+
+# Move the task on to its next job, if its current job is still the one the caller saw.
+# KEYS: task hash, watch set. ARGV: key, expected job id, check time, recovery (0/1), TTL.
+# Returns {seq, recoveries} or nil if the task is gone or has moved on.
+_NEXT_LUA = """
+local current = redis.call('HGET', KEYS[1], 'job')
+if not current or current ~= ARGV[2] then return nil end
+local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+local recoveries = redis.call('HINCRBY', KEYS[1], 'recoveries', tonumber(ARGV[4]))
+local prefix = redis.call('HGET', KEYS[1], 'prefix')
+redis.call('HSET', KEYS[1], 'job', prefix .. '-' .. seq)
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+return {seq, recoveries}
+"""
+
+
+def _enqueue(connection: redis.Redis, task: Task, job_id: str, recovery: int) -> Job:
+    return queue(connection, task.queue).enqueue_call(
+        func=task.func,
+        args=tuple(task.args),
+        kwargs={**task.kwargs, "recovery": recovery},
+        timeout=task.timeout,
+        job_id=job_id,
+        result_ttl=RESULT_TTL,
+        failure_ttl=FAILURE_TTL,
+        retry=Retry(max=task.retries) if task.retries else None,
+        at_front=task.at_front,
+        description=task.key,
+    )
+
+
+def submit(connection: redis.Redis, task: Task, timing: Timing | None = None) -> bool:
+    """Make the task and queue its first job; False if the task already exists."""
+    timing = timing or Timing.from_env()
+    job_id = job_id_for(task.prefix, 1)
+    recipe = [x for pair in task.to_fields().items() for x in pair]
+    created = connection.eval(
+        _CREATE_LUA,
+        2,
+        task_key(task.key),
+        WATCH,
+        task.key,
+        job_id,
+        time.time() + timing.check,
+        TASK_TTL,
+        *recipe,
+    )
+    if not created:
+        return False
+    # If this process dies right here, the watchdog finds the job missing and queues it.
+    _enqueue(connection, task, job_id, 0)
+    return True
+
+
+def resubmit(
+    connection: redis.Redis,
+    key: str,
+    current_job: str,
+    *,
+    recovery: bool,
+    timing: Timing | None = None,
+) -> str | None:
+    """Queue the task's next job, if `current_job` is still its job; the new job's id."""
+    timing = timing or Timing.from_env()
+    moved = connection.eval(
+        _NEXT_LUA,
+        2,
+        task_key(key),
+        WATCH,
+        key,
+        current_job,
+        time.time() + timing.check,
+        1 if recovery else 0,
+        TASK_TTL,
+    )
+    if not moved:
+        return None
+    seq, recoveries = int(moved[0]), int(moved[1])
+    fields = connection.hgetall(task_key(key))
+    if not fields:
+        return None
+    task = Task.from_fields(key, fields)
+    job_id = job_id_for(task.prefix, seq)
+    _enqueue(connection, task, job_id, recoveries)
+    return job_id
+
+
+def finish(connection: redis.Redis, key: str) -> None:
+    """The task is done: forget it and stop watching it."""
+    pipe = connection.pipeline(transaction=True)
+    pipe.delete(task_key(key))
+    pipe.zrem(WATCH, key)
+    pipe.execute()
+
+
+def current_job_id(connection: redis.Redis, key: str) -> str | None:
+    raw = connection.hget(task_key(key), "job")
+    return None if raw is None else text(raw)
+
+
+# -- the watchdog -------------------------------------------------------------------------
+
+
+@dataclass
+class SweepReport:
+    """What one sweep did, for logs and tests."""
+
+    looked_at: int = 0
+    recovered: list[str] = field(default_factory=list)
+    given_up: list[str] = field(default_factory=list)
+
+
+def _timestamp(raw: bytes | None) -> float | None:
+    return utcparse(raw.decode()).timestamp() if raw else None
+
+
+def sweep(
+    connection: redis.Redis, timing: Timing | None = None, now: float | None = None
+) -> SweepReport:
+    """Look at every task whose check time has passed; queue again what has no live job."""
+    timing = timing or Timing.from_env()
+    report = SweepReport()
+    # One sweeper at a time; the lock expires by itself if its holder dies.
+    if not connection.set(SWEEP_LOCK, "1", nx=True, px=max(1, int(timing.sweep * 1000))):
+        return report
+    now = time.time() if now is None else now
+    due: list[Any] = connection.zrangebyscore(WATCH, "-inf", now, 0, SWEEP_BATCH)
+    keys = [text(k) for k in due]
+    if not keys:
+        return report
+    pipe = connection.pipeline(transaction=False)
+    for key in keys:
+        pipe.hmget(task_key(key), ["job", "recoveries"])
+    tasks = pipe.execute()
+    pipe = connection.pipeline(transaction=False)
+    for job, _ in tasks:
+        # A task finished since it was listed has no job: its (absent) key reads as nothing.
+        job_key = Job.key_for(job.decode()) if job else "pocha:no-job"
+        pipe.hmget(job_key, ["status", "last_heartbeat", "started_at"])
+    jobs = pipe.execute()
+    for key, (job_raw, recoveries_raw), (status_raw, beat_raw, started_raw) in zip(
+        keys, tasks, jobs, strict=True
+    ):
+        report.looked_at += 1
+        if job_raw is None:
+            connection.zrem(WATCH, key)  # finished (or expired) since it was listed
+            continue
+        job_id = job_raw.decode()
+        status = status_raw.decode() if status_raw else None
+        if status in ("queued", "scheduled", "deferred"):
+            connection.zadd(WATCH, {key: now + timing.queued_check})
+            continue
+        if status == "started":
+            beat = _timestamp(beat_raw) or _timestamp(started_raw) or now
+            if now - beat <= timing.stale:
+                connection.zadd(WATCH, {key: now + timing.check})
+                continue
+        # Started with a stale heartbeat, missing, failed, stopped, or finished while still
+        # the task's current job: nobody is doing this task any more.
+        recoveries = int(recoveries_raw or 0)
+        if recoveries >= MAX_RECOVERIES:
+            _give_up(connection, key)
+            report.given_up.append(key)
+            continue
+        log.warning(
+            "task %s: job %s is %s; queueing it again",
+            key,
+            job_id,
+            f"stale ({status})" if status == "started" else status or "missing",
+        )
+        if resubmit(connection, key, job_id, recovery=True, timing=timing):
+            report.recovered.append(key)
+    return report
+
+
+def _give_up(connection: redis.Redis, key: str) -> None:
+    raw = connection.hget(task_key(key), "give_up")
+    log.error("task %s: recovered %d times; giving up", key, MAX_RECOVERIES)
+    if raw:
+        module, _, name = text(raw).rpartition(".")
+        handler: Callable[[redis.Redis, str], None] = getattr(
+            importlib.import_module(module), name
+        )
+        handler(connection, key)
+    finish(connection, key)
+
+
+# -- the tasks of the service --------------------------------------------------------------
+
+
+def turn_key(game_id: str, version: int) -> str:
+    return f"turn:{game_id}:{version}"
+
+
+def turn_task(game_id: str, version: int) -> Task:
+    """The bot turn of `game_id` at `version`: high priority, RQ job id from both."""
+    return Task(
+        key=turn_key(game_id, version),
+        prefix=f"pocha-turn-{game_id}-{version}",
+        func="worker.turns.play_turn",
+        args=(game_id, version),
+        queue=HIGH,
+        timeout=TURN_TIMEOUT,
+        retries=TURN_RETRIES,
+    )
+
+
+def schedule_turn(connection: redis.Redis, game_id: str, version: int) -> bool:
+    """Hand the bot turn of `game_id` at `version` to the workers (once: False if it was
+    handed already)."""
+    return submit(connection, turn_task(game_id, version))
