@@ -15,7 +15,7 @@ import redis
 from flask import Flask, request
 from flask_smorest import Api
 
-from service.api import games, health, rules
+from service.api import ai, games, health, hints, jobs, matches, rules
 from service.bots import BotRunner, InlineBotRunner, RQBotRunner
 from service.config import load_config
 from service.context import EXTENSION, Services
@@ -108,7 +108,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "creation response.",
         },
     )
-    for blueprint in (games.blp, rules.blp, health.blp):
+    for blueprint in (games.blp, hints.blp, jobs.blp, ai.blp, matches.blp, rules.blp, health.blp):
         api.register_blueprint(blueprint)
     app.before_request(_require_json_body)
     return app

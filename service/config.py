@@ -27,6 +27,12 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "SSE_MAX_SECONDS": ("POCHA_SSE_MAX_SECONDS", 55),
     # A comment line is sent this often on an idle stream so proxies keep it open.
     "SSE_KEEPALIVE_SECONDS": ("POCHA_SSE_KEEPALIVE_SECONDS", 15),
+    # GET /api/v1/jobs/{id}?wait=S long-polls at most this long (seconds).
+    "JOB_WAIT_MAX": ("POCHA_JOB_WAIT_MAX", 30),
+    # A match plays at most this many games, and thinks for at most this many CPU hours
+    # (estimated from its bots' budgets before anything is queued).
+    "MATCH_MAX_GAMES": ("POCHA_MATCH_MAX_GAMES", 1000),
+    "MATCH_MAX_CPU_HOURS": ("POCHA_MATCH_MAX_CPU_HOURS", 24),
     # Redis socket timeouts (seconds): a dead Redis becomes a 503 quickly, not a hang.
     "REDIS_CONNECT_TIMEOUT": ("POCHA_REDIS_CONNECT_TIMEOUT", 2),
     "REDIS_SOCKET_TIMEOUT": ("POCHA_REDIS_SOCKET_TIMEOUT", 5),

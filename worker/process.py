@@ -20,8 +20,8 @@ from typing import Any
 
 import redis
 from rq import SimpleWorker, Worker
-from rq.worker import BaseWorker
 from rq.utils import now
+from rq.worker import BaseWorker
 
 from worker.queues import QUEUES, SERIALIZER, Timing, connect, queue
 from worker.tasks import sweep

@@ -141,7 +141,15 @@ return {seq, recoveries}
 """
 
 
-def _enqueue(connection: redis.Redis, task: Task, job_id: str, recovery: int) -> Job:
+def _enqueue(
+    connection: redis.Redis,
+    task: Task,
+    job_id: str,
+    recovery: int,
+    *,
+    at_front: bool,
+    pipeline: redis.client.Pipeline | None = None,
+) -> Job:
     return queue(connection, task.queue).enqueue_call(
         func=task.func,
         args=tuple(task.args),
@@ -151,8 +159,9 @@ def _enqueue(connection: redis.Redis, task: Task, job_id: str, recovery: int) ->
         result_ttl=RESULT_TTL,
         failure_ttl=FAILURE_TTL,
         retry=Retry(max=task.retries) if task.retries else None,
-        at_front=task.at_front,
+        at_front=at_front,
         description=task.key,
+        pipeline=pipeline,
     )
 
 
@@ -175,8 +184,29 @@ def submit(connection: redis.Redis, task: Task, timing: Timing | None = None) ->
     if not created:
         return False
     # If this process dies right here, the watchdog finds the job missing and queues it.
-    _enqueue(connection, task, job_id, 0)
+    _enqueue(connection, task, job_id, 0, at_front=False)
     return True
+
+
+def submit_new(
+    connection: redis.Redis, tasks: Sequence[Task], timing: Timing | None = None
+) -> None:
+    """Make many tasks known to be new (a match's games) and queue their first jobs, in a
+    few round trips."""
+    timing = timing or Timing.from_env()
+    check = time.time() + timing.check
+    for start in range(0, len(tasks), 200):
+        pipe = connection.pipeline(transaction=True)
+        pipe.multi()  # RQ's enqueue into a caller's pipeline wants it in MULTI already
+        for task in tasks[start : start + 200]:
+            job_id = job_id_for(task.prefix, 1)
+            fields: dict[str | bytes, str | int] = {"job": job_id, "seq": 1, "recoveries": 0}
+            fields.update(task.to_fields())
+            pipe.hset(task_key(task.key), mapping=fields)  # type: ignore[arg-type]
+            pipe.expire(task_key(task.key), TASK_TTL)
+            pipe.zadd(WATCH, {task.key: check})
+            _enqueue(connection, task, job_id, 0, at_front=False, pipeline=pipe)
+        pipe.execute()
 
 
 def resubmit(
@@ -208,7 +238,7 @@ def resubmit(
         return None
     task = Task.from_fields(key, fields)
     job_id = job_id_for(task.prefix, seq)
-    _enqueue(connection, task, job_id, recoveries)
+    _enqueue(connection, task, job_id, recoveries, at_front=task.at_front)
     return job_id
 
 
@@ -305,9 +335,7 @@ def _give_up(connection: redis.Redis, key: str) -> None:
     log.error("task %s: recovered %d times; giving up", key, MAX_RECOVERIES)
     if raw:
         module, _, name = text(raw).rpartition(".")
-        handler: Callable[[redis.Redis, str], None] = getattr(
-            importlib.import_module(module), name
-        )
+        handler: Callable[[redis.Redis, str], None] = getattr(importlib.import_module(module), name)
         handler(connection, key)
     finish(connection, key)
 

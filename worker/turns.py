@@ -36,9 +36,7 @@ SAFE_AFTER_RECOVERIES = 2
 def store_for(connection: redis.Redis) -> GameStore:
     """The game store on the worker's connection, with the deployment's TTLs."""
     config = load_config()
-    return GameStore(
-        connection, finished_ttl=config["FINISHED_TTL"], idle_ttl=config["IDLE_TTL"]
-    )
+    return GameStore(connection, finished_ttl=config["FINISHED_TTL"], idle_ttl=config["IDLE_TTL"])
 
 
 def play_turn(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:

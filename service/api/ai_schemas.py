@@ -1,0 +1,388 @@
+"""Marshmallow schemas of the AI resources: hints, stateless AI moves, jobs and matches.
+
+Requests refuse unknown fields and out-of-range numbers before anything is queued;
+thinking is a level by name or a custom ISMCTS budget, capped so that no request can order
+hours of CPU. Responses document every field, since the OpenAPI document generated from
+them is what front-end developers read. Positions are checked here only for their shape:
+whether a position could happen in a game is `engine.position`'s call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from ai.levels import LEVELS
+from service.api.games_schemas import CARD, MAX_CARDS, MAX_SEED, RulesSchema
+from worker.matches import MAX_GAMES
+from worker.queues import MAX_ITERATIONS, MAX_MILLISECONDS
+
+_JOB_ID = {"description": "The job's id.", "example": "q0v4Wm1nXb2yQ5pLk8TcRz3a"}
+
+
+def _known_level(level: str) -> None:
+    if level not in LEVELS:
+        raise ma.ValidationError(f"Unknown level {level!r}; the levels are {', '.join(LEVELS)}.")
+
+
+# -- thinking -----------------------------------------------------------------------------------
+
+
+class ThinkingSchema(ma.Schema):
+    """How hard the bot thinks: `level`, or a custom budget (`iterations` and/or
+    `milliseconds`, whichever runs out first); default level `hard`."""
+
+    level = fields.String(
+        validate=_known_level,
+        metadata={
+            "description": "A bot level (see GET /api/v1/rules): random, heuristic, easy, "
+            "medium, hard, expert. The search levels come with an analysis.",
+            "example": "hard",
+        },
+    )
+    iterations = fields.Integer(
+        strict=True,
+        validate=validate.Range(1, MAX_ITERATIONS),
+        metadata={
+            "description": f"A custom budget: ISMCTS iterations (at most {MAX_ITERATIONS}).",
+            "example": 5000,
+        },
+    )
+    milliseconds = fields.Integer(
+        strict=True,
+        validate=validate.Range(1, MAX_MILLISECONDS),
+        metadata={
+            "description": f"A custom budget: thinking time in ms (at most {MAX_MILLISECONDS}).",
+            "example": 500,
+        },
+    )
+
+    @ma.validates_schema
+    def _level_or_budget(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if "level" in data and ("iterations" in data or "milliseconds" in data):
+            raise ma.ValidationError(
+                "Give a level or a custom budget (iterations, milliseconds), not both.",
+                "level",
+            )
+
+
+class HintRequestSchema(ThinkingSchema):
+    pass
+
+
+# -- positions ----------------------------------------------------------------------------------
+
+
+class PlayInSchema(ma.Schema):
+    seat = fields.Integer(
+        required=True, strict=True, metadata={"description": "Who played it.", "example": 0}
+    )
+    card = fields.String(
+        required=True, validate=validate.Length(1, 8), metadata={"description": CARD}
+    )
+
+
+class TrumpInSchema(ma.Schema):
+    card = fields.String(
+        required=True,
+        validate=validate.Length(1, 8),
+        metadata={"description": "The card that sets trump. " + CARD, "example": "E7"},
+    )
+    holder = fields.Integer(
+        strict=True,
+        allow_none=True,
+        load_default=None,
+        metadata={
+            "description": "The dealer's seat when the whole deck was dealt (the trump card "
+            "is the dealer's last card); null when it was turned from the stock.",
+            "example": None,
+        },
+    )
+
+
+def _seats(description: str, **kwargs: Any) -> fields.List:
+    return fields.List(
+        fields.Integer(strict=True, allow_none=True),
+        metadata={"description": description},
+        **kwargs,
+    )
+
+
+class PositionSchema(ma.Schema):
+    """A hand in progress as one seat sees it."""
+
+    rules = fields.Nested(
+        RulesSchema,
+        load_default=dict,
+        metadata={"description": "The rules; `players` (default 4) must match the seats."},
+    )
+    seat = fields.Integer(
+        required=True,
+        strict=True,
+        metadata={"description": "The seat to decide for: it must be its turn.", "example": 0},
+    )
+    hand = fields.List(
+        fields.String(validate=validate.Length(1, 8)),
+        required=True,
+        validate=validate.Length(0, MAX_CARDS),
+        metadata={"description": "The seat's cards now (codes).", "example": ["O1", "O4", "C3"]},
+    )
+    trump = fields.Nested(TrumpInSchema, required=True, metadata={"description": "The trump."})
+    dealer = fields.Integer(
+        required=True, strict=True, metadata={"description": "The dealer's seat.", "example": 3}
+    )
+    bids = _seats(
+        "One entry per seat: its bid, or null until made (bids go from la mano, the seat "
+        "after the dealer, round to the dealer).",
+        required=True,
+        validate=validate.Length(3, 8),
+    )
+    plays = fields.List(
+        fields.Nested(PlayInSchema),
+        load_default=list,
+        validate=validate.Length(0, 40),
+        metadata={
+            "description": "Every card played in this hand so far, in order, with who "
+            "played it; the trick on the table and the tricks won follow from it."
+        },
+    )
+    cards_per_player = fields.Integer(
+        strict=True,
+        metadata={"description": "Optional: cards dealt to each seat; checked.", "example": 3},
+    )
+    trick = fields.List(
+        fields.Nested(PlayInSchema),
+        metadata={"description": "Optional: the cards on the table now; checked."},
+    )
+    tricks_won = _seats("Optional: tricks won per seat this hand; checked.")
+    turn = fields.Integer(
+        strict=True, metadata={"description": "Optional: whose turn it is; checked."}
+    )
+    scores = _seats("Optional: totals per seat (they do not change the decision).")
+
+
+class AiMoveRequestSchema(PositionSchema, ThinkingSchema):
+    """A position and how hard to think about it."""
+
+
+# -- answers ------------------------------------------------------------------------------------
+
+
+class ActionStatSchema(ma.Schema):
+    action = fields.Raw(
+        metadata={"description": "A bid (integer) or a card (code).", "example": "O1"}
+    )
+    visits = fields.Integer(metadata={"description": "Searches through it.", "example": 812})
+    share = fields.Float(metadata={"description": "Its share of the search, 0-1.", "example": 0.41})
+    mean_score = fields.Float(
+        metadata={
+            "description": "The mean hand score (points) it led to in the search.",
+            "example": 14.2,
+        }
+    )
+
+
+class BudgetSchema(ma.Schema):
+    iterations = fields.Integer(allow_none=True, metadata={"example": 2000})
+    milliseconds = fields.Float(allow_none=True, metadata={"example": None})
+
+
+class AdviceSchema(ma.Schema):
+    """What the bot would do, and why."""
+
+    action = fields.Raw(
+        metadata={
+            "description": "The suggested action: a bid (integer) or a card (code).",
+            "example": "O1",
+        }
+    )
+    analysis = fields.List(
+        fields.Nested(ActionStatSchema),
+        metadata={"description": "Every legal action as the search saw it (search levels)."},
+    )
+    iterations = fields.Integer(metadata={"description": "Search iterations run.", "example": 2000})
+    elapsed_ms = fields.Float(metadata={"description": "Thinking time.", "example": 97.3})
+    level = fields.String(
+        metadata={"description": "The level, or `ismcts` for a custom budget.", "example": "hard"}
+    )
+    budget = fields.Nested(BudgetSchema, metadata={"description": "The budget it had."})
+    seat = fields.Integer(metadata={"description": "The seat advised.", "example": 0})
+    game = fields.String(
+        metadata={"description": "Hints: the game.", "example": "Jm2bS0k4qV7wXc1Z"}
+    )
+    version = fields.Integer(
+        metadata={"description": "Hints: the game version it is for.", "example": 12}
+    )
+
+
+class JobTimingsSchema(ma.Schema):
+    enqueued_at = fields.String(
+        allow_none=True,
+        metadata={"description": "ISO 8601, UTC.", "example": "2026-01-02T10:00:00.120Z"},
+    )
+    started_at = fields.String(allow_none=True, metadata={"description": "ISO 8601, UTC."})
+    ended_at = fields.String(allow_none=True, metadata={"description": "ISO 8601, UTC."})
+    queued_ms = fields.Float(
+        allow_none=True, metadata={"description": "Time spent waiting for a worker."}
+    )
+    run_ms = fields.Float(allow_none=True, metadata={"description": "Time spent working."})
+
+
+class JobSchema(ma.Schema):
+    """A job of the AI on demand (a hint or an AI move)."""
+
+    id = fields.String(metadata=_JOB_ID)
+    url = fields.String(
+        metadata={"description": "Where to poll it.", "example": "/api/v1/jobs/q0v4Wm1nXb2y"}
+    )
+    kind = fields.String(
+        metadata={"description": "`hint` or `ai_move`.", "enum": ["hint", "ai_move"]}
+    )
+    status = fields.String(
+        metadata={
+            "description": "queued, started, finished or failed.",
+            "enum": ["queued", "started", "finished", "failed"],
+            "example": "finished",
+        }
+    )
+    result = fields.Nested(
+        AdviceSchema,
+        allow_none=True,
+        metadata={"description": "Once finished: the advice; null before."},
+    )
+    error = fields.String(
+        allow_none=True,
+        metadata={"description": "Once failed: why, in a sentence; null otherwise."},
+    )
+    timings = fields.Nested(JobTimingsSchema, metadata={"description": "When it moved on."})
+
+
+class JobQuerySchema(ma.Schema):
+    wait = fields.Float(
+        load_default=0.0,
+        validate=validate.Range(0, 60),
+        metadata={
+            "description": "Long poll: answer as soon as the job is finished or failed, or "
+            "after this many seconds (capped by the server, 30 by default).",
+            "example": 10,
+        },
+    )
+
+
+# -- matches ------------------------------------------------------------------------------------
+
+
+class MatchRequestSchema(ma.Schema):
+    seats = fields.List(
+        fields.String(validate=validate.Length(1, 40)),
+        required=True,
+        validate=validate.Length(3, 8),
+        metadata={
+            "description": "The bot of each seat: a level (`hard`), a bot (`heuristic`, "
+            "`random`, `ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) "
+            "or `ismcts:250ms`. Seats with the same text are one bot in the statistics.",
+            "example": ["hard", "heuristic", "hard", "heuristic"],
+        },
+    )
+    games = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(1, MAX_GAMES),
+        metadata={"description": f"Games to play (at most {MAX_GAMES}).", "example": 20},
+    )
+    rules = fields.Nested(
+        RulesSchema,
+        load_default=dict,
+        metadata={"description": "Rule options; `players` is the number of seats."},
+    )
+    seed = fields.Integer(
+        strict=True,
+        validate=validate.Range(0, MAX_SEED),
+        metadata={"description": "Seed of the deals; random when omitted.", "example": 7},
+    )
+    duplicate = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "Play each deal once per rotation of the seats, so every bot gets "
+            "the same cards from every seat (games must then be a multiple of the players).",
+            "example": False,
+        },
+    )
+
+
+class BotStatsSchema(ma.Schema):
+    bot = fields.String(metadata={"description": "The seat text.", "example": "hard"})
+    hands = fields.Integer(metadata={"description": "Hands played (over its seats)."})
+    games = fields.Float(metadata={"description": "Games it sat in."})
+    mean_score = fields.Float(metadata={"description": "Mean score per hand.", "example": 8.4})
+    ci95 = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "Half-width of the 95% confidence interval of the mean, over "
+            "deals (null with fewer than two).",
+            "example": 1.3,
+        },
+    )
+    win_rate = fields.Float(
+        metadata={"description": "Games won (shared wins split), 0-1.", "example": 0.4}
+    )
+    exact_rate = fields.Float(
+        metadata={"description": "Hands where the bid was exact, 0-1.", "example": 0.55}
+    )
+    decisions = fields.Integer(metadata={"description": "Bids and cards decided."})
+    ms_per_decision = fields.Float(metadata={"description": "Mean thinking time per decision."})
+
+
+class MatchSchema(ma.Schema):
+    id = fields.String(metadata={"description": "The match's id.", "example": "b8VnQ2xKp0aZ"})
+    url = fields.String(metadata={"description": "This match's address."})
+    records_url = fields.String(
+        metadata={"description": "The game records as JSON lines (application/x-ndjson)."}
+    )
+    status = fields.String(
+        metadata={
+            "description": "`running` until every game is played (or failed), then `finished`.",
+            "enum": ["running", "finished"],
+        }
+    )
+    seats = fields.List(fields.String(), metadata={"description": "The bot of each seat."})
+    rules = fields.Nested(RulesSchema, metadata={"description": "The rules played."})
+    seed = fields.Integer(metadata={"description": "The seed of the deals."})
+    duplicate = fields.Boolean(metadata={"description": "Duplicate deals."})
+    games = fields.Integer(metadata={"description": "Games in the match.", "example": 20})
+    done = fields.Integer(metadata={"description": "Games played to the end.", "example": 12})
+    failed = fields.Integer(
+        metadata={"description": "Games that could not be played (a bot kept failing)."}
+    )
+    created_at = fields.String(metadata={"description": "ISO 8601, UTC."})
+    finished_at = fields.String(allow_none=True, metadata={"description": "ISO 8601, UTC."})
+    bots = fields.List(
+        fields.Nested(BotStatsSchema),
+        metadata={"description": "Per bot, over the games done so far (best mean first)."},
+    )
+
+
+class HandResultSchema(ma.Schema):
+    cards = fields.Integer(metadata={"description": "Cards dealt to each seat.", "example": 3})
+    bids = fields.List(fields.Integer(), metadata={"description": "Bids per seat."})
+    tricks = fields.List(fields.Integer(), metadata={"description": "Tricks won per seat."})
+    points = fields.List(fields.Integer(), metadata={"description": "Points per seat."})
+
+
+class GameRecordSchema(ma.Schema):
+    """One game of a match, as `ai.arena` records it."""
+
+    game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
+    seed = fields.Integer(metadata={"description": "The game's seed (its deals and dealer)."})
+    deal = fields.Integer(
+        metadata={"description": "The deal: with duplicate deals, shared by its rotations."}
+    )
+    rules = fields.Nested(RulesSchema, metadata={"description": "The rules."})
+    seats = fields.List(fields.String(), metadata={"description": "The bot of each seat."})
+    hands = fields.List(fields.Nested(HandResultSchema), metadata={"description": "Each hand."})
+    scores = fields.List(fields.Integer(), metadata={"description": "Final totals per seat."})
+    winners = fields.List(fields.Integer(), metadata={"description": "The winning seats."})
+    decisions = fields.List(fields.Integer(), metadata={"description": "Decisions per seat."})
+    think_ms = fields.List(fields.Float(), metadata={"description": "Thinking time per seat."})

@@ -1,0 +1,72 @@
+"""Hints: a seat asks the bots what they would do in its place.
+
+`POST /api/v1/games/{id}/hint` with the seat's token, on its turn, queues a job that thinks
+from that seat's view only (as a bot in its seat would) and answers `202` with the job to
+follow at `GET /api/v1/jobs/{id}`. The job's id is random and given only to the token's
+holder, since the answer reveals the seat's best card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from engine.errors import NotYourTurnError, WrongPhaseError
+from service.api.ai_schemas import HintRequestSchema, JobSchema
+from service.api.games import bearer_token
+from service.api.jobs import BODY_ERRORS, accepted, document_errors
+from service.context import game_service, services
+from worker.advice import Thinking, ask_hint, job_report
+
+blp = Blueprint(
+    "hints",
+    __name__,
+    url_prefix="/api/v1/games",
+    description="Ask the bots for a hint on your turn.",
+)
+
+_ERRORS = {
+    **BODY_ERRORS,
+    401: "unauthorized: no token, or a token that opens no seat of this game.",
+    403: "forbidden: the host token (a hint is for a seat).",
+    404: "game_not_found.",
+    409: "not_your_turn or wrong_phase (the game is over).",
+    422: "validation_error: an unknown level or a budget out of range.",
+}
+
+
+@blp.route(
+    "/<game_id>/hint",
+    parameters=[{"in": "path", "name": "game_id", "description": "The game's id."}],
+)
+class Hint(MethodView):
+    @blp.doc(security=[{"bearerAuth": []}])
+    @blp.arguments(HintRequestSchema, location="json", required=False)
+    @blp.response(202, JobSchema, headers={"Location": {"description": "The job's address."}})
+    @document_errors(blp, _ERRORS)
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
+        """Ask for a hint
+
+        On your turn: what would a bot do in your seat, and why (per legal action, its
+        share of the search and its mean score). The body is optional: a `level` (default
+        `hard`) or a custom budget. Follow the job at the returned `url`.
+        """
+        service = game_service()
+        record = service.store.load(game_id)
+        seat = service.seat_for(record, bearer_token(), required=True)
+        assert seat is not None
+        game = record.game
+        if game.finished:
+            raise WrongPhaseError("the game is over: there is nothing left to hint")
+        if game.turn != seat:
+            raise NotYourTurnError(
+                f"it is seat {game.turn}'s turn: a hint is for your own turn", rule="turn"
+            )
+        thinking = Thinking(body.get("level"), body.get("iterations"), body.get("milliseconds"))
+        connection = services().redis
+        job_id = ask_hint(connection, game_id, seat, record.version, thinking)
+        report = job_report(connection, job_id)
+        assert report is not None
+        return accepted(report)

@@ -1,0 +1,96 @@
+"""The jobs resource: how a hint or an AI move is coming along, and its result.
+
+`GET /api/v1/jobs/{id}` reports the job's status (queued, started, finished, failed), its
+result or the reason it failed, and its timings; `?wait=S` holds the request until the job
+is done or S seconds pass (capped by JOB_WAIT_MAX), so a client needs no tight polling
+loop. Only the jobs of the AI on demand are readable here, by their random ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api.ai_schemas import JobQuerySchema, JobSchema
+from service.context import services
+from service.errors import ErrorSchema, ServiceError
+from worker.advice import wait_for_report
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+blp = Blueprint(
+    "jobs",
+    __name__,
+    url_prefix="/api/v1/jobs",
+    description="Follow a hint or an AI move that a worker is thinking about.",
+)
+
+
+#: What the errors every POST with a JSON body can get mean.
+BODY_ERRORS = {
+    400: "bad_json: the body is not JSON.",
+    413: "body_too_large.",
+    415: "unsupported_media_type: the body is not sent as application/json.",
+    503: "unavailable: Redis does not answer.",
+}
+
+
+def document_errors(blp: Blueprint, errors: dict[int, str]) -> Callable[[F], F]:
+    """Document these error responses (all of the one Error shape) on a view."""
+
+    def decorate(view: F) -> F:
+        for status, description in sorted(errors.items()):
+            view = blp.alt_response(status, schema=ErrorSchema, description=description)(view)
+        return view
+
+    return decorate
+
+
+class JobNotFound(ServiceError):
+    status = 404
+    error = "job_not_found"
+
+
+def job_url(job_id: str) -> str:
+    return f"/api/v1/jobs/{job_id}"
+
+
+def accepted(report: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The 202 answer to a request that queued a job: the job, and where to follow it."""
+    url = job_url(report["id"])
+    return {**report, "url": url}, 202, {"Location": url}
+
+
+@blp.route(
+    "/<job_id>",
+    parameters=[{"in": "path", "name": "job_id", "description": "The job's id."}],
+)
+class JobById(MethodView):
+    @blp.arguments(JobQuerySchema, location="query")
+    @blp.response(200, JobSchema)
+    @document_errors(
+        blp,
+        {
+            404: "job_not_found: no such job.",
+            422: "validation_error: a bad `wait`.",
+            503: "unavailable: Redis does not answer.",
+        },
+    )
+    def get(self, query: dict[str, Any], job_id: str) -> dict[str, Any]:
+        """See a job
+
+        Its status, and once finished its result (the suggested action and the analysis).
+        Results are kept for 10 minutes.
+        """
+        wait = min(query["wait"], float(current_app.config["JOB_WAIT_MAX"]))
+        report = wait_for_report(services().redis, job_id, wait)
+        if report is None:
+            raise JobNotFound(
+                "There is no such job: it never existed, or its result expired (results are "
+                "kept 10 minutes)."
+            )
+        return {**report, "url": job_url(job_id)}

@@ -1,0 +1,126 @@
+"""The matches resource: bots against bots, many games, and the statistics.
+
+`POST /api/v1/matches` checks the match (bots per seat, games, rules, seed), refuses one
+that would cost more CPU than allowed, and answers `202` at once: the games are played by
+the workers, on the low-priority queue, so they never delay a person's game.
+`GET /api/v1/matches/{id}` shows progress (games done of total) and, per bot, the arena's
+statistics over the games done so far; `GET /api/v1/matches/{id}/records` the game
+records as JSON lines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Response, current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api.ai_schemas import GameRecordSchema, MatchRequestSchema, MatchSchema
+from service.api.jobs import BODY_ERRORS, document_errors
+from service.context import services
+from service.errors import ErrorSchema, InvalidInput, ServiceError
+from worker.matches import MatchRefused, check_match, create_match, match_report, records
+
+blp = Blueprint(
+    "matches",
+    __name__,
+    url_prefix="/api/v1/matches",
+    description="Play bots against each other over many games and compare them.",
+)
+
+_MATCH_ID = [{"in": "path", "name": "match_id", "description": "The match's id."}]
+
+
+class MatchNotFound(ServiceError):
+    status = 404
+    error = "match_not_found"
+
+    def __init__(self) -> None:
+        super().__init__("There is no such match: it never existed or it expired.")
+
+
+def _links(report: dict[str, Any]) -> dict[str, Any]:
+    url = f"/api/v1/matches/{report['id']}"
+    return {**report, "url": url, "records_url": f"{url}/records"}
+
+
+def _report(match_id: str) -> dict[str, Any]:
+    report = match_report(services().redis, match_id)
+    if report is None:
+        raise MatchNotFound()
+    return _links(report)
+
+
+@blp.route("")
+class Matches(MethodView):
+    @blp.arguments(MatchRequestSchema, location="json")
+    @blp.response(202, MatchSchema, headers={"Location": {"description": "The match."}})
+    @document_errors(
+        blp,
+        {
+            **BODY_ERRORS,
+            422: "validation_error: unknown bots, budgets or rules, too many games, or more "
+            "CPU than allowed.",
+        },
+    )
+    def post(self, body: dict[str, Any]) -> Any:
+        """Start a match
+
+        The bots play `games` games; with `duplicate`, each deal once per rotation of the
+        seats. Every bot's budget is capped, and so is the match's total thinking.
+        """
+        config = current_app.config
+        try:
+            spec = check_match(
+                body["seats"],
+                body["games"],
+                body.get("rules"),
+                body.get("seed"),
+                body["duplicate"],
+                max_games=int(config["MATCH_MAX_GAMES"]),
+                max_cpu_hours=float(config["MATCH_MAX_CPU_HOURS"]),
+            )
+        except MatchRefused as exc:
+            raise InvalidInput(exc.message, errors={"json": {exc.field: [exc.message]}}) from exc
+        match_id = create_match(services().redis, spec)
+        report = _report(match_id)
+        return report, 202, {"Location": report["url"]}
+
+
+@blp.route("/<match_id>", parameters=_MATCH_ID)
+class MatchById(MethodView):
+    @blp.response(200, MatchSchema)
+    @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
+    @blp.alt_response(503, schema=ErrorSchema, description="unavailable: Redis does not answer.")
+    def get(self, match_id: str) -> dict[str, Any]:
+        """See a match
+
+        Games done (and failed) of the total, and per bot: mean score per hand with its 95%
+        confidence interval, win rate, exact-bid rate and thinking time per decision.
+        """
+        return _report(match_id)
+
+
+@blp.route("/<match_id>/records", parameters=_MATCH_ID)
+class MatchRecords(MethodView):
+    @blp.response(
+        200,
+        GameRecordSchema,
+        description="One game record (JSON, this schema) per line, in game order. Only the "
+        "games done so far; the list is complete when the match is finished.",
+        content_type="application/x-ndjson",
+    )
+    @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
+    @blp.alt_response(503, schema=ErrorSchema, description="unavailable: Redis does not answer.")
+    def get(self, match_id: str) -> Response:
+        """Download the game records
+
+        As JSON lines (`application/x-ndjson`), the format `pocha arena --records` writes.
+        """
+        connection = services().redis
+        if match_report(connection, match_id) is None:
+            raise MatchNotFound()
+        body = b"".join(orjson.dumps(r) + b"\n" for r in records(connection, match_id))
+        return Response(body, mimetype="application/x-ndjson")
