@@ -26,11 +26,14 @@ class Level:
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random", Budget(), "a uniformly random legal action"),
     "heuristic": Level("heuristic", "heuristic", Budget(), "rule-based bidding and play"),
-    "easy": Level("easy", "ismcts", Budget(iterations=60), "ISMCTS, 60 iterations"),
-    "medium": Level("medium", "ismcts", Budget(iterations=300), "ISMCTS, 300 iterations"),
-    "hard": Level("hard", "ismcts", Budget(iterations=2000), "ISMCTS, 2,000 iterations"),
+    "easy": Level("easy", "ismcts", Budget(iterations=50), "ISMCTS, 50 iterations"),
+    "medium": Level("medium", "ismcts", Budget(iterations=250), "ISMCTS, 250 iterations"),
+    "hard": Level("hard", "ismcts", Budget(iterations=1500), "ISMCTS, 1,500 iterations"),
     "expert": Level(
-        "expert", "ismcts", Budget(iterations=20000, milliseconds=900), "ISMCTS, up to 0.9 s"
+        "expert",
+        "ismcts",
+        Budget(iterations=6000, milliseconds=1000),
+        "ISMCTS, 6,000 iterations (at most 1 s)",
     ),
 }
 
