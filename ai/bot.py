@@ -10,7 +10,7 @@ budget makes the amount of search depend on the machine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.cards import card_code
@@ -54,7 +54,6 @@ class Decision:
     analysis: tuple[ActionStat, ...] = ()
     iterations: int = 0
     elapsed_ms: float = 0.0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -325,7 +325,7 @@ class ISMCTSBot:
         root, iterations, elapsed = self.search(obs, budget, seed)
         seat = obs.seat
         assert seat is not None
-        legal = [BID + a if isinstance(a, int) else _card_index(obs, a) for a in actions]
+        legal = [BID + a if isinstance(a, int) else parse_card(a) for a in actions]
         stats = []
         for a in legal:
             child = root.children.get(a)
@@ -446,10 +446,6 @@ class ISMCTSBot:
 def _scale(obs: Observation) -> float:
     rules = obs.rules
     return float(max(1, rules.exact_bonus + rules.per_trick * obs.cards_per_player))
-
-
-def _card_index(obs: Observation, code: str) -> int:
-    return parse_card(code)
 
 
 def _action_form(a: int) -> int | str:
