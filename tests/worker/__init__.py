@@ -1,0 +1,1 @@
+"""Tests of the RQ workers: bot turns, AI on demand, matches, the watchdog, `pocha worker`."""

@@ -1,0 +1,125 @@
+"""Fixtures of the worker tests: the API with the RQ bot runner on a fresh Redis DB, an
+in-process worker that empties the queues, and real `pocha worker` processes.
+
+In-process workers are RQ's SimpleWorker (no fork), run in burst mode in the test's own
+thread: fast and deterministic. The subprocess workers are what production runs, started
+with short watchdog timings so that recovery tests finish in seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service import create_app
+from worker.process import make_worker
+from worker.queues import Timing, connect
+
+POCHA = Path(sys.executable).with_name("pocha")
+
+#: Watchdog timings of the subprocess workers in these tests (production: see README).
+FAST = {
+    "POCHA_WORKER_HEARTBEAT": "1",
+    "POCHA_WATCHDOG_STALE": "2",
+    "POCHA_WATCHDOG_CHECK": "1",
+    "POCHA_WATCHDOG_SWEEP": "1",
+    "POCHA_WATCHDOG_QUEUED_CHECK": "5",
+}
+
+
+@pytest.fixture
+def app(redis_url: str) -> Flask:
+    return create_app({"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "rq"})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def connection(redis_url: str) -> Iterator[redis.Redis]:
+    conn = connect(redis_url)
+    yield conn
+    conn.close()
+
+
+Drain = Callable[[], None]
+
+
+@pytest.fixture
+def drain(connection: redis.Redis) -> Drain:
+    """Run an in-process worker until both queues are empty."""
+
+    def run() -> None:
+        worker = make_worker(connection, simple=True, timing=Timing())
+        worker.work(burst=True, logging_level="WARNING")
+
+    return run
+
+
+class WorkerProcesses:
+    """`pocha worker` subprocesses on the test's Redis; all killed at the end."""
+
+    def __init__(self, redis_url: str, log_dir: Path) -> None:
+        self.redis_url = redis_url
+        self.log_dir = log_dir
+        self.started: list[subprocess.Popen[bytes]] = []
+
+    def start(self, *args: str, **env: str) -> subprocess.Popen[bytes]:
+        log = (self.log_dir / f"worker-{len(self.started)}.log").open("wb")
+        process = subprocess.Popen(
+            [str(POCHA), "worker", *args],
+            env={**os.environ, "REDIS_URL": self.redis_url, **FAST, **env},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        self.started.append(process)
+        return process
+
+    def log(self, index: int) -> str:
+        return (self.log_dir / f"worker-{index}.log").read_text(errors="replace")
+
+    def kill_with_horse(self, process: subprocess.Popen[bytes]) -> None:
+        """SIGKILL a worker and the work horse it forked (a dead machine takes both)."""
+        children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+        horses = [int(p) for p in children.read_text().split()] if children.exists() else []
+        process.send_signal(signal.SIGKILL)
+        for pid in horses:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+    def stop_all(self) -> None:
+        for process in self.started:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=10)
+
+
+@pytest.fixture
+def workers(redis_url: str, tmp_path: Path) -> Iterator[WorkerProcesses]:
+    processes = WorkerProcesses(redis_url, tmp_path)
+    yield processes
+    processes.stop_all()
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> float:
+    """Poll `condition` until true; the seconds it took. Fails after `timeout`."""
+    start = time.monotonic()
+    while not condition():
+        if time.monotonic() - start > timeout:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.02)
+    return time.monotonic() - start
