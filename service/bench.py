@@ -178,6 +178,30 @@ def _summary(label: str, unit: str, sample: Sample, seconds: float) -> tuple[str
     return line, rate
 
 
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) used so far by a process and its children's threads,
+    from /proc; 0 where /proc is missing (not Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # utime and stime are fields 14 and 15 of stat; the split starts at field 3.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _server_pids(master: int) -> list[int]:
+    """gunicorn's master and its workers."""
+    try:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    except OSError:
+        children = []
+    return [master, *(int(c) for c in children)]
+
+
+def _server_cpu(pids: list[int]) -> float:
+    return sum(_cpu_seconds(pid) for pid in pids)
+
+
 def _wait_ready(port: int, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -224,8 +248,13 @@ def run(
         )
         try:
             _wait_ready(port, api)
+            pids = _server_pids(api.pid)
+            redis_pid = redis_server.process.pid
+            cpu_before = _server_cpu(pids), _cpu_seconds(redis_pid)
             moves = _run_phase("moves", port, processes, threads, warmup, seconds)
+            cpu_middle = _server_cpu(pids), _cpu_seconds(redis_pid)
             trivial = _run_phase("trivial", port, processes, threads, warmup, seconds)
+            cpu_after = _server_cpu(pids), _cpu_seconds(redis_pid)
         finally:
             api.terminate()
             try:
@@ -238,6 +267,17 @@ def run(
     moves_line, moves_rate = _summary("api", "moves", moves, seconds)
     trivial_line, trivial_rate = _summary("trivial", "req", trivial, seconds)
     shown_workers = workers if workers is not None else "default"
+    # CPU per request, measured on the server processes over the whole phase (warm-up
+    # included, so divided by every request sent): unlike the rates, it does not depend on
+    # what else the machine is running.
+    total = seconds + warmup
+    per_move = (cpu_middle[0] - cpu_before[0]) / max(1.0, moves_rate * total)
+    per_trivial = (cpu_after[0] - cpu_middle[0]) / max(1.0, trivial_rate * total)
+    redis_per_move = (cpu_middle[1] - cpu_before[1]) / max(1.0, moves_rate * total)
+    cpu_line = (
+        f"server cpu: {per_move * 1e6:.0f} us/move (+ redis {redis_per_move * 1e6:.0f} us), "
+        f"{per_trivial * 1e6:.0f} us/trivial request"
+    )
     return [
         f"load: {processes} client processes x {threads} threads for {seconds:g} s per phase; "
         f"gunicorn workers={shown_workers} threads={server_threads or 'default'}; "
@@ -245,6 +285,7 @@ def run(
         moves_line + f" ({moves.games} games started)",
         trivial_line,
         f"moves / trivial: {moves_rate / trivial_rate:.2f}" if trivial_rate else "",
+        cpu_line,
     ]
 
 

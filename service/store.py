@@ -22,8 +22,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
+import threading
 import time
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +61,19 @@ redis.call('EXPIRE', KEYS[2], ARGV[4])
 redis.call('PUBLISH', ARGV[5], new_version)
 return new_version
 """
+
+
+# Every store of this process, so that a forked child (a gunicorn worker) drops the
+# per-thread connections it inherited instead of sharing its parent's sockets.
+_STORES: weakref.WeakSet[GameStore] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for store in list(_STORES):
+        store._forget_connections()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def game_key(game_id: str) -> str:
@@ -164,9 +180,27 @@ class GameStore:
 
     def __init__(self, client: redis.Redis, *, finished_ttl: int, idle_ttl: int) -> None:
         self.redis = client
+        self._local = threading.local()
+        _STORES.add(self)
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
         self._apply = client.register_script(_APPLY_LUA)
+
+    def _connection(self) -> redis.Redis:
+        """This thread's own connection, for the two commands of every move: taking a
+        connection from the shared pool and giving it back (with its fork and lock checks)
+        costs more than the command itself. Threads are few and long-lived (gunicorn's
+        pool), so this holds one connection per thread."""
+        client: redis.Redis | None = getattr(self._local, "client", None)
+        if client is None:
+            client = redis.Redis(
+                connection_pool=self.redis.connection_pool, single_connection_client=True
+            )
+            self._local.client = client
+        return client
+
+    def _forget_connections(self) -> None:
+        self._local = threading.local()
 
     def ttl_for(self, game: Game) -> int:
         return self.finished_ttl if game.finished else self.idle_ttl
@@ -218,7 +252,7 @@ class GameStore:
         """The game with this id, in one round trip; `GameNotFound` if there is none."""
         if not is_game_id(game_id):
             raise GameNotFound(game_id)
-        state, history, meta_raw, version, events = self.redis.hmget(
+        state, history, meta_raw, version, events = self._connection().hmget(
             game_key(game_id), ["state", "history", "meta", "version", "events"]
         )
         if state is None or meta_raw is None or version is None or events is None:
@@ -294,6 +328,7 @@ class GameStore:
         numbered = _numbered(new_events, after=record.events, version=version)
         total = record.events + len(numbered)
         result = self._apply(
+            client=self._connection(),
             keys=[game_key(game_id), events_key(game_id)],
             args=[
                 record.version,

@@ -128,7 +128,7 @@ def _view_response(view: dict[str, Any]) -> Response:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(CreateGameSchema, location="json")
+    @blp.arguments(CreateGameSchema(), location="json")
     @blp.response(201, CreatedGameSchema)
     @_documents_errors(400, 413, 415, 503)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -181,7 +181,7 @@ class GameById(MethodView):
 @blp.route("/<game_id>/bids", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Bids(MethodView):
     @blp.doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
-    @blp.arguments(BidSchema, location="json")
+    @blp.arguments(BidSchema(), location="json")
     @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
@@ -196,7 +196,7 @@ class Bids(MethodView):
 @blp.route("/<game_id>/plays", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Plays(MethodView):
     @blp.doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
-    @blp.arguments(PlaySchema, location="json")
+    @blp.arguments(PlaySchema(), location="json")
     @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
@@ -212,7 +212,7 @@ class Plays(MethodView):
 @blp.route("/<game_id>/events", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Events(MethodView):
     @blp.doc(parameters=[_LAST_EVENT_ID])
-    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventSchema(many=True))
     @blp.alt_response(
         200,
