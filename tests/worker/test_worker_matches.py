@@ -1,0 +1,175 @@
+"""Bot-vs-bot matches: fanned out one task per game on the low queue, played in slices
+exactly as the arena plays them, summed up by the arena's statistics; bounded; and never in
+the way of a bot turn a person waits for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+import redis
+from flask.testing import FlaskClient
+from rq.job import Job
+
+from ai.arena import parse_player, play_game, tasks_for
+from ai.stats import summarize
+from engine.rules import Rules
+from tests.service.helpers import create_game
+from tests.worker.conftest import Drain
+from worker.process import make_worker
+from worker.queues import HIGH, LOW, SERIALIZER, Timing, queue
+from worker.tasks import task_key
+
+SEATS = ["easy", "heuristic", "easy", "heuristic"]
+RULES = {"schedule": [2, 3]}
+
+
+def start_match(client: FlaskClient, **body: Any) -> dict[str, Any]:
+    body = {"seats": SEATS, "games": 4, "rules": RULES, "seed": 3, **body}
+    response = client.post("/api/v1/matches", json=body)
+    assert response.status_code == 202, response.json
+    assert response.headers["Location"] == response.json["url"]
+    match: dict[str, Any] = response.json
+    return match
+
+
+def arena_records(match: dict[str, Any]) -> list[dict[str, Any]]:
+    """The same games played by the arena itself, in one process."""
+    rules = Rules.from_dict(match["rules"])
+    lineup = [parse_player(s) for s in match["seats"]]
+    deals = match["games"] // rules.players if match["duplicate"] else match["games"]
+    tasks = tasks_for(rules, lineup, deals, match["seed"], match["duplicate"])
+    return [play_game(t.rules, t.seed, t.players, t.deal) for t in tasks]
+
+
+def without_timings(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k not in ("think_ms", "game")}
+
+
+def test_a_small_match_with_its_statistics(client: FlaskClient, drain: Drain) -> None:
+    match = start_match(client)
+    assert (match["status"], match["done"], match["games"], match["bots"]) == (
+        "running",
+        0,
+        4,
+        [],
+    )
+    drain()
+    report = client.get(match["url"]).json
+    assert (report["status"], report["done"], report["failed"]) == ("finished", 4, 0)
+    assert report["finished_at"] >= report["created_at"]
+    response = client.get(match["records_url"])
+    assert response.mimetype == "application/x-ndjson"
+    records = [orjson.loads(line) for line in response.get_data().splitlines()]
+    assert [r["game"] for r in records] == [0, 1, 2, 3]
+    # Played exactly as the arena plays them, and summed up by the arena's statistics.
+    assert [without_timings(r) for r in records] == [
+        without_timings(r) for r in arena_records(report)
+    ]
+    stats = {s.bot: s.to_dict() for s in summarize(records)}
+    assert {b["bot"]: b for b in report["bots"]} == stats
+    assert set(stats) == {"easy", "heuristic"}
+    easy = stats["easy"]
+    assert easy["hands"] == 4 * 2 * 2 and easy["games"] == 4
+    assert 0 <= easy["win_rate"] <= 1 and 0 <= easy["exact_rate"] <= 1
+    assert easy["ci95"] is not None
+
+
+def test_games_played_in_slices_are_the_same_games(
+    client: FlaskClient, connection: redis.Redis, drain: Drain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each slice stops after one decision: every game is saved and resumed many times.
+    monkeypatch.setenv("POCHA_MATCH_SLICE", "0.000001")
+    match = start_match(client, games=2, duplicate=False, seats=["heuristic", "easy", "random"])
+    drain()
+    report = client.get(match["url"]).json
+    assert report["done"] == 2
+    lines = client.get(match["records_url"]).get_data().splitlines()
+    records = [orjson.loads(line) for line in lines]
+    assert [without_timings(r) for r in records] == [
+        without_timings(r) for r in arena_records(report)
+    ]
+    decisions = sum(records[0]["decisions"])
+    last = Job.fetch(
+        f"pocha-match-{match['id']}-0-{decisions}", connection=connection, serializer=SERIALIZER
+    )
+    assert last.return_value()["finished"]
+    assert not connection.exists(task_key(f"match:{match['id']}:0"))
+
+
+def test_duplicate_deals_rotate_the_seats(client: FlaskClient, drain: Drain) -> None:
+    match = start_match(client, games=8, duplicate=True, seats=["easy", "heuristic"] * 2)
+    drain()
+    lines = client.get(match["records_url"]).get_data().splitlines()
+    records = [orjson.loads(line) for line in lines]
+    by_deal: dict[int, list[list[str]]] = {}
+    for r in records:
+        by_deal.setdefault(r["deal"], []).append(r["seats"])
+    assert len(by_deal) == 2
+    for deal, seatings in by_deal.items():
+        assert len(seatings) == 4  # once per rotation: (easy, heuristic) x2 comes out twice
+        assert len({tuple(s) for s in seatings}) == 2
+        assert len({r["seed"] for r in records if r["deal"] == deal}) == 1  # the same cards
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "words"),
+    [
+        ({"games": 1001}, "games", "less than or equal to 1000"),
+        ({"games": 6, "duplicate": True}, "games", "multiple of 4"),
+        ({"seats": ["hard", "grandmaster", "hard"]}, "seats", "unknown bot"),
+        ({"seats": ["ismcts:1000000", "hard", "hard"]}, "seats", "from 1 to 100000 iterations"),
+        ({"seats": ["ismcts:9000ms", "hard", "hard"]}, "seats", "from 1 to 5000 ms"),
+        ({"seats": ["hard"] * 3, "rules": {"players": 4}}, "rules", "3 seats are listed"),
+        ({"seats": ["expert"] * 4, "games": 1000, "rules": {}}, "games", "CPU hours"),
+        ({"seats": ["hard"] * 2}, "seats", "Length must be between 3 and 8"),
+        ({"rules": {"schedule": [11]}}, "rules", "from 1 to 10"),
+    ],
+)
+def test_matches_that_are_refused(
+    client: FlaskClient, connection: redis.Redis, body: dict[str, Any], field: str, words: str
+) -> None:
+    response = client.post(
+        "/api/v1/matches", json={"seats": SEATS, "games": 4, "rules": RULES, **body}
+    )
+    assert response.status_code == 422, response.json
+    assert response.json["error"] == "validation_error"
+    assert field in response.json["errors"]["json"]
+    assert words in str(response.json["errors"]["json"][field]) + response.json["message"]
+    assert queue(connection, LOW).count == 0
+
+
+def test_unknown_matches(client: FlaskClient) -> None:
+    for url in ("/api/v1/matches/nothing", "/api/v1/matches/nothing/records"):
+        response = client.get(url)
+        assert (response.status_code, response.json["error"]) == (404, "match_not_found")
+
+
+def test_a_queued_match_does_not_delay_a_bot_turn(
+    client: FlaskClient, connection: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("POCHA_MATCH_SLICE", "0.000001")
+    match = start_match(client, games=6)
+    worker = make_worker(connection, simple=True, timing=Timing())
+    worker.work(burst=True, max_jobs=1, logging_level="WARNING")  # a match slice runs
+    # A game of bots is created while the match's continuation and five more games wait.
+    players = [{"name": f"B{i}", "bot": "heuristic"} for i in range(4)]
+    game = create_game(client, players, {"schedule": [2]}, seed=8)
+    assert queue(connection, LOW).count == 6 and queue(connection, HIGH).count == 1
+    worker.work(burst=True, logging_level="WARNING")
+    turns = [
+        Job.fetch(f"pocha-turn-{game['id']}-{v}", connection=connection, serializer=SERIALIZER)
+        for v in range(1, 4 + 4 * 2 + 1)
+    ]
+    slices = [
+        Job.fetch(key.decode().removeprefix("rq:job:"), connection=connection,
+                  serializer=SERIALIZER)
+        for key in connection.scan_iter(match=f"rq:job:pocha-match-{match['id']}-*")
+    ]  # fmt: skip
+    first_slice = min(slices, key=lambda j: j.started_at)
+    later_slices = [j for j in slices if j.id != first_slice.id]
+    # Every bot turn of the game was played before the match went on.
+    last_turn_end = max(t.ended_at for t in turns)
+    assert all(s.started_at >= last_turn_end for s in later_slices)
+    assert client.get(match["url"]).json["done"] == 6
