@@ -1,0 +1,148 @@
+"""The real thing: `pocha worker` processes (forked work horses, heartbeats, the
+watchdog) playing bots for the API. A person plays three bots to the end; a worker killed
+with SIGKILL in the middle of a thought loses nothing (another worker plays the turn within
+the recovery bound); a running match delays a bot turn by one slice at most; `--burst`
+and `--queues` do what they say."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+
+import redis
+from flask.testing import FlaskClient
+from rq.job import Job
+
+from tests.service.helpers import bearer, create_game, move
+from tests.worker.conftest import FAST, POCHA, WorkerProcesses, wait_until
+from worker.queues import HIGH, SERIALIZER, Timing, queue
+from worker.tasks import current_job_id, turn_key
+from worker.turns import store_for
+
+#: The recovery bound of the test workers' timings (see tests/worker/conftest.py).
+FAST_TIMING = Timing(
+    stale=float(FAST["POCHA_WATCHDOG_STALE"]),
+    check=float(FAST["POCHA_WATCHDOG_CHECK"]),
+    sweep=float(FAST["POCHA_WATCHDOG_SWEEP"]),
+)
+
+
+def human_turn_or_over(client: FlaskClient, game_id: str, token: str) -> bool:
+    view = client.get(f"/api/v1/games/{game_id}", headers=bearer(token)).json
+    return bool(view["phase"] == "finished" or view["turn"] == 0)
+
+
+def test_pocha_worker_plays_three_bots_against_a_person(
+    client: FlaskClient, workers: WorkerProcesses
+) -> None:
+    workers.start()
+    bots = [
+        {"name": "E", "bot": "easy"},
+        {"name": "M", "bot": "medium"},
+        {"name": "H", "bot": "heuristic"},
+    ]
+    created = create_game(client, [{"name": "Ana"}, *bots], {"schedule": [2, 3]}, seed=21)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    moves = 0
+    while True:
+        wait_until(lambda: human_turn_or_over(client, game_id, token), 30, "the bots")
+        view = client.get(f"/api/v1/games/{game_id}", headers=bearer(token)).json
+        if view["phase"] == "finished":
+            break
+        assert move(client, game_id, token, view["you"]["legal"][0]).status_code == 200
+        moves += 1
+    assert moves == (1 + 2) + (1 + 3)  # a bid and the cards of each hand
+    events = client.get(f"/api/v1/games/{game_id}/events").json
+    assert events[-1]["type"] == "game_over"
+
+
+def test_a_worker_killed_mid_thought_loses_no_turn(
+    client: FlaskClient, connection: redis.Redis, workers: WorkerProcesses
+) -> None:
+    first = workers.start()
+    players = [{"name": "X", "bot": "expert"}] + [
+        {"name": f"H{i}", "bot": "heuristic"} for i in range(3)
+    ]
+    created = create_game(client, players, {"schedule": [5]}, seed=13)
+    game_id = created["id"]
+    store = store_for(connection)
+    thinking: dict[str, object] = {}
+
+    def expert_thinking() -> bool:
+        record = store.load(game_id)
+        if record.bot_to_move != 0:
+            return False
+        job_id = current_job_id(connection, turn_key(game_id, record.version))
+        if job_id is None or not Job.exists(job_id, connection):
+            return False
+        job = Job.fetch(job_id, connection=connection, serializer=SERIALIZER)
+        if job.get_status() != "started":
+            return False
+        thinking.update(version=record.version, job=job_id)
+        return True
+
+    wait_until(expert_thinking, 30, "the expert bot to start thinking")
+    workers.kill_with_horse(first)
+    killed_at = time.monotonic()
+    version = thinking["version"]
+    assert store.load(game_id).version == version  # the thought died with its worker
+
+    workers.start()
+    recovery = wait_until(lambda: store.load(game_id).version > version, 30, "the turn")
+    # Stale heartbeat, next check, next sweep, then a new worker's start-up and the thought.
+    assert time.monotonic() - killed_at <= FAST_TIMING.recovery_bound + 8, recovery
+    rescued = Job.fetch(f"{thinking['job']}-2", connection=connection, serializer=SERIALIZER)
+    wait_until(lambda: rescued.get_status() == "finished", 10, "the rescuing job to end")
+    assert rescued.return_value(refresh=True)["played"] is True
+    assert "queueing it again" in workers.log(1)
+    wait_until(lambda: store.load(game_id).finished, 60, "the game to end")
+
+
+def test_a_running_match_delays_a_bot_turn_by_one_slice_at_most(
+    client: FlaskClient, connection: redis.Redis, workers: WorkerProcesses
+) -> None:
+    slice_seconds = 0.5
+    workers.start(POCHA_MATCH_SLICE=str(slice_seconds))
+    match = client.post(
+        "/api/v1/matches",
+        json={"seats": ["medium"] * 4, "games": 40, "rules": {"schedule": [3, 3]}, "seed": 2},
+    ).json
+    wait_until(lambda: client.get(match["url"]).json["done"] >= 1, 30, "the match to start")
+    bots = [{"name": f"E{i}", "bot": "easy"} for i in range(3)]
+    created = create_game(client, [{"name": "Ana"}, *bots], {"schedule": [2]}, seed=4)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    waits = []
+    while True:
+        waits.append(wait_until(lambda: human_turn_or_over(client, game_id, token), 30, "bots"))
+        view = client.get(f"/api/v1/games/{game_id}", headers=bearer(token)).json
+        if view["phase"] == "finished":
+            break
+        assert move(client, game_id, token, view["you"]["legal"][0]).status_code == 200
+    # Each wait: the slice in hand, then the bots' turns first (they take milliseconds).
+    assert max(waits) < slice_seconds + 2.0, waits
+    report = client.get(match["url"]).json
+    assert report["status"] == "running"  # the match was busy all along
+
+
+def test_pocha_worker_burst_and_queues(
+    client: FlaskClient, connection: redis.Redis, workers: WorkerProcesses
+) -> None:
+    position = {
+        "seat": 0,
+        "hand": ["O1", "O4", "C3"],
+        "trump": {"card": "E7", "holder": None},
+        "dealer": 3,
+        "bids": [1, 0, 1, 0],
+        "level": "easy",
+    }
+    job = client.post("/api/v1/ai/move", json=position).json
+    low_only = workers.start("--burst", "--queues", "pocha-low")
+    assert low_only.wait(timeout=60) == 0
+    assert queue(connection, HIGH).count == 1  # not its queue
+    both = workers.start("--burst")
+    assert both.wait(timeout=60) == 0
+    assert client.get(job["url"]).json["status"] == "finished"
+    help_text = subprocess.run(
+        [str(POCHA), "worker", "--help"], capture_output=True, text=True, timeout=60
+    ).stdout
+    assert "--burst" in help_text and "REDIS_URL" in help_text
