@@ -1,0 +1,348 @@
+"""A small typed client of the Pocha HTTP API, on the standard library only.
+
+`PochaClient(base_url, token)` wraps every public endpoint a front end needs: create a
+game, see it, bid and play, read the events (once or as a live stream), the score sheet, a
+hint, a stateless AI move, jobs, bot-vs-bot matches, and delete. Responses come back as the
+API's JSON (dicts, described in the OpenAPI document at /api/openapi.json); any 4xx or 5xx
+raises `ApiError` carrying the API's stable machine code (`error`) and its sentence for a
+person (`message`), so callers branch on codes, never on wording. It is meant to be read by
+integrators as much as used: nothing in it knows more than the documented contract.
+
+    api = PochaClient("http://127.0.0.1:8000")
+    game = api.create_game(["Ana", {"name": "B", "bot": "easy"}, {"name": "C", "bot": "easy"}],
+                           rules={"schedule": [1, 2]})
+    me = api.seat(game, 0)          # a client that acts as seat 0 (with its token)
+    view = me.view(game["id"])      # view["you"]["legal"]: what seat 0 may do now
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+from urllib.parse import quote, urlencode, urlsplit
+
+#: Any JSON object the API returns: a view, a created game, an event, a job, a match...
+JSON = dict[str, Any]
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+
+#: The server caps one long poll of a job (JOB_WAIT_MAX, 30 s by default); asking for more
+#: is refused, so longer waits are made of several polls.
+_MAX_POLL_SECONDS = 30.0
+
+
+class ApiError(Exception):
+    """A 4xx or 5xx answer: `status`, the machine code `error`, and `message` for people.
+
+    `errors` holds per-field messages of a validation error, `rule` the rule a refused move
+    breaks (asistir, montar, fallar, pisar, dealer_restriction, ...), `body` everything."""
+
+    def __init__(self, status: int, body: JSON) -> None:
+        self.status = status
+        self.body = body
+        self.error: str = str(body.get("error") or f"http_{status}")
+        self.message: str = str(body.get("message") or f"HTTP {status}")
+        self.errors: JSON | None = body.get("errors")
+        self.rule: str | None = body.get("rule")
+        super().__init__(f"{self.status} {self.error}: {self.message}")
+
+
+class JobFailed(Exception):
+    """A hint or AI move the worker could not give; `job` is the job's report."""
+
+    def __init__(self, job: JSON) -> None:
+        self.job = job
+        super().__init__(job.get("error") or "the job failed")
+
+
+class PochaClient:
+    """The API at `base_url`, acting with `token` (a seat's, or the host's) when given.
+
+    Each call opens its own connection, so one client may be shared between threads.
+    """
+
+    def __init__(
+        self, base_url: str = DEFAULT_URL, token: str | None = None, timeout: float = 15.0
+    ) -> None:
+        parts = urlsplit(base_url if "://" in base_url else f"http://{base_url}")
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"not an http(s) URL: {base_url!r}")
+        self.base_url = f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+        self._scheme = parts.scheme
+        self._host = parts.hostname
+        self._port = parts.port
+        self._prefix = parts.path.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+
+    def with_token(self, token: str | None) -> PochaClient:
+        """The same API, acting with another token."""
+        return PochaClient(self.base_url, token, self.timeout)
+
+    def seat(self, created: Mapping[str, Any], seat: int) -> PochaClient:
+        """A client acting as `seat` of a game just created (its token is only there)."""
+        token = created["seats"][seat].get("token")
+        if token is None:
+            raise ValueError(f"seat {seat} is a bot: it has no token")
+        return self.with_token(token)
+
+    # -- games ------------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        players: Sequence[Mapping[str, Any] | str],
+        rules: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> JSON:
+        """A new game; `players` in playing order, each `{"name", "bot"?}` or just a name
+        (a person). The answer has the game's `id`, the `host_token` and each person's seat
+        `token`, shown only this once."""
+        body: JSON = {"players": [{"name": p} if isinstance(p, str) else dict(p) for p in players]}
+        if rules is not None:
+            body["rules"] = dict(rules)
+        if seed is not None:
+            body["seed"] = seed
+        return self._json("POST", "/api/v1/games", body)
+
+    def view(self, game_id: str) -> JSON:
+        """The game as this client's seat sees it (with `you`), or as a spectator."""
+        return self._json("GET", f"/api/v1/games/{_q(game_id)}")
+
+    def bid(self, game_id: str, bid: int, *, version: int | None = None) -> JSON:
+        """Bid on this seat's turn; its new view. With `version`, refused (412
+        `stale_version`) if the game has moved on since the view it was decided on."""
+        return self._json("POST", f"/api/v1/games/{_q(game_id)}/bids", {"bid": bid}, version)
+
+    def play(self, game_id: str, card: str, *, version: int | None = None) -> JSON:
+        """Play a card (a code such as "O1") on this seat's turn; its new view."""
+        return self._json("POST", f"/api/v1/games/{_q(game_id)}/plays", {"card": card}, version)
+
+    def act(self, game_id: str, action: int | str, *, version: int | None = None) -> JSON:
+        """Bid (an int) or play (a card code): an entry of `you.legal` as it is."""
+        if isinstance(action, bool):
+            raise TypeError("an action is a bid (int) or a card code (str)")
+        if isinstance(action, int):
+            return self.bid(game_id, action, version=version)
+        return self.play(game_id, action, version=version)
+
+    def events(self, game_id: str, after: int = 0) -> list[JSON]:
+        """Every event with `seq` greater than `after`, in order."""
+        path = f"/api/v1/games/{_q(game_id)}/events?{urlencode({'after': after})}"
+        events: list[JSON] = json.loads(self._request("GET", path)[1])
+        return events
+
+    def follow(self, game_id: str, after: int = 0, timeout: float = 70.0) -> Iterator[JSON]:
+        """The events after `after` as they happen (Server-Sent Events), until the game is
+        over or the server ends the stream (about a minute); call again with the last `seq`
+        to go on. `timeout` bounds the wait for any one line (keepalives come every 15 s)."""
+        connection = self._connection(timeout)
+        try:
+            headers = {**self._headers(), "Accept": "text/event-stream"}
+            headers["Last-Event-ID"] = str(after)
+            connection.request(
+                "GET", f"{self._prefix}/api/v1/games/{_q(game_id)}/events", headers=headers
+            )
+            response = connection.getresponse()
+            if response.status >= 400:
+                raise ApiError(response.status, _decode_error(response.read()))
+            data: list[str] = []
+            for raw in response:
+                line = raw.decode("utf-8").rstrip("\r\n")
+                if line.startswith("data:"):
+                    data.append(line[5:].removeprefix(" "))
+                elif not line and data:
+                    # A blank line ends a message; `id:` repeats the event's own `seq`.
+                    yield json.loads("\n".join(data))
+                    data = []
+        finally:
+            connection.close()
+
+    def history(self, game_id: str) -> JSON:
+        """The score sheet: every finished hand as dealt, bid, won and scored, and totals."""
+        return self._json("GET", f"/api/v1/games/{_q(game_id)}/history")
+
+    def delete(self, game_id: str) -> None:
+        """Delete the game (this client must hold the host token)."""
+        self._request("DELETE", f"/api/v1/games/{_q(game_id)}")
+
+    def rules(self) -> JSON:
+        """Every rule option with its default, and the bot levels."""
+        return self._json("GET", "/api/v1/rules")
+
+    # -- AI on demand -----------------------------------------------------------------------
+
+    def hint(
+        self,
+        game_id: str,
+        *,
+        level: str | None = None,
+        iterations: int | None = None,
+        milliseconds: int | None = None,
+        wait: float | None = 60.0,
+    ) -> JSON:
+        """Ask what a bot would do in this seat's place, on its turn. With `wait` (seconds;
+        None: don't), waits for the answer and returns the finished job, whose `result` has
+        the suggested `action` and the `analysis` per legal action; raises `JobFailed` if
+        the worker could not answer, `TimeoutError` if it took longer than `wait`."""
+        body = _thinking(level, iterations, milliseconds)
+        job = self._json("POST", f"/api/v1/games/{_q(game_id)}/hint", body)
+        return job if wait is None else self.wait_job(job, wait)
+
+    def ai_move(
+        self,
+        position: Mapping[str, Any],
+        *,
+        level: str | None = None,
+        iterations: int | None = None,
+        milliseconds: int | None = None,
+        wait: float | None = 60.0,
+    ) -> JSON:
+        """A move for a position a front end keeps itself (rules, seat, hand, trump,
+        dealer, bids, plays: see the OpenAPI document); the finished job as for `hint`.
+        An impossible position raises `ApiError` 422 `invalid_position` saying why."""
+        body = {**dict(position), **_thinking(level, iterations, milliseconds)}
+        job = self._json("POST", "/api/v1/ai/move", body)
+        return job if wait is None else self.wait_job(job, wait)
+
+    def job(self, job: str | Mapping[str, Any], wait: float = 0.0) -> JSON:
+        """A job's report by id, URL or report; `wait` long-polls (server-capped)."""
+        if isinstance(job, Mapping):
+            job = str(job["id"])
+        job_id = job.rstrip("/").rsplit("/", 1)[-1]
+        path = f"/api/v1/jobs/{_q(job_id)}"
+        if wait > 0:
+            path += "?" + urlencode({"wait": f"{wait:g}"})
+        return self._json("GET", path, timeout=self.timeout + wait)
+
+    def wait_job(self, job: str | Mapping[str, Any], timeout: float = 60.0) -> JSON:
+        """The job once finished (raises `JobFailed` if it failed, `TimeoutError`)."""
+        deadline = time.monotonic() + timeout
+        report = dict(job) if isinstance(job, Mapping) else self.job(job)
+        while report.get("status") not in ("finished", "failed"):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"job {report.get('id')} not done after {timeout:g} s")
+            report = self.job(report["id"], wait=min(remaining, _MAX_POLL_SECONDS))
+        if report["status"] == "failed":
+            raise JobFailed(report)
+        return report
+
+    # -- matches ----------------------------------------------------------------------------
+
+    def create_match(
+        self,
+        seats: Sequence[str],
+        games: int,
+        rules: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        duplicate: bool = False,
+    ) -> JSON:
+        """Start bots against bots (`seats`: a level, a bot, or `ismcts:2000`) over `games`
+        games; the match's report, with `done` of `games` and statistics per bot."""
+        body: JSON = {"seats": list(seats), "games": games, "duplicate": duplicate}
+        if rules is not None:
+            body["rules"] = dict(rules)
+        if seed is not None:
+            body["seed"] = seed
+        return self._json("POST", "/api/v1/matches", body)
+
+    def match(self, match_id: str) -> JSON:
+        """A match's progress and statistics per bot."""
+        return self._json("GET", f"/api/v1/matches/{_q(match_id)}")
+
+    def match_records(self, match_id: str) -> list[JSON]:
+        """The records of the games played so far (the JSON lines, decoded)."""
+        text = self._request("GET", f"/api/v1/matches/{_q(match_id)}/records")[1]
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    def wait_match(self, match_id: str, timeout: float = 300.0, poll: float = 0.5) -> JSON:
+        """The match's report once every game is played (`TimeoutError` after `timeout`)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            report = self.match(match_id)
+            if report.get("status") == "finished":
+                return report
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"match {match_id} not finished after {timeout:g} s")
+            time.sleep(poll)
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def _connection(self, timeout: float) -> http.client.HTTPConnection:
+        if self._scheme == "https":
+            return http.client.HTTPSConnection(self._host, self._port, timeout=timeout)
+        return http.client.HTTPConnection(self._host, self._port, timeout=timeout)
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Accept": "application/json"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        return headers
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        version: int | None = None,
+        timeout: float | None = None,
+    ) -> tuple[int, str]:
+        headers = self._headers()
+        payload = None
+        if body is not None:
+            payload = json.dumps(body).encode("utf-8")
+            headers["Content-Type"] = "application/json"
+        if version is not None:
+            headers["If-Match"] = f'"{version}"'
+        connection = self._connection(self.timeout if timeout is None else timeout)
+        try:
+            connection.request(method, self._prefix + path, body=payload, headers=headers)
+            response = connection.getresponse()
+            raw = response.read()
+        finally:
+            connection.close()
+        if response.status >= 400:
+            raise ApiError(response.status, _decode_error(raw))
+        return response.status, raw.decode("utf-8")
+
+    def _json(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        version: int | None = None,
+        timeout: float | None = None,
+    ) -> JSON:
+        """The JSON object an endpoint answers with."""
+        found = json.loads(self._request(method, path, body, version, timeout)[1])
+        if not isinstance(found, dict):
+            raise ApiError(502, {"error": "bad_response", "message": f"not an object: {found!r}"})
+        return found
+
+
+def _q(segment: str) -> str:
+    """An id as one path segment (ids are URL-safe; this keeps a stray '/' from escaping)."""
+    return quote(segment, safe="")
+
+
+def _thinking(level: str | None, iterations: int | None, milliseconds: int | None) -> JSON:
+    body: JSON = {}
+    if level is not None:
+        body["level"] = level
+    if iterations is not None:
+        body["iterations"] = iterations
+    if milliseconds is not None:
+        body["milliseconds"] = milliseconds
+    return body
+
+
+def _decode_error(raw: bytes) -> JSON:
+    """The API's error body; a proxy's HTML page or an empty body still gives an ApiError."""
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return {"message": raw.decode("utf-8", "replace")[:200].strip() or None}
+    return body if isinstance(body, dict) else {"message": str(body)}
