@@ -126,6 +126,26 @@ def worker(burst: bool, queues: str, name: str | None) -> None:
 
 
 @pocha.command()
+@click.option(
+    "--url", default="http://127.0.0.1:8000", show_default=True, help="The Pocha service."
+)
+@click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
+@click.option("--level", default="medium", show_default=True, help="The bots' level.")
+@click.option("--name", default="You", show_default=True, help="Your name at the table.")
+@click.option(
+    "--schedule",
+    default="classic",
+    show_default=True,
+    help="The hands: classic, pyramid, or card counts such as 1,2,3 (a short game).",
+)
+@click.option("--seed", type=int, default=None, help="Seed of the deals.")
+def play(url: str, players: int, level: str, name: str, schedule: str, seed: int | None) -> None:
+    """Play a game against bots in this terminal, over the HTTP API (see `pocha serve`)."""
+    terminal = _load("client.terminal")
+    raise SystemExit(terminal.play(url, players, level, name, schedule, seed))
+
+
+@pocha.command()
 def openapi() -> None:
     """Print the API's OpenAPI document (the committed copy is openapi/openapi.json)."""
     service_openapi = _load("service.openapi")

@@ -1,0 +1,375 @@
+"""`pocha play`: a game against bots in the terminal, over the HTTP API.
+
+It creates a game with one person (you, seat 0) and bots, then loops: it narrates the
+events since the last look (bids, cards, tricks, scores), and on your turn shows the table
+as the web page does (hand, trump, bids, tricks, the trick on the table, scores) and asks
+for a bid or a card. Answers are checked against the view's `legal` list; a card you hold
+that the rules forbid is sent anyway, so that the server's refusal says which rule
+(asistir, montar, fallar, pisar) in its own words, with the game untouched. `?` asks the
+bots for a hint. After each hand the score sheet is shown as on paper. Everything goes
+through `client.api.PochaClient`: this module knows only the public contract.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from client.api import JSON, ApiError, JobFailed, PochaClient
+
+SUITS = {
+    "O": ("oros", "yellow"),
+    "C": ("copas", "red"),
+    "E": ("espadas", "blue"),
+    "B": ("bastos", "green"),
+}
+RANK_NAMES = {1: "as", 10: "sota", 11: "caballo", 12: "rey"}
+
+#: How often to look for the bots' moves while they think (seconds).
+POLL_SECONDS = 0.25
+
+Prompt = Callable[[str], str]
+
+
+class Quit(Exception):
+    """The player asked to leave (q, Ctrl-D or Ctrl-C); the game stays on the server."""
+
+
+def card_name(code: str) -> str:
+    """`O1` -> `as de oros`, `B12` -> `rey de bastos`, `C4` -> `4 de copas`."""
+    suit, rank = SUITS[code[0]][0], int(code[1:])
+    return f"{RANK_NAMES.get(rank, str(rank))} de {suit}"
+
+
+def card_text(code: str, *, dim: bool = False) -> Text:
+    """A card as coloured text: its code and its name."""
+    colour = SUITS[code[0]][1]
+    return Text(f"{code} ({card_name(code)})", style=f"dim {colour}" if dim else f"bold {colour}")
+
+
+class TerminalGame:
+    """One game against bots, played at this terminal."""
+
+    def __init__(self, api: PochaClient, console: Console, ask: Prompt | None = None) -> None:
+        self.api = api
+        self.console = console
+        self.ask: Prompt = ask or console.input
+        self.me: PochaClient = api
+        self.game_id = ""
+        self.seat = 0
+        self.names: list[str] = []
+        self.seen = 0  # seq of the last event narrated
+
+    # -- the game loop ----------------------------------------------------------------------
+
+    def start(
+        self,
+        name: str,
+        players: int,
+        level: str,
+        rules: dict[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        seats: list[dict[str, Any]] = [{"name": name}]
+        seats += [{"name": f"Bot {i}", "bot": level} for i in range(1, players)]
+        created = self.api.create_game(seats, rules, seed)
+        self.game_id = created["id"]
+        self.me = self.api.seat(created, 0)
+        self.names = [s["name"] for s in created["seats"]]
+        self.console.print(
+            f"Game [bold]{self.game_id}[/] created: you are {name}, against "
+            f"{players - 1} {level} bots. Type ? for a hint, q to quit."
+        )
+
+    def run(self) -> int:
+        """Play until the game is over (0) or the player quits (also 0: not an error)."""
+        try:
+            while True:
+                self.narrate()
+                view = self.me.view(self.game_id)
+                if view["last_event"] > self.seen:
+                    continue  # more happened since: tell it first
+                if view["phase"] == "finished":
+                    self.finish(view)
+                    return 0
+                if view["turn"] == self.seat:
+                    self.show_table(view)
+                    self.take_turn(view)
+                else:
+                    time.sleep(POLL_SECONDS)
+        except Quit:
+            self.console.print(f"Left game {self.game_id}; it stays on the server for a while.")
+            return 0
+        except OSError as exc:
+            self.console.print(f"[red]Lost the service at {self.api.base_url}: {exc}[/]")
+            return 1
+
+    def take_turn(self, view: JSON) -> None:
+        """Ask until the server accepts a bid or a card (or the player quits)."""
+        legal: list[Any] = view["you"]["legal"]
+        bidding = view["phase"] == "bidding"
+        while True:
+            if bidding:
+                options = "/".join(str(b) for b in legal)
+                prompt = f"Your bid [{options}] (? hint, q quit): "
+            else:
+                prompt = "Your card (number or code, ? hint, q quit): "
+            try:
+                answer = self.ask(prompt).strip()
+            except (EOFError, KeyboardInterrupt) as exc:
+                raise Quit from exc
+            if answer.lower() in ("q", "quit", "exit"):
+                raise Quit
+            if answer == "?":
+                self.hint(view)
+                continue
+            action = self.parse(answer, view)
+            if action is None:
+                continue
+            try:
+                self.me.act(self.game_id, action, version=view["version"])
+                return
+            except ApiError as exc:
+                self.console.print(f"[red]{exc.message}[/]")
+                if exc.error in ("stale_version", "not_your_turn", "conflict"):
+                    return  # the game moved on: look again
+
+    def parse(self, answer: str, view: JSON) -> int | str | None:
+        """The action an answer names, or None (and a message) if it names none. Only
+        actions in `legal` pass, except a card in hand, which the server explains."""
+        legal: list[Any] = view["you"]["legal"]
+        hand: list[str] = view["you"]["hand"]
+        if view["phase"] == "bidding":
+            if not answer.isdigit():
+                self.console.print(f"[red]Bid a number: {', '.join(map(str, legal))}.[/]")
+                return None
+            bid = int(answer)
+            if bid in legal:
+                return bid
+            if bid <= view["cards_per_player"]:
+                # In range yet not legal: only the dealer's restriction does that.
+                total = sum(b for b in view["bids"] if b is not None) + bid
+                self.console.print(
+                    f"[red]As the dealer you may not bid {bid}: the bids would add up to "
+                    f"{total}, the cards in hand. You may bid {', '.join(map(str, legal))}.[/]"
+                )
+            else:
+                self.console.print(
+                    f"[red]Bid from 0 to {view['cards_per_player']}: you may bid "
+                    f"{', '.join(map(str, legal))}.[/]"
+                )
+            return None
+        card = answer.upper()
+        if answer.isdigit():
+            index = int(answer)
+            if not 1 <= index <= len(hand):
+                self.console.print(f"[red]Pick a card from 1 to {len(hand)}.[/]")
+                return None
+            card = hand[index - 1]
+        if card not in hand:
+            self.console.print(f"[red]You do not hold {answer}: pick a number or a code.[/]")
+            return None
+        return card
+
+    def hint(self, view: JSON) -> None:
+        self.console.print("Asking the bots…")
+        try:
+            job = self.me.hint(self.game_id, wait=60)
+        except (ApiError, JobFailed, TimeoutError) as exc:
+            self.console.print(f"[red]No hint: {exc}[/]")
+            return
+        result = job["result"]
+        action = result["action"]
+        said = (
+            f"bid {action}" if isinstance(action, int) else f"play {card_name(action)} ({action})"
+        )
+        line = Text(f"Hint ({result.get('level', '')}): {said}", style="bold magenta")
+        best = sorted(result.get("analysis") or [], key=lambda s: -s["share"])[:3]
+        if best:
+            # The search's own account: how often it tried each action, and how it scored.
+            line.append(
+                "  (search: "
+                + ", ".join(
+                    f"{s['action']} {s['share']:.0%} {s['mean_score']:+.1f} pts" for s in best
+                )
+                + ")",
+                style="magenta",
+            )
+        self.console.print(line)
+
+    # -- what is shown ----------------------------------------------------------------------
+
+    def narrate(self) -> None:
+        """Tell every event since the last look, one line each."""
+        for event in self.api.events(self.game_id, after=self.seen):
+            self.seen = event["seq"]
+            line = self.describe(event)
+            if line is not None:
+                self.console.print(line)
+            if event["type"] == "hand_scored":
+                self.console.print(self.score_sheet(self.api.history(self.game_id)))
+
+    def describe(self, event: JSON) -> Text | None:
+        kind = event["type"]
+        seat = event.get("seat")
+        you = seat == self.seat
+        who = "You" if you else self.names[seat] if seat is not None else ""
+        if kind == "hand_dealt":
+            trump = event["trump"]
+            text = Text(
+                f"\nHand {event['hand_number']} of {event['hands_total']}"
+                f"{' (tiebreak)' if event.get('tiebreak') else ''}: "
+                f"{event['cards_per_player']} card(s) each, {self.names[event['dealer']]} "
+                "deals. Trump: ",
+                style="bold",
+            )
+            text.append(card_text(trump["card"]))
+            if trump["holder"] is not None:
+                text.append(f", held by {self.names[trump['holder']]}")
+            return text
+        if kind == "bid":
+            return Text(f"{who} {'bid' if you else 'bids'} {event['bid']}.")
+        if kind == "card_played":
+            return Text(f"{who} {'play' if you else 'plays'} ").append(card_text(event["card"]))
+        if kind == "trick_won":
+            won = "win" if you else "wins"
+            return Text(f"{who} {won} trick {event['trick_number']}.", style="italic")
+        if kind == "game_over":
+            return None  # `finish` shows the result
+        return None  # hand_scored: the score sheet follows
+
+    def show_table(self, view: JSON) -> None:
+        self.console.print(self.table(view))
+
+    def table(self, view: JSON) -> Panel:
+        """Everything a seat knows now, laid out as the web page does."""
+        trump = view["trump"]
+        head = Text(
+            f"Hand {view['hand_number']} of {view['hands_total']} · "
+            f"{view['cards_per_player']} card(s) each · trump: "
+        )
+        head.append(card_text(trump["card"]))
+        if trump["holder"] is not None:
+            head.append(f" (held by {self.names[trump['holder']]})")
+        seats = Table(box=None, pad_edge=False)
+        for column in ("", "Player", "", "Bid", "Tricks", "Score"):
+            seats.add_column(
+                column, justify="right" if column in ("Bid", "Tricks", "Score") else "left"
+            )
+        for seat, name in enumerate(self.names):
+            role = "dealer" if view["dealer"] == seat else "mano" if view["mano"] == seat else ""
+            bid = view["bids"][seat]
+            seats.add_row(
+                "▶" if view["turn"] == seat else "",
+                name + (" (you)" if seat == self.seat and name != "You" else ""),
+                role,
+                "-" if bid is None else str(bid),
+                str(view["tricks_won"][seat]),
+                str(view["scores"][seat]),
+                style="bold" if view["turn"] == seat else None,
+            )
+        trick = Text("On the table: ")
+        if not view["trick"]:
+            trick.append("nothing yet" if view["phase"] == "playing" else "(bidding)")
+        for i, played in enumerate(view["trick"]):
+            trick.append(", " if i else "").append(f"{self.names[played['seat']]} ")
+            trick.append(card_text(played["card"]))
+        parts: list[Any] = [head, seats, trick]
+        if view["last_trick"] and not view["trick"]:
+            last = Text("Last trick: ", style="dim")
+            for i, played in enumerate(view["last_trick"]):
+                last.append(", " if i else "").append(f"{self.names[played['seat']]} ")
+                last.append(card_text(played["card"], dim=True))
+            parts.append(last)
+        parts.append(self.hand_text(view))
+        doing = "bid" if view["phase"] == "bidding" else "play"
+        return Panel(Group(*parts), title=f"Your turn to {doing}", title_align="left")
+
+    def hand_text(self, view: JSON) -> Text:
+        you = view["you"]
+        playing = view["phase"] == "playing"
+        text = Text("Your hand: ")
+        for i, code in enumerate(you["hand"], 1):
+            # Cards the rules forbid now are dimmed, as the web page greys them out.
+            allowed = not playing or code in you["legal"]
+            text.append(f"  {i}) ").append(card_text(code, dim=not allowed))
+        return text
+
+    def score_sheet(self, history: JSON) -> Table:
+        """The score sheet as on paper: per hand, each player's bid, tricks and total."""
+        sheet = Table(title="Score sheet", caption="bid/won, points → total; * tiebreak")
+        sheet.add_column("Hand", justify="right")
+        sheet.add_column("Cards", justify="right")
+        sheet.add_column("Trump")
+        for name in self.names:
+            sheet.add_column(name, justify="right", no_wrap=True)
+        for hand in history["hands"]:
+            cells = [
+                f"{hand['bids'][s]}/{hand['tricks'][s]} {hand['points'][s]:+d} → "
+                f"{hand['totals'][s]}"
+                for s in range(len(self.names))
+            ]
+            trump = hand["trump"]["card"]
+            sheet.add_row(
+                str(hand["hand_number"]) + ("*" if hand.get("tiebreak") else ""),
+                str(hand["cards"]),
+                Text(trump, style=SUITS[trump[0]][1]),
+                *cells,
+            )
+        return sheet
+
+    def finish(self, view: JSON) -> None:
+        winners = [self.names[s] for s in view["winners"]]
+        scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, view["scores"], strict=True))
+        self.console.print(
+            Panel(
+                Text(f"Game over. Winner: {' and '.join(winners)}.\nFinal scores: {scores}."),
+                style="bold green",
+            )
+        )
+
+
+def parse_schedule(text: str) -> str | list[int]:
+    """`classic`, `pyramid`, or card counts such as `1,2,3`."""
+    text = text.strip()
+    if text in ("classic", "pyramid"):
+        return text
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError as exc:
+        raise ValueError(
+            f"schedule: 'classic', 'pyramid' or counts like 1,2,3, not {text!r}"
+        ) from exc
+
+
+def play(
+    url: str,
+    players: int,
+    level: str,
+    name: str = "You",
+    schedule: str = "classic",
+    seed: int | None = None,
+    console: Console | None = None,
+    ask: Prompt | None = None,
+) -> int:
+    """`pocha play`: create a game against bots at `url` and play it here; exit status."""
+    console = console or Console()
+    game = TerminalGame(PochaClient(url), console, ask)
+    try:
+        game.start(name, players, level, {"schedule": parse_schedule(schedule)}, seed)
+    except ApiError as exc:
+        console.print(f"[red]Cannot create the game: {exc.message}[/]")
+        return 2
+    except OSError as exc:
+        console.print(
+            f"[red]Cannot reach the Pocha service at {url} ({exc}). Start it with "
+            "`pocha serve`, or give its address with --url.[/]"
+        )
+        return 2
+    return game.run()
