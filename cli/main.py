@@ -87,6 +87,47 @@ def bench_api(
     )
 
 
+@bench.command("bots")
+@click.option(
+    "--samples",
+    type=click.IntRange(1),
+    default=20,
+    show_default=True,
+    help="Positions per level for the latency figures.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=8,
+    show_default=True,
+    help="Games of the match timed with 1 and 2 workers.",
+)
+@click.option(
+    "--seats",
+    default="easy,heuristic,easy,heuristic",
+    show_default=True,
+    help="The match's bots, one per seat.",
+)
+@click.option(
+    "--rules",
+    "rules_json",
+    default="{}",
+    show_default=True,
+    help="The match's rule options as JSON, e.g. '{\"schedule\": [5, 5]}'.",
+)
+def bench_bots(samples: int, games: int, seats: str, rules_json: str) -> None:
+    """Bot decision latency per level through a worker, and match games per minute with
+    1 and 2 workers (starts its own Redis and workers)."""
+    import json
+
+    try:
+        rules = json.loads(rules_json)
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(str(exc), param_hint="--rules") from exc
+    worker_bench = _load("worker.bench")
+    _echo_lines(worker_bench.run(samples=samples, games=games, seats=seats, rules=rules))
+
+
 @pocha.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")

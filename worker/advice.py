@@ -24,6 +24,7 @@ import redis
 from rq import get_current_job
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
+from rq.results import Result
 
 from ai.bot import Budget
 from ai.levels import LEVELS, decide
@@ -262,7 +263,6 @@ def wait_for_report(
 ) -> dict[str, Any] | None:
     """The job's report once it is finished or failed, or after `wait` seconds."""
     deadline = time.monotonic() + wait
-    pause = 0.02
     while True:
         report = job_report(connection, job_id, timing)
         if report is None or report["status"] in ("finished", "failed"):
@@ -270,7 +270,7 @@ def wait_for_report(
         left = deadline - time.monotonic()
         if left <= 0:
             return report
-        # Short pauses first (a hint at a cheap level is ready in milliseconds), then
-        # longer ones so a long poll costs Redis a few reads a second.
-        time.sleep(min(pause, left))
-        pause = min(pause * 2, 0.25)
+        # RQ appends every outcome of a job to its results stream: block on it, so the
+        # answer leaves the moment the job ends. A second at a time, which keeps within
+        # the client's socket timeout and looks at a started job's heartbeat now and then.
+        connection.xread({Result.get_key(job_id): "0-0"}, block=max(1, int(min(left, 1) * 1000)))

@@ -23,8 +23,14 @@ from rq import SimpleWorker, Worker
 from rq.utils import now
 from rq.worker import BaseWorker
 
+# The job modules are imported here, in the worker, so every forked horse has them loaded:
+# importing them (and Flask, through the service's error types) in each horse would add
+# about 100 ms to every job.
+from worker import advice, matches, turns
 from worker.queues import QUEUES, SERIALIZER, Timing, connect, queue
 from worker.tasks import sweep
+
+JOB_MODULES = (advice, matches, turns)
 
 #: RQ's own maintenance (abandoned-job cleanup, expired registry entries) runs this often;
 #: the watchdog, which is what bounds a bot's recovery, runs much more often.
