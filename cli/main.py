@@ -98,7 +98,7 @@ def bench_api(
 @click.option(
     "--games",
     type=click.IntRange(1),
-    default=8,
+    default=16,
     show_default=True,
     help="Games of the match timed with 1 and 2 workers.",
 )

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from rq import Worker
 
 from ai.bot import Budget
 from ai.levels import LEVELS
@@ -89,6 +90,14 @@ class _Workers:
                 )
             )
 
+    def wait_ready(self, connection: redis.Redis, timeout: float = 60) -> None:
+        """Until every worker has registered (imports done, listening)."""
+        deadline = time.monotonic() + timeout
+        while Worker.count(connection=connection) < len(self.processes):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the workers did not start")
+            time.sleep(0.05)
+
     def stop(self) -> None:
         for process in self.processes:
             process.terminate()
@@ -147,7 +156,7 @@ def _throughput(
 
 def run(
     samples: int = 20,
-    games: int = 8,
+    games: int = 16,
     seats: str = "easy,heuristic,easy,heuristic",
     rules: dict[str, Any] | None = None,
     worker_counts: Sequence[int] = (1, 2),
@@ -167,6 +176,7 @@ def run(
         connection = connect(server.url)
         try:
             workers.start(1)
+            workers.wait_ready(connection)
             lines.append(
                 f"decision latency, {samples} positions per level, one worker, one job at a time:"
             )
@@ -178,6 +188,7 @@ def run(
             for count in worker_counts:
                 connection.flushdb()
                 workers.start(count)
+                workers.wait_ready(connection)
                 rate = _throughput(connection, lineup, games, rules)
                 workers.stop()
                 lines.append(f"  {count} worker{'s' if count > 1 else ''}: {rate:.1f} games/minute")
