@@ -40,6 +40,8 @@ class Sample:
     latencies: list[float]
     errors: int
     games: int = 0
+    # Every request of the phase's kind, warm-up included (for CPU per request).
+    sent: int = 0
 
 
 def _play_games(port: int, deadline: float, start: float, seed: int, out: Sample) -> None:
@@ -85,6 +87,7 @@ def _play_games(port: int, deadline: float, start: float, seed: int, out: Sample
             response = connection.getresponse()
             response.read()
             ended = time.perf_counter()
+            out.sent += 1
             if response.status != 200:
                 out.errors += 1
                 break
@@ -102,6 +105,7 @@ def _hit_health(port: int, deadline: float, start: float, seed: int, out: Sample
         response = connection.getresponse()
         response.read()
         ended = time.perf_counter()
+        out.sent += 1
         if response.status != 200:
             out.errors += 1
         elif began >= start:
@@ -129,8 +133,9 @@ def _client(phase: str, port: int, threads: int, warmup: float, seconds: float, 
         [x for s in samples for x in s.latencies],
         sum(s.errors for s in samples),
         sum(s.games for s in samples),
+        sum(s.sent for s in samples),
     )
-    pipe.send((merged.latencies, merged.errors, merged.games))
+    pipe.send((merged.latencies, merged.errors, merged.games, merged.sent))
     pipe.close()
 
 
@@ -150,10 +155,11 @@ def _run_phase(
         workers.append(process)
     total = Sample([], 0)
     for receiver in pipes:
-        latencies, errors, games = receiver.recv()
+        latencies, errors, games, sent = receiver.recv()
         total.latencies.extend(latencies)
         total.errors += errors
         total.games += games
+        total.sent += sent
     for process in workers:
         process.join()
     return total
@@ -198,8 +204,19 @@ def _server_pids(master: int) -> list[int]:
     return [master, *(int(c) for c in children)]
 
 
-def _server_cpu(pids: list[int]) -> float:
-    return sum(_cpu_seconds(pid) for pid in pids)
+class _ServerClock:
+    """CPU time used by gunicorn's processes between two calls of `lap`: workers that
+    appear in between count from their start, so none is missed."""
+
+    def __init__(self, master: int) -> None:
+        self.master = master
+        self.last = {pid: _cpu_seconds(pid) for pid in _server_pids(master)}
+
+    def lap(self) -> float:
+        now = {pid: _cpu_seconds(pid) for pid in _server_pids(self.master)}
+        used = sum(cpu - self.last.get(pid, 0.0) for pid, cpu in now.items())
+        self.last = now
+        return used
 
 
 def _wait_ready(port: int, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
@@ -248,13 +265,14 @@ def run(
         )
         try:
             _wait_ready(port, api)
-            pids = _server_pids(api.pid)
+            clock = _ServerClock(api.pid)
             redis_pid = redis_server.process.pid
-            cpu_before = _server_cpu(pids), _cpu_seconds(redis_pid)
+            redis_before = _cpu_seconds(redis_pid)
             moves = _run_phase("moves", port, processes, threads, warmup, seconds)
-            cpu_middle = _server_cpu(pids), _cpu_seconds(redis_pid)
+            server_moves = clock.lap()
+            redis_moves = _cpu_seconds(redis_pid) - redis_before
             trivial = _run_phase("trivial", port, processes, threads, warmup, seconds)
-            cpu_after = _server_cpu(pids), _cpu_seconds(redis_pid)
+            server_trivial = clock.lap()
         finally:
             api.terminate()
             try:
@@ -268,12 +286,11 @@ def run(
     trivial_line, trivial_rate = _summary("trivial", "req", trivial, seconds)
     shown_workers = workers if workers is not None else "default"
     # CPU per request, measured on the server processes over the whole phase (warm-up
-    # included, so divided by every request sent): unlike the rates, it does not depend on
+    # included, so divided by every request sent): unlike the rates, it hardly depends on
     # what else the machine is running.
-    total = seconds + warmup
-    per_move = (cpu_middle[0] - cpu_before[0]) / max(1.0, moves_rate * total)
-    per_trivial = (cpu_after[0] - cpu_middle[0]) / max(1.0, trivial_rate * total)
-    redis_per_move = (cpu_middle[1] - cpu_before[1]) / max(1.0, moves_rate * total)
+    per_move = server_moves / max(1, moves.sent)
+    per_trivial = server_trivial / max(1, trivial.sent)
+    redis_per_move = redis_moves / max(1, moves.sent)
     cpu_line = (
         f"server cpu: {per_move * 1e6:.0f} us/move (+ redis {redis_per_move * 1e6:.0f} us), "
         f"{per_trivial * 1e6:.0f} us/trivial request"
