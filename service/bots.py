@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from typing import Protocol
 
 import redis
@@ -113,7 +114,21 @@ class RQBotRunner:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
 
+    #: Pauses between tries to hand a turn over while Redis does not answer (seconds).
+    RETRY_PAUSES = (0.05, 0.2, 0.5)
+
     def game_changed(self, game_id: str, version: int) -> None:
+        # The move that leads here is already written: losing the hand-over would leave the
+        # game waiting for a bot with no job, so a blip of Redis is waited out.
+        for pause in self.RETRY_PAUSES:
+            try:
+                schedule_turn(self.redis, game_id, version)
+                return
+            except (redis.ConnectionError, redis.TimeoutError):
+                log.warning(
+                    "game %s: handing turn %s to the workers failed; retrying", game_id, version
+                )
+                time.sleep(pause)
         schedule_turn(self.redis, game_id, version)
 
 

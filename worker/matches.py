@@ -395,6 +395,14 @@ return 1
 """
 
 
+# Keep the statistics beside the match, unless the match has expired meanwhile.
+_CACHE_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('HSET', KEYS[1], 'stats', ARGV[1], 'stats_of', ARGV[2])
+end
+"""
+
+
 def _end_game(
     connection: redis.Redis, match_id: str, index: int, record: dict[str, Any] | None
 ) -> bool:
@@ -496,6 +504,14 @@ def match_report(connection: redis.Redis, match_id: str) -> dict[str, Any] | Non
     f = {text(k): text(v) for k, v in fields.items()}
     spec = MatchSpec.from_dict(json.loads(f["spec"]))
     finished_at = float(f["finished"]) if "finished" in f else None
+    # The statistics change only when a game ends: kept beside the match, with the number of
+    # records they were made from, so polling a big match does not reread its records.
+    count = int(connection.llen(records_key(match_id)))
+    if f.get("stats_of") == str(count):
+        bots = json.loads(f["stats"])
+    else:
+        bots = [s.to_dict() for s in summarize(records(connection, match_id))]
+        connection.eval(_CACHE_LUA, 1, match_key(match_id), json.dumps(bots), count)
     return {
         "id": match_id,
         "status": "finished" if finished_at is not None else "running",
@@ -504,5 +520,5 @@ def match_report(connection: redis.Redis, match_id: str) -> dict[str, Any] | Non
         "failed": int(f["failed"]),
         "created_at": _iso(float(f["created"])),
         "finished_at": _iso(finished_at),
-        "bots": [s.to_dict() for s in summarize(records(connection, match_id))],
+        "bots": bots,
     }
