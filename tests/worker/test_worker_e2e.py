@@ -13,6 +13,7 @@ import redis
 from flask.testing import FlaskClient
 from rq.job import Job
 
+from engine.observation import observe
 from tests.service.helpers import bearer, create_game, move
 from tests.worker.conftest import FAST, POCHA, WorkerProcesses, wait_until
 from worker.queues import HIGH, SERIALIZER, Timing, queue
@@ -70,7 +71,8 @@ def test_a_worker_killed_mid_thought_loses_no_turn(
 
     def expert_thinking() -> bool:
         record = store.load(game_id)
-        if record.bot_to_move != 0:
+        # The expert's turn, with a choice to think about (a forced card takes no time).
+        if record.bot_to_move != 0 or len(observe(record.game, 0).legal) < 2:
             return False
         job_id = current_job_id(connection, turn_key(game_id, record.version))
         if job_id is None or not Job.exists(job_id, connection):
