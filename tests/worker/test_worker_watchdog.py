@@ -129,3 +129,25 @@ def test_a_match_game_that_keeps_losing_its_workers_is_counted_failed(
     assert (done["status"], done["done"], done["failed"]) == ("finished", 1, 1)
     lines = client.get(match["records_url"]).get_data(as_text=True).splitlines()
     assert len(lines) == 1
+
+
+def test_a_turn_that_keeps_failing_is_retried_then_recovered(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    game_id, version = bot_game(client)
+    key = turn_key(game_id, version)
+    # The stored game is unreadable for a while (a bad deploy, a corrupt write).
+    game_hash = f"pocha:game:{game_id}"
+    state = connection.hget(game_hash, "state")
+    assert state is not None
+    connection.hset(game_hash, "state", b"{}")
+    drain()
+    job = Job.fetch(f"pocha-turn-{game_id}-{version}", connection=connection, serializer=SERIALIZER)
+    assert job.get_status() == "failed"
+    assert job.retries_left == 0  # RQ tried it three times
+    assert current_job_id(connection, key) == job.id  # still pending
+    connection.hset(game_hash, "state", state)
+    assert sweep_at(connection, time.time() + LATER).recovered == [key]
+    drain()
+    assert store_for(connection).load(game_id).finished
+    assert connection.zcard(WATCH) == 0
