@@ -13,6 +13,7 @@ offered for tests that run a worker inside the test process.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Sequence
 from datetime import timedelta
@@ -32,6 +33,8 @@ from worker.tasks import sweep
 
 JOB_MODULES = (advice, matches, turns)
 
+log = logging.getLogger(__name__)
+
 #: RQ's own maintenance (abandoned-job cleanup, expired registry entries) runs this often;
 #: the watchdog, which is what bounds a bot's recovery, runs much more often.
 RQ_MAINTENANCE_SECONDS = 60
@@ -46,7 +49,12 @@ class _Watchful:
     _rq_cleaned_at: Any = None
 
     def run_maintenance_tasks(self) -> None:
-        sweep(self.connection, self.timing)
+        try:
+            sweep(self.connection, self.timing)
+        except Exception:
+            # RQ stops a worker on any error in its loop; a failed sweep is retried at the
+            # next one instead (and a Redis outage shows up in RQ's own next read).
+            log.exception("the watchdog's sweep failed")
         due = self._rq_cleaned_at is None or now() - self._rq_cleaned_at > timedelta(
             seconds=RQ_MAINTENANCE_SECONDS
         )

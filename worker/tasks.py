@@ -295,39 +295,57 @@ def sweep(
         job_key = Job.key_for(job.decode()) if job else "pocha:no-job"
         pipe.hmget(job_key, ["status", "last_heartbeat", "started_at"])
     jobs = pipe.execute()
-    for key, (job_raw, recoveries_raw), (status_raw, beat_raw, started_raw) in zip(
-        keys, tasks, jobs, strict=True
-    ):
+    for key, task, job in zip(keys, tasks, jobs, strict=True):
         report.looked_at += 1
-        if job_raw is None:
-            connection.zrem(WATCH, key)  # finished (or expired) since it was listed
-            continue
-        job_id = job_raw.decode()
-        status = status_raw.decode() if status_raw else None
-        if status in ("queued", "scheduled", "deferred"):
+        try:
+            _look_after(connection, key, task, job, timing, now, report)
+        except redis.RedisError:
+            raise
+        except Exception:
+            # One bad task must not stop the watchdog (nor, through RQ, the worker).
+            log.exception("task %s: the watchdog could not look after it", key)
             connection.zadd(WATCH, {key: now + timing.queued_check})
-            continue
-        if status == "started":
-            beat = _timestamp(beat_raw) or _timestamp(started_raw) or now
-            if now - beat <= timing.stale:
-                connection.zadd(WATCH, {key: now + timing.check})
-                continue
-        # Started with a stale heartbeat, missing, failed, stopped, or finished while still
-        # the task's current job: nobody is doing this task any more.
-        recoveries = int(recoveries_raw or 0)
-        if recoveries >= MAX_RECOVERIES:
-            _give_up(connection, key)
-            report.given_up.append(key)
-            continue
-        log.warning(
-            "task %s: job %s is %s; queueing it again",
-            key,
-            job_id,
-            f"stale ({status})" if status == "started" else status or "missing",
-        )
-        if resubmit(connection, key, job_id, recovery=True, timing=timing):
-            report.recovered.append(key)
     return report
+
+
+def _look_after(
+    connection: redis.Redis,
+    key: str,
+    task: list[Any],
+    job: list[Any],
+    timing: Timing,
+    now: float,
+    report: SweepReport,
+) -> None:
+    job_raw, recoveries_raw = task
+    status_raw, beat_raw, started_raw = job
+    if job_raw is None:
+        connection.zrem(WATCH, key)  # finished (or expired) since it was listed
+        return
+    job_id = text(job_raw)
+    status = text(status_raw) if status_raw else None
+    if status in ("queued", "scheduled", "deferred"):
+        connection.zadd(WATCH, {key: now + timing.queued_check})
+        return
+    if status == "started":
+        beat = _timestamp(beat_raw) or _timestamp(started_raw) or now
+        if now - beat <= timing.stale:
+            connection.zadd(WATCH, {key: now + timing.check})
+            return
+    # Started with a stale heartbeat, missing, failed, stopped, or finished while still the
+    # task's current job: nobody is doing this task any more.
+    if int(recoveries_raw or 0) >= MAX_RECOVERIES:
+        _give_up(connection, key)
+        report.given_up.append(key)
+        return
+    log.warning(
+        "task %s: job %s is %s; queueing it again",
+        key,
+        job_id,
+        f"stale ({status})" if status == "started" else status or "missing",
+    )
+    if resubmit(connection, key, job_id, recovery=True, timing=timing):
+        report.recovered.append(key)
 
 
 def _give_up(connection: redis.Redis, key: str) -> None:
