@@ -150,12 +150,12 @@ class Games(MethodView):
     @blp.arguments(CreateGameSchema(), location="json")
     @blp.response(201, CreatedGameSchema)
     @_documents_errors(400, 413, 415, 503)
-    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+    def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         """Create a game
 
         Seats are given in playing order. Each person's seat gets a token and the creator
-        a host token; they appear only in this response. If bots are to act first, they
-        have already played when this returns.
+        a host token; they appear only in this response. If a bot is to act first, its
+        turn is handed to the bots at once. `Location` is the game's address.
         """
         players = [PlayerSpec(p["name"], p.get("bot")) for p in body["players"]]
         created = game_service().create(players, body.get("rules"), body.get("seed"))
@@ -168,12 +168,13 @@ class Games(MethodView):
             if token is not None:
                 entry["token"] = token
             seats.append(entry)
-        return {
+        created_game = {
             "id": record.id,
             "version": record.version,
             "host_token": created.host_token,
             "seats": seats,
         }
+        return created_game, {"Location": f"{blp.url_prefix}/{record.id}"}
 
 
 @blp.route("/<game_id>", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])

@@ -34,6 +34,7 @@ def create_game(
     response = client.post("/api/v1/games", json=body)
     assert response.status_code == 201, response.json
     created: dict[str, Any] = response.json
+    assert response.headers["Location"] == f"/api/v1/games/{created['id']}"
     return created
 
 
