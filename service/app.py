@@ -15,6 +15,7 @@ import redis
 from flask import Flask, request
 from flask_smorest import Api
 
+from service import web
 from service.api import ai, games, health, hints, jobs, matches, rules
 from service.bots import BotRunner, InlineBotRunner, RQBotRunner
 from service.config import load_config
@@ -110,6 +111,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     for blueprint in (games.blp, hints.blp, jobs.blp, ai.blp, matches.blp, rules.blp, health.blp):
         api.register_blueprint(blueprint)
+    # The web front end at `/`: a plain blueprint, kept out of the OpenAPI document.
+    app.register_blueprint(web.blp)
     app.before_request(_require_json_body)
     return app
 

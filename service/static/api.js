@@ -1,0 +1,101 @@
+// The page's client of the Pocha HTTP API: the same public endpoints as the Python client
+// (client/api.py), through fetch. Every 4xx/5xx becomes an ApiError carrying the API's
+// stable machine code (`error`) and its sentence for a person (`message`).
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.message || `HTTP ${status}`);
+    this.status = status;
+    this.error = body?.error || `http_${status}`;
+    this.rule = body?.rule ?? null;
+    this.body = body;
+  }
+}
+
+export class Api {
+  constructor(token = null, base = "") {
+    this.token = token;
+    this.base = base;
+  }
+
+  async request(method, path, body = undefined, extraHeaders = {}) {
+    const headers = { Accept: "application/json", ...extraHeaders };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const response = await fetch(this.base + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+    const text = await response.text();
+    let data = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      data = { message: text.slice(0, 200) };
+    }
+    if (!response.ok) throw new ApiError(response.status, data);
+    return data;
+  }
+
+  rules() {
+    return this.request("GET", "/api/v1/rules");
+  }
+
+  createGame(players, rules, seed) {
+    const body = { players };
+    if (rules) body.rules = rules;
+    if (seed !== undefined && seed !== null) body.seed = seed;
+    return this.request("POST", "/api/v1/games", body);
+  }
+
+  view(gameId) {
+    return this.request("GET", `/api/v1/games/${encodeURIComponent(gameId)}`);
+  }
+
+  /** A bid (number) or a card (code), refused with 412 if the game left `version`. */
+  act(gameId, action, version) {
+    const path = typeof action === "number" ? "bids" : "plays";
+    const body = typeof action === "number" ? { bid: action } : { card: action };
+    const headers = version === undefined ? {} : { "If-Match": `"${version}"` };
+    return this.request("POST", `/api/v1/games/${encodeURIComponent(gameId)}/${path}`, body, headers);
+  }
+
+  events(gameId, after = 0) {
+    return this.request("GET", `/api/v1/games/${encodeURIComponent(gameId)}/events?after=${after}`);
+  }
+
+  /** The events as Server-Sent Events (EventSource sends Accept: text/event-stream). */
+  eventSource(gameId, after = 0) {
+    return new EventSource(
+      `${this.base}/api/v1/games/${encodeURIComponent(gameId)}/events?after=${after}`,
+    );
+  }
+
+  history(gameId) {
+    return this.request("GET", `/api/v1/games/${encodeURIComponent(gameId)}/history`);
+  }
+
+  remove(gameId) {
+    return this.request("DELETE", `/api/v1/games/${encodeURIComponent(gameId)}`);
+  }
+
+  /** A hint for this seat's turn: the finished job (its `result`), waiting up to `seconds`. */
+  async hint(gameId, seconds = 60) {
+    const job = await this.request("POST", `/api/v1/games/${encodeURIComponent(gameId)}/hint`, {});
+    return this.waitJob(job, seconds);
+  }
+
+  async waitJob(job, seconds = 60) {
+    const deadline = Date.now() + seconds * 1000;
+    while (job.status !== "finished" && job.status !== "failed") {
+      const left = (deadline - Date.now()) / 1000;
+      if (left <= 0) throw new ApiError(504, { error: "timeout", message: "No answer in time." });
+      // The server long-polls (capped at 30 s), so this loop is not a busy one.
+      job = await this.request("GET", `/api/v1/jobs/${job.id}?wait=${Math.min(20, Math.ceil(left))}`);
+    }
+    if (job.status === "failed") throw new ApiError(500, { error: "job_failed", message: job.error });
+    return job;
+  }
+}
