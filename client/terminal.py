@@ -4,8 +4,9 @@ It creates a game with one person (you, seat 0) and bots, then loops: it narrate
 events since the last look (bids, cards, tricks, scores), and on your turn shows the table
 as the web page does (hand, trump, bids, tricks, the trick on the table, scores) and asks
 for a bid or a card. Answers are checked against the view's `legal` list; a card you hold
-that the rules forbid is sent anyway, so that the server's refusal says which rule
-(asistir, montar, fallar, pisar) in its own words, with the game untouched. `?` asks the
+or a bid in range that the rules forbid is sent anyway, so that the server's refusal names
+the rule (asistir, montar, fallar, pisar, the dealer's bid) in its own words, with the
+game untouched. `?` asks the
 bots for a hint. After each hand the score sheet is shown as on paper. Everything goes
 through `client.api.PochaClient`: this module knows only the public contract.
 """
@@ -141,8 +142,9 @@ class TerminalGame:
                     return  # the game moved on: look again
 
     def parse(self, answer: str, view: JSON) -> int | str | None:
-        """The action an answer names, or None (and a message) if it names none. Only
-        actions in `legal` pass, except a card in hand, which the server explains."""
+        """The action an answer names, or None (and a message) if it names none. A card
+        in hand or a bid in range that is not in `legal` passes too: the server's refusal
+        names the rule (and leaves the game as it was)."""
         legal: list[Any] = view["you"]["legal"]
         hand: list[str] = view["you"]["hand"]
         if view["phase"] == "bidding":
@@ -150,20 +152,13 @@ class TerminalGame:
                 self.console.print(f"[red]Bid a number: {', '.join(map(str, legal))}.[/]")
                 return None
             bid = int(answer)
-            if bid in legal:
+            if bid in legal or bid <= view["cards_per_player"]:
+                # In range yet not legal is the dealer's restriction: the server says so.
                 return bid
-            if bid <= view["cards_per_player"]:
-                # In range yet not legal: only the dealer's restriction does that.
-                total = sum(b for b in view["bids"] if b is not None) + bid
-                self.console.print(
-                    f"[red]As the dealer you may not bid {bid}: the bids would add up to "
-                    f"{total}, the cards in hand. You may bid {', '.join(map(str, legal))}.[/]"
-                )
-            else:
-                self.console.print(
-                    f"[red]Bid from 0 to {view['cards_per_player']}: you may bid "
-                    f"{', '.join(map(str, legal))}.[/]"
-                )
+            self.console.print(
+                f"[red]Bid from 0 to {view['cards_per_player']}: you may bid "
+                f"{', '.join(map(str, legal))}.[/]"
+            )
             return None
         card = answer.upper()
         if answer.isdigit():
