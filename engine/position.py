@@ -336,7 +336,19 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
             f"it is seat {turn}'s turn to {'bid' if bidding else 'play'}, not seat {seat}'s: "
             f"there is nothing for seat {seat} to decide"
         )
-    _check_derived(data, "trick", [{"seat": s, "card": card_code(c)} for s, c in trick])
+    given_trick = data.get("trick")
+    if given_trick is not None:
+        # Compared as cards, so "o1" on the table is the O1 played.
+        table = []
+        for i, entry in enumerate(_list(given_trick, "trick"), start=1):
+            if not isinstance(entry, Mapping) or set(entry) != {"seat", "card"}:
+                raise InvalidStateError(f"trick entry {i} must be an object with a seat and a card")
+            table.append((entry["seat"], _card(entry["card"], f"trick entry {i}", rules)))
+        if table != trick:
+            on_table = [f"{card_code(c)} by seat {s}" for s, c in trick] or ["no card"]
+            raise InvalidStateError(
+                f"trick does not match the plays: on the table from them is {', '.join(on_table)}"
+            )
     _check_derived(data, "tricks_won", tricks_won)
     _check_deal_exists(rules, seat, hand, played, trump_card, holder, plays, cards, absent)
 

@@ -231,6 +231,10 @@ def test_the_seat_must_be_the_one_to_act_and_derived_fields_must_agree() -> None
     refused(base() | {"seat": 2, "hand": ["B4", "C7", "E5"]}, "it is seat 0's turn to play")
     refused(base() | {"turn": 1}, "turn does not follow")
     refused(base() | {"trick": [{"seat": 0, "card": "O1"}]}, "trick does not match the plays")
+    on_table = base() | {"hand": ["O1", "C3"], "seat": 1, "plays": [{"seat": 0, "card": "O4"}]}
+    on_table["hand"] = ["O5", "E4", "C1"]
+    assert position_from_dict(on_table | {"trick": [{"seat": 0, "card": "o4"}]}).trick
+    refused(on_table | {"trick": []}, "on the table from them is O4 by seat 0")
     refused(base() | {"tricks_won": [1, 0, 0, 0]}, "tricks_won does not match")
 
 
