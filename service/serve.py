@@ -19,7 +19,7 @@ from types import FrameType
 
 import click
 
-from service.embedded_redis import RedisServer
+from service.embedded_redis import RedisServer, _die_with_parent
 
 # A unix socket path must fit in sun_path (108 bytes); longer data dirs use TCP.
 _MAX_SOCKET_PATH = 100
@@ -58,8 +58,11 @@ WORKER_RESTART_SECONDS = 5.0
 
 def _start_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
     # Its own session: Ctrl-C at the terminal reaches gunicorn, not the worker, which is
-    # stopped below with one SIGTERM (a second signal would make RQ abandon its job).
-    return subprocess.Popen(worker_command(), env=env, start_new_session=True)
+    # stopped below with one SIGTERM (a second signal would make RQ abandon its job). If
+    # `pocha serve` itself is killed, Linux sends the worker that SIGTERM.
+    return subprocess.Popen(
+        worker_command(), env=env, start_new_session=True, preexec_fn=_die_with_parent()
+    )
 
 
 def _stop(process: subprocess.Popen[bytes] | None, timeout: float) -> None:

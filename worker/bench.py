@@ -31,7 +31,7 @@ from engine.game import Game
 from engine.observation import observe
 from engine.position import position_of
 from engine.rules import Rules
-from service.embedded_redis import RedisServer
+from service.embedded_redis import RedisServer, _die_with_parent
 from worker.advice import Thinking, ask_move, wait_for_report
 from worker.matches import check_match, create_match, match_report
 from worker.queues import connect
@@ -87,6 +87,7 @@ class _Workers:
                     env=env,
                     stdout=log,
                     stderr=subprocess.STDOUT,
+                    preexec_fn=_die_with_parent(),  # no worker outlives a killed bench
                 )
             )
 
