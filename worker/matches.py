@@ -47,7 +47,7 @@ from worker.queues import (
     job_timeout,
     thinking_seconds,
 )
-from worker.tasks import Task, finish, resubmit, submit_new, text
+from worker.tasks import WATCH, Task, finish, resubmit, submit_new, task_key, text
 
 MAX_GAMES = 1000
 #: What a match may cost at most, in estimated CPU hours of thinking (POCHA_MATCH_MAX_CPU_HOURS).
@@ -475,6 +475,23 @@ def give_up_game(connection: redis.Redis, key: str) -> None:
     """The watchdog's last word on a game that keeps losing its workers: failed."""
     _, match_id, index = key.split(":")
     _end_game(connection, match_id, int(index), None)
+
+
+def cancel_match(connection: redis.Redis, match_id: str) -> bool:
+    """Forget a match: its games not yet played are dropped (their queued jobs find it gone
+    and do nothing). False if there was no such match."""
+    if not is_match_id(match_id):
+        return False
+    spec = load_spec(connection, match_id)
+    if spec is None:
+        return False
+    pipe = connection.pipeline(transaction=False)
+    pipe.delete(match_key(match_id), records_key(match_id), ended_key(match_id))
+    for index in range(spec.games):
+        pipe.delete(checkpoint_key(match_id, index), task_key(game_task_key(match_id, index)))
+        pipe.zrem(WATCH, game_task_key(match_id, index))
+    pipe.execute()
+    return True
 
 
 # -- progress and records ------------------------------------------------------------------------

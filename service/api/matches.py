@@ -21,7 +21,14 @@ from service.api.ai_schemas import GameRecordSchema, MatchRequestSchema, MatchSc
 from service.api.jobs import BODY_ERRORS, document_errors
 from service.context import services
 from service.errors import ErrorSchema, InvalidInput, ServiceError
-from worker.matches import MatchRefused, check_match, create_match, match_report, records
+from worker.matches import (
+    MatchRefused,
+    cancel_match,
+    check_match,
+    create_match,
+    match_report,
+    records,
+)
 
 blp = Blueprint(
     "matches",
@@ -101,6 +108,18 @@ class MatchById(MethodView):
         confidence interval, win rate, exact-bid rate and thinking time per decision.
         """
         return _report(match_id)
+
+    @blp.response(204)
+    @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
+    @blp.alt_response(503, schema=ErrorSchema, description="unavailable: Redis does not answer.")
+    def delete(self, match_id: str) -> None:
+        """Cancel a match
+
+        The games not yet played are dropped and the match is forgotten, records included.
+        Whoever knows a match's id may read or cancel it.
+        """
+        if not cancel_match(services().redis, match_id):
+            raise MatchNotFound()
 
 
 @blp.route("/<match_id>/records", parameters=_MATCH_ID)

@@ -173,3 +173,16 @@ def test_a_queued_match_does_not_delay_a_bot_turn(
     last_turn_end = max(t.ended_at for t in turns)
     assert all(s.started_at >= last_turn_end for s in later_slices)
     assert client.get(match["url"]).json["done"] == 6
+
+
+def test_a_cancelled_match_plays_no_more(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    match = start_match(client, games=5)
+    assert client.delete(match["url"]).status_code == 204
+    assert client.get(match["url"]).status_code == 404
+    assert client.delete(match["url"]).status_code == 404
+    drain()  # the queued games find the match gone
+    assert connection.keys(f"pocha:match:{match['id']}*") == []
+    assert connection.keys("pocha:task:*") == []
+    assert connection.zcard("pocha:tasks") == 0
