@@ -368,9 +368,11 @@ class MatchGame:
         )
 
 
-# Save a game's progress only if it is still at the step this slice started from.
-# KEYS: checkpoint hash. ARGV: expected step, new step, state, TTL. Returns 1 if saved.
+# Save a game's progress only if it is still at the step this slice started from (and
+# its match still exists). KEYS: checkpoint hash, match hash. ARGV: expected step, new step,
+# state, TTL. Returns 1 if saved.
 _SAVE_LUA = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
 local step = redis.call('HGET', KEYS[1], 'step') or '0'
 if step ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'step', ARGV[2], 'state', ARGV[3])
@@ -380,8 +382,9 @@ return 1
 
 # Count a game as ended once. KEYS: match hash, ended set, records list, checkpoint.
 # ARGV: index, counter ('done' or 'failed'), record JSON ('' for none), TTL, now.
-# Returns 1 if counted now, 0 if it was already.
+# Returns 1 if counted now, 0 if it was already (or the match was cancelled).
 _END_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
 redis.call('HINCRBY', KEYS[1], ARGV[2], 1)
 if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[3]) end
@@ -459,8 +462,9 @@ def play_match_game(match_id: str, index: int, recovery: int = 0) -> dict[str, A
         return {"match": match_id, "game": index, "finished": True, "step": game.step}
     saved_now = connection.eval(
         _SAVE_LUA,
-        1,
+        2,
         checkpoint_key(match_id, index),
+        match_key(match_id),
         start,
         game.step,
         game.checkpoint(),

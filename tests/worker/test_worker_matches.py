@@ -176,9 +176,12 @@ def test_a_queued_match_does_not_delay_a_bot_turn(
 
 
 def test_a_cancelled_match_plays_no_more(
-    client: FlaskClient, connection: redis.Redis, drain: Drain
+    client: FlaskClient, connection: redis.Redis, drain: Drain, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("POCHA_MATCH_SLICE", "0.000001")
     match = start_match(client, games=5)
+    worker = make_worker(connection, simple=True, timing=Timing())
+    worker.work(burst=True, max_jobs=3, logging_level="WARNING")  # games under way
     assert client.delete(match["url"]).status_code == 204
     assert client.get(match["url"]).status_code == 404
     assert client.delete(match["url"]).status_code == 404
