@@ -1,0 +1,104 @@
+"""Fixtures of the client tests: the real service over real HTTP, as `pocha serve` runs it.
+
+One gunicorn (the shipped config, one process) and one `pocha worker` subprocess share a
+logical DB of the session's private Redis, for the whole session: the clients under test
+(Python, terminal, browser) know the service only by its URL, as they would in production,
+and bots think on the worker, as they do under `pocha serve`.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from service.embedded_redis import RedisServer, free_port
+from service.serve import gunicorn_command
+from tests.redis_server import fresh_db_url
+
+POCHA = Path(sys.executable).with_name("pocha")
+
+#: The clients' own logical DB on the session's Redis (the `redis_url` fixture uses DB 1
+#: and flushes it per test; the service here lives for the session).
+CLIENTS_DB = 5
+
+
+@dataclass(frozen=True)
+class LiveService:
+    url: str
+    redis_url: str
+    logs: Path
+
+
+def _ready(port: int) -> bool:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    try:
+        connection.request("GET", "/readyz")
+        return connection.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        connection.close()
+
+
+@pytest.fixture(scope="session")
+def live_service(
+    redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveService]:
+    logs = tmp_path_factory.mktemp("live-service")
+    redis_url = fresh_db_url(redis_server, CLIENTS_DB)
+    port = free_port()
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "POCHA_BOT_RUNNER": "rq",
+        "POCHA_THREADS": "16",
+        # Short streams, so that a test that drops its browser frees the thread soon.
+        "POCHA_SSE_MAX_SECONDS": "20",
+    }
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        for name, command in (
+            ("api", gunicorn_command("127.0.0.1", port, workers=1)),
+            ("worker", [str(POCHA), "worker"]),
+        ):
+            log = (logs / f"{name}.log").open("wb")
+            # Each in its own process group, so that gunicorn's workers go with it.
+            started.append(
+                subprocess.Popen(
+                    command,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            )
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while not _ready(port):
+            if time.monotonic() > deadline or any(p.poll() is not None for p in started):
+                raise AssertionError(
+                    "the service did not start: " + (logs / "api.log").read_text(errors="replace")
+                )
+            time.sleep(0.1)
+        yield LiveService(url, redis_url, logs)
+    finally:
+        for process in started:
+            if process.poll() is None:
+                process.terminate()
+        for process in started:
+            try:
+                process.wait(timeout=3)
+            except subprocess.TimeoutExpired:
+                # A gunicorn thread still serving the event stream of a browser that has
+                # gone holds the exit for up to POCHA_SSE_MAX_SECONDS: no need to wait here.
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()

@@ -1,0 +1,111 @@
+"""`pocha play` in a real terminal (a pty) against the real service: a short game against
+bots played to the end by answering its prompts as a person would, a bad bid and a hint
+on the way; and a clean error when no service answers."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import subprocess
+import time
+
+from click.testing import CliRunner
+
+from cli.main import pocha
+from service.embedded_redis import free_port
+from tests.clients.conftest import POCHA, LiveService
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
+PROMPT = re.compile(r"Your (?:bid \[(?P<bids>[\d/]+)\]|card) \([^)]*\): ")
+HAND = re.compile(r"Your hand:(?P<cards>.*)")
+
+
+class Terminal:
+    """A process on a pty: read what it shows, type answers."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.master, slave = os.openpty()
+        env = {**os.environ, "COLUMNS": "120", "LINES": "50", "TERM": "xterm", "NO_COLOR": "1"}
+        self.process = subprocess.Popen(
+            command, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
+        )
+        os.close(slave)
+        self.screen = ""
+        self.read_to = 0  # how much of `screen` has been answered already
+
+    def read(self, timeout: float) -> bool:
+        """Read what arrived within `timeout`; False once the process has gone."""
+        ready, _, _ = select.select([self.master], [], [], timeout)
+        if not ready:
+            return self.process.poll() is None
+        try:
+            chunk = os.read(self.master, 65536)
+        except OSError:  # EIO: the other end closed
+            return False
+        if not chunk:
+            return False
+        self.screen += ANSI.sub("", chunk.decode("utf-8", "replace"))
+        return True
+
+    def type(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=10)
+        os.close(self.master)
+
+
+def test_a_short_game_in_the_terminal(live_service: LiveService) -> None:
+    terminal = Terminal(
+        [str(POCHA), "play", "--url", live_service.url, "--players", "3", "--level", "random",
+         "--schedule", "1,2", "--seed", "11", "--name", "Ana"]
+    )  # fmt: skip
+    bid_prompts = 0
+    tries = 0  # cards refused in a row at this turn
+    last_card = 0  # where the last card prompt ended on the screen
+    deadline = time.monotonic() + 90
+    try:
+        while terminal.read(0.2):
+            assert time.monotonic() < deadline, terminal.screen[-3000:]
+            prompt = PROMPT.search(terminal.screen, terminal.read_to)
+            if prompt is None:
+                continue
+            terminal.read_to = prompt.end()
+            if prompt["bids"] is not None:
+                bid_prompts += 1
+                if bid_prompts == 1:
+                    terminal.type("9")  # out of range: refused here, asked again
+                elif bid_prompts == 2:
+                    terminal.type("?")  # a hint, then asked again
+                else:
+                    terminal.type(prompt["bids"].split("/")[0])
+            else:
+                # Asked again with no "You play" since the last card: that card was refused
+                # (the server said why), so try the next one, as a person would.
+                played = terminal.screen.find("You play", last_card, prompt.start()) >= 0
+                tries = 0 if played or not last_card else tries + 1
+                last_card = prompt.end()
+                hands = HAND.findall(terminal.screen, 0, prompt.start())
+                held = len(re.findall(r"\d+\) ", hands[-1])) if hands else 1
+                terminal.type(str(tries % held + 1))
+        assert terminal.process.wait(timeout=10) == 0
+    finally:
+        terminal.close()
+    screen = terminal.screen
+    assert "Bid from 0 to 1" in screen
+    assert "Hint (" in screen
+    assert "Score sheet" in screen and "Trump" in screen
+    assert "Your hand:" in screen and "On the table:" in screen
+    assert re.search(r"Game over\. Winner: .+\.", screen)
+    assert re.search(r"Final scores: Ana -?\d+, Bot 1 -?\d+, Bot 2 -?\d+\.", screen)
+
+
+def test_no_service_is_a_clean_error() -> None:
+    port = free_port()
+    result = CliRunner().invoke(pocha, ["play", "--url", f"http://127.0.0.1:{port}"])
+    assert result.exit_code == 2
+    assert "Cannot reach the Pocha service" in result.output
+    assert "pocha serve" in result.output

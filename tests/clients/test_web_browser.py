@@ -1,0 +1,301 @@
+"""The web front end in a real headless Chromium (Debian's `chromium`, driven by Playwright
+from PyPI through `executable_path`; Playwright's own browser downloads are never used).
+
+A whole short game against bots is clicked through from the setup form, with a hint and a
+reload on the way; the same at phone size; a seat that must follow suit sees its other
+cards as not playable with the very sentence the server refuses them with; and the page's
+explanation of the rules agrees with the engine's over many random positions.
+Screenshots are saved under tests/artifacts/ (ignored by git) for the record.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from client.api import ApiError, PochaClient
+from engine.cards import card_code, cards_list
+from engine.game import Game
+from engine.legality import explain_illegal
+from engine.observation import observe
+from engine.rules import Rules
+from tests.clients.conftest import LiveService
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip(
+        "no chromium: install Debian's `chromium` package (scripts/test does, as root)",
+        allow_module_level=True,
+    )
+
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+# What a person can click now: a legal bid, a playable card, or the end of the game.
+MY_MOVE = (
+    "#game[data-my-turn=yes] .bid-btn.legal, #game[data-my-turn=yes] .card-btn.playable, .final"
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+class Tab:
+    """A tab with its console errors collected (any is a failure)."""
+
+    def __init__(self, browser: Any, viewport: dict[str, int]) -> None:
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on(
+            "console",
+            lambda m: self.errors.append(m.text) if m.type == "error" else None,
+        )
+
+    def screenshot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / name
+        self.page.screenshot(path=str(path), full_page=True)
+        print(f"screenshot: {path}")
+        return path
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def desktop(browser: Any) -> Iterator[Tab]:
+    page = Tab(browser, DESKTOP)
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Tab]:
+    page = Tab(browser, PHONE)
+    yield page
+    page.close()
+
+
+def deal(tab: Tab, url: str, players: int, schedule: str) -> None:
+    page = tab.page
+    page.goto(url)
+    page.wait_for_selector("#setup")
+    page.fill("input[name=name]", "Ana")
+    page.select_option("select[name=players]", str(players))
+    page.select_option("select[name=all-levels]", "random")
+    page.select_option("select[name=schedule]", "custom")
+    page.fill("input[name=custom]", schedule)
+    page.click("#deal")
+    page.wait_for_selector("#game")
+
+
+def play_to_the_end(tab: Tab, *, hint: bool = False, reload_after: int | None = None) -> int:
+    """Click the first legal bid or playable card whenever it is our turn; moves made."""
+    page = tab.page
+    moves = 0
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        page.wait_for_selector(MY_MOVE, timeout=30_000)
+        if page.query_selector(".final"):
+            return moves
+        if hint and moves == 0:
+            page.click("[data-action=hint]")
+            notice = page.wait_for_selector(".notice.hint", timeout=30_000)
+            assert notice.inner_text().startswith("Hint: ")
+            assert page.query_selector(".hinted") is not None
+        if moves == reload_after:
+            # The seat's token is in localStorage: a reload resumes the same game.
+            game_id = page.inner_text(".game-id")
+            page.reload()
+            page.wait_for_selector(MY_MOVE, timeout=30_000)
+            assert page.inner_text(".game-id") == game_id
+        target = page.query_selector(
+            "#game[data-my-turn=yes] .bid-btn.legal, #game[data-my-turn=yes] .card-btn.playable"
+        )
+        assert target is not None
+        version = page.get_attribute("#game", "data-version")
+        target.click()
+        # Wait for the move to be taken (our turn ends, or the game moves on).
+        page.wait_for_function(
+            "v => document.querySelector('#game')?.dataset.myTurn !== 'yes' "
+            "|| document.querySelector('#game')?.dataset.version !== v",
+            arg=version,
+            timeout=15_000,
+        )
+        moves += 1
+    raise AssertionError("the game did not end in two minutes")
+
+
+def test_a_whole_game_against_bots(desktop: Tab, live_service: LiveService) -> None:
+    deal(desktop, live_service.url, players=3, schedule="1,2")
+    page = desktop.page
+    # The table as dealt: our cards drawn as cards, the trump, every seat.
+    page.wait_for_selector(".hand .card-btn svg")
+    assert page.query_selector(".trump svg[aria-label]") is not None
+    assert len(page.query_selector_all(".seat")) == 3
+    moves = play_to_the_end(desktop, hint=True, reload_after=2)
+    assert moves >= 4  # two bids and three cards, at least
+
+    final = page.inner_text(".final")
+    assert "win" in final
+    assert len(page.query_selector_all(".ranking li")) == 3
+    rows = page.query_selector_all(".score-sheet tbody tr")
+    api = PochaClient(live_service.url)
+    game_id = page.inner_text(".game-id").removeprefix("Game ")
+    history = api.history(game_id)
+    assert history["finished"] and len(rows) == len(history["hands"])
+    totals = [int(t.inner_text().rstrip(" ★")) for t in page.query_selector_all("tfoot td")]
+    assert totals == history["scores"]
+    desktop.screenshot("web-desktop-final.png")
+    page.click("[data-action=close]")
+    desktop.screenshot("web-desktop-sheet.png")
+    assert desktop.errors == []
+
+
+def test_a_game_on_a_phone(phone: Tab, live_service: LiveService) -> None:
+    deal(phone, live_service.url, players=4, schedule="2")
+    page = phone.page
+    page.wait_for_selector(MY_MOVE, timeout=30_000)
+    phone.screenshot("web-phone-setup-done.png")
+    # Nothing wider than the screen: no sideways scrolling on a phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    play_to_the_end(phone)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.screenshot("web-phone-final.png")
+    assert phone.errors == []
+
+
+def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveService) -> None:
+    # Every seat a person, played from here, until one must follow suit with other cards
+    # in hand; the page then shows that seat (its token in localStorage, as after a deal).
+    api = PochaClient(live_service.url)
+    for seed in range(60):
+        created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [5]}, seed=seed)
+        game_id = created["id"]
+        seats = [api.seat(created, s) for s in range(3)]
+        while (view := api.view(game_id))["phase"] == "bidding":
+            bidder = seats[view["turn"]]
+            bidder.bid(game_id, bidder.view(game_id)["you"]["legal"][0])
+        leader = seats[view["turn"]]
+        leader.play(game_id, leader.view(game_id)["you"]["legal"][0])
+        seat = (view["turn"] + 1) % 3
+        mine = seats[seat].view(game_id)["you"]
+        refused = [c for c in mine["hand"] if c not in mine["legal"]]
+        if refused:
+            break
+    else:
+        raise AssertionError("no seed gave a card to refuse")
+    # What the server answers when each of those cards is tried (the game is untouched).
+    said = {}
+    for card in refused:
+        with pytest.raises(ApiError) as caught:
+            seats[seat].play(game_id, card)
+        said[card] = caught.value.message
+
+    page = desktop.page
+    page.goto(live_service.url)
+    saved = {"id": game_id, "token": created["seats"][seat]["token"],
+             "hostToken": created["host_token"], "seat": seat}  # fmt: skip
+    page.evaluate("g => localStorage.setItem('pocha.game', JSON.stringify(g))", saved)
+    page.reload()
+    page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable")
+    shown = {
+        b.get_attribute("data-card"): b.get_attribute("title")
+        for b in page.query_selector_all(".card-btn.unplayable")
+    }
+    assert shown == said
+    assert page.query_selector(".card-btn.unplayable .why") is not None
+    assert len(page.query_selector_all(".card-btn.playable")) == len(mine["legal"])
+    # Marked aria-disabled, which Playwright will not click; a person can, and is told why.
+    page.click(f".card-btn[data-card={refused[0]}]", force=True)
+    assert said[refused[0]] in page.inner_text(".notice.error")
+    assert seats[seat].view(game_id)["you"]["hand"] == mine["hand"]  # nothing was sent
+    desktop.screenshot("web-desktop-not-playable.png")
+    page.click(".card-btn.playable")
+    page.wait_for_function(
+        'c => !document.querySelector(`.hand [data-card="${c}"]`)', arg=mine["legal"][0]
+    )
+    assert mine["legal"][0] not in seats[seat].view(game_id)["you"]["hand"]
+    assert desktop.errors == []
+
+
+def test_the_page_explains_the_rules_as_the_engine_does(
+    desktop: Tab, live_service: LiveService
+) -> None:
+    """rules.js against engine.legality over random positions under every obligation."""
+    rng = random.Random(7)
+    cases: list[dict[str, Any]] = []
+    for flags in range(8):
+        options = {"montar": bool(flags & 1), "fallar": bool(flags & 2), "pisar": bool(flags & 4)}
+        for _ in range(6):
+            game = Game.new(
+                Rules.from_dict({"players": 4, "schedule": [8], **options}), rng.randrange(1 << 30)
+            )
+            while not game.finished and game.hand_number == 1:
+                seat = game.turn
+                if game.state.bidding:
+                    game.apply(seat, rng.choice(list(game.legal_actions())))
+                    continue
+                st = game.state
+                view = observe(game, seat).to_dict()
+                for card in cards_list(st.hands[seat]):
+                    why = explain_illegal(
+                        card,
+                        st.hands[seat],
+                        st.lead,
+                        st.win,
+                        st.trump,
+                        st.montar,
+                        st.fallar,
+                        st.pisar,
+                    )
+                    cases.append(
+                        {
+                            "card": card_code(card),
+                            "hand": view["you"]["hand"],
+                            "trick": view["trick"],
+                            "trump": view["trump"]["card"][0],
+                            "rules": view["rules"],
+                            "expected": None if why is None else why[1],
+                        }
+                    )
+                game.apply(seat, rng.choice(list(game.legal_actions())))
+    assert sum(c["expected"] is not None for c in cases) > 100
+    page = desktop.page
+    page.goto(f"{live_service.url}/static/index.html")
+    got = page.evaluate(
+        """async (cases) => {
+            const rules = await import('/static/rules.js');
+            return cases.map(c => rules.illegalReason(c.card, c.hand, c.trick, c.trump, c.rules));
+        }""",
+        cases,
+    )
+    wrong = [(c, g) for c, g in zip(cases, got, strict=True) if g != c["expected"]]
+    assert not wrong, json.dumps(wrong[:3], indent=1)

@@ -1,0 +1,51 @@
+"""The web front end's files as the service serves them: the page at `/`, every module it
+imports, nothing fetched from the internet, and the page kept out of the OpenAPI document."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from service import create_app
+
+STATIC = Path(__file__).resolve().parents[2] / "service" / "static"
+IMPORT = re.compile(r"""from\s+["'](\./[\w.-]+)["']""")
+# The one absolute URL allowed: the SVG namespace, which is a name, not a download.
+URL = re.compile(r"""https?://(?!www\.w3\.org/2000/svg)[^\s"'`)]+""")
+
+
+def test_the_page_and_its_modules_are_served(redis_url: str) -> None:
+    client = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+    page = client.get("/")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    assert page.headers["Cache-Control"] == "no-cache"
+    html = page.get_data(as_text=True)
+    assert '<script type="module" src="/static/app.js">' in html
+    assert 'name="viewport"' in html
+
+    # Every module reachable from app.js, and the stylesheet, with usable types.
+    pending, seen = ["app.js"], set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        response = client.get(f"/static/{name}")
+        assert response.status_code == 200, name
+        assert response.mimetype in ("text/javascript", "application/javascript"), name
+        pending += [m.removeprefix("./") for m in IMPORT.findall(response.get_data(as_text=True))]
+    assert seen == {"app.js", "api.js", "cards.js", "rules.js"}
+    css = client.get("/static/style.css")
+    assert css.status_code == 200 and css.mimetype == "text/css"
+
+
+def test_nothing_is_downloaded_from_the_internet() -> None:
+    for path in STATIC.iterdir():
+        text = path.read_text()
+        assert not URL.findall(text), f"{path.name} names an outside URL: {URL.findall(text)}"
+
+
+def test_the_page_is_not_part_of_the_api_document(redis_url: str) -> None:
+    client = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+    paths = client.get("/api/openapi.json").get_json()["paths"]
+    assert "/" not in paths and all(p.startswith("/api/") or p.endswith("z") for p in paths)
