@@ -2,9 +2,10 @@
 from PyPI through `executable_path`; Playwright's own browser downloads are never used).
 
 A whole short game against bots is clicked through from the setup form, with a hint and a
-reload on the way; the same at phone size; a seat that must follow suit sees its other
-cards as not playable with the very sentence the server refuses them with; and the page's
-explanation of the rules agrees with the engine's over many random positions.
+reload on the way, following the event stream; the same at phone size, polling instead; a
+seat that must follow suit sees its other cards as not playable with the very sentence the
+server refuses them with; and the page's explanation of the rules agrees with the engine's
+over many random positions.
 Screenshots are saved under tests/artifacts/ (ignored by git) for the record.
 """
 
@@ -68,10 +69,17 @@ def browser() -> Iterator[Any]:
 class Tab:
     """A tab with its console errors collected (any is a failure)."""
 
-    def __init__(self, browser: Any, viewport: dict[str, int]) -> None:
+    def __init__(self, browser: Any, viewport: dict[str, int], name: str) -> None:
+        self.name = name
         self.context = browser.new_context(viewport=viewport)
         self.page = self.context.new_page()
         self.errors: list[str] = []
+        # How the page followed the events: "eventsource" (SSE) or "fetch" (polling).
+        self.event_requests: set[str] = set()
+        self.page.on(
+            "request",
+            lambda r: self.event_requests.add(r.resource_type) if "/events" in r.url else None,
+        )
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on(
             "console",
@@ -91,14 +99,14 @@ class Tab:
 
 @pytest.fixture
 def desktop(browser: Any) -> Iterator[Tab]:
-    page = Tab(browser, DESKTOP)
+    page = Tab(browser, DESKTOP, "desktop")
     yield page
     page.close()
 
 
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Tab]:
-    page = Tab(browser, PHONE)
+    page = Tab(browser, PHONE, "phone")
     yield page
     page.close()
 
@@ -130,6 +138,7 @@ def play_to_the_end(tab: Tab, *, hint: bool = False, reload_after: int | None = 
             notice = page.wait_for_selector(".notice.hint", timeout=30_000)
             assert notice.inner_text().startswith("Hint: ")
             assert page.query_selector(".hinted") is not None
+            tab.screenshot(f"web-{tab.name}-hint.png")
         if moves == reload_after:
             # The seat's token is in localStorage: a reload resumes the same game.
             game_id = page.inner_text(".game-id")
@@ -176,19 +185,22 @@ def test_a_whole_game_against_bots(desktop: Tab, live_service: LiveService) -> N
     desktop.screenshot("web-desktop-final.png")
     page.click("[data-action=close]")
     desktop.screenshot("web-desktop-sheet.png")
+    assert "eventsource" in desktop.event_requests
     assert desktop.errors == []
 
 
-def test_a_game_on_a_phone(phone: Tab, live_service: LiveService) -> None:
-    deal(phone, live_service.url, players=4, schedule="2")
+def test_a_game_on_a_phone_following_by_polling(phone: Tab, live_service: LiveService) -> None:
+    # `?poll` makes the page poll the events as JSON, as it does when no stream can be had.
+    deal(phone, f"{live_service.url}/?poll", players=4, schedule="2")
     page = phone.page
     page.wait_for_selector(MY_MOVE, timeout=30_000)
     phone.screenshot("web-phone-setup-done.png")
     # Nothing wider than the screen: no sideways scrolling on a phone.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    play_to_the_end(phone)
+    play_to_the_end(phone, hint=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone.screenshot("web-phone-final.png")
+    assert phone.event_requests == {"fetch"}
     assert phone.errors == []
 
 
