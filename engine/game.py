@@ -14,7 +14,6 @@ stored game that breaks the rules is refused.
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from typing import Any
@@ -350,7 +349,9 @@ class Game:
             "hand_index": self.hand_index,
             "extra_hands": self.extra_hands,
             "scores": list(self.scores),
-            "history": copy.deepcopy(self.history),
+            # A new list, the same records: a finished hand's record is never
+            # changed, and deep-copying the score sheet was most of a save.
+            "history": list(self.history),
             "finished": self.finished,
             "winners": list(self.winners),
             "last_trick": [[s, card_code(c)] for s, c in self.last_trick],
@@ -390,7 +391,7 @@ class Game:
             most = TIEBREAK_HANDS if rules.tiebreak else 0
             if game.hand_index < 0 or game.extra_hands != extra or extra > most:
                 raise InvalidStateError("hand_index and extra_hands do not fit the schedule")
-            game.history = copy.deepcopy(data["history"])
+            game.history = list(data["history"])
             game.winners = [int(x) for x in data["winners"]]
             game.last_trick = [(int(s), parse_card(c)) for s, c in data["last_trick"]]
             hand = data["hand"]
