@@ -8,7 +8,7 @@
 // play faster than the eye. The seat's token is kept in localStorage, so a reload resumes.
 
 import { Api, ApiError } from "./api.js";
-import { backSvg, cardSvg, symbol } from "./cards.js";
+import { cardSvg, symbol } from "./cards.js";
 import { SUIT_NAMES, bidReason, cardName, handReasons, suitOf } from "./rules.js";
 
 const STORE_KEY = "pocha.game";

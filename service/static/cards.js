@@ -102,10 +102,7 @@ function figure(suit, rank) {
   return body + head + crown + pip;
 }
 
-/**
- * The SVG markup of a card (a code such as "O1"). `small` drops the figure details that
- * would not be seen anyway; the markup is self-contained, for innerHTML.
- */
+/** The SVG markup of a card (a code such as "O1"), self-contained, for innerHTML. */
 export function cardSvg(code) {
   const suit = suitOf(code);
   const rank = rankOf(code);
@@ -125,15 +122,4 @@ export function cardSvg(code) {
     role="img" aria-label="${cardName(code)}"><title>${cardName(code)}</title>
     <rect x="0.5" y="0.5" width="${W - 1}" height="${H - 1}" rx="5" fill="#fffdf6"
       stroke="#8a8170"/>${frame(suit)}${middle}${corner("")}${corner(`rotate(180 ${W / 2} ${H / 2})`)}</svg>`;
-}
-
-/** The back of a card, for the cards other players hold. */
-export function backSvg() {
-  return `<svg class="card-svg back" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg"
-    aria-hidden="true"><defs><pattern id="pocha-back" width="6" height="6"
-    patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6"
-    fill="#8e2c22"/><rect width="3" height="6" fill="#a8392d"/></pattern></defs>
-    <rect x="0.5" y="0.5" width="${W - 1}" height="${H - 1}" rx="5" fill="url(#pocha-back)"
-      stroke="#5e1c15"/><rect x="5" y="5" width="${W - 10}" height="${H - 10}" rx="3"
-      fill="none" stroke="#f4c430" stroke-width="1"/></svg>`;
 }
