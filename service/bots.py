@@ -23,6 +23,7 @@ import redis
 from ai.levels import LEVELS, decide
 from engine.errors import PochaError
 from engine.observation import observe
+from service.bot_metrics import record_decision
 from service.errors import Conflict, GameNotFound, StaleVersion
 from service.store import GameStore, StoredGame
 from worker.tasks import schedule_turn
@@ -47,12 +48,17 @@ def bot_seed(game_seed: int, version: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def level_of(record: StoredGame, seat: int, level: str | None = None) -> str:
+    """The level the bot in `seat` thinks at: `level` if given, else its own, else the
+    fallback (a level removed since the game began)."""
+    level = level or record.seats[seat].bot or FALLBACK_LEVEL
+    return level if level in LEVELS else FALLBACK_LEVEL
+
+
 def bot_action(record: StoredGame, seat: int, level: str | None = None) -> int | str:
     """What the bot in `seat` does now, decided from that seat's observation only, at its
     own level or at `level` (a worker's last resort plays the fallback level)."""
-    level = level or record.seats[seat].bot or FALLBACK_LEVEL
-    if level not in LEVELS:
-        level = FALLBACK_LEVEL
+    level = level_of(record, seat, level)
     obs = observe(record.game, seat)
     seed = bot_seed(record.game.seed, record.version)
     try:
@@ -85,12 +91,16 @@ def play_bot_turn(
     seat = record.bot_to_move
     if record.version != version or seat is None:
         return None
+    started = time.perf_counter()
     action = bot_action(record, seat, level)
+    thought = time.perf_counter() - started
+    level = level_of(record, seat, level)
     try:
-        return store.apply_action(
+        applied = store.apply_action(
             game_id, seat, action, expected_version=version, record=record
         ).record
     except (Conflict, StaleVersion, GameNotFound):
+        record_decision(store.redis, "turn", level, thought)
         return None
     except PochaError:
         # The bot chose a move the engine refuses: a bot bug, so log it and let the
@@ -106,6 +116,8 @@ def play_bot_turn(
             ).record
         except (Conflict, StaleVersion, GameNotFound):
             return None
+    record_decision(store.redis, "turn", level, thought, applied=True)
+    return applied
 
 
 class RQBotRunner:

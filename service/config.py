@@ -36,7 +36,30 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # Redis socket timeouts (seconds): a dead Redis becomes a 503 quickly, not a hang.
     "REDIS_CONNECT_TIMEOUT": ("POCHA_REDIS_CONNECT_TIMEOUT", 2),
     "REDIS_SOCKET_TIMEOUT": ("POCHA_REDIS_SOCKET_TIMEOUT", 5),
+    # Log records at this level and above are written, as JSON lines (API and workers).
+    "LOG_LEVEL": ("POCHA_LOG_LEVEL", "info"),
+    # One JSON line per request (method, route, status, time, request id): "on" or "off".
+    "REQUEST_LOG": ("POCHA_REQUEST_LOG", "on"),
+    # Rate limits per client address ("on" or "off"), kept in the same Redis, each a
+    # flask-limiter string such as "20/minute;200/hour" (see service.ratelimits).
+    "RATE_LIMITS": ("POCHA_RATE_LIMITS", "on"),
+    "RATE_LIMIT_CREATE": ("POCHA_RATE_LIMIT_CREATE", "20/minute;200/hour"),
+    "RATE_LIMIT_MOVES": ("POCHA_RATE_LIMIT_MOVES", "300/minute"),
+    "RATE_LIMIT_AI": ("POCHA_RATE_LIMIT_AI", "30/minute"),
+    "RATE_LIMIT_MATCHES": ("POCHA_RATE_LIMIT_MATCHES", "3/hour;10/day"),
+    # How many proxies in front of the API add X-Forwarded-For (0: none, trust no header).
+    "TRUSTED_PROXIES": ("POCHA_TRUSTED_PROXIES", 0),
+    # Browser origins allowed to call the API from other sites, comma-separated, or "*";
+    # empty: none (the page at / is same-origin and needs no CORS).
+    "CORS_ORIGINS": ("POCHA_CORS_ORIGINS", ""),
 }
+
+
+def is_on(value: object) -> bool:
+    """An on/off setting as given in the environment ("on", "1", "true", "yes") or a bool."""
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower() in ("on", "1", "true", "yes")
 
 
 def load_config(

@@ -31,8 +31,10 @@ from ai.levels import LEVELS, decide
 from engine.errors import InvalidStateError
 from engine.observation import observe
 from engine.position import position_from_dict
+from service.bot_metrics import record_decision
 from service.bots import bot_seed
 from service.errors import GameNotFound
+from service.logs import job_meta
 from worker.queues import HIGH, SERIALIZER, Timing, job_timeout, queue, thinking_seconds
 from worker.turns import store_for
 
@@ -94,7 +96,7 @@ def _enqueue(
         result_ttl=RESULT_TTL,
         failure_ttl=RESULT_TTL,
         ttl=QUEUED_TTL,
-        meta={"kind": kind},
+        meta={"kind": kind, **job_meta()},
         description=kind,
     )
     return job_id
@@ -144,9 +146,11 @@ def hint(
         )
     obs = observe(record.game, seat)
     name, budget = thinking.decide_args()
+    started = time.perf_counter()
     decision = decide(
         obs, name, seed=bot_seed(record.game.seed, version), budget=budget, analyse=True
     )
+    record_decision(job.connection, "hint", thinking.label, time.perf_counter() - started)
     return {
         **decision.to_dict(),
         "level": thinking.label,
@@ -174,9 +178,13 @@ def move(
         json.dumps([position, thinking.to_kwargs()], sort_keys=True).encode()
     ).digest()
     name, budget = thinking.decide_args()
+    started = time.perf_counter()
     decision = decide(
         obs, name, seed=int.from_bytes(digest[:8], "big") >> 1, budget=budget, analyse=True
     )
+    job = get_current_job()
+    if job is not None:
+        record_decision(job.connection, "ai_move", thinking.label, time.perf_counter() - started)
     return {
         **decision.to_dict(),
         "level": thinking.label,

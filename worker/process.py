@@ -27,6 +27,8 @@ from rq.worker import BaseWorker
 # The job modules are imported here, in the worker, so every forked horse has them loaded:
 # importing them (and Flask, through the service's error types) in each horse would add
 # about 100 ms to every job.
+from service import logs
+from service.config import load_config
 from worker import advice, matches, turns
 from worker.queues import QUEUES, SERIALIZER, Timing, connect, queue
 from worker.tasks import sweep
@@ -41,12 +43,23 @@ RQ_MAINTENANCE_SECONDS = 60
 
 
 class _Watchful:
-    """Runs the watchdog as a worker's maintenance task (mixed into RQ's workers)."""
+    """Runs the watchdog as a worker's maintenance task, and names the job (and the request
+    that queued it) in every log line written while it runs (mixed into RQ's workers)."""
 
     timing: Timing
     connection: redis.Redis
     last_cleaned_at: Any
     _rq_cleaned_at: Any = None
+
+    def execute_job(self, job: Any, queue: Any) -> Any:
+        # Set before RQ forks the work horse, so the horse's lines carry them too.
+        job_token = logs.JOB_ID.set(job.id)
+        request_token = logs.REQUEST_ID.set(job.meta.get("request_id"))
+        try:
+            return super().execute_job(job, queue)  # type: ignore[misc]
+        finally:
+            logs.REQUEST_ID.reset(request_token)
+            logs.JOB_ID.reset(job_token)
 
     def run_maintenance_tasks(self) -> None:
         try:
@@ -104,10 +117,14 @@ def run(
     *,
     burst: bool = False,
     name: str | None = None,
-    logging_level: str = "INFO",
+    logging_level: str | None = None,
 ) -> bool:
     """Work until stopped (SIGTERM or Ctrl-C finish the job in hand first); with `burst`,
-    until the queues are empty. Whether any job was done."""
+    until the queues are empty. Whether any job was done. Logs are JSON lines on stderr."""
+    if logging_level is None:
+        logging_level = str(load_config()["LOG_LEVEL"])
+    logging_level = logging.getLevelName(logs.level_number(logging_level))
+    logs.configure(logging_level)
     connection = connect(redis_url)
     worker = make_worker(connection, queues, name=name)
     return bool(worker.work(burst=burst, logging_level=logging_level))

@@ -35,6 +35,7 @@ from rq import Retry
 from rq.job import Job
 from rq.utils import utcparse
 
+from service.logs import job_meta
 from worker.queues import HIGH, TURN_TIMEOUT, Timing, queue
 
 log = logging.getLogger(__name__)
@@ -161,6 +162,8 @@ def _enqueue(
         retry=Retry(max=task.retries) if task.retries else None,
         at_front=at_front,
         description=task.key,
+        # The request (or the job) that led to this one, for the worker's log lines.
+        meta=job_meta(),
         pipeline=pipeline,
     )
 

@@ -1,5 +1,10 @@
 """Liveness and readiness: `/healthz` answers while the process runs, `/readyz` only when
-Redis answers too (for load balancers and orchestrators)."""
+Redis answers too (for load balancers and orchestrators), and then also says how the bot
+workers are doing.
+
+Readiness does not depend on the workers: they are shared by every API process, so a
+balancer that took every API process out when the workers died would stop people's moves
+as well as the bots'. `/readyz` reports them (`workers`, `queues`) for whoever watches."""
 
 from __future__ import annotations
 
@@ -10,13 +15,34 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.context import services
-from service.errors import ServiceError
+from service.errors import ErrorSchema, ServiceError
+from worker.status import work_status
 
 blp = Blueprint("health", __name__, description="Is the service alive, and ready?")
 
 
 class HealthSchema(ma.Schema):
     status = ma.fields.String(metadata={"description": "`ok`.", "example": "ok"})
+
+
+class ReadySchema(HealthSchema):
+    redis = ma.fields.String(metadata={"description": "`ok`: Redis answered.", "example": "ok"})
+    workers = ma.fields.Integer(
+        metadata={
+            "description": "Bot workers alive (RQ's registry, by heartbeat). With none, "
+            "people can still play, but bots, hints and matches wait.",
+            "example": 2,
+        }
+    )
+    queues = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.Integer(),
+        metadata={
+            "description": "Jobs waiting in each queue (`pocha-high`: bot turns, hints, AI "
+            "moves; `pocha-low`: match games).",
+            "example": {"pocha-high": 0, "pocha-low": 12},
+        },
+    )
 
 
 class NotReady(ServiceError):
@@ -37,12 +63,23 @@ class Health(MethodView):
 
 @blp.route("/readyz")
 class Ready(MethodView):
-    @blp.response(200, HealthSchema)
+    @blp.response(200, ReadySchema)
+    @blp.alt_response(
+        503, schema=ErrorSchema, description="unavailable: Redis does not answer."
+    )
     def get(self) -> dict[str, Any]:
         """Ready to serve
 
-        503 `unavailable` when Redis does not answer.
+        200 while Redis answers, with the workers alive and the queue depths; 503
+        `unavailable` when Redis does not answer.
         """
-        if not services().redis.ping():
+        connection = services().redis
+        if not connection.ping():
             raise NotReady("Redis does not answer.")
-        return {"status": "ok"}
+        status = work_status(connection)
+        return {
+            "status": "ok",
+            "redis": "ok",
+            "workers": status.workers_alive,
+            "queues": status.queued,
+        }

@@ -1,0 +1,107 @@
+"""Structured logs: every line the API and the workers write is one JSON object.
+
+A line carries the time, level, logger and message, whatever a caller passed as `extra`,
+and the id of the request it belongs to. The API takes that id from a sane `X-Request-ID`
+header or makes one, and returns it in the response's `X-Request-ID`; the jobs a request
+queues carry it in their meta, so a worker's lines about a bot turn name the request that
+led to it (and the job's own id). The ids live in context variables, so nothing here knows
+Flask or RQ: `service.app` and `worker.process` set them.
+
+`configure(level)` installs the JSON handler on the root logger (the worker and tests);
+gunicorn gets the same formatter through `service.gunicorn_conf`'s `logconfig_dict`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+import uuid
+from contextvars import ContextVar
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+#: The request a line belongs to (API: the request being served; worker: the request that
+#: queued the job, if any).
+REQUEST_ID: ContextVar[str | None] = ContextVar("pocha_request_id", default=None)
+#: The RQ job being run (workers only).
+JOB_ID: ContextVar[str | None] = ContextVar("pocha_job_id", default=None)
+
+REQUEST_ID_HEADER = "X-Request-ID"
+
+# An incoming id is kept only if it looks like one (uuids, hex, base64, dotted or colon
+# forms from proxies): anything else could smuggle text into every log line.
+_SANE_ID = re.compile(r"[A-Za-z0-9._:+/=-]{1,128}")
+
+# Attributes every LogRecord has; anything else on a record came from `extra=`.
+_STANDARD = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
+
+
+def request_id_from(header: str | None) -> str:
+    """The incoming id if it is sane, else a new one (32 hex digits)."""
+    if header is not None:
+        header = header.strip()
+        if _SANE_ID.fullmatch(header):
+            return header
+    return uuid.uuid4().hex
+
+
+def job_meta() -> dict[str, str]:
+    """What a queued job carries of the request that queued it (for its logs)."""
+    request_id = REQUEST_ID.get()
+    return {} if request_id is None else {"request_id": request_id}
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per record, on one line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        request_id = REQUEST_ID.get()
+        if request_id is not None:
+            entry["request_id"] = request_id
+        job_id = JOB_ID.get()
+        if job_id is not None:
+            entry["job_id"] = job_id
+        for key, value in vars(record).items():
+            if key not in _STANDARD and key not in entry:
+                entry[key] = value
+        if record.exc_info:
+            entry["exc"] = self.formatException(record.exc_info)
+        if record.stack_info:
+            entry["stack"] = self.formatStack(record.stack_info)
+        # default=str: an `extra` value that JSON cannot hold is written as its text
+        # rather than losing the line.
+        return orjson.dumps(entry, default=str).decode()
+
+
+class _JsonHandler(logging.StreamHandler):
+    """Our handler on the root logger (a class of its own, so `configure` can find it)."""
+
+
+def level_number(level: str | int) -> int:
+    """`info`, `INFO` or 20 -> 20; an unknown name is refused with the names."""
+    if isinstance(level, int):
+        return level
+    found = logging.getLevelNamesMapping().get(level.strip().upper())
+    if found is None:
+        raise ValueError(f"unknown log level {level!r}: debug, info, warning, error, critical")
+    return found
+
+
+def configure(level: str | int = "info") -> None:
+    """Write every log record at `level` and above to stderr as JSON lines (once per
+    process: calling again only changes the level)."""
+    root = logging.getLogger()
+    root.setLevel(level_number(level))
+    if not any(isinstance(h, _JsonHandler) for h in root.handlers):
+        handler = _JsonHandler(sys.stderr)
+        handler.setFormatter(JsonFormatter())
+        root.addHandler(handler)

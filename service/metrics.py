@@ -1,0 +1,212 @@
+"""`GET /metrics`: what operators graph and alert on, in Prometheus' text format.
+
+Two kinds of figures. A process's own: requests by route (the URL rule, never the raw
+path, which holds game ids) and status, their latency, and the moves people made through
+it; these live in prometheus-client metrics, one set per app. Under gunicorn each worker
+process counts for itself into files in `PROMETHEUS_MULTIPROC_DIR` (set up by
+`service.gunicorn_conf`), and a scrape of any worker reads all of them, so a scrape sees
+the whole server, not the one worker that happened to answer. And the cluster's, read from
+Redis at scrape time by `RedisCollector`: workers alive, queue depth, failed jobs, and the
+bots' think time and moves (recorded by the workers, see `service.bot_metrics`). Every API
+instance exports the same cluster figures: aggregate those with `max`, the process figures
+with `sum`. When Redis does not answer, a scrape still succeeds with `pocha_redis_up 0`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+
+import redis
+from flask import Flask, Response, current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+    multiprocess,
+)
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
+from prometheus_client.registry import Collector
+
+from service.bot_metrics import read_histograms
+from service.context import services
+from worker.status import work_status
+
+log = logging.getLogger(__name__)
+
+# A `_created` timestamp beside every series doubles a scrape, and nothing here graphs it.
+disable_created_metrics()
+
+#: Latency buckets (seconds): a move takes a few milliseconds; event streams and job
+#: long-polls hold a request for up to a minute.
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
+
+#: The route label of a request that matched no route (a 404 or 405 for any path).
+UNMATCHED = "unmatched"
+
+
+def multiprocess_dir() -> str | None:
+    return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
+
+
+class ProcessMetrics:
+    """This app's own metrics, in a registry of its own (so that many apps in one process,
+    as in the tests, count apart)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
+            "pocha_http_requests",
+            "HTTP requests answered, by method, route (URL rule) and status.",
+            ["method", "route", "status"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "pocha_http_request_duration_seconds",
+            "Time to answer an HTTP request (until the body starts, for streams), by "
+            "method, route and status.",
+            ["method", "route", "status"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.moves = Counter(
+            "pocha_moves_applied",
+            "Bids and cards played by people and applied (bots' moves: "
+            "pocha_bot_moves_applied_total).",
+            ["action"],
+            registry=self.registry,
+        )
+
+    def observe(self, method: str, route: str, status: int, seconds: float) -> None:
+        code = str(status)
+        self.requests.labels(method, route, code).inc()
+        self.latency.labels(method, route, code).observe(seconds)
+
+
+class RedisCollector(Collector):
+    """The cluster's figures, read from Redis at each scrape."""
+
+    def __init__(self, connection: redis.Redis) -> None:
+        self.connection = connection
+
+    def collect(self) -> Iterator[Metric]:
+        up = GaugeMetricFamily("pocha_redis_up", "1 if Redis answered this scrape, else 0.")
+        try:
+            status = work_status(self.connection)
+            histograms = read_histograms(self.connection)
+        except redis.RedisError as exc:
+            log.warning("metrics: Redis does not answer: %s", type(exc).__name__)
+            up.add_metric([], 0)
+            yield up
+            return
+        up.add_metric([], 1)
+        yield up
+        yield GaugeMetricFamily(
+            "pocha_workers_alive",
+            "Bot workers alive (their RQ heartbeat key exists).",
+            value=status.workers_alive,
+        )
+        depth = GaugeMetricFamily(
+            "pocha_queue_depth", "Jobs waiting in each RQ queue.", labels=["queue"]
+        )
+        failed = GaugeMetricFamily(
+            "pocha_jobs_failed",
+            "Jobs in each RQ queue's failed registry (kept a day).",
+            labels=["queue"],
+        )
+        for name, count in status.queued.items():
+            depth.add_metric([name], count)
+        for name, count in status.failed.items():
+            failed.add_metric([name], count)
+        yield depth
+        yield failed
+        think = HistogramMetricFamily(
+            "pocha_bot_think_seconds",
+            "Time a bot thought for one decision, by kind (turn, hint, ai_move) and level; "
+            "cluster-wide, recorded by the workers.",
+            labels=["kind", "level"],
+        )
+        moves = CounterMetricFamily(
+            "pocha_bot_moves_applied",
+            "Bot moves applied in games, by level; cluster-wide.",
+            labels=["level"],
+        )
+        for h in histograms:
+            think.add_metric(
+                [h.kind, h.level],
+                buckets=[(_le(bound), count) for bound, count in h.buckets],
+                sum_value=h.sum,
+            )
+            if h.kind == "turn":
+                moves.add_metric([h.level], h.moves)
+        yield think
+        yield moves
+
+
+def _le(bound: float) -> str:
+    return "+Inf" if bound == float("inf") else repr(bound)
+
+
+EXTENSION = "pocha_metrics"
+
+
+def install(app: Flask) -> ProcessMetrics:
+    """Give `app` its process metrics (recorded by `service.telemetry`)."""
+    metrics = ProcessMetrics()
+    app.extensions[EXTENSION] = metrics
+    return metrics
+
+
+def process_metrics() -> ProcessMetrics:
+    found: ProcessMetrics = current_app.extensions[EXTENSION]
+    return found
+
+
+def exposition(metrics: ProcessMetrics, connection: redis.Redis) -> bytes:
+    """The text of a scrape: this server's process figures, then the cluster's."""
+    registry = CollectorRegistry()
+    directory = multiprocess_dir()
+    if directory is not None:
+        multiprocess.MultiProcessCollector(registry, path=directory)
+        process = generate_latest(registry)
+    else:
+        process = generate_latest(metrics.registry)
+    cluster = CollectorRegistry()
+    cluster.register(RedisCollector(connection))
+    return process + generate_latest(cluster)
+
+
+blp = Blueprint(
+    "metrics", __name__, description="Figures for operators, in Prometheus' text format."
+)
+
+
+@blp.route("/metrics")
+class Metrics(MethodView):
+    @blp.response(
+        200,
+        description="Prometheus text exposition format (version 0.0.4): pocha_http_requests"
+        "_total and pocha_http_request_duration_seconds by method, route and status; "
+        "pocha_moves_applied_total by action; pocha_redis_up; pocha_workers_alive; "
+        "pocha_queue_depth and pocha_jobs_failed by queue; pocha_bot_think_seconds by kind "
+        "and level; pocha_bot_moves_applied_total by level.",
+        content_type="text/plain",
+    )
+    def get(self) -> Response:
+        """Metrics
+
+        For Prometheus to scrape. Answers even when Redis does not (`pocha_redis_up 0`).
+        """
+        body = exposition(process_metrics(), services().redis)
+        return Response(body, content_type=CONTENT_TYPE_LATEST)

@@ -1,0 +1,81 @@
+"""What every request leaves behind for operators: its request id, one JSON log line, and
+its count and latency in the metrics.
+
+The id is the caller's `X-Request-ID` when it looks like one (a load balancer's, say) or a
+new one; it is returned in the response's `X-Request-ID`, set for every log line written
+while the request is served (`service.logs.REQUEST_ID`) and carried by the jobs it queues.
+The request's line names the method, the route (the URL rule, not the path: a path is
+whatever a client typed, possibly a token pasted in the wrong place), the status, the time
+taken and, when the path named one, the game; never a header, a query or a body, so
+no token is ever written.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from flask import Flask, Response, g, request
+
+from service import logs
+from service.config import is_on
+from service.metrics import UNMATCHED, ProcessMetrics
+from service.metrics import install as install_metrics
+from service.store import is_game_id
+
+log = logging.getLogger("service.request")
+
+#: Endpoints whose 200 means a person's move was applied, and what the move was.
+MOVES = {"games.Bids": "bid", "games.Plays": "card"}
+
+#: A game id's length (`secrets.token_urlsafe(12)`); a token is longer, so a token in a
+#: game's place in the path is never logged as its id.
+GAME_ID_LENGTH = 16
+
+
+def install(app: Flask) -> None:
+    """Register the hooks (first, so that a request refused by a later hook, such as a
+    rate limit, still gets its id, its line and its count)."""
+    metrics = install_metrics(app)
+    request_log = is_on(app.config.get("REQUEST_LOG", "on"))
+
+    @app.before_request
+    def start() -> None:
+        g.pocha_started = time.perf_counter()
+        g.pocha_request_id = logs.request_id_from(request.headers.get(logs.REQUEST_ID_HEADER))
+        logs.REQUEST_ID.set(g.pocha_request_id)
+
+    @app.after_request
+    def finish(response: Response) -> Response:
+        return _finish(response, metrics, request_log)
+
+    @app.teardown_request
+    def clear(_: BaseException | None) -> None:
+        # gunicorn's threads serve one request after another: a line written between two
+        # must not carry the last one's id.
+        logs.REQUEST_ID.set(None)
+
+
+def _finish(response: Response, metrics: ProcessMetrics, request_log: bool) -> Response:
+    request_id = g.get("pocha_request_id") or logs.request_id_from(None)
+    response.headers[logs.REQUEST_ID_HEADER] = request_id
+    started = g.get("pocha_started")
+    seconds = time.perf_counter() - started if started is not None else 0.0
+    rule = request.url_rule
+    route = rule.rule if rule is not None else UNMATCHED
+    status = response.status_code
+    metrics.observe(request.method, route, status, seconds)
+    if status == 200 and request.endpoint in MOVES:
+        metrics.moves.labels(MOVES[request.endpoint]).inc()
+    if request_log and log.isEnabledFor(logging.INFO):
+        extra: dict[str, object] = {
+            "method": request.method,
+            "route": route,
+            "status": status,
+            "duration_ms": round(seconds * 1000, 2),
+        }
+        game_id = (request.view_args or {}).get("game_id")
+        if isinstance(game_id, str) and len(game_id) == GAME_ID_LENGTH and is_game_id(game_id):
+            extra["game"] = game_id
+        log.info("request", extra=extra)
+    return response
