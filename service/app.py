@@ -15,7 +15,7 @@ import redis
 from flask import Flask, request
 from flask_smorest import Api
 
-from service import web
+from service import edge, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules
 from service.bots import BotRunner, InlineBotRunner, RQBotRunner
 from service.config import load_config
@@ -38,6 +38,9 @@ Play Pocha (the Spanish Oh Hell) over HTTP.
 Every error has the same shape, with a stable machine code in `error` and a sentence
 for a person in `message`. A refused move leaves the game untouched.
 """
+
+# Connections one API process may open to Redis (see create_app).
+REDIS_MAX_CONNECTIONS = 10_000
 
 # Swagger UI's assets load from this CDN in the browser; the service serves none.
 SWAGGER_UI_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
@@ -89,6 +92,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         settings["REDIS_URL"],
         socket_connect_timeout=settings["REDIS_CONNECT_TIMEOUT"],
         socket_timeout=settings["REDIS_SOCKET_TIMEOUT"],
+        # redis-py caps a pool at 100 connections and then refuses (a 503 here). Each
+        # gunicorn thread keeps one for moves and an event stream holds another for its
+        # whole life, so a process with many threads for streams needs more: Redis's own
+        # limit (maxclients, 10000 by default) is the one that should apply.
+        max_connections=REDIS_MAX_CONNECTIONS,
     )
     store = GameStore(client, finished_ttl=settings["FINISHED_TTL"], idle_ttl=settings["IDLE_TTL"])
     bots = make_bot_runner(settings["BOT_RUNNER"], store)
@@ -109,11 +117,24 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "creation response.",
         },
     )
-    for blueprint in (games.blp, hints.blp, jobs.blp, ai.blp, matches.blp, rules.blp, health.blp):
+    # First, so that every request, even one refused by a later hook, is counted and logged.
+    telemetry.install(app)
+    for blueprint in (
+        games.blp,
+        hints.blp,
+        jobs.blp,
+        ai.blp,
+        matches.blp,
+        rules.blp,
+        health.blp,
+        metrics.blp,
+    ):
         api.register_blueprint(blueprint)
     # The web front end at `/`: a plain blueprint, kept out of the OpenAPI document.
     app.register_blueprint(web.blp)
     app.before_request(_require_json_body)
+    edge.install(app, settings)
+    ratelimits.install(app, client, settings)
     return app
 
 

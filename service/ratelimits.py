@@ -1,0 +1,104 @@
+"""Rate limits per client address, so that one client cannot flood the games, the store or
+the bots: on creating games, on moves, on the AI on demand (hints and AI moves share one
+budget) and on matches.
+
+flask-limiter counts in the same Redis as the games, through the app's own connection
+pool, so every API process shares one count per client. Each limit is a flask-limiter
+string from the environment (`POCHA_RATE_LIMIT_CREATE="20/minute;200/hour"`, see
+`service.config`), checked when the app is built, so a typo fails at start; the client's
+address is the one `service.edge` settles on. A refused request gets `429` with the machine
+code `rate_limited` and `Retry-After` in seconds. If Redis does not answer, the limit is
+skipped rather than failing the request: the request's own use of Redis decides (`503`).
+Tests switch the limits off (POCHA_RATE_LIMITS=off), except the test of them.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import redis
+from flask import Flask, Response, current_app
+from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter.util import get_remote_address
+from limits import parse_many
+
+from service.config import is_on
+from service.errors import error_response
+
+#: Endpoint -> (setting of its limit, scope). Endpoints of one scope share a count.
+LIMITED: dict[str, tuple[str, str]] = {
+    "games.Games": ("RATE_LIMIT_CREATE", "create"),
+    "games.Bids": ("RATE_LIMIT_MOVES", "moves"),
+    "games.Plays": ("RATE_LIMIT_MOVES", "moves"),
+    "hints.Hint": ("RATE_LIMIT_AI", "ai"),
+    "ai.Move": ("RATE_LIMIT_AI", "ai"),
+    "matches.Matches": ("RATE_LIMIT_MATCHES", "matches"),
+}
+
+#: What each scope is, for the message of a refusal.
+_WHAT = {
+    "create": "creating games",
+    "moves": "bids and cards",
+    "ai": "hints and AI moves",
+    "matches": "matches",
+}
+
+EXTENSION = "pocha_limiter"
+
+
+def storage_uri(redis_url: str) -> str:
+    """The limits library's name for our REDIS_URL (it spells unix sockets its own way)."""
+    if redis_url.startswith("unix://"):
+        return "redis+unix://" + redis_url.removeprefix("unix://")
+    return redis_url
+
+
+def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limiter | None:
+    """Limit the endpoints of LIMITED on `app` (after its blueprints are registered)."""
+    if not is_on(settings["RATE_LIMITS"]):
+        return None
+    for setting in sorted({setting for setting, _ in LIMITED.values()}):
+        try:
+            parse_many(str(settings[setting]))
+        except ValueError as exc:
+            raise ValueError(
+                f"POCHA_{setting} is not a rate limit such as '20/minute;200/hour': "
+                f"{settings[setting]!r}"
+            ) from exc
+    limiter = Limiter(
+        get_remote_address,
+        app=app,
+        storage_uri=storage_uri(str(settings["REDIS_URL"])),
+        # The app's pool: its timeouts, and no second set of connections per process.
+        storage_options={"connection_pool": client.connection_pool},  # type: ignore[dict-item]
+        strategy="fixed-window",
+        key_prefix="pocha",
+        swallow_errors=True,
+        headers_enabled=False,
+    )
+    for endpoint, (setting, scope) in LIMITED.items():
+        view: Any = app.view_functions[endpoint]
+        limited: Any = limiter.shared_limit(str(settings[setting]), scope=scope, methods=["POST"])
+        app.view_functions[endpoint] = limited(view)
+    app.extensions[EXTENSION] = limiter
+    app.register_error_handler(RateLimitExceeded, _rate_limited)
+    return limiter
+
+
+def _rate_limited(exc: RateLimitExceeded) -> Response:
+    limiter: Limiter = current_app.extensions[EXTENSION]
+    retry_after = 1
+    current = limiter.current_limit
+    if current is not None:
+        retry_after = max(1, math.ceil(current.reset_at - time.time()))
+    scope = getattr(exc.limit, "scope", None)
+    what = _WHAT.get(scope if isinstance(scope, str) else "", "this")
+    return error_response(
+        429,
+        "rate_limited",
+        f"Too many requests for {what} from your address (at most {exc.description}); "
+        f"try again in {retry_after} s.",
+        headers={"Retry-After": str(retry_after)},
+    )
