@@ -256,6 +256,11 @@ def run(
             "POCHA_BOT_RUNNER": "inline",
             "POCHA_ACCESS_LOG": "",
             "POCHA_LOG_LEVEL": "warning",
+            # Every client is on 127.0.0.1: the limits stay on (their cost is part of a
+            # move's) but far above what the load sends.
+            "POCHA_RATE_LIMITS": "on",
+            "POCHA_RATE_LIMIT_CREATE": "1000000/minute",
+            "POCHA_RATE_LIMIT_MOVES": "1000000/minute",
         }
         if server_threads is not None:
             env["POCHA_THREADS"] = str(server_threads)
