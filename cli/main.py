@@ -128,6 +128,50 @@ def bench_bots(samples: int, games: int, seats: str, rules_json: str) -> None:
     _echo_lines(worker_bench.run(samples=samples, games=games, seats=seats, rules=rules))
 
 
+@bench.command("soak")
+@click.option("--games", type=click.IntRange(1), default=200, show_default=True)
+@click.option(
+    "--bots", default="heuristic,easy,heuristic", show_default=True,
+    help="The bots' levels, one per seat beside the load client's.",
+)
+@click.option(
+    "--schedule", default="2,3", show_default=True,
+    help="The hands: classic, pyramid, or card counts such as 2,3.",
+)
+@click.option("--workers", type=click.IntRange(1), default=2, show_default=True,
+              help="pocha worker processes.")
+@click.option("--api-workers", type=int, default=None, help="gunicorn workers (default: config).")
+@click.option("--processes", type=click.IntRange(1), default=2, show_default=True,
+              help="Load-client processes.")
+@click.option("--think", type=float, default=0.0, show_default=True,
+              help="Seconds the load client waits before each of its moves.")
+@click.option("--stall", type=float, default=120.0, show_default=True,
+              help="Seconds without an event after which a game counts as stuck.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--logs", default=None, help="Keep the logs of Redis, gunicorn and the workers here.")
+def bench_soak(
+    games: int, bots: str, schedule: str, workers: int, api_workers: int | None,
+    processes: int, think: float, stall: float, seed: int, logs: str | None,
+) -> None:  # fmt: skip
+    """Play many games at once (a person's seat driven here, bots on pocha workers) against
+    gunicorn + Redis to the end, and check every game's event log; exit 1 on any fault."""
+    soak = _load("service.soak")
+    spec = soak.SoakSpec(
+        games=games,
+        bots=tuple(b.strip() for b in bots.split(",") if b.strip()),
+        schedule=soak.parse_schedule(schedule),
+        seed=seed,
+        think=think,
+        stall=stall,
+    )
+    result = soak.run(
+        spec, workers=workers, api_workers=api_workers, processes=processes, log_dir=logs
+    )
+    _echo_lines(result.lines)
+    if not result.ok:
+        raise SystemExit(1)
+
+
 @pocha.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")

@@ -1,0 +1,620 @@
+"""`pocha bench soak`: many whole games at once against the real stack, every event checked.
+
+It starts what production runs, on this machine: a private Redis, gunicorn with the
+shipped settings and `pocha worker` processes. Then load-client processes (multiprocessing,
+so their Python does not share the server's) create every game at once, each with one
+person's seat driven by a thread of the load client and bots in the other seats, and play
+them all to the end concurrently. A thread follows its game's Server-Sent Events as a
+front end would (resuming with Last-Event-ID when the server ends a stream) and keeps a
+replica of the game: the same rules and seed give the same deals, and every bid or card
+event is applied to the replica. So each event is checked as it arrives: its `seq` follows
+the last one, a move's `version` is the last plus one, the replica accepts the move (a
+move played twice or out of turn is refused), and the events the replica produces (tricks,
+scores, the next deal) are exactly the ones that follow. When the replica says it is the
+person's turn, the thread picks one of the legal moves and posts it with If-Match. At the
+end each game's stored event log, final view and score sheet must equal the replica's.
+
+It reports games finished, moves, errors, 5xx answers, the latency of the person's moves,
+the latency of each bot turn (from the move before it to the bot's move, as the events
+arrive) and how long the person waits for the bots; and it fails (exit status 1) unless
+every game finished with no error and no lost or doubled move.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import subprocess
+import tempfile
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.context import SpawnProcess
+from pathlib import Path
+from typing import Any
+
+from service.embedded_redis import RedisServer, _die_with_parent, free_port
+from service.serve import gunicorn_command, worker_command
+
+#: The person sits here; the bots take the other seats in the order given.
+HUMAN_SEAT = 0
+#: gunicorn closes a keep-alive connection idle this long (gunicorn_conf.keepalive = 5 s);
+#: a connection idle for nearly as long is replaced before use, rather than raced.
+IDLE_RECONNECT = 4.0
+#: Views and moves, not event streams: a request that takes longer than this has failed.
+REQUEST_TIMEOUT = 30.0
+
+# View keys the engine's observation does not have, and observation keys views leave out.
+_VIEW_ONLY = ("id", "version", "last_event", "players")
+_OBSERVATION_ONLY = ("format", "history")
+
+
+@dataclass(frozen=True)
+class SoakSpec:
+    """What to play: how many games, who sits where, the rules."""
+
+    games: int = 200
+    bots: tuple[str, ...] = ("heuristic", "easy", "heuristic")
+    schedule: str | tuple[int, ...] = (2, 3)
+    seed: int = 1
+    #: Seconds the person thinks before each move (0: as fast as the service answers).
+    think: float = 0.0
+    #: A game with no new event for this long is stuck: a lost move.
+    stall: float = 120.0
+
+    @property
+    def players(self) -> int:
+        return 1 + len(self.bots)
+
+    def rules(self) -> dict[str, Any]:
+        schedule = self.schedule if isinstance(self.schedule, str) else list(self.schedule)
+        return {"schedule": schedule}
+
+
+@dataclass
+class GameReport:
+    """What one client thread saw of its game."""
+
+    game: str = ""
+    finished: bool = False
+    human_moves: int = 0
+    bot_moves: int = 0
+    events: int = 0
+    errors: list[str] = field(default_factory=list)
+    #: Breaches of the event log's order: gaps, moves twice or out of turn, wrong events.
+    violations: list[str] = field(default_factory=list)
+    server_errors: int = 0
+    requests: int = 0
+    reconnects: int = 0
+    move_latencies: list[float] = field(default_factory=list)
+    bot_latencies: list[float] = field(default_factory=list)
+    waits: list[float] = field(default_factory=list)
+
+
+class _Failed(Exception):
+    """The game cannot go on: the reason is recorded in the report already."""
+
+
+class _Http:
+    """One keep-alive connection to the API, counting requests and 5xx answers."""
+
+    def __init__(self, port: int, report: GameReport) -> None:
+        self.port = port
+        self.report = report
+        self._connection: http.client.HTTPConnection | None = None
+        self._used = 0.0
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, Any, bool]:
+        """Status, decoded JSON body, and whether the request had to be sent twice."""
+        payload = None if body is None else json.dumps(body)
+        sent = {"Content-Type": "application/json", **(headers or {})}
+        for attempt in (1, 2):
+            if self._connection is None or time.monotonic() - self._used > IDLE_RECONNECT:
+                self.close()
+                self._connection = http.client.HTTPConnection(
+                    "127.0.0.1", self.port, timeout=REQUEST_TIMEOUT
+                )
+            try:
+                self._connection.request(method, path, payload, sent)
+                response = self._connection.getresponse()
+                raw = response.read()
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                # The server closed the kept-alive connection as this request went out.
+                # Sending it again is safe: moves carry If-Match, so a second copy of one
+                # that was applied is refused with 412, never applied twice.
+                self.close()
+                if attempt == 2:
+                    raise
+                continue
+            self._used = time.monotonic()
+            if response.will_close:
+                self.close()
+            self.report.requests += 1
+            if response.status >= 500:
+                self.report.server_errors += 1
+            return response.status, json.loads(raw) if raw else None, attempt == 2
+        raise AssertionError("unreachable")
+
+
+def _events(
+    port: int, game_id: str, report: GameReport, stall: float, after: int = 0
+) -> Iterator[tuple[float, dict[str, Any]]]:
+    """The game's events as they arrive (arrival time, event), over Server-Sent Events,
+    resuming with Last-Event-ID whenever a stream ends; raises `_Failed` when no event
+    comes for `stall` seconds."""
+    last_event_at = time.monotonic()
+    # Keepalives come every 15 s: a read that waits longer means a dead connection.
+    read_timeout = min(stall, 20.0)
+    while True:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=read_timeout)
+        try:
+            connection.request(
+                "GET",
+                f"/api/v1/games/{game_id}/events",
+                headers={"Accept": "text/event-stream", "Last-Event-ID": str(after)},
+            )
+            response = connection.getresponse()
+            report.requests += 1
+            if response.status != 200:
+                if response.status >= 500:
+                    report.server_errors += 1
+                report.errors.append(f"event stream: HTTP {response.status}")
+                raise _Failed
+            data: list[bytes] = []
+            for line in response:
+                line = line.rstrip(b"\r\n")
+                if line.startswith(b"data:"):
+                    data.append(line[5:].lstrip(b" "))
+                elif not line and data:
+                    event = json.loads(b"\n".join(data))
+                    data = []
+                    last_event_at = time.monotonic()
+                    after = int(event["seq"])
+                    yield last_event_at, event
+                if time.monotonic() - last_event_at > stall:
+                    break
+        except (OSError, http.client.HTTPException):
+            # A read timeout or a dropped stream: reconnect below, from the last seq.
+            pass
+        finally:
+            connection.close()
+        if time.monotonic() - last_event_at > stall:
+            report.errors.append(f"no event for {stall:g} s after seq {after}: the game is stuck")
+            raise _Failed
+        report.reconnects += 1
+
+
+def _strip(data: dict[str, Any], keys: Sequence[str]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in keys}
+
+
+def _plain(event: dict[str, Any]) -> dict[str, Any]:
+    """An engine event as it reads once stored (JSON: tuples become lists)."""
+    loaded: dict[str, Any] = json.loads(json.dumps(event))
+    return loaded
+
+
+def play_one(port: int, spec: SoakSpec, index: int) -> GameReport:
+    """Create game `index`, play its person's seat to the end, check every event."""
+    from engine.errors import PochaError
+    from engine.game import Game
+    from engine.observation import observe
+    from engine.rules import Rules
+
+    report = GameReport()
+    rng = random.Random(f"pocha-soak:{spec.seed}:{index}")
+    seed = rng.randrange(1 << 40)
+    api = _Http(port, report)
+    players = [{"name": "You"}] + [
+        {"name": f"{level.title()} {i}", "bot": level} for i, level in enumerate(spec.bots, 1)
+    ]
+    try:
+        status, created, _ = api.request(
+            "POST", "/api/v1/games", {"players": players, "rules": spec.rules(), "seed": seed}
+        )
+        if status != 201:
+            report.errors.append(f"create: HTTP {status} {created}")
+            return report
+        game_id = report.game = created["id"]
+        auth = {"Authorization": f"Bearer {created['seats'][HUMAN_SEAT]['token']}"}
+        replica = Game.new(Rules.from_dict({**spec.rules(), "players": spec.players}), seed)
+        seen: list[dict[str, Any]] = []
+        # The events the replica produced for the last move that have not arrived yet;
+        # first the deal of the first hand, at version 1.
+        expected: deque[dict[str, Any]] = deque([_plain(replica.hand_dealt_event())])
+        version = 1
+        last_move_at = time.monotonic()
+        waiting_since: float | None = None
+        bots_since_move = 0
+        for arrived, event in _events(port, game_id, report, spec.stall):
+            seq = event["seq"]
+            if seq != len(seen) + 1:
+                report.violations.append(f"seq {seq} after {len(seen)}")
+                raise _Failed
+            seen.append(event)
+            body = _strip(event, ("seq", "version"))
+            if event["type"] in ("bid", "card_played"):
+                if expected:
+                    report.violations.append(f"seq {seq}: a move before {expected[0]['type']}")
+                    raise _Failed
+                if event["version"] != version + 1:
+                    report.violations.append(
+                        f"seq {seq}: version {event['version']} after {version}"
+                    )
+                    raise _Failed
+                seat = event["seat"]
+                action = event["bid"] if event["type"] == "bid" else event["card"]
+                try:
+                    produced = [_plain(e) for e in replica.apply(seat, action)]
+                except PochaError as exc:
+                    # A turn played twice, or a move nobody could make: the log is wrong.
+                    report.violations.append(f"seq {seq}: the engine refuses it: {exc}")
+                    raise _Failed from exc
+                if produced[0] != body:
+                    report.violations.append(f"seq {seq}: {body} where {produced[0]} was made")
+                    raise _Failed
+                expected.extend(produced[1:])
+                if seat != HUMAN_SEAT:
+                    report.bot_moves += 1
+                    bots_since_move += 1
+                    report.bot_latencies.append(arrived - last_move_at)
+                last_move_at = arrived
+            else:
+                want = expected.popleft() if expected else None
+                if body != want or event["version"] != version:
+                    report.violations.append(
+                        f"seq {seq}: {body} at version {event['version']} where {want} at "
+                        f"version {version} was due"
+                    )
+                    raise _Failed
+            version = event["version"]
+            if expected:
+                continue  # the rest of this move's consequences are on their way
+            if replica.finished:
+                break
+            if replica.turn != HUMAN_SEAT:
+                continue
+            if waiting_since is not None and bots_since_move:
+                report.waits.append(time.monotonic() - waiting_since)
+            # As a front end would: the seat's view, then one of its legal moves. The view
+            # must be the replica's, seen from this seat.
+            status, view, _ = api.request("GET", f"/api/v1/games/{game_id}", headers=auth)
+            if status != 200:
+                report.errors.append(f"view at version {version}: HTTP {status} {view}")
+                raise _Failed
+            if view["version"] != version or _strip(view, _VIEW_ONLY) != _strip(
+                observe(replica, HUMAN_SEAT).to_dict(), _OBSERVATION_ONLY
+            ):
+                report.violations.append(f"the view at version {version} is not the replica's")
+                raise _Failed
+            if spec.think:
+                time.sleep(spec.think)
+            action = rng.choice(view["you"]["legal"])
+            path, move = ("bids", {"bid": action}) if isinstance(action, int) else (
+                "plays", {"card": action}
+            )  # fmt: skip
+            began = time.monotonic()
+            status, view, resent = api.request(
+                "POST",
+                f"/api/v1/games/{game_id}/{path}",
+                move,
+                {**auth, "If-Match": f'"{version}"'},
+            )
+            ended = time.monotonic()
+            # A resent move that was applied the first time is refused as stale: the
+            # event stream shows it once, which is what is checked.
+            if not (status == 200 or (resent and status == 412)):
+                report.errors.append(f"{path} at version {version}: HTTP {status} {view}")
+                raise _Failed
+            if status == 200 and view["version"] != version + 1:
+                report.violations.append(f"{path}: answered version {view['version']}")
+                raise _Failed
+            if not resent:
+                report.move_latencies.append(ended - began)
+            report.human_moves += 1
+            last_move_at = waiting_since = ended
+            bots_since_move = 0
+        report.events = len(seen)
+        # The log as stored, the final view and the score sheet against the replica.
+        final = observe(replica, None).to_dict()
+        checks = (
+            ("events", "the stored event log differs from the streamed one", lambda x: x == seen),
+            (
+                "",
+                "the final view differs from the replayed game",
+                lambda x: (
+                    x["version"] == version
+                    and _strip(x, _VIEW_ONLY) == _strip(final, _OBSERVATION_ONLY)
+                ),
+            ),
+            (
+                "history",
+                "the score sheet differs from the replayed game",
+                lambda x: x["hands"] == final["history"] and x["scores"] == replica.scores,
+            ),
+        )
+        for path, problem, check in checks:
+            status, body, _ = api.request("GET", f"/api/v1/games/{game_id}/{path}".rstrip("/"))
+            if status != 200:
+                report.errors.append(f"GET .../{path or 'game'} after the end: HTTP {status}")
+            elif not check(body):
+                report.violations.append(problem)
+        report.finished = replica.finished and not report.errors and not report.violations
+    except _Failed:
+        pass
+    except (OSError, http.client.HTTPException, ValueError, KeyError, TypeError) as exc:
+        report.errors.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        api.close()
+    return report
+
+
+def _client(port: int, spec: SoakSpec, indices: list[int], pipe: Connection) -> None:
+    """A load-client process: one thread per game; sends the reports back through `pipe`."""
+    reports: list[GameReport] = [GameReport() for _ in indices]
+
+    def run(slot: int, index: int) -> None:
+        reports[slot] = play_one(port, spec, index)
+
+    threads = [
+        threading.Thread(target=run, args=(slot, index), daemon=True)
+        for slot, index in enumerate(indices)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    pipe.send(reports)
+    pipe.close()
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _ms(values: Sequence[float]) -> str:
+    return (
+        f"p50 {_percentile(values, 0.5) * 1000:.0f} ms, p99 "
+        f"{_percentile(values, 0.99) * 1000:.0f} ms, max {max(values, default=0) * 1000:.0f} ms"
+    )
+
+
+def _http_ok(port: int, path: str) -> bool:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    try:
+        connection.request("GET", path)
+        return connection.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        connection.close()
+
+
+@dataclass
+class SoakResult:
+    lines: list[str]
+    ok: bool
+
+
+class _Stack:
+    """Redis, gunicorn and the workers of one soak, with their logs in `base`."""
+
+    def __init__(
+        self, base: Path, sock: Path, workers: int, api_workers: int | None, threads: int
+    ) -> None:
+        self.base = base
+        # The socket stays in a short temporary path: a unix socket's path is short.
+        self.redis = RedisServer(base / "redis", unix_socket=sock)
+        self.port = free_port()
+        self.workers = workers
+        self.api_workers = api_workers
+        self.threads = threads
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def _spawn(self, name: str, command: list[str], env: dict[str, str]) -> None:
+        log = (self.base / f"{name}.log").open("wb")
+        self.processes.append(
+            subprocess.Popen(
+                command, env=env, stdout=log, stderr=subprocess.STDOUT,
+                preexec_fn=_die_with_parent(),  # nothing outlives a killed soak
+            )
+        )  # fmt: skip
+        log.close()
+
+    def start(self) -> None:
+        self.redis.start()
+        env = {
+            **os.environ,
+            "REDIS_URL": self.redis.url,
+            "POCHA_BOT_RUNNER": "rq",
+            "POCHA_THREADS": str(self.threads),
+            # The load client is one address standing in for every player.
+            "POCHA_RATE_LIMITS": "off",
+            "POCHA_ACCESS_LOG": "",
+            "POCHA_LOG_LEVEL": "warning",
+        }
+        self._spawn("api", gunicorn_command("127.0.0.1", self.port, self.api_workers), env)
+        for i in range(self.workers):
+            self._spawn(f"worker-{i}", worker_command(), env)
+        self._wait_ready()
+
+    def _wait_ready(self, timeout: float = 60.0) -> None:
+        from rq import Worker
+
+        from worker.queues import connect
+
+        connection = connect(self.redis.url)
+        deadline = time.monotonic() + timeout
+        try:
+            while not _http_ok(self.port, "/readyz") or (
+                Worker.count(connection=connection) < self.workers
+            ):
+                if any(p.poll() is not None for p in self.processes):
+                    raise RuntimeError(f"a process of the stack exited; logs in {self.base}")
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the stack did not start")
+                time.sleep(0.1)
+        finally:
+            connection.close()
+
+    def worker_stats(self) -> tuple[int, int, int]:
+        """Failed bot-turn jobs, watchdog recoveries (from the workers' logs), turns that
+        the fallback bot had to play."""
+        from rq.registry import FailedJobRegistry
+
+        from worker.queues import HIGH, SERIALIZER, connect
+
+        connection = connect(self.redis.url)
+        try:
+            failed = FailedJobRegistry(HIGH, connection=connection, serializer=SERIALIZER).count
+        finally:
+            connection.close()
+        logs = "".join(
+            (self.base / f"worker-{i}.log").read_text(errors="replace") for i in range(self.workers)
+        )
+        return failed, logs.count("queueing it again"), logs.count("the fallback bot plays")
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self.processes = []
+        self.redis.stop()
+
+
+def _threads_per_api_worker(games: int) -> int:
+    """Every game holds an event stream, and a stream holds a gunicorn thread while it is
+    open; gunicorn's workers do not share their connections out evenly, so each is given
+    a thread for every game, plus some for moves."""
+    return games + 16
+
+
+def run(
+    spec: SoakSpec,
+    workers: int = 2,
+    api_workers: int | None = None,
+    processes: int = 2,
+    timeout: float = 1800.0,
+    log_dir: str | os.PathLike[str] | None = None,
+) -> SoakResult:
+    """Start the stack, play `spec.games` games at once, check them; the report.
+    `log_dir`: keep the logs of Redis, gunicorn and the workers there (else they go with
+    a temporary directory)."""
+    threads = _threads_per_api_worker(spec.games)
+    reports: list[GameReport] = []
+    clients: list[SpawnProcess] = []
+    with tempfile.TemporaryDirectory(prefix="pocha-soak-") as tmp:
+        base = Path(log_dir) if log_dir is not None else Path(tmp)
+        base.mkdir(parents=True, exist_ok=True)
+        stack = _Stack(base, Path(tmp) / "redis.sock", workers, api_workers, threads)
+        try:
+            stack.start()
+            began = time.monotonic()
+            context = multiprocessing.get_context("spawn")
+            share = [list(range(i, spec.games, processes)) for i in range(processes)]
+            pipes: list[Connection] = []
+            for indices in share:
+                if not indices:
+                    continue
+                receiver, sender = context.Pipe(duplex=False)
+                client = context.Process(target=_client, args=(stack.port, spec, indices, sender))
+                client.start()
+                sender.close()
+                pipes.append(receiver)
+                clients.append(client)
+            for receiver in pipes:
+                if not receiver.poll(max(1.0, timeout - (time.monotonic() - began))):
+                    raise RuntimeError(f"the soak did not end within {timeout:g} s")
+                reports.extend(receiver.recv())
+            elapsed = time.monotonic() - began
+            for client in clients:
+                client.join(timeout=30)
+            failed_jobs, recoveries, fallbacks = stack.worker_stats()
+        finally:
+            for client in clients:
+                if client.is_alive():
+                    client.kill()
+            stack.stop()
+    return _summarise(
+        spec, reports, elapsed, workers, api_workers, threads, failed_jobs, recoveries, fallbacks
+    )
+
+
+def _summarise(
+    spec: SoakSpec,
+    reports: list[GameReport],
+    elapsed: float,
+    workers: int,
+    api_workers: int | None,
+    threads: int,
+    failed_jobs: int,
+    recoveries: int,
+    fallbacks: int,
+) -> SoakResult:
+    finished = sum(r.finished for r in reports)
+    human = sum(r.human_moves for r in reports)
+    bots = sum(r.bot_moves for r in reports)
+    errors = [(r.game, e) for r in reports for e in r.errors]
+    violations = [(r.game, v) for r in reports for v in r.violations]
+    server_errors = sum(r.server_errors for r in reports)
+    schedule = spec.schedule if isinstance(spec.schedule, str) else list(spec.schedule)
+    lines = [
+        f"soak: {spec.games} games at once, each you + {', '.join(spec.bots)} "
+        f"(schedule {schedule}, think {spec.think:g} s); gunicorn workers="
+        f"{api_workers or 'default'} x {threads} threads, {workers} pocha workers, one Redis; "
+        f"{os.cpu_count()} cores shared by all of it and the load client",
+        f"games finished: {finished}/{spec.games} in {elapsed:.1f} s",
+        f"moves: {human + bots} ({human} by the load client, {bots} by bots; "
+        f"{(human + bots) / elapsed:.0f} moves/s); events checked: "
+        f"{sum(r.events for r in reports)}",
+        f"errors: {len(errors)}; 5xx: {server_errors}; requests: "
+        f"{sum(r.requests for r in reports)}; stream reconnects: "
+        f"{sum(r.reconnects for r in reports)}",
+        f"lost or doubled moves: {len(violations)} (event logs checked against the engine)",
+        f"move latency (the load client's moves): "
+        f"{_ms([x for r in reports for x in r.move_latencies])}",
+        f"bot turn latency (each bot move, from the move before it): "
+        f"{_ms([x for r in reports for x in r.bot_latencies])}",
+        f"waiting for the bots (from a move to the next turn): "
+        f"{_ms([x for r in reports for x in r.waits])}",
+        f"workers: {failed_jobs} failed bot-turn jobs, {recoveries} turns recovered by the "
+        f"watchdog, {fallbacks} played by the fallback bot",
+    ]
+    for game, problem in (violations + errors)[:10]:
+        lines.append(f"  game {game or '(not created)'}: {problem}")
+    ok = finished == spec.games and not errors and not violations and server_errors == 0
+    lines.append("target met" if ok else "TARGET MISSED: every game finished, 0 errors, 0 lost")
+    return SoakResult(lines, ok)
+
+
+def parse_schedule(text: str) -> str | tuple[int, ...]:
+    """`classic`, `pyramid`, or card counts such as `2,3`."""
+    text = text.strip()
+    if text.isalpha():
+        return text
+    return tuple(int(x) for x in text.split(",") if x.strip())
+
+
+__all__ = ["SoakResult", "SoakSpec", "parse_schedule", "play_one", "run"]
