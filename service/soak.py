@@ -32,7 +32,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnProcess
@@ -201,19 +201,99 @@ def _strip(data: dict[str, Any], keys: Sequence[str]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in keys}
 
 
+def _history(game: Any) -> list[dict[str, Any]]:
+    """The score sheet of a game as the API's history gives it."""
+    from engine.observation import observe
+
+    history: list[dict[str, Any]] = observe(game, None).to_dict()["history"]
+    return history
+
+
 def _plain(event: dict[str, Any]) -> dict[str, Any]:
     """An engine event as it reads once stored (JSON: tuples become lists)."""
     loaded: dict[str, Any] = json.loads(json.dumps(event))
     return loaded
 
 
+class LogViolation(Exception):
+    """An event that breaks the game's log: a gap, a move twice or out of turn, an event
+    the engine would not have made."""
+
+
+class EventLog:
+    """A game's events checked one by one, as they arrive, against an engine replica
+    made from the same rules and seed (so it deals the same cards).
+
+    `add` takes the next event and raises `LogViolation` unless its `seq` follows the last,
+    a bid or card comes after every consequence of the move before it, raises the version
+    by exactly one and is accepted by the replica (a turn played twice, or out of turn, is
+    refused), and every other event (trick won, hand scored, next deal, game over) is the
+    one the replica produced for that move, at its version."""
+
+    def __init__(self, rules: dict[str, Any], players: int, seed: int) -> None:
+        from engine.game import Game
+        from engine.rules import Rules
+
+        self.replica = Game.new(Rules.from_dict({**rules, "players": players}), seed)
+        self.events: list[dict[str, Any]] = []
+        # What the replica produced for the last move and has not arrived yet; first the
+        # deal of the first hand, at version 1.
+        self.expected: deque[dict[str, Any]] = deque([_plain(self.replica.hand_dealt_event())])
+        self.version = 1
+
+    @property
+    def settled(self) -> bool:
+        """Every consequence of the last move has arrived: the replica is the game now."""
+        return not self.expected
+
+    def add(self, event: dict[str, Any]) -> int | None:
+        """Check and apply the next event; the seat that moved, if it is a move."""
+        from engine.errors import PochaError
+
+        seq = event.get("seq")
+        if seq != len(self.events) + 1:
+            raise LogViolation(f"seq {seq} after {len(self.events)}")
+        self.events.append(event)
+        body = _strip(event, ("seq", "version"))
+        if event.get("type") not in ("bid", "card_played"):
+            want = self.expected.popleft() if self.expected else None
+            if body != want or event.get("version") != self.version:
+                raise LogViolation(
+                    f"seq {seq}: {body} at version {event.get('version')} where {want} at "
+                    f"version {self.version} was due"
+                )
+            return None
+        if self.expected:
+            raise LogViolation(f"seq {seq}: a move before {self.expected[0]['type']}")
+        if event.get("version") != self.version + 1:
+            raise LogViolation(f"seq {seq}: version {event.get('version')} after {self.version}")
+        seat = event["seat"]
+        action = event["bid"] if event["type"] == "bid" else event["card"]
+        try:
+            produced = [_plain(e) for e in self.replica.apply(seat, action)]
+        except PochaError as exc:
+            # A turn played twice, or a move nobody could make: the log is wrong.
+            raise LogViolation(f"seq {seq}: the engine refuses it: {exc}") from exc
+        if produced[0] != body:
+            raise LogViolation(f"seq {seq}: {body} where {produced[0]} was made")
+        self.expected.extend(produced[1:])
+        self.version += 1
+        return int(seat)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The view the API must give of the replica, less the keys only views have."""
+        from engine.observation import observe
+
+        return _strip(observe(self.replica, seat).to_dict(), _OBSERVATION_ONLY)
+
+
+def view_body(view: dict[str, Any]) -> dict[str, Any]:
+    """An API view less the keys the engine's observation does not have."""
+    return _strip(view, _VIEW_ONLY)
+
+
 def play_one(port: int, spec: SoakSpec, index: int) -> GameReport:
     """Create game `index`, play its person's seat to the end, check every event."""
-    from engine.errors import PochaError
-    from engine.game import Game
-    from engine.observation import observe
-    from engine.rules import Rules
-
     report = GameReport()
     rng = random.Random(f"pocha-soak:{spec.seed}:{index}")
     seed = rng.randrange(1 << 40)
@@ -230,63 +310,30 @@ def play_one(port: int, spec: SoakSpec, index: int) -> GameReport:
             return report
         game_id = report.game = created["id"]
         auth = {"Authorization": f"Bearer {created['seats'][HUMAN_SEAT]['token']}"}
-        replica = Game.new(Rules.from_dict({**spec.rules(), "players": spec.players}), seed)
-        seen: list[dict[str, Any]] = []
-        # The events the replica produced for the last move that have not arrived yet;
-        # first the deal of the first hand, at version 1.
-        expected: deque[dict[str, Any]] = deque([_plain(replica.hand_dealt_event())])
-        version = 1
+        log = EventLog(spec.rules(), spec.players, seed)
+        replica = log.replica
         last_move_at = time.monotonic()
         waiting_since: float | None = None
         bots_since_move = 0
         for arrived, event in _events(port, game_id, report, spec.stall):
-            seq = event["seq"]
-            if seq != len(seen) + 1:
-                report.violations.append(f"seq {seq} after {len(seen)}")
-                raise _Failed
-            seen.append(event)
-            body = _strip(event, ("seq", "version"))
-            if event["type"] in ("bid", "card_played"):
-                if expected:
-                    report.violations.append(f"seq {seq}: a move before {expected[0]['type']}")
-                    raise _Failed
-                if event["version"] != version + 1:
-                    report.violations.append(
-                        f"seq {seq}: version {event['version']} after {version}"
-                    )
-                    raise _Failed
-                seat = event["seat"]
-                action = event["bid"] if event["type"] == "bid" else event["card"]
-                try:
-                    produced = [_plain(e) for e in replica.apply(seat, action)]
-                except PochaError as exc:
-                    # A turn played twice, or a move nobody could make: the log is wrong.
-                    report.violations.append(f"seq {seq}: the engine refuses it: {exc}")
-                    raise _Failed from exc
-                if produced[0] != body:
-                    report.violations.append(f"seq {seq}: {body} where {produced[0]} was made")
-                    raise _Failed
-                expected.extend(produced[1:])
+            try:
+                seat = log.add(event)
+            except LogViolation as exc:
+                report.violations.append(str(exc))
+                raise _Failed from exc
+            if seat is not None:
                 if seat != HUMAN_SEAT:
                     report.bot_moves += 1
                     bots_since_move += 1
                     report.bot_latencies.append(arrived - last_move_at)
                 last_move_at = arrived
-            else:
-                want = expected.popleft() if expected else None
-                if body != want or event["version"] != version:
-                    report.violations.append(
-                        f"seq {seq}: {body} at version {event['version']} where {want} at "
-                        f"version {version} was due"
-                    )
-                    raise _Failed
-            version = event["version"]
-            if expected:
+            if not log.settled:
                 continue  # the rest of this move's consequences are on their way
             if replica.finished:
                 break
             if replica.turn != HUMAN_SEAT:
                 continue
+            version = log.version
             if waiting_since is not None and bots_since_move:
                 report.waits.append(time.monotonic() - waiting_since)
             # As a front end would: the seat's view, then one of its legal moves. The view
@@ -295,9 +342,7 @@ def play_one(port: int, spec: SoakSpec, index: int) -> GameReport:
             if status != 200:
                 report.errors.append(f"view at version {version}: HTTP {status} {view}")
                 raise _Failed
-            if view["version"] != version or _strip(view, _VIEW_ONLY) != _strip(
-                observe(replica, HUMAN_SEAT).to_dict(), _OBSERVATION_ONLY
-            ):
+            if view["version"] != version or view_body(view) != log.view(HUMAN_SEAT):
                 report.violations.append(f"the view at version {version} is not the replica's")
                 raise _Failed
             if spec.think:
@@ -327,23 +372,21 @@ def play_one(port: int, spec: SoakSpec, index: int) -> GameReport:
             report.human_moves += 1
             last_move_at = waiting_since = ended
             bots_since_move = 0
-        report.events = len(seen)
+        report.events = len(log.events)
         # The log as stored, the final view and the score sheet against the replica.
-        final = observe(replica, None).to_dict()
-        checks = (
-            ("events", "the stored event log differs from the streamed one", lambda x: x == seen),
+        final = log.view(None)
+        history = _history(replica)
+        checks: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
+            ("events", "the stored event log differs from the streamed one", log.events.__eq__),
             (
                 "",
                 "the final view differs from the replayed game",
-                lambda x: (
-                    x["version"] == version
-                    and _strip(x, _VIEW_ONLY) == _strip(final, _OBSERVATION_ONLY)
-                ),
+                lambda x: x["version"] == log.version and view_body(x) == final,
             ),
             (
                 "history",
                 "the score sheet differs from the replayed game",
-                lambda x: x["hands"] == final["history"] and x["scores"] == replica.scores,
+                lambda x: x["hands"] == history and x["scores"] == replica.scores,
             ),
         )
         for path, problem, check in checks:
@@ -617,4 +660,13 @@ def parse_schedule(text: str) -> str | tuple[int, ...]:
     return tuple(int(x) for x in text.split(",") if x.strip())
 
 
-__all__ = ["SoakResult", "SoakSpec", "parse_schedule", "play_one", "run"]
+__all__ = [
+    "EventLog",
+    "LogViolation",
+    "SoakResult",
+    "SoakSpec",
+    "parse_schedule",
+    "play_one",
+    "run",
+    "view_body",
+]
