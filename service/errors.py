@@ -49,7 +49,7 @@ _CODE_BY_STATUS: dict[int, str] = {
     415: "unsupported_media_type",
     422: "validation_error",
     428: "precondition_required",
-    429: "too_many_requests",
+    429: "rate_limited",
     500: "internal_error",
     503: "unavailable",
 }
@@ -133,8 +133,10 @@ class ErrorSchema(ma.Schema):
         metadata={
             "description": "Stable machine code: not_your_turn, illegal_move, invalid_card, "
             "invalid_bid, wrong_phase, invalid_rules, stale_version, conflict, "
-            "game_not_found, unauthorized, forbidden, validation_error, bad_json, "
-            "body_too_large, not_found, method_not_allowed, unavailable, internal_error.",
+            "game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, "
+            "forbidden, validation_error, bad_json, bad_request, body_too_large, "
+            "unsupported_media_type, rate_limited, not_found, method_not_allowed, "
+            "unavailable, internal_error.",
             "example": "not_your_turn",
         }
     )
@@ -155,6 +157,12 @@ class ErrorSchema(ma.Schema):
             "description": "For a refused move: the rule it breaks (turn, bid_range, "
             "dealer_restriction, asistir, montar, fallar, pisar, ...).",
             "example": "montar",
+        }
+    )
+    version = ma.fields.Integer(
+        metadata={
+            "description": "For stale_version: the version the game is at now.",
+            "example": 13,
         }
     )
 

@@ -219,7 +219,10 @@ def _ms(start: datetime | None, end: datetime | None) -> float | None:
 
 
 def is_job_id(job_id: str) -> bool:
-    return 0 < len(job_id) <= 64 and all(ch.isalnum() or ch in "-_" for ch in job_id)
+    # ASCII only: str.isalnum() also accepts letters such as "Ç", which RQ refuses in ids.
+    return 0 < len(job_id) <= 64 and all(
+        ch.isascii() and (ch.isalnum() or ch in "-_") for ch in job_id
+    )
 
 
 def job_report(

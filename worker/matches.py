@@ -88,7 +88,10 @@ def game_task_key(match_id: str, index: int) -> str:
 
 
 def is_match_id(match_id: str) -> bool:
-    return 0 < len(match_id) <= 64 and all(ch.isalnum() or ch in "-_" for ch in match_id)
+    # ASCII only: str.isalnum() also accepts letters such as "Ç", which RQ refuses in ids.
+    return 0 < len(match_id) <= 64 and all(
+        ch.isascii() and (ch.isalnum() or ch in "-_") for ch in match_id
+    )
 
 
 # -- the spec -----------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ai.levels import LEVELS
-from service.api.games_schemas import CARD, MAX_CARDS, MAX_SEED, RulesSchema
+from service.api.games_schemas import CARD, MAX_CARDS, MAX_SEED, RulesSchema, StrictBoolean
 from worker.matches import MAX_GAMES
 from worker.queues import MAX_ITERATIONS, MAX_MILLISECONDS
 
@@ -302,7 +302,7 @@ class MatchRequestSchema(ma.Schema):
         validate=validate.Range(0, MAX_SEED),
         metadata={"description": "Seed of the deals; random when omitted.", "example": 7},
     )
-    duplicate = fields.Boolean(
+    duplicate = StrictBoolean(
         load_default=False,
         metadata={
             "description": "Play each deal once per rotation of the seats, so every bot gets "

@@ -57,8 +57,9 @@ _LAST_EVENT_ID = {
     "in": "header",
     "name": "Last-Event-ID",
     "required": False,
-    "description": "For a stream: resume after this `seq` (EventSource sends it itself).",
-    "schema": {"type": "integer", "example": 17},
+    "description": "For a stream: resume after this `seq` (EventSource sends it itself). "
+    "A value that is not a whole number is ignored: the stream starts after `after`.",
+    "schema": {"type": "string", "example": "17"},
 }
 _GAME_ID = {"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"}
 
@@ -73,6 +74,8 @@ _ERRORS = {
     412: "stale_version: If-Match names a version the game has left.",
     413: "body_too_large.",
     415: "unsupported_media_type: the body is not sent as application/json.",
+    429: "rate_limited: too many of these requests from your address; wait `Retry-After` "
+    "seconds.",
     503: "unavailable: the game store does not answer; retry shortly.",
 }
 
@@ -149,7 +152,7 @@ def _view_response(view: dict[str, Any]) -> Response:
 class Games(MethodView):
     @blp.arguments(CreateGameSchema(), location="json")
     @blp.response(201, CreatedGameSchema)
-    @_documents_errors(400, 413, 415, 503)
+    @_documents_errors(400, 413, 415, 429, 503)
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         """Create a game
 
@@ -203,7 +206,7 @@ class Bids(MethodView):
     @_doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
     @blp.arguments(BidSchema(), location="json")
     @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 503)
+    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Bid
 
@@ -218,7 +221,7 @@ class Plays(MethodView):
     @_doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
     @blp.arguments(PlaySchema(), location="json")
     @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 503)
+    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Play a card
 

@@ -39,6 +39,16 @@ def _known_level(level: str) -> None:
         )
 
 
+class StrictBoolean(fields.Boolean):
+    """`true` or `false` only: marshmallow's Boolean also takes 1, 0, "yes", "off"..., which
+    the document (type boolean) does not allow, so a client's mistake would pass unseen."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 # -- rules -----------------------------------------------------------------------------------
 
 
@@ -83,27 +93,27 @@ class RulesSchema(ma.Schema):
             "example": "classic",
         }
     )
-    dealer_restriction = fields.Boolean(
+    dealer_restriction = StrictBoolean(
         metadata={
             "description": "The dealer may not bid the number that makes the bids add up "
             "to the cards in hand.",
             "example": True,
         }
     )
-    montar = fields.Boolean(
+    montar = StrictBoolean(
         metadata={
             "description": "Following suit with no trump on the table, a player must beat "
             "the best lead-suit card if it can.",
             "example": True,
         }
     )
-    fallar = fields.Boolean(
+    fallar = StrictBoolean(
         metadata={
             "description": "A player with no card of the lead suit must trump if it can.",
             "example": True,
         }
     )
-    pisar = fields.Boolean(
+    pisar = StrictBoolean(
         metadata={
             "description": "Trumping over trumps, a player must over-trump if it can.",
             "example": True,
@@ -124,7 +134,7 @@ class RulesSchema(ma.Schema):
         validate=validate.Range(0, 1000),
         metadata={"description": "Points lost per trick of difference on a miss.", "example": 5},
     )
-    tiebreak = fields.Boolean(
+    tiebreak = StrictBoolean(
         metadata={
             "description": "Ties for first place play extra one-card hands (at most 5).",
             "example": True,

@@ -30,11 +30,14 @@ blp = Blueprint(
 )
 
 
-#: What the errors every POST with a JSON body can get mean.
+#: What the errors every POST with a JSON body can get mean (all such POSTs are the
+#: rate-limited AI requests: hints, AI moves, matches).
 BODY_ERRORS = {
     400: "bad_json: the body is not JSON.",
     413: "body_too_large.",
     415: "unsupported_media_type: the body is not sent as application/json.",
+    429: "rate_limited: too many of these requests from your address; wait `Retry-After` "
+    "seconds.",
     503: "unavailable: Redis does not answer.",
 }
 
