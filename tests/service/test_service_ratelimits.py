@@ -1,0 +1,150 @@
+"""Rate limits per client address, counted in the test's real Redis: creating games, moves
+(bids and cards share one budget), the AI on demand (hints and AI moves share one) and
+matches answer 429 `rate_limited` with Retry-After once over their limit; other
+addresses, and other endpoints, are not affected; X-Forwarded-For counts only behind a
+trusted proxy; a bad limit string stops the app from starting. The other tests run with
+the limits off (tests/conftest.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service import create_app
+from service.embedded_redis import RedisServer
+from tests.service.helpers import bearer, create_game, humans, move, tokens_of
+
+ANA = {"REMOTE_ADDR": "203.0.113.7"}
+BRUNO = {"REMOTE_ADDR": "198.51.100.9"}
+
+
+def limited_app(redis_url: str, **settings: Any) -> Flask:
+    return create_app(
+        {
+            "REDIS_URL": redis_url,
+            "TESTING": True,
+            "BOT_RUNNER": "inline",
+            "RATE_LIMITS": "on",
+            **settings,
+        }
+    )
+
+
+def new_game(client: FlaskClient, environ: dict[str, str]) -> Any:
+    return client.post(
+        "/api/v1/games",
+        json={"players": humans(3), "rules": {"schedule": [3]}, "seed": 3},
+        environ_base=environ,
+    )
+
+
+def assert_limited(response: Any, window: int = 60) -> None:
+    assert response.status_code == 429, response.get_data(as_text=True)
+    body = response.json
+    assert body["error"] == "rate_limited"
+    assert body["code"] == 429 and body["status"] == "Too Many Requests"
+    assert "try again in" in body["message"]
+    retry_after = int(response.headers["Retry-After"])
+    # The seconds until the limit's window ends (fixed windows: at most the window, + 1 for
+    # rounding up).
+    assert 1 <= retry_after <= window + 1
+    assert response.headers["X-Request-ID"]
+
+
+def test_creating_games_is_limited_per_address(redis_url: str) -> None:
+    client = limited_app(redis_url, RATE_LIMIT_CREATE="3/minute").test_client()
+    for _ in range(3):
+        assert new_game(client, ANA).status_code == 201
+    assert_limited(new_game(client, ANA))
+    assert_limited(new_game(client, ANA))
+    # Another address has its own count, and reading is never limited.
+    assert new_game(client, BRUNO).status_code == 201
+    assert client.get("/api/v1/rules", environ_base=ANA).status_code == 200
+
+
+def test_bids_and_cards_share_one_budget(redis_url: str) -> None:
+    client = limited_app(redis_url, RATE_LIMIT_MOVES="4/minute").test_client()
+    created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    token = tokens[1]  # seat 1 bids first (seat 0 deals)
+    statuses = []
+    for action in (0, 0, "O1", "O1"):
+        statuses.append(move(client, game_id, token, action).status_code)
+    # Every try counts, refused ones too (out of turn, wrong phase): the budget is requests.
+    assert 429 not in statuses
+    assert_limited(move(client, game_id, token, 0))
+    assert_limited(move(client, game_id, tokens[2], "O2"))
+    # Reading the game is not a move.
+    assert client.get(f"/api/v1/games/{game_id}", headers=bearer(token)).status_code == 200
+
+
+def test_hints_and_ai_moves_share_one_budget_and_matches_have_theirs(redis_url: str) -> None:
+    client = limited_app(redis_url, RATE_LIMIT_AI="2/minute", RATE_LIMIT_MATCHES="1/hour")
+    client = client.test_client()
+    created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    hint = client.post(
+        f"/api/v1/games/{game_id}/hint", json={"level": "easy"}, headers=bearer(tokens[1])
+    )
+    assert hint.status_code == 202, hint.json
+    # An impossible position still spends a request of the budget.
+    assert client.post("/api/v1/ai/move", json={"seat": 0}).status_code == 422
+    assert_limited(client.post("/api/v1/ai/move", json={"seat": 0}))
+    assert_limited(client.post(f"/api/v1/games/{game_id}/hint", json={}, headers=bearer(tokens[1])))
+    match = {"seats": ["random", "random", "random"], "games": 1, "rules": {"schedule": [1]}}
+    assert client.post("/api/v1/matches", json=match).status_code == 202
+    assert_limited(client.post("/api/v1/matches", json=match), window=3600)
+
+
+def test_forwarded_for_counts_only_behind_a_trusted_proxy(redis_url: str) -> None:
+    direct = limited_app(redis_url, RATE_LIMIT_CREATE="1/minute").test_client()
+    assert new_game(direct, ANA).status_code == 201
+    # Without a trusted proxy a client cannot escape its count by writing the header.
+    spoofed = direct.post(
+        "/api/v1/games",
+        json={"players": humans(3)},
+        headers={"X-Forwarded-For": "192.0.2.1"},
+        environ_base=ANA,
+    )
+    assert_limited(spoofed)
+
+    proxied = limited_app(redis_url, RATE_LIMIT_CREATE="1/minute", TRUSTED_PROXIES=1).test_client()
+    balancer = {"REMOTE_ADDR": "10.0.0.2"}
+
+    def via_balancer(client_address: str) -> Any:
+        return proxied.post(
+            "/api/v1/games",
+            json={"players": humans(3)},
+            headers={"X-Forwarded-For": client_address},
+            environ_base=balancer,
+        )
+
+    # Behind one proxy, each client behind it has its own count.
+    assert via_balancer("192.0.2.10").status_code == 201
+    assert via_balancer("192.0.2.11").status_code == 201
+    assert_limited(via_balancer("192.0.2.10"))
+
+
+@pytest.mark.parametrize("setting", ["RATE_LIMIT_MOVES", "RATE_LIMIT_CREATE"])
+def test_a_bad_limit_fails_at_start(redis_url: str, setting: str) -> None:
+    with pytest.raises(ValueError, match=f"POCHA_{setting}"):
+        limited_app(redis_url, **{setting: "lots per minute"})
+
+
+def test_redis_away_is_503_not_500(redis_server: RedisServer) -> None:
+    # A port with no Redis: the limit cannot be counted, so it is skipped, and the request
+    # fails on the store with the usual 503.
+    client = limited_app("redis://127.0.0.1:1/0", REDIS_CONNECT_TIMEOUT=0.2).test_client()
+    response = new_game(client, ANA)
+    assert response.status_code == 503
+    assert response.json["error"] == "unavailable"
+
+
+def test_limits_are_off_unless_asked(redis_url: str) -> None:
+    client = create_app(
+        {"REDIS_URL": redis_url, "TESTING": True, "RATE_LIMIT_CREATE": "1/minute"}
+    ).test_client()
+    assert [new_game(client, ANA).status_code for _ in range(3)] == [201] * 3
