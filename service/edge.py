@@ -46,10 +46,13 @@ def install(app: Flask, settings: dict[str, Any]) -> None:
         )
     origins = cors_origins(str(settings["CORS_ORIGINS"]))
     if origins:
+        anyone = "*" in origins
         CORS(
             app,
             resources={r"/api/*": {}, r"/healthz": {}, r"/readyz": {}},
-            origins="*" if "*" in origins else origins,
+            origins="*" if anyone else origins,
+            # A plain `*` rather than the caller's origin echoed: caches need no Vary.
+            send_wildcard=anyone,
             allow_headers=ALLOW_HEADERS,
             expose_headers=EXPOSE_HEADERS,
             methods=["GET", "POST", "DELETE", "OPTIONS"],
