@@ -11,6 +11,7 @@ Unexpected exceptions become a bare 500 and a dead Redis a 503, never a tracebac
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import marshmallow as ma
@@ -167,6 +168,27 @@ class ErrorSchema(ma.Schema):
     )
 
 
+# What a seat or host token looks like (43 url-safe base64 characters), and anything as long:
+# no id, card, level or rule name of ours comes near 32 characters.
+_TOKEN_LIKE = re.compile(r"[A-Za-z0-9_-]{32,}")
+_REDACTED = "[redacted]"
+
+
+def _scrub(value: Any) -> Any:
+    """`value` with every token-like run of characters replaced, keys of dicts included.
+
+    Messages quote what the client sent (an unknown level, a card that is no card), so a
+    token pasted into the wrong field would come back in the error body, and from there
+    into whatever logs the client or a proxy keeps. An error body never carries one."""
+    if isinstance(value, str):
+        return _TOKEN_LIKE.sub(_REDACTED, value)
+    if isinstance(value, dict):
+        return {_scrub(k): _scrub(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_scrub(v) for v in value]
+    return value
+
+
 def error_response(
     status: int,
     error: str,
@@ -180,11 +202,13 @@ def error_response(
         "code": status,
         "status": HTTP_STATUS_CODES.get(status, "Error"),
         "error": error,
-        "message": message or _MESSAGE_BY_STATUS.get(status) or HTTP_STATUS_CODES.get(status),
+        "message": _scrub(
+            message or _MESSAGE_BY_STATUS.get(status) or HTTP_STATUS_CODES.get(status)
+        ),
     }
     if errors:
-        payload["errors"] = errors
-    payload.update({k: v for k, v in extra.items() if v is not None})
+        payload["errors"] = _scrub(errors)
+    payload.update({k: _scrub(v) for k, v in extra.items() if v is not None})
     response = jsonify(payload)
     response.status_code = status
     if status == 401:
