@@ -1,8 +1,11 @@
 """No response of any endpoint, with any seat's token or none, shows a card that another
-seat still holds: views, events (JSON and stream), history, and error messages.
+seat still holds: views, events (JSON and stream), history, and error messages; and a
+sweep of every operation of the OpenAPI document, as every caller (each seat, the host, no
+token, the seat and host of another game), at many moments of a game.
 
 Card codes are substrings of each other (O1, O12), so every response is searched for whole
-codes and compared as parsed cards, never as substrings.
+codes and compared as parsed cards, never as substrings; ids and tokens are url-safe base64
+and may hold `_O1-`, so `_` and `-` bound a code as letters and digits do.
 """
 
 from __future__ import annotations
@@ -10,16 +13,21 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import dataclass
 from typing import Any
 
+import redis
 from flask.testing import FlaskClient
 
 from engine.cards import card_code, codes
 from engine.game import Game
+from service.openapi import COMMITTED
 from service.store import GameStore
 from tests.service.helpers import bearer, create_game, humans, move, replay_game, tokens_of
+from worker.process import make_worker
+from worker.queues import Timing, connect
 
-CODE = re.compile(r"(?<![A-Za-z0-9])[OCEB](?:1[0-2]|[1-7])(?![0-9])")
+CODE = re.compile(r"(?<![A-Za-z0-9_-])[OCEB](?:1[0-2]|[1-7])(?![A-Za-z0-9_-])")
 
 
 def cards_in(text: str) -> set[str]:
@@ -133,3 +141,152 @@ def test_stream_shows_no_hidden_card(client: FlaskClient) -> None:
     trump = data[0]["trump"]
     assert cards_in(text) - {trump["card"]} == set()
     assert not (cards_in(text) & set(record_cards)) or trump["holder"] == 0
+
+
+# -- the sweep: every operation of the document, every caller ------------------------------------
+
+DOCUMENT = json.loads(COMMITTED.read_text())
+OPERATIONS = sorted(
+    (method.upper(), path)
+    for path, item in DOCUMENT["paths"].items()
+    for method in item
+    if method in ("get", "post", "put", "patch", "delete")
+)
+
+
+@dataclass
+class Caller:
+    """Who sends the requests: a token (or none) and the seat of this game it opens."""
+
+    name: str
+    token: str | None
+    seat: int | None
+    #: The hint job this caller was given, if any: a job id is known only to its asker.
+    job: str = "NoSuchJob"
+
+
+@dataclass
+class Sweep:
+    client: FlaskClient
+    game_id: str
+    game: Game
+    connection: redis.Redis
+    #: Hint results read back (each lists the asking seat's cards, and no other's).
+    hints_read: int = 0
+
+    def request(self, caller: Caller, method: str, path: str) -> list[tuple[str, Any, set[str]]]:
+        """The requests for one operation as this caller: (kind of body, response, cards
+        the request itself named)."""
+        url = path.replace("{game_id}", self.game_id).replace("{job_id}", caller.job)
+        url = url.replace("{match_id}", "NoSuchMatch")
+        headers = bearer(caller.token)
+        named: set[str] = set()
+        body: Any = None
+        kind = "other"
+        if (method, path) == ("GET", "/api/v1/games/{game_id}"):
+            kind = "view"
+        elif (method, path) == ("GET", "/api/v1/games/{game_id}/events"):
+            kind, url = "events", f"{url}?after=0"
+        elif (method, path) == ("GET", "/api/v1/games/{game_id}/history"):
+            kind = "history"
+        elif (method, path) == ("POST", "/api/v1/games/{game_id}/bids"):
+            body = {"bid": 99}
+        elif (method, path) == ("POST", "/api/v1/games/{game_id}/plays"):
+            held = set(codes(self.game.hand_of(caller.seat))) if caller.seat is not None else set()
+            card = next(c for c in codes(self.game.rules.deck) if c not in held)
+            body, named = {"card": card}, {card}
+        elif (method, path) == ("POST", "/api/v1/games/{game_id}/hint"):
+            body = {"level": "easy"}
+        elif (method, path) == ("DELETE", "/api/v1/games/{game_id}") and caller.name == "host":
+            return []  # the host would end the game being swept: its DELETE is tested apart
+        elif (method, path) == ("POST", "/api/v1/games"):
+            body = {"players": humans(3)}
+        elif (method, path) == ("POST", "/api/v1/ai/move"):
+            body = {"seat": 0}
+        elif (method, path) == ("POST", "/api/v1/matches"):
+            # Refused (no games): a match's records are other games' cards, not this one's.
+            body = {"seats": ["random"] * 3, "games": 0}
+        response = self.client.open(url, method=method, headers=headers, json=body)
+        assert response.status_code < 500, (method, path, response.get_data(as_text=True))
+        if path == "/api/v1/jobs/{job_id}" and response.status_code == 200:
+            self.hints_read += response.json["status"] == "finished"
+        found = [(kind, response, named)]
+        if (method, path) == ("POST", "/api/v1/games/{game_id}/plays") and caller.seat is not None:
+            # A card the seat holds, decided on an old version: refused with 412 or 409.
+            held_cards = codes(self.game.hand_of(caller.seat))
+            if held_cards:
+                stale = self.client.post(
+                    url, json={"card": held_cards[0]}, headers={**headers, "If-Match": '"0"'}
+                )
+                assert stale.status_code in (401, 409, 412, 422), stale.json
+                found.append(("other", stale, {held_cards[0]}))
+        return found
+
+    def scan(self, callers: list[Caller], run_jobs: bool) -> int:
+        """Every operation as every caller now; how many responses were checked. With
+        `run_jobs`, a worker runs the hint jobs first, so their results are read too (an
+        in-process RQ worker takes half a second to stop, hence not at every scan)."""
+        checked = 0
+        # Hints first: a seat on its turn gets a job (queued, or run with `run_jobs`).
+        for caller in callers:
+            response = self.client.post(
+                f"/api/v1/games/{self.game_id}/hint",
+                json={"level": "easy"},
+                headers=bearer(caller.token),
+            )
+            caller.job = response.json["id"] if response.status_code == 202 else "NoSuchJob"
+        if run_jobs:
+            make_worker(self.connection, simple=True, timing=Timing()).work(
+                burst=True, logging_level="WARNING"
+            )
+        for caller in callers:
+            hidden = hidden_from(self.game, caller.seat)
+            for method, path in OPERATIONS:
+                for kind, response, named in self.request(caller, method, path):
+                    text = response.get_data(as_text=True)
+                    if kind != "other" and response.status_code == 200:
+                        text = json.dumps(current_hand_part(kind, response.json, self.game))
+                    leaked = (cards_in(text) & hidden) - named
+                    assert not leaked, (caller.name, method, path, leaked, text[:300])
+                    checked += 1
+        return checked
+
+
+def test_sweep_every_operation_as_every_caller(
+    client: FlaskClient, store: GameStore, redis_url: str
+) -> None:
+    # 4 players: the hand of 6 turns up a trump, the hand of 10 deals the whole deck.
+    rules = {"schedule": [6, 10]}
+    created = create_game(client, humans(4), rules, seed=23)
+    other = create_game(client, humans(3), seed=24)
+    game_id, tokens = created["id"], tokens_of(created)
+    callers = [
+        *(Caller(f"seat {i}", token, i) for i, token in enumerate(tokens)),
+        Caller("host", created["host_token"], None),
+        Caller("nobody", None, None),
+        Caller("another game's seat", tokens_of(other)[0], None),
+        Caller("another game's host", other["host_token"], None),
+    ]
+    replay = replay_game({**rules, "players": 4}, 23)
+    sweep = Sweep(client, game_id, replay, connect(redis_url))
+    rng = random.Random(9)
+    checked = moves = scans = 0
+    while True:
+        # Every third move, and the first moves of each hand (trump just turned, nothing
+        # played), and the end.
+        if moves % 3 == 0 or replay.finished or replay.phase == "bidding":
+            checked += sweep.scan(callers, run_jobs=scans % 5 == 0)
+            scans += 1
+        if replay.finished:
+            break
+        seat = replay.turn
+        assert seat is not None
+        action = rng.choice(list(replay.legal_actions()))
+        replay.apply(seat, action)
+        assert move(client, game_id, tokens[seat], action).status_code == 200
+        moves += 1
+    # The sweep changed nothing: the game is exactly the one replayed.
+    assert store.load(game_id).game.to_dict() == replay.to_dict()
+    assert {op for op in OPERATIONS} >= {("GET", "/api/v1/jobs/{job_id}"), ("GET", "/metrics")}
+    assert checked > 4000
+    assert sweep.hints_read > 3
