@@ -1,0 +1,52 @@
+"""A real `pocha worker` as operators see it: its log lines are JSON, those written while a
+job runs name the job and the request that led to it (a person's move, then each bot turn
+that follows), and the bots' think time it records is in the API's `/metrics`."""
+
+from __future__ import annotations
+
+import json
+
+from flask.testing import FlaskClient
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.service.helpers import bearer
+from tests.worker.conftest import WorkerProcesses
+
+
+def test_worker_logs_are_json_with_job_and_request_ids(
+    client: FlaskClient, workers: WorkerProcesses
+) -> None:
+    players = [{"name": "Ana"}, {"name": "B", "bot": "heuristic"}, {"name": "C", "bot": "easy"}]
+    response = client.post(
+        "/api/v1/games",
+        json={"players": players, "rules": {"schedule": [2]}, "seed": 4},
+        headers={"X-Request-ID": "req-create-77"},
+    )
+    assert response.status_code == 201
+    created = response.json
+    # Seat 1 (a bot) bids first: its turn was queued by the creating request.
+    process = workers.start("--burst")
+    assert process.wait(timeout=60) == 0
+    view = client.get(
+        f"/api/v1/games/{created['id']}", headers=bearer(created["seats"][0]["token"])
+    )
+    assert view.json["turn"] == 0  # both bots have bid
+
+    lines = [json.loads(line) for line in workers.log(0).splitlines() if line.strip()]
+    assert lines and all({"time", "level", "logger", "message"} <= set(line) for line in lines)
+    during_jobs = [line for line in lines if "job_id" in line]
+    assert {line["job_id"] for line in during_jobs} >= {
+        f"pocha-turn-{created['id']}-1",
+        f"pocha-turn-{created['id']}-2",
+    }
+    # The second bot's turn was queued by the first bot's job: the id carries on.
+    assert {line.get("request_id") for line in during_jobs} == {"req-create-77"}
+
+    scrape = client.get("/metrics").get_data(as_text=True)
+    counts = {
+        s.labels["level"]: s.value
+        for family in text_string_to_metric_families(scrape)
+        for s in family.samples
+        if s.name == "pocha_bot_think_seconds_count" and s.labels.get("kind") == "turn"
+    }
+    assert counts == {"heuristic": 1, "easy": 1}
