@@ -7,6 +7,7 @@ COPY ai ai
 COPY service service
 COPY worker worker
 COPY cli cli
+COPY client client
 COPY gunicorn.conf.py ./
 RUN pip install --no-cache-dir .
 ENV PYTHONUNBUFFERED=1
