@@ -44,13 +44,24 @@ def test_compose_file_parses_and_its_commands_exist() -> None:
         executable = VENV_BIN / command[0]
         assert executable.exists(), f"{name}: {command[0]} is not installed"
         assert services[name]["environment"]["REDIS_URL"].startswith("redis://redis:")
-    # `pocha worker` itself comes with issue 5 (the RQ worker); only the executable is
-    # checked here. The api's config file and app must load.
+    # The worker's command must be a real subcommand, not only an executable.
+    worker = services["worker"]["command"]
+    result = subprocess.run(
+        [str(VENV_BIN / worker[0]), *worker[1:], "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    # The api's config file and app must load.
     api = services["api"]["command"]
     assert (ROOT / api[api.index("--config") + 1]).is_file()
     assert api[-1] == "service.wsgi:app"
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "pip install" in dockerfile
+    # Every package the project installs is copied into the image.
+    for package in ("engine", "ai", "service", "worker", "cli", "client"):
+        assert f"COPY {package} {package}" in dockerfile, package
 
 
 def test_gunicorn_config_loads() -> None:
