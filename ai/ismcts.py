@@ -33,7 +33,7 @@ from engine.cards import (
     cards_list,
     parse_card,
 )
-from engine.hand import HandState, hand_points
+from engine.hand import HandState, hand_points, play_out
 from engine.inference import Knowledge, infer
 from engine.legality import legal_cards
 from engine.observation import Observation
@@ -183,25 +183,6 @@ def state_from_observation(obs: Observation, hands: list[CardSet]) -> HandState:
 # -- playout policies ---------------------------------------------------------
 
 
-def playout_random(st: HandState, rand: Callable[[], float]) -> None:
-    """Finish the hand with uniformly random legal actions."""
-    while st.bidding:
-        bids = st.legal_bids()
-        st.apply_bid(bids[int(rand() * len(bids))])
-    hands = st.hands
-    trump, montar, fallar, pisar = st.trump, st.montar, st.fallar, st.pisar
-    apply_card = st.apply_card
-    while st.tricks_left:
-        legal = legal_cards(hands[st.turn], st.lead, st.win, trump, montar, fallar, pisar)
-        count = legal.bit_count()
-        if count > 1:
-            k = int(rand() * count)
-            while k:
-                legal &= legal - 1
-                k -= 1
-        apply_card((legal & -legal).bit_length() - 1)
-
-
 def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
     """Finish the hand with a cheap bid-aware policy: a seat short of its bid
     plays its strongest legal card that takes the trick, one that has made it
@@ -292,7 +273,8 @@ def quick_bid(st: HandState) -> int:
     return bid
 
 
-PLAYOUTS = {"random": playout_random, "greedy": playout_greedy}
+# The engine's own random playout is the uniform policy.
+PLAYOUTS = {"random": play_out, "greedy": playout_greedy}
 
 
 # -- the search ----------------------------------------------------------------
