@@ -274,7 +274,10 @@ def quick_bid(st: HandState) -> int:
 
 
 # The engine's own random playout is the uniform policy.
-PLAYOUTS = {"random": play_out, "greedy": playout_greedy}
+PLAYOUTS: dict[str, Callable[[HandState, Callable[[], float]], None]] = {
+    "random": play_out,
+    "greedy": playout_greedy,
+}
 
 
 # -- the search ----------------------------------------------------------------
