@@ -13,14 +13,17 @@ offered for tests that run a worker inside the test process.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
+import time
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
 import redis
 from rq import SimpleWorker, Worker
+from rq.exceptions import StopRequested
 from rq.utils import now
 from rq.worker import BaseWorker
 
@@ -50,6 +53,16 @@ class _Watchful:
     connection: redis.Redis
     last_cleaned_at: Any
     _rq_cleaned_at: Any = None
+    #: An idle worker that loses Redis tries again with a backoff that RQ lets grow to a
+    #: minute; two seconds at most brings it back soon after Redis.
+    max_connection_wait_time = 2.0
+    #: Set when a signal asks the worker to stop, to tell that from a loop RQ ended because
+    #: of an error (see `run`).
+    stopping = False
+
+    def request_stop(self, signum: int, frame: Any) -> None:
+        self.stopping = True
+        super().request_stop(signum, frame)  # type: ignore[misc]
 
     def execute_job(self, job: Any, queue: Any) -> Any:
         # Set before RQ forks the work horse, so the horse's lines carry them too.
@@ -120,11 +133,64 @@ def run(
     logging_level: str | None = None,
 ) -> bool:
     """Work until stopped (SIGTERM or Ctrl-C finish the job in hand first); with `burst`,
-    until the queues are empty. Whether any job was done. Logs are JSON lines on stderr."""
+    until the queues are empty. Whether any job was done. Logs are JSON lines on stderr.
+
+    RQ quits its loop on any error outside a job, such as Redis going away while a job
+    runs; this process then waits for Redis and works again with a fresh RQ worker, so a
+    Redis restart costs the turn in hand (the watchdog queues it again), not the worker."""
     if logging_level is None:
         logging_level = str(load_config()["LOG_LEVEL"])
     logging_level = logging.getLevelName(logs.level_number(logging_level))
     logs.configure(logging_level)
     connection = connect(redis_url)
-    worker = make_worker(connection, queues, name=name)
-    return bool(worker.work(burst=burst, logging_level=logging_level))
+    worked = False
+    while True:
+        worker = make_worker(connection, queues, name=name)
+        try:
+            worked = bool(worker.work(burst=burst, logging_level=logging_level)) or worked
+        except redis.RedisError:
+            # RQ's teardown could not register the worker's death: Redis is away.
+            log.warning("the worker lost Redis", exc_info=True)
+        if burst or getattr(worker, "stopping", False):
+            return worked
+        _bury(worker)
+        try:
+            _wait_for_redis(connection)
+        except StopRequested:
+            return worked
+        with contextlib.suppress(redis.RedisError):
+            # The ended worker's registration, so that it is not counted as alive (and a
+            # fixed --name may be used again at once).
+            worker.register_death()
+        log.warning("working again on Redis after the worker's loop ended")
+
+
+def _bury(worker: BaseWorker) -> None:
+    """What RQ's teardown leaves behind when Redis is away: the work horse of a job in
+    hand (killed: whoever the watchdog gives the job to plays it again) and the thread that
+    listens for RQ's commands (stopped: the next worker has its own)."""
+    if isinstance(worker, Worker) and worker.horse_pid:
+        worker.kill_horse()
+        worker.wait_for_horse()
+    listener = getattr(worker, "pubsub_thread", None)
+    if listener is not None:
+        listener.stop()
+        listener.join(timeout=1)
+        worker.pubsub_thread = None
+    pubsub = getattr(worker, "pubsub", None)
+    if pubsub is not None:
+        with contextlib.suppress(redis.RedisError):
+            pubsub.close()
+
+
+def _wait_for_redis(connection: redis.Redis) -> None:
+    """Return once Redis answers PING (SIGTERM or Ctrl-C meanwhile raise StopRequested)."""
+    pause = 0.1
+    while True:
+        try:
+            if connection.ping():
+                return
+        except redis.RedisError:
+            pass
+        time.sleep(pause)
+        pause = min(pause * 2, 2.0)

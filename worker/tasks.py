@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import redis
-from rq import Retry
+from rq import Queue, Retry
 from rq.job import Job
 from rq.utils import utcparse
 
@@ -290,10 +290,10 @@ def sweep(
         return report
     pipe = connection.pipeline(transaction=False)
     for key in keys:
-        pipe.hmget(task_key(key), ["job", "recoveries"])
+        pipe.hmget(task_key(key), ["job", "recoveries", "queue"])
     tasks = pipe.execute()
     pipe = connection.pipeline(transaction=False)
-    for job, _ in tasks:
+    for job, _, _ in tasks:
         # A task finished since it was listed has no job: its (absent) key reads as nothing.
         job_key = Job.key_for(job.decode()) if job else "pocha:no-job"
         pipe.hmget(job_key, ["status", "last_heartbeat", "started_at"])
@@ -320,16 +320,20 @@ def _look_after(
     now: float,
     report: SweepReport,
 ) -> None:
-    job_raw, recoveries_raw = task
+    job_raw, recoveries_raw, queue_raw = task
     status_raw, beat_raw, started_raw = job
     if job_raw is None:
         connection.zrem(WATCH, key)  # finished (or expired) since it was listed
         return
     job_id = text(job_raw)
     status = text(status_raw) if status_raw else None
-    if status in ("queued", "scheduled", "deferred"):
+    if status in ("scheduled", "deferred") or (
+        status == "queued" and _still_queued(connection, queue_raw, job_id)
+    ):
         connection.zadd(WATCH, {key: now + timing.queued_check})
         return
+    if status == "queued":
+        status = "queued, but in no queue"
     if status == "started":
         beat = _timestamp(beat_raw) or _timestamp(started_raw) or now
         if now - beat <= timing.stale:
@@ -349,6 +353,24 @@ def _look_after(
     )
     if resubmit(connection, key, job_id, recovery=True, timing=timing):
         report.recovered.append(key)
+
+
+def _still_queued(connection: redis.Redis, queue_raw: bytes | None, job_id: str) -> bool:
+    """Whether a job whose status reads `queued` is waiting in its queue, or has moved on.
+
+    A worker takes a job off its queue and then, in another round trip, marks it started:
+    when Redis stops (or the worker dies) between the two, the job reads `queued` for ever
+    but is in no queue, and nobody would play the turn. The queue and the status are read
+    in one transaction; only a job still `queued` and absent from its queue is lost (a
+    worker caught between its two round trips looks lost too, for an instant: then the
+    task is done twice, which is harmless by design)."""
+    if queue_raw is None:
+        return True  # the task is gone since it was read: nothing to look after
+    pipe = connection.pipeline(transaction=True)
+    pipe.lpos(Queue.redis_queue_namespace_prefix + text(queue_raw), job_id)
+    pipe.hget(Job.key_for(job_id), "status")
+    position, status = pipe.execute()
+    return position is not None or status != b"queued"
 
 
 def _give_up(connection: redis.Redis, key: str) -> None:
