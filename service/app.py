@@ -14,6 +14,8 @@ from typing import Any
 import redis
 from flask import Flask, request
 from flask_smorest import Api
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from service import edge, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules
@@ -97,6 +99,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # whole life, so a process with many threads for streams needs more: Redis's own
         # limit (maxclients, 10000 by default) is the one that should apply.
         max_connections=REDIS_MAX_CONNECTIONS,
+        # A connection Redis closed (it restarted, or dropped an idle client) is found
+        # dead only on use; the pool checks its connections when lending them, but a
+        # thread's own connection (see GameStore) is not lent, so its first command after
+        # a restart would fail. One retry on a fresh connection makes that invisible. A
+        # move sent twice cannot be applied twice: its compare-and-set refuses the copy.
+        retry=Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
     )
     store = GameStore(client, finished_ttl=settings["FINISHED_TTL"], idle_ttl=settings["IDLE_TTL"])
     bots = make_bot_runner(settings["BOT_RUNNER"], store)
