@@ -1,0 +1,244 @@
+"""Fixtures of the resilience tests: the processes production runs, started for one test.
+
+`processes` starts gunicorn (the shipped settings, one worker process each, so a test can
+run two side by side), `pocha worker` (with the short watchdog timings of the worker
+tests) and `pocha serve`, each in its own session with its output in a log file, and
+kills them all when the test ends. The helpers speak plain HTTP (http.client) so that a
+test sees exactly the status, headers and bytes a client would, and drive a person's seat
+the way a front end does: poll its view until it is its turn, then post one of its legal
+moves with If-Match.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.embedded_redis import free_port
+from service.serve import gunicorn_command
+from service.soak import EventLog, view_body
+from tests.worker.conftest import FAST
+
+POCHA = Path(sys.executable).with_name("pocha")
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    body: bytes
+    headers: dict[str, str]
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body) if self.body else None
+
+
+def call(
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    token: str | None = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 10.0,
+) -> Reply:
+    """One request on a new connection; raises OSError when nothing listens."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        sent = {"Content-Type": "application/json", **(headers or {})}
+        if token:
+            sent["Authorization"] = f"Bearer {token}"
+        connection.request(method, path, None if body is None else json.dumps(body), sent)
+        response = connection.getresponse()
+        return Reply(response.status, response.read(), dict(response.getheaders()))
+    finally:
+        connection.close()
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> float:
+    """Poll `condition` until true; the seconds it took. Fails after `timeout`."""
+    start = time.monotonic()
+    while not condition():
+        if time.monotonic() - start > timeout:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.05)
+    return time.monotonic() - start
+
+
+def ready(port: int) -> bool:
+    try:
+        return call(port, "GET", "/readyz", timeout=2).status == 200
+    except OSError:
+        return False
+
+
+class Processes:
+    """Real processes of one test, each in its own session, all killed at the end."""
+
+    def __init__(self, log_dir: Path) -> None:
+        self.log_dir = log_dir
+        self.started: list[tuple[str, subprocess.Popen[bytes]]] = []
+
+    def _start(self, name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+        with (self.log_dir / f"{name}.log").open("ab") as log:
+            # Its own session, so that gunicorn's workers and RQ's work horses go with it.
+            process = subprocess.Popen(
+                command,
+                env={**os.environ, **env},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.started.append((name, process))
+        return process
+
+    def log(self, name: str) -> str:
+        return (self.log_dir / f"{name}.log").read_text(errors="replace")
+
+    def api(self, redis_url: str, name: str = "api", **env: str) -> int:
+        """gunicorn with one worker process on a free port, once it is ready; the port."""
+        port = free_port()
+        process = self._start(
+            name,
+            gunicorn_command("127.0.0.1", port, workers=1),
+            {"REDIS_URL": redis_url, "POCHA_BOT_RUNNER": "rq", **env},
+        )
+        self._wait(port, process, name)
+        return port
+
+    def worker(self, redis_url: str, name: str = "worker", **env: str) -> subprocess.Popen[bytes]:
+        return self._start(
+            name, [str(POCHA), "worker"], {"REDIS_URL": redis_url, **FAST, **env}
+        )
+
+    def serve(self, port: int, data_dir: Path, name: str = "serve") -> subprocess.Popen[bytes]:
+        """`pocha serve` on `port` with its data in `data_dir`, once it is ready."""
+        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        process = self._start(
+            name,
+            [str(POCHA), "serve", "--host", "127.0.0.1", "--port", str(port),
+             "--data-dir", str(data_dir), "--workers", "1"],
+            env,
+        )  # fmt: skip
+        self._wait(port, process, name)
+        return process
+
+    def _wait(self, port: int, process: subprocess.Popen[bytes], name: str) -> None:
+        deadline = time.monotonic() + 30
+        while not ready(port):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"{name} did not start:\n{self.log(name)[-3000:]}")
+            time.sleep(0.05)
+
+    def kill_all(self) -> None:
+        for _, process in self.started:
+            if process.poll() is None:
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                process.wait(timeout=10)
+
+
+@pytest.fixture
+def processes(tmp_path: Path) -> Iterator[Processes]:
+    started = Processes(tmp_path)
+    yield started
+    started.kill_all()
+
+
+# -- games over HTTP --------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """A game created over HTTP: its id, seed, rules and the people's tokens by seat."""
+
+    id: str
+    seed: int
+    rules: dict[str, Any]
+    players: int
+    tokens: dict[int, str]
+
+    def log(self, port: int) -> EventLog:
+        """The game's whole event log, checked against an engine replica."""
+        reply = call(port, "GET", f"/api/v1/games/{self.id}/events")
+        assert reply.status == 200, reply.body
+        log = EventLog(self.rules, self.players, self.seed)
+        for event in reply.json:
+            log.add(event)
+        return log
+
+
+def create(
+    port: int, bots: list[str | None], schedule: list[int], seed: int
+) -> Table:
+    """A game whose seats are people (None) or bots (a level), in order."""
+    players = [
+        {"name": f"P{i}"} if level is None else {"name": f"B{i}", "bot": level}
+        for i, level in enumerate(bots)
+    ]
+    rules = {"schedule": schedule}
+    reply = call(port, "POST", "/api/v1/games", {"players": players, "rules": rules, "seed": seed})
+    assert reply.status == 201, reply.body
+    created = reply.json
+    tokens = {s["seat"]: s["token"] for s in created["seats"] if "token" in s}
+    return Table(created["id"], seed, rules, len(bots), tokens)
+
+
+def play_turns(
+    ports: list[int], table: Table, moves: int | None = None, timeout: float = 60.0
+) -> int:
+    """Play the people's seats, `moves` moves (None: to the end), each on the next port
+    of `ports` in turn; waits for the bots in between. The moves made."""
+    made = 0
+    deadline = time.monotonic() + timeout
+    while moves is None or made < moves:
+        port = ports[made % len(ports)]
+        view = call(port, "GET", f"/api/v1/games/{table.id}").json
+        if view["phase"] == "finished":
+            break
+        seat = view["turn"]
+        if seat not in table.tokens:
+            assert time.monotonic() < deadline, f"the bots did not play in {timeout} s"
+            time.sleep(0.05)
+            continue
+        mine = call(port, "GET", f"/api/v1/games/{table.id}", token=table.tokens[seat]).json
+        if mine["turn"] != seat:
+            continue  # a bot moved in between: look again
+        action = mine["you"]["legal"][0]
+        path, body = ("bids", {"bid": action}) if isinstance(action, int) else (
+            "plays", {"card": action}
+        )  # fmt: skip
+        reply = call(
+            port,
+            "POST",
+            f"/api/v1/games/{table.id}/{path}",
+            body,
+            token=table.tokens[seat],
+            headers={"If-Match": f'"{mine["version"]}"'},
+        )
+        assert reply.status == 200, reply.body
+        made += 1
+    return made
+
+
+def check_finished(port: int, table: Table) -> EventLog:
+    """The game is over, its log is whole and its final view is the replica's."""
+    log = table.log(port)
+    assert log.replica.finished and log.settled
+    view = call(port, "GET", f"/api/v1/games/{table.id}").json
+    assert view["version"] == log.version
+    assert view_body(view) == log.view(None)
+    return log
