@@ -1,5 +1,11 @@
-"""Where the API meets the internet: which client address to believe behind proxies, and
-which other sites' pages may call it from a browser (CORS).
+"""Where the API meets the internet: how big a body may be, which client address to believe
+behind proxies, and which other sites' pages may call it from a browser (CORS).
+
+Flask refuses a body whose Content-Length is over MAX_CONTENT_LENGTH with 413. A chunked
+body has no Content-Length, and werkzeug then reads it only up to the limit, silently: the
+truncated JSON would be reported as malformed (400) when it is too large. `BoundedBody`
+reads such a body itself, one byte past the limit at most, and hands the app either the
+whole body with its length or a 413.
 
 Behind a load balancer every request comes from the balancer's address; the client's is in
 `X-Forwarded-For`, which any client can also write itself. So the header is believed only
@@ -17,11 +23,17 @@ X-Request-ID to the page's script.
 
 from __future__ import annotations
 
-from typing import Any
+import io
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
+from flask import Flask, request
 from flask_cors import CORS
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 ALLOW_HEADERS = ["Authorization", "Content-Type", "If-Match", "Last-Event-ID", "X-Request-ID"]
 EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID"]
@@ -35,7 +47,57 @@ def cors_origins(setting: str) -> list[str]:
     return [o.strip().rstrip("/") for o in setting.split(",") if o.strip()]
 
 
+#: Set in the WSGI environ by `BoundedBody` when a chunked body was over the limit.
+TOO_LARGE = "pocha.body_too_large"
+
+
+class BoundedBody:
+    """WSGI middleware: a body without Content-Length is read here, up to `limit` + 1
+    bytes, and passed on with its length; a longer one is marked for a 413."""
+
+    def __init__(self, app: WSGIApplication, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("CONTENT_LENGTH") in (None, "") and environ.get("REQUEST_METHOD") in (
+            "POST",
+            "PUT",
+            "PATCH",
+        ):
+            stream = environ["wsgi.input"]
+            chunks: list[bytes] = []
+            size = 0
+            while size <= self.limit:
+                chunk = stream.read(self.limit + 1 - size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+            if size > self.limit:
+                environ[TOO_LARGE] = True
+                body = b""
+            else:
+                body = b"".join(chunks)
+            # Now a body of known length, as if it had come with a Content-Length (werkzeug
+            # ignores the length while Transfer-Encoding says chunked).
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("wsgi.input_terminated", None)
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+        return self.app(environ, start_response)
+
+
+def _refuse_large_chunked_body() -> None:
+    if request.environ.get(TOO_LARGE):
+        raise RequestEntityTooLarge()
+
+
 def install(app: Flask, settings: dict[str, Any]) -> None:
+    limit = settings.get("MAX_CONTENT_LENGTH")
+    if limit:
+        app.wsgi_app = BoundedBody(app.wsgi_app, int(limit))  # type: ignore[method-assign]
+        app.before_request(_refuse_large_chunked_body)
     proxies = int(settings["TRUSTED_PROXIES"])
     if proxies < 0:
         raise ValueError(f"POCHA_TRUSTED_PROXIES must be 0 or more, not {proxies}")

@@ -63,6 +63,8 @@ class JsonFormatter(logging.Formatter):
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),
+            # Which process of a gunicorn server or worker machine wrote it.
+            "pid": record.process,
         }
         request_id = REQUEST_ID.get()
         if request_id is not None:

@@ -4,6 +4,8 @@ request body size limit."""
 
 from __future__ import annotations
 
+import io
+import json
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -94,3 +96,17 @@ def test_a_body_over_the_limit_is_413_unread(redis_url: str) -> None:
     assert response.json["error"] == "body_too_large"
     small = client.post("/api/v1/games", json={"players": humans(3)})
     assert small.status_code == 201
+    # Without a Content-Length (a chunked body), the same.
+    chunked = client.post(
+        "/api/v1/games",
+        input_stream=io.BytesIO(json.dumps(big).encode()),
+        content_type="application/json",
+    )
+    assert chunked.status_code == 413
+    assert chunked.json["error"] == "body_too_large"
+    whole = client.post(
+        "/api/v1/games",
+        input_stream=io.BytesIO(json.dumps({"players": humans(3)}).encode()),
+        content_type="application/json",
+    )
+    assert whole.status_code == 201
