@@ -11,6 +11,7 @@ moves with If-Match.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -118,9 +119,7 @@ class Processes:
         return port
 
     def worker(self, redis_url: str, name: str = "worker", **env: str) -> subprocess.Popen[bytes]:
-        return self._start(
-            name, [str(POCHA), "worker"], {"REDIS_URL": redis_url, **FAST, **env}
-        )
+        return self._start(name, [str(POCHA), "worker"], {"REDIS_URL": redis_url, **FAST, **env})
 
     def serve(self, port: int, data_dir: Path, name: str = "serve") -> subprocess.Popen[bytes]:
         """`pocha serve` on `port` with its data in `data_dir`, once it is ready."""
@@ -144,10 +143,8 @@ class Processes:
     def kill_all(self) -> None:
         for _, process in self.started:
             if process.poll() is None:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
                 process.wait(timeout=10)
 
 
@@ -181,9 +178,7 @@ class Table:
         return log
 
 
-def create(
-    port: int, bots: list[str | None], schedule: list[int], seed: int
-) -> Table:
+def create(port: int, bots: list[str | None], schedule: list[int], seed: int) -> Table:
     """A game whose seats are people (None) or bots (a level), in order."""
     players = [
         {"name": f"P{i}"} if level is None else {"name": f"B{i}", "bot": level}

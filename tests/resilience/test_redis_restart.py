@@ -120,8 +120,7 @@ def test_games_continue_after_redis_restarts(tmp_path: Path, processes: Processe
         play_turns([api], versus_bots, timeout=90)
         play_turns([api], people, timeout=90)
         wait_until(
-            lambda: call(api, "GET", f"/api/v1/games/{bots_only.id}").json["phase"]
-            == "finished",
+            lambda: call(api, "GET", f"/api/v1/games/{bots_only.id}").json["phase"] == "finished",
             90,
             "the bots-only game to end",
         )

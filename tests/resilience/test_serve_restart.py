@@ -1,0 +1,79 @@
+"""`pocha serve` stopped and started again on the same data dir: games resume.
+
+tests/service/test_service_http.py shows a game's version surviving a restart; this one
+shows play going on. `pocha serve` is stopped (Ctrl-C) while a bot is thinking: the worker
+finishes that thought, hands the next bot its turn and stops; Redis keeps the queued turn
+in its append-only file. (RQ's suspension, set once the thought has begun, keeps the
+worker from taking that next turn before it stops, so the test does not depend on how
+fast the shutdown is.) Started again on the same data dir, a game of people is exactly
+where it was, the new worker plays the bot turn left queued, and both games play to the
+end with whole event logs.
+"""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+import redis
+from rq.job import Job
+from rq.suspension import resume, suspend
+
+from service.embedded_redis import free_port
+from tests.resilience.conftest import (
+    Processes,
+    call,
+    check_finished,
+    create,
+    play_turns,
+    wait_until,
+)
+from worker.queues import SERIALIZER
+from worker.tasks import current_job_id, turn_key
+
+#: With this seed seat 0 (the person) deals the first hand, so the bots bid first: the
+#: expert in seat 1, then the heuristic bots in seats 2 and 3.
+SEED = 1
+
+
+def test_games_resume_after_pocha_serve_restarts(tmp_path: Path, processes: Processes) -> None:
+    port = free_port()
+    data = tmp_path / "data"
+    serve = processes.serve(port, data)
+    people = create(port, [None] * 3, [2, 2], seed=31)
+    play_turns([port], people, moves=5)
+    before = call(port, "GET", f"/api/v1/games/{people.id}").body
+
+    versus = create(port, [None, "expert", "heuristic", "heuristic"], [2], seed=SEED)
+    connection = redis.Redis(unix_socket_path=str(data / "redis.sock"))
+
+    def expert_thinking() -> bool:
+        job_id = current_job_id(connection, turn_key(versus.id, 1))
+        if job_id is None or not Job.exists(job_id, connection):
+            return False
+        job = Job.fetch(job_id, connection=connection, serializer=SERIALIZER)
+        return job.get_status() == "started"
+
+    wait_until(expert_thinking, 30, "the expert to think about its bid")
+    suspend(connection)  # no job after this thought
+    connection.close()
+    # Ctrl-C: gunicorn stops, the worker ends the thought in hand, then Redis stops.
+    serve.send_signal(signal.SIGINT)
+    assert serve.wait(timeout=60) == 0, processes.log("serve")[-3000:]
+
+    processes.serve(port, data, name="serve-again")
+    assert call(port, "GET", f"/api/v1/games/{people.id}").body == before
+    # The expert's bid was written before the worker stopped; the next bot's turn waits
+    # in Redis for a worker.
+    view = call(port, "GET", f"/api/v1/games/{versus.id}").json
+    assert (view["version"], view["turn"]) == (2, 2)
+    assert view["bids"][1] is not None and view["bids"][2:] == [None, None]
+    connection = redis.Redis(unix_socket_path=str(data / "redis.sock"))
+    assert current_job_id(connection, turn_key(versus.id, 2)) is not None
+    resume(connection)
+    connection.close()
+    play_turns([port], versus, timeout=60)
+    play_turns([port], people, timeout=60)
+    check_finished(port, people)
+    check_finished(port, versus)
+    assert "queueing it again" not in processes.log("serve-again")  # nothing was lost
