@@ -135,11 +135,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         matches.blp,
         rules.blp,
         health.blp,
-        metrics.blp,
     ):
         api.register_blueprint(blueprint)
-    # The web front end at `/`: a plain blueprint, kept out of the OpenAPI document.
+    # The web front end at `/` and the metrics for Prometheus: plain blueprints, kept out of
+    # the OpenAPI document.
     app.register_blueprint(web.blp)
+    app.register_blueprint(metrics.blp)
     app.before_request(_require_json_body)
     edge.install(app, settings)
     ratelimits.install(app, client, settings)

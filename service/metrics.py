@@ -19,9 +19,7 @@ import os
 from collections.abc import Iterator
 
 import redis
-from flask import Flask, Response, current_app
-from flask.views import MethodView
-from flask_smorest import Blueprint
+from flask import Blueprint, Flask, Response, current_app
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -187,26 +185,13 @@ def exposition(metrics: ProcessMetrics, connection: redis.Redis) -> bytes:
     return process + generate_latest(cluster)
 
 
-blp = Blueprint(
-    "metrics", __name__, description="Figures for operators, in Prometheus' text format."
-)
+# A plain Flask blueprint, kept out of the OpenAPI document like the page at `/`: it is
+# for operators' scrapers (Prometheus' format is its contract), not for front ends.
+blp = Blueprint("metrics", __name__)
 
 
-@blp.route("/metrics")
-class Metrics(MethodView):
-    @blp.response(
-        200,
-        description="Prometheus text exposition format (version 0.0.4): pocha_http_requests"
-        "_total and pocha_http_request_duration_seconds by method, route and status; "
-        "pocha_moves_applied_total by action; pocha_redis_up; pocha_workers_alive; "
-        "pocha_queue_depth and pocha_jobs_failed by queue; pocha_bot_think_seconds by kind "
-        "and level; pocha_bot_moves_applied_total by level.",
-        content_type="text/plain",
-    )
-    def get(self) -> Response:
-        """Metrics
-
-        For Prometheus to scrape. Answers even when Redis does not (`pocha_redis_up 0`).
-        """
-        body = exposition(process_metrics(), services().redis)
-        return Response(body, content_type=CONTENT_TYPE_LATEST)
+@blp.get("/metrics")
+def metrics_view() -> Response:
+    """The scrape: answers even when Redis does not (`pocha_redis_up 0`)."""
+    body = exposition(process_metrics(), services().redis)
+    return Response(body, content_type=CONTENT_TYPE_LATEST)
