@@ -7,8 +7,9 @@ queues carry it in their meta, so a worker's lines about a bot turn name the req
 led to it (and the job's own id). The ids live in context variables, so nothing here knows
 Flask or RQ: `service.app` and `worker.process` set them.
 
-`configure(level)` installs the JSON handler on the root logger (the worker and tests);
-gunicorn gets the same formatter through `service.gunicorn_conf`'s `logconfig_dict`.
+`configure(level)` installs the JSON handler on the root logger (workers, and gunicorn's
+processes through `service.gunicorn_conf.JsonLogger`, which also formats gunicorn's own
+lines with `JsonFormatter`).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from service import create_app
 from service.embedded_redis import RedisServer
+from service.ratelimits import storage_uri
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
 ANA = {"REMOTE_ADDR": "203.0.113.7"}
@@ -148,3 +149,9 @@ def test_limits_are_off_unless_asked(redis_url: str) -> None:
         {"REDIS_URL": redis_url, "TESTING": True, "RATE_LIMIT_CREATE": "1/minute"}
     ).test_client()
     assert [new_game(client, ANA).status_code for _ in range(3)] == [201] * 3
+
+
+def test_the_limits_storage_names_our_redis_urls() -> None:
+    # `pocha serve` gives a unix socket URL; the limits library spells that scheme its way.
+    assert storage_uri("unix:///data/redis.sock?db=0") == "redis+unix:///data/redis.sock?db=0"
+    assert storage_uri("rediss://u:p@host:6380/2") == "rediss://u:p@host:6380/2"
