@@ -14,6 +14,7 @@ Tests switch the limits off (POCHA_RATE_LIMITS=off), except the test of them.
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from typing import Any
@@ -25,7 +26,7 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 
 from service.config import is_on
-from service.errors import error_response
+from service.errors import REDIS_DOWN, error_response
 
 #: Endpoint -> (setting of its limit, scope). Endpoints of one scope share a count.
 LIMITED: dict[str, tuple[str, str]] = {
@@ -46,6 +47,27 @@ _WHAT = {
 }
 
 EXTENSION = "pocha_limiter"
+
+
+class _RedisDownIsOneLine(logging.Filter):
+    """flask-limiter logs a traceback for every request it cannot count; while Redis is
+    away that would be one per request, so it becomes one warning line each."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, REDIS_DOWN):
+            record.msg, record.args = (
+                "rate limits skipped: Redis does not answer (%s)",
+                (type(error).__name__,),
+            )
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+_LIMITER_LOG = logging.getLogger("flask-limiter")
+if not any(isinstance(f, _RedisDownIsOneLine) for f in _LIMITER_LOG.filters):
+    _LIMITER_LOG.addFilter(_RedisDownIsOneLine())
 
 
 def storage_uri(redis_url: str) -> str:

@@ -135,13 +135,19 @@ def test_a_bad_limit_fails_at_start(redis_url: str, setting: str) -> None:
         limited_app(redis_url, **{setting: "lots per minute"})
 
 
-def test_redis_away_is_503_not_500(redis_server: RedisServer) -> None:
+def test_redis_away_is_503_not_500(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
     # A port with no Redis: the limit cannot be counted, so it is skipped, and the request
     # fails on the store with the usual 503.
     client = limited_app("redis://127.0.0.1:1/0", REDIS_CONNECT_TIMEOUT=0.2).test_client()
     response = new_game(client, ANA)
     assert response.status_code == 503
     assert response.json["error"] == "unavailable"
+    # One line about the skipped limit, not a traceback per request.
+    skipped = [r for r in caplog.records if r.name == "flask-limiter"]
+    assert [(r.levelname, r.exc_info) for r in skipped] == [("WARNING", None)]
+    assert "Redis does not answer" in skipped[0].getMessage()
 
 
 def test_limits_are_off_unless_asked(redis_url: str) -> None:
