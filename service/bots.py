@@ -37,6 +37,10 @@ FALLBACK_LEVEL = "heuristic"
 class BotRunner(Protocol):
     """Hands a bot's turn to whatever plays it."""
 
+    #: Whether `game_changed` returns only once the bots have played (so the caller reads
+    #: the game again to show their moves), or as soon as the turn is handed over.
+    plays_inline: bool
+
     def game_changed(self, game_id: str, version: int) -> None:
         """Game `game_id` is now at `version` and a bot must act."""
 
@@ -123,6 +127,8 @@ def play_bot_turn(
 class RQBotRunner:
     """Hands each bot turn to the RQ workers (`pocha worker`), as one job per version."""
 
+    plays_inline = False
+
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
 
@@ -146,6 +152,8 @@ class RQBotRunner:
 
 class InlineBotRunner:
     """Plays bot turns synchronously, in the request that handed them the turn."""
+
+    plays_inline = True
 
     def __init__(self, store: GameStore, max_turns: int = 100_000) -> None:
         self.store = store

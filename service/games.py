@@ -84,7 +84,8 @@ class GameService:
         created = self.store.create(Game.new(parsed, seed), [(p.name, p.bot) for p in players])
         if created.record.bot_to_move is not None:
             self.bots.game_changed(created.record.id, created.record.version)
-            created = replace(created, record=self.store.load(created.record.id))
+            if self.bots.plays_inline:
+                created = replace(created, record=self.store.load(created.record.id))
         return created
 
     # -- who is asking ----------------------------------------------------------------------
@@ -153,7 +154,9 @@ class GameService:
     ) -> dict[str, Any]:
         """The token's seat bids (int) or plays (card code); its view afterwards, when any
         bots whose turn follows have played (inline runner) or been handed the turn."""
-        record = self.store.load(game_id)
+        # Without the score sheet of past hands: a move and the view it answers with need
+        # only the hand in play (views leave the sheet to `history`).
+        record = self.store.load(game_id, history=False)
         seat = self.seat_for(record, token, required=True)
         assert seat is not None
         if expected_version is not None and record.version != expected_version:
@@ -166,7 +169,10 @@ class GameService:
         after = applied.record
         if after.bot_to_move is not None:
             self.bots.game_changed(game_id, after.version)
-            after = self.store.load(game_id)
+            if self.bots.plays_inline:
+                # The bots have played: the view shows their moves. Handed to the workers,
+                # they have not (reading the game again would only cost a round trip).
+                after = self.store.load(game_id, history=False)
         return self.view(after, seat)
 
     def delete(self, game_id: str, token: str | None) -> None:

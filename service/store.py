@@ -1,8 +1,9 @@
 """Games in Redis: the only code that reads or writes them.
 
 A game is two keys. `pocha:game:{id}` is a hash holding the engine's JSON (`state`), the
-score sheet of its finished hands (`history`, kept apart because it only grows once per
-hand, so a move rewrites just the hand in play), the seats and hashed tokens (`meta`), the
+score sheet of its finished hands (`history`, a JSON array kept apart because it only grows
+once per hand: a move neither reads it nor rewrites it, a finished hand's record is
+appended to it), the seats and hashed tokens (`meta`), the
 `version` (bumped by every change) and the number of `events` so far;
 `pocha:game:{id}:events` is the list of its public events, each a JSON object carrying its
 sequence number `seq` (1-based, its position in the list). A move is
@@ -41,8 +42,10 @@ from service.errors import Conflict, GameNotFound, StaleVersion
 _ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 # Compare-and-set of a move. KEYS: game hash, events list. ARGV: the version read, the new
-# state, the new event count, the TTL, the change channel, the new history ("" when the
-# move finished no hand), then the events to append.
+# state, the new event count, the TTL, the change channel, the score sheet's new records
+# as JSON objects joined by commas ("" when the move finished no hand), then the events to
+# append. The records are spliced into the stored JSON array here, so that a move needs
+# neither to read the score sheet nor to write it whole.
 # Returns the new version, -1 if the game is gone, -2 if another write came first.
 _APPLY_LUA = """
 local version = redis.call('HGET', KEYS[1], 'version')
@@ -51,7 +54,13 @@ if version ~= ARGV[1] then return -2 end
 local new_version = tonumber(version) + 1
 redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', new_version, 'events', ARGV[3])
 if ARGV[6] ~= '' then
-  redis.call('HSET', KEYS[1], 'history', ARGV[6])
+  local sheet = redis.call('HGET', KEYS[1], 'history')
+  if not sheet or sheet == '[]' then
+    sheet = '[' .. ARGV[6] .. ']'
+  else
+    sheet = string.sub(sheet, 1, -2) .. ',' .. ARGV[6] .. ']'
+  end
+  redis.call('HSET', KEYS[1], 'history', sheet)
 end
 if #ARGV > 6 then
   redis.call('RPUSH', KEYS[2], unpack(ARGV, 7))
@@ -248,12 +257,18 @@ class GameStore:
 
     # -- read ---------------------------------------------------------------------------
 
-    def load(self, game_id: str) -> StoredGame:
-        """The game with this id, in one round trip; `GameNotFound` if there is none."""
+    def load(self, game_id: str, *, history: bool = True) -> StoredGame:
+        """The game with this id, in one round trip; `GameNotFound` if there is none.
+
+        `history=False` leaves the score sheet of finished hands out (`game.history` is
+        empty): a move needs only the hand in play, and the sheet, which grows all game,
+        was the largest part of reading one. `apply_action` adds a finished hand's record
+        to the stored sheet either way."""
         if not is_game_id(game_id):
             raise GameNotFound(game_id)
-        state, history, meta_raw, version, events = self._connection().hmget(
-            game_key(game_id), ["state", "history", "meta", "version", "events"]
+        fields = ["state", "meta", "version", "events"] + (["history"] if history else [])
+        state, meta_raw, version, events, *sheet = self._connection().hmget(
+            game_key(game_id), fields
         )
         if state is None or meta_raw is None or version is None or events is None:
             raise GameNotFound(game_id)
@@ -262,7 +277,7 @@ class GameStore:
             id=game_id,
             version=int(version),
             events=int(events),
-            game=_load_state(state, history),
+            game=_load_state(state, sheet[0] if sheet else None),
             seats=tuple(Seat.from_dict(s) for s in meta["seats"]),
             host_token_hash=meta["host_token_hash"],
             created=float(meta["created"]),
@@ -336,7 +351,7 @@ class GameStore:
                 total,
                 self.ttl_for(game),
                 changes_channel(game_id),
-                _dumps(game.history) if len(game.history) != hands_done else "",
+                b",".join(_dumps(h) for h in game.history[hands_done:]),
                 *[_dumps(e) for e in numbered],
             ],
         )
