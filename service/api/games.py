@@ -8,15 +8,19 @@ version as the ETag.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
+import marshmallow as ma
 import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api.games_schemas import (
+    MAX_CARD_CODE,
+    MAX_CARDS,
     BidSchema,
     CreatedGameSchema,
     CreateGameSchema,
@@ -108,6 +112,50 @@ def _doc(**kwargs: Any) -> Callable[[F], F]:
         return view
 
     return decorate
+
+
+def _move_body(schema: ma.Schema, accepts: Callable[[Any], bool]) -> Callable[[F], F]:
+    """`blp.arguments(schema)` for a move's one-field body, with a short cut.
+
+    webargs and marshmallow cost about a tenth of a move's time for a body of one small
+    field. A body that `accepts` (exactly what the schema takes, checked field by field) is
+    handed to the view as it is; anything else goes through webargs and the schema, which
+    refuse it with their usual answers. The documentation is flask-smorest's own."""
+
+    def decorate(view: F) -> F:
+        parsed: Any = blp.arguments(schema, location="json")(view)
+
+        @functools.wraps(view)
+        def fast(*args: Any, **kwargs: Any) -> Any:
+            body = request.get_json(silent=True)
+            if accepts(body):
+                return view(*args, body, **kwargs)
+            return parsed(*args, **kwargs)
+
+        fast._apidoc = parsed._apidoc  # type: ignore[attr-defined]
+        return cast(F, fast)
+
+    return decorate
+
+
+def is_plain_bid(body: Any) -> bool:
+    """`{"bid": n}` with n a whole number BidSchema takes (a bool is left to the schema)."""
+    return (
+        type(body) is dict
+        and len(body) == 1
+        and type(body.get("bid")) is int
+        and 0 <= body["bid"] <= MAX_CARDS
+    )
+
+
+def is_plain_card(body: Any) -> bool:
+    """`{"card": code}` with a code of a length PlaySchema takes."""
+    return (
+        type(body) is dict
+        and len(body) == 1
+        and type(body.get("card")) is str
+        and 1 <= len(body["card"]) <= MAX_CARD_CODE
+    )
 
 
 def bearer_token() -> str | None:
@@ -204,7 +252,7 @@ class GameById(MethodView):
 @blp.route("/<game_id>/bids", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Bids(MethodView):
     @_doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
-    @blp.arguments(BidSchema(), location="json")
+    @_move_body(BidSchema(), is_plain_bid)
     @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
@@ -219,7 +267,7 @@ class Bids(MethodView):
 @blp.route("/<game_id>/plays", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Plays(MethodView):
     @_doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
-    @blp.arguments(PlaySchema(), location="json")
+    @_move_body(PlaySchema(), is_plain_card)
     @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:

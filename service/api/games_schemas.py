@@ -237,10 +237,14 @@ class BidSchema(ma.Schema):
     )
 
 
+#: The longest card code a move may send (longer ones are refused unread).
+MAX_CARD_CODE = 8
+
+
 class PlaySchema(ma.Schema):
     card = fields.String(
         required=True,
-        validate=validate.Length(1, 8),
+        validate=validate.Length(1, MAX_CARD_CODE),
         metadata={"description": "The card to play: one of `you.legal`. " + CARD, "example": "O1"},
     )
 
