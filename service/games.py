@@ -124,7 +124,8 @@ class GameService:
         return view
 
     def game_view(self, game_id: str, token: str | None) -> dict[str, Any]:
-        record = self.store.load(game_id)
+        # A view leaves the score sheet out: it is not read at all.
+        record = self.store.load(game_id, history=False)
         return self.view(record, self.seat_for(record, token, required=False))
 
     def history(self, game_id: str) -> dict[str, Any]:
@@ -176,7 +177,7 @@ class GameService:
         return self.view(after, seat)
 
     def delete(self, game_id: str, token: str | None) -> None:
-        record = self.store.load(game_id)
+        record = self.store.load(game_id, history=False)
         if token is None:
             raise Unauthorized("Send the host token: Authorization: Bearer <host_token>.")
         if not record.is_host_token(token):
