@@ -3,8 +3,12 @@
 After every change that leaves a bot to act, the service calls
 `runner.game_changed(game_id, version)`. The RQ runner (the default) hands the turn to the
 workers: one job per (game id, version), see `worker.turns`, so the API never thinks and a
-turn is never played twice. The inline runner plays the bots' turns at once, in the calling
-request, until a person must act or the game ends (tests and `pocha bench api` use it).
+turn is never played twice. Its `turn_watch` makes the record that the turn is owed (the
+watchdog's task) part of the very write of the move or new game that makes it owed, so a
+crash or a Redis stop between the write and the hand-over cannot strand the game: the
+watchdog then queues the turn itself. The inline runner plays the bots' turns at once, in
+the calling request, until a person must act or the game ends (tests and `pocha bench api`
+use it).
 Both play a turn the same way, through `play_bot_turn`: the bot decides from
 `observe(game, its seat)` alone, seeded from the game's seed and version so a replay gives
 the same game, and the move goes through `GameStore.apply_action` with the version it was
@@ -25,8 +29,8 @@ from engine.errors import PochaError
 from engine.observation import observe
 from service.bot_metrics import record_decision
 from service.errors import Conflict, GameNotFound, StaleVersion
-from service.store import GameStore, StoredGame
-from worker.tasks import schedule_turn
+from service.store import GameStore, StoredGame, Watch
+from worker.tasks import schedule_turn, turn_watch
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +47,9 @@ class BotRunner(Protocol):
 
     def game_changed(self, game_id: str, version: int) -> None:
         """Game `game_id` is now at `version` and a bot must act."""
+
+    def turn_watch(self, game_id: str, version: int) -> Watch | None:
+        """What to write with a change that leaves a bot to act at `version` (or None)."""
 
 
 def bot_seed(game_seed: int, version: int) -> int:
@@ -135,25 +142,37 @@ class RQBotRunner:
     #: Pauses between tries to hand a turn over while Redis does not answer (seconds).
     RETRY_PAUSES = (0.05, 0.2, 0.5)
 
+    def turn_watch(self, game_id: str, version: int) -> Watch:
+        return turn_watch(game_id, version)
+
     def game_changed(self, game_id: str, version: int) -> None:
-        # The move that leads here is already written: losing the hand-over would leave the
-        # game waiting for a bot with no job, so a blip of Redis is waited out.
-        for pause in self.RETRY_PAUSES:
+        # The turn's task was written with the change (see `turn_watch`); this queues its
+        # first job, waiting out a blip of Redis so the bot plays at once. Should Redis not
+        # take it even so, the watchdog queues the turn at the task's first check: the
+        # change that was written stands, and the request need not fail.
+        for pause in (*self.RETRY_PAUSES, None):
             try:
                 schedule_turn(self.redis, game_id, version)
                 return
             except (redis.ConnectionError, redis.TimeoutError):
+                if pause is None:
+                    log.warning(
+                        "game %s: turn %s not handed over; the watchdog will", game_id, version
+                    )
+                    return
                 log.warning(
                     "game %s: handing turn %s to the workers failed; retrying", game_id, version
                 )
                 time.sleep(pause)
-        schedule_turn(self.redis, game_id, version)
 
 
 class InlineBotRunner:
     """Plays bot turns synchronously, in the request that handed them the turn."""
 
     plays_inline = True
+
+    def turn_watch(self, game_id: str, version: int) -> None:
+        return None  # the turn is played before the request ends
 
     def __init__(self, store: GameStore, max_turns: int = 100_000) -> None:
         self.store = store

@@ -81,7 +81,11 @@ class GameService:
             raise InvalidInput(
                 exc.message, errors={"json": {"rules": {exc.option: [exc.message]}}}
             ) from exc
-        created = self.store.create(Game.new(parsed, seed), [(p.name, p.bot) for p in players])
+        created = self.store.create(
+            Game.new(parsed, seed),
+            [(p.name, p.bot) for p in players],
+            watch=self.bots.turn_watch,
+        )
         if created.record.bot_to_move is not None:
             self.bots.game_changed(created.record.id, created.record.version)
             if self.bots.plays_inline:
@@ -166,7 +170,9 @@ class GameService:
                 "reload it and try again.",
                 version=record.version,
             )
-        applied = self.store.apply_action(game_id, seat, action, expected_version, record=record)
+        applied = self.store.apply_action(
+            game_id, seat, action, expected_version, record=record, watch=self.bots.turn_watch
+        )
         after = applied.record
         if after.bot_to_move is not None:
             self.bots.game_changed(game_id, after.version)

@@ -28,7 +28,7 @@ import secrets
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,11 +41,13 @@ from service.errors import Conflict, GameNotFound, StaleVersion
 #: Ids are url-safe base64; anything else cannot name a game and is not looked up.
 _ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
-# Compare-and-set of a move. KEYS: game hash, events list. ARGV: the version read, the new
-# state, the new event count, the TTL, the change channel, the score sheet's new records
-# as JSON objects joined by commas ("" when the move finished no hand), then the events to
-# append. The records are spliced into the stored JSON array here, so that a move needs
-# neither to read the score sheet nor to write it whole.
+# Compare-and-set of a move. KEYS: game hash, events list, then (with a watch) its hash and
+# its sorted set. ARGV: the version read, the new state, the new event count, the TTL, the
+# change channel, the score sheet's new records as JSON objects joined by commas ("" when
+# the move finished no hand), the number n of watch arguments that follow (0 or: its TTL,
+# score, member, then its fields and values), then the events to append. The records are
+# spliced into the stored JSON array here, so that a move needs neither to read the score
+# sheet nor to write it whole.
 # Returns the new version, -1 if the game is gone, -2 if another write came first.
 _APPLY_LUA = """
 local version = redis.call('HGET', KEYS[1], 'version')
@@ -62,8 +64,14 @@ if ARGV[6] ~= '' then
   end
   redis.call('HSET', KEYS[1], 'history', sheet)
 end
-if #ARGV > 6 then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 7))
+local n = tonumber(ARGV[7])
+if n > 0 and redis.call('EXISTS', KEYS[3]) == 0 then
+  redis.call('HSET', KEYS[3], unpack(ARGV, 11, 7 + n))
+  redis.call('EXPIRE', KEYS[3], ARGV[8])
+  redis.call('ZADD', KEYS[4], ARGV[9], ARGV[10])
+end
+if #ARGV > 7 + n then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 8 + n))
 end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
@@ -177,6 +185,25 @@ class CreatedGame:
 
 
 @dataclass(frozen=True)
+class Watch:
+    """Work to register in the same write as a move: a hash made unless it exists (a bot
+    turn's task and its recipe) and a member of a sorted set at a score (when a watchdog
+    should look at it). So a move that hands a bot its turn cannot be written without the
+    record that the turn is owed, whatever happens right after the write."""
+
+    hash_key: str
+    fields: dict[str, str]
+    ttl: int
+    set_key: str
+    member: str
+    score: float
+
+
+#: Makes the watch of a bot's turn at a version of a game (the bot runner's `turn_watch`).
+WatchMaker = Callable[[str, int], "Watch | None"]
+
+
+@dataclass(frozen=True)
 class AppliedAction:
     """The game after a move, and the events the move caused (with their `seq`)."""
 
@@ -216,8 +243,15 @@ class GameStore:
 
     # -- create -------------------------------------------------------------------------
 
-    def create(self, game: Game, seats: Sequence[tuple[str, str | None]]) -> CreatedGame:
-        """Store a new game whose seats are (name, bot level or None); make the tokens."""
+    def create(
+        self,
+        game: Game,
+        seats: Sequence[tuple[str, str | None]],
+        *,
+        watch: WatchMaker | None = None,
+    ) -> CreatedGame:
+        """Store a new game whose seats are (name, bot level or None); make the tokens.
+        `watch`: as for `apply_action`, when a bot acts first."""
         if len(seats) != game.players:
             raise ValueError(f"{len(seats)} seats for a game of {game.players}")
         host_token = secrets.token_urlsafe(32)
@@ -249,6 +283,12 @@ class GameStore:
         pipe.rpush(events_key(game_id), *first)
         pipe.expire(game_key(game_id), ttl)
         pipe.expire(events_key(game_id), ttl)
+        turn = game.turn
+        owed = watch(game_id, 1) if watch and turn is not None and seats[turn][1] else None
+        if owed is not None:
+            pipe.hset(owed.hash_key, mapping=owed.fields)  # type: ignore[arg-type]
+            pipe.expire(owed.hash_key, owed.ttl)
+            pipe.zadd(owed.set_key, {owed.member: owed.score})
         pipe.execute()
         record = StoredGame(
             game_id, 1, len(first), game, stored_seats, meta["host_token_hash"], created
@@ -316,15 +356,17 @@ class GameStore:
         expected_version: int | None = None,
         *,
         record: StoredGame | None = None,
+        watch: WatchMaker | None = None,
     ) -> AppliedAction:
         """Apply `seat`'s bid (int) or card (code) atomically and return the new game.
 
         `expected_version`: refuse with `StaleVersion` unless the game is at this version
         (a client's If-Match, or the version a bot job was queued for). `record`: the game
         as the caller already loaded it, to save a round trip; it is consumed (its game is
-        changed). Raises the engine's `PochaError` for a refused move (nothing is written),
-        `Conflict` when another write landed between the read and this one, and
-        `GameNotFound`.
+        changed). `watch`: when the move leaves a bot to act, what to register with it
+        (see `Watch`), given the game and its new version. Raises the engine's
+        `PochaError` for a refused move (nothing is written), `Conflict` when another
+        write landed between the read and this one, and `GameNotFound`.
         """
         if record is None:
             record = self.load(game_id)
@@ -342,9 +384,18 @@ class GameStore:
         version = record.version + 1
         numbered = _numbered(new_events, after=record.events, version=version)
         total = record.events + len(numbered)
+        keys = [game_key(game_id), events_key(game_id)]
+        watched: list[Any] = []
+        turn = game.turn
+        bot_next = turn is not None and record.seats[turn].bot is not None
+        owed = watch(game_id, version) if watch is not None and bot_next else None
+        if owed is not None:
+            keys += [owed.hash_key, owed.set_key]
+            watched = [owed.ttl, owed.score, owed.member]
+            watched += [x for pair in owed.fields.items() for x in pair]
         result = self._apply(
             client=self._connection(),
-            keys=[game_key(game_id), events_key(game_id)],
+            keys=keys,
             args=[
                 record.version,
                 _dump_state(game),
@@ -352,6 +403,8 @@ class GameStore:
                 self.ttl_for(game),
                 changes_channel(game_id),
                 b",".join(_dumps(h) for h in game.history[hands_done:]),
+                len(watched),
+                *watched,
                 *[_dumps(e) for e in numbered],
             ],
         )

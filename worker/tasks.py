@@ -5,8 +5,10 @@ A task is one unit of work with a stable key (`turn:{game}:{version}`,
 (function, arguments, queue, timeout, retries) is kept in Redis beside it, so any process
 can queue it again without knowing what it does. `submit` makes a task and queues its first
 job, once: a second submit of the same key does nothing, which is what makes one job per
-(game, version). A job that ends its task calls `finish`; a job that leaves work for later
-(a match game between slices) calls `resubmit`.
+(game, version). A bot turn's task is usually made by the very write of the move that
+makes it owed (`watch_of`, marked `pending`); `submit` then only queues its first job. A
+job that ends its task calls `finish`; a job that leaves work for later (a match game
+between slices) calls `resubmit`.
 
 The watchdog (`sweep`, run by every worker every few seconds) looks at the tasks whose
 check time has passed, in the `pocha:tasks` sorted set, and at their current job: queued
@@ -36,6 +38,7 @@ from rq.job import Job
 from rq.utils import utcparse
 
 from service.logs import job_meta
+from service.store import Watch
 from worker.queues import HIGH, TURN_TIMEOUT, Timing, queue
 
 log = logging.getLogger(__name__)
@@ -119,7 +122,12 @@ class Task:
 # Create the task unless it exists. KEYS: task hash, watch set. ARGV: key, first job id,
 # check time, TTL, then the recipe as field/value pairs. Returns 1 if created.
 _CREATE_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  -- Registered with the move that made it (see `watch_of`), its first job not queued yet:
+  -- this caller queues it. Taking the flag makes that happen once.
+  if redis.call('HDEL', KEYS[1], 'pending') == 1 then return 1 end
+  return 0
+end
 redis.call('HSET', KEYS[1], 'job', ARGV[2], 'seq', 1, 'recoveries', 0, unpack(ARGV, 5))
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
@@ -132,6 +140,7 @@ return 1
 _NEXT_LUA = """
 local current = redis.call('HGET', KEYS[1], 'job')
 if not current or current ~= ARGV[2] then return nil end
+redis.call('HDEL', KEYS[1], 'pending')
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 local recoveries = redis.call('HINCRBY', KEYS[1], 'recoveries', tonumber(ARGV[4]))
 local prefix = redis.call('HGET', KEYS[1], 'prefix')
@@ -189,6 +198,24 @@ def submit(connection: redis.Redis, task: Task, timing: Timing | None = None) ->
     # If this process dies right here, the watchdog finds the job missing and queues it.
     _enqueue(connection, task, job_id, 0, at_front=False)
     return True
+
+
+def watch_of(task: Task, timing: Timing | None = None) -> Watch:
+    """The task as a `Watch` of the store: written with the move that makes it owed, with
+    its first job not queued yet (`pending`). The writer then calls `submit`, which queues
+    that job; if the writer never does (it died, Redis went away), the watchdog finds the
+    job missing at the task's first check and queues one."""
+    timing = timing or Timing.from_env()
+    fields = {"job": job_id_for(task.prefix, 1), "seq": "1", "recoveries": "0", "pending": "1"}
+    fields.update(task.to_fields())
+    return Watch(
+        hash_key=task_key(task.key),
+        fields=fields,
+        ttl=TASK_TTL,
+        set_key=WATCH,
+        member=task.key,
+        score=time.time() + timing.check,
+    )
 
 
 def submit_new(
@@ -401,6 +428,11 @@ def turn_task(game_id: str, version: int) -> Task:
         timeout=TURN_TIMEOUT,
         retries=TURN_RETRIES,
     )
+
+
+def turn_watch(game_id: str, version: int) -> Watch:
+    """The bot turn of `game_id` at `version`, to register with the move that makes it."""
+    return watch_of(turn_task(game_id, version))
 
 
 def schedule_turn(connection: redis.Redis, game_id: str, version: int) -> bool:
