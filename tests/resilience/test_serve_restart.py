@@ -13,8 +13,11 @@ end with whole event logs.
 from __future__ import annotations
 
 import signal
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import redis
 from rq.job import Job
 from rq.suspension import resume, suspend
@@ -36,9 +39,16 @@ from worker.tasks import current_job_id, turn_key
 SEED = 1
 
 
-def test_games_resume_after_pocha_serve_restarts(tmp_path: Path, processes: Processes) -> None:
+@pytest.fixture
+def data() -> Iterator[Path]:
+    """A data dir with a short path: `pocha serve` puts Redis on a unix socket there, which
+    the test reads too, only when the socket's path fits in 100 bytes."""
+    with tempfile.TemporaryDirectory(prefix="pocha-", dir="/tmp") as short:
+        yield Path(short) / "data"
+
+
+def test_games_resume_after_pocha_serve_restarts(data: Path, processes: Processes) -> None:
     port = free_port()
-    data = tmp_path / "data"
     serve = processes.serve(port, data)
     people = create(port, [None] * 3, [2, 2], seed=31)
     play_turns([port], people, moves=5)
