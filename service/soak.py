@@ -451,6 +451,9 @@ def _http_ok(port: int, path: str) -> bool:
 
 @dataclass
 class SoakResult:
+    """The report's lines, and whether the target was met (every game finished, no error,
+    no 5xx, no lost or doubled move)."""
+
     lines: list[str]
     ok: bool
 
@@ -462,7 +465,8 @@ class _Stack:
         self, base: Path, sock: Path, workers: int, api_workers: int | None, threads: int
     ) -> None:
         self.base = base
-        # The socket stays in a short temporary path: a unix socket's path is short.
+        # The socket goes in a short temporary path (a unix socket's path must fit in 108
+        # bytes), the data and logs wherever `base` is.
         self.redis = RedisServer(base / "redis", unix_socket=sock)
         self.port = free_port()
         self.workers = workers
