@@ -28,6 +28,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from service.embedded_redis import RedisServer, free_port
+from service.processes import stop_processes
 from service.serve import gunicorn_command
 
 PLAYERS = 4
@@ -279,12 +280,7 @@ def run(
             trivial = _run_phase("trivial", port, processes, threads, warmup, seconds)
             server_trivial = clock.lap()
         finally:
-            api.terminate()
-            try:
-                api.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                api.kill()
-                api.wait()
+            stop_processes([api], 15)
             log.close()
             redis_server.stop()
     moves_line, moves_rate = _summary("api", "moves", moves, seconds)

@@ -10,20 +10,19 @@ given data dir, and is stopped (SIGTERM, then SIGKILL) by `stop()` or on leaving
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import importlib.util
 import os
 import shutil
-import signal
 import socket
 import subprocess
-import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
 import redis
+
+from service.processes import die_with_parent, stop_processes
 
 __all__ = ["RedisServer", "RedisServerError", "find_redis_server", "free_port"]
 
@@ -31,7 +30,6 @@ __all__ = ["RedisServer", "RedisServerError", "find_redis_server", "free_port"]
 EXECUTABLE_ENV = "POCHA_REDIS_SERVER"
 
 _LOCALHOST = "127.0.0.1"
-_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 class RedisServerError(RuntimeError):
@@ -77,23 +75,6 @@ def free_port(host: str = _LOCALHOST) -> int:
         sock.bind((host, 0))
         port: int = sock.getsockname()[1]
         return port
-
-
-def _die_with_parent() -> Callable[[], None] | None:
-    """A preexec_fn asking Linux to SIGTERM the child when our thread dies, so a crashed
-    test run or service leaves no orphaned redis-server behind."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)  # loaded before fork, not in the child
-    except OSError:
-        return None
-    prctl = libc.prctl
-
-    def preexec() -> None:
-        prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-
-    return preexec
 
 
 class RedisServer:
@@ -191,13 +172,7 @@ class RedisServer:
         process, self._process = self._process, None
         if process is None:
             return
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop_processes([process], timeout)
 
     def __enter__(self) -> RedisServer:
         return self.start()
@@ -241,7 +216,7 @@ class RedisServer:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 cwd=self.data_dir,
-                preexec_fn=_die_with_parent(),
+                preexec_fn=die_with_parent(),
             )
 
     def _wait_ready(self, timeout: float) -> None:

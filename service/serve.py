@@ -19,7 +19,8 @@ from types import FrameType
 
 import click
 
-from service.embedded_redis import RedisServer, _die_with_parent
+from service.embedded_redis import RedisServer
+from service.processes import die_with_parent, stop_processes
 
 # A unix socket path must fit in sun_path (108 bytes); longer data dirs use TCP.
 _MAX_SOCKET_PATH = 100
@@ -61,19 +62,12 @@ def _start_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
     # stopped below with one SIGTERM (a second signal would make RQ abandon its job). If
     # `pocha serve` itself is killed, Linux sends the worker that SIGTERM.
     return subprocess.Popen(
-        worker_command(), env=env, start_new_session=True, preexec_fn=_die_with_parent()
+        worker_command(), env=env, start_new_session=True, preexec_fn=die_with_parent()
     )
 
 
 def _stop(process: subprocess.Popen[bytes] | None, timeout: float) -> None:
-    if process is None or process.poll() is not None:
-        return
-    process.terminate()
-    try:
-        process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    stop_processes([process], timeout)
 
 
 class _Stop(Exception):

@@ -39,7 +39,8 @@ from multiprocessing.context import SpawnProcess
 from pathlib import Path
 from typing import Any
 
-from service.embedded_redis import RedisServer, _die_with_parent, free_port
+from service.embedded_redis import RedisServer, free_port
+from service.processes import die_with_parent, stop_processes
 from service.serve import gunicorn_command, worker_command
 
 #: The person sits here; the bots take the other seats in the order given.
@@ -479,7 +480,7 @@ class _Stack:
         self.processes.append(
             subprocess.Popen(
                 command, env=env, stdout=log, stderr=subprocess.STDOUT,
-                preexec_fn=_die_with_parent(),  # nothing outlives a killed soak
+                preexec_fn=die_with_parent(),  # nothing outlives a killed soak
             )
         )  # fmt: skip
         log.close()
@@ -538,15 +539,7 @@ class _Stack:
         return failed, logs.count("queueing it again"), logs.count("the fallback bot plays")
 
     def stop(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop_processes(self.processes, 30)
         self.processes = []
         self.redis.stop()
 

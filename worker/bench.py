@@ -31,7 +31,8 @@ from engine.game import Game
 from engine.observation import observe
 from engine.position import position_of
 from engine.rules import Rules
-from service.embedded_redis import RedisServer, _die_with_parent
+from service.embedded_redis import RedisServer
+from service.processes import die_with_parent, stop_processes
 from worker.advice import Thinking, ask_move, wait_for_report
 from worker.matches import check_match, create_match, match_report
 from worker.queues import connect
@@ -87,7 +88,7 @@ class _Workers:
                     env=env,
                     stdout=log,
                     stderr=subprocess.STDOUT,
-                    preexec_fn=_die_with_parent(),  # no worker outlives a killed bench
+                    preexec_fn=die_with_parent(),  # no worker outlives a killed bench
                 )
             )
 
@@ -100,14 +101,7 @@ class _Workers:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        for process in self.processes:
-            process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop_processes(self.processes, 30)
         self.processes = []
 
 

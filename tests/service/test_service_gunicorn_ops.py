@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.embedded_redis import _die_with_parent, free_port
+from service.embedded_redis import free_port
+from service.processes import die_with_parent
 from service.serve import gunicorn_command
 
 
@@ -63,7 +64,7 @@ def server(redis_url: str, tmp_path: Path) -> Iterator[Server]:
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
-            preexec_fn=_die_with_parent(),
+            preexec_fn=die_with_parent(),
         )
     found = Server(port, process, log)
     deadline = time.monotonic() + 30

@@ -23,7 +23,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.embedded_redis import _die_with_parent
+from service.processes import die_with_parent
 from worker.process import make_worker
 from worker.queues import Timing, connect
 
@@ -85,7 +85,7 @@ class WorkerProcesses:
             env={**os.environ, "REDIS_URL": self.redis_url, **FAST, **env},
             stdout=log,
             stderr=subprocess.STDOUT,
-            preexec_fn=_die_with_parent(),  # no worker outlives a killed test run
+            preexec_fn=die_with_parent(),  # no worker outlives a killed test run
         )
         self.started.append(process)
         return process
