@@ -57,7 +57,9 @@ def parse_player(spec: str) -> Player:
         ) from None
 
 
-def _decision_seed(seed: int, *parts: int) -> int:
+def decision_seed(seed: int, *parts: int) -> int:
+    """The seed of one decision of a game (its seat and step): the same game replays
+    the same, wherever it is played (the arena here, a match on the workers)."""
     return zlib.crc32(repr((seed, *parts)).encode())
 
 
@@ -77,7 +79,7 @@ def play_game(
         obs = observe(game, seat)
         t0 = time.perf_counter()
         decision = bots[seat].decide(
-            obs, players[seat].budget, _decision_seed(seed, seat, step)
+            obs, players[seat].budget, decision_seed(seed, seat, step)
         )
         think[seat] += (time.perf_counter() - t0) * 1000.0
         decisions[seat] += 1

@@ -30,7 +30,7 @@ from typing import Any
 import redis
 from rq import get_current_job
 
-from ai.arena import Player, _decision_seed, parse_player, tasks_for
+from ai.arena import Player, decision_seed, parse_player, tasks_for
 from ai.bot import Bot, Budget
 from ai.ismcts import DEFAULT_ITERATIONS
 from ai.levels import make_bot
@@ -311,7 +311,7 @@ class MatchGame:
             obs = observe(game, seat)
             t0 = time.perf_counter()
             decision = self.bots[seat].decide(
-                obs, self.players[seat].budget, _decision_seed(self.seed, seat, self.step)
+                obs, self.players[seat].budget, decision_seed(self.seed, seat, self.step)
             )
             self.think[seat] += (time.perf_counter() - t0) * 1000.0
             self.decisions[seat] += 1
