@@ -26,9 +26,11 @@ class Level:
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random", Budget(), "a uniformly random legal action"),
     "heuristic": Level("heuristic", "heuristic", Budget(), "rule-based bidding and play"),
-    "easy": Level("easy", "ismcts", Budget(iterations=50), "ISMCTS, 50 iterations"),
-    "medium": Level("medium", "ismcts", Budget(iterations=250), "ISMCTS, 250 iterations"),
-    "hard": Level("hard", "ismcts", Budget(iterations=1500), "ISMCTS, 1,500 iterations"),
+    # Budgets a factor of four to fifteen apart: on the classic game strength grows fast
+    # up to a few hundred iterations and slowly after (README, "Bots and levels").
+    "easy": Level("easy", "ismcts", Budget(iterations=10), "ISMCTS, 10 iterations"),
+    "medium": Level("medium", "ismcts", Budget(iterations=40), "ISMCTS, 40 iterations"),
+    "hard": Level("hard", "ismcts", Budget(iterations=400), "ISMCTS, 400 iterations"),
     "expert": Level(
         "expert",
         "ismcts",
