@@ -71,7 +71,9 @@ def test_a_small_match_with_its_statistics(client: FlaskClient, drain: Drain) ->
     assert {b["bot"]: b for b in report["bots"]} == stats
     assert set(stats) == {"easy", "heuristic"}
     easy = stats["easy"]
-    assert easy["hands"] == 4 * 2 * 2 and easy["games"] == 4
+    # Two easy seats in each game; a tie for first adds tiebreak hands to a game.
+    assert easy["hands"] == 2 * sum(len(r["hands"]) for r in records) >= 4 * 2 * 2
+    assert easy["games"] == 4
     assert 0 <= easy["win_rate"] <= 1 and 0 <= easy["exact_rate"] <= 1
     assert easy["ci95"] is not None
 
