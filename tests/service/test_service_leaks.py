@@ -94,6 +94,21 @@ def responses_for(
     return found
 
 
+def play_a_random_move(
+    client: FlaskClient,
+    game_id: str,
+    tokens: Any,
+    replay: Game,
+    rng: random.Random,
+) -> None:
+    """A random legal move of the seat to play, in the replica and over the API."""
+    seat = replay.turn
+    assert seat is not None
+    action = rng.choice(list(replay.legal_actions()))
+    replay.apply(seat, action)
+    assert move(client, game_id, tokens[seat], action).status_code == 200
+
+
 def test_no_response_leaks_a_hidden_card(client: FlaskClient, store: GameStore) -> None:
     # 4 players: a hand of 10 deals the whole deck (the dealer holds the trump card); the
     # hands of 3 and 2 turn one up.
@@ -112,11 +127,7 @@ def test_no_response_leaks_a_hidden_card(client: FlaskClient, store: GameStore) 
                 checked += 1
         if replay.finished:
             break
-        seat = replay.turn
-        assert seat is not None
-        action = rng.choice(list(replay.legal_actions()))
-        replay.apply(seat, action)
-        assert move(client, game_id, tokens[seat], action).status_code == 200
+        play_a_random_move(client, game_id, tokens, replay, rng)
     assert store.load(game_id).game.to_dict() == replay.to_dict()
     assert checked > 1000
 
@@ -283,11 +294,7 @@ def test_sweep_every_operation_as_every_caller(
             scans += 1
         if replay.finished:
             break
-        seat = replay.turn
-        assert seat is not None
-        action = rng.choice(list(replay.legal_actions()))
-        replay.apply(seat, action)
-        assert move(client, game_id, tokens[seat], action).status_code == 200
+        play_a_random_move(client, game_id, tokens, replay, rng)
         moves += 1
     # The sweep changed nothing: the game is exactly the one replayed.
     assert store.load(game_id).game.to_dict() == replay.to_dict()
