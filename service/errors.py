@@ -123,6 +123,17 @@ class StaleVersion(ServiceError):
     error = "stale_version"
 
 
+class RateLimited(ServiceError):
+    """Over a rate limit: `Retry-After` says in how many seconds the count starts again."""
+
+    status = 429
+    error = "rate_limited"
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class ErrorSchema(ma.Schema):
     """The body of every error response (documentation only: errors are built by hand)."""
 
@@ -262,7 +273,8 @@ def _summarise(errors: Any) -> str:
 
 
 def _from_service_error(exc: ServiceError) -> Response:
-    return error_response(exc.status, exc.error, exc.message, exc.errors, **exc.extra)
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+    return error_response(exc.status, exc.error, exc.message, exc.errors, headers, **exc.extra)
 
 
 def _from_engine_error(exc: PochaError) -> Response:

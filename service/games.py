@@ -21,7 +21,7 @@ from engine.observation import observe
 from engine.rules import Rules
 from service.bots import BotRunner
 from service.errors import Forbidden, InvalidInput, StaleVersion, Unauthorized
-from service.store import CreatedGame, GameStore, StoredGame
+from service.store import Counter, CreatedGame, GameStore, StoredGame
 
 # Observation fields a view does not repeat: the format tag is the engine's storage
 # detail, and the score sheet of past hands is served by `history`.
@@ -156,12 +156,14 @@ class GameService:
         token: str | None,
         action: int | str,
         expected_version: int | None = None,
+        counters: Sequence[Counter] = (),
     ) -> dict[str, Any]:
         """The token's seat bids (int) or plays (card code); its view afterwards, when any
-        bots whose turn follows have played (inline runner) or been handed the turn."""
+        bots whose turn follows have played (inline runner) or been handed the turn.
+        `counters`: the request's rate-limit counts, taken with the game's read."""
         # Without the score sheet of past hands: a move and the view it answers with need
         # only the hand in play (views leave the sheet to `history`).
-        record = self.store.load(game_id, history=False)
+        record = self.store.load(game_id, history=False, counters=counters)
         seat = self.seat_for(record, token, required=True)
         assert seat is not None
         if expected_version is not None and record.version != expected_version:

@@ -30,7 +30,7 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 import redis
@@ -79,6 +79,40 @@ redis.call('PUBLISH', ARGV[5], new_version)
 return new_version
 """
 
+
+class Counter(Protocol):
+    """A request's count against one rate limit (see `service.ratelimits`): a key that
+    lives `ttl` seconds (the limit's window) and the most counts it allows."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def ttl(self) -> int: ...
+    @property
+    def limit(self) -> int: ...
+
+    def refused(self) -> Exception:
+        """The error for a request over the limit."""
+        ...
+
+
+# Count a request against rate limits and read a game, in one round trip. KEYS: the game
+# hash, then one counter per limit. ARGV: each counter's TTL, then the hash fields to read.
+# Returns the counts, then the fields' values (nil for a missing one).
+_COUNT_AND_LOAD_LUA = """
+local result = {}
+local counters = #KEYS - 1
+for i = 1, counters do
+  local n = redis.call('INCR', KEYS[i + 1])
+  if n == 1 then redis.call('EXPIRE', KEYS[i + 1], ARGV[i]) end
+  result[i] = n
+end
+local fields = redis.call('HMGET', KEYS[1], unpack(ARGV, counters + 1))
+for i = 1, #fields do
+  result[counters + i] = fields[i]
+end
+return result
+"""
 
 # Every store of this process, so that a forked child (a gunicorn worker) drops the
 # per-thread connections it inherited instead of sharing its parent's sockets.
@@ -221,6 +255,7 @@ class GameStore:
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
         self._apply = client.register_script(_APPLY_LUA)
+        self._count_and_load = client.register_script(_COUNT_AND_LOAD_LUA)
 
     def _connection(self) -> redis.Redis:
         """This thread's own connection, for the two commands of every move: taking a
@@ -297,19 +332,37 @@ class GameStore:
 
     # -- read ---------------------------------------------------------------------------
 
-    def load(self, game_id: str, *, history: bool = True) -> StoredGame:
+    def load(
+        self, game_id: str, *, history: bool = True, counters: Sequence[Counter] = ()
+    ) -> StoredGame:
         """The game with this id, in one round trip; `GameNotFound` if there is none.
 
         `history=False` leaves the score sheet of finished hands out (`game.history` is
         empty): a move needs only the hand in play, and the sheet, which grows all game,
         was the largest part of reading one. `apply_action` adds a finished hand's record
-        to the stored sheet either way."""
+        to the stored sheet either way.
+
+        `counters`: rate-limit counts to take in the same round trip (a move's); over any
+        of their limits, the counter's `refused()` error is raised and nothing is read."""
+        fields = ["state", "meta", "version", "events"] + (["history"] if history else [])
+        if counters:
+            key = game_key(game_id) if is_game_id(game_id) else game_key("-")
+            keys = [key, *(c.key for c in counters)]
+            reply = self._count_and_load(
+                keys=keys, args=[*(c.ttl for c in counters), *fields], client=self._connection()
+            )
+            for counter, count in zip(counters, reply, strict=False):
+                if count > counter.limit:
+                    raise counter.refused()
+            state, meta_raw, version, events, *sheet = reply[len(counters) :]
+        elif not is_game_id(game_id):
+            raise GameNotFound(game_id)
+        else:
+            state, meta_raw, version, events, *sheet = self._connection().hmget(
+                game_key(game_id), fields
+            )
         if not is_game_id(game_id):
             raise GameNotFound(game_id)
-        fields = ["state", "meta", "version", "events"] + (["history"] if history else [])
-        state, meta_raw, version, events, *sheet = self._connection().hmget(
-            game_key(game_id), fields
-        )
         if state is None or meta_raw is None or version is None or events is None:
             raise GameNotFound(game_id)
         meta = orjson.loads(meta_raw)
@@ -322,6 +375,14 @@ class GameStore:
             host_token_hash=meta["host_token_hash"],
             created=float(meta["created"]),
         )
+
+    def count(self, counters: Sequence[Counter]) -> list[int]:
+        """Take rate-limit counts alone (for a request that failed before reading a game)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for counter in counters:
+            pipe.incr(counter.key)
+            pipe.expire(counter.key, counter.ttl)
+        return [int(n) for n in pipe.execute()[::2]]
 
     def version(self, game_id: str) -> int | None:
         """The game's current version, or None if it does not exist (cheap: one field)."""

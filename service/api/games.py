@@ -34,6 +34,7 @@ from service.context import game_service
 from service.errors import ErrorSchema, ServiceError, Unauthorized
 from service.events import event_stream
 from service.games import PlayerSpec
+from service.ratelimits import take_move_counters
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -78,8 +79,7 @@ _ERRORS = {
     412: "stale_version: If-Match names a version the game has left.",
     413: "body_too_large.",
     415: "unsupported_media_type: the body is not sent as application/json.",
-    429: "rate_limited: too many of these requests from your address; wait `Retry-After` "
-    "seconds.",
+    429: "rate_limited: too many of these requests from your address; wait `Retry-After` seconds.",
     503: "unavailable: the game store does not answer; retry shortly.",
 }
 
@@ -94,9 +94,9 @@ def _documents_errors(*statuses: int) -> Callable[[F], F]:
     def decorate(view: F) -> F:
         documented: Any = view
         for status in statuses:
-            documented = blp.alt_response(
-                status, schema=ErrorSchema, description=_ERRORS[status]
-            )(documented)
+            documented = blp.alt_response(status, schema=ErrorSchema, description=_ERRORS[status])(
+                documented
+            )
         view._apidoc = documented._apidoc  # type: ignore[attr-defined]
         return view
 
@@ -260,7 +260,9 @@ class Bids(MethodView):
 
         On your turn while bidding: how many tricks you will win. Returns your new view.
         """
-        view = game_service().act(game_id, bearer_token(), body["bid"], if_match_version())
+        view = game_service().act(
+            game_id, bearer_token(), body["bid"], if_match_version(), take_move_counters()
+        )
         return _view_response(view)
 
 
@@ -276,7 +278,9 @@ class Plays(MethodView):
         On your turn while playing. A card the rules forbid is refused with a message
         that says which rule (asistir, montar, fallar, pisar) and what you hold.
         """
-        view = game_service().act(game_id, bearer_token(), body["card"], if_match_version())
+        view = game_service().act(
+            game_id, bearer_token(), body["card"], if_match_version(), take_move_counters()
+        )
         return _view_response(view)
 
 
