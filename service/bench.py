@@ -8,7 +8,10 @@ choosing among the legal ones with a local engine replica of the same seeded gam
 request is spent asking what is legal); only the moves are timed. Phase two hits
 `GET /healthz` with the same processes and threads, for a baseline of what the HTTP stack
 alone costs on this machine. Client and server share the machine's cores, as they would
-not in production, so the figures are a floor.
+not in production, so the figures are a floor; the clients speak HTTP/1.1 on raw sockets
+(`_Connection`) rather than through `http.client`, whose header parsing alone cost them
+about as much CPU as the server spends on a trivial request, so that the load generator
+takes as little as it can of the cores it shares.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import json
 import multiprocessing
 import os
 import random
+import socket
 import subprocess
 import sys
 import tempfile
@@ -45,6 +49,58 @@ class Sample:
     sent: int = 0
 
 
+class _Connection:
+    """One keep-alive HTTP/1.1 connection with only what the load needs: a request out, a
+    response with a Content-Length back (gunicorn sends one for every response here)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.sock: socket.socket | None = None
+        self.buffer = b""
+
+    def _connect(self) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock, self.buffer = sock, b""
+        return sock
+
+    def request(
+        self, method: str, path: str, body: bytes = b"", headers: str = ""
+    ) -> tuple[int, bytes]:
+        """Send a request and read its response: (status, body)."""
+        sock = self.sock or self._connect()
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        )
+        sock.sendall(head.encode() + body)
+        buffer = self.buffer
+        while (end := buffer.find(b"\r\n\r\n")) < 0:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("the server closed the connection")
+            buffer += chunk
+        header = buffer[:end].lower()
+        status = int(header[9:12])
+        at = header.find(b"\r\ncontent-length:")
+        length = int(header[at + 17 : header.find(b"\r\n", at + 2)]) if at >= 0 else 0
+        start = end + 4
+        while len(buffer) < start + length:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("the server closed the connection")
+            buffer += chunk
+        self.buffer = buffer[start + length :]
+        if b"\r\nconnection: close" in header:
+            self.close()
+        return status, buffer[start : start + length]
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+        self.sock, self.buffer = None, b""
+
+
 def _play_games(port: int, deadline: float, start: float, seed: int, out: Sample) -> None:
     """One client thread: whole games, one after another, until `deadline`; moves made
     after `start` are timed."""
@@ -52,23 +108,25 @@ def _play_games(port: int, deadline: float, start: float, seed: int, out: Sample
     from engine.rules import Rules
 
     rng = random.Random(seed)
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection = _Connection(port)
     rules = {"schedule": "classic"}
+    json_type = "Content-Type: application/json\r\n"
     while time.perf_counter() < deadline:
         game_seed = rng.randrange(1 << 40)
         body = json.dumps(
             {"players": [{"name": f"P{i}"} for i in range(PLAYERS)], "rules": rules,
              "seed": game_seed}
         )  # fmt: skip
-        connection.request("POST", "/api/v1/games", body, {"Content-Type": "application/json"})
-        response = connection.getresponse()
-        created = json.loads(response.read())
-        if response.status != 201:
+        status, answer = connection.request("POST", "/api/v1/games", body.encode(), json_type)
+        if status != 201:
             out.errors += 1
             continue
+        created = json.loads(answer)
         out.games += 1
         replica = Game.new(Rules.from_dict({**rules, "players": PLAYERS}), game_seed)
-        tokens = [seat["token"] for seat in created["seats"]]
+        seat_headers = [
+            f"{json_type}Authorization: Bearer {seat['token']}\r\n" for seat in created["seats"]
+        ]
         game_id = created["id"]
         while not replica.finished and time.perf_counter() < deadline:
             seat = replica.turn
@@ -76,20 +134,16 @@ def _play_games(port: int, deadline: float, start: float, seed: int, out: Sample
             legal: list[int | str] = list(replica.legal_actions())
             action = rng.choice(legal)
             if isinstance(action, int):
-                path, payload = "bids", json.dumps({"bid": action})
+                path, payload = "bids", b'{"bid": %d}' % action
             else:
-                path, payload = "plays", json.dumps({"card": action})
-            headers = {
-                "Content-Type": "application/json",
-                "Authorization": f"Bearer {tokens[seat]}",
-            }
+                path, payload = "plays", b'{"card": "%s"}' % action.encode()
             began = time.perf_counter()
-            connection.request("POST", f"/api/v1/games/{game_id}/{path}", payload, headers)
-            response = connection.getresponse()
-            response.read()
+            status, _ = connection.request(
+                "POST", f"/api/v1/games/{game_id}/{path}", payload, seat_headers[seat]
+            )
             ended = time.perf_counter()
             out.sent += 1
-            if response.status != 200:
+            if status != 200:
                 out.errors += 1
                 break
             replica.apply(seat, action)
@@ -99,15 +153,13 @@ def _play_games(port: int, deadline: float, start: float, seed: int, out: Sample
 
 
 def _hit_health(port: int, deadline: float, start: float, seed: int, out: Sample) -> None:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection = _Connection(port)
     while time.perf_counter() < deadline:
         began = time.perf_counter()
-        connection.request("GET", "/healthz")
-        response = connection.getresponse()
-        response.read()
+        status, _ = connection.request("GET", "/healthz")
         ended = time.perf_counter()
         out.sent += 1
-        if response.status != 200:
+        if status != 200:
             out.errors += 1
         elif began >= start:
             out.latencies.append(ended - began)
