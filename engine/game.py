@@ -58,7 +58,9 @@ class Game:
         """Use ``Game.new``; this makes an empty shell for ``new``/``from_dict``."""
         self.rules = rules
         self.seed = seed
-        self.first_dealer = random.Random(f"pocha:{seed}:dealer").randrange(rules.players)
+        # Drawn from the seed by `new`; a loaded game has it stored (drawing it costs as
+        # much as the rest of a load's set-up).
+        self.first_dealer = 0
         self.hand_index = 0
         self.extra_hands = 0
         self.scores = [0] * rules.players
@@ -78,6 +80,9 @@ class Game:
     def new(cls, rules: Rules | None = None, seed: int | None = None) -> Game:
         """A new game with its first hand dealt from ``seed``."""
         game = cls(rules or Rules(), new_seed() if seed is None else seed)
+        game.first_dealer = random.Random(f"pocha:{game.seed}:dealer").randrange(
+            game.rules.players
+        )
         game._deal()
         return game
 
