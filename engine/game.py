@@ -434,6 +434,20 @@ class Game:
             self.plays.append((seat, c))
             st.apply_card(c)
 
+    def copy(self) -> Game:
+        """An independent copy: changing either never changes the other. The rules and
+        the finished hands' records are shared, since neither is ever changed."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.scores = self.scores[:]
+        new.history = self.history[:]
+        new.winners = self.winners[:]
+        new.dealt = self.dealt[:]
+        new.plays = self.plays[:]
+        new.last_trick = self.last_trick[:]
+        new.state = self.state.copy()
+        return new
+
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
 

@@ -163,7 +163,7 @@ class GameService:
         `counters`: the request's rate-limit counts, taken with the game's read."""
         # Without the score sheet of past hands: a move and the view it answers with need
         # only the hand in play (views leave the sheet to `history`).
-        record = self.store.load(game_id, history=False, counters=counters)
+        record = self.store.load(game_id, history=False, counters=counters, consume=True)
         seat = self.seat_for(record, token, required=True)
         assert seat is not None
         if expected_version is not None and record.version != expected_version:

@@ -96,6 +96,9 @@ class Counter(Protocol):
         ...
 
 
+#: Games whose parsed state and seats a store keeps (per process; see `_parsed_state`).
+_PARSED_GAMES = 4096
+
 # Count a request against rate limits and read a game, in one round trip. KEYS: the game
 # hash, then one counter per limit. ARGV: each counter's TTL, then the hash fields to read.
 # Returns the counts, then the fields' values (nil for a missing one).
@@ -256,6 +259,9 @@ class GameStore:
         self.idle_ttl = idle_ttl
         self._apply = client.register_script(_APPLY_LUA)
         self._count_and_load = client.register_script(_COUNT_AND_LOAD_LUA)
+        # game id -> (stored bytes, what they parse to): see `_parsed_state`.
+        self._states: dict[str, tuple[bytes, Game]] = {}
+        self._metas: dict[str, tuple[bytes, tuple[tuple[Seat, ...], str, float]]] = {}
 
     def _connection(self) -> redis.Redis:
         """This thread's own connection, for the two commands of every move: taking a
@@ -333,7 +339,12 @@ class GameStore:
     # -- read ---------------------------------------------------------------------------
 
     def load(
-        self, game_id: str, *, history: bool = True, counters: Sequence[Counter] = ()
+        self,
+        game_id: str,
+        *,
+        history: bool = True,
+        counters: Sequence[Counter] = (),
+        consume: bool = False,
     ) -> StoredGame:
         """The game with this id, in one round trip; `GameNotFound` if there is none.
 
@@ -343,7 +354,9 @@ class GameStore:
         to the stored sheet either way.
 
         `counters`: rate-limit counts to take in the same round trip (a move's); over any
-        of their limits, the counter's `refused()` error is raised and nothing is read."""
+        of their limits, the counter's `refused()` error is raised and nothing is read.
+        `consume`: the caller will change the game (a move): it may be given this
+        process's parsed copy itself rather than a copy of it (see `_parsed_state`)."""
         fields = ["state", "meta", "version", "events"] + (["history"] if history else [])
         if counters:
             key = game_key(game_id) if is_game_id(game_id) else game_key("-")
@@ -365,16 +378,61 @@ class GameStore:
             raise GameNotFound(game_id)
         if state is None or meta_raw is None or version is None or events is None:
             raise GameNotFound(game_id)
-        meta = orjson.loads(meta_raw)
+        seats, host_token_hash, created = self._parsed_meta(game_id, meta_raw)
         return StoredGame(
             id=game_id,
             version=int(version),
             events=int(events),
-            game=_load_state(state, sheet[0] if sheet else None),
-            seats=tuple(Seat.from_dict(s) for s in meta["seats"]),
-            host_token_hash=meta["host_token_hash"],
-            created=float(meta["created"]),
+            game=self._parsed_state(game_id, state, sheet[0] if sheet else None, consume),
+            seats=seats,
+            host_token_hash=host_token_hash,
+            created=created,
         )
+
+    # A process reads the same games again and again (every move reads its game; a client
+    # keeps its connection, so its moves come to the same process). What was parsed last
+    # for each game is kept, by the exact bytes it was parsed from: bytes equal to the
+    # stored ones are the same game, whatever else has happened, so a hit is never stale.
+    # A cached game is handed out as a copy, or, to a caller that is about to change it (a
+    # move, whose write caches the result), taken out of the cache itself.
+
+    def _parsed_state(
+        self, game_id: str, state: bytes, sheet: bytes | None, consume: bool
+    ) -> Game:
+        cached = self._states.get(game_id)
+        if cached is not None and cached[0] == state:
+            if consume and self._states.pop(game_id, None) is cached:
+                game = cached[1]
+            else:
+                game = cached[1].copy()
+        elif consume:
+            game = _load_state(state, None)
+        else:
+            game = _load_state(state, None)
+            self._remember(self._states, game_id, (state, game.copy()))
+        if sheet is not None:
+            game.history = orjson.loads(sheet)
+        return game
+
+    def _parsed_meta(self, game_id: str, raw: bytes) -> tuple[tuple[Seat, ...], str, float]:
+        cached = self._metas.get(game_id)
+        if cached is not None and cached[0] == raw:
+            return cached[1]
+        meta = orjson.loads(raw)
+        parsed = (
+            tuple(Seat.from_dict(s) for s in meta["seats"]),
+            str(meta["host_token_hash"]),
+            float(meta["created"]),
+        )
+        self._remember(self._metas, game_id, (raw, parsed))
+        return parsed
+
+    @staticmethod
+    def _remember(cache: dict[str, Any], game_id: str, entry: Any) -> None:
+        if len(cache) >= _PARSED_GAMES and game_id not in cache:
+            # Crude but cheap: games in play come straight back.
+            cache.clear()
+        cache[game_id] = entry
 
     def count(self, counters: Sequence[Counter]) -> list[int]:
         """Take rate-limit counts alone (for a request that failed before reading a game)."""
@@ -454,12 +512,13 @@ class GameStore:
             keys += [owed.hash_key, owed.set_key]
             watched = [owed.ttl, owed.score, owed.member]
             watched += [x for pair in owed.fields.items() for x in pair]
+        state = _dump_state(game)
         result = self._apply(
             client=self._connection(),
             keys=keys,
             args=[
                 record.version,
-                _dump_state(game),
+                state,
                 total,
                 self.ttl_for(game),
                 changes_channel(game_id),
@@ -475,6 +534,10 @@ class GameStore:
             raise Conflict(
                 "Another move was applied to this game at the same moment; reload it and try again."
             )
+        # The game as the next read of it will parse it (without the score sheet).
+        stored = game.copy()
+        stored.history = []
+        self._remember(self._states, game_id, (state, stored))
         new_record = StoredGame(
             game_id,
             int(result),
