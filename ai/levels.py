@@ -26,11 +26,12 @@ class Level:
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random", Budget(), "a uniformly random legal action"),
     "heuristic": Level("heuristic", "heuristic", Budget(), "rule-based bidding and play"),
-    # Budgets a factor of four to fifteen apart: on the classic game strength grows fast
-    # up to a few hundred iterations and slowly after (README, "Bots and levels").
-    "easy": Level("easy", "ismcts", Budget(iterations=10), "ISMCTS, 10 iterations"),
-    "medium": Level("medium", "ismcts", Budget(iterations=40), "ISMCTS, 40 iterations"),
-    "hard": Level("hard", "ismcts", Budget(iterations=400), "ISMCTS, 400 iterations"),
+    # On the classic game strength grows fast over the first hundred iterations and
+    # slowly after, so the three lower levels sit in that steep part, each a step a player
+    # can feel, and expert a hundred times further (README, "Bots and levels").
+    "easy": Level("easy", "ismcts", Budget(iterations=8), "ISMCTS, 8 iterations"),
+    "medium": Level("medium", "ismcts", Budget(iterations=15), "ISMCTS, 15 iterations"),
+    "hard": Level("hard", "ismcts", Budget(iterations=60), "ISMCTS, 60 iterations"),
     "expert": Level(
         "expert",
         "ismcts",
