@@ -15,13 +15,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ai.levels import LEVELS
-from engine.errors import InvalidRulesError
+from engine.errors import InvalidRulesError, PochaError
 from engine.game import Game
 from engine.observation import observe
 from engine.rules import Rules
 from service.bots import BotRunner
 from service.errors import Forbidden, InvalidInput, StaleVersion, Unauthorized
-from service.store import Counter, CreatedGame, GameStore, StoredGame
+from service.store import AppliedAction, Counter, CreatedGame, GameStore, StoredGame
 
 # Observation fields a view does not repeat: the format tag is the engine's storage
 # detail, and the score sheet of past hands is served by `history`.
@@ -161,20 +161,48 @@ class GameService:
         """The token's seat bids (int) or plays (card code); its view afterwards, when any
         bots whose turn follows have played (inline runner) or been handed the turn.
         `counters`: the request's rate-limit counts, taken with the game's read."""
-        # Without the score sheet of past hands: a move and the view it answers with need
-        # only the hand in play (views leave the sheet to `history`).
-        record = self.store.load(game_id, history=False, counters=counters, consume=True)
-        seat = self.seat_for(record, token, required=True)
+        applied: AppliedAction | None = None
+        record: StoredGame | None = None
+        seat: int | None = None
+        # First the game as this process kept it, in one round trip when that is still the
+        # stored game (a client that sends its moves down one connection). A kept game
+        # that refuses the token, the version or the move settles nothing (it may be out
+        # of date): the move is decided on a fresh read, as every move is without one.
+        kept = self.store.take_kept(game_id)
+        if kept is not None and token is not None:
+            seat = kept.seat_of_token(token)
+        if kept is not None and seat is not None and expected_version in (None, kept.version):
+            try:
+                outcome = self.store.apply_kept(
+                    kept, seat, action, watch=self.bots.turn_watch, counters=counters
+                )
+            except PochaError:
+                outcome = None
+            if isinstance(outcome, AppliedAction):
+                applied = outcome
+            elif outcome is not None:
+                # Out of date: the stored game came back, with the counts taken.
+                record, counters = outcome, ()
+        if applied is None:
+            if record is None:
+                # Without the score sheet of past hands: a move and the view it answers
+                # with need only the hand in play (views leave the sheet to `history`).
+                record = self.store.load(
+                    game_id, history=False, counters=counters, consume=True
+                )
+            seat = self.seat_for(record, token, required=True)
+            assert seat is not None
+            if expected_version is not None and record.version != expected_version:
+                raise StaleVersion(
+                    f"The game is at version {record.version}, not {expected_version}: "
+                    "reload it and try again.",
+                    version=record.version,
+                )
+            applied = self.store.apply_action(
+                game_id, seat, action, expected_version, record=record,
+                watch=self.bots.turn_watch,
+            )  # fmt: skip
         assert seat is not None
-        if expected_version is not None and record.version != expected_version:
-            raise StaleVersion(
-                f"The game is at version {record.version}, not {expected_version}: "
-                "reload it and try again.",
-                version=record.version,
-            )
-        applied = self.store.apply_action(
-            game_id, seat, action, expected_version, record=record, watch=self.bots.turn_watch
-        )
         after = applied.record
         if after.bot_to_move is not None:
             self.bots.game_changed(game_id, after.version)

@@ -117,6 +117,40 @@ end
 return result
 """
 
+# A move made on the game as this process kept it (`GameStore.apply_kept`), with its
+# rate-limit counts, in one round trip. KEYS: one counter per limit, then the apply
+# script's keys. ARGV: the number c of counters, their TTLs, their limits, then the apply
+# script's arguments. Returns {counts, status, fields}: status is the apply script's
+# result, or -3 (over a limit: nothing written); when another write came first (-2), fields
+# are the game's stored state, meta, version and events, so the move can be decided again
+# on them without another read.
+_COUNT_AND_APPLY_LUA = (
+    """
+local c = tonumber(ARGV[1])
+local counts = {}
+local over = false
+for i = 1, c do
+  local n = redis.call('INCR', KEYS[i])
+  if n == 1 then redis.call('EXPIRE', KEYS[i], ARGV[1 + i]) end
+  counts[i] = n
+  if n > tonumber(ARGV[1 + c + i]) then over = true end
+end
+if over then return {counts, -3, {}} end
+local K = {unpack(KEYS, c + 1)}
+local A = {unpack(ARGV, 2 + 2 * c)}
+local function apply()
+"""
+    + _APPLY_LUA.replace("KEYS", "K").replace("ARGV", "A")
+    + """
+end
+local status = apply()
+if status == -2 then
+  return {counts, -2, redis.call('HMGET', K[1], 'state', 'meta', 'version', 'events')}
+end
+return {counts, status, {}}
+"""
+)
+
 # Every store of this process, so that a forked child (a gunicorn worker) drops the
 # per-thread connections it inherited instead of sharing its parent's sockets.
 _STORES: weakref.WeakSet[GameStore] = weakref.WeakSet()
@@ -241,6 +275,17 @@ WatchMaker = Callable[[str, int], "Watch | None"]
 
 
 @dataclass(frozen=True)
+class _Write:
+    """A move's write: the apply script's keys and arguments, and what it stores."""
+
+    keys: list[str]
+    args: list[Any]
+    state: bytes
+    total: int
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class AppliedAction:
     """The game after a move, and the events the move caused (with their `seq`)."""
 
@@ -259,8 +304,9 @@ class GameStore:
         self.idle_ttl = idle_ttl
         self._apply = client.register_script(_APPLY_LUA)
         self._count_and_load = client.register_script(_COUNT_AND_LOAD_LUA)
-        # game id -> (stored bytes, what they parse to): see `_parsed_state`.
-        self._states: dict[str, tuple[bytes, Game]] = {}
+        self._count_and_apply = client.register_script(_COUNT_AND_APPLY_LUA)
+        # game id -> (stored bytes, what they parse to, version, events): `_parsed_state`.
+        self._states: dict[str, tuple[bytes, Game, int, int]] = {}
         self._metas: dict[str, tuple[bytes, tuple[tuple[Seat, ...], str, float]]] = {}
 
     def _connection(self) -> redis.Redis:
@@ -378,16 +424,43 @@ class GameStore:
             raise GameNotFound(game_id)
         if state is None or meta_raw is None or version is None or events is None:
             raise GameNotFound(game_id)
+        return self._record(
+            game_id, state, meta_raw, int(version), int(events), sheet[0] if sheet else None,
+            consume,
+        )  # fmt: skip
+
+    def _record(
+        self,
+        game_id: str,
+        state: bytes,
+        meta_raw: bytes,
+        version: int,
+        events: int,
+        sheet: bytes | None,
+        consume: bool,
+    ) -> StoredGame:
         seats, host_token_hash, created = self._parsed_meta(game_id, meta_raw)
         return StoredGame(
             id=game_id,
-            version=int(version),
-            events=int(events),
-            game=self._parsed_state(game_id, state, sheet[0] if sheet else None, consume),
+            version=version,
+            events=events,
+            game=self._parsed_state(game_id, state, sheet, consume, version, events),
             seats=seats,
             host_token_hash=host_token_hash,
             created=created,
         )
+
+    def take_kept(self, game_id: str) -> StoredGame | None:
+        """The game as this process last read or wrote it, taken out of the cache to be
+        changed (see `apply_kept`), or None. It may be out of date: another process may
+        have changed the game since."""
+        entry = self._states.pop(game_id, None)
+        meta = self._metas.get(game_id)
+        if entry is None or meta is None:
+            return None
+        _, game, version, events = entry
+        seats, host_token_hash, created = meta[1]
+        return StoredGame(game_id, version, events, game, seats, host_token_hash, created)
 
     # A process reads the same games again and again (every move reads its game; a client
     # keeps its connection, so its moves come to the same process). What was parsed last
@@ -397,7 +470,13 @@ class GameStore:
     # move, whose write caches the result), taken out of the cache itself.
 
     def _parsed_state(
-        self, game_id: str, state: bytes, sheet: bytes | None, consume: bool
+        self,
+        game_id: str,
+        state: bytes,
+        sheet: bytes | None,
+        consume: bool,
+        version: int,
+        events: int,
     ) -> Game:
         cached = self._states.get(game_id)
         if cached is not None and cached[0] == state:
@@ -409,7 +488,7 @@ class GameStore:
             game = _load_state(state, None)
         else:
             game = _load_state(state, None)
-            self._remember(self._states, game_id, (state, game.copy()))
+            self._remember(self._states, game_id, (state, game.copy(), version, events))
         if sheet is not None:
             game.history = orjson.loads(sheet)
         return game
@@ -497,6 +576,61 @@ class GameStore:
                 "reload it and try again.",
                 version=record.version,
             )
+        write = self._move(record, seat, action, watch)
+        result = self._apply(client=self._connection(), keys=write.keys, args=write.args)
+        if result == -1:
+            raise GameNotFound(game_id)
+        if result == -2:
+            raise Conflict(
+                "Another move was applied to this game at the same moment; reload it and try again."
+            )
+        return self._written(record, write, int(result))
+
+    def apply_kept(
+        self,
+        record: StoredGame,
+        seat: int,
+        action: int | str,
+        *,
+        watch: WatchMaker | None = None,
+        counters: Sequence[Counter] = (),
+    ) -> AppliedAction | StoredGame:
+        """Apply a move to the game as this process kept it (`take_kept`), taking the
+        request's rate-limit counts, in one round trip.
+
+        The write is a compare-and-set on the kept version, so an out-of-date game is
+        never written over: then nothing is written and the stored game comes back
+        instead (as `load(history=False, consume=True)` would give it, the counts already
+        taken), for the caller to decide the move again on it. Raises the engine's
+        `PochaError` for a move the kept game refuses (nothing is counted or written: the
+        caller must decide again on a fresh read), the counter's error over a limit, and
+        `GameNotFound`."""
+        game_id = record.id
+        write = self._move(record, seat, action, watch)
+        c = len(counters)
+        counts, status, fields = self._count_and_apply(
+            client=self._connection(),
+            keys=[*(x.key for x in counters), *write.keys],
+            args=[c, *(x.ttl for x in counters), *(x.limit for x in counters), *write.args],
+        )
+        for counter, count in zip(counters, counts, strict=True):
+            if count > counter.limit:
+                raise counter.refused()
+        if status == -1:
+            raise GameNotFound(game_id)
+        if status == -2:
+            state, meta_raw, version, events = fields
+            if state is None or meta_raw is None or version is None or events is None:
+                raise GameNotFound(game_id)
+            return self._record(game_id, state, meta_raw, int(version), int(events), None, True)
+        return self._written(record, write, int(status))
+
+    def _move(
+        self, record: StoredGame, seat: int, action: int | str, watch: WatchMaker | None
+    ) -> _Write:
+        """Apply the move to `record`'s game (consumed) and make the apply script's keys
+        and arguments."""
+        game_id = record.id
         game = record.game
         hands_done = len(game.history)
         new_events = game.apply(seat, action)
@@ -513,41 +647,35 @@ class GameStore:
             watched = [owed.ttl, owed.score, owed.member]
             watched += [x for pair in owed.fields.items() for x in pair]
         state = _dump_state(game)
-        result = self._apply(
-            client=self._connection(),
-            keys=keys,
-            args=[
-                record.version,
-                state,
-                total,
-                self.ttl_for(game),
-                changes_channel(game_id),
-                b",".join(_dumps(h) for h in game.history[hands_done:]),
-                len(watched),
-                *watched,
-                *[_dumps(e) for e in numbered],
-            ],
-        )
-        if result == -1:
-            raise GameNotFound(game_id)
-        if result == -2:
-            raise Conflict(
-                "Another move was applied to this game at the same moment; reload it and try again."
-            )
+        args: list[Any] = [
+            record.version,
+            state,
+            total,
+            self.ttl_for(game),
+            changes_channel(game_id),
+            b",".join(_dumps(h) for h in game.history[hands_done:]),
+            len(watched),
+            *watched,
+            *[_dumps(e) for e in numbered],
+        ]
+        return _Write(keys, args, state, total, numbered)
+
+    def _written(self, record: StoredGame, write: _Write, version: int) -> AppliedAction:
+        game = record.game
         # The game as the next read of it will parse it (without the score sheet).
         stored = game.copy()
         stored.history = []
-        self._remember(self._states, game_id, (state, stored))
+        self._remember(self._states, record.id, (write.state, stored, version, write.total))
         new_record = StoredGame(
-            game_id,
-            int(result),
-            total,
+            record.id,
+            version,
+            write.total,
             game,
             record.seats,
             record.host_token_hash,
             record.created,
         )
-        return AppliedAction(new_record, numbered)
+        return AppliedAction(new_record, write.events)
 
     def delete(self, game_id: str) -> bool:
         """Forget the game and its events; False if there was nothing to delete."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import redis
 from flask.testing import FlaskClient
 
 from service import create_app
@@ -80,3 +81,60 @@ def test_a_refused_move_leaves_the_kept_game_as_it_was(redis_url: str) -> None:
     replica.apply(seat, card)
     view = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[seat])).json
     assert strip_view(view) == engine_view(replica, seat)
+
+
+def _scripts_and_reads(redis_url: str) -> int:
+    """Scripts run and games read so far by the session's Redis (its command statistics;
+    with the limits off, a game is read by HMGET outside any script)."""
+    stats = redis.Redis.from_url(redis_url).info("commandstats")
+    return sum(
+        int(stats.get(f"cmdstat_{name}", {}).get("calls", 0))
+        for name in ("evalsha", "eval", "hmget")
+    )
+
+
+def test_a_move_on_the_game_this_process_kept_is_one_round_trip(redis_url: str) -> None:
+    client = _app_client(redis_url)
+    rules = {"players": 3, "schedule": [4]}
+    created = create_game(client, humans(3), rules, seed=8)
+    game_id, tokens = created["id"], tokens_of(created)
+    replica = replay_game(rules, 8)
+    costs = []
+    while not replica.finished:
+        seat = replica.turn
+        assert seat is not None
+        action = replica.legal_actions()[-1]
+        before = _scripts_and_reads(redis_url)
+        assert move(client, game_id, tokens[seat], action).status_code == 200
+        costs.append(_scripts_and_reads(redis_url) - before)
+        replica.apply(seat, action)
+    # The first move reads the game, then writes; every later one finds the game this
+    # process wrote last, and writes in the same call that checks it is still current.
+    assert costs[0] >= 2, costs
+    assert set(costs[1:]) == {1}, costs
+
+
+def test_a_move_on_an_out_of_date_kept_game_is_counted_once(redis_url: str) -> None:
+    settings = {"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "inline"}
+    limited = {**settings, "RATE_LIMITS": "on", "RATE_LIMIT_MOVES": "3/minute"}
+    first = create_app(limited).test_client()
+    second = create_app(limited).test_client()
+    rules = {"players": 3, "schedule": [4]}
+    created = create_game(first, humans(3), rules, seed=9)
+    game_id, tokens = created["id"], tokens_of(created)
+    replica = replay_game(rules, 9)
+    statuses = []
+    for client in (first, second, first, second):
+        seat = replica.turn
+        assert seat is not None
+        action = replica.legal_actions()[0]
+        response = move(client, game_id, tokens[seat], action)
+        statuses.append(response.status_code)
+        if response.status_code == 200:
+            replica.apply(seat, action)
+    # The third move finds `first`'s kept game out of date (`second` moved since): it is
+    # decided again on the stored game that came back, and counted once, so the fourth is
+    # the one over the limit.
+    assert statuses == [200, 200, 200, 429]
+    view = second.get(f"/api/v1/games/{game_id}").json
+    assert view["version"] == 4
