@@ -13,9 +13,10 @@ Tests switch the limits off (POCHA_RATE_LIMITS=off), except the test of them.
 
 Moves are the one request a game makes hundreds of times, so their limit is not counted by
 flask-limiter (a round trip of its own and, measured with `pocha bench api`, about a
-fifth of a move's time) but by the same Lua call that reads the game: `MoveCounter`s for
-the request's address are left in `flask.g` for the view, which hands them to
-`GameService.act` and so to `GameStore.load`. The counts are fixed windows like
+fifth of a move's time) but by the same Lua call that reads the game, or that writes it
+when the move is made on the game the process kept: `MoveCounter`s for the request's
+address are left in `flask.g` for the view, which hands them to `GameService.act` and so
+to `GameStore.apply_kept` or `GameStore.load`. The counts are fixed windows like
 flask-limiter's; every try counts, refused ones too, and a request that fails before
 reading the game (a bad body or header) is counted on its way out.
 """
