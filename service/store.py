@@ -15,6 +15,13 @@ only change possible while it is a seat's turn is that seat's own move. Every wr
 the keys' TTL (`finished_ttl` once the game is over, else `idle_ttl`) and publishes the
 new version on `pocha:game:{id}:changed` for event streams.
 
+Each store keeps, per process, the games it read or wrote last (`_parsed_state`): a read
+whose stored bytes are the kept ones takes the parsed game instead of parsing it again, and
+`apply_kept` makes a move on the kept game without reading it first, the compare-and-set
+doing the checking (a client that sends its moves down one connection gets one round trip
+a move). When the kept game is out of date nothing is written and the stored game comes
+back in the same reply, so such a move costs the two round trips it would have anyway.
+
 Everything here takes and returns plain values (ids, seats, actions, versions) and knows
 nothing of Flask, so RQ jobs apply bot moves through the same `apply_action`.
 """
