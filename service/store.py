@@ -106,33 +106,11 @@ class Counter(Protocol):
 #: Games whose parsed state and seats a store keeps (per process; see `_parsed_state`).
 _PARSED_GAMES = 4096
 
-# Count a request against rate limits and read a game, in one round trip. KEYS: the game
-# hash, then one counter per limit. ARGV: each counter's TTL, then the hash fields to read.
-# Returns the counts, then the fields' values (nil for a missing one).
-_COUNT_AND_LOAD_LUA = """
-local result = {}
-local counters = #KEYS - 1
-for i = 1, counters do
-  local n = redis.call('INCR', KEYS[i + 1])
-  if n == 1 then redis.call('EXPIRE', KEYS[i + 1], ARGV[i]) end
-  result[i] = n
-end
-local fields = redis.call('HMGET', KEYS[1], unpack(ARGV, counters + 1))
-for i = 1, #fields do
-  result[counters + i] = fields[i]
-end
-return result
-"""
-
-# A move made on the game as this process kept it (`GameStore.apply_kept`), with its
-# rate-limit counts, in one round trip. KEYS: one counter per limit, then the apply
-# script's keys. ARGV: the number c of counters, their TTLs, their limits, then the apply
-# script's arguments. Returns {counts, status, fields}: status is the apply script's
-# result, or -3 (over a limit: nothing written); when another write came first (-2), fields
-# are the game's stored state, meta, version and events, so the move can be decided again
-# on them without another read.
-_COUNT_AND_APPLY_LUA = (
-    """
+# Rate-limit counts, taken first by the scripts below (so a request over a limit reads
+# and writes nothing). KEYS: one counter per limit, then the script's own keys (as K).
+# ARGV: the number c of counters, their TTLs, their limits, then the script's own
+# arguments (as A). Leaves `counts` and `over` (any count above its limit).
+_COUNT_LUA = """
 local c = tonumber(ARGV[1])
 local counts = {}
 local over = false
@@ -142,9 +120,33 @@ for i = 1, c do
   counts[i] = n
   if n > tonumber(ARGV[1 + c + i]) then over = true end
 end
-if over then return {counts, -3, {}} end
 local K = {unpack(KEYS, c + 1)}
 local A = {unpack(ARGV, 2 + 2 * c)}
+"""
+
+# The counts alone (a request that failed before reading its game). Returns {counts}.
+_COUNT_ONLY_LUA = _COUNT_LUA + "return {counts}\n"
+
+# The counts, then the game's hash fields named in A (K: the game hash), in one round
+# trip. Returns {counts, fields} (fields empty when over a limit; nil for a missing one).
+_COUNT_AND_LOAD_LUA = (
+    _COUNT_LUA
+    + """
+if over then return {counts, {}} end
+return {counts, redis.call('HMGET', K[1], unpack(A))}
+"""
+)
+
+# A move made on the game as this process kept it (`GameStore.apply_kept`), with its
+# counts, in one round trip: K and A are the apply script's keys and arguments. Returns
+# {counts, status, fields}: status is the apply script's result, or -3 (over a limit:
+# nothing written); when another write came first (-2), fields are the game's stored
+# state, meta, version and events, so the move can be decided again on them without
+# another read.
+_COUNT_AND_APPLY_LUA = (
+    _COUNT_LUA
+    + """
+if over then return {counts, -3, {}} end
 local function apply()
 """
     + _APPLY_LUA.replace("KEYS", "K").replace("ARGV", "A")
@@ -157,6 +159,24 @@ end
 return {counts, status, {}}
 """
 )
+
+
+def _counted(
+    counters: Sequence[Counter], keys: list[str], args: list[Any]
+) -> dict[str, list[Any]]:
+    """The keys and arguments of a counting script (see `_COUNT_LUA`)."""
+    return {
+        "keys": [*(c.key for c in counters), *keys],
+        "args": [len(counters), *(c.ttl for c in counters), *(c.limit for c in counters), *args],
+    }
+
+
+def _check_counts(counters: Sequence[Counter], counts: list[int]) -> None:
+    """Raise the error of the first counter over its limit, if any."""
+    for counter, count in zip(counters, counts, strict=True):
+        if count > counter.limit:
+            raise counter.refused()
+
 
 # Every store of this process, so that a forked child (a gunicorn worker) drops the
 # per-thread connections it inherited instead of sharing its parent's sockets.
@@ -310,6 +330,7 @@ class GameStore:
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
         self._apply = client.register_script(_APPLY_LUA)
+        self._count_only = client.register_script(_COUNT_ONLY_LUA)
         self._count_and_load = client.register_script(_COUNT_AND_LOAD_LUA)
         self._count_and_apply = client.register_script(_COUNT_AND_APPLY_LUA)
         # game id -> (stored bytes, what they parse to, version, events): `_parsed_state`.
@@ -411,41 +432,37 @@ class GameStore:
         `consume`: the caller will change the game (a move): it may be given this
         process's parsed copy itself rather than a copy of it (see `_parsed_state`)."""
         fields = ["state", "meta", "version", "events"] + (["history"] if history else [])
+        known = is_game_id(game_id)
         if counters:
-            key = game_key(game_id) if is_game_id(game_id) else game_key("-")
-            keys = [key, *(c.key for c in counters)]
-            reply = self._count_and_load(
-                keys=keys, args=[*(c.ttl for c in counters), *fields], client=self._connection()
+            # Counted even for an id that names no game: every try counts.
+            key = game_key(game_id if known else "-")
+            counts, values = self._count_and_load(
+                client=self._connection(), **_counted(counters, [key], fields)
             )
-            for counter, count in zip(counters, reply, strict=False):
-                if count > counter.limit:
-                    raise counter.refused()
-            state, meta_raw, version, events, *sheet = reply[len(counters) :]
-        elif not is_game_id(game_id):
+            _check_counts(counters, counts)
+        elif known:
+            values = self._connection().hmget(game_key(game_id), fields)
+        if not known:
             raise GameNotFound(game_id)
-        else:
-            state, meta_raw, version, events, *sheet = self._connection().hmget(
-                game_key(game_id), fields
-            )
-        if not is_game_id(game_id):
-            raise GameNotFound(game_id)
-        if state is None or meta_raw is None or version is None or events is None:
-            raise GameNotFound(game_id)
+        state, meta_raw, version, events, *sheet = values
         return self._record(
-            game_id, state, meta_raw, int(version), int(events), sheet[0] if sheet else None,
-            consume,
-        )  # fmt: skip
+            game_id, state, meta_raw, version, events, sheet[0] if sheet else None, consume
+        )
 
     def _record(
         self,
         game_id: str,
-        state: bytes,
-        meta_raw: bytes,
-        version: int,
-        events: int,
+        state: bytes | None,
+        meta_raw: bytes | None,
+        version_raw: bytes | None,
+        events_raw: bytes | None,
         sheet: bytes | None,
         consume: bool,
     ) -> StoredGame:
+        """The game from its stored fields; `GameNotFound` if they are missing."""
+        if state is None or meta_raw is None or version_raw is None or events_raw is None:
+            raise GameNotFound(game_id)
+        version, events = int(version_raw), int(events_raw)
         seats, host_token_hash, created = self._parsed_meta(game_id, meta_raw)
         return StoredGame(
             id=game_id,
@@ -491,11 +508,10 @@ class GameStore:
                 game = cached[1]
             else:
                 game = cached[1].copy()
-        elif consume:
-            game = _load_state(state, None)
         else:
             game = _load_state(state, None)
-            self._remember(self._states, game_id, (state, game.copy(), version, events))
+            if not consume:  # a move's write keeps the game it makes
+                self._remember(self._states, game_id, (state, game.copy(), version, events))
         if sheet is not None:
             game.history = orjson.loads(sheet)
         return game
@@ -522,11 +538,8 @@ class GameStore:
 
     def count(self, counters: Sequence[Counter]) -> list[int]:
         """Take rate-limit counts alone (for a request that failed before reading a game)."""
-        pipe = self.redis.pipeline(transaction=False)
-        for counter in counters:
-            pipe.incr(counter.key)
-            pipe.expire(counter.key, counter.ttl)
-        return [int(n) for n in pipe.execute()[::2]]
+        (counts,) = self._count_only(client=self._connection(), **_counted(counters, [], []))
+        return [int(n) for n in counts]
 
     def version(self, game_id: str) -> int | None:
         """The game's current version, or None if it does not exist (cheap: one field)."""
@@ -614,22 +627,15 @@ class GameStore:
         `GameNotFound`."""
         game_id = record.id
         write = self._move(record, seat, action, watch)
-        c = len(counters)
         counts, status, fields = self._count_and_apply(
-            client=self._connection(),
-            keys=[*(x.key for x in counters), *write.keys],
-            args=[c, *(x.ttl for x in counters), *(x.limit for x in counters), *write.args],
+            client=self._connection(), **_counted(counters, write.keys, write.args)
         )
-        for counter, count in zip(counters, counts, strict=True):
-            if count > counter.limit:
-                raise counter.refused()
+        _check_counts(counters, counts)
         if status == -1:
             raise GameNotFound(game_id)
         if status == -2:
             state, meta_raw, version, events = fields
-            if state is None or meta_raw is None or version is None or events is None:
-                raise GameNotFound(game_id)
-            return self._record(game_id, state, meta_raw, int(version), int(events), None, True)
+            return self._record(game_id, state, meta_raw, version, events, None, True)
         return self._written(record, write, int(status))
 
     def _move(
