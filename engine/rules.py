@@ -191,28 +191,6 @@ class Rules:
             return cls()
         if not isinstance(data, dict):
             raise InvalidRulesError("rules must be an object of options", option="rules")
-        # A stored game names its rules on every load: the same few sets, each validated
-        # once (Rules is frozen, so one instance serves every game that uses it).
-        try:
-            key = tuple(
-                (k, tuple(v) if type(v) is list else v, type(v)) for k, v in data.items()
-            )
-            cached = _PARSED.get(key)
-        except TypeError:  # an unhashable value: validation below says what is wrong
-            key, cached = None, None
-        if cached is not None and cls is Rules:
-            return cached
-        rules = cls._parse(data)
-        if key is not None and cls is Rules:
-            if len(_PARSED) >= 256:
-                _PARSED.clear()
-            _PARSED[key] = rules
-        return rules
-
-    @classmethod
-    def _parse(cls, data: Any) -> Rules:
-        if not isinstance(data, dict):
-            raise InvalidRulesError("rules must be an object of options", option="rules")
         unknown = sorted(set(data) - set(OPTIONS))
         if unknown:
             raise InvalidRulesError(
@@ -222,9 +200,6 @@ class Rules:
             )
         return cls(**data)
 
-
-# Rules already parsed, by their options as given (see `Rules.from_dict`).
-_PARSED: dict[tuple[Any, ...], Rules] = {}
 
 # The fields that are options (the constructor's arguments), in declaration order.
 _OPTION_FIELDS = tuple(f.name for f in fields(Rules) if f.init)
