@@ -41,6 +41,8 @@ from typing import Any, Protocol
 
 import orjson
 import redis
+from redis.commands.core import Script
+from redis.exceptions import NoScriptError
 
 from engine.game import Event, Game
 from service.errors import Conflict, GameNotFound, StaleVersion
@@ -163,12 +165,12 @@ return {counts, status, {}}
 
 def _counted(
     counters: Sequence[Counter], keys: list[str], args: list[Any]
-) -> dict[str, list[Any]]:
+) -> tuple[list[str], list[Any]]:
     """The keys and arguments of a counting script (see `_COUNT_LUA`)."""
-    return {
-        "keys": [*(c.key for c in counters), *keys],
-        "args": [len(counters), *(c.ttl for c in counters), *(c.limit for c in counters), *args],
-    }
+    return (
+        [*(c.key for c in counters), *keys],
+        [len(counters), *(c.ttl for c in counters), *(c.limit for c in counters), *args],
+    )
 
 
 def _check_counts(counters: Sequence[Counter], counts: list[int]) -> None:
@@ -353,6 +355,27 @@ class GameStore:
     def _forget_connections(self) -> None:
         self._local = threading.local()
 
+    def _run(self, script: Script, keys: list[str], args: list[Any]) -> Any:
+        """`script(keys, args)` on this thread's connection, sent straight down it.
+
+        redis-py wraps each command in layers a move pays for twice (a check of deprecated
+        arguments, a retry policy, hooks for telemetry, a lock): together they cost more
+        CPU than sending the command and parsing its reply. The plain path is taken when
+        nothing is wrong; a script Redis does not know yet (a new or flushed server) or a
+        broken connection goes through redis-py's own call, which loads the script,
+        reconnects and retries as it always does."""
+        client = self._connection()
+        connection = client.connection
+        if connection is not None:
+            try:
+                connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
+                return connection.read_response()
+            except NoScriptError:
+                pass
+            except (redis.ConnectionError, redis.TimeoutError):
+                connection.disconnect()
+        return script(keys=keys, args=args, client=client)
+
     def ttl_for(self, game: Game) -> int:
         return self.finished_ttl if game.finished else self.idle_ttl
 
@@ -436,9 +459,7 @@ class GameStore:
         if counters:
             # Counted even for an id that names no game: every try counts.
             key = game_key(game_id if known else "-")
-            counts, values = self._count_and_load(
-                client=self._connection(), **_counted(counters, [key], fields)
-            )
+            counts, values = self._run(self._count_and_load, *_counted(counters, [key], fields))
             _check_counts(counters, counts)
         elif known:
             values = self._connection().hmget(game_key(game_id), fields)
@@ -538,7 +559,7 @@ class GameStore:
 
     def count(self, counters: Sequence[Counter]) -> list[int]:
         """Take rate-limit counts alone (for a request that failed before reading a game)."""
-        (counts,) = self._count_only(client=self._connection(), **_counted(counters, [], []))
+        (counts,) = self._run(self._count_only, *_counted(counters, [], []))
         return [int(n) for n in counts]
 
     def version(self, game_id: str) -> int | None:
@@ -597,7 +618,7 @@ class GameStore:
                 version=record.version,
             )
         write = self._move(record, seat, action, watch)
-        result = self._apply(client=self._connection(), keys=write.keys, args=write.args)
+        result = self._run(self._apply, write.keys, write.args)
         if result == -1:
             raise GameNotFound(game_id)
         if result == -2:
@@ -627,8 +648,8 @@ class GameStore:
         `GameNotFound`."""
         game_id = record.id
         write = self._move(record, seat, action, watch)
-        counts, status, fields = self._count_and_apply(
-            client=self._connection(), **_counted(counters, write.keys, write.args)
+        counts, status, fields = self._run(
+            self._count_and_apply, *_counted(counters, write.keys, write.args)
         )
         _check_counts(counters, counts)
         if status == -1:

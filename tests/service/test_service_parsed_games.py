@@ -10,7 +10,9 @@ import random
 import redis
 from flask.testing import FlaskClient
 
+from engine.game import Game
 from service import create_app
+from service.context import EXTENSION
 from tests.service.helpers import (
     bearer,
     create_game,
@@ -138,3 +140,46 @@ def test_a_move_on_an_out_of_date_kept_game_is_counted_once(redis_url: str) -> N
     assert statuses == [200, 200, 200, 429]
     view = second.get(f"/api/v1/games/{game_id}").json
     assert view["version"] == 4
+
+
+def _play_one(client: FlaskClient, game_id: str, tokens: list[str | None], replica: Game) -> None:
+    seat = replica.turn
+    assert seat is not None
+    action = replica.legal_actions()[0]
+    token = tokens[seat]
+    assert token is not None
+    response = move(client, game_id, token, action)
+    assert response.status_code == 200, response.json
+    replica.apply(seat, action)
+    assert strip_view(response.json) == engine_view(replica, seat)
+
+
+def test_moves_go_on_when_redis_forgets_its_scripts(redis_url: str) -> None:
+    # The scripts are sent by their hash; a restarted or flushed Redis no longer knows
+    # them, and the move must load them again rather than fail.
+    client = _app_client(redis_url)
+    rules = {"players": 3, "schedule": [4]}
+    created = create_game(client, humans(3), rules, seed=12)
+    game_id, tokens = created["id"], tokens_of(created)
+    replica = replay_game(rules, 12)
+    _play_one(client, game_id, tokens, replica)
+    redis.Redis.from_url(redis_url).script_flush()
+    for _ in range(3):
+        _play_one(client, game_id, tokens, replica)
+
+
+def test_moves_go_on_when_redis_closes_the_connection(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "inline"})
+    client = app.test_client()
+    rules = {"players": 3, "schedule": [4]}
+    created = create_game(client, humans(3), rules, seed=13)
+    game_id, tokens = created["id"], tokens_of(created)
+    replica = replay_game(rules, 13)
+    _play_one(client, game_id, tokens, replica)
+    # The test client serves every request on this thread: its store connection is the
+    # one the moves use. Redis drops it (as on a restart or an idle timeout).
+    store = app.extensions[EXTENSION].store
+    admin = redis.Redis.from_url(redis_url)
+    admin.client_kill_filter(_id=store._connection().client_id())
+    for _ in range(3):
+        _play_one(client, game_id, tokens, replica)
