@@ -114,6 +114,18 @@ def _doc(**kwargs: Any) -> Callable[[F], F]:
     return decorate
 
 
+def _responds_with_view(view: F) -> F:
+    """`blp.response(200, GameViewSchema)`'s documentation without its run-time wrapper.
+
+    The views it marks return the finished `Response` of `_view_response`, which
+    flask-smorest's wrapper only passes through, at a few hundredths of a move's time."""
+    documented: Any = blp.response(
+        200, GameViewSchema, headers={"ETag": {"description": "The version."}}
+    )(view)
+    view._apidoc = documented._apidoc  # type: ignore[attr-defined]
+    return view
+
+
 def _move_body(schema: ma.Schema, accepts: Callable[[Any], bool]) -> Callable[[F], F]:
     """`blp.arguments(schema)` for a move's one-field body, with a short cut.
 
@@ -231,7 +243,7 @@ class Games(MethodView):
 @blp.route("/<game_id>", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class GameById(MethodView):
     @_doc(**_VIEW_AUTH)
-    @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
+    @_responds_with_view
     @_documents_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:
         """See the game
@@ -253,7 +265,7 @@ class GameById(MethodView):
 class Bids(MethodView):
     @_doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
     @_move_body(BidSchema(), is_plain_bid)
-    @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
+    @_responds_with_view
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Bid
@@ -270,7 +282,7 @@ class Bids(MethodView):
 class Plays(MethodView):
     @_doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
     @_move_body(PlaySchema(), is_plain_card)
-    @blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
+    @_responds_with_view
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Play a card

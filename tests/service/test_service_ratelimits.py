@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from service import create_app
 from service.embedded_redis import RedisServer
+from service.ratelimits import EXTENSION as LIMITER
 from service.ratelimits import storage_uri
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
@@ -161,3 +162,14 @@ def test_the_limits_storage_names_our_redis_urls() -> None:
     # `pocha serve` gives a unix socket URL; the limits library spells that scheme its way.
     assert storage_uri("unix:///data/redis.sock?db=0") == "redis+unix:///data/redis.sock?db=0"
     assert storage_uri("rediss://u:p@host:6380/2") == "rediss://u:p@host:6380/2"
+
+
+def test_flask_limiters_own_check_steps_aside_for_moves_only(redis_url: str) -> None:
+    # A move's limits are counted by the store's scripts; flask-limiter's app-wide check
+    # is wrapped to skip it, and still runs for everything else (the creation limit
+    # above is its).
+    app = limited_app(redis_url)
+    limiter = app.extensions[LIMITER]
+    hooks = app.before_request_funcs[None]
+    assert limiter._check_request_limit not in hooks
+    assert [hook.__name__ for hook in hooks].count("check_unless_move") == 1
