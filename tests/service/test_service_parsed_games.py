@@ -10,7 +10,6 @@ import random
 import redis
 from flask.testing import FlaskClient
 
-from engine.game import Game
 from service import create_app
 from service.context import EXTENSION
 from tests.service.helpers import (
@@ -142,44 +141,44 @@ def test_a_move_on_an_out_of_date_kept_game_is_counted_once(redis_url: str) -> N
     assert view["version"] == 4
 
 
-def _play_one(client: FlaskClient, game_id: str, tokens: list[str | None], replica: Game) -> None:
-    seat = replica.turn
-    assert seat is not None
-    action = replica.legal_actions()[0]
-    token = tokens[seat]
-    assert token is not None
-    response = move(client, game_id, token, action)
-    assert response.status_code == 200, response.json
-    replica.apply(seat, action)
-    assert strip_view(response.json) == engine_view(replica, seat)
+class _Table:
+    """A 3-seat game of one 4-card hand, all human, and its engine replica."""
+
+    def __init__(self, client: FlaskClient, seed: int) -> None:
+        rules = {"players": 3, "schedule": [4]}
+        created = create_game(client, humans(3), rules, seed=seed)
+        self.client, self.game_id, self.tokens = client, created["id"], tokens_of(created)
+        self.replica = replay_game(rules, seed)
+
+    def play(self, moves: int) -> None:
+        """Make `moves` legal moves, each answered with the engine's view of its seat."""
+        for _ in range(moves):
+            seat = self.replica.turn
+            assert seat is not None
+            action = self.replica.legal_actions()[0]
+            token = self.tokens[seat]
+            assert token is not None
+            response = move(self.client, self.game_id, token, action)
+            assert response.status_code == 200, response.json
+            self.replica.apply(seat, action)
+            assert strip_view(response.json) == engine_view(self.replica, seat)
 
 
 def test_moves_go_on_when_redis_forgets_its_scripts(redis_url: str) -> None:
     # The scripts are sent by their hash; a restarted or flushed Redis no longer knows
     # them, and the move must load them again rather than fail.
-    client = _app_client(redis_url)
-    rules = {"players": 3, "schedule": [4]}
-    created = create_game(client, humans(3), rules, seed=12)
-    game_id, tokens = created["id"], tokens_of(created)
-    replica = replay_game(rules, 12)
-    _play_one(client, game_id, tokens, replica)
+    table = _Table(_app_client(redis_url), seed=12)
+    table.play(1)
     redis.Redis.from_url(redis_url).script_flush()
-    for _ in range(3):
-        _play_one(client, game_id, tokens, replica)
+    table.play(3)
 
 
 def test_moves_go_on_when_redis_closes_the_connection(redis_url: str) -> None:
     app = create_app({"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "inline"})
-    client = app.test_client()
-    rules = {"players": 3, "schedule": [4]}
-    created = create_game(client, humans(3), rules, seed=13)
-    game_id, tokens = created["id"], tokens_of(created)
-    replica = replay_game(rules, 13)
-    _play_one(client, game_id, tokens, replica)
+    table = _Table(app.test_client(), seed=13)
+    table.play(1)
     # The test client serves every request on this thread: its store connection is the
     # one the moves use. Redis drops it (as on a restart or an idle timeout).
     store = app.extensions[EXTENSION].store
-    admin = redis.Redis.from_url(redis_url)
-    admin.client_kill_filter(_id=store._connection().client_id())
-    for _ in range(3):
-        _play_one(client, game_id, tokens, replica)
+    redis.Redis.from_url(redis_url).client_kill_filter(_id=store._connection().client_id())
+    table.play(3)
