@@ -84,46 +84,43 @@ _ERRORS = {
 }
 
 
-def _documents_errors(*statuses: int) -> Callable[[F], F]:
-    """Document these error responses (all of the Error shape) on a view.
+def _documentation_of(*decorators: Callable[[Any], Any]) -> Callable[[F], F]:
+    """What flask-smorest's documenting decorators write on a view, without the wrappers
+    they leave around it.
 
-    flask-smorest's `alt_response` documents by wrapping the view, one call layer per
-    status at every request; here its documentation is kept and its wrappers dropped,
-    since they do nothing at run time. The OpenAPI drift test guards the result."""
+    `blp.doc`, `blp.alt_response` and `blp.response` document a view by wrapping it, one
+    call layer each at every request. These layers do nothing at run time for the views
+    marked here (`response`'s only passes through the finished `Response` that
+    `_view_response` makes), so their documentation is kept and they are dropped. The
+    OpenAPI drift test guards the result."""
 
     def decorate(view: F) -> F:
         documented: Any = view
-        for status in statuses:
-            documented = blp.alt_response(status, schema=ErrorSchema, description=_ERRORS[status])(
-                documented
-            )
+        for decorator in reversed(decorators):
+            documented = decorator(documented)
         view._apidoc = documented._apidoc  # type: ignore[attr-defined]
         return view
 
     return decorate
+
+
+def _documents_errors(*statuses: int) -> Callable[[F], F]:
+    """Document these error responses (all of the Error shape) on a view."""
+    return _documentation_of(
+        *(blp.alt_response(s, schema=ErrorSchema, description=_ERRORS[s]) for s in statuses)
+    )
 
 
 def _doc(**kwargs: Any) -> Callable[[F], F]:
-    """`blp.doc` without its run-time wrapper (same reason as `_documents_errors`)."""
-
-    def decorate(view: F) -> F:
-        documented: Any = blp.doc(**kwargs)(view)
-        view._apidoc = documented._apidoc  # type: ignore[attr-defined]
-        return view
-
-    return decorate
+    """`blp.doc`, documentation only."""
+    return _documentation_of(blp.doc(**kwargs))
 
 
-def _responds_with_view(view: F) -> F:
-    """`blp.response(200, GameViewSchema)`'s documentation without its run-time wrapper.
-
-    The views it marks return the finished `Response` of `_view_response`, which
-    flask-smorest's wrapper only passes through, at a few hundredths of a move's time."""
-    documented: Any = blp.response(
-        200, GameViewSchema, headers={"ETag": {"description": "The version."}}
-    )(view)
-    view._apidoc = documented._apidoc  # type: ignore[attr-defined]
-    return view
+#: `blp.response(200, GameViewSchema)`, documentation only: for views that return
+#: `_view_response`.
+_responds_with_view = _documentation_of(
+    blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
+)
 
 
 def _move_body(schema: ma.Schema, accepts: Callable[[Any], bool]) -> Callable[[F], F]:

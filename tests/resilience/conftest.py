@@ -19,7 +19,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,16 +65,6 @@ def call(
         return Reply(response.status, response.read(), dict(response.getheaders()))
     finally:
         connection.close()
-
-
-def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> float:
-    """Poll `condition` until true; the seconds it took. Fails after `timeout`."""
-    start = time.monotonic()
-    while not condition():
-        if time.monotonic() - start > timeout:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.05)
-    return time.monotonic() - start
 
 
 def ready(port: int) -> bool:
@@ -212,21 +202,26 @@ def play_turns(
         mine = call(port, "GET", f"/api/v1/games/{table.id}", token=table.tokens[seat]).json
         if mine["turn"] != seat:
             continue  # a bot moved in between: look again
-        action = mine["you"]["legal"][0]
-        path, body = ("bids", {"bid": action}) if isinstance(action, int) else (
-            "plays", {"card": action}
-        )  # fmt: skip
-        reply = call(
-            port,
-            "POST",
-            f"/api/v1/games/{table.id}/{path}",
-            body,
-            token=table.tokens[seat],
-            headers={"If-Match": f'"{mine["version"]}"'},
-        )
+        reply = post_move(port, table.id, table.tokens[seat], mine, mine["you"]["legal"][0])
         assert reply.status == 200, reply.body
         made += 1
     return made
+
+
+def post_move(port: int, game_id: str, token: str, view: dict[str, Any], action: Any) -> Reply:
+    """The seat whose `view` this is bids (int) or plays (card code) `action`, with
+    If-Match on the view's version."""
+    path, body = ("bids", {"bid": action}) if isinstance(action, int) else (
+        "plays", {"card": action}
+    )  # fmt: skip
+    return call(
+        port,
+        "POST",
+        f"/api/v1/games/{game_id}/{path}",
+        body,
+        token=token,
+        headers={"If-Match": f'"{view["version"]}"'},
+    )
 
 
 def check_finished(port: int, table: Table) -> EventLog:

@@ -28,8 +28,8 @@ from tests.resilience.conftest import (
     create,
     play_turns,
     ready,
-    wait_until,
 )
+from tests.waiting import wait_until
 
 #: An answer while Redis is away must come at least this fast (connect timeout: 2 s).
 PROMPT_SECONDS = 3.0

@@ -29,8 +29,8 @@ from tests.resilience.conftest import (
     check_finished,
     create,
     play_turns,
-    wait_until,
 )
+from tests.waiting import wait_until
 from worker.queues import SERIALIZER
 from worker.tasks import current_job_id, turn_key
 

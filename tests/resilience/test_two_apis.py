@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import threading
 
-from tests.resilience.conftest import Processes, Reply, call, check_finished, create, play_turns
+from tests.resilience.conftest import (
+    Processes,
+    Reply,
+    call,
+    check_finished,
+    create,
+    play_turns,
+    post_move,
+)
 
 
 def _everything(port: int, game_id: str, tokens: list[str | None]) -> list[tuple[int, bytes]]:
@@ -41,19 +49,8 @@ def test_two_api_processes_answer_alike(redis_url: str, processes: Processes) ->
             break
         seat = view["turn"]
         mine = call(second, "GET", f"/api/v1/games/{people.id}", token=people.tokens[seat]).json
-        action = mine["you"]["legal"][-1]
-        path, body = ("bids", {"bid": action}) if isinstance(action, int) else (
-            "plays", {"card": action}
-        )  # fmt: skip
         port, other = ports[moves % 2], ports[(moves + 1) % 2]
-        answer = call(
-            port,
-            "POST",
-            f"/api/v1/games/{people.id}/{path}",
-            body,
-            token=people.tokens[seat],
-            headers={"If-Match": f'"{mine["version"]}"'},
-        )
+        answer = post_move(port, people.id, people.tokens[seat], mine, mine["you"]["legal"][-1])
         assert answer.status == 200, answer.body
         # The move's answer from one process is the view the other one gives now.
         now = call(other, "GET", f"/api/v1/games/{people.id}", token=people.tokens[seat])

@@ -29,12 +29,35 @@ def _app_client(redis_url: str) -> FlaskClient:
     return app.test_client()
 
 
+class _Table:
+    """An all-human game made through `client`, and its engine replica."""
+
+    def __init__(
+        self, client: FlaskClient, seed: int, players: int = 3, schedule: tuple[int, ...] = (4,)
+    ) -> None:
+        rules = {"players": players, "schedule": list(schedule)}
+        created = create_game(client, humans(players), rules, seed=seed)
+        self.client, self.game_id, self.tokens = client, created["id"], tokens_of(created)
+        self.replica = replay_game(rules, seed)
+
+    def play(self, moves: int) -> None:
+        """Make `moves` legal moves, each answered with the engine's view of its seat."""
+        for _ in range(moves):
+            seat = self.replica.turn
+            assert seat is not None
+            action = self.replica.legal_actions()[0]
+            token = self.tokens[seat]
+            assert token is not None
+            response = move(self.client, self.game_id, token, action)
+            assert response.status_code == 200, response.json
+            self.replica.apply(seat, action)
+            assert strip_view(response.json) == engine_view(self.replica, seat)
+
+
 def test_two_processes_alternating_moves_always_see_the_stored_game(redis_url: str) -> None:
     first, second = _app_client(redis_url), _app_client(redis_url)
-    rules = {"players": 4, "schedule": [3, 4, 2]}
-    created = create_game(first, humans(4), rules, seed=11)
-    game_id, tokens = created["id"], tokens_of(created)
-    replica = replay_game(rules, 11)
+    table = _Table(first, seed=11, players=4, schedule=(3, 4, 2))
+    game_id, tokens, replica = table.game_id, table.tokens, table.replica
     rng = random.Random(5)
     step = 0
     while not replica.finished:
@@ -54,10 +77,8 @@ def test_two_processes_alternating_moves_always_see_the_stored_game(redis_url: s
 
 def test_a_refused_move_leaves_the_kept_game_as_it_was(redis_url: str) -> None:
     client = _app_client(redis_url)
-    rules = {"players": 3, "schedule": [3]}
-    created = create_game(client, humans(3), rules, seed=4)
-    game_id, tokens = created["id"], tokens_of(created)
-    replica = replay_game(rules, 4)
+    table = _Table(client, seed=4, schedule=(3,))
+    game_id, tokens, replica = table.game_id, table.tokens, table.replica
     while replica.phase == "bidding":
         seat = replica.turn
         assert seat is not None
@@ -96,10 +117,8 @@ def _scripts_and_reads(redis_url: str) -> int:
 
 def test_a_move_on_the_game_this_process_kept_is_one_round_trip(redis_url: str) -> None:
     client = _app_client(redis_url)
-    rules = {"players": 3, "schedule": [4]}
-    created = create_game(client, humans(3), rules, seed=8)
-    game_id, tokens = created["id"], tokens_of(created)
-    replica = replay_game(rules, 8)
+    table = _Table(client, seed=8)
+    game_id, tokens, replica = table.game_id, table.tokens, table.replica
     costs = []
     while not replica.finished:
         seat = replica.turn
@@ -120,10 +139,8 @@ def test_a_move_on_an_out_of_date_kept_game_is_counted_once(redis_url: str) -> N
     limited = {**settings, "RATE_LIMITS": "on", "RATE_LIMIT_MOVES": "3/minute"}
     first = create_app(limited).test_client()
     second = create_app(limited).test_client()
-    rules = {"players": 3, "schedule": [4]}
-    created = create_game(first, humans(3), rules, seed=9)
-    game_id, tokens = created["id"], tokens_of(created)
-    replica = replay_game(rules, 9)
+    table = _Table(first, seed=9)
+    game_id, tokens, replica = table.game_id, table.tokens, table.replica
     statuses = []
     for client in (first, second, first, second):
         seat = replica.turn
@@ -139,29 +156,6 @@ def test_a_move_on_an_out_of_date_kept_game_is_counted_once(redis_url: str) -> N
     assert statuses == [200, 200, 200, 429]
     view = second.get(f"/api/v1/games/{game_id}").json
     assert view["version"] == 4
-
-
-class _Table:
-    """A 3-seat game of one 4-card hand, all human, and its engine replica."""
-
-    def __init__(self, client: FlaskClient, seed: int) -> None:
-        rules = {"players": 3, "schedule": [4]}
-        created = create_game(client, humans(3), rules, seed=seed)
-        self.client, self.game_id, self.tokens = client, created["id"], tokens_of(created)
-        self.replica = replay_game(rules, seed)
-
-    def play(self, moves: int) -> None:
-        """Make `moves` legal moves, each answered with the engine's view of its seat."""
-        for _ in range(moves):
-            seat = self.replica.turn
-            assert seat is not None
-            action = self.replica.legal_actions()[0]
-            token = self.tokens[seat]
-            assert token is not None
-            response = move(self.client, self.game_id, token, action)
-            assert response.status_code == 200, response.json
-            self.replica.apply(seat, action)
-            assert strip_view(response.json) == engine_view(self.replica, seat)
 
 
 def test_moves_go_on_when_redis_forgets_its_scripts(redis_url: str) -> None:

@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from flask.testing import FlaskClient
 
 from service import create_app
 from service.processes import die_with_parent
+from tests.waiting import wait_until as _wait_until
 from worker.process import make_worker
 from worker.queues import Timing, connect
 
@@ -118,10 +118,5 @@ def workers(redis_url: str, tmp_path: Path) -> Iterator[WorkerProcesses]:
 
 
 def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> float:
-    """Poll `condition` until true; the seconds it took. Fails after `timeout`."""
-    start = time.monotonic()
-    while not condition():
-        if time.monotonic() - start > timeout:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.02)
-    return time.monotonic() - start
+    """`tests.waiting.wait_until`, polling faster: jobs here take milliseconds."""
+    return _wait_until(condition, timeout, what, every=0.02)
