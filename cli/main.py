@@ -75,7 +75,7 @@ def bench_api(
     seconds: float, processes: int, threads: int, workers: int | None, server_threads: int | None
 ) -> None:
     """Play many concurrent games against gunicorn + Redis; moves/s and latency."""
-    service_bench = _load("service.bench")
+    service_bench = _load("tools.bench_api")
     _echo_lines(
         service_bench.run(
             seconds=seconds,
@@ -124,7 +124,7 @@ def bench_bots(samples: int, games: int, seats: str, rules_json: str) -> None:
         rules = json.loads(rules_json)
     except json.JSONDecodeError as exc:
         raise click.BadParameter(str(exc), param_hint="--rules") from exc
-    worker_bench = _load("worker.bench")
+    worker_bench = _load("tools.bench_bots")
     _echo_lines(worker_bench.run(samples=samples, games=games, seats=seats, rules=rules))
 
 
@@ -155,7 +155,7 @@ def bench_soak(
 ) -> None:  # fmt: skip
     """Play many games at once (a person's seat driven here, bots on pocha workers) against
     gunicorn + Redis to the end, and check every game's event log; exit 1 on any fault."""
-    soak = _load("service.soak")
+    soak = _load("tools.soak")
     spec = soak.SoakSpec(
         games=games,
         bots=tuple(b.strip() for b in bots.split(",") if b.strip()),
@@ -184,7 +184,7 @@ def bench_soak(
 @click.option("--workers", type=int, default=None, help="API processes (default: cores + 1).")
 def serve(host: str, port: int, data_dir: str, workers: int | None) -> None:
     """Run the whole service here: a private Redis, the API (gunicorn) and the bots."""
-    service_serve = _load("service.serve")
+    service_serve = _load("tools.serve")
     raise SystemExit(service_serve.serve(host, port, data_dir, workers))
 
 
@@ -202,7 +202,7 @@ def worker(burst: bool, queues: str, name: str | None) -> None:
 
     Start as many as the load needs, on any machine that reaches that Redis.
     """
-    config = _load("service.config").load_config()
+    config = _load("core.config").load_config()
     worker_process = _load("worker.process")
     names = [q.strip() for q in queues.split(",") if q.strip()]
     if not names:

@@ -1,9 +1,10 @@
-"""The HTTP service: flask-smorest blueprints, schemas and the Redis-backed store.
+"""The HTTP API and the web page, and nothing else: flask-smorest blueprints and their
+schemas, the edge (body limits, proxies, CORS), rate limits, metrics, error responses and
+the static page.
 
-Views stay thin and call a small service layer; games, jobs and matches live
-in Redis. Together with `worker`, this is the only package that touches Redis.
-`create_app(config)` builds the Flask app (imported on first use, so that
-`service.embedded_redis` and `service.store` load without Flask's import cost).
+Views stay thin and call `core`, which holds the games, the bot turns and the queues in
+Redis; this package never imports `worker`. `create_app(config)` builds the Flask app
+(imported on first use, so that importing `service` costs nothing until then).
 """
 
 from __future__ import annotations

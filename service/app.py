@@ -17,14 +17,15 @@ from flask_smorest import Api
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from core.bots import BotRunner, InlineBotRunner, RQBotRunner
+from core.config import load_config
+from core.errors import ServiceError
+from core.games import GameService
+from core.store import GameStore
 from service import edge, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules
-from service.bots import BotRunner, InlineBotRunner, RQBotRunner
-from service.config import load_config
 from service.context import EXTENSION, Services
-from service.errors import ErrorSchema, ServiceError, register_error_handlers
-from service.games import GameService
-from service.store import GameStore
+from service.errors import ErrorSchema, register_error_handlers
 
 API_DESCRIPTION = """\
 Play Pocha (the Spanish Oh Hell) over HTTP.
@@ -72,7 +73,7 @@ def make_bot_runner(kind: str, store: GameStore) -> BotRunner:
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """A new app; `config` overrides the environment (see `service.config.SETTINGS`)."""
+    """A new app; `config` overrides the environment (see `core.config.SETTINGS`)."""
     settings = load_config(config)
     app = Flask("service")
     app.config.update(

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import redis
 from flask import current_app
 
-from service.bots import BotRunner
-from service.games import GameService
-from service.store import GameStore
+from core.bots import BotRunner
+from core.games import GameService
+from core.store import GameStore
 
 EXTENSION = "pocha"
 

@@ -15,11 +15,11 @@ import re
 from typing import Any
 
 import marshmallow as ma
-import redis
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
+from core.errors import REDIS_DOWN, RateLimited, ServiceError
 from engine.errors import PochaError
 
 log = logging.getLogger(__name__)
@@ -64,74 +64,6 @@ _MESSAGE_BY_STATUS: dict[int, str] = {
     500: "Something went wrong on our side; the game is unchanged.",
     503: "The game store is unavailable right now; try again shortly.",
 }
-
-
-# Redis errors that mean "the store cannot answer now" rather than a bug of ours.
-REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError)
-
-
-class ServiceError(Exception):
-    """An error to report to the client as it is: status, machine code and a sentence."""
-
-    status = 400
-    error = "bad_request"
-
-    def __init__(self, message: str, *, errors: dict[str, Any] | None = None, **extra: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.errors = errors
-        self.extra = extra
-
-
-class InvalidInput(ServiceError):
-    status = 422
-    error = "validation_error"
-
-
-class Unauthorized(ServiceError):
-    status = 401
-    error = "unauthorized"
-
-
-class Forbidden(ServiceError):
-    status = 403
-    error = "forbidden"
-
-
-class GameNotFound(ServiceError):
-    status = 404
-    error = "game_not_found"
-
-    def __init__(self, game_id: str) -> None:
-        # The id is echoed only when it looks like one of ours, so a request cannot make
-        # us reflect arbitrary text (or a token pasted in the wrong place).
-        shown = f" {game_id}" if len(game_id) <= 32 and game_id.isascii() else ""
-        super().__init__(f"There is no game{shown}: it never existed, ended or expired.")
-
-
-class Conflict(ServiceError):
-    """The game changed between reading it and writing the move: another request won."""
-
-    status = 409
-    error = "conflict"
-
-
-class StaleVersion(ServiceError):
-    """The client's If-Match names a version that is no longer the game's."""
-
-    status = 412
-    error = "stale_version"
-
-
-class RateLimited(ServiceError):
-    """Over a rate limit: `Retry-After` says in how many seconds the count starts again."""
-
-    status = 429
-    error = "rate_limited"
-
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
 
 
 class ErrorSchema(ma.Schema):

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 
 import orjson
 
-from service.errors import GameNotFound
-from service.store import GameStore, changes_channel
+from core.errors import GameNotFound
+from core.store import GameStore, changes_channel
 
 #: How long a disconnected EventSource waits before reconnecting (ms).
 RETRY_MS = 1000

@@ -18,8 +18,8 @@ from typing import Any
 
 from gunicorn import glogging  # type: ignore[import-untyped]
 
-from service import logs
-from service.logs import JsonFormatter
+from core import logs
+from core.logs import JsonFormatter
 
 
 def _int(name: str, default: int) -> int:
@@ -74,7 +74,7 @@ preload_app = True
 control_socket_disable = True
 
 
-# Every line as JSON (service.logs): gunicorn's own through this logger class, the app's
+# Every line as JSON (core.logs): gunicorn's own through this logger class, the app's
 # (with their request ids) through the root logger. gunicorn's access log stays off unless
 # POCHA_ACCESS_LOG asks for it: the app writes its own line per request (POCHA_REQUEST_LOG).
 class JsonLogger(glogging.Logger):

@@ -7,7 +7,7 @@ process counts for itself into files in `PROMETHEUS_MULTIPROC_DIR` (set up by
 `service.gunicorn_conf`), and a scrape of any worker reads all of them, so a scrape sees
 the whole server, not the one worker that happened to answer. And the cluster's, read from
 Redis at scrape time by `RedisCollector`: workers alive, queue depth, failed jobs, and the
-bots' think time and moves (recorded by the workers, see `service.bot_metrics`). Every API
+bots' think time and moves (recorded by the workers, see `core.bot_metrics`). Every API
 instance exports the same cluster figures: aggregate those with `max`, the process figures
 with `sum`. When Redis does not answer, a scrape still succeeds with `pocha_redis_up 0`.
 """
@@ -37,9 +37,9 @@ from prometheus_client.core import (
 )
 from prometheus_client.registry import Collector
 
-from service.bot_metrics import read_histograms
+from core.bot_metrics import read_histograms
+from core.status import work_status
 from service.context import services
-from worker.status import work_status
 
 log = logging.getLogger(__name__)
 

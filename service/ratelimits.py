@@ -5,7 +5,7 @@ budget) and on matches.
 flask-limiter counts in the same Redis as the games, through the app's own connection
 pool, so every API process shares one count per client. Each limit is a flask-limiter
 string from the environment (`POCHA_RATE_LIMIT_CREATE="20/minute;200/hour"`, see
-`service.config`), checked when the app is built, so a typo fails at start; the client's
+`core.config`), checked when the app is built, so a typo fails at start; the client's
 address is the one `service.edge` settles on. A refused request gets `429` with the machine
 code `rate_limited` and `Retry-After` in seconds. If Redis does not answer, the limit is
 skipped rather than failing the request: the request's own use of Redis decides (`503`).
@@ -40,9 +40,11 @@ from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 
-from service.config import is_on
+from core.config import is_on
+from core.errors import REDIS_DOWN, RateLimited
+from core.keys import move_limit_key
 from service.context import game_service
-from service.errors import REDIS_DOWN, RateLimited, error_response
+from service.errors import error_response
 
 #: Endpoint -> (setting of its limit, scope). Endpoints of one scope share a count.
 LIMITED: dict[str, tuple[str, str]] = {
@@ -93,7 +95,7 @@ def move_counters(items: list[RateLimitItem], address: str, now: float) -> tuple
         index = int(now // window)
         counters.append(
             MoveCounter(
-                key=f"pocha:limit:moves:{window}:{index}:{address}",
+                key=move_limit_key(window, index, address),
                 ttl=window,
                 limit=item.amount,
                 reset_at=(index + 1) * window,

@@ -3,7 +3,7 @@ its count and latency in the metrics.
 
 The id is the caller's `X-Request-ID` when it looks like one (a load balancer's, say) or a
 new one; it is returned in the response's `X-Request-ID`, set for every log line written
-while the request is served (`service.logs.REQUEST_ID`) and carried by the jobs it queues.
+while the request is served (`core.logs.REQUEST_ID`) and carried by the jobs it queues.
 The request's line names the method, the route (the URL rule, not the path: a path is
 whatever a client typed, possibly a token pasted in the wrong place), the status, the time
 taken and, when the path named one, the game; never a header, a query or a body, so
@@ -17,11 +17,11 @@ import time
 
 from flask import Flask, Response, g, request
 
-from service import logs
-from service.config import is_on
+from core import logs
+from core.config import is_on
+from core.store import is_game_id
 from service.metrics import UNMATCHED, ProcessMetrics
 from service.metrics import install as install_metrics
-from service.store import is_game_id
 
 log = logging.getLogger("service.request")
 

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.embedded_redis import RedisServer
 from tests.redis_server import fresh_db_url, private_redis
+from tools.embedded_redis import RedisServer
 
 # Rate limits are off in every app and server the tests start (tests send far more requests
 # from one address than any person); tests/service/test_service_ratelimits.py turns them on.

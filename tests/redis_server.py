@@ -1,7 +1,7 @@
 """Helpers behind the Redis fixtures: one private server per test session, fresh DBs.
 
 Tests never talk to a Redis they did not start: the session server comes from
-`service.embedded_redis.RedisServer`, and databases are flushed only on that server.
+`tools.embedded_redis.RedisServer`, and databases are flushed only on that server.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from service.embedded_redis import RedisServer
+from tools.embedded_redis import RedisServer
 
 #: Logical DB handed to tests by `redis_url`; DB 0 stays free for direct use of the server.
 TEST_DB = 1

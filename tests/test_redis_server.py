@@ -6,7 +6,7 @@ from pathlib import Path
 
 import redis
 
-from service.embedded_redis import RedisServer
+from tools.embedded_redis import RedisServer
 
 
 def test_set_get_round_trip(redis_url: str) -> None:

@@ -1,7 +1,8 @@
-"""Background work done by RQ workers: bot turns, hints, AI moves and match games.
+"""The RQ entry points, and nothing else: `pocha worker` (`worker.process`) and the job
+functions it runs (`turns.play_turn`, `advice.hint`/`advice.move`,
+`matches.play_match_game`).
 
-Jobs are plain importable functions taking plain arguments (ids, not objects)
-and load what they need from Redis, so they can be retried or run elsewhere.
-`worker.tasks` keeps the work that must get done and its watchdog; `worker.process`
-is `pocha worker`.
+Jobs are plain importable functions taking plain arguments (ids, not objects); each takes
+RQ's current job and hands the work to `core`, which loads what it needs from Redis, so a
+job can be retried or run on another machine. This package never imports `service`.
 """

@@ -6,7 +6,7 @@ takes jobs from `pocha-high` before `pocha-low` and runs each in a forked work h
 `Worker`): a job that crashes or leaks takes only its horse with it, and while the horse
 thinks the worker writes a heartbeat on the job every `Timing.heartbeat` seconds, which is
 how the watchdog tells a slow job from a dead one. Between jobs, and every `Timing.sweep`
-seconds when idle, a worker runs the watchdog (`worker.tasks.sweep`), and RQ's own
+seconds when idle, a worker runs the watchdog (`core.tasks.sweep`), and RQ's own
 registry maintenance once a minute. `SimpleWorker` (no fork, no heartbeats during a job) is
 offered for tests that run a worker inside the test process.
 """
@@ -28,13 +28,12 @@ from rq.utils import now
 from rq.worker import BaseWorker
 
 # The job modules are imported here, in the worker, so every forked horse has them loaded:
-# importing them (and Flask, through the service's error types) in each horse would add
-# about 100 ms to every job.
-from service import logs
-from service.config import load_config
+# importing them (the engine, the bots, the core) in each horse would add to every job.
+from core import logs
+from core.config import load_config
+from core.queues import QUEUES, SERIALIZER, Timing, connect, queue
+from core.tasks import sweep
 from worker import advice, matches, turns
-from worker.queues import QUEUES, SERIALIZER, Timing, connect, queue
-from worker.tasks import sweep
 
 JOB_MODULES = (advice, matches, turns)
 

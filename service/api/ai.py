@@ -14,13 +14,13 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from core.advice import Thinking, ask_move, job_report
+from core.errors import ServiceError
 from engine.errors import InvalidStateError
 from engine.position import FIELDS, position_from_dict
 from service.api.ai_schemas import AiMoveRequestSchema, JobSchema
 from service.api.jobs import BODY_ERRORS, accepted, document_errors
 from service.context import services
-from service.errors import ServiceError
-from worker.advice import Thinking, ask_move, job_report
 
 blp = Blueprint(
     "ai",

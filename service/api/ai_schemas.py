@@ -15,9 +15,9 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ai.levels import LEVELS
+from core.matches import MAX_GAMES
+from core.queues import MAX_ITERATIONS, MAX_MILLISECONDS
 from service.api.games_schemas import CARD, MAX_CARDS, MAX_SEED, RulesSchema, StrictBoolean
-from worker.matches import MAX_GAMES
-from worker.queues import MAX_ITERATIONS, MAX_MILLISECONDS
 
 _JOB_ID = {"description": "The job's id.", "example": "q0v4Wm1nXb2yQ5pLk8TcRz3a"}
 

@@ -18,6 +18,8 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from core.errors import ServiceError, Unauthorized
+from core.games import PlayerSpec
 from service.api.games_schemas import (
     MAX_CARD_CODE,
     MAX_CARDS,
@@ -31,9 +33,8 @@ from service.api.games_schemas import (
     PlaySchema,
 )
 from service.context import game_service
-from service.errors import ErrorSchema, ServiceError, Unauthorized
+from service.errors import ErrorSchema
 from service.events import event_stream
-from service.games import PlayerSpec
 from service.ratelimits import take_move_counters
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -14,9 +14,10 @@ import marshmallow as ma
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from core.errors import ServiceError
+from core.status import work_status
 from service.context import services
-from service.errors import ErrorSchema, ServiceError
-from worker.status import work_status
+from service.errors import ErrorSchema
 
 blp = Blueprint("health", __name__, description="Is the service alive, and ready?")
 

@@ -13,12 +13,12 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from core.advice import Thinking, ask_hint, job_report
 from engine.errors import NotYourTurnError, WrongPhaseError
 from service.api.ai_schemas import HintRequestSchema, JobSchema
 from service.api.games import bearer_token
 from service.api.jobs import BODY_ERRORS, accepted, document_errors
 from service.context import game_service, services
-from worker.advice import Thinking, ask_hint, job_report
 
 blp = Blueprint(
     "hints",

@@ -17,11 +17,8 @@ from flask import Response, current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.api.ai_schemas import GameRecordSchema, MatchRequestSchema, MatchSchema
-from service.api.jobs import BODY_ERRORS, document_errors
-from service.context import services
-from service.errors import ErrorSchema, InvalidInput, ServiceError
-from worker.matches import (
+from core.errors import InvalidInput, ServiceError
+from core.matches import (
     MatchRefused,
     cancel_match,
     check_match,
@@ -29,6 +26,10 @@ from worker.matches import (
     match_report,
     records,
 )
+from service.api.ai_schemas import GameRecordSchema, MatchRequestSchema, MatchSchema
+from service.api.jobs import BODY_ERRORS, document_errors
+from service.context import services
+from service.errors import ErrorSchema
 
 blp = Blueprint(
     "matches",

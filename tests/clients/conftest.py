@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from service.embedded_redis import RedisServer, free_port
-from service.serve import gunicorn_command
 from tests.redis_server import fresh_db_url
+from tools.embedded_redis import RedisServer, free_port
+from tools.serve import gunicorn_command
 
 POCHA = Path(sys.executable).with_name("pocha")
 

@@ -13,8 +13,8 @@ import time
 from click.testing import CliRunner
 
 from cli.main import pocha
-from service.embedded_redis import free_port
 from tests.clients.conftest import POCHA, LiveService
+from tools.embedded_redis import free_port
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 PROMPT = re.compile(r"Your (?:bid \[(?P<bids>[\d/]+)\]|card) \([^)]*\): ")

@@ -26,10 +26,10 @@ from typing import Any
 
 import pytest
 
-from service.embedded_redis import free_port
-from service.serve import gunicorn_command
-from service.soak import EventLog, view_body
 from tests.worker.conftest import FAST
+from tools.embedded_redis import free_port
+from tools.serve import gunicorn_command
+from tools.soak import EventLog, view_body
 
 POCHA = Path(sys.executable).with_name("pocha")
 

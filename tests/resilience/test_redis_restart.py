@@ -19,7 +19,6 @@ from typing import Any
 import redis
 from rq import Worker
 
-from service.embedded_redis import RedisServer, free_port
 from tests.resilience.conftest import (
     Processes,
     Table,
@@ -30,6 +29,7 @@ from tests.resilience.conftest import (
     ready,
 )
 from tests.waiting import wait_until
+from tools.embedded_redis import RedisServer, free_port
 
 #: An answer while Redis is away must come at least this fast (connect timeout: 2 s).
 PROMPT_SECONDS = 3.0

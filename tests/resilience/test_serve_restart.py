@@ -22,7 +22,8 @@ import redis
 from rq.job import Job
 from rq.suspension import resume, suspend
 
-from service.embedded_redis import free_port
+from core.queues import SERIALIZER
+from core.tasks import current_job_id, turn_key
 from tests.resilience.conftest import (
     Processes,
     call,
@@ -31,8 +32,7 @@ from tests.resilience.conftest import (
     play_turns,
 )
 from tests.waiting import wait_until
-from worker.queues import SERIALIZER
-from worker.tasks import current_job_id, turn_key
+from tools.embedded_redis import free_port
 
 #: With this seed seat 0 (the person) deals the first hand, so the bots bid first: the
 #: expert in seat 1, then the heuristic bots in seats 2 and 3.

@@ -13,8 +13,8 @@ import pytest
 
 from engine.game import Game
 from engine.rules import Rules
-from service.soak import EventLog, LogViolation
 from tests.resilience.conftest import POCHA
+from tools.soak import EventLog, LogViolation
 
 RULES: dict[str, Any] = {"schedule": [1, 2]}
 

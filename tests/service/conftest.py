@@ -6,9 +6,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from core.store import GameStore
 from service import create_app
 from service.context import EXTENSION
-from service.store import GameStore
 
 
 @pytest.fixture

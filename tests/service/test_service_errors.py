@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from core.keys import game_key
+from core.store import GameStore
 from engine.cards import codes
 from service import create_app
-from service.store import GameStore, game_key
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
 ERROR_KEYS = {"code", "status", "error", "message"}

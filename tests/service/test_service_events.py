@@ -11,8 +11,9 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
+from core.keys import events_key
+from core.store import GameStore
 from service import create_app
-from service.store import GameStore, events_key
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
 STREAM = {"Accept": "text/event-stream"}

@@ -29,10 +29,10 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from service import create_app
-from service.embedded_redis import RedisServer
 from service.openapi import COMMITTED
 from tests.redis_server import fresh_db_url
 from tests.service.helpers import humans
+from tools.embedded_redis import RedisServer
 
 FUZZ_EXAMPLES = int(os.environ.get("POCHA_FUZZ_EXAMPLES", "12"))
 #: A logical DB of the session's Redis for this module alone (tests use 1; see redis_server).

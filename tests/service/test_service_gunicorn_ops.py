@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.embedded_redis import free_port
-from service.processes import die_with_parent
-from service.serve import gunicorn_command
+from tools.embedded_redis import free_port
+from tools.processes import die_with_parent
+from tools.serve import gunicorn_command
 
 
 class Server:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from service.embedded_redis import free_port
+from tools.embedded_redis import free_port
 
 POCHA = Path(sys.executable).with_name("pocha")
 

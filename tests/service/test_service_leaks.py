@@ -19,13 +19,13 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
+from core.queues import Timing, connect
+from core.store import GameStore
 from engine.cards import card_code, codes
 from engine.game import Game
 from service.openapi import COMMITTED
-from service.store import GameStore
 from tests.service.helpers import bearer, create_game, humans, move, replay_game, tokens_of
 from worker.process import make_worker
-from worker.queues import Timing, connect
 
 CODE = re.compile(r"(?<![A-Za-z0-9_-])[OCEB](?:1[0-2]|[1-7])(?![A-Za-z0-9_-])")
 

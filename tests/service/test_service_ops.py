@@ -18,11 +18,11 @@ from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 from rq.job import Job
 
+from core.logs import JsonFormatter
+from core.queues import SERIALIZER, Timing, connect
 from service import create_app, logs
-from service.logs import JsonFormatter
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 from worker.process import make_worker
-from worker.queues import SERIALIZER, Timing, connect
 
 # -- request ids and log lines ------------------------------------------------------------------
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.errors import Conflict, StaleVersion
-from service.store import GameStore
+from core.errors import Conflict, StaleVersion
+from core.store import GameStore
 from tests.service.helpers import create_game, humans, move, tokens_of
 
 RACERS = 8

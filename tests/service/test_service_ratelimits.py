@@ -14,10 +14,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.embedded_redis import RedisServer
 from service.ratelimits import EXTENSION as LIMITER
 from service.ratelimits import storage_uri
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
+from tools.embedded_redis import RedisServer
 
 ANA = {"REMOTE_ADDR": "203.0.113.7"}
 BRUNO = {"REMOTE_ADDR": "198.51.100.9"}

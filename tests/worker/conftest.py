@@ -21,11 +21,11 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from core.queues import Timing, connect
 from service import create_app
-from service.processes import die_with_parent
 from tests.waiting import wait_until as _wait_until
+from tools.processes import die_with_parent
 from worker.process import make_worker
-from worker.queues import Timing, connect
 
 POCHA = Path(sys.executable).with_name("pocha")
 

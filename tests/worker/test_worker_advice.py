@@ -12,12 +12,12 @@ from flask.testing import FlaskClient
 from rq.job import Job
 from rq.utils import utcformat
 
+from core.queues import HIGH, SERIALIZER, queue
+from core.turns import store_for
 from engine.observation import observe
 from engine.position import position_of
 from tests.service.helpers import bearer, create_game, move
 from tests.worker.conftest import Drain
-from worker.queues import HIGH, SERIALIZER, queue
-from worker.turns import store_for
 
 BOTS = [{"name": f"Bot{i}", "bot": "heuristic"} for i in range(1, 4)]
 POSITION: dict[str, Any] = {

@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from cli.main import pocha
 from engine.position import position_from_dict
-from worker.bench import sample_positions
+from tools.bench_bots import sample_positions
 
 
 def test_bench_positions_are_decisions_of_real_games() -> None:

@@ -13,12 +13,12 @@ import redis
 from flask.testing import FlaskClient
 from rq.job import Job
 
+from core.queues import HIGH, SERIALIZER, Timing, queue
+from core.tasks import current_job_id, turn_key
+from core.turns import store_for
 from engine.observation import observe
 from tests.service.helpers import bearer, create_game, move
 from tests.worker.conftest import FAST, POCHA, WorkerProcesses, wait_until
-from worker.queues import HIGH, SERIALIZER, Timing, queue
-from worker.tasks import current_job_id, turn_key
-from worker.turns import store_for
 
 #: The recovery bound of the test workers' timings (see tests/worker/conftest.py).
 FAST_TIMING = Timing(

@@ -14,12 +14,13 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from core.keys import task_key
+from core.queues import HIGH, Timing, queue
+from core.tasks import sweep, turn_key
+from core.turns import store_for
 from service.context import EXTENSION
 from tests.service.helpers import create_game, move
 from tests.worker.conftest import Drain
-from worker.queues import HIGH, Timing, queue
-from worker.tasks import sweep, task_key, turn_key
-from worker.turns import store_for
 
 BOTS = [{"name": f"H{i}", "bot": "heuristic"} for i in range(1, 4)]
 #: With this seed seat 3 deals the first hand, so the person in seat 0 bids first.
@@ -37,7 +38,7 @@ def test_a_move_written_without_its_hand_over_gets_its_turn_played(
     # What the API writes for the person's bid, and nothing after it: the process died.
     runner = app.extensions[EXTENSION].bots
     applied = store.apply_action(
-        game_id, 0, record.game.legal_actions()[0], record=record, watch=runner.turn_watch
+        game_id, 0, record.game.legal_actions()[0], record=record, owed_task=runner.owed_turn
     )
     version = applied.record.version
     task = connection.hgetall(task_key(turn_key(game_id, version)))

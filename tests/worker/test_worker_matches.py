@@ -14,12 +14,12 @@ from rq.job import Job
 
 from ai.arena import parse_player, play_game, tasks_for
 from ai.stats import summarize
+from core.keys import task_key
+from core.queues import HIGH, LOW, SERIALIZER, Timing, queue
 from engine.rules import Rules
 from tests.service.helpers import create_game
 from tests.worker.conftest import Drain
 from worker.process import make_worker
-from worker.queues import HIGH, LOW, SERIALIZER, Timing, queue
-from worker.tasks import task_key
 
 SEATS = ["easy", "heuristic", "easy", "heuristic"]
 RULES = {"schedule": [2, 3]}

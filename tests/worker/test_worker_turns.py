@@ -10,11 +10,9 @@ from rq.job import Job
 
 from ai.bot import Budget
 from ai.levels import LEVELS, decide
-from engine.observation import observe
-from service.bots import bot_seed
-from tests.service.helpers import bearer, create_game, move
-from tests.worker.conftest import Drain
-from worker.queues import (
+from core.bots import bot_seed
+from core.keys import TASKS_DUE
+from core.queues import (
     HIGH,
     MARGIN_SECONDS,
     SERIALIZER,
@@ -23,8 +21,11 @@ from worker.queues import (
     queue,
     thinking_seconds,
 )
-from worker.tasks import WATCH, resubmit, schedule_turn, turn_key
-from worker.turns import store_for
+from core.tasks import resubmit, schedule_turn, turn_key
+from core.turns import store_for
+from engine.observation import observe
+from tests.service.helpers import bearer, create_game, move
+from tests.worker.conftest import Drain
 
 BOTS = [
     {"name": "Easy", "bot": "easy"},
@@ -68,7 +69,7 @@ def test_a_person_against_three_bots_to_the_end(
     assert len(jobs) == len(bot_moves)
     assert all(j.id == f"pocha-turn-{game_id}-{j.args[1]}" for j in jobs)
     assert all(j.return_value()["played"] for j in jobs)
-    assert connection.zcard(WATCH) == 0  # no turn is left pending
+    assert connection.zcard(TASKS_DUE) == 0  # no turn is left pending
 
 
 def test_a_game_of_bots_plays_itself_to_the_end_reproducibly(

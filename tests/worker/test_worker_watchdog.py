@@ -12,19 +12,12 @@ from flask.testing import FlaskClient
 from rq.job import Job
 from rq.utils import utcformat
 
+from core.keys import SWEEP_LOCK, TASKS_DUE
+from core.queues import HIGH, SERIALIZER, Timing, queue
+from core.tasks import MAX_RECOVERIES, SweepReport, current_job_id, sweep, turn_key
+from core.turns import store_for
 from tests.service.helpers import create_game
 from tests.worker.conftest import Drain
-from worker.queues import HIGH, SERIALIZER, Timing, queue
-from worker.tasks import (
-    MAX_RECOVERIES,
-    SWEEP_LOCK,
-    WATCH,
-    SweepReport,
-    current_job_id,
-    sweep,
-    turn_key,
-)
-from worker.turns import store_for
 
 TIMING = Timing(stale=10, check=3, queued_check=30)
 LATER = 60.0  # seconds: every task's check time has passed by then
@@ -66,7 +59,7 @@ def test_a_turn_whose_job_is_lost_is_queued_again(
     assert current_job_id(connection, turn_key(game_id, version)) == f"{first}-2"
     drain()
     assert store_for(connection).load(game_id).finished
-    assert connection.zcard(WATCH) == 0
+    assert connection.zcard(TASKS_DUE) == 0
 
 
 def test_a_turn_whose_worker_died_is_queued_again_and_a_live_one_is_not(
@@ -80,7 +73,7 @@ def test_a_turn_whose_worker_died_is_queued_again_and_a_live_one_is_not(
     # Its heartbeat is fresh: a worker is thinking; look again in `check` seconds.
     now = time.time() + 5
     assert sweep_at(connection, now).recovered == []
-    assert connection.zscore(WATCH, key) == now + TIMING.check
+    assert connection.zscore(TASKS_DUE, key) == now + TIMING.check
     # No heartbeat for longer than `stale`: its worker is gone.
     report = sweep_at(connection, time.time() + TIMING.stale + 5)
     assert report.recovered == [key]
@@ -93,7 +86,7 @@ def test_queued_work_is_left_in_its_queue(client: FlaskClient, connection: redis
     now = time.time() + LATER
     report = sweep_at(connection, now)
     assert report.looked_at == 1 and report.recovered == []
-    assert connection.zscore(WATCH, turn_key(game_id, version)) == now + TIMING.queued_check
+    assert connection.zscore(TASKS_DUE, turn_key(game_id, version)) == now + TIMING.queued_check
     assert queue(connection, HIGH).count == 1
 
 
@@ -150,4 +143,4 @@ def test_a_turn_that_keeps_failing_is_retried_then_recovered(
     assert sweep_at(connection, time.time() + LATER).recovered == [key]
     drain()
     assert store_for(connection).load(game_id).finished
-    assert connection.zcard(WATCH) == 0
+    assert connection.zcard(TASKS_DUE) == 0

@@ -6,7 +6,7 @@ A task is one unit of work with a stable key (`turn:{game}:{version}`,
 can queue it again without knowing what it does. `submit` makes a task and queues its first
 job, once: a second submit of the same key does nothing, which is what makes one job per
 (game, version). A bot turn's task is usually made by the very write of the move that
-makes it owed (`watch_of`, marked `pending`); `submit` then only queues its first job. A
+makes it owed (`owed_task_of`, marked `pending`); `submit` then only queues its first job. A
 job that ends its task calls `finish`; a job that leaves work for later (a match game
 between slices) calls `resubmit`.
 
@@ -37,14 +37,13 @@ from rq import Queue, Retry
 from rq.job import Job
 from rq.utils import utcparse
 
-from service.logs import job_meta
-from service.store import Watch
-from worker.queues import HIGH, TURN_TIMEOUT, Timing, queue
+from core.keys import SWEEP_LOCK, TASKS_DUE, task_key
+from core.logs import job_meta
+from core.queues import HIGH, TURN_TIMEOUT, Timing, queue
+from core.store import OwedTask
 
 log = logging.getLogger(__name__)
 
-WATCH = "pocha:tasks"
-SWEEP_LOCK = "pocha:tasks:sweeping"
 #: RQ retries a failed or timed-out bot turn this often; the last try plays the fallback bot.
 TURN_RETRIES = 2
 #: After this many recoveries a task gives up (a match game is recorded as failed).
@@ -61,10 +60,6 @@ FAILURE_TTL = 24 * 3600
 def text(raw: bytes | str) -> str:
     """A Redis reply as text (the client is not decoding: RQ needs bytes)."""
     return raw.decode() if isinstance(raw, bytes) else raw
-
-
-def task_key(key: str) -> str:
-    return f"pocha:task:{key}"
 
 
 def job_id_for(prefix: str, seq: int) -> str:
@@ -119,11 +114,11 @@ class Task:
         )
 
 
-# Create the task unless it exists. KEYS: task hash, watch set. ARGV: key, first job id,
+# Create the task unless it exists. KEYS: task hash, due set. ARGV: key, first job id,
 # check time, TTL, then the recipe as field/value pairs. Returns 1 if created.
 _CREATE_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
-  -- Registered with the move that made it (see `watch_of`), its first job not queued yet:
+  -- Registered with the move that made it (see `owed_task_of`), its first job not queued yet:
   -- this caller queues it. Taking the flag makes that happen once.
   if redis.call('HDEL', KEYS[1], 'pending') == 1 then return 1 end
   return 0
@@ -135,7 +130,7 @@ return 1
 """
 
 # Move the task on to its next job, if its current job is still the one the caller saw.
-# KEYS: task hash, watch set. ARGV: key, expected job id, check time, recovery (0/1), TTL.
+# KEYS: task hash, due set. ARGV: key, expected job id, check time, recovery (0/1), TTL.
 # Returns {seq, recoveries} or nil if the task is gone or has moved on.
 _NEXT_LUA = """
 local current = redis.call('HGET', KEYS[1], 'job')
@@ -186,7 +181,7 @@ def submit(connection: redis.Redis, task: Task, timing: Timing | None = None) ->
         _CREATE_LUA,
         2,
         task_key(task.key),
-        WATCH,
+        TASKS_DUE,
         task.key,
         job_id,
         time.time() + timing.check,
@@ -200,19 +195,19 @@ def submit(connection: redis.Redis, task: Task, timing: Timing | None = None) ->
     return True
 
 
-def watch_of(task: Task, timing: Timing | None = None) -> Watch:
-    """The task as a `Watch` of the store: written with the move that makes it owed, with
+def owed_task_of(task: Task, timing: Timing | None = None) -> OwedTask:
+    """The task as a `OwedTask` of the store: written with the move that makes it owed, with
     its first job not queued yet (`pending`). The writer then calls `submit`, which queues
     that job; if the writer never does (it died, Redis went away), the watchdog finds the
     job missing at the task's first check and queues one."""
     timing = timing or Timing.from_env()
     fields = {"job": job_id_for(task.prefix, 1), "seq": "1", "recoveries": "0", "pending": "1"}
     fields.update(task.to_fields())
-    return Watch(
+    return OwedTask(
         hash_key=task_key(task.key),
         fields=fields,
         ttl=TASK_TTL,
-        set_key=WATCH,
+        set_key=TASKS_DUE,
         member=task.key,
         score=time.time() + timing.check,
     )
@@ -234,7 +229,7 @@ def submit_new(
             fields.update(task.to_fields())
             pipe.hset(task_key(task.key), mapping=fields)  # type: ignore[arg-type]
             pipe.expire(task_key(task.key), TASK_TTL)
-            pipe.zadd(WATCH, {task.key: check})
+            pipe.zadd(TASKS_DUE, {task.key: check})
             _enqueue(connection, task, job_id, 0, at_front=False, pipeline=pipe)
         pipe.execute()
 
@@ -253,7 +248,7 @@ def resubmit(
         _NEXT_LUA,
         2,
         task_key(key),
-        WATCH,
+        TASKS_DUE,
         key,
         current_job,
         time.time() + timing.check,
@@ -273,10 +268,10 @@ def resubmit(
 
 
 def finish(connection: redis.Redis, key: str) -> None:
-    """The task is done: forget it and stop watching it."""
+    """The task is done: forget it and take it off the due set."""
     pipe = connection.pipeline(transaction=True)
     pipe.delete(task_key(key))
-    pipe.zrem(WATCH, key)
+    pipe.zrem(TASKS_DUE, key)
     pipe.execute()
 
 
@@ -311,7 +306,7 @@ def sweep(
     if not connection.set(SWEEP_LOCK, "1", nx=True, px=max(1, int(timing.sweep * 1000))):
         return report
     now = time.time() if now is None else now
-    due: list[Any] = connection.zrangebyscore(WATCH, "-inf", now, 0, SWEEP_BATCH)
+    due: list[Any] = connection.zrangebyscore(TASKS_DUE, "-inf", now, 0, SWEEP_BATCH)
     keys = [text(k) for k in due]
     if not keys:
         return report
@@ -334,7 +329,7 @@ def sweep(
         except Exception:
             # One bad task must not stop the watchdog (nor, through RQ, the worker).
             log.exception("task %s: the watchdog could not look after it", key)
-            connection.zadd(WATCH, {key: now + timing.queued_check})
+            connection.zadd(TASKS_DUE, {key: now + timing.queued_check})
     return report
 
 
@@ -350,21 +345,21 @@ def _look_after(
     job_raw, recoveries_raw, queue_raw = task
     status_raw, beat_raw, started_raw = job
     if job_raw is None:
-        connection.zrem(WATCH, key)  # finished (or expired) since it was listed
+        connection.zrem(TASKS_DUE, key)  # finished (or expired) since it was listed
         return
     job_id = text(job_raw)
     status = text(status_raw) if status_raw else None
     if status in ("scheduled", "deferred") or (
         status == "queued" and _still_queued(connection, queue_raw, job_id)
     ):
-        connection.zadd(WATCH, {key: now + timing.queued_check})
+        connection.zadd(TASKS_DUE, {key: now + timing.queued_check})
         return
     if status == "queued":
         status = "queued, but in no queue"
     if status == "started":
         beat = _timestamp(beat_raw) or _timestamp(started_raw) or now
         if now - beat <= timing.stale:
-            connection.zadd(WATCH, {key: now + timing.check})
+            connection.zadd(TASKS_DUE, {key: now + timing.check})
             return
     # Started with a stale heartbeat, missing, failed, stopped, or finished while still the
     # task's current job: nobody is doing this task any more.
@@ -430,9 +425,9 @@ def turn_task(game_id: str, version: int) -> Task:
     )
 
 
-def turn_watch(game_id: str, version: int) -> Watch:
+def owed_turn(game_id: str, version: int) -> OwedTask:
     """The bot turn of `game_id` at `version`, to register with the move that makes it."""
-    return watch_of(turn_task(game_id, version))
+    return owed_task_of(turn_task(game_id, version))
 
 
 def schedule_turn(connection: redis.Redis, game_id: str, version: int) -> bool:

@@ -19,8 +19,8 @@ from types import FrameType
 
 import click
 
-from service.embedded_redis import RedisServer
-from service.processes import die_with_parent, stop_processes
+from tools.embedded_redis import RedisServer
+from tools.processes import die_with_parent, stop_processes
 
 # A unix socket path must fit in sun_path (108 bytes); longer data dirs use TCP.
 _MAX_SOCKET_PATH = 100

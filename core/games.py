@@ -15,13 +15,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ai.levels import LEVELS
+from core.bots import BotRunner
+from core.errors import Forbidden, InvalidInput, StaleVersion, Unauthorized
+from core.store import AppliedAction, Counter, CreatedGame, GameStore, StoredGame
 from engine.errors import InvalidRulesError, PochaError
 from engine.game import Game
 from engine.observation import observe
 from engine.rules import Rules
-from service.bots import BotRunner
-from service.errors import Forbidden, InvalidInput, StaleVersion, Unauthorized
-from service.store import AppliedAction, Counter, CreatedGame, GameStore, StoredGame
 
 # Observation fields a view does not repeat: the format tag is the engine's storage
 # detail, and the score sheet of past hands is served by `history`.
@@ -84,7 +84,7 @@ class GameService:
         created = self.store.create(
             Game.new(parsed, seed),
             [(p.name, p.bot) for p in players],
-            watch=self.bots.turn_watch,
+            owed_task=self.bots.owed_turn,
         )
         if created.record.bot_to_move is not None:
             self.bots.game_changed(created.record.id, created.record.version)
@@ -174,7 +174,7 @@ class GameService:
         if kept is not None and seat is not None and expected_version in (None, kept.version):
             try:
                 outcome = self.store.apply_kept(
-                    kept, seat, action, watch=self.bots.turn_watch, counters=counters
+                    kept, seat, action, owed_task=self.bots.owed_turn, counters=counters
                 )
             except PochaError:
                 outcome = None
@@ -200,7 +200,7 @@ class GameService:
                 )
             applied = self.store.apply_action(
                 game_id, seat, action, expected_version, record=record,
-                watch=self.bots.turn_watch,
+                owed_task=self.bots.owed_turn,
             )  # fmt: skip
         assert seat is not None
         after = applied.record

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import redis
 from rq import Worker
 
-from worker.queues import QUEUES, queue
+from core.queues import QUEUES, queue
 
 
 @dataclass(frozen=True)

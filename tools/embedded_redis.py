@@ -22,7 +22,7 @@ from types import TracebackType
 
 import redis
 
-from service.processes import die_with_parent, stop_processes
+from tools.processes import die_with_parent, stop_processes
 
 __all__ = ["RedisServer", "RedisServerError", "find_redis_server", "free_port"]
 

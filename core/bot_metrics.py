@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import redis
 
+from core.keys import THINK_STATS, think_key
+
 log = logging.getLogger(__name__)
 
 #: Upper bounds (seconds) of the think-time histogram's buckets: from the heuristic bot's
@@ -25,15 +27,6 @@ log = logging.getLogger(__name__)
 BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, math.inf)
 
 KINDS = ("turn", "hint", "ai_move")
-
-INDEX = "pocha:stats:think"
-
-
-def think_key(kind: str, level: str) -> str:
-    """Hash of one histogram: `count`, `sum` (seconds), `moves` (bot moves applied) and
-    `b<i>`, the decisions that fell in bucket i (not cumulative: one increment each)."""
-    return f"{INDEX}:{kind}:{level}"
-
 
 def bucket_of(seconds: float) -> int:
     return next(i for i, bound in enumerate(BUCKETS) if seconds <= bound)
@@ -49,7 +42,7 @@ def record_decision(
     key = think_key(kind, level)
     try:
         pipe = connection.pipeline(transaction=False)
-        pipe.sadd(INDEX, f"{kind}:{level}")
+        pipe.sadd(THINK_STATS, f"{kind}:{level}")
         pipe.hincrby(key, "count", 1)
         pipe.hincrbyfloat(key, "sum", seconds)
         pipe.hincrby(key, f"b{bucket_of(seconds)}", 1)
@@ -73,7 +66,8 @@ class ThinkHistogram:
 
 def read_histograms(connection: redis.Redis) -> list[ThinkHistogram]:
     """Every histogram recorded so far, sorted by kind then level (two round trips)."""
-    names = sorted((n.decode() if isinstance(n, bytes) else n) for n in connection.smembers(INDEX))
+    members = connection.smembers(THINK_STATS)
+    names = sorted((n.decode() if isinstance(n, bytes) else n) for n in members)
     pipe = connection.pipeline(transaction=False)
     for name in names:
         kind, _, level = name.partition(":")

@@ -44,16 +44,17 @@ import redis
 from redis.commands.core import Script
 from redis.exceptions import NoScriptError
 
+from core.errors import Conflict, GameNotFound, StaleVersion
+from core.keys import changes_channel, events_key, game_key
 from engine.game import Event, Game
-from service.errors import Conflict, GameNotFound, StaleVersion
 
 #: Ids are url-safe base64; anything else cannot name a game and is not looked up.
 _ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
-# Compare-and-set of a move. KEYS: game hash, events list, then (with a watch) its hash and
+# Compare-and-set of a move. KEYS: game hash, events list, then (with an owed task) its hash and
 # its sorted set. ARGV: the version read, the new state, the new event count, the TTL, the
 # change channel, the score sheet's new records as JSON objects joined by commas ("" when
-# the move finished no hand), the number n of watch arguments that follow (0 or: its TTL,
+# the move finished no hand), the number n of owed-task arguments that follow (0 or: its TTL,
 # score, member, then its fields and values), then the events to append. The records are
 # spliced into the stored JSON array here, so that a move needs neither to read the score
 # sheet nor to write it whole.
@@ -193,19 +194,6 @@ def _after_fork_in_child() -> None:
 os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
-def game_key(game_id: str) -> str:
-    return f"pocha:game:{game_id}"
-
-
-def events_key(game_id: str) -> str:
-    return f"pocha:game:{game_id}:events"
-
-
-def changes_channel(game_id: str) -> str:
-    """Pub/sub channel announcing each new version (or `deleted`) of a game."""
-    return f"pocha:game:{game_id}:changed"
-
-
 def hash_token(token: str) -> str:
     """What is stored instead of a token: its SHA-256, hex. Tokens carry 256 random bits,
     so a fast hash is enough; a stolen database holds no usable token."""
@@ -285,7 +273,7 @@ class CreatedGame:
 
 
 @dataclass(frozen=True)
-class Watch:
+class OwedTask:
     """Work to register in the same write as a move: a hash made unless it exists (a bot
     turn's task and its recipe) and a member of a sorted set at a score (when a watchdog
     should look at it). So a move that hands a bot its turn cannot be written without the
@@ -299,8 +287,8 @@ class Watch:
     score: float
 
 
-#: Makes the watch of a bot's turn at a version of a game (the bot runner's `turn_watch`).
-WatchMaker = Callable[[str, int], "Watch | None"]
+#: Makes the owed task of a bot's turn at a version of a game (the bot runner's `owed_turn`).
+OwedTaskMaker = Callable[[str, int], "OwedTask | None"]
 
 
 @dataclass(frozen=True)
@@ -386,10 +374,10 @@ class GameStore:
         game: Game,
         seats: Sequence[tuple[str, str | None]],
         *,
-        watch: WatchMaker | None = None,
+        owed_task: OwedTaskMaker | None = None,
     ) -> CreatedGame:
         """Store a new game whose seats are (name, bot level or None); make the tokens.
-        `watch`: as for `apply_action`, when a bot acts first."""
+        `owed_task`: as for `apply_action`, when a bot acts first."""
         if len(seats) != game.players:
             raise ValueError(f"{len(seats)} seats for a game of {game.players}")
         host_token = secrets.token_urlsafe(32)
@@ -422,7 +410,7 @@ class GameStore:
         pipe.expire(game_key(game_id), ttl)
         pipe.expire(events_key(game_id), ttl)
         turn = game.turn
-        owed = watch(game_id, 1) if watch and turn is not None and seats[turn][1] else None
+        owed = owed_task(game_id, 1) if owed_task and turn is not None and seats[turn][1] else None
         if owed is not None:
             pipe.hset(owed.hash_key, mapping=owed.fields)  # type: ignore[arg-type]
             pipe.expire(owed.hash_key, owed.ttl)
@@ -595,15 +583,15 @@ class GameStore:
         expected_version: int | None = None,
         *,
         record: StoredGame | None = None,
-        watch: WatchMaker | None = None,
+        owed_task: OwedTaskMaker | None = None,
     ) -> AppliedAction:
         """Apply `seat`'s bid (int) or card (code) atomically and return the new game.
 
         `expected_version`: refuse with `StaleVersion` unless the game is at this version
         (a client's If-Match, or the version a bot job was queued for). `record`: the game
         as the caller already loaded it, to save a round trip; it is consumed (its game is
-        changed). `watch`: when the move leaves a bot to act, what to register with it
-        (see `Watch`), given the game and its new version. Raises the engine's
+        changed). `owed_task`: when the move leaves a bot to act, what to register with it
+        (see `OwedTask`), given the game and its new version. Raises the engine's
         `PochaError` for a refused move (nothing is written), `Conflict` when another
         write landed between the read and this one, and `GameNotFound`.
         """
@@ -617,7 +605,7 @@ class GameStore:
                 "reload it and try again.",
                 version=record.version,
             )
-        write = self._move(record, seat, action, watch)
+        write = self._move(record, seat, action, owed_task)
         result = self._run(self._apply, write.keys, write.args)
         if result == -1:
             raise GameNotFound(game_id)
@@ -633,7 +621,7 @@ class GameStore:
         seat: int,
         action: int | str,
         *,
-        watch: WatchMaker | None = None,
+        owed_task: OwedTaskMaker | None = None,
         counters: Sequence[Counter] = (),
     ) -> AppliedAction | StoredGame:
         """Apply a move to the game as this process kept it (`take_kept`), taking the
@@ -647,7 +635,7 @@ class GameStore:
         caller must decide again on a fresh read), the counter's error over a limit, and
         `GameNotFound`."""
         game_id = record.id
-        write = self._move(record, seat, action, watch)
+        write = self._move(record, seat, action, owed_task)
         counts, status, fields = self._run(
             self._count_and_apply, *_counted(counters, write.keys, write.args)
         )
@@ -660,7 +648,7 @@ class GameStore:
         return self._written(record, write, int(status))
 
     def _move(
-        self, record: StoredGame, seat: int, action: int | str, watch: WatchMaker | None
+        self, record: StoredGame, seat: int, action: int | str, owed_task: OwedTaskMaker | None
     ) -> _Write:
         """Apply the move to `record`'s game (consumed) and make the apply script's keys
         and arguments."""
@@ -672,14 +660,14 @@ class GameStore:
         numbered = _numbered(new_events, after=record.events, version=version)
         total = record.events + len(numbered)
         keys = [game_key(game_id), events_key(game_id)]
-        watched: list[Any] = []
+        owed_args: list[Any] = []
         turn = game.turn
         bot_next = turn is not None and record.seats[turn].bot is not None
-        owed = watch(game_id, version) if watch is not None and bot_next else None
+        owed = owed_task(game_id, version) if owed_task is not None and bot_next else None
         if owed is not None:
             keys += [owed.hash_key, owed.set_key]
-            watched = [owed.ttl, owed.score, owed.member]
-            watched += [x for pair in owed.fields.items() for x in pair]
+            owed_args = [owed.ttl, owed.score, owed.member]
+            owed_args += [x for pair in owed.fields.items() for x in pair]
         state = _dump_state(game)
         args: list[Any] = [
             record.version,
@@ -688,8 +676,8 @@ class GameStore:
             self.ttl_for(game),
             changes_channel(game_id),
             b",".join(_dumps(h) for h in game.history[hands_done:]),
-            len(watched),
-            *watched,
+            len(owed_args),
+            *owed_args,
             *[_dumps(e) for e in numbered],
         ]
         return _Write(keys, args, state, total, numbered)

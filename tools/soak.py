@@ -39,9 +39,9 @@ from multiprocessing.context import SpawnProcess
 from pathlib import Path
 from typing import Any
 
-from service.embedded_redis import RedisServer, free_port
-from service.processes import die_with_parent, stop_processes
-from service.serve import gunicorn_command, worker_command
+from tools.embedded_redis import RedisServer, free_port
+from tools.processes import die_with_parent, stop_processes
+from tools.serve import gunicorn_command, worker_command
 
 #: The person sits here; the bots take the other seats in the order given.
 HUMAN_SEAT = 0
@@ -505,7 +505,7 @@ class _Stack:
     def _wait_ready(self, timeout: float = 60.0) -> None:
         from rq import Worker
 
-        from worker.queues import connect
+        from core.queues import connect
 
         connection = connect(self.redis.url)
         deadline = time.monotonic() + timeout
@@ -526,7 +526,7 @@ class _Stack:
         the fallback bot had to play."""
         from rq.registry import FailedJobRegistry
 
-        from worker.queues import HIGH, SERIALIZER, connect
+        from core.queues import HIGH, SERIALIZER, connect
 
         connection = connect(self.redis.url)
         try:

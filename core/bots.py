@@ -3,7 +3,7 @@
 After every change that leaves a bot to act, the service calls
 `runner.game_changed(game_id, version)`. The RQ runner (the default) hands the turn to the
 workers: one job per (game id, version), see `worker.turns`, so the API never thinks and a
-turn is never played twice. Its `turn_watch` makes the record that the turn is owed (the
+turn is never played twice. Its `owed_turn` makes the record that the turn is owed (the
 watchdog's task) part of the very write of the move or new game that makes it owed, so a
 crash or a Redis stop between the write and the hand-over cannot strand the game: the
 watchdog then queues the turn itself. The inline runner plays the bots' turns at once, in
@@ -25,12 +25,12 @@ from typing import Protocol
 import redis
 
 from ai.levels import LEVELS, decide
+from core.bot_metrics import record_decision
+from core.errors import Conflict, GameNotFound, StaleVersion
+from core.store import GameStore, OwedTask, StoredGame
+from core.tasks import owed_turn, schedule_turn
 from engine.errors import PochaError
 from engine.observation import observe
-from service.bot_metrics import record_decision
-from service.errors import Conflict, GameNotFound, StaleVersion
-from service.store import GameStore, StoredGame, Watch
-from worker.tasks import schedule_turn, turn_watch
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ class BotRunner(Protocol):
     def game_changed(self, game_id: str, version: int) -> None:
         """Game `game_id` is now at `version` and a bot must act."""
 
-    def turn_watch(self, game_id: str, version: int) -> Watch | None:
+    def owed_turn(self, game_id: str, version: int) -> OwedTask | None:
         """What to write with a change that leaves a bot to act at `version` (or None)."""
 
 
@@ -142,11 +142,11 @@ class RQBotRunner:
     #: Pauses between tries to hand a turn over while Redis does not answer (seconds).
     RETRY_PAUSES = (0.05, 0.2, 0.5)
 
-    def turn_watch(self, game_id: str, version: int) -> Watch:
-        return turn_watch(game_id, version)
+    def owed_turn(self, game_id: str, version: int) -> OwedTask:
+        return owed_turn(game_id, version)
 
     def game_changed(self, game_id: str, version: int) -> None:
-        # The turn's task was written with the change (see `turn_watch`); this queues its
+        # The turn's task was written with the change (see `owed_turn`); this queues its
         # first job, waiting out a blip of Redis so the bot plays at once. Should Redis not
         # take it even so, the watchdog queues the turn at the task's first check: the
         # change that was written stands, and the request need not fail.
@@ -171,7 +171,7 @@ class InlineBotRunner:
 
     plays_inline = True
 
-    def turn_watch(self, game_id: str, version: int) -> None:
+    def owed_turn(self, game_id: str, version: int) -> None:
         return None  # the turn is played before the request ends
 
     def __init__(self, store: GameStore, max_turns: int = 100_000) -> None:

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from service.embedded_redis import RedisServer, free_port
-from service.processes import stop_processes
-from service.serve import gunicorn_command
+from tools.embedded_redis import RedisServer, free_port
+from tools.processes import stop_processes
+from tools.serve import gunicorn_command
 
 PLAYERS = 4
 

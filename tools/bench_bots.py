@@ -27,15 +27,15 @@ from rq import Worker
 
 from ai.bot import Budget
 from ai.levels import LEVELS
+from core.advice import Thinking, ask_move, wait_for_report
+from core.matches import check_match, create_match, match_report
+from core.queues import connect
 from engine.game import Game
 from engine.observation import observe
 from engine.position import position_of
 from engine.rules import Rules
-from service.embedded_redis import RedisServer
-from service.processes import die_with_parent, stop_processes
-from worker.advice import Thinking, ask_move, wait_for_report
-from worker.matches import check_match, create_match, match_report
-from worker.queues import connect
+from tools.embedded_redis import RedisServer
+from tools.processes import die_with_parent, stop_processes
 
 
 def sample_positions(count: int, seed: int = 1) -> list[dict[str, Any]]:

@@ -1,0 +1,270 @@
+"""AI on demand: a hint for a seat of a stored game, or a move for a position a front end
+keeps itself; and the report of such a job for `GET /api/v1/jobs/{id}`.
+
+`ask_hint` and `ask_move` queue a job on the high-priority queue and return its id, a
+random token: a hint shows its seat's best move, so only the holder of that seat's token,
+who is given the id, can read it. The jobs (`hint`, `move`) think with the analysis on and
+return the action with, per legal action, its share of the search and its mean score.
+They are not retried and not owed_args: if thinking fails, or the worker dies (the report
+notices the job's heartbeat stopping), the job is reported failed and the client asks
+again. Only these jobs are reported; bot turns and match games are not readable by id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import redis
+from rq.exceptions import NoSuchJobError
+from rq.job import Job
+from rq.results import Result
+
+from ai.bot import Budget
+from ai.levels import LEVELS, decide
+from core.bot_metrics import record_decision
+from core.bots import bot_seed
+from core.errors import GameNotFound
+from core.logs import job_meta
+from core.queues import HIGH, SERIALIZER, Timing, job_timeout, queue, thinking_seconds
+from core.turns import store_for
+from engine.errors import InvalidStateError
+from engine.observation import observe
+from engine.position import position_from_dict
+
+KINDS = ("hint", "ai_move")
+DEFAULT_LEVEL = "hard"
+#: Results wait this long for their reader; a job not started by then is dropped.
+RESULT_TTL = 600
+QUEUED_TTL = 600
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """How hard to think: a level by name, or a custom ISMCTS budget."""
+
+    level: str | None = None
+    iterations: int | None = None
+    milliseconds: int | None = None
+
+    @property
+    def custom(self) -> bool:
+        return self.iterations is not None or self.milliseconds is not None
+
+    @property
+    def budget(self) -> Budget:
+        if self.custom:
+            return Budget(self.iterations, self.milliseconds)
+        return LEVELS[self.level or DEFAULT_LEVEL].budget
+
+    @property
+    def label(self) -> str:
+        return "ismcts" if self.custom else self.level or DEFAULT_LEVEL
+
+    def decide_args(self) -> tuple[str, Budget | None]:
+        """The `level` and `budget` arguments of `ai.levels.decide`."""
+        return ("ismcts", self.budget) if self.custom else (self.label, None)
+
+    def to_kwargs(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "iterations": self.iterations,
+            "milliseconds": self.milliseconds,
+        }
+
+
+class AdviceRefused(Exception):
+    """The job cannot give the advice asked for; the message says why, to the client."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _enqueue(
+    connection: redis.Redis, kind: str, func: str, args: tuple[Any, ...], thinking: Thinking
+) -> str:
+    job_id = secrets.token_urlsafe(18)
+    queue(connection, HIGH).enqueue_call(
+        func=func,
+        args=args,
+        kwargs=thinking.to_kwargs(),
+        timeout=job_timeout(thinking_seconds(thinking.budget)),
+        job_id=job_id,
+        result_ttl=RESULT_TTL,
+        failure_ttl=RESULT_TTL,
+        ttl=QUEUED_TTL,
+        meta={"kind": kind, **job_meta()},
+        description=kind,
+    )
+    return job_id
+
+
+def ask_hint(
+    connection: redis.Redis, game_id: str, seat: int, version: int, thinking: Thinking
+) -> str:
+    """Queue a hint for `seat` of the game at `version`; the job's id."""
+    return _enqueue(connection, "hint", "worker.advice.hint", (game_id, seat, version), thinking)
+
+
+def ask_move(connection: redis.Redis, position: dict[str, Any], thinking: Thinking) -> str:
+    """Queue a move for a client's position (already checked by the caller); the job's id."""
+    return _enqueue(connection, "ai_move", "worker.advice.move", (position,), thinking)
+
+
+def think_hint(
+    connection: redis.Redis, game_id: str, seat: int, version: int, thinking: Thinking
+) -> dict[str, Any]:
+    """The seat's best action at `version` of the game, with the analysis, from its own
+    view only; `AdviceRefused` when the game is gone or has moved on."""
+    try:
+        record = store_for(connection).load(game_id)
+    except GameNotFound:
+        raise AdviceRefused("The game is gone: it was deleted or expired.") from None
+    if record.version != version or record.game.turn != seat:
+        raise AdviceRefused(
+            f"The game has moved on since the hint was asked (version {version}, now "
+            f"{record.version}): ask again on your turn."
+        )
+    obs = observe(record.game, seat)
+    name, budget = thinking.decide_args()
+    started = time.perf_counter()
+    decision = decide(
+        obs, name, seed=bot_seed(record.game.seed, version), budget=budget, analyse=True
+    )
+    record_decision(connection, "hint", thinking.label, time.perf_counter() - started)
+    return {
+        **decision.to_dict(),
+        "level": thinking.label,
+        "budget": thinking.budget.to_dict(),
+        "seat": seat,
+        "game": game_id,
+        "version": version,
+    }
+
+
+def think_move(
+    position: dict[str, Any], thinking: Thinking, connection: redis.Redis | None = None
+) -> dict[str, Any]:
+    """The action of the position's seat, with the analysis; `AdviceRefused` when the
+    position is impossible. The think time is recorded when `connection` is given."""
+    try:
+        obs = position_from_dict(position)
+    except InvalidStateError as exc:
+        raise AdviceRefused(f"The position is impossible: {exc.message}") from None
+    # Deterministic: the same position and thinking give the same answer.
+    digest = hashlib.sha256(
+        json.dumps([position, thinking.to_kwargs()], sort_keys=True).encode()
+    ).digest()
+    name, budget = thinking.decide_args()
+    started = time.perf_counter()
+    decision = decide(
+        obs, name, seed=int.from_bytes(digest[:8], "big") >> 1, budget=budget, analyse=True
+    )
+    if connection is not None:
+        record_decision(connection, "ai_move", thinking.label, time.perf_counter() - started)
+    return {
+        **decision.to_dict(),
+        "level": thinking.label,
+        "budget": thinking.budget.to_dict(),
+        "seat": obs.seat,
+    }
+
+
+# -- reports ------------------------------------------------------------------------------------
+
+#: RQ's statuses as the API reports them.
+_STATUS = {
+    "queued": "queued",
+    "scheduled": "queued",
+    "deferred": "queued",
+    "started": "started",
+    "finished": "finished",
+    "failed": "failed",
+    "stopped": "failed",
+    "canceled": "failed",
+}
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat().replace("+00:00", "Z")
+
+
+def _ms(start: datetime | None, end: datetime | None) -> float | None:
+    if start is None or end is None:
+        return None
+    return round((end - start).total_seconds() * 1000, 1)
+
+
+def is_job_id(job_id: str) -> bool:
+    # ASCII only: str.isalnum() also accepts letters such as "Ç", which RQ refuses in ids.
+    return 0 < len(job_id) <= 64 and all(
+        ch.isascii() and (ch.isalnum() or ch in "-_") for ch in job_id
+    )
+
+
+def job_report(
+    connection: redis.Redis, job_id: str, timing: Timing | None = None
+) -> dict[str, Any] | None:
+    """What `GET /api/v1/jobs/{id}` shows of an advice job; None if there is no such job
+    (or it is not an advice job)."""
+    if not is_job_id(job_id):
+        return None
+    try:
+        job = Job.fetch(job_id, connection=connection, serializer=SERIALIZER)
+    except NoSuchJobError:
+        return None
+    kind = job.meta.get("kind")
+    if kind not in KINDS:
+        return None
+    raw_status = job.get_status(refresh=False)
+    status = _STATUS.get(getattr(raw_status, "value", raw_status) or "", "queued")
+    result = None
+    error = None
+    if status == "finished":
+        result = job.return_value()
+    elif status == "failed":
+        error = job.meta.get("error") or "The bot could not think about this; ask again."
+    elif status == "started":
+        timing = timing or Timing.from_env()
+        beat = job.last_heartbeat or job.started_at
+        if beat is not None and time.time() - beat.timestamp() > timing.stale:
+            status = "failed"
+            error = "The worker thinking about this stopped; ask again."
+    return {
+        "id": job.id,
+        "kind": kind,
+        "status": status,
+        "result": result,
+        "error": error,
+        "timings": {
+            "enqueued_at": _iso(job.enqueued_at),
+            "started_at": _iso(job.started_at),
+            "ended_at": _iso(job.ended_at),
+            "queued_ms": _ms(job.enqueued_at, job.started_at),
+            "run_ms": _ms(job.started_at, job.ended_at),
+        },
+    }
+
+
+def wait_for_report(
+    connection: redis.Redis, job_id: str, wait: float, timing: Timing | None = None
+) -> dict[str, Any] | None:
+    """The job's report once it is finished or failed, or after `wait` seconds."""
+    deadline = time.monotonic() + wait
+    while True:
+        report = job_report(connection, job_id, timing)
+        if report is None or report["status"] in ("finished", "failed"):
+            return report
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return report
+        # RQ appends every outcome of a job to its results stream: block on it, so the
+        # answer leaves the moment the job ends. A second at a time, which keeps within
+        # the client's socket timeout and looks at a started job's heartbeat now and then.
+        connection.xread({Result.get_key(job_id): "0-0"}, block=max(1, int(min(left, 1) * 1000)))

@@ -1,0 +1,80 @@
+"""The errors of the service's own rules (not the game's): a missing game, a lost race, a stale
+version, a refused token, a rate limit; and which Redis errors mean "the store is down".
+
+Each `ServiceError` carries the HTTP status and the stable machine code it is reported
+with, and a sentence for the client. They know nothing of Flask, so the store, the bot
+turns and the RQ jobs raise them as they are; `service.errors` turns them into responses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+
+# Redis errors that mean "the store cannot answer now" rather than a bug of ours.
+REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError)
+
+
+class ServiceError(Exception):
+    """An error to report to the client as it is: status, machine code and a sentence."""
+
+    status = 400
+    error = "bad_request"
+
+    def __init__(self, message: str, *, errors: dict[str, Any] | None = None, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.errors = errors
+        self.extra = extra
+
+
+class InvalidInput(ServiceError):
+    status = 422
+    error = "validation_error"
+
+
+class Unauthorized(ServiceError):
+    status = 401
+    error = "unauthorized"
+
+
+class Forbidden(ServiceError):
+    status = 403
+    error = "forbidden"
+
+
+class GameNotFound(ServiceError):
+    status = 404
+    error = "game_not_found"
+
+    def __init__(self, game_id: str) -> None:
+        # The id is echoed only when it looks like one of ours, so a request cannot make
+        # us reflect arbitrary text (or a token pasted in the wrong place).
+        shown = f" {game_id}" if len(game_id) <= 32 and game_id.isascii() else ""
+        super().__init__(f"There is no game{shown}: it never existed, ended or expired.")
+
+
+class Conflict(ServiceError):
+    """The game changed between reading it and writing the move: another request won."""
+
+    status = 409
+    error = "conflict"
+
+
+class StaleVersion(ServiceError):
+    """The client's If-Match names a version that is no longer the game's."""
+
+    status = 412
+    error = "stale_version"
+
+
+class RateLimited(ServiceError):
+    """Over a rate limit: `Retry-After` says in how many seconds the count starts again."""
+
+    status = 429
+    error = "rate_limited"
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -1,0 +1,82 @@
+"""Every Redis key and channel name the service writes, in one place.
+
+Everything of ours lives under the `pocha:` prefix, so one Redis can be shared with other
+applications and an operator can find our keys with one pattern. RQ's own keys (`rq:`)
+are RQ's business: we reach them only through RQ's API. Per-game keys all start with
+`pocha:game:{id}`, per-match keys with `pocha:match:{id}`.
+"""
+
+from __future__ import annotations
+
+PREFIX = "pocha"
+
+
+# -- games ------------------------------------------------------------------------------
+
+
+def game_key(game_id: str) -> str:
+    """Hash of a stored game: its state, history, seats, version and event count."""
+    return f"{PREFIX}:game:{game_id}"
+
+
+def events_key(game_id: str) -> str:
+    """List of a game's public events, in order (`seq` is the position, 1-based)."""
+    return f"{PREFIX}:game:{game_id}:events"
+
+
+def changes_channel(game_id: str) -> str:
+    """Pub/sub channel announcing each new version (or `deleted`) of a game."""
+    return f"{PREFIX}:game:{game_id}:changed"
+
+
+# -- tasks: work that must get done (core.tasks) ----------------------------------------
+
+#: Sorted set of task keys, scored by when the watchdog next looks at each.
+TASKS_DUE = f"{PREFIX}:tasks"
+#: Held (with an expiry) by the one worker sweeping the overdue tasks.
+SWEEP_LOCK = f"{PREFIX}:tasks:sweeping"
+
+
+def task_key(key: str) -> str:
+    """Hash of one task: its current job, its recipe and its recovery count."""
+    return f"{PREFIX}:task:{key}"
+
+
+# -- bot-vs-bot matches (core.matches) --------------------------------------------------
+
+
+def match_key(match_id: str) -> str:
+    """Hash of a match: its spec, counts of games done and failed, cached statistics."""
+    return f"{PREFIX}:match:{match_id}"
+
+
+def records_key(match_id: str) -> str:
+    """List of the records of a match's finished games."""
+    return f"{PREFIX}:match:{match_id}:records"
+
+
+def ended_key(match_id: str) -> str:
+    """Set of the indexes of a match's games that were counted as ended."""
+    return f"{PREFIX}:match:{match_id}:ended"
+
+
+def checkpoint_key(match_id: str, index: int) -> str:
+    """Hash of a match game between two slices: its step and saved state."""
+    return f"{PREFIX}:match:{match_id}:game:{index}"
+
+
+# -- figures -----------------------------------------------------------------------------
+
+#: Set of the bot think-time histograms that exist (core.bot_metrics).
+THINK_STATS = f"{PREFIX}:stats:think"
+
+
+def think_key(kind: str, level: str) -> str:
+    """Hash of one think-time histogram: `count`, `sum` (seconds), `moves` (bot moves
+    applied) and `b<i>`, the decisions that fell in bucket i (one increment each)."""
+    return f"{THINK_STATS}:{kind}:{level}"
+
+
+def move_limit_key(window: int, index: int, address: str) -> str:
+    """Counter of one client address's moves in one window of one move rate limit."""
+    return f"{PREFIX}:limit:moves:{window}:{index}:{address}"

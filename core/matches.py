@@ -1,0 +1,531 @@
+"""Bot-vs-bot matches: many games between the same bots, played by the workers, with the
+arena's statistics.
+
+`create_match` checks a match (bots per seat in the arena's syntax, games, rules, seed,
+duplicate deals), refuses one that would cost more CPU than allowed, stores it and fans out
+one task per game on the low-priority queue. The deals and seatings are the arena's own
+(`ai.arena.tasks_for`), and each game is played exactly as `ai.arena.play_game` plays it
+(same bots, budgets and decision seeds), so a match's records are arena records and
+`ai.stats.summarize` makes the per-bot figures.
+
+A game does not hold a worker until it ends: `play_match_game` plays for a slice of
+`Timing.match_slice` seconds, saves the game (a checkpoint), and queues its own
+continuation at the front of the low queue. Between two slices a worker reads the high
+queue first, so a person waiting for a bot waits at most one slice plus one decision,
+however big the match. The checkpoint is written only if nobody else moved the game on
+meanwhile, and a finished game is counted once, so a slice played twice (a recovery after
+a worker died) changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import redis
+
+from ai.arena import Player, decision_seed, parse_player, tasks_for
+from ai.bot import Bot, Budget
+from ai.ismcts import DEFAULT_ITERATIONS
+from ai.levels import make_bot
+from ai.stats import summarize
+from core.keys import TASKS_DUE, checkpoint_key, ended_key, match_key, records_key, task_key
+from core.queues import (
+    LOW,
+    MAX_ITERATIONS,
+    MAX_MILLISECONDS,
+    Timing,
+    job_timeout,
+    thinking_seconds,
+)
+from core.tasks import Task, finish, resubmit, submit_new, text
+from engine.errors import InvalidRulesError
+from engine.game import Game
+from engine.observation import observe
+from engine.rules import Rules
+
+MAX_GAMES = 1000
+#: What a match may cost at most, in estimated CPU hours of thinking (POCHA_MATCH_MAX_CPU_HOURS).
+MAX_CPU_HOURS = 24
+#: A typical machine's ISMCTS speed, for the cost estimate (timeouts assume a slower one).
+ESTIMATED_ITERATIONS_PER_SECOND = 10_000
+#: A match and its records are kept this long after its last game ended.
+MATCH_TTL = 7 * 24 * 3600
+
+
+class MatchRefused(ValueError):
+    """A match that cannot be played as asked; the message says why, `field` where."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def game_task_key(match_id: str, index: int) -> str:
+    return f"match:{match_id}:{index}"
+
+
+def is_match_id(match_id: str) -> bool:
+    # ASCII only: str.isalnum() also accepts letters such as "Ç", which RQ refuses in ids.
+    return 0 < len(match_id) <= 64 and all(
+        ch.isascii() and (ch.isalnum() or ch in "-_") for ch in match_id
+    )
+
+
+# -- the spec -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """What a match plays: stored as JSON beside it."""
+
+    seats: tuple[str, ...]
+    games: int
+    rules: Rules
+    seed: int
+    duplicate: bool
+
+    @property
+    def lineup(self) -> list[Player]:
+        return [parse_player(s) for s in self.seats]
+
+    @property
+    def deals(self) -> int:
+        return self.games // self.rules.players if self.duplicate else self.games
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seats": list(self.seats),
+            "games": self.games,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "duplicate": self.duplicate,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MatchSpec:
+        return cls(
+            seats=tuple(data["seats"]),
+            games=data["games"],
+            rules=Rules.from_dict(data["rules"]),
+            seed=data["seed"],
+            duplicate=data["duplicate"],
+        )
+
+
+def effective_budget(player: Player) -> Budget:
+    """The budget a seat really thinks with (ISMCTS without one uses its default)."""
+    budget = player.budget
+    if (
+        budget.iterations is None
+        and budget.milliseconds is None
+        and player.bot.startswith("ismcts")
+    ):
+        return Budget(iterations=DEFAULT_ITERATIONS)
+    return budget
+
+
+def decisions_per_game(rules: Rules) -> int:
+    """Bids and cards of one game's scheduled hands (tiebreak hands aside)."""
+    return sum(rules.players * (cards + 1) for cards in rules.hand_sizes)
+
+
+def estimated_cpu_seconds(spec: MatchSpec) -> float:
+    """About how long the whole match thinks, on a typical machine."""
+    per_decision = []
+    for player in spec.lineup:
+        budget = effective_budget(player)
+        limits = []
+        if budget.milliseconds is not None:
+            limits.append(budget.milliseconds / 1000)
+        if budget.iterations is not None:
+            limits.append(budget.iterations / ESTIMATED_ITERATIONS_PER_SECOND)
+        # The rule-based bots take well under a millisecond, bookkeeping included.
+        per_decision.append(min(limits) if limits else 0.001)
+    mean = sum(per_decision) / len(per_decision)
+    return spec.games * decisions_per_game(spec.rules) * mean
+
+
+def check_match(
+    seats: Sequence[str],
+    games: int,
+    rules: dict[str, Any] | None,
+    seed: int | None,
+    duplicate: bool,
+    *,
+    max_games: int = MAX_GAMES,
+    max_cpu_hours: float = MAX_CPU_HOURS,
+) -> MatchSpec:
+    """The match asked for, or `MatchRefused` saying what is wrong with it."""
+    options = dict(rules or {})
+    if options.get("players", len(seats)) != len(seats):
+        raise MatchRefused(
+            f"rules.players is {options['players']} but {len(seats)} seats are listed; leave "
+            "it out, the seats decide.",
+            "rules",
+        )
+    options["players"] = len(seats)
+    try:
+        parsed = Rules.from_dict(options)
+    except InvalidRulesError as exc:
+        raise MatchRefused(exc.message, "rules") from exc
+    for text_seat in seats:
+        try:
+            player = parse_player(text_seat)
+        except ValueError as exc:
+            raise MatchRefused(str(exc), "seats") from exc
+        budget = player.budget
+        if budget.iterations is not None and not 1 <= budget.iterations <= MAX_ITERATIONS:
+            raise MatchRefused(
+                f"{text_seat}: a budget is from 1 to {MAX_ITERATIONS} iterations", "seats"
+            )
+        if budget.milliseconds is not None and not 1 <= budget.milliseconds <= MAX_MILLISECONDS:
+            raise MatchRefused(f"{text_seat}: a budget is from 1 to {MAX_MILLISECONDS} ms", "seats")
+    if not 1 <= games <= max_games:
+        raise MatchRefused(f"a match plays from 1 to {max_games} games, not {games}", "games")
+    n = parsed.players
+    if duplicate and games % n:
+        raise MatchRefused(
+            f"with duplicate deals each deal is played once per rotation of the {n} seats, so "
+            f"games must be a multiple of {n} (e.g. {max(n, games - games % n)})",
+            "games",
+        )
+    spec = MatchSpec(
+        tuple(seats), games, parsed, secrets.randbelow(2**53) if seed is None else seed, duplicate
+    )
+    hours = estimated_cpu_seconds(spec) / 3600
+    if hours > max_cpu_hours:
+        raise MatchRefused(
+            f"this match would think for about {hours:.0f} CPU hours; the limit is "
+            f"{max_cpu_hours:g}: play fewer games, a shorter schedule or smaller budgets",
+            "games",
+        )
+    return spec
+
+
+def game_task(match_id: str, index: int, spec: MatchSpec, timing: Timing) -> Task:
+    longest = max(thinking_seconds(effective_budget(p)) for p in spec.lineup)
+    return Task(
+        key=game_task_key(match_id, index),
+        prefix=f"pocha-match-{match_id}-{index}",
+        func="worker.matches.play_match_game",
+        args=(match_id, index),
+        queue=LOW,
+        # A slice stops after the decision that crosses its end: one decision more at most.
+        timeout=job_timeout(timing.match_slice + longest),
+        retries=2,
+        at_front=True,
+        give_up="core.matches.give_up_game",
+    )
+
+
+def create_match(connection: redis.Redis, spec: MatchSpec, timing: Timing | None = None) -> str:
+    """Store the match and queue one task per game; the match's id."""
+    timing = timing or Timing.from_env()
+    match_id = secrets.token_urlsafe(12)
+    pipe = connection.pipeline(transaction=True)
+    pipe.hset(
+        match_key(match_id),
+        mapping={
+            "spec": json.dumps(spec.to_dict()),
+            "created": time.time(),
+            "done": 0,
+            "failed": 0,
+        },
+    )
+    pipe.expire(match_key(match_id), MATCH_TTL)
+    pipe.execute()
+    submit_new(
+        connection, [game_task(match_id, i, spec, timing) for i in range(spec.games)], timing
+    )
+    return match_id
+
+
+def load_spec(connection: redis.Redis, match_id: str) -> MatchSpec | None:
+    raw = connection.hget(match_key(match_id), "spec")
+    return None if raw is None else MatchSpec.from_dict(json.loads(raw))
+
+
+# -- one game, a slice at a time -----------------------------------------------------------------
+
+
+class MatchGame:
+    """A game of the match in progress: `ai.arena.play_game`'s loop, able to stop and
+    resume (bots keep no state between decisions, so a resumed game plays on the same)."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int,
+        players: Sequence[Player],
+        deal: int,
+        game: Game | None = None,
+        step: int = 0,
+        decisions: list[int] | None = None,
+        think: list[float] | None = None,
+    ) -> None:
+        n = rules.players
+        self.rules = rules
+        self.seed = seed
+        self.players = list(players)
+        self.deal = deal
+        self.game = game or Game.new(rules, seed)
+        self.step = step
+        self.decisions = decisions or [0] * n
+        self.think = think or [0.0] * n
+        self.bots: list[Bot] = [make_bot(p.bot) for p in self.players]
+
+    @property
+    def finished(self) -> bool:
+        return self.game.phase == "finished"
+
+    def play(self, until: float | None = None) -> bool:
+        """Decide and play until the game ends or `time.monotonic()` passes `until`
+        (after at least one decision); whether the game is over."""
+        game = self.game
+        while not self.finished:
+            seat = game.turn
+            assert seat is not None
+            obs = observe(game, seat)
+            t0 = time.perf_counter()
+            decision = self.bots[seat].decide(
+                obs, self.players[seat].budget, decision_seed(self.seed, seat, self.step)
+            )
+            self.think[seat] += (time.perf_counter() - t0) * 1000.0
+            self.decisions[seat] += 1
+            game.apply(seat, decision.action)
+            self.step += 1
+            if until is not None and time.monotonic() >= until:
+                break
+        return self.finished
+
+    def record(self) -> dict[str, Any]:
+        """The game's record, as `ai.arena.play_game` makes it."""
+        game = self.game
+        return {
+            "seed": self.seed,
+            "deal": self.deal,
+            "rules": self.rules.to_dict(),
+            "seats": [p.label for p in self.players],
+            "hands": [
+                {
+                    "cards": h["cards"],
+                    "bids": h["bids"],
+                    "tricks": h["tricks"],
+                    "points": h["points"],
+                }
+                for h in game.history
+            ],
+            "scores": list(game.scores),
+            "winners": list(game.winners),
+            "decisions": list(self.decisions),
+            "think_ms": [round(t, 3) for t in self.think],
+        }
+
+    def checkpoint(self) -> str:
+        return json.dumps(
+            {
+                "game": self.game.to_dict(),
+                "step": self.step,
+                "decisions": self.decisions,
+                "think": self.think,
+            }
+        )
+
+    @classmethod
+    def resume(
+        cls, rules: Rules, seed: int, players: Sequence[Player], deal: int, saved: str
+    ) -> MatchGame:
+        data = json.loads(saved)
+        return cls(
+            rules,
+            seed,
+            players,
+            deal,
+            game=Game.from_dict(data["game"]),
+            step=data["step"],
+            decisions=data["decisions"],
+            think=data["think"],
+        )
+
+
+# Save a game's progress only if it is still at the step this slice started from (and
+# its match still exists). KEYS: checkpoint hash, match hash. ARGV: expected step, new step,
+# state, TTL. Returns 1 if saved.
+_SAVE_LUA = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+local step = redis.call('HGET', KEYS[1], 'step') or '0'
+if step ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'step', ARGV[2], 'state', ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return 1
+"""
+
+# Count a game as ended once. KEYS: match hash, ended set, records list, checkpoint.
+# ARGV: index, counter ('done' or 'failed'), record JSON ('' for none), TTL, now.
+# Returns 1 if counted now, 0 if it was already (or the match was cancelled).
+_END_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[1], ARGV[2], 1)
+if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[3]) end
+redis.call('DEL', KEYS[4])
+local spec = cjson.decode(redis.call('HGET', KEYS[1], 'spec'))
+if redis.call('SCARD', KEYS[2]) >= spec['games'] then
+  redis.call('HSET', KEYS[1], 'finished', ARGV[5])
+end
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+return 1
+"""
+
+
+# Keep the statistics beside the match, unless the match has expired meanwhile.
+_CACHE_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('HSET', KEYS[1], 'stats', ARGV[1], 'stats_of', ARGV[2])
+end
+"""
+
+
+def _end_game(
+    connection: redis.Redis, match_id: str, index: int, record: dict[str, Any] | None
+) -> bool:
+    return bool(
+        connection.eval(
+            _END_LUA,
+            4,
+            match_key(match_id),
+            ended_key(match_id),
+            records_key(match_id),
+            checkpoint_key(match_id, index),
+            index,
+            "done" if record is not None else "failed",
+            json.dumps(record) if record is not None else "",
+            MATCH_TTL,
+            time.time(),
+        )
+    )
+
+
+def play_slice(
+    connection: redis.Redis, match_id: str, index: int, job_id: str, *, last_try: bool
+) -> dict[str, Any]:
+    """Play a slice of game `index` of the match as job `job_id` (the worker's
+    `play_match_game`), then save it and queue the next slice, or record the finished game.
+    When the `last_try` fails, the game is counted as failed so the match still ends."""
+    key = game_task_key(match_id, index)
+    spec = load_spec(connection, match_id)
+    if spec is None or connection.sismember(ended_key(match_id), str(index)):
+        finish(connection, key)  # the match is gone, or this game was counted already
+        return {"match": match_id, "game": index, "played": False}
+    timing = Timing.from_env()
+    arena_task = tasks_for(spec.rules, spec.lineup, spec.deals, spec.seed, spec.duplicate)[index]
+    saved = connection.hget(checkpoint_key(match_id, index), "state")
+    try:
+        if saved is None:
+            game = MatchGame(arena_task.rules, arena_task.seed, arena_task.players, arena_task.deal)
+        else:
+            game = MatchGame.resume(
+                arena_task.rules, arena_task.seed, arena_task.players, arena_task.deal, text(saved)
+            )
+        start = game.step
+        over = game.play(until=time.monotonic() + timing.match_slice)
+    except Exception:
+        if last_try:
+            # Every try failed: count the game as failed so the match still ends.
+            _end_game(connection, match_id, index, None)
+            finish(connection, key)
+        raise
+    if over:
+        _end_game(connection, match_id, index, {"game": index, **game.record()})
+        finish(connection, key)
+        return {"match": match_id, "game": index, "finished": True, "step": game.step}
+    saved_now = connection.eval(
+        _SAVE_LUA,
+        2,
+        checkpoint_key(match_id, index),
+        match_key(match_id),
+        start,
+        game.step,
+        game.checkpoint(),
+        MATCH_TTL,
+    )
+    if saved_now:
+        resubmit(connection, key, job_id, recovery=False, timing=timing)
+    return {"match": match_id, "game": index, "finished": False, "step": game.step}
+
+
+def give_up_game(connection: redis.Redis, key: str) -> None:
+    """The watchdog's last word on a game that keeps losing its workers: failed."""
+    _, match_id, index = key.split(":")
+    _end_game(connection, match_id, int(index), None)
+
+
+def cancel_match(connection: redis.Redis, match_id: str) -> bool:
+    """Forget a match: its games not yet played are dropped (their queued jobs find it gone
+    and do nothing). False if there was no such match."""
+    if not is_match_id(match_id):
+        return False
+    spec = load_spec(connection, match_id)
+    if spec is None:
+        return False
+    pipe = connection.pipeline(transaction=False)
+    pipe.delete(match_key(match_id), records_key(match_id), ended_key(match_id))
+    for index in range(spec.games):
+        pipe.delete(checkpoint_key(match_id, index), task_key(game_task_key(match_id, index)))
+        pipe.zrem(TASKS_DUE, game_task_key(match_id, index))
+    pipe.execute()
+    return True
+
+
+# -- progress and records ------------------------------------------------------------------------
+
+
+def _iso(timestamp: float | None) -> str | None:
+    if timestamp is None:
+        return None
+    return datetime.fromtimestamp(timestamp, UTC).isoformat().replace("+00:00", "Z")
+
+
+def records(connection: redis.Redis, match_id: str) -> list[dict[str, Any]]:
+    """The records of the games played so far, in game order."""
+    raw: list[Any] = connection.lrange(records_key(match_id), 0, -1)
+    found = [json.loads(r) for r in raw]
+    found.sort(key=lambda r: r["game"])
+    return found
+
+
+def match_report(connection: redis.Redis, match_id: str) -> dict[str, Any] | None:
+    """Progress and per-bot statistics of a match; None if there is no such match."""
+    if not is_match_id(match_id):
+        return None
+    fields = connection.hgetall(match_key(match_id))
+    if not fields:
+        return None
+    f = {text(k): text(v) for k, v in fields.items()}
+    spec = MatchSpec.from_dict(json.loads(f["spec"]))
+    finished_at = float(f["finished"]) if "finished" in f else None
+    # The statistics change only when a game ends: kept beside the match, with the number of
+    # records they were made from, so polling a big match does not reread its records.
+    count = int(connection.llen(records_key(match_id)))
+    if f.get("stats_of") == str(count):
+        bots = json.loads(f["stats"])
+    else:
+        bots = [s.to_dict() for s in summarize(records(connection, match_id))]
+        connection.eval(_CACHE_LUA, 1, match_key(match_id), json.dumps(bots), count)
+    return {
+        "id": match_id,
+        "status": "finished" if finished_at is not None else "running",
+        **spec.to_dict(),
+        "done": int(f["done"]),
+        "failed": int(f["failed"]),
+        "created_at": _iso(float(f["created"])),
+        "finished_at": _iso(finished_at),
+        "bots": bots,
+    }

@@ -1,0 +1,70 @@
+"""A bot's owed turn as the workers play it: the bot moves, then hands on to the next bot.
+
+The job `worker.turns.play_turn(game_id, version)` is queued (by the API's RQ runner, or by
+the previous bot's job) whenever a bot must act at that version of a game, and calls
+`play_owed_turn` here. It loads the game, lets the bot
+decide from its seat's observation at its level, and writes the move with the same atomic
+version check as a person's move (`core.bots.play_bot_turn`); a job that finds the game
+has moved on, ended or gone does nothing. If the next seat is a bot too, it queues that
+turn, so a game of bots plays itself to the end. People see each move as an event.
+
+When thinking fails or times out, RQ tries again; the last try, and any try after the
+watchdog had to rescue the turn twice, plays the fallback bot (heuristic), which is quick
+and cannot fail to find a legal move, so no game waits on a bot for ever.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import redis
+
+from core.bots import FALLBACK_LEVEL, play_bot_turn
+from core.config import load_config
+from core.errors import GameNotFound
+from core.store import GameStore
+from core.tasks import finish, schedule_turn, turn_key
+
+log = logging.getLogger(__name__)
+
+#: From this many watchdog recoveries on, the turn is played by the fallback bot at once: a
+#: level whose thinking keeps killing workers (memory, a hang) must not stop the game.
+SAFE_AFTER_RECOVERIES = 2
+
+
+def store_for(connection: redis.Redis) -> GameStore:
+    """The game store on the worker's connection, with the deployment's TTLs."""
+    config = load_config()
+    return GameStore(connection, finished_ttl=config["FINISHED_TTL"], idle_ttl=config["IDLE_TTL"])
+
+
+def play_owed_turn(
+    connection: redis.Redis, game_id: str, version: int, *, last_try: bool
+) -> dict[str, Any]:
+    """Play the bot turn of `game_id` at `version` (the fallback bot on the `last_try`),
+    hand on to the next bot, and end the turn's task; what was done."""
+    if last_try:
+        log.warning("game %s version %s: the fallback bot plays this turn", game_id, version)
+    store = store_for(connection)
+    level = FALLBACK_LEVEL if last_try else None
+    record = play_bot_turn(store, game_id, version, level=level)
+    played = record is not None
+    if record is None:
+        # Nothing to play: the turn was played already, perhaps by an earlier try of this
+        # job that died before handing on. Hand on from wherever the game is now (a turn
+        # already handed over is not handed over twice).
+        try:
+            record = store.load(game_id)
+        except GameNotFound:
+            record = None
+    if record is not None and record.bot_to_move is not None:
+        schedule_turn(connection, game_id, record.version)
+    finish(connection, turn_key(game_id, version))
+    return {
+        "game": game_id,
+        "version": version,
+        "played": played,
+        "fallback": played and last_try,
+        "now": None if record is None else record.version,
+    }
