@@ -181,11 +181,26 @@ def bench_soak(
     show_default=True,
     help="Where Redis keeps the games (append-only file).",
 )
-@click.option("--workers", type=int, default=None, help="API processes (default: cores + 1).")
-def serve(host: str, port: int, data_dir: str, workers: int | None) -> None:
-    """Run the whole service here: a private Redis, the API (gunicorn) and the bots."""
-    service_serve = _load("tools.serve")
-    raise SystemExit(service_serve.serve(host, port, data_dir, workers))
+@click.option(
+    "--api-processes",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="gunicorn processes serving the API (default: cores + 1).",
+)
+@click.option(
+    "--bot-workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="`pocha worker` processes playing the bots' turns, hints and matches.",
+)
+def serve(
+    host: str, port: int, data_dir: str, api_processes: int | None, bot_workers: int
+) -> None:
+    """Run the whole service here: a private Redis, the API (gunicorn) and the bots, kept
+    running (a part that dies is started again); Ctrl-C or SIGTERM stops it all."""
+    tools_serve = _load("tools.serve")
+    raise SystemExit(tools_serve.serve(host, port, data_dir, api_processes, bot_workers))
 
 
 @pocha.command()

@@ -85,7 +85,9 @@ class RedisServer:
     append-only file in `data_dir`, which is what makes the data survive a restart.
 
     The child is tied to the thread that calls `start()` (Linux PDEATHSIG): start it from
-    the main thread, or from a thread that lives as long as the server should.
+    the main thread, or from a thread that lives as long as the server should. It runs in a
+    session of its own, so signals from the terminal never reach it; `pass_fds` are file
+    descriptors it inherits (`pocha serve` hands it the data dir's lock).
     """
 
     def __init__(
@@ -98,6 +100,7 @@ class RedisServer:
         host: str = _LOCALHOST,
         executable: str | None = None,
         extra_args: Sequence[str] = (),
+        pass_fds: Sequence[int] = (),
     ) -> None:
         self.data_dir = Path(data_dir)
         self.host = host
@@ -105,6 +108,7 @@ class RedisServer:
         self.appendonly = appendonly
         self.executable = executable
         self.extra_args = tuple(extra_args)
+        self.pass_fds = tuple(pass_fds)
         self._requested_port = port
         self.port = port if port is not None else 0
         self._process: subprocess.Popen[bytes] | None = None
@@ -133,6 +137,10 @@ class RedisServer:
     @property
     def running(self) -> bool:
         return self._process is not None and self._process.poll() is None
+
+    def poll(self) -> int | None:
+        """The server's exit status once it has died; None while it runs or before start."""
+        return None if self._process is None else self._process.poll()
 
     @property
     def log_path(self) -> Path:
@@ -216,7 +224,11 @@ class RedisServer:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 cwd=self.data_dir,
+                # Its own session: a terminal's Ctrl-C is for whoever started it, who then
+                # stops Redis last, after everything that uses it.
+                start_new_session=True,
                 preexec_fn=die_with_parent(),
+                pass_fds=self.pass_fds,
             )
 
     def _wait_ready(self, timeout: float) -> None:

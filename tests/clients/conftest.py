@@ -67,7 +67,7 @@ def live_service(
     started: list[subprocess.Popen[bytes]] = []
     try:
         for name, command in (
-            ("api", gunicorn_command("127.0.0.1", port, workers=1)),
+            ("api", gunicorn_command("127.0.0.1", port, processes=1)),
             ("worker", [str(POCHA), "worker"]),
         ):
             log = (logs / f"{name}.log").open("wb")

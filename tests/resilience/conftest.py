@@ -34,6 +34,10 @@ from tools.soak import EventLog, view_body
 POCHA = Path(sys.executable).with_name("pocha")
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @dataclass(frozen=True)
 class Reply:
     status: int
@@ -81,7 +85,9 @@ class Processes:
         self.log_dir = log_dir
         self.started: list[tuple[str, subprocess.Popen[bytes]]] = []
 
-    def _start(self, name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    def _start(
+        self, name: str, command: list[str], env: dict[str, str], ignore_sigint: bool = False
+    ) -> subprocess.Popen[bytes]:
         with (self.log_dir / f"{name}.log").open("ab") as log:
             # Its own session, so that gunicorn's workers and RQ's work horses go with it.
             process = subprocess.Popen(
@@ -90,6 +96,8 @@ class Processes:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                # As a shell starts a command with `&`: SIGINT ignored.
+                preexec_fn=_ignore_sigint if ignore_sigint else None,
             )
         self.started.append((name, process))
         return process
@@ -102,7 +110,7 @@ class Processes:
         port = free_port()
         process = self._start(
             name,
-            gunicorn_command("127.0.0.1", port, workers=1),
+            gunicorn_command("127.0.0.1", port, processes=1),
             {"REDIS_URL": redis_url, "POCHA_BOT_RUNNER": "rq", **env},
         )
         self._wait(port, process, name)
@@ -111,16 +119,27 @@ class Processes:
     def worker(self, redis_url: str, name: str = "worker", **env: str) -> subprocess.Popen[bytes]:
         return self._start(name, [str(POCHA), "worker"], {"REDIS_URL": redis_url, **FAST, **env})
 
-    def serve(self, port: int, data_dir: Path, name: str = "serve") -> subprocess.Popen[bytes]:
-        """`pocha serve` on `port` with its data in `data_dir`, once it is ready."""
+    def serve(
+        self,
+        port: int,
+        data_dir: Path,
+        name: str = "serve",
+        *,
+        wait: bool = True,
+        ignore_sigint: bool = False,
+    ) -> subprocess.Popen[bytes]:
+        """`pocha serve` on `port` with its data in `data_dir`, once it is ready (unless
+        not `wait`); `ignore_sigint` starts it as a shell's `&` does."""
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
         process = self._start(
             name,
             [str(POCHA), "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--data-dir", str(data_dir), "--workers", "1"],
+             "--data-dir", str(data_dir), "--api-processes", "1"],
             env,
+            ignore_sigint,
         )  # fmt: skip
-        self._wait(port, process, name)
+        if wait:
+            self._wait(port, process, name)
         return process
 
     def _wait(self, port: int, process: subprocess.Popen[bytes], name: str) -> None:

@@ -60,7 +60,7 @@ def server(redis_url: str, tmp_path: Path) -> Iterator[Server]:
     log = tmp_path / "gunicorn.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            gunicorn_command("127.0.0.1", port, workers=2),
+            gunicorn_command("127.0.0.1", port, processes=2),
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
