@@ -45,8 +45,6 @@ for a person in `message`. A refused move leaves the game untouched.
 # Connections one API process may open to Redis (see create_app).
 REDIS_MAX_CONNECTIONS = 10_000
 
-# Swagger UI's assets load from this CDN in the browser; the service serves none.
-SWAGGER_UI_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
 
 
 class UnsupportedBody(ServiceError):
@@ -83,7 +81,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_CDN,
+        OPENAPI_SWAGGER_UI_URL=web.SWAGGER_UI_URL,
         # Bodies are small and kept in the order the schemas give.
         JSON_SORT_KEYS=False,
     )

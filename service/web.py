@@ -1,21 +1,42 @@
 """The web front end: the page at `/` that plays Pocha in a browser, on the public API.
 
 The page and its modules are static files in `service/static/` (plain ES modules, no build
-step), served by Flask's static route at `/static/`; this blueprint adds `/` and the cache
-policy of those files. It is a plain Flask blueprint, not a flask-smorest one, so the page
-stays out of the OpenAPI document: it is a client of the API, not a part of it.
+step), served by Flask's static route at `/static/`; this blueprint adds `/`, the cache
+policy of those files, and Swagger UI's assets for the API docs page. It is a plain Flask
+blueprint, not a flask-smorest one, so the page stays out of the OpenAPI document: it is a
+client of the API, not a part of it.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, request
+from importlib.resources import files
+
+from flask import Blueprint, Response, abort, current_app, request, send_from_directory
 
 blp = Blueprint("web", __name__)
+
+#: Where the API docs page (`/api/docs`, flask-smorest's Swagger UI page) loads Swagger
+#: UI's script and stylesheet from: this server, out of the installed `flask-swagger-ui`
+#: package, so the docs work on a machine without internet and no third party sees who
+#: reads them.
+SWAGGER_UI_URL = "/api/docs/assets/"
+_SWAGGER_UI_DIST = str(files("flask_swagger_ui") / "dist")
+_SWAGGER_UI_FILES = frozenset(
+    ("swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js")
+)
 
 
 @blp.get("/")
 def index() -> Response:
     return current_app.send_static_file("index.html")
+
+
+@blp.get(SWAGGER_UI_URL + "<name>")
+def swagger_ui_asset(name: str) -> Response:
+    if name not in _SWAGGER_UI_FILES:
+        abort(404)
+    # The files change only with the installed package: a day's cache is safe.
+    return send_from_directory(_SWAGGER_UI_DIST, name, max_age=24 * 3600)
 
 
 @blp.after_app_request

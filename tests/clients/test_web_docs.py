@@ -1,0 +1,71 @@
+"""The API docs page (`/api/docs`, Swagger UI) works with no internet: Chromium loads it
+with every request to another host refused, and the page still lists the API's operations.
+"""
+
+from __future__ import annotations
+
+import http.client
+import shutil
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.clients.conftest import LiveService
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip(
+        "no chromium: install Debian's `chromium` package (scripts/test does, as root)",
+        allow_module_level=True,
+    )
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update"]  # fmt: skip
+
+
+def test_the_api_docs_render_with_every_other_host_blocked(live_service: LiveService) -> None:
+    own = urlsplit(live_service.url).netloc
+    elsewhere: list[str] = []
+    errors: list[str] = []
+
+    def route(route: Any) -> None:
+        if urlsplit(route.request.url).netloc == own:
+            route.continue_()
+        else:
+            elsewhere.append(route.request.url)
+            route.abort()
+
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.route("**/*", route)
+            page.goto(live_service.url + "/api/docs")
+            page.wait_for_selector(".swagger-ui .info .title", timeout=30_000)
+            assert "Pocha" in page.inner_text(".swagger-ui .info .title")
+            # The operations are listed, so the document itself loaded and was read.
+            page.wait_for_selector(".opblock", timeout=30_000)
+            assert page.locator(".opblock").count() > 10
+        finally:
+            browser.close()
+    assert elsewhere == []
+    assert errors == []
+
+
+def test_only_swagger_uis_own_files_are_served_from_its_folder(live_service: LiveService) -> None:
+    netloc = urlsplit(live_service.url).netloc
+    for name, status in [("swagger-ui-bundle.js", 200), ("swagger-ui.css", 200),
+                         ("index.html", 404), ("..%2F__init__.py", 404)]:  # fmt: skip
+        connection = http.client.HTTPConnection(netloc, timeout=10)
+        try:
+            connection.request("GET", f"/api/docs/assets/{name}")
+            response = connection.getresponse()
+            response.read()
+            assert response.status == status, name
+        finally:
+            connection.close()
