@@ -52,6 +52,19 @@ LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2
 
 #: The route label of a request that matched no route (a 404 or 405 for any path).
 UNMATCHED = "unmatched"
+#: Every label comes from a closed set, so that no client can grow the metrics (and each
+#: scrape) by inventing methods or statuses: the methods HTTP defines, the URL rules, and
+#: the statuses a server answers with; anything else counts as `other`.
+METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
+OTHER = "other"
+
+
+def method_label(method: str) -> str:
+    return method if method in METHODS else OTHER
+
+
+def status_label(status: int) -> str:
+    return str(status) if 100 <= status <= 599 else OTHER
 
 
 def multiprocess_dir() -> str | None:
@@ -87,9 +100,10 @@ class ProcessMetrics:
         )
 
     def observe(self, method: str, route: str, status: int, seconds: float) -> None:
-        code = str(status)
-        self.requests.labels(method, route, code).inc()
-        self.latency.labels(method, route, code).observe(seconds)
+        """Count one request; `route` is a URL rule or UNMATCHED, never a raw path."""
+        labels = (method_label(method), route, status_label(status))
+        self.requests.labels(*labels).inc()
+        self.latency.labels(*labels).observe(seconds)
 
 
 class RedisCollector(Collector):

@@ -20,7 +20,7 @@ from flask import Flask, Response, g, request
 from core import logs
 from core.config import is_on
 from core.store import is_game_id
-from service.metrics import UNMATCHED, ProcessMetrics
+from service.metrics import UNMATCHED, ProcessMetrics, method_label
 from service.metrics import install as install_metrics
 
 log = logging.getLogger("service.request")
@@ -69,7 +69,7 @@ def _finish(response: Response, metrics: ProcessMetrics, request_log: bool) -> R
         metrics.moves.labels(MOVES[request.endpoint]).inc()
     if request_log and log.isEnabledFor(logging.INFO):
         extra: dict[str, object] = {
-            "method": request.method,
+            "method": method_label(request.method),
             "route": route,
             "status": status,
             "duration_ms": round(seconds * 1000, 2),

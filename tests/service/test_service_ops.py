@@ -18,9 +18,10 @@ from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 from rq.job import Job
 
+from core import logs
 from core.logs import JsonFormatter
 from core.queues import SERIALIZER, Timing, connect
-from service import create_app, logs
+from service import create_app
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 from worker.process import make_worker
 
@@ -213,6 +214,20 @@ def test_metrics_count_requests_by_route_and_status(client: FlaskClient) -> None
     assert sample(found, "pocha_redis_up") == 1
     # Labels are routes, never raw paths: no game id appears in the whole scrape.
     assert game_id not in client.get("/metrics").get_data(as_text=True)
+
+
+def test_invented_methods_do_not_grow_the_metrics(client: FlaskClient) -> None:
+    for i in range(300):
+        client.open("/healthz", method=f"X{i}")
+    text = client.get("/metrics").get_data(as_text=True)
+    assert "X1" not in text and "X299" not in text
+    found = scrape(client)
+    assert (
+        sample(found, "pocha_http_requests_total", method="other", route="unmatched", status="405")
+        == 300
+    )
+    series = [line for line in text.splitlines() if line.startswith("pocha_http_requests_total")]
+    assert len(series) < 10, series
 
 
 def test_metrics_of_the_bots_workers_and_queues(client: FlaskClient, redis_url: str) -> None:
