@@ -12,6 +12,8 @@ from typing import Any
 
 import redis
 
+from core.keys import is_game_id
+
 # Redis errors that mean "the store cannot answer now" rather than a bug of ours.
 REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError)
 
@@ -49,9 +51,9 @@ class GameNotFound(ServiceError):
     error = "game_not_found"
 
     def __init__(self, game_id: str) -> None:
-        # The id is echoed only when it looks like one of ours, so a request cannot make
-        # us reflect arbitrary text (or a token pasted in the wrong place).
-        shown = f" {game_id}" if len(game_id) <= 32 and game_id.isascii() else ""
+        # The id is echoed only when it has the shape of ours (letters, digits, - and _),
+        # so a request cannot make us reflect markup or a token pasted in the wrong place.
+        shown = f" {game_id}" if len(game_id) <= 32 and is_game_id(game_id) else ""
         super().__init__(f"There is no game{shown}: it never existed, ended or expired.")
 
 

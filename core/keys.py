@@ -13,6 +13,15 @@ PREFIX = "pocha"
 
 # -- games ------------------------------------------------------------------------------
 
+_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def is_game_id(game_id: str) -> bool:
+    """Whether `game_id` has the shape of our ids (URL-safe base64 letters, at most 64):
+    only such a string is ever looked up, logged or echoed back to a client."""
+    return 0 < len(game_id) <= 64 and all(ch in _ID_CHARS for ch in game_id)
+
+
 
 def game_key(game_id: str) -> str:
     """Hash of a stored game: its state, history, seats, version and event count."""

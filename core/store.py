@@ -45,12 +45,10 @@ from redis.commands.core import Script
 from redis.exceptions import NoScriptError
 
 from core.errors import Conflict, GameNotFound, StaleVersion
-from core.keys import changes_channel, events_key, game_key
+from core.keys import changes_channel, events_key, game_key, is_game_id
 from engine.game import Event, Game
 
 #: Ids are url-safe base64; anything else cannot name a game and is not looked up.
-_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-
 # Compare-and-set of a move. KEYS: game hash, events list, then (with an owed task) its hash and
 # its sorted set. ARGV: the version read, the new state, the new event count, the TTL, the
 # change channel, the score sheet's new records as JSON objects joined by commas ("" when
@@ -202,10 +200,6 @@ def hash_token(token: str) -> str:
 
 def token_matches(token: str, stored_hash: str | None) -> bool:
     return stored_hash is not None and hmac.compare_digest(hash_token(token), stored_hash)
-
-
-def is_game_id(game_id: str) -> bool:
-    return 0 < len(game_id) <= 64 and all(ch in _ID_CHARS for ch in game_id)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from service import edge, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules
 from service.context import EXTENSION, Services
 from service.errors import ErrorSchema, register_error_handlers
+from service.json_bodies import JsonProvider
 
 API_DESCRIPTION = """\
 Play Pocha (the Spanish Oh Hell) over HTTP.
@@ -74,6 +75,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """A new app; `config` overrides the environment (see `core.config.SETTINGS`)."""
     settings = load_config(config)
     app = Flask("service")
+    app.json = JsonProvider(app)
     app.config.update(
         API_TITLE="Pocha",
         API_VERSION="1",
@@ -86,8 +88,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.update(settings)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.json.compact = True  # type: ignore[attr-defined]
+    app.json.sort_keys = False
+    app.json.compact = True
 
     client = redis.Redis.from_url(
         settings["REDIS_URL"],

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from core.advice import Thinking, ask_move, job_report
 from core.errors import ServiceError
@@ -21,6 +20,7 @@ from engine.position import FIELDS, position_from_dict
 from service.api.ai_schemas import AiMoveRequestSchema, JobSchema
 from service.api.jobs import BODY_ERRORS, accepted, document_errors
 from service.context import services
+from service.json_bodies import Blueprint
 
 blp = Blueprint(
     "ai",

@@ -9,6 +9,7 @@ version as the ETag.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -16,7 +17,6 @@ import marshmallow as ma
 import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from core.errors import ServiceError, Unauthorized
 from core.games import PlayerSpec
@@ -35,6 +35,7 @@ from service.api.games_schemas import (
 from service.context import game_service
 from service.errors import ErrorSchema
 from service.events import event_stream
+from service.json_bodies import Blueprint
 from service.ratelimits import take_move_counters
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -182,13 +183,18 @@ def bearer_token() -> str | None:
     return token
 
 
+#: A version or an event's seq as a client may send it back: ASCII digits, and few enough
+#: to stay far from the integers Redis and Python refuse (str.isdigit() takes "²" too).
+_VERSION = _SEQ = re.compile(r"[0-9]{1,18}")
+
+
 def if_match_version() -> int | None:
     """The version an If-Match header names (`"12"`, `W/"12"` or `12`), if any."""
     header = request.headers.get("If-Match")
     if header is None or header.strip() == "*":
         return None
     text = header.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    if not _VERSION.fullmatch(text):
         raise ServiceError('If-Match must be a game version such as "12".')
     return int(text)
 
@@ -319,7 +325,7 @@ class Events(MethodView):
         after = query["after"]
         if _wants_stream():
             last_id = request.headers.get("Last-Event-ID", "").strip()
-            if last_id.isdigit():
+            if _SEQ.fullmatch(last_id):
                 after = int(last_id)
             # Checked before the stream starts, so an unknown game is a JSON 404.
             service.store.events_json(game_id, after=1 << 62)

@@ -388,6 +388,10 @@ class GameViewSchema(ma.Schema):
 # -- events and history ----------------------------------------------------------------------
 
 
+#: The largest event seq a client may name (18 digits, as for Last-Event-ID).
+MAX_SEQ = 10**18 - 1
+
+
 class EventsQuerySchema(ma.Schema):
     class Meta:
         # Browsers' EventSource and caches add parameters of their own; ignore them.
@@ -395,7 +399,8 @@ class EventsQuerySchema(ma.Schema):
 
     after = fields.Integer(
         load_default=0,
-        validate=validate.Range(0, None),
+        # Bounded, as Redis takes list indexes below 2^63 only.
+        validate=validate.Range(0, MAX_SEQ),
         metadata={
             "description": "Only events with `seq` greater than this (default 0: all). "
             "For a stream, the Last-Event-ID header wins over this.",

@@ -12,12 +12,12 @@ from typing import Any
 
 import marshmallow as ma
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from core.errors import ServiceError
 from core.status import work_status
 from service.context import services
 from service.errors import ErrorSchema
+from service.json_bodies import Blueprint
 
 blp = Blueprint("health", __name__, description="Is the service alive, and ready?")
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from core.advice import Thinking, ask_hint, job_report
 from engine.errors import NotYourTurnError, WrongPhaseError
@@ -19,6 +18,7 @@ from service.api.ai_schemas import HintRequestSchema, JobSchema
 from service.api.games import bearer_token
 from service.api.jobs import BODY_ERRORS, accepted, document_errors
 from service.context import game_service, services
+from service.json_bodies import Blueprint
 
 blp = Blueprint(
     "hints",

@@ -13,13 +13,13 @@ from typing import Any, TypeVar
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from core.advice import wait_for_report
 from core.errors import ServiceError
 from service.api.ai_schemas import JobQuerySchema, JobSchema
 from service.context import services
 from service.errors import ErrorSchema
+from service.json_bodies import Blueprint
 
 F = TypeVar("F", bound=Callable[..., Any])
 

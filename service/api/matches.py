@@ -15,7 +15,6 @@ from typing import Any
 import orjson
 from flask import Response, current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from core.errors import InvalidInput, ServiceError
 from core.matches import (
@@ -30,6 +29,7 @@ from service.api.ai_schemas import GameRecordSchema, MatchRequestSchema, MatchSc
 from service.api.jobs import BODY_ERRORS, document_errors
 from service.context import services
 from service.errors import ErrorSchema
+from service.json_bodies import Blueprint
 
 blp = Blueprint(
     "matches",

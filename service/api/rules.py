@@ -6,10 +6,10 @@ from typing import Any
 
 import marshmallow as ma
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ai.levels import LEVELS
 from engine.rules import describe_options
+from service.json_bodies import Blueprint
 
 blp = Blueprint(
     "rules",

@@ -11,14 +11,17 @@ derandomized, so a run is repeatable; set POCHA_FUZZ_EXAMPLES to fuzz longer loc
 from __future__ import annotations
 
 import itertools
+import json
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import schemathesis
 from flask import Flask
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -149,3 +152,81 @@ def aim(case: Any, table: Table) -> None:
 def test_api_holds_to_its_document(case: Any, fuzz_app: Flask, table: Table) -> None:
     aim(case, table)
     case.call_and_validate(app=fuzz_app, checks=CHECKS)
+
+
+# -- hostile values the document's own examples never reach ------------------------------
+
+#: Integers at and past every boundary a parser or Redis has: 2^31, 2^53, 2^63, 2^64 and
+#: Python's 4,300-digit limit for turning text into int.
+BOUNDARY_INTEGERS = ["2147483648", "9007199254740993", "9223372036854775807",
+                     "9223372036854775808", "18446744073709551616", "-9223372036854775809",
+                     "1" + "0" * 4300, "9" * 5000]  # fmt: skip
+
+
+def hostile_json() -> st.SearchStrategy[str]:
+    """JSON texts of the classes that once made a 500: deep nesting, huge numbers, escaped
+    lone surrogates, NaN and Infinity, placed where a body's fields would be."""
+    leaf = st.one_of(
+        st.sampled_from(BOUNDARY_INTEGERS),
+        st.sampled_from(['"\\ud800"', '"\\udfff"', '"a\\ud83d"', '"\\u0000"', '"\\u202e"']),
+        st.sampled_from(["NaN", "Infinity", "-Infinity", "1e999", "-0", "0.5"]),
+    )
+    deep = st.integers(min_value=33, max_value=5000).map(lambda n: "[" * n + "]" * n)
+    field = st.sampled_from(["bid", "card", "players", "rules", "seed", "name", "level",
+                             "iterations", "milliseconds", "position", "games"])  # fmt: skip
+    value = st.one_of(leaf, deep)
+    return st.one_of(
+        deep,
+        st.builds(lambda f, v: "{" + json.dumps(f) + ": " + v + "}", field, value),
+        st.builds(lambda v: '{"players": [{"name": ' + v + '}, {"name": "B"}, {"name": "C"}]}',
+                  value),
+    )
+
+
+HEADERS = ["If-Match", "Last-Event-ID", "Authorization", "X-Request-ID", "Accept-Language"]
+header_values = st.one_of(
+    st.sampled_from(BOUNDARY_INTEGERS),
+    st.sampled_from(['W/"' + "9" * 5000 + '"', "Bearer " + "A" * 5000, "²", "٣", "-1", ""]),
+)
+
+
+def operations() -> list[tuple[str, str, list[str]]]:
+    """(method, path, query parameter names) of every operation in the document."""
+    document = json.loads(Path(COMMITTED).read_text())
+    found = []
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method not in ("get", "post", "delete"):
+                continue
+            query = [p["name"] for p in operation.get("parameters", []) if p["in"] == "query"]
+            found.append((method.upper(), path, query))
+    return found
+
+
+def _send(table: Table, method: str, path: str, **kwargs: Any) -> None:
+    url = path.replace("{game_id}", table.game_id).replace("{job_id}", "x" * 24).replace(
+        "{match_id}", "x" * 16
+    )
+    response = table.client.open(url, method=method, **kwargs)
+    body = response.get_data()
+    assert response.status_code < 500, (method, url, kwargs, body[:300])
+    if response.status_code >= 400:
+        assert json.loads(body)["error"], body[:300]
+
+
+@pytest.mark.parametrize(("method", "path", "query"), operations(), ids=lambda x: str(x))
+@settings(max_examples=FUZZ_EXAMPLES, derandomize=True, database=None, deadline=None,
+          suppress_health_check=list(HealthCheck))  # fmt: skip
+@given(body=hostile_json(), header=st.sampled_from(HEADERS), value=header_values,
+       number=st.sampled_from(BOUNDARY_INTEGERS))  # fmt: skip
+def test_hostile_bodies_headers_and_numbers_get_a_4xx(
+    table: Table, method: str, path: str, query: list[str], body: str, header: str,
+    value: str, number: str,
+) -> None:  # fmt: skip
+    auth = {"Authorization": f"Bearer {table.tokens[0]}"}
+    if method == "POST":
+        _send(table, method, path, data=body, content_type="application/json", headers=auth)
+    _send(table, method, path, headers={**auth, header: value})
+    _send(table, method, path, headers={header: value, "Accept": "text/event-stream"})
+    for name in query:
+        _send(table, method, path, query_string={name: number}, headers=auth)

@@ -63,7 +63,7 @@ def serve(tmp_path: Path) -> Iterator[Any]:
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
         process = subprocess.Popen(
             [str(POCHA), "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--data-dir", str(tmp_path / "data"), "--workers", "2"],
+             "--data-dir", str(tmp_path / "data"), "--api-processes", "2"],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

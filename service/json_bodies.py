@@ -1,0 +1,103 @@
+"""The one reader of JSON request bodies: whatever a client sends, a well-formed body comes
+out as plain values a schema can check, and anything else is a 400 `bad_json` that says
+what is wrong, never a 500.
+
+Python's own parser takes JSON that the rest of the service cannot: arrays nested a
+thousand deep (it recurses, and so do marshmallow and the encoders after it), integers of
+thousands of digits (turning them into `int` raises past 4,300 digits), `NaN` and
+`Infinity` (not JSON), and escaped lone surrogates (`"\\ud800"`, text that no UTF-8
+encoder will write back out). `load_json` refuses each.
+Every JSON body reaches the app through it: flask-smorest's argument parser
+(`Blueprint.ARGUMENTS_PARSER`) and `request.get_json` (the app's `JsonProvider`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import flask
+import flask_smorest
+from flask.json.provider import DefaultJSONProvider
+from webargs.core import missing
+from webargs.flaskparser import FlaskParser, is_json_request
+
+from core.errors import ServiceError
+
+#: How deep a body's arrays and objects may nest. The deepest body the API takes is an AI
+#: move's position (an object of lists of pairs): a handful of levels.
+MAX_DEPTH = 32
+#: How many digits a JSON integer may have: Python's own limit for turning text into an
+#: int. Below it, a number too large for its field is the schema's to refuse (a 422 that
+#: names the field).
+MAX_INT_DIGITS = 4300
+
+
+class BadJson(ServiceError):
+    """A body that is not JSON the API can take; the message says why."""
+
+    status = 400
+    error = "bad_json"
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise BadJson(f"A number in the body has more than {MAX_INT_DIGITS} digits.")
+    return int(text)
+
+
+def _constant(name: str) -> Any:
+    raise BadJson(f"{name} is not a JSON number.")
+
+
+def _check(value: Any, depth: int) -> None:
+    """Refuse nesting past MAX_DEPTH and strings that cannot be encoded as UTF-8."""
+    if depth > MAX_DEPTH:
+        raise BadJson(f"The body nests arrays and objects more than {MAX_DEPTH} deep.")
+    if isinstance(value, str):
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise BadJson("The body holds a lone surrogate (such as \\ud800).") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check(key, depth)
+            _check(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check(item, depth + 1)
+
+
+def load_json(data: str | bytes) -> Any:
+    """The body's value; `BadJson` for what the service cannot take, `ValueError` (as
+    `json.loads`) for what is not JSON at all."""
+    try:
+        value = json.loads(data, parse_int=_int, parse_constant=_constant)
+    except RecursionError:
+        raise BadJson(f"The body nests arrays and objects more than {MAX_DEPTH} deep.") from None
+    _check(value, 1)
+    return value
+
+
+class BodyParser(FlaskParser):
+    """webargs' Flask parser, reading JSON bodies with `load_json`."""
+
+    def _raw_load_json(self, req: flask.Request) -> Any:
+        if not is_json_request(req):
+            return missing
+        return load_json(req.get_data(cache=True))
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint, parsing bodies with `BodyParser`."""
+
+    ARGUMENTS_PARSER = BodyParser()
+
+
+class JsonProvider(DefaultJSONProvider):
+    """Flask's JSON, reading with `load_json` (so `request.get_json` takes no more than the
+    schemas do)."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return load_json(s)
