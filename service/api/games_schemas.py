@@ -15,7 +15,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ai.levels import LEVELS
-from engine.rules import MAX_PLAYERS, MIN_PLAYERS, SCHEDULES
+from engine.rules import MAX_PLAYERS, MIN_PLAYERS, NAMED_SCHEDULES
 
 CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
 # Seeds stay within what a JSON number holds exactly in every client.
@@ -57,9 +57,9 @@ class ScheduleField(fields.Field):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if isinstance(value, str):
-            if value not in SCHEDULES:
+            if value not in NAMED_SCHEDULES:
                 raise ma.ValidationError(
-                    f"Must be {' or '.join(SCHEDULES)}, or a list of card counts."
+                    f"Must be {' or '.join(NAMED_SCHEDULES)}, or a list of card counts."
                 )
             return value
         if isinstance(value, list) and all(
@@ -68,7 +68,9 @@ class ScheduleField(fields.Field):
             if not 1 <= len(value) <= 200:
                 raise ma.ValidationError("A schedule lists from 1 to 200 hands.")
             return value
-        raise ma.ValidationError(f"Must be {' or '.join(SCHEDULES)}, or a list of card counts.")
+        raise ma.ValidationError(
+            f"Must be {' or '.join(NAMED_SCHEDULES)}, or a list of card counts."
+        )
 
 
 class RulesSchema(ma.Schema):
@@ -87,7 +89,7 @@ class RulesSchema(ma.Schema):
             "description": "The hands of the game: 'classic', 'pyramid', or a list of card "
             "counts, each from 1 to deck size // players (a short game: [1, 2, 3]).",
             "oneOf": [
-                {"type": "string", "enum": list(SCHEDULES)},
+                {"type": "string", "enum": list(NAMED_SCHEDULES)},
                 {"type": "array", "items": {"type": "integer", "minimum": 1}},
             ],
             "example": "classic",
