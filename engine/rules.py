@@ -128,12 +128,19 @@ class Option(Generic[V]):
             raise self._refuse(self._not_a_schedule(value))
 
     def describe(self) -> dict[str, Any]:
-        """The option as ``GET /api/v1/rules`` lists it."""
+        """The option as ``GET /api/v1/rules`` lists it: in words, and with its kind and
+        bounds, from which a front end builds its fields."""
         described: dict[str, Any] = {
             "default": self.default,
             "allowed": self.allowed,
             "doc": self.doc,
+            "kind": self.kind,
         }
+        if self.kind == "int":
+            described["minimum"] = self.low
+            described["maximum"] = self.high
+        elif self.kind == "schedule":
+            described["choices"] = list(self.choices)
         return described
 
     def _not_a_schedule(self, value: Any) -> str:
@@ -330,5 +337,5 @@ class Rules:
 
 
 def describe_options() -> dict[str, dict[str, Any]]:
-    """Every option with its default, allowed values and meaning."""
+    """Every option with its default, allowed values, meaning, kind and bounds."""
     return {name: option.describe() for name, option in OPTIONS.items()}

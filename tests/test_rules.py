@@ -218,12 +218,20 @@ def test_describe_options_lists_every_declaration() -> None:
         "default": 4,
         "allowed": "an integer from 3 to 8",
         "doc": "Number of seats. With 3 or 6 players the four 2s are removed (36 cards).",
+        "kind": "int",
+        "minimum": 3,
+        "maximum": 8,
     }
     assert described["montar"]["allowed"] == "true or false"
+    assert described["montar"]["kind"] == "bool"
+    assert "minimum" not in described["montar"] and "choices" not in described["montar"]
     assert described["penalty"]["allowed"] == "an integer from 0 to 1000"
+    assert (described["penalty"]["minimum"], described["penalty"]["maximum"]) == (0, 1000)
     assert described["schedule"]["allowed"] == (
         "'classic', 'pyramid', or a list of card counts, each from 1 to deck size // players"
     )
+    assert described["schedule"]["kind"] == "schedule"
+    assert described["schedule"]["choices"] == ["classic", "pyramid"]
     for name, spec in described.items():
         assert spec["default"] == OPTIONS[name].default
         assert spec["doc"] and spec["doc"] == OPTIONS[name].doc
