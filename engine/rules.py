@@ -1,162 +1,297 @@
 """The rules a game is played with: players and every option of RULES.md.
 
-``Rules`` is a frozen value: validated when made, hashable, and turned to and
-from a plain dict for JSON.  An option with a bad value raises
-``InvalidRulesError`` naming the option and what it allows, so the HTTP API can
-pass the sentence on unchanged.  ``OPTIONS`` describes every option (default,
-allowed values, meaning) for ``GET /api/v1/rules``.
+Each option is declared once here as an ``Option``: its key, what kind of value it
+takes and within what bounds, its default and the sentences that explain it.  ``Rules``
+checks its values against those declarations, ``describe_options()`` lists them for
+``GET /api/v1/rules`` and the HTTP API generates its request schema from them, so an
+option is added or changed in this one place.  ``Rules`` is
+a frozen value: validated when made, hashable, and turned to and from a plain dict for
+JSON.  An option with a bad value raises ``InvalidRulesError`` naming the option and
+what it allows, so the HTTP API can pass the sentence on unchanged.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar
 
 from engine.cards import deck_for
 from engine.errors import InvalidRulesError
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
-SCHEDULES = ("classic", "pyramid")
 # After this many extra one-card hands the players still tied share the win.
 TIEBREAK_HANDS = 5
+# A custom schedule's length is bounded so that no request can order an endless game.
+MAX_SCHEDULE_HANDS = 200
 
 Schedule = str | tuple[int, ...] | list[int]
+OptionKind = Literal["bool", "int", "schedule"]
+V = TypeVar("V")
 
-OPTIONS: dict[str, dict[str, Any]] = {
-    "players": {
-        "default": 4,
-        "allowed": f"an integer from {MIN_PLAYERS} to {MAX_PLAYERS}",
-        "doc": "Number of seats. With 3 or 6 players the four 2s are removed (36 cards).",
-    },
-    "schedule": {
-        "default": "classic",
-        "allowed": "'classic', 'pyramid', or a list of card counts, each from 1 to "
-        "deck size // players",
-        "doc": "classic: n hands of 1 card, 2..top-1, n hands of top, top-1..2, n hands of "
-        "1. pyramid: 1..top-1, n hands of top, top-1..1.",
-    },
-    "dealer_restriction": {
-        "default": True,
-        "allowed": "true or false",
-        "doc": "The dealer may not bid the number that makes the bids add up to the "
-        "cards each player holds.",
-    },
-    "montar": {
-        "default": True,
-        "allowed": "true or false",
-        "doc": "When following suit and no trump has been played (or trump was led), a "
-        "player must beat the best lead-suit card if it can.",
-    },
-    "fallar": {
-        "default": True,
-        "allowed": "true or false",
-        "doc": "A player with no card of the lead suit must play a trump if it has one.",
-    },
-    "pisar": {
-        "default": True,
-        "allowed": "true or false",
-        "doc": "When trumping and trumps are already on the table, the trump must beat "
-        "them; if it cannot, any card may be played. Only matters when fallar binds.",
-    },
-    "exact_bonus": {
-        "default": 10,
-        "allowed": "an integer from 0 to 1000",
-        "doc": "Points for making the bid exactly.",
-    },
-    "per_trick": {
-        "default": 5,
-        "allowed": "an integer from 0 to 1000",
-        "doc": "Points per trick won when the bid is made exactly.",
-    },
-    "penalty": {
-        "default": 5,
-        "allowed": "an integer from 0 to 1000",
-        "doc": "Points lost per trick of difference when the bid is missed.",
-    },
-    "tiebreak": {
-        "default": True,
-        "allowed": "true or false",
-        "doc": "On a tie for first place after the last hand, one-card hands are played "
-        f"until one player leads alone; after {TIEBREAK_HANDS} such hands the tied "
-        "players share the win.",
-    },
+
+def _deck_size(players: int) -> int:
+    return 36 if players in (3, 6) else 40
+
+
+def _top(players: int) -> int:
+    return _deck_size(players) // players
+
+
+def _classic(n: int, top: int) -> tuple[int, ...]:
+    return (
+        (1,) * n
+        + tuple(range(2, top))
+        + (top,) * n
+        + tuple(range(top - 1, 1, -1))
+        + (1,) * n
+    )
+
+
+def _pyramid(n: int, top: int) -> tuple[int, ...]:
+    return tuple(range(1, top)) + (top,) * n + tuple(range(top - 1, 0, -1))
+
+
+# The schedules a game can name, each the card counts of its hands for (players, top).
+NAMED_SCHEDULES: dict[str, Callable[[int, int], tuple[int, ...]]] = {
+    "classic": _classic,
+    "pyramid": _pyramid,
 }
 
 
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidRulesError(f"{name} must be true or false, not {value!r}", option=name)
-    return value
+@dataclass(frozen=True)
+class Option(Generic[V]):
+    """One rule option: its key, the values it takes, its default and its meaning.
+
+    ``kind`` is what it takes: ``bool``, true or false; ``int``, an integer from ``low`` to
+    ``high``; ``schedule``, one of the named ``choices`` or a list of card counts, at most
+    ``max_hands`` long, each of which must fit the deck the players share.  ``doc`` says
+    in full what the option does (``GET /api/v1/rules`` and the setup form show it);
+    ``summary`` says it in a few words, beside the field in the API document.
+    """
+
+    name: str
+    kind: OptionKind
+    default: V
+    doc: str
+    summary: str
+    low: int = 0
+    high: int = 0
+    choices: tuple[str, ...] = ()
+    max_hands: int = 0
+
+    @property
+    def allowed(self) -> str:
+        """The values it takes, in words (a bool's or an int's refusal ends with them)."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "int":
+            return f"an integer from {self.low} to {self.high}"
+        names = ", ".join(repr(name) for name in self.choices)
+        return f"{names}, or a list of card counts, each from 1 to deck size // players"
+
+    def check(self, value: Any, players: int) -> None:
+        """Raise ``InvalidRulesError`` unless ``value`` is one this option takes.
+
+        ``players`` is the game's (already checked) player count: a schedule's card
+        counts are bounded by the cards each of them can be dealt.
+        """
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise self._refuse(f"{self.name} must be {self.allowed}, not {value!r}")
+        elif self.kind == "int":
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not self.low <= value <= self.high
+            ):
+                raise self._refuse(f"{self.name} must be {self.allowed}, not {value!r}")
+        elif isinstance(value, str):
+            if value not in self.choices:
+                raise self._refuse(self._not_a_schedule(value))
+        elif isinstance(value, tuple | list):
+            if not value or len(value) > self.max_hands:
+                raise self._refuse(
+                    f"{self.name} must list between 1 and {self.max_hands} hands"
+                )
+            top = _top(players)
+            for count in value:
+                if isinstance(count, bool) or not isinstance(count, int) or not (
+                    1 <= count <= top
+                ):
+                    raise self._refuse(
+                        f"every hand of the {self.name} must deal from 1 to {top} cards to "
+                        f"each of {players} players, not {count!r}"
+                    )
+        else:
+            raise self._refuse(self._not_a_schedule(value))
+
+    def describe(self) -> dict[str, Any]:
+        """The option as ``GET /api/v1/rules`` lists it: in words, and with its kind and
+        bounds, from which a front end builds its fields."""
+        described: dict[str, Any] = {
+            "default": self.default,
+            "allowed": self.allowed,
+            "doc": self.doc,
+            "kind": self.kind,
+        }
+        if self.kind == "int":
+            described["minimum"] = self.low
+            described["maximum"] = self.high
+        elif self.kind == "schedule":
+            described["choices"] = list(self.choices)
+        return described
+
+    def _not_a_schedule(self, value: Any) -> str:
+        names = ", ".join(repr(name) for name in self.choices)
+        return f"{self.name} must be {names} or a list of card counts, not {value!r}"
+
+    def _refuse(self, message: str) -> InvalidRulesError:
+        return InvalidRulesError(message, option=self.name)
 
 
-def _check_int(name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidRulesError(
-            f"{name} must be an integer from {low} to {high}, not {value!r}", option=name
-        )
-    return value
+PLAYERS: Option[int] = Option(
+    "players",
+    "int",
+    4,
+    low=MIN_PLAYERS,
+    high=MAX_PLAYERS,
+    doc="Number of seats. With 3 or 6 players the four 2s are removed (36 cards).",
+    summary="Number of seats; optional, must equal the number of players.",
+)
+SCHEDULE: Option[str] = Option(
+    "schedule",
+    "schedule",
+    "classic",
+    choices=tuple(NAMED_SCHEDULES),
+    max_hands=MAX_SCHEDULE_HANDS,
+    doc="classic: n hands of 1 card, 2..top-1, n hands of top, top-1..2, n hands of "
+    "1. pyramid: 1..top-1, n hands of top, top-1..1.",
+    summary="The hands of the game: 'classic', 'pyramid', or a list of card counts, each "
+    "from 1 to deck size // players (a short game: [1, 2, 3]).",
+)
+DEALER_RESTRICTION: Option[bool] = Option(
+    "dealer_restriction",
+    "bool",
+    True,
+    doc="The dealer may not bid the number that makes the bids add up to the cards each "
+    "player holds.",
+    summary="The dealer may not bid the number that makes the bids add up to the cards "
+    "in hand.",
+)
+MONTAR: Option[bool] = Option(
+    "montar",
+    "bool",
+    True,
+    doc="When following suit and no trump has been played (or trump was led), a player "
+    "must beat the best lead-suit card if it can.",
+    summary="Following suit with no trump on the table, a player must beat the best "
+    "lead-suit card if it can.",
+)
+FALLAR: Option[bool] = Option(
+    "fallar",
+    "bool",
+    True,
+    doc="A player with no card of the lead suit must play a trump if it has one.",
+    summary="A player with no card of the lead suit must trump if it can.",
+)
+PISAR: Option[bool] = Option(
+    "pisar",
+    "bool",
+    True,
+    doc="When trumping and trumps are already on the table, the trump must beat them; if "
+    "it cannot, any card may be played. Only matters when fallar binds.",
+    summary="Trumping over trumps, a player must over-trump if it can.",
+)
+EXACT_BONUS: Option[int] = Option(
+    "exact_bonus",
+    "int",
+    10,
+    low=0,
+    high=1000,
+    doc="Points for making the bid exactly.",
+    summary="Points for making a bid exactly.",
+)
+PER_TRICK: Option[int] = Option(
+    "per_trick",
+    "int",
+    5,
+    low=0,
+    high=1000,
+    doc="Points per trick won when the bid is made exactly.",
+    summary="Points per trick won on an exact bid.",
+)
+PENALTY: Option[int] = Option(
+    "penalty",
+    "int",
+    5,
+    low=0,
+    high=1000,
+    doc="Points lost per trick of difference when the bid is missed.",
+    summary="Points lost per trick of difference on a miss.",
+)
+TIEBREAK: Option[bool] = Option(
+    "tiebreak",
+    "bool",
+    True,
+    doc="On a tie for first place after the last hand, one-card hands are played until "
+    f"one player leads alone; after {TIEBREAK_HANDS} such hands the tied players share "
+    "the win.",
+    summary=f"Ties for first place play extra one-card hands (at most {TIEBREAK_HANDS}).",
+)
+
+# Every option by key, in the order ``Rules`` checks them and the API lists them: the
+# players first, since the schedule's card counts depend on them.
+OPTIONS: dict[str, Option[Any]] = {
+    option.name: option
+    for option in (
+        PLAYERS,
+        SCHEDULE,
+        DEALER_RESTRICTION,
+        MONTAR,
+        FALLAR,
+        PISAR,
+        EXACT_BONUS,
+        PER_TRICK,
+        PENALTY,
+        TIEBREAK,
+    )
+}
 
 
 @dataclass(frozen=True)
 class Rules:
-    """Players and options of one game; see ``OPTIONS`` for what each means."""
+    """Players and options of one game; see ``OPTIONS`` for what each means.
 
-    players: int = 4
-    schedule: Schedule = "classic"
-    dealer_restriction: bool = True
-    montar: bool = True
-    fallar: bool = True
-    pisar: bool = True
-    exact_bonus: int = 10
-    per_trick: int = 5
-    penalty: int = 5
-    tiebreak: bool = True
+    One field per option, in ``OPTIONS`` order, with its declared default (a test holds
+    the two lists together).
+    """
+
+    players: int = PLAYERS.default
+    schedule: Schedule = SCHEDULE.default
+    dealer_restriction: bool = DEALER_RESTRICTION.default
+    montar: bool = MONTAR.default
+    fallar: bool = FALLAR.default
+    pisar: bool = PISAR.default
+    exact_bonus: int = EXACT_BONUS.default
+    per_trick: int = PER_TRICK.default
+    penalty: int = PENALTY.default
+    tiebreak: bool = TIEBREAK.default
     # Derived, kept for speed: the card count of every scheduled hand.
     hand_sizes: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        _check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
-        for name in ("dealer_restriction", "montar", "fallar", "pisar", "tiebreak"):
-            _check_bool(name, getattr(self, name))
-        for name in ("exact_bonus", "per_trick", "penalty"):
-            _check_int(name, getattr(self, name), 0, 1000)
+        if isinstance(self.schedule, list):
+            # Stored as a tuple, so that the rules stay hashable.
+            object.__setattr__(self, "schedule", tuple(self.schedule))
+        for name, option in OPTIONS.items():
+            option.check(getattr(self, name), self.players)
         schedule = self.schedule
-        top = self.top
-        if isinstance(schedule, list):
-            schedule = tuple(schedule)
-            object.__setattr__(self, "schedule", schedule)
         if isinstance(schedule, str):
-            if schedule not in SCHEDULES:
-                raise InvalidRulesError(
-                    f"schedule must be 'classic', 'pyramid' or a list of card counts, "
-                    f"not {schedule!r}",
-                    option="schedule",
-                )
-            sizes = _classic(self.players, top) if schedule == "classic" else _pyramid(
-                self.players, top
-            )
-        elif isinstance(schedule, tuple):
-            if not schedule or len(schedule) > 200:
-                raise InvalidRulesError(
-                    "schedule must list between 1 and 200 hands", option="schedule"
-                )
-            for count in schedule:
-                if isinstance(count, bool) or not isinstance(count, int) or not (
-                    1 <= count <= top
-                ):
-                    raise InvalidRulesError(
-                        f"every hand of the schedule must deal from 1 to {top} cards to "
-                        f"each of {self.players} players, not {count!r}",
-                        option="schedule",
-                    )
-            sizes = schedule
+            sizes = NAMED_SCHEDULES[schedule](self.players, self.top)
         else:
-            raise InvalidRulesError(
-                f"schedule must be 'classic', 'pyramid' or a list of card counts, "
-                f"not {schedule!r}",
-                option="schedule",
-            )
+            sizes = tuple(schedule)
         object.__setattr__(self, "hand_sizes", sizes)
 
     @property
@@ -166,17 +301,17 @@ class Rules:
 
     @property
     def deck_size(self) -> int:
-        return 36 if self.players in (3, 6) else 40
+        return _deck_size(self.players)
 
     @property
     def top(self) -> int:
         """The most cards each player can be dealt."""
-        return self.deck_size // self.players
+        return _top(self.players)
 
     def to_dict(self) -> dict[str, Any]:
         # Not dataclasses.asdict: it deep-copies the derived hand_sizes only to drop them,
         # and this runs twice per move in the service (storing the game, and its view).
-        d = {name: getattr(self, name) for name in _OPTION_FIELDS}
+        d = {name: getattr(self, name) for name in OPTIONS}
         if not isinstance(self.schedule, str):
             d["schedule"] = list(self.schedule)
         return d
@@ -201,24 +336,6 @@ class Rules:
         return cls(**data)
 
 
-# The fields that are options (the constructor's arguments), in declaration order.
-_OPTION_FIELDS = tuple(f.name for f in fields(Rules) if f.init)
-
-
-def _classic(n: int, top: int) -> tuple[int, ...]:
-    return (
-        (1,) * n
-        + tuple(range(2, top))
-        + (top,) * n
-        + tuple(range(top - 1, 1, -1))
-        + (1,) * n
-    )
-
-
-def _pyramid(n: int, top: int) -> tuple[int, ...]:
-    return tuple(range(1, top)) + (top,) * n + tuple(range(top - 1, 0, -1))
-
-
 def describe_options() -> dict[str, dict[str, Any]]:
-    """Every option with its default, allowed values and meaning."""
-    return {name: dict(spec) for name, spec in OPTIONS.items()}
+    """Every option with its default, allowed values, meaning, kind and bounds."""
+    return {name: option.describe() for name, option in OPTIONS.items()}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from typing import Any
 
 import pytest
@@ -43,7 +44,14 @@ def test_defaults() -> None:
     assert (r.dealer_restriction, r.montar, r.fallar, r.pisar, r.tiebreak) == (True,) * 5
     assert (r.exact_bonus, r.per_trick, r.penalty) == (10, 5, 5)
     assert len(r.hand_sizes) == 28
-    assert {name: spec["default"] for name, spec in OPTIONS.items()} == r.to_dict()
+    assert {name: option.default for name, option in OPTIONS.items()} == r.to_dict()
+
+
+def test_rules_has_one_field_per_declared_option_in_order() -> None:
+    # Rules' typed fields are written out beside the declarations; this keeps the two
+    # from drifting apart (an option without a field could never be set, nor the reverse).
+    assert [f.name for f in fields(Rules) if f.init] == list(OPTIONS)
+    assert all(option.name == name for name, option in OPTIONS.items())
 
 
 @pytest.mark.parametrize("players", range(3, 9))
@@ -203,10 +211,58 @@ def test_rules_are_frozen() -> None:
         r.players = 5  # type: ignore[misc]
 
 
-def test_describe_options_is_a_copy_with_docs() -> None:
+def test_describe_options_lists_every_declaration() -> None:
     described = describe_options()
-    assert set(described) == set(OPTIONS)
-    for spec in described.values():
-        assert {"default", "allowed", "doc"} <= set(spec)
-    described["montar"]["default"] = False
-    assert OPTIONS["montar"]["default"] is True
+    assert list(described) == list(OPTIONS)
+    assert described["players"] == {
+        "default": 4,
+        "allowed": "an integer from 3 to 8",
+        "doc": "Number of seats. With 3 or 6 players the four 2s are removed (36 cards).",
+        "kind": "int",
+        "minimum": 3,
+        "maximum": 8,
+    }
+    assert described["montar"]["allowed"] == "true or false"
+    assert described["montar"]["kind"] == "bool"
+    assert "minimum" not in described["montar"] and "choices" not in described["montar"]
+    assert described["penalty"]["allowed"] == "an integer from 0 to 1000"
+    assert (described["penalty"]["minimum"], described["penalty"]["maximum"]) == (0, 1000)
+    assert described["schedule"]["allowed"] == (
+        "'classic', 'pyramid', or a list of card counts, each from 1 to deck size // players"
+    )
+    assert described["schedule"]["kind"] == "schedule"
+    assert described["schedule"]["choices"] == ["classic", "pyramid"]
+    for name, spec in described.items():
+        assert spec["default"] == OPTIONS[name].default
+        assert spec["doc"] and spec["doc"] == OPTIONS[name].doc
+
+
+# The sentences Rules refuses a value with, word for word: the HTTP API passes them on.
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"players": 9}, "players must be an integer from 3 to 8, not 9"),
+        ({"montar": 1}, "montar must be true or false, not 1"),
+        ({"tiebreak": None}, "tiebreak must be true or false, not None"),
+        ({"penalty": 1001}, "penalty must be an integer from 0 to 1000, not 1001"),
+        ({"exact_bonus": True}, "exact_bonus must be an integer from 0 to 1000, not True"),
+        (
+            {"schedule": "long"},
+            "schedule must be 'classic', 'pyramid' or a list of card counts, not 'long'",
+        ),
+        (
+            {"schedule": {"a": 1}},
+            "schedule must be 'classic', 'pyramid' or a list of card counts, not {'a': 1}",
+        ),
+        ({"schedule": []}, "schedule must list between 1 and 200 hands"),
+        (
+            {"players": 5, "schedule": [1, 9]},
+            "every hand of the schedule must deal from 1 to 8 cards to each of 5 players, "
+            "not 9",
+        ),
+    ],
+)
+def test_refusals_say_what_the_option_allows(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidRulesError) as info:
+        Rules(**kwargs)
+    assert str(info.value) == message

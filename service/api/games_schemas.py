@@ -1,10 +1,11 @@
 """Marshmallow schemas of the games resource: every request body and every response.
 
 Requests refuse unknown fields (marshmallow's RAISE) and out-of-range numbers before any
-game is read. Responses document every field with a description and an example, because
-the OpenAPI document generated from them is what front-end developers read. A card is
-always its code: suit letter `O` (oros), `C` (copas), `E` (espadas), `B` (bastos) then
-rank 1-7, 10 (sota), 11 (caballo), 12 (rey).
+game is read; the rule options' fields are generated from the options `engine.rules`
+declares. Responses document every field with a description and an example, because the
+OpenAPI document generated from them is what front-end developers read. A card is always
+its code: suit letter `O` (oros), `C` (copas), `E` (espadas), `B` (bastos) then rank 1-7,
+10 (sota), 11 (caballo), 12 (rey).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ai.levels import LEVELS
-from engine.rules import MAX_PLAYERS, MIN_PLAYERS, SCHEDULES
+from engine.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Option
 
 CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
 # Seeds stay within what a JSON number holds exactly in every client.
@@ -53,93 +54,57 @@ class StrictBoolean(fields.Boolean):
 
 
 class ScheduleField(fields.Field):
-    """`classic`, `pyramid`, or a list of card counts (the engine checks each count)."""
+    """A schedule option's value: one of its named schedules or a list of card counts (how
+    many cards each count may deal depends on the players: the engine checks that)."""
+
+    def __init__(self, option: Option[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.option = option
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        kinds = f"Must be {' or '.join(self.option.choices)}, or a list of card counts."
         if isinstance(value, str):
-            if value not in SCHEDULES:
-                raise ma.ValidationError(
-                    f"Must be {' or '.join(SCHEDULES)}, or a list of card counts."
-                )
+            if value not in self.option.choices:
+                raise ma.ValidationError(kinds)
             return value
         if isinstance(value, list) and all(
             isinstance(x, int) and not isinstance(x, bool) for x in value
         ):
-            if not 1 <= len(value) <= 200:
-                raise ma.ValidationError("A schedule lists from 1 to 200 hands.")
+            if not 1 <= len(value) <= self.option.max_hands:
+                raise ma.ValidationError(
+                    f"A schedule lists from 1 to {self.option.max_hands} hands."
+                )
             return value
-        raise ma.ValidationError(f"Must be {' or '.join(SCHEDULES)}, or a list of card counts.")
+        raise ma.ValidationError(kinds)
 
 
-class RulesSchema(ma.Schema):
-    """The options of RULES.md; every one is optional and defaults as GET /api/v1/rules says."""
-
-    players = fields.Integer(
-        strict=True,
-        validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS),
+def _rule_field(option: Option[Any]) -> fields.Field:
+    """The request field of one of the engine's rule options, with its bounds and its
+    summary; the example is the option's default."""
+    metadata = {"description": option.summary, "example": option.default}
+    if option.kind == "bool":
+        return StrictBoolean(metadata=metadata)
+    if option.kind == "int":
+        return fields.Integer(
+            strict=True, validate=validate.Range(option.low, option.high), metadata=metadata
+        )
+    return ScheduleField(
+        option,
         metadata={
-            "description": "Number of seats; optional, must equal the number of players.",
-            "example": 4,
-        },
-    )
-    schedule = ScheduleField(
-        metadata={
-            "description": "The hands of the game: 'classic', 'pyramid', or a list of card "
-            "counts, each from 1 to deck size // players (a short game: [1, 2, 3]).",
+            **metadata,
             "oneOf": [
-                {"type": "string", "enum": list(SCHEDULES)},
+                {"type": "string", "enum": list(option.choices)},
                 {"type": "array", "items": {"type": "integer", "minimum": 1}},
             ],
-            "example": "classic",
-        }
+        },
     )
-    dealer_restriction = StrictBoolean(
-        metadata={
-            "description": "The dealer may not bid the number that makes the bids add up "
-            "to the cards in hand.",
-            "example": True,
-        }
-    )
-    montar = StrictBoolean(
-        metadata={
-            "description": "Following suit with no trump on the table, a player must beat "
-            "the best lead-suit card if it can.",
-            "example": True,
-        }
-    )
-    fallar = StrictBoolean(
-        metadata={
-            "description": "A player with no card of the lead suit must trump if it can.",
-            "example": True,
-        }
-    )
-    pisar = StrictBoolean(
-        metadata={
-            "description": "Trumping over trumps, a player must over-trump if it can.",
-            "example": True,
-        }
-    )
-    exact_bonus = fields.Integer(
-        strict=True,
-        validate=validate.Range(0, 1000),
-        metadata={"description": "Points for making a bid exactly.", "example": 10},
-    )
-    per_trick = fields.Integer(
-        strict=True,
-        validate=validate.Range(0, 1000),
-        metadata={"description": "Points per trick won on an exact bid.", "example": 5},
-    )
-    penalty = fields.Integer(
-        strict=True,
-        validate=validate.Range(0, 1000),
-        metadata={"description": "Points lost per trick of difference on a miss.", "example": 5},
-    )
-    tiebreak = StrictBoolean(
-        metadata={
-            "description": "Ties for first place play extra one-card hands (at most 5).",
-            "example": True,
-        }
-    )
+
+
+#: The options of RULES.md, one field per option declared in `engine.rules`; every one is
+#: optional and defaults as GET /api/v1/rules says.
+RulesSchema = ma.Schema.from_dict(
+    {name: _rule_field(option) for name, option in OPTIONS.items()}, name="RulesSchema"
+)
 
 
 # -- create ----------------------------------------------------------------------------------

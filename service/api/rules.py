@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import marshmallow as ma
 from flask.views import MethodView
 
 from ai.levels import LEVELS
-from engine.rules import describe_options
+from engine.rules import OptionKind, describe_options
 from service.json_bodies import Blueprint
 
 blp = Blueprint(
@@ -26,6 +26,28 @@ class OptionSchema(ma.Schema):
         metadata={"description": "The values it takes, in words.", "example": "true or false"}
     )
     doc = ma.fields.String(metadata={"description": "What it means."})
+    kind = ma.fields.String(
+        metadata={
+            "description": "What it takes, for a form to build its field: `bool`, true or "
+            "false; `int`, an integer from `minimum` to `maximum`; `schedule`, one of "
+            "`choices` or a list of card counts.",
+            "enum": list(get_args(OptionKind)),
+            "example": "bool",
+        }
+    )
+    minimum = ma.fields.Integer(
+        metadata={"description": "An `int` option's least value.", "example": 0}
+    )
+    maximum = ma.fields.Integer(
+        metadata={"description": "An `int` option's greatest value.", "example": 1000}
+    )
+    choices = ma.fields.List(
+        ma.fields.String(),
+        metadata={
+            "description": "A `schedule` option's named schedules.",
+            "example": ["classic", "pyramid"],
+        },
+    )
 
 
 class LevelSchema(ma.Schema):
@@ -50,7 +72,7 @@ class Rules(MethodView):
     def get(self) -> dict[str, Any]:
         """List the rule options and bot levels
 
-        Each option with its default, allowed values and meaning; each bot level.
+        Each option with its default, allowed values, meaning, kind and bounds; each bot level.
         """
         options = [{"name": name, **spec} for name, spec in describe_options().items()]
         levels = [{"name": lv.name, "description": lv.description} for lv in LEVELS.values()]

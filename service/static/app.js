@@ -9,11 +9,11 @@
 
 import { Api, ApiError } from "./api.js";
 import { cardSvg, symbol } from "./cards.js";
+import { RuleFormError, readRules, rulesFieldset } from "./ruleform.js";
 import { SUIT_NAMES, bidReason, cardName, handReasons, suitOf } from "./rules.js";
 
 const STORE_KEY = "pocha.game";
 const NAME_KEY = "pocha.name";
-const SCHEDULES = { short: [1, 2, 3], classic: "classic", pyramid: "pyramid" };
 // How long things stay on screen (ms): a flying card, a won trick, a bid.
 const FLY_MS = 380;
 const TRICK_HOLD_MS = 900;
@@ -93,24 +93,8 @@ async function showSetup(message = "") {
       return;
     }
   }
-  const options = Object.fromEntries(state.rulebook.options.map((o) => [o.name, o]));
   const levels = state.rulebook.bot_levels.map((l) => l.name);
   const level = levels.includes("medium") ? "medium" : levels[0];
-  const toggles = ["dealer_restriction", "montar", "fallar", "pisar", "tiebreak"]
-    .filter((name) => options[name])
-    .map(
-      (name) => `<label class="toggle" title="${escapeHtml(options[name].doc)}">
-        <input type="checkbox" name="${name}" ${options[name].default ? "checked" : ""}>
-        <span>${name.replace("_", " ")}</span><small>${escapeHtml(options[name].doc)}</small></label>`,
-    )
-    .join("");
-  const numbers = ["exact_bonus", "per_trick", "penalty"]
-    .filter((name) => options[name])
-    .map(
-      (name) => `<label>${name.replace("_", " ")}
-        <input type="number" name="${name}" min="0" max="1000" value="${options[name].default}"></label>`,
-    )
-    .join("");
   app.innerHTML = `
     <form id="setup" class="setup panel" autocomplete="off">
       <h2>New game</h2>
@@ -118,29 +102,19 @@ async function showSetup(message = "") {
       <div class="grid">
         <label>Your name <input name="name" maxlength="40" required
           value="${escapeHtml(localStorage.getItem(NAME_KEY) || "You")}"></label>
-        <label>Players <select name="players">${[3, 4, 5, 6, 7, 8]
-          .map((n) => `<option value="${n}" ${n === 4 ? "selected" : ""}>${n}</option>`)
-          .join("")}</select></label>
-        <label>Hands <select name="schedule">
-          <option value="short">Short: 1, 2 and 3 cards</option>
-          <option value="classic">Classic (a full game)</option>
-          <option value="pyramid">Pyramid</option>
-          <option value="custom">Custom…</option></select></label>
-        <label class="custom" hidden>Cards per hand <input name="custom" placeholder="1,2,3"
-          inputmode="numeric"></label>
+        <label>Seed <input type="number" name="seed" min="0" placeholder="random"></label>
       </div>
+      <div id="rules"></div>
       <fieldset><legend>Bots</legend>
         <label>All bots <select name="all-levels">${levels
           .map((l) => `<option ${l === level ? "selected" : ""}>${l}</option>`)
           .join("")}</select></label>
         <div id="bots" class="bots"></div></fieldset>
-      <fieldset><legend>Rules</legend><div class="toggles">${toggles}</div>
-        <details><summary>Scoring and seed</summary><div class="grid">${numbers}
-          <label>Seed <input type="number" name="seed" min="0" placeholder="random"></label></div>
-        </details></fieldset>
       <p id="notice" class="notice ${message ? "error" : "info"}">${escapeHtml(message)}</p>
       <button type="submit" class="primary" id="deal">Deal</button>
     </form>`;
+  // The rule fields come from the API's list of options, not from this page.
+  document.getElementById("rules").replaceWith(rulesFieldset(state.rulebook.options));
   const form = document.getElementById("setup");
   const botRows = () => {
     const count = Number(form.players.value) - 1;
@@ -155,9 +129,6 @@ async function showSetup(message = "") {
   botRows();
   form.players.addEventListener("change", botRows);
   form["all-levels"].addEventListener("change", botRows);
-  form.schedule.addEventListener("change", () => {
-    form.querySelector(".custom").hidden = form.schedule.value !== "custom";
-  });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     createGame(form);
@@ -171,20 +142,13 @@ async function createGame(form) {
   for (const select of form.querySelectorAll("select.level")) {
     players.push({ name: `Bot ${select.dataset.bot}`, bot: select.value });
   }
-  const rules = {};
-  if (form.schedule.value === "custom") {
-    const counts = form.custom.value.split(/[\s,]+/).filter(Boolean).map(Number);
-    if (!counts.length || counts.some((n) => !Number.isInteger(n) || n < 1)) {
-      say("List the cards of each hand as whole numbers, such as 1,2,3.", "error");
-      return;
-    }
-    rules.schedule = counts;
-  } else {
-    rules.schedule = SCHEDULES[form.schedule.value];
-  }
-  for (const box of form.querySelectorAll(".toggle input")) rules[box.name] = box.checked;
-  for (const name of ["exact_bonus", "per_trick", "penalty"]) {
-    if (form[name]?.value !== "") rules[name] = Number(form[name].value);
+  let rules;
+  try {
+    rules = readRules(form, state.rulebook.options);
+  } catch (error) {
+    if (!(error instanceof RuleFormError)) throw error;
+    say(error.message, "error");
+    return;
   }
   const seed = form.seed.value === "" ? null : Number(form.seed.value);
   form.deal.disabled = true;

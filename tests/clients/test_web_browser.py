@@ -2,10 +2,11 @@
 from PyPI through `executable_path`; Playwright's own browser downloads are never used).
 
 A whole short game against bots is clicked through from the setup form, with a hint and a
-reload on the way, following the event stream; the same at phone size, polling instead; a
-seat that must follow suit sees its other cards as not playable with the very sentence the
-server refuses them with; and the page's explanation of the rules agrees with the engine's
-over many random positions.
+reload on the way, following the event stream; the same at phone size, polling instead; the
+setup form has a field for every rule option GET /api/v1/rules lists, and deals a game with
+the rules it was set to; a seat that must follow suit sees its other cards as not playable
+with the very sentence the server refuses them with; and the page's explanation of the
+rules agrees with the engine's over many random positions.
 Screenshots are saved under tests/artifacts/ (ignored by git) for the record.
 """
 
@@ -119,7 +120,10 @@ def deal(tab: Tab, url: str, players: int, schedule: str) -> None:
     page.select_option("select[name=players]", str(players))
     page.select_option("select[name=all-levels]", "random")
     page.select_option("select[name=schedule]", "custom")
-    page.fill("input[name=custom]", schedule)
+    page.fill("input[name=schedule-custom]", schedule)
+    # The form built from the rule options fits the screen, a phone's too.
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    tab.screenshot(f"web-{tab.name}-setup.png")
     page.click("#deal")
     page.wait_for_selector("#game")
 
@@ -202,6 +206,50 @@ def test_a_game_on_a_phone_following_by_polling(phone: Tab, live_service: LiveSe
     phone.screenshot("web-phone-final.png")
     assert phone.event_requests == {"fetch"}
     assert phone.errors == []
+
+
+def test_the_setup_form_has_every_option_the_api_lists(
+    desktop: Tab, live_service: LiveService
+) -> None:
+    options = PochaClient(live_service.url).rules()["options"]
+    page = desktop.page
+    page.goto(live_service.url)
+    page.wait_for_selector("#setup")
+    # Each option as listed: its field, at its default, with its sentence.
+    for option in options:
+        field = page.locator(f"#setup fieldset.rules [name={option['name']}]")
+        assert field.count() == 1, option["name"]
+        if option["kind"] == "bool":
+            assert field.is_checked() is option["default"], option["name"]
+        else:
+            assert field.input_value() == str(option["default"]), option["name"]
+        assert field.locator("xpath=ancestor::label").get_attribute("title") == option["doc"]
+
+    # Every option set away from its default reaches the game as set.
+    page.select_option("select[name=all-levels]", "random")
+    chosen: dict[str, Any] = {}
+    for option in options:
+        name, kind, default = option["name"], option["kind"], option["default"]
+        selector = f"#setup [name={name}]"
+        if kind == "bool":
+            chosen[name] = not default
+            page.set_checked(selector, chosen[name])
+        elif kind == "int":
+            chosen[name] = option["maximum"] if default != option["maximum"] else option["minimum"]
+            if page.eval_on_selector(selector, "e => e.tagName") == "SELECT":
+                page.select_option(selector, str(chosen[name]))
+            else:
+                page.fill(selector, str(chosen[name]))
+        elif kind == "schedule":
+            chosen[name] = next(c for c in option["choices"] if c != default)
+            page.select_option(selector, chosen[name])
+        else:
+            raise AssertionError(f"the test knows no field of kind {kind!r} ({name})")
+    page.click("#deal")
+    page.wait_for_selector("#game")
+    game_id = page.inner_text(".game-id").removeprefix("Game ")
+    assert PochaClient(live_service.url).view(game_id)["rules"] == chosen
+    assert desktop.errors == []
 
 
 def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveService) -> None:

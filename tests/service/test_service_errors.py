@@ -6,13 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import marshmallow as ma
 import pytest
 from flask.testing import FlaskClient
 
 from core.keys import game_key
 from core.store import GameStore
 from engine.cards import codes
+from engine.rules import OPTIONS, Option
 from service import create_app
+from service.api.games_schemas import RulesSchema
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
 ERROR_KEYS = {"code", "status", "error", "message"}
@@ -252,3 +255,31 @@ def test_bad_game_creation(
     error = assert_error(response, 422, "validation_error")
     assert where in error["errors"]["json"], error
     assert store.redis.dbsize() == 0
+
+
+
+def _out_of_bounds(option: Option[Any]) -> list[Any]:
+    """Values just outside what the engine declares the option takes."""
+    if option.kind == "bool":
+        return [1, "true"]
+    if option.kind == "int":
+        return [option.low - 1, option.high + 1, True]
+    return ["".join(option.choices), [1] * (option.max_hands + 1), [], [True]]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [(name, value) for name, option in OPTIONS.items() for value in _out_of_bounds(option)],
+)
+def test_the_request_schema_holds_every_declared_option_to_its_bounds(
+    name: str, value: Any
+) -> None:
+    # The schema is generated from the engine's declarations, and refuses before the
+    # engine is asked; the bounds themselves are taken as they stand.
+    with pytest.raises(ma.ValidationError) as refused:
+        RulesSchema().load({name: value})
+    assert list(refused.value.messages) == [name]
+    option = OPTIONS[name]
+    edges = [option.low, option.high] if option.kind == "int" else [option.default]
+    for edge in edges:
+        assert RulesSchema().load({name: edge}) == {name: edge}
