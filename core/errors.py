@@ -18,11 +18,21 @@ from core.keys import is_game_id
 REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError)
 
 
+def is_store_full(exc: BaseException) -> bool:
+    """Whether Redis refused a write for want of memory (`maxmemory` with `noeviction`): a
+    plain command says so with an `OOM` error, a script with an error that quotes it."""
+    if isinstance(exc, redis.exceptions.OutOfMemoryError):
+        return True
+    return isinstance(exc, redis.ResponseError) and "OOM command not allowed" in str(exc)
+
+
 class ServiceError(Exception):
     """An error to report to the client as it is: status, machine code and a sentence."""
 
     status = 400
     error = "bad_request"
+    #: Seconds after which asking again may succeed (sent as Retry-After), if known.
+    retry_after: int | None = None
 
     def __init__(self, message: str, *, errors: dict[str, Any] | None = None, **extra: Any) -> None:
         super().__init__(message)

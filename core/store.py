@@ -202,6 +202,23 @@ def token_matches(token: str, stored_hash: str | None) -> bool:
     return stored_hash is not None and hmac.compare_digest(hash_token(token), stored_hash)
 
 
+#: How close to `maxmemory` Redis counts as full: a new game or a move needs some room,
+#: and Redis's own figure drops back a little after each write it refuses.
+FULL_MARGIN_BYTES = 128 * 1024
+
+
+def is_full(connection: redis.Redis) -> bool:
+    """Whether Redis is at its `maxmemory` (within FULL_MARGIN_BYTES) and, evicting nothing,
+    refuses writes (one INFO call: for readiness checks, not for every request)."""
+    memory = connection.info("memory")
+    limit = int(memory.get("maxmemory", 0))
+    return (
+        limit > 0
+        and memory.get("maxmemory_policy") == "noeviction"
+        and int(memory.get("used_memory", 0)) >= limit - min(FULL_MARGIN_BYTES, limit // 20)
+    )
+
+
 @dataclass(frozen=True)
 class Seat:
     """Who sits in a seat: a person (with a token hash) or a bot (with its level)."""
@@ -697,7 +714,9 @@ class GameStore:
         """Forget the game and its events; False if there was nothing to delete."""
         if not is_game_id(game_id):
             return False
-        pipe = self.redis.pipeline(transaction=True)
+        # Not a MULTI: Redis refuses a whole transaction while it is out of memory, and a
+        # delete is what gives memory back. The notice to event streams may follow apart.
+        pipe = self.redis.pipeline(transaction=False)
         pipe.delete(game_key(game_id), events_key(game_id))
         pipe.publish(changes_channel(game_id), "deleted")
         deleted, _ = pipe.execute()

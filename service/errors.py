@@ -19,10 +19,13 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
-from core.errors import REDIS_DOWN, RateLimited, ServiceError
+from core.errors import REDIS_DOWN, ServiceError, is_store_full
 from engine.errors import PochaError
 
 log = logging.getLogger(__name__)
+
+#: When a full store is worth asking again: space comes back as games end and expire.
+STORE_FULL_RETRY_SECONDS = 30
 
 # The engine's machine codes and the HTTP status each one is reported with. Acting out
 # of turn or phase conflicts with the game's state (409); a bid or card the rules refuse
@@ -80,7 +83,7 @@ class ErrorSchema(ma.Schema):
             "game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, "
             "forbidden, validation_error, bad_json, bad_request, body_too_large, "
             "unsupported_media_type, rate_limited, not_found, method_not_allowed, "
-            "unavailable, internal_error.",
+            "unavailable, store_full, internal_error.",
             "example": "not_your_turn",
         }
     )
@@ -205,7 +208,7 @@ def _summarise(errors: Any) -> str:
 
 
 def _from_service_error(exc: ServiceError) -> Response:
-    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+    headers = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
     return error_response(exc.status, exc.error, exc.message, exc.errors, headers, **exc.extra)
 
 
@@ -218,6 +221,15 @@ def _from_engine_error(exc: PochaError) -> Response:
 
 
 def _from_unexpected(exc: BaseException) -> Response:
+    if is_store_full(exc):
+        log.warning("redis is full: a write was refused")
+        return error_response(
+            503,
+            "store_full",
+            "The game store is full: nothing new can be saved until games end or are "
+            "deleted. Try again later.",
+            headers={"Retry-After": str(STORE_FULL_RETRY_SECONDS)},
+        )
     if isinstance(exc, REDIS_DOWN):
         log.warning("redis unavailable: %s", type(exc).__name__)
         return error_response(503, "unavailable", headers={"Retry-After": "1"})

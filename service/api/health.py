@@ -15,8 +15,9 @@ from flask.views import MethodView
 
 from core.errors import ServiceError
 from core.status import work_status
+from core.store import is_full
 from service.context import services
-from service.errors import ErrorSchema
+from service.errors import STORE_FULL_RETRY_SECONDS, ErrorSchema
 from service.json_bodies import Blueprint
 
 blp = Blueprint("health", __name__, description="Is the service alive, and ready?")
@@ -51,6 +52,12 @@ class NotReady(ServiceError):
     error = "unavailable"
 
 
+class StoreFull(ServiceError):
+    status = 503
+    error = "store_full"
+    retry_after = STORE_FULL_RETRY_SECONDS
+
+
 @blp.route("/healthz")
 class Health(MethodView):
     @blp.response(200, HealthSchema)
@@ -66,7 +73,9 @@ class Health(MethodView):
 class Ready(MethodView):
     @blp.response(200, ReadySchema)
     @blp.alt_response(
-        503, schema=ErrorSchema, description="unavailable: Redis does not answer."
+        503,
+        schema=ErrorSchema,
+        description="unavailable: Redis does not answer; store_full: Redis is out of memory.",
     )
     def get(self) -> dict[str, Any]:
         """Ready to serve
@@ -77,6 +86,11 @@ class Ready(MethodView):
         connection = services().redis
         if not connection.ping():
             raise NotReady("Redis does not answer.")
+        if is_full(connection):
+            raise StoreFull(
+                "Redis is full (maxmemory, evicting nothing): games can be read and "
+                "deleted, not created or played."
+            )
         status = work_status(connection)
         return {
             "status": "ok",
