@@ -214,7 +214,9 @@ def _rate_limited(exc: RateLimitExceeded) -> Response:
     retry_after = 1
     current = limiter.current_limit
     if current is not None:
-        retry_after = max(1, math.ceil(current.reset_at - time.time()))
+        # reset_at is a whole second, rounded up: never say more than the window itself.
+        window = current.limit.get_expiry()
+        retry_after = min(window, max(1, math.ceil(current.reset_at - time.time())))
     scope = getattr(exc.limit, "scope", None)
     what = _WHAT.get(scope if isinstance(scope, str) else "", "this")
     return error_response(

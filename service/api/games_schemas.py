@@ -10,6 +10,7 @@ its code: suit letter `O` (oros), `C` (copas), `E` (espadas), `B` (bastos) then 
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 import marshmallow as ma
@@ -110,8 +111,26 @@ RulesSchema = ma.Schema.from_dict(
 # -- create ----------------------------------------------------------------------------------
 
 
+class PlayerName(fields.String):
+    """A name as people will see it at the table: Unicode NFC, without control or format
+    characters (NUL, a right-to-left override, zero-width spaces), its runs of white space
+    made one space, and with at least one character left."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        shown = "".join(
+            " " if ch.isspace() else ch
+            for ch in unicodedata.normalize("NFC", text)
+            if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn")
+        )
+        shown = " ".join(shown.split())
+        if not shown:
+            raise ma.ValidationError("A name needs at least one visible character.")
+        return shown
+
+
 class PlayerSchema(ma.Schema):
-    name = fields.String(
+    name = PlayerName(
         required=True,
         validate=validate.Length(1, 40),
         metadata={"description": "The name shown at the table.", "example": "Ana"},

@@ -43,3 +43,28 @@ def test_whole_game_every_seat_human(
     assert events[0]["type"] == "hand_dealt"
     assert events[-1]["type"] == "game_over"
     assert events[-1]["version"] == final["version"]
+
+
+@pytest.mark.parametrize(
+    ("sent", "shown"),
+    [
+        ("  Ana   María ", "Ana María"),
+        ("Jose\u0301", "José"),  # NFC: one letter, as a person types it
+        ("Ana\u0000\u200b\u202e", "Ana"),  # NUL, zero-width space, right-to-left override
+        ("Ana\tLuisa\nPérez", "Ana Luisa Pérez"),
+    ],
+)
+def test_names_are_stored_as_people_see_them(client: FlaskClient, sent: str, shown: str) -> None:
+    players = [{"name": sent}, *humans(2)]
+    created = client.post("/api/v1/games", json={"players": players})
+    assert created.status_code == 201, created.json
+    view = client.get(f"/api/v1/games/{created.json['id']}").json
+    assert view["players"][0]["name"] == shown
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\u0000", "\u200b\u200c", "\u202e", "\t\n"])
+def test_a_name_with_nothing_visible_is_refused(client: FlaskClient, name: str) -> None:
+    response = client.post("/api/v1/games", json={"players": [{"name": name}, *humans(2)]})
+    assert response.status_code == 422, response.json
+    assert response.json["error"] == "validation_error"
+    assert "players" in response.json["errors"]["json"]

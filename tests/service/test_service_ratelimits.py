@@ -50,9 +50,9 @@ def assert_limited(response: Any, window: int = 60) -> None:
     assert body["code"] == 429 and body["status"] == "Too Many Requests"
     assert "try again in" in body["message"]
     retry_after = int(response.headers["Retry-After"])
-    # The seconds until the limit's window ends (fixed windows: at most the window, + 1 for
-    # rounding up).
-    assert 1 <= retry_after <= window + 1
+    # The seconds until the limit's window ends: never more than the window itself.
+    assert 1 <= retry_after <= window
+    assert f"try again in {retry_after} s." in body["message"]
     assert response.headers["X-Request-ID"]
 
 
