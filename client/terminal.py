@@ -48,6 +48,16 @@ def card_name(code: str) -> str:
     return f"{RANK_NAMES.get(rank, str(rank))} de {suit}"
 
 
+def count(n: int, noun: str) -> str:
+    """`1 card`, `3 cards`: a number with its noun in the right form."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def names_list(names: list[str]) -> str:
+    """`Ana`, `Ana and Bot 1`, `Ana, Bot 1 and Bot 2`."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def card_text(code: str, *, dim: bool = False) -> Text:
     """A card as coloured text: its code and its name."""
     colour = SUITS[code[0]][1]
@@ -164,7 +174,8 @@ class TerminalGame:
         if answer.isdigit():
             index = int(answer)
             if not 1 <= index <= len(hand):
-                self.console.print(f"[red]Pick a card from 1 to {len(hand)}.[/]")
+                pick = "Type 1" if len(hand) == 1 else f"Pick a card from 1 to {len(hand)}"
+                self.console.print(f"[red]{pick}, or a card's code.[/]")
                 return None
             card = hand[index - 1]
         if card not in hand:
@@ -217,17 +228,18 @@ class TerminalGame:
         who = "You" if you else self.names[seat] if seat is not None else ""
         if kind == "hand_dealt":
             trump = event["trump"]
+            dealer = event["dealer"]
+            deals = "You deal" if dealer == self.seat else f"{self.names[dealer]} deals"
             text = Text(
                 f"\nHand {event['hand_number']} of {event['hands_total']}"
                 f"{' (tiebreak)' if event.get('tiebreak') else ''}: "
-                f"{event['cards_per_player']} card(s) each, {self.names[event['dealer']]} "
-                "deals. Trump: ",
+                f"{count(event['cards_per_player'], 'card')} each. {deals}. Trump: ",
                 style="bold",
             )
             text.append(card_text(trump["card"]))
             if trump["holder"] is not None:
-                text.append(f", held by {self.names[trump['holder']]}")
-            return text
+                text.append(f", held by {self.holder(trump['holder'])}")
+            return text.append(".")
         if kind == "bid":
             return Text(f"{who} {'bid' if you else 'bids'} {event['bid']}.")
         if kind == "card_played":
@@ -239,6 +251,10 @@ class TerminalGame:
             return None  # `finish` shows the result
         return None  # hand_scored: the score sheet follows
 
+    def holder(self, seat: int) -> str:
+        """Who holds the trump card, as the end of "held by ..."."""
+        return "you" if seat == self.seat else self.names[seat]
+
     def show_table(self, view: JSON) -> None:
         self.console.print(self.table(view))
 
@@ -247,11 +263,11 @@ class TerminalGame:
         trump = view["trump"]
         head = Text(
             f"Hand {view['hand_number']} of {view['hands_total']} · "
-            f"{view['cards_per_player']} card(s) each · trump: "
+            f"{count(view['cards_per_player'], 'card')} each · trump: "
         )
         head.append(card_text(trump["card"]))
         if trump["holder"] is not None:
-            head.append(f" (held by {self.names[trump['holder']]})")
+            head.append(f" (held by {self.holder(trump['holder'])})")
         seats = Table(box=None, pad_edge=False)
         for column in ("", "Player", "", "Bid", "Tricks", "Score"):
             seats.add_column(
@@ -321,10 +337,11 @@ class TerminalGame:
 
     def finish(self, view: JSON) -> None:
         winners = [self.names[s] for s in view["winners"]]
+        won = "Winner" if len(winners) == 1 else "Winners"
         scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, view["scores"], strict=True))
         self.console.print(
             Panel(
-                Text(f"Game over. Winner: {' and '.join(winners)}.\nFinal scores: {scores}."),
+                Text(f"Game over. {won}: {names_list(winners)}.\nFinal scores: {scores}."),
                 style="bold green",
             )
         )

@@ -1,6 +1,7 @@
 """`pocha play` in a real terminal (a pty) against the real service: a short game against
 bots played to the end by answering its prompts as a person would, a bad bid and a hint
-on the way; and a clean error when no service answers."""
+on the way; and a clean error when no service answers. Then what the terminal says, line
+by line, for views and events shaped as the API sends them."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ import re
 import select
 import subprocess
 import time
+from typing import Any
 
 from click.testing import CliRunner
+from rich.console import Console
 
 from cli.main import pocha
+from client.api import PochaClient
+from client.terminal import TerminalGame
 from tests.clients.conftest import POCHA, LiveService
 from tools.embedded_redis import free_port
 
@@ -109,3 +114,92 @@ def test_no_service_is_a_clean_error() -> None:
     assert result.exit_code == 2
     assert "Cannot reach the Pocha service" in result.output
     assert "pocha serve" in result.output
+
+
+# -- what the terminal says -----------------------------------------------------------------
+
+
+def seated(names: list[str], seat: int = 0) -> tuple[TerminalGame, Console]:
+    """A game at a terminal that records what it prints, `seat` being the player's."""
+    console = Console(record=True, width=140, no_color=True)
+    game = TerminalGame(PochaClient("http://127.0.0.1:9"), console)
+    game.names, game.seat = names, seat
+    return game, console
+
+
+def a_view(**changes: Any) -> dict[str, Any]:
+    """A seat's view as the API sends it (GameView): seat 0 of 3, to play, 3 cards each."""
+    view: dict[str, Any] = {
+        "id": "g1", "version": 9, "last_event": 9, "seat": 0, "phase": "playing",
+        "turn": 0, "hand_number": 2, "hands_total": 4, "cards_per_player": 3,
+        "dealer": 2, "mano": 0, "trump": {"card": "E3", "holder": None},
+        "bids": [1, 0, 1], "tricks_won": [0, 0, 0], "trick": [], "plays": [],
+        "last_trick": [], "hand_sizes": [3, 3, 3], "scores": [10, -5, 15], "winners": [],
+        "rules": {"montar": True, "fallar": True, "pisar": True, "dealer_restriction": True},
+        "players": [{"seat": i, "name": n, "bot": None} for i, n in enumerate("ABC")],
+        "you": {"seat": 0, "hand": ["O1", "O4", "C7"], "legal": ["O1", "O4", "C7"]},
+    }  # fmt: skip
+    view.update(changes)
+    return view
+
+
+def dealt(cards: int, dealer: int, holder: int | None = None) -> dict[str, Any]:
+    return {
+        "seq": 1, "type": "hand_dealt", "hand_number": 1, "hands_total": 2,
+        "cards_per_player": cards, "dealer": dealer, "mano": (dealer + 1) % 3,
+        "trump": {"card": "E3", "holder": holder},
+    }  # fmt: skip
+
+
+def test_the_deal_is_told_in_good_english() -> None:
+    game, _ = seated(["Ana", "Bot 1", "Bot 2"])
+    said = game.describe(dealt(1, dealer=0))
+    assert said is not None and said.plain == (
+        "\nHand 1 of 2: 1 card each. You deal. Trump: E3 (3 de espadas)."
+    )
+    said = game.describe(dealt(3, dealer=2, holder=2))
+    assert said is not None and said.plain == (
+        "\nHand 1 of 2: 3 cards each. Bot 2 deals. Trump: E3 (3 de espadas), held by Bot 2."
+    )
+    said = game.describe(dealt(12, dealer=0, holder=0))
+    assert said is not None and said.plain.endswith(
+        "You deal. Trump: E3 (3 de espadas), held by you."
+    )
+
+
+def test_the_table_counts_the_cards_in_good_english() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    console.print(
+        game.table(
+            a_view(
+                cards_per_player=1,
+                dealer=0,
+                trump={"card": "E3", "holder": 0},
+                you={"seat": 0, "hand": ["O1"], "legal": ["O1"]},
+            )
+        )
+    )
+    shown = console.export_text()
+    assert "Hand 2 of 4 · 1 card each · trump: E3 (3 de espadas) (held by you)" in shown
+    console.print(game.table(a_view()))
+    assert "3 cards each" in console.export_text()
+
+
+def test_the_winners_are_named_in_good_english() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    game.finish(a_view(phase="finished", turn=None, winners=[1]))
+    game.finish(a_view(phase="finished", turn=None, winners=[0, 2]))
+    game.finish(a_view(phase="finished", turn=None, winners=[0, 1, 2]))
+    shown = console.export_text()
+    assert "Game over. Winner: Bot 1." in shown
+    assert "Game over. Winners: Ana and Bot 2." in shown
+    assert "Game over. Winners: Ana, Bot 1 and Bot 2." in shown
+
+
+def test_a_card_number_out_of_range_is_asked_again_in_good_english() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    assert game.parse("2", a_view(you={"seat": 0, "hand": ["O1"], "legal": ["O1"]})) is None
+    assert game.parse("4", a_view()) is None
+    shown = console.export_text()
+    assert "Type 1, or a card's code." in shown
+    assert "Pick a card from 1 to 3, or a card's code." in shown
