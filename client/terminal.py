@@ -3,12 +3,14 @@
 It creates a game with one person (you, seat 0) and bots, then loops: it narrates the
 events since the last look (bids, cards, tricks, scores), and on your turn shows the table
 as the web page does (hand, trump, bids, tricks, the trick on the table, scores) and asks
-for a bid or a card. Answers are checked against the view's `legal` list; a card you hold
-or a bid in range that the rules forbid is sent anyway, so that the server's refusal names
-the rule (asistir, montar, fallar, pisar, the dealer's bid) in its own words, with the
-game untouched. `?` asks the
-bots for a hint. After each hand the score sheet is shown as on paper. Everything goes
-through `client.api.PochaClient`: this module knows only the public contract.
+for a bid or a card. The cards and bids the view's `legal` list leaves out are marked
+before you choose, each with the rule that bars it; the server alone says what is legal,
+and the client only names the obligation that list shows (see `why_not_card`). A card you
+hold or a bid in range that the rules forbid is sent anyway if chosen, so that the
+server's refusal says why in its own words, with the game untouched. `?` asks the bots for
+a hint, told as the move and the search's reasons for it. After each hand the score sheet
+is shown as on paper. Everything goes through `client.api.PochaClient`: this module knows
+only the public contract.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ SUITS = {
     "B": ("bastos", "green"),
 }
 RANK_NAMES = {1: "as", 10: "sota", 11: "caballo", 12: "rey"}
+
+#: Why a move is barred now: the rule's code, as the API's refusal names it in `rule`
+#: (asistir, montar, fallar, pisar, dealer_restriction, bid_range), and a sentence.
+Reason = tuple[str, str]
 
 #: How often to look for the bots' moves while they think (seconds).
 POLL_SECONDS = 0.25
@@ -62,6 +68,58 @@ def card_text(code: str, *, dim: bool = False) -> Text:
     """A card as coloured text: its code and its name."""
     colour = SUITS[code[0]][1]
     return Text(f"{code} ({card_name(code)})", style=f"dim {colour}" if dim else f"bold {colour}")
+
+
+def why_not_card(code: str, view: JSON) -> Reason | None:
+    """Why the rules bar playing `code` (a card in hand) now, or None if `you.legal` has it.
+
+    Which cards are legal is the server's word; the reason is read from its shape. When
+    every legal card is of the lead suit, a card of another suit breaks asistir (follow
+    suit) and a lower one of the lead suit montar (beat the best of it on the table). When
+    every legal card is a trump (and trump was not led), you hold none of the lead suit: a
+    lower trump breaks pisar (over-trump), another card fallar (play a trump), or pisar if
+    trumps are already down and the game plays pisar. These are the codes the server's
+    refusal names (the tests hold the two together over many deals)."""
+    you = view["you"]
+    legal: list[str] = you["legal"]
+    if code in legal or view["phase"] != "playing" or view["turn"] != you["seat"]:
+        return None
+    if not legal or not view["trick"]:
+        return "", "not playable now"
+    lead = view["trick"][0]["card"][0]
+    trump = view["trump"]["card"][0]
+    lead_name, trump_name = SUITS[lead][0], SUITS[trump][0]
+    if all(card[0] == lead for card in legal):
+        if code[0] != lead:
+            return "asistir", f"you must follow {lead_name} (asistir)"
+        return "montar", f"you must beat the best {lead_name} on the table (montar)"
+    if all(card[0] == trump for card in legal):
+        if code[0] == trump:
+            return "pisar", "you must play a trump higher than those on the table (pisar)"
+        trumped = any(played["card"][0] == trump for played in view["trick"])
+        if trumped and view["rules"]["pisar"]:
+            return "pisar", (
+                f"you have no {lead_name}, so you must beat the trumps on the table (pisar)"
+            )
+        return "fallar", f"you have no {lead_name}, so you must play a trump, {trump_name} (fallar)"
+    return "", "not playable now"
+
+
+def why_not_bid(bid: int, view: JSON) -> Reason | None:
+    """Why `bid` is barred now, or None if `you.legal` has it: out of range, or the
+    dealer's rule (the one rule that bars a bid in range)."""
+    you = view["you"]
+    if bid in you["legal"] or view["phase"] != "bidding" or view["turn"] != you["seat"]:
+        return None
+    cards = view["cards_per_player"]
+    if not 0 <= bid <= cards:
+        return "bid_range", f"a bid is from 0 to {cards}"
+    if view["dealer"] == you["seat"]:
+        return "dealer_restriction", (
+            f"as dealer you may not bid {bid}: the bids would add up to the "
+            f"{count(cards, 'card')} in play"
+        )
+    return "", "not allowed now"
 
 
 class TerminalGame:
@@ -299,18 +357,37 @@ class TerminalGame:
                 last.append(card_text(played["card"], dim=True))
             parts.append(last)
         parts.append(self.hand_text(view))
+        parts.extend(self.barred(view))
         doing = "bid" if view["phase"] == "bidding" else "play"
         return Panel(Group(*parts), title=f"Your turn to {doing}", title_align="left")
 
     def hand_text(self, view: JSON) -> Text:
-        you = view["you"]
-        playing = view["phase"] == "playing"
+        """Your cards, numbered; those the rules bar now are marked ✗ and dimmed (the
+        mark is for a terminal without colour)."""
         text = Text("Your hand: ")
-        for i, code in enumerate(you["hand"], 1):
-            # Cards the rules forbid now are dimmed, as the web page greys them out.
-            allowed = not playing or code in you["legal"]
-            text.append(f"  {i}) ").append(card_text(code, dim=not allowed))
+        for i, code in enumerate(view["you"]["hand"], 1):
+            barred = why_not_card(code, view) is not None
+            text.append(f"  {i}) " + ("✗ " if barred else ""))
+            text.append(card_text(code, dim=barred))
         return text
+
+    def barred(self, view: JSON) -> list[Text]:
+        """One line per reason the rules give against some of your cards or bids now."""
+        lines: list[Text] = []
+        if view["phase"] == "bidding":
+            for bid in range(view["cards_per_player"] + 1):
+                why = why_not_bid(bid, view)
+                if why is not None:
+                    lines.append(Text(f"✗ Not {bid}: {why[1]}.", style="yellow"))
+            return lines
+        cards: dict[str, list[str]] = {}
+        for i, code in enumerate(view["you"]["hand"], 1):
+            why = why_not_card(code, view)
+            if why is not None:
+                cards.setdefault(why[1], []).append(f"{i}) {code}")
+        for sentence, barred in cards.items():
+            lines.append(Text(f"✗ Not {', '.join(barred)}: {sentence}.", style="yellow"))
+        return lines
 
     def score_sheet(self, history: JSON) -> Table:
         """The score sheet as on paper: per hand, each player's bid, tricks and total."""

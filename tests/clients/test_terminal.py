@@ -6,18 +6,24 @@ by line, for views and events shaped as the API sends them."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import select
 import subprocess
 import time
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
 from cli.main import pocha
 from client.api import PochaClient
-from client.terminal import TerminalGame
+from client.terminal import TerminalGame, why_not_bid, why_not_card
+from engine.errors import IllegalActionError
+from engine.game import Game
+from engine.observation import observe
+from engine.rules import Rules
 from tests.clients.conftest import POCHA, LiveService
 from tools.embedded_redis import free_port
 
@@ -203,3 +209,85 @@ def test_a_card_number_out_of_range_is_asked_again_in_good_english() -> None:
     shown = console.export_text()
     assert "Type 1, or a card's code." in shown
     assert "Pick a card from 1 to 3, or a card's code." in shown
+
+
+def test_barred_cards_are_marked_with_the_rule_they_break() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    trick = [{"seat": 2, "card": "O3"}]
+    console.print(game.table(a_view(trick=trick, plays=trick, you={
+        "seat": 0, "hand": ["O1", "O4", "C7", "C2"], "legal": ["O1"]})))  # fmt: skip
+    shown = console.export_text()
+    assert "1) O1 (as de oros)  2) ✗ O4 (4 de oros)  3) ✗ C7 (7 de copas)" in shown
+    assert "✗ Not 2) O4: you must beat the best oros on the table (montar)." in shown
+    assert "✗ Not 3) C7, 4) C2: you must follow oros (asistir)." in shown
+
+
+def test_a_barred_trump_or_suit_says_fallar_or_pisar() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    trick = [{"seat": 1, "card": "O3"}, {"seat": 2, "card": "E5"}]
+    console.print(game.table(a_view(trick=trick, plays=trick, you={
+        "seat": 0, "hand": ["C7", "E4", "E1"], "legal": ["E1"]})))  # fmt: skip
+    shown = console.export_text()
+    assert "✗ Not 1) C7: you have no oros, so you must beat the trumps on the table (pisar)." in (
+        shown
+    )
+    assert "✗ Not 2) E4: you must play a trump higher than those on the table (pisar)." in shown
+    trick = [{"seat": 1, "card": "O3"}]
+    console.print(game.table(a_view(trick=trick, plays=trick, you={
+        "seat": 0, "hand": ["C7", "E4"], "legal": ["E4"]})))  # fmt: skip
+    assert "✗ Not 1) C7: you have no oros, so you must play a trump, espadas (fallar)." in (
+        console.export_text()
+    )
+
+
+def test_the_dealers_barred_bid_is_marked() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    view = a_view(phase="bidding", dealer=0, bids=[None, 1, 1], you={
+        "seat": 0, "hand": ["O1", "O4", "C7"], "legal": [0, 2, 3]})  # fmt: skip
+    console.print(game.table(view))
+    shown = console.export_text()
+    assert (
+        "✗ Not 1: as dealer you may not bid 1: the bids would add up to the 3 cards in play."
+        in (shown)
+    )
+    assert "Not 0" not in shown and "Not 2" not in shown and "✗ O" not in shown
+
+
+def test_the_reasons_name_the_rule_the_server_refuses_with() -> None:
+    """Over random deals under every obligation, each card or bid the view's `legal` leaves
+    out is given the rule the engine (so the API) refuses it with, and no other is."""
+    rng = random.Random(5)
+    barred: dict[str, int] = {}
+    for flags in range(8):
+        options = {"montar": bool(flags & 1), "fallar": bool(flags & 2), "pisar": bool(flags & 4)}
+        for _ in range(20):
+            rules = Rules.from_dict({"players": 4, "schedule": [8, 3], **options})
+            game = Game.new(rules, rng.randrange(1 << 30))
+            while not game.finished:
+                seat = game.turn
+                assert seat is not None
+                view = observe(game, seat).to_dict()
+                you = view["you"]
+                bidding = view["phase"] == "bidding"
+                tries = range(view["cards_per_player"] + 1) if bidding else you["hand"]
+                for action in tries:
+                    why = why_not_bid(action, view) if bidding else why_not_card(action, view)
+                    if action in you["legal"]:
+                        assert why is None
+                        continue
+                    with pytest.raises(IllegalActionError) as refused:
+                        game.apply(seat, action)
+                    assert why is not None and why[0] == refused.value.rule, (view, action)
+                    # pisar is counted twice over: a lower trump, and a card of another suit.
+                    trump = not bidding and action[0] == view["trump"]["card"][0]
+                    kind = f"{why[0]} with a trump" if why[0] == "pisar" and trump else why[0]
+                    barred[kind] = barred.get(kind, 0) + 1
+                game.apply(seat, rng.choice(you["legal"]))
+    assert set(barred) == {
+        "asistir",
+        "montar",
+        "fallar",
+        "pisar",
+        "pisar with a trump",
+        "dealer_restriction",
+    }
