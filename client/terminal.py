@@ -122,6 +122,46 @@ def why_not_bid(bid: int, view: JSON) -> Reason | None:
     return "", "not allowed now"
 
 
+def action_words(action: int | str) -> str:
+    """`bid 2`, `play O1 (as de oros)`."""
+    return f"bid {action}" if isinstance(action, int) else f"play {action} ({card_name(action)})"
+
+
+def hint_text(result: JSON, legal: list[Any]) -> Text:
+    """A hint job's advice in a player's words: the move, and why. The why is the search's
+    own account (`analysis`: per action, the share of the simulated deals in which the bot
+    chose it, and the mean points it scored there), or that there was no other choice."""
+    action = result["action"]
+    bidding = isinstance(action, int)
+    line = Text(style="magenta")
+    line.append(f"Hint ({result.get('level') or 'bot'}): {action_words(action)}", style="bold")
+    if len(legal) == 1:
+        return line.append(
+            " — the only bid you may make." if bidding else " — your only legal card."
+        )
+    stats = {s["action"]: s for s in result.get("analysis") or []}
+    chosen = stats.get(action)
+    if chosen is None:  # a level that does not search (heuristic, random): its choice only
+        return line.append(".")
+    tries = result.get("iterations")
+    deals = count(tries, "simulated deal") if tries else "its simulated deals"
+    line.append(
+        f" — the bot {'bid' if bidding else 'played'} it in {chosen['share']:.0%} of {deals}; "
+        f"expected {chosen['mean_score']:+.1f} points this hand."
+    )
+    others = sorted(
+        (s for a, s in stats.items() if a != action and s.get("visits", 1)),
+        key=lambda s: -s["share"],
+    )[:3]
+    if others:
+        said = "; ".join(
+            f"{'bid ' if bidding else ''}{s['action']}, expected {s['mean_score']:+.1f}"
+            for s in others
+        )
+        line.append(f"\n  Other choices: {said}.")
+    return line
+
+
 class TerminalGame:
     """One game against bots, played at this terminal."""
 
@@ -248,24 +288,7 @@ class TerminalGame:
         except (ApiError, JobFailed, TimeoutError) as exc:
             self.console.print(f"[red]No hint: {exc}[/]")
             return
-        result = job["result"]
-        action = result["action"]
-        said = (
-            f"bid {action}" if isinstance(action, int) else f"play {card_name(action)} ({action})"
-        )
-        line = Text(f"Hint ({result.get('level', '')}): {said}", style="bold magenta")
-        best = sorted(result.get("analysis") or [], key=lambda s: -s["share"])[:3]
-        if best:
-            # The search's own account: how often it tried each action, and how it scored.
-            line.append(
-                "  (search: "
-                + ", ".join(
-                    f"{s['action']} {s['share']:.0%} {s['mean_score']:+.1f} pts" for s in best
-                )
-                + ")",
-                style="magenta",
-            )
-        self.console.print(line)
+        self.console.print(hint_text(job["result"], view["you"]["legal"]))
 
     # -- what is shown ----------------------------------------------------------------------
 

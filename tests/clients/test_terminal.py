@@ -107,7 +107,11 @@ def test_a_short_game_in_the_terminal(live_service: LiveService) -> None:
         terminal.close()
     screen = terminal.screen
     assert "Bid from 0 to 1" in screen
-    assert "Hint (" in screen
+    assert re.search(
+        r"Hint \(hard\): bid \d — (the bot bid it in \d+% of \d+ simulated deals; expected "
+        r"[+-]\d+\.\d points this hand|the only bid you may make)\.",
+        screen,
+    )
     assert "Score sheet" in screen and "Trump" in screen
     assert "Your hand:" in screen and "On the table:" in screen
     assert re.search(r"Game over\. Winner: .+\.", screen)
@@ -291,3 +295,65 @@ def test_the_reasons_name_the_rule_the_server_refuses_with() -> None:
         "pisar with a trump",
         "dealer_restriction",
     }
+
+
+class Hints(PochaClient):
+    """The API as far as a hint goes: every hint job finishes with `advice`."""
+
+    def __init__(self, advice: dict[str, Any]) -> None:
+        super().__init__("http://127.0.0.1:9")
+        self.advice = advice
+
+    def hint(self, game_id: str, **_: Any) -> dict[str, Any]:
+        return {"id": "j1", "kind": "hint", "status": "finished", "result": self.advice}
+
+
+def hint_said(advice: dict[str, Any], view: dict[str, Any]) -> str:
+    console = Console(record=True, width=140, no_color=True)
+    game = TerminalGame(Hints(advice), console)
+    game.names = ["Ana", "Bot 1", "Bot 2"]
+    game.hint(view)
+    return console.export_text()
+
+
+def stat(action: int | str, visits: int, of: int, mean: float) -> dict[str, Any]:
+    return {"action": action, "visits": visits, "share": visits / of, "mean_score": mean}
+
+
+def test_a_hint_says_the_card_and_why_in_words() -> None:
+    advice = {
+        "action": "O1", "level": "hard", "iterations": 60, "seat": 0,
+        "analysis": [stat("O4", 10, 60, -3.0), stat("O1", 37, 60, 5.24), stat("C7", 13, 60, 1.0)],
+    }  # fmt: skip
+    said = hint_said(advice, a_view())
+    assert (
+        "Hint (hard): play O1 (as de oros) — the bot played it in 62% of 60 simulated deals; "
+        "expected +5.2 points this hand.\n"
+        "  Other choices: C7, expected +1.0; O4, expected -3.0." in said
+    )
+
+
+def test_a_hint_says_the_bid_and_why_in_words() -> None:
+    advice = {
+        "action": 1, "level": "hard", "iterations": 60, "seat": 0,
+        "analysis": [stat(0, 9, 60, 1.7), stat(1, 51, 60, 6.8), stat(2, 0, 60, 0.0)],
+    }  # fmt: skip
+    view = a_view(phase="bidding", you={"seat": 0, "hand": ["O1", "O4", "C7"], "legal": [0, 1, 2]})
+    said = hint_said(advice, view)
+    assert "Hint (hard): bid 1 — the bot bid it in 85% of 60 simulated deals; " in said
+    assert "expected +6.8 points this hand.\n  Other choices: bid 0, expected +1.7.\n" in said
+
+
+def test_a_hint_with_no_choice_or_no_search_says_so() -> None:
+    only = a_view(you={"seat": 0, "hand": ["O1", "C7"], "legal": ["O1"]})
+    advice = {
+        "action": "O1",
+        "level": "hard",
+        "iterations": 60,
+        "analysis": [stat("O1", 60, 60, 10)],
+    }
+    assert "Hint (hard): play O1 (as de oros) — your only legal card." in hint_said(advice, only)
+    advice = {"action": "C7", "level": "heuristic", "analysis": []}
+    assert (
+        hint_said(advice, a_view()) == "Asking the bots…\nHint (heuristic): play C7 (7 de copas).\n"
+    )
