@@ -72,6 +72,8 @@ def arena(
         options.setdefault("players", players)
         rules = Rules.from_dict(options)
         specs = [s for s in bots.split(",") if s.strip()]
+        if not specs:
+            raise ValueError("--bots: name at least one bot or level, e.g. hard,heuristic")
         lineup = [parse_player(specs[i % len(specs)]) for i in range(rules.players)]
     except (json.JSONDecodeError, InvalidRulesError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc

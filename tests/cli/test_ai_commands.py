@@ -1,4 +1,4 @@
-"""`pocha arena` as a person runs it: what its header counts."""
+"""`pocha arena` as a person runs it: what its header counts, and what a wrong --bots says."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
+from ai.levels import BOTS, LEVELS
 from cli.main import pocha
 
 
@@ -44,3 +45,21 @@ def test_the_header_counts_the_hands_the_totals_count(tmp_path: Path) -> None:
         "random": 2 * dealt,
         "heuristic": dealt,
     }
+
+
+def test_an_unknown_bot_is_refused_naming_every_level_and_bot() -> None:
+    shown = arena("--bots", "hard,grandmaster")
+    assert shown.exit_code == 1
+    assert "grandmaster" in shown.output
+    for name in (*LEVELS, *BOTS):
+        assert re.search(rf"\b{re.escape(name)}\b", shown.output), (name, shown.output)
+    assert "ismcts:2000" in shown.output
+
+
+def test_a_level_with_a_budget_or_no_bots_at_all_is_refused_saying_why() -> None:
+    shown = arena("--bots", "hard:2000")
+    assert shown.exit_code == 1
+    assert "'hard' is a level" in shown.output and "ismcts:2000" in shown.output
+    shown = arena("--bots", ",")
+    assert shown.exit_code == 1
+    assert "name at least one bot or level" in shown.output
