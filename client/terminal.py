@@ -474,7 +474,12 @@ def play(
     console = console or Console()
     game = TerminalGame(PochaClient(url), console, ask)
     try:
-        game.start(name, players, level, {"schedule": parse_schedule(schedule)}, seed)
+        rules = {"schedule": parse_schedule(schedule)}
+    except ValueError as exc:
+        console.print(f"[red]Cannot create the game: {exc}.[/]")
+        return 2
+    try:
+        game.start(name, players, level, rules, seed)
     except ApiError as exc:
         console.print(f"[red]Cannot create the game: {exc.message}[/]")
         return 2

@@ -357,3 +357,11 @@ def test_a_hint_with_no_choice_or_no_search_says_so() -> None:
     assert (
         hint_said(advice, a_view()) == "Asking the bots…\nHint (heuristic): play C7 (7 de copas).\n"
     )
+
+
+def test_a_bad_schedule_is_a_clean_error() -> None:
+    result = CliRunner().invoke(pocha, ["play", "--url", "http://127.0.0.1:9", "--schedule", "1,x"])
+    assert result.exit_code == 2, result.output
+    assert "Cannot create the game: schedule: 'classic', 'pyramid' or counts like 1,2,3" in (
+        " ".join(result.output.split())
+    )
