@@ -447,6 +447,28 @@ class TerminalGame:
         )
 
 
+def refusal(exc: ApiError) -> str:
+    """What a refused request did wrong: for a validation error each field's message once,
+    named by the field (a wrong --level is the same mistake in every bot's seat: "bot: ..."
+    once, not per seat), else the API's sentence."""
+    said: list[str] = []
+
+    def collect(node: object, field: str) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                collect(value, field if str(key).isdigit() else str(key))
+        elif isinstance(node, list):
+            for value in node:
+                collect(value, field)
+        elif f"{field}: {node}" not in said:
+            said.append(f"{field}: {node}")
+
+    if exc.errors:
+        for fields in exc.errors.values():  # by location (json, query...), then field
+            collect(fields, "")
+    return " ".join(said) or exc.message
+
+
 def parse_schedule(text: str) -> str | list[int]:
     """`classic`, `pyramid`, or card counts such as `1,2,3`."""
     text = text.strip()
@@ -481,7 +503,7 @@ def play(
     try:
         game.start(name, players, level, rules, seed)
     except ApiError as exc:
-        console.print(f"[red]Cannot create the game: {exc.message}[/]")
+        console.print(f"[red]Cannot create the game: {refusal(exc)}[/]")
         return 2
     except OSError as exc:
         console.print(

@@ -365,3 +365,18 @@ def test_a_bad_schedule_is_a_clean_error() -> None:
     assert "Cannot create the game: schedule: 'classic', 'pyramid' or counts like 1,2,3" in (
         " ".join(result.output.split())
     )
+
+
+def test_an_unknown_level_is_said_once(live_service: LiveService) -> None:
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+        pocha, ["play", "--url", live_service.url, "--players", "4", "--level", "grandmaster"]
+    )
+    assert result.exit_code == 2, result.output
+    assert result.output.count("grandmaster") == 1, result.output
+    assert "Cannot create the game: bot: " in result.output
+    assert all(level in result.output for level in ("easy", "medium", "hard")), result.output
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+        pocha, ["play", "--url", live_service.url, "--name", "Ana" * 20, "--schedule", ","]
+    )
+    assert result.exit_code == 2, result.output
+    assert "name: " in result.output and "schedule: " in result.output
