@@ -64,6 +64,13 @@ def names_list(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+def as_sentence(text: str) -> str:
+    """The API's refusals are clauses ("you must follow oros: you hold O4"), written to be
+    embedded; said alone they start with a capital and end with a full stop."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
 def card_text(code: str, *, dim: bool = False) -> Text:
     """A card as coloured text: its code and its name."""
     colour = SUITS[code[0]][1]
@@ -245,7 +252,7 @@ class TerminalGame:
                 self.me.act(self.game_id, action, version=view["version"])
                 return
             except ApiError as exc:
-                self.console.print(f"[red]{exc.message}[/]")
+                self.console.print(Text(as_sentence(exc.message), style="red"))
                 if exc.error in ("stale_version", "not_your_turn", "conflict"):
                     return  # the game moved on: look again
 

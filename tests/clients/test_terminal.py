@@ -18,8 +18,8 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from cli.main import pocha
-from client.api import PochaClient
-from client.terminal import TerminalGame, why_not_bid, why_not_card
+from client.api import ApiError, PochaClient
+from client.terminal import Quit, TerminalGame, why_not_bid, why_not_card
 from engine.errors import IllegalActionError
 from engine.game import Game
 from engine.observation import observe
@@ -380,3 +380,31 @@ def test_an_unknown_level_is_said_once(live_service: LiveService) -> None:
     )
     assert result.exit_code == 2, result.output
     assert "name: " in result.output and "schedule: " in result.output
+
+
+class Refuses(PochaClient):
+    """The API as far as a move goes: every move is refused with `body`."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        super().__init__("http://127.0.0.1:9")
+        self.body = body
+
+    def act(self, game_id: str, action: int | str, *, version: int | None = None) -> Any:
+        raise ApiError(422, self.body)
+
+
+def test_a_refused_card_is_told_as_a_sentence() -> None:
+    console = Console(record=True, width=140, no_color=True)
+    answers = iter(["C7", "q"])
+    refused = {
+        "error": "illegal_move",
+        "rule": "asistir",
+        "message": "you must follow oros: you hold O1, O4",
+    }
+    game = TerminalGame(Refuses(refused), console, ask=lambda _: next(answers))
+    game.names = ["Ana", "Bot 1", "Bot 2"]
+    trick = [{"seat": 2, "card": "O3"}]
+    with pytest.raises(Quit):
+        game.take_turn(a_view(trick=trick, plays=trick, you={
+            "seat": 0, "hand": ["O1", "O4", "C7"], "legal": ["O1", "O4"]}))  # fmt: skip
+    assert console.export_text() == "You must follow oros: you hold O1, O4.\n"
