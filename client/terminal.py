@@ -199,8 +199,12 @@ class TerminalGame:
         self.me = self.api.seat(created, 0)
         self.names = [s["name"] for s in created["seats"]]
         self.console.print(
-            f"Game [bold]{self.game_id}[/] created: you are {name}, against "
-            f"{players - 1} {level} bots. Type ? for a hint, q to quit."
+            Text.assemble(
+                "Game ",
+                (self.game_id, "bold"),
+                f" created: you are {name}, against {players - 1} {level} bots. "
+                "Type ? for a hint, q to quit.",
+            )
         )
 
     def run(self) -> int:
@@ -223,7 +227,7 @@ class TerminalGame:
             self.console.print(f"Left game {self.game_id}; it stays on the server for a while.")
             return 0
         except OSError as exc:
-            self.console.print(f"[red]Lost the service at {self.api.base_url}: {exc}[/]")
+            self.warn(f"Lost the service at {self.api.base_url}: {exc}")
             return 1
 
     def take_turn(self, view: JSON) -> None:
@@ -252,7 +256,7 @@ class TerminalGame:
                 self.me.act(self.game_id, action, version=view["version"])
                 return
             except ApiError as exc:
-                self.console.print(Text(as_sentence(exc.message), style="red"))
+                self.warn(as_sentence(exc.message))
                 if exc.error in ("stale_version", "not_your_turn", "conflict"):
                     return  # the game moved on: look again
 
@@ -264,15 +268,15 @@ class TerminalGame:
         hand: list[str] = view["you"]["hand"]
         if view["phase"] == "bidding":
             if not answer.isdigit():
-                self.console.print(f"[red]Bid a number: {', '.join(map(str, legal))}.[/]")
+                self.warn(f"Bid a number: {', '.join(map(str, legal))}.")
                 return None
             bid = int(answer)
             if bid in legal or bid <= view["cards_per_player"]:
                 # In range yet not legal is the dealer's restriction: the server says so.
                 return bid
-            self.console.print(
-                f"[red]Bid from 0 to {view['cards_per_player']}: you may bid "
-                f"{', '.join(map(str, legal))}.[/]"
+            self.warn(
+                f"Bid from 0 to {view['cards_per_player']}: you may bid "
+                f"{', '.join(map(str, legal))}."
             )
             return None
         card = answer.upper()
@@ -280,20 +284,25 @@ class TerminalGame:
             index = int(answer)
             if not 1 <= index <= len(hand):
                 pick = "Type 1" if len(hand) == 1 else f"Pick a card from 1 to {len(hand)}"
-                self.console.print(f"[red]{pick}, or a card's code.[/]")
+                self.warn(f"{pick}, or a card's code.")
                 return None
             card = hand[index - 1]
         if card not in hand:
-            self.console.print(f"[red]You do not hold {answer}: pick a number or a code.[/]")
+            self.warn(f"You do not hold {answer}: pick a number or a code.")
             return None
         return card
+
+    def warn(self, message: str) -> None:
+        """Say something went wrong. As Text, never markup: the message may hold what the
+        player typed or the server said, and a `[` in it must print as itself."""
+        self.console.print(Text(message, style="red"))
 
     def hint(self, view: JSON) -> None:
         self.console.print("Asking the bots…")
         try:
             job = self.me.hint(self.game_id, wait=60)
         except (ApiError, JobFailed, TimeoutError) as exc:
-            self.console.print(f"[red]No hint: {exc}[/]")
+            self.warn(f"No hint: {exc}")
             return
         self.console.print(hint_text(job["result"], view["you"]["legal"]))
 
@@ -366,7 +375,7 @@ class TerminalGame:
             bid = view["bids"][seat]
             seats.add_row(
                 "▶" if view["turn"] == seat else "",
-                name + (" (you)" if seat == self.seat and name != "You" else ""),
+                Text(name + (" (you)" if seat == self.seat and name != "You" else "")),
                 role,
                 "-" if bid is None else str(bid),
                 str(view["tricks_won"][seat]),
@@ -426,7 +435,7 @@ class TerminalGame:
         sheet.add_column("Cards", justify="right")
         sheet.add_column("Trump")
         for name in self.names:
-            sheet.add_column(name, justify="right", no_wrap=True)
+            sheet.add_column(Text(name), justify="right", no_wrap=True)
         for hand in history["hands"]:
             cells = [
                 f"{hand['bids'][s]}/{hand['tricks'][s]} {hand['points'][s]:+d} → "
@@ -505,17 +514,20 @@ def play(
     try:
         rules = {"schedule": parse_schedule(schedule)}
     except ValueError as exc:
-        console.print(f"[red]Cannot create the game: {exc}.[/]")
+        console.print(Text(f"Cannot create the game: {exc}.", style="red"))
         return 2
     try:
         game.start(name, players, level, rules, seed)
     except ApiError as exc:
-        console.print(f"[red]Cannot create the game: {refusal(exc)}[/]")
+        console.print(Text(f"Cannot create the game: {refusal(exc)}", style="red"))
         return 2
     except OSError as exc:
         console.print(
-            f"[red]Cannot reach the Pocha service at {url} ({exc}). Start it with "
-            "`pocha serve`, or give its address with --url.[/]"
+            Text(
+                f"Cannot reach the Pocha service at {url} ({exc}). Start it with "
+                "`pocha serve`, or give its address with --url.",
+                style="red",
+            )
         )
         return 2
     return game.run()

@@ -408,3 +408,14 @@ def test_a_refused_card_is_told_as_a_sentence() -> None:
         game.take_turn(a_view(trick=trick, plays=trick, you={
             "seat": 0, "hand": ["O1", "O4", "C7"], "legal": ["O1", "O4"]}))  # fmt: skip
     assert console.export_text() == "You must follow oros: you hold O1, O4.\n"
+
+
+def test_brackets_typed_or_in_a_name_print_as_themselves() -> None:
+    game, console = seated(["Ana [/]", "Bot 1", "Bot 2"])
+    assert game.parse("[/x]", a_view()) is None
+    console.print(game.table(a_view()))
+    console.print(game.score_sheet({"hands": []}))
+    shown = console.export_text()
+    assert "You do not hold [/x]: pick a number or a code." in shown
+    assert "Ana [/] (you)" in shown
+    assert shown.count("Ana [/]") == 2
