@@ -476,10 +476,13 @@ def refusal(exc: ApiError) -> str:
         elif isinstance(node, list):
             for value in node:
                 collect(value, field)
-        elif f"{field}: {node}" not in said:
-            said.append(f"{field}: {node}")
+        else:
+            # marshmallow files what no one field is to blame for under `_schema`.
+            line = f"{field}: {node}" if field and not field.startswith("_") else str(node)
+            if line not in said:
+                said.append(line)
 
-    if exc.errors:
+    if exc.error == "validation_error" and exc.errors:
         for fields in exc.errors.values():  # by location (json, query...), then field
             collect(fields, "")
     return " ".join(said) or exc.message

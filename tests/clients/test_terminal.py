@@ -19,7 +19,7 @@ from rich.console import Console
 
 from cli.main import pocha
 from client.api import ApiError, PochaClient
-from client.terminal import Quit, TerminalGame, why_not_bid, why_not_card
+from client.terminal import Quit, TerminalGame, refusal, why_not_bid, why_not_card
 from engine.errors import IllegalActionError
 from engine.game import Game
 from engine.observation import observe
@@ -419,3 +419,14 @@ def test_brackets_typed_or_in_a_name_print_as_themselves() -> None:
     assert "You do not hold [/x]: pick a number or a code." in shown
     assert "Ana [/] (you)" in shown
     assert shown.count("Ana [/]") == 2
+
+
+def test_a_refusal_not_blamed_on_a_field_is_said_without_one() -> None:
+    refused = ApiError(422, {
+        "error": "validation_error", "message": "The request has invalid fields: ...",
+        "errors": {"json": {"_schema": ["Two seats share a name."], "name": ["Too long."]}},
+    })  # fmt: skip
+    assert refusal(refused) == "Two seats share a name. name: Too long."
+    assert refusal(ApiError(429, {"error": "rate_limited", "message": "Slow down."})) == (
+        "Slow down."
+    )
