@@ -1,7 +1,7 @@
 """`pocha play` in a real terminal (a pty) against the real service: a short game against
-bots played to the end by answering its prompts as a person would, a bad bid and a hint
-on the way; and a clean error when no service answers. Then what the terminal says, line
-by line, for views and events shaped as the API sends them."""
+bots played to the end by answering its prompts as a person would, a bad bid, a hint and a
+card marked ✗ on the way; and a clean error when no service answers. Then what the
+terminal says, line by line, for views and events shaped as the API sends them."""
 
 from __future__ import annotations
 
@@ -72,11 +72,10 @@ class Terminal:
 def test_a_short_game_in_the_terminal(live_service: LiveService) -> None:
     terminal = Terminal(
         [str(POCHA), "play", "--url", live_service.url, "--players", "3", "--level", "random",
-         "--schedule", "1,2", "--seed", "11", "--name", "Ana"]
+         "--schedule", "1,3", "--seed", "11", "--name", "Ana"]
     )  # fmt: skip
     bid_prompts = 0
-    tries = 0  # cards refused in a row at this turn
-    last_card = 0  # where the last card prompt ended on the screen
+    tried_barred = False  # a card marked ✗ has been typed, to hear the server refuse it
     deadline = time.monotonic() + 90
     try:
         while terminal.read(0.2):
@@ -94,14 +93,16 @@ def test_a_short_game_in_the_terminal(live_service: LiveService) -> None:
                 else:
                     terminal.type(prompt["bids"].split("/")[0])
             else:
-                # Asked again with no "You play" since the last card: that card was refused
-                # (the server said why), so try the next one, as a person would.
-                played = terminal.screen.find("You play", last_card, prompt.start()) >= 0
-                tries = 0 if played or not last_card else tries + 1
-                last_card = prompt.end()
+                # As a person would: the first card found marked ✗ is tried once, to see
+                # the server refuse it; otherwise the first card not marked.
                 hands = HAND.findall(terminal.screen, 0, prompt.start())
-                held = len(re.findall(r"\d+\) ", hands[-1])) if hands else 1
-                terminal.type(str(tries % held + 1))
+                cards = re.findall(r"(\d+)\) (✗ )?", hands[-1])
+                barred = [n for n, mark in cards if mark]
+                if barred and not tried_barred:
+                    tried_barred = True
+                    terminal.type(barred[0])
+                else:
+                    terminal.type(next(n for n, mark in cards if not mark))
         assert terminal.process.wait(timeout=10) == 0
     finally:
         terminal.close()
@@ -114,7 +115,11 @@ def test_a_short_game_in_the_terminal(live_service: LiveService) -> None:
     )
     assert "Score sheet" in screen and "Trump" in screen
     assert "Your hand:" in screen and "On the table:" in screen
-    assert re.search(r"Game over\. Winner: .+\.", screen)
+    # The one card refused is the ✗ one tried: the marks and the server agree.
+    assert tried_barred
+    refusals = re.findall(r"^(You must .+|You have no .+)$", screen, re.MULTILINE)
+    assert len(refusals) == 1, refusals
+    assert re.search(r"Game over\. Winners?: .+\.", screen)
     assert re.search(r"Final scores: Ana -?\d+, Bot 1 -?\d+, Bot 2 -?\d+\.", screen)
 
 
