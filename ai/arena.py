@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.bot import Bot, Budget
-from ai.levels import LEVELS, make_bot
+from ai.levels import BOTS, LEVELS, make_bot
 from ai.stats import BotStats, summarize
 from engine.game import Game
 from engine.observation import observe
@@ -43,7 +43,16 @@ def parse_player(spec: str) -> Player:
         level = LEVELS[spec]
         return Player(spec, level.bot, level.budget)
     name, _, arg = spec.partition(":")
-    make_bot(name)  # raises ValueError for an unknown bot
+    if name in LEVELS and name not in BOTS:
+        raise ValueError(
+            f"{name!r} is a level, with its own budget: give it alone, or give the budget "
+            "to a bot (ismcts:2000 or ismcts:250ms)"
+        )
+    if name not in BOTS:
+        raise ValueError(
+            f"unknown bot or level {spec!r}: the levels are {', '.join(LEVELS)}; the bots "
+            f"are {', '.join(BOTS)}, which may carry a budget (ismcts:2000 or ismcts:250ms)"
+        )
     if not arg:
         return Player(spec, name, Budget())
     try:

@@ -34,8 +34,8 @@ import click
     "--hands",
     type=click.IntRange(1),
     default=None,
-    help="Play enough deals for at least this many hands in all (each deal is played "
-    "once per rotation unless --no-duplicate).",
+    help="Play enough deals for at least this many hands dealt in all (each deal is played "
+    "once per rotation unless --no-duplicate; tiebreak hands come on top).",
 )
 @click.option(
     "--rules",
@@ -72,6 +72,8 @@ def arena(
         options.setdefault("players", players)
         rules = Rules.from_dict(options)
         specs = [s for s in bots.split(",") if s.strip()]
+        if not specs:
+            raise ValueError("--bots: name at least one bot or level, e.g. hard,heuristic")
         lineup = [parse_player(specs[i % len(specs)]) for i in range(rules.players)]
     except (json.JSONDecodeError, InvalidRulesError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
@@ -105,12 +107,16 @@ def arena(
         with open(records, "w") as fh:
             for r in recs:
                 fh.write(json.dumps(r) + "\n")
+    dealt = sum(len(r["hands"]) for r in recs)  # tiebreak hands included
     result: dict[str, Any] = {
         "rules": rules.to_dict(),
         "lineup": [p.label for p in lineup],
         "deals": deals,
         "games": len(recs),
-        "hands": sum(len(r["hands"]) for r in recs),
+        "hands": dealt,
+        # Each bot's `hands` counts one per seat it held (its score per hand and exact bids
+        # are over those), so a bot in two seats counts each hand twice: this is their sum.
+        "hands_played": sum(s.hands for s in stats),
         "bots": [s.to_dict() for s in stats],
     }
     if as_json:
@@ -120,13 +126,17 @@ def arena(
     from rich.table import Table
 
     table = Table(
-        title=f"{len(recs)} games, {result['hands']} hands, line-up {', '.join(result['lineup'])}"
+        title=f"{len(recs)} games, {dealt} hands dealt, {result['hands_played']} played "
+        f"(one per seat), line-up {', '.join(result['lineup'])}",
+        caption="hands: one per seat, so a bot in two seats counts each hand twice; "
+        "score/hand and exact bids are over these",
     )
-    for col in ("bot", "score/hand", "±95%", "win rate", "exact bids", "ms/decision"):
+    for col in ("bot", "hands", "score/hand", "±95%", "win rate", "exact bids", "ms/decision"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for s in stats:
         table.add_row(
             s.bot,
+            str(s.hands),
             f"{s.mean_score:.2f}",
             "n/a" if s.ci95 is None else f"{s.ci95:.2f}",
             f"{s.win_rate:.1%}",

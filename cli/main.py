@@ -240,7 +240,15 @@ def worker(burst: bool, queues: str, name: str | None) -> None:
 )
 @click.option("--seed", type=int, default=None, help="Seed of the deals.")
 def play(url: str, players: int, level: str, name: str, schedule: str, seed: int | None) -> None:
-    """Play a game against bots in this terminal, over the HTTP API (see `pocha serve`)."""
+    """Play a game against bots in this terminal, over the HTTP API (see `pocha serve`).
+
+    \b
+    On your turn, type:
+      a bid, or a card's number or code (O1, B12)   to make your move
+      ?                                             for a hint: a bot's move, and why
+      q                                             to leave (Ctrl-D and Ctrl-C too);
+                                                    the game stays on the server
+    """
     terminal = _load("client.terminal")
     raise SystemExit(terminal.play(url, players, level, name, schedule, seed))
 

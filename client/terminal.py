@@ -3,12 +3,14 @@
 It creates a game with one person (you, seat 0) and bots, then loops: it narrates the
 events since the last look (bids, cards, tricks, scores), and on your turn shows the table
 as the web page does (hand, trump, bids, tricks, the trick on the table, scores) and asks
-for a bid or a card. Answers are checked against the view's `legal` list; a card you hold
-or a bid in range that the rules forbid is sent anyway, so that the server's refusal names
-the rule (asistir, montar, fallar, pisar, the dealer's bid) in its own words, with the
-game untouched. `?` asks the
-bots for a hint. After each hand the score sheet is shown as on paper. Everything goes
-through `client.api.PochaClient`: this module knows only the public contract.
+for a bid or a card. The cards and bids the view's `legal` list leaves out are marked
+before you choose, each with the rule that bars it; the server alone says what is legal,
+and the client only names the obligation that list shows (see `why_not_card`). A card you
+hold or a bid in range that the rules forbid is sent anyway if chosen, so that the
+server's refusal says why in its own words, with the game untouched. `?` asks the bots for
+a hint, told as the move and the search's reasons for it. After each hand the score sheet
+is shown as on paper. Everything goes through `client.api.PochaClient`: this module knows
+only the public contract.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ SUITS = {
 }
 RANK_NAMES = {1: "as", 10: "sota", 11: "caballo", 12: "rey"}
 
+#: Why a move is barred now: the rule's code, as the API's refusal names it in `rule`
+#: (asistir, montar, fallar, pisar, dealer_restriction, bid_range), and a sentence.
+Reason = tuple[str, str]
+
 #: How often to look for the bots' moves while they think (seconds).
 POLL_SECONDS = 0.25
 
@@ -48,10 +54,119 @@ def card_name(code: str) -> str:
     return f"{RANK_NAMES.get(rank, str(rank))} de {suit}"
 
 
+def count(n: int, noun: str) -> str:
+    """`1 card`, `3 cards`: a number with its noun in the right form."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def names_list(names: list[str]) -> str:
+    """`Ana`, `Ana and Bot 1`, `Ana, Bot 1 and Bot 2`."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def as_sentence(text: str) -> str:
+    """The API's refusals are clauses ("you must follow oros: you hold O4"), written to be
+    embedded; said alone they start with a capital and end with a full stop."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
 def card_text(code: str, *, dim: bool = False) -> Text:
     """A card as coloured text: its code and its name."""
     colour = SUITS[code[0]][1]
     return Text(f"{code} ({card_name(code)})", style=f"dim {colour}" if dim else f"bold {colour}")
+
+
+def why_not_card(code: str, view: JSON) -> Reason | None:
+    """Why the rules bar playing `code` (a card in hand) now, or None if `you.legal` has it.
+
+    Which cards are legal is the server's word; the reason is read from its shape. When
+    every legal card is of the lead suit, a card of another suit breaks asistir (follow
+    suit) and a lower one of the lead suit montar (beat the best of it on the table). When
+    every legal card is a trump (and trump was not led), you hold none of the lead suit: a
+    lower trump breaks pisar (over-trump), another card fallar (play a trump), or pisar if
+    trumps are already down and the game plays pisar. These are the codes the server's
+    refusal names (the tests hold the two together over many deals)."""
+    you = view["you"]
+    legal: list[str] = you["legal"]
+    if code in legal or view["phase"] != "playing" or view["turn"] != you["seat"]:
+        return None
+    if not legal or not view["trick"]:
+        return "", "not playable now"
+    lead = view["trick"][0]["card"][0]
+    trump = view["trump"]["card"][0]
+    lead_name, trump_name = SUITS[lead][0], SUITS[trump][0]
+    if all(card[0] == lead for card in legal):
+        if code[0] != lead:
+            return "asistir", f"you must follow {lead_name} (asistir)"
+        return "montar", f"you must beat the best {lead_name} on the table (montar)"
+    if all(card[0] == trump for card in legal):
+        if code[0] == trump:
+            return "pisar", "you must play a trump higher than those on the table (pisar)"
+        trumped = any(played["card"][0] == trump for played in view["trick"])
+        if trumped and view["rules"]["pisar"]:
+            return "pisar", (
+                f"you have no {lead_name}, so you must beat the trumps on the table (pisar)"
+            )
+        return "fallar", f"you have no {lead_name}, so you must play a trump, {trump_name} (fallar)"
+    return "", "not playable now"
+
+
+def why_not_bid(bid: int, view: JSON) -> Reason | None:
+    """Why `bid` is barred now, or None if `you.legal` has it: out of range, or the
+    dealer's rule (the one rule that bars a bid in range)."""
+    you = view["you"]
+    if bid in you["legal"] or view["phase"] != "bidding" or view["turn"] != you["seat"]:
+        return None
+    cards = view["cards_per_player"]
+    if not 0 <= bid <= cards:
+        return "bid_range", f"a bid is from 0 to {cards}"
+    if view["dealer"] == you["seat"]:
+        return "dealer_restriction", (
+            f"as dealer you may not bid {bid}: the bids would add up to the "
+            f"{count(cards, 'card')} in play"
+        )
+    return "", "not allowed now"
+
+
+def action_words(action: int | str) -> str:
+    """`bid 2`, `play O1 (as de oros)`."""
+    return f"bid {action}" if isinstance(action, int) else f"play {action} ({card_name(action)})"
+
+
+def hint_text(result: JSON, legal: list[Any]) -> Text:
+    """A hint job's advice in a player's words: the move, and why. The why is the search's
+    own account (`analysis`: per action, the share of the simulated deals in which the bot
+    chose it, and the mean points it scored there), or that there was no other choice."""
+    action = result["action"]
+    bidding = isinstance(action, int)
+    line = Text(style="magenta")
+    line.append(f"Hint ({result.get('level') or 'bot'}): {action_words(action)}", style="bold")
+    if len(legal) == 1:
+        return line.append(
+            " — the only bid you may make." if bidding else " — your only legal card."
+        )
+    stats = {s["action"]: s for s in result.get("analysis") or []}
+    chosen = stats.get(action)
+    if chosen is None:  # a level that does not search (heuristic, random): its choice only
+        return line.append(".")
+    tries = result.get("iterations")
+    deals = count(tries, "simulated deal") if tries else "its simulated deals"
+    line.append(
+        f" — the bot {'bid' if bidding else 'played'} it in {chosen['share']:.0%} of {deals}; "
+        f"expected {chosen['mean_score']:+.1f} points this hand."
+    )
+    others = sorted(
+        (s for a, s in stats.items() if a != action and s.get("visits", 1)),
+        key=lambda s: -s["share"],
+    )[:3]
+    if others:
+        said = "; ".join(
+            f"{'bid ' if bidding else ''}{s['action']}, expected {s['mean_score']:+.1f}"
+            for s in others
+        )
+        line.append(f"\n  Other choices: {said}.")
+    return line
 
 
 class TerminalGame:
@@ -84,8 +199,12 @@ class TerminalGame:
         self.me = self.api.seat(created, 0)
         self.names = [s["name"] for s in created["seats"]]
         self.console.print(
-            f"Game [bold]{self.game_id}[/] created: you are {name}, against "
-            f"{players - 1} {level} bots. Type ? for a hint, q to quit."
+            Text.assemble(
+                "Game ",
+                (self.game_id, "bold"),
+                f" created: you are {name}, against {players - 1} {level} bots. "
+                "Type ? for a hint, q to quit.",
+            )
         )
 
     def run(self) -> int:
@@ -108,7 +227,7 @@ class TerminalGame:
             self.console.print(f"Left game {self.game_id}; it stays on the server for a while.")
             return 0
         except OSError as exc:
-            self.console.print(f"[red]Lost the service at {self.api.base_url}: {exc}[/]")
+            self.warn(f"Lost the service at {self.api.base_url}: {exc}")
             return 1
 
     def take_turn(self, view: JSON) -> None:
@@ -137,7 +256,7 @@ class TerminalGame:
                 self.me.act(self.game_id, action, version=view["version"])
                 return
             except ApiError as exc:
-                self.console.print(f"[red]{exc.message}[/]")
+                self.warn(as_sentence(exc.message))
                 if exc.error in ("stale_version", "not_your_turn", "conflict"):
                     return  # the game moved on: look again
 
@@ -149,54 +268,43 @@ class TerminalGame:
         hand: list[str] = view["you"]["hand"]
         if view["phase"] == "bidding":
             if not answer.isdigit():
-                self.console.print(f"[red]Bid a number: {', '.join(map(str, legal))}.[/]")
+                self.warn(f"Bid a number: {', '.join(map(str, legal))}.")
                 return None
             bid = int(answer)
             if bid in legal or bid <= view["cards_per_player"]:
                 # In range yet not legal is the dealer's restriction: the server says so.
                 return bid
-            self.console.print(
-                f"[red]Bid from 0 to {view['cards_per_player']}: you may bid "
-                f"{', '.join(map(str, legal))}.[/]"
+            self.warn(
+                f"Bid from 0 to {view['cards_per_player']}: you may bid "
+                f"{', '.join(map(str, legal))}."
             )
             return None
         card = answer.upper()
         if answer.isdigit():
             index = int(answer)
             if not 1 <= index <= len(hand):
-                self.console.print(f"[red]Pick a card from 1 to {len(hand)}.[/]")
+                pick = "Type 1" if len(hand) == 1 else f"Pick a card from 1 to {len(hand)}"
+                self.warn(f"{pick}, or a card's code.")
                 return None
             card = hand[index - 1]
         if card not in hand:
-            self.console.print(f"[red]You do not hold {answer}: pick a number or a code.[/]")
+            self.warn(f"You do not hold {answer}: pick a number or a code.")
             return None
         return card
+
+    def warn(self, message: str) -> None:
+        """Say something went wrong. As Text, never markup: the message may hold what the
+        player typed or the server said, and a `[` in it must print as itself."""
+        self.console.print(Text(message, style="red"))
 
     def hint(self, view: JSON) -> None:
         self.console.print("Asking the bots…")
         try:
             job = self.me.hint(self.game_id, wait=60)
         except (ApiError, JobFailed, TimeoutError) as exc:
-            self.console.print(f"[red]No hint: {exc}[/]")
+            self.warn(f"No hint: {exc}")
             return
-        result = job["result"]
-        action = result["action"]
-        said = (
-            f"bid {action}" if isinstance(action, int) else f"play {card_name(action)} ({action})"
-        )
-        line = Text(f"Hint ({result.get('level', '')}): {said}", style="bold magenta")
-        best = sorted(result.get("analysis") or [], key=lambda s: -s["share"])[:3]
-        if best:
-            # The search's own account: how often it tried each action, and how it scored.
-            line.append(
-                "  (search: "
-                + ", ".join(
-                    f"{s['action']} {s['share']:.0%} {s['mean_score']:+.1f} pts" for s in best
-                )
-                + ")",
-                style="magenta",
-            )
-        self.console.print(line)
+        self.console.print(hint_text(job["result"], view["you"]["legal"]))
 
     # -- what is shown ----------------------------------------------------------------------
 
@@ -217,17 +325,18 @@ class TerminalGame:
         who = "You" if you else self.names[seat] if seat is not None else ""
         if kind == "hand_dealt":
             trump = event["trump"]
+            dealer = event["dealer"]
+            deals = "You deal" if dealer == self.seat else f"{self.names[dealer]} deals"
             text = Text(
                 f"\nHand {event['hand_number']} of {event['hands_total']}"
                 f"{' (tiebreak)' if event.get('tiebreak') else ''}: "
-                f"{event['cards_per_player']} card(s) each, {self.names[event['dealer']]} "
-                "deals. Trump: ",
+                f"{count(event['cards_per_player'], 'card')} each. {deals}. Trump: ",
                 style="bold",
             )
             text.append(card_text(trump["card"]))
             if trump["holder"] is not None:
-                text.append(f", held by {self.names[trump['holder']]}")
-            return text
+                text.append(f", held by {self.holder(trump['holder'])}")
+            return text.append(".")
         if kind == "bid":
             return Text(f"{who} {'bid' if you else 'bids'} {event['bid']}.")
         if kind == "card_played":
@@ -239,6 +348,10 @@ class TerminalGame:
             return None  # `finish` shows the result
         return None  # hand_scored: the score sheet follows
 
+    def holder(self, seat: int) -> str:
+        """Who holds the trump card, as the end of "held by ..."."""
+        return "you" if seat == self.seat else self.names[seat]
+
     def show_table(self, view: JSON) -> None:
         self.console.print(self.table(view))
 
@@ -247,11 +360,11 @@ class TerminalGame:
         trump = view["trump"]
         head = Text(
             f"Hand {view['hand_number']} of {view['hands_total']} · "
-            f"{view['cards_per_player']} card(s) each · trump: "
+            f"{count(view['cards_per_player'], 'card')} each · trump: "
         )
         head.append(card_text(trump["card"]))
         if trump["holder"] is not None:
-            head.append(f" (held by {self.names[trump['holder']]})")
+            head.append(f" (held by {self.holder(trump['holder'])})")
         seats = Table(box=None, pad_edge=False)
         for column in ("", "Player", "", "Bid", "Tricks", "Score"):
             seats.add_column(
@@ -262,7 +375,7 @@ class TerminalGame:
             bid = view["bids"][seat]
             seats.add_row(
                 "▶" if view["turn"] == seat else "",
-                name + (" (you)" if seat == self.seat and name != "You" else ""),
+                Text(name + (" (you)" if seat == self.seat and name != "You" else "")),
                 role,
                 "-" if bid is None else str(bid),
                 str(view["tricks_won"][seat]),
@@ -283,18 +396,37 @@ class TerminalGame:
                 last.append(card_text(played["card"], dim=True))
             parts.append(last)
         parts.append(self.hand_text(view))
+        parts.extend(self.barred(view))
         doing = "bid" if view["phase"] == "bidding" else "play"
         return Panel(Group(*parts), title=f"Your turn to {doing}", title_align="left")
 
     def hand_text(self, view: JSON) -> Text:
-        you = view["you"]
-        playing = view["phase"] == "playing"
+        """Your cards, numbered; those the rules bar now are marked ✗ and dimmed (the
+        mark is for a terminal without colour)."""
         text = Text("Your hand: ")
-        for i, code in enumerate(you["hand"], 1):
-            # Cards the rules forbid now are dimmed, as the web page greys them out.
-            allowed = not playing or code in you["legal"]
-            text.append(f"  {i}) ").append(card_text(code, dim=not allowed))
+        for i, code in enumerate(view["you"]["hand"], 1):
+            barred = why_not_card(code, view) is not None
+            text.append(f"  {i}) " + ("✗ " if barred else ""))
+            text.append(card_text(code, dim=barred))
         return text
+
+    def barred(self, view: JSON) -> list[Text]:
+        """One line per reason the rules give against some of your cards or bids now."""
+        lines: list[Text] = []
+        if view["phase"] == "bidding":
+            for bid in range(view["cards_per_player"] + 1):
+                why = why_not_bid(bid, view)
+                if why is not None:
+                    lines.append(Text(f"✗ Not {bid}: {why[1]}.", style="yellow"))
+            return lines
+        cards: dict[str, list[str]] = {}
+        for i, code in enumerate(view["you"]["hand"], 1):
+            why = why_not_card(code, view)
+            if why is not None:
+                cards.setdefault(why[1], []).append(f"{i}) {code}")
+        for sentence, barred in cards.items():
+            lines.append(Text(f"✗ Not {', '.join(barred)}: {sentence}.", style="yellow"))
+        return lines
 
     def score_sheet(self, history: JSON) -> Table:
         """The score sheet as on paper: per hand, each player's bid, tricks and total."""
@@ -303,7 +435,7 @@ class TerminalGame:
         sheet.add_column("Cards", justify="right")
         sheet.add_column("Trump")
         for name in self.names:
-            sheet.add_column(name, justify="right", no_wrap=True)
+            sheet.add_column(Text(name), justify="right", no_wrap=True)
         for hand in history["hands"]:
             cells = [
                 f"{hand['bids'][s]}/{hand['tricks'][s]} {hand['points'][s]:+d} → "
@@ -321,13 +453,39 @@ class TerminalGame:
 
     def finish(self, view: JSON) -> None:
         winners = [self.names[s] for s in view["winners"]]
+        won = "Winner" if len(winners) == 1 else "Winners"
         scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, view["scores"], strict=True))
         self.console.print(
             Panel(
-                Text(f"Game over. Winner: {' and '.join(winners)}.\nFinal scores: {scores}."),
+                Text(f"Game over. {won}: {names_list(winners)}.\nFinal scores: {scores}."),
                 style="bold green",
             )
         )
+
+
+def refusal(exc: ApiError) -> str:
+    """What a refused request did wrong: for a validation error each field's message once,
+    named by the field (a wrong --level is the same mistake in every bot's seat: "bot: ..."
+    once, not per seat), else the API's sentence."""
+    said: list[str] = []
+
+    def collect(node: object, field: str) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                collect(value, field if str(key).isdigit() else str(key))
+        elif isinstance(node, list):
+            for value in node:
+                collect(value, field)
+        else:
+            # marshmallow files what no one field is to blame for under `_schema`.
+            line = f"{field}: {node}" if field and not field.startswith("_") else str(node)
+            if line not in said:
+                said.append(line)
+
+    if exc.error == "validation_error" and exc.errors:
+        for fields in exc.errors.values():  # by location (json, query...), then field
+            collect(fields, "")
+    return " ".join(said) or exc.message
 
 
 def parse_schedule(text: str) -> str | list[int]:
@@ -357,14 +515,22 @@ def play(
     console = console or Console()
     game = TerminalGame(PochaClient(url), console, ask)
     try:
-        game.start(name, players, level, {"schedule": parse_schedule(schedule)}, seed)
+        rules = {"schedule": parse_schedule(schedule)}
+    except ValueError as exc:
+        console.print(Text(f"Cannot create the game: {exc}.", style="red"))
+        return 2
+    try:
+        game.start(name, players, level, rules, seed)
     except ApiError as exc:
-        console.print(f"[red]Cannot create the game: {exc.message}[/]")
+        console.print(Text(f"Cannot create the game: {refusal(exc)}", style="red"))
         return 2
     except OSError as exc:
         console.print(
-            f"[red]Cannot reach the Pocha service at {url} ({exc}). Start it with "
-            "`pocha serve`, or give its address with --url.[/]"
+            Text(
+                f"Cannot reach the Pocha service at {url} ({exc}). Start it with "
+                "`pocha serve`, or give its address with --url.",
+                style="red",
+            )
         )
         return 2
     return game.run()

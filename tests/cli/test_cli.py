@@ -42,3 +42,11 @@ def test_missing_module_is_a_clean_error(monkeypatch: pytest.MonkeyPatch) -> Non
 
     assert result.exit_code == 1
     assert "cannot import engine.bench" in result.output
+
+
+def test_play_help_lists_the_keys_of_the_game() -> None:
+    result = CliRunner().invoke(pocha, ["play", "--help"])
+    assert result.exit_code == 0, result.output
+    keys = {line.split()[0]: line for line in result.output.splitlines() if line.strip()}
+    assert "hint" in keys["?"]
+    assert "leave" in keys["q"]

@@ -1,18 +1,29 @@
 """`pocha play` in a real terminal (a pty) against the real service: a short game against
-bots played to the end by answering its prompts as a person would, a bad bid and a hint
-on the way; and a clean error when no service answers."""
+bots played to the end by answering its prompts as a person would, a bad bid, a hint and a
+card marked ✗ on the way; and a clean error when no service answers. Then what the
+terminal says, line by line, for views and events shaped as the API sends them."""
 
 from __future__ import annotations
 
 import os
+import random
 import re
 import select
 import subprocess
 import time
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
 from cli.main import pocha
+from client.api import ApiError, PochaClient
+from client.terminal import Quit, TerminalGame, refusal, why_not_bid, why_not_card
+from engine.errors import IllegalActionError
+from engine.game import Game
+from engine.observation import observe
+from engine.rules import Rules
 from tests.clients.conftest import POCHA, LiveService
 from tools.embedded_redis import free_port
 
@@ -61,11 +72,10 @@ class Terminal:
 def test_a_short_game_in_the_terminal(live_service: LiveService) -> None:
     terminal = Terminal(
         [str(POCHA), "play", "--url", live_service.url, "--players", "3", "--level", "random",
-         "--schedule", "1,2", "--seed", "11", "--name", "Ana"]
+         "--schedule", "1,3", "--seed", "11", "--name", "Ana"]
     )  # fmt: skip
     bid_prompts = 0
-    tries = 0  # cards refused in a row at this turn
-    last_card = 0  # where the last card prompt ended on the screen
+    tried_barred = False  # a card marked ✗ has been typed, to hear the server refuse it
     deadline = time.monotonic() + 90
     try:
         while terminal.read(0.2):
@@ -83,23 +93,33 @@ def test_a_short_game_in_the_terminal(live_service: LiveService) -> None:
                 else:
                     terminal.type(prompt["bids"].split("/")[0])
             else:
-                # Asked again with no "You play" since the last card: that card was refused
-                # (the server said why), so try the next one, as a person would.
-                played = terminal.screen.find("You play", last_card, prompt.start()) >= 0
-                tries = 0 if played or not last_card else tries + 1
-                last_card = prompt.end()
+                # As a person would: the first card found marked ✗ is tried once, to see
+                # the server refuse it; otherwise the first card not marked.
                 hands = HAND.findall(terminal.screen, 0, prompt.start())
-                held = len(re.findall(r"\d+\) ", hands[-1])) if hands else 1
-                terminal.type(str(tries % held + 1))
+                cards = re.findall(r"(\d+)\) (✗ )?", hands[-1])
+                barred = [n for n, mark in cards if mark]
+                if barred and not tried_barred:
+                    tried_barred = True
+                    terminal.type(barred[0])
+                else:
+                    terminal.type(next(n for n, mark in cards if not mark))
         assert terminal.process.wait(timeout=10) == 0
     finally:
         terminal.close()
     screen = terminal.screen
     assert "Bid from 0 to 1" in screen
-    assert "Hint (" in screen
+    assert re.search(
+        r"Hint \(hard\): bid \d — (the bot bid it in \d+% of \d+ simulated deals; expected "
+        r"[+-]\d+\.\d points this hand|the only bid you may make)\.",
+        screen,
+    )
     assert "Score sheet" in screen and "Trump" in screen
     assert "Your hand:" in screen and "On the table:" in screen
-    assert re.search(r"Game over\. Winner: .+\.", screen)
+    # The one card refused is the ✗ one tried: the marks and the server agree.
+    assert tried_barred
+    refusals = re.findall(r"^(You must .+|You have no .+)$", screen, re.MULTILINE)
+    assert len(refusals) == 1, refusals
+    assert re.search(r"Game over\. Winners?: .+\.", screen)
     assert re.search(r"Final scores: Ana -?\d+, Bot 1 -?\d+, Bot 2 -?\d+\.", screen)
 
 
@@ -109,3 +129,309 @@ def test_no_service_is_a_clean_error() -> None:
     assert result.exit_code == 2
     assert "Cannot reach the Pocha service" in result.output
     assert "pocha serve" in result.output
+
+
+# -- what the terminal says -----------------------------------------------------------------
+
+
+def seated(names: list[str], seat: int = 0) -> tuple[TerminalGame, Console]:
+    """A game at a terminal that records what it prints, `seat` being the player's."""
+    console = Console(record=True, width=140, no_color=True)
+    game = TerminalGame(PochaClient("http://127.0.0.1:9"), console)
+    game.names, game.seat = names, seat
+    return game, console
+
+
+def a_view(**changes: Any) -> dict[str, Any]:
+    """A seat's view as the API sends it (GameView): seat 0 of 3, to play, 3 cards each."""
+    view: dict[str, Any] = {
+        "id": "g1", "version": 9, "last_event": 9, "seat": 0, "phase": "playing",
+        "turn": 0, "hand_number": 2, "hands_total": 4, "cards_per_player": 3,
+        "dealer": 2, "mano": 0, "trump": {"card": "E3", "holder": None},
+        "bids": [1, 0, 1], "tricks_won": [0, 0, 0], "trick": [], "plays": [],
+        "last_trick": [], "hand_sizes": [3, 3, 3], "scores": [10, -5, 15], "winners": [],
+        "rules": {"montar": True, "fallar": True, "pisar": True, "dealer_restriction": True},
+        "players": [{"seat": i, "name": n, "bot": None} for i, n in enumerate("ABC")],
+        "you": {"seat": 0, "hand": ["O1", "O4", "C7"], "legal": ["O1", "O4", "C7"]},
+    }  # fmt: skip
+    view.update(changes)
+    return view
+
+
+def dealt(cards: int, dealer: int, holder: int | None = None) -> dict[str, Any]:
+    return {
+        "seq": 1, "type": "hand_dealt", "hand_number": 1, "hands_total": 2,
+        "cards_per_player": cards, "dealer": dealer, "mano": (dealer + 1) % 3,
+        "trump": {"card": "E3", "holder": holder},
+    }  # fmt: skip
+
+
+def test_the_deal_is_told_in_good_english() -> None:
+    game, _ = seated(["Ana", "Bot 1", "Bot 2"])
+    said = game.describe(dealt(1, dealer=0))
+    assert said is not None and said.plain == (
+        "\nHand 1 of 2: 1 card each. You deal. Trump: E3 (3 de espadas)."
+    )
+    said = game.describe(dealt(3, dealer=2, holder=2))
+    assert said is not None and said.plain == (
+        "\nHand 1 of 2: 3 cards each. Bot 2 deals. Trump: E3 (3 de espadas), held by Bot 2."
+    )
+    said = game.describe(dealt(12, dealer=0, holder=0))
+    assert said is not None and said.plain.endswith(
+        "You deal. Trump: E3 (3 de espadas), held by you."
+    )
+
+
+def test_the_table_counts_the_cards_in_good_english() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    console.print(
+        game.table(
+            a_view(
+                cards_per_player=1,
+                dealer=0,
+                trump={"card": "E3", "holder": 0},
+                you={"seat": 0, "hand": ["O1"], "legal": ["O1"]},
+            )
+        )
+    )
+    shown = console.export_text()
+    assert "Hand 2 of 4 · 1 card each · trump: E3 (3 de espadas) (held by you)" in shown
+    console.print(game.table(a_view()))
+    assert "3 cards each" in console.export_text()
+
+
+def test_the_winners_are_named_in_good_english() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    game.finish(a_view(phase="finished", turn=None, winners=[1]))
+    game.finish(a_view(phase="finished", turn=None, winners=[0, 2]))
+    game.finish(a_view(phase="finished", turn=None, winners=[0, 1, 2]))
+    shown = console.export_text()
+    assert "Game over. Winner: Bot 1." in shown
+    assert "Game over. Winners: Ana and Bot 2." in shown
+    assert "Game over. Winners: Ana, Bot 1 and Bot 2." in shown
+
+
+def test_a_card_number_out_of_range_is_asked_again_in_good_english() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    assert game.parse("2", a_view(you={"seat": 0, "hand": ["O1"], "legal": ["O1"]})) is None
+    assert game.parse("4", a_view()) is None
+    shown = console.export_text()
+    assert "Type 1, or a card's code." in shown
+    assert "Pick a card from 1 to 3, or a card's code." in shown
+
+
+def test_barred_cards_are_marked_with_the_rule_they_break() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    trick = [{"seat": 2, "card": "O3"}]
+    console.print(game.table(a_view(trick=trick, plays=trick, you={
+        "seat": 0, "hand": ["O1", "O4", "C7", "C2"], "legal": ["O1"]})))  # fmt: skip
+    shown = console.export_text()
+    assert "1) O1 (as de oros)  2) ✗ O4 (4 de oros)  3) ✗ C7 (7 de copas)" in shown
+    assert "✗ Not 2) O4: you must beat the best oros on the table (montar)." in shown
+    assert "✗ Not 3) C7, 4) C2: you must follow oros (asistir)." in shown
+
+
+def test_a_barred_trump_or_suit_says_fallar_or_pisar() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    trick = [{"seat": 1, "card": "O3"}, {"seat": 2, "card": "E5"}]
+    console.print(game.table(a_view(trick=trick, plays=trick, you={
+        "seat": 0, "hand": ["C7", "E4", "E1"], "legal": ["E1"]})))  # fmt: skip
+    shown = console.export_text()
+    assert "✗ Not 1) C7: you have no oros, so you must beat the trumps on the table (pisar)." in (
+        shown
+    )
+    assert "✗ Not 2) E4: you must play a trump higher than those on the table (pisar)." in shown
+    trick = [{"seat": 1, "card": "O3"}]
+    console.print(game.table(a_view(trick=trick, plays=trick, you={
+        "seat": 0, "hand": ["C7", "E4"], "legal": ["E4"]})))  # fmt: skip
+    assert "✗ Not 1) C7: you have no oros, so you must play a trump, espadas (fallar)." in (
+        console.export_text()
+    )
+
+
+def test_the_dealers_barred_bid_is_marked() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    view = a_view(phase="bidding", dealer=0, bids=[None, 1, 1], you={
+        "seat": 0, "hand": ["O1", "O4", "C7"], "legal": [0, 2, 3]})  # fmt: skip
+    console.print(game.table(view))
+    shown = console.export_text()
+    assert (
+        "✗ Not 1: as dealer you may not bid 1: the bids would add up to the 3 cards in play."
+        in (shown)
+    )
+    assert "Not 0" not in shown and "Not 2" not in shown and "✗ O" not in shown
+
+
+def test_the_reasons_name_the_rule_the_server_refuses_with() -> None:
+    """Over random deals under every obligation, each card or bid the view's `legal` leaves
+    out is given the rule the engine (so the API) refuses it with, and no other is."""
+    rng = random.Random(5)
+    barred: dict[str, int] = {}
+    for flags in range(8):
+        options = {"montar": bool(flags & 1), "fallar": bool(flags & 2), "pisar": bool(flags & 4)}
+        for _ in range(20):
+            rules = Rules.from_dict({"players": 4, "schedule": [8, 3], **options})
+            game = Game.new(rules, rng.randrange(1 << 30))
+            while not game.finished:
+                seat = game.turn
+                assert seat is not None
+                view = observe(game, seat).to_dict()
+                you = view["you"]
+                bidding = view["phase"] == "bidding"
+                tries = range(view["cards_per_player"] + 1) if bidding else you["hand"]
+                for action in tries:
+                    why = why_not_bid(action, view) if bidding else why_not_card(action, view)
+                    if action in you["legal"]:
+                        assert why is None
+                        continue
+                    with pytest.raises(IllegalActionError) as refused:
+                        game.apply(seat, action)
+                    assert why is not None and why[0] == refused.value.rule, (view, action)
+                    # pisar is counted twice over: a lower trump, and a card of another suit.
+                    trump = not bidding and action[0] == view["trump"]["card"][0]
+                    kind = f"{why[0]} with a trump" if why[0] == "pisar" and trump else why[0]
+                    barred[kind] = barred.get(kind, 0) + 1
+                game.apply(seat, rng.choice(you["legal"]))
+    assert set(barred) == {
+        "asistir",
+        "montar",
+        "fallar",
+        "pisar",
+        "pisar with a trump",
+        "dealer_restriction",
+    }
+
+
+class Hints(PochaClient):
+    """The API as far as a hint goes: every hint job finishes with `advice`."""
+
+    def __init__(self, advice: dict[str, Any]) -> None:
+        super().__init__("http://127.0.0.1:9")
+        self.advice = advice
+
+    def hint(self, game_id: str, **_: Any) -> dict[str, Any]:
+        return {"id": "j1", "kind": "hint", "status": "finished", "result": self.advice}
+
+
+def hint_said(advice: dict[str, Any], view: dict[str, Any]) -> str:
+    console = Console(record=True, width=140, no_color=True)
+    game = TerminalGame(Hints(advice), console)
+    game.names = ["Ana", "Bot 1", "Bot 2"]
+    game.hint(view)
+    return console.export_text()
+
+
+def stat(action: int | str, visits: int, of: int, mean: float) -> dict[str, Any]:
+    return {"action": action, "visits": visits, "share": visits / of, "mean_score": mean}
+
+
+def test_a_hint_says_the_card_and_why_in_words() -> None:
+    advice = {
+        "action": "O1", "level": "hard", "iterations": 60, "seat": 0,
+        "analysis": [stat("O4", 10, 60, -3.0), stat("O1", 37, 60, 5.24), stat("C7", 13, 60, 1.0)],
+    }  # fmt: skip
+    said = hint_said(advice, a_view())
+    assert (
+        "Hint (hard): play O1 (as de oros) — the bot played it in 62% of 60 simulated deals; "
+        "expected +5.2 points this hand.\n"
+        "  Other choices: C7, expected +1.0; O4, expected -3.0." in said
+    )
+
+
+def test_a_hint_says_the_bid_and_why_in_words() -> None:
+    advice = {
+        "action": 1, "level": "hard", "iterations": 60, "seat": 0,
+        "analysis": [stat(0, 9, 60, 1.7), stat(1, 51, 60, 6.8), stat(2, 0, 60, 0.0)],
+    }  # fmt: skip
+    view = a_view(phase="bidding", you={"seat": 0, "hand": ["O1", "O4", "C7"], "legal": [0, 1, 2]})
+    said = hint_said(advice, view)
+    assert "Hint (hard): bid 1 — the bot bid it in 85% of 60 simulated deals; " in said
+    assert "expected +6.8 points this hand.\n  Other choices: bid 0, expected +1.7.\n" in said
+
+
+def test_a_hint_with_no_choice_or_no_search_says_so() -> None:
+    only = a_view(you={"seat": 0, "hand": ["O1", "C7"], "legal": ["O1"]})
+    advice = {
+        "action": "O1",
+        "level": "hard",
+        "iterations": 60,
+        "analysis": [stat("O1", 60, 60, 10)],
+    }
+    assert "Hint (hard): play O1 (as de oros) — your only legal card." in hint_said(advice, only)
+    advice = {"action": "C7", "level": "heuristic", "analysis": []}
+    assert (
+        hint_said(advice, a_view()) == "Asking the bots…\nHint (heuristic): play C7 (7 de copas).\n"
+    )
+
+
+def test_a_bad_schedule_is_a_clean_error() -> None:
+    result = CliRunner().invoke(pocha, ["play", "--url", "http://127.0.0.1:9", "--schedule", "1,x"])
+    assert result.exit_code == 2, result.output
+    assert "Cannot create the game: schedule: 'classic', 'pyramid' or counts like 1,2,3" in (
+        " ".join(result.output.split())
+    )
+
+
+def test_an_unknown_level_is_said_once(live_service: LiveService) -> None:
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+        pocha, ["play", "--url", live_service.url, "--players", "4", "--level", "grandmaster"]
+    )
+    assert result.exit_code == 2, result.output
+    assert result.output.count("grandmaster") == 1, result.output
+    assert "Cannot create the game: bot: " in result.output
+    assert all(level in result.output for level in ("easy", "medium", "hard")), result.output
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+        pocha, ["play", "--url", live_service.url, "--name", "Ana" * 20, "--schedule", ","]
+    )
+    assert result.exit_code == 2, result.output
+    assert "name: " in result.output and "schedule: " in result.output
+
+
+class Refuses(PochaClient):
+    """The API as far as a move goes: every move is refused with `body`."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        super().__init__("http://127.0.0.1:9")
+        self.body = body
+
+    def act(self, game_id: str, action: int | str, *, version: int | None = None) -> Any:
+        raise ApiError(422, self.body)
+
+
+def test_a_refused_card_is_told_as_a_sentence() -> None:
+    console = Console(record=True, width=140, no_color=True)
+    answers = iter(["C7", "q"])
+    refused = {
+        "error": "illegal_move",
+        "rule": "asistir",
+        "message": "you must follow oros: you hold O1, O4",
+    }
+    game = TerminalGame(Refuses(refused), console, ask=lambda _: next(answers))
+    game.names = ["Ana", "Bot 1", "Bot 2"]
+    trick = [{"seat": 2, "card": "O3"}]
+    with pytest.raises(Quit):
+        game.take_turn(a_view(trick=trick, plays=trick, you={
+            "seat": 0, "hand": ["O1", "O4", "C7"], "legal": ["O1", "O4"]}))  # fmt: skip
+    assert console.export_text() == "You must follow oros: you hold O1, O4.\n"
+
+
+def test_brackets_typed_or_in_a_name_print_as_themselves() -> None:
+    game, console = seated(["Ana [/]", "Bot 1", "Bot 2"])
+    assert game.parse("[/x]", a_view()) is None
+    console.print(game.table(a_view()))
+    console.print(game.score_sheet({"hands": []}))
+    shown = console.export_text()
+    assert "You do not hold [/x]: pick a number or a code." in shown
+    assert "Ana [/] (you)" in shown
+    assert shown.count("Ana [/]") == 2
+
+
+def test_a_refusal_not_blamed_on_a_field_is_said_without_one() -> None:
+    refused = ApiError(422, {
+        "error": "validation_error", "message": "The request has invalid fields: ...",
+        "errors": {"json": {"_schema": ["Two seats share a name."], "name": ["Too long."]}},
+    })  # fmt: skip
+    assert refusal(refused) == "Two seats share a name. name: Too long."
+    assert refusal(ApiError(429, {"error": "rate_limited", "message": "Slow down."})) == (
+        "Slow down."
+    )

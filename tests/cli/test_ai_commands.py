@@ -1,0 +1,65 @@
+"""`pocha arena` as a person runs it: what its header counts, and what a wrong --bots says."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from ai.levels import BOTS, LEVELS
+from cli.main import pocha
+
+
+def arena(*args: str) -> Result:
+    """Three seats, one-card games (ties, so tiebreak hands, are common), bots that are quick;
+    random sits in two seats."""
+    return CliRunner(env={"COLUMNS": "200"}).invoke(
+        pocha,
+        ["arena", "--players", "3", "--bots", "random,heuristic", "--rules", '{"schedule": [1]}',
+         "--games", "4", "--seed", "1", "--processes", "1", *args],
+    )  # fmt: skip
+
+
+def test_the_header_counts_the_hands_the_totals_count(tmp_path: Path) -> None:
+    records = tmp_path / "records.jsonl"
+    shown = arena("--json", "--records", str(records))
+    assert shown.exit_code == 0, shown.output
+    result = json.loads(shown.output)
+    games = [json.loads(line) for line in records.read_text().splitlines()]
+    dealt = sum(len(game["hands"]) for game in games)
+    assert dealt > len(games)  # tiebreak hands were played: they count too
+    assert result["hands"] == dealt
+    assert result["hands_played"] == 3 * dealt == sum(bot["hands"] for bot in result["bots"])
+
+    shown = arena()
+    assert shown.exit_code == 0, shown.output
+    header = re.search(
+        r"(\d+) games, (\d+) hands dealt, (\d+) played \(one per seat\)", shown.output
+    )
+    assert header is not None, shown.output
+    assert header.groups() == (str(len(games)), str(dealt), str(3 * dealt))
+    rows = [line.split("│") for line in shown.output.splitlines() if line.startswith("│")]
+    assert {row[1].strip(): int(row[2]) for row in rows} == {
+        "random": 2 * dealt,
+        "heuristic": dealt,
+    }
+
+
+def test_an_unknown_bot_is_refused_naming_every_level_and_bot() -> None:
+    shown = arena("--bots", "hard,grandmaster")
+    assert shown.exit_code == 1
+    assert "grandmaster" in shown.output
+    for name in (*LEVELS, *BOTS):
+        assert re.search(rf"\b{re.escape(name)}\b", shown.output), (name, shown.output)
+    assert "ismcts:2000" in shown.output
+
+
+def test_a_level_with_a_budget_or_no_bots_at_all_is_refused_saying_why() -> None:
+    shown = arena("--bots", "hard:2000")
+    assert shown.exit_code == 1
+    assert "'hard' is a level" in shown.output and "ismcts:2000" in shown.output
+    shown = arena("--bots", ",")
+    assert shown.exit_code == 1
+    assert "name at least one bot or level" in shown.output
