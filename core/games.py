@@ -16,7 +16,7 @@ from typing import Any
 
 from ai.levels import LEVELS
 from core.bots import BotRunner
-from core.errors import Forbidden, InvalidInput, StaleVersion, Unauthorized
+from core.errors import Conflict, Forbidden, InvalidInput, StaleVersion, Unauthorized
 from core.store import AppliedAction, Counter, CreatedGame, GameStore, StoredGame
 from engine.errors import InvalidRulesError, PochaError
 from engine.game import Game
@@ -211,6 +211,38 @@ class GameService:
                 # they have not (reading the game again would only cost a round trip).
                 after = self.store.load(game_id, history=False)
         return self.view(after, seat)
+
+    def act_once(
+        self,
+        game_id: str,
+        token: str | None,
+        action: int | str,
+        idempotency_key: str,
+        expected_version: int | None = None,
+        counters: Sequence[Counter] = (),
+    ) -> tuple[dict[str, Any], bool]:
+        """`act`, at most once per Idempotency-Key and seat: the view, and whether the move
+        had been taken already (then the view is the game now, and nothing is applied).
+        A key whose first request is still being applied is a `Conflict`; one whose first
+        request was refused may be sent again."""
+        record = self.store.load(game_id, history=False, counters=counters, consume=True)
+        seat = self.seat_for(record, token, required=True)
+        assert seat is not None
+        earlier = self.store.claim_move(game_id, seat, idempotency_key)
+        if earlier == "pending":
+            raise Conflict(
+                "A move with this Idempotency-Key is being applied right now: ask for the "
+                "game in a moment to see it."
+            )
+        if earlier is not None:
+            return self.view(self.store.load(game_id, history=False), seat), True
+        try:
+            view = self.act(game_id, token, action, expected_version)
+        except BaseException:
+            self.store.release_move(game_id, seat, idempotency_key)
+            raise
+        self.store.settle_move(game_id, seat, idempotency_key, int(view["version"]))
+        return view, False
 
     def delete(self, game_id: str, token: str | None) -> None:
         record = self.store.load(game_id, history=False)

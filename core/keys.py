@@ -8,6 +8,8 @@ are RQ's business: we reach them only through RQ's API. Per-game keys all start 
 
 from __future__ import annotations
 
+import hashlib
+
 PREFIX = "pocha"
 
 
@@ -36,6 +38,14 @@ def events_key(game_id: str) -> str:
 def changes_channel(game_id: str) -> str:
     """Pub/sub channel announcing each new version (or `deleted`) of a game."""
     return f"{PREFIX}:game:{game_id}:changed"
+
+
+def move_once_key(game_id: str, seat: int, idempotency_key: str) -> str:
+    """String recording that the seat's move sent with an Idempotency-Key was taken: `pending`
+    while it is being applied, then the version it made. The client's key is hashed, so
+    any key of any length costs the same and cannot reach into our name space."""
+    digest = hashlib.sha256(idempotency_key.encode()).hexdigest()[:32]
+    return f"{PREFIX}:game:{game_id}:once:{seat}:{digest}"
 
 
 # -- tasks: work that must get done (core.tasks) ----------------------------------------

@@ -45,7 +45,7 @@ from redis.commands.core import Script
 from redis.exceptions import NoScriptError
 
 from core.errors import Conflict, GameNotFound, StaleVersion
-from core.keys import changes_channel, events_key, game_key, is_game_id
+from core.keys import changes_channel, events_key, game_key, is_game_id, move_once_key
 from engine.game import Event, Game
 
 #: Ids are url-safe base64; anything else cannot name a game and is not looked up.
@@ -201,6 +201,9 @@ def hash_token(token: str) -> str:
 def token_matches(token: str, stored_hash: str | None) -> bool:
     return stored_hash is not None and hmac.compare_digest(hash_token(token), stored_hash)
 
+
+#: How long a move's Idempotency-Key is remembered (seconds): far longer than any retry.
+MOVE_ONCE_TTL = 3600
 
 #: How close to `maxmemory` Redis counts as full: a new game or a move needs some room,
 #: and Redis's own figure drops back a little after each write it refuses.
@@ -709,6 +712,28 @@ class GameStore:
             record.created,
         )
         return AppliedAction(new_record, write.events)
+
+    def claim_move(self, game_id: str, seat: int, idempotency_key: str) -> str | None:
+        """Claim the move the seat sends with `idempotency_key`: None when this request is
+        the first to send it (it should apply the move, then `settle_move` or
+        `release_move`), else what the first one left: `pending`, or the version it made."""
+        key = move_once_key(game_id, seat, idempotency_key)
+        if self.redis.set(key, "pending", nx=True, ex=MOVE_ONCE_TTL):
+            return None
+        found = self.redis.get(key)
+        # Gone between the two calls (released by a refused first try): claim it again.
+        if found is None:
+            return self.claim_move(game_id, seat, idempotency_key)
+        return found.decode() if isinstance(found, bytes) else str(found)
+
+    def settle_move(self, game_id: str, seat: int, idempotency_key: str, version: int) -> None:
+        """The claimed move was applied and made `version`."""
+        self.redis.set(move_once_key(game_id, seat, idempotency_key), version, xx=True,
+                       keepttl=True)  # fmt: skip
+
+    def release_move(self, game_id: str, seat: int, idempotency_key: str) -> None:
+        """The claimed move was refused: the same key may be sent again."""
+        self.redis.delete(move_once_key(game_id, seat, idempotency_key))
 
     def delete(self, game_id: str) -> bool:
         """Forget the game and its events; False if there was nothing to delete."""

@@ -16,9 +16,9 @@ CORS: the page at `/` is served by the API itself and needs none. Other front en
 allowed by origin with `POCHA_CORS_ORIGINS` (comma-separated, or `*`); by default none
 is. Since seats authenticate with a bearer token that a page must hold itself, never with
 a cookie, `*` lets no site act for a visitor; listing origins is still the tighter choice.
-Preflights allow the headers a client sends (Authorization, If-Match, Last-Event-ID,
-X-Request-ID, Content-Type), and responses expose ETag, Location, Retry-After and
-X-Request-ID to the page's script.
+Preflights allow the headers a client sends (Authorization, Idempotency-Key, If-Match,
+Last-Event-ID, X-Request-ID, Content-Type), and responses expose ETag, Idempotent-Replayed,
+Location, Retry-After and X-Request-ID to the page's script.
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
-ALLOW_HEADERS = ["Authorization", "Content-Type", "If-Match", "Last-Event-ID", "X-Request-ID"]
-EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID"]
+ALLOW_HEADERS = [
+    "Authorization", "Content-Type", "Idempotency-Key", "If-Match", "Last-Event-ID", "X-Request-ID"
+]
+EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Location", "Retry-After", "X-Request-ID"]
 #: Browsers cache a preflight this long (seconds), so a move costs one request, not two.
 PREFLIGHT_MAX_AGE = 600
 

@@ -60,6 +60,17 @@ _IF_MATCH = {
     "refused with 412 `stale_version` if the game has changed since.",
     "schema": {"type": "string", "example": '"12"'},
 }
+_IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "description": "Any string of 1 to 255 visible ASCII characters, new for each move you "
+    "mean to make. Sent again with the same key (a retry after a lost answer), the move is "
+    "not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: "
+    "true`. While the first request is still being applied, a retry gets 409 `conflict`. "
+    "Remembered for an hour, per seat.",
+    "schema": {"type": "string", "example": "3f1c9a52-move-17"},
+}
 _LAST_EVENT_ID = {
     "in": "header",
     "name": "Last-Event-ID",
@@ -186,6 +197,7 @@ def bearer_token() -> str | None:
 #: A version or an event's seq as a client may send it back: ASCII digits, and few enough
 #: to stay far from the integers Redis and Python refuse (str.isdigit() takes "²" too).
 _VERSION = _SEQ = re.compile(r"[0-9]{1,18}")
+_IDEMPOTENCY = re.compile(r"[\x21-\x7e]{1,255}")
 
 
 def if_match_version() -> int | None:
@@ -267,7 +279,7 @@ class GameById(MethodView):
 
 @blp.route("/<game_id>/bids", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Bids(MethodView):
-    @_doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
+    @_doc(parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body(BidSchema(), is_plain_bid)
     @_responds_with_view
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
@@ -276,15 +288,12 @@ class Bids(MethodView):
 
         On your turn while bidding: how many tricks you will win. Returns your new view.
         """
-        view = game_service().act(
-            game_id, bearer_token(), body["bid"], if_match_version(), take_move_counters()
-        )
-        return _view_response(view)
+        return _move(game_id, body["bid"])
 
 
 @blp.route("/<game_id>/plays", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Plays(MethodView):
-    @_doc(parameters=[_IF_MATCH], **_SEAT_AUTH)
+    @_doc(parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body(PlaySchema(), is_plain_card)
     @_responds_with_view
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
@@ -294,10 +303,26 @@ class Plays(MethodView):
         On your turn while playing. A card the rules forbid is refused with a message
         that says which rule (asistir, montar, fallar, pisar) and what you hold.
         """
+        return _move(game_id, body["card"])
+
+
+def _move(game_id: str, action: int | str) -> Response:
+    """The seat's move, at most once per Idempotency-Key when one is sent."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
         view = game_service().act(
-            game_id, bearer_token(), body["card"], if_match_version(), take_move_counters()
+            game_id, bearer_token(), action, if_match_version(), take_move_counters()
         )
         return _view_response(view)
+    if not _IDEMPOTENCY.fullmatch(key):
+        raise ServiceError("Idempotency-Key must be 1 to 255 visible ASCII characters.")
+    view, replayed = game_service().act_once(
+        game_id, bearer_token(), action, key, if_match_version(), take_move_counters()
+    )
+    response = _view_response(view)
+    if replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
 
 
 @blp.route("/<game_id>/events", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])

@@ -92,3 +92,73 @@ def test_store_compare_and_set_refuses_the_loser(app: Flask, store: GameStore) -
         store.apply_action(game_id, (seat + 1) % 3, 1, expected_version=first.version - 1)
     assert store.load(game_id).version == 2
     assert [e["type"] for e in store.events(game_id)] == ["hand_dealt", "bid"]
+
+
+# -- Idempotency-Key: a move retried after a lost answer is applied once -----------------
+
+
+def test_a_move_sent_again_with_its_idempotency_key_is_not_applied_twice(app: Flask) -> None:
+    client = app.test_client()
+    created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    turn = client.get(f"/api/v1/games/{game_id}").json["turn"]
+    first = move(client, game_id, tokens[turn], 0, **{"Idempotency-Key": "bid-1"})
+    assert first.status_code == 200 and "Idempotent-Replayed" not in first.headers
+    again = move(client, game_id, tokens[turn], 0, **{"Idempotency-Key": "bid-1"})
+    assert again.status_code == 200
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json["version"] == first.json["version"]
+    bids = [e for e in client.get(f"/api/v1/games/{game_id}/events").json if e["type"] == "bid"]
+    assert len(bids) == 1
+
+
+def test_racing_one_idempotency_key_applies_the_move_once(app: Flask) -> None:
+    client = app.test_client()
+    created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    turn = client.get(f"/api/v1/games/{game_id}").json["turn"]
+    barrier = threading.Barrier(RACERS)
+    responses: list[Any] = [None] * RACERS
+
+    def run(i: int) -> None:
+        racer = app.test_client()
+        barrier.wait()
+        responses[i] = move(racer, game_id, tokens[turn], 1, **{"Idempotency-Key": "same"})
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(RACERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    applied = [
+        r for r in responses if r.status_code == 200 and "Idempotent-Replayed" not in r.headers
+    ]
+    assert len(applied) == 1, [(r.status_code, r.json) for r in responses]
+    for r in responses:
+        assert r.status_code in (200, 409), r.json
+        if r.status_code == 409:
+            assert r.json["error"] == "conflict"
+    bids = [e for e in client.get(f"/api/v1/games/{game_id}/events").json if e["type"] == "bid"]
+    assert len(bids) == 1
+
+
+def test_a_refused_move_frees_its_idempotency_key(app: Flask) -> None:
+    client = app.test_client()
+    created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    turn = client.get(f"/api/v1/games/{game_id}").json["turn"]
+    refused = move(client, game_id, tokens[turn], 9, **{"Idempotency-Key": "k"})
+    assert refused.status_code == 422
+    applied = move(client, game_id, tokens[turn], 1, **{"Idempotency-Key": "k"})
+    assert applied.status_code == 200 and "Idempotent-Replayed" not in applied.headers
+
+
+@pytest.mark.parametrize("key", ["", "with space", "é", "x" * 256])
+def test_a_malformed_idempotency_key_is_a_400(app: Flask, key: str) -> None:
+    client = app.test_client()
+    created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
+    turn = client.get(f"/api/v1/games/{created['id']}").json["turn"]
+    response = move(client, created["id"], tokens_of(created)[turn], 1,
+                    **{"Idempotency-Key": key})  # fmt: skip
+    assert response.status_code == 400, response.json
+    assert response.json["error"] == "bad_request"
