@@ -374,8 +374,8 @@ def _clean_started(connection: redis.Redis, now: float, report: SweepReport) -> 
             for job in _fetch_jobs(connection, expired)
             if job is not None and _text_of(job.get_status(refresh=False)) == "started"
         ]
-        if abandoned:
-            log.warning("jobs %s lost their worker; RQ retries them or fails them", abandoned)
+        for job_id in abandoned:
+            log.warning("job %s lost its worker; RQ retries it or fails it", job_id)
         try:
             registry.cleanup(timestamp=now)
         except redis.RedisError:
