@@ -40,7 +40,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 import redis
 from rq import Callback, Retry
@@ -340,15 +340,18 @@ def sweep(
         pipe.hmget(task_key(key), ["job", "recoveries"])
     tasks = pipe.execute()
     jobs = _fetch_jobs(connection, [None if job is None else text(job) for job, _ in tasks])
+    # Read after the jobs: a job that ends in between reads started and is in no registry
+    # any more, but its task has ended or moved on with it, so queueing it again does nothing.
+    running = _running_job_ids(connection) if any(_is_started(job) for job in jobs) else set()
     for key, (job_raw, recoveries_raw), job in zip(keys, tasks, jobs, strict=True):
         report.looked_at += 1
         if job_raw is None:
             connection.zrem(TASKS_DUE, key)  # finished (or expired) since it was listed
             continue
         try:
-            _look_after(
-                connection, key, text(job_raw), int(recoveries_raw or 0), job, timing, now, report
-            )
+            status = _status(connection, job, running)
+            recoveries = int(recoveries_raw or 0)
+            _look_after(connection, key, text(job_raw), recoveries, status, timing, now, report)
         except redis.RedisError:
             raise
         except Exception:
@@ -369,11 +372,7 @@ def _clean_started(connection: redis.Redis, now: float, report: SweepReport) -> 
             continue
         # The cleanup also drops entries left by jobs that have ended; only a job still
         # started has lost its worker.
-        abandoned = [
-            job.id
-            for job in _fetch_jobs(connection, expired)
-            if job is not None and _text_of(job.get_status(refresh=False)) == "started"
-        ]
+        abandoned = [job.id for job in _fetch_jobs(connection, expired) if _is_started(job)]
         for job_id in abandoned:
             log.warning("job %s lost its worker; RQ retries it or fails it", job_id)
         try:
@@ -417,12 +416,11 @@ def _look_after(
     key: str,
     job_id: str,
     recoveries: int,
-    job: Job | None,
+    status: str,
     timing: Timing,
     now: float,
     report: SweepReport,
 ) -> None:
-    status = _status(connection, job)
     if status == "started":
         # A worker has it; if that worker dies, RQ's started registry notices (`_clean_started`).
         connection.zadd(TASKS_DUE, {key: now + timing.check})
@@ -430,8 +428,8 @@ def _look_after(
     if status in _WAITING:
         connection.zadd(TASKS_DUE, {key: now + timing.queued_check})
         return
-    # Missing, queued in no queue, failed for good, stopped, or finished while still the
-    # task's current job: nobody is doing this task any more.
+    # Missing, queued in no queue, started with no worker, failed for good, stopped, or
+    # finished while still the task's current job: nobody is doing this task any more.
     if recoveries >= MAX_RECOVERIES:
         _give_up(connection, key)
         report.given_up.append(key)
@@ -441,18 +439,22 @@ def _look_after(
         report.recovered.append(key)
 
 
-def _status(connection: redis.Redis, job: Job | None) -> str:
-    """The job's status as far as the watchdog is concerned (RQ's, or why it is lost).
+def _status(connection: redis.Redis, job: Job | None, running: set[str]) -> str:
+    """The job's status as far as the watchdog is concerned: RQ's, or why it is lost.
 
     A worker takes a job off its queue and then, in another round trip, marks it started:
     when Redis stops (or the worker dies) between the two, the job reads `queued` for ever
     but is in no queue, and nobody would do it. So a `queued` job is looked for in its
     queue, and its status read again after that: only a job still `queued` then and absent
     from its queue is lost. A worker caught between its two round trips looks lost too,
-    for an instant: then the task is done twice, which is harmless by design."""
+    for an instant: then the task is done twice, which is harmless by design. A started
+    job is RQ's to look after through its started registry (`running`, the ids there),
+    as long as it is in it."""
     if job is None:
         return "missing"
     status = _text_of(job.get_status(refresh=False))
+    if status == "started" and job.id not in running:
+        return "started, but in no started registry"
     if status != "queued" or queue(connection, job.origin).get_job_position(job.id) is not None:
         return status
     try:
@@ -460,6 +462,19 @@ def _status(connection: redis.Redis, job: Job | None) -> str:
     except InvalidJobOperation:
         return "missing"  # gone meanwhile
     return "queued, but in no queue" if status == "queued" else status
+
+
+def _is_started(job: Job | None) -> TypeGuard[Job]:
+    return job is not None and _text_of(job.get_status(refresh=False)) == "started"
+
+
+def _running_job_ids(connection: redis.Redis) -> set[str]:
+    """The ids of the jobs in our queues' started registries."""
+    return {
+        job_id
+        for name in QUEUES
+        for job_id in queue(connection, name).started_job_registry.get_job_ids(cleanup=False)
+    }
 
 
 def _text_of(status: JobStatus | str | None) -> str:

@@ -117,6 +117,25 @@ def test_a_turn_taken_off_its_queue_by_a_worker_that_never_started_it_is_queued_
     assert connection.zcard(TASKS_DUE) == 0
 
 
+def test_a_started_turn_that_rq_has_no_record_of_running_is_queued_again(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    game_id, version = bot_game(client)
+    key = turn_key(game_id, version)
+    job = Job.fetch(current_job_id(connection, key) or "", connection=connection,
+                    serializer=SERIALIZER)  # fmt: skip
+    # Marked started by a work horse, but its worker never entered it in RQ's started
+    # registry, so RQ's cleanup would never notice it had stopped.
+    queue(connection, HIGH).remove(job)
+    make_worker(connection, timing=TIMING).prepare_job_execution(job)
+    assert job.get_status() == "started"
+    report = sweep_at(connection, time.time() + LATER)
+    assert report.abandoned == [] and report.recovered == [key]
+    drain()
+    assert store_for(connection).load(game_id).finished
+    assert connection.zcard(TASKS_DUE) == 0
+
+
 def test_queued_work_is_left_in_its_queue(client: FlaskClient, connection: redis.Redis) -> None:
     game_id, version = bot_game(client)
     now = time.time() + LATER
