@@ -12,11 +12,11 @@ between slices) calls `resubmit`.
 
 RQ looks after a job once it has one: a try that raises or times out is tried again
 (`Retry`), and so is a try whose worker died (SIGKILL, a dead machine): its entry in its
-queue's started registry stops being renewed and expires `Timing.stale` after the last
-heartbeat (the TTL our worker gives it), and RQ's `StartedJobRegistry.cleanup`, which the
-watchdog (`sweep`) runs for our queues every `Timing.sweep` seconds, retries it, or with
-no retry left fails it. Every failed try calls `job_failed` (the job's `on_failure`), which
-brings its task's next check forward.
+queue's started registry stops being renewed and expires once it has had no heartbeat for
+`Timing.stale` (`Timing.started_ttl`, the TTL our worker gives it), and RQ's
+`StartedJobRegistry.cleanup`, which the watchdog (`sweep`) runs for our queues every
+`Timing.sweep` seconds, retries it, or with no retry left fails it. Every failed try
+calls `job_failed` (the job's `on_failure`), which brings its task's next check forward.
 
 What RQ cannot know is that the work is owed at all: a task is written with the move that
 owes it, before its job exists, and a job can be lost between the two (the writer died,
@@ -24,8 +24,9 @@ Redis restarted) or by Redis (a job taken off its queue by a worker just as Redi
 reads `queued` but is in no queue). So the watchdog also looks at the tasks whose check
 time has passed, in the `pocha:tasks` sorted set, and at their current job through RQ's
 API: waiting in its queue, scheduled or started is fine; missing, queued but in no queue,
-failed for good, stopped, or finished without finishing its task (a crash between the two)
-means the task is queued again as a new job, a recovery. Jobs learn how many recoveries
+started but in no started registry (RQ would never see it stop), failed for good, stopped,
+or finished without finishing its task (a crash between the two) means the task is queued
+again as a new job, a recovery. Jobs learn how many recoveries
 came before them (the `recovery` keyword) and play safer each time; after `MAX_RECOVERIES`
 the task's `give_up` function is called. Duplicate work is harmless by design: a bot move
 is written only if the game is still at the version it was decided on, a match game's
