@@ -23,7 +23,6 @@ from typing import Any
 import redis
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
-from rq.results import Result
 
 from ai.bot import Budget
 from ai.levels import LEVELS, decide
@@ -264,7 +263,10 @@ def wait_for_report(
         left = deadline - time.monotonic()
         if left <= 0:
             return report
-        # RQ appends every outcome of a job to its results stream: block on it, so the
-        # answer leaves the moment the job ends. A second at a time, which keeps within
-        # the client's socket timeout and looks at a started job's heartbeat now and then.
-        connection.xread({Result.get_key(job_id): "0-0"}, block=max(1, int(min(left, 1) * 1000)))
+        if left < 1:
+            time.sleep(left)  # RQ waits for results in whole seconds: the last bit here
+            continue
+        # Wait for the job's result, so the answer leaves the moment the job ends. A second
+        # at a time, which keeps within the client's socket timeout and looks at a started
+        # job's heartbeat now and then.
+        Job(job_id, connection=connection, serializer=SERIALIZER).latest_result(timeout=1)

@@ -77,11 +77,14 @@ def _number(name: str, default: float) -> float:
 class Timing:
     """How often the workers look after unfinished work (seconds).
 
-    A worker writes a heartbeat on the job it runs every `heartbeat`; a started job whose
-    heartbeat is older than `stale` has lost its worker (SIGKILL, a dead machine). Each
-    unfinished bot turn and match game is checked every `check` while it runs, and idle
-    workers sweep every `sweep`. So a turn whose worker died is queued again at most
-    `stale + check + sweep` after the death (15 s with the defaults).
+    A worker writes a heartbeat on the job it runs every `heartbeat`; a started job with no
+    heartbeat for `stale` has lost its worker (SIGKILL, a dead machine): its entry in RQ's
+    started registry expires, and the watchdog, which idle workers run every `sweep`
+    seconds, has RQ retry the job (or fail it, with no retry left). So a turn whose worker
+    died is queued again at most `recovery_bound` after the death (13 s with the defaults).
+    Each unfinished bot turn and match game is also checked every `check` while its job
+    runs (a job RQ failed for good is queued again then, as a recovery) and every
+    `queued_check` while its job waits in a queue.
     """
 
     heartbeat: int = 2
@@ -94,8 +97,24 @@ class Timing:
     match_slice: float = 2.0
 
     @property
+    def started_ttl(self) -> int:
+        """How long a job's entry in RQ's started registry outlives its last heartbeat.
+        RQ scores the entries in whole seconds, so one more second makes sure a job is
+        never given up before `stale` seconds without a heartbeat."""
+        return math.ceil(self.stale) + 1
+
+    @property
     def recovery_bound(self) -> float:
-        return self.stale + self.check + self.sweep
+        """The longest from a worker's death to its job being queued again by RQ."""
+        return self.started_ttl + self.sweep
+
+    @property
+    def worker_ttl(self) -> int:
+        """RQ's `worker_ttl` of our workers: an idle worker waits on the queues this less
+        15 s at a time (RQ's rule), so it runs its maintenance (the watchdog) and writes
+        its heartbeat every `sweep` seconds; a worker with no heartbeat for this long is
+        dead."""
+        return math.ceil(self.sweep) + 15
 
     @classmethod
     def from_env(cls) -> Timing:

@@ -1,26 +1,32 @@
 """How the bot workers are doing, read from Redis for `/readyz` and `/metrics`: how many
 are alive, how many jobs wait in each queue, how many failed.
 
-A worker is alive while its RQ key exists: every worker refreshes it with its heartbeat
-and it expires `worker_ttl` seconds after a worker dies, however it died. RQ's registry of
-worker names keeps a SIGKILLed worker's name until someone cleans it up, so counting names
-(`Worker.count`) would call a dead worker alive. Everything is read in two round trips and
-written never (RQ's own `count` helpers clean registries up as they count).
+A worker is alive while it writes its heartbeat: RQ's workers write one at least every
+`Timing.worker_ttl` seconds (ours every `Timing.sweep` seconds when idle, every
+`Timing.heartbeat` while a job runs). A worker that died without a word (SIGKILL, a dead
+machine) keeps its registration, and the key it is read from, for a minute or more after
+its last heartbeat (RQ gives the key `worker_ttl` + 60 s), so neither counting names
+(`Worker.count`) nor keys tells it from a live one; the time of its last heartbeat does,
+within `worker_ttl` of its death. That time is the worker's clock, compared with ours: the
+machines' clocks are taken to agree within a few seconds (NTP). Everything is read through
+RQ's API (`Worker.all` also forgets registrations whose key has expired, RQ's own tidying),
+and the failed registries are counted without being cleaned.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 import redis
 from rq import Worker
 
-from core.queues import QUEUES, queue
+from core.queues import QUEUES, Timing, queue
 
 
 @dataclass(frozen=True)
 class WorkStatus:
-    #: Workers whose heartbeat key is still there.
+    #: Workers whose last heartbeat is within their TTL.
     workers_alive: int
     #: Jobs waiting in each queue, by queue name, in priority order.
     queued: dict[str, int]
@@ -28,21 +34,15 @@ class WorkStatus:
     failed: dict[str, int]
 
 
-def work_status(connection: redis.Redis) -> WorkStatus:
+def work_status(connection: redis.Redis, timing: Timing | None = None) -> WorkStatus:
     """The workers and queues now (raises Redis errors: the caller decides what they mean)."""
-    keys = Worker.all_keys(connection=connection)
+    timing = timing or Timing.from_env()
+    since = datetime.now(UTC) - timedelta(seconds=timing.worker_ttl)
+    workers = Worker.all(connection=connection)
+    alive = sum(1 for w in workers if w.last_heartbeat is not None and w.last_heartbeat >= since)
     queues = [queue(connection, name) for name in QUEUES]
-    pipe = connection.pipeline(transaction=False)
-    for key in keys:
-        pipe.exists(key)
-    for q in queues:
-        pipe.llen(q.key)
-        pipe.zcard(q.failed_job_registry.key)
-    replies = pipe.execute()
-    alive = sum(1 for found in replies[: len(keys)] if found)
-    counts = replies[len(keys) :]
     return WorkStatus(
         workers_alive=alive,
-        queued={q.name: int(counts[2 * i]) for i, q in enumerate(queues)},
-        failed={q.name: int(counts[2 * i + 1]) for i, q in enumerate(queues)},
+        queued={q.name: q.count for q in queues},
+        failed={q.name: q.failed_job_registry.get_job_count(cleanup=False) for q in queues},
     )

@@ -10,16 +10,27 @@ makes it owed (`owed_task_of`, marked `pending`); `submit` then only queues its 
 job that ends its task calls `finish`; a job that leaves work for later (a match game
 between slices) calls `resubmit`.
 
-The watchdog (`sweep`, run by every worker every few seconds) looks at the tasks whose
-check time has passed, in the `pocha:tasks` sorted set, and at their current job: queued
-is fine; started with a fresh heartbeat is fine; started with a stale heartbeat (its worker
-was SIGKILLed or its machine died), missing (expired, or lost before it was queued),
-failed (every retry failed), or finished without finishing its task (a crash between the
-two) means the task is queued again as a new job, a recovery. Jobs learn how many
-recoveries came before them (the `recovery` keyword) and play safer each time; after
-`MAX_RECOVERIES` the task's `give_up` function is called. Duplicate work is harmless by
-design: a bot move is written only if the game is still at the version it was decided on,
-a match game's progress only if it is still at the step it started from.
+RQ looks after a job once it has one: a try that raises or times out is tried again
+(`Retry`), and so is a try whose worker died (SIGKILL, a dead machine): its entry in its
+queue's started registry stops being renewed and expires once it has had no heartbeat for
+`Timing.stale` (`Timing.started_ttl`, the TTL our worker gives it), and RQ's
+`StartedJobRegistry.cleanup`, which the watchdog (`sweep`) runs for our queues every
+`Timing.sweep` seconds, retries it, or with no retry left fails it. Every failed try
+calls `job_failed` (the job's `on_failure`), which brings its task's next check forward.
+
+What RQ cannot know is that the work is owed at all: a task is written with the move that
+owes it, before its job exists, and a job can be lost between the two (the writer died,
+Redis restarted) or by Redis (a job taken off its queue by a worker just as Redis stopped
+reads `queued` but is in no queue). So the watchdog also looks at the tasks whose check
+time has passed, in the `pocha:tasks` sorted set, and at their current job through RQ's
+API: waiting in its queue, scheduled or started is fine; missing, queued but in no queue,
+started but in no started registry (RQ would never see it stop), failed for good, stopped,
+or finished without finishing its task (a crash between the two) means the task is queued
+again as a new job, a recovery. Jobs learn how many recoveries
+came before them (the `recovery` keyword) and play safer each time; after `MAX_RECOVERIES`
+the task's `give_up` function is called. Duplicate work is harmless by design: a bot move
+is written only if the game is still at the version it was decided on, a match game's
+progress only if it is still at the step it started from.
 """
 
 from __future__ import annotations
@@ -30,16 +41,16 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 import redis
-from rq import Queue, Retry
-from rq.job import Job
-from rq.utils import utcparse
+from rq import Callback, Retry
+from rq.exceptions import InvalidJobOperation, NoSuchJobError
+from rq.job import Job, JobStatus
 
 from core.keys import SWEEP_LOCK, TASKS_DUE, task_key
 from core.logs import job_meta
-from core.queues import HIGH, TURN_TIMEOUT, Timing, queue
+from core.queues import HIGH, QUEUES, SERIALIZER, TURN_TIMEOUT, Timing, queue
 from core.store import OwedTask
 
 log = logging.getLogger(__name__)
@@ -164,10 +175,12 @@ def _enqueue(
         result_ttl=RESULT_TTL,
         failure_ttl=FAILURE_TTL,
         retry=Retry(max=task.retries) if task.retries else None,
+        on_failure=Callback("core.tasks.job_failed"),
         at_front=at_front,
         description=task.key,
-        # The request (or the job) that led to this one, for the worker's log lines.
-        meta=job_meta(),
+        # The request (or the job) that led to this one, for the worker's log lines; and
+        # the task, for `job_failed`.
+        meta={**job_meta(), "task": task.key},
         pipeline=pipeline,
     )
 
@@ -283,47 +296,63 @@ def current_job_id(connection: redis.Redis, key: str) -> str | None:
 # -- the watchdog -------------------------------------------------------------------------
 
 
+def job_failed(job: Job, connection: redis.Redis, *exc_info: Any) -> None:
+    """RQ's `on_failure` of every task job, called by the worker after a failed try and by
+    the started registry's cleanup for a try whose worker died. RQ may still retry the job;
+    if it does not, the watchdog should queue the task again at its next sweep rather than
+    at a check set long ago (a job seen waiting in its queue is looked at again only after
+    `Timing.queued_check`)."""
+    key = job.meta.get("task")
+    if key:
+        soon = time.time() + Timing.from_env().check
+        connection.zadd(TASKS_DUE, {key: soon}, xx=True, lt=True)
+
+
 @dataclass
 class SweepReport:
     """What one sweep did, for logs and tests."""
 
+    #: Jobs whose worker died, handed to RQ's started-registry cleanup (retried or failed).
+    abandoned: list[str] = field(default_factory=list)
     looked_at: int = 0
     recovered: list[str] = field(default_factory=list)
     given_up: list[str] = field(default_factory=list)
 
 
-def _timestamp(raw: bytes | None) -> float | None:
-    return utcparse(raw.decode()).timestamp() if raw else None
-
-
 def sweep(
     connection: redis.Redis, timing: Timing | None = None, now: float | None = None
 ) -> SweepReport:
-    """Look at every task whose check time has passed; queue again what has no live job."""
+    """Hand the jobs whose worker died to RQ, then look at every task whose check time has
+    passed and queue again what has no live job (`now`, the time to act as if it were, is
+    for tests)."""
     timing = timing or Timing.from_env()
     report = SweepReport()
     # One sweeper at a time; the lock expires by itself if its holder dies.
     if not connection.set(SWEEP_LOCK, "1", nx=True, px=max(1, int(timing.sweep * 1000))):
         return report
     now = time.time() if now is None else now
+    _clean_started(connection, now, report)
     due: list[Any] = connection.zrangebyscore(TASKS_DUE, "-inf", now, 0, SWEEP_BATCH)
     keys = [text(k) for k in due]
     if not keys:
         return report
     pipe = connection.pipeline(transaction=False)
     for key in keys:
-        pipe.hmget(task_key(key), ["job", "recoveries", "queue"])
+        pipe.hmget(task_key(key), ["job", "recoveries"])
     tasks = pipe.execute()
-    pipe = connection.pipeline(transaction=False)
-    for job, _, _ in tasks:
-        # A task finished since it was listed has no job: its (absent) key reads as nothing.
-        job_key = Job.key_for(job.decode()) if job else "pocha:no-job"
-        pipe.hmget(job_key, ["status", "last_heartbeat", "started_at"])
-    jobs = pipe.execute()
-    for key, task, job in zip(keys, tasks, jobs, strict=True):
+    jobs = _fetch_jobs(connection, [None if job is None else text(job) for job, _ in tasks])
+    # Read after the jobs: a job that ends in between reads started and is in no registry
+    # any more, but its task has ended or moved on with it, so queueing it again does nothing.
+    running = _running_job_ids(connection) if any(_is_started(job) for job in jobs) else set()
+    for key, (job_raw, recoveries_raw), job in zip(keys, tasks, jobs, strict=True):
         report.looked_at += 1
+        if job_raw is None:
+            connection.zrem(TASKS_DUE, key)  # finished (or expired) since it was listed
+            continue
         try:
-            _look_after(connection, key, task, job, timing, now, report)
+            status = _status(connection, job, running)
+            recoveries = int(recoveries_raw or 0)
+            _look_after(connection, key, text(job_raw), recoveries, status, timing, now, report)
         except redis.RedisError:
             raise
         except Exception:
@@ -333,66 +362,124 @@ def sweep(
     return report
 
 
+def _clean_started(connection: redis.Redis, now: float, report: SweepReport) -> None:
+    """RQ's own handling of abandoned jobs, for each of our queues, at every sweep: RQ's
+    maintenance does it once a minute, too seldom for a person waiting on a bot. A job's
+    entry in the started registry expires when its worker stops renewing it."""
+    for name in QUEUES:
+        registry = queue(connection, name).started_job_registry
+        expired = registry.get_expired_job_ids(now)
+        if not expired:
+            continue
+        # The cleanup also drops entries left by jobs that have ended; only a job still
+        # started has lost its worker.
+        abandoned = [job.id for job in _fetch_jobs(connection, expired) if _is_started(job)]
+        for job_id in abandoned:
+            log.warning("job %s lost its worker; RQ retries it or fails it", job_id)
+        try:
+            registry.cleanup(timestamp=now)
+        except redis.RedisError:
+            raise
+        except Exception:
+            # The tasks are still looked after below, and the next sweep tries again.
+            log.exception("RQ's cleanup of the started jobs of %s failed", name)
+            continue
+        report.abandoned.extend(abandoned)
+
+
+def _fetch_jobs(connection: redis.Redis, job_ids: Sequence[str | None]) -> list[Job | None]:
+    """The jobs (None where there is no job), in one round trip."""
+    wanted = [job_id for job_id in job_ids if job_id is not None]
+    try:
+        fetched = iter(Job.fetch_many(wanted, connection=connection, serializer=SERIALIZER))
+        return [None if job_id is None else next(fetched) for job_id in job_ids]
+    except (NoSuchJobError, ValueError):
+        pass  # a job RQ cannot read: then one at a time, and that one is as good as missing
+    found: list[Job | None] = []
+    for job_id in job_ids:
+        try:
+            found.append(
+                None
+                if job_id is None
+                else Job.fetch(job_id, connection=connection, serializer=SERIALIZER)
+            )
+        except (NoSuchJobError, ValueError):
+            found.append(None)
+    return found
+
+
+#: A job in one of these is waiting for a worker in RQ (a retry may be scheduled).
+_WAITING = ("queued", "scheduled", "deferred")
+
+
 def _look_after(
     connection: redis.Redis,
     key: str,
-    task: list[Any],
-    job: list[Any],
+    job_id: str,
+    recoveries: int,
+    status: str,
     timing: Timing,
     now: float,
     report: SweepReport,
 ) -> None:
-    job_raw, recoveries_raw, queue_raw = task
-    status_raw, beat_raw, started_raw = job
-    if job_raw is None:
-        connection.zrem(TASKS_DUE, key)  # finished (or expired) since it was listed
+    if status == "started":
+        # A worker has it; if that worker dies, RQ's started registry notices (`_clean_started`).
+        connection.zadd(TASKS_DUE, {key: now + timing.check})
         return
-    job_id = text(job_raw)
-    status = text(status_raw) if status_raw else None
-    if status in ("scheduled", "deferred") or (
-        status == "queued" and _still_queued(connection, queue_raw, job_id)
-    ):
+    if status in _WAITING:
         connection.zadd(TASKS_DUE, {key: now + timing.queued_check})
         return
-    if status == "queued":
-        status = "queued, but in no queue"
-    if status == "started":
-        beat = _timestamp(beat_raw) or _timestamp(started_raw) or now
-        if now - beat <= timing.stale:
-            connection.zadd(TASKS_DUE, {key: now + timing.check})
-            return
-    # Started with a stale heartbeat, missing, failed, stopped, or finished while still the
-    # task's current job: nobody is doing this task any more.
-    if int(recoveries_raw or 0) >= MAX_RECOVERIES:
+    # Missing, queued in no queue, started with no worker, failed for good, stopped, or
+    # finished while still the task's current job: nobody is doing this task any more.
+    if recoveries >= MAX_RECOVERIES:
         _give_up(connection, key)
         report.given_up.append(key)
         return
-    log.warning(
-        "task %s: job %s is %s; queueing it again",
-        key,
-        job_id,
-        f"stale ({status})" if status == "started" else status or "missing",
-    )
+    log.warning("task %s: job %s is %s; queueing it again", key, job_id, status)
     if resubmit(connection, key, job_id, recovery=True, timing=timing):
         report.recovered.append(key)
 
 
-def _still_queued(connection: redis.Redis, queue_raw: bytes | None, job_id: str) -> bool:
-    """Whether a job whose status reads `queued` is waiting in its queue, or has moved on.
+def _status(connection: redis.Redis, job: Job | None, running: set[str]) -> str:
+    """The job's status as far as the watchdog is concerned: RQ's, or why it is lost.
 
     A worker takes a job off its queue and then, in another round trip, marks it started:
     when Redis stops (or the worker dies) between the two, the job reads `queued` for ever
-    but is in no queue, and nobody would play the turn. The queue and the status are read
-    in one transaction; only a job still `queued` and absent from its queue is lost (a
-    worker caught between its two round trips looks lost too, for an instant: then the
-    task is done twice, which is harmless by design)."""
-    if queue_raw is None:
-        return True  # the task is gone since it was read: nothing to look after
-    pipe = connection.pipeline(transaction=True)
-    pipe.lpos(Queue.redis_queue_namespace_prefix + text(queue_raw), job_id)
-    pipe.hget(Job.key_for(job_id), "status")
-    position, status = pipe.execute()
-    return position is not None or status != b"queued"
+    but is in no queue, and nobody would do it. So a `queued` job is looked for in its
+    queue, and its status read again after that: only a job still `queued` then and absent
+    from its queue is lost. A worker caught between its two round trips looks lost too,
+    for an instant: then the task is done twice, which is harmless by design. A started
+    job is RQ's to look after through its started registry (`running`, the ids there),
+    as long as it is in it."""
+    if job is None:
+        return "missing"
+    status = _text_of(job.get_status(refresh=False))
+    if status == "started" and job.id not in running:
+        return "started, but in no started registry"
+    if status != "queued" or queue(connection, job.origin).get_job_position(job.id) is not None:
+        return status
+    try:
+        status = _text_of(job.get_status(refresh=True))
+    except InvalidJobOperation:
+        return "missing"  # gone meanwhile
+    return "queued, but in no queue" if status == "queued" else status
+
+
+def _is_started(job: Job | None) -> TypeGuard[Job]:
+    return job is not None and _text_of(job.get_status(refresh=False)) == "started"
+
+
+def _running_job_ids(connection: redis.Redis) -> set[str]:
+    """The ids of the jobs in our queues' started registries."""
+    return {
+        job_id
+        for name in QUEUES
+        for job_id in queue(connection, name).started_job_registry.get_job_ids(cleanup=False)
+    }
+
+
+def _text_of(status: JobStatus | str | None) -> str:
+    return str(getattr(status, "value", status))
 
 
 def _give_up(connection: redis.Redis, key: str) -> None:

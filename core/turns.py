@@ -8,9 +8,9 @@ version check as a person's move (`core.bots.play_bot_turn`); a job that finds t
 has moved on, ended or gone does nothing. If the next seat is a bot too, it queues that
 turn, so a game of bots plays itself to the end. People see each move as an event.
 
-When thinking fails or times out, RQ tries again; the last try, and any try after the
-watchdog had to rescue the turn twice, plays the fallback bot (heuristic), which is quick
-and cannot fail to find a legal move, so no game waits on a bot for ever.
+When thinking fails, times out or loses its worker, RQ tries again; the last try, and any
+try after the watchdog had to rescue the turn twice, plays the fallback bot (heuristic),
+which is quick and cannot fail to find a legal move, so no game waits on a bot for ever.
 """
 
 from __future__ import annotations

@@ -126,7 +126,7 @@ class RedisCollector(Collector):
         yield up
         yield GaugeMetricFamily(
             "pocha_workers_alive",
-            "Bot workers alive (their RQ heartbeat key exists).",
+            "Bot workers alive (a heartbeat within their RQ worker TTL).",
             value=status.workers_alive,
         )
         depth = GaugeMetricFamily(

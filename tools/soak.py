@@ -522,8 +522,9 @@ class _Stack:
             connection.close()
 
     def worker_stats(self) -> tuple[int, int, int]:
-        """Failed bot-turn jobs, watchdog recoveries (from the workers' logs), turns that
-        the fallback bot had to play."""
+        """Failed bot-turn jobs, watchdog recoveries (from the workers' logs: jobs whose
+        worker died, handed back to RQ, and tasks queued again), turns that the fallback
+        bot had to play."""
         from rq.registry import FailedJobRegistry
 
         from core.queues import HIGH, SERIALIZER, connect
@@ -536,7 +537,8 @@ class _Stack:
         logs = "".join(
             (self.base / f"worker-{i}.log").read_text(errors="replace") for i in range(self.workers)
         )
-        return failed, logs.count("queueing it again"), logs.count("the fallback bot plays")
+        recoveries = logs.count("lost its worker") + logs.count("queueing it again")
+        return failed, recoveries, logs.count("the fallback bot plays")
 
     def stop(self) -> None:
         stop_processes(self.processes, 30)

@@ -4,18 +4,19 @@ watch over unfinished work.
 Any number of these may run, on any machine that reaches the Redis of `REDIS_URL`. Each
 takes jobs from `pocha-high` before `pocha-low` and runs each in a forked work horse (RQ's
 `Worker`): a job that crashes or leaks takes only its horse with it, and while the horse
-thinks the worker writes a heartbeat on the job every `Timing.heartbeat` seconds, which is
-how the watchdog tells a slow job from a dead one. Between jobs, and every `Timing.sweep`
-seconds when idle, a worker runs the watchdog (`core.tasks.sweep`), and RQ's own
-registry maintenance once a minute. `SimpleWorker` (no fork, no heartbeats during a job) is
-offered for tests that run a worker inside the test process.
+thinks the worker renews the job's entry in RQ's started registry every `Timing.heartbeat`
+seconds, for `Timing.stale` seconds at a time (RQ's own 60 s would keep a person waiting
+on a dead worker's bot), which is how RQ tells a slow job from an abandoned one. Between
+jobs, and every `Timing.sweep` seconds when idle, a worker runs the watchdog
+(`core.tasks.sweep`: RQ's cleanup of abandoned jobs on our queues, then the owed tasks),
+and RQ's whole registry maintenance once a minute. `SimpleWorker` (no fork, no heartbeats
+during a job) is offered for tests that run a worker inside the test process.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import math
 import time
 from collections.abc import Sequence
 from datetime import timedelta
@@ -39,8 +40,8 @@ JOB_MODULES = (advice, matches, turns)
 
 log = logging.getLogger(__name__)
 
-#: RQ's own maintenance (abandoned-job cleanup, expired registry entries) runs this often;
-#: the watchdog, which is what bounds a bot's recovery, runs much more often.
+#: RQ's whole maintenance (expired registry entries, dead workers' registrations, its
+#: scheduler) runs this often; the watchdog, which bounds a bot's recovery, much more often.
 RQ_MAINTENANCE_SECONDS = 60
 
 
@@ -92,6 +93,11 @@ class _Watchful:
 class PochaWorker(_Watchful, Worker):
     """The production worker: a forked horse per job, heartbeats while it thinks."""
 
+    def get_heartbeat_ttl(self, job: Any, working_time: float = 0.0) -> int:
+        # Each heartbeat keeps the job in RQ's started registry this long: past it, the
+        # job has lost its worker, and RQ's cleanup (in the watchdog) retries it.
+        return self.timing.started_ttl
+
 
 class PochaSimpleWorker(_Watchful, SimpleWorker):
     """Runs jobs in its own process: for tests that drive a worker in-process."""
@@ -116,7 +122,7 @@ def make_worker(
         job_monitoring_interval=timing.heartbeat,
         # RQ waits on the queues for worker_ttl - 15 s at a time; maintenance (the watchdog)
         # runs between two waits, so idle workers sweep every `timing.sweep` seconds.
-        worker_ttl=math.ceil(timing.sweep) + 15,
+        worker_ttl=timing.worker_ttl,
         maintenance_interval=max(1, round(timing.sweep)),
     )
     worker.timing = timing
@@ -136,7 +142,8 @@ def run(
 
     RQ quits its loop on any error outside a job, such as Redis going away while a job
     runs; this process then waits for Redis and works again with a fresh RQ worker, so a
-    Redis restart costs the turn in hand (the watchdog queues it again), not the worker."""
+    Redis restart costs the turn in hand (RQ retries it once its heartbeats are missed),
+    not the worker."""
     if logging_level is None:
         logging_level = str(load_config()["LOG_LEVEL"])
     logging_level = logging.getLevelName(logs.level_number(logging_level))
@@ -166,7 +173,7 @@ def run(
 
 def _bury(worker: BaseWorker) -> None:
     """What RQ's teardown leaves behind when Redis is away: the work horse of a job in
-    hand (killed: whoever the watchdog gives the job to plays it again) and the thread that
+    hand (killed: RQ's cleanup of abandoned jobs has it played again) and the thread that
     listens for RQ's commands (stopped: the next worker has its own)."""
     if isinstance(worker, Worker) and worker.horse_pid:
         worker.kill_horse()

@@ -1,7 +1,8 @@
 """The bot-turn job, as RQ runs it: `core.turns.play_owed_turn` for one (game, version).
 
-When thinking fails or times out, RQ tries again; the last try, and any try after the
-watchdog had to rescue the turn `SAFE_AFTER_RECOVERIES` times, plays the fallback bot.
+When thinking fails, times out or loses its worker, RQ tries again; the last try, and any
+try after the watchdog had to rescue the turn `SAFE_AFTER_RECOVERIES` times, plays the
+fallback bot.
 """
 
 from __future__ import annotations

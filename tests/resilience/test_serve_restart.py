@@ -86,4 +86,6 @@ def test_games_resume_after_pocha_serve_restarts(data: Path, processes: Processe
     play_turns([port], people, timeout=60)
     check_finished(port, people)
     check_finished(port, versus)
-    assert "queueing it again" not in processes.log("serve-again")  # nothing was lost
+    # Nothing was lost: no job was abandoned, no task queued again.
+    assert "lost its worker" not in processes.log("serve-again")
+    assert "queueing it again" not in processes.log("serve-again")

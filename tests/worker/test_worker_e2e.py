@@ -1,8 +1,8 @@
 """The real thing: `pocha worker` processes (forked work horses, heartbeats, the
 watchdog) playing bots for the API. A person plays three bots to the end; a worker killed
-with SIGKILL in the middle of a thought loses nothing (another worker plays the turn within
-the recovery bound); a running match delays a bot turn by one slice at most; `--burst`
-and `--queues` do what they say."""
+with SIGKILL in the middle of a thought loses nothing (RQ's started registry gives the job
+up and RQ retries it: another worker plays the turn within the recovery bound); a running
+match delays a bot turn by one slice at most; `--burst` and `--queues` do what they say."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from rq.job import Job
 
 from core.queues import HIGH, SERIALIZER, Timing, queue
-from core.tasks import current_job_id, turn_key
+from core.tasks import TURN_RETRIES, current_job_id, turn_key
 from core.turns import store_for
 from engine.observation import observe
 from tests.service.helpers import bearer, create_game, move
@@ -91,12 +91,15 @@ def test_a_worker_killed_mid_thought_loses_no_turn(
 
     workers.start()
     recovery = wait_until(lambda: store.load(game_id).version > version, 30, "the turn")
-    # Stale heartbeat, next check, next sweep, then a new worker's start-up and the thought.
+    # Stale heartbeat, next sweep, then a new worker's start-up and the thought.
     assert time.monotonic() - killed_at <= FAST_TIMING.recovery_bound + 8, recovery
-    rescued = Job.fetch(f"{thinking['job']}-2", connection=connection, serializer=SERIALIZER)
-    wait_until(lambda: rescued.get_status() == "finished", 10, "the rescuing job to end")
-    assert rescued.return_value(refresh=True)["played"] is True
-    assert "queueing it again" in workers.log(1)
+    # RQ retried the same job (the turn's task needed no recovery), and it played the turn.
+    retried = Job.fetch(str(thinking["job"]), connection=connection, serializer=SERIALIZER)
+    wait_until(lambda: retried.get_status() == "finished", 10, "the retried job to end")
+    assert retried.retries_left == TURN_RETRIES - 1
+    assert retried.return_value(refresh=True)["played"] is True
+    assert f"job {thinking['job']} lost its worker" in workers.log(1)
+    assert "queueing it again" not in workers.log(1)
     wait_until(lambda: store.load(game_id).finished, 60, "the game to end")
 
 

@@ -1,16 +1,22 @@
 """A real `pocha worker` as operators see it: its log lines are JSON, those written while a
 job runs name the job and the request that led to it (a person's move, then each bot turn
-that follows), and the bots' think time it records is in the API's `/metrics`."""
+that follows), the bots' think time it records is in the API's `/metrics`, and `/readyz`
+stops counting a worker killed with SIGKILL within its worker TTL."""
 
 from __future__ import annotations
 
 import json
+import time
 
+import pytest
+import redis
 from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
+from rq import Worker
 
+from core.queues import Timing
 from tests.service.helpers import bearer
-from tests.worker.conftest import WorkerProcesses
+from tests.worker.conftest import FAST, WorkerProcesses, wait_until
 
 
 def test_worker_logs_are_json_with_job_and_request_ids(
@@ -50,3 +56,30 @@ def test_worker_logs_are_json_with_job_and_request_ids(
         if s.name == "pocha_bot_think_seconds_count" and s.labels.get("kind") == "turn"
     }
     assert counts == {"heuristic": 1, "easy": 1}
+
+
+def test_a_killed_worker_stops_counting_within_its_worker_ttl(
+    client: FlaskClient,
+    connection: redis.Redis,
+    workers: WorkerProcesses,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The API reads the workers' timings from the same settings as they do.
+    monkeypatch.setenv("POCHA_WATCHDOG_SWEEP", FAST["POCHA_WATCHDOG_SWEEP"])
+    ttl = Timing.from_env().worker_ttl
+
+    def ready_workers() -> int:
+        answer = client.get("/readyz")
+        assert answer.status_code == 200, answer.json
+        return int(answer.json["workers"])
+
+    doomed = workers.start()
+    workers.start()
+    wait_until(lambda: ready_workers() == 2, 30, "two workers")
+    workers.kill_with_horse(doomed)
+    killed_at = time.monotonic()
+    wait_until(lambda: ready_workers() == 1, ttl + 5, "the killed worker to stop counting")
+    assert time.monotonic() - killed_at <= ttl + 2
+    # RQ still has its registration (its key outlives it by a minute): counting those, as
+    # `Worker.count` does, would call it alive.
+    assert Worker.count(connection=connection) == 2

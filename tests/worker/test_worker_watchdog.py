@@ -1,23 +1,32 @@
-"""The watchdog: unfinished work whose job is missing, failed, or started by a worker that
-stopped beating is queued again; queued and live work is left alone; a task that keeps
-losing its workers gives up (a match game is then counted as failed)."""
+"""The watchdog: a job whose worker stopped beating is retried by RQ (its started registry,
+cleaned at every sweep); unfinished work whose job is missing or failed for good is
+queued again; queued and live work is left alone; a task that keeps losing its workers
+gives up (a match game is then counted as failed)."""
 
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime, timedelta
 
 import redis
 from flask.testing import FlaskClient
+from rq import Queue
 from rq.job import Job
-from rq.utils import utcformat
 
 from core.keys import SWEEP_LOCK, TASKS_DUE
 from core.queues import HIGH, SERIALIZER, Timing, queue
-from core.tasks import MAX_RECOVERIES, SweepReport, current_job_id, sweep, turn_key
+from core.tasks import (
+    MAX_RECOVERIES,
+    TURN_RETRIES,
+    SweepReport,
+    current_job_id,
+    job_id_for,
+    sweep,
+    turn_key,
+)
 from core.turns import store_for
 from tests.service.helpers import create_game
 from tests.worker.conftest import Drain
+from worker.process import make_worker
 
 TIMING = Timing(stale=10, check=3, queued_check=30)
 LATER = 60.0  # seconds: every task's check time has passed by then
@@ -35,15 +44,14 @@ def bot_game(client: FlaskClient) -> tuple[str, int]:
     return created["id"], created["version"]
 
 
-def take_from_queue(connection: redis.Redis, job_id: str, started_ago: float) -> None:
-    """As if a worker took the job and started it `started_ago` seconds ago (and has not
-    written a heartbeat since)."""
-    queue(connection, HIGH).remove(job_id)
-    moment = utcformat(datetime.now(UTC) - timedelta(seconds=started_ago))
-    connection.hset(
-        Job.key_for(job_id),
-        mapping={"status": "started", "started_at": moment, "last_heartbeat": moment},
-    )
+def taken_by_a_dying_worker(connection: redis.Redis, job_id: str) -> None:
+    """A production worker takes the job off its queue and its work horse starts it; then
+    both die, and write no heartbeat again."""
+    job = Job.fetch(job_id, connection=connection, serializer=SERIALIZER)
+    assert queue(connection, job.origin).remove(job) == 1
+    worker = make_worker(connection, [job.origin], timing=TIMING)
+    worker.prepare_execution(job)  # the worker: the job's entry in RQ's started registry
+    worker.prepare_job_execution(job)  # its horse: the job is started
 
 
 def test_a_turn_whose_job_is_lost_is_queued_again(
@@ -62,23 +70,70 @@ def test_a_turn_whose_job_is_lost_is_queued_again(
     assert connection.zcard(TASKS_DUE) == 0
 
 
-def test_a_turn_whose_worker_died_is_queued_again_and_a_live_one_is_not(
+def test_a_turn_whose_worker_died_is_retried_by_rq_and_a_live_one_is_not(
     client: FlaskClient, connection: redis.Redis, drain: Drain
 ) -> None:
     game_id, version = bot_game(client)
     key = turn_key(game_id, version)
     job_id = current_job_id(connection, key)
     assert job_id is not None
-    take_from_queue(connection, job_id, started_ago=1)
-    # Its heartbeat is fresh: a worker is thinking; look again in `check` seconds.
+    taken_by_a_dying_worker(connection, job_id)
+    # Its last heartbeat is recent: a worker is thinking; look again in `check` seconds.
     now = time.time() + 5
-    assert sweep_at(connection, now).recovered == []
+    report = sweep_at(connection, now)
+    assert report.abandoned == [] and report.recovered == []
     assert connection.zscore(TASKS_DUE, key) == now + TIMING.check
-    # No heartbeat for longer than `stale`: its worker is gone.
+    # No heartbeat for longer than `stale`: RQ's started registry gives the job up and RQ
+    # retries it, the same job with one retry less; the task needs no recovery.
     report = sweep_at(connection, time.time() + TIMING.stale + 5)
-    assert report.recovered == [key]
+    assert report.abandoned == [job_id] and report.recovered == []
+    job = Job.fetch(job_id, connection=connection, serializer=SERIALIZER)
+    assert job.get_status() == "queued" and job.retries_left == TURN_RETRIES - 1
+    assert queue(connection, HIGH).get_job_position(job_id) is not None
+    assert current_job_id(connection, key) == job_id
     drain()
     assert store_for(connection).load(game_id).finished
+    assert connection.zcard(TASKS_DUE) == 0
+
+
+def test_a_turn_taken_off_its_queue_by_a_worker_that_never_started_it_is_queued_again(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    game_id, version = bot_game(client)
+    key = turn_key(game_id, version)
+    # A worker takes the job off the queue, and Redis stops (or the worker dies) before it
+    # marks the job started: the job reads `queued`, but no queue holds it.
+    taken = Queue.dequeue_any(
+        [queue(connection, HIGH)], None, connection=connection, serializer=SERIALIZER
+    )
+    assert taken is not None
+    job = taken[0]
+    assert job.id == current_job_id(connection, key) and job.get_status() == "queued"
+    report = sweep_at(connection, time.time() + LATER)
+    assert report.recovered == [key]
+    assert current_job_id(connection, key) == f"{job.id}-2"
+    drain()
+    assert store_for(connection).load(game_id).finished
+    assert connection.zcard(TASKS_DUE) == 0
+
+
+def test_a_started_turn_that_rq_has_no_record_of_running_is_queued_again(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    game_id, version = bot_game(client)
+    key = turn_key(game_id, version)
+    job = Job.fetch(current_job_id(connection, key) or "", connection=connection,
+                    serializer=SERIALIZER)  # fmt: skip
+    # Marked started by a work horse, but its worker never entered it in RQ's started
+    # registry, so RQ's cleanup would never notice it had stopped.
+    queue(connection, HIGH).remove(job)
+    make_worker(connection, timing=TIMING).prepare_job_execution(job)
+    assert job.get_status() == "started"
+    report = sweep_at(connection, time.time() + LATER)
+    assert report.abandoned == [] and report.recovered == [key]
+    drain()
+    assert store_for(connection).load(game_id).finished
+    assert connection.zcard(TASKS_DUE) == 0
 
 
 def test_queued_work_is_left_in_its_queue(client: FlaskClient, connection: redis.Redis) -> None:
@@ -107,15 +162,18 @@ def test_a_match_game_that_keeps_losing_its_workers_is_counted_failed(
     assert response.status_code == 202, response.json
     match = response.json
     key = f"match:{match['id']}:0"
-    for attempt in range(MAX_RECOVERIES + 1):
-        job_id = current_job_id(connection, key)
-        assert job_id is not None
-        take_from_queue(connection, job_id, started_ago=100)
+    tries = []
+    while (job_id := current_job_id(connection, key)) is not None:
+        assert len(tries) < 50, tries
+        taken_by_a_dying_worker(connection, job_id)
+        tries.append(job_id)
         report = sweep_at(connection, time.time() + LATER)
-        if attempt < MAX_RECOVERIES:
-            assert report.recovered == [key]
-        else:
-            assert report.given_up == [key]
+        assert report.abandoned == [job_id]
+    # RQ tried each job three times (its two retries), the watchdog queued the game again
+    # as a new job MAX_RECOVERIES times, then gave it up.
+    jobs = [job_id_for(f"pocha-match-{match['id']}-0", n) for n in range(1, MAX_RECOVERIES + 2)]
+    assert tries == [job for job in jobs for _ in range(3)]
+    assert report.given_up == [key]
     assert current_job_id(connection, key) is None
     drain()  # game 1 is played as usual
     done = client.get(match["url"]).json
@@ -134,11 +192,18 @@ def test_a_turn_that_keeps_failing_is_retried_then_recovered(
     state = connection.hget(game_hash, "state")
     assert state is not None
     connection.hset(game_hash, "state", b"{}")
+    # Seen waiting in its queue, the task would be looked at again only in `queued_check`.
+    sweep_at(connection, time.time() + LATER)
+    assert connection.zscore(TASKS_DUE, key) > time.time() + LATER
     drain()
     job = Job.fetch(f"pocha-turn-{game_id}-{version}", connection=connection, serializer=SERIALIZER)
     assert job.get_status() == "failed"
     assert job.retries_left == 0  # RQ tried it three times
     assert current_job_id(connection, key) == job.id  # still pending
+    # Its failure (RQ's `on_failure`) brought the task's next check forward.
+    due = connection.zscore(TASKS_DUE, key)
+    assert due is not None and due <= time.time() + Timing.from_env().check
+    assert sweep_at(connection).recovered == []  # not due yet: failures are paced
     connection.hset(game_hash, "state", state)
     assert sweep_at(connection, time.time() + LATER).recovered == [key]
     drain()
