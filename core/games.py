@@ -84,6 +84,7 @@ class GameService:
         created = self.store.create(
             Game.new(parsed, seed),
             [(p.name, p.bot) for p in players],
+            seeded=seed is not None,
             owed_task=self.bots.owed_turn,
         )
         if created.record.bot_to_move is not None:
@@ -122,6 +123,7 @@ class GameService:
         view["id"] = record.id
         view["version"] = record.version
         view["last_event"] = record.events
+        view["seeded"] = record.seeded
         view["players"] = [
             {"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(record.seats)
         ]

@@ -250,6 +250,9 @@ class StoredGame:
     seats: tuple[Seat, ...]
     host_token_hash: str
     created: float
+    #: The creator chose the seed: anyone who knows it can deal every hand, so every view
+    #: says so (a practice table, not a fair game among people).
+    seeded: bool = False
 
     @property
     def finished(self) -> bool:
@@ -388,10 +391,12 @@ class GameStore:
         game: Game,
         seats: Sequence[tuple[str, str | None]],
         *,
+        seeded: bool = False,
         owed_task: OwedTaskMaker | None = None,
     ) -> CreatedGame:
         """Store a new game whose seats are (name, bot level or None); make the tokens.
-        `owed_task`: as for `apply_action`, when a bot acts first."""
+        `seeded`: its seed was chosen by the creator. `owed_task`: as for `apply_action`,
+        when a bot acts first."""
         if len(seats) != game.players:
             raise ValueError(f"{len(seats)} seats for a game of {game.players}")
         host_token = secrets.token_urlsafe(32)
@@ -406,6 +411,7 @@ class GameStore:
             "seats": [s.to_dict() for s in stored_seats],
             "host_token_hash": hash_token(host_token),
             "created": created,
+            "seeded": seeded,
         }
         first = [_dumps(e) for e in _numbered([game.hand_dealt_event()], after=0, version=1)]
         ttl = self.ttl_for(game)
@@ -431,7 +437,7 @@ class GameStore:
             pipe.zadd(owed.set_key, {owed.member: owed.score})
         pipe.execute()
         record = StoredGame(
-            game_id, 1, len(first), game, stored_seats, meta["host_token_hash"], created
+            game_id, 1, len(first), game, stored_seats, meta["host_token_hash"], created, seeded
         )
         return CreatedGame(record, host_token, tokens)
 
@@ -486,7 +492,7 @@ class GameStore:
         if state is None or meta_raw is None or version_raw is None or events_raw is None:
             raise GameNotFound(game_id)
         version, events = int(version_raw), int(events_raw)
-        seats, host_token_hash, created = self._parsed_meta(game_id, meta_raw)
+        seats, host_token_hash, created, seeded = self._parsed_meta(game_id, meta_raw)
         return StoredGame(
             id=game_id,
             version=version,
@@ -495,6 +501,7 @@ class GameStore:
             seats=seats,
             host_token_hash=host_token_hash,
             created=created,
+            seeded=seeded,
         )
 
     def take_kept(self, game_id: str) -> StoredGame | None:
@@ -506,8 +513,7 @@ class GameStore:
         if entry is None or meta is None:
             return None
         _, game, version, events = entry
-        seats, host_token_hash, created = meta[1]
-        return StoredGame(game_id, version, events, game, seats, host_token_hash, created)
+        return StoredGame(game_id, version, events, game, *meta[1])
 
     # A process reads the same games again and again (every move reads its game; a client
     # keeps its connection, so its moves come to the same process). What was parsed last
@@ -539,7 +545,9 @@ class GameStore:
             game.history = orjson.loads(sheet)
         return game
 
-    def _parsed_meta(self, game_id: str, raw: bytes) -> tuple[tuple[Seat, ...], str, float]:
+    def _parsed_meta(
+        self, game_id: str, raw: bytes
+    ) -> tuple[tuple[Seat, ...], str, float, bool]:
         cached = self._metas.get(game_id)
         if cached is not None and cached[0] == raw:
             return cached[1]
@@ -548,6 +556,7 @@ class GameStore:
             tuple(Seat.from_dict(s) for s in meta["seats"]),
             str(meta["host_token_hash"]),
             float(meta["created"]),
+            bool(meta.get("seeded", False)),
         )
         self._remember(self._metas, game_id, (raw, parsed))
         return parsed
@@ -710,6 +719,7 @@ class GameStore:
             record.seats,
             record.host_token_hash,
             record.created,
+            record.seeded,
         )
         return AppliedAction(new_record, write.events)
 

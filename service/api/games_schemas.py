@@ -296,6 +296,14 @@ class GameViewSchema(ma.Schema):
             "example": 17,
         }
     )
+    seeded = fields.Boolean(
+        metadata={
+            "description": "Whether whoever made the game chose its seed: then they can know "
+            "every hand before it is dealt. A practice table, not a fair game among people; "
+            "games made without a seed are dealt from 128 random bits that nobody sees.",
+            "example": False,
+        }
+    )
     players = fields.List(fields.Nested(PlayerInfoSchema), metadata={"description": "The seats."})
     rules = fields.Nested(RulesSchema, metadata={"description": "The rules of this game."})
     seat = fields.Integer(

@@ -12,7 +12,7 @@ from engine.observation import observe
 from engine.rules import Rules
 
 # Keys a view adds to the observation, and the observation's keys a view leaves out.
-VIEW_ONLY = ("id", "version", "last_event", "players")
+VIEW_ONLY = ("id", "version", "last_event", "seeded", "players")
 OBSERVATION_ONLY = ("format", "history")
 
 

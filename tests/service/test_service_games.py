@@ -68,3 +68,14 @@ def test_a_name_with_nothing_visible_is_refused(client: FlaskClient, name: str) 
     assert response.status_code == 422, response.json
     assert response.json["error"] == "validation_error"
     assert "players" in response.json["errors"]["json"]
+
+
+def test_a_chosen_seed_is_public_in_every_view(client: FlaskClient) -> None:
+    seeded = create_game(client, humans(3), {"schedule": [1]}, seed=12345)
+    unseeded = client.post("/api/v1/games", json={"players": humans(3)}).json
+    for created, chosen in ((seeded, True), (unseeded, False)):
+        game_id = created["id"]
+        assert client.get(f"/api/v1/games/{game_id}").json["seeded"] is chosen
+        token = created["seats"][0]["token"]
+        mine = client.get(f"/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
+        assert mine.json["seeded"] is chosen
