@@ -52,8 +52,8 @@ IDLE_RECONNECT = 4.0
 REQUEST_TIMEOUT = 30.0
 
 # View keys the engine's observation does not have, and observation keys views leave out.
-_VIEW_ONLY = ("id", "version", "last_event", "players")
-_OBSERVATION_ONLY = ("format", "history")
+VIEW_ONLY = ("id", "version", "last_event", "seeded", "players")
+OBSERVATION_ONLY = ("format", "history")
 
 
 @dataclass(frozen=True)
@@ -285,12 +285,12 @@ class EventLog:
         """The view the API must give of the replica, less the keys only views have."""
         from engine.observation import observe
 
-        return _strip(observe(self.replica, seat).to_dict(), _OBSERVATION_ONLY)
+        return _strip(observe(self.replica, seat).to_dict(), OBSERVATION_ONLY)
 
 
 def view_body(view: dict[str, Any]) -> dict[str, Any]:
     """An API view less the keys the engine's observation does not have."""
-    return _strip(view, _VIEW_ONLY)
+    return _strip(view, VIEW_ONLY)
 
 
 def play_one(port: int, spec: SoakSpec, index: int) -> GameReport:

@@ -10,10 +10,9 @@ from flask.testing import FlaskClient
 from engine.game import Game
 from engine.observation import observe
 from engine.rules import Rules
+from tools.soak import OBSERVATION_ONLY, VIEW_ONLY
 
 # Keys a view adds to the observation, and the observation's keys a view leaves out.
-VIEW_ONLY = ("id", "version", "last_event", "seeded", "players")
-OBSERVATION_ONLY = ("format", "history")
 
 
 def bearer(token: str | None) -> dict[str, str]:
