@@ -342,7 +342,7 @@ class GameStore:
         self._count_and_apply = client.register_script(_COUNT_AND_APPLY_LUA)
         # game id -> (stored bytes, what they parse to, version, events): `_parsed_state`.
         self._states: dict[str, tuple[bytes, Game, int, int]] = {}
-        self._metas: dict[str, tuple[bytes, tuple[tuple[Seat, ...], str, float]]] = {}
+        self._metas: dict[str, tuple[bytes, tuple[tuple[Seat, ...], str, float, bool]]] = {}
 
     def _connection(self) -> redis.Redis:
         """This thread's own connection, for the two commands of every move: taking a
