@@ -29,7 +29,7 @@ from engine import (
 )
 from engine.cards import SUIT_OF, card_code, cards_list, codes
 from engine.hand import HandState, deal
-from tests.engine_checks import (
+from tests.engine.engine_checks import (
     RecordingHandState,
     check_hand_end,
     check_inference,
@@ -39,7 +39,7 @@ from tests.engine_checks import (
     ref_legal,
     ref_legal_bids,
 )
-from tests.engine_support import random_rules
+from tests.engine.engine_support import random_rules
 
 
 @dataclass
@@ -287,7 +287,7 @@ def replay_against_reference(
     trick: list[tuple[int, str]] = []
     seat = (dealer + 1) % n
     trump_letter = "OCEB"[trump]
-    from tests.engine_checks import ref_winner
+    from tests.engine.engine_checks import ref_winner
 
     for kind, value in log:
         if kind == "bid":

@@ -13,7 +13,7 @@ import pytest
 from ai.levels import decide
 from engine import InvalidStateError, Observation, observe
 from engine.position import position_from_dict, position_of
-from tests.engine_support import play, random_game_steps, random_rules, worked
+from tests.engine.engine_support import play, random_game_steps, random_rules, worked
 
 # The fields of an observation a decision depends on (the hand's number, the score sheet
 # and the previous hand's last trick are not part of a position).

@@ -21,7 +21,7 @@ from engine import (
 )
 from engine.cards import codes, parse_card
 from engine.legality import explain_illegal, legal_cards
-from tests.engine_support import mask, play, worked
+from tests.engine.engine_support import mask, play, worked
 
 TRUMP = "B1"  # bastos are trump
 

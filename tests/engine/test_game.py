@@ -20,7 +20,7 @@ from engine import (
 from engine.cards import BIT, DECK_40, card_code, cards_list, codes, parse_card
 from engine.hand import deal
 from engine.rules import TIEBREAK_HANDS
-from tests.engine_support import finish_hand_first_legal, play, worked
+from tests.engine.engine_support import finish_hand_first_legal, play, worked
 
 HANDS_3 = [["O7", "C1", "E4"], ["O12", "O5", "C3"], ["E1", "E2", "C4"], ["O1", "C5", "E3"]]
 

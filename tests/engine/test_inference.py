@@ -9,7 +9,7 @@ import pytest
 from engine import Game, InvalidStateError, Knowledge, Observation, Rules, infer, observe
 from engine.cards import DECK_40, SUIT_MASK, codes, parse_card
 from engine.inference import absences_from_play
-from tests.engine_support import mask, play, worked
+from tests.engine.engine_support import mask, play, worked
 
 TRUMP = "B1"
 OROS, BASTOS = SUIT_MASK[0], SUIT_MASK[3]

@@ -1,0 +1,1 @@
+"""Tests of the bots (ai/): legality, budgets, determinism, sampling, the arena."""

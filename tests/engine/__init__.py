@@ -1,0 +1,1 @@
+"""Tests of the engine (engine/): rules, legality, the game, views, inference, positions."""
