@@ -16,17 +16,11 @@ from __future__ import annotations
 from ai.bot import Budget, Decision, legal_actions
 from engine.cards import ABOVE, BIT, SUIT_MASK, SUIT_OF, Card, CardSet, card_code, iter_cards
 from engine.observation import Observation
+from engine.tricks import beats, winning_play
 
 # Expected tricks of a card by strength (index 0 = the 2 .. 9 = the as).
 _TRUMP_VALUE = (0.2, 0.22, 0.24, 0.27, 0.3, 0.4, 0.5, 0.62, 0.8, 1.0)
 _SIDE_VALUE = (0.0, 0.0, 0.0, 0.0, 0.0, 0.02, 0.05, 0.12, 0.4, 0.8)
-
-
-def _beats(card: Card, win: Card, trump: int) -> bool:
-    suit, win_suit = SUIT_OF[card], SUIT_OF[win]
-    if suit == win_suit:
-        return card > win
-    return suit == trump
 
 
 def estimate_tricks(obs: Observation) -> float:
@@ -94,12 +88,9 @@ def choose_card(obs: Observation) -> Card:
     last = len(trick) == obs.players - 1
     if not trick:
         return _lead(legal, need, trump, obs.hand)
-    win = trick[0][1]
-    for _, c in trick[1:]:
-        if _beats(c, win, trump):
-            win = c
-    winners = [c for c in legal if _beats(c, win, trump)]
-    losers = [c for c in legal if not _beats(c, win, trump)]
+    _, win = winning_play(trick, trump)
+    winners = [c for c in legal if beats(c, win, trump)]
+    losers = [c for c in legal if not beats(c, win, trump)]
     if need > 0:
         if winners:
             if last:

@@ -23,11 +23,9 @@ import time
 from collections.abc import Callable
 
 from ai.bot import ActionStat, Budget, Decision, legal_actions
+from engine.bidding import bidding_order
 from engine.cards import (
-    ABOVE,
     BIT,
-    SUIT_MASK,
-    SUIT_OF,
     CardSet,
     card_code,
     cards_list,
@@ -37,6 +35,7 @@ from engine.hand import HandState, hand_points, play_out
 from engine.inference import Knowledge, infer
 from engine.legality import legal_cards
 from engine.observation import Observation
+from engine.tricks import BEATERS
 
 BID = 64
 DEFAULT_ITERATIONS = 1000
@@ -169,8 +168,7 @@ def state_from_observation(obs: Observation, hands: list[CardSet]) -> HandState:
     for seat, c in obs.plays:
         dealt[seat] |= BIT[c]
     st.hands = dealt
-    order = [(st.mano + i) % rules.players for i in range(rules.players)]
-    for seat in order:
+    for seat in bidding_order(obs.dealer, rules.players):
         b = obs.bids[seat]
         if b is None:
             break
@@ -194,7 +192,7 @@ def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
     bids_ = st.bids
     tricks = st.tricks
     trump, montar, fallar, pisar = st.trump, st.montar, st.fallar, st.pisar
-    trump_mask = SUIT_MASK[trump]
+    beaters = BEATERS[trump]
     apply_card = st.apply_card
     while st.tricks_left:
         seat = st.turn
@@ -211,9 +209,7 @@ def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
                     k -= 1
                 apply_card((legal & -legal).bit_length() - 1)
                 continue
-            beat = legal & ABOVE[win]
-            if SUIT_OF[win] != trump:
-                beat |= legal & trump_mask
+            beat = legal & beaters[win]
             if want:
                 if beat:
                     # Highest card that takes the trick (last block = trumps

@@ -18,6 +18,7 @@ import json
 import random
 from typing import Any
 
+from engine.bidding import bidding_order, mano_of
 from engine.cards import (
     BIT,
     NUM_CARDS,
@@ -136,7 +137,7 @@ class Game:
 
     @property
     def mano(self) -> int:
-        return (self.dealer + 1) % self.rules.players
+        return mano_of(self.dealer, self.rules.players)
 
     @property
     def hand_number(self) -> int:
@@ -370,8 +371,7 @@ class Game:
         }
 
     def _bids_in_order(self) -> list[int]:
-        n, mano = self.rules.players, self.mano
-        return [self.state.bids[(mano + i) % n] for i in range(n)]
+        return [self.state.bids[s] for s in bidding_order(self.dealer, self.rules.players)]
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:

@@ -14,9 +14,11 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Callable, Sequence
 
+from engine.bidding import dealer_forbidden_bid, mano_of
 from engine.cards import BIT, SUIT_OF, Card, CardSet
 from engine.legality import legal_cards
 from engine.rules import Rules
+from engine.tricks import beats
 
 NO_BID = -1
 
@@ -89,7 +91,7 @@ class HandState:
         self.bids = [NO_BID] * n
         self.bid_sum = 0
         self.tricks = [0] * n
-        self.turn = (dealer + 1) % n
+        self.turn = mano_of(dealer, n)
         self.bidding = True
         self.lead = -1
         self.win = -1
@@ -124,7 +126,7 @@ class HandState:
 
     @property
     def mano(self) -> int:
-        return (self.dealer + 1) % self.n
+        return mano_of(self.dealer, self.n)
 
     @property
     def done(self) -> bool:
@@ -133,9 +135,7 @@ class HandState:
     def forbidden_bid(self) -> int:
         """The bid the player to move may not make (the dealer rule), or -1."""
         if self.restrict and self.turn == self.dealer:
-            forbidden = self.cards - self.bid_sum
-            if 0 <= forbidden <= self.cards:
-                return forbidden
+            return dealer_forbidden_bid(self.cards, self.bid_sum)
         return -1
 
     def legal_bids(self) -> list[int]:
@@ -175,13 +175,7 @@ class HandState:
             self.leader = seat
             self.in_trick = 1
         else:
-            suit = SUIT_OF[card]
-            win_suit = SUIT_OF[self.win]
-            if suit == win_suit:
-                if card > self.win:
-                    self.win = card
-                    self.winner = seat
-            elif suit == self.trump:
+            if beats(card, self.win, self.trump):
                 self.win = card
                 self.winner = seat
             self.in_trick += 1
@@ -247,7 +241,7 @@ def deal(
     was dealt (then that card is the dealer's last card and stays in its hand).
     """
     hands = [0] * players
-    mano = dealer + 1
+    mano = mano_of(dealer, players)
     dealt = cards * players
     for i in range(dealt):
         hands[(mano + i) % players] |= BIT[deck[i]]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from engine.cards import ABOVE, BIT, SUIT_MASK, SUIT_OF, CardSet
 from engine.observation import Observation
+from engine.tricks import beats
 
 
 @dataclass
@@ -85,10 +86,7 @@ def infer(obs: Observation) -> Knowledge:
             absent[seat] |= absences_from_play(
                 card, lead, win, trump, rules.montar, rules.fallar, rules.pisar
             )
-            suit = SUIT_OF[card]
-            if (suit == SUIT_OF[win] and card > win) or (
-                suit == trump and SUIT_OF[win] != trump
-            ):
+            if beats(card, win, trump):
                 win = card
         played |= BIT[card]
     present = [0] * n

@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.bidding import mano_of
 from engine.cards import SUIT_OF, Card, CardSet, card_code, codes, parse_card, parse_cards
 from engine.errors import InvalidStateError
 from engine.rules import Rules
@@ -59,7 +60,7 @@ class Observation:
 
     @property
     def mano(self) -> int:
-        return (self.dealer + 1) % self.rules.players
+        return mano_of(self.dealer, self.rules.players)
 
     @property
     def trump(self) -> int:

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
+from engine.bidding import bidding_order, dealer_forbidden_bid, mano_of
 from engine.cards import (
     BIT,
     SUIT_OF,
@@ -34,6 +35,7 @@ from engine.inference import absences_from_play
 from engine.legality import explain_illegal, legal_cards
 from engine.observation import Observation
 from engine.rules import Rules
+from engine.tricks import beats
 
 #: The keys a position may have; anything else is refused, so a typo is not ignored.
 FIELDS = (
@@ -86,14 +88,6 @@ def _list(value: Any, what: str) -> list[Any]:
     return value
 
 
-def _beats(card: Card, win: Card, trump: int) -> bool:
-    """Whether ``card`` takes the trick from ``win`` (the card winning so far)."""
-    suit = SUIT_OF[card]
-    if suit == SUIT_OF[win]:
-        return card > win
-    return suit == trump
-
-
 def position_from_dict(data: Mapping[str, Any]) -> Observation:
     """The observation of ``data["seat"]`` in the position ``data`` describes.
 
@@ -124,7 +118,7 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
     n = rules.players
     seat = _seat(data["seat"], "seat", n)
     dealer = _seat(data["dealer"], "dealer", n)
-    mano = (dealer + 1) % n
+    mano = mano_of(dealer, n)
 
     # -- the cards: each one once, from this deck -------------------------------------------
     hand: CardSet = 0
@@ -226,7 +220,7 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
                 f"seat {who} bid {b}, but a bid is from 0 to the {cards} cards in hand"
             )
         bids.append(b)
-    order = [(mano + i) % n for i in range(n)]
+    order = bidding_order(dealer, n)
     made = sum(1 for b in bids if b is not None)
     for who in order[:made]:
         if bids[who] is None:
@@ -314,7 +308,7 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
         trick.append((who, card))
         if lead < 0:
             lead, win, winner = SUIT_OF[card], card, who
-        elif _beats(card, win, trump):
+        elif beats(card, win, trump):
             win, winner = card, who
         if len(trick) == n:
             tricks_won[winner] += 1
@@ -353,7 +347,8 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
     _check_deal_exists(rules, seat, hand, played, trump_card, holder, plays, cards, absent)
 
     if bidding:
-        forbidden = cards - total if rules.dealer_restriction and seat == dealer else -1
+        restricted = rules.dealer_restriction and seat == dealer
+        forbidden = dealer_forbidden_bid(cards, total) if restricted else -1
         legal = tuple(b for b in range(cards + 1) if b != forbidden)
     else:
         mask = legal_cards(hand, lead, win, trump, rules.montar, rules.fallar, rules.pisar)
