@@ -1,9 +1,10 @@
 """What every bot is: a decision from one seat's observation, within a budget.
 
 A bot is given an ``Observation`` (never the game), a ``Budget`` and a seed,
-and returns a ``Decision``: the action in the engine's action form (a bid as
-an ``int``, a card as its code) and, when asked, the analysis behind it (for
-each legal action, its share of the search and its mean hand score).  The
+and returns a ``Decision``: an action of ``engine.actions`` (the one int space
+of bids and cards) and, when asked, the analysis behind it (for each legal
+action, its share of the search and its mean hand score).  ``to_dict`` gives
+the JSON form, where a bid is its number of tricks and a card its code.  The
 same observation, budget and seed give the same decision, except that a time
 budget makes the amount of search depend on the machine.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine.cards import card_code
+from engine.actions import Action, action_to_wire
 from engine.observation import Observation
 
 
@@ -32,14 +33,14 @@ class Budget:
 class ActionStat:
     """The search's opinion of one legal action."""
 
-    action: int | str
+    action: Action
     visits: int
     share: float
     mean_score: float
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "action": self.action,
+            "action": action_to_wire(self.action),
             "visits": self.visits,
             "share": round(self.share, 4),
             "mean_score": round(self.mean_score, 3),
@@ -50,14 +51,14 @@ class ActionStat:
 class Decision:
     """A bot's action and, optionally, why."""
 
-    action: int | str
+    action: Action
     analysis: tuple[ActionStat, ...] = ()
     iterations: int = 0
     elapsed_ms: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "action": self.action,
+            "action": action_to_wire(self.action),
             "analysis": [a.to_dict() for a in self.analysis],
             "iterations": self.iterations,
             "elapsed_ms": round(self.elapsed_ms, 2),
@@ -78,10 +79,8 @@ class Bot(Protocol):
     ) -> Decision: ...
 
 
-def legal_actions(obs: Observation) -> list[int | str]:
-    """The observation's legal actions in the engine's action form."""
+def legal_actions(obs: Observation) -> list[Action]:
+    """The observation's legal actions; refuses a seat that is not to move."""
     if obs.turn != obs.seat or obs.seat is None:
         raise ValueError("the bot's seat is not the one to move")
-    if obs.bidding:
-        return list(obs.legal)
-    return [card_code(c) for c in obs.legal]
+    return list(obs.legal)

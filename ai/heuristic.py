@@ -14,7 +14,8 @@ ISMCTS may use and the last-resort move of the worker.
 from __future__ import annotations
 
 from ai.bot import Budget, Decision, legal_actions
-from engine.cards import ABOVE, BIT, SUIT_MASK, SUIT_OF, Card, CardSet, card_code, iter_cards
+from engine.actions import bid_action, bid_of
+from engine.cards import ABOVE, BIT, SUIT_MASK, SUIT_OF, Card, CardSet, iter_cards
 from engine.observation import Observation
 from engine.tricks import beats, winning_play
 
@@ -70,12 +71,14 @@ def _none_held(unseen: int, beaters: float, held: int) -> float:
 
 
 def choose_bid(obs: Observation) -> int:
+    """The legal bid (a number of tricks) nearest to what the hand looks worth."""
     want = estimate_tricks(obs)
-    legal = list(obs.legal)
+    legal = [bid_of(a) for a in obs.legal]
     return min(legal, key=lambda b: (abs(b - want), b))
 
 
 def choose_card(obs: Observation) -> Card:
+    """The card to play; a card is its own action, so it is one of ``obs.legal``."""
     seat = obs.seat
     assert seat is not None
     legal = list(obs.legal)
@@ -126,5 +129,5 @@ class HeuristicBot:
     ) -> Decision:
         legal_actions(obs)  # checks that it is the seat's turn
         if obs.bidding:
-            return Decision(action=choose_bid(obs))
-        return Decision(action=card_code(choose_card(obs)))
+            return Decision(action=bid_action(choose_bid(obs)))
+        return Decision(action=choose_card(obs))

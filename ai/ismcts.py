@@ -12,7 +12,8 @@ stop at the hand's end; the reward of a node is the hand score of the seat
 that acted into it, scaled to about [-1, 1].
 
 The hot loop works on the engine's fast ``HandState`` and its ``legal_cards``;
-actions are ints: a card is its index 0-39, a bid ``b`` is ``BID + b``.
+the tree's actions are the engine's (``engine.actions``): a card is its index
+0-39, a bid of ``b`` tricks is ``BID_BASE + b``.
 """
 
 from __future__ import annotations
@@ -27,9 +28,7 @@ from engine.bidding import bidding_order
 from engine.cards import (
     BIT,
     CardSet,
-    card_code,
     cards_list,
-    parse_card,
 )
 from engine.hand import HandState, hand_points, play_out
 from engine.inference import Knowledge, infer
@@ -37,7 +36,6 @@ from engine.legality import legal_cards
 from engine.observation import Observation
 from engine.tricks import BEATERS
 
-BID = 64
 DEFAULT_ITERATIONS = 1000
 EXPLORATION = 0.7
 
@@ -306,9 +304,8 @@ class ISMCTSBot:
         root, iterations, elapsed = self.search(obs, budget, seed)
         seat = obs.seat
         assert seat is not None
-        legal = [BID + a if isinstance(a, int) else parse_card(a) for a in actions]
         stats = []
-        for a in legal:
+        for a in actions:
             child = root.children.get(a)
             visits = child.n if child else 0
             mean = child.w / child.n * _scale(obs) if child and child.n else 0.0
@@ -316,10 +313,10 @@ class ISMCTSBot:
         best = max(stats, key=lambda t: (t[1], t[2]))[0]
         total = sum(v for _, v, _ in stats) or 1
         analysis = tuple(
-            ActionStat(_action_form(a), v, v / total, m) for a, v, m in stats
+            ActionStat(a, v, v / total, m) for a, v, m in stats
         ) if analyse else ()
         return Decision(
-            action=_action_form(best),
+            action=best,
             analysis=analysis,
             iterations=iterations,
             elapsed_ms=elapsed * 1000,
@@ -367,15 +364,7 @@ class ISMCTSBot:
             # Selection and expansion.
             while not st.done:
                 seat = st.turn
-                if st.bidding:
-                    acts = [BID + b for b in st.legal_bids()]
-                else:
-                    m = st.legal_mask()
-                    acts = []
-                    while m:
-                        low = m & -m
-                        acts.append(low.bit_length() - 1)
-                        m ^= low
+                acts = st.legal_actions()
                 children = node.children
                 untried = [a for a in acts if a not in children]
                 if untried:
@@ -385,10 +374,7 @@ class ISMCTSBot:
                     for b in acts:
                         if b != a and b in children:
                             children[b].avail += 1
-                    if a >= BID:
-                        st.apply_bid(a - BID)
-                    else:
-                        st.apply_card(a)
+                    st.apply_action(a)
                     path.append(child)
                     movers.append(seat)
                     break
@@ -404,10 +390,7 @@ class ISMCTSBot:
                         best_a = a
                         best_child = ch
                 assert best_child is not None
-                if best_a >= BID:
-                    st.apply_bid(best_a - BID)
-                else:
-                    st.apply_card(best_a)
+                st.apply_action(best_a)
                 node = best_child
                 path.append(node)
                 movers.append(seat)
@@ -427,7 +410,3 @@ class ISMCTSBot:
 def _scale(obs: Observation) -> float:
     rules = obs.rules
     return float(max(1, rules.exact_bonus + rules.per_trick * obs.cards_per_player))
-
-
-def _action_form(a: int) -> int | str:
-    return a - BID if a >= BID else card_code(a)

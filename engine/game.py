@@ -4,12 +4,14 @@
 hand from the game's seed, takes bids and cards only from the seat to move and
 only when the rules allow them (raising a typed error that says why, with
 nothing changed), scores each hand, deals the next one at once, plays the
-tiebreak hands, and ends the game.  Every action returns the public events it
-caused, for front ends to animate.  The play of the current hand runs on the
-fast ``HandState`` and its legality function, so the validated path and the
-search path can never disagree.  ``to_dict``/``from_dict`` store a game as
-plain JSON (with a format version); loading replays the hand's actions, so a
-stored game that breaks the rules is refused.
+tiebreak hands, and ends the game.  A move is an action of ``engine.actions``
+(``apply``), or a bid or a card given as such (``bid``, ``play``); every move
+returns the public events it caused, for front ends to animate.  The play of
+the current hand runs on the fast ``HandState`` and its legality function, so
+the validated path and the search path can never disagree.
+``to_dict``/``from_dict`` store a game as plain JSON (with a format version);
+loading replays the hand's actions, so a stored game that breaks the rules is
+refused.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import random
 from typing import Any
 
+from engine.actions import Action, bid_of, is_bid
 from engine.bidding import bidding_order, mano_of
 from engine.cards import (
     BIT,
@@ -187,13 +190,12 @@ class Game:
     def hand_of(self, seat: int) -> CardSet:
         return self.state.hands[seat]
 
-    def legal_actions(self) -> list[int | str]:
-        """What the seat to move may do: bids as ints, or cards as codes."""
+    def legal_actions(self) -> list[Action]:
+        """What the seat to move may do, as actions (``engine.actions``) in ascending
+        order: its bids while bidding, its legal cards while playing."""
         if self.finished:
             return []
-        if self.state.bidding:
-            return list[int | str](self.state.legal_bids())
-        return list[int | str](codes(self.state.legal_mask()))
+        return self.state.legal_actions()
 
     def legal_mask(self) -> CardSet:
         """The cards the seat to move may play (0 while bidding or finished)."""
@@ -252,11 +254,14 @@ class Game:
             raise IllegalCardError(why[1], rule=why[0])
         return self._apply_card(seat, c)
 
-    def apply(self, seat: int, action: int | str) -> list[Event]:
-        """A bid (int) or a card (code) for ``seat``."""
-        if isinstance(action, str):
-            return self.play(seat, action)
-        return self.bid(seat, action)
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Seat ``seat`` takes ``action`` (``engine.actions``); the events it caused.
+
+        A bid action goes through ``bid`` and anything else through ``play``, so it is
+        checked and refused exactly as those refuse it."""
+        if is_bid(action):
+            return self.bid(seat, bid_of(action))
+        return self.play(seat, action)
 
     def _apply_card(self, seat: int, c: Card) -> list[Event]:
         st = self.state

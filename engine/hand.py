@@ -3,10 +3,12 @@
 ``HandState`` holds only what the play of one hand needs (hands as card-set
 ints, bids, tricks, the trick on the table as lead suit + winning card) and
 applies bids and cards without checks, so that ISMCTS and the benchmark can
-run thousands of hands a second.  Legality comes from ``engine.legality``,
-the same function the validated ``Game`` uses.  ``Game`` keeps a
-``HandState`` for the hand in progress and adds the checks, events, scores
-and the schedule around it.
+run thousands of hands a second.  Its moves are the actions of
+``engine.actions``.  Legality comes from ``engine.legality``, the trick's
+winner from ``engine.tricks``, the bidding order and the dealer rule from
+``engine.bidding``: the same functions the validated ``Game`` uses.
+``Game`` keeps a ``HandState`` for the hand in progress and adds the checks,
+events, scores and the schedule around it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Callable, Sequence
 
+from engine.actions import BID_BASE, Action
 from engine.bidding import dealer_forbidden_bid, mano_of
 from engine.cards import BIT, SUIT_OF, Card, CardSet
 from engine.legality import legal_cards
@@ -139,8 +142,25 @@ class HandState:
         return -1
 
     def legal_bids(self) -> list[int]:
+        """The numbers of tricks the seat to move may bid."""
         forbidden = self.forbidden_bid()
         return [b for b in range(self.cards + 1) if b != forbidden]
+
+    def legal_actions(self) -> list[Action]:
+        """What the seat to move may do, as actions (``engine.actions``) in ascending
+        order: its bids while bidding, then its legal cards; none once the hand is done."""
+        if self.bidding:
+            forbidden = self.forbidden_bid()
+            return [BID_BASE + b for b in range(self.cards + 1) if b != forbidden]
+        if not self.tricks_left:
+            return []
+        m = self.legal_mask()
+        actions = []
+        while m:
+            low = m & -m
+            actions.append(low.bit_length() - 1)
+            m ^= low
+        return actions
 
     def legal_mask(self) -> CardSet:
         return legal_cards(
@@ -152,6 +172,13 @@ class HandState:
             self.fallar,
             self.pisar,
         )
+
+    def apply_action(self, action: Action) -> None:
+        """Apply a bid or card action for the seat to move, unchecked."""
+        if action >= BID_BASE:
+            self.apply_bid(action - BID_BASE)
+        else:
+            self.apply_card(action)
 
     def apply_bid(self, bid: int) -> None:
         seat = self.turn

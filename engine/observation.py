@@ -6,8 +6,10 @@ seat (OpenSpiel's observer idea).  It holds exactly the list in RULES.md:
 the rules, all totals and past hands' results, its own cards, the trump card
 and who holds it when the whole deck was dealt, every bid so far, every card
 played in this hand with who played it, tricks won, whose turn it is, and what
-it may legally do now.  ``observe(game, None)`` is the spectator view: the
-same without any hand.  An ``Observation`` survives a JSON round trip.
+it may legally do now (as actions of ``engine.actions``).  ``observe(game,
+None)`` is the spectator view: the same without any hand.  An ``Observation``
+survives a JSON round trip, where its cards are codes and its legal actions
+bids and codes.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.actions import Action, action_from_wire, action_to_wire
 from engine.bidding import mano_of
 from engine.cards import SUIT_OF, Card, CardSet, card_code, codes, parse_card, parse_cards
-from engine.errors import InvalidStateError
+from engine.errors import InvalidBidError, InvalidStateError
 from engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -50,8 +53,8 @@ class Observation:
     winners: tuple[int, ...] = ()
     # The seat's own cards (0 for a spectator).
     hand: CardSet = 0
-    # The seat's legal actions when it is to move: bids, or card indices.
-    legal: tuple[int, ...] = ()
+    # The seat's legal actions (engine.actions) when it is to move: bids, or cards.
+    legal: tuple[Action, ...] = ()
     history: tuple[dict[str, Any], ...] = field(default=(), compare=True)
 
     @property
@@ -111,9 +114,7 @@ class Observation:
             d["you"] = {
                 "seat": self.seat,
                 "hand": codes(self.hand),
-                "legal": (
-                    list(self.legal) if self.bidding else [card_code(c) for c in self.legal]
-                ),
+                "legal": [action_to_wire(a) for a in self.legal],
             }
         return d
 
@@ -124,10 +125,9 @@ class Observation:
                 raise InvalidStateError(f"unknown observation format {d.get('format')!r}")
             you = d.get("you")
             phase = d["phase"]
-            legal: tuple[int, ...] = ()
+            legal: tuple[Action, ...] = ()
             if you is not None:
-                raw = you["legal"]
-                legal = tuple(raw) if phase == "bidding" else tuple(parse_card(c) for c in raw)
+                legal = tuple(action_from_wire(a) for a in you["legal"])
             return cls(
                 rules=Rules.from_dict(d["rules"]),
                 seat=d["seat"],
@@ -149,7 +149,7 @@ class Observation:
                 legal=legal,
                 history=tuple(d["history"]),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, InvalidBidError) as exc:
             raise InvalidStateError(f"not a Pocha observation: {exc}") from exc
 
     def to_json(self) -> str:
@@ -164,13 +164,9 @@ def observe(game: Game, seat: int | None) -> Observation:
     """The view of ``seat`` (or of a spectator when ``seat`` is None)."""
     if seat is not None and not 0 <= seat < game.players:
         raise ValueError(f"no seat {seat} in a game of {game.players}")
-    legal: tuple[int, ...] = ()
+    legal: tuple[Action, ...] = ()
     if seat is not None and game.turn == seat:
-        if game.state.bidding:
-            legal = tuple(game.state.legal_bids())
-        else:
-            mask = game.state.legal_mask()
-            legal = tuple(c for c in range(40) if mask >> c & 1)
+        legal = tuple(game.state.legal_actions())
     return Observation(
         rules=game.rules,
         seat=seat,

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
+from engine.actions import bid_action
 from engine.bidding import bidding_order, dealer_forbidden_bid, mano_of
 from engine.cards import (
     BIT,
@@ -349,7 +350,7 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
     if bidding:
         restricted = rules.dealer_restriction and seat == dealer
         forbidden = dealer_forbidden_bid(cards, total) if restricted else -1
-        legal = tuple(b for b in range(cards + 1) if b != forbidden)
+        legal = tuple(bid_action(b) for b in range(cards + 1) if b != forbidden)
     else:
         mask = legal_cards(hand, lead, win, trump, rules.montar, rules.fallar, rules.pisar)
         legal = tuple(c for c in range(40) if mask >> c & 1)

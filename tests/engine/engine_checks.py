@@ -7,7 +7,8 @@ import json
 from typing import Any
 
 from engine import Game, hand_points, infer, observe
-from engine.cards import BIT, card_code, codes, mask_of, parse_card
+from engine.actions import action_to_wire, bid_action
+from engine.cards import BIT, card_code, codes, mask_of
 from engine.hand import HandState
 from engine.observation import Observation
 
@@ -111,9 +112,10 @@ def check_state(game: Game) -> None:
         k = len(made)
         assert not game.plays
         assert game.turn == (game.mano + k) % n
-        assert game.legal_actions() == ref_legal_bids(
-            cards, made, game.turn == game.dealer, rules.dealer_restriction
-        )
+        assert game.legal_actions() == [
+            bid_action(b)
+            for b in ref_legal_bids(cards, made, game.turn == game.dealer, rules.dealer_restriction)
+        ]
     else:
         assert all(b >= 0 for b in st.bids)
         assert game.turn == next_seat
@@ -123,9 +125,9 @@ def check_state(game: Game) -> None:
             hand, trick, "OCEB"[game.trump_suit], rules.montar, rules.fallar, rules.pisar
         )
         legal = game.legal_actions()
-        assert set(legal) == expected  # type: ignore[arg-type]
-        assert len(legal) == len(expected)
-        assert mask_of(parse_card(c) for c in legal) == game.legal_mask()  # type: ignore[arg-type]
+        assert {card_code(a) for a in legal} == expected
+        assert legal == sorted(set(legal))
+        assert mask_of(legal) == game.legal_mask()
 
 
 def check_tricks(
@@ -255,10 +257,10 @@ def check_views(game: Game) -> None:
         else:
             assert d["you"]["hand"] == codes(st.hands[seat])
             if game.turn == seat:
-                # the same actions (the view lists cards by index, not by suit)
+                # the same actions, bids as numbers and cards as codes
                 legal = game.legal_actions()
-                assert sorted(d["you"]["legal"]) == sorted(legal)  # type: ignore[type-var]
-                assert len(d["you"]["legal"]) == len(legal)
+                assert d["you"]["legal"] == [action_to_wire(a) for a in legal]
+                assert obs.legal == tuple(legal)
             else:
                 assert d["you"]["legal"] == []
 

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine import Game, Rules
-from engine.cards import codes, parse_cards
+from engine.actions import Action, bid_action
+from engine.cards import codes, parse_card, parse_cards
 
 
 def worked(
@@ -43,6 +44,16 @@ def play(game: Game, *cards: str) -> list[dict[str, Any]]:
     return events
 
 
+def bids(*tricks: int) -> list[Action]:
+    """The actions of these bids."""
+    return [bid_action(n) for n in tricks]
+
+
+def cards(*card_codes: str) -> list[Action]:
+    """The actions of these cards, in ascending order (as legal actions are listed)."""
+    return sorted(parse_card(code) for code in card_codes)
+
+
 def hand_codes(game: Game, seat: int) -> list[str]:
     return codes(game.hand_of(seat))
 
@@ -76,7 +87,7 @@ def random_rules(rng: random.Random, *, long_games: bool = False) -> Rules:
     )
 
 
-def random_action(game: Game, rng: random.Random) -> int | str:
+def random_action(game: Game, rng: random.Random) -> Action:
     return rng.choice(game.legal_actions())
 
 

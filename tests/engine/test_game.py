@@ -17,10 +17,11 @@ from engine import (
     WrongPhaseError,
     hand_points,
 )
+from engine.actions import bid_action
 from engine.cards import BIT, DECK_40, card_code, cards_list, codes, parse_card
 from engine.hand import deal
 from engine.rules import TIEBREAK_HANDS
-from tests.engine.engine_support import finish_hand_first_legal, play, worked
+from tests.engine.engine_support import bids, finish_hand_first_legal, play, worked
 
 HANDS_3 = [["O7", "C1", "E4"], ["O12", "O5", "C3"], ["E1", "E2", "C4"], ["O1", "C5", "E3"]]
 
@@ -48,10 +49,10 @@ def test_bidding_goes_from_la_mano_to_the_dealer() -> None:
 def test_dealer_rule_forbids_making_the_sum() -> None:
     g = dealt_game()
     for seat, b in [(0, 1), (1, 1), (2, 0)]:
-        assert g.legal_actions() == [0, 1, 2, 3]
+        assert g.legal_actions() == bids(0, 1, 2, 3)
         g.bid(seat, b)
     # 1 + 1 + 0 + x = 3 cards: the dealer may not bid 1
-    assert g.legal_actions() == [0, 2, 3]
+    assert g.legal_actions() == bids(0, 2, 3)
     before = g.to_dict()
     with pytest.raises(InvalidBidError) as info:
         g.bid(3, 1)
@@ -68,7 +69,7 @@ def test_dealer_rule_can_forbid_zero() -> None:
     g = dealt_game()
     for seat, b in [(0, 2), (1, 0), (2, 1)]:
         g.bid(seat, b)
-    assert g.legal_actions() == [1, 2, 3]
+    assert g.legal_actions() == bids(1, 2, 3)
     with pytest.raises(InvalidBidError) as info:
         g.bid(3, 0)
     assert info.value.rule == "dealer_restriction"
@@ -78,7 +79,7 @@ def test_dealer_rule_can_forbid_all_cards() -> None:
     g = dealt_game()
     for seat in range(3):
         g.bid(seat, 0)
-    assert g.legal_actions() == [0, 1, 2]
+    assert g.legal_actions() == bids(0, 1, 2)
 
 
 def test_dealer_rule_one_card_message() -> None:
@@ -97,7 +98,7 @@ def test_dealer_rule_out_of_range_allows_every_bid() -> None:
     for seat, b in [(0, 2), (1, 2), (2, 0)]:
         g.bid(seat, b)
     # the others already bid 4 > 3 cards: no bid of the dealer makes 3
-    assert g.legal_actions() == [0, 1, 2, 3]
+    assert g.legal_actions() == bids(0, 1, 2, 3)
     g.bid(3, 0)
     assert g.phase == "playing"
 
@@ -106,7 +107,7 @@ def test_dealer_rule_off_allows_every_bid() -> None:
     g = dealt_game(dealer_restriction=False)
     for seat, b in [(0, 1), (1, 1), (2, 0)]:
         g.bid(seat, b)
-    assert g.legal_actions() == [0, 1, 2, 3]
+    assert g.legal_actions() == bids(0, 1, 2, 3)
     g.bid(3, 1)
     assert sum(b for b in g.bids if b is not None) == 3
 
@@ -116,7 +117,7 @@ def test_only_the_dealer_is_restricted() -> None:
     g.bid(0, 3)
     g.bid(1, 0)
     # seat 2 could make the sum 3 with 0, and may
-    assert 0 in g.legal_actions()
+    assert bid_action(0) in g.legal_actions()
     g.bid(2, 0)
 
 
@@ -302,10 +303,10 @@ def test_dealer_plays_the_shown_trump_holder_stays_known() -> None:
         assert seat is not None
         if g.phase == "bidding":
             g.bid(seat, g.state.legal_bids()[0])
-        elif seat == 3 and trump in g.legal_actions():
+        elif seat == 3 and parse_card(trump) in g.legal_actions():
             g.play(3, trump)
         else:
-            g.play(seat, g.legal_actions()[0])  # type: ignore[arg-type]
+            g.play(seat, g.legal_actions()[0])
     assert g.trump_holder == 3
     assert card_code(g.trump_card) == trump
 

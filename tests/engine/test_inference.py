@@ -9,7 +9,7 @@ import pytest
 from engine import Game, InvalidStateError, Knowledge, Observation, Rules, infer, observe
 from engine.cards import DECK_40, SUIT_MASK, codes, parse_card
 from engine.inference import absences_from_play
-from tests.engine.engine_support import mask, play, worked
+from tests.engine.engine_support import bids, mask, play, worked
 
 TRUMP = "B1"
 OROS, BASTOS = SUIT_MASK[0], SUIT_MASK[3]
@@ -221,7 +221,7 @@ def test_bidding_view_lists_bids() -> None:
         g.bid(g.turn, b)  # type: ignore[arg-type]
     obs = observe(g, 3)
     assert obs.bidding
-    assert obs.legal == (0, 2, 3)
+    assert obs.legal == tuple(bids(0, 2, 3))
     assert obs.to_dict()["you"]["legal"] == [0, 2, 3]
     assert obs.bids == (1, 1, 0, None)
     assert Observation.from_json(obs.to_json()) == obs

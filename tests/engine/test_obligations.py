@@ -14,14 +14,16 @@ from engine import (
     Game,
     IllegalActionError,
     IllegalCardError,
+    InvalidBidError,
     InvalidCardError,
     NotYourTurnError,
     Rules,
     WrongPhaseError,
 )
+from engine.actions import bid_action
 from engine.cards import codes, parse_card
 from engine.legality import explain_illegal, legal_cards
-from tests.engine.engine_support import mask, play, worked
+from tests.engine.engine_support import cards, mask, play, worked
 
 TRUMP = "B1"  # bastos are trump
 
@@ -56,7 +58,7 @@ def accepts(game: Game, code: str) -> bool:
 
 def assert_legal(game: Game, expected: list[str]) -> None:
     """The listed legal cards are ``expected`` and exactly those are accepted."""
-    assert sorted(game.legal_actions()) == sorted(expected)  # type: ignore[type-var]
+    assert game.legal_actions() == cards(*expected)
     seat = game.turn
     assert seat is not None
     for code in codes(game.hand_of(seat)):
@@ -423,12 +425,33 @@ def test_card_index_accepted() -> None:
     assert g.plays == [(0, parse_card("O7"))]
 
 
-def test_apply_routes_codes_and_bids() -> None:
+def test_apply_takes_bid_and_card_actions() -> None:
     g = Game.with_deal(Rules(schedule=[3]), PISAR_HANDS, TRUMP, dealer=3)
+    with pytest.raises(WrongPhaseError):
+        g.apply(0, parse_card("O7"))
     for seat in range(4):
-        g.apply(seat, 0)
-    g.apply(0, "O7")
+        assert g.apply(seat, bid_action(0)) == [{"type": "bid", "seat": seat, "bid": 0}]
+    with pytest.raises(WrongPhaseError):
+        g.apply(0, bid_action(0))
+    g.apply(0, parse_card("O7"))
     assert g.trick == [(0, parse_card("O7"))]
+
+
+@pytest.mark.parametrize("action", [-1, 40, 63])
+def test_apply_refuses_what_is_no_action(action: int) -> None:
+    g = game_of(PISAR_HANDS)
+    before = g.to_dict()
+    with pytest.raises(InvalidCardError):
+        g.apply(0, action)
+    assert g.to_dict() == before
+
+
+def test_apply_refuses_a_bid_action_out_of_range() -> None:
+    g = Game.with_deal(Rules(schedule=[3]), PISAR_HANDS, TRUMP, dealer=3)
+    with pytest.raises(InvalidBidError) as info:
+        g.apply(0, bid_action(4))
+    assert info.value.rule == "bid_range"
+    assert "from 0 to 3, not 4" in str(info.value)
 
 
 # -- the legality function itself --------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 
 from ai.levels import decide
 from engine import InvalidStateError, Observation, observe
+from engine.cards import parse_card
 from engine.position import position_from_dict, position_of
 from tests.engine.engine_support import play, random_game_steps, random_rules, worked
 
@@ -79,7 +80,7 @@ def test_a_bot_decides_from_a_client_position() -> None:
     # Seat 2 has no oros and must trump (fallar): its only espadas card is E5.
     assert len(obs.legal) == 1
     decision = decide(obs, "easy", seed=1)
-    assert decision.action == "E5"
+    assert decision.action == parse_card("E5")
 
 
 # -- inconsistencies, one at a time ------------------------------------------------------------

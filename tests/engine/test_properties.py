@@ -27,7 +27,8 @@ from engine import (
     Rules,
     play_out,
 )
-from engine.cards import SUIT_OF, card_code, cards_list, codes
+from engine.actions import Action, bid_action, is_bid
+from engine.cards import NUM_CARDS, SUIT_OF, card_code, cards_list, codes
 from engine.hand import HandState, deal
 from tests.engine.engine_checks import (
     RecordingHandState,
@@ -92,9 +93,9 @@ def drive(rules: Rules, seed: int, rng: random.Random, checks: Checks, tally: Ta
         tally.actions += 1
         assert events[0]["seat"] == seat
         if before is not None:
-            assert isinstance(action, str)
+            assert not is_bid(action)
             assert [e["type"] for e in events][:3] == ["card_played", "trick_won", "hand_scored"]
-            check_hand_end(game, before, [*plays, (seat, action)])
+            check_hand_end(game, before, [*plays, (seat, card_code(action))])
             tally.hands += 1
             tally.tiebreaks += game.history[-1]["tiebreak"]
         else:
@@ -119,13 +120,14 @@ def check_accepts(game: Game, rng: random.Random) -> None:
     assert seat is not None
     legal = game.legal_actions()
     copy = Game.from_dict(d)
-    candidates: list[int | str]
+    candidates: list[Action]
     if game.phase == "bidding":
-        candidates = list(range(-1, game.state.cards + 2))
+        # A card action while bidding is refused too.
+        candidates = [rng.randrange(NUM_CARDS), *map(bid_action, range(game.state.cards + 2))]
     else:
-        held = codes(game.hand_of(seat))
-        others = [c for c in codes(game.rules.deck) if c not in held]
-        candidates = [*held, *rng.sample(others, min(3, len(others)))]
+        held = cards_list(game.hand_of(seat))
+        others = cards_list(game.rules.deck & ~game.hand_of(seat))
+        candidates = [*held, *rng.sample(others, min(3, len(others))), bid_action(0)]
     for action in candidates:
         try:
             copy.apply(seat, action)
