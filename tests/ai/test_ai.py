@@ -1,50 +1,23 @@
-"""The bots: legal actions only, budgets honoured, determinism, deals
-consistent with what the seat knows, no peeking, and ISMCTS beats random."""
+"""The bots: legal actions only, budgets honoured, determinism, no peeking, and ISMCTS
+beats random.  (The deals the search samples are tested with the engine's sampler, in
+tests/engine/test_deals.py.)"""
 
 from __future__ import annotations
 
-import random
 import time
 
 import pytest
 
 from ai.arena import parse_player, run_arena
 from ai.bot import Budget
-from ai.ismcts import ISMCTSBot, Sampler, state_from_observation
+from ai.ismcts import ISMCTSBot
 from ai.levels import LEVELS, decide, make_bot
 from engine.actions import bid_action
-from engine.cards import BIT, codes, parse_card
+from engine.cards import codes, parse_card
 from engine.game import Game
-from engine.inference import infer
 from engine.observation import Observation, observe
 from engine.rules import Rules
-
-
-def random_positions(count: int, seed: int) -> list[tuple[Game, Observation]]:
-    """Positions of random games at random points, with the seat to move."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        players = rng.randint(3, 8)
-        top = (36 if players in (3, 6) else 40) // players
-        rules = Rules(
-            players=players,
-            schedule=[rng.randint(1, top)],
-            montar=rng.random() < 0.8,
-            fallar=rng.random() < 0.8,
-            pisar=rng.random() < 0.8,
-            dealer_restriction=rng.random() < 0.8,
-        )
-        game = Game.new(rules, rng.randrange(1 << 30))
-        steps = rng.randrange(players + rules.hand_sizes[0] * players)
-        for _ in range(steps):
-            seat = game.turn
-            assert seat is not None
-            game.apply(seat, rng.choice(game.legal_actions()))
-        seat = game.turn
-        assert seat is not None
-        out.append((game, observe(game, seat)))
-    return out
+from tests.engine.engine_support import random_positions
 
 
 @pytest.mark.parametrize("bot", ["random", "heuristic", "ismcts", "ismcts-random"])
@@ -104,44 +77,6 @@ def test_time_budget_is_honoured_within_50_ms(ms: int) -> None:
     took = (time.perf_counter() - start) * 1000
     assert took <= ms + 50
     assert decision.iterations > 0
-
-
-def test_sampled_deals_never_break_a_constraint() -> None:
-    rng = random.Random(0)
-    for game, obs in random_positions(150, seed=7):
-        if obs.seat is None:
-            continue
-        knowledge = infer(obs)
-        sampler = Sampler(knowledge)
-        n = obs.players
-        played = 0
-        for _, c in obs.plays:
-            played |= BIT[c]
-        sizes = obs.hand_sizes()
-        # The real hands are one of the deals the seat must consider possible.
-        for s in range(n):
-            assert game.state.hands[s] & ~knowledge.possible(s) == 0
-        for _ in range(20):
-            hands = sampler.sample(obs.hand, rng)
-            assert hands[obs.seat] == obs.hand
-            seen = 0
-            for s in range(n):
-                h = hands[s]
-                assert h.bit_count() == sizes[s]
-                assert h & seen == 0, "a card dealt twice"
-                assert h & played == 0, "a played card dealt again"
-                assert h & ~obs.rules.deck == 0
-                if s != obs.seat:
-                    assert h & knowledge.absent[s] == 0, "an inferred absence broken"
-                    assert knowledge.present[s] & ~h == 0, "a known card missing"
-                    assert h & obs.hand == 0
-                seen |= h
-            if obs.trump_holder is None:
-                assert seen & BIT[obs.trump_card] == 0, "the turned card dealt"
-            # The determinization replays the public actions legally.
-            st = state_from_observation(obs, hands)
-            assert st.turn == obs.turn
-            assert st.hands == hands
 
 
 def test_bot_sees_only_the_observation() -> None:

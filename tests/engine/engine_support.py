@@ -1,4 +1,5 @@
-"""Helpers shared by the engine tests: worked-example setups and random games."""
+"""Helpers shared by the engine and bot tests: worked-example setups, random games and
+positions."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from engine import Game, Rules
+from engine import Game, Observation, Rules, observe
 from engine.actions import Action, bid_action
 from engine.cards import codes, parse_card, parse_cards
 
@@ -115,3 +116,30 @@ def finish_hand_first_legal(game: Game, bids: list[int] | None = None) -> None:
             game.bid(seat, queue.pop(0) if queue else game.state.legal_bids()[0])
         else:
             game.play(seat, game.legal_actions()[0])
+
+
+def random_positions(count: int, seed: int) -> list[tuple[Game, Observation]]:
+    """Positions of random games at random points, with the seat to move."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        players = rng.randint(3, 8)
+        top = (36 if players in (3, 6) else 40) // players
+        rules = Rules(
+            players=players,
+            schedule=[rng.randint(1, top)],
+            montar=rng.random() < 0.8,
+            fallar=rng.random() < 0.8,
+            pisar=rng.random() < 0.8,
+            dealer_restriction=rng.random() < 0.8,
+        )
+        game = Game.new(rules, rng.randrange(1 << 30))
+        steps = rng.randrange(players + rules.hand_sizes[0] * players)
+        for _ in range(steps):
+            seat = game.turn
+            assert seat is not None
+            game.apply(seat, rng.choice(game.legal_actions()))
+        seat = game.turn
+        assert seat is not None
+        out.append((game, observe(game, seat)))
+    return out
