@@ -37,8 +37,10 @@ class Observation:
     rules: Rules
     seat: int | None
     phase: str
-    hand_number: int
-    hands_total: int
+    # The hand's number in the game (from 1) and the number of hands; None when unknown,
+    # as in a position a client sends (engine.position), which says nothing of them.
+    hand_number: int | None
+    hands_total: int | None
     cards_per_player: int
     dealer: int
     trump_card: Card

@@ -4,39 +4,35 @@ Front ends that keep their own game ask the bots for a move by sending the
 position as one seat sees it: the rules, its hand, the trump card and who
 holds it, the dealer, the bids so far, and every card played in this hand by
 whom (which fixes the trick on the table and the tricks won).  Nothing in it
-is trusted.  ``position_from_dict`` rebuilds the hand from la mano's first bid
-to the seat's turn and refuses anything no real game could have reached, with
-an ``InvalidStateError`` whose sentence says what is inconsistent: a card
-twice, a hand of the wrong size, bids or plays out of turn, a bid out of range
-or against the dealer rule, a trump card where it cannot be, a play that broke
-an obligation given what the seat knows, or plays that no deal of the unseen
-cards can explain.  What it returns is exactly what ``observe`` would give
-that seat in a real game at that point, so the bots cannot tell the
-difference.
+is trusted.  ``position_from_dict`` reads it, then replays its bids and plays
+through the engine's ``HandState`` from la mano's first bid to the seat's turn,
+so whose turn it is, what each play was allowed and who won each trick come
+from the same code as in a real game.  It refuses anything no real game could
+have reached, with an ``InvalidStateError`` whose sentence says what is
+inconsistent: a card twice, a hand of the wrong size, bids or plays out of
+turn, a bid out of range or against the dealer rule, a trump card where it
+cannot be, a play that broke an obligation given what the seat knows, or plays
+that no deal of the unseen cards can explain.  What it returns is what
+``observe`` would give that seat in a real game at that point, so the bots
+cannot tell the difference; only the hand's number in the game and the number
+of hands, which a position does not carry, are unknown (None).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import combinations
+from dataclasses import replace
 from typing import Any
 
-from engine.actions import bid_action
-from engine.bidding import bidding_order, dealer_forbidden_bid, mano_of
-from engine.cards import (
-    BIT,
-    SUIT_OF,
-    Card,
-    CardSet,
-    card_code,
-    parse_card,
-)
+from engine.bidding import bidding_order, mano_of
+from engine.cards import BIT, SUIT_OF, Card, CardSet, card_code, parse_card
+from engine.deals import DealSampler
 from engine.errors import InvalidCardError, InvalidRulesError, InvalidStateError
-from engine.inference import absences_from_play
-from engine.legality import explain_illegal, legal_cards
+from engine.hand import HandState
+from engine.inference import infer
+from engine.legality import explain_illegal
 from engine.observation import Observation
 from engine.rules import Rules
-from engine.tricks import beats
 
 #: The keys a position may have; anything else is refused, so a typo is not ignored.
 FIELDS = (
@@ -119,9 +115,87 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
     n = rules.players
     seat = _seat(data["seat"], "seat", n)
     dealer = _seat(data["dealer"], "dealer", n)
-    mano = mano_of(dealer, n)
+    hand, plays = _hand_and_plays(data, rules)
+    trump_card, holder = _trump(data["trump"], rules)
+    cards = _cards_dealt(data, rules, seat, hand, plays)
+    _check_trump_place(rules, seat, dealer, cards, hand, plays, trump_card, holder)
+    bids = _bids(data["bids"], n, cards)
 
-    # -- the cards: each one once, from this deck -------------------------------------------
+    # The hand is replayed with what is known of each seat's cards: the seat's own exactly
+    # (what it holds now and what it played), of the others the cards they played and the
+    # dealer's trump card when the whole deck was dealt.
+    dealt = [0] * n
+    for who, card in plays:
+        dealt[who] |= BIT[card]
+    dealt[seat] |= hand
+    if holder is not None and holder != seat:
+        dealt[holder] |= BIT[trump_card]
+    state = HandState(rules, dealt, SUIT_OF[trump_card], dealer, cards)
+    _replay_bids(state, bids, plays)
+    last_trick = _replay_plays(state, seat, plays, trump_card)
+
+    # -- whose turn, and what the seat may do -------------------------------------------------
+    turn = state.turn
+    given_turn = data.get("turn")
+    if given_turn is not None and _int(given_turn, "turn") != turn:
+        raise InvalidStateError(
+            f"turn does not follow from the bids and plays: it is seat {turn}'s"
+        )
+    if turn != seat:
+        raise InvalidStateError(
+            f"it is seat {turn}'s turn to {'bid' if state.bidding else 'play'}, not seat "
+            f"{seat}'s: there is nothing for seat {seat} to decide"
+        )
+    trick = plays[len(plays) - state.in_trick :] if state.in_trick else []
+    given_trick = data.get("trick")
+    if given_trick is not None:
+        # Compared as cards, so "o1" on the table is the O1 played.
+        table = []
+        for i, entry in enumerate(_list(given_trick, "trick"), start=1):
+            if not isinstance(entry, Mapping) or set(entry) != {"seat", "card"}:
+                raise InvalidStateError(f"trick entry {i} must be an object with a seat and a card")
+            table.append((entry["seat"], _card(entry["card"], f"trick entry {i}", rules)))
+        if table != trick:
+            on_table = [f"{card_code(c)} by seat {s}" for s, c in trick] or ["no card"]
+            raise InvalidStateError(
+                f"trick does not match the plays: on the table from them is {', '.join(on_table)}"
+            )
+    _check_derived(data, "tricks_won", list(state.tricks))
+    obs = Observation(
+        rules=rules,
+        seat=seat,
+        phase="bidding" if state.bidding else "playing",
+        hand_number=None,
+        hands_total=None,
+        cards_per_player=cards,
+        dealer=dealer,
+        trump_card=trump_card,
+        trump_holder=holder,
+        bids=tuple(bids),
+        tricks_won=tuple(state.tricks),
+        plays=tuple(plays),
+        turn=turn,
+        scores=(0,) * n,
+        last_trick=tuple(last_trick),
+        hand=hand,
+        legal=tuple(state.legal_actions()),
+    )
+    short = DealSampler(infer(obs)).shortfall()
+    if short is not None:
+        group, wanted, fits = short
+        raise InvalidStateError(
+            f"no deal fits the plays: seat(s) {', '.join(map(str, group))} must still hold "
+            f"{wanted} card(s), but only {fits} unseen card(s) are ones their plays allow "
+            "them to hold"
+        )
+    return replace(obs, scores=_scores(data.get("scores"), n))
+
+
+def _hand_and_plays(
+    data: Mapping[str, Any], rules: Rules
+) -> tuple[CardSet, list[tuple[int, Card]]]:
+    """The seat's hand and the hand's plays, each card once and from this deck."""
+    n = rules.players
     hand: CardSet = 0
     for code in _list(data["hand"], "hand"):
         card = _card(code, "hand", rules)
@@ -143,17 +217,29 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
             )
         played |= BIT[card]
         plays.append((who, card))
-    trump_data = data["trump"]
+    return hand, plays
+
+
+def _trump(trump_data: Any, rules: Rules) -> tuple[Card, int | None]:
+    """The trump card and who holds it (None: turned up from the stock)."""
     if not isinstance(trump_data, Mapping) or set(trump_data) - {"card", "holder"}:
         raise InvalidStateError('trump must be an object {"card": code, "holder": seat or null}')
     if "card" not in trump_data:
         raise InvalidStateError("trump has no card")
     trump_card = _card(trump_data["card"], "trump", rules)
-    trump = SUIT_OF[trump_card]
     raw_holder = trump_data.get("holder")
-    holder = None if raw_holder is None else _seat(raw_holder, "trump.holder", n)
+    holder = None if raw_holder is None else _seat(raw_holder, "trump.holder", rules.players)
+    return trump_card, holder
 
-    # -- how many cards each seat was dealt --------------------------------------------------
+
+def _cards_dealt(
+    data: Mapping[str, Any],
+    rules: Rules,
+    seat: int,
+    hand: CardSet,
+    plays: list[tuple[int, Card]],
+) -> int:
+    """How many cards each seat was dealt: what the seat holds plus what it played."""
     own_plays = sum(1 for who, _ in plays if who == seat)
     cards = hand.bit_count() + own_plays
     given_cards = data.get("cards_per_player")
@@ -166,18 +252,31 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
         raise InvalidStateError(f"seat {seat} holds no cards and has played none: none were dealt")
     if cards > rules.top:
         raise InvalidStateError(
-            f"{cards} cards each is more than the {rules.top} that {n} players can be dealt "
-            f"from {rules.deck_size} cards"
+            f"{cards} cards each is more than the {rules.top} that {rules.players} players can "
+            f"be dealt from {rules.deck_size} cards"
         )
-    whole_deck = cards * n == rules.deck_size
+    return cards
 
-    # -- the trump card: turned from the stock, or the dealer's last card -------------------
+
+def _check_trump_place(
+    rules: Rules,
+    seat: int,
+    dealer: int,
+    cards: int,
+    hand: CardSet,
+    plays: list[tuple[int, Card]],
+    trump_card: Card,
+    holder: int | None,
+) -> None:
+    """The trump card is turned up from the stock, or, with the whole deck dealt, it is
+    the dealer's last card, in its hand until it plays it."""
+    n = rules.players
     t = card_code(trump_card)
-    if whole_deck:
+    if cards * n == rules.deck_size:
         if holder != dealer:
             raise InvalidStateError(
                 f"the whole deck is dealt ({n} × {cards}), so the trump card {t} is the "
-                f"dealer's last card: trump.holder must be {dealer}, not {raw_holder}"
+                f"dealer's last card: trump.holder must be {dealer}, not {holder}"
             )
         player_of_trump = next((who for who, c in plays if c == trump_card), None)
         if player_of_trump is not None and player_of_trump != dealer:
@@ -195,19 +294,21 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
                 f"the trump card {t} is the dealer's (seat {dealer}): it cannot be in seat "
                 f"{seat}'s hand"
             )
-    else:
-        if holder is not None:
-            raise InvalidStateError(
-                f"with cards left over the trump card {t} is turned face up and belongs to "
-                "nobody: trump.holder must be null"
-            )
-        if (hand | played) & BIT[trump_card]:
-            raise InvalidStateError(
-                f"the turned trump card {t} belongs to nobody: it cannot be in a hand or played"
-            )
+        return
+    if holder is not None:
+        raise InvalidStateError(
+            f"with cards left over the trump card {t} is turned face up and belongs to "
+            "nobody: trump.holder must be null"
+        )
+    if any(c == trump_card for _, c in plays) or hand & BIT[trump_card]:
+        raise InvalidStateError(
+            f"the turned trump card {t} belongs to nobody: it cannot be in a hand or played"
+        )
 
-    # -- the bids: from la mano round to the dealer ------------------------------------------
-    raw_bids = _list(data["bids"], "bids")
+
+def _bids(raw: Any, n: int, cards: int) -> list[int | None]:
+    """The bids by seat (None: not made yet), each from 0 to the cards in hand."""
+    raw_bids = _list(raw, "bids")
     if len(raw_bids) != n:
         raise InvalidStateError(f"bids must have one entry per seat ({n}), not {len(raw_bids)}")
     bids: list[int | None] = []
@@ -221,6 +322,15 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
                 f"seat {who} bid {b}, but a bid is from 0 to the {cards} cards in hand"
             )
         bids.append(b)
+    return bids
+
+
+def _replay_bids(
+    state: HandState, bids: list[int | None], plays: list[tuple[int, Card]]
+) -> None:
+    """Make the bids on ``state`` in bidding order; refuses gaps, the dealer's forbidden
+    bid, plays before the bidding is over and a hand with every card played."""
+    n, dealer, cards = state.n, state.dealer, state.cards
     order = bidding_order(dealer, n)
     made = sum(1 for b in bids if b is not None)
     for who in order[:made]:
@@ -228,16 +338,18 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
             late = next(s for s in order[made:] if bids[s] is not None)
             raise InvalidStateError(
                 f"seat {late} has bid before seat {who}: bids go round from la mano (seat "
-                f"{mano}) to the dealer (seat {dealer})"
+                f"{mano_of(dealer, n)}) to the dealer (seat {dealer})"
             )
-    total = sum(b for b in bids if b is not None)
-    if rules.dealer_restriction and bids[dealer] is not None and total == cards:
-        raise InvalidStateError(
-            f"the dealer (seat {dealer}) may not bid {bids[dealer]}: the bids would add up to "
-            f"the {cards} cards in play"
-        )
-    bidding = made < n
-    if bidding and plays:
+    for who in order[:made]:
+        bid = bids[who]
+        assert bid is not None and state.turn == who
+        if bid == state.forbidden_bid():
+            raise InvalidStateError(
+                f"the dealer (seat {dealer}) may not bid {bid}: the bids would add up to "
+                f"the {cards} cards in play"
+            )
+        state.apply_bid(bid)
+    if state.bidding and plays:
         waiting = ", ".join(str(s) for s in order[made:])
         raise InvalidStateError(
             f"cards were played before every seat bid: seat(s) {waiting} have not bid yet"
@@ -247,133 +359,63 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
             f"all {n * cards} cards of the hand have been played: nothing is left to decide"
         )
 
-    # -- the plays: in turn, each allowed by what is known of the player's hand ---------------
-    # The seat's own hand at each moment is known exactly (what it holds now plus what it
-    # played later); of the others, only the dealer's trump card when the whole deck was dealt,
-    # and the absences their earlier plays revealed (with the play that revealed each).
-    own_hand = hand | mask_played_by(plays, seat)
-    absent: list[list[tuple[CardSet, Card, int]]] = [[] for _ in range(n)]
-    tricks_won = [0] * n
+
+def _replay_plays(
+    state: HandState, seat: int, plays: list[tuple[int, Card]], trump_card: Card
+) -> list[tuple[int, Card]]:
+    """Play the cards on ``state`` in order, each from the seat to move and allowed by what
+    is known of its player's hand; the last trick completed.
+
+    The seat's own plays are checked against its exact hand.  Another seat's hand is known
+    only in part, and one card is always enough to make a play illegal (a card of the lead
+    suit, a higher one, a trump, a higher trump): so its plays fit together exactly when
+    each one was legal beside every card that seat played later, and, for the dealer still
+    holding the shown trump card, beside that card."""
+    n = state.n
+    trump, montar, fallar, pisar = state.trump, state.montar, state.fallar, state.pisar
+    # Per seat, its plays onto a led trick: (card, lead suit, winning card, trick number).
+    earlier: list[list[tuple[Card, int, Card, int]]] = [[] for _ in range(n)]
     last_trick: list[tuple[int, Card]] = []
-    leader = mano
-    lead, win, winner = -1, -1, -1
-    trick: list[tuple[int, Card]] = []
-    trick_number = 1
     for i, (who, card) in enumerate(plays, start=1):
-        expected = (leader + len(trick)) % n
-        if who != expected:
+        trick_number = state.cards - state.tricks_left + 1
+        if who != state.turn:
             raise InvalidStateError(
-                f"play {i} ({card_code(card)} by seat {who}) is out of turn: seat {expected} "
-                f"was to play {'the lead' if not trick else 'next'} in trick {trick_number}"
+                f"play {i} ({card_code(card)} by seat {who}) is out of turn: seat {state.turn} "
+                f"was to play {'next' if state.in_trick else 'the lead'} in trick {trick_number}"
             )
+        lead, win = state.lead, state.win
         if who == seat:
-            why = explain_illegal(
-                card, own_hand, lead, win, trump, rules.montar, rules.fallar, rules.pisar
-            )
+            why = explain_illegal(card, state.hands[seat], lead, win, trump, montar, fallar, pisar)
             if why is not None:
                 raise InvalidStateError(
                     f"seat {seat} could not play {card_code(card)} in trick {trick_number}: "
                     f"{why[1]}"
                 )
-            own_hand &= ~BIT[card]
         else:
-            for mask, shown, when in absent[who]:
-                if mask & BIT[card]:
+            for shown, shown_lead, shown_win, when in earlier[who]:
+                beside = BIT[shown] | BIT[card]
+                if explain_illegal(
+                    shown, beside, shown_lead, shown_win, trump, montar, fallar, pisar
+                ):
                     raise InvalidStateError(
                         f"seat {who} played {card_code(card)} in trick {trick_number}, but it "
                         f"cannot have held {card_code(card)} when it played {card_code(shown)} "
                         f"in trick {when}: the rules would not have allowed that"
                     )
-            holds_trump = whole_deck and who == dealer and not _played_before(plays, i, trump_card)
-            if holds_trump and card != trump_card:
-                why = explain_illegal(
-                    card,
-                    BIT[card] | BIT[trump_card],
-                    lead,
-                    win,
-                    trump,
-                    rules.montar,
-                    rules.fallar,
-                    rules.pisar,
-                )
+            if card != trump_card and state.hands[who] & BIT[trump_card]:
+                beside = BIT[card] | BIT[trump_card]
+                why = explain_illegal(card, beside, lead, win, trump, montar, fallar, pisar)
                 if why is not None:
                     raise InvalidStateError(
                         f"seat {who} could not play {card_code(card)} in trick {trick_number}: "
-                        f"it still held the trump card {t}, so {why[0]} bound it to play that"
+                        f"it still held the trump card {card_code(trump_card)}, so {why[0]} "
+                        "bound it to play that"
                     )
-            revealed = absences_from_play(
-                card, lead, win, trump, rules.montar, rules.fallar, rules.pisar
-            )
-            if revealed:
-                absent[who].append((revealed, card, trick_number))
-        trick.append((who, card))
-        if lead < 0:
-            lead, win, winner = SUIT_OF[card], card, who
-        elif beats(card, win, trump):
-            win, winner = card, who
-        if len(trick) == n:
-            tricks_won[winner] += 1
-            last_trick = trick
-            leader = winner
-            lead, win, winner = -1, -1, -1
-            trick = []
-            trick_number += 1
-
-    # -- whose turn, and what the seat may do -------------------------------------------------
-    turn = order[made] if bidding else (leader + len(trick)) % n
-    given_turn = data.get("turn")
-    if given_turn is not None and _int(given_turn, "turn") != turn:
-        raise InvalidStateError(
-            f"turn does not follow from the bids and plays: it is seat {turn}'s"
-        )
-    if turn != seat:
-        raise InvalidStateError(
-            f"it is seat {turn}'s turn to {'bid' if bidding else 'play'}, not seat {seat}'s: "
-            f"there is nothing for seat {seat} to decide"
-        )
-    given_trick = data.get("trick")
-    if given_trick is not None:
-        # Compared as cards, so "o1" on the table is the O1 played.
-        table = []
-        for i, entry in enumerate(_list(given_trick, "trick"), start=1):
-            if not isinstance(entry, Mapping) or set(entry) != {"seat", "card"}:
-                raise InvalidStateError(f"trick entry {i} must be an object with a seat and a card")
-            table.append((entry["seat"], _card(entry["card"], f"trick entry {i}", rules)))
-        if table != trick:
-            on_table = [f"{card_code(c)} by seat {s}" for s, c in trick] or ["no card"]
-            raise InvalidStateError(
-                f"trick does not match the plays: on the table from them is {', '.join(on_table)}"
-            )
-    _check_derived(data, "tricks_won", tricks_won)
-    _check_deal_exists(rules, seat, hand, played, trump_card, holder, plays, cards, absent)
-
-    if bidding:
-        restricted = rules.dealer_restriction and seat == dealer
-        forbidden = dealer_forbidden_bid(cards, total) if restricted else -1
-        legal = tuple(bid_action(b) for b in range(cards + 1) if b != forbidden)
-    else:
-        mask = legal_cards(hand, lead, win, trump, rules.montar, rules.fallar, rules.pisar)
-        legal = tuple(c for c in range(40) if mask >> c & 1)
-    scores = _scores(data.get("scores"), n)
-    return Observation(
-        rules=rules,
-        seat=seat,
-        phase="bidding" if bidding else "playing",
-        hand_number=1,
-        hands_total=1,
-        cards_per_player=cards,
-        dealer=dealer,
-        trump_card=trump_card,
-        trump_holder=holder,
-        bids=tuple(bids),
-        tricks_won=tuple(tricks_won),
-        plays=tuple(plays),
-        turn=turn,
-        scores=scores,
-        last_trick=tuple(last_trick),
-        hand=hand,
-        legal=legal,
-    )
+            if lead >= 0:
+                earlier[who].append((card, lead, win, trick_number))
+        if state.apply_card(card) >= 0:
+            last_trick = plays[i - n : i]
+    return last_trick
 
 
 def position_of(obs: Observation) -> dict[str, Any]:
@@ -394,20 +436,6 @@ def position_of(obs: Observation) -> dict[str, Any]:
     }
 
 
-def mask_played_by(plays: list[tuple[int, Card]], seat: int) -> CardSet:
-    """The cards ``seat`` has played."""
-    mask = 0
-    for who, card in plays:
-        if who == seat:
-            mask |= BIT[card]
-    return mask
-
-
-def _played_before(plays: list[tuple[int, Card]], i: int, card: Card) -> bool:
-    """Whether ``card`` is among the first ``i - 1`` plays."""
-    return any(c == card for _, c in plays[: i - 1])
-
-
 def _check_derived(data: Mapping[str, Any], name: str, derived: list[Any]) -> None:
     given = data.get(name)
     if given is not None and given != derived:
@@ -423,48 +451,3 @@ def _scores(raw: Any, n: int) -> tuple[int, ...]:
     if len(scores) != n:
         raise InvalidStateError(f"scores must have one total per seat ({n}), not {len(scores)}")
     return tuple(_int(x, "a score") for x in scores)
-
-
-def _check_deal_exists(
-    rules: Rules,
-    seat: int,
-    hand: CardSet,
-    played: CardSet,
-    trump_card: Card,
-    holder: int | None,
-    plays: list[tuple[int, Card]],
-    cards: int,
-    absent: list[list[tuple[CardSet, Card, int]]],
-) -> None:
-    """Refuse plays that no deal of the unseen cards explains (each seat void in what is
-    left for it), by Hall's condition: every group of the other seats must find, among the
-    unseen cards their plays allow, at least as many as they still hold between them."""
-    n = rules.players
-    unseen = rules.deck & ~hand & ~played
-    need = [cards - sum(1 for who, _ in plays if who == s) for s in range(n)]
-    if holder is None:
-        unseen &= ~BIT[trump_card]
-    elif holder != seat and not played & BIT[trump_card]:
-        # The dealer's trump card is known to be in its hand: one of its cards is no mystery.
-        unseen &= ~BIT[trump_card]
-        need[holder] -= 1
-    allowed = []
-    for s in range(n):
-        gone = 0
-        for mask, _, _ in absent[s]:
-            gone |= mask
-        allowed.append(unseen & ~gone)
-    others = [s for s in range(n) if s != seat and need[s] > 0]
-    for size in range(1, len(others) + 1):
-        for group in combinations(others, size):
-            wanted = sum(need[s] for s in group)
-            fits = 0
-            for s in group:
-                fits |= allowed[s]
-            if fits.bit_count() < wanted:
-                who = ", ".join(str(s) for s in group)
-                raise InvalidStateError(
-                    f"no deal fits the plays: seat(s) {who} must still hold {wanted} "
-                    f"card(s), but only {fits.bit_count()} unseen card(s) are ones their "
-                    "plays allow them to hold"
-                )

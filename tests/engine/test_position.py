@@ -12,7 +12,7 @@ import pytest
 
 from ai.levels import decide
 from engine import InvalidStateError, Observation, observe
-from engine.cards import parse_card
+from engine.cards import card_code, parse_card
 from engine.position import position_from_dict, position_of
 from tests.engine.engine_support import play, random_game_steps, random_rules, worked
 
@@ -133,6 +133,30 @@ def refused(position: dict[str, Any], match: str) -> None:
 def test_the_base_positions_are_valid() -> None:
     assert position_from_dict(base()).legal
     assert position_from_dict(whole_deck(0)).phase == "bidding"
+
+
+def test_where_the_hand_stands_in_the_game_is_unknown_not_made_up() -> None:
+    obs = position_from_dict(base() | {"scores": [5, -5, 10, 0]})
+    assert obs.hand_number is None and obs.hands_total is None
+    assert obs.scores == (5, -5, 10, 0)
+    view = obs.to_dict()
+    assert view["hand_number"] is None and view["hands_total"] is None
+    assert Observation.from_dict(view) == obs
+
+
+def test_tricks_and_the_last_trick_come_from_the_replay() -> None:
+    # Trick 1: O4 led, O5 beats it, O6 beats that, and seat 3 trumps with E1 (espadas).
+    position = base() | {"hand": ["O1", "C3"], "plays": plays("0:O4", "1:O5", "2:O6", "3:E1")}
+    refused(position, "it is seat 3's turn to play")
+    dealer_seat = base() | {
+        "seat": 3,
+        "hand": ["E3", "B5"],
+        "plays": plays("0:O4", "1:O5", "2:O6", "3:E1"),
+    }
+    obs = position_from_dict(dealer_seat)
+    assert obs.tricks_won == (0, 0, 0, 1)
+    assert obs.turn == 3 and obs.trick == ()
+    assert [card_code(c) for _, c in obs.last_trick] == ["O4", "O5", "O6", "E1"]
 
 
 def test_cards_twice_or_not_cards() -> None:
