@@ -7,8 +7,12 @@ when an obligation bound it: it did not follow suit (void in the lead suit);
 it did not trump when fallar bound (no trumps, or with pisar no trump above the
 table's); it played under the winning card when montar or pisar bound (nothing
 higher).  Absences only grow during a hand, since cards leave a hand only by
-being played, and played cards are public.  Each deduction asks the same
-``legal_cards`` the referee uses.  The bots sample hidden hands from this.
+being played, and played cards are public.  The deductions do not call
+``engine.legality``, whose question runs the other way (which cards may be
+played from a hand); they are its obligations read backwards, and a test holds
+them to it: a card is ruled out by a play exactly when holding it beside the
+card played would have made that play illegal.  ``engine.deals`` deals the
+hidden hands from this.
 """
 
 from __future__ import annotations

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from engine import Game, InvalidStateError, Knowledge, Observation, Rules, infer, observe
-from engine.cards import DECK_40, SUIT_MASK, codes, parse_card
+from engine.cards import BIT, DECK_40, NUM_CARDS, SUIT_MASK, codes, parse_card
 from engine.inference import absences_from_play
+from engine.legality import explain_illegal
 from tests.engine.engine_support import bids, mask, play, worked
 
 TRUMP = "B1"
@@ -116,6 +118,23 @@ def test_absences_from_play_function() -> None:
     )
     assert absences_from_play(c3, 0, b5, 3, True, True, False) == OROS | BASTOS
     assert absences_from_play(c3, 0, o7, 3, True, False, True) == OROS
+
+
+def test_absences_are_the_legality_rules_read_backwards() -> None:
+    """A play rules out a card exactly when holding that card beside the one played
+    would have made the play illegal (engine.legality), over random trick situations."""
+    rng = random.Random(11)
+    for _ in range(30_000):
+        trump, lead = rng.randrange(4), rng.randrange(4)
+        # The winning card is of the lead suit or a trump.
+        win = 10 * rng.choice((lead, trump)) + rng.randrange(10)
+        card, other = rng.sample(range(NUM_CARDS), 2)
+        if win in (card, other):
+            continue
+        options = (trump, rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.5)
+        absent = absences_from_play(card, lead, win, *options)
+        illegal = explain_illegal(card, BIT[card] | BIT[other], lead, win, *options)
+        assert bool(absent & BIT[other]) == (illegal is not None), (card, other, lead, win)
 
 
 # -- what is known to be there; sizes; the stock ------------------------------------------------
