@@ -380,7 +380,14 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        """The game stored by ``to_dict``; refuses data that breaks the rules."""
+        """The game stored by ``to_dict``; refuses data that breaks the rules.
+
+        The ``InvalidStateError`` names the rule broken in ``rule``: a move's rule
+        (``turn``, ``bid_range``, ``dealer_restriction``, ``not_in_hand``, ``asistir``,
+        ``montar``, ``fallar``, ``pisar``), or ``deal`` (cards dealt), ``trump_card``
+        (where the trump card is), ``players``, ``schedule`` or ``game_over``.  Data
+        that is no stored game at all (a wrong format, a field missing or of the wrong
+        type) has no rule."""
         if not isinstance(data, dict):
             raise InvalidStateError("not a stored Pocha game: a game is a JSON object")
         try:
@@ -396,11 +403,15 @@ class Game:
             game.scores = [int(x) for x in data["scores"]]
             n, scheduled = rules.players, len(rules.hand_sizes)
             if not 0 <= game.first_dealer < n or len(game.scores) != n:
-                raise InvalidStateError(f"first_dealer and scores must fit {n} players")
+                raise InvalidStateError(
+                    f"first_dealer and scores must fit {n} players", rule="players"
+                )
             extra = max(0, game.hand_index - scheduled + 1)
             most = TIEBREAK_HANDS if rules.tiebreak else 0
             if game.hand_index < 0 or game.extra_hands != extra or extra > most:
-                raise InvalidStateError("hand_index and extra_hands do not fit the schedule")
+                raise InvalidStateError(
+                    "hand_index and extra_hands do not fit the schedule", rule="schedule"
+                )
             game.history = list(data["history"])
             game.winners = [int(x) for x in data["winners"]]
             game.last_trick = [(int(s), parse_card(c)) for s, c in data["last_trick"]]
@@ -412,9 +423,13 @@ class Game:
             game._replay(hand["bids"], hand["plays"])
             game.finished = bool(data["finished"])
             if game.state.done != game.finished:
-                raise InvalidStateError("a stored hand is complete only when the game is over")
+                raise InvalidStateError(
+                    "a stored hand is complete only when the game is over", rule="game_over"
+                )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise InvalidStateError(f"not a stored Pocha game: {exc}") from exc
+            # Our own refusals (the rule they name included) get the same opening.
+            rule = exc.rule if isinstance(exc, InvalidStateError) else None
+            raise InvalidStateError(f"not a stored Pocha game: {exc}", rule=rule) from exc
         return game
 
     def _replay(self, bids: list[int], plays: list[list[Any]]) -> None:
@@ -422,20 +437,28 @@ class Game:
         (without the end-of-hand scoring, which the stored totals already hold)."""
         st = self.state
         for b in bids:
-            if st.bidding is False or isinstance(b, bool) or not isinstance(b, int):
-                raise InvalidStateError(f"stored bid {b!r} is out of place")
-            if not 0 <= b <= st.cards or b == st.forbidden_bid():
-                raise InvalidStateError(f"stored bid {b} breaks the rules")
+            if isinstance(b, bool) or not isinstance(b, int):
+                raise InvalidStateError(f"stored bid {b!r} is out of place", rule="bid_range")
+            if not st.bidding:
+                raise InvalidStateError(f"stored bid {b!r} is out of place", rule="turn")
+            if not 0 <= b <= st.cards:
+                raise InvalidStateError(f"stored bid {b} breaks the rules", rule="bid_range")
+            if b == st.forbidden_bid():
+                raise InvalidStateError(
+                    f"stored bid {b} breaks the rules", rule="dealer_restriction"
+                )
             st.apply_bid(b)
         for seat, code in plays:
             c = parse_card(code)
             if st.bidding or st.tricks_left == 0 or seat != st.turn:
-                raise InvalidStateError(f"stored play {code} by seat {seat} is out of turn")
+                raise InvalidStateError(
+                    f"stored play {code} by seat {seat} is out of turn", rule="turn"
+                )
             why = explain_illegal(
                 c, st.hands[seat], st.lead, st.win, st.trump, st.montar, st.fallar, st.pisar
             )
             if why is not None:
-                raise InvalidStateError(f"stored play breaks the rules: {why[1]}")
+                raise InvalidStateError(f"stored play breaks the rules: {why[1]}", rule=why[0])
             self.plays.append((seat, c))
             st.apply_card(c)
 
@@ -481,24 +504,26 @@ def _check_deal(
 ) -> None:
     n = rules.players
     if len(hands) != n:
-        raise InvalidStateError(f"a deal needs {n} hands, not {len(hands)}")
+        raise InvalidStateError(f"a deal needs {n} hands, not {len(hands)}", rule="deal")
     seen = 0
     for seat, h in enumerate(hands):
         if h.bit_count() != cards:
-            raise InvalidStateError(f"seat {seat} must be dealt {cards} cards")
+            raise InvalidStateError(f"seat {seat} must be dealt {cards} cards", rule="deal")
         if h & seen or h & ~rules.deck:
-            raise InvalidStateError("a card is dealt twice or is not in this deck")
+            raise InvalidStateError("a card is dealt twice or is not in this deck", rule="deal")
         seen |= h
     if not BIT[trump] & rules.deck:
-        raise InvalidStateError(f"{card_code(trump)} is not in this deck")
+        raise InvalidStateError(f"{card_code(trump)} is not in this deck", rule="deal")
     whole = cards * n == rules.deck_size
     if whole and not BIT[trump] & hands[dealer]:
         raise InvalidStateError(
             f"with the whole deck dealt, the trump card {card_code(trump)} must be the "
-            f"dealer's (seat {dealer})"
+            f"dealer's (seat {dealer})",
+            rule="trump_card",
         )
     if not whole and BIT[trump] & seen:
         raise InvalidStateError(
             f"the turned trump card {card_code(trump)} ({SUIT_NAMES[SUIT_OF[trump]]}) "
-            "cannot also be in a hand"
+            "cannot also be in a hand",
+            rule="trump_card",
         )

@@ -508,12 +508,15 @@ def test_json_round_trip_with_format_version() -> None:
     assert again.trick == g.trick
 
 
-def tampered(change: Any, game: Game | None = None) -> InvalidStateError:
+def tampered(change: Any, game: Game | None = None, *, rule: str | None) -> InvalidStateError:
+    """Load the stored form of ``game`` (default: ``mid_hand()``) after ``change``: it is
+    refused, with nothing loaded, naming ``rule`` as the rule it breaks."""
     d = (game or mid_hand()).to_dict()
     change(d)
     with pytest.raises(InvalidStateError) as info:
         Game.from_dict(d)
     assert info.value.code == "invalid_state"
+    assert info.value.rule == rule, str(info.value)
     return info.value
 
 
@@ -524,7 +527,7 @@ def test_refuses_a_play_breaking_montar() -> None:
     def change(d: dict[str, Any]) -> None:
         d["hand"]["plays"].append([1, "O5"])
 
-    err = tampered(change, g)
+    err = tampered(change, g, rule="montar")
     assert "you must beat the O7" in str(err)
 
 
@@ -532,35 +535,66 @@ def test_refuses_a_play_breaking_asistir() -> None:
     def change(d: dict[str, Any]) -> None:
         d["hand"]["plays"][1] = [1, "C3"]
 
-    tampered(change)
+    assert "you must follow oros" in str(tampered(change, rule="asistir"))
+
+
+def test_refuses_a_play_breaking_fallar_and_pisar() -> None:
+    # Bastos are trump. On an oros lead seat 2 holds no oros but the trump B2.
+    hands = [["O7", "C1", "E4"], ["O12", "O5", "C3"], ["E1", "B2", "C4"], ["O1", "C5", "E3"]]
+    g = worked(hands, "B1")
+    play(g, "O7", "O12")
+
+    def fallar(d: dict[str, Any]) -> None:
+        d["hand"]["plays"].append([2, "C4"])
+
+    assert "you must play a trump" in str(tampered(fallar, g, rule="fallar"))
+    # Seat 1 trumps the O7 with B5; seat 2, with no oros, could beat it with B7.
+    g = worked([["O7", "C1"], ["B5", "C6"], ["B4", "B7"], ["O1", "C5"]], "B1")
+    play(g, "O7", "B5")
+
+    def pisar(d: dict[str, Any]) -> None:
+        d["hand"]["plays"].append([2, "B4"])
+
+    assert "higher trump" in str(tampered(pisar, g, rule="pisar"))
 
 
 def test_refuses_a_card_dealt_twice() -> None:
     def change(d: dict[str, Any]) -> None:
         d["hand"]["dealt"][2][0] = d["hand"]["dealt"][0][0]
 
-    assert "twice" in str(tampered(change))
+    assert "twice" in str(tampered(change, rule="deal"))
 
 
 def test_refuses_a_card_not_held() -> None:
     def change(d: dict[str, Any]) -> None:
         d["hand"]["plays"][0] = [0, "B4"]
 
-    tampered(change)
+    assert "you do not hold B4" in str(tampered(change, rule="not_in_hand"))
 
 
 def test_refuses_a_play_out_of_turn() -> None:
     def change(d: dict[str, Any]) -> None:
         d["hand"]["plays"].append([3, "C5"])
 
-    tampered(change)
+    tampered(change, rule="turn")
 
 
 def test_refuses_the_turned_trump_in_a_hand() -> None:
     def change(d: dict[str, Any]) -> None:
         d["hand"]["trump"] = "O7"
 
-    tampered(change)
+    tampered(change, rule="trump_card")
+
+
+def test_refuses_a_whole_deck_trump_that_is_not_the_dealers() -> None:
+    deck = codes(DECK_40)
+    hands = [deck[i::4] for i in range(4)]
+    g = Game.with_deal(Rules(schedule=[10]), hands, hands[2][0], dealer=2)
+
+    def change(d: dict[str, Any]) -> None:
+        d["hand"]["trump"] = hands[1][0]
+
+    tampered(change, g, rule="trump_card")
 
 
 def test_refuses_bids_breaking_the_dealer_rule() -> None:
@@ -571,56 +605,66 @@ def test_refuses_bids_breaking_the_dealer_rule() -> None:
     def change(d: dict[str, Any]) -> None:
         d["hand"]["bids"].append(0)
 
-    tampered(change, g)
+    tampered(change, g, rule="dealer_restriction")
 
 
-@pytest.mark.parametrize("bids", [[0, 0, 0, 0, 0], [0, 4], [0, -1], [0, True], [0, "1"]])
-def test_refuses_bad_bids(bids: list[Any]) -> None:
+@pytest.mark.parametrize(
+    ("bids", "rule"),
+    [
+        ([0, 0, 0, 0, 0], "turn"),  # a fifth bid: bidding is over at the dealer
+        ([0, 4], "bid_range"),
+        ([0, -1], "bid_range"),
+        ([0, True], "bid_range"),
+        ([0, "1"], "bid_range"),
+    ],
+)
+def test_refuses_bad_bids(bids: list[Any], rule: str) -> None:
     def change(d: dict[str, Any]) -> None:
         d["hand"]["bids"] = bids
         d["hand"]["plays"] = []
 
-    tampered(change, dealt_game())
+    tampered(change, dealt_game(), rule=rule)
 
 
 def test_refuses_plays_during_bidding() -> None:
     def change(d: dict[str, Any]) -> None:
         d["hand"]["bids"] = [0, 0]
 
-    tampered(change)
+    tampered(change, rule="turn")
 
 
 def test_refuses_wrong_card_counts() -> None:
     def change(d: dict[str, Any]) -> None:
         d["hand"]["dealt"][0].append("B12")
 
-    tampered(change)
+    tampered(change, rule="deal")
 
 
 @pytest.mark.parametrize(
-    ("key", "value"),
+    ("key", "value", "rule"),
     [
-        ("format", 2),
-        ("format", None),
-        ("finished", True),
-        ("rules", {"players": 9}),
-        ("rules", {"players": 5}),
-        ("scores", [0, 0, 0]),
-        ("scores", [0, 0, 0, 0, 0]),
-        ("first_dealer", 4),
-        ("first_dealer", -1),
-        ("hand_index", -1),
-        ("hand_index", 1),
-        ("extra_hands", 1),
-        ("extra_hands", -1),
-        ("last_trick", [[0, "Q1"]]),
+        ("finished", True, "game_over"),
+        ("scores", [0, 0, 0], "players"),
+        ("scores", [0, 0, 0, 0, 0], "players"),
+        ("first_dealer", 4, "players"),
+        ("first_dealer", -1, "players"),
+        ("hand_index", -1, "schedule"),
+        ("hand_index", 1, "schedule"),
+        ("extra_hands", 1, "schedule"),
+        ("extra_hands", -1, "schedule"),
+        # Not a stored game at all: no rule of the game is broken.
+        ("format", 2, None),
+        ("format", None, None),
+        ("rules", {"players": 9}, None),
+        ("rules", {"players": 5}, "players"),  # the scores are for 4
+        ("last_trick", [[0, "Q1"]], None),
     ],
 )
-def test_refuses_tampered_fields(key: str, value: Any) -> None:
+def test_refuses_tampered_fields(key: str, value: Any, rule: str | None) -> None:
     def change(d: dict[str, Any]) -> None:
         d[key] = value
 
-    tampered(change)
+    tampered(change, rule=rule)
 
 
 def test_refuses_missing_fields() -> None:
@@ -629,16 +673,17 @@ def test_refuses_missing_fields() -> None:
         def change(d: dict[str, Any], key: str = key) -> None:
             del d[key]
 
-        tampered(change)
+        tampered(change, rule=None)
 
 
 def test_refuses_a_finished_hand_not_marked_finished() -> None:
     g = worked(HANDS_3, "B1", bids=[0, 2, 1, 1])
     play(g, "O7", "O12", "E1", "O1", "C5", "C1", "C3", "C4", "E4", "O5", "E2")
-    d = g.to_dict()
-    d["hand"]["plays"].append([3, "E3"])
-    with pytest.raises(InvalidStateError):
-        Game.from_dict(d)
+
+    def change(d: dict[str, Any]) -> None:
+        d["hand"]["plays"].append([3, "E3"])
+
+    tampered(change, g, rule="game_over")
 
 
 @pytest.mark.parametrize("garbage", [[], "x", None, 3])
