@@ -29,6 +29,7 @@ from core.bot_metrics import record_decision
 from core.errors import Conflict, GameNotFound, StaleVersion
 from core.store import GameStore, OwedTask, StoredGame
 from core.tasks import owed_turn, schedule_turn
+from engine.actions import Action
 from engine.errors import PochaError
 from engine.observation import observe
 
@@ -66,7 +67,7 @@ def level_of(record: StoredGame, seat: int, level: str | None = None) -> str:
     return level if level in LEVELS else FALLBACK_LEVEL
 
 
-def bot_action(record: StoredGame, seat: int, level: str | None = None) -> int | str:
+def bot_action(record: StoredGame, seat: int, level: str | None = None) -> Action:
     """What the bot in `seat` does now, decided from that seat's observation only, at its
     own level or at `level` (a worker's last resort plays the fallback level)."""
     level = level_of(record, seat, level)

@@ -18,6 +18,7 @@ from ai.levels import LEVELS
 from core.bots import BotRunner
 from core.errors import Conflict, Forbidden, InvalidInput, StaleVersion, Unauthorized
 from core.store import AppliedAction, Counter, CreatedGame, GameStore, StoredGame
+from engine.actions import Action, WireAction, action_from_wire
 from engine.errors import InvalidRulesError, PochaError
 from engine.game import Game
 from engine.observation import observe
@@ -156,16 +157,25 @@ class GameService:
         self,
         game_id: str,
         token: str | None,
-        action: int | str,
+        move: WireAction,
         expected_version: int | None = None,
         counters: Sequence[Counter] = (),
     ) -> dict[str, Any]:
-        """The token's seat bids (int) or plays (card code); its view afterwards, when any
-        bots whose turn follows have played (inline runner) or been handed the turn.
-        `counters`: the request's rate-limit counts, taken with the game's read."""
+        """The token's seat makes `move`, in the API's form: a bid (its number of tricks)
+        or a card (its code). Its view afterwards, when any bots whose turn follows have
+        played (inline runner) or been handed the turn. `counters`: the request's
+        rate-limit counts, taken with the game's read."""
         applied: AppliedAction | None = None
         record: StoredGame | None = None
         seat: int | None = None
+        action: Action | None = None
+        unreadable: PochaError | None = None
+        try:
+            action = action_from_wire(move)
+        except PochaError as exc:
+            # A code that is no card is refused where the engine refuses one, after the
+            # game, the token, the version, the turn and the phase: kept for then.
+            unreadable = exc
         # First the game as this process kept it, in one round trip when that is still the
         # stored game (a client that sends its moves down one connection). A kept game
         # that refuses the token, the version or the move settles nothing (it may be out
@@ -173,7 +183,12 @@ class GameService:
         kept = self.store.take_kept(game_id)
         if kept is not None and token is not None:
             seat = kept.seat_of_token(token)
-        if kept is not None and seat is not None and expected_version in (None, kept.version):
+        if (
+            action is not None
+            and kept is not None
+            and seat is not None
+            and expected_version in (None, kept.version)
+        ):
             try:
                 outcome = self.store.apply_kept(
                     kept, seat, action, owed_task=self.bots.owed_turn, counters=counters
@@ -200,6 +215,10 @@ class GameService:
                     "reload it and try again.",
                     version=record.version,
                 )
+            if unreadable is not None:
+                record.game.check_turn(seat, playing=isinstance(move, str))
+                raise unreadable
+            assert action is not None
             applied = self.store.apply_action(
                 game_id, seat, action, expected_version, record=record,
                 owed_task=self.bots.owed_turn,
@@ -218,7 +237,7 @@ class GameService:
         self,
         game_id: str,
         token: str | None,
-        action: int | str,
+        move: WireAction,
         idempotency_key: str,
         expected_version: int | None = None,
         counters: Sequence[Counter] = (),
@@ -239,7 +258,7 @@ class GameService:
         if earlier is not None:
             return self.view(self.store.load(game_id, history=False), seat), True
         try:
-            view = self.act(game_id, token, action, expected_version)
+            view = self.act(game_id, token, move, expected_version)
         except BaseException:
             self.store.release_move(game_id, seat, idempotency_key)
             raise

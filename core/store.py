@@ -46,6 +46,7 @@ from redis.exceptions import NoScriptError
 
 from core.errors import Conflict, GameNotFound, StaleVersion
 from core.keys import changes_channel, events_key, game_key, is_game_id, move_once_key
+from engine.actions import Action
 from engine.game import Event, Game
 
 #: Ids are url-safe base64; anything else cannot name a game and is not looked up.
@@ -602,13 +603,14 @@ class GameStore:
         self,
         game_id: str,
         seat: int,
-        action: int | str,
+        action: Action,
         expected_version: int | None = None,
         *,
         record: StoredGame | None = None,
         owed_task: OwedTaskMaker | None = None,
     ) -> AppliedAction:
-        """Apply `seat`'s bid (int) or card (code) atomically and return the new game.
+        """Apply `seat`'s action (`engine.actions`: a bid or a card) atomically and return
+        the new game.
 
         `expected_version`: refuse with `StaleVersion` unless the game is at this version
         (a client's If-Match, or the version a bot job was queued for). `record`: the game
@@ -642,7 +644,7 @@ class GameStore:
         self,
         record: StoredGame,
         seat: int,
-        action: int | str,
+        action: Action,
         *,
         owed_task: OwedTaskMaker | None = None,
         counters: Sequence[Counter] = (),
@@ -671,7 +673,7 @@ class GameStore:
         return self._written(record, write, int(status))
 
     def _move(
-        self, record: StoredGame, seat: int, action: int | str, owed_task: OwedTaskMaker | None
+        self, record: StoredGame, seat: int, action: Action, owed_task: OwedTaskMaker | None
     ) -> _Write:
         """Apply the move to `record`'s game (consumed) and make the apply script's keys
         and arguments."""

@@ -205,7 +205,10 @@ class Game:
 
     # -- actions ----------------------------------------------------------------
 
-    def _check_turn(self, seat: int, playing: bool) -> None:
+    def check_turn(self, seat: int, playing: bool) -> None:
+        """Refuse a move by ``seat`` now for what ``bid`` and ``play`` check first: the
+        game is over, it is another seat's turn, or it is the wrong phase for a card
+        (``playing``) or a bid."""
         if self.finished:
             raise WrongPhaseError("the game is over")
         if seat != self.state.turn:
@@ -219,7 +222,7 @@ class Game:
 
     def bid(self, seat: int, bid: int) -> list[Event]:
         """Seat ``seat`` bids ``bid`` tricks; the events it caused."""
-        self._check_turn(seat, playing=False)
+        self.check_turn(seat, playing=False)
         st = self.state
         if isinstance(bid, bool) or not isinstance(bid, int) or not 0 <= bid <= st.cards:
             raise InvalidBidError(
@@ -237,7 +240,7 @@ class Game:
 
     def play(self, seat: int, card: str | Card) -> list[Event]:
         """Seat ``seat`` plays ``card`` (a code or a card index); the events."""
-        self._check_turn(seat, playing=True)
+        self.check_turn(seat, playing=True)
         if isinstance(card, str):
             c = parse_card(card)
         elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < NUM_CARDS:

@@ -104,6 +104,8 @@ class _Connection:
 def _play_games(port: int, deadline: float, start: float, seed: int, out: Sample) -> None:
     """One client thread: whole games, one after another, until `deadline`; moves made
     after `start` are timed."""
+    from engine.actions import bid_of, is_bid
+    from engine.cards import card_code
     from engine.game import Game
     from engine.rules import Rules
 
@@ -131,12 +133,11 @@ def _play_games(port: int, deadline: float, start: float, seed: int, out: Sample
         while not replica.finished and time.perf_counter() < deadline:
             seat = replica.turn
             assert seat is not None
-            legal: list[int | str] = list(replica.legal_actions())
-            action = rng.choice(legal)
-            if isinstance(action, int):
-                path, payload = "bids", b'{"bid": %d}' % action
+            action = rng.choice(replica.legal_actions())
+            if is_bid(action):
+                path, payload = "bids", b'{"bid": %d}' % bid_of(action)
             else:
-                path, payload = "plays", b'{"card": "%s"}' % action.encode()
+                path, payload = "plays", b'{"card": "%s"}' % card_code(action).encode()
             began = time.perf_counter()
             status, _ = connection.request(
                 "POST", f"/api/v1/games/{game_id}/{path}", payload, seat_headers[seat]

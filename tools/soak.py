@@ -249,6 +249,7 @@ class EventLog:
 
     def add(self, event: dict[str, Any]) -> int | None:
         """Check and apply the next event; the seat that moved, if it is a move."""
+        from engine.actions import action_from_wire
         from engine.errors import PochaError
 
         seq = event.get("seq")
@@ -269,9 +270,9 @@ class EventLog:
         if event.get("version") != self.version + 1:
             raise LogViolation(f"seq {seq}: version {event.get('version')} after {self.version}")
         seat = event["seat"]
-        action = event["bid"] if event["type"] == "bid" else event["card"]
+        move = event["bid"] if event["type"] == "bid" else event["card"]
         try:
-            produced = [_plain(e) for e in self.replica.apply(seat, action)]
+            produced = [_plain(e) for e in self.replica.apply(seat, action_from_wire(move))]
         except PochaError as exc:
             # A turn played twice, or a move nobody could make: the log is wrong.
             raise LogViolation(f"seq {seq}: the engine refuses it: {exc}") from exc

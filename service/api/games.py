@@ -20,6 +20,7 @@ from flask.views import MethodView
 
 from core.errors import ServiceError, Unauthorized
 from core.games import PlayerSpec
+from engine.actions import WireAction
 from service.api.games_schemas import (
     MAX_CARD_CODE,
     MAX_CARDS,
@@ -306,18 +307,20 @@ class Plays(MethodView):
         return _move(game_id, body["card"])
 
 
-def _move(game_id: str, action: int | str) -> Response:
-    """The seat's move, at most once per Idempotency-Key when one is sent."""
+def _move(game_id: str, move: WireAction) -> Response:
+    """The seat's move as the body gives it (a bid's number or a card's code; the game
+    service reads it as an engine action), at most once per Idempotency-Key when one is
+    sent."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         view = game_service().act(
-            game_id, bearer_token(), action, if_match_version(), take_move_counters()
+            game_id, bearer_token(), move, if_match_version(), take_move_counters()
         )
         return _view_response(view)
     if not _IDEMPOTENCY.fullmatch(key):
         raise ServiceError("Idempotency-Key must be 1 to 255 visible ASCII characters.")
     view, replayed = game_service().act_once(
-        game_id, bearer_token(), action, key, if_match_version(), take_move_counters()
+        game_id, bearer_token(), move, key, if_match_version(), take_move_counters()
     )
     response = _view_response(view)
     if replayed:

@@ -20,6 +20,7 @@ from rich.console import Console
 from cli.main import pocha
 from client.api import ApiError, PochaClient
 from client.terminal import Quit, TerminalGame, refusal, why_not_bid, why_not_card
+from engine.actions import action_from_wire
 from engine.errors import IllegalActionError
 from engine.game import Game
 from engine.observation import observe
@@ -285,13 +286,13 @@ def test_the_reasons_name_the_rule_the_server_refuses_with() -> None:
                         assert why is None
                         continue
                     with pytest.raises(IllegalActionError) as refused:
-                        game.apply(seat, action)
+                        game.apply(seat, action_from_wire(action))
                     assert why is not None and why[0] == refused.value.rule, (view, action)
                     # pisar is counted twice over: a lower trump, and a card of another suit.
                     trump = not bidding and action[0] == view["trump"]["card"][0]
                     kind = f"{why[0]} with a trump" if why[0] == "pisar" and trump else why[0]
                     barred[kind] = barred.get(kind, 0) + 1
-                game.apply(seat, rng.choice(you["legal"]))
+                game.apply(seat, action_from_wire(rng.choice(you["legal"])))
     assert set(barred) == {
         "asistir",
         "montar",

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from engine.actions import action_to_wire
 from engine.game import Game
 from engine.observation import observe
 from engine.rules import Rules
@@ -60,7 +61,8 @@ def strip_view(view: dict[str, Any]) -> dict[str, Any]:
 def move(
     client: FlaskClient, game_id: str, token: str | None, action: int | str, **headers: str
 ) -> Any:
-    """POST a bid (int) or a card (code) as the token's seat; the response."""
+    """POST a bid (int) or a card (code), as the API takes them, as the token's seat; the
+    response. (An engine action goes as `action_to_wire(action)`.)"""
     if isinstance(action, int):
         path, body = "bids", {"bid": action}
     else:
@@ -106,7 +108,7 @@ def play_out(
         legal = replay.legal_actions()
         action = rng.choice(list(legal))
         replay.apply(seat, action)
-        response = move(client, game_id, tokens[seat], action)
+        response = move(client, game_id, tokens[seat], action_to_wire(action))
         assert response.status_code == 200, response.json
         version += 1
         assert response.json["version"] == version

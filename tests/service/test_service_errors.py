@@ -156,6 +156,21 @@ class TestBadMoves:
         body = assert_error(move(client, game["id"], tokens_of(game)[seat], 4), 422, "invalid_bid")
         assert body["rule"] == "bid_range"
 
+    def test_a_code_that_is_no_card_is_refused_last(
+        self, client: FlaskClient, game: dict[str, Any]
+    ) -> None:
+        """The game, the token, the version, the turn and the phase are checked before the
+        card code is read, as for any move."""
+        game_id, tokens = game["id"], tokens_of(game)
+        seat = turn_of(client, game_id)
+        assert_error(move(client, "nope", tokens[seat], "Z9"), 404, "game_not_found")
+        assert_error(move(client, game_id, None, "Z9"), 401, "unauthorized")
+        stale = move(client, game_id, tokens[seat], "Z9", **{"If-Match": '"999"'})
+        assert_error(stale, 412, "stale_version")
+        other = tokens[(seat + 1) % 4]
+        assert_error(move(client, game_id, other, "Z9"), 409, "not_your_turn")
+        assert_error(move(client, game_id, tokens[seat], "Z9"), 409, "wrong_phase")
+
     def test_stale_if_match(self, client: FlaskClient, game: dict[str, Any]) -> None:
         seat = turn_of(client, game["id"])
         token = tokens_of(game)[seat]

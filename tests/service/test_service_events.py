@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from core.keys import events_key
 from core.store import GameStore
+from engine.actions import action_to_wire
 from service import create_app
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
@@ -89,7 +90,8 @@ def test_stream_follows_live_moves_until_game_over(app: Flask, store: GameStore)
         game = store.load(game_id).game
         seat = game.turn
         assert seat is not None
-        assert move(client, game_id, tokens[seat], game.legal_actions()[0]).status_code == 200
+        action = action_to_wire(game.legal_actions()[0])
+        assert move(client, game_id, tokens[seat], action).status_code == 200
         time.sleep(0.01)
     assert done.wait(10), "the stream did not end with the game"
     assert received == client.get(f"/api/v1/games/{game_id}/events").json
@@ -140,7 +142,7 @@ def test_ttls_idle_then_finished(redis_url: str) -> None:
     assert 990 < store.redis.ttl(events_key(game_id)) <= 1000
     while not store.load(game_id).finished:
         game = store.load(game_id).game
-        move(client, game_id, tokens[game.turn or 0], game.legal_actions()[0])
+        move(client, game_id, tokens[game.turn or 0], action_to_wire(game.legal_actions()[0]))
     assert 90 < store.ttl(game_id) <= 100
     assert 90 < store.redis.ttl(events_key(game_id)) <= 100
 

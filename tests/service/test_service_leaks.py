@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 
 from core.queues import Timing, connect
 from core.store import GameStore
+from engine.actions import action_to_wire
 from engine.cards import card_code, codes
 from engine.game import Game
 from service.openapi import COMMITTED
@@ -106,7 +107,7 @@ def play_a_random_move(
     assert seat is not None
     action = rng.choice(list(replay.legal_actions()))
     replay.apply(seat, action)
-    assert move(client, game_id, tokens[seat], action).status_code == 200
+    assert move(client, game_id, tokens[seat], action_to_wire(action)).status_code == 200
 
 
 def test_no_response_leaks_a_hidden_card(client: FlaskClient, store: GameStore) -> None:

@@ -10,6 +10,7 @@ import random
 import redis
 from flask.testing import FlaskClient
 
+from engine.actions import action_from_wire, action_to_wire
 from service import create_app
 from service.context import EXTENSION
 from tests.service.helpers import (
@@ -48,7 +49,7 @@ class _Table:
             action = self.replica.legal_actions()[0]
             token = self.tokens[seat]
             assert token is not None
-            response = move(self.client, self.game_id, token, action)
+            response = move(self.client, self.game_id, token, action_to_wire(action))
             assert response.status_code == 200, response.json
             self.replica.apply(seat, action)
             assert strip_view(response.json) == engine_view(self.replica, seat)
@@ -66,7 +67,7 @@ def test_two_processes_alternating_moves_always_see_the_stored_game(redis_url: s
         action = rng.choice(replica.legal_actions())
         # Mostly alternating, sometimes the same process twice in a row.
         client = (first, second)[(step + (rng.random() < 0.25)) % 2]
-        response = move(client, game_id, tokens[seat], action)
+        response = move(client, game_id, tokens[seat], action_to_wire(action))
         assert response.status_code == 200, response.json
         replica.apply(seat, action)
         for reader in (first, second):
@@ -83,12 +84,12 @@ def test_a_refused_move_leaves_the_kept_game_as_it_was(redis_url: str) -> None:
         seat = replica.turn
         assert seat is not None
         bid = replica.legal_actions()[0]
-        assert move(client, game_id, tokens[seat], bid).status_code == 200
+        assert move(client, game_id, tokens[seat], action_to_wire(bid)).status_code == 200
         replica.apply(seat, bid)
     seat = replica.turn
     assert seat is not None
     hand = [c for c in engine_view(replica, seat)["you"]["hand"]]
-    illegal = [c for c in hand if c not in replica.legal_actions()]
+    illegal = [c for c in hand if action_from_wire(c) not in replica.legal_actions()]
     refused = [
         move(client, game_id, tokens[(seat + 1) % 3], hand[0]),  # not that seat's turn
         move(client, game_id, tokens[seat], 9),  # a bid while playing
@@ -99,7 +100,7 @@ def test_a_refused_move_leaves_the_kept_game_as_it_was(redis_url: str) -> None:
     view = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[seat])).json
     assert strip_view(view) == engine_view(replica, seat)
     card = replica.legal_actions()[0]
-    assert move(client, game_id, tokens[seat], card).status_code == 200
+    assert move(client, game_id, tokens[seat], action_to_wire(card)).status_code == 200
     replica.apply(seat, card)
     view = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[seat])).json
     assert strip_view(view) == engine_view(replica, seat)
@@ -125,7 +126,7 @@ def test_a_move_on_the_game_this_process_kept_is_one_round_trip(redis_url: str) 
         assert seat is not None
         action = replica.legal_actions()[-1]
         before = _scripts_and_reads(redis_url)
-        assert move(client, game_id, tokens[seat], action).status_code == 200
+        assert move(client, game_id, tokens[seat], action_to_wire(action)).status_code == 200
         costs.append(_scripts_and_reads(redis_url) - before)
         replica.apply(seat, action)
     # The first move reads the game, then writes; every later one finds the game this
@@ -146,7 +147,7 @@ def test_a_move_on_an_out_of_date_kept_game_is_counted_once(redis_url: str) -> N
         seat = replica.turn
         assert seat is not None
         action = replica.legal_actions()[0]
-        response = move(client, game_id, tokens[seat], action)
+        response = move(client, game_id, tokens[seat], action_to_wire(action))
         statuses.append(response.status_code)
         if response.status_code == 200:
             replica.apply(seat, action)

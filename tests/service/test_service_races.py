@@ -10,6 +10,7 @@ from flask import Flask
 
 from core.errors import Conflict, StaleVersion
 from core.store import GameStore
+from engine.actions import action_to_wire, bid_action, bid_of, is_bid
 from tests.service.helpers import create_game, humans, move, tokens_of
 
 RACERS = 8
@@ -64,13 +65,13 @@ def test_racing_cards_one_wins(app: Flask, store: GameStore) -> None:
     for _ in range(4):
         game = store.load(game_id).game
         bid = game.legal_actions()[0]
-        assert isinstance(bid, int)
-        assert move(client, game_id, tokens[game.turn or 0], bid).status_code == 200
+        assert is_bid(bid)
+        assert move(client, game_id, tokens[game.turn or 0], bid_of(bid)).status_code == 200
     record = store.load(game_id)
     leader = record.game.turn
     assert leader is not None and record.game.phase == "playing"
     # La mano leads: every card of its hand is legal, and they all race.
-    cards = list(record.game.legal_actions())
+    cards = [action_to_wire(a) for a in record.game.legal_actions()]
     responses = race(app, game_id, tokens[leader], [cards[i % len(cards)] for i in range(RACERS)])
     assert_one_winner(responses)
     after = store.load(game_id)
@@ -84,12 +85,14 @@ def test_store_compare_and_set_refuses_the_loser(app: Flask, store: GameStore) -
     first, second = store.load(game_id), store.load(game_id)
     seat = first.game.turn
     assert seat is not None
-    store.apply_action(game_id, seat, 0, record=first)
+    store.apply_action(game_id, seat, bid_action(0), record=first)
     # The second copy was read before the first write: its write must not land.
     with pytest.raises(Conflict):
-        store.apply_action(game_id, seat, 1, record=second)
+        store.apply_action(game_id, seat, bid_action(1), record=second)
     with pytest.raises(StaleVersion):
-        store.apply_action(game_id, (seat + 1) % 3, 1, expected_version=first.version - 1)
+        store.apply_action(
+            game_id, (seat + 1) % 3, bid_action(1), expected_version=first.version - 1
+        )
     assert store.load(game_id).version == 2
     assert [e["type"] for e in store.events(game_id)] == ["hand_dealt", "bid"]
 

@@ -23,6 +23,7 @@ from core.queues import (
 )
 from core.tasks import resubmit, schedule_turn, turn_key
 from core.turns import store_for
+from engine.actions import action_to_wire
 from engine.observation import observe
 from tests.service.helpers import bearer, create_game, move
 from tests.worker.conftest import Drain
@@ -104,7 +105,7 @@ def test_each_bot_decides_from_its_own_view_at_its_level(
     drain()
     first_bot_move = client.get(f"/api/v1/games/{game_id}/events?after=1").json[0]
     assert first_bot_move["seat"] == seat
-    assert first_bot_move.get("bid", first_bot_move.get("card")) == expected
+    assert first_bot_move.get("bid", first_bot_move.get("card")) == action_to_wire(expected)
 
 
 def test_a_turn_is_handed_over_once_and_a_stale_turn_does_nothing(
@@ -160,7 +161,7 @@ def test_a_turn_rescued_twice_is_played_by_the_fallback_bot(
     seed = bot_seed(record.game.seed, version)
     heuristic = decide(observe(record.game, seat), "heuristic", seed=seed).action
     event = client.get(f"/api/v1/games/{game_id}/events?after=1").json[0]
-    assert event.get("bid", event.get("card")) == heuristic
+    assert event.get("bid", event.get("card")) == action_to_wire(heuristic)
 
 
 def test_a_turn_may_think_its_whole_budget_before_it_times_out() -> None:
