@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from typing import Any
 
 from engine.actions import Action, bid_of, is_bid
@@ -51,8 +52,14 @@ FORMAT_VERSION = 1
 Event = dict[str, Any]
 
 
+#: Bits of a seed drawn when none is given: far past any search of seeds, so that a seat
+#: cannot find the game's seed from its own cards and reconstruct the other hands.
+SEED_BITS = 128
+
+
 def new_seed() -> int:
-    return random.SystemRandom().randrange(1 << 53)
+    """A seed from the operating system's CSPRNG."""
+    return secrets.randbits(SEED_BITS)
 
 
 class Game:
@@ -358,7 +365,8 @@ class Game:
         return {
             "format": FORMAT_VERSION,
             "rules": self.rules.to_dict(),
-            "seed": self.seed,
+            # As text past 53 bits, the integers every JSON reader keeps exactly.
+            "seed": self.seed if self.seed < 1 << 53 else str(self.seed),
             "first_dealer": self.first_dealer,
             "hand_index": self.hand_index,
             "extra_hands": self.extra_hands,
@@ -399,7 +407,7 @@ class Game:
                     f"unknown game format {data.get('format')!r}; expected {FORMAT_VERSION}"
                 )
             rules = Rules.from_dict(data["rules"])
-            game = cls(rules, data["seed"])
+            game = cls(rules, _seed(data["seed"]))
             game.first_dealer = int(data["first_dealer"])
             game.hand_index = int(data["hand_index"])
             game.extra_hands = int(data["extra_hands"])
@@ -530,3 +538,12 @@ def _check_deal(
             "cannot also be in a hand",
             rule="trump_card",
         )
+
+
+def _seed(stored: Any) -> int:
+    """A stored seed: a whole number, or its decimal text (seeds past 53 bits)."""
+    if isinstance(stored, str) and stored.isascii() and stored.isdigit() and len(stored) <= 64:
+        return int(stored)
+    if isinstance(stored, bool) or not isinstance(stored, int):
+        raise TypeError(f"a seed is a whole number, not {stored!r}")
+    return stored

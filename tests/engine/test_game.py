@@ -728,3 +728,24 @@ def test_round_trip_keeps_each_bid_with_its_seat(dealer: int) -> None:
         assert again.bids == g.bids
         assert again == g
         assert g.bids[(dealer + 1 + k) % 4] == b
+
+
+def test_a_game_without_a_seed_gets_128_random_bits_and_keeps_them_through_json() -> None:
+    seeds = [Game.new(Rules(players=4)).seed for _ in range(50)]
+    assert len(set(seeds)) == 50
+    # 128 random bits: all 50 past 100 bits fails once in 2^22 runs.
+    assert all(s.bit_length() > 100 for s in seeds)
+    game = Game.new(Rules(players=4))
+    stored = json.loads(game.to_json())
+    assert stored["seed"] == str(game.seed)  # text: past the 53 bits JSON readers keep
+    assert Game.from_json(game.to_json()) == game
+    small = Game.new(Rules(players=4), seed=7)
+    assert json.loads(small.to_json())["seed"] == 7
+
+
+@pytest.mark.parametrize("seed", [None, 1.5, "x1", "-1", True, [1]])
+def test_a_stored_seed_that_is_no_whole_number_is_refused(seed: object) -> None:
+    stored = json.loads(Game.new(Rules(players=4), seed=7).to_json())
+    stored["seed"] = seed
+    with pytest.raises(InvalidStateError):
+        Game.from_dict(stored)

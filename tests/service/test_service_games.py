@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 from flask.testing import FlaskClient
 
+from core.keys import game_key
+from core.store import GameStore
 from service.api.games_schemas import GameViewSchema
 from tests.service.helpers import create_game, humans, play_out
 
@@ -79,3 +82,23 @@ def test_a_chosen_seed_is_public_in_every_view(client: FlaskClient) -> None:
         token = created["seats"][0]["token"]
         mine = client.get(f"/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
         assert mine.json["seeded"] is chosen
+
+
+def test_an_unseeded_deal_cannot_be_reconstructed(client: FlaskClient, store: GameStore) -> None:
+    """Its seed comes from the OS's CSPRNG, 128 bits (no search of seeds from one's own
+    cards can find it), and never leaves the store: not in views, events or the history."""
+    created = client.post("/api/v1/games", json={"players": humans(3)}).json
+    game_id = created["id"]
+    stored = json.loads(store.redis.hget(game_key(game_id), "state"))
+    seed = int(stored["seed"])
+    assert seed.bit_length() > 100
+    token = created["seats"][0]["token"]
+    seen = [
+        client.get(f"/api/v1/games/{game_id}").get_data(as_text=True),
+        client.get(f"/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
+        .get_data(as_text=True),
+        client.get(f"/api/v1/games/{game_id}/events").get_data(as_text=True),
+        client.get(f"/api/v1/games/{game_id}/history").get_data(as_text=True),
+    ]
+    for text in seen:
+        assert str(seed) not in text and '"seed"' not in text
