@@ -1,11 +1,14 @@
 """The service layer of games: what the HTTP views ask for, in the game's words.
 
 `GameService` creates games, says who a token belongs to, applies a seat's bid or card,
-hands turns to the bot runner, and builds every view a response carries. A view is built
-from `engine.observation.observe(game, seat)` and nothing else, so a response can never
-hold another seat's cards; the spectator's view is `observe(game, None)`. Views add the
-game's `id`, its `version`, the players' names and bot levels and the `seq` of the latest
-event, and leave out the past hands (`history` has them).
+hands turns to the bot runner, and builds every view a response carries. A view is
+`engine.observation.observe(game, seat)` (`view_of`), so a response can never hold another
+seat's cards; the spectator's view is `observe(game, None)`. Beside it a view says what the
+rules make of that observation, so that no client has to know them: the seat winning the
+trick on the table, which tiebreak hand this is, and, on the seat's turn, why the engine
+refuses each card or bid it may not make, in the engine's words. Views add the game's `id`,
+its `version`, the players' names and bot levels and the `seq` of the latest event, and
+leave out the past hands (`history` has them).
 """
 
 from __future__ import annotations
@@ -19,10 +22,13 @@ from core.bots import BotRunner
 from core.errors import Conflict, Forbidden, InvalidInput, StaleVersion, Unauthorized
 from core.store import AppliedAction, Counter, CreatedGame, GameStore, StoredGame
 from engine.actions import Action, WireAction, action_from_wire
-from engine.errors import InvalidRulesError, PochaError
+from engine.cards import codes, parse_card
+from engine.errors import InvalidBidError, InvalidRulesError, PochaError
 from engine.game import Game
+from engine.legality import explain_illegal
 from engine.observation import observe
 from engine.rules import Rules
+from engine.tricks import trick_winner
 
 # Observation fields a view does not repeat: the format tag is the engine's storage
 # detail, and the score sheet of past hands is served by `history`.
@@ -35,6 +41,48 @@ class PlayerSpec:
 
     name: str
     bot: str | None = None
+
+
+def view_of(game: Game, seat: int | None) -> dict[str, Any]:
+    """What `seat` (None: a spectator) sees of `game`: its observation as JSON, less what
+    views leave out, with `winning`, `tiebreak` and, in a seat's `you`, `refused`."""
+    observation = observe(game, seat)
+    view = observation.to_dict()
+    for key in _NOT_IN_VIEW:
+        view.pop(key, None)
+    trick = observation.trick
+    view["winning"] = trick_winner(trick, observation.trump) if trick else None
+    view["tiebreak"] = game.hand_number - len(game.rules.hand_sizes) if game.in_tiebreak else None
+    if seat is not None:
+        view["you"]["refused"] = refused(game, seat) if game.turn == seat else []
+    return view
+
+
+def refused(game: Game, seat: int) -> list[dict[str, Any]]:
+    """Why each card in `seat`'s hand, or the bid, that it may not play or make now is
+    refused, in `you.hand` order: the rule and the sentence `Game.play` or `Game.bid`
+    refuses it with. For the seat to move only: a view answers every move."""
+    state = game.state
+    if state.bidding:
+        forbidden = state.forbidden_bid()
+        if forbidden < 0:
+            return []
+        try:
+            # A refused bid changes nothing; the copy makes sure the view never does.
+            game.copy().bid(seat, forbidden)
+        except InvalidBidError as exc:
+            return [{"bid": forbidden, "rule": exc.rule, "message": exc.message}]
+        return []
+    hand = state.hands[seat]
+    barred: list[dict[str, Any]] = []
+    for code in codes(hand & ~state.legal_mask()):
+        why = explain_illegal(
+            parse_card(code), hand, state.lead, state.win, state.trump,
+            state.montar, state.fallar, state.pisar,
+        )  # fmt: skip
+        if why is not None:
+            barred.append({"card": code, "rule": why[0], "message": why[1]})
+    return barred
 
 
 def bot_levels() -> list[str]:
@@ -118,9 +166,7 @@ class GameService:
 
     def view(self, record: StoredGame, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) sees of the game now."""
-        view = observe(record.game, seat).to_dict()
-        for key in _NOT_IN_VIEW:
-            view.pop(key, None)
+        view = view_of(record.game, seat)
         view["id"] = record.id
         view["version"] = record.version
         view["last_event"] = record.events

@@ -51,9 +51,8 @@ IDLE_RECONNECT = 4.0
 #: Views and moves, not event streams: a request that takes longer than this has failed.
 REQUEST_TIMEOUT = 30.0
 
-# View keys the engine's observation does not have, and observation keys views leave out.
+# View keys that come from the stored game's record, not from the game (`core.games.view_of`).
 VIEW_ONLY = ("id", "version", "last_event", "seeded", "players")
-OBSERVATION_ONLY = ("format", "history")
 
 
 @dataclass(frozen=True)
@@ -283,14 +282,14 @@ class EventLog:
         return int(seat)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """The view the API must give of the replica, less the keys only views have."""
-        from engine.observation import observe
+        """The view the API must give of the replica, less the keys of the record."""
+        from core.games import view_of
 
-        return _strip(observe(self.replica, seat).to_dict(), OBSERVATION_ONLY)
+        return view_of(self.replica, seat)
 
 
 def view_body(view: dict[str, Any]) -> dict[str, Any]:
-    """An API view less the keys the engine's observation does not have."""
+    """An API view less the keys of the record: what `EventLog.view` must equal."""
     return _strip(view, VIEW_ONLY)
 
 

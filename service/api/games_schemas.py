@@ -263,6 +263,31 @@ class PlayerInfoSchema(ma.Schema):
     )
 
 
+class RefusalSchema(ma.Schema):
+    """A move the rules bar now, with the engine's reason: a card or a bid, never both."""
+
+    card = _card("A card in your hand you may not play now. " + CARD, "C7")
+    bid = fields.Integer(
+        metadata={
+            "description": "The bid you may not make now (the dealer's restriction).",
+            "example": 2,
+        }
+    )
+    rule = fields.String(
+        metadata={
+            "description": "The rule that bars it, as a refused move's `rule`: asistir, "
+            "montar, fallar, pisar (cards) or dealer_restriction (the bid).",
+            "example": "asistir",
+        }
+    )
+    message = fields.String(
+        metadata={
+            "description": "Why, in the words the move would be refused with.",
+            "example": "you must follow oros: you hold O1, O4",
+        }
+    )
+
+
 class YouSchema(ma.Schema):
     seat = _seat("Your seat.")
     hand = fields.List(
@@ -275,6 +300,14 @@ class YouSchema(ma.Schema):
             "description": "What you may do now: bids as integers while bidding, card codes "
             "while playing; empty when it is not your turn.",
             "example": [0, 1, 3],
+        },
+    )
+    refused = fields.List(
+        fields.Nested(RefusalSchema),
+        metadata={
+            "description": "On your turn, each card in your hand (in `hand` order) or bid "
+            "from 0 to `cards_per_player` that `legal` leaves out, with the rule and the "
+            "sentence the move would be refused with; empty when it is not your turn.",
         },
     )
 
@@ -335,6 +368,14 @@ class GameViewSchema(ma.Schema):
     )
     dealer = _seat("The dealer of this hand: bids last.")
     mano = _seat("La mano, the seat after the dealer: bids first and leads the first trick.")
+    tiebreak = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "Which tiebreak hand this is, from 1, when the game is tied "
+            "after its last scheduled hand; null for a scheduled hand.",
+            "example": None,
+        },
+    )
     trump = fields.Nested(TrumpSchema, metadata={"description": "This hand's trump."})
     bids = fields.List(
         fields.Integer(allow_none=True),
@@ -350,6 +391,15 @@ class GameViewSchema(ma.Schema):
     trick = fields.List(
         fields.Nested(PlayedCardSchema),
         metadata={"description": "The cards on the table now, in the order played."},
+    )
+    winning = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "The seat whose card is winning the trick on the table so far: "
+            "the highest trump, or with none the highest card of the lead suit; null when "
+            "no card is on the table.",
+            "example": 2,
+        },
     )
     plays = fields.List(
         fields.Nested(PlayedCardSchema),
@@ -373,7 +423,9 @@ class GameViewSchema(ma.Schema):
     )
     you = fields.Nested(
         YouSchema,
-        metadata={"description": "Your hand and legal actions; only in a seat's view."},
+        metadata={
+            "description": "Your hand, what you may do and why not the rest; only in a seat's view."
+        },
     )
 
 

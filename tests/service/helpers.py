@@ -7,13 +7,11 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from core.games import view_of
 from engine.actions import action_to_wire
 from engine.game import Game
-from engine.observation import observe
 from engine.rules import Rules
-from tools.soak import OBSERVATION_ONLY, VIEW_ONLY
-
-# Keys a view adds to the observation, and the observation's keys a view leaves out.
+from tools.soak import VIEW_ONLY
 
 
 def bearer(token: str | None) -> dict[str, str]:
@@ -47,11 +45,8 @@ def tokens_of(created: dict[str, Any]) -> list[str | None]:
 
 
 def engine_view(game: Game, seat: int | None) -> dict[str, Any]:
-    """What the API's view must equal, less the keys only the view has."""
-    view = observe(game, seat).to_dict()
-    for key in OBSERVATION_ONLY:
-        view.pop(key)
-    return view
+    """What the API's view of the replayed `game` must equal, less the record's keys."""
+    return view_of(game, seat)
 
 
 def strip_view(view: dict[str, Any]) -> dict[str, Any]:
