@@ -6,11 +6,15 @@
 // each event is shown in turn, cards flying in from whoever played them, and the view is
 // read again once the events run out, so the page shows every card even when the bots
 // play faster than the eye. The seat's token is kept in localStorage, so a reload resumes.
+// The page knows no rule of the game: what is legal, why the rest is not and who is winning
+// the trick all come with the view.
 
 import { Api, ApiError } from "./api.js";
 import { cardSvg, symbol } from "./cards.js";
+import { bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
+import { escapeHtml } from "./html.js";
 import { RuleFormError, readRules, rulesFieldset } from "./ruleform.js";
-import { SUIT_NAMES, bidReason, cardName, handReasons, suitOf } from "./rules.js";
+import { SUIT_NAMES, cardName, suitOf } from "./rules.js";
 
 const STORE_KEY = "pocha.game";
 const NAME_KEY = "pocha.name";
@@ -47,13 +51,6 @@ const state = {
 // -- small helpers -------------------------------------------------------------------------
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, reducedMotion ? 0 : ms));
-
-function escapeHtml(text) {
-  return String(text).replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c],
-  );
-}
 
 function nameOf(seat) {
   const player = state.view?.players?.[seat];
@@ -280,6 +277,7 @@ async function show(event) {
       if (view.you && event.seat === view.you.seat) {
         view.you.hand = view.you.hand.filter((c) => c !== event.card);
         view.you.legal = [];
+        view.you.refused = [];
       }
       view.hand_sizes[event.seat] = Math.max(0, view.hand_sizes[event.seat] - 1);
       view.turn = (event.seat + 1) % view.players.length;
@@ -375,6 +373,7 @@ async function act(action) {
       // shown from the events; until then this seat waits.
       state.view.last_event = view.last_event;
       state.view.you.legal = [];
+      state.view.you.refused = [];
     }
   } catch (error) {
     say(error.message, "error");
@@ -472,41 +471,10 @@ function render() {
           ? ""
           : `${escapeHtml(nameOf(view.turn))} ${view.turn === you?.seat ? "lead" : "leads"}`;
 
-  let actions = "";
-  let reasonsHtml = "";
-  const reasons = mine ? handReasons(view) : {};
-  if (you && view.phase === "bidding" && view.turn === you.seat) {
-    const buttons = [];
-    for (let bid = 0; bid <= view.cards_per_player; bid++) {
-      const why = bidReason(bid, view);
-      const cls = ["bid-btn", why ? "illegal" : "legal", hint?.action === bid ? "hinted" : ""];
-      buttons.push(`<button class="${cls.join(" ")}" data-bid="${bid}" ${mine ? "" : "disabled"}
-        ${why ? `aria-disabled="true" title="${escapeHtml(why)}"` : ""}>${bid}</button>`);
-      if (why && mine) reasonsHtml += `<li>Not ${bid}: ${escapeHtml(why)}.</li>`;
-    }
-    actions = `<div class="bids" role="group" aria-label="Your bid"><span>Your bid:</span>${buttons.join("")}</div>`;
-  }
-  if (mine && view.phase === "playing") {
-    const seen = new Set();
-    for (const why of Object.values(reasons)) {
-      if (!seen.has(why)) reasonsHtml += `<li>${escapeHtml(why)}.</li>`;
-      seen.add(why);
-    }
-  }
-  const hand = you
-    ? you.hand
-        .map((card, i) => {
-          const playing = view.phase === "playing";
-          const playable = mine && playing && you.legal.includes(card);
-          const why = reasons[card];
-          const cls = ["card-btn", playable ? "playable" : "", why ? "unplayable" : "", hint?.action === card ? "hinted" : ""];
-          return `<button class="${cls.join(" ")}" data-card="${card}" style="--i:${i}"
-            aria-label="${cardName(card)}${why ? `: not playable, ${escapeHtml(why)}` : ""}"
-            ${playable ? "" : 'aria-disabled="true"'} ${why ? `title="${escapeHtml(why)}"` : ""}>
-            <div class="card">${cardSvg(card)}</div>${why ? `<span class="why">${escapeHtml(shortReason(why))}</span>` : ""}</button>`;
-        })
-        .join("")
-    : "";
+  const biddingTurn = you && view.phase === "bidding" && view.turn === you.seat;
+  const actions = biddingTurn ? bidsHtml(view, { mine, hint }) : "";
+  const hand = you ? handHtml(view, { mine, hint }) : "";
+  const reasons = mine ? reasonsHtml(view) : "";
 
   const caughtUp = view.last_event <= state.handledSeq;
   let status;
@@ -534,7 +502,7 @@ function render() {
       <div class="actions">${actions}
         ${mine ? '<button class="hint-btn" data-action="hint">Hint</button>' : ""}</div>
       <div class="hand" aria-label="Your hand">${hand}</div>
-      ${reasonsHtml ? `<ul class="reasons">${reasonsHtml}</ul>` : ""}
+      ${reasons ? `<ul class="reasons">${reasons}</ul>` : ""}
       ${view.last_trick.length && !state.table.length && view.phase === "playing" ? lastTrickHtml(view) : ""}
     </div>
     <aside class="side">
@@ -544,11 +512,6 @@ function render() {
     </aside>
     ${finished ? finalHtml(view, rank) : ""}
   </section>`;
-}
-
-function shortReason(why) {
-  // "you must follow oros: you hold O4, O7" -> "must follow oros"
-  return why.split(":")[0].replace(/^you /, "").replace(/, so you/, ":");
 }
 
 function lastTrickHtml(view) {
@@ -658,12 +621,13 @@ app.addEventListener("click", (event) => {
   if (!target || !app.contains(target)) return;
   if (target.dataset.bid !== undefined) {
     const bid = Number(target.dataset.bid);
-    const why = bidReason(bid, state.view);
+    const why = refusals(state.view).bids[bid];
+    // A bid refused without a reason given is sent: the server's answer says why.
     if (why) say(`You may not bid ${bid}: ${why}.`, "error");
     else if (myTurn()) act(bid);
   } else if (target.dataset.card) {
     const card = target.dataset.card;
-    const why = handReasons(state.view)[card];
+    const why = refusals(state.view).cards[card];
     if (why) say(`The ${cardName(card)} is not playable: ${why}.`, "error");
     else if (myTurn() && state.view.you.legal.includes(card)) act(card);
   } else if (target.dataset.action === "hint") {

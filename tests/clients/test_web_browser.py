@@ -5,8 +5,8 @@ A whole short game against bots is clicked through from the setup form, with a h
 reload on the way, following the event stream; the same at phone size, polling instead; the
 setup form has a field for every rule option GET /api/v1/rules lists, and deals a game with
 the rules it was set to; a seat that must follow suit sees its other cards as not playable
-with the very sentence the server refuses them with; and the page's explanation of the
-rules agrees with the engine's over many random positions.
+with the very sentence the server refuses them with; and over many random positions the
+page marks the cards and bids the engine refuses, with the engine's sentences.
 Screenshots are saved under tests/artifacts/ (ignored by git) for the record.
 """
 
@@ -23,10 +23,11 @@ from typing import Any
 import pytest
 
 from client.api import ApiError, PochaClient
+from core.games import view_of
 from engine.cards import card_code, cards_list
+from engine.errors import IllegalActionError
 from engine.game import Game
 from engine.legality import explain_illegal
-from engine.observation import observe
 from engine.rules import Rules
 from tests.clients.conftest import LiveService
 
@@ -306,10 +307,10 @@ def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveSe
     assert desktop.errors == []
 
 
-def test_the_page_explains_the_rules_as_the_engine_does(
-    desktop: Tab, live_service: LiveService
-) -> None:
-    """rules.js against engine.legality over random positions under every obligation."""
+def test_the_page_shows_the_engines_reasons(desktop: Tab, live_service: LiveService) -> None:
+    """The page's hand and bid buttons, drawn from the views the service sends over random
+    positions under every obligation, mark as refused exactly the cards and bids the engine
+    refuses, each titled with the engine's sentence (`explain_illegal`, `Game.bid`)."""
     rng = random.Random(7)
     cases: list[dict[str, Any]] = []
     for flags in range(8):
@@ -320,40 +321,42 @@ def test_the_page_explains_the_rules_as_the_engine_does(
             )
             while not game.finished and game.hand_number == 1:
                 seat = game.turn
-                if game.state.bidding:
-                    game.apply(seat, rng.choice(list(game.legal_actions())))
-                    continue
+                assert seat is not None
                 st = game.state
-                view = observe(game, seat).to_dict()
-                for card in cards_list(st.hands[seat]):
-                    why = explain_illegal(
-                        card,
-                        st.hands[seat],
-                        st.lead,
-                        st.win,
-                        st.trump,
-                        st.montar,
-                        st.fallar,
-                        st.pisar,
-                    )
-                    cases.append(
-                        {
-                            "card": card_code(card),
-                            "hand": view["you"]["hand"],
-                            "trick": view["trick"],
-                            "trump": view["trump"]["card"][0],
-                            "rules": view["rules"],
-                            "expected": None if why is None else why[1],
-                        }
-                    )
+                expected: dict[str, str] = {}
+                if st.bidding:
+                    for bid in range(st.cards + 1):
+                        try:
+                            game.copy().bid(seat, bid)
+                        except IllegalActionError as refused:
+                            expected[str(bid)] = refused.message
+                else:
+                    for card in cards_list(st.hands[seat]):
+                        why = explain_illegal(
+                            card, st.hands[seat], st.lead, st.win, st.trump,
+                            st.montar, st.fallar, st.pisar,
+                        )  # fmt: skip
+                        if why is not None:
+                            expected[card_code(card)] = why[1]
+                cases.append({"view": view_of(game, seat), "expected": expected})
                 game.apply(seat, rng.choice(list(game.legal_actions())))
-    assert sum(c["expected"] is not None for c in cases) > 100
+    assert sum(len(c["expected"]) for c in cases) > 100
+    assert sum(c["view"]["phase"] == "bidding" and bool(c["expected"]) for c in cases) > 5
     page = desktop.page
     page.goto(f"{live_service.url}/static/index.html")
     got = page.evaluate(
         """async (cases) => {
-            const rules = await import('/static/rules.js');
-            return cases.map(c => rules.illegalReason(c.card, c.hand, c.trick, c.trump, c.rules));
+            const hand = await import('/static/hand.js');
+            const box = document.createElement('div');
+            return cases.map(({ view }) => {
+                const bidding = view.phase === 'bidding';
+                box.innerHTML = bidding
+                    ? hand.bidsHtml(view, { mine: true, hint: null })
+                    : hand.handHtml(view, { mine: true, hint: null });
+                const barred = box.querySelectorAll(bidding ? '.bid-btn.illegal' : '.unplayable');
+                return Object.fromEntries([...barred].map(
+                    (b) => [b.dataset.bid ?? b.dataset.card, b.getAttribute('title')]));
+            });
         }""",
         cases,
     )

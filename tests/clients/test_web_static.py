@@ -34,7 +34,7 @@ def test_the_page_and_its_modules_are_served(redis_url: str) -> None:
         assert response.status_code == 200, name
         assert response.mimetype in ("text/javascript", "application/javascript"), name
         pending += [m.removeprefix("./") for m in IMPORT.findall(response.get_data(as_text=True))]
-    assert seen == {"app.js", "api.js", "cards.js", "ruleform.js", "rules.js"}
+    assert seen == {"app.js", "api.js", "cards.js", "hand.js", "html.js", "ruleform.js", "rules.js"}
     css = client.get("/static/style.css")
     assert css.status_code == 200 and css.mimetype == "text/css"
 

@@ -1,0 +1,68 @@
+// Your hand and your bids, drawn from the seat's view. The server alone judges a move:
+// `you.legal` lists what may be played or bid now, and `you.refused` says why each other
+// card in hand, or the bid the dealer may not make, is refused, in the engine's own words.
+// The page shows those words as they are: on the card (shortened), in its title, in the
+// list under the hand, and when a barred card or bid is clicked.
+
+import { cardSvg } from "./cards.js";
+import { escapeHtml } from "./html.js";
+import { cardName } from "./rules.js";
+
+/** The server's reasons, on the seat's turn: {cards: {code: sentence}, bids: {n: sentence}}. */
+export function refusals(view) {
+  const cards = {};
+  const bids = {};
+  for (const refusal of view.you?.refused ?? []) {
+    if (refusal.card !== undefined) cards[refusal.card] = refusal.message;
+    else bids[refusal.bid] = refusal.message;
+  }
+  return { cards, bids };
+}
+
+/** "you must follow oros: you hold O4, O7" -> "must follow oros", to fit under a card. */
+function shortReason(why) {
+  return why.split(":")[0].replace(/^you /, "").replace(/, so you/, ":");
+}
+
+/**
+ * The bid buttons, 0 to the cards in hand, for the seat whose bid it is. `mine`: the seat
+ * may act now (else the buttons are disabled); `hint`: the action a hint suggested.
+ */
+export function bidsHtml(view, { mine, hint }) {
+  const { bids } = refusals(view);
+  const buttons = [];
+  for (let bid = 0; bid <= view.cards_per_player; bid++) {
+    const legal = view.you.legal.includes(bid);
+    const why = bids[bid];
+    const cls = ["bid-btn", legal ? "legal" : "illegal", hint?.action === bid ? "hinted" : ""];
+    buttons.push(`<button class="${cls.join(" ")}" data-bid="${bid}" ${mine ? "" : "disabled"}
+      ${legal ? "" : 'aria-disabled="true"'} ${why ? `title="${escapeHtml(why)}"` : ""}>${bid}</button>`);
+  }
+  return `<div class="bids" role="group" aria-label="Your bid"><span>Your bid:</span>${buttons.join("")}</div>`;
+}
+
+/** The seat's cards as buttons: playable ones raised, refused ones greyed with the reason. */
+export function handHtml(view, { mine, hint }) {
+  const you = view.you;
+  const { cards } = mine ? refusals(view) : { cards: {} };
+  const playing = view.phase === "playing";
+  return you.hand
+    .map((card, i) => {
+      const playable = mine && playing && you.legal.includes(card);
+      const why = cards[card];
+      const cls = ["card-btn", playable ? "playable" : "", why ? "unplayable" : "", hint?.action === card ? "hinted" : ""];
+      return `<button class="${cls.join(" ")}" data-card="${card}" style="--i:${i}"
+        aria-label="${cardName(card)}${why ? `: not playable, ${escapeHtml(why)}` : ""}"
+        ${playable ? "" : 'aria-disabled="true"'} ${why ? `title="${escapeHtml(why)}"` : ""}>
+        <div class="card">${cardSvg(card)}</div>${why ? `<span class="why">${escapeHtml(shortReason(why))}</span>` : ""}</button>`;
+    })
+    .join("");
+}
+
+/** Every reason the server gives against the seat's cards or bids now, each once, as list items. */
+export function reasonsHtml(view) {
+  const { cards, bids } = refusals(view);
+  const items = Object.entries(bids).map(([bid, why]) => `Not ${bid}: ${why}`);
+  items.push(...new Set(Object.values(cards)));
+  return items.map((why) => `<li>${escapeHtml(why)}.</li>`).join("");
+}
