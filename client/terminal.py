@@ -4,10 +4,10 @@ It creates a game with one person (you, seat 0) and bots, then loops: it narrate
 events since the last look (bids, cards, tricks, scores), and on your turn shows the table
 as the web page does (hand, trump, bids, tricks, the trick on the table, scores) and asks
 for a bid or a card. The cards and bids the view's `legal` list leaves out are marked
-before you choose, each with the rule that bars it; the server alone says what is legal,
-and the client only names the obligation that list shows (see `why_not_card`). A card you
-hold or a bid in range that the rules forbid is sent anyway if chosen, so that the
-server's refusal says why in its own words, with the game untouched. `?` asks the bots for
+before you choose, each with the reason the view gives (`you.refused`: the rule and the
+sentence the server would refuse it with); the client knows no rule of the game. A card
+you hold or a bid in range that the rules forbid is sent anyway if chosen, so that the
+server's refusal says why, with the game untouched. `?` asks the bots for
 a hint, told as the move and the search's reasons for it. After each hand the score sheet
 is shown as on paper. Everything goes through `client.api.PochaClient`: this module knows
 only the public contract.
@@ -35,7 +35,7 @@ SUITS = {
 RANK_NAMES = {1: "as", 10: "sota", 11: "caballo", 12: "rey"}
 
 #: Why a move is barred now: the rule's code, as the API's refusal names it in `rule`
-#: (asistir, montar, fallar, pisar, dealer_restriction, bid_range), and a sentence.
+#: (asistir, montar, fallar, pisar, dealer_restriction), and the API's sentence.
 Reason = tuple[str, str]
 
 #: How often to look for the bots' moves while they think (seconds).
@@ -77,56 +77,13 @@ def card_text(code: str, *, dim: bool = False) -> Text:
     return Text(f"{code} ({card_name(code)})", style=f"dim {colour}" if dim else f"bold {colour}")
 
 
-def why_not_card(code: str, view: JSON) -> Reason | None:
-    """Why the rules bar playing `code` (a card in hand) now, or None if `you.legal` has it.
-
-    Which cards are legal is the server's word; the reason is read from its shape. When
-    every legal card is of the lead suit, a card of another suit breaks asistir (follow
-    suit) and a lower one of the lead suit montar (beat the best of it on the table). When
-    every legal card is a trump (and trump was not led), you hold none of the lead suit: a
-    lower trump breaks pisar (over-trump), another card fallar (play a trump), or pisar if
-    trumps are already down and the game plays pisar. These are the codes the server's
-    refusal names (the tests hold the two together over many deals)."""
-    you = view["you"]
-    legal: list[str] = you["legal"]
-    if code in legal or view["phase"] != "playing" or view["turn"] != you["seat"]:
-        return None
-    if not legal or not view["trick"]:
-        return "", "not playable now"
-    lead = view["trick"][0]["card"][0]
-    trump = view["trump"]["card"][0]
-    lead_name, trump_name = SUITS[lead][0], SUITS[trump][0]
-    if all(card[0] == lead for card in legal):
-        if code[0] != lead:
-            return "asistir", f"you must follow {lead_name} (asistir)"
-        return "montar", f"you must beat the best {lead_name} on the table (montar)"
-    if all(card[0] == trump for card in legal):
-        if code[0] == trump:
-            return "pisar", "you must play a trump higher than those on the table (pisar)"
-        trumped = any(played["card"][0] == trump for played in view["trick"])
-        if trumped and view["rules"]["pisar"]:
-            return "pisar", (
-                f"you have no {lead_name}, so you must beat the trumps on the table (pisar)"
-            )
-        return "fallar", f"you have no {lead_name}, so you must play a trump, {trump_name} (fallar)"
-    return "", "not playable now"
-
-
-def why_not_bid(bid: int, view: JSON) -> Reason | None:
-    """Why `bid` is barred now, or None if `you.legal` has it: out of range, or the
-    dealer's rule (the one rule that bars a bid in range)."""
-    you = view["you"]
-    if bid in you["legal"] or view["phase"] != "bidding" or view["turn"] != you["seat"]:
-        return None
-    cards = view["cards_per_player"]
-    if not 0 <= bid <= cards:
-        return "bid_range", f"a bid is from 0 to {cards}"
-    if view["dealer"] == you["seat"]:
-        return "dealer_restriction", (
-            f"as dealer you may not bid {bid}: the bids would add up to the "
-            f"{count(cards, 'card')} in play"
-        )
-    return "", "not allowed now"
+def refusals(view: JSON) -> dict[int | str, Reason]:
+    """What the server refuses you now and why: each card code or bid that your view's
+    `legal` leaves out, with its rule and sentence (`you.refused`, sent on your turn)."""
+    return {
+        r["card"] if "card" in r else r["bid"]: (r["rule"], r["message"])
+        for r in view["you"].get("refused", [])
+    }
 
 
 def action_words(action: int | str) -> str:
@@ -358,10 +315,13 @@ class TerminalGame:
     def table(self, view: JSON) -> Panel:
         """Everything a seat knows now, laid out as the web page does."""
         trump = view["trump"]
-        head = Text(
-            f"Hand {view['hand_number']} of {view['hands_total']} · "
-            f"{count(view['cards_per_player'], 'card')} each · trump: "
+        # A tiebreak hand is not one of the hands the game was set to have: say which it is.
+        hand = (
+            f"Tiebreak {view['tiebreak']}"
+            if view.get("tiebreak")
+            else f"Hand {view['hand_number']} of {view['hands_total']}"
         )
+        head = Text(f"{hand} · {count(view['cards_per_player'], 'card')} each · trump: ")
         head.append(card_text(trump["card"]))
         if trump["holder"] is not None:
             head.append(f" (held by {self.holder(trump['holder'])})")
@@ -388,6 +348,10 @@ class TerminalGame:
         for i, played in enumerate(view["trick"]):
             trick.append(", " if i else "").append(f"{self.names[played['seat']]} ")
             trick.append(card_text(played["card"]))
+        winning = view.get("winning")
+        if winning is not None:
+            who = "you are" if winning == self.seat else f"{self.names[winning]} is"
+            trick.append(f" — {who} winning it")
         parts: list[Any] = [head, seats, trick]
         if view["last_trick"] and not view["trick"]:
             last = Text("Last trick: ", style="dim")
@@ -404,28 +368,29 @@ class TerminalGame:
         """Your cards, numbered; those the rules bar now are marked ✗ and dimmed (the
         mark is for a terminal without colour)."""
         text = Text("Your hand: ")
+        refused = refusals(view)
         for i, code in enumerate(view["you"]["hand"], 1):
-            barred = why_not_card(code, view) is not None
+            barred = code in refused
             text.append(f"  {i}) " + ("✗ " if barred else ""))
             text.append(card_text(code, dim=barred))
         return text
 
     def barred(self, view: JSON) -> list[Text]:
-        """One line per reason the rules give against some of your cards or bids now."""
+        """One line per reason the server gives against some of your cards or bids now,
+        with the rule's name (the Spanish terms are the game's own)."""
+        refused = refusals(view)
         lines: list[Text] = []
         if view["phase"] == "bidding":
             for bid in range(view["cards_per_player"] + 1):
-                why = why_not_bid(bid, view)
-                if why is not None:
-                    lines.append(Text(f"✗ Not {bid}: {why[1]}.", style="yellow"))
+                if bid in refused:
+                    lines.append(Text(f"✗ Not {bid}: {refused[bid][1]}.", style="yellow"))
             return lines
-        cards: dict[str, list[str]] = {}
+        cards: dict[Reason, list[str]] = {}
         for i, code in enumerate(view["you"]["hand"], 1):
-            why = why_not_card(code, view)
-            if why is not None:
-                cards.setdefault(why[1], []).append(f"{i}) {code}")
-        for sentence, barred in cards.items():
-            lines.append(Text(f"✗ Not {', '.join(barred)}: {sentence}.", style="yellow"))
+            if code in refused:
+                cards.setdefault(refused[code], []).append(f"{i}) {code}")
+        for (rule, sentence), barred in cards.items():
+            lines.append(Text(f"✗ Not {', '.join(barred)}: {sentence} ({rule}).", style="yellow"))
         return lines
 
     def score_sheet(self, history: JSON) -> Table:

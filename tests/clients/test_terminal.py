@@ -19,11 +19,11 @@ from rich.console import Console
 
 from cli.main import pocha
 from client.api import ApiError, PochaClient
-from client.terminal import Quit, TerminalGame, refusal, why_not_bid, why_not_card
+from client.terminal import Quit, TerminalGame, refusal, refusals
+from core.games import view_of
 from engine.actions import action_from_wire
 from engine.errors import IllegalActionError
 from engine.game import Game
-from engine.observation import observe
 from engine.rules import Rules
 from tests.clients.conftest import POCHA, LiveService
 from tools.embedded_redis import free_port
@@ -135,9 +135,9 @@ def test_no_service_is_a_clean_error() -> None:
 # -- what the terminal says -----------------------------------------------------------------
 
 
-def seated(names: list[str], seat: int = 0) -> tuple[TerminalGame, Console]:
+def seated(names: list[str], seat: int = 0, width: int = 140) -> tuple[TerminalGame, Console]:
     """A game at a terminal that records what it prints, `seat` being the player's."""
-    console = Console(record=True, width=140, no_color=True)
+    console = Console(record=True, width=width, no_color=True)
     game = TerminalGame(PochaClient("http://127.0.0.1:9"), console)
     game.names, game.seat = names, seat
     return game, console
@@ -151,9 +151,11 @@ def a_view(**changes: Any) -> dict[str, Any]:
         "dealer": 2, "mano": 0, "trump": {"card": "E3", "holder": None},
         "bids": [1, 0, 1], "tricks_won": [0, 0, 0], "trick": [], "plays": [],
         "last_trick": [], "hand_sizes": [3, 3, 3], "scores": [10, -5, 15], "winners": [],
+        "winning": None, "tiebreak": None,
         "rules": {"montar": True, "fallar": True, "pisar": True, "dealer_restriction": True},
         "players": [{"seat": i, "name": n, "bot": None} for i, n in enumerate("ABC")],
-        "you": {"seat": 0, "hand": ["O1", "O4", "C7"], "legal": ["O1", "O4", "C7"]},
+        "you": {"seat": 0, "hand": ["O1", "O4", "C7"], "legal": ["O1", "O4", "C7"],
+                "refused": []},
     }  # fmt: skip
     view.update(changes)
     return view
@@ -201,6 +203,27 @@ def test_the_table_counts_the_cards_in_good_english() -> None:
     assert "3 cards each" in console.export_text()
 
 
+def test_the_table_says_who_is_winning_the_trick() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    trick = [{"seat": 1, "card": "O3"}, {"seat": 2, "card": "E5"}]
+    console.print(game.table(a_view(trick=trick, plays=trick, winning=2)))
+    trick = [{"seat": 0, "card": "E1"}]
+    console.print(game.table(a_view(trick=trick, plays=trick, winning=0, turn=1)))
+    shown = console.export_text()
+    assert "On the table: Bot 1 O3 (3 de oros), Bot 2 E5 (5 de espadas) — Bot 2 is winning it" in (
+        shown
+    )
+    assert "On the table: Ana E1 (as de espadas) — you are winning it" in shown
+
+
+def test_a_tiebreak_hand_says_so() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    console.print(game.table(a_view(hand_number=5, hands_total=5, cards_per_player=1, tiebreak=1)))
+    shown = console.export_text()
+    assert "Tiebreak 1 · 1 card each · trump: E3" in shown
+    assert "Hand 5" not in shown
+
+
 def test_the_winners_are_named_in_good_english() -> None:
     game, console = seated(["Ana", "Bot 1", "Bot 2"])
     game.finish(a_view(phase="finished", turn=None, winners=[1]))
@@ -221,86 +244,76 @@ def test_a_card_number_out_of_range_is_asked_again_in_good_english() -> None:
     assert "Pick a card from 1 to 3, or a card's code." in shown
 
 
-def test_barred_cards_are_marked_with_the_rule_they_break() -> None:
+def test_barred_cards_are_marked_with_the_servers_reason() -> None:
     game, console = seated(["Ana", "Bot 1", "Bot 2"])
     trick = [{"seat": 2, "card": "O3"}]
     console.print(game.table(a_view(trick=trick, plays=trick, you={
-        "seat": 0, "hand": ["O1", "O4", "C7", "C2"], "legal": ["O1"]})))  # fmt: skip
+        "seat": 0, "hand": ["O1", "O4", "C7", "C2"], "legal": ["O1"], "refused": [
+            {"card": "O4", "rule": "montar", "message": "you must beat the O3: you hold O1"},
+            {"card": "C7", "rule": "asistir", "message": "you must follow oros: you hold O1, O4"},
+            {"card": "C2", "rule": "asistir", "message": "you must follow oros: you hold O1, O4"},
+        ]})))  # fmt: skip
     shown = console.export_text()
     assert "1) O1 (as de oros)  2) ✗ O4 (4 de oros)  3) ✗ C7 (7 de copas)" in shown
-    assert "✗ Not 2) O4: you must beat the best oros on the table (montar)." in shown
-    assert "✗ Not 3) C7, 4) C2: you must follow oros (asistir)." in shown
-
-
-def test_a_barred_trump_or_suit_says_fallar_or_pisar() -> None:
-    game, console = seated(["Ana", "Bot 1", "Bot 2"])
-    trick = [{"seat": 1, "card": "O3"}, {"seat": 2, "card": "E5"}]
-    console.print(game.table(a_view(trick=trick, plays=trick, you={
-        "seat": 0, "hand": ["C7", "E4", "E1"], "legal": ["E1"]})))  # fmt: skip
-    shown = console.export_text()
-    assert "✗ Not 1) C7: you have no oros, so you must beat the trumps on the table (pisar)." in (
-        shown
-    )
-    assert "✗ Not 2) E4: you must play a trump higher than those on the table (pisar)." in shown
-    trick = [{"seat": 1, "card": "O3"}]
-    console.print(game.table(a_view(trick=trick, plays=trick, you={
-        "seat": 0, "hand": ["C7", "E4"], "legal": ["E4"]})))  # fmt: skip
-    assert "✗ Not 1) C7: you have no oros, so you must play a trump, espadas (fallar)." in (
-        console.export_text()
-    )
+    assert "✗ Not 2) O4: you must beat the O3: you hold O1 (montar)." in shown
+    assert "✗ Not 3) C7, 4) C2: you must follow oros: you hold O1, O4 (asistir)." in shown
 
 
 def test_the_dealers_barred_bid_is_marked() -> None:
     game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    said = "as dealer you may not bid 1: the bids would add up to the 3 cards in play"
     view = a_view(phase="bidding", dealer=0, bids=[None, 1, 1], you={
-        "seat": 0, "hand": ["O1", "O4", "C7"], "legal": [0, 2, 3]})  # fmt: skip
+        "seat": 0, "hand": ["O1", "O4", "C7"], "legal": [0, 2, 3],
+        "refused": [{"bid": 1, "rule": "dealer_restriction", "message": said}]})  # fmt: skip
     console.print(game.table(view))
     shown = console.export_text()
-    assert (
-        "✗ Not 1: as dealer you may not bid 1: the bids would add up to the 3 cards in play."
-        in (shown)
-    )
+    assert f"✗ Not 1: {said}." in shown
     assert "Not 0" not in shown and "Not 2" not in shown and "✗ O" not in shown
 
 
-def test_the_reasons_name_the_rule_the_server_refuses_with() -> None:
-    """Over random deals under every obligation, each card or bid the view's `legal` leaves
-    out is given the rule the engine (so the API) refuses it with, and no other is."""
+def test_the_marks_are_the_servers_refusals() -> None:
+    """Over random deals under every obligation, with the views the service sends: the
+    cards (or bids) marked ✗ are just those the engine refuses, each shown with the sentence
+    and the rule the engine refuses it with."""
     rng = random.Random(5)
     barred: dict[str, int] = {}
     for flags in range(8):
         options = {"montar": bool(flags & 1), "fallar": bool(flags & 2), "pisar": bool(flags & 4)}
-        for _ in range(20):
+        for _ in range(8):
             rules = Rules.from_dict({"players": 4, "schedule": [8, 3], **options})
             game = Game.new(rules, rng.randrange(1 << 30))
             while not game.finished:
                 seat = game.turn
                 assert seat is not None
-                view = observe(game, seat).to_dict()
+                view = view_of(game, seat)
                 you = view["you"]
                 bidding = view["phase"] == "bidding"
                 tries = range(view["cards_per_player"] + 1) if bidding else you["hand"]
+                if all(action in you["legal"] for action in tries):
+                    assert refusals(view) == {}
+                    game.apply(seat, action_from_wire(rng.choice(you["legal"])))
+                    continue
+                # The hand and the lines under it, wide enough that none wraps.
+                shown, console = seated(["Ana", "Bot 1", "Bot 2", "Bot 3"], seat, width=400)
+                console.print(shown.hand_text(view), *shown.barred(view), sep="\n")
+                text = console.export_text()
+                marked = set(re.findall(r"\d+\) ✗ (\w+)", text))
                 for action in tries:
-                    why = why_not_bid(action, view) if bidding else why_not_card(action, view)
                     if action in you["legal"]:
-                        assert why is None
+                        assert str(action) not in marked
                         continue
                     with pytest.raises(IllegalActionError) as refused:
-                        game.apply(seat, action_from_wire(action))
-                    assert why is not None and why[0] == refused.value.rule, (view, action)
-                    # pisar is counted twice over: a lower trump, and a card of another suit.
-                    trump = not bidding and action[0] == view["trump"]["card"][0]
-                    kind = f"{why[0]} with a trump" if why[0] == "pisar" and trump else why[0]
-                    barred[kind] = barred.get(kind, 0) + 1
+                        game.copy().apply(seat, action_from_wire(action))
+                    rule, sentence = refused.value.rule, refused.value.message
+                    assert refusals(view)[action] == (rule, sentence)
+                    if bidding:
+                        assert f"✗ Not {action}: {sentence}." in text
+                    else:
+                        assert action in marked
+                        assert f": {sentence} ({rule})." in text
+                    barred[str(rule)] = barred.get(str(rule), 0) + 1
                 game.apply(seat, action_from_wire(rng.choice(you["legal"])))
-    assert set(barred) == {
-        "asistir",
-        "montar",
-        "fallar",
-        "pisar",
-        "pisar with a trump",
-        "dealer_restriction",
-    }
+    assert set(barred) == {"asistir", "montar", "fallar", "pisar", "dealer_restriction"}
 
 
 class Hints(PochaClient):
