@@ -107,8 +107,10 @@ async function showSetup(message = "") {
           .map((l) => `<option ${l === level ? "selected" : ""}>${l}</option>`)
           .join("")}</select></label>
         <div id="bots" class="bots"></div></fieldset>
-      <p id="notice" class="notice ${message ? "error" : "info"}">${escapeHtml(message)}</p>
-      <button type="submit" class="primary" id="deal">Deal</button>
+      <div class="deal-bar">
+        <button type="submit" class="primary" id="deal">Deal</button>
+        <p id="notice" class="notice ${message ? "error" : "info"}">${escapeHtml(message)}</p>
+      </div>
     </form>`;
   // The rule fields come from the API's list of options, not from this page.
   document.getElementById("rules").replaceWith(rulesFieldset(state.rulebook.options));

@@ -87,7 +87,8 @@ function scheduleField(option) {
   select.addEventListener("change", () => {
     custom.hidden = select.value !== CUSTOM;
   });
-  return [element("label", { title: option.doc }, label(option.name), select), custom];
+  // Its choices are phrases, not numbers: it takes a whole row, so none is cut short.
+  return [element("label", { class: "wide", title: option.doc }, label(option.name), select), custom];
 }
 
 // Each builder gives the field's nodes: the input in its label, and any helper beside it.

@@ -53,6 +53,7 @@ ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 740}
 
 # What a person can click now: a legal bid, a playable card, or the end of the game.
 MY_MOVE = (
@@ -362,3 +363,84 @@ def test_the_page_shows_the_engines_reasons(desktop: Tab, live_service: LiveServ
     )
     wrong = [(c, g) for c, g in zip(cases, got, strict=True) if g != c["expected"]]
     assert not wrong, json.dumps(wrong[:3], indent=1)
+
+
+# What does not fit a phone's screen, as sentences: see the script's opening comment (left
+# out here, as Playwright takes a function only when the text starts with one).
+MISFITS = "\n".join(
+    line
+    for line in (Path(__file__).parent / "misfits.js").read_text().splitlines()
+    if not line.startswith("//")
+)
+
+
+def first_dealt_after_me(players: int, cards: int) -> int:
+    """A seed whose first hand puts the person (seat 0) neither first to play nor dealer, so
+    that on its first card there are cards on the table, and it bids with 8 cards in hand."""
+    rules = Rules.from_dict({"players": players, "schedule": [cards]})
+    return next(
+        s for s in range(1000) if 0 not in (Game.new(rules, s).mano, Game.new(rules, s).dealer)
+    )
+
+
+@pytest.mark.parametrize("size", [SMALL_PHONE, PHONE], ids=lambda s: f"{s['width']}x{s['height']}")
+def test_a_phone_shows_everything_within_reach(
+    browser: Any, live_service: LiveService, size: dict[str, int]
+) -> None:
+    """At the start page, mid-bid and mid-trick with 8 cards each: nothing wider than the
+    screen or spilling out of its box, no menu option cut, every control within reach, and
+    the Deal button on the first screen."""
+    tab = Tab(browser, size, f"phone-{size['width']}")
+    page = tab.page
+    try:
+        page.goto(live_service.url)
+        page.wait_for_selector("#setup")
+        deal = page.locator("#deal").bounding_box()
+        assert deal is not None and deal["y"] + deal["height"] <= size["height"], deal
+        assert page.evaluate(MISFITS) == [], "start page"
+        tab.screenshot(f"web-phone-{size['width']}-start.png")
+
+        api = PochaClient(live_service.url)
+        players = [{"name": "Ana"}] + [{"name": f"Bot {i}", "bot": "random"} for i in range(1, 5)]
+        seed = first_dealt_after_me(5, 8)
+        created = api.create_game(players, rules={"schedule": [8]}, seed=seed)
+        saved = {"id": created["id"], "token": created["seats"][0]["token"],
+                 "hostToken": created["host_token"], "seat": 0}  # fmt: skip
+        page.evaluate("g => localStorage.setItem('pocha.game', JSON.stringify(g))", saved)
+        page.reload()
+        page.wait_for_selector("#game[data-my-turn=yes] .bid-btn.legal", timeout=30_000)
+        assert len(page.query_selector_all(".hand .card-btn")) == 8
+        assert page.evaluate(MISFITS) == [], "mid-bid"
+        tab.screenshot(f"web-phone-{size['width']}-bid.png")
+
+        page.click(".bid-btn.legal")
+        page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable", timeout=30_000)
+        assert len(page.query_selector_all(".hand .card-btn")) == 8
+        assert page.query_selector_all(".table .played")
+        assert page.evaluate(MISFITS) == [], "mid-trick"
+        tab.screenshot(f"web-phone-{size['width']}-trick.png")
+        assert tab.errors == []
+    finally:
+        tab.close()
+
+
+@pytest.mark.parametrize(
+    "size",
+    [{"width": 320, "height": 568}, {"width": 430, "height": 932}, {"width": 768, "height": 1024},
+     DESKTOP],
+    ids=lambda s: f"{s['width']}x{s['height']}",
+)  # fmt: skip
+def test_the_setup_form_fits_any_screen(
+    browser: Any, live_service: LiveService, size: dict[str, int]
+) -> None:
+    """From a small phone to a desktop: no menu option cut short (the schedule's phrases
+    were, wherever its menu shared a row), and the Deal button on the first screen."""
+    tab = Tab(browser, size, f"setup-{size['width']}")
+    try:
+        tab.page.goto(live_service.url)
+        tab.page.wait_for_selector("#setup")
+        assert tab.page.evaluate(MISFITS) == []
+        deal = tab.page.locator("#deal").bounding_box()
+        assert deal is not None and deal["y"] + deal["height"] <= size["height"], deal
+    finally:
+        tab.close()
