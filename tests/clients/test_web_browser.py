@@ -411,6 +411,11 @@ def test_a_phone_shows_everything_within_reach(
         page.wait_for_selector("#game[data-my-turn=yes] .bid-btn.legal", timeout=30_000)
         assert len(page.query_selector_all(".hand .card-btn")) == 8
         assert page.evaluate(MISFITS) == [], "mid-bid"
+        # Each opponent's 8 backs at their full width: they overlap more only when short of room.
+        backs = page.eval_on_selector_all(
+            ".seat .backs i", "bs => bs.map(b => b.getBoundingClientRect().width)"
+        )
+        assert len(backs) == 4 * 8 and min(backs) >= 7, backs
         tab.screenshot(f"web-phone-{size['width']}-bid.png")
 
         page.click(".bid-btn.legal")
