@@ -457,12 +457,19 @@ function render() {
     })
     .join("");
 
+  // Who takes the trick: the seat that won it while a won trick is shown, else the view's
+  // `winning`, once the table shows the view's trick (not while cards are still flying in).
+  const shownIsView =
+    state.table.length === view.trick.length &&
+    state.table.every((p, i) => p.card === view.trick[i].card);
+  const taking = state.trickWinner ?? (shownIsView ? view.winning : null);
   const table = state.table
-    .map(
-      ({ seat, card }) => `<div class="played ${state.trickWinner === seat ? "winning" : ""}"
-        data-seat="${seat}" data-card="${card}"><div class="card">${cardSvg(card)}</div>
-        <span class="by">${escapeHtml(nameOf(seat))}</span></div>`,
-    )
+    .map(({ seat, card }) => {
+      const mark = seat !== taking ? "" : state.trickWinner === null ? "winning" : "wins";
+      return `<div class="played ${mark ? "winning" : ""}" data-seat="${seat}" data-card="${card}">
+        <div class="card">${cardSvg(card)}</div><span class="by">${escapeHtml(nameOf(seat))}</span>
+        ${mark ? `<span class="taking">${mark}</span>` : ""}</div>`;
+    })
     .join("");
   const tableNote =
     view.phase === "bidding"

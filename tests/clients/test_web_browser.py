@@ -449,3 +449,37 @@ def test_the_setup_form_fits_any_screen(
         assert deal is not None and deal["y"] + deal["height"] <= size["height"], deal
     finally:
         tab.close()
+
+
+def test_the_table_shows_who_is_winning_the_trick(desktop: Tab, live_service: LiveService) -> None:
+    # Every seat a person, played from here, until the second card of the first trick beats
+    # the first: the page of the third seat, whose turn it is, then marks the second card.
+    api = PochaClient(live_service.url)
+    for seed in range(60):
+        created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [5]}, seed=seed)
+        game_id = created["id"]
+        seats = [api.seat(created, s) for s in range(3)]
+        while (view := api.view(game_id))["phase"] == "bidding":
+            bidder = seats[view["turn"]]
+            bidder.bid(game_id, bidder.view(game_id)["you"]["legal"][0])
+        for _ in range(2):
+            player = seats[view["turn"]]
+            player.play(game_id, player.view(game_id)["you"]["legal"][-1])
+            view = api.view(game_id)
+        if view["winning"] == view["trick"][1]["seat"]:
+            break
+    else:
+        raise AssertionError("no seed had the second card beat the first")
+    seat = view["turn"]
+    page = desktop.page
+    page.goto(live_service.url)
+    saved = {"id": game_id, "token": created["seats"][seat]["token"],
+             "hostToken": created["host_token"], "seat": seat}  # fmt: skip
+    page.evaluate("g => localStorage.setItem('pocha.game', JSON.stringify(g))", saved)
+    page.reload()
+    page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable")
+    marked = page.query_selector_all(".table .played.winning")
+    assert [m.get_attribute("data-seat") for m in marked] == [str(view["winning"])]
+    assert "winning" in marked[0].inner_text().lower()
+    desktop.screenshot("web-desktop-winning.png")
+    assert desktop.errors == []
