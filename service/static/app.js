@@ -502,8 +502,9 @@ function render() {
         <div class="hand-info"><strong>Hand ${view.hand_number} of ${view.hands_total}</strong>
           <span>${view.cards_per_player} ${view.cards_per_player === 1 ? "card" : "cards"} each</span>
           <span class="turn-line">${status}</span></div>
-        <div class="trump" title="Trump: ${SUIT_NAMES[trumpSuit]}"><div class="card mini">${cardSvg(view.trump.card)}</div>
-          <div><span class="label">Trump</span><strong>${SUIT_NAMES[trumpSuit]}</strong><small>${holder}</small></div></div>
+        <div class="trump" title="Trump: ${SUIT_NAMES[trumpSuit]}"><div class="card trump-card">${cardSvg(view.trump.card)}</div>
+          <div><span class="label">Trump</span><strong>${SUIT_NAMES[trumpSuit]}</strong>
+            <span class="trump-name">${cardName(view.trump.card)}</span><small>${holder}</small></div></div>
       </div>
       <div class="seats" aria-label="Players: bid, tricks won, total">${seats}</div>
       <div class="table" id="table" aria-live="polite">${table || `<p class="table-note">${tableNote}</p>`}</div>

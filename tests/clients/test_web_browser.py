@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from client.api import ApiError, PochaClient
+from client.terminal import card_name
 from core.games import view_of
 from engine.cards import card_code, cards_list
 from engine.errors import IllegalActionError
@@ -416,6 +417,10 @@ def test_a_phone_shows_everything_within_reach(
             ".seat .backs i", "bs => bs.map(b => b.getBoundingClientRect().width)"
         )
         assert len(backs) == 4 * 8 and min(backs) >= 7, backs
+        # The trump card readable: drawn at least 48 px wide, and named in words.
+        box = page.locator(".trump .card").bounding_box()
+        assert box is not None and box["width"] >= 48, box
+        assert card_name(api.view(created["id"])["trump"]["card"]) in page.inner_text(".trump")
         tab.screenshot(f"web-phone-{size['width']}-bid.png")
 
         page.click(".bid-btn.legal")
