@@ -499,7 +499,7 @@ function render() {
       data-version="${view.version}">
     <div class="main">
       <div class="status panel">
-        <div class="hand-info"><strong>Hand ${view.hand_number} of ${view.hands_total}</strong>
+        <div class="hand-info"><strong>${handTitle(view)}</strong>
           <span>${view.cards_per_player} ${view.cards_per_player === 1 ? "card" : "cards"} each</span>
           <span class="turn-line">${status}</span></div>
         <div class="trump" title="Trump: ${SUIT_NAMES[trumpSuit]}"><div class="card trump-card">${cardSvg(view.trump.card)}</div>
@@ -522,6 +522,11 @@ function render() {
     </aside>
     ${finished ? finalHtml(view, rank) : ""}
   </section>`;
+}
+
+/** "Hand 3 of 28"; a tiebreak hand is none of the game's hands: "Tiebreak 1". */
+function handTitle(view) {
+  return view.tiebreak ? `Tiebreak ${view.tiebreak}` : `Hand ${view.hand_number} of ${view.hands_total}`;
 }
 
 function lastTrickHtml(view) {
@@ -560,7 +565,7 @@ function scoreSheet(view) {
         return `<td class="now"><span class="bw">${bid === null ? "–" : bid}/${view.tricks_won[s]}</span></td>`;
       })
       .join("");
-    current = `<tr class="current"><th scope="row">${view.hand_number}</th><td class="n">${view.cards_per_player}</td>
+    current = `<tr class="current"><th scope="row">${view.hand_number}${view.tiebreak ? "*" : ""}</th><td class="n">${view.cards_per_player}</td>
       <td class="suit">${trumpIcon(view.trump.card)}</td>${cells}</tr>`;
   }
   const totals = view.players

@@ -488,3 +488,30 @@ def test_the_table_shows_who_is_winning_the_trick(desktop: Tab, live_service: Li
     assert "winning" in marked[0].inner_text().lower()
     desktop.screenshot("web-desktop-winning.png")
     assert desktop.errors == []
+
+
+def test_a_tiebreak_hand_says_so(desktop: Tab, live_service: LiveService) -> None:
+    # One card each and every bid 0: one seat takes the trick (-5), two tie at 10, and a
+    # tiebreak hand is dealt, the second hand of a game of one.
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [1]}, seed=5)
+    game_id = created["id"]
+    seats = [api.seat(created, s) for s in range(3)]
+    while (view := api.view(game_id))["hand_number"] == 1:
+        player = seats[view["turn"]]
+        if view["phase"] == "bidding":
+            player.bid(game_id, 0)
+        else:
+            player.play(game_id, player.view(game_id)["you"]["legal"][0])
+    assert (view["tiebreak"], view["hand_number"], view["hands_total"]) == (1, 2, 2)
+    page = desktop.page
+    page.goto(live_service.url)
+    saved = {"id": game_id, "token": created["seats"][0]["token"],
+             "hostToken": created["host_token"], "seat": 0}  # fmt: skip
+    page.evaluate("g => localStorage.setItem('pocha.game', JSON.stringify(g))", saved)
+    page.reload()
+    page.wait_for_selector("#game")
+    title = page.inner_text(".hand-info strong")
+    assert title == "Tiebreak 1", title
+    assert page.inner_text(".score-sheet tr.current th") == "2*"
+    assert desktop.errors == []
