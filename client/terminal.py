@@ -317,8 +317,8 @@ class TerminalGame:
         trump = view["trump"]
         # A tiebreak hand is not one of the hands the game was set to have: say which it is.
         hand = (
-            f"Tiebreak {view['tiebreak']}"
-            if view.get("tiebreak")
+            f"Tiebreak {view['tiebreak_hand']}"
+            if view.get("tiebreak_hand")
             else f"Hand {view['hand_number']} of {view['hands_total']}"
         )
         head = Text(f"{hand} · {count(view['cards_per_player'], 'card')} each · trump: ")

@@ -45,14 +45,15 @@ class PlayerSpec:
 
 def view_of(game: Game, seat: int | None) -> dict[str, Any]:
     """What `seat` (None: a spectator) sees of `game`: its observation as JSON, less what
-    views leave out, with `winning`, `tiebreak` and, in a seat's `you`, `refused`."""
+    views leave out, with `winning`, `tiebreak_hand` and, in a seat's `you`, `refused`."""
     observation = observe(game, seat)
     view = observation.to_dict()
     for key in _NOT_IN_VIEW:
         view.pop(key, None)
     trick = observation.trick
     view["winning"] = trick_winner(trick, observation.trump) if trick else None
-    view["tiebreak"] = game.hand_number - len(game.rules.hand_sizes) if game.in_tiebreak else None
+    in_tiebreak = game.in_tiebreak
+    view["tiebreak_hand"] = game.hand_number - len(game.rules.hand_sizes) if in_tiebreak else None
     if seat is not None:
         view["you"]["refused"] = refused(game, seat) if game.turn == seat else []
     return view

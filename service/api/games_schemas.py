@@ -368,7 +368,7 @@ class GameViewSchema(ma.Schema):
     )
     dealer = _seat("The dealer of this hand: bids last.")
     mano = _seat("La mano, the seat after the dealer: bids first and leads the first trick.")
-    tiebreak = fields.Integer(
+    tiebreak_hand = fields.Integer(
         allow_none=True,
         metadata={
             "description": "Which tiebreak hand this is, from 1, when the game is tied "

@@ -526,7 +526,7 @@ function render() {
 
 /** "Hand 3 of 28"; a tiebreak hand is none of the game's hands: "Tiebreak 1". */
 function handTitle(view) {
-  return view.tiebreak ? `Tiebreak ${view.tiebreak}` : `Hand ${view.hand_number} of ${view.hands_total}`;
+  return view.tiebreak_hand ? `Tiebreak ${view.tiebreak_hand}` : `Hand ${view.hand_number} of ${view.hands_total}`;
 }
 
 function lastTrickHtml(view) {
@@ -565,7 +565,7 @@ function scoreSheet(view) {
         return `<td class="now"><span class="bw">${bid === null ? "–" : bid}/${view.tricks_won[s]}</span></td>`;
       })
       .join("");
-    current = `<tr class="current"><th scope="row">${view.hand_number}${view.tiebreak ? "*" : ""}</th><td class="n">${view.cards_per_player}</td>
+    current = `<tr class="current"><th scope="row">${view.hand_number}${view.tiebreak_hand ? "*" : ""}</th><td class="n">${view.cards_per_player}</td>
       <td class="suit">${trumpIcon(view.trump.card)}</td>${cells}</tr>`;
   }
   const totals = view.players

@@ -151,7 +151,7 @@ def a_view(**changes: Any) -> dict[str, Any]:
         "dealer": 2, "mano": 0, "trump": {"card": "E3", "holder": None},
         "bids": [1, 0, 1], "tricks_won": [0, 0, 0], "trick": [], "plays": [],
         "last_trick": [], "hand_sizes": [3, 3, 3], "scores": [10, -5, 15], "winners": [],
-        "winning": None, "tiebreak": None,
+        "winning": None, "tiebreak_hand": None,
         "rules": {"montar": True, "fallar": True, "pisar": True, "dealer_restriction": True},
         "players": [{"seat": i, "name": n, "bot": None} for i, n in enumerate("ABC")],
         "you": {"seat": 0, "hand": ["O1", "O4", "C7"], "legal": ["O1", "O4", "C7"],
@@ -218,7 +218,8 @@ def test_the_table_says_who_is_winning_the_trick() -> None:
 
 def test_a_tiebreak_hand_says_so() -> None:
     game, console = seated(["Ana", "Bot 1", "Bot 2"])
-    console.print(game.table(a_view(hand_number=5, hands_total=5, cards_per_player=1, tiebreak=1)))
+    view = a_view(hand_number=5, hands_total=5, cards_per_player=1, tiebreak_hand=1)
+    console.print(game.table(view))
     shown = console.export_text()
     assert "Tiebreak 1 · 1 card each · trump: E3" in shown
     assert "Hand 5" not in shown

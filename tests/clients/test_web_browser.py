@@ -503,7 +503,7 @@ def test_a_tiebreak_hand_says_so(desktop: Tab, live_service: LiveService) -> Non
             player.bid(game_id, 0)
         else:
             player.play(game_id, player.view(game_id)["you"]["legal"][0])
-    assert (view["tiebreak"], view["hand_number"], view["hands_total"]) == (1, 2, 2)
+    assert (view["tiebreak_hand"], view["hand_number"], view["hands_total"]) == (1, 2, 2)
     page = desktop.page
     page.goto(live_service.url)
     saved = {"id": game_id, "token": created["seats"][0]["token"],

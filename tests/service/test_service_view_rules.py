@@ -1,5 +1,5 @@
 """What a view says of the rules, so that no client needs them: the seat winning the trick on
-the table (`winning`), which tiebreak hand is being played (`tiebreak`), and on the seat's
+the table (`winning`), which tiebreak hand is being played (`tiebreak_hand`), and on the seat's
 turn why each card or bid it may not make is refused (`you.refused`), checked against the
 engine's refusal of that very move, and over HTTP against the API's answer to it."""
 
@@ -138,7 +138,7 @@ def test_a_tiebreak_hand_says_which_it_is(client: FlaskClient) -> None:
     created = create_game(client, humans(3), {"schedule": [1]}, seed=5)
     game_id, tokens = created["id"], tokens_of(created)
     view = client.get(f"/api/v1/games/{game_id}").json
-    assert (view["tiebreak"], view["hand_number"], view["hands_total"]) == (None, 1, 1)
+    assert (view["tiebreak_hand"], view["hand_number"], view["hands_total"]) == (None, 1, 1)
     while view["phase"] == "bidding":
         view = move(client, game_id, tokens[view["turn"]], 0).json
     for _ in range(3):
@@ -147,4 +147,4 @@ def test_a_tiebreak_hand_says_which_it_is(client: FlaskClient) -> None:
         move(client, game_id, tokens[turn], mine["you"]["legal"][0])
     view = client.get(f"/api/v1/games/{game_id}").json
     assert sorted(view["scores"]) == [-5, 10, 10]
-    assert (view["tiebreak"], view["hand_number"], view["hands_total"]) == (1, 2, 2)
+    assert (view["tiebreak_hand"], view["hand_number"], view["hands_total"]) == (1, 2, 2)
