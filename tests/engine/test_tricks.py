@@ -8,7 +8,9 @@ import random
 import pytest
 
 from engine.bidding import bidding_order, dealer_forbidden_bid, mano_of
-from engine.cards import BIT, NUM_CARDS, SUIT_OF, card_code, parse_card
+from engine.cards import BIT, NUM_CARDS, SUIT_OF, card_code, cards_list, parse_card
+from engine.hand import HandState, deal
+from engine.rules import Rules
 from engine.tricks import BEATERS, beats, trick_winner, winning_play
 from tests.engine.engine_checks import ref_legal_bids, ref_winner
 
@@ -71,6 +73,33 @@ def test_trick_winner_agrees_with_the_reference_rules() -> None:
         seat, card = winning_play(plays, trump)
         assert seat == expected and (seat, card) in plays
         assert SUIT_OF[card] in (trump, SUIT_OF[cards[0]])
+
+
+def test_the_hand_state_gives_each_trick_to_trick_winner() -> None:
+    """HandState.apply_card writes the rule out for speed: it must agree, trick by trick."""
+    rng = random.Random(8)
+    for _ in range(300):
+        players = rng.randint(3, 8)
+        rules = Rules(players=players)
+        cards = rng.randint(1, rules.top)
+        deck = cards_list(rules.deck)
+        rng.shuffle(deck)
+        hands, trump_card, _ = deal(deck, players, cards, rng.randrange(players))
+        state = HandState(rules, hands, SUIT_OF[trump_card], 0, cards)
+        while state.bidding:
+            state.apply_bid(rng.choice(state.legal_bids()))
+        trick: list[tuple[int, int]] = []
+        while not state.done:
+            seat = state.turn
+            card = rng.choice(cards_list(state.legal_mask()))
+            trick.append((seat, card))
+            winner = state.apply_card(card)
+            if len(trick) == players:
+                assert winner == trick_winner(trick, SUIT_OF[trump_card])
+                trick = []
+            else:
+                assert winner == -1
+                assert state.win == winning_play(trick, SUIT_OF[trump_card])[1]
 
 
 @pytest.mark.parametrize("players", range(3, 9))
