@@ -207,21 +207,34 @@ def serve(
 @click.option("--burst", is_flag=True, help="Quit once the queues are empty.")
 @click.option(
     "--queues",
-    default="pocha-high,pocha-low",
+    default="pocha-turns,pocha-high,pocha-low",
     show_default=True,
-    help="Queues to take jobs from, comma-separated, highest priority first.",
+    help="Queues to take jobs from, comma-separated, highest priority first: "
+    "pocha-turns (bot turns of people's games), pocha-high (hints, AI moves), pocha-low "
+    "(match games). `--queues pocha-turns` reserves the worker for bot turns.",
 )
 @click.option("--name", default=None, help="The worker's name (default: a random one).")
 def worker(burst: bool, queues: str, name: str | None) -> None:
     """Run a bot worker on the Redis of REDIS_URL: bot turns, hints, AI moves, matches.
 
-    Start as many as the load needs, on any machine that reaches that Redis.
+    \b
+    Two roles:
+      pocha worker                        general: bot turns first, then hints and
+                                          AI moves, then match games
+      pocha worker --queues pocha-turns   reserved: bot turns only, so that people's
+                                          games never wait behind anyone's hints or
+                                          AI moves (pocha serve runs one of each)
+
+    Start as many of each as the load needs, on any machine that reaches that Redis.
     """
     config = _load("core.config").load_config()
+    core_queues = _load("core.queues")
     worker_process = _load("worker.process")
     names = [q.strip() for q in queues.split(",") if q.strip()]
-    if not names:
-        raise click.BadParameter("name at least one queue", param_hint="--queues")
+    try:
+        core_queues.check_queues(names)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--queues") from exc
     worker_process.run(config["REDIS_URL"], names, burst=burst, name=name)
 
 

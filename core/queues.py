@@ -1,8 +1,13 @@
 """The queues, how long a job may think, and the worker's timing settings.
 
-Two queues, read by every worker in this order: `pocha-high` for what a person waits on
-(bot turns, hints, stateless AI moves) and `pocha-low` for bot-vs-bot match games, so a big
-match never delays a person's game by more than the one job a worker is busy with. Jobs are
+Three queues, read by every general worker in this order: `pocha-turns` for the bot turns of
+games people play, `pocha-high` for the AI on demand (hints, stateless AI moves) and
+`pocha-low` for bot-vs-bot match games. RQ takes from the first non-empty queue, so a big
+match never delays a person's game by more than the one job a worker is busy with. On-demand
+thinking can be long (seconds per job, ordered by anyone), so turns also have workers of
+their own, reading `pocha-turns` only (`pocha worker --queues pocha-turns`, one beside the
+general worker in `pocha serve`): no queue of hints and AI moves, however long, stands
+between a game and its next bot move. Jobs are
 stored as JSON (RQ's JSONSerializer), never pickled: their arguments are plain ids and
 numbers, and nothing read back from Redis can run code. A job's timeout is the longest its
 thinking budget can take on a slow machine plus a margin for loading and saving the game.
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import redis
@@ -22,10 +28,13 @@ from rq.serializers import JSONSerializer
 from ai.bot import Budget
 from ai.levels import LEVELS
 
+TURNS = "pocha-turns"
 HIGH = "pocha-high"
 LOW = "pocha-low"
-#: Every worker listens to these, in this order (RQ takes from the first non-empty one).
-QUEUES = (HIGH, LOW)
+#: A general worker listens to these, in this order (RQ takes from the first non-empty one).
+QUEUES = (TURNS, HIGH, LOW)
+#: What a worker reserved for people's games listens to.
+TURNS_ONLY = (TURNS,)
 
 #: The serializer of every job: JSON, so no pickle is ever loaded from Redis.
 SERIALIZER = JSONSerializer
@@ -125,6 +134,18 @@ class Timing:
             sweep=_number("POCHA_WATCHDOG_SWEEP", cls.sweep),
             queued_check=_number("POCHA_WATCHDOG_QUEUED_CHECK", cls.queued_check),
             match_slice=_number("POCHA_MATCH_SLICE", cls.match_slice),
+        )
+
+
+def check_queues(names: Sequence[str]) -> None:
+    """Refuse a worker's queue list that names a queue no job is ever put on (a typo would
+    leave the worker waiting for ever) or names none."""
+    if not names:
+        raise ValueError("name at least one queue")
+    unknown = [name for name in names if name not in QUEUES]
+    if unknown:
+        raise ValueError(
+            f"unknown queue {unknown[0]!r}; the queues are {', '.join(QUEUES)}"
         )
 
 

@@ -50,7 +50,7 @@ from rq.job import Job, JobStatus
 
 from core.keys import SWEEP_LOCK, TASKS_DUE, task_key
 from core.logs import job_meta
-from core.queues import HIGH, QUEUES, SERIALIZER, TURN_TIMEOUT, Timing, queue
+from core.queues import QUEUES, SERIALIZER, TURN_TIMEOUT, TURNS, Timing, queue
 from core.store import OwedTask
 
 log = logging.getLogger(__name__)
@@ -500,13 +500,13 @@ def turn_key(game_id: str, version: int) -> str:
 
 
 def turn_task(game_id: str, version: int) -> Task:
-    """The bot turn of `game_id` at `version`: high priority, RQ job id from both."""
+    """The bot turn of `game_id` at `version`, on the turns' own queue; RQ job id from both."""
     return Task(
         key=turn_key(game_id, version),
         prefix=f"pocha-turn-{game_id}-{version}",
         func="worker.turns.play_turn",
         args=(game_id, version),
-        queue=HIGH,
+        queue=TURNS,
         timeout=TURN_TIMEOUT,
         retries=TURN_RETRIES,
     )

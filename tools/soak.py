@@ -527,11 +527,11 @@ class _Stack:
         bot had to play."""
         from rq.registry import FailedJobRegistry
 
-        from core.queues import HIGH, SERIALIZER, connect
+        from core.queues import SERIALIZER, TURNS, connect
 
         connection = connect(self.redis.url)
         try:
-            failed = FailedJobRegistry(HIGH, connection=connection, serializer=SERIALIZER).count
+            failed = FailedJobRegistry(TURNS, connection=connection, serializer=SERIALIZER).count
         finally:
             connection.close()
         logs = "".join(

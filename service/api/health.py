@@ -40,9 +40,9 @@ class ReadySchema(HealthSchema):
         keys=ma.fields.String(),
         values=ma.fields.Integer(),
         metadata={
-            "description": "Jobs waiting in each queue (`pocha-high`: bot turns, hints, AI "
-            "moves; `pocha-low`: match games).",
-            "example": {"pocha-high": 0, "pocha-low": 12},
+            "description": "Jobs waiting in each queue (`pocha-turns`: bot turns of "
+            "people's games; `pocha-high`: hints and AI moves; `pocha-low`: match games).",
+            "example": {"pocha-turns": 0, "pocha-high": 3, "pocha-low": 12},
         },
     )
 

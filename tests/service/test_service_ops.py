@@ -252,6 +252,7 @@ def test_metrics_of_the_bots_workers_and_queues(client: FlaskClient, redis_url: 
         assert client.post(hint, json={"level": "easy"}, headers=bearer(token)).status_code == 202
         found = scrape(client)
         assert sample(found, "pocha_workers_alive") == 1
+        assert sample(found, "pocha_queue_depth", queue="pocha-turns") == 0
         assert sample(found, "pocha_queue_depth", queue="pocha-high") == 1
         assert sample(found, "pocha_queue_depth", queue="pocha-low") == 0
         ready = client.get("/readyz").json
@@ -259,7 +260,7 @@ def test_metrics_of_the_bots_workers_and_queues(client: FlaskClient, redis_url: 
             "status": "ok",
             "redis": "ok",
             "workers": 1,
-            "queues": {"pocha-high": 1, "pocha-low": 0},
+            "queues": {"pocha-turns": 0, "pocha-high": 1, "pocha-low": 0},
         }
     finally:
         worker.register_death()
@@ -302,5 +303,5 @@ def test_readyz_without_workers(client: FlaskClient, app: Flask, redis_url: str)
         "status": "ok",
         "redis": "ok",
         "workers": 0,
-        "queues": {"pocha-high": 0, "pocha-low": 0},
+        "queues": {"pocha-turns": 0, "pocha-high": 0, "pocha-low": 0},
     }

@@ -61,7 +61,7 @@ Drain = Callable[[], None]
 
 @pytest.fixture
 def drain(connection: redis.Redis) -> Drain:
-    """Run an in-process worker until both queues are empty."""
+    """Run an in-process worker until every queue is empty."""
 
     def run() -> None:
         worker = make_worker(connection, simple=True, timing=Timing())

@@ -2,7 +2,8 @@
 watchdog) playing bots for the API. A person plays three bots to the end; a worker killed
 with SIGKILL in the middle of a thought loses nothing (RQ's started registry gives the job
 up and RQ retries it: another worker plays the turn within the recovery bound); a running
-match delays a bot turn by one slice at most; `--burst` and `--queues` do what they say."""
+match delays a bot turn by one slice at most; `--burst` and `--queues` do what they say
+(a worker may be reserved for bot turns; a queue that does not exist is refused)."""
 
 from __future__ import annotations
 
@@ -144,10 +145,19 @@ def test_pocha_worker_burst_and_queues(
     low_only = workers.start("--burst", "--queues", "pocha-low")
     assert low_only.wait(timeout=60) == 0
     assert queue(connection, HIGH).count == 1  # not its queue
-    both = workers.start("--burst")
-    assert both.wait(timeout=60) == 0
+    turns_only = workers.start("--burst", "--queues", "pocha-turns")
+    assert turns_only.wait(timeout=60) == 0
+    assert queue(connection, HIGH).count == 1  # reserved for bot turns
+    # A queue no job is ever put on is refused rather than waited on for ever.
+    typo = workers.start("--burst", "--queues", "pocha-turns,pocha-hihg")
+    assert typo.wait(timeout=60) == 2
+    assert "unknown queue 'pocha-hihg'" in workers.log(2)
+    every = workers.start("--burst")
+    assert every.wait(timeout=60) == 0
     assert client.get(job["url"]).json["status"] == "finished"
     help_text = subprocess.run(
         [str(POCHA), "worker", "--help"], capture_output=True, text=True, timeout=60
     ).stdout
     assert "--burst" in help_text and "REDIS_URL" in help_text
+    # The two roles, named in the help.
+    assert "pocha worker --queues pocha-turns" in help_text and "reserved" in help_text

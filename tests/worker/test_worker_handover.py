@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from core.keys import task_key
-from core.queues import HIGH, Timing, queue
+from core.queues import TURNS, Timing, queue
 from core.tasks import sweep, turn_key
 from core.turns import store_for
 from service.context import EXTENSION
@@ -42,7 +42,7 @@ def test_a_move_written_without_its_hand_over_gets_its_turn_played(
     )
     version = applied.record.version
     task = connection.hgetall(task_key(turn_key(game_id, version)))
-    assert task[b"pending"] == b"1" and queue(connection, HIGH).count == 0  # no job
+    assert task[b"pending"] == b"1" and queue(connection, TURNS).count == 0  # no job
 
     # The watchdog, at the task's first check, finds no job and queues one.
     report = sweep(connection, Timing(), now=time.time() + Timing().check + 1)
@@ -61,6 +61,6 @@ def test_the_hand_over_queues_the_turn_written_with_the_move(
     assert answer.status_code == 200
     key = task_key(turn_key(game_id, answer.json["version"]))
     assert not connection.hexists(key, "pending")  # taken by the hand-over
-    assert queue(connection, HIGH).count == 1
+    assert queue(connection, TURNS).count == 1
     drain()
     assert store_for(connection).load(game_id).game.turn == 0  # the three bots have bid

@@ -15,7 +15,7 @@ from rq.job import Job
 from ai.arena import parse_player, play_game, tasks_for
 from ai.stats import summarize
 from core.keys import task_key
-from core.queues import HIGH, LOW, SERIALIZER, Timing, queue
+from core.queues import LOW, SERIALIZER, TURNS, Timing, queue
 from engine.rules import Rules
 from tests.service.helpers import create_game
 from tests.worker.conftest import Drain
@@ -158,7 +158,7 @@ def test_a_queued_match_does_not_delay_a_bot_turn(
     # A game of bots is created while the match's continuation and five more games wait.
     players = [{"name": f"B{i}", "bot": "heuristic"} for i in range(4)]
     game = create_game(client, players, {"schedule": [2]}, seed=8)
-    assert queue(connection, LOW).count == 6 and queue(connection, HIGH).count == 1
+    assert queue(connection, LOW).count == 6 and queue(connection, TURNS).count == 1
     worker.work(burst=True, logging_level="WARNING")
     turns = [
         Job.fetch(f"pocha-turn-{game['id']}-{v}", connection=connection, serializer=SERIALIZER)

@@ -13,11 +13,11 @@ from ai.levels import LEVELS, decide
 from core.bots import bot_seed
 from core.keys import TASKS_DUE
 from core.queues import (
-    HIGH,
     MARGIN_SECONDS,
     SERIALIZER,
     SLOW_ITERATIONS_PER_SECOND,
     TURN_TIMEOUT,
+    TURNS,
     queue,
     thinking_seconds,
 )
@@ -116,7 +116,7 @@ def test_a_turn_is_handed_over_once_and_a_stale_turn_does_nothing(
     game_id = created["id"]
     # The API handed version 1 over; handing it over again is refused.
     assert not schedule_turn(connection, game_id, 1)
-    assert queue(connection, HIGH).count == 1
+    assert queue(connection, TURNS).count == 1
     drain()
     final = store_for(connection).load(game_id)
     assert final.finished

@@ -13,7 +13,7 @@ from rq import Queue
 from rq.job import Job
 
 from core.keys import SWEEP_LOCK, TASKS_DUE
-from core.queues import HIGH, SERIALIZER, Timing, queue
+from core.queues import SERIALIZER, TURNS, Timing, queue
 from core.tasks import (
     MAX_RECOVERIES,
     TURN_RETRIES,
@@ -89,7 +89,7 @@ def test_a_turn_whose_worker_died_is_retried_by_rq_and_a_live_one_is_not(
     assert report.abandoned == [job_id] and report.recovered == []
     job = Job.fetch(job_id, connection=connection, serializer=SERIALIZER)
     assert job.get_status() == "queued" and job.retries_left == TURN_RETRIES - 1
-    assert queue(connection, HIGH).get_job_position(job_id) is not None
+    assert queue(connection, TURNS).get_job_position(job_id) is not None
     assert current_job_id(connection, key) == job_id
     drain()
     assert store_for(connection).load(game_id).finished
@@ -104,7 +104,7 @@ def test_a_turn_taken_off_its_queue_by_a_worker_that_never_started_it_is_queued_
     # A worker takes the job off the queue, and Redis stops (or the worker dies) before it
     # marks the job started: the job reads `queued`, but no queue holds it.
     taken = Queue.dequeue_any(
-        [queue(connection, HIGH)], None, connection=connection, serializer=SERIALIZER
+        [queue(connection, TURNS)], None, connection=connection, serializer=SERIALIZER
     )
     assert taken is not None
     job = taken[0]
@@ -126,7 +126,7 @@ def test_a_started_turn_that_rq_has_no_record_of_running_is_queued_again(
                     serializer=SERIALIZER)  # fmt: skip
     # Marked started by a work horse, but its worker never entered it in RQ's started
     # registry, so RQ's cleanup would never notice it had stopped.
-    queue(connection, HIGH).remove(job)
+    queue(connection, TURNS).remove(job)
     make_worker(connection, timing=TIMING).prepare_job_execution(job)
     assert job.get_status() == "started"
     report = sweep_at(connection, time.time() + LATER)
@@ -142,7 +142,7 @@ def test_queued_work_is_left_in_its_queue(client: FlaskClient, connection: redis
     report = sweep_at(connection, now)
     assert report.looked_at == 1 and report.recovered == []
     assert connection.zscore(TASKS_DUE, turn_key(game_id, version)) == now + TIMING.queued_check
-    assert queue(connection, HIGH).count == 1
+    assert queue(connection, TURNS).count == 1
 
 
 def test_one_sweeper_at_a_time(client: FlaskClient, connection: redis.Redis) -> None:
