@@ -192,15 +192,39 @@ def bench_soak(
     type=click.IntRange(1, 64),
     default=1,
     show_default=True,
-    help="`pocha worker` processes playing the bots' turns, hints and matches.",
+    help="General `pocha worker` processes: bot turns first, then hints and AI moves, "
+    "then match games.",
+)
+@click.option(
+    "--turn-workers",
+    type=click.IntRange(0, 64),
+    default=1,
+    show_default=True,
+    help="`pocha worker --queues pocha-turns` processes, reserved for the bot turns of "
+    "people's games: however many hints and AI moves are queued, a game's next bot move "
+    "has a worker (0: none reserved).",
 )
 def serve(
-    host: str, port: int, data_dir: str, api_processes: int | None, bot_workers: int
+    host: str,
+    port: int,
+    data_dir: str,
+    api_processes: int | None,
+    bot_workers: int,
+    turn_workers: int,
 ) -> None:
     """Run the whole service here: a private Redis, the API (gunicorn) and the bots, kept
-    running (a part that dies is started again); Ctrl-C or SIGTERM stops it all."""
+    running (a part that dies is started again); Ctrl-C or SIGTERM stops it all.
+
+    \b
+    The bots run in two roles of `pocha worker`:
+      general (--bot-workers)    bot turns, then hints and AI moves, then matches
+      reserved (--turn-workers)  bot turns only, so that people's games never wait
+                                 behind anyone's hints or AI moves
+    """
     tools_serve = _load("tools.serve")
-    raise SystemExit(tools_serve.serve(host, port, data_dir, api_processes, bot_workers))
+    raise SystemExit(
+        tools_serve.serve(host, port, data_dir, api_processes, bot_workers, turn_workers)
+    )
 
 
 @pocha.command()

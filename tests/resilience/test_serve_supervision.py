@@ -1,6 +1,7 @@
 """`pocha serve` as the supervisor of its parts: one instance per data dir, an orderly and
 quiet stop on SIGINT and SIGTERM (also when started in the background), nothing left
-behind when it is killed, and a dead Redis, API or bot worker started again.
+behind when it is killed, and a dead Redis, API or bot worker (general or reserved for bot
+turns) started again.
 
 Every test runs the real `pocha serve` command and kills its parts with SIGKILL, as a
 crash or the kernel's OOM killer would.
@@ -71,7 +72,8 @@ def alive(pid: int) -> bool:
 def stops_cleanly(serve: subprocess.Popen[bytes], sig: int, processes: Processes) -> float:
     """Send `sig`; assert the stop is quiet and leaves no part running; its duration."""
     parts = list(children(serve.pid))
-    assert len(parts) == 3, children(serve.pid)  # Redis, gunicorn, one bot worker
+    # Redis, gunicorn, a general bot worker and one reserved for bot turns.
+    assert len(parts) == 4, children(serve.pid)
     started = time.monotonic()
     serve.send_signal(sig)
     assert serve.wait(timeout=30) == 0, processes.log(serve_name(serve, processes))[-3000:]
@@ -143,8 +145,14 @@ def test_killing_serve_leaves_nothing_behind_and_the_next_serve_starts(
 
 @pytest.mark.parametrize(
     ("part", "name"),
-    [("redis-server", "Redis"), ("gunicorn", "API"), ("cli.main worker", "bot worker")],
-    ids=["redis", "api", "worker"],
+    [
+        ("redis-server", "Redis"),
+        ("gunicorn", "API"),
+        ("worker --queues pocha-turns,pocha-high,pocha-low", "bot worker"),
+        # The command line ends with the queue (children() writes its NULs as spaces).
+        ("worker --queues pocha-turns ", "bot-turn worker"),
+    ],
+    ids=["redis", "api", "worker", "turn-worker"],
 )
 def test_a_killed_part_is_started_again(
     data: Path, processes: Processes, part: str, name: str

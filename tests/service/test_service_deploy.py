@@ -12,6 +12,7 @@ from pathlib import Path
 import yaml
 from flask.testing import FlaskClient
 
+from core.queues import TURNS
 from service.openapi import COMMITTED
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,23 +37,26 @@ def test_swagger_ui_is_served(client: FlaskClient) -> None:
 def test_compose_file_parses_and_its_commands_exist() -> None:
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
-    assert set(services) == {"redis", "api", "worker"}
+    assert set(services) == {"redis", "api", "worker", "turn-worker"}
     assert "--appendonly" in services["redis"]["command"]
-    for name in ("api", "worker"):
+    for name in ("api", "worker", "turn-worker"):
         command = services[name]["command"]
         # These run in our image, where the package is installed as in this venv.
         executable = VENV_BIN / command[0]
         assert executable.exists(), f"{name}: {command[0]} is not installed"
         assert services[name]["environment"]["REDIS_URL"].startswith("redis://redis:")
-    # The worker's command must be a real subcommand, not only an executable.
-    worker = services["worker"]["command"]
-    result = subprocess.run(
-        [str(VENV_BIN / worker[0]), *worker[1:], "--help"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
+    # The workers' commands must be a real subcommand, not only an executable; one worker
+    # is reserved for bot turns, on a queue that exists.
+    for name in ("worker", "turn-worker"):
+        worker = services[name]["command"]
+        result = subprocess.run(
+            [str(VENV_BIN / worker[0]), *worker[1:], "--help"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 0, result.stderr
+    assert services["turn-worker"]["command"][-2:] == ["--queues", TURNS]
     # The api's config file and app must load.
     api = services["api"]["command"]
     assert (ROOT / api[api.index("--config") + 1]).is_file()
