@@ -1,17 +1,21 @@
 """AI on demand: a hint for a seat of a stored game, or a move for a position a front end
 keeps itself; and the report of such a job for `GET /api/v1/jobs/{id}`.
 
-`ask_hint` and `ask_move` queue a job on the high-priority queue and return its id, a
-random token: a hint shows its seat's best move, so only the holder of that seat's token,
-who is given the id, can read it. The jobs (`hint`, `move`) think with the analysis on and
-return the action with, per legal action, its share of the search and its mean score.
-They are not retried and not owed_args: if thinking fails, or the worker dies (the report
-notices the job's heartbeat stopping), the job is reported failed and the client asks
-again. Only these jobs are reported; bot turns and match games are not readable by id.
+`ask_hint` and `ask_move` queue a job on `pocha-high`, the on-demand queue, and return its
+id, a random token: a hint shows its seat's best move, so only the holder of that seat's
+token, who is given the id, can read it. Each job is first let in by `core.admission`, by
+the thinking it orders (the asking address's think budget, the wait of the queue), or
+refused there with `RateLimited` or `Busy`; a worker takes its thinking off the queue's
+estimate as it takes the job (`job_taken`). The jobs (`hint`, `move`) think with the
+analysis on and return the action with, per legal action, its share of the search and its
+mean score. They are not retried and not owed: if thinking fails, or the worker dies (the
+report notices the job's heartbeat stopping), the job is reported failed and the client
+asks again. Only these jobs are reported; bot turns and match games are not readable by id.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
@@ -26,11 +30,20 @@ from rq.job import Job
 
 from ai.bot import Budget
 from ai.levels import LEVELS, decide
+from core.admission import UNBOUNDED, Admission, left_queue
 from core.bot_metrics import record_decision
 from core.bots import bot_seed
 from core.errors import GameNotFound
 from core.logs import job_meta
-from core.queues import HIGH, SERIALIZER, Timing, job_timeout, queue, thinking_seconds
+from core.queues import (
+    HIGH,
+    SERIALIZER,
+    Timing,
+    estimated_seconds,
+    job_timeout,
+    queue,
+    thinking_seconds,
+)
 from core.turns import store_for
 from engine.errors import InvalidStateError
 from engine.observation import observe
@@ -85,35 +98,77 @@ class AdviceRefused(Exception):
         self.message = message
 
 
+@dataclass(frozen=True)
+class Asker:
+    """Who asks, for the admission: the client's address (None: a tool of ours) and the
+    checks of the process that takes the request."""
+
+    address: str | None = None
+    admission: Admission = UNBOUNDED
+
+
 def _enqueue(
-    connection: redis.Redis, kind: str, func: str, args: tuple[Any, ...], thinking: Thinking
+    connection: redis.Redis,
+    kind: str,
+    func: str,
+    args: tuple[Any, ...],
+    thinking: Thinking,
+    asker: Asker,
 ) -> str:
     job_id = secrets.token_urlsafe(18)
-    queue(connection, HIGH).enqueue_call(
-        func=func,
-        args=args,
-        kwargs=thinking.to_kwargs(),
-        timeout=job_timeout(thinking_seconds(thinking.budget)),
-        job_id=job_id,
-        result_ttl=RESULT_TTL,
-        failure_ttl=RESULT_TTL,
-        ttl=QUEUED_TTL,
-        meta={"kind": kind, **job_meta()},
-        description=kind,
+    asker.admission.admit(
+        connection, job_id, estimated_seconds(thinking.budget), asker.address, QUEUED_TTL
     )
+    try:
+        queue(connection, HIGH).enqueue_call(
+            func=func,
+            args=args,
+            kwargs=thinking.to_kwargs(),
+            timeout=job_timeout(thinking_seconds(thinking.budget)),
+            job_id=job_id,
+            result_ttl=RESULT_TTL,
+            failure_ttl=RESULT_TTL,
+            ttl=QUEUED_TTL,
+            meta={"kind": kind, **job_meta()},
+            description=kind,
+        )
+    except BaseException:
+        with contextlib.suppress(redis.RedisError):
+            left_queue(connection, job_id)  # never queued: nothing waits
+        raise
     return job_id
 
 
 def ask_hint(
-    connection: redis.Redis, game_id: str, seat: int, version: int, thinking: Thinking
+    connection: redis.Redis,
+    game_id: str,
+    seat: int,
+    version: int,
+    thinking: Thinking,
+    asker: Asker | None = None,
 ) -> str:
     """Queue a hint for `seat` of the game at `version`; the job's id."""
-    return _enqueue(connection, "hint", "worker.advice.hint", (game_id, seat, version), thinking)
+    args = (game_id, seat, version)
+    return _enqueue(connection, "hint", "worker.advice.hint", args, thinking, asker or Asker())
 
 
-def ask_move(connection: redis.Redis, position: dict[str, Any], thinking: Thinking) -> str:
+def ask_move(
+    connection: redis.Redis,
+    position: dict[str, Any],
+    thinking: Thinking,
+    asker: Asker | None = None,
+) -> str:
     """Queue a move for a client's position (already checked by the caller); the job's id."""
-    return _enqueue(connection, "ai_move", "worker.advice.move", (position,), thinking)
+    return _enqueue(
+        connection, "ai_move", "worker.advice.move", (position,), thinking, asker or Asker()
+    )
+
+
+def job_taken(connection: redis.Redis, job: Job) -> None:
+    """A worker has taken `job` off its queue: if it is a hint or an AI move, its thinking no
+    longer waits (`core.admission`)."""
+    if job.meta.get("kind") in KINDS:
+        left_queue(connection, job.id)
 
 
 def think_hint(

@@ -47,6 +47,13 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATE_LIMIT_MOVES": ("POCHA_RATE_LIMIT_MOVES", "300/minute"),
     "RATE_LIMIT_AI": ("POCHA_RATE_LIMIT_AI", "30/minute"),
     "RATE_LIMIT_MATCHES": ("POCHA_RATE_LIMIT_MATCHES", "3/hour;10/day"),
+    # Hints and AI moves are let in by the thinking they order (core.admission): with the
+    # rate limits on, each client address may order this many seconds of thinking a minute,
+    # hints and AI moves together...
+    "THINK_BUDGET": ("POCHA_THINK_BUDGET", 30),
+    # ...and, always, none is queued when the thinking already queued for them would keep it
+    # waiting longer than this many seconds for a worker (503 busy).
+    "THINK_WAIT_MAX": ("POCHA_THINK_WAIT_MAX", 30),
     # How many proxies in front of the API add X-Forwarded-For (0: none, trust no header).
     "TRUSTED_PROXIES": ("POCHA_TRUSTED_PROXIES", 0),
     # Browser origins allowed to call the API from other sites, comma-separated, or "*";

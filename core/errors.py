@@ -1,5 +1,6 @@
 """The errors of the service's own rules (not the game's): a missing game, a lost race, a stale
-version, a refused token, a rate limit; and which Redis errors mean "the store is down".
+version, a refused token, a rate limit, work the bots cannot take now; and which Redis
+errors mean "the store is down".
 
 Each `ServiceError` carries the HTTP status and the stable machine code it is reported
 with, and a sentence for the client. They know nothing of Flask, so the store, the bot
@@ -86,6 +87,18 @@ class RateLimited(ServiceError):
 
     status = 429
     error = "rate_limited"
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Busy(ServiceError):
+    """More work is queued for the bots than they can start soon: refused at once rather
+    than queued; `Retry-After` says in how many seconds the queue should have drained."""
+
+    status = 503
+    error = "busy"
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)

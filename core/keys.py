@@ -99,3 +99,19 @@ def think_key(kind: str, level: str) -> str:
 def move_limit_key(window: int, index: int, address: str) -> str:
     """Counter of one client address's moves in one window of one move rate limit."""
     return f"{PREFIX}:limit:moves:{window}:{index}:{address}"
+
+
+# -- the AI on demand (core.admission) --------------------------------------------------
+
+
+def think_limit_key(address: str) -> str:
+    """When one client address's spending of its think budget will have drained (a Unix
+    time, as text)."""
+    return f"{PREFIX}:limit:think:{address}"
+
+
+#: Sorted set of the hint and AI-move jobs waiting in their queue, scored by when RQ drops
+#: each one unstarted.
+ADVICE_QUEUED = f"{PREFIX}:advice:queued"
+#: Hash of the same jobs' estimated thinking (seconds).
+ADVICE_QUEUED_SECONDS = f"{PREFIX}:advice:queued:seconds"

@@ -60,6 +60,17 @@ def thinking_seconds(budget: Budget) -> float:
     return min(limits) if limits else 0.0
 
 
+#: What a job costs a worker beyond its thinking: taking it, forking the work horse, loading
+#: and saving (10-20 ms measured by `pocha bench bots`).
+JOB_SECONDS = 0.02
+
+
+def estimated_seconds(budget: Budget) -> float:
+    """How long a job thinking within `budget` may keep a worker, for the AI on demand's
+    admission (`core.admission`)."""
+    return thinking_seconds(budget) + JOB_SECONDS
+
+
 def job_timeout(seconds_of_thinking: float) -> int:
     """RQ's timeout (whole seconds) for a job that thinks this long at most."""
     return math.ceil(seconds_of_thinking + MARGIN_SECONDS)

@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 
 import redis
 from rq import Worker
+from rq.worker import BaseWorker
 
 from core.queues import QUEUES, Timing, queue
 
@@ -34,12 +35,20 @@ class WorkStatus:
     failed: dict[str, int]
 
 
+def _alive(workers: list[BaseWorker], timing: Timing) -> int:
+    since = datetime.now(UTC) - timedelta(seconds=timing.worker_ttl)
+    return sum(1 for w in workers if w.last_heartbeat is not None and w.last_heartbeat >= since)
+
+
+def workers_serving(connection: redis.Redis, name: str, timing: Timing | None = None) -> int:
+    """The workers alive that take jobs from the queue `name` (RQ's registry of them)."""
+    workers = Worker.all(queue=queue(connection, name))
+    return _alive(workers, timing or Timing.from_env())
+
+
 def work_status(connection: redis.Redis, timing: Timing | None = None) -> WorkStatus:
     """The workers and queues now (raises Redis errors: the caller decides what they mean)."""
-    timing = timing or Timing.from_env()
-    since = datetime.now(UTC) - timedelta(seconds=timing.worker_ttl)
-    workers = Worker.all(connection=connection)
-    alive = sum(1 for w in workers if w.last_heartbeat is not None and w.last_heartbeat >= since)
+    alive = _alive(Worker.all(connection=connection), timing or Timing.from_env())
     queues = [queue(connection, name) for name in QUEUES]
     return WorkStatus(
         workers_alive=alive,

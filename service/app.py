@@ -17,6 +17,7 @@ from flask_smorest import Api
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from core.admission import Admission
 from core.bots import BotRunner, InlineBotRunner, RQBotRunner
 from core.config import load_config
 from core.errors import ServiceError
@@ -109,7 +110,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     store = GameStore(client, finished_ttl=settings["FINISHED_TTL"], idle_ttl=settings["IDLE_TTL"])
     bots = make_bot_runner(settings["BOT_RUNNER"], store)
-    app.extensions[EXTENSION] = Services(client, store, bots, GameService(store, bots))
+    app.extensions[EXTENSION] = Services(
+        client, store, bots, GameService(store, bots), Admission.from_settings(settings)
+    )
 
     api = PochaApi(
         app,

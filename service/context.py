@@ -1,5 +1,6 @@
-"""Where a request finds the app's long-lived objects: the store, the bot runner and the
-`GameService` built on them, made once by `create_app` and kept in `app.extensions`."""
+"""Where a request finds the app's long-lived objects: the store, the bot runner, the
+`GameService` built on them and the admission of the AI on demand, made once by
+`create_app` and kept in `app.extensions`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 import redis
 from flask import current_app
 
+from core.admission import Admission
 from core.bots import BotRunner
 from core.games import GameService
 from core.store import GameStore
@@ -21,6 +23,7 @@ class Services:
     store: GameStore
     bots: BotRunner
     games: GameService
+    admission: Admission
 
 
 def services() -> Services:

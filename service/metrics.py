@@ -6,10 +6,11 @@ it; these live in prometheus-client metrics, one set per app. Under gunicorn eac
 process counts for itself into files in `PROMETHEUS_MULTIPROC_DIR` (set up by
 `service.gunicorn_conf`), and a scrape of any worker reads all of them, so a scrape sees
 the whole server, not the one worker that happened to answer. And the cluster's, read from
-Redis at scrape time by `RedisCollector`: workers alive, queue depth, failed jobs, and the
-bots' think time and moves (recorded by the workers, see `core.bot_metrics`). Every API
-instance exports the same cluster figures: aggregate those with `max`, the process figures
-with `sum`. When Redis does not answer, a scrape still succeeds with `pocha_redis_up 0`.
+Redis at scrape time by `RedisCollector`: workers alive, queue depth, failed jobs, the
+thinking queued for hints and AI moves, and the bots' think time and moves (recorded by the
+workers, see `core.bot_metrics`). Every API instance exports the same cluster figures:
+aggregate those with `max`, the process figures with `sum`. When Redis does not answer, a
+scrape still succeeds with `pocha_redis_up 0`.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from prometheus_client.core import (
 )
 from prometheus_client.registry import Collector
 
+from core.admission import queued_seconds
 from core.bot_metrics import read_histograms
 from core.status import work_status
 from service.context import services
@@ -117,6 +119,7 @@ class RedisCollector(Collector):
         try:
             status = work_status(self.connection)
             histograms = read_histograms(self.connection)
+            on_demand = queued_seconds(self.connection)
         except redis.RedisError as exc:
             log.warning("metrics: Redis does not answer: %s", type(exc).__name__)
             up.add_metric([], 0)
@@ -143,6 +146,12 @@ class RedisCollector(Collector):
             failed.add_metric([name], count)
         yield depth
         yield failed
+        yield GaugeMetricFamily(
+            "pocha_ai_queued_seconds",
+            "Estimated thinking queued for hints and AI moves (seconds); new ones are refused "
+            "(503 busy) when it would keep them waiting too long.",
+            value=on_demand,
+        )
         think = HistogramMetricFamily(
             "pocha_bot_think_seconds",
             "Time a bot thought for one decision, by kind (turn, hint, ai_move) and level; "

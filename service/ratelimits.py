@@ -9,7 +9,9 @@ string from the environment (`POCHA_RATE_LIMIT_CREATE="20/minute;200/hour"`, see
 address is the one `service.edge` settles on. A refused request gets `429` with the machine
 code `rate_limited` and `Retry-After` in seconds. If Redis does not answer, the limit is
 skipped rather than failing the request: the request's own use of Redis decides (`503`).
-Tests switch the limits off (POCHA_RATE_LIMITS=off), except the test of them.
+Tests switch the limits off (POCHA_RATE_LIMITS=off), except the test of them. With the
+limits on, hints and AI moves are also budgeted in seconds of thinking per address, which
+`core.admission` counts when the view knows what the request orders.
 
 Moves are the one request a game makes hundreds of times, so their limit is not counted by
 flask-limiter (a round trip of its own and, measured with `pocha bench api`, about a

@@ -34,6 +34,7 @@ from rq.worker import BaseWorker
 # The job modules are imported here, in the worker, so every forked horse has them loaded:
 # importing them (the engine, the bots, the core) in each horse would add to every job.
 from core import logs
+from core.advice import job_taken
 from core.config import load_config
 from core.queues import QUEUES, SERIALIZER, Timing, connect, queue
 from core.tasks import sweep
@@ -68,6 +69,11 @@ class _Watchful:
         super().request_stop(signum, frame)  # type: ignore[misc]
 
     def execute_job(self, job: Any, queue: Any) -> Any:
+        # Here, in the worker, as soon as RQ has taken the job: a horse that fails to start
+        # must not leave a hint or an AI move counted as waiting. A count that cannot be
+        # taken off only keeps the estimate high until the job's drop time: the job runs.
+        with contextlib.suppress(redis.RedisError):
+            job_taken(self.connection, job)
         # Set before RQ forks the work horse, so the horse's lines carry them too.
         job_token = logs.JOB_ID.set(job.id)
         request_token = logs.REQUEST_ID.set(job.meta.get("request_id"))

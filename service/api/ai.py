@@ -4,7 +4,9 @@
 holder, dealer, bids, the cards played so far in this hand by whom) and how hard to think.
 The position is checked at once by `engine.position`: an impossible one gets a `422`
 `invalid_position` whose message says what is inconsistent. A possible one is queued for a
-worker, and the answer is `202` with the job to follow at `GET /api/v1/jobs/{id}`.
+worker, and the answer is `202` with the job to follow at `GET /api/v1/jobs/{id}`, unless
+`core.admission` refuses it at once: `429 rate_limited` over the address's think budget
+(shared with hints), `503 busy` behind too long a queue, both with `Retry-After`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from core.errors import ServiceError
 from engine.errors import InvalidStateError
 from engine.position import FIELDS, position_from_dict
 from service.api.ai_schemas import AiMoveRequestSchema, JobSchema
-from service.api.jobs import BODY_ERRORS, accepted, document_errors
+from service.api.jobs import ON_DEMAND_ERRORS, accepted, asker, document_errors
 from service.context import services
 from service.json_bodies import Blueprint
 
@@ -42,7 +44,7 @@ class Move(MethodView):
     @document_errors(
         blp,
         {
-            **BODY_ERRORS,
+            **ON_DEMAND_ERRORS,
             422: "invalid_position: no game could reach this position (the message says "
             "why); validation_error: a malformed body, an unknown level, a budget out of "
             "range.",
@@ -62,7 +64,7 @@ class Move(MethodView):
             raise InvalidPosition(exc.message) from exc
         thinking = Thinking(body.get("level"), body.get("iterations"), body.get("milliseconds"))
         connection = services().redis
-        job_id = ask_move(connection, position, thinking)
+        job_id = ask_move(connection, position, thinking, asker())
         report = job_report(connection, job_id)
         assert report is not None
         return accepted(report)

@@ -3,7 +3,9 @@
 `POST /api/v1/games/{id}/hint` with the seat's token, on its turn, queues a job that thinks
 from that seat's view only (as a bot in its seat would) and answers `202` with the job to
 follow at `GET /api/v1/jobs/{id}`. The job's id is random and given only to the token's
-holder, since the answer reveals the seat's best card.
+holder, since the answer reveals the seat's best card. A hint is let in by the thinking it
+orders (`core.admission`): over the address's think budget it is a `429 rate_limited`, and
+behind too long a queue a `503 busy`, both at once and with `Retry-After`.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from core.advice import Thinking, ask_hint, job_report
 from engine.errors import NotYourTurnError, WrongPhaseError
 from service.api.ai_schemas import HintRequestSchema, JobSchema
 from service.api.games import bearer_token
-from service.api.jobs import BODY_ERRORS, accepted, document_errors
+from service.api.jobs import ON_DEMAND_ERRORS, accepted, asker, document_errors
 from service.context import game_service, services
 from service.json_bodies import Blueprint
 
@@ -28,7 +30,7 @@ blp = Blueprint(
 )
 
 _ERRORS = {
-    **BODY_ERRORS,
+    **ON_DEMAND_ERRORS,
     401: "unauthorized: no token, or a token that opens no seat of this game.",
     403: "forbidden: the host token (a hint is for a seat).",
     404: "game_not_found.",
@@ -66,7 +68,7 @@ class Hint(MethodView):
             )
         thinking = Thinking(body.get("level"), body.get("iterations"), body.get("milliseconds"))
         connection = services().redis
-        job_id = ask_hint(connection, game_id, seat, record.version, thinking)
+        job_id = ask_hint(connection, game_id, seat, record.version, thinking, asker())
         report = job_report(connection, job_id)
         assert report is not None
         return accepted(report)

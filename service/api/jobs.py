@@ -3,7 +3,9 @@
 `GET /api/v1/jobs/{id}` reports the job's status (queued, started, finished, failed), its
 result or the reason it failed, and its timings; `?wait=S` holds the request until the job
 is done or S seconds pass (capped by JOB_WAIT_MAX), so a client needs no tight polling
-loop. Only the jobs of the AI on demand are readable here, by their random ids.
+loop. Only the jobs of the AI on demand are readable here, by their random ids. The views
+that queue such a job (hints, AI moves) say here who asks (`asker`) and document the
+refusals of their admission (`ON_DEMAND_ERRORS`).
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from typing import Any, TypeVar
 
 from flask import current_app
 from flask.views import MethodView
+from flask_limiter.util import get_remote_address
 
-from core.advice import wait_for_report
+from core.advice import Asker, wait_for_report
 from core.errors import ServiceError
 from service.api.ai_schemas import JobQuerySchema, JobSchema
 from service.context import services
@@ -41,6 +44,23 @@ BODY_ERRORS = {
     "seconds.",
     503: "unavailable: Redis does not answer.",
 }
+
+
+#: The errors of the requests that queue a hint or an AI move (`core.admission`).
+ON_DEMAND_ERRORS = {
+    **BODY_ERRORS,
+    429: "rate_limited: too many of these requests from your address, or too much thinking "
+    "(hints and AI moves share a budget of seconds of thinking a minute); wait "
+    "`Retry-After` seconds.",
+    503: "busy: more thinking is queued for hints and AI moves than the bots can start "
+    "soon; wait `Retry-After` seconds. unavailable: Redis does not answer.",
+}
+
+
+def asker() -> Asker:
+    """Who asks for the AI on demand in this request: the client's address as the rate
+    limits see it (`service.edge`), and this app's admission."""
+    return Asker(get_remote_address(), services().admission)
 
 
 def document_errors(blp: Blueprint, errors: dict[int, str]) -> Callable[[F], F]:

@@ -20,7 +20,7 @@ from rq.job import Job
 
 from core import logs
 from core.logs import JsonFormatter
-from core.queues import SERIALIZER, Timing, connect
+from core.queues import JOB_SECONDS, SERIALIZER, SLOW_ITERATIONS_PER_SECOND, Timing, connect
 from service import create_app
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 from worker.process import make_worker
@@ -254,6 +254,9 @@ def test_metrics_of_the_bots_workers_and_queues(client: FlaskClient, redis_url: 
         assert sample(found, "pocha_workers_alive") == 1
         assert sample(found, "pocha_queue_depth", queue="pocha-turns") == 0
         assert sample(found, "pocha_queue_depth", queue="pocha-high") == 1
+        # The hint's estimated thinking: easy, 8 iterations on a slow machine, and a job.
+        waiting = sample(found, "pocha_ai_queued_seconds")
+        assert waiting == pytest.approx(8 / SLOW_ITERATIONS_PER_SECOND + JOB_SECONDS)
         assert sample(found, "pocha_queue_depth", queue="pocha-low") == 0
         ready = client.get("/readyz").json
         assert ready == {
@@ -270,6 +273,7 @@ def test_metrics_of_the_bots_workers_and_queues(client: FlaskClient, redis_url: 
     assert sample(found, "pocha_workers_alive") == 0
     assert sample(found, "pocha_queue_depth", queue="pocha-high") == 0
     assert sample(found, "pocha_jobs_failed", queue="pocha-high") == 1
+    assert sample(found, "pocha_ai_queued_seconds") == 0
     turns = {
         level: sample(found, "pocha_bot_think_seconds_count", kind="turn", level=level)
         for level in ("heuristic", "easy")

@@ -1,9 +1,9 @@
 """Rate limits per client address, counted in the test's real Redis: creating games, moves
-(bids and cards share one budget), the AI on demand (hints and AI moves share one) and
-matches answer 429 `rate_limited` with Retry-After once over their limit; other
-addresses, and other endpoints, are not affected; X-Forwarded-For counts only behind a
-trusted proxy; a bad limit string stops the app from starting. The other tests run with
-the limits off (tests/conftest.py)."""
+(bids and cards share one budget), the AI on demand (hints and AI moves share one, in
+requests and in seconds of thinking) and matches answer 429 `rate_limited` with
+Retry-After once over their limit; other addresses, and other endpoints, are not
+affected; X-Forwarded-For counts only behind a trusted proxy; a bad limit string stops the
+app from starting. The other tests run with the limits off (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -99,6 +99,50 @@ def test_hints_and_ai_moves_share_one_budget_and_matches_have_theirs(redis_url: 
     match = {"seats": ["random", "random", "random"], "games": 1, "rules": {"schedule": [1]}}
     assert client.post("/api/v1/matches", json=match).status_code == 202
     assert_limited(client.post("/api/v1/matches", json=match), window=3600)
+
+
+AI_MOVE: dict[str, Any] = {
+    "rules": {"players": 4},
+    "seat": 0,
+    "hand": ["O1", "O4", "C3"],
+    "trump": {"card": "E7", "holder": None},
+    "dealer": 3,
+    "bids": [1, 0, 1, 0],
+    "plays": [],
+}
+
+
+def test_hints_and_ai_moves_share_a_budget_of_thinking_time(redis_url: str) -> None:
+    # Requests are counted generously here: what refuses is the thinking they order.
+    client = limited_app(redis_url, RATE_LIMIT_AI="1000/minute", THINK_BUDGET=10).test_client()
+
+    def ai_move(environ: dict[str, str], milliseconds: int) -> Any:
+        body = {**AI_MOVE, "milliseconds": milliseconds}
+        return client.post("/api/v1/ai/move", json=body, environ_base=environ)
+
+    # Three moves of 3.2 s each: nearly the 10 s of thinking a minute; a fourth is refused.
+    assert [ai_move(ANA, 3200).status_code for _ in range(3)] == [202] * 3
+    refused = ai_move(ANA, 3200)
+    assert_limited(refused)
+    assert "10 s of thinking a minute" in refused.json["message"]
+    # The budget comes back at 10 s a minute: a fourth 3.2 s move fits within 18 s.
+    assert int(refused.headers["Retry-After"]) <= 18
+    created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
+    hint = f"/api/v1/games/{created['id']}/hint"
+    token = bearer(tokens_of(created)[1])
+    # A hint shares the budget: one that may think a second (expert) is refused as well,
+    # while one of a few milliseconds (hard) still fits in what is left.
+    expert = client.post(hint, json={"level": "expert"}, headers=token, environ_base=ANA)
+    assert_limited(expert)
+    hard = client.post(hint, json={"level": "hard"}, headers=token, environ_base=ANA)
+    assert hard.status_code == 202, hard.json
+    # Another address has a budget of its own.
+    assert ai_move(BRUNO, 3200).status_code == 202
+
+
+def test_a_bad_think_budget_fails_at_start(redis_url: str) -> None:
+    with pytest.raises(ValueError, match="POCHA_THINK_BUDGET"):
+        limited_app(redis_url, THINK_BUDGET=0)
 
 
 def test_forwarded_for_counts_only_behind_a_trusted_proxy(redis_url: str) -> None:

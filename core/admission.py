@@ -1,0 +1,208 @@
+"""Whether a hint or an AI move may be queued now: the AI on demand is let in by the
+thinking it orders, not by the number of requests, and refused at once rather than queued
+behind more than the workers can start soon.
+
+Anyone can order thinking by the second (a custom budget asks for up to 5 s of a worker per
+request), so every hint and AI move is estimated in seconds before it is queued
+(`core.queues.estimated_seconds`: its level's or custom budget on a slow machine, plus a
+job's own cost), and two checks stand between it and the queue. One Lua script makes both
+and takes the place, so two API processes cannot both pass the last one.
+
+- The address's think budget: `budget` seconds of thinking a minute (POCHA_THINK_BUDGET,
+  on with the rate limits), hints and AI moves together, for the client address that
+  `service.edge` settles on. It is a generic cell rate algorithm: one timestamp per address
+  says when its spending will have drained, each job moves it on by its seconds times
+  60/`budget`, and a job is let in while that stays within a minute of now. So an address
+  may spend a minute's budget at once and then as fast as the budget comes back, with no
+  burst at the edge of fixed windows. One job costs at most a minute's budget (a custom
+  budget may ask more of the slow machine that estimates assume), so a job alone is never
+  refused for ever and `Retry-After` never exceeds a minute. Over it: `RateLimited`.
+- The wait: the estimated thinking of the on-demand jobs already queued, shared among the
+  workers that take them (general workers alive, read through RQ's API every few seconds),
+  is how long a new job would wait to start. Over `max_wait` seconds
+  (POCHA_THINK_WAIT_MAX), or with `max_jobs` already queued, the answer is `Busy` with the
+  seconds the queue needs to drain, instead of a queue that grows. The estimate is kept per
+  job, a hash of seconds beside a sorted set of when RQ drops the job unstarted: a worker
+  takes a job's entry out as it takes the job (`left_queue`), and an entry past its drop
+  time goes at the next admission, so a job lost or cancelled in its queue counts until RQ
+  would have dropped it at most. Both keys expire with their last entry.
+
+Neither check sees the bot turns of games, which have workers of their own (`core.queues`).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+
+from core.config import is_on
+from core.errors import Busy, RateLimited
+from core.keys import ADVICE_QUEUED, ADVICE_QUEUED_SECONDS, think_limit_key
+from core.queues import HIGH
+from core.status import workers_serving
+
+#: The think budget is so many seconds of thinking per this many seconds of wall time.
+WINDOW = 60
+#: At most this many on-demand jobs are queued at once, whatever their thinking: the
+#: estimate stays small enough to add up in every admission.
+MAX_QUEUED_JOBS = 1000
+#: How long a count of the workers that take on-demand jobs is used before it is read again.
+CAPACITY_SECONDS = 2.0
+
+# KEYS: the address's budget (a timestamp), queued jobs (id -> drop time), queued seconds
+# (id -> seconds). ARGV: now, job id, its seconds, its drop time, wall seconds per second
+# of thinking (0: no budget), the window, workers taking the jobs, the longest wait
+# (negative: no bound), the most jobs, the keys' TTL (ms).
+# Returns {'ok'}, {'rate_limited', seconds over} or {'busy', seconds over, queued seconds}.
+_ADMIT_LUA = """
+local now = tonumber(ARGV[1])
+local seconds = tonumber(ARGV[3])
+local rate = tonumber(ARGV[5])
+local window = tonumber(ARGV[6])
+local spent = 0
+if rate > 0 then
+  local drained_at = tonumber(redis.call('GET', KEYS[1]) or '0')
+  spent = math.max(0, drained_at - now) + math.min(seconds * rate, window)
+  if spent > window then return {'rate_limited', tostring(spent - window)} end
+end
+while true do
+  local dropped = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, 500)
+  if #dropped == 0 then break end
+  redis.call('HDEL', KEYS[3], unpack(dropped))
+  redis.call('ZREM', KEYS[2], unpack(dropped))
+end
+local max_wait = tonumber(ARGV[8])
+if max_wait >= 0 then
+  local queued = 0
+  for _, value in ipairs(redis.call('HVALS', KEYS[3])) do queued = queued + tonumber(value) end
+  local wait = queued / tonumber(ARGV[7])
+  if wait > max_wait or redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[9]) then
+    return {'busy', tostring(wait - max_wait), tostring(queued)}
+  end
+end
+if rate > 0 then
+  redis.call('SET', KEYS[1], tostring(now + spent), 'PX', math.ceil(spent * 1000))
+end
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[10])
+redis.call('PEXPIRE', KEYS[3], ARGV[10])
+return {'ok'}
+"""
+
+
+@dataclass(eq=False)
+class Admission:
+    """The checks of one API process (or tool): the think budget per address (None: none)
+    and the longest estimated wait (None: no bound, the estimate is kept all the same). It
+    keeps a count of workers between requests, so it is one object, compared by identity."""
+
+    budget: float | None
+    max_wait: float | None
+    max_jobs: int = MAX_QUEUED_JOBS
+    _capacity: tuple[float, int] = field(default=(-math.inf, 1), init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for name, value in (("POCHA_THINK_BUDGET", self.budget),
+                            ("POCHA_THINK_WAIT_MAX", self.max_wait)):  # fmt: skip
+            if value is not None and not value > 0:
+                raise ValueError(f"{name} must be a positive number of seconds, not {value!r}")
+
+    @classmethod
+    def from_settings(cls, settings: dict[str, Any]) -> Admission:
+        """The checks the settings ask for: the budget comes with the rate limits."""
+        budget = float(settings["THINK_BUDGET"]) if is_on(settings["RATE_LIMITS"]) else None
+        return cls(budget=budget, max_wait=float(settings["THINK_WAIT_MAX"]))
+
+    def capacity(self, connection: redis.Redis) -> int:
+        """The workers taking on-demand jobs, at least one: with none alive, a job waits for
+        the first to (re)start, and `/readyz` says so."""
+        now = time.monotonic()
+        read_at, count = self._capacity
+        if now - read_at < CAPACITY_SECONDS:
+            return count
+        with self._lock:
+            count = max(1, workers_serving(connection, HIGH))
+            self._capacity = (now, count)
+        return count
+
+    def admit(
+        self,
+        connection: redis.Redis,
+        job_id: str,
+        seconds: float,
+        address: str | None,
+        drop_after: int,
+        now: float | None = None,
+    ) -> None:
+        """Take a place for the job `job_id`, estimated at `seconds` of thinking, asked for
+        from `address`, which RQ drops unstarted after `drop_after` seconds; `RateLimited`
+        or `Busy` if it may not have one (`now` is for tests)."""
+        now = time.time() if now is None else now
+        rate = WINDOW / self.budget if self.budget is not None and address else 0
+        bounded = self.max_wait is not None
+        answer = connection.eval(
+            _ADMIT_LUA,
+            3,
+            think_limit_key(address or ""),
+            ADVICE_QUEUED,
+            ADVICE_QUEUED_SECONDS,
+            repr(now),
+            job_id,
+            repr(seconds),
+            repr(now + drop_after),
+            repr(rate),
+            WINDOW,
+            self.capacity(connection) if bounded else 1,
+            repr(self.max_wait) if self.max_wait is not None else -1,
+            self.max_jobs,
+            drop_after * 1000,
+        )
+        verdict = _text(answer[0])
+        if verdict == "ok":
+            return
+        retry_after = max(1, math.ceil(float(_text(answer[1]))))
+        if verdict == "rate_limited":
+            assert self.budget is not None
+            raise RateLimited(
+                f"Your address has used its thinking time for hints and AI moves (at most "
+                f"{self.budget:g} s of thinking a minute; this request may take "
+                f"{seconds:.2g} s); try again in {retry_after} s.",
+                retry_after,
+            )
+        queued = float(_text(answer[2]))
+        raise Busy(
+            f"The bots are busy: {queued:.0f} s of thinking is queued for hints and AI "
+            f"moves, more than they can start within {self.max_wait:g} s; try again in "
+            f"{retry_after} s.",
+            retry_after,
+        )
+
+
+#: For tools that queue on-demand jobs themselves: no budget, no bound, the estimate kept.
+UNBOUNDED = Admission(budget=None, max_wait=None)
+
+
+def left_queue(connection: redis.Redis, job_id: str) -> None:
+    """The job has left its queue (a worker took it, or it was never queued): its thinking
+    is no longer waiting."""
+    pipe = connection.pipeline(transaction=False)
+    pipe.zrem(ADVICE_QUEUED, job_id)
+    pipe.hdel(ADVICE_QUEUED_SECONDS, job_id)
+    pipe.execute()
+
+
+def queued_seconds(connection: redis.Redis) -> float:
+    """The estimated thinking queued for the AI on demand now (entries past their drop time
+    included until the next admission takes them out)."""
+    return sum(float(v) for v in connection.hvals(ADVICE_QUEUED_SECONDS))
+
+
+def _text(raw: bytes | str) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw
