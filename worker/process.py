@@ -12,7 +12,9 @@ started registry every `Timing.heartbeat` seconds, for `Timing.stale` seconds at
 a slow job from an abandoned one. Between jobs, and every `Timing.sweep` seconds when idle,
 a worker of either role runs the watchdog (`core.tasks.sweep`: RQ's cleanup of abandoned
 jobs on all our queues, then the owed tasks), and RQ's whole registry maintenance once a
-minute. `SimpleWorker` (no fork, no heartbeats
+minute. A horse thinking about a hint or an AI move runs at a lower CPU priority
+(`ON_DEMAND_NICENESS`), so that on shared cores it takes only what bot turns and the API
+leave. `SimpleWorker` (no fork, no heartbeats
 during a job) is offered for tests that run a worker inside the test process.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Sequence
 from datetime import timedelta
@@ -34,7 +37,7 @@ from rq.worker import BaseWorker
 # The job modules are imported here, in the worker, so every forked horse has them loaded:
 # importing them (the engine, the bots, the core) in each horse would add to every job.
 from core import logs
-from core.advice import job_taken
+from core.advice import KINDS, job_taken
 from core.config import load_config
 from core.queues import QUEUES, SERIALIZER, Timing, connect, queue
 from core.tasks import sweep
@@ -43,6 +46,10 @@ from worker import advice, matches, turns
 JOB_MODULES = (advice, matches, turns)
 
 log = logging.getLogger(__name__)
+
+#: How much lower the CPU priority of a horse thinking about a hint or an AI move is: from
+#: a worker at the usual 0, the lowest there is, so it runs on what the rest leaves.
+ON_DEMAND_NICENESS = 19
 
 #: RQ's whole maintenance (expired registry entries, dead workers' registrations, its
 #: scheduler) runs this often; the watchdog, which bounds a bot's recovery, much more often.
@@ -106,6 +113,14 @@ class PochaWorker(_Watchful, Worker):
         # Each heartbeat keeps the job in RQ's started registry this long: past it, the
         # job has lost its worker, and RQ's cleanup (in the watchdog) retries it.
         return self.timing.started_ttl
+
+    def main_work_horse(self, job: Any, queue: Any) -> None:
+        # In the forked horse, which ends with the job. Workers of both roles often share
+        # a machine's cores with each other and the API: a hint or AI move thinking for
+        # seconds then yields the CPU to bot turns and moves, and uses what they leave.
+        if job.meta.get("kind") in KINDS:
+            os.nice(ON_DEMAND_NICENESS)
+        super().main_work_horse(job, queue)
 
 
 class PochaSimpleWorker(_Watchful, SimpleWorker):

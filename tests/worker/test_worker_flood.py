@@ -1,16 +1,19 @@
 """Hostile load on the AI on demand: a flood of long AI moves from one address does not hold
-up the bots of a game (a worker reserved for bot turns plays them while the flood waits),
-and the AI on demand is refused at once, `503 busy` with Retry-After, when the thinking
-already queued for it would keep a new job waiting too long for the workers that take it.
-The estimate of that queue forgets each job as a worker takes it, or once RQ would have
-dropped it unstarted, and holds a bounded number of jobs.
+up the bots of a game (a worker reserved for bot turns plays them while the flood waits,
+and the flood's thinking runs at a lower CPU priority), and the AI on demand is refused at
+once, `503 busy` with Retry-After, when the thinking already queued for it would keep a
+new job waiting too long for the workers that take it. The estimate of that queue forgets
+each job as a worker takes it, or once RQ would have dropped it unstarted, and holds a
+bounded number of jobs.
 
 (The think budget per address, the other half of the admission, is tested with the other
 rate limits in tests/service/test_service_ratelimits.py.)"""
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,7 +30,7 @@ from core.turns import store_for
 from service import create_app
 from tests.service.helpers import bearer, create_game, humans, tokens_of
 from tests.worker.conftest import Drain, WorkerProcesses, wait_until
-from worker.process import make_worker
+from worker.process import ON_DEMAND_NICENESS, make_worker
 
 POSITION: dict[str, Any] = {
     "rules": {"players": 4},
@@ -69,6 +72,19 @@ def test_a_flood_of_ai_moves_does_not_hold_up_the_bots_of_a_game(
     # Every bot turn was played while most of the flood still waited for its worker.
     statuses = [client.get(answer.json["url"]).json["status"] for answer in flood]
     assert statuses[-3:] == ["queued"] * 3, statuses
+
+
+def test_on_demand_thinking_yields_the_cpu(
+    client: FlaskClient, connection: redis.Redis, workers: WorkerProcesses
+) -> None:
+    worker = workers.start()
+    job = ai_move(client, 2000).json
+    wait_until(lambda: client.get(job["url"]).json["status"] == "started", 30, "the thinking")
+    children = Path(f"/proc/{worker.pid}/task/{worker.pid}/children").read_text().split()
+    assert len(children) == 1, children  # the work horse
+    horse = int(children[0])
+    niceness = os.getpriority(os.PRIO_PROCESS, horse) - os.getpriority(os.PRIO_PROCESS, worker.pid)
+    assert niceness == ON_DEMAND_NICENESS
 
 
 def test_ai_on_demand_behind_too_long_a_queue_is_refused_busy(
