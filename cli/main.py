@@ -128,6 +128,47 @@ def bench_bots(samples: int, games: int, seats: str, rules_json: str) -> None:
     _echo_lines(worker_bench.run(samples=samples, games=games, seats=seats, rules=rules))
 
 
+@bench.command("flood")
+@click.option("--seconds", type=float, default=60.0, show_default=True,
+              help="Length of each phase: idle, then under the flood.")
+@click.option("--games", type=click.IntRange(1), default=2, show_default=True,
+              help="Games played at once, each by a person from its own address.")
+@click.option("--bots", default="easy,medium,hard", show_default=True,
+              help="The bots' levels, one per seat beside the person's.")
+@click.option("--think", type=float, default=0.3, show_default=True,
+              help="Seconds a person waits before each move.")
+@click.option("--flood", type=click.IntRange(1), default=30, show_default=True,
+              help="AI moves a minute sent by the flooding address (evenly spaced).")
+@click.option("--flood-ms", type=click.IntRange(1, 5000), default=5000, show_default=True,
+              help="Thinking each of them asks for (milliseconds).")
+@click.option("--turn-workers", type=click.IntRange(0, 64), default=1, show_default=True,
+              help="pocha serve's workers reserved for bot turns (0 shows what they do).")
+@click.option("--seed", type=int, default=1, show_default=True)
+def bench_flood(
+    seconds: float, games: int, bots: str, think: float, flood: int, flood_ms: int,
+    turn_workers: int, seed: int,
+) -> None:  # fmt: skip
+    """Bot-turn latency (a person's move to the next bot's move event) p50/p99, idle and
+    while one address floods the AI on demand (30 AI moves of 5 s a minute), on `pocha
+    serve` as shipped (workers in their roles, rate limits on); exit 1 unless the p99 under
+    flood is within 2x of the idle one."""
+    flood_bench = _load("tools.bench_flood")
+    spec = flood_bench.FloodSpec(
+        seconds=seconds,
+        games=games,
+        bots=tuple(b.strip() for b in bots.split(",") if b.strip()),
+        think=think,
+        flood=flood,
+        flood_ms=flood_ms,
+        seed=seed,
+        turn_workers=turn_workers,
+    )
+    result = flood_bench.run(spec)
+    _echo_lines(result.lines)
+    if not result.ok:
+        raise SystemExit(1)
+
+
 @bench.command("soak")
 @click.option("--games", type=click.IntRange(1), default=200, show_default=True)
 @click.option(
