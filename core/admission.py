@@ -33,7 +33,6 @@ Neither check sees the bot turns of games, which have workers of their own (`cor
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -105,8 +104,9 @@ class Admission:
     budget: float | None
     max_wait: float | None
     max_jobs: int = MAX_QUEUED_JOBS
+    #: When the count of workers was read, and the count (threads of a process share it: two
+    #: reading it at once is harmless).
     _capacity: tuple[float, int] = field(default=(-math.inf, 1), init=False, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def __post_init__(self) -> None:
         for name, value in (("POCHA_THINK_BUDGET", self.budget),
@@ -125,9 +125,7 @@ class Admission:
         the first to (re)start, and `/readyz` says so."""
         now = time.monotonic()
         read_at, count = self._capacity
-        if now - read_at < CAPACITY_SECONDS:
-            return count
-        with self._lock:
+        if now - read_at >= CAPACITY_SECONDS:
             count = max(1, workers_serving(connection, HIGH))
             self._capacity = (now, count)
         return count
