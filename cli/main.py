@@ -131,8 +131,9 @@ def bench_bots(samples: int, games: int, seats: str, rules_json: str) -> None:
 @bench.command("flood")
 @click.option("--seconds", type=float, default=60.0, show_default=True,
               help="Length of each phase: idle, then under the flood.")
-@click.option("--games", type=click.IntRange(1), default=2, show_default=True,
-              help="Games played at once, each by a person from its own address.")
+@click.option("--games", type=click.IntRange(1), default=1, show_default=True,
+              help="Games played at once, each by a person from its own address (more "
+              "than one measures the reserved worker's capacity too).")
 @click.option("--bots", default="easy,medium,hard", show_default=True,
               help="The bots' levels, one per seat beside the person's.")
 @click.option("--think", type=float, default=0.3, show_default=True,
