@@ -7,11 +7,12 @@ match never delays a person's game by more than the one job a worker is busy wit
 thinking can be long (seconds per job, ordered by anyone), so turns also have workers of
 their own, reading `pocha-turns` only (`pocha worker --queues pocha-turns`, one beside the
 general worker in `pocha serve`): no queue of hints and AI moves, however long, stands
-between a game and its next bot move. Jobs are
-stored as JSON (RQ's JSONSerializer), never pickled: their arguments are plain ids and
-numbers, and nothing read back from Redis can run code. A job's timeout is the longest its
-thinking budget can take on a slow machine plus a margin for loading and saving the game.
-The timing settings come from the environment so a test can shorten them.
+between a game and its next bot move. Jobs are stored as JSON (RQ's JSONSerializer), never
+pickled: their arguments are plain ids and numbers, and nothing read back from Redis can
+run code. A job's timeout is the longest its thinking budget can take on a slow machine
+plus a margin for loading and saving the game; the same estimate, with a job's own cost,
+is what a hint or an AI move is let in by (`core.admission`). The timing settings come
+from the environment so a test can shorten them.
 """
 
 from __future__ import annotations
