@@ -99,3 +99,12 @@ def think_key(kind: str, level: str) -> str:
 def move_limit_key(window: int, index: int, address: str) -> str:
     """Counter of one client address's moves in one window of one move rate limit."""
     return f"{PREFIX}:limit:moves:{window}:{index}:{address}"
+
+
+# -- event streams (service.events) ---------------------------------------------------
+
+
+def stream_slots_key(address: str) -> str:
+    """Sorted set of the event streams one client address holds open (a random member
+    each), scored by when each lapses should its process die without giving it back."""
+    return f"{PREFIX}:streams:{address}"
