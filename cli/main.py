@@ -70,20 +70,11 @@ def bench_engine(seconds: float, seed: int | None) -> None:
 @click.option("--processes", type=int, default=2, show_default=True, help="Client processes.")
 @click.option("--threads", type=int, default=8, show_default=True, help="Threads per client.")
 @click.option("--workers", type=int, default=None, help="gunicorn workers (default: config).")
-@click.option("--server-threads", type=int, default=None, help="Threads per gunicorn worker.")
-def bench_api(
-    seconds: float, processes: int, threads: int, workers: int | None, server_threads: int | None
-) -> None:
+def bench_api(seconds: float, processes: int, threads: int, workers: int | None) -> None:
     """Play many concurrent games against gunicorn + Redis; moves/s and latency."""
     service_bench = _load("tools.bench_api")
     _echo_lines(
-        service_bench.run(
-            seconds=seconds,
-            processes=processes,
-            threads=threads,
-            workers=workers,
-            server_threads=server_threads,
-        )
+        service_bench.run(seconds=seconds, processes=processes, threads=threads, workers=workers)
     )
 
 

@@ -295,7 +295,6 @@ def run(
     processes: int = 2,
     threads: int = 8,
     workers: int | None = None,
-    server_threads: int | None = None,
     warmup: float = 1.0,
 ) -> list[str]:
     """Start Redis and gunicorn, load them, and return the report lines."""
@@ -316,8 +315,6 @@ def run(
             "POCHA_RATE_LIMIT_CREATE": "1000000/minute",
             "POCHA_RATE_LIMIT_MOVES": "1000000/minute",
         }
-        if server_threads is not None:
-            env["POCHA_THREADS"] = str(server_threads)
         log = (base / "gunicorn.log").open("wb")
         api = subprocess.Popen(
             gunicorn_command("127.0.0.1", port, workers), env=env, stdout=log, stderr=log
@@ -351,7 +348,7 @@ def run(
     )
     return [
         f"load: {processes} client processes x {threads} threads for {seconds:g} s per phase; "
-        f"gunicorn workers={shown_workers} threads={server_threads or 'default'}; "
+        f"gunicorn workers={shown_workers} (gevent); "
         f"{os.cpu_count()} cores shared by client, server and Redis",
         moves_line + f" ({moves.games} games started)",
         trivial_line,
