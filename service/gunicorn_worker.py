@@ -22,6 +22,7 @@ with a machine code too, instead of gunicorn's HTML page.
 from __future__ import annotations
 
 import collections
+import socket
 from typing import Any
 
 import gevent
@@ -36,6 +37,9 @@ from service.events import close_all_streams
 #: When a client over the connection cap may try again: by then gunicorn has closed the
 #: idle keep-alive connections that may have filled it (`keepalive` is 5 s).
 CONNECTIONS_RETRY_AFTER = 5
+
+#: How long a refused connection is read from (and what it sent dropped) before closing.
+LINGER_SECONDS = 1.0
 
 #: Machine codes and sentences of the statuses gunicorn answers by itself.
 GUNICORN_ERRORS: dict[int, tuple[str, str]] = {
@@ -100,6 +104,15 @@ class ApiWorker(GeventWorker):
         super().handle_exit(sig, frame)
         gevent.spawn(close_all_streams)
 
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
+        try:
+            return bool(super().handle_request(listener_name, req, sock, addr))
+        finally:
+            # The other connections' turn. A client quick to send its next request has it
+            # waiting by now, and a gevent socket reads what is there without yielding: its
+            # greenlet would answer request after request while the others wait.
+            gevent.sleep(0)
+
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         # A unix socket's peer has no address: nothing to count.
         address = addr[0] if isinstance(addr, tuple) and addr else ""
@@ -133,12 +146,16 @@ class ApiWorker(GeventWorker):
         try:
             client.setblocking(1)
             client.sendall(answer)
+            client.shutdown(socket.SHUT_WR)
+            # What the client sent already is read and dropped before closing (a socket
+            # closed with unread bytes is reset, and the answer may be lost with it).
+            with gevent.Timeout(LINGER_SECONDS, False):
+                while client.recv(65536):
+                    pass
         except OSError:
+            pass
+        finally:
             util.close(client)
-            return
-        # Whatever the client sent already is read and dropped before closing, so the
-        # answer is not lost to a reset.
-        util.close_graceful(client)
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         page = _ErrorPage()
