@@ -149,8 +149,14 @@ class Follower:
         self._woken = threading.Event()
         self._readable = False
         self._stop_watch: Callable[[], None] | None = None
+        self._watched = False
         if client is not None:
-            self._stop_watch = _when_readable(client, self._on_readable)
+            self._watch(client)
+
+    def _watch(self, client: socket.socket) -> None:
+        self._readable = False
+        self._stop_watch = _when_readable(client, self._on_readable)
+        self._watched = self._stop_watch is not None
 
     def wake(self) -> None:
         self._woken.set()
@@ -170,19 +176,24 @@ class Follower:
     def client_left(self) -> bool:
         """Whether the client closed its connection. Under gevent the socket is watched and
         looked at only once readable; otherwise it is looked at each time (one syscall)."""
-        if self.client is None or (self._stop_watch is not None and not self._readable):
+        if self.client is None or (self._watched and not self._readable):
             return False
-        left = _closed(self.client)
-        if not left:
-            # Readable with data (a pipelined request): nothing more to watch for.
-            self.stop_watching()
-        return left
+        sent = _peek(self.client)
+        if sent == b"":
+            return True
+        if sent is None:
+            if self._watched:
+                self._watch(self.client)  # woken for nothing: watch again
+            return False
+        # Bytes after the request (a pipelined one): nothing more to watch for.
+        self.stop_watching()
+        return False
 
     def stop_watching(self) -> None:
         if self._stop_watch is not None:
             self._stop_watch()
             self._stop_watch = None
-        self._readable = False
+        self._watched = self._readable = False
         self.client = None
 
 
@@ -209,17 +220,17 @@ def _when_readable(sock: socket.socket, callback: Callable[[], None]) -> Callabl
     return watcher.close  # type: ignore[no-any-return]
 
 
-def _closed(sock: socket.socket) -> bool:
-    """Whether the peer closed `sock` (it reads empty or is reset), without taking any byte
-    off it and without blocking."""
+def _peek(sock: socket.socket) -> bytes | None:
+    """The next byte the client sent, without taking it off the socket or blocking: b""
+    once the client has closed (or reset) the connection, None while nothing is there."""
     timeout = sock.gettimeout()
     try:
         sock.settimeout(0.0)
-        return sock.recv(1, socket.MSG_PEEK) == b""
+        return sock.recv(1, socket.MSG_PEEK)
     except BlockingIOError:
-        return False
+        return None
     except OSError:
-        return True
+        return b""
     finally:
         with contextlib.suppress(OSError):
             sock.settimeout(timeout)
@@ -292,11 +303,6 @@ class ChangeHub:
         self.closing = True
         self._announce_all()
 
-    def following(self) -> int:
-        """How many streams this process has open (for tests and operators)."""
-        with self._lock:
-            return sum(len(feed.followers) for feed in self._feeds.values())
-
     def _announce_all(self) -> None:
         with self._lock:
             feeds = list(self._feeds.values())
@@ -332,9 +338,9 @@ class ChangeHub:
             with self._lock:
                 if self._feeds:
                     idle_since = time.monotonic()
-                elif time.monotonic() - idle_since > IDLE_SECONDS or self._pubsub is not pubsub:
-                    if self._pubsub is pubsub:
-                        self._pubsub = None
+                elif time.monotonic() - idle_since > IDLE_SECONDS:
+                    # The next stream of this process starts a new listener.
+                    self._pubsub = None
                     with contextlib.suppress(*REDIS_DOWN):
                         pubsub.close()
                     return
@@ -407,10 +413,6 @@ class StreamSlots:
                 self._client.zrem(key, member)
 
         return give_back
-
-    def held(self, address: str) -> int:
-        """How many streams `address` holds (for tests and operators)."""
-        return int(self._client.zcount(stream_slots_key(address), time.time(), "+inf"))
 
 
 def _nothing() -> None:
