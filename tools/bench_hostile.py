@@ -275,6 +275,9 @@ class _Feeder:
         self._thread.join()
 
     def _run(self) -> None:
+        from engine.actions import bid_of, is_bid
+        from engine.cards import card_code
+
         rng = random.Random(7)
         connection = _Connection(self.port)
         json_type = "Content-Type: application/json\r\n"
@@ -286,11 +289,11 @@ class _Feeder:
             seat = replica.turn
             if seat is None:
                 continue
-            action = rng.choice(list(replica.legal_actions()))
-            if isinstance(action, int):
-                path, payload = "bids", b'{"bid": %d}' % action
+            action = rng.choice(replica.legal_actions())
+            if is_bid(action):
+                path, payload = "bids", b'{"bid": %d}' % bid_of(action)
             else:
-                path, payload = "plays", b'{"card": "%s"}' % action.encode()
+                path, payload = "plays", b'{"card": "%s"}' % card_code(action).encode()
             try:
                 status, _ = connection.request(
                     "POST", f"/api/v1/games/{game_id}/{path}", payload,
@@ -345,7 +348,7 @@ def _last_seqs(port: int, game_ids: list[str]) -> dict[str, int]:
 def run(
     seconds: float = 10.0,
     processes: int = 2,
-    threads: int = 8,
+    threads: int = 4,
     streams: int = 1000,
     slowloris: int = 200,
     games: int = 50,
@@ -453,7 +456,7 @@ def _report(
     refused = sum(report.refused.values())
     lines = [
         f"hostile: {streams} event streams (127.1.x.y, one address each) on {games} games "
-        f"fed {feeder.moves} moves; {slowloris} slowloris sockets (127.2.x.y) trickling a "
+        f"played meanwhile; {slowloris} slowloris sockets (127.2.x.y) trickling a "
         f"request head; gunicorn workers={workers or 'default'}; {os.cpu_count()} cores "
         "shared by everything",
         f"load: {processes} client processes x {threads} threads for {seconds:g} s per phase",
@@ -471,6 +474,7 @@ def _report(
         f"got every event of their game, {behind} did not; gaps: {report.gaps}",
         f"slowloris: {report.slowloris_held} held at the end, {report.slowloris_reopened} "
         f"closed by the server and opened again ({report.slowloris_answered} answered)",
+        f"feeder: {feeder.moves} moves in the streamed games, {feeder.errors} refused or failed",
         f"server cpu during the hostile phases: {server_cpu:.1f} s",
         "every stream got every event; no request failed" if not failed else "FAILED",
     ]
