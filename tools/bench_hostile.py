@@ -294,15 +294,10 @@ class _Feeder:
                 path, payload = "bids", b'{"bid": %d}' % bid_of(action)
             else:
                 path, payload = "plays", b'{"card": "%s"}' % card_code(action).encode()
-            try:
-                status, _ = connection.request(
-                    "POST", f"/api/v1/games/{game_id}/{path}", payload,
-                    f"{json_type}Authorization: Bearer {tokens[seat]}\r\n",
-                )  # fmt: skip
-            except OSError:
-                connection.close()
-                self.errors += 1
-                continue
+            status, _ = connection.ask(
+                "POST", f"/api/v1/games/{game_id}/{path}", payload,
+                f"{json_type}Authorization: Bearer {tokens[seat]}\r\n",
+            )  # fmt: skip
             if status != 200:
                 self.errors += 1
                 continue
@@ -335,9 +330,10 @@ def _last_seqs(port: int, game_ids: list[str]) -> dict[str, int]:
     connection = _Connection(port)
     found = {}
     for game_id in game_ids:
-        status, answer = connection.request("GET", f"/api/v1/games/{game_id}/events")
+        status, answer = connection.ask("GET", f"/api/v1/games/{game_id}/events")
         events = json.loads(answer) if status == 200 else []
-        found[game_id] = events[-1]["seq"] if events else 0
+        # A game whose events cannot be read counts every stream of it as behind.
+        found[game_id] = events[-1]["seq"] if events else -1
     connection.close()
     return found
 
