@@ -89,6 +89,7 @@ class HostileReport:
     streams: int = 0
     refused: dict[int, int] = field(default_factory=dict)
     closed: int = 0
+    #: The last event each stream that opened received, by game.
     last_by_game: dict[str, list[int]] = field(default_factory=dict)
     gaps: int = 0
     slowloris_held: int = 0
@@ -216,6 +217,7 @@ class _Hostile:
         for stream in self.streams:
             if stream.status != 200:
                 found.refused[stream.status] = found.refused.get(stream.status, 0) + 1
+                continue
             found.closed += stream.closed
             found.gaps += stream.gaps
             found.last_by_game.setdefault(stream.game, []).append(stream.last)
@@ -430,7 +432,7 @@ def run(
 
 
 def _behind(report: HostileReport, last: dict[str, int]) -> int:
-    """Streams that have not received their game's last event."""
+    """Streams that opened and have not received their game's last event."""
     return sum(1 for g, seen in report.last_by_game.items() for s in seen if s != last[g])
 
 
