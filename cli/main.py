@@ -70,21 +70,44 @@ def bench_engine(seconds: float, seed: int | None) -> None:
 @click.option("--processes", type=int, default=2, show_default=True, help="Client processes.")
 @click.option("--threads", type=int, default=8, show_default=True, help="Threads per client.")
 @click.option("--workers", type=int, default=None, help="gunicorn workers (default: config).")
-@click.option("--server-threads", type=int, default=None, help="Threads per gunicorn worker.")
-def bench_api(
-    seconds: float, processes: int, threads: int, workers: int | None, server_threads: int | None
-) -> None:
+def bench_api(seconds: float, processes: int, threads: int, workers: int | None) -> None:
     """Play many concurrent games against gunicorn + Redis; moves/s and latency."""
     service_bench = _load("tools.bench_api")
     _echo_lines(
-        service_bench.run(
-            seconds=seconds,
-            processes=processes,
-            threads=threads,
-            workers=workers,
-            server_threads=server_threads,
-        )
+        service_bench.run(seconds=seconds, processes=processes, threads=threads, workers=workers)
     )
+
+
+@bench.command("hostile")
+@click.option("--streams", type=click.IntRange(0, 62500), default=1000, show_default=True,
+              help="Event streams held open, each from its own loopback address.")
+@click.option("--slowloris", type=click.IntRange(0, 62500), default=200, show_default=True,
+              help="Sockets sending a request head slowly, each from its own address.")
+@click.option("--games", type=click.IntRange(1), default=50, show_default=True,
+              help="Games the streams follow (played meanwhile).")
+@click.option("--feed-rate", type=click.FloatRange(0.1), default=20.0, show_default=True,
+              help="Moves a second played in those games.")
+@click.option("--seconds", type=float, default=10.0, show_default=True, help="Per phase.")
+@click.option("--processes", type=int, default=2, show_default=True, help="Client processes.")
+@click.option("--threads", type=int, default=4, show_default=True, help="Threads per client.")
+@click.option("--workers", type=int, default=None, help="gunicorn workers (default: config).")
+@click.option("--baseline/--no-baseline", default=True, show_default=True,
+              help="Measure first with nothing hostile open.")
+def bench_hostile(
+    streams: int, slowloris: int, games: int, feed_rate: float, seconds: float,
+    processes: int, threads: int, workers: int | None, baseline: bool,
+) -> None:  # fmt: skip
+    """Moves and /healthz against gunicorn + Redis while event streams and slowloris
+    sockets are held open; exit 1 unless every stream got every event and nothing failed."""
+    hostile = _load("tools.bench_hostile")
+    lines, ok = hostile.run(
+        seconds=seconds, processes=processes, threads=threads, streams=streams,
+        slowloris=slowloris, games=games, feed_rate=feed_rate, workers=workers,
+        baseline=baseline,
+    )  # fmt: skip
+    _echo_lines(lines)
+    if not ok:
+        raise SystemExit(1)
 
 
 @bench.command("bots")

@@ -27,6 +27,14 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "SSE_MAX_SECONDS": ("POCHA_SSE_MAX_SECONDS", 55),
     # A comment line is sent this often on an idle stream so proxies keep it open.
     "SSE_KEEPALIVE_SECONDS": ("POCHA_SSE_KEEPALIVE_SECONDS", 15),
+    # Event streams one client address may hold open at once, across every API process
+    # (0: no cap); one more is refused with 429 too_many_streams.
+    "MAX_STREAMS_PER_ADDRESS": ("POCHA_MAX_STREAMS_PER_ADDRESS", 32),
+    # Connections one client address may hold open to one API process (0: no cap), counted
+    # by gunicorn's worker before any request is read; one more is answered 429
+    # too_many_connections and closed. Applies only with TRUSTED_PROXIES 0: behind a proxy
+    # every connection comes from the proxy, which should cap them itself.
+    "MAX_CONNECTIONS_PER_ADDRESS": ("POCHA_MAX_CONNECTIONS_PER_ADDRESS", 128),
     # GET /api/v1/jobs/{id}?wait=S long-polls at most this long (seconds).
     "JOB_WAIT_MAX": ("POCHA_JOB_WAIT_MAX", 30),
     # A match plays at most this many games, and thinks for at most this many CPU hours

@@ -115,3 +115,12 @@ def think_limit_key(address: str) -> str:
 ADVICE_QUEUED = f"{PREFIX}:advice:queued"
 #: Hash of the same jobs' estimated thinking (seconds).
 ADVICE_QUEUED_SECONDS = f"{PREFIX}:advice:queued:seconds"
+
+
+# -- event streams (service.events) ---------------------------------------------------
+
+
+def stream_slots_key(address: str) -> str:
+    """Sorted set of the event streams one client address holds open (a random member
+    each), scored by when each lapses should its process die without giving it back."""
+    return f"{PREFIX}:streams:{address}"

@@ -23,7 +23,7 @@ from core.config import load_config
 from core.errors import ServiceError
 from core.games import GameService
 from core.store import GameStore
-from service import edge, metrics, ratelimits, telemetry, web
+from service import edge, events, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules
 from service.context import EXTENSION, Services
 from service.errors import ErrorSchema, register_error_handlers
@@ -97,9 +97,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         socket_connect_timeout=settings["REDIS_CONNECT_TIMEOUT"],
         socket_timeout=settings["REDIS_SOCKET_TIMEOUT"],
         # redis-py caps a pool at 100 connections and then refuses (a 503 here). Each
-        # gunicorn thread keeps one for moves and an event stream holds another for its
-        # whole life, so a process with many threads for streams needs more: Redis's own
-        # limit (maxclients, 10000 by default) is the one that should apply.
+        # connection a client keeps open to a gunicorn worker keeps one for its moves (a
+        # greenlet's own, see GameStore), so a process with many clients needs more:
+        # Redis's own limit (maxclients, 10000 by default) is the one that should apply.
+        # Event streams hold none: they share the process's one pub/sub connection.
         max_connections=REDIS_MAX_CONNECTIONS,
         # A connection Redis closed (it restarted, or dropped an idle client) is found
         # dead only on use; the pool checks its connections when lending them, but a
@@ -112,6 +113,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     bots = make_bot_runner(settings["BOT_RUNNER"], store)
     app.extensions[EXTENSION] = Services(
         client, store, bots, GameService(store, bots), Admission.from_settings(settings)
+    )
+    app.extensions[events.EXTENSION] = events.EventStreams(
+        client,
+        store,
+        max_seconds=settings["SSE_MAX_SECONDS"],
+        keepalive_seconds=settings["SSE_KEEPALIVE_SECONDS"],
+        max_per_address=int(settings["MAX_STREAMS_PER_ADDRESS"]),
     )
 
     api = PochaApi(

@@ -82,8 +82,9 @@ class ErrorSchema(ma.Schema):
             "invalid_bid, wrong_phase, invalid_rules, stale_version, conflict, "
             "game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, "
             "forbidden, validation_error, bad_json, bad_request, body_too_large, "
-            "unsupported_media_type, rate_limited, not_found, method_not_allowed, "
-            "unavailable, store_full, busy, internal_error.",
+            "unsupported_media_type, rate_limited, too_many_streams, too_many_connections, "
+            "uri_too_long, headers_too_large, not_found, method_not_allowed, unavailable, "
+            "store_full, busy, internal_error.",
             "example": "not_your_turn",
         }
     )

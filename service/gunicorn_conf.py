@@ -2,24 +2,36 @@
 loads this module, so `gunicorn service.wsgi:app` run from the repository, the Docker
 image and `pocha serve` all use the same settings).
 
-Threaded workers (`gthread`): a move spends most of its time waiting on Redis, and an
-event stream holds a thread for up to a minute, so each process serves many requests at
-once; several processes use every core. Measured with `pocha bench api` on 2 cores.
+gevent workers (`service.gunicorn_worker.ApiWorker`): each connection is a greenlet, so
+event streams, long polls and slow clients hold no thread that a move needs, and a process
+keeps thousands of them open (`POCHA_WORKER_CONNECTIONS`); several processes use every
+core. Measured with `pocha bench api` and `pocha bench hostile` on 2 cores.
+
+gevent must patch the standard library before anything makes a lock, a thread-local or a
+socket (the store keeps a Redis connection per thread-local, which must be per greenlet),
+and the app is built in the master (`preload_app`), so the patching is done when gunicorn
+reads this file, before the app is loaded.
 """
 
 from __future__ import annotations
 
 import atexit
+import gc
 import glob
 import os
+import resource
 import shutil
 import tempfile
 from typing import Any
 
+from gevent import monkey
 from gunicorn import glogging  # type: ignore[import-untyped]
 
 from core import logs
 from core.logs import JsonFormatter
+
+# Before the app is built (below, preload_app): what it makes must be gevent's.
+monkey.patch_all()
 
 
 def _int(name: str, default: int) -> int:
@@ -43,10 +55,27 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
             shutil.rmtree(_own_metrics_dir, ignore_errors=True)
 
 
+def _raise_open_files_limit(wanted: int) -> None:
+    """Every connection is a file descriptor: lift the soft limit towards the hard one."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
 def on_starting(server: Any) -> None:
+    # Each connection needs a descriptor, and so does each Redis connection of a process.
+    _raise_open_files_limit(2 * worker_connections + 1024)
     # Files left by an earlier run in a given directory would add its counts to this one's.
     for path in glob.glob(os.path.join(os.environ["PROMETHEUS_MULTIPROC_DIR"], "*.db")):
         os.remove(path)
+
+
+def pre_fork(server: Any, worker: Any) -> None:
+    # What the master built (the app, preload_app) lives as long as the workers: frozen,
+    # their full garbage collections skip it (measured at up to 170 ms each without, a stall
+    # of every connection of the process) and its memory pages stay shared.
+    gc.freeze()
 
 
 def child_exit(server: Any, worker: Any) -> None:
@@ -57,11 +86,15 @@ def child_exit(server: Any, worker: Any) -> None:
 
 bind = os.environ.get("POCHA_BIND", "0.0.0.0:8000")
 workers = _int("WEB_CONCURRENCY", max(2, (os.cpu_count() or 1) + 1))
-worker_class = "gthread"
-threads = _int("POCHA_THREADS", 16)
-# Event streams end by themselves (POCHA_SSE_MAX_SECONDS); nothing else takes long.
+worker_class = "service.gunicorn_worker.ApiWorker"
+# Connections one process serves at once (gunicorn's connections do not spread evenly
+# over the processes, so each can take most of them); one more waits to be accepted.
+worker_connections = _int("POCHA_WORKER_CONNECTIONS", 4000)
+# A process silent this long (its loop blocked) is restarted.
 timeout = _int("POCHA_WORKER_TIMEOUT", 60)
 graceful_timeout = 10
+# An idle keep-alive connection is closed after this long, and a request's head must have
+# arrived within it (a slowloris client is cut off then).
 keepalive = 5
 # Access logs cost a measurable share of a move; switch them on with POCHA_ACCESS_LOG=-.
 accesslog = os.environ.get("POCHA_ACCESS_LOG") or None

@@ -52,8 +52,8 @@ FIRST_BACKOFF_SECONDS = 1.0
 MAX_BACKOFF_SECONDS = 30.0
 #: After this many young deaths in a row, a child is not started again.
 GIVE_UP_AFTER = 5
-#: How long each child may take to stop before it is killed (seconds). An open event
-#: stream holds a gunicorn thread: the API is given a short grace, then its workers go.
+#: How long each child may take to stop before it is killed (seconds). The API ends its
+#: event streams when told to stop and finishes the requests in hand within its grace.
 API_STOP_SECONDS = 5.0
 WORKER_STOP_SECONDS = 30.0
 REDIS_STOP_SECONDS = 10.0
@@ -73,8 +73,8 @@ def redis_for(data_dir: Path, pass_fds: tuple[int, ...] = ()) -> RedisServer:
 def gunicorn_command(
     host: str, port: int, processes: int | None = None, graceful: int | None = None
 ) -> list[str]:
-    """gunicorn with the shipped settings; `graceful`: seconds a stop waits for open
-    requests (an event stream holds its thread until it ends: `pocha serve` waits little)."""
+    """gunicorn with the shipped settings; `graceful`: seconds a stop waits for the
+    requests in hand (`pocha serve` waits little)."""
     command = [
         sys.executable,
         "-m",

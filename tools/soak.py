@@ -463,7 +463,7 @@ class _Stack:
     """Redis, gunicorn and the workers of one soak, with their logs in `base`."""
 
     def __init__(
-        self, base: Path, sock: Path, workers: int, api_workers: int | None, threads: int
+        self, base: Path, sock: Path, workers: int, api_workers: int | None
     ) -> None:
         self.base = base
         # The socket goes in a short temporary path (a unix socket's path must fit in 108
@@ -472,7 +472,6 @@ class _Stack:
         self.port = free_port()
         self.workers = workers
         self.api_workers = api_workers
-        self.threads = threads
         self.processes: list[subprocess.Popen[bytes]] = []
 
     def _spawn(self, name: str, command: list[str], env: dict[str, str]) -> None:
@@ -491,9 +490,10 @@ class _Stack:
             **os.environ,
             "REDIS_URL": self.redis.url,
             "POCHA_BOT_RUNNER": "rq",
-            "POCHA_THREADS": str(self.threads),
             # The load client is one address standing in for every player.
             "POCHA_RATE_LIMITS": "off",
+            "POCHA_MAX_STREAMS_PER_ADDRESS": "0",
+            "POCHA_MAX_CONNECTIONS_PER_ADDRESS": "0",
             "POCHA_ACCESS_LOG": "",
             "POCHA_LOG_LEVEL": "warning",
         }
@@ -546,13 +546,6 @@ class _Stack:
         self.redis.stop()
 
 
-def _threads_per_api_worker(games: int) -> int:
-    """Every game holds an event stream, and a stream holds a gunicorn thread while it is
-    open; gunicorn's workers do not share their connections out evenly, so each is given
-    a thread for every game, plus some for moves."""
-    return games + 16
-
-
 def run(
     spec: SoakSpec,
     workers: int = 2,
@@ -564,13 +557,12 @@ def run(
     """Start the stack, play `spec.games` games at once, check them; the report.
     `log_dir`: keep the logs of Redis, gunicorn and the workers there (else they go with
     a temporary directory)."""
-    threads = _threads_per_api_worker(spec.games)
     reports: list[GameReport] = []
     clients: list[SpawnProcess] = []
     with tempfile.TemporaryDirectory(prefix="pocha-soak-") as tmp:
         base = Path(log_dir) if log_dir is not None else Path(tmp)
         base.mkdir(parents=True, exist_ok=True)
-        stack = _Stack(base, Path(tmp) / "redis.sock", workers, api_workers, threads)
+        stack = _Stack(base, Path(tmp) / "redis.sock", workers, api_workers)
         try:
             stack.start()
             began = time.monotonic()
@@ -600,7 +592,7 @@ def run(
                     client.kill()
             stack.stop()
     return _summarise(
-        spec, reports, elapsed, workers, api_workers, threads, failed_jobs, recoveries, fallbacks
+        spec, reports, elapsed, workers, api_workers, failed_jobs, recoveries, fallbacks
     )
 
 
@@ -610,7 +602,6 @@ def _summarise(
     elapsed: float,
     workers: int,
     api_workers: int | None,
-    threads: int,
     failed_jobs: int,
     recoveries: int,
     fallbacks: int,
@@ -625,7 +616,7 @@ def _summarise(
     lines = [
         f"soak: {spec.games} games at once, each you + {', '.join(spec.bots)} "
         f"(schedule {schedule}, think {spec.think:g} s); gunicorn workers="
-        f"{api_workers or 'default'} x {threads} threads, {workers} pocha workers, one Redis; "
+        f"{api_workers or 'default'} (gevent), {workers} pocha workers, one Redis; "
         f"{os.cpu_count()} cores shared by all of it and the load client",
         f"games finished: {finished}/{spec.games} in {elapsed:.1f} s",
         f"moves: {human + bots} ({human} by the load client, {bots} by bots; "

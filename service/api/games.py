@@ -35,7 +35,8 @@ from service.api.games_schemas import (
 )
 from service.context import game_service
 from service.errors import ErrorSchema
-from service.events import event_stream
+from service.events import EXTENSION as EVENTS
+from service.events import EventStreams
 from service.json_bodies import Blueprint
 from service.ratelimits import take_move_counters
 
@@ -342,7 +343,17 @@ class Events(MethodView):
         content_type="text/event-stream",
         success=True,
     )
-    @_documents_errors(404, 503)
+    @_documents_errors(404)
+    @_documentation_of(
+        blp.alt_response(
+            429,
+            schema=ErrorSchema,
+            description="too_many_streams: your address holds as many open streams as it "
+            "may (`POCHA_MAX_STREAMS_PER_ADDRESS`, 32 by default); close one, or wait "
+            "`Retry-After` seconds, or poll with `after`.",
+        )
+    )
+    @_documents_errors(503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """Follow the events
 
@@ -357,13 +368,9 @@ class Events(MethodView):
                 after = int(last_id)
             # Checked before the stream starts, so an unknown game is a JSON 404.
             service.store.events_json(game_id, after=1 << 62)
-            config = current_app.config
-            stream = event_stream(
-                service.store,
-                game_id,
-                after,
-                max_seconds=config["SSE_MAX_SECONDS"],
-                keepalive_seconds=config["SSE_KEEPALIVE_SECONDS"],
+            streams: EventStreams = current_app.extensions[EVENTS]
+            stream = streams.open(
+                game_id, after, request.remote_addr, request.environ.get("gunicorn.socket")
             )
             return Response(
                 stream,

@@ -60,8 +60,6 @@ def live_service(
         **os.environ,
         "REDIS_URL": redis_url,
         "POCHA_BOT_RUNNER": "rq",
-        "POCHA_THREADS": "16",
-        # Short streams, so that a test that drops its browser frees the thread soon.
         "POCHA_SSE_MAX_SECONDS": "20",
     }
     started: list[subprocess.Popen[bytes]] = []
@@ -98,7 +96,5 @@ def live_service(
             try:
                 process.wait(timeout=3)
             except subprocess.TimeoutExpired:
-                # A gunicorn thread still serving the event stream of a browser that has
-                # gone holds the exit for up to POCHA_SSE_MAX_SECONDS: no need to wait here.
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()

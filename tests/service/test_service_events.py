@@ -4,6 +4,7 @@ and the games' time to live in Redis."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from typing import Any
@@ -15,6 +16,8 @@ from core.keys import events_key
 from core.store import GameStore
 from engine.actions import action_to_wire
 from service import create_app
+from service.events import EXTENSION as EVENTS
+from service.events import EventStreams
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
 STREAM = {"Accept": "text/event-stream"}
@@ -130,6 +133,26 @@ def test_idle_stream_sends_keepalives_and_ends_in_time(redis_url: str) -> None:
     assert time.monotonic() - started < 3
     assert ": keepalive" in text
     assert [e["type"] for e in parse_sse(text)] == ["hand_dealt"]
+
+
+def test_a_stream_notices_its_client_closing_without_gevent(app: Flask) -> None:
+    # Without gevent's loop to watch it, the client's socket is looked at on each wake-up.
+    streams: EventStreams = app.extensions[EVENTS]
+    game_id = create_game(app.test_client(), humans(3), seed=3)["id"]
+    silent, silent_peer = socket.socketpair()
+    talking, talking_peer = socket.socketpair()
+    followers = [streams.hub.follow(game_id, 0, sock) for sock in (silent, talking)]
+    try:
+        assert not any(f.client_left() for f in followers)
+        talking_peer.sendall(b"GET /")  # bytes after the request are no close
+        assert not followers[1].client_left()
+        silent_peer.close()
+        assert followers[0].client_left()
+    finally:
+        for follower in followers:
+            streams.hub.leave(follower)
+        for sock in (silent, talking, talking_peer):
+            sock.close()
 
 
 def test_ttls_idle_then_finished(redis_url: str) -> None:
