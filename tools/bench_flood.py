@@ -15,7 +15,8 @@ again while a flooder, from another address, sends `flood` AI moves a minute thi
 `flood_ms` each, evenly spaced (30 of 5,000 ms: as many as the request limit lets through,
 150 s of thinking a minute), whatever the answers. It prints p50 and p99 of both phases,
 their ratio, and what the flood got; the target is a p99 under flood within twice the
-idle one. The figures depend on the machine and whatever else runs on it.
+idle one. The figures depend on the machine and whatever else runs on it: each phase's line
+ends with the machine's load average at its end.
 """
 
 from __future__ import annotations
@@ -85,6 +86,8 @@ class Samples:
     """What the person clients saw, by phase."""
 
     latencies: dict[str, list[float]] = field(default_factory=lambda: {"idle": [], "flood": []})
+    #: The machine's load average (1 minute) at the end of each phase: what else ran.
+    load: dict[str, float] = field(default_factory=dict)
     moves: int = 0
     games: int = 0
     errors: list[str] = field(default_factory=list)
@@ -309,6 +312,7 @@ def _measure(port: int, spec: FloodSpec) -> FloodResult:
     clock.stop.wait(WARMUP_SECONDS)
     clock.phase = "idle"
     clock.stop.wait(spec.seconds)
+    samples.load["idle"] = os.getloadavg()[0]
     clock.phase = "flood"
     until = time.monotonic() + spec.seconds
     flooder = threading.Thread(
@@ -316,6 +320,7 @@ def _measure(port: int, spec: FloodSpec) -> FloodResult:
     )
     flooder.start()
     clock.stop.wait(spec.seconds)
+    samples.load["flood"] = os.getloadavg()[0]
     clock.phase = None
     flooder.join(timeout=REQUEST_TIMEOUT)
     # A last bot move already asked for is still counted; then the people stop.
@@ -345,7 +350,8 @@ def _report(spec: FloodSpec, samples: Samples, got: Counter[str]) -> FloodResult
         figures[phase] = (p50, p99)
         lines.append(
             f"bot-turn latency {phase:<5} ({spec.seconds:g} s): p50 {p50 * 1000:7.1f} ms   "
-            f"p99 {p99 * 1000:7.1f} ms   max {max(values) * 1000:7.1f} ms   n={len(values)}"
+            f"p99 {p99 * 1000:7.1f} ms   max {max(values) * 1000:7.1f} ms   n={len(values)}   "
+            f"load {samples.load.get(phase, 0):.1f}"
         )
     ok = False
     if len(figures) == 2:
