@@ -54,7 +54,7 @@ RETRY_MS = 1000
 LISTEN_SECONDS = 5.0
 #: A hub whose process follows no game this long lets its connection go (seconds).
 IDLE_SECONDS = 30.0
-#: Pauses between the hub's tries to reach Redis again (seconds), doubling up to the last.
+#: Pauses between the hub's tries to reach Redis again (seconds), growing up to the last.
 RECONNECT_PAUSES = (0.1, 0.2, 0.5, 1.0, 2.0)
 #: A stream's slot lapses this long after the stream would have ended (seconds).
 SLOT_MARGIN_SECONDS = 30
