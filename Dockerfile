@@ -4,10 +4,12 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY engine engine
 COPY ai ai
+COPY core core
 COPY service service
 COPY worker worker
 COPY cli cli
 COPY client client
+COPY tools tools
 COPY gunicorn.conf.py ./
 RUN pip install --no-cache-dir .
 ENV PYTHONUNBUFFERED=1

@@ -80,3 +80,18 @@ def test_gunicorn_config_loads() -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert shutil.which("gunicorn", path=str(VENV_BIN))
+
+
+def test_the_docker_image_copies_every_package() -> None:
+    """The image installs with `pip install .`: every package pyproject.toml ships must be
+    copied into it, or the image cannot import it."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    packages = {p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]}
+    copied = {
+        line.split()[1]
+        for line in (ROOT / "Dockerfile").read_text().splitlines()
+        if line.startswith("COPY ")
+    }
+    assert packages <= copied, packages - copied
