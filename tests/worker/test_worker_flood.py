@@ -83,8 +83,10 @@ def test_on_demand_thinking_yields_the_cpu(
     children = Path(f"/proc/{worker.pid}/task/{worker.pid}/children").read_text().split()
     assert len(children) == 1, children  # the work horse
     horse = int(children[0])
-    niceness = os.getpriority(os.PRIO_PROCESS, horse) - os.getpriority(os.PRIO_PROCESS, worker.pid)
-    assert niceness == ON_DEMAND_NICENESS
+    worker_niceness = os.getpriority(os.PRIO_PROCESS, worker.pid)
+    # Linux stops at 19, the lowest priority.
+    expected = min(19, worker_niceness + ON_DEMAND_NICENESS)
+    assert os.getpriority(os.PRIO_PROCESS, horse) == expected > worker_niceness
 
 
 def test_ai_on_demand_behind_too_long_a_queue_is_refused_busy(
