@@ -301,6 +301,21 @@ def _wait_ready(port: int, process: subprocess.Popen[bytes], timeout: float = 30
     raise RuntimeError("gunicorn did not become ready")
 
 
+def server_env(redis_url: str) -> dict[str, str]:
+    """The environment of a benched API: bots inline, quiet logs, and the rate limits on
+    (their cost is part of a move's) but far above what a load from 127.0.0.1 sends."""
+    return {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "POCHA_BOT_RUNNER": "inline",
+        "POCHA_ACCESS_LOG": "",
+        "POCHA_LOG_LEVEL": "warning",
+        "POCHA_RATE_LIMITS": "on",
+        "POCHA_RATE_LIMIT_CREATE": "1000000/minute",
+        "POCHA_RATE_LIMIT_MOVES": "1000000/minute",
+    }
+
+
 def run(
     seconds: float = 10.0,
     processes: int = 2,
@@ -314,18 +329,7 @@ def run(
         redis_server = RedisServer(base / "redis", unix_socket=base / "redis.sock")
         redis_server.start()
         port = free_port()
-        env = {
-            **os.environ,
-            "REDIS_URL": redis_server.url,
-            "POCHA_BOT_RUNNER": "inline",
-            "POCHA_ACCESS_LOG": "",
-            "POCHA_LOG_LEVEL": "warning",
-            # Every client is on 127.0.0.1: the limits stay on (their cost is part of a
-            # move's) but far above what the load sends.
-            "POCHA_RATE_LIMITS": "on",
-            "POCHA_RATE_LIMIT_CREATE": "1000000/minute",
-            "POCHA_RATE_LIMIT_MOVES": "1000000/minute",
-        }
+        env = server_env(redis_server.url)
         log = (base / "gunicorn.log").open("wb")
         api = subprocess.Popen(
             gunicorn_command("127.0.0.1", port, workers), env=env, stdout=log, stderr=log

@@ -41,6 +41,7 @@ from tools.bench_api import (
     _ServerClock,
     _summary,
     _wait_ready,
+    server_env,
 )
 from tools.embedded_redis import RedisServer, free_port
 from tools.processes import stop_processes
@@ -365,17 +366,8 @@ def run(
         redis_server.start()
         port = free_port()
         env = {
-            **os.environ,
-            "REDIS_URL": redis_server.url,
-            "POCHA_BOT_RUNNER": "inline",
-            "POCHA_ACCESS_LOG": "",
-            "POCHA_LOG_LEVEL": "warning",
+            **server_env(redis_server.url),
             "POCHA_TRUSTED_PROXIES": "0",
-            # As in `pocha bench api`: the limits stay on, far above what the load sends
-            # from its one address.
-            "POCHA_RATE_LIMITS": "on",
-            "POCHA_RATE_LIMIT_CREATE": "1000000/minute",
-            "POCHA_RATE_LIMIT_MOVES": "1000000/minute",
             # Streams outlive the run, so that each is checked whole.
             "POCHA_SSE_MAX_SECONDS": "3600",
         }
