@@ -27,8 +27,8 @@ import redis
 from ai.levels import LEVELS, decide
 from core.bot_metrics import record_decision
 from core.errors import Conflict, GameNotFound, StaleVersion
-from core.store import GameStore, OwedTask, StoredGame
-from core.tasks import owed_turn, schedule_turn
+from core.store import GameStore, OwedTask, OwedTaskMaker, StoredGame
+from core.tasks import owed_work, schedule_turn
 from engine.actions import Action
 from engine.errors import PochaError
 from engine.observation import observe
@@ -49,8 +49,9 @@ class BotRunner(Protocol):
     def game_changed(self, game_id: str, version: int) -> None:
         """Game `game_id` is now at `version` and a bot must act."""
 
-    def owed_turn(self, game_id: str, version: int) -> OwedTask | None:
-        """What to write with a change that leaves a bot to act at `version` (or None)."""
+    def owed_turn(self, game_id: str, version: int, deadline: float | None) -> OwedTask | None:
+        """What to write with a change that leaves a bot to act at `version`, or a person
+        on the clock until `deadline` (or None)."""
 
 
 def bot_seed(game_seed: int, version: int) -> int:
@@ -61,9 +62,10 @@ def bot_seed(game_seed: int, version: int) -> int:
 
 
 def level_of(record: StoredGame, seat: int, level: str | None = None) -> str:
-    """The level the bot in `seat` thinks at: `level` if given, else its own, else the
-    fallback (a level removed since the game began)."""
-    level = level or record.seats[seat].bot or FALLBACK_LEVEL
+    """The level the bot in `seat` thinks at: `level` if given, else its own (the table's
+    stand-in's for a person's seat), else the fallback (a level removed since the game
+    began)."""
+    level = level or record.seats[seat].bot or record.table.stand_in or FALLBACK_LEVEL
     return level if level in LEVELS else FALLBACK_LEVEL
 
 
@@ -89,28 +91,37 @@ def play_bot_turn(
     version: int,
     record: StoredGame | None = None,
     level: str | None = None,
+    owed_task: OwedTaskMaker | None = None,
+    clock_ran_out: bool = False,
 ) -> StoredGame | None:
     """Play the bot turn of `game_id` at `version`; the game after it, or None when there
     is nothing to do (the game moved on, ended, was deleted, or a person is to act).
 
     `record`: the game as last seen at `version`, to skip reading it again (the write
-    still checks the version, so a stale record only costs a dropped turn)."""
+    still checks the version, so a stale record only costs a dropped turn). A person's
+    turn is played by the table's stand-in when they are away or have left, or, with
+    `clock_ran_out`, when it is still the turn whose clock ran out. `owed_task`: what the
+    move owes (the next bot's turn, the next person's clock), written with it."""
     if record is None or record.id != game_id:
         try:
             record = store.load(game_id)
         except GameNotFound:
             return None
     seat = record.bot_to_move
+    if clock_ran_out and seat is None and record.deadline is not None:
+        seat = record.game.turn
     if record.version != version or seat is None:
         return None
+    stand_in = record.seats[seat].bot is None
     started = time.perf_counter()
     action = bot_action(record, seat, level)
     thought = time.perf_counter() - started
     level = level_of(record, seat, level)
     try:
         applied = store.apply_action(
-            game_id, seat, action, expected_version=version, record=record
-        ).record
+            game_id, seat, action, expected_version=version, record=record,
+            owed_task=owed_task, stand_in=stand_in,
+        ).record  # fmt: skip
     except (Conflict, StaleVersion, GameNotFound):
         record_decision(store.redis, "turn", level, thought)
         return None
@@ -124,8 +135,9 @@ def play_bot_turn(
         fallback = decide(observe(record.game, seat), FALLBACK_LEVEL, seed=version).action
         try:
             return store.apply_action(
-                game_id, seat, fallback, expected_version=version, record=record
-            ).record
+                game_id, seat, fallback, expected_version=version, record=record,
+                owed_task=owed_task, stand_in=stand_in,
+            ).record  # fmt: skip
         except (Conflict, StaleVersion, GameNotFound):
             return None
     record_decision(store.redis, "turn", level, thought, applied=True)
@@ -143,8 +155,8 @@ class RQBotRunner:
     #: Pauses between tries to hand a turn over while Redis does not answer (seconds).
     RETRY_PAUSES = (0.05, 0.2, 0.5)
 
-    def owed_turn(self, game_id: str, version: int) -> OwedTask:
-        return owed_turn(game_id, version)
+    def owed_turn(self, game_id: str, version: int, deadline: float | None) -> OwedTask:
+        return owed_work(game_id, version, deadline)
 
     def game_changed(self, game_id: str, version: int) -> None:
         # The turn's task was written with the change (see `owed_turn`); this queues its
@@ -172,8 +184,9 @@ class InlineBotRunner:
 
     plays_inline = True
 
-    def owed_turn(self, game_id: str, version: int) -> None:
-        return None  # the turn is played before the request ends
+    def owed_turn(self, game_id: str, version: int, deadline: float | None) -> OwedTask | None:
+        # A bot's turn is played before the request ends; a clock's end needs the workers.
+        return None if deadline is None else owed_work(game_id, version, deadline)
 
     def __init__(self, store: GameStore, max_turns: int = 100_000) -> None:
         self.store = store
@@ -184,7 +197,7 @@ class InlineBotRunner:
     def game_changed(self, game_id: str, version: int) -> None:
         record: StoredGame | None = None
         for _ in range(self.max_turns):
-            record = play_bot_turn(self.store, game_id, version, record)
+            record = play_bot_turn(self.store, game_id, version, record, owed_task=self.owed_turn)
             if record is None or record.bot_to_move is None:
                 return
             version = record.version

@@ -52,6 +52,8 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # flask-limiter string such as "20/minute;200/hour" (see service.ratelimits).
     "RATE_LIMITS": ("POCHA_RATE_LIMITS", "on"),
     "RATE_LIMIT_CREATE": ("POCHA_RATE_LIMIT_CREATE", "20/minute;200/hour"),
+    # Looking a table up by its code and taking a seat: what a code guesser would spend.
+    "RATE_LIMIT_TABLES": ("POCHA_RATE_LIMIT_TABLES", "30/minute;300/hour"),
     "RATE_LIMIT_MOVES": ("POCHA_RATE_LIMIT_MOVES", "300/minute"),
     "RATE_LIMIT_AI": ("POCHA_RATE_LIMIT_AI", "30/minute"),
     "RATE_LIMIT_MATCHES": ("POCHA_RATE_LIMIT_MATCHES", "3/hour;10/day"),

@@ -75,6 +75,50 @@ class Conflict(ServiceError):
     error = "conflict"
 
 
+class NotStarted(Conflict):
+    """A move at a table still waiting for people to take its open seats."""
+
+    error = "not_started"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The game has not started: it waits for people to take its open seats, or for "
+            "the host to start it."
+        )
+
+
+class WrongState(Conflict):
+    """A change of the table that does not fit where the game is (starting a game that
+    has started, leaving one that is over): the machine code of the engine's own."""
+
+    error = "wrong_phase"
+
+
+class TableFull(Conflict):
+    """No open seat is left at the table (it filled up, or started)."""
+
+    error = "table_full"
+
+
+class TableNotFound(ServiceError):
+    status = 404
+    error = "table_not_found"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "No table has this code: check it, or the table may have ended or expired."
+        )
+
+
+class TableCodeTaken(Exception):
+    """A new table drew a code another table holds (about one in a million million per
+    try): the caller draws again."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 class StaleVersion(ServiceError):
     """The client's If-Match names a version that is no longer the game's."""
 

@@ -13,6 +13,7 @@ leave out the past hands (`history` has them).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -20,14 +21,24 @@ from typing import Any
 from ai.levels import LEVELS
 from core.bots import BotRunner
 from core.errors import Conflict, Forbidden, InvalidInput, StaleVersion, Unauthorized
-from core.store import AppliedAction, Counter, CreatedGame, GameStore, StoredGame
+from core.store import (
+    NO_TABLE,
+    AppliedAction,
+    Counter,
+    CreatedGame,
+    GameStore,
+    Seat,
+    StoredGame,
+    Table,
+)
+from core.tables import DEFAULT_STAND_IN, TableService, seat_info, table_of
 from engine.actions import Action, WireAction, action_from_wire
 from engine.cards import codes, parse_card
 from engine.errors import InvalidBidError, InvalidRulesError, PochaError
 from engine.game import Game
 from engine.legality import explain_illegal
 from engine.observation import observe
-from engine.rules import Rules
+from engine.rules import DEFAULT_TURN_SECONDS, Rules
 from engine.tricks import trick_winner
 
 # Observation fields a view does not repeat: the format tag is the engine's storage
@@ -37,10 +48,12 @@ _NOT_IN_VIEW = ("format", "history")
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A seat as asked for at creation: a person's name, or a bot's name and level."""
+    """A seat as asked for at creation: a person's name, a bot's name and level, or an
+    open seat for someone to take at the table (`open`, no name)."""
 
     name: str
     bot: str | None = None
+    open: bool = False
 
 
 def view_of(game: Game, seat: int | None) -> dict[str, Any]:
@@ -95,6 +108,8 @@ class GameService:
     def __init__(self, store: GameStore, bots: BotRunner) -> None:
         self.store = store
         self.bots = bots
+        # The tables' side (joining, starting, coming and going, rematch).
+        self.tables = TableService(self)
 
     # -- create ---------------------------------------------------------------------------
 
@@ -103,9 +118,16 @@ class GameService:
         players: Sequence[PlayerSpec],
         rules: dict[str, Any] | None = None,
         seed: int | None = None,
+        *,
+        listed: bool = False,
+        stand_in_level: str = DEFAULT_STAND_IN,
     ) -> CreatedGame:
         """A new game with these seats, in order; bots act at once if the first turn is
-        theirs, so the game returned is the one people find."""
+        theirs, so the game returned is the one people find. With open seats it waits at
+        a table (with a code; in the lobby if `listed`) until people take them. With two
+        people or more, their turns are timed (`turn_seconds`, `DEFAULT_TURN_SECONDS`
+        unless the rules say) and a stand-in bot of `stand_in_level` plays a turn whose
+        clock runs out."""
         levels = bot_levels()
         bad_levels = {
             str(i): {"bot": [f"Unknown bot level {p.bot!r}; the levels are {', '.join(levels)}."]}
@@ -125,18 +147,37 @@ class GameService:
                 errors={"json": {"rules": {"players": ["Must match the players listed."]}}},
             )
         options["players"] = len(players)
+        if stand_in_level not in LEVELS:
+            raise InvalidInput(
+                "Unknown bot level: " + ", ".join(levels) + " are available.",
+                errors={"json": {"stand_in_level": [f"Must be one of: {', '.join(levels)}."]}},
+            )
+        people = sum(1 for p in players if p.bot is None)
+        if "turn_seconds" not in options:
+            options["turn_seconds"] = DEFAULT_TURN_SECONDS if people >= 2 else 0
         try:
             parsed = Rules.from_dict(options)
         except InvalidRulesError as exc:
             raise InvalidInput(
                 exc.message, errors={"json": {"rules": {exc.option: [exc.message]}}}
             ) from exc
-        created = self.store.create(
-            Game.new(parsed, seed),
-            [(p.name, p.bot) for p in players],
-            seeded=seed is not None,
-            owed_task=self.bots.owed_turn,
-        )
+        seats = [Seat("", open=True) if p.open else Seat(p.name, p.bot) for p in players]
+        game = Game.new(parsed, seed)
+
+        def make(table: Table) -> CreatedGame:
+            return self.store.create(
+                game, seats, seeded=seed is not None, owed_task=self.bots.owed_turn, table=table
+            )
+
+        if any(p.open for p in players):
+            table = Table(None, listed=listed, waiting=True, stand_in=stand_in_level)
+            created = self.tables.create_table(make, table)
+        elif people >= 2:
+            # Seats handed out by whoever made the game: no code to find it by, but a
+            # stand-in for whoever walks away.
+            created = make(Table(None, stand_in=stand_in_level))
+        else:
+            created = make(NO_TABLE)
         if created.record.bot_to_move is not None:
             self.bots.game_changed(created.record.id, created.record.version)
             if self.bots.plays_inline:
@@ -168,30 +209,42 @@ class GameService:
     def view(self, record: StoredGame, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) sees of the game now."""
         view = view_of(record.game, seat)
+        now = time.time()
+        if record.waiting:
+            # Nobody sees a card before the game starts (the deal is made already).
+            view["phase"] = "waiting"
+            view["turn"] = None
+            view["winning"] = None
+            if seat is not None:
+                view["you"].update(hand=[], legal=[], refused=[])
         view["id"] = record.id
         view["version"] = record.version
         view["last_event"] = record.events
         view["seeded"] = record.seeded
-        view["players"] = [
-            {"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(record.seats)
-        ]
+        view["players"] = [seat_info(record, i, now) for i in range(len(record.seats))]
+        view["table"] = table_of(record, shows_code=seat is not None)
+        deadline = record.deadline
+        view["deadline"] = deadline
+        view["seconds_left"] = None if deadline is None else round(max(0.0, deadline - now), 1)
         return view
 
     def game_view(self, game_id: str, token: str | None) -> dict[str, Any]:
         # A view leaves the score sheet out: it is not read at all.
         record = self.store.load(game_id, history=False)
-        return self.view(record, self.seat_for(record, token, required=False))
+        seat = self.seat_for(record, token, required=False)
+        if seat is not None:
+            self.store.touch(record, seat)
+        return self.view(record, seat)
 
     def history(self, game_id: str) -> dict[str, Any]:
         """The score sheet: every finished hand as dealt, bid, won and scored."""
         record = self.store.load(game_id)
         game = record.game
+        now = time.time()
         return {
             "id": record.id,
             "version": record.version,
-            "players": [
-                {"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(record.seats)
-            ],
+            "players": [seat_info(record, i, now) for i in range(len(record.seats))],
             "hands": observe(game, None).to_dict()["history"],
             "scores": list(game.scores),
             "finished": game.finished,
@@ -251,9 +304,7 @@ class GameService:
             if record is None:
                 # Without the score sheet of past hands: a move and the view it answers
                 # with need only the hand in play (views leave the sheet to `history`).
-                record = self.store.load(
-                    game_id, history=False, counters=counters, consume=True
-                )
+                record = self.store.load(game_id, history=False, counters=counters, consume=True)
             seat = self.seat_for(record, token, required=True)
             assert seat is not None
             if expected_version is not None and record.version != expected_version:
@@ -272,6 +323,7 @@ class GameService:
             )  # fmt: skip
         assert seat is not None
         after = applied.record
+        self.store.touch(after, seat)
         if after.bot_to_move is not None:
             self.bots.game_changed(game_id, after.version)
             if self.bots.plays_inline:

@@ -24,7 +24,6 @@ def is_game_id(game_id: str) -> bool:
     return 0 < len(game_id) <= 64 and all(ch in _ID_CHARS for ch in game_id)
 
 
-
 def game_key(game_id: str) -> str:
     """Hash of a stored game: its state, history, seats, version and event count."""
     return f"{PREFIX}:game:{game_id}"
@@ -46,6 +45,18 @@ def move_once_key(game_id: str, seat: int, idempotency_key: str) -> str:
     any key of any length costs the same and cannot reach into our name space."""
     digest = hashlib.sha256(idempotency_key.encode()).hexdigest()[:32]
     return f"{PREFIX}:game:{game_id}:once:{seat}:{digest}"
+
+
+# -- tables people gather at (core.tables) ----------------------------------------------
+
+#: Sorted set of the ids of the listed games still waiting for people, scored by when each
+#: was made: the lobby.
+LOBBY = f"{PREFIX}:lobby"
+
+
+def table_key(code: str) -> str:
+    """String: the id of the game a table code finds."""
+    return f"{PREFIX}:table:{code}"
 
 
 # -- tasks: work that must get done (core.tasks) ----------------------------------------

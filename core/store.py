@@ -28,6 +28,7 @@ nothing of Flask, so RQ jobs apply bot moves through the same `apply_action`.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import os
@@ -36,7 +37,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import orjson
@@ -44,26 +45,64 @@ import redis
 from redis.commands.core import Script
 from redis.exceptions import NoScriptError
 
-from core.errors import Conflict, GameNotFound, StaleVersion
-from core.keys import changes_channel, events_key, game_key, is_game_id, move_once_key
+from core.errors import Conflict, GameNotFound, NotStarted, StaleVersion, TableCodeTaken
+from core.keys import (
+    LOBBY,
+    changes_channel,
+    events_key,
+    game_key,
+    is_game_id,
+    move_once_key,
+    table_key,
+)
 from engine.actions import Action
 from engine.game import Event, Game
+from engine.rules import MAX_PLAYERS
 
-#: Ids are url-safe base64; anything else cannot name a game and is not looked up.
-# Compare-and-set of a move. KEYS: game hash, events list, then (with an owed task) its hash and
-# its sorted set. ARGV: the version read, the new state, the new event count, the TTL, the
-# change channel, the score sheet's new records as JSON objects joined by commas ("" when
-# the move finished no hand), the number n of owed-task arguments that follow (0 or: its TTL,
-# score, member, then its fields and values), then the events to append. The records are
-# spliced into the stored JSON array here, so that a move needs neither to read the score
-# sheet nor to write it whole.
+#: The most seats a game has (engine.rules.MAX_PLAYERS): one presence field each.
+MAX_SEATS = MAX_PLAYERS
+
+
+def seen_field(seat: int) -> str:
+    """The game hash's field holding when `seat` was last seen (a Unix time)."""
+    return f"seen:{seat}"
+
+
+#: The game hash's fields a read takes (the score sheet, `history`, is asked for apart):
+#: the cards, the seats and table, the version, the event count, the turn's deadline and
+#: when each seat was last seen.
+GAME_FIELDS = (
+    "state",
+    "meta",
+    "version",
+    "events",
+    "clock",
+    *(seen_field(seat) for seat in range(MAX_SEATS)),
+)
+
+# Compare-and-set of a change: a move, or a change of the table (seats, start, away...).
+# KEYS: game hash, events list, then (with an owed task) its hash and its sorted set.
+# ARGV: the version read, the new state ("" when the cards did not change), the new event
+# count, the TTL, the change channel, the score sheet's new records as JSON objects joined
+# by commas ("" when the change finished no hand), the new meta ("" when unchanged), the
+# turn's deadline ("" when no clock runs: the field is dropped), the number n of owed-task
+# arguments that follow (0 or: its TTL, score, member, then its fields and values), then
+# the events to append. The records are spliced into the stored JSON array here, so that a
+# move needs neither to read the score sheet nor to write it whole.
 # Returns the new version, -1 if the game is gone, -2 if another write came first.
 _APPLY_LUA = """
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return -1 end
 if version ~= ARGV[1] then return -2 end
 local new_version = tonumber(version) + 1
-redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', new_version, 'events', ARGV[3])
+redis.call('HSET', KEYS[1], 'version', new_version, 'events', ARGV[3])
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'state', ARGV[2]) end
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[7]) end
+if ARGV[8] ~= '' then
+  redis.call('HSET', KEYS[1], 'clock', ARGV[8])
+else
+  redis.call('HDEL', KEYS[1], 'clock')
+end
 if ARGV[6] ~= '' then
   local sheet = redis.call('HGET', KEYS[1], 'history')
   if not sheet or sheet == '[]' then
@@ -73,20 +112,30 @@ if ARGV[6] ~= '' then
   end
   redis.call('HSET', KEYS[1], 'history', sheet)
 end
-local n = tonumber(ARGV[7])
+local n = tonumber(ARGV[9])
 if n > 0 and redis.call('EXISTS', KEYS[3]) == 0 then
-  redis.call('HSET', KEYS[3], unpack(ARGV, 11, 7 + n))
-  redis.call('EXPIRE', KEYS[3], ARGV[8])
-  redis.call('ZADD', KEYS[4], ARGV[9], ARGV[10])
+  redis.call('HSET', KEYS[3], unpack(ARGV, 13, 9 + n))
+  redis.call('EXPIRE', KEYS[3], ARGV[10])
+  redis.call('ZADD', KEYS[4], ARGV[11], ARGV[12])
 end
-if #ARGV > 7 + n then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 8 + n))
+if #ARGV > 9 + n then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 10 + n))
 end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 redis.call('PUBLISH', ARGV[5], new_version)
 return new_version
 """
+
+
+# When a seat was last seen, written only while the game exists. KEYS: the game hash.
+# ARGV: the seat's field, the time.
+_TOUCH_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+"""
+
+#: A person is written down as seen at most this often per seat and process (seconds).
+TOUCH_SECONDS = 5.0
 
 
 class Counter(Protocol):
@@ -143,10 +192,12 @@ return {counts, redis.call('HMGET', K[1], unpack(A))}
 # counts, in one round trip: K and A are the apply script's keys and arguments. Returns
 # {counts, status, fields}: status is the apply script's result, or -3 (over a limit:
 # nothing written); when another write came first (-2), fields are the game's stored
-# state, meta, version and events, so the move can be decided again on them without
-# another read.
+# `GAME_FIELDS`, so the move can be decided again on them without another read.
 _COUNT_AND_APPLY_LUA = (
     _COUNT_LUA
+    + "local FIELDS = {"
+    + ", ".join(f"'{name}'" for name in GAME_FIELDS)
+    + "}\n"
     + """
 if over then return {counts, -3, {}} end
 local function apply()
@@ -156,7 +207,7 @@ local function apply()
 end
 local status = apply()
 if status == -2 then
-  return {counts, -2, redis.call('HMGET', K[1], 'state', 'meta', 'version', 'events')}
+  return {counts, -2, redis.call('HMGET', K[1], unpack(FIELDS))}
 end
 return {counts, status, {}}
 """
@@ -223,20 +274,107 @@ def is_full(connection: redis.Redis) -> bool:
     )
 
 
+#: How many stand-in turns in a row make a person `away` (the stand-in then plays at once).
+AWAY_AFTER_MISSES = 2
+
+
 @dataclass(frozen=True)
 class Seat:
-    """Who sits in a seat: a person (with a token hash) or a bot (with its level)."""
+    """Who sits in a seat: a person (with a token hash) or a bot (with its level).
+
+    At a table people gather at, a seat may be `open` (nobody has taken it yet: no name, no
+    token) and, once taken, `reserved` for nobody; a rematch's seats are `reserved` for the
+    people of the game before, who take them back with their old token. In play, a
+    person's seat counts the turns in a row the clock ran out on (`misses`), is `away` after
+    `AWAY_AFTER_MISSES` of them and `left` when the person gave it up: in both, the table's
+    stand-in bot plays its turns at once."""
 
     name: str
     bot: str | None = None
     token_hash: str | None = None
+    open: bool = False
+    away: bool = False
+    left: bool = False
+    misses: int = 0
+    #: For a rematch's open seat: the hash of the token of whoever sat here before.
+    reserved: str | None = None
+
+    @property
+    def person(self) -> bool:
+        """A person's seat (taken or still open), not a bot's."""
+        return self.bot is None
+
+    @property
+    def stood_in(self) -> bool:
+        """Whether the stand-in plays this seat's turns at once."""
+        return self.bot is None and (self.away or self.left)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot, "token_hash": self.token_hash}
+        d: dict[str, Any] = {"name": self.name, "bot": self.bot, "token_hash": self.token_hash}
+        # Only what differs from a plain seat: most games never have any of these.
+        for key in ("open", "away", "left"):
+            if getattr(self, key):
+                d[key] = True
+        if self.misses:
+            d["misses"] = self.misses
+        if self.reserved:
+            d["reserved"] = self.reserved
+        return d
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
-        return cls(data["name"], data.get("bot"), data.get("token_hash"))
+        return cls(
+            data["name"],
+            data.get("bot"),
+            data.get("token_hash"),
+            bool(data.get("open", False)),
+            bool(data.get("away", False)),
+            bool(data.get("left", False)),
+            int(data.get("misses", 0)),
+            data.get("reserved"),
+        )
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a game people gather at has beside its seats: the code that finds it, whether
+    the lobby lists it, whether it still waits for people, the level of the stand-in bot
+    that plays for a person whose clock runs out, and the table that follows it (a
+    rematch), once someone asks for one."""
+
+    code: str | None
+    listed: bool = False
+    waiting: bool = False
+    stand_in: str = "medium"
+    rematch: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "listed": self.listed,
+            "waiting": self.waiting,
+            "stand_in": self.stand_in,
+            "rematch": self.rematch,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Table:
+        return cls(
+            data.get("code"),
+            bool(data.get("listed", False)),
+            bool(data.get("waiting", False)),
+            str(data.get("stand_in", "medium")),
+            data.get("rematch"),
+        )
+
+
+def with_seat(seats: tuple[Seat, ...], index: int, seat: Seat) -> tuple[Seat, ...]:
+    """`seats` with `seat` in place of the one at `index`."""
+    return (*seats[:index], seat, *seats[index + 1 :])
+
+
+#: A table for games made without one (every person's seat given at creation).
+NO_TABLE = Table(None)
 
 
 @dataclass
@@ -254,18 +392,51 @@ class StoredGame:
     #: The creator chose the seed: anyone who knows it can deal every hand, so every view
     #: says so (a practice table, not a fair game among people).
     seeded: bool = False
+    table: Table = NO_TABLE
+    #: When the clock of the seat to act runs out (a Unix time), if a clock runs.
+    deadline: float | None = None
+    #: When each seat was last seen (a Unix time; 0 for never), as last read.
+    seen: tuple[float, ...] = ()
 
     @property
     def finished(self) -> bool:
         return self.game.finished
 
     @property
+    def waiting(self) -> bool:
+        """Whether the game still waits for people to take its open seats."""
+        return self.table.waiting
+
+    @property
     def bot_to_move(self) -> int | None:
-        """The seat of the bot that must act now, if it is a bot's turn."""
+        """The seat whose turn a bot must play now, if any: a bot's, or a person's the
+        stand-in plays for (away or left). None while the table waits."""
         turn = self.game.turn
-        if turn is None or self.seats[turn].bot is None:
+        if turn is None or self.table.waiting:
+            return None
+        seat = self.seats[turn]
+        if seat.bot is None and not seat.stood_in:
             return None
         return turn
+
+    @property
+    def people(self) -> int:
+        """How many seats are people's (taken or open)."""
+        return sum(1 for seat in self.seats if seat.person)
+
+    @property
+    def clock_runs(self) -> bool:
+        """Whether people's turns are timed: a `turn_seconds` and two people or more."""
+        return self.game.rules.turn_seconds > 0 and self.people >= 2
+
+    def clock_due(self, now: float) -> float | None:
+        """When the turn of the seat to act runs out, if it is a person's timed turn."""
+        turn = self.game.turn
+        if turn is None or self.table.waiting or not self.clock_runs:
+            return None
+        if self.seats[turn].bot is not None or self.seats[turn].stood_in:
+            return None
+        return now + self.game.rules.turn_seconds
 
     def seat_of_token(self, token: str) -> int | None:
         """The seat this token opens, if any (every seat is compared, in constant time)."""
@@ -276,8 +447,35 @@ class StoredGame:
                 found = seat
         return found
 
+    def reserved_seat_of(self, token: str) -> int | None:
+        """The open seat of a rematch kept for the holder of this (old) token, if any."""
+        digest = hash_token(token)
+        found = None
+        for seat, info in enumerate(self.seats):
+            if info.reserved is not None and hmac.compare_digest(digest, info.reserved):
+                found = seat
+        return found
+
     def is_host_token(self, token: str) -> bool:
         return token_matches(token, self.host_token_hash)
+
+
+#: What a game's `meta` field holds, parsed: its seats, the host token's hash, when it was
+#: made, whether its seed was chosen, and its table.
+_Meta = tuple[tuple[Seat, ...], str, float, bool, Table]
+
+
+def _meta_of(record: StoredGame) -> dict[str, Any]:
+    """The `meta` field of a game: everything beside its cards that is not counted."""
+    meta: dict[str, Any] = {
+        "seats": [s.to_dict() for s in record.seats],
+        "host_token_hash": record.host_token_hash,
+        "created": record.created,
+        "seeded": record.seeded,
+    }
+    if record.table is not NO_TABLE:
+        meta["table"] = record.table.to_dict()
+    return meta
 
 
 @dataclass(frozen=True)
@@ -305,8 +503,10 @@ class OwedTask:
     score: float
 
 
-#: Makes the owed task of a bot's turn at a version of a game (the bot runner's `owed_turn`).
-OwedTaskMaker = Callable[[str, int], "OwedTask | None"]
+#: Makes the task a change owes (the bot runner's `owed_turn`), given the game's id, its new
+#: version and, when a person's clock runs, its deadline: with None, a bot (or a stand-in)
+#: must act at once; with a time, the stand-in acts then unless the person does first.
+OwedTaskMaker = Callable[[str, int, "float | None"], "OwedTask | None"]
 
 
 @dataclass(frozen=True)
@@ -318,6 +518,11 @@ class _Write:
     state: bytes
     total: int
     events: list[dict[str, Any]]
+    seats: tuple[Seat, ...]
+    table: Table
+    deadline: float | None
+    #: The new meta as stored, or b"" when the seats and the table are unchanged.
+    meta: bytes
 
 
 @dataclass(frozen=True)
@@ -341,9 +546,14 @@ class GameStore:
         self._count_only = client.register_script(_COUNT_ONLY_LUA)
         self._count_and_load = client.register_script(_COUNT_AND_LOAD_LUA)
         self._count_and_apply = client.register_script(_COUNT_AND_APPLY_LUA)
-        # game id -> (stored bytes, what they parse to, version, events): `_parsed_state`.
-        self._states: dict[str, tuple[bytes, Game, int, int]] = {}
-        self._metas: dict[str, tuple[bytes, tuple[tuple[Seat, ...], str, float, bool]]] = {}
+        self._touch = client.register_script(_TOUCH_LUA)
+        # game id -> (stored bytes, what they parse to, version, events, deadline).
+        self._states: dict[str, tuple[bytes, Game, int, int, float | None]] = {}
+        self._metas: dict[str, tuple[bytes, _Meta]] = {}
+        # game id -> when each seat was last seen, as last read (for a kept game's view).
+        self._seen: dict[str, tuple[float, ...]] = {}
+        # (game id, seat) -> when this process last wrote that the seat was seen.
+        self._touched: dict[tuple[str, int], float] = {}
 
     def _connection(self) -> redis.Redis:
         """This thread's own connection, for the two commands of every move: taking a
@@ -390,56 +600,65 @@ class GameStore:
     def create(
         self,
         game: Game,
-        seats: Sequence[tuple[str, str | None]],
+        seats: Sequence[tuple[str, str | None] | Seat],
         *,
         seeded: bool = False,
         owed_task: OwedTaskMaker | None = None,
+        table: Table = NO_TABLE,
+        host_token: str | None = None,
     ) -> CreatedGame:
-        """Store a new game whose seats are (name, bot level or None); make the tokens.
-        `seeded`: its seed was chosen by the creator. `owed_task`: as for `apply_action`,
-        when a bot acts first."""
+        """Store a new game whose seats are (name, bot level or None), or `Seat`s as they
+        are (an open seat, a rematch's reserved one); make the tokens of the people's seats
+        that are taken. `seeded`: its seed was chosen by the creator. `owed_task`: as for
+        `apply_action`, when a bot acts first or a clock starts. `table`: a table people
+        gather at; with a code, the code is made to find the game (`TableCodeTaken` if
+        another game holds it) and, if `listed`, the game goes into the lobby.
+        `host_token`: the host's token, made here unless given."""
         if len(seats) != game.players:
             raise ValueError(f"{len(seats)} seats for a game of {game.players}")
-        host_token = secrets.token_urlsafe(32)
-        tokens = tuple(None if bot else secrets.token_urlsafe(32) for _, bot in seats)
+        host_token = host_token or secrets.token_urlsafe(32)
+        given = [s if isinstance(s, Seat) else Seat(s[0], s[1]) for s in seats]
+        tokens = tuple(None if s.bot or s.open else secrets.token_urlsafe(32) for s in given)
         stored_seats = tuple(
-            Seat(name, bot, hash_token(token) if token else None)
-            for (name, bot), token in zip(seats, tokens, strict=True)
+            replace(seat, token_hash=hash_token(token)) if token else seat
+            for seat, token in zip(given, tokens, strict=True)
         )
         game_id = secrets.token_urlsafe(12)  # 16 characters, 96 random bits
         created = time.time()
-        meta: dict[str, Any] = {
-            "seats": [s.to_dict() for s in stored_seats],
-            "host_token_hash": hash_token(host_token),
-            "created": created,
-            "seeded": seeded,
-        }
+        record = StoredGame(
+            game_id, 1, 1, game, stored_seats, hash_token(host_token), created, seeded, table
+        )
+        meta = _meta_of(record)
         first = [_dumps(e) for e in _numbered([game.hand_dealt_event()], after=0, version=1)]
         ttl = self.ttl_for(game)
+        if table.code is not None and not self.redis.set(
+            table_key(table.code), game_id, nx=True, ex=ttl
+        ):
+            raise TableCodeTaken(table.code)
+        record.deadline = record.clock_due(created)
+        fields: dict[str, Any] = {
+            "state": _dump_state(game),
+            "history": _dumps(game.history),
+            "meta": _dumps(meta),
+            "version": 1,
+            "events": len(first),
+        }
+        if record.deadline is not None:
+            fields["clock"] = repr(record.deadline)
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(
-            game_key(game_id),
-            mapping={
-                "state": _dump_state(game),
-                "history": _dumps(game.history),
-                "meta": _dumps(meta),
-                "version": 1,
-                "events": len(first),
-            },
-        )
+        pipe.hset(game_key(game_id), mapping=fields)  # type: ignore[arg-type]
         pipe.rpush(events_key(game_id), *first)
         pipe.expire(game_key(game_id), ttl)
         pipe.expire(events_key(game_id), ttl)
-        turn = game.turn
-        owed = owed_task(game_id, 1) if owed_task and turn is not None and seats[turn][1] else None
+        if table.listed and table.waiting:
+            pipe.zadd(LOBBY, {game_id: created})
+        owes = record.bot_to_move is not None or record.deadline is not None
+        owed = owed_task(game_id, 1, record.deadline) if owed_task and owes else None
         if owed is not None:
             pipe.hset(owed.hash_key, mapping=owed.fields)  # type: ignore[arg-type]
             pipe.expire(owed.hash_key, owed.ttl)
             pipe.zadd(owed.set_key, {owed.member: owed.score})
         pipe.execute()
-        record = StoredGame(
-            game_id, 1, len(first), game, stored_seats, meta["host_token_hash"], created, seeded
-        )
         return CreatedGame(record, host_token, tokens)
 
     # -- read ---------------------------------------------------------------------------
@@ -463,7 +682,7 @@ class GameStore:
         of their limits, the counter's `refused()` error is raised and nothing is read.
         `consume`: the caller will change the game (a move): it may be given this
         process's parsed copy itself rather than a copy of it (see `_parsed_state`)."""
-        fields = ["state", "meta", "version", "events"] + (["history"] if history else [])
+        fields = [*GAME_FIELDS, "history"] if history else list(GAME_FIELDS)
         known = is_game_id(game_id)
         if counters:
             # Counted even for an id that names no game: every try counts.
@@ -474,26 +693,19 @@ class GameStore:
             values = self._connection().hmget(game_key(game_id), fields)
         if not known:
             raise GameNotFound(game_id)
-        state, meta_raw, version, events, *sheet = values
-        return self._record(
-            game_id, state, meta_raw, version, events, sheet[0] if sheet else None, consume
-        )
+        return self._record(game_id, values, consume)
 
-    def _record(
-        self,
-        game_id: str,
-        state: bytes | None,
-        meta_raw: bytes | None,
-        version_raw: bytes | None,
-        events_raw: bytes | None,
-        sheet: bytes | None,
-        consume: bool,
-    ) -> StoredGame:
-        """The game from its stored fields; `GameNotFound` if they are missing."""
+    def _record(self, game_id: str, values: Sequence[Any], consume: bool) -> StoredGame:
+        """The game from its stored `GAME_FIELDS` (and the score sheet after them, if
+        read); `GameNotFound` if they are missing."""
+        state, meta_raw, version_raw, events_raw, clock = values[:5]
+        sheet = values[len(GAME_FIELDS)] if len(values) > len(GAME_FIELDS) else None
         if state is None or meta_raw is None or version_raw is None or events_raw is None:
             raise GameNotFound(game_id)
         version, events = int(version_raw), int(events_raw)
-        seats, host_token_hash, created, seeded = self._parsed_meta(game_id, meta_raw)
+        seats, host_token_hash, created, seeded, table = self._parsed_meta(game_id, meta_raw)
+        seen = tuple(float(raw or 0) for raw in values[5 : 5 + len(seats)])
+        self._remember(self._seen, game_id, seen)
         return StoredGame(
             id=game_id,
             version=version,
@@ -503,6 +715,9 @@ class GameStore:
             host_token_hash=host_token_hash,
             created=created,
             seeded=seeded,
+            table=table,
+            deadline=None if clock is None else float(clock),
+            seen=seen,
         )
 
     def take_kept(self, game_id: str) -> StoredGame | None:
@@ -513,8 +728,11 @@ class GameStore:
         meta = self._metas.get(game_id)
         if entry is None or meta is None:
             return None
-        _, game, version, events = entry
-        return StoredGame(game_id, version, events, game, *meta[1])
+        _, game, version, events, deadline = entry
+        return StoredGame(
+            game_id, version, events, game, *meta[1], deadline=deadline,
+            seen=self._seen.get(game_id, ()),
+        )  # fmt: skip
 
     # A process reads the same games again and again (every move reads its game; a client
     # keeps its connection, so its moves come to the same process). What was parsed last
@@ -541,23 +759,23 @@ class GameStore:
         else:
             game = _load_state(state, None)
             if not consume:  # a move's write keeps the game it makes
-                self._remember(self._states, game_id, (state, game.copy(), version, events))
+                self._remember(self._states, game_id, (state, game.copy(), version, events, None))
         if sheet is not None:
             game.history = orjson.loads(sheet)
         return game
 
-    def _parsed_meta(
-        self, game_id: str, raw: bytes
-    ) -> tuple[tuple[Seat, ...], str, float, bool]:
+    def _parsed_meta(self, game_id: str, raw: bytes) -> _Meta:
         cached = self._metas.get(game_id)
         if cached is not None and cached[0] == raw:
             return cached[1]
         meta = orjson.loads(raw)
+        table = meta.get("table")
         parsed = (
             tuple(Seat.from_dict(s) for s in meta["seats"]),
             str(meta["host_token_hash"]),
             float(meta["created"]),
             bool(meta.get("seeded", False)),
+            NO_TABLE if table is None else Table.from_dict(table),
         )
         self._remember(self._metas, game_id, (raw, parsed))
         return parsed
@@ -608,6 +826,7 @@ class GameStore:
         *,
         record: StoredGame | None = None,
         owed_task: OwedTaskMaker | None = None,
+        stand_in: bool = False,
     ) -> AppliedAction:
         """Apply `seat`'s action (`engine.actions`: a bid or a card) atomically and return
         the new game.
@@ -618,8 +837,11 @@ class GameStore:
         changed). `owed_task`: when the move leaves a bot to act, what to register with it
         (see `OwedTask`), given the game and its new version. Raises the engine's
         `PochaError` for a refused move (nothing is written), `Conflict` when another
-        write landed between the read and this one, and `GameNotFound`.
+        write landed between the read and this one, and `GameNotFound`. `stand_in`: the
+        table's stand-in plays the move for the person in `seat` (see `_move`).
         """
+        if record is not None and record.waiting:
+            raise NotStarted()
         if record is None:
             record = self.load(game_id)
         elif record.id != game_id:
@@ -630,7 +852,7 @@ class GameStore:
                 "reload it and try again.",
                 version=record.version,
             )
-        write = self._move(record, seat, action, owed_task)
+        write = self._move(record, seat, action, owed_task, stand_in)
         result = self._run(self._apply, write.keys, write.args)
         if result == -1:
             raise GameNotFound(game_id)
@@ -660,6 +882,8 @@ class GameStore:
         caller must decide again on a fresh read), the counter's error over a limit, and
         `GameNotFound`."""
         game_id = record.id
+        if record.waiting:
+            raise NotStarted()
         write = self._move(record, seat, action, owed_task)
         counts, status, fields = self._run(
             self._count_and_apply, *_counted(counters, write.keys, write.args)
@@ -668,62 +892,219 @@ class GameStore:
         if status == -1:
             raise GameNotFound(game_id)
         if status == -2:
-            state, meta_raw, version, events = fields
-            return self._record(game_id, state, meta_raw, version, events, None, True)
+            return self._record(game_id, fields, True)
         return self._written(record, write, int(status))
 
     def _move(
-        self, record: StoredGame, seat: int, action: Action, owed_task: OwedTaskMaker | None
+        self,
+        record: StoredGame,
+        seat: int,
+        action: Action,
+        owed_task: OwedTaskMaker | None,
+        stand_in: bool = False,
     ) -> _Write:
         """Apply the move to `record`'s game (consumed) and make the apply script's keys
-        and arguments."""
-        game_id = record.id
+        and arguments. `stand_in`: the table's stand-in bot plays it for the person in
+        `seat` (recorded in the move's event); when the person was not away already, their
+        clock ran out, which counts towards `away`. A person's own move ends their being
+        away."""
         game = record.game
         hands_done = len(game.history)
-        new_events = game.apply(seat, action)
+        events = game.apply(seat, action)
+        seats = record.seats
+        person = seats[seat]
+        if stand_in:
+            events[0] = {**events[0], "by": "stand_in"}
+        if person.bot is None:
+            changed = person
+            if stand_in and not person.stood_in:
+                misses = person.misses + 1
+                changed = replace(person, misses=misses, away=misses >= AWAY_AFTER_MISSES)
+                if changed.away:
+                    events.append({"type": "seat_away", "seat": seat})
+            elif not stand_in and (person.misses or person.away):
+                changed = replace(person, misses=0, away=False)
+                if person.away:
+                    events.append({"type": "seat_back", "seat": seat})
+            if changed is not person:
+                seats = with_seat(seats, seat, changed)
+        return self._change(
+            record,
+            events,
+            seats,
+            record.table,
+            owed_task,
+            state=_dump_state(game),
+            sheet=b",".join(_dumps(h) for h in game.history[hands_done:]),
+        )
+
+    def _change(
+        self,
+        record: StoredGame,
+        events: list[Event],
+        seats: tuple[Seat, ...],
+        table: Table,
+        owed_task: OwedTaskMaker | None,
+        *,
+        state: bytes = b"",
+        sheet: bytes = b"",
+        keep_clock: bool = False,
+    ) -> _Write:
+        """The apply script's keys and arguments for a change of `record` (whose game the
+        caller has changed already, if it did) to these seats and table, with these events
+        (not numbered yet). A change that leaves a bot or a stand-in to act owes its turn,
+        one that leaves a person on the clock owes the clock's end (`owed_task`).
+        `keep_clock`: the seat to act is the same one as before and its clock keeps
+        running to the same deadline (a change of the table, not a move)."""
+        game_id = record.id
         version = record.version + 1
-        numbered = _numbered(new_events, after=record.events, version=version)
+        numbered = _numbered(events, after=record.events, version=version)
         total = record.events + len(numbered)
+        after = StoredGame(
+            game_id, version, total, record.game, seats, record.host_token_hash,
+            record.created, record.seeded, table,
+        )  # fmt: skip
+        deadline = after.clock_due(time.time())
+        if keep_clock and deadline is not None and record.deadline is not None:
+            deadline = record.deadline
         keys = [game_key(game_id), events_key(game_id)]
         owed_args: list[Any] = []
-        turn = game.turn
-        bot_next = turn is not None and record.seats[turn].bot is not None
-        owed = owed_task(game_id, version) if owed_task is not None and bot_next else None
+        owes = after.bot_to_move is not None or deadline is not None
+        owed = owed_task(game_id, version, deadline) if owed_task is not None and owes else None
         if owed is not None:
             keys += [owed.hash_key, owed.set_key]
             owed_args = [owed.ttl, owed.score, owed.member]
             owed_args += [x for pair in owed.fields.items() for x in pair]
-        state = _dump_state(game)
+        meta = b""
+        if seats != record.seats or table != record.table:
+            meta = _dumps(_meta_of(after))
         args: list[Any] = [
             record.version,
             state,
             total,
-            self.ttl_for(game),
+            self.ttl_for(record.game),
             changes_channel(game_id),
-            b",".join(_dumps(h) for h in game.history[hands_done:]),
+            sheet,
+            meta,
+            "" if deadline is None else repr(deadline),
             len(owed_args),
             *owed_args,
             *[_dumps(e) for e in numbered],
         ]
-        return _Write(keys, args, state, total, numbered)
+        return _Write(keys, args, state, total, numbered, seats, table, deadline, meta)
 
     def _written(self, record: StoredGame, write: _Write, version: int) -> AppliedAction:
         game = record.game
-        # The game as the next read of it will parse it (without the score sheet).
-        stored = game.copy()
-        stored.history = []
-        self._remember(self._states, record.id, (write.state, stored, version, write.total))
+        if write.state:
+            # The game as the next read of it will parse it (without the score sheet).
+            stored = game.copy()
+            stored.history = []
+            self._remember(
+                self._states, record.id, (write.state, stored, version, write.total, write.deadline)
+            )
+        else:
+            self._states.pop(record.id, None)
         new_record = StoredGame(
             record.id,
             version,
             write.total,
             game,
-            record.seats,
+            write.seats,
             record.host_token_hash,
             record.created,
             record.seeded,
+            write.table,
+            write.deadline,
+            record.seen,
         )
+        if write.meta:
+            meta = (write.seats, record.host_token_hash, record.created, record.seeded, write.table)
+            self._remember(self._metas, record.id, (write.meta, meta))
         return AppliedAction(new_record, write.events)
+
+    def change_table(
+        self,
+        record: StoredGame,
+        seats: tuple[Seat, ...],
+        table: Table,
+        events: list[Event],
+        *,
+        owed_task: OwedTaskMaker | None = None,
+        keep_clock: bool = True,
+    ) -> AppliedAction:
+        """Write `record`'s game with new seats or table (someone took a seat, the game
+        started, a person went away, came back or left), with these events, if it is still
+        at `record.version`: `Conflict` if another change came first (the caller reads the
+        game again and decides again), `GameNotFound` if it is gone. The lobby drops a
+        table that stops waiting. `keep_clock`: as for `_change`."""
+        write = self._change(record, events, seats, table, owed_task, keep_clock=keep_clock)
+        result = self._run(self._apply, write.keys, write.args)
+        if result == -1:
+            raise GameNotFound(record.id)
+        if result == -2:
+            raise Conflict("The table changed at the same moment; reload it and try again.")
+        if record.table.waiting and not table.waiting:
+            self.redis.zrem(LOBBY, record.id)
+        return self._written(record, write, int(result))
+
+    # -- presence -------------------------------------------------------------------------
+
+    def touch(self, record: StoredGame, seat: int, now: float | None = None) -> None:
+        """Note that the person in `seat` is here now. Written at most every
+        `TOUCH_SECONDS` per seat by each process: presence is counted in tens of seconds."""
+        now = time.time() if now is None else now
+        key = (record.id, seat)
+        if now - self._touched.get(key, 0.0) < TOUCH_SECONDS:
+            return
+        self._remember_touch(key, now)
+        # Only while the game exists: a late touch must not make a hash of one field.
+        self._run(self._touch, [game_key(record.id)], [seen_field(seat), repr(now)])
+
+    def _remember_touch(self, key: tuple[str, int], now: float) -> None:
+        if len(self._touched) >= _PARSED_GAMES * 2:
+            self._touched.clear()
+        self._touched[key] = now
+
+    # -- tables -------------------------------------------------------------------------
+
+    def game_of_table(self, code: str) -> str | None:
+        """The id of the game a table code finds, if any."""
+        raw = self.redis.get(table_key(code))
+        return None if raw is None else raw.decode() if isinstance(raw, bytes) else str(raw)
+
+    def lobby(self, limit: int) -> list[StoredGame]:
+        """The listed tables still waiting for people, newest first (at most `limit`).
+        Tables that started, were deleted or expired are dropped from the lobby here."""
+        # Entries older than a waiting game lives are gone whatever happened to them.
+        self.redis.zremrangebyscore(LOBBY, "-inf", time.time() - self.idle_ttl)
+        found: list[StoredGame] = []
+        start = 0
+        while len(found) < limit:
+            ids = [
+                i.decode() if isinstance(i, bytes) else str(i)
+                for i in self.redis.zrevrange(LOBBY, start, start + limit - 1)
+            ]
+            if not ids:
+                break
+            start += len(ids)
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in ids:
+                pipe.hmget(game_key(game_id), list(GAME_FIELDS))
+            gone = []
+            for game_id, values in zip(ids, pipe.execute(), strict=True):
+                try:
+                    record = self._record(game_id, values, False)
+                except GameNotFound:
+                    gone.append(game_id)
+                    continue
+                if not record.waiting:
+                    gone.append(game_id)
+                elif len(found) < limit:
+                    found.append(record)
+            if gone:
+                self.redis.zrem(LOBBY, *gone)
+                start -= len(gone)
+        return found
 
     def claim_move(self, game_id: str, seat: int, idempotency_key: str) -> str | None:
         """Claim the move the seat sends with `idempotency_key`: None when this request is
@@ -753,10 +1134,16 @@ class GameStore:
             return False
         # Not a MULTI: Redis refuses a whole transaction while it is out of memory, and a
         # delete is what gives memory back. The notice to event streams may follow apart.
+        code = None
+        with contextlib.suppress(GameNotFound):
+            code = self.load(game_id, history=False).table.code
         pipe = self.redis.pipeline(transaction=False)
         pipe.delete(game_key(game_id), events_key(game_id))
         pipe.publish(changes_channel(game_id), "deleted")
-        deleted, _ = pipe.execute()
+        pipe.zrem(LOBBY, game_id)
+        if code is not None:
+            pipe.delete(table_key(code))
+        deleted, *_ = pipe.execute()
         return bool(deleted)
 
     def ttl(self, game_id: str) -> int:

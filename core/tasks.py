@@ -95,6 +95,9 @@ class Task:
     at_front: bool = False
     #: Called with the task's key when it has been recovered too often.
     give_up: str | None = None
+    #: A clock's end: its first job is queued by the watchdog when the task falls due,
+    #: not by whoever wrote it (see `owed_task_of`).
+    timer: bool = False
     kwargs: dict[str, Any] = field(default_factory=dict)
 
     def to_fields(self) -> dict[str, str]:
@@ -107,6 +110,7 @@ class Task:
             "retries": str(self.retries),
             "at_front": "1" if self.at_front else "",
             "give_up": self.give_up or "",
+            "timer": "1" if self.timer else "",
         }
 
     @classmethod
@@ -122,6 +126,7 @@ class Task:
             retries=int(f["retries"]),
             at_front=bool(f["at_front"]),
             give_up=f["give_up"] or None,
+            timer=bool(f.get("timer")),
         )
 
 
@@ -208,11 +213,12 @@ def submit(connection: redis.Redis, task: Task, timing: Timing | None = None) ->
     return True
 
 
-def owed_task_of(task: Task, timing: Timing | None = None) -> OwedTask:
+def owed_task_of(task: Task, timing: Timing | None = None, due: float | None = None) -> OwedTask:
     """The task as a `OwedTask` of the store: written with the move that makes it owed, with
     its first job not queued yet (`pending`). The writer then calls `submit`, which queues
     that job; if the writer never does (it died, Redis went away), the watchdog finds the
-    job missing at the task's first check and queues one."""
+    job missing at the task's first check and queues one. A timer's first check is when it
+    falls `due`: nobody submits it, and the watchdog queues its first job then."""
     timing = timing or Timing.from_env()
     fields = {"job": job_id_for(task.prefix, 1), "seq": "1", "recoveries": "0", "pending": "1"}
     fields.update(task.to_fields())
@@ -222,7 +228,7 @@ def owed_task_of(task: Task, timing: Timing | None = None) -> OwedTask:
         ttl=TASK_TTL,
         set_key=TASKS_DUE,
         member=task.key,
-        score=time.time() + timing.check,
+        score=time.time() + timing.check if due is None else due,
     )
 
 
@@ -315,6 +321,8 @@ class SweepReport:
     #: Jobs whose worker died, handed to RQ's started-registry cleanup (retried or failed).
     abandoned: list[str] = field(default_factory=list)
     looked_at: int = 0
+    #: Timers that fell due and had their first job queued.
+    fired: list[str] = field(default_factory=list)
     recovered: list[str] = field(default_factory=list)
     given_up: list[str] = field(default_factory=list)
 
@@ -338,16 +346,19 @@ def sweep(
         return report
     pipe = connection.pipeline(transaction=False)
     for key in keys:
-        pipe.hmget(task_key(key), ["job", "recoveries"])
+        pipe.hmget(task_key(key), ["job", "recoveries", "timer"])
     tasks = pipe.execute()
     jobs = _fetch_jobs(connection, [None if job is None else text(job) for job, _ in tasks])
     # Read after the jobs: a job that ends in between reads started and is in no registry
     # any more, but its task has ended or moved on with it, so queueing it again does nothing.
     running = _running_job_ids(connection) if any(_is_started(job) for job in jobs) else set()
-    for key, (job_raw, recoveries_raw), job in zip(keys, tasks, jobs, strict=True):
+    for key, (job_raw, recoveries_raw, timer), job in zip(keys, tasks, jobs, strict=True):
         report.looked_at += 1
         if job_raw is None:
             connection.zrem(TASKS_DUE, key)  # finished (or expired) since it was listed
+            continue
+        if timer and job is None and _fire(connection, key, text(job_raw), timing, now):
+            report.fired.append(key)
             continue
         try:
             status = _status(connection, job, running)
@@ -360,6 +371,20 @@ def sweep(
             log.exception("task %s: the watchdog could not look after it", key)
             connection.zadd(TASKS_DUE, {key: now + timing.queued_check})
     return report
+
+
+def _fire(connection: redis.Redis, key: str, job_id: str, timing: Timing, now: float) -> bool:
+    """Queue a timer's first job, now that it is due; False if it was queued already (then
+    it is looked after like any task's job)."""
+    if not connection.hdel(task_key(key), "pending"):
+        return False
+    fields = connection.hgetall(task_key(key))
+    if not fields:
+        return True  # finished meanwhile
+    connection.zadd(TASKS_DUE, {key: now + timing.check})
+    # At the front: it is late already, by the time between two sweeps.
+    _enqueue(connection, Task.from_fields(key, fields), job_id, 0, at_front=True)
+    return True
 
 
 def _clean_started(connection: redis.Redis, now: float, report: SweepReport) -> None:
@@ -515,6 +540,33 @@ def turn_task(game_id: str, version: int) -> Task:
 def owed_turn(game_id: str, version: int) -> OwedTask:
     """The bot turn of `game_id` at `version`, to register with the move that makes it."""
     return owed_task_of(turn_task(game_id, version))
+
+
+def clock_key(game_id: str, version: int) -> str:
+    return f"clock:{game_id}:{version}"
+
+
+def clock_task(game_id: str, version: int) -> Task:
+    """The end of a person's clock in `game_id` at `version`: the stand-in plays the turn
+    if the game is still there. On the turns' queue, like a bot's turn."""
+    return Task(
+        key=clock_key(game_id, version),
+        prefix=f"pocha-clock-{game_id}-{version}",
+        func="worker.turns.run_out",
+        args=(game_id, version),
+        queue=TURNS,
+        timeout=TURN_TIMEOUT,
+        retries=TURN_RETRIES,
+        timer=True,
+    )
+
+
+def owed_work(game_id: str, version: int, deadline: float | None) -> OwedTask:
+    """What a change of `game_id` to `version` owes: the bot's (or stand-in's) turn, or,
+    with a `deadline`, the end of the person's clock then (`store.OwedTaskMaker`)."""
+    if deadline is None:
+        return owed_turn(game_id, version)
+    return owed_task_of(clock_task(game_id, version), due=deadline)
 
 
 def schedule_turn(connection: redis.Redis, game_id: str, version: int) -> bool:

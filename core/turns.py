@@ -8,6 +8,10 @@ version check as a person's move (`core.bots.play_bot_turn`); a job that finds t
 has moved on, ended or gone does nothing. If the next seat is a bot too, it queues that
 turn, so a game of bots plays itself to the end. People see each move as an event.
 
+The job `worker.turns.run_out(game_id, version)` is queued by the watchdog when a person's
+clock runs out (`core.tasks.clock_task`, written with the change that started the clock):
+the table's stand-in bot plays that turn through the same path, unless the person moved
+first, which the version check settles: exactly one of the two moves is applied.
 When thinking fails, times out or loses its worker, RQ tries again; the last try, and any
 try after the watchdog had to rescue the turn twice, plays the fallback bot (heuristic),
 which is quick and cannot fail to find a legal move, so no game waits on a bot for ever.
@@ -24,7 +28,7 @@ from core.bots import FALLBACK_LEVEL, play_bot_turn
 from core.config import load_config
 from core.errors import GameNotFound
 from core.store import GameStore
-from core.tasks import finish, schedule_turn, turn_key
+from core.tasks import clock_key, finish, owed_work, schedule_turn, turn_key
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +52,7 @@ def play_owed_turn(
         log.warning("game %s version %s: the fallback bot plays this turn", game_id, version)
     store = store_for(connection)
     level = FALLBACK_LEVEL if last_try else None
-    record = play_bot_turn(store, game_id, version, level=level)
+    record = play_bot_turn(store, game_id, version, level=level, owed_task=owed_work)
     played = record is not None
     if record is None:
         # Nothing to play: the turn was played already, perhaps by an earlier try of this
@@ -66,5 +70,28 @@ def play_owed_turn(
         "version": version,
         "played": played,
         "fallback": played and last_try,
+        "now": None if record is None else record.version,
+    }
+
+
+def run_out_clock(
+    connection: redis.Redis, game_id: str, version: int, *, last_try: bool
+) -> dict[str, Any]:
+    """A person's clock in `game_id` ran out at `version`: unless they moved meanwhile (the
+    game is at another version), the table's stand-in plays their turn (the fallback bot
+    on the `last_try`), which counts towards their being away; then hand on to the next
+    bot, if a bot is next, and end the clock's task. What was done."""
+    store = store_for(connection)
+    level = FALLBACK_LEVEL if last_try else None
+    record = play_bot_turn(
+        store, game_id, version, level=level, owed_task=owed_work, clock_ran_out=True
+    )
+    if record is not None and record.bot_to_move is not None:
+        schedule_turn(connection, game_id, record.version)
+    finish(connection, clock_key(game_id, version))
+    return {
+        "game": game_id,
+        "version": version,
+        "played": record is not None,
         "now": None if record is None else record.version,
     }

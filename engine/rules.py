@@ -241,6 +241,27 @@ TIEBREAK: Option[bool] = Option(
     summary=f"Ties for first place play extra one-card hands (at most {TIEBREAK_HANDS}).",
 )
 
+#: The clock of a game with two or more people when its creator says nothing (seconds):
+#: enough to think over a bid with eight cards on a phone, short enough that a table is
+#: not kept waiting long by someone who walked away (after two turns run out, the
+#: stand-in plays theirs at once).
+DEFAULT_TURN_SECONDS = 60
+#: The longest clock a game may have (an hour a turn is a correspondence game).
+MAX_TURN_SECONDS = 3600
+
+TURN_SECONDS: Option[int] = Option(
+    "turn_seconds",
+    "int",
+    0,
+    low=0,
+    high=MAX_TURN_SECONDS,
+    doc="Seconds each person has for a bid or a card; when they run out, a stand-in bot "
+    "plays the turn. 0: no clock. Only runs when two or more seats are people; left out, "
+    f"such a game gets {DEFAULT_TURN_SECONDS}.",
+    summary=f"Seconds a person has for each turn (0: no clock; {DEFAULT_TURN_SECONDS} "
+    "by default with two or more people).",
+)
+
 # Every option by key, in the order ``Rules`` checks them and the API lists them: the
 # players first, since the schedule's card counts depend on them.
 OPTIONS: dict[str, Option[Any]] = {
@@ -256,6 +277,7 @@ OPTIONS: dict[str, Option[Any]] = {
         PER_TRICK,
         PENALTY,
         TIEBREAK,
+        TURN_SECONDS,
     )
 }
 
@@ -278,6 +300,7 @@ class Rules:
     per_trick: int = PER_TRICK.default
     penalty: int = PENALTY.default
     tiebreak: bool = TIEBREAK.default
+    turn_seconds: int = TURN_SECONDS.default
     # Derived, kept for speed: the card count of every scheduled hand.
     hand_sizes: tuple[int, ...] = field(init=False, repr=False, compare=False)
 

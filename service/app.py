@@ -24,7 +24,7 @@ from core.errors import ServiceError
 from core.games import GameService
 from core.store import GameStore
 from service import edge, events, metrics, ratelimits, telemetry, web
-from service.api import ai, games, health, hints, jobs, matches, rules
+from service.api import ai, games, health, hints, jobs, matches, rules, tables
 from service.context import EXTENSION, Services
 from service.errors import ErrorSchema, register_error_handlers
 from service.json_bodies import JsonProvider
@@ -46,7 +46,6 @@ for a person in `message`. A refused move leaves the game untouched.
 
 # Connections one API process may open to Redis (see create_app).
 REDIS_MAX_CONNECTIONS = 10_000
-
 
 
 class UnsupportedBody(ServiceError):
@@ -141,6 +140,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     telemetry.install(app)
     for blueprint in (
         games.blp,
+        tables.blp,
+        tables.seats,
         hints.blp,
         jobs.blp,
         ai.blp,

@@ -51,6 +51,9 @@ from service.errors import error_response
 #: Endpoint -> (setting of its limit, scope). Endpoints of one scope share a count.
 LIMITED: dict[str, tuple[str, str]] = {
     "games.Games": ("RATE_LIMIT_CREATE", "create"),
+    "tables.TableByCode": ("RATE_LIMIT_TABLES", "tables"),
+    "tables.TableSeats": ("RATE_LIMIT_TABLES", "tables"),
+    "seats.Rematch": ("RATE_LIMIT_TABLES", "tables"),
     "hints.Hint": ("RATE_LIMIT_AI", "ai"),
     "ai.Move": ("RATE_LIMIT_AI", "ai"),
     "matches.Matches": ("RATE_LIMIT_MATCHES", "matches"),
@@ -59,6 +62,7 @@ LIMITED: dict[str, tuple[str, str]] = {
 #: What each scope is, for the message of a refusal.
 _WHAT = {
     "create": "creating games",
+    "tables": "finding and joining tables",
     "moves": "bids and cards",
     "ai": "hints and AI moves",
     "matches": "matches",
@@ -186,7 +190,9 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
         app.view_functions[endpoint] = _count_moves(app.view_functions[endpoint], moves)
     for endpoint, (setting, scope) in LIMITED.items():
         view: Any = app.view_functions[endpoint]
-        limited: Any = limiter.shared_limit(str(settings[setting]), scope=scope, methods=["POST"])
+        # A code is guessed by looking it up as much as by joining: both count.
+        methods = None if scope == "tables" else ["POST"]
+        limited: Any = limiter.shared_limit(str(settings[setting]), scope=scope, methods=methods)
         app.view_functions[endpoint] = limited(view)
     app.extensions[EXTENSION] = limiter
     app.register_error_handler(RateLimitExceeded, _rate_limited)

@@ -11,7 +11,7 @@ from typing import Any
 
 from rq import get_current_job
 
-from core.turns import SAFE_AFTER_RECOVERIES, play_owed_turn
+from core.turns import SAFE_AFTER_RECOVERIES, play_owed_turn, run_out_clock
 
 
 def play_turn(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:
@@ -21,3 +21,13 @@ def play_turn(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:
         raise RuntimeError("play_turn runs as an RQ job")
     last_try = job.retries_left == 0 or recovery >= SAFE_AFTER_RECOVERIES
     return play_owed_turn(job.connection, game_id, version, last_try=last_try)
+
+
+def run_out(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:
+    """A person's clock ran out in `game_id` at `version` (an RQ job): the stand-in plays
+    their turn unless they moved first; what was done."""
+    job = get_current_job()
+    if job is None:
+        raise RuntimeError("run_out runs as an RQ job")
+    last_try = job.retries_left == 0 or recovery >= SAFE_AFTER_RECOVERIES
+    return run_out_clock(job.connection, game_id, version, last_try=last_try)

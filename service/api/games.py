@@ -20,6 +20,7 @@ from flask.views import MethodView
 
 from core.errors import ServiceError, Unauthorized
 from core.games import PlayerSpec
+from core.tables import shown_code
 from engine.actions import WireAction
 from service.api.games_schemas import (
     MAX_CARD_CODE,
@@ -237,15 +238,32 @@ class Games(MethodView):
         Seats are given in playing order. Each person's seat gets a token and the creator
         a host token; they appear only in this response. If a bot is to act first, its
         turn is handed to the bots at once. `Location` is the game's address.
+
+        A seat may be `{"open": true}`: then the game waits (phase `waiting`) at a table
+        with a `table_code` until people take its open seats (`POST
+        /api/v1/tables/{code}/seats`), or the host starts it. With two people or more,
+        each person's turn is timed (`rules.turn_seconds`, 60 s unless given; 0 turns the
+        clock off) and a stand-in bot (`stand_in_level`) plays a turn whose clock runs out.
         """
-        players = [PlayerSpec(p["name"], p.get("bot")) for p in body["players"]]
-        created = game_service().create(players, body.get("rules"), body.get("seed"))
+        players = [
+            PlayerSpec(p.get("name", ""), p.get("bot"), bool(p.get("open")))
+            for p in body["players"]
+        ]
+        created = game_service().create(
+            players,
+            body.get("rules"),
+            body.get("seed"),
+            listed=body["listed"],
+            stand_in_level=body["stand_in_level"],
+        )
         record = created.record
         seats: list[dict[str, Any]] = []
         for i, (seat, token) in enumerate(zip(record.seats, created.seat_tokens, strict=True)):
             entry: dict[str, Any] = {"seat": i, "name": seat.name}
             if seat.bot is not None:
                 entry["bot"] = seat.bot
+            if seat.open:
+                entry["open"] = True
             if token is not None:
                 entry["token"] = token
             seats.append(entry)
@@ -254,6 +272,7 @@ class Games(MethodView):
             "version": record.version,
             "host_token": created.host_token,
             "seats": seats,
+            "table_code": None if record.table.code is None else shown_code(record.table.code),
         }
         return created_game, {"Location": f"{blp.url_prefix}/{record.id}"}
 

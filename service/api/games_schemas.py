@@ -131,9 +131,18 @@ class PlayerName(fields.String):
 
 class PlayerSchema(ma.Schema):
     name = PlayerName(
-        required=True,
         validate=validate.Length(1, 40),
-        metadata={"description": "The name shown at the table.", "example": "Ana"},
+        metadata={
+            "description": "The name shown at the table (required unless `open`).",
+            "example": "Ana",
+        },
+    )
+    open = StrictBoolean(
+        metadata={
+            "description": "An open seat, for someone to take at the table: the game waits "
+            "(phase `waiting`) until every open seat is taken or the host starts it.",
+            "example": False,
+        }
     )
     bot = fields.String(
         validate=_known_level,
@@ -143,6 +152,17 @@ class PlayerSchema(ma.Schema):
             "example": "heuristic",
         },
     )
+
+    @ma.validates_schema
+    def _a_seat_is_one_thing(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("open"):
+            if "name" in data or "bot" in data:
+                raise ma.ValidationError(
+                    "An open seat has no name and no bot: whoever takes it gives a name.",
+                    "open",
+                )
+        elif "name" not in data:
+            raise ma.ValidationError("Missing data for required field.", "name")
 
 
 class CreateGameSchema(ma.Schema):
@@ -154,7 +174,7 @@ class CreateGameSchema(ma.Schema):
             "description": f"The seats in playing order, {MIN_PLAYERS} to {MAX_PLAYERS}.",
             "example": [
                 {"name": "Ana"},
-                {"name": "Bruno"},
+                {"open": True},
                 {"name": "Carmen", "bot": "heuristic"},
                 {"name": "Diego", "bot": "random"},
             ],
@@ -173,6 +193,23 @@ class CreateGameSchema(ma.Schema):
             "example": 7,
         },
     )
+    listed = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "With open seats: list the table in the lobby (`GET "
+            "/api/v1/tables`) while it waits; otherwise it is found only by its code.",
+            "example": True,
+        },
+    )
+    stand_in_level = fields.String(
+        load_default="medium",
+        validate=_known_level,
+        metadata={
+            "description": "The level of the stand-in bot that plays for a person whose "
+            "clock runs out, who is away or who left.",
+            "example": "medium",
+        },
+    )
 
 
 class CreatedSeatSchema(ma.Schema):
@@ -184,9 +221,12 @@ class CreatedSeatSchema(ma.Schema):
     token = fields.String(
         metadata={
             "description": "The seat's secret, for `Authorization: Bearer <token>`. Shown "
-            "only in this response; absent for bots.",
+            "only in this response; absent for bots and open seats.",
             "example": "x3Jq...",
         }
+    )
+    open = fields.Boolean(
+        metadata={"description": "An open seat, waiting for someone to take it.", "example": False}
     )
 
 
@@ -203,6 +243,14 @@ class CreatedGameSchema(ma.Schema):
     )
     seats = fields.List(
         fields.Nested(CreatedSeatSchema), metadata={"description": "Every seat, in order."}
+    )
+    table_code = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "With open seats: the table's code, to read out or share as the "
+            "link `/t/CODE`; null otherwise.",
+            "example": "K7QM-3XHP",
+        },
     )
 
 
@@ -256,10 +304,85 @@ class TrumpSchema(ma.Schema):
 
 class PlayerInfoSchema(ma.Schema):
     seat = _seat("Seat number, 0-based.")
-    name = fields.String(metadata={"description": "The player's name.", "example": "Ana"})
+    name = fields.String(
+        metadata={"description": "The player's name (empty for an open seat).", "example": "Ana"}
+    )
     bot = fields.String(
         allow_none=True,
         metadata={"description": "The bot's level, or null for a person.", "example": None},
+    )
+    open = fields.Boolean(
+        metadata={
+            "description": "Nobody has taken this seat yet (a waiting table).",
+            "example": False,
+        }
+    )
+    present = fields.Boolean(
+        metadata={
+            "description": "A bot, or a person seen in the last 45 s (a request with their "
+            "token, or an event stream they hold).",
+            "example": True,
+        }
+    )
+    away = fields.Boolean(
+        metadata={
+            "description": "Two turns in a row ran out on this person: the stand-in plays "
+            "their turns at once until they move again or call `.../return`.",
+            "example": False,
+        }
+    )
+    left = fields.Boolean(
+        metadata={
+            "description": "The person left: the stand-in plays this seat to the end.",
+            "example": False,
+        }
+    )
+    stand_in = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "The level of the stand-in bot playing for this person now "
+            "(away or left); null otherwise.",
+            "example": None,
+        },
+    )
+
+
+class TableSchema(ma.Schema):
+    """A table people gather at (a game made with open seats, or with two people or more)."""
+
+    code = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "The table's code, to join by (`POST /api/v1/tables/{code}/seats`) "
+            "or share as a link (`/t/CODE`). Shown to the seats, and to everyone for a "
+            "listed table; null otherwise (and for games given every seat at creation).",
+            "example": "K7QM-3XHP",
+        },
+    )
+    listed = fields.Boolean(
+        metadata={"description": "Whether the lobby lists it while it waits.", "example": True}
+    )
+    waiting = fields.Boolean(
+        metadata={"description": "Whether it still waits for people.", "example": False}
+    )
+    stand_in_level = fields.String(
+        metadata={
+            "description": "The level of the bot that plays for a person whose clock runs "
+            "out, who is away or who left.",
+            "example": "medium",
+        }
+    )
+    rematch = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "Once the game is over and someone asked for a rematch, the id of "
+            "the new table: each person takes their seat there with `POST "
+            "/api/v1/games/{id}/rematch` and the token they played with.",
+            "example": None,
+        },
+    )
+    open_seats = fields.Integer(
+        metadata={"description": "Seats nobody has taken yet.", "example": 1}
     )
 
 
@@ -345,10 +468,32 @@ class GameViewSchema(ma.Schema):
     )
     phase = fields.String(
         metadata={
-            "description": "`bidding`, `playing` or `finished`.",
-            "enum": ["bidding", "playing", "finished"],
+            "description": "`waiting` (for people to take the open seats: nobody sees a "
+            "card yet), `bidding`, `playing` or `finished`.",
+            "enum": ["waiting", "bidding", "playing", "finished"],
             "example": "playing",
         }
+    )
+    table = fields.Nested(
+        TableSchema,
+        allow_none=True,
+        metadata={"description": "The table, for a game people gather at; else null."},
+    )
+    deadline = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "When the clock of the person to act runs out (Unix time, "
+            "seconds); null when no clock runs (a bot's turn, no `turn_seconds`, one person).",
+            "example": 1764578405.2,
+        },
+    )
+    seconds_left = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "The same deadline as seconds left when the view was made (for "
+            "clients whose clock differs from the server's).",
+            "example": 41.5,
+        },
     )
     turn = fields.Integer(
         allow_none=True,
@@ -544,4 +689,88 @@ class HistorySchema(ma.Schema):
     finished = fields.Boolean(metadata={"description": "Whether the game is over."})
     winners = fields.List(
         fields.Integer(), metadata={"description": "The winning seats once finished."}
+    )
+
+
+# -- tables ----------------------------------------------------------------------------------
+
+
+class LobbyQuerySchema(ma.Schema):
+    listed = StrictBoolean(
+        load_default=True,
+        metadata={
+            "description": "Must be true: only listed tables are shown; the others are "
+            "found by their code.",
+        },
+    )
+
+    @ma.validates("listed")
+    def _only_listed(self, value: bool, **kwargs: Any) -> None:
+        if not value:
+            raise ma.ValidationError("Only listed tables are shown; find others by their code.")
+
+
+class LobbyTableSchema(ma.Schema):
+    """A table still waiting for people, as the lobby shows it: never a token."""
+
+    code = fields.String(metadata={"description": "The table's code.", "example": "K7QM-3XHP"})
+    game_id = fields.String(
+        metadata={"description": "The game's id (to watch it).", "example": "Jm2bS0k4qV7wXc1Z"}
+    )
+    players = fields.List(fields.Nested(PlayerInfoSchema), metadata={"description": "The seats."})
+    open_seats = fields.Integer(metadata={"description": "Seats left to take.", "example": 1})
+    rules = fields.Nested(RulesSchema, metadata={"description": "The rules of the game."})
+    created = fields.Float(metadata={"description": "When it was made (Unix time)."})
+    waiting = fields.Boolean(metadata={"description": "Whether it still waits for people."})
+    seeded = fields.Boolean(metadata={"description": "Whether its creator chose the seed."})
+
+
+class JoinSchema(ma.Schema):
+    name = PlayerName(
+        required=True,
+        validate=validate.Length(1, 40),
+        metadata={"description": "The name shown at the table.", "example": "Bruno"},
+    )
+
+
+class SeatTakenSchema(ma.Schema):
+    game_id = fields.String(
+        metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"}
+    )
+    seat = _seat("Your seat.")
+    token = fields.String(
+        metadata={
+            "description": "Your seat's secret, for `Authorization: Bearer <token>`. Shown "
+            "only in this response.",
+            "example": "x3Jq...",
+        }
+    )
+    table_code = fields.String(
+        metadata={"description": "The table's code.", "example": "K7QM-3XHP"}
+    )
+    host_token = fields.String(
+        metadata={
+            "description": "Rematch only, to whoever made the new table: its host token "
+            "(start it early, give an open seat to a bot).",
+            "example": "pA9...",
+        }
+    )
+
+
+class StartSchema(ma.Schema):
+    bots = fields.String(
+        load_default="medium",
+        validate=_known_level,
+        metadata={
+            "description": "The level of the bots that take the seats still open.",
+            "example": "medium",
+        },
+    )
+
+
+class SeatBotSchema(ma.Schema):
+    level = fields.String(
+        required=True,
+        validate=_known_level,
+        metadata={"description": "The bot's level.", "example": "hard"},
     )

@@ -1,0 +1,407 @@
+"""Tables people gather at: codes, the lobby, joining, starting, coming and going, rematch.
+
+A game made with open seats waits (`Table.waiting`) until people take them. Its table code
+is what people read out or share as a link: `CODE_LENGTH` letters and digits from an
+alphabet with no look-alikes (no 0/O, no 1/I), 40 random bits, so that guessing one takes
+about a million million tries, far beyond the join limit per address. A listed table is
+also in the lobby. Taking a seat is a compare-and-set of the game's seats on its version,
+so when two people race for the last seat exactly one gets it; the game starts by itself
+when the last open seat is taken, or earlier when the host starts it with bots in the
+seats left open.
+
+In play, a person who walks away is covered by the table's stand-in bot: their clock runs
+out (`core.turns.run_out_clock`), the stand-in plays that turn, and after
+`store.AWAY_AFTER_MISSES` such turns in a row the seat is `away` and the stand-in plays its
+turns at once, until the person moves again or comes back (`come_back`). A person who
+leaves gives the seat to the stand-in for the rest of the game. Each of these is an event
+(`seat_taken`, `game_started`, `seat_bot`, `seat_opened`, `seat_away`, `seat_back`,
+`seat_left`, `rematch`), so everyone's page follows them.
+
+A person is `present` while they have been seen in the last `PRESENCE_SECONDS`: a request
+with their token, or an event stream they hold (which is seen again at every keepalive).
+
+When a game ends, any of its people may ask for a rematch: a new table with the same
+rules and seats, bots where there were bots, and each person's seat kept for them: they
+take it back with the token they played with (no token is passed around, and nothing
+secret is in any event). The first to ask makes the table and is its host.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ai.levels import LEVELS
+from core.errors import (
+    Conflict,
+    Forbidden,
+    GameNotFound,
+    InvalidInput,
+    TableCodeTaken,
+    TableFull,
+    TableNotFound,
+    Unauthorized,
+    WrongState,
+)
+from core.store import (
+    AppliedAction,
+    CreatedGame,
+    Seat,
+    StoredGame,
+    Table,
+    hash_token,
+    with_seat,
+)
+from engine.game import Game
+
+if TYPE_CHECKING:
+    from core.games import GameService
+
+#: The letters of table codes: digits and capitals without 0, 1, I and O (32 of them).
+CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+#: 8 letters of 5 bits each: 40 bits.
+CODE_LENGTH = 8
+#: A person is present while seen this recently (seconds). A page in the foreground asks
+#: for the game at least every 20 s; a stream is seen again at each keepalive.
+PRESENCE_SECONDS = 45.0
+#: The most tables the lobby lists at once (newest first).
+LOBBY_SIZE = 50
+#: The stand-in's level when the creator names none.
+DEFAULT_STAND_IN = "medium"
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def parse_code(text: str) -> str | None:
+    """A table code as people type it (any case, with spaces or dashes), or None when it
+    cannot be one."""
+    code = "".join(ch for ch in text.upper() if ch not in " -")
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        return None
+    return code
+
+
+def shown_code(code: str) -> str:
+    """The code as people read it: two groups of four (ABCD-EFGH)."""
+    return f"{code[:4]}-{code[4:]}"
+
+
+def seat_info(record: StoredGame, seat: int, now: float) -> dict[str, Any]:
+    """What everyone sees of a seat: who sits there, and whether they are here."""
+    info = record.seats[seat]
+    seen = record.seen[seat] if seat < len(record.seen) else 0.0
+    return {
+        "seat": seat,
+        "name": info.name,
+        "bot": info.bot,
+        "open": info.open,
+        "present": info.bot is not None or (not info.open and now - seen < PRESENCE_SECONDS),
+        "away": info.away,
+        "left": info.left,
+        # The level playing for the person now, if the stand-in does.
+        "stand_in": record.table.stand_in if info.stood_in else None,
+    }
+
+
+def table_of(record: StoredGame, shows_code: bool) -> dict[str, Any] | None:
+    """The table part of a view (None for a game made without a table); the code only
+    to those who may see it (a seat, or anyone for a listed table)."""
+    table = record.table
+    if table.code is None:
+        return None
+    return {
+        "code": shown_code(table.code) if shows_code or table.listed else None,
+        "listed": table.listed,
+        "waiting": table.waiting,
+        "stand_in_level": table.stand_in,
+        "rematch": table.rematch,
+        "open_seats": sum(1 for s in record.seats if s.open),
+    }
+
+
+def lobby_entry(record: StoredGame, now: float) -> dict[str, Any]:
+    """A waiting table as the lobby and a code's lookup show it: never a token."""
+    return {
+        "code": shown_code(record.table.code or ""),
+        "game_id": record.id,
+        "players": [seat_info(record, i, now) for i in range(len(record.seats))],
+        "open_seats": sum(1 for s in record.seats if s.open and s.reserved is None),
+        "rules": record.game.rules.to_dict(),
+        "created": record.created,
+        "waiting": record.waiting,
+        "seeded": record.seeded,
+    }
+
+
+class TableService:
+    """The tables' side of the game service: each change is a compare-and-set on the
+    game's version, tried again on a lost race (a race only for seats or the table, never
+    for a move)."""
+
+    #: Tries of one change when other changes keep landing first.
+    TRIES = 12
+
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+        self.store = games.store
+
+    # -- making a table --------------------------------------------------------------------
+
+    def create_table(self, make: Callable[[Table], CreatedGame], table: Table) -> CreatedGame:
+        """Make a game with `make` at a table with a fresh code (drawn again on the rare
+        clash with a table that holds it)."""
+        for _ in range(5):
+            try:
+                return make(replace(table, code=new_code()))
+            except TableCodeTaken:
+                continue
+        raise RuntimeError("no free table code after 5 draws")  # 2**40 codes: never
+
+    # -- finding tables --------------------------------------------------------------------
+
+    def game_id_of(self, text: str) -> str:
+        code = parse_code(text)
+        game_id = None if code is None else self.store.game_of_table(code)
+        if game_id is None:
+            raise TableNotFound()
+        return game_id
+
+    def find(self, text: str, now: float) -> dict[str, Any]:
+        """The table a code finds, as the lobby shows it."""
+        try:
+            record = self.store.load(self.game_id_of(text), history=False)
+        except GameNotFound as exc:
+            raise TableNotFound() from exc
+        return lobby_entry(record, now)
+
+    def lobby(self, now: float) -> list[dict[str, Any]]:
+        return [lobby_entry(r, now) for r in self.store.lobby(LOBBY_SIZE)]
+
+    # -- joining ---------------------------------------------------------------------------
+
+    def join(self, text: str, name: str) -> tuple[StoredGame, int, str]:
+        """Take the first open seat of the table `text` names: the game, the seat and its
+        token. `TableFull` when none is left (taken, or the game started)."""
+        game_id = self.game_id_of(text)
+        token = secrets.token_urlsafe(32)
+
+        def take(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
+            if not record.waiting:
+                raise TableFull("The game at this table has started: no seat is left.")
+            free = [i for i, s in enumerate(record.seats) if s.open and s.reserved is None]
+            if not free:
+                raise TableFull("Every seat at this table is taken.")
+            seat = free[0]
+            taken = replace(record.seats[seat], name=name, open=False, token_hash=hash_token(token))
+            return self._seated(
+                record, seat, taken, {"type": "seat_taken", "seat": seat, "name": name}
+            )
+
+        record, seat = self._retry(game_id, take)
+        return record, seat, token
+
+    def _seated(
+        self, record: StoredGame, seat: int, taken: Seat, event: dict[str, Any]
+    ) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
+        """Seats and table with `taken` in `seat`, starting the game if it was the last
+        open seat."""
+        seats = with_seat(record.seats, seat, taken)
+        events: list[dict[str, Any]] = [event]
+        table = record.table
+        if not any(s.open for s in seats):
+            table = replace(table, waiting=False)
+            events.append({"type": "game_started"})
+        return seats, table, events, seat
+
+    def _retry(
+        self,
+        game_id: str,
+        change: Callable[[StoredGame], tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]],
+        keep_clock: bool = False,
+    ) -> tuple[StoredGame, int]:
+        """Read the game, decide the change, write it if the game is still at the version
+        read; again on a lost race. Hands a bot the turn if the change leaves one to act."""
+        for _ in range(self.TRIES):
+            record = self.store.load(game_id, history=False)
+            seats, table, events, seat = change(record)
+            try:
+                applied = self.store.change_table(
+                    record, seats, table, events, owed_task=self.games.bots.owed_turn,
+                    keep_clock=keep_clock,
+                )  # fmt: skip
+            except Conflict:
+                continue
+            return self._handed_on(applied), seat
+        raise Conflict("Too many changes to this table at once; try again in a moment.")
+
+    def _handed_on(self, applied: AppliedAction) -> StoredGame:
+        record = applied.record
+        if record.bot_to_move is not None:
+            self.games.bots.game_changed(record.id, record.version)
+            if self.games.bots.plays_inline:
+                record = self.store.load(record.id, history=False)
+        return record
+
+    # -- the host ---------------------------------------------------------------------------
+
+    def _host(self, record: StoredGame, token: str | None) -> None:
+        if token is None:
+            raise Unauthorized("Send the host token: Authorization: Bearer <host_token>.")
+        if not record.is_host_token(token):
+            raise Forbidden("Only the host of this table can do this.")
+
+    def start(self, game_id: str, token: str | None, level: str) -> StoredGame:
+        """The host starts the game now, with bots of `level` in the seats left open."""
+        _check_level(level)
+
+        def begin(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
+            self._host(record, token)
+            if not record.waiting:
+                raise WrongState("The game has started already.")
+            seats = list(record.seats)
+            events: list[dict[str, Any]] = []
+            for i, s in enumerate(seats):
+                if s.open:
+                    seats[i] = Seat(f"{level.capitalize()} {i + 1}", level)
+                    events.append({"type": "seat_bot", "seat": i, "bot": level})
+            events.append({"type": "game_started"})
+            return tuple(seats), replace(record.table, waiting=False), events, -1
+
+        return self._retry(game_id, begin)[0]
+
+    def seat_to_bot(self, game_id: str, token: str | None, seat: int, level: str) -> StoredGame:
+        """The host puts a bot of `level` in a seat still open (the game starts if it was
+        the last one)."""
+        _check_level(level)
+
+        def fill(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
+            self._host(record, token)
+            if not record.waiting:
+                raise WrongState("The game has started: its seats are settled.")
+            if not 0 <= seat < len(record.seats) or not record.seats[seat].open:
+                raise WrongState(f"Seat {seat} is not an open seat.")
+            bot = Seat(f"{level.capitalize()} {seat + 1}", level)
+            return self._seated(record, seat, bot, {"type": "seat_bot", "seat": seat, "bot": level})
+
+        return self._retry(game_id, fill)[0]
+
+    # -- a person's comings and goings --------------------------------------------------------
+
+    def _own_seat(self, record: StoredGame, token: str | None, seat: int) -> None:
+        found = self.games.seat_for(record, token, required=True)
+        if found != seat:
+            raise Forbidden("This token is not the token of that seat.")
+
+    def come_back(self, game_id: str, token: str | None, seat: int) -> StoredGame:
+        """The person in `seat` is back: the stand-in stops playing for them (a seat that
+        left stays with the stand-in)."""
+
+        def back(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
+            self._own_seat(record, token, seat)
+            s = record.seats[seat]
+            if s.left:
+                raise WrongState("You left this game: the stand-in plays your seat to the end.")
+            seats = with_seat(record.seats, seat, replace(s, away=False, misses=0))
+            events = [{"type": "seat_back", "seat": seat}] if s.away else []
+            return seats, record.table, events, seat
+
+        record, _ = self._retry(game_id, back, keep_clock=False)
+        self.store.touch(record, seat)
+        return record
+
+    def leave(self, game_id: str, token: str | None, seat: int) -> StoredGame:
+        """The person in `seat` leaves: while the table waits, the seat opens again (their
+        token no longer opens it); in play, the stand-in plays it to the end."""
+
+        def go(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
+            self._own_seat(record, token, seat)
+            s = record.seats[seat]
+            if record.waiting:
+                changed = Seat("", open=True)
+                event: dict[str, Any] = {"type": "seat_opened", "seat": seat}
+            elif record.finished:
+                raise WrongState("The game is over.")
+            else:
+                changed = replace(s, left=True, away=False)
+                event = {"type": "seat_left", "seat": seat}
+            seats = with_seat(record.seats, seat, changed)
+            return seats, record.table, [event], seat
+
+        return self._retry(game_id, go, keep_clock=False)[0]
+
+    # -- rematch ------------------------------------------------------------------------------
+
+    def rematch(self, game_id: str, token: str | None) -> tuple[StoredGame, int, str, str | None]:
+        """The person with `token` in finished game `game_id` takes their seat at the next
+        table: the game, their seat, their new token and, for whoever made the table, the
+        host token (None for the others)."""
+        record = self.store.load(game_id, history=False)
+        seat = self.games.seat_for(record, token, required=True)
+        assert seat is not None and token is not None
+        if not record.finished:
+            raise WrongState("The game is not over: a rematch follows a finished game.")
+        host_token: str | None = None
+        if record.table.rematch is None:
+            host_token = secrets.token_urlsafe(32)
+            made = self._make_rematch(record, host_token)
+            try:
+                self.store.change_table(
+                    record, record.seats, replace(record.table, rematch=made.record.id),
+                    [{"type": "rematch", "game_id": made.record.id}],
+                )  # fmt: skip
+            except Conflict:
+                # Someone else made it first: theirs is the rematch; ours goes.
+                self.store.delete(made.record.id)
+                host_token = None
+            record = self.store.load(game_id, history=False)
+        next_id = record.table.rematch
+        assert next_id is not None
+        new_token = secrets.token_urlsafe(32)
+
+        def claim(nxt: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
+            kept = nxt.reserved_seat_of(token)
+            if kept is None:
+                raise TableFull(
+                    "Your seat at the rematch is no longer kept for you: the host gave it to a bot."
+                )
+            held = nxt.seats[kept]
+            name = record.seats[seat].name
+            taken = replace(held, name=name, open=False, token_hash=hash_token(new_token))
+            if not held.open:
+                # Taken already (an answer lost on the way): a new token for the same seat.
+                seats = with_seat(nxt.seats, kept, taken)
+                return seats, nxt.table, [], kept
+            return self._seated(
+                nxt, kept, taken, {"type": "seat_taken", "seat": kept, "name": name}
+            )
+
+        nxt, new_seat = self._retry(next_id, claim)
+        return nxt, new_seat, new_token, host_token
+
+    def _make_rematch(self, record: StoredGame, host_token: str) -> CreatedGame:
+        seats = [
+            Seat(s.name, s.bot) if s.bot is not None else Seat("", open=True, reserved=s.token_hash)
+            for s in record.seats
+        ]
+        rules = record.game.rules
+        table = Table(None, listed=False, waiting=True, stand_in=record.table.stand_in)
+        owed = self.games.bots.owed_turn
+
+        def make(t: Table) -> CreatedGame:
+            return self.store.create(
+                Game.new(rules, None), seats, table=t, host_token=host_token, owed_task=owed
+            )
+
+        return self.create_table(make, table)
+
+
+def _check_level(level: str) -> None:
+    if level not in LEVELS:
+        raise InvalidInput(
+            f"Unknown bot level {level!r}: " + ", ".join(LEVELS) + " are available.",
+            errors={"json": {"level": [f"Must be one of: {', '.join(LEVELS)}."]}},
+        )

@@ -1,0 +1,207 @@
+"""Tables people gather at, over HTTP: the lobby, a table by its code, taking a seat, and
+the host's and the people's changes of a game's seats (start, a bot in an open seat, come
+back, leave, rematch).
+
+The views read the bearer token and hand everything to `core.tables.TableService`; each
+answers with what the caller needs next: a new seat's token once, or the caller's view of
+the game (the same view `GET /api/v1/games/{id}` gives).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from flask import Response
+from flask.views import MethodView
+
+from core.tables import shown_code
+from service.api.games import (
+    _documents_errors,
+    _responds_with_view,
+    _view_response,
+    bearer_token,
+)
+from service.api.games_schemas import (
+    JoinSchema,
+    LobbyQuerySchema,
+    LobbyTableSchema,
+    SeatBotSchema,
+    SeatTakenSchema,
+    StartSchema,
+)
+from service.context import game_service
+from service.json_bodies import Blueprint
+
+blp = Blueprint(
+    "tables",
+    __name__,
+    url_prefix="/api/v1/tables",
+    description="Tables people gather at: the lobby of listed tables still waiting, a table "
+    'by its code, and taking a seat. A game made with an open seat (`{"open": true}` in '
+    "`POST /api/v1/games`) waits at a table until people take its seats.",
+)
+
+seats = Blueprint(
+    "seats",
+    __name__,
+    url_prefix="/api/v1/games",
+    description="A game's seats as people come and go: the host starts the game early or "
+    "gives an open seat to a bot; a person comes back from being away, leaves, or takes "
+    "their seat at the rematch.",
+)
+
+_CODE = {
+    "in": "path",
+    "name": "code",
+    "description": "The table's code, in any case, with or without its dash.",
+    "example": "K7QM-3XHP",
+}
+_GAME = {"in": "path", "name": "game_id", "description": "The game's id."}
+_SEAT = {"in": "path", "name": "seat", "description": "The seat, 0-based."}
+_AUTH: dict[str, Any] = {"security": [{"bearerAuth": []}]}
+
+
+@blp.route("")
+class Lobby(MethodView):
+    @blp.arguments(LobbyQuerySchema(), location="query")
+    @blp.response(200, LobbyTableSchema(many=True))
+    @blp.alt_response(503, description="unavailable: the game store does not answer.")
+    def get(self, query: dict[str, Any]) -> list[dict[str, Any]]:
+        """The lobby
+
+        Listed tables still waiting for people, newest first (at most 50): their seats,
+        names and rules. Never a token.
+        """
+        return game_service().tables.lobby(time.time())
+
+
+@blp.route("/<code>", parameters=[_CODE])
+class TableByCode(MethodView):
+    @blp.response(200, LobbyTableSchema)
+    @_documents_errors(404, 429, 503)
+    def get(self, code: str) -> dict[str, Any]:
+        """A table by its code
+
+        The table as the lobby shows it, listed or not (404 `table_not_found` for a code
+        that finds none).
+        """
+        return game_service().tables.find(code, time.time())
+
+
+@blp.route("/<code>/seats", parameters=[_CODE])
+class TableSeats(MethodView):
+    @blp.arguments(JoinSchema(), location="json")
+    @blp.response(201, SeatTakenSchema)
+    @_documents_errors(400, 404, 409, 413, 415, 429, 503)
+    def post(self, body: dict[str, Any], code: str) -> dict[str, Any]:
+        """Take a seat
+
+        Takes the first open seat: your seat and its token, shown only here. The game
+        starts when the last open seat is taken. 409 `table_full` when no seat is left;
+        when two people race for the last seat, exactly one gets it.
+        """
+        record, seat, token = game_service().tables.join(code, body["name"])
+        return {
+            "game_id": record.id,
+            "seat": seat,
+            "token": token,
+            "table_code": _shown(record.table.code),
+        }
+
+
+def _shown(code: str | None) -> str | None:
+    return None if code is None else shown_code(code)
+
+
+@seats.route("/<game_id>/start", parameters=[_GAME])
+class Start(MethodView):
+    @seats.doc(**_AUTH)
+    @seats.arguments(StartSchema(), location="json")
+    @_responds_with_view
+    @_documents_errors(401, 403, 404, 409, 413, 415, 503)
+    def post(self, body: dict[str, Any], game_id: str) -> Response:
+        """Start the game now (host)
+
+        With the host token, while the table waits: bots of level `bots` take the seats
+        still open and the game starts. Answers with the spectator's view.
+        """
+        service = game_service()
+        record = service.tables.start(game_id, bearer_token(), body["bots"])
+        return _view_response(service.view(record, None))
+
+
+@seats.route("/<game_id>/seats/<int:seat>/bot", parameters=[_GAME, _SEAT])
+class SeatBot(MethodView):
+    @seats.doc(**_AUTH)
+    @seats.arguments(SeatBotSchema(), location="json")
+    @_responds_with_view
+    @_documents_errors(401, 403, 404, 409, 413, 415, 503)
+    def post(self, body: dict[str, Any], game_id: str, seat: int) -> Response:
+        """Give an open seat to a bot (host)
+
+        With the host token, while the table waits: a bot of `level` takes this open seat
+        (the game starts if it was the last one). Answers with the spectator's view.
+        """
+        service = game_service()
+        record = service.tables.seat_to_bot(game_id, bearer_token(), seat, body["level"])
+        return _view_response(service.view(record, None))
+
+
+@seats.route("/<game_id>/seats/<int:seat>/return", parameters=[_GAME, _SEAT])
+class Return(MethodView):
+    @seats.doc(**_AUTH)
+    @_responds_with_view
+    @_documents_errors(401, 403, 404, 409, 503)
+    def post(self, game_id: str, seat: int) -> Response:
+        """Come back (your seat)
+
+        With your seat's token: the stand-in stops playing your turns, and your clock runs
+        again on your next turn. Making a move does the same. Answers with your view.
+        """
+        service = game_service()
+        record = service.tables.come_back(game_id, bearer_token(), seat)
+        return _view_response(service.view(record, seat))
+
+
+@seats.route("/<game_id>/seats/<int:seat>/leave", parameters=[_GAME, _SEAT])
+class Leave(MethodView):
+    @seats.doc(**_AUTH)
+    @_responds_with_view
+    @_documents_errors(401, 403, 404, 409, 503)
+    def post(self, game_id: str, seat: int) -> Response:
+        """Leave (your seat)
+
+        With your seat's token. While the table waits, your seat opens again for someone
+        else and your token stops opening it; in play, the stand-in plays your seat to the
+        end. Answers with the spectator's view.
+        """
+        service = game_service()
+        record = service.tables.leave(game_id, bearer_token(), seat)
+        return _view_response(service.view(record, None))
+
+
+@seats.route("/<game_id>/rematch", parameters=[_GAME])
+class Rematch(MethodView):
+    @seats.doc(**_AUTH)
+    @seats.response(201, SeatTakenSchema)
+    @_documents_errors(401, 403, 404, 409, 503)
+    def post(self, game_id: str) -> dict[str, Any]:
+        """Take your seat at the rematch
+
+        With the token you played the finished game with: a new table with the same rules
+        and seats (bots where there were bots), your seat kept for you. The first to ask
+        makes the table and gets its host token too; the others find it in their view
+        (`table.rematch`) and take their seats the same way. The rematch starts when every
+        person has taken their seat, or when its host starts it.
+        """
+        nxt, seat, token, host_token = game_service().tables.rematch(game_id, bearer_token())
+        taken: dict[str, Any] = {
+            "game_id": nxt.id,
+            "seat": seat,
+            "token": token,
+            "table_code": _shown(nxt.table.code),
+        }
+        if host_token is not None:
+            taken["host_token"] = host_token
+        return taken
