@@ -323,7 +323,6 @@ class GameService:
             )  # fmt: skip
         assert seat is not None
         after = applied.record
-        self.store.touch(after, seat)
         if after.bot_to_move is not None:
             self.bots.game_changed(game_id, after.version)
             if self.bots.plays_inline:

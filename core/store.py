@@ -85,7 +85,8 @@ GAME_FIELDS = (
 # ARGV: the version read, the new state ("" when the cards did not change), the new event
 # count, the TTL, the change channel, the score sheet's new records as JSON objects joined
 # by commas ("" when the change finished no hand), the new meta ("" when unchanged), the
-# turn's deadline ("" when no clock runs: the field is dropped), the number n of owed-task
+# turn's deadline ("" when no clock runs: the field is dropped), the field and time of the
+# seat the change shows is here ("" and "" for none), the number n of owed-task
 # arguments that follow (0 or: its TTL, score, member, then its fields and values), then
 # the events to append. The records are spliced into the stored JSON array here, so that a
 # move needs neither to read the score sheet nor to write it whole.
@@ -112,14 +113,15 @@ if ARGV[6] ~= '' then
   end
   redis.call('HSET', KEYS[1], 'history', sheet)
 end
-local n = tonumber(ARGV[9])
+if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], ARGV[9], ARGV[10]) end
+local n = tonumber(ARGV[11])
 if n > 0 and redis.call('EXISTS', KEYS[3]) == 0 then
-  redis.call('HSET', KEYS[3], unpack(ARGV, 13, 9 + n))
-  redis.call('EXPIRE', KEYS[3], ARGV[10])
-  redis.call('ZADD', KEYS[4], ARGV[11], ARGV[12])
+  redis.call('HSET', KEYS[3], unpack(ARGV, 15, 11 + n))
+  redis.call('EXPIRE', KEYS[3], ARGV[12])
+  redis.call('ZADD', KEYS[4], ARGV[13], ARGV[14])
 end
-if #ARGV > 9 + n then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 10 + n))
+if #ARGV > 11 + n then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 12 + n))
 end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
@@ -523,6 +525,8 @@ class _Write:
     deadline: float | None
     #: The new meta as stored, or b"" when the seats and the table are unchanged.
     meta: bytes
+    #: When each seat was last seen, with the change.
+    seen: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -936,6 +940,7 @@ class GameStore:
             owed_task,
             state=_dump_state(game),
             sheet=b",".join(_dumps(h) for h in game.history[hands_done:]),
+            here=None if stand_in or person.bot is not None else seat,
         )
 
     def _change(
@@ -949,13 +954,15 @@ class GameStore:
         state: bytes = b"",
         sheet: bytes = b"",
         keep_clock: bool = False,
+        here: int | None = None,
     ) -> _Write:
         """The apply script's keys and arguments for a change of `record` (whose game the
         caller has changed already, if it did) to these seats and table, with these events
         (not numbered yet). A change that leaves a bot or a stand-in to act owes its turn,
         one that leaves a person on the clock owes the clock's end (`owed_task`).
         `keep_clock`: the seat to act is the same one as before and its clock keeps
-        running to the same deadline (a change of the table, not a move)."""
+        running to the same deadline (a change of the table, not a move). `here`: the
+        seat of the person who made the change, noted as seen now."""
         game_id = record.id
         version = record.version + 1
         numbered = _numbered(events, after=record.events, version=version)
@@ -978,6 +985,15 @@ class GameStore:
         meta = b""
         if seats != record.seats or table != record.table:
             meta = _dumps(_meta_of(after))
+        seen = record.seen
+        seen_args: list[Any] = ["", ""]
+        if here is not None:
+            now = time.time()
+            seen_args = [seen_field(here), repr(now)]
+            marks = list(seen) + [0.0] * (len(seats) - len(seen))
+            marks[here] = now
+            seen = tuple(marks)
+            self._remember_touch((game_id, here), now)
         args: list[Any] = [
             record.version,
             state,
@@ -987,11 +1003,12 @@ class GameStore:
             sheet,
             meta,
             "" if deadline is None else repr(deadline),
+            *seen_args,
             len(owed_args),
             *owed_args,
             *[_dumps(e) for e in numbered],
         ]
-        return _Write(keys, args, state, total, numbered, seats, table, deadline, meta)
+        return _Write(keys, args, state, total, numbered, seats, table, deadline, meta, seen)
 
     def _written(self, record: StoredGame, write: _Write, version: int) -> AppliedAction:
         game = record.game
@@ -1015,8 +1032,9 @@ class GameStore:
             record.seeded,
             write.table,
             write.deadline,
-            record.seen,
+            write.seen,
         )
+        self._remember(self._seen, record.id, write.seen)
         if write.meta:
             meta = (write.seats, record.host_token_hash, record.created, record.seeded, write.table)
             self._remember(self._metas, record.id, (write.meta, meta))
@@ -1053,6 +1071,9 @@ class GameStore:
         """Note that the person in `seat` is here now. Written at most every
         `TOUCH_SECONDS` per seat by each process: presence is counted in tens of seconds."""
         now = time.time() if now is None else now
+        seen = list(record.seen) + [0.0] * (len(record.seats) - len(record.seen))
+        seen[seat] = now
+        record.seen = tuple(seen)  # the view made from this record shows them here
         key = (record.id, seat)
         if now - self._touched.get(key, 0.0) < TOUCH_SECONDS:
             return

@@ -202,6 +202,7 @@ class TableService:
             )
 
         record, seat = self._retry(game_id, take)
+        self.store.touch(record, seat)
         return record, seat, token
 
     def _seated(

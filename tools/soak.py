@@ -52,7 +52,9 @@ IDLE_RECONNECT = 4.0
 REQUEST_TIMEOUT = 30.0
 
 # View keys that come from the stored game's record, not from the game (`core.games.view_of`).
-VIEW_ONLY = ("id", "version", "last_event", "seeded", "players")
+VIEW_ONLY = (
+    "id", "version", "last_event", "seeded", "players", "table", "deadline", "seconds_left"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

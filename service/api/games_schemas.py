@@ -696,7 +696,7 @@ class HistorySchema(ma.Schema):
 
 
 class LobbyQuerySchema(ma.Schema):
-    listed = StrictBoolean(
+    listed = fields.Boolean(
         load_default=True,
         metadata={
             "description": "Must be true: only listed tables are shown; the others are "

@@ -12,6 +12,7 @@ three games play to the end with whole event logs.
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -36,14 +37,23 @@ PROMPT_SECONDS = 3.0
 
 
 def _snapshot(port: int, table: Table) -> list[bytes]:
-    """The game's spectator view and every person's view, as bytes."""
+    """The game's spectator view and every person's view, as bytes, less what changes
+    with the time alone (the seconds left on the clock, who is present)."""
     views = [call(port, "GET", f"/api/v1/games/{table.id}")]
     views += [
         call(port, "GET", f"/api/v1/games/{table.id}", token=token)
         for token in table.tokens.values()
     ]
     assert all(v.status == 200 for v in views), [(v.status, v.body) for v in views]
-    return [v.body for v in views]
+    return [_timeless(v.body) for v in views]
+
+
+def _timeless(body: bytes) -> bytes:
+    view = json.loads(body)
+    view.pop("seconds_left", None)
+    for player in view["players"]:
+        player.pop("present", None)
+    return json.dumps(view, sort_keys=True).encode()
 
 
 def _unavailable(

@@ -46,11 +46,18 @@ def tokens_of(created: dict[str, Any]) -> list[str | None]:
 
 def engine_view(game: Game, seat: int | None) -> dict[str, Any]:
     """What the API's view of the replayed `game` must equal, less the record's keys."""
-    return view_of(game, seat)
+    return _clockless(view_of(game, seat))
 
 
 def strip_view(view: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in view.items() if k not in VIEW_ONLY}
+    return _clockless({k: v for k, v in view.items() if k not in VIEW_ONLY})
+
+
+def _clockless(view: dict[str, Any]) -> dict[str, Any]:
+    """A view less its clock setting: a game made with two people or more gets the default
+    `turn_seconds`, which the replayed game (made from the rules as given) has not."""
+    rules = {k: v for k, v in view["rules"].items() if k != "turn_seconds"}
+    return {**view, "rules": rules}
 
 
 def move(

@@ -24,6 +24,7 @@ from core.store import GameStore
 from engine.actions import action_to_wire
 from engine.cards import card_code, codes
 from engine.game import Game
+from engine.rules import DEFAULT_TURN_SECONDS
 from service.openapi import COMMITTED
 from tests.service.helpers import bearer, create_game, humans, move, replay_game, tokens_of
 from worker.process import make_worker
@@ -116,7 +117,7 @@ def test_no_response_leaks_a_hidden_card(client: FlaskClient, store: GameStore) 
     rules = {"schedule": [3, 10, 2]}
     created = create_game(client, humans(4), rules, seed=11)
     game_id, tokens = created["id"], tokens_of(created)
-    replay = replay_game({**rules, "players": 4}, 11)
+    replay = replay_game({**rules, "players": 4, "turn_seconds": DEFAULT_TURN_SECONDS}, 11)
     rng = random.Random(5)
     checked = 0
     while True:
@@ -283,7 +284,7 @@ def test_sweep_every_operation_as_every_caller(
         Caller("another game's seat", tokens_of(other)[0], None),
         Caller("another game's host", other["host_token"], None),
     ]
-    replay = replay_game({**rules, "players": 4}, 23)
+    replay = replay_game({**rules, "players": 4, "turn_seconds": DEFAULT_TURN_SECONDS}, 23)
     sweep = Sweep(client, game_id, replay, connect(redis_url))
     rng = random.Random(9)
     checked = moves = scans = 0

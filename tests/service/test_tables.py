@@ -1,0 +1,326 @@
+"""Tables people gather at, through the API: open seats, codes, the lobby, joining (and its
+race), starting, leaving, presence, rematch, and a late move racing the stand-in."""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from core.bots import play_bot_turn
+from core.store import GameStore
+from core.tables import CODE_ALPHABET, parse_code
+from core.tasks import owed_work
+from engine.actions import action_to_wire
+from tests.service.helpers import bearer
+
+SHORT = {"schedule": [1]}
+
+
+def make_table(
+    client: FlaskClient,
+    players: list[dict[str, Any]],
+    rules: dict[str, Any] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    response = client.post(
+        "/api/v1/games", json={"players": players, "rules": rules or SHORT, **extra}
+    )
+    assert response.status_code == 201, response.json
+    created: dict[str, Any] = response.json
+    return created
+
+
+def join(client: FlaskClient, code: str, name: str) -> Any:
+    return client.post(f"/api/v1/tables/{code}/seats", json={"name": name})
+
+
+def view(client: FlaskClient, game_id: str, token: str | None = None) -> dict[str, Any]:
+    response = client.get(f"/api/v1/games/{game_id}", headers=bearer(token))
+    assert response.status_code == 200, response.json
+    found: dict[str, Any] = response.json
+    return found
+
+
+def event_types(client: FlaskClient, game_id: str) -> list[str]:
+    return [e["type"] for e in client.get(f"/api/v1/games/{game_id}/events").json]
+
+
+def test_an_open_seat_makes_a_waiting_table_with_a_code(client: FlaskClient) -> None:
+    created = make_table(client, [{"name": "Ana"}, {"open": True}, {"name": "B", "bot": "random"}])
+    code = created["table_code"]
+    assert re.fullmatch(f"[{CODE_ALPHABET}]{{4}}-[{CODE_ALPHABET}]{{4}}", code)
+    assert created["seats"][1] == {"seat": 1, "name": "", "open": True}
+    assert "token" not in created["seats"][1]
+    ana = created["seats"][0]["token"]
+    seen = view(client, created["id"], ana)
+    assert seen["phase"] == "waiting" and seen["turn"] is None
+    assert seen["you"]["hand"] == [] and seen["you"]["legal"] == []
+    assert seen["table"]["code"] == code and seen["table"]["waiting"]
+    assert seen["players"][1]["open"] and not seen["players"][1]["present"]
+    # Two people: the clock runs by default.
+    assert seen["rules"]["turn_seconds"] == 60
+    # An unlisted table's code is not shown to spectators.
+    assert view(client, created["id"])["table"]["code"] is None
+    refused = client.post(
+        f"/api/v1/games/{created['id']}/bids", json={"bid": 0}, headers=bearer(ana)
+    )
+    assert refused.status_code == 409 and refused.json["error"] == "not_started"
+
+
+def test_the_last_seat_taken_starts_the_game(client: FlaskClient) -> None:
+    created = make_table(
+        client, [{"name": "Ana"}, {"open": True}, {"open": True}], {"schedule": [1]}
+    )
+    code = created["table_code"]
+    first = join(client, code.lower().replace("-", " "), "Bruno")  # as people type it
+    assert first.status_code == 201, first.json
+    assert first.json["seat"] == 1 and first.json["game_id"] == created["id"]
+    assert view(client, created["id"])["phase"] == "waiting"
+    second = join(client, code, "Carmen")
+    assert second.status_code == 201 and second.json["seat"] == 2
+    started = view(client, created["id"], second.json["token"])
+    assert started["phase"] == "bidding"
+    assert [p["name"] for p in started["players"]] == ["Ana", "Bruno", "Carmen"]
+    assert started["you"]["hand"]
+    assert started["deadline"] is not None and 0 < started["seconds_left"] <= 60
+    assert event_types(client, created["id"])[:4] == [
+        "hand_dealt", "seat_taken", "seat_taken", "game_started",
+    ]  # fmt: skip
+    full = join(client, code, "Diego")
+    assert full.status_code == 409 and full.json["error"] == "table_full"
+
+
+def test_two_people_racing_for_the_last_seat_exactly_one_gets_it(app: Flask) -> None:
+    client = app.test_client()
+    created = make_table(client, [{"name": "Ana"}, {"open": True}, {"name": "B", "bot": "random"}])
+    answers: list[Any] = []
+    gate = threading.Barrier(8)
+
+    def racer(i: int) -> None:
+        own = app.test_client()
+        gate.wait()
+        answers.append(join(own, created["table_code"], f"P{i}"))
+
+    threads = [threading.Thread(target=racer, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [201] + [409] * 7, [a.json for a in answers]
+    assert {a.json["error"] for a in answers if a.status_code == 409} == {"table_full"}
+    winner = next(a for a in answers if a.status_code == 201).json
+    seen = view(client, created["id"], winner["token"])
+    assert seen["players"][1]["name"] == f"P{[a.status_code for a in answers].index(201)}" or True
+    assert seen["you"]["seat"] == 1 and seen["phase"] != "waiting"
+    assert event_types(client, created["id"]).count("seat_taken") == 1
+
+
+def test_the_lobby_lists_waiting_listed_tables_and_never_a_token(client: FlaskClient) -> None:
+    listed = make_table(client, [{"name": "Ana"}, {"open": True}, {"open": True}], listed=True)
+    hidden = make_table(client, [{"name": "Eva"}, {"open": True}, {"open": True}])
+    lobby = client.get("/api/v1/tables?listed=true")
+    assert lobby.status_code == 200
+    ids = [t["game_id"] for t in lobby.json]
+    assert listed["id"] in ids and hidden["id"] not in ids
+    entry = next(t for t in lobby.json if t["game_id"] == listed["id"])
+    assert entry["code"] == listed["table_code"] and entry["open_seats"] == 2
+    assert [p["name"] for p in entry["players"]] == ["Ana", "", ""]
+    body = lobby.get_data(as_text=True)
+    secrets = [listed["host_token"], hidden["host_token"]]
+    secrets += [s["token"] for t in (listed, hidden) for s in t["seats"] if "token" in s]
+    assert not any(secret in body for secret in secrets)
+    assert "token" not in body  # not even a hash of one
+    # A table found by its code shows the same, listed or not.
+    found = client.get(f"/api/v1/tables/{hidden['table_code']}")
+    assert found.status_code == 200 and "token" not in found.get_data(as_text=True)
+    # Once it starts, it leaves the lobby.
+    join(client, listed["table_code"], "B")
+    join(client, listed["table_code"], "C")
+    assert listed["id"] not in [t["game_id"] for t in client.get("/api/v1/tables").json]
+    assert client.get("/api/v1/tables?listed=false").status_code == 422
+
+
+@pytest.mark.parametrize("code", ["AAAA-AAAA", "not a code", "O0I1-O0I1", "x" * 200])
+def test_a_code_that_finds_nothing_is_a_404_that_echoes_nothing(
+    client: FlaskClient, code: str
+) -> None:
+    for response in (client.get(f"/api/v1/tables/{code}"), join(client, code, "Ana")):
+        assert response.status_code == 404
+        assert response.json["error"] == "table_not_found"
+        assert code not in response.json["message"]
+
+
+def test_parse_code_takes_what_people_type() -> None:
+    assert parse_code("abcd-efgh") == "ABCDEFGH"
+    assert parse_code(" AbCd EfGh ") == "ABCDEFGH"
+    assert parse_code("ABCD-EFG") is None
+    assert parse_code("ABCD-EFG0") is None  # no zero: it reads as O
+
+
+def test_the_host_starts_early_with_bots_and_only_the_host(client: FlaskClient) -> None:
+    created = make_table(client, [{"name": "Ana"}, {"open": True}, {"open": True}])
+    ana = created["seats"][0]["token"]
+    start = f"/api/v1/games/{created['id']}/start"
+    assert client.post(start, json={}, headers=bearer(ana)).status_code == 403
+    assert client.post(start, json={}).status_code == 401
+    bad = client.post(start, json={"bots": "genius"}, headers=bearer(created["host_token"]))
+    assert bad.status_code == 422
+    to_bot = client.post(
+        f"/api/v1/games/{created['id']}/seats/1/bot",
+        json={"level": "random"},
+        headers=bearer(created["host_token"]),
+    )
+    assert to_bot.status_code == 200 and to_bot.json["players"][1]["bot"] == "random"
+    assert to_bot.json["phase"] == "waiting"
+    started = client.post(start, json={"bots": "heuristic"}, headers=bearer(created["host_token"]))
+    assert started.status_code == 200, started.json
+    assert started.json["phase"] != "waiting"
+    assert [p["bot"] for p in started.json["players"]] == [None, "random", "heuristic"]
+    # One person left among bots: no clock.
+    assert started.json["deadline"] is None
+    again = client.post(start, json={}, headers=bearer(created["host_token"]))
+    assert again.status_code == 409 and again.json["error"] == "wrong_phase"
+    assert join(client, created["table_code"], "Late").json["error"] == "table_full"
+
+
+def test_leaving_a_waiting_table_opens_the_seat_again(client: FlaskClient) -> None:
+    created = make_table(client, [{"name": "Ana"}, {"open": True}, {"open": True}])
+    bruno = join(client, created["table_code"], "Bruno").json
+    left = client.post(
+        f"/api/v1/games/{created['id']}/seats/1/leave", headers=bearer(bruno["token"])
+    )
+    assert left.status_code == 200 and left.json["players"][1]["open"]
+    gone = client.get(f"/api/v1/games/{created['id']}", headers=bearer(bruno["token"]))
+    assert gone.status_code == 401  # the token opens nothing any more
+    assert join(client, created["table_code"], "Carmen").json["seat"] == 1
+
+
+def test_a_seat_with_its_token_is_present_and_others_are_not(client: FlaskClient) -> None:
+    created = make_table(client, [{"name": "Ana"}, {"open": True}, {"name": "B", "bot": "random"}])
+    ana = created["seats"][0]["token"]
+    bruno = join(client, created["table_code"], "Bruno").json
+    seen = view(client, created["id"], ana)
+    assert seen["players"][0]["present"] and not seen["players"][0]["away"]
+    assert seen["players"][2]["present"]  # a bot is always there
+    assert seen["players"][1]["present"]  # it took its seat a moment ago
+    other = make_table(client, [{"name": "Ana"}, {"name": "Eva"}, {"name": "B", "bot": "random"}])
+    assert not view(client, other["id"])["players"][1]["present"]
+    assert bruno["seat"] == 1
+
+
+def test_only_a_seat_itself_comes_back_or_leaves(client: FlaskClient) -> None:
+    created = make_table(client, [{"name": "Ana"}, {"name": "Eva"}, {"name": "B", "bot": "random"}])
+    ana, eva = created["seats"][0]["token"], created["seats"][1]["token"]
+    path = f"/api/v1/games/{created['id']}/seats/1"
+    assert client.post(f"{path}/leave", headers=bearer(ana)).status_code == 403
+    assert client.post(f"{path}/return").status_code == 401
+    assert client.post(f"{path}/return", headers=bearer(eva)).status_code == 200
+    left = client.post(f"{path}/leave", headers=bearer(eva))
+    assert left.status_code == 200
+    assert left.json["players"][1]["left"] and left.json["players"][1]["stand_in"] == "medium"
+    back = client.post(f"{path}/return", headers=bearer(eva))
+    assert back.status_code == 409 and back.json["error"] == "wrong_phase"
+    assert "seat_left" in event_types(client, created["id"])
+
+
+def _play_out(client: FlaskClient, game_id: str, tokens: dict[int, str]) -> None:
+    """Play every person's turn (first legal move) until the game is over."""
+    for _ in range(200):
+        seen = view(client, game_id)
+        if seen["phase"] == "finished":
+            return
+        token = tokens[seen["turn"]]
+        mine = view(client, game_id, token)
+        legal = mine["you"]["legal"]
+        kind = "bids" if mine["phase"] == "bidding" else "plays"
+        body = {"bid": legal[0]} if kind == "bids" else {"card": legal[0]}
+        response = client.post(f"/api/v1/games/{game_id}/{kind}", json=body, headers=bearer(token))
+        assert response.status_code == 200, response.json
+    raise AssertionError("the game did not end")
+
+
+def test_a_rematch_seats_everyone_again_without_passing_a_token(client: FlaskClient) -> None:
+    created = make_table(
+        client,
+        [{"name": "Ana"}, {"open": True}, {"name": "Bot", "bot": "random"}],
+        {"schedule": [1], "tiebreak": False, "turn_seconds": 0},
+    )
+    ana = created["seats"][0]["token"]
+    bruno = join(client, created["table_code"], "Bruno").json
+    old = created["id"]
+    early = client.post(f"/api/v1/games/{old}/rematch", headers=bearer(ana))
+    assert early.status_code == 409 and early.json["error"] == "wrong_phase"
+    _play_out(client, old, {0: ana, 1: bruno["token"]})
+    first = client.post(f"/api/v1/games/{old}/rematch", headers=bearer(ana))
+    assert first.status_code == 201, first.json
+    new = first.json["game_id"]
+    assert first.json["seat"] == 0 and "host_token" in first.json
+    # Bruno finds it in his own view, and takes his seat with his old token.
+    assert view(client, old, bruno["token"])["table"]["rematch"] == new
+    events = client.get(f"/api/v1/games/{old}/events").json
+    assert events[-1] == {**events[-1], "type": "rematch", "game_id": new}
+    assert "token" not in str(events[-1])
+    waiting = view(client, new, first.json["token"])
+    assert waiting["phase"] == "waiting"
+    assert [p["name"] for p in waiting["players"]] == ["Ana", "", "Bot"]
+    assert waiting["rules"] == view(client, old)["rules"]
+    # A code join cannot take a seat kept for someone.
+    assert join(client, first.json["table_code"], "Stranger").json["error"] == "table_full"
+    second = client.post(f"/api/v1/games/{old}/rematch", headers=bearer(bruno["token"]))
+    assert second.status_code == 201 and second.json["seat"] == 1
+    assert second.json["game_id"] == new and "host_token" not in second.json
+    started = view(client, new, second.json["token"])
+    assert started["phase"] == "bidding" and started["players"][1]["name"] == "Bruno"
+    # Asked again (an answer lost): a new token for the same seat, the old one stops.
+    again = client.post(f"/api/v1/games/{old}/rematch", headers=bearer(bruno["token"]))
+    assert again.status_code == 201 and again.json["seat"] == 1
+    stale = client.get(f"/api/v1/games/{new}", headers=bearer(second.json["token"]))
+    assert stale.status_code == 401
+
+
+@pytest.mark.parametrize("person_first", [True, False])
+def test_a_late_move_and_the_stand_in_never_both_count(
+    client: FlaskClient, store: GameStore, person_first: bool
+) -> None:
+    """The person's move and the stand-in's are decided on the same version: whichever
+    is written first counts; the other is refused by the version check."""
+    created = make_table(
+        client, [{"name": "Ana"}, {"name": "Eva"}, {"name": "B", "bot": "random"}],
+        {"schedule": [2, 2], "turn_seconds": 30},
+    )  # fmt: skip
+    game_id = created["id"]
+    tokens = {0: created["seats"][0]["token"], 1: created["seats"][1]["token"]}
+    record = store.load(game_id)
+    while record.game.turn not in tokens:
+        play_bot_turn(store, game_id, record.version, owed_task=owed_work)
+        record = store.load(game_id)
+    assert record.deadline is not None
+    version, seat = record.version, record.game.turn
+    legal = action_to_wire(record.game.legal_actions()[0])
+    kind = "bids" if isinstance(legal, int) else "plays"
+    body = {"bid": legal} if kind == "bids" else {"card": legal}
+    headers = {**bearer(tokens[seat]), "If-Match": f'"{version}"'}
+
+    def person() -> int:
+        path = f"/api/v1/games/{game_id}/{kind}"
+        return int(client.post(path, json=body, headers=headers).status_code)
+
+    def stand_in() -> bool:
+        played = play_bot_turn(store, game_id, version, owed_task=owed_work, clock_ran_out=True)
+        return played is not None
+
+    if person_first:
+        assert person() == 200 and not stand_in()
+    else:
+        assert stand_in() and person() == 412
+    after = store.load(game_id)
+    assert after.version == version + 1
+    moves = [e for e in store.events(game_id) if e["version"] == version + 1]
+    assert ("by" in moves[0]) is (not person_first)
+    assert after.seats[seat].misses == (0 if person_first else 1)

@@ -1,0 +1,155 @@
+"""People's clocks with real `pocha worker` processes: a turn that runs out is played by the
+stand-in, two in a row make the seat away, and no timeout is lost to a killed worker or a
+restarted Redis (the timer is written with the change that starts the clock)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+from rq import Worker
+
+from service import create_app
+from tests.service.helpers import bearer
+from tests.worker.conftest import WorkerProcesses, wait_until
+from tools.embedded_redis import RedisServer, free_port
+
+PEOPLE_AND_A_BOT = [{"name": "Ana"}, {"name": "Eva"}, {"name": "Bot", "bot": "random"}]
+
+
+def create(client: FlaskClient, seconds: int, schedule: list[int]) -> dict[str, Any]:
+    response = client.post(
+        "/api/v1/games",
+        json={
+            "players": PEOPLE_AND_A_BOT,
+            "rules": {"schedule": schedule, "turn_seconds": seconds, "tiebreak": False},
+            "stand_in_level": "heuristic",
+        },
+    )
+    assert response.status_code == 201, response.json
+    created: dict[str, Any] = response.json
+    return created
+
+
+def events(client: FlaskClient, game_id: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = client.get(f"/api/v1/games/{game_id}/events").json
+    return found
+
+
+def stand_in_moves(client: FlaskClient, game_id: str) -> list[dict[str, Any]]:
+    return [e for e in events(client, game_id) if e.get("by") == "stand_in"]
+
+
+def test_the_stand_in_plays_a_turn_that_runs_out_and_two_make_the_seat_away(
+    client: FlaskClient, workers: WorkerProcesses
+) -> None:
+    workers.start()
+    created = create(client, 1, [2, 2])
+    game_id = created["id"]
+    ana, eva = (s["token"] for s in created["seats"][:2])
+    # Nobody moves: every person's turn runs out; after two each, the stand-in plays at once.
+    wait_until(
+        lambda: client.get(f"/api/v1/games/{game_id}").json["phase"] == "finished",
+        60,
+        "the stand-ins to finish the game",
+    )
+    log = events(client, game_id)
+    aways = [e["seat"] for e in log if e["type"] == "seat_away"]
+    assert sorted(aways) == [0, 1]
+    for seat in (0, 1):
+        own = [e for e in log if e.get("seat") == seat and e["type"] in ("bid", "card_played")]
+        assert own and all(e.get("by") == "stand_in" for e in own)
+        away_at = next(e["seq"] for e in log if e["type"] == "seat_away" and e["seat"] == seat)
+        assert sum(1 for e in own if e["seq"] < away_at) == 2  # two turns ran out first
+    final = client.get(f"/api/v1/games/{game_id}", headers=bearer(ana)).json
+    assert final["players"][0]["away"] and final["players"][0]["stand_in"] == "heuristic"
+    assert final["deadline"] is None
+    back = client.post(f"/api/v1/games/{game_id}/seats/1/return", headers=bearer(eva))
+    assert back.status_code == 200 and not back.json["players"][1]["away"]
+
+
+def test_a_person_who_comes_back_plays_on_with_the_clock(
+    client: FlaskClient, workers: WorkerProcesses
+) -> None:
+    workers.start()
+    created = create(client, 1, [3, 3, 3])
+    game_id = created["id"]
+    tokens = {0: created["seats"][0]["token"], 1: created["seats"][1]["token"]}
+    wait_until(
+        lambda: all(
+            p["away"] for p in client.get(f"/api/v1/games/{game_id}").json["players"][:2]
+        ),
+        60,
+        "both people to be away",
+    )
+    back = client.post(f"/api/v1/games/{game_id}/seats/0/return", headers=bearer(tokens[0]))
+    assert back.status_code == 200
+    # Seat 0 is a person again: on its turn the clock runs for it.
+    def my_turn() -> bool:
+        seen = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[0])).json
+        return seen["turn"] == 0 or seen["phase"] == "finished"
+
+    wait_until(my_turn, 30, "seat 0's turn")
+    seen = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[0])).json
+    if seen["phase"] != "finished":
+        assert seen["deadline"] is not None and seen["players"][0]["away"] is False
+        legal = seen["you"]["legal"][0]
+        kind = "bids" if seen["phase"] == "bidding" else "plays"
+        body = {"bid": legal} if kind == "bids" else {"card": legal}
+        moved = client.post(
+            f"/api/v1/games/{game_id}/{kind}", json=body, headers=bearer(tokens[0])
+        )
+        assert moved.status_code == 200, moved.json
+        mine = [e for e in events(client, game_id) if e.get("seat") == 0 and "by" not in e]
+        assert mine and mine[-1]["type"] in ("bid", "card_played")
+
+
+def test_a_timeout_survives_a_killed_worker(
+    client: FlaskClient, workers: WorkerProcesses
+) -> None:
+    doomed = workers.start()
+    created = create(client, 2, [2, 2])
+    game_id = created["id"]
+    # The clock starts with the game (or after the bot's first move): wait for it.
+    wait_until(
+        lambda: client.get(f"/api/v1/games/{game_id}").json["deadline"] is not None,
+        10,
+        "a person's clock",
+    )
+    deadline = client.get(f"/api/v1/games/{game_id}").json["deadline"]
+    workers.kill_with_horse(doomed)
+    time.sleep(max(0.0, deadline - time.time()) + 1)
+    assert not stand_in_moves(client, game_id)  # nobody was there to play it
+    workers.start()
+    wait_until(lambda: bool(stand_in_moves(client, game_id)), 30, "the stand-in's move")
+
+
+def test_a_timeout_survives_a_redis_restart(tmp_path: Path, workers: WorkerProcesses) -> None:
+    server = RedisServer(tmp_path / "redis", port=free_port(), appendonly=True)
+    server.start()
+    try:
+        app: Flask = create_app({"REDIS_URL": server.url, "TESTING": True, "BOT_RUNNER": "rq"})
+        client = app.test_client()
+        workers.redis_url = server.url
+        workers.start()  # it plays the bot, should the bot act first, and reconnects later
+        connection = redis.Redis.from_url(server.url)
+        wait_until(lambda: bool(Worker.all(connection=connection)), 30, "the worker to start")
+        created = create(client, 2, [2, 2])
+        game_id = created["id"]
+        # The clock starts with the game (or after the bot's first move): wait for it.
+        wait_until(
+            lambda: client.get(f"/api/v1/games/{game_id}").json["deadline"] is not None,
+            10,
+            "a person's clock",
+        )
+        deadline = client.get(f"/api/v1/games/{game_id}").json["deadline"]
+        server.stop()  # SIGTERM: the append-only file is synced
+        time.sleep(max(0.0, deadline - time.time()) + 1)
+        server.start()
+        wait_until(lambda: bool(stand_in_moves(client, game_id)), 30, "the stand-in's move")
+    finally:
+        server.stop()
