@@ -193,6 +193,25 @@ def bench_flood(
         raise SystemExit(1)
 
 
+@bench.command("clocks")
+@click.option("--games", type=click.IntRange(1), default=60, show_default=True,
+              help="Games of two people and two bots; each gives four timeouts.")
+@click.option("--turn-seconds", type=click.IntRange(1, 60), default=2, show_default=True)
+@click.option("--spread", type=float, default=10.0, show_default=True,
+              help="Seconds over which the games are made.")
+@click.option("--tables", type=click.IntRange(1), default=200, show_default=True,
+              help="Waiting tables made to weigh one in Redis memory.")
+def bench_clocks(games: int, turn_seconds: int, spread: float, tables: int) -> None:
+    """How late a person's clock ends (deadline to the stand-in's move, p50/p99 over every
+    timeout, with two workers as `pocha serve` runs them), and the Redis memory a waiting
+    table costs (starts its own Redis and workers)."""
+    clock_bench = _load("tools.bench_clocks")
+    spec = clock_bench.ClockSpec(
+        games=games, turn_seconds=turn_seconds, spread=spread, tables=tables
+    )
+    _echo_lines(clock_bench.run(spec))
+
+
 @bench.command("soak")
 @click.option("--games", type=click.IntRange(1), default=200, show_default=True)
 @click.option(

@@ -102,7 +102,7 @@ class Timing:
     heartbeat for `stale` has lost its worker (SIGKILL, a dead machine): its entry in RQ's
     started registry expires, and the watchdog, which idle workers run every `sweep`
     seconds, has RQ retry the job (or fail it, with no retry left). So a turn whose worker
-    died is queued again at most `recovery_bound` after the death (13 s with the defaults).
+    died is queued again at most `recovery_bound` after the death (12 s with the defaults).
     Each unfinished bot turn and match game is also checked every `check` while its job
     runs (a job RQ failed for good is queued again then, as a recovery) and every
     `queued_check` while its job waits in a queue.
@@ -111,7 +111,8 @@ class Timing:
     heartbeat: int = 2
     stale: float = 10.0
     check: float = 3.0
-    sweep: float = 2.0
+    #: Also how late a person's clock may end (a timer falls due between two sweeps).
+    sweep: float = 1.0
     #: A queued job is safe in its queue; it is looked at again only this often.
     queued_check: float = 30.0
     #: A match game plays this long (wall time), then lets the queues be read again.

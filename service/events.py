@@ -415,6 +415,12 @@ class StreamSlots:
         return give_back
 
 
+def _noted(here: Callable[[], None]) -> None:
+    """Note a seat's presence; a stream goes on without it if Redis does not answer."""
+    with contextlib.suppress(*REDIS_DOWN):
+        here()
+
+
 def _nothing() -> None:
     return None
 
@@ -472,11 +478,18 @@ class EventStreams:
         self.keepalive_seconds = keepalive_seconds
 
     def open(
-        self, game_id: str, after: int, address: str | None, client: socket.socket | None
+        self,
+        game_id: str,
+        after: int,
+        address: str | None,
+        client: socket.socket | None,
+        here: Callable[[], None] | None = None,
     ) -> EventStream:
         """The stream of `game_id`'s events with `seq > after`, then live ones, for a client
-        at `address` (None: not counted) on `client` (None: not watched). Raises
-        `TooManyStreams` over the cap, Redis's errors when it does not answer."""
+        at `address` (None: not counted) on `client` (None: not watched). `here`: called
+        when the stream starts and at every keepalive, for a seat that holds it (its
+        presence). Raises `TooManyStreams` over the cap, Redis's errors when it does not
+        answer."""
         give_back = self.slots.take(address) if address else _nothing
         try:
             follower = self.hub.follow(game_id, after, client)
@@ -488,10 +501,11 @@ class EventStreams:
             self.hub.leave(follower)
             give_back()
 
-        return EventStream(self._chunks(follower), release)
+        return EventStream(self._chunks(follower, here or _nothing), release)
 
-    def _chunks(self, follower: Follower) -> Iterator[bytes]:
+    def _chunks(self, follower: Follower, here: Callable[[], None]) -> Iterator[bytes]:
         yield b"retry: %d\n\n" % RETRY_MS
+        _noted(here)
         deadline = time.monotonic() + self.max_seconds
         while True:
             try:
@@ -518,4 +532,5 @@ class EventStreams:
                 if woken:
                     break
                 if time.monotonic() < deadline:
+                    _noted(here)
                     yield b": keepalive\n\n"

@@ -387,10 +387,12 @@ class Events(MethodView):
                 after = int(last_id)
             # Checked before the stream starts, so an unknown game is a JSON 404.
             service.store.events_json(game_id, after=1 << 62)
+            here = _presence_of(game_id)
             streams: EventStreams = current_app.extensions[EVENTS]
             stream = streams.open(
-                game_id, after, request.remote_addr, request.environ.get("gunicorn.socket")
-            )
+                game_id, after, request.remote_addr, request.environ.get("gunicorn.socket"),
+                here,
+            )  # fmt: skip
             return Response(
                 stream,
                 mimetype="text/event-stream",
@@ -401,6 +403,20 @@ class Events(MethodView):
             b"[" + b",".join(service.store.events_json(game_id, after)) + b"]",
             mimetype="application/json",
         )
+
+
+def _presence_of(game_id: str) -> Callable[[], None] | None:
+    """For a stream sent with a seat's token: what notes that the seat is here (a stream
+    held is presence). A token that opens no seat is refused, as for a view."""
+    token = bearer_token()
+    if token is None:
+        return None
+    service = game_service()
+    record = service.store.load(game_id, history=False)
+    seat = service.seat_for(record, token, required=False)
+    if seat is None:
+        return None
+    return functools.partial(service.store.touch, record, seat)
 
 
 def _wants_stream() -> bool:

@@ -324,3 +324,23 @@ def test_a_late_move_and_the_stand_in_never_both_count(
     moves = [e for e in store.events(game_id) if e["version"] == version + 1]
     assert ("by" in moves[0]) is (not person_first)
     assert after.seats[seat].misses == (0 if person_first else 1)
+
+
+def test_a_seat_holding_an_event_stream_is_present(client: FlaskClient) -> None:
+    created = make_table(client, [{"name": "Ana"}, {"name": "Eva"}, {"name": "B", "bot": "random"}])
+    ana, eva = created["seats"][0]["token"], created["seats"][1]["token"]
+    assert not view(client, created["id"])["players"][1]["present"]
+    stream = client.get(
+        f"/api/v1/games/{created['id']}/events",
+        headers={"Accept": "text/event-stream", **bearer(eva)},
+        buffered=False,
+    )
+    chunks = iter(stream.response)
+    next(chunks), next(chunks)  # the retry line, then the backlog: the seat was noted
+    assert view(client, created["id"], ana)["players"][1]["present"]
+    stream.close()
+    wrong = client.get(
+        f"/api/v1/games/{created['id']}/events",
+        headers={"Accept": "text/event-stream", **bearer("not-a-token")},
+    )
+    assert wrong.status_code == 401
