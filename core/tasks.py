@@ -48,7 +48,7 @@ from rq import Callback, Retry
 from rq.exceptions import InvalidJobOperation, NoSuchJobError
 from rq.job import Job, JobStatus
 
-from core.keys import SWEEP_LOCK, TASKS_DUE, task_key
+from core.keys import SWEEP_LOCK, TASKS_DUE, game_key, task_key
 from core.logs import job_meta
 from core.queues import QUEUES, SERIALIZER, TURN_TIMEOUT, TURNS, Timing, queue
 from core.store import OwedTask
@@ -98,6 +98,10 @@ class Task:
     #: A clock's end: its first job is queued by the watchdog when the task falls due,
     #: not by whoever wrote it (see `owed_task_of`).
     timer: bool = False
+    #: A timer's condition: (hash key, field, value). When it falls due and the field no
+    #: longer holds the value (the game moved on: the person played in time), the timer
+    #: ends without a job.
+    only_if: tuple[str, str, str] | None = None
     kwargs: dict[str, Any] = field(default_factory=dict)
 
     def to_fields(self) -> dict[str, str]:
@@ -111,6 +115,7 @@ class Task:
             "at_front": "1" if self.at_front else "",
             "give_up": self.give_up or "",
             "timer": "1" if self.timer else "",
+            "only_if": json.dumps(list(self.only_if)) if self.only_if else "",
         }
 
     @classmethod
@@ -127,6 +132,7 @@ class Task:
             at_front=bool(f["at_front"]),
             give_up=f["give_up"] or None,
             timer=bool(f.get("timer")),
+            only_if=tuple(json.loads(f["only_if"])) if f.get("only_if") else None,
         )
 
 
@@ -381,9 +387,16 @@ def _fire(connection: redis.Redis, key: str, job_id: str, timing: Timing, now: f
     fields = connection.hgetall(task_key(key))
     if not fields:
         return True  # finished meanwhile
+    task = Task.from_fields(key, fields)
+    if task.only_if is not None:
+        hash_key, name, value = task.only_if
+        current = connection.hget(hash_key, name)
+        if current is None or text(current) != value:
+            finish(connection, key)  # moot: most timers end so, the person played in time
+            return True
     connection.zadd(TASKS_DUE, {key: now + timing.check})
     # At the front: it is late already, by the time between two sweeps.
-    _enqueue(connection, Task.from_fields(key, fields), job_id, 0, at_front=True)
+    _enqueue(connection, task, job_id, 0, at_front=True)
     return True
 
 
@@ -558,6 +571,7 @@ def clock_task(game_id: str, version: int) -> Task:
         timeout=TURN_TIMEOUT,
         retries=TURN_RETRIES,
         timer=True,
+        only_if=(game_key(game_id), "version", str(version)),
     )
 
 

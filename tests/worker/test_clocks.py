@@ -13,6 +13,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from rq import Worker
 
+from core.keys import task_key
+from core.queues import QUEUES, queue
+from core.tasks import clock_key, sweep
 from service import create_app
 from tests.service.helpers import bearer
 from tests.worker.conftest import WorkerProcesses, wait_until
@@ -153,3 +156,29 @@ def test_a_timeout_survives_a_redis_restart(tmp_path: Path, workers: WorkerProce
         wait_until(lambda: bool(stand_in_moves(client, game_id)), 30, "the stand-in's move")
     finally:
         server.stop()
+
+
+def test_a_clock_the_person_beat_ends_without_a_job(
+    client: FlaskClient, connection: redis.Redis, drain: Any
+) -> None:
+    created = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "Ana"}, {"name": "Eva"}, {"name": "Ola"}],
+              "rules": {"schedule": [2], "turn_seconds": 30}},
+    ).json  # fmt: skip
+    game_id = created["id"]
+    seen = client.get(f"/api/v1/games/{game_id}").json
+    version, turn = seen["version"], seen["turn"]
+    token = created["seats"][turn]["token"]
+    legal = client.get(f"/api/v1/games/{game_id}", headers=bearer(token)).json["you"]["legal"]
+    moved = client.post(f"/api/v1/games/{game_id}/bids", json={"bid": legal[0]},
+                        headers=bearer(token))  # fmt: skip
+    assert moved.status_code == 200
+    # Due now, before the next person's clock (started with the move, later) is.
+    report = sweep(connection, now=seen["deadline"])
+    assert clock_key(game_id, version) in report.fired
+    assert not connection.exists(task_key(clock_key(game_id, version)))
+    waiting = {name: queue(connection, name).job_ids for name in QUEUES}
+    assert not any(waiting.values()), waiting  # no job at all
+    # The clock of the next person runs, and is still owed.
+    assert connection.exists(task_key(clock_key(game_id, version + 1)))
