@@ -91,7 +91,8 @@ _ERRORS = {
     401: "unauthorized: no token, or a token that opens no seat of this game.",
     403: "forbidden: the host token used to play, or a seat token used to delete.",
     404: "game_not_found: no such game (never existed, deleted, or expired).",
-    409: "not_your_turn, wrong_phase, or conflict (another request won the race).",
+    409: "not_your_turn, wrong_phase, not_started (the table waits for people), or "
+    "conflict (another request won the race).",
     412: "stale_version: If-Match names a version the game has left.",
     413: "body_too_large.",
     415: "unsupported_media_type: the body is not sent as application/json.",

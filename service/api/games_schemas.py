@@ -607,13 +607,36 @@ class EventSchema(ma.Schema):
     )
     type = fields.String(
         metadata={
-            "description": "hand_dealt, bid, card_played, trick_won, hand_scored, game_over.",
-            "enum": ["hand_dealt", "bid", "card_played", "trick_won", "hand_scored", "game_over"],
+            "description": "The game's: hand_dealt, bid, card_played, trick_won, "
+            "hand_scored, game_over. The table's: seat_taken (someone took an open seat), "
+            "seat_bot (the host gave one to a bot), seat_opened (someone left a waiting "
+            "table), game_started, seat_away (two turns in a row ran out: the stand-in "
+            "plays the seat at once), seat_back, seat_left (the stand-in plays the seat to "
+            "the end), rematch (the next table's `game_id`).",
+            "enum": [
+                "hand_dealt", "bid", "card_played", "trick_won", "hand_scored", "game_over",
+                "seat_taken", "seat_bot", "seat_opened", "game_started", "seat_away",
+                "seat_back", "seat_left", "rematch",
+            ],
             "example": "card_played",
         }
     )
+    by = fields.String(
+        metadata={
+            "description": "bid, card_played: `stand_in` when the table's stand-in bot made "
+            "it for a person (their clock ran out, or they are away or left); absent when "
+            "the seat's own player did.",
+            "enum": ["stand_in"],
+        }
+    )
+    name = fields.String(metadata={"description": "seat_taken: the name.", "example": "Eva"})
+    game_id = fields.String(metadata={"description": "rematch: the next table's game id."})
     seat = fields.Integer(
-        metadata={"description": "bid, card_played: who; trick_won: the winner.", "example": 1}
+        metadata={
+            "description": "bid, card_played: who; trick_won: the winner; the seat_* "
+            "events: which seat.",
+            "example": 1,
+        }
     )
     bid = fields.Integer(metadata={"description": "bid: the bid.", "example": 2})
     card = _card("card_played: the card. " + CARD)

@@ -17,7 +17,8 @@ from flask.views import MethodView
 
 from core.tables import shown_code
 from service.api.games import (
-    _documents_errors,
+    _ERRORS,
+    _documentation_of,
     _responds_with_view,
     _view_response,
     bearer_token,
@@ -31,6 +32,7 @@ from service.api.games_schemas import (
     StartSchema,
 )
 from service.context import game_service
+from service.errors import ErrorSchema
 from service.json_bodies import Blueprint
 
 blp = Blueprint(
@@ -60,6 +62,30 @@ _CODE = {
 _GAME = {"in": "path", "name": "game_id", "description": "The game's id."}
 _SEAT = {"in": "path", "name": "seat", "description": "The seat, 0-based."}
 _AUTH: dict[str, Any] = {"security": [{"bearerAuth": []}]}
+
+# What each error status means for these endpoints (the body is always the Error schema).
+_TABLE_ERRORS = {
+    **_ERRORS,
+    401: "unauthorized: no token, or a token that opens no seat of this game.",
+    403: "forbidden: the host's token is needed (start, bot), or the token is not the "
+    "seat's (return, leave).",
+    404: "table_not_found (no table has this code) or game_not_found.",
+    409: "table_full (no open seat is left, or the game has started), wrong_phase (the game "
+    "has started already, is not over for a rematch, or the seat left), or conflict (too "
+    "many changes at once: try again).",
+    429: "rate_limited: too many table lookups and seats taken from your address "
+    "(`POCHA_RATE_LIMIT_TABLES`); wait `Retry-After` seconds.",
+}
+
+
+def _documents_errors(*statuses: int) -> Any:
+    """Document these error responses (all of the Error shape) on a view."""
+    return _documentation_of(
+        *(
+            blp.alt_response(s, schema=ErrorSchema, description=_TABLE_ERRORS[s])
+            for s in statuses
+        )
+    )
 
 
 @blp.route("")
