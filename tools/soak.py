@@ -203,6 +203,14 @@ def _strip(data: dict[str, Any], keys: Sequence[str]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in keys}
 
 
+def _clockless(view: dict[str, Any]) -> dict[str, Any]:
+    """A view less its clock setting: the service gives a game of two people or more the
+    default `turn_seconds`, which a replica made from the rules as sent has not; the
+    clock is the service's, not the cards'."""
+    rules = {k: v for k, v in view["rules"].items() if k != "turn_seconds"}
+    return {**view, "rules": rules}
+
+
 def _history(game: Any) -> list[dict[str, Any]]:
     """The score sheet of a game as the API's history gives it."""
     from engine.observation import observe
@@ -287,12 +295,12 @@ class EventLog:
         """The view the API must give of the replica, less the keys of the record."""
         from core.games import view_of
 
-        return view_of(self.replica, seat)
+        return _clockless(view_of(self.replica, seat))
 
 
 def view_body(view: dict[str, Any]) -> dict[str, Any]:
     """An API view less the keys of the record: what `EventLog.view` must equal."""
-    return _strip(view, VIEW_ONLY)
+    return _clockless(_strip(view, VIEW_ONLY))
 
 
 def play_one(port: int, spec: SoakSpec, index: int) -> GameReport:

@@ -12,7 +12,6 @@ three games play to the end with whole event logs.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from tests.resilience.conftest import (
     create,
     play_turns,
     ready,
+    timeless,
 )
 from tests.waiting import wait_until
 from tools.embedded_redis import RedisServer, free_port
@@ -45,15 +45,7 @@ def _snapshot(port: int, table: Table) -> list[bytes]:
         for token in table.tokens.values()
     ]
     assert all(v.status == 200 for v in views), [(v.status, v.body) for v in views]
-    return [_timeless(v.body) for v in views]
-
-
-def _timeless(body: bytes) -> bytes:
-    view = json.loads(body)
-    view.pop("seconds_left", None)
-    for player in view["players"]:
-        player.pop("present", None)
-    return json.dumps(view, sort_keys=True).encode()
+    return [timeless(v.body) for v in views]
 
 
 def _unavailable(
