@@ -48,6 +48,7 @@ from core.errors import Conflict, GameNotFound, StaleVersion
 from core.keys import changes_channel, events_key, game_key, is_game_id, move_once_key
 from engine.actions import Action
 from engine.game import Event, Game
+from engine.i18n import _
 
 #: Ids are url-safe base64; anything else cannot name a game and is not looked up.
 # Compare-and-set of a move. KEYS: game hash, events list, then (with an owed task) its hash and
@@ -401,7 +402,7 @@ class GameStore:
         if len(seats) != game.players:
             raise ValueError(f"{len(seats)} seats for a game of {game.players}")
         host_token = secrets.token_urlsafe(32)
-        tokens = tuple(None if bot else secrets.token_urlsafe(32) for _, bot in seats)
+        tokens = tuple(None if bot else secrets.token_urlsafe(32) for _name, bot in seats)
         stored_seats = tuple(
             Seat(name, bot, hash_token(token) if token else None)
             for (name, bot), token in zip(seats, tokens, strict=True)
@@ -513,7 +514,7 @@ class GameStore:
         meta = self._metas.get(game_id)
         if entry is None or meta is None:
             return None
-        _, game, version, events = entry
+        _kind, game, version, events = entry
         return StoredGame(game_id, version, events, game, *meta[1])
 
     # A process reads the same games again and again (every move reads its game; a client
@@ -546,9 +547,7 @@ class GameStore:
             game.history = orjson.loads(sheet)
         return game
 
-    def _parsed_meta(
-        self, game_id: str, raw: bytes
-    ) -> tuple[tuple[Seat, ...], str, float, bool]:
+    def _parsed_meta(self, game_id: str, raw: bytes) -> tuple[tuple[Seat, ...], str, float, bool]:
         cached = self._metas.get(game_id)
         if cached is not None and cached[0] == raw:
             return cached[1]
@@ -626,8 +625,11 @@ class GameStore:
             raise ValueError("record belongs to another game")
         if expected_version is not None and record.version != expected_version:
             raise StaleVersion(
-                f"The game is at version {record.version}, not {expected_version}: "
-                "reload it and try again.",
+                _(
+                    "The game is at version {version}, not {expected}: reload it and try again.",
+                    version=record.version,
+                    expected=expected_version,
+                ),
                 version=record.version,
             )
         write = self._move(record, seat, action, owed_task)
@@ -636,7 +638,10 @@ class GameStore:
             raise GameNotFound(game_id)
         if result == -2:
             raise Conflict(
-                "Another move was applied to this game at the same moment; reload it and try again."
+                _(
+                    "Another move was applied to this game at the same moment; reload it and "
+                    "try again."
+                )
             )
         return self._written(record, write, int(result))
 
@@ -756,7 +761,7 @@ class GameStore:
         pipe = self.redis.pipeline(transaction=False)
         pipe.delete(game_key(game_id), events_key(game_id))
         pipe.publish(changes_channel(game_id), "deleted")
-        deleted, _ = pipe.execute()
+        deleted, _notified = pipe.execute()
         return bool(deleted)
 
     def ttl(self, game_id: str) -> int:

@@ -17,6 +17,7 @@ A value that is itself a sentence may be a `Message` too, and is translated with
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -47,3 +48,11 @@ def N_(template: str, /) -> str:
     """Mark `template` for the catalogues without formatting it now (a table of sentences
     whose values are filled in later, or a sentence sent where no language is known)."""
     return template
+
+
+def join(items: Iterable[str], separator: str = ", ") -> Message:
+    """`items` joined with `separator`, each item translated on its own where it is a
+    `Message` (a list of phrases is no sentence of its own to translate: its template,
+    `{item0}, {item1}`, is in no catalogue and stays as it is)."""
+    params = {f"item{i}": item for i, item in enumerate(items)}
+    return Message(separator.join("{" + key + "}" for key in params), params)
