@@ -23,7 +23,8 @@ from core.config import load_config
 from core.errors import ServiceError
 from core.games import GameService
 from core.store import GameStore
-from service import edge, events, metrics, ratelimits, telemetry, web
+from engine.i18n import _
+from service import edge, events, i18n, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules
 from service.context import EXTENSION, Services
 from service.errors import ErrorSchema, register_error_handlers
@@ -155,6 +156,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(metrics.blp)
     app.before_request(_require_json_body)
     edge.install(app, settings)
+    i18n.install(app)
     ratelimits.install(app, client, settings)
     return app
 
@@ -168,5 +170,5 @@ def _require_json_body() -> None:
         and not (request.is_json)
     ):
         raise UnsupportedBody(
-            "Send the body as JSON, with the header Content-Type: application/json."
+            _("Send the body as JSON, with the header Content-Type: application/json.")
         )

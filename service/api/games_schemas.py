@@ -17,6 +17,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ai.levels import LEVELS
+from engine.i18n import _
 from engine.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Option
 
 CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
@@ -37,7 +38,11 @@ def _known_level(level: str) -> None:
     # Read at each request, so a level added to ai.levels is accepted without a change here.
     if level not in LEVELS:
         raise ma.ValidationError(
-            f"Unknown bot level {level!r}; the levels are {', '.join(LEVELS)}."
+            _(
+                "Unknown bot level {level}; the levels are {levels}.",
+                level=repr(level),
+                levels=", ".join(LEVELS),
+            )
         )
 
 
@@ -63,7 +68,10 @@ class ScheduleField(fields.Field):
         self.option = option
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        kinds = f"Must be {' or '.join(self.option.choices)}, or a list of card counts."
+        kinds = _(
+            "Must be {choices}, or a list of card counts.",
+            choices=" or ".join(self.option.choices),
+        )
         if isinstance(value, str):
             if value not in self.option.choices:
                 raise ma.ValidationError(kinds)
@@ -73,7 +81,7 @@ class ScheduleField(fields.Field):
         ):
             if not 1 <= len(value) <= self.option.max_hands:
                 raise ma.ValidationError(
-                    f"A schedule lists from 1 to {self.option.max_hands} hands."
+                    _("A schedule lists from 1 to {most} hands.", most=self.option.max_hands)
                 )
             return value
         raise ma.ValidationError(kinds)
@@ -125,7 +133,7 @@ class PlayerName(fields.String):
         )
         shown = " ".join(shown.split())
         if not shown:
-            raise ma.ValidationError("A name needs at least one visible character.")
+            raise ma.ValidationError(_("A name needs at least one visible character."))
         return shown
 
 
