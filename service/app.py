@@ -43,6 +43,10 @@ Play Pocha (the Spanish Oh Hell) over HTTP.
 
 Every error has the same shape, with a stable machine code in `error` and a sentence
 for a person in `message`. A refused move leaves the game untouched.
+
+Sentences for people (every `message`, and `you.refused[].message` in views) are in
+English, or in Spanish with `Accept-Language: es` or `?lang=es` (the query parameter wins);
+answers say which in `Content-Language`. Machine codes (`error`, `rule`) never change.
 """
 
 # Connections one API process may open to Redis (see create_app).

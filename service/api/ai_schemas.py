@@ -267,6 +267,15 @@ class JobSchema(ma.Schema):
 
 
 class JobQuerySchema(ma.Schema):
+    # Every address takes ?lang= (service.i18n reads it); named here because this schema
+    # refuses unknown parameters.
+    lang = fields.String(
+        metadata={
+            "description": "The language of the answer's sentences, en or es (beats "
+            "Accept-Language; any other value is ignored).",
+            "example": "es",
+        },
+    )
     wait = fields.Float(
         load_default=0.0,
         validate=validate.Range(0, 60),
