@@ -174,8 +174,8 @@ class Admission:
                     "Your address has used its thinking time for hints and AI moves (at "
                     "most {budget} s of thinking a minute; this request may take {seconds} "
                     "s); try again in {retry_after} s.",
-                    budget=f"{self.budget:g}",
-                    seconds=f"{seconds:.2g}",
+                    budget=format(self.budget, "g"),
+                    seconds=format(seconds, ".2g"),
                     retry_after=retry_after,
                 ),
                 retry_after,
@@ -185,8 +185,8 @@ class Admission:
             _(
                 "The bots are busy: {queued} s of thinking is queued for hints and AI moves, "
                 "more than they can start within {max_wait} s; try again in {retry_after} s.",
-                queued=f"{queued:.0f}",
-                max_wait=f"{self.max_wait:g}",
+                queued=format(queued, ".0f"),
+                max_wait=format(self.max_wait, "g"),
                 retry_after=retry_after,
             ),
             retry_after,

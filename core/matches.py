@@ -184,7 +184,8 @@ def check_match(
         try:
             player = parse_player(text_seat)
         except ValueError as exc:
-            raise MatchRefused(str(exc), "seats") from exc
+            # The sentence itself (a Message, translated at the edge), not str() of it.
+            raise MatchRefused(exc.args[0] if exc.args else str(exc), "seats") from exc
         budget = player.budget
         if budget.iterations is not None and not 1 <= budget.iterations <= MAX_ITERATIONS:
             raise MatchRefused(
@@ -225,8 +226,8 @@ def check_match(
             _(
                 "this match would think for about {hours} CPU hours; the limit is {most}: "
                 "play fewer games, a shorter schedule or smaller budgets",
-                hours=f"{hours:.0f}",
-                most=f"{max_cpu_hours:g}",
+                hours=format(hours, ".0f"),
+                most=format(max_cpu_hours, "g"),
             ),
             "games",
         )
