@@ -84,8 +84,8 @@ _MESSAGE_BY_STATUS: dict[int, str] = {
 
 #: marshmallow's and webargs' own fixed sentences, as they put them in `errors`: listed
 #: here only so that Babel extracts them into the catalogues, where `translate_known` finds
-#: them by their English text. (Sentences they format with values, such as a range's
-#: bounds, stay in English.)
+#: them by their English text. (Those they fill with values, such as a range's bounds,
+#: are `service.i18n.FOREIGN_TEMPLATES`.)
 FIELD_MESSAGES = (
     N_("Missing data for required field."),
     N_("Field may not be null."),

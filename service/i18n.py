@@ -20,6 +20,8 @@ else English. An unknown `lang` is ignored, never an error: a language is a pref
 from __future__ import annotations
 
 import functools
+import re
+import string
 from collections.abc import Iterator
 from importlib.resources import files
 from typing import Any
@@ -28,7 +30,7 @@ from babel.messages.extract import extract_javascript
 from babel.messages.pofile import read_po
 from flask import Flask, Response, g, has_request_context, request
 
-from engine.i18n import Message
+from engine.i18n import N_, Message
 
 #: The languages of the catalogues, the default first.
 LANGUAGES = ("en", "es")
@@ -75,11 +77,53 @@ def translate(text: Any, lang: str) -> Any:
 
 def translate_known(text: Any, lang: str) -> Any:
     """`translate`, and a plain str that is one of the catalogue's msgids as a whole
-    (marshmallow's and werkzeug's own fixed sentences, such as "Missing data for required
-    field.") by its English text."""
+    (marshmallow's own fixed sentences, such as "Missing data for required field.") by its
+    English text, or that matches one of `templates` (its validators' sentences, such as
+    "Must be greater than or equal to 1.") with the values it holds."""
     if isinstance(text, Message) or lang == DEFAULT or not isinstance(text, str):
         return translate(text, lang)
-    return catalogue(lang).get((None, text), text)
+    found = catalogue(lang).get((None, text))
+    if found is not None:
+        return found
+    for template, pattern in _foreign_patterns():
+        match = pattern.fullmatch(text)
+        if match:
+            return translate(Message(template, match.groupdict()), lang)
+    return text
+
+
+#: marshmallow's validators' sentences, with the values they put in as placeholders: a
+#: field message that matches one whole is translated with its values (`translate_known`).
+#: (Its fixed sentences, such as "Unknown field.", are in `service.errors.FIELD_MESSAGES`.)
+FOREIGN_TEMPLATES = (
+    N_("Must be greater than or equal to {min} and less than or equal to {max}."),
+    N_("Must be greater than {min} and less than {max}."),
+    N_("Must be greater than or equal to {min} and less than {max}."),
+    N_("Must be greater than {min} and less than or equal to {max}."),
+    N_("Must be greater than or equal to {min}."),
+    N_("Must be greater than {min}."),
+    N_("Must be less than or equal to {max}."),
+    N_("Must be less than {max}."),
+    N_("Shorter than minimum length {min}."),
+    N_("Longer than maximum length {max}."),
+    N_("Length must be between {min} and {max}."),
+    N_("Length must be {equal}."),
+    N_("Must be one of: {choices}."),
+)
+
+
+@functools.cache
+def _foreign_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Each foreign template with a regular expression that reads its values back."""
+    patterns = []
+    for template in FOREIGN_TEMPLATES:
+        parts = []
+        for literal, name, _spec, _conversion in string.Formatter().parse(template):
+            parts.append(re.escape(literal))
+            if name is not None:
+                parts.append(f"(?P<{name}>.+?)")
+        patterns.append((template, re.compile("".join(parts), re.DOTALL)))
+    return tuple(patterns)
 
 
 def translate_tree(value: Any, lang: str) -> Any:

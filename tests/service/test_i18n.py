@@ -24,7 +24,14 @@ from service import create_app
 from service.errors import _CODE_BY_STATUS, _MESSAGE_BY_STATUS, ENGINE_STATUS
 from service.events import TooManyStreams
 from service.gunicorn_worker import GUNICORN_ERRORS
-from service.i18n import catalogue, choose, extract_page_js, page_strings, translate
+from service.i18n import (
+    catalogue,
+    choose,
+    extract_page_js,
+    page_strings,
+    translate,
+    translate_known,
+)
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -388,6 +395,27 @@ def test_validation_error(client: FlaskClient) -> None:
         json={"players": [{"name": "a"}, {"name": "b", "bot": "genius"}, {"name": "c"}]},
     )  # fmt: skip
     assert "Nivel de bot desconocido 'genius'" in str(spanish.json["errors"])
+    # marshmallow's validators' sentences, values and all.
+    english, spanish = both(
+        client, "POST", "/api/v1/games", json={"players": humans(3), "seed": -1}
+    )
+    [said] = english.json["errors"]["json"]["seed"]
+    assert said.startswith("Must be greater than or equal to 0 and less than or equal to ")
+    bound = said.removesuffix(".").rsplit(" ", 1)[1]
+    assert spanish.json["errors"]["json"]["seed"] == [
+        f"Debe ser mayor o igual que 0 y menor o igual que {bound}."
+    ]
+
+
+def test_foreign_sentences_are_read_back_with_their_values() -> None:
+    assert translate_known("Length must be between 1 and 40.", "es") == (
+        "La longitud debe estar entre 1 y 40."
+    )
+    assert translate_known("Unknown field.", "es") == "Campo desconocido."
+    assert translate_known("Not one of ours.", "es") == "Not one of ours."
+    assert translate_known("Length must be between 1 and 40.", "en") == (
+        "Length must be between 1 and 40."
+    )
 
 
 @driven("invalid_rules")
