@@ -127,7 +127,8 @@ class ErrorSchema(ma.Schema):
     )
     message = ma.fields.String(
         metadata={
-            "description": "A sentence to show a person.",
+            "description": "A sentence to show a person: English, or Spanish with "
+            "Accept-Language: es or ?lang=es (Content-Language says which).",
             "example": "it is seat 2's turn, not seat 0's",
         }
     )
