@@ -141,7 +141,7 @@ def test_values_that_are_sentences_are_translated_with_them() -> None:
     outer = _("seat {seat} could not play {card} in trick {trick}: {why}",
               seat=1, card="O3", trick=2, why=why)  # fmt: skip
     assert translate(outer, "es") == (
-        "el asiento 1 no podía jugar el O3 en la baza 2: debes montar al O7: tienes O12"
+        "el asiento 1 no podía jugar el O3 en la baza 2: debes montar (superar el O7): tienes O12"
     )
     listed = join([_("{card} by seat {seat}", card="O1", seat=0), "E3 by seat 1"])
     assert str(listed) == "O1 by seat 0, E3 by seat 1"
