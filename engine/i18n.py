@@ -53,6 +53,14 @@ def N_(template: str, /) -> str:
 def join(items: Iterable[str], separator: str = ", ") -> Message:
     """`items` joined with `separator`, each item translated on its own where it is a
     `Message` (a list of phrases is no sentence of its own to translate: its template,
-    `{item0}, {item1}`, is in no catalogue and stays as it is)."""
-    params = {f"item{i}": item for i, item in enumerate(items)}
-    return Message(separator.join("{" + key + "}" for key in params), params)
+    `{item0}, {item1}`, is in no catalogue and stays as it is). A separator that is a word
+    is a `Message` too (`join(names, _(" or "))`), and is translated with the items."""
+    params: dict[str, Any] = {f"item{i}": item for i, item in enumerate(items)}
+    if isinstance(separator, Message):
+        glue = "{separator}"
+    else:
+        glue = separator.replace("{", "{{").replace("}", "}}")
+    template = glue.join("{" + key + "}" for key in params)
+    if isinstance(separator, Message) and len(params) > 1:
+        params["separator"] = separator
+    return Message(template, params)

@@ -17,7 +17,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ai.levels import LEVELS
-from engine.i18n import _
+from engine.i18n import _, join
 from engine.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Option
 
 CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
@@ -68,9 +68,11 @@ class ScheduleField(fields.Field):
         self.option = option
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        # Babel's extractor does not see a _() inside another one's arguments.
+        either = _(" or ")
         kinds = _(
             "Must be {choices}, or a list of card counts.",
-            choices=" or ".join(self.option.choices),
+            choices=join(self.option.choices, either),
         )
         if isinstance(value, str):
             if value not in self.option.choices:
