@@ -188,6 +188,20 @@ def test_a_translation_missing_or_broken_falls_back_to_english(
     assert translate(unknown, "es") == "a sentence in no catalogue about x"
 
 
+def test_a_failed_jobs_error_is_in_the_requests_language(app: Flask) -> None:
+    # What a worker leaves in the job's meta: a Message, pickled by RQ and read back.
+    from service.api.jobs import translate_report
+
+    error = pickle.loads(pickle.dumps(_("The game is gone: it was deleted or expired.")))
+    report = {"id": "j", "status": "failed", "error": error}
+    with app.test_request_context("/api/v1/jobs/j", headers=ES):
+        assert translate_report(report)["error"] == "La partida ya no existe: se borró o caducó."
+    with app.test_request_context("/api/v1/jobs/j?lang=en", headers=ES):
+        assert translate_report(report)["error"] == error
+    with app.test_request_context("/api/v1/jobs/j", headers=ES):
+        assert translate_report({"id": "j", "status": "queued"}) == {"id": "j", "status": "queued"}
+
+
 # -- choosing the language ---------------------------------------------------------------
 
 
