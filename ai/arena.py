@@ -22,6 +22,7 @@ from ai.bot import Bot, Budget
 from ai.levels import BOTS, LEVELS, make_bot
 from ai.stats import BotStats, summarize
 from engine.game import Game
+from engine.i18n import _
 from engine.observation import observe
 from engine.rules import Rules
 
@@ -42,16 +43,24 @@ def parse_player(spec: str) -> Player:
     if spec in LEVELS:
         level = LEVELS[spec]
         return Player(spec, level.bot, level.budget)
-    name, _, arg = spec.partition(":")
+    name, _colon, arg = spec.partition(":")
     if name in LEVELS and name not in BOTS:
         raise ValueError(
-            f"{name!r} is a level, with its own budget: give it alone, or give the budget "
-            "to a bot (ismcts:2000 or ismcts:250ms)"
+            _(
+                "{name} is a level, with its own budget: give it alone, or give the budget "
+                "to a bot (ismcts:2000 or ismcts:250ms)",
+                name=repr(name),
+            )
         )
     if name not in BOTS:
         raise ValueError(
-            f"unknown bot or level {spec!r}: the levels are {', '.join(LEVELS)}; the bots "
-            f"are {', '.join(BOTS)}, which may carry a budget (ismcts:2000 or ismcts:250ms)"
+            _(
+                "unknown bot or level {spec}: the levels are {levels}; the bots are {bots}, "
+                "which may carry a budget (ismcts:2000 or ismcts:250ms)",
+                spec=repr(spec),
+                levels=", ".join(LEVELS),
+                bots=", ".join(BOTS),
+            )
         )
     if not arg:
         return Player(spec, name, Budget())
@@ -61,8 +70,11 @@ def parse_player(spec: str) -> Player:
         return Player(spec, name, Budget(iterations=int(arg)))
     except ValueError:
         raise ValueError(
-            f"bad budget in {spec!r}: use a number of iterations (ismcts:2000) or "
-            "milliseconds (ismcts:250ms)"
+            _(
+                "bad budget in {spec}: use a number of iterations (ismcts:2000) or "
+                "milliseconds (ismcts:250ms)",
+                spec=repr(spec),
+            )
         ) from None
 
 

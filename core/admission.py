@@ -44,6 +44,7 @@ from core.errors import Busy, RateLimited
 from core.keys import ADVICE_QUEUED, ADVICE_QUEUED_SECONDS, think_limit_key
 from core.queues import HIGH
 from core.status import workers_serving
+from engine.i18n import _
 
 #: The think budget is so many seconds of thinking per this many seconds of wall time.
 WINDOW = 60
@@ -169,16 +170,25 @@ class Admission:
         if verdict == "rate_limited":
             assert self.budget is not None
             raise RateLimited(
-                f"Your address has used its thinking time for hints and AI moves (at most "
-                f"{self.budget:g} s of thinking a minute; this request may take "
-                f"{seconds:.2g} s); try again in {retry_after} s.",
+                _(
+                    "Your address has used its thinking time for hints and AI moves (at "
+                    "most {budget} s of thinking a minute; this request may take {seconds} "
+                    "s); try again in {retry_after} s.",
+                    budget=format(self.budget, "g"),
+                    seconds=format(seconds, ".2g"),
+                    retry_after=retry_after,
+                ),
                 retry_after,
             )
         queued = float(_text(answer[2]))
         raise Busy(
-            f"The bots are busy: {queued:.0f} s of thinking is queued for hints and AI "
-            f"moves, more than they can start within {self.max_wait:g} s; try again in "
-            f"{retry_after} s.",
+            _(
+                "The bots are busy: {queued} s of thinking is queued for hints and AI moves, "
+                "more than they can start within {max_wait} s; try again in {retry_after} s.",
+                queued=format(queued, ".0f"),
+                max_wait=format(self.max_wait, "g"),
+                retry_after=retry_after,
+            ),
             retry_after,
         )
 

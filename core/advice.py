@@ -46,6 +46,7 @@ from core.queues import (
 )
 from core.turns import store_for
 from engine.errors import InvalidStateError
+from engine.i18n import _
 from engine.observation import observe
 from engine.position import position_from_dict
 
@@ -179,11 +180,15 @@ def think_hint(
     try:
         record = store_for(connection).load(game_id)
     except GameNotFound:
-        raise AdviceRefused("The game is gone: it was deleted or expired.") from None
+        raise AdviceRefused(_("The game is gone: it was deleted or expired.")) from None
     if record.version != version or record.game.turn != seat:
         raise AdviceRefused(
-            f"The game has moved on since the hint was asked (version {version}, now "
-            f"{record.version}): ask again on your turn."
+            _(
+                "The game has moved on since the hint was asked (version {version}, now "
+                "{now}): ask again on your turn.",
+                version=version,
+                now=record.version,
+            )
         )
     obs = observe(record.game, seat)
     name, budget = thinking.decide_args()
@@ -210,7 +215,7 @@ def think_move(
     try:
         obs = position_from_dict(position)
     except InvalidStateError as exc:
-        raise AdviceRefused(f"The position is impossible: {exc.message}") from None
+        raise AdviceRefused(_("The position is impossible: {why}", why=exc.message)) from None
     # Deterministic: the same position and thinking give the same answer.
     digest = hashlib.sha256(
         json.dumps([position, thinking.to_kwargs()], sort_keys=True).encode()
@@ -283,7 +288,7 @@ def job_report(
     if status == "finished":
         result = job.return_value()
     elif status == "failed":
-        error = job.meta.get("error") or "The bot could not think about this; ask again."
+        error = job.meta.get("error") or _("The bot could not think about this; ask again.")
     elif status == "started":
         timing = timing or Timing.from_env()
         beat = job.last_heartbeat or job.started_at

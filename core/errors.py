@@ -14,6 +14,7 @@ from typing import Any
 import redis
 
 from core.keys import is_game_id
+from engine.i18n import _
 
 # Redis errors that mean "the store cannot answer now" rather than a bug of ours.
 REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError)
@@ -64,8 +65,12 @@ class GameNotFound(ServiceError):
     def __init__(self, game_id: str) -> None:
         # The id is echoed only when it has the shape of ours (letters, digits, - and _),
         # so a request cannot make us reflect markup or a token pasted in the wrong place.
-        shown = f" {game_id}" if len(game_id) <= 32 and is_game_id(game_id) else ""
-        super().__init__(f"There is no game{shown}: it never existed, ended or expired.")
+        if len(game_id) <= 32 and is_game_id(game_id):
+            super().__init__(
+                _("There is no game {game}: it never existed, ended or expired.", game=game_id)
+            )
+        else:
+            super().__init__(_("There is no game: it never existed, ended or expired."))
 
 
 class Conflict(ServiceError):
@@ -82,8 +87,10 @@ class NotStarted(Conflict):
 
     def __init__(self) -> None:
         super().__init__(
-            "The game has not started: it waits for people to take its open seats, or for "
-            "the host to start it."
+            _(
+                "The game has not started: it waits for people to take its open seats, or "
+                "for the host to start it."
+            )
         )
 
 
@@ -106,7 +113,7 @@ class TableNotFound(ServiceError):
 
     def __init__(self) -> None:
         super().__init__(
-            "No table has this code: check it, or the table may have ended or expired."
+            _("No table has this code: check it, or the table may have ended or expired.")
         )
 
 

@@ -36,6 +36,7 @@ from engine.actions import Action, WireAction, action_from_wire
 from engine.cards import codes, parse_card
 from engine.errors import InvalidBidError, InvalidRulesError, PochaError
 from engine.game import Game
+from engine.i18n import _
 from engine.legality import explain_illegal
 from engine.observation import observe
 from engine.rules import DEFAULT_TURN_SECONDS, Rules
@@ -130,27 +131,43 @@ class GameService:
         clock runs out."""
         levels = bot_levels()
         bad_levels = {
-            str(i): {"bot": [f"Unknown bot level {p.bot!r}; the levels are {', '.join(levels)}."]}
+            str(i): {
+                "bot": [
+                    _(
+                        "Unknown bot level {level}; the levels are {levels}.",
+                        level=repr(p.bot),
+                        levels=", ".join(levels),
+                    )
+                ]
+            }
             for i, p in enumerate(players)
             if p.bot is not None and p.bot not in LEVELS
         }
         if bad_levels:
             raise InvalidInput(
-                "Unknown bot level: " + ", ".join(levels) + " are available.",
+                _("Unknown bot level: {levels} are available.", levels=", ".join(levels)),
                 errors={"json": {"players": bad_levels}},
             )
         options = dict(rules or {})
         if options.get("players", len(players)) != len(players):
             raise InvalidInput(
-                f"rules.players is {options['players']} but {len(players)} players are "
-                "listed; leave it out, the players list decides.",
-                errors={"json": {"rules": {"players": ["Must match the players listed."]}}},
+                _(
+                    "rules.players is {value} but {players} players are listed; leave it "
+                    "out, the players list decides.",
+                    value=options["players"],
+                    players=len(players),
+                ),
+                errors={"json": {"rules": {"players": [_("Must match the players listed.")]}}},
             )
         options["players"] = len(players)
         if stand_in_level not in LEVELS:
             raise InvalidInput(
-                "Unknown bot level: " + ", ".join(levels) + " are available.",
-                errors={"json": {"stand_in_level": [f"Must be one of: {', '.join(levels)}."]}},
+                _("Unknown bot level: {levels} are available.", levels=", ".join(levels)),
+                errors={
+                    "json": {
+                        "stand_in_level": [_("Must be one of: {levels}.", levels=", ".join(levels))]
+                    }
+                },
             )
         people = sum(1 for p in players if p.bot is None)
         if "turn_seconds" not in options:
@@ -191,17 +208,17 @@ class GameService:
         `required`. A token that opens nothing is refused, never silently downgraded."""
         if token is None:
             if required:
-                raise Unauthorized("Send your seat's token: Authorization: Bearer <token>.")
+                raise Unauthorized(_("Send your seat's token: Authorization: Bearer <token>."))
             return None
         seat = record.seat_of_token(token)
         if seat is None:
             if record.is_host_token(token):
                 if required:
                     raise Forbidden(
-                        "The host token cannot bid or play: use the token of your seat."
+                        _("The host token cannot bid or play: use the token of your seat.")
                     )
                 return None
-            raise Unauthorized("This token does not belong to a seat of this game.")
+            raise Unauthorized(_("This token does not belong to a seat of this game."))
         return seat
 
     # -- views ------------------------------------------------------------------------------
@@ -309,8 +326,12 @@ class GameService:
             assert seat is not None
             if expected_version is not None and record.version != expected_version:
                 raise StaleVersion(
-                    f"The game is at version {record.version}, not {expected_version}: "
-                    "reload it and try again.",
+                    _(
+                        "The game is at version {version}, not {expected}: reload it and "
+                        "try again.",
+                        version=record.version,
+                        expected=expected_version,
+                    ),
                     version=record.version,
                 )
             if unreadable is not None:
@@ -350,8 +371,10 @@ class GameService:
         earlier = self.store.claim_move(game_id, seat, idempotency_key)
         if earlier == "pending":
             raise Conflict(
-                "A move with this Idempotency-Key is being applied right now: ask for the "
-                "game in a moment to see it."
+                _(
+                    "A move with this Idempotency-Key is being applied right now: ask for "
+                    "the game in a moment to see it."
+                )
             )
         if earlier is not None:
             return self.view(self.store.load(game_id, history=False), seat), True
@@ -366,9 +389,9 @@ class GameService:
     def delete(self, game_id: str, token: str | None) -> None:
         record = self.store.load(game_id, history=False)
         if token is None:
-            raise Unauthorized("Send the host token: Authorization: Bearer <host_token>.")
+            raise Unauthorized(_("Send the host token: Authorization: Bearer <host_token>."))
         if not record.is_host_token(token):
             if record.seat_of_token(token) is not None:
-                raise Forbidden("Only the host token can delete a game.")
-            raise Unauthorized("This token is not the host token of this game.")
+                raise Forbidden(_("Only the host token can delete a game."))
+            raise Unauthorized(_("This token is not the host token of this game."))
         self.store.delete(game_id)

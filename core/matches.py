@@ -46,6 +46,7 @@ from core.queues import (
 from core.tasks import Task, finish, resubmit, submit_new, text
 from engine.errors import InvalidRulesError
 from engine.game import Game
+from engine.i18n import _
 from engine.observation import observe
 from engine.rules import Rules
 
@@ -166,8 +167,12 @@ def check_match(
     options = dict(rules or {})
     if options.get("players", len(seats)) != len(seats):
         raise MatchRefused(
-            f"rules.players is {options['players']} but {len(seats)} seats are listed; leave "
-            "it out, the seats decide.",
+            _(
+                "rules.players is {value} but {seats} seats are listed; leave it out, the "
+                "seats decide.",
+                value=options["players"],
+                seats=len(seats),
+            ),
             "rules",
         )
     options["players"] = len(seats)
@@ -179,21 +184,37 @@ def check_match(
         try:
             player = parse_player(text_seat)
         except ValueError as exc:
-            raise MatchRefused(str(exc), "seats") from exc
+            # The sentence itself (a Message, translated at the edge), not str() of it.
+            raise MatchRefused(exc.args[0] if exc.args else str(exc), "seats") from exc
         budget = player.budget
         if budget.iterations is not None and not 1 <= budget.iterations <= MAX_ITERATIONS:
             raise MatchRefused(
-                f"{text_seat}: a budget is from 1 to {MAX_ITERATIONS} iterations", "seats"
+                _(
+                    "{seat}: a budget is from 1 to {most} iterations",
+                    seat=text_seat,
+                    most=MAX_ITERATIONS,
+                ),
+                "seats",
             )
         if budget.milliseconds is not None and not 1 <= budget.milliseconds <= MAX_MILLISECONDS:
-            raise MatchRefused(f"{text_seat}: a budget is from 1 to {MAX_MILLISECONDS} ms", "seats")
+            raise MatchRefused(
+                _("{seat}: a budget is from 1 to {most} ms", seat=text_seat, most=MAX_MILLISECONDS),
+                "seats",
+            )
     if not 1 <= games <= max_games:
-        raise MatchRefused(f"a match plays from 1 to {max_games} games, not {games}", "games")
+        raise MatchRefused(
+            _("a match plays from 1 to {most} games, not {games}", most=max_games, games=games),
+            "games",
+        )
     n = parsed.players
     if duplicate and games % n:
         raise MatchRefused(
-            f"with duplicate deals each deal is played once per rotation of the {n} seats, so "
-            f"games must be a multiple of {n} (e.g. {max(n, games - games % n)})",
+            _(
+                "with duplicate deals each deal is played once per rotation of the {n} "
+                "seats, so games must be a multiple of {n} (e.g. {example})",
+                n=n,
+                example=max(n, games - games % n),
+            ),
             "games",
         )
     spec = MatchSpec(
@@ -202,8 +223,12 @@ def check_match(
     hours = estimated_cpu_seconds(spec) / 3600
     if hours > max_cpu_hours:
         raise MatchRefused(
-            f"this match would think for about {hours:.0f} CPU hours; the limit is "
-            f"{max_cpu_hours:g}: play fewer games, a shorter schedule or smaller budgets",
+            _(
+                "this match would think for about {hours} CPU hours; the limit is {most}: "
+                "play fewer games, a shorter schedule or smaller budgets",
+                hours=format(hours, ".0f"),
+                most=format(max_cpu_hours, "g"),
+            ),
             "games",
         )
     return spec
@@ -463,7 +488,7 @@ def play_slice(
 
 def give_up_game(connection: redis.Redis, key: str) -> None:
     """The watchdog's last word on a game that keeps losing its workers: failed."""
-    _, match_id, index = key.split(":")
+    _prefix, match_id, index = key.split(":")
     _end_game(connection, match_id, int(index), None)
 
 

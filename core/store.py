@@ -57,6 +57,7 @@ from core.keys import (
 )
 from engine.actions import Action
 from engine.game import Event, Game
+from engine.i18n import _
 from engine.rules import MAX_PLAYERS
 
 #: The most seats a game has (engine.rules.MAX_PLAYERS): one presence field each.
@@ -732,7 +733,7 @@ class GameStore:
         meta = self._metas.get(game_id)
         if entry is None or meta is None:
             return None
-        _, game, version, events, deadline = entry
+        _kind, game, version, events, deadline = entry
         return StoredGame(
             game_id, version, events, game, *meta[1], deadline=deadline,
             seen=self._seen.get(game_id, ()),
@@ -852,8 +853,11 @@ class GameStore:
             raise ValueError("record belongs to another game")
         if expected_version is not None and record.version != expected_version:
             raise StaleVersion(
-                f"The game is at version {record.version}, not {expected_version}: "
-                "reload it and try again.",
+                _(
+                    "The game is at version {version}, not {expected}: reload it and try again.",
+                    version=record.version,
+                    expected=expected_version,
+                ),
                 version=record.version,
             )
         write = self._move(record, seat, action, owed_task, stand_in)
@@ -862,7 +866,10 @@ class GameStore:
             raise GameNotFound(game_id)
         if result == -2:
             raise Conflict(
-                "Another move was applied to this game at the same moment; reload it and try again."
+                _(
+                    "Another move was applied to this game at the same moment; reload it and "
+                    "try again."
+                )
             )
         return self._written(record, write, int(result))
 
@@ -1060,7 +1067,7 @@ class GameStore:
         if result == -1:
             raise GameNotFound(record.id)
         if result == -2:
-            raise Conflict("The table changed at the same moment; reload it and try again.")
+            raise Conflict(_("The table changed at the same moment; reload it and try again."))
         if record.table.waiting and not table.waiting:
             self.redis.zrem(LOBBY, record.id)
         return self._written(record, write, int(result))
@@ -1164,7 +1171,7 @@ class GameStore:
         pipe.zrem(LOBBY, game_id)
         if code is not None:
             pipe.delete(table_key(code))
-        deleted, *_ = pipe.execute()
+        deleted, *_rest = pipe.execute()
         return bool(deleted)
 
     def ttl(self, game_id: str) -> int:

@@ -55,6 +55,7 @@ from core.store import (
     with_seat,
 )
 from engine.game import Game
+from engine.i18n import _
 
 if TYPE_CHECKING:
     from core.games import GameService
@@ -73,7 +74,7 @@ DEFAULT_STAND_IN = "medium"
 
 
 def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return "".join(secrets.choice(CODE_ALPHABET) for _letter in range(CODE_LENGTH))
 
 
 def parse_code(text: str) -> str | None:
@@ -154,7 +155,7 @@ class TableService:
     def create_table(self, make: Callable[[Table], CreatedGame], table: Table) -> CreatedGame:
         """Make a game with `make` at a table with a fresh code (drawn again on the rare
         clash with a table that holds it)."""
-        for _ in range(5):
+        for _draw in range(5):
             try:
                 return make(replace(table, code=new_code()))
             except TableCodeTaken:
@@ -191,10 +192,10 @@ class TableService:
 
         def take(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
             if not record.waiting:
-                raise TableFull("The game at this table has started: no seat is left.")
+                raise TableFull(_("The game at this table has started: no seat is left."))
             free = [i for i, s in enumerate(record.seats) if s.open and s.reserved is None]
             if not free:
-                raise TableFull("Every seat at this table is taken.")
+                raise TableFull(_("Every seat at this table is taken."))
             seat = free[0]
             taken = replace(record.seats[seat], name=name, open=False, token_hash=hash_token(token))
             return self._seated(
@@ -226,7 +227,7 @@ class TableService:
     ) -> tuple[StoredGame, int]:
         """Read the game, decide the change, write it if the game is still at the version
         read; again on a lost race. Hands a bot the turn if the change leaves one to act."""
-        for _ in range(self.TRIES):
+        for _try in range(self.TRIES):
             record = self.store.load(game_id, history=False)
             seats, table, events, seat = change(record)
             try:
@@ -237,7 +238,7 @@ class TableService:
             except Conflict:
                 continue
             return self._handed_on(applied), seat
-        raise Conflict("Too many changes to this table at once; try again in a moment.")
+        raise Conflict(_("Too many changes to this table at once; try again in a moment."))
 
     def _handed_on(self, applied: AppliedAction) -> StoredGame:
         record = applied.record
@@ -251,9 +252,9 @@ class TableService:
 
     def _host(self, record: StoredGame, token: str | None) -> None:
         if token is None:
-            raise Unauthorized("Send the host token: Authorization: Bearer <host_token>.")
+            raise Unauthorized(_("Send the host token: Authorization: Bearer <host_token>."))
         if not record.is_host_token(token):
-            raise Forbidden("Only the host of this table can do this.")
+            raise Forbidden(_("Only the host of this table can do this."))
 
     def start(self, game_id: str, token: str | None, level: str) -> StoredGame:
         """The host starts the game now, with bots of `level` in the seats left open."""
@@ -262,7 +263,7 @@ class TableService:
         def begin(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
             self._host(record, token)
             if not record.waiting:
-                raise WrongState("The game has started already.")
+                raise WrongState(_("The game has started already."))
             seats = list(record.seats)
             events: list[dict[str, Any]] = []
             for i, s in enumerate(seats):
@@ -282,9 +283,9 @@ class TableService:
         def fill(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
             self._host(record, token)
             if not record.waiting:
-                raise WrongState("The game has started: its seats are settled.")
+                raise WrongState(_("The game has started: its seats are settled."))
             if not 0 <= seat < len(record.seats) or not record.seats[seat].open:
-                raise WrongState(f"Seat {seat} is not an open seat.")
+                raise WrongState(_("Seat {seat} is not an open seat.", seat=seat))
             bot = Seat(f"{level.capitalize()} {seat + 1}", level)
             return self._seated(record, seat, bot, {"type": "seat_bot", "seat": seat, "bot": level})
 
@@ -295,7 +296,7 @@ class TableService:
     def _own_seat(self, record: StoredGame, token: str | None, seat: int) -> None:
         found = self.games.seat_for(record, token, required=True)
         if found != seat:
-            raise Forbidden("This token is not the token of that seat.")
+            raise Forbidden(_("This token is not the token of that seat."))
 
     def come_back(self, game_id: str, token: str | None, seat: int) -> StoredGame:
         """The person in `seat` is back: the stand-in stops playing for them (a seat that
@@ -305,12 +306,12 @@ class TableService:
             self._own_seat(record, token, seat)
             s = record.seats[seat]
             if s.left:
-                raise WrongState("You left this game: the stand-in plays your seat to the end.")
+                raise WrongState(_("You left this game: the stand-in plays your seat to the end."))
             seats = with_seat(record.seats, seat, replace(s, away=False, misses=0))
             events = [{"type": "seat_back", "seat": seat}] if s.away else []
             return seats, record.table, events, seat
 
-        record, _ = self._retry(game_id, back, keep_clock=False)
+        record, _seat = self._retry(game_id, back, keep_clock=False)
         self.store.touch(record, seat)
         return record
 
@@ -325,7 +326,7 @@ class TableService:
                 changed = Seat("", open=True)
                 event: dict[str, Any] = {"type": "seat_opened", "seat": seat}
             elif record.finished:
-                raise WrongState("The game is over.")
+                raise WrongState(_("The game is over."))
             else:
                 changed = replace(s, left=True, away=False)
                 event = {"type": "seat_left", "seat": seat}
@@ -344,7 +345,7 @@ class TableService:
         seat = self.games.seat_for(record, token, required=True)
         assert seat is not None and token is not None
         if not record.finished:
-            raise WrongState("The game is not over: a rematch follows a finished game.")
+            raise WrongState(_("The game is not over: a rematch follows a finished game."))
         host_token: str | None = None
         if record.table.rematch is None:
             host_token = secrets.token_urlsafe(32)
@@ -367,7 +368,10 @@ class TableService:
             kept = nxt.reserved_seat_of(token)
             if kept is None:
                 raise TableFull(
-                    "Your seat at the rematch is no longer kept for you: the host gave it to a bot."
+                    _(
+                        "Your seat at the rematch is no longer kept for you: the host gave it "
+                        "to a bot."
+                    )
                 )
             held = nxt.seats[kept]
             name = record.seats[seat].name
@@ -402,7 +406,8 @@ class TableService:
 
 def _check_level(level: str) -> None:
     if level not in LEVELS:
+        levels = ", ".join(LEVELS)
         raise InvalidInput(
-            f"Unknown bot level {level!r}: " + ", ".join(LEVELS) + " are available.",
-            errors={"json": {"level": [f"Must be one of: {', '.join(LEVELS)}."]}},
+            _("Unknown bot level: {levels} are available.", levels=levels),
+            errors={"json": {"level": [_("Must be one of: {levels}.", levels=levels)]}},
         )

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from engine.cards import card_code, card_name, parse_card
 from engine.errors import InvalidBidError
+from engine.i18n import _
 
 Action = int
 
@@ -60,7 +61,8 @@ def action_from_wire(value: WireAction) -> Action:
         return parse_card(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise InvalidBidError(
-            f"a bid is a whole number of tricks from 0, not {value!r}", rule="bid_range"
+            _("a bid is a whole number of tricks from 0, not {value}", value=repr(value)),
+            rule="bid_range",
         )
     return BID_BASE + value
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from engine.errors import InvalidCardError
+from engine.i18n import _
 
 SUITS = ("O", "C", "E", "B")
 SUIT_NAMES = ("oros", "copas", "espadas", "bastos")
@@ -43,9 +44,7 @@ SUIT_OF: tuple[int, ...] = tuple(c // 10 for c in range(NUM_CARDS))
 RANK_OF: tuple[int, ...] = tuple(RANKS_BY_STRENGTH[c % 10] for c in range(NUM_CARDS))
 BIT: tuple[CardSet, ...] = tuple(1 << c for c in range(NUM_CARDS))
 # ABOVE[c]: the cards of c's suit that beat c.
-ABOVE: tuple[CardSet, ...] = tuple(
-    SUIT_MASK[c // 10] & ~((2 << c) - 1) for c in range(NUM_CARDS)
-)
+ABOVE: tuple[CardSet, ...] = tuple(SUIT_MASK[c // 10] & ~((2 << c) - 1) for c in range(NUM_CARDS))
 TWOS: CardSet = sum(1 << (10 * s) for s in range(4))
 DECK_40: CardSet = ALL_CARDS
 DECK_36: CardSet = ALL_CARDS & ~TWOS
@@ -77,12 +76,17 @@ def parse_card(code: str) -> Card:
         if exact is not None:
             return exact
     if not isinstance(code, str):
-        raise InvalidCardError(f"a card code is a string such as 'O1', not {code!r}")
+        raise InvalidCardError(
+            _("a card code is a string such as 'O1', not {value}", value=repr(code))
+        )
     found = _BY_CODE.get(code.strip().upper())
     if found is None:
         raise InvalidCardError(
-            f"{code!r} is not a card: a card is a suit letter O, C, E or B followed by "
-            "a rank 1-7, 10, 11 or 12, e.g. 'O1' (as de oros) or 'B12' (rey de bastos)"
+            _(
+                "{value} is not a card: a card is a suit letter O, C, E or B followed by "
+                "a rank 1-7, 10, 11 or 12, e.g. 'O1' (as de oros) or 'B12' (rey de bastos)",
+                value=repr(code),
+            )
         )
     return found
 

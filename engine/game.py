@@ -45,6 +45,7 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.hand import HandState, deal, hand_points
+from engine.i18n import _
 from engine.legality import explain_illegal
 from engine.rules import TIEBREAK_HANDS, Rules
 
@@ -91,9 +92,7 @@ class Game:
     def new(cls, rules: Rules | None = None, seed: int | None = None) -> Game:
         """A new game with its first hand dealt from ``seed``."""
         game = cls(rules or Rules(), new_seed() if seed is None else seed)
-        game.first_dealer = random.Random(f"pocha:{game.seed}:dealer").randrange(
-            game.rules.players
-        )
+        game.first_dealer = random.Random(f"pocha:{game.seed}:dealer").randrange(game.rules.players)
         game._deal()
         return game
 
@@ -123,7 +122,7 @@ class Game:
         deck = cards_list(self.rules.deck)
         random.Random(f"pocha:{self.seed}:hand:{self.hand_index}").shuffle(deck)
         cards = self.cards_per_player
-        hands, trump_card, _ = deal(deck, n, cards, self.dealer)
+        hands, trump_card, _rest = deal(deck, n, cards, self.dealer)
         self._start_hand(hands, trump_card, cards)
 
     def _start_hand(self, hands: list[CardSet], trump_card: Card, cards: int) -> None:
@@ -217,15 +216,16 @@ class Game:
         game is over, it is another seat's turn, or it is the wrong phase for a card
         (``playing``) or a bid."""
         if self.finished:
-            raise WrongPhaseError("the game is over")
+            raise WrongPhaseError(_("the game is over"))
         if seat != self.state.turn:
             raise NotYourTurnError(
-                f"it is seat {self.state.turn}'s turn, not seat {seat}'s", rule="turn"
+                _("it is seat {turn}'s turn, not seat {seat}'s", turn=self.state.turn, seat=seat),
+                rule="turn",
             )
         if playing and self.state.bidding:
-            raise WrongPhaseError("it is time to bid, not to play a card")
+            raise WrongPhaseError(_("it is time to bid, not to play a card"))
         if not playing and not self.state.bidding:
-            raise WrongPhaseError("bidding is over: play a card")
+            raise WrongPhaseError(_("bidding is over: play a card"))
 
     def bid(self, seat: int, bid: int) -> list[Event]:
         """Seat ``seat`` bids ``bid`` tricks; the events it caused."""
@@ -233,13 +233,30 @@ class Game:
         st = self.state
         if isinstance(bid, bool) or not isinstance(bid, int) or not 0 <= bid <= st.cards:
             raise InvalidBidError(
-                f"a bid is a whole number of tricks from 0 to {st.cards}, not {bid!r}",
+                _(
+                    "a bid is a whole number of tricks from 0 to {cards}, not {value}",
+                    cards=st.cards,
+                    value=repr(bid),
+                ),
                 rule="bid_range",
             )
         if bid == st.forbidden_bid():
+            # Two whole sentences rather than a word picked in English: each language has
+            # its own singular and plural.
             raise InvalidBidError(
-                f"as dealer you may not bid {bid}: the bids would add up to the "
-                f"{st.cards} {'card' if st.cards == 1 else 'cards'} in play",
+                _(
+                    "as dealer you may not bid {bid}: the bids would add up to the "
+                    "{cards} card in play",
+                    bid=bid,
+                    cards=st.cards,
+                )
+                if st.cards == 1
+                else _(
+                    "as dealer you may not bid {bid}: the bids would add up to the "
+                    "{cards} cards in play",
+                    bid=bid,
+                    cards=st.cards,
+                ),
                 rule="dealer_restriction",
             )
         st.apply_bid(bid)
@@ -254,7 +271,10 @@ class Game:
             c = card
         else:
             raise InvalidCardError(
-                f"{card!r} is not a card: give a code such as 'O1' or a card index 0-39"
+                _(
+                    "{value} is not a card: give a code such as 'O1' or a card index 0-39",
+                    value=repr(card),
+                )
             )
         st = self.state
         why = explain_illegal(
@@ -335,9 +355,7 @@ class Game:
         if len(leaders) == 1 or not rules.tiebreak or self.extra_hands >= TIEBREAK_HANDS:
             self.finished = True
             self.winners = leaders
-            events.append(
-                {"type": "game_over", "scores": list(self.scores), "winners": leaders}
-            )
+            events.append({"type": "game_over", "scores": list(self.scores), "winners": leaders})
             return events
         self.extra_hands += 1
         self.hand_index += 1
@@ -510,9 +528,7 @@ class Game:
         )
 
 
-def _check_deal(
-    rules: Rules, hands: list[CardSet], cards: int, trump: Card, dealer: int
-) -> None:
+def _check_deal(rules: Rules, hands: list[CardSet], cards: int, trump: Card, dealer: int) -> None:
     n = rules.players
     if len(hands) != n:
         raise InvalidStateError(f"a deal needs {n} hands, not {len(hands)}", rule="deal")

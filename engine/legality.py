@@ -22,6 +22,7 @@ pisar: and beat the trumps on the table; if you cannot, play any card.
 from __future__ import annotations
 
 from engine.cards import ABOVE, SUIT_MASK, SUIT_NAMES, SUIT_OF, CardSet, card_code, codes
+from engine.i18n import Message, _
 
 
 def legal_cards(
@@ -71,31 +72,45 @@ def explain_illegal(
     montar: bool,
     fallar: bool,
     pisar: bool,
-) -> tuple[str, str] | None:
+) -> tuple[str, Message] | None:
     """Why ``card`` may not be played, as (rule, sentence), or None if it may."""
     if not hand >> card & 1:
-        return "not_in_hand", f"you do not hold {card_code(card)}: you hold {_list(hand)}"
+        return "not_in_hand", _(
+            "you do not hold {card}: you hold {cards}", card=card_code(card), cards=_list(hand)
+        )
     legal = legal_cards(hand, lead, win, trump, montar, fallar, pisar)
     if legal >> card & 1:
         return None
     follow = hand & SUIT_MASK[lead]
     if follow:
         if SUIT_OF[card] != lead:
-            return "asistir", f"you must follow {SUIT_NAMES[lead]}: you hold {_list(follow)}"
-        return "montar", f"you must beat the {card_code(win)}: you hold {_list(legal)}"
+            return "asistir", _(
+                "you must follow {suit}: you hold {cards}",
+                suit=SUIT_NAMES[lead],
+                cards=_list(follow),
+            )
+        return "montar", _(
+            "you must beat the {card}: you hold {cards}", card=card_code(win), cards=_list(legal)
+        )
     trumps = hand & SUIT_MASK[trump]
     if SUIT_OF[win] == trump and pisar and SUIT_OF[card] == trump:
-        return "pisar", (
-            f"you must beat the {card_code(win)} with a higher trump: you hold {_list(legal)}"
+        return "pisar", _(
+            "you must beat the {card} with a higher trump: you hold {cards}",
+            card=card_code(win),
+            cards=_list(legal),
         )
     if SUIT_OF[win] == trump and pisar:
-        return "pisar", (
-            f"you have no {SUIT_NAMES[lead]}, so you must beat the trump "
-            f"{card_code(win)}: you hold {_list(legal)}"
+        return "pisar", _(
+            "you have no {suit}, so you must beat the trump {card}: you hold {cards}",
+            suit=SUIT_NAMES[lead],
+            card=card_code(win),
+            cards=_list(legal),
         )
-    return "fallar", (
-        f"you have no {SUIT_NAMES[lead]}, so you must play a trump "
-        f"({SUIT_NAMES[trump]}): you hold {_list(trumps)}"
+    return "fallar", _(
+        "you have no {suit}, so you must play a trump ({trump}): you hold {cards}",
+        suit=SUIT_NAMES[lead],
+        trump=SUIT_NAMES[trump],
+        cards=_list(trumps),
     )
 
 

@@ -29,6 +29,7 @@ from engine.cards import BIT, SUIT_OF, Card, CardSet, card_code, parse_card
 from engine.deals import DealSampler
 from engine.errors import InvalidCardError, InvalidRulesError, InvalidStateError
 from engine.hand import HandState
+from engine.i18n import _, join
 from engine.inference import infer
 from engine.legality import explain_illegal
 from engine.observation import Observation
@@ -53,7 +54,9 @@ FIELDS = (
 
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidStateError(f"{what} must be a whole number, not {value!r}")
+        raise InvalidStateError(
+            _("{what} must be a whole number, not {value}", what=what, value=repr(value))
+        )
     return value
 
 
@@ -61,7 +64,13 @@ def _seat(value: Any, what: str, players: int) -> int:
     seat = _int(value, what)
     if not 0 <= seat < players:
         raise InvalidStateError(
-            f"{what} must be a seat from 0 to {players - 1} in a game of {players}, not {seat}"
+            _(
+                "{what} must be a seat from 0 to {last} in a game of {players}, not {seat}",
+                what=what,
+                last=players - 1,
+                players=players,
+                seat=seat,
+            )
         )
     return seat
 
@@ -70,18 +79,25 @@ def _card(code: Any, where: str, rules: Rules) -> Card:
     try:
         card = parse_card(code)
     except InvalidCardError as exc:
-        raise InvalidStateError(f"{where}: {exc.message}") from exc
+        raise InvalidStateError(_("{where}: {why}", where=where, why=exc.message)) from exc
     if not BIT[card] & rules.deck:
         raise InvalidStateError(
-            f"{where}: {card_code(card)} is not in the 36-card deck of a {rules.players}-player "
-            "game (the 2s are removed)"
+            _(
+                "{where}: {card} is not in the 36-card deck of a {players}-player game (the 2s "
+                "are removed)",
+                where=where,
+                card=card_code(card),
+                players=rules.players,
+            )
         )
     return card
 
 
 def _list(value: Any, what: str) -> list[Any]:
     if not isinstance(value, list):
-        raise InvalidStateError(f"{what} must be a list, not {value!r}")
+        raise InvalidStateError(
+            _("{what} must be a list, not {value}", what=what, value=repr(value))
+        )
     return value
 
 
@@ -97,21 +113,25 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
     passes through.  The seat must be the one to act.
     """
     if not isinstance(data, Mapping):
-        raise InvalidStateError("a position is a JSON object")
+        raise InvalidStateError(_("a position is a JSON object"))
     unknown = sorted(set(data) - set(FIELDS))
     if unknown:
         raise InvalidStateError(
-            f"unknown field {unknown[0]!r} in the position; the fields are {', '.join(FIELDS)}"
+            _(
+                "unknown field {field} in the position; the fields are {fields}",
+                field=repr(unknown[0]),
+                fields=", ".join(FIELDS),
+            )
         )
     for required in ("seat", "hand", "trump", "dealer", "bids"):
         if required not in data:
-            raise InvalidStateError(f"the position has no {required!r}")
+            raise InvalidStateError(_("the position has no {field}", field=repr(required)))
     try:
         rules = Rules.from_dict(data.get("rules") or {})
     except InvalidRulesError as exc:
-        raise InvalidStateError(f"the rules are not valid: {exc.message}") from exc
+        raise InvalidStateError(_("the rules are not valid: {why}", why=exc.message)) from exc
     except TypeError as exc:
-        raise InvalidStateError(f"the rules are not valid: {exc}") from exc
+        raise InvalidStateError(_("the rules are not valid: {why}", why=str(exc))) from exc
     n = rules.players
     seat = _seat(data["seat"], "seat", n)
     dealer = _seat(data["dealer"], "dealer", n)
@@ -139,12 +159,24 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
     given_turn = data.get("turn")
     if given_turn is not None and _int(given_turn, "turn") != turn:
         raise InvalidStateError(
-            f"turn does not follow from the bids and plays: it is seat {turn}'s"
+            _("turn does not follow from the bids and plays: it is seat {turn}'s", turn=turn)
         )
     if turn != seat:
+        # One whole sentence per phase: "bid" and "play" are not words to translate alone.
         raise InvalidStateError(
-            f"it is seat {turn}'s turn to {'bid' if state.bidding else 'play'}, not seat "
-            f"{seat}'s: there is nothing for seat {seat} to decide"
+            _(
+                "it is seat {turn}'s turn to bid, not seat {seat}'s: there is nothing for "
+                "seat {seat} to decide",
+                turn=turn,
+                seat=seat,
+            )
+            if state.bidding
+            else _(
+                "it is seat {turn}'s turn to play, not seat {seat}'s: there is nothing for "
+                "seat {seat} to decide",
+                turn=turn,
+                seat=seat,
+            )
         )
     trick = plays[len(plays) - state.in_trick :] if state.in_trick else []
     given_trick = data.get("trick")
@@ -153,12 +185,17 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
         table = []
         for i, entry in enumerate(_list(given_trick, "trick"), start=1):
             if not isinstance(entry, Mapping) or set(entry) != {"seat", "card"}:
-                raise InvalidStateError(f"trick entry {i} must be an object with a seat and a card")
-            table.append((entry["seat"], _card(entry["card"], f"trick entry {i}", rules)))
+                raise InvalidStateError(
+                    _("trick entry {i} must be an object with a seat and a card", i=i)
+                )
+            table.append((entry["seat"], _card(entry["card"], _("trick entry {i}", i=i), rules)))
         if table != trick:
-            on_table = [f"{card_code(c)} by seat {s}" for s, c in trick] or ["no card"]
+            on_table = [_("{card} by seat {seat}", card=card_code(c), seat=s) for s, c in trick]
             raise InvalidStateError(
-                f"trick does not match the plays: on the table from them is {', '.join(on_table)}"
+                _(
+                    "trick does not match the plays: on the table from them is {cards}",
+                    cards=join(on_table) if on_table else _("no card"),
+                )
             )
     _check_derived(data, "tricks_won", list(state.tricks))
     obs = Observation(
@@ -184,9 +221,13 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
     if short is not None:
         group, wanted, fits = short
         raise InvalidStateError(
-            f"no deal fits the plays: seat(s) {', '.join(map(str, group))} must still hold "
-            f"{wanted} card(s), but only {fits} unseen card(s) are ones their plays allow "
-            "them to hold"
+            _(
+                "no deal fits the plays: seat(s) {seats} must still hold {wanted} card(s), "
+                "but only {fits} unseen card(s) are ones their plays allow them to hold",
+                seats=", ".join(map(str, group)),
+                wanted=wanted,
+                fits=fits,
+            )
         )
     return replace(obs, scores=_scores(data.get("scores"), n))
 
@@ -200,20 +241,24 @@ def _hand_and_plays(
     for code in _list(data["hand"], "hand"):
         card = _card(code, "hand", rules)
         if hand & BIT[card]:
-            raise InvalidStateError(f"the hand holds {card_code(card)} twice")
+            raise InvalidStateError(_("the hand holds {card} twice", card=card_code(card)))
         hand |= BIT[card]
     plays: list[tuple[int, Card]] = []
     played: CardSet = 0
     for i, entry in enumerate(_list(data.get("plays", []), "plays"), start=1):
         if not isinstance(entry, Mapping) or set(entry) != {"seat", "card"}:
-            raise InvalidStateError(f"play {i} must be an object with a seat and a card")
-        who = _seat(entry["seat"], f"the seat of play {i}", n)
-        card = _card(entry["card"], f"play {i}", rules)
+            raise InvalidStateError(_("play {i} must be an object with a seat and a card", i=i))
+        who = _seat(entry["seat"], _("the seat of play {i}", i=i), n)
+        card = _card(entry["card"], _("play {i}", i=i), rules)
         if played & BIT[card]:
-            raise InvalidStateError(f"{card_code(card)} is played twice")
+            raise InvalidStateError(_("{card} is played twice", card=card_code(card)))
         if hand & BIT[card]:
             raise InvalidStateError(
-                f"{card_code(card)} is in the hand and also played by seat {who}"
+                _(
+                    "{card} is in the hand and also played by seat {seat}",
+                    card=card_code(card),
+                    seat=who,
+                )
             )
         played |= BIT[card]
         plays.append((who, card))
@@ -223,9 +268,9 @@ def _hand_and_plays(
 def _trump(trump_data: Any, rules: Rules) -> tuple[Card, int | None]:
     """The trump card and who holds it (None: turned up from the stock)."""
     if not isinstance(trump_data, Mapping) or set(trump_data) - {"card", "holder"}:
-        raise InvalidStateError('trump must be an object {"card": code, "holder": seat or null}')
+        raise InvalidStateError(_('trump must be an object {"card": code, "holder": seat or null}'))
     if "card" not in trump_data:
-        raise InvalidStateError("trump has no card")
+        raise InvalidStateError(_("trump has no card"))
     trump_card = _card(trump_data["card"], "trump", rules)
     raw_holder = trump_data.get("holder")
     holder = None if raw_holder is None else _seat(raw_holder, "trump.holder", rules.players)
@@ -245,15 +290,30 @@ def _cards_dealt(
     given_cards = data.get("cards_per_player")
     if given_cards is not None and _int(given_cards, "cards_per_player") != cards:
         raise InvalidStateError(
-            f"seat {seat} holds {hand.bit_count()} cards and has played {own_plays}, so "
-            f"{cards} were dealt to each seat, not {given_cards}"
+            _(
+                "seat {seat} holds {held} cards and has played {played}, so {cards} were dealt "
+                "to each seat, not {given}",
+                seat=seat,
+                held=hand.bit_count(),
+                played=own_plays,
+                cards=cards,
+                given=given_cards,
+            )
         )
     if cards < 1:
-        raise InvalidStateError(f"seat {seat} holds no cards and has played none: none were dealt")
+        raise InvalidStateError(
+            _("seat {seat} holds no cards and has played none: none were dealt", seat=seat)
+        )
     if cards > rules.top:
         raise InvalidStateError(
-            f"{cards} cards each is more than the {rules.top} that {rules.players} players can "
-            f"be dealt from {rules.deck_size} cards"
+            _(
+                "{cards} cards each is more than the {top} that {players} players can be dealt "
+                "from {deck} cards",
+                cards=cards,
+                top=rules.top,
+                players=rules.players,
+                deck=rules.deck_size,
+            )
         )
     return cards
 
@@ -275,34 +335,61 @@ def _check_trump_place(
     if cards * n == rules.deck_size:
         if holder != dealer:
             raise InvalidStateError(
-                f"the whole deck is dealt ({n} × {cards}), so the trump card {t} is the "
-                f"dealer's last card: trump.holder must be {dealer}, not {holder}"
+                _(
+                    "the whole deck is dealt ({n} × {cards}), so the trump card {card} is the "
+                    "dealer's last card: trump.holder must be {dealer}, not {holder}",
+                    n=n,
+                    cards=cards,
+                    card=t,
+                    dealer=dealer,
+                    holder=holder,
+                )
             )
         player_of_trump = next((who for who, c in plays if c == trump_card), None)
         if player_of_trump is not None and player_of_trump != dealer:
             raise InvalidStateError(
-                f"the trump card {t} is the dealer's (seat {dealer}), but seat "
-                f"{player_of_trump} played it"
+                _(
+                    "the trump card {card} is the dealer's (seat {dealer}), but seat {seat} "
+                    "played it",
+                    card=t,
+                    dealer=dealer,
+                    seat=player_of_trump,
+                )
             )
         if seat == dealer and player_of_trump is None and not hand & BIT[trump_card]:
             raise InvalidStateError(
-                f"seat {seat} is the dealer and the whole deck is dealt, so the trump card {t} "
-                "must be in its hand until it plays it"
+                _(
+                    "seat {seat} is the dealer and the whole deck is dealt, so the trump card "
+                    "{card} must be in its hand until it plays it",
+                    seat=seat,
+                    card=t,
+                )
             )
         if seat != dealer and hand & BIT[trump_card]:
             raise InvalidStateError(
-                f"the trump card {t} is the dealer's (seat {dealer}): it cannot be in seat "
-                f"{seat}'s hand"
+                _(
+                    "the trump card {card} is the dealer's (seat {dealer}): it cannot be in "
+                    "seat {seat}'s hand",
+                    card=t,
+                    dealer=dealer,
+                    seat=seat,
+                )
             )
         return
     if holder is not None:
         raise InvalidStateError(
-            f"with cards left over the trump card {t} is turned face up and belongs to "
-            "nobody: trump.holder must be null"
+            _(
+                "with cards left over the trump card {card} is turned face up and belongs to "
+                "nobody: trump.holder must be null",
+                card=t,
+            )
         )
     if any(c == trump_card for _, c in plays) or hand & BIT[trump_card]:
         raise InvalidStateError(
-            f"the turned trump card {t} belongs to nobody: it cannot be in a hand or played"
+            _(
+                "the turned trump card {card} belongs to nobody: it cannot be in a hand or played",
+                card=t,
+            )
         )
 
 
@@ -310,24 +397,29 @@ def _bids(raw: Any, n: int, cards: int) -> list[int | None]:
     """The bids by seat (None: not made yet), each from 0 to the cards in hand."""
     raw_bids = _list(raw, "bids")
     if len(raw_bids) != n:
-        raise InvalidStateError(f"bids must have one entry per seat ({n}), not {len(raw_bids)}")
+        raise InvalidStateError(
+            _("bids must have one entry per seat ({n}), not {count}", n=n, count=len(raw_bids))
+        )
     bids: list[int | None] = []
     for who, bid in enumerate(raw_bids):
         if bid is None:
             bids.append(None)
             continue
-        b = _int(bid, f"seat {who}'s bid")
+        b = _int(bid, _("seat {seat}'s bid", seat=who))
         if not 0 <= b <= cards:
             raise InvalidStateError(
-                f"seat {who} bid {b}, but a bid is from 0 to the {cards} cards in hand"
+                _(
+                    "seat {seat} bid {bid}, but a bid is from 0 to the {cards} cards in hand",
+                    seat=who,
+                    bid=b,
+                    cards=cards,
+                )
             )
         bids.append(b)
     return bids
 
 
-def _replay_bids(
-    state: HandState, bids: list[int | None], plays: list[tuple[int, Card]]
-) -> None:
+def _replay_bids(state: HandState, bids: list[int | None], plays: list[tuple[int, Card]]) -> None:
     """Make the bids on ``state`` in bidding order; refuses gaps, the dealer's forbidden
     bid, plays before the bidding is over and a hand with every card played."""
     n, dealer, cards = state.n, state.dealer, state.cards
@@ -337,26 +429,43 @@ def _replay_bids(
         if bids[who] is None:
             late = next(s for s in order[made:] if bids[s] is not None)
             raise InvalidStateError(
-                f"seat {late} has bid before seat {who}: bids go round from la mano (seat "
-                f"{mano_of(dealer, n)}) to the dealer (seat {dealer})"
+                _(
+                    "seat {late} has bid before seat {seat}: bids go round from la mano (seat "
+                    "{mano}) to the dealer (seat {dealer})",
+                    late=late,
+                    seat=who,
+                    mano=mano_of(dealer, n),
+                    dealer=dealer,
+                )
             )
     for who in order[:made]:
         bid = bids[who]
         assert bid is not None and state.turn == who
         if bid == state.forbidden_bid():
             raise InvalidStateError(
-                f"the dealer (seat {dealer}) may not bid {bid}: the bids would add up to "
-                f"the {cards} cards in play"
+                _(
+                    "the dealer (seat {dealer}) may not bid {bid}: the bids would add up to the "
+                    "{cards} cards in play",
+                    dealer=dealer,
+                    bid=bid,
+                    cards=cards,
+                )
             )
         state.apply_bid(bid)
     if state.bidding and plays:
         waiting = ", ".join(str(s) for s in order[made:])
         raise InvalidStateError(
-            f"cards were played before every seat bid: seat(s) {waiting} have not bid yet"
+            _(
+                "cards were played before every seat bid: seat(s) {waiting} have not bid yet",
+                waiting=waiting,
+            )
         )
     if len(plays) >= n * cards:
         raise InvalidStateError(
-            f"all {n * cards} cards of the hand have been played: nothing is left to decide"
+            _(
+                "all {count} cards of the hand have been played: nothing is left to decide",
+                count=n * cards,
+            )
         )
 
 
@@ -380,16 +489,38 @@ def _replay_plays(
         trick_number = state.cards - state.tricks_left + 1
         if who != state.turn:
             raise InvalidStateError(
-                f"play {i} ({card_code(card)} by seat {who}) is out of turn: seat {state.turn} "
-                f"was to play {'next' if state.in_trick else 'the lead'} in trick {trick_number}"
+                _(
+                    "play {i} ({card} by seat {seat}) is out of turn: seat {turn} was to play "
+                    "next in trick {trick}",
+                    i=i,
+                    card=card_code(card),
+                    seat=who,
+                    turn=state.turn,
+                    trick=trick_number,
+                )
+                if state.in_trick
+                else _(
+                    "play {i} ({card} by seat {seat}) is out of turn: seat {turn} was to play "
+                    "the lead in trick {trick}",
+                    i=i,
+                    card=card_code(card),
+                    seat=who,
+                    turn=state.turn,
+                    trick=trick_number,
+                )
             )
         lead, win = state.lead, state.win
         if who == seat:
             why = explain_illegal(card, state.hands[seat], lead, win, trump, montar, fallar, pisar)
             if why is not None:
                 raise InvalidStateError(
-                    f"seat {seat} could not play {card_code(card)} in trick {trick_number}: "
-                    f"{why[1]}"
+                    _(
+                        "seat {seat} could not play {card} in trick {trick}: {why}",
+                        seat=seat,
+                        card=card_code(card),
+                        trick=trick_number,
+                        why=why[1],
+                    )
                 )
         else:
             for shown, shown_lead, shown_win, when in earlier[who]:
@@ -398,18 +529,31 @@ def _replay_plays(
                     shown, beside, shown_lead, shown_win, trump, montar, fallar, pisar
                 ):
                     raise InvalidStateError(
-                        f"seat {who} played {card_code(card)} in trick {trick_number}, but it "
-                        f"cannot have held {card_code(card)} when it played {card_code(shown)} "
-                        f"in trick {when}: the rules would not have allowed that"
+                        _(
+                            "seat {seat} played {card} in trick {trick}, but it cannot have "
+                            "held {card} when it played {shown} in trick {when}: the rules "
+                            "would not have allowed that",
+                            seat=who,
+                            card=card_code(card),
+                            trick=trick_number,
+                            shown=card_code(shown),
+                            when=when,
+                        )
                     )
             if card != trump_card and state.hands[who] & BIT[trump_card]:
                 beside = BIT[card] | BIT[trump_card]
                 why = explain_illegal(card, beside, lead, win, trump, montar, fallar, pisar)
                 if why is not None:
                     raise InvalidStateError(
-                        f"seat {who} could not play {card_code(card)} in trick {trick_number}: "
-                        f"it still held the trump card {card_code(trump_card)}, so {why[0]} "
-                        "bound it to play that"
+                        _(
+                            "seat {seat} could not play {card} in trick {trick}: it still "
+                            "held the trump card {trump}, so {rule} bound it to play that",
+                            seat=who,
+                            card=card_code(card),
+                            trick=trick_number,
+                            trump=card_code(trump_card),
+                            rule=why[0],
+                        )
                     )
             if lead >= 0:
                 earlier[who].append((card, lead, win, trick_number))
@@ -440,7 +584,12 @@ def _check_derived(data: Mapping[str, Any], name: str, derived: list[Any]) -> No
     given = data.get(name)
     if given is not None and given != derived:
         raise InvalidStateError(
-            f"{name} does not match the plays: from them it is {derived}, not {given}"
+            _(
+                "{name} does not match the plays: from them it is {derived}, not {given}",
+                name=name,
+                derived=derived,
+                given=given,
+            )
         )
 
 
@@ -449,5 +598,7 @@ def _scores(raw: Any, n: int) -> tuple[int, ...]:
         return (0,) * n
     scores = _list(raw, "scores")
     if len(scores) != n:
-        raise InvalidStateError(f"scores must have one total per seat ({n}), not {len(scores)}")
-    return tuple(_int(x, "a score") for x in scores)
+        raise InvalidStateError(
+            _("scores must have one total per seat ({n}), not {count}", n=n, count=len(scores))
+        )
+    return tuple(_int(x, _("a score")) for x in scores)

@@ -18,6 +18,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from engine.cards import deck_for
 from engine.errors import InvalidRulesError
+from engine.i18n import Message, _
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
@@ -40,13 +41,7 @@ def _top(players: int) -> int:
 
 
 def _classic(n: int, top: int) -> tuple[int, ...]:
-    return (
-        (1,) * n
-        + tuple(range(2, top))
-        + (top,) * n
-        + tuple(range(top - 1, 1, -1))
-        + (1,) * n
-    )
+    return (1,) * n + tuple(range(2, top)) + (top,) * n + tuple(range(top - 1, 1, -1)) + (1,) * n
 
 
 def _pyramid(n: int, top: int) -> tuple[int, ...]:
@@ -82,14 +77,17 @@ class Option(Generic[V]):
     max_hands: int = 0
 
     @property
-    def allowed(self) -> str:
+    def allowed(self) -> Message:
         """The values it takes, in words (a bool's or an int's refusal ends with them)."""
         if self.kind == "bool":
-            return "true or false"
+            return _("true or false")
         if self.kind == "int":
-            return f"an integer from {self.low} to {self.high}"
+            return _("an integer from {low} to {high}", low=self.low, high=self.high)
         names = ", ".join(repr(name) for name in self.choices)
-        return f"{names}, or a list of card counts, each from 1 to deck size // players"
+        return _(
+            "{names}, or a list of card counts, each from 1 to deck size // players",
+            names=names,
+        )
 
     def check(self, value: Any, players: int) -> None:
         """Raise ``InvalidRulesError`` unless ``value`` is one this option takes.
@@ -99,30 +97,38 @@ class Option(Generic[V]):
         """
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise self._refuse(f"{self.name} must be {self.allowed}, not {value!r}")
+                raise self._refuse(self._must_be(value))
         elif self.kind == "int":
             if (
                 isinstance(value, bool)
                 or not isinstance(value, int)
                 or not self.low <= value <= self.high
             ):
-                raise self._refuse(f"{self.name} must be {self.allowed}, not {value!r}")
+                raise self._refuse(self._must_be(value))
         elif isinstance(value, str):
             if value not in self.choices:
                 raise self._refuse(self._not_a_schedule(value))
         elif isinstance(value, tuple | list):
             if not value or len(value) > self.max_hands:
                 raise self._refuse(
-                    f"{self.name} must list between 1 and {self.max_hands} hands"
+                    _(
+                        "{option} must list between 1 and {most} hands",
+                        option=self.name,
+                        most=self.max_hands,
+                    )
                 )
             top = _top(players)
             for count in value:
-                if isinstance(count, bool) or not isinstance(count, int) or not (
-                    1 <= count <= top
-                ):
+                if isinstance(count, bool) or not isinstance(count, int) or not (1 <= count <= top):
                     raise self._refuse(
-                        f"every hand of the {self.name} must deal from 1 to {top} cards to "
-                        f"each of {players} players, not {count!r}"
+                        _(
+                            "every hand of the {option} must deal from 1 to {top} cards to "
+                            "each of {players} players, not {value}",
+                            option=self.name,
+                            top=top,
+                            players=players,
+                            value=repr(count),
+                        )
                     )
         else:
             raise self._refuse(self._not_a_schedule(value))
@@ -143,9 +149,22 @@ class Option(Generic[V]):
             described["choices"] = list(self.choices)
         return described
 
-    def _not_a_schedule(self, value: Any) -> str:
+    def _must_be(self, value: Any) -> Message:
+        return _(
+            "{option} must be {allowed}, not {value}",
+            option=self.name,
+            allowed=self.allowed,
+            value=repr(value),
+        )
+
+    def _not_a_schedule(self, value: Any) -> Message:
         names = ", ".join(repr(name) for name in self.choices)
-        return f"{self.name} must be {names} or a list of card counts, not {value!r}"
+        return _(
+            "{option} must be {names} or a list of card counts, not {value}",
+            option=self.name,
+            names=names,
+            value=repr(value),
+        )
 
     def _refuse(self, message: str) -> InvalidRulesError:
         return InvalidRulesError(message, option=self.name)
@@ -177,8 +196,7 @@ DEALER_RESTRICTION: Option[bool] = Option(
     True,
     doc="The dealer may not bid the number that makes the bids add up to the cards each "
     "player holds.",
-    summary="The dealer may not bid the number that makes the bids add up to the cards "
-    "in hand.",
+    summary="The dealer may not bid the number that makes the bids add up to the cards in hand.",
 )
 MONTAR: Option[bool] = Option(
     "montar",
@@ -348,12 +366,15 @@ class Rules:
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise InvalidRulesError("rules must be an object of options", option="rules")
+            raise InvalidRulesError(_("rules must be an object of options"), option="rules")
         unknown = sorted(set(data) - set(OPTIONS))
         if unknown:
             raise InvalidRulesError(
-                f"unknown rule option {unknown[0]!r}; the options are "
-                + ", ".join(OPTIONS),
+                _(
+                    "unknown rule option {option}; the options are {options}",
+                    option=repr(unknown[0]),
+                    options=", ".join(OPTIONS),
+                ),
                 option=unknown[0],
             )
         return cls(**data)

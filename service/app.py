@@ -23,7 +23,8 @@ from core.config import load_config
 from core.errors import ServiceError
 from core.games import GameService
 from core.store import GameStore
-from service import edge, events, metrics, ratelimits, telemetry, web
+from engine.i18n import _
+from service import edge, events, i18n, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules, tables
 from service.context import EXTENSION, Services
 from service.errors import ErrorSchema, register_error_handlers
@@ -42,6 +43,10 @@ Play Pocha (the Spanish Oh Hell) over HTTP.
 
 Every error has the same shape, with a stable machine code in `error` and a sentence
 for a person in `message`. A refused move leaves the game untouched.
+
+Sentences for people (every `message`, and `you.refused[].message` in views) are in
+English, or in Spanish with `Accept-Language: es` or `?lang=es` (the query parameter wins);
+answers say which in `Content-Language`. Machine codes (`error`, `rule`) never change.
 """
 
 # Connections one API process may open to Redis (see create_app).
@@ -156,6 +161,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(metrics.blp)
     app.before_request(_require_json_body)
     edge.install(app, settings)
+    i18n.install(app)
     ratelimits.install(app, client, settings)
     return app
 
@@ -169,5 +175,5 @@ def _require_json_body() -> None:
         and not (request.is_json)
     ):
         raise UnsupportedBody(
-            "Send the body as JSON, with the header Content-Type: application/json."
+            _("Send the body as JSON, with the header Content-Type: application/json.")
         )

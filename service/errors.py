@@ -21,6 +21,8 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 from core.errors import REDIS_DOWN, ServiceError, is_store_full
 from engine.errors import PochaError
+from engine.i18n import N_, _
+from service.i18n import request_language, translate_known, translate_tree
 
 log = logging.getLogger(__name__)
 
@@ -59,14 +61,49 @@ _CODE_BY_STATUS: dict[int, str] = {
 }
 
 _MESSAGE_BY_STATUS: dict[int, str] = {
-    400: "The request is malformed.",
-    404: "There is nothing at this address.",
-    405: "This address does not accept that method.",
-    413: "The request body is too large.",
-    422: "The request has invalid fields: see errors.",
-    500: "Something went wrong on our side; the game is unchanged.",
-    503: "The game store is unavailable right now; try again shortly.",
+    400: _("The request is malformed."),
+    # Statuses our own code reports with a sentence of its own (a ServiceError's); these
+    # are for the rare time werkzeug or flask-smorest raise them, so that they too have a
+    # sentence in every language rather than werkzeug's English description.
+    401: _("This request needs a valid token: Authorization: Bearer <token>."),
+    403: _("This request is not allowed with this token."),
+    404: _("There is nothing at this address."),
+    405: _("This address does not accept that method."),
+    406: _("This address cannot answer in a format the request accepts."),
+    409: _("The request conflicts with the game's state now; reload it and try again."),
+    412: _("The request's precondition (If-Match) does not hold."),
+    413: _("The request body is too large."),
+    415: _("Send the body as JSON, with the header Content-Type: application/json."),
+    422: _("The request has invalid fields: see errors."),
+    428: _("This request needs a precondition header (If-Match)."),
+    429: _("Too many requests from your address; try again later."),
+    500: _("Something went wrong on our side; the game is unchanged."),
+    503: _("The game store is unavailable right now; try again shortly."),
 }
+
+
+#: marshmallow's and webargs' own fixed sentences, as they put them in `errors`: listed
+#: here only so that Babel extracts them into the catalogues, where `translate_known` finds
+#: them by their English text. (Those they fill with values, such as a range's bounds,
+#: are `service.i18n.FOREIGN_TEMPLATES`.)
+FIELD_MESSAGES = (
+    N_("Missing data for required field."),
+    N_("Field may not be null."),
+    N_("Invalid value."),
+    N_("Not a valid integer."),
+    N_("Not a valid number."),
+    N_("Number too large."),
+    N_("Special numeric values (nan or infinity) are not permitted."),
+    N_("Not a valid string."),
+    N_("Not a valid utf-8 string."),
+    N_("Not a valid boolean."),
+    N_("Not a valid list."),
+    N_("Not a valid tuple."),
+    N_("Not a valid mapping type."),
+    N_("Invalid type."),
+    N_("Invalid input type."),
+    N_("Unknown field."),
+)
 
 
 class ErrorSchema(ma.Schema):
@@ -90,7 +127,8 @@ class ErrorSchema(ma.Schema):
     )
     message = ma.fields.String(
         metadata={
-            "description": "A sentence to show a person.",
+            "description": "A sentence to show a person: English, or Spanish with "
+            "Accept-Language: es or ?lang=es (Content-Language says which).",
             "example": "it is seat 2's turn, not seat 0's",
         }
     )
@@ -144,17 +182,21 @@ def error_response(
     headers: dict[str, str] | None = None,
     **extra: Any,
 ) -> Response:
-    """The one JSON error shape, for every status."""
+    """The one JSON error shape, for every status, its sentences in the request's language
+    (the machine codes never change)."""
+    lang = request_language()
     payload: dict[str, Any] = {
         "code": status,
         "status": HTTP_STATUS_CODES.get(status, "Error"),
         "error": error,
         "message": _scrub(
-            message or _MESSAGE_BY_STATUS.get(status) or HTTP_STATUS_CODES.get(status)
+            translate_known(
+                message or _MESSAGE_BY_STATUS.get(status) or HTTP_STATUS_CODES.get(status), lang
+            )
         ),
     }
     if errors:
-        payload["errors"] = _scrub(errors)
+        payload["errors"] = _scrub(translate_tree(errors, lang))
     payload.update({k: _scrub(v) for k, v in extra.items() if v is not None})
     response = jsonify(payload)
     response.status_code = status
@@ -175,9 +217,12 @@ def _from_http_exception(exc: HTTPException) -> Response:
     message = data.get("message")
     if status == 400 and isinstance(errors, dict) and "json" in errors:
         # webargs reports a body that is not JSON this way.
-        error, message, errors = "bad_json", "The request body is not valid JSON.", None
+        error, message, errors = "bad_json", _("The request body is not valid JSON."), None
     elif status == 422 and not message:
-        message = "The request has invalid fields: " + _summarise(errors)
+        # Summed up from the field messages in the request's language, so that the
+        # sentence around them and they agree.
+        summary = _summarise(translate_tree(errors, request_language()))
+        message = _("The request has invalid fields: {summary}", summary=summary)
     elif message is None and status not in _MESSAGE_BY_STATUS:
         message = exc.description
     headers = {}
@@ -205,7 +250,7 @@ def _summarise(errors: Any) -> str:
             parts.append(f"{prefix}: {node}")
 
     walk("", errors)
-    return "; ".join(parts[:5]) if parts else "see errors."
+    return "; ".join(parts[:5]) if parts else _("see errors.")
 
 
 def _from_service_error(exc: ServiceError) -> Response:
@@ -227,8 +272,10 @@ def _from_unexpected(exc: BaseException) -> Response:
         return error_response(
             503,
             "store_full",
-            "The game store is full: nothing new can be saved until games end or are "
-            "deleted. Try again later.",
+            _(
+                "The game store is full: nothing new can be saved until games end or are "
+                "deleted. Try again later."
+            ),
             headers={"Retry-After": str(STORE_FULL_RETRY_SECONDS)},
         )
     if isinstance(exc, REDIS_DOWN):

@@ -43,6 +43,7 @@ import redis
 from core.errors import REDIS_DOWN, GameNotFound, ServiceError
 from core.keys import changes_channel, stream_slots_key
 from core.store import GameStore
+from engine.i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +74,11 @@ class TooManyStreams(ServiceError):
 
     def __init__(self, cap: int, retry_after: int) -> None:
         super().__init__(
-            f"Your address already follows {cap} event streams, the most it may: close one "
-            f"(or follow the game by polling GET .../events?after=N) and try again."
+            _(
+                "Your address already follows {cap} event streams, the most it may: close "
+                "one (or follow the game by polling GET .../events?after=N) and try again.",
+                cap=cap,
+            )
         )
         self.retry_after = retry_after
 

@@ -32,6 +32,7 @@ from gunicorn.workers.ggevent import GeventWorker  # type: ignore[import-untyped
 from werkzeug.http import HTTP_STATUS_CODES
 
 from core.config import load_config
+from engine.i18n import N_, _
 from service.events import close_all_streams
 
 #: When a client over the connection cap may try again: by then gunicorn has closed the
@@ -43,20 +44,22 @@ LINGER_SECONDS = 1.0
 
 #: Machine codes and sentences of the statuses gunicorn answers by itself.
 GUNICORN_ERRORS: dict[int, tuple[str, str]] = {
-    400: ("bad_request", "The request is not valid HTTP/1.1."),
-    403: ("forbidden", "The request is refused."),
+    400: ("bad_request", N_("The request is not valid HTTP/1.1.")),
+    403: ("forbidden", N_("The request is refused.")),
     414: (
         "uri_too_long",
-        "The request line (method, path and query) is too long: at most {line} bytes.",
+        N_("The request line (method, path and query) is too long: at most {line} bytes."),
     ),
-    417: ("expectation_failed", "The Expect header names something this server cannot do."),
+    417: ("expectation_failed", N_("The Expect header names something this server cannot do.")),
     431: (
         "headers_too_large",
-        "The request's headers are too large: at most {fields} header lines, each of at most "
-        "{size} bytes.",
+        N_(
+            "The request's headers are too large: at most {fields} header lines, each of at "
+            "most {size} bytes."
+        ),
     ),
-    500: ("internal_error", "Something went wrong on our side; the game is unchanged."),
-    501: ("not_implemented", "The request's Transfer-Encoding is not supported."),
+    500: ("internal_error", N_("Something went wrong on our side; the game is unchanged.")),
+    501: ("not_implemented", N_("The request's Transfer-Encoding is not supported.")),
 }
 
 
@@ -139,8 +142,11 @@ class ApiWorker(GeventWorker):
         answer = error_bytes(
             429,
             "too_many_connections",
-            f"Your address holds {self.max_per_address} connections to this server, the most "
-            "it may: close some (or reuse them) and try again.",
+            _(
+                "Your address holds {count} connections to this server, the most it may: "
+                "close some (or reuse them) and try again.",
+                count=self.max_per_address,
+            ),
             {"Retry-After": str(CONNECTIONS_RETRY_AFTER)},
         )
         try:

@@ -23,6 +23,7 @@ from webargs.core import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from core.errors import ServiceError
+from engine.i18n import N_, _
 
 #: How deep a body's arrays and objects may nest. The deepest body the API takes is an AI
 #: move's position (an object of lists of pairs): a handful of levels.
@@ -31,6 +32,8 @@ MAX_DEPTH = 32
 #: int. Below it, a number too large for its field is the schema's to refuse (a 422 that
 #: names the field).
 MAX_INT_DIGITS = 4300
+
+_TOO_DEEP = N_("The body nests arrays and objects more than {most} deep.")
 
 
 class BadJson(ServiceError):
@@ -42,24 +45,24 @@ class BadJson(ServiceError):
 
 def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise BadJson(f"A number in the body has more than {MAX_INT_DIGITS} digits.")
+        raise BadJson(_("A number in the body has more than {most} digits.", most=MAX_INT_DIGITS))
     return int(text)
 
 
 def _constant(name: str) -> Any:
-    raise BadJson(f"{name} is not a JSON number.")
+    raise BadJson(_("{name} is not a JSON number.", name=name))
 
 
 def _check(value: Any, depth: int) -> None:
     """Refuse nesting past MAX_DEPTH and strings that cannot be encoded as UTF-8."""
     if depth > MAX_DEPTH:
-        raise BadJson(f"The body nests arrays and objects more than {MAX_DEPTH} deep.")
+        raise BadJson(_(_TOO_DEEP, most=MAX_DEPTH))
     if isinstance(value, str):
         if not value.isascii():
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                raise BadJson("The body holds a lone surrogate (such as \\ud800).") from None
+                raise BadJson(_("The body holds a lone surrogate (such as \\ud800).")) from None
     elif isinstance(value, dict):
         for key, item in value.items():
             _check(key, depth)
@@ -75,7 +78,7 @@ def load_json(data: str | bytes) -> Any:
     try:
         value = json.loads(data, parse_int=_int, parse_constant=_constant)
     except RecursionError:
-        raise BadJson(f"The body nests arrays and objects more than {MAX_DEPTH} deep.") from None
+        raise BadJson(_(_TOO_DEEP, most=MAX_DEPTH)) from None
     _check(value, 1)
     return value
 

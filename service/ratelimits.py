@@ -45,6 +45,7 @@ from limits import RateLimitItem, parse_many
 from core.config import is_on
 from core.errors import REDIS_DOWN, RateLimited
 from core.keys import move_limit_key
+from engine.i18n import N_, _
 from service.context import game_service
 from service.errors import error_response
 
@@ -61,12 +62,17 @@ LIMITED: dict[str, tuple[str, str]] = {
 
 #: What each scope is, for the message of a refusal.
 _WHAT = {
-    "create": "creating games",
-    "tables": "finding and joining tables",
-    "moves": "bids and cards",
-    "ai": "hints and AI moves",
-    "matches": "matches",
+    "create": _("creating games"),
+    "tables": _("finding and joining tables"),
+    "moves": _("bids and cards"),
+    "ai": _("hints and AI moves"),
+    "matches": _("matches"),
 }
+
+_TOO_MANY = N_(
+    "Too many requests for {what} from your address (at most {limit}); try again in "
+    "{retry_after} s."
+)
 
 #: The move endpoints, counted with the game's read (see the module's text).
 MOVES = ("games.Bids", "games.Plays")
@@ -87,8 +93,12 @@ class MoveCounter:
     def refused(self) -> RateLimited:
         retry_after = max(1, math.ceil(self.reset_at - time.time()))
         return RateLimited(
-            f"Too many requests for {_WHAT['moves']} from your address (at most "
-            f"{self.description}); try again in {retry_after} s.",
+            _(
+                _TOO_MANY,
+                what=_WHAT["moves"],
+                limit=self.description,
+                retry_after=retry_after,
+            ),
             retry_after,
         )
 
@@ -165,7 +175,7 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
     """Limit the endpoints of LIMITED on `app` (after its blueprints are registered)."""
     if not is_on(settings["RATE_LIMITS"]):
         return None
-    for setting in sorted({"RATE_LIMIT_MOVES", *(setting for setting, _ in LIMITED.values())}):
+    for setting in sorted({"RATE_LIMIT_MOVES", *(setting for setting, _scope in LIMITED.values())}):
         try:
             parse_many(str(settings[setting]))
         except ValueError as exc:
@@ -226,11 +236,10 @@ def _rate_limited(exc: RateLimitExceeded) -> Response:
         window = current.limit.get_expiry()
         retry_after = min(window, max(1, math.ceil(current.reset_at - time.time())))
     scope = getattr(exc.limit, "scope", None)
-    what = _WHAT.get(scope if isinstance(scope, str) else "", "this")
+    what = _WHAT.get(scope if isinstance(scope, str) else "", _("this"))
     return error_response(
         429,
         "rate_limited",
-        f"Too many requests for {what} from your address (at most {exc.description}); "
-        f"try again in {retry_after} s.",
+        _(_TOO_MANY, what=what, limit=exc.description, retry_after=retry_after),
         headers={"Retry-After": str(retry_after)},
     )

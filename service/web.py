@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from flask import Blueprint, Response, abort, current_app, request, send_from_directory
+from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory
+
+from service.i18n import LANGUAGES, page_strings
 
 blp = Blueprint("web", __name__)
 
@@ -29,6 +31,23 @@ _SWAGGER_UI_FILES = frozenset(
 @blp.get("/")
 def index() -> Response:
     return current_app.send_static_file("index.html")
+
+
+@blp.get("/i18n/<lang>.json")
+def page_texts(lang: str) -> Response:
+    """The page's own strings in `lang`, from the API's catalogues (context `page`):
+    `{english: translation}`. The page asks for its language's file and falls back to the
+    English key for anything missing."""
+    if lang not in LANGUAGES:
+        abort(404)
+    response = jsonify(page_strings(lang))
+    response.headers["Content-Language"] = lang
+    # The catalogues change only with a new version of the service: revalidate, as the
+    # page's files do (the ETag makes that cheap).
+    response.headers["Cache-Control"] = "no-cache"
+    response.add_etag()
+    response.make_conditional(request)
+    return response
 
 
 @blp.get(SWAGGER_UI_URL + "<name>")

@@ -17,6 +17,7 @@ from marshmallow import fields, validate
 from ai.levels import LEVELS
 from core.matches import MAX_GAMES
 from core.queues import MAX_ITERATIONS, MAX_MILLISECONDS
+from engine.i18n import _
 from service.api.games_schemas import CARD, MAX_CARDS, MAX_SEED, RulesSchema, StrictBoolean
 
 _JOB_ID = {"description": "The job's id.", "example": "q0v4Wm1nXb2yQ5pLk8TcRz3a"}
@@ -24,7 +25,13 @@ _JOB_ID = {"description": "The job's id.", "example": "q0v4Wm1nXb2yQ5pLk8TcRz3a"
 
 def _known_level(level: str) -> None:
     if level not in LEVELS:
-        raise ma.ValidationError(f"Unknown level {level!r}; the levels are {', '.join(LEVELS)}.")
+        raise ma.ValidationError(
+            _(
+                "Unknown level {level}; the levels are {levels}.",
+                level=repr(level),
+                levels=", ".join(LEVELS),
+            )
+        )
 
 
 # -- thinking -----------------------------------------------------------------------------------
@@ -63,7 +70,7 @@ class ThinkingSchema(ma.Schema):
     def _level_or_budget(self, data: dict[str, Any], **kwargs: Any) -> None:
         if "level" in data and ("iterations" in data or "milliseconds" in data):
             raise ma.ValidationError(
-                "Give a level or a custom budget (iterations, milliseconds), not both.",
+                _("Give a level or a custom budget (iterations, milliseconds), not both."),
                 "level",
             )
 
@@ -260,6 +267,15 @@ class JobSchema(ma.Schema):
 
 
 class JobQuerySchema(ma.Schema):
+    # Every address takes ?lang= (service.i18n reads it); named here because this schema
+    # refuses unknown parameters.
+    lang = fields.String(
+        metadata={
+            "description": "The language of the answer's sentences, en or es (beats "
+            "Accept-Language; any other value is ignored).",
+            "example": "es",
+        },
+    )
     wait = fields.Float(
         load_default=0.0,
         validate=validate.Range(0, 60),

@@ -22,6 +22,7 @@ from core.errors import ServiceError, Unauthorized
 from core.games import PlayerSpec
 from core.tables import shown_code
 from engine.actions import WireAction
+from engine.i18n import _
 from service.api.games_schemas import (
     MAX_CARD_CODE,
     MAX_CARDS,
@@ -38,6 +39,7 @@ from service.context import game_service
 from service.errors import ErrorSchema
 from service.events import EXTENSION as EVENTS
 from service.events import EventStreams
+from service.i18n import translate_view
 from service.json_bodies import Blueprint
 from service.ratelimits import take_move_counters
 
@@ -189,12 +191,12 @@ def bearer_token() -> str | None:
     header = request.headers.get("Authorization")
     if header is None:
         return None
-    scheme, _, token = header.partition(" ")
+    scheme, _space, token = header.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         # An unusable header is refused rather than read as "no token": a client that
         # meant to act as a seat must not silently get the spectator's view.
-        raise Unauthorized("The Authorization header must be `Bearer <token>`.")
+        raise Unauthorized(_("The Authorization header must be `Bearer <token>`."))
     return token
 
 
@@ -211,7 +213,7 @@ def if_match_version() -> int | None:
         return None
     text = header.strip().removeprefix("W/").strip('"')
     if not _VERSION.fullmatch(text):
-        raise ServiceError('If-Match must be a game version such as "12".')
+        raise ServiceError(_('If-Match must be a game version such as "12".'))
     return int(text)
 
 
@@ -222,7 +224,7 @@ def _view_response(view: dict[str, Any]) -> Response:
     values already, and the dump would be a fifth of a move's time. The schema still
     documents it, and a test checks that dumping through it changes nothing."""
     return Response(
-        orjson.dumps(view),
+        orjson.dumps(translate_view(view)),
         mimetype="application/json",
         headers={"ETag": f'"{view["version"]}"'},
     )
@@ -339,7 +341,7 @@ def _move(game_id: str, move: WireAction) -> Response:
         )
         return _view_response(view)
     if not _IDEMPOTENCY.fullmatch(key):
-        raise ServiceError("Idempotency-Key must be 1 to 255 visible ASCII characters.")
+        raise ServiceError(_("Idempotency-Key must be 1 to 255 visible ASCII characters."))
     view, replayed = game_service().act_once(
         game_id, bearer_token(), move, key, if_match_version(), take_move_counters()
     )

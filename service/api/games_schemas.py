@@ -17,6 +17,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ai.levels import LEVELS
+from engine.i18n import _, join
 from engine.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Option
 
 CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
@@ -37,7 +38,11 @@ def _known_level(level: str) -> None:
     # Read at each request, so a level added to ai.levels is accepted without a change here.
     if level not in LEVELS:
         raise ma.ValidationError(
-            f"Unknown bot level {level!r}; the levels are {', '.join(LEVELS)}."
+            _(
+                "Unknown bot level {level}; the levels are {levels}.",
+                level=repr(level),
+                levels=", ".join(LEVELS),
+            )
         )
 
 
@@ -63,7 +68,12 @@ class ScheduleField(fields.Field):
         self.option = option
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        kinds = f"Must be {' or '.join(self.option.choices)}, or a list of card counts."
+        # Babel's extractor does not see a _() inside another one's arguments.
+        either = _(" or ")
+        kinds = _(
+            "Must be {choices}, or a list of card counts.",
+            choices=join(self.option.choices, either),
+        )
         if isinstance(value, str):
             if value not in self.option.choices:
                 raise ma.ValidationError(kinds)
@@ -73,7 +83,7 @@ class ScheduleField(fields.Field):
         ):
             if not 1 <= len(value) <= self.option.max_hands:
                 raise ma.ValidationError(
-                    f"A schedule lists from 1 to {self.option.max_hands} hands."
+                    _("A schedule lists from 1 to {most} hands.", most=self.option.max_hands)
                 )
             return value
         raise ma.ValidationError(kinds)
@@ -125,7 +135,7 @@ class PlayerName(fields.String):
         )
         shown = " ".join(shown.split())
         if not shown:
-            raise ma.ValidationError("A name needs at least one visible character.")
+            raise ma.ValidationError(_("A name needs at least one visible character."))
         return shown
 
 
@@ -158,11 +168,11 @@ class PlayerSchema(ma.Schema):
         if data.get("open"):
             if "name" in data or "bot" in data:
                 raise ma.ValidationError(
-                    "An open seat has no name and no bot: whoever takes it gives a name.",
+                    _("An open seat has no name and no bot: whoever takes it gives a name."),
                     "open",
                 )
         elif "name" not in data:
-            raise ma.ValidationError("Missing data for required field.", "name")
+            raise ma.ValidationError(_("Missing data for required field."), "name")
 
 
 class CreateGameSchema(ma.Schema):
@@ -730,7 +740,7 @@ class LobbyQuerySchema(ma.Schema):
     @ma.validates("listed")
     def _only_listed(self, value: bool, **kwargs: Any) -> None:
         if not value:
-            raise ma.ValidationError("Only listed tables are shown; find others by their code.")
+            raise ma.ValidationError(_("Only listed tables are shown; find others by their code."))
 
 
 class LobbyTableSchema(ma.Schema):

@@ -16,6 +16,7 @@ from flask.views import MethodView
 from core.errors import ServiceError
 from core.status import work_status
 from core.store import is_full
+from engine.i18n import _
 from service.context import services
 from service.errors import STORE_FULL_RETRY_SECONDS, ErrorSchema
 from service.json_bodies import Blueprint
@@ -85,11 +86,13 @@ class Ready(MethodView):
         """
         connection = services().redis
         if not connection.ping():
-            raise NotReady("Redis does not answer.")
+            raise NotReady(_("Redis does not answer."))
         if is_full(connection):
             raise StoreFull(
-                "Redis is full (maxmemory, evicting nothing): games can be read and "
-                "deleted, not created or played."
+                _(
+                    "Redis is full (maxmemory, evicting nothing): games can be read and "
+                    "deleted, not created or played."
+                )
             )
         status = work_status(connection)
         return {

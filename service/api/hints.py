@@ -16,6 +16,7 @@ from flask.views import MethodView
 
 from core.advice import Thinking, ask_hint, job_report
 from engine.errors import NotYourTurnError, WrongPhaseError
+from engine.i18n import _
 from service.api.ai_schemas import HintRequestSchema, JobSchema
 from service.api.games import bearer_token
 from service.api.jobs import ON_DEMAND_ERRORS, accepted, asker, document_errors
@@ -61,10 +62,11 @@ class Hint(MethodView):
         assert seat is not None
         game = record.game
         if game.finished:
-            raise WrongPhaseError("the game is over: there is nothing left to hint")
+            raise WrongPhaseError(_("the game is over: there is nothing left to hint"))
         if game.turn != seat:
             raise NotYourTurnError(
-                f"it is seat {game.turn}'s turn: a hint is for your own turn", rule="turn"
+                _("it is seat {turn}'s turn: a hint is for your own turn", turn=game.turn),
+                rule="turn",
             )
         thinking = Thinking(body.get("level"), body.get("iterations"), body.get("milliseconds"))
         connection = services().redis

@@ -19,9 +19,11 @@ from flask_limiter.util import get_remote_address
 
 from core.advice import Asker, wait_for_report
 from core.errors import ServiceError
+from engine.i18n import _
 from service.api.ai_schemas import JobQuerySchema, JobSchema
 from service.context import services
 from service.errors import ErrorSchema
+from service.i18n import request_language, translate
 from service.json_bodies import Blueprint
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -86,7 +88,15 @@ def job_url(job_id: str) -> str:
 def accepted(report: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The 202 answer to a request that queued a job: the job, and where to follow it."""
     url = job_url(report["id"])
-    return {**report, "url": url}, 202, {"Location": url}
+    return {**translate_report(report), "url": url}, 202, {"Location": url}
+
+
+def translate_report(report: dict[str, Any]) -> dict[str, Any]:
+    """A job's report with its `error` (why the job could not advise) in the request's
+    language."""
+    if report.get("error") is None:
+        return report
+    return {**report, "error": translate(report["error"], request_language())}
 
 
 @blp.route(
@@ -114,7 +124,9 @@ class JobById(MethodView):
         report = wait_for_report(services().redis, job_id, wait)
         if report is None:
             raise JobNotFound(
-                "There is no such job: it never existed, or its result expired (results are "
-                "kept 10 minutes)."
+                _(
+                    "There is no such job: it never existed, or its result expired (results "
+                    "are kept 10 minutes)."
+                )
             )
-        return {**report, "url": job_url(job_id)}
+        return {**translate_report(report), "url": job_url(job_id)}

@@ -25,6 +25,7 @@ from core.matches import (
     match_report,
     records,
 )
+from engine.i18n import _
 from service.api.ai_schemas import GameRecordSchema, MatchRequestSchema, MatchSchema
 from service.api.jobs import BODY_ERRORS, document_errors
 from service.context import services
@@ -46,7 +47,7 @@ class MatchNotFound(ServiceError):
     error = "match_not_found"
 
     def __init__(self) -> None:
-        super().__init__("There is no such match: it never existed or it expired.")
+        super().__init__(_("There is no such match: it never existed or it expired."))
 
 
 def _links(report: dict[str, Any]) -> dict[str, Any]:

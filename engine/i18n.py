@@ -1,0 +1,66 @@
+"""Sentences for people, marked for translation but still plain English strings.
+
+Every human-readable sentence the engine, the bots' code, core and the service can send
+(an error's message, the rule a refused card broke) is built with `_`: it returns a
+`Message`, a `str` whose value is the English sentence, so everything that treats it as
+a string (logs, `str(exc)`, tests comparing the English) keeps working unchanged. It also
+keeps the English template and the values put into it, so the service can look the
+template up in another language's catalogue at the edge (`service.i18n.translate`) and
+put the same values back in. The engine stays free of I/O and of Babel: choosing a
+language and reading catalogues is the service's job.
+
+Convention: one whole sentence per template, values as named `{brace}` placeholders
+(`_("you must follow {suit}: you hold {cards}", suit=..., cards=...)`), never sentences
+glued together from pieces; the template must be a literal, so Babel's extractor finds it.
+A value that is itself a sentence may be a `Message` too, and is translated with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+
+class Message(str):
+    """An English sentence that remembers its template and parameters."""
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, params: dict[str, Any] | None = None) -> Message:
+        params = dict(params or {})
+        self = super().__new__(cls, template.format(**params) if params else template)
+        self.template = template
+        self.params = params
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickling (RQ jobs carry exceptions and results) keeps the template and values.
+        return (Message, (self.template, self.params))
+
+
+def _(template: str, /, **params: Any) -> Message:
+    """The sentence `template` with `params` put in, marked for translation."""
+    return Message(template, params)
+
+
+def N_(template: str, /) -> str:
+    """Mark `template` for the catalogues without formatting it now (a table of sentences
+    whose values are filled in later, or a sentence sent where no language is known)."""
+    return template
+
+
+def join(items: Iterable[str], separator: str = ", ") -> Message:
+    """`items` joined with `separator`, each item translated on its own where it is a
+    `Message` (a list of phrases is no sentence of its own to translate: its template,
+    `{item0}, {item1}`, is in no catalogue and stays as it is). A separator that is a word
+    is a `Message` too (`join(names, _(" or "))`), and is translated with the items."""
+    params: dict[str, Any] = {f"item{i}": item for i, item in enumerate(items)}
+    if isinstance(separator, Message):
+        glue = "{separator}"
+    else:
+        glue = separator.replace("{", "{{").replace("}", "}}")
+    template = glue.join("{" + key + "}" for key in params)
+    if isinstance(separator, Message) and len(params) > 1:
+        params["separator"] = separator
+    return Message(template, params)

@@ -1,0 +1,667 @@
+"""Spanish and English: every sentence the API sends a person has a translation in each
+catalogue, every error code answers in the language asked for, and the machine codes
+(`error`, `rule`) never change with it."""
+
+from __future__ import annotations
+
+import ast
+import io
+import pickle
+import string
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+from flask import Flask
+from flask.testing import FlaskClient
+
+import service.app
+from core import errors as core_errors
+from engine.i18n import Message, _, join
+from service import create_app
+from service.errors import _CODE_BY_STATUS, _MESSAGE_BY_STATUS, ENGINE_STATUS
+from service.events import TooManyStreams
+from service.gunicorn_worker import GUNICORN_ERRORS
+from service.i18n import (
+    catalogue,
+    choose,
+    extract_page_js,
+    page_strings,
+    translate,
+    translate_known,
+)
+from tests.service.helpers import bearer, create_game, humans, move, tokens_of
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCALES = ROOT / "service" / "locales"
+ES = {"Accept-Language": "es"}
+EN = {"Accept-Language": "en"}
+
+
+# -- the catalogues ----------------------------------------------------------------------
+
+
+def extracted() -> set[tuple[str | None, str]]:
+    """Every (context, msgid) Babel extracts from the source with babel.cfg, as
+    scripts/i18n does."""
+    with (ROOT / "babel.cfg").open() as cfg:
+        method_map, options_map = parse_mapping_cfg(cfg)
+    found: set[tuple[str | None, str]] = set()
+    for _filename, _lineno, message, _comments, context in extract_from_dir(
+        str(ROOT), method_map, options_map
+    ):
+        assert isinstance(message, str), message
+        found.add((context, message))
+    return found
+
+
+def entries(path: Path) -> dict[tuple[str | None, str], str]:
+    with path.open("rb") as handle:
+        po = read_po(handle)
+    return {(m.context, m.id): m.string for m in po if m.id and isinstance(m.id, str)}
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+@pytest.fixture(scope="module")
+def source_messages() -> set[tuple[str | None, str]]:
+    found = extracted()
+    # Sanity: the extraction sees the engine's, core's and the service's sentences.
+    assert (None, "you must follow {suit}: you hold {cards}") in found
+    assert (None, "There is no such job: it never existed, or its result expired (results "
+            "are kept 10 minutes).") in found  # fmt: skip
+    assert (None, "Missing data for required field.") in found
+    return found
+
+
+def test_every_marked_sentence_is_in_both_catalogues_and_spanish(
+    source_messages: set[tuple[str | None, str]],
+) -> None:
+    template = entries(LOCALES / "messages.pot")
+    spanish = entries(LOCALES / "es" / "LC_MESSAGES" / "messages.po")
+    english = entries(LOCALES / "en" / "LC_MESSAGES" / "messages.po")
+    # The template, and each catalogue, hold exactly what the source marks: nothing
+    # missing (run scripts/i18n) and nothing stale.
+    assert set(template) == source_messages
+    assert set(spanish) == source_messages
+    assert set(english) == source_messages
+    untranslated = sorted(msgid for key, msgid in spanish if not spanish[key, msgid])
+    assert not untranslated, f"no Spanish for {untranslated}"
+    for key, msgstr in spanish.items():
+        # The same values go back in: a placeholder lost or invented would break the
+        # sentence (or fall back to English).
+        assert placeholders(msgstr) == placeholders(key[1]), key
+    for key, msgstr in english.items():
+        assert not msgstr or placeholders(msgstr) == placeholders(key[1]), key
+
+
+def marked_in_source() -> set[str]:
+    """Every literal template of a `_(...)` or `N_(...)` call in the Python layers, found
+    by Python's own parser."""
+    found: set[str] = set()
+    for package in ("engine", "ai", "core", "service"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in ("_", "N_")
+                    and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)
+                ):
+                    found.add(node.args[0].value)
+    return found
+
+
+def test_babel_extracts_every_marked_sentence(
+    source_messages: set[tuple[str | None, str]],
+) -> None:
+    # Babel's extractor reads tokens, not the syntax tree: a _() it missed (inside another
+    # call's arguments, say) would be sent untranslated without any other test noticing.
+    missed = marked_in_source() - {msgid for context, msgid in source_messages if not context}
+    assert not missed, f"Babel does not extract {sorted(missed)}"
+
+
+def test_page_strings_are_extracted_with_their_context() -> None:
+    module = io.BytesIO(b'const a = t("New game"); el.title = t(name) + other("Not this");')
+    found = list(extract_page_js(module, {}, [], {}))
+    assert [message for _, _, message, _ in found] == [("page", "New game")]
+    assert all(funcname == "pgettext" for _, funcname, _, _ in found)
+
+
+def test_page_strings_endpoint(client: FlaskClient) -> None:
+    for lang in ("en", "es"):
+        response = client.get(f"/i18n/{lang}.json")
+        assert response.status_code == 200
+        assert response.headers["Content-Language"] == lang
+        assert response.json == page_strings(lang)
+        assert response.headers["ETag"]
+        again = client.get(
+            f"/i18n/{lang}.json", headers={"If-None-Match": response.headers["ETag"]}
+        )
+        assert again.status_code == 304
+    assert client.get("/i18n/fr.json").status_code == 404
+
+
+# -- translating -------------------------------------------------------------------------
+
+
+def test_a_message_is_its_english_sentence_and_keeps_its_template() -> None:
+    message = _("you must follow {suit}: you hold {cards}", suit="oros", cards="O3, O5")
+    assert message == "you must follow oros: you hold O3, O5"
+    assert isinstance(message, str)
+    assert message.template == "you must follow {suit}: you hold {cards}"
+    # RQ pickles what jobs leave behind: the template and values survive.
+    again = pickle.loads(pickle.dumps(message))
+    assert isinstance(again, Message) and again.params == message.params
+    assert translate(message, "es") == "debes asistir a oros: tienes O3, O5"
+    assert translate(message, "en") == message
+    assert translate("a plain str", "es") == "a plain str"
+
+
+def test_values_that_are_sentences_are_translated_with_them() -> None:
+    why = _("you must beat the {card}: you hold {cards}", card="O7", cards="O12")
+    outer = _("seat {seat} could not play {card} in trick {trick}: {why}",
+              seat=1, card="O3", trick=2, why=why)  # fmt: skip
+    assert translate(outer, "es") == (
+        "el asiento 1 no podía jugar el O3 en la baza 2: debes montar (superar el O7): tienes O12"
+    )
+    listed = join([_("{card} by seat {seat}", card="O1", seat=0), "E3 by seat 1"])
+    assert str(listed) == "O1 by seat 0, E3 by seat 1"
+    assert translate(listed, "es") == "O1 del asiento 0, E3 by seat 1"
+
+
+def test_a_translation_missing_or_broken_falls_back_to_english(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    unknown = _("a sentence in no catalogue about {thing}", thing="x")
+    assert translate(unknown, "es") == "a sentence in no catalogue about x"
+    broken = dict(catalogue("es"))
+    broken[None, unknown.template] = "una frase con {otra_cosa}"
+    monkeypatch.setattr("service.i18n.catalogue", lambda lang: broken)
+    assert translate(unknown, "es") == "a sentence in no catalogue about x"
+
+
+def test_a_failed_jobs_error_is_in_the_requests_language(app: Flask) -> None:
+    # What a worker leaves in the job's meta: a Message, pickled by RQ and read back.
+    from service.api.jobs import translate_report
+
+    error = pickle.loads(pickle.dumps(_("The game is gone: it was deleted or expired.")))
+    report = {"id": "j", "status": "failed", "error": error}
+    with app.test_request_context("/api/v1/jobs/j", headers=ES):
+        assert translate_report(report)["error"] == "La partida ya no existe: se borró o caducó."
+    with app.test_request_context("/api/v1/jobs/j?lang=en", headers=ES):
+        assert translate_report(report)["error"] == error
+    with app.test_request_context("/api/v1/jobs/j", headers=ES):
+        assert translate_report({"id": "j", "status": "queued"}) == {"id": "j", "status": "queued"}
+
+
+# -- choosing the language ---------------------------------------------------------------
+
+
+class Accept:
+    """Stands in for werkzeug's parsed Accept-Language in `choose`'s unit test."""
+
+    def __init__(self, header: str) -> None:
+        from werkzeug.datastructures import LanguageAccept
+        from werkzeug.http import parse_accept_header
+
+        self.parsed = parse_accept_header(header, LanguageAccept)
+
+    def best_match(self, languages: Any) -> str | None:
+        best: str | None = self.parsed.best_match(languages)
+        return best
+
+
+@pytest.mark.parametrize(
+    ("query", "header", "chosen"),
+    [
+        (None, "", "en"),
+        (None, "es", "es"),
+        (None, "es-ES,es;q=0.9", "es"),
+        (None, "es-MX", "es"),
+        (None, "fr", "en"),
+        (None, "fr-FR,fr;q=0.9,es;q=0.5", "es"),
+        (None, "en-GB,en;q=0.9,es;q=0.8", "en"),
+        ("es", "en", "es"),
+        ("en", "es-ES,es;q=0.9", "en"),
+        ("ES", "", "es"),
+        ("es-AR", "", "es"),
+        # An unknown ?lang= is no error and no choice: Accept-Language decides.
+        ("fr", "es", "es"),
+        ("", "es", "es"),
+        ("xx", "", "en"),
+    ],
+)
+def test_choose(query: str | None, header: str, chosen: str) -> None:
+    assert choose(query, Accept(header)) == chosen
+
+
+def test_the_query_beats_the_header_and_codes_never_change(client: FlaskClient) -> None:
+    url = "/api/v1/games/no-such-game"
+    english = client.get(url, headers=ES, query_string={"lang": "en"})
+    spanish = client.get(url, headers=EN, query_string={"lang": "es"})
+    spain = client.get(url, headers={"Accept-Language": "es-ES,es;q=0.9"})
+    french = client.get(url, headers={"Accept-Language": "fr"})
+    odd = client.get(url, headers=ES, query_string={"lang": "klingon"})
+    assert (
+        english.json["message"]
+        == french.json["message"]
+        == ("There is no game no-such-game: it never existed, ended or expired.")
+    )
+    assert (
+        spanish.json["message"]
+        == spain.json["message"]
+        == odd.json["message"]
+        == ("No hay ninguna partida no-such-game: nunca existió, terminó o caducó.")
+    )
+    for response, lang in ((english, "en"), (spanish, "es"), (spain, "es"), (french, "en")):
+        assert response.status_code == 404
+        assert response.json["error"] == "game_not_found"
+        assert response.headers["Content-Language"] == lang
+        assert "Accept-Language" in response.headers["Vary"]
+
+
+def test_lang_is_taken_where_query_parameters_are_checked(client: FlaskClient) -> None:
+    # The jobs' query schema refuses unknown parameters: ?lang= must not be one.
+    response = client.get("/api/v1/jobs/no-such-job", query_string={"lang": "es", "wait": 0})
+    assert response.status_code == 404
+    assert response.json["error"] == "job_not_found"
+    assert response.json["message"].startswith("No existe ese trabajo")
+
+
+# -- every error code, in both languages -------------------------------------------------
+
+
+def both(client: FlaskClient, method: str, url: str, **kwargs: Any) -> tuple[Any, Any]:
+    """The same request in English and in Spanish; both answers, checked to agree on
+    everything but the sentences."""
+    headers = kwargs.pop("headers", {})
+    english = client.open(url, method=method, headers={**headers, **EN}, **kwargs)
+    spanish = client.open(url, method=method, headers={**headers, **ES}, **kwargs)
+    assert english.status_code == spanish.status_code, (english.json, spanish.json)
+    en, es = english.json, spanish.json
+    assert set(en) == set(es)
+    for key in ("code", "status", "error", "rule", "version"):
+        assert en.get(key) == es.get(key), key
+    assert isinstance(es["message"], str) and es["message"]
+    assert es["message"] != en["message"], en["message"]
+    assert english.headers["Content-Language"] == "en"
+    assert spanish.headers["Content-Language"] == "es"
+    return english, spanish
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> dict[str, Any]:
+    # 4 players, a first hand of 3 cards, seed 7: seat 1 bids first.
+    return create_game(client, humans(4), {"schedule": [3, 3]}, seed=7)
+
+
+def bid_round(client: FlaskClient, table: dict[str, Any]) -> None:
+    game_id, tokens = table["id"], tokens_of(table)
+    for _bid in range(4):
+        view = client.get(f"/api/v1/games/{game_id}").json
+        seat = view["turn"]
+        mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[seat])).json
+        assert move(client, game_id, tokens[seat], mine["you"]["legal"][0]).status_code == 200
+
+
+DRIVEN: dict[str, str] = {}
+
+
+def driven(code: str) -> Any:
+    """Marks a test as driving `code` through a real request in both languages."""
+
+    def mark(test: Any) -> Any:
+        DRIVEN[code] = test.__name__
+        return test
+
+    return mark
+
+
+@driven("game_not_found")
+def test_game_not_found(client: FlaskClient) -> None:
+    both(client, "GET", "/api/v1/games/nope")
+
+
+@driven("not_found")
+def test_not_found(client: FlaskClient) -> None:
+    both(client, "GET", "/api/v1/nothing-here")
+
+
+@driven("method_not_allowed")
+def test_method_not_allowed(client: FlaskClient) -> None:
+    english, _ = both(client, "PUT", "/api/v1/games")
+    assert english.status_code == 405
+
+
+@driven("unauthorized")
+def test_unauthorized(client: FlaskClient, table: dict[str, Any]) -> None:
+    english, _ = both(client, "POST", f"/api/v1/games/{table['id']}/bids", json={"bid": 1})
+    assert english.status_code == 401
+    both(client, "GET", f"/api/v1/games/{table['id']}", headers={"Authorization": "Basic x"})
+
+
+@driven("forbidden")
+def test_forbidden(client: FlaskClient, table: dict[str, Any]) -> None:
+    english, _ = both(
+        client, "POST", f"/api/v1/games/{table['id']}/bids", json={"bid": 1},
+        headers=bearer(table["host_token"]),
+    )  # fmt: skip
+    assert english.status_code == 403
+
+
+@driven("not_your_turn")
+def test_not_your_turn(client: FlaskClient, table: dict[str, Any]) -> None:
+    url = f"/api/v1/games/{table['id']}/bids"
+    english, spanish = both(
+        client, "POST", url, json={"bid": 1}, headers=bearer(tokens_of(table)[2])
+    )
+    assert english.json["rule"] == "turn"
+    assert english.json["message"] == "it is seat 1's turn, not seat 2's"
+    assert spanish.json["message"] == "es el turno del asiento 1, no del asiento 2"
+
+
+@driven("wrong_phase")
+def test_wrong_phase(client: FlaskClient, table: dict[str, Any]) -> None:
+    url = f"/api/v1/games/{table['id']}/plays"
+    both(client, "POST", url, json={"card": "O1"}, headers=bearer(tokens_of(table)[1]))
+
+
+@driven("invalid_bid")
+def test_invalid_bid(client: FlaskClient, table: dict[str, Any]) -> None:
+    url = f"/api/v1/games/{table['id']}/bids"
+    english, _ = both(client, "POST", url, json={"bid": 4}, headers=bearer(tokens_of(table)[1]))
+    assert english.json["rule"] == "bid_range"
+
+
+@driven("invalid_card")
+def test_invalid_card(client: FlaskClient, table: dict[str, Any]) -> None:
+    bid_round(client, table)
+    game_id, tokens = table["id"], tokens_of(table)
+    seat = client.get(f"/api/v1/games/{game_id}").json["turn"]
+    both(client, "POST", f"/api/v1/games/{game_id}/plays", json={"card": "Z9"},
+         headers=bearer(tokens[seat]))  # fmt: skip
+
+
+@driven("illegal_move")
+def test_illegal_card_keeps_its_rule(client: FlaskClient) -> None:
+    """A card an obligation forbids (asistir, montar, fallar, pisar): the same `rule`, a
+    Spanish sentence; and the view's `you.refused` says it in the same words."""
+    for seed in range(1, 40):
+        table = create_game(client, humans(4), {"schedule": [3, 3]}, seed=seed)
+        bid_round(client, table)
+        game_id, tokens = table["id"], tokens_of(table)
+        for _trick in range(3):
+            seat = client.get(f"/api/v1/games/{game_id}").json["turn"]
+            url = f"/api/v1/games/{game_id}"
+            english = client.get(url, headers={**bearer(tokens[seat]), **EN}).json
+            spanish = client.get(url, headers={**bearer(tokens[seat]), **ES}).json
+            refused = [r for r in english["you"]["refused"] if r["rule"] != "not_in_hand"]
+            if refused:
+                card, rule = refused[0]["card"], refused[0]["rule"]
+                assert [r["rule"] for r in spanish["you"]["refused"]] == [
+                    r["rule"] for r in english["you"]["refused"]
+                ]
+                said = next(r["message"] for r in spanish["you"]["refused"] if r["card"] == card)
+                en, es = both(client, "POST", f"{url}/plays", json={"card": card},
+                              headers=bearer(tokens[seat]))  # fmt: skip
+                assert en.json["error"] == "illegal_move" and en.json["rule"] == rule
+                assert en.json["message"] == refused[0]["message"]
+                assert es.json["message"] == said
+                spanish_words = {"asistir": "asistir", "montar": "montar", "fallar": "fallar",
+                                 "pisar": "pisar"}  # fmt: skip
+                assert spanish_words[rule] in said
+                return
+            legal = english["you"]["legal"][0]
+            assert move(client, game_id, tokens[seat], legal).status_code == 200
+    pytest.fail("no refused card in 40 games")
+
+
+@driven("validation_error")
+def test_validation_error(client: FlaskClient) -> None:
+    english, spanish = both(client, "POST", "/api/v1/games", json={"rules": {}})
+    assert english.json["errors"] == {"json": {"players": ["Missing data for required field."]}}
+    assert spanish.json["errors"] == {
+        "json": {"players": ["Falta este campo, que es obligatorio."]}
+    }
+    assert "Falta este campo" in spanish.json["message"]
+    # Ours, inside `errors`: an unknown bot level.
+    english, spanish = both(
+        client, "POST", "/api/v1/games",
+        json={"players": [{"name": "a"}, {"name": "b", "bot": "genius"}, {"name": "c"}]},
+    )  # fmt: skip
+    assert "Nivel de bot desconocido 'genius'" in str(spanish.json["errors"])
+    # marshmallow's validators' sentences, values and all.
+    english, spanish = both(
+        client, "POST", "/api/v1/games", json={"players": humans(3), "seed": -1}
+    )
+    [said] = english.json["errors"]["json"]["seed"]
+    assert said.startswith("Must be greater than or equal to 0 and less than or equal to ")
+    bound = said.removesuffix(".").rsplit(" ", 1)[1]
+    assert spanish.json["errors"]["json"]["seed"] == [
+        f"Debe ser mayor o igual que 0 y menor o igual que {bound}."
+    ]
+
+
+def test_foreign_sentences_are_read_back_with_their_values() -> None:
+    assert translate_known("Length must be between 1 and 40.", "es") == (
+        "La longitud debe estar entre 1 y 40."
+    )
+    assert translate_known("Unknown field.", "es") == "Campo desconocido."
+    assert translate_known("Not one of ours.", "es") == "Not one of ours."
+    assert translate_known("Length must be between 1 and 40.", "en") == (
+        "Length must be between 1 and 40."
+    )
+
+
+@driven("invalid_rules")
+def test_invalid_rules_sentences() -> None:
+    # Refused rules reach clients inside a validation_error (the schema or the game
+    # service wraps them): the engine's sentence is translated wherever it lands.
+    from engine.errors import InvalidRulesError
+    from engine.rules import Rules
+
+    with pytest.raises(InvalidRulesError) as refused:
+        Rules.from_dict({"players": 4, "montar": 3})
+    message = refused.value.message
+    assert message == "montar must be true or false, not 3"
+    assert translate(message, "es") == "montar debe ser true o false, no 3"
+
+
+@driven("stale_version")
+def test_stale_version(client: FlaskClient, table: dict[str, Any]) -> None:
+    english, _ = both(
+        client, "POST", f"/api/v1/games/{table['id']}/bids", json={"bid": 1},
+        headers={**bearer(tokens_of(table)[1]), "If-Match": '"999"'},
+    )  # fmt: skip
+    assert english.status_code == 412 and english.json["version"] == table["version"]
+
+
+def _waiting_table(client: FlaskClient) -> dict[str, Any]:
+    created: dict[str, Any] = client.post(
+        "/api/v1/games", json={"players": [{"name": "Ana"}, {"open": True}, {"open": True}]}
+    ).json
+    return created
+
+
+@driven("not_started")
+def test_not_started(client: FlaskClient) -> None:
+    waiting = _waiting_table(client)
+    english, _spanish = both(
+        client, "POST", f"/api/v1/games/{waiting['id']}/bids", json={"bid": 0},
+        headers=bearer(waiting["seats"][0]["token"]),
+    )  # fmt: skip
+    assert english.status_code == 409
+
+
+@driven("table_full")
+def test_table_full(client: FlaskClient) -> None:
+    waiting = _waiting_table(client)
+    code = waiting["table_code"]
+    for name in ("Bruno", "Carmen"):
+        client.post(f"/api/v1/tables/{code}/seats", json={"name": name})
+    english, _spanish = both(client, "POST", f"/api/v1/tables/{code}/seats", json={"name": "Dora"})
+    assert english.status_code == 409
+
+
+@driven("table_not_found")
+def test_table_not_found(client: FlaskClient) -> None:
+    english, _spanish = both(client, "GET", "/api/v1/tables/AAAA-AAAA")
+    assert english.status_code == 404
+
+
+@driven("bad_request")
+def test_bad_request(client: FlaskClient, table: dict[str, Any]) -> None:
+    both(
+        client, "POST", f"/api/v1/games/{table['id']}/bids", json={"bid": 1},
+        headers={**bearer(tokens_of(table)[1]), "If-Match": "soon"},
+    )  # fmt: skip
+
+
+@driven("bad_json")
+def test_bad_json(client: FlaskClient) -> None:
+    both(client, "POST", "/api/v1/games", data="{", content_type="application/json")
+    both(client, "POST", "/api/v1/games", data="[" * 100 + "]" * 100,
+         content_type="application/json")  # fmt: skip
+
+
+@driven("body_too_large")
+def test_body_too_large(client: FlaskClient) -> None:
+    english, _ = both(client, "POST", "/api/v1/games", data="x" * (64 * 1024),
+                      content_type="application/json")  # fmt: skip
+    assert english.status_code == 413
+
+
+@driven("unsupported_media_type")
+def test_unsupported_media_type(client: FlaskClient) -> None:
+    both(client, "POST", "/api/v1/games", data="players", content_type="text/plain")
+
+
+@driven("job_not_found")
+def test_job_not_found(client: FlaskClient) -> None:
+    both(client, "GET", "/api/v1/jobs/nope")
+
+
+@driven("match_not_found")
+def test_match_not_found(client: FlaskClient) -> None:
+    both(client, "GET", "/api/v1/matches/nope")
+
+
+@driven("invalid_position")
+def test_invalid_position(client: FlaskClient) -> None:
+    position = {
+        "seat": 1, "hand": ["O1", "O1", "C3"], "trump": {"card": "E5", "holder": None},
+        "dealer": 0, "bids": [None, None, None], "rules": {"players": 3},
+    }  # fmt: skip
+    english, spanish = both(client, "POST", "/api/v1/ai/move", json=position)
+    assert english.json["message"] == "the hand holds O1 twice"
+    assert spanish.json["message"] == "la mano tiene el O1 dos veces"
+
+
+@driven("rate_limited")
+def test_rate_limited(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "inline",
+                      "RATE_LIMITS": "on", "RATE_LIMIT_CREATE": "1/minute"})  # fmt: skip
+    client = app.test_client()
+    body = {"players": humans(3), "rules": {"schedule": [3]}}
+    assert client.post("/api/v1/games", json=body).status_code == 201
+    english, spanish = both(client, "POST", "/api/v1/games", json=body)
+    assert english.status_code == 429
+    assert "crear partidas" in spanish.json["message"]
+
+
+@driven("unavailable")
+def test_unavailable() -> None:
+    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "REDIS_CONNECT_TIMEOUT": 0.5})
+    english, _ = both(app.test_client(), "GET", "/api/v1/games/abc")
+    assert english.status_code == 503
+
+
+@driven("internal_error")
+def test_internal_error(redis_url: str) -> None:
+    app: Flask = create_app({"REDIS_URL": redis_url, "TESTING": True})
+
+    def boom() -> str:
+        raise RuntimeError("boom")
+
+    app.add_url_rule("/boom", view_func=boom)
+    english, _ = both(app.test_client(), "GET", "/boom")
+    assert english.status_code == 500
+
+
+@driven("too_many_streams")
+def test_too_many_streams() -> None:
+    message = TooManyStreams(cap=4, retry_after=1).message
+    assert translate(message, "es").startswith("Tu dirección ya sigue 4 flujos de eventos")
+
+
+# The codes no test drives above (a race, a full Redis, gunicorn's own refusals before the
+# app runs, statuses werkzeug alone raises): the English sentence each is sent with, whose
+# Spanish must be in the catalogue.
+CATALOGUED: dict[str, list[str]] = {
+    "conflict": [
+        "Another move was applied to this game at the same moment; reload it and try again.",
+        "A move with this Idempotency-Key is being applied right now: ask for the game in a "
+        "moment to see it.",
+        _MESSAGE_BY_STATUS[409],
+    ],
+    "store_full": [
+        "The game store is full: nothing new can be saved until games end or are deleted. "
+        "Try again later.",
+        "Redis is full (maxmemory, evicting nothing): games can be read and deleted, not "
+        "created or played.",
+    ],
+    "busy": [
+        "The bots are busy: {queued} s of thinking is queued for hints and AI moves, more "
+        "than they can start within {max_wait} s; try again in {retry_after} s.",
+    ],
+    "too_many_connections": [
+        "Your address holds {count} connections to this server, the most it may: close some "
+        "(or reuse them) and try again.",
+    ],
+    "not_acceptable": [_MESSAGE_BY_STATUS[406]],
+    "precondition_required": [_MESSAGE_BY_STATUS[428]],
+    **{code: [sentence] for code, sentence in GUNICORN_ERRORS.values()},
+}
+
+
+def test_catalogued_codes_have_spanish_sentences() -> None:
+    spanish = catalogue("es")
+    for code, sentences in CATALOGUED.items():
+        for sentence in sentences:
+            key = str(getattr(sentence, "template", sentence))
+            assert spanish.get((None, key)), (code, key)
+            assert spanish[None, key] != key, (code, key)
+
+
+def all_service_errors() -> set[str]:
+    assert service.app  # every module with a ServiceError is imported by now
+    found: set[str] = set()
+    pending: list[type] = [core_errors.ServiceError]
+    while pending:
+        cls = pending.pop()
+        found.add(cls.error)  # type: ignore[attr-defined]
+        pending.extend(cls.__subclasses__())
+    return found
+
+
+def test_every_error_code_is_covered() -> None:
+    codes = (
+        all_service_errors()
+        | set(ENGINE_STATUS)
+        | set(_CODE_BY_STATUS.values())
+        | {"store_full", "too_many_connections"}
+        | {code for code, _sentence in GUNICORN_ERRORS.values()}
+    )
+    missing = codes - set(DRIVEN) - set(CATALOGUED)
+    assert not missing, f"no Spanish test for {sorted(missing)}"
+    # Every status's default sentence has its Spanish too.
+    for sentence in _MESSAGE_BY_STATUS.values():
+        assert translate(sentence, "es") != sentence, sentence
