@@ -450,3 +450,80 @@ def test_a_refusal_not_blamed_on_a_field_is_said_without_one() -> None:
     assert refusal(ApiError(429, {"error": "rate_limited", "message": "Slow down."})) == (
         "Slow down."
     )
+
+
+# -- tables with people ------------------------------------------------------------------------
+
+TABLE = re.compile(r"Table (?P<code>[2-9A-Z]{4}-[2-9A-Z]{4}) is waiting for 1 player")
+REMATCH = "A rematch, same seats and rules? (y/N): "
+
+
+def answer_prompt(terminal: Terminal) -> bool:
+    """Answer the terminal's newest prompt as a person would (the first bid offered, the
+    first card not marked ✗, no rematch); False if it shows none yet."""
+    prompt = PROMPT.search(terminal.screen, terminal.read_to)
+    rematch = terminal.screen.find(REMATCH, terminal.read_to)
+    if rematch >= 0 and (prompt is None or rematch < prompt.start()):
+        terminal.read_to = rematch + len(REMATCH)
+        terminal.type("n")
+        return True
+    if prompt is None:
+        return False
+    terminal.read_to = prompt.end()
+    if prompt["bids"] is not None:
+        terminal.type(prompt["bids"].split("/")[0])
+    else:
+        hands = HAND.findall(terminal.screen, 0, prompt.start())
+        cards = re.findall(r"(\d+)\) (✗ )?", hands[-1])
+        terminal.type(next(n for n, mark in cards if not mark))
+    return True
+
+
+def test_two_people_at_one_table_in_two_terminals(live_service: LiveService) -> None:
+    """Ana makes a table with one open seat and a bot; Bea joins it by the code Ana's
+    terminal shows; both play it to the end, each in their own terminal, with the clock
+    (the default 60 s of a table with two people) on their prompts."""
+    ana = Terminal(
+        [str(POCHA), "play", "--url", live_service.url, "--players", "3", "--level", "random",
+         "--schedule", "1,2", "--open", "1", "--name", "Ana", "--seed", "21"]
+    )  # fmt: skip
+    bea: Terminal | None = None
+    deadline = time.monotonic() + 120
+    try:
+        while bea is None:
+            assert ana.read(0.2), ana.screen
+            assert time.monotonic() < deadline, ana.screen
+            found = TABLE.search(ana.screen)
+            if found:
+                code = found["code"]
+                assert f"{live_service.url}/t/{code}" in ana.screen
+                assert f"pocha play --join {code}" in ana.screen
+                bea = Terminal(
+                    [str(POCHA), "play", "--url", live_service.url, "--join", code.lower(),
+                     "--name", "Bea"]
+                )  # fmt: skip
+        running = {"ana": True, "bea": True}
+        while any(running.values()):
+            assert time.monotonic() < deadline, ana.screen[-2000:] + bea.screen[-2000:]
+            for who, terminal in (("ana", ana), ("bea", bea)):
+                if running[who]:
+                    running[who] = terminal.read(0.1)
+                    answer_prompt(terminal)
+        assert ana.process.wait(timeout=10) == 0
+        assert bea.process.wait(timeout=10) == 0
+    finally:
+        ana.close()
+        if bea is not None:
+            bea.close()
+    assert "Bea takes seat 2." in ana.screen
+    assert f"You sit at table {code} as Bea, in seat 2." in bea.screen
+    for screen in (ana.screen, bea.screen):
+        assert "The game starts: Ana, Bea and Bot 2." in screen
+        assert re.search(r"Your (bid \[[\d/]+\]|card) \(\d+ s left; ", screen)
+        assert re.search(r"Game over\. Winners?: .+\.", screen)
+        assert re.search(r"Final scores: Ana -?\d+, Bea -?\d+, Bot 2 -?\d+\.", screen)
+    # Each saw the other's moves told as theirs (no clock ran out on anyone), and while
+    # waiting, whose turn it was.
+    assert re.search(r"Bea (bids|plays) ", ana.screen) and "Bea to " in ana.screen
+    assert re.search(r"Ana (bids|plays) ", bea.screen) and "Ana to " in bea.screen
+    assert "stand-in" not in ana.screen + bea.screen
