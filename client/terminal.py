@@ -156,9 +156,10 @@ def hint_text(result: JSON, legal: list[Any]) -> Text:
     return line
 
 
-def seat_state(player: JSON) -> str:
+def seat_state(player: JSON, you: bool = False) -> str:
     """A seat's state when it is not simply a person here or a bot: `away` or `left`
-    (with the stand-in playing), `offline` (not seen lately), or an open seat."""
+    (with the stand-in playing), `offline` (not seen lately; never said of `you`, who are
+    here), or an open seat."""
     if player.get("open"):
         return "open"
     stand_in = player.get("stand_in")
@@ -167,7 +168,7 @@ def seat_state(player: JSON) -> str:
         return "left" + played
     if player.get("away"):
         return "away" + played
-    if player.get("bot") is None and player.get("present") is False:
+    if player.get("bot") is None and player.get("present") is False and not you:
         return "offline"
     return ""
 
@@ -242,14 +243,12 @@ class TerminalGame:
             return
         self.at_table, self.started = True, False
         code = str(created["table_code"])
-        bots = players - 1 - open_seats
-        against = f", and {count(bots, f'{level} bot')}" if bots else ""
         self.console.print(
             Panel(
                 Text.assemble(
                     "Table ",
                     (code, "bold"),
-                    f" is waiting for {count(open_seats, 'player')}{against}. Share the code",
+                    f" is waiting for {count(open_seats, 'player')}. Share the code",
                     " (it is in the lobby)" if listed else "",
                     ", or the link ",
                     (f"{self.api.base_url}/t/{code}", "underline"),
@@ -363,7 +362,10 @@ class TerminalGame:
 
     def waiting_room(self, view: JSON) -> None:
         """Show the seats as they fill; the host may start now with bots."""
-        room = [(p["name"], p.get("open"), p.get("bot"), p.get("present")) for p in self.players]
+        room = [
+            (p["name"], p.get("bot"), seat_state(p, seat == self.seat))
+            for seat, p in enumerate(self.players)
+        ]
         if room != self.told_room:
             self.idle()
             self.told_room = room
@@ -395,7 +397,7 @@ class TerminalGame:
                 name, state = Text("(open)", style="dim"), "waiting for someone"
             else:
                 name = Text(player["name"] + (" (you)" if seat == self.seat else ""))
-                state = seat_state(player) or "here"
+                state = seat_state(player, seat == self.seat) or "here"
             room.add_row(str(seat + 1), name, state)
         return room
 
@@ -698,7 +700,7 @@ class TerminalGame:
         for seat, name in enumerate(self.names):
             role = "dealer" if view["dealer"] == seat else "mano" if view["mano"] == seat else ""
             bid = view["bids"][seat]
-            state = seat_state(players[seat]) if seat < len(players) else ""
+            state = seat_state(players[seat], seat == self.seat) if seat < len(players) else ""
             left = view.get("seconds_left")
             if view["turn"] == seat and left is not None:
                 state = f"⏱ {left:.0f} s" + (f" · {state}" if state else "")

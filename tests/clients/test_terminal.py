@@ -462,14 +462,15 @@ TABLE = re.compile(r"Table (?P<code>[2-9A-Z]{4}-[2-9A-Z]{4}) is waiting for 1 pl
 REMATCH = "A rematch, same seats and rules? (y/N): "
 
 
-def answer_prompt(terminal: Terminal) -> bool:
+def answer_prompt(terminal: Terminal, rematches: int = 0) -> bool:
     """Answer the terminal's newest prompt as a person would (the first bid offered, the
-    first card not marked ✗, no rematch); False if it shows none yet."""
+    first card not marked ✗; yes to the first `rematches` rematches, then no); False if
+    it shows none yet."""
     prompt = PROMPT.search(terminal.screen, terminal.read_to)
     rematch = terminal.screen.find(REMATCH, terminal.read_to)
     if rematch >= 0 and (prompt is None or rematch < prompt.start()):
         terminal.read_to = rematch + len(REMATCH)
-        terminal.type("n")
+        terminal.type("y" if terminal.screen.count(REMATCH) <= rematches else "n")
         return True
     if prompt is None:
         return False
@@ -486,7 +487,8 @@ def answer_prompt(terminal: Terminal) -> bool:
 def test_two_people_at_one_table_in_two_terminals(live_service: LiveService) -> None:
     """Ana makes a table with one open seat and a bot; Bea joins it by the code Ana's
     terminal shows; both play it to the end, each in their own terminal, with the clock
-    (the default 60 s of a table with two people) on their prompts."""
+    (the default 60 s of a table with two people) on their prompts; then both take their
+    seats at the rematch and play that one to the end too."""
     ana = Terminal(
         [str(POCHA), "play", "--url", live_service.url, "--players", "3", "--level", "random",
          "--schedule", "1,2", "--open", "1", "--name", "Ana", "--seed", "21"]
@@ -512,7 +514,7 @@ def test_two_people_at_one_table_in_two_terminals(live_service: LiveService) -> 
             for who, terminal in (("ana", ana), ("bea", bea)):
                 if running[who]:
                     running[who] = terminal.read(0.1)
-                    answer_prompt(terminal)
+                    answer_prompt(terminal, rematches=1)
         assert ana.process.wait(timeout=10) == 0
         assert bea.process.wait(timeout=10) == 0
     finally:
@@ -522,10 +524,11 @@ def test_two_people_at_one_table_in_two_terminals(live_service: LiveService) -> 
     assert "Bea takes seat 2." in ana.screen
     assert f"You sit at table {code} as Bea, in seat 2." in bea.screen
     for screen in (ana.screen, bea.screen):
-        assert "The game starts: Ana, Bea and Bot 2." in screen
+        assert screen.count("The game starts: Ana, Bea and Bot 2.") == 2
         assert re.search(r"Your (bid \[[\d/]+\]|card) \(\d+ s left; ", screen)
-        assert re.search(r"Game over\. Winners?: .+\.", screen)
+        assert len(re.findall(r"Game over\. Winners?: .+\.", screen)) == 2
         assert re.search(r"Final scores: Ana -?\d+, Bea -?\d+, Bot 2 -?\d+\.", screen)
+        assert re.search(r"Rematch at table [2-9A-Z]{4}-[2-9A-Z]{4}: you keep seat", screen)
     # Each saw the other's moves told as theirs (no clock ran out on anyone), and while
     # waiting, whose turn it was.
     assert re.search(r"Bea (bids|plays) ", ana.screen) and "Bea to " in ana.screen
