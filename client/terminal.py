@@ -313,6 +313,11 @@ class TerminalGame:
             self.idle()
             self.warn(f"Lost the service at {self.api.base_url}: {exc}")
             return 1
+        except ApiError as exc:
+            # The game is gone (expired, deleted) or the service refuses us now.
+            self.idle()
+            self.warn(f"The service says: {as_sentence(exc.message)}")
+            return 1
         finally:
             self.idle()
 

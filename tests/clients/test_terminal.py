@@ -774,3 +774,15 @@ def test_the_waiting_room_fills_and_the_host_starts_it() -> None:
     assert re.search(r"3 │ Bea +│ offline", shown)
     assert shown.count("Table K7QM-3XHP") == 1  # the room is shown again only when it changes
     assert "Type s to start now, or q to leave." in shown
+
+
+def test_a_game_gone_meanwhile_is_a_clean_end() -> None:
+    class Gone(PochaClient):
+        def events(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
+            raise ApiError(404, {"error": "game_not_found", "message": "no game g1"})
+
+    console = Console(record=True, width=140, no_color=True)
+    game = TerminalGame(Gone("http://127.0.0.1:9"), console)
+    game.game_id = "g1"
+    assert game.run() == 1
+    assert console.export_text() == "The service says: No game g1.\n"
