@@ -346,10 +346,13 @@ def worker(burst: bool, queues: str, name: str | None) -> None:
     worker_process.run(config["REDIS_URL"], names, burst=burst, name=name)
 
 
-@pocha.command()
-@click.option(
+_URL = click.option(
     "--url", default="http://127.0.0.1:8000", show_default=True, help="The Pocha service."
 )
+
+
+@pocha.command()
+@_URL
 @click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
 @click.option("--level", default="medium", show_default=True, help="The bots' level.")
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
@@ -360,18 +363,64 @@ def worker(burst: bool, queues: str, name: str | None) -> None:
     help="The hands: classic, pyramid, or card counts such as 1,2,3 (a short game).",
 )
 @click.option("--seed", type=int, default=None, help="Seed of the deals.")
-def play(url: str, players: int, level: str, name: str, schedule: str, seed: int | None) -> None:
-    """Play a game against bots in this terminal, over the HTTP API (see `pocha serve`).
+@click.option(
+    "--open",
+    "open_seats",
+    type=click.IntRange(0, 7),
+    default=0,
+    show_default=True,
+    help="Seats left open for people, who join by the table's code (printed to share); "
+    "bots take the rest.",
+)
+@click.option("--listed", is_flag=True, help="With --open: show the table in the lobby.")
+@click.option(
+    "--turn-seconds",
+    type=click.IntRange(0, 3600),
+    default=None,
+    help="Each person's clock for a turn (0: none). Default: 60 with two people or more.",
+)
+@click.option(
+    "--stand-in",
+    default=None,
+    help="The level of the bot that plays for a person whose clock runs out (default medium).",
+)
+@click.option("--join", "join", metavar="CODE", default=None, help="Join a table by its code.")
+def play(
+    url: str, players: int, level: str, name: str, schedule: str, seed: int | None,
+    open_seats: int, listed: bool, turn_seconds: int | None, stand_in: str | None,
+    join: str | None,
+) -> None:  # fmt: skip
+    """Play in this terminal over the HTTP API (see `pocha serve`): against bots, or at a
+    table with people (--open N to make one and share its code, --join CODE to sit at
+    one; `pocha lobby` lists the public ones).
 
     \b
     On your turn, type:
       a bid, or a card's number or code (O1, B12)   to make your move
       ?                                             for a hint: a bot's move, and why
       q                                             to leave (Ctrl-D and Ctrl-C too);
-                                                    the game stays on the server
+                                                    against bots the game stays on the
+                                                    server, at a table the stand-in
+                                                    plays your seat
+    At a waiting table, the host types s to start now (bots in the seats still open).
+    When your clock runs out the stand-in bot plays that turn; after two, your seat is
+    away until you press Enter.
     """
     terminal = _load("client.terminal")
-    raise SystemExit(terminal.play(url, players, level, name, schedule, seed))
+    status = terminal.play(
+        url, players, level, name, schedule, seed,
+        open_seats=open_seats, listed=listed, turn_seconds=turn_seconds,
+        stand_in=stand_in, join=join,
+    )  # fmt: skip
+    raise SystemExit(status)
+
+
+@pocha.command()
+@_URL
+def lobby(url: str) -> None:
+    """List the public tables waiting for players (join one with `pocha play --join CODE`)."""
+    terminal = _load("client.terminal")
+    raise SystemExit(terminal.lobby(url))
 
 
 @pocha.command()

@@ -2,7 +2,9 @@
 
 `PochaClient(base_url, token)` wraps every public endpoint a front end needs: create a
 game, see it, bid and play, read the events (once or as a live stream), the score sheet, a
-hint, a stateless AI move, jobs, bot-vs-bot matches, and delete. Responses come back as the
+hint, a stateless AI move, jobs, bot-vs-bot matches, and delete; and the tables people
+gather at: open seats, the lobby, a table by its code, taking a seat, the host's start and
+bot seats, coming back, leaving, and the rematch. Responses come back as the
 API's JSON (dicts, described in the OpenAPI document at /api/openapi.json); any 4xx or 5xx
 raises `ApiError` carrying the API's stable machine code (`error`) and its sentence for a
 person (`message`), so callers branch on codes, never on wording. It is meant to be read by
@@ -13,6 +15,9 @@ integrators as much as used: nothing in it knows more than the documented contra
                            rules={"schedule": [1, 2]})
     me = api.seat(game, 0)          # a client that acts as seat 0 (with its token)
     view = me.view(game["id"])      # view["you"]["legal"]: what seat 0 may do now
+
+    table = api.create_game(["Ana", OPEN, {"name": "C", "bot": "easy"}])
+    bea = api.joined(api.join(table["table_code"], "Bea"))   # seat 1, with its token
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ from urllib.parse import quote, urlencode, urlsplit
 JSON = dict[str, Any]
 
 DEFAULT_URL = "http://127.0.0.1:8000"
+
+#: A seat left open at creation, for someone to take at the table by its code.
+OPEN: Mapping[str, Any] = {"open": True}
 
 #: The server caps one long poll of a job (JOB_WAIT_MAX, 30 s by default); asking for more
 #: is refused, so longer waits are made of several polls.
@@ -86,8 +94,17 @@ class PochaClient:
         """A client acting as `seat` of a game just created (its token is only there)."""
         token = created["seats"][seat].get("token")
         if token is None:
-            raise ValueError(f"seat {seat} is a bot: it has no token")
+            what = "an open seat" if created["seats"][seat].get("open") else "a bot"
+            raise ValueError(f"seat {seat} is {what}: it has no token")
         return self.with_token(token)
+
+    def host(self, created: Mapping[str, Any]) -> PochaClient:
+        """A client acting as the host of a game just created (or a rematch's maker)."""
+        return self.with_token(str(created["host_token"]))
+
+    def joined(self, taken: Mapping[str, Any]) -> PochaClient:
+        """A client acting as the seat `join` (or `rematch`) just took."""
+        return self.with_token(str(taken["token"]))
 
     # -- games ------------------------------------------------------------------------------
 
@@ -96,15 +113,25 @@ class PochaClient:
         players: Sequence[Mapping[str, Any] | str],
         rules: Mapping[str, Any] | None = None,
         seed: int | None = None,
+        *,
+        listed: bool | None = None,
+        stand_in_level: str | None = None,
     ) -> JSON:
-        """A new game; `players` in playing order, each `{"name", "bot"?}` or just a name
-        (a person). The answer has the game's `id`, the `host_token` and each person's seat
-        `token`, shown only this once."""
+        """A new game; `players` in playing order, each `{"name", "bot"?}`, just a name
+        (a person), or `OPEN` (`{"open": true}`: a seat for someone to take at the table).
+        The answer has the game's `id`, the `host_token` and each person's seat `token`,
+        shown only this once, and with open seats the `table_code` to share. `listed`
+        puts the waiting table in the lobby; `stand_in_level` is the bot that plays for a
+        person whose clock (`rules["turn_seconds"]`) runs out, who is away or who left."""
         body: JSON = {"players": [{"name": p} if isinstance(p, str) else dict(p) for p in players]}
         if rules is not None:
             body["rules"] = dict(rules)
         if seed is not None:
             body["seed"] = seed
+        if listed is not None:
+            body["listed"] = listed
+        if stand_in_level is not None:
+            body["stand_in_level"] = stand_in_level
         return self._json("POST", "/api/v1/games", body)
 
     def view(self, game_id: str) -> JSON:
@@ -171,6 +198,52 @@ class PochaClient:
     def rules(self) -> JSON:
         """Every rule option with its default, and the bot levels."""
         return self._json("GET", "/api/v1/rules")
+
+    # -- tables ----------------------------------------------------------------------------
+
+    def lobby(self) -> list[JSON]:
+        """The listed tables still waiting for people, newest first: their code, seats,
+        names and rules (never a token)."""
+        # (`?listed=true`, the only value allowed, is the default: nothing to send.)
+        return self._json_list("GET", "/api/v1/tables")
+
+    def table(self, code: str) -> JSON:
+        """The table a code finds (listed or not), as the lobby shows it; `ApiError` 404
+        `table_not_found` otherwise. The code in any case, with or without its dash."""
+        return self._json("GET", f"/api/v1/tables/{_q(code)}")
+
+    def join(self, code: str, name: str) -> JSON:
+        """Take the first open seat of the table `code`: `{game_id, seat, token,
+        table_code}`, the token shown only here (`joined()` gives a client acting with it).
+        `ApiError` 409 `table_full` when no seat is left."""
+        return self._json("POST", f"/api/v1/tables/{_q(code)}/seats", {"name": name})
+
+    def start(self, game_id: str, bots: str | None = None) -> JSON:
+        """Start a waiting game now (host token), bots of level `bots` (the server's
+        default: medium) in the seats still open; the spectator's view."""
+        body: JSON = {} if bots is None else {"bots": bots}
+        return self._json("POST", f"/api/v1/games/{_q(game_id)}/start", body)
+
+    def seat_to_bot(self, game_id: str, seat: int, level: str) -> JSON:
+        """Give an open seat of a waiting game to a bot of `level` (host token); the game
+        starts if it was the last open seat. The spectator's view."""
+        path = f"/api/v1/games/{_q(game_id)}/seats/{int(seat)}/bot"
+        return self._json("POST", path, {"level": level})
+
+    def come_back(self, game_id: str, seat: int) -> JSON:
+        """This seat is back (its token): the stand-in stops playing its turns. Its view."""
+        return self._json("POST", f"/api/v1/games/{_q(game_id)}/seats/{int(seat)}/return")
+
+    def leave(self, game_id: str, seat: int) -> JSON:
+        """Leave this seat (its token): a waiting table opens it again for someone else; in
+        play the stand-in plays it to the end. The spectator's view."""
+        return self._json("POST", f"/api/v1/games/{_q(game_id)}/seats/{int(seat)}/leave")
+
+    def rematch(self, game_id: str) -> JSON:
+        """Take this seat's place at the rematch of finished game `game_id` (with the token
+        it was played with): `{game_id, seat, token, table_code}` of the new table, and
+        `host_token` for whoever asked first (who made it)."""
+        return self._json("POST", f"/api/v1/games/{_q(game_id)}/rematch")
 
     # -- AI on demand -----------------------------------------------------------------------
 
@@ -320,6 +393,13 @@ class PochaClient:
         found = json.loads(self._request(method, path, body, version, timeout)[1])
         if not isinstance(found, dict):
             raise ApiError(502, {"error": "bad_response", "message": f"not an object: {found!r}"})
+        return found
+
+    def _json_list(self, method: str, path: str) -> list[JSON]:
+        """The JSON array of objects an endpoint answers with."""
+        found = json.loads(self._request(method, path)[1])
+        if not isinstance(found, list):
+            raise ApiError(502, {"error": "bad_response", "message": f"not a list: {found!r}"})
         return found
 
 

@@ -11,10 +11,20 @@ server's refusal says why, with the game untouched. `?` asks the bots for
 a hint, told as the move and the search's reasons for it. After each hand the score sheet
 is shown as on paper. Everything goes through `client.api.PochaClient`: this module knows
 only the public contract.
+
+With people: `--open N` leaves N seats open and prints the table's code and link to share;
+`--join CODE` takes a seat at someone's table. The waiting room shows the seats filling
+(the host may type `s` to start early, bots in the seats still open); in play every seat
+shows its state (the clock of the seat whose turn it is, refreshed while you wait; away,
+left, or offline), a turn the stand-in played is told as such, and when your seat is away
+you are offered to come back (a move typed too late brings you back by itself). `q`
+leaves the table for good (the stand-in plays your seat); after the game, a rematch.
 """
 
 from __future__ import annotations
 
+import select
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -24,7 +34,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from client.api import JSON, ApiError, JobFailed, PochaClient
+from client.api import JSON, OPEN, ApiError, JobFailed, PochaClient
 
 SUITS = {
     "O": ("oros", "yellow"),
@@ -42,6 +52,26 @@ Reason = tuple[str, str]
 POLL_SECONDS = 0.25
 
 Prompt = Callable[[str], str]
+
+#: A line the player typed within the given seconds (without its newline), or None: how
+#: the waiting room and an away seat listen for `s`, `q` or Enter while they watch.
+LineReader = Callable[[float], "str | None"]
+
+
+def stdin_line(timeout: float) -> str | None:
+    """A line typed on standard input within `timeout` seconds, or None. Without a
+    terminal to listen to (input from a file or a test's runner), it only waits."""
+    try:
+        ready, _, _ = select.select([sys.stdin], [], [], timeout)
+    except (ValueError, OSError, TypeError):  # no file descriptor to wait on
+        time.sleep(timeout)
+        return None
+    if not ready:
+        return None
+    line = sys.stdin.readline()
+    if not line:  # end of input: as if q
+        return "q"
+    return line.rstrip("\r\n")
 
 
 class Quit(Exception):
@@ -126,18 +156,51 @@ def hint_text(result: JSON, legal: list[Any]) -> Text:
     return line
 
 
-class TerminalGame:
-    """One game against bots, played at this terminal."""
+def seat_state(player: JSON, you: bool = False) -> str:
+    """A seat's state when it is not simply a person here or a bot: `away` or `left`
+    (with the stand-in playing), `offline` (not seen lately; never said of `you`, who are
+    here), or an open seat."""
+    if player.get("open"):
+        return "open"
+    stand_in = player.get("stand_in")
+    played = f" (stand-in: {stand_in})" if stand_in else ""
+    if player.get("left"):
+        return "left" + played
+    if player.get("away"):
+        return "away" + played
+    if player.get("bot") is None and player.get("present") is False and not you:
+        return "offline"
+    return ""
 
-    def __init__(self, api: PochaClient, console: Console, ask: Prompt | None = None) -> None:
+
+class TerminalGame:
+    """One game played at this terminal: against bots, or at a table with people."""
+
+    def __init__(
+        self,
+        api: PochaClient,
+        console: Console,
+        ask: Prompt | None = None,
+        line: LineReader | None = None,
+    ) -> None:
         self.api = api
         self.console = console
         self.ask: Prompt = ask or console.input
+        self.line: LineReader = line or stdin_line
         self.me: PochaClient = api
+        self.host: PochaClient | None = None  # with the host token, for who made the table
+        self.level = "medium"  # the bots the host starts a table early with
         self.game_id = ""
         self.seat = 0
         self.names: list[str] = []
+        self.players: list[JSON] = []  # each seat as the last view showed it
         self.seen = 0  # seq of the last event narrated
+        self.at_table = False  # other people play here: clocks, presence, leaving
+        self.started = True  # False while a table waits for people (its deal is held back)
+        self.held: JSON | None = None  # the first deal, told once the game starts
+        self.told_room: list[Any] | None = None  # the waiting room as last shown
+        self.told_away = False
+        self.status: Any = None  # the refreshed line (rich's Status) while others play
 
     # -- the game loop ----------------------------------------------------------------------
 
@@ -148,19 +211,68 @@ class TerminalGame:
         level: str,
         rules: dict[str, Any] | None = None,
         seed: int | None = None,
+        *,
+        open_seats: int = 0,
+        listed: bool = False,
+        stand_in: str | None = None,
     ) -> None:
+        """Create the game: you in seat 0, then `open_seats` seats for people to take by
+        the table's code, then bots of `level`."""
+        if not 0 <= open_seats < players:
+            raise ValueError(f"open seats: 0 to {players - 1} beside yours, not {open_seats}")
         seats: list[dict[str, Any]] = [{"name": name}]
-        seats += [{"name": f"Bot {i}", "bot": level} for i in range(1, players)]
-        created = self.api.create_game(seats, rules, seed)
+        seats += [dict(OPEN) for _ in range(open_seats)]
+        seats += [{"name": f"Bot {i}", "bot": level} for i in range(1 + open_seats, players)]
+        created = self.api.create_game(
+            seats, rules, seed, listed=listed if open_seats else None, stand_in_level=stand_in
+        )
         self.game_id = created["id"]
         self.me = self.api.seat(created, 0)
-        self.names = [s["name"] for s in created["seats"]]
+        self.host = self.api.host(created)
+        self.level = level
+        self.names = [s["name"] or "(open)" for s in created["seats"]]
+        if not open_seats:
+            self.console.print(
+                Text.assemble(
+                    "Game ",
+                    (self.game_id, "bold"),
+                    f" created: you are {name}, against {players - 1} {level} bots. "
+                    "Type ? for a hint, q to quit.",
+                )
+            )
+            return
+        self.at_table, self.started = True, False
+        code = str(created["table_code"])
+        self.console.print(
+            Panel(
+                Text.assemble(
+                    "Table ",
+                    (code, "bold"),
+                    f" is waiting for {count(open_seats, 'player')}. Share the code",
+                    " (it is in the lobby)" if listed else "",
+                    ", or the link ",
+                    (f"{self.api.base_url}/t/{code}", "underline"),
+                    f"\nThey join with: pocha play --join {code}\n",
+                    f"Type s and Enter to start now with {level} bots in the open seats; "
+                    "q to leave.",
+                ),
+                title="Your table",
+                title_align="left",
+            )
+        )
+
+    def join(self, code: str, name: str) -> None:
+        """Take the first open seat of the table `code`."""
+        taken = self.api.join(code, name)
+        self.game_id, self.seat = taken["game_id"], taken["seat"]
+        self.me = self.api.joined(taken)
+        self.at_table, self.started = True, False
+        self.look_at(self.me.view(self.game_id))
         self.console.print(
             Text.assemble(
-                "Game ",
-                (self.game_id, "bold"),
-                f" created: you are {name}, against {players - 1} {level} bots. "
-                "Type ? for a hint, q to quit.",
+                "You sit at table ",
+                (str(taken["table_code"]), "bold"),
+                f" as {name}, in seat {self.seat + 1}. Type q to leave.",
             )
         )
 
@@ -170,33 +282,229 @@ class TerminalGame:
             while True:
                 self.narrate()
                 view = self.me.view(self.game_id)
+                self.look_at(view)
                 if view["last_event"] > self.seen:
                     continue  # more happened since: tell it first
+                if view["phase"] != "waiting" and not self.started:
+                    self.start_told()  # (its game_started told already, in any case)
                 if view["phase"] == "finished":
+                    self.idle()
                     self.finish(view)
+                    if self.at_table and self.rematch():
+                        continue
                     return 0
-                if view["turn"] == self.seat:
+                if view["phase"] == "waiting":
+                    self.waiting_room(view)
+                elif self.at_table and view["players"][self.seat].get("away"):
+                    self.away(view)
+                elif view["turn"] == self.seat:
+                    self.idle()
                     self.show_table(view)
                     self.take_turn(view)
+                elif self.at_table:
+                    self.wait_for_others(view)
                 else:
                     time.sleep(POLL_SECONDS)
-        except Quit:
-            self.console.print(f"Left game {self.game_id}; it stays on the server for a while.")
+        except (Quit, KeyboardInterrupt):
+            self.idle()
+            self.leave()
             return 0
         except OSError as exc:
+            self.idle()
             self.warn(f"Lost the service at {self.api.base_url}: {exc}")
             return 1
+        except ApiError as exc:
+            # The game is gone (expired, deleted) or the service refuses us now.
+            self.idle()
+            self.warn(f"The service says: {as_sentence(exc.message)}")
+            return 1
+        finally:
+            self.idle()
+
+    def leave(self) -> None:
+        """Say goodbye: at a table with people, give the seat up (to whoever comes while
+        it waits, to the stand-in in play) so that nobody waits on your clock."""
+        if not self.at_table:
+            self.console.print(f"Left game {self.game_id}; it stays on the server for a while.")
+            return
+        try:
+            view = self.me.leave(self.game_id, self.seat)
+        except (ApiError, OSError):
+            self.console.print(f"Left game {self.game_id}.")
+            return
+        if view["phase"] == "waiting":
+            self.console.print("You left the table: your seat is open for someone else.")
+        else:
+            self.console.print("You left the table: the stand-in plays your seat to the end.")
+
+    def look_at(self, view: JSON) -> None:
+        """Keep what a view says of the seats (names as they fill, presence, away)."""
+        self.players = view.get("players") or self.players
+        if self.players:
+            self.names = [p["name"] or "(open)" for p in self.players]
+        self.at_table = self.at_table or view.get("table") is not None
+
+    def idle(self) -> None:
+        """Stop the refreshed status line (before a prompt, a panel, or the end)."""
+        if self.status is not None:
+            self.status.stop()
+            self.status = None
+
+    def show_status(self, text: Text) -> None:
+        """The line refreshed while others play or the table fills (a spinner and `text`)."""
+        if self.status is None:
+            self.status = self.console.status(text, spinner="dots", refresh_per_second=4)
+            self.status.start()
+        else:
+            self.status.update(text)
+
+    def listen(self) -> str | None:
+        """A line typed while watching (None if none within a poll); q leaves."""
+        line = self.line(POLL_SECONDS)
+        if line is not None and line.strip().lower() in ("q", "quit", "exit"):
+            raise Quit
+        return line
+
+    def waiting_room(self, view: JSON) -> None:
+        """Show the seats as they fill; the host may start now with bots."""
+        room = [
+            (p["name"], p.get("bot"), seat_state(p, seat == self.seat))
+            for seat, p in enumerate(self.players)
+        ]
+        if room != self.told_room:
+            self.idle()
+            self.told_room = room
+            self.console.print(self.room(view))
+        table = view.get("table") or {}
+        waiting = count(int(table.get("open_seats", 0)), "player")
+        start = f" (s: start now with {self.level} bots)" if self.host else ""
+        self.show_status(Text(f"Waiting for {waiting}{start}; q to leave"))
+        line = self.listen()
+        if line is None or not line.strip():
+            return
+        if self.host is not None and line.strip().lower() == "s":
+            try:
+                self.host.start(self.game_id, self.level)
+            except ApiError as exc:
+                self.warn(as_sentence(exc.message))
+            return
+        self.warn("Type s to start now, or q to leave." if self.host else "Type q to leave.")
+
+    def room(self, view: JSON) -> Table:
+        """The waiting room: every seat, who has taken it and whether they are here."""
+        table = view.get("table") or {}
+        code = table.get("code")
+        room = Table(title=f"Table {code}" if code else "The table", title_justify="left")
+        for column in ("Seat", "Player", ""):
+            room.add_column(column, justify="right" if column == "Seat" else "left")
+        for seat, player in enumerate(self.players):
+            if player.get("open"):
+                name, state = Text("(open)", style="dim"), "waiting for someone"
+            else:
+                name = Text(player["name"] + (" (you)" if seat == self.seat else ""))
+                state = seat_state(player, seat == self.seat) or "here"
+            room.add_row(str(seat + 1), name, state)
+        return room
+
+    def start_told(self) -> None:
+        """The game has started: tell the deal held back while the table waited."""
+        self.started = True
+        self.told_room = None
+        if self.held is not None:
+            held, self.held = self.held, None
+            said = self.describe(held)
+            if said is not None:
+                self.console.print(said)
+
+    def wait_for_others(self, view: JSON) -> None:
+        """Someone else's turn at a table: the clock of that seat, refreshed; q leaves."""
+        self.show_status(self.turn_text(view))
+        self.listen()
+
+    def turn_text(self, view: JSON) -> Text:
+        """Whose turn it is, their clock and the seats not playing for themselves."""
+        turn = view["turn"]
+        if turn is None:
+            return Text("…")
+        doing = "bid" if view["phase"] == "bidding" else "play"
+        text = Text(f"{self.names[turn]} to {doing}")
+        left = view.get("seconds_left")
+        if left is not None:
+            text.append(f" · {left:.0f} s left", style="bold")
+        states = [
+            f"{self.names[seat]} {state}"
+            for seat, player in enumerate(self.players)
+            if seat != self.seat and (state := seat_state(player))
+        ]
+        if states:
+            text.append(" · " + "; ".join(states), style="yellow")
+        return text
+
+    def away(self, view: JSON) -> None:
+        """Your seat is away (your clock ran out twice): the stand-in plays your turns at
+        once. Any line typed (a move, or just Enter) brings you back; q leaves."""
+        if not self.told_away:
+            self.idle()
+            self.told_away = True
+            stand_in = view["players"][self.seat].get("stand_in") or "the"
+            self.console.print(
+                Text(
+                    f"You are away: your stand-in ({stand_in} bot) plays your turns. "
+                    "Press Enter to come back, q to leave the table.",
+                    style="yellow",
+                )
+            )
+        self.show_status(self.turn_text(view))
+        if self.listen() is not None:
+            self.come_back()
+
+    def come_back(self) -> None:
+        self.idle()
+        self.me.come_back(self.game_id, self.seat)
+        self.told_away = False
+
+    def rematch(self) -> bool:
+        """After a game with people: take your seat at the rematch if you want one."""
+        try:
+            answer = self.ask("A rematch, same seats and rules? (y/N): ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            return False
+        if answer not in ("y", "yes", "s", "si", "sí"):
+            return False
+        try:
+            taken = self.me.rematch(self.game_id)
+        except ApiError as exc:
+            self.warn(f"No rematch: {as_sentence(exc.message)}")
+            return False
+        self.game_id, self.seat = taken["game_id"], taken["seat"]
+        self.me = self.api.joined(taken)
+        made = taken.get("host_token")
+        self.host = self.api.with_token(made) if made else None
+        self.seen, self.started, self.held, self.told_room = 0, False, None, None
+        self.look_at(self.me.view(self.game_id))
+        self.console.print(
+            Text.assemble(
+                "Rematch at table ",
+                (str(taken.get("table_code")), "bold"),
+                f": you keep seat {self.seat + 1}. It starts when everyone is back"
+                + (", or when you type s (bots in the seats still open)." if made else "."),
+            )
+        )
+        return True
 
     def take_turn(self, view: JSON) -> None:
         """Ask until the server accepts a bid or a card (or the player quits)."""
         legal: list[Any] = view["you"]["legal"]
         bidding = view["phase"] == "bidding"
+        left = view.get("seconds_left")
+        clock = f"{left:.0f} s left; " if left is not None else ""
+        quit_word = "leave" if self.at_table else "quit"
         while True:
             if bidding:
                 options = "/".join(str(b) for b in legal)
-                prompt = f"Your bid [{options}] (? hint, q quit): "
+                prompt = f"Your bid [{options}] ({clock}? hint, q {quit_word}): "
             else:
-                prompt = "Your card (number or code, ? hint, q quit): "
+                prompt = f"Your card ({clock}number or code, ? hint, q {quit_word}): "
             try:
                 answer = self.ask(prompt).strip()
             except (EOFError, KeyboardInterrupt) as exc:
@@ -213,9 +521,26 @@ class TerminalGame:
                 self.me.act(self.game_id, action, version=view["version"])
                 return
             except ApiError as exc:
-                self.warn(as_sentence(exc.message))
-                if exc.error in ("stale_version", "not_your_turn", "conflict"):
+                moved_on = exc.error in ("stale_version", "not_your_turn", "conflict")
+                if moved_on and self.at_table:
+                    self.too_late(exc)
+                else:
+                    self.warn(as_sentence(exc.message))
+                if moved_on:
                     return  # the game moved on: look again
+
+    def too_late(self, exc: ApiError) -> None:
+        """A move refused because the game moved on while you thought: at a table, most
+        likely your clock ran out and the stand-in played. Typing a move says you are here:
+        if your seat had gone away meanwhile, you come back."""
+        now = self.me.view(self.game_id)
+        if now["players"][self.seat].get("away"):
+            self.warn("Too late: your stand-in has been playing for you. You are back now.")
+            self.come_back()
+        elif now["turn"] != self.seat:
+            self.warn("Too late: your clock ran out, and your stand-in played for you.")
+        else:
+            self.warn(as_sentence(exc.message))
 
     def parse(self, answer: str, view: JSON) -> int | str | None:
         """The action an answer names, or None (and a message) if it names none. A card
@@ -266,10 +591,23 @@ class TerminalGame:
     # -- what is shown ----------------------------------------------------------------------
 
     def narrate(self) -> None:
-        """Tell every event since the last look, one line each."""
+        """Tell every event since the last look, one line each (the first deal of a table
+        that waits is told when the game starts)."""
         for event in self.api.events(self.game_id, after=self.seen):
             self.seen = event["seq"]
+            kind, seat = event["type"], event.get("seat")
+            if kind == "seat_taken" and seat is not None and seat < len(self.names):
+                self.names[seat] = event["name"]
+            if kind == "hand_dealt" and not self.started:
+                self.held = event
+                continue
             line = self.describe(event)
+            if kind == "game_started":
+                self.idle()
+                if line is not None:
+                    self.console.print(line)
+                self.start_told()
+                continue
             if line is not None:
                 self.console.print(line)
             if event["type"] == "hand_scored":
@@ -279,7 +617,9 @@ class TerminalGame:
         kind = event["type"]
         seat = event.get("seat")
         you = seat == self.seat
-        who = "You" if you else self.names[seat] if seat is not None else ""
+        who = "You" if you else ""
+        if not you and seat is not None and seat < len(self.names):
+            who = self.names[seat]
         if kind == "hand_dealt":
             trump = event["trump"]
             dealer = event["dealer"]
@@ -294,16 +634,47 @@ class TerminalGame:
             if trump["holder"] is not None:
                 text.append(f", held by {self.holder(trump['holder'])}")
             return text.append(".")
+        if event.get("by") == "stand_in":
+            # The table's stand-in bot played this person's turn (clock out, away or left).
+            who, you = ("Your stand-in" if you else f"{who}'s stand-in"), False
         if kind == "bid":
             return Text(f"{who} {'bid' if you else 'bids'} {event['bid']}.")
         if kind == "card_played":
             return Text(f"{who} {'play' if you else 'plays'} ").append(card_text(event["card"]))
+        told = self.table_event(kind, event, who, you)
+        if told is not None:
+            return told
         if kind == "trick_won":
             won = "win" if you else "wins"
             return Text(f"{who} {won} trick {event['trick_number']}.", style="italic")
         if kind == "game_over":
             return None  # `finish` shows the result
         return None  # hand_scored: the score sheet follows
+
+    def table_event(self, kind: str, event: JSON, who: str, you: bool) -> Text | None:
+        """The comings and goings at a table, in a sentence (None for other events)."""
+        seat = event.get("seat")
+        where = "" if seat is None else f"seat {seat + 1}"
+        if kind == "seat_taken":
+            return Text(f"{'You take' if you else event['name'] + ' takes'} {where}.")
+        if kind == "seat_bot":
+            return Text(f"A {event['bot']} bot takes {where}.")
+        if kind == "seat_opened":
+            return Text(f"{where.capitalize()} is open again.")
+        if kind == "game_started":
+            return Text(f"\nThe game starts: {names_list(self.names)}.", style="bold")
+        if kind == "seat_away":
+            if you:
+                return Text("You are away: your stand-in plays your turns.", style="yellow")
+            return Text(f"{who} is away: the stand-in plays their turns.", style="yellow")
+        if kind == "seat_back":
+            return Text("You are back." if you else f"{who} is back.", style="yellow")
+        if kind == "seat_left":
+            said = "You left" if you else f"{who} left"
+            return Text(f"{said} the table: the stand-in plays that seat to the end.", "yellow")
+        if kind == "rematch":
+            return Text("A rematch table is set up, with the same seats and rules.")
+        return None
 
     def holder(self, seat: int) -> str:
         """Who holds the trump card, as the end of "held by ..."."""
@@ -326,13 +697,18 @@ class TerminalGame:
         if trump["holder"] is not None:
             head.append(f" (held by {self.holder(trump['holder'])})")
         seats = Table(box=None, pad_edge=False)
-        for column in ("", "Player", "", "Bid", "Tricks", "Score"):
+        for column in ("", "Player", "", "Bid", "Tricks", "Score", ""):
             seats.add_column(
                 column, justify="right" if column in ("Bid", "Tricks", "Score") else "left"
             )
+        players = view.get("players") or []
         for seat, name in enumerate(self.names):
             role = "dealer" if view["dealer"] == seat else "mano" if view["mano"] == seat else ""
             bid = view["bids"][seat]
+            state = seat_state(players[seat], seat == self.seat) if seat < len(players) else ""
+            left = view.get("seconds_left")
+            if view["turn"] == seat and left is not None:
+                state = f"⏱ {left:.0f} s" + (f" · {state}" if state else "")
             seats.add_row(
                 "▶" if view["turn"] == seat else "",
                 Text(name + (" (you)" if seat == self.seat and name != "You" else "")),
@@ -340,6 +716,7 @@ class TerminalGame:
                 "-" if bid is None else str(bid),
                 str(view["tricks_won"][seat]),
                 str(view["scores"][seat]),
+                Text(state, style="yellow") if state else "",
                 style="bold" if view["turn"] == seat else None,
             )
         trick = Text("On the table: ")
@@ -362,7 +739,9 @@ class TerminalGame:
         parts.append(self.hand_text(view))
         parts.extend(self.barred(view))
         doing = "bid" if view["phase"] == "bidding" else "play"
-        return Panel(Group(*parts), title=f"Your turn to {doing}", title_align="left")
+        left = view.get("seconds_left")
+        clock = f" · {left:.0f} s on your clock" if left is not None else ""
+        return Panel(Group(*parts), title=f"Your turn to {doing}{clock}", title_align="left")
 
     def hand_text(self, view: JSON) -> Text:
         """Your cards, numbered; those the rules bar now are marked ✗ and dimmed (the
@@ -475,27 +854,90 @@ def play(
     seed: int | None = None,
     console: Console | None = None,
     ask: Prompt | None = None,
+    *,
+    open_seats: int = 0,
+    listed: bool = False,
+    turn_seconds: int | None = None,
+    stand_in: str | None = None,
+    join: str | None = None,
+    line: LineReader | None = None,
 ) -> int:
-    """`pocha play`: create a game against bots at `url` and play it here; exit status."""
+    """`pocha play`: create a game at `url` (against bots, or at a table with
+    `open_seats` for people) or `join` a table by its code, and play it here; exit
+    status."""
     console = console or Console()
-    game = TerminalGame(PochaClient(url), console, ask)
+    game = TerminalGame(PochaClient(url), console, ask, line)
+    doing = "join the table" if join else "create the game"
     try:
-        rules = {"schedule": parse_schedule(schedule)}
+        if join is not None:
+            game.join(join, name)
+        else:
+            rules: dict[str, Any] = {"schedule": parse_schedule(schedule)}
+            if turn_seconds is not None:
+                rules["turn_seconds"] = turn_seconds
+            game.start(
+                name, players, level, rules, seed,
+                open_seats=open_seats, listed=listed, stand_in=stand_in,
+            )  # fmt: skip
     except ValueError as exc:
-        console.print(Text(f"Cannot create the game: {exc}.", style="red"))
+        console.print(Text(f"Cannot {doing}: {exc}.", style="red"))
         return 2
-    try:
-        game.start(name, players, level, rules, seed)
     except ApiError as exc:
-        console.print(Text(f"Cannot create the game: {refusal(exc)}", style="red"))
+        console.print(Text(f"Cannot {doing}: {refusal(exc)}", style="red"))
         return 2
     except OSError as exc:
-        console.print(
-            Text(
-                f"Cannot reach the Pocha service at {url} ({exc}). Start it with "
-                "`pocha serve`, or give its address with --url.",
-                style="red",
-            )
-        )
+        console.print(unreachable(url, exc))
         return 2
     return game.run()
+
+
+def unreachable(url: str, exc: OSError) -> Text:
+    return Text(
+        f"Cannot reach the Pocha service at {url} ({exc}). Start it with "
+        "`pocha serve`, or give its address with --url.",
+        style="red",
+    )
+
+
+def lobby_table(tables: list[JSON], url: str) -> Table | Text:
+    """The lobby: each listed table still waiting, its code, seats and rules."""
+    if not tables:
+        return Text("No table is waiting in the lobby. Make one: pocha play --open 1 --listed")
+    shown = Table(
+        title="Tables waiting for players",
+        caption=f"Join one: pocha play --join CODE --url {url}",
+    )
+    for column in ("Code", "Seats", "Open", "Hands", "Clock"):
+        shown.add_column(column, justify="right" if column == "Open" else "left")
+    for table in tables:
+        seats = ", ".join(
+            "(open)" if p.get("open") else p["name"] + (f" ({p['bot']})" if p.get("bot") else "")
+            for p in table["players"]
+        )
+        rules = table.get("rules") or {}
+        schedule = rules.get("schedule", "classic")
+        hands = schedule if isinstance(schedule, str) else ",".join(map(str, schedule))
+        clock = rules.get("turn_seconds")
+        shown.add_row(
+            Text(table["code"], style="bold"),
+            Text(seats),
+            str(table["open_seats"]),
+            hands,
+            f"{clock} s a turn" if clock else "none",
+        )
+    return shown
+
+
+def lobby(url: str, console: Console | None = None) -> int:
+    """`pocha lobby`: the listed tables waiting for players at `url`; exit status."""
+    console = console or Console()
+    try:
+        tables = PochaClient(url).lobby()
+    except ApiError as exc:
+        console.print(Text(f"No lobby: {refusal(exc)}", style="red"))
+        return 2
+    except OSError as exc:
+        console.print(unreachable(url, exc))
+        return 2
+    console.print(lobby_table(tables, url))
+    return 0

@@ -61,6 +61,9 @@ def live_service(
         "REDIS_URL": redis_url,
         "POCHA_BOT_RUNNER": "rq",
         "POCHA_SSE_MAX_SECONDS": "20",
+        # The clients' tests find and join tables from one address, more than a person
+        # would in a minute (30 by default); the limit itself is the API's tests' business.
+        "POCHA_RATE_LIMIT_TABLES": "600/minute",
     }
     started: list[subprocess.Popen[bytes]] = []
     try:

@@ -1,16 +1,19 @@
 """The Python client (`client.api`) against the real service over HTTP: a whole game
 against bots with the events followed live, every error code it surfaces, a hint, an AI
-move (and an impossible one), a small match, and deleting a game."""
+move (and an impossible one), a small match, and deleting a game; then tables: joining by
+code, table_full, the lobby (never a token), the host's start, two people playing a table
+to the end and its rematch, and a person away who comes back."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any
 
 import pytest
 
-from client.api import ApiError, PochaClient
+from client.api import OPEN, ApiError, PochaClient
 from tests.clients.conftest import LiveService
 
 SHORT = {"schedule": [1, 2]}
@@ -175,3 +178,142 @@ def test_a_small_match(live_service: LiveService) -> None:
     assert {b["bot"] for b in report["bots"]} == {"random", "heuristic"}
     records = api.match_records(match["id"])
     assert len(records) == 2 and all(len(r["scores"]) == 3 for r in records)
+
+
+# -- tables ----------------------------------------------------------------------------------
+
+
+def test_a_table_is_joined_by_its_code_and_fills_up(live_service: LiveService) -> None:
+    api = PochaClient(live_service.url)
+    created = api.create_game(
+        ["Ana", OPEN, OPEN], rules={"schedule": [1], "turn_seconds": 0}, listed=True, seed=4
+    )
+    code = created["table_code"]
+    assert code and [s.get("open", False) for s in created["seats"]] == [False, True, True]
+    with pytest.raises(ValueError, match="open seat"):
+        api.seat(created, 1)
+    game_id = created["id"]
+    ana = api.seat(created, 0)
+    assert ana.view(game_id)["phase"] == "waiting"
+
+    # By its code in any case, with or without its dash; then the first open seat.
+    found = api.table(code.lower().replace("-", ""))
+    assert (found["game_id"], found["open_seats"]) == (game_id, 2)
+    taken = api.join(code, "Bea")
+    assert (taken["game_id"], taken["seat"], taken["table_code"]) == (game_id, 1, code)
+    bea = api.joined(taken)
+    view = bea.view(game_id)
+    assert view["you"]["seat"] == 1 and view["phase"] == "waiting"
+    assert view["players"][1]["name"] == "Bea"
+    assert ana.view(game_id)["players"][1]["present"]  # Bea has been seen
+    assert view["table"]["code"] == code and view["table"]["open_seats"] == 1
+
+    # Leaving a waiting table opens the seat again; the old token opens nothing.
+    bea.leave(game_id, 1)
+    with pytest.raises(ApiError) as caught:
+        bea.view(game_id)
+    assert caught.value.error == "unauthorized"
+    carla = api.joined(api.join(code, "Carla"))
+    dora = api.joined(api.join(code, "Dora"))  # the last seat: the game starts
+    assert [p["name"] for p in dora.view(game_id)["players"]] == ["Ana", "Carla", "Dora"]
+    assert carla.view(game_id)["phase"] == "bidding"
+
+    with pytest.raises(ApiError) as caught:
+        api.join(code, "Eva")
+    assert (caught.value.status, caught.value.error) == (409, "table_full")
+    with pytest.raises(ApiError) as caught:
+        api.table("ZZZZ-ZZZZ")
+    assert (caught.value.status, caught.value.error) == (404, "table_not_found")
+    events = [e["type"] for e in api.events(game_id)]
+    assert events.count("seat_taken") == 3 and "seat_opened" in events
+    assert "game_started" in events
+
+
+def test_the_lobby_lists_waiting_tables_and_never_a_token(live_service: LiveService) -> None:
+    api = PochaClient(live_service.url)
+    listed = api.create_game(["Ana", OPEN, *bots("easy", 1)], listed=True)
+    hidden = api.create_game(["Ana", OPEN, *bots("easy", 1)])
+    api.join(listed["table_code"], "Bea" * 3)
+    lobby = api.lobby()
+    codes = [t["code"] for t in lobby]
+    assert hidden["table_code"] not in codes
+    # Taken, its last seat: it started, and the lobby is for tables that wait.
+    assert listed["table_code"] not in codes
+    waiting = api.create_game(["Ana", OPEN, OPEN], listed=True, stand_in_level="easy")
+    api.join(waiting["table_code"], "Bea")
+    table = next(t for t in api.lobby() if t["code"] == waiting["table_code"])
+    assert [p["name"] for p in table["players"]] == ["Ana", "Bea", ""]
+    assert table["open_seats"] == 1 and table["rules"]["turn_seconds"] == 60
+    secrets = {waiting["host_token"], waiting["seats"][0]["token"]}
+    text = json.dumps(api.lobby()) + json.dumps(api.table(waiting["table_code"]))
+    assert not any(secret in text for secret in secrets)
+    assert "token" not in text
+
+
+def test_the_host_starts_early_with_bots(live_service: LiveService) -> None:
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", OPEN, OPEN, OPEN], rules={"schedule": [1]})
+    game_id = created["id"]
+    host = api.host(created)
+    with pytest.raises(ApiError) as caught:
+        api.seat(created, 0).start(game_id)
+    assert caught.value.error == "forbidden"
+    view = host.seat_to_bot(game_id, 3, "random")
+    assert view["players"][3]["bot"] == "random" and view["phase"] == "waiting"
+    view = host.start(game_id, bots="random")
+    assert [p["bot"] for p in view["players"]] == [None, "random", "random", "random"]
+    assert view["phase"] != "waiting"
+
+
+def test_two_people_play_a_table_to_the_end_and_rematch(live_service: LiveService) -> None:
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", OPEN, *bots("random", 1)], rules={"schedule": [1, 2]})
+    ana = api.seat(created, 0)
+    bea = api.joined(api.join(created["table_code"], "Bea"))
+    game_id = created["id"]
+    view = ana.view(game_id)
+    assert view["rules"]["turn_seconds"] == 60  # two people: the clock runs
+    results: list[dict[str, Any]] = []
+    other = threading.Thread(target=lambda: results.append(play_to_the_end(bea, game_id)))
+    other.start()
+    final = play_to_the_end(ana, game_id)
+    other.join(timeout=60)
+    assert results and results[0]["scores"] == final["scores"]
+    assert [e for e in api.events(game_id) if e.get("by") == "stand_in"] == []
+
+    first = ana.rematch(game_id)
+    assert "host_token" in first and first["game_id"] != game_id
+    assert ana.view(game_id)["table"]["rematch"] == first["game_id"]
+    second = bea.rematch(game_id)
+    assert second["game_id"] == first["game_id"] and "host_token" not in second
+    assert second["seat"] == 1
+    again = api.joined(second).view(first["game_id"])
+    assert again["phase"] == "bidding" and again["players"][1]["name"] == "Bea"
+
+
+def test_a_person_away_comes_back(live_service: LiveService) -> None:
+    """A clock of one second runs out twice on Bea: the stand-in plays her turns and she is
+    away; she comes back, and plays on."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(
+        ["Ana", OPEN, *bots("random", 1)],
+        rules={"schedule": [2, 3], "turn_seconds": 1},
+        stand_in_level="random",
+    )
+    game_id = created["id"]
+    bea = api.joined(api.join(created["table_code"], "Bea"))
+    ana = api.seat(created, 0)
+    deadline = time.monotonic() + 60
+    while not (view := ana.view(game_id))["players"][1]["away"]:
+        assert time.monotonic() < deadline, "Bea was never away"
+        if view["turn"] == 0:
+            assert view["seconds_left"] is not None and view["deadline"] is not None
+            ana.act(game_id, view["you"]["legal"][0], version=view["version"])
+        time.sleep(0.05)
+    assert view["players"][1]["stand_in"] == "random"
+    events = api.events(game_id)
+    assert any(e.get("by") == "stand_in" and e.get("seat") == 1 for e in events)
+    assert any(e["type"] == "seat_away" and e["seat"] == 1 for e in events)
+    back = bea.come_back(game_id, 1)
+    assert not back["players"][1]["away"] and back["you"]["seat"] == 1
+    assert api.events(game_id)[-1]["type"] == "seat_back"

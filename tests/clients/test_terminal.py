@@ -1,15 +1,19 @@
 """`pocha play` in a real terminal (a pty) against the real service: a short game against
 bots played to the end by answering its prompts as a person would, a bad bid, a hint and a
-card marked ✗ on the way; and a clean error when no service answers. Then what the
-terminal says, line by line, for views and events shaped as the API sends them."""
+card marked ✗ on the way; and a clean error when no service answers. At tables with
+people: two terminals playing one table to the end, a terminal whose seat goes away and
+comes back, `pocha lobby`, and joining a full table. Then what the terminal says, line by
+line, for views and events shaped as the API sends them."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
 import select
 import subprocess
+import threading
 import time
 from typing import Any
 
@@ -18,7 +22,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from cli.main import pocha
-from client.api import ApiError, PochaClient
+from client.api import OPEN, ApiError, PochaClient
 from client.terminal import Quit, TerminalGame, refusal, refusals
 from core.games import view_of
 from engine.actions import action_from_wire
@@ -450,3 +454,335 @@ def test_a_refusal_not_blamed_on_a_field_is_said_without_one() -> None:
     assert refusal(ApiError(429, {"error": "rate_limited", "message": "Slow down."})) == (
         "Slow down."
     )
+
+
+# -- tables with people ------------------------------------------------------------------------
+
+TABLE = re.compile(r"Table (?P<code>[2-9A-Z]{4}-[2-9A-Z]{4}) is waiting for 1 player")
+REMATCH = "A rematch, same seats and rules? (y/N): "
+
+
+def answer_prompt(terminal: Terminal, rematches: int = 0) -> bool:
+    """Answer the terminal's newest prompt as a person would (the first bid offered, the
+    first card not marked ✗; yes to the first `rematches` rematches, then no); False if
+    it shows none yet."""
+    prompt = PROMPT.search(terminal.screen, terminal.read_to)
+    rematch = terminal.screen.find(REMATCH, terminal.read_to)
+    if rematch >= 0 and (prompt is None or rematch < prompt.start()):
+        terminal.read_to = rematch + len(REMATCH)
+        terminal.type("y" if terminal.screen.count(REMATCH) <= rematches else "n")
+        return True
+    if prompt is None:
+        return False
+    terminal.read_to = prompt.end()
+    if prompt["bids"] is not None:
+        terminal.type(prompt["bids"].split("/")[0])
+    else:
+        hands = HAND.findall(terminal.screen, 0, prompt.start())
+        cards = re.findall(r"(\d+)\) (✗ )?", hands[-1])
+        terminal.type(next(n for n, mark in cards if not mark))
+    return True
+
+
+def test_two_people_at_one_table_in_two_terminals(live_service: LiveService) -> None:
+    """Ana makes a table with one open seat and a bot; Bea joins it by the code Ana's
+    terminal shows; both play it to the end, each in their own terminal, with the clock
+    (the default 60 s of a table with two people) on their prompts; then both take their
+    seats at the rematch and play that one to the end too."""
+    ana = Terminal(
+        [str(POCHA), "play", "--url", live_service.url, "--players", "3", "--level", "random",
+         "--schedule", "1,2", "--open", "1", "--name", "Ana", "--seed", "21"]
+    )  # fmt: skip
+    bea: Terminal | None = None
+    deadline = time.monotonic() + 120
+    try:
+        while bea is None:
+            assert ana.read(0.2), ana.screen
+            assert time.monotonic() < deadline, ana.screen
+            found = TABLE.search(ana.screen)
+            if found:
+                code = found["code"]
+                assert f"{live_service.url}/t/{code}" in ana.screen
+                assert f"pocha play --join {code}" in ana.screen
+                bea = Terminal(
+                    [str(POCHA), "play", "--url", live_service.url, "--join", code.lower(),
+                     "--name", "Bea"]
+                )  # fmt: skip
+        running = {"ana": True, "bea": True}
+        while any(running.values()):
+            assert time.monotonic() < deadline, ana.screen[-2000:] + bea.screen[-2000:]
+            for who, terminal in (("ana", ana), ("bea", bea)):
+                if running[who]:
+                    running[who] = terminal.read(0.1)
+                    answer_prompt(terminal, rematches=1)
+        assert ana.process.wait(timeout=10) == 0
+        assert bea.process.wait(timeout=10) == 0
+    finally:
+        ana.close()
+        if bea is not None:
+            bea.close()
+    assert "Bea takes seat 2." in ana.screen
+    assert f"You sit at table {code} as Bea, in seat 2." in bea.screen
+    for screen in (ana.screen, bea.screen):
+        assert screen.count("The game starts: Ana, Bea and Bot 2.") == 2
+        assert re.search(r"Your (bid \[[\d/]+\]|card) \(\d+ s left; ", screen)
+        assert len(re.findall(r"Game over\. Winners?: .+\.", screen)) == 2
+        assert re.search(r"Final scores: Ana -?\d+, Bea -?\d+, Bot 2 -?\d+\.", screen)
+        assert re.search(r"Rematch at table [2-9A-Z]{4}-[2-9A-Z]{4}: you keep seat", screen)
+    # Each saw the other's moves told as theirs (no clock ran out on anyone), and while
+    # waiting, whose turn it was.
+    assert re.search(r"Bea (bids|plays) ", ana.screen) and "Bea to " in ana.screen
+    assert re.search(r"Ana (bids|plays) ", bea.screen) and "Ana to " in bea.screen
+    assert "stand-in" not in ana.screen + bea.screen
+
+
+def test_away_in_the_terminal_and_back_by_typing_a_move(live_service: LiveService) -> None:
+    """Ana (a terminal) and Bea (the Python client) at one table with a clock of 2 s. Ana
+    leaves her first prompt unanswered: the stand-in plays for her, twice, and her seat is
+    away; the move she types then comes too late, and brings her back. Both play on to the
+    end; Ana's terminal told it all."""
+    ana = Terminal(
+        [str(POCHA), "play", "--url", live_service.url, "--players", "3", "--level", "random",
+         "--schedule", "3", "--open", "1", "--turn-seconds", "2", "--stand-in", "random",
+         "--name", "Ana"]
+    )  # fmt: skip
+    api = PochaClient(live_service.url)
+    deadline = time.monotonic() + 120
+    finished = threading.Event()
+    try:
+        while not (found := TABLE.search(ana.screen)):
+            assert ana.read(0.2) and time.monotonic() < deadline, ana.screen
+        taken = api.join(found["code"], "Bea")
+        bea, game_id = api.joined(taken), taken["game_id"]
+
+        def play_bea() -> None:
+            while not finished.is_set():
+                view = bea.view(game_id)
+                if view["phase"] == "finished":
+                    return
+                if view["turn"] == 1:
+                    with contextlib.suppress(ApiError):  # too late: the stand-in played
+                        bea.act(game_id, view["you"]["legal"][0], version=view["version"])
+                time.sleep(0.05)
+
+        other = threading.Thread(target=play_bea, daemon=True)
+        other.start()
+        # Ana's first prompt: left unanswered until her seat is away.
+        while PROMPT.search(ana.screen) is None:
+            assert ana.read(0.2) and time.monotonic() < deadline, ana.screen
+        while not api.view(game_id)["players"][0]["away"]:
+            assert time.monotonic() < deadline, "Ana was never away"
+            ana.read(0.2)
+        answer_prompt(ana)
+        while ana.read(0.1):
+            assert time.monotonic() < deadline, ana.screen[-3000:]
+            answer_prompt(ana)
+        assert ana.process.wait(timeout=10) == 0
+        other.join(timeout=30)
+    finally:
+        finished.set()
+        ana.close()
+    screen = ana.screen
+    assert "Bea takes seat 2." in screen and "The game starts: Ana, Bea and Bot 2." in screen
+    assert re.search(r"Your stand-in (bids \d|plays [OCEB]\d)", screen)
+    assert "You are away: your stand-in plays your turns." in screen
+    assert "Too late: your stand-in has been playing for you. You are back now." in screen
+    assert "You are back." in screen
+    assert re.search(r"Game over\. Winners?: .+\.", screen)
+    events = api.events(game_id)
+    assert [e["type"] for e in events if e.get("seat") == 0 and e["type"].startswith("seat_")] == [
+        "seat_away", "seat_back"
+    ]  # fmt: skip
+
+
+def test_the_lobby_in_the_terminal_shows_codes_never_tokens(live_service: LiveService) -> None:
+    api = PochaClient(live_service.url)
+    created = api.create_game(
+        ["Ana", OPEN, OPEN], rules={"schedule": [1], "turn_seconds": 30}, listed=True
+    )
+    hidden = api.create_game(["Ana", OPEN, {"name": "Bot", "bot": "easy"}])
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(pocha, ["lobby", "--url", live_service.url])
+    assert result.exit_code == 0, result.output
+    assert created["table_code"] in result.output and "30 s a turn" in result.output
+    assert "Ana, (open), (open)" in result.output
+    assert hidden["table_code"] not in result.output
+    assert "pocha play --join CODE" in result.output
+    tokens = [created["host_token"], created["seats"][0]["token"]]
+    assert not any(token in result.output for token in tokens)
+    result = CliRunner().invoke(pocha, ["lobby", "--url", f"http://127.0.0.1:{free_port()}"])
+    assert result.exit_code == 2 and "Cannot reach the Pocha service" in result.output
+
+
+def test_joining_a_full_table_or_no_table_is_a_clean_error(live_service: LiveService) -> None:
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", OPEN, {"name": "Bot", "bot": "easy"}])
+    api.join(created["table_code"], "Bea")
+    runner = CliRunner(env={"COLUMNS": "200"})
+    url = ["--url", live_service.url]
+    result = runner.invoke(pocha, ["play", *url, "--join", created["table_code"], "--name", "Eva"])
+    assert result.exit_code == 2, result.output
+    assert "Cannot join the table: " in result.output and "started" in result.output
+    result = runner.invoke(pocha, ["play", *url, "--join", "2222-2222"])
+    assert result.exit_code == 2, result.output
+    assert "Cannot join the table: " in result.output
+    result = runner.invoke(pocha, ["play", *url, "--open", "4", "--players", "4"])
+    assert result.exit_code == 2, result.output
+    assert "Cannot create the game: open seats: 0 to 3 beside yours, not 4." in result.output
+
+
+# -- what the terminal says at a table ----------------------------------------------------------
+
+
+def at_table(names: list[str], **seat_states: dict[str, Any]) -> list[dict[str, Any]]:
+    """The `players` of a view at a table: everyone here, unless `seat_states` says."""
+    players = [
+        {"seat": i, "name": n, "bot": None, "open": False, "present": True, "away": False,
+         "left": False, "stand_in": None}
+        for i, n in enumerate(names)
+    ]  # fmt: skip
+    for seat, state in seat_states.items():
+        players[int(seat[1:])].update(state)
+    return players
+
+
+def test_the_seats_show_the_clock_and_who_is_away_left_or_offline() -> None:
+    game, console = seated(["Ana", "Bea", "Carla"])
+    players = at_table(
+        ["Ana", "Bea", "Carla"],
+        s1={"away": True, "stand_in": "medium"},
+        s2={"present": False},
+    )
+    console.print(game.table(a_view(players=players, seconds_left=41.6, deadline=1.0)))
+    shown = console.export_text()
+    assert "Your turn to play · 42 s on your clock" in shown
+    assert re.search(r"▶ +Ana \(you\) .* ⏱ 42 s", shown)
+    assert re.search(r"Bea .* away \(stand-in: medium\)", shown)
+    assert re.search(r"Carla .* offline", shown)
+    game.players = at_table(["Ana", "Bea", "Carla"], s2={"left": True, "stand_in": "easy"})
+    said = game.turn_text(a_view(turn=1, phase="bidding", seconds_left=7.2))
+    assert said.plain == "Bea to bid · 7 s left · Carla left (stand-in: easy)"
+
+
+def test_the_stand_in_and_the_comings_and_goings_are_told() -> None:
+    game, _ = seated(["Ana", "Bea", "Carla"], seat=1)
+
+    def said(event: dict[str, Any]) -> str:
+        told = game.describe({"seq": 1, **event})
+        assert told is not None
+        return told.plain
+
+    assert said({"type": "bid", "seat": 0, "bid": 1, "by": "stand_in"}) == (
+        "Ana's stand-in bids 1."
+    )
+    assert said({"type": "card_played", "seat": 1, "card": "O1", "by": "stand_in"}) == (
+        "Your stand-in plays O1 (as de oros)"
+    )
+    assert said({"type": "bid", "seat": 1, "bid": 0}) == "You bid 0."
+    assert said({"type": "seat_taken", "seat": 2, "name": "Carla"}) == "Carla takes seat 3."
+    assert said({"type": "seat_bot", "seat": 2, "bot": "hard"}) == "A hard bot takes seat 3."
+    assert said({"type": "seat_opened", "seat": 2}) == "Seat 3 is open again."
+    assert said({"type": "game_started"}) == "\nThe game starts: Ana, Bea and Carla."
+    assert said({"type": "seat_away", "seat": 0}) == (
+        "Ana is away: the stand-in plays their turns."
+    )
+    assert said({"type": "seat_away", "seat": 1}) == (
+        "You are away: your stand-in plays your turns."
+    )
+    assert said({"type": "seat_back", "seat": 0}) == "Ana is back."
+    assert said({"type": "seat_left", "seat": 2}) == (
+        "Carla left the table: the stand-in plays that seat to the end."
+    )
+
+
+class Table_(PochaClient):
+    """The API as far as a seat at a table goes: what was asked, and a view to answer."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        super().__init__("http://127.0.0.1:9")
+        self.asked: list[str] = []
+        self.answer = view
+
+    def view(self, game_id: str) -> dict[str, Any]:
+        return self.answer
+
+    def come_back(self, game_id: str, seat: int) -> dict[str, Any]:
+        self.asked.append(f"return {seat}")
+        return self.answer
+
+    def start(self, game_id: str, bots: str | None = None) -> dict[str, Any]:
+        self.asked.append(f"start {bots}")
+        return self.answer
+
+    def act(self, game_id: str, action: int | str, *, version: int | None = None) -> Any:
+        raise ApiError(412, {"error": "stale_version", "message": "the game is at version 12"})
+
+
+def test_an_away_seat_comes_back_on_enter() -> None:
+    console = Console(record=True, width=140, no_color=True)
+    lines = iter([None, ""])
+    players = at_table(["Ana", "Bea", "Carla"], s0={"away": True, "stand_in": "medium"})
+    view = a_view(players=players, turn=1)
+    api = Table_(view)
+    game = TerminalGame(api, console, line=lambda _: next(lines))
+    game.names, game.players, game.at_table, game.me = ["Ana", "Bea", "Carla"], players, True, api
+    game.away(view)  # nothing typed yet
+    assert api.asked == []
+    game.away(view)  # Enter
+    assert api.asked == ["return 0"]
+    shown = console.export_text()
+    assert shown.count("You are away: your stand-in (medium bot) plays your turns.") == 1
+    assert "Press Enter to come back, q to leave the table." in shown
+
+
+def test_a_move_typed_too_late_says_so_and_comes_back() -> None:
+    console = Console(record=True, width=140, no_color=True)
+    players = at_table(["Ana", "Bea", "Carla"], s0={"away": True, "stand_in": "medium"})
+    api = Table_(a_view(players=players, turn=1))
+    game = TerminalGame(api, console, ask=lambda _: "1")
+    game.names, game.at_table, game.me = ["Ana", "Bea", "Carla"], True, api
+    game.take_turn(a_view(players=at_table(["Ana", "Bea", "Carla"]), seconds_left=3.0))
+    assert api.asked == ["return 0"]
+    assert "Too late: your stand-in has been playing for you. You are back now." in (
+        console.export_text()
+    )
+    # Not away, the turn gone: the clock ran out once.
+    api.answer = a_view(players=at_table(["Ana", "Bea", "Carla"]), turn=2)
+    game.take_turn(a_view(players=at_table(["Ana", "Bea", "Carla"]), seconds_left=3.0))
+    assert "Too late: your clock ran out, and your stand-in played for you." in (
+        console.export_text()
+    )
+
+
+def test_the_waiting_room_fills_and_the_host_starts_it() -> None:
+    console = Console(record=True, width=140, no_color=True)
+    players = at_table(["Ana", "", ""], s1={"open": True}, s2={"present": False})
+    players[2]["name"] = "Bea"
+    table = {"code": "K7QM-3XHP", "listed": False, "waiting": True, "open_seats": 1}
+    view = a_view(phase="waiting", turn=None, players=players, table=table)
+    api = Table_(view)
+    lines = iter(["x", "s"])
+    game = TerminalGame(api, console, line=lambda _: next(lines))
+    game.host, game.level, game.at_table = api, "easy", True
+    game.look_at(view)
+    game.waiting_room(view)
+    game.waiting_room(view)
+    assert api.asked == ["start easy"]
+    shown = console.export_text()
+    assert "Table K7QM-3XHP" in shown
+    assert re.search(r"1 │ Ana \(you\) +│ here", shown)
+    assert re.search(r"2 │ \(open\) +│ waiting for someone", shown)
+    assert re.search(r"3 │ Bea +│ offline", shown)
+    assert shown.count("Table K7QM-3XHP") == 1  # the room is shown again only when it changes
+    assert "Type s to start now, or q to leave." in shown
+
+
+def test_a_game_gone_meanwhile_is_a_clean_end() -> None:
+    class Gone(PochaClient):
+        def events(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
+            raise ApiError(404, {"error": "game_not_found", "message": "no game g1"})
+
+    console = Console(record=True, width=140, no_color=True)
+    game = TerminalGame(Gone("http://127.0.0.1:9"), console)
+    game.game_id = "g1"
+    assert game.run() == 1
+    assert console.export_text() == "The service says: No game g1.\n"
