@@ -61,6 +61,9 @@ def live_service(
         "REDIS_URL": redis_url,
         "POCHA_BOT_RUNNER": "rq",
         "POCHA_SSE_MAX_SECONDS": "20",
+        # Clocks run out on the worker's watchdog: swept often, so that a test's clock of a
+        # few seconds ends soon after its deadline.
+        "POCHA_WATCHDOG_SWEEP": "0.5",
     }
     started: list[subprocess.Popen[bytes]] = []
     try:
