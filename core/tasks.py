@@ -348,7 +348,7 @@ def sweep(
     for key in keys:
         pipe.hmget(task_key(key), ["job", "recoveries", "timer"])
     tasks = pipe.execute()
-    jobs = _fetch_jobs(connection, [None if job is None else text(job) for job, _ in tasks])
+    jobs = _fetch_jobs(connection, [None if job is None else text(job) for job, *_ in tasks])
     # Read after the jobs: a job that ends in between reads started and is in no registry
     # any more, but its task has ended or moved on with it, so queueing it again does nothing.
     running = _running_job_ids(connection) if any(_is_started(job) for job in jobs) else set()
