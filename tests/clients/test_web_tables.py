@@ -182,9 +182,11 @@ def test_two_people_and_a_bot_play_at_a_table_joined_by_its_link(
     assert new_code and new_code != code and ana.page.url == f"{url}/t/{new_code}"
     bea.page.wait_for_selector("#rematch:has-text('Take your seat')", timeout=15_000)
     bea.page.click("#rematch")
+    # Both at the new table, its game started (every person took their seat).
     for person in people:
-        person.page.wait_for_selector("#game", timeout=15_000)
-    assert bea.page.url == f"{url}/t/{new_code}"
+        person.page.wait_for_url(f"{url}/t/{new_code}", timeout=15_000)
+        person.page.wait_for_selector("#game:not([data-phase=finished])", timeout=15_000)
+    assert ana.page.inner_text(".game-id") == bea.page.inner_text(".game-id") != f"Game {game_id}"
     assert ana.errors == [] and bea.errors == []
 
 
@@ -234,3 +236,39 @@ def test_a_person_who_closes_the_tab_is_played_for_then_comes_back_by_the_link(
     assert bea.moves > moves_before  # Bea played on herself
     bea.screenshot("web-tables-back-final.png")
     assert ana.errors == [] and bea.errors == []
+
+
+def test_the_page_speaks_the_browsers_language_until_another_is_picked(
+    browser: Any, live_service: LiveService
+) -> None:
+    context = browser.new_context(viewport=PHONE, locale="es-ES")
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        asked: list[str | None] = []
+        page.on(
+            "request",
+            lambda r: asked.append(r.headers.get("accept-language")) if "/api/v1/" in r.url else None,
+        )
+        page.goto(live_service.url)
+        page.wait_for_selector("#setup")
+        # Spanish from the browser's languages, with the game's words; the API asked in it.
+        assert page.inner_text("#deal") == "Repartir"
+        assert page.input_value("#lang") == "es"
+        assert page.evaluate("document.documentElement.lang") == "es"
+        assert page.inner_text("#lobby h2") == "Mesas públicas"
+        assert asked and set(asked) == {"es"}, asked
+        # The Spanish words fit a phone as the English ones do.
+        assert page.evaluate(MISFITS) == [], "the start page in Spanish"
+        # Picked in the page: English from now on, remembered over a reload.
+        page.select_option("#lang", "en")
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.wait_for_selector("#setup")
+        assert page.inner_text("#deal") == "Deal"
+        page.reload()
+        page.wait_for_selector("#setup")
+        assert page.inner_text("#deal") == "Deal" and page.input_value("#lang") == "en"
+        assert errors == []
+    finally:
+        context.close()
