@@ -516,7 +516,7 @@ async function show(event) {
       if (state.view?.table) startPolling(AFTER_GAME_POLL_MS);
       break;
     case "seat_taken":
-      if (event.seat !== state.game.seat) say(t("event.seatTaken", { name: event.name }));
+      if (event.seat !== state.game?.seat) say(t("event.seatTaken", { name: event.name }));
       break;
     case "game_started":
       state.table = [];
@@ -524,13 +524,13 @@ async function show(event) {
       say(t("event.started"));
       break;
     case "seat_away":
-      say(event.seat === state.game.seat ? t("event.youAway") : t("event.away", { name: nameOf(event.seat) }));
+      say(event.seat === state.game?.seat ? t("event.youAway") : t("event.away", { name: nameOf(event.seat) }));
       break;
     case "seat_back":
-      if (event.seat !== state.game.seat) say(t("event.back", { name: nameOf(event.seat) }));
+      if (event.seat !== state.game?.seat) say(t("event.back", { name: nameOf(event.seat) }));
       break;
     case "seat_left":
-      if (event.seat !== state.game.seat) say(t("event.left", { name: nameOf(event.seat) }));
+      if (event.seat !== state.game?.seat) say(t("event.left", { name: nameOf(event.seat) }));
       break;
     case "rematch":
       if (view.table) view.table.rematch = event.game_id;
@@ -709,7 +709,7 @@ function render() {
           ? `<span class="clock" data-until="${state.clock.until}" title="${t("clock.title")}">${clockText(state.clock.until)}</span>`
           : "";
       return `<div class="${classes.join(" ")}" data-seat="${seat}">
-        <div class="who">${view.table ? presenceDot(player) : ""}<span class="name">${escapeHtml(nameOf(seat))}</span>
+        <div class="who">${view.table ? presenceDot(player, seat === you?.seat) : ""}<span class="name">${escapeHtml(nameOf(seat))}</span>
           <span class="score" title="${t("seat.total")}">${view.scores[seat]}</span></div>
         <div class="roles">${player.bot ? `<span class="level">${escapeHtml(levelName(player.bot))}</span>` : ""}
           ${badges}${clock}</div>
@@ -991,12 +991,19 @@ async function leave() {
     if (view.phase !== "finished") {
       const ask = view.phase === "waiting" ? "leave.confirmWaiting" : "leave.confirmPlaying";
       if (!confirm(t(ask))) return;
+      // Follow the game no more: the token stops opening the seat once it is left.
+      leaveScreen();
+      const me = state.me;
+      state.game = null;
+      let message = "";
       try {
-        await state.me.leaveSeat(game.id, game.seat);
+        await me.leaveSeat(game.id, game.seat);
       } catch (error) {
-        if (!(error instanceof ApiError)) return say(errorText(error), "error");
+        if (!(error instanceof ApiError)) message = errorText(error);
       }
       forgetSeat(game.id);
+      showSetup(message);
+      return;
     } else {
       forgetCurrent();
     }

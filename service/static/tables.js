@@ -67,10 +67,11 @@ export function joinHtml(table, { name, message }) {
     </form>`;
 }
 
-/** A presence dot: green while the person has been seen lately. */
-export function presenceDot(player) {
+/** A presence dot: green while the person has been seen lately (`mine`: this page's seat,
+ * here by definition, even before the server has written it down). */
+export function presenceDot(player, mine = false) {
   if (player.bot || player.open) return "";
-  const here = player.present;
+  const here = player.present || mine;
   return `<span class="dot ${here ? "here" : "gone"}" role="img"
     aria-label="${t(here ? "presence.here" : "presence.gone")}" title="${t(here ? "presence.here" : "presence.gone")}"></span>`;
 }
@@ -91,7 +92,7 @@ export function waitingHtml(view, { me, host, levels, level, notice, noticeKind 
         host && p.open
           ? `<button type="button" class="quiet" data-action="seat-bot" data-seat="${seat}">${t("waiting.botHere")}</button>`
           : "";
-      return `<li class="${p.open ? "open" : "taken"}" data-seat="${seat}">${presenceDot(p)}
+      return `<li class="${p.open ? "open" : "taken"}" data-seat="${seat}">${presenceDot(p, seat === me)}
         <span class="who">${who}</span>${bot}${give}</li>`;
     })
     .join("");

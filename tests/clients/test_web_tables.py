@@ -102,19 +102,25 @@ def play(people: list[Person], until: Any, seconds: float = 180) -> None:
     raise AssertionError("the game did not get there in time")
 
 
-def open_table(person: Person, url: str, schedule: str, turn_seconds: int | None = None) -> str:
-    """From the setup form: three seats, the second open for a person, the third a bot; the
-    table's code."""
+def open_table(
+    person: Person,
+    url: str,
+    schedule: str,
+    turn_seconds: int | None = None,
+    others: tuple[str, ...] = ("open", "random"),
+) -> str:
+    """From the setup form: Ana's seat, then `others` (a bot's level, or "open" for a
+    person); the table's code."""
     page = person.page
     page.goto(url)
     page.wait_for_selector("#setup")
     page.fill("input[name=name]", "Ana")
-    page.select_option("select[name=players]", "3")
+    page.select_option("select[name=players]", str(1 + len(others)))
     page.select_option("select[name=schedule]", "custom")
     page.fill("input[name=schedule-custom]", schedule)
     assert page.locator("#table-options").is_hidden()
-    page.select_option("select[name=seat-2]", "open")
-    page.select_option("select[name=seat-3]", "random")
+    for seat, choice in enumerate(others, start=2):
+        page.select_option(f"select[name=seat-{seat}]", choice)
     # A seat for a person makes a table: listed, a stand-in, and the API's clock proposed.
     assert page.locator("#table-options").is_visible()
     assert page.input_value("input[name=turn_seconds]") == "60"
@@ -249,7 +255,9 @@ def test_the_page_speaks_the_browsers_language_until_another_is_picked(
         asked: list[str | None] = []
         page.on(
             "request",
-            lambda r: asked.append(r.headers.get("accept-language")) if "/api/v1/" in r.url else None,
+            lambda r: asked.append(r.headers.get("accept-language"))
+            if "/api/v1/" in r.url
+            else None,
         )
         page.goto(live_service.url)
         page.wait_for_selector("#setup")
@@ -272,3 +280,45 @@ def test_the_page_speaks_the_browsers_language_until_another_is_picked(
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_waiting_room_fills_and_empties_live_and_the_host_starts_with_bots(
+    people: tuple[Person, Person], live_service: LiveService
+) -> None:
+    ana, bea = people
+    url = live_service.url
+    code = open_table(ana, url, "1", others=("open", "open", "random"))
+    assert ana.page.get_attribute("#waiting", "data-open-seats") == "2"
+
+    # Bea sees the table in the lobby's list, and joins by typing its code.
+    page = bea.page
+    page.goto(url)
+    page.wait_for_selector(f".lobby-table[data-code='{code}'] a.sit", timeout=15_000)
+    page.fill("#join-code input[name=code]", code.lower().replace("-", " "))
+    page.click("#join-code button[type=submit]")
+    page.wait_for_selector("#join")
+    page.fill("#join input[name=name]", "Bea")
+    page.click("#take-seat")
+    page.wait_for_selector("#waiting[data-open-seats='1']")
+    assert page.url == f"{url}/t/{code}"
+    assert page.locator("#start").count() == 0  # only the host starts
+    # Ana's waiting room shows her at once, at the table.
+    ana.page.wait_for_selector("#waiting li[data-seat='1']:has-text('Bea')", timeout=15_000)
+    ana.page.wait_for_selector("#waiting li[data-seat='1'] .dot.here", timeout=15_000)
+
+    # Bea leaves: her seat opens again on Ana's page, and she is back in the lobby.
+    page.click("[data-action=leave]")
+    page.wait_for_selector("#setup")
+    ana.page.wait_for_selector("#waiting[data-open-seats='2']", timeout=15_000)
+
+    # The host puts a bot in one open seat, then starts with bots of a chosen level.
+    ana.page.select_option("#start-level", "random")
+    ana.page.click("#waiting li[data-seat='1'] [data-action=seat-bot]")
+    ana.page.wait_for_selector("#waiting[data-open-seats='1']", timeout=15_000)
+    ana.page.click("#start")
+    ana.page.wait_for_selector("#game", timeout=15_000)
+    levels = [e.inner_text() for e in ana.page.query_selector_all(".seat .level")]
+    assert levels == ["random"] * 3, levels
+    assert code not in [t["code"] for t in lobby(url)]
+    play([ana], until=ana.finished)
+    assert ana.errors == [] and bea.errors == []
