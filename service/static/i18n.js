@@ -351,6 +351,9 @@ const ES = {
   "level.expert": "experto",
 
   "rule.players": "Jugadores",
+  "rule.dealer_restriction": "restricción del que da",
+  "rule.exact_bonus": "Premio por acertar",
+  "rule.tiebreak": "desempate",
   "rule.schedule": "Manos",
   "rule.turn_seconds": "Segundos por turno",
   "rule.per_trick": "Puntos por baza",

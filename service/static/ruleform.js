@@ -39,7 +39,7 @@ function boolField(option) {
       "label",
       { class: "toggle", title: option.doc },
       element("input", { type: "checkbox", name: option.name, checked: option.default === true }),
-      element("span", {}, option.name.replaceAll("_", " ")),
+      element("span", {}, ruleLabel(option.name, option.name.replaceAll("_", " "))),
       element("small", {}, option.doc),
     ),
   ];

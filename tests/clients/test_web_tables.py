@@ -269,6 +269,24 @@ def test_the_page_speaks_the_browsers_language_until_another_is_picked(
         assert asked and set(asked) == {"es"}, asked
         # The Spanish words fit a phone as the English ones do.
         assert page.evaluate(MISFITS) == [], "the start page in Spanish"
+        # A table's link in Spanish, on a phone: its seats and the name field fit.
+        body = json.dumps(
+            {"players": [{"name": "Ana"}, {"open": True}, {"name": "Bot", "bot": "random"}]}
+        ).encode()
+        request = urllib.request.Request(
+            f"{live_service.url}/api/v1/games",
+            data=body,
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            code = json.load(answer)["table_code"]
+        page.goto(f"{live_service.url}/t/{code}")
+        page.wait_for_selector("#join")
+        assert page.inner_text("#take-seat") == "Sentarme"
+        assert page.inner_text("#join h2") == f"Mesa {code}"
+        assert page.evaluate(MISFITS) == [], "a table's link in Spanish"
+        page.goto(live_service.url)
+        page.wait_for_selector("#setup")
         # Picked in the page: English from now on, remembered over a reload.
         page.select_option("#lang", "en")
         page.wait_for_function("document.documentElement.lang === 'en'")
