@@ -365,8 +365,8 @@ async function startGame(game) {
     view = await state.me.comeBack(game.id, view.you.seat);
     say(t("back.done"));
   }
-  state.game = { ...game, seat: view.you.seat };
-  saveSeat(state.game);
+  game.seat = view.you.seat;
+  saveSeat(game);
   if (game.code) go(`/t/${encodeURIComponent(game.code)}`);
   takeView(view);
   state.table = view.phase === "playing" ? [...view.trick] : [];
@@ -415,11 +415,14 @@ function disconnect() {
 
 /** Read the events missed (when polling, or when the view is ahead of the stream). */
 async function catchUp() {
-  if (!state.game) return;
+  const game = state.game;
+  if (!game) return;
   try {
-    for (const event of await state.me.events(state.game.id, state.lastSeq)) enqueue(event);
+    const events = await state.me.events(game.id, state.lastSeq);
+    if (state.game !== game) return;
+    for (const event of events) enqueue(event);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) gameGone();
+    if (state.game === game && error instanceof ApiError && error.status === 404) gameGone();
   }
 }
 
@@ -433,13 +436,18 @@ function enqueue(event) {
 async function pump() {
   if (state.pumping) return;
   state.pumping = true;
+  // The game followed: another game (a rematch, a table joined) makes these events old.
+  const game = state.game;
   try {
+    let moved = false;
     while (state.queue.length) {
       const event = state.queue.shift();
       await show(event);
+      moved = state.game !== game;
+      if (moved) break;
       state.handledSeq = event.seq;
     }
-    await refresh();
+    if (!moved) await refresh();
   } catch (error) {
     say(error.message, "error");
   } finally {
@@ -549,13 +557,16 @@ async function show(event) {
  */
 async function refresh(always = false) {
   if (!state.game) return;
+  const game = state.game;
   let view;
   try {
-    view = await state.me.view(state.game.id);
+    view = await state.me.view(game.id);
   } catch (error) {
+    if (state.game !== game) return;
     if (error instanceof ApiError && error.status === 404) return gameGone();
     throw error;
   }
+  if (state.game !== game) return; // the page moved on to another game meanwhile
   const caughtUp = view.last_event <= state.handledSeq;
   if (!caughtUp && !always) {
     if (view.last_event > state.lastSeq) await catchUp();
