@@ -1120,6 +1120,13 @@ async function boot() {
   await loadCatalogue();
   document.documentElement.lang = language();
   languageMenu();
+  // A tab brought back to the front reads its view at once (a browser slows the timers of
+  // a tab in the background), so the table sees this seat and the page is current.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && state.game && !state.pumping && !state.queue.length) {
+      refresh().catch(() => {});
+    }
+  });
   // Back and forward between the lobby and a table's link: open what the address says.
   window.addEventListener("popstate", () => location.reload());
   const link = location.pathname.match(/^\/t\/([^/]+)\/?$/);

@@ -235,7 +235,7 @@ def test_a_person_who_closes_the_tab_is_played_for_then_comes_back_by_the_link(
     bea.open_tab().goto(link)
     bea.page.wait_for_selector("#game", timeout=15_000)
     assert bea.page.locator(".away-bar").count() == 0
-    ana.page.wait_for_function(f"!document.querySelector(\"{away}\")", timeout=15_000)
+    ana.page.wait_for_function(f'!document.querySelector("{away}")', timeout=15_000)
     assert PochaClient(url).view(game_id)["players"][1]["away"] is False
 
     play([ana, bea], until=lambda: ana.finished() and bea.finished())
@@ -255,9 +255,9 @@ def test_the_page_speaks_the_browsers_language_until_another_is_picked(
         asked: list[str | None] = []
         page.on(
             "request",
-            lambda r: asked.append(r.headers.get("accept-language"))
-            if "/api/v1/" in r.url
-            else None,
+            lambda r: (
+                asked.append(r.headers.get("accept-language")) if "/api/v1/" in r.url else None
+            ),
         )
         page.goto(live_service.url)
         page.wait_for_selector("#setup")
