@@ -201,7 +201,7 @@ const ES = {
   "badge.away": "ausente",
   "badge.left": "se fue",
   "badge.standIn": "suplente",
-  "role.dealer": "da",
+  "role.dealer": "reparte",
   "role.mano": "mano",
   "clock.title": "Tiempo que queda para este turno; luego lo juega el bot suplente",
   "clock.seconds": "{n} s",
