@@ -1,5 +1,7 @@
 """The web front end: the page at `/` that plays Pocha in a browser, on the public API.
 
+A table's shareable link, `/t/CODE`, is the same page: it reads the code from its address.
+
 The page and its modules are static files in `service/static/` (plain ES modules, no build
 step), served by Flask's static route at `/static/`; this blueprint adds `/`, the cache
 policy of those files, and Swagger UI's assets for the API docs page. It is a plain Flask
@@ -50,6 +52,12 @@ def page_texts(lang: str) -> Response:
     return response
 
 
+@blp.get("/t/<code>")
+def table_link(code: str) -> Response:
+    # The page finds the table by the code in its own address (location.pathname).
+    return current_app.send_static_file("index.html")
+
+
 @blp.get(SWAGGER_UI_URL + "<name>")
 def swagger_ui_asset(name: str) -> Response:
     if name not in _SWAGGER_UI_FILES:
@@ -62,6 +70,6 @@ def swagger_ui_asset(name: str) -> Response:
 def revalidate_page_files(response: Response) -> Response:
     # The modules import each other by plain path: a browser must revalidate them (cheap,
     # with the ETag) so that a new version of the service never runs with half-old files.
-    if request.path == "/" or request.path.startswith("/static/"):
+    if request.path == "/" or request.path.startswith(("/static/", "/t/")):
         response.headers["Cache-Control"] = "no-cache"
     return response

@@ -13,6 +13,9 @@ export class ApiError extends Error {
 }
 
 export class Api {
+  /** The language of the server's sentences (`message`), sent as Accept-Language. */
+  static language = null;
+
   constructor(token = null, base = "") {
     this.token = token;
     this.base = base;
@@ -21,6 +24,7 @@ export class Api {
   async request(method, path, body = undefined, extraHeaders = {}) {
     const headers = { Accept: "application/json", ...extraHeaders };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (Api.language) headers["Accept-Language"] = Api.language;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const response = await fetch(this.base + path, {
       method,
@@ -43,11 +47,51 @@ export class Api {
     return this.request("GET", "/api/v1/rules");
   }
 
-  createGame(players, rules, seed) {
-    const body = { players };
+  /** `table`: {listed, stand_in_level} for a game with open seats or several people. */
+  createGame(players, rules, seed, table = {}) {
+    const body = { players, ...table };
     if (rules) body.rules = rules;
     if (seed !== undefined && seed !== null) body.seed = seed;
     return this.request("POST", "/api/v1/games", body);
+  }
+
+  // -- tables: the lobby, a code, a seat; the host's and a person's changes of seats --
+
+  lobby() {
+    // Listed tables only (the default: `?listed=true` is refused by the API as a string).
+    return this.request("GET", "/api/v1/tables");
+  }
+
+  table(code) {
+    return this.request("GET", `/api/v1/tables/${encodeURIComponent(code)}`);
+  }
+
+  /** Take the first open seat: {game_id, seat, token, table_code}. */
+  join(code, name) {
+    return this.request("POST", `/api/v1/tables/${encodeURIComponent(code)}/seats`, { name });
+  }
+
+  /** (host) Start now, bots of `level` in the seats still open. */
+  start(gameId, level) {
+    return this.request("POST", `/api/v1/games/${encodeURIComponent(gameId)}/start`, { bots: level });
+  }
+
+  /** (host) A bot of `level` in an open seat. */
+  seatBot(gameId, seat, level) {
+    return this.request("POST", `/api/v1/games/${encodeURIComponent(gameId)}/seats/${seat}/bot`, { level });
+  }
+
+  comeBack(gameId, seat) {
+    return this.request("POST", `/api/v1/games/${encodeURIComponent(gameId)}/seats/${seat}/return`);
+  }
+
+  leaveSeat(gameId, seat) {
+    return this.request("POST", `/api/v1/games/${encodeURIComponent(gameId)}/seats/${seat}/leave`);
+  }
+
+  /** Your seat at the rematch of a finished game: {game_id, seat, token, table_code, host_token?}. */
+  rematch(gameId) {
+    return this.request("POST", `/api/v1/games/${encodeURIComponent(gameId)}/rematch`);
   }
 
   view(gameId) {

@@ -1,4 +1,7 @@
-// The Pocha web page: set up a game against bots, then play it, on the public HTTP API only.
+// The Pocha web page: the lobby (set up a game against bots or a table with open seats for
+// people, join one by its code or from the public list), a table's waiting room, then the
+// game, on the public HTTP API only. A table's link is `/t/CODE`: this browser goes back
+// to the seat it holds there (seats.js), or shows the table and a name field to sit down.
 //
 // The seat's view (GET /api/v1/games/{id} with the seat's token) is the truth for the
 // hand, the bids, whose turn it is and what is legal. The event stream (Server-Sent
@@ -7,17 +10,31 @@
 // read again once the events run out, so the page shows every card even when the bots
 // play faster than the eye. The seat's token is kept in localStorage, so a reload resumes.
 // The page knows no rule of the game: what is legal, why the rest is not and who is winning
-// the trick all come with the view.
+// the trick all come with the view. At a table with other people the page reads its view
+// at least every PRESENCE_MS (that is how the server knows the seat is here), shows the
+// clock of the seat whose turn it is, and who is away or played by the stand-in. Every
+// sentence comes from i18n.js, in the language chosen.
 
 import { Api, ApiError } from "./api.js";
 import { cardSvg, symbol } from "./cards.js";
 import { bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
 import { escapeHtml } from "./html.js";
+import { LANGUAGES, language, levelName, loadCatalogue, setLanguage, t } from "./i18n.js";
 import { RuleFormError, readRules, rulesFieldset } from "./ruleform.js";
 import { SUIT_NAMES, cardName, suitOf } from "./rules.js";
+import { currentSeat, forgetCurrent, forgetSeat, saveSeat, seatAt } from "./seats.js";
+import { joinHtml, lobbyHtml, presenceDot, waitingHtml } from "./tables.js";
 
-const STORE_KEY = "pocha.game";
 const NAME_KEY = "pocha.name";
+// A seat of the setup form given to a person who joins by the table's code or link.
+const OPEN = "open";
+// The clock a game with two people or more gets when its creator leaves it (the API's).
+const DEFAULT_TURN_SECONDS = 60;
+// How often the page reads its view at a table (the server counts a seat present while seen
+// in the last 45 s), the lobby's list, and events after a game (for a rematch), in ms.
+const PRESENCE_MS = 15_000;
+const LOBBY_MS = 5_000;
+const AFTER_GAME_POLL_MS = 2_000;
 // How long things stay on screen (ms): a flying card, a won trick, a bid.
 const FLY_MS = 380;
 const TRICK_HOLD_MS = 900;
@@ -46,6 +63,10 @@ const state = {
   pollTimer: null,
   sheetOpen: true,
   finalClosed: false,
+  levels: [], // the bot levels, by name
+  startLevel: null, // the level the host starts with
+  clock: null, // {turn, version, until}: the deadline of the turn in the view, in local ms
+  timers: [], // the current screen's intervals
 };
 
 // -- small helpers -------------------------------------------------------------------------
@@ -54,8 +75,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, reducedMotion
 
 function nameOf(seat) {
   const player = state.view?.players?.[seat];
-  if (!player) return `Seat ${seat}`;
-  return seat === state.game?.seat ? "You" : player.name;
+  if (!player) return t("seat.n", { n: seat + 1 });
+  return seat === state.game?.seat ? t("you") : player.name;
 }
 
 function say(text, kind = "info") {
@@ -68,78 +89,176 @@ function say(text, kind = "info") {
   }
 }
 
-function saveGame(game) {
-  localStorage.setItem(STORE_KEY, JSON.stringify(game));
+/** Run `fn` every `ms` while this screen is shown (stopped by `leaveScreen`). */
+function every(ms, fn) {
+  state.timers.push(setInterval(fn, ms));
 }
 
-function forgetGame() {
-  localStorage.removeItem(STORE_KEY);
+/** Stop what the screen shown was doing: its stream, its polling, its timers. */
+function leaveScreen() {
+  disconnect();
+  for (const timer of state.timers) clearInterval(timer);
+  state.timers = [];
+}
+
+function go(path) {
+  if (location.pathname !== path) history.pushState(null, "", path);
+}
+
+/** Take a view read from the server: its clock counts from now. */
+function takeView(view) {
+  state.view = view;
+  state.clock =
+    view.seconds_left === null || view.seconds_left === undefined || view.turn === null
+      ? null
+      : { turn: view.turn, version: view.version, until: Date.now() + view.seconds_left * 1000 };
+}
+
+function errorText(error) {
+  return error instanceof ApiError ? error.message : t("error.network", { message: error.message });
+}
+
+async function loadRulebook() {
+  if (state.rulebook) return true;
+  try {
+    state.rulebook = await new Api().rules();
+    state.levels = state.rulebook.bot_levels.map((l) => l.name);
+    return true;
+  } catch (error) {
+    app.innerHTML = `<p class="notice error">${t("error.noService", { message: escapeHtml(error.message) })}</p>`;
+    return false;
+  }
+}
+
+function levelOptions(chosen, extra = "") {
+  return (
+    state.levels
+      .map((l) => `<option value="${l}" ${l === chosen ? "selected" : ""}>${escapeHtml(levelName(l))}</option>`)
+      .join("") + extra
+  );
 }
 
 // -- setup -----------------------------------------------------------------------------------
 
 async function showSetup(message = "") {
-  disconnect();
+  leaveScreen();
   state.game = null;
   state.view = null;
-  if (!state.rulebook) {
-    try {
-      state.rulebook = await new Api().rules();
-    } catch (error) {
-      app.innerHTML = `<p class="notice error">The service does not answer: ${escapeHtml(error.message)}</p>`;
-      return;
-    }
-  }
-  const levels = state.rulebook.bot_levels.map((l) => l.name);
+  go("/");
+  if (!(await loadRulebook())) return;
+  const levels = state.levels;
   const level = levels.includes("medium") ? "medium" : levels[0];
   app.innerHTML = `
+  <div class="lobby-page">
     <form id="setup" class="setup panel" autocomplete="off">
-      <h2>New game</h2>
-      <p class="lead">You against bots. Bid how many tricks you will win, then win exactly that many.</p>
+      <h2>${t("setup.title")}</h2>
+      <p class="lead">${t("setup.lead")}</p>
       <div class="grid">
-        <label>Your name <input name="name" maxlength="40" required
-          value="${escapeHtml(localStorage.getItem(NAME_KEY) || "You")}"></label>
-        <label>Seed <input type="number" name="seed" min="0" placeholder="random"></label>
+        <label>${t("setup.name")} <input name="name" maxlength="40" required
+          value="${escapeHtml(localStorage.getItem(NAME_KEY) || t("you"))}"></label>
+        <label>${t("setup.seed")} <input type="number" name="seed" min="0" placeholder="${t("setup.random")}"></label>
       </div>
       <div id="rules"></div>
-      <fieldset><legend>Bots</legend>
-        <label>All bots <select name="all-levels">${levels
-          .map((l) => `<option ${l === level ? "selected" : ""}>${l}</option>`)
-          .join("")}</select></label>
-        <div id="bots" class="bots"></div></fieldset>
+      <fieldset><legend>${t("setup.seats")}</legend>
+        <p class="muted small">${t("setup.seatsHelp")}</p>
+        <label>${t("setup.allBots")} <select name="all-levels">${levelOptions(level)}</select></label>
+        <div id="bots" class="bots"></div>
+        <div id="table-options" class="table-options" hidden>
+          <label class="toggle"><input type="checkbox" name="listed" checked>
+            <span>${t("setup.listed")}</span><small>${t("setup.listedHelp")}</small></label>
+          <label>${t("setup.standIn")} <select name="stand-in">${levelOptions(level)}</select></label>
+        </div></fieldset>
       <div class="deal-bar">
-        <button type="submit" class="primary" id="deal">Deal</button>
+        <button type="submit" class="primary" id="deal">${t("setup.deal")}</button>
         <p id="notice" class="notice ${message ? "error" : "info"}">${escapeHtml(message)}</p>
       </div>
-    </form>`;
+    </form>
+    <aside class="tables-side">
+      <form id="join-code" class="panel join-code" autocomplete="off">
+        <h2>${t("join.byCode")}</h2>
+        <div class="row"><input name="code" placeholder="ABCD-EFGH" maxlength="12" required
+            autocapitalize="characters" aria-label="${t("join.code")}">
+          <button type="submit" class="primary">${t("join.go")}</button></div>
+      </form>
+      <section class="panel lobby" id="lobby" aria-live="polite"><h2>${t("lobby.title")}</h2>
+        <div id="lobby-tables"><p class="muted">${t("lobby.loading")}</p></div></section>
+    </aside>
+  </div>`;
   // The rule fields come from the API's list of options, not from this page.
   document.getElementById("rules").replaceWith(rulesFieldset(state.rulebook.options));
   const form = document.getElementById("setup");
+  const turnField = form.elements.namedItem("turn_seconds");
+  turnField?.addEventListener("input", () => {
+    turnField.dataset.touched = "yes";
+  });
+  // Open seats make a table: the lobby and stand-in options show, and a clock is proposed
+  // (the API's default) unless the person set one.
+  const tableOptions = () => {
+    const open = [...form.querySelectorAll("select.level")].filter((s) => s.value === OPEN).length;
+    document.getElementById("table-options").hidden = open === 0;
+    form.deal.textContent = open ? t("setup.openTable") : t("setup.deal");
+    if (turnField && !turnField.dataset.touched) {
+      turnField.value = String(open ? DEFAULT_TURN_SECONDS : turnField.defaultValue);
+    }
+  };
   const botRows = () => {
     const count = Number(form.players.value) - 1;
     const chosen = form["all-levels"].value;
+    const before = [...form.querySelectorAll("select.level")].map((s) => s.value);
     document.getElementById("bots").innerHTML = Array.from(
       { length: count },
-      (_, i) => `<label>Bot ${i + 1} <select class="level" data-bot="${i + 1}">${levels
-        .map((l) => `<option ${l === chosen ? "selected" : ""}>${l}</option>`)
-        .join("")}</select></label>`,
+      (_, i) => `<label>${t("seat.n", { n: i + 2 })} <select class="level" name="seat-${i + 2}" data-bot="${i + 1}">${levelOptions(
+        before[i] ?? chosen,
+        `<option value="${OPEN}" ${before[i] === OPEN ? "selected" : ""}>${t("setup.person")}</option>`,
+      )}</select></label>`,
     ).join("");
+    tableOptions();
   };
   botRows();
   form.players.addEventListener("change", botRows);
-  form["all-levels"].addEventListener("change", botRows);
+  form["all-levels"].addEventListener("change", () => {
+    for (const select of form.querySelectorAll("select.level")) {
+      if (select.value !== OPEN) select.value = form["all-levels"].value;
+    }
+  });
+  document.getElementById("bots").addEventListener("change", tableOptions);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     createGame(form);
   });
+  document.getElementById("join-code").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const code = event.target.code.value.trim().toUpperCase();
+    if (code) openTable(code, true);
+  });
+  refreshLobby();
+  every(LOBBY_MS, refreshLobby);
+}
+
+async function refreshLobby() {
+  const list = document.getElementById("lobby-tables");
+  if (!list) return;
+  try {
+    const tables = await new Api().lobby();
+    const now = document.getElementById("lobby-tables");
+    if (now) now.innerHTML = lobbyHtml(tables);
+  } catch (error) {
+    list.innerHTML = `<p class="notice error">${escapeHtml(errorText(error))}</p>`;
+  }
 }
 
 async function createGame(form) {
-  const name = form.name.value.trim() || "You";
+  const name = form.name.value.trim() || t("you");
   localStorage.setItem(NAME_KEY, name);
   const players = [{ name }];
+  let open = 0;
   for (const select of form.querySelectorAll("select.level")) {
-    players.push({ name: `Bot ${select.dataset.bot}`, bot: select.value });
+    if (select.value === OPEN) {
+      players.push({ open: true });
+      open += 1;
+    } else {
+      players.push({ name: `Bot ${select.dataset.bot}`, bot: select.value });
+    }
   }
   let rules;
   try {
@@ -150,27 +269,87 @@ async function createGame(form) {
     return;
   }
   const seed = form.seed.value === "" ? null : Number(form.seed.value);
+  const table = open ? { listed: form.listed.checked, stand_in_level: form["stand-in"].value } : {};
   form.deal.disabled = true;
-  say("Dealing…");
+  say(open ? t("setup.opening") : t("setup.dealing"));
   try {
-    const created = await new Api().createGame(players, rules, seed);
+    const created = await new Api().createGame(players, rules, seed, table);
     const game = {
       id: created.id,
       token: created.seats[0].token,
       hostToken: created.host_token,
       seat: 0,
+      code: created.table_code ?? null,
     };
-    saveGame(game);
+    saveSeat(game);
     await startGame(game);
   } catch (error) {
     form.deal.disabled = false;
-    say(error instanceof ApiError ? error.message : `Cannot create the game: ${error.message}`, "error");
+    say(error instanceof ApiError ? error.message : t("error.create", { message: error.message }), "error");
+  }
+}
+
+// -- a table by its code ---------------------------------------------------------------------
+
+/** The table `code` names: back to the seat held there, else its seats and a name field. */
+async function openTable(code, fromLobby = false) {
+  const held = seatAt(code);
+  if (held) {
+    try {
+      await startGame(held);
+      return;
+    } catch (error) {
+      // The seat is gone (the game expired, or this seat left while the table waited).
+      forgetSeat(held.id);
+      if (!(error instanceof ApiError)) console.error(error);
+    }
+  }
+  await showJoin(code, "", fromLobby);
+}
+
+async function showJoin(code, message = "", fromLobby = false) {
+  leaveScreen();
+  state.game = null;
+  state.view = null;
+  let table;
+  try {
+    table = await new Api().table(code);
+  } catch (error) {
+    const why =
+      error instanceof ApiError && error.status === 404 ? t("join.notFound", { code }) : errorText(error);
+    if (fromLobby) say(why, "error");
+    else showSetup(why);
+    return;
+  }
+  go(`/t/${encodeURIComponent(table.code)}`);
+  app.innerHTML = joinHtml(table, { name: localStorage.getItem(NAME_KEY) || "", message });
+  document.getElementById("join").addEventListener("submit", (event) => {
+    event.preventDefault();
+    takeSeat(table.code, event.target);
+  });
+}
+
+async function takeSeat(code, form) {
+  const name = form.name.value.trim();
+  if (!name) return;
+  localStorage.setItem(NAME_KEY, name);
+  form.querySelector("#take-seat").disabled = true;
+  try {
+    const taken = await new Api().join(code, name);
+    const game = { id: taken.game_id, token: taken.token, seat: taken.seat, hostToken: null, code: taken.table_code };
+    saveSeat(game);
+    await startGame(game);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) return showJoin(code, error.message);
+    form.querySelector("#take-seat").disabled = false;
+    say(errorText(error), "error");
   }
 }
 
 // -- following a game ------------------------------------------------------------------------
 
 async function startGame(game) {
+  leaveScreen();
   state.game = game;
   state.me = new Api(game.token);
   state.queue = [];
@@ -178,13 +357,30 @@ async function startGame(game) {
   state.trickWinner = null;
   state.finalClosed = false;
   say("");
-  const view = await state.me.view(game.id);
-  state.view = view;
+  let view = await state.me.view(game.id);
+  if (!view.you) throw new ApiError(403, { error: "not_seated", message: t("error.notSeated") });
+  const mine = view.players[view.you.seat];
+  if (mine?.away && !mine.left && view.phase !== "finished") {
+    // Coming back to the table is acting again: the stand-in stops playing this seat.
+    view = await state.me.comeBack(game.id, view.you.seat);
+    say(t("back.done"));
+  }
+  game.seat = view.you.seat;
+  saveSeat(game);
+  if (game.code) go(`/t/${encodeURIComponent(game.code)}`);
+  takeView(view);
   state.table = view.phase === "playing" ? [...view.trick] : [];
   state.lastSeq = state.handledSeq = view.last_event;
   await loadHistory();
   render();
   connect();
+  if (view.table) {
+    // Seen here, so the others know this seat is at the table (the stream cannot say).
+    every(PRESENCE_MS, () => {
+      if (!state.pumping && !state.queue.length) refresh().catch(() => {});
+    });
+  }
+  every(250, tickClock);
 }
 
 function connect() {
@@ -206,9 +402,9 @@ function connect() {
   state.source = source;
 }
 
-function startPolling() {
+function startPolling(ms = 1000) {
   clearInterval(state.pollTimer);
-  state.pollTimer = setInterval(catchUp, 1000);
+  state.pollTimer = setInterval(catchUp, ms);
 }
 
 function disconnect() {
@@ -219,11 +415,14 @@ function disconnect() {
 
 /** Read the events missed (when polling, or when the view is ahead of the stream). */
 async function catchUp() {
-  if (!state.game) return;
+  const game = state.game;
+  if (!game) return;
   try {
-    for (const event of await state.me.events(state.game.id, state.lastSeq)) enqueue(event);
+    const events = await state.me.events(game.id, state.lastSeq);
+    if (state.game !== game) return;
+    for (const event of events) enqueue(event);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) gameGone();
+    if (state.game === game && error instanceof ApiError && error.status === 404) gameGone();
   }
 }
 
@@ -237,13 +436,18 @@ function enqueue(event) {
 async function pump() {
   if (state.pumping) return;
   state.pumping = true;
+  // The game followed: another game (a rematch, a table joined) makes these events old.
+  const game = state.game;
   try {
+    let moved = false;
     while (state.queue.length) {
       const event = state.queue.shift();
       await show(event);
+      moved = state.game !== game;
+      if (moved) break;
       state.handledSeq = event.seq;
     }
-    await refresh();
+    if (!moved) await refresh();
   } catch (error) {
     say(error.message, "error");
   } finally {
@@ -264,12 +468,14 @@ async function show(event) {
       animateDeal();
       break;
     case "bid":
+      if (event.by === "stand_in") say(t("event.standIn", { name: nameOf(event.seat) }));
       view.bids[event.seat] = event.bid;
       render();
       flash(`.seat[data-seat="${event.seat}"] .bid`);
       await sleep(BID_MS);
       break;
     case "card_played": {
+      if (event.by === "stand_in") say(t("event.standIn", { name: nameOf(event.seat) }));
       if (state.table.some((p) => p.card === event.card)) break;
       const from =
         document.querySelector(`.hand [data-card="${event.card}"]`) ||
@@ -304,8 +510,9 @@ async function show(event) {
       await loadHistory();
       render();
       say(
-        "Hand scored: " +
-          event.points.map((p, s) => `${nameOf(s)} ${p >= 0 ? "+" : ""}${p}`).join(", "),
+        t("event.scored", {
+          points: event.points.map((p, s) => `${nameOf(s)} ${p >= 0 ? "+" : ""}${p}`).join(", "),
+        }),
       );
       await sleep(TRICK_HOLD_MS);
       break;
@@ -313,6 +520,29 @@ async function show(event) {
       disconnect();
       say("");
       await refresh(true);
+      // At a table, someone may ask for a rematch: its event comes after the stream ended.
+      if (state.view?.table) startPolling(AFTER_GAME_POLL_MS);
+      break;
+    case "seat_taken":
+      if (event.seat !== state.game?.seat) say(t("event.seatTaken", { name: event.name }));
+      break;
+    case "game_started":
+      state.table = [];
+      await refresh(true);
+      say(t("event.started"));
+      break;
+    case "seat_away":
+      say(event.seat === state.game?.seat ? t("event.youAway") : t("event.away", { name: nameOf(event.seat) }));
+      break;
+    case "seat_back":
+      if (event.seat !== state.game?.seat) say(t("event.back", { name: nameOf(event.seat) }));
+      break;
+    case "seat_left":
+      if (event.seat !== state.game?.seat) say(t("event.left", { name: nameOf(event.seat) }));
+      break;
+    case "rematch":
+      if (view.table) view.table.rematch = event.game_id;
+      render();
       break;
     default:
       break;
@@ -327,19 +557,22 @@ async function show(event) {
  */
 async function refresh(always = false) {
   if (!state.game) return;
+  const game = state.game;
   let view;
   try {
-    view = await state.me.view(state.game.id);
+    view = await state.me.view(game.id);
   } catch (error) {
+    if (state.game !== game) return;
     if (error instanceof ApiError && error.status === 404) return gameGone();
     throw error;
   }
+  if (state.game !== game) return; // the page moved on to another game meanwhile
   const caughtUp = view.last_event <= state.handledSeq;
   if (!caughtUp && !always) {
     if (view.last_event > state.lastSeq) await catchUp();
     return;
   }
-  state.view = view;
+  takeView(view);
   if (caughtUp && state.trickWinner === null) {
     state.table = view.phase === "playing" ? [...view.trick] : [];
   }
@@ -352,8 +585,8 @@ async function loadHistory() {
 }
 
 function gameGone() {
-  forgetGame();
-  showSetup("That game is no longer on the server (deleted or expired).");
+  if (state.game) forgetSeat(state.game.id);
+  showSetup(t("error.gone"));
 }
 
 // -- acting ----------------------------------------------------------------------------------
@@ -369,7 +602,7 @@ async function act(action) {
     if (view.version < state.view.version) {
       // The stream brought a newer view while the answer was on its way: keep that.
     } else if (view.hand_number === state.view.hand_number && view.phase !== "finished") {
-      state.view = view;
+      takeView(view);
     } else {
       // The move ended the hand or the game: the trick and the scores are still to be
       // shown from the events; until then this seat waits.
@@ -390,7 +623,7 @@ async function act(action) {
 
 async function askHint() {
   const version = state.view.version;
-  say("Asking the bots…");
+  say(t("hint.asking"));
   document.querySelector("[data-action=hint]")?.setAttribute("disabled", "");
   try {
     const job = await state.me.hint(state.game.id);
@@ -399,12 +632,16 @@ async function askHint() {
     state.hint = { version, action, analysis: analysis || [] };
     const best = state.hint.analysis.find((a) => a.action === action);
     const why = best
-      ? ` The search spent ${Math.round(best.share * 100)}% of its time there, for ${best.mean_score >= 0 ? "+" : ""}${best.mean_score.toFixed(1)} points on average.`
+      ? " " +
+        t("hint.why", {
+          share: Math.round(best.share * 100),
+          points: `${best.mean_score >= 0 ? "+" : ""}${best.mean_score.toFixed(1)}`,
+        })
       : "";
-    const what = typeof action === "number" ? `bid ${action}` : `play the ${cardName(action)}`;
-    say(`Hint: ${what}.${why}`, "hint");
+    const what = typeof action === "number" ? t("hint.bid", { n: action }) : t("hint.play", { card: cardName(action) });
+    say(t("hint.says", { what }) + why, "hint");
   } catch (error) {
-    say(`No hint: ${error.message}`, "error");
+    say(t("hint.none", { message: error.message }), "error");
   }
   render();
 }
@@ -426,13 +663,28 @@ function myTurn() {
 function render() {
   const view = state.view;
   if (!view) return;
+  if (view.phase === "waiting") {
+    app.innerHTML = waitingHtml(view, {
+      me: state.game?.seat,
+      host: Boolean(state.game?.hostToken),
+      levels: state.levels.length ? state.levels : ["medium"],
+      level: state.startLevel ?? view.table?.stand_in_level ?? "medium",
+      notice: state.notice,
+      noticeKind: state.noticeKind,
+    });
+    return;
+  }
   const mine = myTurn();
   const you = view.you;
   const hint = state.hint && state.hint.version === view.version ? state.hint : null;
   const rank = [...view.players.keys()].sort((a, b) => view.scores[b] - view.scores[a]);
   const trumpSuit = suitOf(view.trump.card);
   const holder =
-    view.trump.holder === null ? "turned up" : `held by ${escapeHtml(nameOf(view.trump.holder))}`;
+    view.trump.holder === null
+      ? t("trump.turnedUp")
+      : t("trump.heldBy", { name: escapeHtml(nameOf(view.trump.holder)) });
+  const clockOn =
+    state.clock && state.clock.turn === view.turn && state.clock.version === view.version && view.phase !== "finished";
 
   const seats = view.players
     .map((player, seat) => {
@@ -440,20 +692,40 @@ function render() {
       if (seat === view.turn && view.phase !== "finished") classes.push("turn");
       if (you && seat === you.seat) classes.push("me");
       if (state.trickWinner === seat) classes.push("winner");
+      if (player.away) classes.push("away");
       const role =
-        seat === view.dealer ? "dealer" : seat === view.mano && view.phase !== "finished" ? "mano" : "";
+        seat === view.dealer
+          ? t("role.dealer")
+          : seat === view.mano && view.phase !== "finished"
+            ? t("role.mano")
+            : "";
       const bid = view.bids[seat];
       const backs =
         you && seat === you.seat
           ? ""
-          : `<div class="backs" aria-label="${view.hand_sizes[seat]} cards">${"<i></i>".repeat(view.hand_sizes[seat])}</div>`;
+          : `<div class="backs" aria-label="${t("seat.cards", { n: view.hand_sizes[seat] })}">${"<i></i>".repeat(view.hand_sizes[seat])}</div>`;
+      const badges = [
+        role ? `<span class="badge">${role}</span>` : "",
+        player.left
+          ? `<span class="badge left">${t("badge.left")}</span>`
+          : player.away
+            ? `<span class="badge away">${t("badge.away")}</span>`
+            : "",
+        player.stand_in && !player.bot
+          ? `<span class="badge stand-in" title="${escapeHtml(levelName(player.stand_in))}">${t("badge.standIn")}</span>`
+          : "",
+      ].join("");
+      const clock =
+        clockOn && seat === view.turn
+          ? `<span class="clock" data-until="${state.clock.until}" title="${t("clock.title")}">${clockText(state.clock.until)}</span>`
+          : "";
       return `<div class="${classes.join(" ")}" data-seat="${seat}">
-        <div class="who"><span class="name">${escapeHtml(nameOf(seat))}</span>
-          <span class="score" title="total points">${view.scores[seat]}</span></div>
-        <div class="roles">${player.bot ? `<span class="level">${escapeHtml(player.bot)}</span>` : ""}
-          ${role ? `<span class="badge">${role}</span>` : ""}</div>
-        <div class="stats"><span class="bid" title="bid">${bid === null ? "–" : bid}</span>
-          <span class="won" title="tricks won">${view.tricks_won[seat]}</span>${backs}</div></div>`;
+        <div class="who">${view.table ? presenceDot(player, seat === you?.seat) : ""}<span class="name">${escapeHtml(nameOf(seat))}</span>
+          <span class="score" title="${t("seat.total")}">${view.scores[seat]}</span></div>
+        <div class="roles">${player.bot ? `<span class="level">${escapeHtml(levelName(player.bot))}</span>` : ""}
+          ${badges}${clock}</div>
+        <div class="stats"><span class="bid" data-label="${t("seat.bidShort")}" title="${t("seat.bid")}">${bid === null ? "–" : bid}</span>
+          <span class="won" data-label="${t("seat.wonShort")}" title="${t("seat.won")}">${view.tricks_won[seat]}</span>${backs}</div></div>`;
     })
     .join("");
 
@@ -465,7 +737,7 @@ function render() {
   const taking = state.trickWinner ?? (shownIsView ? view.winning : null);
   const table = state.table
     .map(({ seat, card }) => {
-      const mark = seat !== taking ? "" : state.trickWinner === null ? "winning" : "wins";
+      const mark = seat !== taking ? "" : state.trickWinner === null ? t("trick.winning") : t("trick.wins");
       return `<div class="played ${mark ? "winning" : ""}" data-seat="${seat}" data-card="${card}">
         <div class="card">${cardSvg(card)}</div><span class="by">${escapeHtml(nameOf(seat))}</span>
         ${mark ? `<span class="taking">${mark}</span>` : ""}</div>`;
@@ -473,12 +745,14 @@ function render() {
     .join("");
   const tableNote =
     view.phase === "bidding"
-      ? "Bidding…"
+      ? t("table.bidding")
       : view.phase === "finished"
         ? ""
         : state.table.length
           ? ""
-          : `${escapeHtml(nameOf(view.turn))} ${view.turn === you?.seat ? "lead" : "leads"}`;
+          : view.turn === you?.seat
+            ? t("table.youLead")
+            : t("table.leads", { name: escapeHtml(nameOf(view.turn)) });
 
   const biddingTurn = you && view.phase === "bidding" && view.turn === you.seat;
   const actions = biddingTurn ? bidsHtml(view, { mine, hint }) : "";
@@ -488,45 +762,73 @@ function render() {
   const caughtUp = view.last_event <= state.handledSeq;
   let status;
   if (!caughtUp) status = "…";
-  else if (view.phase === "finished") status = "Game over";
-  else if (mine) status = view.phase === "bidding" ? "Your turn: bid" : "Your turn: play a card";
+  else if (view.phase === "finished") status = t("status.over");
+  else if (mine) status = view.phase === "bidding" ? t("status.yourBid") : t("status.yourCard");
   else if (state.acting) status = "…";
-  else status = `${escapeHtml(nameOf(view.turn))} ${view.phase === "bidding" ? "is bidding" : "is playing"}…`;
+  else
+    status = t(view.phase === "bidding" ? "status.bidding" : "status.playing", {
+      name: escapeHtml(nameOf(view.turn)),
+    });
+
+  const me = you ? view.players[you.seat] : null;
+  const awayBar =
+    me && me.away && !me.left && view.phase !== "finished"
+      ? `<div class="away-bar panel" role="alert"><span>${t("away.you")}</span>
+          <button class="primary" data-action="back">${t("away.back")}</button></div>`
+      : "";
 
   const finished = view.phase === "finished" && caughtUp;
+  const leaveLabel = finished ? t("game.new") : view.table ? t("game.leaveTable") : t("game.leave");
   app.innerHTML = `
   <section id="game" class="game" data-phase="${view.phase}" data-my-turn="${mine ? "yes" : "no"}"
       data-version="${view.version}">
     <div class="main">
+      ${awayBar}
       <div class="status panel">
         <div class="hand-info"><strong>${handTitle(view)}</strong>
-          <span>${view.cards_per_player} ${view.cards_per_player === 1 ? "card" : "cards"} each</span>
+          <span>${t(view.cards_per_player === 1 ? "hand.oneCard" : "hand.cards", { n: view.cards_per_player })}</span>
           <span class="turn-line">${status}</span></div>
-        <div class="trump" title="Trump: ${SUIT_NAMES[trumpSuit]}"><div class="card trump-card">${cardSvg(view.trump.card)}</div>
-          <div><span class="label">Trump</span><strong>${SUIT_NAMES[trumpSuit]}</strong>
+        <div class="trump" title="${t("trump.title", { suit: SUIT_NAMES[trumpSuit] })}"><div class="card trump-card">${cardSvg(view.trump.card)}</div>
+          <div><span class="label">${t("trump.label")}</span><strong>${SUIT_NAMES[trumpSuit]}</strong>
             <span class="trump-name">${cardName(view.trump.card)}</span><small>${holder}</small></div></div>
       </div>
-      <div class="seats" aria-label="Players: bid, tricks won, total">${seats}</div>
+      <div class="seats" aria-label="${t("seats.label")}">${seats}</div>
       <div class="table" id="table" aria-live="polite">${table || `<p class="table-note">${tableNote}</p>`}</div>
       <p id="notice" class="notice ${state.noticeKind}">${escapeHtml(state.notice)}</p>
       <div class="actions">${actions}
-        ${mine ? '<button class="hint-btn" data-action="hint">Hint</button>' : ""}</div>
-      <div class="hand" aria-label="Your hand">${hand}</div>
+        ${mine ? `<button class="hint-btn" data-action="hint">${t("hint.button")}</button>` : ""}</div>
+      <div class="hand" aria-label="${t("hand.yours")}">${hand}</div>
       ${reasons ? `<ul class="reasons">${reasons}</ul>` : ""}
       ${view.last_trick.length && !state.table.length && view.phase === "playing" ? lastTrickHtml(view) : ""}
     </div>
     <aside class="side">
       ${scoreSheet(view)}
-      <div class="game-tools"><button data-action="leave" class="quiet">${finished ? "New game" : "Leave game"}</button>
-        <span class="game-id">Game ${escapeHtml(view.id)}</span></div>
+      <div class="game-tools"><button data-action="leave" class="quiet">${leaveLabel}</button>
+        ${view.table?.code ? `<span class="table-code">${t("game.table", { code: escapeHtml(view.table.code) })}</span>` : ""}
+        <span class="game-id">${t("game.id", { id: escapeHtml(view.id) })}</span></div>
     </aside>
     ${finished ? finalHtml(view, rank) : ""}
   </section>`;
 }
 
+function clockText(until) {
+  return t("clock.seconds", { n: Math.max(0, Math.ceil((until - Date.now()) / 1000)) });
+}
+
+/** The clock on the seat whose turn it is counts down between renders. */
+function tickClock() {
+  for (const clock of document.querySelectorAll(".clock[data-until]")) {
+    const until = Number(clock.dataset.until);
+    clock.textContent = clockText(until);
+    clock.classList.toggle("low", until - Date.now() <= 5000);
+  }
+}
+
 /** "Hand 3 of 28"; a tiebreak hand is none of the game's hands: "Tiebreak 1". */
 function handTitle(view) {
-  return view.tiebreak_hand ? `Tiebreak ${view.tiebreak_hand}` : `Hand ${view.hand_number} of ${view.hands_total}`;
+  return view.tiebreak_hand
+    ? t("hand.tiebreak", { n: view.tiebreak_hand })
+    : t("hand.title", { n: view.hand_number, total: view.hands_total });
 }
 
 function lastTrickHtml(view) {
@@ -534,7 +836,7 @@ function lastTrickHtml(view) {
     .map(({ seat, card }) => `<span class="mini-played" title="${escapeHtml(nameOf(seat))}">
       <span class="card micro">${cardSvg(card)}</span>${escapeHtml(nameOf(seat))}</span>`)
     .join("");
-  return `<div class="last-trick"><span>Last trick:</span>${cards}</div>`;
+  return `<div class="last-trick"><span>${t("trick.last")}</span>${cards}</div>`;
 }
 
 /** The score sheet as on paper: one row per hand, per player bid/won, points and total. */
@@ -571,13 +873,13 @@ function scoreSheet(view) {
   const totals = view.players
     .map((_, s) => `<td><strong>${view.scores[s]}</strong>${view.winners.includes(s) ? " ★" : ""}</td>`)
     .join("");
-  return `<details class="sheet panel" ${state.sheetOpen ? "open" : ""}><summary>Score sheet</summary>
+  return `<details class="sheet panel" ${state.sheetOpen ? "open" : ""}><summary>${t("sheet.title")}</summary>
     <div class="sheet-scroll"><table class="score-sheet">
-      <thead><tr><th scope="col">Hand</th><th scope="col" title="cards each">Cards</th>
-        <th scope="col">Trump</th>${head}</tr></thead>
+      <thead><tr><th scope="col">${t("sheet.hand")}</th><th scope="col" title="${t("sheet.cardsTitle")}">${t("sheet.cards")}</th>
+        <th scope="col">${t("sheet.trump")}</th>${head}</tr></thead>
       <tbody>${rows}${current}</tbody>
-      <tfoot><tr><th scope="row" colspan="3">Total</th>${totals}</tr></tfoot>
-    </table></div><p class="legend">bid/won · points · running total</p></details>`;
+      <tfoot><tr><th scope="row" colspan="3">${t("sheet.total")}</th>${totals}</tr></tfoot>
+    </table></div><p class="legend">${t("sheet.legend")}</p></details>`;
 }
 
 function trumpIcon(card) {
@@ -596,11 +898,21 @@ function finalHtml(view, rank) {
     )
     .join("");
   if (state.finalClosed) return "";
-  return `<div class="final panel" role="dialog" aria-label="Final result">
-    <button class="close" data-action="close" aria-label="Close: see the score sheet">×</button>
-    <h2>${iWon ? (winners.length > 1 ? "You share the win!" : "You win!") : `${escapeHtml(winners.join(" and "))} ${winners.length > 1 ? "share the win" : "wins"}`}</h2>
+  const title = iWon
+    ? t(winners.length > 1 ? "final.youShare" : "final.youWin")
+    : t(winners.length > 1 ? "final.theyShare" : "final.theyWin", {
+        names: escapeHtml(winners.join(t("final.and"))),
+      });
+  // At a table, each person can take their seat at the rematch with their own token.
+  const rematch =
+    view.table && view.you
+      ? `<button class="primary" data-action="rematch" id="rematch">${t(view.table.rematch ? "final.joinRematch" : "final.rematch")}</button>`
+      : "";
+  return `<div class="final panel" role="dialog" aria-label="${t("final.label")}">
+    <button class="close" data-action="close" aria-label="${t("final.close")}">×</button>
+    <h2>${title}</h2>
     <ol class="ranking">${list}</ol>
-    <button class="primary" data-action="new">New game</button></div>`;
+    <div class="final-actions">${rematch}<button class="${rematch ? "quiet" : "primary"}" data-action="new">${t("game.new")}</button></div></div>`;
 }
 
 // -- motion ----------------------------------------------------------------------------------
@@ -634,28 +946,43 @@ function flash(selector) {
 app.addEventListener("click", (event) => {
   const target = event.target.closest("button");
   if (!target || !app.contains(target)) return;
+  const action = target.dataset.action;
   if (target.dataset.bid !== undefined) {
     const bid = Number(target.dataset.bid);
     const why = refusals(state.view).bids[bid];
     // A bid refused without a reason given is sent: the server's answer says why.
-    if (why) say(`You may not bid ${bid}: ${why}.`, "error");
+    if (why) say(t("refused.bid", { n: bid, why }), "error");
     else if (myTurn()) act(bid);
   } else if (target.dataset.card) {
     const card = target.dataset.card;
     const why = refusals(state.view).cards[card];
-    if (why) say(`The ${cardName(card)} is not playable: ${why}.`, "error");
+    if (why) say(t("refused.card", { card: cardName(card), why }), "error");
     else if (myTurn() && state.view.you.legal.includes(card)) act(card);
-  } else if (target.dataset.action === "hint") {
+  } else if (action === "hint") {
     askHint();
-  } else if (target.dataset.action === "new") {
-    forgetGame();
+  } else if (action === "new") {
+    forgetCurrent();
     showSetup();
-  } else if (target.dataset.action === "close") {
+  } else if (action === "close") {
     state.finalClosed = true;
     render();
-  } else if (target.dataset.action === "leave") {
+  } else if (action === "leave") {
     leave();
+  } else if (action === "back") {
+    comeBack();
+  } else if (action === "rematch") {
+    rematch(target);
+  } else if (action === "start") {
+    hostStart(target);
+  } else if (action === "seat-bot") {
+    hostSeatBot(target, Number(target.dataset.seat));
+  } else if (action === "copy") {
+    copyLink();
   }
+});
+
+app.addEventListener("change", (event) => {
+  if (event.target.id === "start-level") state.startLevel = event.target.value;
 });
 
 // Toggle events do not bubble: listen in the capture phase to remember the sheet's state.
@@ -669,24 +996,153 @@ app.addEventListener(
 
 async function leave() {
   const game = state.game;
-  if (state.view?.phase !== "finished" && !confirm("Leave this game? It will be deleted.")) return;
-  forgetGame();
+  const view = state.view;
+  if (view?.table) {
+    // At a table: the seat opens again (waiting) or goes to the stand-in (in play).
+    if (view.phase !== "finished") {
+      const ask = view.phase === "waiting" ? "leave.confirmWaiting" : "leave.confirmPlaying";
+      if (!confirm(t(ask))) return;
+      // Follow the game no more: the token stops opening the seat once it is left.
+      leaveScreen();
+      const me = state.me;
+      state.game = null;
+      let message = "";
+      try {
+        await me.leaveSeat(game.id, game.seat);
+      } catch (error) {
+        if (!(error instanceof ApiError)) message = errorText(error);
+      }
+      forgetSeat(game.id);
+      showSetup(message);
+      return;
+    } else {
+      forgetCurrent();
+    }
+    showSetup();
+    return;
+  }
+  if (view?.phase !== "finished" && !confirm(t("leave.confirmSolo"))) return;
+  forgetCurrent();
   disconnect();
-  if (game && state.view?.phase !== "finished") {
+  if (game && view?.phase !== "finished") {
+    forgetSeat(game.id);
     // Only the host token may delete; a failure leaves the game to expire by itself.
     await new Api(game.hostToken).remove(game.id).catch(() => {});
   }
   showSetup();
 }
 
+async function comeBack() {
+  try {
+    takeView(await state.me.comeBack(state.game.id, state.game.seat));
+    say(t("back.done"));
+  } catch (error) {
+    say(errorText(error), "error");
+  }
+  render();
+}
+
+/** Take this seat at the rematch (making it, for the first to ask), then go to its table. */
+async function rematch(button) {
+  button.disabled = true;
+  try {
+    const taken = await state.me.rematch(state.game.id);
+    const game = {
+      id: taken.game_id,
+      token: taken.token,
+      seat: taken.seat,
+      hostToken: taken.host_token ?? null,
+      code: taken.table_code,
+    };
+    saveSeat(game);
+    say("");
+    await startGame(game);
+  } catch (error) {
+    button.disabled = false;
+    say(errorText(error), "error");
+  }
+}
+
+async function hostStart(button) {
+  button.disabled = true;
+  const level = document.getElementById("start-level")?.value || "medium";
+  try {
+    await new Api(state.game.hostToken).start(state.game.id, level);
+    // The stream brings game_started; read the view now anyway.
+    await refresh(true);
+  } catch (error) {
+    button.disabled = false;
+    say(errorText(error), "error");
+  }
+}
+
+async function hostSeatBot(button, seat) {
+  button.disabled = true;
+  const level = document.getElementById("start-level")?.value || "medium";
+  try {
+    await new Api(state.game.hostToken).seatBot(state.game.id, seat, level);
+    await refresh(true);
+  } catch (error) {
+    button.disabled = false;
+    say(errorText(error), "error");
+  }
+}
+
+async function copyLink() {
+  const field = document.getElementById("table-link");
+  if (!field) return;
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+    say(t("waiting.copied"));
+  } catch {
+    // No clipboard (an insecure page, or refused): the link is selected to copy by hand.
+    say(t("waiting.copyByHand"));
+  }
+}
+
+/** The header's language menu: the page in that language from now on, remembered. */
+function languageMenu() {
+  const menu = document.getElementById("lang");
+  if (!menu) return;
+  menu.innerHTML = Object.entries(LANGUAGES)
+    .map(([code, name]) => `<option value="${code}" ${code === language() ? "selected" : ""}>${name}</option>`)
+    .join("");
+  menu.setAttribute("aria-label", t("language"));
+  menu.addEventListener("change", () => {
+    setLanguage(menu.value);
+    location.reload();
+  });
+}
+
 async function boot() {
-  const saved = localStorage.getItem(STORE_KEY);
+  Api.language = language();
+  await loadCatalogue();
+  document.documentElement.lang = language();
+  languageMenu();
+  // A tab brought back to the front reads its view at once (a browser slows the timers of
+  // a tab in the background), so the table sees this seat and the page is current.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && state.game && !state.pumping && !state.queue.length) {
+      refresh().catch(() => {});
+    }
+  });
+  // Back and forward between the lobby and a table's link: open what the address says.
+  window.addEventListener("popstate", () => location.reload());
+  const link = location.pathname.match(/^\/t\/([^/]+)\/?$/);
+  if (link) {
+    await loadRulebook();
+    await openTable(decodeURIComponent(link[1]));
+    return;
+  }
+  const saved = currentSeat();
   if (saved) {
     try {
-      await startGame(JSON.parse(saved));
+      await loadRulebook();
+      await startGame(saved);
       return;
     } catch (error) {
-      forgetGame();
+      forgetCurrent();
       if (!(error instanceof ApiError)) console.error(error);
     }
   }

@@ -6,6 +6,7 @@
 
 import { cardSvg } from "./cards.js";
 import { escapeHtml } from "./html.js";
+import { t } from "./i18n.js";
 import { cardName } from "./rules.js";
 
 /** The server's reasons, on the seat's turn: {cards: {code: sentence}, bids: {n: sentence}}. */
@@ -38,7 +39,7 @@ export function bidsHtml(view, { mine, hint }) {
     buttons.push(`<button class="${cls.join(" ")}" data-bid="${bid}" ${mine ? "" : "disabled"}
       ${legal ? "" : 'aria-disabled="true"'} ${why ? `title="${escapeHtml(why)}"` : ""}>${bid}</button>`);
   }
-  return `<div class="bids" role="group" aria-label="Your bid"><span>Your bid:</span>${buttons.join("")}</div>`;
+  return `<div class="bids" role="group" aria-label="${t("bids.label")}"><span>${t("bids.yours")}</span>${buttons.join("")}</div>`;
 }
 
 /** The seat's cards as buttons: playable ones raised, refused ones greyed with the reason. */
@@ -52,7 +53,7 @@ export function handHtml(view, { mine, hint }) {
       const why = cards[card];
       const cls = ["card-btn", playable ? "playable" : "", why ? "unplayable" : "", hint?.action === card ? "hinted" : ""];
       return `<button class="${cls.join(" ")}" data-card="${card}" style="--i:${i}"
-        aria-label="${cardName(card)}${why ? `: not playable, ${escapeHtml(why)}` : ""}"
+        aria-label="${cardName(card)}${why ? `: ${t("card.notPlayable")}, ${escapeHtml(why)}` : ""}"
         ${playable ? "" : 'aria-disabled="true"'} ${why ? `title="${escapeHtml(why)}"` : ""}>
         <div class="card">${cardSvg(card)}</div>${why ? `<span class="why">${escapeHtml(shortReason(why))}</span>` : ""}</button>`;
     })
@@ -62,7 +63,7 @@ export function handHtml(view, { mine, hint }) {
 /** Every reason the server gives against the seat's cards or bids now, each once, as list items. */
 export function reasonsHtml(view) {
   const { cards, bids } = refusals(view);
-  const items = Object.entries(bids).map(([bid, why]) => `Not ${bid}: ${why}`);
+  const items = Object.entries(bids).map(([bid, why]) => t("reasons.notBid", { n: bid, why }));
   items.push(...new Set(Object.values(cards)));
   return items.map((why) => `<li>${escapeHtml(why)}.</li>`).join("");
 }

@@ -3,10 +3,13 @@
 // `schedule`) with the option's bounds, its default and its sentence; and the rules read
 // back from the form for POST /api/v1/games. No option is named here, so an option declared
 // in engine/rules.py appears on the page with no change to this file. Text from the API
-// goes into the page as text nodes and attributes, never as markup.
+// goes into the page as text nodes and attributes, never as markup. The page's own words
+// (and a label per option where i18n.js has one) come in the page's language.
+
+import { ruleLabel, t } from "./i18n.js";
 
 // Offered beside the named schedules: a game against bots that is over in a few minutes.
-const SHORT = { label: "Short: 1, 2 and 3 cards", counts: "1,2,3" };
+const SHORT = { label: () => t("rules.short"), counts: "1,2,3" };
 const CUSTOM = "custom";
 // An int option with at most this many values is picked from a list; a wider one is typed.
 const MAX_LISTED = 12;
@@ -24,10 +27,10 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
-/** "dealer_restriction" -> "Dealer restriction". */
+/** "dealer_restriction" -> "Dealer restriction" (or the page's word for it). */
 function label(name) {
   const words = name.replaceAll("_", " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return ruleLabel(name, words.charAt(0).toUpperCase() + words.slice(1));
 }
 
 function boolField(option) {
@@ -36,7 +39,7 @@ function boolField(option) {
       "label",
       { class: "toggle", title: option.doc },
       element("input", { type: "checkbox", name: option.name, checked: option.default === true }),
-      element("span", {}, option.name.replaceAll("_", " ")),
+      element("span", {}, ruleLabel(option.name, option.name.replaceAll("_", " "))),
       element("small", {}, option.doc),
     ),
   ];
@@ -68,8 +71,8 @@ function intField(option) {
 function scheduleField(option) {
   const entries = [
     ...option.choices.map((choice) => [choice, label(choice)]),
-    [SHORT.counts, SHORT.label],
-    [CUSTOM, "Custom…"],
+    [SHORT.counts, SHORT.label()],
+    [CUSTOM, t("rules.custom")],
   ];
   const select = element(
     "select",
@@ -81,7 +84,7 @@ function scheduleField(option) {
   const custom = element(
     "label",
     { class: "custom", hidden: true },
-    "Cards per hand",
+    t("rules.cardsPerHand"),
     element("input", { name: `${option.name}-custom`, placeholder: "1,2,3", inputmode: "numeric" }),
   );
   select.addEventListener("change", () => {
@@ -106,13 +109,13 @@ export function rulesFieldset(options) {
     const build = FIELDS[option.kind];
     if (build) (option.kind === "bool" ? toggles : grid).append(...build(option));
   }
-  return element("fieldset", { class: "rules" }, element("legend", {}, "Rules"), grid, toggles);
+  return element("fieldset", { class: "rules" }, element("legend", {}, t("rules.title")), grid, toggles);
 }
 
 function cardCounts(text) {
   const counts = text.split(/[\s,]+/).filter(Boolean).map(Number);
   if (!counts.length || counts.some((n) => !Number.isInteger(n) || n < 1)) {
-    throw new RuleFormError("List the cards of each hand as whole numbers, such as 1,2,3.");
+    throw new RuleFormError(t("rules.countsError"));
   }
   return counts;
 }

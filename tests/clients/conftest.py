@@ -64,6 +64,9 @@ def live_service(
         # The clients' tests find and join tables from one address, more than a person
         # would in a minute (30 by default); the limit itself is the API's tests' business.
         "POCHA_RATE_LIMIT_TABLES": "600/minute",
+        # Clocks run out on the worker's watchdog: swept often, so that a test's clock of a
+        # few seconds ends soon after its deadline.
+        "POCHA_WATCHDOG_SWEEP": "0.5",
     }
     started: list[subprocess.Popen[bytes]] = []
     try:

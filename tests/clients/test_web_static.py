@@ -34,7 +34,14 @@ def test_the_page_and_its_modules_are_served(redis_url: str) -> None:
         assert response.status_code == 200, name
         assert response.mimetype in ("text/javascript", "application/javascript"), name
         pending += [m.removeprefix("./") for m in IMPORT.findall(response.get_data(as_text=True))]
-    assert seen == {"app.js", "api.js", "cards.js", "hand.js", "html.js", "ruleform.js", "rules.js"}
+    assert seen == {
+        "app.js", "api.js", "cards.js", "hand.js", "html.js", "i18n.js", "ruleform.js",
+        "rules.js", "seats.js", "tables.js",
+    }  # fmt: skip
+    # A table's link is the same page, which reads the code from its address.
+    link = client.get("/t/ABCD-EFGH")
+    assert link.status_code == 200 and link.get_data(as_text=True) == html
+    assert link.headers["Cache-Control"] == "no-cache"
     css = client.get("/static/style.css")
     assert css.status_code == 200 and css.mimetype == "text/css"
 

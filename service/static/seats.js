@@ -1,0 +1,67 @@
+// The seats this browser holds, in localStorage: for each game its id, the seat, the seat's
+// token, the host token (for whoever made the table) and the table's code, so that opening
+// a table's link (`/t/CODE`) goes back to the seat held there, and a reload resumes the game
+// last played (`pocha.game`, as before tables existed).
+
+const CURRENT_KEY = "pocha.game";
+const SEATS_KEY = "pocha.seats";
+// The most seats remembered: the oldest go first.
+const KEEP = 30;
+
+/** "abcd efgh", "ABCD-EFGH" -> "ABCDEFGH": codes compared as the server reads them. */
+export function plainCode(code) {
+  return String(code || "").toUpperCase().replace(/[\s-]/g, "");
+}
+
+function allSeats() {
+  try {
+    const seats = JSON.parse(localStorage.getItem(SEATS_KEY) || "{}");
+    return seats && typeof seats === "object" ? seats : {};
+  } catch {
+    return {};
+  }
+}
+
+function keep(seats) {
+  const entries = Object.entries(seats).sort((a, b) => (b[1].saved || 0) - (a[1].saved || 0));
+  localStorage.setItem(SEATS_KEY, JSON.stringify(Object.fromEntries(entries.slice(0, KEEP))));
+}
+
+/** Remember `game` ({id, token, seat, hostToken, code}) and make it the current game. */
+export function saveSeat(game) {
+  const seats = allSeats();
+  seats[game.id] = { ...game, saved: Date.now() };
+  keep(seats);
+  localStorage.setItem(CURRENT_KEY, JSON.stringify(game));
+}
+
+/** The game a reload resumes, or null. */
+export function currentSeat() {
+  try {
+    return JSON.parse(localStorage.getItem(CURRENT_KEY) || "null");
+  } catch {
+    return null;
+  }
+}
+
+/** The seat held at the table with this code (the latest, for a code seen twice), or null. */
+export function seatAt(code) {
+  const wanted = plainCode(code);
+  const found = Object.values(allSeats())
+    .filter((g) => g.code && plainCode(g.code) === wanted)
+    .sort((a, b) => (b.saved || 0) - (a.saved || 0));
+  return found[0] ?? null;
+}
+
+/** Forget the seat of game `id` (and the current game, if it is that one). */
+export function forgetSeat(id) {
+  const seats = allSeats();
+  delete seats[id];
+  keep(seats);
+  if (currentSeat()?.id === id) localStorage.removeItem(CURRENT_KEY);
+}
+
+/** Stop resuming the current game on reload (its seat stays known by its code). */
+export function forgetCurrent() {
+  localStorage.removeItem(CURRENT_KEY);
+}

@@ -1,0 +1,123 @@
+// Tables people gather at, drawn: the lobby's list of public tables, a table seen through
+// its link before taking a seat, and the waiting room that fills as people sit down. Pure
+// markup from what the API answers (GET /api/v1/tables, /tables/{code}, a seat's view);
+// app.js wires the buttons. Names from the server are escaped.
+
+import { escapeHtml } from "./html.js";
+import { levelName, t } from "./i18n.js";
+
+/** The address of a table's shareable link. */
+export function tableLink(code) {
+  return `${location.origin}/t/${encodeURIComponent(code)}`;
+}
+
+/** "Ana, Bea, 1 open seat" for a table's seats as the lobby gives them. */
+function seatsLine(players) {
+  const names = players.filter((p) => !p.open).map((p) => escapeHtml(p.bot ? `${p.name} (${levelName(p.bot)})` : p.name));
+  const open = players.filter((p) => p.open).length;
+  if (open) names.push(t(open === 1 ? "lobby.oneOpen" : "lobby.openSeats", { n: open }));
+  return names.join(", ");
+}
+
+/** A line of a game's rules: players, the hands' cards, the clock. */
+export function rulesLine(rules) {
+  const parts = [t("rules.players", { n: rules.players })];
+  const schedule = Array.isArray(rules.schedule) ? rules.schedule.join(", ") : rules.schedule;
+  parts.push(t("rules.schedule", { schedule: escapeHtml(schedule) }));
+  parts.push(rules.turn_seconds ? t("rules.clock", { n: rules.turn_seconds }) : t("rules.noClock"));
+  return parts.join(" · ");
+}
+
+/** The lobby's list: each listed table still waiting, with a link to sit down. */
+export function lobbyHtml(tables) {
+  if (!tables.length) return `<p class="muted">${t("lobby.empty")}</p>`;
+  const items = tables
+    .map(
+      (table) => `<li class="lobby-table" data-code="${escapeHtml(table.code)}">
+      <div class="lobby-head"><strong class="code">${escapeHtml(table.code)}</strong>
+        <a class="sit" href="/t/${encodeURIComponent(table.code)}">${t("lobby.sit")}</a></div>
+      <div class="lobby-seats">${seatsLine(table.players)}</div>
+      <small class="muted">${rulesLine(table.rules)}</small></li>`,
+    )
+    .join("");
+  return `<ul class="lobby-list">${items}</ul>`;
+}
+
+/** A table through its link, for someone with no seat there: its seats and a name field. */
+export function joinHtml(table, { name, message }) {
+  const open = table.waiting && table.open_seats > 0;
+  const seats = table.players
+    .map(
+      (p) => `<li class="${p.open ? "open" : ""}">${p.open ? `<em>${t("seat.open")}</em>` : escapeHtml(p.name)}
+        ${p.bot ? `<span class="level">${escapeHtml(levelName(p.bot))}</span>` : ""}</li>`,
+    )
+    .join("");
+  const form = open
+    ? `<div class="grid"><label>${t("setup.name")} <input name="name" maxlength="40" required
+          value="${escapeHtml(name)}"></label></div>
+       <div class="join-bar"><button type="submit" class="primary" id="take-seat">${t("join.take")}</button></div>`
+    : `<p class="notice error">${t(table.waiting ? "join.full" : "join.started")}</p>`;
+  return `<form id="join" class="setup panel" autocomplete="off" data-code="${escapeHtml(table.code)}">
+      <h2>${t("join.tableTitle", { code: escapeHtml(table.code) })}</h2>
+      <p class="lead">${rulesLine(table.rules)}</p>
+      <ul class="waiting-seats">${seats}</ul>
+      ${form}
+      <p id="notice" class="notice ${message ? "error" : "info"}">${escapeHtml(message || "")}</p>
+      <p><a href="/">${t("join.toLobby")}</a></p>
+    </form>`;
+}
+
+/** A presence dot: green while the person has been seen lately (`mine`: this page's seat,
+ * here by definition, even before the server has written it down). */
+export function presenceDot(player, mine = false) {
+  if (player.bot || player.open) return "";
+  const here = player.present || mine;
+  return `<span class="dot ${here ? "here" : "gone"}" role="img"
+    aria-label="${t(here ? "presence.here" : "presence.gone")}" title="${t(here ? "presence.here" : "presence.gone")}"></span>`;
+}
+
+/**
+ * The waiting room: the code and the link to share, the seats as they fill, and the
+ * host's controls (start now with bots of a level, a bot in an open seat).
+ */
+export function waitingHtml(view, { me, host, levels, level, notice, noticeKind }) {
+  const code = view.table?.code;
+  const seats = view.players
+    .map((p, seat) => {
+      const who = p.open
+        ? `<em>${t("seat.open")}</em>`
+        : `${escapeHtml(p.name)}${seat === me ? ` <span class="badge">${t("seat.you")}</span>` : ""}`;
+      const bot = p.bot ? `<span class="level">${escapeHtml(levelName(p.bot))}</span>` : "";
+      const give =
+        host && p.open
+          ? `<button type="button" class="quiet" data-action="seat-bot" data-seat="${seat}">${t("waiting.botHere")}</button>`
+          : "";
+      return `<li class="${p.open ? "open" : "taken"}" data-seat="${seat}">${presenceDot(p, seat === me)}
+        <span class="who">${who}</span>${bot}${give}</li>`;
+    })
+    .join("");
+  const options = levels
+    .map((l) => `<option value="${escapeHtml(l)}" ${l === level ? "selected" : ""}>${escapeHtml(levelName(l))}</option>`)
+    .join("");
+  const open = view.table?.open_seats ?? 0;
+  const hostTools = host
+    ? `<div class="host-tools">
+        <label>${t("waiting.botLevel")} <select id="start-level" name="start-level">${options}</select></label>
+        <button type="button" class="primary" data-action="start" id="start">${t(open ? "waiting.startWithBots" : "waiting.start")}</button>
+      </div>`
+    : `<p class="muted">${t("waiting.hostStarts")}</p>`;
+  return `<section id="waiting" class="waiting setup panel" data-open-seats="${open}" data-code="${escapeHtml(code || "")}">
+      <h2>${t("join.tableTitle", { code: escapeHtml(code || "") })}</h2>
+      <p class="lead">${t(open === 1 ? "waiting.leadOne" : "waiting.lead", { n: open })}</p>
+      <div class="share">
+        <input id="table-link" readonly value="${escapeHtml(code ? tableLink(code) : "")}" aria-label="${t("waiting.link")}">
+        <button type="button" class="quiet" data-action="copy">${t("waiting.copy")}</button>
+      </div>
+      <p class="muted">${rulesLine(view.rules)}</p>
+      <ul class="waiting-seats">${seats}</ul>
+      ${hostTools}
+      <p id="notice" class="notice ${noticeKind}">${escapeHtml(notice)}</p>
+      <div class="game-tools"><button type="button" data-action="leave" class="quiet">${t("game.leaveTable")}</button>
+        <span class="game-id">${t("game.id", { id: escapeHtml(view.id) })}</span></div>
+    </section>`;
+}

@@ -1,0 +1,342 @@
+"""Tables of people through the web page, in real headless Chromium (as test_web_browser.py),
+against the live service: gunicorn, Redis and a `pocha worker` whose watchdog runs the clocks.
+
+Two people, each in a browser context of their own (their own localStorage, as two
+browsers), and a bot: one opens a table with an open seat from the setup form, the other
+sits down through the table's link, and they play to the end and on into the rematch. In
+another game one person closes the tab: the clock (three seconds here) lets the stand-in
+play, the other person's page shows the seat away, and the link takes the person back to
+their seat (coming back is acting again) to play on.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from client.api import PochaClient
+from tests.clients.conftest import LiveService
+from tests.clients.test_web_browser import ARTIFACTS, CHROMIUM, DESKTOP, MISFITS, PHONE, sync_api
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
+
+# A move a person can make now on the page.
+MOVE = "#game[data-my-turn=yes] .bid-btn.legal, #game[data-my-turn=yes] .card-btn.playable"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+class Person:
+    """One person's browser: a context (its own localStorage) and a tab in it, with the
+    tab's console errors collected (any is a failure). Motion is reduced, so the page shows
+    each move at once and a person can act well inside a short clock."""
+
+    def __init__(self, browser: Any, viewport: dict[str, int], name: str) -> None:
+        self.name = name
+        self.context = browser.new_context(
+            viewport=viewport, reduced_motion="reduce", locale="en-GB"
+        )
+        self.errors: list[str] = []
+        self.moves = 0
+        self.page = self.open_tab()
+
+    def open_tab(self) -> Any:
+        page = self.context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        # "Leave" asks for a confirmation: say yes.
+        page.on("dialog", lambda dialog: dialog.accept())
+        self.page = page
+        return page
+
+    def screenshot(self, name: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+    def move(self) -> bool:
+        """Make the first move the page offers, if it offers one now."""
+        target = self.page.locator(MOVE).first
+        if not target.count():
+            return False
+        try:
+            target.click(timeout=2_000)
+        except sync_api.Error:
+            return False  # the page moved on under the click: look again
+        self.moves += 1
+        return True
+
+    def finished(self) -> bool:
+        return self.page.locator(".final").count() > 0
+
+
+@pytest.fixture
+def people(browser: Any) -> Iterator[tuple[Person, Person]]:
+    ana = Person(browser, PHONE, "ana")
+    bea = Person(browser, DESKTOP, "bea")
+    yield ana, bea
+    ana.context.close()
+    bea.context.close()
+
+
+def play(people: list[Person], until: Any, seconds: float = 180) -> None:
+    """Each person makes their moves as the page offers them, until `until()` holds."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if until():
+            return
+        for person in people:
+            if not person.finished():
+                person.move()
+        time.sleep(0.05)
+    raise AssertionError("the game did not get there in time")
+
+
+def open_table(
+    person: Person,
+    url: str,
+    schedule: str,
+    turn_seconds: int | None = None,
+    others: tuple[str, ...] = ("open", "random"),
+) -> str:
+    """From the setup form: Ana's seat, then `others` (a bot's level, or "open" for a
+    person); the table's code."""
+    page = person.page
+    page.goto(url)
+    page.wait_for_selector("#setup")
+    page.fill("input[name=name]", "Ana")
+    page.select_option("select[name=players]", str(1 + len(others)))
+    page.select_option("select[name=schedule]", "custom")
+    page.fill("input[name=schedule-custom]", schedule)
+    assert page.locator("#table-options").is_hidden()
+    for seat, choice in enumerate(others, start=2):
+        page.select_option(f"select[name=seat-{seat}]", choice)
+    # A seat for a person makes a table: listed, a stand-in, and the API's clock proposed.
+    assert page.locator("#table-options").is_visible()
+    assert page.input_value("input[name=turn_seconds]") == "60"
+    if turn_seconds is not None:
+        page.fill("input[name=turn_seconds]", str(turn_seconds))
+    page.click("#deal")
+    page.wait_for_selector("#waiting")
+    code = page.get_attribute("#waiting", "data-code")
+    assert code
+    return code
+
+
+def sit_down(person: Person, link: str, name: str) -> None:
+    page = person.page
+    page.goto(link)
+    page.wait_for_selector("#join")
+    page.fill("#join input[name=name]", name)
+    page.click("#take-seat")
+
+
+def lobby(url: str) -> list[dict[str, Any]]:
+    with urllib.request.urlopen(f"{url}/api/v1/tables", timeout=10) as answer:
+        tables: list[dict[str, Any]] = json.load(answer)
+    return tables
+
+
+def test_two_people_and_a_bot_play_at_a_table_joined_by_its_link(
+    people: tuple[Person, Person], live_service: LiveService
+) -> None:
+    ana, bea = people
+    url = live_service.url
+    code = open_table(ana, url, "1,2")
+    # The waiting room: the link to share is the page's own address, the table is listed.
+    link = ana.page.input_value("#table-link")
+    assert link == f"{url}/t/{code}" and ana.page.url == link
+    assert ana.page.get_attribute("#waiting", "data-open-seats") == "1"
+    assert ana.page.locator("#start").is_visible()  # Ana is the host
+    listed = next(t for t in lobby(url) if t["code"] == code)
+    assert "token" not in json.dumps(listed)
+    # Nothing in the waiting room too wide for a phone, or out of reach.
+    assert ana.page.evaluate(MISFITS) == [], "waiting room"
+    ana.screenshot("web-tables-waiting.png")
+
+    sit_down(bea, link, "Bea")
+    # The last open seat taken, the game starts on both pages.
+    for person in people:
+        person.page.wait_for_selector("#game", timeout=15_000)
+    assert "Bea" in ana.page.inner_text(".seat[data-seat='1'] .name")
+    assert "Ana" in bea.page.inner_text(".seat[data-seat='0'] .name")
+    assert ana.page.evaluate(MISFITS) == [], "a table of people on a phone"
+    assert code not in [t["code"] for t in lobby(url)]
+    bea.screenshot("web-tables-bea-playing.png")
+
+    play([ana, bea], until=lambda: ana.finished() and bea.finished())
+    assert ana.moves >= 5 and bea.moves >= 5  # two bids and three cards each, at least
+    game_id = ana.page.inner_text(".game-id").removeprefix("Game ")
+    assert bea.page.inner_text(".game-id") == f"Game {game_id}"
+    assert PochaClient(url).history(game_id)["finished"]
+    ana.screenshot("web-tables-final.png")
+
+    # The rematch: Ana makes it and lands at its table; Bea's page offers her seat there.
+    ana.page.click("#rematch")
+    ana.page.wait_for_selector("#waiting")
+    new_code = ana.page.get_attribute("#waiting", "data-code")
+    assert new_code and new_code != code and ana.page.url == f"{url}/t/{new_code}"
+    bea.page.wait_for_selector("#rematch:has-text('Take your seat')", timeout=15_000)
+    bea.page.click("#rematch")
+    # Both at the new table, its game started (every person took their seat).
+    for person in people:
+        person.page.wait_for_url(f"{url}/t/{new_code}", timeout=15_000)
+        person.page.wait_for_selector("#game:not([data-phase=finished])", timeout=15_000)
+    assert ana.page.inner_text(".game-id") == bea.page.inner_text(".game-id") != f"Game {game_id}"
+    assert ana.errors == [] and bea.errors == []
+
+
+def test_a_person_who_closes_the_tab_is_played_for_then_comes_back_by_the_link(
+    people: tuple[Person, Person], live_service: LiveService
+) -> None:
+    ana, bea = people
+    url = live_service.url
+    code = open_table(ana, url, "4,4", turn_seconds=3)
+    link = f"{url}/t/{code}"
+    sit_down(bea, link, "Bea")
+    for person in people:
+        person.page.wait_for_selector("#game", timeout=15_000)
+    game_id = ana.page.inner_text(".game-id").removeprefix("Game ")
+    # The seat whose turn it is shows its clock.
+    ana.page.wait_for_selector(".seat.turn .clock", timeout=15_000)
+
+    play([ana, bea], until=lambda: bea.moves >= 2)
+    bea.page.close()  # Bea walks away
+    moves_before = bea.moves
+
+    # Ana plays on; Bea's clock runs out twice and her seat is away, played by the stand-in.
+    away = ".seat[data-seat='1'] .badge.away"
+    try:
+        play([ana], until=lambda: ana.page.locator(away).count() > 0 or ana.finished(), seconds=60)
+    except AssertionError:
+        # What the server saw, for the record: did the clock run out?
+        print(json.dumps(PochaClient(url).events(game_id))[-3000:])
+        print(json.dumps(PochaClient(url).view(game_id))[:3000])
+        raise
+    assert not ana.finished(), "the game ended before Bea's seat was away"
+    assert ana.page.locator(".seat[data-seat='1'] .badge.stand-in").count() == 1
+    ana.screenshot("web-tables-away.png")
+    played_for = [
+        e for e in PochaClient(url).events(game_id) if e.get("by") == "stand_in" and e["seat"] == 1
+    ]
+    assert len(played_for) >= 2
+
+    # Bea opens the link again: her browser holds her seat there, and she is back.
+    bea.open_tab().goto(link)
+    bea.page.wait_for_selector("#game", timeout=15_000)
+    assert bea.page.locator(".away-bar").count() == 0
+    ana.page.wait_for_function(f'!document.querySelector("{away}")', timeout=15_000)
+    assert PochaClient(url).view(game_id)["players"][1]["away"] is False
+
+    play([ana, bea], until=lambda: ana.finished() and bea.finished())
+    assert bea.moves > moves_before  # Bea played on herself
+    bea.screenshot("web-tables-back-final.png")
+    assert ana.errors == [] and bea.errors == []
+
+
+def test_the_page_speaks_the_browsers_language_until_another_is_picked(
+    browser: Any, live_service: LiveService
+) -> None:
+    context = browser.new_context(viewport=PHONE, locale="es-ES")
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        asked: list[str | None] = []
+        page.on(
+            "request",
+            lambda r: (
+                asked.append(r.headers.get("accept-language")) if "/api/v1/" in r.url else None
+            ),
+        )
+        page.goto(live_service.url)
+        page.wait_for_selector("#setup")
+        # Spanish from the browser's languages, with the game's words; the API asked in it.
+        assert page.inner_text("#deal") == "Repartir"
+        assert page.input_value("#lang") == "es"
+        assert page.evaluate("document.documentElement.lang") == "es"
+        assert page.inner_text("#lobby h2") == "Mesas públicas"
+        assert asked and set(asked) == {"es"}, asked
+        # The Spanish words fit a phone as the English ones do.
+        assert page.evaluate(MISFITS) == [], "the start page in Spanish"
+        # A table's link in Spanish, on a phone: its seats and the name field fit.
+        body = json.dumps(
+            {"players": [{"name": "Ana"}, {"open": True}, {"name": "Bot", "bot": "random"}]}
+        ).encode()
+        request = urllib.request.Request(
+            f"{live_service.url}/api/v1/games",
+            data=body,
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            code = json.load(answer)["table_code"]
+        page.goto(f"{live_service.url}/t/{code}")
+        page.wait_for_selector("#join")
+        assert page.inner_text("#take-seat") == "Sentarme"
+        assert page.inner_text("#join h2") == f"Mesa {code}"
+        assert page.evaluate(MISFITS) == [], "a table's link in Spanish"
+        page.goto(live_service.url)
+        page.wait_for_selector("#setup")
+        # Picked in the page: English from now on, remembered over a reload.
+        page.select_option("#lang", "en")
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.wait_for_selector("#setup")
+        assert page.inner_text("#deal") == "Deal"
+        page.reload()
+        page.wait_for_selector("#setup")
+        assert page.inner_text("#deal") == "Deal" and page.input_value("#lang") == "en"
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_waiting_room_fills_and_empties_live_and_the_host_starts_with_bots(
+    people: tuple[Person, Person], live_service: LiveService
+) -> None:
+    ana, bea = people
+    url = live_service.url
+    code = open_table(ana, url, "1", others=("open", "open", "random"))
+    assert ana.page.get_attribute("#waiting", "data-open-seats") == "2"
+
+    # Bea sees the table in the lobby's list, and joins by typing its code.
+    page = bea.page
+    page.goto(url)
+    page.wait_for_selector(f".lobby-table[data-code='{code}'] a.sit", timeout=15_000)
+    page.fill("#join-code input[name=code]", code.lower().replace("-", " "))
+    page.click("#join-code button[type=submit]")
+    page.wait_for_selector("#join")
+    page.fill("#join input[name=name]", "Bea")
+    page.click("#take-seat")
+    page.wait_for_selector("#waiting[data-open-seats='1']")
+    assert page.url == f"{url}/t/{code}"
+    assert page.locator("#start").count() == 0  # only the host starts
+    # Ana's waiting room shows her at once, at the table.
+    ana.page.wait_for_selector("#waiting li[data-seat='1']:has-text('Bea')", timeout=15_000)
+    ana.page.wait_for_selector("#waiting li[data-seat='1'] .dot.here", timeout=15_000)
+
+    # Bea leaves: her seat opens again on Ana's page, and she is back in the lobby.
+    page.click("[data-action=leave]")
+    page.wait_for_selector("#setup")
+    ana.page.wait_for_selector("#waiting[data-open-seats='2']", timeout=15_000)
+
+    # The host puts a bot in one open seat, then starts with bots of a chosen level.
+    ana.page.select_option("#start-level", "random")
+    ana.page.click("#waiting li[data-seat='1'] [data-action=seat-bot]")
+    ana.page.wait_for_selector("#waiting[data-open-seats='1']", timeout=15_000)
+    ana.page.click("#start")
+    ana.page.wait_for_selector("#game", timeout=15_000)
+    levels = [e.inner_text() for e in ana.page.query_selector_all(".seat .level")]
+    assert levels == ["random"] * 3, levels
+    assert code not in [t["code"] for t in lobby(url)]
+    play([ana], until=ana.finished)
+    assert ana.errors == [] and bea.errors == []
