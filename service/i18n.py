@@ -213,9 +213,14 @@ def install(app: Flask) -> None:
 def extract_page_js(
     fileobj: Any, keywords: Any, comment_tags: Any, options: dict[str, Any]
 ) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
-    """Babel extraction method for the page's modules (babel.cfg): each `t("English")`
-    becomes an entry of context `page`, as if it were `pgettext("page", "English")`."""
-    found = extract_javascript(fileobj, {"t": None}, comment_tags, options)  # type: ignore[arg-type]
+    """Babel extraction method for the page's modules (babel.cfg): each `t("key")` or
+    `N_("key")` becomes an entry of context `page`, as if it were `pgettext("page", "key")`;
+    each language's msgstr is the page's text in it."""
+    # `N_("key")` marks a key the page looks up by a name made at run time.
+    marks = {"t": None, "N_": None}
+    # The page builds its markup in template strings: calls inside `${...}` count too.
+    options = {**options, "parse_template_string": True}
+    found = extract_javascript(fileobj, marks, comment_tags, options)  # type: ignore[arg-type]
     for lineno, _funcname, message, comments in found:
         if isinstance(message, str):
             yield lineno, "pgettext", (PAGE_CONTEXT, message), comments
