@@ -46,6 +46,7 @@ from core.errors import (
     WrongState,
 )
 from core.store import (
+    NO_TABLE,
     AppliedAction,
     CreatedGame,
     Seat,
@@ -109,13 +110,13 @@ def seat_info(record: StoredGame, seat: int, now: float) -> dict[str, Any]:
 
 
 def table_of(record: StoredGame, shows_code: bool) -> dict[str, Any] | None:
-    """The table part of a view (None for a game made without a table); the code only
-    to those who may see it (a seat, or anyone for a listed table)."""
+    """The table part of a view (None for a game of one person, made without a table);
+    the code only to those who may see it (a seat, or anyone for a listed table)."""
     table = record.table
-    if table.code is None:
+    if table is NO_TABLE:
         return None
     return {
-        "code": shown_code(table.code) if shows_code or table.listed else None,
+        "code": shown_code(table.code) if table.code and (shows_code or table.listed) else None,
         "listed": table.listed,
         "waiting": table.waiting,
         "stand_in_level": table.stand_in,
@@ -300,7 +301,15 @@ class TableService:
 
     def come_back(self, game_id: str, token: str | None, seat: int) -> StoredGame:
         """The person in `seat` is back: the stand-in stops playing for them (a seat that
-        left stays with the stand-in)."""
+        left stays with the stand-in). Nothing is written for a seat that was not away
+        (and no clock is set back: the turn's deadline stays as it was)."""
+        record = self.store.load(game_id, history=False)
+        self._own_seat(record, token, seat)
+        if not record.seats[seat].away and not record.seats[seat].misses:
+            if record.seats[seat].left:
+                raise WrongState(_("You left this game: the stand-in plays your seat to the end."))
+            self.store.touch(record, seat)
+            return record
 
         def back(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
             self._own_seat(record, token, seat)
@@ -311,7 +320,7 @@ class TableService:
             events = [{"type": "seat_back", "seat": seat}] if s.away else []
             return seats, record.table, events, seat
 
-        record, _seat = self._retry(game_id, back, keep_clock=False)
+        record, _seat = self._retry(game_id, back, keep_clock=True)
         self.store.touch(record, seat)
         return record
 
@@ -333,7 +342,7 @@ class TableService:
             seats = with_seat(record.seats, seat, changed)
             return seats, record.table, [event], seat
 
-        return self._retry(game_id, go, keep_clock=False)[0]
+        return self._retry(game_id, go, keep_clock=True)[0]
 
     # -- rematch ------------------------------------------------------------------------------
 

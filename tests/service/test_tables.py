@@ -344,3 +344,36 @@ def test_a_seat_holding_an_event_stream_is_present(client: FlaskClient) -> None:
         headers={"Accept": "text/event-stream", **bearer("not-a-token")},
     )
     assert wrong.status_code == 401
+
+
+def test_coming_back_or_leaving_never_sets_a_clock_back(client: FlaskClient) -> None:
+    created = make_table(
+        client, [{"name": "Ana"}, {"name": "Eva"}, {"name": "Ola"}],
+        {"schedule": [2, 2], "turn_seconds": 30},
+    )  # fmt: skip
+    game_id = created["id"]
+    tokens = [s["token"] for s in created["seats"]]
+    before = view(client, game_id)
+    turn = before["turn"]
+    other = next(i for i in range(3) if i != turn)
+    seat = f"/api/v1/games/{game_id}/seats/{other}"
+    back = client.post(f"{seat}/return", headers=bearer(tokens[other]))
+    assert back.status_code == 200
+    assert back.json["version"] == before["version"]  # nothing to come back from: no write
+    assert back.json["deadline"] == before["deadline"]
+    left = client.post(f"{seat}/leave", headers=bearer(tokens[other]))
+    assert left.status_code == 200 and left.json["version"] == before["version"] + 1
+    assert left.json["deadline"] == before["deadline"]  # the turn's clock runs on
+
+
+def test_a_game_given_every_seat_has_its_rematch_in_the_views(client: FlaskClient) -> None:
+    created = make_table(
+        client, [{"name": "Ana"}, {"name": "Eva"}, {"name": "B", "bot": "random"}],
+        {"schedule": [1], "tiebreak": False},
+    )  # fmt: skip
+    tokens = {0: created["seats"][0]["token"], 1: created["seats"][1]["token"]}
+    assert created["table_code"] is None
+    _play_out(client, created["id"], tokens)
+    made = client.post(f"/api/v1/games/{created['id']}/rematch", headers=bearer(tokens[1]))
+    assert made.status_code == 201
+    assert view(client, created["id"], tokens[0])["table"]["rematch"] == made.json["game_id"]
