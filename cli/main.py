@@ -70,11 +70,19 @@ def bench_engine(seconds: float, seed: int | None) -> None:
 @click.option("--processes", type=int, default=2, show_default=True, help="Client processes.")
 @click.option("--threads", type=int, default=8, show_default=True, help="Threads per client.")
 @click.option("--workers", type=int, default=None, help="gunicorn workers (default: config).")
-def bench_api(seconds: float, processes: int, threads: int, workers: int | None) -> None:
+@click.option("--turn-seconds", type=click.IntRange(0, 3600), default=None,
+              help="The games' clock (default: the service's, 60 s for these games of "
+              "people; 0: no clock, each move then owes no timer).")
+def bench_api(
+    seconds: float, processes: int, threads: int, workers: int | None, turn_seconds: int | None
+) -> None:
     """Play many concurrent games against gunicorn + Redis; moves/s and latency."""
     service_bench = _load("tools.bench_api")
     _echo_lines(
-        service_bench.run(seconds=seconds, processes=processes, threads=threads, workers=workers)
+        service_bench.run(
+            seconds=seconds, processes=processes, threads=threads, workers=workers,
+            turn_seconds=turn_seconds,
+        )
     )
 
 

@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 from tools.embedded_redis import RedisServer, free_port
 from tools.processes import stop_processes
@@ -112,7 +113,9 @@ class _Connection:
         self.sock, self.buffer = None, b""
 
 
-def _play_games(port: int, deadline: float, start: float, seed: int, out: Sample) -> None:
+def _play_games(
+    port: int, deadline: float, start: float, seed: int, out: Sample, rules: dict[str, Any]
+) -> None:
     """One client thread: whole games, one after another, until `deadline`; moves made
     after `start` are timed."""
     from engine.actions import bid_of, is_bid
@@ -122,7 +125,6 @@ def _play_games(port: int, deadline: float, start: float, seed: int, out: Sample
 
     rng = random.Random(seed)
     connection = _Connection(port)
-    rules = {"schedule": "classic"}
     json_type = "Content-Type: application/json\r\n"
     while time.perf_counter() < deadline:
         game_seed = rng.randrange(1 << 40)
@@ -164,7 +166,9 @@ def _play_games(port: int, deadline: float, start: float, seed: int, out: Sample
     connection.close()
 
 
-def _hit_health(port: int, deadline: float, start: float, seed: int, out: Sample) -> None:
+def _hit_health(
+    port: int, deadline: float, start: float, seed: int, out: Sample, rules: dict[str, Any]
+) -> None:
     connection = _Connection(port)
     while time.perf_counter() < deadline:
         began = time.perf_counter()
@@ -179,7 +183,7 @@ def _hit_health(port: int, deadline: float, start: float, seed: int, out: Sample
 
 
 def _client(phase: str, port: int, threads: int, warmup: float, seconds: float, seed: int,
-            pipe: Connection) -> None:  # fmt: skip
+            rules: dict[str, Any], pipe: Connection) -> None:  # fmt: skip
     """A load-generating process: `threads` threads for warmup + seconds; sends its
     samples back through `pipe`."""
     target = _play_games if phase == "moves" else _hit_health
@@ -187,7 +191,7 @@ def _client(phase: str, port: int, threads: int, warmup: float, seconds: float, 
     start, deadline = now + warmup, now + warmup + seconds
     samples = [Sample([], 0) for _ in range(threads)]
     workers = [
-        threading.Thread(target=target, args=(port, deadline, start, seed * 1000 + i, s))
+        threading.Thread(target=target, args=(port, deadline, start, seed * 1000 + i, s, rules))
         for i, s in enumerate(samples)
     ]
     for worker in workers:
@@ -205,15 +209,24 @@ def _client(phase: str, port: int, threads: int, warmup: float, seconds: float, 
 
 
 def _run_phase(
-    phase: str, port: int, processes: int, threads: int, warmup: float, seconds: float
+    phase: str,
+    port: int,
+    processes: int,
+    threads: int,
+    warmup: float,
+    seconds: float,
+    rules: dict[str, Any] | None = None,
 ) -> Sample:
+    """Load the API with `processes` x `threads` clients of the phase; their games are
+    played with `rules` (the classic schedule and the service's defaults if None)."""
+    rules = rules if rules is not None else {"schedule": "classic"}
     context = multiprocessing.get_context("spawn")
     pipes = []
     workers = []
     for i in range(processes):
         receiver, sender = context.Pipe(duplex=False)
         process = context.Process(
-            target=_client, args=(phase, port, threads, warmup, seconds, i + 1, sender)
+            target=_client, args=(phase, port, threads, warmup, seconds, i + 1, rules, sender)
         )
         process.start()
         pipes.append(receiver)
@@ -322,8 +335,13 @@ def run(
     threads: int = 8,
     workers: int | None = None,
     warmup: float = 1.0,
+    turn_seconds: int | None = None,
 ) -> list[str]:
-    """Start Redis and gunicorn, load them, and return the report lines."""
+    """Start Redis and gunicorn, load them, and return the report lines. `turn_seconds`:
+    the games' clock (the service's default when None: 60 s, for these games of people)."""
+    rules: dict[str, Any] = {"schedule": "classic"}
+    if turn_seconds is not None:
+        rules["turn_seconds"] = turn_seconds
     with tempfile.TemporaryDirectory(prefix="pocha-bench-") as tmp:
         base = Path(tmp)
         redis_server = RedisServer(base / "redis", unix_socket=base / "redis.sock")
@@ -339,10 +357,10 @@ def run(
             clock = _ServerClock(api.pid)
             redis_pid = redis_server.process.pid
             redis_before = _cpu_seconds(redis_pid)
-            moves = _run_phase("moves", port, processes, threads, warmup, seconds)
+            moves = _run_phase("moves", port, processes, threads, warmup, seconds, rules)
             server_moves = clock.lap()
             redis_moves = _cpu_seconds(redis_pid) - redis_before
-            trivial = _run_phase("trivial", port, processes, threads, warmup, seconds)
+            trivial = _run_phase("trivial", port, processes, threads, warmup, seconds, rules)
             server_trivial = clock.lap()
         finally:
             stop_processes([api], 15)
