@@ -29,6 +29,7 @@ secret is in any event). The first to ask makes the table and is its host.
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -70,6 +71,8 @@ CODE_LENGTH = 8
 PRESENCE_SECONDS = 45.0
 #: The most tables the lobby lists at once (newest first).
 LOBBY_SIZE = 50
+#: How long a process serves the lobby it read last (seconds).
+LOBBY_SECONDS = 1.0
 #: The stand-in's level when the creator names none.
 DEFAULT_STAND_IN = "medium"
 
@@ -150,6 +153,8 @@ class TableService:
     def __init__(self, games: GameService) -> None:
         self.games = games
         self.store = games.store
+        self._lobby: tuple[float, list[dict[str, Any]]] = (0.0, [])
+        self._lobby_lock = threading.Lock()
 
     # -- making a table --------------------------------------------------------------------
 
@@ -158,9 +163,11 @@ class TableService:
         clash with a table that holds it)."""
         for _draw in range(5):
             try:
-                return make(replace(table, code=new_code()))
+                made = make(replace(table, code=new_code()))
             except TableCodeTaken:
                 continue
+            self._lobby = (0.0, [])
+            return made
         raise RuntimeError("no free table code after 5 draws")  # 2**40 codes: never
 
     # -- finding tables --------------------------------------------------------------------
@@ -181,7 +188,15 @@ class TableService:
         return lobby_entry(record, now)
 
     def lobby(self, now: float) -> list[dict[str, Any]]:
-        return [lobby_entry(r, now) for r in self.store.lobby(LOBBY_SIZE)]
+        """The lobby as it was at most `LOBBY_SECONDS` ago: each process reads it from Redis
+        once per that time, however many ask (it is the one table request anyone may send
+        without a limit of its own), and again after it changed a table itself."""
+        with self._lobby_lock:
+            made, entries = self._lobby
+            if now - made >= LOBBY_SECONDS or now < made:
+                entries = [lobby_entry(r, now) for r in self.store.lobby(LOBBY_SIZE)]
+                self._lobby = (now, entries)
+            return entries
 
     # -- joining ---------------------------------------------------------------------------
 
@@ -238,6 +253,7 @@ class TableService:
                 )  # fmt: skip
             except Conflict:
                 continue
+            self._lobby = (0.0, [])  # this process shows its own changes at once
             return self._handed_on(applied), seat
         raise Conflict(_("Too many changes to this table at once; try again in a moment."))
 
