@@ -6,6 +6,7 @@ takes the kept game to change it, must leave nothing changed behind."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import redis
 from flask.testing import FlaskClient
@@ -23,6 +24,7 @@ from tests.service.helpers import (
     strip_view,
     tokens_of,
 )
+from tools.embedded_redis import RedisServer
 
 
 def _app_client(redis_url: str) -> FlaskClient:
@@ -116,7 +118,17 @@ def _scripts_and_reads(redis_url: str) -> int:
     )
 
 
-def test_a_move_on_the_game_this_process_kept_is_one_round_trip(redis_url: str) -> None:
+def test_a_move_on_the_game_this_process_kept_is_one_round_trip(tmp_path: Path) -> None:
+    # A Redis of its own: the session's counts the commands of every test's workers too.
+    server = RedisServer(tmp_path / "redis")
+    server.start()
+    try:
+        _count_round_trips(server.url)
+    finally:
+        server.stop()
+
+
+def _count_round_trips(redis_url: str) -> None:
     client = _app_client(redis_url)
     # Redis learns each script at its first use (a NOSCRIPT, a SCRIPT LOAD, the call again):
     # a game played first, so that only the moves' own calls are counted.
