@@ -158,3 +158,86 @@ def bench_ismcts(seconds: float, seed: int | None, playout: str) -> None:
 
     for line in run(seconds=seconds, seed=seed, playout=playout):
         click.echo(line)
+
+
+@click.command("calibrate")
+@click.option("--bot", default="heuristic", show_default=True, help="A bot or level.")
+@click.option(
+    "--against",
+    default="hard",
+    show_default=True,
+    help="The bot or level in the other seats (a different one from --bot).",
+)
+@click.option(
+    "--players",
+    default="3,4,5,6,7,8",
+    show_default=True,
+    help="Comma-separated player counts.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=20,
+    show_default=True,
+    help="Games (classic schedule) per rule set.",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def calibrate(
+    bot: str,
+    against: str,
+    players: str,
+    games: int,
+    seed: int,
+    processes: int | None,
+    as_json: bool,
+) -> None:
+    """A bot's mean bid against the mean tricks it takes, under every rule set (montar,
+    fallar, pisar, 3 to 8 players), in one seat of a table of another bot."""
+    from dataclasses import asdict
+
+    from rich.progress import Progress
+
+    from ai.calibration import calibrate as run_calibration
+
+    try:
+        counts = [int(p) for p in players.split(",") if p.strip()]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--players") from exc
+    with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
+        task = bar.add_task("rule sets", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            lines = run_calibration(bot, against, counts, games, seed, processes, progress)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from exc
+    if as_json:
+        click.echo(json.dumps([asdict(c) | {"gap": round(c.gap, 4)} for c in lines], indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        title=f"{bot} against {against}: bids against tricks taken, {games} games per set"
+    )
+    for col in ("players", "montar", "fallar", "pisar", "hands", "mean bid", "mean tricks",
+                "bid - tricks", "exact bids", "score/hand"):  # fmt: skip
+        table.add_column(col, justify="right")
+    for c in lines:
+        table.add_row(
+            str(c.players),
+            "on" if c.montar else "off",
+            "on" if c.fallar else "off",
+            "on" if c.pisar else "off",
+            str(c.hands),
+            f"{c.mean_bid:.2f}",
+            f"{c.mean_tricks:.2f}",
+            f"{c.gap:+.2f}",
+            f"{c.exact_rate:.1%}",
+            f"{c.mean_score:.2f}",
+        )
+    Console().print(table)

@@ -363,9 +363,10 @@ def openapi() -> None:
 
 
 def _register_ai_commands() -> None:
-    from cli.ai_commands import arena, bench_ismcts
+    from cli.ai_commands import arena, bench_ismcts, calibrate
 
     pocha.add_command(arena)
+    pocha.add_command(calibrate)
     bench.add_command(bench_ismcts)
 
 
