@@ -38,7 +38,7 @@ class ThinkingSchema(ma.Schema):
         validate=_known_level,
         metadata={
             "description": "A bot level (see GET /api/v1/rules): random, heuristic, easy, "
-            "medium, hard, expert. The search levels come with an analysis.",
+            "medium, hard, expert, ismcts-expert. The search levels come with an analysis.",
             "example": "hard",
         },
     )
