@@ -5,10 +5,11 @@ out trump first, the rules options, players, cards in hand, its place in the
 bidding order, the bids already made, the face-up trump card) and a candidate
 bid into a vector of numbers.  ``BidModel`` is a small multilayer perceptron
 over that vector whose output is the probability of taking 0, 1, ... tricks
-in the hand, given that the seat bid that candidate and then played to make
-it (the play of a hand depends on the bid, so the bid is an input, as in
-Cohensius et al., 2020, on Spades).  ``best_bid`` weighs every legal bid by
-its expected hand score under the game's own scoring and takes the best.
+in the hand.  A model may read the candidate bid (how a hand is played
+depends on its bid) or not; the shipped one does not, because reading it
+taught the bot to overbid (docs/model-card.md).  ``best_bid`` weighs every
+legal bid by its expected hand score under the game's own scoring and takes
+the best, as Cohensius et al. (2020) bid Spades.
 
 Rules options are inputs of the one model, not separate models.  Inference
 is numpy only; the weights are a small ``.npz`` made by ``pocha train``
@@ -134,6 +135,8 @@ class BidModel:
     """A multilayer perceptron: features -> probabilities of 0..12 tricks."""
 
     def __init__(self, weights: dict[str, np.ndarray]) -> None:
+        # Whether the model reads the candidate bid (ai.training.fit's ``bid_input``).
+        self.bid_input = bool(weights["bid_input"]) if "bid_input" in weights else True
         self.mean = weights["mean"].astype(np.float32)
         self.scale = weights["scale"].astype(np.float32)
         self.layers = []
@@ -151,6 +154,9 @@ class BidModel:
 
     def probabilities(self, x: np.ndarray, cards: np.ndarray | int) -> np.ndarray:
         """Per row, the probability of taking 0..12 tricks; nothing above ``cards``."""
+        if not self.bid_input:
+            x = x.copy()
+            x[:, BID_AT:] = 0.0
         h = (x - self.mean) / self.scale
         for w, b in self.layers[:-1]:
             h = np.maximum(h @ w + b, 0.0)

@@ -176,6 +176,13 @@ def bench_ismcts(seconds: float, seed: int | None, playout: str) -> None:
     help="ISMCTS iterations per card played in the self-play.",
 )
 @click.option("--epochs", type=click.IntRange(1), default=40, show_default=True)
+@click.option(
+    "--bid-input/--no-bid-input",
+    default=False,
+    show_default=True,
+    help="Let the model see the candidate bid (it then learns that bidding higher takes "
+    "more tricks, true only against weak self-play opponents).",
+)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
 @click.option(
@@ -195,6 +202,7 @@ def train(
     hands: int,
     iterations: int,
     epochs: int,
+    bid_input: bool,
     seed: int,
     processes: int | None,
     data: str | None,
@@ -237,7 +245,9 @@ def train(
         def fitted(done: int, total: int) -> None:
             bar.update(fitting, completed=done)
 
-        weights, report = fit(samples, seed=seed, epochs=epochs, progress=fitted)
+        weights, report = fit(
+            samples, seed=seed, epochs=epochs, bid_input=bid_input, progress=fitted
+        )
     finished = time.perf_counter()
     path = Path(out) if out else MODEL_PATH
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -247,6 +257,7 @@ def train(
             "hands": hands,
             "iterations": iterations,
             "epochs": epochs,
+            "bid_input": bid_input,
             "seed": seed,
             "processes": processes or os.cpu_count(),
             "samples_all": len(samples["tricks"]),

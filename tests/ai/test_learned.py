@@ -167,3 +167,11 @@ def test_training_is_the_same_from_the_same_seed_and_makes_a_loadable_model(
     assert 0 < report["log_loss"] < 3
     p = model.probabilities(data["x"][:5], data["cards"][:5].astype(np.int64))
     assert np.allclose(p.sum(axis=1), 1.0)
+
+
+def test_the_shipped_model_does_not_read_the_bid_so_every_bid_faces_one_forecast() -> None:
+    model = shipped_model()
+    assert not model.bid_input
+    obs = bidding_view(Rules(schedule=[5]), 6)
+    p = model.probabilities(with_bids(situation_features(obs), [0, 1, 4], 5), 5)
+    assert np.allclose(p[0], p[1]) and np.allclose(p[0], p[2])
