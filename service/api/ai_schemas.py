@@ -333,6 +333,13 @@ class BotStatsSchema(ma.Schema):
     )
     decisions = fields.Integer(metadata={"description": "Bids and cards decided."})
     ms_per_decision = fields.Float(metadata={"description": "Mean thinking time per decision."})
+    mean_bid = fields.Float(
+        metadata={"description": "Mean bid per hand (beside mean_tricks: calibration).",
+                  "example": 1.3}
+    )  # fmt: skip
+    mean_tricks = fields.Float(
+        metadata={"description": "Mean tricks taken per hand.", "example": 1.35}
+    )
 
 
 class MatchSchema(ma.Schema):
