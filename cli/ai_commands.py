@@ -208,8 +208,8 @@ def train(
     data: str | None,
     out: str | None,
 ) -> None:
-    """Train the bidding model of `expert` from self-play: the shipped weights come from
-    the defaults (pocha train --seed 0)."""
+    """Train the bidding model of the `learned` bot from self-play: the shipped weights come
+    from the defaults (pocha train --seed 0)."""
     import os
     import time
     from pathlib import Path

@@ -24,7 +24,7 @@ from ai.bid_model import (
 )
 from ai.bot import Budget
 from ai.learned import LearnedBot
-from ai.levels import LEVELS, decide
+from ai.levels import BOTS, LEVELS, decide
 from ai.training import fit, generate
 from engine.actions import bid_action, bid_of
 from engine.cards import SUIT_MASK
@@ -114,10 +114,10 @@ def test_the_dealer_is_never_given_the_forbidden_bid() -> None:
         assert bid_action(best_bid(obs)) in obs.legal
 
 
-def test_expert_is_the_learned_bot_and_the_old_expert_is_kept() -> None:
-    assert LEVELS["expert"].bot == "learned"
-    assert LEVELS["ismcts-expert"].bot == "ismcts"
+def test_the_learned_bot_is_a_bot_and_the_old_expert_a_level() -> None:
+    assert "learned" in BOTS
     assert LEVELS["expert"].budget.milliseconds is not None
+    assert LEVELS["ismcts-expert"].budget == Budget(iterations=6000, milliseconds=1000)
 
 
 def test_the_learned_bot_plays_whole_games_legally_and_the_same_from_a_seed() -> None:
@@ -143,7 +143,7 @@ def test_the_learned_bot_plays_whole_games_legally_and_the_same_from_a_seed() ->
 
 def test_a_learned_bid_comes_with_its_expected_scores_when_asked() -> None:
     obs = bidding_view(Rules(schedule=[3]), 8)
-    decision = decide(obs, "expert", seed=1, analyse=True)
+    decision = decide(obs, "learned", seed=1, budget=Budget(iterations=20), analyse=True)
     assert decision.action == bid_action(best_bid(obs))
     assert [a.action for a in decision.analysis] == sorted(obs.legal)
     assert sum(a.share for a in decision.analysis) == 1.0
