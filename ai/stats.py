@@ -3,7 +3,8 @@
 Input is game records (plain dicts, as ``ai.arena.play_game`` makes and the
 worker stores as JSON lines); output is, per bot, the mean score per hand with
 a 95% confidence interval, the win rate per game (a shared win counts as a
-fraction), the exact-bid rate and the time per decision.  The interval is
+fraction), the exact-bid rate, the mean bid beside the mean tricks taken (a
+bot whose bids are calibrated has the two equal) and the time per decision.  The interval is
 taken over deals, not hands: the hands of one game and the rotations of one
 duplicate deal are not independent, the deals are.
 """
@@ -28,10 +29,20 @@ class BotStats:
     exact_rate: float
     decisions: int
     ms_per_decision: float
+    mean_bid: float = 0.0
+    mean_tricks: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        for k in ("mean_score", "ci95", "win_rate", "exact_rate", "ms_per_decision"):
+        for k in (
+            "mean_score",
+            "ci95",
+            "win_rate",
+            "exact_rate",
+            "ms_per_decision",
+            "mean_bid",
+            "mean_tricks",
+        ):
             if d[k] is not None:
                 d[k] = round(d[k], 4)
         return d
@@ -44,6 +55,8 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[BotStats]:
     games: dict[str, float] = defaultdict(float)
     wins: dict[str, float] = defaultdict(float)
     exact: dict[str, int] = defaultdict(int)
+    bid_sum: dict[str, int] = defaultdict(int)
+    trick_sum: dict[str, int] = defaultdict(int)
     hands: dict[str, int] = defaultdict(int)
     decisions: dict[str, int] = defaultdict(int)
     think: dict[str, float] = defaultdict(float)
@@ -63,6 +76,8 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[BotStats]:
             for seat, bot in enumerate(seats):
                 by_deal[bot][deal].append(hand["points"][seat])
                 hands[bot] += 1
+                bid_sum[bot] += hand["bids"][seat]
+                trick_sum[bot] += hand["tricks"][seat]
                 if hand["bids"][seat] == hand["tricks"][seat]:
                     exact[bot] += 1
     out = []
@@ -81,6 +96,8 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[BotStats]:
                 exact_rate=exact[bot] / hands[bot] if hands[bot] else 0.0,
                 decisions=decisions[bot],
                 ms_per_decision=think[bot] / decisions[bot] if decisions[bot] else 0.0,
+                mean_bid=bid_sum[bot] / hands[bot] if hands[bot] else 0.0,
+                mean_tricks=trick_sum[bot] / hands[bot] if hands[bot] else 0.0,
             )
         )
     out.sort(key=lambda s: -s.mean_score)

@@ -158,3 +158,219 @@ def bench_ismcts(seconds: float, seed: int | None, playout: str) -> None:
 
     for line in run(seconds=seconds, seed=seed, playout=playout):
         click.echo(line)
+
+
+@click.command("train")
+@click.option(
+    "--hands",
+    type=click.IntRange(1),
+    default=8000,
+    show_default=True,
+    help="Self-play hands to learn from (each gives one sample per seat).",
+)
+@click.option(
+    "--iterations",
+    type=click.IntRange(1),
+    default=40,
+    show_default=True,
+    help="ISMCTS iterations per card played in the self-play.",
+)
+@click.option("--epochs", type=click.IntRange(1), default=40, show_default=True)
+@click.option(
+    "--bid-input/--no-bid-input",
+    default=False,
+    show_default=True,
+    help="Let the model see the candidate bid (it then learns that bidding higher takes "
+    "more tricks, true only against weak self-play opponents).",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
+@click.option(
+    "--data",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Keep the self-play data here (.npz): read it if it exists, else write it.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where the weights go (default: the shipped ai/models/bid_model.npz); the "
+    "validation report goes beside them as .json.",
+)
+def train(
+    hands: int,
+    iterations: int,
+    epochs: int,
+    bid_input: bool,
+    seed: int,
+    processes: int | None,
+    data: str | None,
+    out: str | None,
+) -> None:
+    """Train the bidding model of the `learned` bot from self-play: the shipped weights come
+    from the defaults (pocha train --seed 0)."""
+    import os
+    import time
+    from pathlib import Path
+
+    import numpy as np
+    from rich.progress import Progress
+
+    from ai.bid_model import MODEL_PATH
+    from ai.training import fit, generate
+
+    started = time.perf_counter()
+    with Progress(disable=not sys.stderr.isatty()) as bar:
+        if data and os.path.exists(data):
+            with np.load(data) as saved:
+                samples = {k: saved[k] for k in saved.files}
+            click.echo(f"self-play data read from {data}", err=True)
+        else:
+            task = bar.add_task("self-play", total=None)
+
+            def played(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+                if not sys.stderr.isatty() and (done * 10 // total) != ((done - 1) * 10 // total):
+                    # A log has no bar: a line every tenth of the way.
+                    elapsed = time.perf_counter() - started
+                    click.echo(f"self-play {done}/{total} chunks, {elapsed:.0f} s", err=True)
+
+            samples = generate(hands, seed, iterations, processes, played)
+            if data:
+                np.savez_compressed(data, **samples)  # type: ignore[arg-type]
+        generated = time.perf_counter()
+        fitting = bar.add_task("fitting", total=epochs)
+
+        def fitted(done: int, total: int) -> None:
+            bar.update(fitting, completed=done)
+
+        weights, report = fit(
+            samples, seed=seed, epochs=epochs, bid_input=bid_input, progress=fitted
+        )
+    finished = time.perf_counter()
+    path = Path(out) if out else MODEL_PATH
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **weights)  # type: ignore[arg-type]
+    report.update(
+        {
+            "hands": hands,
+            "iterations": iterations,
+            "epochs": epochs,
+            "bid_input": bid_input,
+            "seed": seed,
+            "processes": processes or os.cpu_count(),
+            "samples_all": len(samples["tricks"]),
+            "self_play_seconds": round(generated - started, 1),
+            "fit_seconds": round(finished - generated, 1),
+        }
+    )
+    path.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
+    click.echo(
+        f"{len(samples['tricks'])} samples; self-play {generated - started:.0f} s, fitting "
+        f"{finished - generated:.0f} s; validation log loss {report['log_loss']:.4f}, "
+        f"most likely count right {report['most_likely_right']:.1%}; weights in {path}"
+    )
+
+
+@click.command("calibrate")
+@click.option("--bot", default="heuristic", show_default=True, help="A bot or level.")
+@click.option(
+    "--against",
+    default="hard",
+    show_default=True,
+    help="The bot or level in the other seats (a different one from --bot).",
+)
+@click.option(
+    "--players",
+    default="3,4,5,6,7,8",
+    show_default=True,
+    help="Comma-separated player counts.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=20,
+    show_default=True,
+    help="Games (classic schedule) per rule set.",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def calibrate(
+    bot: str,
+    against: str,
+    players: str,
+    games: int,
+    seed: int,
+    processes: int | None,
+    as_json: bool,
+) -> None:
+    """A bot's mean bid against the mean tricks it takes, under every rule set (montar,
+    fallar, pisar, 3 to 8 players), in one seat of a table of another bot."""
+    from dataclasses import asdict
+
+    from rich.progress import Progress
+
+    from ai.calibration import calibrate as run_calibration
+
+    try:
+        counts = [int(p) for p in players.split(",") if p.strip()]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--players") from exc
+    with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
+        task = bar.add_task("rule sets", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            lines = run_calibration(bot, against, counts, games, seed, processes, progress)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from exc
+    if as_json:
+        click.echo(json.dumps([asdict(c) | {"gap": round(c.gap, 4)} for c in lines], indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        title=f"{bot} against {against}: bids against tricks taken, {games} games per set"
+    )
+    for col in ("players", "montar", "fallar", "pisar", "hands", "mean bid", "mean tricks",
+                "bid - tricks", "exact bids", "score/hand"):  # fmt: skip
+        table.add_column(col, justify="right")
+    for c in lines:
+        table.add_row(
+            str(c.players),
+            "on" if c.montar else "off",
+            "on" if c.fallar else "off",
+            "on" if c.pisar else "off",
+            str(c.hands),
+            f"{c.mean_bid:.2f}",
+            f"{c.mean_tricks:.2f}",
+            f"{c.gap:+.2f}",
+            f"{c.exact_rate:.1%}",
+            f"{c.mean_score:.2f}",
+        )
+    Console().print(table)
+
+
+@click.command("decisions")
+@click.option("--level", default="expert", show_default=True, help="A level (ai.levels).")
+@click.option("--games", type=click.IntRange(1), default=1, show_default=True,
+              help="Classic 4-player games, the level in every seat.")  # fmt: skip
+@click.option("--seed", type=int, default=1, show_default=True)
+def bench_decisions(level: str, games: int, seed: int) -> None:
+    """A level's time per decision over whole games in one process: mean, p50, p90, p99
+    and max, every decision counted (forced ones too)."""
+    from ai.bench import decision_times, percentiles
+    from ai.levels import LEVELS
+
+    if level not in LEVELS:
+        raise click.BadParameter(f"the levels are {', '.join(LEVELS)}", param_hint="--level")
+    p = percentiles(decision_times(level, games, seed))
+    click.echo(
+        f"{level}: {p['decisions']:.0f} decisions, mean {p['mean']:.1f} ms, p50 {p['p50']:.1f} "
+        f"ms, p90 {p['p90']:.1f} ms, p99 {p['p99']:.1f} ms, max {p['max']:.1f} ms"
+    )

@@ -439,10 +439,13 @@ def openapi() -> None:
 
 
 def _register_ai_commands() -> None:
-    from cli.ai_commands import arena, bench_ismcts
+    from cli.ai_commands import arena, bench_decisions, bench_ismcts, calibrate, train
 
     pocha.add_command(arena)
+    pocha.add_command(calibrate)
+    pocha.add_command(train)
     bench.add_command(bench_ismcts)
+    bench.add_command(bench_decisions)
 
 
 _register_ai_commands()

@@ -126,7 +126,7 @@ def effective_budget(player: Player) -> Budget:
     if (
         budget.iterations is None
         and budget.milliseconds is None
-        and player.bot.startswith("ismcts")
+        and (player.bot.startswith("ismcts") or player.bot == "learned")
     ):
         return Budget(iterations=DEFAULT_ITERATIONS)
     return budget

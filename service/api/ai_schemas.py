@@ -45,7 +45,7 @@ class ThinkingSchema(ma.Schema):
         validate=_known_level,
         metadata={
             "description": "A bot level (see GET /api/v1/rules): random, heuristic, easy, "
-            "medium, hard, expert. The search levels come with an analysis.",
+            "medium, hard, expert, ismcts-expert. The search levels come with an analysis.",
             "example": "hard",
         },
     )
@@ -349,6 +349,13 @@ class BotStatsSchema(ma.Schema):
     )
     decisions = fields.Integer(metadata={"description": "Bids and cards decided."})
     ms_per_decision = fields.Float(metadata={"description": "Mean thinking time per decision."})
+    mean_bid = fields.Float(
+        metadata={"description": "Mean bid per hand (beside mean_tricks: calibration).",
+                  "example": 1.3}
+    )  # fmt: skip
+    mean_tricks = fields.Float(
+        metadata={"description": "Mean tricks taken per hand.", "example": 1.35}
+    )
 
 
 class MatchSchema(ma.Schema):

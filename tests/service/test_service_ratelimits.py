@@ -130,9 +130,9 @@ def test_hints_and_ai_moves_share_a_budget_of_thinking_time(redis_url: str) -> N
     created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
     hint = f"/api/v1/games/{created['id']}/hint"
     token = bearer(tokens_of(created)[1])
-    # A hint shares the budget: one that may think a second (expert) is refused as well,
+    # A hint shares the budget: one that may think a second (ismcts-expert) is refused too,
     # while one of a few milliseconds (hard) still fits in what is left.
-    expert = client.post(hint, json={"level": "expert"}, headers=token, environ_base=ANA)
+    expert = client.post(hint, json={"level": "ismcts-expert"}, headers=token, environ_base=ANA)
     assert_limited(expert)
     hard = client.post(hint, json={"level": "hard"}, headers=token, environ_base=ANA)
     assert hard.status_code == 202, hard.json

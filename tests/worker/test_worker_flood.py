@@ -108,7 +108,7 @@ def test_ai_on_demand_behind_too_long_a_queue_is_refused_busy(
     created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
     hint = client.post(
         f"/api/v1/games/{created['id']}/hint",
-        json={"level": "expert"},
+        json={"level": "ismcts-expert"},
         headers=bearer(tokens_of(created)[1]),
     )
     assert (hint.status_code, hint.json["error"]) == (503, "busy")

@@ -124,7 +124,7 @@ def test_duplicate_deals_rotate_the_seats(client: FlaskClient, drain: Drain) -> 
         ({"seats": ["ismcts:1000000", "hard", "hard"]}, "seats", "from 1 to 100000 iterations"),
         ({"seats": ["ismcts:9000ms", "hard", "hard"]}, "seats", "from 1 to 5000 ms"),
         ({"seats": ["hard"] * 3, "rules": {"players": 4}}, "rules", "3 seats are listed"),
-        ({"seats": ["expert"] * 4, "games": 1000, "rules": {}}, "games", "CPU hours"),
+        ({"seats": ["ismcts-expert"] * 4, "games": 1000, "rules": {}}, "games", "CPU hours"),
         ({"seats": ["hard"] * 2}, "seats", "Length must be between 3 and 8"),
         ({"rules": {"schedule": [11]}}, "rules", "from 1 to 10"),
     ],
