@@ -108,10 +108,15 @@ class Game:
     # -- creation -------------------------------------------------------------
 
     @classmethod
-    def new(cls, rules: Rules | None = None, seed: int = 0) -> Game:
+    def new(cls, rules: Rules | None = None, seed: int = 0, dealer: int | None = None) -> Game:
+        """A new game; the first dealer is drawn from the seed unless ``dealer`` is given."""
         game = cls(rules or Rules(), seed)
         # The first dealer is drawn at random (POCH.md, Deal).
         game.dealer = random.Random(f"poch:{seed}:dealer").randrange(game.players)
+        if dealer is not None:
+            if not isinstance(dealer, int) or not 0 <= dealer < game.players:
+                raise InvalidStateError(f"no seat {dealer!r} to deal")
+            game.dealer = dealer
         game._begin_deal([], first=True)
         return game
 
@@ -171,8 +176,7 @@ class Game:
         )
         # Deal (POCH.md, A deal 2): one at a time from Vorhand; the first 32 mod n get one more.
         order = self._round_from(self.vorhand)
-        deck = list(range(NUM_CARDS))
-        random.Random(f"poch:{self.seed}:deal:{self.deal_no}").shuffle(deck)
+        deck = self._shuffled_deck()
         self.hands = [set() for _ in range(self.players)]
         for i, c in enumerate(deck):
             seat = order[i % len(order)]
@@ -204,6 +208,12 @@ class Game:
                     events.append({"type": "collect", **entry})
         self.phase = "betting"
         self.turn = order[0]
+
+    def _shuffled_deck(self) -> list[Card]:
+        """This deal's pack, in dealing order: from the seed and the deal's number."""
+        deck = list(range(NUM_CARDS))
+        random.Random(f"poch:{self.seed}:deal:{self.deal_no}").shuffle(deck)
+        return deck
 
     def _end_game(self, events: list[Event]) -> None:
         self.phase, self.turn = "over", None
