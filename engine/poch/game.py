@@ -171,9 +171,7 @@ class Game:
                 self.chips[seat] -= need
         for plate in PLATES:
             self.plates[plate] += self.rules.ante * sum(self.active)
-        events.append(
-            {"type": "ante", "deal": self.deal_no, "dealer": self.dealer, "each": need}
-        )
+        events.append({"type": "ante", "deal": self.deal_no, "dealer": self.dealer, "each": need})
         # Deal (POCH.md, A deal 2): one at a time from Vorhand; the first 32 mod n get one more.
         order = self._round_from(self.vorhand)
         deck = self._shuffled_deck()
@@ -258,9 +256,7 @@ class Game:
         elif is_bet(action):
             paid = amount_of(action)
             if paid <= top:
-                raise InvalidBidError(
-                    f"a raise must be more than {top} chips", rule="raise_above"
-                )
+                raise InvalidBidError(f"a raise must be more than {top} chips", rule="raise_above")
             if paid > self.chips[seat]:
                 raise InvalidBidError(
                     f"you cannot pay {paid} chips; you have {self.chips[seat]}",

@@ -33,11 +33,9 @@ LAYOUT_C = [
     "HQ HA DK DA DQ DJ D10 D9",
 ]
 # Layout N: seat s holds rank r in suit (s + r) mod 4: nobody has a set. Trumps: D7 -> D.
-RANKS = ["8", "9", "10", "J", "Q", "K", "A", "7"]
-LAYOUT_N = [
-    " ".join("CSHD"[(s + ["7", "8", "9", "10", "J", "Q", "K", "A"].index(r)) % 4] + r for r in RANKS)
-    for s in range(4)
-]
+_LOW_TO_HIGH = ["7", "8", "9", "10", "J", "Q", "K", "A"]
+_DEALT = ["8", "9", "10", "J", "Q", "K", "A", "7"]  # the 7 last: the dealer's D7 sets trumps
+LAYOUT_N = [" ".join("CSHD"[(s + _LOW_TO_HIGH.index(r)) % 4] + r for r in _DEALT) for s in range(4)]
 
 
 def deck_for(hands: list[str], dealer: int) -> list[int]:
