@@ -154,13 +154,17 @@ class Game:
     def _begin_deal(self, events: list[Event], first: bool = False) -> None:
         if not first:
             self.dealer = self._next_active(self.dealer)
+        if self.deal_no >= self.rules.deal_count:
+            self._end_game(events)
+            return
         # Ante (POCH.md, A deal 1): who cannot pay 8 x ante leaves with what remains.
         need = len(PLATES) * self.rules.ante
         for seat in range(self.players):
             if self.active[seat] and self.chips[seat] < need:
                 self.active[seat] = False
                 events.append({"type": "leave", "seat": seat, "chips": self.chips[seat]})
-        if self.deal_no >= self.rules.deal_count or sum(self.active) < 2:
+        if sum(self.active) < 2:
+            # Decided: the game needs two players who can pay; it ends with one or none.
             self._end_game(events)
             return
         if not self.active[self.dealer]:

@@ -387,6 +387,7 @@ def test_the_game_lasts_its_deals_and_the_dealer_moves_on() -> None:
         if game.deal_no != deal and not game.finished:
             dealers.append(game.dealer)
     assert dealers == [1, 2, 0] and game.deal_no == 3 and len(game.deal_results) == 3
+    assert all(game.active)  # nobody "leaves" after the last deal
     best = max(game.chips)
     assert game.result()["winners"] == [s for s in range(3) if game.chips[s] == best]
 
