@@ -1,0 +1,72 @@
+"""One action space for every decision of Poch: an ``int``, as in engine.actions.
+
+POCH.md (Decisions): a player decides only while betting and, while shedding,
+which 7 or ace starts and which suit comes next.  A card is its index (0..31,
+``engine.poch.cards``); a suit choice is ``SUIT_BASE + suit``; ``PASS`` and
+``HOLD`` are single actions; a bet or a raise to ``n`` chips is ``BET_BASE + n``
+(a bet is the first payment of the round, a raise any later one: the game knows
+which).  The JSON form: ``"pass"``, ``"hold"``, the amount as an integer, a card
+code (``"C7"``) or a suit letter (``"H"``); the forms never collide.
+"""
+
+from __future__ import annotations
+
+from engine.poch.cards import SUITS, card_code, parse_card, parse_suit
+from engine.poch.errors import InvalidBidError
+
+Action = int
+WireAction = int | str
+
+SUIT_BASE = 32
+PASS = 40
+HOLD = 41
+BET_BASE = 64
+
+
+def bet_action(amount: int) -> Action:
+    return BET_BASE + amount
+
+
+def is_card(action: Action) -> bool:
+    return 0 <= action < SUIT_BASE
+
+
+def is_suit(action: Action) -> bool:
+    return SUIT_BASE <= action < SUIT_BASE + 4
+
+
+def is_bet(action: Action) -> bool:
+    return action > BET_BASE
+
+
+def amount_of(action: Action) -> int:
+    return action - BET_BASE
+
+
+def action_to_wire(action: Action) -> WireAction:
+    if action == PASS:
+        return "pass"
+    if action == HOLD:
+        return "hold"
+    if is_bet(action):
+        return amount_of(action)
+    if is_suit(action):
+        return SUITS[action - SUIT_BASE]
+    if is_card(action):
+        return card_code(action)
+    raise InvalidBidError(f"{action!r} is not a Poch action")
+
+
+def action_from_wire(wire: object) -> Action:
+    """The action of a JSON form; raises a typed error for anything else."""
+    if wire == "pass":
+        return PASS
+    if wire == "hold":
+        return HOLD
+    if isinstance(wire, int) and not isinstance(wire, bool):
+        if wire < 1:
+            raise InvalidBidError(f"a bet is at least 1 chip, not {wire}", rule="bet_minimum")
+        return bet_action(wire)
+    if isinstance(wire, str) and len(wire) == 1:
+        return SUIT_BASE + parse_suit(wire)
+    return parse_card(wire)

@@ -1,0 +1,90 @@
+"""The rules a Poch game is played with: the options of POCH.md and their defaults.
+
+POCH.md (The game) lists four options: ``players`` (3 to 8), ``chips`` each player
+starts with (50), the ``ante`` put on each of the eight plates every deal (1) and
+the number of ``deals`` (two per player).  ``Rules`` is a frozen value, validated
+when made: a bad value raises ``InvalidRulesError`` naming the option, so the HTTP
+API can pass the sentence on unchanged.  ``deals=None`` means the default, two per
+player, and is stored resolved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.poch.errors import InvalidRulesError
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+PLATES = ("ace", "king", "queen", "jack", "ten", "marriage", "sequence", "pocher")
+MAX_CHIPS = 10_000
+MAX_ANTE = 100
+MAX_DEALS = 200
+
+# (name, low, high, default, meaning); deals' default depends on players.
+OPTIONS: tuple[tuple[str, int, int, int | None, str], ...] = (
+    ("players", MIN_PLAYERS, MAX_PLAYERS, 4, "Players at the table."),
+    ("chips", 1, MAX_CHIPS, 50, "Chips each player starts with."),
+    ("ante", 1, MAX_ANTE, 1, "Chips each player puts on each of the eight plates every deal."),
+    ("deals", 1, MAX_DEALS, None, "Deals in the game (default two per player)."),
+)
+
+
+def _int_in(name: str, value: Any, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidRulesError(
+            f"{name} must be an integer from {low} to {high}, not {value!r}", option=name
+        )
+
+
+@dataclass(frozen=True)
+class Rules:
+    players: int = 4
+    chips: int = 50
+    ante: int = 1
+    deals: int | None = None
+
+    def __post_init__(self) -> None:
+        _int_in("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        _int_in("chips", self.chips, 1, MAX_CHIPS)
+        _int_in("ante", self.ante, 1, MAX_ANTE)
+        if self.deals is None:
+            object.__setattr__(self, "deals", 2 * self.players)
+        _int_in("deals", self.deals, 1, MAX_DEALS)
+        # Decided: a game in which nobody could pay the first ante is refused.
+        if self.chips < len(PLATES) * self.ante:
+            raise InvalidRulesError(
+                f"chips must be at least 8 x ante ({len(PLATES) * self.ante}) to pay the "
+                "first ante",
+                option="chips",
+            )
+
+    @property
+    def deal_count(self) -> int:
+        assert self.deals is not None  # resolved in __post_init__
+        return self.deals
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "chips": self.chips,
+            "ante": self.ante,
+            "deals": self.deals,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        unknown = set(data) - {"players", "chips", "ante", "deals"}
+        if unknown:
+            name = sorted(unknown)[0]
+            raise InvalidRulesError(f"unknown Poch option {name!r}", option=name)
+        return cls(**data)
+
+
+def describe_options() -> list[dict[str, Any]]:
+    """The options for ``GET /api/v1/rules``: key, bounds, default and meaning."""
+    return [
+        {"name": n, "kind": "int", "low": lo, "high": hi, "default": d, "doc": doc}
+        for n, lo, hi, d, doc in OPTIONS
+    ]
