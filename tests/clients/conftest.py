@@ -49,6 +49,32 @@ def _ready(port: int) -> bool:
         connection.close()
 
 
+def _tail(path: Path, lines: int = 40) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError as exc:
+        return f"({exc})"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    # A client test that fails (often on a browser's wait) shows what the service and the
+    # page were doing then: the ends of the service's logs and each tab's own account.
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    funcargs = getattr(item, "funcargs", {})
+    for value in funcargs.values():
+        account = getattr(value, "account", None)
+        if callable(account):
+            report.sections.append((f"tab {getattr(value, 'name', '')}", account()))
+    service = funcargs.get("live_service")
+    if isinstance(service, LiveService):
+        for name in ("api", "worker"):
+            report.sections.append((f"{name}.log (end)", _tail(service.logs / f"{name}.log")))
+
+
 @pytest.fixture(scope="session")
 def live_service(
     redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory

@@ -89,6 +89,22 @@ class Tab:
             "console",
             lambda m: self.errors.append(m.text) if m.type == "error" else None,
         )
+        # The last requests and their outcomes, for the account of a failed test.
+        self.requests: list[str] = []
+        self.page.on("response", lambda r: self._note(f"{r.request.method} {r.url} {r.status}"))
+        self.page.on("requestfailed", lambda r: self._note(f"{r.method} {r.url} {r.failure}"))
+
+    def _note(self, what: str) -> None:
+        self.requests = [*self.requests[-29:], f"{time.strftime('%H:%M:%S')} {what}"]
+
+    def account(self) -> str:
+        """What the tab shows and did, for a failed test's report."""
+        try:
+            shown = self.page.inner_text("body", timeout=2000)[:1500]
+        except Exception as exc:  # the page itself may be what failed
+            shown = f"(unreadable: {exc})"
+        return "\n".join([f"url: {self.page.url}", "errors:", *self.errors,
+                          "requests:", *self.requests, "shows:", shown])  # fmt: skip
 
     def screenshot(self, name: str) -> Path:
         ARTIFACTS.mkdir(exist_ok=True)
