@@ -27,6 +27,7 @@ import redis
 from ai.levels import LEVELS, decide
 from core.bot_metrics import record_decision
 from core.errors import Conflict, GameNotFound, StaleVersion
+from core.redises import Connections, redises_of
 from core.store import GameStore, OwedTask, OwedTaskMaker, StoredGame
 from core.tasks import owed_work, schedule_turn
 from engine.actions import Action
@@ -149,8 +150,8 @@ class RQBotRunner:
 
     plays_inline = False
 
-    def __init__(self, client: redis.Redis) -> None:
-        self.redis = client
+    def __init__(self, connections: Connections) -> None:
+        self.redises = redises_of(connections)
 
     #: Pauses between tries to hand a turn over while Redis does not answer (seconds).
     RETRY_PAUSES = (0.05, 0.2, 0.5)
@@ -165,7 +166,7 @@ class RQBotRunner:
         # change that was written stands, and the request need not fail.
         for pause in (*self.RETRY_PAUSES, None):
             try:
-                schedule_turn(self.redis, game_id, version)
+                schedule_turn(self.redises, game_id, version)
                 return
             except (redis.ConnectionError, redis.TimeoutError):
                 if pause is None:

@@ -13,7 +13,19 @@ from typing import Any
 
 #: Setting name -> (environment variable, default). Integers are parsed from the environment.
 SETTINGS: dict[str, tuple[str, Any]] = {
+    # The store: one Redis, or a Redis Cluster as `redis+cluster://host:port,host:port`
+    # (see core.redises).
     "REDIS_URL": ("REDIS_URL", "redis://127.0.0.1:6379/0"),
+    # "on": REDIS_URL is one node of a Redis Cluster (same as the redis+cluster:// form).
+    "REDIS_CLUSTER": ("POCHA_REDIS_CLUSTER", "off"),
+    # RQ's queues and jobs, on a plain Redis; empty: REDIS_URL (which must then be one).
+    "QUEUE_REDIS_URL": ("POCHA_QUEUE_REDIS_URL", ""),
+    # A move is answered only once this many replicas of its game's Redis have it (Redis
+    # WAIT), so a failover cannot lose a move a player saw accepted; 0: answered at once.
+    "WAIT_REPLICAS": ("POCHA_WAIT_REPLICAS", 0),
+    # How long a move waits for those replicas (milliseconds) before it is answered 503
+    # `not_replicated` (written, but not known to survive a failover).
+    "WAIT_TIMEOUT_MS": ("POCHA_WAIT_TIMEOUT_MS", 500),
     # A finished game stays readable (view, events, history) this long after its last move.
     "FINISHED_TTL": ("POCHA_FINISHED_TTL", 24 * 3600),
     # An unfinished game nobody touches is forgotten after this long; every move refreshes it.

@@ -16,8 +16,16 @@ import redis
 from core.keys import is_game_id
 from engine.i18n import _
 
-# Redis errors that mean "the store cannot answer now" rather than a bug of ours.
-REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError)
+# Redis errors that mean "the store cannot answer now" rather than a bug of ours (on a
+# cluster: a failover under way, after the cluster client's own retries).
+REDIS_DOWN = (
+    redis.ConnectionError,
+    redis.TimeoutError,
+    redis.exceptions.ReadOnlyError,
+    redis.exceptions.ClusterDownError,
+    redis.exceptions.MasterDownError,
+    redis.exceptions.TryAgainError,
+)
 
 
 def is_store_full(exc: BaseException) -> bool:
@@ -142,6 +150,15 @@ class RateLimited(ServiceError):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class NotReplicated(ServiceError):
+    """A move was written, but its Redis's replicas did not confirm it within the wait
+    (`POCHA_WAIT_REPLICAS`): it stands unless a failover comes first."""
+
+    status = 503
+    error = "not_replicated"
+    retry_after = 1
 
 
 class Busy(ServiceError):

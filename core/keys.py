@@ -2,13 +2,24 @@
 
 Everything of ours lives under the `pocha:` prefix, so one Redis can be shared with other
 applications and an operator can find our keys with one pattern. RQ's own keys (`rq:`)
-are RQ's business: we reach them only through RQ's API. Per-game keys all start with
-`pocha:game:{id}`, per-match keys with `pocha:match:{id}`.
+are RQ's business: we reach them only through RQ's API, on the queue Redis.
+
+The keys are laid out for Redis Cluster, which runs a script only on keys of one hash
+slot. Every key of one game carries the game's id as its hash tag (`pocha:game:{id}`,
+`pocha:game:{id}:events`, the tasks its moves owe), every key of one match the match's id,
+every rate-limit counter of one client address the address: so a move, with the bot turn
+it owes and the due entry of that turn, stays one atomic script on one shard. The due
+entries of tasks (see `core.tasks`) are kept per hash slot on a cluster (`due_key`), in
+the slot of the tasks they list; on one Redis they are one sorted set.
 """
 
 from __future__ import annotations
 
+import binascii
+import functools
 import hashlib
+import itertools
+import string
 
 PREFIX = "pocha"
 
@@ -26,17 +37,17 @@ def is_game_id(game_id: str) -> bool:
 
 def game_key(game_id: str) -> str:
     """Hash of a stored game: its state, history, seats, version and event count."""
-    return f"{PREFIX}:game:{game_id}"
+    return f"{PREFIX}:game:{{{game_id}}}"
 
 
 def events_key(game_id: str) -> str:
     """List of a game's public events, in order (`seq` is the position, 1-based)."""
-    return f"{PREFIX}:game:{game_id}:events"
+    return f"{PREFIX}:game:{{{game_id}}}:events"
 
 
 def changes_channel(game_id: str) -> str:
     """Pub/sub channel announcing each new version (or `deleted`) of a game."""
-    return f"{PREFIX}:game:{game_id}:changed"
+    return f"{PREFIX}:game:{{{game_id}}}:changed"
 
 
 def move_once_key(game_id: str, seat: int, idempotency_key: str) -> str:
@@ -44,13 +55,14 @@ def move_once_key(game_id: str, seat: int, idempotency_key: str) -> str:
     while it is being applied, then the version it made. The client's key is hashed, so
     any key of any length costs the same and cannot reach into our name space."""
     digest = hashlib.sha256(idempotency_key.encode()).hexdigest()[:32]
-    return f"{PREFIX}:game:{game_id}:once:{seat}:{digest}"
+    return f"{PREFIX}:game:{{{game_id}}}:once:{seat}:{digest}"
 
 
 # -- tables people gather at (core.tables) ----------------------------------------------
 
 #: Sorted set of the ids of the listed games still waiting for people, scored by when each
-#: was made: the lobby.
+#: was made: the lobby. One key (one slot on a cluster): it holds only tables still
+#: waiting, and is written once when a listed table opens and once when it starts.
 LOBBY = f"{PREFIX}:lobby"
 
 
@@ -61,15 +73,67 @@ def table_key(code: str) -> str:
 
 # -- tasks: work that must get done (core.tasks) ----------------------------------------
 
-#: Sorted set of task keys, scored by when the watchdog next looks at each.
+#: Sorted set of task keys, scored by when the watchdog next looks at each (one Redis).
 TASKS_DUE = f"{PREFIX}:tasks"
 #: Held (with an expiry) by the one worker sweeping the overdue tasks.
 SWEEP_LOCK = f"{PREFIX}:tasks:sweeping"
 
+#: Redis Cluster's hash slots.
+SLOTS = 16384
+
 
 def task_key(key: str) -> str:
-    """Hash of one task: its current job, its recipe and its recovery count."""
+    """Hash of one task: its current job, its recipe and its recovery count. A task's key
+    carries the hash tag of what it works on (`turn:{game}:3`), so the task lives in the
+    slot of its game or match."""
     return f"{PREFIX}:task:{key}"
+
+
+def hash_slot(key: str) -> int:
+    """Redis Cluster's hash slot of `key`: CRC16 of its hash tag (the first non-empty
+    `{...}`), or of the whole key."""
+    raw = key.encode()
+    start = raw.find(b"{")
+    if start >= 0:
+        end = raw.find(b"}", start + 1)
+        if end > start + 1:
+            raw = raw[start + 1 : end]
+    return binascii.crc_hqx(raw, 0) % SLOTS
+
+
+@functools.cache
+def _slot_tags() -> tuple[str, ...]:
+    """For each hash slot, a short tag of letters and digits in it (three characters
+    cover all 16384): about a third of a second, once per process, on a cluster only."""
+    found: list[str | None] = [None] * SLOTS
+    missing = SLOTS
+    letters = (string.ascii_letters + string.digits).encode()
+    for length in (1, 2, 3):
+        for chars in itertools.product(letters, repeat=length):
+            tag = bytes(chars)
+            slot = binascii.crc_hqx(tag, 0) % SLOTS
+            if found[slot] is None:
+                found[slot] = tag.decode()
+                missing -= 1
+                if not missing:
+                    return tuple(t for t in found if t is not None)
+    raise AssertionError("some hash slot has no tag of three letters or digits")
+
+
+def due_key(task: str, clustered: bool) -> str:
+    """The sorted set listing `task` among the due tasks: `TASKS_DUE` on one Redis; on a
+    cluster, the set of the task's own hash slot, so that the move owing the task can
+    write both in one script."""
+    if not clustered:
+        return TASKS_DUE
+    return f"{TASKS_DUE}:{{{_slot_tags()[hash_slot(task_key(task))]}}}"
+
+
+def due_keys(clustered: bool) -> list[str]:
+    """Every sorted set of due tasks: the watchdog's round."""
+    if not clustered:
+        return [TASKS_DUE]
+    return [f"{TASKS_DUE}:{{{tag}}}" for tag in _slot_tags()]
 
 
 # -- bot-vs-bot matches (core.matches) --------------------------------------------------
@@ -77,22 +141,22 @@ def task_key(key: str) -> str:
 
 def match_key(match_id: str) -> str:
     """Hash of a match: its spec, counts of games done and failed, cached statistics."""
-    return f"{PREFIX}:match:{match_id}"
+    return f"{PREFIX}:match:{{{match_id}}}"
 
 
 def records_key(match_id: str) -> str:
     """List of the records of a match's finished games."""
-    return f"{PREFIX}:match:{match_id}:records"
+    return f"{PREFIX}:match:{{{match_id}}}:records"
 
 
 def ended_key(match_id: str) -> str:
     """Set of the indexes of a match's games that were counted as ended."""
-    return f"{PREFIX}:match:{match_id}:ended"
+    return f"{PREFIX}:match:{{{match_id}}}:ended"
 
 
 def checkpoint_key(match_id: str, index: int) -> str:
     """Hash of a match game between two slices: its step and saved state."""
-    return f"{PREFIX}:match:{match_id}:game:{index}"
+    return f"{PREFIX}:match:{{{match_id}}}:game:{index}"
 
 
 # -- figures -----------------------------------------------------------------------------
@@ -108,8 +172,9 @@ def think_key(kind: str, level: str) -> str:
 
 
 def move_limit_key(window: int, index: int, address: str) -> str:
-    """Counter of one client address's moves in one window of one move rate limit."""
-    return f"{PREFIX}:limit:moves:{window}:{index}:{address}"
+    """Counter of one client address's moves in one window of one move rate limit (the
+    address is the hash tag: one address's counters are taken in one script)."""
+    return f"{PREFIX}:limit:moves:{window}:{index}:{{{address}}}"
 
 
 # -- the AI on demand (core.admission) --------------------------------------------------

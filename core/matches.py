@@ -27,14 +27,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-import redis
-
 from ai.arena import Player, decision_seed, parse_player, tasks_for
 from ai.bot import Bot, Budget
 from ai.ismcts import DEFAULT_ITERATIONS
 from ai.levels import make_bot
 from ai.stats import summarize
-from core.keys import TASKS_DUE, checkpoint_key, ended_key, match_key, records_key, task_key
+from core.keys import checkpoint_key, due_key, ended_key, match_key, records_key, task_key
 from core.queues import (
     LOW,
     MAX_ITERATIONS,
@@ -43,6 +41,7 @@ from core.queues import (
     job_timeout,
     thinking_seconds,
 )
+from core.redises import Connections, redises_of
 from core.tasks import Task, finish, resubmit, submit_new, text
 from engine.errors import InvalidRulesError
 from engine.game import Game
@@ -69,7 +68,8 @@ class MatchRefused(ValueError):
 
 
 def game_task_key(match_id: str, index: int) -> str:
-    return f"match:{match_id}:{index}"
+    """The task of one game of a match: in the match's hash slot (`{match_id}`)."""
+    return f"match:{{{match_id}}}:{index}"
 
 
 def is_match_id(match_id: str) -> bool:
@@ -250,11 +250,11 @@ def game_task(match_id: str, index: int, spec: MatchSpec, timing: Timing) -> Tas
     )
 
 
-def create_match(connection: redis.Redis, spec: MatchSpec, timing: Timing | None = None) -> str:
+def create_match(connection: Connections, spec: MatchSpec, timing: Timing | None = None) -> str:
     """Store the match and queue one task per game; the match's id."""
     timing = timing or Timing.from_env()
     match_id = secrets.token_urlsafe(12)
-    pipe = connection.pipeline(transaction=True)
+    pipe = redises_of(connection).store.pipeline(transaction=True)
     pipe.hset(
         match_key(match_id),
         mapping={
@@ -272,8 +272,8 @@ def create_match(connection: redis.Redis, spec: MatchSpec, timing: Timing | None
     return match_id
 
 
-def load_spec(connection: redis.Redis, match_id: str) -> MatchSpec | None:
-    raw = connection.hget(match_key(match_id), "spec")
+def load_spec(connection: Connections, match_id: str) -> MatchSpec | None:
+    raw = redises_of(connection).store.hget(match_key(match_id), "spec")
     return None if raw is None else MatchSpec.from_dict(json.loads(raw))
 
 
@@ -419,10 +419,10 @@ end
 
 
 def _end_game(
-    connection: redis.Redis, match_id: str, index: int, record: dict[str, Any] | None
+    connection: Connections, match_id: str, index: int, record: dict[str, Any] | None
 ) -> bool:
     return bool(
-        connection.eval(
+        redises_of(connection).store.eval(
             _END_LUA,
             4,
             match_key(match_id),
@@ -439,19 +439,19 @@ def _end_game(
 
 
 def play_slice(
-    connection: redis.Redis, match_id: str, index: int, job_id: str, *, last_try: bool
+    connection: Connections, match_id: str, index: int, job_id: str, *, last_try: bool
 ) -> dict[str, Any]:
     """Play a slice of game `index` of the match as job `job_id` (the worker's
     `play_match_game`), then save it and queue the next slice, or record the finished game.
     When the `last_try` fails, the game is counted as failed so the match still ends."""
     key = game_task_key(match_id, index)
     spec = load_spec(connection, match_id)
-    if spec is None or connection.sismember(ended_key(match_id), str(index)):
+    if spec is None or redises_of(connection).store.sismember(ended_key(match_id), str(index)):
         finish(connection, key)  # the match is gone, or this game was counted already
         return {"match": match_id, "game": index, "played": False}
     timing = Timing.from_env()
     arena_task = tasks_for(spec.rules, spec.lineup, spec.deals, spec.seed, spec.duplicate)[index]
-    saved = connection.hget(checkpoint_key(match_id, index), "state")
+    saved = redises_of(connection).store.hget(checkpoint_key(match_id, index), "state")
     try:
         if saved is None:
             game = MatchGame(arena_task.rules, arena_task.seed, arena_task.players, arena_task.deal)
@@ -471,7 +471,7 @@ def play_slice(
         _end_game(connection, match_id, index, {"game": index, **game.record()})
         finish(connection, key)
         return {"match": match_id, "game": index, "finished": True, "step": game.step}
-    saved_now = connection.eval(
+    saved_now = redises_of(connection).store.eval(
         _SAVE_LUA,
         2,
         checkpoint_key(match_id, index),
@@ -486,13 +486,13 @@ def play_slice(
     return {"match": match_id, "game": index, "finished": False, "step": game.step}
 
 
-def give_up_game(connection: redis.Redis, key: str) -> None:
+def give_up_game(connection: Connections, key: str) -> None:
     """The watchdog's last word on a game that keeps losing its workers: failed."""
-    _prefix, match_id, index = key.split(":")
-    _end_game(connection, match_id, int(index), None)
+    _prefix, tagged, index = key.split(":")
+    _end_game(connection, tagged.strip("{}"), int(index), None)
 
 
-def cancel_match(connection: redis.Redis, match_id: str) -> bool:
+def cancel_match(connection: Connections, match_id: str) -> bool:
     """Forget a match: its games not yet played are dropped (their queued jobs find it gone
     and do nothing). False if there was no such match."""
     if not is_match_id(match_id):
@@ -500,11 +500,12 @@ def cancel_match(connection: redis.Redis, match_id: str) -> bool:
     spec = load_spec(connection, match_id)
     if spec is None:
         return False
-    pipe = connection.pipeline(transaction=False)
+    pipe = redises_of(connection).store.pipeline(transaction=False)
     pipe.delete(match_key(match_id), records_key(match_id), ended_key(match_id))
     for index in range(spec.games):
         pipe.delete(checkpoint_key(match_id, index), task_key(game_task_key(match_id, index)))
-        pipe.zrem(TASKS_DUE, game_task_key(match_id, index))
+        task = game_task_key(match_id, index)
+        pipe.zrem(due_key(task, redises_of(connection).clustered), task)
     pipe.execute()
     return True
 
@@ -518,19 +519,19 @@ def _iso(timestamp: float | None) -> str | None:
     return datetime.fromtimestamp(timestamp, UTC).isoformat().replace("+00:00", "Z")
 
 
-def records(connection: redis.Redis, match_id: str) -> list[dict[str, Any]]:
+def records(connection: Connections, match_id: str) -> list[dict[str, Any]]:
     """The records of the games played so far, in game order."""
-    raw: list[Any] = connection.lrange(records_key(match_id), 0, -1)
+    raw: list[Any] = redises_of(connection).store.lrange(records_key(match_id), 0, -1)
     found = [json.loads(r) for r in raw]
     found.sort(key=lambda r: r["game"])
     return found
 
 
-def match_report(connection: redis.Redis, match_id: str) -> dict[str, Any] | None:
+def match_report(connection: Connections, match_id: str) -> dict[str, Any] | None:
     """Progress and per-bot statistics of a match; None if there is no such match."""
     if not is_match_id(match_id):
         return None
-    fields = connection.hgetall(match_key(match_id))
+    fields = redises_of(connection).store.hgetall(match_key(match_id))
     if not fields:
         return None
     f = {text(k): text(v) for k, v in fields.items()}
@@ -538,12 +539,13 @@ def match_report(connection: redis.Redis, match_id: str) -> dict[str, Any] | Non
     finished_at = float(f["finished"]) if "finished" in f else None
     # The statistics change only when a game ends: kept beside the match, with the number of
     # records they were made from, so polling a big match does not reread its records.
-    count = int(connection.llen(records_key(match_id)))
+    count = int(redises_of(connection).store.llen(records_key(match_id)))
     if f.get("stats_of") == str(count):
         bots = json.loads(f["stats"])
     else:
         bots = [s.to_dict() for s in summarize(records(connection, match_id))]
-        connection.eval(_CACHE_LUA, 1, match_key(match_id), json.dumps(bots), count)
+        store = redises_of(connection).store
+        store.eval(_CACHE_LUA, 1, match_key(match_id), json.dumps(bots), count)
     return {
         "id": match_id,
         "status": "finished" if finished_at is not None else "running",

@@ -45,16 +45,25 @@ import redis
 from redis.commands.core import Script
 from redis.exceptions import NoScriptError
 
-from core.errors import Conflict, GameNotFound, NotStarted, StaleVersion, TableCodeTaken
+from core.errors import (
+    Conflict,
+    GameNotFound,
+    NotReplicated,
+    NotStarted,
+    StaleVersion,
+    TableCodeTaken,
+)
 from core.keys import (
     LOBBY,
     changes_channel,
+    due_key,
     events_key,
     game_key,
     is_game_id,
     move_once_key,
     table_key,
 )
+from core.redises import is_cluster
 from engine.actions import Action
 from engine.game import Event, Game
 from engine.i18n import _
@@ -268,7 +277,15 @@ FULL_MARGIN_BYTES = 128 * 1024
 def is_full(connection: redis.Redis) -> bool:
     """Whether Redis is at its `maxmemory` (within FULL_MARGIN_BYTES) and, evicting nothing,
     refuses writes (one INFO call: for readiness checks, not for every request)."""
-    memory = connection.info("memory")
+    if is_cluster(connection):
+        # Any full primary refuses the games of its slots.
+        cluster: Any = connection
+        found = cluster.info("memory", target_nodes=cluster.PRIMARIES)
+        return any(_full(memory) for memory in found.values())
+    return _full(connection.info("memory"))
+
+
+def _full(memory: dict[str, Any]) -> bool:
     limit = int(memory.get("maxmemory", 0))
     return (
         limit > 0
@@ -501,7 +518,7 @@ class OwedTask:
     hash_key: str
     fields: dict[str, str]
     ttl: int
-    set_key: str
+    #: The task's key: its member in the due set (`core.keys.due_key`, chosen by the store).
     member: str
     score: float
 
@@ -539,10 +556,27 @@ class AppliedAction:
 
 
 class GameStore:
-    """Create, read, change and delete games in one Redis database."""
+    """Create, read, change and delete games in one Redis database or a Redis Cluster.
 
-    def __init__(self, client: redis.Redis, *, finished_ttl: int, idle_ttl: int) -> None:
+    On a cluster every script's keys share the game's hash slot (`core.keys`), except a
+    move's rate-limit counts, which are keyed by the client's address: there they are
+    taken in a round trip of their own before the move, where one Redis takes them in the
+    move's own script. `wait_replicas`: a write returns only once that many replicas have
+    it (Redis WAIT, at most `wait_timeout_ms`), else raises `NotReplicated`."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        *,
+        finished_ttl: int,
+        idle_ttl: int,
+        wait_replicas: int = 0,
+        wait_timeout_ms: int = 500,
+    ) -> None:
         self.redis = client
+        self.clustered = is_cluster(client)
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
         self._local = threading.local()
         _STORES.add(self)
         self.finished_ttl = finished_ttl
@@ -560,11 +594,25 @@ class GameStore:
         # (game id, seat) -> when this process last wrote that the seat was seen.
         self._touched: dict[tuple[str, int], float] = {}
 
+    @classmethod
+    def from_settings(cls, client: redis.Redis, settings: dict[str, Any]) -> GameStore:
+        """The store on `client` with the deployment's TTLs and replica wait (`core.config`)."""
+        return cls(
+            client,
+            finished_ttl=int(settings["FINISHED_TTL"]),
+            idle_ttl=int(settings["IDLE_TTL"]),
+            wait_replicas=int(settings["WAIT_REPLICAS"]),
+            wait_timeout_ms=int(settings["WAIT_TIMEOUT_MS"]),
+        )
+
     def _connection(self) -> redis.Redis:
         """This thread's own connection, for the two commands of every move: taking a
         connection from the shared pool and giving it back (with its fork and lock checks)
         costs more than the command itself. Threads are few and long-lived (gunicorn's
-        pool), so this holds one connection per thread."""
+        pool), so this holds one connection per thread. A cluster client finds each key's
+        node itself: it is its own connection."""
+        if self.clustered:
+            return self.redis
         client: redis.Redis | None = getattr(self._local, "client", None)
         if client is None:
             client = redis.Redis(
@@ -576,7 +624,9 @@ class GameStore:
     def _forget_connections(self) -> None:
         self._local = threading.local()
 
-    def _run(self, script: Script, keys: list[str], args: list[Any]) -> Any:
+    def _run(
+        self, script: Script, keys: list[str], args: list[Any], *, durable: bool = False
+    ) -> Any:
         """`script(keys, args)` on this thread's connection, sent straight down it.
 
         redis-py wraps each command in layers a move pays for twice (a check of deprecated
@@ -584,18 +634,74 @@ class GameStore:
         CPU than sending the command and parsing its reply. The plain path is taken when
         nothing is wrong; a script Redis does not know yet (a new or flushed server) or a
         broken connection goes through redis-py's own call, which loads the script,
-        reconnects and retries as it always does."""
+        reconnects and retries as it always does.
+
+        `durable`: a write a player will be told of; with `wait_replicas`, it is not
+        returned before that many replicas have it."""
         client = self._connection()
+        if self.clustered:
+            if durable and self.wait_replicas:
+                return self._run_replicated_on_cluster(script, keys, args)
+            return script(keys=keys, args=args, client=client)
         connection = client.connection
         if connection is not None:
             try:
                 connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
-                return connection.read_response()
+                result = connection.read_response()
             except NoScriptError:
-                pass
+                result = None
             except (redis.ConnectionError, redis.TimeoutError):
                 connection.disconnect()
-        return script(keys=keys, args=args, client=client)
+                result = None
+            else:
+                if durable and self.wait_replicas:
+                    self._check_replicas(client.execute_command("WAIT", *self._wait_args()))
+                return result
+        result = script(keys=keys, args=args, client=client)
+        if durable and self.wait_replicas:
+            self._check_replicas(client.execute_command("WAIT", *self._wait_args()))
+        return result
+
+    def _wait_args(self) -> tuple[int, int]:
+        return self.wait_replicas, self.wait_timeout_ms
+
+    def _check_replicas(self, acknowledged: Any) -> None:
+        if int(acknowledged) < self.wait_replicas:
+            raise NotReplicated(
+                _(
+                    "Your move was recorded, but no replica confirmed it in time: reload the "
+                    "game to see whether it stands."
+                )
+            )
+
+    def _run_replicated_on_cluster(self, script: Script, keys: list[str], args: list[Any]) -> Any:
+        """The script and a WAIT down one connection to the node serving the keys' slot:
+        WAIT counts the replicas that have the writes of its own connection."""
+        cluster: Any = self.redis
+        for attempt in range(3):
+            node = cluster.get_node_from_key(keys[0])
+            pipe = node.redis_connection.pipeline(transaction=False)
+            pipe.evalsha(script.sha, len(keys), *keys, *args)
+            pipe.execute_command("WAIT", *self._wait_args())
+            try:
+                result, acknowledged = pipe.execute()
+            except NoScriptError:
+                node.redis_connection.script_load(script.script)
+                continue
+            except (redis.ConnectionError, redis.TimeoutError, redis.ResponseError) as exc:
+                # The slot moved (a failover, a resharding) or the node is gone: learn the
+                # cluster's layout again, then try on the slot's owner now.
+                if attempt == 2:
+                    raise
+                if isinstance(exc, redis.ResponseError) and not str(exc).startswith(
+                    ("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN")
+                ):
+                    raise
+                cluster.nodes_manager.initialize()
+                continue
+            self._check_replicas(acknowledged)
+            return result
+        return script(keys=keys, args=args, client=cluster)
 
     def ttl_for(self, game: Game) -> int:
         return self.finished_ttl if game.finished else self.idle_ttl
@@ -650,20 +756,22 @@ class GameStore:
         }
         if record.deadline is not None:
             fields["clock"] = repr(record.deadline)
+        # One transaction on the game's hash slot (its owed task and that task's due set
+        # share it); the lobby, another slot on a cluster, lists the table once it exists.
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(game_key(game_id), mapping=fields)  # type: ignore[arg-type]
         pipe.rpush(events_key(game_id), *first)
         pipe.expire(game_key(game_id), ttl)
         pipe.expire(events_key(game_id), ttl)
-        if table.listed and table.waiting:
-            pipe.zadd(LOBBY, {game_id: created})
         owes = record.bot_to_move is not None or record.deadline is not None
         owed = owed_task(game_id, 1, record.deadline) if owed_task and owes else None
         if owed is not None:
             pipe.hset(owed.hash_key, mapping=owed.fields)  # type: ignore[arg-type]
             pipe.expire(owed.hash_key, owed.ttl)
-            pipe.zadd(owed.set_key, {owed.member: owed.score})
+            pipe.zadd(due_key(owed.member, self.clustered), {owed.member: owed.score})
         pipe.execute()
+        if table.listed and table.waiting:
+            self.redis.zadd(LOBBY, {game_id: created})
         return CreatedGame(record, host_token, tokens)
 
     # -- read ---------------------------------------------------------------------------
@@ -689,11 +797,15 @@ class GameStore:
         process's parsed copy itself rather than a copy of it (see `_parsed_state`)."""
         fields = [*GAME_FIELDS, "history"] if history else list(GAME_FIELDS)
         known = is_game_id(game_id)
-        if counters:
+        if counters and not self.clustered:
             # Counted even for an id that names no game: every try counts.
             key = game_key(game_id if known else "-")
             counts, values = self._run(self._count_and_load, *_counted(counters, [key], fields))
             _check_counts(counters, counts)
+        elif counters:
+            _check_counts(counters, self.count(counters))
+            if known:
+                values = self.redis.hmget(game_key(game_id), fields)
         elif known:
             values = self._connection().hmget(game_key(game_id), fields)
         if not known:
@@ -861,7 +973,7 @@ class GameStore:
                 version=record.version,
             )
         write = self._move(record, seat, action, owed_task, stand_in)
-        result = self._run(self._apply, write.keys, write.args)
+        result = self._run(self._apply, write.keys, write.args, durable=True)
         if result == -1:
             raise GameNotFound(game_id)
         if result == -2:
@@ -896,10 +1008,17 @@ class GameStore:
         if record.waiting:
             raise NotStarted()
         write = self._move(record, seat, action, owed_task)
-        counts, status, fields = self._run(
-            self._count_and_apply, *_counted(counters, write.keys, write.args)
-        )
-        _check_counts(counters, counts)
+        if self.clustered:
+            # The counts first (their own slot), so a move over a limit writes nothing.
+            if counters:
+                _check_counts(counters, self.count(counters))
+            status = self._run(self._apply, write.keys, write.args, durable=True)
+            fields = self.redis.hmget(game_key(game_id), list(GAME_FIELDS)) if status == -2 else []
+        else:
+            counts, status, fields = self._run(
+                self._count_and_apply, *_counted(counters, write.keys, write.args), durable=True
+            )
+            _check_counts(counters, counts)
         if status == -1:
             raise GameNotFound(game_id)
         if status == -2:
@@ -986,7 +1105,7 @@ class GameStore:
         owes = after.bot_to_move is not None or deadline is not None
         owed = owed_task(game_id, version, deadline) if owed_task is not None and owes else None
         if owed is not None:
-            keys += [owed.hash_key, owed.set_key]
+            keys += [owed.hash_key, due_key(owed.member, self.clustered)]
             owed_args = [owed.ttl, owed.score, owed.member]
             owed_args += [x for pair in owed.fields.items() for x in pair]
         meta = b""
@@ -1063,7 +1182,7 @@ class GameStore:
         game again and decides again), `GameNotFound` if it is gone. The lobby drops a
         table that stops waiting. `keep_clock`: as for `_change`."""
         write = self._change(record, events, seats, table, owed_task, keep_clock=keep_clock)
-        result = self._run(self._apply, write.keys, write.args)
+        result = self._run(self._apply, write.keys, write.args, durable=True)
         if result == -1:
             raise GameNotFound(record.id)
         if result == -2:

@@ -22,15 +22,20 @@ What RQ cannot know is that the work is owed at all: a task is written with the 
 owes it, before its job exists, and a job can be lost between the two (the writer died,
 Redis restarted) or by Redis (a job taken off its queue by a worker just as Redis stopped
 reads `queued` but is in no queue). So the watchdog also looks at the tasks whose check
-time has passed, in the `pocha:tasks` sorted set, and at their current job through RQ's
-API: waiting in its queue, scheduled or started is fine; missing, queued but in no queue,
-started but in no started registry (RQ would never see it stop), failed for good, stopped,
-or finished without finishing its task (a crash between the two) means the task is queued
-again as a new job, a recovery. Jobs learn how many recoveries
-came before them (the `recovery` keyword) and play safer each time; after `MAX_RECOVERIES`
-the task's `give_up` function is called. Duplicate work is harmless by design: a bot move
+time has passed, in the due sets (`core.keys.due_keys`: `pocha:tasks` on one Redis, one
+per hash slot on a cluster), and at their current job through RQ's API: waiting in its
+queue, scheduled or started is fine; missing, queued but in no queue, started but in no
+started registry (RQ would never see it stop), failed for good, stopped, or finished
+without finishing its task (a crash between the two) means the task is queued again as a
+new job, a recovery. Jobs learn how many recoveries came before them (the `recovery`
+keyword) and play safer each time; after `MAX_RECOVERIES` the task's `give_up` function
+is called. Duplicate work is harmless by design: a bot move
 is written only if the game is still at the version it was decided on, a match game's
 progress only if it is still at the step it started from.
+
+Tasks live in the store, beside the games and matches they work on (a task's key carries
+their hash tag); their jobs live on the queue Redis (`core.redises`). The functions here
+take both as a `Redises`, or one Redis serving both.
 """
 
 from __future__ import annotations
@@ -48,9 +53,10 @@ from rq import Callback, Retry
 from rq.exceptions import InvalidJobOperation, NoSuchJobError
 from rq.job import Job, JobStatus
 
-from core.keys import SWEEP_LOCK, TASKS_DUE, game_key, task_key
+from core.keys import SWEEP_LOCK, due_key, due_keys, game_key, task_key
 from core.logs import job_meta
 from core.queues import QUEUES, SERIALIZER, TURN_TIMEOUT, TURNS, Timing, queue
+from core.redises import Connections, Redises, redises_of, store_for_jobs
 from core.store import OwedTask
 
 log = logging.getLogger(__name__)
@@ -61,6 +67,8 @@ TURN_RETRIES = 2
 MAX_RECOVERIES = 5
 #: How many overdue tasks one sweep looks at.
 SWEEP_BATCH = 200
+#: Due sets read per round trip by a sweep of a cluster (one per hash slot in all).
+DUE_SETS_PER_TRIP = 2048
 #: A task nobody finishes is forgotten after this long (its game or match is long gone).
 TASK_TTL = 7 * 24 * 3600
 #: Results of task jobs are read by nobody but the watchdog and people debugging.
@@ -196,16 +204,17 @@ def _enqueue(
     )
 
 
-def submit(connection: redis.Redis, task: Task, timing: Timing | None = None) -> bool:
+def submit(connections: Connections, task: Task, timing: Timing | None = None) -> bool:
     """Make the task and queue its first job; False if the task already exists."""
+    r = redises_of(connections)
     timing = timing or Timing.from_env()
     job_id = job_id_for(task.prefix, 1)
     recipe = [x for pair in task.to_fields().items() for x in pair]
-    created = connection.eval(
+    created = r.store.eval(
         _CREATE_LUA,
         2,
         task_key(task.key),
-        TASKS_DUE,
+        due_key(task.key, r.clustered),
         task.key,
         job_id,
         time.time() + timing.check,
@@ -215,7 +224,7 @@ def submit(connection: redis.Redis, task: Task, timing: Timing | None = None) ->
     if not created:
         return False
     # If this process dies right here, the watchdog finds the job missing and queues it.
-    _enqueue(connection, task, job_id, 0, at_front=False)
+    _enqueue(r.queues, task, job_id, 0, at_front=False)
     return True
 
 
@@ -232,35 +241,41 @@ def owed_task_of(task: Task, timing: Timing | None = None, due: float | None = N
         hash_key=task_key(task.key),
         fields=fields,
         ttl=TASK_TTL,
-        set_key=TASKS_DUE,
         member=task.key,
         score=time.time() + timing.check if due is None else due,
     )
 
 
 def submit_new(
-    connection: redis.Redis, tasks: Sequence[Task], timing: Timing | None = None
+    connections: Connections, tasks: Sequence[Task], timing: Timing | None = None
 ) -> None:
     """Make many tasks known to be new (a match's games) and queue their first jobs, in a
-    few round trips."""
+    few round trips: the tasks first, then their jobs (should the jobs not be queued, the
+    watchdog finds them missing at the tasks' first check)."""
+    r = redises_of(connections)
     timing = timing or Timing.from_env()
     check = time.time() + timing.check
     for start in range(0, len(tasks), 200):
-        pipe = connection.pipeline(transaction=True)
-        pipe.multi()  # RQ's enqueue into a caller's pipeline wants it in MULTI already
-        for task in tasks[start : start + 200]:
-            job_id = job_id_for(task.prefix, 1)
-            fields: dict[str | bytes, str | int] = {"job": job_id, "seq": 1, "recoveries": 0}
+        batch = tasks[start : start + 200]
+        pipe = r.store.pipeline(transaction=False)
+        for task in batch:
+            fields: dict[str | bytes, str | int] = {
+                "job": job_id_for(task.prefix, 1), "seq": 1, "recoveries": 0,
+            }  # fmt: skip
             fields.update(task.to_fields())
             pipe.hset(task_key(task.key), mapping=fields)  # type: ignore[arg-type]
             pipe.expire(task_key(task.key), TASK_TTL)
-            pipe.zadd(TASKS_DUE, {task.key: check})
-            _enqueue(connection, task, job_id, 0, at_front=False, pipeline=pipe)
+            pipe.zadd(due_key(task.key, r.clustered), {task.key: check})
         pipe.execute()
+        jobs = r.queues.pipeline(transaction=True)
+        jobs.multi()  # RQ's enqueue into a caller's pipeline wants it in MULTI already
+        for task in batch:
+            _enqueue(r.queues, task, job_id_for(task.prefix, 1), 0, at_front=False, pipeline=jobs)
+        jobs.execute()
 
 
 def resubmit(
-    connection: redis.Redis,
+    connections: Connections,
     key: str,
     current_job: str,
     *,
@@ -268,12 +283,13 @@ def resubmit(
     timing: Timing | None = None,
 ) -> str | None:
     """Queue the task's next job, if `current_job` is still its job; the new job's id."""
+    r = redises_of(connections)
     timing = timing or Timing.from_env()
-    moved = connection.eval(
+    moved = r.store.eval(
         _NEXT_LUA,
         2,
         task_key(key),
-        TASKS_DUE,
+        due_key(key, r.clustered),
         key,
         current_job,
         time.time() + timing.check,
@@ -283,25 +299,26 @@ def resubmit(
     if not moved:
         return None
     seq, recoveries = int(moved[0]), int(moved[1])
-    fields = connection.hgetall(task_key(key))
+    fields = r.store.hgetall(task_key(key))
     if not fields:
         return None
     task = Task.from_fields(key, fields)
     job_id = job_id_for(task.prefix, seq)
-    _enqueue(connection, task, job_id, recoveries, at_front=task.at_front)
+    _enqueue(r.queues, task, job_id, recoveries, at_front=task.at_front)
     return job_id
 
 
-def finish(connection: redis.Redis, key: str) -> None:
+def finish(connections: Connections, key: str) -> None:
     """The task is done: forget it and take it off the due set."""
-    pipe = connection.pipeline(transaction=True)
+    r = redises_of(connections)
+    pipe = r.store.pipeline(transaction=True)  # one hash slot: the task's
     pipe.delete(task_key(key))
-    pipe.zrem(TASKS_DUE, key)
+    pipe.zrem(due_key(key, r.clustered), key)
     pipe.execute()
 
 
-def current_job_id(connection: redis.Redis, key: str) -> str | None:
-    raw = connection.hget(task_key(key), "job")
+def current_job_id(connections: Connections, key: str) -> str | None:
+    raw = redises_of(connections).store.hget(task_key(key), "job")
     return None if raw is None else text(raw)
 
 
@@ -316,8 +333,9 @@ def job_failed(job: Job, connection: redis.Redis, *exc_info: Any) -> None:
     `Timing.queued_check`)."""
     key = job.meta.get("task")
     if key:
+        r = store_for_jobs(connection)
         soon = time.time() + Timing.from_env().check
-        connection.zadd(TASKS_DUE, {key: soon}, xx=True, lt=True)
+        r.store.zadd(due_key(key, r.clustered), {key: soon}, xx=True, lt=True)
 
 
 @dataclass
@@ -334,69 +352,94 @@ class SweepReport:
 
 
 def sweep(
-    connection: redis.Redis, timing: Timing | None = None, now: float | None = None
+    connections: Connections, timing: Timing | None = None, now: float | None = None
 ) -> SweepReport:
     """Hand the jobs whose worker died to RQ, then look at every task whose check time has
     passed and queue again what has no live job (`now`, the time to act as if it were, is
     for tests)."""
+    r = redises_of(connections)
     timing = timing or Timing.from_env()
     report = SweepReport()
     # One sweeper at a time; the lock expires by itself if its holder dies.
-    if not connection.set(SWEEP_LOCK, "1", nx=True, px=max(1, int(timing.sweep * 1000))):
+    if not r.store.set(SWEEP_LOCK, "1", nx=True, px=max(1, int(timing.sweep * 1000))):
         return report
     now = time.time() if now is None else now
-    _clean_started(connection, now, report)
-    due: list[Any] = connection.zrangebyscore(TASKS_DUE, "-inf", now, 0, SWEEP_BATCH)
-    keys = [text(k) for k in due]
+    _clean_started(r.queues, now, report)
+    keys = _due(r, now)
     if not keys:
         return report
-    pipe = connection.pipeline(transaction=False)
+    pipe = r.store.pipeline(transaction=False)
     for key in keys:
         pipe.hmget(task_key(key), ["job", "recoveries", "timer"])
     tasks = pipe.execute()
-    jobs = _fetch_jobs(connection, [None if job is None else text(job) for job, *_ in tasks])
+    jobs = _fetch_jobs(r.queues, [None if job is None else text(job) for job, *_ in tasks])
     # Read after the jobs: a job that ends in between reads started and is in no registry
     # any more, but its task has ended or moved on with it, so queueing it again does nothing.
-    running = _running_job_ids(connection) if any(_is_started(job) for job in jobs) else set()
+    running = _running_job_ids(r.queues) if any(_is_started(job) for job in jobs) else set()
     for key, (job_raw, recoveries_raw, timer), job in zip(keys, tasks, jobs, strict=True):
         report.looked_at += 1
         if job_raw is None:
-            connection.zrem(TASKS_DUE, key)  # finished (or expired) since it was listed
+            # Finished (or expired) since it was listed.
+            r.store.zrem(due_key(key, r.clustered), key)
             continue
-        if timer and job is None and _fire(connection, key, text(job_raw), timing, now):
+        if timer and job is None and _fire(r, key, text(job_raw), timing, now):
             report.fired.append(key)
             continue
         try:
-            status = _status(connection, job, running)
+            status = _status(r.queues, job, running)
             recoveries = int(recoveries_raw or 0)
-            _look_after(connection, key, text(job_raw), recoveries, status, timing, now, report)
+            _look_after(r, key, text(job_raw), recoveries, status, timing, now, report)
         except redis.RedisError:
             raise
         except Exception:
             # One bad task must not stop the watchdog (nor, through RQ, the worker).
             log.exception("task %s: the watchdog could not look after it", key)
-            connection.zadd(TASKS_DUE, {key: now + timing.queued_check})
+            _check_at(r, key, now + timing.queued_check)
     return report
 
 
-def _fire(connection: redis.Redis, key: str, job_id: str, timing: Timing, now: float) -> bool:
+def _due(r: Redises, now: float) -> list[str]:
+    """The keys of (at most `SWEEP_BATCH`) tasks whose check time has passed. On a cluster
+    every hash slot's due set is read, a few thousand per round trip (grouped by node)."""
+    if not r.clustered:
+        due: list[Any] = r.store.zrangebyscore(due_key("", False), "-inf", now, 0, SWEEP_BATCH)
+        return [text(k) for k in due]
+    keys: list[str] = []
+    sets = due_keys(True)
+    for start in range(0, len(sets), DUE_SETS_PER_TRIP):
+        pipe = r.store.pipeline(transaction=False)
+        for name in sets[start : start + DUE_SETS_PER_TRIP]:
+            pipe.zrangebyscore(name, "-inf", now, 0, SWEEP_BATCH)
+        for found in pipe.execute():
+            keys.extend(text(k) for k in found)
+        if len(keys) >= SWEEP_BATCH:
+            return keys[:SWEEP_BATCH]
+    return keys
+
+
+def _check_at(r: Redises, key: str, when: float, **options: bool) -> None:
+    """Look at the task again at `when` (`options`: ZADD's, such as xx and lt)."""
+    r.store.zadd(due_key(key, r.clustered), {key: when}, **options)
+
+
+def _fire(r: Redises, key: str, job_id: str, timing: Timing, now: float) -> bool:
     """Queue a timer's first job, now that it is due; False if it was queued already (then
     it is looked after like any task's job)."""
-    if not connection.hdel(task_key(key), "pending"):
+    if not r.store.hdel(task_key(key), "pending"):
         return False
-    fields = connection.hgetall(task_key(key))
+    fields = r.store.hgetall(task_key(key))
     if not fields:
         return True  # finished meanwhile
     task = Task.from_fields(key, fields)
     if task.only_if is not None:
         hash_key, name, value = task.only_if
-        current = connection.hget(hash_key, name)
+        current = r.store.hget(hash_key, name)
         if current is None or text(current) != value:
-            finish(connection, key)  # moot: most timers end so, the person played in time
+            finish(r, key)  # moot: most timers end so, the person played in time
             return True
-    connection.zadd(TASKS_DUE, {key: now + timing.check})
+    _check_at(r, key, now + timing.check)
     # At the front: it is late already, by the time between two sweeps.
-    _enqueue(connection, task, job_id, 0, at_front=True)
+    _enqueue(r.queues, task, job_id, 0, at_front=True)
     return True
 
 
@@ -451,7 +494,7 @@ _WAITING = ("queued", "scheduled", "deferred")
 
 
 def _look_after(
-    connection: redis.Redis,
+    r: Redises,
     key: str,
     job_id: str,
     recoveries: int,
@@ -462,19 +505,19 @@ def _look_after(
 ) -> None:
     if status == "started":
         # A worker has it; if that worker dies, RQ's started registry notices (`_clean_started`).
-        connection.zadd(TASKS_DUE, {key: now + timing.check})
+        _check_at(r, key, now + timing.check)
         return
     if status in _WAITING:
-        connection.zadd(TASKS_DUE, {key: now + timing.queued_check})
+        _check_at(r, key, now + timing.queued_check)
         return
     # Missing, queued in no queue, started with no worker, failed for good, stopped, or
     # finished while still the task's current job: nobody is doing this task any more.
     if recoveries >= MAX_RECOVERIES:
-        _give_up(connection, key)
+        _give_up(r, key)
         report.given_up.append(key)
         return
     log.warning("task %s: job %s is %s; queueing it again", key, job_id, status)
-    if resubmit(connection, key, job_id, recovery=True, timing=timing):
+    if resubmit(r, key, job_id, recovery=True, timing=timing):
         report.recovered.append(key)
 
 
@@ -520,21 +563,22 @@ def _text_of(status: JobStatus | str | None) -> str:
     return str(getattr(status, "value", status))
 
 
-def _give_up(connection: redis.Redis, key: str) -> None:
-    raw = connection.hget(task_key(key), "give_up")
+def _give_up(r: Redises, key: str) -> None:
+    raw = r.store.hget(task_key(key), "give_up")
     log.error("task %s: recovered %d times; giving up", key, MAX_RECOVERIES)
     if raw:
         module, _, name = text(raw).rpartition(".")
-        handler: Callable[[redis.Redis, str], None] = getattr(importlib.import_module(module), name)
-        handler(connection, key)
-    finish(connection, key)
+        handler: Callable[[Redises, str], None] = getattr(importlib.import_module(module), name)
+        handler(r, key)
+    finish(r, key)
 
 
 # -- the tasks of the service --------------------------------------------------------------
 
 
 def turn_key(game_id: str, version: int) -> str:
-    return f"turn:{game_id}:{version}"
+    """The task of a bot's turn: in its game's hash slot (`{game_id}`)."""
+    return f"turn:{{{game_id}}}:{version}"
 
 
 def turn_task(game_id: str, version: int) -> Task:
@@ -556,7 +600,8 @@ def owed_turn(game_id: str, version: int) -> OwedTask:
 
 
 def clock_key(game_id: str, version: int) -> str:
-    return f"clock:{game_id}:{version}"
+    """The task of a clock's end: in its game's hash slot (`{game_id}`)."""
+    return f"clock:{{{game_id}}}:{version}"
 
 
 def clock_task(game_id: str, version: int) -> Task:
@@ -583,7 +628,7 @@ def owed_work(game_id: str, version: int, deadline: float | None) -> OwedTask:
     return owed_task_of(clock_task(game_id, version), due=deadline)
 
 
-def schedule_turn(connection: redis.Redis, game_id: str, version: int) -> bool:
+def schedule_turn(connections: Connections, game_id: str, version: int) -> bool:
     """Hand the bot turn of `game_id` at `version` to the workers (once: False if it was
     handed already)."""
-    return submit(connection, turn_task(game_id, version))
+    return submit(connections, turn_task(game_id, version))

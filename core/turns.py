@@ -22,11 +22,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import redis
-
 from core.bots import FALLBACK_LEVEL, play_bot_turn
 from core.config import load_config
 from core.errors import GameNotFound
+from core.redises import Connections, redises_of
 from core.store import GameStore
 from core.tasks import clock_key, finish, owed_work, schedule_turn, turn_key
 
@@ -37,14 +36,13 @@ log = logging.getLogger(__name__)
 SAFE_AFTER_RECOVERIES = 2
 
 
-def store_for(connection: redis.Redis) -> GameStore:
-    """The game store on the worker's connection, with the deployment's TTLs."""
-    config = load_config()
-    return GameStore(connection, finished_ttl=config["FINISHED_TTL"], idle_ttl=config["IDLE_TTL"])
+def store_for(connections: Connections) -> GameStore:
+    """The game store of the worker's Redises, with the deployment's settings."""
+    return GameStore.from_settings(redises_of(connections).store, load_config())
 
 
 def play_owed_turn(
-    connection: redis.Redis, game_id: str, version: int, *, last_try: bool
+    connection: Connections, game_id: str, version: int, *, last_try: bool
 ) -> dict[str, Any]:
     """Play the bot turn of `game_id` at `version` (the fallback bot on the `last_try`),
     hand on to the next bot, and end the turn's task; what was done."""
@@ -75,7 +73,7 @@ def play_owed_turn(
 
 
 def run_out_clock(
-    connection: redis.Redis, game_id: str, version: int, *, last_try: bool
+    connection: Connections, game_id: str, version: int, *, last_try: bool
 ) -> dict[str, Any]:
     """A person's clock in `game_id` ran out at `version`: unless they moved meanwhile (the
     game is at another version), the table's stand-in plays their turn (the fallback bot

@@ -22,6 +22,7 @@ from core.bots import BotRunner, InlineBotRunner, RQBotRunner
 from core.config import load_config
 from core.errors import ServiceError
 from core.games import GameService
+from core.redises import Redises, connect
 from core.store import GameStore
 from engine.i18n import _
 from service import edge, events, i18n, metrics, ratelimits, telemetry, web
@@ -67,10 +68,10 @@ class PochaApi(Api):
         register_error_handlers(self._app)
 
 
-def make_bot_runner(kind: str, store: GameStore) -> BotRunner:
+def make_bot_runner(kind: str, store: GameStore, redises: Redises) -> BotRunner:
     """The bot runner named by the BOT_RUNNER setting."""
     if kind == "rq":
-        return RQBotRunner(store.redis)
+        return RQBotRunner(redises)
     if kind == "inline":
         return InlineBotRunner(store)
     raise ValueError(f"unknown BOT_RUNNER {kind!r}; known: rq, inline")
@@ -96,8 +97,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     app.json.compact = True
 
-    client = redis.Redis.from_url(
-        settings["REDIS_URL"],
+    redises = connect(
+        settings,
         socket_connect_timeout=settings["REDIS_CONNECT_TIMEOUT"],
         socket_timeout=settings["REDIS_SOCKET_TIMEOUT"],
         # redis-py caps a pool at 100 connections and then refuses (a 503 here). Each
@@ -113,13 +114,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # move sent twice cannot be applied twice: its compare-and-set refuses the copy.
         retry=Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
     )
-    store = GameStore(client, finished_ttl=settings["FINISHED_TTL"], idle_ttl=settings["IDLE_TTL"])
-    bots = make_bot_runner(settings["BOT_RUNNER"], store)
+    store = GameStore.from_settings(redises.store, settings)
+    bots = make_bot_runner(settings["BOT_RUNNER"], store, redises)
     app.extensions[EXTENSION] = Services(
-        client, store, bots, GameService(store, bots), Admission.from_settings(settings)
+        redises, store, bots, GameService(store, bots), Admission.from_settings(settings)
     )
     app.extensions[events.EXTENSION] = events.EventStreams(
-        client,
+        redises.store,
         store,
         max_seconds=settings["SSE_MAX_SECONDS"],
         keepalive_seconds=settings["SSE_KEEPALIVE_SECONDS"],
@@ -162,7 +163,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.before_request(_require_json_body)
     edge.install(app, settings)
     i18n.install(app)
-    ratelimits.install(app, client, settings)
+    ratelimits.install(app, redises.store, settings)
     return app
 
 

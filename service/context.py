@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import redis
 from flask import current_app
 
 from core.admission import Admission
 from core.bots import BotRunner
 from core.games import GameService
+from core.redises import Redises
 from core.store import GameStore
 
 EXTENSION = "pocha"
@@ -19,7 +19,8 @@ EXTENSION = "pocha"
 
 @dataclass(frozen=True)
 class Services:
-    redis: redis.Redis
+    #: The store and the queues (`core.redises`).
+    redises: Redises
     store: GameStore
     bots: BotRunner
     games: GameService

@@ -42,6 +42,7 @@ import redis
 
 from core.errors import REDIS_DOWN, GameNotFound, ServiceError
 from core.keys import changes_channel, stream_slots_key
+from core.redises import is_cluster
 from core.store import GameStore
 from engine.i18n import _
 
@@ -328,6 +329,10 @@ class ChangeHub:
                 self._announce_all()
                 time.sleep(RECONNECT_PAUSES[min(failures, len(RECONNECT_PAUSES) - 1)])
                 failures += 1
+                if is_cluster(self._client):
+                    # Its node may have died: a new connection, until one subscribes.
+                    with contextlib.suppress(*REDIS_DOWN):
+                        pubsub = self._resubscribed(pubsub)
                 continue
             except Exception:
                 log.exception("event streams: the change listener failed; going on")
@@ -348,6 +353,20 @@ class ChangeHub:
                     with contextlib.suppress(*REDIS_DOWN):
                         pubsub.close()
                     return
+
+    def _resubscribed(self, pubsub: Any) -> Any:
+        """A new pub/sub connection in place of `pubsub`, following the same games. On a
+        cluster the connection is to one node, which may have died: the new one goes to a
+        node that answers now (every node hears every change notice)."""
+        with self._lock:
+            fresh = self._client.pubsub()
+            # What this process follows, or a channel of none: either way the connection
+            # is made now, and a node that does not answer raises here.
+            fresh.subscribe(*(self._feeds or [b"pocha:streams:listening"]))
+            with contextlib.suppress(*REDIS_DOWN):
+                pubsub.close()
+            self._pubsub = fresh
+            return fresh
 
     def _dispatch(self, pubsub: Any, channel: bytes) -> None:
         feed = self._feeds.get(channel)

@@ -40,6 +40,7 @@ from prometheus_client.registry import Collector
 
 from core.admission import queued_seconds
 from core.bot_metrics import read_histograms
+from core.redises import Redises
 from core.status import work_status
 from service.context import services
 
@@ -111,15 +112,15 @@ class ProcessMetrics:
 class RedisCollector(Collector):
     """The cluster's figures, read from Redis at each scrape."""
 
-    def __init__(self, connection: redis.Redis) -> None:
-        self.connection = connection
+    def __init__(self, redises: Redises) -> None:
+        self.redises = redises
 
     def collect(self) -> Iterator[Metric]:
         up = GaugeMetricFamily("pocha_redis_up", "1 if Redis answered this scrape, else 0.")
         try:
-            status = work_status(self.connection)
-            histograms = read_histograms(self.connection)
-            on_demand = queued_seconds(self.connection)
+            status = work_status(self.redises.queues)
+            histograms = read_histograms(self.redises.store)
+            on_demand = queued_seconds(self.redises.queues)
         except redis.RedisError as exc:
             log.warning("metrics: Redis does not answer: %s", type(exc).__name__)
             up.add_metric([], 0)
@@ -194,7 +195,7 @@ def process_metrics() -> ProcessMetrics:
     return found
 
 
-def exposition(metrics: ProcessMetrics, connection: redis.Redis) -> bytes:
+def exposition(metrics: ProcessMetrics, redises: Redises) -> bytes:
     """The text of a scrape: this server's process figures, then the cluster's."""
     registry = CollectorRegistry()
     directory = multiprocess_dir()
@@ -204,7 +205,7 @@ def exposition(metrics: ProcessMetrics, connection: redis.Redis) -> bytes:
     else:
         process = generate_latest(metrics.registry)
     cluster = CollectorRegistry()
-    cluster.register(RedisCollector(connection))
+    cluster.register(RedisCollector(redises))
     return process + generate_latest(cluster)
 
 
@@ -216,5 +217,5 @@ blp = Blueprint("metrics", __name__)
 @blp.get("/metrics")
 def metrics_view() -> Response:
     """The scrape: answers even when Redis does not (`pocha_redis_up 0`)."""
-    body = exposition(process_metrics(), services().redis)
+    body = exposition(process_metrics(), services().redises)
     return Response(body, content_type=CONTENT_TYPE_LATEST)

@@ -45,6 +45,7 @@ from limits import RateLimitItem, parse_many
 from core.config import is_on
 from core.errors import REDIS_DOWN, RateLimited
 from core.keys import move_limit_key
+from core.redises import cluster_nodes, is_cluster
 from engine.i18n import N_, _
 from service.context import game_service
 from service.errors import error_response
@@ -164,8 +165,12 @@ if not any(isinstance(f, _RedisDownIsOneLine) for f in _LIMITER_LOG.filters):
     _LIMITER_LOG.addFilter(_RedisDownIsOneLine())
 
 
-def storage_uri(redis_url: str) -> str:
-    """The limits library's name for our REDIS_URL (it spells unix sockets its own way)."""
+def storage_uri(redis_url: str, clustered: bool = False) -> str:
+    """The limits library's name for our REDIS_URL (it spells unix sockets and clusters
+    its own way)."""
+    if clustered:
+        nodes = ",".join(f"{node.host}:{node.port}" for node in cluster_nodes(redis_url))
+        return f"redis+cluster://{nodes}"
     if redis_url.startswith("unix://"):
         return "redis+unix://" + redis_url.removeprefix("unix://")
     return redis_url
@@ -183,12 +188,14 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
                 f"POCHA_{setting} is not a rate limit such as '20/minute;200/hour': "
                 f"{settings[setting]!r}"
             ) from exc
+    clustered = is_cluster(client)
     limiter = Limiter(
         get_remote_address,
         app=app,
-        storage_uri=storage_uri(str(settings["REDIS_URL"])),
-        # The app's pool: its timeouts, and no second set of connections per process.
-        storage_options={"connection_pool": client.connection_pool},  # type: ignore[dict-item]
+        storage_uri=storage_uri(str(settings["REDIS_URL"]), clustered),
+        # The app's pool: its timeouts, and no second set of connections per process (a
+        # cluster's client keeps a pool per node: the limits library makes its own).
+        storage_options={} if clustered else {"connection_pool": client.connection_pool},  # type: ignore[dict-item]
         strategy="fixed-window",
         key_prefix="pocha",
         swallow_errors=True,

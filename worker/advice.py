@@ -12,6 +12,7 @@ from typing import Any
 from rq import get_current_job
 
 from core.advice import AdviceRefused, Thinking, think_hint, think_move
+from core.redises import store_for_jobs
 
 
 def _refused(exc: AdviceRefused) -> AdviceRefused:
@@ -36,8 +37,9 @@ def hint(
         raise RuntimeError("hint runs as an RQ job")
     try:
         return think_hint(
-            job.connection, game_id, seat, version, Thinking(level, iterations, milliseconds)
-        )
+            store_for_jobs(job.connection).store, game_id, seat, version,
+            Thinking(level, iterations, milliseconds),
+        )  # fmt: skip
     except AdviceRefused as exc:
         raise _refused(exc) from None
 
@@ -54,7 +56,7 @@ def move(
         return think_move(
             position,
             Thinking(level, iterations, milliseconds),
-            None if job is None else job.connection,
+            None if job is None else store_for_jobs(job.connection).store,
         )
     except AdviceRefused as exc:
         raise _refused(exc) from None

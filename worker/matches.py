@@ -8,6 +8,7 @@ from typing import Any
 from rq import get_current_job
 
 from core.matches import play_slice
+from core.redises import store_for_jobs
 
 
 def play_match_game(match_id: str, index: int, recovery: int = 0) -> dict[str, Any]:
@@ -15,4 +16,6 @@ def play_match_game(match_id: str, index: int, recovery: int = 0) -> dict[str, A
     job = get_current_job()
     if job is None:
         raise RuntimeError("play_match_game runs as an RQ job")
-    return play_slice(job.connection, match_id, index, job.id, last_try=job.retries_left == 0)
+    return play_slice(
+        store_for_jobs(job.connection), match_id, index, job.id, last_try=job.retries_left == 0
+    )  # fmt: skip

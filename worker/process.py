@@ -39,7 +39,8 @@ from rq.worker import BaseWorker
 from core import logs
 from core.advice import KINDS, job_taken
 from core.config import load_config
-from core.queues import QUEUES, SERIALIZER, Timing, connect, queue
+from core.queues import QUEUES, SERIALIZER, Timing, queue
+from core.redises import Connections, Redises, connect, redises_of, use, worker_options
 from core.tasks import sweep
 from worker import advice, matches, turns
 
@@ -62,6 +63,8 @@ class _Watchful:
 
     timing: Timing
     connection: redis.Redis
+    #: The store (tasks, games) and the queues (RQ's `connection`).
+    redises: Redises
     last_cleaned_at: Any
     _rq_cleaned_at: Any = None
     #: An idle worker that loses Redis tries again with a backoff that RQ lets grow to a
@@ -92,7 +95,7 @@ class _Watchful:
 
     def run_maintenance_tasks(self) -> None:
         try:
-            sweep(self.connection, self.timing)
+            sweep(self.redises, self.timing)
         except Exception:
             # RQ stops a worker on any error in its loop; a failed sweep is retried at the
             # next one instead (and a Redis outage shows up in RQ's own next read).
@@ -128,7 +131,7 @@ class PochaSimpleWorker(_Watchful, SimpleWorker):
 
 
 def make_worker(
-    connection: redis.Redis,
+    connections: Connections,
     queues: Sequence[str] = QUEUES,
     *,
     name: str | None = None,
@@ -137,10 +140,11 @@ def make_worker(
 ) -> BaseWorker:
     """A worker on `queues` (in priority order) with Pocha's timings."""
     timing = timing or Timing.from_env()
+    redises = redises_of(connections)
     cls = PochaSimpleWorker if simple else PochaWorker
     worker = cls(
-        [queue(connection, q) for q in queues],
-        connection=connection,
+        [queue(redises.queues, q) for q in queues],
+        connection=redises.queues,
         name=name,
         serializer=SERIALIZER,
         job_monitoring_interval=timing.heartbeat,
@@ -150,11 +154,12 @@ def make_worker(
         maintenance_interval=max(1, round(timing.sweep)),
     )
     worker.timing = timing
+    worker.redises = redises
     return worker
 
 
 def run(
-    redis_url: str,
+    redis_url: str | None = None,
     queues: Sequence[str] = QUEUES,
     *,
     burst: bool = False,
@@ -167,15 +172,20 @@ def run(
     RQ quits its loop on any error outside a job, such as Redis going away while a job
     runs; this process then waits for Redis and works again with a fresh RQ worker, so a
     Redis restart costs the turn in hand (RQ retries it once its heartbeats are missed),
-    not the worker."""
+    not the worker. `redis_url`: the store's, instead of the settings' `REDIS_URL` (the
+    queues are `POCHA_QUEUE_REDIS_URL`'s, or the same)."""
     if logging_level is None:
         logging_level = str(load_config()["LOG_LEVEL"])
     logging_level = logging.getLevelName(logs.level_number(logging_level))
     logs.configure(logging_level)
-    connection = connect(redis_url)
+    settings = load_config({"REDIS_URL": redis_url} if redis_url else None)
+    redises = connect(settings, **worker_options())
+    # The jobs this process's horses run find the store here (`core.redises.current`).
+    use(redises)
+    connection = redises.queues
     worked = False
     while True:
-        worker = make_worker(connection, queues, name=name)
+        worker = make_worker(redises, queues, name=name)
         try:
             worked = bool(worker.work(burst=burst, logging_level=logging_level)) or worked
         except redis.RedisError:

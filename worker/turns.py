@@ -11,6 +11,7 @@ from typing import Any
 
 from rq import get_current_job
 
+from core.redises import store_for_jobs
 from core.turns import SAFE_AFTER_RECOVERIES, play_owed_turn, run_out_clock
 
 
@@ -20,7 +21,7 @@ def play_turn(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:
     if job is None:
         raise RuntimeError("play_turn runs as an RQ job")
     last_try = job.retries_left == 0 or recovery >= SAFE_AFTER_RECOVERIES
-    return play_owed_turn(job.connection, game_id, version, last_try=last_try)
+    return play_owed_turn(store_for_jobs(job.connection), game_id, version, last_try=last_try)
 
 
 def run_out(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:
@@ -30,4 +31,4 @@ def run_out(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:
     if job is None:
         raise RuntimeError("run_out runs as an RQ job")
     last_try = job.retries_left == 0 or recovery >= SAFE_AFTER_RECOVERIES
-    return run_out_clock(job.connection, game_id, version, last_try=last_try)
+    return run_out_clock(store_for_jobs(job.connection), game_id, version, last_try=last_try)

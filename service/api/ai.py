@@ -63,7 +63,7 @@ class Move(MethodView):
         except InvalidStateError as exc:
             raise InvalidPosition(exc.message) from exc
         thinking = Thinking(body.get("level"), body.get("iterations"), body.get("milliseconds"))
-        connection = services().redis
+        connection = services().redises.queues
         job_id = ask_move(connection, position, thinking, asker())
         report = job_report(connection, job_id)
         assert report is not None

@@ -84,17 +84,17 @@ class Ready(MethodView):
         200 while Redis answers, with the workers alive and the queue depths; 503
         `unavailable` when Redis does not answer.
         """
-        connection = services().redis
-        if not connection.ping():
+        redises = services().redises
+        if not (redises.store.ping() and redises.queues.ping()):
             raise NotReady(_("Redis does not answer."))
-        if is_full(connection):
+        if is_full(redises.store):
             raise StoreFull(
                 _(
                     "Redis is full (maxmemory, evicting nothing): games can be read and "
                     "deleted, not created or played."
                 )
             )
-        status = work_status(connection)
+        status = work_status(redises.queues)
         return {
             "status": "ok",
             "redis": "ok",

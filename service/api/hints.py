@@ -69,7 +69,7 @@ class Hint(MethodView):
                 rule="turn",
             )
         thinking = Thinking(body.get("level"), body.get("iterations"), body.get("milliseconds"))
-        connection = services().redis
+        connection = services().redises.queues
         job_id = ask_hint(connection, game_id, seat, record.version, thinking, asker())
         report = job_report(connection, job_id)
         assert report is not None

@@ -121,7 +121,7 @@ class JobById(MethodView):
         Results are kept for 10 minutes.
         """
         wait = min(query["wait"], float(current_app.config["JOB_WAIT_MAX"]))
-        report = wait_for_report(services().redis, job_id, wait)
+        report = wait_for_report(services().redises.queues, job_id, wait)
         if report is None:
             raise JobNotFound(
                 _(

@@ -56,7 +56,7 @@ def _links(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def _report(match_id: str) -> dict[str, Any]:
-    report = match_report(services().redis, match_id)
+    report = match_report(services().redises, match_id)
     if report is None:
         raise MatchNotFound()
     return _links(report)
@@ -93,7 +93,7 @@ class Matches(MethodView):
             )
         except MatchRefused as exc:
             raise InvalidInput(exc.message, errors={"json": {exc.field: [exc.message]}}) from exc
-        match_id = create_match(services().redis, spec)
+        match_id = create_match(services().redises, spec)
         report = _report(match_id)
         return report, 202, {"Location": report["url"]}
 
@@ -120,7 +120,7 @@ class MatchById(MethodView):
         The games not yet played are dropped and the match is forgotten, records included.
         Whoever knows a match's id may read or cancel it.
         """
-        if not cancel_match(services().redis, match_id):
+        if not cancel_match(services().redises, match_id):
             raise MatchNotFound()
 
 
@@ -140,7 +140,7 @@ class MatchRecords(MethodView):
 
         As JSON lines (`application/x-ndjson`), the format `pocha arena --records` writes.
         """
-        connection = services().redis
+        connection = services().redises
         if match_report(connection, match_id) is None:
             raise MatchNotFound()
         body = b"".join(orjson.dumps(r) + b"\n" for r in records(connection, match_id))

@@ -614,6 +614,10 @@ def test_too_many_streams() -> None:
 # app runs, statuses werkzeug alone raises): the English sentence each is sent with, whose
 # Spanish must be in the catalogue.
 CATALOGUED: dict[str, list[str]] = {
+    "not_replicated": [
+        "Your move was recorded, but no replica confirmed it in time: reload the game to see "
+        "whether it stands."
+    ],
     "conflict": [
         "Another move was applied to this game at the same moment; reload it and try again.",
         "A move with this Idempotency-Key is being applied right now: ask for the game in a "

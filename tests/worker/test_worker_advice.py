@@ -124,7 +124,7 @@ def test_a_move_for_a_position_and_an_impossible_position(
 
 
 def queue_is_empty(client: FlaskClient) -> bool:
-    connection = client.application.extensions["pocha"].redis
+    connection = client.application.extensions["pocha"].redises.queues
     return bool(queue(connection, HIGH).count == 0)
 
 

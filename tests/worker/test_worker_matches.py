@@ -15,6 +15,7 @@ from rq.job import Job
 from ai.arena import parse_player, play_game, tasks_for
 from ai.stats import summarize
 from core.keys import task_key
+from core.matches import game_task_key
 from core.queues import LOW, SERIALIZER, TURNS, Timing, queue
 from engine.rules import Rules
 from tests.service.helpers import create_game
@@ -97,7 +98,7 @@ def test_games_played_in_slices_are_the_same_games(
         f"pocha-match-{match['id']}-0-{decisions}", connection=connection, serializer=SERIALIZER
     )
     assert last.return_value()["finished"]
-    assert not connection.exists(task_key(f"match:{match['id']}:0"))
+    assert not connection.exists(task_key(game_task_key(match["id"], 0)))
 
 
 def test_duplicate_deals_rotate_the_seats(client: FlaskClient, drain: Drain) -> None:

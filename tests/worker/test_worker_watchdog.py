@@ -12,7 +12,8 @@ from flask.testing import FlaskClient
 from rq import Queue
 from rq.job import Job
 
-from core.keys import SWEEP_LOCK, TASKS_DUE
+from core.keys import SWEEP_LOCK, TASKS_DUE, game_key
+from core.matches import game_task_key
 from core.queues import SERIALIZER, TURNS, Timing, queue
 from core.tasks import (
     MAX_RECOVERIES,
@@ -161,7 +162,7 @@ def test_a_match_game_that_keeps_losing_its_workers_is_counted_failed(
     )
     assert response.status_code == 202, response.json
     match = response.json
-    key = f"match:{match['id']}:0"
+    key = game_task_key(match["id"], 0)
     tries = []
     while (job_id := current_job_id(connection, key)) is not None:
         assert len(tries) < 50, tries
@@ -188,7 +189,7 @@ def test_a_turn_that_keeps_failing_is_retried_then_recovered(
     game_id, version = bot_game(client)
     key = turn_key(game_id, version)
     # The stored game is unreadable for a while (a bad deploy, a corrupt write).
-    game_hash = f"pocha:game:{game_id}"
+    game_hash = game_key(game_id)
     state = connection.hget(game_hash, "state")
     assert state is not None
     connection.hset(game_hash, "state", b"{}")

@@ -1,0 +1,161 @@
+"""The service's two Redis roles, and the connections to them.
+
+The **store** holds what the service owns: games and their events, tables and the lobby,
+the tasks moves owe, matches, rate-limit counters. It is one Redis, or a Redis Cluster
+(`REDIS_URL` of the form `redis+cluster://host:port,host:port`, or any `redis://` URL with
+`POCHA_REDIS_CLUSTER=on`), reached through redis-py's cluster client; the keys are laid
+out for it (`core.keys`). The **queues** hold RQ's queues, jobs and worker registrations,
+and the accounts of what waits in them (`core.admission`): RQ runs on a plain Redis only
+(it needs multi-key commands and WATCH across its keys), so with a cluster store they live
+on a Redis of their own, `POCHA_QUEUE_REDIS_URL`. On one Redis both roles are the same
+client.
+
+Code that needs one role takes that client; code that needs both takes a `Redises`, or a
+plain `redis.Redis` that serves both (`redises_of`), which keeps single-Redis callers
+(tests, tools) as they are. A worker's jobs find the process's `Redises` with `current()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeAlias, cast
+from urllib.parse import urlsplit
+
+import redis
+from redis.backoff import NoBackoff
+from redis.cluster import ClusterNode, RedisCluster
+from redis.retry import Retry
+
+from core.config import is_on, load_config
+
+CLUSTER_SCHEME = "redis+cluster"
+
+
+class RedisSetupError(ValueError):
+    """The Redis settings cannot work (said at start, before anything is served)."""
+
+
+@dataclass(frozen=True)
+class Redises:
+    #: Games, tables, tasks, matches, counters: a `redis.Redis` or a `RedisCluster` (typed
+    #: as the former: the commands we use are the same).
+    store: redis.Redis
+    #: RQ: always a plain Redis.
+    queues: redis.Redis
+
+    @property
+    def clustered(self) -> bool:
+        return is_cluster(self.store)
+
+
+#: What takes both roles: a `Redises`, or one plain Redis serving both.
+Connections: TypeAlias = "Redises | redis.Redis"
+
+
+def redises_of(connections: Connections) -> Redises:
+    """Both roles of `connections` (one Redis serves both)."""
+    if isinstance(connections, Redises):
+        return connections
+    return Redises(connections, connections)
+
+
+def is_cluster(client: Any) -> bool:
+    return isinstance(client, RedisCluster)
+
+
+def is_cluster_url(url: str) -> bool:
+    return url.startswith(CLUSTER_SCHEME + "://")
+
+
+def cluster_nodes(url: str) -> list[ClusterNode]:
+    """The startup nodes of `redis+cluster://host:port,host:port` (or a `redis://` URL)."""
+    rest = url.split("://", 1)[1] if "://" in url else url
+    netlocs = rest.split("/", 1)[0].rsplit("@", 1)[-1]
+    nodes = []
+    for netloc in netlocs.split(","):
+        parts = urlsplit(f"redis://{netloc}")
+        if not parts.hostname:
+            raise RedisSetupError(f"not a host:port in the cluster URL: {netloc!r}")
+        nodes.append(ClusterNode(parts.hostname, parts.port or 6379))
+    return nodes
+
+
+def _credentials(url: str) -> dict[str, Any]:
+    rest = url.split("://", 1)[1] if "://" in url else ""
+    head = rest.split("/", 1)[0]
+    if "@" not in head:
+        return {}
+    user, _, password = head.rsplit("@", 1)[0].partition(":")
+    found: dict[str, Any] = {"password": password or user}
+    if password:
+        found["username"] = user
+    return found
+
+
+def connect_store(url: str, *, cluster: bool = False, **options: Any) -> redis.Redis:
+    """The store at `url`: a cluster client for a cluster URL (or `cluster`), else a plain
+    one. `options`: redis-py connection options (timeouts, retry, pool size)."""
+    if cluster or is_cluster_url(url):
+        client = RedisCluster(
+            startup_nodes=cluster_nodes(url),
+            # A primary that died is replaced by its replica within the cluster's node
+            # timeout: commands wait through that (their slot's new owner is found again)
+            # rather than fail the request.
+            cluster_error_retry_attempts=options.pop("cluster_error_retry_attempts", 6),
+            **_credentials(url),
+            **{k: v for k, v in options.items() if k not in ("max_connections", "retry")},
+            max_connections=options.get("max_connections", 2**31),
+        )
+        return cast(redis.Redis, client)
+    return redis.Redis.from_url(url, **options)
+
+
+def connect(settings: dict[str, Any] | None = None, **options: Any) -> Redises:
+    """Both roles as the settings (`core.config`) name them, with `options` for both."""
+    settings = settings or load_config()
+    url = str(settings["REDIS_URL"])
+    clustered = is_on(settings.get("REDIS_CLUSTER", "off")) or is_cluster_url(url)
+    queue_url = str(settings.get("QUEUE_REDIS_URL") or "")
+    if clustered and not queue_url:
+        raise RedisSetupError(
+            "REDIS_URL names a Redis Cluster, and RQ cannot run on one: set "
+            "POCHA_QUEUE_REDIS_URL to a plain Redis for the queues"
+        )
+    if is_cluster_url(queue_url):
+        raise RedisSetupError("POCHA_QUEUE_REDIS_URL must be a plain Redis, not a cluster")
+    store = connect_store(url, cluster=clustered, **options)
+    if not queue_url or queue_url == url:
+        return Redises(store, store)
+    return Redises(store, redis.Redis.from_url(queue_url, **options))
+
+
+def worker_options() -> dict[str, Any]:
+    """Connection options of a worker process."""
+    return {
+        "socket_connect_timeout": 5,
+        "health_check_interval": 30,
+        "retry": Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
+    }
+
+
+_current: Redises | None = None
+
+
+def use(redises: Redises) -> None:
+    """Make `redises` this process's (a worker's, for its jobs)."""
+    global _current
+    _current = redises
+
+
+def current() -> Redises:
+    """This process's Redises: the ones `use` was given, or made from the settings."""
+    global _current
+    if _current is None:
+        _current = connect(load_config(), **worker_options())
+    return _current
+
+
+def store_for_jobs(connection: redis.Redis) -> Redises:
+    """The Redises of a job whose RQ connection (the queue Redis) is `connection`: the
+    worker's (`use`), or, in a process that set none, that one Redis serving both."""
+    return _current if _current is not None else redises_of(connection)
