@@ -1,4 +1,5 @@
-"""Shared fixtures: a private real Redis for the session, and a clean DB per test."""
+"""Shared fixtures: a private real Redis for the session, and a clean DB per test; a
+private real Redis Cluster for the sessions that use one, emptied per test."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.redis_server import fresh_db_url, private_redis
+from tests.redis_server import fresh_cluster_url, fresh_db_url, private_cluster, private_redis
+from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer
 
 # Rate limits are off in every app and server the tests start (tests send far more requests
@@ -29,3 +31,20 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
 def redis_url(redis_server: RedisServer) -> str:
     """URL of a logical DB on the session server, emptied with FLUSHDB before the test."""
     return fresh_db_url(redis_server)
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedCluster]:
+    """A Redis Cluster (3 primaries, 1 replica each) started for this test session only, the
+    first time a test asks for it (each xdist worker starts its own).
+
+    Tests that kill nodes start a cluster of their own: this one must stay whole.
+    """
+    with private_cluster(tmp_path_factory.mktemp("redis-cluster")) as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def redis_cluster_url(redis_cluster: EmbeddedCluster) -> str:
+    """redis+cluster:// URL of the session cluster, emptied with FLUSHALL before the test."""
+    return fresh_cluster_url(redis_cluster)

@@ -1,7 +1,9 @@
-"""Helpers behind the Redis fixtures: one private server per test session, fresh DBs.
+"""Helpers behind the Redis fixtures: one private server (and, for tests that ask, one
+private cluster) per test session, fresh DBs.
 
 Tests never talk to a Redis they did not start: the session server comes from
-`tools.embedded_redis.RedisServer`, and databases are flushed only on that server.
+`tools.embedded_redis.RedisServer`, the cluster from `tools.embedded_cluster.EmbeddedCluster`,
+and data is flushed only on those.
 """
 
 from __future__ import annotations
@@ -10,12 +12,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer
 
 #: Logical DB handed to tests by `redis_url`; DB 0 stays free for direct use of the server.
 TEST_DB = 1
 
 START_TIMEOUT_SECONDS = 10.0
+
+#: Six nodes forming a cluster on a loaded 2-core machine: a few seconds, rarely more.
+CLUSTER_START_TIMEOUT_SECONDS = 60.0
 
 
 @contextmanager
@@ -27,6 +33,23 @@ def private_redis(data_dir: Path) -> Iterator[RedisServer]:
         yield server
     finally:
         server.stop()
+
+
+@contextmanager
+def private_cluster(data_dir: Path) -> Iterator[EmbeddedCluster]:
+    """An EmbeddedCluster (3 primaries, 1 replica each) in `data_dir`, stopped on exit."""
+    cluster = EmbeddedCluster(data_dir)
+    cluster.start(timeout=CLUSTER_START_TIMEOUT_SECONDS)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def fresh_cluster_url(cluster: EmbeddedCluster) -> str:
+    """FLUSHALL every primary of `cluster` and return its redis+cluster:// URL."""
+    cluster.flush()
+    return cluster.url
 
 
 def fresh_db_url(server: RedisServer, db: int = TEST_DB) -> str:
