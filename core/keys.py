@@ -19,6 +19,7 @@ import binascii
 import functools
 import hashlib
 import itertools
+import secrets
 import string
 
 PREFIX = "pocha"
@@ -80,6 +81,11 @@ SWEEP_LOCK = f"{PREFIX}:tasks:sweeping"
 
 #: Redis Cluster's hash slots.
 SLOTS = 16384
+#: Game and match ids are drawn so that their hash slot is a multiple of this: their keys
+#: spread over SLOTS / SLOT_STEP = 256 slots, so a watchdog's round reads 256 due sets,
+#: not 16384. A cluster's primaries share those 256 slots' games evenly up to a few dozen
+#: primaries (each slot holds 1/256 of the games).
+SLOT_STEP = 64
 
 
 def task_key(key: str) -> str:
@@ -130,10 +136,20 @@ def due_key(task: str, clustered: bool) -> str:
 
 
 def due_keys(clustered: bool) -> list[str]:
-    """Every sorted set of due tasks: the watchdog's round."""
+    """Every sorted set of due tasks: the watchdog's round (the slots ids are drawn to)."""
     if not clustered:
         return [TASKS_DUE]
-    return [f"{TASKS_DUE}:{{{tag}}}" for tag in _slot_tags()]
+    tags = _slot_tags()
+    return [f"{TASKS_DUE}:{{{tags[slot]}}}" for slot in range(0, SLOTS, SLOT_STEP)]
+
+
+def new_id() -> str:
+    """A new game or match id: 16 URL-safe characters, random but for their hash slot,
+    which is one of the spread slots (`SLOT_STEP`): 90 random bits."""
+    while True:
+        candidate = secrets.token_urlsafe(12)
+        if binascii.crc_hqx(candidate.encode(), 0) % SLOT_STEP == 0:
+            return candidate
 
 
 # -- bot-vs-bot matches (core.matches) --------------------------------------------------

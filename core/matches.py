@@ -32,7 +32,15 @@ from ai.bot import Bot, Budget
 from ai.ismcts import DEFAULT_ITERATIONS
 from ai.levels import make_bot
 from ai.stats import summarize
-from core.keys import checkpoint_key, due_key, ended_key, match_key, records_key, task_key
+from core.keys import (
+    checkpoint_key,
+    due_key,
+    ended_key,
+    match_key,
+    new_id,
+    records_key,
+    task_key,
+)
 from core.queues import (
     LOW,
     MAX_ITERATIONS,
@@ -253,7 +261,7 @@ def game_task(match_id: str, index: int, spec: MatchSpec, timing: Timing) -> Tas
 def create_match(connection: Connections, spec: MatchSpec, timing: Timing | None = None) -> str:
     """Store the match and queue one task per game; the match's id."""
     timing = timing or Timing.from_env()
-    match_id = secrets.token_urlsafe(12)
+    match_id = new_id()
     pipe = redises_of(connection).store.pipeline(transaction=True)
     pipe.hset(
         match_key(match_id),
@@ -501,10 +509,13 @@ def cancel_match(connection: Connections, match_id: str) -> bool:
     if spec is None:
         return False
     pipe = redises_of(connection).store.pipeline(transaction=False)
-    pipe.delete(match_key(match_id), records_key(match_id), ended_key(match_id))
+    # One key per DEL: a cluster's pipeline sends each key to its own node.
+    for key in (match_key(match_id), records_key(match_id), ended_key(match_id)):
+        pipe.delete(key)
     for index in range(spec.games):
-        pipe.delete(checkpoint_key(match_id, index), task_key(game_task_key(match_id, index)))
         task = game_task_key(match_id, index)
+        pipe.delete(checkpoint_key(match_id, index))
+        pipe.delete(task_key(task))
         pipe.zrem(due_key(task, redises_of(connection).clustered), task)
     pipe.execute()
     return True

@@ -28,6 +28,7 @@ from rq.serializers import JSONSerializer
 
 from ai.bot import Budget
 from ai.levels import LEVELS
+from core.redises import Connections, redises_of
 
 TURNS = "pocha-turns"
 HIGH = "pocha-high"
@@ -167,5 +168,6 @@ def connect(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_connect_timeout=5, health_check_interval=30)
 
 
-def queue(connection: redis.Redis, name: str) -> Queue:
-    return Queue(name, connection=connection, serializer=SERIALIZER)
+def queue(connections: Connections, name: str) -> Queue:
+    """The RQ queue `name`, on the queue Redis of `connections`."""
+    return Queue(name, connection=redises_of(connections).queues, serializer=SERIALIZER)

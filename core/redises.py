@@ -22,13 +22,15 @@ from typing import Any, TypeAlias, cast
 from urllib.parse import urlsplit
 
 import redis
-from redis.backoff import NoBackoff
+from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.retry import Retry
 
 from core.config import is_on, load_config
 
 CLUSTER_SCHEME = "redis+cluster"
+#: Tries of a cluster command whose node does not answer (see `connect_store`).
+CLUSTER_RETRIES = 8
 
 
 class RedisSetupError(ValueError):
@@ -98,10 +100,10 @@ def connect_store(url: str, *, cluster: bool = False, **options: Any) -> redis.R
     if cluster or is_cluster_url(url):
         client = RedisCluster(
             startup_nodes=cluster_nodes(url),
-            # A primary that died is replaced by its replica within the cluster's node
-            # timeout: commands wait through that (their slot's new owner is found again)
-            # rather than fail the request.
-            cluster_error_retry_attempts=options.pop("cluster_error_retry_attempts", 6),
+            # A command whose node is gone is tried again on the slot's owner as the
+            # cluster tells it, for about three seconds: a failover quicker than that is
+            # not seen by players; a longer one becomes 503s until the replica takes over.
+            retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), CLUSTER_RETRIES),
             **_credentials(url),
             **{k: v for k, v in options.items() if k not in ("max_connections", "retry")},
             max_connections=options.get("max_connections", 2**31),

@@ -61,6 +61,7 @@ from core.keys import (
     game_key,
     is_game_id,
     move_once_key,
+    new_id,
     table_key,
 )
 from core.redises import is_cluster
@@ -734,7 +735,7 @@ class GameStore:
             replace(seat, token_hash=hash_token(token)) if token else seat
             for seat, token in zip(given, tokens, strict=True)
         )
-        game_id = secrets.token_urlsafe(12)  # 16 characters, 96 random bits
+        game_id = new_id()  # 16 characters, in one of the spread hash slots
         created = time.time()
         record = StoredGame(
             game_id, 1, 1, game, stored_seats, hash_token(host_token), created, seeded, table
@@ -1285,12 +1286,15 @@ class GameStore:
         with contextlib.suppress(GameNotFound):
             code = self.load(game_id, history=False).table.code
         pipe = self.redis.pipeline(transaction=False)
-        pipe.delete(game_key(game_id), events_key(game_id))
-        pipe.publish(changes_channel(game_id), "deleted")
+        # One key per DEL: a cluster's pipeline sends each key to its own node.
+        pipe.delete(game_key(game_id))
+        pipe.delete(events_key(game_id))
         pipe.zrem(LOBBY, game_id)
         if code is not None:
             pipe.delete(table_key(code))
         deleted, *_rest = pipe.execute()
+        # Apart: a cluster's pipeline takes no PUBLISH (it goes to every node).
+        self.redis.publish(changes_channel(game_id), "deleted")
         return bool(deleted)
 
     def ttl(self, game_id: str) -> int:
