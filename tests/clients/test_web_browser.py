@@ -131,6 +131,15 @@ def phone(browser: Any) -> Iterator[Tab]:
     page.close()
 
 
+def open_seat(page: Any, url: str, saved: dict[str, Any]) -> None:
+    """Open the page at `url` holding the seat `saved` (as a deal leaves it in
+    localStorage), written before any of the page's own scripts run: the page resumes that
+    game as after a reload. (A write from the loaded page followed by a reload is not
+    always there for the reload: Chromium commits localStorage in the background.)"""
+    page.add_init_script(f"localStorage.setItem('pocha.game', {json.dumps(json.dumps(saved))})")
+    page.goto(url)
+
+
 def deal(tab: Tab, url: str, players: int, schedule: str) -> None:
     page = tab.page
     page.goto(url)
@@ -299,11 +308,9 @@ def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveSe
         said[card] = caught.value.message
 
     page = desktop.page
-    page.goto(live_service.url)
     saved = {"id": game_id, "token": created["seats"][seat]["token"],
              "hostToken": created["host_token"], "seat": seat}  # fmt: skip
-    page.evaluate("g => localStorage.setItem('pocha.game', JSON.stringify(g))", saved)
-    page.reload()
+    open_seat(page, live_service.url, saved)
     page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable")
     shown = {
         b.get_attribute("data-card"): b.get_attribute("title")
@@ -423,8 +430,7 @@ def test_a_phone_shows_everything_within_reach(
         created = api.create_game(players, rules={"schedule": [8]}, seed=seed)
         saved = {"id": created["id"], "token": created["seats"][0]["token"],
                  "hostToken": created["host_token"], "seat": 0}  # fmt: skip
-        page.evaluate("g => localStorage.setItem('pocha.game', JSON.stringify(g))", saved)
-        page.reload()
+        open_seat(page, live_service.url, saved)
         page.wait_for_selector("#game[data-my-turn=yes] .bid-btn.legal", timeout=30_000)
         assert len(page.query_selector_all(".hand .card-btn")) == 8
         assert page.evaluate(MISFITS) == [], "mid-bid"
@@ -493,11 +499,9 @@ def test_the_table_shows_who_is_winning_the_trick(desktop: Tab, live_service: Li
         raise AssertionError("no seed had the second card beat the first")
     seat = view["turn"]
     page = desktop.page
-    page.goto(live_service.url)
     saved = {"id": game_id, "token": created["seats"][seat]["token"],
              "hostToken": created["host_token"], "seat": seat}  # fmt: skip
-    page.evaluate("g => localStorage.setItem('pocha.game', JSON.stringify(g))", saved)
-    page.reload()
+    open_seat(page, live_service.url, saved)
     page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable")
     marked = page.query_selector_all(".table .played.winning")
     assert [m.get_attribute("data-seat") for m in marked] == [str(view["winning"])]
@@ -521,11 +525,9 @@ def test_a_tiebreak_hand_says_so(desktop: Tab, live_service: LiveService) -> Non
             player.play(game_id, player.view(game_id)["you"]["legal"][0])
     assert (view["tiebreak_hand"], view["hand_number"], view["hands_total"]) == (1, 2, 2)
     page = desktop.page
-    page.goto(live_service.url)
     saved = {"id": game_id, "token": created["seats"][0]["token"],
              "hostToken": created["host_token"], "seat": 0}  # fmt: skip
-    page.evaluate("g => localStorage.setItem('pocha.game', JSON.stringify(g))", saved)
-    page.reload()
+    open_seat(page, live_service.url, saved)
     page.wait_for_selector("#game")
     title = page.inner_text(".hand-info strong")
     assert title == "Tiebreak 1", title
