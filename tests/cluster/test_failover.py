@@ -7,8 +7,9 @@ played a few moves; the primary holding some of them is killed with SIGKILL (a m
 gone, no goodbye); while its replica takes over, a move is answered 200 or 503, never a
 500; once it has, every game is where its last answered move left it (none lost); a move
 on the promoted replica, alone with its data, is written but answered `not_replicated`;
-once the old primary is back as its replica, every game plays on to its end. On one Redis without replicas, the same setting answers each move 503
-`not_replicated`, and the move stands.
+once the old primary is back as its replica, every game plays on to its end. On one Redis
+without replicas, the same setting answers each move 503 `not_replicated`, and the move
+stands.
 """
 
 from __future__ import annotations
@@ -38,10 +39,8 @@ def cluster(tmp_path: Path) -> Iterator[EmbeddedCluster]:
 
 
 def api(store_url: str, queue_url: str, **settings: Any) -> FlaskClient:
-    app = create_app(
-        {"REDIS_URL": store_url, "QUEUE_REDIS_URL": queue_url, "TESTING": True,
-         "BOT_RUNNER": "inline", **settings}  # fmt: skip
-    )
+    config = {"REDIS_URL": store_url, "QUEUE_REDIS_URL": queue_url, "TESTING": True}
+    app = create_app({**config, "BOT_RUNNER": "inline", **settings})
     return app.test_client()
 
 
