@@ -69,19 +69,26 @@ def bench_engine(seconds: float, seed: int | None) -> None:
 @click.option("--seconds", type=float, default=10.0, show_default=True, help="Per phase.")
 @click.option("--processes", type=int, default=2, show_default=True, help="Client processes.")
 @click.option("--threads", type=int, default=8, show_default=True, help="Threads per client.")
-@click.option("--workers", type=int, default=None, help="gunicorn workers (default: config).")
+@click.option("--api-processes", "--workers", "workers", type=int, default=None,
+              help="gunicorn worker processes of the API (default: config).")
 @click.option("--turn-seconds", type=click.IntRange(0, 3600), default=None,
               help="The games' clock (default: the service's, 60 s for these games of "
               "people; 0: no clock, each move then owes no timer).")
+@click.option("--cluster", is_flag=True,
+              help="Play the moves again with the games on a private Redis Cluster (3 "
+              "primaries, 3 replicas) and compare.")
+@click.option("--wait-replicas", type=click.IntRange(0, 8), default=0, show_default=True,
+              help="Moves wait for this many replicas (POCHA_WAIT_REPLICAS).")
 def bench_api(
-    seconds: float, processes: int, threads: int, workers: int | None, turn_seconds: int | None
-) -> None:
+    seconds: float, processes: int, threads: int, workers: int | None, turn_seconds: int | None,
+    cluster: bool, wait_replicas: int,
+) -> None:  # fmt: skip
     """Play many concurrent games against gunicorn + Redis; moves/s and latency."""
     service_bench = _load("tools.bench_api")
     _echo_lines(
         service_bench.run(
             seconds=seconds, processes=processes, threads=threads, workers=workers,
-            turn_seconds=turn_seconds,
+            turn_seconds=turn_seconds, cluster=cluster, wait_replicas=wait_replicas,
         )
     )
 

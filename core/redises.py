@@ -8,7 +8,9 @@ out for it (`core.keys`). The **queues** hold RQ's queues, jobs and worker regis
 and the accounts of what waits in them (`core.admission`): RQ runs on a plain Redis only
 (it needs multi-key commands and WATCH across its keys), so with a cluster store they live
 on a Redis of their own, `POCHA_QUEUE_REDIS_URL`. On one Redis both roles are the same
-client.
+client. A plain Redis may be named through Sentinel, `redis+sentinel://host:26379,host:26379/
+service/db`: the client asks the sentinels for the service's primary, and again after a
+failover.
 
 Code that needs one role takes that client; code that needs both takes a `Redises`, or a
 plain `redis.Redis` that serves both (`redises_of`), which keeps single-Redis callers
@@ -25,10 +27,12 @@ import redis
 from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.retry import Retry
+from redis.sentinel import Sentinel
 
 from core.config import is_on, load_config
 
 CLUSTER_SCHEME = "redis+cluster"
+SENTINEL_SCHEME = "redis+sentinel"
 #: Tries of a cluster command whose node does not answer (see `connect_store`).
 CLUSTER_RETRIES = 8
 
@@ -94,6 +98,22 @@ def _credentials(url: str) -> dict[str, Any]:
     return found
 
 
+def connect_plain(url: str, **options: Any) -> redis.Redis:
+    """A plain Redis at `url`, or the primary of a Sentinel service
+    (`redis+sentinel://host:port,host:port/service/db`)."""
+    if not url.startswith(SENTINEL_SCHEME + "://"):
+        return redis.Redis.from_url(url, **options)
+    path = url.split("://", 1)[1].split("/", 1)[1] if "/" in url.split("://", 1)[1] else ""
+    service, _, db = path.partition("/")
+    if not service:
+        raise RedisSetupError(f"no service name in the Sentinel URL: {url!r}")
+    sentinels = [(node.host, node.port) for node in cluster_nodes(url)]
+    timeouts = {k: options[k] for k in ("socket_timeout", "socket_connect_timeout") if k in options}
+    sentinel = Sentinel(sentinels, sentinel_kwargs=timeouts, **_credentials(url))
+    client: redis.Redis = sentinel.master_for(service, db=int(db or 0), **options)
+    return client
+
+
 def connect_store(url: str, *, cluster: bool = False, **options: Any) -> redis.Redis:
     """The store at `url`: a cluster client for a cluster URL (or `cluster`), else a plain
     one. `options`: redis-py connection options (timeouts, retry, pool size)."""
@@ -109,7 +129,7 @@ def connect_store(url: str, *, cluster: bool = False, **options: Any) -> redis.R
             max_connections=options.get("max_connections", 2**31),
         )
         return cast(redis.Redis, client)
-    return redis.Redis.from_url(url, **options)
+    return connect_plain(url, **options)
 
 
 def connect(settings: dict[str, Any] | None = None, **options: Any) -> Redises:
@@ -128,7 +148,7 @@ def connect(settings: dict[str, Any] | None = None, **options: Any) -> Redises:
     store = connect_store(url, cluster=clustered, **options)
     if not queue_url or queue_url == url:
         return Redises(store, store)
-    return Redises(store, redis.Redis.from_url(queue_url, **options))
+    return Redises(store, connect_plain(queue_url, **options))
 
 
 def worker_options() -> dict[str, Any]:

@@ -12,6 +12,12 @@ not in production, so the figures are a floor; the clients speak HTTP/1.1 on raw
 (`_Connection`) rather than through `http.client`, whose header parsing alone cost them
 about as much CPU as the server spends on a trivial request, so that the load generator
 takes as little as it can of the cores it shares.
+
+With `cluster`, the same moves are played a second time, in the same run, with the games
+on a private Redis Cluster (3 primaries, 1 replica each, from the same redis-server) and
+the queues on a Redis of their own, as a deployment on a cluster runs them: moves/s and
+the Redis CPU per move, the primaries' and the replicas' apart, side by side with one
+Redis. `wait_replicas` makes every move wait for that many replicas (WAIT), for its cost.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer, free_port
 from tools.processes import stop_processes
 from tools.serve import gunicorn_command
@@ -314,11 +321,13 @@ def _wait_ready(port: int, process: subprocess.Popen[bytes], timeout: float = 30
     raise RuntimeError("gunicorn did not become ready")
 
 
-def server_env(redis_url: str) -> dict[str, str]:
+def server_env(redis_url: str, **settings: str) -> dict[str, str]:
     """The environment of a benched API: bots inline, quiet logs, and the rate limits on
-    (their cost is part of a move's) but far above what a load from 127.0.0.1 sends."""
+    (their cost is part of a move's) but far above what a load from 127.0.0.1 sends;
+    `settings`: more of the environment (the queue Redis, the replica wait)."""
     return {
         **os.environ,
+        **settings,
         "REDIS_URL": redis_url,
         "POCHA_BOT_RUNNER": "inline",
         "POCHA_ACCESS_LOG": "",
@@ -329,6 +338,53 @@ def server_env(redis_url: str) -> dict[str, str]:
     }
 
 
+@dataclass
+class _Figures:
+    """One store's run: the moves phase, and CPU seconds of the API and of Redis."""
+
+    moves: Sample
+    server: float
+    redis: float
+    replicas: float = 0.0
+
+
+def _load_api(
+    base: Path,
+    env: dict[str, str],
+    redis_pids: list[int],
+    replica_pids: list[int],
+    load: tuple[int, int, int | None, float, float],
+    rules: dict[str, Any],
+    trivial: bool,
+) -> tuple[_Figures, Sample | None, float]:
+    """Start gunicorn on `env`, play the moves phase (and the trivial one), stop it."""
+    processes, threads, workers, warmup, seconds = load
+    port = free_port()
+    log = (base / f"gunicorn-{port}.log").open("wb")
+    api = subprocess.Popen(
+        gunicorn_command("127.0.0.1", port, workers), env=env, stdout=log, stderr=log
+    )
+    try:
+        _wait_ready(port, api)
+        clock = _ServerClock(api.pid)
+        redis_before = sum(_cpu_seconds(pid) for pid in redis_pids)
+        replicas_before = sum(_cpu_seconds(pid) for pid in replica_pids)
+        moves = _run_phase("moves", port, processes, threads, warmup, seconds, rules)
+        figures = _Figures(
+            moves,
+            clock.lap(),
+            sum(_cpu_seconds(pid) for pid in redis_pids) - redis_before,
+            sum(_cpu_seconds(pid) for pid in replica_pids) - replicas_before,
+        )
+        if not trivial:
+            return figures, None, 0.0
+        baseline = _run_phase("trivial", port, processes, threads, warmup, seconds, rules)
+        return figures, baseline, clock.lap()
+    finally:
+        stop_processes([api], 15)
+        log.close()
+
+
 def run(
     seconds: float = 10.0,
     processes: int = 2,
@@ -336,58 +392,71 @@ def run(
     workers: int | None = None,
     warmup: float = 1.0,
     turn_seconds: int | None = None,
+    cluster: bool = False,
+    wait_replicas: int = 0,
 ) -> list[str]:
-    """Start Redis and gunicorn, load them, and return the report lines. `turn_seconds`:
-    the games' clock (the service's default when None: 60 s, for these games of people)."""
+    """Start Redis and gunicorn (`workers` API processes), load them, and return the report
+    lines. `turn_seconds`: the games' clock (the service's default when None: 60 s, for
+    these games of people). `cluster`: play the moves on a Redis Cluster too."""
     rules: dict[str, Any] = {"schedule": "classic"}
     if turn_seconds is not None:
         rules["turn_seconds"] = turn_seconds
+    load = (processes, threads, workers, warmup, seconds)
+    waits = {"POCHA_WAIT_REPLICAS": str(wait_replicas)} if wait_replicas else {}
     with tempfile.TemporaryDirectory(prefix="pocha-bench-") as tmp:
         base = Path(tmp)
         redis_server = RedisServer(base / "redis", unix_socket=base / "redis.sock")
         redis_server.start()
-        port = free_port()
-        env = server_env(redis_server.url)
-        log = (base / "gunicorn.log").open("wb")
-        api = subprocess.Popen(
-            gunicorn_command("127.0.0.1", port, workers), env=env, stdout=log, stderr=log
-        )
         try:
-            _wait_ready(port, api)
-            clock = _ServerClock(api.pid)
-            redis_pid = redis_server.process.pid
-            redis_before = _cpu_seconds(redis_pid)
-            moves = _run_phase("moves", port, processes, threads, warmup, seconds, rules)
-            server_moves = clock.lap()
-            redis_moves = _cpu_seconds(redis_pid) - redis_before
-            trivial = _run_phase("trivial", port, processes, threads, warmup, seconds, rules)
-            server_trivial = clock.lap()
+            single, trivial, server_trivial = _load_api(
+                base, server_env(redis_server.url, **waits),
+                [redis_server.process.pid], [], load, rules, trivial=True,
+            )  # fmt: skip
+            clustered = None
+            if cluster:
+                with EmbeddedCluster(base / "cluster") as nodes:
+                    env = server_env(nodes.url, POCHA_QUEUE_REDIS_URL=redis_server.url, **waits)
+                    primaries = [n.process.pid for n in nodes.primaries()]
+                    replicas = [n.process.pid for n in nodes.replicas()]
+                    clustered, _, _ = _load_api(
+                        base, env, primaries, replicas, load, rules, trivial=False
+                    )
         finally:
-            stop_processes([api], 15)
-            log.close()
             redis_server.stop()
-    moves_line, moves_rate = _summary("api", "moves", moves, seconds)
+    assert trivial is not None
+    moves_line, moves_rate = _summary("api", "moves", single.moves, seconds)
     trivial_line, trivial_rate = _summary("trivial", "req", trivial, seconds)
     shown_workers = workers if workers is not None else "default"
     # CPU per request, measured on the server processes over the whole phase (warm-up
     # included, so divided by every request sent): unlike the rates, it hardly depends on
     # what else the machine is running.
-    per_move = server_moves / max(1, moves.sent)
+    per_move = single.server / max(1, single.moves.sent)
     per_trivial = server_trivial / max(1, trivial.sent)
-    redis_per_move = redis_moves / max(1, moves.sent)
+    redis_per_move = single.redis / max(1, single.moves.sent)
     cpu_line = (
         f"server cpu: {per_move * 1e6:.0f} us/move (+ redis {redis_per_move * 1e6:.0f} us), "
         f"{per_trivial * 1e6:.0f} us/trivial request"
     )
-    return [
+    lines = [
         f"load: {processes} client processes x {threads} threads for {seconds:g} s per phase; "
         f"gunicorn workers={shown_workers} (gevent); "
-        f"{os.cpu_count()} cores shared by client, server and Redis",
-        moves_line + f" ({moves.games} games started)",
+        f"{os.cpu_count()} cores shared by client, server and Redis"
+        + (f"; moves wait for {wait_replicas} replica(s)" if wait_replicas else ""),
+        moves_line + f" ({single.moves.games} games started)",
         trivial_line,
         f"moves / trivial: {moves_rate / trivial_rate:.2f}" if trivial_rate else "",
         cpu_line,
     ]
+    if clustered is not None:
+        sent = max(1, clustered.moves.sent)
+        cluster_line, _rate = _summary("cluster", "moves", clustered.moves, seconds)
+        lines += [
+            cluster_line + f" ({clustered.moves.games} games started; 3 primaries, 3 replicas)",
+            f"cluster cpu: {clustered.server / sent * 1e6:.0f} us/move in the API "
+            f"(+ primaries {clustered.redis / sent * 1e6:.0f} us, "
+            f"replicas {clustered.replicas / sent * 1e6:.0f} us)",
+        ]
+    return lines
 
 
 def _main(argv: list[str]) -> None:  # pragma: no cover - manual use
