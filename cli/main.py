@@ -159,6 +159,22 @@ def bench_bots(samples: int, games: int, seats: str, rules_json: str) -> None:
     _echo_lines(worker_bench.run(samples=samples, games=games, seats=seats, rules=rules))
 
 
+@bench.command("queue")
+@click.option("--seconds", type=click.FloatRange(1), default=10.0, show_default=True,
+              help="The measured window.")
+@click.option("--producers", type=click.IntRange(1), default=2, show_default=True,
+              help="Processes queueing jobs.")
+@click.option("--workers", type=click.IntRange(1), default=4, show_default=True,
+              help="Worker processes taking them.")
+@click.option("--fork/--no-fork", default=False, show_default=True,
+              help="Workers fork a horse per job, as `pocha worker` does.")
+def bench_queue(seconds: float, producers: int, workers: int, fork: bool) -> None:
+    """Drive one private queue Redis with no-op bot-turn jobs: jobs/s, the Redis's CPU and
+    memory per job (its ceiling past this machine's cores), the workers' CPU per job."""
+    queue_bench = _load("tools.bench_queue")
+    _echo_lines(queue_bench.run(seconds=seconds, producers=producers, workers=workers, fork=fork))
+
+
 @bench.command("flood")
 @click.option("--seconds", type=float, default=60.0, show_default=True,
               help="Length of each phase: idle, then under the flood.")

@@ -1,0 +1,256 @@
+"""`pocha bench queue`: how many RQ jobs a second one queue Redis carries, and what each
+costs it.
+
+Every bot turn is one RQ job on the queue Redis (`POCHA_QUEUE_REDIS_URL`): queued, taken
+by a worker, its result written. This bench drives one private, plain Redis with many such
+jobs that do nothing (`noop`), queued with the options of a real bot turn
+(`core.tasks`: job id, retries, failure callback, result and failure TTLs, on
+`pocha-turns`), from producer processes, and taken by the project's own workers
+(`worker.process.make_worker`, on `pocha-turns` only) in processes of their own. Three
+windows: the producers queueing alone, the workers taking that backlog alone, and both at
+once (the producers then keep a short backlog, so the workers never wait on an empty
+queue). Over each it reads the Redis's own CPU (`INFO cpu`), its memory, the jobs queued
+and finished (RQ's finished registry) and the workers' CPU (their forked horses included).
+
+On a machine with few cores the Python processes, not the Redis, are the limit, so the
+jobs a second measured here are a floor. The figure that travels is the Redis's CPU per
+job: a Redis runs commands on one thread, so one core divided by it is the most jobs a
+second one queue Redis can carry, whatever drives it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from multiprocessing.synchronize import Event
+from pathlib import Path
+from typing import Any
+
+import redis
+from rq import Worker
+
+from core.queues import TURNS, Timing, connect
+from core.tasks import RESULT_TTL, Task, _enqueue
+from tools.embedded_redis import RedisServer
+
+#: With workers taking, a producer stops queueing while the backlog is above this (so the
+#: queue stays short, as a served one is) and checks it every `_CHECK_EVERY` jobs.
+BACKLOG = 1_000
+_CHECK_EVERY = 100
+
+
+def noop(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:
+    """The job: a bot turn's arguments and a result of its size, no work."""
+    return {"game": game_id, "version": version, "played": None}
+
+
+def _produce(url: str, index: int, stop: Event, backlog: int) -> None:
+    """Queue bot-turn-shaped jobs of `noop` until `stop`, one round trip each as the
+    service does, keeping the queue's backlog under `backlog`."""
+    connection = connect(url)
+    prefix = f"{index:02d}{os.getpid():07d}"
+    sent = 0
+    while not stop.is_set():
+        if sent % _CHECK_EVERY == 0:
+            while connection.llen(f"rq:queue:{TURNS}") > backlog and not stop.is_set():
+                time.sleep(0.01)
+        game_id = f"bench{prefix}{sent:012d}"
+        task = Task(
+            key=f"turn:{game_id}:1",
+            prefix=f"turn-{game_id}-1",
+            func="tools.bench_queue.noop",
+            args=[game_id, 1],
+            queue=TURNS,
+            timeout=60,
+        )
+        _enqueue(connection, task, task.prefix, 0, at_front=False)
+        sent += 1
+    connection.close()
+
+
+def _consume(url: str, fork: bool) -> None:
+    """A worker on `pocha-turns` until SIGTERM (RQ's warm stop)."""
+    from worker.process import make_worker
+
+    connection = connect(url)
+    worker = make_worker(connection, [TURNS], simple=not fork, timing=Timing())
+    worker.work(burst=False, logging_level="WARNING")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time of a process, its reaped children (forked horses) included, from /proc;
+    0 where /proc is missing."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # utime, stime, cutime, cstime are fields 14-17 of stat; the split starts at field 3.
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def _wait_for_workers(connection: redis.Redis, count: int, timeout: float = 120) -> None:
+    """Until `count` workers have registered (their imports take seconds on busy cores)."""
+    deadline = time.monotonic() + timeout
+    while Worker.count(connection=connection) < count:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the workers did not start")
+        time.sleep(0.1)
+
+
+@dataclass
+class _Reading:
+    at: float
+    redis_cpu: float
+    memory: int
+    backlog: int
+    finished: int
+    worker_cpu: float
+
+
+def _read(connection: redis.Redis, worker_pids: list[int]) -> _Reading:
+    cpu = connection.info("cpu")
+    memory = connection.info("memory")
+    return _Reading(
+        at=time.perf_counter(),
+        redis_cpu=float(cpu["used_cpu_sys"]) + float(cpu["used_cpu_user"]),
+        memory=int(memory["used_memory"]),
+        backlog=int(connection.llen(f"rq:queue:{TURNS}")),
+        finished=int(connection.zcard(f"rq:finished:{TURNS}")),
+        worker_cpu=sum(_cpu_seconds(pid) for pid in worker_pids),
+    )
+
+
+@dataclass
+class Phase:
+    """What one window measured: jobs queued and finished, and what they cost."""
+
+    seconds: float
+    queued: int
+    finished: int
+    redis_cpu: float
+    memory: int
+    worker_cpu: float
+
+    @classmethod
+    def between(cls, before: _Reading, after: _Reading) -> Phase:
+        finished = after.finished - before.finished
+        return cls(
+            seconds=after.at - before.at,
+            queued=finished + after.backlog - before.backlog,
+            finished=finished,
+            redis_cpu=after.redis_cpu - before.redis_cpu,
+            memory=after.memory - before.memory,
+            worker_cpu=after.worker_cpu - before.worker_cpu,
+        )
+
+
+def _window(connection: redis.Redis, seconds: float, worker_pids: list[int]) -> Phase:
+    before = _read(connection, worker_pids)
+    time.sleep(seconds)
+    return Phase.between(before, _read(connection, worker_pids))
+
+
+def _per(amount: float, count: int, scale: float = 1e6) -> str:
+    return f"{amount / count * scale:.1f}" if count > 0 else "-"
+
+
+def report(queueing: Phase, taking: Phase, both: Phase) -> list[str]:
+    """The figures of the three windows: queueing alone, taking alone, both at once."""
+    enqueue_cpu = queueing.redis_cpu / max(1, queueing.queued)
+    take_cpu = taking.redis_cpu / max(1, taking.finished)
+    per_job = enqueue_cpu + take_cpu
+    queued_bytes = queueing.memory / max(1, queueing.queued)
+    kept_bytes = queued_bytes + taking.memory / max(1, taking.finished)
+    lines = [
+        f"queueing alone: {queueing.queued / queueing.seconds:.0f} jobs/s queued; redis "
+        f"{_per(queueing.redis_cpu, queueing.queued)} us cpu/job, {queued_bytes:.0f} bytes/job "
+        "waiting",
+        f"taking alone:   {taking.finished / taking.seconds:.0f} jobs/s finished; redis "
+        f"{_per(taking.redis_cpu, taking.finished)} us cpu/job; workers "
+        f"{_per(taking.worker_cpu, taking.finished)} us cpu/job",
+        f"both at once:   {both.finished / both.seconds:.0f} jobs/s finished, "
+        f"{both.queued / both.seconds:.0f} queued; redis busy {both.redis_cpu / both.seconds:.0%} "
+        f"of one core, {_per(both.redis_cpu, both.finished)} us cpu per finished job",
+    ]
+    if queueing.queued and taking.finished:
+        lines.append(
+            f"per job (queue + take): redis {per_job * 1e6:.1f} us cpu, so one queue Redis "
+            f"at a whole core carries at most {1 / per_job:.0f} jobs/s; {kept_bytes:.0f} bytes "
+            f"kept per finished job for its {RESULT_TTL} s of results"
+        )
+    if not taking.finished or taking.finished < taking.seconds:
+        lines.append("too few jobs finished to say: give the workers longer (--seconds)")
+    return lines
+
+
+def run(
+    seconds: float = 10.0,
+    producers: int = 2,
+    workers: int = 4,
+    fork: bool = False,
+) -> list[str]:
+    """Start a Redis, then measure three windows of `seconds`: producers queueing alone,
+    workers taking the backlog alone, and both at once; return the report lines. `fork`:
+    the workers fork a horse per job, as `pocha worker` does (else they run jobs in their
+    own process, which leaves more of the cores to drive the Redis)."""
+    context = multiprocessing.get_context("spawn")
+    with (
+        tempfile.TemporaryDirectory(prefix="pocha-bench-queue-") as tmp,
+        RedisServer(Path(tmp) / "redis") as server,
+    ):
+        url = server.url
+        connection = connect(url)
+        running: list[multiprocessing.process.BaseProcess] = []
+
+        def produce(backlog: int) -> Event:
+            stop = context.Event()
+            for i in range(producers):
+                process = context.Process(target=_produce, args=(url, i, stop, backlog))
+                process.start()
+                running.append(process)
+            return stop
+
+        try:
+            # Queueing alone: the backlog it leaves is what the workers take next.
+            stop = produce(1 << 30)
+            while connection.llen(f"rq:queue:{TURNS}") < 100:
+                time.sleep(0.05)
+            queueing = _window(connection, seconds, [])
+            stop.set()
+            for process in running:
+                process.join(30)
+            taking_processes = [
+                context.Process(target=_consume, args=(url, fork)) for _ in range(workers)
+            ]
+            for process in taking_processes:
+                process.start()
+                running.append(process)
+            _wait_for_workers(connection, workers)
+            pids = [p.pid for p in taking_processes if p.pid is not None]
+            time.sleep(1)
+            taking = _window(connection, seconds, pids)
+            # What is left of the first window's backlog would hold the producers back.
+            connection.ltrim(f"rq:queue:{TURNS}", 0, BACKLOG // 2)
+            # Both: the producers hold a backlog, so the workers never wait on an empty queue.
+            stop = produce(BACKLOG)
+            time.sleep(2)
+            both = _window(connection, seconds, pids)
+            stop.set()
+        finally:
+            for process in running:
+                process.terminate()  # a worker's warm stop; a producer's end
+            for process in running:
+                process.join(15)
+                if process.is_alive():
+                    process.kill()
+            connection.close()
+    kind = "forking a horse per job (pocha worker)" if fork else "running jobs in-process"
+    return [
+        f"queue: one Redis; {producers} producer and {workers} worker processes ({kind}) on "
+        f"{os.cpu_count()} cores shared with whatever else runs here; bot-turn-shaped no-op "
+        f"jobs on {TURNS}; windows of {seconds:g} s",
+        *report(queueing, taking, both),
+    ]
