@@ -370,6 +370,23 @@ def worker(burst: bool, queues: str, name: str | None) -> None:
     worker_process.run(config["REDIS_URL"], names, burst=burst, name=name)
 
 
+@pocha.command()
+@click.option("--games", "games", type=click.IntRange(1), multiple=True,
+              default=(10_000, 100_000), show_default=True, help="Concurrent games (repeat).")
+@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE",
+              help="Replace an input of the model (repeat), e.g. queue_us_per_job=500, "
+              "bot_table_share=0.8, think_ms.expert=150, level_mix.hard=0.4.")
+def capacity(games: tuple[int, ...], settings: tuple[str, ...]) -> None:
+    """The capacity model of docs/capacity.md: API cores, worker cores, store shards and
+    queue Redises for a number of concurrent games, and the first limit."""
+    model = _load("tools.capacity")
+    try:
+        inputs = model.with_settings(model.Inputs(), settings)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--set") from exc
+    _echo_lines(model.report(inputs, games))
+
+
 _URL = click.option(
     "--url", default="http://127.0.0.1:8000", show_default=True, help="The Pocha service."
 )
