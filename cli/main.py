@@ -166,13 +166,30 @@ def bench_bots(samples: int, games: int, seats: str, rules_json: str) -> None:
               help="Processes queueing jobs.")
 @click.option("--workers", type=click.IntRange(1), default=4, show_default=True,
               help="Worker processes taking them.")
-@click.option("--fork/--no-fork", default=False, show_default=True,
-              help="Workers fork a horse per job, as `pocha worker` does.")
-def bench_queue(seconds: float, producers: int, workers: int, fork: bool) -> None:
+@click.option("--fork/--no-fork", default=None,
+              help="Workers fork a horse per job, as `pocha worker` does (default: no for "
+              "the no-op jobs, yes for --turns).")
+@click.option("--turns", "level", default=None, metavar="LEVEL",
+              help="Instead, real bot turns: games of four bots of LEVEL play on the "
+              "workers, the store and the queues on two Redises; each turn's cost to both "
+              "and to the workers.")
+@click.option("--games", type=click.IntRange(1), default=40, show_default=True,
+              help="With --turns: the games played at once.")
+def bench_queue(
+    seconds: float, producers: int, workers: int, fork: bool | None, level: str | None,
+    games: int,
+) -> None:  # fmt: skip
     """Drive one private queue Redis with no-op bot-turn jobs: jobs/s, the Redis's CPU and
     memory per job (its ceiling past this machine's cores), the workers' CPU per job."""
     queue_bench = _load("tools.bench_queue")
-    _echo_lines(queue_bench.run(seconds=seconds, producers=producers, workers=workers, fork=fork))
+    if level is None:
+        _echo_lines(queue_bench.run(seconds=seconds, producers=producers, workers=workers,
+                                    fork=bool(fork)))  # fmt: skip
+        return
+    if level not in _load("ai.levels").LEVELS:
+        raise click.BadParameter(f"unknown level {level!r}", param_hint="--turns")
+    _echo_lines(queue_bench.run_turns(level=level, games=games, seconds=seconds,
+                                      workers=workers, fork=fork is not False))  # fmt: skip
 
 
 @bench.command("flood")

@@ -16,6 +16,12 @@ On a machine with few cores the Python processes, not the Redis, are the limit, 
 jobs a second measured here are a floor. The figure that travels is the Redis's CPU per
 job: a Redis runs commands on one thread, so one core divided by it is the most jobs a
 second one queue Redis can carry, whatever drives it.
+
+`run_turns` (`--turns LEVEL`) plays real bot turns instead: games of four bots of a level
+play themselves on the workers, the store and the queues on two private Redises (as a
+deployment with a cluster store has them). It measures an idle window first (workers
+up, no game), then the turns: what each costs the store, the queue Redis and the workers,
+as measured and less the idle spend.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import redis
 from rq import Worker
 
 from core.queues import TURNS, Timing, connect
+from core.redises import Redises
 from core.tasks import RESULT_TTL, Task, _enqueue
 from tools.embedded_redis import RedisServer
 
@@ -254,3 +261,131 @@ def run(
         f"jobs on {TURNS}; windows of {seconds:g} s",
         *report(queueing, taking, both),
     ]
+
+
+def _turn_worker(store_url: str, queue_url: str, fork: bool) -> None:
+    """A worker on `pocha-turns` with the store and the queues on two Redises, as a
+    deployment with a cluster store has them, until SIGTERM."""
+    from core.config import load_config
+    from core.redises import connect as connect_both
+    from core.redises import use, worker_options
+    from worker.process import make_worker
+
+    settings = load_config({"REDIS_URL": store_url, "QUEUE_REDIS_URL": queue_url})
+    redises = connect_both(settings, **worker_options())
+    use(redises)  # where the jobs find the store
+    worker = make_worker(redises, [TURNS], simple=not fork, timing=Timing())
+    worker.work(burst=False, logging_level="WARNING")
+
+
+def _redis_cpu(connection: redis.Redis) -> float:
+    cpu = connection.info("cpu")
+    return float(cpu["used_cpu_sys"]) + float(cpu["used_cpu_user"])
+
+
+def run_turns(
+    level: str = "heuristic",
+    games: int = 40,
+    seconds: float = 10.0,
+    workers: int = 2,
+    fork: bool = True,
+) -> list[str]:
+    """Real bot turns: `games` classic games of four bots of `level` play themselves on
+    `workers` workers, with the store and the queues on two private Redises; over a
+    window of `seconds`, after an idle one, the turns played and what each cost the store,
+    the queue Redis and the workers."""
+    from core.bots import RQBotRunner
+    from core.config import load_config
+    from core.games import GameService, PlayerSpec
+    from core.redises import connect as connect_both
+    from core.store import GameStore
+
+    context = multiprocessing.get_context("spawn")
+    with (
+        tempfile.TemporaryDirectory(prefix="pocha-bench-turns-") as tmp,
+        RedisServer(Path(tmp) / "store") as store_server,
+        RedisServer(Path(tmp) / "queues") as queue_server,
+    ):
+        settings = load_config({"REDIS_URL": store_server.url, "QUEUE_REDIS_URL": queue_server.url})
+        redises = connect_both(settings)
+        taking = [
+            context.Process(target=_turn_worker, args=(store_server.url, queue_server.url, fork))
+            for _ in range(workers)
+        ]
+        try:
+            for process in taking:
+                process.start()
+            _wait_for_workers(redises.queues, workers)
+            pids = [p.pid for p in taking if p.pid is not None]
+            # Idle first: what the Redises and the workers spend with no turn to play
+            # (the workers' watchdog and heartbeats, Redis's own housekeeping).
+            idle = _turn_window(redises, pids, min(seconds, 5.0))
+            service = GameService(
+                GameStore.from_settings(redises.store, settings), RQBotRunner(redises)
+            )
+            seats = [PlayerSpec(f"Bot {i + 1}", bot=level) for i in range(4)]
+            for _ in range(games):
+                service.create(seats, {"schedule": "classic"})
+            time.sleep(2)
+            busy = _turn_window(redises, pids, seconds)
+        finally:
+            for process in taking:
+                process.terminate()
+            for process in taking:
+                process.join(15)
+                if process.is_alive():
+                    process.kill()
+    kind = "forking a horse per job (pocha worker)" if fork else "running jobs in-process"
+    turns = busy.turns
+    net = [
+        (getattr(busy, name) - getattr(idle, name) / idle.seconds * busy.seconds)
+        for name in ("store_cpu", "queue_cpu", "worker_cpu")
+    ]
+    return [
+        f"bot turns: {games} classic games of four {level} bots on {workers} workers ({kind}), "
+        f"the store and the queues on two Redises; {os.cpu_count()} cores shared with "
+        f"whatever else runs here; {seconds:g} s measured",
+        f"idle (no game): store redis {idle.store_cpu / idle.seconds:.1%} of a core, queue "
+        f"redis {idle.queue_cpu / idle.seconds:.1%}, workers {idle.worker_cpu / idle.seconds:.1%}",
+        f"turns: {turns / busy.seconds:.0f} turns/s ({turns} in {busy.seconds:.1f} s)",
+        f"per turn: store redis {_per(busy.store_cpu, turns)} us cpu, queue redis "
+        f"{_per(busy.queue_cpu, turns)} us cpu, workers {_per(busy.worker_cpu, turns)} us cpu "
+        "(thinking included)",
+        f"per turn, less the idle spend: store redis {_per(net[0], turns)} us, queue redis "
+        f"{_per(net[1], turns)} us, workers {_per(net[2], turns)} us",
+    ]
+
+
+@dataclass
+class _TurnWindow:
+    seconds: float
+    turns: int
+    store_cpu: float
+    queue_cpu: float
+    worker_cpu: float
+
+
+def _turn_window(redises: Redises, pids: list[int], seconds: float) -> _TurnWindow:
+    """Bot turns finished over `seconds`, and the CPU the store, the queue Redis and the
+    workers spent meanwhile."""
+    finished_key = f"rq:finished:{TURNS}"
+
+    def read() -> tuple[float, int, float, float, float]:
+        return (
+            time.perf_counter(),
+            int(redises.queues.zcard(finished_key)),
+            _redis_cpu(redises.store),
+            _redis_cpu(redises.queues),
+            sum(_cpu_seconds(pid) for pid in pids),
+        )
+
+    before = read()
+    time.sleep(seconds)
+    after = read()
+    return _TurnWindow(
+        seconds=after[0] - before[0],
+        turns=after[1] - before[1],
+        store_cpu=after[2] - before[2],
+        queue_cpu=after[3] - before[3],
+        worker_cpu=after[4] - before[4],
+    )
