@@ -353,6 +353,7 @@ def run_turns(
         "(thinking included)",
         f"per turn, less the idle spend: store redis {_per(net[0], turns)} us, queue redis "
         f"{_per(net[1], turns)} us, workers {_per(net[2], turns)} us",
+        f"connections opened to the two Redises: {_per(busy.connections, turns, 1)} per turn",
     ]
 
 
@@ -363,6 +364,8 @@ class _TurnWindow:
     store_cpu: float
     queue_cpu: float
     worker_cpu: float
+    #: Connections the two Redises accepted (a forked horse opens its own).
+    connections: int
 
 
 def _turn_window(redises: Redises, pids: list[int], seconds: float) -> _TurnWindow:
@@ -370,13 +373,17 @@ def _turn_window(redises: Redises, pids: list[int], seconds: float) -> _TurnWind
     workers spent meanwhile."""
     finished_key = f"rq:finished:{TURNS}"
 
-    def read() -> tuple[float, int, float, float, float]:
+    def read() -> tuple[float, int, float, float, float, int]:
         return (
             time.perf_counter(),
             int(redises.queues.zcard(finished_key)),
             _redis_cpu(redises.store),
             _redis_cpu(redises.queues),
             sum(_cpu_seconds(pid) for pid in pids),
+            sum(
+                int(r.info("stats")["total_connections_received"])
+                for r in (redises.store, redises.queues)
+            ),
         )
 
     before = read()
@@ -388,4 +395,5 @@ def _turn_window(redises: Redises, pids: list[int], seconds: float) -> _TurnWind
         store_cpu=after[2] - before[2],
         queue_cpu=after[3] - before[3],
         worker_cpu=after[4] - before[4],
+        connections=after[5] - before[5],
     )
