@@ -391,7 +391,7 @@ def worker(burst: bool, queues: str, name: str | None) -> None:
 @click.option("--games", "games", type=click.IntRange(1), multiple=True,
               default=(10_000, 100_000), show_default=True, help="Concurrent games (repeat).")
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE",
-              help="Replace an input of the model (repeat), e.g. queue_us_per_job=500, "
+              help="Replace an input of the model (repeat), e.g. queue_us_per_bot_turn=500, "
               "bot_table_share=0.8, think_ms.expert=150, level_mix.hard=0.4.")
 def capacity(games: tuple[int, ...], settings: tuple[str, ...]) -> None:
     """The capacity model of docs/capacity.md: API cores, worker cores, store shards and

@@ -34,20 +34,20 @@ def turns_per_game(players: int, schedule: str = "classic") -> int:
 class Inputs:
     """What the model starts from: costs (us of CPU, bytes) and the mix of games."""
 
-    # Measured (docs/capacity.md names the command of each).
-    api_us_per_move: float = 1_400.0
-    store_us_per_move: float = 120.0
-    queue_us_per_job: float = 860.0
-    worker_us_per_job: float = 26_000.0
+    # Measured (docs/capacity.md names the command of each). A bot turn's costs are those
+    # of a heuristic bot's turn, which thinks for next to nothing; the level's thinking
+    # (`think_ms`) is added to the worker's.
+    api_us_per_move: float = 2_200.0
+    store_us_per_move: float = 150.0
+    store_us_per_bot_turn: float = 1_000.0
+    queue_us_per_bot_turn: float = 1_300.0
+    worker_us_per_bot_turn: float = 30_500.0
     queue_bytes_per_job: float = 6_700.0
     think_ms: Mapping[str, float] = field(
         default_factory=lambda: {
-            "heuristic": 0.05, "easy": 0.4, "medium": 1.1, "hard": 5.5, "expert": 110.0,
+            "heuristic": 0.05, "easy": 0.4, "medium": 1.1, "hard": 5.5, "expert": 75.6,
         }
     )  # fmt: skip
-    # Estimated from the measured ones (docs/capacity.md says how).
-    store_us_per_bot_turn: float = 360.0
-    worker_us_per_game_io: float = 700.0
     # Guessed: the mix of games and how people play.
     players: int = 4
     bot_table_share: float = 0.5
@@ -135,14 +135,11 @@ def load(inputs: Inputs, games: int) -> Load:
     bot_turns = per_second("bot_turns_per_minute")
     events = per_second("events_per_minute")
     api_cpu = (person_moves * inputs.api_us_per_move + events * inputs.api_us_per_event) / 1e6
-    per_turn_us = (
-        inputs.worker_us_per_job + inputs.worker_us_per_game_io + inputs.mean_think_ms() * 1000
-    )
-    worker_cpu = bot_turns * per_turn_us / 1e6
+    worker_cpu = bot_turns * (inputs.worker_us_per_bot_turn + inputs.mean_think_ms() * 1000) / 1e6
     store_cpu = (
         person_moves * inputs.store_us_per_move + bot_turns * inputs.store_us_per_bot_turn
     ) / 1e6
-    queue_cpu = bot_turns * inputs.queue_us_per_job / 1e6
+    queue_cpu = bot_turns * inputs.queue_us_per_bot_turn / 1e6
     return Load(
         games=games,
         person_moves=person_moves,

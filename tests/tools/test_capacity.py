@@ -25,12 +25,11 @@ from tools.capacity import (
 FIXED = Inputs(
     api_us_per_move=1_000,
     store_us_per_move=100,
-    queue_us_per_job=1_000,
-    worker_us_per_job=10_000,
+    store_us_per_bot_turn=300,
+    queue_us_per_bot_turn=1_000,
+    worker_us_per_bot_turn=10_000,
     queue_bytes_per_job=1_000,
     think_ms={"easy": 1, "hard": 9},
-    store_us_per_bot_turn=300,
-    worker_us_per_game_io=0,
     players=4,
     bot_table_share=0.5,
     people_at_bot_table=1,
@@ -90,7 +89,7 @@ def test_games_per_unit_and_the_first_limit() -> None:
     assert units["worker core"] == pytest.approx(0.5 / (22.5 / 6_000))
     lines = report(FIXED, [6_000])
     assert lines[-1] == "first limit: the one queue Redis, at 2,000 concurrent games"
-    cheap_queue = with_settings(FIXED, ["queue_us_per_job=10"])
+    cheap_queue = with_settings(FIXED, ["queue_us_per_bot_turn=10"])
     assert report(cheap_queue, [6_000])[-1].startswith("first limit: one store Redis, at 5,455")
 
 
@@ -99,7 +98,7 @@ def test_settings_replace_inputs_and_levels() -> None:
     assert changed.players == 5
     assert changed.mean_think_ms() == 19
     assert FIXED.think_ms["hard"] == 9  # the original is left as it was
-    for wrong in ["nothing=1", "players", "think_ms=3", "queue_us_per_job.x=1"]:
+    for wrong in ["nothing=1", "players", "think_ms=3", "queue_us_per_bot_turn.x=1"]:
         with pytest.raises(ValueError):
             with_settings(FIXED, [wrong])
 
