@@ -180,7 +180,7 @@ def report(queueing: Phase, taking: Phase, both: Phase) -> list[str]:
         f"{_per(taking.worker_cpu, taking.finished)} us cpu/job",
         f"both at once:   {both.finished / both.seconds:.0f} jobs/s finished, "
         f"{both.queued / both.seconds:.0f} queued; redis busy {both.redis_cpu / both.seconds:.0%} "
-        f"of one core, {_per(both.redis_cpu, both.finished)} us cpu per finished job",
+        "of one core",
     ]
     if queueing.queued and taking.finished:
         lines.append(
