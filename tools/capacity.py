@@ -234,8 +234,8 @@ def report(inputs: Inputs, games: Sequence[int]) -> list[str]:
     lines.append(
         f"first limit: the one queue Redis, at {_number(units['queue Redis'])} concurrent games"
         if units["queue Redis"] <= units["store shard"]
-        else f"first limit: one store Redis, at {_number(units['store shard'])} games (the "
-        "store shards as a Redis Cluster; then the one queue Redis, at "
-        f"{_number(units['queue Redis'])})"
+        else f"first limit: one store Redis, at {_number(units['store shard'])} games (past "
+        "it, a Redis Cluster's shards); then the one queue Redis, which cannot be shared "
+        f"out, at {_number(units['queue Redis'])}"
     )
     return lines
