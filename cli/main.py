@@ -166,6 +166,39 @@ def bench_bots(samples: int, games: int, seats: str, rules_json: str) -> None:
     _echo_lines(worker_bench.run(samples=samples, games=games, seats=seats, rules=rules))
 
 
+@bench.command("queue")
+@click.option("--seconds", type=click.FloatRange(1), default=10.0, show_default=True,
+              help="The measured window.")
+@click.option("--producers", type=click.IntRange(1), default=2, show_default=True,
+              help="Processes queueing jobs.")
+@click.option("--workers", type=click.IntRange(1), default=4, show_default=True,
+              help="Worker processes taking them.")
+@click.option("--fork/--no-fork", default=None,
+              help="Workers fork a horse per job, as `pocha worker` does (default: no for "
+              "the no-op jobs, yes for --turns).")
+@click.option("--turns", "level", default=None, metavar="LEVEL",
+              help="Instead, real bot turns: games of four bots of LEVEL play on the "
+              "workers, the store and the queues on two Redises; each turn's cost to both "
+              "and to the workers.")
+@click.option("--games", type=click.IntRange(1), default=40, show_default=True,
+              help="With --turns: the games played at once.")
+def bench_queue(
+    seconds: float, producers: int, workers: int, fork: bool | None, level: str | None,
+    games: int,
+) -> None:  # fmt: skip
+    """Drive one private queue Redis with no-op bot-turn jobs: jobs/s, the Redis's CPU and
+    memory per job (its ceiling past this machine's cores), the workers' CPU per job."""
+    queue_bench = _load("tools.bench_queue")
+    if level is None:
+        _echo_lines(queue_bench.run(seconds=seconds, producers=producers, workers=workers,
+                                    fork=bool(fork)))  # fmt: skip
+        return
+    if level not in _load("ai.levels").LEVELS:
+        raise click.BadParameter(f"unknown level {level!r}", param_hint="--turns")
+    _echo_lines(queue_bench.run_turns(level=level, games=games, seconds=seconds,
+                                      workers=workers, fork=fork is not False))  # fmt: skip
+
+
 @bench.command("flood")
 @click.option("--seconds", type=float, default=60.0, show_default=True,
               help="Length of each phase: idle, then under the flood.")
@@ -359,6 +392,23 @@ def worker(burst: bool, queues: str, name: str | None) -> None:
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--queues") from exc
     worker_process.run(config["REDIS_URL"], names, burst=burst, name=name)
+
+
+@pocha.command()
+@click.option("--games", "games", type=click.IntRange(1), multiple=True,
+              default=(10_000, 100_000), show_default=True, help="Concurrent games (repeat).")
+@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE",
+              help="Replace an input of the model (repeat), e.g. queue_us_per_bot_turn=500, "
+              "bot_table_share=0.8, think_ms.expert=150, level_mix.hard=0.4.")
+def capacity(games: tuple[int, ...], settings: tuple[str, ...]) -> None:
+    """The capacity model of docs/capacity.md: API cores, worker cores, store shards and
+    queue Redises for a number of concurrent games, and the first limit."""
+    model = _load("tools.capacity")
+    try:
+        inputs = model.with_settings(model.Inputs(), settings)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--set") from exc
+    _echo_lines(model.report(inputs, games))
 
 
 _URL = click.option(
