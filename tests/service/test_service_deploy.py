@@ -12,7 +12,9 @@ from pathlib import Path
 import yaml
 from flask.testing import FlaskClient
 
+from core.config import load_config
 from core.queues import TURNS
+from core.redises import cluster_nodes, is_cluster_url
 from service.openapi import COMMITTED
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +38,8 @@ def test_swagger_ui_is_served(client: FlaskClient) -> None:
 
 def test_compose_file_parses_and_its_commands_exist() -> None:
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
-    services = compose["services"]
+    every = compose["services"]
+    services = {name: s for name, s in every.items() if not s.get("profiles")}
     assert set(services) == {"redis", "api", "worker", "turn-worker"}
     assert "--appendonly" in services["redis"]["command"]
     for name in ("api", "worker", "turn-worker"):
@@ -61,6 +64,18 @@ def test_compose_file_parses_and_its_commands_exist() -> None:
     api = services["api"]["command"]
     assert (ROOT / api[api.index("--config") + 1]).is_file()
     assert api[-1] == "service.wsgi:app"
+    # The profile `cluster`: the same commands, the games on the cluster's nodes and the
+    # queues on a Redis of their own, as the service reads the two URLs.
+    cluster = {name: s for name, s in every.items() if s.get("profiles") == ["cluster"]}
+    assert {"api-cluster", "worker-cluster", "queue-redis", "redis-cluster-init"} <= set(cluster)
+    assert len([name for name in cluster if name.startswith("redis-node-")]) == 6
+    for name, base in (("api-cluster", "api"), ("worker-cluster", "worker")):
+        assert cluster[name]["command"] == services[base]["command"]
+        settings = load_config(environ=cluster[name]["environment"])
+        nodes = cluster_nodes(settings["REDIS_URL"])
+        assert is_cluster_url(settings["REDIS_URL"]) and len(nodes) == 3
+        assert {node.host for node in nodes} <= set(cluster)
+        assert settings["QUEUE_REDIS_URL"].startswith("redis://queue-redis:")
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "pip install" in dockerfile
     # Every package the project installs is copied into the image.
