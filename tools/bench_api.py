@@ -405,12 +405,19 @@ def run(
     waits = {"POCHA_WAIT_REPLICAS": str(wait_replicas)} if wait_replicas else {}
     with tempfile.TemporaryDirectory(prefix="pocha-bench-") as tmp:
         base = Path(tmp)
-        redis_server = RedisServer(base / "redis", unix_socket=base / "redis.sock")
-        redis_server.start()
+        redis_server = RedisServer(
+            base / "redis", port=free_port(), unix_socket=base / "redis.sock"
+        ).start()
+        # Moves that wait for a replica need one beside the single Redis too.
+        replica = None
+        if wait_replicas:
+            replica = RedisServer(
+                base / "replica", extra_args=["--replicaof", "127.0.0.1", str(redis_server.port)]
+            ).start()
         try:
             single, trivial, server_trivial = _load_api(
-                base, server_env(redis_server.url, **waits),
-                [redis_server.process.pid], [], load, rules, trivial=True,
+                base, server_env(redis_server.url, **waits), [redis_server.process.pid],
+                [] if replica is None else [replica.process.pid], load, rules, trivial=True,
             )  # fmt: skip
             clustered = None
             if cluster:
@@ -422,6 +429,8 @@ def run(
                         base, env, primaries, replicas, load, rules, trivial=False
                     )
         finally:
+            if replica is not None:
+                replica.stop()
             redis_server.stop()
     assert trivial is not None
     moves_line, moves_rate = _summary("api", "moves", single.moves, seconds)
@@ -433,9 +442,11 @@ def run(
     per_move = single.server / max(1, single.moves.sent)
     per_trivial = server_trivial / max(1, trivial.sent)
     redis_per_move = single.redis / max(1, single.moves.sent)
+    replica_per_move = single.replicas / max(1, single.moves.sent)
     cpu_line = (
-        f"server cpu: {per_move * 1e6:.0f} us/move (+ redis {redis_per_move * 1e6:.0f} us), "
-        f"{per_trivial * 1e6:.0f} us/trivial request"
+        f"server cpu: {per_move * 1e6:.0f} us/move (+ redis {redis_per_move * 1e6:.0f} us"
+        + (f", its replica {replica_per_move * 1e6:.0f} us" if wait_replicas else "")
+        + f"), {per_trivial * 1e6:.0f} us/trivial request"
     )
     lines = [
         f"load: {processes} client processes x {threads} threads for {seconds:g} s per phase; "
