@@ -14,7 +14,8 @@ failover.
 
 Code that needs one role takes that client; code that needs both takes a `Redises`, or a
 plain `redis.Redis` that serves both (`redises_of`), which keeps single-Redis callers
-(tests, tools) as they are. A worker's jobs find the process's `Redises` with `current()`.
+(tests, tools) as they are. A worker's jobs find the process's `Redises` with
+`store_for_jobs`.
 """
 
 from __future__ import annotations
@@ -167,14 +168,6 @@ def use(redises: Redises) -> None:
     """Make `redises` this process's (a worker's, for its jobs)."""
     global _current
     _current = redises
-
-
-def current() -> Redises:
-    """This process's Redises: the ones `use` was given, or made from the settings."""
-    global _current
-    if _current is None:
-        _current = connect(load_config(), **worker_options())
-    return _current
 
 
 def store_for_jobs(connection: redis.Redis) -> Redises:

@@ -180,7 +180,7 @@ def run(
     logs.configure(logging_level)
     settings = load_config({"REDIS_URL": redis_url} if redis_url else None)
     redises = connect(settings, **worker_options())
-    # The jobs this process's horses run find the store here (`core.redises.current`).
+    # The jobs this process's horses run find the store here (`core.redises.store_for_jobs`).
     use(redises)
     connection = redises.queues
     worked = False
