@@ -59,6 +59,7 @@ from core.keys import (
     due_key,
     events_key,
     game_key,
+    hash_slot,
     is_game_id,
     move_once_key,
     new_id,
@@ -610,8 +611,8 @@ class GameStore:
         """This thread's own connection, for the two commands of every move: taking a
         connection from the shared pool and giving it back (with its fork and lock checks)
         costs more than the command itself. Threads are few and long-lived (gunicorn's
-        pool), so this holds one connection per thread. A cluster client finds each key's
-        node itself: it is its own connection."""
+        pool), so this holds one connection per thread. On a cluster, the cluster client
+        (see `_node` for the moves' own connections)."""
         if self.clustered:
             return self.redis
         client: redis.Redis | None = getattr(self._local, "client", None)
@@ -620,6 +621,22 @@ class GameStore:
                 connection_pool=self.redis.connection_pool, single_connection_client=True
             )
             self._local.client = client
+        return client
+
+    def _node(self, key: str) -> redis.Redis:
+        """On a cluster, this thread's own connection to the primary serving `key`'s hash
+        slot, as the cluster client last learned it: the cluster client's routing of each
+        command (in Python) cost a move more CPU than the rest of its Redis calls."""
+        cluster: Any = self.redis
+        node = cluster.nodes_manager.get_node_from_slot(hash_slot(key))
+        nodes: dict[str, redis.Redis] | None = getattr(self._local, "nodes", None)
+        if nodes is None:
+            nodes = self._local.nodes = {}
+        client = nodes.get(node.name)
+        if client is None:
+            pool = node.redis_connection.connection_pool
+            client = redis.Redis(connection_pool=pool, single_connection_client=True)
+            nodes[node.name] = client
         return client
 
     def _forget_connections(self) -> None:
@@ -639,11 +656,11 @@ class GameStore:
 
         `durable`: a write a player will be told of; with `wait_replicas`, it is not
         returned before that many replicas have it."""
-        client = self._connection()
         if self.clustered:
             if durable and self.wait_replicas:
                 return self._run_replicated_on_cluster(script, keys, args)
-            return script(keys=keys, args=args, client=client)
+            return self._run_on_node(script, keys, args)
+        client = self._connection()
         connection = client.connection
         if connection is not None:
             try:
@@ -662,6 +679,26 @@ class GameStore:
         if durable and self.wait_replicas:
             self._check_replicas(client.execute_command("WAIT", *self._wait_args()))
         return result
+
+    def _run_on_node(self, script: Script, keys: list[str], args: list[Any]) -> Any:
+        """`script` straight down this thread's connection to the node of its keys' slot;
+        through the cluster client (which follows a moved slot, waits out a failover and
+        learns the new layout) when that node refuses it or does not answer."""
+        node = self._node(keys[-1])
+        connection = node.connection
+        if connection is not None:
+            try:
+                connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
+                return connection.read_response()
+            except NoScriptError:
+                return script(keys=keys, args=args, client=node)
+            except (redis.ConnectionError, redis.TimeoutError):
+                connection.disconnect()
+                self._local.nodes = {}
+            except redis.ResponseError as exc:
+                if not str(exc).startswith(("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN")):
+                    raise
+        return script(keys=keys, args=args, client=self.redis)
 
     def _wait_args(self) -> tuple[int, int]:
         return self.wait_replicas, self.wait_timeout_ms
@@ -806,12 +843,26 @@ class GameStore:
         elif counters:
             _check_counts(counters, self.count(counters))
             if known:
-                values = self.redis.hmget(game_key(game_id), fields)
+                values = self._read_fields(game_key(game_id), fields)
         elif known:
-            values = self._connection().hmget(game_key(game_id), fields)
+            values = self._read_fields(game_key(game_id), fields)
         if not known:
             raise GameNotFound(game_id)
         return self._record(game_id, values, consume)
+
+    def _read_fields(self, key: str, fields: list[str]) -> list[Any]:
+        """The hash's `fields`, down this thread's own connection (to the key's node, on a
+        cluster; through the cluster client if that node does not serve it any more)."""
+        if not self.clustered:
+            return self._connection().hmget(key, fields)
+        try:
+            return self._node(key).hmget(key, fields)
+        except (redis.ConnectionError, redis.TimeoutError):
+            self._local.nodes = {}
+        except redis.ResponseError as exc:
+            if not str(exc).startswith(("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN")):
+                raise
+        return self.redis.hmget(key, fields)
 
     def _record(self, game_id: str, values: Sequence[Any], consume: bool) -> StoredGame:
         """The game from its stored `GAME_FIELDS` (and the score sheet after them, if
@@ -1014,7 +1065,7 @@ class GameStore:
             if counters:
                 _check_counts(counters, self.count(counters))
             status = self._run(self._apply, write.keys, write.args, durable=True)
-            fields = self.redis.hmget(game_key(game_id), list(GAME_FIELDS)) if status == -2 else []
+            fields = self._read_fields(game_key(game_id), list(GAME_FIELDS)) if status == -2 else []
         else:
             counts, status, fields = self._run(
                 self._count_and_apply, *_counted(counters, write.keys, write.args), durable=True
