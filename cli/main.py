@@ -370,7 +370,10 @@ def serve(
     "(match games). `--queues pocha-turns` reserves the worker for bot turns.",
 )
 @click.option("--name", default=None, help="The worker's name (default: a random one).")
-def worker(burst: bool, queues: str, name: str | None) -> None:
+@click.option("--queue-group", type=click.IntRange(0), default=None,
+              help="With several queue Redises (POCHA_QUEUE_REDIS_URL), the one this worker "
+              "serves, from 0 (default: POCHA_QUEUE_GROUP, else 0).")
+def worker(burst: bool, queues: str, name: str | None, queue_group: int | None) -> None:
     """Run a bot worker on the Redis of REDIS_URL: bot turns, hints, AI moves, matches.
 
     \b
@@ -382,6 +385,7 @@ def worker(burst: bool, queues: str, name: str | None) -> None:
                                           AI moves (pocha serve runs one of each)
 
     Start as many of each as the load needs, on any machine that reaches that Redis.
+    With several queue Redises, start workers of both roles for each --queue-group.
     """
     config = _load("core.config").load_config()
     core_queues = _load("core.queues")
@@ -391,7 +395,11 @@ def worker(burst: bool, queues: str, name: str | None) -> None:
         core_queues.check_queues(names)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--queues") from exc
-    worker_process.run(config["REDIS_URL"], names, burst=burst, name=name)
+    group = config["QUEUE_GROUP"] if queue_group is None else queue_group
+    try:
+        worker_process.run(config["REDIS_URL"], names, burst=burst, name=name, queue_group=group)
+    except _load("core.redises").RedisSetupError as exc:
+        raise click.BadParameter(str(exc), param_hint="--queue-group") from exc
 
 
 @pocha.command()

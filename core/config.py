@@ -19,7 +19,10 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # "on": REDIS_URL is one node of a Redis Cluster (same as the redis+cluster:// form).
     "REDIS_CLUSTER": ("POCHA_REDIS_CLUSTER", "off"),
     # RQ's queues and jobs, on a plain Redis; empty: REDIS_URL (which must then be one).
+    # Several, separated by spaces: one per group of workers (see core.redises).
     "QUEUE_REDIS_URL": ("POCHA_QUEUE_REDIS_URL", ""),
+    # Which of those queue Redises a worker serves, from 0.
+    "QUEUE_GROUP": ("POCHA_QUEUE_GROUP", 0),
     # A move is answered only once this many replicas of its game's Redis have it (Redis
     # WAIT), so a failover cannot lose a move a player saw accepted; 0: answered at once.
     "WAIT_REPLICAS": ("POCHA_WAIT_REPLICAS", 0),

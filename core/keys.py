@@ -126,21 +126,41 @@ def _slot_tags() -> tuple[str, ...]:
     raise AssertionError("some hash slot has no tag of three letters or digits")
 
 
-def due_key(task: str, clustered: bool) -> str:
-    """The sorted set listing `task` among the due tasks: `TASKS_DUE` on one Redis; on a
-    cluster, the set of the task's own hash slot, so that the move owing the task can
-    write both in one script."""
-    if not clustered:
-        return TASKS_DUE
-    return f"{TASKS_DUE}:{{{_slot_tags()[hash_slot(task_key(task))]}}}"
+def queue_group(task: str, groups: int) -> int:
+    """Which of `groups` queue Redises (and groups of workers) does `task`: by the hash
+    slot of its game or match, so a game's turns all go to one group."""
+    return (hash_slot(task_key(task)) // SLOT_STEP) % groups
 
 
-def due_keys(clustered: bool) -> list[str]:
-    """Every sorted set of due tasks: the watchdog's round (the slots ids are drawn to)."""
-    if not clustered:
-        return [TASKS_DUE]
-    tags = _slot_tags()
-    return [f"{TASKS_DUE}:{{{tags[slot]}}}" for slot in range(0, SLOTS, SLOT_STEP)]
+def due_key(task: str, clustered: bool, groups: int = 1) -> str:
+    """The sorted set listing `task` among the due tasks: on a cluster, the set of the
+    task's own hash slot, so that the move owing the task can write both in one script;
+    on one Redis `TASKS_DUE`, or with several queue groups one set per group."""
+    if clustered:
+        return f"{TASKS_DUE}:{{{_slot_tags()[hash_slot(task_key(task))]}}}"
+    if groups > 1:
+        return f"{TASKS_DUE}:{queue_group(task, groups)}"
+    return TASKS_DUE
+
+
+def due_keys(clustered: bool, groups: int = 1, group: int = 0) -> list[str]:
+    """The sorted sets of due tasks of queue group `group`: its watchdog's round (on a
+    cluster, the spread slots that fall in the group)."""
+    if clustered:
+        tags = _slot_tags()
+        return [
+            f"{TASKS_DUE}:{{{tags[slot]}}}"
+            for slot in range(0, SLOTS, SLOT_STEP)
+            if (slot // SLOT_STEP) % groups == group
+        ]
+    if groups > 1:
+        return [f"{TASKS_DUE}:{group}"]
+    return [TASKS_DUE]
+
+
+def sweep_lock(groups: int, group: int) -> str:
+    """Held by the one worker of queue group `group` sweeping its overdue tasks."""
+    return SWEEP_LOCK if groups == 1 else f"{SWEEP_LOCK}:{group}"
 
 
 def new_id() -> str:

@@ -34,7 +34,6 @@ from ai.levels import make_bot
 from ai.stats import summarize
 from core.keys import (
     checkpoint_key,
-    due_key,
     ended_key,
     match_key,
     new_id,
@@ -516,7 +515,7 @@ def cancel_match(connection: Connections, match_id: str) -> bool:
         task = game_task_key(match_id, index)
         pipe.delete(checkpoint_key(match_id, index))
         pipe.delete(task_key(task))
-        pipe.zrem(due_key(task, redises_of(connection).clustered), task)
+        pipe.zrem(redises_of(connection).due_key(task), task)
     pipe.execute()
     return True
 

@@ -8,9 +8,12 @@ out for it (`core.keys`). The **queues** hold RQ's queues, jobs and worker regis
 and the accounts of what waits in them (`core.admission`): RQ runs on a plain Redis only
 (it needs multi-key commands and WATCH across its keys), so with a cluster store they live
 on a Redis of their own, `POCHA_QUEUE_REDIS_URL`. On one Redis both roles are the same
-client. A plain Redis may be named through Sentinel, `redis+sentinel://host:26379,host:26379/
-service/db`: the client asks the sentinels for the service's primary, and again after a
-failover.
+client. When one queue Redis is not enough, `POCHA_QUEUE_REDIS_URL` lists several
+(separated by spaces), each with a group of workers of its own (`pocha worker
+--queue-group N`): a game's bot turns and clocks, and a match's games, go to the group its
+id falls in (`core.keys.queue_group`), and hints and AI moves to the first. A plain Redis
+may be named through Sentinel, `redis+sentinel://host:26379,host:26379/service/db`: the
+client asks the sentinels for the service's primary, and again after a failover.
 
 Code that needs one role takes that client; code that needs both takes a `Redises`, or a
 plain `redis.Redis` that serves both (`redises_of`), which keeps single-Redis callers
@@ -31,6 +34,7 @@ from redis.retry import Retry
 from redis.sentinel import Sentinel
 
 from core.config import is_on, load_config
+from core.keys import due_key, due_keys, queue_group, sweep_lock
 
 CLUSTER_SCHEME = "redis+cluster"
 SENTINEL_SCHEME = "redis+sentinel"
@@ -47,12 +51,37 @@ class Redises:
     #: Games, tables, tasks, matches, counters: a `redis.Redis` or a `RedisCluster` (typed
     #: as the former: the commands we use are the same).
     store: redis.Redis
-    #: RQ: always a plain Redis.
+    #: RQ: always a plain Redis; a worker's own group's, the first group's for the API.
     queues: redis.Redis
+    #: Every queue Redis, one per group of workers (`queues` alone when empty).
+    groups: tuple[redis.Redis, ...] = ()
+    #: Which of them `queues` is.
+    group: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.groups:
+            object.__setattr__(self, "groups", (self.queues,))
 
     @property
     def clustered(self) -> bool:
         return is_cluster(self.store)
+
+    def due_key(self, task: str) -> str:
+        """The due set that lists `task` (`core.keys.due_key`)."""
+        return due_key(task, self.clustered, len(self.groups))
+
+    def due_keys(self) -> list[str]:
+        """The due sets this process's group sweeps."""
+        return due_keys(self.clustered, len(self.groups), self.group)
+
+    def sweep_lock(self) -> str:
+        return sweep_lock(len(self.groups), self.group)
+
+    def queues_for(self, task: str) -> redis.Redis:
+        """The queue Redis of the group that does `task` (a task key of `core.tasks`)."""
+        if len(self.groups) == 1:
+            return self.queues
+        return self.groups[queue_group(task, len(self.groups))]
 
 
 #: What takes both roles: a `Redises`, or one plain Redis serving both.
@@ -138,18 +167,30 @@ def connect(settings: dict[str, Any] | None = None, **options: Any) -> Redises:
     settings = settings or load_config()
     url = str(settings["REDIS_URL"])
     clustered = is_on(settings.get("REDIS_CLUSTER", "off")) or is_cluster_url(url)
-    queue_url = str(settings.get("QUEUE_REDIS_URL") or "")
-    if clustered and not queue_url:
+    queue_urls = queue_urls_of(settings)
+    if clustered and not queue_urls:
         raise RedisSetupError(
             "REDIS_URL names a Redis Cluster, and RQ cannot run on one: set "
             "POCHA_QUEUE_REDIS_URL to a plain Redis for the queues"
         )
-    if is_cluster_url(queue_url):
+    if any(is_cluster_url(queue_url) for queue_url in queue_urls):
         raise RedisSetupError("POCHA_QUEUE_REDIS_URL must be a plain Redis, not a cluster")
+    group = int(settings.get("QUEUE_GROUP") or 0)
+    if not 0 <= group < max(1, len(queue_urls)):
+        raise RedisSetupError(
+            f"POCHA_QUEUE_GROUP {group}: there are {max(1, len(queue_urls))} queue Redises "
+            "(POCHA_QUEUE_REDIS_URL), numbered from 0"
+        )
     store = connect_store(url, cluster=clustered, **options)
-    if not queue_url or queue_url == url:
+    if not queue_urls or queue_urls == [url]:
         return Redises(store, store)
-    return Redises(store, connect_plain(queue_url, **options))
+    groups = tuple(connect_plain(queue_url, **options) for queue_url in queue_urls)
+    return Redises(store, groups[group], groups, group)
+
+
+def queue_urls_of(settings: dict[str, Any]) -> list[str]:
+    """The queue Redises' URLs the settings name (none: the store's own)."""
+    return str(settings.get("QUEUE_REDIS_URL") or "").split()
 
 
 def worker_options() -> dict[str, Any]:

@@ -15,6 +15,7 @@ and the failed registries are counted without being cleaned.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -23,6 +24,7 @@ from rq import Worker
 from rq.worker import BaseWorker
 
 from core.queues import QUEUES, Timing, queue
+from core.redises import Connections, Redises, redises_of
 
 
 @dataclass(frozen=True)
@@ -46,12 +48,21 @@ def workers_serving(connection: redis.Redis, name: str, timing: Timing | None = 
     return _alive(workers, timing or Timing.from_env())
 
 
-def work_status(connection: redis.Redis, timing: Timing | None = None) -> WorkStatus:
-    """The workers and queues now (raises Redis errors: the caller decides what they mean)."""
-    alive = _alive(Worker.all(connection=connection), timing or Timing.from_env())
-    queues = [queue(connection, name) for name in QUEUES]
-    return WorkStatus(
-        workers_alive=alive,
-        queued={q.name: q.count for q in queues},
-        failed={q.name: q.failed_job_registry.get_job_count(cleanup=False) for q in queues},
-    )
+def work_status(
+    connections: Connections | Sequence[redis.Redis], timing: Timing | None = None
+) -> WorkStatus:
+    """The workers and queues now, summed over every queue Redis (each group of workers)
+    of `connections` (raises Redis errors: the caller decides what they mean)."""
+    groups = (
+        redises_of(connections).groups if isinstance(connections, (Redises, redis.Redis))
+        else tuple(connections)
+    )  # fmt: skip
+    timing = timing or Timing.from_env()
+    alive, queued, failed = 0, dict.fromkeys(QUEUES, 0), dict.fromkeys(QUEUES, 0)
+    for connection in groups:
+        alive += _alive(Worker.all(connection=connection), timing)
+        for name in QUEUES:
+            found = queue(connection, name)
+            queued[name] += found.count
+            failed[name] += found.failed_job_registry.get_job_count(cleanup=False)
+    return WorkStatus(workers_alive=alive, queued=queued, failed=failed)

@@ -65,7 +65,7 @@ from core.keys import (
     new_id,
     table_key,
 )
-from core.redises import is_cluster
+from core.redises import is_cluster, queue_urls_of
 from engine.actions import Action
 from engine.game import Event, Game
 from engine.i18n import _
@@ -574,9 +574,12 @@ class GameStore:
         idle_ttl: int,
         wait_replicas: int = 0,
         wait_timeout_ms: int = 500,
+        queue_groups: int = 1,
     ) -> None:
         self.redis = client
         self.clustered = is_cluster(client)
+        #: Queue Redises, each listing its tasks apart (`core.keys.due_key`).
+        self.queue_groups = queue_groups
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = wait_timeout_ms
         self._local = threading.local()
@@ -605,6 +608,7 @@ class GameStore:
             idle_ttl=int(settings["IDLE_TTL"]),
             wait_replicas=int(settings["WAIT_REPLICAS"]),
             wait_timeout_ms=int(settings["WAIT_TIMEOUT_MS"]),
+            queue_groups=max(1, len(queue_urls_of(settings))),
         )
 
     def _connection(self) -> redis.Redis:
@@ -622,6 +626,9 @@ class GameStore:
             )
             self._local.client = client
         return client
+
+    def _due_key(self, task: str) -> str:
+        return due_key(task, self.clustered, self.queue_groups)
 
     def _node(self, key: str) -> redis.Redis:
         """On a cluster, this thread's own connection to the primary serving `key`'s hash
@@ -806,7 +813,7 @@ class GameStore:
         if owed is not None:
             pipe.hset(owed.hash_key, mapping=owed.fields)  # type: ignore[arg-type]
             pipe.expire(owed.hash_key, owed.ttl)
-            pipe.zadd(due_key(owed.member, self.clustered), {owed.member: owed.score})
+            pipe.zadd(self._due_key(owed.member), {owed.member: owed.score})
         pipe.execute()
         if table.listed and table.waiting:
             self.redis.zadd(LOBBY, {game_id: created})
@@ -1157,7 +1164,7 @@ class GameStore:
         owes = after.bot_to_move is not None or deadline is not None
         owed = owed_task(game_id, version, deadline) if owed_task is not None and owes else None
         if owed is not None:
-            keys += [owed.hash_key, due_key(owed.member, self.clustered)]
+            keys += [owed.hash_key, self._due_key(owed.member)]
             owed_args = [owed.ttl, owed.score, owed.member]
             owed_args += [x for pair in owed.fields.items() for x in pair]
         meta = b""

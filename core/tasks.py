@@ -53,7 +53,7 @@ from rq import Callback, Retry
 from rq.exceptions import InvalidJobOperation, NoSuchJobError
 from rq.job import Job, JobStatus
 
-from core.keys import SWEEP_LOCK, due_key, due_keys, game_key, task_key
+from core.keys import game_key, task_key
 from core.logs import job_meta
 from core.queues import QUEUES, SERIALIZER, TURN_TIMEOUT, TURNS, Timing, queue
 from core.redises import Connections, Redises, redises_of, store_for_jobs
@@ -214,7 +214,7 @@ def submit(connections: Connections, task: Task, timing: Timing | None = None) -
         _CREATE_LUA,
         2,
         task_key(task.key),
-        due_key(task.key, r.clustered),
+        r.due_key(task.key),
         task.key,
         job_id,
         time.time() + timing.check,
@@ -224,7 +224,7 @@ def submit(connections: Connections, task: Task, timing: Timing | None = None) -
     if not created:
         return False
     # If this process dies right here, the watchdog finds the job missing and queues it.
-    _enqueue(r.queues, task, job_id, 0, at_front=False)
+    _enqueue(r.queues_for(task.key), task, job_id, 0, at_front=False)
     return True
 
 
@@ -265,13 +265,16 @@ def submit_new(
             fields.update(task.to_fields())
             pipe.hset(task_key(task.key), mapping=fields)  # type: ignore[arg-type]
             pipe.expire(task_key(task.key), TASK_TTL)
-            pipe.zadd(due_key(task.key, r.clustered), {task.key: check})
+            pipe.zadd(r.due_key(task.key), {task.key: check})
         pipe.execute()
-        jobs = r.queues.pipeline(transaction=True)
-        jobs.multi()  # RQ's enqueue into a caller's pipeline wants it in MULTI already
-        for task in batch:
-            _enqueue(r.queues, task, job_id_for(task.prefix, 1), 0, at_front=False, pipeline=jobs)
-        jobs.execute()
+        for queues in {id(r.queues_for(t.key)): r.queues_for(t.key) for t in batch}.values():
+            jobs = queues.pipeline(transaction=True)
+            jobs.multi()  # RQ's enqueue into a caller's pipeline wants it in MULTI already
+            for task in batch:
+                if r.queues_for(task.key) is queues:
+                    job_id = job_id_for(task.prefix, 1)
+                    _enqueue(queues, task, job_id, 0, at_front=False, pipeline=jobs)
+            jobs.execute()
 
 
 def resubmit(
@@ -289,7 +292,7 @@ def resubmit(
         _NEXT_LUA,
         2,
         task_key(key),
-        due_key(key, r.clustered),
+        r.due_key(key),
         key,
         current_job,
         time.time() + timing.check,
@@ -304,7 +307,7 @@ def resubmit(
         return None
     task = Task.from_fields(key, fields)
     job_id = job_id_for(task.prefix, seq)
-    _enqueue(r.queues, task, job_id, recoveries, at_front=task.at_front)
+    _enqueue(r.queues_for(key), task, job_id, recoveries, at_front=task.at_front)
     return job_id
 
 
@@ -313,7 +316,7 @@ def finish(connections: Connections, key: str) -> None:
     r = redises_of(connections)
     pipe = r.store.pipeline(transaction=True)  # one hash slot: the task's
     pipe.delete(task_key(key))
-    pipe.zrem(due_key(key, r.clustered), key)
+    pipe.zrem(r.due_key(key), key)
     pipe.execute()
 
 
@@ -335,7 +338,7 @@ def job_failed(job: Job, connection: redis.Redis, *exc_info: Any) -> None:
     if key:
         r = store_for_jobs(connection)
         soon = time.time() + Timing.from_env().check
-        r.store.zadd(due_key(key, r.clustered), {key: soon}, xx=True, lt=True)
+        r.store.zadd(r.due_key(key), {key: soon}, xx=True, lt=True)
 
 
 @dataclass
@@ -361,7 +364,7 @@ def sweep(
     timing = timing or Timing.from_env()
     report = SweepReport()
     # One sweeper at a time; the lock expires by itself if its holder dies.
-    if not r.store.set(SWEEP_LOCK, "1", nx=True, px=max(1, int(timing.sweep * 1000))):
+    if not r.store.set(r.sweep_lock(), "1", nx=True, px=max(1, int(timing.sweep * 1000))):
         return report
     now = time.time() if now is None else now
     _clean_started(r.queues, now, report)
@@ -380,7 +383,7 @@ def sweep(
         report.looked_at += 1
         if job_raw is None:
             # Finished (or expired) since it was listed.
-            r.store.zrem(due_key(key, r.clustered), key)
+            r.store.zrem(r.due_key(key), key)
             continue
         if timer and job is None and _fire(r, key, text(job_raw), timing, now):
             report.fired.append(key)
@@ -401,11 +404,11 @@ def sweep(
 def _due(r: Redises, now: float) -> list[str]:
     """The keys of (at most `SWEEP_BATCH`) tasks whose check time has passed. On a cluster
     every hash slot's due set is read, a few thousand per round trip (grouped by node)."""
-    if not r.clustered:
-        due: list[Any] = r.store.zrangebyscore(due_key("", False), "-inf", now, 0, SWEEP_BATCH)
+    sets = r.due_keys()
+    if len(sets) == 1:
+        due: list[Any] = r.store.zrangebyscore(sets[0], "-inf", now, 0, SWEEP_BATCH)
         return [text(k) for k in due]
     keys: list[str] = []
-    sets = due_keys(True)
     for start in range(0, len(sets), DUE_SETS_PER_TRIP):
         pipe = r.store.pipeline(transaction=False)
         for name in sets[start : start + DUE_SETS_PER_TRIP]:
@@ -419,7 +422,7 @@ def _due(r: Redises, now: float) -> list[str]:
 
 def _check_at(r: Redises, key: str, when: float, **options: bool) -> None:
     """Look at the task again at `when` (`options`: ZADD's, such as xx and lt)."""
-    r.store.zadd(due_key(key, r.clustered), {key: when}, **options)
+    r.store.zadd(r.due_key(key), {key: when}, **options)
 
 
 def _fire(r: Redises, key: str, job_id: str, timing: Timing, now: float) -> bool:
@@ -439,7 +442,7 @@ def _fire(r: Redises, key: str, job_id: str, timing: Timing, now: float) -> bool
             return True
     _check_at(r, key, now + timing.check)
     # At the front: it is late already, by the time between two sweeps.
-    _enqueue(r.queues, task, job_id, 0, at_front=True)
+    _enqueue(r.queues_for(key), task, job_id, 0, at_front=True)
     return True
 
 

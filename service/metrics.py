@@ -118,7 +118,7 @@ class RedisCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         up = GaugeMetricFamily("pocha_redis_up", "1 if Redis answered this scrape, else 0.")
         try:
-            status = work_status(self.redises.queues)
+            status = work_status(self.redises)
             histograms = read_histograms(self.redises.store)
             on_demand = queued_seconds(self.redises.queues)
         except redis.RedisError as exc:

@@ -165,6 +165,7 @@ def run(
     burst: bool = False,
     name: str | None = None,
     logging_level: str | None = None,
+    queue_group: int | None = None,
 ) -> bool:
     """Work until stopped (SIGTERM or Ctrl-C finish the job in hand first); with `burst`,
     until the queues are empty. Whether any job was done. Logs are JSON lines on stderr.
@@ -178,7 +179,10 @@ def run(
         logging_level = str(load_config()["LOG_LEVEL"])
     logging_level = logging.getLevelName(logs.level_number(logging_level))
     logs.configure(logging_level)
-    settings = load_config({"REDIS_URL": redis_url} if redis_url else None)
+    overrides: dict[str, Any] = {"REDIS_URL": redis_url} if redis_url else {}
+    if queue_group is not None:
+        overrides["QUEUE_GROUP"] = queue_group
+    settings = load_config(overrides)
     redises = connect(settings, **worker_options())
     # The jobs this process's horses run find the store here (`core.redises.store_for_jobs`).
     use(redises)

@@ -85,7 +85,7 @@ class Ready(MethodView):
         `unavailable` when Redis does not answer.
         """
         redises = services().redises
-        if not (redises.store.ping() and redises.queues.ping()):
+        if not (redises.store.ping() and all(q.ping() for q in redises.groups)):
             raise NotReady(_("Redis does not answer."))
         if is_full(redises.store):
             raise StoreFull(
@@ -94,7 +94,7 @@ class Ready(MethodView):
                     "deleted, not created or played."
                 )
             )
-        status = work_status(redises.queues)
+        status = work_status(redises)
         return {
             "status": "ok",
             "redis": "ok",
