@@ -71,8 +71,10 @@ SWEEP_BATCH = 200
 DUE_SETS_PER_TRIP = 2048
 #: A task nobody finishes is forgotten after this long (its game or match is long gone).
 TASK_TTL = 7 * 24 * 3600
-#: Results of task jobs are read by nobody but the watchdog and people debugging.
-RESULT_TTL = 600
+#: Results of task jobs are read by nobody but the watchdog (seconds after the job ends)
+#: and people debugging; every bot turn's is kept this long on the queue Redis, whose
+#: memory grows with it (see docs/capacity.md).
+RESULT_TTL = 60
 FAILURE_TTL = 24 * 3600
 
 

@@ -17,10 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from core.tasks import RESULT_TTL
 from engine.rules import Rules
-
-#: How long RQ keeps a finished bot turn's job and result (`core.tasks.RESULT_TTL`).
-RESULT_TTL = 600
 
 
 def turns_per_game(players: int, schedule: str = "classic") -> int:
@@ -159,8 +157,8 @@ def load(inputs: Inputs, games: int) -> Load:
 
 def games_per_unit(inputs: Inputs) -> dict[str, float]:
     """How many concurrent games one API core, worker core, store shard and queue Redis
-    carry at their targets: the smallest of those that cannot be multiplied is the first
-    limit (the service uses one queue Redis)."""
+    carry at their targets: the smaller of one queue Redis's and one store Redis's is the
+    first limit a deployment meets as it grows (past them: queue groups, a cluster)."""
     one = load(inputs, 1)
 
     def per(cpu: float, target: float) -> float:
@@ -231,11 +229,14 @@ def report(inputs: Inputs, games: Sequence[int]) -> list[str]:
         f"cores {inputs.core_target:.0%}, Redis {inputs.redis_target:.0%} of a core): "
         + ", ".join(f"{name} {_number(value)}" for name, value in units.items())
     )
-    lines.append(
-        f"first limit: the one queue Redis, at {_number(units['queue Redis'])} concurrent games"
-        if units["queue Redis"] <= units["store shard"]
-        else f"first limit: one store Redis, at {_number(units['store shard'])} games (past "
-        "it, a Redis Cluster's shards); then the one queue Redis, which cannot be shared "
-        f"out, at {_number(units['queue Redis'])}"
+    queue = (
+        f"one queue Redis, at {_number(units['queue Redis'])} concurrent games (past it, "
+        "more queue groups in POCHA_QUEUE_REDIS_URL)"
     )
+    store = (
+        f"one store Redis, at {_number(units['store shard'])} concurrent games (past it, "
+        "a Redis Cluster)"
+    )
+    first, then = (queue, store) if units["queue Redis"] <= units["store shard"] else (store, queue)
+    lines.append(f"first limit: {first}; then {then}")
     return lines

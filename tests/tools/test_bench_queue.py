@@ -3,6 +3,7 @@ finished in a window, the Redis's CPU and memory per job, and its ceiling."""
 
 from __future__ import annotations
 
+from core.tasks import RESULT_TTL
 from tools.bench_queue import Phase, _Reading, noop, report
 
 
@@ -35,8 +36,8 @@ def test_report_adds_the_cost_of_queueing_and_taking_a_job() -> None:
     # 100 + 900 us a job: a whole core carries 1,000 jobs/s; 2,000 + 5,000 bytes kept.
     assert lines[3] == (
         "per job (queue + take): redis 1000.0 us cpu, so one queue Redis at a whole core "
-        "carries at most 1000 jobs/s; 7000 bytes kept per finished job for its 600 s of "
-        "results"
+        "carries at most 1000 jobs/s; 7000 bytes kept per finished job for its "
+        f"{RESULT_TTL} s of results"
     )
     assert len(lines) == 4
 

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import pocha
+from core.tasks import RESULT_TTL
 from engine.game import Game
 from engine.rules import Rules
 from tools.capacity import (
@@ -78,7 +79,7 @@ def test_load_of_six_thousand_games() -> None:
     assert x.worker_cpu == pytest.approx(22.5)  # 1,500 x (10 ms + mean think 5 ms)
     assert x.store_cpu == pytest.approx(0.55)  # 1,000 x 0.1 ms + 1,500 x 0.3 ms
     assert x.queue_cpu == pytest.approx(1.5)  # 1,500 x 1 ms
-    assert x.queue_memory == pytest.approx(1_500 * 600 * 1_000)
+    assert x.queue_memory == pytest.approx(1_500 * RESULT_TTL * 1_000)
     assert (x.api_cores, x.worker_cores, x.store_shards, x.queue_redises) == (3, 45, 2, 3)
 
 
@@ -88,7 +89,8 @@ def test_games_per_unit_and_the_first_limit() -> None:
     assert units["store shard"] == pytest.approx(0.5 / (0.55 / 6_000))
     assert units["worker core"] == pytest.approx(0.5 / (22.5 / 6_000))
     lines = report(FIXED, [6_000])
-    assert lines[-1] == "first limit: the one queue Redis, at 2,000 concurrent games"
+    assert lines[-1].startswith("first limit: one queue Redis, at 2,000 concurrent games")
+    assert "; then one store Redis, at 5,455" in lines[-1]
     cheap_queue = with_settings(FIXED, ["queue_us_per_bot_turn=10"])
     assert report(cheap_queue, [6_000])[-1].startswith("first limit: one store Redis, at 5,455")
 
