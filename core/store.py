@@ -664,9 +664,7 @@ class GameStore:
         `durable`: a write a player will be told of; with `wait_replicas`, it is not
         returned before that many replicas have it."""
         if self.clustered:
-            if durable and self.wait_replicas:
-                return self._run_replicated_on_cluster(script, keys, args)
-            return self._run_on_node(script, keys, args)
+            return self._run_on_node(script, keys, args, durable and bool(self.wait_replicas))
         client = self._connection()
         connection = client.connection
         if connection is not None:
@@ -687,24 +685,33 @@ class GameStore:
             self._check_replicas(client.execute_command("WAIT", *self._wait_args()))
         return result
 
-    def _run_on_node(self, script: Script, keys: list[str], args: list[Any]) -> Any:
-        """`script` straight down this thread's connection to the node of its keys' slot;
-        through the cluster client (which follows a moved slot, waits out a failover and
-        learns the new layout) when that node refuses it or does not answer."""
+    def _run_on_node(
+        self, script: Script, keys: list[str], args: list[Any], wait: bool = False
+    ) -> Any:
+        """`script` straight down this thread's connection to the node of its keys' slot
+        (then, with `wait`, a WAIT down the same connection); through the cluster client
+        (which follows a moved slot, waits out a failover and learns the new layout) when
+        that node refuses it or does not answer."""
         node = self._node(keys[-1])
         connection = node.connection
         if connection is not None:
             try:
-                connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
-                return connection.read_response()
-            except NoScriptError:
-                return script(keys=keys, args=args, client=node)
+                try:
+                    connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
+                    result = connection.read_response()
+                except NoScriptError:
+                    result = script(keys=keys, args=args, client=node)
+                if wait:
+                    self._check_replicas(node.execute_command("WAIT", *self._wait_args()))
+                return result
             except (redis.ConnectionError, redis.TimeoutError):
                 connection.disconnect()
                 self._local.nodes = {}
             except redis.ResponseError as exc:
                 if not str(exc).startswith(("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN")):
                     raise
+        if wait:
+            return self._run_replicated_on_cluster(script, keys, args)
         return script(keys=keys, args=args, client=self.redis)
 
     def _wait_args(self) -> tuple[int, int]:
