@@ -77,11 +77,13 @@ class Redises:
     def sweep_lock(self) -> str:
         return sweep_lock(len(self.groups), self.group)
 
+    def group_of(self, task: str) -> int:
+        """The queue group that does `task` (a task key of `core.tasks`)."""
+        return 0 if len(self.groups) == 1 else queue_group(task, len(self.groups))
+
     def queues_for(self, task: str) -> redis.Redis:
-        """The queue Redis of the group that does `task` (a task key of `core.tasks`)."""
-        if len(self.groups) == 1:
-            return self.queues
-        return self.groups[queue_group(task, len(self.groups))]
+        """The queue Redis of the group that does `task`."""
+        return self.groups[self.group_of(task)]
 
 
 #: What takes both roles: a `Redises`, or one plain Redis serving both.

@@ -269,13 +269,16 @@ def submit_new(
             pipe.expire(task_key(task.key), TASK_TTL)
             pipe.zadd(r.due_key(task.key), {task.key: check})
         pipe.execute()
-        for queues in {id(r.queues_for(t.key)): r.queues_for(t.key) for t in batch}.values():
+        by_group: dict[int, list[Task]] = {}
+        for task in batch:
+            by_group.setdefault(r.group_of(task.key), []).append(task)
+        for group, group_tasks in by_group.items():
+            queues = r.groups[group]
             jobs = queues.pipeline(transaction=True)
             jobs.multi()  # RQ's enqueue into a caller's pipeline wants it in MULTI already
-            for task in batch:
-                if r.queues_for(task.key) is queues:
-                    job_id = job_id_for(task.prefix, 1)
-                    _enqueue(queues, task, job_id, 0, at_front=False, pipeline=jobs)
+            for task in group_tasks:
+                job_id = job_id_for(task.prefix, 1)
+                _enqueue(queues, task, job_id, 0, at_front=False, pipeline=jobs)
             jobs.execute()
 
 
