@@ -496,6 +496,17 @@ def lobby(url: str) -> None:
     raise SystemExit(terminal.lobby(url))
 
 
+@pocha.command("migrate-keys")
+@click.option("--redis-url", default=None, help="The store (default: REDIS_URL).")
+def migrate_keys(redis_url: str | None) -> None:
+    """Rename the keys an earlier Pocha wrote to this version's names (once, with the API
+    and the workers stopped; see docs/operating.md)."""
+    url = redis_url or _load("core.config").load_config()["REDIS_URL"]
+    migration = _load("tools.migrate_keys")
+    done = migration.migrate(_load("core.redises").connect_plain(url))
+    click.echo(f"renamed {done.keys} keys and {done.tasks} due tasks")
+
+
 @pocha.command()
 def openapi() -> None:
     """Print the API's OpenAPI document (the committed copy is openapi/openapi.json)."""

@@ -32,6 +32,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import FrameType
 
@@ -39,6 +40,7 @@ import click
 
 from core.queues import QUEUES, TURNS_ONLY
 from tools.embedded_redis import RedisServer, RedisServerError
+from tools.migrate_keys import migrate
 from tools.processes import die_with_parent, stop_processes
 
 # A unix socket path must fit in sun_path (108 bytes); longer data dirs use TCP.
@@ -274,7 +276,7 @@ def serve(
                 ("bot-turn worker", TURNS_ONLY, turn_workers),
             ]
             children = [
-                Child("Redis", redis_server.start, redis_server.poll),
+                Child("Redis", partial(_start_store, redis_server), redis_server.poll),
                 Child("API", api.start, api.poll),
             ]
             for role, queues, count in roles:
@@ -314,6 +316,19 @@ def serve(
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _start_store(redis_server: RedisServer) -> None:
+    """Start Redis; a data dir an earlier Pocha wrote gets this version's key names before
+    the API or a worker reads it (nothing to do on later starts)."""
+    redis_server.start()
+    client = redis_server.client()
+    try:
+        done = migrate(client)
+    finally:
+        client.close()
+    if done.keys:
+        click.echo(f"pocha: renamed {done.keys} keys of an earlier version's store", err=True)
 
 
 def _stop_in_order(

@@ -1,0 +1,94 @@
+"""`pocha migrate-keys`: a Redis written under the old key names (no hash tags) is renamed
+in place, and games, their owed tasks and clocks, and matches are found again."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import redis
+
+from core.keys import TASKS_DUE, game_key, task_key
+from core.store import GameStore
+from core.tasks import clock_key, owed_work, turn_key
+from engine.game import Game
+from engine.rules import Rules
+from tools.migrate_keys import migrate, new_name, new_task
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("pocha:game:abc", "pocha:game:{abc}"),
+        ("pocha:game:abc:events", "pocha:game:{abc}:events"),
+        ("pocha:game:a-b_c:once:1:ff", "pocha:game:{a-b_c}:once:1:ff"),
+        ("pocha:match:m1:game:3", "pocha:match:{m1}:game:3"),
+        ("pocha:task:turn:abc:5", "pocha:task:turn:{abc}:5"),
+        ("pocha:task:clock:abc:7", "pocha:task:clock:{abc}:7"),
+        ("pocha:task:match:m1:0", "pocha:task:match:{m1}:0"),
+    ],
+)
+def test_old_names_get_their_hash_tags(old: str, new: str) -> None:
+    assert new_name(old) == new
+    assert new_name(new) is None  # nothing to do twice
+
+
+def test_other_keys_are_left_alone() -> None:
+    kept = ("pocha:lobby", "pocha:table:ABCD2345", "pocha:tasks", "rq:job:x",
+            "pocha:limit:moves:60:0:{1.2.3.4}")  # fmt: skip
+    for key in kept:
+        assert new_name(key) is None
+    assert new_task("turn:{abc}:5") is None
+
+
+def _downgrade(connection: redis.Redis) -> None:
+    """Write what the previous version wrote: the same data under the untagged names."""
+    for raw in list(connection.scan_iter(match="pocha:*")):
+        key = raw.decode()
+        old = key.replace("{", "").replace("}", "")
+        if old != key and not key.startswith(("pocha:tasks", "pocha:limit")):
+            connection.rename(key, old)
+            condition = connection.hget(old, "only_if") if old.startswith("pocha:task:") else None
+            if condition:
+                hash_key, name, value = json.loads(condition)
+                untagged = hash_key.replace("{", "").replace("}", "")
+                connection.hset(old, "only_if", json.dumps([untagged, name, value]))
+    for raw, score in list(connection.zscan_iter(TASKS_DUE)):
+        member = raw.decode()
+        connection.zrem(TASKS_DUE, member)
+        connection.zadd(TASKS_DUE, {member.replace("{", "").replace("}", ""): score})
+
+
+def test_a_store_of_the_old_names_is_found_again(redis_url: str) -> None:
+    connection = redis.Redis.from_url(redis_url)
+    store = GameStore(connection, finished_ttl=600, idle_ttl=600)
+    rules = Rules.from_dict({"players": 3, "schedule": [2], "turn_seconds": 30})
+    # Games whose first turn is a bot's (its turn owed) or a person's on the clock.
+    games = [
+        store.create(Game.new(rules, seed), seats, owed_task=owed_work).record
+        for seed in range(4)
+        for seats in ([("Bot", "easy"), ("Ana", None), ("Bea", None)],
+                      [("Ana", None), ("Bea", None), ("Cid", None)])
+    ]  # fmt: skip
+    before = {key: connection.type(key) for key in connection.scan_iter(match="pocha:*")}
+    due = connection.zrange(TASKS_DUE, 0, -1, withscores=True)
+    kinds = {member.decode().split(":")[0] for member, _score in due}
+    assert kinds == {"turn", "clock"}  # both kinds of owed task are there to migrate
+    _downgrade(connection)
+    assert not any(connection.exists(game_key(game.id)) for game in games)
+
+    done = migrate(connection)
+    assert done.keys == len(before) - 1  # all but the due set, which keeps its name
+    assert done.tasks == len(due)
+    assert {key: connection.type(key) for key in connection.scan_iter(match="pocha:*")} == before
+    assert connection.zrange(TASKS_DUE, 0, -1, withscores=True) == due
+    for game in games:
+        assert store.load(game.id).version == game.version
+        assert 0 < connection.ttl(game_key(game.id)) <= 600
+        clock = task_key(clock_key(game.id, 1))
+        if connection.exists(clock):
+            condition = json.loads(connection.hget(clock, "only_if") or "")
+            assert condition == [game_key(game.id), "version", "1"]
+        else:
+            assert connection.exists(task_key(turn_key(game.id, 1)))
+    assert migrate(connection).keys == 0  # a second run finds nothing to do

@@ -1,0 +1,96 @@
+"""`pocha migrate-keys`: bring a Redis written by an earlier Pocha to the key names of this
+one, in place.
+
+Keys now carry their game's or match's id as a Redis Cluster hash tag (`core.keys`):
+`pocha:game:ID` became `pocha:game:{ID}`, `pocha:match:ID...` became
+`pocha:match:{ID}...`, and the task of a bot turn, a clock or a match game
+(`pocha:task:turn:ID:5`) `pocha:task:turn:{ID}:5`, listed under that name in the due set.
+Games, matches and tasks written under the old names are not found by this version, so
+run this once on the store, with the API and the workers stopped, before starting them
+again: every old key is renamed (its TTL kept), every due entry renamed with it. Running
+it again finds nothing left to do. RQ's own keys, table codes, the lobby and the rate-limit
+counters need nothing (the counters of moves simply start again).
+
+It works on one Redis; a cluster is new with these names and has nothing to migrate.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import redis
+
+from core.keys import TASKS_DUE, task_key
+
+#: An old name: a game's or match's keys, the id right after the prefix, untagged.
+_OLD = re.compile(r"^pocha:(game|match):(?!\{)([A-Za-z0-9_-]{1,64})(:.*)?$")
+#: An old task: its kind, its untagged game or match id, the rest.
+_OLD_TASK = re.compile(r"^(turn|clock|match):(?!\{)([A-Za-z0-9_-]{1,64})(:.*)$")
+
+
+@dataclass
+class Migrated:
+    keys: int = 0
+    tasks: int = 0
+
+
+def new_name(key: str) -> str | None:
+    """The name of `key` in this version, or None when it needs no change."""
+    found = _OLD.match(key)
+    if found:
+        kind, ident, rest = found.groups()
+        return f"pocha:{kind}:{{{ident}}}{rest or ''}"
+    if key.startswith("pocha:task:"):
+        task = new_task(key.removeprefix("pocha:task:"))
+        return None if task is None else task_key(task)
+    return None
+
+
+def new_task(task: str) -> str | None:
+    """A task's key (`turn:ID:5`) in this version, or None when it needs no change."""
+    found = _OLD_TASK.match(task)
+    if not found:
+        return None
+    kind, ident, rest = found.groups()
+    return f"{kind}:{{{ident}}}{rest}"
+
+
+def _rename_condition(connection: redis.Redis, task_hash: str) -> None:
+    """A clock's task names the game hash whose version it ends (`only_if`): by its new
+    name, or the clock would find no game and end without the stand-in playing."""
+    raw = connection.hget(task_hash, "only_if")
+    if not raw:
+        return
+    hash_key, name, value = json.loads(raw)
+    renamed = new_name(hash_key)
+    if renamed is not None:
+        connection.hset(task_hash, "only_if", json.dumps([renamed, name, value]))
+
+
+def migrate(connection: redis.Redis) -> Migrated:
+    """Rename every old key of `connection`'s database, and the due entries of old tasks."""
+    done = Migrated()
+    for raw in connection.scan_iter(match="pocha:*", count=1000):
+        key = raw.decode() if isinstance(raw, bytes) else str(raw)
+        renamed = new_name(key)
+        if renamed is None:
+            continue
+        # RENAMENX: a key that exists under both names (a rerun after new writes) keeps
+        # the new one.
+        if connection.renamenx(key, renamed):
+            done.keys += 1
+            if renamed.startswith("pocha:task:"):
+                _rename_condition(connection, renamed)
+    for raw, score in connection.zscan_iter(TASKS_DUE):
+        member = raw.decode() if isinstance(raw, bytes) else str(raw)
+        task = new_task(member)
+        if task is None:
+            continue
+        pipe = connection.pipeline(transaction=True)
+        pipe.zadd(TASKS_DUE, {task: score})
+        pipe.zrem(TASKS_DUE, member)
+        pipe.execute()
+        done.tasks += 1
+    return done
