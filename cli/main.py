@@ -93,6 +93,17 @@ def bench_api(
     )
 
 
+@bench.command("store")
+@click.option("--games", type=click.IntRange(1), default=20, show_default=True,
+              help="Whole games of four people played on each store.")
+@click.option("--rounds", type=click.IntRange(1), default=10, show_default=True,
+              help="Watchdog sweeps timed on the cluster.")
+def bench_store(games: int, rounds: int) -> None:
+    """The game store alone (no HTTP) on one Redis and on a Redis Cluster: moves/s, CPU per
+    move, and the watchdog's sweep of the cluster's due sets."""
+    _echo_lines(_load("tools.bench_store").run(games=games, rounds=rounds))
+
+
 @bench.command("hostile")
 @click.option("--streams", type=click.IntRange(0, 62500), default=1000, show_default=True,
               help="Event streams held open, each from its own loopback address.")
