@@ -99,7 +99,10 @@ _ERRORS = {
     413: "body_too_large.",
     415: "unsupported_media_type: the body is not sent as application/json.",
     429: "rate_limited: too many of these requests from your address; wait `Retry-After` seconds.",
-    503: "unavailable: the game store does not answer; retry shortly.",
+    503: "unavailable: the game store does not answer; retry shortly. Or, for a change "
+    "(a move, a table's), not_replicated: with POCHA_WAIT_REPLICAS set, no replica confirmed "
+    "it in time; it was written and stands unless a failover comes first: read the game "
+    "before sending it again.",
 }
 
 
