@@ -410,7 +410,7 @@ def worker(burst: bool, queues: str, name: str | None, queue_group: int | None) 
     try:
         worker_process.run(config["REDIS_URL"], names, burst=burst, name=name, queue_group=group)
     except _load("core.redises").RedisSetupError as exc:
-        raise click.BadParameter(str(exc), param_hint="--queue-group") from exc
+        raise click.ClickException(str(exc)) from exc
 
 
 @pocha.command()
