@@ -269,7 +269,10 @@ def serve(
     try:
         with data_dir_lock(data) as lock_fd:
             redis_server = redis_for(data, pass_fds=(lock_fd,))
-            env = {**os.environ, "REDIS_URL": redis_server.url, "POCHA_BOT_RUNNER": "rq"}
+            # Everything on the embedded Redis: no store or queues named elsewhere.
+            elsewhere = ("POCHA_QUEUE_REDIS_URL", "POCHA_REDIS_CLUSTER", "POCHA_QUEUE_GROUP")
+            env = {k: v for k, v in os.environ.items() if k not in elsewhere}
+            env.update(REDIS_URL=redis_server.url, POCHA_BOT_RUNNER="rq")
             api = _Process(gunicorn_command(host, port, api_processes, graceful=3), env, lock_fd)
             roles = [
                 ("bot worker", QUEUES, bot_workers),
