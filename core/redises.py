@@ -196,11 +196,16 @@ def queue_urls_of(settings: dict[str, Any]) -> list[str]:
 
 
 def worker_options() -> dict[str, Any]:
-    """Connection options of a worker process."""
+    """Connection options of a worker process. Its forked horse opens new connections for
+    every job (three a bot turn): RESP2 and no CLIENT SETINFO make each one a TCP connect
+    and nothing more, where redis-py's defaults add a HELLO and three CLIENT commands
+    (145 us of Redis CPU a connection against 59, on Redis 6.2)."""
     return {
         "socket_connect_timeout": 5,
         "health_check_interval": 30,
         "retry": Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
+        "protocol": 2,
+        "driver_info": None,
     }
 
 
