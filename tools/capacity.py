@@ -37,9 +37,9 @@ class Inputs:
     # (`think_ms`) is added to the worker's.
     api_us_per_move: float = 2_200.0
     store_us_per_move: float = 150.0
-    store_us_per_bot_turn: float = 1_000.0
-    queue_us_per_bot_turn: float = 1_300.0
-    worker_us_per_bot_turn: float = 30_500.0
+    store_us_per_bot_turn: float = 650.0
+    queue_us_per_bot_turn: float = 920.0
+    worker_us_per_bot_turn: float = 21_000.0
     queue_bytes_per_job: float = 6_700.0
     think_ms: Mapping[str, float] = field(
         default_factory=lambda: {
