@@ -47,12 +47,23 @@ def redises(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Redises
 
 
 class BothRoles(Redises):
-    """Both roles, answering plain Redis commands as the store: the single-Redis tests
-    read games and tasks straight from their one Redis, and hand it to functions that take
-    both roles."""
+    """Both roles, answering plain Redis commands as a single Redis would: the
+    single-Redis tests read games and tasks straight from their one Redis, hand it to RQ
+    to read jobs (`rq:` keys, pipelines), and hand it to functions that take both roles.
+    A command on an `rq:` key (or a `match` of them) goes to the queues, a pipeline too
+    (RQ's); any other to the store."""
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.store, name)
+        if name == "pipeline":
+            return self.queues.pipeline
+        store, queues = getattr(self.store, name), getattr(self.queues, name)
+
+        def routed(*args: Any, **kwargs: Any) -> Any:
+            first = args[0] if args else kwargs.get("match", kwargs.get("name", ""))
+            key = first.decode() if isinstance(first, bytes) else str(first)
+            return (queues if key.startswith("rq:") else store)(*args, **kwargs)
+
+        return routed
 
 
 @pytest.fixture
