@@ -1,7 +1,13 @@
-"""The API's tests of games, tables, event streams and races, with the games on a Redis
-Cluster: every move's script, a table's seats, the lobby and the change notices."""
+"""The API's tests of games, tables, event streams, races, bots, rate limits, errors and
+move bodies, with the games on a Redis Cluster: every move's script, a table's seats, the
+lobby, the change notices, and the rate limits' counters (flask-limiter's on the cluster,
+the moves' own keyed by the client's address)."""
 
+from tests.service.test_service_bots import *  # noqa: F403
+from tests.service.test_service_errors import *  # noqa: F403
 from tests.service.test_service_events import *  # noqa: F403
 from tests.service.test_service_games import *  # noqa: F403
+from tests.service.test_service_move_body import *  # noqa: F403
 from tests.service.test_service_races import *  # noqa: F403
+from tests.service.test_service_ratelimits import *  # noqa: F403
 from tests.service.test_tables import *  # noqa: F403
