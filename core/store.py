@@ -994,6 +994,18 @@ class GameStore:
             raise GameNotFound(game_id)
         return list(raw)
 
+    def event_count(self, game_id: str) -> int:
+        """How many events the game has (its last `seq`); `GameNotFound` if there is none."""
+        if not is_game_id(game_id):
+            raise GameNotFound(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.exists(game_key(game_id))
+        pipe.llen(events_key(game_id))
+        exists, count = pipe.execute()
+        if not exists:
+            raise GameNotFound(game_id)
+        return int(count)
+
     def events(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
         """The game's events with `seq > after`, decoded."""
         return [orjson.loads(e) for e in self.events_json(game_id, after)]

@@ -507,12 +507,15 @@ class EventStreams:
         address: str | None,
         client: socket.socket | None,
         here: Callable[[], None] | None = None,
+        *,
+        reset: bool = False,
     ) -> EventStream:
         """The stream of `game_id`'s events with `seq > after`, then live ones, for a client
         at `address` (None: not counted) on `client` (None: not watched). `here`: called
         when the stream starts and at every keepalive, for a seat that holds it (its
-        presence). Raises `TooManyStreams` over the cap, Redis's errors when it does not
-        answer."""
+        presence). `reset`: the client had seen more events than the game has: the stream
+        starts by telling it so (`event: reset`, with `after` as its id). Raises
+        `TooManyStreams` over the cap, Redis's errors when it does not answer."""
         give_back = self.slots.take(address) if address else _nothing
         try:
             follower = self.hub.follow(game_id, after, client)
@@ -524,10 +527,16 @@ class EventStreams:
             self.hub.leave(follower)
             give_back()
 
-        return EventStream(self._chunks(follower, here or _nothing), release)
+        return EventStream(self._chunks(follower, here or _nothing, reset), release)
 
-    def _chunks(self, follower: Follower, here: Callable[[], None]) -> Iterator[bytes]:
+    def _chunks(
+        self, follower: Follower, here: Callable[[], None], reset: bool = False
+    ) -> Iterator[bytes]:
         yield b"retry: %d\n\n" % RETRY_MS
+        if reset:
+            yield b"id: %d\nevent: reset\ndata: {\"last_event\": %d}\n\n" % (
+                follower.last, follower.last,
+            )  # fmt: skip
         _noted(here)
         deadline = time.monotonic() + self.max_seconds
         while True:

@@ -383,7 +383,10 @@ class Events(MethodView):
         """Follow the events
 
         Every event in order, each with its `seq`: hand_dealt, bid, card_played,
-        trick_won, hand_scored, game_over. Events never carry a hidden card.
+        trick_won, hand_scored, game_over. Events never carry a hidden card. A stream
+        resumed (`Last-Event-ID`) after more events than the game has, which a failover of
+        its Redis can cause, starts with an `event: reset` message whose `id` is the game's
+        last event: read the game again, and take the events that follow.
         """
         service = game_service()
         after = query["after"]
@@ -391,13 +394,15 @@ class Events(MethodView):
             last_id = request.headers.get("Last-Event-ID", "").strip()
             if _SEQ.fullmatch(last_id):
                 after = int(last_id)
-            # Checked before the stream starts, so an unknown game is a JSON 404.
-            service.store.events_json(game_id, after=1 << 62)
+            # Read before the stream starts, so an unknown game is a JSON 404. A client
+            # that saw events the game no longer has (a failover of its Redis lost them)
+            # is told to read the game again, and followed from its last event.
+            count = service.store.event_count(game_id)
             here = _presence_of(game_id)
             streams: EventStreams = current_app.extensions[EVENTS]
             stream = streams.open(
-                game_id, after, request.remote_addr, request.environ.get("gunicorn.socket"),
-                here,
+                game_id, min(after, count), request.remote_addr,
+                request.environ.get("gunicorn.socket"), here, reset=after > count,
             )  # fmt: skip
             return Response(
                 stream,

@@ -391,6 +391,11 @@ function connect() {
   }
   const source = state.me.eventSource(state.game.id, state.lastSeq);
   source.onmessage = (message) => enqueue(JSON.parse(message.data));
+  // The game has fewer events than this page saw (a failover of its Redis lost the last
+  // ones): show the game as it is, and follow it from there.
+  source.addEventListener("reset", () => {
+    if (state.source === source) refresh(true).catch(() => {});
+  });
   source.onerror = () => {
     // EventSource reconnects by itself (with Last-Event-ID) unless the answer was not a
     // stream at all; then poll instead.
@@ -567,6 +572,13 @@ async function refresh(always = false) {
     throw error;
   }
   if (state.game !== game) return; // the page moved on to another game meanwhile
+  if (view.last_event < state.lastSeq) {
+    // Events this page saw are gone (see `reset` in `connect`): start again from the game.
+    state.queue = [];
+    state.lastSeq = state.handledSeq = view.last_event;
+    state.trickWinner = null;
+    await loadHistory();
+  }
   const caughtUp = view.last_event <= state.handledSeq;
   if (!caughtUp && !always) {
     if (view.last_event > state.lastSeq) await catchUp();

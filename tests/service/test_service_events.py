@@ -179,3 +179,46 @@ def test_idle_games_expire(redis_url: str) -> None:
     response = client.get(f"/api/v1/games/{created['id']}")
     assert response.status_code == 404
     assert response.json["error"] == "game_not_found"
+
+
+def test_a_stream_resumed_past_the_games_last_event_is_told_to_read_it_again(
+    app: Flask,
+) -> None:
+    # A client that saw 9 events of a game that has 3 (a failover of its Redis lost the
+    # rest): the stream says `reset` with the game's last event, then follows from there.
+    client = app.test_client()
+    created = create_game(client, humans(3), {"schedule": [2]}, seed=3)
+    game_id, tokens = created["id"], tokens_of(created)
+
+    def play() -> None:
+        view = client.get(f"/api/v1/games/{game_id}").json
+        token = tokens[view["turn"]]
+        mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(token)).json
+        assert move(client, game_id, token, mine["you"]["legal"][0]).status_code == 200
+
+    play()
+    play()
+    url = f"/api/v1/games/{game_id}/events"
+    assert len(client.get(url).json) == 3
+    response = app.test_client().get(
+        url, headers={**STREAM, "Last-Event-ID": "9"}, buffered=False
+    )
+    assert response.status_code == 200
+    chunks = iter(response.response)
+    text = ""
+    while "event: reset" not in text:
+        text += next(chunks).decode()
+    assert "id: 3\nevent: reset\ndata: {\"last_event\": 3}\n\n" in text
+    threading.Timer(0.2, play).start()
+    while "id: 4\n" not in text:
+        text += next(chunks).decode()
+    assert [e["seq"] for e in parse_sse(text.split('{"last_event": 3}\n\n', 1)[1])] == [4]
+    response.close()
+    # Resumed at or before the game's last event: no reset.
+    plain = client.get(url, headers={**STREAM, "Last-Event-ID": "2"}, buffered=False)
+    chunks = iter(plain.response)
+    text = ""
+    while "id: 3\n" not in text:
+        text += next(chunks).decode()
+    assert "reset" not in text
+    plain.close()
