@@ -319,6 +319,7 @@ def game_for(obs: Observation, hands: list[set[Card]]) -> Game:
     game.suit = None if obs.suit is None else SUITS.index(obs.suit)
     game.suits_done = [SUITS.index(s) for s in obs.suits_done]
     game.played = list(obs.played)
+    game.deal_results = [dict(r) for r in obs.deal_results]
     return game
 
 
