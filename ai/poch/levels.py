@@ -1,18 +1,31 @@
 """The Poch bots and levels by name, as ``ai.levels`` has them for Pocha.
 
 A level is a bot and a budget; ``make_bot`` and ``decide`` are the one door to
-them, so a level means the same wherever it is used.  The ISMCTS budgets are
-the arena's (docs/poch.md, Bots).
+them, so a level means the same wherever it is used.  ``hard`` is the budget
+the arena measured against the heuristic (docs/poch.md, Bots); ``easy`` and
+``medium`` search a sixteenth and a quarter as much.
 """
 
 from __future__ import annotations
 
-from ai.levels import Level
+from dataclasses import dataclass
+
 from ai.poch.bot import Bot, Budget, Decision
 from ai.poch.heuristic import HeuristicBot
 from ai.poch.ismcts import ISMCTSBot
 from ai.poch.random_bot import RandomBot
 from engine.poch.observation import Observation
+
+
+@dataclass(frozen=True)
+class Level:
+    """A level as ``ai.levels.Level`` (not imported: that module loads Pocha's bots)."""
+
+    name: str
+    bot: str
+    budget: Budget
+    description: str
+
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random", Budget(), "a uniformly random legal action"),
