@@ -164,7 +164,7 @@ def arena(
     help="Deals to play; each is played once per distinct rotation of the line-up.",
 )
 @click.option(
-    "--rules", "rules_json", default="{}", help='Poch options as JSON, e.g. \'{"chips": 80}\'.'
+    "--rules", "rules_json", default="{}", help="Poch options as JSON, e.g. '{\"chips\": 80}'."
 )
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
