@@ -11,6 +11,13 @@ on the cards they were sampled (``ai.poch.heuristic``), which is the model of
 how they play, and the playout past the tree plays every seat by it.  The reward
 is the chips the deal brings the seat from the position searched.
 
+The tree is keyed by decisions only.  Between two decisions the engine plays
+forced cards, and which cards those are, and so who is asked next (the winner of
+the showdown starts; whoever plays a suit's last card chooses), can differ from
+one sampled deal to another: the search merges those positions into one node,
+where a strict information-set tree would split them by what was shown.  A
+simplification, kept because the decisions after the betting are few.
+
 A bet may be any amount up to a player's chips; the search weighs passing,
 holding, and a bet or raise of 1, 2, 4 or 8 chips above the highest, so the
 budget goes to a few distinct choices rather than fifty near-equal ones.
@@ -96,7 +103,7 @@ class ISMCTSBot:
                 continue
             stats.append((a, child.n, child.w / child.n * CHIP_SCALE if child.n else 0.0))
         if not stats:
-            # Nothing searched (a zero budget): the heuristic's pick stands in.
+            # Nothing searched (a zero budget): pass where it may, else the first legal action.
             return Decision(action=legal[0] if PASS not in legal else PASS)
         best = max(stats, key=lambda t: (t[1], t[2]))[0]
         total = sum(v for _, v, _ in stats) or 1
