@@ -1,4 +1,4 @@
-"""The AI's commands: ``pocha arena`` and ``pocha bench ismcts``.
+"""The AI's commands: ``pocha arena``, ``pocha arena-poch`` and ``pocha bench ismcts``.
 
 Kept apart from ``cli.main`` so the bots' options live in one place; imports
 of ``ai`` happen only when a command runs.
@@ -141,6 +141,114 @@ def arena(
             "n/a" if s.ci95 is None else f"{s.ci95:.2f}",
             f"{s.win_rate:.1%}",
             f"{s.exact_rate:.1%}",
+            f"{s.ms_per_decision:.1f}",
+        )
+    Console().print(table)
+
+
+@click.command("arena-poch")
+@click.option(
+    "--bots",
+    "bots",
+    default="hard,heuristic",
+    show_default=True,
+    help="Comma-separated Poch bots or levels, one per seat; a shorter list is repeated "
+    "round the table. A bot may carry a budget: ismcts:300 (iterations) or ismcts:50ms.",
+)
+@click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
+@click.option(
+    "--deals",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="Deals to play; each is played once per distinct rotation of the line-up.",
+)
+@click.option(
+    "--rules", "rules_json", default="{}", help="Poch options as JSON, e.g. '{\"chips\": 80}'."
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
+@click.option("--no-duplicate", is_flag=True, help="Do not replay each deal rotated.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--records", type=click.Path(dir_okay=False), help="Write deal records (JSONL).")
+def arena_poch(
+    bots: str,
+    players: int,
+    deals: int,
+    rules_json: str,
+    seed: int,
+    processes: int | None,
+    no_duplicate: bool,
+    as_json: bool,
+    records: str | None,
+) -> None:
+    """Play Poch bots against each other on duplicate deals: chips won per deal."""
+    from ai.poch.arena import parse_player, run_arena
+    from engine.poch.errors import InvalidRulesError
+    from engine.poch.rules import Rules
+
+    try:
+        options = json.loads(rules_json)
+        if not isinstance(options, dict):
+            raise click.BadParameter("must be a JSON object", param_hint="--rules")
+        options.setdefault("players", players)
+        rules = Rules.from_dict(options)
+        specs = [s for s in bots.split(",") if s.strip()]
+        if not specs:
+            raise ValueError("--bots: name at least one bot or level, e.g. hard,heuristic")
+        lineup = [parse_player(specs[i % len(specs)]) for i in range(rules.players)]
+    except (json.JSONDecodeError, InvalidRulesError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+
+    from rich.progress import Progress
+
+    with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
+        task = bar.add_task("deals", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        stats, recs = run_arena(
+            rules,
+            lineup,
+            deals,
+            seed=seed,
+            processes=processes,
+            duplicate=not no_duplicate,
+            progress=progress,
+        )
+    if records:
+        with open(records, "w") as fh:
+            for r in recs:
+                fh.write(json.dumps(r) + "\n")
+    result: dict[str, Any] = {
+        "rules": {**rules.to_dict(), "deals": 1},
+        "lineup": [p.label for p in lineup],
+        "deals": deals,
+        "games": len(recs),
+        "bots": [s.to_dict() for s in stats],
+    }
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        title=f"Poch: {deals} deals, {len(recs)} games (one per distinct rotation), "
+        f"line-up {', '.join(result['lineup'])}",
+        caption="chips/deal: a bot's chips at the deal's end less at its start, over its "
+        "seats and the rotations; ±95% over deals",
+    )
+    for col in ("bot", "deals", "chips/deal", "±95%", "out first", "ms/decision"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for s in stats:
+        table.add_row(
+            s.bot,
+            str(s.deals),
+            f"{s.chips_per_deal:.3f}",
+            "n/a" if s.ci95 is None else f"{s.ci95:.3f}",
+            f"{s.wins:.1%}",
             f"{s.ms_per_decision:.1f}",
         )
     Console().print(table)

@@ -526,9 +526,17 @@ def openapi() -> None:
 
 
 def _register_ai_commands() -> None:
-    from cli.ai_commands import arena, bench_decisions, bench_ismcts, calibrate, train
+    from cli.ai_commands import (
+        arena,
+        arena_poch,
+        bench_decisions,
+        bench_ismcts,
+        calibrate,
+        train,
+    )
 
     pocha.add_command(arena)
+    pocha.add_command(arena_poch)
     pocha.add_command(calibrate)
     pocha.add_command(train)
     bench.add_command(bench_ismcts)

@@ -1,0 +1,214 @@
+"""The Poch arena: bots play each other on duplicate deals; chips per deal decide.
+
+A line-up names a bot (or level) per seat.  Every deal is a one-deal game from a
+seed, played once per distinct rotation of the line-up through the seats, so
+each bot meets the same cards from every seat and the luck of the deal cancels
+(rotations that seat the bots alike, as ``a,b,a,b`` turned by two, are played
+once).  A bot's figure for a deal is the chips its seats ended with less the
+chips they began with, averaged over its seats and the rotations; the interval
+is a 95% normal interval over deals (``ai.stats``), the deals being independent
+where the rotations of one deal are not.  Games run in parallel over processes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import time
+import zlib
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ai.poch.bot import Budget
+from ai.poch.levels import BOTS, LEVELS, make_bot
+from ai.stats import _ci95
+from engine.poch.game import Game
+from engine.poch.observation import observe
+from engine.poch.rules import Rules
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat's bot: a label for the tables, the bot and its budget."""
+
+    label: str
+    bot: str
+    budget: Budget
+
+
+def parse_player(spec: str) -> Player:
+    """``hard`` (a level), ``heuristic`` (a bot) or ``ismcts:300`` (iterations) or
+    ``ismcts:50ms`` (a time)."""
+    spec = spec.strip()
+    if spec in LEVELS:
+        level = LEVELS[spec]
+        return Player(spec, level.bot, level.budget)
+    name, _colon, arg = spec.partition(":")
+    if name not in BOTS:
+        raise ValueError(
+            f"unknown Poch bot or level {spec!r}: the levels are {', '.join(LEVELS)}; the "
+            f"bots are {', '.join(BOTS)}, which may carry a budget (ismcts:300 or ismcts:50ms)"
+        )
+    if not arg:
+        return Player(spec, name, Budget())
+    try:
+        if arg.endswith("ms"):
+            return Player(spec, name, Budget(milliseconds=float(arg[:-2])))
+        return Player(spec, name, Budget(iterations=int(arg)))
+    except ValueError:
+        raise ValueError(f"bad budget in {spec!r}: ismcts:300 or ismcts:50ms") from None
+
+
+def decision_seed(seed: int, *parts: int) -> int:
+    """The seed of one decision of a game (its seat and step)."""
+    return zlib.crc32(repr(("poch", seed, *parts)).encode())
+
+
+def play_deal(rules: Rules, seed: int, players: Sequence[Player], deal: int) -> dict[str, Any]:
+    """Play one deal (a one-deal game) from ``seed``; its record."""
+    one = Rules.from_dict({**rules.to_dict(), "deals": 1})
+    game = Game.new(one, seed)
+    bots = [make_bot(p.bot) for p in players]
+    n = one.players
+    decisions = [0] * n
+    think = [0.0] * n
+    step = 0
+    while not game.finished:
+        seat = game.turn
+        assert seat is not None
+        obs = observe(game, seat)
+        t0 = time.perf_counter()
+        decision = bots[seat].decide(obs, players[seat].budget, decision_seed(seed, seat, step))
+        think[seat] += (time.perf_counter() - t0) * 1000.0
+        decisions[seat] += 1
+        game.apply(seat, decision.action)
+        step += 1
+    return {
+        "game": "poch",
+        "seed": seed,
+        "deal": deal,
+        "rules": one.to_dict(),
+        "seats": [p.label for p in players],
+        "chips": [c - one.chips for c in game.chips],
+        "winner": game.deal_results[0]["winner"] if game.deal_results else None,
+        "decisions": decisions,
+        "think_ms": [round(t, 3) for t in think],
+    }
+
+
+@dataclass(frozen=True)
+class _Task:
+    rules: Rules
+    seed: int
+    players: tuple[Player, ...]
+    deal: int
+
+
+def _run_task(task: _Task) -> dict[str, Any]:
+    return play_deal(task.rules, task.seed, task.players, task.deal)
+
+
+def tasks_for(
+    rules: Rules, lineup: Sequence[Player], deals: int, seed: int, duplicate: bool = True
+) -> list[_Task]:
+    """Every (deal, distinct rotation) game of an arena run, deal-major."""
+    n = rules.players
+    if len(lineup) != n:
+        raise ValueError(f"the line-up names {len(lineup)} seats; the rules have {n} players")
+    rng = random.Random(seed)
+    seatings: list[tuple[Player, ...]] = []
+    for r in range(n if duplicate else 1):
+        seats = tuple(lineup[(s - r) % n] for s in range(n))
+        if seats not in seatings:
+            seatings.append(seats)
+    out: list[_Task] = []
+    for d in range(deals):
+        game_seed = rng.randrange(1 << 53)
+        out.extend(_Task(rules, game_seed, seats, d) for seats in seatings)
+    return out
+
+
+@dataclass
+class PochStats:
+    """One bot's figures over an arena run."""
+
+    bot: str
+    deals: int
+    seats_played: int
+    chips_per_deal: float
+    ci95: float | None
+    wins: float  # deals its seat went out first, per seat played
+    ms_per_decision: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bot": self.bot,
+            "deals": self.deals,
+            "seats_played": self.seats_played,
+            "chips_per_deal": round(self.chips_per_deal, 4),
+            "ci95": None if self.ci95 is None else round(self.ci95, 4),
+            "out_first": round(self.wins, 4),
+            "ms_per_decision": round(self.ms_per_decision, 3),
+        }
+
+
+def summarize(records: Sequence[dict[str, Any]]) -> list[PochStats]:
+    """Per-bot chips per deal with a 95% interval over deals, best first."""
+    per_deal: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    out_first: dict[str, int] = defaultdict(int)
+    decisions: dict[str, int] = defaultdict(int)
+    think: dict[str, float] = defaultdict(float)
+    for rec in records:
+        for seat, bot in enumerate(rec["seats"]):
+            per_deal[bot][rec["deal"]].append(rec["chips"][seat])
+            out_first[bot] += rec["winner"] == seat
+            decisions[bot] += rec["decisions"][seat]
+            think[bot] += rec["think_ms"][seat]
+    out = []
+    for bot, deals in per_deal.items():
+        means = [sum(v) / len(v) for v in deals.values()]
+        seats = sum(len(v) for v in deals.values())
+        out.append(
+            PochStats(
+                bot=bot,
+                deals=len(deals),
+                seats_played=seats,
+                chips_per_deal=sum(means) / len(means),
+                ci95=_ci95(means),
+                wins=out_first[bot] / seats,
+                ms_per_decision=think[bot] / decisions[bot] if decisions[bot] else 0.0,
+            )
+        )
+    out.sort(key=lambda s: -s.chips_per_deal)
+    return out
+
+
+def run_arena(
+    rules: Rules,
+    lineup: Sequence[Player],
+    deals: int,
+    seed: int = 0,
+    processes: int | None = None,
+    duplicate: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[PochStats], list[dict[str, Any]]]:
+    """Play ``deals`` deals (each once per distinct rotation); per-bot stats and records."""
+    tasks = tasks_for(rules, lineup, deals, seed, duplicate)
+    records: list[dict[str, Any]] = []
+    processes = processes or multiprocessing.cpu_count()
+    if processes <= 1 or len(tasks) == 1:
+        for t in tasks:
+            records.append(_run_task(t))
+            if progress:
+                progress(len(records), len(tasks))
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(processes) as pool:
+            for rec in pool.imap_unordered(_run_task, tasks, chunksize=4):
+                records.append(rec)
+                if progress:
+                    progress(len(records), len(tasks))
+    records.sort(key=lambda r: (r["deal"], r["seats"]))
+    return summarize(records), records
