@@ -61,13 +61,16 @@ def serve(tmp_path: Path) -> Iterator[Any]:
 
     def start(port: int) -> subprocess.Popen[bytes]:
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        # What `pocha serve` and its parts say, for a stop that does not end in time.
+        log = (tmp_path / f"serve-{len(started)}.log").open("wb")
         process = subprocess.Popen(
             [str(POCHA), "serve", "--host", "127.0.0.1", "--port", str(port),
              "--data-dir", str(tmp_path / "data"), "--api-processes", "2"],
             env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )  # fmt: skip
+        process.log_path = log.name  # type: ignore[attr-defined]
         started.append(process)
         wait_ready(port, process)
         return process
@@ -81,7 +84,12 @@ def serve(tmp_path: Path) -> Iterator[Any]:
 
 def stop(process: subprocess.Popen[bytes], port: int) -> None:
     process.send_signal(signal.SIGINT)
-    assert process.wait(timeout=30) == 0
+    try:
+        assert process.wait(timeout=30) == 0
+    except subprocess.TimeoutExpired:
+        said = Path(process.log_path).read_text(errors="replace")  # type: ignore[attr-defined]
+        message = "pocha serve did not stop in 30 s; it said:\n" + said[-4000:]
+        raise AssertionError(message) from None
     with pytest.raises(OSError):
         request(port, "GET", "/healthz")
 
