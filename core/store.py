@@ -677,11 +677,11 @@ class GameStore:
                 connection.disconnect()
                 result = None
             else:
-                if durable and self.wait_replicas:
+                if durable and self.wait_replicas and _wrote(result):
                     self._check_replicas(client.execute_command("WAIT", *self._wait_args()))
                 return result
         result = script(keys=keys, args=args, client=client)
-        if durable and self.wait_replicas:
+        if durable and self.wait_replicas and _wrote(result):
             self._check_replicas(client.execute_command("WAIT", *self._wait_args()))
         return result
 
@@ -701,7 +701,7 @@ class GameStore:
                     result = connection.read_response()
                 except NoScriptError:
                     result = script(keys=keys, args=args, client=node)
-                if wait:
+                if wait and _wrote(result):
                     self._check_replicas(node.execute_command("WAIT", *self._wait_args()))
                 return result
             except (redis.ConnectionError, redis.TimeoutError):
@@ -751,7 +751,8 @@ class GameStore:
                     raise
                 cluster.nodes_manager.initialize()
                 continue
-            self._check_replicas(acknowledged)
+            if _wrote(result):
+                self._check_replicas(acknowledged)
             return result
         return script(keys=keys, args=args, client=cluster)
 
@@ -1377,6 +1378,14 @@ class GameStore:
     def ttl(self, game_id: str) -> int:
         """Seconds before the game expires (-2 if it does not exist), for tests and ops."""
         return int(self.redis.ttl(game_key(game_id)))
+
+
+def _wrote(result: Any) -> bool:
+    """Whether a change script wrote (a new version: the apply script's result, or the
+    status in the counting one's); a refused or lost compare-and-set, or a request over a
+    limit, wrote nothing, and has nothing for a replica to confirm."""
+    status = result[1] if isinstance(result, list) else result
+    return isinstance(status, int) and status > 0
 
 
 def _numbered(events: list[Event], *, after: int, version: int) -> list[dict[str, Any]]:

@@ -111,3 +111,24 @@ def test_without_a_replica_a_move_is_answered_not_replicated_and_stands(
     assert response.json["error"] == "not_replicated"
     assert response.headers["Retry-After"] == "1"
     assert client.get(f"/api/v1/games/{created['id']}").json["version"] == before + 1
+
+
+def test_a_change_that_writes_nothing_waits_for_no_replica(redis_server: RedisServer) -> None:
+    # Without a replica every written move is `not_replicated`; a move over the rate limit
+    # or on a stale version writes nothing (though it counts), and is refused as it would
+    # be without the wait.
+    url = fresh_db_url(redis_server, 7)
+    client = api(url, url, WAIT_REPLICAS=1, WAIT_TIMEOUT_MS=50, RATE_LIMITS="on",
+                 RATE_LIMIT_MOVES="3/minute")  # fmt: skip
+    created = create_game(client, humans(3), {"schedule": [3]}, seed=1)
+    rng = random.Random(1)
+    assert play_one(client, created, rng).status_code == 503
+    game_id = created["id"]
+    view = client.get(f"/api/v1/games/{game_id}").json
+    token = tokens_of(created)[view["turn"]]
+    mine = client.get(f"/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
+    stale = move(client, game_id, token, mine.json["you"]["legal"][0], **{"If-Match": '"1"'})
+    assert (stale.status_code, stale.json["error"]) == (412, "stale_version")
+    assert play_one(client, created, rng).status_code == 503
+    over = play_one(client, created, rng)
+    assert (over.status_code, over.json["error"]) == (429, "rate_limited")
