@@ -50,7 +50,7 @@ from typing import Any, TypeGuard
 
 import redis
 from rq import Callback, Retry
-from rq.exceptions import InvalidJobOperation, NoSuchJobError
+from rq.exceptions import InvalidJobOperation, NoSuchJobError, StopRequested
 from rq.job import Job, JobStatus
 
 from core.keys import game_key, task_key
@@ -397,8 +397,8 @@ def sweep(
             status = _status(r.queues, job, running)
             recoveries = int(recoveries_raw or 0)
             _look_after(r, key, text(job_raw), recoveries, status, timing, now, report)
-        except redis.RedisError:
-            raise
+        except (redis.RedisError, StopRequested):
+            raise  # Redis's trouble is the worker's; a stop asked for ends the sweep
         except Exception:
             # One bad task must not stop the watchdog (nor, through RQ, the worker).
             log.exception("task %s: the watchdog could not look after it", key)
@@ -467,7 +467,7 @@ def _clean_started(connection: redis.Redis, now: float, report: SweepReport) -> 
             log.warning("job %s lost its worker; RQ retries it or fails it", job_id)
         try:
             registry.cleanup(timestamp=now)
-        except redis.RedisError:
+        except (redis.RedisError, StopRequested):
             raise
         except Exception:
             # The tasks are still looked after below, and the next sweep tries again.

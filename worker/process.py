@@ -96,6 +96,10 @@ class _Watchful:
     def run_maintenance_tasks(self) -> None:
         try:
             sweep(self.redises, self.timing)
+        except StopRequested:
+            # SIGTERM while sweeping: RQ's handler raises this wherever the idle worker
+            # is, to end its loop; swallowed, the worker would not stop.
+            raise
         except Exception:
             # RQ stops a worker on any error in its loop; a failed sweep is retried at the
             # next one instead (and a Redis outage shows up in RQ's own next read).
