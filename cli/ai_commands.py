@@ -13,6 +13,46 @@ from typing import Any
 import click
 
 
+def _rules_and_lineup(
+    rules_json: str, players: int, bots: str, rules_cls: Any, parse_player: Any, invalid: Any
+) -> tuple[Any, list[Any]]:
+    """The rules from `--rules` (with `--players` unless it names them) and the line-up
+    from `--bots` (repeated round the table), for either game's arena."""
+    try:
+        options = json.loads(rules_json)
+        if not isinstance(options, dict):
+            raise click.BadParameter("must be a JSON object", param_hint="--rules")
+        options.setdefault("players", players)
+        rules = rules_cls.from_dict(options)
+        specs = [s for s in bots.split(",") if s.strip()]
+        if not specs:
+            raise ValueError("--bots: name at least one bot or level, e.g. hard,heuristic")
+        lineup = [parse_player(specs[i % len(specs)]) for i in range(rules.players)]
+    except (json.JSONDecodeError, invalid, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    return rules, lineup
+
+
+def _play_arena(
+    run_arena: Any, unit: str, quiet: bool, records: str | None, *args: Any, **kwargs: Any
+) -> tuple[Any, list[dict[str, Any]]]:
+    """`run_arena(*args, **kwargs)` with a progress bar of its `unit`s on a terminal (none
+    when `quiet`), its records written to `records` as JSON lines; its stats and records."""
+    from rich.progress import Progress
+
+    with Progress(transient=True, disable=quiet or not sys.stderr.isatty()) as bar:
+        task = bar.add_task(unit, total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        stats, recs = run_arena(*args, progress=progress, **kwargs)
+    if records:
+        with open(records, "w") as fh:
+            for r in recs:
+                fh.write(json.dumps(r) + "\n")
+    return stats, recs
+
 @click.command("arena")
 @click.option(
     "--bots",
@@ -65,18 +105,8 @@ def arena(
     from engine.errors import InvalidRulesError
     from engine.rules import Rules
 
-    try:
-        options = json.loads(rules_json)
-        if not isinstance(options, dict):
-            raise click.BadParameter("must be a JSON object", param_hint="--rules")
-        options.setdefault("players", players)
-        rules = Rules.from_dict(options)
-        specs = [s for s in bots.split(",") if s.strip()]
-        if not specs:
-            raise ValueError("--bots: name at least one bot or level, e.g. hard,heuristic")
-        lineup = [parse_player(specs[i % len(specs)]) for i in range(rules.players)]
-    except (json.JSONDecodeError, InvalidRulesError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from exc
+    rules, lineup = _rules_and_lineup(rules_json, players, bots, Rules, parse_player,
+                                      InvalidRulesError)  # fmt: skip
     rotations = 1 if no_duplicate else rules.players
     if games is not None:
         deals = games
@@ -84,29 +114,11 @@ def arena(
         deals = -(-hands // (len(rules.hand_sizes) * rotations))
     else:
         deals = 10
-    total = deals * rotations
 
-    from rich.progress import Progress
-
-    with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
-        task = bar.add_task("games", total=total)
-
-        def progress(done: int, _total: int) -> None:
-            bar.update(task, completed=done)
-
-        stats, recs = run_arena(
-            rules,
-            lineup,
-            deals,
-            seed=seed,
-            processes=processes,
-            duplicate=not no_duplicate,
-            progress=progress,
-        )
-    if records:
-        with open(records, "w") as fh:
-            for r in recs:
-                fh.write(json.dumps(r) + "\n")
+    stats, recs = _play_arena(
+        run_arena, "games", as_json, records,
+        rules, lineup, deals, seed=seed, processes=processes, duplicate=not no_duplicate,
+    )  # fmt: skip
     dealt = sum(len(r["hands"]) for r in recs)  # tiebreak hands included
     result: dict[str, Any] = {
         "rules": rules.to_dict(),
@@ -187,40 +199,12 @@ def arena_poch(
     from engine.poch.errors import InvalidRulesError
     from engine.poch.rules import Rules
 
-    try:
-        options = json.loads(rules_json)
-        if not isinstance(options, dict):
-            raise click.BadParameter("must be a JSON object", param_hint="--rules")
-        options.setdefault("players", players)
-        rules = Rules.from_dict(options)
-        specs = [s for s in bots.split(",") if s.strip()]
-        if not specs:
-            raise ValueError("--bots: name at least one bot or level, e.g. hard,heuristic")
-        lineup = [parse_player(specs[i % len(specs)]) for i in range(rules.players)]
-    except (json.JSONDecodeError, InvalidRulesError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from exc
-
-    from rich.progress import Progress
-
-    with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
-        task = bar.add_task("deals", total=None)
-
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        stats, recs = run_arena(
-            rules,
-            lineup,
-            deals,
-            seed=seed,
-            processes=processes,
-            duplicate=not no_duplicate,
-            progress=progress,
-        )
-    if records:
-        with open(records, "w") as fh:
-            for r in recs:
-                fh.write(json.dumps(r) + "\n")
+    rules, lineup = _rules_and_lineup(rules_json, players, bots, Rules, parse_player,
+                                      InvalidRulesError)  # fmt: skip
+    stats, recs = _play_arena(
+        run_arena, "deals", as_json, records,
+        rules, lineup, deals, seed=seed, processes=processes, duplicate=not no_duplicate,
+    )  # fmt: skip
     result: dict[str, Any] = {
         "rules": {**rules.to_dict(), "deals": 1},
         "lineup": [p.label for p in lineup],
