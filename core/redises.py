@@ -184,6 +184,10 @@ def connect(settings: dict[str, Any] | None = None, **options: Any) -> Redises:
             "(POCHA_QUEUE_REDIS_URL), numbered from 0"
         )
     store = connect_store(url, cluster=clustered, **options)
+    if clustered:
+        # The due sets' hash-tag table, made now (a fraction of a second), not in the
+        # first request that owes a bot turn.
+        due_keys(True)
     if not queue_urls or queue_urls == [url]:
         return Redises(store, store)
     groups = tuple(connect_plain(queue_url, **options) for queue_url in queue_urls)

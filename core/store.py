@@ -148,6 +148,10 @@ _TOUCH_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
 """
 
+#: The errors of a cluster node that no longer serves a slot, or of a cluster failing over:
+#: the command is sent again through the cluster client, which learns the new layout.
+_RELOCATED = ("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN")
+
 #: A person is written down as seen at most this often per seat and process (seconds).
 TOUCH_SECONDS = 5.0
 
@@ -708,7 +712,7 @@ class GameStore:
                 connection.disconnect()
                 self._local.nodes = {}
             except redis.ResponseError as exc:
-                if not str(exc).startswith(("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN")):
+                if not str(exc).startswith(_RELOCATED):
                     raise
         if wait:
             return self._run_replicated_on_cluster(script, keys, args)
@@ -745,9 +749,7 @@ class GameStore:
                 # cluster's layout again, then try on the slot's owner now.
                 if attempt == 2:
                     raise
-                if isinstance(exc, redis.ResponseError) and not str(exc).startswith(
-                    ("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN")
-                ):
+                if isinstance(exc, redis.ResponseError) and not str(exc).startswith(_RELOCATED):
                     raise
                 cluster.nodes_manager.initialize()
                 continue
@@ -875,7 +877,7 @@ class GameStore:
         except (redis.ConnectionError, redis.TimeoutError):
             self._local.nodes = {}
         except redis.ResponseError as exc:
-            if not str(exc).startswith(("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN")):
+            if not str(exc).startswith(_RELOCATED):
                 raise
         return self.redis.hmget(key, fields)
 

@@ -85,7 +85,9 @@ class Ready(MethodView):
         `unavailable` when Redis does not answer.
         """
         redises = services().redises
-        if not (redises.store.ping() and all(q.ping() for q in redises.groups)):
+        # Each Redis once (on one Redis, the store is the queues).
+        clients = {id(c): c for c in (redises.store, *redises.groups)}.values()
+        if not all(client.ping() for client in clients):
             raise NotReady(_("Redis does not answer."))
         if is_full(redises.store):
             raise StoreFull(
