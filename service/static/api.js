@@ -47,7 +47,10 @@ export class Api {
     return this.request("GET", "/api/v1/rules");
   }
 
-  /** `table`: {listed, stand_in_level} for a game with open seats or several people. */
+  /**
+   * `table`: {listed, stand_in_level} for a game with open seats or several people, and
+   * `game` ("poch") for a game other than Pocha, the default.
+   */
   createGame(players, rules, seed, table = {}) {
     const body = { players, ...table };
     if (rules) body.rules = rules;
@@ -102,6 +105,25 @@ export class Api {
   act(gameId, action, version) {
     const path = typeof action === "number" ? "bids" : "plays";
     const body = typeof action === "number" ? { bid: action } : { card: action };
+    const headers = version === undefined ? {} : { "If-Match": `"${version}"` };
+    return this.request("POST", `/api/v1/games/${encodeURIComponent(gameId)}/${path}`, body, headers);
+  }
+
+  /**
+   * A Poch decision in its wire form, refused with 412 if the game left `version`: "pass",
+   * "hold" or an amount (a bet or a raise) to /bets, a suit letter to /suits, a card code
+   * (the start card) to /plays.
+   */
+  decide(gameId, action, version) {
+    let path;
+    let body;
+    if (action === "pass" || action === "hold" || typeof action === "number") {
+      [path, body] = ["bets", { bet: action }];
+    } else if (action.length === 1) {
+      [path, body] = ["suits", { suit: action }];
+    } else {
+      [path, body] = ["plays", { card: action }];
+    }
     const headers = version === undefined ? {} : { "If-Match": `"${version}"` };
     return this.request("POST", `/api/v1/games/${encodeURIComponent(gameId)}/${path}`, body, headers);
   }

@@ -45,6 +45,8 @@ const reducedMotion = window.matchMedia?.("(prefers-reduced-motion: reduce)").ma
 
 const state = {
   rulebook: null,
+  games: {}, // each game's rule options and bot levels, by game: {pocha, poch}
+  poch: null, // the Poch table's module (poch.js), loaded for a Poch game only
   game: null, // {id, token, hostToken, seat}
   me: null, // Api acting as the seat
   view: null,
@@ -72,6 +74,9 @@ const state = {
 // -- small helpers -------------------------------------------------------------------------
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, reducedMotion ? 0 : ms));
+// Pocha's views end in phase "finished", Poch's in "over" (they say which game with `game`).
+const isPoch = (view) => view?.game === "poch";
+const isOver = (view) => view?.phase === "finished" || view?.phase === "over";
 
 function nameOf(seat) {
   const player = state.view?.players?.[seat];
@@ -123,6 +128,7 @@ async function loadRulebook() {
   try {
     state.rulebook = await new Api().rules();
     state.levels = state.rulebook.bot_levels.map((l) => l.name);
+    state.games = gamesOf(state.rulebook);
     return true;
   } catch (error) {
     app.innerHTML = `<p class="notice error">${t("error.noService", { message: escapeHtml(error.message) })}</p>`;
@@ -130,9 +136,48 @@ async function loadRulebook() {
   }
 }
 
-function levelOptions(chosen, extra = "") {
+// Poch's options and levels as engine/poch/rules.py and ai/poch/levels.py declare them: the
+// form's fallback while GET /api/v1/rules lists no `games` (the API took Poch in steps).
+const POCH_FALLBACK = {
+  options: [
+    { name: "players", kind: "int", minimum: 3, maximum: 8, default: 4, doc: "Players at the table." },
+    { name: "chips", kind: "int", minimum: 1, maximum: 10000, default: 50, doc: "Chips each player starts with." },
+    {
+      name: "ante",
+      kind: "int",
+      minimum: 1,
+      maximum: 100,
+      default: 1,
+      doc: "Chips each player puts on each of the eight plates every deal.",
+    },
+    { name: "deals", kind: "int", minimum: 1, maximum: 200, default: null, doc: "Deals in the game (default two per player)." },
+  ],
+  levels: ["random", "heuristic", "easy", "medium", "hard"],
+};
+
+/** Each game's options (with `minimum`/`maximum`, as the form reads them) and levels. */
+function gamesOf(rulebook) {
+  const games = { pocha: { options: rulebook.options, levels: state.levels } };
+  const poch = (rulebook.games ?? []).find((g) => g.game === "poch") ?? POCH_FALLBACK;
+  games.poch = {
+    options: (poch.options ?? POCH_FALLBACK.options).map((o) => ({
+      ...o,
+      minimum: o.minimum ?? o.low,
+      maximum: o.maximum ?? o.high,
+    })),
+    levels: (poch.levels ?? POCH_FALLBACK.levels).map((l) => (typeof l === "string" ? l : l.name)),
+  };
+  return games;
+}
+
+/** The bot levels of a game ("pocha" for a view that names none). */
+function levelsOf(game) {
+  return state.games[game ?? "pocha"]?.levels ?? state.levels;
+}
+
+function levelOptions(chosen, extra = "", levels = state.levels) {
   return (
-    state.levels
+    levels
       .map((l) => `<option value="${l}" ${l === chosen ? "selected" : ""}>${escapeHtml(levelName(l))}</option>`)
       .join("") + extra
   );
@@ -152,8 +197,11 @@ async function showSetup(message = "") {
   <div class="lobby-page">
     <form id="setup" class="setup panel" autocomplete="off">
       <h2>${t("setup.title")}</h2>
-      <p class="lead">${t("setup.lead")}</p>
+      <p class="lead" id="setup-lead">${t("setup.lead")}</p>
       <div class="grid">
+        <label>${t("setup.game")} <select name="game">
+          <option value="pocha" selected>${t("setup.gamePocha")}</option>
+          <option value="poch">${t("setup.gamePoch")}</option></select></label>
         <label>${t("setup.name")} <input name="name" maxlength="40" required
           value="${escapeHtml(localStorage.getItem(NAME_KEY) || t("you"))}"></label>
         <label>${t("setup.seed")} <input type="number" name="seed" min="0" placeholder="${t("setup.random")}"></label>
@@ -184,19 +232,15 @@ async function showSetup(message = "") {
         <div id="lobby-tables"><p class="muted">${t("lobby.loading")}</p></div></section>
     </aside>
   </div>`;
-  // The rule fields come from the API's list of options, not from this page.
-  document.getElementById("rules").replaceWith(rulesFieldset(state.rulebook.options));
   const form = document.getElementById("setup");
-  const turnField = form.elements.namedItem("turn_seconds");
-  turnField?.addEventListener("input", () => {
-    turnField.dataset.touched = "yes";
-  });
+  const chosenGame = () => form.game.value;
   // Open seats make a table: the lobby and stand-in options show, and a clock is proposed
   // (the API's default) unless the person set one.
   const tableOptions = () => {
     const open = [...form.querySelectorAll("select.level")].filter((s) => s.value === OPEN).length;
     document.getElementById("table-options").hidden = open === 0;
     form.deal.textContent = open ? t("setup.openTable") : t("setup.deal");
+    const turnField = form.elements.namedItem("turn_seconds");
     if (turnField && !turnField.dataset.touched) {
       turnField.value = String(open ? DEFAULT_TURN_SECONDS : turnField.defaultValue);
     }
@@ -204,18 +248,46 @@ async function showSetup(message = "") {
   const botRows = () => {
     const count = Number(form.players.value) - 1;
     const chosen = form["all-levels"].value;
+    const levels = levelsOf(chosenGame());
     const before = [...form.querySelectorAll("select.level")].map((s) => s.value);
+    // A seat keeps its choice when the other game has that level too.
+    const keep = (value) => (value === OPEN || levels.includes(value) ? value : undefined);
     document.getElementById("bots").innerHTML = Array.from(
       { length: count },
       (_, i) => `<label>${t("seat.n", { n: i + 2 })} <select class="level" name="seat-${i + 2}" data-bot="${i + 1}">${levelOptions(
-        before[i] ?? chosen,
+        keep(before[i]) ?? chosen,
         `<option value="${OPEN}" ${before[i] === OPEN ? "selected" : ""}>${t("setup.person")}</option>`,
+        levels,
       )}</select></label>`,
     ).join("");
     tableOptions();
   };
+  // The rule fields come from the API's list of options, not from this page: the chosen
+  // game's, made again when the other game is chosen.
+  let rulesBox = document.getElementById("rules");
+  const showRules = () => {
+    const fieldset = rulesFieldset(state.games[chosenGame()]?.options ?? state.rulebook.options);
+    rulesBox.replaceWith(fieldset);
+    rulesBox = fieldset;
+    const turnField = form.elements.namedItem("turn_seconds");
+    turnField?.addEventListener("input", () => {
+      turnField.dataset.touched = "yes";
+    });
+    form.players.addEventListener("change", botRows);
+  };
+  showRules();
   botRows();
-  form.players.addEventListener("change", botRows);
+  form.game.addEventListener("change", () => {
+    const levels = levelsOf(chosenGame());
+    const level = levels.includes("medium") ? "medium" : levels[0];
+    for (const name of ["all-levels", "stand-in"]) {
+      const keep = levels.includes(form[name].value) ? form[name].value : level;
+      form[name].innerHTML = levelOptions(keep, "", levels);
+    }
+    document.getElementById("setup-lead").textContent = t(chosenGame() === "poch" ? "setup.leadPoch" : "setup.lead");
+    showRules();
+    botRows();
+  });
   form["all-levels"].addEventListener("change", () => {
     for (const select of form.querySelectorAll("select.level")) {
       if (select.value !== OPEN) select.value = form["all-levels"].value;
@@ -260,9 +332,10 @@ async function createGame(form) {
       players.push({ name: `Bot ${select.dataset.bot}`, bot: select.value });
     }
   }
+  const game = form.game.value;
   let rules;
   try {
-    rules = readRules(form, state.rulebook.options);
+    rules = readRules(form, state.games[game]?.options ?? state.rulebook.options);
   } catch (error) {
     if (!(error instanceof RuleFormError)) throw error;
     say(error.message, "error");
@@ -273,7 +346,8 @@ async function createGame(form) {
   form.deal.disabled = true;
   say(open ? t("setup.opening") : t("setup.dealing"));
   try {
-    const created = await new Api().createGame(players, rules, seed, table);
+    // Pocha is the API's default game: its requests stay as they were.
+    const created = await new Api().createGame(players, rules, seed, game === "pocha" ? table : { ...table, game });
     const game = {
       id: created.id,
       token: created.seats[0].token,
@@ -359,8 +433,10 @@ async function startGame(game) {
   say("");
   let view = await state.me.view(game.id);
   if (!view.you) throw new ApiError(403, { error: "not_seated", message: t("error.notSeated") });
+  // The Poch table's module is read only when a Poch game is shown.
+  if (isPoch(view) && !state.poch) state.poch = await import("./poch.js");
   const mine = view.players[view.you.seat];
-  if (mine?.away && !mine.left && view.phase !== "finished") {
+  if (mine?.away && !mine.left && !isOver(view)) {
     // Coming back to the table is acting again: the stand-in stops playing this seat.
     view = await state.me.comeBack(game.id, view.you.seat);
     say(t("back.done"));
@@ -464,6 +540,7 @@ async function pump() {
 /** Show one event: the table moves, then the page waits a moment so people see it. */
 async function show(event) {
   const view = state.view;
+  if (isPoch(view) && state.poch && (await state.poch.showEvent(event, pochContext))) return;
   switch (event.type) {
     case "hand_dealt":
       state.table = [];
@@ -593,6 +670,8 @@ async function refresh(always = false) {
 }
 
 async function loadHistory() {
+  // The Poch table shows its deals from the view (`deal_results`): no score sheet to read.
+  if (isPoch(state.view)) return;
   state.history = await state.me.history(state.game.id);
 }
 
@@ -610,6 +689,13 @@ async function act(action) {
   say("");
   render();
   try {
+    if (isPoch(state.view)) {
+      // The decision's events (and the bots' after it) are shown from the stream, on the
+      // view held now; the view answered is read again once they have been shown.
+      const answer = await state.me.decide(state.game.id, action, state.view.version);
+      state.poch.afterDecision(state.view, answer);
+      return;
+    }
     const view = await state.me.act(state.game.id, action, state.view.version);
     if (view.version < state.view.version) {
       // The stream brought a newer view while the answer was on its way: keep that.
@@ -643,6 +729,11 @@ async function askHint() {
     if (state.view.version !== version) return;
     state.hint = { version, action, analysis: analysis || [] };
     const best = state.hint.analysis.find((a) => a.action === action);
+    if (isPoch(state.view)) {
+      say(t("hint.says", { what: state.poch.actionText(action) }), "hint");
+      render();
+      return;
+    }
     const why = best
       ? " " +
         t("hint.why", {
@@ -679,11 +770,15 @@ function render() {
     app.innerHTML = waitingHtml(view, {
       me: state.game?.seat,
       host: Boolean(state.game?.hostToken),
-      levels: state.levels.length ? state.levels : ["medium"],
+      levels: levelsOf(view.game).length ? levelsOf(view.game) : ["medium"],
       level: state.startLevel ?? view.table?.stand_in_level ?? "medium",
       notice: state.notice,
       noticeKind: state.noticeKind,
     });
+    return;
+  }
+  if (isPoch(view) && state.poch) {
+    app.innerHTML = state.poch.tableHtml(view, pochContext);
     return;
   }
   const mine = myTurn();
@@ -695,9 +790,6 @@ function render() {
     view.trump.holder === null
       ? t("trump.turnedUp")
       : t("trump.heldBy", { name: escapeHtml(nameOf(view.trump.holder)) });
-  const clockOn =
-    state.clock && state.clock.turn === view.turn && state.clock.version === view.version && view.phase !== "finished";
-
   const seats = view.players
     .map((player, seat) => {
       const classes = ["seat"];
@@ -716,21 +808,8 @@ function render() {
         you && seat === you.seat
           ? ""
           : `<div class="backs" aria-label="${t("seat.cards", { n: view.hand_sizes[seat] })}">${"<i></i>".repeat(view.hand_sizes[seat])}</div>`;
-      const badges = [
-        role ? `<span class="badge">${role}</span>` : "",
-        player.left
-          ? `<span class="badge left">${t("badge.left")}</span>`
-          : player.away
-            ? `<span class="badge away">${t("badge.away")}</span>`
-            : "",
-        player.stand_in && !player.bot
-          ? `<span class="badge stand-in" title="${escapeHtml(levelName(player.stand_in))}">${t("badge.standIn")}</span>`
-          : "",
-      ].join("");
-      const clock =
-        clockOn && seat === view.turn
-          ? `<span class="clock" data-until="${state.clock.until}" title="${t("clock.title")}">${clockText(state.clock.until)}</span>`
-          : "";
+      const badges = (role ? `<span class="badge">${role}</span>` : "") + seatBadges(player);
+      const clock = clockHtml(view, seat);
       return `<div class="${classes.join(" ")}" data-seat="${seat}">
         <div class="who">${view.table ? presenceDot(player, seat === you?.seat) : ""}<span class="name">${escapeHtml(nameOf(seat))}</span>
           <span class="score" title="${t("seat.total")}">${view.scores[seat]}</span></div>
@@ -782,20 +861,12 @@ function render() {
       name: escapeHtml(nameOf(view.turn)),
     });
 
-  const me = you ? view.players[you.seat] : null;
-  const awayBar =
-    me && me.away && !me.left && view.phase !== "finished"
-      ? `<div class="away-bar panel" role="alert"><span>${t("away.you")}</span>
-          <button class="primary" data-action="back">${t("away.back")}</button></div>`
-      : "";
-
   const finished = view.phase === "finished" && caughtUp;
-  const leaveLabel = finished ? t("game.new") : view.table ? t("game.leaveTable") : t("game.leave");
   app.innerHTML = `
   <section id="game" class="game" data-phase="${view.phase}" data-my-turn="${mine ? "yes" : "no"}"
       data-version="${view.version}">
     <div class="main">
-      ${awayBar}
+      ${awayBarHtml(view)}
       <div class="status panel">
         <div class="hand-info"><strong>${handTitle(view)}</strong>
           <span>${t(view.cards_per_player === 1 ? "hand.oneCard" : "hand.cards", { n: view.cards_per_player })}</span>
@@ -815,12 +886,50 @@ function render() {
     </div>
     <aside class="side">
       ${scoreSheet(view)}
-      <div class="game-tools"><button data-action="leave" class="quiet">${leaveLabel}</button>
-        ${view.table?.code ? `<span class="table-code">${t("game.table", { code: escapeHtml(view.table.code) })}</span>` : ""}
-        <span class="game-id">${t("game.id", { id: escapeHtml(view.id) })}</span></div>
+      ${gameToolsHtml(view, finished)}
     </aside>
     ${finished ? finalHtml(view, rank) : ""}
   </section>`;
+}
+
+/** A seat's badges for its presence at a table: left, away, played by the stand-in. */
+function seatBadges(player) {
+  return [
+    player.left
+      ? `<span class="badge left">${t("badge.left")}</span>`
+      : player.away
+        ? `<span class="badge away">${t("badge.away")}</span>`
+        : "",
+    player.stand_in && !player.bot
+      ? `<span class="badge stand-in" title="${escapeHtml(levelName(player.stand_in))}">${t("badge.standIn")}</span>`
+      : "",
+  ].join("");
+}
+
+/** The clock of `seat`, if it is the seat whose turn the view's clock counts. */
+function clockHtml(view, seat) {
+  const clockOn =
+    state.clock && state.clock.turn === view.turn && state.clock.version === view.version && !isOver(view);
+  return clockOn && seat === view.turn
+    ? `<span class="clock" data-until="${state.clock.until}" title="${t("clock.title")}">${clockText(state.clock.until)}</span>`
+    : "";
+}
+
+/** The bar that asks a seat marked away to come back. */
+function awayBarHtml(view) {
+  const me = view.you ? view.players[view.you.seat] : null;
+  return me && me.away && !me.left && !isOver(view)
+    ? `<div class="away-bar panel" role="alert"><span>${t("away.you")}</span>
+          <button class="primary" data-action="back">${t("away.back")}</button></div>`
+    : "";
+}
+
+/** Under the score sheet: leave (or a new game, once finished), the table's code, the id. */
+function gameToolsHtml(view, finished) {
+  const leaveLabel = finished ? t("game.new") : view.table ? t("game.leaveTable") : t("game.leave");
+  return `<div class="game-tools"><button data-action="leave" class="quiet">${leaveLabel}</button>
+        ${view.table?.code ? `<span class="table-code">${t("game.table", { code: escapeHtml(view.table.code) })}</span>` : ""}
+        <span class="game-id">${t("game.id", { id: escapeHtml(view.id) })}</span></div>`;
 }
 
 function clockText(until) {
@@ -953,13 +1062,38 @@ function flash(selector) {
   element?.classList.add("flash");
 }
 
+// -- the Poch table ----------------------------------------------------------------------------
+
+// What the Poch table (poch.js) uses of this page: its state, its motion and the markup of
+// a seat's presence and of the page's frame, shared with Pocha's table.
+const pochContext = {
+  state,
+  reduced: reducedMotion,
+  nameOf,
+  say,
+  render,
+  sleep,
+  fly,
+  myTurn,
+  readView: () => state.me.view(state.game.id),
+  presence: (view, player, seat) => (view.table ? presenceDot(player, seat === view.you?.seat) : ""),
+  levelBadge: (player) => (player.bot ? `<span class="level">${escapeHtml(levelName(player.bot))}</span>` : ""),
+  badges: (view, player, seat) => seatBadges(player) + clockHtml(view, seat),
+  awayBar: awayBarHtml,
+  gameTools: gameToolsHtml,
+};
+
 // -- wiring ----------------------------------------------------------------------------------
 
 app.addEventListener("click", (event) => {
   const target = event.target.closest("button");
   if (!target || !app.contains(target)) return;
   const action = target.dataset.action;
-  if (target.dataset.bid !== undefined) {
+  const decision = isPoch(state.view) && state.poch ? state.poch.decisionOf(target) : null;
+  if (decision !== null) {
+    // An amount out of range is sent too: the server's answer says why it is refused.
+    if (myTurn()) act(decision);
+  } else if (target.dataset.bid !== undefined) {
     const bid = Number(target.dataset.bid);
     const why = refusals(state.view).bids[bid];
     // A bid refused without a reason given is sent: the server's answer says why.
@@ -1011,7 +1145,7 @@ async function leave() {
   const view = state.view;
   if (view?.table) {
     // At a table: the seat opens again (waiting) or goes to the stand-in (in play).
-    if (view.phase !== "finished") {
+    if (!isOver(view)) {
       const ask = view.phase === "waiting" ? "leave.confirmWaiting" : "leave.confirmPlaying";
       if (!confirm(t(ask))) return;
       // Follow the game no more: the token stops opening the seat once it is left.
@@ -1033,10 +1167,10 @@ async function leave() {
     showSetup();
     return;
   }
-  if (view?.phase !== "finished" && !confirm(t("leave.confirmSolo"))) return;
+  if (!isOver(view) && !confirm(t("leave.confirmSolo"))) return;
   forgetCurrent();
   disconnect();
-  if (game && view?.phase !== "finished") {
+  if (game && !isOver(view)) {
     forgetSeat(game.id);
     // Only the host token may delete; a failure leaves the game to expire by itself.
     await new Api(game.hostToken).remove(game.id).catch(() => {});

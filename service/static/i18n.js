@@ -1,7 +1,9 @@
 // Every sentence of the page, in English and Spanish, and `t(key, params)` to get one in the
 // language chosen: from the browser's languages (navigator.languages) until the person picks
 // one in the page, then as picked (remembered in localStorage). Both languages keep the
-// game's own Spanish words: baza, triunfo, palo, mano, asistir, montar, fallar, pisar.
+// game's own Spanish words: baza, triunfo, palo, mano, asistir, montar, fallar, pisar; and
+// Poch's own German ones: the plates (As, König, ..., Mariage, Sequenz, Poch), the calls
+// (Passe, Halte, Poche, Erhöhe), Pochen, Vorhand, Kasse, Trumpf, Ausspielen.
 //
 // The strings are keyed by stable names; their texts live in the service's Babel catalogues,
 // one per language (service/locales/<lang>/LC_MESSAGES/messages.po, msgctxt "page"), the same
@@ -88,6 +90,74 @@ export const KEYS_BY_NAME = [
   N_("waiting.leadOne"),
   N_("waiting.start"),
   N_("waiting.startWithBots"),
+  // The Poch table's keys in calls Babel reads wrong (it takes a second `name: a.b` of the
+  // params for another argument) or nests too deep, and below, by a name made at run time.
+  N_("poch.amount"),
+  N_("poch.betLabel"),
+  N_("poch.betShort"),
+  N_("poch.betTitle"),
+  N_("poch.board"),
+  N_("poch.cardName"),
+  N_("poch.chipsTitle"),
+  N_("poch.dealTitle"),
+  N_("poch.ev.ante"),
+  N_("poch.ev.bluff"),
+  N_("poch.ev.choose"),
+  N_("poch.ev.collect"),
+  N_("poch.ev.dealWon"),
+  N_("poch.ev.leave"),
+  N_("poch.ev.takePot"),
+  N_("poch.finalClose"),
+  N_("poch.hint.bet"),
+  N_("poch.potLine"),
+  N_("poch.seatsLabel"),
+  N_("poch.trumpTitle"),
+  N_("rules.chipsAnte"),
+  N_("poch.call.pass"),
+  N_("poch.call.hold"),
+  N_("poch.call.bet"),
+  N_("poch.call.raise"),
+  N_("poch.callHelp.bet"),
+  N_("poch.callHelp.raise"),
+  N_("poch.direction.up"),
+  N_("poch.direction.down"),
+  N_("poch.ev.pass"),
+  N_("poch.ev.hold"),
+  N_("poch.ev.bet"),
+  N_("poch.ev.raise"),
+  N_("poch.ev.start.up"),
+  N_("poch.ev.start.down"),
+  N_("poch.plate.ace"),
+  N_("poch.plate.king"),
+  N_("poch.plate.queen"),
+  N_("poch.plate.jack"),
+  N_("poch.plate.ten"),
+  N_("poch.plate.marriage"),
+  N_("poch.plate.sequence"),
+  N_("poch.plate.pocher"),
+  N_("poch.plateTitle.ace"),
+  N_("poch.plateTitle.king"),
+  N_("poch.plateTitle.queen"),
+  N_("poch.plateTitle.jack"),
+  N_("poch.plateTitle.ten"),
+  N_("poch.plateTitle.marriage"),
+  N_("poch.plateTitle.sequence"),
+  N_("poch.plateTitle.pocher"),
+  N_("poch.rank.J"),
+  N_("poch.rank.Q"),
+  N_("poch.rank.K"),
+  N_("poch.rank.A"),
+  N_("poch.status.betting"),
+  N_("poch.status.starting"),
+  N_("poch.status.choosing"),
+  N_("poch.suit.C"),
+  N_("poch.suit.S"),
+  N_("poch.suit.H"),
+  N_("poch.suit.D"),
+  N_("rule.ante"),
+  N_("rule.chips"),
+  N_("rule.deals"),
+  N_("setup.leadPoch"),
 ];
 
 // The page's texts in its language, key -> text, from the server's catalogue.
@@ -127,6 +197,15 @@ export function setLanguage(code) {
 export function t(key, params = {}) {
   const text = STRINGS[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/**
+ * The text of the key `prefix.name`, for a key named at run time (each is marked in
+ * KEYS_BY_NAME: a key in a call is found by the extraction only as a plain string).
+ */
+export function named(prefix, name, params = {}) {
+  const key = `${prefix}.${name}`;
+  return t(key, params);
 }
 
 /** A bot level's name in the page's language (the level's own name when not known). */

@@ -63,6 +63,8 @@ function intField(option) {
       max: maximum,
       step: 1,
       value: option.default,
+      // No default value (Poch's deals: two per player): an empty box takes the game's.
+      placeholder: option.default === null ? t("rules.byDefault") : undefined,
     });
   }
   return [element("label", { title: option.doc }, label(name), input)];

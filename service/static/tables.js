@@ -19,9 +19,19 @@ function seatsLine(players) {
   return names.join(", ");
 }
 
-/** A line of a game's rules: players, the hands' cards, the clock. */
+/**
+ * A line of a game's rules: players, the hands' cards (Poch: the chips, the ante and the
+ * deals), the clock. A Poch game's rules are the ones with an `ante`.
+ */
 export function rulesLine(rules) {
   const parts = [t("rules.players", { n: rules.players })];
+  if ("ante" in rules) {
+    parts.unshift("Poch");
+    parts.push(t("rules.chipsAnte", { chips: rules.chips, ante: rules.ante }));
+    parts.push(t("rules.deals", { n: rules.deals }));
+    parts.push(rules.turn_seconds ? t("rules.clock", { n: rules.turn_seconds }) : t("rules.noClock"));
+    return parts.join(" · ");
+  }
   const schedule = Array.isArray(rules.schedule) ? rules.schedule.join(", ") : rules.schedule;
   parts.push(t("rules.schedule", { schedule: escapeHtml(schedule) }));
   parts.push(rules.turn_seconds ? t("rules.clock", { n: rules.turn_seconds }) : t("rules.noClock"));
