@@ -134,10 +134,10 @@ function seatHtml(view, seat, ctx) {
     ? `<div class="set" title="${t("poch.set")}"><span class="label">${t("poch.set")}</span>${miniCards(set)}</div>`
     : "";
   return `<div class="${classes.join(" ")}" data-seat="${seat}">
-    <div class="who">${ctx.presence(view, player, seat)}<span class="name">${escapeHtml(ctx.nameOf(seat))}</span>
-      <span class="chips score" title="${t("poch.chipsTitle")}">${view.chips[seat]}</span></div>
+    <div class="who">${ctx.presence(view, player, seat)}<span class="name">${escapeHtml(ctx.nameOf(seat))}</span></div>
     <div class="roles">${ctx.levelBadge(player)}${roles.join("")}${ctx.badges(view, player, seat)}</div>
-    <div class="stats"><span class="bet" data-label="${t("poch.betShort")}" title="${t("poch.betTitle")}">${betText || "–"}</span>${backs}</div>
+    <div class="stats"><span class="chips" title="${t("poch.chipsTitle")}">${view.chips[seat]}</span>
+      <span class="bet" data-label="${t("poch.betShort")}" title="${t("poch.betTitle")}">${betText || "–"}</span>${backs}</div>
     ${honours ? `<div class="honours">${honours}</div>` : ""}${setHtml}</div>`;
 }
 
@@ -177,7 +177,7 @@ function runHtml(view, ctx) {
   const direction = view.direction ? `<span class="direction">${named("poch.direction", view.direction)}</span>` : "";
   const body = rows
     .map(
-      (row) => `<div class="run-row ${row.suit === view.suit ? "current" : ""}" data-suit="${row.suit}">
+      (row) => `<div class="run-row ${row.suit === view.suit ? "current" : ""}" data-run="${row.suit}">
       <span class="run-suit">${suitSvg(row.suit)}</span>${row.cards
         .map(
           ({ seat, card }) => `<div class="played" data-seat="${seat}" data-card="${card}">

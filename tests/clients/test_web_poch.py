@@ -1,0 +1,401 @@
+"""The web page's Poch table in a real headless Chromium (the browser and tabs of
+test_web_browser.py): a person sets up a short Poch game against two bots in the page and
+plays it to the end by clicking (bets, start cards, suits), following the event stream; the
+page in Spanish shows Poch's own German words; and over many positions of the engine the
+table draws what the seat's view holds (every plate's and the pot's chips, the hand, the
+bets) and offers exactly the decisions the engine allows.
+Screenshots are saved under tests/artifacts/ (ignored by git) for the record.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+
+from client.api import PochaClient
+from engine.poch.game import Game
+from engine.poch.observation import observe
+from engine.poch.rules import PLATES, Rules
+from tests.clients.conftest import LiveService
+from tests.clients.test_web_browser import (  # noqa: F401 (fixtures, used by name)
+    DESKTOP,
+    PHONE,
+    Tab,
+    browser,
+    desktop,
+    phone,
+)
+
+# What a person can click now at the Poch table: a call, a start card, a suit, or the end.
+MY_DECISION = (
+    "#game[data-my-turn=yes] [data-bet], #game[data-my-turn=yes] [data-start], "
+    "#game[data-my-turn=yes] [data-suit], .final"
+)
+
+
+def poch_setup(tab: Tab, url: str, *, players: int, deals: int, level: str = "random") -> None:
+    """The setup form, Poch chosen, filled in and dealt."""
+    page = tab.page
+    page.goto(url)
+    page.wait_for_selector("#setup")
+    page.fill("input[name=name]", "Ana")
+    page.select_option("select[name=game]", "poch")
+    # The form is built again for Poch: its options and its bot levels.
+    page.wait_for_selector("#setup fieldset.rules [name=chips]")
+    page.select_option("select[name=players]", str(players))
+    page.fill("input[name=deals]", str(deals))
+    page.select_option("select[name=all-levels]", level)
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    tab.screenshot(f"web-poch-{tab.name}-setup.png")
+    page.click("#deal")
+    page.wait_for_selector("#game[data-game=poch]")
+
+
+def decide(tab: Tab, rng: random.Random) -> str:
+    """Click one of the decisions offered now (a bet within the range shown, sometimes);
+    what was clicked."""
+    page = tab.page
+    starts = page.query_selector_all("#game[data-my-turn=yes] .card-btn.playable[data-start]")
+    suits = page.query_selector_all("#game[data-my-turn=yes] [data-suit]")
+    if starts:
+        choice = rng.choice(starts)
+        what = f"start {choice.get_attribute('data-start')}"
+    elif suits:
+        choice = rng.choice(suits)
+        what = f"suit {choice.get_attribute('data-suit')}"
+    else:
+        calls = page.query_selector_all("#game[data-my-turn=yes] [data-bet]")
+        choice = rng.choice(calls)
+        what = f"call {choice.get_attribute('data-bet')}"
+        if choice.get_attribute("data-bet") == "amount":
+            field = page.locator("#poch-amount")
+            low, high = int(field.get_attribute("min")), int(field.get_attribute("max"))
+            amount = rng.randint(low, min(high, low + 2))
+            field.fill(str(amount))
+            what += f" {amount}"
+    choice.click()
+    return what
+
+
+def play_poch_to_the_end(tab: Tab, seed: int = 3, minutes: float = 4) -> list[str]:
+    """Decide by clicking whenever it is our turn until the final result shows."""
+    page = tab.page
+    rng = random.Random(seed)
+    done: list[str] = []
+    deadline = time.monotonic() + minutes * 60
+    while time.monotonic() < deadline:
+        page.wait_for_selector(MY_DECISION, timeout=60_000)
+        if page.query_selector(".final"):
+            return done
+        version = page.get_attribute("#game", "data-version")
+        done.append(decide(tab, rng))
+        if len(done) == 1:
+            tab.screenshot(f"web-poch-{tab.name}-first-decision.png")
+        # The decision is taken: our turn ends (or the game moves on).
+        page.wait_for_function(
+            "v => document.querySelector('#game')?.dataset.myTurn !== 'yes' "
+            "|| document.querySelector('#game')?.dataset.version !== v",
+            arg=version,
+            timeout=20_000,
+        )
+    raise AssertionError(f"the game did not end in {minutes} minutes: {done}")
+
+
+def test_a_whole_poch_game_against_two_bots(desktop: Tab, live_service: LiveService) -> None:  # noqa: F811
+    poch_setup(desktop, live_service.url, players=3, deals=2)
+    page = desktop.page
+    # The table as dealt: the board with its eight plates and the pot, our French cards,
+    # three seats, the trump suit.
+    page.wait_for_selector(".hand .card-btn svg")
+    plates = page.eval_on_selector_all("#board [data-plate]", "ps => ps.map(p => p.dataset.plate)")
+    assert sorted(plates) == sorted([*PLATES, "pot"])
+    assert len(page.query_selector_all(".poch-seat")) == 3
+    assert page.query_selector(".poch-trump svg[aria-label]") is not None
+    game_id = page.inner_text(".game-id").removeprefix("Game ")
+    done = play_poch_to_the_end(desktop)
+    # Every deal asks each seat for a bet: two deals, two bets of ours at least.
+    assert sum(d.startswith("call") for d in done) >= 2, done
+
+    view = PochaClient(live_service.url).view(game_id)
+    assert view["phase"] == "over" and len(view["deal_results"]) == 2
+    final = page.inner_text(".final")
+    assert "win" in final.lower()
+    ranking = page.query_selector_all(".ranking li")
+    assert len(ranking) == 3
+    # The page's chips at the end are the game's.
+    totals = page.query_selector_all(".poch-sheet tfoot td")
+    chips = [int(c.inner_text().rstrip(" ★")) for c in totals]
+    assert chips == view["result"]["chips"]
+    assert len(page.query_selector_all(".poch-sheet tbody tr")) == 2
+    desktop.screenshot("web-poch-desktop-final.png")
+    page.click("[data-action=close]")
+    desktop.screenshot("web-poch-desktop-table-after.png")
+    assert "eventsource" in desktop.event_requests
+    assert desktop.errors == []
+
+
+def test_the_page_in_spanish_keeps_pochs_own_words(phone: Tab, live_service: LiveService) -> None:  # noqa: F811
+    page = phone.page
+    page.add_init_script("localStorage.setItem('pocha.lang', 'es')")
+    poch_setup(phone, live_service.url, players=3, deals=1)
+    page.wait_for_selector(MY_DECISION, timeout=60_000)
+    text = page.inner_text("#game")
+    # The page's own words in Spanish ...
+    assert "Reparto 1 de 1" in text and "Fichas" in text, text
+    # ... and the game's German ones: the plates, the pot, the calls.
+    board = page.inner_text("#board")
+    for word in ("As", "König", "Dame", "Bube", "Zehn", "Mariage", "Sequenz", "Poch", "Kasse"):
+        assert word in board, word
+    if page.query_selector("#game[data-my-turn=yes] [data-bet]"):
+        calls = page.inner_text(".poch-bets")
+        assert "Passe" in calls and ("Poche" in calls or "Erhöhe" in calls), calls
+    assert "Pochen" in text or "Ausspielen" in text, text
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.screenshot("web-poch-phone-es.png")
+    assert phone.errors == []
+
+
+# Loads the Poch table's module into the page as `window.poch`, with `window.pochContext`:
+# the context app.js gives it, for a view alone (no stream, no motion, nothing sent).
+LOAD_POCH = """async () => {
+    window.poch = await import('/static/poch.js');
+    window.pochContext = (view, extra = {}) => {
+        const state = { view, handledSeq: view.last_event, hint: null, notice: '',
+                        noticeKind: 'info', finalClosed: false, sheetOpen: true };
+        return {
+            state, reduced: true,
+            myTurn: () => view.turn === view.you.seat,
+            nameOf: (s) => view.players[s].name,
+            say: () => {}, render: () => {}, sleep: async () => {}, fly: async () => {},
+            presence: () => '', levelBadge: () => '', badges: () => '',
+            awayBar: () => '', gameTools: () => '',
+            ...extra,
+        };
+    };
+}"""
+
+
+def load_poch(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("#setup")  # the page's catalogue is loaded
+    page.evaluate(LOAD_POCH)
+
+
+def seat_view(game: Game, seat: int, names: list[str], seq: int) -> dict[str, Any]:
+    """The seat's view as the API sends it (the spec's envelope around the observation)."""
+    obs = observe(game, seat).to_dict()
+    you = {"seat": seat, "hand": obs.pop("hand"), "legal": obs.pop("legal_actions")}
+    for key in ("format", "seat"):
+        obs.pop(key)
+    obs.update(
+        id=f"poch-{seq}", version=seq, last_event=seq, seeded=True, table=None, deadline=None,
+        seconds_left=None, you=you, players=[{"name": n} for n in names],
+    )  # fmt: skip
+    return obs
+
+
+def test_the_table_draws_the_view_and_offers_what_the_engine_allows(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    """Over random positions of every phase, the table drawn from a seat's view shows each
+    plate's and the pot's chips, every seat's chips, the seat's hand, and as decisions
+    exactly the engine's legal actions: the calls (hold only when legal, the amount's
+    bounds those of the legal bets), the start cards, the suits."""
+    rng = random.Random(11)
+    cases: list[dict[str, Any]] = []
+    for n in range(3, 9):
+        for _ in range(3):
+            names = [f"P{s}" for s in range(n)]
+            game = Game.new(Rules(players=n, chips=30, deals=3), rng.randrange(1 << 30))
+            steps = 0
+            while not game.finished and steps < 400:
+                seat = game.turn
+                assert seat is not None
+                if rng.random() < 0.25:
+                    cases.append(seat_view(game, seat, names, len(cases) + 1))
+                legal = game.legal_actions()
+                game.apply(seat, rng.choice(legal))
+                steps += 1
+            cases.append(seat_view(game, 0, names, len(cases) + 1))
+    phases = {c["phase"] for c in cases}
+    assert phases == {"betting", "starting", "choosing", "over"}, phases
+
+    page = desktop.page
+    load_poch(page, live_service.url)
+    got = page.evaluate(
+        """(cases) => {
+            const box = document.createElement('div');
+            document.body.append(box);
+            return cases.map((view) => {
+                box.innerHTML = poch.tableHtml(view, pochContext(view));
+                const all = (sel, f) => [...box.querySelectorAll(sel)].map(f);
+                const amount = box.querySelector('#poch-amount');
+                return {
+                    plates: Object.fromEntries(all('#board [data-plate]',
+                        (p) => [p.dataset.plate, Number(p.dataset.chips)])),
+                    chips: all('.poch-seat .chips', (c) => Number(c.textContent)),
+                    hand: all('.hand .card-btn', (b) => b.dataset.code),
+                    starts: all('[data-start]', (b) => b.dataset.start),
+                    suits: all('[data-suit]', (b) => b.dataset.suit),
+                    calls: all('[data-bet]', (b) => b.dataset.bet),
+                    amount: amount ? [Number(amount.min), Number(amount.max)] : null,
+                    final: Boolean(box.querySelector('.final')),
+                };
+            });
+        }""",
+        cases,
+    )
+    wrong = []
+    for view, shown in zip(cases, got, strict=True):
+        legal = view["you"]["legal"]
+        numbers = [a for a in legal if isinstance(a, int)]
+        expected = {
+            "plates": {**view["plates"], "pot": view["pot"]},
+            "chips": view["chips"],
+            "hand": view["you"]["hand"],
+            "starts": legal if view["phase"] == "starting" else [],
+            "suits": legal if view["phase"] == "choosing" else [],
+            "calls": (
+                ["pass"] + (["hold"] if "hold" in legal else []) + (["amount"] if numbers else [])
+                if view["phase"] == "betting"
+                else []
+            ),
+            "amount": [min(numbers), max(numbers)] if numbers else None,
+            "final": view["phase"] == "over",
+        }
+        if shown != expected:
+            wrong.append({"view": view, "shown": shown, "expected": expected})
+    assert not wrong, json.dumps(wrong[:2], indent=1)[:4000]
+    assert desktop.errors == []
+
+
+# What the page works out from the events, compared with the view read after them. Left
+# out: what only the server knows (whose turn, what is legal) and what a finished game
+# clears (the last deal's trump and hands).
+FROM_EVENTS = ("deal", "dealer", "chips", "active", "plates", "pot", "bets", "showdown",
+               "collected", "played", "starter", "direction", "suits_done",
+               "deal_results")  # fmt: skip
+
+
+def test_the_events_bring_the_table_to_the_next_view(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    """From a seat's view at its turn, the page shows the events up to its next turn (its
+    own decision's, the other seats', whole deals' with their ante, honours, showdown and
+    runs) one by one on that view; the table it then holds is the view the server gives
+    after them, every chip and card in place."""
+    rng = random.Random(23)
+    cases: list[dict[str, Any]] = []
+    for n in (3, 4, 5, 8):
+        for _ in range(3):
+            names = [f"P{s}" for s in range(n)]
+            game = Game.new(Rules(players=n, chips=20, deals=4), rng.randrange(1 << 30))
+            seq = 0
+
+            def pick() -> int:
+                # Often the first legal action (a pass, while betting), so that whole
+                # rounds pass too; else any.
+                legal = game.legal_actions()  # noqa: B023 (this game, called at once)
+                return legal[0] if rng.random() < 0.5 else rng.choice(legal)
+
+            while not game.finished:
+                if game.turn != 0:
+                    seq += len(game.apply(game.turn, pick()))
+                    continue
+                before = seat_view(game, 0, names, seq)
+                events: list[dict[str, Any]] = []
+                while not events or (not game.finished and game.turn != 0):
+                    assert game.turn is not None
+                    for event in game.apply(game.turn, pick()):
+                        seq += 1
+                        events.append({**event, "seq": seq, "version": seq})
+                after = seat_view(game, 0, names, seq)
+                cases.append({"before": before, "events": events, "after": after})
+    kinds = {e["type"] for c in cases for e in c["events"]}
+    # Every kind of event of a Poch game comes by (leave too: 20 chips pay few antes).
+    assert kinds >= {"ante", "deal", "collect", "pass", "bet", "hold", "raise", "no_bet",
+                     "showdown", "take_pot", "start", "choose", "play", "deal_won", "leave",
+                     "game_over"}, kinds  # fmt: skip
+
+    page = desktop.page
+    load_poch(page, live_service.url)
+    got = page.evaluate(
+        """async (cases) => {
+            const box = document.createElement('div');
+            document.body.append(box);
+            const results = [];
+            for (const { before, events, after } of cases) {
+                const ctx = pochContext(structuredClone(before), {
+                    myTurn: () => false,
+                    // The server's view while these events are shown: the one after them.
+                    readView: async () => structuredClone(after),
+                    render: () => { box.innerHTML = poch.tableHtml(ctx.state.view, ctx); },
+                });
+                const state = ctx.state;
+                const left = [];
+                for (const event of events) {
+                    if (!(await poch.showEvent(event, ctx))) left.push(event.type);
+                    state.handledSeq = event.seq;
+                }
+                results.push({ view: state.view, left });
+            }
+            return results;
+        }""",
+        cases,
+    )
+    wrong = []
+    for case, shown in zip(cases, got, strict=True):
+        after, view = case["after"], shown["view"]
+        keys = list(FROM_EVENTS)
+        if after["phase"] != "over":
+            keys += ["trump", "hand_sizes"]
+        else:
+            keys.remove("dealer")  # the engine passes the deal on before it finds the end
+        differ = {k: (view.get(k), after[k]) for k in keys if view.get(k) != after[k]}
+        if after["phase"] != "over" and view["you"]["hand"] != after["you"]["hand"]:
+            differ["hand"] = (view["you"]["hand"], after["you"]["hand"])
+        # Only the game's end is left to app.js (it reads the final view).
+        if set(shown["left"]) - {"game_over"}:
+            differ["left"] = shown["left"]
+        if differ:
+            wrong.append({"differ": differ, "events": " ".join(e["type"] for e in case["events"])})
+    assert not wrong, json.dumps(wrong[:3], indent=1)[:4000]
+    assert desktop.errors == []
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=lambda s: f"{s['width']}x{s['height']}")
+def test_a_poch_table_fits_the_screen(
+    browser: Any,  # noqa: F811
+    live_service: LiveService,
+    size: dict[str, int],
+) -> None:
+    """Eight players mid-shedding: nothing wider than the screen."""
+    rng = random.Random(5)
+    names = [f"Player {s}" for s in range(8)]
+    game = Game.new(Rules(players=8), 12)
+    while game.phase != "choosing" or len(game.played) < 10:
+        seat = game.turn
+        assert seat is not None
+        game.apply(seat, rng.choice(game.legal_actions()))
+    view = seat_view(game, game.turn or 0, names, 1)
+    tab = Tab(browser, size, f"poch-{size['width']}")
+    try:
+        page = tab.page
+        load_poch(page, live_service.url)
+        page.evaluate(
+            """(view) => {
+                document.getElementById('app').innerHTML = poch.tableHtml(view, pochContext(view));
+            }""",
+            view,
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        tab.screenshot(f"web-poch-{size['width']}-shedding.png")
+        assert tab.errors == []
+    finally:
+        tab.close()
