@@ -332,10 +332,10 @@ async function createGame(form) {
       players.push({ name: `Bot ${select.dataset.bot}`, bot: select.value });
     }
   }
-  const game = form.game.value;
+  const gameName = form.game.value;
   let rules;
   try {
-    rules = readRules(form, state.games[game]?.options ?? state.rulebook.options);
+    rules = readRules(form, state.games[gameName]?.options ?? state.rulebook.options);
   } catch (error) {
     if (!(error instanceof RuleFormError)) throw error;
     say(error.message, "error");
@@ -347,7 +347,7 @@ async function createGame(form) {
   say(open ? t("setup.opening") : t("setup.dealing"));
   try {
     // Pocha is the API's default game: its requests stay as they were.
-    const created = await new Api().createGame(players, rules, seed, game === "pocha" ? table : { ...table, game });
+    const created = await new Api().createGame(players, rules, seed, gameName === "pocha" ? table : { ...table, game: gameName });
     const game = {
       id: created.id,
       token: created.seats[0].token,
