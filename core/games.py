@@ -115,13 +115,13 @@ def read_move(game: AnyGame, move: WireAction, decision: str) -> Action:
         if decision not in POCHA_DECISIONS:
             raise WrongGame("pocha", decision)
         return action_from_wire(move)
+    if decision not in POCH_DECISIONS:
+        raise WrongGame("poch", decision)
     if decision == "play":
         return parse_poch_card(move)
     if decision == "suit":
         return poch_actions.SUIT_BASE + parse_suit(move)
-    if decision == "bet":
-        return poch_actions.action_from_wire(move)
-    raise WrongGame("poch", decision)
+    return poch_actions.action_from_wire(move)
 
 
 def refused(game: Game, seat: int) -> list[dict[str, Any]]:
@@ -149,12 +149,6 @@ def refused(game: Game, seat: int) -> list[dict[str, Any]]:
         if why is not None:
             barred.append({"card": code, "rule": why[0], "message": why[1]})
     return barred
-
-
-def bot_levels(game_name: str = DEFAULT_GAME) -> list[str]:
-    """The levels a bot seat of this game may have, read now: new levels appear without
-    a restart."""
-    return list(levels_of(game_name))
 
 
 class GameService:
