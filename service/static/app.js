@@ -165,7 +165,7 @@ function gamesOf(rulebook) {
       minimum: o.minimum ?? o.low,
       maximum: o.maximum ?? o.high,
     })),
-    levels: (poch.levels ?? POCH_FALLBACK.levels).map((l) => (typeof l === "string" ? l : l.name)),
+    levels: (poch.bot_levels ?? poch.levels ?? POCH_FALLBACK.levels).map((l) => (typeof l === "string" ? l : l.name)),
   };
   return games;
 }
@@ -640,6 +640,9 @@ async function show(event) {
 async function refresh(always = false) {
   if (!state.game) return;
   const game = state.game;
+  // The events seen when the view is asked for: events that come while it is on its way
+  // are newer than the view, not a sign that events were lost.
+  const seen = state.lastSeq;
   let view;
   try {
     view = await state.me.view(game.id);
@@ -649,7 +652,7 @@ async function refresh(always = false) {
     throw error;
   }
   if (state.game !== game) return; // the page moved on to another game meanwhile
-  if (view.last_event < state.lastSeq) {
+  if (view.last_event < seen) {
     // Events this page saw are gone (see `reset` in `connect`): start again from the game.
     state.queue = [];
     state.lastSeq = state.handledSeq = view.last_event;

@@ -87,6 +87,16 @@ function amounts(view) {
   return numbers.length ? { low: Math.min(...numbers), high: Math.max(...numbers) } : null;
 }
 
+/**
+ * Whether the seat may decide now: its turn by the page, with actions the server offered.
+ * While events are shown the view held may say it is this seat's turn (a bot's bet passed
+ * the turn on) before the server's view, with what is legal, has been read: no decision
+ * is offered from such a view.
+ */
+function offered(view, ctx) {
+  return Boolean(ctx.myTurn() && view.you?.legal?.length);
+}
+
 function highestBet(view) {
   return Math.max(0, ...view.bets.map((b) => b.amount));
 }
@@ -230,10 +240,11 @@ function controlsHtml(view, mine, hint) {
   if (view.phase === "betting") {
     const top = highestBet(view);
     const range = amounts(view);
-    const buttons = [
-      `<button class="call-btn${hinted("pass")}" data-bet="pass"><strong>${t("poch.call.pass")}</strong>
-        <small>${t("poch.callHelp.pass")}</small></button>`,
-    ];
+    const buttons = [];
+    if (legal.includes("pass")) {
+      buttons.push(`<button class="call-btn${hinted("pass")}" data-bet="pass"><strong>${t("poch.call.pass")}</strong>
+        <small>${t("poch.callHelp.pass")}</small></button>`);
+    }
     if (legal.includes("hold")) {
       buttons.push(`<button class="call-btn${hinted("hold")}" data-bet="hold"><strong>${t("poch.call.hold")} ${top}</strong>
         <small>${t("poch.callHelp.hold", { n: top })}</small></button>`);
@@ -343,7 +354,7 @@ export function tableHtml(view, ctx) {
     shown.log = [];
     shown.winner = null;
   }
-  const mine = ctx.myTurn();
+  const mine = offered(view, ctx);
   const caughtUp = view.last_event <= ctx.state.handledSeq;
   const hint = ctx.state.hint && ctx.state.hint.version === view.version ? ctx.state.hint : null;
   const over = isOver(view);
@@ -429,8 +440,9 @@ function note(ctx, text) {
   ctx.say(new DOMParser().parseFromString(text, "text/html").body.textContent);
 }
 
+/** A seat's own name, escaped, for the sentences told: "Ana bets", never "You bets". */
 function name(ctx, seat) {
-  return escapeHtml(ctx.nameOf(seat));
+  return escapeHtml(ctx.state.view.players[seat]?.name ?? ctx.nameOf(seat));
 }
 
 /** The view at the start of a deal: the ante paid, the deal's own things cleared. */
