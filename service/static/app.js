@@ -199,7 +199,7 @@ async function showSetup(message = "") {
       <h2>${t("setup.title")}</h2>
       <p class="lead" id="setup-lead">${t("setup.lead")}</p>
       <div class="grid">
-        <label>${t("setup.game")} <select name="game">
+        <label class="wide">${t("setup.game")} <select name="game">
           <option value="pocha" selected>${t("setup.gamePocha")}</option>
           <option value="poch">${t("setup.gamePoch")}</option></select></label>
         <label>${t("setup.name")} <input name="name" maxlength="40" required

@@ -23,6 +23,7 @@ from engine.poch.rules import PLATES, Rules
 from tests.clients.conftest import LiveService
 from tests.clients.test_web_browser import (  # noqa: F401 (fixtures, used by name)
     DESKTOP,
+    MISFITS,
     PHONE,
     Tab,
     browser,
@@ -51,7 +52,8 @@ def poch_setup(tab: Tab, url: str, *, players: int, deals: int, level: str = "ra
     page.select_option("select[name=players]", str(players))
     page.fill("input[name=deals]", str(deals))
     page.select_option("select[name=all-levels]", level)
-    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    # Poch's form fits as Pocha's does: nothing cut, nothing out of its box.
+    assert page.evaluate(MISFITS) == [], "Poch's setup form"
     tab.screenshot(f"web-poch-{tab.name}-setup.png")
     page.click("#deal")
     page.wait_for_selector("#game[data-game=poch]")
@@ -106,6 +108,12 @@ def play_poch_to_the_end(
             ) from None
         if page.query_selector(".final"):
             return done
+        if not done:
+            # The bots' hint for a Poch decision: said in words, and marked on the table.
+            page.click("[data-action=hint]")
+            notice = page.wait_for_selector(".notice.hint", timeout=60_000)
+            assert notice.inner_text().startswith(("Hint: ", "Pista: ")), notice.inner_text()
+            assert page.query_selector(".hinted") is not None
         version = page.get_attribute("#game", "data-version")
         done.append(decide(tab, rng))
         if len(done) == 1:
