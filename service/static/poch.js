@@ -45,7 +45,7 @@ const CALLS = ["pass", "hold", "bet", "raise"];
 /** What this page showed lately: the game's id, the lines of the log, a seat to mark. */
 const shown = { game: null, log: [], winner: null, latest: null };
 
-export function isOver(view) {
+function isOver(view) {
   return view.phase === "over";
 }
 
@@ -645,7 +645,6 @@ for (const call of CALLS) {
     const order = bettingOrder(view);
     view.phase = "betting";
     view.turn = view.bets.length < order.length ? order[view.bets.length] : null;
-    if (event.by === "stand_in") ctx.say(t("event.standIn", { name: ctx.nameOf(event.seat) }));
     note(ctx, named("poch.ev", call, { name: name(ctx, event.seat), n: event.amount, call: named("poch.call", call) }));
     ctx.render();
     document.querySelector(`.poch-seat[data-seat="${event.seat}"] .bet`)?.classList.add("flash");
@@ -664,8 +663,10 @@ export async function showEvent(event, ctx) {
   // The view already holds it (it was read after this event happened): nothing to add.
   if (event.seq <= applied(view)) return true;
   await handler(event, view, ctx);
-  // `state.view` may have been replaced meanwhile (a view read in `deal`): mark the one
-  // the event went into.
+  // A decision the stand-in made for a person who is away says so, after what it did.
+  if (event.by === "stand_in") ctx.say(t("event.standIn", { name: ctx.nameOf(event.seat) }));
+  // `state.view` may have been replaced meanwhile (a view read after an error): mark the
+  // one the event went into.
   view.applied = event.seq;
   return true;
 }

@@ -210,6 +210,34 @@ def load_poch(page: Any, url: str) -> None:
     page.evaluate(LOAD_POCH)
 
 
+def test_a_poch_table_waits_for_a_person_and_starts_with_bots(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    """A seat for a person makes a Poch table: its waiting room tells Poch's rules and
+    offers Poch's bot levels to start with; started, the Poch table is dealt."""
+    page = desktop.page
+    page.goto(live_service.url)
+    page.wait_for_selector("#setup")
+    page.fill("input[name=name]", "Ana")
+    page.select_option("select[name=game]", "poch")
+    page.wait_for_selector("#setup fieldset.rules [name=chips]")
+    page.select_option("select[name=players]", "3")
+    page.select_option("select[name=seat-2]", "open")
+    page.uncheck("input[name=listed]")
+    page.click("#deal")
+    page.wait_for_selector("#waiting")
+    lead = page.inner_text("#waiting")
+    assert "Poch" in lead and "3 players" in lead and "50 chips, ante 1" in lead, lead
+    levels = page.eval_on_selector_all("#start-level option", "os => os.map(o => o.value)")
+    assert levels == ["random", "heuristic", "easy", "medium", "hard"], levels
+    page.select_option("#start-level", "heuristic")
+    page.click("#start")
+    page.wait_for_selector("#game[data-game=poch] .hand .card-btn svg", timeout=30_000)
+    assert page.inner_text(".poch-seat[data-seat='1'] .level") == "heuristic"
+    assert desktop.errors == []
+
+
 def seat_view(game: Game, seat: int, names: list[str], seq: int) -> dict[str, Any]:
     """The seat's view as the API sends it (the spec's envelope around the observation)."""
     obs = observe(game, seat).to_dict()
