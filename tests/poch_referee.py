@@ -145,11 +145,11 @@ class PochReferee:
     """Checks a Poch game's events one by one; see the module's paragraph."""
 
     def __init__(self, rules: Mapping[str, Any]) -> None:
+        # POCH.md (Material, The game): the options and their defaults; two deals per player.
         self.players = int(rules["players"])
-        self.start_chips = int(rules["chips"])
-        self.ante = int(rules["ante"])
+        self.start_chips = int(rules.get("chips", 50))
+        self.ante = int(rules.get("ante", 1))
         deals = rules.get("deals")
-        # POCH.md (The game): two deals per player unless the option says otherwise.
         self.deals = 2 * self.players if deals is None else int(deals)
         self.chips = [self.start_chips] * self.players
         self.active = [True] * self.players
@@ -863,6 +863,13 @@ class PochReferee:
         self.step = f"deal {self.deal_no}, the view of seat {seat}"
         if view.get("phase") == "waiting":
             return
+        rules = view["rules"]
+        self._check(
+            (rules["players"], rules["chips"], rules["ante"], rules["deals"])
+            == (self.players, self.start_chips, self.ante, self.deals),
+            "The game (options)",
+            f"rules {rules}",
+        )
         expect_phase = self.phase
         self._check(
             view["phase"] == expect_phase, "Decisions", f"phase {view['phase']}, not {expect_phase}"
