@@ -5,8 +5,7 @@ This is the one test of the referee that drives `engine.poch` (to produce stream
 game is played with random legal decisions (mostly passes and small bets, sometimes all
 in, so that showdowns, bluffs, unbet deals, fines and players leaving all happen), and
 recorded as the referee's input: the hands of each deal as dealt, from the seats'
-observations, and every public event. The opening deal's events are not returned by
-`Game.new`, so they are written here from the spectator's observation of the game's start.
+observations, and every public event (the first deal's from `Game.opening_events`).
 Then each corruption changes one thing in a recorded stream (a payout, a card's place, a
 plate, a fine, a bet...) and the referee must refuse it, naming the rule.
 """
@@ -56,20 +55,19 @@ def dealt_hands(game: Game) -> dict[int, list[str]]:
 
 
 def opening_events(game: Game) -> list[dict[str, Any]]:
-    """The first deal's events, which `Game.new` keeps to itself: from the spectator's view."""
+    """The first deal's events as `Game.new` keeps them (the service's first events); they
+    must say what the spectator's observation of the game's start says."""
     view = observe(game, None).to_dict()
-    ante = view["rules"]["ante"]
     n = game.players
     order = [(view["dealer"] + 1 + k) % n for k in range(n)]
-    return [
-        {"type": "ante", "deal": 1, "dealer": view["dealer"], "each": 8 * ante},
-        {
-            "type": "deal",
-            "counts": {str(s): view["hand_sizes"][s] for s in order},
-            "trump": view["trump"],
-        },
+    counts = {str(s): view["hand_sizes"][s] for s in order}
+    written = [
+        {"type": "ante", "deal": 1, "dealer": view["dealer"], "each": 8 * view["rules"]["ante"]},
+        {"type": "deal", "counts": counts, "trump": view["trump"]},
         *({"type": "collect", **e} for e in view["collected"]),
     ]
+    assert game.opening_events == written
+    return list(game.opening_events)
 
 
 def choose(game: Game, rng: random.Random) -> int:
