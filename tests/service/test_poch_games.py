@@ -234,3 +234,26 @@ def test_whole_poch_game_people_and_bots(
     assert history["deals"] == referee.deal_results
     assert history["chips"] == referee.chips
     assert history["result"] == referee.result
+
+
+def test_an_unseeded_poch_game_keeps_its_seed(client: FlaskClient, store: GameStore) -> None:
+    """Without a seed the game draws one of 128 bits (no search from one's own cards finds
+    it); it is stored, and never shown: not in views, events or the history."""
+    players = [{"name": "Ana"}, {"name": "Bot", "bot": "heuristic"}, {"name": "Bea"}]
+    response = client.post("/api/v1/games", json={"game": "poch", "players": players})
+    assert response.status_code == 201, response.json
+    created = body_of(response)
+    game_id = created["id"]
+    seed = int(store.load(game_id).game.to_dict()["seed"])
+    assert seed.bit_length() > 100
+    token = created["seats"][0]["token"]
+    url = f"/api/v1/games/{game_id}"
+    texts = [
+        client.get(url).get_data(as_text=True),
+        client.get(url, headers=bearer(token)).get_data(as_text=True),
+        client.get(f"{url}/events").get_data(as_text=True),
+        client.get(f"{url}/history").get_data(as_text=True),
+    ]
+    assert body_of(client.get(url))["seeded"] is False
+    for text in texts:
+        assert str(seed) not in text and '"seed"' not in text
