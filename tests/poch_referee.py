@@ -210,8 +210,9 @@ class PochReferee:
 
     @staticmethod
     def _fields(e: Mapping[str, Any]) -> dict[str, Any]:
-        # The service adds its own bookkeeping to each engine event.
-        return {k: v for k, v in e.items() if k not in ("type", "seq", "version", "at")}
+        # The service adds its own bookkeeping to each engine event: its number, the game's
+        # version, and who decided when a stand-in bot did ("by").
+        return {k: v for k, v in e.items() if k not in ("type", "seq", "version", "by")}
 
     # -- helpers ----------------------------------------------------------------------------
 
