@@ -44,10 +44,30 @@ class Table:
         self,
         client: FlaskClient,
         store: GameStore,
+        created: dict[str, Any],
+        tokens: list[str | None],
+        rules: dict[str, int],
+    ) -> None:
+        self.client, self.store = client, store
+        self.id: str = created["id"]
+        self.tokens = tokens
+        self.people = [s for s, token in enumerate(tokens) if token]
+        self.referee = PochReferee({"players": len(tokens), **rules})
+        self.seq = 0
+        self.version = created["version"]
+        self.views: dict[int | None, dict[str, Any]] = {}
+        self.illegal_tried = 0
+
+    @classmethod
+    def create(
+        cls,
+        client: FlaskClient,
+        store: GameStore,
         lineup: list[str],
         rules: dict[str, int],
         seed: int,
-    ) -> None:
+    ) -> Table:
+        """A game made with its seats given: people where `lineup` says "person"."""
         players = [
             {"name": f"P{i}"} if who == "person" else {"name": f"Bot {i}", "bot": who}
             for i, who in enumerate(lineup)
@@ -62,16 +82,17 @@ class Table:
         response = client.post("/api/v1/games", json=body)
         assert response.status_code == 201, response.json
         created = body_of(response)
-        self.client, self.store = client, store
-        self.id: str = created["id"]
-        self.tokens: list[str | None] = [s.get("token") for s in created["seats"]]
-        self.people = [s for s, who in enumerate(lineup) if who == "person"]
-        assert all(self.tokens[s] for s in self.people)
-        self.referee = PochReferee({"players": len(lineup), **rules})
-        self.seq = 0
-        self.version = created["version"]
-        self.views: dict[int | None, dict[str, Any]] = {}
-        self.illegal_tried = 0
+        tokens: list[str | None] = [s.get("token") for s in created["seats"]]
+        assert [bool(t) for t in tokens] == [who == "person" for who in lineup]
+        return cls(client, store, created, tokens, rules)
+
+    def play_to_the_end(self, rng: random.Random) -> None:
+        for _ in range(2_000):
+            self.sync()
+            if self.referee.expect == "over":
+                return
+            self.decide(rng)
+        raise AssertionError("the game did not end")
 
     def view(self, seat: int | None) -> dict[str, Any]:
         token = None if seat is None else self.tokens[seat]
@@ -206,22 +227,20 @@ def choose(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
     return rng.choice(amounts[:3]) if amounts else "pass"
 
 
-@pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize(
-    ("lineup", "rules"), [pytest.param(*x, id=f"{len(x[0])}-players") for x in LINEUPS]
+    ("lineup", "rules", "seed"),
+    [
+        pytest.param(lineup, rules, seed, id=f"{len(lineup)}-players-{seed}")
+        for lineup, rules in LINEUPS
+        # A second game for 3, 5 and 8 players, whose deals are uneven in three ways.
+        for seed in ([1, 2] if len(lineup) in (3, 5, 8) else [1])
+    ],
 )
 def test_whole_poch_game_people_and_bots(
     client: FlaskClient, store: GameStore, lineup: list[str], rules: dict[str, int], seed: int
 ) -> None:
-    table = Table(client, store, lineup, rules, seed)
-    rng = random.Random(seed)
-    for _ in range(2_000):
-        table.sync()
-        if table.referee.expect == "over":
-            break
-        table.decide(rng)
-    else:
-        raise AssertionError("the game did not end")
+    table = Table.create(client, store, lineup, rules, seed)
+    table.play_to_the_end(random.Random(seed))
     referee = table.referee
     assert referee.deals_checked >= 1
     # Deals the bots played alone after every person had left are checked blind.
@@ -257,3 +276,51 @@ def test_an_unseeded_poch_game_keeps_its_seed(client: FlaskClient, store: GameSt
     assert body_of(client.get(url))["seeded"] is False
     for text in texts:
         assert str(seed) not in text and '"seed"' not in text
+
+
+def test_a_poch_table_joined_given_a_bot_and_left_midway(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """A game gathered at a table: two people join by its code, the host puts a bot in the
+    last open seat (which starts the game), and a person leaves in the second deal, the
+    stand-in playing their seat from then on. The table's events fall among the deal's and
+    the referee checks the game through them."""
+    players = [{"name": "Ana"}, {"open": True}, {"name": "Bot", "bot": "random"}]
+    players += [{"open": True}, {"open": True}]
+    rules = {"deals": 4}
+    body = {"game": "poch", "players": players, "rules": {**rules, "turn_seconds": 0}, "seed": 12}
+    response = client.post("/api/v1/games", json=body)
+    assert response.status_code == 201, response.json
+    created = body_of(response)
+    tokens: list[str | None] = [s.get("token") for s in created["seats"]]
+    for name in ("Bea", "Cid"):
+        joined = client.post(f"/api/v1/tables/{created['table_code']}/seats", json={"name": name})
+        assert joined.status_code == 201, joined.json
+        tokens[body_of(joined)["seat"]] = body_of(joined)["token"]
+    waiting = body_of(client.get(f"/api/v1/games/{created['id']}"))
+    assert waiting["phase"] == "waiting" and waiting["turn"] is None
+    open_seat = tokens.index(None, 3) if None in tokens[3:] else tokens.index(None)
+    started = client.post(
+        f"/api/v1/games/{created['id']}/seats/{open_seat}/bot",
+        json={"level": "heuristic"},
+        headers=bearer(created["host_token"]),
+    )
+    assert started.status_code == 200, started.json
+    table = Table(client, store, created, tokens, rules)
+    rng = random.Random(12)
+    leaver = next(s for s in table.people if s != 0)
+    while table.referee.expect != "over":
+        table.sync()
+        if table.referee.deal_no == 2 and leaver in table.people:
+            left = client.post(
+                f"/api/v1/games/{table.id}/seats/{leaver}/leave", headers=bearer(tokens[leaver])
+            )
+            assert left.status_code == 200, left.json
+            table.people.remove(leaver)
+            continue
+        if table.referee.expect != "over":
+            table.decide(rng)
+    kinds = {e["type"] for e in body_of(client.get(f"/api/v1/games/{table.id}/events"))}
+    assert {"seat_taken", "seat_bot", "seat_left"} <= kinds
+    assert table.referee.deals_checked >= 2
+    assert table.referee.blind_deals <= 1
