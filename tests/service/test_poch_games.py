@@ -232,7 +232,7 @@ def choose(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
     [
         pytest.param(lineup, rules, seed, id=f"{len(lineup)}-players-{seed}")
         for lineup, rules in LINEUPS
-        # A second game for 3, 5 and 8 players, whose deals are uneven in three ways.
+        # A second game for 3 and 5 players (uneven deals) and for 8 (the most).
         for seed in ([1, 2] if len(lineup) in (3, 5, 8) else [1])
     ],
 )
