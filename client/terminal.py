@@ -194,7 +194,8 @@ class TerminalGame:
     ) -> None:
         self.api = api
         self.console = console
-        self.ask: Prompt = ask or console.input
+        # A prompt is plain text, never markup: Poch's "[pass/1-15]" would read as a tag.
+        self.ask: Prompt = ask or (lambda prompt: console.input(Text(prompt)))
         self.line: LineReader = line or stdin_line
         self.me: PochaClient = api
         self.host: PochaClient | None = None  # with the host token, for who made the table

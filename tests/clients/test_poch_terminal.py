@@ -119,12 +119,13 @@ def test_a_poch_table_opened_in_one_terminal_and_joined_from_another(
                      "--name", "Bea"]
                 )  # fmt: skip
         running = {"ana": True, "bea": True}
+        bets = {"ana": ["1"], "bea": ["1"]}  # each opens with 1 chip if it may, once
         while any(running.values()):
             assert time.monotonic() < deadline, ana.screen[-2000:] + bea.screen[-2000:]
             for who, terminal in (("ana", ana), ("bea", bea)):
                 if running[who]:
                     running[who] = terminal.read(0.1)
-                    answer(terminal, ["1"])
+                    answer(terminal, bets[who])
         assert ana.process.wait(timeout=10) == 0
         assert bea.process.wait(timeout=10) == 0
     finally:
