@@ -29,6 +29,7 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
 from ai.bot import Budget
+from ai.games import decide_in, levels_of
 from ai.levels import LEVELS, decide
 from core.admission import UNBOUNDED, Admission, left_queue
 from core.bot_metrics import record_decision
@@ -46,8 +47,8 @@ from core.queues import (
 )
 from core.turns import store_for
 from engine.errors import InvalidStateError
+from engine.games import kind_of
 from engine.i18n import _
-from engine.observation import observe
 from engine.position import position_from_dict
 
 KINDS = ("hint", "ai_move")
@@ -190,15 +191,24 @@ def think_hint(
                 now=record.version,
             )
         )
-    obs = observe(record.game, seat)
     name, budget = thinking.decide_args()
+    levels = levels_of(kind_of(record.game))
+    if budget is None and name not in levels:
+        raise AdviceRefused(
+            _(
+                "This game's bots have no level {level}; its levels are {levels}.",
+                level=repr(name),
+                levels=", ".join(levels),
+            )
+        )
     started = time.perf_counter()
-    decision = decide(
-        obs, name, seed=bot_seed(record.game.seed, version), budget=budget, analyse=True
-    )
+    decision = decide_in(
+        record.game, seat, name, seed=bot_seed(record.game.seed, version), budget=budget,
+        analyse=True,
+    )  # fmt: skip
     record_decision(connection, "hint", thinking.label, time.perf_counter() - started)
     return {
-        **decision.to_dict(),
+        **decision.report,
         "level": thinking.label,
         "budget": thinking.budget.to_dict(),
         "seat": seat,

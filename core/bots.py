@@ -24,7 +24,7 @@ from typing import Protocol
 
 import redis
 
-from ai.levels import LEVELS, decide
+from ai.games import decide_in, levels_of
 from core.bot_metrics import record_decision
 from core.errors import Conflict, GameNotFound, StaleVersion
 from core.redises import Connections, redises_of
@@ -32,7 +32,7 @@ from core.store import GameStore, OwedTask, OwedTaskMaker, StoredGame
 from core.tasks import owed_work, schedule_turn
 from engine.actions import Action
 from engine.errors import PochaError
-from engine.observation import observe
+from engine.games import kind_of
 
 log = logging.getLogger(__name__)
 
@@ -67,23 +67,23 @@ def level_of(record: StoredGame, seat: int, level: str | None = None) -> str:
     stand-in's for a person's seat), else the fallback (a level removed since the game
     began)."""
     level = level or record.seats[seat].bot or record.table.stand_in or FALLBACK_LEVEL
-    return level if level in LEVELS else FALLBACK_LEVEL
+    return level if level in levels_of(kind_of(record.game)) else FALLBACK_LEVEL
 
 
 def bot_action(record: StoredGame, seat: int, level: str | None = None) -> Action:
     """What the bot in `seat` does now, decided from that seat's observation only, at its
     own level or at `level` (a worker's last resort plays the fallback level)."""
     level = level_of(record, seat, level)
-    obs = observe(record.game, seat)
-    seed = bot_seed(record.game.seed, record.version)
+    game = record.game
+    seed = bot_seed(game.seed, record.version)
     try:
-        return decide(obs, level, seed=seed).action
+        return decide_in(game, seat, level, seed=seed).action
     except Exception:
         # A broken bot must not hang a game: the fallback plays instead.
         if level == FALLBACK_LEVEL:
             raise
         log.exception("bot level %s failed; playing %s instead", level, FALLBACK_LEVEL)
-        return decide(obs, FALLBACK_LEVEL, seed=seed).action
+        return decide_in(game, seat, FALLBACK_LEVEL, seed=seed).action
 
 
 def play_bot_turn(
@@ -133,7 +133,7 @@ def play_bot_turn(
         record = store.load(game_id)
         if record.version != version:
             return None
-        fallback = decide(observe(record.game, seat), FALLBACK_LEVEL, seed=version).action
+        fallback = decide_in(record.game, seat, FALLBACK_LEVEL, seed=version).action
         try:
             return store.apply_action(
                 game_id, seat, fallback, expected_version=version, record=record,

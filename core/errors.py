@@ -109,6 +109,21 @@ class WrongState(Conflict):
     error = "wrong_phase"
 
 
+class WrongGame(Conflict):
+    """A decision of the other game: a bid in Poch, a bet or a suit in Pocha."""
+
+    error = "wrong_game"
+
+    def __init__(self, game: str, decision: str) -> None:
+        if decision == "bid":
+            message = _("This game is Poch: it has no bids. Bet, hold or pass at /bets.")
+        elif decision == "bet":
+            message = _("This game is Pocha: it has no bets. Bid at /bids.")
+        else:
+            message = _("This game is Pocha: nobody chooses a suit. Play a card at /plays.")
+        super().__init__(message)
+
+
 class TableFull(Conflict):
     """No open seat is left at the table (it filled up, or started)."""
 

@@ -18,9 +18,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ai.levels import LEVELS
+from ai.games import levels_of
 from core.bots import BotRunner
-from core.errors import Conflict, Forbidden, InvalidInput, StaleVersion, Unauthorized
+from core.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    StaleVersion,
+    Unauthorized,
+    WrongGame,
+)
 from core.store import (
     NO_TABLE,
     AppliedAction,
@@ -36,10 +43,15 @@ from engine.actions import Action, WireAction, action_from_wire
 from engine.cards import codes, parse_card
 from engine.errors import InvalidBidError, InvalidRulesError, PochaError
 from engine.game import Game
+from engine.games import DEFAULT_GAME, KINDS, POCH, POCHA, AnyGame
 from engine.i18n import _
 from engine.legality import explain_illegal
 from engine.observation import observe
-from engine.rules import DEFAULT_TURN_SECONDS, Rules
+from engine.poch import actions as poch_actions
+from engine.poch.cards import parse_card as parse_poch_card
+from engine.poch.cards import parse_suit
+from engine.poch.game import Game as PochGame
+from engine.rules import DEFAULT_TURN_SECONDS
 from engine.tricks import trick_winner
 
 # Observation fields a view does not repeat: the format tag is the engine's storage
@@ -57,13 +69,17 @@ class PlayerSpec:
     open: bool = False
 
 
-def view_of(game: Game, seat: int | None) -> dict[str, Any]:
+def view_of(game: AnyGame, seat: int | None) -> dict[str, Any]:
     """What `seat` (None: a spectator) sees of `game`: its observation as JSON, less what
-    views leave out, with `winning`, `tiebreak_hand` and, in a seat's `you`, `refused`."""
+    views leave out, with (in Pocha) `winning`, `tiebreak_hand` and, in a seat's `you`,
+    `refused`."""
+    if isinstance(game, PochGame):
+        return poch_view_of(game, seat)
     observation = observe(game, seat)
     view = observation.to_dict()
     for key in _NOT_IN_VIEW:
         view.pop(key, None)
+    view["game"] = POCHA
     trick = observation.trick
     view["winning"] = trick_winner(trick, observation.trump) if trick else None
     in_tiebreak = game.in_tiebreak
@@ -71,6 +87,41 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         view["you"]["refused"] = refused(game, seat) if game.turn == seat else []
     return view
+
+
+def poch_view_of(game: PochGame, seat: int | None) -> dict[str, Any]:
+    """What `seat` sees of a Poch game: its observation as JSON, with what only that seat
+    sees (its hand and, on its turn, its legal actions) in `you`, as Pocha's views have it."""
+    view = KINDS[POCH].observe(game, seat)
+    del view["format"]
+    del view["seat"]
+    hand = view.pop("hand")
+    legal = view.pop("legal_actions")
+    if seat is not None:
+        view["you"] = {"seat": seat, "hand": hand, "legal": legal}
+    return view
+
+
+#: The decisions each game's endpoints make (`act`'s `decision`): a bid or a card in
+#: Pocha; a bet (or hold or pass), a start card or a suit in Poch.
+POCHA_DECISIONS = ("bid", "play")
+POCH_DECISIONS = ("bet", "play", "suit")
+
+
+def read_move(game: AnyGame, move: WireAction, decision: str) -> Action:
+    """The action `move` names, sent to `decision`'s endpoint of `game`: `WrongGame` when
+    that game makes no such decision, the engine's typed error when `move` names none."""
+    if not isinstance(game, PochGame):
+        if decision not in POCHA_DECISIONS:
+            raise WrongGame("pocha", decision)
+        return action_from_wire(move)
+    if decision not in POCH_DECISIONS:
+        raise WrongGame("poch", decision)
+    if decision == "play":
+        return parse_poch_card(move)
+    if decision == "suit":
+        return poch_actions.SUIT_BASE + parse_suit(move)
+    return poch_actions.action_from_wire(move)
 
 
 def refused(game: Game, seat: int) -> list[dict[str, Any]]:
@@ -100,11 +151,6 @@ def refused(game: Game, seat: int) -> list[dict[str, Any]]:
     return barred
 
 
-def bot_levels() -> list[str]:
-    """The levels a bot seat may have, read now: new levels appear without a restart."""
-    return list(LEVELS)
-
-
 class GameService:
     def __init__(self, store: GameStore, bots: BotRunner) -> None:
         self.store = store
@@ -122,14 +168,23 @@ class GameService:
         *,
         listed: bool = False,
         stand_in_level: str = DEFAULT_STAND_IN,
+        game_name: str = DEFAULT_GAME,
     ) -> CreatedGame:
         """A new game with these seats, in order; bots act at once if the first turn is
         theirs, so the game returned is the one people find. With open seats it waits at
         a table (with a code; in the lobby if `listed`) until people take them. With two
         people or more, their turns are timed (`turn_seconds`, `DEFAULT_TURN_SECONDS`
         unless the rules say) and a stand-in bot of `stand_in_level` plays a turn whose
-        clock runs out."""
-        levels = bot_levels()
+        clock runs out. `game_name`: the game (`engine.games.KINDS`), Pocha unless named."""
+        kind = KINDS.get(game_name)
+        if kind is None:
+            names = ", ".join(KINDS)
+            raise InvalidInput(
+                _("Unknown game {game}; the games are {games}.", game=repr(game_name), games=names),
+                errors={"json": {"game": [_("Must be one of: {games}.", games=names)]}},
+            )
+        known = levels_of(kind)
+        levels = list(known)
         bad_levels = {
             str(i): {
                 "bot": [
@@ -141,7 +196,7 @@ class GameService:
                 ]
             }
             for i, p in enumerate(players)
-            if p.bot is not None and p.bot not in LEVELS
+            if p.bot is not None and p.bot not in known
         }
         if bad_levels:
             raise InvalidInput(
@@ -160,7 +215,7 @@ class GameService:
                 errors={"json": {"rules": {"players": [_("Must match the players listed.")]}}},
             )
         options["players"] = len(players)
-        if stand_in_level not in LEVELS:
+        if stand_in_level not in known:
             raise InvalidInput(
                 _("Unknown bot level: {levels} are available.", levels=", ".join(levels)),
                 errors={
@@ -173,13 +228,13 @@ class GameService:
         if "turn_seconds" not in options:
             options["turn_seconds"] = DEFAULT_TURN_SECONDS if people >= 2 else 0
         try:
-            parsed = Rules.from_dict(options)
+            parsed = kind.rules_from_dict(options)
         except InvalidRulesError as exc:
             raise InvalidInput(
                 exc.message, errors={"json": {"rules": {exc.option: [exc.message]}}}
             ) from exc
         seats = [Seat("", open=True) if p.open else Seat(p.name, p.bot) for p in players]
-        game = Game.new(parsed, seed)
+        game = kind.new(parsed, seed)
 
         def make(table: Table) -> CreatedGame:
             return self.store.create(
@@ -225,15 +280,20 @@ class GameService:
 
     def view(self, record: StoredGame, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) sees of the game now."""
-        view = view_of(record.game, seat)
+        game = record.game
+        view = view_of(game, seat)
         now = time.time()
+        poch = isinstance(game, PochGame)
         if record.waiting:
             # Nobody sees a card before the game starts (the deal is made already).
             view["phase"] = "waiting"
             view["turn"] = None
-            view["winning"] = None
+            if not poch:
+                view["winning"] = None
             if seat is not None:
-                view["you"].update(hand=[], legal=[], refused=[])
+                view["you"].update(hand=[], legal=[])
+                if not poch:
+                    view["you"]["refused"] = []
         view["id"] = record.id
         view["version"] = record.version
         view["last_event"] = record.events
@@ -258,6 +318,17 @@ class GameService:
         record = self.store.load(game_id)
         game = record.game
         now = time.time()
+        if isinstance(game, PochGame):
+            return {
+                "game": POCH,
+                "id": record.id,
+                "version": record.version,
+                "players": [seat_info(record, i, now) for i in range(len(record.seats))],
+                "deals": [dict(r) for r in game.deal_results],
+                "chips": list(game.chips),
+                "finished": game.finished,
+                "result": game.result() if game.finished else None,
+            }
         return {
             "id": record.id,
             "version": record.version,
@@ -277,22 +348,16 @@ class GameService:
         move: WireAction,
         expected_version: int | None = None,
         counters: Sequence[Counter] = (),
+        decision: str | None = None,
     ) -> dict[str, Any]:
-        """The token's seat makes `move`, in the API's form: a bid (its number of tricks)
-        or a card (its code). Its view afterwards, when any bots whose turn follows have
-        played (inline runner) or been handed the turn. `counters`: the request's
-        rate-limit counts, taken with the game's read."""
+        """The token's seat makes `move`, in the API's form, at `decision`'s endpoint (see
+        `read_move`; None: a bid, if `move` is a number, else a card). Its view afterwards,
+        when any bots whose turn follows have played (inline runner) or been handed the
+        turn. `counters`: the request's rate-limit counts, taken with the game's read."""
+        decision = decision or ("play" if isinstance(move, str) else "bid")
         applied: AppliedAction | None = None
         record: StoredGame | None = None
         seat: int | None = None
-        action: Action | None = None
-        unreadable: PochaError | None = None
-        try:
-            action = action_from_wire(move)
-        except PochaError as exc:
-            # A code that is no card is refused where the engine refuses one, after the
-            # game, the token, the version, the turn and the phase: kept for then.
-            unreadable = exc
         # First the game as this process kept it, in one round trip when that is still the
         # stored game (a client that sends its moves down one connection). A kept game
         # that refuses the token, the version or the move settles nothing (it may be out
@@ -300,17 +365,13 @@ class GameService:
         kept = self.store.take_kept(game_id)
         if kept is not None and token is not None:
             seat = kept.seat_of_token(token)
-        if (
-            action is not None
-            and kept is not None
-            and seat is not None
-            and expected_version in (None, kept.version)
-        ):
+        if kept is not None and seat is not None and expected_version in (None, kept.version):
             try:
+                action = read_move(kept.game, move, decision)
                 outcome = self.store.apply_kept(
                     kept, seat, action, owed_task=self.bots.owed_turn, counters=counters
                 )
-            except PochaError:
+            except (PochaError, WrongGame):
                 outcome = None
             if isinstance(outcome, AppliedAction):
                 applied = outcome
@@ -334,10 +395,13 @@ class GameService:
                     ),
                     version=record.version,
                 )
-            if unreadable is not None:
-                record.game.check_turn(seat, playing=isinstance(move, str))
-                raise unreadable
-            assert action is not None
+            try:
+                action = read_move(record.game, move, decision)
+            except PochaError:
+                # A code that is no card is refused where the engine refuses one, after
+                # the game, the token, the version, the turn and the phase.
+                record.game.check_turn(seat, playing=decision == "play")
+                raise
             applied = self.store.apply_action(
                 game_id, seat, action, expected_version, record=record,
                 owed_task=self.bots.owed_turn,
@@ -360,6 +424,7 @@ class GameService:
         idempotency_key: str,
         expected_version: int | None = None,
         counters: Sequence[Counter] = (),
+        decision: str | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """`act`, at most once per Idempotency-Key and seat: the view, and whether the move
         had been taken already (then the view is the game now, and nothing is applied).
@@ -379,7 +444,7 @@ class GameService:
         if earlier is not None:
             return self.view(self.store.load(game_id, history=False), seat), True
         try:
-            view = self.act(game_id, token, move, expected_version)
+            view = self.act(game_id, token, move, expected_version, decision=decision)
         except BaseException:
             self.store.release_move(game_id, seat, idempotency_key)
             raise

@@ -27,7 +27,7 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from ai.bot import Budget
-from ai.levels import LEVELS
+from ai.games import LEVELS
 from core.redises import Connections, redises_of
 
 TURNS = "pocha-turns"
@@ -78,8 +78,11 @@ def job_timeout(seconds_of_thinking: float) -> int:
     return math.ceil(seconds_of_thinking + MARGIN_SECONDS)
 
 
-#: Every level's bot turn fits in this; one constant, so scheduling a turn reads no game.
-TURN_TIMEOUT = job_timeout(max(thinking_seconds(level.budget) for level in LEVELS.values()))
+#: Every level's bot turn, in every game, fits in this; one constant, so scheduling a turn
+#: reads no game.
+TURN_TIMEOUT = job_timeout(
+    max(thinking_seconds(level.budget) for levels in LEVELS.values() for level in levels.values())
+)
 
 
 def _number(name: str, default: float) -> float:

@@ -67,7 +67,8 @@ from core.keys import (
 )
 from core.redises import is_cluster, queue_urls_of
 from engine.actions import Action
-from engine.game import Event, Game
+from engine.game import Event
+from engine.games import AnyGame, game_from_dict, kind_of
 from engine.i18n import _
 from engine.rules import MAX_PLAYERS
 
@@ -411,7 +412,7 @@ class StoredGame:
     version: int
     # How many events the game has had: the `seq` of the latest one.
     events: int
-    game: Game
+    game: AnyGame
     seats: tuple[Seat, ...]
     host_token_hash: str
     created: float
@@ -596,7 +597,7 @@ class GameStore:
         self._count_and_apply = client.register_script(_COUNT_AND_APPLY_LUA)
         self._touch = client.register_script(_TOUCH_LUA)
         # game id -> (stored bytes, what they parse to, version, events, deadline).
-        self._states: dict[str, tuple[bytes, Game, int, int, float | None]] = {}
+        self._states: dict[str, tuple[bytes, AnyGame, int, int, float | None]] = {}
         self._metas: dict[str, tuple[bytes, _Meta]] = {}
         # game id -> when each seat was last seen, as last read (for a kept game's view).
         self._seen: dict[str, tuple[float, ...]] = {}
@@ -758,14 +759,14 @@ class GameStore:
             return result
         return script(keys=keys, args=args, client=cluster)
 
-    def ttl_for(self, game: Game) -> int:
+    def ttl_for(self, game: AnyGame) -> int:
         return self.finished_ttl if game.finished else self.idle_ttl
 
     # -- create -------------------------------------------------------------------------
 
     def create(
         self,
-        game: Game,
+        game: AnyGame,
         seats: Sequence[tuple[str, str | None] | Seat],
         *,
         seeded: bool = False,
@@ -795,7 +796,8 @@ class GameStore:
             game_id, 1, 1, game, stored_seats, hash_token(host_token), created, seeded, table
         )
         meta = _meta_of(record)
-        first = [_dumps(e) for e in _numbered([game.hand_dealt_event()], after=0, version=1)]
+        opening = kind_of(game).opening_events(game)
+        first = [_dumps(e) for e in _numbered(opening, after=0, version=1)]
         ttl = self.ttl_for(game)
         if table.code is not None and not self.redis.set(
             table_key(table.code), game_id, nx=True, ex=ttl
@@ -935,7 +937,7 @@ class GameStore:
         consume: bool,
         version: int,
         events: int,
-    ) -> Game:
+    ) -> AnyGame:
         cached = self._states.get(game_id)
         if cached is not None and cached[0] == state:
             if consume and self._states.pop(game_id, None) is cached:
@@ -1403,7 +1405,7 @@ def _dumps(data: Any) -> bytes:
     return orjson.dumps(data)
 
 
-def _dump_state(game: Game) -> bytes:
+def _dump_state(game: AnyGame) -> bytes:
     """The engine's JSON of the game without its history (stored apart). The history is
     lent out of the game for the call, which saves the engine copying what we drop."""
     history = game.history
@@ -1414,9 +1416,9 @@ def _dump_state(game: Game) -> bytes:
         game.history = history
 
 
-def _load_state(state: bytes | str, history: bytes | str | None) -> Game:
+def _load_state(state: bytes | str, history: bytes | str | None) -> AnyGame:
     """The game from its stored state and history (validated by the engine's loader)."""
-    game = Game.from_dict(orjson.loads(state))
+    game = game_from_dict(orjson.loads(state))
     if history is not None:
         game.history = orjson.loads(history)
     return game

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ai.games import levels_of
 from ai.levels import LEVELS
 from core.errors import (
     Conflict,
@@ -56,7 +57,7 @@ from core.store import (
     hash_token,
     with_seat,
 )
-from engine.game import Game
+from engine.games import kind_of
 from engine.i18n import _
 
 if TYPE_CHECKING:
@@ -135,6 +136,7 @@ def lobby_entry(record: StoredGame, now: float) -> dict[str, Any]:
         "game_id": record.id,
         "players": [seat_info(record, i, now) for i in range(len(record.seats))],
         "open_seats": sum(1 for s in record.seats if s.open and s.reserved is None),
+        "game": kind_of(record.game).name,
         "rules": record.game.rules.to_dict(),
         "created": record.created,
         "waiting": record.waiting,
@@ -279,6 +281,7 @@ class TableService:
 
         def begin(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
             self._host(record, token)
+            _check_level(level, record)
             if not record.waiting:
                 raise WrongState(_("The game has started already."))
             seats = list(record.seats)
@@ -299,6 +302,7 @@ class TableService:
 
         def fill(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
             self._host(record, token)
+            _check_level(level, record)
             if not record.waiting:
                 raise WrongState(_("The game has started: its seats are settled."))
             if not 0 <= seat < len(record.seats) or not record.seats[seat].open:
@@ -423,15 +427,21 @@ class TableService:
 
         def make(t: Table) -> CreatedGame:
             return self.store.create(
-                Game.new(rules, None), seats, table=t, host_token=host_token, owed_task=owed
+                kind_of(record.game).new(rules, None),
+                seats,
+                table=t,
+                host_token=host_token,
+                owed_task=owed,
             )
 
         return self.create_table(make, table)
 
 
-def _check_level(level: str) -> None:
-    if level not in LEVELS:
-        levels = ", ".join(LEVELS)
+def _check_level(level: str, record: StoredGame | None = None) -> None:
+    """Refuse a level no bot has (or, given the game, none of that game's bots has)."""
+    known = LEVELS if record is None else levels_of(kind_of(record.game))
+    if level not in known:
+        levels = ", ".join(known)
         raise InvalidInput(
             _("Unknown bot level: {levels} are available.", levels=levels),
             errors={"json": {"level": [_("Must be one of: {levels}.", levels=levels)]}},

@@ -425,7 +425,7 @@ class Game:
                     f"unknown game format {data.get('format')!r}; expected {FORMAT_VERSION}"
                 )
             rules = Rules.from_dict(data["rules"])
-            game = cls(rules, _seed(data["seed"]))
+            game = cls(rules, stored_seed(data["seed"]))
             game.first_dealer = int(data["first_dealer"])
             game.hand_index = int(data["hand_index"])
             game.extra_hands = int(data["extra_hands"])
@@ -556,7 +556,7 @@ def _check_deal(rules: Rules, hands: list[CardSet], cards: int, trump: Card, dea
         )
 
 
-def _seed(stored: Any) -> int:
+def stored_seed(stored: Any) -> int:
     """A stored seed: a whole number, or its decimal text (seeds past 53 bits)."""
     if isinstance(stored, str) and stored.isascii() and stored.isdigit() and len(stored) <= 64:
         return int(stored)

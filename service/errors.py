@@ -38,6 +38,7 @@ ENGINE_STATUS: dict[str, int] = {
     "illegal_move": 422,
     "invalid_bid": 422,
     "invalid_card": 422,
+    "invalid_suit": 422,
     "invalid_rules": 422,
 }
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.game import stored_seed
 from engine.poch.actions import (
     BET_BASE,
     HOLD,
@@ -103,7 +104,13 @@ class Game:
         self.suits_done: list[int] = []
         self.played: list[tuple[int, Card]] = []
         self.deal_results: list[dict[str, Any]] = []
-        self.history: list[tuple[int, Action]] = []
+        self.actions: list[tuple[int, Action]] = []  # every decision so far, in order
+        # The score sheet a service keeps beside a game (Pocha's finished hands): Poch's deal
+        # results are part of its state, small and read by every view, so this stays empty.
+        self.history: list[Any] = []
+        # The public events of the first deal (ante, deal, honours collected), which
+        # `new` plays before anyone acts: a service records them as the game's first.
+        self.opening_events: list[Event] = []
 
     # -- creation -------------------------------------------------------------
 
@@ -117,7 +124,7 @@ class Game:
             if not isinstance(dealer, int) or not 0 <= dealer < game.players:
                 raise InvalidStateError(f"no seat {dealer!r} to deal")
             game.dealer = dealer
-        game._begin_deal([], first=True)
+        game._begin_deal(game.opening_events, first=True)
         return game
 
     @property
@@ -432,8 +439,18 @@ class Game:
             events.append({"type": "choose", "seat": seat, "suit": SUITS[suit]})
             first = card(suit, self._first_rank())
             self._run_suit(self._holder(first), first, events)
-        self.history.append((seat, action))
+        self.actions.append((seat, action))
         return events
+
+    def check_turn(self, seat: int, playing: bool) -> None:
+        """Refuse a decision by ``seat`` now for what ``apply`` checks first: the game is
+        over, or it is another seat's turn (``playing`` is the Pocha engine's: every Poch
+        decision goes through ``apply``)."""
+        del playing
+        if self.phase == "over":
+            raise WrongPhaseError("the game is over")
+        if seat != self.turn:
+            raise NotYourTurnError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
 
     @property
     def direction_name(self) -> str | None:
@@ -446,7 +463,8 @@ class Game:
             "format": FORMAT_VERSION,
             "game": "poch",
             "rules": self.rules.to_dict(),
-            "seed": self.seed,
+            # Seeds past 53 bits (the service draws 128) as decimal text, as Pocha's.
+            "seed": self.seed if self.seed < 1 << 53 else str(self.seed),
             "chips": list(self.chips),
             "active": list(self.active),
             "plates": dict(self.plates),
@@ -468,7 +486,7 @@ class Game:
             "suits_done": [SUITS[s] for s in self.suits_done],
             "played": [[s, card_code(c)] for s, c in self.played],
             "deal_results": [dict(r) for r in self.deal_results],
-            "history": [[s, a] for s, a in self.history],
+            "actions": [[s, a] for s, a in self.actions],
         }
 
     @classmethod
@@ -477,7 +495,7 @@ class Game:
         try:
             if data.get("format") != FORMAT_VERSION or data.get("game") != "poch":
                 raise InvalidStateError(f"unknown Poch game format {data.get('format')!r}")
-            game = cls(Rules.from_dict(data["rules"]), int(data["seed"]))
+            game = cls(Rules.from_dict(data["rules"]), stored_seed(data["seed"]))
             game.chips = [int(c) for c in data["chips"]]
             game.active = [bool(a) for a in data["active"]]
             game.plates = {p: int(data["plates"][p]) for p in PLATES}
@@ -502,7 +520,7 @@ class Game:
             game.suits_done = [SUITS.index(s) for s in data["suits_done"]]
             game.played = [(int(s), parse_card(c)) for s, c in data["played"]]
             game.deal_results = [dict(r) for r in data["deal_results"]]
-            game.history = [(int(s), int(a)) for s, a in data["history"]]
+            game.actions = [(int(s), int(a)) for s, a in data["actions"]]
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, InvalidStateError):
                 raise
@@ -516,6 +534,12 @@ class Game:
 
     def clone(self) -> Game:
         return Game.from_dict(self.to_dict())
+
+    def copy(self) -> Game:
+        """A copy to change apart (the name a service uses for every game)."""
+        game = self.clone()
+        game.history = list(self.history)
+        return game
 
 
 __all__ = ["BET_BASE", "FORMAT_VERSION", "HONOURS", "Event", "Game", "IllegalActionError"]

@@ -5,7 +5,8 @@ starts with (50), the ``ante`` put on each of the eight plates every deal (1) an
 the number of ``deals`` (two per player).  ``Rules`` is a frozen value, validated
 when made: a bad value raises ``InvalidRulesError`` naming the option, so the HTTP
 API can pass the sentence on unchanged.  ``deals=None`` means the default, two per
-player, and is stored resolved.
+player, and is stored resolved.  ``turn_seconds`` is the service's clock, as in Pocha's
+rules (``engine.rules``): seconds a person has for each decision, 0 for none.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.poch.errors import InvalidRulesError
+from engine.rules import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
@@ -28,7 +30,17 @@ OPTIONS: tuple[tuple[str, int, int, int | None, str], ...] = (
     ("chips", 1, MAX_CHIPS, 50, "Chips each player starts with."),
     ("ante", 1, MAX_ANTE, 1, "Chips each player puts on each of the eight plates every deal."),
     ("deals", 1, MAX_DEALS, None, "Deals in the game (default two per player)."),
+    (
+        "turn_seconds",
+        0,
+        MAX_TURN_SECONDS,
+        0,
+        "Seconds each person has for a decision; when they run out, a stand-in bot decides. "
+        f"0: no clock. Only runs when two or more seats are people; left out, such a game "
+        f"gets {DEFAULT_TURN_SECONDS}.",
+    ),
 )
+NAMES = frozenset(name for name, *_ in OPTIONS)
 
 
 def _int_in(name: str, value: Any, low: int, high: int) -> None:
@@ -44,6 +56,7 @@ class Rules:
     chips: int = 50
     ante: int = 1
     deals: int | None = None
+    turn_seconds: int = 0
 
     def __post_init__(self) -> None:
         _int_in("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
@@ -52,6 +65,7 @@ class Rules:
         if self.deals is None:
             object.__setattr__(self, "deals", 2 * self.players)
         _int_in("deals", self.deals, 1, MAX_DEALS)
+        _int_in("turn_seconds", self.turn_seconds, 0, MAX_TURN_SECONDS)
         # Decided: a game in which nobody could pay the first ante is refused.
         if self.chips < len(PLATES) * self.ante:
             raise InvalidRulesError(
@@ -71,11 +85,12 @@ class Rules:
             "chips": self.chips,
             "ante": self.ante,
             "deals": self.deals,
+            "turn_seconds": self.turn_seconds,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
-        unknown = set(data) - {"players", "chips", "ante", "deals"}
+        unknown = set(data) - NAMES
         if unknown:
             name = sorted(unknown)[0]
             raise InvalidRulesError(f"unknown Poch option {name!r}", option=name)

@@ -29,12 +29,10 @@ from service.api.games_schemas import (
     BidSchema,
     CreatedGameSchema,
     CreateGameSchema,
-    EventSchema,
     EventsQuerySchema,
-    GameViewSchema,
-    HistorySchema,
     PlaySchema,
 )
+from service.api.poch_schemas import BetSchema, SuitSchema, is_plain_bet, is_plain_suit
 from service.context import game_service
 from service.errors import ErrorSchema
 from service.events import EXTENSION as EVENTS
@@ -141,7 +139,17 @@ def _doc(**kwargs: Any) -> Callable[[F], F]:
 #: `blp.response(200, GameViewSchema)`, documentation only: for views that return
 #: `_view_response`.
 _responds_with_view = _documentation_of(
-    blp.response(200, GameViewSchema, headers={"ETag": {"description": "The version."}})
+    blp.response(
+        200,
+        {
+            "oneOf": [
+                {"$ref": "#/components/schemas/GameView"},
+                {"$ref": "#/components/schemas/PochGameView"},
+            ]
+        },
+        description="The view: a Pocha game's (`GameView`) or a Poch game's (`PochGameView`).",
+        headers={"ETag": {"description": "The version."}},
+    )
 )
 
 
@@ -261,6 +269,7 @@ class Games(MethodView):
             body.get("seed"),
             listed=body["listed"],
             stand_in_level=body["stand_in_level"],
+            game_name=body["game"],
         )
         record = created.record
         seats: list[dict[str, Any]] = []
@@ -315,7 +324,7 @@ class Bids(MethodView):
 
         On your turn while bidding: how many tricks you will win. Returns your new view.
         """
-        return _move(game_id, body["bid"])
+        return _move(game_id, body["bid"], "bid")
 
 
 @blp.route("/<game_id>/plays", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
@@ -330,23 +339,54 @@ class Plays(MethodView):
         On your turn while playing. A card the rules forbid is refused with a message
         that says which rule (asistir, montar, fallar, pisar) and what you hold.
         """
-        return _move(game_id, body["card"])
+        return _move(game_id, body["card"], "play")
 
 
-def _move(game_id: str, move: WireAction) -> Response:
-    """The seat's move as the body gives it (a bid's number or a card's code; the game
-    service reads it as an engine action), at most once per Idempotency-Key when one is
-    sent."""
+@blp.route("/<game_id>/bets", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+class Bets(MethodView):
+    @_doc(parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
+    @_move_body(BetSchema(), is_plain_bet)
+    @_responds_with_view
+    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
+        """Bet, hold or pass (Poch)
+
+        On your turn in a Poch game's betting round: `"pass"`, `"hold"` (pay the highest
+        bet so far) or the chips you bet (the first bet, or a raise above the highest).
+        Returns your new view. In a Pocha game: `409 wrong_game`.
+        """
+        return _move(game_id, body["bet"], "bet")
+
+
+@blp.route("/<game_id>/suits", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+class Suits(MethodView):
+    @_doc(parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
+    @_move_body(SuitSchema(), is_plain_suit)
+    @_responds_with_view
+    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
+        """Choose the next suit (Poch)
+
+        On your turn in a Poch game, when you played a suit's last card: the suit to shed
+        next, one of `you.legal`. Returns your new view. In a Pocha game: `409 wrong_game`.
+        """
+        return _move(game_id, body["suit"], "suit")
+
+
+def _move(game_id: str, move: WireAction, decision: str | None = None) -> Response:
+    """The seat's move as the body gives it (a bid's number or a card's code in Pocha; a
+    bet, a start card or a suit in Poch: `decision` names the endpoint; the game service
+    reads it as an engine action), at most once per Idempotency-Key when one is sent."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         view = game_service().act(
-            game_id, bearer_token(), move, if_match_version(), take_move_counters()
+            game_id, bearer_token(), move, if_match_version(), take_move_counters(), decision
         )
         return _view_response(view)
     if not _IDEMPOTENCY.fullmatch(key):
         raise ServiceError(_("Idempotency-Key must be 1 to 255 visible ASCII characters."))
     view, replayed = game_service().act_once(
-        game_id, bearer_token(), move, key, if_match_version(), take_move_counters()
+        game_id, bearer_token(), move, key, if_match_version(), take_move_counters(), decision
     )
     response = _view_response(view)
     if replayed:
@@ -358,7 +398,20 @@ def _move(game_id: str, move: WireAction) -> Response:
 class Events(MethodView):
     @_doc(parameters=[_LAST_EVENT_ID])
     @blp.arguments(EventsQuerySchema(), location="query")
-    @blp.response(200, EventSchema(many=True))
+    @blp.response(
+        200,
+        {
+            "type": "array",
+            "items": {
+                "oneOf": [
+                    {"$ref": "#/components/schemas/Event"},
+                    {"$ref": "#/components/schemas/PochEvent"},
+                ]
+            },
+        },
+        description="The events: a Pocha game's (`Event`) or a Poch game's (`PochEvent`; "
+        "the table's events are as Pocha's).",
+    )
     @blp.alt_response(
         200,
         description="With `Accept: text/event-stream`: the same events as Server-Sent "
@@ -437,12 +490,22 @@ def _wants_stream() -> bool:
 
 @blp.route("/<game_id>/history", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class History(MethodView):
-    @blp.response(200, HistorySchema)
+    @blp.response(
+        200,
+        {
+            "oneOf": [
+                {"$ref": "#/components/schemas/History"},
+                {"$ref": "#/components/schemas/PochHistory"},
+            ]
+        },
+        description="A Pocha game's score sheet (`History`) or a Poch game's (`PochHistory`).",
+    )
     @_documents_errors(404, 503)
-    def get(self, game_id: str) -> dict[str, Any]:
+    def get(self, game_id: str) -> Response:
         """Read the score sheet
 
-        Every finished hand: the cards dealt (all played by then), trump, bids, tricks,
-        points and running totals.
+        Pocha: every finished hand: the cards dealt (all played by then), trump, bids,
+        tricks, points and running totals. Poch: every finished deal's winner and
+        payments, and the chips now.
         """
-        return game_service().history(game_id)
+        return Response(orjson.dumps(game_service().history(game_id)), mimetype="application/json")

@@ -17,7 +17,9 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ai.levels import LEVELS
+from engine.games import DEFAULT_GAME, KINDS, POCH
 from engine.i18n import _, join
+from engine.poch.rules import OPTIONS as POCH_OPTIONS
 from engine.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Option
 
 CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
@@ -118,6 +120,36 @@ RulesSchema = ma.Schema.from_dict(
 )
 
 
+#: Poch's options (POCH.md, The game), one field per option `engine.poch.rules` declares;
+#: every one is optional and defaults as GET /api/v1/rules says.
+PochRulesSchema = ma.Schema.from_dict(
+    {
+        name: fields.Integer(
+            strict=True,
+            validate=validate.Range(low, high),
+            metadata={"description": doc, "example": default},
+        )
+        for name, low, high, default, doc in POCH_OPTIONS
+    },
+    name="PochRulesSchema",
+)
+
+
+class GameRulesField(fields.Field):
+    """`rules` at creation: Pocha's options (`Rules`), or Poch's (`PochRules`) when the
+    body's `game` is `poch`; each checked by its own schema, refusing unknown options."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        game = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
+        schema = PochRulesSchema() if game == POCH else RulesSchema()
+        if not isinstance(value, dict):
+            raise ma.ValidationError(_("Not a valid mapping type."))
+        try:
+            return schema.load(value)
+        except ma.ValidationError as exc:
+            raise ma.ValidationError(exc.messages) from exc
+
+
 # -- create ----------------------------------------------------------------------------------
 
 
@@ -190,9 +222,24 @@ class CreateGameSchema(ma.Schema):
             ],
         },
     )
-    rules = fields.Nested(
-        RulesSchema,
-        metadata={"description": "Rule options; omitted ones take their defaults."},
+    game = fields.String(
+        load_default=DEFAULT_GAME,
+        validate=validate.OneOf(list(KINDS)),
+        metadata={
+            "description": "The game: `pocha` (the default) or `poch` (the German Pochbrett "
+            "game; its rules, views, decisions and events are the `Poch...` schemas).",
+            "example": "pocha",
+        },
+    )
+    rules = GameRulesField(
+        metadata={
+            "description": "Rule options; omitted ones take their defaults. Pocha's "
+            "(`Rules`), or Poch's (`PochRules`) with `game: poch`.",
+            "oneOf": [
+                {"$ref": "#/components/schemas/Rules"},
+                {"$ref": "#/components/schemas/PochRules"},
+            ],
+        },
     )
     seed = fields.Integer(
         strict=True,
@@ -448,6 +495,12 @@ class YouSchema(ma.Schema):
 class GameViewSchema(ma.Schema):
     """A seat's view (with `you`) or the spectator's view (without)."""
 
+    game = fields.String(
+        metadata={
+            "description": "The game: `pocha` here (`poch`: PochGameView).",
+            "example": "pocha",
+        }
+    )
     id = fields.String(metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"})
     version = fields.Integer(
         metadata={
@@ -624,9 +677,20 @@ class EventSchema(ma.Schema):
             "plays the seat at once), seat_back, seat_left (the stand-in plays the seat to "
             "the end), rematch (the next table's `game_id`).",
             "enum": [
-                "hand_dealt", "bid", "card_played", "trick_won", "hand_scored", "game_over",
-                "seat_taken", "seat_bot", "seat_opened", "game_started", "seat_away",
-                "seat_back", "seat_left", "rematch",
+                "hand_dealt",
+                "bid",
+                "card_played",
+                "trick_won",
+                "hand_scored",
+                "game_over",
+                "seat_taken",
+                "seat_bot",
+                "seat_opened",
+                "game_started",
+                "seat_away",
+                "seat_back",
+                "seat_left",
+                "rematch",
             ],
             "example": "card_played",
         }
@@ -752,7 +816,18 @@ class LobbyTableSchema(ma.Schema):
     )
     players = fields.List(fields.Nested(PlayerInfoSchema), metadata={"description": "The seats."})
     open_seats = fields.Integer(metadata={"description": "Seats left to take.", "example": 1})
-    rules = fields.Nested(RulesSchema, metadata={"description": "The rules of the game."})
+    game = fields.String(
+        metadata={"description": "The game: `pocha` or `poch`.", "example": "pocha"}
+    )
+    rules = fields.Raw(
+        metadata={
+            "description": "The rules of the game (Pocha's `Rules` or Poch's `PochRules`).",
+            "oneOf": [
+                {"$ref": "#/components/schemas/Rules"},
+                {"$ref": "#/components/schemas/PochRules"},
+            ],
+        }
+    )
     created = fields.Float(metadata={"description": "When it was made (Unix time)."})
     waiting = fields.Boolean(metadata={"description": "Whether it still waits for people."})
     seeded = fields.Boolean(metadata={"description": "Whether its creator chose the seed."})

@@ -1,4 +1,5 @@
-"""The rules resource: every option a game can be created with, and the bot levels."""
+"""The rules resource: every option a game can be created with, and the bot levels, for
+Pocha (the top-level fields, as before Poch existed) and for every game (`games`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from typing import Any, get_args
 import marshmallow as ma
 from flask.views import MethodView
 
+from ai.games import levels_of
 from ai.levels import LEVELS
+from engine.games import KINDS
 from engine.rules import OptionKind, describe_options
 from service.json_bodies import Blueprint
 
@@ -57,12 +60,31 @@ class LevelSchema(ma.Schema):
     description = ma.fields.String(metadata={"description": "How it plays."})
 
 
-class RuleBookSchema(ma.Schema):
+class GameRuleBookSchema(ma.Schema):
+    game = ma.fields.String(
+        metadata={"description": "The game, for `game` at creation.", "example": "poch"}
+    )
+    title = ma.fields.String(metadata={"description": "Its name.", "example": "Poch"})
+    min_players = ma.fields.Integer(metadata={"description": "The fewest players.", "example": 3})
+    max_players = ma.fields.Integer(metadata={"description": "The most players.", "example": 8})
     options = ma.fields.List(
-        ma.fields.Nested(OptionSchema), metadata={"description": "Every rule option."}
+        ma.fields.Nested(OptionSchema), metadata={"description": "Its rule options."}
     )
     bot_levels = ma.fields.List(
-        ma.fields.Nested(LevelSchema), metadata={"description": "Every bot level."}
+        ma.fields.Nested(LevelSchema), metadata={"description": "Its bots' levels."}
+    )
+
+
+class RuleBookSchema(ma.Schema):
+    options = ma.fields.List(
+        ma.fields.Nested(OptionSchema), metadata={"description": "Every rule option of Pocha."}
+    )
+    bot_levels = ma.fields.List(
+        ma.fields.Nested(LevelSchema), metadata={"description": "Every bot level of Pocha."}
+    )
+    games = ma.fields.List(
+        ma.fields.Nested(GameRuleBookSchema),
+        metadata={"description": "Every game (`pocha`, `poch`): its options and levels."},
     )
 
 
@@ -72,8 +94,26 @@ class Rules(MethodView):
     def get(self) -> dict[str, Any]:
         """List the rule options and bot levels
 
-        Each option with its default, allowed values, meaning, kind and bounds; each bot level.
+        Each option with its default, allowed values, meaning, kind and bounds; each bot
+        level. The top-level `options` and `bot_levels` are Pocha's; `games` lists every
+        game's.
         """
         options = [{"name": name, **spec} for name, spec in describe_options().items()]
         levels = [{"name": lv.name, "description": lv.description} for lv in LEVELS.values()]
-        return {"options": options, "bot_levels": levels}
+        games = [
+            {
+                "game": kind.name,
+                "title": kind.title,
+                "min_players": kind.min_players,
+                "max_players": kind.max_players,
+                "options": [
+                    {"name": name, **spec} for name, spec in kind.describe_options().items()
+                ],
+                "bot_levels": [
+                    {"name": lv.name, "description": lv.description}
+                    for lv in levels_of(kind).values()
+                ],
+            }
+            for kind in KINDS.values()
+        ]
+        return {"options": options, "bot_levels": levels, "games": games}

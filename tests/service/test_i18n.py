@@ -509,6 +509,28 @@ def test_not_started(client: FlaskClient) -> None:
     assert english.status_code == 409
 
 
+@driven("wrong_game")
+def test_wrong_game(client: FlaskClient) -> None:
+    poch = client.post(
+        "/api/v1/games",
+        json={"game": "poch", "players": [{"name": "Ana"}, {"name": "Bea"}, {"name": "Cris"}]},
+    ).json
+    pocha = client.post(
+        "/api/v1/games", json={"players": [{"name": "Ana"}, {"name": "Bea"}, {"name": "Cris"}]}
+    ).json
+    for created, path, body in (
+        (poch, "bids", {"bid": 0}),
+        (pocha, "bets", {"bet": "pass"}),
+        (pocha, "suits", {"suit": "H"}),
+    ):
+        english, spanish = both(
+            client, "POST", f"/api/v1/games/{created['id']}/{path}", json=body,
+            headers=bearer(created["seats"][0]["token"]),
+        )  # fmt: skip
+        assert english.status_code == 409
+        assert english.json["error"] == spanish.json["error"] == "wrong_game"
+
+
 @driven("table_full")
 def test_table_full(client: FlaskClient) -> None:
     waiting = _waiting_table(client)
