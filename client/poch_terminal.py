@@ -249,7 +249,7 @@ class PochTerminalGame(TerminalGame):
         if kind == "deal_won":
             who, you = self.who(event["winner"])
             paid = ", ".join(
-                f"{self.whom(int(s))} {'pay' if int(s) == self.seat else 'pays'} {n}"
+                f"{self.whom(int(s))} {'pay' if int(s) == self.seat else 'pays'} {n or 'nothing'}"
                 for s, n in event["paid"].items()
             )
             return Text(
@@ -530,7 +530,19 @@ class PochTerminalGame(TerminalGame):
         line.append(f" — the bot chose it in {chosen['share']:.0%} of {deals}")
         if isinstance(mean, int | float):
             line.append(f"; expected {mean:+.1f} chips")
-        return line.append(".")
+        line.append(".")
+        others = sorted(
+            (s for a, s in stats.items() if a != str(action) and s.get("visits", 1)),
+            key=lambda s: -s["share"],
+        )[:3]
+        said = [
+            f"{action_words(s['action'])}, expected {s['mean_chips']:+.1f}"
+            for s in others
+            if isinstance(s.get("mean_chips"), int | float)
+        ]
+        if said:
+            line.append(f"\n  Other choices: {'; '.join(said)}.")
+        return line
 
     # -- the end ----------------------------------------------------------------------------
 

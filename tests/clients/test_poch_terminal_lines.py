@@ -239,6 +239,9 @@ def test_the_events_are_told_in_good_english() -> None:
     assert said(game, type="deal_won", deal=3, winner=1, paid={"0": 4, "2": 1}) == (
         "Bot 1 has no cards left and wins deal 3: you pay 4, Bot 2 pays 1."
     )
+    assert said(game, type="deal_won", deal=1, winner=0, paid={"1": 0, "2": 3}) == (
+        "You have no cards left and win deal 1: Bot 1 pays nothing, Bot 2 pays 3."
+    )
     assert said(game, type="leave", seat=2, chips=5) == (
         "Bot 2 cannot pay the ante and leaves the game with 5 chips."
     )
@@ -379,6 +382,7 @@ def test_names_hints_and_options() -> None:
     }  # fmt: skip
     assert game.advice(advice, view).plain == (
         "Hint (hard): bet 2 — the bot chose it in 75% of 400 simulated deals; expected +2.2 chips."
+        "\n  Other choices: pass, expected -1.0."
     )
     assert game.advice({"action": "pass", "level": "heuristic"}, view).plain == (
         "Hint (heuristic): pass."
