@@ -17,7 +17,7 @@ from rich.console import Console
 
 from client.api import JSON, ApiError, PochaClient
 from client.poch_terminal import PochTerminalGame, action_words, card_name, suit_of_answer
-from client.terminal import game_class, game_rules
+from client.terminal import game_class, game_rules, lobby_table
 from engine.poch.actions import action_from_wire
 from engine.poch.errors import IllegalActionError
 from engine.poch.game import Game
@@ -399,3 +399,15 @@ def test_names_hints_and_options() -> None:
     with pytest.raises(ValueError, match="chips: Poch's options"):
         game_rules("pocha", None, {"chips": 30})
     assert game_rules("pocha", None, None) == {"schedule": "classic"}
+
+
+def test_the_lobby_says_a_poch_tables_game_and_deals() -> None:
+    console = Console(record=True, width=160, no_color=True)
+    table = {
+        "code": "K7QM-3XHP", "game": "poch", "open_seats": 1,
+        "players": [{"name": "Ana"}, {"open": True}, {"name": "Bot", "bot": "easy"}],
+        "rules": {"players": 3, "chips": 50, "ante": 1, "deals": 6, "turn_seconds": 60},
+    }  # fmt: skip
+    console.print(lobby_table([table], "http://127.0.0.1:8000"))
+    shown = console.export_text()
+    assert re.search(r"K7QM-3XHP .* Ana, \(open\), Bot \(easy\) .* Poch, 6 deals .* 60 s", shown)
