@@ -3,15 +3,18 @@ gunicorn, Redis and a worker, as tests/clients/test_terminal.py has them): a sho
 Poch against two bots played to the end by answering its prompts as a person would (a bad
 bet and a hint on the way), its end checked against the game the API holds; and a Poch
 table made in one terminal (`--open 1`) and joined from another (`--join CODE`, which finds
-the game from the table), both playing it to the end. What the terminal says line by line,
+the game from the table), both playing it to the end; and a seat whose clock runs out
+until it is away, and comes back. What the terminal says line by line,
 without a service: tests/clients/test_poch_terminal_lines.py."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
 import time
 
-from client.api import PochaClient
+from client.api import ApiError, PochaClient
 from tests.clients.conftest import POCHA, LiveService
 from tests.clients.test_terminal import Terminal
 
@@ -145,3 +148,66 @@ def test_a_poch_table_opened_in_one_terminal_and_joined_from_another(
     assert re.search(r"Bea (passes|bets \d+|holds at \d+|raises to \d+)", ana.screen)
     assert re.search(r"Ana (passes|bets \d+|holds at \d+|raises to \d+)", bea.screen)
     assert "stand-in" not in ana.screen + bea.screen
+
+
+def test_away_at_a_poch_table_and_back_by_typing(live_service: LiveService) -> None:
+    """Ana (a terminal) and Bea (the Python client) at a Poch table with a clock of 2 s.
+    Ana leaves her first prompt unanswered: the stand-in decides for her, twice, and her
+    seat is away; what she types then comes too late, and brings her back. Both play on
+    to the end; Ana's terminal told it all."""
+    ana = Terminal(
+        [str(POCHA), "play", "--game", "poch", "--url", live_service.url, "--players", "3",
+         "--level", "random", "--deals", "3", "--chips", "30", "--open", "1",
+         "--turn-seconds", "2", "--stand-in", "random", "--name", "Ana", "--seed", "3"]
+    )  # fmt: skip
+    api = PochaClient(live_service.url)
+    deadline = time.monotonic() + 120
+    finished = threading.Event()
+    try:
+        while not (found := TABLE.search(ana.screen)):
+            assert ana.read(0.2) and time.monotonic() < deadline, ana.screen
+        taken = api.join(found["code"], "Bea")
+        bea, game_id = api.joined(taken), taken["game_id"]
+
+        def play_bea() -> None:
+            while not finished.is_set():
+                view = bea.view(game_id)
+                if view["phase"] == "over":
+                    return
+                if view["turn"] == 1 and view["you"]["legal"]:
+                    with contextlib.suppress(ApiError):  # too late: the stand-in played
+                        bea.poch_act(game_id, view["you"]["legal"][0], version=view["version"])
+                time.sleep(0.05)
+
+        other = threading.Thread(target=play_bea, daemon=True)
+        other.start()
+        # Ana's first prompt: left unanswered until her seat is away.
+        while PROMPT.search(ana.screen) is None:
+            assert ana.read(0.2) and time.monotonic() < deadline, ana.screen
+        while not api.view(game_id)["players"][0]["away"]:
+            assert time.monotonic() < deadline, "Ana was never away"
+            ana.read(0.2)
+        answer(ana)
+        while ana.read(0.1):
+            assert time.monotonic() < deadline, ana.screen[-3000:]
+            answer(ana)
+        assert ana.process.wait(timeout=10) == 0
+        other.join(timeout=30)
+    finally:
+        finished.set()
+        ana.close()
+    screen = ana.screen
+    assert "Bea takes seat 2." in screen and "The game starts: Ana, Bea and Bot 2." in screen
+    assert re.search(
+        r"Your stand-in (passes|bets \d+|holds at \d+|raises to \d+|starts the shedding"
+        r"|chooses)",
+        screen,
+    ), screen
+    assert "You are away: your stand-in plays your turns." in screen
+    assert "Too late: your stand-in has been playing for you. You are back now." in screen
+    assert "You are back." in screen
+    assert re.search(r"Game over\. Winners?: .+\.", screen)
+    events = api.events(game_id)
+    assert [e["type"] for e in events if e.get("seat") == 0 and e["type"].startswith("seat_")] == [
+        "seat_away", "seat_back"
+    ]  # fmt: skip
