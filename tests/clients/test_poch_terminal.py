@@ -58,7 +58,7 @@ def final_chips(screen: str) -> list[int]:
 def test_a_short_poch_game_in_the_terminal(live_service: LiveService) -> None:
     terminal = Terminal(
         [str(POCHA), "play", "--game", "poch", "--url", live_service.url, "--players", "3",
-         "--level", "random", "--deals", "2", "--chips", "20", "--seed", "5", "--name", "Ana"]
+         "--level", "random", "--deals", "2", "--chips", "20", "--seed", "2", "--name", "Ana"]
     )  # fmt: skip
     # A bet of more than anyone holds (refused here, asked again), a hint, then 1 chip
     # (a bet if nobody has bet, else a raise if it is legal: else refused here, too).
@@ -88,7 +88,10 @@ def test_a_short_poch_game_in_the_terminal(live_service: LiveService) -> None:
     )
     assert "Your turn to bet" in screen and "Your hand:" in screen
     assert re.search(r"Bot [12] (passes|bets \d+|holds at \d+|raises to \d+)", screen)
-    assert re.search(r"starts? the shedding (upwards|downwards)", screen)
+    # The seed's deals (and its bots' seeded choices) give Ana a start and a suit to choose.
+    assert re.search(r"Start with: 1\) \w+ \(\w+-(Sieben|Ass)\), (up|down)wards", screen)
+    assert re.search(r"You start the shedding (upwards|downwards)", screen)
+    assert re.search(r"Suits left: ", screen) and re.search(r"You choose [♣♠♥♦] \w+\.", screen)
     assert len(re.findall(r"(has|have) no cards left and wins? deal \d", screen)) == 2
     assert re.search(r"Game over\. Winners?: .+\.", screen)
     # The end the terminal told is the game's, as the API holds it.
