@@ -19,6 +19,9 @@ shows its state (the clock of the seat whose turn it is, refreshed while you wai
 left, or offline), a turn the stand-in played is told as such, and when your seat is away
 you are offered to come back (a move typed too late brings you back by itself). `q`
 leaves the table for good (the stand-in plays your seat); after the game, a rematch.
+
+`--game poch` plays Poch, the German Pochbrett game, with the same loop and tables:
+`TerminalGame`'s game-specific methods are overridden in `client.poch_terminal`.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@ gunicorn, Redis and a worker, as tests/clients/test_terminal.py has them): a sho
 Poch against two bots played to the end by answering its prompts as a person would (a bad
 bet and a hint on the way), its end checked against the game the API holds; and a Poch
 table made in one terminal (`--open 1`) and joined from another (`--join CODE`, which finds
-the game from the table), both playing it to the end; and a seat whose clock runs out
-until it is away, and comes back. What the terminal says line by line,
-without a service: tests/clients/test_poch_terminal_lines.py."""
+the game from the table), both playing it to the end; a seat whose clock runs out until
+it is away, and comes back; options and levels of the wrong game refused. What the
+terminal says line by line, without a service: tests/clients/test_poch_terminal_lines.py."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ import re
 import threading
 import time
 
+from click.testing import CliRunner
+
+from cli.main import pocha
 from client.api import ApiError, PochaClient
 from tests.clients.conftest import POCHA, LiveService
 from tests.clients.test_terminal import Terminal
@@ -214,3 +217,22 @@ def test_away_at_a_poch_table_and_back_by_typing(live_service: LiveService) -> N
     assert [e["type"] for e in events if e.get("seat") == 0 and e["type"].startswith("seat_")] == [
         "seat_away", "seat_back"
     ]  # fmt: skip
+
+
+def test_the_other_games_options_and_levels_are_clean_errors(live_service: LiveService) -> None:
+    runner = CliRunner(env={"COLUMNS": "200"})
+    url = ["--url", live_service.url]
+    result = runner.invoke(pocha, ["play", *url, "--game", "poch", "--schedule", "1,2"])
+    assert result.exit_code == 2, result.output
+    assert "Cannot create the game: schedule is Pocha's option; Poch has chips, ante and " in (
+        result.output
+    )
+    result = runner.invoke(pocha, ["play", *url, "--chips", "30", "--deals", "2"])
+    assert result.exit_code == 2, result.output
+    assert "Cannot create the game: chips, deals: Poch's options, not Pocha's." in result.output
+    result = runner.invoke(pocha, ["play", *url, "--game", "poch", "--level", "grandmaster"])
+    assert result.exit_code == 2, result.output
+    assert "Cannot create the game: bot: " in result.output and "heuristic" in result.output
+    result = runner.invoke(pocha, ["play", *url, "--game", "poch", "--chips", "7"])
+    assert result.exit_code == 2, result.output
+    assert "Cannot create the game: " in result.output and "chips" in result.output
