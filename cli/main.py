@@ -450,7 +450,8 @@ _URL = click.option(
     "--level",
     default="medium",
     show_default=True,
-    help="The bots' level (Poch's: random, heuristic, easy, medium, hard).",
+    help="The bots' level, or levels in turn (heuristic,hard). Poch's: random, heuristic, "
+    "easy, medium, hard.",
 )
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
 @click.option(

@@ -230,12 +230,17 @@ class TerminalGame:
         stand_in: str | None = None,
     ) -> None:
         """Create the game: you in seat 0, then `open_seats` seats for people to take by
-        the table's code, then bots of `level`."""
+        the table's code, then bots of `level`: one level, or several separated by commas
+        (`heuristic,hard`), given to the bots in turn."""
         if not 0 <= open_seats < players:
             raise ValueError(f"open seats: 0 to {players - 1} beside yours, not {open_seats}")
+        levels = [part.strip() for part in level.split(",") if part.strip()] or [level]
         seats: list[dict[str, Any]] = [{"name": name}]
         seats += [dict(OPEN) for _ in range(open_seats)]
-        seats += [{"name": f"Bot {i}", "bot": level} for i in range(1 + open_seats, players)]
+        seats += [
+            {"name": f"Bot {i}", "bot": levels[k % len(levels)]}
+            for k, i in enumerate(range(1 + open_seats, players))
+        ]
         created = self.api.create_game(
             seats,
             rules,
@@ -247,14 +252,20 @@ class TerminalGame:
         self.game_id = created["id"]
         self.me = self.api.seat(created, 0)
         self.host = self.api.host(created)
-        self.level = level
+        self.level = levels[0]  # the level a table's early start gives its open seats
         self.names = [s["name"] or "(open)" for s in created["seats"]]
         if not open_seats:
+            bots = seats[1:]
+            against = (
+                f"{players - 1} {levels[0]} bots"
+                if len({b["bot"] for b in bots}) == 1
+                else names_list([f"{b['name']} ({b['bot']})" for b in bots])
+            )
             self.console.print(
                 Text.assemble(
                     "Game ",
                     (self.game_id, "bold"),
-                    f" created: you are {name}, against {players - 1} {level} bots. "
+                    f" created: you are {name}, against {against}. "
                     "Type ? for a hint, q to quit.",
                 )
             )
@@ -271,7 +282,7 @@ class TerminalGame:
                     ", or the link ",
                     (f"{self.api.base_url}/t/{code}", "underline"),
                     f"\nThey join with: pocha play --join {code}\n",
-                    f"Type s and Enter to start now with {level} bots in the open seats; "
+                    f"Type s and Enter to start now with {self.level} bots in the open seats; "
                     "q to leave.",
                 ),
                 title="Your table",

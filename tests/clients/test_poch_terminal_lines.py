@@ -411,3 +411,30 @@ def test_the_lobby_says_a_poch_tables_game_and_deals() -> None:
     console.print(lobby_table([table], "http://127.0.0.1:8000"))
     shown = console.export_text()
     assert re.search(r"K7QM-3XHP .* Ana, \(open\), Bot \(easy\) .* Poch, 6 deals .* 60 s", shown)
+
+
+def test_the_bots_levels_are_given_in_turn() -> None:
+    class Creates(PochaClient):
+        def __init__(self) -> None:
+            super().__init__("http://127.0.0.1:9")
+            self.asked: list[JSON] = []
+
+        def create_game(self, players: Any, rules: Any = None, seed: Any = None,
+                        **options: Any) -> JSON:  # fmt: skip
+            self.asked.append({"players": players, "rules": rules, **options})
+            seats = [{"seat": i, "token": f"t{i}", **p} for i, p in enumerate(players)]
+            return {"id": "p1", "host_token": "h", "seats": seats, "table_code": None}
+
+    api = Creates()
+    console = Console(record=True, width=160, no_color=True)
+    game = PochTerminalGame(api, console)
+    game.start("Ana", 4, "heuristic,hard", {"deals": 2}, 7)
+    asked = api.asked[0]
+    assert asked["game"] == "poch" and asked["rules"] == {"deals": 2}
+    assert [p.get("bot") for p in asked["players"]] == [None, "heuristic", "hard", "heuristic"]
+    assert "against Bot 1 (heuristic), Bot 2 (hard) and Bot 3 (heuristic)." in (
+        console.export_text()
+    )
+    game.start("Ana", 3, "easy", None, None)
+    assert [p.get("bot") for p in api.asked[1]["players"]] == [None, "easy", "easy"]
+    assert "against 2 easy bots." in console.export_text()
