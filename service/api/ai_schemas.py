@@ -179,14 +179,24 @@ class AiMoveRequestSchema(PositionSchema, ThinkingSchema):
 
 class ActionStatSchema(ma.Schema):
     action = fields.Raw(
-        metadata={"description": "A bid (integer) or a card (code).", "example": "O1"}
+        metadata={
+            "description": "A bid (integer) or a card (code); in Poch, an action in its wire "
+            'form ("pass", "hold", an amount, a card, a suit).',
+            "example": "O1",
+        }
     )
     visits = fields.Integer(metadata={"description": "Searches through it.", "example": 812})
     share = fields.Float(metadata={"description": "Its share of the search, 0-1.", "example": 0.41})
     mean_score = fields.Float(
         metadata={
-            "description": "The mean hand score (points) it led to in the search.",
+            "description": "Pocha: the mean hand score (points) it led to in the search.",
             "example": 14.2,
+        }
+    )
+    mean_chips = fields.Float(
+        metadata={
+            "description": "Poch: the mean chips the deal brought the seat in the search.",
+            "example": 1.5,
         }
     )
 
