@@ -256,7 +256,7 @@ class PochReferee:
         return self.deal
 
     def _holder(self, deal: Deal, c: str) -> int | None:
-        """Who holds `c` now, if the referee knows: a known hand, or a card shown."""
+        """Who holds `c` now, if the referee knows it (a known hand), else None."""
         for seat, hand in deal.left.items():
             if c in hand:
                 return seat

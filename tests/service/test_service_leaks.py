@@ -6,6 +6,10 @@ token, the seat and host of another game), at many moments of a game.
 Card codes are substrings of each other (O1, O12), so every response is searched for whole
 codes and compared as parsed cards, never as substrings; ids and tokens are url-safe base64
 and may hold `_O1-`, so `_` and `-` bound a code as letters and digits do.
+
+Poch games get the same checks (the section at the end): every caller at every decision,
+the event stream, and every operation of the document at each phase, with Poch's codes
+(C7, D10, HA) and what POCH.md lets a seat see.
 """
 
 from __future__ import annotations
