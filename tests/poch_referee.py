@@ -172,6 +172,7 @@ class PochReferee:
         self.deals_checked = 0
         self.blind_deals = 0
         self.step = "before the first deal"
+        self._enter_opening()
 
     # -- input ------------------------------------------------------------------------------
 
