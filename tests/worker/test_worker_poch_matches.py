@@ -192,8 +192,8 @@ def test_a_pocha_match_names_its_game(client: FlaskClient) -> None:
     report = client.post("/api/v1/matches", json=body).json
     assert (report["game"], report["rules"]["schedule"]) == ("pocha", [1])
     # A match stored before Poch (its spec has no game) is Pocha's.
-    stored = MatchSpec.from_dict({k: v for k, v in report.items() if k in ("seats", "games",
-                                  "rules", "seed", "duplicate")})  # fmt: skip
+    before_poch = {k: report[k] for k in ("seats", "games", "rules", "seed", "duplicate")}
+    stored = MatchSpec.from_dict(before_poch)
     assert stored.game == "pocha" and stored.kind is match_kind("pocha")
 
 
