@@ -350,10 +350,14 @@ class PochaClient:
         rules: Mapping[str, Any] | None = None,
         seed: int | None = None,
         duplicate: bool = False,
+        game: str | None = None,
     ) -> JSON:
         """Start bots against bots (`seats`: a level, a bot, or `ismcts:2000`) over `games`
-        games; the match's report, with `done` of `games` and statistics per bot."""
+        games of Pocha, or of `game` (`"poch"`); the match's report, with `done` of `games`
+        and statistics per bot."""
         body: JSON = {"seats": list(seats), "games": games, "duplicate": duplicate}
+        if game is not None:
+            body["game"] = game
         if rules is not None:
             body["rules"] = dict(rules)
         if seed is not None:

@@ -17,8 +17,17 @@ from marshmallow import fields, validate
 from ai.levels import LEVELS
 from core.matches import MAX_GAMES
 from core.queues import MAX_ITERATIONS, MAX_MILLISECONDS
+from engine.games import DEFAULT_GAME, KINDS
 from engine.i18n import _
-from service.api.games_schemas import CARD, MAX_CARDS, MAX_SEED, RulesSchema, StrictBoolean
+from service.api.games_schemas import (
+    CARD,
+    MAX_CARDS,
+    MAX_SEED,
+    GameRulesField,
+    PochRulesSchema,
+    RulesSchema,
+    StrictBoolean,
+)
 
 _JOB_ID = {"description": "The job's id.", "example": "q0v4Wm1nXb2yQ5pLk8TcRz3a"}
 
@@ -300,15 +309,33 @@ class JobQuerySchema(ma.Schema):
 # -- matches ------------------------------------------------------------------------------------
 
 
+#: Either game's rules, as a match shows them.
+_EITHER_RULES = [
+    {"$ref": "#/components/schemas/Rules"},
+    {"$ref": "#/components/schemas/PochRules"},
+]
+
+
 class MatchRequestSchema(ma.Schema):
+    game = fields.String(
+        load_default=DEFAULT_GAME,
+        validate=validate.OneOf(list(KINDS)),
+        metadata={
+            "description": "The game: `pocha` (the default) or `poch` (Pochbrett: its "
+            "levels and bots, its rules, each game one deal as in `pocha arena-poch`, and "
+            "chips per deal in the statistics).",
+            "example": "pocha",
+        },
+    )
     seats = fields.List(
         fields.String(validate=validate.Length(1, 40)),
         required=True,
         validate=validate.Length(3, 8),
         metadata={
-            "description": "The bot of each seat: a level (`hard`), a bot (`heuristic`, "
-            "`random`, `ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) "
-            "or `ismcts:250ms`. Seats with the same text are one bot in the statistics.",
+            "description": "The bot of each seat: a level of the game (Pocha's `hard`, "
+            "`expert`...; Poch's `easy`, `medium`, `hard`), a bot (`heuristic`, `random`, "
+            "`ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) or "
+            "`ismcts:250ms`. Seats with the same text are one bot in the statistics.",
             "example": ["hard", "heuristic", "hard", "heuristic"],
         },
     )
@@ -318,10 +345,14 @@ class MatchRequestSchema(ma.Schema):
         validate=validate.Range(1, MAX_GAMES),
         metadata={"description": f"Games to play (at most {MAX_GAMES}).", "example": 20},
     )
-    rules = fields.Nested(
-        RulesSchema,
+    rules = GameRulesField(
         load_default=dict,
-        metadata={"description": "Rule options; `players` is the number of seats."},
+        metadata={
+            "description": "Rule options: Pocha's (`Rules`), or Poch's (`PochRules`) with "
+            "`game: poch`; `players` is the number of seats, and a Poch game is one deal "
+            "(`deals` left out).",
+            "oneOf": _EITHER_RULES,
+        },
     )
     seed = fields.Integer(
         strict=True,
@@ -332,7 +363,9 @@ class MatchRequestSchema(ma.Schema):
         load_default=False,
         metadata={
             "description": "Play each deal once per rotation of the seats, so every bot gets "
-            "the same cards from every seat (games must then be a multiple of the players).",
+            "the same cards from every seat (games must then be a multiple of the players; "
+            "for Poch, of the distinct rotations, as its arena plays them: `a,b,a,b` has "
+            "two).",
             "example": False,
         },
     )
@@ -368,8 +401,41 @@ class BotStatsSchema(ma.Schema):
     )
 
 
+class PochBotStatsSchema(ma.Schema):
+    """One bot's figures in a Poch match, as `pocha arena-poch` reports them."""
+
+    bot = fields.String(metadata={"description": "The seat text.", "example": "hard"})
+    deals = fields.Integer(metadata={"description": "Deals it played.", "example": 10})
+    seats_played = fields.Integer(
+        metadata={"description": "Seats it held, over the deals and their rotations."}
+    )
+    chips_per_deal = fields.Float(
+        metadata={
+            "description": "Chips its seats ended a deal with less those they began with, "
+            "averaged over its seats and the rotations, then over the deals.",
+            "example": -1.63,
+        }
+    )
+    ci95 = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "Half-width of the 95% confidence interval of chips_per_deal, "
+            "over deals (null with fewer than two).",
+            "example": 0.08,
+        },
+    )
+    out_first = fields.Float(
+        metadata={"description": "Its seats that went out first and were paid, 0-1.",
+                  "example": 0.275}
+    )  # fmt: skip
+    ms_per_decision = fields.Float(metadata={"description": "Mean thinking time per decision."})
+
+
 class MatchSchema(ma.Schema):
     id = fields.String(metadata={"description": "The match's id.", "example": "b8VnQ2xKp0aZ"})
+    game = fields.String(
+        metadata={"description": "The game: `pocha` or `poch`.", "example": "pocha"}
+    )
     url = fields.String(metadata={"description": "This match's address."})
     records_url = fields.String(
         metadata={"description": "The game records as JSON lines (application/x-ndjson)."}
@@ -381,7 +447,12 @@ class MatchSchema(ma.Schema):
         }
     )
     seats = fields.List(fields.String(), metadata={"description": "The bot of each seat."})
-    rules = fields.Nested(RulesSchema, metadata={"description": "The rules played."})
+    rules = fields.Raw(
+        metadata={
+            "description": "The rules played: Pocha's (`Rules`) or Poch's (`PochRules`).",
+            "oneOf": _EITHER_RULES,
+        }
+    )
     seed = fields.Integer(metadata={"description": "The seed of the deals."})
     duplicate = fields.Boolean(metadata={"description": "Duplicate deals."})
     games = fields.Integer(metadata={"description": "Games in the match.", "example": 20})
@@ -392,8 +463,19 @@ class MatchSchema(ma.Schema):
     created_at = fields.String(metadata={"description": "ISO 8601, UTC."})
     finished_at = fields.String(allow_none=True, metadata={"description": "ISO 8601, UTC."})
     bots = fields.List(
-        fields.Nested(BotStatsSchema),
-        metadata={"description": "Per bot, over the games done so far (best mean first)."},
+        fields.Raw(
+            metadata={
+                "oneOf": [
+                    {"$ref": "#/components/schemas/BotStats"},
+                    {"$ref": "#/components/schemas/PochBotStats"},
+                ]
+            }
+        ),
+        metadata={
+            "description": "Per bot, over the games done so far, best first: Pocha's figures "
+            "(`BotStats`, by mean score per hand) or Poch's (`PochBotStats`, by chips per "
+            "deal)."
+        },
     )
 
 
@@ -405,7 +487,7 @@ class HandResultSchema(ma.Schema):
 
 
 class GameRecordSchema(ma.Schema):
-    """One game of a match, as `ai.arena` records it."""
+    """One game of a Pocha match, as `ai.arena` records it."""
 
     game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
     seed = fields.Integer(metadata={"description": "The game's seed (its deals and dealer)."})
@@ -419,3 +501,39 @@ class GameRecordSchema(ma.Schema):
     winners = fields.List(fields.Integer(), metadata={"description": "The winning seats."})
     decisions = fields.List(fields.Integer(), metadata={"description": "Decisions per seat."})
     think_ms = fields.List(fields.Float(), metadata={"description": "Thinking time per seat."})
+
+
+class PochGameRecordSchema(ma.Schema):
+    """One game (one deal) of a Poch match, as `ai.poch.arena` records it."""
+
+    game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
+    seed = fields.Integer(metadata={"description": "The deal's seed (its cards and dealer)."})
+    deal = fields.Integer(
+        metadata={"description": "The deal: with duplicate deals, shared by its rotations."}
+    )
+    rules = fields.Nested(PochRulesSchema, metadata={"description": "The rules (one deal)."})
+    seats = fields.List(fields.String(), metadata={"description": "The bot of each seat."})
+    chips = fields.List(
+        fields.Integer(),
+        metadata={
+            "description": "Chips won per seat: its chips at the end less at the start. They "
+            "sum to no more than 0: what stays on the plates and in the pot is nobody's.",
+            "example": [5, -9, -2, -3],
+        },
+    )
+    winner = fields.Integer(
+        allow_none=True, metadata={"description": "The seat that went out first and was paid."}
+    )
+    decisions = fields.List(fields.Integer(), metadata={"description": "Decisions per seat."})
+    think_ms = fields.List(fields.Float(), metadata={"description": "Thinking time per seat."})
+
+
+def match_schemas_by_reference() -> dict[str, type[ma.Schema]]:
+    """The match schemas the OpenAPI document names only by reference (`oneOf` the two
+    games'), by component name."""
+    return {
+        "BotStats": BotStatsSchema,
+        "PochBotStats": PochBotStatsSchema,
+        "GameRecord": GameRecordSchema,
+        "PochGameRecord": PochGameRecordSchema,
+    }
