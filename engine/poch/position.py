@@ -305,7 +305,7 @@ class _Position:
             raise InvalidStateError(_("showdown must be an object: each seat's set by seat"))
         self.showdown: dict[int, list[Card]] = {}
         for key, raw in showdown.items():
-            if not isinstance(key, str) or not key.isdigit():
+            if not isinstance(key, str) or not (key.isascii() and key.isdigit()):
                 raise InvalidStateError(_("showdown: {key} is not a seat", key=repr(key)))
             who = _seat(int(key), "showdown", n)
             if who in self.showdown:
@@ -351,7 +351,7 @@ class _Position:
             winner = _seat(entry["winner"], "deal_results", self.n)
             paid = entry["paid"]
             if not isinstance(paid, Mapping) or not all(
-                isinstance(key, str) and key.isdigit() for key in paid
+                isinstance(key, str) and key.isascii() and key.isdigit() for key in paid
             ):
                 raise InvalidStateError(
                     _("deal_results {i}: paid must be the chips paid by seat", i=i)
@@ -959,6 +959,7 @@ class _Position:
         dealer_needs = not any(suit_of(c) == self.trump for c in self.known[self.dealer])
         seq = {card(self.trump, r) for r in (SEVEN, EIGHT, NINE)}
         no_sequence = "sequence" not in self.taken
+        tried: set[tuple[tuple[int, ...], ...]] = set()  # the room and caps already tried
         for seats in itertools.product(others, repeat=len(special)):
             got = {s: [c for c, t in zip(special, seats, strict=True) if t == s] for s in others}
             if dealer_needs and not got.get(self.dealer):
@@ -974,8 +975,11 @@ class _Position:
                 v < 0 for cs in left_caps.values() for v in cs
             ):
                 continue
-            if _fits(rest, left_room, left_caps):
-                return
+            state = tuple((left_room[s], *left_caps[s]) for s in others)
+            if state not in tried:
+                tried.add(state)
+                if _fits(rest, left_room, left_caps):
+                    return
         raise InvalidStateError(
             _(
                 "no deal of the unseen cards agrees with the position (the card counts, the sets "

@@ -475,3 +475,39 @@ def test_a_bet_in_the_position_is_checked_against_the_round() -> None:
     bad = copy.deepcopy(p)
     bad["bets"][1]["call"] = "raise"
     assert refusal(bad) == "bet 2: raise with 2 chips after a highest bet of 2"
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 40) | st.sampled_from(["C7", "HA", "x", "²", "1"]),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(GAMES, st.sampled_from(FIELDS), JSON, st.booleans())
+def test_any_value_in_any_field_is_taken_or_refused_with_a_sentence(
+    game: Game, field: str, value: Any, inside: bool
+) -> None:
+    """Whatever a client puts in a field (or in the first entry of a list or object field),
+    the answer is an observation or an InvalidStateError: never another exception."""
+    assert game.turn is not None
+    p = sent(position_of(observe(game, game.turn)))
+    current = p.get(field)
+    if inside and isinstance(current, list) and current:
+        current[0] = value
+    elif inside and isinstance(current, dict) and current:
+        current[next(iter(current))] = value
+    else:
+        p[field] = value
+    try:
+        position_from_dict(p)
+    except InvalidStateError as exc:
+        assert str(exc.message)
+
+
+def test_a_seat_written_in_other_digits_is_not_a_seat() -> None:
+    _game, p = betting_position()
+    assert refusal({**p, "showdown": {"²": ["C7", "S7"]}}) == "showdown: '²' is not a seat"
