@@ -101,10 +101,6 @@ SINGLE_HONOURS = ("ace", "king", "queen", "jack", "ten")
 CALLS = ("pass", "bet", "hold", "raise")
 
 
-def _code(c: Card) -> str:
-    return card_code(c)
-
-
 def _card_of(code: Any, where: Any) -> Card:
     try:
         return parse_card(code)
@@ -259,7 +255,7 @@ class _Position:
         for code in self.raw_hand:
             c = _card_of(code, "you.hand")
             if c in self.hand:
-                raise InvalidStateError(_("the hand holds {card} twice", card=_code(c)))
+                raise InvalidStateError(_("the hand holds {card} twice", card=card_code(c)))
             self.hand.append(c)
         self.played: list[tuple[int, Card]] = []
         for i, entry in enumerate(_list(data["played"], "played"), start=1):
@@ -268,7 +264,7 @@ class _Position:
             who = _seat(entry[0], _("the seat of played {i}", i=i), n)
             c = _card_of(entry[1], _("played {i}", i=i))
             if any(c == d for _s, d in self.played):
-                raise InvalidStateError(_("{card} is played twice", card=_code(c)))
+                raise InvalidStateError(_("{card} is played twice", card=card_code(c)))
             self.played.append((who, c))
         self.collected: list[tuple[int, str, list[Card], int]] = []
         for i, raw in enumerate(_list(data["collected"], "collected"), start=1):
@@ -479,13 +475,17 @@ class _Position:
         for who, c in self.played:
             if not self.active[who]:
                 raise InvalidStateError(
-                    _("seat {seat} is not at the table but played {card}", seat=who, card=_code(c))
+                    _(
+                        "seat {seat} is not at the table but played {card}",
+                        seat=who,
+                        card=card_code(c),
+                    )
                 )
             if c in self.hand:
                 raise InvalidStateError(
                     _(
                         "{card} is in the hand and also played by seat {seat}",
-                        card=_code(c),
+                        card=card_code(c),
                         seat=who,
                     )
                 )
@@ -504,7 +504,7 @@ class _Position:
                     raise InvalidStateError(
                         _(
                             "{card} was shown by seat {first} and by seat {second}",
-                            card=_code(c),
+                            card=card_code(c),
                             first=shower[c],
                             second=who,
                         )
@@ -514,7 +514,7 @@ class _Position:
                     raise InvalidStateError(
                         _(
                             "{card} was shown by seat {seat} but played by seat {other}",
-                            card=_code(c),
+                            card=card_code(c),
                             seat=who,
                             other=player_of[c],
                         )
@@ -524,14 +524,14 @@ class _Position:
                         _(
                             "seat {seat} showed {card} but neither holds it nor played it",
                             seat=who,
-                            card=_code(c),
+                            card=card_code(c),
                         )
                     )
                 if who != self.seat and c in self.hand:
                     raise InvalidStateError(
                         _(
                             "{card} is in the hand but was shown by seat {seat}",
-                            card=_code(c),
+                            card=card_code(c),
                             seat=who,
                         )
                     )
@@ -586,7 +586,7 @@ class _Position:
                             "nobody took the {plate} plate, but all 32 cards are dealt: someone "
                             "holds {card} and shows it",
                             plate=plate,
-                            card=_code(needed[0]),
+                            card=card_code(needed[0]),
                         )
                     )
                 continue
@@ -891,7 +891,7 @@ class _Position:
                 raise InvalidStateError(
                     _(
                         "the start card {card} sets the direction {direction}",
-                        card=_code(start),
+                        card=card_code(start),
                         direction="up" if up else "down",
                     )
                 )
@@ -924,7 +924,7 @@ class _Position:
                             "seat {seat} was dealt {card}, so the shedding starts with seat "
                             "{seat}, not seat {opener}",
                             seat=s,
-                            card=_code(c),
+                            card=card_code(c),
                             opener=opener,
                         )
                     )
