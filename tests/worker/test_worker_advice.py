@@ -295,8 +295,25 @@ def test_a_poch_position_with_a_pocha_only_level_or_a_bad_shape_is_refused(
     assert expert["errors"]["json"]["level"] == [
         "Unknown level 'expert'; the levels are random, heuristic, easy, medium, hard."
     ]
-    # A Pocha position keeps Pocha's levels, and takes "game": "pocha".
+    # A Pocha position keeps Pocha's levels, and takes "game": "pocha": its job is the same
+    # as without (the position and thinking a Pocha move always had).
     pocha = client.post("/api/v1/ai/move", json={**POSITION, "game": "pocha", "level": "expert"})
     assert pocha.status_code == 202, pocha.json
+    plain = client.post("/api/v1/ai/move", json={**POSITION, "level": "expert"}).json
+    connection = client.application.extensions["pocha"].redises.queues
+    jobs = [
+        Job.fetch(j["id"], connection=connection, serializer=SERIALIZER)
+        for j in (pocha.json, plain)
+    ]
+    assert list(jobs[0].args) == list(jobs[1].args) == [POSITION]
+    assert (
+        jobs[0].kwargs
+        == jobs[1].kwargs
+        == {
+            "level": "expert",
+            "iterations": None,
+            "milliseconds": None,
+        }
+    )
     assert client.post("/api/v1/ai/move", json={**POSITION, "game": "poch"}).status_code == 422
     queue(client.application.extensions["pocha"].redises.queues, HIGH).empty()
