@@ -4,7 +4,10 @@ Requests refuse unknown fields and out-of-range numbers before anything is queue
 thinking is a level by name or a custom ISMCTS budget, capped so that no request can order
 hours of CPU. Responses document every field, since the OpenAPI document generated from
 them is what front-end developers read. Positions are checked here only for their shape:
-whether a position could happen in a game is `engine.position`'s call.
+whether a position could happen in a game is `engine.position`'s call (Pocha) or
+`engine.poch.position`'s (Poch). An AI move's body is one of two: a Pocha position
+(`AiMoveRequestSchema`, `game` left out or `pocha`) or a Poch position
+(`PochAiMoveRequestSchema`, `"game": "poch"`), each with its game's levels.
 """
 
 from __future__ import annotations
@@ -14,11 +17,12 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ai.levels import LEVELS
+from ai.games import levels_of
 from core.matches import MAX_GAMES
 from core.queues import MAX_ITERATIONS, MAX_MILLISECONDS
-from engine.games import DEFAULT_GAME, KINDS
+from engine.games import DEFAULT_GAME, KINDS, POCH, POCHA
 from engine.i18n import _
+from engine.poch.rules import MAX_DEALS, PLATES
 from service.api.games_schemas import (
     CARD,
     MAX_CARDS,
@@ -28,19 +32,26 @@ from service.api.games_schemas import (
     RulesSchema,
     StrictBoolean,
 )
+from service.api.poch_schemas import CARD as POCH_CARD
+from service.api.poch_schemas import SUIT
 
 _JOB_ID = {"description": "The job's id.", "example": "q0v4Wm1nXb2yQ5pLk8TcRz3a"}
 
 
-def _known_level(level: str) -> None:
-    if level not in LEVELS:
+def _known_level(level: str, game: str = POCHA) -> None:
+    levels = levels_of(game)
+    if level not in levels:
         raise ma.ValidationError(
             _(
                 "Unknown level {level}; the levels are {levels}.",
                 level=repr(level),
-                levels=", ".join(LEVELS),
+                levels=", ".join(levels),
             )
         )
+
+
+def _known_poch_level(level: str) -> None:
+    _known_level(level, POCH)
 
 
 # -- thinking -----------------------------------------------------------------------------------
@@ -129,6 +140,14 @@ def _seats(description: str, **kwargs: Any) -> fields.List:
 class PositionSchema(ma.Schema):
     """A hand in progress as one seat sees it."""
 
+    game = fields.String(
+        validate=validate.Equal(POCHA),
+        metadata={
+            "description": "`pocha`, or left out (a Poch position is `PochAiMoveRequest`).",
+            "example": "pocha",
+        },
+    )
+
     rules = fields.Nested(
         RulesSchema,
         load_default=dict,
@@ -180,7 +199,175 @@ class PositionSchema(ma.Schema):
 
 
 class AiMoveRequestSchema(PositionSchema, ThinkingSchema):
-    """A position and how hard to think about it."""
+    """A Pocha position and how hard to think about it."""
+
+
+class PochThinkingSchema(ThinkingSchema):
+    """How hard a Poch bot thinks: one of Poch's levels, or a custom budget."""
+
+    level = fields.String(
+        validate=_known_poch_level,
+        metadata={
+            "description": "A Poch bot level (see GET /api/v1/rules): random, heuristic, easy, "
+            "medium, hard. The search levels come with an analysis.",
+            "example": "hard",
+        },
+    )
+
+
+def _list_of(inner: fields.Field, most: int, description: str, **kwargs: Any) -> fields.List:
+    return fields.List(
+        inner, validate=validate.Length(0, most), metadata={"description": description}, **kwargs
+    )
+
+
+class PochYouInSchema(ma.Schema):
+    seat = fields.Integer(
+        required=True,
+        strict=True,
+        metadata={"description": "The seat to decide for: it must be its turn.", "example": 1},
+    )
+    hand = _list_of(
+        fields.String(validate=validate.Length(1, 8)),
+        32,
+        "The seat's cards now. " + POCH_CARD,
+        required=True,
+    )
+    legal = _list_of(
+        fields.Raw(),
+        100_000,
+        "Optional: the legal actions as the view gave them; checked, never used (the "
+        "position's own are computed).",
+    )
+
+
+class PochPositionSchema(ma.Schema):
+    """A Poch deal in progress as one seat sees it: the fields of that seat's view
+    (`PochGameView`) without its envelope (`id`, `version`, `last_event`, `seeded`,
+    `players`, `table`, `deadline`, `seconds_left`). Every field is checked against the
+    others (chips conserved, cards once each, counts, the betting round, the showdown, the
+    shedding); an impossible position is 422 `invalid_position`."""
+
+    game = fields.String(
+        required=True,
+        validate=validate.Equal(POCH),
+        metadata={"description": "`poch`: this is a Poch position.", "example": "poch"},
+    )
+    rules = fields.Nested(
+        PochRulesSchema,
+        required=True,
+        metadata={"description": "The rules; `players` must match the seats."},
+    )
+    deal = fields.Integer(
+        required=True, strict=True, metadata={"description": "The deal, from 1.", "example": 1}
+    )
+    dealer = fields.Integer(
+        required=True, strict=True, metadata={"description": "The dealer's seat.", "example": 0}
+    )
+    phase = fields.String(
+        required=True,
+        validate=validate.Length(1, 16),
+        metadata={
+            "description": "`betting`, `starting` or `choosing`: a decision of the seat.",
+            "example": "betting",
+        },
+    )
+    turn = fields.Integer(
+        required=True,
+        strict=True,
+        allow_none=True,
+        metadata={"description": "Whose decision it is: the seat in `you`.", "example": 1},
+    )
+    chips = _list_of(fields.Integer(strict=True), 8, "Each seat's chips.", required=True)
+    active = _list_of(StrictBoolean(), 8, "Whether each seat is still in the game.", required=True)
+    plates = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(PLATES)),
+        values=fields.Integer(strict=True),
+        required=True,
+        metadata={"description": "Chips on each of the eight plates."},
+    )
+    pot = fields.Integer(
+        required=True, strict=True, metadata={"description": "Chips in the pot.", "example": 0}
+    )
+    trump = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.Length(1, 8),
+        metadata={"description": "The trump suit. " + SUIT, "example": "H"},
+    )
+    hand_sizes = _list_of(
+        fields.Integer(strict=True), 8, "How many cards each seat holds.", required=True
+    )
+    collected = _list_of(
+        fields.Dict(),
+        7,
+        "The plates taken this deal, in order: {seat, plate, cards, chips}.",
+        required=True,
+    )
+    bets = _list_of(
+        fields.Dict(), 8, "This deal's betting round so far: {seat, call, amount}.", required=True
+    )
+    showdown = fields.Dict(
+        keys=fields.String(validate=validate.Length(1, 2)),
+        values=_list_of(fields.String(validate=validate.Length(1, 8)), 4, "A set."),
+        required=True,
+        metadata={"description": "Each seat's best set as shown at the showdown (by seat)."},
+    )
+    starter = fields.Integer(
+        required=True,
+        strict=True,
+        allow_none=True,
+        metadata={"description": "Who won the betting (starts the shedding)."},
+    )
+    direction = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.Length(1, 8),
+        metadata={"description": "`up`, `down`, or null before the start card."},
+    )
+    suit = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.Length(1, 8),
+        metadata={"description": "The suit running now (null at a decision)."},
+    )
+    suits_done = _list_of(
+        fields.String(validate=validate.Length(1, 8)), 4, "Suits shed already.", required=True
+    )
+    played = _list_of(
+        fields.List(fields.Raw(), validate=validate.Length(2, 2)),
+        32,
+        "The cards shed this deal, in order: [seat, card].",
+        required=True,
+    )
+    deal_results = _list_of(
+        fields.Dict(),
+        MAX_DEALS,
+        "Optional: each finished deal (its winner and what each seat paid); passed on.",
+    )
+    result = fields.Raw(
+        allow_none=True, metadata={"description": "Optional: null (the game is not over)."}
+    )
+    you = fields.Nested(
+        PochYouInSchema,
+        required=True,
+        metadata={"description": "The seat deciding, its cards and (optional) its legal actions."},
+    )
+
+
+class PochAiMoveRequestSchema(PochPositionSchema, PochThinkingSchema):
+    """A Poch position (`"game": "poch"`) and how hard to think about it."""
+
+
+def documented_by_reference() -> dict[str, type[ma.Schema]]:
+    """The schemas the OpenAPI document names by reference only (the AI move's request and
+    the matches' records and figures, `oneOf` the two games'), by component name, for the
+    app to register before its routes."""
+    return {
+        "AiMoveRequest": AiMoveRequestSchema,
+        "PochAiMoveRequest": PochAiMoveRequestSchema,
+        **match_schemas_by_reference(),
+    }
 
 
 # -- answers ------------------------------------------------------------------------------------
@@ -189,8 +376,8 @@ class AiMoveRequestSchema(PositionSchema, ThinkingSchema):
 class ActionStatSchema(ma.Schema):
     action = fields.Raw(
         metadata={
-            "description": "A bid (integer) or a card (code); in Poch, an action in its wire "
-            'form ("pass", "hold", an amount, a card, a suit).',
+            "description": "Pocha: a bid (integer) or a card (code). Poch: `pass`, `hold`, "
+            "a bet (integer), a card (code) or a suit (letter).",
             "example": "O1",
         }
     )
@@ -204,8 +391,8 @@ class ActionStatSchema(ma.Schema):
     )
     mean_chips = fields.Float(
         metadata={
-            "description": "Poch: the mean chips the deal brought the seat in the search.",
-            "example": 1.5,
+            "description": "Poch: the mean chips it won in the search (to the deal's end).",
+            "example": 3.5,
         }
     )
 
@@ -220,7 +407,9 @@ class AdviceSchema(ma.Schema):
 
     action = fields.Raw(
         metadata={
-            "description": "The suggested action: a bid (integer) or a card (code).",
+            "description": "The suggested action in the game's wire form. Pocha: a bid "
+            "(integer) or a card (code). Poch: `pass`, `hold`, a bet (integer), a start card "
+            "(code) or the next suit (letter).",
             "example": "O1",
         }
     )

@@ -21,7 +21,6 @@ from marshmallow import fields, validate
 from engine.i18n import _
 from engine.poch.actions import BET_BASE
 from engine.poch.rules import PLATES
-from service.api.ai_schemas import match_schemas_by_reference
 from service.api.games_schemas import (
     EventSchema,
     GameViewSchema,
@@ -282,5 +281,4 @@ def documented_by_reference() -> dict[str, type[ma.Schema]]:
         "PochEvent": PochEventSchema,
         "History": HistorySchema,
         "PochHistory": PochHistorySchema,
-        **match_schemas_by_reference(),
     }
