@@ -106,10 +106,22 @@ def play_game(
         decisions[seat] += 1
         game.apply(seat, decision.action)
         step += 1
+    return game_record(game, seed, players, deal, decisions, think)
+
+
+def game_record(
+    game: Game,
+    seed: int,
+    players: Sequence[Player],
+    deal: Any,
+    decisions: Sequence[int],
+    think: Sequence[float],
+) -> dict[str, Any]:
+    """The record of a finished game (the arena's, and a match's on the workers)."""
     return {
         "seed": seed,
         "deal": seed if deal is None else deal,
-        "rules": rules.to_dict(),
+        "rules": game.rules.to_dict(),
         "seats": [p.label for p in players],
         "hands": [
             {"cards": h["cards"], "bids": h["bids"], "tricks": h["tricks"], "points": h["points"]}
@@ -117,7 +129,7 @@ def play_game(
         ],
         "scores": list(game.scores),
         "winners": list(game.winners),
-        "decisions": decisions,
+        "decisions": list(decisions),
         "think_ms": [round(t, 3) for t in think],
     }
 

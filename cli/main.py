@@ -437,14 +437,46 @@ _URL = click.option(
 
 @pocha.command()
 @_URL
+@click.option(
+    "--game",
+    "game_name",
+    type=click.Choice(["pocha", "poch"]),
+    default="pocha",
+    show_default=True,
+    help="The game: Pocha, or Poch (the German Pochbrett game). --join finds it by itself.",
+)
 @click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
-@click.option("--level", default="medium", show_default=True, help="The bots' level.")
+@click.option(
+    "--level",
+    default="medium",
+    show_default=True,
+    help="The bots' level, or levels in turn (heuristic,hard). Poch's: random, heuristic, "
+    "easy, medium, hard.",
+)
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
 @click.option(
     "--schedule",
-    default="classic",
-    show_default=True,
-    help="The hands: classic, pyramid, or card counts such as 1,2,3 (a short game).",
+    default=None,
+    help="Pocha's hands: classic (the default), pyramid, or card counts such as 1,2,3 (a "
+    "short game).",
+)
+@click.option(
+    "--chips",
+    type=click.IntRange(1),
+    default=None,
+    help="Poch: the chips each player starts with (default 50).",
+)
+@click.option(
+    "--ante",
+    type=click.IntRange(1),
+    default=None,
+    help="Poch: the chips each player puts on each of the eight plates a deal (default 1).",
+)
+@click.option(
+    "--deals",
+    type=click.IntRange(1),
+    default=None,
+    help="Poch: the deals in the game (default two per player).",
 )
 @click.option("--seed", type=int, default=None, help="Seed of the deals.")
 @click.option(
@@ -470,7 +502,8 @@ _URL = click.option(
 )
 @click.option("--join", "join", metavar="CODE", default=None, help="Join a table by its code.")
 def play(
-    url: str, players: int, level: str, name: str, schedule: str, seed: int | None,
+    url: str, game_name: str, players: int, level: str, name: str, schedule: str | None,
+    chips: int | None, ante: int | None, deals: int | None, seed: int | None,
     open_seats: int, listed: bool, turn_seconds: int | None, stand_in: str | None,
     join: str | None,
 ) -> None:  # fmt: skip
@@ -489,12 +522,19 @@ def play(
     At a waiting table, the host types s to start now (bots in the seats still open).
     When your clock runs out the stand-in bot plays that turn; after two, your seat is
     away until you press Enter.
+
+    \b
+    Poch (--game poch, with --chips, --ante, --deals), on your turn:
+      pass, hold, or an amount (5)                  while betting (p, h for short)
+      a start card's number or code (C7, HA)        to start the shedding
+      a suit's letter or name (H, Herz, hearts)     to choose the next suit
     """
     terminal = _load("client.terminal")
     status = terminal.play(
         url, players, level, name, schedule, seed,
         open_seats=open_seats, listed=listed, turn_seconds=turn_seconds,
-        stand_in=stand_in, join=join,
+        stand_in=stand_in, join=join, game_name=game_name,
+        poch={"chips": chips, "ante": ante, "deals": deals},
     )  # fmt: skip
     raise SystemExit(status)
 

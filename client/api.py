@@ -18,6 +18,14 @@ integrators as much as used: nothing in it knows more than the documented contra
 
     table = api.create_game(["Ana", OPEN, {"name": "C", "bot": "easy"}])
     bea = api.joined(api.join(table["table_code"], "Bea"))   # seat 1, with its token
+
+Poch (the German Pochbrett game, `game="poch"`) is played with the same views, events and
+tables; its decisions are `bet` ("pass", "hold" or an amount), `play` (the card that starts
+the shedding) and `choose_suit` (the next suit to shed); `poch_act` sends any entry of
+`you.legal` to the right one.
+
+    poch = api.create_game(["Ana", {"name": "B", "bot": "heuristic"}, {"name": "C",
+                            "bot": "easy"}], rules={"chips": 30, "deals": 2}, game="poch")
 """
 
 from __future__ import annotations
@@ -116,14 +124,20 @@ class PochaClient:
         *,
         listed: bool | None = None,
         stand_in_level: str | None = None,
+        game: str | None = None,
     ) -> JSON:
         """A new game; `players` in playing order, each `{"name", "bot"?}`, just a name
         (a person), or `OPEN` (`{"open": true}`: a seat for someone to take at the table).
         The answer has the game's `id`, the `host_token` and each person's seat `token`,
         shown only this once, and with open seats the `table_code` to share. `listed`
         puts the waiting table in the lobby; `stand_in_level` is the bot that plays for a
-        person whose clock (`rules["turn_seconds"]`) runs out, who is away or who left."""
+        person whose clock (`rules["turn_seconds"]`) runs out, who is away or who left.
+        `game` names the game: "pocha" (the server's default when not given) or "poch",
+        whose `rules` are its own (chips, ante, deals, turn_seconds) and whose bots are its
+        own levels (random, heuristic, easy, medium, hard)."""
         body: JSON = {"players": [{"name": p} if isinstance(p, str) else dict(p) for p in players]}
+        if game is not None:
+            body["game"] = game
         if rules is not None:
             body["rules"] = dict(rules)
         if seed is not None:
@@ -144,8 +158,32 @@ class PochaClient:
         return self._json("POST", f"/api/v1/games/{_q(game_id)}/bids", {"bid": bid}, version)
 
     def play(self, game_id: str, card: str, *, version: int | None = None) -> JSON:
-        """Play a card (a code such as "O1") on this seat's turn; its new view."""
+        """Play a card (a code such as "O1") on this seat's turn; its new view. In Poch, the
+        card (a 7 or an ace, such as "C7" or "HA") that starts the shedding."""
         return self._json("POST", f"/api/v1/games/{_q(game_id)}/plays", {"card": card}, version)
+
+    def bet(self, game_id: str, bet: int | str, *, version: int | None = None) -> JSON:
+        """Poch's betting round, on this seat's turn: "pass", "hold" (pay the highest amount
+        so far) or an amount (a bet, or a raise to that amount); the seat's new view."""
+        if isinstance(bet, bool) or not isinstance(bet, int | str):
+            raise TypeError('a bet is "pass", "hold" or an amount (int)')
+        return self._json("POST", f"/api/v1/games/{_q(game_id)}/bets", {"bet": bet}, version)
+
+    def choose_suit(self, game_id: str, suit: str, *, version: int | None = None) -> JSON:
+        """Poch's shedding, when this seat played a suit's last card: the next suit to shed
+        ("C", "S", "H" or "D", one not played yet); the seat's new view."""
+        return self._json("POST", f"/api/v1/games/{_q(game_id)}/suits", {"suit": suit}, version)
+
+    def poch_act(self, game_id: str, action: int | str, *, version: int | None = None) -> JSON:
+        """Any entry of a Poch view's `you.legal`, as it is: "pass", "hold" or an amount
+        (a bet), a suit letter (the next suit), or a card code (the start card)."""
+        if isinstance(action, bool):
+            raise TypeError("a Poch action is an amount (int) or a string")
+        if isinstance(action, int) or action in ("pass", "hold"):
+            return self.bet(game_id, action, version=version)
+        if len(action) == 1:  # the wire forms never collide: a card code has two letters
+            return self.choose_suit(game_id, action, version=version)
+        return self.play(game_id, action, version=version)
 
     def act(self, game_id: str, action: int | str, *, version: int | None = None) -> JSON:
         """Bid (an int) or play (a card code): an entry of `you.legal` as it is."""
@@ -312,10 +350,14 @@ class PochaClient:
         rules: Mapping[str, Any] | None = None,
         seed: int | None = None,
         duplicate: bool = False,
+        game: str | None = None,
     ) -> JSON:
         """Start bots against bots (`seats`: a level, a bot, or `ismcts:2000`) over `games`
-        games; the match's report, with `done` of `games` and statistics per bot."""
+        games of Pocha, or of `game` (`"poch"`); the match's report, with `done` of `games`
+        and statistics per bot."""
         body: JSON = {"seats": list(seats), "games": games, "duplicate": duplicate}
+        if game is not None:
+            body["game"] = game
         if rules is not None:
             body["rules"] = dict(rules)
         if seed is not None:

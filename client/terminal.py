@@ -19,6 +19,9 @@ shows its state (the clock of the seat whose turn it is, refreshed while you wai
 left, or offline), a turn the stand-in played is told as such, and when your seat is away
 you are offered to come back (a move typed too late brings you back by itself). `q`
 leaves the table for good (the stand-in plays your seat); after the game, a rematch.
+
+`--game poch` plays Poch, the German Pochbrett game, with the same loop and tables:
+`TerminalGame`'s game-specific methods are overridden in `client.poch_terminal`.
 """
 
 from __future__ import annotations
@@ -174,7 +177,16 @@ def seat_state(player: JSON, you: bool = False) -> str:
 
 
 class TerminalGame:
-    """One game played at this terminal: against bots, or at a table with people."""
+    """One game played at this terminal: against bots, or at a table with people.
+
+    The loop, the tables and the clocks are the same for every game; what is Pocha's own
+    (the views' and events' fields, the moves) is in the methods a game's subclass
+    overrides (`client.poch_terminal` for Poch)."""
+
+    #: The `game` sent when creating one (None: the server's default, Pocha).
+    GAME: str | None = None
+    #: The phase of a finished game in this game's views.
+    OVER = "finished"
 
     def __init__(
         self,
@@ -185,7 +197,8 @@ class TerminalGame:
     ) -> None:
         self.api = api
         self.console = console
-        self.ask: Prompt = ask or console.input
+        # A prompt is plain text, never markup: Poch's "[pass/1-15]" would read as a tag.
+        self.ask: Prompt = ask or (lambda prompt: console.input(Text(prompt)))
         self.line: LineReader = line or stdin_line
         self.me: PochaClient = api
         self.host: PochaClient | None = None  # with the host token, for who made the table
@@ -197,7 +210,7 @@ class TerminalGame:
         self.seen = 0  # seq of the last event narrated
         self.at_table = False  # other people play here: clocks, presence, leaving
         self.started = True  # False while a table waits for people (its deal is held back)
-        self.held: JSON | None = None  # the first deal, told once the game starts
+        self.held: list[JSON] = []  # the first deal's events, told once the game starts
         self.told_room: list[Any] | None = None  # the waiting room as last shown
         self.told_away = False
         self.status: Any = None  # the refreshed line (rich's Status) while others play
@@ -217,26 +230,42 @@ class TerminalGame:
         stand_in: str | None = None,
     ) -> None:
         """Create the game: you in seat 0, then `open_seats` seats for people to take by
-        the table's code, then bots of `level`."""
+        the table's code, then bots of `level`: one level, or several separated by commas
+        (`heuristic,hard`), given to the bots in turn."""
         if not 0 <= open_seats < players:
             raise ValueError(f"open seats: 0 to {players - 1} beside yours, not {open_seats}")
+        levels = [part.strip() for part in level.split(",") if part.strip()] or [level]
         seats: list[dict[str, Any]] = [{"name": name}]
         seats += [dict(OPEN) for _ in range(open_seats)]
-        seats += [{"name": f"Bot {i}", "bot": level} for i in range(1 + open_seats, players)]
+        seats += [
+            {"name": f"Bot {i}", "bot": levels[k % len(levels)]}
+            for k, i in enumerate(range(1 + open_seats, players))
+        ]
         created = self.api.create_game(
-            seats, rules, seed, listed=listed if open_seats else None, stand_in_level=stand_in
+            seats,
+            rules,
+            seed,
+            listed=listed if open_seats else None,
+            stand_in_level=stand_in,
+            game=self.GAME,
         )
         self.game_id = created["id"]
         self.me = self.api.seat(created, 0)
         self.host = self.api.host(created)
-        self.level = level
+        self.level = levels[0]  # the level a table's early start gives its open seats
         self.names = [s["name"] or "(open)" for s in created["seats"]]
         if not open_seats:
+            bots = seats[1:]
+            against = (
+                f"{players - 1} {levels[0]} bots"
+                if len({b["bot"] for b in bots}) == 1
+                else names_list([f"{b['name']} ({b['bot']})" for b in bots])
+            )
             self.console.print(
                 Text.assemble(
                     "Game ",
                     (self.game_id, "bold"),
-                    f" created: you are {name}, against {players - 1} {level} bots. "
+                    f" created: you are {name}, against {against}. "
                     "Type ? for a hint, q to quit.",
                 )
             )
@@ -253,7 +282,7 @@ class TerminalGame:
                     ", or the link ",
                     (f"{self.api.base_url}/t/{code}", "underline"),
                     f"\nThey join with: pocha play --join {code}\n",
-                    f"Type s and Enter to start now with {level} bots in the open seats; "
+                    f"Type s and Enter to start now with {self.level} bots in the open seats; "
                     "q to leave.",
                 ),
                 title="Your table",
@@ -264,10 +293,15 @@ class TerminalGame:
     def join(self, code: str, name: str) -> None:
         """Take the first open seat of the table `code`."""
         taken = self.api.join(code, name)
+        me = self.api.joined(taken)
+        self.sit(taken, name, me.view(taken["game_id"]))
+
+    def sit(self, taken: JSON, name: str, view: JSON) -> None:
+        """Play the seat `join` took (`taken`), whose view is `view`."""
         self.game_id, self.seat = taken["game_id"], taken["seat"]
         self.me = self.api.joined(taken)
         self.at_table, self.started = True, False
-        self.look_at(self.me.view(self.game_id))
+        self.look_at(view)
         self.console.print(
             Text.assemble(
                 "You sit at table ",
@@ -287,7 +321,7 @@ class TerminalGame:
                     continue  # more happened since: tell it first
                 if view["phase"] != "waiting" and not self.started:
                     self.start_told()  # (its game_started told already, in any case)
-                if view["phase"] == "finished":
+                if view["phase"] == self.OVER:
                     self.idle()
                     self.finish(view)
                     if self.at_table and self.rematch():
@@ -410,9 +444,9 @@ class TerminalGame:
         """The game has started: tell the deal held back while the table waited."""
         self.started = True
         self.told_room = None
-        if self.held is not None:
-            held, self.held = self.held, None
-            said = self.describe(held)
+        held, self.held = self.held, []
+        for event in held:
+            said = self.describe(event)
             if said is not None:
                 self.console.print(said)
 
@@ -426,8 +460,7 @@ class TerminalGame:
         turn = view["turn"]
         if turn is None:
             return Text("…")
-        doing = "bid" if view["phase"] == "bidding" else "play"
-        text = Text(f"{self.names[turn]} to {doing}")
+        text = Text(f"{self.names[turn]} to {self.doing(view)}")
         left = view.get("seconds_left")
         if left is not None:
             text.append(f" · {left:.0f} s left", style="bold")
@@ -439,6 +472,10 @@ class TerminalGame:
         if states:
             text.append(" · " + "; ".join(states), style="yellow")
         return text
+
+    def doing(self, view: JSON) -> str:
+        """What the seat whose turn it is does now, after "to": `bid`, `play`."""
+        return "bid" if view["phase"] == "bidding" else "play"
 
     def away(self, view: JSON) -> None:
         """Your seat is away (your clock ran out twice): the stand-in plays your turns at
@@ -480,7 +517,7 @@ class TerminalGame:
         self.me = self.api.joined(taken)
         made = taken.get("host_token")
         self.host = self.api.with_token(made) if made else None
-        self.seen, self.started, self.held, self.told_room = 0, False, None, None
+        self.seen, self.started, self.held, self.told_room = 0, False, [], None
         self.look_at(self.me.view(self.game_id))
         self.console.print(
             Text.assemble(
@@ -494,19 +531,12 @@ class TerminalGame:
 
     def take_turn(self, view: JSON) -> None:
         """Ask until the server accepts a bid or a card (or the player quits)."""
-        legal: list[Any] = view["you"]["legal"]
-        bidding = view["phase"] == "bidding"
         left = view.get("seconds_left")
         clock = f"{left:.0f} s left; " if left is not None else ""
         quit_word = "leave" if self.at_table else "quit"
         while True:
-            if bidding:
-                options = "/".join(str(b) for b in legal)
-                prompt = f"Your bid [{options}] ({clock}? hint, q {quit_word}): "
-            else:
-                prompt = f"Your card ({clock}number or code, ? hint, q {quit_word}): "
             try:
-                answer = self.ask(prompt).strip()
+                answer = self.ask(self.prompt(view, clock, quit_word)).strip()
             except (EOFError, KeyboardInterrupt) as exc:
                 raise Quit from exc
             if answer.lower() in ("q", "quit", "exit"):
@@ -518,7 +548,7 @@ class TerminalGame:
             if action is None:
                 continue
             try:
-                self.me.act(self.game_id, action, version=view["version"])
+                self.send(action, view["version"])
                 return
             except ApiError as exc:
                 moved_on = exc.error in ("stale_version", "not_your_turn", "conflict")
@@ -528,6 +558,17 @@ class TerminalGame:
                     self.warn(as_sentence(exc.message))
                 if moved_on:
                     return  # the game moved on: look again
+
+    def prompt(self, view: JSON, clock: str, quit_word: str) -> str:
+        """The question on your turn: the bids you may make, or a card."""
+        if view["phase"] == "bidding":
+            options = "/".join(str(b) for b in view["you"]["legal"])
+            return f"Your bid [{options}] ({clock}? hint, q {quit_word}): "
+        return f"Your card ({clock}number or code, ? hint, q {quit_word}): "
+
+    def send(self, action: int | str, version: int) -> None:
+        """Make the move `parse` read, on the view of `version`."""
+        self.me.act(self.game_id, action, version=version)
 
     def too_late(self, exc: ApiError) -> None:
         """A move refused because the game moved on while you thought: at a table, most
@@ -586,20 +627,24 @@ class TerminalGame:
         except (ApiError, JobFailed, TimeoutError) as exc:
             self.warn(f"No hint: {exc}")
             return
-        self.console.print(hint_text(job["result"], view["you"]["legal"]))
+        self.console.print(self.advice(job["result"], view))
+
+    def advice(self, result: JSON, view: JSON) -> Text:
+        """A hint job's result in words."""
+        return hint_text(result, view["you"]["legal"])
 
     # -- what is shown ----------------------------------------------------------------------
 
     def narrate(self) -> None:
         """Tell every event since the last look, one line each (the first deal of a table
         that waits is told when the game starts)."""
-        for event in self.api.events(self.game_id, after=self.seen):
+        for event in self.new_events():
             self.seen = event["seq"]
             kind, seat = event["type"], event.get("seat")
             if kind == "seat_taken" and seat is not None and seat < len(self.names):
                 self.names[seat] = event["name"]
-            if kind == "hand_dealt" and not self.started:
-                self.held = event
+            if self.dealing(event) and not self.started:
+                self.held.append(event)
                 continue
             line = self.describe(event)
             if kind == "game_started":
@@ -610,8 +655,20 @@ class TerminalGame:
                 continue
             if line is not None:
                 self.console.print(line)
-            if event["type"] == "hand_scored":
-                self.console.print(self.score_sheet(self.api.history(self.game_id)))
+            self.after(event)
+
+    def new_events(self) -> list[JSON]:
+        """The events since the last one told."""
+        return self.api.events(self.game_id, after=self.seen)
+
+    def dealing(self, event: JSON) -> bool:
+        """Whether `event` belongs to a deal (held back while a table waits for people)."""
+        return bool(event["type"] == "hand_dealt")
+
+    def after(self, event: JSON) -> None:
+        """What follows an event's line: after each hand, the score sheet."""
+        if event["type"] == "hand_scored":
+            self.console.print(self.score_sheet(self.api.history(self.game_id)))
 
     def describe(self, event: JSON) -> Text | None:
         kind = event["type"]
@@ -850,7 +907,7 @@ def play(
     players: int,
     level: str,
     name: str = "You",
-    schedule: str = "classic",
+    schedule: str | None = None,
     seed: int | None = None,
     console: Console | None = None,
     ask: Prompt | None = None,
@@ -861,18 +918,25 @@ def play(
     stand_in: str | None = None,
     join: str | None = None,
     line: LineReader | None = None,
+    game_name: str = "pocha",
+    poch: dict[str, int | None] | None = None,
 ) -> int:
-    """`pocha play`: create a game at `url` (against bots, or at a table with
-    `open_seats` for people) or `join` a table by its code, and play it here; exit
-    status."""
+    """`pocha play`: create a game of `game_name` (pocha or poch) at `url` (against bots,
+    or at a table with `open_seats` for people) or `join` a table by its code (of either
+    game: the seat's view says which), and play it here; exit status. `schedule` (None:
+    classic) is Pocha's option, `poch` Poch's (chips, ante, deals; None: the default)."""
     console = console or Console()
-    game = TerminalGame(PochaClient(url), console, ask, line)
+    api = PochaClient(url)
     doing = "join the table" if join else "create the game"
     try:
         if join is not None:
-            game.join(join, name)
+            taken = api.join(join, name)
+            view = api.joined(taken).view(taken["game_id"])
+            game = game_class(str(view.get("game") or "pocha"))(api, console, ask, line)
+            game.sit(taken, name, view)
         else:
-            rules: dict[str, Any] = {"schedule": parse_schedule(schedule)}
+            game = game_class(game_name)(api, console, ask, line)
+            rules = game_rules(game_name, schedule, poch)
             if turn_seconds is not None:
                 rules["turn_seconds"] = turn_seconds
             game.start(
@@ -889,6 +953,33 @@ def play(
         console.print(unreachable(url, exc))
         return 2
     return game.run()
+
+
+def game_class(name: str) -> type[TerminalGame]:
+    """The terminal game that plays `name` (a view's `game`)."""
+    if name == "pocha":
+        return TerminalGame
+    if name == "poch":
+        # Imported here: client.poch_terminal builds on this module.
+        from client.poch_terminal import PochTerminalGame
+
+        return PochTerminalGame
+    raise ValueError(f"game: pocha or poch, not {name!r}")
+
+
+def game_rules(
+    name: str, schedule: str | None, poch: dict[str, int | None] | None
+) -> dict[str, Any]:
+    """The rule options of a new game of `name`; an option of the other game is refused
+    (ValueError) rather than silently dropped."""
+    given = {k: v for k, v in (poch or {}).items() if v is not None}
+    if name == "poch":
+        if schedule is not None:
+            raise ValueError("schedule is Pocha's option; Poch has chips, ante and deals")
+        return dict(given)
+    if given:
+        raise ValueError(f"{', '.join(sorted(given))}: Poch's options, not Pocha's")
+    return {"schedule": parse_schedule(schedule or "classic")}
 
 
 def unreachable(url: str, exc: OSError) -> Text:
@@ -917,6 +1008,8 @@ def lobby_table(tables: list[JSON], url: str) -> Table | Text:
         rules = table.get("rules") or {}
         schedule = rules.get("schedule", "classic")
         hands = schedule if isinstance(schedule, str) else ",".join(map(str, schedule))
+        if table.get("game") == "poch" or "deals" in rules:  # a Poch table: its deals
+            hands = f"Poch, {rules.get('deals', '?')} deals"
         clock = rules.get("turn_seconds")
         shown.add_row(
             Text(table["code"], style="bold"),

@@ -8,7 +8,8 @@ the thinking it orders (the asking address's think budget, the wait of the queue
 refused there with `RateLimited` or `Busy`; a worker takes its thinking off the queue's
 estimate as it takes the job (`job_taken`). The jobs (`hint`, `move`) think with the
 analysis on and return the action with, per legal action, its share of the search and its
-mean score. They are not retried and not owed: if thinking fails, or the worker dies (the
+mean score. An AI move is for either game: its position says which (`"game": "poch"`, or
+Pocha's without). They are not retried and not owed: if thinking fails, or the worker dies (the
 report notices the job's heartbeat stopping), the job is reported failed and the client
 asks again. Only these jobs are reported; bot turns and match games are not readable by id.
 """
@@ -20,7 +21,7 @@ import hashlib
 import json
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -30,7 +31,8 @@ from rq.job import Job
 
 from ai.bot import Budget
 from ai.games import decide_in, levels_of
-from ai.levels import LEVELS, decide
+from ai.levels import decide
+from ai.poch import levels as poch_levels
 from core.admission import UNBOUNDED, Admission, left_queue
 from core.bot_metrics import record_decision
 from core.bots import bot_seed
@@ -47,8 +49,9 @@ from core.queues import (
 )
 from core.turns import store_for
 from engine.errors import InvalidStateError
-from engine.games import kind_of
+from engine.games import POCH, POCHA, kind_of
 from engine.i18n import _
+from engine.poch import position as poch_position
 from engine.position import position_from_dict
 
 KINDS = ("hint", "ai_move")
@@ -60,11 +63,13 @@ QUEUED_TTL = 600
 
 @dataclass(frozen=True)
 class Thinking:
-    """How hard to think: a level by name, or a custom ISMCTS budget."""
+    """How hard to think: a level by name, or a custom ISMCTS budget; `game` names whose
+    levels (their budgets differ), and is not a job argument (a job knows its game)."""
 
     level: str | None = None
     iterations: int | None = None
     milliseconds: int | None = None
+    game: str = POCHA
 
     @property
     def custom(self) -> bool:
@@ -74,7 +79,8 @@ class Thinking:
     def budget(self) -> Budget:
         if self.custom:
             return Budget(self.iterations, self.milliseconds)
-        return LEVELS[self.level or DEFAULT_LEVEL].budget
+        budget: Budget = levels_of(self.game)[self.level or DEFAULT_LEVEL].budget
+        return budget
 
     @property
     def label(self) -> str:
@@ -191,8 +197,9 @@ def think_hint(
                 now=record.version,
             )
         )
+    thinking = replace(thinking, game=kind_of(record.game).name)
     name, budget = thinking.decide_args()
-    levels = levels_of(kind_of(record.game))
+    levels = levels_of(thinking.game)
     if budget is None and name not in levels:
         raise AdviceRefused(
             _(
@@ -221,27 +228,46 @@ def think_move(
     position: dict[str, Any], thinking: Thinking, connection: redis.Redis | None = None
 ) -> dict[str, Any]:
     """The action of the position's seat, with the analysis; `AdviceRefused` when the
-    position is impossible. The think time is recorded when `connection` is given."""
+    position is impossible. The think time is recorded when `connection` is given. A Poch
+    position (`"game": "poch"`) is decided by Poch's bots, in Poch's wire form."""
+    poch = position.get("game") == POCH
+    if poch:
+        thinking = replace(thinking, game=POCH)
     try:
-        obs = position_from_dict(position)
+        if poch:
+            poch_obs = poch_position.position_from_dict(position)
+        else:
+            obs = position_from_dict(position)
     except InvalidStateError as exc:
         raise AdviceRefused(_("The position is impossible: {why}", why=exc.message)) from None
     # Deterministic: the same position and thinking give the same answer.
     digest = hashlib.sha256(
         json.dumps([position, thinking.to_kwargs()], sort_keys=True).encode()
     ).digest()
+    seed = int.from_bytes(digest[:8], "big") >> 1
     name, budget = thinking.decide_args()
     started = time.perf_counter()
-    decision = decide(
-        obs, name, seed=int.from_bytes(digest[:8], "big") >> 1, budget=budget, analyse=True
-    )
+    if poch:
+        if budget is None and name not in levels_of(POCH):
+            raise AdviceRefused(
+                _(
+                    "This game's bots have no level {level}; its levels are {levels}.",
+                    level=repr(name),
+                    levels=", ".join(levels_of(POCH)),
+                )
+            )
+        report = poch_levels.decide(poch_obs, name, seed=seed, budget=budget, analyse=True)
+        decided, seat = report.to_dict(), poch_obs.seat
+    else:
+        pocha = decide(obs, name, seed=seed, budget=budget, analyse=True)
+        decided, seat = pocha.to_dict(), obs.seat
     if connection is not None:
         record_decision(connection, "ai_move", thinking.label, time.perf_counter() - started)
     return {
-        **decision.to_dict(),
+        **decided,
         "level": thinking.label,
         "budget": thinking.budget.to_dict(),
-        "seat": obs.seat,
+        "seat": seat,
     }
 
 

@@ -1,12 +1,13 @@
 """Bot-vs-bot matches: many games between the same bots, played by the workers, with the
 arena's statistics.
 
-`create_match` checks a match (bots per seat in the arena's syntax, games, rules, seed,
-duplicate deals), refuses one that would cost more CPU than allowed, stores it and fans out
-one task per game on the low-priority queue. The deals and seatings are the arena's own
-(`ai.arena.tasks_for`), and each game is played exactly as `ai.arena.play_game` plays it
-(same bots, budgets and decision seeds), so a match's records are arena records and
-`ai.stats.summarize` makes the per-bot figures.
+`create_match` checks a match (the game, bots per seat in the arena's syntax, games, rules,
+seed, duplicate deals), refuses one that would cost more CPU than allowed, stores it and
+fans out one task per game on the low-priority queue. The deals and seatings are the game's
+arena's own (`ai.arena.tasks_for`, `ai.poch.arena.tasks_for`), and each game is played
+exactly as that arena plays it (same bots, budgets and decision seeds), so a match's records
+are arena records and the arena's summary makes the per-bot figures. What differs between
+the games is reached through `core.match_games.MatchKind`; everything here serves both.
 
 A game does not hold a worker until it ends: `play_match_game` plays for a slice of
 `Timing.match_slice` seconds, saves the game (a checkpoint), and queues its own
@@ -27,11 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ai.arena import Player, decision_seed, parse_player, tasks_for
-from ai.bot import Bot, Budget
-from ai.ismcts import DEFAULT_ITERATIONS
-from ai.levels import make_bot
-from ai.stats import summarize
+from ai.bot import Budget
 from core.keys import (
     checkpoint_key,
     ended_key,
@@ -40,6 +37,7 @@ from core.keys import (
     records_key,
     task_key,
 )
+from core.match_games import MATCH_KINDS, MatchKind, Seat
 from core.queues import (
     LOW,
     MAX_ITERATIONS,
@@ -51,16 +49,12 @@ from core.queues import (
 from core.redises import Connections, redises_of
 from core.tasks import Task, finish, resubmit, submit_new, text
 from engine.errors import InvalidRulesError
-from engine.game import Game
+from engine.games import DEFAULT_GAME, POCHA
 from engine.i18n import _
-from engine.observation import observe
-from engine.rules import Rules
 
 MAX_GAMES = 1000
 #: What a match may cost at most, in estimated CPU hours of thinking (POCHA_MATCH_MAX_CPU_HOURS).
 MAX_CPU_HOURS = 24
-#: A typical machine's ISMCTS speed, for the cost estimate (timeouts assume a slower one).
-ESTIMATED_ITERATIONS_PER_SECOND = 10_000
 #: A match and its records are kept this long after its last game ended.
 MATCH_TTL = 7 * 24 * 3600
 
@@ -91,73 +85,73 @@ def is_match_id(match_id: str) -> bool:
 
 @dataclass(frozen=True)
 class MatchSpec:
-    """What a match plays: stored as JSON beside it."""
+    """What a match plays: stored as JSON beside it (a spec stored before Poch has no
+    `game`: Pocha)."""
 
     seats: tuple[str, ...]
     games: int
-    rules: Rules
+    rules: Any  # the game's rules (`engine.rules.Rules`, `engine.poch.rules.Rules`)
     seed: int
     duplicate: bool
+    game: str = POCHA
 
     @property
-    def lineup(self) -> list[Player]:
-        return [parse_player(s) for s in self.seats]
+    def kind(self) -> MatchKind:
+        return MATCH_KINDS[self.game]
+
+    @property
+    def lineup(self) -> list[Seat]:
+        return [self.kind.parse_player(s) for s in self.seats]
 
     @property
     def deals(self) -> int:
-        return self.games // self.rules.players if self.duplicate else self.games
+        return self.games // self.kind.seatings(self.seats) if self.duplicate else self.games
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "game": self.game,
             "seats": list(self.seats),
             "games": self.games,
-            "rules": self.rules.to_dict(),
+            "rules": self.kind.rules_to_dict(self.rules),
             "seed": self.seed,
             "duplicate": self.duplicate,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MatchSpec:
+        game = data.get("game", POCHA)
         return cls(
             seats=tuple(data["seats"]),
             games=data["games"],
-            rules=Rules.from_dict(data["rules"]),
+            rules=MATCH_KINDS[game].rules_from_dict(data["rules"]),
             seed=data["seed"],
             duplicate=data["duplicate"],
+            game=game,
         )
 
 
-def effective_budget(player: Player) -> Budget:
-    """The budget a seat really thinks with (ISMCTS without one uses its default)."""
+def effective_budget(kind: MatchKind, player: Seat) -> Budget:
+    """The budget a seat really thinks with (a search without one uses its default)."""
     budget = player.budget
-    if (
-        budget.iterations is None
-        and budget.milliseconds is None
-        and (player.bot.startswith("ismcts") or player.bot == "learned")
-    ):
-        return Budget(iterations=DEFAULT_ITERATIONS)
+    if budget.iterations is None and budget.milliseconds is None and kind.searches(player.bot):
+        return Budget(iterations=kind.default_iterations)
     return budget
-
-
-def decisions_per_game(rules: Rules) -> int:
-    """Bids and cards of one game's scheduled hands (tiebreak hands aside)."""
-    return sum(rules.players * (cards + 1) for cards in rules.hand_sizes)
 
 
 def estimated_cpu_seconds(spec: MatchSpec) -> float:
     """About how long the whole match thinks, on a typical machine."""
+    kind = spec.kind
     per_decision = []
     for player in spec.lineup:
-        budget = effective_budget(player)
+        budget = effective_budget(kind, player)
         limits = []
         if budget.milliseconds is not None:
             limits.append(budget.milliseconds / 1000)
         if budget.iterations is not None:
-            limits.append(budget.iterations / ESTIMATED_ITERATIONS_PER_SECOND)
-        # The rule-based bots take well under a millisecond, bookkeeping included.
-        per_decision.append(min(limits) if limits else 0.001)
+            limits.append(budget.iterations / kind.iterations_per_second)
+        per_decision.append(min(limits) if limits else kind.rule_based_seconds(player.bot))
     mean = sum(per_decision) / len(per_decision)
-    return spec.games * decisions_per_game(spec.rules) * mean
+    return spec.games * kind.decisions_per_game(spec.rules) * mean
 
 
 def check_match(
@@ -167,10 +161,21 @@ def check_match(
     seed: int | None,
     duplicate: bool,
     *,
+    game: str = DEFAULT_GAME,
     max_games: int = MAX_GAMES,
     max_cpu_hours: float = MAX_CPU_HOURS,
 ) -> MatchSpec:
-    """The match asked for, or `MatchRefused` saying what is wrong with it."""
+    """The match of `game` asked for, or `MatchRefused` saying what is wrong with it."""
+    kind = MATCH_KINDS.get(game)
+    if kind is None:
+        raise MatchRefused(
+            _(
+                "unknown game {game}: the games are {games}",
+                game=repr(game),
+                games=", ".join(MATCH_KINDS),
+            ),
+            "game",
+        )
     options = dict(rules or {})
     if options.get("players", len(seats)) != len(seats):
         raise MatchRefused(
@@ -183,13 +188,24 @@ def check_match(
             "rules",
         )
     options["players"] = len(seats)
+    if kind.deals_per_game is not None:
+        if options.get("deals", kind.deals_per_game) != kind.deals_per_game:
+            raise MatchRefused(
+                _(
+                    "each game of a Poch match is one deal, as in the Poch arena: leave "
+                    "rules.deals out and ask for more games instead of {value} deals",
+                    value=options["deals"],
+                ),
+                "rules",
+            )
+        options["deals"] = kind.deals_per_game
     try:
-        parsed = Rules.from_dict(options)
+        parsed = kind.rules_from_dict(options)
     except InvalidRulesError as exc:
         raise MatchRefused(exc.message, "rules") from exc
     for text_seat in seats:
         try:
-            player = parse_player(text_seat)
+            player = kind.parse_player(text_seat)
         except ValueError as exc:
             # The sentence itself (a Message, translated at the edge), not str() of it.
             raise MatchRefused(exc.args[0] if exc.args else str(exc), "seats") from exc
@@ -213,19 +229,31 @@ def check_match(
             _("a match plays from 1 to {most} games, not {games}", most=max_games, games=games),
             "games",
         )
-    n = parsed.players
+    n = kind.seatings(seats)
     if duplicate and games % n:
-        raise MatchRefused(
-            _(
+        if n == len(seats):
+            sentence = _(
                 "with duplicate deals each deal is played once per rotation of the {n} "
                 "seats, so games must be a multiple of {n} (e.g. {example})",
                 n=n,
                 example=max(n, games - games % n),
-            ),
-            "games",
-        )
+            )
+        else:
+            sentence = _(
+                "with duplicate deals each deal is played once per distinct rotation of "
+                "these seats ({n} of them), so games must be a multiple of {n} (e.g. "
+                "{example})",
+                n=n,
+                example=max(n, games - games % n),
+            )
+        raise MatchRefused(sentence, "games")
     spec = MatchSpec(
-        tuple(seats), games, parsed, secrets.randbelow(2**53) if seed is None else seed, duplicate
+        tuple(seats),
+        games,
+        parsed,
+        secrets.randbelow(2**53) if seed is None else seed,
+        duplicate,
+        kind.name,
     )
     hours = estimated_cpu_seconds(spec) / 3600
     if hours > max_cpu_hours:
@@ -242,7 +270,7 @@ def check_match(
 
 
 def game_task(match_id: str, index: int, spec: MatchSpec, timing: Timing) -> Task:
-    longest = max(thinking_seconds(effective_budget(p)) for p in spec.lineup)
+    longest = max(thinking_seconds(effective_budget(spec.kind, p)) for p in spec.lineup)
     return Task(
         key=game_task_key(match_id, index),
         prefix=f"pocha-match-{match_id}-{index}",
@@ -288,46 +316,48 @@ def load_spec(connection: Connections, match_id: str) -> MatchSpec | None:
 
 
 class MatchGame:
-    """A game of the match in progress: `ai.arena.play_game`'s loop, able to stop and
-    resume (bots keep no state between decisions, so a resumed game plays on the same)."""
+    """A game of the match in progress: its arena's loop (`ai.arena.play_game`,
+    `ai.poch.arena.play_deal`), able to stop and resume (bots keep no state between
+    decisions, so a resumed game plays on the same)."""
 
     def __init__(
         self,
-        rules: Rules,
+        kind: MatchKind,
+        rules: Any,
         seed: int,
-        players: Sequence[Player],
+        players: Sequence[Seat],
         deal: int,
-        game: Game | None = None,
+        game: Any = None,
         step: int = 0,
         decisions: list[int] | None = None,
         think: list[float] | None = None,
     ) -> None:
         n = rules.players
-        self.rules = rules
+        self.kind = kind
         self.seed = seed
         self.players = list(players)
         self.deal = deal
-        self.game = game or Game.new(rules, seed)
+        self.game = game or kind.new_game(kind.game_rules(rules), seed)
         self.step = step
         self.decisions = decisions or [0] * n
         self.think = think or [0.0] * n
-        self.bots: list[Bot] = [make_bot(p.bot) for p in self.players]
+        self.bots = [kind.make_bot(p.bot) for p in self.players]
 
     @property
     def finished(self) -> bool:
-        return self.game.phase == "finished"
+        return bool(self.game.finished)
 
     def play(self, until: float | None = None) -> bool:
         """Decide and play until the game ends or `time.monotonic()` passes `until`
         (after at least one decision); whether the game is over."""
-        game = self.game
+        game, kind = self.game, self.kind
         while not self.finished:
             seat = game.turn
             assert seat is not None
-            obs = observe(game, seat)
+            obs = kind.observe(game, seat)
             t0 = time.perf_counter()
             decision = self.bots[seat].decide(
-                obs, self.players[seat].budget, decision_seed(self.seed, seat, self.step)
+                obs, self.players[seat].budget, kind.decision_seed(self.seed, seat, self.step)
             )
             self.think[seat] += (time.perf_counter() - t0) * 1000.0
             self.decisions[seat] += 1
@@ -338,27 +368,10 @@ class MatchGame:
         return self.finished
 
     def record(self) -> dict[str, Any]:
-        """The game's record, as `ai.arena.play_game` makes it."""
-        game = self.game
-        return {
-            "seed": self.seed,
-            "deal": self.deal,
-            "rules": self.rules.to_dict(),
-            "seats": [p.label for p in self.players],
-            "hands": [
-                {
-                    "cards": h["cards"],
-                    "bids": h["bids"],
-                    "tricks": h["tricks"],
-                    "points": h["points"],
-                }
-                for h in game.history
-            ],
-            "scores": list(game.scores),
-            "winners": list(game.winners),
-            "decisions": list(self.decisions),
-            "think_ms": [round(t, 3) for t in self.think],
-        }
+        """The game's record, as its arena makes it."""
+        return self.kind.record(
+            self.game, self.seed, self.players, self.deal, self.decisions, self.think
+        )
 
     def checkpoint(self) -> str:
         return json.dumps(
@@ -372,15 +385,22 @@ class MatchGame:
 
     @classmethod
     def resume(
-        cls, rules: Rules, seed: int, players: Sequence[Player], deal: int, saved: str
+        cls,
+        kind: MatchKind,
+        rules: Any,
+        seed: int,
+        players: Sequence[Seat],
+        deal: int,
+        saved: str,
     ) -> MatchGame:
         data = json.loads(saved)
         return cls(
+            kind,
             rules,
             seed,
             players,
             deal,
-            game=Game.from_dict(data["game"]),
+            game=kind.game_from_dict(data["game"]),
             step=data["step"],
             decisions=data["decisions"],
             think=data["think"],
@@ -457,14 +477,15 @@ def play_slice(
         finish(connection, key)  # the match is gone, or this game was counted already
         return {"match": match_id, "game": index, "played": False}
     timing = Timing.from_env()
-    arena_task = tasks_for(spec.rules, spec.lineup, spec.deals, spec.seed, spec.duplicate)[index]
+    kind = spec.kind
+    task = kind.tasks_for(spec.rules, spec.lineup, spec.deals, spec.seed, spec.duplicate)[index]
     saved = redises_of(connection).store.hget(checkpoint_key(match_id, index), "state")
     try:
         if saved is None:
-            game = MatchGame(arena_task.rules, arena_task.seed, arena_task.players, arena_task.deal)
+            game = MatchGame(kind, task.rules, task.seed, task.players, task.deal)
         else:
             game = MatchGame.resume(
-                arena_task.rules, arena_task.seed, arena_task.players, arena_task.deal, text(saved)
+                kind, task.rules, task.seed, task.players, task.deal, text(saved)
             )
         start = game.step
         over = game.play(until=time.monotonic() + timing.match_slice)
@@ -475,7 +496,10 @@ def play_slice(
             finish(connection, key)
         raise
     if over:
-        _end_game(connection, match_id, index, {"game": index, **game.record()})
+        # The game's number in the match first, in place of an arena record's `game` (Poch's
+        # names its game: the match does).
+        record = {k: v for k, v in game.record().items() if k != "game"}
+        _end_game(connection, match_id, index, {"game": index, **record})
         finish(connection, key)
         return {"match": match_id, "game": index, "finished": True, "step": game.step}
     saved_now = redises_of(connection).store.eval(
@@ -553,7 +577,7 @@ def match_report(connection: Connections, match_id: str) -> dict[str, Any] | Non
     if f.get("stats_of") == str(count):
         bots = json.loads(f["stats"])
     else:
-        bots = [s.to_dict() for s in summarize(records(connection, match_id))]
+        bots = spec.kind.summarize(records(connection, match_id))
         store = redises_of(connection).store
         store.eval(_CACHE_LUA, 1, match_key(match_id), json.dumps(bots), count)
     return {

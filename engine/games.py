@@ -21,6 +21,7 @@ from engine import rules as pocha_rules
 from engine.errors import InvalidStateError
 from engine.game import Event, new_seed
 from engine.game import Game as PochaGame
+from engine.i18n import _
 from engine.observation import observe as pocha_observe
 from engine.poch import actions as poch_actions
 from engine.poch import rules as poch_rules
@@ -82,7 +83,7 @@ def _describe_poch_options() -> dict[str, dict[str, Any]]:
     for name, low, high, default, doc in poch_rules.OPTIONS:
         described[name] = {
             "default": default,
-            "allowed": f"an integer from {low} to {high}",
+            "allowed": _("an integer from {low} to {high}", low=low, high=high),
             "doc": doc,
             "kind": "int",
             "minimum": low,

@@ -27,6 +27,7 @@ from core.store import GameStore
 from engine.i18n import _
 from service import edge, events, i18n, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules, tables
+from service.api.ai_schemas import documented_by_reference as ai_documented_by_reference
 from service.api.poch_schemas import documented_by_reference
 from service.context import EXTENSION, Services
 from service.errors import ErrorSchema, register_error_handlers
@@ -144,7 +145,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         },
     )
     # Schemas the documents name by reference only (a response of either game's schema).
-    for name, schema in documented_by_reference().items():
+    for name, schema in {**documented_by_reference(), **ai_documented_by_reference()}.items():
         api.spec.components.schema(name, schema=schema)
     # First, so that every request, even one refused by a later hook, is counted and logged.
     telemetry.install(app)

@@ -117,7 +117,7 @@ class ErrorSchema(ma.Schema):
     error = ma.fields.String(
         metadata={
             "description": "Stable machine code: not_your_turn, illegal_move, invalid_card, "
-            "invalid_bid, wrong_phase, invalid_rules, stale_version, conflict, "
+            "invalid_bid, invalid_suit, wrong_phase, invalid_rules, stale_version, conflict, "
             "game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, "
             "forbidden, validation_error, bad_json, bad_request, body_too_large, "
             "unsupported_media_type, rate_limited, too_many_streams, too_many_connections, "

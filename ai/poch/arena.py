@@ -24,6 +24,7 @@ from typing import Any
 from ai.poch.bot import Budget
 from ai.poch.levels import BOTS, LEVELS, make_bot
 from ai.stats import _ci95
+from engine.i18n import _
 from engine.poch.game import Game
 from engine.poch.observation import observe
 from engine.poch.rules import Rules
@@ -48,8 +49,13 @@ def parse_player(spec: str) -> Player:
     name, _colon, arg = spec.partition(":")
     if name not in BOTS:
         raise ValueError(
-            f"unknown Poch bot or level {spec!r}: the levels are {', '.join(LEVELS)}; the "
-            f"bots are {', '.join(BOTS)}, which may carry a budget (ismcts:300 or ismcts:50ms)"
+            _(
+                "unknown Poch bot or level {spec}: the levels are {levels}; the bots are "
+                "{bots}, which may carry a budget (ismcts:300 or ismcts:50ms)",
+                spec=repr(spec),
+                levels=", ".join(LEVELS),
+                bots=", ".join(BOTS),
+            )
         )
     if not arg:
         return Player(spec, name, Budget())
@@ -58,7 +64,9 @@ def parse_player(spec: str) -> Player:
             return Player(spec, name, Budget(milliseconds=float(arg[:-2])))
         return Player(spec, name, Budget(iterations=int(arg)))
     except ValueError:
-        raise ValueError(f"bad budget in {spec!r}: ismcts:300 or ismcts:50ms") from None
+        raise ValueError(
+            _("bad budget in {spec}: ismcts:300 or ismcts:50ms", spec=repr(spec))
+        ) from None
 
 
 def decision_seed(seed: int, *parts: int) -> int:
@@ -68,7 +76,7 @@ def decision_seed(seed: int, *parts: int) -> int:
 
 def play_deal(rules: Rules, seed: int, players: Sequence[Player], deal: int) -> dict[str, Any]:
     """Play one deal (a one-deal game) from ``seed``; its record."""
-    one = Rules.from_dict({**rules.to_dict(), "deals": 1})
+    one = one_deal(rules)
     game = Game.new(one, seed)
     bots = [make_bot(p.bot) for p in players]
     n = one.players
@@ -85,6 +93,24 @@ def play_deal(rules: Rules, seed: int, players: Sequence[Player], deal: int) -> 
         decisions[seat] += 1
         game.apply(seat, decision.action)
         step += 1
+    return deal_record(game, seed, players, deal, decisions, think)
+
+
+def one_deal(rules: Rules) -> Rules:
+    """The rules a deal is played with: ``rules`` as a one-deal game."""
+    return rules if rules.deals == 1 else Rules.from_dict({**rules.to_dict(), "deals": 1})
+
+
+def deal_record(
+    game: Game,
+    seed: int,
+    players: Sequence[Player],
+    deal: int,
+    decisions: Sequence[int],
+    think: Sequence[float],
+) -> dict[str, Any]:
+    """The record of a finished one-deal game (the arena's, and a match's on the workers)."""
+    one = game.rules
     return {
         "game": "poch",
         "seed": seed,
@@ -93,7 +119,7 @@ def play_deal(rules: Rules, seed: int, players: Sequence[Player], deal: int) -> 
         "seats": [p.label for p in players],
         "chips": [c - one.chips for c in game.chips],
         "winner": game.deal_results[0]["winner"] if game.deal_results else None,
-        "decisions": decisions,
+        "decisions": list(decisions),
         "think_ms": [round(t, 3) for t in think],
     }
 

@@ -10,10 +10,13 @@ how many cards every player holds.  ``Knowledge`` gathers that from an
   showed none held no two cards of a rank, and one who showed a set held no higher
   one: a cap, per player and rank, on the cards of that rank they can hold;
 - the dealer's last card set trumps, so the dealer was dealt a trump;
-- the ``sequence`` plate not taken means nobody was dealt the trump 7, 8 and 9.
+- the ``sequence`` plate not taken means nobody was dealt the trump 7, 8 and 9;
+- the seats passed over before the one that started the shedding (from the
+  winner of the betting, else Vorhand) held no 7 and no ace.
 
 ``DealSampler.sample`` deals the unseen cards to the other seats within those
-bounds (uniformly when nothing but the card counts binds them), and
+bounds (uniformly when nothing but the card counts binds them; when quick tries
+fail, an exact search finds a deal whenever one exists), and
 ``game_for`` builds an ``engine.poch.game.Game`` of the sampled deal that ends
 with the current deal, so a search can play it out with the engine's own rules.
 Nothing here reads a hidden card: the sampler is a function of the observation
@@ -22,10 +25,22 @@ and the random stream only.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 
-from engine.poch.cards import EIGHT, NINE, NUM_CARDS, SEVEN, SUITS, Card, card, parse_card, rank_of
+from engine.poch.cards import (
+    ACE,
+    EIGHT,
+    NINE,
+    NUM_CARDS,
+    SEVEN,
+    SUITS,
+    Card,
+    card,
+    parse_card,
+    rank_of,
+)
 from engine.poch.game import Game
 from engine.poch.observation import Observation
 from engine.poch.rules import Rules
@@ -117,6 +132,8 @@ def knowledge_of(obs: Observation) -> Knowledge:
             for r in range(8):
                 # A rank above the set's held fewer cards than the set; one below, no more.
                 caps[s][r] = size if r == top else (size - 1 if r > top else size)
+    for s in _passed_over(obs):
+        caps[s][SEVEN] = caps[s][ACE] = 0
     for s in range(n):
         dealt_known = shown[s] | played[s] | (set(obs.hand) if s == seat else set())
         for r in range(8):
@@ -139,6 +156,22 @@ def knowledge_of(obs: Observation) -> Knowledge:
         dealer_needs_trump=needs,
         no_sequence=no_sequence,
     )
+
+
+def _passed_over(obs: Observation) -> list[int]:
+    """The seats that held no 7 and no ace: those before the one who started the shedding,
+    going round from the winner of the betting (else Vorhand)."""
+    if obs.phase == "starting":
+        opener = obs.turn
+    elif obs.phase == "choosing" and obs.played:
+        opener = obs.played[0][0]
+    else:
+        return []
+    n = len(obs.active)
+    around = [s for s in ((obs.dealer + 1 + k) % n for k in range(n)) if obs.active[s]]
+    first = obs.starter if obs.starter is not None else around[0]
+    around = around[around.index(first) :] + around[: around.index(first)]
+    return around[: around.index(opener)] if opener in around else []
 
 
 class DealSampler:
@@ -164,11 +197,10 @@ class DealSampler:
             hands = self._shuffled(rng) if not self.capped else self._greedy(rng)
             if hands is not None and k.consistent(hands):
                 return hands
-        for _ in range(QUICK_TRIES):
-            hands = self._exact(rng)
-            if k.consistent(hands):
-                return hands
-        raise RuntimeError("no deal of the unseen cards agrees with the observation")
+        hands = self._exact(rng)
+        if not k.consistent(hands):  # cannot happen: the search keeps every bound
+            raise RuntimeError("no deal of the unseen cards agrees with the observation")
+        return hands
 
     def _base(self) -> list[set[Card]]:
         return [set(h) for h in self.k.hands]
@@ -209,32 +241,60 @@ class DealSampler:
         return hands
 
     def _exact(self, rng: random.Random) -> list[set[Card]]:
-        """Card by card, each to a random seat that leaves the rest placeable (a flow check)."""
+        """An exact search: the unseen trumps first (they decide the dealer's trump and the
+        sequence), each way in random order, then the rest card by card, each to a random
+        seat that leaves the rest placeable (a flow check). Finds a deal whenever one
+        exists."""
         k = self.k
-        cards = list(k.unseen)
-        rng.shuffle(cards)
-        room = {s: k.room(s) for s in self.others}
-        caps = {s: list(k.caps[s]) for s in self.others}
-        left = [0] * 8
-        for c in cards:
-            left[rank_of(c)] += 1
-        hands = self._base()
-        for c in cards:
-            r = rank_of(c)
-            left[r] -= 1
-            seats = [s for s in self.others if room[s] > 0 and caps[s][r] > 0]
-            rng.shuffle(seats)
-            for s in seats:
+        special = [c for c in k.unseen if c // 8 == k.trump]
+        rest = [c for c in k.unseen if c // 8 != k.trump]
+        ways = list(itertools.product(self.others, repeat=len(special)))
+        rng.shuffle(ways)
+        for way in ways:
+            room = {s: k.room(s) for s in self.others}
+            caps = {s: list(k.caps[s]) for s in self.others}
+            hands = self._base()
+            for c, s in zip(special, way, strict=True):
                 room[s] -= 1
-                caps[s][r] -= 1
-                if _placeable(left, room, caps):
-                    hands[s].add(c)
+                caps[s][rank_of(c)] -= 1
+                hands[s].add(c)
+            if min(room.values(), default=0) < 0 or any(
+                v < 0 for s in self.others for v in caps[s]
+            ):
+                continue
+            if k.dealer_needs_trump is not None and not any(
+                c // 8 == k.trump for c in hands[k.dealer_needs_trump]
+            ):
+                continue
+            if k.no_sequence:
+                seq = {card(k.trump, r) for r in (SEVEN, EIGHT, NINE)}
+                if any(seq <= (hands[s] | k.played[s]) for s in range(k.players)):
+                    continue
+            left = [0] * 8
+            for c in rest:
+                left[rank_of(c)] += 1
+            if not _placeable(left, room, caps):
+                continue
+            cards = list(rest)
+            rng.shuffle(cards)
+            for c in cards:
+                r = rank_of(c)
+                left[r] -= 1
+                seats = [s for s in self.others if room[s] > 0 and caps[s][r] > 0]
+                rng.shuffle(seats)
+                for s in seats:
+                    room[s] -= 1
+                    caps[s][r] -= 1
+                    if _placeable(left, room, caps):
+                        hands[s].add(c)
+                        break
+                    room[s] += 1
+                    caps[s][r] += 1
+                else:  # cannot happen: the rest was placeable before this card
                     break
-                room[s] += 1
-                caps[s][r] += 1
             else:
-                raise RuntimeError("no deal of the unseen cards agrees with the observation")
-        return hands
+                return hands
+        raise RuntimeError("no deal of the unseen cards agrees with the observation")
 
 
 def _placeable(left: list[int], room: dict[int, int], caps: dict[int, list[int]]) -> bool:

@@ -11,6 +11,7 @@ code (``"C7"``) or a suit letter (``"H"``); the forms never collide.
 
 from __future__ import annotations
 
+from engine.i18n import _
 from engine.poch.cards import SUITS, card_code, parse_card, parse_suit
 from engine.poch.errors import InvalidBidError
 
@@ -54,7 +55,7 @@ def action_to_wire(action: Action) -> WireAction:
         return SUITS[action - SUIT_BASE]
     if is_card(action):
         return card_code(action)
-    raise InvalidBidError(f"{action!r} is not a Poch action")
+    raise InvalidBidError(_("{value} is not a Poch action", value=repr(action)))
 
 
 def action_from_wire(wire: object) -> Action:
@@ -65,7 +66,9 @@ def action_from_wire(wire: object) -> Action:
         return HOLD
     if isinstance(wire, int) and not isinstance(wire, bool):
         if wire < 1:
-            raise InvalidBidError(f"a bet is at least 1 chip, not {wire}", rule="bet_minimum")
+            raise InvalidBidError(
+                _("a bet is at least 1 chip, not {value}", value=wire), rule="bet_minimum"
+            )
         return bet_action(wire)
     if isinstance(wire, str) and len(wire) == 1:
         return SUIT_BASE + parse_suit(wire)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.i18n import _
 from engine.poch.errors import InvalidCardError
 
 Card = int
@@ -42,7 +43,12 @@ def parse_card(code: object) -> Card:
     """The card of a code such as ``"HA"``; ``InvalidCardError`` if it is none."""
     if isinstance(code, str) and len(code) >= 2 and code[0] in SUITS and code[1:] in RANKS:
         return card(SUITS.index(code[0]), RANKS.index(code[1:]))
-    raise InvalidCardError(f"{code!r} is not a Poch card (a suit C S H D and a rank 7-10 J Q K A)")
+    raise InvalidCardError(
+        _(
+            "{value} is not a Poch card (a suit C S H D and a rank 7-10 J Q K A)",
+            value=repr(code),
+        )
+    )
 
 
 def codes(cards: Iterable[Card]) -> list[str]:
@@ -52,7 +58,7 @@ def codes(cards: Iterable[Card]) -> list[str]:
 def parse_suit(code: object) -> int:
     if isinstance(code, str) and code in SUITS:
         return SUITS.index(code)
-    raise InvalidCardError(f"{code!r} is not a suit (C, S, H or D)")
+    raise InvalidCardError(_("{value} is not a suit (C, S, H or D)", value=repr(code)))
 
 
 # A set's key: (size, rank, holds the trump card of that rank).  Sets compare by size,

@@ -18,6 +18,7 @@ import random
 from typing import Any
 
 from engine.game import stored_seed
+from engine.i18n import _
 from engine.poch.actions import (
     BET_BASE,
     HOLD,
@@ -258,24 +259,35 @@ class Game:
             call, paid = "pass", 0
         elif action == HOLD:
             if top == 0:
-                raise InvalidBidError("nobody has bet: there is nothing to hold", rule="hold")
+                raise InvalidBidError(_("nobody has bet: there is nothing to hold"), rule="hold")
             if top > self.chips[seat]:
                 raise InvalidBidError(
-                    f"holding costs {top} chips; you have {self.chips[seat]}", rule="no_credit"
+                    _(
+                        "holding costs {cost} chips; you have {chips}",
+                        cost=top,
+                        chips=self.chips[seat],
+                    ),
+                    rule="no_credit",
                 )
             call, paid = "hold", top
         elif is_bet(action):
             paid = amount_of(action)
             if paid <= top:
-                raise InvalidBidError(f"a raise must be more than {top} chips", rule="raise_above")
+                raise InvalidBidError(
+                    _("a raise must be more than {top} chips", top=top), rule="raise_above"
+                )
             if paid > self.chips[seat]:
                 raise InvalidBidError(
-                    f"you cannot pay {paid} chips; you have {self.chips[seat]}",
+                    _(
+                        "you cannot pay {paid} chips; you have {chips}",
+                        paid=paid,
+                        chips=self.chips[seat],
+                    ),
                     rule="no_credit",
                 )
             call = "bet" if top == 0 else "raise"
         else:
-            raise WrongPhaseError("the betting round takes pass, hold, a bet or a raise")
+            raise WrongPhaseError(_("the betting round takes pass, hold, a bet or a raise"))
         self.chips[seat] -= paid
         self.pot += paid
         self.bets.append({"seat": seat, "call": call, "amount": paid})
@@ -414,28 +426,36 @@ class Game:
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply one decision of ``seat``; the public events it caused, in order."""
         if self.phase == "over":
-            raise WrongPhaseError("the game is over")
+            raise WrongPhaseError(_("the game is over"))
         if seat != self.turn:
-            raise NotYourTurnError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+            raise NotYourTurnError(
+                _("it is seat {turn}'s turn, not seat {seat}'s", turn=self.turn, seat=seat)
+            )
         events: list[Event] = []
         if self.phase == "betting":
             self._bet(seat, action, events)
         elif self.phase == "starting":
             if not is_card(action):
-                raise WrongPhaseError("start the shedding with a 7 or an ace")
+                raise WrongPhaseError(_("start the shedding with a 7 or an ace"))
             if action not in self.hands[seat]:
-                raise IllegalCardError(f"you do not hold {card_code(action)}", rule="hold_card")
+                raise IllegalCardError(
+                    _("you do not hold {card}", card=card_code(action)), rule="hold_card"
+                )
             if rank_of(action) not in (SEVEN, ACE):
-                raise IllegalCardError("the shedding starts with a 7 or an ace", rule="start_card")
+                raise IllegalCardError(
+                    _("the shedding starts with a 7 or an ace"), rule="start_card"
+                )
             self.direction = 1 if rank_of(action) == SEVEN else -1
             events.append({"type": "start", "seat": seat, "direction": self.direction_name})
             self._run_suit(seat, action, events)
         else:  # choosing
             if not is_suit(action):
-                raise WrongPhaseError("choose the next suit")
+                raise WrongPhaseError(_("choose the next suit"))
             suit = action - SUIT_BASE
             if suit in self.suits_done:
-                raise InvalidSuitError(f"{SUITS[suit]} has been played", rule="suit_played")
+                raise InvalidSuitError(
+                    _("{suit} has been played", suit=SUITS[suit]), rule="suit_played"
+                )
             events.append({"type": "choose", "seat": seat, "suit": SUITS[suit]})
             first = card(suit, self._first_rank())
             self._run_suit(self._holder(first), first, events)
@@ -448,9 +468,11 @@ class Game:
         decision goes through ``apply``)."""
         del playing
         if self.phase == "over":
-            raise WrongPhaseError("the game is over")
+            raise WrongPhaseError(_("the game is over"))
         if seat != self.turn:
-            raise NotYourTurnError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+            raise NotYourTurnError(
+                _("it is seat {turn}'s turn, not seat {seat}'s", turn=self.turn, seat=seat)
+            )
 
     @property
     def direction_name(self) -> str | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.i18n import _
 from engine.poch.errors import InvalidRulesError
 from engine.rules import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS
 
@@ -45,8 +46,16 @@ NAMES = frozenset(name for name, *_ in OPTIONS)
 
 def _int_in(name: str, value: Any, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        # Pocha's sentence for an int option (engine.rules.Option), so one translation.
+        allowed = _("an integer from {low} to {high}", low=low, high=high)
         raise InvalidRulesError(
-            f"{name} must be an integer from {low} to {high}, not {value!r}", option=name
+            _(
+                "{option} must be {allowed}, not {value}",
+                option=name,
+                allowed=allowed,
+                value=repr(value),
+            ),
+            option=name,
         )
 
 
@@ -69,8 +78,10 @@ class Rules:
         # Decided: a game in which nobody could pay the first ante is refused.
         if self.chips < len(PLATES) * self.ante:
             raise InvalidRulesError(
-                f"chips must be at least 8 x ante ({len(PLATES) * self.ante}) to pay the "
-                "first ante",
+                _(
+                    "chips must be at least 8 x ante ({least}) to pay the first ante",
+                    least=len(PLATES) * self.ante,
+                ),
                 option="chips",
             )
 
@@ -93,7 +104,9 @@ class Rules:
         unknown = set(data) - NAMES
         if unknown:
             name = sorted(unknown)[0]
-            raise InvalidRulesError(f"unknown Poch option {name!r}", option=name)
+            raise InvalidRulesError(
+                _("unknown Poch option {option}", option=repr(name)), option=name
+            )
         return cls(**data)
 
 

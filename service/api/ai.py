@@ -1,8 +1,11 @@
 """Stateless AI moves, for front ends that keep their own game.
 
-`POST /api/v1/ai/move` takes a position as one seat sees it (rules, its hand, trump and
-holder, dealer, bids, the cards played so far in this hand by whom) and how hard to think.
-The position is checked at once by `engine.position`: an impossible one gets a `422`
+`POST /api/v1/ai/move` takes a position as one seat sees it and how hard to think. A
+Pocha position (the default) is the rules, its hand, trump and holder, dealer, bids, the
+cards played so far in this hand by whom; a Poch position (`"game": "poch"`) is the fields
+of that seat's Poch view. The body is read by its game's schema (`AiMoveRequestSchema`,
+`PochAiMoveRequestSchema`: each with its game's levels) and the position checked at once by
+`engine.position` or `engine.poch.position`: an impossible one gets a `422`
 `invalid_position` whose message says what is inconsistent. A possible one is queued for a
 worker, and the answer is `202` with the job to follow at `GET /api/v1/jobs/{id}`, unless
 `core.admission` refuses it at once: `429 rate_limited` over the address's think budget
@@ -13,13 +16,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import request
 from flask.views import MethodView
 
 from core.advice import Thinking, ask_move, job_report
 from core.errors import ServiceError
 from engine.errors import InvalidStateError
+from engine.games import POCH, POCHA
+from engine.poch import position as poch_position
 from engine.position import FIELDS, position_from_dict
-from service.api.ai_schemas import AiMoveRequestSchema, JobSchema
+from service.api.ai_schemas import AiMoveRequestSchema, JobSchema, PochAiMoveRequestSchema
 from service.api.jobs import ON_DEMAND_ERRORS, accepted, asker, document_errors
 from service.context import services
 from service.json_bodies import Blueprint
@@ -37,32 +43,71 @@ class InvalidPosition(ServiceError):
     error = "invalid_position"
 
 
+def _body() -> dict[str, Any]:
+    """The body, read by its game's schema: Poch's when it says `"game": "poch"`, else
+    Pocha's (which refuses it with the usual 422 `validation_error` if it is neither)."""
+    sent = request.get_json(silent=True)
+    poch = isinstance(sent, dict) and sent.get("game") == POCH
+    schema = PochAiMoveRequestSchema() if poch else AiMoveRequestSchema()
+    body: dict[str, Any] = blp.ARGUMENTS_PARSER.parse(schema, request, location="json")
+    return body
+
+
 @blp.route("/move")
 class Move(MethodView):
-    @blp.arguments(AiMoveRequestSchema, location="json")
+    @blp.doc(
+        requestBody={
+            "required": True,
+            "description": "A Pocha position (`AiMoveRequest`: `game` left out or `pocha`) "
+            'or a Poch position (`PochAiMoveRequest`: `"game": "poch"`), each with how '
+            "hard to think (its game's levels, or a custom budget).",
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "oneOf": [
+                            {"$ref": "#/components/schemas/AiMoveRequest"},
+                            {"$ref": "#/components/schemas/PochAiMoveRequest"},
+                        ]
+                    }
+                }
+            },
+        }
+    )
     @blp.response(202, JobSchema, headers={"Location": {"description": "The job's address."}})
     @document_errors(
         blp,
         {
             **ON_DEMAND_ERRORS,
             422: "invalid_position: no game could reach this position (the message says "
-            "why); validation_error: a malformed body, an unknown level, a budget out of "
-            "range.",
+            "why); validation_error: a malformed body, an unknown level (or one of the "
+            "other game's only), a budget out of range.",
         },
     )
-    def post(self, body: dict[str, Any]) -> Any:
+    def post(self) -> Any:
         """Ask for a move in a position
 
-        The seat in `seat` must be the one to act. Cards are codes (`O1`, `B12`); `plays`
-        lists every card of this hand in the order played, with its seat. The answer is a
-        job; its result is the action (a bid or a card) and the analysis.
+        Pocha (the default): the seat in `seat` must be the one to act. Cards are codes
+        (`O1`, `B12`); `plays` lists every card of this hand in the order played, with its
+        seat. Poch (`"game": "poch"`): the fields of the seat's view (`PochGameView`)
+        without its envelope, `you` holding the seat (the one to act) and its hand; the
+        legal actions are computed from the position. The answer is a job; its result is
+        the action in the game's wire form (Pocha: a bid or a card; Poch: `pass`, `hold`, a
+        bet, a start card or a suit) and the analysis.
         """
-        position = {k: v for k, v in body.items() if k in FIELDS}
+        body = _body()
+        game = body.get("game", POCHA)
+        fields = poch_position.FIELDS if game == POCH else FIELDS
+        position = {k: v for k, v in body.items() if k in fields}
         try:
-            position_from_dict(position)
+            if game == POCH:
+                poch_position.position_from_dict(position)
+            else:
+                position_from_dict(position)
         except InvalidStateError as exc:
             raise InvalidPosition(exc.message) from exc
-        thinking = Thinking(body.get("level"), body.get("iterations"), body.get("milliseconds"))
+        thinking = Thinking(
+            body.get("level"), body.get("iterations"), body.get("milliseconds"), game=game
+        )
         connection = services().redises.queues
         job_id = ask_move(connection, position, thinking, asker())
         report = job_report(connection, job_id)

@@ -4,7 +4,10 @@ Requests refuse unknown fields and out-of-range numbers before anything is queue
 thinking is a level by name or a custom ISMCTS budget, capped so that no request can order
 hours of CPU. Responses document every field, since the OpenAPI document generated from
 them is what front-end developers read. Positions are checked here only for their shape:
-whether a position could happen in a game is `engine.position`'s call.
+whether a position could happen in a game is `engine.position`'s call (Pocha) or
+`engine.poch.position`'s (Poch). An AI move's body is one of two: a Pocha position
+(`AiMoveRequestSchema`, `game` left out or `pocha`) or a Poch position
+(`PochAiMoveRequestSchema`, `"game": "poch"`), each with its game's levels.
 """
 
 from __future__ import annotations
@@ -14,24 +17,41 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ai.levels import LEVELS
+from ai.games import levels_of
 from core.matches import MAX_GAMES
 from core.queues import MAX_ITERATIONS, MAX_MILLISECONDS
+from engine.games import DEFAULT_GAME, KINDS, POCH, POCHA
 from engine.i18n import _
-from service.api.games_schemas import CARD, MAX_CARDS, MAX_SEED, RulesSchema, StrictBoolean
+from engine.poch.rules import MAX_DEALS, PLATES
+from service.api.games_schemas import (
+    CARD,
+    MAX_CARDS,
+    MAX_SEED,
+    GameRulesField,
+    PochRulesSchema,
+    RulesSchema,
+    StrictBoolean,
+)
+from service.api.poch_schemas import CARD as POCH_CARD
+from service.api.poch_schemas import SUIT
 
 _JOB_ID = {"description": "The job's id.", "example": "q0v4Wm1nXb2yQ5pLk8TcRz3a"}
 
 
-def _known_level(level: str) -> None:
-    if level not in LEVELS:
+def _known_level(level: str, game: str = POCHA) -> None:
+    levels = levels_of(game)
+    if level not in levels:
         raise ma.ValidationError(
             _(
                 "Unknown level {level}; the levels are {levels}.",
                 level=repr(level),
-                levels=", ".join(LEVELS),
+                levels=", ".join(levels),
             )
         )
+
+
+def _known_poch_level(level: str) -> None:
+    _known_level(level, POCH)
 
 
 # -- thinking -----------------------------------------------------------------------------------
@@ -120,6 +140,14 @@ def _seats(description: str, **kwargs: Any) -> fields.List:
 class PositionSchema(ma.Schema):
     """A hand in progress as one seat sees it."""
 
+    game = fields.String(
+        validate=validate.Equal(POCHA),
+        metadata={
+            "description": "`pocha`, or left out (a Poch position is `PochAiMoveRequest`).",
+            "example": "pocha",
+        },
+    )
+
     rules = fields.Nested(
         RulesSchema,
         load_default=dict,
@@ -171,7 +199,175 @@ class PositionSchema(ma.Schema):
 
 
 class AiMoveRequestSchema(PositionSchema, ThinkingSchema):
-    """A position and how hard to think about it."""
+    """A Pocha position and how hard to think about it."""
+
+
+class PochThinkingSchema(ThinkingSchema):
+    """How hard a Poch bot thinks: one of Poch's levels, or a custom budget."""
+
+    level = fields.String(
+        validate=_known_poch_level,
+        metadata={
+            "description": "A Poch bot level (see GET /api/v1/rules): random, heuristic, easy, "
+            "medium, hard. The search levels come with an analysis.",
+            "example": "hard",
+        },
+    )
+
+
+def _list_of(inner: fields.Field, most: int, description: str, **kwargs: Any) -> fields.List:
+    return fields.List(
+        inner, validate=validate.Length(0, most), metadata={"description": description}, **kwargs
+    )
+
+
+class PochYouInSchema(ma.Schema):
+    seat = fields.Integer(
+        required=True,
+        strict=True,
+        metadata={"description": "The seat to decide for: it must be its turn.", "example": 1},
+    )
+    hand = _list_of(
+        fields.String(validate=validate.Length(1, 8)),
+        32,
+        "The seat's cards now. " + POCH_CARD,
+        required=True,
+    )
+    legal = _list_of(
+        fields.Raw(),
+        100_000,
+        "Optional: the legal actions as the view gave them; checked, never used (the "
+        "position's own are computed).",
+    )
+
+
+class PochPositionSchema(ma.Schema):
+    """A Poch deal in progress as one seat sees it: the fields of that seat's view
+    (`PochGameView`) without its envelope (`id`, `version`, `last_event`, `seeded`,
+    `players`, `table`, `deadline`, `seconds_left`). Every field is checked against the
+    others (chips conserved, cards once each, counts, the betting round, the showdown, the
+    shedding); an impossible position is 422 `invalid_position`."""
+
+    game = fields.String(
+        required=True,
+        validate=validate.Equal(POCH),
+        metadata={"description": "`poch`: this is a Poch position.", "example": "poch"},
+    )
+    rules = fields.Nested(
+        PochRulesSchema,
+        required=True,
+        metadata={"description": "The rules; `players` must match the seats."},
+    )
+    deal = fields.Integer(
+        required=True, strict=True, metadata={"description": "The deal, from 1.", "example": 1}
+    )
+    dealer = fields.Integer(
+        required=True, strict=True, metadata={"description": "The dealer's seat.", "example": 0}
+    )
+    phase = fields.String(
+        required=True,
+        validate=validate.Length(1, 16),
+        metadata={
+            "description": "`betting`, `starting` or `choosing`: a decision of the seat.",
+            "example": "betting",
+        },
+    )
+    turn = fields.Integer(
+        required=True,
+        strict=True,
+        allow_none=True,
+        metadata={"description": "Whose decision it is: the seat in `you`.", "example": 1},
+    )
+    chips = _list_of(fields.Integer(strict=True), 8, "Each seat's chips.", required=True)
+    active = _list_of(StrictBoolean(), 8, "Whether each seat is still in the game.", required=True)
+    plates = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(PLATES)),
+        values=fields.Integer(strict=True),
+        required=True,
+        metadata={"description": "Chips on each of the eight plates."},
+    )
+    pot = fields.Integer(
+        required=True, strict=True, metadata={"description": "Chips in the pot.", "example": 0}
+    )
+    trump = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.Length(1, 8),
+        metadata={"description": "The trump suit. " + SUIT, "example": "H"},
+    )
+    hand_sizes = _list_of(
+        fields.Integer(strict=True), 8, "How many cards each seat holds.", required=True
+    )
+    collected = _list_of(
+        fields.Dict(),
+        7,
+        "The plates taken this deal, in order: {seat, plate, cards, chips}.",
+        required=True,
+    )
+    bets = _list_of(
+        fields.Dict(), 8, "This deal's betting round so far: {seat, call, amount}.", required=True
+    )
+    showdown = fields.Dict(
+        keys=fields.String(validate=validate.Length(1, 2)),
+        values=_list_of(fields.String(validate=validate.Length(1, 8)), 4, "A set."),
+        required=True,
+        metadata={"description": "Each seat's best set as shown at the showdown (by seat)."},
+    )
+    starter = fields.Integer(
+        required=True,
+        strict=True,
+        allow_none=True,
+        metadata={"description": "Who won the betting (starts the shedding)."},
+    )
+    direction = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.Length(1, 8),
+        metadata={"description": "`up`, `down`, or null before the start card."},
+    )
+    suit = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.Length(1, 8),
+        metadata={"description": "The suit running now (null at a decision)."},
+    )
+    suits_done = _list_of(
+        fields.String(validate=validate.Length(1, 8)), 4, "Suits shed already.", required=True
+    )
+    played = _list_of(
+        fields.List(fields.Raw(), validate=validate.Length(2, 2)),
+        32,
+        "The cards shed this deal, in order: [seat, card].",
+        required=True,
+    )
+    deal_results = _list_of(
+        fields.Dict(),
+        MAX_DEALS,
+        "Optional: each finished deal (its winner and what each seat paid); passed on.",
+    )
+    result = fields.Raw(
+        allow_none=True, metadata={"description": "Optional: null (the game is not over)."}
+    )
+    you = fields.Nested(
+        PochYouInSchema,
+        required=True,
+        metadata={"description": "The seat deciding, its cards and (optional) its legal actions."},
+    )
+
+
+class PochAiMoveRequestSchema(PochPositionSchema, PochThinkingSchema):
+    """A Poch position (`"game": "poch"`) and how hard to think about it."""
+
+
+def documented_by_reference() -> dict[str, type[ma.Schema]]:
+    """The schemas the OpenAPI document names by reference only (the AI move's request and
+    the matches' records and figures, `oneOf` the two games'), by component name, for the
+    app to register before its routes."""
+    return {
+        "AiMoveRequest": AiMoveRequestSchema,
+        "PochAiMoveRequest": PochAiMoveRequestSchema,
+        **match_schemas_by_reference(),
+    }
 
 
 # -- answers ------------------------------------------------------------------------------------
@@ -179,14 +375,24 @@ class AiMoveRequestSchema(PositionSchema, ThinkingSchema):
 
 class ActionStatSchema(ma.Schema):
     action = fields.Raw(
-        metadata={"description": "A bid (integer) or a card (code).", "example": "O1"}
+        metadata={
+            "description": "Pocha: a bid (integer) or a card (code). Poch: `pass`, `hold`, "
+            "a bet (integer), a card (code) or a suit (letter).",
+            "example": "O1",
+        }
     )
     visits = fields.Integer(metadata={"description": "Searches through it.", "example": 812})
     share = fields.Float(metadata={"description": "Its share of the search, 0-1.", "example": 0.41})
     mean_score = fields.Float(
         metadata={
-            "description": "The mean hand score (points) it led to in the search.",
+            "description": "Pocha: the mean hand score (points) it led to in the search.",
             "example": 14.2,
+        }
+    )
+    mean_chips = fields.Float(
+        metadata={
+            "description": "Poch: the mean chips it won in the search (to the deal's end).",
+            "example": 3.5,
         }
     )
 
@@ -201,7 +407,9 @@ class AdviceSchema(ma.Schema):
 
     action = fields.Raw(
         metadata={
-            "description": "The suggested action: a bid (integer) or a card (code).",
+            "description": "The suggested action in the game's wire form. Pocha: a bid "
+            "(integer) or a card (code). Poch: `pass`, `hold`, a bet (integer), a start card "
+            "(code) or the next suit (letter).",
             "example": "O1",
         }
     )
@@ -290,15 +498,33 @@ class JobQuerySchema(ma.Schema):
 # -- matches ------------------------------------------------------------------------------------
 
 
+#: Either game's rules, as a match shows them.
+_EITHER_RULES = [
+    {"$ref": "#/components/schemas/Rules"},
+    {"$ref": "#/components/schemas/PochRules"},
+]
+
+
 class MatchRequestSchema(ma.Schema):
+    game = fields.String(
+        load_default=DEFAULT_GAME,
+        validate=validate.OneOf(list(KINDS)),
+        metadata={
+            "description": "The game: `pocha` (the default) or `poch` (Pochbrett: its "
+            "levels and bots, its rules, each game one deal as in `pocha arena-poch`, and "
+            "chips per deal in the statistics).",
+            "example": "pocha",
+        },
+    )
     seats = fields.List(
         fields.String(validate=validate.Length(1, 40)),
         required=True,
         validate=validate.Length(3, 8),
         metadata={
-            "description": "The bot of each seat: a level (`hard`), a bot (`heuristic`, "
-            "`random`, `ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) "
-            "or `ismcts:250ms`. Seats with the same text are one bot in the statistics.",
+            "description": "The bot of each seat: a level of the game (Pocha's `hard`, "
+            "`expert`...; Poch's `easy`, `medium`, `hard`), a bot (`heuristic`, `random`, "
+            "`ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) or "
+            "`ismcts:250ms`. Seats with the same text are one bot in the statistics.",
             "example": ["hard", "heuristic", "hard", "heuristic"],
         },
     )
@@ -308,10 +534,14 @@ class MatchRequestSchema(ma.Schema):
         validate=validate.Range(1, MAX_GAMES),
         metadata={"description": f"Games to play (at most {MAX_GAMES}).", "example": 20},
     )
-    rules = fields.Nested(
-        RulesSchema,
+    rules = GameRulesField(
         load_default=dict,
-        metadata={"description": "Rule options; `players` is the number of seats."},
+        metadata={
+            "description": "Rule options: Pocha's (`Rules`), or Poch's (`PochRules`) with "
+            "`game: poch`; `players` is the number of seats, and a Poch game is one deal "
+            "(`deals` left out).",
+            "oneOf": _EITHER_RULES,
+        },
     )
     seed = fields.Integer(
         strict=True,
@@ -322,7 +552,9 @@ class MatchRequestSchema(ma.Schema):
         load_default=False,
         metadata={
             "description": "Play each deal once per rotation of the seats, so every bot gets "
-            "the same cards from every seat (games must then be a multiple of the players).",
+            "the same cards from every seat (games must then be a multiple of the players; "
+            "for Poch, of the distinct rotations, as its arena plays them: `a,b,a,b` has "
+            "two).",
             "example": False,
         },
     )
@@ -358,8 +590,41 @@ class BotStatsSchema(ma.Schema):
     )
 
 
+class PochBotStatsSchema(ma.Schema):
+    """One bot's figures in a Poch match, as `pocha arena-poch` reports them."""
+
+    bot = fields.String(metadata={"description": "The seat text.", "example": "hard"})
+    deals = fields.Integer(metadata={"description": "Deals it played.", "example": 10})
+    seats_played = fields.Integer(
+        metadata={"description": "Seats it held, over the deals and their rotations."}
+    )
+    chips_per_deal = fields.Float(
+        metadata={
+            "description": "Chips its seats ended a deal with less those they began with, "
+            "averaged over its seats and the rotations, then over the deals.",
+            "example": -1.63,
+        }
+    )
+    ci95 = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "Half-width of the 95% confidence interval of chips_per_deal, "
+            "over deals (null with fewer than two).",
+            "example": 0.08,
+        },
+    )
+    out_first = fields.Float(
+        metadata={"description": "Its seats that went out first and were paid, 0-1.",
+                  "example": 0.275}
+    )  # fmt: skip
+    ms_per_decision = fields.Float(metadata={"description": "Mean thinking time per decision."})
+
+
 class MatchSchema(ma.Schema):
     id = fields.String(metadata={"description": "The match's id.", "example": "b8VnQ2xKp0aZ"})
+    game = fields.String(
+        metadata={"description": "The game: `pocha` or `poch`.", "example": "pocha"}
+    )
     url = fields.String(metadata={"description": "This match's address."})
     records_url = fields.String(
         metadata={"description": "The game records as JSON lines (application/x-ndjson)."}
@@ -371,7 +636,12 @@ class MatchSchema(ma.Schema):
         }
     )
     seats = fields.List(fields.String(), metadata={"description": "The bot of each seat."})
-    rules = fields.Nested(RulesSchema, metadata={"description": "The rules played."})
+    rules = fields.Raw(
+        metadata={
+            "description": "The rules played: Pocha's (`Rules`) or Poch's (`PochRules`).",
+            "oneOf": _EITHER_RULES,
+        }
+    )
     seed = fields.Integer(metadata={"description": "The seed of the deals."})
     duplicate = fields.Boolean(metadata={"description": "Duplicate deals."})
     games = fields.Integer(metadata={"description": "Games in the match.", "example": 20})
@@ -382,8 +652,19 @@ class MatchSchema(ma.Schema):
     created_at = fields.String(metadata={"description": "ISO 8601, UTC."})
     finished_at = fields.String(allow_none=True, metadata={"description": "ISO 8601, UTC."})
     bots = fields.List(
-        fields.Nested(BotStatsSchema),
-        metadata={"description": "Per bot, over the games done so far (best mean first)."},
+        fields.Raw(
+            metadata={
+                "oneOf": [
+                    {"$ref": "#/components/schemas/BotStats"},
+                    {"$ref": "#/components/schemas/PochBotStats"},
+                ]
+            }
+        ),
+        metadata={
+            "description": "Per bot, over the games done so far, best first: Pocha's figures "
+            "(`BotStats`, by mean score per hand) or Poch's (`PochBotStats`, by chips per "
+            "deal)."
+        },
     )
 
 
@@ -395,7 +676,7 @@ class HandResultSchema(ma.Schema):
 
 
 class GameRecordSchema(ma.Schema):
-    """One game of a match, as `ai.arena` records it."""
+    """One game of a Pocha match, as `ai.arena` records it."""
 
     game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
     seed = fields.Integer(metadata={"description": "The game's seed (its deals and dealer)."})
@@ -409,3 +690,39 @@ class GameRecordSchema(ma.Schema):
     winners = fields.List(fields.Integer(), metadata={"description": "The winning seats."})
     decisions = fields.List(fields.Integer(), metadata={"description": "Decisions per seat."})
     think_ms = fields.List(fields.Float(), metadata={"description": "Thinking time per seat."})
+
+
+class PochGameRecordSchema(ma.Schema):
+    """One game (one deal) of a Poch match, as `ai.poch.arena` records it."""
+
+    game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
+    seed = fields.Integer(metadata={"description": "The deal's seed (its cards and dealer)."})
+    deal = fields.Integer(
+        metadata={"description": "The deal: with duplicate deals, shared by its rotations."}
+    )
+    rules = fields.Nested(PochRulesSchema, metadata={"description": "The rules (one deal)."})
+    seats = fields.List(fields.String(), metadata={"description": "The bot of each seat."})
+    chips = fields.List(
+        fields.Integer(),
+        metadata={
+            "description": "Chips won per seat: its chips at the end less at the start. They "
+            "sum to no more than 0: what stays on the plates and in the pot is nobody's.",
+            "example": [5, -9, -2, -3],
+        },
+    )
+    winner = fields.Integer(
+        allow_none=True, metadata={"description": "The seat that went out first and was paid."}
+    )
+    decisions = fields.List(fields.Integer(), metadata={"description": "Decisions per seat."})
+    think_ms = fields.List(fields.Float(), metadata={"description": "Thinking time per seat."})
+
+
+def match_schemas_by_reference() -> dict[str, type[ma.Schema]]:
+    """The match schemas the OpenAPI document names only by reference (`oneOf` the two
+    games'), by component name."""
+    return {
+        "BotStats": BotStatsSchema,
+        "PochBotStats": PochBotStatsSchema,
+        "GameRecord": GameRecordSchema,
+        "PochGameRecord": PochGameRecordSchema,
+    }

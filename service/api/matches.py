@@ -5,7 +5,8 @@ that would cost more CPU than allowed, and answers `202` at once: the games are 
 the workers, on the low-priority queue, so they never delay a person's game.
 `GET /api/v1/matches/{id}` shows progress (games done of total) and, per bot, the arena's
 statistics over the games done so far; `GET /api/v1/matches/{id}/records` the game
-records as JSON lines.
+records as JSON lines. A match is of Pocha unless the body says `"game": "poch"`: then the
+seats, rules, games, records and statistics are Poch's arena's (`core.match_games`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from core.matches import (
     records,
 )
 from engine.i18n import _
-from service.api.ai_schemas import GameRecordSchema, MatchRequestSchema, MatchSchema
+from service.api.ai_schemas import MatchRequestSchema, MatchSchema
 from service.api.jobs import BODY_ERRORS, document_errors
 from service.context import services
 from service.errors import ErrorSchema
@@ -70,15 +71,17 @@ class Matches(MethodView):
         blp,
         {
             **BODY_ERRORS,
-            422: "validation_error: unknown bots, budgets or rules, too many games, or more "
-            "CPU than allowed.",
+            422: "validation_error: an unknown game, bots (or another game's level), budgets "
+            "or rules, too many games, or more CPU than allowed.",
         },
     )
     def post(self, body: dict[str, Any]) -> Any:
         """Start a match
 
-        The bots play `games` games; with `duplicate`, each deal once per rotation of the
-        seats. Every bot's budget is capped, and so is the match's total thinking.
+        The bots play `games` games of Pocha, or of Poch with `"game": "poch"` (then each
+        game is one deal, as `pocha arena-poch` plays it); with `duplicate`, each deal once
+        per rotation of the seats. Every bot's budget is capped, and so is the match's total
+        thinking.
         """
         config = current_app.config
         try:
@@ -88,6 +91,7 @@ class Matches(MethodView):
                 body.get("rules"),
                 body.get("seed"),
                 body["duplicate"],
+                game=body["game"],
                 max_games=int(config["MATCH_MAX_GAMES"]),
                 max_cpu_hours=float(config["MATCH_MAX_CPU_HOURS"]),
             )
@@ -106,8 +110,10 @@ class MatchById(MethodView):
     def get(self, match_id: str) -> dict[str, Any]:
         """See a match
 
-        Games done (and failed) of the total, and per bot: mean score per hand with its 95%
-        confidence interval, win rate, exact-bid rate and thinking time per decision.
+        Games done (and failed) of the total, and per bot: for Pocha the mean score per hand
+        with its 95% confidence interval, win rate, exact-bid rate and thinking time per
+        decision; for Poch the chips won per deal with its 95% interval, the share of its
+        seats that went out first and the thinking time per decision.
         """
         return _report(match_id)
 
@@ -128,9 +134,15 @@ class MatchById(MethodView):
 class MatchRecords(MethodView):
     @blp.response(
         200,
-        GameRecordSchema,
-        description="One game record (JSON, this schema) per line, in game order. Only the "
-        "games done so far; the list is complete when the match is finished.",
+        {
+            "oneOf": [
+                {"$ref": "#/components/schemas/GameRecord"},
+                {"$ref": "#/components/schemas/PochGameRecord"},
+            ]
+        },
+        description="One game record (JSON: `GameRecord` for Pocha, `PochGameRecord` for "
+        "Poch) per line, in game order. Only the games done so far; the list is complete "
+        "when the match is finished.",
         content_type="application/x-ndjson",
     )
     @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
@@ -138,7 +150,8 @@ class MatchRecords(MethodView):
     def get(self, match_id: str) -> Response:
         """Download the game records
 
-        As JSON lines (`application/x-ndjson`), the format `pocha arena --records` writes.
+        As JSON lines (`application/x-ndjson`), the format `pocha arena --records` (or
+        `pocha arena-poch --records`) writes, with `game` the game's number in the match.
         """
         connection = services().redises
         if match_report(connection, match_id) is None:

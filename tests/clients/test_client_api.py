@@ -180,6 +180,17 @@ def test_a_small_match(live_service: LiveService) -> None:
     assert len(records) == 2 and all(len(r["scores"]) == 3 for r in records)
 
 
+def test_a_small_poch_match(live_service: LiveService) -> None:
+    api = PochaClient(live_service.url)
+    match = api.create_match(["medium", "heuristic", "random"], games=2, seed=3, game="poch")
+    report = api.wait_match(match["id"], timeout=60)
+    assert (report["game"], report["done"], report["rules"]["deals"]) == ("poch", 2, 1)
+    assert {b["bot"] for b in report["bots"]} == {"medium", "heuristic", "random"}
+    records = api.match_records(match["id"])
+    assert [r["game"] for r in records] == [0, 1]
+    assert all(len(r["chips"]) == 3 and sum(r["chips"]) <= 0 for r in records)
+
+
 # -- tables ----------------------------------------------------------------------------------
 
 

@@ -57,7 +57,9 @@ def test_games_resume_after_pocha_serve_restarts(data: Path, processes: Processe
     play_turns([port], people, moves=5)
     before = timeless(call(port, "GET", f"/api/v1/games/{people.id}").body)
 
-    versus = create(port, [None, "expert", "heuristic", "heuristic"], [2], seed=SEED)
+    # The slowest level (about a second a decision), so that its thought is caught in hand
+    # even on a loaded machine (the expert's 150 ms once slipped between two looks).
+    versus = create(port, [None, "ismcts-expert", "heuristic", "heuristic"], [2], seed=SEED)
     connection = redis.Redis(unix_socket_path=str(data / "redis.sock"))
 
     def expert_thinking() -> bool:

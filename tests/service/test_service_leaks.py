@@ -6,6 +6,10 @@ token, the seat and host of another game), at many moments of a game.
 Card codes are substrings of each other (O1, O12), so every response is searched for whole
 codes and compared as parsed cards, never as substrings; ids and tokens are url-safe base64
 and may hold `_O1-`, so `_` and `-` bound a code as letters and digits do.
+
+Poch games get the same checks (the section at the end): every caller at every decision,
+the event stream, and every operation of the document at each phase, with Poch's codes
+(C7, D10, HA) and what POCH.md lets a seat see.
 """
 
 from __future__ import annotations
@@ -303,3 +307,323 @@ def test_sweep_every_operation_as_every_caller(
     assert {op for op in OPERATIONS} >= {("GET", "/api/v1/jobs/{job_id}"), ("GET", "/metrics")}
     assert checked > 4000
     assert sweep.hints_read > 3
+
+
+# -- Poch: the same, for the second game -----------------------------------------------------------
+# A Poch card code is a suit letter and a rank (C7, D10, HA), bounded as Pocha's codes are. What
+# a seat may see (POCH.md, What each seat knows): its own cards, the honours shown while
+# collecting and the sets shown at the showdown (public though still held), the cards played.
+# Hidden: every other hand less those, and so the card that set trumps (the dealer's own).
+# The true hands are read from the store (the stored game), as data.
+
+POCH_CODE = re.compile(r"(?<![A-Za-z0-9_-])[CSHD](?:10|[789JQKA])(?![A-Za-z0-9_-])")
+POCH_DECK = [s + r for s in "CSHD" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
+# Keys of the stored game that no response may carry: the hands, and the card that set trumps.
+POCH_SECRET_KEYS = ('"hands"', '"trump_card"')
+
+
+def json_of(response: Any) -> Any:
+    """A response's JSON (typed as what it is: any JSON)."""
+    return response.json
+
+
+def poch_cards_in(text: str) -> set[str]:
+    return set(POCH_CODE.findall(text))
+
+
+def poch_state(store: GameStore, game_id: str) -> dict[str, Any]:
+    state: dict[str, Any] = store.load(game_id).game.to_dict()
+    return state
+
+
+def poch_hidden(state: dict[str, Any], seat: int | None) -> set[str]:
+    """The cards `seat` (None: a spectator) must not see now."""
+    if state["phase"] == "over":
+        return set()
+    shown = {c for e in state["collected"] for c in e["cards"]}
+    shown |= {c for cs in state["showdown"].values() for c in cs}
+    hidden: set[str] = set()
+    for other, hand in enumerate(state["hands"]):
+        if other != seat:
+            hidden |= set(hand)
+    return hidden - shown
+
+
+def poch_current_deal(path: str, body: Any, over: bool) -> Any:
+    """The part of a response about the deal being played: the events since its ante (the
+    earlier deals showed and played the same 32 cards). Views hold this deal only."""
+    if path == "events" and not over:
+        antes = [i for i, e in enumerate(body) if e["type"] == "ante"]
+        return body[antes[-1] :] if antes else body
+    return body
+
+
+def poch_leaks(text: str, hidden: set[str], named: set[str]) -> set[str]:
+    for key in POCH_SECRET_KEYS:
+        assert key not in text, (key, text[:300])
+    return (poch_cards_in(text) & hidden) - named
+
+
+def refused_suit(state: dict[str, Any]) -> str:
+    """A suit no seat may choose now: one played already, or any before a suit is done (no
+    choice is due then)."""
+    done: list[str] = state["suits_done"]
+    return done[0] if done else "C"
+
+
+def poch_responses(
+    client: FlaskClient, game_id: str, token: str | None, seat: int | None, state: dict[str, Any]
+) -> list[tuple[str, set[str]]]:
+    """Every kind of response this caller can get now (views, events, history and refused
+    decisions), each with the cards the request itself named."""
+    headers = bearer(token)
+    url = f"/api/v1/games/{game_id}"
+    over = state["phase"] == "over"
+    found: list[tuple[str, set[str]]] = []
+    pages = (("view", url), ("events", f"{url}/events"), ("history", f"{url}/history"))
+    for path, address in pages:
+        response = client.get(address, headers=headers)
+        assert response.status_code == 200, response.json
+        found.append((json.dumps(poch_current_deal(path, response.json, over)), set()))
+    if token is not None and seat is not None and not over:
+        held = set(state["hands"][seat])
+        not_held = next(c for c in POCH_DECK if c not in held)
+        probes: list[tuple[str, dict[str, Any], set[str]]] = [
+            ("plays", {"card": not_held}, {not_held}),
+            ("plays", {"card": "XX"}, set()),
+            ("bets", {"bet": 99_999}, set()),
+            ("suits", {"suit": refused_suit(state)}, set()),
+            ("bids", {"bid": 1}, set()),
+        ]
+        for endpoint, body, named in probes:
+            response = client.post(f"{url}/{endpoint}", json=body, headers=headers)
+            assert 400 <= response.status_code < 500, (endpoint, body, response.json)
+            found.append((response.get_data(as_text=True), named))
+    return found
+
+
+def poch_decision(view: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any]]:
+    """A legal decision of the seat whose view this is, as (endpoint, body): mostly passes
+    and small bets, so that the game runs its deals."""
+    legal = view["you"]["legal"]
+    if view["phase"] == "betting":
+        small = [a for a in legal if a == "hold" or (isinstance(a, int) and a <= 3)]
+        action = rng.choice(small) if small and rng.random() < 0.4 else "pass"
+        return "bets", {"bet": action}
+    action = rng.choice(legal)
+    if view["phase"] == "choosing":
+        return "suits", {"suit": action}
+    return "plays", {"card": action}
+
+
+def poch_play_one(
+    client: FlaskClient, game_id: str, tokens: list[str | None], rng: random.Random
+) -> None:
+    spectator = json_of(client.get(f"/api/v1/games/{game_id}"))
+    seat = spectator["turn"]
+    view = json_of(client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[seat])))
+    endpoint, body = poch_decision(view, rng)
+    response = client.post(
+        f"/api/v1/games/{game_id}/{endpoint}", json=body, headers=bearer(tokens[seat])
+    )
+    assert response.status_code == 200, (body, response.json)
+
+
+def create_poch(
+    client: FlaskClient, players: list[dict[str, Any]], rules: dict[str, Any], seed: int
+) -> dict[str, Any]:
+    body = {"game": "poch", "players": players, "rules": rules, "seed": seed}
+    response = client.post("/api/v1/games", json=body)
+    assert response.status_code == 201, response.json
+    created: dict[str, Any] = json_of(response)
+    return created
+
+
+def test_poch_no_response_leaks_a_hidden_card(client: FlaskClient, store: GameStore) -> None:
+    # 5 players, one a bot: an uneven deal (7, 7, 6, 6, 6), showdowns, a bot deciding
+    # between people. Every caller at every decision, to the end.
+    players = [*humans(2), {"name": "Bot", "bot": "heuristic"}, *humans(2)]
+    created = create_poch(client, players, {"deals": 3, "turn_seconds": 0}, seed=11)
+    game_id, tokens = created["id"], tokens_of(created)
+    rng = random.Random(5)
+    checked = decisions = hidden_seen = 0
+    while True:
+        state = poch_state(store, game_id)
+        for seat, token in [*enumerate(tokens), (None, None), (None, created["host_token"])]:
+            if seat is not None and token is None:
+                continue  # the bot's seat: no token opens it
+            hidden = poch_hidden(state, seat)
+            hidden_seen += len(hidden)
+            for text, named in poch_responses(client, game_id, token, seat, state):
+                leaked = poch_leaks(text, hidden, named)
+                assert not leaked, (seat, leaked, text[:300])
+                checked += 1
+        if state["phase"] == "over":
+            break
+        poch_play_one(client, game_id, tokens, rng)
+        decisions += 1
+    assert decisions > 20
+    assert checked > 500
+    assert hidden_seen > 300
+
+
+def test_poch_leak_check_finds_a_hand(client: FlaskClient, store: GameStore) -> None:
+    """The check above can fail: a seat's own view, read as another seat, shows hidden cards."""
+    created = create_poch(client, humans(3), {"turn_seconds": 0}, seed=4)
+    game_id, tokens = created["id"], tokens_of(created)
+    state = poch_state(store, game_id)
+    own = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[0])).get_data(as_text=True)
+    shown = {c for e in state["collected"] for c in e["cards"]}
+    assert poch_leaks(own, poch_hidden(state, 1), set()) == set(state["hands"][0]) - shown
+    # The card that set trumps is the dealer's: hidden from the others unless shown.
+    dealer = state["dealer"]
+    if state["trump_card"] not in shown:
+        for seat in (None, *(s for s in range(3) if s != dealer)):
+            assert state["trump_card"] in poch_hidden(state, seat)
+
+
+def test_poch_stream_shows_no_hidden_card(client: FlaskClient, store: GameStore) -> None:
+    created = create_poch(client, humans(3), {"turn_seconds": 0}, seed=2)
+    game_id = created["id"]
+    state = poch_state(store, game_id)
+    response = client.get(
+        f"/api/v1/games/{game_id}/events",
+        headers={"Accept": "text/event-stream"},
+        buffered=False,
+    )
+    # The first chunks are the retry hint and the backlog (the first deal): the ante, the
+    # deal (counts and the trump suit) and the honours collected, nothing else.
+    backlog = len(json_of(client.get(f"/api/v1/games/{game_id}/events")))
+    chunks: Any = iter(response.response)
+    text = ""
+    while text.count("\ndata: ") + text.startswith("data: ") < backlog:
+        text += next(chunks).decode()
+    response.close()
+    data = [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+    assert [e["type"] for e in data[:2]] == ["ante", "deal"]
+    assert {e["type"] for e in data[2:]} <= {"collect"}
+    shown = {c for e in state["collected"] for c in e["cards"]}
+    assert poch_cards_in(text) == shown
+    assert state["trump_card"] not in poch_cards_in(text) - shown
+
+
+class PochSweep:
+    """The sweep of every operation as every caller, for a Poch game."""
+
+    def __init__(
+        self, client: FlaskClient, store: GameStore, game_id: str, connection: redis.Redis
+    ) -> None:
+        self.client, self.store, self.game_id, self.connection = client, store, game_id, connection
+        self.hints_read = 0
+
+    def request(
+        self, caller: Caller, method: str, path: str, state: dict[str, Any]
+    ) -> list[tuple[str, Any, set[str]]]:
+        url = path.replace("{game_id}", self.game_id).replace("{job_id}", caller.job)
+        url = url.replace("{match_id}", "NoSuchMatch")
+        headers = bearer(caller.token)
+        named: set[str] = set()
+        body: Any = None
+        kind = "other"
+        if (method, path) == ("GET", "/api/v1/games/{game_id}"):
+            kind = "view"
+        elif (method, path) == ("GET", "/api/v1/games/{game_id}/events"):
+            kind, url = "events", f"{url}?after=0"
+        elif (method, path) == ("GET", "/api/v1/games/{game_id}/history"):
+            kind = "history"
+        elif (method, path) == ("POST", "/api/v1/games/{game_id}/bids"):
+            body = {"bid": 3}
+        elif (method, path) == ("POST", "/api/v1/games/{game_id}/bets"):
+            body = {"bet": 99_999}
+        elif (method, path) == ("POST", "/api/v1/games/{game_id}/suits"):
+            body = {"suit": refused_suit(state)}
+        elif (method, path) == ("POST", "/api/v1/games/{game_id}/plays"):
+            held = set(state["hands"][caller.seat]) if caller.seat is not None else set()
+            card = next(c for c in POCH_DECK if c not in held)
+            body, named = {"card": card}, {card}
+        elif (method, path) == ("POST", "/api/v1/games/{game_id}/hint"):
+            body = {"level": "easy"}
+        elif (method, path) == ("DELETE", "/api/v1/games/{game_id}") and caller.name == "host":
+            return []  # the host would end the game being swept
+        elif (method, path) == ("POST", "/api/v1/games"):
+            body = {"game": "poch", "players": humans(3)}
+        elif (method, path) == ("POST", "/api/v1/ai/move"):
+            body = {"seat": 0}
+        elif (method, path) == ("POST", "/api/v1/matches"):
+            body = {"game": "poch", "seats": ["random"] * 3, "games": 0}
+        response = self.client.open(url, method=method, headers=headers, json=body)
+        assert response.status_code < 500, (method, path, response.get_data(as_text=True))
+        if path == "/api/v1/jobs/{job_id}" and response.status_code == 200:
+            self.hints_read += json_of(response)["status"] == "finished"
+        return [(kind, response, named)]
+
+    def scan(self, callers: list[Caller], run_jobs: bool) -> int:
+        checked = 0
+        for caller in callers:
+            response = self.client.post(
+                f"/api/v1/games/{self.game_id}/hint",
+                json={"level": "easy"},
+                headers=bearer(caller.token),
+            )
+            caller.job = json_of(response)["id"] if response.status_code == 202 else "NoSuchJob"
+        if run_jobs:
+            make_worker(self.connection, simple=True, timing=Timing()).work(
+                burst=True, logging_level="WARNING"
+            )
+        version = self.store.load(self.game_id).version
+        for caller in callers:
+            state = poch_state(self.store, self.game_id)
+            hidden = poch_hidden(state, caller.seat)
+            over = state["phase"] == "over"
+            for method, path in OPERATIONS:
+                for kind, response, named in self.request(caller, method, path, state):
+                    text = response.get_data(as_text=True)
+                    if kind != "other" and response.status_code == 200:
+                        text = json.dumps(poch_current_deal(kind, response.json, over))
+                    leaked = poch_leaks(text, hidden, named)
+                    assert not leaked, (caller.name, method, path, leaked, text[:300])
+                    checked += 1
+        # Refused requests and reads only: the game is where it was (once it is over, a
+        # rematch asked for is written on it).
+        if not over:
+            assert self.store.load(self.game_id).version == version
+        return checked
+
+
+def test_poch_sweep_every_operation_as_every_caller(
+    client: FlaskClient, store: GameStore, redis_url: str
+) -> None:
+    players = [*humans(3), {"name": "Bot", "bot": "random"}]
+    created = create_poch(client, players, {"deals": 2, "turn_seconds": 0}, seed=23)
+    other = create_poch(client, humans(3), {"turn_seconds": 0}, seed=24)
+    game_id, tokens = created["id"], tokens_of(created)
+    callers = [
+        *(Caller(f"seat {i}", token, i) for i, token in enumerate(tokens) if token),
+        Caller("host", created["host_token"], None),
+        Caller("nobody", None, None),
+        Caller("another game's seat", tokens_of(other)[0], None),
+        Caller("another game's host", other["host_token"], None),
+    ]
+    sweep = PochSweep(client, store, game_id, connect(redis_url))
+    rng = random.Random(9)
+    checked = decisions = scans = 0
+    phases: list[str] = []
+    while True:
+        state = poch_state(store, game_id)
+        # Whenever the phase changes (each deal's betting, its start and its suits' choices),
+        # and at the end: each scan is some 200 requests.
+        if not phases or state["phase"] != phases[-1]:
+            checked += sweep.scan(callers, run_jobs=scans % 6 == 0)
+            phases.append(state["phase"])
+            scans += 1
+        if state["phase"] == "over":
+            break
+        poch_play_one(client, game_id, tokens, rng)
+        decisions += 1
+    assert {op for op in OPERATIONS} >= {
+        ("POST", "/api/v1/games/{game_id}/bets"),
+        ("POST", "/api/v1/games/{game_id}/suits"),
+    }
+    assert {"betting", "starting", "choosing", "over"} <= set(phases)
+    assert checked > 800
+    assert sweep.hints_read > 0

@@ -58,6 +58,7 @@ def test_a_hint_for_a_poch_seat(client: FlaskClient, drain: Drain) -> None:
     assert done["status"] == "finished", done
     assert done["result"]["action"] in view["you"]["legal"]
     assert done["result"]["level"] == "easy" and done["result"]["iterations"] > 0
+    assert done["result"]["budget"]["iterations"] == 25  # Poch's easy, not Pocha's
     # A Pocha level Poch's bots do not have is refused with a reason.
     expert = client.post(
         f"/api/v1/games/{created['id']}/hint", json={"level": "expert"}, headers=bearer(token)

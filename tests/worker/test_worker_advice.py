@@ -15,6 +15,8 @@ from rq.utils import utcformat
 from core.queues import HIGH, SERIALIZER, queue
 from core.turns import store_for
 from engine.observation import observe
+from engine.poch.observation import observe as poch_observe
+from engine.poch.position import position_of as poch_position_of
 from engine.position import position_of
 from tests.service.helpers import bearer, create_game, move
 from tests.worker.conftest import Drain
@@ -183,3 +185,135 @@ def test_a_job_whose_worker_died_is_reported_failed(
     assert report["status"] == "failed"
     assert "stopped" in report["error"]
     assert Job.fetch(job["id"], connection=connection, serializer=SERIALIZER)
+
+
+# -- Poch ---------------------------------------------------------------------------------------
+
+#: The envelope of a seat's view: what a Poch position leaves out.
+ENVELOPE = ("id", "version", "last_event", "seeded", "players", "table", "deadline", "seconds_left")
+
+
+def poch_position_of_ana(client: FlaskClient, drain: Drain) -> tuple[dict[str, Any], str, str]:
+    """A Poch game where Ana (seat 0) is to decide; (her position as her view gives it, the
+    game's id, her token)."""
+    bots = [{"name": "H", "bot": "heuristic"}, {"name": "R", "bot": "random"}]
+    created = client.post(
+        "/api/v1/games",
+        json={"game": "poch", "players": [{"name": "Ana"}, *bots], "rules": {"deals": 3}},
+    ).json
+    token = created["seats"][0]["token"]
+    for _ in range(50):
+        drain()
+        view = client.get(f"/api/v1/games/{created['id']}", headers=bearer(token)).json
+        if view["turn"] == 0:
+            break
+        assert view["phase"] != "over"
+    position = {k: v for k, v in view.items() if k not in ENVELOPE}
+    return position, created["id"], token
+
+
+def test_a_poch_move_for_a_position_from_a_real_game(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    position, game_id, _token = poch_position_of_ana(client, drain)
+    legal = position["you"]["legal"]
+    # What the view gave is the engine's position of the seat's observation.
+    record = store_for(connection).load(game_id)
+    assert position == poch_position_of(poch_observe(record.game, 0))
+    response = client.post("/api/v1/ai/move", json={**position, "level": "easy"})
+    assert response.status_code == 202, response.json
+    job = response.json
+    assert job["kind"] == "ai_move"
+    drain()
+    done = client.get(job["url"]).json
+    assert done["status"] == "finished", done
+    result = done["result"]
+    assert result["action"] in legal
+    assert {a["action"] for a in result["analysis"]} <= set(legal)
+    assert all("mean_chips" in a for a in result["analysis"])
+    assert result["level"] == "easy" and result["seat"] == 0
+    assert result["budget"]["iterations"] == 25 == result["iterations"]  # Poch's easy
+    # Without the legal actions (computed from the position), with a custom budget.
+    you = {"seat": 0, "hand": position["you"]["hand"]}
+    custom = client.post("/api/v1/ai/move", json={**position, "you": you, "iterations": 40}).json
+    for level in ("random", "heuristic"):
+        answer = client.post("/api/v1/ai/move", json={**position, "level": level}).json
+        drain()
+        assert client.get(answer["url"]).json["result"]["action"] in legal
+    drain()
+    moved = client.get(custom["url"]).json["result"]
+    assert moved["action"] in legal and moved["iterations"] == 40 and moved["level"] == "ismcts"
+    # The game itself is untouched.
+    assert store_for(connection).load(game_id).version == record.version
+
+
+def test_an_impossible_poch_position_is_refused_and_nothing_queued(
+    client: FlaskClient, drain: Drain
+) -> None:
+    position, _game_id, _token = poch_position_of_ana(client, drain)
+    assert queue_is_empty(client)
+    chips = list(position["chips"])
+    chips[1] += 5
+    hand = position["you"]["hand"]
+    for body, message in (
+        ({**position, "chips": chips}, "the chips do not add up"),
+        ({**position, "turn": 1}, "it is seat 1's turn, not seat 0's"),
+        (
+            {**position, "you": {"seat": 0, "hand": [*hand[1:], hand[1]]}},
+            f"the hand holds {hand[1]} twice",
+        ),
+        ({**position, "phase": "over"}, "the game is over"),
+    ):
+        refused = client.post("/api/v1/ai/move", json=body)
+        assert refused.status_code == 422, refused.json
+        assert refused.json["error"] == "invalid_position"
+        assert refused.json["message"].startswith(message), refused.json
+    assert queue_is_empty(client)
+    # In Spanish too.
+    spanish = client.post(
+        "/api/v1/ai/move", json={**position, "turn": 1}, headers={"Accept-Language": "es"}
+    )
+    assert spanish.status_code == 422 and "turno" in spanish.json["message"], spanish.json
+
+
+def test_a_poch_position_with_a_pocha_only_level_or_a_bad_shape_is_refused(
+    client: FlaskClient, drain: Drain
+) -> None:
+    position, _game_id, _token = poch_position_of_ana(client, drain)
+    for body in (
+        {**position, "level": "expert"},
+        {**position, "level": "ismcts-expert"},
+        {**position, "level": "easy", "iterations": 5},
+        {**position, "chips": "many"},
+        {**position, "colour": 1},
+        {k: v for k, v in position.items() if k != "you"},
+        {**position, "game": "skat"},
+    ):
+        refused = client.post("/api/v1/ai/move", json=body)
+        assert (refused.status_code, refused.json["error"]) == (422, "validation_error"), body
+    expert = client.post("/api/v1/ai/move", json={**position, "level": "expert"}).json
+    assert expert["errors"]["json"]["level"] == [
+        "Unknown level 'expert'; the levels are random, heuristic, easy, medium, hard."
+    ]
+    # A Pocha position keeps Pocha's levels, and takes "game": "pocha": its job is the same
+    # as without (the position and thinking a Pocha move always had).
+    pocha = client.post("/api/v1/ai/move", json={**POSITION, "game": "pocha", "level": "expert"})
+    assert pocha.status_code == 202, pocha.json
+    plain = client.post("/api/v1/ai/move", json={**POSITION, "level": "expert"}).json
+    connection = client.application.extensions["pocha"].redises.queues
+    jobs = [
+        Job.fetch(j["id"], connection=connection, serializer=SERIALIZER)
+        for j in (pocha.json, plain)
+    ]
+    assert list(jobs[0].args) == list(jobs[1].args) == [POSITION]
+    assert (
+        jobs[0].kwargs
+        == jobs[1].kwargs
+        == {
+            "level": "expert",
+            "iterations": None,
+            "milliseconds": None,
+        }
+    )
+    assert client.post("/api/v1/ai/move", json={**POSITION, "game": "poch"}).status_code == 422
+    queue(client.application.extensions["pocha"].redises.queues, HIGH).empty()

@@ -67,7 +67,9 @@ def test_ismcts_honours_a_time_budget() -> None:
     obs = observe(game, game.turn)
     decision = make_bot("ismcts").decide(obs, Budget(milliseconds=30), seed=1)
     assert decision.iterations > 0
-    assert decision.elapsed_ms < 300
+    # Stops within a few iterations of the budget: the bound leaves room for a loaded
+    # machine (it once took 757 ms at a load of 8 on 2 cores), not for a search that runs on.
+    assert decision.elapsed_ms < 2000
 
 
 def test_levels_name_a_bot_and_a_budget() -> None:
