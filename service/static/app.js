@@ -14,6 +14,10 @@
 // at least every PRESENCE_MS (that is how the server knows the seat is here), shows the
 // clock of the seat whose turn it is, and who is away or played by the stand-in. Every
 // sentence comes from i18n.js, in the language chosen.
+//
+// The page plays Poch too (the setup form's game menu): a Poch game's table is drawn and
+// its events shown by poch.js, loaded when such a game is opened, on the same view, stream
+// and tables as Pocha's; its decisions go to /bets, /plays and /suits.
 
 import { Api, ApiError } from "./api.js";
 import { cardSvg, symbol } from "./cards.js";
@@ -136,37 +140,15 @@ async function loadRulebook() {
   }
 }
 
-// Poch's options and levels as engine/poch/rules.py and ai/poch/levels.py declare them: the
-// form's fallback while GET /api/v1/rules lists no `games` (the API took Poch in steps).
-const POCH_FALLBACK = {
-  options: [
-    { name: "players", kind: "int", minimum: 3, maximum: 8, default: 4, doc: "Players at the table." },
-    { name: "chips", kind: "int", minimum: 1, maximum: 10000, default: 50, doc: "Chips each player starts with." },
-    {
-      name: "ante",
-      kind: "int",
-      minimum: 1,
-      maximum: 100,
-      default: 1,
-      doc: "Chips each player puts on each of the eight plates every deal.",
-    },
-    { name: "deals", kind: "int", minimum: 1, maximum: 200, default: null, doc: "Deals in the game (default two per player)." },
-  ],
-  levels: ["random", "heuristic", "easy", "medium", "hard"],
-};
-
-/** Each game's options (with `minimum`/`maximum`, as the form reads them) and levels. */
+/**
+ * Each game's options and bot levels, from the rulebook's `games` (Pocha's are also its
+ * top-level ones, as before there were two games). A service that lists no Poch offers
+ * none: the setup form then shows Pocha alone.
+ */
 function gamesOf(rulebook) {
   const games = { pocha: { options: rulebook.options, levels: state.levels } };
-  const poch = (rulebook.games ?? []).find((g) => g.game === "poch") ?? POCH_FALLBACK;
-  games.poch = {
-    options: (poch.options ?? POCH_FALLBACK.options).map((o) => ({
-      ...o,
-      minimum: o.minimum ?? o.low,
-      maximum: o.maximum ?? o.high,
-    })),
-    levels: (poch.bot_levels ?? poch.levels ?? POCH_FALLBACK.levels).map((l) => (typeof l === "string" ? l : l.name)),
-  };
+  const poch = (rulebook.games ?? []).find((g) => g.game === "poch");
+  if (poch) games.poch = { options: poch.options, levels: poch.bot_levels.map((l) => l.name) };
   return games;
 }
 
@@ -199,9 +181,9 @@ async function showSetup(message = "") {
       <h2>${t("setup.title")}</h2>
       <p class="lead" id="setup-lead">${t("setup.lead")}</p>
       <div class="grid">
-        <label class="wide">${t("setup.game")} <select name="game">
+        <label class="wide" ${state.games.poch ? "" : "hidden"}>${t("setup.game")} <select name="game">
           <option value="pocha" selected>${t("setup.gamePocha")}</option>
-          <option value="poch">${t("setup.gamePoch")}</option></select></label>
+          ${state.games.poch ? `<option value="poch">${t("setup.gamePoch")}</option>` : ""}</select></label>
         <label>${t("setup.name")} <input name="name" maxlength="40" required
           value="${escapeHtml(localStorage.getItem(NAME_KEY) || t("you"))}"></label>
         <label>${t("setup.seed")} <input type="number" name="seed" min="0" placeholder="${t("setup.random")}"></label>
