@@ -2,8 +2,8 @@
 // chips, cards and bets, the shedding run, your hand and your decisions (pass, hold, bet
 // or raise; the start card; the next suit), the deals' results and the final result.
 // app.js loads this module only for a Poch game and hands it the page's context (`ctx`:
-// its state, the seat's Api, `render`, `say`, `sleep`, `fly`, `myTurn`, `nameOf` and the
-// markup it shares with Pocha's table).
+// its state, `readView` (the seat's view read now), `render`, `say`, `sleep`, `fly`,
+// `myTurn`, `nameOf` and the markup it shares with Pocha's table).
 //
 // As for Pocha, the seat's view is the truth, and the page knows no rule: what may be done
 // now is `you.legal`. The event stream drives what moves: each Poch event (engine/poch/
@@ -43,13 +43,13 @@ const LOG_LINES = 14;
 const CALLS = ["pass", "hold", "bet", "raise"];
 
 /** What this page showed lately: the game's id, the lines of the log, a seat to mark. */
-const shown = { game: null, log: [], winner: null, latest: null };
+const shown = { game: null, log: [], winner: null };
 
 function isOver(view) {
   return view.phase === "over";
 }
 
-/** The seat's view as the page takes it: a copy it can change as events come. */
+/** The last event the view held includes: as read (`last_event`), or as shown on it since. */
 function applied(view) {
   return view.applied ?? view.last_event;
 }
