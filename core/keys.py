@@ -51,6 +51,15 @@ def changes_channel(game_id: str) -> str:
     return f"{PREFIX}:game:{{{game_id}}}:changed"
 
 
+#: The pattern every game's change channel matches (for a listener to all games).
+CHANGES_PATTERN = f"{PREFIX}:game:*:changed"
+
+
+def game_of_channel(channel: str) -> str:
+    """The id of the game whose `changes_channel` this is."""
+    return channel.split(":")[2].strip("{}")
+
+
 def move_once_key(game_id: str, seat: int, idempotency_key: str) -> str:
     """String recording that the seat's move sent with an Idempotency-Key was taken: `pending`
     while it is being applied, then the version it made. The client's key is hashed, so

@@ -32,6 +32,7 @@ from rq import Worker
 
 from core.bots import RQBotRunner
 from core.games import GameService, PlayerSpec
+from core.keys import CHANGES_PATTERN, game_of_channel
 from core.queues import Timing
 from core.store import GameStore
 from tools.embedded_redis import RedisServer
@@ -70,13 +71,13 @@ def _percentile(values: Sequence[float], fraction: float) -> float:
 
 def _listen(client: redis.Redis, store: GameStore, heard: _Heard, stop: threading.Event) -> None:
     pubsub = client.pubsub(ignore_subscribe_messages=True)
-    pubsub.psubscribe("pocha:game:*:changed")
+    pubsub.psubscribe(CHANGES_PATTERN)
     while not stop.is_set():
         message = pubsub.get_message(timeout=0.2)
         if message is None:
             continue
         at = time.time()
-        game_id = message["channel"].decode().split(":")[2]
+        game_id = game_of_channel(message["channel"].decode())
         if message["data"] == b"deleted":
             continue
         version = int(message["data"])
