@@ -9,7 +9,8 @@ from pathlib import Path
 from service import create_app
 
 STATIC = Path(__file__).resolve().parents[2] / "service" / "static"
-IMPORT = re.compile(r"""from\s+["'](\./[\w.-]+)["']""")
+# A module's static imports (`from "./x.js"`) and its imports on demand (`import("./x.js")`).
+IMPORT = re.compile(r"""(?:from\s+|import\(\s*)["'](\./[\w.-]+)["']""")
 # The one absolute URL allowed: the SVG namespace, which is a name, not a download.
 URL = re.compile(r"""https?://(?!www\.w3\.org/2000/svg)[^\s"'`)]+""")
 
@@ -36,7 +37,7 @@ def test_the_page_and_its_modules_are_served(redis_url: str) -> None:
         pending += [m.removeprefix("./") for m in IMPORT.findall(response.get_data(as_text=True))]
     assert seen == {
         "app.js", "api.js", "cards.js", "hand.js", "html.js", "i18n.js", "ruleform.js",
-        "rules.js", "seats.js", "tables.js",
+        "rules.js", "seats.js", "tables.js", "poch.js", "pochboard.js", "pochcards.js",
     }  # fmt: skip
     # A table's link is the same page, which reads the code from its address.
     link = client.get("/t/ABCD-EFGH")
