@@ -14,8 +14,11 @@ from typing import Any
 
 from flask.views import MethodView
 
+from ai.games import levels_of
 from core.advice import Thinking, ask_hint, job_report
+from core.errors import InvalidInput
 from engine.errors import NotYourTurnError, WrongPhaseError
+from engine.games import kind_of
 from engine.i18n import _
 from service.api.ai_schemas import HintRequestSchema, JobSchema
 from service.api.games import bearer_token
@@ -36,7 +39,8 @@ _ERRORS = {
     403: "forbidden: the host token (a hint is for a seat).",
     404: "game_not_found.",
     409: "not_your_turn or wrong_phase (the game is over).",
-    422: "validation_error: an unknown level or a budget out of range.",
+    422: "validation_error: an unknown level (or one this game's bots have not), or a "
+    "budget out of range.",
 }
 
 
@@ -68,7 +72,21 @@ class Hint(MethodView):
                 _("it is seat {turn}'s turn: a hint is for your own turn", turn=game.turn),
                 rule="turn",
             )
-        thinking = Thinking(body.get("level"), body.get("iterations"), body.get("milliseconds"))
+        # The game's own levels, so that its budget is what the admission weighs.
+        kind = kind_of(game).name
+        levels = levels_of(kind)
+        level = body.get("level")
+        if level is not None and level not in levels:
+            names = ", ".join(levels)
+            raise InvalidInput(
+                _(
+                    "This game's bots have no level {level}; its levels are {levels}.",
+                    level=repr(level),
+                    levels=names,
+                ),
+                errors={"json": {"level": [_("Must be one of: {levels}.", levels=names)]}},
+            )
+        thinking = Thinking(level, body.get("iterations"), body.get("milliseconds"), game=kind)
         connection = services().redises.queues
         job_id = ask_hint(connection, game_id, seat, record.version, thinking, asker())
         report = job_report(connection, job_id)

@@ -59,13 +59,12 @@ def test_a_hint_for_a_poch_seat(client: FlaskClient, drain: Drain) -> None:
     assert done["result"]["action"] in view["you"]["legal"]
     assert done["result"]["level"] == "easy" and done["result"]["iterations"] > 0
     assert done["result"]["budget"]["iterations"] == 25  # Poch's easy, not Pocha's
-    # A Pocha level Poch's bots do not have is refused with a reason.
+    # A Pocha level Poch's bots do not have is refused at once, with a reason.
     expert = client.post(
         f"/api/v1/games/{created['id']}/hint", json={"level": "expert"}, headers=bearer(token)
     )
-    drain()
-    failed = client.get(expert.json["url"]).json
-    assert failed["status"] == "failed" and "expert" in failed["error"], failed
+    assert expert.status_code == 422, expert.json
+    assert expert.json["error"] == "validation_error" and "expert" in expert.json["message"]
 
 
 def test_the_stand_in_plays_a_poch_turn_that_runs_out(
