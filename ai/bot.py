@@ -30,6 +30,16 @@ class Budget:
 
 
 @dataclass(frozen=True)
+class Level:
+    """A level users choose by name: a bot and its budget (for either game's bots)."""
+
+    name: str
+    bot: str
+    budget: Budget
+    description: str
+
+
+@dataclass(frozen=True)
 class ActionStat:
     """The search's opinion of one legal action."""
 

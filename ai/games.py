@@ -17,7 +17,7 @@ from typing import Any
 from ai import levels as pocha_levels
 from ai.bot import Budget
 from ai.poch import levels as poch_levels
-from engine.games import POCH, POCHA, AnyGame, GameKind, kind_of
+from engine.games import POCH, POCHA, AnyGame, GameKind
 from engine.observation import observe as pocha_observe
 from engine.poch.game import Game as PochGame
 from engine.poch.observation import observe as poch_observe
@@ -63,7 +63,3 @@ def decide_in(
     )
     return Decided(pocha.action, pocha.to_dict())
 
-
-def game_name(game: AnyGame) -> str:
-    """The name of `game`'s kind (`pocha` or `poch`)."""
-    return kind_of(game).name

@@ -6,23 +6,12 @@ the service and the workers use, so a level means the same everywhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ai.bot import Bot, Budget, Decision
+from ai.bot import Bot, Budget, Decision, Level
 from ai.heuristic import HeuristicBot
 from ai.ismcts import ISMCTSBot
 from ai.learned import LearnedBot
 from ai.random_bot import RandomBot
 from engine.observation import Observation
-
-
-@dataclass(frozen=True)
-class Level:
-    name: str
-    bot: str
-    budget: Budget
-    description: str
-
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random", Budget(), "a uniformly random legal action"),

@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from client.api import JSON
-from client.terminal import TerminalGame, count, names_list, seat_state
+from client.terminal import TerminalGame, count, names_list
 
 #: Each suit's letter: its German name, its sign, its English name and its colour here (a
 #: four-colour pack, so that no two suits look alike).
@@ -345,7 +345,6 @@ class PochTerminalGame(TerminalGame):
             None,
         )
         players = view.get("players") or []
-        left = view.get("seconds_left")
         for seat, name in enumerate(self.names):
             role = (
                 "out" if not active[seat]
@@ -353,11 +352,7 @@ class PochTerminalGame(TerminalGame):
                 else "Vorhand" if vorhand == seat
                 else ""
             )  # fmt: skip
-            state = ""
-            if seat < len(players):
-                state = seat_state(players[seat], seat == self.seat)
-            if view["turn"] == seat and left is not None:
-                state = f"⏱ {left:.0f} s" + (f" · {state}" if state else "")
+            state = self.seat_column(view, players, seat)
             seats.add_row(
                 "▶" if view["turn"] == seat else "",
                 Text(name + (" (you)" if seat == self.seat and name != "You" else "")),

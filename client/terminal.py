@@ -740,6 +740,15 @@ class TerminalGame:
     def show_table(self, view: JSON) -> None:
         self.console.print(self.table(view))
 
+    def seat_column(self, view: JSON, players: list[JSON], seat: int) -> str:
+        """A seat's state for the table's last column: its clock while it is to act, and
+        whether it is away, left, offline or open."""
+        state = seat_state(players[seat], seat == self.seat) if seat < len(players) else ""
+        left = view.get("seconds_left")
+        if view["turn"] == seat and left is not None:
+            state = f"⏱ {left:.0f} s" + (f" · {state}" if state else "")
+        return state
+
     def table(self, view: JSON) -> Panel:
         """Everything a seat knows now, laid out as the web page does."""
         trump = view["trump"]
@@ -762,10 +771,7 @@ class TerminalGame:
         for seat, name in enumerate(self.names):
             role = "dealer" if view["dealer"] == seat else "mano" if view["mano"] == seat else ""
             bid = view["bids"][seat]
-            state = seat_state(players[seat], seat == self.seat) if seat < len(players) else ""
-            left = view.get("seconds_left")
-            if view["turn"] == seat and left is not None:
-                state = f"⏱ {left:.0f} s" + (f" · {state}" if state else "")
+            state = self.seat_column(view, players, seat)
             seats.add_row(
                 "▶" if view["turn"] == seat else "",
                 Text(name + (" (you)" if seat == self.seat and name != "You" else "")),

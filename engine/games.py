@@ -64,10 +64,6 @@ class GameKind:
     #: The public events a new game starts with.
     opening_events: Callable[[Any], list[Event]]
 
-    def owns(self, game: object) -> bool:
-        """Whether `game` is one of this kind's."""
-        return isinstance(game, PochGame) == (self.name == POCH)
-
 
 def _new_pocha(rules: Any, seed: int | None) -> AnyGame:
     return PochaGame.new(rules, seed)
@@ -123,10 +119,6 @@ KINDS: dict[str, GameKind] = {
     ),
 }
 
-
-def kind_named(name: str) -> GameKind:
-    """The kind called `name` (KeyError for none)."""
-    return KINDS[name]
 
 
 def kind_of(game: object) -> GameKind:

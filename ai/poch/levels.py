@@ -8,24 +8,12 @@ the arena measured against the heuristic (docs/poch.md, Bots); ``easy`` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ai.bot import Level
 from ai.poch.bot import Bot, Budget, Decision
 from ai.poch.heuristic import HeuristicBot
 from ai.poch.ismcts import ISMCTSBot
 from ai.poch.random_bot import RandomBot
 from engine.poch.observation import Observation
-
-
-@dataclass(frozen=True)
-class Level:
-    """A level as ``ai.levels.Level`` (not imported: that module loads Pocha's bots)."""
-
-    name: str
-    bot: str
-    budget: Budget
-    description: str
-
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random", Budget(), "a uniformly random legal action"),
