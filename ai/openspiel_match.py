@@ -277,8 +277,9 @@ def play_seating(table: Table, deal: int, seed: int, seat: int | None) -> dict[s
         state.apply_action(a)
     tag = -1 if seat is None else seat
     bots = {
-        s: make_opponent(table.opponent, game, table.simulations,
-                         decision_seed(seed, tag, s, 1), params)  # fmt: skip
+        s: make_opponent(
+            table.opponent, game, table.simulations, decision_seed(seed, tag, s, 1), params
+        )
         for s in range(n)
         if s != seat
     }
@@ -292,8 +293,9 @@ def play_seating(table: Table, deal: int, seed: int, seat: int | None) -> dict[s
             forced[s] += 1
         t0 = time.perf_counter()
         if s == seat:
-            action = decide(state, params, table.ours.bot, decision_seed(seed, tag, s, step),
-                            table.ours.budget)  # fmt: skip
+            action = decide(
+                state, params, table.ours.bot, decision_seed(seed, tag, s, step), table.ours.budget
+            )
         else:
             action = int(bots[s].step(state))
         think[s] += (time.perf_counter() - t0) * 1000.0
@@ -311,9 +313,7 @@ def play_seating(table: Table, deal: int, seed: int, seat: int | None) -> dict[s
         "deal": deal,
         "seed": seed,
         "seat": seat,
-        "seats": [
-            table.ours.label if s == seat else table.label for s in range(n)
-        ],
+        "seats": [table.ours.label if s == seat else table.label for s in range(n)],
         "dealer": chance[1],
         "cards": [card_of(a, params) for a in chance[2:-1]],
         "trump": card_of(chance[-1], params),
@@ -348,21 +348,26 @@ def _run(
     tasks: Sequence[_Task],
     processes: int | None,
     progress: Callable[[int, int], None] | None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
+
+    def done(rec: dict[str, Any]) -> None:
+        records.append(rec)
+        if on_record:
+            on_record(rec)
+        if progress:
+            progress(len(records), len(tasks))
+
     processes = processes or multiprocessing.cpu_count()
     if processes <= 1 or len(tasks) == 1:
         for t in tasks:
-            records.append(_run_task(t))
-            if progress:
-                progress(len(records), len(tasks))
+            done(_run_task(t))
     else:
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(processes) as pool:
             for rec in pool.imap_unordered(_run_task, tasks):
-                records.append(rec)
-                if progress:
-                    progress(len(records), len(tasks))
+                done(rec)
     records.sort(key=lambda r: (r["deal"], -1 if r["seat"] is None else r["seat"]))
     return records
 
@@ -379,8 +384,9 @@ def time_opponent(
     table = Table(parse_player("random"), opponent, simulations)
     seeds = deal_seeds(deals, seed ^ 0x5EED)
     records = _run([_Task(table, d, s, None) for d, s in enumerate(seeds)], processes, None)
-    free = sum(sum(r["decisions"]) - sum(r["forced"]) for r in records)
-    return sum(sum(r["think_ms"]) for r in records) / max(1, free)
+    free: int = sum(sum(r["decisions"]) - sum(r["forced"]) for r in records)
+    think: float = sum(sum(r["think_ms"]) for r in records)
+    return think / max(1, free)
 
 
 def run_match(
@@ -392,22 +398,19 @@ def run_match(
     processes: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     params: dict[str, Any] | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[MatchStats, list[dict[str, Any]]]:
     """Play ``deals`` deals, each with our bot ``ours`` (a bot or level, as the arena
     reads it) in each seat in turn against three OpenSpiel bots; the figures and the
-    game records."""
+    game records (each also given to ``on_record`` as its game ends)."""
     if opponent not in OPPONENTS:
-        raise ValueError(f"unknown opponent {opponent!r}; the opponents are "
-                         f"{', '.join(OPPONENTS)}")  # fmt: skip
-    table = Table(parse_player(ours), opponent, simulations,
-                  tuple((params or PARAMS).items()))  # fmt: skip
+        raise ValueError(f"unknown opponent {opponent!r}; the opponents are {', '.join(OPPONENTS)}")
+    table = Table(parse_player(ours), opponent, simulations, tuple((params or PARAMS).items()))
     n = int(dict(table.params)["players"])
     tasks = [
-        _Task(table, d, s, seat)
-        for d, s in enumerate(deal_seeds(deals, seed))
-        for seat in range(n)
+        _Task(table, d, s, seat) for d, s in enumerate(deal_seeds(deals, seed)) for seat in range(n)
     ]
-    records = _run(tasks, processes, progress)
+    records = _run(tasks, processes, progress, on_record)
     return summarize(records), records
 
 
@@ -474,10 +477,10 @@ def summarize(records: Sequence[dict[str, Any]]) -> MatchStats:
             continue
         ours, theirs = by_deal.setdefault(rec["deal"], ([], []))
         for s, points in enumerate(rec["returns"]):
-            side = "ours" if s == seat else "theirs"
+            who = "ours" if s == seat else "theirs"
             (ours if s == seat else theirs).append(points)
-            labels[side] = rec["seats"][s]
-            c = counts[side]
+            labels[who] = rec["seats"][s]
+            c = counts[who]
             c[0] += 1
             c[1] += rec["bids"][s] == rec["tricks"][s]
             c[2] += rec["decisions"][s]

@@ -501,7 +501,10 @@ def bench_decisions(level: str, games: int, seed: int) -> None:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-@click.option("--records", type=click.Path(dir_okay=False), help="Write game records (JSONL).")
+@click.option(
+    "--records", type=click.Path(dir_okay=False),
+    help="Write game records (JSONL), each as its game ends.",
+)  # fmt: skip
 def arena_openspiel(
     bot: str,
     opponent: str,
@@ -529,13 +532,25 @@ def arena_openspiel(
         if not as_json:
             click.echo(f"OpenSpiel's {opponent} ISMCTS at {simulations} simulations: "
                        f"{timed_ms:.1f} ms per decision; ours: {bot}", err=True)  # fmt: skip
+    out = open(records, "w") if records else None  # noqa: SIM115 - closed below
+
+    def written(rec: dict[str, Any]) -> None:
+        # Each game as it ends, so a run cut short keeps what it played.
+        if out:
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+
     try:
-        stats, recs = _play_arena(
-            run_match, "games", as_json, records,
+        stats, _recs = _play_arena(
+            run_match, "games", as_json, None,
             bot, opponent, simulations, deals, seed=seed, processes=processes,
+            on_record=written,
         )  # fmt: skip
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
+    finally:
+        if out:
+            out.close()
     result: dict[str, Any] = {
         "game": {"name": "oh_hell", **PARAMS},
         "bot": bot,
