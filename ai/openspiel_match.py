@@ -261,13 +261,15 @@ class _Task:
     table: Table
     deal: int
     seed: int
-    # Our seat (None: OpenSpiel's bot in every seat, to time it).
-    seat: int | None
+    # Our seats: one in a match; none or all to time one side.
+    ours: tuple[int, ...]
 
 
-def play_seating(table: Table, deal: int, seed: int, seat: int | None) -> dict[str, Any]:
-    """Play deal ``seed`` with our bot in ``seat`` and OpenSpiel's in the others; the
-    game's record."""
+def play_seating(table: Table, deal: int, seed: int, ours: tuple[int, ...]) -> dict[str, Any]:
+    """Play deal ``seed`` with our bot in the seats ``ours`` (in a match, one) and
+    OpenSpiel's in the others; the game's record.  Each seat's thinking is timed on the
+    wall clock and in CPU time (``time.process_time``: what the process itself spent,
+    whatever else the machine runs)."""
     params = dict(table.params)
     game = load_game(params)
     n = int(params["players"])
@@ -275,29 +277,33 @@ def play_seating(table: Table, deal: int, seed: int, seat: int | None) -> dict[s
     state = game.new_initial_state()
     for a in chance:
         state.apply_action(a)
+    seat = ours[0] if len(ours) == 1 else None
     tag = -1 if seat is None else seat
     bots = {
         s: make_opponent(
             table.opponent, game, table.simulations, decision_seed(seed, tag, s, 1), params
         )
         for s in range(n)
-        if s != seat
+        if s not in ours
     }
     decisions = [0] * n
     forced = [0] * n
     think = [0.0] * n
+    cpu = [0.0] * n
     step = 0
     while not state.is_terminal():
         s = state.current_player()
         if len(state.legal_actions()) == 1:
             forced[s] += 1
         t0 = time.perf_counter()
-        if s == seat:
+        c0 = time.process_time()
+        if s in ours:
             action = decide(
                 state, params, table.ours.bot, decision_seed(seed, tag, s, step), table.ours.budget
             )
         else:
             action = int(bots[s].step(state))
+        cpu[s] += (time.process_time() - c0) * 1000.0
         think[s] += (time.perf_counter() - t0) * 1000.0
         decisions[s] += 1
         state.apply_action(action)
@@ -313,7 +319,7 @@ def play_seating(table: Table, deal: int, seed: int, seat: int | None) -> dict[s
         "deal": deal,
         "seed": seed,
         "seat": seat,
-        "seats": [table.ours.label if s == seat else table.label for s in range(n)],
+        "seats": [table.ours.label if s in ours else table.label for s in range(n)],
         "dealer": chance[1],
         "cards": [card_of(a, params) for a in chance[2:-1]],
         "trump": card_of(chance[-1], params),
@@ -323,6 +329,7 @@ def play_seating(table: Table, deal: int, seed: int, seat: int | None) -> dict[s
         "decisions": decisions,
         "forced": forced,
         "think_ms": [round(t, 3) for t in think],
+        "cpu_ms": [round(t, 3) for t in cpu],
     }
 
 
@@ -335,7 +342,7 @@ def _tricks(state: Any) -> list[int]:
 
 
 def _run_task(task: _Task) -> dict[str, Any]:
-    return play_seating(task.table, task.deal, task.seed, task.seat)
+    return play_seating(task.table, task.deal, task.seed, task.ours)
 
 
 def deal_seeds(deals: int, seed: int) -> list[int]:
@@ -372,21 +379,55 @@ def _run(
     return records
 
 
-def time_opponent(
+def _cpu_ms(table: Table, ours: tuple[int, ...], deals: int, seed: int) -> float:
+    """Mean CPU milliseconds per decision that is not forced, of every seat of ``deals``
+    timing deals (seeded apart from a match's), ours in the seats ``ours``."""
+    seeds = deal_seeds(deals, seed ^ 0x5EED)
+    records = _run([_Task(table, d, s, ours) for d, s in enumerate(seeds)], 1, None)
+    free: int = sum(sum(r["decisions"]) - sum(r["forced"]) for r in records)
+    spent: float = sum(sum(r["cpu_ms"]) for r in records)
+    return spent / max(1, free)
+
+
+def time_opponent(opponent: str, simulations: int, deals: int = 3, seed: int = 0) -> float:
+    """OpenSpiel's bot's mean CPU milliseconds per decision that is not forced, with it
+    in every seat of ``deals`` deals."""
+    return _cpu_ms(Table(parse_player("random"), opponent, simulations), (), deals, seed)
+
+
+@dataclass
+class Timing:
+    """Equal time per decision, in CPU time: OpenSpiel's bot's milliseconds per decision,
+    ours at two iteration counts, and the iterations that should take us as long."""
+
+    opponent_ms: float
+    probes: tuple[tuple[int, float], ...]
+    iterations: int
+
+
+def equal_iterations(
+    bot: str,
     opponent: str,
     simulations: int,
     deals: int = 3,
     seed: int = 0,
-    processes: int | None = 1,
-) -> float:
-    """OpenSpiel's bot's mean milliseconds per decision that is not forced, over
-    ``deals`` deals with it in every seat (seeded apart from a match's deals)."""
-    table = Table(parse_player("random"), opponent, simulations)
-    seeds = deal_seeds(deals, seed ^ 0x5EED)
-    records = _run([_Task(table, d, s, None) for d, s in enumerate(seeds)], processes, None)
-    free: int = sum(sum(r["decisions"]) - sum(r["forced"]) for r in records)
-    think: float = sum(sum(r["think_ms"]) for r in records)
-    return think / max(1, free)
+    probes: tuple[int, int] = (250, 2000),
+) -> Timing:
+    """The iterations of our ``bot`` (a bot that takes an iteration budget) whose CPU time
+    per decision equals OpenSpiel's bot's at ``simulations``: both timed on the same
+    ``deals`` deals, every seat theirs and then every seat ours at the two ``probes``, a
+    straight line through ours (a fixed cost per decision and one per iteration).  CPU
+    time, not the wall clock, so that a machine busy with other work does not shift the
+    balance; and a fixed count rather than a time budget for the same reason."""
+    theirs = time_opponent(opponent, simulations, deals, seed)
+    timed = []
+    for k in probes:
+        table = Table(parse_player(f"{bot}:{k}"), opponent, simulations)
+        timed.append((k, _cpu_ms(table, (0, 1, 2, 3), deals, seed)))
+    (k0, t0), (k1, t1) = timed
+    per_iteration = max(1e-6, (t1 - t0) / (k1 - k0))
+    fixed = t0 - per_iteration * k0
+    return Timing(theirs, tuple(timed), max(1, int((theirs - fixed) / per_iteration)))
 
 
 def run_match(
@@ -408,7 +449,9 @@ def run_match(
     table = Table(parse_player(ours), opponent, simulations, tuple((params or PARAMS).items()))
     n = int(dict(table.params)["players"])
     tasks = [
-        _Task(table, d, s, seat) for d, s in enumerate(deal_seeds(deals, seed)) for seat in range(n)
+        _Task(table, d, s, (seat,))
+        for d, s in enumerate(deal_seeds(deals, seed))
+        for seat in range(n)
     ]
     records = _run(tasks, processes, progress, on_record)
     return summarize(records), records
@@ -420,7 +463,8 @@ def run_match(
 @dataclass
 class Side:
     """One side's figures: mean score per hand (one game is one hand), its 95% interval
-    over deals, exact bids and time per decision that was not forced."""
+    over deals, exact bids, and milliseconds per decision that was not forced, in CPU
+    time and on the wall clock."""
 
     label: str
     hands: int
@@ -429,6 +473,7 @@ class Side:
     exact_rate: float
     decisions: int
     forced: int
+    cpu_ms_per_decision: float
     ms_per_decision: float
 
 
@@ -469,7 +514,7 @@ def _ci95(values: Sequence[float]) -> float | None:
 def summarize(records: Sequence[dict[str, Any]]) -> MatchStats:
     """The match's figures from its game records (those with our bot in a seat)."""
     by_deal: dict[int, tuple[list[float], list[float]]] = {}
-    counts = {"ours": [0, 0, 0, 0, 0.0], "theirs": [0, 0, 0, 0, 0.0]}
+    counts = {"ours": [0.0] * 6, "theirs": [0.0] * 6}
     labels = {"ours": "", "theirs": ""}
     for rec in records:
         seat = rec["seat"]
@@ -486,12 +531,13 @@ def summarize(records: Sequence[dict[str, Any]]) -> MatchStats:
             c[2] += rec["decisions"][s]
             c[3] += rec["forced"][s]
             c[4] += rec["think_ms"][s]
+            c[5] += rec["cpu_ms"][s]
     ours_means = [sum(o) / len(o) for o, _ in by_deal.values()]
     theirs_means = [sum(t) / len(t) for _, t in by_deal.values()]
     diffs = [o - t for o, t in zip(ours_means, theirs_means, strict=True)]
 
     def side(name: str, means: list[float], points: list[float]) -> Side:
-        hands, exact, decisions, forced, think = counts[name]
+        hands, exact, decisions, forced, think, cpu = counts[name]
         free = int(decisions) - int(forced)
         return Side(
             label=labels[name],
@@ -501,6 +547,7 @@ def summarize(records: Sequence[dict[str, Any]]) -> MatchStats:
             exact_rate=exact / hands if hands else 0.0,
             decisions=int(decisions),
             forced=int(forced),
+            cpu_ms_per_decision=cpu / free if free else 0.0,
             ms_per_decision=think / free if free else 0.0,
         )
 

@@ -154,6 +154,7 @@ def arena(
             "n/a" if s.ci95 is None else f"{s.ci95:.2f}",
             f"{s.win_rate:.1%}",
             f"{s.exact_rate:.1%}",
+            f"{s.cpu_ms_per_decision:.1f}",
             f"{s.ms_per_decision:.1f}",
         )
     Console().print(table)
@@ -475,8 +476,8 @@ def bench_decisions(level: str, games: int, seed: int) -> None:
     default="ismcts:equal",
     show_default=True,
     help="Our bot or level in one seat (as `pocha arena` reads it: expert, ismcts:1000, "
-    "ismcts:250ms); a bot with the budget 'equal' (ismcts:equal) first times OpenSpiel's "
-    "bot and is given its milliseconds per decision.",
+    "ismcts:250ms); a bot with the budget 'equal' (ismcts:equal) is given the iterations "
+    "that take it as much CPU time per decision as OpenSpiel's bot, timed first.",
 )
 @click.option(
     "--opponent",
@@ -496,7 +497,7 @@ def bench_decisions(level: str, games: int, seed: int) -> None:
 )  # fmt: skip
 @click.option(
     "--timing-deals", type=click.IntRange(1), default=3, show_default=True,
-    help="Deals (OpenSpiel's bot in every seat) over which an 'equal' budget is timed.",
+    help="Deals over which an 'equal' budget is timed (each side in every seat).",
 )  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
@@ -520,18 +521,22 @@ def arena_openspiel(
     the 40-card deck, Pocha's scoring), one of ours against three of theirs on duplicate
     deals: the difference per deal with its 95% interval."""
     try:
-        from ai.openspiel_match import PARAMS, run_match, time_opponent
+        from ai.openspiel_match import PARAMS, equal_iterations, run_match
     except ImportError as exc:  # pragma: no cover - the research extra is missing
         raise click.ClickException(f"{exc}: install pocha[research]") from exc
 
-    timed_ms = None
+    timing = None
     name, _colon, budget = bot.partition(":")
     if budget == "equal":
-        timed_ms = time_opponent(opponent, simulations, timing_deals, seed, processes or 1)
-        bot = f"{name}:{timed_ms:.1f}ms"
+        try:
+            timing = equal_iterations(name, opponent, simulations, timing_deals, seed)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from exc
+        bot = f"{name}:{timing.iterations}"
         if not as_json:
             click.echo(f"OpenSpiel's {opponent} ISMCTS at {simulations} simulations: "
-                       f"{timed_ms:.1f} ms per decision; ours: {bot}", err=True)  # fmt: skip
+                       f"{timing.opponent_ms:.1f} ms CPU per decision; ours: {bot}",
+                       err=True)  # fmt: skip
     out = open(records, "w") if records else None  # noqa: SIM115 - closed below
 
     def written(rec: dict[str, Any]) -> None:
@@ -556,7 +561,11 @@ def arena_openspiel(
         "bot": bot,
         "opponent": opponent,
         "simulations": simulations,
-        "timed_ms": None if timed_ms is None else round(timed_ms, 2),
+        "timing": None if timing is None else {
+            "opponent_cpu_ms": round(timing.opponent_ms, 2),
+            "ours_cpu_ms_at": {str(k): round(t, 2) for k, t in timing.probes},
+            "iterations": timing.iterations,
+        },
         "seed": seed,
         **stats.to_dict(),
     }
@@ -572,9 +581,10 @@ def arena_openspiel(
         f"{opponent} ISMCTS ({simulations} simulations); ours - theirs per deal "
         f"{stats.difference:+.2f} ± {ci}",
         caption="score/hand: one game is one hand; ±95% over deals; ms/decision over the "
-        "decisions that were not forced",
+        "decisions that were not forced, CPU time and wall clock",
     )
-    for col in ("side", "hands", "score/hand", "±95%", "exact bids", "ms/decision"):
+    for col in ("side", "hands", "score/hand", "±95%", "exact bids", "CPU ms/decision",
+                "wall ms/decision"):  # fmt: skip
         table.add_column(col, justify="left" if col == "side" else "right")
     for s in (stats.ours, stats.theirs):
         table.add_row(
@@ -583,6 +593,7 @@ def arena_openspiel(
             f"{s.mean_score:.2f}",
             "n/a" if s.ci95 is None else f"{s.ci95:.2f}",
             f"{s.exact_rate:.1%}",
+            f"{s.cpu_ms_per_decision:.1f}",
             f"{s.ms_per_decision:.1f}",
         )
     Console().print(table)
