@@ -151,3 +151,33 @@ def test_a_match_does_not_depend_on_the_number_of_processes() -> None:
         return [{k: v for k, v in r.items() if not k.endswith("_ms")} for r in records]
 
     assert played(1) == played(2)
+
+
+def test_cli_arena_openspiel_times_both_sides_and_prints_json(tmp_path: Any) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from cli.main import pocha
+
+    records = tmp_path / "games.jsonl"
+    args = ["arena-openspiel", "--opponent", "stock", "--simulations", "5", "--deals", "1",
+            "--timing-deals", "1", "--processes", "1", "--records", str(records), "--json"]  # fmt: skip
+    result = CliRunner().invoke(pocha, args)
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    timing = out["timing"]
+    assert out["bot"] == f"ismcts:{timing['iterations']}" and timing["opponent_cpu_ms"] > 0
+    assert out["deals"] == 1 and out["games"] == 4
+    assert out["ours"]["hands"] == 4 and out["theirs"]["label"] == "openspiel-stock:5"
+    assert len(records.read_text().splitlines()) == 4
+
+
+def test_cli_arena_openspiel_refuses_an_unknown_bot() -> None:
+    from click.testing import CliRunner
+
+    from cli.main import pocha
+
+    result = CliRunner().invoke(pocha, ["arena-openspiel", "--bot", "nobody", "--deals", "1"])
+    assert result.exit_code != 0
+    assert "unknown bot" in result.output
