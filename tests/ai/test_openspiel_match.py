@@ -161,8 +161,22 @@ def test_cli_arena_openspiel_times_both_sides_and_prints_json(tmp_path: Any) -> 
     from cli.main import pocha
 
     records = tmp_path / "games.jsonl"
-    args = ["arena-openspiel", "--opponent", "stock", "--simulations", "5", "--deals", "1",
-            "--timing-deals", "1", "--processes", "1", "--records", str(records), "--json"]  # fmt: skip
+    args = [
+        "arena-openspiel",
+        "--opponent",
+        "stock",
+        "--simulations",
+        "5",
+        "--deals",
+        "1",
+        "--timing-deals",
+        "1",
+        "--processes",
+        "1",
+        "--records",
+        str(records),
+        "--json",
+    ]
     result = CliRunner().invoke(pocha, args)
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
