@@ -154,7 +154,6 @@ def arena(
             "n/a" if s.ci95 is None else f"{s.ci95:.2f}",
             f"{s.win_rate:.1%}",
             f"{s.exact_rate:.1%}",
-            f"{s.cpu_ms_per_decision:.1f}",
             f"{s.ms_per_decision:.1f}",
         )
     Console().print(table)
