@@ -44,8 +44,9 @@ PARAMS: dict[str, Any] = {
     "points_per_trick": 5,
 }
 
-#: The exploration constant of OpenSpiel's ISMCTS examples (``examples/ismcts.py`` and
-#: the C++ bot's tests use 2.0); OpenSpiel's returns here are raw points, not [-1, 1].
+#: The exploration constant: 2, the default of OpenSpiel's ``examples/mcts.py``
+#: (``--uct_c``).  It is not scaled to the returns, which here are raw points (-25 to 35),
+#: so OpenSpiel's bots explore little beside our ISMCTS's rewards scaled to about [-1, 1].
 UCT_C = 2.0
 
 OPPONENTS = ("stock", "honest")
