@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ai.bot import Budget
 from ai.levels import decide as level_decide
 from engine.actions import BID_BASE, Action
 from engine.cards import card_code
@@ -114,7 +115,14 @@ def observation_of_state(state: Any, params: dict[str, Any]) -> Observation:
     return position_from_dict(position_of_state(state, params))
 
 
-def decide(state: Any, params: dict[str, Any], level: str, seed: int | None = None) -> int:
-    """The OpenSpiel action our ``level`` (or bot) takes for the player to move."""
-    decision = level_decide(observation_of_state(state, params), level, seed)
+def decide(
+    state: Any,
+    params: dict[str, Any],
+    level: str,
+    seed: int | None = None,
+    budget: Budget | None = None,
+) -> int:
+    """The OpenSpiel action our ``level`` (or bot, with ``budget``) takes for the player
+    to move."""
+    decision = level_decide(observation_of_state(state, params), level, seed, budget)
     return action_of(decision.action, params)

@@ -1,4 +1,5 @@
-"""The AI's commands: ``pocha arena``, ``pocha arena-poch`` and ``pocha bench ismcts``.
+"""The AI's commands: ``pocha arena``, ``pocha arena-poch``, ``pocha arena-openspiel`` and
+``pocha bench ismcts``.
 
 Kept apart from ``cli.main`` so the bots' options live in one place; imports
 of ``ai`` happen only when a command runs.
@@ -466,3 +467,131 @@ def bench_decisions(level: str, games: int, seed: int) -> None:
         f"{level}: {p['decisions']:.0f} decisions, mean {p['mean']:.1f} ms, p50 {p['p50']:.1f} "
         f"ms, p90 {p['p90']:.1f} ms, p99 {p['p99']:.1f} ms, max {p['max']:.1f} ms"
     )
+
+
+@click.command("arena-openspiel")
+@click.option(
+    "--bot",
+    default="ismcts:equal",
+    show_default=True,
+    help="Our bot or level in one seat (as `pocha arena` reads it: expert, ismcts:1000, "
+    "ismcts:250ms); a bot with the budget 'equal' (ismcts:equal) is given the iterations "
+    "that take it as much CPU time per decision as OpenSpiel's bot, timed first.",
+)
+@click.option(
+    "--opponent",
+    type=click.Choice(["stock", "honest"]),
+    default="honest",
+    show_default=True,
+    help="stock: OpenSpiel's C++ ISMCTS, whose resampler knows which cards are out of play; "
+    "honest: its Python ISMCTS dealing the unseen cards from all it has not seen.",
+)
+@click.option(
+    "--simulations", type=click.IntRange(1), default=1000, show_default=True,
+    help="OpenSpiel's ISMCTS simulations per decision.",
+)  # fmt: skip
+@click.option(
+    "--deals", type=click.IntRange(1), default=400, show_default=True,
+    help="Deals to play; each in 4 seatings (ours in seat 0, 1, 2, 3; OpenSpiel's in the rest).",
+)  # fmt: skip
+@click.option(
+    "--timing-deals", type=click.IntRange(1), default=3, show_default=True,
+    help="Deals over which an 'equal' budget is timed (each side in every seat).",
+)  # fmt: skip
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option(
+    "--records", type=click.Path(dir_okay=False),
+    help="Write game records (JSONL), each as its game ends.",
+)  # fmt: skip
+def arena_openspiel(
+    bot: str,
+    opponent: str,
+    simulations: int,
+    deals: int,
+    timing_deals: int,
+    seed: int,
+    processes: int | None,
+    as_json: bool,
+    records: str | None,
+) -> None:
+    """Our bot against OpenSpiel's ISMCTS at OpenSpiel's oh_hell table (4 players, 5 cards,
+    the 40-card deck, Pocha's scoring), one of ours against three of theirs on duplicate
+    deals: the difference per deal with its 95% interval."""
+    try:
+        from ai.openspiel_match import PARAMS, equal_iterations, run_match
+    except ImportError as exc:  # pragma: no cover - the research extra is missing
+        raise click.ClickException(f"{exc}: install pocha[research]") from exc
+
+    timing = None
+    name, _colon, budget = bot.partition(":")
+    if budget == "equal":
+        try:
+            timing = equal_iterations(name, opponent, simulations, timing_deals, seed)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from exc
+        bot = f"{name}:{timing.iterations}"
+        if not as_json:
+            click.echo(f"OpenSpiel's {opponent} ISMCTS at {simulations} simulations: "
+                       f"{timing.opponent_ms:.1f} ms CPU per decision; ours: {bot}",
+                       err=True)  # fmt: skip
+    out = open(records, "w") if records else None  # noqa: SIM115 - closed below
+
+    def written(rec: dict[str, Any]) -> None:
+        # Each game as it ends, so a run cut short keeps what it played.
+        if out:
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+
+    try:
+        stats, _recs = _play_arena(
+            run_match, "games", as_json, None,
+            bot, opponent, simulations, deals, seed=seed, processes=processes,
+            on_record=written,
+        )  # fmt: skip
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        if out:
+            out.close()
+    result: dict[str, Any] = {
+        "game": {"name": "oh_hell", **PARAMS},
+        "bot": bot,
+        "opponent": opponent,
+        "simulations": simulations,
+        "timing": None if timing is None else {
+            "opponent_cpu_ms": round(timing.opponent_ms, 2),
+            "ours_cpu_ms_at": {str(k): round(t, 2) for k, t in timing.probes},
+            "iterations": timing.iterations,
+        },
+        "seed": seed,
+        **stats.to_dict(),
+    }
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    ci = "n/a" if stats.ci95 is None else f"{stats.ci95:.2f}"
+    table = Table(
+        title=f"{stats.deals} deals x 4 seatings at OpenSpiel's oh_hell: {bot} against "
+        f"{opponent} ISMCTS ({simulations} simulations); ours - theirs per deal "
+        f"{stats.difference:+.2f} ± {ci}",
+        caption="score/hand: one game is one hand; ±95% over deals; CPU and wall ms: per "
+        "decision that was not forced",
+    )
+    for col in ("side", "hands", "score/hand", "±95%", "exact bids", "CPU ms", "wall ms"):
+        table.add_column(col, justify="left" if col == "side" else "right")
+    for s in (stats.ours, stats.theirs):
+        table.add_row(
+            s.label,
+            str(s.hands),
+            f"{s.mean_score:.2f}",
+            "n/a" if s.ci95 is None else f"{s.ci95:.2f}",
+            f"{s.exact_rate:.1%}",
+            f"{s.cpu_ms_per_decision:.1f}",
+            f"{s.ms_per_decision:.1f}",
+        )
+    Console().print(table)

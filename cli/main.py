@@ -568,6 +568,7 @@ def openapi() -> None:
 def _register_ai_commands() -> None:
     from cli.ai_commands import (
         arena,
+        arena_openspiel,
         arena_poch,
         bench_decisions,
         bench_ismcts,
@@ -577,6 +578,7 @@ def _register_ai_commands() -> None:
 
     pocha.add_command(arena)
     pocha.add_command(arena_poch)
+    pocha.add_command(arena_openspiel)
     pocha.add_command(calibrate)
     pocha.add_command(train)
     bench.add_command(bench_ismcts)
