@@ -201,13 +201,18 @@ class RolloutEvaluator:
 
 
 def make_opponent(
-    kind: str, game: Any, simulations: int, seed: int, params: dict[str, Any] | None = None
+    kind: str,
+    game: Any,
+    simulations: int,
+    seed: int,
+    params: dict[str, Any] | None = None,
+    uct_c: float = UCT_C,
 ) -> Any:
     """An OpenSpiel ISMCTS bot (``stock`` or ``honest``) with ``simulations`` per decision:
-    exploration ``UCT_C``, one random rollout per leaf, unlimited world samples (a fresh
-    deal every simulation) and the most visited action played (both OpenSpiel bots can
-    sample their move in proportion to the visits instead, the C++ bot's default; the
-    most visited is the stronger play, and the one our ISMCTS makes)."""
+    exploration ``uct_c`` (default ``UCT_C``), one random rollout per leaf, unlimited world
+    samples (a fresh deal every simulation) and the most visited action played (both
+    OpenSpiel bots can sample their move in proportion to the visits instead, the C++ bot's
+    default; the most visited is the stronger play, and the one our ISMCTS makes)."""
     import pyspiel
 
     seed &= 0x7FFFFFFF
@@ -215,7 +220,7 @@ def make_opponent(
         return pyspiel.ISMCTSBot(
             seed,
             pyspiel.RandomRolloutEvaluator(1, seed),
-            UCT_C,
+            uct_c,
             simulations,
             -1,
             pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
@@ -229,7 +234,7 @@ def make_opponent(
         bot = ismcts.ISMCTSBot(
             game,
             RolloutEvaluator(seed),
-            UCT_C,
+            uct_c,
             simulations,
             max_world_samples=ismcts.UNLIMITED_NUM_WORLD_SAMPLES,
             random_state=np.random.RandomState(seed),
@@ -251,6 +256,7 @@ class Table:
     opponent: str
     simulations: int
     params: tuple[tuple[str, Any], ...] = tuple(PARAMS.items())
+    uct_c: float = UCT_C
 
     @property
     def label(self) -> str:
@@ -282,7 +288,12 @@ def play_seating(table: Table, deal: int, seed: int, ours: tuple[int, ...]) -> d
     tag = -1 if seat is None else seat
     bots = {
         s: make_opponent(
-            table.opponent, game, table.simulations, decision_seed(seed, tag, s, 1), params
+            table.opponent,
+            game,
+            table.simulations,
+            decision_seed(seed, tag, s, 1),
+            params,
+            table.uct_c,
         )
         for s in range(n)
         if s not in ours
@@ -390,10 +401,13 @@ def _cpu_ms(table: Table, ours: tuple[int, ...], deals: int, seed: int) -> float
     return spent / max(1, free)
 
 
-def time_opponent(opponent: str, simulations: int, deals: int = 3, seed: int = 0) -> float:
+def time_opponent(
+    opponent: str, simulations: int, deals: int = 3, seed: int = 0, uct_c: float = UCT_C
+) -> float:
     """OpenSpiel's bot's mean CPU milliseconds per decision that is not forced, with it
     in every seat of ``deals`` deals."""
-    return _cpu_ms(Table(parse_player("random"), opponent, simulations), (), deals, seed)
+    table = Table(parse_player("random"), opponent, simulations, uct_c=uct_c)
+    return _cpu_ms(table, (), deals, seed)
 
 
 @dataclass
@@ -413,6 +427,7 @@ def equal_iterations(
     deals: int = 3,
     seed: int = 0,
     probes: tuple[int, int] = (250, 2000),
+    uct_c: float = UCT_C,
 ) -> Timing:
     """The iterations of our ``bot`` (a bot that takes an iteration budget) whose CPU time
     per decision equals OpenSpiel's bot's at ``simulations``: both timed on the same
@@ -420,10 +435,10 @@ def equal_iterations(
     straight line through ours (a fixed cost per decision and one per iteration).  CPU
     time, not the wall clock, so that a machine busy with other work does not shift the
     balance; and a fixed count rather than a time budget for the same reason."""
-    theirs = time_opponent(opponent, simulations, deals, seed)
+    theirs = time_opponent(opponent, simulations, deals, seed, uct_c)
     timed = []
     for k in probes:
-        table = Table(parse_player(f"{bot}:{k}"), opponent, simulations)
+        table = Table(parse_player(f"{bot}:{k}"), opponent, simulations, uct_c=uct_c)
         timed.append((k, _cpu_ms(table, (0, 1, 2, 3), deals, seed)))
     (k0, t0), (k1, t1) = timed
     per_iteration = max(1e-6, (t1 - t0) / (k1 - k0))
@@ -441,13 +456,16 @@ def run_match(
     progress: Callable[[int, int], None] | None = None,
     params: dict[str, Any] | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    uct_c: float = UCT_C,
 ) -> tuple[MatchStats, list[dict[str, Any]]]:
     """Play ``deals`` deals, each with our bot ``ours`` (a bot or level, as the arena
     reads it) in each seat in turn against three OpenSpiel bots; the figures and the
     game records (each also given to ``on_record`` as its game ends)."""
     if opponent not in OPPONENTS:
         raise ValueError(f"unknown opponent {opponent!r}; the opponents are {', '.join(OPPONENTS)}")
-    table = Table(parse_player(ours), opponent, simulations, tuple((params or PARAMS).items()))
+    table = Table(
+        parse_player(ours), opponent, simulations, tuple((params or PARAMS).items()), uct_c
+    )
     n = int(dict(table.params)["players"])
     tasks = [
         _Task(table, d, s, (seat,))

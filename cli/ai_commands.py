@@ -495,6 +495,11 @@ def bench_decisions(level: str, games: int, seed: int) -> None:
     help="Deals to play; each in 4 seatings (ours in seat 0, 1, 2, 3; OpenSpiel's in the rest).",
 )  # fmt: skip
 @click.option(
+    "--uct-c", type=click.FloatRange(0, min_open=True), default=2.0, show_default=True,
+    help="OpenSpiel's exploration constant. Its returns are raw points (-25 to 35), so 2 "
+    "explores little; ours explores as 25 would on that scale.",
+)  # fmt: skip
+@click.option(
     "--timing-deals", type=click.IntRange(1), default=3, show_default=True,
     help="Deals over which an 'equal' budget is timed (each side in every seat).",
 )  # fmt: skip
@@ -509,6 +514,7 @@ def arena_openspiel(
     bot: str,
     opponent: str,
     simulations: int,
+    uct_c: float,
     deals: int,
     timing_deals: int,
     seed: int,
@@ -528,7 +534,9 @@ def arena_openspiel(
     name, _colon, budget = bot.partition(":")
     if budget == "equal":
         try:
-            timing = equal_iterations(name, opponent, simulations, timing_deals, seed)
+            timing = equal_iterations(
+                name, opponent, simulations, timing_deals, seed, uct_c=uct_c
+            )
         except ValueError as exc:
             raise click.ClickException(str(exc)) from exc
         bot = f"{name}:{timing.iterations}"
@@ -548,7 +556,7 @@ def arena_openspiel(
         stats, _recs = _play_arena(
             run_match, "games", as_json, None,
             bot, opponent, simulations, deals, seed=seed, processes=processes,
-            on_record=written,
+            on_record=written, uct_c=uct_c,
         )  # fmt: skip
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
@@ -560,6 +568,7 @@ def arena_openspiel(
         "bot": bot,
         "opponent": opponent,
         "simulations": simulations,
+        "uct_c": uct_c,
         "timing": None if timing is None else {
             "opponent_cpu_ms": round(timing.opponent_ms, 2),
             "ours_cpu_ms_at": {str(k): round(t, 2) for k, t in timing.probes},

@@ -167,6 +167,8 @@ def test_cli_arena_openspiel_times_both_sides_and_prints_json(tmp_path: Any) -> 
         "stock",
         "--simulations",
         "5",
+        "--uct-c",
+        "25",
         "--deals",
         "1",
         "--timing-deals",
@@ -185,6 +187,15 @@ def test_cli_arena_openspiel_times_both_sides_and_prints_json(tmp_path: Any) -> 
     assert out["deals"] == 1 and out["games"] == 4
     assert out["ours"]["hands"] == 4 and out["theirs"]["label"] == "openspiel-stock:5"
     assert len(records.read_text().splitlines()) == 4
+    assert out["uct_c"] == 25
+
+
+def test_the_exploration_constant_reaches_the_honest_bot() -> None:
+    from ai.openspiel_match import UCT_C, load_game, make_opponent
+
+    game = load_game()
+    assert make_opponent("honest", game, 10, 1)._uct_c == UCT_C
+    assert make_opponent("honest", game, 10, 1, uct_c=25.0)._uct_c == 25.0
 
 
 def test_cli_arena_openspiel_refuses_an_unknown_bot() -> None:
