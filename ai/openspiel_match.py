@@ -19,7 +19,6 @@ Needs ``open_spiel`` (``pocha[research]``), imported only where used.
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import random
 import time
@@ -29,6 +28,7 @@ from typing import Any
 
 from ai.arena import Player, decision_seed, parse_player
 from ai.openspiel_bridge import card_of, decide, observation_of_state
+from ai.stats import ci95
 from engine.cards import BIT, CardSet
 from engine.deals import DealSampler
 from engine.inference import infer
@@ -521,15 +521,6 @@ class MatchStats:
         return {k: rounded(v) for k, v in d.items()}
 
 
-def _ci95(values: Sequence[float]) -> float | None:
-    k = len(values)
-    if k < 2:
-        return None
-    mean = sum(values) / k
-    var = sum((v - mean) ** 2 for v in values) / (k - 1)
-    return 1.96 * math.sqrt(var / k)
-
-
 def summarize(records: Sequence[dict[str, Any]]) -> MatchStats:
     """The match's figures from its game records (those with our bot in a seat)."""
     by_deal: dict[int, tuple[list[float], list[float]]] = {}
@@ -562,7 +553,7 @@ def summarize(records: Sequence[dict[str, Any]]) -> MatchStats:
             label=labels[name],
             hands=int(hands),
             mean_score=sum(points) / max(1, len(points)),
-            ci95=_ci95(means),
+            ci95=ci95(means),
             exact_rate=exact / hands if hands else 0.0,
             decisions=int(decisions),
             forced=int(forced),
@@ -574,7 +565,7 @@ def summarize(records: Sequence[dict[str, Any]]) -> MatchStats:
         deals=len(by_deal),
         games=sum(1 for r in records if r["seat"] is not None),
         difference=sum(diffs) / max(1, len(diffs)),
-        ci95=_ci95(diffs),
+        ci95=ci95(diffs),
         ours=side("ours", ours_means, [p for o, _ in by_deal.values() for p in o]),
         theirs=side("theirs", theirs_means, [p for _, t in by_deal.values() for p in t]),
     )

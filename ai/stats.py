@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -84,7 +84,7 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[BotStats]:
     for bot, deals in by_deal.items():
         means = [sum(v) / len(v) for v in deals.values() if v]
         mean = sum(sum(v) for v in deals.values()) / max(1, hands[bot])
-        ci = _ci95(means)
+        ci = ci95(means)
         out.append(
             BotStats(
                 bot=bot,
@@ -104,7 +104,7 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[BotStats]:
     return out
 
 
-def _ci95(values: list[float]) -> float | None:
+def ci95(values: Sequence[float]) -> float | None:
     """Half-width of a 95% normal confidence interval for the mean (None
     with fewer than two deals: no interval can be told)."""
     k = len(values)

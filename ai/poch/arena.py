@@ -23,7 +23,7 @@ from typing import Any
 
 from ai.poch.bot import Budget
 from ai.poch.levels import BOTS, LEVELS, make_bot
-from ai.stats import _ci95
+from ai.stats import ci95
 from engine.i18n import _
 from engine.poch.game import Game
 from engine.poch.observation import observe
@@ -202,7 +202,7 @@ def summarize(records: Sequence[dict[str, Any]]) -> list[PochStats]:
                 deals=len(deals),
                 seats_played=seats,
                 chips_per_deal=sum(means) / len(means),
-                ci95=_ci95(means),
+                ci95=ci95(means),
                 wins=out_first[bot] / seats,
                 ms_per_decision=think[bot] / decisions[bot] if decisions[bot] else 0.0,
             )
