@@ -27,7 +27,7 @@ import { LANGUAGES, language, levelName, loadCatalogue, setLanguage, t } from ".
 import { RuleFormError, readRules, rulesFieldset } from "./ruleform.js";
 import { SUIT_NAMES, cardName, suitOf } from "./rules.js";
 import { currentSeat, forgetCurrent, forgetSeat, saveSeat, seatAt } from "./seats.js";
-import { joinHtml, lobbyHtml, presenceDot, waitingHtml } from "./tables.js";
+import { finalHtml, joinHtml, lobbyHtml, presenceDot, waitingHtml } from "./tables.js";
 
 const NAME_KEY = "pocha.name";
 // A seat of the setup form given to a person who joins by the table's code or link.
@@ -873,7 +873,7 @@ function render() {
       ${scoreSheet(view)}
       ${gameToolsHtml(view, finished)}
     </aside>
-    ${finished ? finalHtml(view, rank) : ""}
+    ${finished ? gameOverHtml(view, rank) : ""}
   </section>`;
 }
 
@@ -994,31 +994,15 @@ function trumpIcon(card) {
     <title>${cardName(card)}</title>${symbol(suit, 0, 0, 0.95)}</svg>`;
 }
 
-function finalHtml(view, rank) {
-  const winners = view.winners.map((s) => nameOf(s));
-  const iWon = view.you && view.winners.includes(view.you.seat);
-  const list = rank
-    .map(
-      (s, i) => `<li class="${view.winners.includes(s) ? "won" : ""}"><span>${i + 1}.</span>
-        ${escapeHtml(nameOf(s))}<strong>${view.scores[s]}</strong></li>`,
-    )
-    .join("");
+function gameOverHtml(view, rank) {
   if (state.finalClosed) return "";
-  const title = iWon
-    ? t(winners.length > 1 ? "final.youShare" : "final.youWin")
-    : t(winners.length > 1 ? "final.theyShare" : "final.theyWin", {
-        names: escapeHtml(winners.join(t("final.and"))),
-      });
-  // At a table, each person can take their seat at the rematch with their own token.
-  const rematch =
-    view.table && view.you
-      ? `<button class="primary" data-action="rematch" id="rematch">${t(view.table.rematch ? "final.joinRematch" : "final.rematch")}</button>`
-      : "";
-  return `<div class="final panel" role="dialog" aria-label="${t("final.label")}">
-    <button class="close" data-action="close" aria-label="${t("final.close")}">×</button>
-    <h2>${title}</h2>
-    <ol class="ranking">${list}</ol>
-    <div class="final-actions">${rematch}<button class="${rematch ? "quiet" : "primary"}" data-action="new">${t("game.new")}</button></div></div>`;
+  return finalHtml(view, {
+    winners: view.winners,
+    rank,
+    nameOf,
+    score: (s) => view.scores[s],
+    closeLabel: t("final.close"),
+  });
 }
 
 // -- motion ----------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import { escapeHtml } from "./html.js";
 import { named, t } from "./i18n.js";
 import { PLATES, boardSvg } from "./pochboard.js";
 import { RANKS, cardName, cardSvg, rankOf, suitName, suitOf, suitSvg } from "./pochcards.js";
+import { finalHtml } from "./tables.js";
 
 // How long things stay on screen (ms): chips paid, a bet, the sets shown, a card played,
 // a finished deal.
@@ -321,30 +322,16 @@ function logHtml() {
   return `<section class="panel poch-log"><h3>${t("poch.log")}</h3><ol reversed>${lines}</ol></section>`;
 }
 
-function finalHtml(view, ctx) {
+function gameOverHtml(view, ctx) {
   if (ctx.state.finalClosed || !view.result) return "";
   const { chips, winners } = view.result;
-  const rank = view.players.map((_, s) => s).sort((a, b) => chips[b] - chips[a]);
-  const names = winners.map((s) => ctx.nameOf(s));
-  const iWon = view.you && winners.includes(view.you.seat);
-  const title = iWon
-    ? t(winners.length > 1 ? "final.youShare" : "final.youWin")
-    : t(winners.length > 1 ? "final.theyShare" : "final.theyWin", { names: escapeHtml(names.join(t("final.and"))) });
-  const list = rank
-    .map(
-      (s, i) => `<li class="${winners.includes(s) ? "won" : ""}"><span>${i + 1}.</span>
-        ${escapeHtml(ctx.nameOf(s))}<strong>${t("poch.chipsN", { n: chips[s] })}</strong></li>`,
-    )
-    .join("");
-  const rematch =
-    view.table && view.you
-      ? `<button class="primary" data-action="rematch" id="rematch">${t(view.table.rematch ? "final.joinRematch" : "final.rematch")}</button>`
-      : "";
-  return `<div class="final panel" role="dialog" aria-label="${t("final.label")}">
-    <button class="close" data-action="close" aria-label="${t("poch.finalClose")}">×</button>
-    <h2>${title}</h2>
-    <ol class="ranking">${list}</ol>
-    <div class="final-actions">${rematch}<button class="${rematch ? "quiet" : "primary"}" data-action="new">${t("game.new")}</button></div></div>`;
+  return finalHtml(view, {
+    winners,
+    rank: view.players.map((_, s) => s).sort((a, b) => chips[b] - chips[a]),
+    nameOf: ctx.nameOf,
+    score: (s) => t("poch.chipsN", { n: chips[s] }),
+    closeLabel: t("poch.finalClose"),
+  });
 }
 
 /** The whole Poch table for the view the page holds. */
@@ -398,7 +385,7 @@ export function tableHtml(view, ctx) {
       ${logHtml()}
       ${ctx.gameTools(view, finished)}
     </aside>
-    ${finished ? finalHtml(view, ctx) : ""}
+    ${finished ? gameOverHtml(view, ctx) : ""}
   </section>`;
 }
 

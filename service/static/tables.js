@@ -131,3 +131,33 @@ export function waitingHtml(view, { me, host, levels, level, notice, noticeKind 
         <span class="game-id">${t("game.id", { id: escapeHtml(view.id) })}</span></div>
     </section>`;
 }
+
+/**
+ * The panel at a game's end, for either game: who won, every seat ranked (`rank`) with its
+ * `score(seat)` as HTML, and the rematch (at a table, each person takes their seat at it
+ * with their own token) or a new game.
+ */
+export function finalHtml(view, { winners, rank, nameOf, score, closeLabel }) {
+  const iWon = view.you && winners.includes(view.you.seat);
+  const names = winners.map((s) => nameOf(s));
+  const title = iWon
+    ? t(winners.length > 1 ? "final.youShare" : "final.youWin")
+    : t(winners.length > 1 ? "final.theyShare" : "final.theyWin", {
+        names: escapeHtml(names.join(t("final.and"))),
+      });
+  const list = rank
+    .map(
+      (s, i) => `<li class="${winners.includes(s) ? "won" : ""}"><span>${i + 1}.</span>
+        ${escapeHtml(nameOf(s))}<strong>${score(s)}</strong></li>`,
+    )
+    .join("");
+  const rematch =
+    view.table && view.you
+      ? `<button class="primary" data-action="rematch" id="rematch">${t(view.table.rematch ? "final.joinRematch" : "final.rematch")}</button>`
+      : "";
+  return `<div class="final panel" role="dialog" aria-label="${t("final.label")}">
+    <button class="close" data-action="close" aria-label="${closeLabel}">×</button>
+    <h2>${title}</h2>
+    <ol class="ranking">${list}</ol>
+    <div class="final-actions">${rematch}<button class="${rematch ? "quiet" : "primary"}" data-action="new">${t("game.new")}</button></div></div>`;
+}
