@@ -2,7 +2,7 @@
 is stronger.
 
 A line-up names a bot (or level) per seat.  Every deal (a game seed) is played
-once per rotation of the line-up through the seats, so each bot meets the same
+once per distinct rotation of the line-up through the seats, so each bot meets the same
 cards from every seat and the luck of the deal cancels out.  Games run in
 parallel over CPU cores; ``ai.stats`` turns the game records into per-bot
 figures.  ``pocha arena`` is the command-line face of ``run_arena``.
@@ -146,21 +146,33 @@ def _run_task(task: _Task) -> dict[str, Any]:
     return play_game(task.rules, task.seed, task.players, task.deal)
 
 
+def distinct_rotations(lineup: Sequence[Player]) -> list[tuple[Player, ...]]:
+    """The line-up turned through the seats, each seating once (``a,b,a,b`` gives two)."""
+    n = len(lineup)
+    seatings: list[tuple[Player, ...]] = []
+    for r in range(n):
+        seats = tuple(lineup[(s - r) % n] for s in range(n))
+        if seats not in seatings:
+            seatings.append(seats)
+    return seatings
+
+
 def tasks_for(
     rules: Rules, lineup: Sequence[Player], deals: int, seed: int, duplicate: bool = True
 ) -> list[_Task]:
-    """Every (deal, rotation) game of an arena run, deal-major."""
+    """Every (deal, distinct rotation) game of an arena run, deal-major.
+
+    A rotation that seats the line-up as an earlier one did (``a,b,a,b`` turned by two
+    seats) would replay the same game, decision seeds and all, so it is played once."""
     n = rules.players
     if len(lineup) != n:
         raise ValueError(f"the line-up names {len(lineup)} seats; the rules have {n} players")
     rng = random.Random(seed)
-    out = []
+    seatings = distinct_rotations(lineup) if duplicate else [tuple(lineup)]
+    out: list[_Task] = []
     for d in range(deals):
         game_seed = rng.randrange(1 << 53)
-        rotations = range(n) if duplicate else range(1)
-        for r in rotations:
-            seats = tuple(lineup[(s - r) % n] for s in range(n))
-            out.append(_Task(rules, game_seed, seats, d))
+        out.extend(_Task(rules, game_seed, seats, d) for seats in seatings)
     return out
 
 
@@ -173,7 +185,7 @@ def run_arena(
     duplicate: bool = True,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[BotStats], list[dict[str, Any]]]:
-    """Play ``deals`` deals (each once per rotation); per-bot stats and records."""
+    """Play ``deals`` deals (each once per distinct rotation); per-bot stats and records."""
     tasks = tasks_for(rules, lineup, deals, seed, duplicate)
     records: list[dict[str, Any]] = []
     processes = processes or multiprocessing.cpu_count()

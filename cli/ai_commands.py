@@ -69,14 +69,15 @@ def _play_arena(
     "--games",
     type=click.IntRange(1),
     default=None,
-    help="Deals to play (default 10); each is played once per rotation of the line-up.",
+    help="Deals to play (default 10); each is played once per distinct rotation of the "
+    "line-up.",
 )
 @click.option(
     "--hands",
     type=click.IntRange(1),
     default=None,
     help="Play enough deals for at least this many hands dealt in all (each deal is played "
-    "once per rotation unless --no-duplicate; tiebreak hands come on top).",
+    "once per distinct rotation unless --no-duplicate; tiebreak hands come on top).",
 )
 @click.option(
     "--rules",
@@ -102,13 +103,13 @@ def arena(
     records: str | None,
 ) -> None:
     """Play bots against each other on duplicate deals and compare them."""
-    from ai.arena import parse_player, run_arena
+    from ai.arena import distinct_rotations, parse_player, run_arena
     from engine.errors import InvalidRulesError
     from engine.rules import Rules
 
     rules, lineup = _rules_and_lineup(rules_json, players, bots, Rules, parse_player,
                                       InvalidRulesError)  # fmt: skip
-    rotations = 1 if no_duplicate else rules.players
+    rotations = 1 if no_duplicate else len(distinct_rotations(lineup))
     if games is not None:
         deals = games
     elif hands is not None:

@@ -8,7 +8,8 @@ bots, observations and decision seeds, exactly as its arena plays), its record a
 per-bot summary, and what its decisions cost, for the CPU estimate.
 
 - Pocha (`ai.arena`, `ai.stats`): a game is the whole game of the rules' schedule; each
-  deal is played once per rotation of the seats; the summary is the mean score per hand.
+  deal is played once per distinct rotation of the line-up; the summary is the mean score
+  per hand.
 - Poch (`ai.poch.arena`): a game is one deal (a one-deal game, as the arena plays it);
   each deal is played once per distinct rotation of the line-up; the summary is chips per
   deal with its 95% interval.
@@ -113,8 +114,9 @@ def _poch_decisions(rules: poch_rules.Rules) -> int:
     return rules.players + 3
 
 
-def _poch_seatings(seats: Sequence[str]) -> int:
-    """The distinct rotations of the line-up (`a,b,a,b` has two), as `ai.poch.arena`."""
+def distinct_seatings(seats: Sequence[str]) -> int:
+    """The distinct rotations of the line-up (`a,b,a,b` has two), as both games' arenas
+    play them."""
     n = len(seats)
     return len({tuple(seats[(s - r) % n] for s in range(n)) for r in range(n)})
 
@@ -134,7 +136,7 @@ MATCH_KINDS: dict[str, MatchKind] = {
         rules_to_dict=lambda rules: rules.to_dict(),
         parse_player=pocha_arena.parse_player,
         tasks_for=pocha_arena.tasks_for,
-        seatings=len,  # every rotation, alike or not
+        seatings=distinct_seatings,
         game_rules=lambda rules: rules,
         deals_per_game=None,  # the rules' schedule
         new_game=PochaGame.new,
@@ -158,7 +160,7 @@ MATCH_KINDS: dict[str, MatchKind] = {
         rules_to_dict=lambda rules: rules.to_dict(),
         parse_player=poch_arena.parse_player,
         tasks_for=poch_arena.tasks_for,
-        seatings=_poch_seatings,
+        seatings=distinct_seatings,
         game_rules=poch_arena.one_deal,
         deals_per_game=1,
         new_game=PochGame.new,

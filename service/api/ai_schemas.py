@@ -551,10 +551,9 @@ class MatchRequestSchema(ma.Schema):
     duplicate = StrictBoolean(
         load_default=False,
         metadata={
-            "description": "Play each deal once per rotation of the seats, so every bot gets "
-            "the same cards from every seat (games must then be a multiple of the players; "
-            "for Poch, of the distinct rotations, as its arena plays them: `a,b,a,b` has "
-            "two).",
+            "description": "Play each deal once per distinct rotation of the seats, so every "
+            "bot gets the same cards from every seat (games must then be a multiple of the "
+            "distinct rotations, as the arenas play them: `a,b,a,b` has two, `a,b,c,d` four).",
             "example": False,
         },
     )

@@ -80,8 +80,8 @@ class Matches(MethodView):
 
         The bots play `games` games of Pocha, or of Poch with `"game": "poch"` (then each
         game is one deal, as `pocha arena-poch` plays it); with `duplicate`, each deal once
-        per rotation of the seats. Every bot's budget is capped, and so is the match's total
-        thinking.
+        per distinct rotation of the seats. Every bot's budget is capped, and so is the
+        match's total thinking.
         """
         config = current_app.config
         try:

@@ -12,7 +12,7 @@ import redis
 from flask.testing import FlaskClient
 from rq.job import Job
 
-from ai.arena import parse_player, play_game, tasks_for
+from ai.arena import distinct_rotations, parse_player, play_game, tasks_for
 from ai.stats import summarize
 from core.keys import task_key
 from core.matches import game_task_key
@@ -39,7 +39,8 @@ def arena_records(match: dict[str, Any]) -> list[dict[str, Any]]:
     """The same games played by the arena itself, in one process."""
     rules = Rules.from_dict(match["rules"])
     lineup = [parse_player(s) for s in match["seats"]]
-    deals = match["games"] // rules.players if match["duplicate"] else match["games"]
+    seatings = len(distinct_rotations(lineup)) if match["duplicate"] else 1
+    deals = match["games"] // seatings
     tasks = tasks_for(rules, lineup, deals, match["seed"], match["duplicate"])
     return [play_game(t.rules, t.seed, t.players, t.deal) for t in tasks]
 
@@ -109,10 +110,14 @@ def test_duplicate_deals_rotate_the_seats(client: FlaskClient, drain: Drain) -> 
     by_deal: dict[int, list[list[str]]] = {}
     for r in records:
         by_deal.setdefault(r["deal"], []).append(r["seats"])
-    assert len(by_deal) == 2
+    # easy,heuristic,easy,heuristic has two distinct rotations: 8 games are 4 deals.
+    assert len(by_deal) == 4
     for deal, seatings in by_deal.items():
-        assert len(seatings) == 4  # once per rotation: (easy, heuristic) x2 comes out twice
-        assert len({tuple(s) for s in seatings}) == 2
+        assert len(seatings) == 2
+        assert {tuple(s) for s in seatings} == {
+            ("easy", "heuristic", "easy", "heuristic"),
+            ("heuristic", "easy", "heuristic", "easy"),
+        }
         assert len({r["seed"] for r in records if r["deal"] == deal}) == 1  # the same cards
 
 
@@ -120,7 +125,12 @@ def test_duplicate_deals_rotate_the_seats(client: FlaskClient, drain: Drain) -> 
     ("body", "field", "words"),
     [
         ({"games": 1001}, "games", "less than or equal to 1000"),
-        ({"games": 6, "duplicate": True}, "games", "multiple of 4"),
+        ({"games": 5, "duplicate": True}, "games", "multiple of 2"),
+        (
+            {"games": 6, "duplicate": True, "seats": ["easy", "heuristic", "random", "hard"]},
+            "games",
+            "multiple of 4",
+        ),
         ({"seats": ["hard", "grandmaster", "hard"]}, "seats", "unknown bot"),
         ({"seats": ["ismcts:1000000", "hard", "hard"]}, "seats", "from 1 to 100000 iterations"),
         ({"seats": ["ismcts:9000ms", "hard", "hard"]}, "seats", "from 1 to 5000 ms"),
