@@ -21,9 +21,14 @@ from __future__ import annotations
 import math
 import random
 import time
+from bisect import bisect_right
 from collections.abc import Callable
 
 from ai.bot import ActionStat, Budget, Decision, legal_actions
+from ai.hand_value import hand_estimate
+from ai.reading import BidReading, modelled_bid
+from engine.cards import CardSet
+from engine.actions import BID_BASE
 from engine.deals import DealSampler, state_from_observation
 from engine.hand import HandState, hand_points, play_out
 from engine.inference import infer
@@ -33,6 +38,8 @@ from engine.tricks import BEATERS
 
 DEFAULT_ITERATIONS = 1000
 EXPLORATION = 0.7
+# Deals drawn once per decision for the reading of bids to weigh.
+READING_POOL = 300
 
 
 class Node:
@@ -96,42 +103,10 @@ def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
             apply_card(legal.bit_length() - 1)
 
 
-def _suit_values(trump: bool) -> tuple[float, ...]:
-    """Expected tricks of every 10-bit pattern of one suit, a cheap estimate."""
-    out = []
-    for pattern in range(1024):
-        length = pattern.bit_count()
-        value = 0.0
-        for strength in range(10):
-            if not pattern >> strength & 1:
-                continue
-            if trump:
-                value += (0.22, 0.24, 0.26, 0.28, 0.32, 0.42, 0.52, 0.65, 0.85, 1.0)[strength]
-            elif strength == 9:
-                value += 0.8 if length <= 4 else 0.55
-            elif strength == 8:
-                value += 0.45 if pattern >> 9 & 1 else (0.25 if length >= 2 else 0.1)
-            elif strength == 7:
-                value += 0.1
-        if trump:
-            value += 0.1 * max(0, length - 3)
-        out.append(value)
-    return tuple(out)
-
-
-_TRUMP_VALUES = _suit_values(True)
-_SIDE_VALUES = _suit_values(False)
-
-
 def quick_bid(st: HandState) -> int:
     """A cheap bid for the seat to move: its hand's estimated tricks, rounded,
     moved off the dealer's forbidden number."""
-    hand = st.hands[st.turn]
-    trump = st.trump
-    want = 0.0
-    for suit in range(4):
-        pattern = hand >> (10 * suit) & 1023
-        want += _TRUMP_VALUES[pattern] if suit == trump else _SIDE_VALUES[pattern]
+    want = hand_estimate(st.hands[st.turn], st.trump)
     bid = min(st.cards, int(want + 0.5))
     if bid == st.forbidden_bid():
         bid = bid + 1 if (want > bid and bid < st.cards) or bid == 0 else bid - 1
@@ -156,10 +131,21 @@ class ISMCTSBot:
         playout: str = "greedy",
         exploration: float = EXPLORATION,
         name: str = "ismcts",
+        reading: bool = False,
+        modelled_bids: bool = False,
+        worlds: int = 0,
     ) -> None:
         self.name = name
         self.playout = PLAYOUTS[playout]
         self.exploration = exploration
+        # Deal from a pool weighted by the other seats' bids (ai.reading), not uniformly.
+        self.reading = reading
+        # In the tree, the other seats bid from their dealt hands by the reading's model
+        # rather than by the tree's statistics, which pool all their possible hands.
+        self.modelled_bids = modelled_bids
+        # With ``worlds`` > 0, a fixed number of deals each with a tree of its own, the
+        # roots' counts added up at the end (determinized search), instead of one tree.
+        self.worlds = worlds
 
     def decide(
         self,
@@ -213,7 +199,27 @@ class ISMCTSBot:
         sampler = DealSampler(infer(obs))
         own = obs.hand
         base = state_from_observation(obs, sampler.sample(own, rng))
+        pool: list[list[CardSet]] = []
+        cum: list[float] = []
+        if self.reading:
+            reading = BidReading(obs)
+            if reading.informative:
+                pool = [sampler.sample(own, rng) for _ in range(READING_POOL)]
+                cum = reading.cumulative_weights(pool)
+        total = cum[-1] if cum else 0.0
+        modelled = self.modelled_bids
+        me = obs.seat
         root = Node()
+        worlds = self.worlds
+        roots: list[Node] = []
+        world_hands: list[list[CardSet]] = []
+        if worlds:
+            roots = [Node() for _ in range(worlds)]
+            for _ in range(worlds):
+                if pool:
+                    world_hands.append(pool[bisect_right(cum, rand() * total)])
+                else:
+                    world_hands.append(sampler.sample(own, rng))
         max_iter = budget.iterations if budget.iterations is not None else 1 << 60
         deadline = (
             time.perf_counter() + budget.milliseconds / 1000.0
@@ -226,15 +232,35 @@ class ISMCTSBot:
             if deadline is not None and it & 15 == 0 and time.perf_counter() >= deadline:
                 break
             it += 1
-            hands = sampler.sample(own, rng)
+            if worlds:
+                k = it % worlds
+                hands = world_hands[k][:]
+                node = roots[k]
+            else:
+                if pool:
+                    hands = pool[bisect_right(cum, rand() * total)][:]
+                else:
+                    hands = sampler.sample(own, rng)
+                node = root
             st = base.copy()
             st.hands = hands
-            node = root
-            path = [root]
+            path = [node]
             movers = [-1]
             # Selection and expansion.
             while not st.done:
                 seat = st.turn
+                if modelled and st.bidding and seat != me:
+                    a = BID_BASE + modelled_bid(st, rand)
+                    child = node.children.get(a)
+                    st.apply_bid(a - BID_BASE)
+                    movers.append(seat)
+                    if child is None:
+                        child = node.children[a] = Node()
+                        path.append(child)
+                        break
+                    node = child
+                    path.append(node)
+                    continue
                 acts = st.legal_actions()
                 children = node.children
                 untried = [a for a in acts if a not in children]
@@ -275,6 +301,14 @@ class ISMCTSBot:
                 node_.n += 1
                 if mover >= 0:
                     node_.w += rewards[mover]
+        for world_root in roots:
+            root.n += world_root.n
+            for a, child in world_root.children.items():
+                merged = root.children.get(a)
+                if merged is None:
+                    merged = root.children[a] = Node()
+                merged.n += child.n
+                merged.w += child.w
         return root, it, time.perf_counter() - start
 
 

@@ -31,6 +31,14 @@ LEVELS: dict[str, Level] = {
         Budget(iterations=1000, milliseconds=150),
         "ISMCTS, 1,000 iterations (at most 150 ms)",
     ),
+    # expert's search dealing from the reading of the other seats' bids, and letting them
+    # bid in the tree as that reading expects (ai.reading).
+    "master": Level(
+        "master",
+        "ismcts-modelled",
+        Budget(iterations=1000, milliseconds=150),
+        "ISMCTS reading the bids, 1,000 iterations (at most 150 ms)",
+    ),
     # The expert before, 6,000 iterations within a second, kept by name to measure against.
     "ismcts-expert": Level(
         "ismcts-expert",
@@ -40,7 +48,7 @@ LEVELS: dict[str, Level] = {
     ),
 }
 
-BOTS = ("random", "heuristic", "ismcts", "ismcts-random", "learned")
+BOTS = ("random", "heuristic", "ismcts", "ismcts-random", "ismcts-reading", "ismcts-modelled", "ismcts-worlds", "learned")
 
 
 def make_bot(name: str) -> Bot:
@@ -52,6 +60,12 @@ def make_bot(name: str) -> Bot:
         return ISMCTSBot()
     if name == "ismcts-random":
         return ISMCTSBot(playout="random", name="ismcts-random")
+    if name == "ismcts-reading":
+        return ISMCTSBot(reading=True, name="ismcts-reading")
+    if name == "ismcts-modelled":
+        return ISMCTSBot(reading=True, modelled_bids=True, name="ismcts-modelled")
+    if name == "ismcts-worlds":
+        return ISMCTSBot(reading=True, worlds=10, name="ismcts-worlds")
     if name == "learned":
         return LearnedBot()
     raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")

@@ -1,0 +1,129 @@
+"""Reading the other seats' hands from their bids (ai.reading), and the search that
+deals from it."""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+
+import pytest
+
+from ai.bot import Budget
+from ai.hand_value import hand_estimate
+from ai.ismcts import ISMCTSBot
+from ai.reading import BidReading, modelled_bid
+from engine.actions import bid_action
+from engine.cards import BIT, parse_card, parse_cards
+from engine.deals import DealSampler, state_from_observation
+from engine.game import Game
+from engine.inference import infer
+from engine.observation import observe
+from engine.rules import Rules
+
+RULES = Rules(players=4, schedule=[3], tiebreak=False)
+ACE_OF_TRUMPS = parse_card("O1")
+
+
+def strong_bidder_game() -> Game:
+    """Seat 0 (la mano) holds the three top trumps and bids all three tricks; seat 1
+    is to bid next, with nothing."""
+    game = Game.with_deal(
+        RULES,
+        [["O1", "O3", "O12"], ["C4", "E5", "B6"], ["C2", "E2", "B2"], ["C5", "E6", "B7"]],
+        trump="O4",
+        dealer=3,
+    )
+    game.bid(0, 3)
+    return game
+
+
+def test_a_high_bid_makes_deals_that_give_the_bidder_strong_cards_likelier() -> None:
+    obs = observe(strong_bidder_game(), 1)
+    reading = BidReading(obs)
+    assert reading.informative
+    sampler = DealSampler(infer(obs))
+    rng = random.Random(1)
+    deals = [sampler.sample(obs.hand, rng) for _ in range(3000)]
+    cum = reading.cumulative_weights(deals)
+    assert max(b - a for a, b in zip([0.0, *cum], cum, strict=False)) == pytest.approx(1.0)
+    drawn = [deals[bisect_right(cum, rng.random() * cum[-1])] for _ in range(3000)]
+    uniform = sum(1 for h in deals if h[0] & BIT[ACE_OF_TRUMPS]) / len(deals)
+    weighted = sum(1 for h in drawn if h[0] & BIT[ACE_OF_TRUMPS]) / len(drawn)
+    # Uniformly seat 0 holds 3 of the 36 unseen cards; a bid of 3 of 3 says it is strong.
+    assert uniform < 0.12
+    assert weighted > 3 * uniform
+    strong = [h for h in deals if hand_estimate(h[0], obs.trump) > 2]
+    weak = [h for h in deals if hand_estimate(h[0], obs.trump) < 0.5]
+    assert strong and weak
+    assert min(map(reading.log_weight, strong)) > max(map(reading.log_weight, weak))
+
+
+def test_the_first_seat_to_bid_reads_nothing() -> None:
+    game = Game.with_deal(
+        RULES,
+        [["O1", "O3", "O12"], ["C4", "E5", "B6"], ["C2", "E2", "B2"], ["C5", "E6", "B7"]],
+        trump="O4",
+        dealer=3,
+    )
+    assert not BidReading(observe(game, 0)).informative
+
+
+def test_the_reading_reads_the_hand_held_at_the_bid_cards_played_included() -> None:
+    game = strong_bidder_game()
+    for seat, bid in ((1, 0), (2, 0), (3, 1)):
+        game.bid(seat, bid)
+    game.play(0, "O1")  # the ace of trumps is on the table now, no longer in a hand
+    obs = observe(game, 1)
+    reading = BidReading(obs)
+    sampler = DealSampler(infer(obs))
+    rng = random.Random(2)
+    deals = [sampler.sample(obs.hand, rng) for _ in range(2000)]
+    # With the ace it played, seat 0 is read as it bid: strong deals still weigh more.
+    strong = [h for h in deals if h[0] & parse_cards(["O3", "O12"]) == parse_cards(["O3", "O12"])]
+    other = [h for h in deals if not h[0] & parse_cards(["O3", "O12", "O11", "O10"])]
+    assert strong and other
+
+    def mean(hs: list[list[int]]) -> float:
+        return sum(map(reading.log_weight, hs)) / len(hs)
+
+    # Other seats' bids weigh in too, so on average: far likelier, by a factor over 10.
+    assert mean(strong) > mean(other) + 2.5
+
+
+def test_a_modelled_bid_is_legal_and_follows_the_hand() -> None:
+    game = strong_bidder_game()
+    game.bid(1, 0)
+    game.bid(2, 0)
+    # The dealer (seat 3) may not bid 0: the bids would add up to the 3 cards.
+    st = state_from_observation(observe(game, 3), game.state.hands)
+    rng = random.Random(3)
+    bids = [modelled_bid(st, rng.random) for _ in range(500)]
+    assert 0 not in bids
+    assert set(bids) <= set(st.legal_bids())
+    st.hands[3] = parse_cards(["O1", "O3", "O12"])
+    strong = [modelled_bid(st, rng.random) for _ in range(500)]
+    assert sum(strong) / 500 > sum(bids) / 500 + 1
+
+
+@pytest.mark.parametrize("name", ["ismcts-reading", "ismcts-modelled"])
+def test_the_reading_search_decides_legally_from_the_view_alone(name: str) -> None:
+    from ai.levels import make_bot
+
+    bot = make_bot(name)
+    game = Game.new(Rules(schedule=[5, 3]), seed=11)
+    while game.phase != "finished":
+        seat = game.turn
+        assert seat is not None
+        obs = observe(game, seat)
+        decision = bot.decide(obs, Budget(iterations=60), seed=seat)
+        assert decision.action in obs.legal
+        game.apply(seat, decision.action)
+
+
+def test_the_reading_search_bids_the_same_for_the_same_seed() -> None:
+    obs = observe(strong_bidder_game(), 1)
+    bot = ISMCTSBot(reading=True, modelled_bids=True)
+    a = bot.decide(obs, Budget(iterations=200), seed=5)
+    b = bot.decide(obs, Budget(iterations=200), seed=5)
+    assert a.action == b.action
+    assert a.action in {bid_action(0), bid_action(1), bid_action(2), bid_action(3)}
