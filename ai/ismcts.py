@@ -27,8 +27,8 @@ from collections.abc import Callable
 from ai.bot import ActionStat, Budget, Decision, legal_actions
 from ai.hand_value import hand_estimate
 from ai.reading import BidReading, modelled_bid
-from engine.cards import CardSet
 from engine.actions import BID_BASE
+from engine.cards import CardSet
 from engine.deals import DealSampler, state_from_observation
 from engine.hand import HandState, hand_points, play_out
 from engine.inference import infer
@@ -133,7 +133,6 @@ class ISMCTSBot:
         name: str = "ismcts",
         reading: bool = False,
         modelled_bids: bool = False,
-        worlds: int = 0,
     ) -> None:
         self.name = name
         self.playout = PLAYOUTS[playout]
@@ -143,9 +142,6 @@ class ISMCTSBot:
         # In the tree, the other seats bid from their dealt hands by the reading's model
         # rather than by the tree's statistics, which pool all their possible hands.
         self.modelled_bids = modelled_bids
-        # With ``worlds`` > 0, a fixed number of deals each with a tree of its own, the
-        # roots' counts added up at the end (determinized search), instead of one tree.
-        self.worlds = worlds
 
     def decide(
         self,
@@ -210,16 +206,6 @@ class ISMCTSBot:
         modelled = self.modelled_bids
         me = obs.seat
         root = Node()
-        worlds = self.worlds
-        roots: list[Node] = []
-        world_hands: list[list[CardSet]] = []
-        if worlds:
-            roots = [Node() for _ in range(worlds)]
-            for _ in range(worlds):
-                if pool:
-                    world_hands.append(pool[bisect_right(cum, rand() * total)])
-                else:
-                    world_hands.append(sampler.sample(own, rng))
         max_iter = budget.iterations if budget.iterations is not None else 1 << 60
         deadline = (
             time.perf_counter() + budget.milliseconds / 1000.0
@@ -232,19 +218,11 @@ class ISMCTSBot:
             if deadline is not None and it & 15 == 0 and time.perf_counter() >= deadline:
                 break
             it += 1
-            if worlds:
-                k = it % worlds
-                hands = world_hands[k][:]
-                node = roots[k]
-            else:
-                if pool:
-                    hands = pool[bisect_right(cum, rand() * total)][:]
-                else:
-                    hands = sampler.sample(own, rng)
-                node = root
+            hands = pool[bisect_right(cum, rand() * total)][:] if pool else sampler.sample(own, rng)
             st = base.copy()
             st.hands = hands
-            path = [node]
+            node = root
+            path = [root]
             movers = [-1]
             # Selection and expansion.
             while not st.done:
@@ -301,14 +279,6 @@ class ISMCTSBot:
                 node_.n += 1
                 if mover >= 0:
                     node_.w += rewards[mover]
-        for world_root in roots:
-            root.n += world_root.n
-            for a, child in world_root.children.items():
-                merged = root.children.get(a)
-                if merged is None:
-                    merged = root.children[a] = Node()
-                merged.n += child.n
-                merged.w += child.w
         return root, it, time.perf_counter() - start
 
 

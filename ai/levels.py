@@ -48,7 +48,15 @@ LEVELS: dict[str, Level] = {
     ),
 }
 
-BOTS = ("random", "heuristic", "ismcts", "ismcts-random", "ismcts-reading", "ismcts-modelled", "ismcts-worlds", "learned")
+BOTS = (
+    "random",
+    "heuristic",
+    "ismcts",
+    "ismcts-random",
+    "ismcts-reading",
+    "ismcts-modelled",
+    "learned",
+)
 
 
 def make_bot(name: str) -> Bot:
@@ -64,8 +72,6 @@ def make_bot(name: str) -> Bot:
         return ISMCTSBot(reading=True, name="ismcts-reading")
     if name == "ismcts-modelled":
         return ISMCTSBot(reading=True, modelled_bids=True, name="ismcts-modelled")
-    if name == "ismcts-worlds":
-        return ISMCTSBot(reading=True, worlds=10, name="ismcts-worlds")
     if name == "learned":
         return LearnedBot()
     raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")
