@@ -205,6 +205,7 @@ class ISMCTSBot:
         total = cum[-1] if cum else 0.0
         modelled = self.modelled_bids
         me = obs.seat
+        whole_deck = obs.trump_holder is not None
         root = Node()
         max_iter = budget.iterations if budget.iterations is not None else 1 << 60
         deadline = (
@@ -228,7 +229,7 @@ class ISMCTSBot:
             while not st.done:
                 seat = st.turn
                 if modelled and st.bidding and seat != me:
-                    a = BID_BASE + modelled_bid(st, rand)
+                    a = BID_BASE + modelled_bid(st, rand, whole_deck)
                     child = node.children.get(a)
                     st.apply_bid(a - BID_BASE)
                     movers.append(seat)

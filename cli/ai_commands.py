@@ -367,6 +367,86 @@ def train(
     )
 
 
+@click.command("train-reading")
+@click.option(
+    "--games",
+    type=click.IntRange(5),
+    default=48,
+    show_default=True,
+    help="Classic four-player self-play games to learn from (about 112 bids each).",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
+@click.option(
+    "--data",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Keep the self-play bids here (JSON lines): read them if the file exists, else "
+    "write them.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where the model goes (default: the shipped ai/models/bid_reading.json).",
+)
+def train_reading(
+    games: int, seed: int, processes: int | None, data: str | None, out: str | None
+) -> None:
+    """Train the model of how seats bid that the master level reads bids with (ISMCTS
+    self-play, then least squares): the shipped one comes from the defaults."""
+    import os
+    import time
+    from pathlib import Path
+
+    from rich.progress import Progress
+
+    from ai.reading import MODEL_PATH
+    from ai.reading_training import ITERATIONS, fit, generate
+
+    started = time.perf_counter()
+    if data and os.path.exists(data):
+        with open(data) as f:
+            bids = [json.loads(line) for line in f]
+        click.echo(f"self-play bids read from {data}", err=True)
+    else:
+        with Progress(disable=not sys.stderr.isatty()) as bar:
+            task = bar.add_task("self-play", total=games)
+
+            def played(done: int, total: int) -> None:
+                bar.update(task, completed=done)
+                if not sys.stderr.isatty() and (done * 10 // total) != ((done - 1) * 10 // total):
+                    elapsed = time.perf_counter() - started
+                    click.echo(f"self-play {done}/{total} games, {elapsed:.0f} s", err=True)
+
+            bids = generate(games, seed, processes, played)
+        if data:
+            with open(data, "w") as f:
+                f.writelines(json.dumps(b) + "\n" for b in bids)
+    generated = time.perf_counter()
+    model = fit(bids, seed=seed)
+    model["report"].update(
+        {
+            "self_play_games": games,
+            "iterations": ITERATIONS,
+            "seed": seed,
+            "processes": processes or os.cpu_count(),
+            "self_play_seconds": round(generated - started, 1),
+            "fit_seconds": round(time.perf_counter() - generated, 1),
+        }
+    )
+    path = Path(out) if out else MODEL_PATH
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(model, indent=1) + "\n")
+    report = model["report"]
+    click.echo(
+        f"{report['bids']} bids from {games} games; self-play {generated - started:.0f} s; "
+        f"spread {model['spread']}, validation log-likelihood "
+        f"{report['validation_log_likelihood']:.4f} (the estimate alone "
+        f"{report['estimate_alone']['validation_log_likelihood']:.4f}); model in {path}"
+    )
+
+
 @click.command("calibrate")
 @click.option("--bot", default="heuristic", show_default=True, help="A bot or level.")
 @click.option(

@@ -97,11 +97,11 @@ def test_a_modelled_bid_is_legal_and_follows_the_hand() -> None:
     # The dealer (seat 3) may not bid 0: the bids would add up to the 3 cards.
     st = state_from_observation(observe(game, 3), game.state.hands)
     rng = random.Random(3)
-    bids = [modelled_bid(st, rng.random) for _ in range(500)]
+    bids = [modelled_bid(st, rng.random, whole_deck=False) for _ in range(500)]
     assert 0 not in bids
     assert set(bids) <= set(st.legal_bids())
     st.hands[3] = parse_cards(["O1", "O3", "O12"])
-    strong = [modelled_bid(st, rng.random) for _ in range(500)]
+    strong = [modelled_bid(st, rng.random, whole_deck=False) for _ in range(500)]
     assert sum(strong) / 500 > sum(bids) / 500 + 1
 
 

@@ -1,0 +1,158 @@
+"""Training the model of how seats bid, which the reading of bids weighs deals by.
+
+``generate`` plays classic four-player games in ISMCTS self-play (the search
+the reading expects to meet, at 300 iterations a decision) and keeps every
+bid with what the bidder saw: its hand, the trump suit, the cards in hand, the
+bids before it, whether it deals and whether it holds the face-up trump card.
+Each game has its own seed, so the data is the same whatever the number of
+processes.
+
+``fit`` finds the weights of ``ai.reading.BidModel``'s linear mean by least
+squares on four fifths of the games and picks the normal spread that gives the
+held-out fifth's bids the highest likelihood (over the bids each seat could
+make), reporting both against ``ai.hand_value``'s estimate alone.  ``pocha
+train-reading`` is the command; its output is ``ai/models/bid_reading.json``.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ai.bot import Budget
+from ai.hand_value import hand_estimate
+from ai.ismcts import ISMCTSBot
+from ai.reading import HAND_FEATURES, SITUATION_FEATURES, hand_features, situation_features
+from engine.actions import bid_of, is_bid
+from engine.game import Game
+from engine.observation import observe
+from engine.rules import Rules
+
+ITERATIONS = 300
+SPREADS = tuple(round(0.30 + 0.025 * i, 3) for i in range(21))
+
+
+def play_game(seed: int, rules: Rules | None = None) -> list[dict[str, Any]]:
+    """Every bid of one self-play game (classic rules unless given), with what its
+    bidder saw."""
+    rng = random.Random(seed)
+    bot = ISMCTSBot()
+    game = Game.new(rules or Rules(), seed)
+    out = []
+    while not game.finished:
+        seat = game.turn
+        assert seat is not None
+        obs = observe(game, seat)
+        decision = bot.decide(obs, Budget(iterations=ITERATIONS), rng.getrandbits(32))
+        if is_bid(decision.action):
+            out.append(
+                {
+                    "game": seed,
+                    "hand": obs.hand,
+                    "trump": obs.trump,
+                    "cards": obs.cards_per_player,
+                    "earlier": sum(b for b in obs.bids if b is not None),
+                    "dealer": seat == obs.dealer,
+                    "holds_trump_card": obs.trump_holder == seat,
+                    "allowed": [bid_of(a) for a in obs.legal],
+                    "bid": bid_of(decision.action),
+                }
+            )
+        game.apply(seat, decision.action)
+    return out
+
+
+def generate(
+    games: int,
+    seed: int,
+    processes: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """The bids of ``games`` self-play games drawn from ``seed``, on all cores."""
+    rng = random.Random(seed)
+    seeds = [rng.randrange(1 << 53) for _ in range(games)]
+    out: list[dict[str, Any]] = []
+    processes = processes or multiprocessing.cpu_count()
+    done = 0
+    if processes <= 1:
+        results: Any = map(play_game, seeds)
+        for bids in results:
+            out.extend(bids)
+            done += 1
+            if progress:
+                progress(done, games)
+    else:
+        with multiprocessing.get_context("spawn").Pool(processes) as pool:
+            for bids in pool.imap(play_game, seeds):
+                out.extend(bids)
+                done += 1
+                if progress:
+                    progress(done, games)
+    return out
+
+
+def features(record: dict[str, Any]) -> list[float]:
+    return hand_features(record["hand"], record["trump"]) + situation_features(
+        record["cards"], record["earlier"], record["dealer"], record["holds_trump_card"]
+    )
+
+
+def log_likelihood(means: np.ndarray, records: list[dict[str, Any]], spread: float) -> float:
+    """Mean log-likelihood of the records' bids under normal spreads around ``means``."""
+    k = -0.5 / (spread * spread)
+    total = 0.0
+    for mu, r in zip(means, records, strict=True):
+        norm = sum(math.exp(k * (b - mu) ** 2) for b in r["allowed"])
+        total += k * (r["bid"] - mu) ** 2 - math.log(norm)
+    return total / len(records)
+
+
+def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
+    """The model's weights and spread, and its report (module docstring)."""
+    games = sorted({r["game"] for r in records})
+    random.Random(seed).shuffle(games)
+    held = set(games[: max(1, len(games) // 5)])
+    train = [r for r in records if r["game"] not in held]
+    test = [r for r in records if r["game"] in held]
+    x = np.array([features(r) for r in train])
+    y = np.array([r["bid"] for r in train], dtype=float)
+    w, *_ = np.linalg.lstsq(x, y, rcond=None)
+    x_test = np.array([features(r) for r in test])
+    y_test = np.array([r["bid"] for r in test], dtype=float)
+    means = x_test @ w
+    by_spread = {s: log_likelihood(means, test, s) for s in SPREADS}
+    spread = max(by_spread, key=lambda s: by_spread[s])
+    # The estimate alone, stretched by least squares, for comparison.
+    est = np.array([[hand_estimate(r["hand"], r["trump"]), 1.0] for r in train])
+    w_est, *_ = np.linalg.lstsq(est, y, rcond=None)
+    est_test = np.array([[hand_estimate(r["hand"], r["trump"]), 1.0] for r in test]) @ w_est
+    est_spreads = {s: log_likelihood(est_test, test, s) for s in SPREADS}
+    est_spread = max(est_spreads, key=lambda s: est_spreads[s])
+    names = (*HAND_FEATURES, *SITUATION_FEATURES)
+    return {
+        "weights": {name: round(float(v), 6) for name, v in zip(names, w, strict=True)},
+        "spread": spread,
+        "report": {
+            "bids": len(records),
+            "games": len(games),
+            "train_bids": len(train),
+            "validation_bids": len(test),
+            "validation_residual_sd": round(float(np.std(y_test - means)), 4),
+            "validation_log_likelihood": round(by_spread[spread], 4),
+            "estimate_alone": {
+                "stretch": round(float(w_est[0]), 4),
+                "shift": round(float(w_est[1]), 4),
+                "spread": est_spread,
+                "validation_residual_sd": round(float(np.std(y_test - est_test)), 4),
+                "validation_log_likelihood": round(est_spreads[est_spread], 4),
+            },
+            "exact_mean_bid": round(
+                float(np.mean(np.clip(np.rint(means), 0, None) == y_test)), 4
+            ),
+        },
+    }

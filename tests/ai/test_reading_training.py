@@ -1,0 +1,96 @@
+"""Training the model of how seats bid (ai.reading_training): the self-play bids and
+the fit."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from ai.reading import HAND_FEATURES, SITUATION_FEATURES, BidModel
+from ai.reading_training import features, fit, play_game
+from engine.cards import NUM_CARDS
+from engine.rules import Rules
+
+
+def test_self_play_keeps_every_bid_with_what_its_bidder_saw() -> None:
+    rules = Rules(schedule=[3, 1], tiebreak=False)
+    bids = play_game(5, rules)
+    assert len(bids) == 2 * 4
+    for b in bids:
+        assert b["game"] == 5
+        assert b["bid"] in b["allowed"]
+        assert b["hand"].bit_count() == b["cards"]
+        assert 0 <= b["trump"] < 4
+    # La mano bids first, with no bids before it; the dealer last.
+    assert bids[0]["earlier"] == 0 and not bids[0]["dealer"]
+    assert bids[3]["dealer"]
+    assert play_game(5, rules) == bids
+
+
+def synthetic_bids(weights: dict[str, float], spread: float, n: int) -> list[dict]:
+    """Bids drawn from a known model, for the fit to find it again."""
+    rng = random.Random(1)
+    model = BidModel(weights, spread)
+    out = []
+    for i in range(n):
+        cards = rng.randint(1, 10)
+        hand = sum(1 << c for c in rng.sample(range(NUM_CARDS), cards))
+        record = {
+            "game": i // 50,
+            "hand": hand,
+            "trump": rng.randrange(4),
+            "cards": cards,
+            "earlier": rng.randint(0, cards),
+            "dealer": rng.random() < 0.25,
+            "holds_trump_card": False,
+            "allowed": list(range(cards + 1)),
+        }
+        mu = model.hand_mean(hand, record["trump"]) + model.situation_mean(
+            cards, record["earlier"], record["dealer"], False
+        )
+        k = -0.5 / spread**2
+        w = [math.exp(k * (b - mu) ** 2) for b in record["allowed"]]
+        record["bid"] = rng.choices(record["allowed"], weights=w)[0]
+        out.append(record)
+    return out
+
+
+def test_the_fit_finds_the_model_the_bids_were_drawn_from() -> None:
+    weights = {name: 0.0 for name in (*HAND_FEATURES, *SITUATION_FEATURES)}
+    weights.update({"estimate": 1.0, "trump_9": 0.5, "bias": 0.1, "earlier_bids_per_card": -0.3})
+    bids = synthetic_bids(weights, 0.4, 6000)
+    model = fit(bids)
+    # Bids are whole and cut at 0 and the cards, so the fit is close, not exact; the
+    # features overlap (the estimate counts aces too), so it is the means that must agree.
+    assert model["spread"] == pytest.approx(0.4, abs=0.1)
+    truth, fitted = BidModel(weights, 0.4), BidModel(model["weights"], model["spread"])
+
+    def mean(m: BidModel, r: dict) -> float:
+        return m.hand_mean(r["hand"], r["trump"]) + m.situation_mean(
+            r["cards"], r["earlier"], r["dealer"], False
+        )
+
+    errors = [mean(truth, r) - mean(fitted, r) for r in bids]
+    assert math.sqrt(sum(e * e for e in errors) / len(errors)) < 0.1
+    report = model["report"]
+    assert report["bids"] == 6000
+    assert report["validation_bids"] + report["train_bids"] == 6000
+    # The model explains the bids better than the estimate alone can: trump_9 is in it.
+    alone = report["estimate_alone"]
+    assert report["validation_log_likelihood"] > alone["validation_log_likelihood"]
+    assert len(features(bids[0])) == len(HAND_FEATURES) + len(SITUATION_FEATURES)
+
+
+def test_the_shipped_model_loads_and_reads_a_strong_hand_as_a_high_bid() -> None:
+    from ai.reading import shipped_model
+    from engine.cards import parse_cards
+
+    model = shipped_model()
+    strong = parse_cards(["O1", "O3", "O12", "C1", "E1"])
+    weak = parse_cards(["O2", "C4", "C5", "E6", "B7"])
+    trump = 0  # oros
+    situation = model.situation_mean(5, 0, False, False)
+    assert model.hand_mean(strong, trump) + situation > 3
+    assert model.hand_mean(weak, trump) + situation < 1
