@@ -116,6 +116,7 @@ class BidModel:
                 + weights["long_side_aces"] * (ace and length >= 5)
                 + weights["estimate"] * SIDE_VALUES[pattern]
             )
+        self.situation_w = [weights[name] for name in SITUATION_FEATURES]
         self.void_w = weights["side_voids_x_trumps"]
         self.singleton_w = weights["side_singletons_x_trumps"]
 
@@ -128,8 +129,15 @@ class BidModel:
         self, cards: int, earlier_bids: int, dealer: bool, holds_trump_card: bool
     ) -> float:
         """The part of a bid's mean that does not depend on the hand."""
-        x = situation_features(cards, earlier_bids, dealer, holds_trump_card)
-        return sum(self.weights[name] * v for name, v in zip(SITUATION_FEATURES, x, strict=True))
+        w = self.situation_w
+        # situation_features, written out: the search asks this at every modelled bid.
+        return (
+            w[0]
+            + w[1] * cards
+            + w[2] * earlier_bids / cards
+            + (w[3] if dealer else 0.0)
+            + (w[4] if holds_trump_card else 0.0)
+        )
 
     def hand_mean(self, hand: CardSet, trump: int) -> float:
         """The hand's part of a bid's mean (four players)."""

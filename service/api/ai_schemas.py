@@ -65,7 +65,8 @@ class ThinkingSchema(ma.Schema):
         validate=_known_level,
         metadata={
             "description": "A bot level (see GET /api/v1/rules): random, heuristic, easy, "
-            "medium, hard, expert, ismcts-expert. The search levels come with an analysis.",
+            "medium, hard, expert, master, ismcts-expert. The search levels come with an "
+            "analysis.",
             "example": "hard",
         },
     )

@@ -70,6 +70,7 @@ export const KEYS_BY_NAME = [
   N_("level.expert"),
   N_("level.hard"),
   N_("level.heuristic"),
+  N_("level.master"),
   N_("level.medium"),
   N_("level.random"),
   N_("lobby.oneOpen"),

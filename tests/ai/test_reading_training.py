@@ -94,3 +94,13 @@ def test_the_shipped_model_loads_and_reads_a_strong_hand_as_a_high_bid() -> None
     situation = model.situation_mean(5, 0, False, False)
     assert model.hand_mean(strong, trump) + situation > 3
     assert model.hand_mean(weak, trump) + situation < 1
+
+
+def test_the_situation_mean_is_the_weighted_features() -> None:
+    from ai.reading import shipped_model, situation_features
+
+    model = shipped_model()
+    for args in ((5, 3, True, False), (1, 0, False, False), (10, 7, True, True)):
+        x = situation_features(*args)
+        expected = sum(model.weights[n] * v for n, v in zip(SITUATION_FEATURES, x, strict=True))
+        assert model.situation_mean(*args) == pytest.approx(expected)
