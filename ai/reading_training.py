@@ -112,6 +112,24 @@ def log_likelihood(means: np.ndarray, records: list[dict[str, Any]], spread: flo
     return total / len(records)
 
 
+def calibration(means: np.ndarray, bids: np.ndarray) -> list[dict[str, Any]]:
+    """Held-out bids grouped by the model's mean (bins of half a trick): in each, the
+    mean predicted and the mean bid."""
+    out = []
+    bins = np.floor(np.clip(means, 0, None) * 2).astype(int)
+    for b in sorted(set(bins.tolist())):
+        rows = bins == b
+        out.append(
+            {
+                "from": b / 2,
+                "bids": int(rows.sum()),
+                "mean_predicted": round(float(means[rows].mean()), 3),
+                "mean_bid": round(float(bids[rows].mean()), 3),
+            }
+        )
+    return out
+
+
 def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
     """The model's weights and spread, and its report (module docstring)."""
     games = sorted({r["game"] for r in records})
@@ -151,6 +169,7 @@ def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
                 "validation_residual_sd": round(float(np.std(y_test - est_test)), 4),
                 "validation_log_likelihood": round(est_spreads[est_spread], 4),
             },
+            "calibration": calibration(means, y_test),
             "exact_mean_bid": round(
                 float(np.mean(np.clip(np.rint(means), 0, None) == y_test)), 4
             ),

@@ -405,7 +405,8 @@ def train_reading(
     from ai.reading_training import ITERATIONS, fit, generate
 
     started = time.perf_counter()
-    if data and os.path.exists(data):
+    read = bool(data and os.path.exists(data))
+    if data and read:
         with open(data) as f:
             bids = [json.loads(line) for line in f]
         click.echo(f"self-play bids read from {data}", err=True)
@@ -431,7 +432,8 @@ def train_reading(
             "iterations": ITERATIONS,
             "seed": seed,
             "processes": processes or os.cpu_count(),
-            "self_play_seconds": round(generated - started, 1),
+            # None when the bids were read from --data rather than played now.
+            "self_play_seconds": None if read else round(generated - started, 1),
             "fit_seconds": round(time.perf_counter() - generated, 1),
         }
     )
@@ -440,7 +442,7 @@ def train_reading(
     path.write_text(json.dumps(model, indent=1) + "\n")
     report = model["report"]
     click.echo(
-        f"{report['bids']} bids from {games} games; self-play {generated - started:.0f} s; "
+        f"{report['bids']} bids; self-play {generated - started:.0f} s; "
         f"spread {model['spread']}, validation log-likelihood "
         f"{report['validation_log_likelihood']:.4f} (the estimate alone "
         f"{report['estimate_alone']['validation_log_likelihood']:.4f}); model in {path}"
