@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -254,6 +255,22 @@ def bench_ismcts(seconds: float, seed: int | None, playout: str) -> None:
         click.echo(line)
 
 
+def _self_play_progress(bar: Any, started: float, unit: str) -> Callable[[int, int], None]:
+    """A progress callback for self-play: the bar on a terminal; in a log, which has no
+    bar, a line every tenth of the way."""
+    import time
+
+    task = bar.add_task("self-play", total=None)
+
+    def played(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+        if not sys.stderr.isatty() and (done * 10 // total) != ((done - 1) * 10 // total):
+            elapsed = time.perf_counter() - started
+            click.echo(f"self-play {done}/{total} {unit}, {elapsed:.0f} s", err=True)
+
+    return played
+
+
 @click.command("train")
 @click.option(
     "--hands",
@@ -321,15 +338,7 @@ def train(
                 samples = {k: saved[k] for k in saved.files}
             click.echo(f"self-play data read from {data}", err=True)
         else:
-            task = bar.add_task("self-play", total=None)
-
-            def played(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
-                if not sys.stderr.isatty() and (done * 10 // total) != ((done - 1) * 10 // total):
-                    # A log has no bar: a line every tenth of the way.
-                    elapsed = time.perf_counter() - started
-                    click.echo(f"self-play {done}/{total} chunks, {elapsed:.0f} s", err=True)
-
+            played = _self_play_progress(bar, started, "chunks")
             samples = generate(hands, seed, iterations, processes, played)
             if data:
                 np.savez_compressed(data, **samples)  # type: ignore[arg-type]
@@ -412,14 +421,7 @@ def train_reading(
         click.echo(f"self-play bids read from {data}", err=True)
     else:
         with Progress(disable=not sys.stderr.isatty()) as bar:
-            task = bar.add_task("self-play", total=games)
-
-            def played(done: int, total: int) -> None:
-                bar.update(task, completed=done)
-                if not sys.stderr.isatty() and (done * 10 // total) != ((done - 1) * 10 // total):
-                    elapsed = time.perf_counter() - started
-                    click.echo(f"self-play {done}/{total} games, {elapsed:.0f} s", err=True)
-
+            played = _self_play_progress(bar, started, "games")
             bids = generate(games, seed, processes, played)
         if data:
             with open(data, "w") as f:

@@ -3,8 +3,10 @@ the fit."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
+from pathlib import Path
 
 import pytest
 
@@ -104,3 +106,31 @@ def test_the_situation_mean_is_the_weighted_features() -> None:
         x = situation_features(*args)
         expected = sum(model.weights[n] * v for n, v in zip(SITUATION_FEATURES, x, strict=True))
         assert model.situation_mean(*args) == pytest.approx(expected)
+
+
+def test_pocha_train_reading_fits_kept_bids_into_a_model_the_reading_loads(
+    tmp_path: Path,
+) -> None:
+    from click.testing import CliRunner
+
+    from ai.reading import BidReading
+    from cli.main import pocha
+    from engine.game import Game
+    from engine.observation import observe
+
+    weights = {name: 0.0 for name in (*HAND_FEATURES, *SITUATION_FEATURES)}
+    weights["estimate"] = 1.0
+    data = tmp_path / "bids.jsonl"
+    data.write_text("".join(json.dumps(b) + "\n" for b in synthetic_bids(weights, 0.5, 2000)))
+    out = tmp_path / "model.json"
+    result = CliRunner().invoke(pocha, ["train-reading", "--data", str(data), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    model = json.loads(out.read_text())
+    assert model["report"]["bids"] == 2000
+    assert model["report"]["self_play_seconds"] is None  # read, not played
+    assert sum(row["bids"] for row in model["report"]["calibration"]) == 400  # a fifth held out
+    loaded = BidModel.load(out)
+    game = Game.new(Rules(schedule=[4]), seed=1)
+    game.apply(game.turn, game.legal_actions()[1])
+    reading = BidReading(observe(game, game.turn), loaded)
+    assert reading.informative
