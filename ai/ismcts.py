@@ -11,6 +11,13 @@ possible in the sampled deals is not starved or favoured.  Playouts finish
 the hand with a cheap policy and stop at the hand's end; the reward of a node
 is the hand score of the seat that acted into it, scaled to about [-1, 1].
 
+With ``reading``, the deals are not uniform: each decision draws a pool of them
+and weighs each by how well it explains the bids the other seats made
+(``ai.reading``), and every iteration draws its deal from the pool in
+proportion.  With ``modelled_bids`` too, the other seats still to bid bid in
+the tree as that reading expects from the hands they were dealt, rather than
+by the tree's statistics, which pool every hand they might hold.
+
 The hot loop works on the engine's fast ``HandState`` and its ``legal_cards``;
 the tree's actions are the engine's (``engine.actions``): a card is its index
 0-39, a bid of ``b`` tricks is ``BID_BASE + b``.

@@ -5,15 +5,14 @@ cards that gives it nothing but low cards is possible, but unlikely.  Uniform
 deals (``engine.deals``) treat both alike.  ``BidReading`` weighs a deal by the
 likelihood of every bid the other seats made, had they held that deal's cards:
 the player-modelling inference of Rebstock, Solinas, Buro and Sturtevant
-(2019), with a cheap model of how a seat bids.  A seat's bid is taken as its
-hand's estimated tricks (``ai.hand_value``, scaled for the players),
-stretched and shifted as ISMCTS bids, plus a normal spread, over the bids it was
-allowed.  The estimate reads the hand the seat held when it bid: the cards it
-holds in the deal and the ones it has played since.
-
-The fit of the model: in ISMCTS self-play (4 players, the classic schedule, 300
-iterations a decision; 1,688 bids) bids were 1.13 times the estimate plus 0.08,
-with a spread of 0.6 tricks, which gave the observed bids the highest likelihood.
+(2019), with a cheap model of how a seat bids, ``BidModel``: a normal spread
+around a mean linear in the hand's features and the bidder's situation, over
+the bids it was allowed.  It reads the hand the seat held when it bid: the
+cards it holds in the deal and the ones it has played since.  The model is
+fitted to ISMCTS self-play by ``pocha train-reading`` (``ai.reading_training``;
+docs/model-card.md) and shipped as ``models/bid_reading.json``.
+``modelled_bid`` draws a bid from the same model, for the search's seats still
+to bid.
 
 The plays say little beyond what ``engine.inference`` already reads from the
 obligations: with montar, fallar and pisar a seat that follows rarely chooses
