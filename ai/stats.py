@@ -104,6 +104,43 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[BotStats]:
     return out
 
 
+@dataclass
+class Difference:
+    """One bot's score per hand less another's, paired by deal."""
+
+    bot: str
+    other: str
+    deals: int
+    per_hand: float
+    ci95: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["per_hand"] = round(self.per_hand, 4)
+        if self.ci95 is not None:
+            d["ci95"] = round(self.ci95, 4)
+        return d
+
+
+def paired_difference(records: Iterable[dict[str, Any]], bot: str, other: str) -> Difference:
+    """``bot``'s mean score per hand less ``other``'s, deal by deal, with a 95% interval
+    over the deals both played.  On duplicate deals each deal's luck is the same for
+    both, so this interval is far narrower than the two bots' own intervals suggest."""
+    points: dict[Any, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for rec in records:
+        deal = rec.get("deal", rec.get("seed"))
+        for hand in rec["hands"]:
+            for seat, name in enumerate(rec["seats"]):
+                points[deal][name].append(hand["points"][seat])
+    diffs = [
+        sum(by[bot]) / len(by[bot]) - sum(by[other]) / len(by[other])
+        for by in points.values()
+        if by[bot] and by[other]
+    ]
+    mean = sum(diffs) / len(diffs) if diffs else 0.0
+    return Difference(bot, other, len(diffs), mean, ci95(diffs))
+
+
 def ci95(values: Sequence[float]) -> float | None:
     """Half-width of a 95% normal confidence interval for the mean (None
     with fewer than two deals: no interval can be told)."""

@@ -105,6 +105,7 @@ def arena(
 ) -> None:
     """Play bots against each other on duplicate deals and compare them."""
     from ai.arena import distinct_rotations, parse_player, run_arena
+    from ai.stats import paired_difference
     from engine.errors import InvalidRulesError
     from engine.rules import Rules
 
@@ -134,6 +135,11 @@ def arena(
         "hands_played": sum(s.hands for s in stats),
         "bots": [s.to_dict() for s in stats],
     }
+    difference = None
+    if len(stats) == 2:
+        # Two bots: the first's lead over the second, paired by deal.
+        difference = paired_difference(recs, stats[0].bot, stats[1].bot)
+        result["difference"] = difference.to_dict()
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
@@ -159,6 +165,12 @@ def arena(
             f"{s.ms_per_decision:.1f}",
         )
     Console().print(table)
+    if difference is not None:
+        interval = "n/a" if difference.ci95 is None else f"{difference.ci95:.2f}"
+        click.echo(
+            f"{difference.bot} - {difference.other}, paired by deal: "
+            f"{difference.per_hand:+.2f} ± {interval} points a hand ({difference.deals} deals)"
+        )
 
 
 @click.command("arena-poch")

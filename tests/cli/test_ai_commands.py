@@ -63,3 +63,31 @@ def test_a_level_with_a_budget_or_no_bots_at_all_is_refused_saying_why() -> None
     shown = arena("--bots", ",")
     assert shown.exit_code == 1
     assert "name at least one bot or level" in shown.output
+
+
+def test_two_bots_get_their_difference_paired_by_deal(tmp_path: Path) -> None:
+    records = tmp_path / "records.jsonl"
+    shown = arena("--json", "--records", str(records))
+    assert shown.exit_code == 0, shown.output
+    result = json.loads(shown.output)
+    games = [json.loads(line) for line in records.read_text().splitlines()]
+    first, second = (bot["bot"] for bot in result["bots"])
+    difference = result["difference"]
+    assert (difference["bot"], difference["other"], difference["deals"]) == (first, second, 4)
+    # By hand: each deal's mean score per hand of each bot, then the mean of the gaps.
+    gaps = []
+    for deal in {g["deal"] for g in games}:
+        mine: dict[str, list[int]] = {first: [], second: []}
+        for g in games:
+            if g["deal"] == deal:
+                for hand in g["hands"]:
+                    for seat, bot in enumerate(g["seats"]):
+                        mine[bot].append(hand["points"][seat])
+        gaps.append(sum(mine[first]) / len(mine[first]) - sum(mine[second]) / len(mine[second]))
+    assert difference["per_hand"] == round(sum(gaps) / len(gaps), 4)
+    assert difference["ci95"] > 0
+    shown = arena()
+    assert f"{first} - {second}, paired by deal: " in shown.output
+    assert "(4 deals)" in shown.output
+    # Three bots: no single difference to give.
+    assert "difference" not in json.loads(arena("--bots", "random,heuristic,easy", "--json").output)
