@@ -186,6 +186,11 @@ class ISMCTSBot:
         self, obs: Observation, budget: Budget, seed: int | None
     ) -> tuple[Node, int, float]:
         """Run ISMCTS from ``obs``; the root, the iterations done and the time."""
+        # The budget's time covers the whole decision, the reading's deals included.
+        start = time.perf_counter()
+        deadline = (
+            start + budget.milliseconds / 1000.0 if budget.milliseconds is not None else None
+        )
         rng = random.Random(seed)
         rand = rng.random
         log = math.log
@@ -215,12 +220,6 @@ class ISMCTSBot:
         whole_deck = obs.trump_holder is not None
         root = Node()
         max_iter = budget.iterations if budget.iterations is not None else 1 << 60
-        deadline = (
-            time.perf_counter() + budget.milliseconds / 1000.0
-            if budget.milliseconds is not None
-            else None
-        )
-        start = time.perf_counter()
         it = 0
         while it < max_iter:
             if deadline is not None and it & 15 == 0 and time.perf_counter() >= deadline:
