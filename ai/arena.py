@@ -10,7 +10,6 @@ figures.  ``pocha arena`` is the command-line face of ``run_arena``.
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 import time
 import zlib
@@ -19,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.bot import Bot, Budget
+from ai.cores import on_cores
 from ai.levels import BOTS, LEVELS, make_bot
 from ai.stats import BotStats, summarize
 from engine.game import Game
@@ -187,19 +187,6 @@ def run_arena(
 ) -> tuple[list[BotStats], list[dict[str, Any]]]:
     """Play ``deals`` deals (each once per distinct rotation); per-bot stats and records."""
     tasks = tasks_for(rules, lineup, deals, seed, duplicate)
-    records: list[dict[str, Any]] = []
-    processes = processes or multiprocessing.cpu_count()
-    if processes <= 1 or len(tasks) == 1:
-        for t in tasks:
-            records.append(_run_task(t))
-            if progress:
-                progress(len(records), len(tasks))
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(processes) as pool:
-            for rec in pool.imap_unordered(_run_task, tasks):
-                records.append(rec)
-                if progress:
-                    progress(len(records), len(tasks))
+    records = list(on_cores(_run_task, tasks, processes, progress, ordered=False))
     records.sort(key=lambda r: (r["deal"], r["seats"]))
     return summarize(records), records

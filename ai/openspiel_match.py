@@ -19,7 +19,6 @@ Needs ``open_spiel`` (``pocha[research]``), imported only where used.
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -27,6 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ai.arena import Player, decision_seed, parse_player
+from ai.cores import on_cores
 from ai.openspiel_bridge import card_of, decide, observation_of_state
 from ai.stats import ci95
 from engine.cards import BIT, CardSet
@@ -370,23 +370,12 @@ def _run(
     on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
-
-    def done(rec: dict[str, Any]) -> None:
+    for rec in on_cores(_run_task, tasks, processes, ordered=False):
         records.append(rec)
         if on_record:
             on_record(rec)
         if progress:
             progress(len(records), len(tasks))
-
-    processes = processes or multiprocessing.cpu_count()
-    if processes <= 1 or len(tasks) == 1:
-        for t in tasks:
-            done(_run_task(t))
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(processes) as pool:
-            for rec in pool.imap_unordered(_run_task, tasks):
-                done(rec)
     records.sort(key=lambda r: (r["deal"], -1 if r["seat"] is None else r["seat"]))
     return records
 

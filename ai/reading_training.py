@@ -17,7 +17,6 @@ train-reading`` is the command; its output is ``ai/models/bid_reading.json``.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import random
 from collections.abc import Callable
 from typing import Any
@@ -25,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ai.bot import Budget
+from ai.cores import on_cores
 from ai.hand_value import hand_estimate
 from ai.ismcts import ISMCTSBot
 from ai.reading import HAND_FEATURES, SITUATION_FEATURES, hand_features, situation_features
@@ -76,24 +76,7 @@ def generate(
     """The bids of ``games`` self-play games drawn from ``seed``, on all cores."""
     rng = random.Random(seed)
     seeds = [rng.randrange(1 << 53) for _ in range(games)]
-    out: list[dict[str, Any]] = []
-    processes = processes or multiprocessing.cpu_count()
-    done = 0
-    if processes <= 1:
-        results: Any = map(play_game, seeds)
-        for bids in results:
-            out.extend(bids)
-            done += 1
-            if progress:
-                progress(done, games)
-    else:
-        with multiprocessing.get_context("spawn").Pool(processes) as pool:
-            for bids in pool.imap(play_game, seeds):
-                out.extend(bids)
-                done += 1
-                if progress:
-                    progress(done, games)
-    return out
+    return [bid for bids in on_cores(play_game, seeds, processes, progress) for bid in bids]
 
 
 def features(record: dict[str, Any]) -> list[float]:

@@ -19,7 +19,6 @@ by predicted bin and by rules).  ``pocha train`` is the command.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from ai.bid_model import (
     with_bids,
 )
 from ai.bot import Budget
+from ai.cores import on_cores
 from ai.heuristic import estimate_tricks
 from ai.ismcts import ISMCTSBot
 from engine.actions import bid_action, bid_of
@@ -135,20 +135,7 @@ def generate(
     chunks = [
         Chunk(seed, i, HANDS_PER_CHUNK, iterations) for i in range(-(-hands // HANDS_PER_CHUNK))
     ]
-    processes = processes or multiprocessing.cpu_count()
-    parts: list[dict[str, np.ndarray]] = []
-    if processes <= 1:
-        for c in chunks:
-            parts.append(play_chunk(c))
-            if progress:
-                progress(len(parts), len(chunks))
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(processes) as pool:
-            for part in pool.imap(play_chunk, chunks):
-                parts.append(part)
-                if progress:
-                    progress(len(parts), len(chunks))
+    parts = list(on_cores(play_chunk, chunks, processes, progress))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 

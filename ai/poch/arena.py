@@ -12,7 +12,6 @@ where the rotations of one deal are not.  Games run in parallel over processes.
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 import time
 import zlib
@@ -21,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ai.cores import on_cores
 from ai.poch.bot import Budget
 from ai.poch.levels import BOTS, LEVELS, make_bot
 from ai.stats import ci95
@@ -222,19 +222,6 @@ def run_arena(
 ) -> tuple[list[PochStats], list[dict[str, Any]]]:
     """Play ``deals`` deals (each once per distinct rotation); per-bot stats and records."""
     tasks = tasks_for(rules, lineup, deals, seed, duplicate)
-    records: list[dict[str, Any]] = []
-    processes = processes or multiprocessing.cpu_count()
-    if processes <= 1 or len(tasks) == 1:
-        for t in tasks:
-            records.append(_run_task(t))
-            if progress:
-                progress(len(records), len(tasks))
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(processes) as pool:
-            for rec in pool.imap_unordered(_run_task, tasks, chunksize=4):
-                records.append(rec)
-                if progress:
-                    progress(len(records), len(tasks))
+    records = list(on_cores(_run_task, tasks, processes, progress, ordered=False, chunksize=4))
     records.sort(key=lambda r: (r["deal"], r["seats"]))
     return summarize(records), records

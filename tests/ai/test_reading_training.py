@@ -134,3 +134,17 @@ def test_pocha_train_reading_fits_kept_bids_into_a_model_the_reading_loads(
     game.apply(game.turn, game.legal_actions()[1])
     reading = BidReading(observe(game, game.turn), loaded)
     assert reading.informative
+
+
+def test_the_tabled_hand_mean_is_the_weighted_hand_features() -> None:
+    from ai.reading import hand_features, shipped_model
+
+    model = shipped_model()
+    rng = random.Random(4)
+    for _ in range(300):
+        cards = rng.randint(1, 12)
+        hand = sum(1 << c for c in rng.sample(range(NUM_CARDS), cards))
+        trump = rng.randrange(4)
+        x = hand_features(hand, trump)
+        expected = sum(model.weights[n] * v for n, v in zip(HAND_FEATURES, x, strict=True))
+        assert model.hand_mean(hand, trump) == pytest.approx(expected)

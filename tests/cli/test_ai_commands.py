@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner, Result
 
@@ -22,12 +23,17 @@ def arena(*args: str) -> Result:
     )  # fmt: skip
 
 
-def test_the_header_counts_the_hands_the_totals_count(tmp_path: Path) -> None:
+def arena_with_records(tmp_path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The arena's JSON and the game records it wrote."""
     records = tmp_path / "records.jsonl"
     shown = arena("--json", "--records", str(records))
     assert shown.exit_code == 0, shown.output
-    result = json.loads(shown.output)
     games = [json.loads(line) for line in records.read_text().splitlines()]
+    return json.loads(shown.output), games
+
+
+def test_the_header_counts_the_hands_the_totals_count(tmp_path: Path) -> None:
+    result, games = arena_with_records(tmp_path)
     dealt = sum(len(game["hands"]) for game in games)
     assert dealt > len(games)  # tiebreak hands were played: they count too
     assert result["hands"] == dealt
@@ -66,11 +72,7 @@ def test_a_level_with_a_budget_or_no_bots_at_all_is_refused_saying_why() -> None
 
 
 def test_two_bots_get_their_difference_paired_by_deal(tmp_path: Path) -> None:
-    records = tmp_path / "records.jsonl"
-    shown = arena("--json", "--records", str(records))
-    assert shown.exit_code == 0, shown.output
-    result = json.loads(shown.output)
-    games = [json.loads(line) for line in records.read_text().splitlines()]
+    result, games = arena_with_records(tmp_path)
     first, second = (bot["bot"] for bot in result["bots"])
     difference = result["difference"]
     assert (difference["bot"], difference["other"], difference["deals"]) == (first, second, 4)
