@@ -426,9 +426,10 @@ def train_reading(
     from ai.reading_training import ITERATIONS, fit, generate
 
     started = time.perf_counter()
-    read = bool(data and os.path.exists(data))
-    if data and read:
-        with open(data) as f:
+    # The file to read the bids from, when --data names one that exists.
+    read = data if data and os.path.exists(data) else None
+    if read:
+        with open(read) as f:
             bids = [json.loads(line) for line in f]
         click.echo(f"self-play bids read from {data}", err=True)
     else:
