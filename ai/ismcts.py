@@ -16,7 +16,11 @@ and weighs each by how well it explains the bids the other seats made
 (``ai.reading``), and every iteration draws its deal from the pool in
 proportion.  With ``modelled_bids`` too, the other seats still to bid bid in
 the tree as that reading expects from the hands they were dealt, rather than
-by the tree's statistics, which pool every hand they might hold.
+by the tree's statistics, which pool every hand they might hold.  With
+``rivalry`` r, the searching seat's reward is its hand score less r times the
+mean of the other seats' (Pocha is won on the total, so another seat's missed
+bid is worth something to it); the other seats are still modelled as playing
+for their own score alone.
 
 The hot loop works on the engine's fast ``HandState`` and its ``legal_cards``;
 the tree's actions are the engine's (``engine.actions``): a card is its index
@@ -52,13 +56,16 @@ READING_POOL = 300
 class Node:
     """A node of the shared tree: reached by ``action`` played by ``player``."""
 
-    __slots__ = ("avail", "children", "n", "w")
+    __slots__ = ("avail", "children", "n", "own", "w")
 
     def __init__(self) -> None:
         self.children: dict[int, Node] = {}
         self.n = 0
         self.w = 0.0
         self.avail = 1
+        # The searching seat's own hand scores summed, without the rivalry; kept on
+        # the root's children only, for the analysis's mean score.
+        self.own = 0.0
 
 
 # -- playout policies ---------------------------------------------------------
@@ -140,6 +147,7 @@ class ISMCTSBot:
         name: str = "ismcts",
         reading: bool = False,
         modelled_bids: bool = False,
+        rivalry: float = 0.0,
     ) -> None:
         self.name = name
         self.playout = PLAYOUTS[playout]
@@ -149,6 +157,8 @@ class ISMCTSBot:
         # In the tree, the other seats bid from their dealt hands by the reading's model
         # rather than by the tree's statistics, which pool all their possible hands.
         self.modelled_bids = modelled_bids
+        # Weight of the other seats' mean hand score against the searcher's own.
+        self.rivalry = rivalry
 
     def decide(
         self,
@@ -168,7 +178,7 @@ class ISMCTSBot:
         for a in actions:
             child = root.children.get(a)
             visits = child.n if child else 0
-            mean = child.w / child.n * _scale(obs) if child and child.n else 0.0
+            mean = child.own / child.n * _scale(obs) if child and child.n else 0.0
             stats.append((a, visits, mean))
         best = max(stats, key=lambda t: (t[1], t[2]))[0]
         total = sum(v for _, v, _ in stats) or 1
@@ -216,7 +226,9 @@ class ISMCTSBot:
                 cum = reading.cumulative_weights(pool)
         total = cum[-1] if cum else 0.0
         modelled = self.modelled_bids
+        rivalry = self.rivalry
         me = obs.seat
+        assert me is not None
         whole_deck = obs.trump_holder is not None
         root = Node()
         max_iter = budget.iterations if budget.iterations is not None else 1 << 60
@@ -282,6 +294,9 @@ class ISMCTSBot:
             bids = st.bids
             tricks = st.tricks
             rewards = [points[bids[s]][tricks[s]] for s in range(n)]
+            path[1].own += rewards[me]
+            if rivalry:
+                rewards[me] -= rivalry * (sum(rewards) - rewards[me]) / (n - 1)
             for node_, mover in zip(path, movers, strict=True):
                 node_.n += 1
                 if mover >= 0:

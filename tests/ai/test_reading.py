@@ -8,7 +8,7 @@ from bisect import bisect_right
 
 import pytest
 
-from ai.bot import Budget
+from ai.bot import Budget, Decision
 from ai.hand_value import hand_estimate
 from ai.ismcts import ISMCTSBot
 from ai.reading import BidReading, modelled_bid
@@ -105,7 +105,7 @@ def test_a_modelled_bid_is_legal_and_follows_the_hand() -> None:
     assert sum(strong) / 500 > sum(bids) / 500 + 1
 
 
-@pytest.mark.parametrize("name", ["ismcts-reading", "ismcts-modelled"])
+@pytest.mark.parametrize("name", ["ismcts-reading", "ismcts-modelled", "ismcts-rival"])
 def test_the_reading_search_decides_legally_from_the_view_alone(name: str) -> None:
     from ai.levels import make_bot
 
@@ -127,3 +127,38 @@ def test_the_reading_search_bids_the_same_for_the_same_seed() -> None:
     b = bot.decide(obs, Budget(iterations=200), seed=5)
     assert a.action == b.action
     assert a.action in {bid_action(0), bid_action(1), bid_action(2), bid_action(3)}
+
+
+def forcing_bid_game() -> Game:
+    """A one-card hand: seat 0 bid 1 and seat 1 bid 0, so if seat 2 (holding the 6 of
+    trumps, likely but not sure to take the trick) bids 0 the dealer may not bid 0 and
+    must claim the one trick, which seat 0's bid says it will likely not take."""
+    rules = Rules(players=4, schedule=[1], tiebreak=False)
+    game = Game.with_deal(rules, [["E2"], ["B2"], ["O6"], ["C2"]], trump="O7", dealer=3)
+    game.bid(0, 1)
+    game.bid(1, 0)
+    return game
+
+
+def test_rivalry_gives_up_some_of_its_own_score_to_make_another_seat_miss() -> None:
+    obs = observe(forcing_bid_game(), 2)
+    budget = Budget(iterations=2000)
+    own = ISMCTSBot(reading=True, modelled_bids=True)
+    rival = ISMCTSBot(reading=True, modelled_bids=True, rivalry=1.0)
+    own_bids = [own.decide(obs, budget, seed=s, analyse=True) for s in range(12)]
+    rival_bids = [rival.decide(obs, budget, seed=s, analyse=True) for s in range(12)]
+    # For its own score alone bidding the trick is worth more; against the others,
+    # bidding 0 and forcing the dealer to claim it is.
+    assert sum(d.action == bid_action(1) for d in own_bids) >= 7
+    assert sum(d.action == bid_action(1) for d in rival_bids) <= 3
+
+    def mean_score(decisions: list[Decision], bid: int) -> float:
+        stats = [a for d in decisions for a in d.analysis if a.action == bid_action(bid)]
+        return sum(a.mean_score for a in stats) / len(stats)
+
+    # The analysis reports the seat's own mean hand score, rivalry or not: the trick
+    # taken with chance p, bidding 1 scores 15p - 5(1 - p) and bidding 0 10(1 - p) - 5p.
+    # The plain search knows p from its bids of 1, the rival's from its bids of 0.
+    take = (mean_score(own_bids, 1) + 5) / 20
+    assert 0.2 < take < 0.8
+    assert mean_score(rival_bids, 0) == pytest.approx(10 - 15 * take, abs=1.5)
