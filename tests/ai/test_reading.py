@@ -1,5 +1,5 @@
-"""Reading the other seats' hands from their bids (ai.reading), and the search that
-deals from it."""
+"""Reading the other seats' hands from their bids (ai.reading), the search that deals
+from it, and master's search, which also plays against the other seats' scores."""
 
 from __future__ import annotations
 
