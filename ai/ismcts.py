@@ -63,8 +63,8 @@ class Node:
         self.n = 0
         self.w = 0.0
         self.avail = 1
-        # The searching seat's own hand scores summed, without the rivalry; kept on
-        # the root's children only, for the analysis's mean score.
+        # With rivalry, the searching seat's own hand scores summed, without it; kept
+        # on the root's children only, for the analysis's mean score.
         self.own = 0.0
 
 
@@ -178,7 +178,9 @@ class ISMCTSBot:
         for a in actions:
             child = root.children.get(a)
             visits = child.n if child else 0
-            mean = child.own / child.n * _scale(obs) if child and child.n else 0.0
+            # Without rivalry the tree's reward for the seat is its own score already.
+            own = (child.own if self.rivalry else child.w) if child else 0.0
+            mean = own / child.n * _scale(obs) if child and child.n else 0.0
             stats.append((a, visits, mean))
         best = max(stats, key=lambda t: (t[1], t[2]))[0]
         total = sum(v for _, v, _ in stats) or 1
@@ -294,8 +296,8 @@ class ISMCTSBot:
             bids = st.bids
             tricks = st.tricks
             rewards = [points[bids[s]][tricks[s]] for s in range(n)]
-            path[1].own += rewards[me]
             if rivalry:
+                path[1].own += rewards[me]
                 rewards[me] -= rivalry * (sum(rewards) - rewards[me]) / (n - 1)
             for node_, mover in zip(path, movers, strict=True):
                 node_.n += 1

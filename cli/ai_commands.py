@@ -431,7 +431,7 @@ def train_reading(
     if read:
         with open(read) as f:
             bids = [json.loads(line) for line in f]
-        click.echo(f"self-play bids read from {data}", err=True)
+        click.echo(f"self-play bids read from {read}", err=True)
     else:
         with Progress(disable=not sys.stderr.isatty()) as bar:
             played = _self_play_progress(bar, started, "games")
