@@ -31,15 +31,14 @@ LEVELS: dict[str, Level] = {
         Budget(iterations=1000, milliseconds=150),
         "ISMCTS, 1,000 iterations (at most 150 ms)",
     ),
-    # expert's search dealing from the reading of the other seats' bids, letting them bid
-    # in the tree as that reading expects (ai.reading), and playing against the other
-    # seats' scores at half weight (docs/bots.md, "Playing against the others").
+    # expert's search dealing from the reading of the other seats' bids and letting them bid
+    # in the tree as that reading expects (ai.reading; docs/bots.md, "Reading the bids").
+    # Playing against the others' scores too (ismcts-rival) gained nothing at this budget.
     "master": Level(
         "master",
-        "ismcts-rival",
+        "ismcts-modelled",
         Budget(iterations=1000, milliseconds=150),
-        "ISMCTS reading the bids and playing against the others' scores, 1,000 iterations"
-        " (at most 150 ms)",
+        "ISMCTS reading the bids, 1,000 iterations (at most 150 ms)",
     ),
     # The expert before, 6,000 iterations within a second, kept by name to measure against.
     "ismcts-expert": Level(
@@ -52,7 +51,8 @@ LEVELS: dict[str, Level] = {
 
 # The weight ismcts-rival gives the other seats' mean hand score against its own.  At 300
 # iterations against ismcts-modelled, half weight scored +0.26 +- 0.20 points a hand over
-# 120 deals; full weight -0.12 +- 0.35 and a quarter -0.02 +- 0.30 over 60 (docs/bots.md).
+# 120 deals; full weight -0.12 +- 0.35 and a quarter -0.02 +- 0.30 over 60; at 1,000
+# iterations half weight scored +0.02 +- 0.23 over 72 (docs/bots.md).
 RIVALRY = 0.5
 
 BOTS = (
