@@ -1,5 +1,5 @@
 """Reading the other seats' hands from their bids (ai.reading), the search that deals
-from it, and master's search, which also plays against the other seats' scores."""
+from it, and ismcts-rival's search, which also plays against the other seats' scores."""
 
 from __future__ import annotations
 
