@@ -14,12 +14,9 @@ is the hand score of the seat that acted into it, scaled to about [-1, 1].
 With ``reading``, the deals are not uniform: each decision draws a pool of them
 and weighs each by how well it explains the bids the other seats made
 (``ai.reading``), and every iteration draws its deal from the pool in
-proportion.  With ``resample_move`` the pool is first redrawn by weight and each
-deal moved by a few Metropolis-Hastings swaps, so that many deals that explain
-the bids stand in it, not the few the weights single out.  With
-``modelled_bids`` too, the other seats still to bid bid in the tree as that
-reading expects from the hands they were dealt, rather than by the tree's
-statistics, which pool every hand they might hold.  With
+proportion.  With ``modelled_bids`` too, the other seats still to bid bid in
+the tree as that reading expects from the hands they were dealt, rather than
+by the tree's statistics, which pool every hand they might hold.  With
 ``rivalry`` r, the searching seat's reward is its hand score less r times the
 mean of the other seats' (Pocha is won on the total, so another seat's missed
 bid is worth something to it); the other seats are still modelled as playing
@@ -40,7 +37,7 @@ from collections.abc import Callable
 
 from ai.bot import ActionStat, Budget, Decision, legal_actions
 from ai.hand_value import hand_estimate
-from ai.reading import BidReading, modelled_bid, resample_move
+from ai.reading import BidReading, modelled_bid
 from engine.actions import BID_BASE
 from engine.cards import CardSet
 from engine.deals import DealSampler, state_from_observation
@@ -151,7 +148,6 @@ class ISMCTSBot:
         reading: bool = False,
         modelled_bids: bool = False,
         rivalry: float = 0.0,
-        resample_move: bool = False,
     ) -> None:
         self.name = name
         self.playout = PLAYOUTS[playout]
@@ -163,9 +159,6 @@ class ISMCTSBot:
         self.modelled_bids = modelled_bids
         # Weight of the other seats' mean hand score against the searcher's own.
         self.rivalry = rivalry
-        # Move the weighted pool's deals by Metropolis-Hastings (ai.reading.resample_move)
-        # so that a few heavy deals do not stand for all that explains the bids.
-        self.resample_move = resample_move
 
     def decide(
         self,
@@ -233,9 +226,6 @@ class ISMCTSBot:
             if reading.informative:
                 pool = [sampler.sample(own, rng) for _ in range(READING_POOL)]
                 cum = reading.cumulative_weights(pool)
-                if self.resample_move:
-                    pool = resample_move(reading, pool, cum, sampler, rng)
-                    cum = [float(i) for i in range(1, len(pool) + 1)]
         total = cum[-1] if cum else 0.0
         modelled = self.modelled_bids
         rivalry = self.rivalry

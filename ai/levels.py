@@ -63,7 +63,6 @@ BOTS = (
     "ismcts-reading",
     "ismcts-modelled",
     "ismcts-rival",
-    "ismcts-posterior",
     "learned",
 )
 
@@ -84,10 +83,6 @@ def make_bot(name: str) -> Bot:
     if name == "ismcts-rival":
         return ISMCTSBot(
             reading=True, modelled_bids=True, rivalry=RIVALRY, name="ismcts-rival"
-        )
-    if name == "ismcts-posterior":
-        return ISMCTSBot(
-            reading=True, modelled_bids=True, resample_move=True, name="ismcts-posterior"
         )
     if name == "learned":
         return LearnedBot()

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
-from bisect import bisect_right
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -32,13 +30,10 @@ from pathlib import Path
 from ai.hand_value import SIDE_VALUES, TRUMP_VALUES, hand_estimate
 from engine.bidding import bidding_order, dealer_forbidden_bid
 from engine.cards import BIT, CardSet
-from engine.deals import DealSampler
 from engine.hand import HandState
 from engine.observation import Observation
 
 MODEL_PATH = Path(__file__).with_name("models") / "bid_reading.json"
-#: Metropolis-Hastings moves per deal in ``resample_move``.
-MOVES = 3
 
 #: The model's weights, by name: the hand's features (``hand_features``), then the
 #: situation's (``situation_features``).
@@ -198,8 +193,6 @@ class BidReading:
                 )
                 self.bids.append((s, played[s], bid, allowed, situation))
             before += bid
-        self._by_seat = {s: (played_, bid, allowed, situation)
-                         for s, played_, bid, allowed, situation in self.bids}
 
     @property
     def informative(self) -> bool:
@@ -223,21 +216,6 @@ class BidReading:
             total_log += k * (bid - mu) * (bid - mu) - math.log(total)
         return total_log
 
-    def seat_log_weight(self, seat: int, hand: CardSet) -> float:
-        """The log-likelihood of ``seat``'s bid, had it held ``hand`` (without the cards
-        it has played since); 0 for a seat that has not bid."""
-        entry = self._by_seat.get(seat)
-        if entry is None:
-            return 0.0
-        played, bid, allowed, situation = entry
-        exp = math.exp
-        k = -0.5 / (self.model.spread * self.model.spread)
-        mu = self.factor * (self.model.hand_mean(hand | played, self.trump) + situation)
-        total = 0.0
-        for b in allowed:
-            total += exp(k * (b - mu) * (b - mu))
-        return k * (bid - mu) * (bid - mu) - math.log(total)
-
     def cumulative_weights(self, deals: list[list[CardSet]]) -> list[float]:
         """Running sums of the deals' likelihoods, scaled so that the likeliest is 1:
         draw a deal in proportion to its likelihood with ``bisect`` on a uniform draw
@@ -250,76 +228,6 @@ class BidReading:
             running += math.exp(lw - top)
             out.append(running)
         return out
-
-
-def resample_move(
-    reading: BidReading,
-    deals: list[list[CardSet]],
-    cumulative: list[float],
-    sampler: DealSampler,
-    rng: random.Random,
-    moves: int = MOVES,
-) -> list[list[CardSet]]:
-    """As many deals as ``deals``, drawn from them in proportion to their likelihood
-    (``cumulative``, from ``BidReading.cumulative_weights``), each then moved by ``moves``
-    Metropolis-Hastings steps that swap two unseen cards between two other seats (or a
-    seat and the undealt stock) where the seats' known voids allow it: the resample-move
-    of Gilks and Berzuini (2001).  A surprising bid leaves the weights on a handful of
-    deals, and a search dealing from those alone plays to their every card; the moves keep
-    what explains the bids and vary the rest.  The deals returned are drawn uniformly."""
-    present = sampler.present
-    absent = sampler.absent
-    unseen = sampler.pool_mask
-    others = sampler.others
-    weigh = reading.seat_log_weight
-    total = cumulative[-1]
-    rand = rng.random
-    exp = math.exp
-    out = []
-    for _ in range(len(deals)):
-        hands = deals[bisect_right(cumulative, rand() * total)][:]
-        # What each holder may give away: a seat its dealt unseen cards, the stock (-1)
-        # the unseen cards nobody was dealt.
-        movable = {s: hands[s] & unseen & ~present[s] for s in others}
-        held = 0
-        for m in movable.values():
-            held |= m
-        movable[-1] = unseen & ~held
-        holders = [h for h in movable if movable[h]]
-        if len(holders) < 2:
-            out.append(hands)
-            continue
-        logs = {s: weigh(s, hands[s]) for s in others}
-        for _step in range(moves):
-            a, b = rng.sample(holders, 2)
-            x = _any_card(movable[a], rand)
-            y = _any_card(movable[b], rand)
-            if (b >= 0 and absent[b] >> x & 1) or (a >= 0 and absent[a] >> y & 1):
-                continue
-            swap = BIT[x] | BIT[y]
-            new_a = weigh(a, hands[a] ^ swap) if a >= 0 else 0.0
-            new_b = weigh(b, hands[b] ^ swap) if b >= 0 else 0.0
-            delta = new_a + new_b - (logs[a] if a >= 0 else 0.0) - (logs[b] if b >= 0 else 0.0)
-            if delta < 0 and rand() >= exp(delta):
-                continue
-            movable[a] ^= swap
-            movable[b] ^= swap
-            if a >= 0:
-                hands[a] ^= swap
-                logs[a] = new_a
-            if b >= 0:
-                hands[b] ^= swap
-                logs[b] = new_b
-        out.append(hands)
-    return out
-
-
-def _any_card(cards: CardSet, rand: Callable[[], float]) -> int:
-    k = int(rand() * cards.bit_count())
-    while k:
-        cards &= cards - 1
-        k -= 1
-    return (cards & -cards).bit_length() - 1
 
 
 def modelled_bid(

@@ -1,6 +1,5 @@
-"""Reading the other seats' hands from their bids (ai.reading), the resample-move of its
-weighted deals, the search that deals from it, and ismcts-rival's search, which also
-plays against the other seats' scores."""
+"""Reading the other seats' hands from their bids (ai.reading), the search that deals
+from it, and ismcts-rival's search, which also plays against the other seats' scores."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ import pytest
 from ai.bot import Budget, Decision
 from ai.hand_value import hand_estimate
 from ai.ismcts import ISMCTSBot
-from ai.reading import BidReading, modelled_bid, resample_move
+from ai.reading import BidReading, modelled_bid
 from engine.actions import bid_action
 from engine.cards import BIT, parse_card, parse_cards
 from engine.deals import DealSampler, state_from_observation
@@ -91,73 +90,6 @@ def test_the_reading_reads_the_hand_held_at_the_bid_cards_played_included() -> N
     assert mean(strong) > mean(other) + 2.5
 
 
-def voided_game() -> Game:
-    """Four cards each, trump oros; seat 0 bid three tricks, and in the first trick seat
-    2 trumped its copa, showing it holds no copas: no deal may give it one.  Seat 3, the
-    dealer, is to play."""
-    rules = Rules(players=4, schedule=[4], tiebreak=False)
-    game = Game.with_deal(
-        rules,
-        [
-            ["C12", "O1", "O3", "O12"],
-            ["C4", "C5", "E5", "B6"],
-            ["O2", "E2", "E3", "B2"],
-            ["C1", "E6", "B7", "B4"],
-        ],
-        trump="O4",
-        dealer=3,
-    )
-    for seat, bid in ((0, 3), (1, 0), (2, 1), (3, 1)):
-        game.bid(seat, bid)
-    game.play(0, "C12")
-    game.play(1, "C5")
-    game.play(2, "O2")
-    return game
-
-
-def test_resample_move_keeps_every_deal_possible_and_the_bids_explained() -> None:
-    game = strong_bidder_game()
-    game.bid(1, 0)
-    obs = observe(game, 2)
-    reading = BidReading(obs)
-    sampler = DealSampler(infer(obs))
-    rng = random.Random(4)
-    deals = [sampler.sample(obs.hand, rng) for _ in range(600)]
-    cum = reading.cumulative_weights(deals)
-    moved = resample_move(reading, deals, cum, sampler, rng, moves=5)
-    assert len(moved) == len(deals)
-    dealt = sum(1 for h in deals if h[0] & BIT[ACE_OF_TRUMPS]) / len(deals)
-    drawn = sum(1 for h in moved if h[0] & BIT[ACE_OF_TRUMPS]) / len(moved)
-    # The moves keep the reading: the bidder of 3 of 3 still holds the ace far more often
-    # than a uniform deal gives it.
-    assert drawn > 3 * dealt
-    for hands in moved:
-        assert hands[2] == obs.hand
-        assert [h.bit_count() for h in hands] == [3, 3, 3, 3]
-        assert not (hands[0] & hands[1] or hands[0] & hands[3] or hands[1] & hands[3])
-        assert not (hands[0] | hands[1] | hands[3]) & obs.hand
-
-
-def test_resample_move_spreads_a_pool_whose_weight_sits_on_one_deal() -> None:
-    obs = observe(voided_game(), 3)
-    reading = BidReading(obs)
-    sampler = DealSampler(infer(obs))
-    rng = random.Random(5)
-    deals = [sampler.sample(obs.hand, rng) for _ in range(300)]
-    # Running sums that put all the weight on the first deal: a search dealing from the
-    # pool would play to that one deal.
-    first_only = [1.0] * len(deals)
-    moved = resample_move(reading, deals, first_only, sampler, rng, moves=8)
-    assert len({tuple(h) for h in moved}) > 100
-    copas = parse_cards([f"C{rank}" for rank in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)])
-    played = parse_cards(["C12", "C5", "O2"])
-    for hands in moved:
-        assert hands[3] == obs.hand
-        assert not hands[2] & copas  # seat 2 trumped a copa: it has none
-        assert not any(hands[s] & played for s in range(4))
-        assert [h.bit_count() for h in hands] == [3, 3, 3, 4]
-
-
 def test_a_modelled_bid_is_legal_and_follows_the_hand() -> None:
     game = strong_bidder_game()
     game.bid(1, 0)
@@ -173,9 +105,7 @@ def test_a_modelled_bid_is_legal_and_follows_the_hand() -> None:
     assert sum(strong) / 500 > sum(bids) / 500 + 1
 
 
-@pytest.mark.parametrize(
-    "name", ["ismcts-reading", "ismcts-modelled", "ismcts-rival", "ismcts-posterior"]
-)
+@pytest.mark.parametrize("name", ["ismcts-reading", "ismcts-modelled", "ismcts-rival"])
 def test_the_reading_search_decides_legally_from_the_view_alone(name: str) -> None:
     from ai.levels import make_bot
 
