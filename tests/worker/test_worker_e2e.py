@@ -62,7 +62,9 @@ def test_a_worker_killed_mid_thought_loses_no_turn(
     client: FlaskClient, connection: redis.Redis, workers: WorkerProcesses
 ) -> None:
     first = workers.start()
-    players = [{"name": "X", "bot": "expert"}] + [
+    # A bot that thinks up to a second, so the kill lands mid-thought even on a busy
+    # machine (expert's 30 to 60 ms on five cards can end before the signal arrives).
+    players = [{"name": "X", "bot": "ismcts-expert"}] + [
         {"name": f"H{i}", "bot": "heuristic"} for i in range(3)
     ]
     created = create_game(client, players, {"schedule": [5]}, seed=13)
