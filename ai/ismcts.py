@@ -37,7 +37,7 @@ from collections.abc import Callable
 
 from ai.bot import ActionStat, Budget, Decision, legal_actions
 from ai.hand_value import hand_estimate
-from ai.reading import BidReading, modelled_bid
+from ai.reading import BidModels, BidReading, as_models, modelled_bid
 from engine.actions import BID_BASE
 from engine.cards import CardSet
 from engine.deals import DealSampler, state_from_observation
@@ -148,6 +148,7 @@ class ISMCTSBot:
         reading: bool = False,
         modelled_bids: bool = False,
         rivalry: float = 0.0,
+        bid_models: BidModels | None = None,
     ) -> None:
         self.name = name
         self.playout = PLAYOUTS[playout]
@@ -159,6 +160,8 @@ class ISMCTSBot:
         self.modelled_bids = modelled_bids
         # Weight of the other seats' mean hand score against the searcher's own.
         self.rivalry = rivalry
+        # The reading's models of how seats bid: the shipped ones unless given.
+        self.bid_models = bid_models
 
     def decide(
         self,
@@ -222,12 +225,13 @@ class ISMCTSBot:
         pool: list[list[CardSet]] = []
         cum: list[float] = []
         if self.reading:
-            reading = BidReading(obs)
+            reading = BidReading(obs, self.bid_models)
             if reading.informative:
                 pool = [sampler.sample(own, rng) for _ in range(READING_POOL)]
                 cum = reading.cumulative_weights(pool)
         total = cum[-1] if cum else 0.0
         modelled = self.modelled_bids
+        bid_model = as_models(self.bid_models).for_cards(obs.cards_per_player)
         rivalry = self.rivalry
         me = obs.seat
         assert me is not None
@@ -249,7 +253,7 @@ class ISMCTSBot:
             while not st.done:
                 seat = st.turn
                 if modelled and st.bidding and seat != me:
-                    a = BID_BASE + modelled_bid(st, rand, whole_deck)
+                    a = BID_BASE + modelled_bid(st, rand, whole_deck, bid_model)
                     child = node.children.get(a)
                     st.apply_bid(a - BID_BASE)
                     movers.append(seat)

@@ -7,9 +7,11 @@ likelihood of every bid the other seats made, had they held that deal's cards:
 the player-modelling inference of Rebstock, Solinas, Buro and Sturtevant
 (2019), with a cheap model of how a seat bids, ``BidModel``: a normal spread
 around a mean linear in the hand's features and the bidder's situation, over
-the bids it was allowed.  It reads the hand the seat held when it bid: the
-cards it holds in the deal and the ones it has played since.  The model is
-fitted to ISMCTS self-play by ``pocha train-reading`` (``ai.reading_training``;
+the bids it was allowed; one such model per range of hand sizes
+(``BidModels``), since a card alone is read otherwise than one of ten.  It
+reads the hand the seat held when it bid: the cards it holds in the deal and
+the ones it has played since.  The models are fitted to the bids of the
+``expert`` level's ISMCTS by ``pocha train-reading`` (``ai.reading_training``;
 docs/model-card.md) and shipped as ``models/bid_reading.json``.
 ``modelled_bid`` draws a bid from the same model, for the search's seats still
 to bid.
@@ -26,6 +28,7 @@ import math
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from ai.hand_value import SIDE_VALUES, TRUMP_VALUES, hand_estimate
 from engine.bidding import bidding_order, dealer_forbidden_bid
@@ -156,20 +159,67 @@ class BidModel:
         return mean + ruff * (self.void_w * voids + self.singleton_w * singletons)
 
 
+class BidModels:
+    """A ``BidModel`` for each range of hand sizes: ``by_cards`` maps the smallest
+    hand size of each range to its model; the ranges reach up to the next one."""
+
+    def __init__(self, by_cards: dict[int, BidModel]) -> None:
+        self.by_cards = dict(sorted(by_cards.items()))
+        top = max(self.by_cards)
+        first = min(self.by_cards)
+        # A hand of any size the rules allow finds its model by index.
+        self.table: list[BidModel] = []
+        current = self.by_cards[first]
+        for cards in range(top + 1):
+            current = self.by_cards.get(cards, current)
+            self.table.append(current)
+
+    def for_cards(self, cards: int) -> BidModel:
+        return self.table[min(cards, len(self.table) - 1)]
+
+    @classmethod
+    def load(cls, path: Path | str = MODEL_PATH) -> BidModels:
+        """The models of a file written by ``pocha train-reading``; a file of one
+        model (``weights`` and ``spread``) serves every hand size."""
+        return cls.load_data(json.loads(Path(path).read_text()))
+
+    @classmethod
+    def load_data(cls, data: dict[str, Any]) -> BidModels:
+        """The models of such a file's contents."""
+        if "by_cards" not in data:
+            return cls({1: BidModel(data["weights"], data["spread"])})
+        return cls(
+            {
+                part["cards_from"]: BidModel(part["weights"], part["spread"])
+                for part in data["by_cards"]
+            }
+        )
+
+
+def as_models(model: BidModel | BidModels | None) -> BidModels:
+    """``model`` as models by hand size (one model serves all); the shipped ones if
+    None."""
+    if model is None:
+        return shipped_model()
+    if isinstance(model, BidModel):
+        return BidModels({1: model})
+    return model
+
+
 @cache
-def shipped_model() -> BidModel:
-    return BidModel.load()
+def shipped_model() -> BidModels:
+    return BidModels.load()
 
 
 class BidReading:
     """The likelihood of the other seats' bids under a deal of the unseen cards."""
 
-    def __init__(self, obs: Observation, model: BidModel | None = None) -> None:
+    def __init__(self, obs: Observation, model: BidModel | BidModels | None = None) -> None:
         seat = obs.seat
         assert seat is not None
-        self.model = model = model or shipped_model()
         n = obs.players
         cards = obs.cards_per_player
+        self.model = model = as_models(model).for_cards(cards)
         played = [0] * n
         for s, card in obs.plays:
             played[s] |= BIT[card]
@@ -231,12 +281,17 @@ class BidReading:
 
 
 def modelled_bid(
-    st: HandState, rand: Callable[[], float], whole_deck: bool, model: BidModel | None = None
+    st: HandState,
+    rand: Callable[[], float],
+    whole_deck: bool,
+    model: BidModel | BidModels | None = None,
 ) -> int:
     """A bid for the seat to move drawn from the same model: how the reading expects
     a seat with this hand to bid.  ``whole_deck``: every card was dealt, so the dealer
-    holds the face-up trump card."""
-    model = model or shipped_model()
+    holds the face-up trump card.  The search passes the hand size's ``BidModel``, so
+    that the lookup is not paid at every modelled bid."""
+    if not isinstance(model, BidModel):
+        model = as_models(model).for_cards(st.cards)
     seat = st.turn
     dealer = seat == st.dealer
     mu = PLAYERS_FACTOR[st.n] * (

@@ -1,16 +1,21 @@
 """Training the model of how seats bid, which the reading of bids weighs deals by.
 
-``generate`` plays classic four-player games in ISMCTS self-play (the search
-the reading expects to meet, at 300 iterations a decision) and keeps every
-bid with what the bidder saw: its hand, the trump suit, the cards in hand, the
-bids before it, whether it deals and whether it holds the face-up trump card.
-Each game has its own seed, so the data is the same whatever the number of
-processes.
+``generate`` plays classic four-player games in which every seat bids as the
+``expert`` level's ISMCTS does (1,000 iterations, the search the reading
+expects to meet) and keeps every bid with what the bidder saw: its hand, the
+trump suit, the cards in hand, the bids before it, whether it deals and
+whether it holds the face-up trump card.  The cards are played by a far
+cheaper ISMCTS: the hands are dealt afresh each time, and a bid depends on the
+hand and the bids before it, not on how earlier hands were played.  Each game
+has its own seed, so the data is the same whatever the number of processes.
 
 ``fit`` finds the weights of ``ai.reading.BidModel``'s linear mean by least
 squares on four fifths of the games and picks the normal spread that gives the
 held-out fifth's bids the highest likelihood (over the bids each seat could
-make), reporting both against ``ai.hand_value``'s estimate alone.  ``pocha
+make), reporting both against ``ai.hand_value``'s estimate alone.  Then it fits
+one model per range of hand sizes (``CARD_RANGES``), each by ridge regression
+pulled towards the whole fit (so that a thin range stays near it), with its
+own pull and spread picked the same way.  ``pocha
 train-reading`` is the command; its output is ``ai/models/bid_reading.json``.
 """
 
@@ -33,8 +38,14 @@ from engine.game import Game
 from engine.observation import observe
 from engine.rules import Rules
 
-ITERATIONS = 300
-SPREADS = tuple(round(0.30 + 0.025 * i, 3) for i in range(21))
+#: Iterations a decision: the bids as ``expert`` searches them, the plays cheaply.
+BID_ITERATIONS = 1000
+PLAY_ITERATIONS = 30
+SPREADS = tuple(round(0.20 + 0.025 * i, 3) for i in range(25))
+#: The smallest hand size of each range that has a model of its own: a card alone is
+#: read differently from one of ten.
+CARD_RANGES = (1, 2, 3, 5, 7, 9)
+PULLS = (1.0, 4.0, 16.0, 64.0, 256.0)
 
 
 def play_game(seed: int, rules: Rules | None = None) -> list[dict[str, Any]]:
@@ -48,8 +59,10 @@ def play_game(seed: int, rules: Rules | None = None) -> list[dict[str, Any]]:
         seat = game.turn
         assert seat is not None
         obs = observe(game, seat)
-        decision = bot.decide(obs, Budget(iterations=ITERATIONS), rng.getrandbits(32))
-        if is_bid(decision.action):
+        bidding = any(is_bid(a) for a in obs.legal)
+        iterations = BID_ITERATIONS if bidding else PLAY_ITERATIONS
+        decision = bot.decide(obs, Budget(iterations=iterations), rng.getrandbits(32))
+        if bidding:
             out.append(
                 {
                     "game": seed,
@@ -135,10 +148,50 @@ def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
     est_spreads = {s: log_likelihood(est_test, test, s) for s in SPREADS}
     est_spread = max(est_spreads, key=lambda s: est_spreads[s])
     names = (*HAND_FEATURES, *SITUATION_FEATURES)
+    by_cards, ranges_report, ranged_total = [], [], 0.0
+    ends = (*CARD_RANGES[1:], 1 << 30)
+    for low, high in zip(CARD_RANGES, ends, strict=True):
+        rows = [i for i, r in enumerate(train) if low <= r["cards"] < high]
+        held_rows = [i for i, r in enumerate(test) if low <= r["cards"] < high]
+        xr, yr = x[rows], y[rows]
+        held_r = [test[i] for i in held_rows]
+        best: tuple[float, float, float, np.ndarray] | None = None
+        for pull in PULLS:
+            wr = np.linalg.solve(xr.T @ xr + pull * np.eye(len(w)), xr.T @ yr + pull * w)
+            means_r = x_test[held_rows] @ wr
+            for s in SPREADS:
+                ll = log_likelihood(means_r, held_r, s) if held_r else 0.0
+                if best is None or ll > best[0]:
+                    best = (ll, pull, s, wr)
+        assert best is not None
+        ll, pull, s, wr = best
+        ranged_total += ll * len(held_r)
+        by_cards.append(
+            {
+                "cards_from": low,
+                "weights": {n: round(float(v), 6) for n, v in zip(names, wr, strict=True)},
+                "spread": s,
+            }
+        )
+        whole = log_likelihood(means[held_rows], held_r, spread) if held_r else 0.0
+        ranges_report.append(
+            {
+                "cards_from": low,
+                "train_bids": len(rows),
+                "validation_bids": len(held_r),
+                "pull": pull,
+                "spread": s,
+                "validation_log_likelihood": round(ll, 4),
+                "whole_fit_validation_log_likelihood": round(whole, 4),
+            }
+        )
     return {
         "weights": {name: round(float(v), 6) for name, v in zip(names, w, strict=True)},
         "spread": spread,
+        "by_cards": by_cards,
         "report": {
+            "by_cards": ranges_report,
+            "by_cards_validation_log_likelihood": round(ranged_total / len(test), 4),
             "bids": len(records),
             "games": len(games),
             "train_bids": len(train),
@@ -153,8 +206,6 @@ def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
                 "validation_log_likelihood": round(est_spreads[est_spread], 4),
             },
             "calibration": calibration(means, y_test),
-            "exact_mean_bid": round(
-                float(np.mean(np.clip(np.rint(means), 0, None) == y_test)), 4
-            ),
+            "exact_mean_bid": round(float(np.mean(np.clip(np.rint(means), 0, None) == y_test)), 4),
         },
     }

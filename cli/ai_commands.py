@@ -392,11 +392,11 @@ def train(
 @click.option(
     "--games",
     type=click.IntRange(5),
-    default=48,
+    default=250,
     show_default=True,
     help="Classic four-player self-play games to learn from (about 112 bids each).",
 )
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=9001, show_default=True)
 @click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
 @click.option(
     "--data",
@@ -423,7 +423,7 @@ def train_reading(
     from rich.progress import Progress
 
     from ai.reading import MODEL_PATH
-    from ai.reading_training import ITERATIONS, fit, generate
+    from ai.reading_training import BID_ITERATIONS, fit, generate
 
     started = time.perf_counter()
     # The file to read the bids from, when --data names one that exists.
@@ -444,7 +444,7 @@ def train_reading(
     model["report"].update(
         {
             "self_play_games": games,
-            "iterations": ITERATIONS,
+            "iterations": BID_ITERATIONS,
             "seed": seed,
             "processes": processes or os.cpu_count(),
             # None when the bids were read from --data rather than played now.
