@@ -122,11 +122,6 @@ class BidModel:
         self.void_w = weights["side_voids_x_trumps"]
         self.singleton_w = weights["side_singletons_x_trumps"]
 
-    @classmethod
-    def load(cls, path: Path | str = MODEL_PATH) -> BidModel:
-        data = json.loads(Path(path).read_text())
-        return cls(data["weights"], data["spread"])
-
     def situation_mean(
         self, cards: int, earlier_bids: int, dealer: bool, holds_trump_card: bool
     ) -> float:
