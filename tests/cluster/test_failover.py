@@ -116,10 +116,11 @@ def test_without_a_replica_a_move_is_answered_not_replicated_and_stands(
 def test_a_change_that_writes_nothing_waits_for_no_replica(redis_server: RedisServer) -> None:
     # Without a replica every written move is `not_replicated`; a move over the rate limit
     # or on a stale version writes nothing (though it counts), and is refused as it would
-    # be without the wait.
+    # be without the wait. The move counters' windows are aligned to the clock: a day's,
+    # so that no window's edge falls among these moves.
     url = fresh_db_url(redis_server, 7)
     client = api(url, url, WAIT_REPLICAS=1, WAIT_TIMEOUT_MS=50, RATE_LIMITS="on",
-                 RATE_LIMIT_MOVES="3/minute")  # fmt: skip
+                 RATE_LIMIT_MOVES="3/day")  # fmt: skip
     created = create_game(client, humans(3), {"schedule": [3]}, seed=1)
     rng = random.Random(1)
     assert play_one(client, created, rng).status_code == 503
