@@ -19,7 +19,7 @@ from typing import Any
 
 from ai.bot import Bot, Budget
 from ai.cores import on_cores
-from ai.levels import BOTS, LEVELS, make_bot
+from ai.levels import BOTS, LEVELS, READING_BOTS, make_bot, reading_models
 from ai.stats import BotStats, summarize
 from engine.game import Game
 from engine.i18n import _
@@ -29,17 +29,49 @@ from engine.rules import Rules
 
 @dataclass(frozen=True)
 class Player:
-    """A seat's bot: a label for the tables, the bot and its budget."""
+    """A seat's bot: a label for the tables, the bot, its budget and, for a bot that
+    reads the bids, the file of its models of bidding (None: the shipped ones)."""
 
     label: str
     bot: str
     budget: Budget
+    reading_model: str | None = None
+
+    def make(self) -> Bot:
+        return make_bot(self.bot, self.reading_model)
 
 
 def parse_player(spec: str) -> Player:
     """``hard`` (a level), ``heuristic`` (a bot), ``ismcts:2000`` (iterations)
-    or ``ismcts:250ms`` (a time budget)."""
+    or ``ismcts:250ms`` (a time budget); any of them that reads the bids may end in
+    ``@FILE``, a file of models of bidding written by ``pocha train-reading``
+    (``master@old.json``), so that two models can sit at one table."""
     spec = spec.strip()
+    bare, at, path = spec.partition("@")
+    if at:
+        player = parse_player(bare)
+        if player.bot not in READING_BOTS:
+            raise ValueError(
+                _(
+                    "{spec} gives a model of bidding to {bot}, which does not read the bids; "
+                    "the bots that do are {bots}",
+                    spec=repr(spec),
+                    bot=player.bot,
+                    bots=", ".join(READING_BOTS),
+                )
+            )
+        try:
+            reading_models(path)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(
+                _(
+                    "cannot read the models of bidding in {path}, as pocha train-reading "
+                    "writes them: {error}",
+                    path=repr(path),
+                    error=str(exc) or type(exc).__name__,
+                )
+            ) from None
+        return Player(spec, player.bot, player.budget, path)
     if spec in LEVELS:
         level = LEVELS[spec]
         return Player(spec, level.bot, level.budget)
@@ -89,7 +121,7 @@ def play_game(
 ) -> dict[str, Any]:
     """Play one game; its record (bots per seat, per-hand results, timings)."""
     game = Game.new(rules, seed)
-    bots: list[Bot] = [make_bot(p.bot) for p in players]
+    bots: list[Bot] = [p.make() for p in players]
     n = rules.players
     decisions = [0] * n
     think = [0.0] * n

@@ -6,11 +6,15 @@ the service and the workers use, so a level means the same everywhere.
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+
 from ai.bot import Bot, Budget, Decision, Level
 from ai.heuristic import HeuristicBot
 from ai.ismcts import ISMCTSBot
 from ai.learned import LearnedBot
 from ai.random_bot import RandomBot
+from ai.reading import BidModels
 from engine.observation import Observation
 
 LEVELS: dict[str, Level] = {
@@ -67,7 +71,33 @@ BOTS = (
 )
 
 
-def make_bot(name: str) -> Bot:
+# The bots that read the other seats' bids, and so can be given a model of bidding
+# other than the shipped one (``make_bot(name, reading_model=...)``).
+READING_BOTS = ("ismcts-reading", "ismcts-modelled", "ismcts-rival")
+
+
+@cache
+def reading_models(path: str) -> BidModels:
+    """The models of bidding in a file of ``pocha train-reading``, read once a process."""
+    return BidModels.load(Path(path))
+
+
+def make_bot(name: str, reading_model: str | None = None) -> Bot:
+    """The bot called ``name``; a reading bot reads the bids by the models in the file
+    ``reading_model`` when it is given, by the shipped ones otherwise."""
+    if reading_model is not None:
+        if name not in READING_BOTS:
+            raise ValueError(
+                f"{name} does not read the bids, so it takes no model; the bots that do "
+                f"are {', '.join(READING_BOTS)}"
+            )
+        models = reading_models(reading_model)
+        if name == "ismcts-reading":
+            return ISMCTSBot(reading=True, bid_models=models, name=name)
+        rivalry = RIVALRY if name == "ismcts-rival" else 0.0
+        return ISMCTSBot(
+            reading=True, modelled_bids=True, rivalry=rivalry, bid_models=models, name=name
+        )
     if name == "random":
         return RandomBot()
     if name == "heuristic":

@@ -452,9 +452,13 @@ def run_match(
     game records (each also given to ``on_record`` as its game ends)."""
     if opponent not in OPPONENTS:
         raise ValueError(f"unknown opponent {opponent!r}; the opponents are {', '.join(OPPONENTS)}")
-    table = Table(
-        parse_player(ours), opponent, simulations, tuple((params or PARAMS).items()), uct_c
-    )
+    player = parse_player(ours)
+    if player.reading_model is not None:
+        # The bridge decides by level or bot name, as the service does.
+        raise ValueError(
+            f"{ours!r}: at OpenSpiel's table our bots read the bids by the shipped models only"
+        )
+    table = Table(player, opponent, simulations, tuple((params or PARAMS).items()), uct_c)
     n = int(dict(table.params)["players"])
     tasks = [
         _Task(table, d, s, (seat,))

@@ -63,7 +63,9 @@ def _play_arena(
     show_default=True,
     help="Comma-separated bots or levels, one per seat; a shorter list is repeated "
     "round the table (e.g. 'hard,heuristic' -> hard,heuristic,hard,heuristic). "
-    "A bot may carry a budget: ismcts:2000 (iterations) or ismcts:250ms.",
+    "A bot may carry a budget: ismcts:2000 (iterations) or ismcts:250ms; one that reads "
+    "the bids (master, ismcts-modelled, ...) may end in @FILE, models of bidding written "
+    "by pocha train-reading (master@mine.json,master).",
 )
 @click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
 @click.option(

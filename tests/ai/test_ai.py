@@ -201,3 +201,18 @@ def test_arena_ismcts_beats_random_by_a_wide_margin() -> None:
     assert smart.ci95 is not None and rnd.ci95 is not None
     assert smart.mean_score - smart.ci95 > rnd.mean_score + rnd.ci95
     assert smart.exact_rate > rnd.exact_rate
+
+
+def test_a_reading_level_takes_a_file_of_models_of_bidding() -> None:
+    from ai.levels import reading_models
+    from ai.reading import MODEL_PATH
+
+    player = parse_player(f"master@{MODEL_PATH}")
+    assert (player.bot, player.budget) == (LEVELS["master"].bot, LEVELS["master"].budget)
+    assert player.reading_model == str(MODEL_PATH)
+    bot = player.make()
+    assert isinstance(bot, ISMCTSBot)
+    assert bot.bid_models is reading_models(str(MODEL_PATH))
+    assert parse_player("master").make().bid_models is None  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="does not read the bids"):
+        make_bot("heuristic", str(MODEL_PATH))

@@ -206,3 +206,10 @@ def test_cli_arena_openspiel_refuses_an_unknown_bot() -> None:
     result = CliRunner().invoke(pocha, ["arena-openspiel", "--bot", "nobody", "--deals", "1"])
     assert result.exit_code != 0
     assert "unknown bot" in result.output
+
+
+def test_our_bots_sit_at_openspiels_table_with_the_shipped_models_only() -> None:
+    from ai.reading import MODEL_PATH
+
+    with pytest.raises(ValueError, match="shipped models only"):
+        run_match(f"master@{MODEL_PATH}", "honest", 10, 1, processes=1)

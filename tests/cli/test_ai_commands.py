@@ -93,3 +93,39 @@ def test_two_bots_get_their_difference_paired_by_deal(tmp_path: Path) -> None:
     assert "(4 deals)" in shown.output
     # Three bots: no single difference to give.
     assert "difference" not in json.loads(arena("--bots", "random,heuristic,easy", "--json").output)
+
+
+def test_two_models_of_bidding_sit_at_one_table(tmp_path: Path) -> None:
+    """A reading bot given a file of models (``@FILE``) is a bot of its own at the table,
+    so a trained model can be measured against the shipped one."""
+    from ai.reading import MODEL_PATH
+
+    other = tmp_path / "other.json"
+    data = json.loads(MODEL_PATH.read_text())
+    for part in data["by_cards"]:
+        part["spread"] *= 2
+    other.write_text(json.dumps(data))
+    mine = f"ismcts-modelled:20@{other}"
+    shown = arena("--players", "4", "--bots", f"{mine},ismcts-modelled:20", "--games", "1",
+                  "--rules", '{"schedule": [2]}', "--json")  # fmt: skip
+    assert shown.exit_code == 0, shown.output
+    result = json.loads(shown.output)
+    assert {bot["bot"] for bot in result["bots"]} == {mine, "ismcts-modelled:20"}
+    assert {result["difference"]["bot"], result["difference"]["other"]} == {
+        mine,
+        "ismcts-modelled:20",
+    }
+
+
+def test_a_model_of_bidding_is_refused_where_it_cannot_be_read_or_used(tmp_path: Path) -> None:
+    shown = arena("--bots", f"hard@{tmp_path / 'x.json'},random")
+    assert shown.exit_code == 1
+    assert "does not read the bids" in shown.output and "ismcts-modelled" in shown.output
+    shown = arena("--bots", f"master@{tmp_path / 'missing.json'},random")
+    assert shown.exit_code == 1
+    assert "cannot read the models of bidding" in shown.output
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"by_cards": [{"cards_from": 1, "weights": {}, "spread": 0.3}]}')
+    shown = arena("--bots", f"master@{broken},random")
+    assert shown.exit_code == 1
+    assert "cannot read the models of bidding" in shown.output
