@@ -85,6 +85,7 @@ def reading_models(path: str) -> BidModels:
 def make_bot(name: str, reading_model: str | None = None) -> Bot:
     """The bot called ``name``; a reading bot reads the bids by the models in the file
     ``reading_model`` when it is given, by the shipped ones otherwise."""
+    models = None
     if reading_model is not None:
         if name not in READING_BOTS:
             raise ValueError(
@@ -92,12 +93,6 @@ def make_bot(name: str, reading_model: str | None = None) -> Bot:
                 f"are {', '.join(READING_BOTS)}"
             )
         models = reading_models(reading_model)
-        if name == "ismcts-reading":
-            return ISMCTSBot(reading=True, bid_models=models, name=name)
-        rivalry = RIVALRY if name == "ismcts-rival" else 0.0
-        return ISMCTSBot(
-            reading=True, modelled_bids=True, rivalry=rivalry, bid_models=models, name=name
-        )
     if name == "random":
         return RandomBot()
     if name == "heuristic":
@@ -107,12 +102,18 @@ def make_bot(name: str, reading_model: str | None = None) -> Bot:
     if name == "ismcts-random":
         return ISMCTSBot(playout="random", name="ismcts-random")
     if name == "ismcts-reading":
-        return ISMCTSBot(reading=True, name="ismcts-reading")
+        return ISMCTSBot(reading=True, bid_models=models, name="ismcts-reading")
     if name == "ismcts-modelled":
-        return ISMCTSBot(reading=True, modelled_bids=True, name="ismcts-modelled")
+        return ISMCTSBot(
+            reading=True, modelled_bids=True, bid_models=models, name="ismcts-modelled"
+        )
     if name == "ismcts-rival":
         return ISMCTSBot(
-            reading=True, modelled_bids=True, rivalry=RIVALRY, name="ismcts-rival"
+            reading=True,
+            modelled_bids=True,
+            rivalry=RIVALRY,
+            bid_models=models,
+            name="ismcts-rival",
         )
     if name == "learned":
         return LearnedBot()
