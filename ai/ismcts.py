@@ -37,7 +37,9 @@ from collections.abc import Callable
 
 from ai.bot import ActionStat, Budget, Decision, legal_actions
 from ai.hand_value import hand_estimate
-from ai.reading import BidModels, BidReading, as_models, modelled_bid
+from ai.location import LocationModel, LocationReading
+from ai.location import reads as reads_locations
+from ai.reading import BidModels, BidReading, as_models, cumulative_weights, modelled_bid
 from engine.actions import BID_BASE
 from engine.cards import CardSet
 from engine.deals import DealSampler, state_from_observation
@@ -149,6 +151,9 @@ class ISMCTSBot:
         modelled_bids: bool = False,
         rivalry: float = 0.0,
         bid_models: BidModels | None = None,
+        locations: bool = False,
+        location_bids: bool = False,
+        location_model: LocationModel | None = None,
     ) -> None:
         self.name = name
         self.playout = PLAYOUTS[playout]
@@ -162,6 +167,13 @@ class ISMCTSBot:
         self.rivalry = rivalry
         # The reading's models of how seats bid: the shipped ones unless given.
         self.bid_models = bid_models
+        # Deal from a pool weighted by the learned model of where the unseen cards are
+        # (ai.location), on the games it reads; with location_bids, by the bids' reading
+        # too, although the model has read the bids already.
+        self.locations = locations
+        self.location_bids = location_bids
+        # The model of card locations: the shipped one unless given.
+        self.location_model = location_model
 
     def decide(
         self,
@@ -219,12 +231,23 @@ class ISMCTSBot:
             [hand_points(rules, b, w) * scale for w in range(obs.cards_per_player + 1)]
             for b in range(obs.cards_per_player + 1)
         ]
-        sampler = DealSampler(infer(obs))
+        knowledge = infer(obs)
+        sampler = DealSampler(knowledge)
         own = obs.hand
         base = state_from_observation(obs, sampler.sample(own, rng))
         pool: list[list[CardSet]] = []
         cum: list[float] = []
-        if self.reading:
+        if self.locations and reads_locations(obs) and (obs.plays or any(
+            b is not None for b in obs.bids
+        )):
+            located = LocationReading(obs, knowledge, self.location_model)
+            pool = [sampler.sample(own, rng) for _ in range(READING_POOL)]
+            logs = [located.log_weight(h) for h in pool]
+            if self.location_bids:
+                reading = BidReading(obs, self.bid_models)
+                logs = [lw + reading.log_weight(h) for lw, h in zip(logs, pool, strict=True)]
+            cum = cumulative_weights(logs)
+        elif self.reading:
             reading = BidReading(obs, self.bid_models)
             if reading.informative:
                 pool = [sampler.sample(own, rng) for _ in range(READING_POOL)]

@@ -67,6 +67,8 @@ BOTS = (
     "ismcts-reading",
     "ismcts-modelled",
     "ismcts-rival",
+    "ismcts-located",
+    "ismcts-located-bids",
     "learned",
 )
 
@@ -114,6 +116,23 @@ def make_bot(name: str, reading_model: str | None = None) -> Bot:
             rivalry=RIVALRY,
             bid_models=models,
             name="ismcts-rival",
+        )
+    if name == "ismcts-located":
+        return ISMCTSBot(
+            reading=True,
+            modelled_bids=True,
+            locations=True,
+            bid_models=models,
+            name="ismcts-located",
+        )
+    if name == "ismcts-located-bids":
+        return ISMCTSBot(
+            reading=True,
+            modelled_bids=True,
+            locations=True,
+            location_bids=True,
+            bid_models=models,
+            name="ismcts-located-bids",
         )
     if name == "learned":
         return LearnedBot()

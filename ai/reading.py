@@ -265,14 +265,20 @@ class BidReading:
         """Running sums of the deals' likelihoods, scaled so that the likeliest is 1:
         draw a deal in proportion to its likelihood with ``bisect`` on a uniform draw
         times the last sum."""
-        logs = [self.log_weight(h) for h in deals]
-        top = max(logs)
-        out = []
-        running = 0.0
-        for lw in logs:
-            running += math.exp(lw - top)
-            out.append(running)
-        return out
+        return cumulative_weights([self.log_weight(h) for h in deals])
+
+
+def cumulative_weights(logs: list[float]) -> list[float]:
+    """Running sums of the likelihoods whose logs are ``logs``, scaled so that the
+    likeliest is 1."""
+    top = max(logs)
+    out = []
+    running = 0.0
+    exp = math.exp
+    for lw in logs:
+        running += exp(lw - top)
+        out.append(running)
+    return out
 
 
 def modelled_bid(

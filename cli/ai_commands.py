@@ -14,6 +14,12 @@ from typing import Any
 
 import click
 
+# The self-play and the epochs the shipped model of card locations was trained with
+# (docs/model-card.md); here rather than in ai.location_training, which this module
+# imports only when the command runs.
+LOCATION_GAMES = 320
+LOCATION_EPOCHS = 10
+
 
 def _rules_and_lineup(
     rules_json: str, players: int, bots: str, rules_cls: Any, parse_player: Any, invalid: Any
@@ -463,6 +469,95 @@ def train_reading(
         f"spread {model['spread']}, validation log-likelihood "
         f"{report['validation_log_likelihood']:.4f} (the estimate alone "
         f"{report['estimate_alone']['validation_log_likelihood']:.4f}); model in {path}"
+    )
+
+
+@click.command("train-location")
+@click.option(
+    "--games",
+    type=click.IntRange(2),
+    default=LOCATION_GAMES,
+    show_default=True,
+    help="Classic four-player self-play games to learn from (about 2,600 views each).",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--epochs", type=click.IntRange(1), default=LOCATION_EPOCHS, show_default=True)
+@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
+@click.option(
+    "--data",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Keep the self-play views here (.npz): read them if the file exists, else "
+    "write them.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where the model goes (default: the shipped ai/models/location.npz).",
+)
+def train_location(
+    games: int,
+    seed: int,
+    epochs: int,
+    processes: int | None,
+    data: str | None,
+    out: str | None,
+) -> None:
+    """Train the model of where the unseen cards are that the master level deals by
+    (ISMCTS self-play, then a perceptron): the shipped one comes from the defaults."""
+    import os
+    import time
+    from pathlib import Path
+
+    import numpy as np
+    from rich.progress import Progress
+
+    from ai.location import MODEL_PATH
+    from ai.location_training import BID_ITERATIONS, PLAY_ITERATIONS, fit, generate
+
+    started = time.perf_counter()
+    read = data if data and os.path.exists(data) else None
+    if read:
+        with np.load(read) as f:
+            views = {k: f[k] for k in f.files}
+        click.echo(f"self-play views read from {read}", err=True)
+    else:
+        with Progress(disable=not sys.stderr.isatty()) as bar:
+            played = _self_play_progress(bar, started, "games")
+            views = generate(games, seed, processes, played)
+        if data:
+            np.savez(data, **views)  # type: ignore[arg-type]
+    generated = time.perf_counter()
+
+    def fitted(epoch: int, report: dict[str, float]) -> None:
+        click.echo(
+            f"epoch {epoch}/{epochs}: held-out log-likelihood {report['log_likelihood']:.4f}",
+            err=True,
+        )
+
+    weights, report = fit(views, seed=seed, epochs=epochs, progress=fitted)
+    path = Path(out) if out else MODEL_PATH
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **weights)  # type: ignore[arg-type]
+    summary: dict[str, Any] = {
+        **report,
+        "self_play_games": games if not read else None,
+        "views": len(views["x"]),
+        "bid_iterations": BID_ITERATIONS,
+        "play_iterations": PLAY_ITERATIONS,
+        "seed": seed,
+        "epochs": epochs,
+        "processes": processes or os.cpu_count(),
+        # None when the views were read from --data rather than played now.
+        "self_play_seconds": None if read else round(generated - started, 1),
+        "fit_seconds": round(time.perf_counter() - generated, 1),
+    }
+    path.with_suffix(".json").write_text(json.dumps(summary, indent=2) + "\n")
+    click.echo(
+        f"{len(views['x'])} views; self-play {generated - started:.0f} s; held-out "
+        f"log-likelihood {report['log_likelihood']:.4f} a card (a uniform guess "
+        f"{report['uniform_log_likelihood']:.4f}); model in {path}"
     )
 
 

@@ -574,6 +574,7 @@ def _register_ai_commands() -> None:
         bench_ismcts,
         calibrate,
         train,
+        train_location,
         train_reading,
     )
 
@@ -583,6 +584,7 @@ def _register_ai_commands() -> None:
     pocha.add_command(calibrate)
     pocha.add_command(train)
     pocha.add_command(train_reading)
+    pocha.add_command(train_location)
     bench.add_command(bench_ismcts)
     bench.add_command(bench_decisions)
 
