@@ -237,9 +237,13 @@ class ISMCTSBot:
         base = state_from_observation(obs, sampler.sample(own, rng))
         pool: list[list[CardSet]] = []
         cum: list[float] = []
-        if self.locations and reads_locations(obs) and (obs.plays or any(
-            b is not None for b in obs.bids
-        )):
+        # With location_bids the bids are read by their own model, and the cards' model
+        # joins it once cards have been played (before that it reads only the bids).
+        if self.location_bids:
+            locating = bool(obs.plays)
+        else:
+            locating = bool(obs.plays) or any(b is not None for b in obs.bids)
+        if self.locations and reads_locations(obs) and locating:
             located = LocationReading(obs, knowledge, self.location_model)
             pool = [sampler.sample(own, rng) for _ in range(READING_POOL)]
             logs = [located.log_weight(h) for h in pool]

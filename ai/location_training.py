@@ -117,10 +117,10 @@ def fit(
     data: dict[str, np.ndarray],
     seed: int = 0,
     hidden: tuple[int, ...] = (256, 256),
-    epochs: int = 10,
+    epochs: int = 4,
     batch: int = 512,
-    learning_rate: float = 1e-3,
-    weight_decay: float = 1e-4,
+    learning_rate: float = 5e-4,
+    weight_decay: float = 1e-2,
     progress: Callable[[int, dict[str, float]], None] | None = None,
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Fit the perceptron; the weights of the epoch that read the held-out games best,

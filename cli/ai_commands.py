@@ -18,7 +18,7 @@ import click
 # (docs/model-card.md); here rather than in ai.location_training, which this module
 # imports only when the command runs.
 LOCATION_GAMES = 320
-LOCATION_EPOCHS = 10
+LOCATION_EPOCHS = 4
 
 
 def _rules_and_lineup(

@@ -13,6 +13,7 @@ from ai.location import (
     CARDS,
     FEATURES,
     LOCATIONS,
+    MODEL_PATH,
     UNDEALT,
     LocationModel,
     LocationReading,
@@ -189,3 +190,12 @@ def test_a_bot_reading_the_locations_plays_legal_moves_to_the_end() -> None:
         decision = bot.decide(obs, Budget(iterations=40), rng.getrandbits(32))
         assert decision.action in obs.legal
         game.apply(seat, decision.action)
+
+
+def test_the_shipped_model_reads_fresh_games_better_than_the_hand_sizes() -> None:
+    rules = Rules(schedule=[5, 7, 10], tiebreak=False)
+    parts = [play_game(seed, rules, CHEAP) for seed in (101, 102)]
+    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    weights = dict(np.load(MODEL_PATH))
+    report = evaluate(weights, data, np.arange(len(data["x"])))
+    assert report["log_likelihood"] > report["hand_sizes_log_likelihood"] + 0.005
