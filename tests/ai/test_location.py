@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import numpy as np
 
@@ -199,3 +201,23 @@ def test_the_shipped_model_reads_fresh_games_better_than_the_hand_sizes() -> Non
     weights = dict(np.load(MODEL_PATH))
     report = evaluate(weights, data, np.arange(len(data["x"])))
     assert report["log_likelihood"] > report["hand_sizes_log_likelihood"] + 0.005
+
+
+def test_train_location_fits_kept_views_and_writes_the_model(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from cli.main import pocha
+
+    parts = [play_game(seed, SHORT, CHEAP) for seed in range(10)]
+    data = tmp_path / "views.npz"
+    np.savez(data, **{k: np.concatenate([p[k] for p in parts]) for k in parts[0]})  # type: ignore[arg-type]
+    out = tmp_path / "location.npz"
+    result = CliRunner().invoke(
+        pocha, ["train-location", "--data", str(data), "--out", str(out), "--epochs", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.with_suffix(".json").read_text())
+    assert report["self_play_seconds"] is None  # read, not played
+    assert report["views"] == sum(len(p["x"]) for p in parts)
+    model = LocationModel.load(out)
+    assert len(model.layers) == 3
