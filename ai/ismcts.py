@@ -20,7 +20,10 @@ by the tree's statistics, which pool every hand they might hold.  With
 ``rivalry`` r, the searching seat's reward is its hand score less r times the
 mean of the other seats' (Pocha is won on the total, so another seat's missed
 bid is worth something to it); the other seats are still modelled as playing
-for their own score alone.
+for their own score alone.  With ``locations``, on the classic four-player game, the
+pool is weighed by a learned model of where each unseen card is (``ai.location``)
+instead of by the bids; with ``location_bids`` too, by the bids as before and by that
+model once cards have been played.
 
 The hot loop works on the engine's fast ``HandState`` and its ``legal_cards``;
 the tree's actions are the engine's (``engine.actions``): a card is its index

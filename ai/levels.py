@@ -75,7 +75,13 @@ BOTS = (
 
 # The bots that read the other seats' bids, and so can be given a model of bidding
 # other than the shipped one (``make_bot(name, reading_model=...)``).
-READING_BOTS = ("ismcts-reading", "ismcts-modelled", "ismcts-rival")
+READING_BOTS = (
+    "ismcts-reading",
+    "ismcts-modelled",
+    "ismcts-rival",
+    "ismcts-located",
+    "ismcts-located-bids",
+)
 
 
 @cache
