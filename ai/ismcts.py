@@ -242,11 +242,11 @@ class ISMCTSBot:
         cum: list[float] = []
         # With location_bids the bids are read by their own model, and the cards' model
         # joins it once cards have been played (before that it reads only the bids).
-        if self.location_bids:
-            locating = bool(obs.plays)
-        else:
-            locating = bool(obs.plays) or any(b is not None for b in obs.bids)
-        if self.locations and reads_locations(obs) and locating:
+        if (
+            self.locations
+            and reads_locations(obs)
+            and (obs.plays or (not self.location_bids and any(b is not None for b in obs.bids)))
+        ):
             located = LocationReading(obs, knowledge, self.location_model)
             pool = [sampler.sample(own, rng) for _ in range(READING_POOL)]
             logs = [located.log_weight(h) for h in pool]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from ai.bot import Bot, Budget, Decision, Level
 from ai.heuristic import HeuristicBot
@@ -74,14 +75,21 @@ BOTS = (
 
 
 # The bots that read the other seats' bids, and so can be given a model of bidding
-# other than the shipped one (``make_bot(name, reading_model=...)``).
-READING_BOTS = (
-    "ismcts-reading",
-    "ismcts-modelled",
-    "ismcts-rival",
-    "ismcts-located",
-    "ismcts-located-bids",
-)
+# other than the shipped one (``make_bot(name, reading_model=...)``): each an ISMCTSBot
+# with these options.
+READING_OPTIONS: dict[str, dict[str, Any]] = {
+    "ismcts-reading": {"reading": True},
+    "ismcts-modelled": {"reading": True, "modelled_bids": True},
+    "ismcts-rival": {"reading": True, "modelled_bids": True, "rivalry": RIVALRY},
+    "ismcts-located": {"reading": True, "modelled_bids": True, "locations": True},
+    "ismcts-located-bids": {
+        "reading": True,
+        "modelled_bids": True,
+        "locations": True,
+        "location_bids": True,
+    },
+}
+READING_BOTS = tuple(READING_OPTIONS)
 
 
 @cache
@@ -109,37 +117,8 @@ def make_bot(name: str, reading_model: str | None = None) -> Bot:
         return ISMCTSBot()
     if name == "ismcts-random":
         return ISMCTSBot(playout="random", name="ismcts-random")
-    if name == "ismcts-reading":
-        return ISMCTSBot(reading=True, bid_models=models, name="ismcts-reading")
-    if name == "ismcts-modelled":
-        return ISMCTSBot(
-            reading=True, modelled_bids=True, bid_models=models, name="ismcts-modelled"
-        )
-    if name == "ismcts-rival":
-        return ISMCTSBot(
-            reading=True,
-            modelled_bids=True,
-            rivalry=RIVALRY,
-            bid_models=models,
-            name="ismcts-rival",
-        )
-    if name == "ismcts-located":
-        return ISMCTSBot(
-            reading=True,
-            modelled_bids=True,
-            locations=True,
-            bid_models=models,
-            name="ismcts-located",
-        )
-    if name == "ismcts-located-bids":
-        return ISMCTSBot(
-            reading=True,
-            modelled_bids=True,
-            locations=True,
-            location_bids=True,
-            bid_models=models,
-            name="ismcts-located-bids",
-        )
+    if name in READING_OPTIONS:
+        return ISMCTSBot(name=name, bid_models=models, **READING_OPTIONS[name])
     if name == "learned":
         return LearnedBot()
     raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")

@@ -25,6 +25,7 @@ games of four players with the 40-card deck only.  Inference is numpy only.
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 from pathlib import Path
 
@@ -73,8 +74,6 @@ def side_suit_orders() -> tuple[np.ndarray, np.ndarray]:
     with the side suits in the ``i``-th order (the trump suit stays first).  The side
     suits are alike to the game, so the training shows the model each view in all
     six."""
-    import itertools
-
     features = []
     cards = []
     for order in itertools.permutations((1, 2, 3)):

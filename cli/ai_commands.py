@@ -291,6 +291,33 @@ def _self_play_progress(bar: Any, started: float, unit: str) -> Callable[[int, i
     return played
 
 
+def _kept_or_played(
+    data: str | None,
+    what: str,
+    play: Callable[[Callable[[int, int], None]], Any],
+    load: Callable[[str], Any],
+    save: Callable[[str, Any], None],
+) -> tuple[Any, bool]:
+    """A training's self-play: read from ``data`` when it names a file that exists (and
+    True), else played by ``play(progress)`` over games and kept in ``data`` when it is
+    named (and False)."""
+    import os
+    import time
+
+    from rich.progress import Progress
+
+    if data and os.path.exists(data):
+        kept = load(data)
+        click.echo(f"self-play {what} read from {data}", err=True)
+        return kept, True
+    started = time.perf_counter()
+    with Progress(disable=not sys.stderr.isatty()) as bar:
+        played = play(_self_play_progress(bar, started, "games"))
+    if data:
+        save(data, played)
+    return played, False
+
+
 @click.command("train")
 @click.option(
     "--hands",
@@ -428,25 +455,21 @@ def train_reading(
     import time
     from pathlib import Path
 
-    from rich.progress import Progress
-
     from ai.reading import MODEL_PATH
     from ai.reading_training import BID_ITERATIONS, fit, generate
 
+    def load(path: str) -> list[dict[str, Any]]:
+        with open(path) as f:
+            return [json.loads(line) for line in f]
+
+    def save(path: str, bids: list[dict[str, Any]]) -> None:
+        with open(path, "w") as f:
+            f.writelines(json.dumps(b) + "\n" for b in bids)
+
     started = time.perf_counter()
-    # The file to read the bids from, when --data names one that exists.
-    read = data if data and os.path.exists(data) else None
-    if read:
-        with open(read) as f:
-            bids = [json.loads(line) for line in f]
-        click.echo(f"self-play bids read from {read}", err=True)
-    else:
-        with Progress(disable=not sys.stderr.isatty()) as bar:
-            played = _self_play_progress(bar, started, "games")
-            bids = generate(games, seed, processes, played)
-        if data:
-            with open(data, "w") as f:
-                f.writelines(json.dumps(b) + "\n" for b in bids)
+    bids, read = _kept_or_played(
+        data, "bids", lambda played: generate(games, seed, processes, played), load, save
+    )
     generated = time.perf_counter()
     model = fit(bids, seed=seed)
     model["report"].update(
@@ -504,30 +527,28 @@ def train_location(
     data: str | None,
     out: str | None,
 ) -> None:
-    """Train the model of where the unseen cards are that the master level deals by
-    (ISMCTS self-play, then a perceptron): the shipped one comes from the defaults."""
+    """Train the model of where the unseen cards are that the ismcts-located bots deal
+    by (ISMCTS self-play, then a perceptron): the shipped one comes from the defaults."""
     import os
     import time
     from pathlib import Path
 
     import numpy as np
-    from rich.progress import Progress
 
     from ai.location import MODEL_PATH
     from ai.location_training import BID_ITERATIONS, PLAY_ITERATIONS, fit, generate
 
+    def load(path: str) -> dict[str, np.ndarray]:
+        with np.load(path) as f:
+            return {k: f[k] for k in f.files}
+
+    def save(path: str, views: dict[str, np.ndarray]) -> None:
+        np.savez(path, **views)  # type: ignore[arg-type]
+
     started = time.perf_counter()
-    read = data if data and os.path.exists(data) else None
-    if read:
-        with np.load(read) as f:
-            views = {k: f[k] for k in f.files}
-        click.echo(f"self-play views read from {read}", err=True)
-    else:
-        with Progress(disable=not sys.stderr.isatty()) as bar:
-            played = _self_play_progress(bar, started, "games")
-            views = generate(games, seed, processes, played)
-        if data:
-            np.savez(data, **views)  # type: ignore[arg-type]
+    views, read = _kept_or_played(
+        data, "views", lambda played: generate(games, seed, processes, played), load, save
+    )
     generated = time.perf_counter()
 
     def fitted(epoch: int, report: dict[str, float]) -> None:
