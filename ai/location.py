@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.cards import BIT
+from engine.cards import BIT, iter_cards
 from engine.inference import Knowledge
 from engine.observation import Observation
 
@@ -137,10 +137,8 @@ def _relative_bits(cards: int, trump: int) -> int:
 
 
 def _put_bits(x: np.ndarray, at: int, cards: int) -> None:
-    while cards:
-        low = cards & -cards
-        x[at + low.bit_length() - 1] = 1.0
-        cards ^= low
+    for card in iter_cards(cards):
+        x[at + card] = 1.0
 
 
 def location_features(obs: Observation, knowledge: Knowledge) -> np.ndarray:

@@ -42,6 +42,7 @@ from ai.location import (
     side_suit_orders,
 )
 from engine.actions import is_bid
+from engine.cards import iter_cards
 from engine.game import Game
 from engine.inference import infer
 from engine.observation import observe
@@ -79,11 +80,8 @@ def play_game(
             for s in range(PLAYERS):
                 if s == seat:
                     continue
-                cards = hands[s]
-                while cards:
-                    low = cards & -cards
-                    truth[relative_card(low.bit_length() - 1, obs.trump)] = (s - seat) % 4 - 1
-                    cards ^= low
+                for card in iter_cards(hands[s]):
+                    truth[relative_card(card, obs.trump)] = (s - seat) % 4 - 1
             xs.append(location_features(obs, knowledge))
             targets.append(target)
             wheres.append(where)
