@@ -24,14 +24,15 @@ Redis restarted) or by Redis (a job taken off its queue by a worker just as Redi
 reads `queued` but is in no queue). So the watchdog also looks at the tasks whose check
 time has passed, in the due sets (`core.keys.due_keys`: `pocha:tasks` on one Redis, one
 per hash slot on a cluster), and at their current job through RQ's API: waiting in its
-queue, scheduled or started is fine; missing, queued but in no queue, started but in no
-started registry (RQ would never see it stop), failed for good, stopped, or finished
-without finishing its task (a crash between the two) means the task is queued again as a
-new job, a recovery. Jobs learn how many recoveries came before them (the `recovery`
-keyword) and play safer each time; after `MAX_RECOVERIES` the task's `give_up` function
-is called. Duplicate work is harmless by design: a bot move
-is written only if the game is still at the version it was decided on, a match game's
-progress only if it is still at the step it started from.
+queue, scheduled or started is fine; missing, queued but in no queue (on two sweeps in a
+row: a worker holds a job so for an instant), started but in no started registry (RQ
+would never see it stop), failed for good, stopped, or finished without finishing its
+task (a crash between the two) means the task is queued again as a new job, a recovery.
+Jobs learn how many recoveries came before them (the `recovery` keyword) and play safer
+each time; after `MAX_RECOVERIES` the task's `give_up` function is called. Duplicate
+work is harmless by design: a bot move is written only if the game is still at the
+version it was decided on, a match game's progress only if it is still at the step it
+started from.
 
 Tasks live in the store, beside the games and matches they work on (a task's key carries
 their hash tag); their jobs live on the queue Redis (`core.redises`). The functions here
@@ -356,6 +357,8 @@ class SweepReport:
     #: Timers that fell due and had their first job queued.
     fired: list[str] = field(default_factory=list)
     recovered: list[str] = field(default_factory=list)
+    #: Tasks whose job read taken off its queue but not started, to be looked at again.
+    looking_again: list[str] = field(default_factory=list)
     given_up: list[str] = field(default_factory=list)
 
 
@@ -378,13 +381,13 @@ def sweep(
         return report
     pipe = r.store.pipeline(transaction=False)
     for key in keys:
-        pipe.hmget(task_key(key), ["job", "recoveries", "timer"])
+        pipe.hmget(task_key(key), ["job", "recoveries", "timer", "lost"])
     tasks = pipe.execute()
     jobs = _fetch_jobs(r.queues, [None if job is None else text(job) for job, *_ in tasks])
     # Read after the jobs: a job that ends in between reads started and is in no registry
     # any more, but its task has ended or moved on with it, so queueing it again does nothing.
     running = _running_job_ids(r.queues) if any(_is_started(job) for job in jobs) else set()
-    for key, (job_raw, recoveries_raw, timer), job in zip(keys, tasks, jobs, strict=True):
+    for key, (job_raw, recoveries_raw, timer, lost), job in zip(keys, tasks, jobs, strict=True):
         report.looked_at += 1
         if job_raw is None:
             # Finished (or expired) since it was listed.
@@ -395,8 +398,15 @@ def sweep(
             continue
         try:
             status = _status(r.queues, job, running)
+            job_id = text(job_raw)
+            if status == _TAKEN_UNSTARTED and (lost is None or text(lost) != job_id):
+                _look_again(r, key, job_id, timing, now)
+                report.looking_again.append(key)
+                continue
+            if lost is not None:
+                r.store.hdel(task_key(key), "lost")
             recoveries = int(recoveries_raw or 0)
-            _look_after(r, key, text(job_raw), recoveries, status, timing, now, report)
+            _look_after(r, key, job_id, recoveries, status, timing, now, report)
         except (redis.RedisError, StopRequested):
             raise  # Redis's trouble is the worker's; a stop asked for ends the sweep
         except Exception:
@@ -499,6 +509,18 @@ def _fetch_jobs(connection: redis.Redis, job_ids: Sequence[str | None]) -> list[
 
 #: A job in one of these is waiting for a worker in RQ (a retry may be scheduled).
 _WAITING = ("queued", "scheduled", "deferred")
+#: Taken off its queue and never started: lost, or in a worker's hands for an instant.
+_TAKEN_UNSTARTED = "queued, but in no queue"
+
+
+def _look_again(r: Redises, key: str, job_id: str, timing: Timing, now: float) -> None:
+    """A job that reads taken and unstarted is most likely in a worker's hands, between
+    the worker taking it off its queue and marking it started (a few milliseconds), so it
+    is only noted, and looked at again at the next sweep: still unstarted then, it is lost.
+    Queueing it at once would have the task done twice whenever a sweep falls in between."""
+    log.info("task %s: job %s is taken but not started; looking again", key, job_id)
+    r.store.hset(task_key(key), "lost", job_id)
+    _check_at(r, key, now + timing.sweep)
 
 
 def _look_after(
@@ -537,7 +559,8 @@ def _status(connection: redis.Redis, job: Job | None, running: set[str]) -> str:
     but is in no queue, and nobody would do it. So a `queued` job is looked for in its
     queue, and its status read again after that: only a job still `queued` then and absent
     from its queue is lost. A worker caught between its two round trips looks lost too,
-    for an instant: then the task is done twice, which is harmless by design. A started
+    for an instant, so the sweep looks again before it queues such a job (`_look_again`).
+    A started
     job is RQ's to look after through its started registry (`running`, the ids there),
     as long as it is in it."""
     if job is None:
@@ -551,7 +574,7 @@ def _status(connection: redis.Redis, job: Job | None, running: set[str]) -> str:
         status = _text_of(job.get_status(refresh=True))
     except InvalidJobOperation:
         return "missing"  # gone meanwhile
-    return "queued, but in no queue" if status == "queued" else status
+    return _TAKEN_UNSTARTED if status == "queued" else status
 
 
 def _is_started(job: Job | None) -> TypeGuard[Job]:

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from rq import Queue
 from rq.job import Job
 
-from core.keys import SWEEP_LOCK, TASKS_DUE, game_key
+from core.keys import SWEEP_LOCK, TASKS_DUE, game_key, task_key
 from core.matches import game_task_key
 from core.queues import SERIALIZER, TURNS, Timing, queue
 from core.tasks import (
@@ -110,12 +110,40 @@ def test_a_turn_taken_off_its_queue_by_a_worker_that_never_started_it_is_queued_
     assert taken is not None
     job = taken[0]
     assert job.id == current_job_id(connection, key) and job.get_status() == "queued"
-    report = sweep_at(connection, time.time() + LATER)
-    assert report.recovered == [key]
+    # A worker may be between taking it and starting it: the first look only notes it.
+    later = time.time() + LATER
+    report = sweep_at(connection, later)
+    assert report.looking_again == [key] and report.recovered == []
+    assert connection.zscore(TASKS_DUE, key) == later + TIMING.sweep
+    assert current_job_id(connection, key) == job.id
+    report = sweep_at(connection, later + TIMING.sweep)
+    assert report.recovered == [key] and report.looking_again == []
     assert current_job_id(connection, key) == f"{job.id}-2"
     drain()
     assert store_for(connection).load(game_id).finished
     assert connection.zcard(TASKS_DUE) == 0
+
+
+def test_a_turn_that_a_worker_starts_between_two_looks_is_not_queued_again(
+    client: FlaskClient, connection: redis.Redis
+) -> None:
+    game_id, version = bot_game(client)
+    key = turn_key(game_id, version)
+    taken = Queue.dequeue_any(
+        [queue(connection, TURNS)], None, connection=connection, serializer=SERIALIZER
+    )
+    assert taken is not None
+    job = taken[0]
+    later = time.time() + LATER
+    assert sweep_at(connection, later).looking_again == [key]
+    # The worker was only slow: it starts the job before the next sweep.
+    worker = make_worker(connection, [job.origin], timing=TIMING)
+    worker.prepare_execution(job)
+    worker.prepare_job_execution(job)
+    report = sweep_at(connection, later + TIMING.sweep)
+    assert report.recovered == [] and report.looking_again == []
+    assert current_job_id(connection, key) == job.id
+    assert connection.hget(task_key(key), "lost") is None
 
 
 def test_a_started_turn_that_rq_has_no_record_of_running_is_queued_again(
