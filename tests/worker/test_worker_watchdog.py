@@ -55,6 +55,18 @@ def taken_by_a_dying_worker(connection: redis.Redis, job_id: str) -> None:
     worker.prepare_job_execution(job)  # its horse: the job is started
 
 
+def taken_off_its_queue(connection: redis.Redis, key: str) -> Job:
+    """A worker takes the task's job off its queue, and has not marked it started yet:
+    the job reads `queued`, but no queue holds it."""
+    taken = Queue.dequeue_any(
+        [queue(connection, TURNS)], None, connection=connection, serializer=SERIALIZER
+    )
+    assert taken is not None
+    job = taken[0]
+    assert job.id == current_job_id(connection, key) and job.get_status() == "queued"
+    return job
+
+
 def test_a_turn_whose_job_is_lost_is_queued_again(
     client: FlaskClient, connection: redis.Redis, drain: Drain
 ) -> None:
@@ -102,14 +114,8 @@ def test_a_turn_taken_off_its_queue_by_a_worker_that_never_started_it_is_queued_
 ) -> None:
     game_id, version = bot_game(client)
     key = turn_key(game_id, version)
-    # A worker takes the job off the queue, and Redis stops (or the worker dies) before it
-    # marks the job started: the job reads `queued`, but no queue holds it.
-    taken = Queue.dequeue_any(
-        [queue(connection, TURNS)], None, connection=connection, serializer=SERIALIZER
-    )
-    assert taken is not None
-    job = taken[0]
-    assert job.id == current_job_id(connection, key) and job.get_status() == "queued"
+    # Redis stops (or the worker dies) before the worker marks the job started.
+    job = taken_off_its_queue(connection, key)
     # A worker may be between taking it and starting it: the first look only notes it.
     later = time.time() + LATER
     report = sweep_at(connection, later)
@@ -129,11 +135,7 @@ def test_a_turn_that_a_worker_starts_between_two_looks_is_not_queued_again(
 ) -> None:
     game_id, version = bot_game(client)
     key = turn_key(game_id, version)
-    taken = Queue.dequeue_any(
-        [queue(connection, TURNS)], None, connection=connection, serializer=SERIALIZER
-    )
-    assert taken is not None
-    job = taken[0]
+    job = taken_off_its_queue(connection, key)
     later = time.time() + LATER
     assert sweep_at(connection, later).looking_again == [key]
     # The worker was only slow: it starts the job before the next sweep.
