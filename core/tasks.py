@@ -178,6 +178,15 @@ redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 return {seq, recoveries}
 """
 
+# Note the task's job as seen lost, if it is still the task's job (a task that ended
+# meanwhile must not come back as a stray hash). KEYS: task hash. ARGV: job id.
+_LOST_LUA = """
+if redis.call('HGET', KEYS[1], 'job') == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'lost', ARGV[1])
+end
+return 0
+"""
+
 
 def _enqueue(
     connection: redis.Redis,
@@ -519,7 +528,7 @@ def _look_again(r: Redises, key: str, job_id: str, timing: Timing, now: float) -
     is only noted, and looked at again at the next sweep: still unstarted then, it is lost.
     Queueing it at once would have the task done twice whenever a sweep falls in between."""
     log.info("task %s: job %s is taken but not started; looking again", key, job_id)
-    r.store.hset(task_key(key), "lost", job_id)
+    r.store.eval(_LOST_LUA, 1, task_key(key), job_id)
     _check_at(r, key, now + timing.sweep)
 
 

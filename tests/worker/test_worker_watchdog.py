@@ -15,11 +15,14 @@ from rq.job import Job
 from core.keys import SWEEP_LOCK, TASKS_DUE, game_key, task_key
 from core.matches import game_task_key
 from core.queues import SERIALIZER, TURNS, Timing, queue
+from core.redises import redises_of
 from core.tasks import (
     MAX_RECOVERIES,
     TURN_RETRIES,
     SweepReport,
+    _look_again,
     current_job_id,
+    finish,
     job_id_for,
     sweep,
     turn_key,
@@ -122,6 +125,7 @@ def test_a_turn_taken_off_its_queue_by_a_worker_that_never_started_it_is_queued_
     assert report.looking_again == [key] and report.recovered == []
     assert connection.zscore(TASKS_DUE, key) == later + TIMING.sweep
     assert current_job_id(connection, key) == job.id
+    assert connection.hget(task_key(key), "lost") == job.id.encode()
     report = sweep_at(connection, later + TIMING.sweep)
     assert report.recovered == [key] and report.looking_again == []
     assert current_job_id(connection, key) == f"{job.id}-2"
@@ -146,6 +150,17 @@ def test_a_turn_that_a_worker_starts_between_two_looks_is_not_queued_again(
     assert report.recovered == [] and report.looking_again == []
     assert current_job_id(connection, key) == job.id
     assert connection.hget(task_key(key), "lost") is None
+
+
+def test_a_task_that_ends_as_its_job_is_noted_lost_leaves_nothing_behind(
+    client: FlaskClient, connection: redis.Redis
+) -> None:
+    game_id, version = bot_game(client)
+    key = turn_key(game_id, version)
+    job = taken_off_its_queue(connection, key)
+    finish(connection, key)  # the worker ended the task between the sweep's two reads
+    _look_again(redises_of(connection), key, job.id, TIMING, time.time())
+    assert not connection.exists(task_key(key))
 
 
 def test_a_started_turn_that_rq_has_no_record_of_running_is_queued_again(
