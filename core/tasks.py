@@ -555,8 +555,11 @@ def _look_after(
         _give_up(r, key)
         report.given_up.append(key)
         return
-    log.warning("task %s: job %s is %s; queueing it again", key, job_id, status)
-    if resubmit(r, key, job_id, recovery=True, timing=timing):
+    # A job read just as it ended its task reads finished, or started but in no registry;
+    # then the task has moved on, nothing is queued, and there is nothing to warn of.
+    queued = resubmit(r, key, job_id, recovery=True, timing=timing)
+    if queued:
+        log.warning("task %s: job %s is %s; queued it again as %s", key, job_id, status, queued)
         report.recovered.append(key)
 
 

@@ -547,7 +547,7 @@ class _Stack:
         logs = "".join(
             (self.base / f"worker-{i}.log").read_text(errors="replace") for i in range(self.workers)
         )
-        recoveries = logs.count("lost its worker") + logs.count("queueing it again")
+        recoveries = logs.count("lost its worker") + logs.count("queued it again")
         return failed, recoveries, logs.count("the fallback bot plays")
 
     def stop(self) -> None:

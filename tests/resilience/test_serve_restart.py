@@ -93,4 +93,4 @@ def test_games_resume_after_pocha_serve_restarts(data: Path, processes: Processe
     check_finished(port, versus)
     # Nothing was lost: no job was abandoned, no task queued again.
     assert "lost its worker" not in processes.log("serve-again")
-    assert "queueing it again" not in processes.log("serve-again")
+    assert "queued it again" not in processes.log("serve-again")

@@ -102,7 +102,7 @@ def test_a_worker_killed_mid_thought_loses_no_turn(
     assert retried.retries_left == TURN_RETRIES - 1
     assert retried.return_value(refresh=True)["played"] is True
     assert f"job {thinking['job']} lost its worker" in workers.log(1)
-    assert "queueing it again" not in workers.log(1)
+    assert "queued it again" not in workers.log(1)
     wait_until(lambda: store.load(game_id).finished, 60, "the game to end")
 
 
