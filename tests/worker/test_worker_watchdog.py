@@ -58,16 +58,21 @@ def taken_by_a_dying_worker(connection: redis.Redis, job_id: str) -> None:
     worker.prepare_job_execution(job)  # its horse: the job is started
 
 
-def taken_off_its_queue(connection: redis.Redis, key: str) -> Job:
-    """A worker takes the task's job off its queue, and has not marked it started yet:
-    the job reads `queued`, but no queue holds it."""
+def a_turn_taken_off_its_queue(
+    client: FlaskClient, connection: redis.Redis
+) -> tuple[str, str, Job]:
+    """A bot game's first turn (its game id, task key and job), whose job a worker has
+    taken off its queue and not marked started yet: the job reads `queued`, but no queue
+    holds it."""
+    game_id, version = bot_game(client)
+    key = turn_key(game_id, version)
     taken = Queue.dequeue_any(
         [queue(connection, TURNS)], None, connection=connection, serializer=SERIALIZER
     )
     assert taken is not None
     job = taken[0]
     assert job.id == current_job_id(connection, key) and job.get_status() == "queued"
-    return job
+    return game_id, key, job
 
 
 def test_a_turn_whose_job_is_lost_is_queued_again(
@@ -115,10 +120,8 @@ def test_a_turn_whose_worker_died_is_retried_by_rq_and_a_live_one_is_not(
 def test_a_turn_taken_off_its_queue_by_a_worker_that_never_started_it_is_queued_again(
     client: FlaskClient, connection: redis.Redis, drain: Drain
 ) -> None:
-    game_id, version = bot_game(client)
-    key = turn_key(game_id, version)
     # Redis stops (or the worker dies) before the worker marks the job started.
-    job = taken_off_its_queue(connection, key)
+    game_id, key, job = a_turn_taken_off_its_queue(client, connection)
     # A worker may be between taking it and starting it: the first look only notes it.
     later = time.time() + LATER
     report = sweep_at(connection, later)
@@ -137,9 +140,7 @@ def test_a_turn_taken_off_its_queue_by_a_worker_that_never_started_it_is_queued_
 def test_a_turn_that_a_worker_starts_between_two_looks_is_not_queued_again(
     client: FlaskClient, connection: redis.Redis
 ) -> None:
-    game_id, version = bot_game(client)
-    key = turn_key(game_id, version)
-    job = taken_off_its_queue(connection, key)
+    _, key, job = a_turn_taken_off_its_queue(client, connection)
     later = time.time() + LATER
     assert sweep_at(connection, later).looking_again == [key]
     # The worker was only slow: it starts the job before the next sweep.
@@ -155,9 +156,7 @@ def test_a_turn_that_a_worker_starts_between_two_looks_is_not_queued_again(
 def test_a_task_that_ends_as_its_job_is_noted_lost_leaves_nothing_behind(
     client: FlaskClient, connection: redis.Redis
 ) -> None:
-    game_id, version = bot_game(client)
-    key = turn_key(game_id, version)
-    job = taken_off_its_queue(connection, key)
+    _, key, job = a_turn_taken_off_its_queue(client, connection)
     finish(connection, key)  # the worker ended the task between the sweep's two reads
     _look_again(redises_of(connection), key, job.id, TIMING, time.time())
     assert not connection.exists(task_key(key))
