@@ -407,15 +407,9 @@ def sweep(
             continue
         try:
             status = _status(r.queues, job, running)
-            job_id = text(job_raw)
-            if status == _TAKEN_UNSTARTED and (lost is None or text(lost) != job_id):
-                _look_again(r, key, job_id, timing, now)
-                report.looking_again.append(key)
-                continue
-            if lost is not None:
-                r.store.hdel(task_key(key), "lost")
             recoveries = int(recoveries_raw or 0)
-            _look_after(r, key, job_id, recoveries, status, timing, now, report)
+            lost_job = None if lost is None else text(lost)
+            _look_after(r, key, text(job_raw), recoveries, status, lost_job, timing, now, report)
         except (redis.RedisError, StopRequested):
             raise  # Redis's trouble is the worker's; a stop asked for ends the sweep
         except Exception:
@@ -538,10 +532,19 @@ def _look_after(
     job_id: str,
     recoveries: int,
     status: str,
+    lost_job: str | None,
     timing: Timing,
     now: float,
     report: SweepReport,
 ) -> None:
+    """What the watchdog does with a task whose current job reads `status`; `lost_job` is
+    the job an earlier sweep found taken and unstarted (`_look_again`), if any."""
+    if status == _TAKEN_UNSTARTED and lost_job != job_id:
+        _look_again(r, key, job_id, timing, now)
+        report.looking_again.append(key)
+        return
+    if lost_job is not None:
+        r.store.hdel(task_key(key), "lost")
     if status == "started":
         # A worker has it; if that worker dies, RQ's started registry notices (`_clean_started`).
         _check_at(r, key, now + timing.check)
@@ -572,9 +575,8 @@ def _status(connection: redis.Redis, job: Job | None, running: set[str]) -> str:
     queue, and its status read again after that: only a job still `queued` then and absent
     from its queue is lost. A worker caught between its two round trips looks lost too,
     for an instant, so the sweep looks again before it queues such a job (`_look_again`).
-    A started
-    job is RQ's to look after through its started registry (`running`, the ids there),
-    as long as it is in it."""
+    A started job is RQ's to look after through its started registry (`running`, the ids
+    there), as long as it is in it."""
     if job is None:
         return "missing"
     status = _text_of(job.get_status(refresh=False))
