@@ -117,11 +117,18 @@ def decision_seed(seed: int, *parts: int) -> int:
 
 
 def play_game(
-    rules: Rules, seed: int, players: Sequence[Player], deal: Any = None
+    rules: Rules,
+    seed: int,
+    players: Sequence[Player],
+    deal: Any = None,
+    seat_bots: Callable[[Game], list[Bot]] | None = None,
 ) -> dict[str, Any]:
-    """Play one game; its record (bots per seat, per-hand results, timings)."""
+    """Play one game; its record (bots per seat, per-hand results, timings).
+
+    ``seat_bots(game)`` makes the seats' bots when given (``ai.yardstick`` seats bots
+    that are told the game's hidden cards so); else each player's bot is made by name."""
     game = Game.new(rules, seed)
-    bots: list[Bot] = [p.make() for p in players]
+    bots: list[Bot] = seat_bots(game) if seat_bots else [p.make() for p in players]
     n = rules.players
     decisions = [0] * n
     think = [0.0] * n
@@ -216,9 +223,11 @@ def run_arena(
     processes: int | None = None,
     duplicate: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    play: Callable[[_Task], dict[str, Any]] = _run_task,
 ) -> tuple[list[BotStats], list[dict[str, Any]]]:
-    """Play ``deals`` deals (each once per distinct rotation); per-bot stats and records."""
+    """Play ``deals`` deals (each once per distinct rotation); per-bot stats and records.
+    ``play`` plays one game of them (a module's function, sent to the other processes)."""
     tasks = tasks_for(rules, lineup, deals, seed, duplicate)
-    records = list(on_cores(_run_task, tasks, processes, progress, ordered=False))
+    records = list(on_cores(play, tasks, processes, progress, ordered=False))
     records.sort(key=lambda r: (r["deal"], r["seats"]))
     return summarize(records), records

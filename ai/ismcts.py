@@ -47,7 +47,7 @@ from engine.actions import BID_BASE
 from engine.cards import CardSet
 from engine.deals import DealSampler, state_from_observation
 from engine.hand import HandState, hand_points, play_out
-from engine.inference import infer
+from engine.inference import Knowledge, infer
 from engine.legality import legal_cards
 from engine.observation import Observation
 from engine.tricks import BEATERS
@@ -212,6 +212,11 @@ class ISMCTSBot:
             elapsed_ms=elapsed * 1000,
         )
 
+    def knowledge(self, obs: Observation) -> Knowledge:
+        """What the seat knows of the hidden hands, which every deal must fit: what
+        ``engine.inference`` reads from its view."""
+        return infer(obs)
+
     def search(
         self, obs: Observation, budget: Budget, seed: int | None
     ) -> tuple[Node, int, float]:
@@ -234,7 +239,7 @@ class ISMCTSBot:
             [hand_points(rules, b, w) * scale for w in range(obs.cards_per_player + 1)]
             for b in range(obs.cards_per_player + 1)
         ]
-        knowledge = infer(obs)
+        knowledge = self.knowledge(obs)
         sampler = DealSampler(knowledge)
         own = obs.hand
         base = state_from_observation(obs, sampler.sample(own, rng))

@@ -1,5 +1,5 @@
-"""The AI's commands: ``pocha arena``, ``pocha arena-poch``, ``pocha arena-openspiel`` and
-``pocha bench ismcts``.
+"""The AI's commands: ``pocha arena``, ``pocha yardstick``, ``pocha arena-poch``,
+``pocha arena-openspiel`` and ``pocha bench ismcts``.
 
 Kept apart from ``cli.main`` so the bots' options live in one place; imports
 of ``ai`` happen only when a command runs.
@@ -113,7 +113,6 @@ def arena(
 ) -> None:
     """Play bots against each other on duplicate deals and compare them."""
     from ai.arena import distinct_rotations, parse_player, run_arena
-    from ai.stats import paired_difference
     from engine.errors import InvalidRulesError
     from engine.rules import Rules
 
@@ -131,6 +130,17 @@ def arena(
         run_arena, "games", as_json, records,
         rules, lineup, deals, seed=seed, processes=processes, duplicate=not no_duplicate,
     )  # fmt: skip
+    _report_arena(rules, lineup, deals, stats, recs, as_json)
+
+
+def _report_arena(
+    rules: Any, lineup: list[Any], deals: int, stats: Any, recs: list[dict[str, Any]],
+    as_json: bool,
+) -> None:
+    """Print an arena's figures per bot (and, for two bots, the first's lead paired by
+    deal) as a table, or as JSON."""
+    from ai.stats import paired_difference
+
     dealt = sum(len(r["hands"]) for r in recs)  # tiebreak hands included
     result: dict[str, Any] = {
         "rules": rules.to_dict(),
@@ -179,6 +189,68 @@ def arena(
             f"{difference.bot} - {difference.other}, paired by deal: "
             f"{difference.per_hand:+.2f} ± {interval} points a hand ({difference.deals} deals)"
         )
+
+
+@click.command("yardstick")
+@click.option(
+    "--told",
+    type=click.Choice(["undealt", "all"]),
+    required=True,
+    help="What the told seats know beyond a player's view: which cards were never dealt "
+    "(undealt), or every other hand (all).",
+)
+@click.option(
+    "--against",
+    default=None,
+    help="A bot or level (as --bots of pocha arena reads it) in every other seat, the told "
+    "seats in the rest; without it every seat is told (self-play).",
+)
+@click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
+@click.option("--games", type=click.IntRange(1), default=10, show_default=True,
+              help="Deals to play; each is played once per distinct rotation of the line-up.")
+@click.option(
+    "--rules",
+    "rules_json",
+    default="{}",
+    help='Rule options as JSON, e.g. \'{"schedule": [5, 5], "montar": false}\'.',
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
+@click.option("--no-duplicate", is_flag=True, help="Do not replay each deal rotated.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--records", type=click.Path(dir_okay=False), help="Write game records (JSONL).")
+def yardstick(
+    told: str,
+    against: str | None,
+    players: int,
+    games: int,
+    rules_json: str,
+    seed: int,
+    processes: int | None,
+    no_duplicate: bool,
+    as_json: bool,
+    records: str | None,
+) -> None:
+    """Measure what hidden cards are worth: master's search told them (no bot may be; this
+    is a yardstick, not a level) against a level, or in self-play, on pocha arena's deals."""
+    from ai.yardstick import run_yardstick, told_lineup
+    from engine.errors import InvalidRulesError
+    from engine.rules import Rules
+
+    try:
+        options = json.loads(rules_json)
+        if not isinstance(options, dict):
+            raise click.BadParameter("must be a JSON object", param_hint="--rules")
+        options.setdefault("players", players)
+        rules = Rules.from_dict(options)
+        lineup = told_lineup(told, against, rules.players)
+    except (json.JSONDecodeError, InvalidRulesError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    stats, recs = _play_arena(
+        run_yardstick, "games", as_json, records,
+        rules, lineup, games, seed=seed, processes=processes, duplicate=not no_duplicate,
+    )  # fmt: skip
+    _report_arena(rules, lineup, games, stats, recs, as_json)
 
 
 @click.command("arena-poch")

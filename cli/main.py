@@ -576,6 +576,7 @@ def _register_ai_commands() -> None:
         train,
         train_location,
         train_reading,
+        yardstick,
     )
 
     pocha.add_command(arena)
@@ -585,6 +586,7 @@ def _register_ai_commands() -> None:
     pocha.add_command(train)
     pocha.add_command(train_reading)
     pocha.add_command(train_location)
+    pocha.add_command(yardstick)
     bench.add_command(bench_ismcts)
     bench.add_command(bench_decisions)
 
