@@ -104,6 +104,21 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[BotStats]:
     return out
 
 
+def exact_by_size(records: Iterable[dict[str, Any]]) -> dict[str, dict[int, tuple[int, int]]]:
+    """Per bot, per hand size (cards dealt to each seat): its exact bids and its hands."""
+    out: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for rec in records:
+        for hand in rec["hands"]:
+            for seat, bot in enumerate(rec["seats"]):
+                counts = out[bot][hand["cards"]]
+                counts[0] += hand["bids"][seat] == hand["tricks"][seat]
+                counts[1] += 1
+    return {
+        bot: {cards: (c[0], c[1]) for cards, c in sorted(sizes.items())}
+        for bot, sizes in out.items()
+    }
+
+
 @dataclass
 class Difference:
     """One bot's score per hand less another's, paired by deal."""

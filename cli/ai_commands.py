@@ -98,6 +98,7 @@ def _play_arena(
 @click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
 @click.option("--no-duplicate", is_flag=True, help="Do not replay each deal rotated.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--by-size", is_flag=True, help="Also give each bot's exact bids by hand size.")
 @click.option("--records", type=click.Path(dir_okay=False), help="Write game records (JSONL).")
 def arena(
     bots: str,
@@ -109,6 +110,7 @@ def arena(
     processes: int | None,
     no_duplicate: bool,
     as_json: bool,
+    by_size: bool,
     records: str | None,
 ) -> None:
     """Play bots against each other on duplicate deals and compare them."""
@@ -130,16 +132,16 @@ def arena(
         run_arena, "games", as_json, records,
         rules, lineup, deals, seed=seed, processes=processes, duplicate=not no_duplicate,
     )  # fmt: skip
-    _report_arena(rules, lineup, deals, stats, recs, as_json)
+    _report_arena(rules, lineup, deals, stats, recs, as_json, by_size)
 
 
 def _report_arena(
     rules: Any, lineup: list[Any], deals: int, stats: Any, recs: list[dict[str, Any]],
-    as_json: bool,
+    as_json: bool, by_size: bool = False,
 ) -> None:
     """Print an arena's figures per bot (and, for two bots, the first's lead paired by
-    deal) as a table, or as JSON."""
-    from ai.stats import paired_difference
+    deal; with ``by_size``, each bot's exact bids per hand size) as a table, or as JSON."""
+    from ai.stats import exact_by_size, paired_difference
 
     dealt = sum(len(r["hands"]) for r in recs)  # tiebreak hands included
     result: dict[str, Any] = {
@@ -158,6 +160,12 @@ def _report_arena(
         # Two bots: the first's lead over the second, paired by deal.
         difference = paired_difference(recs, stats[0].bot, stats[1].bot)
         result["difference"] = difference.to_dict()
+    sizes = exact_by_size(recs) if by_size else {}
+    if by_size:
+        result["exact_by_size"] = {
+            bot: {str(cards): {"exact": e, "hands": h} for cards, (e, h) in per.items()}
+            for bot, per in sizes.items()
+        }
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
@@ -183,6 +191,18 @@ def _report_arena(
             f"{s.ms_per_decision:.1f}",
         )
     Console().print(table)
+    if sizes:
+        by_cards = Table(title="exact bids by hand size (cards dealt to each seat)")
+        by_cards.add_column("cards", justify="right")
+        for s in stats:
+            by_cards.add_column(s.bot, justify="right")
+        for cards in sorted({c for per in sizes.values() for c in per}):
+            cells = []
+            for s in stats:
+                exact, hands = sizes[s.bot].get(cards, (0, 0))
+                cells.append(f"{exact / hands:.1%} of {hands}" if hands else "-")
+            by_cards.add_row(str(cards), *cells)
+        Console().print(by_cards)
     if difference is not None:
         interval = "n/a" if difference.ci95 is None else f"{difference.ci95:.2f}"
         click.echo(
@@ -218,6 +238,7 @@ def _report_arena(
 @click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
 @click.option("--no-duplicate", is_flag=True, help="Do not replay each deal rotated.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--by-size", is_flag=True, help="Also give each bot's exact bids by hand size.")
 @click.option("--records", type=click.Path(dir_okay=False), help="Write game records (JSONL).")
 def yardstick(
     told: str,
@@ -229,6 +250,7 @@ def yardstick(
     processes: int | None,
     no_duplicate: bool,
     as_json: bool,
+    by_size: bool,
     records: str | None,
 ) -> None:
     """Measure what hidden cards are worth: master's search told them (no bot may be; this
@@ -250,7 +272,7 @@ def yardstick(
         run_yardstick, "games", as_json, records,
         rules, lineup, games, seed=seed, processes=processes, duplicate=not no_duplicate,
     )  # fmt: skip
-    _report_arena(rules, lineup, games, stats, recs, as_json)
+    _report_arena(rules, lineup, games, stats, recs, as_json, by_size)
 
 
 @click.command("arena-poch")

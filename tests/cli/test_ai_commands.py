@@ -129,3 +129,39 @@ def test_a_model_of_bidding_is_refused_where_it_cannot_be_read_or_used(tmp_path:
     shown = arena("--bots", f"master@{broken},random")
     assert shown.exit_code == 1
     assert "cannot read the models of bidding" in shown.output
+
+
+def test_by_size_splits_each_bots_hands_and_exact_bids_by_hand_size(tmp_path: Path) -> None:
+    records = tmp_path / "records.jsonl"
+    shown = CliRunner().invoke(
+        pocha,
+        ["arena", "--bots", "hard,heuristic", "--rules", '{"schedule": [1, 2, 3]}',
+         "--games", "3", "--seed", "5", "--processes", "1", "--json", "--by-size",
+         "--records", str(records)],
+    )  # fmt: skip
+    assert shown.exit_code == 0, shown.output
+    result = json.loads(shown.output)
+    games = [json.loads(line) for line in records.read_text().splitlines()]
+    for bot in result["bots"]:
+        sizes = result["exact_by_size"][bot["bot"]]
+        assert set(sizes) <= {"1", "2", "3"} and {"2", "3"} <= set(sizes)
+        assert sum(s["hands"] for s in sizes.values()) == bot["hands"]
+        exact = sum(s["exact"] for s in sizes.values())
+        assert abs(exact / bot["hands"] - bot["exact_rate"]) < 1e-4
+        # Counted from the records by hand: the three-card hands of this bot's seats.
+        three = [
+            (hand["bids"][seat], hand["tricks"][seat])
+            for game in games
+            for hand in game["hands"]
+            if hand["cards"] == 3
+            for seat, name in enumerate(game["seats"])
+            if name == bot["bot"]
+        ]
+        assert sizes["3"] == {"exact": sum(b == t for b, t in three), "hands": len(three)}
+    table = CliRunner(env={"COLUMNS": "200"}).invoke(
+        pocha,
+        ["arena", "--bots", "hard,heuristic", "--rules", '{"schedule": [1, 2, 3]}',
+         "--games", "3", "--seed", "5", "--processes", "1", "--by-size"],
+    )  # fmt: skip
+    assert table.exit_code == 0, table.output
+    assert "exact bids by hand size" in table.output
