@@ -13,7 +13,8 @@ deal it searches fits what it is told as well as what it sees:
 - ``all``: every other seat's hand, so every deal is the real one.
 
 ``pocha yardstick`` plays told seats against a level, or against each other (self-play),
-on the arena's deals and prints the arena's figures.
+on the arena's deals (``ai.arena.run_arena`` with ``play_told_game``) and prints the
+arena's figures.
 """
 
 from __future__ import annotations
@@ -22,16 +23,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ai.arena import Player, _Task, play_game, run_arena
+from ai.arena import Player, _Task, play_game
 from ai.bot import Bot
 from ai.ismcts import ISMCTSBot
 from ai.levels import LEVELS, READING_OPTIONS
-from ai.stats import BotStats
 from engine.cards import BIT
 from engine.game import Game
 from engine.inference import Knowledge
 from engine.observation import Observation
-from engine.rules import Rules
 
 # What a told seat may be told: the cards out of play, or every hand.
 TOLD = ("undealt", "all")
@@ -102,19 +101,7 @@ def _seat_bots(players: Sequence[Player]) -> Callable[[Game], list[Bot]]:
     return make
 
 
-def _run_told_task(task: _Task) -> dict[str, Any]:
+def play_told_game(task: _Task) -> dict[str, Any]:
+    """One game of an arena run (``ai.arena.run_arena(..., play=play_told_game)``), its
+    told seats told the truth at every decision."""
     return play_game(task.rules, task.seed, task.players, task.deal, _seat_bots(task.players))
-
-
-def run_yardstick(
-    rules: Rules,
-    lineup: Sequence[Player],
-    deals: int,
-    seed: int = 0,
-    processes: int | None = None,
-    duplicate: bool = True,
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[list[BotStats], list[dict[str, Any]]]:
-    """``ai.arena.run_arena`` for a line-up with told seats: the same deals, rotations
-    and records, the told seats told the truth at every decision."""
-    return run_arena(rules, lineup, deals, seed, processes, duplicate, progress, _run_told_task)

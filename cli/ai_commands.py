@@ -22,16 +22,25 @@ LOCATION_EPOCHS = 4
 
 
 def _rules_and_lineup(
-    rules_json: str, players: int, bots: str, rules_cls: Any, parse_player: Any, invalid: Any
+    rules_json: str,
+    players: int,
+    bots: str,
+    rules_cls: Any,
+    parse_player: Any,
+    invalid: Any,
+    lineup_for: Callable[[int], list[Any]] | None = None,
 ) -> tuple[Any, list[Any]]:
     """The rules from `--rules` (with `--players` unless it names them) and the line-up
-    from `--bots` (repeated round the table), for either game's arena."""
+    from `--bots` (repeated round the table), for either game's arena; or the line-up
+    ``lineup_for(players)`` when given.  What is wrong with either is a ClickException."""
     try:
         options = json.loads(rules_json)
         if not isinstance(options, dict):
             raise click.BadParameter("must be a JSON object", param_hint="--rules")
         options.setdefault("players", players)
         rules = rules_cls.from_dict(options)
+        if lineup_for is not None:
+            return rules, lineup_for(rules.players)
         specs = [s for s in bots.split(",") if s.strip()]
         if not specs:
             raise ValueError("--bots: name at least one bot or level, e.g. hard,heuristic")
@@ -39,6 +48,34 @@ def _rules_and_lineup(
     except (json.JSONDecodeError, invalid, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
     return rules, lineup
+
+
+def _table_options(command: Any) -> Any:
+    """The options `pocha arena` and `pocha yardstick` share: the rules, the seed, the
+    processes and how the figures are shown and kept."""
+    options = [
+        click.option(
+            "--rules",
+            "rules_json",
+            default="{}",
+            help='Rule options as JSON, e.g. \'{"schedule": [5, 5], "montar": false}\'.',
+        ),
+        click.option("--seed", type=int, default=0, show_default=True),
+        click.option(
+            "--processes", type=click.IntRange(1), default=None, help="Default: all cores."
+        ),
+        click.option("--no-duplicate", is_flag=True, help="Do not replay each deal rotated."),
+        click.option("--json", "as_json", is_flag=True, help="Print the results as JSON."),
+        click.option(
+            "--by-size", is_flag=True, help="Also give each bot's exact bids by hand size."
+        ),
+        click.option(
+            "--records", type=click.Path(dir_okay=False), help="Write game records (JSONL)."
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
 
 
 def _play_arena(
@@ -88,18 +125,7 @@ def _play_arena(
     help="Play enough deals for at least this many hands dealt in all (each deal is played "
     "once per distinct rotation unless --no-duplicate; tiebreak hands come on top).",
 )
-@click.option(
-    "--rules",
-    "rules_json",
-    default="{}",
-    help='Rule options as JSON, e.g. \'{"schedule": [5, 5], "montar": false}\'.',
-)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
-@click.option("--no-duplicate", is_flag=True, help="Do not replay each deal rotated.")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-@click.option("--by-size", is_flag=True, help="Also give each bot's exact bids by hand size.")
-@click.option("--records", type=click.Path(dir_okay=False), help="Write game records (JSONL).")
+@_table_options
 def arena(
     bots: str,
     players: int,
@@ -228,18 +254,7 @@ def _report_arena(
 @click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
 @click.option("--games", type=click.IntRange(1), default=10, show_default=True,
               help="Deals to play; each is played once per distinct rotation of the line-up.")
-@click.option(
-    "--rules",
-    "rules_json",
-    default="{}",
-    help='Rule options as JSON, e.g. \'{"schedule": [5, 5], "montar": false}\'.',
-)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
-@click.option("--no-duplicate", is_flag=True, help="Do not replay each deal rotated.")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-@click.option("--by-size", is_flag=True, help="Also give each bot's exact bids by hand size.")
-@click.option("--records", type=click.Path(dir_okay=False), help="Write game records (JSONL).")
+@_table_options
 def yardstick(
     told: str,
     against: str | None,
@@ -255,22 +270,19 @@ def yardstick(
 ) -> None:
     """Measure what hidden cards are worth: master's search told them (no bot may be; this
     is a yardstick, not a level) against a level, or in self-play, on pocha arena's deals."""
-    from ai.yardstick import run_yardstick, told_lineup
+    from ai.arena import run_arena
+    from ai.yardstick import play_told_game, told_lineup
     from engine.errors import InvalidRulesError
     from engine.rules import Rules
 
-    try:
-        options = json.loads(rules_json)
-        if not isinstance(options, dict):
-            raise click.BadParameter("must be a JSON object", param_hint="--rules")
-        options.setdefault("players", players)
-        rules = Rules.from_dict(options)
-        lineup = told_lineup(told, against, rules.players)
-    except (json.JSONDecodeError, InvalidRulesError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from exc
+    rules, lineup = _rules_and_lineup(
+        rules_json, players, "", Rules, None, InvalidRulesError,
+        lambda n: told_lineup(told, against, n),
+    )  # fmt: skip
     stats, recs = _play_arena(
-        run_yardstick, "games", as_json, records,
+        run_arena, "games", as_json, records,
         rules, lineup, games, seed=seed, processes=processes, duplicate=not no_duplicate,
+        play=play_told_game,
     )  # fmt: skip
     _report_arena(rules, lineup, games, stats, recs, as_json, by_size)
 
