@@ -174,14 +174,16 @@ def game_record(
 
 
 @dataclass(frozen=True)
-class _Task:
+class ArenaGame:
+    """One game of an arena run: a deal's seed, seated as one rotation of the line-up."""
+
     rules: Rules
     seed: int
     players: tuple[Player, ...]
     deal: int
 
 
-def _run_task(task: _Task) -> dict[str, Any]:
+def _run_task(task: ArenaGame) -> dict[str, Any]:
     return play_game(task.rules, task.seed, task.players, task.deal)
 
 
@@ -198,7 +200,7 @@ def distinct_rotations(lineup: Sequence[Player]) -> list[tuple[Player, ...]]:
 
 def tasks_for(
     rules: Rules, lineup: Sequence[Player], deals: int, seed: int, duplicate: bool = True
-) -> list[_Task]:
+) -> list[ArenaGame]:
     """Every (deal, distinct rotation) game of an arena run, deal-major.
 
     A rotation that seats the line-up as an earlier one did (``a,b,a,b`` turned by two
@@ -208,10 +210,10 @@ def tasks_for(
         raise ValueError(f"the line-up names {len(lineup)} seats; the rules have {n} players")
     rng = random.Random(seed)
     seatings = distinct_rotations(lineup) if duplicate else [tuple(lineup)]
-    out: list[_Task] = []
+    out: list[ArenaGame] = []
     for d in range(deals):
         game_seed = rng.randrange(1 << 53)
-        out.extend(_Task(rules, game_seed, seats, d) for seats in seatings)
+        out.extend(ArenaGame(rules, game_seed, seats, d) for seats in seatings)
     return out
 
 
@@ -223,7 +225,7 @@ def run_arena(
     processes: int | None = None,
     duplicate: bool = True,
     progress: Callable[[int, int], None] | None = None,
-    play: Callable[[_Task], dict[str, Any]] = _run_task,
+    play: Callable[[ArenaGame], dict[str, Any]] = _run_task,
 ) -> tuple[list[BotStats], list[dict[str, Any]]]:
     """Play ``deals`` deals (each once per distinct rotation); per-bot stats and records.
     ``play`` plays one game of them (a module's function, sent to the other processes)."""

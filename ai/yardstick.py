@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ai.arena import Player, _Task, play_game
+from ai.arena import ArenaGame, Player, play_game
 from ai.bot import Bot
 from ai.ismcts import ISMCTSBot
 from ai.levels import LEVELS, READING_OPTIONS
@@ -101,7 +101,7 @@ def _seat_bots(players: Sequence[Player]) -> Callable[[Game], list[Bot]]:
     return make
 
 
-def play_told_game(task: _Task) -> dict[str, Any]:
+def play_told_game(task: ArenaGame) -> dict[str, Any]:
     """One game of an arena run (``ai.arena.run_arena(..., play=play_told_game)``), its
     told seats told the truth at every decision."""
     return play_game(task.rules, task.seed, task.players, task.deal, _seat_bots(task.players))

@@ -50,7 +50,7 @@ class Seat(Protocol):
 
 
 class ArenaTask(Protocol):
-    """One game of an arena run (either arena's `_Task`)."""
+    """One game of an arena run (`ai.arena.ArenaGame`, or the Poch arena's `_Task`)."""
 
     @property
     def rules(self) -> Any: ...
