@@ -204,8 +204,10 @@ def _report_arena(
         caption="hands: one per seat, so a bot in two seats counts each hand twice; "
         "score/hand and exact bids are over these",
     )
-    for col in ("bot", "hands", "score/hand", "±95%", "win rate", "exact bids", "ms/decision"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
+    # A long bot name folds onto a second line rather than cutting the figures.
+    table.add_column("bot", overflow="fold")
+    for col in ("hands", "score/hand", "±95%", "win rate", "exact bids", "ms/decision"):
+        table.add_column(col, justify="right", no_wrap=True)
     for s in stats:
         table.add_row(
             s.bot,
