@@ -23,17 +23,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ai.arena import ArenaGame, Player, play_game
+from ai.arena import ArenaGame, Player, parse_player, play_game
 from ai.bot import Bot
 from ai.ismcts import ISMCTSBot
 from ai.levels import LEVELS, READING_OPTIONS
-from engine.cards import BIT
 from engine.game import Game
 from engine.inference import Knowledge
 from engine.observation import Observation
 
 # What a told seat may be told: the cards out of play, or every hand.
 TOLD = ("undealt", "all")
+
+
+def check_told(told: str) -> None:
+    """Refuse, with a sentence, what a seat cannot be told."""
+    if told not in TOLD:
+        raise ValueError(f"told {told!r}: a told seat is told one of {', '.join(TOLD)}")
 
 
 def told_label(told: str) -> str:
@@ -45,8 +50,7 @@ class ToldBot(ISMCTSBot):
     """Master's search for one seat of ``game``, told the game's ``told`` cards."""
 
     def __init__(self, told: str, game: Game) -> None:
-        if told not in TOLD:
-            raise ValueError(f"told {told!r}: a told seat is told one of {', '.join(TOLD)}")
+        check_told(told)
         super().__init__(name=told_label(told), **READING_OPTIONS[LEVELS["master"].bot])
         self.told = told
         self.game = game
@@ -64,7 +68,7 @@ class ToldBot(ISMCTSBot):
         dealt = 0
         for cards in game.dealt:
             dealt |= cards
-        undealt = k.unseen & ~dealt & ~BIT[game.trump_card]
+        undealt = k.unseen & ~dealt
         for s in others:
             k.absent[s] |= undealt
         return k
@@ -80,10 +84,7 @@ class ToldPlayer(Player):
 def told_lineup(told: str, against: str | None, players: int) -> list[Player]:
     """Told seats alternating with ``against`` (a level or bot, as the arena reads it)
     round the table, or told seats only (self-play) when ``against`` is None."""
-    from ai.arena import parse_player
-
-    if told not in TOLD:
-        raise ValueError(f"told {told!r}: a told seat is told one of {', '.join(TOLD)}")
+    check_told(told)
     master = LEVELS["master"]
     seat = ToldPlayer(told_label(told), master.bot, master.budget, told=told)
     if against is None:

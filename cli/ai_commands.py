@@ -24,30 +24,34 @@ LOCATION_EPOCHS = 4
 def _rules_and_lineup(
     rules_json: str,
     players: int,
-    bots: str,
     rules_cls: Any,
-    parse_player: Any,
     invalid: Any,
-    lineup_for: Callable[[int], list[Any]] | None = None,
+    lineup_for: Callable[[int], list[Any]],
 ) -> tuple[Any, list[Any]]:
     """The rules from `--rules` (with `--players` unless it names them) and the line-up
-    from `--bots` (repeated round the table), for either game's arena; or the line-up
-    ``lineup_for(players)`` when given.  What is wrong with either is a ClickException."""
+    ``lineup_for(players)``, for either game's arena and the yardstick.  What is wrong
+    with either is a ClickException."""
     try:
         options = json.loads(rules_json)
         if not isinstance(options, dict):
             raise click.BadParameter("must be a JSON object", param_hint="--rules")
         options.setdefault("players", players)
         rules = rules_cls.from_dict(options)
-        if lineup_for is not None:
-            return rules, lineup_for(rules.players)
+        return rules, lineup_for(rules.players)
+    except (json.JSONDecodeError, invalid, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _bots_round_the_table(bots: str, parse_player: Any) -> Callable[[int], list[Any]]:
+    """The line-up from `--bots` for a table of n seats: the list repeated round it."""
+
+    def lineup(n: int) -> list[Any]:
         specs = [s for s in bots.split(",") if s.strip()]
         if not specs:
             raise ValueError("--bots: name at least one bot or level, e.g. hard,heuristic")
-        lineup = [parse_player(specs[i % len(specs)]) for i in range(rules.players)]
-    except (json.JSONDecodeError, invalid, ValueError) as exc:
-        raise click.ClickException(str(exc)) from exc
-    return rules, lineup
+        return [parse_player(specs[i % len(specs)]) for i in range(n)]
+
+    return lineup
 
 
 def _table_options(command: Any) -> Any:
@@ -144,8 +148,8 @@ def arena(
     from engine.errors import InvalidRulesError
     from engine.rules import Rules
 
-    rules, lineup = _rules_and_lineup(rules_json, players, bots, Rules, parse_player,
-                                      InvalidRulesError)  # fmt: skip
+    rules, lineup = _rules_and_lineup(rules_json, players, Rules, InvalidRulesError,
+                                      _bots_round_the_table(bots, parse_player))  # fmt: skip
     rotations = 1 if no_duplicate else len(distinct_rotations(lineup))
     if games is not None:
         deals = games
@@ -277,10 +281,8 @@ def yardstick(
     from engine.errors import InvalidRulesError
     from engine.rules import Rules
 
-    rules, lineup = _rules_and_lineup(
-        rules_json, players, "", Rules, None, InvalidRulesError,
-        lambda n: told_lineup(told, against, n),
-    )  # fmt: skip
+    rules, lineup = _rules_and_lineup(rules_json, players, Rules, InvalidRulesError,
+                                      lambda n: told_lineup(told, against, n))  # fmt: skip
     stats, recs = _play_arena(
         run_arena, "games", as_json, records,
         rules, lineup, games, seed=seed, processes=processes, duplicate=not no_duplicate,
@@ -330,8 +332,8 @@ def arena_poch(
     from engine.poch.errors import InvalidRulesError
     from engine.poch.rules import Rules
 
-    rules, lineup = _rules_and_lineup(rules_json, players, bots, Rules, parse_player,
-                                      InvalidRulesError)  # fmt: skip
+    rules, lineup = _rules_and_lineup(rules_json, players, Rules, InvalidRulesError,
+                                      _bots_round_the_table(bots, parse_player))  # fmt: skip
     stats, recs = _play_arena(
         run_arena, "deals", as_json, records,
         rules, lineup, deals, seed=seed, processes=processes, duplicate=not no_duplicate,
