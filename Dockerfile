@@ -1,7 +1,10 @@
-# The image of the API and the bot workers (docker-compose.yml runs both from it).
+# The image of the API and the bot workers (docker-compose.yml runs both from it), installed
+# from the same lock as the two commands (uv.lock, through the uv that requirements/uv.txt pins).
 FROM python:3.11-slim
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY requirements/uv.txt requirements/uv.txt
+RUN pip install --no-cache-dir --require-hashes -r requirements/uv.txt
+COPY pyproject.toml uv.lock README.md ./
 COPY engine engine
 COPY ai ai
 COPY core core
@@ -11,7 +14,8 @@ COPY cli cli
 COPY client client
 COPY tools tools
 COPY gunicorn.conf.py ./
-RUN pip install --no-cache-dir .
+ENV UV_PROJECT_ENVIRONMENT=/usr/local UV_COMPILE_BYTECODE=1
+RUN uv sync --locked --no-editable --no-cache
 ENV PYTHONUNBUFFERED=1
 EXPOSE 8000
 CMD ["gunicorn", "--config", "gunicorn.conf.py", "service.wsgi:app"]

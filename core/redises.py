@@ -140,7 +140,9 @@ def connect_plain(url: str, **options: Any) -> redis.Redis:
     if not service:
         raise RedisSetupError(f"no service name in the Sentinel URL: {url!r}")
     sentinels = [(node.host, node.port) for node in cluster_nodes(url)]
-    timeouts = {k: options[k] for k in ("socket_timeout", "socket_connect_timeout") if k in options}
+    timeouts: dict[str, Any] = {
+        k: options[k] for k in ("socket_timeout", "socket_connect_timeout") if k in options
+    }
     sentinel = Sentinel(sentinels, sentinel_kwargs=timeouts, **_credentials(url))
     client: redis.Redis = sentinel.master_for(service, db=int(db or 0), **options)
     return client

@@ -1,6 +1,7 @@
 # Sourced by scripts/test and scripts/serve: make .venv on a fresh machine that has only
-# python3 and pip, and install the project into it (again only when pyproject.toml changed).
-# Debian ships venv's ensurepip apart (python3-venv), so without it virtualenv makes .venv.
+# python3 and pip, and install the project into it from the lock (uv.lock), so that a
+# release elsewhere changes nothing here. Debian ships venv's ensurepip apart
+# (python3-venv), so without it virtualenv makes .venv.
 
 PYTHON="${PYTHON:-python3}"
 VENV=.venv
@@ -20,22 +21,22 @@ make_venv() {
     fi
 }
 
-# install_project EXTRA: `pip install -e .[EXTRA]` (or `.` for none) unless done already
-# for this pyproject.toml; a dev install serves for a plain one.
-install_project() {
-    local target=".${1:+[$1]}" want have
-    want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
-    for stamp in "$VENV/.pocha-installed" "$VENV/.pocha-installed-${1:-plain}"; do
-        have="$(cat "$stamp" 2>/dev/null || true)"
-        if [ "$want" = "$have" ]; then
-            return
-        fi
-    done
-    echo "==> installing pocha${1:+[$1]} into $VENV"
-    "$VENV/bin/python" -m pip install --quiet -e "$target"
-    if [ "${1:-}" = dev ]; then
-        echo "$want" >"$VENV/.pocha-installed"
-    else
-        echo "$want" >"$VENV/.pocha-installed-${1:-plain}"
+# uv, at the version and hashes requirements/uv.txt pins, installs the lock.
+install_uv() {
+    local want
+    want="$(sed -n 's/^uv==\([^ ]*\).*/\1/p' requirements/uv.txt)"
+    if [ -x "$VENV/bin/uv" ] && [ "$("$VENV/bin/uv" --version | cut -d' ' -f2)" = "$want" ]; then
+        return
     fi
+    echo "==> installing uv $want into $VENV"
+    "$VENV/bin/python" -m pip install --quiet --require-hashes -r requirements/uv.txt
+}
+
+# install_project [EXTRA]: the project (editable) and exactly the versions uv.lock pins,
+# with EXTRA's too (dev: the checks and tests). --locked refuses a lock that pyproject.toml
+# no longer matches rather than resolving anew; --inexact keeps uv itself in the venv.
+install_project() {
+    install_uv
+    UV_PROJECT_ENVIRONMENT="$VENV" "$VENV/bin/uv" sync --quiet --locked --inexact \
+        --python "$VENV/bin/python" ${1:+--extra "$1"}
 }

@@ -77,7 +77,9 @@ def test_compose_file_parses_and_its_commands_exist() -> None:
         assert {node.host for node in nodes} <= set(cluster)
         assert settings["QUEUE_REDIS_URL"].startswith("redis://queue-redis:")
     dockerfile = (ROOT / "Dockerfile").read_text()
-    assert "pip install" in dockerfile
+    # The image installs from the same lock as the two commands.
+    assert "--require-hashes -r requirements/uv.txt" in dockerfile
+    assert "uv sync --locked" in dockerfile
     # Every package the project installs is copied into the image.
     for package in ("engine", "ai", "service", "worker", "cli", "client"):
         assert f"COPY {package} {package}" in dockerfile, package
@@ -98,7 +100,7 @@ def test_gunicorn_config_loads() -> None:
 
 
 def test_the_docker_image_copies_every_package() -> None:
-    """The image installs with `pip install .`: every package pyproject.toml ships must be
+    """The image installs the project from the lock: every package pyproject.toml ships must be
     copied into it, or the image cannot import it."""
     import tomllib
 
