@@ -2,7 +2,7 @@
 
 ``observe(game, seat)`` is the only way a seat's view is made, for the HTTP
 API and for the bots alike, so a bot can never read more than a person in its
-seat (OpenSpiel's observer idea).  It holds exactly the list in RULES.md:
+seat (OpenSpiel's observer idea).  It holds exactly the list in docs/rules.md:
 the rules, all totals and past hands' results, its own cards, the trump card
 and who holds it when the whole deck was dealt, every bid so far, every card
 played in this hand with who played it, tricks won, whose turn it is, and what

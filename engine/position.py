@@ -104,7 +104,7 @@ def _list(value: Any, what: str) -> list[Any]:
 def position_from_dict(data: Mapping[str, Any]) -> Observation:
     """The observation of ``data["seat"]`` in the position ``data`` describes.
 
-    ``data`` holds ``rules`` (options of RULES.md, ``players`` included),
+    ``data`` holds ``rules`` (options of docs/rules.md, ``players`` included),
     ``seat``, ``hand`` (card codes), ``trump`` (``{"card", "holder"}``),
     ``dealer``, ``bids`` (one per seat, null until made) and ``plays``
     (``[{"seat", "card"}]`` in order, this hand only).  ``cards_per_player``,

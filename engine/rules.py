@@ -1,4 +1,4 @@
-"""The rules a game is played with: players and every option of RULES.md.
+"""The rules a game is played with: players and every option of docs/rules.md.
 
 Each option is declared once here as an ``Option``: its key, what kind of value it
 takes and within what bounds, its default and the sentences that explain it.  ``Rules``

@@ -1,5 +1,5 @@
 """An independent referee of Poch: it checks a game's public events, step by step, against
-the rule book (../shared/POCH.md) and the engine's written decisions (docs/poch.md, "Decided
+the rule book and the engine's written decisions (docs/poch.md, "The rules" and "Decided
 here"), knowing the hands as dealt.
 
 It is test support, written from those two texts and nothing else: it imports neither
@@ -30,7 +30,7 @@ SUITS = ("C", "S", "H", "D")
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 DECK = frozenset(s + r for s in SUITS for r in RANKS)
 PLATES = ("ace", "king", "queen", "jack", "ten", "marriage", "sequence", "pocher")
-# The plates the trump cards win while collecting (POCH.md, A deal 4).
+# The plates the trump cards win while collecting (docs/poch.md, A deal 4).
 HONOURS: dict[str, tuple[str, ...]] = {
     "ace": ("A",),
     "king": ("K",),
@@ -57,7 +57,7 @@ TABLE_EVENTS = frozenset(
 
 
 class RefereeError(AssertionError):
-    """The stream broke a rule: `step` says where, `rule` which rule (POCH.md's section)."""
+    """The stream broke a rule: `step` says where, `rule` which (docs/poch.md's section)."""
 
     def __init__(self, step: str, rule: str, message: str) -> None:
         super().__init__(f"{step}: {message} [rule: {rule}]")
@@ -85,7 +85,7 @@ SetKey = tuple[int, int, bool]
 
 
 def set_key(cards: Iterable[str], trump: str) -> SetKey:
-    """A set's place (POCH.md, Betting): size first, then rank, then the trump card of the
+    """A set's place (docs/poch.md, A deal 5): size first, then rank, then the trump card of the
     rank (two pairs of one rank)."""
     cs = list(cards)
     rank = rank_of(cs[0])
@@ -103,7 +103,7 @@ def best_set(hand: Iterable[str], trump: str) -> list[str] | None:
 
 def deal_sizes(players: int) -> list[int]:
     """Cards per player from Vorhand round: 32 over the players, the first 32 mod n one more
-    (POCH.md, A deal 2, decided)."""
+    (docs/poch.md, A deal 2, decided)."""
     base, extra = divmod(32, players)
     return [base + (1 if i < extra else 0) for i in range(players)]
 
@@ -145,7 +145,7 @@ class PochReferee:
     """Checks a Poch game's events one by one; see the module's paragraph."""
 
     def __init__(self, rules: Mapping[str, Any]) -> None:
-        # POCH.md (Material, The game): the options and their defaults; two deals per player.
+        # docs/poch.md (Material, The game): the options and their defaults; two deals per player.
         self.players = int(rules["players"])
         self.start_chips = int(rules.get("chips", 50))
         self.ante = int(rules.get("ante", 1))
@@ -274,7 +274,7 @@ class PochReferee:
         owner = deal.shown.get(c)
         return (owner is None or owner == seat) and deal.remaining.get(seat, 0) > 0
 
-    # -- between deals: leaves, the ante or the end (POCH.md, A deal 1; The game) ----------------
+    # -- between deals: leaves, the ante or the end (docs/poch.md, A deal 1; The game) -----------
 
     def _enter_opening(self) -> None:
         self.expect = "opening"
@@ -283,7 +283,8 @@ class PochReferee:
         if self.deal_no >= self.deals:
             self.leaving = set()
             return
-        # docs/poch.md (Leaving): before each ante, fewer than 8 x ante chips and you leave.
+        # docs/poch.md (Decided here, Leaving and the end): before each ante, fewer than 8 x ante
+        # chips and you leave.
         self.leaving = {s for s in range(self.players) if self.active[s] and self.chips[s] < need}
 
     def _on_opening(self, kind: object, f: dict[str, Any]) -> None:
@@ -332,7 +333,7 @@ class PochReferee:
         )
         dealer = f["dealer"]
         if self.dealer is None:
-            # The first dealer is drawn at random (POCH.md, A deal 2): any seat.
+            # The first dealer is drawn at random (docs/poch.md, A deal 2): any seat.
             self._check(0 <= dealer < self.players, "A deal 2", f"no seat {dealer} to deal")
         else:
             wanted = self._next_active(self.dealer)
@@ -816,7 +817,7 @@ class PochReferee:
             "every suit played and nobody out of cards",
         )
         if len(left) == 1:
-            # docs/poch.md (The last suit): nothing to choose; it runs at once.
+            # docs/poch.md (Decided here, The last suit): nothing to choose; it runs at once.
             deal.next_card = card(left[0], 0 if deal.direction > 0 else len(RANKS) - 1)
             self.expect = "running"
             return

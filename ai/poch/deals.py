@@ -1,6 +1,6 @@
 """Deals consistent with one seat's observation, and a game to search them in.
 
-A seat of Poch sees its own cards and the cards the rules make public (POCH.md,
+A seat of Poch sees its own cards and the cards the rules make public (docs/poch.md,
 What each seat knows): the honours shown while collecting, the sets shown at the
 showdown and the cards played while shedding, with who holds or played each, and
 how many cards every player holds.  ``Knowledge`` gathers that from an

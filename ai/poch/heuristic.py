@@ -1,6 +1,6 @@
 """The heuristic Poch bot: bets on its set's strength, sheds to go out first.
 
-Betting (POCH.md, Betting): the best set at the table takes the pot and the
+Betting (docs/poch.md, A deal 5): the best set at the table takes the pot and the
 ``pocher`` plate whether its holder paid or not, and a high bidder without it
 pays twice the pot.  So paying only pays when it opens the showdown: the bot
 estimates the chance that its best set is the best at the table, dealing the
@@ -10,7 +10,7 @@ chips the stronger the set.  Once someone has paid it passes (its set wins the
 pot anyway if it is best; paying more would only risk the fine).  Now and then
 it opens without the odds: a bluff.
 
-Shedding (POCH.md, Shedding): a suit runs to its end and whoever plays its last
+Shedding (docs/poch.md, A deal 6): a suit runs to its end and whoever plays its last
 card chooses the next, so a player who holds the last card of a suit in the
 deal's direction (its ace upwards, its 7 downwards) keeps the choice.  The bot
 starts in the direction in which it holds most of those last cards, with a suit

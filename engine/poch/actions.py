@@ -1,6 +1,6 @@
 """One action space for every decision of Poch: an ``int``, as in engine.actions.
 
-POCH.md (Decisions): a player decides only while betting and, while shedding,
+docs/poch.md (Decisions): a player decides only while betting and, while shedding,
 which 7 or ace starts and which suit comes next.  A card is its index (0..31,
 ``engine.poch.cards``); a suit choice is ``SUIT_BASE + suit``; ``PASS`` and
 ``HOLD`` are single actions; a bet or a raise to ``n`` chips is ``BET_BASE + n``

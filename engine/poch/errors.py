@@ -3,7 +3,7 @@
 They are the Pocha engine's errors (``engine.errors``) under Poch's names, so
 the HTTP API maps both games' refusals to the same error shape and codes.  Every
 refused action raises before anything changes; ``rule`` names the rule of
-POCH.md that was broken, where one was.
+docs/poch.md that was broken, where one was.
 """
 
 from __future__ import annotations

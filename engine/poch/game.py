@@ -2,10 +2,10 @@
 
 ``Game.new(rules, seed)`` draws the first dealer and starts the first deal; every
 deal's shuffle comes from the seed and the deal's number, so a game is replayed
-exactly from (rules, seed, actions).  The forced steps of POCH.md (ante, deal,
+exactly from (rules, seed, actions).  The forced steps of docs/poch.md (ante, deal,
 trump, collecting, the showdown, every forced card while shedding, the payout and
 the next deal) are played by the engine; a player is asked only for the decisions
-of POCH.md (Decisions): ``phase`` is ``betting``, ``starting`` (which 7 or ace),
+of docs/poch.md (Decisions): ``phase`` is ``betting``, ``starting`` (which 7 or ace),
 ``choosing`` (the next suit) or ``over``.  ``apply(seat, action)`` checks the
 action, changes the game and returns the public events it caused (never a hidden
 card: only cards that the rules make public, as they become so).  Chips on the
@@ -65,7 +65,7 @@ from engine.poch.rules import PLATES, Rules
 FORMAT_VERSION = 1
 Event = dict[str, Any]
 
-# The plates an honour wins, with the trump ranks that win it (POCH.md, Collecting).
+# The plates an honour wins, with the trump ranks that win it (docs/poch.md, A deal 4).
 HONOURS: tuple[tuple[str, tuple[int, ...]], ...] = (
     ("ace", (ACE,)),
     ("king", (KING,)),
@@ -119,7 +119,7 @@ class Game:
     def new(cls, rules: Rules | None = None, seed: int = 0, dealer: int | None = None) -> Game:
         """A new game; the first dealer is drawn from the seed unless ``dealer`` is given."""
         game = cls(rules or Rules(), seed)
-        # The first dealer is drawn at random (POCH.md, Deal).
+        # The first dealer is drawn at random (docs/poch.md, A deal 2).
         game.dealer = random.Random(f"poch:{seed}:dealer").randrange(game.players)
         if dealer is not None:
             if not isinstance(dealer, int) or not 0 <= dealer < game.players:
@@ -165,7 +165,7 @@ class Game:
         if self.deal_no >= self.rules.deal_count:
             self._end_game(events)
             return
-        # Ante (POCH.md, A deal 1): who cannot pay 8 x ante leaves with what remains.
+        # Ante (docs/poch.md, A deal 1): who cannot pay 8 x ante leaves with what remains.
         need = len(PLATES) * self.rules.ante
         for seat in range(self.players):
             if self.active[seat] and self.chips[seat] < need:
@@ -184,7 +184,8 @@ class Game:
         for plate in PLATES:
             self.plates[plate] += self.rules.ante * sum(self.active)
         events.append({"type": "ante", "deal": self.deal_no, "dealer": self.dealer, "each": need})
-        # Deal (POCH.md, A deal 2): one at a time from Vorhand; the first 32 mod n get one more.
+        # Deal (docs/poch.md, A deal 2): one at a time from Vorhand; the first 32 mod n get one
+        # more.
         order = self._round_from(self.vorhand)
         deck = self._shuffled_deck()
         self.hands = [set() for _ in range(self.players)]
@@ -205,7 +206,7 @@ class Game:
                 "trump": SUITS[self.trump],
             }
         )
-        # Collecting (POCH.md, A deal 4): the honours are shown and their plates taken.
+        # Collecting (docs/poch.md, A deal 4): the honours are shown and their plates taken.
         for plate, ranks in HONOURS:
             needed = {card(self.trump, r) for r in ranks}
             for seat in order:
@@ -246,7 +247,7 @@ class Game:
         return max((b["amount"] for b in self.bets), default=0)
 
     def high_bidder(self) -> int | None:
-        """Who paid the most; on a tie the first to pay it (POCH.md, Betting)."""
+        """Who paid the most; on a tie the first to pay it (docs/poch.md, A deal 5)."""
         best: dict[str, Any] | None = None
         for b in self.bets:
             if b["amount"] > 0 and (best is None or b["amount"] > best["amount"]):
@@ -335,7 +336,7 @@ class Game:
                 self.pot, self.plates["pocher"] = 0, 0
                 winner = best
         self.starter = winner
-        # Shedding (POCH.md, A deal 6): the winner, else Vorhand; else the next who holds
+        # Shedding (docs/poch.md, A deal 6): the winner, else Vorhand; else the next who holds
         # a 7 or an ace.
         first = winner if winner is not None else self.order[0]
         for seat in self._round_from(first):
@@ -391,7 +392,7 @@ class Game:
         self.phase, self.turn = "choosing", seat
 
     def _pay_out(self, winner: int, events: list[Event]) -> None:
-        """The first out of cards receives a chip per card still held (POCH.md, A deal 6)."""
+        """The first out of cards receives a chip per card still held (docs/poch.md, A deal 6)."""
         paid: dict[str, int] = {}
         for seat in self.order:
             if seat != winner:

@@ -1,6 +1,6 @@
 """What one seat of a Poch game knows, and the spectator's view: one function.
 
-``observe(game, seat)`` holds exactly the list of POCH.md (What each seat knows):
+``observe(game, seat)`` holds exactly the list of docs/poch.md (What each seat knows):
 its own cards, the trump suit, the honours shown while collecting, every bet, the
 sets shown at the showdown, every card played while shedding with who played it,
 how many cards each player holds, all chips and plate contents, whose turn it is,

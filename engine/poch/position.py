@@ -5,7 +5,7 @@ position as one seat sees it: the fields of a Poch seat's view (``core.games``),
 which are ``observe``'s (``engine.poch.observation``) with the seat, its hand and
 its legal actions under ``you``.  Nothing in it is trusted.  ``position_from_dict``
 reads every field and refuses, with an ``InvalidStateError`` whose sentence says
-what is inconsistent, anything no game of POCH.md could have reached:
+what is inconsistent, anything no game of docs/poch.md could have reached:
 
 - the table: seats, active players, the dealer, chips that are negative or not
   conserved with the plates and the pot, plates that the deal must have emptied

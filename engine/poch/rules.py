@@ -1,6 +1,6 @@
-"""The rules a Poch game is played with: the options of POCH.md and their defaults.
+"""The rules a Poch game is played with: the options of docs/poch.md and their defaults.
 
-POCH.md (The game) lists four options: ``players`` (3 to 8), ``chips`` each player
+docs/poch.md (The game) lists four options: ``players`` (3 to 8), ``chips`` each player
 starts with (50), the ``ante`` put on each of the eight plates every deal (1) and
 the number of ``deals`` (two per player).  ``Rules`` is a frozen value, validated
 when made: a bad value raises ``InvalidRulesError`` naming the option, so the HTTP

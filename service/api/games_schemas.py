@@ -113,14 +113,14 @@ def _rule_field(option: Option[Any]) -> fields.Field:
     )
 
 
-#: The options of RULES.md, one field per option declared in `engine.rules`; every one is
+#: The options of docs/rules.md, one field per option declared in `engine.rules`; every one is
 #: optional and defaults as GET /api/v1/rules says.
 RulesSchema = ma.Schema.from_dict(
     {name: _rule_field(option) for name, option in OPTIONS.items()}, name="RulesSchema"
 )
 
 
-#: Poch's options (POCH.md, The game), one field per option `engine.poch.rules` declares;
+#: Poch's options (docs/poch.md, The game), one field per option `engine.poch.rules` declares;
 #: every one is optional and defaults as GET /api/v1/rules says.
 PochRulesSchema = ma.Schema.from_dict(
     {

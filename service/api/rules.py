@@ -18,7 +18,7 @@ blp = Blueprint(
     "rules",
     __name__,
     url_prefix="/api/v1/rules",
-    description="The rule options of RULES.md and the bot levels, for a game setup screen.",
+    description="The rule options of docs/rules.md and the bot levels, for a game setup screen.",
 )
 
 

@@ -1,5 +1,5 @@
 // The Pochbrett drawn as inline SVG: a round board with its eight plates in a ring (ace,
-// king, queen, jack, ten, marriage, sequence and the pocher's plate, POCH.md, Material)
+// king, queen, jack, ten, marriage, sequence and the pocher's plate, docs/poch.md, Material)
 // and the pot (Kasse) in the middle, each with its chips drawn and counted. The plates
 // carry the game's own German names in every language (As, König, ..., Mariage, Sequenz,
 // Poch); their title says in the page's language what wins them. Each plate is a

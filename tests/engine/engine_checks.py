@@ -1,5 +1,5 @@
 """Invariant checks for the property tests, with reference rules written again
-from RULES.md on card codes (independently of the engine's bitmasks)."""
+from docs/rules.md on card codes (independently of the engine's bitmasks)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def strength(code: str) -> int:
 def ref_legal(
     hand: list[str], trick: list[str], trump: str, montar: bool, fallar: bool, pisar: bool
 ) -> set[str]:
-    """RULES.md "Playing a trick", steps 1-5, on codes; ``trump`` is a suit letter."""
+    """docs/rules.md "Playing a trick", steps 1-5, on codes; ``trump`` is a suit letter."""
     if not trick:
         return set(hand)
     lead = trick[0][0]

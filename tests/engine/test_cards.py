@@ -25,7 +25,7 @@ from engine.cards import (
     parse_cards,
 )
 
-STRENGTH = [1, 3, 12, 11, 10, 7, 6, 5, 4, 2]  # RULES.md, high to low
+STRENGTH = [1, 3, 12, 11, 10, 7, 6, 5, 4, 2]  # docs/rules.md, high to low
 ALL_CODES = [f"{s}{r}" for s in "OCEB" for r in STRENGTH]
 
 

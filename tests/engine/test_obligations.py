@@ -1,4 +1,4 @@
-"""Hand-worked examples of the four play obligations (RULES.md "Playing a trick").
+"""Hand-worked examples of the four play obligations (docs/rules.md "Playing a trick").
 
 Every example is a 4-player hand of 3 cards with bastos as trump (the turned
 card is B1, in nobody's hand), dealer seat 3, so seat 0 (la mano) leads.

@@ -10,11 +10,11 @@ import pytest
 
 from engine import OPTIONS, InvalidRulesError, Rules, describe_options
 
-# Every schedule written out by hand from RULES.md ("Hands of a game").
+# Every schedule written out by hand from docs/rules.md ("Hands of a game").
 CLASSIC = {
     # top = 36 // 3 = 12
     3: [1, 1, 1, *range(2, 12), 12, 12, 12, *range(11, 1, -1), 1, 1, 1],
-    # top = 10; RULES.md: "4 players: 28 hands"
+    # top = 10; docs/rules.md: "4 players: 28 hands"
     4: [1, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1, 1],
     # top = 8
     5: [1] * 5 + [2, 3, 4, 5, 6, 7] + [8] * 5 + [7, 6, 5, 4, 3, 2] + [1] * 5,

@@ -9,7 +9,7 @@ and may hold `_O1-`, so `_` and `-` bound a code as letters and digits do.
 
 Poch games get the same checks (the section at the end): every caller at every decision,
 the event stream, and every operation of the document at each phase, with Poch's codes
-(C7, D10, HA) and what POCH.md lets a seat see.
+(C7, D10, HA) and what docs/poch.md lets a seat see.
 """
 
 from __future__ import annotations
@@ -311,7 +311,7 @@ def test_sweep_every_operation_as_every_caller(
 
 # -- Poch: the same, for the second game -----------------------------------------------------------
 # A Poch card code is a suit letter and a rank (C7, D10, HA), bounded as Pocha's codes are. What
-# a seat may see (POCH.md, What each seat knows): its own cards, the honours shown while
+# a seat may see (docs/poch.md, What each seat knows): its own cards, the honours shown while
 # collecting and the sets shown at the showdown (public though still held), the cards played.
 # Hidden: every other hand less those, and so the card that set trumps (the dealer's own).
 # The true hands are read from the store (the stored game), as data.

@@ -21,7 +21,7 @@ from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
 
 def winning_by_the_rules(trick: list[dict[str, Any]], trump: str) -> int:
-    """RULES.md's trick winner, worked out here: the highest trump, or with none the highest
+    """docs/rules.md's trick winner, worked out here: the highest trump, or with none the highest
     card of the lead suit (a card's index within its suit is its strength)."""
     lead = trick[0]["card"][0]
 

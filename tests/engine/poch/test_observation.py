@@ -1,4 +1,4 @@
-"""What one seat of Poch knows (POCH.md, What each seat knows), on a rigged deal."""
+"""What one seat of Poch knows (docs/poch.md, What each seat knows), on a rigged deal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Poch's rules worked by hand on rigged deals (POCH.md, A deal; The game)."""
+"""Poch's rules worked by hand on rigged deals (docs/poch.md, A deal; The game)."""
 
 from __future__ import annotations
 
