@@ -63,6 +63,9 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "LOG_LEVEL": ("POCHA_LOG_LEVEL", "info"),
     # One JSON line per request (method, route, status, time, request id): "on" or "off".
     "REQUEST_LOG": ("POCHA_REQUEST_LOG", "on"),
+    # A listed table leaves the lobby once none of its people has been seen for this many
+    # seconds (its host closed the page); it comes back when one of them returns.
+    "LOBBY_AWAY_SECONDS": ("POCHA_LOBBY_AWAY_SECONDS", 180),
     # Rate limits per client address ("on" or "off"), kept in the same Redis, each a
     # flask-limiter string such as "20/minute;200/hour" (see service.ratelimits).
     "RATE_LIMITS": ("POCHA_RATE_LIMITS", "on"),

@@ -38,7 +38,7 @@ from core.store import (
     StoredGame,
     Table,
 )
-from core.tables import DEFAULT_STAND_IN, TableService, seat_info, table_of
+from core.tables import DEFAULT_STAND_IN, LOBBY_AWAY_SECONDS, TableService, seat_info, table_of
 from engine.actions import Action, WireAction, action_from_wire
 from engine.cards import codes, parse_card
 from engine.errors import InvalidBidError, InvalidRulesError, PochaError
@@ -152,11 +152,13 @@ def refused(game: Game, seat: int) -> list[dict[str, Any]]:
 
 
 class GameService:
-    def __init__(self, store: GameStore, bots: BotRunner) -> None:
+    def __init__(
+        self, store: GameStore, bots: BotRunner, lobby_away_seconds: float = LOBBY_AWAY_SECONDS
+    ) -> None:
         self.store = store
         self.bots = bots
         # The tables' side (joining, starting, coming and going, rematch).
-        self.tables = TableService(self)
+        self.tables = TableService(self, lobby_away_seconds)
 
     # -- create ---------------------------------------------------------------------------
 

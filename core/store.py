@@ -1302,9 +1302,12 @@ class GameStore:
         raw = self.redis.get(table_key(code))
         return None if raw is None else raw.decode() if isinstance(raw, bytes) else str(raw)
 
-    def lobby(self, limit: int) -> list[StoredGame]:
-        """The listed tables still waiting for people, newest first (at most `limit`).
-        Tables that started, were deleted or expired are dropped from the lobby here."""
+    def lobby(
+        self, limit: int, keep: Callable[[StoredGame], bool] | None = None
+    ) -> list[StoredGame]:
+        """The listed tables still waiting for people, newest first (at most `limit`), only
+        those `keep` keeps when given (the others stay listed, for a later read). Tables that
+        started, were deleted or expired are dropped from the lobby here."""
         # Entries older than a waiting game lives are gone whatever happened to them.
         self.redis.zremrangebyscore(LOBBY, "-inf", time.time() - self.idle_ttl)
         found: list[StoredGame] = []
@@ -1329,7 +1332,7 @@ class GameStore:
                     continue
                 if not record.waiting:
                     gone.append(game_id)
-                elif len(found) < limit:
+                elif len(found) < limit and (keep is None or keep(record)):
                     found.append(record)
             if gone:
                 self.redis.zrem(LOBBY, *gone)

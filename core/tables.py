@@ -19,6 +19,9 @@ leaves gives the seat to the stand-in for the rest of the game. Each of these is
 
 A person is `present` while they have been seen in the last `PRESENCE_SECONDS`: a request
 with their token, or an event stream they hold (which is seen again at every keepalive).
+The lobby lists a table only while someone is there: a table whose people have all been
+unseen for `lobby_away_seconds` (its host closed the page and left) drops out of it, and
+comes back if one of them returns, so nobody sits down at a table nobody will start.
 
 When a game ends, any of its people may ask for a rematch: a new table with the same
 rules and seats, bots where there were bots, and each person's seat kept for them: they
@@ -70,6 +73,9 @@ CODE_LENGTH = 8
 #: A person is present while seen this recently (seconds). A page in the foreground asks
 #: for the game at least every 20 s; a stream is seen again at each keepalive.
 PRESENCE_SECONDS = 45.0
+#: A listed table leaves the lobby once none of its people has been seen this long
+#: (seconds; the setting LOBBY_AWAY_SECONDS): a page at a table is seen every 15 s or so.
+LOBBY_AWAY_SECONDS = 180.0
 #: The most tables the lobby lists at once (newest first).
 LOBBY_SIZE = 50
 #: How long a process serves the lobby it read last (seconds).
@@ -129,6 +135,17 @@ def table_of(record: StoredGame, shows_code: bool) -> dict[str, Any] | None:
     }
 
 
+def last_seen(record: StoredGame) -> float:
+    """When one of the table's people was last here (a Unix time): the latest request or
+    stream of a seat taken by a person, or the table's making (its host made it then)."""
+    seen = [
+        record.seen[i]
+        for i, s in enumerate(record.seats)
+        if i < len(record.seen) and s.bot is None and not s.open
+    ]
+    return max([record.created, *seen])
+
+
 def lobby_entry(record: StoredGame, now: float) -> dict[str, Any]:
     """A waiting table as the lobby and a code's lookup show it: never a token."""
     return {
@@ -152,9 +169,10 @@ class TableService:
     #: Tries of one change when other changes keep landing first.
     TRIES = 12
 
-    def __init__(self, games: GameService) -> None:
+    def __init__(self, games: GameService, lobby_away_seconds: float = LOBBY_AWAY_SECONDS) -> None:
         self.games = games
         self.store = games.store
+        self.lobby_away_seconds = lobby_away_seconds
         self._lobby: tuple[float, list[dict[str, Any]]] = (0.0, [])
         self._lobby_lock = threading.Lock()
 
@@ -192,11 +210,17 @@ class TableService:
     def lobby(self, now: float) -> list[dict[str, Any]]:
         """The lobby as it was at most `LOBBY_SECONDS` ago: each process reads it from Redis
         once per that time, however many ask (it is the one table request anyone may send
-        without a limit of its own), and again after it changed a table itself."""
+        without a limit of its own), and again after it changed a table itself. Tables
+        whose people have all been away `lobby_away_seconds` are left out."""
+
+        def someone_here(record: StoredGame) -> bool:
+            return now - last_seen(record) < self.lobby_away_seconds
+
         with self._lobby_lock:
             made, entries = self._lobby
             if now - made >= LOBBY_SECONDS or now < made:
-                entries = [lobby_entry(r, now) for r in self.store.lobby(LOBBY_SIZE)]
+                found = self.store.lobby(LOBBY_SIZE, keep=someone_here)
+                entries = [lobby_entry(r, now) for r in found]
                 self._lobby = (now, entries)
             return entries
 

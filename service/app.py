@@ -119,7 +119,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     store = GameStore.from_settings(redises.store, settings)
     bots = make_bot_runner(settings["BOT_RUNNER"], store, redises)
     app.extensions[EXTENSION] = Services(
-        redises, store, bots, GameService(store, bots), Admission.from_settings(settings)
+        redises,
+        store,
+        bots,
+        GameService(store, bots, lobby_away_seconds=float(settings["LOBBY_AWAY_SECONDS"])),
+        Admission.from_settings(settings),
     )
     app.extensions[events.EXTENSION] = events.EventStreams(
         redises.store,

@@ -16,7 +16,9 @@ from core.store import GameStore
 from core.tables import CODE_ALPHABET, parse_code
 from core.tasks import owed_work
 from engine.actions import action_to_wire
+from service import create_app
 from tests.service.helpers import bearer
+from tests.waiting import wait_until
 
 SHORT = {"schedule": [1]}
 
@@ -377,3 +379,28 @@ def test_a_game_given_every_seat_has_its_rematch_in_the_views(client: FlaskClien
     made = client.post(f"/api/v1/games/{created['id']}/rematch", headers=bearer(tokens[1]))
     assert made.status_code == 201
     assert view(client, created["id"], tokens[0])["table"]["rematch"] == made.json["game_id"]
+
+
+def test_a_table_nobody_is_at_leaves_the_lobby_and_comes_back_with_its_host(
+    redis_url: str,
+) -> None:
+    # The window is two seconds here (three minutes by default), so that the table's host
+    # walking away shows within a test.
+    app = create_app(
+        {"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "inline",
+         "LOBBY_AWAY_SECONDS": 2}
+    )  # fmt: skip
+    client = app.test_client()
+    created = make_table(client, [{"name": "Ana"}, {"open": True}, {"open": True}], listed=True)
+    ana = created["seats"][0]["token"]
+
+    def listed() -> bool:
+        return created["id"] in [t["game_id"] for t in client.get("/api/v1/tables").json]
+
+    # Nobody reads the table: its host is away, and it leaves the lobby by itself.
+    wait_until(lambda: not listed(), 30, "the table to leave the lobby")
+    # Still there by its code, for whoever has it.
+    assert client.get(f"/api/v1/tables/{created['table_code']}").status_code == 200
+    # Ana's page reads the table again: she is here, and the table is listed again.
+    wait_until(lambda: bool(view(client, created["id"], ana)) and listed(), 30,
+               "the table back in the lobby")  # fmt: skip
