@@ -6,7 +6,11 @@ a 95% confidence interval, the win rate per game (a shared win counts as a
 fraction), the exact-bid rate, the mean bid beside the mean tricks taken (a
 bot whose bids are calibrated has the two equal) and the time per decision.  The interval is
 taken over deals, not hands: the hands of one game and the rotations of one
-duplicate deal are not independent, the deals are.
+duplicate deal are not independent, the deals are.  Beside them, each bot's standing
+says whether its results differ from no difference at all: its win rate with a Wilson
+interval against its even share of the wins, and its lead over the rest of the table
+paired by deal; and its running total over the hands, with that total's interval, is
+what ``pocha arena --plot`` draws.
 """
 
 from __future__ import annotations
@@ -129,24 +133,37 @@ class Difference:
     per_hand: float
     ci95: float | None
 
+    @property
+    def significant(self) -> bool:
+        """Whether the 95% interval leaves out no difference (0); never without one."""
+        return self.ci95 is not None and abs(self.per_hand) > self.ci95
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["per_hand"] = round(self.per_hand, 4)
         if self.ci95 is not None:
             d["ci95"] = round(self.ci95, 4)
+        d["significant"] = self.significant
         return d
 
 
-def paired_difference(records: Iterable[dict[str, Any]], bot: str, other: str) -> Difference:
-    """``bot``'s mean score per hand less ``other``'s, deal by deal, with a 95% interval
-    over the deals both played.  On duplicate deals each deal's luck is the same for
-    both, so this interval is far narrower than the two bots' own intervals suggest."""
+# The name of the rest of the table, as the other side of a bot's lead.
+REST = "the rest of the table"
+
+
+def paired_difference(records: Iterable[dict[str, Any]], bot: str, other: str = REST) -> Difference:
+    """``bot``'s mean score per hand less ``other``'s (by default every seat not its own),
+    deal by deal, with a 95% interval over the deals both played.  On duplicate deals each
+    deal's luck is the same for both, so this interval is far narrower than the two bots'
+    own intervals suggest."""
     points: dict[Any, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     for rec in records:
         deal = rec.get("deal", rec.get("seed"))
         for hand in rec["hands"]:
             for seat, name in enumerate(rec["seats"]):
                 points[deal][name].append(hand["points"][seat])
+                if other == REST and name != bot:
+                    points[deal][REST].append(hand["points"][seat])
     diffs = [
         sum(by[bot]) / len(by[bot]) - sum(by[other]) / len(by[other])
         for by in points.values()
@@ -154,6 +171,138 @@ def paired_difference(records: Iterable[dict[str, Any]], bot: str, other: str) -
     ]
     mean = sum(diffs) / len(diffs) if diffs else 0.0
     return Difference(bot, other, len(diffs), mean, ci95(diffs))
+
+
+def wilson(wins: float, trials: float, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) of a rate of ``wins`` in ``trials``:
+    unlike the normal one it stays within 0-1 and keeps a width at 0% and 100%, where
+    a handful of games says least.  (0, 1) with no trials."""
+    if trials <= 0:
+        return 0.0, 1.0
+    rate = wins / trials
+    centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = (z / (1 + z * z / trials)) * math.sqrt(
+        rate * (1 - rate) / trials + z * z / (4 * trials * trials)
+    )
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Standing:
+    """Whether one bot's results differ from no difference: its win rate with its 95%
+    Wilson interval over deals (each deal a trial won in the share of its games won),
+    beside the share of the wins its seats would take were
+    every bot alike (its seats over the players); and its lead in score per hand over
+    the rest of the table, paired by deal."""
+
+    bot: str
+    win_rate: float
+    win_low: float
+    win_high: float
+    even_win_rate: float
+    lead: Difference
+
+    @property
+    def win_significant(self) -> bool:
+        """Whether the win rate's interval leaves out the even share."""
+        return not self.win_low <= self.even_win_rate <= self.win_high
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "win_rate": round(self.win_rate, 4),
+            "win_rate_ci95": [round(self.win_low, 4), round(self.win_high, 4)],
+            "even_win_rate": round(self.even_win_rate, 4),
+            "win_rate_significant": self.win_significant,
+            "lead": self.lead.to_dict(),
+        }
+
+
+def standings(records: Sequence[dict[str, Any]], stats: Sequence[BotStats]) -> list[Standing]:
+    """Each bot's standing (``stats``' order), from the records ``stats`` were made of."""
+    even: dict[str, float] = defaultdict(float)
+    deals: dict[str, set[Any]] = defaultdict(set)
+    for rec in records:
+        seats = rec["seats"]
+        for bot in set(seats):
+            even[bot] += seats.count(bot) / len(seats)
+            deals[bot].add(rec.get("deal", rec.get("seed")))
+    out = []
+    for s in stats:
+        # The deals are the trials, not the games: the rotations of one deal share its
+        # cards, so three wins on one deal's three rotations say little more than one.
+        trials = len(deals[s.bot])
+        low, high = wilson(s.win_rate * trials, trials)
+        out.append(
+            Standing(
+                bot=s.bot,
+                win_rate=s.win_rate,
+                win_low=low,
+                win_high=high,
+                even_win_rate=even[s.bot] / s.games if s.games else 0.0,
+                lead=paired_difference(records, s.bot),
+            )
+        )
+    return out
+
+
+@dataclass
+class Curve:
+    """One bot's running total over an arena run, step by step (a hand dealt, or a Poch
+    deal), per seat it held, with the half-width of the 95% interval of that total at
+    each step: the steps so far times the interval of the mean per step over the deals
+    finished by then (None until two are)."""
+
+    bot: str
+    totals: list[float]
+    half_widths: list[float | None]
+
+
+def running_totals(steps: Iterable[tuple[Any, dict[str, float]]]) -> list[Curve]:
+    """Curves from ``(deal, {bot: its mean per seat at this step})`` in the order played,
+    the steps of one deal together."""
+    totals: dict[str, list[float]] = defaultdict(list)
+    widths: dict[str, list[float | None]] = defaultdict(list)
+    finished: dict[str, list[float]] = defaultdict(list)  # per bot: each finished deal's mean
+    current: dict[str, list[float]] = defaultdict(list)  # per bot: this deal's steps
+    deal_now: Any = None
+    for deal, values in steps:
+        if deal != deal_now:
+            for bot, seen in current.items():
+                finished[bot].append(sum(seen) / len(seen))
+            current.clear()
+            deal_now = deal
+        for bot, value in values.items():
+            current[bot].append(value)
+            totals[bot].append((totals[bot][-1] if totals[bot] else 0.0) + value)
+            # Over finished deals only: a deal's first hands (one card, in the classic
+            # schedule) score apart from its mean, and a deal half played would jolt it.
+            half = ci95(finished[bot])
+            widths[bot].append(None if half is None else half * len(totals[bot]))
+    # The last deal is finished too: the last interval is the table's, times the steps.
+    for bot, seen in current.items():
+        half = ci95([*finished[bot], sum(seen) / len(seen)])
+        widths[bot][-1] = None if half is None else half * len(totals[bot])
+    return [Curve(bot, totals[bot], widths[bot]) for bot in totals]
+
+
+def score_curves(records: Sequence[dict[str, Any]]) -> list[Curve]:
+    """Each bot's running score over the hands dealt, in the records' order: at each hand
+    the mean of its seats' points, so that the last total over the hands is its mean score
+    per hand, and the last interval over the hands its ``ci95``."""
+
+    def steps() -> Iterable[tuple[Any, dict[str, float]]]:
+        for rec in records:
+            seats = rec["seats"]
+            for hand in rec["hands"]:
+                points: dict[str, list[int]] = defaultdict(list)
+                for seat, bot in enumerate(seats):
+                    points[bot].append(hand["points"][seat])
+                yield (
+                    rec.get("deal", rec.get("seed")),
+                    {bot: sum(p) / len(p) for bot, p in points.items()},
+                )
+
+    return running_totals(steps())
 
 
 def ci95(values: Sequence[float]) -> float | None:

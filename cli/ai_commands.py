@@ -54,6 +54,27 @@ def _bots_round_the_table(bots: str, parse_player: Any) -> Callable[[int], list[
     return lineup
 
 
+def _plot_option(text: str) -> Any:
+    return click.option("--plot", type=click.Path(dir_okay=False), default=None, help=text)
+
+
+def _check_plot(plot: str | None) -> None:
+    """Refuse `--plot` before anything is played when no chart could be written."""
+    if plot is None:
+        return
+    from ai.chart import ChartError, check_plot
+
+    try:
+        check_plot(plot)
+    except ChartError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _mark(significant: bool) -> str:
+    """The table's mark of a result whose interval holds no difference."""
+    return "" if significant else " ns"
+
+
 def _table_options(command: Any) -> Any:
     """The options `pocha arena` and `pocha yardstick` share: the rules, the seed, the
     processes and how the figures are shown and kept."""
@@ -76,7 +97,9 @@ def _table_options(command: Any) -> Any:
         click.option(
             "--records", type=click.Path(dir_okay=False), help="Write game records (JSONL)."
         ),
-    ]
+        _plot_option("Draw each bot's running score over the hands dealt, with its 95% "
+                     "interval, to FILE (.png or .svg; needs matplotlib, the plot extra)."),
+    ]  # fmt: skip
     for option in reversed(options):
         command = option(command)
     return command
@@ -126,8 +149,9 @@ def _play_arena(
     "--hands",
     type=click.IntRange(1),
     default=None,
-    help="Play enough deals for at least this many hands dealt in all (each deal is played "
-    "once per distinct rotation unless --no-duplicate; tiebreak hands come on top).",
+    help="Hands to deal in all: whole deals are played (each once per distinct rotation "
+    "unless --no-duplicate), so a count that is not a whole number of them is rounded up, "
+    "saying so before playing; tiebreak hands of tied games come on top, and are counted.",
 )
 @_table_options
 def arena(
@@ -142,19 +166,39 @@ def arena(
     as_json: bool,
     by_size: bool,
     records: str | None,
+    plot: str | None,
 ) -> None:
     """Play bots against each other on duplicate deals and compare them."""
     from ai.arena import distinct_rotations, parse_player, run_arena
     from engine.errors import InvalidRulesError
     from engine.rules import Rules
 
+    if games is not None and hands is not None:
+        raise click.UsageError("give --games (deals) or --hands, not both")
+    _check_plot(plot)
     rules, lineup = _rules_and_lineup(rules_json, players, Rules, InvalidRulesError,
                                       _bots_round_the_table(bots, parse_player))  # fmt: skip
     rotations = 1 if no_duplicate else len(distinct_rotations(lineup))
+    per_deal = len(rules.hand_sizes) * rotations
     if games is not None:
         deals = games
     elif hands is not None:
-        deals = -(-hands // (len(rules.hand_sizes) * rotations))
+        deals = -(-hands // per_deal)
+        if deals * per_deal != hands:
+            # Said before playing, on stderr so that --json stays one document.
+            if rotations == 1:
+                deal = f"one game of {per_deal} hands"
+            else:
+                deal = (f"{rotations} games of {len(rules.hand_sizes)} hands, one per "
+                        "distinct rotation of the line-up so that each bot gets the same "
+                        f"cards from every seat: {per_deal} hands")  # fmt: skip
+            played = "1 deal" if deals == 1 else f"{deals} deals"
+            click.echo(
+                f"--hands {hands} is not a whole number of deals, and only whole deals are "
+                f"played: a deal here is {deal}; playing {played}, {deals * per_deal} hands "
+                "(and any tiebreak hands of tied games on top)",
+                err=True,
+            )
     else:
         deals = 10
 
@@ -162,34 +206,52 @@ def arena(
         run_arena, "games", as_json, records,
         rules, lineup, deals, seed=seed, processes=processes, duplicate=not no_duplicate,
     )  # fmt: skip
-    _report_arena(rules, lineup, deals, stats, recs, as_json, by_size)
+    _report_arena(rules, lineup, deals, stats, recs, as_json, by_size, hands, plot)
 
 
 def _report_arena(
     rules: Any, lineup: list[Any], deals: int, stats: Any, recs: list[dict[str, Any]],
-    as_json: bool, by_size: bool = False,
+    as_json: bool, by_size: bool = False, hands_asked: int | None = None,
+    plot: str | None = None,
 ) -> None:
-    """Print an arena's figures per bot (and, for two bots, the first's lead paired by
-    deal; with ``by_size``, each bot's exact bids per hand size) as a table, or as JSON."""
-    from ai.stats import exact_by_size, paired_difference
+    """Print an arena's figures per bot (each with its standing: its lead over the rest of
+    the table and its win rate, with their intervals, marked when not significant; for
+    two bots, the first's lead over the second paired by deal; with ``by_size``, each
+    bot's exact bids per hand size) as a table, or as JSON; draw the chart to ``plot``."""
+    from ai.stats import exact_by_size, paired_difference, standings
 
     dealt = sum(len(r["hands"]) for r in recs)  # tiebreak hands included
+    scheduled = len(rules.hand_sizes) * len(recs)
+    standing = standings(recs, stats)
     result: dict[str, Any] = {
         "rules": rules.to_dict(),
         "lineup": [p.label for p in lineup],
         "deals": deals,
         "games": len(recs),
+        "hands_asked": hands_asked,
         "hands": dealt,
+        "tiebreak_hands": dealt - scheduled,
         # Each bot's `hands` counts one per seat it held (its score per hand and exact bids
         # are over those), so a bot in two seats counts each hand twice: this is their sum.
         "hands_played": sum(s.hands for s in stats),
-        "bots": [s.to_dict() for s in stats],
+        "bots": [s.to_dict() | st.to_dict() for s, st in zip(stats, standing, strict=True)],
     }
     difference = None
     if len(stats) == 2:
         # Two bots: the first's lead over the second, paired by deal.
         difference = paired_difference(recs, stats[0].bot, stats[1].bot)
         result["difference"] = difference.to_dict()
+    if plot:
+        from ai.chart import draw_totals
+        from ai.stats import score_curves
+
+        draw_totals(
+            score_curves(recs), plot,
+            title=f"{', '.join(result['lineup'])}: {deals} deals, {len(recs)} games, "
+            f"{dealt} hands",
+            step="hands dealt", total="score per seat, running total",
+        )  # fmt: skip
+        result["plot"] = plot
     sizes = exact_by_size(recs) if by_size else {}
     if by_size:
         result["exact_by_size"] = {
@@ -203,26 +265,43 @@ def _report_arena(
     from rich.table import Table
 
     table = Table(
-        title=f"{len(recs)} games, {dealt} hands dealt, {result['hands_played']} played "
-        f"(one per seat), line-up {', '.join(result['lineup'])}",
+        title=f"{deals} deals, {len(recs)} games, {dealt} hands dealt, "
+        f"{result['hands_played']} played (one per seat), line-up {', '.join(result['lineup'])}",
         caption="hands: one per seat, so a bot in two seats counts each hand twice; "
-        "score/hand and exact bids are over these",
+        "score/hand and exact bids are over these. lead: score/hand less the rest of the "
+        "table's, paired by deal. win rate: with its 95% Wilson interval, each deal a trial, "
+        "beside the even share (the bot's seats over the players). ns: not significant, "
+        "the interval holds no difference (no lead, or the even share)",
+        # Two columns more on an 80-column terminal.
+        show_edge=False,
     )
-    # A long bot name folds onto a second line rather than cutting the figures.
-    table.add_column("bot", overflow="fold")
-    for col in ("hands", "score/hand", "±95%", "win rate", "exact bids", "ms/decision"):
-        table.add_column(col, justify="right", no_wrap=True)
-    for s in stats:
+    # A long bot name, or a figure on a narrow terminal, folds onto a second line rather
+    # than being cut.
+    table.add_column("bot", overflow="fold", min_width=9)
+    for col in ("hands", "score/hand", "±95%", "lead ±95%", "win rate [95%] / even",
+                "exact bids", "ms/decision"):  # fmt: skip
+        table.add_column(col, justify="right", overflow="fold")
+    for s, st in zip(stats, standing, strict=True):
         table.add_row(
             s.bot,
             str(s.hands),
             f"{s.mean_score:.2f}",
             "n/a" if s.ci95 is None else f"{s.ci95:.2f}",
-            f"{s.win_rate:.1%}",
+            f"{st.lead.per_hand:+.2f} ± "
+            + ("n/a" if st.lead.ci95 is None else f"{st.lead.ci95:.2f}")
+            + _mark(st.lead.significant),
+            f"{s.win_rate:.1%} [{st.win_low * 100:.0f}-{st.win_high:.0%}]"
+            + _mark(st.win_significant)
+            + f" / {st.even_win_rate:.0%}",
             f"{s.exact_rate:.1%}",
             f"{s.ms_per_decision:.1f}",
         )
     Console().print(table)
+    if hands_asked is not None:
+        click.echo(
+            f"hands: {hands_asked} asked, {dealt} dealt ({len(recs)} games of "
+            f"{len(rules.hand_sizes)}, and {dealt - scheduled} tiebreak hands)"
+        )
     if sizes:
         by_cards = Table(title="exact bids by hand size (cards dealt to each seat)")
         by_cards.add_column("cards", justify="right")
@@ -237,10 +316,19 @@ def _report_arena(
         Console().print(by_cards)
     if difference is not None:
         interval = "n/a" if difference.ci95 is None else f"{difference.ci95:.2f}"
+        if difference.significant:
+            verdict = "significant"
+        elif difference.ci95 is None:
+            verdict = "not significant (no interval with fewer than two deals)"
+        else:
+            verdict = "not significant (the interval holds 0)"
         click.echo(
             f"{difference.bot} - {difference.other}, paired by deal: "
-            f"{difference.per_hand:+.2f} ± {interval} points a hand ({difference.deals} deals)"
+            f"{difference.per_hand:+.2f} ± {interval} points a hand ({difference.deals} deals): "
+            f"{verdict}"
         )
+    if plot:
+        click.echo(f"chart of the running scores in {plot}")
 
 
 @click.command("yardstick")
@@ -273,6 +361,7 @@ def yardstick(
     as_json: bool,
     by_size: bool,
     records: str | None,
+    plot: str | None,
 ) -> None:
     """Measure what hidden cards are worth: master's search told them (no bot may be; this
     is a yardstick, not a level) against a level, or in self-play, on pocha arena's deals."""
@@ -281,6 +370,7 @@ def yardstick(
     from engine.errors import InvalidRulesError
     from engine.rules import Rules
 
+    _check_plot(plot)
     rules, lineup = _rules_and_lineup(rules_json, players, Rules, InvalidRulesError,
                                       lambda n: told_lineup(told, against, n))  # fmt: skip
     stats, recs = _play_arena(
@@ -288,7 +378,7 @@ def yardstick(
         rules, lineup, games, seed=seed, processes=processes, duplicate=not no_duplicate,
         play=play_told_game,
     )  # fmt: skip
-    _report_arena(rules, lineup, games, stats, recs, as_json, by_size)
+    _report_arena(rules, lineup, games, stats, recs, as_json, by_size, plot=plot)
 
 
 @click.command("arena-poch")
@@ -316,6 +406,8 @@ def yardstick(
 @click.option("--no-duplicate", is_flag=True, help="Do not replay each deal rotated.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--records", type=click.Path(dir_okay=False), help="Write deal records (JSONL).")
+@_plot_option("Draw each bot's running chips over the deals, with its 95% interval, to FILE "
+              "(.png or .svg; needs matplotlib, the plot extra).")  # fmt: skip
 def arena_poch(
     bots: str,
     players: int,
@@ -326,25 +418,51 @@ def arena_poch(
     no_duplicate: bool,
     as_json: bool,
     records: str | None,
+    plot: str | None,
 ) -> None:
     """Play Poch bots against each other on duplicate deals: chips won per deal."""
-    from ai.poch.arena import parse_player, run_arena
+    from ai.poch.arena import chip_curves, parse_player, run_arena, standings
     from engine.poch.errors import InvalidRulesError
     from engine.poch.rules import Rules
 
+    _check_plot(plot)
     rules, lineup = _rules_and_lineup(rules_json, players, Rules, InvalidRulesError,
                                       _bots_round_the_table(bots, parse_player))  # fmt: skip
     stats, recs = _play_arena(
         run_arena, "deals", as_json, records,
         rules, lineup, deals, seed=seed, processes=processes, duplicate=not no_duplicate,
     )  # fmt: skip
+    standing = standings(recs, stats)
     result: dict[str, Any] = {
         "rules": {**rules.to_dict(), "deals": 1},
         "lineup": [p.label for p in lineup],
         "deals": deals,
         "games": len(recs),
-        "bots": [s.to_dict() for s in stats],
-    }
+        "bots": [
+            s.to_dict() | {
+                "out_first_ci95": [round(st.win_low, 4), round(st.win_high, 4)],
+                "even_out_first": round(st.even_win_rate, 4),
+                "out_first_significant": st.win_significant,
+                "lead": {
+                    "other": st.lead.other,
+                    "deals": st.lead.deals,
+                    "chips_per_deal": round(st.lead.per_hand, 4),
+                    "ci95": None if st.lead.ci95 is None else round(st.lead.ci95, 4),
+                    "significant": st.lead.significant,
+                },
+            }
+            for s, st in zip(stats, standing, strict=True)
+        ],
+    }  # fmt: skip
+    if plot:
+        from ai.chart import draw_totals
+
+        draw_totals(
+            chip_curves(recs), plot,
+            title=f"Poch, {', '.join(result['lineup'])}: {deals} deals, {len(recs)} games",
+            step="deals", total="chips per seat, running total",
+        )  # fmt: skip
+        result["plot"] = plot
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
@@ -355,20 +473,33 @@ def arena_poch(
         title=f"Poch: {deals} deals, {len(recs)} games (one per distinct rotation), "
         f"line-up {', '.join(result['lineup'])}",
         caption="chips/deal: a bot's chips at the deal's end less at its start, over its "
-        "seats and the rotations; ±95% over deals",
+        "seats and the rotations; ±95% over deals. lead: chips/deal less the rest of the "
+        "table's, paired by deal. out first: per seat, with its 95% Wilson interval, each "
+        "deal a trial, "
+        "beside the even share (one seat in the players). ns: not significant, "
+        "the interval holds no difference (no lead, or the even share)",
+        show_edge=False,
     )
-    for col in ("bot", "deals", "chips/deal", "±95%", "out first", "ms/decision"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
-    for s in stats:
+    for col in ("bot", "deals", "chips/deal", "±95%", "lead ±95%", "out first [95%] / even",
+                "ms/decision"):  # fmt: skip
+        table.add_column(col, justify="left" if col == "bot" else "right", overflow="fold")
+    for s, st in zip(stats, standing, strict=True):
         table.add_row(
             s.bot,
             str(s.deals),
             f"{s.chips_per_deal:.3f}",
             "n/a" if s.ci95 is None else f"{s.ci95:.3f}",
-            f"{s.wins:.1%}",
+            f"{st.lead.per_hand:+.3f} ± "
+            + ("n/a" if st.lead.ci95 is None else f"{st.lead.ci95:.3f}")
+            + _mark(st.lead.significant),
+            f"{s.wins:.1%} [{st.win_low * 100:.0f}-{st.win_high:.0%}]"
+            + _mark(st.win_significant)
+            + f" / {st.even_win_rate:.0%}",
             f"{s.ms_per_decision:.1f}",
         )
     Console().print(table)
+    if plot:
+        click.echo(f"chart of the running chips in {plot}")
 
 
 @click.command("ismcts")

@@ -7,7 +7,11 @@ each bot meets the same cards from every seat and the luck of the deal cancels
 once).  A bot's figure for a deal is the chips its seats ended with less the
 chips they began with, averaged over its seats and the rotations; the interval
 is a 95% normal interval over deals (``ai.stats``), the deals being independent
-where the rotations of one deal are not.  Games run in parallel over processes.
+where the rotations of one deal are not.  Each bot's standing sets its rate of going
+out first (a Wilson interval over the deals) against the even share, one seat in the
+players, and its chips per deal against the rest of the table's, paired by deal; its
+running chips over the deals are what ``pocha arena-poch --plot`` draws.  Games run in
+parallel over processes.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any
 from ai.cores import on_cores
 from ai.poch.bot import Budget
 from ai.poch.levels import BOTS, LEVELS, make_bot
-from ai.stats import ci95
+from ai.stats import REST, Curve, Difference, Standing, ci95, running_totals, wilson
 from engine.i18n import _
 from engine.poch.game import Game
 from engine.poch.observation import observe
@@ -209,6 +213,59 @@ def summarize(records: Sequence[dict[str, Any]]) -> list[PochStats]:
         )
     out.sort(key=lambda s: -s.chips_per_deal)
     return out
+
+
+def _chips_by_deal(records: Sequence[dict[str, Any]]) -> dict[int, dict[Any, list[int]]]:
+    """Per deal, per bot (and the rest of each bot's table, under ``(REST, bot)``): the
+    chips each of its seats won or lost, over the rotations."""
+    out: dict[int, dict[Any, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for rec in records:
+        for seat, bot in enumerate(rec["seats"]):
+            out[rec["deal"]][bot].append(rec["chips"][seat])
+            for other in set(rec["seats"]) - {bot}:
+                out[rec["deal"]][(REST, other)].append(rec["chips"][seat])
+    return out
+
+
+def standings(records: Sequence[dict[str, Any]], stats: Sequence[PochStats]) -> list[Standing]:
+    """Each bot's standing (``stats``' order): going out first, per seat, against one seat
+    in the players; and its chips per deal less the rest of the table's, paired by deal
+    (the lead's ``per_hand`` is per deal here)."""
+    by_deal = _chips_by_deal(records)
+    players = len(records[0]["seats"]) if records else 1
+    out = []
+    for s in stats:
+        diffs = [
+            sum(by[s.bot]) / len(by[s.bot]) - sum(by[REST, s.bot]) / len(by[REST, s.bot])
+            for by in by_deal.values()
+            if by[s.bot] and by[REST, s.bot]
+        ]
+        mean = sum(diffs) / len(diffs) if diffs else 0.0
+        # The deals are the trials (as in ai.stats.standings): its rotations share cards.
+        low, high = wilson(s.wins * s.deals, s.deals)
+        out.append(
+            Standing(
+                bot=s.bot,
+                win_rate=s.wins,
+                win_low=low,
+                win_high=high,
+                even_win_rate=1 / players,
+                lead=Difference(s.bot, REST, len(diffs), mean, ci95(diffs)),
+            )
+        )
+    return out
+
+
+def chip_curves(records: Sequence[dict[str, Any]]) -> list[Curve]:
+    """Each bot's running chips over the deals: at each deal the mean of its seats' chips
+    over the rotations, so that the last total over the deals is its chips per deal and
+    the last interval over the deals its ``ci95``."""
+    by_deal = _chips_by_deal(records)
+    bots = {bot for rec in records for bot in rec["seats"]}
+    return running_totals(
+        (deal, {bot: sum(by[bot]) / len(by[bot]) for bot in bots if by[bot]})
+        for deal, by in sorted(by_deal.items())
+    )
 
 
 def run_arena(

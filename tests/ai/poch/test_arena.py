@@ -7,7 +7,15 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from ai.poch.arena import parse_player, play_deal, run_arena, summarize, tasks_for
+from ai.poch.arena import (
+    chip_curves,
+    parse_player,
+    play_deal,
+    run_arena,
+    standings,
+    summarize,
+    tasks_for,
+)
 from ai.poch.bot import Budget
 from cli.main import pocha
 from engine.poch.rules import Rules
@@ -71,6 +79,39 @@ def test_summary_is_per_deal_with_an_interval() -> None:
     assert stats["x"].deals == 4 and stats["x"].seats_played == 8
     assert stats["x"].ci95 is not None and stats["x"].ci95 > 0
     assert stats["x"].wins == pytest.approx(0.5)  # seat 0 of its two seats went out first
+
+
+def test_standings_and_running_chips_per_deal() -> None:
+    records = [
+        {
+            "deal": d,
+            "seats": seats,
+            "chips": [c if bot == "x" else -c - 1 for bot in seats],
+            "winner": seats.index("x"),
+            "decisions": [1, 1, 1],
+            "think_ms": [1.0, 1.0, 1.0],
+        }
+        for d, c in enumerate([2, 4, 6, 8])
+        for seats in (["x", "y", "y"], ["y", "x", "y"], ["y", "y", "x"])
+    ]
+    stats = summarize(records)
+    by_bot = {s.bot: s for s in standings(records, stats)}
+    x, y = by_bot["x"], by_bot["y"]
+    # x goes out first at every deal: over four deals, far from one seat in three; y's
+    # seats never do, but four deals cannot tell none from one in three.
+    assert x.win_rate == 1.0 and x.even_win_rate == pytest.approx(1 / 3)
+    assert x.win_significant and not y.win_significant
+    # x's chips less the rest's: 2c + 1 a deal, 5, 9, 13, 17.
+    assert x.lead.per_hand == pytest.approx(11.0) and x.lead.deals == 4
+    assert x.lead.significant and y.lead.per_hand == pytest.approx(-11.0)
+    one = standings(records[:3], summarize(records[:3]))
+    assert all(not s.win_significant and not s.lead.significant for s in one)
+    curves = {c.bot: c for c in chip_curves(records)}
+    assert curves["x"].totals == [2, 6, 12, 20]
+    assert curves["y"].totals == [-3, -8, -15, -24]
+    chips = {s.bot: s for s in stats}
+    assert curves["x"].half_widths[:2] == [None, None]
+    assert curves["x"].half_widths[-1] == pytest.approx(4 * (chips["x"].ci95 or 0))
 
 
 def test_heuristic_beats_random_on_a_few_deals() -> None:
