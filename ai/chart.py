@@ -48,6 +48,7 @@ def draw_totals(curves: Sequence[Curve], path: str, title: str, step: str, total
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.rcsetup import cycler
+    from matplotlib.ticker import MaxNLocator
 
     figure = Figure(figsize=(9, 5.5), dpi=110, layout="constrained")
     FigureCanvasAgg(figure)
@@ -80,6 +81,7 @@ def draw_totals(curves: Sequence[Curve], path: str, title: str, step: str, total
     axes.axhline(0, color="0.6", linewidth=0.8)
     axes.set_title(title)
     axes.set_xlabel(step)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_ylabel(total)
     axes.grid(True, color="0.9")
     # Room on the right for the bars at the end.
