@@ -2,7 +2,7 @@
 // language chosen: from the browser's languages (navigator.languages) until the person picks
 // one in the page, then as picked (remembered in localStorage). Both languages keep the
 // game's own Spanish words: baza, triunfo, palo, mano, asistir, montar, fallar, pisar; and
-// Poch's own German ones: the plates (As, König, ..., Mariage, Sequenz, Poch), the calls
+// Poch's own German ones: the plates (Ass, König, ..., Mariage, Sequenz, Poch), the calls
 // (Passe, Halte, Poche, Erhöhe), Pochen, Vorhand, Kasse, Trumpf, Ausspielen.
 //
 // The strings are keyed by stable names; their texts live in the service's Babel catalogues,
@@ -159,6 +159,25 @@ export const KEYS_BY_NAME = [
   N_("rule.chips"),
   N_("rule.deals"),
   N_("setup.leadPoch"),
+  // The Poch log's sentences about this page's own seat, in the second person (poch.js,
+  // `told`), and the betting status by the calls offered (poch.js, `callsOffered`).
+  N_("poch.ev.bet.you"),
+  N_("poch.ev.bluff.you"),
+  N_("poch.ev.choose.you"),
+  N_("poch.ev.collect.you"),
+  N_("poch.ev.dealWon.you"),
+  N_("poch.ev.hold.you"),
+  N_("poch.ev.leave.you"),
+  N_("poch.ev.pass.you"),
+  N_("poch.ev.raise.you"),
+  N_("poch.ev.start.down.you"),
+  N_("poch.ev.start.up.you"),
+  N_("poch.ev.takePot.you"),
+  N_("poch.status.yourBet.pass"),
+  N_("poch.status.yourBet.passHold"),
+  N_("poch.status.yourBet.passBet"),
+  N_("poch.status.yourBet.passRaise"),
+  N_("poch.status.yourBet.passHoldRaise"),
 ];
 
 // The page's texts in its language, key -> text, from the server's catalogue.

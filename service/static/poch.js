@@ -102,6 +102,19 @@ function highestBet(view) {
   return Math.max(0, ...view.bets.map((b) => b.amount));
 }
 
+/**
+ * The calls the seat may make now, as the name of the status that lists them: Passe is
+ * always one; Halte only when the seat can pay the highest bet; an amount is Poche before
+ * anyone has bet, Erhöhe after.
+ */
+function callsOffered(view) {
+  const legal = view.you?.legal ?? [];
+  const hold = legal.includes("hold");
+  if (!amounts(view)) return hold ? "passHold" : "pass";
+  if (highestBet(view) === 0) return "passBet";
+  return hold ? "passHoldRaise" : "passRaise";
+}
+
 // -- drawing ---------------------------------------------------------------------------------
 
 function miniCards(codes) {
@@ -225,7 +238,7 @@ function statusText(view, ctx, mine, caughtUp) {
   if (!caughtUp) return "…";
   if (isOver(view)) return t("status.over");
   if (mine) {
-    if (view.phase === "betting") return t("poch.status.yourBet");
+    if (view.phase === "betting") return named("poch.status.yourBet", callsOffered(view));
     if (view.phase === "starting") return t("poch.status.yourStart");
     if (view.phase === "choosing") return t("poch.status.yourSuit");
   }
@@ -427,9 +440,20 @@ function note(ctx, text) {
   ctx.say(new DOMParser().parseFromString(text, "text/html").body.textContent);
 }
 
-/** A seat's own name, escaped, for the sentences told: "Ana bets", never "You bets". */
+/** A seat's own name, escaped, for the sentences told about the others: "Ana bets". */
 function name(ctx, seat) {
   return escapeHtml(ctx.state.view.players[seat]?.name ?? ctx.nameOf(seat));
+}
+
+/**
+ * The sentence `key` told about `seat`: about this page's own seat in the second person
+ * (its key + ".you", "You bet"), since a person's name may well be "You" and "You bets"
+ * reads wrong; about any other seat with its name ("Ana bets"). Every such key is marked
+ * in i18n.js.
+ */
+function told(ctx, seat, key, params = {}) {
+  if (seat === ctx.state.view.you?.seat) return named(key, "you", params);
+  return t(key, { ...params, name: name(ctx, seat) });
 }
 
 /** The view at the start of a deal: the ante paid, the deal's own things cleared. */
@@ -463,7 +487,7 @@ function newDeal(view, event) {
 const HANDLERS = {
   async leave(event, view, ctx) {
     view.active[event.seat] = false;
-    note(ctx, t("poch.ev.leave", { name: name(ctx, event.seat), n: event.chips }));
+    note(ctx, told(ctx, event.seat, "poch.ev.leave", { n: event.chips }));
     ctx.render();
     await ctx.sleep(BET_MS);
   },
@@ -508,8 +532,7 @@ const HANDLERS = {
     view.collected.push({ seat: event.seat, plate: event.plate, cards: event.cards, chips: event.chips });
     note(
       ctx,
-      t("poch.ev.collect", {
-        name: name(ctx, event.seat),
+      told(ctx, event.seat, "poch.ev.collect", {
         cards: event.cards.map(cardName).join(", "),
         plate: named("poch.plate", event.plate),
         n: event.chips,
@@ -544,7 +567,7 @@ const HANDLERS = {
     await flyChips(seatElement(event.seat), plateElement("pot"), event.paid, ctx.reduced);
     view.chips[event.seat] -= event.paid;
     view.pot += event.paid;
-    note(ctx, t("poch.ev.bluff", { name: name(ctx, event.seat), n: event.paid }));
+    note(ctx, told(ctx, event.seat, "poch.ev.bluff", { n: event.paid }));
     ctx.render();
     await ctx.sleep(POT_MS);
   },
@@ -558,7 +581,7 @@ const HANDLERS = {
     view.pot = 0;
     view.plates.pocher = 0;
     view.starter = event.seat;
-    note(ctx, t("poch.ev.takePot", { name: name(ctx, event.seat), pot: event.pot, pocher: event.pocher }));
+    note(ctx, told(ctx, event.seat, "poch.ev.takePot", { pot: event.pot, pocher: event.pocher }));
     ctx.render();
     await ctx.sleep(POT_MS);
   },
@@ -567,13 +590,13 @@ const HANDLERS = {
     view.direction = event.direction;
     view.phase = "shedding";
     view.turn = null;
-    note(ctx, named("poch.ev.start", event.direction, { name: name(ctx, event.seat) }));
+    note(ctx, told(ctx, event.seat, `poch.ev.start.${event.direction}`));
     ctx.render();
   },
 
   async choose(event, view, ctx) {
     view.turn = null;
-    note(ctx, t("poch.ev.choose", { name: name(ctx, event.seat), suit: suitName(event.suit) }));
+    note(ctx, told(ctx, event.seat, "poch.ev.choose", { suit: suitName(event.suit) }));
     ctx.render();
   },
 
@@ -615,7 +638,7 @@ const HANDLERS = {
     view.deal_results = [...view.deal_results, { deal: event.deal, winner: event.winner, paid }];
     view.turn = null;
     shown.winner = event.winner;
-    note(ctx, t("poch.ev.dealWon", { name: name(ctx, event.winner), deal: event.deal, n: total }));
+    note(ctx, told(ctx, event.winner, "poch.ev.dealWon", { deal: event.deal, n: total }));
     ctx.render();
     await ctx.sleep(DEAL_WON_MS);
   },
@@ -632,7 +655,7 @@ for (const call of CALLS) {
     const order = bettingOrder(view);
     view.phase = "betting";
     view.turn = view.bets.length < order.length ? order[view.bets.length] : null;
-    note(ctx, named("poch.ev", call, { name: name(ctx, event.seat), n: event.amount, call: named("poch.call", call) }));
+    note(ctx, told(ctx, event.seat, `poch.ev.${call}`, { n: event.amount, call: named("poch.call", call) }));
     ctx.render();
     document.querySelector(`.poch-seat[data-seat="${event.seat}"] .bet`)?.classList.add("flash");
     await ctx.sleep(BET_MS);
@@ -651,7 +674,10 @@ export async function showEvent(event, ctx) {
   if (event.seq <= applied(view)) return true;
   await handler(event, view, ctx);
   // A decision the stand-in made for a person who is away says so, after what it did.
-  if (event.by === "stand_in") ctx.say(t("event.standIn", { name: ctx.nameOf(event.seat) }));
+  if (event.by === "stand_in") {
+    const yours = event.seat === view.you?.seat;
+    ctx.say(yours ? t("event.standInYou") : t("event.standIn", { name: ctx.nameOf(event.seat) }));
+  }
   // `state.view` may have been replaced meanwhile (a view read after an error): mark the
   // one the event went into.
   view.applied = event.seq;

@@ -1,10 +1,11 @@
 // The Pochbrett drawn as inline SVG: a round board with its eight plates in a ring (ace,
 // king, queen, jack, ten, marriage, sequence and the pocher's plate, docs/poch.md, Material)
 // and the pot (Kasse) in the middle, each with its chips drawn and counted. The plates
-// carry the game's own German names in every language (As, König, ..., Mariage, Sequenz,
-// Poch); their title says in the page's language what wins them. Each plate is a
-// `g.plate[data-plate]` with its count in `data-chips`, so the table (poch.js) can fly
-// chips to and from it and tests can read it.
+// carry the game's own German names in every language (Ass, König, ..., Mariage, Sequenz,
+// Poch); what wins each is said in the page's language in its title (a mouse's hover) and,
+// since phones show no titles, in a caption under the board that a tap, a click, Enter or
+// Space on the plate opens and closes. Each plate is a `g.plate[data-plate]` with its count
+// in `data-chips`, so the table (poch.js) can fly chips to and from it and tests can read it.
 
 import { named, t } from "./i18n.js";
 import { suitSymbol } from "./pochcards.js";
@@ -34,6 +35,10 @@ function chipSpots(r) {
   return spots.sort((a, b) => Math.hypot(...a) - Math.hypot(...b));
 }
 
+// The plate whose caption is open, if any: kept here, so that the board drawn again after
+// every event keeps it open.
+let explained = null;
+
 const PLATE_SPOTS = chipSpots(PLATE_R);
 const POT_SPOTS = chipSpots(POT_R);
 
@@ -52,7 +57,9 @@ function chipsSvg(count, spots) {
 
 /** One bowl: its German name on top, its chips, its count below. */
 function bowl(name, label, title, count, r, spots, trump, extra = "") {
-  return `<g class="plate" data-plate="${name}" data-chips="${count}">
+  const open = explained === name;
+  return `<g class="plate${open ? " explained" : ""}" data-plate="${name}" data-chips="${count}" tabindex="0"
+      role="button" aria-label="${title}" aria-expanded="${open}" aria-controls="plate-caption">
     <title>${title}</title>
     <circle r="${r}" fill="#d9b36c" stroke="#6b4518" stroke-width="3"/>
     <circle r="${r - 7}" fill="#c99a4b" stroke="#8a5b22" stroke-width="1"/>
@@ -82,9 +89,46 @@ export function boardSvg({ plates, pot, trump }) {
       honour,
     )}</g>`;
   }).join("");
-  const centre = bowl("pot", t("poch.pot"), t("poch.potTitle"), pot ?? 0, POT_R, POT_SPOTS, null);
-  return `<svg class="pochbrett" viewBox="-200 -200 400 400" role="img" aria-label="${t("poch.board")}">
+  const centre = bowl("pot", t("poch.pot"), plateTitle("pot"), pot ?? 0, POT_R, POT_SPOTS, null);
+  return `<svg class="pochbrett" viewBox="-200 -200 400 400" role="group" aria-label="${t("poch.board")}">
     <circle r="197" fill="#7a4a22" stroke="#4a2b10" stroke-width="4"/>
     <circle r="187" fill="none" stroke="#a8743f" stroke-width="2"/>
-    ${ring}${centre}</svg>`;
+    ${ring}${centre}</svg>${captionHtml()}`;
 }
+
+function plateTitle(name) {
+  return name === "pot" ? t("poch.potTitle") : named("poch.plateTitle", name);
+}
+
+function captionHtml() {
+  const text = explained ? plateTitle(explained) : "";
+  return `<p class="plate-caption" id="plate-caption" aria-live="polite"${text ? "" : " hidden"}>${text}</p>`;
+}
+
+/** Open the caption of `name` (close it when it is the one open), on the board as drawn. */
+function explain(name) {
+  explained = explained === name ? null : name;
+  for (const plate of document.querySelectorAll(".pochbrett .plate")) {
+    const open = plate.dataset.plate === explained;
+    plate.classList.toggle("explained", open);
+    plate.setAttribute("aria-expanded", String(open));
+  }
+  const caption = document.getElementById("plate-caption");
+  if (caption) caption.outerHTML = captionHtml();
+}
+
+// One listener for every board ever drawn (the table is drawn anew on each event).
+document.addEventListener("click", (event) => {
+  const plate = event.target.closest?.(".pochbrett .plate");
+  if (plate) explain(plate.dataset.plate);
+  else if (explained && !event.target.closest?.("#plate-caption")) explain(explained);
+});
+document.addEventListener("keydown", (event) => {
+  const plate = event.target.closest?.(".pochbrett .plate");
+  if (plate && (event.key === "Enter" || event.key === " ")) {
+    event.preventDefault();
+    explain(plate.dataset.plate);
+  } else if (explained && event.key === "Escape") {
+    explain(explained);
+  }
+});

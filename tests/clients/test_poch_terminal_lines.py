@@ -16,13 +16,20 @@ import pytest
 from rich.console import Console
 
 from client.api import JSON, ApiError, PochaClient
-from client.poch_terminal import PochTerminalGame, action_words, card_name, suit_of_answer
+from client.poch_terminal import (
+    PLATES,
+    PochTerminalGame,
+    action_words,
+    card_name,
+    suit_of_answer,
+)
 from client.terminal import game_class, game_rules, lobby_table
 from engine.poch.actions import action_from_wire
 from engine.poch.errors import IllegalActionError
 from engine.poch.game import Game
 from engine.poch.observation import observe
 from engine.poch.rules import Rules
+from service.i18n import LANGUAGES, page_strings
 
 
 def poch_view(game: Game, seat: int | None, version: int = 1, last_event: int = 0) -> JSON:
@@ -438,3 +445,12 @@ def test_the_bots_levels_are_given_in_turn() -> None:
     game.start("Ana", 3, "easy", None, None)
     assert [p.get("bot") for p in api.asked[1]["players"]] == [None, "easy", "easy"]
     assert "against 2 easy bots." in console.export_text()
+
+
+def test_the_plates_have_the_names_the_page_gives_them_in_every_language() -> None:
+    """A plate is called the same at the terminal and on the web page (its German name,
+    docs/poch.md, The plates' names): "Ass", in English and in Spanish alike."""
+    assert dict(PLATES)["ace"] == "Ass"
+    for lang in LANGUAGES:
+        page = page_strings(lang)
+        assert {plate: page[f"poch.plate.{plate}"] for plate, _ in PLATES} == dict(PLATES), lang

@@ -28,6 +28,7 @@ from tests.clients.test_web_browser import (  # noqa: F401 (fixtures, used by na
     Tab,
     browser,
     desktop,
+    more_options,
     phone,
 )
 
@@ -47,6 +48,7 @@ def poch_setup(tab: Tab, url: str, *, players: int, deals: int, level: str = "ra
     page.wait_for_selector("#setup")
     page.fill("input[name=name]", "Ana")
     page.select_option("select[name=game]", "poch")
+    more_options(page)
     # The form is built again for Poch: its options and its bot levels.
     page.wait_for_selector("#setup fieldset.rules [name=chips]")
     page.select_option("select[name=players]", str(players))
@@ -173,7 +175,7 @@ def test_the_page_in_spanish_keeps_pochs_own_words(phone: Tab, live_service: Liv
     assert "Reparto 1 de 1" in text and "Fichas" in text, text
     # ... and the game's German ones: the plates, the pot, the calls.
     board = page.inner_text("#board")
-    for word in ("As", "König", "Dame", "Bube", "Zehn", "Mariage", "Sequenz", "Poch", "Kasse"):
+    for word in ("Ass", "König", "Dame", "Bube", "Zehn", "Mariage", "Sequenz", "Poch", "Kasse"):
         assert word in board, word
     if page.query_selector("#game[data-my-turn=yes] [data-bet]"):
         # The calls offered (a bet only when we have more chips than the highest one).
@@ -224,10 +226,11 @@ def test_a_poch_table_waits_for_a_person_and_starts_with_bots(
     page.wait_for_selector("#setup")
     page.fill("input[name=name]", "Ana")
     page.select_option("select[name=game]", "poch")
+    more_options(page)
     page.wait_for_selector("#setup fieldset.rules [name=chips]")
     page.select_option("select[name=players]", "3")
     page.select_option("select[name=seat-2]", "open")
-    page.uncheck("input[name=listed]")
+    assert not page.is_checked("input[name=listed]")  # private unless listed
     page.click("#deal")
     page.wait_for_selector("#waiting")
     lead = page.inner_text("#waiting")
