@@ -78,6 +78,19 @@ class _Watchful:
         self.stopping = True
         super().request_stop(signum, frame)  # type: ignore[misc]
 
+    def unsubscribe(self) -> None:
+        # RQ unsubscribes, then stops the thread that listens for its commands, which
+        # redis-py joins without a bound; a thread that reads the unsubscribe's reply (or
+        # loses Redis) first waits RQ's 60 s for a new subscription, and so does the stop.
+        # Told to end first, it ends on the reply; one that does not is a daemon, left.
+        listener = self.pubsub_thread
+        if listener is None:
+            return
+        listener.stop(timeout=0)
+        self.pubsub.unsubscribe()
+        listener.join(timeout=1)
+        self.pubsub.close()
+
     def execute_job(self, job: Any, queue: Any) -> Any:
         # Here, in the worker, as soon as RQ has taken the job: a horse that fails to start
         # must not leave a hint or an AI move counted as waiting. A count that cannot be
@@ -222,8 +235,8 @@ def _bury(worker: BaseWorker) -> None:
         worker.wait_for_horse()
     listener = getattr(worker, "pubsub_thread", None)
     if listener is not None:
-        listener.stop()
-        listener.join(timeout=1)
+        # Bounded: redis-py's own stop waits as long as the thread's 60 s read.
+        listener.stop(timeout=1)
         worker.pubsub_thread = None
     pubsub = getattr(worker, "pubsub", None)
     if pubsub is not None:
