@@ -66,6 +66,9 @@ class _Watchful:
     #: The store (tasks, games) and the queues (RQ's `connection`).
     redises: Redises
     last_cleaned_at: Any
+    #: RQ's: the subscription to its commands, and the thread that listens on it.
+    pubsub: Any
+    pubsub_thread: Any
     _rq_cleaned_at: Any = None
     #: An idle worker that loses Redis tries again with a backoff that RQ lets grow to a
     #: minute; two seconds at most brings it back soon after Redis.
