@@ -153,15 +153,28 @@ class GameRulesField(fields.Field):
 # -- create ----------------------------------------------------------------------------------
 
 
+#: Letters and symbols that draw nothing (Hangul fillers, the blank Braille pattern), so a
+#: name of them alone would look empty at the table.
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
 class PlayerName(fields.String):
-    """A name as people will see it at the table: Unicode NFC, without control or format
-    characters (NUL, a right-to-left override, zero-width spaces), its runs of white space
-    made one space, and with at least one character left."""
+    """A name as people will see it at the table: at most `longest` characters as sent,
+    Unicode NFC, without control or format characters (NUL, a right-to-left override,
+    zero-width spaces) or characters that draw nothing, its runs of white space made one
+    space, and with at least one character left."""
+
+    def __init__(self, *, longest: int = 40, **kwargs: Any) -> None:
+        super().__init__(validate=validate.Length(1, longest), **kwargs)
+        self.longest = longest
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         text = super()._deserialize(value, attr, data, **kwargs)
+        # As sent, not as cleaned: what was cleaned away still had to be sent and read.
+        if len(text) > self.longest:
+            raise ma.ValidationError(_("Longer than maximum length {max}.", max=self.longest))
         shown = "".join(
-            " " if ch.isspace() else ch
+            " " if ch.isspace() or ch in BLANK_LOOKING else ch
             for ch in unicodedata.normalize("NFC", text)
             if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn")
         )
@@ -173,7 +186,6 @@ class PlayerName(fields.String):
 
 class PlayerSchema(ma.Schema):
     name = PlayerName(
-        validate=validate.Length(1, 40),
         metadata={
             "description": "The name shown at the table (required unless `open`).",
             "example": "Ana",
@@ -836,7 +848,6 @@ class LobbyTableSchema(ma.Schema):
 class JoinSchema(ma.Schema):
     name = PlayerName(
         required=True,
-        validate=validate.Length(1, 40),
         metadata={"description": "The name shown at the table.", "example": "Bruno"},
     )
 

@@ -16,7 +16,7 @@ from flask.views import MethodView
 
 from ai.games import levels_of
 from core.advice import Thinking, ask_hint, job_report
-from core.errors import InvalidInput
+from core.errors import InvalidInput, NotStarted
 from engine.errors import NotYourTurnError, WrongPhaseError
 from engine.games import kind_of
 from engine.i18n import _
@@ -38,7 +38,8 @@ _ERRORS = {
     401: "unauthorized: no token, or a token that opens no seat of this game.",
     403: "forbidden: the host token (a hint is for a seat).",
     404: "game_not_found.",
-    409: "not_your_turn or wrong_phase (the game is over).",
+    409: "not_your_turn, wrong_phase (the game is over) or not_started (the table still "
+    "waits for people).",
     422: "validation_error: an unknown level (or one this game's bots have not), or a "
     "budget out of range.",
 }
@@ -65,6 +66,9 @@ class Hint(MethodView):
         seat = service.seat_for(record, bearer_token(), required=True)
         assert seat is not None
         game = record.game
+        # The hand is dealt but hidden until the table starts: no hint may analyse it.
+        if record.waiting:
+            raise NotStarted()
         if game.finished:
             raise WrongPhaseError(_("the game is over: there is nothing left to hint"))
         if game.turn != seat:

@@ -65,12 +65,36 @@ def test_names_are_stored_as_people_see_them(client: FlaskClient, sent: str, sho
     assert view["players"][0]["name"] == shown
 
 
-@pytest.mark.parametrize("name", ["", "   ", "\u0000", "\u200b\u200c", "\u202e", "\t\n"])
+@pytest.mark.parametrize(
+    "name",
+    # the last three draw nothing: Hangul fillers, the blank Braille pattern
+    ["", "   ", "\u0000", "\u200b\u200c", "\u202e", "\t\n", "\u3164", "\u2800 \u2800", "\uffa0"],
+)
 def test_a_name_with_nothing_visible_is_refused(client: FlaskClient, name: str) -> None:
     response = client.post("/api/v1/games", json={"players": [{"name": name}, *humans(2)]})
     assert response.status_code == 422, response.json
     assert response.json["error"] == "validation_error"
     assert "players" in response.json["errors"]["json"]
+
+
+@pytest.mark.parametrize("name", ["A" + " " * 40 + "B", "Ana" + "\u200b" * 38, "x" * 41])
+def test_a_name_is_measured_as_sent(client: FlaskClient, name: str) -> None:
+    """Over 40 characters is refused even when cleaning would shorten it, at a table's
+    creation and when taking its seat."""
+    response = client.post("/api/v1/games", json={"players": [{"name": name}, *humans(2)]})
+    assert response.status_code == 422, response.json
+    assert response.json["errors"]["json"]["players"]["0"]["name"] == [
+        "Longer than maximum length 40."
+    ]
+    players = [{"name": "Ana"}, {"open": True}, {"open": True}]
+    code = client.post("/api/v1/games", json={"players": players}).json["table_code"]
+    joined = client.post(
+        f"/api/v1/tables/{code}/seats", json={"name": name}, headers={"Accept-Language": "es"}
+    )
+    assert joined.status_code == 422, joined.json
+    assert joined.json["errors"]["json"]["name"] == ["Más largo que la longitud máxima, 40."]
+    fits = client.post(f"/api/v1/tables/{code}/seats", json={"name": "B" * 40})
+    assert fits.status_code == 201, fits.json
 
 
 def test_a_chosen_seed_is_public_in_every_view(client: FlaskClient) -> None:

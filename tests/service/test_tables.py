@@ -404,3 +404,20 @@ def test_a_table_nobody_is_at_leaves_the_lobby_and_comes_back_with_its_host(
     # Ana's page reads the table again: she is here, and the table is listed again.
     wait_until(lambda: bool(view(client, created["id"], ana)) and listed(), 30,
                "the table back in the lobby")  # fmt: skip
+
+
+def test_no_hint_analyses_a_hand_the_waiting_table_hides(
+    client: FlaskClient, store: GameStore
+) -> None:
+    people = [{"name": "Ana"}, {"name": "Bea"}, {"name": "Cruz"}, {"open": True}]
+    created = next(
+        made
+        for seed in range(20)
+        if store.load((made := make_table(client, people, seed=seed))["id"]).game.turn != 3
+    )
+    for seat in created["seats"][:3]:
+        hint = client.post(
+            f"/api/v1/games/{created['id']}/hint", json={}, headers=bearer(seat["token"])
+        )
+        assert hint.status_code == 409, hint.json
+        assert hint.json["error"] == "not_started"
