@@ -27,6 +27,7 @@ from core.errors import (
     StaleVersion,
     Unauthorized,
     WrongGame,
+    WrongState,
 )
 from core.store import (
     NO_TABLE,
@@ -367,7 +368,12 @@ class GameService:
         kept = self.store.take_kept(game_id)
         if kept is not None and token is not None:
             seat = kept.seat_of_token(token)
-        if kept is not None and seat is not None and expected_version in (None, kept.version):
+        if (
+            kept is not None
+            and seat is not None
+            and expected_version in (None, kept.version)
+            and not kept.seats[seat].left
+        ):
             try:
                 action = read_move(kept.game, move, decision)
                 outcome = self.store.apply_kept(
@@ -387,6 +393,10 @@ class GameService:
                 record = self.store.load(game_id, history=False, counters=counters, consume=True)
             seat = self.seat_for(record, token, required=True)
             assert seat is not None
+            # A seat given up is the stand-in's to the end: the version the move would be
+            # written at is the one read, so a leave that lands first makes it read again.
+            if record.seats[seat].left:
+                raise WrongState(_("You left this game: the stand-in plays your seat to the end."))
             if expected_version is not None and record.version != expected_version:
                 raise StaleVersion(
                     _(

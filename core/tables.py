@@ -370,11 +370,14 @@ class TableService:
 
     def leave(self, game_id: str, token: str | None, seat: int) -> StoredGame:
         """The person in `seat` leaves: while the table waits, the seat opens again (their
-        token no longer opens it); in play, the stand-in plays it to the end."""
+        token no longer opens it); in play, the stand-in plays it to the end. Leaving again
+        writes nothing: no event, no new version, so no one's move is made stale by it."""
 
         def go(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
             self._own_seat(record, token, seat)
             s = record.seats[seat]
+            if s.left and not record.finished:
+                raise _Unchanged(record)
             if record.waiting:
                 changed = Seat("", open=True)
                 event: dict[str, Any] = {"type": "seat_opened", "seat": seat}
@@ -386,7 +389,10 @@ class TableService:
             seats = with_seat(record.seats, seat, changed)
             return seats, record.table, [event], seat
 
-        return self._retry(game_id, go, keep_clock=True)[0]
+        try:
+            return self._retry(game_id, go, keep_clock=True)[0]
+        except _Unchanged as unchanged:
+            return unchanged.record
 
     # -- rematch ------------------------------------------------------------------------------
 
@@ -459,6 +465,14 @@ class TableService:
             )
 
         return self.create_table(make, table)
+
+
+class _Unchanged(Exception):
+    """A table change that would change nothing: the game as read, to answer with."""
+
+    def __init__(self, record: StoredGame) -> None:
+        super().__init__(record.id)
+        self.record = record
 
 
 def _check_level(level: str, record: StoredGame | None = None) -> None:

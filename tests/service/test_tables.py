@@ -421,3 +421,35 @@ def test_no_hint_analyses_a_hand_the_waiting_table_hides(
         )
         assert hint.status_code == 409, hint.json
         assert hint.json["error"] == "not_started"
+
+
+def test_leaving_again_writes_nothing_and_a_seat_that_left_makes_no_move(
+    client: FlaskClient, store: GameStore
+) -> None:
+    created = make_table(
+        client, [{"name": "Ana"}, {"name": "Eva"}, {"name": "Ola"}],
+        {"schedule": [2, 2], "turn_seconds": 30},
+    )  # fmt: skip
+    game_id = created["id"]
+    tokens = [s["token"] for s in created["seats"]]
+    turn = view(client, game_id)["turn"]
+    seat = f"/api/v1/games/{game_id}/seats/{turn}"
+    left = client.post(f"{seat}/leave", headers=bearer(tokens[turn]))
+    assert left.status_code == 200 and left.json["players"][turn]["left"]
+    events = len(store.events(game_id))
+    for _spam in range(5):
+        again = client.post(f"{seat}/leave", headers=bearer(tokens[turn]))
+        assert again.status_code == 200 and again.json["version"] == left.json["version"]
+    assert len(store.events(game_id)) == events
+    # The seat is the stand-in's now: its former person's move is refused, with or without
+    # the version it read.
+    record = store.load(game_id)
+    legal = action_to_wire(record.game.legal_actions()[0])
+    for headers in ({}, {"If-Match": f'"{record.version}"'}):
+        move = client.post(
+            f"/api/v1/games/{game_id}/bids",
+            json={"bid": legal},
+            headers={**bearer(tokens[turn]), **headers},
+        )
+        assert move.status_code == 409 and move.json["error"] == "wrong_phase", move.json
+    assert store.load(game_id).version == record.version
