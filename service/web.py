@@ -1,6 +1,7 @@
 """The web front end: the page at `/` that plays Pocha in a browser, on the public API.
 
 A table's shareable link, `/t/CODE`, is the same page: it reads the code from its address.
+`/how-to-play/pocha` and `/how-to-play/poch` are each game's rules for a player.
 
 The page and its modules are static files in `service/static/` (plain ES modules, no build
 step), served by Flask's static route at `/static/`; this blueprint adds `/`, the cache
@@ -16,6 +17,9 @@ from importlib.resources import files
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory
 
 from service.i18n import LANGUAGES, page_strings
+
+#: The games whose rules have a page at /how-to-play/<game>.
+GAMES = ("pocha", "poch")
 
 blp = Blueprint("web", __name__)
 
@@ -52,6 +56,16 @@ def page_texts(lang: str) -> Response:
     return response
 
 
+@blp.get("/how-to-play")
+@blp.get("/how-to-play/<game>")
+def how_to_play(game: str = "pocha") -> Response:
+    """The rules of a game for a player, in the page's language: one page (howto.js) that
+    reads the game from its address."""
+    if game not in GAMES:
+        abort(404)
+    return current_app.send_static_file("howto.html")
+
+
 @blp.get("/t/<code>")
 def table_link(code: str) -> Response:
     # The page finds the table by the code in its own address (location.pathname).
@@ -70,6 +84,6 @@ def swagger_ui_asset(name: str) -> Response:
 def revalidate_page_files(response: Response) -> Response:
     # The modules import each other by plain path: a browser must revalidate them (cheap,
     # with the ETag) so that a new version of the service never runs with half-old files.
-    if request.path == "/" or request.path.startswith(("/static/", "/t/")):
+    if request.path == "/" or request.path.startswith(("/static/", "/t/", "/how-to-play")):
         response.headers["Cache-Control"] = "no-cache"
     return response

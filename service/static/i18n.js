@@ -159,6 +159,13 @@ export const KEYS_BY_NAME = [
   N_("rule.chips"),
   N_("rule.deals"),
   N_("setup.leadPoch"),
+  // index.html's marked words (data-i18n), put in by `translateMarked`.
+  N_("header.howto"),
+  // howto.js' keys in nested templates and chosen by the game.
+  N_("howto.exact"),
+  N_("howto.missed"),
+  N_("howto.games"),
+  N_("howto.poch.tab"),
   // The Poch log's sentences about this page's own seat, in the second person (poch.js,
   // `told`), and the betting status by the calls offered (poch.js, `callsOffered`).
   N_("poch.ev.bet.you"),
@@ -243,6 +250,14 @@ export function ruleLabel(name, fallback) {
 }
 
 /**
+ * The static page's own words (index.html's header): each element marked
+ * `data-i18n="key"` gets its key's text.
+ */
+function translateMarked() {
+  for (const element of document.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n);
+}
+
+/**
  * Read the page's strings in its language from the server's catalogue (the Babel catalogues
  * of the API, msgctxt "page"), before anything is shown. English when the language's cannot
  * be had; a key stands for its text only if neither can.
@@ -253,6 +268,7 @@ export async function loadCatalogue() {
       const response = await fetch(`/i18n/${lang}.json`, { headers: { Accept: "application/json" } });
       if (!response.ok) continue;
       STRINGS = await response.json();
+      translateMarked();
       return;
     } catch {
       // The next language, or the keys themselves.
