@@ -2,6 +2,9 @@
 // people, join one by its code or from the public list), a table's waiting room, then the
 // game, on the public HTTP API only. A table's link is `/t/CODE`: this browser goes back
 // to the seat it holds there (seats.js), or shows the table and a name field to sit down.
+// The setup form asks a newcomer only for the game and a name: "Play" deals a game against
+// bots with the API's defaults, and the rules, the seats (a table for friends) and the seed
+// wait under "More options". A table is unlisted unless its host lists it.
 //
 // The seat's view (GET /api/v1/games/{id} with the seat's token) is the truth for the
 // hand, the bids, whose turn it is and what is legal. The event stream (Server-Sent
@@ -186,18 +189,21 @@ async function showSetup(message = "") {
           ${state.games.poch ? `<option value="poch">${t("setup.gamePoch")}</option>` : ""}</select></label>
         <label>${t("setup.name")} <input name="name" maxlength="40" required
           value="${escapeHtml(localStorage.getItem(NAME_KEY) || t("you"))}"></label>
-        <label>${t("setup.seed")} <input type="number" name="seed" min="0" placeholder="${t("setup.random")}"></label>
       </div>
-      <div id="rules"></div>
-      <fieldset><legend>${t("setup.seats")}</legend>
-        <p class="muted small">${t("setup.seatsHelp")}</p>
-        <label>${t("setup.allBots")} <select name="all-levels">${levelOptions(level)}</select></label>
-        <div id="bots" class="bots"></div>
-        <div id="table-options" class="table-options" hidden>
-          <label class="toggle"><input type="checkbox" name="listed" checked>
-            <span>${t("setup.listed")}</span><small>${t("setup.listedHelp")}</small></label>
-          <label>${t("setup.standIn")} <select name="stand-in">${levelOptions(level)}</select></label>
-        </div></fieldset>
+      <details id="more-options" class="more-options"><summary>${t("setup.more")}</summary>
+        <p class="muted small">${t("setup.moreHelp")}</p>
+        <div id="rules"></div>
+        <fieldset><legend>${t("setup.seats")}</legend>
+          <p class="muted small">${t("setup.seatsHelp")}</p>
+          <label>${t("setup.allBots")} <select name="all-levels">${levelOptions(level)}</select></label>
+          <div id="bots" class="bots"></div>
+          <div id="table-options" class="table-options" hidden>
+            <label class="toggle"><input type="checkbox" name="listed">
+              <span>${t("setup.listed")}</span><small>${t("setup.listedHelp")}</small></label>
+            <label>${t("setup.standIn")} <select name="stand-in">${levelOptions(level)}</select></label>
+          </div></fieldset>
+        <div class="grid"><label>${t("setup.seed")} <input type="number" name="seed" min="0" placeholder="${t("setup.random")}"></label></div>
+      </details>
       <div class="deal-bar">
         <button type="submit" class="primary" id="deal">${t("setup.deal")}</button>
         <p id="notice" class="notice ${message ? "error" : "info"}">${escapeHtml(message)}</p>

@@ -16,7 +16,10 @@
         }
         return false;
     };
-    const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    // checkVisibility also counts what a closed <details> holds as hidden (Chromium keeps
+    // its boxes, skipped by content-visibility).
+    const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden' &&
+        (!el.checkVisibility || el.checkVisibility({ contentVisibilityAuto: true }));
     const found = [];
     for (const el of document.querySelectorAll('body *')) {
         if (!shown(el) || el.closest('svg') && el.tagName !== 'svg') continue;

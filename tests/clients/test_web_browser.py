@@ -53,6 +53,7 @@ ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 DESKTOP = {"width": 1280, "height": 900}
+LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SMALL_PHONE = {"width": 360, "height": 740}
 
@@ -140,11 +141,20 @@ def open_seat(page: Any, url: str, saved: dict[str, Any]) -> None:
     page.goto(url)
 
 
+def more_options(page: Any) -> None:
+    """Open the setup form's "More options" (the rules, the seats, the seed): closed at
+    first, so that a newcomer sees only the game, a name and Play."""
+    if not page.locator("#more-options[open]").count():
+        page.click("#more-options > summary")
+    page.wait_for_selector("#setup fieldset.rules", state="visible")
+
+
 def deal(tab: Tab, url: str, players: int, schedule: str) -> None:
     page = tab.page
     page.goto(url)
     page.wait_for_selector("#setup")
     page.fill("input[name=name]", "Ana")
+    more_options(page)
     page.select_option("select[name=players]", str(players))
     page.select_option("select[name=all-levels]", "random")
     page.select_option("select[name=schedule]", "custom")
@@ -243,6 +253,7 @@ def test_the_setup_form_has_every_option_the_api_lists(
     page = desktop.page
     page.goto(live_service.url)
     page.wait_for_selector("#setup")
+    more_options(page)
     # Each option as listed: its field, at its default, with its sentence.
     for option in options:
         field = page.locator(f"#setup fieldset.rules [name={option['name']}]")
@@ -278,6 +289,46 @@ def test_the_setup_form_has_every_option_the_api_lists(
     game_id = page.inner_text(".game-id").removeprefix("Game ")
     assert PochaClient(live_service.url).view(game_id)["rules"] == chosen
     assert desktop.errors == []
+
+
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=lambda s: f"{s['width']}x{s['height']}")
+def test_play_deals_a_game_against_bots_at_once(
+    browser: Any, live_service: LiveService, size: dict[str, int]
+) -> None:
+    """The setup form shows a newcomer the game, a name and Play, on the first screen; the
+    rules and seats wait closed under More options. Play deals at once: every rule at the
+    API's default, bots in the other seats."""
+    tab = Tab(browser, size, f"play-{size['width']}")
+    page = tab.page
+    try:
+        page.goto(live_service.url)
+        page.wait_for_selector("#setup")
+        assert not page.locator("#setup fieldset.rules").is_visible()
+        assert not page.locator("#setup select[name=all-levels]").is_visible()
+        assert page.inner_text("#more-options > summary") == "More options"
+        play = page.locator("#deal")
+        assert play.inner_text() == "Play"
+        box = play.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= size["height"], box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], box
+        assert page.evaluate(MISFITS) == [], "the setup form, closed"
+        tab.screenshot(f"web-play-{size['width']}-setup.png")
+        # Opened, More options shows every rule and the seats, at their defaults.
+        more_options(page)
+        assert page.locator("#setup select[name=all-levels]").is_visible()
+        assert page.evaluate(MISFITS) == [], "the setup form, open"
+        play.click()
+        page.wait_for_selector("#game")
+        api = PochaClient(live_service.url)
+        view = api.view(page.inner_text(".game-id").removeprefix("Game "))
+        defaults = {o["name"]: o["default"] for o in api.rules()["options"]}
+        assert view["rules"] == defaults
+        assert [p["bot"] is None for p in view["players"]] == [True] + [False] * (
+            len(view["players"]) - 1
+        )
+        assert tab.errors == []
+    finally:
+        tab.close()
 
 
 def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveService) -> None:

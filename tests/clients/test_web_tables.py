@@ -21,7 +21,16 @@ import pytest
 
 from client.api import PochaClient
 from tests.clients.conftest import LiveService
-from tests.clients.test_web_browser import ARTIFACTS, CHROMIUM, DESKTOP, MISFITS, PHONE, sync_api
+from tests.clients.test_web_browser import (
+    ARTIFACTS,
+    CHROMIUM,
+    DESKTOP,
+    LAPTOP,
+    MISFITS,
+    PHONE,
+    more_options,
+    sync_api,
+)
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 
@@ -108,22 +117,27 @@ def open_table(
     schedule: str,
     turn_seconds: int | None = None,
     others: tuple[str, ...] = ("open", "random"),
+    listed: bool = True,
 ) -> str:
-    """From the setup form: Ana's seat, then `others` (a bot's level, or "open" for a
-    person); the table's code."""
+    """From the setup form's "More options": Ana's seat, then `others` (a bot's level, or
+    "open" for a person), the table `listed` in the lobby or not; the table's code."""
     page = person.page
     page.goto(url)
     page.wait_for_selector("#setup")
     page.fill("input[name=name]", "Ana")
+    more_options(page)
     page.select_option("select[name=players]", str(1 + len(others)))
     page.select_option("select[name=schedule]", "custom")
     page.fill("input[name=schedule-custom]", schedule)
     assert page.locator("#table-options").is_hidden()
     for seat, choice in enumerate(others, start=2):
         page.select_option(f"select[name=seat-{seat}]", choice)
-    # A seat for a person makes a table: listed, a stand-in, and the API's clock proposed.
+    # A seat for a person makes a table: a stand-in, and the API's clock proposed; the
+    # table is private unless its host lists it.
     assert page.locator("#table-options").is_visible()
     assert page.input_value("input[name=turn_seconds]") == "60"
+    assert not page.is_checked("input[name=listed]")
+    page.set_checked("input[name=listed]", listed)
     if turn_seconds is not None:
         page.fill("input[name=turn_seconds]", str(turn_seconds))
     page.click("#deal")
@@ -196,6 +210,23 @@ def test_two_people_and_a_bot_play_at_a_table_joined_by_its_link(
     assert ana.errors == [] and bea.errors == []
 
 
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=lambda s: f"{s['width']}x{s['height']}")
+def test_a_table_made_on_the_page_is_private_unless_its_host_lists_it(
+    browser: Any, live_service: LiveService, size: dict[str, int]
+) -> None:
+    # Two hosts (a browser goes back to the table it holds when the page is opened again).
+    ana, eva = Person(browser, size, "ana"), Person(browser, size, "eva")
+    try:
+        private = open_table(ana, live_service.url, "1", listed=False)
+        assert private not in [t["code"] for t in lobby(live_service.url)]
+        listed = open_table(eva, live_service.url, "1", listed=True)
+        assert listed in [t["code"] for t in lobby(live_service.url)]
+        assert ana.errors == [] and eva.errors == []
+    finally:
+        ana.context.close()
+        eva.context.close()
+
+
 def test_a_person_who_closes_the_tab_is_played_for_then_comes_back_by_the_link(
     people: tuple[Person, Person], live_service: LiveService
 ) -> None:
@@ -262,7 +293,7 @@ def test_the_page_speaks_the_browsers_language_until_another_is_picked(
         page.goto(live_service.url)
         page.wait_for_selector("#setup")
         # Spanish from the browser's languages, with the game's words; the API asked in it.
-        assert page.inner_text("#deal") == "Repartir"
+        assert page.inner_text("#deal") == "Jugar"
         assert page.input_value("#lang") == "es"
         assert page.evaluate("document.documentElement.lang") == "es"
         assert page.inner_text("#lobby h2") == "Mesas públicas"
@@ -291,10 +322,10 @@ def test_the_page_speaks_the_browsers_language_until_another_is_picked(
         page.select_option("#lang", "en")
         page.wait_for_function("document.documentElement.lang === 'en'")
         page.wait_for_selector("#setup")
-        assert page.inner_text("#deal") == "Deal"
+        assert page.inner_text("#deal") == "Play"
         page.reload()
         page.wait_for_selector("#setup")
-        assert page.inner_text("#deal") == "Deal" and page.input_value("#lang") == "en"
+        assert page.inner_text("#deal") == "Play" and page.input_value("#lang") == "en"
         assert errors == []
     finally:
         context.close()
