@@ -17,7 +17,7 @@ from core.tasks import turn_key
 from service import create_app
 from tests.redis_server import fresh_db_url
 from tests.service.helpers import create_game
-from tests.waiting import wait_until
+from tests.waiting import LONG, wait_until
 from tests.worker.conftest import WorkerProcesses
 from tools.embedded_redis import RedisServer
 
@@ -56,7 +56,7 @@ def test_each_game_is_played_by_the_group_its_id_falls_in(
             views = [client.get(f"/api/v1/games/{game}").json for game in games]
             return all(view["phase"] == "finished" for view in views)
 
-        wait_until(all_over, 60, "every game to be played to its end")
+        wait_until(all_over, LONG, "every game to be played to its end")
         for index, url in enumerate(queue_urls):
             jobs = [key.decode() for key in redis.Redis.from_url(url).keys("rq:job:pocha-turn-*")]
             mine = {game for game, group in groups.items() if group == index}

@@ -19,7 +19,7 @@ from redis.sentinel import Sentinel
 from service import create_app
 from tests.redis_server import fresh_db_url
 from tests.service.helpers import bearer, create_game, move
-from tests.waiting import wait_until
+from tests.waiting import LONG, wait_until
 from tests.worker.conftest import WorkerProcesses
 from tools.embedded_redis import RedisServer, free_port
 
@@ -55,8 +55,8 @@ def queues(tmp_path: Path) -> Iterator[tuple[RedisServer, RedisServer, SentinelS
     ).start()  # fmt: skip
     sentinel = SentinelServer(tmp_path / "sentinel", primary.port).start()
     try:
-        wait_until(lambda: _replicas_up(primary) == 1, 20, "the replica to be in sync")
-        wait_until(lambda: _primary_port(sentinel) == primary.port, 20, "the sentinel to watch")
+        wait_until(lambda: _replicas_up(primary) == 1, LONG, "the replica to be in sync")
+        wait_until(lambda: _primary_port(sentinel) == primary.port, LONG, "the sentinel to watch")
         yield primary, replica, sentinel  # type: ignore[misc]
     finally:
         for server in (sentinel, replica, primary):
@@ -101,16 +101,16 @@ def test_the_queues_survive_their_primary_through_sentinel(
             view = client.get(f"/api/v1/games/{game_id}", headers=bearer(token)).json
             return bool(view["turn"] == 2)
 
-        wait_until(ana_to_move, 30, "the bots' turns before Ana's")
+        wait_until(ana_to_move, LONG, "the bots' turns before Ana's")
         primary.process.kill()
         primary.process.wait()
-        wait_until(lambda: _primary_port(sentinel) == replica.port, 30, "the failover")
+        wait_until(lambda: _primary_port(sentinel) == replica.port, LONG, "the failover")
         # Ana plays on: each of her moves hands the bots their turns, on the new primary.
         for _ in range(4):
             view = client.get(f"/api/v1/games/{game_id}", headers=bearer(token)).json
             response = move(client, game_id, token, view["you"]["legal"][0])
             assert response.status_code == 200, response.json
-            wait_until(ana_to_move, 60, "the bots' turns after the failover")
+            wait_until(ana_to_move, LONG, "the bots' turns after the failover")
         assert worker.poll() is None, workers.log(0)
         assert redis.Redis(port=replica.port).keys("rq:job:pocha-turn-*")
     finally:

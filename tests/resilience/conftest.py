@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from tests.waiting import LONG, scaled, wait_until
 from tests.worker.conftest import FAST
 from tools.embedded_redis import free_port
 from tools.serve import gunicorn_command
@@ -56,10 +57,12 @@ def call(
     body: Any = None,
     token: str | None = None,
     headers: dict[str, str] | None = None,
-    timeout: float = 10.0,
+    timeout: float | None = None,
 ) -> Reply:
-    """One request on a new connection; raises OSError when nothing listens."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    """One request on a new connection; raises OSError when nothing listens. `timeout`: the
+    seconds a loaded machine may take to answer (a minute unless told)."""
+    seconds = scaled(60) if timeout is None else timeout
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=seconds)
     try:
         sent = {"Content-Type": "application/json", **(headers or {})}
         if token:
@@ -73,7 +76,7 @@ def call(
 
 def ready(port: int) -> bool:
     try:
-        return call(port, "GET", "/readyz", timeout=2).status == 200
+        return call(port, "GET", "/readyz", timeout=scaled(10)).status == 200
     except OSError:
         return False
 
@@ -144,18 +147,19 @@ class Processes:
         return process
 
     def _wait(self, port: int, process: subprocess.Popen[bytes], name: str) -> None:
-        deadline = time.monotonic() + 30
-        while not ready(port):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"{name} did not start:\n{self.log(name)[-3000:]}")
-            time.sleep(0.05)
+        def up() -> bool:
+            if process.poll() is not None:
+                raise AssertionError(f"{name} exited:\n{self.log(name)[-3000:]}")
+            return ready(port)
+
+        wait_until(up, LONG, f"{name} to start", explain=lambda: self.log(name)[-3000:])
 
     def kill_all(self) -> None:
         for _, process in self.started:
             if process.poll() is None:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
+                process.wait(timeout=scaled(LONG))
 
 
 @pytest.fixture
@@ -204,12 +208,13 @@ def create(port: int, bots: list[str | None], schedule: list[int], seed: int) ->
 
 
 def play_turns(
-    ports: list[int], table: Table, moves: int | None = None, timeout: float = 60.0
+    ports: list[int], table: Table, moves: int | None = None, timeout: float = LONG
 ) -> int:
     """Play the people's seats, `moves` moves (None: to the end), each on the next port
-    of `ports` in turn; waits for the bots in between. The moves made."""
+    of `ports` in turn; waits for the bots in between, `timeout` seconds at most in all
+    (scaled). The moves made."""
     made = 0
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout)
     while moves is None or made < moves:
         port = ports[made % len(ports)]
         view = call(port, "GET", f"/api/v1/games/{table.id}").json

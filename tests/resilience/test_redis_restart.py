@@ -29,11 +29,12 @@ from tests.resilience.conftest import (
     ready,
     timeless,
 )
-from tests.waiting import wait_until
+from tests.waiting import LONG, wait_until
 from tools.embedded_redis import RedisServer, free_port
 
-#: An answer while Redis is away must come at least this fast (connect timeout: 2 s).
-PROMPT_SECONDS = 3.0
+#: An answer while Redis is away must come at least this fast (connect timeout: 2 s, and
+#: room for a loaded machine): far from a request that hangs on the missing Redis.
+PROMPT_SECONDS = 15.0
 
 
 def _snapshot(port: int, table: Table) -> list[bytes]:
@@ -72,7 +73,7 @@ def test_games_continue_after_redis_restarts(tmp_path: Path, processes: Processe
         api = processes.api(server.url)
         worker = processes.worker(server.url)
         watcher = server.client()
-        wait_until(lambda: Worker.count(connection=watcher) == 1, 30, "the worker")
+        wait_until(lambda: Worker.count(connection=watcher) == 1, LONG, "the worker")
 
         versus_bots = create(api, [None, "heuristic", "easy", "heuristic"], [3, 3], seed=5)
         people = create(api, [None, None, None, None], [2, 2], seed=6)
@@ -81,12 +82,12 @@ def test_games_continue_after_redis_restarts(tmp_path: Path, processes: Processe
         play_turns([api], people, moves=5)
         wait_until(
             lambda: call(api, "GET", f"/api/v1/games/{bots_only.id}").json["version"] > 10,
-            30,
+            LONG,
             "the bots-only game to be under way",
         )
         wait_until(
             lambda: call(api, "GET", f"/api/v1/games/{versus_bots.id}").json["turn"] == 0,
-            30,
+            LONG,
             "the bots to hand the turn back to the person",
         )
         before = {t.id: _snapshot(api, t) for t in (versus_bots, people)}
@@ -114,16 +115,16 @@ def test_games_continue_after_redis_restarts(tmp_path: Path, processes: Processe
         time.sleep(2)  # long enough for the worker to notice, short enough for RQ's backoff
 
         server.start()  # the same dir and port: the append-only file is read back
-        wait_until(lambda: ready(api), 15, "the API to be ready again")
+        wait_until(lambda: ready(api), LONG, "the API to be ready again")
         for table in (versus_bots, people):
             assert _snapshot(api, table) == before[table.id]  # exactly where it was
 
         # The same worker reconnects: it is the only one, and the bots play on.
-        play_turns([api], versus_bots, timeout=90)
-        play_turns([api], people, timeout=90)
+        play_turns([api], versus_bots)
+        play_turns([api], people)
         wait_until(
             lambda: call(api, "GET", f"/api/v1/games/{bots_only.id}").json["phase"] == "finished",
-            90,
+            LONG,
             "the bots-only game to end",
         )
         for table in (versus_bots, people, bots_only):
@@ -131,7 +132,7 @@ def test_games_continue_after_redis_restarts(tmp_path: Path, processes: Processe
         # One process all along; its ended RQ worker unregistered, its new one alive.
         assert worker.poll() is None, processes.log("worker")[-3000:]
         with redis.Redis.from_url(server.url) as client:
-            wait_until(lambda: Worker.count(connection=client) == 1, 10, "one worker")
+            wait_until(lambda: Worker.count(connection=client) == 1, LONG, "one worker")
         assert "Traceback" not in processes.log("api"), processes.log("api")[-3000:]
     finally:
         server.stop()

@@ -34,7 +34,7 @@ from tests.resilience.conftest import (
     play_turns,
     timeless,
 )
-from tests.waiting import wait_until
+from tests.waiting import LONG, scaled, wait_until
 from tools.embedded_redis import free_port
 
 #: With this seed seat 0 (the person) deals the first hand, so the bots bid first: the
@@ -69,12 +69,12 @@ def test_games_resume_after_pocha_serve_restarts(data: Path, processes: Processe
         job = Job.fetch(job_id, connection=connection, serializer=SERIALIZER)
         return job.get_status() == "started"
 
-    wait_until(expert_thinking, 30, "the expert to think about its bid")
+    wait_until(expert_thinking, LONG, "the expert to think about its bid")
     suspend(connection)  # no job after this thought
     connection.close()
     # Ctrl-C: gunicorn stops, the worker ends the thought in hand, then Redis stops.
     serve.send_signal(signal.SIGINT)
-    assert serve.wait(timeout=60) == 0, processes.log("serve")[-3000:]
+    assert serve.wait(timeout=scaled(LONG)) == 0, processes.log("serve")[-3000:]
 
     processes.serve(port, data, name="serve-again")
     assert timeless(call(port, "GET", f"/api/v1/games/{people.id}").body) == before
@@ -87,8 +87,8 @@ def test_games_resume_after_pocha_serve_restarts(data: Path, processes: Processe
     assert current_job_id(connection, turn_key(versus.id, 2)) is not None
     resume(connection)
     connection.close()
-    play_turns([port], versus, timeout=60)
-    play_turns([port], people, timeout=60)
+    play_turns([port], versus)
+    play_turns([port], people)
     check_finished(port, people)
     check_finished(port, versus)
     # Nothing was lost: no job was abandoned, no task queued again.

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.resilience.conftest import Processes, call, check_finished, create, play_turns, ready
-from tests.waiting import wait_until
+from tests.waiting import LONG, scaled, wait_until
 from tools.embedded_redis import free_port
 from tools.serve import LOCK_FILE
 
@@ -76,13 +76,14 @@ def stops_cleanly(serve: subprocess.Popen[bytes], sig: int, processes: Processes
     assert len(parts) == 4, children(serve.pid)
     started = time.monotonic()
     serve.send_signal(sig)
-    assert serve.wait(timeout=30) == 0, processes.log(serve_name(serve, processes))[-3000:]
+    status = serve.wait(timeout=scaled(LONG))
+    assert status == 0, processes.log(serve_name(serve, processes))[-3000:]
     took = time.monotonic() - started
     log = processes.log(serve_name(serve, processes))
     assert "pocha: stopping" in log
     for noise in NOISE:
         assert noise not in log, log[-3000:]
-    wait_until(lambda: not any(alive(pid) for pid in parts), 5, "every part to be gone")
+    wait_until(lambda: not any(alive(pid) for pid in parts), LONG, "every part to be gone")
     return took
 
 
@@ -96,14 +97,14 @@ def test_a_second_serve_on_the_same_data_dir_refuses_and_leaves_the_first_alone(
     port = free_port()
     first = processes.serve(port, data)
     second = processes.serve(free_port(), data, name="second", wait=False)
-    assert second.wait(timeout=30) == 1
+    assert second.wait(timeout=scaled(LONG)) == 1
     said = processes.log("second")
     assert f"in use by another pocha serve (pid {first.pid})" in said, said
     # The first one's Redis socket and lock are untouched, and it serves on.
     assert (data / "redis.sock").exists()
     assert (data / LOCK_FILE).read_text().strip() == str(first.pid)
     people = create(port, [None, None, None], [1, 1], seed=3)
-    play_turns([port], people, timeout=60)
+    play_turns([port], people)
     check_finished(port, people)
 
 
@@ -136,10 +137,10 @@ def test_killing_serve_leaves_nothing_behind_and_the_next_serve_starts(
     parts = list(children(serve.pid))
     serve.kill()
     serve.wait()
-    wait_until(lambda: not any(alive(pid) for pid in parts), 20, "every part to die with it")
-    wait_until(lambda: not ready(port), 5, "the port to be free")
+    wait_until(lambda: not any(alive(pid) for pid in parts), LONG, "every part to die with it")
+    wait_until(lambda: not ready(port), LONG, "the port to be free")
     processes.serve(port, data, name="serve-again")
-    play_turns([port], people, timeout=60)
+    play_turns([port], people)
     check_finished(port, people)
 
 
@@ -162,12 +163,14 @@ def test_a_killed_part_is_started_again(
     versus = create(port, [None, "easy", "easy"], [1, 1], seed=11)
     os.kill(child(serve, part), signal.SIGKILL)
     wait_until(
-        lambda: f"the {name} is running again" in processes.log("serve"), 30, f"the {name} back"
+        lambda: f"the {name} is running again" in processes.log("serve"),
+        LONG,
+        f"the {name} back",
     )
-    wait_until(lambda: ready(port), 30, "the service ready again")
+    wait_until(lambda: ready(port), LONG, "the service ready again")
     assert serve.poll() is None
     # The game goes on: its bots play (the worker) and its person's moves are taken.
-    play_turns([port], versus, timeout=60)
+    play_turns([port], versus)
     check_finished(port, versus)
     assert f"the {name} killed by SIGKILL" in processes.log("serve")
     assert call(port, "GET", "/healthz").status == 200

@@ -63,7 +63,7 @@ def test_two_api_processes_answer_alike(redis_url: str, processes: Processes) ->
     # A person against bots, the person's moves alternating between the processes and the
     # bots' turns handed to the worker by whichever process took the move before them.
     versus = create(second, [None, "easy", "heuristic", "easy"], [3, 3], seed=12)
-    play_turns([first, second], versus, timeout=60)
+    play_turns([first, second], versus)
     log = check_finished(second, versus)
     events = [call(p, "GET", f"/api/v1/games/{versus.id}/events").json for p in ports]
     assert events[0] == events[1] == log.events

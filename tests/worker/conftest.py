@@ -23,6 +23,7 @@ from flask.testing import FlaskClient
 
 from core.queues import Timing, connect
 from service import create_app
+from tests.waiting import LONG, scaled
 from tests.waiting import wait_until as _wait_until
 from tools.processes import die_with_parent
 from worker.process import make_worker
@@ -101,13 +102,13 @@ class WorkerProcesses:
         for pid in horses:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-        process.wait(timeout=10)
+        process.wait(timeout=scaled(LONG))
 
     def stop_all(self) -> None:
         for process in self.started:
             if process.poll() is None:
                 process.kill()
-                process.wait(timeout=10)
+                process.wait(timeout=scaled(LONG))
 
 
 @pytest.fixture
@@ -117,6 +118,11 @@ def workers(redis_url: str, tmp_path: Path) -> Iterator[WorkerProcesses]:
     processes.stop_all()
 
 
-def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> float:
+def wait_until(
+    condition: Callable[[], bool],
+    timeout: float,
+    what: str,
+    explain: Callable[[], str] | None = None,
+) -> float:
     """`tests.waiting.wait_until`, polling faster: jobs here take milliseconds."""
-    return _wait_until(condition, timeout, what, every=0.02)
+    return _wait_until(condition, timeout, what, every=0.02, explain=explain)

@@ -18,19 +18,27 @@ from core.queues import QUEUES, queue
 from core.tasks import clock_key, sweep
 from service import create_app
 from tests.service.helpers import bearer
+from tests.waiting import LONG
 from tests.worker.conftest import WorkerProcesses, wait_until
 from tools.embedded_redis import RedisServer, free_port
 
 PEOPLE_AND_A_BOT = [{"name": "Ana"}, {"name": "Eva"}, {"name": "Bot", "bot": "random"}]
 
 
-def create(client: FlaskClient, seconds: int, schedule: list[int]) -> dict[str, Any]:
+#: A seed whose first dealer is the bot: Ana bids first, so her clock starts with the game.
+PERSON_FIRST = 0
+
+
+def create(
+    client: FlaskClient, seconds: int, schedule: list[int], seed: int | None = None
+) -> dict[str, Any]:
     response = client.post(
         "/api/v1/games",
         json={
             "players": PEOPLE_AND_A_BOT,
             "rules": {"schedule": schedule, "turn_seconds": seconds, "tiebreak": False},
             "stand_in_level": "heuristic",
+            **({} if seed is None else {"seed": seed}),
         },
     )
     assert response.status_code == 201, response.json
@@ -57,7 +65,7 @@ def test_the_stand_in_plays_a_turn_that_runs_out_and_two_make_the_seat_away(
     # Nobody moves: every person's turn runs out; after two each, the stand-in plays at once.
     wait_until(
         lambda: client.get(f"/api/v1/games/{game_id}").json["phase"] == "finished",
-        60,
+        LONG,
         "the stand-ins to finish the game",
     )
     log = events(client, game_id)
@@ -86,7 +94,7 @@ def test_a_person_who_comes_back_plays_on_with_the_clock(
         lambda: all(
             p["away"] for p in client.get(f"/api/v1/games/{game_id}").json["players"][:2]
         ),
-        60,
+        LONG,
         "both people to be away",
     )
     back = client.post(f"/api/v1/games/{game_id}/seats/0/return", headers=bearer(tokens[0]))
@@ -96,7 +104,7 @@ def test_a_person_who_comes_back_plays_on_with_the_clock(
         seen = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[0])).json
         return seen["turn"] == 0 or seen["phase"] == "finished"
 
-    wait_until(my_turn, 30, "seat 0's turn")
+    wait_until(my_turn, LONG, "seat 0's turn")
     seen = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[0])).json
     if seen["phase"] != "finished":
         assert seen["deadline"] is not None and seen["players"][0]["away"] is False
@@ -116,23 +124,21 @@ def test_a_person_who_comes_back_plays_on_with_the_clock(
 
 
 def test_a_timeout_survives_a_killed_worker(
-    client: FlaskClient, workers: WorkerProcesses
+    client: FlaskClient, connection: redis.Redis, workers: WorkerProcesses
 ) -> None:
     doomed = workers.start()
-    created = create(client, 2, [2, 2])
-    game_id = created["id"]
-    # The clock starts with the game (or after the bot's first move): wait for it.
-    wait_until(
-        lambda: client.get(f"/api/v1/games/{game_id}").json["deadline"] is not None,
-        10,
-        "a person's clock",
-    )
-    deadline = client.get(f"/api/v1/games/{game_id}").json["deadline"]
+    wait_until(lambda: bool(Worker.all(connection=connection)), LONG, "the worker to start")
+    # A person moves first, so the clock starts with the game, and the worker dies at once:
+    # the clock's seconds are all left for a loaded machine to get there.
+    created = create(client, 5, [2, 2], seed=PERSON_FIRST)
     workers.kill_with_horse(doomed)
+    game_id = created["id"]
+    deadline = client.get(f"/api/v1/games/{game_id}").json["deadline"]
+    assert deadline is not None
     time.sleep(max(0.0, deadline - time.time()) + 1)
     assert not stand_in_moves(client, game_id)  # nobody was there to play it
     workers.start()
-    wait_until(lambda: bool(stand_in_moves(client, game_id)), 30, "the stand-in's move")
+    wait_until(lambda: bool(stand_in_moves(client, game_id)), LONG, "the stand-in's move")
 
 
 def test_a_timeout_survives_a_redis_restart(tmp_path: Path, workers: WorkerProcesses) -> None:
@@ -142,22 +148,19 @@ def test_a_timeout_survives_a_redis_restart(tmp_path: Path, workers: WorkerProce
         app: Flask = create_app({"REDIS_URL": server.url, "TESTING": True, "BOT_RUNNER": "rq"})
         client = app.test_client()
         workers.redis_url = server.url
-        workers.start()  # it plays the bot, should the bot act first, and reconnects later
+        workers.start()  # it reconnects after the restart
         connection = redis.Redis.from_url(server.url)
-        wait_until(lambda: bool(Worker.all(connection=connection)), 30, "the worker to start")
-        created = create(client, 2, [2, 2])
+        wait_until(lambda: bool(Worker.all(connection=connection)), LONG, "the worker to start")
+        # A person moves first, so the clock starts with the game, and Redis stops at once:
+        # the clock's seconds are all left for a loaded machine to get there.
+        created = create(client, 5, [2, 2], seed=PERSON_FIRST)
         game_id = created["id"]
-        # The clock starts with the game (or after the bot's first move): wait for it.
-        wait_until(
-            lambda: client.get(f"/api/v1/games/{game_id}").json["deadline"] is not None,
-            10,
-            "a person's clock",
-        )
         deadline = client.get(f"/api/v1/games/{game_id}").json["deadline"]
+        assert deadline is not None
         server.stop()  # SIGTERM: the append-only file is synced
         time.sleep(max(0.0, deadline - time.time()) + 1)
         server.start()
-        wait_until(lambda: bool(stand_in_moves(client, game_id)), 30, "the stand-in's move")
+        wait_until(lambda: bool(stand_in_moves(client, game_id)), LONG, "the stand-in's move")
     finally:
         server.stop()
 

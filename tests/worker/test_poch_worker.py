@@ -9,6 +9,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from tests.service.helpers import bearer
+from tests.waiting import LONG
 from tests.worker.conftest import Drain, WorkerProcesses, wait_until
 
 
@@ -77,7 +78,7 @@ def test_the_stand_in_plays_a_poch_turn_that_runs_out(
     # Nobody moves: the stand-in decides for both people; after two misses each is away.
     wait_until(
         lambda: client.get(f"/api/v1/games/{game_id}").json["phase"] == "over",
-        90,
+        LONG,
         "the stand-ins to finish the game",
     )
     log = client.get(f"/api/v1/games/{game_id}/events").json

@@ -155,11 +155,12 @@ def test_job_reports_long_poll_and_unknown_jobs(
     start = time.monotonic()
     waited = client.get(f"{job['url']}?wait=0.4").json
     assert waited["status"] == "queued"  # no worker is running
-    assert 0.35 <= time.monotonic() - start < 3
+    # The wait asked for, and not the 20 s below: room enough for a loaded machine.
+    assert 0.35 <= time.monotonic() - start < 10
     drain()
     start = time.monotonic()
     assert client.get(f"{job['url']}?wait=20").json["status"] == "finished"
-    assert time.monotonic() - start < 1  # a finished job answers at once
+    assert time.monotonic() - start < 10  # a finished job answers at once, not in 20 s
     assert client.get(f"{job['url']}?wait=-1").status_code == 422
     missing = client.get("/api/v1/jobs/no-such-job")
     assert (missing.status_code, missing.json["error"]) == (404, "job_not_found")

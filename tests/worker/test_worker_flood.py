@@ -29,6 +29,7 @@ from core.queues import JOB_SECONDS, QUEUES, TURNS_ONLY, Timing
 from core.turns import store_for
 from service import create_app
 from tests.service.helpers import bearer, create_game, humans, tokens_of
+from tests.waiting import LONG
 from tests.worker.conftest import Drain, WorkerProcesses, wait_until
 from worker.process import ON_DEMAND_NICENESS, make_worker
 
@@ -56,19 +57,19 @@ def test_a_flood_of_ai_moves_does_not_hold_up_the_bots_of_a_game(
     # `pocha serve`'s workers: a general one and one reserved for bot turns.
     workers.start()
     workers.start("--queues", "pocha-turns")
-    wait_until(lambda: Worker.count(connection=connection) == 2, 60, "both workers")
+    wait_until(lambda: Worker.count(connection=connection) == 2, LONG, "both workers")
     # One address asks for far more thinking than the game needs (12 s against well under
     # one), within the queue's bound.
     flood = [ai_move(client, 2000) for _ in range(6)]
     assert [answer.status_code for answer in flood] == [202] * 6
     wait_until(
         lambda: client.get(flood[0].json["url"]).json["status"] == "started",
-        30,
+        LONG,
         "the general worker to take the flood's first job",
     )
     players = [{"name": f"B{i}", "bot": "heuristic"} for i in range(4)]
     game_id = create_game(client, players, {"schedule": [2, 2]}, seed=5)["id"]
-    wait_until(lambda: store_for(connection).load(game_id).finished, 60, "the bots' game")
+    wait_until(lambda: store_for(connection).load(game_id).finished, LONG, "the bots' game")
     # Every bot turn was played while most of the flood still waited for its worker.
     statuses = [client.get(answer.json["url"]).json["status"] for answer in flood]
     assert statuses[-3:] == ["queued"] * 3, statuses
@@ -79,7 +80,7 @@ def test_on_demand_thinking_yields_the_cpu(
 ) -> None:
     worker = workers.start()
     job = ai_move(client, 2000).json
-    wait_until(lambda: client.get(job["url"]).json["status"] == "started", 30, "the thinking")
+    wait_until(lambda: client.get(job["url"]).json["status"] == "started", LONG, "the thinking")
     children = Path(f"/proc/{worker.pid}/task/{worker.pid}/children").read_text().split()
     assert len(children) == 1, children  # the work horse
     horse = int(children[0])

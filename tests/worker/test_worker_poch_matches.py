@@ -21,6 +21,7 @@ from core.match_games import match_kind
 from core.matches import MatchGame, MatchSpec, check_match, estimated_cpu_seconds, game_task_key
 from core.queues import LOW, SERIALIZER, queue
 from engine.poch.rules import Rules
+from tests.waiting import LONG
 from tests.worker.conftest import Drain, WorkerProcesses, wait_until
 
 SEATS = ["heuristic", "random", "heuristic", "random"]
@@ -176,7 +177,8 @@ def test_a_poch_match_on_real_worker_processes(
     match = start_match(client, games=6, duplicate=False, seats=["medium", "heuristic", "random"])
     for _ in range(2):
         workers.start("--queues", LOW)
-    wait_until(lambda: client.get(match["url"]).json["status"] == "finished", 60, "the match's end")
+    finished = lambda: client.get(match["url"]).json["status"] == "finished"  # noqa: E731
+    wait_until(finished, LONG, "the match's end")
     report = client.get(match["url"]).json
     assert (report["done"], report["failed"]) == (6, 0)
     records = records_of(client, match)
