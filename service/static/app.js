@@ -38,10 +38,9 @@ const OPEN = "open";
 // The clock a game with two people or more gets when its creator leaves it (the API's).
 const DEFAULT_TURN_SECONDS = 60;
 // How often the page reads its view at a table (the server counts a seat present while seen
-// in the last 45 s), the lobby's list, and events after a game (for a rematch), in ms.
+// in the last 45 s) and the lobby's list, in ms.
 const PRESENCE_MS = 15_000;
 const LOBBY_MS = 5_000;
-const AFTER_GAME_POLL_MS = 2_000;
 // How long things stay on screen (ms): a flying card, a won trick, a bid.
 const FLY_MS = 380;
 const TRICK_HOLD_MS = 900;
@@ -590,8 +589,9 @@ async function show(event) {
       disconnect();
       say("");
       await refresh(true);
-      // At a table, someone may ask for a rematch: its event comes after the stream ended.
-      if (state.view?.table) startPolling(AFTER_GAME_POLL_MS);
+      // At a table, someone may ask for a rematch: a new stream from here brings its event
+      // the moment it happens (the server ends a stream with game_over).
+      if (state.view?.table && state.game) connect();
       break;
     case "seat_taken":
       if (event.seat !== state.game?.seat) say(t("event.seatTaken", { name: event.name }));

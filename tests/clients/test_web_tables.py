@@ -11,6 +11,7 @@ their seat (coming back is acting again) to play on.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import urllib.request
@@ -19,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from client.api import PochaClient
+from client.api import ApiError, PochaClient
 from tests.clients.conftest import LiveService
 from tests.clients.test_web_browser import (
     ARTIFACTS,
@@ -31,6 +32,7 @@ from tests.clients.test_web_browser import (
     more_options,
     sync_api,
 )
+from tests.waiting import wait_until
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 
@@ -225,6 +227,41 @@ def test_a_table_made_on_the_page_is_private_unless_its_host_lists_it(
     finally:
         ana.context.close()
         eva.context.close()
+
+
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=lambda s: f"{s['width']}x{s['height']}")
+def test_a_guest_is_offered_the_rematch_by_the_event_stream(
+    browser: Any, live_service: LiveService, size: dict[str, int]
+) -> None:
+    """Bea's page runs no timer at all (its setInterval does nothing): no poll can bring the
+    rematch, so the offer it shows the moment Ana makes one came by the event stream."""
+    url = live_service.url
+    api = PochaClient(url)
+    players = [{"name": "Ana"}, {"open": True}, {"name": "Bot", "bot": "random"}]
+    created = api.create_game(players, rules={"schedule": [1]})
+    game_id, ana = created["id"], api.seat(created, 0)
+    bea = Person(browser, size, "bea")
+    try:
+        bea.context.add_init_script("window.setInterval = () => 0;")
+        bea.open_tab()
+        sit_down(bea, f"{url}/t/{created['table_code']}", "Bea")
+        bea.page.wait_for_selector("#game", timeout=15_000)
+
+        def played_out() -> bool:
+            view = ana.view(game_id)
+            if view["turn"] == 0 and view["you"]["legal"]:
+                with contextlib.suppress(ApiError):  # the game moved on meanwhile
+                    ana.act(game_id, view["you"]["legal"][0], version=view["version"])
+            bea.move()
+            return bea.finished()
+
+        wait_until(played_out, 120, "the end of the game on Bea's page")
+        ana.rematch(game_id)
+        bea.page.wait_for_selector("#rematch:has-text('Take your seat')", timeout=60_000)
+        bea.screenshot(f"web-tables-rematch-offer-{size['width']}.png")
+        assert bea.errors == []
+    finally:
+        bea.context.close()
 
 
 def test_a_person_who_closes_the_tab_is_played_for_then_comes_back_by_the_link(
