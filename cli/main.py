@@ -347,6 +347,14 @@ def bench_soak(
     "people's games: however many hints and AI moves are queued, a game's next bot move "
     "has a worker (0: none reserved).",
 )
+@click.option(
+    "--log",
+    type=click.Choice(["text", "json"]),
+    default=None,
+    help="How the API and the workers log: text (warnings and errors, one human line "
+    "each) or json (a JSON object a line at POCHA_LOG_LEVEL, for log collectors). "
+    "Default: text at a terminal, json when the output goes elsewhere.",
+)
 def serve(
     host: str,
     port: int,
@@ -354,6 +362,7 @@ def serve(
     api_processes: int | None,
     bot_workers: int,
     turn_workers: int,
+    log: str | None,
 ) -> None:
     """Run the whole service here: a private Redis, the API (gunicorn) and the bots, kept
     running (a part that dies is started again); Ctrl-C or SIGTERM stops it all.
@@ -366,7 +375,7 @@ def serve(
     """
     tools_serve = _load("tools.serve")
     raise SystemExit(
-        tools_serve.serve(host, port, data_dir, api_processes, bot_workers, turn_workers)
+        tools_serve.serve(host, port, data_dir, api_processes, bot_workers, turn_workers, log)
     )
 
 

@@ -59,8 +59,10 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # Redis socket timeouts (seconds): a dead Redis becomes a 503 quickly, not a hang.
     "REDIS_CONNECT_TIMEOUT": ("POCHA_REDIS_CONNECT_TIMEOUT", 2),
     "REDIS_SOCKET_TIMEOUT": ("POCHA_REDIS_SOCKET_TIMEOUT", 5),
-    # Log records at this level and above are written, as JSON lines (API and workers).
+    # Log records at this level and above are written (API and workers)...
     "LOG_LEVEL": ("POCHA_LOG_LEVEL", "info"),
+    # ...as JSON lines ("json"), or one human line each ("text", pocha serve at a terminal).
+    "LOG_FORMAT": ("POCHA_LOG_FORMAT", "json"),
     # One JSON line per request (method, route, status, time, request id): "on" or "off".
     "REQUEST_LOG": ("POCHA_REQUEST_LOG", "on"),
     # A listed table leaves the lobby once none of its people has been seen for this many

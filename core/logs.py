@@ -1,4 +1,5 @@
-"""Structured logs: every line the API and the workers write is one JSON object.
+"""Logs: every line the API and the workers write is one JSON object, or one human line at
+a terminal.
 
 A line carries the time, level, logger and message, whatever a caller passed as `extra`,
 and the id of the request it belongs to. The API takes that id from a sane `X-Request-ID`
@@ -7,9 +8,11 @@ queues carry it in their meta, so a worker's lines about a bot turn name the req
 led to it (and the job's own id). The ids live in context variables, so nothing here knows
 Flask or RQ: `service.app` and `worker.process` set them.
 
-`configure(level)` installs the JSON handler on the root logger (workers, and gunicorn's
-processes through `service.gunicorn_conf.JsonLogger`, which also formats gunicorn's own
-lines with `JsonFormatter`).
+`configure(level, form)` installs the handler on the root logger (workers, and gunicorn's
+processes through `service.gunicorn_conf.PochaLogger`, which also formats gunicorn's own
+lines with `formatter(form)`). The form is `json` for production (what log collectors
+read), or `text` for a person at a terminal (`pocha serve` there): time, level, logger and
+message on one line, with an exception's last line rather than its traceback.
 """
 
 from __future__ import annotations
@@ -85,7 +88,37 @@ class JsonFormatter(logging.Formatter):
         return orjson.dumps(entry, default=str).decode()
 
 
-class _JsonHandler(logging.StreamHandler):
+# Escape sequences (RQ colours its queue names) and line breaks would break the one line.
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+class TextFormatter(logging.Formatter):
+    """One human line per record: `07:15:53 warning rq.worker: the worker lost Redis`."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        when = datetime.fromtimestamp(record.created).strftime("%H:%M:%S")
+        line = f"{when} {record.levelname.lower()} {record.name}: {record.getMessage()}"
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            line += f" ({type(error).__name__}: {error})"
+        return _CONTROL.sub(" ", _ESCAPE.sub("", line))
+
+
+#: The forms a log line may take (`POCHA_LOG_FORMAT`, `pocha serve --log`).
+FORMS = ("json", "text")
+
+
+def formatter(form: str = "json") -> logging.Formatter:
+    """The formatter of a log form; an unknown one is refused with the forms."""
+    if form == "json":
+        return JsonFormatter()
+    if form == "text":
+        return TextFormatter()
+    raise ValueError(f"unknown log format {form!r}: json or text")
+
+
+class _OurHandler(logging.StreamHandler):
     """Our handler on the root logger (a class of its own, so `configure` can find it)."""
 
 
@@ -99,12 +132,16 @@ def level_number(level: str | int) -> int:
     return found
 
 
-def configure(level: str | int = "info") -> None:
-    """Write every log record at `level` and above to stderr as JSON lines (once per
-    process: calling again only changes the level)."""
+def configure(level: str | int = "info", form: str = "json") -> None:
+    """Write every log record at `level` and above to stderr, as JSON lines or human ones
+    (`form`), once per process: calling again changes the level and the form."""
     root = logging.getLogger()
     root.setLevel(level_number(level))
-    if not any(isinstance(h, _JsonHandler) for h in root.handlers):
-        handler = _JsonHandler(sys.stderr)
-        handler.setFormatter(JsonFormatter())
-        root.addHandler(handler)
+    chosen = formatter(form)
+    for handler in root.handlers:
+        if isinstance(handler, _OurHandler):
+            handler.setFormatter(chosen)
+            return
+    handler = _OurHandler(sys.stderr)
+    handler.setFormatter(chosen)
+    root.addHandler(handler)

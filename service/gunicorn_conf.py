@@ -28,7 +28,6 @@ from gevent import monkey
 from gunicorn import glogging  # type: ignore[import-untyped]
 
 from core import logs
-from core.logs import JsonFormatter
 
 # Before the app is built (below, preload_app): what it makes must be gevent's.
 monkey.patch_all()
@@ -107,16 +106,20 @@ preload_app = True
 control_socket_disable = True
 
 
-# Every line as JSON (core.logs): gunicorn's own through this logger class, the app's
-# (with their request ids) through the root logger. gunicorn's access log stays off unless
+# Every line as JSON (core.logs), or as one human line each at `pocha serve`'s terminal
+# (POCHA_LOG_FORMAT=text): gunicorn's own through this logger class, the app's (with their
+# request ids) through the root logger. gunicorn's access log stays off unless
 # POCHA_ACCESS_LOG asks for it: the app writes its own line per request (POCHA_REQUEST_LOG).
-class JsonLogger(glogging.Logger):
+_log_format = os.environ.get("POCHA_LOG_FORMAT") or "json"
+
+
+class PochaLogger(glogging.Logger):
     def setup(self, cfg: Any) -> None:
         super().setup(cfg)
         for log in (self.error_log, self.access_log):
             for handler in log.handlers:
-                handler.setFormatter(JsonFormatter())
-        logs.configure(cfg.loglevel)
+                handler.setFormatter(logs.formatter(_log_format))
+        logs.configure(cfg.loglevel, _log_format)
 
 
-logger_class = JsonLogger
+logger_class = PochaLogger

@@ -19,6 +19,12 @@ doubles while it keeps dying young (up to `MAX_BACKOFF_SECONDS`), with a line sa
 one that dies young `GIVE_UP_AFTER` times in a row stops everything with a clear message
 and exit status 1. SIGINT and SIGTERM stop it the same way, also when it was started in the
 background, where the shell ignores SIGINT.
+
+Its console is for a person at a terminal: a few lines saying what is starting, where to
+open the game (here, and from another machine on the network), what died and came back,
+and how to stop; the children log only warnings and errors there, one human line each
+(`--log text`). Anywhere else (a file, a pipe, a service manager) the children write their
+JSON lines at `POCHA_LOG_LEVEL` for log collectors (`--log json`).
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from types import FrameType
 
 import click
 
+from core.network import answers, is_loopback, network_address
 from core.queues import QUEUES, TURNS_ONLY
 from tools.embedded_redis import RedisServer, RedisServerError
 from tools.migrate_keys import migrate
@@ -249,6 +256,66 @@ def _ask_to_stop(signum: int, frame: FrameType | None) -> None:
     _stop_asked.append(signum)
 
 
+def log_form(asked: str | None) -> str:
+    """The children's log form: as asked, else `text` when a person watches the console
+    (stdout is a terminal) and `json` when it goes anywhere else."""
+    if asked is not None:
+        return asked
+    return "text" if sys.stdout.isatty() else "json"
+
+
+def children_env(log: str) -> dict[str, str]:
+    """The environment of the API and the workers: ours, with nothing pointing at another
+    Redis, and their log form; in text form only warnings and errors unless
+    `POCHA_LOG_LEVEL` says otherwise (a line per request or bot job would bury the rest)."""
+    elsewhere = ("POCHA_QUEUE_REDIS_URL", "POCHA_REDIS_CLUSTER", "POCHA_QUEUE_GROUP")
+    env = {k: v for k, v in os.environ.items() if k not in elsewhere}
+    env["POCHA_LOG_FORMAT"] = log
+    if log == "text" and not env.get("POCHA_LOG_LEVEL"):
+        env["POCHA_LOG_LEVEL"] = "warning"
+    return env
+
+
+def addresses(host: str, port: int) -> tuple[str, str | None]:
+    """Where to open the game: on this machine, and from another one (None when the API
+    listens on loopback only, or this machine has no network address)."""
+    if not is_loopback(host):
+        return f"http://{_in_url(host)}:{port}/", None
+    here = f"http://localhost:{port}/"
+    if host not in ("0.0.0.0", "::"):
+        return here, None
+    found = network_address()
+    return here, None if found is None else f"http://{found}:{port}/"
+
+
+def _in_url(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _parts_line(bot_workers: int, turn_workers: int, data: Path) -> str:
+    workers = bot_workers + turn_workers
+    return (
+        f"pocha: starting Redis, the API and {workers} bot worker{'s' if workers > 1 else ''}; "
+        f"the games are kept in {data}"
+    )
+
+
+def _ready_lines(host: str, port: int) -> list[str]:
+    here, elsewhere = addresses(host, port)
+    if elsewhere is not None:
+        where = f"pocha: open {here} here, or {elsewhere} from another machine on your network"
+    elif is_loopback(host):
+        where = f"pocha: open {here} (this machine only: --host 0.0.0.0 lets others in)"
+    else:
+        where = f"pocha: open {here}"
+    return [where, f"pocha: API docs at {here}api/docs; Ctrl-C stops everything"]
+
+
+def _api_answers(host: str, port: int) -> bool:
+    knock = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    return answers(knock, port, timeout=0.2)
+
+
 def serve(
     host: str,
     port: int,
@@ -256,9 +323,11 @@ def serve(
     api_processes: int | None = None,
     bot_workers: int = 1,
     turn_workers: int = 1,
+    log: str | None = None,
 ) -> int:
     """Run Redis, the API, `bot_workers` general workers and `turn_workers` workers reserved
-    for bot turns until SIGINT or SIGTERM: 0 then, 1 when a part could not be kept running."""
+    for bot turns until SIGINT or SIGTERM: 0 then, 1 when a part could not be kept running.
+    `log`: the children's log form, `text` or `json` (default: `log_form`)."""
     data = Path(data_dir).resolve()
     data.mkdir(parents=True, exist_ok=True)
     _stop_asked.clear()
@@ -269,9 +338,7 @@ def serve(
     try:
         with data_dir_lock(data) as lock_fd:
             redis_server = redis_for(data, pass_fds=(lock_fd,))
-            # Everything on the embedded Redis: no store or queues named elsewhere.
-            elsewhere = ("POCHA_QUEUE_REDIS_URL", "POCHA_REDIS_CLUSTER", "POCHA_QUEUE_GROUP")
-            env = {k: v for k, v in os.environ.items() if k not in elsewhere}
+            env = children_env(log_form(log))
             env.update(REDIS_URL=redis_server.url, POCHA_BOT_RUNNER="rq")
             api = _Process(gunicorn_command(host, port, api_processes, graceful=3), env, lock_fd)
             roles = [
@@ -288,23 +355,22 @@ def serve(
                     workers.append(process)
                     name = f"{role} {i + 1}" if count > 1 else role
                     children.append(Child(name, process.start, process.poll))
+            click.echo(_parts_line(bot_workers, turn_workers, data), err=True)
             for child in children:
                 if _stop_asked:
                     break
                 child.launch()
-            if not _stop_asked:
-                shown = "localhost" if host in ("0.0.0.0", "127.0.0.1") else host
-                click.echo(
-                    f"pocha: serving on http://{shown}:{port} (API docs: http://{shown}:{port}"
-                    f"/api/docs); data in {data}; Ctrl-C stops",
-                    err=True,
-                )
             status = 0
+            told_ready = False
             try:
                 while not _stop_asked:
                     now = time.monotonic()
                     for child in children:
                         check(child, now)
+                    if not told_ready and _api_answers(host, port):
+                        for line in _ready_lines(host, port):
+                            click.echo(line, err=True)
+                        told_ready = True
                     time.sleep(0.25)
             except GaveUp as exc:
                 click.echo(f"pocha: {exc}; stopping everything", err=True)

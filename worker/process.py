@@ -188,17 +188,19 @@ def run(
     queue_group: int | None = None,
 ) -> bool:
     """Work until stopped (SIGTERM or Ctrl-C finish the job in hand first); with `burst`,
-    until the queues are empty. Whether any job was done. Logs are JSON lines on stderr.
+    until the queues are empty. Whether any job was done. Logs go to stderr, as JSON lines
+    unless `POCHA_LOG_FORMAT` says `text`.
 
     RQ quits its loop on any error outside a job, such as Redis going away while a job
     runs; this process then waits for Redis and works again with a fresh RQ worker, so a
     Redis restart costs the turn in hand (RQ retries it once its heartbeats are missed),
     not the worker. `redis_url`: the store's, instead of the settings' `REDIS_URL` (the
     queues are `POCHA_QUEUE_REDIS_URL`'s, or the same)."""
+    configured = load_config()
     if logging_level is None:
-        logging_level = str(load_config()["LOG_LEVEL"])
+        logging_level = str(configured["LOG_LEVEL"])
     logging_level = logging.getLevelName(logs.level_number(logging_level))
-    logs.configure(logging_level)
+    logs.configure(logging_level, str(configured["LOG_FORMAT"]))
     overrides: dict[str, Any] = {"REDIS_URL": redis_url} if redis_url else {}
     if queue_group is not None:
         overrides["QUEUE_GROUP"] = queue_group

@@ -8,6 +8,7 @@ import io
 import json
 import logging
 import secrets
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -101,6 +102,30 @@ def test_a_job_carries_the_request_id_that_queued_it(client: FlaskClient, redis_
     job = Job.fetch(response.json["id"], connection=connect(redis_url), serializer=SERIALIZER)
     assert job.meta["request_id"] == "req-hint-9"
     assert logs.REQUEST_ID.get() is None
+
+
+def test_at_a_terminal_a_warning_is_one_human_line() -> None:
+    """`pocha serve` at a terminal: the children's lines in text form, an exception's last
+    line in place of its traceback, no escape sequence or line break from the message."""
+    record = logging.LogRecord(
+        "worker.process",
+        logging.WARNING,
+        __file__,
+        1,
+        "the worker lost \x1b[32mRedis\x1b[0m\nagain",
+        (),
+        None,
+    )
+    try:
+        raise ConnectionError("Error 111 connecting")
+    except ConnectionError:
+        record.exc_info = sys.exc_info()
+    line = logs.formatter("text").format(record)
+    assert "\n" not in line and "\x1b" not in line, line
+    said = "the worker lost Redis again (ConnectionError: Error 111 connecting)"
+    assert line.endswith(f" warning worker.process: {said}"), line
+    with pytest.raises(ValueError, match="json or text"):
+        logs.formatter("xml")
 
 
 # -- no token in any log line or error body -------------------------------------------------------

@@ -1,0 +1,57 @@
+"""Where this machine can be reached from others: its address on the network, and whether a
+host name reaches only this machine (loopback). `pocha serve` names the address to open the
+game from another machine with it, and the API a table's link to share.
+
+Nothing here sends a packet: the network address is the one the kernel would send from
+(a UDP socket "connected" to an outside address, which only picks a route), or else what
+the machine's own name resolves to.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import socket
+
+# Any address outside this machine will do: connecting a UDP socket only picks the route
+# and so the interface's address; no packet is sent, and nothing needs to answer there.
+_ROUTE_PROBE = ("10.254.254.254", 9)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` (a name or an address, IPv6 with or without brackets) reaches only
+    this machine: `localhost` and its subdomains, 127.0.0.0/8, ::1, or the unspecified
+    address a server listens on."""
+    name = host.strip().strip("[]").rstrip(".").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_unspecified
+
+
+def network_address() -> str | None:
+    """This machine's IPv4 address on its network (the interface of its default route, else
+    what its host name resolves to), or None when it has only loopback."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(_ROUTE_PROBE)
+        found = str(probe.getsockname()[0])
+        if not is_loopback(found):
+            return found
+    with contextlib.suppress(OSError):
+        found = socket.gethostbyname(socket.gethostname())
+        if not is_loopback(found):
+            return found
+    return None
+
+
+def answers(host: str, port: int, timeout: float = 0.5) -> bool:
+    """Whether something accepts TCP connections on `host`:`port` (a server that listens
+    on loopback only does not on the network address)."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
