@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 import pytest
 
 from tests.redis_server import fresh_db_url
+from tests.waiting import LONG, scaled, wait_until
 from tools.embedded_redis import RedisServer, free_port
 from tools.serve import gunicorn_command
 
@@ -40,7 +40,7 @@ class LiveService:
 
 
 def _ready(port: int) -> bool:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=scaled(10))
     try:
         connection.request("GET", "/readyz")
         return connection.getresponse().status == 200
@@ -115,13 +115,13 @@ def live_service(
                 )
             )
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while not _ready(port):
-            if time.monotonic() > deadline or any(p.poll() is not None for p in started):
-                raise AssertionError(
-                    "the service did not start: " + (logs / "api.log").read_text(errors="replace")
-                )
-            time.sleep(0.1)
+        said = lambda: (logs / "api.log").read_text(errors="replace")  # noqa: E731
+
+        def up() -> bool:
+            assert all(p.poll() is None for p in started), f"the service exited: {said()}"
+            return _ready(port)
+
+        wait_until(up, LONG, "the service to start", every=0.1, explain=said)
         yield LiveService(url, redis_url, logs)
     finally:
         for process in started:

@@ -15,6 +15,7 @@ import pytest
 
 from client.api import OPEN, ApiError, PochaClient
 from tests.clients.conftest import LiveService
+from tests.waiting import LONG, scaled, wait_until
 
 SHORT = {"schedule": [1, 2]}
 
@@ -25,7 +26,7 @@ def bots(level: str, n: int) -> list[dict[str, Any]]:
 
 def play_to_the_end(me: PochaClient, game_id: str) -> dict[str, Any]:
     """Seat `me` plays its first legal action whenever it is its turn; the last view."""
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + scaled(LONG)
     while time.monotonic() < deadline:
         view = me.view(game_id)
         if view["phase"] == "finished":
@@ -34,7 +35,7 @@ def play_to_the_end(me: PochaClient, game_id: str) -> dict[str, Any]:
             me.act(game_id, view["you"]["legal"][0], version=view["version"])
         else:
             time.sleep(0.05)
-    raise AssertionError("the game did not finish in a minute")
+    raise AssertionError(f"the game did not finish in {scaled(LONG):.0f} s")
 
 
 def test_a_game_against_bots_with_the_events_followed_live(live_service: LiveService) -> None:
@@ -48,7 +49,7 @@ def test_a_game_against_bots_with_the_events_followed_live(live_service: LiveSer
     follower = threading.Thread(target=lambda: streamed.extend(api.follow(game_id)))
     follower.start()
     final = play_to_the_end(me, game_id)
-    follower.join(timeout=30)
+    follower.join(timeout=scaled(LONG))
     assert not follower.is_alive()
 
     events = api.events(game_id)
@@ -140,10 +141,8 @@ def test_hint_and_ai_move_wait_for_their_jobs(live_service: LiveService) -> None
     created = api.create_game(["Ana", *bots("random", 3)], rules=SHORT, seed=8)
     me = api.seat(created, 0)
     game_id = created["id"]
-    deadline = time.monotonic() + 30
-    while (view := me.view(game_id))["turn"] != 0:
-        assert time.monotonic() < deadline, "the bots never handed the turn over"
-        time.sleep(0.05)
+    wait_until(lambda: me.view(game_id)["turn"] == 0, LONG, "the bots to hand the turn over")
+    view = me.view(game_id)
     job = me.hint(game_id, level="easy")
     assert job["status"] == "finished" and job["kind"] == "hint"
     assert job["result"]["action"] in view["you"]["legal"]
@@ -173,7 +172,7 @@ def test_hint_and_ai_move_wait_for_their_jobs(live_service: LiveService) -> None
 def test_a_small_match(live_service: LiveService) -> None:
     api = PochaClient(live_service.url)
     match = api.create_match(["random", "heuristic", "random"], games=2, rules={"schedule": [1]})
-    report = api.wait_match(match["id"], timeout=60)
+    report = api.wait_match(match["id"], timeout=scaled(LONG))
     assert report["done"] == 2 and report["games"] == 2
     assert {b["bot"] for b in report["bots"]} == {"random", "heuristic"}
     records = api.match_records(match["id"])
@@ -183,7 +182,7 @@ def test_a_small_match(live_service: LiveService) -> None:
 def test_a_small_poch_match(live_service: LiveService) -> None:
     api = PochaClient(live_service.url)
     match = api.create_match(["medium", "heuristic", "random"], games=2, seed=3, game="poch")
-    report = api.wait_match(match["id"], timeout=60)
+    report = api.wait_match(match["id"], timeout=scaled(LONG))
     assert (report["game"], report["done"], report["rules"]["deals"]) == ("poch", 2, 1)
     assert {b["bot"] for b in report["bots"]} == {"medium", "heuristic", "random"}
     records = api.match_records(match["id"])
@@ -288,7 +287,7 @@ def test_two_people_play_a_table_to_the_end_and_rematch(live_service: LiveServic
     other = threading.Thread(target=lambda: results.append(play_to_the_end(bea, game_id)))
     other.start()
     final = play_to_the_end(ana, game_id)
-    other.join(timeout=60)
+    other.join(timeout=scaled(LONG))
     assert results and results[0]["scores"] == final["scores"]
     assert [e for e in api.events(game_id) if e.get("by") == "stand_in"] == []
 
@@ -314,12 +313,16 @@ def test_a_person_away_comes_back(live_service: LiveService) -> None:
     game_id = created["id"]
     bea = api.joined(api.join(created["table_code"], "Bea"))
     ana = api.seat(created, 0)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + scaled(LONG)
     while not (view := ana.view(game_id))["players"][1]["away"]:
         assert time.monotonic() < deadline, "Bea was never away"
         if view["turn"] == 0:
             assert view["seconds_left"] is not None and view["deadline"] is not None
-            ana.act(game_id, view["you"]["legal"][0], version=view["version"])
+            try:
+                ana.act(game_id, view["you"]["legal"][0], version=view["version"])
+            except ApiError as exc:
+                # A loaded machine took longer than Ana's second: the stand-in moved first.
+                assert exc.status in (409, 412), exc
         time.sleep(0.05)
     assert view["players"][1]["stand_in"] == "random"
     events = api.events(game_id)

@@ -13,6 +13,7 @@ import pytest
 
 from client.api import ApiError, PochaClient
 from tests.clients.conftest import LiveService
+from tests.waiting import LONG, scaled
 
 BOTS = [{"name": "Bot 1", "bot": "random"}, {"name": "Bot 2", "bot": "heuristic"}]
 
@@ -22,7 +23,7 @@ def test_a_poch_game_through_each_call(live_service: LiveService) -> None:
     created = api.create_game(["Ana", *BOTS], rules={"chips": 20, "deals": 3}, seed=4, game="poch")
     me, game_id = api.seat(created, 0), created["id"]
     used: dict[str, int] = {"bet": 0, "play": 0, "suit": 0}
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + scaled(LONG)
     view: dict[str, Any] = me.view(game_id)
     assert view["game"] == "poch" and view["rules"]["deals"] == 3
     while view["phase"] != "over":
@@ -54,7 +55,7 @@ def test_poch_refusals_and_the_other_games_endpoints(live_service: LiveService) 
     api = PochaClient(live_service.url)
     poch = api.create_game(["Ana", *BOTS], rules={"deals": 1}, seed=2, game="poch")
     me, game_id = api.seat(poch, 0), poch["id"]
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + scaled(LONG)
     while (view := me.view(game_id))["turn"] != 0:
         assert time.monotonic() < deadline and view["phase"] != "over", view
         time.sleep(0.05)

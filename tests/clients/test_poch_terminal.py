@@ -20,6 +20,7 @@ from cli.main import pocha
 from client.api import ApiError, PochaClient
 from tests.clients.conftest import POCHA, LiveService
 from tests.clients.test_terminal import Terminal
+from tests.waiting import LONG, scaled
 
 PROMPT = re.compile(
     r"(?:Your bet \[(?P<bets>[^\]]+)\]|Your start card \[(?P<starts>[^\]]+)\]"
@@ -66,12 +67,12 @@ def test_a_short_poch_game_in_the_terminal(live_service: LiveService) -> None:
     # A bet of more than anyone holds (refused here, asked again), a hint, then 1 chip
     # (a bet if nobody has bet, else a raise if it is legal: else refused here, too).
     bets = ["9999", "?", "1"]
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + scaled(LONG)
     try:
         while terminal.read(0.2):
             assert time.monotonic() < deadline, terminal.screen[-3000:]
             answer(terminal, bets)
-        assert terminal.process.wait(timeout=10) == 0
+        assert terminal.process.wait(timeout=scaled(LONG)) == 0
     finally:
         terminal.close()
     screen = terminal.screen
@@ -115,7 +116,7 @@ def test_a_poch_table_opened_in_one_terminal_and_joined_from_another(
          "--seed", "8"]
     )  # fmt: skip
     bea: Terminal | None = None
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + scaled(LONG)
     try:
         while bea is None:
             assert ana.read(0.2), ana.screen
@@ -135,8 +136,8 @@ def test_a_poch_table_opened_in_one_terminal_and_joined_from_another(
                 if running[who]:
                     running[who] = terminal.read(0.1)
                     answer(terminal, bets[who])
-        assert ana.process.wait(timeout=10) == 0
-        assert bea.process.wait(timeout=10) == 0
+        assert ana.process.wait(timeout=scaled(LONG)) == 0
+        assert bea.process.wait(timeout=scaled(LONG)) == 0
     finally:
         ana.close()
         if bea is not None:
@@ -167,7 +168,7 @@ def test_away_at_a_poch_table_and_back_by_typing(live_service: LiveService) -> N
          "--turn-seconds", "2", "--stand-in", "random", "--name", "Ana", "--seed", "3"]
     )  # fmt: skip
     api = PochaClient(live_service.url)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + scaled(LONG)
     finished = threading.Event()
     try:
         while not (found := TABLE.search(ana.screen)):
@@ -197,8 +198,8 @@ def test_away_at_a_poch_table_and_back_by_typing(live_service: LiveService) -> N
         while ana.read(0.1):
             assert time.monotonic() < deadline, ana.screen[-3000:]
             answer(ana)
-        assert ana.process.wait(timeout=10) == 0
-        other.join(timeout=30)
+        assert ana.process.wait(timeout=scaled(LONG)) == 0
+        other.join(timeout=scaled(LONG))
     finally:
         finished.set()
         ana.close()

@@ -30,6 +30,7 @@ from engine.errors import IllegalActionError
 from engine.game import Game
 from engine.rules import Rules
 from tests.clients.conftest import POCHA, LiveService
+from tests.waiting import LONG, scaled
 from tools.embedded_redis import free_port
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
@@ -81,7 +82,7 @@ def test_a_short_game_in_the_terminal(live_service: LiveService) -> None:
     )  # fmt: skip
     bid_prompts = 0
     tried_barred = False  # a card marked ✗ has been typed, to hear the server refuse it
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + scaled(LONG)
     try:
         while terminal.read(0.2):
             assert time.monotonic() < deadline, terminal.screen[-3000:]
@@ -108,7 +109,7 @@ def test_a_short_game_in_the_terminal(live_service: LiveService) -> None:
                     terminal.type(barred[0])
                 else:
                     terminal.type(next(n for n, mark in cards if not mark))
-        assert terminal.process.wait(timeout=10) == 0
+        assert terminal.process.wait(timeout=scaled(LONG)) == 0
     finally:
         terminal.close()
     screen = terminal.screen
@@ -494,7 +495,7 @@ def test_two_people_at_one_table_in_two_terminals(live_service: LiveService) -> 
          "--schedule", "1,2", "--open", "1", "--name", "Ana", "--seed", "21"]
     )  # fmt: skip
     bea: Terminal | None = None
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + scaled(LONG)
     try:
         while bea is None:
             assert ana.read(0.2), ana.screen
@@ -515,8 +516,8 @@ def test_two_people_at_one_table_in_two_terminals(live_service: LiveService) -> 
                 if running[who]:
                     running[who] = terminal.read(0.1)
                     answer_prompt(terminal, rematches=1)
-        assert ana.process.wait(timeout=10) == 0
-        assert bea.process.wait(timeout=10) == 0
+        assert ana.process.wait(timeout=scaled(LONG)) == 0
+        assert bea.process.wait(timeout=scaled(LONG)) == 0
     finally:
         ana.close()
         if bea is not None:
@@ -547,7 +548,7 @@ def test_away_in_the_terminal_and_back_by_typing_a_move(live_service: LiveServic
          "--name", "Ana"]
     )  # fmt: skip
     api = PochaClient(live_service.url)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + scaled(LONG)
     finished = threading.Event()
     try:
         while not (found := TABLE.search(ana.screen)):
@@ -577,8 +578,8 @@ def test_away_in_the_terminal_and_back_by_typing_a_move(live_service: LiveServic
         while ana.read(0.1):
             assert time.monotonic() < deadline, ana.screen[-3000:]
             answer_prompt(ana)
-        assert ana.process.wait(timeout=10) == 0
-        other.join(timeout=30)
+        assert ana.process.wait(timeout=scaled(LONG)) == 0
+        other.join(timeout=scaled(LONG))
     finally:
         finished.set()
         ana.close()

@@ -14,6 +14,7 @@ import pytest
 from engine.game import Game
 from engine.rules import Rules
 from tests.resilience.conftest import POCHA
+from tests.waiting import LONG, scaled
 from tools.soak import EventLog, LogViolation
 
 RULES: dict[str, Any] = {"schedule": [1, 2]}
@@ -24,7 +25,7 @@ def test_a_small_soak_meets_its_target() -> None:
         [str(POCHA), "bench", "soak", "--games", "12", "--schedule", "1,2", "--processes", "1"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=scaled(LONG),
     )
     out = result.stdout
     assert result.returncode == 0, out + result.stderr

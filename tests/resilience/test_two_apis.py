@@ -17,6 +17,7 @@ from tests.resilience.conftest import (
     post_move,
     timeless,
 )
+from tests.waiting import LONG, scaled
 
 
 def _everything(port: int, game_id: str, tokens: list[str | None]) -> list[tuple[int, bytes]]:
@@ -85,7 +86,7 @@ def test_two_api_processes_answer_alike(redis_url: str, processes: Processes) ->
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=30)
+        thread.join(timeout=scaled(LONG))
     assert sorted(r.status for r in replies) == [200] + [409] * 7, [r.body for r in replies]
     assert {r.json["error"] for r in replies if r.status == 409} <= {"conflict", "not_your_turn"}
     after = [call(p, "GET", f"/api/v1/games/{race.id}") for p in ports]

@@ -16,6 +16,7 @@ from core.config import load_config
 from core.queues import TURNS
 from core.redises import cluster_nodes, is_cluster_url
 from service.openapi import COMMITTED
+from tests.waiting import LONG, scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
@@ -56,7 +57,7 @@ def test_compose_file_parses_and_its_commands_exist() -> None:
             [str(VENV_BIN / worker[0]), *worker[1:], "--help"],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=scaled(LONG),
         )
         assert result.returncode == 0, result.stderr
     assert services["turn-worker"]["command"][-2:] == ["--queues", TURNS]
@@ -92,7 +93,7 @@ def test_gunicorn_config_loads() -> None:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=scaled(LONG),
         env={"REDIS_URL": "redis://127.0.0.1:1/0", "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

@@ -10,7 +10,6 @@ import http.client
 import json
 import os
 import subprocess
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests.waiting import LONG, scaled, wait_until
 from tools.embedded_redis import free_port
 from tools.processes import die_with_parent
 from tools.serve import gunicorn_command
@@ -29,7 +29,7 @@ class Server:
         self.port, self.process, self.log = port, process, log
 
     def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes, Any]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=scaled(60))
         try:
             connection.request("GET", path, headers=headers or {})
             response = connection.getresponse()
@@ -67,20 +67,19 @@ def server(redis_url: str, tmp_path: Path) -> Iterator[Server]:
             preexec_fn=die_with_parent(),
         )
     found = Server(port, process, log)
-    deadline = time.monotonic() + 30
-    while True:
+
+    def up() -> bool:
         assert process.poll() is None, log.read_text()
         try:
-            if found.get("/healthz")[0] == 200:
-                break
+            return found.get("/healthz")[0] == 200
         except OSError:
-            pass
-        assert time.monotonic() < deadline, "gunicorn did not start"
-        time.sleep(0.1)
+            return False
+
+    wait_until(up, LONG, "gunicorn to start", every=0.1, explain=log.read_text)
     assert len(list(scratch.iterdir())) == 1  # the metrics directory
     yield found
     process.terminate()
-    assert process.wait(timeout=30) == 0
+    assert process.wait(timeout=scaled(LONG)) == 0
     assert list(scratch.iterdir()) == [], "the metrics directory was left behind"
 
 
@@ -131,7 +130,7 @@ def test_metrics_and_logs_of_a_gunicorn_server(server: Server) -> None:
 
 
 def post_chunked(server: Server, chunks: list[bytes]) -> tuple[int, Any]:
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=scaled(60))
     try:
         connection.request(
             "POST",

@@ -13,13 +13,13 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.waiting import LONG, scaled, wait_until
 from tools.embedded_redis import free_port
 
 POCHA = Path(sys.executable).with_name("pocha")
@@ -28,7 +28,7 @@ POCHA = Path(sys.executable).with_name("pocha")
 def request(
     port: int, method: str, path: str, body: Any = None, token: str | None = None
 ) -> tuple[int, Any]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=scaled(60))
     try:
         headers = {"Content-Type": "application/json"}
         if token:
@@ -42,17 +42,15 @@ def request(
         connection.close()
 
 
-def wait_ready(port: int, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+def wait_ready(port: int, process: subprocess.Popen[bytes]) -> None:
+    def ready() -> bool:
         assert process.poll() is None, "pocha serve exited early"
         try:
-            if request(port, "GET", "/readyz")[0] == 200:
-                return
+            return request(port, "GET", "/readyz")[0] == 200
         except OSError:
-            pass
-        time.sleep(0.1)
-    raise AssertionError("pocha serve did not become ready")
+            return False
+
+    wait_until(ready, LONG, "pocha serve to be ready", every=0.1)
 
 
 @pytest.fixture
@@ -85,10 +83,10 @@ def serve(tmp_path: Path) -> Iterator[Any]:
 def stop(process: subprocess.Popen[bytes], port: int) -> None:
     process.send_signal(signal.SIGINT)
     try:
-        assert process.wait(timeout=30) == 0
+        assert process.wait(timeout=scaled(LONG)) == 0
     except subprocess.TimeoutExpired:
         said = Path(process.log_path).read_text(errors="replace")  # type: ignore[attr-defined]
-        message = "pocha serve did not stop in 30 s; it said:\n" + said[-4000:]
+        message = f"pocha serve did not stop in {scaled(LONG):.0f} s; it said:\n" + said[-4000:]
         raise AssertionError(message) from None
     with pytest.raises(OSError):
         request(port, "GET", "/healthz")
@@ -123,7 +121,7 @@ def test_serve_race_stop_and_restart(serve: Any, tmp_path: Path) -> None:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=30)
+        thread.join(timeout=scaled(LONG))
     assert sorted(statuses) == [200] + [409] * 7
     assert request(port, "GET", f"/api/v1/games/{game_id}")[1]["version"] == 2
 

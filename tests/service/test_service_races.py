@@ -12,6 +12,7 @@ from core.errors import Conflict, StaleVersion
 from core.store import GameStore
 from engine.actions import action_to_wire, bid_action, bid_of, is_bid
 from tests.service.helpers import create_game, humans, move, tokens_of
+from tests.waiting import LONG, scaled
 
 RACERS = 8
 
@@ -30,7 +31,7 @@ def race(app: Flask, game_id: str, token: str | None, actions: list[int | str]) 
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=30)
+        thread.join(timeout=scaled(LONG))
     return responses
 
 
@@ -132,7 +133,7 @@ def test_racing_one_idempotency_key_applies_the_move_once(app: Flask) -> None:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=30)
+        thread.join(timeout=scaled(LONG))
     applied = [
         r for r in responses if r.status_code == 200 and "Idempotent-Replayed" not in r.headers
     ]
