@@ -440,7 +440,12 @@ def capacity(games: tuple[int, ...], settings: tuple[str, ...]) -> None:
 
 
 _URL = click.option(
-    "--url", default="http://127.0.0.1:8000", show_default=True, help="The Pocha service."
+    "--url",
+    default="http://127.0.0.1:8000",
+    envvar="POCHA_URL",
+    show_default=True,
+    show_envvar=True,
+    help="The Pocha service.",
 )
 
 

@@ -281,7 +281,7 @@ class TerminalGame:
                     " (it is in the lobby)" if listed else "",
                     ", or the link ",
                     (f"{self.api.base_url}/t/{code}", "underline"),
-                    f"\nThey join with: pocha play --join {code}\n",
+                    f"\nThey join with: scripts/pocha play --join {code}\n",
                     f"Type s and Enter to start now with {self.level} bots in the open seats; "
                     "q to leave.",
                 ),
