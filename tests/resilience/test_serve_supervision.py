@@ -22,7 +22,7 @@ import pytest
 from tests.resilience.conftest import Processes, call, check_finished, create, play_turns, ready
 from tests.waiting import LONG, scaled, wait_until
 from tools.embedded_redis import free_port
-from tools.serve import LOCK_FILE
+from tools.serve import LOCK_FILE, WORKER_STOP_SECONDS
 
 #: What an orderly stop never prints.
 NOISE = ("Traceback", "could not connect", "SIGKILL", "Error 111", "Connection refused")
@@ -117,7 +117,9 @@ def test_a_stop_goes_in_order_quietly_and_in_seconds(
     # Bots at work while it stops: the worker finishes the job in hand.
     create(port, [None, "easy", "easy", "easy"], [3, 3], seed=5)
     took = stops_cleanly(serve, sig, processes)
-    assert took < 15, took
+    # Seconds, with room for a loaded machine, yet short of the 30 s after which pocha serve
+    # kills a worker that has not stopped.
+    assert took < WORKER_STOP_SECONDS - 5, took
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])

@@ -15,6 +15,7 @@ from rq import Worker
 
 from core.keys import task_key
 from core.queues import QUEUES, queue
+from core.redises import redises_of
 from core.tasks import clock_key, sweep
 from service import create_app
 from tests.service.helpers import bearer
@@ -127,7 +128,8 @@ def test_a_timeout_survives_a_killed_worker(
     client: FlaskClient, connection: redis.Redis, workers: WorkerProcesses
 ) -> None:
     doomed = workers.start()
-    wait_until(lambda: bool(Worker.all(connection=connection)), LONG, "the worker to start")
+    queues = redises_of(connection).queues
+    wait_until(lambda: bool(Worker.all(connection=queues)), LONG, "the worker to start")
     # A person moves first, so the clock starts with the game, and the worker dies at once:
     # the clock's seconds are all left for a loaded machine to get there.
     created = create(client, 5, [2, 2], seed=PERSON_FIRST)
