@@ -18,7 +18,7 @@ from core.tasks import owed_work
 from engine.actions import action_to_wire
 from service import create_app
 from tests.service.helpers import bearer
-from tests.waiting import wait_until
+from tests.waiting import LONG, wait_until
 
 SHORT = {"schedule": [1]}
 
@@ -398,11 +398,11 @@ def test_a_table_nobody_is_at_leaves_the_lobby_and_comes_back_with_its_host(
         return created["id"] in [t["game_id"] for t in client.get("/api/v1/tables").json]
 
     # Nobody reads the table: its host is away, and it leaves the lobby by itself.
-    wait_until(lambda: not listed(), 30, "the table to leave the lobby")
+    wait_until(lambda: not listed(), LONG, "the table to leave the lobby")
     # Still there by its code, for whoever has it.
     assert client.get(f"/api/v1/tables/{created['table_code']}").status_code == 200
     # Ana's page reads the table again: she is here, and the table is listed again.
-    wait_until(lambda: bool(view(client, created["id"], ana)) and listed(), 30,
+    wait_until(lambda: bool(view(client, created["id"], ana)) and listed(), LONG,
                "the table back in the lobby")  # fmt: skip
 
 
