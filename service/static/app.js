@@ -74,6 +74,7 @@ const state = {
   levels: [], // the bot levels, by name
   startLevel: null, // the level the host starts with
   clock: null, // {turn, version, until}: the deadline of the turn in the view, in local ms
+  turnShown: null, // the version at which this seat's turn last brought its hand into view
   timers: [], // the current screen's intervals
 };
 
@@ -770,6 +771,7 @@ function render() {
   }
   if (isPoch(view) && state.poch) {
     app.innerHTML = state.poch.tableHtml(view, pochContext);
+    showHandOnTurn();
     return;
   }
   const mine = myTurn();
@@ -881,6 +883,21 @@ function render() {
     </aside>
     ${finished ? gameOverHtml(view, rank) : ""}
   </section>`;
+}
+
+/**
+ * When the turn comes to this seat and its hand is below the fold (a phone, where the board
+ * and the seats fill the screen), bring the hand and the calls above it into view, once per
+ * turn: the person should not have to look for what to do.
+ */
+function showHandOnTurn() {
+  const turn = myTurn() ? state.view.version : null;
+  if (turn === null || state.turnShown === turn) return;
+  state.turnShown = turn;
+  const hand = document.querySelector("#game .hand");
+  if (hand && hand.getBoundingClientRect().bottom > window.innerHeight) {
+    hand.scrollIntoView({ block: "end", behavior: reducedMotion ? "auto" : "smooth" });
+  }
 }
 
 /** A seat's badges for its presence at a table: left, away, played by the stand-in. */

@@ -331,6 +331,43 @@ def test_play_deals_a_game_against_bots_at_once(
         tab.close()
 
 
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=lambda s: f"{s['width']}x{s['height']}")
+def test_the_score_sheets_last_column_is_not_cut(
+    browser: Any, live_service: LiveService, size: dict[str, int]
+) -> None:
+    """Eight players, four hands scored: on a laptop the whole sheet shows beside the table,
+    no column behind a scroll bar; on a phone it scrolls inside its box to the last one."""
+    api = PochaClient(live_service.url)
+    players = [{"name": "Ana"}] + [{"name": f"Bot {i}", "bot": "random"} for i in range(1, 8)]
+    created = api.create_game(players, rules={"schedule": [1, 2, 3, 3, 3]}, seed=3)
+    game_id, ana = created["id"], api.seat(created, 0)
+    while (view := ana.view(game_id))["hand_number"] < 5:
+        if view["turn"] == 0 and view["you"]["legal"]:
+            ana.act(game_id, view["you"]["legal"][-1], version=view["version"])
+    tab = Tab(browser, size, f"sheet-{size['width']}")
+    page = tab.page
+    try:
+        saved = {"id": game_id, "token": created["seats"][0]["token"],
+                 "hostToken": created["host_token"], "seat": 0}  # fmt: skip
+        open_seat(page, live_service.url, saved)
+        page.wait_for_selector(".score-sheet tbody tr:nth-child(4)")
+        box = page.locator(".sheet-scroll")
+        scroll_width, client_width = box.evaluate("e => [e.scrollWidth, e.clientWidth]")
+        if size is LAPTOP:
+            assert scroll_width <= client_width, (scroll_width, client_width)
+        box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+        last = page.locator(".score-sheet thead th:last-child").bounding_box()
+        shown = box.bounding_box()
+        assert last is not None and shown is not None
+        assert last["x"] + last["width"] <= shown["x"] + shown["width"] + 0.5, (last, shown)
+        assert last["x"] + last["width"] <= size["width"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        tab.screenshot(f"web-sheet-{size['width']}.png")
+        assert tab.errors == []
+    finally:
+        tab.close()
+
+
 def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveService) -> None:
     # Every seat a person, played from here, until one must follow suit with other cards
     # in hand; the page then shows that seat (its token in localStorage, as after a deal).

@@ -23,12 +23,14 @@ from engine.poch.rules import PLATES, Rules
 from tests.clients.conftest import LiveService
 from tests.clients.test_web_browser import (  # noqa: F401 (fixtures, used by name)
     DESKTOP,
+    LAPTOP,
     MISFITS,
     PHONE,
     Tab,
     browser,
     desktop,
     more_options,
+    open_seat,
     phone,
 )
 
@@ -455,6 +457,42 @@ def test_a_poch_table_fits_the_screen(
         )
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
         tab.screenshot(f"web-poch-{size['width']}-shedding.png")
+        assert tab.errors == []
+    finally:
+        tab.close()
+
+
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=lambda s: f"{s['width']}x{s['height']}")
+def test_your_turn_shows_your_hand_and_the_calls(
+    browser: Any,  # noqa: F811
+    live_service: LiveService,
+    size: dict[str, int],
+) -> None:
+    """On your turn your hand and the calls are on the screen: on a laptop's 800 px without
+    any scrolling (the board gives up height), on a phone brought into view by the page."""
+    api = PochaClient(live_service.url)
+    players = [{"name": "Ana"}] + [{"name": f"Bot {i}", "bot": "random"} for i in range(1, 4)]
+    created = api.create_game(players, game="poch", rules={"deals": 1})
+    tab = Tab(browser, size, f"poch-turn-{size['width']}")
+    page = tab.page
+    try:
+        saved = {"id": created["id"], "token": created["seats"][0]["token"],
+                 "hostToken": created["host_token"], "seat": 0}  # fmt: skip
+        open_seat(page, live_service.url, saved)
+        page.wait_for_selector("#game[data-my-turn=yes] [data-bet]", timeout=60_000)
+        seen = (
+            "() => [...document.querySelectorAll('#game .hand, #game .poch-bets')]"
+            ".every((e) => { const r = e.getBoundingClientRect();"
+            " return r.top >= 0 && r.bottom <= window.innerHeight + 1; })"
+        )
+        page.wait_for_function(seen, timeout=15_000)
+        if size is LAPTOP:
+            assert page.evaluate("window.scrollY") == 0
+        for part in ("#game .hand", "#game .poch-bets"):
+            box = page.locator(part).bounding_box()
+            assert box is not None, part
+            assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1, (part, box)
+        tab.screenshot(f"web-poch-turn-{size['width']}.png")
         assert tab.errors == []
     finally:
         tab.close()
