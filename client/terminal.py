@@ -26,11 +26,13 @@ leaves the table for good (the stand-in plays your seat); after the game, a rema
 
 from __future__ import annotations
 
+import ipaddress
 import select
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -176,6 +178,18 @@ def seat_state(player: JSON, you: bool = False) -> str:
     return ""
 
 
+def only_this_machine(link: str) -> bool:
+    """Whether a link's host reaches only the machine it is opened on (localhost, 127.x,
+    ::1): a friend elsewhere cannot open it."""
+    host = (urlsplit(link).hostname or "").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 class TerminalGame:
     """One game played at this terminal: against bots, or at a table with people.
 
@@ -272,6 +286,11 @@ class TerminalGame:
             return
         self.at_table, self.started = True, False
         code = str(created["table_code"])
+        # The service names the address a friend can open (this machine's network one in
+        # place of localhost); an older service names none.
+        link = str(created.get("table_link") or f"{self.api.base_url}/t/{code}")
+        origin = link.rsplit("/t/", 1)[0]
+        here_only = only_this_machine(link)
         self.console.print(
             Panel(
                 Text.assemble(
@@ -280,8 +299,15 @@ class TerminalGame:
                     f" is waiting for {count(open_seats, 'player')}. Share the code",
                     " (it is in the lobby)" if listed else "",
                     ", or the link ",
-                    (f"{self.api.base_url}/t/{code}", "underline"),
-                    f"\nThey join with: scripts/pocha play --join {code}\n",
+                    (link, "underline"),
+                    "\nThis link opens only on this machine. For friends on other machines, "
+                    "serve the game on the network (bash scripts/serve does, unless given "
+                    "--host 127.0.0.1) from a machine they can reach.\n"
+                    if here_only
+                    else "",
+                    f"\nThey join with: scripts/pocha play --join {code}",
+                    "" if here_only else f" --url {origin}",
+                    "\n",
                     f"Type s and Enter to start now with {self.level} bots in the open seats; "
                     "q to leave.",
                 ),

@@ -40,6 +40,7 @@ from service.events import EventStreams
 from service.i18n import translate_view
 from service.json_bodies import Blueprint
 from service.ratelimits import take_move_counters
+from service.share import table_link, with_table_link
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -235,7 +236,7 @@ def _view_response(view: dict[str, Any]) -> Response:
     values already, and the dump would be a fifth of a move's time. The schema still
     documents it, and a test checks that dumping through it changes nothing."""
     return Response(
-        orjson.dumps(translate_view(view)),
+        orjson.dumps(translate_view(with_table_link(view))),
         mimetype="application/json",
         headers={"ETag": f'"{view["version"]}"'},
     )
@@ -282,12 +283,14 @@ class Games(MethodView):
             if token is not None:
                 entry["token"] = token
             seats.append(entry)
+        code = None if record.table.code is None else shown_code(record.table.code)
         created_game = {
             "id": record.id,
             "version": record.version,
             "host_token": created.host_token,
             "seats": seats,
-            "table_code": None if record.table.code is None else shown_code(record.table.code),
+            "table_code": code,
+            "table_link": None if code is None else table_link(code),
         }
         return created_game, {"Location": f"{blp.url_prefix}/{record.id}"}
 

@@ -321,6 +321,16 @@ class CreatedGameSchema(ma.Schema):
             "example": "K7QM-3XHP",
         },
     )
+    table_link = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "With open seats: the link to share, `/t/CODE` at the address "
+            "this request came in on, or this machine's network address when that was "
+            "localhost (a link that is still loopback opens on this machine only); null "
+            "otherwise.",
+            "example": "http://192.168.1.20:8000/t/K7QM-3XHP",
+        },
+    )
 
 
 # -- moves -----------------------------------------------------------------------------------
@@ -427,6 +437,14 @@ class TableSchema(ma.Schema):
             "listed table; null otherwise (and for games given every seat at creation).",
             "example": "K7QM-3XHP",
         },
+    )
+    link = fields.String(
+        metadata={
+            "description": "With the code: the link to share, as `table_link` when the game "
+            "was made (the address this request came in on, or this machine's network "
+            "address in place of localhost).",
+            "example": "http://192.168.1.20:8000/t/K7QM-3XHP",
+        }
     )
     listed = fields.Boolean(
         metadata={"description": "Whether the lobby lists it while it waits.", "example": True}

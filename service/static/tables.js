@@ -6,9 +6,20 @@
 import { escapeHtml } from "./html.js";
 import { levelName, t } from "./i18n.js";
 
-/** The address of a table's shareable link. */
+/** The address of a table's shareable link, where the view names none. */
 export function tableLink(code) {
   return `${location.origin}/t/${encodeURIComponent(code)}`;
+}
+
+/** Whether a link reaches only the machine it is opened on (localhost, 127.x, ::1). */
+export function onlyThisMachine(link) {
+  let host;
+  try {
+    host = new URL(link).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "::1";
 }
 
 /** "Ana, Bea, 1 open seat" for a table's seats as the lobby gives them. */
@@ -92,6 +103,10 @@ export function presenceDot(player, mine = false) {
  */
 export function waitingHtml(view, { me, host, levels, level, notice, noticeKind }) {
   const code = view.table?.code;
+  // The service names the address a friend on another machine can open (this machine's
+  // network address in place of localhost).
+  const link = view.table?.link || (code ? tableLink(code) : "");
+  const hereOnly = link && onlyThisMachine(link) ? t("waiting.linkHereOnly") : "";
   const seats = view.players
     .map((p, seat) => {
       const who = p.open
@@ -120,9 +135,10 @@ export function waitingHtml(view, { me, host, levels, level, notice, noticeKind 
       <h2>${t("join.tableTitle", { code: escapeHtml(code || "") })}</h2>
       <p class="lead">${t(open === 1 ? "waiting.leadOne" : "waiting.lead", { n: open })}</p>
       <div class="share">
-        <input id="table-link" readonly value="${escapeHtml(code ? tableLink(code) : "")}" aria-label="${t("waiting.link")}">
+        <input id="table-link" readonly value="${escapeHtml(link)}" aria-label="${t("waiting.link")}">
         <button type="button" class="quiet" data-action="copy">${t("waiting.copy")}</button>
       </div>
+      ${hereOnly ? `<p id="link-here-only" class="muted">${hereOnly}</p>` : ""}
       <p class="muted">${rulesLine(view.rules)}</p>
       <ul class="waiting-seats">${seats}</ul>
       ${hostTools}

@@ -84,6 +84,9 @@ def test_the_play_block_works_as_pasted(live_service: LiveService) -> None:
         started.append(host)
         code = until(host, TABLE, deadline)["code"]
         assert f"scripts/pocha play --join {code}" in host.screen
+        # The live service listens on loopback only: the link opens on this machine alone.
+        assert f"{live_service.url}/t/{code}" in host.screen
+        assert "This link opens only on this machine." in host.screen
         started.append(friend := at_terminal(join.replace(SAMPLE_CODE, code), live_service.url))
         until(friend, f"You sit at table {code}", deadline)
         for terminal in (host, friend):

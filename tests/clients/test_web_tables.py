@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import subprocess
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -21,6 +23,7 @@ from typing import Any
 import pytest
 
 from client.api import ApiError, PochaClient
+from core.network import network_address
 from tests.clients.conftest import LiveService
 from tests.clients.test_web_browser import (
     ARTIFACTS,
@@ -32,7 +35,9 @@ from tests.clients.test_web_browser import (
     more_options,
     sync_api,
 )
-from tests.waiting import wait_until
+from tests.waiting import LONG, scaled, wait_until
+from tools.embedded_redis import free_port
+from tools.serve import gunicorn_command
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 
@@ -53,10 +58,12 @@ class Person:
     tab's console errors collected (any is a failure). Motion is reduced, so the page shows
     each move at once and a person can act well inside a short clock."""
 
-    def __init__(self, browser: Any, viewport: dict[str, int], name: str) -> None:
+    def __init__(
+        self, browser: Any, viewport: dict[str, int], name: str, locale: str = "en-GB"
+    ) -> None:
         self.name = name
         self.context = browser.new_context(
-            viewport=viewport, reduced_motion="reduce", locale="en-GB"
+            viewport=viewport, reduced_motion="reduce", locale=locale
         )
         self.errors: list[str] = []
         self.moves = 0
@@ -408,3 +415,82 @@ def test_the_waiting_room_fills_and_empties_live_and_the_host_starts_with_bots(
     assert code not in [t["code"] for t in lobby(url)]
     play([ana], until=ana.finished)
     assert ana.errors == [] and bea.errors == []
+
+
+#: What the waiting room says under a link that opens only on the host's machine.
+HERE_ONLY = {
+    "en-GB": "This link opens only on this machine.",
+    "es-ES": "Este enlace solo se abre en este equipo.",
+}
+
+
+def ready(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=scaled(10)) as up:
+            return bool(up.status == 200)
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def api_on_the_network(live_service: LiveService, tmp_path: Any) -> Iterator[int]:
+    """Another API process on the live service's Redis (its worker plays the bots),
+    listening on every interface as `bash scripts/serve` does; its port."""
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": live_service.redis_url, "POCHA_BOT_RUNNER": "rq",
+           "POCHA_RATE_LIMIT_TABLES": "600/minute"}  # fmt: skip
+    with (tmp_path / "api.log").open("wb") as log:
+        process = subprocess.Popen(
+            gunicorn_command("0.0.0.0", port, processes=1), env=env, stdout=log,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    try:
+        wait_until(lambda: ready(port), LONG, "the API on every interface to start",
+                   explain=lambda: (tmp_path / "api.log").read_text(errors="replace"))  # fmt: skip
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=scaled(LONG))
+
+
+@pytest.mark.parametrize(
+    ("size", "locale"), [(LAPTOP, "en-GB"), (PHONE, "es-ES")], ids=["1280x800", "390x844"]
+)
+def test_the_link_to_share_opens_from_another_machine_or_says_it_cannot(
+    browser: Any,
+    live_service: LiveService,
+    api_on_the_network: int,
+    size: dict[str, int],
+    locale: str,
+) -> None:
+    network = network_address()
+    if network is None:
+        pytest.skip("this machine has no network address")
+    ana = Person(browser, size, "ana", locale)
+    bea = Person(browser, size, "bea", locale)
+    try:
+        # The live service listens on loopback only: Ana's link opens on her machine alone,
+        # and the waiting room says so.
+        code = open_table(ana, live_service.url, "1", listed=False)
+        assert ana.page.input_value("#table-link") == f"{live_service.url}/t/{code}"
+        assert HERE_ONLY[locale] in ana.page.inner_text("#link-here-only")
+        assert ana.page.evaluate(MISFITS) == [], "the waiting room with its hint"
+        ana.screenshot(f"web-tables-link-here-only-{size['width']}.png")
+
+        # Served on every interface and opened on localhost, the link names this
+        # machine's network address; a friend opens it there and sits down.
+        here = f"http://localhost:{api_on_the_network}"
+        code = open_table(ana, here, "1", listed=False)
+        link = ana.page.input_value("#table-link")
+        assert link == f"http://{network}:{api_on_the_network}/t/{code}"
+        assert ana.page.locator("#link-here-only").count() == 0
+        assert ana.page.evaluate(MISFITS) == [], "the waiting room with a network link"
+        ana.screenshot(f"web-tables-link-network-{size['width']}.png")
+        sit_down(bea, link, "Bea")
+        for person in (ana, bea):
+            person.page.wait_for_selector("#game", timeout=15_000)
+        assert "Bea" in ana.page.inner_text(".seat[data-seat='1'] .name")
+        assert ana.errors == [] and bea.errors == [], ana.errors + bea.errors
+    finally:
+        ana.context.close()
+        bea.context.close()

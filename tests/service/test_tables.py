@@ -19,6 +19,7 @@ from engine.actions import action_to_wire
 from service import create_app
 from tests.service.helpers import bearer
 from tests.waiting import LONG, wait_until
+from tools.embedded_redis import free_port
 
 SHORT = {"schedule": [1]}
 
@@ -72,6 +73,44 @@ def test_an_open_seat_makes_a_waiting_table_with_a_code(client: FlaskClient) -> 
         f"/api/v1/games/{created['id']}/bids", json={"bid": 0}, headers=bearer(ana)
     )
     assert refused.status_code == 409 and refused.json["error"] == "not_started"
+
+
+def test_the_link_to_share_names_the_address_the_request_came_in_on(
+    client: FlaskClient,
+) -> None:
+    players = [{"name": "Ana"}, {"open": True}, {"name": "B", "bot": "random"}]
+    for host in ("pocha.example.org", "192.168.1.20:8000", "[2001:db8::5]:8000"):
+        response = client.post(
+            "/api/v1/games", json={"players": players, "rules": SHORT}, headers={"Host": host}
+        )
+        created = response.json
+        link = f"http://{host}/t/{created['table_code']}"
+        assert created["table_link"] == link
+        ana = created["seats"][0]["token"]
+        seen = client.get(f"/api/v1/games/{created['id']}", headers={"Host": host, **bearer(ana)})
+        assert seen.json["table"]["link"] == link
+    # A spectator is shown no code, and so no link.
+    assert "link" not in view(client, created["id"])["table"]
+    # Games of one person have no table and no link.
+    bots = [{"name": "B", "bot": "random"}, {"name": "C", "bot": "random"}]
+    alone = make_table(client, [{"name": "Ana"}, *bots])
+    assert alone["table_link"] is None
+
+
+def test_on_localhost_the_link_stays_loopback_where_the_network_reaches_no_api(
+    client: FlaskClient,
+) -> None:
+    # Nothing listens on this port of the machine's network address (this API answers
+    # the test client in-process): a network link would open nothing, so it stays loopback
+    # and the page and the terminal say it works only here.
+    port = free_port()
+    for host in (f"localhost:{port}", f"127.0.0.1:{port}"):
+        response = client.post(
+            "/api/v1/games",
+            json={"players": [{"name": "Ana"}, {"open": True}, {"name": "B", "bot": "random"}]},
+            headers={"Host": host},
+        )
+        assert response.json["table_link"] == f"http://{host}/t/{response.json['table_code']}"
 
 
 def test_the_last_seat_taken_starts_the_game(client: FlaskClient) -> None:

@@ -1,0 +1,71 @@
+"""A table's link to share (`/t/CODE`): an address a friend on another machine can open.
+
+It names the address the request came in on (its Host as Flask sees it, so a proxy's
+public name when one is trusted) unless that reaches only this machine (`localhost`,
+127.0.0.1: the host plays on the machine that serves). Then it names this machine's
+network address instead, when the API answers there (it does not when it listens on
+loopback only); else the link stays loopback, and the page and the terminal say that it
+works only on this machine.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import request
+
+from core.network import answers, is_loopback, network_address
+
+#: How long a finding of this machine's network address, and whether the API answers
+#: there, is kept (seconds): the address rarely changes, and each look costs a connection.
+LOOK_AGAIN_SECONDS = 60.0
+#: How long to wait for the API to answer on the network address (seconds).
+KNOCK_SECONDS = 0.3
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_found: dict[int, tuple[float, str | None]] = {}
+_finding = threading.Lock()
+
+
+def share_origin() -> str:
+    """`scheme://host[:port]` of the links this request's caller shares."""
+    scheme = request.scheme
+    given = f"{scheme}://{request.host}"
+    parts = urlsplit(given)
+    if parts.hostname is None or not is_loopback(parts.hostname):
+        return given
+    port = parts.port or _DEFAULT_PORTS.get(scheme, 80)
+    reachable = _network_address_answering(port)
+    if reachable is None:
+        return given
+    shown_port = "" if port == _DEFAULT_PORTS.get(scheme) else f":{port}"
+    return f"{scheme}://{reachable}{shown_port}"
+
+
+def table_link(code: str) -> str:
+    """The link to the table `code` (as shown: `K7QM-3XHP`)."""
+    return f"{share_origin()}/t/{code}"
+
+
+def with_table_link(view: dict[str, Any]) -> dict[str, Any]:
+    """A view whose table shows its code gets the link to share too (`table.link`)."""
+    table = view.get("table")
+    if isinstance(table, dict) and table.get("code"):
+        table["link"] = table_link(table["code"])
+    return view
+
+
+def _network_address_answering(port: int) -> str | None:
+    """This machine's network address if the API answers on it at `port`, else None."""
+    now = time.monotonic()
+    seen = _found.get(port)
+    if seen is not None and now - seen[0] < LOOK_AGAIN_SECONDS:
+        return seen[1]
+    with _finding:
+        address = network_address()
+        reachable = address if address and answers(address, port, KNOCK_SECONDS) else None
+        _found[port] = (now, reachable)
+    return reachable
