@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import http.client
 import os
 import signal
 import subprocess
@@ -311,9 +312,21 @@ def _ready_lines(host: str, port: int) -> list[str]:
     return [where, f"pocha: API docs at {here}api/docs; Ctrl-C stops everything"]
 
 
-def _api_answers(host: str, port: int) -> bool:
-    knock = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
-    return answers(knock, port, timeout=0.2)
+def _knock_at(host: str) -> str:
+    """Where to reach a server that listens on `host` from this machine."""
+    return {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+
+
+def _api_is_up(host: str, port: int) -> bool:
+    """Whether our API answers its health check (not merely something on the port)."""
+    connection = http.client.HTTPConnection(_knock_at(host), port, timeout=2)
+    try:
+        connection.request("GET", "/healthz")
+        return connection.getresponse().status == 200
+    except (OSError, http.client.HTTPException):
+        return False
+    finally:
+        connection.close()
 
 
 def serve(
@@ -337,6 +350,10 @@ def serve(
     workers: list[_Process] = []
     try:
         with data_dir_lock(data) as lock_fd:
+            if answers(_knock_at(host), port, timeout=1):
+                raise click.ClickException(
+                    f"port {port} is in use by another program: stop it, or give another --port"
+                )
             redis_server = redis_for(data, pass_fds=(lock_fd,))
             env = children_env(log_form(log))
             env.update(REDIS_URL=redis_server.url, POCHA_BOT_RUNNER="rq")
@@ -367,7 +384,7 @@ def serve(
                     now = time.monotonic()
                     for child in children:
                         check(child, now)
-                    if not told_ready and _api_answers(host, port):
+                    if not told_ready and api.poll() is None and _api_is_up(host, port):
                         for line in _ready_lines(host, port):
                             click.echo(line, err=True)
                         told_ready = True

@@ -13,6 +13,7 @@ import json
 import os
 import pty
 import signal
+import socket
 import subprocess
 import tempfile
 import termios
@@ -146,3 +147,19 @@ def test_log_json_gives_the_json_lines_at_a_terminal_too(data: Path) -> None:
                    "a request's JSON line", explain=lambda: console.text[-3000:])  # fmt: skip
         assert any(e["logger"] == "rq.worker" for e in logged())
         assert f"pocha: open http://localhost:{port}/ here" in console.text
+
+
+def test_a_port_in_use_is_said_at_once_and_nothing_starts(data: Path) -> None:
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        console = Console(port, data)
+        try:
+            assert console.process.wait(timeout=LONG) == 1, console.text
+            console.reader.join(timeout=10)
+        finally:
+            console.close()
+    assert f"port {port} is in use by another program" in console.text, console.text
+    assert "pocha: open" not in console.text
+    assert not (data / "redis.sock").exists()
