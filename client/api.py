@@ -252,7 +252,8 @@ class PochaClient:
 
     def join(self, code: str, name: str) -> JSON:
         """Take the first open seat of the table `code`: `{game_id, seat, token,
-        table_code}`, the token shown only here (`joined()` gives a client acting with it).
+        table_code, seeded}` and, at a table whose host chose the seed, a `warning` to show,
+        the token shown only here (`joined()` gives a client acting with it).
         `ApiError` 409 `table_full` when no seat is left."""
         return self._json("POST", f"/api/v1/tables/{_q(code)}/seats", {"name": name})
 

@@ -227,6 +227,13 @@ class GameService:
                     }
                 },
             )
+        if listed and seed is not None:
+            # Whoever chose the seed can rebuild every hand dealt at the table: strangers
+            # from the lobby must never sit down to that.
+            raise InvalidInput(
+                _("A table with a chosen seed is never listed: leave out the seed or listed."),
+                errors={"json": {"listed": [_("A table with a chosen seed is never listed.")]}},
+            )
         people = sum(1 for p in players if p.bot is None)
         if "turn_seconds" not in options:
             options["turn_seconds"] = DEFAULT_TURN_SECONDS if people >= 2 else 0

@@ -76,6 +76,12 @@ PRESENCE_SECONDS = 45.0
 #: A listed table leaves the lobby once none of its people has been seen this long
 #: (seconds; the setting LOBBY_AWAY_SECONDS): a page at a table is seen every 15 s or so.
 LOBBY_AWAY_SECONDS = 180.0
+#: Told to whoever takes a seat at a table whose host chose the seed (such a table is never
+#: listed: `GameService.create`).
+SEEDED_WARNING = _(
+    "The host chose this table's seed: whoever knows it can rebuild every hand dealt here, "
+    "yours too. Play on only if you trust the host."
+)
 #: The most tables the lobby lists at once (newest first).
 LOBBY_SIZE = 50
 #: How long a process serves the lobby it read last (seconds).

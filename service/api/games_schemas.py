@@ -266,7 +266,8 @@ class CreateGameSchema(ma.Schema):
         load_default=False,
         metadata={
             "description": "With open seats: list the table in the lobby (`GET "
-            "/api/v1/tables`) while it waits; otherwise it is found only by its code.",
+            "/api/v1/tables`) while it waits; otherwise it is found only by its code. "
+            "Never with a `seed` (422): whoever chose it could rebuild every hand.",
             "example": True,
         },
     )
@@ -890,6 +891,19 @@ class SeatTakenSchema(ma.Schema):
             "description": "Rematch only, to whoever made the new table: its host token "
             "(start it early, give an open seat to a bot).",
             "example": "pA9...",
+        }
+    )
+    seeded = fields.Boolean(
+        metadata={
+            "description": "Taking a seat: whether the host chose the game's seed, so that "
+            "whoever knows it can rebuild every hand. Such a table is never listed.",
+            "example": False,
+        }
+    )
+    warning = fields.String(
+        metadata={
+            "description": "Taking a seat at a seeded table: a sentence to show the person "
+            "before they play, in the request's language.",
         }
     )
 

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from core.tables import shown_code
+from core.tables import SEEDED_WARNING, shown_code
 from service.api.games import (
     _ERRORS,
     _documentation_of,
@@ -33,6 +33,7 @@ from service.api.games_schemas import (
 )
 from service.context import game_service
 from service.errors import ErrorSchema
+from service.i18n import request_language, translate
 from service.json_bodies import Blueprint
 
 blp = Blueprint(
@@ -128,12 +129,16 @@ class TableSeats(MethodView):
         when two people race for the last seat, exactly one gets it.
         """
         record, seat, token = game_service().tables.join(code, body["name"])
-        return {
+        taken = {
             "game_id": record.id,
             "seat": seat,
             "token": token,
             "table_code": _shown(record.table.code),
+            "seeded": record.seeded,
         }
+        if record.seeded:
+            taken["warning"] = translate(SEEDED_WARNING, request_language())
+        return taken
 
 
 def _shown(code: str | None) -> str | None:

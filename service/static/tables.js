@@ -81,11 +81,18 @@ export function joinHtml(table, { name, message }) {
   return `<form id="join" class="setup panel" autocomplete="off" data-code="${escapeHtml(table.code)}">
       <h2>${t("join.tableTitle", { code: escapeHtml(table.code) })}</h2>
       <p class="lead">${rulesLine(table.rules)}</p>
+      ${seededNotice(table)}
       <ul class="waiting-seats">${seats}</ul>
       ${form}
       <p id="notice" class="notice ${message ? "error" : "info"}">${escapeHtml(message || "")}</p>
       <p><a href="/">${t("join.toLobby")}</a></p>
     </form>`;
+}
+
+/** A plain warning, before a seat is taken and while the table waits, that its host chose
+ * the seed and so can rebuild every hand dealt at it. */
+function seededNotice(tableOrView) {
+  return tableOrView.seeded ? `<p class="notice warning" id="seeded-warning" role="alert">${t("join.seeded")}</p>` : "";
 }
 
 /** A presence dot: green while the person has been seen lately (`mine`: this page's seat,
@@ -134,6 +141,7 @@ export function waitingHtml(view, { me, host, levels, level, notice, noticeKind 
   return `<section id="waiting" class="waiting setup panel" data-open-seats="${open}" data-code="${escapeHtml(code || "")}">
       <h2>${t("join.tableTitle", { code: escapeHtml(code || "") })}</h2>
       <p class="lead">${t(open === 1 ? "waiting.leadOne" : "waiting.lead", { n: open })}</p>
+      ${seededNotice(view)}
       <div class="share">
         <input id="table-link" readonly value="${escapeHtml(link)}" aria-label="${t("waiting.link")}">
         <button type="button" class="quiet" data-action="copy">${t("waiting.copy")}</button>

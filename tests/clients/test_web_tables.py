@@ -494,3 +494,34 @@ def test_the_link_to_share_opens_from_another_machine_or_says_it_cannot(
     finally:
         ana.context.close()
         bea.context.close()
+
+
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=lambda s: f"{s['width']}x{s['height']}")
+@pytest.mark.parametrize("locale", ["en-GB", "es-ES"])
+def test_whoever_opens_a_seeded_tables_link_is_warned_before_and_after_sitting_down(
+    browser: Any, live_service: LiveService, size: dict[str, int], locale: str
+) -> None:
+    api = PochaClient(live_service.url)
+    players = [{"name": "Ana"}, {"open": True}, {"open": True}]
+    seeded = api.create_game(players, {"schedule": [1]}, seed=7)["table_code"]
+    plain = api.create_game(players, {"schedule": [1]})["table_code"]
+    warning = "Quien creó esta mesa eligió la semilla" if locale == "es-ES" else "The host chose"
+    bea = Person(browser, size, "bea", locale=locale)
+    try:
+        page = bea.page
+        page.goto(f"{live_service.url}/t/{plain}")
+        page.wait_for_selector("#take-seat")
+        assert page.locator("#seeded-warning").count() == 0
+        page.goto(f"{live_service.url}/t/{seeded}")
+        page.wait_for_selector("#take-seat")
+        assert warning in page.inner_text("#seeded-warning")
+        box = page.locator("#seeded-warning").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+        page.fill("#join input[name=name]", "Bea")
+        page.click("#take-seat")
+        page.wait_for_selector("#waiting")
+        assert warning in page.inner_text("#seeded-warning")
+        bea.screenshot(f"seeded-table-{size['width']}-{locale}.png")
+        assert bea.errors == []
+    finally:
+        bea.context.close()

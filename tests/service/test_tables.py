@@ -492,3 +492,31 @@ def test_leaving_again_writes_nothing_and_a_seat_that_left_makes_no_move(
         )
         assert move.status_code == 409 and move.json["error"] == "wrong_phase", move.json
     assert store.load(game_id).version == record.version
+
+
+def test_a_seeded_table_is_never_listed_and_whoever_sits_down_is_warned(
+    client: FlaskClient,
+) -> None:
+    people = [{"name": "Ana"}, {"open": True}, {"name": "B", "bot": "random"}]
+    refused = client.post(
+        "/api/v1/games",
+        json={"players": people, "rules": SHORT, "seed": 7, "listed": True},
+        headers={"Accept-Language": "es"},
+    )
+    assert refused.status_code == 422, refused.json
+    assert refused.json["errors"]["json"]["listed"] == [
+        "Una mesa con la semilla elegida nunca sale en la lista."
+    ]
+    assert client.get("/api/v1/tables").json == []
+    seeded = make_table(client, people, seed=7)
+    joined = client.post(
+        f"/api/v1/tables/{seeded['table_code']}/seats",
+        json={"name": "Bea"},
+        headers={"Accept-Language": "es"},
+    )
+    assert joined.status_code == 201, joined.json
+    assert joined.json["seeded"] is True
+    assert joined.json["warning"].startswith("Quien creó la mesa eligió su semilla")
+    plain = make_table(client, people)
+    taken = join(client, plain["table_code"], "Bea").json
+    assert taken["seeded"] is False and "warning" not in taken
