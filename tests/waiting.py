@@ -18,6 +18,10 @@ SCALE = float(os.environ.get("POCHA_TEST_WAIT_SCALE") or 1)
 LONG = 180.0
 
 
+#: `LONG` in milliseconds, for Playwright's waits on the page.
+LONG_MS = int(LONG * SCALE * 1000)
+
+
 def scaled(seconds: float) -> float:
     """A deadline of `seconds` on this machine (times `POCHA_TEST_WAIT_SCALE`)."""
     return seconds * SCALE

@@ -31,6 +31,7 @@ from engine.game import Game
 from engine.legality import explain_illegal
 from engine.rules import Rules
 from tests.clients.conftest import LiveService
+from tests.waiting import LONG_MS
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
@@ -172,12 +173,12 @@ def play_to_the_end(tab: Tab, *, hint: bool = False, reload_after: int | None = 
     moves = 0
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        page.wait_for_selector(MY_MOVE, timeout=30_000)
+        page.wait_for_selector(MY_MOVE, timeout=LONG_MS)
         if page.query_selector(".final"):
             return moves
         if hint and moves == 0:
             page.click("[data-action=hint]")
-            notice = page.wait_for_selector(".notice.hint", timeout=30_000)
+            notice = page.wait_for_selector(".notice.hint", timeout=LONG_MS)
             assert notice.inner_text().startswith("Hint: ")
             assert page.query_selector(".hinted") is not None
             tab.screenshot(f"web-{tab.name}-hint.png")
@@ -185,7 +186,7 @@ def play_to_the_end(tab: Tab, *, hint: bool = False, reload_after: int | None = 
             # The seat's token is in localStorage: a reload resumes the same game.
             game_id = page.inner_text(".game-id")
             page.reload()
-            page.wait_for_selector(MY_MOVE, timeout=30_000)
+            page.wait_for_selector(MY_MOVE, timeout=LONG_MS)
             assert page.inner_text(".game-id") == game_id
         target = page.query_selector(
             "#game[data-my-turn=yes] .bid-btn.legal, #game[data-my-turn=yes] .card-btn.playable"
@@ -198,7 +199,7 @@ def play_to_the_end(tab: Tab, *, hint: bool = False, reload_after: int | None = 
             "v => document.querySelector('#game')?.dataset.myTurn !== 'yes' "
             "|| document.querySelector('#game')?.dataset.version !== v",
             arg=version,
-            timeout=15_000,
+            timeout=LONG_MS,
         )
         moves += 1
     raise AssertionError("the game did not end in two minutes")
@@ -235,7 +236,7 @@ def test_a_game_on_a_phone_following_by_polling(phone: Tab, live_service: LiveSe
     # `?poll` makes the page poll the events as JSON, as it does when no stream can be had.
     deal(phone, f"{live_service.url}/?poll", players=4, schedule="2")
     page = phone.page
-    page.wait_for_selector(MY_MOVE, timeout=30_000)
+    page.wait_for_selector(MY_MOVE, timeout=LONG_MS)
     phone.screenshot("web-phone-setup-done.png")
     # Nothing wider than the screen: no sideways scrolling on a phone.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -519,7 +520,7 @@ def test_a_phone_shows_everything_within_reach(
         saved = {"id": created["id"], "token": created["seats"][0]["token"],
                  "hostToken": created["host_token"], "seat": 0}  # fmt: skip
         open_seat(page, live_service.url, saved)
-        page.wait_for_selector("#game[data-my-turn=yes] .bid-btn.legal", timeout=30_000)
+        page.wait_for_selector("#game[data-my-turn=yes] .bid-btn.legal", timeout=LONG_MS)
         assert len(page.query_selector_all(".hand .card-btn")) == 8
         assert page.evaluate(MISFITS) == [], "mid-bid"
         # Each opponent's 8 backs at their full width: they overlap more only when short of room.
@@ -534,7 +535,7 @@ def test_a_phone_shows_everything_within_reach(
         tab.screenshot(f"web-phone-{size['width']}-bid.png")
 
         page.click(".bid-btn.legal")
-        page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable", timeout=30_000)
+        page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable", timeout=LONG_MS)
         assert len(page.query_selector_all(".hand .card-btn")) == 8
         assert page.query_selector_all(".table .played")
         assert page.evaluate(MISFITS) == [], "mid-trick"

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.clients.conftest import LiveService
+from tests.waiting import LONG_MS, scaled
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
@@ -46,10 +47,10 @@ def test_the_api_docs_render_with_every_other_host_blocked(live_service: LiveSer
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.route("**/*", route)
             page.goto(live_service.url + "/api/docs")
-            page.wait_for_selector(".swagger-ui .info .title", timeout=30_000)
+            page.wait_for_selector(".swagger-ui .info .title", timeout=LONG_MS)
             assert "Pocha" in page.inner_text(".swagger-ui .info .title")
             # The operations are listed, so the document itself loaded and was read.
-            page.wait_for_selector(".opblock", timeout=30_000)
+            page.wait_for_selector(".opblock", timeout=LONG_MS)
             assert page.locator(".opblock").count() > 10
         finally:
             browser.close()
@@ -61,7 +62,7 @@ def test_only_swagger_uis_own_files_are_served_from_its_folder(live_service: Liv
     netloc = urlsplit(live_service.url).netloc
     for name, status in [("swagger-ui-bundle.js", 200), ("swagger-ui.css", 200),
                          ("index.html", 404), ("..%2F__init__.py", 404)]:  # fmt: skip
-        connection = http.client.HTTPConnection(netloc, timeout=10)
+        connection = http.client.HTTPConnection(netloc, timeout=scaled(60))
         try:
             connection.request("GET", f"/api/docs/assets/{name}")
             response = connection.getresponse()

@@ -74,7 +74,7 @@ def test_the_rules_of_both_games_from_the_header(
         "request",
         lambda r: (
             None if r.url.startswith((live_service.url, "data:")) else elsewhere.append(r.url)
-        ),  # noqa: E501
+        ),
     )
     page.goto(live_service.url)
     page.wait_for_selector("#setup")

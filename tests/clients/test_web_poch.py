@@ -33,6 +33,7 @@ from tests.clients.test_web_browser import (  # noqa: F401 (fixtures, used by na
     open_seat,
     phone,
 )
+from tests.waiting import LONG_MS
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
@@ -101,7 +102,7 @@ def play_poch_to_the_end(
     deadline = time.monotonic() + minutes * 60
     while time.monotonic() < deadline:
         try:
-            page.wait_for_selector(MY_DECISION, timeout=60_000)
+            page.wait_for_selector(MY_DECISION, timeout=LONG_MS)
         except sync_api.TimeoutError:
             # Which side stopped: the game (a turn nobody takes) or the page.
             view = api.view(game_id)
@@ -115,7 +116,7 @@ def play_poch_to_the_end(
         if not done:
             # The bots' hint for a Poch decision: said in words, and marked on the table.
             page.click("[data-action=hint]")
-            notice = page.wait_for_selector(".notice.hint", timeout=60_000)
+            notice = page.wait_for_selector(".notice.hint", timeout=LONG_MS)
             assert notice.inner_text().startswith(("Hint: ", "Pista: ")), notice.inner_text()
             assert page.query_selector(".hinted") is not None
         version = page.get_attribute("#game", "data-version")
@@ -127,7 +128,7 @@ def play_poch_to_the_end(
             "v => document.querySelector('#game')?.dataset.myTurn !== 'yes' "
             "|| document.querySelector('#game')?.dataset.version !== v",
             arg=version,
-            timeout=20_000,
+            timeout=LONG_MS,
         )
     raise AssertionError(f"the game did not end in {minutes} minutes: {done}")
 
@@ -171,7 +172,7 @@ def test_the_page_in_spanish_keeps_pochs_own_words(phone: Tab, live_service: Liv
     page = phone.page
     page.add_init_script("localStorage.setItem('pocha.lang', 'es')")
     poch_setup(phone, live_service.url, players=3, deals=1)
-    page.wait_for_selector(MY_DECISION, timeout=60_000)
+    page.wait_for_selector(MY_DECISION, timeout=LONG_MS)
     text = page.inner_text("#game")
     # The page's own words in Spanish ...
     assert "Reparto 1 de 1" in text and "Fichas" in text, text
@@ -241,7 +242,7 @@ def test_a_poch_table_waits_for_a_person_and_starts_with_bots(
     assert levels == ["random", "heuristic", "easy", "medium", "hard"], levels
     page.select_option("#start-level", "heuristic")
     page.click("#start")
-    page.wait_for_selector("#game[data-game=poch] .hand .card-btn svg", timeout=30_000)
+    page.wait_for_selector("#game[data-game=poch] .hand .card-btn svg", timeout=LONG_MS)
     assert page.inner_text(".poch-seat[data-seat='1'] .level") == "heuristic"
     assert desktop.errors == []
 
@@ -479,13 +480,13 @@ def test_your_turn_shows_your_hand_and_the_calls(
         saved = {"id": created["id"], "token": created["seats"][0]["token"],
                  "hostToken": created["host_token"], "seat": 0}  # fmt: skip
         open_seat(page, live_service.url, saved)
-        page.wait_for_selector("#game[data-my-turn=yes] [data-bet]", timeout=60_000)
+        page.wait_for_selector("#game[data-my-turn=yes] [data-bet]", timeout=LONG_MS)
         seen = (
             "() => [...document.querySelectorAll('#game .hand, #game .poch-bets')]"
             ".every((e) => { const r = e.getBoundingClientRect();"
             " return r.top >= 0 && r.bottom <= window.innerHeight + 1; })"
         )
-        page.wait_for_function(seen, timeout=15_000)
+        page.wait_for_function(seen, timeout=LONG_MS)
         if size is LAPTOP:
             assert page.evaluate("window.scrollY") == 0
         for part in ("#game .hand", "#game .poch-bets"):

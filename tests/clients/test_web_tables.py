@@ -35,7 +35,7 @@ from tests.clients.test_web_browser import (
     more_options,
     sync_api,
 )
-from tests.waiting import LONG, scaled, wait_until
+from tests.waiting import LONG, LONG_MS, scaled, wait_until
 from tools.embedded_redis import free_port
 from tools.serve import gunicorn_command
 
@@ -165,7 +165,7 @@ def sit_down(person: Person, link: str, name: str) -> None:
 
 
 def lobby(url: str) -> list[dict[str, Any]]:
-    with urllib.request.urlopen(f"{url}/api/v1/tables", timeout=10) as answer:
+    with urllib.request.urlopen(f"{url}/api/v1/tables", timeout=scaled(60)) as answer:
         tables: list[dict[str, Any]] = json.load(answer)
     return tables
 
@@ -190,7 +190,7 @@ def test_two_people_and_a_bot_play_at_a_table_joined_by_its_link(
     sit_down(bea, link, "Bea")
     # The last open seat taken, the game starts on both pages.
     for person in people:
-        person.page.wait_for_selector("#game", timeout=15_000)
+        person.page.wait_for_selector("#game", timeout=LONG_MS)
     assert "Bea" in ana.page.inner_text(".seat[data-seat='1'] .name")
     assert "Ana" in bea.page.inner_text(".seat[data-seat='0'] .name")
     assert ana.page.evaluate(MISFITS) == [], "a table of people on a phone"
@@ -209,12 +209,12 @@ def test_two_people_and_a_bot_play_at_a_table_joined_by_its_link(
     ana.page.wait_for_selector("#waiting")
     new_code = ana.page.get_attribute("#waiting", "data-code")
     assert new_code and new_code != code and ana.page.url == f"{url}/t/{new_code}"
-    bea.page.wait_for_selector("#rematch:has-text('Take your seat')", timeout=15_000)
+    bea.page.wait_for_selector("#rematch:has-text('Take your seat')", timeout=LONG_MS)
     bea.page.click("#rematch")
     # Both at the new table, its game started (every person took their seat).
     for person in people:
-        person.page.wait_for_url(f"{url}/t/{new_code}", timeout=15_000)
-        person.page.wait_for_selector("#game:not([data-phase=finished])", timeout=15_000)
+        person.page.wait_for_url(f"{url}/t/{new_code}", timeout=LONG_MS)
+        person.page.wait_for_selector("#game:not([data-phase=finished])", timeout=LONG_MS)
     assert ana.page.inner_text(".game-id") == bea.page.inner_text(".game-id") != f"Game {game_id}"
     assert ana.errors == [] and bea.errors == []
 
@@ -252,7 +252,7 @@ def test_a_guest_is_offered_the_rematch_by_the_event_stream(
         bea.context.add_init_script("window.setInterval = () => 0;")
         bea.open_tab()
         sit_down(bea, f"{url}/t/{created['table_code']}", "Bea")
-        bea.page.wait_for_selector("#game", timeout=15_000)
+        bea.page.wait_for_selector("#game", timeout=LONG_MS)
 
         def played_out() -> bool:
             view = ana.view(game_id)
@@ -264,7 +264,7 @@ def test_a_guest_is_offered_the_rematch_by_the_event_stream(
 
         wait_until(played_out, 120, "the end of the game on Bea's page")
         ana.rematch(game_id)
-        bea.page.wait_for_selector("#rematch:has-text('Take your seat')", timeout=60_000)
+        bea.page.wait_for_selector("#rematch:has-text('Take your seat')", timeout=LONG_MS)
         bea.screenshot(f"web-tables-rematch-offer-{size['width']}.png")
         assert bea.errors == []
     finally:
@@ -280,10 +280,10 @@ def test_a_person_who_closes_the_tab_is_played_for_then_comes_back_by_the_link(
     link = f"{url}/t/{code}"
     sit_down(bea, link, "Bea")
     for person in people:
-        person.page.wait_for_selector("#game", timeout=15_000)
+        person.page.wait_for_selector("#game", timeout=LONG_MS)
     game_id = ana.page.inner_text(".game-id").removeprefix("Game ")
     # The seat whose turn it is shows its clock.
-    ana.page.wait_for_selector(".seat.turn .clock", timeout=15_000)
+    ana.page.wait_for_selector(".seat.turn .clock", timeout=LONG_MS)
 
     play([ana, bea], until=lambda: bea.moves >= 2)
     bea.page.close()  # Bea walks away
@@ -308,9 +308,9 @@ def test_a_person_who_closes_the_tab_is_played_for_then_comes_back_by_the_link(
 
     # Bea opens the link again: her browser holds her seat there, and she is back.
     bea.open_tab().goto(link)
-    bea.page.wait_for_selector("#game", timeout=15_000)
+    bea.page.wait_for_selector("#game", timeout=LONG_MS)
     assert bea.page.locator(".away-bar").count() == 0
-    ana.page.wait_for_function(f'!document.querySelector("{away}")', timeout=15_000)
+    ana.page.wait_for_function(f'!document.querySelector("{away}")', timeout=LONG_MS)
     assert PochaClient(url).view(game_id)["players"][1]["away"] is False
 
     play([ana, bea], until=lambda: ana.finished() and bea.finished())
@@ -353,7 +353,7 @@ def test_the_page_speaks_the_browsers_language_until_another_is_picked(
             data=body,
             headers={"Content-Type": "application/json"},
         )
-        with urllib.request.urlopen(request, timeout=10) as answer:
+        with urllib.request.urlopen(request, timeout=scaled(60)) as answer:
             code = json.load(answer)["table_code"]
         page.goto(f"{live_service.url}/t/{code}")
         page.wait_for_selector("#join")
@@ -386,7 +386,7 @@ def test_the_waiting_room_fills_and_empties_live_and_the_host_starts_with_bots(
     # Bea sees the table in the lobby's list, and joins by typing its code.
     page = bea.page
     page.goto(url)
-    page.wait_for_selector(f".lobby-table[data-code='{code}'] a.sit", timeout=15_000)
+    page.wait_for_selector(f".lobby-table[data-code='{code}'] a.sit", timeout=LONG_MS)
     page.fill("#join-code input[name=code]", code.lower().replace("-", " "))
     page.click("#join-code button[type=submit]")
     page.wait_for_selector("#join")
@@ -396,20 +396,20 @@ def test_the_waiting_room_fills_and_empties_live_and_the_host_starts_with_bots(
     assert page.url == f"{url}/t/{code}"
     assert page.locator("#start").count() == 0  # only the host starts
     # Ana's waiting room shows her at once, at the table.
-    ana.page.wait_for_selector("#waiting li[data-seat='1']:has-text('Bea')", timeout=15_000)
-    ana.page.wait_for_selector("#waiting li[data-seat='1'] .dot.here", timeout=15_000)
+    ana.page.wait_for_selector("#waiting li[data-seat='1']:has-text('Bea')", timeout=LONG_MS)
+    ana.page.wait_for_selector("#waiting li[data-seat='1'] .dot.here", timeout=LONG_MS)
 
     # Bea leaves: her seat opens again on Ana's page, and she is back in the lobby.
     page.click("[data-action=leave]")
     page.wait_for_selector("#setup")
-    ana.page.wait_for_selector("#waiting[data-open-seats='2']", timeout=15_000)
+    ana.page.wait_for_selector("#waiting[data-open-seats='2']", timeout=LONG_MS)
 
     # The host puts a bot in one open seat, then starts with bots of a chosen level.
     ana.page.select_option("#start-level", "random")
     ana.page.click("#waiting li[data-seat='1'] [data-action=seat-bot]")
-    ana.page.wait_for_selector("#waiting[data-open-seats='1']", timeout=15_000)
+    ana.page.wait_for_selector("#waiting[data-open-seats='1']", timeout=LONG_MS)
     ana.page.click("#start")
-    ana.page.wait_for_selector("#game", timeout=15_000)
+    ana.page.wait_for_selector("#game", timeout=LONG_MS)
     levels = [e.inner_text() for e in ana.page.query_selector_all(".seat .level")]
     assert levels == ["random"] * 3, levels
     assert code not in [t["code"] for t in lobby(url)]
@@ -488,7 +488,7 @@ def test_the_link_to_share_opens_from_another_machine_or_says_it_cannot(
         ana.screenshot(f"web-tables-link-network-{size['width']}.png")
         sit_down(bea, link, "Bea")
         for person in (ana, bea):
-            person.page.wait_for_selector("#game", timeout=15_000)
+            person.page.wait_for_selector("#game", timeout=LONG_MS)
         assert "Bea" in ana.page.inner_text(".seat[data-seat='1'] .name")
         assert ana.errors == [] and bea.errors == [], ana.errors + bea.errors
     finally:
