@@ -74,6 +74,9 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATE_LIMIT_CREATE": ("POCHA_RATE_LIMIT_CREATE", "20/minute;200/hour"),
     # Looking a table up by its code and taking a seat: what a code guesser would spend.
     "RATE_LIMIT_TABLES": ("POCHA_RATE_LIMIT_TABLES", "30/minute;300/hour"),
+    # The lobby: a page reads it every 5 s; a flood of it would be served from the cache,
+    # but each read still costs the API a request.
+    "RATE_LIMIT_LOBBY": ("POCHA_RATE_LIMIT_LOBBY", "60/minute"),
     "RATE_LIMIT_MOVES": ("POCHA_RATE_LIMIT_MOVES", "300/minute"),
     "RATE_LIMIT_AI": ("POCHA_RATE_LIMIT_AI", "30/minute"),
     "RATE_LIMIT_MATCHES": ("POCHA_RATE_LIMIT_MATCHES", "3/hour;10/day"),

@@ -180,6 +180,8 @@ class TableService:
         self.store = games.store
         self.lobby_away_seconds = lobby_away_seconds
         self._lobby: tuple[float, list[dict[str, Any]]] = (0.0, [])
+        # The lobby as last rendered for the wire, beside the entries it was rendered from.
+        self._lobby_page: tuple[list[dict[str, Any]] | None, bytes] = (None, b"")
         self._lobby_lock = threading.Lock()
 
     # -- making a table --------------------------------------------------------------------
@@ -229,6 +231,18 @@ class TableService:
                 entries = [lobby_entry(r, now) for r in found]
                 self._lobby = (now, entries)
             return entries
+
+    def lobby_page(self, now: float, render: Callable[[list[dict[str, Any]]], bytes]) -> bytes:
+        """The lobby (`lobby`) as `render` makes it into a response body: rendered once per
+        read of the lobby, however many ask meanwhile, since rendering costs far more than
+        sending."""
+        entries = self.lobby(now)
+        with self._lobby_lock:
+            rendered_from, body = self._lobby_page
+            if rendered_from is not entries:
+                body = render(entries)
+                self._lobby_page = (entries, body)
+            return body
 
     # -- joining ---------------------------------------------------------------------------
 

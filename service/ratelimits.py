@@ -53,6 +53,7 @@ from service.errors import error_response
 #: Endpoint -> (setting of its limit, scope). Endpoints of one scope share a count.
 LIMITED: dict[str, tuple[str, str]] = {
     "games.Games": ("RATE_LIMIT_CREATE", "create"),
+    "tables.Lobby": ("RATE_LIMIT_LOBBY", "lobby"),
     "tables.TableByCode": ("RATE_LIMIT_TABLES", "tables"),
     "tables.TableSeats": ("RATE_LIMIT_TABLES", "tables"),
     "seats.Rematch": ("RATE_LIMIT_TABLES", "tables"),
@@ -64,6 +65,7 @@ LIMITED: dict[str, tuple[str, str]] = {
 #: What each scope is, for the message of a refusal.
 _WHAT = {
     "create": _("creating games"),
+    "lobby": _("reading the lobby"),
     "tables": _("finding and joining tables"),
     "moves": _("bids and cards"),
     "ai": _("hints and AI moves"),
@@ -208,7 +210,7 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
     for endpoint, (setting, scope) in LIMITED.items():
         view: Any = app.view_functions[endpoint]
         # A code is guessed by looking it up as much as by joining: both count.
-        methods = None if scope == "tables" else ["POST"]
+        methods = None if scope in ("tables", "lobby") else ["POST"]
         limited: Any = limiter.shared_limit(str(settings[setting]), scope=scope, methods=methods)
         app.view_functions[endpoint] = limited(view)
     app.extensions[EXTENSION] = limiter

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import Response
+from flask import Response, current_app
 from flask.views import MethodView
 
 from core.tables import SEEDED_WARNING, shown_code
@@ -93,14 +93,27 @@ def _documents_errors(*statuses: int) -> Any:
 class Lobby(MethodView):
     @blp.arguments(LobbyQuerySchema(), location="query")
     @blp.response(200, LobbyTableSchema(many=True))
-    @blp.alt_response(503, description="unavailable: the game store does not answer.")
-    def get(self, query: dict[str, Any]) -> list[dict[str, Any]]:
+    @blp.alt_response(
+        429,
+        schema=ErrorSchema,
+        description="rate_limited: too many reads of the lobby from your address "
+        "(`POCHA_RATE_LIMIT_LOBBY`); wait `Retry-After` seconds.",
+    )
+    @_documents_errors(503)
+    def get(self, query: dict[str, Any]) -> Response:
         """The lobby
 
         Listed tables still waiting for people, newest first (at most 50): their seats,
         names and rules. Never a token.
         """
-        return game_service().tables.lobby(time.time())
+        body = game_service().tables.lobby_page(time.time(), _render_lobby)
+        return Response(body, mimetype="application/json")
+
+
+def _render_lobby(entries: list[dict[str, Any]]) -> bytes:
+    """The lobby's body, through its schema as every answer is."""
+    text: str = current_app.json.dumps(LobbyTableSchema(many=True).dump(entries))
+    return text.encode()
 
 
 @blp.route("/<code>", parameters=[_CODE])

@@ -67,6 +67,29 @@ def test_creating_games_is_limited_per_address(redis_url: str) -> None:
     assert client.get("/api/v1/rules", environ_base=ANA).status_code == 200
 
 
+def test_the_lobby_is_read_from_one_rendering_and_limited_per_address(redis_url: str) -> None:
+    # A day's window, so that no window's edge falls among the test's reads.
+    client = limited_app(redis_url, RATE_LIMIT_LOBBY="4/day").test_client()
+    players = [{"name": "Ana"}, {"open": True}, {"open": True}]
+    made = client.post(
+        "/api/v1/games", json={"players": players, "listed": True}, environ_base=BRUNO
+    )
+    assert made.status_code == 201, made.json
+    first = client.get("/api/v1/tables", environ_base=ANA)
+    again = client.get("/api/v1/tables", environ_base=ANA)
+    assert first.status_code == again.status_code == 200
+    assert first.content_type == "application/json"
+    assert [t["code"] for t in first.json] == [made.json["table_code"]]
+    # One rendering serves every reader until the lobby is read again.
+    assert first.get_data() == again.get_data()
+    client.post(f"/api/v1/tables/{made.json['table_code']}/seats", json={"name": "Bea"})
+    after = client.get("/api/v1/tables", environ_base=ANA)
+    assert after.json[0]["open_seats"] == first.json[0]["open_seats"] - 1
+    client.get("/api/v1/tables", environ_base=ANA)
+    assert_limited(client.get("/api/v1/tables", environ_base=ANA), window=86_400)
+    assert client.get("/api/v1/tables", environ_base=BRUNO).status_code == 200
+
+
 def test_bids_and_cards_share_one_budget(redis_url: str) -> None:
     # Move counters' windows are aligned to the clock (ai, create and the rest start theirs
     # at the first request): a day's, so that no window's edge falls inside the test.
