@@ -9,15 +9,13 @@ Screenshots are saved under tests/artifacts/ (ignored by git).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from engine.poch.rules import PLATES
-from tests.clients.conftest import LiveService
+from tests.clients.conftest import SIZES, LiveService, Screen
 from tests.clients.test_web_browser import ARTIFACTS, browser  # noqa: F401 (a fixture)
-from tests.clients.test_web_poch_words import SIZES, Screen
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
@@ -30,19 +28,6 @@ WORDS = {
 }  # fmt: skip
 POCHA_ORDER = ["O1", "O3", "O12", "O11", "O10", "O7", "O6", "O5", "O4", "O2"]
 POCH_ORDER = ["HA", "HK", "HQ", "HJ", "H10", "H9", "H8", "H7"]
-
-
-@pytest.fixture(params=SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
-def size(request: pytest.FixtureRequest) -> dict[str, int]:
-    return request.param  # type: ignore[no-any-return]
-
-
-@pytest.fixture
-def screens(browser: Any) -> Iterator[list[Screen]]:  # noqa: F811
-    opened: list[Screen] = []
-    yield opened
-    for screen in opened:
-        screen.context.close()
 
 
 # The elements that reach past the right edge of the screen, for a failure's message.

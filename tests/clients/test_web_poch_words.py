@@ -10,7 +10,6 @@ Screenshots are saved under tests/artifacts/ (ignored by git).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,39 +17,17 @@ import pytest
 from engine.poch.actions import BET_BASE
 from engine.poch.game import Game
 from engine.poch.rules import Rules
-from tests.clients.conftest import LiveService
+from tests.clients.conftest import LiveService, Screen
 from tests.clients.test_web_browser import ARTIFACTS, browser  # noqa: F401 (a fixture)
 from tests.clients.test_web_poch import LOAD_POCH, seat_view
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
-LAPTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-SIZES = [LAPTOP, PHONE]
 NAMES = ["You", "Bot 1", "Bot 2"]
 
 
-class Screen:
-    """A tab at one size (a phone's with touch), its console errors collected."""
-
-    def __init__(self, chromium: Any, size: dict[str, int], lang: str) -> None:
-        self.touch = size["width"] < 500
-        self.size = size
-        self.context = chromium.new_context(
-            viewport=size, has_touch=self.touch, is_mobile=self.touch, locale=lang
-        )
-        self.context.add_init_script(f"localStorage.setItem('pocha.lang', '{lang}')")
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-
-    def press_on(self, selector: str) -> None:
-        """A finger's tap on a phone, a mouse's click elsewhere."""
-        if self.touch:
-            self.page.tap(selector)
-        else:
-            self.page.click(selector)
+class PochScreen(Screen):
+    """A screen that draws the Poch table from a seat's view."""
 
     def draw(self, view: dict[str, Any]) -> None:
         """The Poch table for `view`, as the page draws it."""
@@ -63,25 +40,12 @@ class Screen:
         )
 
 
-def open_screen(chromium: Any, url: str, size: dict[str, int], lang: str = "en") -> Screen:
-    screen = Screen(chromium, size, lang)
+def open_screen(chromium: Any, url: str, size: dict[str, int], lang: str = "en") -> PochScreen:
+    screen = PochScreen(chromium, size, lang)
     screen.page.goto(url)
     screen.page.wait_for_selector("#setup")  # the page's catalogue is loaded
     screen.page.evaluate(LOAD_POCH)
     return screen
-
-
-@pytest.fixture(params=SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
-def size(request: pytest.FixtureRequest) -> dict[str, int]:
-    return request.param  # type: ignore[no-any-return]
-
-
-@pytest.fixture
-def screens(browser: Any) -> Iterator[list[Screen]]:  # noqa: F811
-    opened: list[Screen] = []
-    yield opened
-    for screen in opened:
-        screen.context.close()
 
 
 def betting_views() -> tuple[dict[str, Any], dict[str, Any]]:
