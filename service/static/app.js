@@ -26,7 +26,7 @@ import { Api, ApiError } from "./api.js";
 import { cardSvg, symbol } from "./cards.js";
 import { bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
 import { escapeHtml } from "./html.js";
-import { LANGUAGES, language, levelName, loadCatalogue, setLanguage, t } from "./i18n.js";
+import { language, languageMenu, levelName, loadCatalogue, t } from "./i18n.js";
 import { RuleFormError, readRules, rulesFieldset } from "./ruleform.js";
 import { SUIT_NAMES, cardName, suitOf } from "./rules.js";
 import { currentSeat, forgetCurrent, forgetSeat, saveSeat, seatAt } from "./seats.js";
@@ -1237,20 +1237,6 @@ async function copyLink() {
     // No clipboard (an insecure page, or refused): the link is selected to copy by hand.
     say(t("waiting.copyByHand"));
   }
-}
-
-/** The header's language menu: the page in that language from now on, remembered. */
-function languageMenu() {
-  const menu = document.getElementById("lang");
-  if (!menu) return;
-  menu.innerHTML = Object.entries(LANGUAGES)
-    .map(([code, name]) => `<option value="${code}" ${code === language() ? "selected" : ""}>${name}</option>`)
-    .join("");
-  menu.setAttribute("aria-label", t("language"));
-  menu.addEventListener("change", () => {
-    setLanguage(menu.value);
-    location.reload();
-  });
 }
 
 async function boot() {

@@ -6,7 +6,7 @@
 // cards and the board are the table's own drawings (cards.js, pochcards.js, pochboard.js).
 
 import { cardSvg } from "./cards.js";
-import { LANGUAGES, language, loadCatalogue, named, setLanguage, t } from "./i18n.js";
+import { language, languageMenu, loadCatalogue, named, t } from "./i18n.js";
 import { PLATES, boardSvg } from "./pochboard.js";
 import { cardName as pochCardName, cardSvg as pochCardSvg } from "./pochcards.js";
 import { cardName } from "./rules.js";
@@ -140,18 +140,6 @@ function render(game) {
     ${body}
     <p><a class="play-now" href="/">${t("howto.play")}</a></p></article>`;
   document.title = t(game === "poch" ? "howto.poch.title" : "howto.pocha.title");
-}
-
-function languageMenu() {
-  const menu = document.getElementById("lang");
-  menu.innerHTML = Object.entries(LANGUAGES)
-    .map(([code, name]) => `<option value="${code}" ${code === language() ? "selected" : ""}>${name}</option>`)
-    .join("");
-  menu.setAttribute("aria-label", t("language"));
-  menu.addEventListener("change", () => {
-    setLanguage(menu.value);
-    location.reload();
-  });
 }
 
 async function boot() {

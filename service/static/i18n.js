@@ -249,6 +249,20 @@ export function ruleLabel(name, fallback) {
   return text && text !== key ? text : fallback;
 }
 
+/** The header's language menu (`#lang`): the page in that language from now on, remembered. */
+export function languageMenu() {
+  const menu = document.getElementById("lang");
+  if (!menu) return;
+  menu.innerHTML = Object.entries(LANGUAGES)
+    .map(([code, name]) => `<option value="${code}" ${code === language() ? "selected" : ""}>${name}</option>`)
+    .join("");
+  menu.setAttribute("aria-label", t("language"));
+  menu.addEventListener("change", () => {
+    setLanguage(menu.value);
+    location.reload();
+  });
+}
+
 /**
  * The static page's own words (index.html's header): each element marked
  * `data-i18n="key"` gets its key's text.
