@@ -138,6 +138,20 @@ class Difference:
         """Whether the 95% interval leaves out no difference (0); never without one."""
         return self.ci95 is not None and abs(self.per_hand) > self.ci95
 
+    @classmethod
+    def by_deal(
+        cls, bot: str, other: str, deals: Iterable[tuple[Sequence[float], Sequence[float]]]
+    ) -> Difference:
+        """``bot``'s mean less ``other``'s, from each deal's results of the two (``bot``'s,
+        ``other``'s), over the deals both played, with its 95% interval over them."""
+        diffs = [
+            sum(mine) / len(mine) - sum(theirs) / len(theirs)
+            for mine, theirs in deals
+            if mine and theirs
+        ]
+        mean = sum(diffs) / len(diffs) if diffs else 0.0
+        return cls(bot, other, len(diffs), mean, ci95(diffs))
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["per_hand"] = round(self.per_hand, 4)
@@ -164,13 +178,7 @@ def paired_difference(records: Iterable[dict[str, Any]], bot: str, other: str = 
                 points[deal][name].append(hand["points"][seat])
                 if other == REST and name != bot:
                     points[deal][REST].append(hand["points"][seat])
-    diffs = [
-        sum(by[bot]) / len(by[bot]) - sum(by[other]) / len(by[other])
-        for by in points.values()
-        if by[bot] and by[other]
-    ]
-    mean = sum(diffs) / len(diffs) if diffs else 0.0
-    return Difference(bot, other, len(diffs), mean, ci95(diffs))
+    return Difference.by_deal(bot, other, ((by[bot], by[other]) for by in points.values()))
 
 
 def wilson(wins: float, trials: float, z: float = 1.96) -> tuple[float, float]:
@@ -202,6 +210,16 @@ class Standing:
     even_win_rate: float
     lead: Difference
 
+    @classmethod
+    def over_deals(
+        cls, bot: str, win_rate: float, deals: int, even_win_rate: float, lead: Difference
+    ) -> Standing:
+        """The standing of a bot that won ``win_rate`` of ``deals`` deals, its interval
+        over them: the deals are the trials, not the games, since the rotations of one deal
+        share its cards (three wins on one deal's three rotations say little more than one)."""
+        low, high = wilson(win_rate * deals, deals)
+        return cls(bot, win_rate, low, high, even_win_rate, lead)
+
     @property
     def win_significant(self) -> bool:
         """Whether the win rate's interval leaves out the even share."""
@@ -226,23 +244,16 @@ def standings(records: Sequence[dict[str, Any]], stats: Sequence[BotStats]) -> l
         for bot in set(seats):
             even[bot] += seats.count(bot) / len(seats)
             deals[bot].add(rec.get("deal", rec.get("seed")))
-    out = []
-    for s in stats:
-        # The deals are the trials, not the games: the rotations of one deal share its
-        # cards, so three wins on one deal's three rotations say little more than one.
-        trials = len(deals[s.bot])
-        low, high = wilson(s.win_rate * trials, trials)
-        out.append(
-            Standing(
-                bot=s.bot,
-                win_rate=s.win_rate,
-                win_low=low,
-                win_high=high,
-                even_win_rate=even[s.bot] / s.games if s.games else 0.0,
-                lead=paired_difference(records, s.bot),
-            )
+    return [
+        Standing.over_deals(
+            s.bot,
+            s.win_rate,
+            len(deals[s.bot]),
+            even_win_rate=even[s.bot] / s.games if s.games else 0.0,
+            lead=paired_difference(records, s.bot),
         )
-    return out
+        for s in stats
+    ]
 
 
 @dataclass

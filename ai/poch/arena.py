@@ -27,7 +27,7 @@ from typing import Any
 from ai.cores import on_cores
 from ai.poch.bot import Budget
 from ai.poch.levels import BOTS, LEVELS, make_bot
-from ai.stats import REST, Curve, Difference, Standing, ci95, running_totals, wilson
+from ai.stats import REST, Curve, Difference, Standing, ci95, running_totals
 from engine.i18n import _
 from engine.poch.game import Game
 from engine.poch.observation import observe
@@ -233,27 +233,18 @@ def standings(records: Sequence[dict[str, Any]], stats: Sequence[PochStats]) -> 
     (the lead's ``per_hand`` is per deal here)."""
     by_deal = _chips_by_deal(records)
     players = len(records[0]["seats"]) if records else 1
-    out = []
-    for s in stats:
-        diffs = [
-            sum(by[s.bot]) / len(by[s.bot]) - sum(by[REST, s.bot]) / len(by[REST, s.bot])
-            for by in by_deal.values()
-            if by[s.bot] and by[REST, s.bot]
-        ]
-        mean = sum(diffs) / len(diffs) if diffs else 0.0
-        # The deals are the trials (as in ai.stats.standings): its rotations share cards.
-        low, high = wilson(s.wins * s.deals, s.deals)
-        out.append(
-            Standing(
-                bot=s.bot,
-                win_rate=s.wins,
-                win_low=low,
-                win_high=high,
-                even_win_rate=1 / players,
-                lead=Difference(s.bot, REST, len(diffs), mean, ci95(diffs)),
-            )
+    return [
+        Standing.over_deals(
+            s.bot,
+            s.wins,
+            s.deals,
+            even_win_rate=1 / players,
+            lead=Difference.by_deal(
+                s.bot, REST, ((by[s.bot], by[REST, s.bot]) for by in by_deal.values())
+            ),
         )
-    return out
+        for s in stats
+    ]
 
 
 def chip_curves(records: Sequence[dict[str, Any]]) -> list[Curve]:
