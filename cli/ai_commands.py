@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from ai.stats import Difference, Standing
 
 # The self-play and the epochs the shipped model of card locations was trained with
 # (docs/model-card.md); here rather than in ai.location_training, which this module
@@ -73,6 +76,20 @@ def _check_plot(plot: str | None) -> None:
 def _mark(significant: bool) -> str:
     """The table's mark of a result whose interval holds no difference."""
     return "" if significant else " ns"
+
+
+def _lead_cell(lead: Difference, places: int) -> str:
+    """A bot's lead over the rest of the table and its interval, to `places` decimals."""
+    interval = "n/a" if lead.ci95 is None else f"{lead.ci95:.{places}f}"
+    return f"{lead.per_hand:+.{places}f} ± {interval}{_mark(lead.significant)}"
+
+
+def _win_cell(standing: Standing) -> str:
+    """A bot's win rate with its 95% interval, beside its even share."""
+    return (
+        f"{standing.win_rate:.1%} [{standing.win_low * 100:.0f}-{standing.win_high:.0%}]"
+        f"{_mark(standing.win_significant)} / {standing.even_win_rate:.0%}"
+    )
 
 
 def _table_options(command: Any) -> Any:
@@ -287,12 +304,8 @@ def _report_arena(
             str(s.hands),
             f"{s.mean_score:.2f}",
             "n/a" if s.ci95 is None else f"{s.ci95:.2f}",
-            f"{st.lead.per_hand:+.2f} ± "
-            + ("n/a" if st.lead.ci95 is None else f"{st.lead.ci95:.2f}")
-            + _mark(st.lead.significant),
-            f"{s.win_rate:.1%} [{st.win_low * 100:.0f}-{st.win_high:.0%}]"
-            + _mark(st.win_significant)
-            + f" / {st.even_win_rate:.0%}",
+            _lead_cell(st.lead, 2),
+            _win_cell(st),
             f"{s.exact_rate:.1%}",
             f"{s.ms_per_decision:.1f}",
         )
@@ -489,12 +502,8 @@ def arena_poch(
             str(s.deals),
             f"{s.chips_per_deal:.3f}",
             "n/a" if s.ci95 is None else f"{s.ci95:.3f}",
-            f"{st.lead.per_hand:+.3f} ± "
-            + ("n/a" if st.lead.ci95 is None else f"{st.lead.ci95:.3f}")
-            + _mark(st.lead.significant),
-            f"{s.wins:.1%} [{st.win_low * 100:.0f}-{st.win_high:.0%}]"
-            + _mark(st.win_significant)
-            + f" / {st.even_win_rate:.0%}",
+            _lead_cell(st.lead, 3),
+            _win_cell(st),
             f"{s.ms_per_decision:.1f}",
         )
     Console().print(table)
