@@ -49,6 +49,16 @@ def view(client: FlaskClient, game_id: str, token: str | None = None) -> dict[st
     return found
 
 
+def three_people_on_the_clock(client: FlaskClient) -> tuple[str, list[str]]:
+    """A game of three people, two hands of two cards at 30 s a turn: its id and the
+    seats' tokens."""
+    created = make_table(
+        client, [{"name": "Ana"}, {"name": "Eva"}, {"name": "Ola"}],
+        {"schedule": [2, 2], "turn_seconds": 30},
+    )  # fmt: skip
+    return created["id"], [s["token"] for s in created["seats"]]
+
+
 def event_types(client: FlaskClient, game_id: str) -> list[str]:
     return [e["type"] for e in client.get(f"/api/v1/games/{game_id}/events").json]
 
@@ -388,12 +398,7 @@ def test_a_seat_holding_an_event_stream_is_present(client: FlaskClient) -> None:
 
 
 def test_coming_back_or_leaving_never_sets_a_clock_back(client: FlaskClient) -> None:
-    created = make_table(
-        client, [{"name": "Ana"}, {"name": "Eva"}, {"name": "Ola"}],
-        {"schedule": [2, 2], "turn_seconds": 30},
-    )  # fmt: skip
-    game_id = created["id"]
-    tokens = [s["token"] for s in created["seats"]]
+    game_id, tokens = three_people_on_the_clock(client)
     before = view(client, game_id)
     turn = before["turn"]
     other = next(i for i in range(3) if i != turn)
@@ -465,12 +470,7 @@ def test_no_hint_analyses_a_hand_the_waiting_table_hides(
 def test_leaving_again_writes_nothing_and_a_seat_that_left_makes_no_move(
     client: FlaskClient, store: GameStore
 ) -> None:
-    created = make_table(
-        client, [{"name": "Ana"}, {"name": "Eva"}, {"name": "Ola"}],
-        {"schedule": [2, 2], "turn_seconds": 30},
-    )  # fmt: skip
-    game_id = created["id"]
-    tokens = [s["token"] for s in created["seats"]]
+    game_id, tokens = three_people_on_the_clock(client)
     turn = view(client, game_id)["turn"]
     seat = f"/api/v1/games/{game_id}/seats/{turn}"
     left = client.post(f"{seat}/leave", headers=bearer(tokens[turn]))
