@@ -130,6 +130,21 @@ class TableFull(Conflict):
     error = "table_full"
 
 
+class TooManyTables(Conflict):
+    """One client address already has as many tables in the lobby as it may."""
+
+    error = "too_many_tables"
+
+    def __init__(self, most: int) -> None:
+        super().__init__(
+            _(
+                "You have {most} tables in the lobby already: start one, or make this one "
+                "unlisted and share its code.",
+                most=most,
+            )
+        )
+
+
 class TableNotFound(ServiceError):
     status = 404
     error = "table_not_found"

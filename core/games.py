@@ -172,13 +172,15 @@ class GameService:
         listed: bool = False,
         stand_in_level: str = DEFAULT_STAND_IN,
         game_name: str = DEFAULT_GAME,
+        holder: str | None = None,
     ) -> CreatedGame:
         """A new game with these seats, in order; bots act at once if the first turn is
         theirs, so the game returned is the one people find. With open seats it waits at
         a table (with a code; in the lobby if `listed`) until people take them. With two
         people or more, their turns are timed (`turn_seconds`, `DEFAULT_TURN_SECONDS`
         unless the rules say) and a stand-in bot of `stand_in_level` plays a turn whose
-        clock runs out. `game_name`: the game (`engine.games.KINDS`), Pocha unless named."""
+        clock runs out. `game_name`: the game (`engine.games.KINDS`), Pocha unless named.
+        `holder`: the client address making it, whose listed tables the lobby caps."""
         kind = KINDS.get(game_name)
         if kind is None:
             names = ", ".join(KINDS)
@@ -253,7 +255,7 @@ class GameService:
 
         if any(p.open for p in players):
             table = Table(None, listed=listed, waiting=True, stand_in=stand_in_level)
-            created = self.tables.create_table(make, table)
+            created = self.tables.create_table(make, table, holder)
         elif people >= 2:
             # Seats handed out by whoever made the game: no code to find it by, but a
             # stand-in for whoever walks away.

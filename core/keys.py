@@ -76,6 +76,14 @@ def move_once_key(game_id: str, seat: int, idempotency_key: str) -> str:
 LOBBY = f"{PREFIX}:lobby"
 
 
+def listed_by_key(holder: str) -> str:
+    """Sorted set of the ids of the listed tables one client address made, scored by when:
+    how many of them the lobby may show at once is capped (`core.tables`). The address is
+    hashed, so any address costs the same key."""
+    digest = hashlib.sha256(holder.encode()).hexdigest()[:32]
+    return f"{PREFIX}:listed-by:{digest}"
+
+
 def table_key(code: str) -> str:
     """String: the id of the game a table code finds."""
     return f"{PREFIX}:table:{code}"

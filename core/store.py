@@ -61,6 +61,7 @@ from core.keys import (
     game_key,
     hash_slot,
     is_game_id,
+    listed_by_key,
     move_once_key,
     new_id,
     table_key,
@@ -1301,6 +1302,33 @@ class GameStore:
         """The id of the game a table code finds, if any."""
         raw = self.redis.get(table_key(code))
         return None if raw is None else raw.decode() if isinstance(raw, bytes) else str(raw)
+
+    def listed_by(self, holder: str) -> list[StoredGame]:
+        """The tables client `holder` listed (`note_listed`) that are still in the lobby;
+        the others are forgotten here."""
+        key = listed_by_key(holder)
+        found: list[StoredGame] = []
+        gone: list[str] = []
+        for raw in self.redis.zrange(key, 0, -1):
+            game_id = raw.decode() if isinstance(raw, bytes) else str(raw)
+            try:
+                if self.redis.zscore(LOBBY, game_id) is None:
+                    raise GameNotFound(game_id)
+                found.append(self.load(game_id, history=False))
+            except GameNotFound:
+                gone.append(game_id)
+        if gone:
+            self.redis.zrem(key, *gone)
+        return found
+
+    def note_listed(self, holder: str, game_id: str) -> None:
+        """Client `holder` listed the table of game `game_id` (kept while a waiting game
+        lives)."""
+        key = listed_by_key(holder)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(key, {game_id: time.time()})
+        pipe.expire(key, int(self.idle_ttl))
+        pipe.execute()
 
     def lobby(
         self, limit: int, keep: Callable[[StoredGame], bool] | None = None

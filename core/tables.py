@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -47,6 +48,7 @@ from core.errors import (
     TableCodeTaken,
     TableFull,
     TableNotFound,
+    TooManyTables,
     Unauthorized,
     WrongState,
 )
@@ -82,6 +84,9 @@ SEEDED_WARNING = _(
     "The host chose this table's seed: whoever knows it can rebuild every hand dealt here, "
     "yours too. Play on only if you trust the host."
 )
+#: The most of one client address's tables the lobby shows at once (a flood of junk tables
+#: from one address would otherwise fill it).
+MAX_LISTED_TABLES = 3
 #: The most tables the lobby lists at once (newest first).
 LOBBY_SIZE = 50
 #: How long a process serves the lobby it read last (seconds).
@@ -186,14 +191,28 @@ class TableService:
 
     # -- making a table --------------------------------------------------------------------
 
-    def create_table(self, make: Callable[[Table], CreatedGame], table: Table) -> CreatedGame:
+    def create_table(
+        self, make: Callable[[Table], CreatedGame], table: Table, holder: str | None = None
+    ) -> CreatedGame:
         """Make a game with `make` at a table with a fresh code (drawn again on the rare
-        clash with a table that holds it)."""
+        clash with a table that holds it). A listed table counts against client `holder`:
+        the lobby shows at most `MAX_LISTED_TABLES` of one client's at once."""
+        if table.listed and holder is not None:
+            now = time.time()
+            shown = [
+                r
+                for r in self.store.listed_by(holder)
+                if now - last_seen(r) < self.lobby_away_seconds
+            ]
+            if len(shown) >= MAX_LISTED_TABLES:
+                raise TooManyTables(MAX_LISTED_TABLES)
         for _draw in range(5):
             try:
                 made = make(replace(table, code=new_code()))
             except TableCodeTaken:
                 continue
+            if table.listed and holder is not None:
+                self.store.note_listed(holder, made.record.id)
             self._lobby = (0.0, [])
             return made
         raise RuntimeError("no free table code after 5 draws")  # 2**40 codes: never

@@ -178,6 +178,12 @@ def storage_uri(redis_url: str, clustered: bool = False) -> str:
     return redis_url
 
 
+def limits_on() -> bool:
+    """Whether this app limits its clients (POCHA_RATE_LIMITS), so that caps per client
+    address beyond the rates (the lobby's tables of one address) apply too."""
+    return EXTENSION in current_app.extensions
+
+
 def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limiter | None:
     """Limit the endpoints of LIMITED on `app` (after its blueprints are registered)."""
     if not is_on(settings["RATE_LIMITS"]):

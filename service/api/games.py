@@ -17,6 +17,7 @@ import marshmallow as ma
 import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
+from flask_limiter.util import get_remote_address
 
 from core.errors import ServiceError, Unauthorized
 from core.games import PlayerSpec
@@ -39,7 +40,7 @@ from service.events import EXTENSION as EVENTS
 from service.events import EventStreams
 from service.i18n import translate_view
 from service.json_bodies import Blueprint
-from service.ratelimits import take_move_counters
+from service.ratelimits import limits_on, take_move_counters
 from service.share import table_link, with_table_link
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -247,6 +248,14 @@ class Games(MethodView):
     @blp.arguments(CreateGameSchema(), location="json")
     @blp.response(201, CreatedGameSchema)
     @_documents_errors(400, 413, 415, 429, 503)
+    @_documentation_of(
+        blp.alt_response(
+            409,
+            schema=ErrorSchema,
+            description="too_many_tables: your address has as many listed tables in the "
+            "lobby as it may (3); start one, or make this one unlisted.",
+        )
+    )
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         """Create a game
 
@@ -271,6 +280,7 @@ class Games(MethodView):
             listed=body["listed"],
             stand_in_level=body["stand_in_level"],
             game_name=body["game"],
+            holder=get_remote_address() if limits_on() else None,
         )
         record = created.record
         seats: list[dict[str, Any]] = []

@@ -657,6 +657,10 @@ CATALOGUED: dict[str, list[str]] = {
         "The bots are busy: {queued} s of thinking is queued for hints and AI moves, more "
         "than they can start within {max_wait} s; try again in {retry_after} s.",
     ],
+    "too_many_tables": [
+        "You have {most} tables in the lobby already: start one, or make this one unlisted "
+        "and share its code.",
+    ],
     "too_many_connections": [
         "Your address holds {count} connections to this server, the most it may: close some "
         "(or reuse them) and try again.",

@@ -90,6 +90,37 @@ def test_the_lobby_is_read_from_one_rendering_and_limited_per_address(redis_url:
     assert client.get("/api/v1/tables", environ_base=BRUNO).status_code == 200
 
 
+def test_one_address_has_at_most_three_tables_in_the_lobby(redis_url: str) -> None:
+    client = limited_app(redis_url).test_client()
+    players = [{"name": "Ana"}, {"open": True}, {"open": True}]
+
+    def table(environ: dict[str, str], listed: bool = True) -> Any:
+        return client.post(
+            "/api/v1/games",
+            json={"players": players, "listed": listed},
+            environ_base=environ,
+            headers={"Accept-Language": "es"},
+        )
+
+    made = [table(ANA) for _ in range(3)]
+    assert [m.status_code for m in made] == [201, 201, 201]
+    refused = table(ANA)
+    assert refused.status_code == 409 and refused.json["error"] == "too_many_tables"
+    assert refused.json["message"].startswith("Ya tienes 3 mesas en la lista")
+    # Unlisted tables, and another address's, are not counted.
+    assert table(ANA, listed=False).status_code == 201
+    assert table(BRUNO).status_code == 201
+    # A table that starts leaves the lobby, and its place may be taken again.
+    code = made[0].json["table_code"]
+    for name in ("Bea", "Cruz"):
+        joined = client.post(f"/api/v1/tables/{code}/seats", json={"name": name})
+        assert joined.status_code == 201, joined.json
+    assert table(ANA).status_code == 201
+    assert table(ANA).status_code == 409
+    codes = [t["code"] for t in client.get("/api/v1/tables", environ_base=BRUNO).json]
+    assert len(codes) == 4 and code not in codes
+
+
 def test_bids_and_cards_share_one_budget(redis_url: str) -> None:
     # Move counters' windows are aligned to the clock (ai, create and the rest start theirs
     # at the first request): a day's, so that no window's edge falls inside the test.
