@@ -3,9 +3,9 @@
 It names the address the request came in on (its Host as Flask sees it, so a proxy's
 public name when one is trusted) unless that reaches only this machine (`localhost`,
 127.0.0.1: the host plays on the machine that serves). Then it names this machine's
-network address instead, when the API answers there (it does not when it listens on
-loopback only); else the link stays loopback, and the page and the terminal say that it
-works only on this machine.
+network address instead, when the API answers there on the port it serves this request
+on (it does not when it listens on loopback only); else the link stays loopback, and the
+page and the terminal say that it works only on this machine.
 """
 
 from __future__ import annotations
@@ -38,6 +38,10 @@ def share_origin() -> str:
     if parts.hostname is None or not is_loopback(parts.hostname):
         return given
     port = parts.port or _DEFAULT_PORTS.get(scheme, 80)
+    # Only the port this server listens on is knocked at: a port named in the Host
+    # header alone would let any caller probe this machine's ports through the link.
+    if str(port) != request.environ.get("SERVER_PORT"):
+        return given
     reachable = _network_address_answering(port)
     if reachable is None:
         return given
@@ -65,6 +69,9 @@ def _network_address_answering(port: int) -> str | None:
     if seen is not None and now - seen[0] < LOOK_AGAIN_SECONDS:
         return seen[1]
     with _finding:
+        seen = _found.get(port)
+        if seen is not None and now - seen[0] < LOOK_AGAIN_SECONDS:
+            return seen[1]  # found by whoever held the lock before
         address = network_address()
         reachable = address if address and answers(address, port, KNOCK_SECONDS) else None
         _found[port] = (now, reachable)

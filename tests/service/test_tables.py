@@ -4,6 +4,7 @@ race), starting, leaving, presence, rematch, and a late move racing the stand-in
 from __future__ import annotations
 
 import re
+import socket
 import threading
 from typing import Any
 
@@ -12,6 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from core.bots import play_bot_turn
+from core.network import network_address
 from core.store import GameStore
 from core.tables import CODE_ALPHABET, parse_code
 from core.tasks import owed_work
@@ -121,6 +123,23 @@ def test_on_localhost_the_link_stays_loopback_where_the_network_reaches_no_api(
             headers={"Host": host},
         )
         assert response.json["table_link"] == f"http://{host}/t/{response.json['table_code']}"
+
+
+def test_a_link_never_knocks_at_a_port_the_api_does_not_serve_on(client: FlaskClient) -> None:
+    # Something answers on this port of the machine's network address, but this API serves
+    # the request on another (the test client's 80): a Host naming the port must not make
+    # the API probe it, nor tell the caller through the link that something listens there.
+    address = network_address()
+    if address is None:
+        pytest.skip("this machine has no network address")
+    with socket.create_server((address, 0)) as listener:
+        port = listener.getsockname()[1]
+        response = client.post(
+            "/api/v1/games",
+            json={"players": [{"name": "Ana"}, {"open": True}, {"name": "B", "bot": "random"}]},
+            headers={"Host": f"localhost:{port}"},
+        )
+    assert response.json["table_link"] == f"http://localhost:{port}/t/{response.json['table_code']}"
 
 
 def test_the_last_seat_taken_starts_the_game(client: FlaskClient) -> None:
