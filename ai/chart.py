@@ -1,10 +1,7 @@
-"""Charts of an arena run: each bot's running total over the hands (or Poch's deals),
-with the band of its 95% interval, written as PNG or SVG by the file's extension.
-
-matplotlib is an optional extra (``pocha[plot]``): ``check_plot`` says how to install it,
-or what is wrong with the file's name, before an arena plays for minutes only to fail at
-the end.  The figure is drawn on Agg without pyplot, so no window and no global state.
-"""
+"""Charts of an arena run (``--plot``): each bot's running total over the hands, or Poch's
+deals, with its 95% band, as PNG or SVG by the file's extension, drawn on Agg without pyplot
+(no window, no global state); matplotlib is the optional ``pocha[plot]`` extra, and
+``check_plot`` refuses a run before it plays for minutes when no chart could be written."""
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
-"""Where this machine can be reached from others: its address on the network, and whether a
-host name reaches only this machine (loopback). `pocha serve` names the address to open the
-game from another machine with it, and the API a table's link to share.
-
-Nothing here sends a packet: the network address is the one the kernel would send from
-(a UDP socket "connected" to an outside address, which only picks a route), or else what
-the machine's own name resolves to.
-"""
+"""Where this machine can be reached from others: its network address (that of the
+interface its default route leaves by, found without sending a packet), whether a host name
+reaches only this machine (loopback), and whether something accepts connections at an
+address; `pocha serve` and a table's link to share name the address to open from elsewhere."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""A table's link to share (`/t/CODE`): an address a friend on another machine can open.
-
-It names the address the request came in on (its Host as Flask sees it, so a proxy's
-public name when one is trusted) unless that reaches only this machine (`localhost`,
-127.0.0.1: the host plays on the machine that serves). Then it names this machine's
-network address instead, when the API answers there on the port it serves this request
-on (it does not when it listens on loopback only); else the link stays loopback, and the
-page and the terminal say that it works only on this machine.
-"""
+"""A table's link to share (`/t/CODE`): at the address the request came in on (its Host),
+unless that reaches only this machine (localhost, 127.0.0.1); then at this machine's network
+address when the API answers there on the port serving the request, else still loopback,
+which the page and the terminal say opens on this machine only."""
 
 from __future__ import annotations
 
