@@ -15,7 +15,8 @@ COPY client client
 COPY tools tools
 COPY gunicorn.conf.py ./
 ENV UV_PROJECT_ENVIRONMENT=/usr/local UV_COMPILE_BYTECODE=1
-RUN uv sync --locked --no-editable --no-cache
+# --inexact: the image's own pip and uv stay beside what the lock installs.
+RUN uv sync --locked --inexact --no-editable --no-cache
 ENV PYTHONUNBUFFERED=1
 EXPOSE 8000
 CMD ["gunicorn", "--config", "gunicorn.conf.py", "service.wsgi:app"]

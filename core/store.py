@@ -73,6 +73,8 @@ from engine.games import AnyGame, game_from_dict, kind_of
 from engine.i18n import _
 from engine.rules import MAX_PLAYERS
 
+#: A read of the lobby looks at most this many times the tables it shows (`GameStore.lobby`).
+LOBBY_READ_FACTOR = 4
 #: The most seats a game has (engine.rules.MAX_PLAYERS): one presence field each.
 MAX_SEATS = MAX_PLAYERS
 
@@ -1290,6 +1292,10 @@ class GameStore:
         self._remember_touch(key, now)
         # Only while the game exists: a late touch must not make a hash of one field.
         self._run(self._touch, [game_key(record.id)], [seen_field(seat), repr(now)])
+        if record.waiting and record.table.listed:
+            # Back in the lobby if a read of it took the table off while nobody was about
+            # (a table that started meanwhile is dropped again by the next read).
+            self.redis.zadd(LOBBY, {record.id: record.created}, nx=True)
 
     def _remember_touch(self, key: tuple[str, int], now: float) -> None:
         if len(self._touched) >= _PARSED_GAMES * 2:
@@ -1334,13 +1340,17 @@ class GameStore:
         self, limit: int, keep: Callable[[StoredGame], bool] | None = None
     ) -> list[StoredGame]:
         """The listed tables still waiting for people, newest first (at most `limit`), only
-        those `keep` keeps when given (the others stay listed, for a later read). Tables that
-        started, were deleted or expired are dropped from the lobby here."""
+        those `keep` keeps when given (their people still about): the others are taken off
+        the lobby until one of their people is seen again (`touch` lists them again), so
+        that abandoned tables cannot make a read of the lobby grow with their number. Tables
+        that started, were deleted or expired are dropped from the lobby here. At most
+        `LOBBY_READ_FACTOR` times `limit` tables are read at once."""
         # Entries older than a waiting game lives are gone whatever happened to them.
         self.redis.zremrangebyscore(LOBBY, "-inf", time.time() - self.idle_ttl)
         found: list[StoredGame] = []
         start = 0
-        while len(found) < limit:
+        read = 0
+        while len(found) < limit and read < LOBBY_READ_FACTOR * limit:
             ids = [
                 i.decode() if isinstance(i, bytes) else str(i)
                 for i in self.redis.zrevrange(LOBBY, start, start + limit - 1)
@@ -1348,6 +1358,7 @@ class GameStore:
             if not ids:
                 break
             start += len(ids)
+            read += len(ids)
             pipe = self.redis.pipeline(transaction=False)
             for game_id in ids:
                 pipe.hmget(game_key(game_id), list(GAME_FIELDS))
@@ -1358,9 +1369,9 @@ class GameStore:
                 except GameNotFound:
                     gone.append(game_id)
                     continue
-                if not record.waiting:
+                if not record.waiting or (keep is not None and not keep(record)):
                     gone.append(game_id)
-                elif len(found) < limit and (keep is None or keep(record)):
+                elif len(found) < limit:
                     found.append(record)
             if gone:
                 self.redis.zrem(LOBBY, *gone)

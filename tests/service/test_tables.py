@@ -13,12 +13,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from core.bots import play_bot_turn
+from core.keys import LOBBY
 from core.network import network_address
 from core.store import GameStore
 from core.tables import CODE_ALPHABET, parse_code
 from core.tasks import owed_work
 from engine.actions import action_to_wire
 from service import create_app
+from service.context import game_service
 from tests.service.helpers import bearer
 from tests.waiting import LONG, wait_until
 from tools.embedded_redis import free_port
@@ -460,8 +462,11 @@ def test_a_table_nobody_is_at_leaves_the_lobby_and_comes_back_with_its_host(
     def listed() -> bool:
         return created["id"] in [t["game_id"] for t in client.get("/api/v1/tables").json]
 
-    # Nobody reads the table: its host is away, and it leaves the lobby by itself.
+    # Nobody reads the table: its host is away, and it leaves the lobby by itself, taken
+    # off the lobby's set so that later reads of the lobby do not read it again.
     wait_until(lambda: not listed(), LONG, "the table to leave the lobby")
+    with app.app_context():
+        assert game_service().store.redis.zscore(LOBBY, created["id"]) is None
     # Still there by its code, for whoever has it.
     assert client.get(f"/api/v1/tables/{created['table_code']}").status_code == 200
     # Ana's page reads the table again: she is here, and the table is listed again.
