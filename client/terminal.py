@@ -319,14 +319,14 @@ class TerminalGame:
     def join(self, code: str, name: str) -> None:
         """Take the first open seat of the table `code`."""
         taken = self.api.join(code, name)
-        if taken.get("warning"):
-            # The host chose the seed (the API says so in the caller's language).
-            self.console.print(Text(str(taken["warning"]), style="bold yellow"))
         me = self.api.joined(taken)
         self.sit(taken, name, me.view(taken["game_id"]))
 
     def sit(self, taken: JSON, name: str, view: JSON) -> None:
         """Play the seat `join` took (`taken`), whose view is `view`."""
+        if taken.get("warning"):
+            # The host chose the seed (the API says so in the caller's language).
+            self.console.print(Text(str(taken["warning"]), style="bold yellow"))
         self.game_id, self.seat = taken["game_id"], taken["seat"]
         self.me = self.api.joined(taken)
         self.at_table, self.started = True, False

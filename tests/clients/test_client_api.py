@@ -196,7 +196,7 @@ def test_a_small_poch_match(live_service: LiveService) -> None:
 def test_a_table_is_joined_by_its_code_and_fills_up(live_service: LiveService) -> None:
     api = PochaClient(live_service.url)
     created = api.create_game(
-        ["Ana", OPEN, OPEN], rules={"schedule": [1], "turn_seconds": 0}, listed=True, seed=4
+        ["Ana", OPEN, OPEN], rules={"schedule": [1], "turn_seconds": 0}, seed=4
     )
     code = created["table_code"]
     assert code and [s.get("open", False) for s in created["seats"]] == [False, True, True]
@@ -211,6 +211,8 @@ def test_a_table_is_joined_by_its_code_and_fills_up(live_service: LiveService) -
     assert (found["game_id"], found["open_seats"]) == (game_id, 2)
     taken = api.join(code, "Bea")
     assert (taken["game_id"], taken["seat"], taken["table_code"]) == (game_id, 1, code)
+    # Its host chose the seed: whoever sits down is told so.
+    assert taken["seeded"] is True and "chose this table's seed" in taken["warning"]
     bea = api.joined(taken)
     view = bea.view(game_id)
     assert view["you"]["seat"] == 1 and view["phase"] == "waiting"

@@ -524,6 +524,8 @@ def test_two_people_at_one_table_in_two_terminals(live_service: LiveService) -> 
             bea.close()
     assert "Bea takes seat 2." in ana.screen
     assert f"You sit at table {code} as Bea, in seat 2." in bea.screen
+    # Ana chose the seed: Bea is warned as she sits down.
+    assert "The host chose this table's seed" in " ".join(bea.screen.split())
     for screen in (ana.screen, bea.screen):
         assert screen.count("The game starts: Ana, Bea and Bot 2.") == 2
         assert re.search(r"Your (bid \[[\d/]+\]|card) \(\d+ s left; ", screen)
