@@ -158,7 +158,7 @@ function seatHtml(view, seat, ctx) {
     ? `<div class="set" title="${t("poch.set")}"><span class="label">${t("poch.set")}</span>${miniCards(set)}</div>`
     : "";
   return `<div class="${classes.join(" ")}" data-seat="${seat}">
-    <div class="who">${ctx.presence(view, player, seat)}<span class="name">${escapeHtml(ctx.nameOf(seat))}</span></div>
+    <div class="who">${ctx.presence(view, player, seat)}<span class="name" title="${escapeHtml(ctx.nameOf(seat))}">${escapeHtml(ctx.nameOf(seat))}</span></div>
     <div class="roles">${ctx.levelBadge(player)}${roles.join("")}${ctx.badges(view, player, seat)}</div>
     <div class="stats"><span class="chips" title="${t("poch.chipsTitle")}">${view.chips[seat]}</span>
       <span class="bet" data-label="${t("poch.betShort")}" title="${t("poch.betTitle")}">${betText || "–"}</span>${backs}</div>
@@ -391,7 +391,7 @@ export function tableHtml(view, ctx) {
       <p id="notice" class="notice ${ctx.state.noticeKind}">${escapeHtml(ctx.state.notice)}</p>
       <div class="actions">${controls}
         ${mine ? `<button class="hint-btn" data-action="hint">${t("hint.button")}</button>` : ""}</div>
-      <div class="hand" aria-label="${t("hand.yours")}">${handHtml(view, mine, hint)}</div>
+      <div class="hand" aria-label="${t("hand.yours")}" style="--cards:${view.you?.hand.length ?? 0}">${handHtml(view, mine, hint)}</div>
     </div>
     <aside class="side">
       ${sheetHtml(view, ctx)}

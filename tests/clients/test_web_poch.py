@@ -19,7 +19,7 @@ import pytest
 from client.api import PochaClient
 from engine.poch.game import Game
 from engine.poch.observation import observe
-from engine.poch.rules import PLATES, Rules
+from engine.poch.rules import MAX_PLAYERS, MIN_PLAYERS, PLATES, Rules
 from tests.clients.conftest import LiveService
 from tests.clients.test_web_browser import (  # noqa: F401 (fixtures, used by name)
     DESKTOP,
@@ -463,18 +463,21 @@ def test_a_poch_table_fits_the_screen(
         tab.close()
 
 
+@pytest.mark.parametrize("count", [MIN_PLAYERS, 4, MAX_PLAYERS], ids=lambda n: f"{n}-players")
 @pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=lambda s: f"{s['width']}x{s['height']}")
 def test_your_turn_shows_your_hand_and_the_calls(
     browser: Any,  # noqa: F811
     live_service: LiveService,
     size: dict[str, int],
+    count: int,
 ) -> None:
-    """On your turn your hand and the calls are on the screen: on a laptop's 800 px without
-    any scrolling (the board gives up height), on a phone brought into view by the page."""
+    """On your turn your hand and the calls are on the screen, at every table size: on a
+    laptop's 800 px without any scrolling (the board gives up height, the seats stay on one
+    row), on a phone brought into view by the page."""
     api = PochaClient(live_service.url)
-    players = [{"name": "Ana"}] + [{"name": f"Bot {i}", "bot": "random"} for i in range(1, 4)]
-    created = api.create_game(players, game="poch", rules={"deals": 1})
-    tab = Tab(browser, size, f"poch-turn-{size['width']}")
+    bots = [{"name": f"Bot {i}", "bot": "random"} for i in range(1, count)]
+    created = api.create_game([{"name": "Ana"}, *bots], game="poch", rules={"deals": 1})
+    tab = Tab(browser, size, f"poch-turn-{size['width']}-{count}")
     page = tab.page
     try:
         saved = {"id": created["id"], "token": created["seats"][0]["token"],
@@ -489,11 +492,15 @@ def test_your_turn_shows_your_hand_and_the_calls(
         page.wait_for_function(seen, timeout=LONG_MS)
         if size is LAPTOP:
             assert page.evaluate("window.scrollY") == 0
+            tops = page.eval_on_selector_all(
+                "#game .poch-seat", "seats => seats.map((s) => s.getBoundingClientRect().top)"
+            )
+            assert len(tops) == count and len(set(tops)) == 1, tops
         for part in ("#game .hand", "#game .poch-bets"):
             box = page.locator(part).bounding_box()
             assert box is not None, part
             assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1, (part, box)
-        tab.screenshot(f"web-poch-turn-{size['width']}.png")
+        tab.screenshot(f"web-poch-turn-{size['width']}-{count}.png")
         assert tab.errors == []
     finally:
         tab.close()
