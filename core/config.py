@@ -78,6 +78,8 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # but each read still costs the API a request.
     "RATE_LIMIT_LOBBY": ("POCHA_RATE_LIMIT_LOBBY", "60/minute"),
     "RATE_LIMIT_MOVES": ("POCHA_RATE_LIMIT_MOVES", "300/minute"),
+    # Coming back, leaving and the host's removals, per seat of a game (whoever asks).
+    "RATE_LIMIT_SEATS": ("POCHA_RATE_LIMIT_SEATS", "10/minute"),
     "RATE_LIMIT_AI": ("POCHA_RATE_LIMIT_AI", "30/minute"),
     "RATE_LIMIT_MATCHES": ("POCHA_RATE_LIMIT_MATCHES", "3/hour;10/day"),
     # Hints and AI moves are let in by the thinking they order (core.admission): with the

@@ -145,6 +145,45 @@ class TooManyTables(Conflict):
         )
 
 
+class TooManyChanges(Conflict):
+    """A table has seen as many seats taken and given up as it may: the comings and goings
+    of people are bounded per table, so nobody can grow its events without end."""
+
+    error = "too_many_changes"
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "Seats at this table have been taken and given up too often. The host may "
+                "still start the game, or open a new table."
+            )
+        )
+
+
+class OneSeatEach(Conflict):
+    """A client that already has a seat at a table from the lobby asked for another."""
+
+    error = "one_seat_each"
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "You have a seat at this table already: one seat each at a table from the "
+                "lobby. To play more seats from one address, ask the host for an unlisted "
+                "table and its code."
+            )
+        )
+
+
+class RemovedByHost(Forbidden):
+    """The host removed this client from the table: it may not sit there again."""
+
+    error = "removed_by_host"
+
+    def __init__(self) -> None:
+        super().__init__(_("The host removed you from this table: you cannot sit here again."))
+
+
 class TableNotFound(ServiceError):
     status = 404
     error = "table_not_found"

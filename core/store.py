@@ -272,6 +272,12 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def client_hash(address: str) -> str:
+    """How a seat remembers the client address that took it: a hash, so no address is
+    kept in the clear."""
+    return hashlib.sha256(f"pocha-client:{address}".encode()).hexdigest()[:24]
+
+
 def token_matches(token: str, stored_hash: str | None) -> bool:
     return stored_hash is not None and hmac.compare_digest(hash_token(token), stored_hash)
 
@@ -328,6 +334,9 @@ class Seat:
     misses: int = 0
     #: For a rematch's open seat: the hash of the token of whoever sat here before.
     reserved: str | None = None
+    #: Who took the seat, as `client_hash` of their address (with the rate limits on), so
+    #: that a stranger from the lobby takes one seat per table. Never shown.
+    client: str | None = None
 
     @property
     def person(self) -> bool:
@@ -349,6 +358,8 @@ class Seat:
             d["misses"] = self.misses
         if self.reserved:
             d["reserved"] = self.reserved
+        if self.client:
+            d["client"] = self.client
         return d
 
     @classmethod
@@ -362,6 +373,7 @@ class Seat:
             bool(data.get("left", False)),
             int(data.get("misses", 0)),
             data.get("reserved"),
+            data.get("client"),
         )
 
 
@@ -370,22 +382,32 @@ class Table:
     """What a game people gather at has beside its seats: the code that finds it, whether
     the lobby lists it, whether it still waits for people, the level of the stand-in bot
     that plays for a person whose clock runs out, and the table that follows it (a
-    rematch), once someone asks for one."""
+    rematch), once someone asks for one. It also counts the seats people have taken and
+    given up so far (`changes`, bounded per table: `core.tables.max_changes`) and keeps
+    the clients its host removed."""
 
     code: str | None
     listed: bool = False
     waiting: bool = False
     stand_in: str = "medium"
     rematch: str | None = None
+    changes: int = 0
+    #: The `Seat.client` of each person the host removed: they may not sit here again.
+    removed: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "code": self.code,
             "listed": self.listed,
             "waiting": self.waiting,
             "stand_in": self.stand_in,
             "rematch": self.rematch,
         }
+        if self.changes:
+            d["changes"] = self.changes
+        if self.removed:
+            d["removed"] = list(self.removed)
+        return d
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Table:
@@ -395,6 +417,8 @@ class Table:
             bool(data.get("waiting", False)),
             str(data.get("stand_in", "medium")),
             data.get("rematch"),
+            int(data.get("changes", 0)),
+            tuple(data.get("removed", ())),
         )
 
 

@@ -45,9 +45,12 @@ from core.errors import (
     Forbidden,
     GameNotFound,
     InvalidInput,
+    OneSeatEach,
+    RemovedByHost,
     TableCodeTaken,
     TableFull,
     TableNotFound,
+    TooManyChanges,
     TooManyTables,
     Unauthorized,
     WrongState,
@@ -93,6 +96,18 @@ LOBBY_SIZE = 50
 LOBBY_SECONDS = 1.0
 #: The stand-in's level when the creator names none.
 DEFAULT_STAND_IN = "medium"
+#: The events people cause at will while a table waits (taking a seat, giving it up, the
+#: host removing someone): each counts against the table's bound (`max_changes`). The
+#: others come once per seat or game (leaving in play, starting) or are paced by the clock
+#: (away and back).
+CHURN_EVENTS = frozenset({"seat_taken", "seat_opened"})
+#: Seat changes a table allows per seat, in all, before it refuses more.
+CHANGES_PER_SEAT = 8
+
+
+def max_changes(record: StoredGame) -> int:
+    """How many seats people may take and give up at this table, in all."""
+    return CHANGES_PER_SEAT * len(record.seats)
 
 
 def new_code() -> str:
@@ -265,20 +280,35 @@ class TableService:
 
     # -- joining ---------------------------------------------------------------------------
 
-    def join(self, text: str, name: str) -> tuple[StoredGame, int, str]:
+    def join(self, text: str, name: str, client: str | None = None) -> tuple[StoredGame, int, str]:
         """Take the first open seat of the table `text` names: the game, the seat and its
-        token. `TableFull` when none is left (taken, or the game started)."""
+        token. `TableFull` when none is left (taken, or the game started). With the
+        `client` (`store.client_hash` of the caller's address, given when the rate limits
+        are on), someone the host removed may not sit again, and at a listed table a client
+        takes one seat: the lobby's strangers cannot squat its seats, while the host of an
+        unlisted table, whose code only the host hands out, may seat a household behind one
+        address."""
         game_id = self.game_id_of(text)
         token = secrets.token_urlsafe(32)
 
         def take(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
             if not record.waiting:
                 raise TableFull(_("The game at this table has started: no seat is left."))
+            if client is not None:
+                if client in record.table.removed:
+                    raise RemovedByHost()
+                if record.table.listed and any(
+                    s.client == client and not s.open for s in record.seats
+                ):
+                    raise OneSeatEach()
             free = [i for i, s in enumerate(record.seats) if s.open and s.reserved is None]
             if not free:
                 raise TableFull(_("Every seat at this table is taken."))
             seat = free[0]
-            taken = replace(record.seats[seat], name=name, open=False, token_hash=hash_token(token))
+            taken = replace(
+                record.seats[seat], name=name, open=False, token_hash=hash_token(token),
+                client=client,
+            )  # fmt: skip
             return self._seated(
                 record, seat, taken, {"type": "seat_taken", "seat": seat, "name": name}
             )
@@ -311,6 +341,11 @@ class TableService:
         for _try in range(self.TRIES):
             record = self.store.load(game_id, history=False)
             seats, table, events, seat = change(record)
+            churn = sum(1 for e in events if e["type"] in CHURN_EVENTS)
+            if churn:
+                if table.changes + churn > max_changes(record):
+                    raise TooManyChanges()
+                table = replace(table, changes=table.changes + churn)
             try:
                 applied = self.store.change_table(
                     record, seats, table, events, owed_task=self.games.bots.owed_turn,
@@ -374,6 +409,28 @@ class TableService:
             return self._seated(record, seat, bot, {"type": "seat_bot", "seat": seat, "bot": level})
 
         return self._retry(game_id, fill)[0]
+
+    def remove(self, game_id: str, token: str | None, seat: int) -> StoredGame:
+        """The host removes the person in `seat` before the start: the seat opens again,
+        their token no longer opens it, and the client that took it may not sit here
+        again."""
+
+        def clear(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
+            self._host(record, token)
+            if not record.waiting:
+                raise WrongState(_("The game has started: its seats are settled."))
+            if not 0 <= seat < len(record.seats):
+                raise WrongState(_("This table has no seat {seat}.", seat=seat))
+            s = record.seats[seat]
+            if s.open or s.bot is not None:
+                raise WrongState(_("Nobody sits in seat {seat} to remove.", seat=seat))
+            table = record.table
+            if s.client and s.client not in table.removed:
+                table = replace(table, removed=(*table.removed, s.client))
+            seats = with_seat(record.seats, seat, Seat("", open=True))
+            return seats, table, [{"type": "seat_opened", "seat": seat, "removed": True}], seat
+
+        return self._retry(game_id, clear)[0]
 
     # -- a person's comings and goings --------------------------------------------------------
 

@@ -61,6 +61,13 @@ LIMITED: dict[str, tuple[str, str]] = {
     "ai.Move": ("RATE_LIMIT_AI", "ai"),
     "matches.Matches": ("RATE_LIMIT_MATCHES", "matches"),
 }
+#: Endpoints that change one seat, limited per seat (game and seat, whoever sends them),
+#: so no token can turn its seat's comings and goings into a flood of events.
+SEAT_LIMITED: dict[str, str] = {
+    "seats.Return": "RATE_LIMIT_SEATS",
+    "seats.Leave": "RATE_LIMIT_SEATS",
+    "seats.Remove": "RATE_LIMIT_SEATS",
+}
 
 #: What each scope is, for the message of a refusal.
 _WHAT = {
@@ -188,7 +195,12 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
     """Limit the endpoints of LIMITED on `app` (after its blueprints are registered)."""
     if not is_on(settings["RATE_LIMITS"]):
         return None
-    for setting in sorted({"RATE_LIMIT_MOVES", *(setting for setting, _scope in LIMITED.values())}):
+    settings_used = {
+        "RATE_LIMIT_MOVES",
+        *(setting for setting, _scope in LIMITED.values()),
+        *SEAT_LIMITED.values(),
+    }
+    for setting in sorted(settings_used):
         try:
             parse_many(str(settings[setting]))
         except ValueError as exc:
@@ -219,9 +231,21 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
         methods = None if scope in ("tables", "lobby") else ["POST"]
         limited: Any = limiter.shared_limit(str(settings[setting]), scope=scope, methods=methods)
         app.view_functions[endpoint] = limited(view)
+    for endpoint, setting in SEAT_LIMITED.items():
+        # Shared: the seat's comings and goings count together, whichever endpoint.
+        per_seat: Any = limiter.shared_limit(
+            str(settings[setting]), scope="seat", key_func=_seat_key, methods=["POST"]
+        )
+        app.view_functions[endpoint] = per_seat(app.view_functions[endpoint])
     app.extensions[EXTENSION] = limiter
     app.register_error_handler(RateLimitExceeded, _rate_limited)
     return limiter
+
+
+def _seat_key() -> str:
+    """The count of a seat-changing request: its game and seat, from the path."""
+    args = request.view_args or {}
+    return f"{args.get('game_id', '')}:{args.get('seat', '')}"
 
 
 def _not_for_moves(app: Flask, limiter: Limiter) -> None:
@@ -251,10 +275,18 @@ def _rate_limited(exc: RateLimitExceeded) -> Response:
         window = current.limit.get_expiry()
         retry_after = min(window, max(1, math.ceil(current.reset_at - time.time())))
     scope = getattr(exc.limit, "scope", None)
-    what = _WHAT.get(scope if isinstance(scope, str) else "", _("this"))
+    if scope == "seat":
+        message = _(
+            "Too many changes of this seat (at most {limit}); try again in {retry_after} s.",
+            limit=exc.description,
+            retry_after=retry_after,
+        )
+    else:
+        what = _WHAT.get(scope if isinstance(scope, str) else "", _("this"))
+        message = _(_TOO_MANY, what=what, limit=exc.description, retry_after=retry_after)
     return error_response(
         429,
         "rate_limited",
-        _(_TOO_MANY, what=what, limit=exc.description, retry_after=retry_after),
+        message,
         headers={"Retry-After": str(retry_after)},
     )

@@ -704,9 +704,9 @@ class EventSchema(ma.Schema):
             "description": "The game's: hand_dealt, bid, card_played, trick_won, "
             "hand_scored, game_over. The table's: seat_taken (someone took an open seat), "
             "seat_bot (the host gave one to a bot), seat_opened (someone left a waiting "
-            "table), game_started, seat_away (two turns in a row ran out: the stand-in "
-            "plays the seat at once), seat_back, seat_left (the stand-in plays the seat to "
-            "the end), rematch (the next table's `game_id`).",
+            "table, or the host removed them), game_started, seat_away (two turns in a row "
+            "ran out: the stand-in plays the seat at once), seat_back, seat_left (the "
+            "stand-in plays the seat to the end), rematch (the next table's `game_id`).",
             "enum": [
                 "hand_dealt",
                 "bid",
@@ -735,6 +735,12 @@ class EventSchema(ma.Schema):
         }
     )
     name = fields.String(metadata={"description": "seat_taken: the name.", "example": "Eva"})
+    removed = fields.Boolean(
+        metadata={
+            "description": "seat_opened: true when the host removed the seat's person "
+            "(absent when they left)."
+        }
+    )
     game_id = fields.String(metadata={"description": "rematch: the next table's game id."})
     seat = fields.Integer(
         metadata={

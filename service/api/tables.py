@@ -14,7 +14,9 @@ from typing import Any
 
 from flask import Response, current_app
 from flask.views import MethodView
+from flask_limiter.util import get_remote_address
 
+from core.store import client_hash
 from core.tables import SEEDED_WARNING, shown_code
 from service.api.games import (
     _ERRORS,
@@ -35,6 +37,7 @@ from service.context import game_service
 from service.errors import ErrorSchema
 from service.i18n import request_language, translate
 from service.json_bodies import Blueprint
+from service.ratelimits import limits_on
 
 blp = Blueprint(
     "tables",
@@ -68,14 +71,16 @@ _AUTH: dict[str, Any] = {"security": [{"bearerAuth": []}]}
 _TABLE_ERRORS = {
     **_ERRORS,
     401: "unauthorized: no token, or a token that opens no seat of this game.",
-    403: "forbidden: the host's token is needed (start, bot), or the token is not the "
-    "seat's (return, leave).",
+    403: "forbidden: the host's token is needed (start, bot, remove), or the token is not "
+    "the seat's (return, leave); removed_by_host: the host removed you from this table.",
     404: "table_not_found (no table has this code) or game_not_found.",
     409: "table_full (no open seat is left, or the game has started), wrong_phase (the game "
-    "has started already, is not over for a rematch, or the seat left), or conflict (too "
-    "many changes at once: try again).",
+    "has started already, is not over for a rematch, or the seat left), one_seat_each (you "
+    "have a seat at this listed table already), too_many_changes (seats at this table were "
+    "taken and given up too often), or conflict (too many changes at once: try again).",
     429: "rate_limited: too many table lookups and seats taken from your address "
-    "(`POCHA_RATE_LIMIT_TABLES`); wait `Retry-After` seconds.",
+    "(`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat "
+    "(`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds.",
 }
 
 
@@ -141,7 +146,8 @@ class TableSeats(MethodView):
         starts when the last open seat is taken. 409 `table_full` when no seat is left;
         when two people race for the last seat, exactly one gets it.
         """
-        record, seat, token = game_service().tables.join(code, body["name"])
+        client = client_hash(get_remote_address()) if limits_on() else None
+        record, seat, token = game_service().tables.join(code, body["name"], client)
         taken = {
             "game_id": record.id,
             "seat": seat,
@@ -189,6 +195,24 @@ class SeatBot(MethodView):
         """
         service = game_service()
         record = service.tables.seat_to_bot(game_id, bearer_token(), seat, body["level"])
+        return _view_response(service.view(record, None))
+
+
+@seats.route("/<game_id>/seats/<int:seat>/remove", parameters=[_GAME, _SEAT])
+class Remove(MethodView):
+    @seats.doc(**_AUTH)
+    @_responds_with_view
+    @_documents_errors(401, 403, 404, 409, 429, 503)
+    def post(self, game_id: str, seat: int) -> Response:
+        """Remove a seat's person (host)
+
+        With the host token, while the table waits: the person in this seat leaves it, the
+        seat opens again, their token stops opening it, and they cannot take a seat at this
+        table again (the `seat_opened` event says `removed`). Answers with the spectator's
+        view.
+        """
+        service = game_service()
+        record = service.tables.remove(game_id, bearer_token(), seat)
         return _view_response(service.view(record, None))
 
 

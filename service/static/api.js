@@ -84,6 +84,11 @@ export class Api {
     return this.request("POST", `/api/v1/games/${encodeURIComponent(gameId)}/seats/${seat}/bot`, { level });
   }
 
+  /** (host) Remove whoever took `seat` before the start: it opens again. */
+  removeSeat(gameId, seat) {
+    return this.request("POST", `/api/v1/games/${encodeURIComponent(gameId)}/seats/${seat}/remove`);
+  }
+
   comeBack(gameId, seat) {
     return this.request("POST", `/api/v1/games/${encodeURIComponent(gameId)}/seats/${seat}/return`);
   }

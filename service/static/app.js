@@ -597,6 +597,10 @@ async function show(event) {
     case "seat_taken":
       if (event.seat !== state.game?.seat) say(t("event.seatTaken", { name: event.name }));
       break;
+    case "seat_opened":
+      // The host removed this page's person: the seat is no longer theirs.
+      if (event.removed && event.seat === state.game?.seat && !state.game?.hostToken) return seatTaken();
+      break;
     case "game_started":
       state.table = [];
       await refresh(true);
@@ -638,6 +642,8 @@ async function refresh(always = false) {
   } catch (error) {
     if (state.game !== game) return;
     if (error instanceof ApiError && error.status === 404) return gameGone();
+    // The seat's token opens nothing any more: its person was removed from the table.
+    if (error instanceof ApiError && error.status === 401 && game.token) return seatTaken();
     throw error;
   }
   if (state.game !== game) return; // the page moved on to another game meanwhile
@@ -665,6 +671,13 @@ async function loadHistory() {
   // The Poch table shows its deals from the view (`deal_results`): no score sheet to read.
   if (isPoch(state.view)) return;
   state.history = await state.me.history(state.game.id);
+}
+
+function seatTaken() {
+  disconnect();
+  if (state.game) forgetSeat(state.game.id);
+  forgetCurrent();
+  showSetup(t("event.removed"));
 }
 
 function gameGone() {
@@ -1114,6 +1127,8 @@ app.addEventListener("click", (event) => {
     hostStart(target);
   } else if (action === "seat-bot") {
     hostSeatBot(target, Number(target.dataset.seat));
+  } else if (action === "seat-remove") {
+    hostRemove(target, Number(target.dataset.seat));
   } else if (action === "copy") {
     copyLink();
   }
@@ -1219,6 +1234,17 @@ async function hostSeatBot(button, seat) {
   const level = document.getElementById("start-level")?.value || "medium";
   try {
     await new Api(state.game.hostToken).seatBot(state.game.id, seat, level);
+    await refresh(true);
+  } catch (error) {
+    button.disabled = false;
+    say(errorText(error), "error");
+  }
+}
+
+async function hostRemove(button, seat) {
+  button.disabled = true;
+  try {
+    await new Api(state.game.hostToken).removeSeat(state.game.id, seat);
     await refresh(true);
   } catch (error) {
     button.disabled = false;

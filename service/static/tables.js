@@ -106,7 +106,8 @@ export function presenceDot(player, mine = false) {
 
 /**
  * The waiting room: the code and the link to share, the seats as they fill, and the
- * host's controls (start now with bots of a level, a bot in an open seat).
+ * host's controls (start now with bots of a level, a bot in an open seat, removing
+ * whoever took a seat).
  */
 export function waitingHtml(view, { me, host, levels, level, notice, noticeKind }) {
   const code = view.table?.code;
@@ -120,10 +121,13 @@ export function waitingHtml(view, { me, host, levels, level, notice, noticeKind 
         ? `<em>${t("seat.open")}</em>`
         : `${escapeHtml(p.name)}${seat === me ? ` <span class="badge">${t("seat.you")}</span>` : ""}`;
       const bot = p.bot ? `<span class="level">${escapeHtml(levelName(p.bot))}</span>` : "";
+      // The host gives an open seat to a bot, or removes whoever took a seat (a squatter).
       const give =
         host && p.open
           ? `<button type="button" class="quiet" data-action="seat-bot" data-seat="${seat}">${t("waiting.botHere")}</button>`
-          : "";
+          : host && !p.bot && seat !== me
+            ? `<button type="button" class="quiet" data-action="seat-remove" data-seat="${seat}">${t("waiting.remove")}</button>`
+            : "";
       return `<li class="${p.open ? "open" : "taken"}" data-seat="${seat}">${presenceDot(p, seat === me)}
         <span class="who">${who}</span>${bot}${give}</li>`;
     })

@@ -404,6 +404,20 @@ def test_the_waiting_room_fills_and_empties_live_and_the_host_starts_with_bots(
     page.wait_for_selector("#setup")
     ana.page.wait_for_selector("#waiting[data-open-seats='2']", timeout=LONG_MS)
 
+    # Bea sits again by the link; the host removes her: her page says so and she is back
+    # at the setup, and the seat is open on Ana's page.
+    page.goto(f"{url}/t/{code}")
+    page.wait_for_selector("#join")
+    page.fill("#join input[name=name]", "Bea")
+    page.click("#take-seat")
+    page.wait_for_selector("#waiting[data-open-seats='1']", timeout=LONG_MS)
+    ana.page.wait_for_selector("#waiting li[data-seat='1']:has-text('Bea')", timeout=LONG_MS)
+    assert ana.page.locator("#waiting li[data-seat='0'] [data-action=seat-remove]").count() == 0
+    ana.page.click("#waiting li[data-seat='1'] [data-action=seat-remove]")
+    ana.page.wait_for_selector("#waiting[data-open-seats='2']", timeout=LONG_MS)
+    page.wait_for_selector("#setup", timeout=LONG_MS)
+    page.wait_for_selector("text=The host removed you from this table.", timeout=LONG_MS)
+
     # The host puts a bot in one open seat, then starts with bots of a chosen level.
     ana.page.select_option("#start-level", "random")
     ana.page.click("#waiting li[data-seat='1'] [data-action=seat-bot]")

@@ -661,6 +661,18 @@ CATALOGUED: dict[str, list[str]] = {
         "You have {most} tables in the lobby already: start one, or make this one unlisted "
         "and share its code.",
     ],
+    "too_many_changes": [
+        "Seats at this table have been taken and given up too often. The host may still "
+        "start the game, or open a new table.",
+    ],
+    "one_seat_each": [
+        "You have a seat at this table already: one seat each at a table from the lobby. To "
+        "play more seats from one address, ask the host for an unlisted table and its code.",
+    ],
+    "removed_by_host": ["The host removed you from this table: you cannot sit here again."],
+    "rate_limited_seat": [
+        "Too many changes of this seat (at most {limit}); try again in {retry_after} s.",
+    ],
     "too_many_connections": [
         "Your address holds {count} connections to this server, the most it may: close some "
         "(or reuse them) and try again.",

@@ -112,13 +112,98 @@ def test_one_address_has_at_most_three_tables_in_the_lobby(redis_url: str) -> No
     assert table(BRUNO).status_code == 201
     # A table that starts leaves the lobby, and its place may be taken again.
     code = made[0].json["table_code"]
-    for name in ("Bea", "Cruz"):
-        joined = client.post(f"/api/v1/tables/{code}/seats", json={"name": name})
+    for name, address in (("Bea", "192.0.2.1"), ("Cruz", "192.0.2.2")):
+        joined = client.post(
+            f"/api/v1/tables/{code}/seats",
+            json={"name": name},
+            environ_base={"REMOTE_ADDR": address},
+        )
         assert joined.status_code == 201, joined.json
     assert table(ANA).status_code == 201
     assert table(ANA).status_code == 409
     codes = [t["code"] for t in client.get("/api/v1/tables", environ_base=BRUNO).json]
     assert len(codes) == 4 and code not in codes
+
+
+def test_a_stranger_from_the_lobby_takes_one_seat_and_the_host_may_remove_them(
+    redis_url: str,
+) -> None:
+    client = limited_app(redis_url).test_client()
+    players = [{"name": "Ana"}, {"open": True}, {"open": True}, {"open": True}]
+    listed = client.post(
+        "/api/v1/games", json={"players": players, "listed": True}, environ_base=ANA
+    ).json
+    code, game_id = listed["table_code"], listed["id"]
+    host = listed["host_token"]
+
+    def join(environ: dict[str, str], name: str = "Sq") -> Any:
+        return client.post(
+            f"/api/v1/tables/{code}/seats",
+            json={"name": name},
+            environ_base=environ,
+            headers={"Accept-Language": "es"},
+        )
+
+    first = join(BRUNO)
+    assert first.status_code == 201
+    again = join(BRUNO)
+    assert again.status_code == 409 and again.json["error"] == "one_seat_each"
+    assert again.json["message"].startswith("Ya tienes un asiento en esta mesa")
+    # The squatter's seat only: the table still has two open seats for others.
+    seen = client.get(f"/api/v1/games/{game_id}").json
+    assert [p["open"] for p in seen["players"]] == [False, False, True, True]
+
+    # The host removes them: the seat opens, their token stops, and they may not come back.
+    seat = first.json["seat"]
+    squatter = first.json["token"]
+    assert client.post(
+        f"/api/v1/games/{game_id}/seats/{seat}/remove", headers=bearer(squatter)
+    ).status_code == 403
+    removed = client.post(f"/api/v1/games/{game_id}/seats/{seat}/remove", headers=bearer(host))
+    assert removed.status_code == 200, removed.json
+    assert removed.json["players"][seat]["open"]
+    events = client.get(f"/api/v1/games/{game_id}/events").json
+    assert events[-1] == {**events[-1], "type": "seat_opened", "seat": seat, "removed": True}
+    assert client.get(f"/api/v1/games/{game_id}", headers=bearer(squatter)).status_code == 401
+    back = join(BRUNO)
+    assert back.status_code == 403 and back.json["error"] == "removed_by_host"
+    # Nobody to remove in an open seat, nor once the game has started.
+    empty = client.post(f"/api/v1/games/{game_id}/seats/{seat}/remove", headers=bearer(host))
+    assert empty.status_code == 409 and empty.json["error"] == "wrong_phase"
+    for address in ("192.0.2.1", "192.0.2.2", "192.0.2.3"):
+        assert join({"REMOTE_ADDR": address}).status_code == 201
+    started = client.post(f"/api/v1/games/{game_id}/seats/1/remove", headers=bearer(host))
+    assert started.status_code == 409 and started.json["error"] == "wrong_phase"
+
+
+def test_an_unlisted_table_seats_one_address_as_often_as_its_host_hands_out_the_code(
+    redis_url: str,
+) -> None:
+    client = limited_app(redis_url).test_client()
+    players = [{"name": "Ana"}, {"open": True}, {"open": True}]
+    made = client.post("/api/v1/games", json={"players": players}, environ_base=ANA).json
+    for name in ("Bea", "Cruz"):
+        joined = client.post(
+            f"/api/v1/tables/{made['table_code']}/seats", json={"name": name}, environ_base=ANA
+        )
+        assert joined.status_code == 201, joined.json
+
+
+def test_a_seat_comes_and_goes_a_limited_number_of_times(redis_url: str) -> None:
+    # A day's window, so that no window's edge falls inside the test.
+    client = limited_app(redis_url, RATE_LIMIT_SEATS="3/day").test_client()
+    created = create_game(client, humans(3), {"schedule": [3], "turn_seconds": 30}, seed=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    for _ in range(3):
+        answer = client.post(f"/api/v1/games/{game_id}/seats/1/return", headers=bearer(tokens[1]))
+        assert answer.status_code == 200, answer.json
+    assert_limited(
+        client.post(f"/api/v1/games/{game_id}/seats/1/leave", headers=bearer(tokens[1])),
+        window=86_400,
+    )
+    # Per seat, whoever asks: another seat of the game has its own count.
+    answer = client.post(f"/api/v1/games/{game_id}/seats/2/return", headers=bearer(tokens[2]))
+    assert answer.status_code == 200
 
 
 def test_bids_and_cards_share_one_budget(redis_url: str) -> None:

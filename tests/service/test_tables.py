@@ -16,7 +16,7 @@ from core.bots import play_bot_turn
 from core.keys import LOBBY
 from core.network import network_address
 from core.store import GameStore
-from core.tables import CODE_ALPHABET, parse_code
+from core.tables import CHANGES_PER_SEAT, CODE_ALPHABET, parse_code
 from core.tasks import owed_work
 from engine.actions import action_to_wire
 from service import create_app
@@ -544,3 +544,38 @@ def test_a_seeded_table_is_never_listed_and_whoever_sits_down_is_warned(
     plain = make_table(client, people)
     taken = join(client, plain["table_code"], "Bea").json
     assert taken["seeded"] is False and "warning" not in taken
+
+
+def test_a_table_bounds_its_comings_and_goings_and_its_host_can_still_start(
+    client: FlaskClient, store: GameStore
+) -> None:
+    created = make_table(client, [{"name": "Ana"}, {"open": True}, {"open": True}])
+    game_id, code = created["id"], created["table_code"]
+    bound = CHANGES_PER_SEAT * 3
+    answers = []
+    for _cycle in range(bound):
+        taken = join(client, code, "Churn")
+        answers.append(taken.status_code)
+        if taken.status_code != 201:
+            break
+        left = client.post(
+            f"/api/v1/games/{game_id}/seats/{taken.json['seat']}/leave",
+            headers=bearer(taken.json["token"]),
+        )
+        answers.append(left.status_code)
+        if left.status_code != 200:
+            break
+    # Each take and each leave counts: the bound is reached, and refused with a reason.
+    assert answers.count(201) + answers.count(200) == bound
+    refused = join(client, code, "Late")
+    assert refused.status_code == 409 and refused.json["error"] == "too_many_changes"
+    events, version = len(store.events(game_id)), store.load(game_id).version
+    for _spam in range(5):
+        assert join(client, code, "Late").status_code == 409
+    assert len(store.events(game_id)) == events and store.load(game_id).version == version
+    # The host is not locked out: the game starts with bots in the seats left open.
+    host = created["host_token"]
+    started = client.post(
+        f"/api/v1/games/{game_id}/start", json={"bots": "random"}, headers=bearer(host)
+    )
+    assert started.status_code == 200, started.json
