@@ -104,34 +104,92 @@ def bench_store(games: int, rounds: int) -> None:
     _echo_lines(_load("tools.bench_store").run(games=games, rounds=rounds))
 
 
+#: `pocha bench hostile --scenario`: the streams and slowloris sockets of
+#: tools.bench_hostile, and the griefers at tables of tools.bench_griefers, in `all`'s order.
+HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots")
+
+
 @bench.command("hostile")
+@click.option("--scenario", "scenarios", multiple=True, default=("streams",), show_default=True,
+              type=click.Choice([*HOSTILE_SCENARIOS, "all"]),
+              help="What hostile clients do (repeatable; all: every one). streams: event "
+              "streams and slowloris sockets held open while the load of bench api runs. "
+              "leave-spam, lobby-flood, heavy-bots: griefers at tables while an unrelated "
+              "person plays against bots, each flood measured against an idle phase.")
 @click.option("--streams", type=click.IntRange(0, 62500), default=1000, show_default=True,
-              help="Event streams held open, each from its own loopback address.")
+              help="streams: event streams held open, each from its own loopback address.")
 @click.option("--slowloris", type=click.IntRange(0, 62500), default=200, show_default=True,
-              help="Sockets sending a request head slowly, each from its own address.")
+              help="streams: sockets sending a request head slowly, each from its own "
+              "address.")
 @click.option("--games", type=click.IntRange(1), default=50, show_default=True,
-              help="Games the streams follow (played meanwhile).")
+              help="streams: games the streams follow (played meanwhile).")
 @click.option("--feed-rate", type=click.FloatRange(0.1), default=20.0, show_default=True,
-              help="Moves a second played in those games.")
-@click.option("--seconds", type=float, default=10.0, show_default=True, help="Per phase.")
-@click.option("--processes", type=int, default=2, show_default=True, help="Client processes.")
-@click.option("--threads", type=int, default=4, show_default=True, help="Threads per client.")
+              help="streams: moves a second played in those games.")
+@click.option("--seconds", type=float, default=10.0, show_default=True,
+              help="streams: per phase.")
+@click.option("--processes", type=int, default=2, show_default=True,
+              help="streams: client processes.")
+@click.option("--threads", type=int, default=4, show_default=True,
+              help="streams: threads per client.")
 @click.option("--workers", type=int, default=None, help="gunicorn workers (default: config).")
 @click.option("--baseline/--no-baseline", default=True, show_default=True,
-              help="Measure first with nothing hostile open.")
+              help="streams: measure first with nothing hostile open.")
+@click.option("--phase-seconds", type=click.FloatRange(1), default=20.0, show_default=True,
+              help="leave-spam, lobby-flood, heavy-bots: the idle phase and the flood "
+              "phase, each.")
+@click.option("--think", type=click.FloatRange(0), default=0.2, show_default=True,
+              help="Seconds the unrelated person waits on its turn before moving.")
+@click.option("--griefers", type=click.IntRange(1, 250), default=3, show_default=True,
+              help="leave-spam: griefer addresses, each with a table and two seats.")
+@click.option("--heavy-addresses", type=click.IntRange(1, 250), default=3, show_default=True,
+              help="heavy-bots: addresses creating heavy games.")
+@click.option("--lobby-rate", type=click.FloatRange(0), default=80.0, show_default=True,
+              help="lobby-flood: reads of the lobby a second, in all.")
+@click.option("--lobby-addresses", type=click.IntRange(1, 62500), default=40,
+              show_default=True, help="lobby-flood: addresses reading the lobby.")
+@click.option("--table-addresses", type=click.IntRange(0, 62500), default=20,
+              show_default=True, help="lobby-flood: addresses creating listed tables.")
+@click.option("--table-rate", type=click.FloatRange(0), default=1.0, show_default=True,
+              help="lobby-flood: listed tables each of those addresses creates a second.")
 def bench_hostile(
-    streams: int, slowloris: int, games: int, feed_rate: float, seconds: float,
-    processes: int, threads: int, workers: int | None, baseline: bool,
+    scenarios: tuple[str, ...], streams: int, slowloris: int, games: int, feed_rate: float,
+    seconds: float, processes: int, threads: int, workers: int | None, baseline: bool,
+    phase_seconds: float, think: float, griefers: int, heavy_addresses: int,
+    lobby_rate: float, lobby_addresses: int, table_addresses: int, table_rate: float,
 ) -> None:  # fmt: skip
-    """Moves and /healthz against gunicorn + Redis while event streams and slowloris
-    sockets are held open; exit 1 unless every stream got every event and nothing failed."""
-    hostile = _load("tools.bench_hostile")
-    lines, ok = hostile.run(
-        seconds=seconds, processes=processes, threads=threads, streams=streams,
-        slowloris=slowloris, games=games, feed_rate=feed_rate, workers=workers,
-        baseline=baseline,
+    """Hostile clients against the real stack, each from its own loopback address.
+
+    streams (the default): moves and /healthz against gunicorn + Redis while event streams
+    and slowloris sockets are held open. leave-spam, lobby-flood, heavy-bots: pocha serve as
+    shipped while griefers spam leave and return, create the heaviest games, or flood the
+    lobby; an unrelated person's move and bot-turn p50/p99, idle and under each flood.
+    Exit 1 unless every stream got every event, no request failed or was answered 5xx, and
+    each flood kept the person's p99s within 2x of idle.
+    """
+    chosen = HOSTILE_SCENARIOS if "all" in scenarios else tuple(
+        s for s in HOSTILE_SCENARIOS if s in scenarios
     )  # fmt: skip
-    _echo_lines(lines)
+    ok = True
+    if "streams" in chosen:
+        hostile = _load("tools.bench_hostile")
+        lines, ok = hostile.run(
+            seconds=seconds, processes=processes, threads=threads, streams=streams,
+            slowloris=slowloris, games=games, feed_rate=feed_rate, workers=workers,
+            baseline=baseline,
+        )  # fmt: skip
+        _echo_lines(lines)
+    at_tables = [s for s in chosen if s != "streams"]
+    if at_tables:
+        griefers_bench = _load("tools.bench_griefers")
+        spec = griefers_bench.TablesSpec(
+            seconds=phase_seconds, think=think, griefers=griefers,
+            heavy_addresses=heavy_addresses, lobby_rate=lobby_rate,
+            lobby_addresses=lobby_addresses, table_addresses=table_addresses,
+            table_rate=table_rate, api_processes=workers,
+        )  # fmt: skip
+        result = griefers_bench.run(spec, at_tables)
+        _echo_lines(result.lines)
+        ok = ok and result.ok
     if not ok:
         raise SystemExit(1)
 
