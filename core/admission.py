@@ -27,7 +27,10 @@ and takes the place, so two API processes cannot both pass the last one.
   time goes at the next admission, so a job lost or cancelled in its queue counts until RQ
   would have dropped it at most. Both keys expire with their last entry.
 
-Neither check sees the bot turns of games, which have workers of their own (`core.queues`).
+The bots and the stand-in of a game a client made spend that client's budget too, after
+each decision, by the seconds it took (`ThinkPurse`, used by `core.bots`): a game's turns
+are never refused, but once its maker's budget is spent they are played by the fallback
+level, which thinks in microseconds, until the budget comes back.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from core.errors import Busy, RateLimited
 from core.keys import ADVICE_QUEUED, ADVICE_QUEUED_SECONDS, think_limit_key
 from core.queues import HIGH
 from core.status import workers_serving
+from core.store import client_hash
 from engine.i18n import _
 
 #: The think budget is so many seconds of thinking per this many seconds of wall time.
@@ -149,7 +153,7 @@ class Admission:
         answer = connection.eval(
             _ADMIT_LUA,
             3,
-            think_limit_key(address or ""),
+            think_limit_key(client_hash(address) if address else ""),
             ADVICE_QUEUED,
             ADVICE_QUEUED_SECONDS,
             repr(now),
@@ -191,6 +195,44 @@ class Admission:
             ),
             retry_after,
         )
+
+
+# Spend seconds of a client's think budget. KEYS: its budget (a timestamp). ARGV: now, the
+# wall seconds the spending costs (seconds of thinking times the rate), the window.
+_SPEND_LUA = """
+local now = tonumber(ARGV[1])
+local drained_at = tonumber(redis.call('GET', KEYS[1]) or '0')
+local at = math.max(drained_at, now) + tonumber(ARGV[2])
+redis.call('SET', KEYS[1], tostring(at), 'PX', math.ceil((at - now + tonumber(ARGV[3])) * 1000))
+return tostring(at)
+"""
+
+
+@dataclass(frozen=True)
+class ThinkPurse:
+    """The think budgets that the bots of games spend, each game its maker's
+    (`StoredGame.payer`, a `client_hash`), in the same cells as the hints and AI moves
+    that client orders (`Admission.admit`)."""
+
+    #: The Redis of those cells: the API's queue Redis (the first group's).
+    connection: redis.Redis
+    #: Seconds of thinking a minute, per client.
+    budget: float
+
+    def may_think(self, payer: str, now: float | None = None) -> bool:
+        """Whether the client still has budget left (its spending drains within the
+        window)."""
+        now = time.time() if now is None else now
+        raw = self.connection.get(think_limit_key(payer))
+        return raw is None or float(raw) - now <= WINDOW
+
+    def spend(self, payer: str, seconds: float, now: float | None = None) -> None:
+        """The client's bots thought `seconds`."""
+        now = time.time() if now is None else now
+        self.connection.eval(
+            _SPEND_LUA, 1, think_limit_key(payer), repr(now), repr(seconds * WINDOW / self.budget),
+            WINDOW,
+        )  # fmt: skip
 
 
 #: For tools that queue on-demand jobs themselves: no budget, no bound, the estimate kept.

@@ -25,6 +25,7 @@ from typing import Protocol
 import redis
 
 from ai.games import decide_in, levels_of
+from core.admission import ThinkPurse
 from core.bot_metrics import record_decision
 from core.errors import Conflict, GameNotFound, StaleVersion
 from core.redises import Connections, redises_of
@@ -47,12 +48,15 @@ class BotRunner(Protocol):
     #: the game again to show their moves), or as soon as the turn is handed over.
     plays_inline: bool
 
-    def game_changed(self, game_id: str, version: int) -> None:
-        """Game `game_id` is now at `version` and a bot must act."""
+    def game_changed(self, game_id: str, version: int, payer: str | None = None) -> None:
+        """Game `game_id` (made by `payer`, `StoredGame.payer`) is now at `version` and a
+        bot must act."""
 
-    def owed_turn(self, game_id: str, version: int, deadline: float | None) -> OwedTask | None:
+    def owed_turn(
+        self, game_id: str, version: int, deadline: float | None, payer: str | None = None
+    ) -> OwedTask | None:
         """What to write with a change that leaves a bot to act at `version`, or a person
-        on the clock until `deadline` (or None)."""
+        on the clock until `deadline` (or None), in a game `payer` made."""
 
 
 def bot_seed(game_seed: int, version: int) -> int:
@@ -68,6 +72,12 @@ def level_of(record: StoredGame, seat: int, level: str | None = None) -> str:
     began)."""
     level = level or record.seats[seat].bot or record.table.stand_in or FALLBACK_LEVEL
     return level if level in levels_of(kind_of(record.game)) else FALLBACK_LEVEL
+
+
+def _searches(record: StoredGame, level: str) -> bool:
+    """Whether the level thinks for a while (a search), rather than answering at once."""
+    budget = levels_of(kind_of(record.game))[level].budget
+    return budget.iterations is not None or budget.milliseconds is not None
 
 
 def bot_action(record: StoredGame, seat: int, level: str | None = None) -> Action:
@@ -94,6 +104,7 @@ def play_bot_turn(
     level: str | None = None,
     owed_task: OwedTaskMaker | None = None,
     clock_ran_out: bool = False,
+    purse: ThinkPurse | None = None,
 ) -> StoredGame | None:
     """Play the bot turn of `game_id` at `version`; the game after it, or None when there
     is nothing to do (the game moved on, ended, was deleted, or a person is to act).
@@ -102,7 +113,9 @@ def play_bot_turn(
     still checks the version, so a stale record only costs a dropped turn). A person's
     turn is played by the table's stand-in when they are away or have left, or, with
     `clock_ran_out`, when it is still the turn whose clock ran out. `owed_task`: what the
-    move owes (the next bot's turn, the next person's clock), written with it."""
+    move owes (the next bot's turn, the next person's clock), written with it. `purse`:
+    the think budgets, of which a game with a `payer` spends its maker's; once that is
+    spent, the fallback level plays until it comes back."""
     if record is None or record.id != game_id:
         try:
             record = store.load(game_id)
@@ -114,10 +127,15 @@ def play_bot_turn(
     if record.version != version or seat is None:
         return None
     stand_in = record.seats[seat].bot is None
+    level = level_of(record, seat, level)
+    payer = record.payer if purse is not None and _searches(record, level) else None
+    if payer is not None and purse is not None and not purse.may_think(payer):
+        level, payer = FALLBACK_LEVEL, None
     started = time.perf_counter()
     action = bot_action(record, seat, level)
     thought = time.perf_counter() - started
-    level = level_of(record, seat, level)
+    if payer is not None and purse is not None:
+        purse.spend(payer, thought)
     try:
         applied = store.apply_action(
             game_id, seat, action, expected_version=version, record=record,
@@ -156,17 +174,19 @@ class RQBotRunner:
     #: Pauses between tries to hand a turn over while Redis does not answer (seconds).
     RETRY_PAUSES = (0.05, 0.2, 0.5)
 
-    def owed_turn(self, game_id: str, version: int, deadline: float | None) -> OwedTask:
-        return owed_work(game_id, version, deadline)
+    def owed_turn(
+        self, game_id: str, version: int, deadline: float | None, payer: str | None = None
+    ) -> OwedTask:
+        return owed_work(game_id, version, deadline, payer)
 
-    def game_changed(self, game_id: str, version: int) -> None:
+    def game_changed(self, game_id: str, version: int, payer: str | None = None) -> None:
         # The turn's task was written with the change (see `owed_turn`); this queues its
         # first job, waiting out a blip of Redis so the bot plays at once. Should Redis not
         # take it even so, the watchdog queues the turn at the task's first check: the
         # change that was written stands, and the request need not fail.
         for pause in (*self.RETRY_PAUSES, None):
             try:
-                schedule_turn(self.redises, game_id, version)
+                schedule_turn(self.redises, game_id, version, payer)
                 return
             except (redis.ConnectionError, redis.TimeoutError):
                 if pause is None:
@@ -185,9 +205,11 @@ class InlineBotRunner:
 
     plays_inline = True
 
-    def owed_turn(self, game_id: str, version: int, deadline: float | None) -> OwedTask | None:
+    def owed_turn(
+        self, game_id: str, version: int, deadline: float | None, payer: str | None = None
+    ) -> OwedTask | None:
         # A bot's turn is played before the request ends; a clock's end needs the workers.
-        return None if deadline is None else owed_work(game_id, version, deadline)
+        return None if deadline is None else owed_work(game_id, version, deadline, payer)
 
     def __init__(self, store: GameStore, max_turns: int = 100_000) -> None:
         self.store = store
@@ -195,7 +217,7 @@ class InlineBotRunner:
         # far below it.
         self.max_turns = max_turns
 
-    def game_changed(self, game_id: str, version: int) -> None:
+    def game_changed(self, game_id: str, version: int, payer: str | None = None) -> None:
         record: StoredGame | None = None
         for _ in range(self.max_turns):
             record = play_bot_turn(self.store, game_id, version, record, owed_task=self.owed_turn)

@@ -29,6 +29,7 @@ from core.errors import (
     WrongGame,
     WrongState,
 )
+from core.queues import thinking_seconds
 from core.store import (
     NO_TABLE,
     AppliedAction,
@@ -38,13 +39,14 @@ from core.store import (
     Seat,
     StoredGame,
     Table,
+    client_hash,
 )
 from core.tables import DEFAULT_STAND_IN, LOBBY_AWAY_SECONDS, TableService, seat_info, table_of
 from engine.actions import Action, WireAction, action_from_wire
 from engine.cards import codes, parse_card
 from engine.errors import InvalidBidError, InvalidRulesError, PochaError
 from engine.game import Game
-from engine.games import DEFAULT_GAME, KINDS, POCH, POCHA, AnyGame
+from engine.games import DEFAULT_GAME, KINDS, POCH, POCHA, AnyGame, GameKind
 from engine.i18n import _
 from engine.legality import explain_illegal
 from engine.observation import observe
@@ -180,7 +182,10 @@ class GameService:
         people or more, their turns are timed (`turn_seconds`, `DEFAULT_TURN_SECONDS`
         unless the rules say) and a stand-in bot of `stand_in_level` plays a turn whose
         clock runs out. `game_name`: the game (`engine.games.KINDS`), Pocha unless named.
-        `holder`: the client address making it, whose listed tables the lobby caps."""
+        `holder`: the client address making it (given with the rate limits on), whose
+        listed tables the lobby caps and whose think budget its bots and stand-in spend
+        (`core.bots`); such a game's bots think at most `PUBLIC_DECISION_SECONDS` a
+        decision."""
         kind = KINDS.get(game_name)
         if kind is None:
             names = ", ".join(KINDS)
@@ -229,6 +234,8 @@ class GameService:
                     }
                 },
             )
+        if holder is not None:
+            _check_affordable(kind, players, stand_in_level)
         if listed and seed is not None:
             # Whoever chose the seed can rebuild every hand dealt at the table: strangers
             # from the lobby must never sit down to that.
@@ -248,10 +255,13 @@ class GameService:
         seats = [Seat("", open=True) if p.open else Seat(p.name, p.bot) for p in players]
         game = kind.new(parsed, seed)
 
+        payer = None if holder is None else client_hash(holder)
+
         def make(table: Table) -> CreatedGame:
             return self.store.create(
-                game, seats, seeded=seed is not None, owed_task=self.bots.owed_turn, table=table
-            )
+                game, seats, seeded=seed is not None, owed_task=self.bots.owed_turn, table=table,
+                payer=payer,
+            )  # fmt: skip
 
         if any(p.open for p in players):
             table = Table(None, listed=listed, waiting=True, stand_in=stand_in_level)
@@ -263,7 +273,7 @@ class GameService:
         else:
             created = make(NO_TABLE)
         if created.record.bot_to_move is not None:
-            self.bots.game_changed(created.record.id, created.record.version)
+            self.bots.game_changed(created.record.id, created.record.version, created.record.payer)
             if self.bots.plays_inline:
                 created = replace(created, record=self.store.load(created.record.id))
         return created
@@ -430,7 +440,7 @@ class GameService:
         assert seat is not None
         after = applied.record
         if after.bot_to_move is not None:
-            self.bots.game_changed(game_id, after.version)
+            self.bots.game_changed(game_id, after.version, after.payer)
             if self.bots.plays_inline:
                 # The bots have played: the view shows their moves. Handed to the workers,
                 # they have not (reading the game again would only cost a round trip).
@@ -481,3 +491,35 @@ class GameService:
                 raise Forbidden(_("Only the host token can delete a game."))
             raise Unauthorized(_("This token is not the host token of this game."))
         self.store.delete(game_id)
+
+
+#: The longest a bot of a game made by a client (with the rate limits on) may think per
+#: decision, on the slow machine the queue's estimates assume (`core.queues`): its seats
+#: and its stand-in spend that client's think budget, and no one game's bots may hold a
+#: worker long enough to delay another game's turn by much (the top levels think up to
+#: 1 s a decision; they are for matches).
+PUBLIC_DECISION_SECONDS = 0.2
+
+
+def _check_affordable(kind: GameKind, players: Sequence[PlayerSpec], stand_in: str) -> None:
+    """Refuse bot levels that think longer a decision than a game of people may have."""
+    levels = levels_of(kind)
+    allowed = [n for n in levels if thinking_seconds(levels[n].budget) <= PUBLIC_DECISION_SECONDS]
+    chosen = {p.bot for p in players if p.bot is not None} | {stand_in}
+    heavy = [name for name in levels if name in chosen and name not in allowed]
+    if not heavy:
+        return
+    message = _(
+        "Level {level} thinks too long a decision for a game of people here (at most "
+        "{most} s a decision); choose one of {levels}, or play it in a match.",
+        level=heavy[0],
+        most=format(PUBLIC_DECISION_SECONDS, "g"),
+        levels=", ".join(allowed),
+    )
+    errors: dict[str, Any] = {}
+    seats = {str(i): {"bot": [message]} for i, p in enumerate(players) if p.bot in heavy}
+    if seats:
+        errors["players"] = seats
+    if stand_in in heavy:
+        errors["stand_in_level"] = [message]
+    raise InvalidInput(message, errors={"json": errors})

@@ -447,6 +447,9 @@ class StoredGame:
     #: says so (a practice table, not a fair game among people).
     seeded: bool = False
     table: Table = NO_TABLE
+    #: Whose think budget the game's bots and stand-in spend (`client_hash` of the address
+    #: that made it, with the rate limits on; None: nobody's, as for matches and tools).
+    payer: str | None = None
     #: When the clock of the seat to act runs out (a Unix time), if a clock runs.
     deadline: float | None = None
     #: When each seat was last seen (a Unix time; 0 for never), as last read.
@@ -515,8 +518,8 @@ class StoredGame:
 
 
 #: What a game's `meta` field holds, parsed: its seats, the host token's hash, when it was
-#: made, whether its seed was chosen, and its table.
-_Meta = tuple[tuple[Seat, ...], str, float, bool, Table]
+#: made, whether its seed was chosen, its table and who pays for its bots' thinking.
+_Meta = tuple[tuple[Seat, ...], str, float, bool, Table, "str | None"]
 
 
 def _meta_of(record: StoredGame) -> dict[str, Any]:
@@ -529,6 +532,8 @@ def _meta_of(record: StoredGame) -> dict[str, Any]:
     }
     if record.table is not NO_TABLE:
         meta["table"] = record.table.to_dict()
+    if record.payer is not None:
+        meta["payer"] = record.payer
     return meta
 
 
@@ -560,7 +565,7 @@ class OwedTask:
 #: Makes the task a change owes (the bot runner's `owed_turn`), given the game's id, its new
 #: version and, when a person's clock runs, its deadline: with None, a bot (or a stand-in)
 #: must act at once; with a time, the stand-in acts then unless the person does first.
-OwedTaskMaker = Callable[[str, int, "float | None"], "OwedTask | None"]
+OwedTaskMaker = Callable[[str, int, "float | None", "str | None"], "OwedTask | None"]
 
 
 @dataclass(frozen=True)
@@ -800,6 +805,7 @@ class GameStore:
         owed_task: OwedTaskMaker | None = None,
         table: Table = NO_TABLE,
         host_token: str | None = None,
+        payer: str | None = None,
     ) -> CreatedGame:
         """Store a new game whose seats are (name, bot level or None), or `Seat`s as they
         are (an open seat, a rematch's reserved one); make the tokens of the people's seats
@@ -807,7 +813,8 @@ class GameStore:
         `apply_action`, when a bot acts first or a clock starts. `table`: a table people
         gather at; with a code, the code is made to find the game (`TableCodeTaken` if
         another game holds it) and, if `listed`, the game goes into the lobby.
-        `host_token`: the host's token, made here unless given."""
+        `host_token`: the host's token, made here unless given. `payer`: whose think
+        budget its bots spend (`StoredGame.payer`)."""
         if len(seats) != game.players:
             raise ValueError(f"{len(seats)} seats for a game of {game.players}")
         host_token = host_token or secrets.token_urlsafe(32)
@@ -820,8 +827,9 @@ class GameStore:
         game_id = new_id()  # 16 characters, in one of the spread hash slots
         created = time.time()
         record = StoredGame(
-            game_id, 1, 1, game, stored_seats, hash_token(host_token), created, seeded, table
-        )
+            game_id, 1, 1, game, stored_seats, hash_token(host_token), created, seeded, table,
+            payer,
+        )  # fmt: skip
         meta = _meta_of(record)
         opening = kind_of(game).opening_events(game)
         first = [_dumps(e) for e in _numbered(opening, after=0, version=1)]
@@ -848,7 +856,7 @@ class GameStore:
         pipe.expire(game_key(game_id), ttl)
         pipe.expire(events_key(game_id), ttl)
         owes = record.bot_to_move is not None or record.deadline is not None
-        owed = owed_task(game_id, 1, record.deadline) if owed_task and owes else None
+        owed = owed_task(game_id, 1, record.deadline, payer) if owed_task and owes else None
         if owed is not None:
             pipe.hset(owed.hash_key, mapping=owed.fields)  # type: ignore[arg-type]
             pipe.expire(owed.hash_key, owed.ttl)
@@ -918,7 +926,7 @@ class GameStore:
         if state is None or meta_raw is None or version_raw is None or events_raw is None:
             raise GameNotFound(game_id)
         version, events = int(version_raw), int(events_raw)
-        seats, host_token_hash, created, seeded, table = self._parsed_meta(game_id, meta_raw)
+        seats, host_token_hash, created, seeded, table, payer = self._parsed_meta(game_id, meta_raw)
         seen = tuple(float(raw or 0) for raw in values[5 : 5 + len(seats)])
         self._remember(self._seen, game_id, seen)
         return StoredGame(
@@ -931,6 +939,7 @@ class GameStore:
             created=created,
             seeded=seeded,
             table=table,
+            payer=payer,
             deadline=None if clock is None else float(clock),
             seen=seen,
         )
@@ -991,6 +1000,7 @@ class GameStore:
             float(meta["created"]),
             bool(meta.get("seeded", False)),
             NO_TABLE if table is None else Table.from_dict(table),
+            meta.get("payer"),
         )
         self._remember(self._metas, game_id, (raw, parsed))
         return parsed
@@ -1205,7 +1215,7 @@ class GameStore:
         total = record.events + len(numbered)
         after = StoredGame(
             game_id, version, total, record.game, seats, record.host_token_hash,
-            record.created, record.seeded, table,
+            record.created, record.seeded, table, record.payer,
         )  # fmt: skip
         deadline = after.clock_due(time.time())
         if keep_clock and deadline is not None and record.deadline is not None:
@@ -1213,7 +1223,11 @@ class GameStore:
         keys = [game_key(game_id), events_key(game_id)]
         owed_args: list[Any] = []
         owes = after.bot_to_move is not None or deadline is not None
-        owed = owed_task(game_id, version, deadline) if owed_task is not None and owes else None
+        owed = (
+            owed_task(game_id, version, deadline, record.payer)
+            if owed_task is not None and owes
+            else None
+        )
         if owed is not None:
             keys += [owed.hash_key, self._due_key(owed.member)]
             owed_args = [owed.ttl, owed.score, owed.member]
@@ -1267,12 +1281,16 @@ class GameStore:
             record.created,
             record.seeded,
             write.table,
+            record.payer,
             write.deadline,
             write.seen,
         )
         self._remember(self._seen, record.id, write.seen)
         if write.meta:
-            meta = (write.seats, record.host_token_hash, record.created, record.seeded, write.table)
+            meta = (
+                write.seats, record.host_token_hash, record.created, record.seeded,
+                write.table, record.payer,
+            )  # fmt: skip
             self._remember(self._metas, record.id, (write.meta, meta))
         return AppliedAction(new_record, write.events)
 

@@ -360,7 +360,7 @@ class TableService:
     def _handed_on(self, applied: AppliedAction) -> StoredGame:
         record = applied.record
         if record.bot_to_move is not None:
-            self.games.bots.game_changed(record.id, record.version)
+            self.games.bots.game_changed(record.id, record.version, record.payer)
             if self.games.bots.plays_inline:
                 record = self.store.load(record.id, history=False)
         return record
@@ -558,6 +558,7 @@ class TableService:
                 table=t,
                 host_token=host_token,
                 owed_task=owed,
+                payer=record.payer,
             )
 
         return self.create_table(make, table)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from core.admission import ThinkPurse
 from core.bots import FALLBACK_LEVEL, play_bot_turn
 from core.config import load_config
 from core.errors import GameNotFound
@@ -41,6 +42,14 @@ def store_for(connections: Connections) -> GameStore:
     return GameStore.from_settings(redises_of(connections).store, load_config())
 
 
+def purse_for(connections: Connections) -> ThinkPurse:
+    """The think budgets the bots of games spend: in the cells of the API's queue Redis
+    (the first group's), where the hints and AI moves of the same clients spend theirs."""
+    r = redises_of(connections)
+    budget = float(load_config()["THINK_BUDGET"])
+    return ThinkPurse(r.groups[0], budget)
+
+
 def play_owed_turn(
     connection: Connections, game_id: str, version: int, *, last_try: bool
 ) -> dict[str, Any]:
@@ -50,7 +59,9 @@ def play_owed_turn(
         log.warning("game %s version %s: the fallback bot plays this turn", game_id, version)
     store = store_for(connection)
     level = FALLBACK_LEVEL if last_try else None
-    record = play_bot_turn(store, game_id, version, level=level, owed_task=owed_work)
+    record = play_bot_turn(
+        store, game_id, version, level=level, owed_task=owed_work, purse=purse_for(connection)
+    )
     played = record is not None
     if record is None:
         # Nothing to play: the turn was played already, perhaps by an earlier try of this
@@ -61,7 +72,7 @@ def play_owed_turn(
         except GameNotFound:
             record = None
     if record is not None and record.bot_to_move is not None:
-        schedule_turn(connection, game_id, record.version)
+        schedule_turn(connection, game_id, record.version, record.payer)
     finish(connection, turn_key(game_id, version))
     return {
         "game": game_id,
@@ -82,10 +93,11 @@ def run_out_clock(
     store = store_for(connection)
     level = FALLBACK_LEVEL if last_try else None
     record = play_bot_turn(
-        store, game_id, version, level=level, owed_task=owed_work, clock_ran_out=True
-    )
+        store, game_id, version, level=level, owed_task=owed_work, clock_ran_out=True,
+        purse=purse_for(connection),
+    )  # fmt: skip
     if record is not None and record.bot_to_move is not None:
-        schedule_turn(connection, game_id, record.version)
+        schedule_turn(connection, game_id, record.version, record.payer)
     finish(connection, clock_key(game_id, version))
     return {
         "game": game_id,

@@ -1,0 +1,118 @@
+"""The thinking of a game's bots is paid for by whoever made the game: with the rate limits
+on, its bots and its stand-in spend the maker's think budget (the one that hints and AI
+moves spend), the fallback level plays once it is spent, and the levels that think longest
+are refused in games of people."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from core.admission import WINDOW, ThinkPurse
+from core.keys import think_key, think_limit_key
+from core.store import client_hash
+from service import create_app
+from tests.worker.conftest import Drain
+
+ANA = {"REMOTE_ADDR": "203.0.113.7"}
+MASTERS = [{"name": f"Master {i}", "bot": "master"} for i in (1, 2, 3)]
+
+
+@pytest.fixture
+def app(redis_url: str) -> Flask:
+    return create_app(
+        {"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "rq", "RATE_LIMITS": "on"}
+    )
+
+
+def decisions(connection: redis.Redis, level: str) -> int:
+    return int(connection.hget(think_key("turn", level), "count") or 0)
+
+
+def new_game(client: FlaskClient, **extra: Any) -> Any:
+    return client.post(
+        "/api/v1/games",
+        json={
+            "players": [{"name": "Ana"}, *MASTERS],
+            "rules": {"schedule": [3]},
+            "seed": 1,
+            **extra,
+        },
+        environ_base=ANA,
+    )
+
+
+def test_a_games_bots_spend_its_makers_think_budget(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    made = new_game(client)
+    assert made.status_code == 201, made.json
+    drain()  # seed 1: seat 0 deals, so the three masters bid before Ana
+    assert decisions(connection, "master") == 3
+    cell = connection.get(think_limit_key(client_hash(ANA["REMOTE_ADDR"])))
+    assert cell is not None and float(cell) > time.time()  # some of the minute is spent
+
+
+def test_once_the_budget_is_spent_the_fallback_level_plays(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    payer = client_hash(ANA["REMOTE_ADDR"])
+    ThinkPurse(connection, budget=30).spend(payer, 31)  # more than a minute's budget
+    assert not ThinkPurse(connection, budget=30).may_think(payer)
+    made = new_game(client)
+    assert made.status_code == 201, made.json
+    drain()
+    view = client.get(f"/api/v1/games/{made.json['id']}").json
+    assert view["turn"] == 0  # the game goes on: the bots have played up to Ana
+    assert decisions(connection, "master") == 0
+    assert decisions(connection, "heuristic") == 3
+    # Another address's game is not affected.
+    other = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "Bea"}, *MASTERS], "rules": {"schedule": [3]}, "seed": 1},
+        environ_base={"REMOTE_ADDR": "198.51.100.9"},
+    )
+    assert other.status_code == 201
+    drain()
+    assert decisions(connection, "master") == 3
+
+
+def test_the_budget_comes_back_with_time(connection: redis.Redis) -> None:
+    purse = ThinkPurse(connection, budget=30)
+    now = time.time()
+    purse.spend("someone", 31, now=now)
+    assert not purse.may_think("someone", now=now)
+    # 31 s of thinking at 30 s a minute drains 62 s after `now`: 2 s later it may again.
+    assert purse.may_think("someone", now=now + 62 - WINDOW + 0.01)
+
+
+def test_games_of_people_take_no_level_that_thinks_longer_than_a_public_game_may(
+    client: FlaskClient,
+) -> None:
+    heavy = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "Ana"}, *[{"name": "X", "bot": "ismcts-expert"}] * 3]},
+        environ_base=ANA,
+        headers={"Accept-Language": "es"},
+    )
+    assert heavy.status_code == 422, heavy.json
+    assert heavy.json["error"] == "validation_error"
+    assert set(heavy.json["errors"]["json"]["players"]) == {"1", "2", "3"}
+    assert heavy.json["message"].startswith("El nivel ismcts-expert")
+    stand_in = client.post(
+        "/api/v1/games",
+        json={
+            "players": [{"name": "Ana"}, {"name": "Bea"}, {"name": "Cruz"}],
+            "rules": {"turn_seconds": 1},
+            "stand_in_level": "ismcts-expert",
+        },
+        environ_base=ANA,
+    )
+    assert stand_in.status_code == 422
+    assert "stand_in_level" in stand_in.json["errors"]["json"]
+    assert new_game(client).status_code == 201  # master thinks at most 150 ms a decision
