@@ -7,7 +7,12 @@ match never delays a person's game by more than the one job a worker is busy wit
 thinking can be long (seconds per job, ordered by anyone), so turns also have workers of
 their own, reading `pocha-turns` only (`pocha worker --queues pocha-turns`, one beside the
 general worker in `pocha serve`): no queue of hints and AI moves, however long, stands
-between a game and its next bot move. Jobs are stored as JSON (RQ's JSONSerializer), never
+between a game and its next bot move. `pocha-turns` is shared fairly among the clients
+that made the games: it is `LANES` RQ queues (`pocha-turns`, `pocha-turns-1`...), a
+game's turns go to its maker's lane (`lane_of`, by a hash of the maker, drawn again every
+minute so that two makers who share a lane do not share it long), and workers serve the
+lanes in turn (`worker.process`), so a client whose games queue many turns delays another
+client's turn by about one of its own. Jobs are stored as JSON (RQ's JSONSerializer), never
 pickled: their arguments are plain ids and numbers, and nothing read back from Redis can
 run code. A job's timeout is the longest its thinking budget can take on a slow machine
 plus a margin for loading and saving the game; the same estimate, with a job's own cost,
@@ -17,8 +22,10 @@ from the environment so a test can shorten them.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -33,10 +40,41 @@ from core.redises import Connections, redises_of
 TURNS = "pocha-turns"
 HIGH = "pocha-high"
 LOW = "pocha-low"
-#: A general worker listens to these, in this order (RQ takes from the first non-empty one).
-QUEUES = (TURNS, HIGH, LOW)
-#: What a worker reserved for people's games listens to.
+#: The queues by the names people use (settings, metrics, `/readyz`), in priority order.
+NAMES = (TURNS, HIGH, LOW)
+#: The lanes of `pocha-turns`: the first for games nobody pays for (tools, tests with the
+#: rate limits off), the others shared out among the clients that made games.
+LANES = 16
+TURN_LANES = (TURNS, *(f"{TURNS}-{i}" for i in range(1, LANES)))
+#: The RQ queues a general worker listens to, in this order (RQ takes from the first
+#: non-empty one; the lanes among themselves in turn).
+QUEUES = (*TURN_LANES, HIGH, LOW)
+#: What a worker reserved for people's games listens to (as people name it).
 TURNS_ONLY = (TURNS,)
+#: How often a maker's lane is drawn again (seconds).
+LANE_SECONDS = 60
+
+
+def lane_of(payer: str | None, now: float | None = None) -> str:
+    """The lane of `pocha-turns` for the turns of games `payer` made (`StoredGame.payer`)."""
+    if payer is None:
+        return TURNS
+    draw = int(time.time() if now is None else now) // LANE_SECONDS
+    digest = hashlib.blake2b(f"{payer}:{draw}".encode(), digest_size=4).digest()
+    return TURN_LANES[1 + int.from_bytes(digest, "big") % (LANES - 1)]
+
+
+def named(queue_name: str) -> str:
+    """The name people use for an RQ queue: `pocha-turns` for each of its lanes."""
+    return TURNS if queue_name in TURN_LANES else queue_name
+
+
+def rq_queues(names: Sequence[str]) -> tuple[str, ...]:
+    """The RQ queues of queues named as people name them (`pocha-turns`: all its lanes),
+    in order, each once."""
+    lanes = (lane for name in names for lane in (TURN_LANES if name == TURNS else (name,)))
+    return tuple(dict.fromkeys(lanes))
+
 
 #: The serializer of every job: JSON, so no pickle is ever loaded from Redis.
 SERIALIZER = JSONSerializer
@@ -159,11 +197,9 @@ def check_queues(names: Sequence[str]) -> None:
     leave the worker waiting for ever) or names none."""
     if not names:
         raise ValueError("name at least one queue")
-    unknown = [name for name in names if name not in QUEUES]
+    unknown = [name for name in names if name not in NAMES and name not in QUEUES]
     if unknown:
-        raise ValueError(
-            f"unknown queue {unknown[0]!r}; the queues are {', '.join(QUEUES)}"
-        )
+        raise ValueError(f"unknown queue {unknown[0]!r}; the queues are {', '.join(NAMES)}")
 
 
 def connect(url: str) -> redis.Redis:

@@ -23,7 +23,7 @@ import redis
 from rq import Worker
 from rq.worker import BaseWorker
 
-from core.queues import QUEUES, Timing, queue
+from core.queues import NAMES, QUEUES, Timing, named, queue
 from core.redises import Connections, Redises, redises_of
 
 
@@ -31,7 +31,7 @@ from core.redises import Connections, Redises, redises_of
 class WorkStatus:
     #: Workers whose last heartbeat is within their TTL.
     workers_alive: int
-    #: Jobs waiting in each queue, by queue name, in priority order.
+    #: Jobs waiting in each queue, by queue name (`core.queues.NAMES`), in priority order.
     queued: dict[str, int]
     #: Jobs in each queue's failed registry (RQ keeps them a day).
     failed: dict[str, int]
@@ -58,11 +58,18 @@ def work_status(
         else tuple(connections)
     )  # fmt: skip
     timing = timing or Timing.from_env()
-    alive, queued, failed = 0, dict.fromkeys(QUEUES, 0), dict.fromkeys(QUEUES, 0)
+    alive, queued, failed = 0, dict.fromkeys(NAMES, 0), dict.fromkeys(NAMES, 0)
     for connection in groups:
         alive += _alive(Worker.all(connection=connection), timing)
+        # One round trip for every queue (the lanes of pocha-turns count as one): its
+        # length, and the size of its failed registry.
+        pipe = connection.pipeline(transaction=False)
         for name in QUEUES:
             found = queue(connection, name)
-            queued[name] += found.count
-            failed[name] += found.failed_job_registry.get_job_count(cleanup=False)
+            pipe.llen(found.key)
+            pipe.zcard(found.failed_job_registry.key)
+        counts = pipe.execute()
+        for i, name in enumerate(QUEUES):
+            queued[named(name)] += int(counts[2 * i])
+            failed[named(name)] += int(counts[2 * i + 1])
     return WorkStatus(workers_alive=alive, queued=queued, failed=failed)

@@ -56,7 +56,7 @@ from rq.job import Job, JobStatus
 
 from core.keys import game_key, task_key
 from core.logs import job_meta
-from core.queues import QUEUES, SERIALIZER, TURN_TIMEOUT, TURNS, Timing, queue
+from core.queues import QUEUES, SERIALIZER, TURN_TIMEOUT, Timing, lane_of, queue
 from core.redises import Connections, Redises, redises_of, store_for_jobs
 from core.store import OwedTask
 
@@ -468,8 +468,16 @@ def _clean_started(connection: redis.Redis, now: float, report: SweepReport) -> 
     """RQ's own handling of abandoned jobs, for each of our queues, at every sweep: RQ's
     maintenance does it once a minute, too seldom for a person waiting on a bot. A job's
     entry in the started registry expires when its worker stops renewing it."""
-    for name in QUEUES:
-        registry = queue(connection, name).started_job_registry
+    # First, in one round trip, which registries hold an expired entry at all (most
+    # sweeps find none, in any of the queues and lanes).
+    registries = [queue(connection, name).started_job_registry for name in QUEUES]
+    pipe = connection.pipeline(transaction=False)
+    for registry in registries:
+        pipe.zcount(registry.key, 0, now)
+    counts = pipe.execute()
+    for name, registry, count in zip(QUEUES, registries, counts, strict=True):
+        if not count:
+            continue
         expired = registry.get_expired_job_ids(now)
         if not expired:
             continue
@@ -597,10 +605,14 @@ def _is_started(job: Job | None) -> TypeGuard[Job]:
 
 def _running_job_ids(connection: redis.Redis) -> set[str]:
     """The ids of the jobs in our queues' started registries."""
+    registries = [queue(connection, name).started_job_registry for name in QUEUES]
+    pipe = connection.pipeline(transaction=False)
+    for registry in registries:
+        pipe.zrange(registry.key, 0, -1)
     return {
-        job_id
-        for name in QUEUES
-        for job_id in queue(connection, name).started_job_registry.get_job_ids(cleanup=False)
+        registry.parse_job_id(member)
+        for registry, members in zip(registries, pipe.execute(), strict=True)
+        for member in members
     }
 
 
@@ -626,22 +638,23 @@ def turn_key(game_id: str, version: int) -> str:
     return f"turn:{{{game_id}}}:{version}"
 
 
-def turn_task(game_id: str, version: int) -> Task:
-    """The bot turn of `game_id` at `version`, on the turns' own queue; RQ job id from both."""
+def turn_task(game_id: str, version: int, payer: str | None = None) -> Task:
+    """The bot turn of `game_id` at `version`, on the turns' own queue, in the lane of the
+    game's maker (`core.queues.lane_of`); RQ job id from both."""
     return Task(
         key=turn_key(game_id, version),
         prefix=f"pocha-turn-{game_id}-{version}",
         func="worker.turns.play_turn",
         args=(game_id, version),
-        queue=TURNS,
+        queue=lane_of(payer),
         timeout=TURN_TIMEOUT,
         retries=TURN_RETRIES,
     )
 
 
-def owed_turn(game_id: str, version: int) -> OwedTask:
+def owed_turn(game_id: str, version: int, payer: str | None = None) -> OwedTask:
     """The bot turn of `game_id` at `version`, to register with the move that makes it."""
-    return owed_task_of(turn_task(game_id, version))
+    return owed_task_of(turn_task(game_id, version, payer))
 
 
 def clock_key(game_id: str, version: int) -> str:
@@ -649,7 +662,7 @@ def clock_key(game_id: str, version: int) -> str:
     return f"clock:{{{game_id}}}:{version}"
 
 
-def clock_task(game_id: str, version: int) -> Task:
+def clock_task(game_id: str, version: int, payer: str | None = None) -> Task:
     """The end of a person's clock in `game_id` at `version`: the stand-in plays the turn
     if the game is still there. On the turns' queue, like a bot's turn."""
     return Task(
@@ -657,7 +670,7 @@ def clock_task(game_id: str, version: int) -> Task:
         prefix=f"pocha-clock-{game_id}-{version}",
         func="worker.turns.run_out",
         args=(game_id, version),
-        queue=TURNS,
+        queue=lane_of(payer),
         timeout=TURN_TIMEOUT,
         retries=TURN_RETRIES,
         timer=True,
@@ -665,15 +678,20 @@ def clock_task(game_id: str, version: int) -> Task:
     )
 
 
-def owed_work(game_id: str, version: int, deadline: float | None) -> OwedTask:
-    """What a change of `game_id` to `version` owes: the bot's (or stand-in's) turn, or,
-    with a `deadline`, the end of the person's clock then (`store.OwedTaskMaker`)."""
+def owed_work(
+    game_id: str, version: int, deadline: float | None, payer: str | None = None
+) -> OwedTask:
+    """What a change of `game_id` (made by `payer`) to `version` owes: the bot's (or
+    stand-in's) turn, or, with a `deadline`, the end of the person's clock then
+    (`store.OwedTaskMaker`)."""
     if deadline is None:
-        return owed_turn(game_id, version)
-    return owed_task_of(clock_task(game_id, version), due=deadline)
+        return owed_turn(game_id, version, payer)
+    return owed_task_of(clock_task(game_id, version, payer), due=deadline)
 
 
-def schedule_turn(connections: Connections, game_id: str, version: int) -> bool:
-    """Hand the bot turn of `game_id` at `version` to the workers (once: False if it was
-    handed already)."""
-    return submit(connections, turn_task(game_id, version))
+def schedule_turn(
+    connections: Connections, game_id: str, version: int, payer: str | None = None
+) -> bool:
+    """Hand the bot turn of `game_id` (made by `payer`) at `version` to the workers (once:
+    False if it was handed already)."""
+    return submit(connections, turn_task(game_id, version, payer))

@@ -46,7 +46,7 @@ from types import FrameType
 import click
 
 from core.network import answers, is_loopback, network_address
-from core.queues import QUEUES, TURNS_ONLY
+from core.queues import NAMES, TURNS_ONLY
 from tools.embedded_redis import RedisServer, RedisServerError
 from tools.migrate_keys import migrate
 from tools.processes import die_with_parent, stop_processes
@@ -101,9 +101,9 @@ def gunicorn_command(
     return [*command, "service.wsgi:app"]
 
 
-def worker_command(queues: Sequence[str] = QUEUES) -> list[str]:
+def worker_command(queues: Sequence[str] = NAMES) -> list[str]:
     """`pocha worker` on `queues`, named on its command line so that `ps` shows its role:
-    general (`QUEUES`) or reserved for bot turns (`TURNS_ONLY`)."""
+    general (`NAMES`) or reserved for bot turns (`TURNS_ONLY`)."""
     return [sys.executable, "-m", "cli.main", "worker", "--queues", ",".join(queues)]
 
 
@@ -359,7 +359,7 @@ def serve(
             env.update(REDIS_URL=redis_server.url, POCHA_BOT_RUNNER="rq")
             api = _Process(gunicorn_command(host, port, api_processes, graceful=3), env, lock_fd)
             roles = [
-                ("bot worker", QUEUES, bot_workers),
+                ("bot worker", NAMES, bot_workers),
                 ("bot-turn worker", TURNS_ONLY, turn_workers),
             ]
             children = [

@@ -39,7 +39,7 @@ from rq.worker import BaseWorker
 from core import logs
 from core.advice import KINDS, job_taken
 from core.config import load_config
-from core.queues import QUEUES, SERIALIZER, Timing, queue
+from core.queues import NAMES, SERIALIZER, TURN_LANES, Timing, queue, rq_queues
 from core.redises import Connections, Redises, connect, redises_of, use, worker_options
 from core.tasks import sweep
 from worker import advice, matches, turns
@@ -66,6 +66,8 @@ class _Watchful:
     #: The store (tasks, games) and the queues (RQ's `connection`).
     redises: Redises
     last_cleaned_at: Any
+    #: RQ's: the queues in the order the next dequeue tries them.
+    _ordered_queues: list[Any]
     #: RQ's: the subscription to its commands, and the thread that listens on it.
     pubsub: Any
     pubsub_thread: Any
@@ -108,6 +110,18 @@ class _Watchful:
         finally:
             logs.REQUEST_ID.reset(request_token)
             logs.JOB_ID.reset(job_token)
+
+    def reorder_queues(self, reference_queue: Any) -> None:
+        # The lanes of `pocha-turns` in turn: the one just served goes after the others, so
+        # each client's turns wait for at most one turn of every other client's; the queues
+        # after the lanes keep their order (turns, then hints, then matches).
+        order = self._ordered_queues
+        lanes = [q for q in order if q.name in TURN_LANES]
+        if reference_queue.name not in TURN_LANES or len(lanes) < 2:
+            return
+        at = next(i for i, q in enumerate(lanes) if q.name == reference_queue.name)
+        others = [q for q in order if q.name not in TURN_LANES]
+        self._ordered_queues = lanes[at + 1 :] + lanes[: at + 1] + others
 
     def run_maintenance_tasks(self) -> None:
         try:
@@ -152,18 +166,19 @@ class PochaSimpleWorker(_Watchful, SimpleWorker):
 
 def make_worker(
     connections: Connections,
-    queues: Sequence[str] = QUEUES,
+    queues: Sequence[str] = NAMES,
     *,
     name: str | None = None,
     simple: bool = False,
     timing: Timing | None = None,
 ) -> BaseWorker:
-    """A worker on `queues` (in priority order) with Pocha's timings."""
+    """A worker on `queues` (in priority order, named as people name them; `pocha-turns`
+    is all its lanes) with Pocha's timings."""
     timing = timing or Timing.from_env()
     redises = redises_of(connections)
     cls = PochaSimpleWorker if simple else PochaWorker
     worker = cls(
-        [queue(redises.queues, q) for q in queues],
+        [queue(redises.queues, q) for q in rq_queues(queues)],
         connection=redises.queues,
         name=name,
         serializer=SERIALIZER,
@@ -180,7 +195,7 @@ def make_worker(
 
 def run(
     redis_url: str | None = None,
-    queues: Sequence[str] = QUEUES,
+    queues: Sequence[str] = NAMES,
     *,
     burst: bool = False,
     name: str | None = None,
