@@ -18,9 +18,9 @@ stream watches its socket, which turns readable and reads empty, and ends.
 
 One client address may hold `MAX_STREAMS_PER_ADDRESS` streams at once across every API
 process (`StreamSlots`, a sorted set per address in Redis); one more is refused with 429
-`too_many_streams` before anything is streamed. A slot is given back when its stream ends,
-and lapses by itself a little after the longest a stream lives, so a process that dies
-leaks none.
+`too_many_streams` before anything is streamed. A slot is given back when its stream ends.
+It is a lease that the live stream renews at each keepalive: the slots of a process that
+dies (a killed API worker) lapse within a keepalive and `SLOT_MARGIN_SECONDS`.
 """
 
 from __future__ import annotations
@@ -58,8 +58,9 @@ LISTEN_SECONDS = 5.0
 IDLE_SECONDS = 30.0
 #: Pauses between the hub's tries to reach Redis again (seconds), growing up to the last.
 RECONNECT_PAUSES = (0.1, 0.2, 0.5, 1.0, 2.0)
-#: A stream's slot lapses this long after the stream would have ended (seconds).
-SLOT_MARGIN_SECONDS = 30
+#: A stream's slot lapses this long after its last renewal was due (seconds): room for a
+#: busy process's late keepalive.
+SLOT_MARGIN_SECONDS = 10
 
 
 def sse_message(raw_event: bytes) -> tuple[bytes, int, bool]:
@@ -392,50 +393,81 @@ def close_all_streams() -> None:
 
 # -- how many streams an address holds ---------------------------------------------------
 
-# KEYS: the address's sorted set. ARGV: the new slot's member, the cap, its lifetime and
-# the margin in it (seconds). Drops lapsed slots, then takes one: {1} when taken, else
-# {0, seconds until the longest-held stream has surely ended}.
+# KEYS: the address's sorted set. ARGV: the new slot's member, the cap, its lease (seconds).
+# Drops lapsed slots, then takes one: {1} when taken, else {0, seconds until the soonest
+# lease lapses unless renewed}.
 _TAKE_SLOT_LUA = """
 local now = redis.call('TIME')
 local t = tonumber(now[1]) + tonumber(now[2]) / 1000000
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', t)
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
   local soonest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return {0, math.ceil(tonumber(soonest[2]) - tonumber(ARGV[4]) - t)}
+  return {0, math.ceil(tonumber(soonest[2]) - t)}
 end
 redis.call('ZADD', KEYS[1], t + tonumber(ARGV[3]), ARGV[1])
 redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[3])) + 1)
 return {1}
 """
 
+# KEYS: the address's sorted set. ARGV: the slot's member, its lease (seconds). Renews the
+# lease of a slot still held (one that lapsed meanwhile is not taken again).
+_RENEW_SLOT_LUA = """
+local now = redis.call('TIME')
+local t = tonumber(now[1]) + tonumber(now[2]) / 1000000
+if redis.call('ZADD', KEYS[1], 'XX', 'CH', t + tonumber(ARGV[2]), ARGV[1]) == 1 then
+  redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2])) + 1)
+end
+return 0
+"""
+
+
+class Slot:
+    """One stream's place in its address's count: renewed while it streams, given back
+    when it ends."""
+
+    def __init__(self, slots: StreamSlots | None, key: str = "", member: str = "") -> None:
+        self._slots = slots
+        self._key = key
+        self._member = member
+
+    def renew(self) -> None:
+        if self._slots is not None:
+            with contextlib.suppress(*REDIS_DOWN):  # else it lapses, and the cap forgets it
+                self._slots._renew(keys=[self._key], args=[self._member, self._slots.lease])
+
+    def give_back(self) -> None:
+        if self._slots is not None:
+            with contextlib.suppress(*REDIS_DOWN):  # else it lapses by itself
+                self._slots._client.zrem(self._key, self._member)
+
+
+#: The slot of a stream nobody counts.
+UNCOUNTED = Slot(None)
+
 
 class StreamSlots:
     """The streams each client address holds open, counted in Redis so that every API
-    process applies one cap per address; `longest` is the longest a stream lives."""
+    process applies one cap per address. A slot is a lease of `lease` seconds, renewed
+    by its stream at every keepalive (`renew_seconds`)."""
 
-    def __init__(self, client: redis.Redis, cap: int, longest: float) -> None:
+    def __init__(self, client: redis.Redis, cap: int, renew_seconds: float) -> None:
         self.cap = cap
-        self.longest = longest
+        self.lease = renew_seconds + SLOT_MARGIN_SECONDS
         self._client = client
         self._take = client.register_script(_TAKE_SLOT_LUA)
+        self._renew = client.register_script(_RENEW_SLOT_LUA)
 
-    def take(self, address: str) -> Callable[[], None]:
+    def take(self, address: str) -> Slot:
         """A slot for one more stream of `address` (`TooManyStreams` when it holds the cap
-        already); the function that gives it back."""
+        already)."""
         if self.cap <= 0:
-            return _nothing
+            return UNCOUNTED
         key = stream_slots_key(address)
         member = secrets.token_hex(8)
-        lifetime = self.longest + SLOT_MARGIN_SECONDS
-        answer = self._take(keys=[key], args=[member, self.cap, lifetime, SLOT_MARGIN_SECONDS])
+        answer = self._take(keys=[key], args=[member, self.cap, self.lease])
         if not answer[0]:
             raise TooManyStreams(self.cap, max(1, int(answer[1])))
-
-        def give_back() -> None:
-            with contextlib.suppress(*REDIS_DOWN):  # else it lapses by itself
-                self._client.zrem(key, member)
-
-        return give_back
+        return Slot(self, key, member)
 
 
 def _noted(here: Callable[[], None]) -> None:
@@ -496,7 +528,7 @@ class EventStreams:
     ) -> None:
         self.store = store
         self.hub = ChangeHub(client, store)
-        self.slots = StreamSlots(client, max_per_address, max_seconds)
+        self.slots = StreamSlots(client, max_per_address, keepalive_seconds)
         self.max_seconds = max_seconds
         self.keepalive_seconds = keepalive_seconds
 
@@ -516,21 +548,25 @@ class EventStreams:
         presence). `reset`: the client had seen more events than the game has: the stream
         starts by telling it so (`event: reset`, with `after` as its id). Raises
         `TooManyStreams` over the cap, Redis's errors when it does not answer."""
-        give_back = self.slots.take(address) if address else _nothing
+        slot = self.slots.take(address) if address else UNCOUNTED
         try:
             follower = self.hub.follow(game_id, after, client)
         except BaseException:
-            give_back()
+            slot.give_back()
             raise
 
         def release() -> None:
             self.hub.leave(follower)
-            give_back()
+            slot.give_back()
 
-        return EventStream(self._chunks(follower, here or _nothing, reset), release)
+        return EventStream(self._chunks(follower, here or _nothing, slot, reset), release)
 
     def _chunks(
-        self, follower: Follower, here: Callable[[], None], reset: bool = False
+        self,
+        follower: Follower,
+        here: Callable[[], None],
+        slot: Slot = UNCOUNTED,
+        reset: bool = False,
     ) -> Iterator[bytes]:
         yield b"retry: %d\n\n" % RETRY_MS
         if reset:
@@ -539,7 +575,12 @@ class EventStreams:
             )  # fmt: skip
         _noted(here)
         deadline = time.monotonic() + self.max_seconds
+        renewed = time.monotonic()
         while True:
+            if time.monotonic() - renewed >= self.keepalive_seconds:
+                # A stream busy with events renews its slot as often as an idle one.
+                slot.renew()
+                renewed = time.monotonic()
             try:
                 backlog = follower.feed.after(follower.last)
             except GameNotFound:
@@ -565,4 +606,6 @@ class EventStreams:
                     break
                 if time.monotonic() < deadline:
                     _noted(here)
+                    slot.renew()
+                    renewed = time.monotonic()
                     yield b": keepalive\n\n"

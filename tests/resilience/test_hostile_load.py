@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import signal
 import socket
 import threading
 import time
@@ -28,6 +30,7 @@ import pytest
 import redis
 
 from core.keys import stream_slots_key
+from service.events import SLOT_MARGIN_SECONDS
 from tests.resilience.conftest import Processes, Table, call, create, play_turns, ready
 from tests.waiting import LONG, scaled, wait_until
 from tools.embedded_redis import RedisServer, free_port
@@ -341,6 +344,46 @@ def test_a_stream_whose_client_closes_gives_its_slot_back_at_once(
         PATIENCE,
         "the closed stream's slot to be given back",
     )
+    again = Stream(port, table.id, address)
+    assert again.read_head() == 200
+    again.close()
+
+
+def test_a_killed_api_workers_stream_slots_lapse_within_a_keepalive(
+    redis_url: str, processes: Processes, slot_counts: redis.Redis
+) -> None:
+    keepalive = 2
+    port = processes.api(
+        redis_url, POCHA_MAX_STREAMS_PER_ADDRESS="1", POCHA_SSE_KEEPALIVE_SECONDS=str(keepalive)
+    )
+    master = processes.started[-1][1].pid
+    table = create(port, [None] * 3, [1, 2], seed=15)
+    address = _address(5, 1)
+    key = stream_slots_key(address)
+    stream = Stream(port, table.id, address)
+    assert stream.read_head() == 200
+
+    def lease_left() -> float:
+        seconds, micros = slot_counts.time()
+        score = slot_counts.zrange(key, 0, 0, withscores=True)[0][1]
+        return float(score) - (seconds + micros / 1e6)
+
+    # A lease of a keepalive and a margin, not of a whole stream's life (55 s and more).
+    first = lease_left()
+    assert 0 < first <= keepalive + SLOT_MARGIN_SECONDS
+    # The live stream renews it.
+    expires = float(slot_counts.zrange(key, 0, 0, withscores=True)[0][1])
+    wait_until(
+        lambda: float(slot_counts.zrange(key, 0, 0, withscores=True)[0][1]) > expires,
+        PATIENCE,
+        "the stream to renew its slot",
+    )
+    # The worker dies with the stream open: nothing gives the slot back, and it lapses.
+    worker = int(Path(f"/proc/{master}/task/{master}/children").read_text().split()[0])
+    os.kill(worker, signal.SIGKILL)
+    stream.close()
+    wait_until(lambda: slot_counts.zcard(key) == 0, PATIENCE, "the dead stream's slot to lapse")
+    wait_until(lambda: ready(port), PATIENCE, "gunicorn's new worker")
     again = Stream(port, table.id, address)
     assert again.read_head() == 200
     again.close()
