@@ -9,7 +9,11 @@ string from the environment (`POCHA_RATE_LIMIT_CREATE="20/minute;200/hour"`, see
 address is the one `service.edge` settles on. A refused request gets `429` with the machine
 code `rate_limited` and `Retry-After` in seconds. If Redis does not answer, the limit is
 skipped rather than failing the request: the request's own use of Redis decides (`503`).
-Tests switch the limits off (POCHA_RATE_LIMITS=off), except the test of them. With the
+Coming back, leaving and the host's removals are limited per seat of a game
+(`POCHA_RATE_LIMIT_SEATS`), whoever sends them. A client refused once is refused again
+from this process's memory until the window ends (`Refusals`), without a round trip to
+Redis, so a flood over a limit costs little. Tests switch the limits off
+(POCHA_RATE_LIMITS=off), except the test of them. With the
 limits on, hints and AI moves are also budgeted in seconds of thinking per address, which
 `core.admission` counts when the view knows what the request orders.
 
@@ -31,7 +35,9 @@ import contextlib
 import functools
 import logging
 import math
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -222,6 +228,9 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
         headers_enabled=False,
     )
     _not_for_moves(app, limiter)
+    # Before flask-limiter's own check, so that a refusal remembered costs no round trip.
+    app.extensions[REFUSALS] = Refusals()
+    app.before_request_funcs.setdefault(None, []).insert(0, _refuse_again)
     moves = parse_many(str(settings["RATE_LIMIT_MOVES"]))
     for endpoint in MOVES:
         app.view_functions[endpoint] = _count_moves(app.view_functions[endpoint], moves)
@@ -266,27 +275,101 @@ def _not_for_moves(app: Flask, limiter: Limiter) -> None:
     hooks[index] = check_unless_move
 
 
-def _rate_limited(exc: RateLimitExceeded) -> Response:
-    limiter: Limiter = current_app.extensions[EXTENSION]
-    retry_after = 1
-    current = limiter.current_limit
-    if current is not None:
-        # reset_at is a whole second, rounded up: never say more than the window itself.
-        window = current.limit.get_expiry()
-        retry_after = min(window, max(1, math.ceil(current.reset_at - time.time())))
-    scope = getattr(exc.limit, "scope", None)
+def _refused(scope: str | None, limit: str, retry_after: int) -> Response:
+    """The 429 of a request over the limit `limit` of `scope`."""
     if scope == "seat":
         message = _(
             "Too many changes of this seat (at most {limit}); try again in {retry_after} s.",
-            limit=exc.description,
+            limit=limit,
             retry_after=retry_after,
         )
     else:
-        what = _WHAT.get(scope if isinstance(scope, str) else "", _("this"))
-        message = _(_TOO_MANY, what=what, limit=exc.description, retry_after=retry_after)
+        what = _WHAT.get(scope or "", _("this"))
+        message = _(_TOO_MANY, what=what, limit=limit, retry_after=retry_after)
     return error_response(
         429,
         "rate_limited",
         message,
         headers={"Retry-After": str(retry_after)},
     )
+
+
+def _rate_limited(exc: RateLimitExceeded) -> Response:
+    limiter: Limiter = current_app.extensions[EXTENSION]
+    retry_after = 1
+    current = limiter.current_limit
+    scope = getattr(exc.limit, "scope", None)
+    scope = scope if isinstance(scope, str) else None
+    if current is not None:
+        # reset_at is a whole second, rounded up: never say more than the window itself.
+        window = current.limit.get_expiry()
+        retry_after = min(window, max(1, math.ceil(current.reset_at - time.time())))
+        if scope is not None:
+            refusals: Refusals = current_app.extensions[REFUSALS]
+            until = min(current.reset_at, time.time() + window)
+            refusals.note(scope, _key_of(scope), until, exc.description)
+    return _refused(scope, exc.description, retry_after)
+
+
+def _key_of(scope: str) -> str:
+    """Whose count of `scope` a request counts against: its seat's or its address's."""
+    return _seat_key() if scope == "seat" else get_remote_address()
+
+
+class Refusals:
+    """The limits this process has refused a client over, until their windows end.
+
+    A client over a limit is refused again from memory, before flask-limiter's round trips
+    to Redis (three for a refusal), so that a flood of requests over their limit costs the
+    API little more than reading them. The count in Redis is already over its limit and
+    would refuse until the same moment. At most `most` are kept (the oldest go first)."""
+
+    def __init__(self, most: int = 10_000) -> None:
+        self.most = most
+        self._until: OrderedDict[tuple[str, str], tuple[float, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def note(self, scope: str, key: str, until: float, limit: str) -> None:
+        with self._lock:
+            self._until[scope, key] = (until, limit)
+            self._until.move_to_end((scope, key))
+            while len(self._until) > self.most:
+                self._until.popitem(last=False)
+
+    def refused(self, scope: str, key: str, now: float) -> tuple[int, str] | None:
+        """Seconds until the window ends and the limit, while `key` is refused `scope`."""
+        with self._lock:
+            found = self._until.get((scope, key))
+            if found is None:
+                return None
+            until, limit = found
+            if until <= now:
+                del self._until[scope, key]
+                return None
+        return max(1, math.ceil(until - now)), limit
+
+
+#: Where an app keeps its `Refusals`, in `app.extensions`.
+REFUSALS = "pocha_refusals"
+#: Endpoint -> the scopes of the limits that apply to it, and whether to every method.
+_SCOPES: dict[str, list[tuple[str, bool]]] = {}
+for _endpoint, (_setting, _scope) in LIMITED.items():
+    _SCOPES.setdefault(_endpoint, []).append((_scope, _scope in ("tables", "lobby")))
+for _endpoint in SEAT_LIMITED:
+    _SCOPES.setdefault(_endpoint, []).append(("seat", False))
+
+
+def _refuse_again() -> Response | None:
+    """Answer at once a request over a limit this process refused it over already."""
+    scopes = _SCOPES.get(request.endpoint or "")
+    if not scopes:
+        return None
+    now = time.time()
+    for scope, every_method in scopes:
+        if not every_method and request.method != "POST":
+            continue
+        found = current_app.extensions[REFUSALS].refused(scope, _key_of(scope), now)
+        if found is not None:
+            retry_after, limit = found
+            return _refused(scope, limit, retry_after)
+    return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -204,6 +205,23 @@ def test_a_seat_comes_and_goes_a_limited_number_of_times(redis_url: str) -> None
     # Per seat, whoever asks: another seat of the game has its own count.
     answer = client.post(f"/api/v1/games/{game_id}/seats/2/return", headers=bearer(tokens[2]))
     assert answer.status_code == 200
+
+
+def test_a_client_over_its_limit_is_refused_again_without_a_round_trip_to_redis(
+    redis_url: str,
+) -> None:
+    client = limited_app(redis_url, RATE_LIMIT_CREATE="1/day").test_client()
+    assert new_game(client, ANA).status_code == 201
+    assert_limited(new_game(client, ANA), window=86_400)
+    counts = redis.Redis.from_url(redis_url)
+    before = int(counts.info("stats")["total_commands_processed"])
+    for _ in range(20):
+        assert_limited(new_game(client, ANA), window=86_400)
+    # The INFO that reads the count is the one command since.
+    assert int(counts.info("stats")["total_commands_processed"]) - before == 1
+    # Another address, and another limit of the same address, are counted as before.
+    assert new_game(client, BRUNO).status_code == 201
+    assert client.get("/api/v1/tables", environ_base=ANA).status_code == 200
 
 
 def test_bids_and_cards_share_one_budget(redis_url: str) -> None:
