@@ -141,6 +141,9 @@ HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots")
               help="Seconds the unrelated person waits on its turn before moving.")
 @click.option("--griefers", type=click.IntRange(1, 250), default=3, show_default=True,
               help="leave-spam: griefer addresses, each with a table and two seats.")
+@click.option("--leave-rate", type=click.FloatRange(0), default=0.0, show_default=True,
+              help="leave-spam: calls a second from each griefer address (0: as fast as the "
+              "answers come).")
 @click.option("--heavy-addresses", type=click.IntRange(1, 250), default=3, show_default=True,
               help="heavy-bots: addresses creating heavy games.")
 @click.option("--lobby-rate", type=click.FloatRange(0), default=80.0, show_default=True,
@@ -154,7 +157,7 @@ HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots")
 def bench_hostile(
     scenarios: tuple[str, ...], streams: int, slowloris: int, games: int, feed_rate: float,
     seconds: float, processes: int, threads: int, workers: int | None, baseline: bool,
-    phase_seconds: float, think: float, griefers: int, heavy_addresses: int,
+    phase_seconds: float, think: float, griefers: int, leave_rate: float, heavy_addresses: int,
     lobby_rate: float, lobby_addresses: int, table_addresses: int, table_rate: float,
 ) -> None:  # fmt: skip
     """Hostile clients against the real stack, each from its own loopback address.
@@ -182,7 +185,7 @@ def bench_hostile(
     if at_tables:
         griefers_bench = _load("tools.bench_griefers")
         spec = griefers_bench.TablesSpec(
-            seconds=phase_seconds, think=think, griefers=griefers,
+            seconds=phase_seconds, think=think, griefers=griefers, leave_rate=leave_rate,
             heavy_addresses=heavy_addresses, lobby_rate=lobby_rate,
             lobby_addresses=lobby_addresses, table_addresses=table_addresses,
             table_rate=table_rate, api_processes=workers,

@@ -36,17 +36,20 @@ connection from its own loopback address:
 - **leave-spam** (127.4.x.y): `griefers` addresses each make a table (`POST
   /api/v1/games` with two open seats and a bot), take the open seat of the next one's
   table (`POST /api/v1/tables/{code}/seats`) and start their own (`POST
-  /api/v1/games/{id}/start`); then each sends, as fast as its answers come, `leave`,
-  `leave`, `return`, `return` for each of its two seats, over and over (`POST
-  /api/v1/games/{id}/seats/{seat}/leave` and `/return`). Reported: the answers by status
-  and error code, and the griefers' games' versions and seat events at the flood's start,
-  half-way and end (growing in the second half means the log still grows).
+  /api/v1/games/{id}/start`); then each sends `leave`, `leave`, `return`, `return` for
+  each of its two seats, over and over (`POST /api/v1/games/{id}/seats/{seat}/leave` and
+  `/return`), as fast as its answers come (or `leave_rate` calls a second). Reported: the
+  answers by status and error code, the calls a second, and the griefers' games' versions
+  and seat events at the flood's start, half-way and end (growing in the second half
+  means the log still grows).
 - **heavy-bots** (127.5.x.y): `heavy_addresses` addresses each create games as fast as
   the create limit lets them (trying again a second after each `429`), alternately 8 bots
-  of the heaviest level (by budget) over the longest schedule (200 hands of the most cards
-  8 players may hold), and 8 people on the shortest clock (`turn_seconds` 1) with stand-ins
-  of the heaviest level over the same schedule. Reported: the answers by kind, status and
-  error code. Whatever was made is deleted after the phase.
+  over the longest schedule (200 hands of the most cards 8 players may hold), and 8
+  people on the shortest clock (`turn_seconds` 1) with stand-ins, over the same schedule:
+  each kind at the heaviest level by budget, and at the next heaviest once the service
+  refuses a level (`422`), as a griefer would. Reported: the answers by kind and level,
+  status and error code, with the message of each refusal. Whatever was made is deleted
+  after the phase.
 - **lobby-flood** (127.6.x.y and 127.7.x.y): `lobby_rate` reads a second of `GET
   /api/v1/tables` spread over `lobby_addresses` addresses, and `table_addresses` addresses
   each creating a listed table with three open seats `table_rate` times a second.
@@ -129,8 +132,10 @@ class TablesSpec:
     seconds: float = 20.0
     #: The person's pause between its turn coming and its move.
     think: float = 0.2
-    #: leave-spam: griefer addresses, each with a table of its own and a seat at another's.
+    #: leave-spam: griefer addresses, each with a table of its own and a seat at another's,
+    #: and the calls a second each sends (0: as fast as the answers come).
     griefers: int = 3
+    leave_rate: float = 0.0
     #: heavy-bots: addresses creating heavy games.
     heavy_addresses: int = 3
     #: lobby-flood: reads of the lobby a second in all, from this many addresses; and
@@ -177,7 +182,13 @@ class _Client(_Connection):
             headers += "Content-Type: application/json\r\n"
         if token is not None:
             headers += f"Authorization: Bearer {token}\r\n"
-        return self.ask(method, path, payload, headers)
+        reused = self.sock is not None
+        status, answer = self.ask(method, path, payload, headers)
+        if status == 0 and reused:
+            # The server closes a keep-alive connection left idle past its keepalive (5 s),
+            # maybe as the request goes out: ask once more on a new one, as browsers do.
+            status, answer = self.ask(method, path, payload, headers)
+        return status, answer
 
 
 def _answer(status: int, body: bytes) -> tuple[str, str]:
@@ -374,20 +385,35 @@ class LeaveSpam(_Flood):
         monitor.close()
         for client in clients:
             client.close()
+        answers = self.tally.plain()
+        sent = sum(sum(answers.get(action, {}).values()) for action in ("leave", "return"))
+        seconds = max(1e-9, time.monotonic() - self.started)
+        self.notes.append(
+            f"leave and return: {sent} calls in {seconds:.1f} s, {sent / seconds:.0f} a second"
+        )
         self.notes += self._growth(marks, len(games))
 
     def _spammer(
         self, client: _Client, seats: list[_GriefSeat], stop: threading.Event
     ) -> Callable[[], None]:
+        calls = [(action, seat) for action in self.CYCLE for seat in seats]
+        turn = iter(range(1 << 62))
+
+        def once() -> None:
+            action, seat = calls[next(turn) % len(calls)]
+            status, answer = client.call(
+                "POST", f"/api/v1/games/{seat.game}/seats/{seat.seat}/{action}",
+                token=seat.token,
+            )  # fmt: skip
+            self.tally.add(action, status, answer)
+
         def spam() -> None:
-            while seats and not stop.is_set():
-                for action in self.CYCLE:
-                    for seat in seats:
-                        status, answer = client.call(
-                            "POST", f"/api/v1/games/{seat.game}/seats/{seat.seat}/{action}",
-                            token=seat.token,
-                        )  # fmt: skip
-                        self.tally.add(action, status, answer)
+            if not calls:
+                return
+            if self.spec.leave_rate:
+                _paced(1.0 / self.spec.leave_rate, stop, once)
+            while not stop.is_set():
+                once()
 
         return spam
 
@@ -965,8 +991,10 @@ def _headline(spec: TablesSpec, scenario: str) -> str:
         return (
             f"leave-spam: {spec.griefers} griefer addresses (127.{LEAVE_BLOCK}.x.y), each "
             "with a table of its own and a seat at the next one's, sending leave, leave, "
-            "return, return for both seats as fast as the answers come"
-        )
+            "return, return for both seats "
+            + (f"{spec.leave_rate:g} times a second" if spec.leave_rate else
+               "as fast as the answers come")
+        )  # fmt: skip
     if scenario == "heavy-bots":
         return (
             f"heavy-bots: {spec.heavy_addresses} addresses (127.{HEAVY_BLOCK}.x.y) creating "
