@@ -467,12 +467,18 @@ class StoredGame:
     @property
     def bot_to_move(self) -> int | None:
         """The seat whose turn a bot must play now, if any: a bot's, or a person's the
-        stand-in plays for (away or left). None while the table waits."""
+        stand-in plays for (away or left). None while the table waits, and while every
+        person of a game of people is away or has left: nobody is there to play for, so
+        the game waits for one of them to come back (or expires) rather than have its
+        bots and stand-ins play it out at the workers' cost."""
         turn = self.game.turn
         if turn is None or self.table.waiting:
             return None
         seat = self.seats[turn]
         if seat.bot is None and not seat.stood_in:
+            return None
+        people = [s for s in self.seats if s.bot is None]
+        if people and all(s.stood_in for s in people):
             return None
         return turn
 

@@ -16,7 +16,7 @@ from rq import Worker
 from core.keys import task_key
 from core.queues import QUEUES, queue
 from core.redises import redises_of
-from core.tasks import clock_key, sweep
+from core.tasks import clock_key, sweep, turn_key
 from service import create_app
 from tests.service.helpers import bearer
 from tests.waiting import LONG
@@ -57,17 +57,17 @@ def stand_in_moves(client: FlaskClient, game_id: str) -> list[dict[str, Any]]:
 
 
 def test_the_stand_in_plays_a_turn_that_runs_out_and_two_make_the_seat_away(
-    client: FlaskClient, workers: WorkerProcesses
+    client: FlaskClient, workers: WorkerProcesses, connection: redis.Redis
 ) -> None:
     workers.start()
     created = create(client, 1, [2, 2])
     game_id = created["id"]
     ana, eva = (s["token"] for s in created["seats"][:2])
-    # Nobody moves: every person's turn runs out; after two each, the stand-in plays at once.
+    # Nobody moves: every person's turn runs out; after two each, both are away.
     wait_until(
-        lambda: client.get(f"/api/v1/games/{game_id}").json["phase"] == "finished",
+        lambda: all(p["away"] for p in client.get(f"/api/v1/games/{game_id}").json["players"][:2]),
         LONG,
-        "the stand-ins to finish the game",
+        "both people to be away",
     )
     log = events(client, game_id)
     aways = [e["seat"] for e in log if e["type"] == "seat_away"]
@@ -77,11 +77,21 @@ def test_the_stand_in_plays_a_turn_that_runs_out_and_two_make_the_seat_away(
         assert own and all(e.get("by") == "stand_in" for e in own)
         away_at = next(e["seq"] for e in log if e["type"] == "seat_away" and e["seat"] == seat)
         assert sum(1 for e in own if e["seq"] < away_at) == 2  # two turns ran out first
+    # With nobody left to play for, the game waits: no clock runs, no turn is owed.
     final = client.get(f"/api/v1/games/{game_id}", headers=bearer(ana)).json
     assert final["players"][0]["away"] and final["players"][0]["stand_in"] == "heuristic"
-    assert final["deadline"] is None
+    assert final["deadline"] is None and final["phase"] != "finished"
+    version = final["version"]
+    for key in (turn_key(game_id, version), clock_key(game_id, version)):
+        assert not connection.exists(task_key(key)), key
+    # Eva comes back: the game goes on.
     back = client.post(f"/api/v1/games/{game_id}/seats/1/return", headers=bearer(eva))
     assert back.status_code == 200 and not back.json["players"][1]["away"]
+    wait_until(
+        lambda: client.get(f"/api/v1/games/{game_id}").json["version"] > version,
+        LONG,
+        "the game to go on",
+    )
 
 
 def test_a_person_who_comes_back_plays_on_with_the_clock(
