@@ -1,11 +1,9 @@
 """The arena of every game: bots play each other on duplicate deals, and the records say
 who is stronger.
 
-A line-up names a bot (or level) per seat, read by ``parse_player`` against the game's
-``Roster``. Every deal (a game seed) is played once per distinct rotation of the line-up
-(``tasks_for``), so each bot meets the same cards from every seat and the luck of the deal
-cancels out. Each game's ``Arena`` (``ai.pocha.arena``, ``ai.poch.arena``) says how it
-plays and records one game and what the records sum up to; ``Arena.run`` plays a run.
+Each deal is played once per distinct rotation of the line-up (``tasks_for``), so the luck
+of the deal cancels out. A game's ``Arena`` says how it reads a seat's text (its
+``Roster``), plays and records one game, and sums the records up; ``Arena.run`` plays a run.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """What every bot is, in every game: a decision from one seat's observation, within a budget.
 
-A bot is given an observation (``engine.protocols.Observation``, never the game), a
-``Budget`` and a seed, and returns a ``Decision``: an action of its game's one action
-space and, when asked, the analysis behind it (for each legal action, its share of the
-search and the mean score it led to: points in Pocha, chips in Poch). The same
-observation, budget and seed give the same decision, unless the budget is a time. A
-game's bots, levels and arena are reached through its ``BotKind`` (``ai.kind``).
+A bot gets an observation (never the game), a ``Budget`` and a seed, and returns a
+``Decision``: an action and, when asked, the analysis behind it (per legal action, its
+share of the search and the mean score it led to). The same three give the same decision,
+unless the budget is a time.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""How the service, the workers and the arena reach one game's bots: its ``BotKind``.
-
-A kind joins the game (``engine.registry``), its arena (the levels and bots a seat's text
-may name, and a match's summary) and its bots by name; ``decide`` is the one door through
-which a level decides, and ``report`` the decision's JSON in the game's wire form.
-``ai.registry`` holds one kind per game.
+"""How the service, the workers and the arena reach one game's bots: its ``BotKind``, which
+joins the game (``engine.registry``), its arena (levels, bots, a match's summary) and its
+bots by name. ``decide`` is the one door through which a level decides, and ``report`` the
+decision's JSON in the game's wire form; ``ai.registry`` holds one kind per game.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """The one registry of every game's bots: a game's levels, and a seat's decision.
 
-The service and the workers ask for a bot's move in a stored game without knowing which
-game it is (`engine.registry`): `levels_of` names the levels a game's seats may have, and
-`decide_in` lets the named level decide for one seat from what that seat observes (never
-the game itself), returning the action in the game's one action space. Both games share
-the level names a service uses by default (`heuristic`, the fallback, and `medium`, the
-stand-in), so tables work alike.
+The service and the workers reach a stored game's bots without knowing which game it is:
+`levels_of` names the levels its seats may have, and `decide_in` lets a level decide for
+one seat from that seat's observation only, answering in the game's action space.
 """
 
 from __future__ import annotations

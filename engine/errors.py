@@ -1,10 +1,7 @@
-"""Typed errors of every game's engine, each with a stable machine code.
-
-Every refused action raises one of these before anything changes, so a caller can show
-the message to a person as it is ("you must beat the O7: you hold O12") and trust that the
-game is untouched. ``code`` is the machine code the HTTP API returns; ``rule`` names the
-obligation that was broken, if any. A game adds its own beneath these (Poch's
-``InvalidSuitError``).
+"""Typed errors of every game's engine, each with a stable machine code (``code``) for the
+HTTP API and, where an obligation was broken, its ``rule``. Every refused action raises
+one of these before anything changes, so its message can be shown to a person as it is
+and the game is untouched. A game may add its own beneath them (Poch's ``InvalidSuitError``).
 """
 
 from __future__ import annotations

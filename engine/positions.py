@@ -1,10 +1,7 @@
-"""What every game's reading of a client's position shares: the object and its fields.
-
-A position is untrusted JSON; each game (``engine.pocha.position``, ``engine.poch.position``)
-checks it into the seat's observation. These are the first steps of both: the object with
-only known fields (a typo is refused, not ignored) and none of the required ones missing,
-and fields read as whole numbers, seats and lists, each refusal an ``InvalidStateError``
-whose sentence names the field.
+"""What every game's reading of a client's position shares: the checks of its object and
+fields. A position is untrusted JSON: the object may hold no unknown field (a typo is
+refused, not ignored) and must hold the required ones, and each field is read as a whole
+number, a seat or a list, every refusal an ``InvalidStateError`` naming the field.
 """
 
 from __future__ import annotations
@@ -16,9 +13,7 @@ from engine.errors import InvalidStateError
 from engine.i18n import _
 
 
-def position_fields(
-    data: Any, fields: Sequence[str], required: Iterable[str]
-) -> Mapping[str, Any]:
+def position_fields(data: Any, fields: Sequence[str], required: Iterable[str]) -> Mapping[str, Any]:
     """``data`` as a position: a JSON object with no field but ``fields`` and every one of
     ``required``."""
     if not isinstance(data, Mapping):

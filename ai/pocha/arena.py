@@ -1,11 +1,5 @@
 """Pocha's arena: whole games of the rules' schedule between bots, on duplicate deals.
-
-The line-ups, the seatings and the playing over cores are every game's (``ai.arena``);
-here is how a Pocha game is played (``play_game``: each seat's bot decides from its
-observation, with a seed of the game, its seat and its step) and recorded, and the seats'
-texts Pocha's bots read (``parse_player``, with ``@FILE`` for a bot that reads the bids).
-``ai.stats`` turns the records into per-bot figures; ``pocha arena`` is the command-line
-face of ``run_arena``.
+How it works: docs/internals.md, ``ai.pocha.arena``.
 """
 
 from __future__ import annotations

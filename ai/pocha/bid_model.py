@@ -1,19 +1,5 @@
 """The learned model of tricks taken, and bids chosen by expected score from it.
-
-At the moment a seat bids, ``bid_features`` turns what it sees (its hand laid
-out trump first, the rules options, players, cards in hand, its place in the
-bidding order, the bids already made, the face-up trump card) and a candidate
-bid into a vector of numbers.  ``BidModel`` is a small multilayer perceptron
-over that vector whose output is the probability of taking 0, 1, ... tricks
-in the hand.  A model may read the candidate bid (how a hand is played
-depends on its bid) or not; the shipped one does not, because reading it
-taught the bot to overbid (docs/model-card.md).  ``best_bid`` weighs every
-legal bid by its expected hand score under the game's own scoring and takes
-the best, as Cohensius et al. (2020) bid Spades.
-
-Rules options are inputs of the one model, not separate models.  Inference
-is numpy only; the weights are a small ``.npz`` made by ``pocha train``
-(``ai.pocha.training``), committed beside this module.
+How it works: docs/internals.md, ``ai.pocha.bid_model``.
 """
 
 from __future__ import annotations

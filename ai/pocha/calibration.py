@@ -1,15 +1,5 @@
 """Bid calibration: does a bot bid, on average, the tricks it then takes?
-
-A bot that bids well bids as many tricks as it takes, on average, under every
-set of rules: a mean bid below the mean tricks taken is underbidding, above
-it overbidding.  ``calibrate`` seats a bot at a table of a reference bot
-(``hard`` by default: in self-play every seat takes cards / players tricks
-on average whatever it holds, so only the table's total bid would show)
-under each rule set that changes how tricks fall (montar, fallar and pisar
-on or off, pisar only where fallar binds, and 3 to 8 players), on the
-classic schedule, and reports the bot's mean bid, mean tricks taken and
-exact-bid rate under each.
-``pocha calibrate`` is the command.
+How it works: docs/internals.md, ``ai.pocha.calibration``.
 """
 
 from __future__ import annotations

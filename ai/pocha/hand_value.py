@@ -1,10 +1,5 @@
 """A hand's tricks, roughly: a cheap estimate from tables of its suits.
-
-Every pattern of one suit (which of its ten ranks the hand holds) has a value
-in tricks, as trumps and as a side suit; a hand's estimate is the sum over its
-four suits, as four players take tricks.  The search's playouts bid from it
-(``ai.pocha.ismcts.quick_bid``) and the reading of bids weighs deals by it
-(``ai.pocha.reading``); both need it in microseconds, hence the tables.
+How it works: docs/internals.md, ``ai.pocha.hand_value``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,5 @@
 """The heuristic bot: bids what its hand looks worth and plays to make it.
-
-Bidding counts likely winners: trumps by rank and length, side-suit aces and
-threes, discounted as hands grow (more chances to be trumped), with a
-hypergeometric estimate for one- and two-card hands where "is anything out
-there higher?" is the whole question; then it takes the nearest bid the
-dealer rule allows.  Play: while short of its bid it wins tricks as cheaply as
-it can (the lowest card that wins when it plays last, a commanding card
-otherwise); once its bid is made it ducks, shedding its most dangerous cards
-under the winning card, and leads low.  It is also the playout policy that
-ISMCTS may use and the last-resort move of the worker.
+How it works: docs/internals.md, ``ai.pocha.heuristic``.
 """
 
 from __future__ import annotations

@@ -1,33 +1,5 @@
 """ISMCTS: Information Set Monte Carlo Tree Search for one seat.
-
-Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012).  Each
-iteration deals the unseen cards to the other seats in a way consistent with
-everything the observer knows (``engine.pocha.deals``, from what ``engine.pocha.inference``
-works out: hand sizes, the shown trump card, voids and the absences that the
-play obligations reveal), then walks one shared tree of actions: bids and
-cards of every seat.  A child is chosen by UCB1 with availability counts (how
-often it was legal when its parent was visited), so a card that is rarely
-possible in the sampled deals is not starved or favoured.  Playouts finish
-the hand with a cheap policy and stop at the hand's end; the reward of a node
-is the hand score of the seat that acted into it, scaled to about [-1, 1].
-
-With ``reading``, the deals are not uniform: each decision draws a pool of them
-and weighs each by how well it explains the bids the other seats made
-(``ai.pocha.reading``), and every iteration draws its deal from the pool in
-proportion.  With ``modelled_bids`` too, the other seats still to bid bid in
-the tree as that reading expects from the hands they were dealt, rather than
-by the tree's statistics, which pool every hand they might hold.  With
-``rivalry`` r, the searching seat's reward is its hand score less r times the
-mean of the other seats' (Pocha is won on the total, so another seat's missed
-bid is worth something to it); the other seats are still modelled as playing
-for their own score alone.  With ``locations``, on the classic four-player game, the
-pool is weighed by a learned model of where each unseen card is (``ai.pocha.location``)
-instead of by the bids; with ``location_bids`` too, by the bids as before and by that
-model once cards have been played.
-
-The hot loop works on the engine's fast ``HandState`` and its ``legal_cards``;
-the tree's actions are the engine's (``engine.pocha.actions``): a card is its index
-0-39, a bid of ``b`` tricks is ``BID_BASE + b``.
+How it works: docs/internals.md, ``ai.pocha.ismcts``.
 """
 
 from __future__ import annotations

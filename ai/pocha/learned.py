@@ -1,13 +1,5 @@
 """The learned bot: bids by expected score from the model of tricks taken, plays by ISMCTS.
-
-ISMCTS bids by searching the bid with the rest of the hand, on cheap playouts
-whose trick counts are rough; the model of ``ai.pocha.bid_model``, trained on
-self-play, knows better what a hand takes under these rules, in this seat,
-after these bids.  So this bot bids the legal bid whose expected hand score
-under the model is highest, which takes well under a millisecond, and plays
-its cards with ISMCTS within its budget, exactly as the ``ismcts`` bot does.
-It is not a level: against ISMCTS at the same budget it lost 1.6 points a
-hand in the arena (docs/bots.md), so ``expert`` bids by ISMCTS.
+How it works: docs/internals.md, ``ai.pocha.learned``.
 """
 
 from __future__ import annotations

@@ -1,26 +1,5 @@
 """Where the unseen cards are: a learned model of card locations, to weigh deals by.
-
-``BidReading`` reads the bids alone, and only as each seat's hand made them.
-The plays say more than the obligations ``engine.pocha.inference`` reads: a seat
-that needs tricks plays its winners, one that has made its bid throws its
-high cards under others, a lead shows a long suit, and in a short hand most
-of the deck is never dealt, which the bids and plays hint at too.
-``LocationModel`` is a small perceptron that reads everything one seat sees
-(``location_features``: its hand, every seat's plays, bids and tricks, the
-dealer, the face-up trump card and who holds it, the cards each seat is known
-not to hold) and gives, for every card the seat cannot see, the probability
-that each other seat holds it or that it was never dealt: the learned
-inference of Solinas, Rebstock and Buro (2019), which improved Skat search.
-
-``LocationReading`` turns one decision's probabilities into tables by suit,
-so that a deal's log-likelihood under them (the sum over the unseen cards of
-the log-probability of where the deal puts them) costs sixteen lookups; the
-search draws its deals from a pool in proportion to that likelihood.  Suits
-are laid out trump first, so the model learns one trump suit, not four.
-
-The model is fitted to ISMCTS self-play on the classic four-player game by
-``ai.pocha.location_training`` and shipped as ``models/location.npz``; it reads
-games of four players with the 40-card deck only.  Inference is numpy only.
+How it works: docs/internals.md, ``ai.pocha.location``.
 """
 
 from __future__ import annotations

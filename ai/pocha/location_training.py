@@ -1,17 +1,5 @@
 """Training the model of where the unseen cards are (``ai.pocha.location``).
-
-``generate`` plays classic four-player games of ISMCTS self-play, the bids
-searched as the ``expert`` level searches them (1,000 iterations) and the
-cards with ``PLAY_ITERATIONS``, and at every decision keeps, for each of the
-four seats, what it sees (``location_features``), which cards it cannot see,
-where each may be, and where each really is.  Each game has its own seed, so
-the data is the same whatever the number of processes.
-
-``fit`` trains the perceptron by Adam on the cross-entropy of the true
-locations, on the games not numbered 9 mod 10, and reports on those that are
-(held out whole): the mean log-likelihood of a hidden card's location against
-a uniform guess over where it may be.  ``pocha train-location`` is the
-command; its output is ``ai/pocha/models/location.npz``.
+How it works: docs/internals.md, ``ai.pocha.location_training``.
 """
 
 from __future__ import annotations

@@ -1,17 +1,5 @@
 """A bridge to OpenSpiel's ``oh_hell``: any of our bots can sit at an OpenSpiel table.
-
-OpenSpiel's Oh Hell is Pocha with only the obligation to follow suit (montar,
-fallar and pisar off), the trump card always turned up from the cards left over,
-and, with ``off_bid_penalty`` and ``points_per_trick=5``, Pocha's scoring.  Its
-deck is ``num_suits`` x ``num_cards_per_suit``; with 4 suits of 10 (or of 9 for
-3 and 6 players, whose Pocha deck drops the 2s) it is our deck, card for card:
-OpenSpiel's card ``rank * 4 + suit`` (ranks low to high) is our card of that
-strength in that suit.  ``position_of_state`` reads what the player to move
-may know from an OpenSpiel state (its own cards, the dealer, the trump card, the
-bids and every card played, by whom) into a position that ``engine.pocha.position``
-checks into the seat's ``Observation``, so our bots decide from exactly the view
-they always get; ``decide`` returns their move as an OpenSpiel action.  Needs
-``open_spiel`` (``pocha[research]``).
+How it works: docs/internals.md, ``ai.pocha.openspiel_bridge``.
 """
 
 from __future__ import annotations

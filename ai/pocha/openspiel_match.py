@@ -1,20 +1,6 @@
 """A duplicate match at OpenSpiel's ``oh_hell`` table: one of our bots against three of
 OpenSpiel's ISMCTS bots, and the numbers that say which is stronger.
-
-Every deal (the dealer and every card, drawn from a seeded RNG as OpenSpiel's chance
-outcomes) is played four times, our bot in seat 0, 1, 2 and 3 in turn and OpenSpiel's
-ISMCTS in the other three, so both sides meet the same cards from every seat.  Our bot
-sits at the table through ``ai.pocha.openspiel_bridge``; OpenSpiel's bot is either the
-**stock** C++ ``pyspiel.ISMCTSBot``, whose resampler (the game's own
-``resample_from_infostate``) deals the hidden hands from the cards truly in the other
-hands, so it knows which cards are out of play, or the **honest** one: OpenSpiel's
-Python ``ISMCTSBot`` with ``HonestResampler``, which deals the unseen cards from every
-card the seat has not seen (the other hands and the undealt stock) as our own search does
-(``engine.pocha.deals``), respecting the voids that play reveals.  Per deal the figure is our
-mean score over the four seatings less the OpenSpiel bots' mean score; its 95% interval
-is taken over deals.  Deals run in parallel over processes, seeded per deal so the
-results do not depend on how many.  ``pocha arena-openspiel`` is its command-line face.
-Needs ``open_spiel`` (``pocha[research]``), imported only where used.
+How it works: docs/internals.md, ``ai.pocha.openspiel_match``.
 """
 
 from __future__ import annotations

@@ -1,16 +1,5 @@
 """Pocha as a PettingZoo AEC environment, on the engine's real rules (``pocha[research]``).
-
-One episode is one whole game (``engine.pocha.game.Game``) under any ``Rules``: agents
-``player_0`` .. ``player_{n-1}`` are the seats, and the agent to act is the seat
-whose turn it is.  An action is the engine's own action int (``engine.pocha.actions``:
-a card is its index 0-39, a bid of ``b`` tricks is ``64 + b``), with a mask of the
-legal ones, so any of our bots can be wrapped round it without translation.  Each
-agent observes only its seat's view (``engine.pocha.observation.observe``) as a vector:
-its hand, the cards played this hand, the trick on the table, the face-up trump
-card, each seat's bid and tricks won (seat-relative: the agent first), the phase and
-the cards in hand.  At the end of every hand each agent is rewarded its hand score;
-the episode ends with the game.  ``pettingzoo.test.api_test`` passes on it
-(tests/ai/pocha/test_pettingzoo_env.py).
+How it works: docs/internals.md, ``ai.pocha.pettingzoo_env``.
 """
 
 from __future__ import annotations

@@ -1,24 +1,5 @@
 """Reading the other seats' hands from their bids: how likely a deal is.
-
-A seat that bid three tricks of five holds a strong hand; a deal of the unseen
-cards that gives it nothing but low cards is possible, but unlikely.  Uniform
-deals (``engine.pocha.deals``) treat both alike.  ``BidReading`` weighs a deal by the
-likelihood of every bid the other seats made, had they held that deal's cards:
-the player-modelling inference of Rebstock, Solinas, Buro and Sturtevant
-(2019), with a cheap model of how a seat bids, ``BidModel``: a normal spread
-around a mean linear in the hand's features and the bidder's situation, over
-the bids it was allowed; one such model per range of hand sizes
-(``BidModels``), since a card alone is read otherwise than one of ten.  It
-reads the hand the seat held when it bid: the cards it holds in the deal and
-the ones it has played since.  The models are fitted to the bids of the
-``expert`` level's ISMCTS by ``pocha train-reading`` (``ai.pocha.reading_training``;
-docs/model-card.md) and shipped as ``models/bid_reading.json``.
-``modelled_bid`` draws a bid from the same model, for the search's seats still
-to bid.
-
-The plays say little beyond what ``engine.pocha.inference`` already reads from the
-obligations: with montar, fallar and pisar a seat that follows rarely chooses
-between taking the trick and not, so only the bids are read here.
+How it works: docs/internals.md, ``ai.pocha.reading``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,5 @@
 """Training the model of how seats bid, which the reading of bids weighs deals by.
-
-``generate`` plays classic four-player games in which every seat bids as the
-``expert`` level's ISMCTS does (1,000 iterations, the search the reading
-expects to meet) and keeps every bid with what the bidder saw: its hand, the
-trump suit, the cards in hand, the bids before it, whether it deals and
-whether it holds the face-up trump card.  The cards are played by a far
-cheaper ISMCTS: the hands are dealt afresh each time, and a bid depends on the
-hand and the bids before it, not on how earlier hands were played.  Each game
-has its own seed, so the data is the same whatever the number of processes.
-
-``fit`` finds the weights of ``ai.pocha.reading.BidModel``'s linear mean by least
-squares on four fifths of the games and picks the normal spread that gives the
-held-out fifth's bids the highest likelihood (over the bids each seat could
-make), reporting both against ``ai.pocha.hand_value``'s estimate alone.  Then it fits
-one model per range of hand sizes (``CARD_RANGES``), each by ridge regression
-pulled towards the whole fit (so that a thin range stays near it), with its
-own pull and spread picked the same way.  ``pocha
-train-reading`` is the command; its output is ``ai/pocha/models/bid_reading.json``.
+How it works: docs/internals.md, ``ai.pocha.reading_training``.
 """
 
 from __future__ import annotations

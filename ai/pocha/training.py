@@ -1,19 +1,5 @@
 """Training the model of tricks taken: self-play data, then fitting, from one seed.
-
-``generate`` plays single hands under random rules (3 to 8 players, every
-hand size, montar, fallar, pisar and the dealer rule each on or off), every
-seat bidding what the heuristic thinks its hand is worth, moved by a random
-step one time in three so that the data also shows what happens after a bid
-too high or too low, and every card played by ISMCTS.  Each bid gives a
-sample: the bidder's features when it bid (``ai.pocha.bid_model``), its bid, and
-the tricks it took.  The hands come in chunks, each with its own seed, so the
-data is the same whatever the number of processes.
-
-``fit`` trains the perceptron of ``ai.pocha.bid_model`` on them (cross-entropy of
-the tricks taken, Adam, numpy only), holding out a tenth of the chunks to
-report validation figures: log loss, how often the most likely count of
-tricks is right, and calibration (mean predicted against mean actual tricks,
-by predicted bin and by rules).  ``pocha train`` is the command.
+How it works: docs/internals.md, ``ai.pocha.training``.
 """
 
 from __future__ import annotations

@@ -1,20 +1,6 @@
 """Yardsticks: master's search told what no player may know, to measure what knowing it
 is worth.
-
-No bot may see another seat's cards or the undealt stock, so these are not bots: no
-level, no bot name the arena or the service reads leads here, and the layer contract
-keeps ``core``, ``service`` and ``worker`` from importing this module.  They exist to
-say how far an honest bot is from what knowledge buys, the way OpenSpiel's stock ISMCTS
-(which keeps the undealt cards out of its deals) says it at OpenSpiel's table.  A told
-seat searches as ``master`` does (``ismcts-modelled`` at master's budget), but every
-deal it searches fits what it is told as well as what it sees:
-
-- ``undealt``: which unseen cards were never dealt, so the other hands never hold them;
-- ``all``: every other seat's hand, so every deal is the real one.
-
-``pocha yardstick`` plays told seats against a level, or against each other (self-play),
-on the arena's deals (``ai.pocha.arena.run_arena`` with ``play_told_game``) and prints the
-arena's figures.
+How it works: docs/internals.md, ``ai.pocha.yardstick``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""Pocha (La Podrida, the Spanish Oh Hell): its rules as pure Python, no I/O.
-
-Cards and card sets (``cards``), the one action space of bids and cards (``actions``),
-the options (``rules``), tricks, the bidding order and the four play obligations
-(``tricks``, ``bidding``, ``legality``), the fast one-hand state for search (``hand``), the
-validated whole game (``game``), one seat's view (``observation``), what it may infer and
-the deals that fit it (``inference``, ``deals``), and a client's position (``position``).
+"""Pocha (La Podrida, the Spanish Oh Hell): its rules as pure Python, no I/O. The names a
+caller most needs are here; each module has one part: ``cards``, ``actions``, ``rules``,
+``tricks``, ``bidding``, ``legality``, the fast ``hand``, the validated ``game``, one seat's
+``observation``, ``inference`` and ``deals`` of what it cannot see, a client's ``position``.
 """
 
 from engine.pocha.actions import (

@@ -1,19 +1,5 @@
 """One action space for every move of Pocha: a bid and a card are both an ``int``.
-
-As in OpenSpiel, an action is a plain ``int`` whatever the phase, so the game,
-the views, the bots and the search all speak the same type and never tell a bid
-from a card by the phase it arrives in.  A card is its card index
-(``engine.pocha.cards``: 0 to ``NUM_CARDS - 1``); a bid of ``n`` tricks is
-``BID_BASE + n``.  ``BID_BASE`` is 64 rather than 40 so that the search's hot
-loop tells the two apart with one comparison, ``a >= BID_BASE``, and the space
-leaves room for a larger deck.  The JSON form that clients see is unchanged: a
-bid is its number of tricks and a card its code (``"O1"``); ``action_to_wire``
-and ``action_from_wire`` convert at the edges.
-
->>> action_to_wire(bid_action(2)), action_to_wire(parse_card("O1"))
-(2, 'O1')
->>> action_from_wire("O1") == parse_card("O1"), bid_of(action_from_wire(3))
-(True, 3)
+How it works: docs/internals.md, ``engine.pocha.actions``.
 """
 
 from __future__ import annotations

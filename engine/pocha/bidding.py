@@ -1,10 +1,5 @@
 """The bidding order and the dealer rule, in one place.
-
-La mano, the seat after the dealer, bids first; the bids go round the table
-and the dealer bids last.  With ``dealer_restriction`` on, the dealer may not
-bid the number that makes the bids add up to the cards each player holds
-(then somebody must miss).  The fast hand state, the validated game, the
-position checks and the search all take these from here.
+How it works: docs/internals.md, ``engine.pocha.bidding``.
 """
 
 from __future__ import annotations

@@ -1,11 +1,5 @@
 """Cards of the Spanish deck and card sets as integer bitmasks.
-
-A card is an index ``suit * 10 + strength`` where ``strength`` runs from 0
-(the 2, weakest) to 9 (the as, strongest), so inside a suit a higher index is
-a stronger card and "cards of this suit above X" is a single ``&`` with
-``ABOVE[X]``.  A set of cards is an ``int`` whose bit ``i`` stands for card
-``i`` (the way python-chess uses bitboards).  The readable forms are the
-codes ``O1`` (as de oros), ``B12`` (rey de bastos), ``C10`` (sota de copas).
+How it works: docs/internals.md, ``engine.pocha.cards``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,5 @@
 """Deals of the hidden cards that fit what one seat knows, and the hand they make.
-
-A seat sees its own hand; of the others' it knows only what ``engine.pocha.inference``
-works out (hand sizes, the shown trump card, the cards their plays rule out).
-``DealSampler`` deals the unseen cards to the other seats in a way consistent
-with all of that: at random, each deal one that the real game could be in
-(OpenSpiel keeps this on the state, as ``resample_from_infostate``, beside the
-rules it must respect).  ``shortfall`` says when no such deal exists at all (a
-position whose plays no deal explains), and ``state_from_observation`` turns a
-deal into the fast ``HandState`` of the hand at that point, by replaying the
-public bids and plays.  The search deals from here on every iteration.
+How it works: docs/internals.md, ``engine.pocha.deals``.
 """
 
 from __future__ import annotations

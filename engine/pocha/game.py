@@ -1,17 +1,5 @@
 """A whole game of Pocha with every action validated.
-
-``Game`` is what the service stores and what a referee trusts: it deals each
-hand from the game's seed, takes bids and cards only from the seat to move and
-only when the rules allow them (raising a typed error that says why, with
-nothing changed), scores each hand, deals the next one at once, plays the
-tiebreak hands, and ends the game.  A move is an action of ``engine.pocha.actions``
-(``apply``), or a bid or a card given as such (``bid``, ``play``); every move
-returns the public events it caused, for front ends to animate.  The play of
-the current hand runs on the fast ``HandState`` and its legality function, so
-the validated path and the search path can never disagree.
-``to_dict``/``from_dict`` store a game as plain JSON (with a format version);
-loading replays the hand's actions, so a stored game that breaks the rules is
-refused.
+How it works: docs/internals.md, ``engine.pocha.game``.
 """
 
 from __future__ import annotations

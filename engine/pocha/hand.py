@@ -1,15 +1,5 @@
 """The fast path: one hand of Pocha as a small mutable state for search.
-
-``HandState`` holds only what the play of one hand needs (hands as card-set
-ints, bids, tricks, the trick on the table as lead suit + winning card) and
-applies bids and cards without checks, so that ISMCTS and the benchmark can
-run thousands of hands a second.  Its moves are the actions of
-``engine.pocha.actions``.  Legality comes from ``engine.pocha.legality``, the trick's
-winner from ``engine.pocha.tricks`` (its rule written out in the card loop), the
-bidding order and the dealer rule from ``engine.pocha.bidding``: the same functions
-the validated ``Game`` uses.
-``Game`` keeps a ``HandState`` for the hand in progress and adds the checks,
-events, scores and the schedule around it.
+How it works: docs/internals.md, ``engine.pocha.hand``.
 """
 
 from __future__ import annotations

@@ -1,18 +1,5 @@
 """What a seat can infer about the other seats' hands from its view alone.
-
-From an ``Observation`` it works out, for every seat: how many cards it holds,
-which cards it surely holds (the shown trump card, while the dealer has not
-played it), and which cards it surely does not hold, because of what it played
-when an obligation bound it: it did not follow suit (void in the lead suit);
-it did not trump when fallar bound (no trumps, or with pisar no trump above the
-table's); it played under the winning card when montar or pisar bound (nothing
-higher).  Absences only grow during a hand, since cards leave a hand only by
-being played, and played cards are public.  The deductions do not call
-``engine.pocha.legality``, whose question runs the other way (which cards may be
-played from a hand); they are its obligations read backwards, and a test holds
-them to it: a card is ruled out by a play exactly when holding it beside the
-card played would have made that play illegal.  ``engine.pocha.deals`` deals the
-hidden hands from this.
+How it works: docs/internals.md, ``engine.pocha.inference``.
 """
 
 from __future__ import annotations

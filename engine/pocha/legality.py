@@ -1,22 +1,5 @@
 """The four play obligations, in one place.
-
-``legal_cards`` is the only definition of which cards may be played; the
-validated game, the fast search path and the checks of a client's position all
-call it (or ``explain_illegal``, which is built on it), so they cannot
-disagree.  Inference (``engine.pocha.inference``) reads the same obligations the
-other way round, from a play to the cards its player cannot have held, with
-its own bitmask formulas; a test holds those to this module.  The trick on the
-table is summed up by two numbers: the lead suit and the card winning so far.
-That is enough, because a trump on the table (with a non-trump lead) is always
-the winning card, and with no trump the winning card is the best card of the
-lead suit.
-
-The obligations, in the game's words:
-asistir: follow the lead suit if you can;
-montar: and beat the best lead-suit card if no trump has been played (or trump
-was led);
-fallar: with no lead-suit card, play a trump;
-pisar: and beat the trumps on the table; if you cannot, play any card.
+How it works: docs/internals.md, ``engine.pocha.legality``.
 """
 
 from __future__ import annotations

@@ -1,15 +1,5 @@
 """What one seat may know, and the spectator's view: one function for both.
-
-``observe(game, seat)`` is the only way a seat's view is made, for the HTTP
-API and for the bots alike, so a bot can never read more than a person in its
-seat (OpenSpiel's observer idea).  It holds exactly the list in docs/rules.md:
-the rules, all totals and past hands' results, its own cards, the trump card
-and who holds it when the whole deck was dealt, every bid so far, every card
-played in this hand with who played it, tricks won, whose turn it is, and what
-it may legally do now (as actions of ``engine.pocha.actions``).  ``observe(game,
-None)`` is the spectator view: the same without any hand.  An ``Observation``
-survives a JSON round trip, where its cards are codes and its legal actions
-bids and codes.
+How it works: docs/internals.md, ``engine.pocha.observation``.
 """
 
 from __future__ import annotations

@@ -1,21 +1,5 @@
 """A position sent by a client, checked and turned into the seat's ``Observation``.
-
-Front ends that keep their own game ask the bots for a move by sending the
-position as one seat sees it: the rules, its hand, the trump card and who
-holds it, the dealer, the bids so far, and every card played in this hand by
-whom (which fixes the trick on the table and the tricks won).  Nothing in it
-is trusted.  ``position_from_dict`` reads it, then replays its bids and plays
-through the engine's ``HandState`` from la mano's first bid to the seat's turn,
-so whose turn it is, what each play was allowed and who won each trick come
-from the same code as in a real game.  It refuses anything no real game could
-have reached, with an ``InvalidStateError`` whose sentence says what is
-inconsistent: a card twice, a hand of the wrong size, bids or plays out of
-turn, a bid out of range or against the dealer rule, a trump card where it
-cannot be, a play that broke an obligation given what the seat knows, or plays
-that no deal of the unseen cards can explain.  What it returns is what
-``observe`` would give that seat in a real game at that point, so the bots
-cannot tell the difference; only the hand's number in the game and the number
-of hands, which a position does not carry, are unknown (None).
+How it works: docs/internals.md, ``engine.pocha.position``.
 """
 
 from __future__ import annotations

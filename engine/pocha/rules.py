@@ -1,13 +1,5 @@
 """The rules a game is played with: players and every option of docs/rules.md.
-
-Each option is declared once here as an ``Option``: its key, what kind of value it
-takes and within what bounds, its default and the sentences that explain it.  ``Rules``
-checks its values against those declarations, ``describe_options()`` lists them for
-``GET /api/v1/rules`` and the HTTP API generates its request schema from them, so an
-option is added or changed in this one place.  ``Rules`` is
-a frozen value: validated when made, hashable, and turned to and from a plain dict for
-JSON.  An option with a bad value raises ``InvalidRulesError`` naming the option and
-what it allows, so the HTTP API can pass the sentence on unchanged.
+How it works: docs/internals.md, ``engine.pocha.rules``.
 """
 
 from __future__ import annotations

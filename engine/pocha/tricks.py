@@ -1,12 +1,5 @@
 """Who wins a trick: the one definition of one card beating another.
-
-A trick is summed up by the card winning it so far.  A card played onto it
-takes the trick when it is of that card's suit and stronger, or a trump played
-onto a card that is not one; anything else loses to it.  So the highest trump
-wins a trick, or, with no trump in it, the highest card of the lead suit.  The
-validated game, the fast search state, inference, position checks and the bots
-all ask this module (``BEATERS`` is the same rule as card sets, for the search's
-bitmask loops), so they cannot disagree on a trick's winner.
+How it works: docs/internals.md, ``engine.pocha.tricks``.
 """
 
 from __future__ import annotations
