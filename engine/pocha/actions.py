@@ -1,5 +1,10 @@
 """One action space for every move of Pocha: a bid and a card are both an ``int``.
 How it works: docs/internals.md, ``engine.pocha.actions``.
+
+>>> action_to_wire(bid_action(2)), action_to_wire(parse_card("O1"))
+(2, 'O1')
+>>> action_from_wire("O1") == parse_card("O1"), bid_of(action_from_wire(3))
+(True, 3)
 """
 
 from __future__ import annotations
