@@ -1,6 +1,5 @@
-"""Bots that play Pocha: bidding and card-play policies built on the engine only.
-
-A bot sees exactly what a seated player could see, through the engine's
-observation of a state for one seat, and answers with a legal bid or play.
-Nothing here knows about HTTP, Redis or job queues.
+"""Bots for every game the service plays, built on the engine only: a bot sees exactly what
+its seat could see and answers with a legal action. Each game's bots have their own folder
+(``ai.pocha``, ``ai.poch``) under what every game's share: the bot (``ai.bot``), the arena,
+the kinds and their registry, the statistics. Nothing here knows HTTP, Redis or queues.
 """

@@ -1,97 +1,64 @@
-"""The arena: bots play each other on duplicate deals and the numbers say who
-is stronger.
+"""The arena of every game: bots play each other on duplicate deals, and the records say
+who is stronger.
 
-A line-up names a bot (or level) per seat.  Every deal (a game seed) is played
-once per distinct rotation of the line-up through the seats, so each bot meets the same
-cards from every seat and the luck of the deal cancels out.  Games run in
-parallel over CPU cores; ``ai.stats`` turns the game records into per-bot
-figures.  ``pocha arena`` is the command-line face of ``run_arena``.
+Each deal is played once per distinct rotation of the line-up (``tasks_for``), so the luck
+of the deal cancels out. A game's ``Arena`` says how it reads a seat's text (its
+``Roster``), plays and records one game, and sums the records up; ``Arena.run`` plays a run.
 """
 
 from __future__ import annotations
 
 import random
-import time
-import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from ai.bot import Bot, Budget
+from ai.bot import Budget, Level, Player
 from ai.cores import on_cores
-from ai.levels import BOTS, LEVELS, READING_BOTS, make_bot, reading_models
-from ai.stats import BotStats, summarize
-from engine.game import Game
 from engine.i18n import _
-from engine.observation import observe
-from engine.rules import Rules
+
+Stats = TypeVar("Stats")
 
 
 @dataclass(frozen=True)
-class Player:
-    """A seat's bot: a label for the tables, the bot, its budget and, for a bot that
-    reads the bids, the file of its models of bidding (None: the shipped ones)."""
+class Roster:
+    """What a seat's text may name in one game: its levels and bots, and the sentences
+    (``N_`` templates, in the game's words and examples of budgets) that refuse the rest."""
 
-    label: str
-    bot: str
-    budget: Budget
-    reading_model: str | None = None
+    levels: Mapping[str, Level]
+    bots: tuple[str, ...]
+    #: An unknown bot or level: ``{spec}``, ``{levels}``, ``{bots}``.
+    unknown: str
+    #: A budget that is no number: ``{spec}``.
+    bad_budget: str
+    #: A level given a budget, ``{name}``; None: such a text is an unknown bot.
+    level_with_budget: str | None = None
+    #: ``BOT@FILE``: the player of ``BOT`` reading its models from ``FILE`` (the text,
+    #: the player of ``BOT`` and the file); None: the game's bots read no file.
+    with_model: Callable[[str, Player, str], Player] | None = None
 
-    def make(self) -> Bot:
-        return make_bot(self.bot, self.reading_model)
 
-
-def parse_player(spec: str) -> Player:
-    """``hard`` (a level), ``heuristic`` (a bot), ``ismcts:2000`` (iterations)
-    or ``ismcts:250ms`` (a time budget); any of them that reads the bids may end in
-    ``@FILE``, a file of models of bidding written by ``pocha train-reading``
-    (``master@old.json``), so that two models can sit at one table."""
+def parse_player(spec: str, roster: Roster) -> Player:
+    """``hard`` (a level), ``heuristic`` (a bot), ``ismcts:2000`` (iterations) or
+    ``ismcts:250ms`` (a time budget); where the roster allows it, ``BOT@FILE``."""
     spec = spec.strip()
-    bare, at, path = spec.partition("@")
-    if at:
-        player = parse_player(bare)
-        if player.bot not in READING_BOTS:
-            raise ValueError(
-                _(
-                    "{spec} gives a model of bidding to {bot}, which does not read the bids; "
-                    "the bots that do are {bots}",
-                    spec=repr(spec),
-                    bot=player.bot,
-                    bots=", ".join(READING_BOTS),
-                )
-            )
-        try:
-            reading_models(path)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise ValueError(
-                _(
-                    "cannot read the models of bidding in {path}, as pocha train-reading "
-                    "writes them: {error}",
-                    path=repr(path),
-                    error=str(exc) or type(exc).__name__,
-                )
-            ) from None
-        return Player(spec, player.bot, player.budget, path)
-    if spec in LEVELS:
-        level = LEVELS[spec]
+    if roster.with_model is not None:
+        bare, at, path = spec.partition("@")
+        if at:
+            return roster.with_model(spec, parse_player(bare, roster), path)
+    if spec in roster.levels:
+        level = roster.levels[spec]
         return Player(spec, level.bot, level.budget)
     name, _colon, arg = spec.partition(":")
-    if name in LEVELS and name not in BOTS:
+    if roster.level_with_budget and name in roster.levels and name not in roster.bots:
+        raise ValueError(_(roster.level_with_budget, name=repr(name)))
+    if name not in roster.bots:
         raise ValueError(
             _(
-                "{name} is a level, with its own budget: give it alone, or give the budget "
-                "to a bot (ismcts:2000 or ismcts:250ms)",
-                name=repr(name),
-            )
-        )
-    if name not in BOTS:
-        raise ValueError(
-            _(
-                "unknown bot or level {spec}: the levels are {levels}; the bots are {bots}, "
-                "which may carry a budget (ismcts:2000 or ismcts:250ms)",
+                roster.unknown,
                 spec=repr(spec),
-                levels=", ".join(LEVELS),
-                bots=", ".join(BOTS),
+                levels=", ".join(roster.levels),
+                bots=", ".join(roster.bots),
             )
         )
     if not arg:
@@ -101,90 +68,17 @@ def parse_player(spec: str) -> Player:
             return Player(spec, name, Budget(milliseconds=float(arg[:-2])))
         return Player(spec, name, Budget(iterations=int(arg)))
     except ValueError:
-        raise ValueError(
-            _(
-                "bad budget in {spec}: use a number of iterations (ismcts:2000) or "
-                "milliseconds (ismcts:250ms)",
-                spec=repr(spec),
-            )
-        ) from None
-
-
-def decision_seed(seed: int, *parts: int) -> int:
-    """The seed of one decision of a game (its seat and step): the same game replays
-    the same, wherever it is played (the arena here, a match on the workers)."""
-    return zlib.crc32(repr((seed, *parts)).encode())
-
-
-def play_game(
-    rules: Rules,
-    seed: int,
-    players: Sequence[Player],
-    deal: Any = None,
-    seat_bots: Callable[[Game], list[Bot]] | None = None,
-) -> dict[str, Any]:
-    """Play one game; its record (bots per seat, per-hand results, timings).
-
-    ``seat_bots(game)`` makes the seats' bots when given (``ai.yardstick`` seats bots
-    that are told the game's hidden cards so); else each player's bot is made by name."""
-    game = Game.new(rules, seed)
-    bots: list[Bot] = seat_bots(game) if seat_bots else [p.make() for p in players]
-    n = rules.players
-    decisions = [0] * n
-    think = [0.0] * n
-    step = 0
-    while game.phase != "finished":
-        seat = game.turn
-        assert seat is not None
-        obs = observe(game, seat)
-        t0 = time.perf_counter()
-        decision = bots[seat].decide(
-            obs, players[seat].budget, decision_seed(seed, seat, step)
-        )
-        think[seat] += (time.perf_counter() - t0) * 1000.0
-        decisions[seat] += 1
-        game.apply(seat, decision.action)
-        step += 1
-    return game_record(game, seed, players, deal, decisions, think)
-
-
-def game_record(
-    game: Game,
-    seed: int,
-    players: Sequence[Player],
-    deal: Any,
-    decisions: Sequence[int],
-    think: Sequence[float],
-) -> dict[str, Any]:
-    """The record of a finished game (the arena's, and a match's on the workers)."""
-    return {
-        "seed": seed,
-        "deal": seed if deal is None else deal,
-        "rules": game.rules.to_dict(),
-        "seats": [p.label for p in players],
-        "hands": [
-            {"cards": h["cards"], "bids": h["bids"], "tricks": h["tricks"], "points": h["points"]}
-            for h in game.history
-        ],
-        "scores": list(game.scores),
-        "winners": list(game.winners),
-        "decisions": list(decisions),
-        "think_ms": [round(t, 3) for t in think],
-    }
+        raise ValueError(_(roster.bad_budget, spec=repr(spec))) from None
 
 
 @dataclass(frozen=True)
 class ArenaGame:
     """One game of an arena run: a deal's seed, seated as one rotation of the line-up."""
 
-    rules: Rules
+    rules: Any
     seed: int
     players: tuple[Player, ...]
     deal: int
-
-
-def _run_task(task: ArenaGame) -> dict[str, Any]:
-    return play_game(task.rules, task.seed, task.players, task.deal)
 
 
 def distinct_rotations(lineup: Sequence[Player]) -> list[tuple[Player, ...]]:
@@ -199,7 +93,7 @@ def distinct_rotations(lineup: Sequence[Player]) -> list[tuple[Player, ...]]:
 
 
 def tasks_for(
-    rules: Rules, lineup: Sequence[Player], deals: int, seed: int, duplicate: bool = True
+    rules: Any, lineup: Sequence[Player], deals: int, seed: int, duplicate: bool = True
 ) -> list[ArenaGame]:
     """Every (deal, distinct rotation) game of an arena run, deal-major.
 
@@ -217,19 +111,39 @@ def tasks_for(
     return out
 
 
-def run_arena(
-    rules: Rules,
-    lineup: Sequence[Player],
-    deals: int,
-    seed: int = 0,
-    processes: int | None = None,
-    duplicate: bool = True,
-    progress: Callable[[int, int], None] | None = None,
-    play: Callable[[ArenaGame], dict[str, Any]] = _run_task,
-) -> tuple[list[BotStats], list[dict[str, Any]]]:
-    """Play ``deals`` deals (each once per distinct rotation); per-bot stats and records.
-    ``play`` plays one game of them (a module's function, sent to the other processes)."""
-    tasks = tasks_for(rules, lineup, deals, seed, duplicate)
-    records = list(on_cores(play, tasks, processes, progress, ordered=False))
-    records.sort(key=lambda r: (r["deal"], r["seats"]))
-    return summarize(records), records
+@dataclass(frozen=True)
+class Arena(Generic[Stats]):
+    """One game's arena: the seats' texts it reads, how it plays one game of a run and
+    records it (``play``, a module's function: it is sent to the other processes), and
+    what the records sum up to, per bot."""
+
+    roster: Roster
+    play: Callable[[ArenaGame], dict[str, Any]]
+    summarize: Callable[[list[dict[str, Any]]], list[Stats]]
+    #: Games sent to a process at a time (short games travel in bunches).
+    chunksize: int = 1
+
+    def parse_player(self, spec: str) -> Player:
+        return parse_player(spec, self.roster)
+
+    def run(
+        self,
+        rules: Any,
+        lineup: Sequence[Player],
+        deals: int,
+        seed: int = 0,
+        processes: int | None = None,
+        duplicate: bool = True,
+        progress: Callable[[int, int], None] | None = None,
+        play: Callable[[ArenaGame], dict[str, Any]] | None = None,
+    ) -> tuple[list[Stats], list[dict[str, Any]]]:
+        """Play ``deals`` deals (each once per distinct rotation, over the cores); per-bot
+        figures, and the records in the order of deal and seating. ``play`` plays each game
+        in place of the arena's own (a module's function too)."""
+        tasks = tasks_for(rules, lineup, deals, seed, duplicate)
+        play = play or self.play
+        records = list(
+            on_cores(play, tasks, processes, progress, ordered=False, chunksize=self.chunksize)
+        )
+        records.sort(key=lambda r: (r["deal"], r["seats"]))
+        return self.summarize(records), records

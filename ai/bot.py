@@ -1,21 +1,20 @@
-"""What every bot is: a decision from one seat's observation, within a budget.
+"""What every bot is, in every game: a decision from one seat's observation, within a budget.
 
-A bot is given an ``Observation`` (never the game), a ``Budget`` and a seed,
-and returns a ``Decision``: an action of ``engine.actions`` (the one int space
-of bids and cards) and, when asked, the analysis behind it (for each legal
-action, its share of the search and its mean hand score).  ``to_dict`` gives
-the JSON form, where a bid is its number of tricks and a card its code.  The
-same observation, budget and seed give the same decision, except that a time
-budget makes the amount of search depend on the machine.
+A bot gets an observation (never the game), a ``Budget`` and a seed, and returns a
+``Decision``: an action and, when asked, the analysis behind it (per legal action, its
+share of the search and the mean score it led to). The same three give the same decision,
+unless the budget is a time.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from engine.actions import Action, action_to_wire
-from engine.observation import Observation
+from engine.protocols import Action, Observation
+
+ObservationT_contra = TypeVar("ObservationT_contra", contravariant=True)
 
 
 @dataclass(frozen=True)
@@ -31,7 +30,7 @@ class Budget:
 
 @dataclass(frozen=True)
 class Level:
-    """A level users choose by name: a bot and its budget (for either game's bots)."""
+    """A level users choose by name: a bot and its budget."""
 
     name: str
     bot: str
@@ -41,19 +40,20 @@ class Level:
 
 @dataclass(frozen=True)
 class ActionStat:
-    """The search's opinion of one legal action."""
+    """The search's opinion of one legal action: its visits and the mean score it led to."""
 
     action: Action
     visits: int
     share: float
     mean_score: float
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, action_to_wire: Callable[[Action], Any], score_name: str) -> dict[str, Any]:
+        """As JSON: the action in its wire form, the mean score under the game's name."""
         return {
             "action": action_to_wire(self.action),
             "visits": self.visits,
             "share": round(self.share, 4),
-            "mean_score": round(self.mean_score, 3),
+            score_name: round(self.mean_score, 3),
         }
 
 
@@ -66,23 +66,24 @@ class Decision:
     iterations: int = 0
     elapsed_ms: float = 0.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, action_to_wire: Callable[[Action], Any], score_name: str) -> dict[str, Any]:
+        """As JSON (``BotKind.report`` gives each game's): actions in their wire form."""
         return {
             "action": action_to_wire(self.action),
-            "analysis": [a.to_dict() for a in self.analysis],
+            "analysis": [a.to_dict(action_to_wire, score_name) for a in self.analysis],
             "iterations": self.iterations,
             "elapsed_ms": round(self.elapsed_ms, 2),
         }
 
 
-class Bot(Protocol):
-    """The interface of every bot."""
+class Bot(Protocol[ObservationT_contra]):
+    """The interface of every bot, of the observation of its game."""
 
     name: str
 
     def decide(
         self,
-        obs: Observation,
+        obs: ObservationT_contra,
         budget: Budget | None = None,
         seed: int | None = None,
         analyse: bool = False,
@@ -91,6 +92,18 @@ class Bot(Protocol):
 
 def legal_actions(obs: Observation) -> list[Action]:
     """The observation's legal actions; refuses a seat that is not to move."""
-    if obs.turn != obs.seat or obs.seat is None:
+    if obs.seat is None or obs.turn != obs.seat or not obs.legal_actions:
         raise ValueError("the bot's seat is not the one to move")
-    return list(obs.legal)
+    return list(obs.legal_actions)
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat's bot in an arena or a match: a label for the tables, the bot, its budget and,
+    for a bot that reads models from a file (Pocha's reading of the bids), that file (None:
+    the shipped models)."""
+
+    label: str
+    bot: str
+    budget: Budget
+    reading_model: str | None = None

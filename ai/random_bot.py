@@ -1,11 +1,15 @@
-"""The random bot: a uniformly chosen legal action, the floor of strength."""
+"""The random bot of every game: a uniformly chosen legal action, the floor of strength.
+
+In Poch every bet amount it may pay is as likely as passing or any other, so it bets big
+and often: that is what a floor is.
+"""
 
 from __future__ import annotations
 
 import random
 
 from ai.bot import Budget, Decision, legal_actions
-from engine.observation import Observation
+from engine.protocols import Observation
 
 
 class RandomBot:
@@ -18,5 +22,4 @@ class RandomBot:
         seed: int | None = None,
         analyse: bool = False,
     ) -> Decision:
-        actions = legal_actions(obs)
-        return Decision(action=random.Random(seed).choice(actions))
+        return Decision(action=random.Random(seed).choice(legal_actions(obs)))

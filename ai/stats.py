@@ -1,6 +1,6 @@
 """Statistics of played games, per bot: the arena's and the matches' numbers.
 
-Input is game records (plain dicts, as ``ai.arena.play_game`` makes and the
+Input is game records (plain dicts, as ``ai.pocha.arena.play_game`` makes and the
 worker stores as JSON lines); output is, per bot, the mean score per hand with
 a 95% confidence interval, the win rate per game (a shared win counts as a
 fraction), the exact-bid rate, the mean bid beside the mean tricks taken (a

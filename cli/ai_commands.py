@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ai.stats import Difference, Standing
 
 # The self-play and the epochs the shipped model of card locations was trained with
-# (docs/model-card.md); here rather than in ai.location_training, which this module
+# (docs/model-card.md); here rather than in ai.pocha.location_training, which this module
 # imports only when the command runs.
 LOCATION_GAMES = 320
 LOCATION_EPOCHS = 4
@@ -186,9 +186,10 @@ def arena(
     plot: str | None,
 ) -> None:
     """Play bots against each other on duplicate deals and compare them."""
-    from ai.arena import distinct_rotations, parse_player, run_arena
+    from ai.arena import distinct_rotations
+    from ai.pocha.arena import parse_player, run_arena
     from engine.errors import InvalidRulesError
-    from engine.rules import Rules
+    from engine.pocha.rules import Rules
 
     if games is not None and hands is not None:
         raise click.UsageError("give --games (deals) or --hands, not both")
@@ -378,10 +379,10 @@ def yardstick(
 ) -> None:
     """Measure what hidden cards are worth: master's search told them (no bot may be; this
     is a yardstick, not a level) against a level, or in self-play, on pocha arena's deals."""
-    from ai.arena import run_arena
-    from ai.yardstick import play_told_game, told_lineup
+    from ai.pocha.arena import run_arena
+    from ai.pocha.yardstick import play_told_game, told_lineup
     from engine.errors import InvalidRulesError
-    from engine.rules import Rules
+    from engine.pocha.rules import Rules
 
     _check_plot(plot)
     rules, lineup = _rules_and_lineup(rules_json, players, Rules, InvalidRulesError,
@@ -435,7 +436,7 @@ def arena_poch(
 ) -> None:
     """Play Poch bots against each other on duplicate deals: chips won per deal."""
     from ai.poch.arena import chip_curves, parse_player, run_arena, standings
-    from engine.poch.errors import InvalidRulesError
+    from engine.errors import InvalidRulesError
     from engine.poch.rules import Rules
 
     _check_plot(plot)
@@ -519,7 +520,7 @@ def arena_poch(
 )
 def bench_ismcts(seconds: float, seed: int | None, playout: str) -> None:
     """ISMCTS iterations per second at the first card of 5- and 10-card hands."""
-    from ai.bench import run
+    from ai.pocha.bench import run
 
     for line in run(seconds=seconds, seed=seed, playout=playout):
         click.echo(line)
@@ -603,7 +604,7 @@ def _kept_or_played(
     "--out",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Where the weights go (default: the shipped ai/models/bid_model.npz); the "
+    help="Where the weights go (default: the shipped ai/pocha/models/bid_model.npz); the "
     "validation report goes beside them as .json.",
 )
 def train(
@@ -625,8 +626,8 @@ def train(
     import numpy as np
     from rich.progress import Progress
 
-    from ai.bid_model import MODEL_PATH
-    from ai.training import fit, generate
+    from ai.pocha.bid_model import MODEL_PATH
+    from ai.pocha.training import fit, generate
 
     started = time.perf_counter()
     with Progress(disable=not sys.stderr.isatty()) as bar:
@@ -694,7 +695,7 @@ def train(
     "--out",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Where the model goes (default: the shipped ai/models/bid_reading.json).",
+    help="Where the model goes (default: the shipped ai/pocha/models/bid_reading.json).",
 )
 def train_reading(
     games: int, seed: int, processes: int | None, data: str | None, out: str | None
@@ -705,8 +706,8 @@ def train_reading(
     import time
     from pathlib import Path
 
-    from ai.reading import MODEL_PATH
-    from ai.reading_training import BID_ITERATIONS, fit, generate
+    from ai.pocha.reading import MODEL_PATH
+    from ai.pocha.reading_training import BID_ITERATIONS, fit, generate
 
     def load(path: str) -> list[dict[str, Any]]:
         with open(path) as f:
@@ -767,7 +768,7 @@ def train_reading(
     "--out",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Where the model goes (default: the shipped ai/models/location.npz).",
+    help="Where the model goes (default: the shipped ai/pocha/models/location.npz).",
 )
 def train_location(
     games: int,
@@ -785,8 +786,8 @@ def train_location(
 
     import numpy as np
 
-    from ai.location import MODEL_PATH
-    from ai.location_training import BID_ITERATIONS, PLAY_ITERATIONS, fit, generate
+    from ai.pocha.location import MODEL_PATH
+    from ai.pocha.location_training import BID_ITERATIONS, PLAY_ITERATIONS, fit, generate
 
     def load(path: str) -> dict[str, np.ndarray]:
         with np.load(path) as f:
@@ -871,7 +872,7 @@ def calibrate(
 
     from rich.progress import Progress
 
-    from ai.calibration import calibrate as run_calibration
+    from ai.pocha.calibration import calibrate as run_calibration
 
     try:
         counts = [int(p) for p in players.split(",") if p.strip()]
@@ -916,15 +917,15 @@ def calibrate(
 
 
 @click.command("decisions")
-@click.option("--level", default="expert", show_default=True, help="A level (ai.levels).")
+@click.option("--level", default="expert", show_default=True, help="A level (ai.pocha.levels).")
 @click.option("--games", type=click.IntRange(1), default=1, show_default=True,
               help="Classic 4-player games, the level in every seat.")  # fmt: skip
 @click.option("--seed", type=int, default=1, show_default=True)
 def bench_decisions(level: str, games: int, seed: int) -> None:
     """A level's time per decision over whole games in one process: mean, p50, p90, p99
     and max, every decision counted (forced ones too)."""
-    from ai.bench import decision_times, percentiles
-    from ai.levels import LEVELS
+    from ai.pocha.bench import decision_times, percentiles
+    from ai.pocha.levels import LEVELS
 
     if level not in LEVELS:
         raise click.BadParameter(f"the levels are {', '.join(LEVELS)}", param_hint="--level")
@@ -992,7 +993,7 @@ def arena_openspiel(
     the 40-card deck, Pocha's scoring), one of ours against three of theirs on duplicate
     deals: the difference per deal with its 95% interval."""
     try:
-        from ai.openspiel_match import PARAMS, equal_iterations, run_match
+        from ai.pocha.openspiel_match import PARAMS, equal_iterations, run_match
     except ImportError as exc:  # pragma: no cover - the research extra is missing
         raise click.ClickException(f"{exc}: install pocha[research]") from exc
 

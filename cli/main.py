@@ -61,7 +61,7 @@ def bench() -> None:
 @click.option("--seed", type=int, default=None, help="Seed for the random deals and plays.")
 def bench_engine(seconds: float, seed: int | None) -> None:
     """Play random legal hands through the engine and report hands per second."""
-    engine_bench = _load("engine.bench")
+    engine_bench = _load("engine.pocha.bench")
     _echo_lines(engine_bench.run(seconds=seconds, seed=seed))
 
 
@@ -265,7 +265,7 @@ def bench_queue(
         _echo_lines(queue_bench.run(seconds=seconds, producers=producers, workers=workers,
                                     fork=bool(fork)))  # fmt: skip
         return
-    if level not in _load("ai.levels").LEVELS:
+    if level not in _load("ai.pocha.levels").LEVELS:
         raise click.BadParameter(f"unknown level {level!r}", param_hint="--turns")
     _echo_lines(queue_bench.run_turns(level=level, games=games, seconds=seconds,
                                       workers=workers, fork=fork is not False))  # fmt: skip

@@ -29,10 +29,9 @@ import redis
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
+import engine.poch.position
 from ai.bot import Budget
-from ai.games import decide_in, levels_of
-from ai.levels import decide
-from ai.poch import levels as poch_levels
+from ai.registry import BOT_KINDS, decide_in, levels_of
 from core.admission import UNBOUNDED, Admission, left_queue
 from core.bot_metrics import record_decision
 from core.bots import bot_seed
@@ -49,10 +48,9 @@ from core.queues import (
 )
 from core.turns import store_for
 from engine.errors import InvalidStateError
-from engine.games import POCH, POCHA, kind_of
 from engine.i18n import _
-from engine.poch import position as poch_position
-from engine.position import position_from_dict
+from engine.pocha.position import position_from_dict
+from engine.registry import POCH, POCHA, kind_of
 
 KINDS = ("hint", "ai_move")
 DEFAULT_LEVEL = "hard"
@@ -87,7 +85,7 @@ class Thinking:
         return "ismcts" if self.custom else self.level or DEFAULT_LEVEL
 
     def decide_args(self) -> tuple[str, Budget | None]:
-        """The `level` and `budget` arguments of `ai.levels.decide`."""
+        """The `level` and `budget` arguments of `ai.bot.BotKind.decide`."""
         return ("ismcts", self.budget) if self.custom else (self.label, None)
 
     def to_kwargs(self) -> dict[str, Any]:
@@ -235,7 +233,7 @@ def think_move(
         thinking = replace(thinking, game=POCH)
     try:
         if poch:
-            poch_obs = poch_position.position_from_dict(position)
+            poch_obs = engine.poch.position.position_from_dict(position)
         else:
             obs = position_from_dict(position)
     except InvalidStateError as exc:
@@ -256,11 +254,11 @@ def think_move(
                     levels=", ".join(levels_of(POCH)),
                 )
             )
-        report = poch_levels.decide(poch_obs, name, seed=seed, budget=budget, analyse=True)
-        decided, seat = report.to_dict(), poch_obs.seat
+        report = BOT_KINDS[POCH].decide(poch_obs, name, seed=seed, budget=budget, analyse=True)
+        decided, seat = BOT_KINDS[POCH].report(report), poch_obs.seat
     else:
-        pocha = decide(obs, name, seed=seed, budget=budget, analyse=True)
-        decided, seat = pocha.to_dict(), obs.seat
+        pocha = BOT_KINDS[POCHA].decide(obs, name, seed=seed, budget=budget, analyse=True)
+        decided, seat = BOT_KINDS[POCHA].report(pocha), obs.seat
     if connection is not None:
         record_decision(connection, "ai_move", thinking.label, time.perf_counter() - started)
     return {

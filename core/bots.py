@@ -24,16 +24,16 @@ from typing import Protocol
 
 import redis
 
-from ai.games import decide_in, levels_of
+from ai.registry import decide_in, levels_of
 from core.admission import ThinkPurse
 from core.bot_metrics import record_decision
 from core.errors import Conflict, GameNotFound, StaleVersion
 from core.redises import Connections, redises_of
 from core.store import GameStore, OwedTask, OwedTaskMaker, StoredGame
 from core.tasks import owed_work, schedule_turn
-from engine.actions import Action
-from engine.errors import PochaError
-from engine.games import kind_of
+from engine.errors import GameError
+from engine.pocha.actions import Action
+from engine.registry import kind_of
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ def play_bot_turn(
     except (Conflict, StaleVersion, GameNotFound):
         record_decision(store.redis, "turn", level, thought)
         return None
-    except PochaError:
+    except GameError:
         # The bot chose a move the engine refuses: a bot bug, so log it and let the
         # fallback bot play this turn rather than leave the game stuck.
         log.exception("bot in seat %s of game %s chose a refused move", seat, game_id)

@@ -2,7 +2,7 @@
 
 `GameService` creates games, says who a token belongs to, applies a seat's bid or card,
 hands turns to the bot runner, and builds every view a response carries. A view is
-`engine.observation.observe(game, seat)` (`view_of`), so a response can never hold another
+`engine.pocha.observation.observe(game, seat)` (`view_of`), so a response can never hold another
 seat's cards; the spectator's view is `observe(game, None)`. Beside it a view says what the
 rules make of that observation, so that no client has to know them: the seat winning the
 trick on the table, which tiebreak hand this is, and, on the seat's turn, why the engine
@@ -18,7 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ai.games import levels_of
+import engine.poch.actions
+import engine.poch.cards
+import engine.poch.game
+from ai.registry import levels_of
 from core.bots import BotRunner
 from core.errors import (
     Conflict,
@@ -42,20 +45,17 @@ from core.store import (
     client_hash,
 )
 from core.tables import DEFAULT_STAND_IN, LOBBY_AWAY_SECONDS, TableService, seat_info, table_of
-from engine.actions import Action, WireAction, action_from_wire
-from engine.cards import codes, parse_card
-from engine.errors import InvalidBidError, InvalidRulesError, PochaError
-from engine.game import Game
-from engine.games import DEFAULT_GAME, KINDS, POCH, POCHA, AnyGame, GameKind
+from engine.errors import GameError, InvalidBidError, InvalidRulesError
 from engine.i18n import _
-from engine.legality import explain_illegal
-from engine.observation import observe
-from engine.poch import actions as poch_actions
-from engine.poch.cards import parse_card as parse_poch_card
 from engine.poch.cards import parse_suit
-from engine.poch.game import Game as PochGame
-from engine.rules import DEFAULT_TURN_SECONDS
-from engine.tricks import trick_winner
+from engine.pocha.actions import Action, WireAction, action_from_wire
+from engine.pocha.cards import codes, parse_card
+from engine.pocha.game import Game
+from engine.pocha.legality import explain_illegal
+from engine.pocha.observation import observe
+from engine.pocha.tricks import trick_winner
+from engine.protocols import DEFAULT_TURN_SECONDS
+from engine.registry import DEFAULT_GAME, KINDS, POCH, POCHA, AnyGame, GameKind
 
 # Observation fields a view does not repeat: the format tag is the engine's storage
 # detail, and the score sheet of past hands is served by `history`.
@@ -76,7 +76,7 @@ def view_of(game: AnyGame, seat: int | None) -> dict[str, Any]:
     """What `seat` (None: a spectator) sees of `game`: its observation as JSON, less what
     views leave out, with (in Pocha) `winning`, `tiebreak_hand` and, in a seat's `you`,
     `refused`."""
-    if isinstance(game, PochGame):
+    if isinstance(game, engine.poch.game.Game):
         return poch_view_of(game, seat)
     observation = observe(game, seat)
     view = observation.to_dict()
@@ -92,7 +92,7 @@ def view_of(game: AnyGame, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def poch_view_of(game: PochGame, seat: int | None) -> dict[str, Any]:
+def poch_view_of(game: engine.poch.game.Game, seat: int | None) -> dict[str, Any]:
     """What `seat` sees of a Poch game: its observation as JSON, with what only that seat
     sees (its hand and, on its turn, its legal actions) in `you`, as Pocha's views have it."""
     view = KINDS[POCH].observe(game, seat)
@@ -114,17 +114,17 @@ POCH_DECISIONS = ("bet", "play", "suit")
 def read_move(game: AnyGame, move: WireAction, decision: str) -> Action:
     """The action `move` names, sent to `decision`'s endpoint of `game`: `WrongGame` when
     that game makes no such decision, the engine's typed error when `move` names none."""
-    if not isinstance(game, PochGame):
+    if not isinstance(game, engine.poch.game.Game):
         if decision not in POCHA_DECISIONS:
             raise WrongGame("pocha", decision)
         return action_from_wire(move)
     if decision not in POCH_DECISIONS:
         raise WrongGame("poch", decision)
     if decision == "play":
-        return parse_poch_card(move)
+        return engine.poch.cards.parse_card(move)
     if decision == "suit":
-        return poch_actions.SUIT_BASE + parse_suit(move)
-    return poch_actions.action_from_wire(move)
+        return engine.poch.actions.SUIT_BASE + parse_suit(move)
+    return engine.poch.actions.action_from_wire(move)
 
 
 def refused(game: Game, seat: int) -> list[dict[str, Any]]:
@@ -181,7 +181,7 @@ class GameService:
         a table (with a code; in the lobby if `listed`) until people take them. With two
         people or more, their turns are timed (`turn_seconds`, `DEFAULT_TURN_SECONDS`
         unless the rules say) and a stand-in bot of `stand_in_level` plays a turn whose
-        clock runs out. `game_name`: the game (`engine.games.KINDS`), Pocha unless named.
+        clock runs out. `game_name`: the game (`engine.registry.KINDS`), Pocha unless named.
         `holder`: the client address making it (given with the rate limits on), whose
         listed tables the lobby caps and whose think budget its bots and stand-in spend
         (`core.bots`); such a game's bots think at most `PUBLIC_DECISION_SECONDS` a
@@ -305,7 +305,7 @@ class GameService:
         game = record.game
         view = view_of(game, seat)
         now = time.time()
-        poch = isinstance(game, PochGame)
+        poch = isinstance(game, engine.poch.game.Game)
         if record.waiting:
             # Nobody sees a card before the game starts (the deal is made already).
             view["phase"] = "waiting"
@@ -340,7 +340,7 @@ class GameService:
         record = self.store.load(game_id)
         game = record.game
         now = time.time()
-        if isinstance(game, PochGame):
+        if isinstance(game, engine.poch.game.Game):
             return {
                 "game": POCH,
                 "id": record.id,
@@ -398,7 +398,7 @@ class GameService:
                 outcome = self.store.apply_kept(
                     kept, seat, action, owed_task=self.bots.owed_turn, counters=counters
                 )
-            except (PochaError, WrongGame):
+            except (GameError, WrongGame):
                 outcome = None
             if isinstance(outcome, AppliedAction):
                 applied = outcome
@@ -428,7 +428,7 @@ class GameService:
                 )
             try:
                 action = read_move(record.game, move, decision)
-            except PochaError:
+            except GameError:
                 # A code that is no card is refused where the engine refuses one, after
                 # the game, the token, the version, the turn and the phase.
                 record.game.check_turn(seat, playing=decision == "play")

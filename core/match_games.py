@@ -7,7 +7,7 @@ arena's games (`tasks_for`: the deals, the duplicate seatings), how a game is pl
 bots, observations and decision seeds, exactly as its arena plays), its record and its
 per-bot summary, and what its decisions cost, for the CPU estimate.
 
-- Pocha (`ai.arena`, `ai.stats`): a game is the whole game of the rules' schedule; each
+- Pocha (`ai.pocha.arena`, `ai.stats`): a game is the whole game of the rules' schedule; each
   deal is played once per distinct rotation of the line-up; the summary is the mean score
   per hand.
 - Poch (`ai.poch.arena`): a game is one deal (a one-deal game, as the arena plays it);
@@ -21,25 +21,26 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ai import arena as pocha_arena
-from ai import levels as pocha_levels
-from ai import stats as pocha_stats
+import ai.poch.arena
+import ai.poch.ismcts
+import ai.poch.levels
+import ai.pocha.arena
+import ai.pocha.ismcts
+import ai.pocha.levels
+import engine.poch.game
+import engine.poch.observation
+import engine.poch.rules
+import engine.pocha.game
+import engine.pocha.observation
+import engine.pocha.rules
+from ai.arena import tasks_for
 from ai.bot import Budget
-from ai.ismcts import DEFAULT_ITERATIONS as POCHA_ISMCTS_ITERATIONS
-from ai.poch import arena as poch_arena
-from ai.poch import levels as poch_levels
-from ai.poch.ismcts import DEFAULT_ITERATIONS as POCH_ISMCTS_ITERATIONS
-from engine import rules as pocha_rules
-from engine.game import Game as PochaGame
-from engine.games import POCH, POCHA
-from engine.observation import observe as pocha_observe
-from engine.poch import rules as poch_rules
-from engine.poch.game import Game as PochGame
-from engine.poch.observation import observe as poch_observe
+from ai.registry import BOT_KINDS
+from engine.registry import POCH, POCHA
 
 
 class Seat(Protocol):
-    """A seat's bot, as either arena parses it (`ai.arena.Player`, `ai.poch.arena.Player`)."""
+    """A seat's bot, as either arena parses it (`ai.bot.Player`)."""
 
     @property
     def label(self) -> str: ...
@@ -50,7 +51,7 @@ class Seat(Protocol):
 
 
 class ArenaTask(Protocol):
-    """One game of an arena run (`ai.arena.ArenaGame`, or the Poch arena's `_Task`)."""
+    """One game of an arena run (`ai.arena.ArenaGame`)."""
 
     @property
     def rules(self) -> Any: ...
@@ -103,12 +104,12 @@ class MatchKind:
     rule_based_seconds: Callable[[str], float]
 
 
-def _pocha_decisions(rules: pocha_rules.Rules) -> int:
+def _pocha_decisions(rules: engine.pocha.rules.Rules) -> int:
     """Bids and cards of one game's scheduled hands."""
     return sum(rules.players * (cards + 1) for cards in rules.hand_sizes)
 
 
-def _poch_decisions(rules: poch_rules.Rules) -> int:
+def _poch_decisions(rules: engine.poch.rules.Rules) -> int:
     """A deal's decisions: a bet or pass per seat, the start card and at most two suits
     chosen (the last suit runs by itself)."""
     return rules.players + 3
@@ -121,34 +122,26 @@ def distinct_seatings(seats: Sequence[str]) -> int:
     return len({tuple(seats[(s - r) % n] for s in range(n)) for r in range(n)})
 
 
-def _pocha_summary(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [s.to_dict() for s in pocha_stats.summarize(records)]
-
-
-def _poch_summary(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [s.to_dict() for s in poch_arena.summarize(records)]
-
-
 MATCH_KINDS: dict[str, MatchKind] = {
     POCHA: MatchKind(
         name=POCHA,
-        rules_from_dict=pocha_rules.Rules.from_dict,
+        rules_from_dict=engine.pocha.rules.Rules.from_dict,
         rules_to_dict=lambda rules: rules.to_dict(),
-        parse_player=pocha_arena.parse_player,
-        tasks_for=pocha_arena.tasks_for,
+        parse_player=ai.pocha.arena.parse_player,
+        tasks_for=tasks_for,
         seatings=distinct_seatings,
         game_rules=lambda rules: rules,
         deals_per_game=None,  # the rules' schedule
-        new_game=PochaGame.new,
-        game_from_dict=PochaGame.from_dict,
-        make_bot=pocha_levels.make_bot,
-        observe=pocha_observe,
-        decision_seed=pocha_arena.decision_seed,
-        record=pocha_arena.game_record,
-        summarize=_pocha_summary,
+        new_game=engine.pocha.game.Game.new,
+        game_from_dict=engine.pocha.game.Game.from_dict,
+        make_bot=ai.pocha.levels.make_bot,
+        observe=engine.pocha.observation.observe,
+        decision_seed=ai.pocha.arena.decision_seed,
+        record=ai.pocha.arena.game_record,
+        summarize=BOT_KINDS[POCHA].summarize,
         decisions_per_game=_pocha_decisions,
         searches=lambda bot: bot.startswith("ismcts") or bot == "learned",
-        default_iterations=POCHA_ISMCTS_ITERATIONS,
+        default_iterations=ai.pocha.ismcts.DEFAULT_ITERATIONS,
         # A typical machine's ISMCTS speed (timeouts assume a slower one); the rule-based
         # bots take well under a millisecond, bookkeeping included.
         iterations_per_second=10_000,
@@ -156,23 +149,23 @@ MATCH_KINDS: dict[str, MatchKind] = {
     ),
     POCH: MatchKind(
         name=POCH,
-        rules_from_dict=poch_rules.Rules.from_dict,
+        rules_from_dict=engine.poch.rules.Rules.from_dict,
         rules_to_dict=lambda rules: rules.to_dict(),
-        parse_player=poch_arena.parse_player,
-        tasks_for=poch_arena.tasks_for,
+        parse_player=ai.poch.arena.parse_player,
+        tasks_for=tasks_for,
         seatings=distinct_seatings,
-        game_rules=poch_arena.one_deal,
+        game_rules=ai.poch.arena.one_deal,
         deals_per_game=1,
-        new_game=PochGame.new,
-        game_from_dict=PochGame.from_dict,
-        make_bot=poch_levels.make_bot,
-        observe=poch_observe,
-        decision_seed=poch_arena.decision_seed,
-        record=poch_arena.deal_record,
-        summarize=_poch_summary,
+        new_game=engine.poch.game.Game.new,
+        game_from_dict=engine.poch.game.Game.from_dict,
+        make_bot=ai.poch.levels.make_bot,
+        observe=engine.poch.observation.observe,
+        decision_seed=ai.poch.arena.decision_seed,
+        record=ai.poch.arena.deal_record,
+        summarize=BOT_KINDS[POCH].summarize,
         decisions_per_game=_poch_decisions,
         searches=lambda bot: bot == "ismcts",
-        default_iterations=POCH_ISMCTS_ITERATIONS,
+        default_iterations=ai.poch.ismcts.DEFAULT_ITERATIONS,
         # docs/poch.md: 400 iterations in about 100 ms, the heuristic 2-4 ms a decision.
         iterations_per_second=4_000,
         rule_based_seconds=lambda bot: 0.005 if bot == "heuristic" else 0.001,

@@ -4,7 +4,7 @@ arena's statistics.
 `create_match` checks a match (the game, bots per seat in the arena's syntax, games, rules,
 seed, duplicate deals), refuses one that would cost more CPU than allowed, stores it and
 fans out one task per game on the low-priority queue. The deals and seatings are the game's
-arena's own (`ai.arena.tasks_for`, `ai.poch.arena.tasks_for`), and each game is played
+arena's own (`ai.arena.tasks_for`), and each game is played
 exactly as that arena plays it (same bots, budgets and decision seeds), so a match's records
 are arena records and the arena's summary makes the per-bot figures. What differs between
 the games is reached through `core.match_games.MatchKind`; everything here serves both.
@@ -49,8 +49,8 @@ from core.queues import (
 from core.redises import Connections, redises_of
 from core.tasks import Task, finish, resubmit, submit_new, text
 from engine.errors import InvalidRulesError
-from engine.games import DEFAULT_GAME, POCHA
 from engine.i18n import _
+from engine.registry import DEFAULT_GAME, POCHA
 
 MAX_GAMES = 1000
 #: What a match may cost at most, in estimated CPU hours of thinking (POCHA_MATCH_MAX_CPU_HOURS).
@@ -90,7 +90,7 @@ class MatchSpec:
 
     seats: tuple[str, ...]
     games: int
-    rules: Any  # the game's rules (`engine.rules.Rules`, `engine.poch.rules.Rules`)
+    rules: Any  # the game's rules (`engine.pocha.rules.Rules`, `engine.poch.rules.Rules`)
     seed: int
     duplicate: bool
     game: str = POCHA
@@ -316,7 +316,7 @@ def load_spec(connection: Connections, match_id: str) -> MatchSpec | None:
 
 
 class MatchGame:
-    """A game of the match in progress: its arena's loop (`ai.arena.play_game`,
+    """A game of the match in progress: its arena's loop (`ai.pocha.arena.play_game`,
     `ai.poch.arena.play_deal`), able to stop and resume (bots keep no state between
     decisions, so a resumed game plays on the same)."""
 

@@ -34,7 +34,7 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from ai.bot import Budget
-from ai.games import LEVELS
+from ai.registry import LEVELS
 from core.redises import Connections, redises_of
 
 TURNS = "pocha-turns"

@@ -67,15 +67,15 @@ from core.keys import (
     table_key,
 )
 from core.redises import is_cluster, queue_urls_of
-from engine.actions import Action
-from engine.game import Event
-from engine.games import AnyGame, game_from_dict, kind_of
 from engine.i18n import _
-from engine.rules import MAX_PLAYERS
+from engine.pocha.actions import Action
+from engine.pocha.game import Event
+from engine.pocha.rules import MAX_PLAYERS
+from engine.registry import AnyGame, game_from_dict, kind_of
 
 #: A read of the lobby looks at most this many times the tables it shows (`GameStore.lobby`).
 LOBBY_READ_FACTOR = 4
-#: The most seats a game has (engine.rules.MAX_PLAYERS): one presence field each.
+#: The most seats a game has (engine.pocha.rules.MAX_PLAYERS): one presence field each.
 MAX_SEATS = MAX_PLAYERS
 
 
@@ -1071,7 +1071,7 @@ class GameStore:
         owed_task: OwedTaskMaker | None = None,
         stand_in: bool = False,
     ) -> AppliedAction:
-        """Apply `seat`'s action (`engine.actions`: a bid or a card) atomically and return
+        """Apply `seat`'s action (`engine.pocha.actions`: a bid or a card) atomically and return
         the new game.
 
         `expected_version`: refuse with `StaleVersion` unless the game is at this version
@@ -1079,7 +1079,7 @@ class GameStore:
         as the caller already loaded it, to save a round trip; it is consumed (its game is
         changed). `owed_task`: when the move leaves a bot to act, what to register with it
         (see `OwedTask`), given the game and its new version. Raises the engine's
-        `PochaError` for a refused move (nothing is written), `Conflict` when another
+        `GameError` for a refused move (nothing is written), `Conflict` when another
         write landed between the read and this one, and `GameNotFound`. `stand_in`: the
         table's stand-in plays the move for the person in `seat` (see `_move`).
         """
@@ -1127,7 +1127,7 @@ class GameStore:
         never written over: then nothing is written and the stored game comes back
         instead (as `load(history=False, consume=True)` would give it, the counts already
         taken), for the caller to decide the move again on it. Raises the engine's
-        `PochaError` for a move the kept game refuses (nothing is counted or written: the
+        `GameError` for a move the kept game refuses (nothing is counted or written: the
         caller must decide again on a fresh read), the counter's error over a limit, and
         `GameNotFound`."""
         game_id = record.id

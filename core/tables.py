@@ -38,8 +38,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ai.games import levels_of
-from ai.levels import LEVELS
+from ai.pocha.levels import LEVELS
+from ai.registry import levels_of
 from core.errors import (
     Conflict,
     Forbidden,
@@ -65,8 +65,8 @@ from core.store import (
     hash_token,
     with_seat,
 )
-from engine.games import kind_of
 from engine.i18n import _
+from engine.registry import kind_of
 
 if TYPE_CHECKING:
     from core.games import GameService

@@ -1,18 +1,16 @@
-"""Typed errors of the engine, each with a stable machine code.
-
-Every refused action raises one of these before anything changes, so a caller
-can show the message to a person as it is ("you must beat the O7: you hold
-O12") and trust that the game is untouched.  ``code`` is the machine code the
-HTTP API returns; ``rule`` names the obligation that was broken, if any.
+"""Typed errors of every game's engine, each with a stable machine code (``code``) for the
+HTTP API and, where an obligation was broken, its ``rule``. Every refused action raises
+one of these before anything changes, so its message can be shown to a person as it is
+and the game is untouched. A game may add its own beneath them (Poch's ``InvalidSuitError``).
 """
 
 from __future__ import annotations
 
 
-class PochaError(Exception):
-    """Base of every error the engine raises on purpose."""
+class GameError(Exception):
+    """Base of every error a game's engine raises on purpose."""
 
-    code = "pocha_error"
+    code = "game_error"
 
     def __init__(self, message: str, *, rule: str | None = None) -> None:
         super().__init__(message)
@@ -20,7 +18,7 @@ class PochaError(Exception):
         self.rule = rule
 
 
-class InvalidRulesError(PochaError, ValueError):
+class InvalidRulesError(GameError, ValueError):
     """A rule option has a value that is not allowed; the message names it."""
 
     code = "invalid_rules"
@@ -30,13 +28,13 @@ class InvalidRulesError(PochaError, ValueError):
         self.option = option
 
 
-class InvalidCardError(PochaError, ValueError):
+class InvalidCardError(GameError, ValueError):
     """A string that is not a card code."""
 
     code = "invalid_card"
 
 
-class IllegalActionError(PochaError):
+class IllegalActionError(GameError):
     """An action the rules do not allow now."""
 
     code = "illegal_move"
@@ -47,8 +45,8 @@ class NotYourTurnError(IllegalActionError):
 
 
 class WrongPhaseError(IllegalActionError):
-    """A bid while cards are being played, a card during bidding, or any
-    action after the game is over."""
+    """An action of another phase (a bid while cards are being played, a card during
+    bidding), or any action after the game is over."""
 
     code = "wrong_phase"
 
@@ -63,7 +61,7 @@ class IllegalCardError(IllegalActionError):
     code = "illegal_move"
 
 
-class InvalidStateError(PochaError, ValueError):
-    """A stored or submitted state that cannot be a Pocha position."""
+class InvalidStateError(GameError, ValueError):
+    """A stored or submitted state that cannot be a position of the game."""
 
     code = "invalid_state"

@@ -1,7 +1,7 @@
 """Every error the service reports, and the one function that turns any of them into JSON.
 
 Code below the views raises `ServiceError` subclasses (they carry an HTTP status and a
-stable machine code) or lets the engine's `PochaError` through; neither knows Flask, so the
+stable machine code) or lets the engine's `GameError` through; neither knows Flask, so the
 store and the bot runner can be used from an RQ job as they are. `register_error_handlers`
 makes every 4xx and 5xx, from our code, flask-smorest, webargs or werkzeug, leave as one
 shape: flask-smorest's `code`/`status`/`message`/`errors` plus `error`, the machine code.
@@ -20,7 +20,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
 from core.errors import REDIS_DOWN, ServiceError, is_store_full
-from engine.errors import PochaError
+from engine.errors import GameError
 from engine.i18n import N_, _
 from service.i18n import request_language, translate_known, translate_tree
 
@@ -259,7 +259,7 @@ def _from_service_error(exc: ServiceError) -> Response:
     return error_response(exc.status, exc.error, exc.message, exc.errors, headers, **exc.extra)
 
 
-def _from_engine_error(exc: PochaError) -> Response:
+def _from_engine_error(exc: GameError) -> Response:
     status = ENGINE_STATUS.get(exc.code)
     if status is None:
         # invalid_state and anything new: a stored game the engine refuses is our fault.
@@ -290,5 +290,5 @@ def register_error_handlers(app: Flask) -> None:
     """Route every exception through `error_response` (call after flask-smorest's Api)."""
     app.register_error_handler(HTTPException, _from_http_exception)
     app.register_error_handler(ServiceError, _from_service_error)
-    app.register_error_handler(PochaError, _from_engine_error)
+    app.register_error_handler(GameError, _from_engine_error)
     app.register_error_handler(Exception, _from_unexpected)

@@ -125,10 +125,10 @@ def _play_games(
 ) -> None:
     """One client thread: whole games, one after another, until `deadline`; moves made
     after `start` are timed."""
-    from engine.actions import bid_of, is_bid
-    from engine.cards import card_code
-    from engine.game import Game
-    from engine.rules import Rules
+    from engine.pocha.actions import bid_of, is_bid
+    from engine.pocha.cards import card_code
+    from engine.pocha.game import Game
+    from engine.pocha.rules import Rules
 
     rng = random.Random(seed)
     connection = _Connection(port)

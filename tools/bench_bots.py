@@ -26,14 +26,14 @@ import redis
 from rq import Worker
 
 from ai.bot import Budget
-from ai.levels import LEVELS
+from ai.pocha.levels import LEVELS
 from core.advice import Thinking, ask_move, wait_for_report
 from core.matches import check_match, create_match, match_report
 from core.queues import connect
-from engine.game import Game
-from engine.observation import observe
-from engine.position import position_of
-from engine.rules import Rules
+from engine.pocha.game import Game
+from engine.pocha.observation import observe
+from engine.pocha.position import position_of
+from engine.pocha.rules import Rules
 from tools.embedded_redis import RedisServer
 from tools.processes import die_with_parent, stop_processes
 

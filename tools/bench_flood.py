@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.actions import action_to_wire
+from engine.pocha.actions import action_to_wire
 from tools.embedded_redis import free_port
 from tools.processes import die_with_parent, stop_processes
 from tools.soak import EventLog, LogViolation

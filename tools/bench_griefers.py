@@ -86,7 +86,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from engine.actions import action_to_wire
+from engine.pocha.actions import action_to_wire
 from tools.bench_api import _Connection
 from tools.bench_flood import _Clock, _events, _percentile, _ready, _request
 from tools.embedded_redis import free_port
@@ -454,7 +454,7 @@ class LeaveSpam(_Flood):
 def heavy_levels() -> list[str]:
     """The levels heavier than the person's bots, heaviest first (by the milliseconds their
     budget may think a decision, then its iterations)."""
-    from ai.levels import LEVELS
+    from ai.pocha.levels import LEVELS
 
     def weight(name: str) -> tuple[float, int]:
         budget = LEVELS[name].budget
@@ -466,7 +466,7 @@ def heavy_levels() -> list[str]:
 def heavy_bodies(level: str) -> dict[str, dict[str, Any]]:
     """The two heavy games at `level`, by kind: 8 bots over the longest schedule, and 8
     people on the shortest clock with stand-ins, over the same schedule."""
-    from engine.rules import MAX_SCHEDULE_HANDS, TURN_SECONDS, Rules
+    from engine.pocha.rules import MAX_SCHEDULE_HANDS, TURN_SECONDS, Rules
 
     players = 8
     most = max(Rules.from_dict({"players": players}).hand_sizes)

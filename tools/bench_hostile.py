@@ -255,8 +255,8 @@ class _Feeder:
     """Plays the streamed games, one move at a time, `rate` moves a second in all."""
 
     def __init__(self, port: int, games: list[tuple[str, int, list[str]]], rate: float) -> None:
-        from engine.game import Game
-        from engine.rules import Rules
+        from engine.pocha.game import Game
+        from engine.pocha.rules import Rules
 
         self.port = port
         self.rate = rate
@@ -278,8 +278,8 @@ class _Feeder:
         self._thread.join()
 
     def _run(self) -> None:
-        from engine.actions import bid_of, is_bid
-        from engine.cards import card_code
+        from engine.pocha.actions import bid_of, is_bid
+        from engine.pocha.cards import card_code
 
         rng = random.Random(7)
         connection = _Connection(self.port)

@@ -21,8 +21,8 @@ from core.queues import Timing
 from core.redises import Redises, connect_store
 from core.store import GameStore
 from core.tasks import owed_work, sweep
-from engine.game import Game
-from engine.rules import Rules
+from engine.pocha.game import Game
+from engine.pocha.rules import Rules
 from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer
 

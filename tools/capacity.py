@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from core.tasks import RESULT_TTL
-from engine.rules import Rules
+from engine.pocha.rules import Rules
 
 
 def turns_per_game(players: int, schedule: str = "classic") -> int:

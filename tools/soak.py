@@ -213,7 +213,7 @@ def _clockless(view: dict[str, Any]) -> dict[str, Any]:
 
 def _history(game: Any) -> list[dict[str, Any]]:
     """The score sheet of a game as the API's history gives it."""
-    from engine.observation import observe
+    from engine.pocha.observation import observe
 
     history: list[dict[str, Any]] = observe(game, None).to_dict()["history"]
     return history
@@ -241,8 +241,8 @@ class EventLog:
     one the replica produced for that move, at its version."""
 
     def __init__(self, rules: dict[str, Any], players: int, seed: int) -> None:
-        from engine.game import Game
-        from engine.rules import Rules
+        from engine.pocha.game import Game
+        from engine.pocha.rules import Rules
 
         self.replica = Game.new(Rules.from_dict({**rules, "players": players}), seed)
         self.events: list[dict[str, Any]] = []
@@ -258,8 +258,8 @@ class EventLog:
 
     def add(self, event: dict[str, Any]) -> int | None:
         """Check and apply the next event; the seat that moved, if it is a move."""
-        from engine.actions import action_from_wire
-        from engine.errors import PochaError
+        from engine.errors import GameError
+        from engine.pocha.actions import action_from_wire
 
         seq = event.get("seq")
         if seq != len(self.events) + 1:
@@ -282,7 +282,7 @@ class EventLog:
         move = event["bid"] if event["type"] == "bid" else event["card"]
         try:
             produced = [_plain(e) for e in self.replica.apply(seat, action_from_wire(move))]
-        except PochaError as exc:
+        except GameError as exc:
             # A turn played twice, or a move nobody could make: the log is wrong.
             raise LogViolation(f"seq {seq}: the engine refuses it: {exc}") from exc
         if produced[0] != body:

@@ -1,7 +1,5 @@
-"""Bots for Poch (``engine.poch``), built as the Pocha bots of ``ai`` are.
-
-``bot`` (the decision and the interface), ``deals`` (deals consistent with one
-seat's observation, and the game to search them in), ``random_bot``,
-``heuristic``, ``ismcts``, ``levels`` (the bots by name) and ``arena`` (bots
-against each other on duplicate deals, chips per deal).
+"""Poch's bots (``engine.poch``): ``deals`` (deals consistent with one seat's observation,
+and the game to search them in), ``heuristic``, ``ismcts``, ``levels`` (the bots by name),
+``arena`` (one-deal games on duplicate deals, chips per deal) and ``kind`` (Poch's bots in
+``ai.registry``).
 """

@@ -1,76 +1,40 @@
-"""The Poch arena: bots play each other on duplicate deals; chips per deal decide.
+"""Poch's arena: one-deal games between bots on duplicate deals; chips per deal decide.
 
-A line-up names a bot (or level) per seat.  Every deal is a one-deal game from a
-seed, played once per distinct rotation of the line-up through the seats, so
-each bot meets the same cards from every seat and the luck of the deal cancels
-(rotations that seat the bots alike, as ``a,b,a,b`` turned by two, are played
-once).  A bot's figure for a deal is the chips its seats ended with less the
-chips they began with, averaged over its seats and the rotations; the interval
-is a 95% normal interval over deals (``ai.stats``), the deals being independent
-where the rotations of one deal are not.  Each bot's standing sets its rate of going
-out first (a Wilson interval over the deals) against the even share, one seat in the
-players, and its chips per deal against the rest of the table's, paired by deal; its
-running chips over the deals are what ``pocha arena-poch --plot`` draws.  Games run in
-parallel over processes.
+The line-ups, the seatings and the playing over cores are every game's (``ai.arena``);
+here a game is one deal from a seed (``play_deal``). A bot's figure for a deal is the
+chips its seats ended with less those they began with, averaged over its seats and the
+rotations, with a 95% interval over deals (``ai.stats``); its standing sets its rate of
+going out first against the even share, and its chips per deal against the rest of the
+table's, paired by deal; ``chip_curves`` are what ``pocha arena-poch --plot`` draws.
 """
 
 from __future__ import annotations
 
-import random
 import time
 import zlib
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ai.cores import on_cores
-from ai.poch.bot import Budget
+from ai.arena import Arena, ArenaGame, Roster
+from ai.bot import Player
 from ai.poch.levels import BOTS, LEVELS, make_bot
 from ai.stats import REST, Curve, Difference, Standing, ci95, running_totals
-from engine.i18n import _
+from engine.i18n import N_
 from engine.poch.game import Game
 from engine.poch.observation import observe
 from engine.poch.rules import Rules
 
-
-@dataclass(frozen=True)
-class Player:
-    """A seat's bot: a label for the tables, the bot and its budget."""
-
-    label: str
-    bot: str
-    budget: Budget
-
-
-def parse_player(spec: str) -> Player:
-    """``hard`` (a level), ``heuristic`` (a bot) or ``ismcts:300`` (iterations) or
-    ``ismcts:50ms`` (a time)."""
-    spec = spec.strip()
-    if spec in LEVELS:
-        level = LEVELS[spec]
-        return Player(spec, level.bot, level.budget)
-    name, _colon, arg = spec.partition(":")
-    if name not in BOTS:
-        raise ValueError(
-            _(
-                "unknown Poch bot or level {spec}: the levels are {levels}; the bots are "
-                "{bots}, which may carry a budget (ismcts:300 or ismcts:50ms)",
-                spec=repr(spec),
-                levels=", ".join(LEVELS),
-                bots=", ".join(BOTS),
-            )
-        )
-    if not arg:
-        return Player(spec, name, Budget())
-    try:
-        if arg.endswith("ms"):
-            return Player(spec, name, Budget(milliseconds=float(arg[:-2])))
-        return Player(spec, name, Budget(iterations=int(arg)))
-    except ValueError:
-        raise ValueError(
-            _("bad budget in {spec}: ismcts:300 or ismcts:50ms", spec=repr(spec))
-        ) from None
+ROSTER = Roster(
+    levels=LEVELS,
+    bots=BOTS,
+    unknown=N_(
+        "unknown Poch bot or level {spec}: the levels are {levels}; the bots are "
+        "{bots}, which may carry a budget (ismcts:300 or ismcts:50ms)"
+    ),
+    bad_budget=N_("bad budget in {spec}: ismcts:300 or ismcts:50ms"),
+)
 
 
 def decision_seed(seed: int, *parts: int) -> int:
@@ -128,36 +92,8 @@ def deal_record(
     }
 
 
-@dataclass(frozen=True)
-class _Task:
-    rules: Rules
-    seed: int
-    players: tuple[Player, ...]
-    deal: int
-
-
-def _run_task(task: _Task) -> dict[str, Any]:
+def _run_task(task: ArenaGame) -> dict[str, Any]:
     return play_deal(task.rules, task.seed, task.players, task.deal)
-
-
-def tasks_for(
-    rules: Rules, lineup: Sequence[Player], deals: int, seed: int, duplicate: bool = True
-) -> list[_Task]:
-    """Every (deal, distinct rotation) game of an arena run, deal-major."""
-    n = rules.players
-    if len(lineup) != n:
-        raise ValueError(f"the line-up names {len(lineup)} seats; the rules have {n} players")
-    rng = random.Random(seed)
-    seatings: list[tuple[Player, ...]] = []
-    for r in range(n if duplicate else 1):
-        seats = tuple(lineup[(s - r) % n] for s in range(n))
-        if seats not in seatings:
-            seatings.append(seats)
-    out: list[_Task] = []
-    for d in range(deals):
-        game_seed = rng.randrange(1 << 53)
-        out.extend(_Task(rules, game_seed, seats, d) for seats in seatings)
-    return out
 
 
 @dataclass
@@ -259,17 +195,9 @@ def chip_curves(records: Sequence[dict[str, Any]]) -> list[Curve]:
     )
 
 
-def run_arena(
-    rules: Rules,
-    lineup: Sequence[Player],
-    deals: int,
-    seed: int = 0,
-    processes: int | None = None,
-    duplicate: bool = True,
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[list[PochStats], list[dict[str, Any]]]:
-    """Play ``deals`` deals (each once per distinct rotation); per-bot stats and records."""
-    tasks = tasks_for(rules, lineup, deals, seed, duplicate)
-    records = list(on_cores(_run_task, tasks, processes, progress, ordered=False, chunksize=4))
-    records.sort(key=lambda r: (r["deal"], r["seats"]))
-    return summarize(records), records
+ARENA = Arena(ROSTER, _run_task, summarize, chunksize=4)
+#: ``hard`` (a level), ``heuristic`` (a bot) or ``ismcts:300`` (iterations) or
+#: ``ismcts:50ms`` (a time).
+parse_player = ARENA.parse_player
+#: Play a run (``ai.arena.Arena.run``): chips per deal per bot, and the records.
+run_arena = ARENA.run

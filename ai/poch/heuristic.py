@@ -28,7 +28,7 @@ import random
 from collections.abc import Iterable
 from functools import cache
 
-from ai.poch.bot import Budget, Decision, legal_actions
+from ai.bot import Budget, Decision, legal_actions
 from ai.poch.deals import DealSampler, knowledge_of
 from engine.poch.actions import PASS, SUIT_BASE, Action, bet_action
 from engine.poch.cards import ACE, NUM_CARDS, SEVEN, SUITS, Card, best_set, card, rank_of, suit_of

@@ -29,7 +29,7 @@ import math
 import random
 import time
 
-from ai.poch.bot import ActionStat, Budget, Decision, legal_actions
+from ai.bot import ActionStat, Budget, Decision, legal_actions
 from ai.poch.deals import DealSampler, fork, game_for, knowledge_of
 from ai.poch.heuristic import bet_call, shed_choice, table_strength
 from engine.poch.actions import HOLD, PASS, Action, bet_action

@@ -1,19 +1,18 @@
-"""The Poch bots and levels by name, as ``ai.levels`` has them for Pocha.
+"""Poch's bots and levels, by name: a level is a bot and a budget.
 
-A level is a bot and a budget; ``make_bot`` and ``decide`` are the one door to
-them, so a level means the same wherever it is used.  ``hard`` is the budget
-the arena measured against the heuristic (docs/poch.md, Bots); ``easy`` and
-``medium`` search a sixteenth and a quarter as much.
+``hard`` is the budget the arena measured against the heuristic (docs/poch.md, Bots);
+``easy`` and ``medium`` search a sixteenth and a quarter as much. ``ai.poch.kind`` gives
+these to the registry, whose ``BotKind.decide`` is the one door to them.
 """
 
 from __future__ import annotations
 
-from ai.bot import Level
-from ai.poch.bot import Bot, Budget, Decision
+from collections.abc import Callable
+
+from ai.bot import Bot, Budget, Level
 from ai.poch.heuristic import HeuristicBot
 from ai.poch.ismcts import ISMCTSBot
-from ai.poch.random_bot import RandomBot
-from engine.poch.observation import Observation
+from ai.random_bot import RandomBot
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random", Budget(), "a uniformly random legal action"),
@@ -25,28 +24,16 @@ LEVELS: dict[str, Level] = {
     "hard": Level("hard", "ismcts", Budget(iterations=400), "ISMCTS, 400 iterations"),
 }
 
-BOTS = ("random", "heuristic", "ismcts")
+#: Each bot by name, made anew for each decision.
+_MAKERS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "ismcts": ISMCTSBot,
+}
+BOTS = tuple(_MAKERS)
 
 
 def make_bot(name: str) -> Bot:
-    if name == "random":
-        return RandomBot()
-    if name == "heuristic":
-        return HeuristicBot()
-    if name == "ismcts":
-        return ISMCTSBot()
-    raise ValueError(f"unknown Poch bot {name!r}; the bots are {', '.join(BOTS)}")
-
-
-def decide(
-    obs: Observation,
-    level: str = "heuristic",
-    seed: int | None = None,
-    budget: Budget | None = None,
-    analyse: bool = False,
-) -> Decision:
-    """The decision of the named level (or bot with ``budget``) for ``obs``."""
-    if level in LEVELS:
-        spec = LEVELS[level]
-        return make_bot(spec.bot).decide(obs, budget or spec.budget, seed, analyse)
-    return make_bot(level).decide(obs, budget, seed, analyse)
+    if name not in _MAKERS:
+        raise ValueError(f"unknown Poch bot {name!r}; the bots are {', '.join(BOTS)}")
+    return _MAKERS[name]()

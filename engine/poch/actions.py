@@ -1,4 +1,5 @@
-"""One action space for every decision of Poch: an ``int``, as in engine.actions.
+"""One action space for every decision of Poch: an ``int``, as in every game
+(``engine.protocols``).
 
 docs/poch.md (Decisions): a player decides only while betting and, while shedding,
 which 7 or ace starts and which suit comes next.  A card is its index (0..31,
@@ -11,12 +12,13 @@ code (``"C7"``) or a suit letter (``"H"``); the forms never collide.
 
 from __future__ import annotations
 
+from engine.errors import InvalidBidError
 from engine.i18n import _
 from engine.poch.cards import SUITS, card_code, parse_card, parse_suit
-from engine.poch.errors import InvalidBidError
 
-Action = int
-WireAction = int | str
+# The action types every game shares, named here too for Poch's modules.
+from engine.protocols import Action as Action
+from engine.protocols import WireAction as WireAction
 
 SUIT_BASE = 32
 PASS = 40

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.errors import InvalidCardError
 from engine.i18n import _
-from engine.poch.errors import InvalidCardError
 
 Card = int
 SUITS = ("C", "S", "H", "D")

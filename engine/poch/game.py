@@ -15,9 +15,16 @@ table are conserved: ``sum(chips) + plates + pot`` never changes.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
-from engine.game import stored_seed
+from engine.errors import (
+    IllegalActionError,
+    IllegalCardError,
+    InvalidBidError,
+    InvalidStateError,
+    NotYourTurnError,
+    WrongPhaseError,
+)
 from engine.i18n import _
 from engine.poch.actions import (
     BET_BASE,
@@ -51,19 +58,12 @@ from engine.poch.cards import (
     rank_of,
     suit_of,
 )
-from engine.poch.errors import (
-    IllegalActionError,
-    IllegalCardError,
-    InvalidBidError,
-    InvalidStateError,
-    InvalidSuitError,
-    NotYourTurnError,
-    WrongPhaseError,
-)
+from engine.poch.errors import InvalidSuitError
 from engine.poch.rules import PLATES, Rules
+from engine.protocols import Event
+from engine.seeds import stored_seed
 
 FORMAT_VERSION = 1
-Event = dict[str, Any]
 
 # The plates an honour wins, with the trump ranks that win it (docs/poch.md, A deal 4).
 HONOURS: tuple[tuple[str, tuple[int, ...]], ...] = (
@@ -79,6 +79,9 @@ HONOURS: tuple[tuple[str, tuple[int, ...]], ...] = (
 
 class Game:
     """The whole state of a Poch game; see the module's paragraph."""
+
+    #: The game's name in the registry (``engine.registry``).
+    kind: ClassVar[str] = "poch"
 
     def __init__(self, rules: Rules, seed: int) -> None:
         self.rules = rules

@@ -33,6 +33,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
+from engine.errors import GameError, InvalidRulesError, InvalidStateError
 from engine.i18n import _
 from engine.poch.actions import (
     HOLD,
@@ -60,11 +61,10 @@ from engine.poch.cards import (
     rank_of,
     suit_of,
 )
-from engine.poch.errors import InvalidRulesError, InvalidStateError, PochaError
 from engine.poch.game import HONOURS
 from engine.poch.observation import Observation
 from engine.poch.rules import PLATES, Rules
-from engine.position import _int, _list, _seat
+from engine.positions import int_field, list_field, position_fields, seat_field
 
 #: The keys a Poch position may have (a seat's view without its envelope); anything else
 #: is refused, so a typo is not ignored.
@@ -104,7 +104,7 @@ CALLS = ("pass", "bet", "hold", "raise")
 def _card_of(code: Any, where: Any) -> Card:
     try:
         return parse_card(code)
-    except PochaError as exc:
+    except GameError as exc:
         raise InvalidStateError(_("{where}: {why}", where=where, why=exc.message)) from exc
 
 
@@ -118,7 +118,7 @@ def _suit_of(value: Any, where: str) -> int:
 
 def _count(value: Any, what: Any) -> int:
     """A whole number of at least 0 (chips, cards)."""
-    number = _int(value, what)
+    number = int_field(value, what)
     if number < 0:
         raise InvalidStateError(
             _("{what} cannot be negative, not {value}", what=what, value=number)
@@ -127,7 +127,7 @@ def _count(value: Any, what: Any) -> int:
 
 
 def _per_seat(raw: Any, what: str, n: int) -> list[Any]:
-    values = _list(raw, what)
+    values = list_field(raw, what)
     if len(values) != n:
         raise InvalidStateError(
             _(
@@ -152,20 +152,7 @@ class _Position:
     """The parsed fields, checked one group after another (see the module)."""
 
     def __init__(self, data: Mapping[str, Any]) -> None:
-        if not isinstance(data, Mapping):
-            raise InvalidStateError(_("a position is a JSON object"))
-        unknown = sorted(set(data) - set(FIELDS))
-        if unknown:
-            raise InvalidStateError(
-                _(
-                    "unknown field {field} in the position; the fields are {fields}",
-                    field=repr(unknown[0]),
-                    fields=", ".join(FIELDS),
-                )
-            )
-        for required in FIELDS:
-            if required not in OPTIONAL and required not in data:
-                raise InvalidStateError(_("the position has no {field}", field=repr(required)))
+        data = position_fields(data, FIELDS, (f for f in FIELDS if f not in OPTIONAL))
         if data.get("game", "poch") != "poch":
             raise InvalidStateError(
                 _('a Poch position has game "poch", not {game}', game=repr(data.get("game")))
@@ -193,10 +180,10 @@ class _Position:
         raw_you = data["you"]
         with_legal = isinstance(raw_you, Mapping) and "legal" in raw_you
         you = _object(raw_you, "you", ("seat", "hand", "legal") if with_legal else ("seat", "hand"))
-        self.seat = _seat(you["seat"], "you.seat", n)
-        self.raw_hand = _list(you["hand"], "you.hand")
+        self.seat = seat_field(you["seat"], "you.seat", n)
+        self.raw_hand = list_field(you["hand"], "you.hand")
         self.raw_legal = you.get("legal")
-        self.deal = _int(data["deal"], "deal")
+        self.deal = int_field(data["deal"], "deal")
         if not 1 <= self.deal <= self.rules.deal_count:
             raise InvalidStateError(
                 _(
@@ -205,7 +192,7 @@ class _Position:
                     deal=self.deal,
                 )
             )
-        self.dealer = _seat(data["dealer"], "dealer", n)
+        self.dealer = seat_field(data["dealer"], "dealer", n)
         phase = data["phase"]
         if phase == "over":
             raise InvalidStateError(_("the game is over: there is no move to make"))
@@ -219,7 +206,7 @@ class _Position:
         self.phase: str = phase
         if data["turn"] is None:
             raise InvalidStateError(_("nobody is to move (turn is null)"))
-        self.turn = _seat(data["turn"], "turn", n)
+        self.turn = seat_field(data["turn"], "turn", n)
         if self.turn != self.seat:
             raise InvalidStateError(
                 _(
@@ -258,18 +245,18 @@ class _Position:
                 raise InvalidStateError(_("the hand holds {card} twice", card=card_code(c)))
             self.hand.append(c)
         self.played: list[tuple[int, Card]] = []
-        for i, entry in enumerate(_list(data["played"], "played"), start=1):
+        for i, entry in enumerate(list_field(data["played"], "played"), start=1):
             if not isinstance(entry, list) or len(entry) != 2:
                 raise InvalidStateError(_("played {i} must be a pair [seat, card]", i=i))
-            who = _seat(entry[0], _("the seat of played {i}", i=i), n)
+            who = seat_field(entry[0], _("the seat of played {i}", i=i), n)
             c = _card_of(entry[1], _("played {i}", i=i))
             if any(c == d for _s, d in self.played):
                 raise InvalidStateError(_("{card} is played twice", card=card_code(c)))
             self.played.append((who, c))
         self.collected: list[tuple[int, str, list[Card], int]] = []
-        for i, raw in enumerate(_list(data["collected"], "collected"), start=1):
+        for i, raw in enumerate(list_field(data["collected"], "collected"), start=1):
             entry = _object(raw, _("collected {i}", i=i), ("seat", "plate", "cards", "chips"))
-            who = _seat(entry["seat"], _("the seat of collected {i}", i=i), n)
+            who = seat_field(entry["seat"], _("the seat of collected {i}", i=i), n)
             plate = entry["plate"]
             if plate not in PLATES or plate == "pocher":
                 raise InvalidStateError(
@@ -279,13 +266,14 @@ class _Position:
                         plate=repr(plate),
                     )
                 )
-            cards = [_card_of(c, _("collected {i}", i=i)) for c in _list(entry["cards"], "cards")]
+            where = _("collected {i}", i=i)
+            cards = [_card_of(c, where) for c in list_field(entry["cards"], "cards")]
             chips = _count(entry["chips"], _("the chips of collected {i}", i=i))
             self.collected.append((who, plate, cards, chips))
         self.bets: list[tuple[int, str, int]] = []
-        for i, raw in enumerate(_list(data["bets"], "bets"), start=1):
+        for i, raw in enumerate(list_field(data["bets"], "bets"), start=1):
             entry = _object(raw, _("bet {i}", i=i), ("seat", "call", "amount"))
-            who = _seat(entry["seat"], _("the seat of bet {i}", i=i), n)
+            who = seat_field(entry["seat"], _("the seat of bet {i}", i=i), n)
             call = entry["call"]
             if call not in CALLS:
                 raise InvalidStateError(
@@ -303,15 +291,15 @@ class _Position:
         for key, raw in showdown.items():
             if not isinstance(key, str) or not (key.isascii() and key.isdigit()):
                 raise InvalidStateError(_("showdown: {key} is not a seat", key=repr(key)))
-            who = _seat(int(key), "showdown", n)
+            who = seat_field(int(key), "showdown", n)
             if who in self.showdown:
                 raise InvalidStateError(_("showdown names seat {seat} twice", seat=who))
-            cards = [_card_of(c, "showdown") for c in _list(raw, "showdown")]
+            cards = [_card_of(c, "showdown") for c in list_field(raw, "showdown")]
             if len(set(cards)) != len(cards):
                 raise InvalidStateError(_("seat {seat} showed a card twice", seat=who))
             self.showdown[who] = sorted(cards)
         starter = data["starter"]
-        self.starter = None if starter is None else _seat(starter, "starter", n)
+        self.starter = None if starter is None else seat_field(starter, "starter", n)
         direction = data["direction"]
         if direction not in (None, "up", "down"):
             raise InvalidStateError(
@@ -321,7 +309,7 @@ class _Position:
         suit = data["suit"]
         self.suit = None if suit is None else _suit_of(suit, "suit")
         self.suits_done = [
-            _suit_of(s, "suits_done") for s in _list(data["suits_done"], "suits_done")
+            _suit_of(s, "suits_done") for s in list_field(data["suits_done"], "suits_done")
         ]
         if len(set(self.suits_done)) != len(self.suits_done):
             raise InvalidStateError(_("suits_done names a suit twice"))
@@ -330,7 +318,7 @@ class _Position:
     def _deal_results(self, raw: Any) -> list[dict[str, Any]]:
         if raw is None:
             return []
-        results = _list(raw, "deal_results")
+        results = list_field(raw, "deal_results")
         if len(results) != self.deal - 1:
             raise InvalidStateError(
                 _(
@@ -344,7 +332,7 @@ class _Position:
             entry = _object(raw_entry, _("deal_results {i}", i=i), ("deal", "winner", "paid"))
             if entry["deal"] != i:
                 raise InvalidStateError(_("deal_results {i} must be deal {i}", i=i))
-            winner = _seat(entry["winner"], "deal_results", self.n)
+            winner = seat_field(entry["winner"], "deal_results", self.n)
             paid = entry["paid"]
             if not isinstance(paid, Mapping) or not all(
                 isinstance(key, str) and key.isascii() and key.isdigit() for key in paid
@@ -354,7 +342,7 @@ class _Position:
                 )
             clean = {}
             for key, value in paid.items():
-                _seat(int(key), "deal_results", self.n)
+                seat_field(int(key), "deal_results", self.n)
                 clean[key] = _count(value, "deal_results")
             out.append({"deal": i, "winner": winner, "paid": clean})
         return out
@@ -1002,10 +990,10 @@ class _Position:
     def _check_legal(self, legal: list[Action]) -> None:
         if self.raw_legal is None:
             return
-        given = _list(self.raw_legal, "you.legal")
+        given = list_field(self.raw_legal, "you.legal")
         try:
             sent = sorted(action_from_wire(a) for a in given)
-        except PochaError as exc:
+        except GameError as exc:
             raise InvalidStateError(
                 _("{where}: {why}", where="you.legal", why=exc.message)
             ) from exc

@@ -6,7 +6,7 @@ the number of ``deals`` (two per player).  ``Rules`` is a frozen value, validate
 when made: a bad value raises ``InvalidRulesError`` naming the option, so the HTTP
 API can pass the sentence on unchanged.  ``deals=None`` means the default, two per
 player, and is stored resolved.  ``turn_seconds`` is the service's clock, as in Pocha's
-rules (``engine.rules``): seconds a person has for each decision, 0 for none.
+rules (``engine.protocols``): seconds a person has for each decision, 0 for none.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import InvalidRulesError
 from engine.i18n import _
-from engine.poch.errors import InvalidRulesError
-from engine.rules import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS
+from engine.protocols import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
@@ -46,7 +46,7 @@ NAMES = frozenset(name for name, *_ in OPTIONS)
 
 def _int_in(name: str, value: Any, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        # Pocha's sentence for an int option (engine.rules.Option), so one translation.
+        # Pocha's sentence for an int option (engine.pocha.rules.Option), so one translation.
         allowed = _("an integer from {low} to {high}", low=low, high=high)
         raise InvalidRulesError(
             _(

@@ -5,7 +5,7 @@ Pocha position (the default) is the rules, its hand, trump and holder, dealer, b
 cards played so far in this hand by whom; a Poch position (`"game": "poch"`) is the fields
 of that seat's Poch view. The body is read by its game's schema (`AiMoveRequestSchema`,
 `PochAiMoveRequestSchema`: each with its game's levels) and the position checked at once by
-`engine.position` or `engine.poch.position`: an impossible one gets a `422`
+`engine.pocha.position` or `engine.poch.position`: an impossible one gets a `422`
 `invalid_position` whose message says what is inconsistent. A possible one is queued for a
 worker, and the answer is `202` with the job to follow at `GET /api/v1/jobs/{id}`, unless
 `core.admission` refuses it at once: `429 rate_limited` over the address's think budget
@@ -19,12 +19,12 @@ from typing import Any
 from flask import request
 from flask.views import MethodView
 
+import engine.poch.position
 from core.advice import Thinking, ask_move, job_report
 from core.errors import ServiceError
 from engine.errors import InvalidStateError
-from engine.games import POCH, POCHA
-from engine.poch import position as poch_position
-from engine.position import FIELDS, position_from_dict
+from engine.pocha.position import FIELDS, position_from_dict
+from engine.registry import POCH, POCHA
 from service.api.ai_schemas import AiMoveRequestSchema, JobSchema, PochAiMoveRequestSchema
 from service.api.jobs import ON_DEMAND_ERRORS, accepted, asker, document_errors
 from service.context import services
@@ -96,11 +96,11 @@ class Move(MethodView):
         """
         body = _body()
         game = body.get("game", POCHA)
-        fields = poch_position.FIELDS if game == POCH else FIELDS
+        fields = engine.poch.position.FIELDS if game == POCH else FIELDS
         position = {k: v for k, v in body.items() if k in fields}
         try:
             if game == POCH:
-                poch_position.position_from_dict(position)
+                engine.poch.position.position_from_dict(position)
             else:
                 position_from_dict(position)
         except InvalidStateError as exc:

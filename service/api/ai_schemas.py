@@ -4,7 +4,7 @@ Requests refuse unknown fields and out-of-range numbers before anything is queue
 thinking is a level by name or a custom ISMCTS budget, capped so that no request can order
 hours of CPU. Responses document every field, since the OpenAPI document generated from
 them is what front-end developers read. Positions are checked here only for their shape:
-whether a position could happen in a game is `engine.position`'s call (Pocha) or
+whether a position could happen in a game is `engine.pocha.position`'s call (Pocha) or
 `engine.poch.position`'s (Poch). An AI move's body is one of two: a Pocha position
 (`AiMoveRequestSchema`, `game` left out or `pocha`) or a Poch position
 (`PochAiMoveRequestSchema`, `"game": "poch"`), each with its game's levels.
@@ -17,12 +17,12 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ai.games import levels_of
+from ai.registry import levels_of
 from core.matches import MAX_GAMES
 from core.queues import MAX_ITERATIONS, MAX_MILLISECONDS
-from engine.games import DEFAULT_GAME, KINDS, POCH, POCHA
 from engine.i18n import _
 from engine.poch.rules import MAX_DEALS, PLATES
+from engine.registry import DEFAULT_GAME, KINDS, POCH, POCHA
 from service.api.games_schemas import (
     CARD,
     MAX_CARDS,
@@ -676,7 +676,7 @@ class HandResultSchema(ma.Schema):
 
 
 class GameRecordSchema(ma.Schema):
-    """One game of a Pocha match, as `ai.arena` records it."""
+    """One game of a Pocha match, as `ai.pocha.arena` records it."""
 
     game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
     seed = fields.Integer(metadata={"description": "The game's seed (its deals and dealer)."})

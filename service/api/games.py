@@ -22,8 +22,8 @@ from flask_limiter.util import get_remote_address
 from core.errors import ServiceError, Unauthorized
 from core.games import PlayerSpec
 from core.tables import shown_code
-from engine.actions import WireAction
 from engine.i18n import _
+from engine.pocha.actions import WireAction
 from service.api.games_schemas import (
     MAX_CARD_CODE,
     MAX_CARDS,

@@ -1,7 +1,7 @@
 """Marshmallow schemas of the games resource: every request body and every response.
 
 Requests refuse unknown fields (marshmallow's RAISE) and out-of-range numbers before any
-game is read; the rule options' fields are generated from the options `engine.rules`
+game is read; the rule options' fields are generated from the options `engine.pocha.rules`
 declares. Responses document every field with a description and an example, because the
 OpenAPI document generated from them is what front-end developers read. A card is always
 its code: suit letter `O` (oros), `C` (copas), `E` (espadas), `B` (bastos) then rank 1-7,
@@ -16,11 +16,11 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ai.levels import LEVELS
-from engine.games import DEFAULT_GAME, KINDS, POCH
+import engine.poch.rules
+from ai.pocha.levels import LEVELS
 from engine.i18n import _, join
-from engine.poch.rules import OPTIONS as POCH_OPTIONS
-from engine.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Option
+from engine.pocha.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Option
+from engine.registry import DEFAULT_GAME, KINDS, POCH
 
 CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
 # Seeds stay within what a JSON number holds exactly in every client.
@@ -37,7 +37,7 @@ def _seat(description: str, **kwargs: Any) -> fields.Integer:
 
 
 def _known_level(level: str) -> None:
-    # Read at each request, so a level added to ai.levels is accepted without a change here.
+    # Read at each request, so a level added to ai.pocha.levels is accepted without a change here.
     if level not in LEVELS:
         raise ma.ValidationError(
             _(
@@ -113,7 +113,7 @@ def _rule_field(option: Option[Any]) -> fields.Field:
     )
 
 
-#: The options of docs/rules.md, one field per option declared in `engine.rules`; every one is
+#: The options of docs/rules.md, one field per option declared in `engine.pocha.rules`; every one is
 #: optional and defaults as GET /api/v1/rules says.
 RulesSchema = ma.Schema.from_dict(
     {name: _rule_field(option) for name, option in OPTIONS.items()}, name="RulesSchema"
@@ -129,7 +129,7 @@ PochRulesSchema = ma.Schema.from_dict(
             validate=validate.Range(low, high),
             metadata={"description": doc, "example": default},
         )
-        for name, low, high, default, doc in POCH_OPTIONS
+        for name, low, high, default, doc in engine.poch.rules.OPTIONS
     },
     name="PochRulesSchema",
 )

@@ -14,12 +14,12 @@ from typing import Any
 
 from flask.views import MethodView
 
-from ai.games import levels_of
+from ai.registry import levels_of
 from core.advice import Thinking, ask_hint, job_report
 from core.errors import InvalidInput, NotStarted
 from engine.errors import NotYourTurnError, WrongPhaseError
-from engine.games import kind_of
 from engine.i18n import _
+from engine.registry import kind_of
 from service.api.ai_schemas import HintRequestSchema, JobSchema
 from service.api.games import bearer_token
 from service.api.jobs import ON_DEMAND_ERRORS, accepted, asker, document_errors

@@ -8,10 +8,10 @@ from typing import Any, get_args
 import marshmallow as ma
 from flask.views import MethodView
 
-from ai.games import levels_of
-from ai.levels import LEVELS
-from engine.games import KINDS
-from engine.rules import OptionKind, describe_options
+from ai.pocha.levels import LEVELS
+from ai.registry import levels_of
+from engine.pocha.rules import OptionKind, describe_options
+from engine.registry import KINDS
 from service.json_bodies import Blueprint
 
 blp = Blueprint(

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from ai.arena import parse_player, run_arena
+from ai.pocha.arena import parse_player, run_arena
 from ai.stats import REST, ci95, score_curves, standings, summarize, wilson
-from engine.rules import Rules
+from engine.pocha.rules import Rules
 
 
 def test_wilson_intervals_hold_the_rate_and_keep_a_width_at_the_ends() -> None:

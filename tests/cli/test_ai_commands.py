@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 from PIL import Image
 
-from ai.levels import BOTS, LEVELS
+from ai.pocha.levels import BOTS, LEVELS
 from cli.main import pocha
 
 
@@ -279,7 +279,7 @@ def test_two_bots_get_their_difference_paired_by_deal(tmp_path: Path) -> None:
 def test_two_models_of_bidding_sit_at_one_table(tmp_path: Path) -> None:
     """A reading bot given a file of models (``@FILE``) is a bot of its own at the table,
     so a trained model can be measured against the shipped one."""
-    from ai.reading import MODEL_PATH
+    from ai.pocha.reading import MODEL_PATH
 
     other = tmp_path / "other.json"
     data = json.loads(MODEL_PATH.read_text())

@@ -24,9 +24,9 @@ def test_bench_engine_prints_lines_from_engine_bench(monkeypatch: pytest.MonkeyP
         calls.append((seconds, seed))
         return ["hands: 42", "engine: 14 hands/s"]
 
-    fake = types.ModuleType("engine.bench")
+    fake = types.ModuleType("engine.pocha.bench")
     fake.run = run  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "engine.bench", fake)
+    monkeypatch.setitem(sys.modules, "engine.pocha.bench", fake)
 
     result = CliRunner().invoke(pocha, ["bench", "engine", "--seconds", "0.5", "--seed", "7"])
 
@@ -36,12 +36,12 @@ def test_bench_engine_prints_lines_from_engine_bench(monkeypatch: pytest.MonkeyP
 
 
 def test_missing_module_is_a_clean_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "engine.bench", None)  # makes the import fail
+    monkeypatch.setitem(sys.modules, "engine.pocha.bench", None)  # makes the import fail
 
     result = CliRunner().invoke(pocha, ["bench", "engine"])
 
     assert result.exit_code == 1
-    assert "cannot import engine.bench" in result.output
+    assert "cannot import engine.pocha.bench" in result.output
 
 
 def test_play_help_lists_the_keys_of_the_game() -> None:

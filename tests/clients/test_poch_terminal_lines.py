@@ -24,8 +24,8 @@ from client.poch_terminal import (
     suit_of_answer,
 )
 from client.terminal import game_class, game_rules, lobby_table
+from engine.errors import IllegalActionError
 from engine.poch.actions import action_from_wire
-from engine.poch.errors import IllegalActionError
 from engine.poch.game import Game
 from engine.poch.observation import observe
 from engine.poch.rules import Rules

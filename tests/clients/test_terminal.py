@@ -25,10 +25,10 @@ from cli.main import pocha
 from client.api import OPEN, ApiError, PochaClient
 from client.terminal import Quit, TerminalGame, refusal, refusals
 from core.games import view_of
-from engine.actions import action_from_wire
 from engine.errors import IllegalActionError
-from engine.game import Game
-from engine.rules import Rules
+from engine.pocha.actions import action_from_wire
+from engine.pocha.game import Game
+from engine.pocha.rules import Rules
 from tests.clients.conftest import POCHA, LiveService
 from tests.waiting import LONG, scaled
 from tools.embedded_redis import free_port

@@ -25,11 +25,11 @@ import pytest
 from client.api import ApiError, PochaClient
 from client.terminal import card_name
 from core.games import view_of
-from engine.cards import card_code, cards_list
 from engine.errors import IllegalActionError
-from engine.game import Game
-from engine.legality import explain_illegal
-from engine.rules import Rules
+from engine.pocha.cards import card_code, cards_list
+from engine.pocha.game import Game
+from engine.pocha.legality import explain_illegal
+from engine.pocha.rules import Rules
 from tests.clients.conftest import LiveService
 from tests.waiting import LONG_MS
 

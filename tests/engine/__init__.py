@@ -1,1 +1,1 @@
-"""Tests of the engine (engine/): rules, legality, the game, views, inference, positions."""
+"""Tests of the engine (engine/): each game's rules in its folder, and the shape they share."""

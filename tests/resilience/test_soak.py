@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from engine.game import Game
-from engine.rules import Rules
+from engine.pocha.game import Game
+from engine.pocha.rules import Rules
 from tests.resilience.conftest import POCHA
 from tests.waiting import LONG, scaled
 from tools.soak import EventLog, LogViolation

@@ -8,9 +8,9 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from core.games import view_of
-from engine.actions import action_to_wire
-from engine.game import Game
-from engine.rules import Rules
+from engine.pocha.actions import action_to_wire
+from engine.pocha.game import Game
+from engine.pocha.rules import Rules
 from tools.soak import VIEW_ONLY
 
 

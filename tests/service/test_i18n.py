@@ -475,7 +475,7 @@ def test_invalid_rules_sentences() -> None:
     # Refused rules reach clients inside a validation_error (the schema or the game
     # service wraps them): the engine's sentence is translated wherever it lands.
     from engine.errors import InvalidRulesError
-    from engine.rules import Rules
+    from engine.pocha.rules import Rules
 
     with pytest.raises(InvalidRulesError) as refused:
         Rules.from_dict({"players": 4, "montar": 3})

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+import engine.poch.actions
+import engine.poch.rules
 from engine.errors import InvalidBidError, InvalidRulesError
-from engine.poch import actions as poch_actions
-from engine.poch.rules import Rules as PochRules
 from service.i18n import translate
 from tests.service.helpers import bearer
 from tests.service.test_i18n import EN, ES, LOCALES, ROOT, both, driven, entries
@@ -308,23 +308,23 @@ def test_poch_rules_that_are_not_an_object(client: FlaskClient) -> None:
 
 def test_the_engines_rule_sentences() -> None:
     with pytest.raises(InvalidRulesError) as info:
-        PochRules(players=9)
+        engine.poch.rules.Rules(players=9)
     assert info.value.message == "players must be an integer from 3 to 8, not 9"
     assert translate(info.value.message, "es") == "players debe ser un número entero de 3 a 8, no 9"
     with pytest.raises(InvalidRulesError) as info:
-        PochRules(chips=20, ante=3)
+        engine.poch.rules.Rules(chips=20, ante=3)
     assert info.value.message == "chips must be at least 8 x ante (24) to pay the first ante"
     assert translate(info.value.message, "es") == (
         "chips debe ser al menos 8 x ante (24) para poder pagar la primera puesta"
     )
     with pytest.raises(InvalidRulesError) as info:
-        PochRules.from_dict({"montar": True})
+        engine.poch.rules.Rules.from_dict({"montar": True})
     assert translate(info.value.message, "es") == "opción de Poch desconocida 'montar'"
     with pytest.raises(InvalidBidError) as bet:
-        poch_actions.action_from_wire(0)
+        engine.poch.actions.action_from_wire(0)
     assert translate(bet.value.message, "es") == "una apuesta es de al menos 1 ficha, no 0"
     with pytest.raises(InvalidBidError) as bet:
-        poch_actions.action_to_wire(50)
+        engine.poch.actions.action_to_wire(50)
     assert translate(bet.value.message, "es") == "50 no es una jugada de Poch"
 
 

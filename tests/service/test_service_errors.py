@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 
 from core.keys import game_key
 from core.store import GameStore
-from engine.cards import codes
-from engine.rules import OPTIONS, Option
+from engine.pocha.cards import codes
+from engine.pocha.rules import OPTIONS, Option
 from service import create_app
 from service.api.games_schemas import RulesSchema
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of

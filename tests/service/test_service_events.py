@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 from core.keys import events_key
 from core.store import GameStore
-from engine.actions import action_to_wire
+from engine.pocha.actions import action_to_wire
 from service import create_app
 from service.events import EXTENSION as EVENTS
 from service.events import EventStreams

@@ -25,10 +25,10 @@ from flask.testing import FlaskClient
 
 from core.queues import Timing, connect
 from core.store import GameStore
-from engine.actions import action_to_wire
-from engine.cards import card_code, codes
-from engine.game import Game
-from engine.rules import DEFAULT_TURN_SECONDS
+from engine.pocha.actions import action_to_wire
+from engine.pocha.cards import card_code, codes
+from engine.pocha.game import Game
+from engine.pocha.rules import DEFAULT_TURN_SECONDS
 from service.openapi import COMMITTED
 from tests.service.helpers import bearer, create_game, humans, move, replay_game, tokens_of
 from worker.process import make_worker

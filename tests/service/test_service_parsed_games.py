@@ -11,7 +11,7 @@ from pathlib import Path
 import redis
 from flask.testing import FlaskClient
 
-from engine.actions import action_from_wire, action_to_wire
+from engine.pocha.actions import action_from_wire, action_to_wire
 from service import create_app
 from service.context import EXTENSION
 from tests.service.helpers import (

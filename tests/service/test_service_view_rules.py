@@ -12,11 +12,11 @@ import pytest
 from flask.testing import FlaskClient
 
 from core.games import view_of
-from engine.actions import action_from_wire
-from engine.cards import parse_card
 from engine.errors import IllegalActionError
-from engine.game import Game
-from engine.rules import Rules
+from engine.pocha.actions import action_from_wire
+from engine.pocha.cards import parse_card
+from engine.pocha.game import Game
+from engine.pocha.rules import Rules
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
 

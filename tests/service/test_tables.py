@@ -18,7 +18,7 @@ from core.network import network_address
 from core.store import GameStore
 from core.tables import CHANGES_PER_SEAT, CODE_ALPHABET, parse_code
 from core.tasks import owed_work
-from engine.actions import action_to_wire
+from engine.pocha.actions import action_to_wire
 from service import create_app
 from service.context import game_service
 from tests.service.helpers import bearer

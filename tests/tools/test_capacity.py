@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from cli.main import pocha
 from core.tasks import RESULT_TTL
-from engine.game import Game
-from engine.rules import Rules
+from engine.pocha.game import Game
+from engine.pocha.rules import Rules
 from tools.capacity import (
     Inputs,
     games_per_unit,

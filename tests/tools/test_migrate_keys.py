@@ -11,8 +11,8 @@ import redis
 from core.keys import TASKS_DUE, game_key, task_key
 from core.store import GameStore
 from core.tasks import clock_key, owed_work, turn_key
-from engine.game import Game
-from engine.rules import Rules
+from engine.pocha.game import Game
+from engine.pocha.rules import Rules
 from tools.migrate_keys import migrate, new_name, new_task
 
 

@@ -12,12 +12,12 @@ from flask.testing import FlaskClient
 from rq.job import Job
 from rq.utils import utcformat
 
+import engine.poch.observation
+import engine.poch.position
 from core.queues import HIGH, SERIALIZER, queue
 from core.turns import store_for
-from engine.observation import observe
-from engine.poch.observation import observe as poch_observe
-from engine.poch.position import position_of as poch_position_of
-from engine.position import position_of
+from engine.pocha.observation import observe
+from engine.pocha.position import position_of
 from tests.service.helpers import bearer, create_game, move
 from tests.worker.conftest import Drain
 
@@ -220,7 +220,8 @@ def test_a_poch_move_for_a_position_from_a_real_game(
     legal = position["you"]["legal"]
     # What the view gave is the engine's position of the seat's observation.
     record = store_for(connection).load(game_id)
-    assert position == poch_position_of(poch_observe(record.game, 0))
+    seen = engine.poch.observation.observe(record.game, 0)
+    assert position == engine.poch.position.position_of(seen)
     response = client.post("/api/v1/ai/move", json={**position, "level": "easy"})
     assert response.status_code == 202, response.json
     job = response.json

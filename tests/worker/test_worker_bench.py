@@ -9,7 +9,7 @@ import re
 from click.testing import CliRunner
 
 from cli.main import pocha
-from engine.position import position_from_dict
+from engine.pocha.position import position_from_dict
 from tools.bench_bots import sample_positions
 from tools.bench_flood import FloodSpec, run
 
@@ -17,7 +17,7 @@ from tools.bench_flood import FloodSpec, run
 def test_bench_positions_are_decisions_of_real_games() -> None:
     positions = sample_positions(30, seed=3)
     observations = [position_from_dict(p) for p in positions]
-    assert all(obs.turn == obs.seat and obs.legal for obs in observations)
+    assert all(obs.turn == obs.seat and obs.legal_actions for obs in observations)
     assert {obs.phase for obs in observations} == {"bidding", "playing"}
     assert len({obs.cards_per_player for obs in observations}) > 3
     assert sample_positions(5, seed=3) == positions[:5]

@@ -17,7 +17,7 @@ from rq.job import Job
 from core.queues import HIGH, SERIALIZER, queue
 from core.tasks import TURN_RETRIES, current_job_id, turn_key
 from core.turns import store_for
-from engine.observation import observe
+from engine.pocha.observation import observe
 from tests.service.helpers import bearer, create_game, move
 from tests.waiting import LONG, scaled
 from tests.worker.conftest import POCHA, WorkerProcesses, wait_until
@@ -69,7 +69,7 @@ def test_a_worker_killed_mid_thought_loses_no_turn(
     def expert_thinking() -> bool:
         record = store.load(game_id)
         # The expert's turn, with a choice to think about (a forced card takes no time).
-        if record.bot_to_move != 0 or len(observe(record.game, 0).legal) < 2:
+        if record.bot_to_move != 0 or len(observe(record.game, 0).legal_actions) < 2:
             return False
         job_id = current_job_id(connection, turn_key(game_id, record.version))
         if job_id is None or not Job.exists(job_id, connection):

@@ -15,7 +15,8 @@ import redis
 from flask.testing import FlaskClient
 from rq.job import Job
 
-from ai.poch.arena import parse_player, play_deal, summarize, tasks_for
+from ai.arena import tasks_for
+from ai.poch.arena import parse_player, play_deal, summarize
 from core.keys import checkpoint_key, task_key
 from core.match_games import match_kind
 from core.matches import MatchGame, MatchSpec, check_match, estimated_cpu_seconds, game_task_key

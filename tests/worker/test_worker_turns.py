@@ -9,7 +9,8 @@ from flask.testing import FlaskClient
 from rq.job import Job
 
 from ai.bot import Budget
-from ai.levels import LEVELS, decide
+from ai.pocha.kind import KIND
+from ai.pocha.levels import LEVELS
 from core.bots import bot_seed
 from core.keys import TASKS_DUE
 from core.queues import (
@@ -23,8 +24,8 @@ from core.queues import (
 )
 from core.tasks import resubmit, schedule_turn, turn_key
 from core.turns import store_for
-from engine.actions import action_to_wire
-from engine.observation import observe
+from engine.pocha.actions import action_to_wire
+from engine.pocha.observation import observe
 from tests.service.helpers import bearer, create_game, move
 from tests.worker.conftest import Drain
 
@@ -101,7 +102,7 @@ def test_each_bot_decides_from_its_own_view_at_its_level(
     level = before.seats[seat].bot
     assert level is not None
     seed = bot_seed(before.game.seed, before.version)
-    expected = decide(observe(before.game, seat), level, seed=seed).action
+    expected = KIND.decide(observe(before.game, seat), level, seed=seed).action
     drain()
     first_bot_move = client.get(f"/api/v1/games/{game_id}/events?after=1").json[0]
     assert first_bot_move["seat"] == seat
@@ -159,7 +160,7 @@ def test_a_turn_rescued_twice_is_played_by_the_fallback_bot(
     result = job.return_value()
     assert result["played"] and result["fallback"]
     seed = bot_seed(record.game.seed, version)
-    heuristic = decide(observe(record.game, seat), "heuristic", seed=seed).action
+    heuristic = KIND.decide(observe(record.game, seat), "heuristic", seed=seed).action
     event = client.get(f"/api/v1/games/{game_id}/events?after=1").json[0]
     assert event.get("bid", event.get("card")) == action_to_wire(heuristic)
 

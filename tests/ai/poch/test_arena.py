@@ -7,16 +7,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from ai.poch.arena import (
-    chip_curves,
-    parse_player,
-    play_deal,
-    run_arena,
-    standings,
-    summarize,
-    tasks_for,
-)
-from ai.poch.bot import Budget
+from ai.arena import tasks_for
+from ai.bot import Budget
+from ai.poch.arena import chip_curves, parse_player, play_deal, run_arena, standings, summarize
 from cli.main import pocha
 from engine.poch.rules import Rules
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ai.poch.bot import Budget, legal_actions
-from ai.poch.levels import BOTS, LEVELS, decide, make_bot
+from ai.bot import Budget, legal_actions
+from ai.poch.kind import KIND
+from ai.poch.levels import BOTS, LEVELS, make_bot
 from engine.poch.actions import action_from_wire
 from engine.poch.game import Game
 from engine.poch.observation import observe
@@ -58,7 +59,7 @@ def test_ismcts_analysis_covers_its_choices() -> None:
     assert decision.iterations == 120
     assert sum(a.visits for a in decision.analysis) == 120
     assert decision.action == max(decision.analysis, key=lambda a: a.visits).action
-    wire = decision.to_dict()
+    wire = KIND.report(decision)
     assert action_from_wire(wire["action"]) == decision.action
 
 
@@ -79,8 +80,8 @@ def test_levels_name_a_bot_and_a_budget() -> None:
     assert budgets == sorted(set(budgets))  # each level searches more than the one below
     game = Game.new(Rules(players=3, deals=1), 2)
     obs = observe(game, game.turn)
-    assert decide(obs, "easy", seed=3).action == decide(obs, "easy", seed=3).action
-    assert decide(obs, "easy", seed=3).action in game.legal_actions()
+    assert KIND.decide(obs, "easy", seed=3).action == KIND.decide(obs, "easy", seed=3).action
+    assert KIND.decide(obs, "easy", seed=3).action in game.legal_actions()
     with pytest.raises(ValueError, match="unknown Poch bot"):
         make_bot("expert")
 

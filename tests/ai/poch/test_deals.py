@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from ai.poch.bot import Budget
+from ai.bot import Budget
 from ai.poch.deals import DealSampler, game_for, knowledge_of
 from ai.poch.ismcts import ISMCTSBot
 from engine.poch.cards import EIGHT, NINE, SEVEN, SUITS, Card, best_set, card, parse_card

@@ -19,11 +19,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ai.poch.bot import Budget
+from ai.bot import Budget
 from ai.poch.deals import DealSampler, _passed_over, knowledge_of
-from ai.poch.levels import decide
+from ai.poch.kind import KIND
+from engine.errors import InvalidStateError
 from engine.poch.cards import ACE, SEVEN, rank_of
-from engine.poch.errors import InvalidStateError
 from engine.poch.observation import Observation, observe
 from engine.poch.position import position_from_dict, position_of
 from tests.ai.poch.test_deals import _violations
@@ -114,7 +114,7 @@ def check_bots(obs: Observation, rng: random.Random) -> None:
     exact = sampler._exact(rng)  # the exact search alone, as when the quick tries fail
     assert knowledge.consistent(exact) and _violations(obs, exact) == []
     for level, budget in (("random", None), ("heuristic", None), ("ismcts", Budget(8))):
-        decision = decide(obs, level, seed=rng.randrange(1000), budget=budget)
+        decision = KIND.decide(obs, level, seed=rng.randrange(1000), budget=budget)
         assert decision.action in obs.legal_actions
 
 

@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.errors import InvalidStateError
 from engine.poch.actions import HOLD, PASS, action_to_wire, bet_action, is_bet
 from engine.poch.cards import SUITS, rank_of
-from engine.poch.errors import InvalidStateError
 from engine.poch.game import Game
 from engine.poch.observation import observe
 from engine.poch.position import FIELDS, position_from_dict, position_of

@@ -18,9 +18,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.errors import GameError, IllegalActionError
 from engine.poch.actions import HOLD, PASS, SUIT_BASE, bet_action, is_bet
 from engine.poch.cards import parse_card
-from engine.poch.errors import IllegalActionError, PochaError
 from engine.poch.game import Game
 from engine.poch.observation import observe
 from engine.poch.rules import Rules
@@ -179,6 +179,6 @@ def test_errors_are_typed() -> None:
     game = Game.new(Rules(players=3), seed=2)
     try:
         game.apply((game.turn + 1) % 3, PASS)  # type: ignore[operator]
-    except PochaError as error:
+    except GameError as error:
         assert error.code == "not_your_turn"
     assert Game.from_dict(game.to_dict()).to_dict() == game.to_dict()

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine.poch.actions import HOLD, PASS, SUIT_BASE, action_from_wire, bet_action
-from engine.poch.cards import best_set, card_code, parse_card, parse_suit
-from engine.poch.errors import (
+from engine.errors import (
     IllegalCardError,
     InvalidBidError,
     InvalidRulesError,
-    InvalidSuitError,
     NotYourTurnError,
     WrongPhaseError,
 )
+from engine.poch.actions import HOLD, PASS, SUIT_BASE, action_from_wire, bet_action
+from engine.poch.cards import best_set, card_code, parse_card, parse_suit
+from engine.poch.errors import InvalidSuitError
 from engine.poch.game import Game
 from engine.poch.rules import PLATES, Rules
 from tests.engine.poch.support import LAYOUT_A, LAYOUT_B, LAYOUT_C, LAYOUT_N, rigged

@@ -1,0 +1,322 @@
+"""ISMCTS: Information Set Monte Carlo Tree Search for one seat.
+How it works: docs/internals.md, ``ai.pocha.ismcts``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from bisect import bisect_right
+from collections.abc import Callable
+
+from ai.bot import ActionStat, Budget, Decision, legal_actions
+from ai.pocha.hand_value import hand_estimate
+from ai.pocha.location import LocationModel, LocationReading
+from ai.pocha.location import reads as reads_locations
+from ai.pocha.reading import BidModels, BidReading, as_models, cumulative_weights, modelled_bid
+from engine.pocha.actions import BID_BASE
+from engine.pocha.cards import CardSet
+from engine.pocha.deals import DealSampler, state_from_observation
+from engine.pocha.hand import HandState, hand_points, play_out
+from engine.pocha.inference import Knowledge, infer
+from engine.pocha.legality import legal_cards
+from engine.pocha.observation import Observation
+from engine.pocha.tricks import BEATERS
+
+DEFAULT_ITERATIONS = 1000
+EXPLORATION = 0.7
+# Deals drawn once per decision for the reading of bids to weigh.
+READING_POOL = 300
+
+
+class Node:
+    """A node of the shared tree: reached by ``action`` played by ``player``."""
+
+    __slots__ = ("avail", "children", "n", "own", "w")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.n = 0
+        self.w = 0.0
+        self.avail = 1
+        # With rivalry, the searching seat's own hand scores summed, without it; kept
+        # on the root's children only, for the analysis's mean score.
+        self.own = 0.0
+
+
+# -- playout policies ---------------------------------------------------------
+
+
+def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
+    """Finish the hand with a cheap bid-aware policy: a seat short of its bid
+    plays its strongest legal card that takes the trick, one that has made it
+    plays under the winning card when it can; ties broken at random.  Seats
+    still to bid bid what their hand looks worth (``quick_bid``)."""
+    while st.bidding:
+        st.apply_bid(quick_bid(st))
+    hands = st.hands
+    bids_ = st.bids
+    tricks = st.tricks
+    trump, montar, fallar, pisar = st.trump, st.montar, st.fallar, st.pisar
+    beaters = BEATERS[trump]
+    apply_card = st.apply_card
+    while st.tricks_left:
+        seat = st.turn
+        legal = legal_cards(hands[seat], st.lead, st.win, trump, montar, fallar, pisar)
+        if legal & (legal - 1):
+            want = tricks[seat] < bids_[seat]
+            win = st.win
+            if win < 0:
+                # Leading: random card, the cheap and unbiased choice.
+                count = legal.bit_count()
+                k = int(rand() * count)
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                apply_card((legal & -legal).bit_length() - 1)
+                continue
+            beat = legal & beaters[win]
+            if want:
+                if beat:
+                    # Highest card that takes the trick (last block = trumps
+                    # when trumping is possible, which is what wins).
+                    apply_card(beat.bit_length() - 1)
+                else:
+                    apply_card((legal & -legal).bit_length() - 1)
+            else:
+                under = legal & ~beat
+                if under:
+                    apply_card(under.bit_length() - 1)
+                else:
+                    apply_card((beat & -beat).bit_length() - 1)
+        else:
+            apply_card(legal.bit_length() - 1)
+
+
+def quick_bid(st: HandState) -> int:
+    """A cheap bid for the seat to move: its hand's estimated tricks, rounded,
+    moved off the dealer's forbidden number."""
+    want = hand_estimate(st.hands[st.turn], st.trump)
+    bid = min(st.cards, int(want + 0.5))
+    if bid == st.forbidden_bid():
+        bid = bid + 1 if (want > bid and bid < st.cards) or bid == 0 else bid - 1
+    return bid
+
+
+# The engine's own random playout is the uniform policy.
+PLAYOUTS: dict[str, Callable[[HandState, Callable[[], float]], None]] = {
+    "random": play_out,
+    "greedy": playout_greedy,
+}
+
+
+# -- the search ----------------------------------------------------------------
+
+
+class ISMCTSBot:
+    """Single-observer ISMCTS over bids and cards, within a budget."""
+
+    def __init__(
+        self,
+        playout: str = "greedy",
+        exploration: float = EXPLORATION,
+        name: str = "ismcts",
+        reading: bool = False,
+        modelled_bids: bool = False,
+        rivalry: float = 0.0,
+        bid_models: BidModels | None = None,
+        locations: bool = False,
+        location_bids: bool = False,
+        location_model: LocationModel | None = None,
+    ) -> None:
+        self.name = name
+        self.playout = PLAYOUTS[playout]
+        self.exploration = exploration
+        # Deal from a pool weighted by the other seats' bids (ai.pocha.reading), not uniformly.
+        self.reading = reading
+        # In the tree, the other seats bid from their dealt hands by the reading's model
+        # rather than by the tree's statistics, which pool all their possible hands.
+        self.modelled_bids = modelled_bids
+        # Weight of the other seats' mean hand score against the searcher's own.
+        self.rivalry = rivalry
+        # The reading's models of how seats bid: the shipped ones unless given.
+        self.bid_models = bid_models
+        # Deal from a pool weighted by the learned model of where the unseen cards are
+        # (ai.pocha.location), on the games it reads; with location_bids, by the bids' reading
+        # too, although the model has read the bids already.
+        self.locations = locations
+        self.location_bids = location_bids
+        # The model of card locations: the shipped one unless given.
+        self.location_model = location_model
+
+    def decide(
+        self,
+        obs: Observation,
+        budget: Budget | None = None,
+        seed: int | None = None,
+        analyse: bool = False,
+    ) -> Decision:
+        actions = legal_actions(obs)
+        if len(actions) == 1 and not analyse:
+            return Decision(action=actions[0])
+        budget = budget or Budget(iterations=DEFAULT_ITERATIONS)
+        root, iterations, elapsed = self.search(obs, budget, seed)
+        seat = obs.seat
+        assert seat is not None
+        stats = []
+        for a in actions:
+            child = root.children.get(a)
+            visits = child.n if child else 0
+            # Without rivalry the tree's reward for the seat is its own score already.
+            own = (child.own if self.rivalry else child.w) if child else 0.0
+            mean = own / child.n * _scale(obs) if child and child.n else 0.0
+            stats.append((a, visits, mean))
+        best = max(stats, key=lambda t: (t[1], t[2]))[0]
+        total = sum(v for _, v, _ in stats) or 1
+        analysis = tuple(
+            ActionStat(a, v, v / total, m) for a, v, m in stats
+        ) if analyse else ()
+        return Decision(
+            action=best,
+            analysis=analysis,
+            iterations=iterations,
+            elapsed_ms=elapsed * 1000,
+        )
+
+    def knowledge(self, obs: Observation) -> Knowledge:
+        """What the seat knows of the hidden hands, which every deal must fit: what
+        ``engine.pocha.inference`` reads from its view."""
+        return infer(obs)
+
+    def search(
+        self, obs: Observation, budget: Budget, seed: int | None
+    ) -> tuple[Node, int, float]:
+        """Run ISMCTS from ``obs``; the root, the iterations done and the time."""
+        # The budget's time covers the whole decision, the reading's deals included.
+        start = time.perf_counter()
+        deadline = (
+            start + budget.milliseconds / 1000.0 if budget.milliseconds is not None else None
+        )
+        rng = random.Random(seed)
+        rand = rng.random
+        log = math.log
+        sqrt = math.sqrt
+        c = self.exploration
+        playout = self.playout
+        rules = obs.rules
+        n = rules.players
+        scale = 1.0 / _scale(obs)
+        points = [
+            [hand_points(rules, b, w) * scale for w in range(obs.cards_per_player + 1)]
+            for b in range(obs.cards_per_player + 1)
+        ]
+        knowledge = self.knowledge(obs)
+        sampler = DealSampler(knowledge)
+        own = obs.hand
+        base = state_from_observation(obs, sampler.sample(own, rng))
+        pool: list[list[CardSet]] = []
+        cum: list[float] = []
+        # With location_bids the bids are read by their own model, and the cards' model
+        # joins it once cards have been played (before that it reads only the bids).
+        if (
+            self.locations
+            and reads_locations(obs)
+            and (obs.plays or (not self.location_bids and any(b is not None for b in obs.bids)))
+        ):
+            located = LocationReading(obs, knowledge, self.location_model)
+            pool = [sampler.sample(own, rng) for _ in range(READING_POOL)]
+            logs = [located.log_weight(h) for h in pool]
+            if self.location_bids:
+                reading = BidReading(obs, self.bid_models)
+                logs = [lw + reading.log_weight(h) for lw, h in zip(logs, pool, strict=True)]
+            cum = cumulative_weights(logs)
+        elif self.reading:
+            reading = BidReading(obs, self.bid_models)
+            if reading.informative:
+                pool = [sampler.sample(own, rng) for _ in range(READING_POOL)]
+                cum = reading.cumulative_weights(pool)
+        total = cum[-1] if cum else 0.0
+        modelled = self.modelled_bids
+        bid_model = as_models(self.bid_models).for_cards(obs.cards_per_player)
+        rivalry = self.rivalry
+        me = obs.seat
+        assert me is not None
+        whole_deck = obs.trump_holder is not None
+        root = Node()
+        max_iter = budget.iterations if budget.iterations is not None else 1 << 60
+        it = 0
+        while it < max_iter:
+            if deadline is not None and it & 15 == 0 and time.perf_counter() >= deadline:
+                break
+            it += 1
+            hands = pool[bisect_right(cum, rand() * total)][:] if pool else sampler.sample(own, rng)
+            st = base.copy()
+            st.hands = hands
+            node = root
+            path = [root]
+            movers = [-1]
+            # Selection and expansion.
+            while not st.done:
+                seat = st.turn
+                if modelled and st.bidding and seat != me:
+                    a = BID_BASE + modelled_bid(st, rand, whole_deck, bid_model)
+                    child = node.children.get(a)
+                    st.apply_bid(a - BID_BASE)
+                    movers.append(seat)
+                    if child is None:
+                        child = node.children[a] = Node()
+                        path.append(child)
+                        break
+                    node = child
+                    path.append(node)
+                    continue
+                acts = st.legal_actions()
+                children = node.children
+                untried = [a for a in acts if a not in children]
+                if untried:
+                    a = untried[int(rand() * len(untried))]
+                    child = Node()
+                    children[a] = child
+                    for b in acts:
+                        if b != a and b in children:
+                            children[b].avail += 1
+                    st.apply_action(a)
+                    path.append(child)
+                    movers.append(seat)
+                    break
+                best_a = -1
+                best_v = -1e9
+                best_child = None
+                for a in acts:
+                    ch = children[a]
+                    ch.avail += 1
+                    v = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
+                    if v > best_v:
+                        best_v = v
+                        best_a = a
+                        best_child = ch
+                assert best_child is not None
+                st.apply_action(best_a)
+                node = best_child
+                path.append(node)
+                movers.append(seat)
+            # Playout to the hand's end.
+            if not st.done:
+                playout(st, rand)
+            bids = st.bids
+            tricks = st.tricks
+            rewards = [points[bids[s]][tricks[s]] for s in range(n)]
+            if rivalry:
+                path[1].own += rewards[me]
+                rewards[me] -= rivalry * (sum(rewards) - rewards[me]) / (n - 1)
+            for node_, mover in zip(path, movers, strict=True):
+                node_.n += 1
+                if mover >= 0:
+                    node_.w += rewards[mover]
+        return root, it, time.perf_counter() - start
+
+
+def _scale(obs: Observation) -> float:
+    rules = obs.rules
+    return float(max(1, rules.exact_bonus + rules.per_trick * obs.cards_per_player))

@@ -1,0 +1,63 @@
+"""The one registry of every game's bots: a game's levels, and a seat's decision.
+
+The service and the workers reach a stored game's bots without knowing which game it is:
+`levels_of` names the levels its seats may have, and `decide_in` lets a level decide for
+one seat from that seat's observation only, answering in the game's action space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import ai.poch.kind
+import ai.pocha.kind
+from ai.bot import Budget, Level
+from ai.kind import BotKind
+from engine.protocols import Action
+from engine.registry import AnyGame, GameKind, kind_of
+
+__all__ = ["BOT_KINDS", "LEVELS", "BotKind", "Decided", "bot_kind", "decide_in", "levels_of"]
+
+#: Each game's bots, by the game's name.
+BOT_KINDS: dict[str, BotKind] = {
+    kind.name: kind for kind in (ai.pocha.kind.KIND, ai.poch.kind.KIND)
+}
+#: Each game's levels, by name, each with its `description`.
+LEVELS: dict[str, Mapping[str, Level]] = {name: kind.levels for name, kind in BOT_KINDS.items()}
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A bot's decision in any game: its action (the game's action space) and its JSON
+    (the action in wire form, the analysis, the iterations and the time)."""
+
+    action: Action
+    report: dict[str, Any]
+
+
+def bot_kind(game: GameKind | str) -> BotKind:
+    """The bots of this game (or of the game called so)."""
+    return BOT_KINDS[game if isinstance(game, str) else game.name]
+
+
+def levels_of(kind: GameKind | str) -> Mapping[str, Level]:
+    """The levels a bot seat of this game may have, read now."""
+    return bot_kind(kind).levels
+
+
+def decide_in(
+    game: AnyGame,
+    seat: int,
+    level: str,
+    seed: int | None = None,
+    budget: Budget | None = None,
+    analyse: bool = False,
+) -> Decided:
+    """What the `level` bot (or bot, with `budget`) in `seat` decides now, from that
+    seat's observation only."""
+    bots = bot_kind(kind_of(game))
+    obs = bots.game.observation(game, seat)
+    decision = bots.decide(obs, level, seed=seed, budget=budget, analyse=analyse)
+    return Decided(decision.action, bots.report(decision))

@@ -1,0 +1,33 @@
+"""Pocha as the registry (``engine.registry``) reaches it: its rules, games, views and actions.
+
+Pocha's stored JSON predates Poch and names no game; the registry reads such JSON as Pocha's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.pocha import actions, rules
+from engine.pocha.game import Game
+from engine.pocha.observation import observe
+from engine.protocols import GameKind
+
+
+def _new(rules: Any, seed: int | None) -> Game:
+    return Game.new(rules, seed)
+
+
+KIND = GameKind(
+    name=Game.kind,
+    title="Pocha",
+    min_players=rules.MIN_PLAYERS,
+    max_players=rules.MAX_PLAYERS,
+    rules_from_dict=rules.Rules.from_dict,
+    describe_options=rules.describe_options,
+    new=_new,
+    from_dict=Game.from_dict,
+    observation=observe,
+    action_from_wire=actions.action_from_wire,
+    action_to_wire=actions.action_to_wire,
+    opening_events=lambda game: [game.hand_dealt_event()],
+)

@@ -1,0 +1,94 @@
+"""The shape every game meets, so that nothing above the rules asks which game it holds.
+
+A game (`Game`) is one object with a seat to move, its legal actions and `apply`, as in
+OpenSpiel; what one seat may know of it is an `Observation`. An action is one `int` in a
+space each game defines, sent to clients in its JSON form (`WireAction`). `GameKind` is how
+the service reaches one game's rules; `engine.registry` holds one per game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeAlias
+
+#: A move of any game, whatever its phase: one `int` of the game's action space.
+Action: TypeAlias = int
+#: An action's JSON form (a game's `action_to_wire`): a number or a code.
+WireAction: TypeAlias = int | str
+#: A public event a move caused, as JSON, for front ends to animate.
+Event: TypeAlias = dict[str, Any]
+
+#: The clock of a game with two or more people when its creator says nothing (seconds):
+#: enough to think over a bid with eight cards on a phone, short enough that a table is
+#: not kept waiting long by someone who walked away (after two turns run out, the
+#: stand-in plays theirs at once).
+DEFAULT_TURN_SECONDS = 60
+#: The longest clock a game may have (an hour a turn is a correspondence game).
+MAX_TURN_SECONDS = 3600
+
+
+class Game(Protocol):
+    """The surface of a game that the store, the workers and the bots rely on."""
+
+    @property
+    def rules(self) -> Any: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def turn(self) -> int | None: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def history(self) -> list[Any]: ...
+    def legal_actions(self) -> list[Action]: ...
+    def apply(self, seat: int, action: Action) -> list[Event]: ...
+    def check_turn(self, seat: int, playing: bool) -> None: ...
+    def copy(self) -> Any: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+class Observation(Protocol):
+    """What one seat may know of a game (`seat` None: a spectator), as the bots read it."""
+
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def turn(self) -> int | None: ...
+    @property
+    def legal_actions(self) -> tuple[Action, ...]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """How the service reaches one game's rules: everything a store, a worker or a view
+    asks of a game without knowing which it is."""
+
+    name: str
+    #: The game's name for people.
+    title: str
+    #: Bounds on the number of players.
+    min_players: int
+    max_players: int
+    #: The game's rules from the API's `rules` object (raises the engine's
+    #: `InvalidRulesError`, naming the option, for a bad one).
+    rules_from_dict: Callable[[dict[str, Any]], Any]
+    #: Every option: default, allowed values, meaning, kind and bounds.
+    describe_options: Callable[[], dict[str, dict[str, Any]]]
+    #: A new game of these rules dealt from this seed (None: a fresh one).
+    new: Callable[[Any, int | None], Any]
+    #: The game from its stored JSON (`InvalidStateError` for anything else).
+    from_dict: Callable[[dict[str, Any]], Any]
+    #: What a seat (None: a spectator) sees: the game's `Observation`, as the bots read it.
+    observation: Callable[[Any, int | None], Any]
+    #: An action from its JSON form (a typed engine error for anything else), and back.
+    action_from_wire: Callable[[Any], int]
+    action_to_wire: Callable[[int], Any]
+    #: The public events a new game starts with.
+    opening_events: Callable[[Any], list[Event]]
+
+    def observe(self, game: Any, seat: int | None) -> dict[str, Any]:
+        """What a seat (None: a spectator) sees, as JSON."""
+        view: dict[str, Any] = self.observation(game, seat).to_dict()
+        return view

@@ -1,0 +1,56 @@
+"""The one registry of the games the service plays: Pocha (the default) and Poch.
+
+What is not about a game's rules (the store, the workers, the API's views and moves, the
+clients) reaches a game through its `GameKind` (`engine.protocols`), found here by name or
+by the game itself; a stored game says which it is by its JSON's `game` field.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeAlias
+
+import engine.poch.kind
+import engine.pocha.kind
+from engine import poch, pocha
+from engine.errors import InvalidStateError
+from engine.protocols import GameKind
+
+__all__ = [
+    "DEFAULT_GAME",
+    "KINDS",
+    "POCH",
+    "POCHA",
+    "AnyGame",
+    "GameKind",
+    "game_from_dict",
+    "kind_of",
+]
+
+#: A game of any kind, as the store and the services hold it.
+AnyGame: TypeAlias = pocha.Game | poch.Game
+
+POCHA = pocha.Game.kind
+POCH = poch.Game.kind
+#: The game a request that names none gets: every request made before Poch existed.
+DEFAULT_GAME = POCHA
+
+KINDS: dict[str, GameKind] = {
+    kind.name: kind for kind in (engine.pocha.kind.KIND, engine.poch.kind.KIND)
+}
+
+
+def kind_of(game: AnyGame) -> GameKind:
+    """The kind `game` is."""
+    return KINDS[game.kind]
+
+
+def game_from_dict(data: dict[str, Any]) -> AnyGame:
+    """A stored game of any kind, from the JSON its `to_dict` gave (Pocha's names none)."""
+    name = data.get("game", POCHA)
+    if name == POCHA:
+        return pocha.Game.from_dict(data)
+    kind = KINDS.get(name) if isinstance(name, str) else None
+    if kind is None:
+        raise InvalidStateError(f"unknown game {name!r}")
+    game: AnyGame = kind.from_dict(data)
+    return game

@@ -1,0 +1,2 @@
+"""Tests of Pocha's engine (engine/pocha/): rules, legality, the game, views, inference,
+positions."""
