@@ -151,7 +151,12 @@ def test_a_whole_poch_game_against_two_bots(desktop: Tab, live_service: LiveServ
     assert any(d.startswith("bet") for d in done), done
 
     view = api.view(game_id)
-    assert view["phase"] == "over" and len(view["deal_results"]) == 2
+    # Two deals, or fewer if after the first fewer than two seats could pay the ante.
+    played = len(view["deal_results"])
+    assert view["phase"] == "over" and played in (1, 2), view["deal_results"]
+    if played == 1:
+        need = 8 * view["rules"]["ante"]
+        assert sum(chips >= need for chips in view["result"]["chips"]) < 2, view
     final = page.inner_text(".final")
     assert "win" in final.lower()
     ranking = page.query_selector_all(".ranking li")
@@ -160,7 +165,7 @@ def test_a_whole_poch_game_against_two_bots(desktop: Tab, live_service: LiveServ
     totals = page.query_selector_all(".poch-sheet tfoot td")
     chips = [int(c.inner_text().rstrip(" ★")) for c in totals]
     assert chips == view["result"]["chips"]
-    assert len(page.query_selector_all(".poch-sheet tbody tr")) == 2
+    assert len(page.query_selector_all(".poch-sheet tbody tr")) == played
     desktop.screenshot("web-poch-desktop-final.png")
     page.click("[data-action=close]")
     desktop.screenshot("web-poch-desktop-table-after.png")
