@@ -67,4 +67,5 @@ def history(game: Game, envelope: dict[str, Any]) -> dict[str, Any]:
 def decisions_per_game(rules: Any) -> int:
     """A game's decisions, at most: per deal a bet or pass per seat, the start card and
     at most two suits chosen (the last suit runs by itself)."""
-    return int(rules.deal_count) * (rules.players + 3)
+    count: int = rules.deal_count * (rules.players + 3)
+    return count
