@@ -77,7 +77,7 @@ class MatchSpec:
 
     seats: tuple[str, ...]
     games: int
-    rules: Any  # the game's rules (`engine.pocha.rules.Rules`, `engine.poch.rules.Rules`)
+    rules: Any  # the game's rules (its `GameKind.rules_from_dict`)
     seed: int
     duplicate: bool
     game: str = DEFAULT_GAME
@@ -296,9 +296,8 @@ def load_spec(connection: Connections, match_id: str) -> MatchSpec | None:
 
 
 class MatchGame:
-    """A game of the match in progress: its arena's loop (`ai.pocha.arena.play_game`,
-    `ai.poch.arena.play_deal`), able to stop and resume (bots keep no state between
-    decisions, so a resumed game plays on the same)."""
+    """A game of the match in progress: its arena's loop, able to stop and resume (bots
+    keep no state between decisions, so a resumed game plays on the same)."""
 
     def __init__(
         self,

@@ -68,15 +68,13 @@ from core.keys import (
 )
 from core.redises import is_cluster, queue_urls_of
 from engine.i18n import _
-from engine.pocha.actions import Action
-from engine.pocha.game import Event
-from engine.pocha.rules import MAX_PLAYERS
-from engine.registry import AnyGame, game_from_dict, kind_of
+from engine.protocols import Action, Event
+from engine.registry import KINDS, AnyGame, game_from_dict, kind_of
 
 #: A read of the lobby looks at most this many times the tables it shows (`GameStore.lobby`).
 LOBBY_READ_FACTOR = 4
-#: The most seats a game has (engine.pocha.rules.MAX_PLAYERS): one presence field each.
-MAX_SEATS = MAX_PLAYERS
+#: The most seats a game of any kind has: one presence field each.
+MAX_SEATS = max(kind.max_players for kind in KINDS.values())
 
 
 def seen_field(seat: int) -> str:
@@ -1071,7 +1069,7 @@ class GameStore:
         owed_task: OwedTaskMaker | None = None,
         stand_in: bool = False,
     ) -> AppliedAction:
-        """Apply `seat`'s action (`engine.pocha.actions`: a bid or a card) atomically and return
+        """Apply `seat`'s action (the game's action space) atomically and return
         the new game.
 
         `expected_version`: refuse with `StaleVersion` unless the game is at this version
