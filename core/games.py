@@ -20,7 +20,6 @@ from core.errors import (
     Conflict,
     Forbidden,
     InvalidInput,
-    StaleVersion,
     Unauthorized,
     WrongGame,
     WrongState,
@@ -304,25 +303,20 @@ class GameService:
             # written at is the one read, so a leave that lands first makes it read again.
             if record.seats[seat].left:
                 raise WrongState(_("You left this game: the stand-in plays your seat to the end."))
-            if expected_version is not None and record.version != expected_version:
-                raise StaleVersion(
-                    _(
-                        "The game is at version {version}, not {expected}: reload it and "
-                        "try again.",
-                        version=record.version,
-                        expected=expected_version,
-                    ),
-                    version=record.version,
-                )
-            try:
-                action = read_move(record.game, move, decision)
-            except GameError:
-                # A code that is no card is refused where the engine refuses one, after
-                # the game, the token, the version, the turn and the phase.
-                record.game.check_turn(seat, playing=decision == "play")
-                raise
+            mover = seat
+
+            def read(game: AnyGame) -> Action:
+                try:
+                    return read_move(game, move, decision)
+                except GameError:
+                    # A code that is no card is refused where the engine refuses one,
+                    # after the game, the token, the version, the turn and the phase.
+                    game.check_turn(mover, playing=decision == "play")
+                    raise
+
+            # The store checks the version (the one check), then reads the move.
             applied = self.store.apply_action(
-                game_id, seat, action, expected_version, record=record,
+                game_id, seat, read, expected_version, record=record,
                 owed_task=self.bots.owed_turn,
             )  # fmt: skip
         assert seat is not None
