@@ -1,16 +1,16 @@
 """How the service, the workers and the arena reach one game's bots: its ``BotKind``, which
-joins the game (``engine.registry``), its arena (levels, bots, a match's summary) and its
-bots by name. ``decide`` is the one door through which a level decides, and ``report`` the
-decision's JSON in the game's wire form; ``ai.registry`` holds one kind per game.
+joins the game (``engine.registry``), its arena (levels, bots, how a match's games are
+played, recorded and summed up, and what they cost) and its bots by name. ``decide`` is the
+one door through which a level decides; ``ai.registry`` holds one kind per game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ai.arena import Arena
+from ai.arena import Arena, ArenaGame, distinct_rotations, tasks_for
 from ai.bot import Bot, Budget, Decision, Level, Player
 from engine.protocols import GameKind
 
@@ -25,8 +25,27 @@ class BotKind:
     arena: Arena[Any]
     #: The bot called so (ValueError for none).
     make_bot: Callable[[str], Bot[Any]]
+    #: The seed of one decision of a game, from the game's seed, its seat and its step,
+    #: and a finished game's record (game, seed, players, deal, decisions, think_ms): as
+    #: the arena has them, so a match's games are arena games.
+    decision_seed: Callable[..., int]
+    record: Callable[..., dict[str, Any]]
+    #: Whether a bot searches, and the iterations it uses without a budget.
+    searches: Callable[[str], bool]
+    default_iterations: int
+    #: A typical machine's search speed, for a match's CPU estimate.
+    iterations_per_second: float
     #: What the JSON of an analysis calls an action's mean score (Poch's are chips).
     score_name: str = "mean_score"
+    #: What a decision of a bot that does not search takes, bookkeeping included.
+    rule_based_seconds: Callable[[str], float] = lambda bot: 0.001
+    #: The rules a match's game is played with (Poch's arena plays each deal as a one-deal
+    #: game), and the deals of each such game when the arena fixes them (None: the rules').
+    match_rules: Callable[[Any], Any] = lambda rules: rules
+    match_deals: int | None = None
+    #: The sentence (an ``N_`` template, ``{value}``: the deals asked for) that refuses a
+    #: match asking for other deals than ``match_deals``.
+    match_deals_refused: str = ""
 
     @property
     def name(self) -> str:
@@ -40,6 +59,17 @@ class BotKind:
     @property
     def bots(self) -> tuple[str, ...]:
         return self.arena.roster.bots
+
+    def tasks_for(
+        self, rules: Any, lineup: Sequence[Player], deals: int, seed: int, duplicate: bool
+    ) -> list[ArenaGame]:
+        """Every (deal, seating) game of a match, as the arena lists them."""
+        return tasks_for(rules, lineup, deals, seed, duplicate)
+
+    def seatings(self, seats: Sequence[Any]) -> int:
+        """With duplicate deals, how many games each deal is: the line-up's distinct
+        rotations (``a,b,a,b`` has two)."""
+        return len(distinct_rotations(list(seats)))
 
     def parse_player(self, spec: str) -> Player:
         """A seat's text (``hard``, ``heuristic``, ``ismcts:300``) as a player (ValueError

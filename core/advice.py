@@ -1,17 +1,7 @@
 """AI on demand: a hint for a seat of a stored game, or a move for a position a front end
-keeps itself; and the report of such a job for `GET /api/v1/jobs/{id}`.
-
-`ask_hint` and `ask_move` queue a job on `pocha-high`, the on-demand queue, and return its
-id, a random token: a hint shows its seat's best move, so only the holder of that seat's
-token, who is given the id, can read it. Each job is first let in by `core.admission`, by
-the thinking it orders (the asking address's think budget, the wait of the queue), or
-refused there with `RateLimited` or `Busy`; a worker takes its thinking off the queue's
-estimate as it takes the job (`job_taken`). The jobs (`hint`, `move`) think with the
-analysis on and return the action with, per legal action, its share of the search and its
-mean score. An AI move is for either game: its position says which (`"game": "poch"`, or
-Pocha's without). They are not retried and not owed: if thinking fails, or the worker dies (the
-report notices the job's heartbeat stopping), the job is reported failed and the client
-asks again. Only these jobs are reported; bot turns and match games are not readable by id.
+keeps itself (of any game: its `game` names it), queued on `pocha-high` once
+`core.admission` lets it in, thought with the analysis on, never retried nor owed; and the
+report of such a job for `GET /api/v1/jobs/{id}`, whose random id only the asker is given.
 """
 
 from __future__ import annotations
@@ -29,9 +19,8 @@ import redis
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
-import engine.poch.position
 from ai.bot import Budget
-from ai.registry import BOT_KINDS, decide_in, levels_of
+from ai.registry import bot_kind, decide_in, levels_of
 from core.admission import UNBOUNDED, Admission, left_queue
 from core.bot_metrics import record_decision
 from core.bots import bot_seed
@@ -49,8 +38,8 @@ from core.queues import (
 from core.turns import store_for
 from engine.errors import InvalidStateError
 from engine.i18n import _
-from engine.pocha.position import position_from_dict
-from engine.registry import POCH, POCHA, kind_of
+from engine.registry import DEFAULT_GAME, kind_of
+from engine.registry import KINDS as GAME_KINDS
 
 KINDS = ("hint", "ai_move")
 DEFAULT_LEVEL = "hard"
@@ -67,7 +56,7 @@ class Thinking:
     level: str | None = None
     iterations: int | None = None
     milliseconds: int | None = None
-    game: str = POCHA
+    game: str = DEFAULT_GAME
 
     @property
     def custom(self) -> bool:
@@ -226,16 +215,14 @@ def think_move(
     position: dict[str, Any], thinking: Thinking, connection: redis.Redis | None = None
 ) -> dict[str, Any]:
     """The action of the position's seat, with the analysis; `AdviceRefused` when the
-    position is impossible. The think time is recorded when `connection` is given. A Poch
-    position (`"game": "poch"`) is decided by Poch's bots, in Poch's wire form."""
-    poch = position.get("game") == POCH
-    if poch:
-        thinking = replace(thinking, game=POCH)
+    position is impossible. The think time is recorded when `connection` is given. The
+    position's `game` names its game (none, or one not played here: the default game), whose
+    bots decide, in its wire form."""
+    name = position.get("game", DEFAULT_GAME)
+    kind = GAME_KINDS.get(name if isinstance(name, str) else DEFAULT_GAME, GAME_KINDS[DEFAULT_GAME])
+    thinking = replace(thinking, game=kind.name)
     try:
-        if poch:
-            poch_obs = engine.poch.position.position_from_dict(position)
-        else:
-            obs = position_from_dict(position)
+        obs = kind.position_from_dict(position)
     except InvalidStateError as exc:
         raise AdviceRefused(_("The position is impossible: {why}", why=exc.message)) from None
     # Deterministic: the same position and thinking give the same answer.
@@ -244,21 +231,19 @@ def think_move(
     ).digest()
     seed = int.from_bytes(digest[:8], "big") >> 1
     name, budget = thinking.decide_args()
-    started = time.perf_counter()
-    if poch:
-        if budget is None and name not in levels_of(POCH):
-            raise AdviceRefused(
-                _(
-                    "This game's bots have no level {level}; its levels are {levels}.",
-                    level=repr(name),
-                    levels=", ".join(levels_of(POCH)),
-                )
+    levels = levels_of(kind)
+    if budget is None and name not in levels:
+        raise AdviceRefused(
+            _(
+                "This game's bots have no level {level}; its levels are {levels}.",
+                level=repr(name),
+                levels=", ".join(levels),
             )
-        report = BOT_KINDS[POCH].decide(poch_obs, name, seed=seed, budget=budget, analyse=True)
-        decided, seat = BOT_KINDS[POCH].report(report), poch_obs.seat
-    else:
-        pocha = BOT_KINDS[POCHA].decide(obs, name, seed=seed, budget=budget, analyse=True)
-        decided, seat = BOT_KINDS[POCHA].report(pocha), obs.seat
+        )
+    started = time.perf_counter()
+    bots = bot_kind(kind)
+    decision = bots.decide(obs, name, seed=seed, budget=budget, analyse=True)
+    decided, seat = bots.report(decision), obs.seat
     if connection is not None:
         record_decision(connection, "ai_move", thinking.label, time.perf_counter() - started)
     return {

@@ -6,8 +6,8 @@ own memory as the API does its request counts: each decision adds itself to a hi
 in Redis instead (one pipelined round trip), by the kind of decision (`turn`, `hint`,
 `ai_move`) and the level that thought. Every API process then exports the same
 cluster-wide totals; aggregate them with `max`, not `sum`, across API instances.
-Labels are bounded: levels are the names of `ai.pocha.levels.LEVELS` (and `ismcts` for a custom
-budget), kinds the three above.
+Labels are bounded: levels are the names of every game's levels (`ai.registry.LEVELS`; and
+`ismcts` for a custom budget), kinds the three above.
 """
 
 from __future__ import annotations

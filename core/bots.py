@@ -32,7 +32,7 @@ from core.redises import Connections, redises_of
 from core.store import GameStore, OwedTask, OwedTaskMaker, StoredGame
 from core.tasks import owed_work, schedule_turn
 from engine.errors import GameError
-from engine.pocha.actions import Action
+from engine.protocols import Action
 from engine.registry import kind_of
 
 log = logging.getLogger(__name__)

@@ -110,18 +110,10 @@ class WrongState(Conflict):
 
 
 class WrongGame(Conflict):
-    """A decision of the other game: a bid in Poch, a bet or a suit in Pocha."""
+    """A decision of another game (a bid in Poch, a bet or a suit in Pocha): the message is
+    the game's own sentence (`engine.protocols.GameKind.wrong_decision`)."""
 
     error = "wrong_game"
-
-    def __init__(self, game: str, decision: str) -> None:
-        if decision == "bid":
-            message = _("This game is Poch: it has no bids. Bet, hold or pass at /bets.")
-        elif decision == "bet":
-            message = _("This game is Pocha: it has no bets. Bid at /bids.")
-        else:
-            message = _("This game is Pocha: nobody chooses a suit. Play a card at /plays.")
-        super().__init__(message)
 
 
 class TableFull(Conflict):

@@ -1,14 +1,10 @@
 """The service layer of games: what the HTTP views ask for, in the game's words.
 
-`GameService` creates games, says who a token belongs to, applies a seat's bid or card,
-hands turns to the bot runner, and builds every view a response carries. A view is
-`engine.pocha.observation.observe(game, seat)` (`view_of`), so a response can never hold another
-seat's cards; the spectator's view is `observe(game, None)`. Beside it a view says what the
-rules make of that observation, so that no client has to know them: the seat winning the
-trick on the table, which tiebreak hand this is, and, on the seat's turn, why the engine
-refuses each card or bid it may not make, in the engine's words. Views add the game's `id`,
-its `version`, the players' names and bot levels and the `seq` of the latest event, and
-leave out the past hands (`history` has them).
+`GameService` creates games, says who a token belongs to, applies a seat's move, hands turns
+to the bot runner, and builds every view a response carries: the game's own view of what a
+seat may know (`GameKind.view`, so a response never holds another seat's cards), with the
+game's `id`, `version`, players, table, clock and the `seq` of its latest event. Whatever
+differs between games is reached through the game's kind (`engine.registry`).
 """
 
 from __future__ import annotations
@@ -18,16 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import engine.poch.actions
-import engine.poch.cards
-import engine.poch.game
 from ai.registry import levels_of
 from core.bots import BotRunner
 from core.errors import (
     Conflict,
     Forbidden,
     InvalidInput,
-    StaleVersion,
     Unauthorized,
     WrongGame,
     WrongState,
@@ -45,21 +37,10 @@ from core.store import (
     client_hash,
 )
 from core.tables import DEFAULT_STAND_IN, LOBBY_AWAY_SECONDS, TableService, seat_info, table_of
-from engine.errors import GameError, InvalidBidError, InvalidRulesError
+from engine.errors import GameError, InvalidRulesError
 from engine.i18n import _
-from engine.poch.cards import parse_suit
-from engine.pocha.actions import Action, WireAction, action_from_wire
-from engine.pocha.cards import codes, parse_card
-from engine.pocha.game import Game
-from engine.pocha.legality import explain_illegal
-from engine.pocha.observation import observe
-from engine.pocha.tricks import trick_winner
-from engine.protocols import DEFAULT_TURN_SECONDS
-from engine.registry import DEFAULT_GAME, KINDS, POCH, POCHA, AnyGame, GameKind
-
-# Observation fields a view does not repeat: the format tag is the engine's storage
-# detail, and the score sheet of past hands is served by `history`.
-_NOT_IN_VIEW = ("format", "history")
+from engine.protocols import DEFAULT_TURN_SECONDS, Action, WireAction
+from engine.registry import DEFAULT_GAME, KINDS, AnyGame, GameKind, kind_of
 
 
 @dataclass(frozen=True)
@@ -72,86 +53,19 @@ class PlayerSpec:
     open: bool = False
 
 
-def view_of(game: AnyGame, seat: int | None) -> dict[str, Any]:
-    """What `seat` (None: a spectator) sees of `game`: its observation as JSON, less what
-    views leave out, with (in Pocha) `winning`, `tiebreak_hand` and, in a seat's `you`,
-    `refused`."""
-    if isinstance(game, engine.poch.game.Game):
-        return poch_view_of(game, seat)
-    observation = observe(game, seat)
-    view = observation.to_dict()
-    for key in _NOT_IN_VIEW:
-        view.pop(key, None)
-    view["game"] = POCHA
-    trick = observation.trick
-    view["winning"] = trick_winner(trick, observation.trump) if trick else None
-    in_tiebreak = game.in_tiebreak
-    view["tiebreak_hand"] = game.hand_number - len(game.rules.hand_sizes) if in_tiebreak else None
-    if seat is not None:
-        view["you"]["refused"] = refused(game, seat) if game.turn == seat else []
-    return view
-
-
-def poch_view_of(game: engine.poch.game.Game, seat: int | None) -> dict[str, Any]:
-    """What `seat` sees of a Poch game: its observation as JSON, with what only that seat
-    sees (its hand and, on its turn, its legal actions) in `you`, as Pocha's views have it."""
-    view = KINDS[POCH].observe(game, seat)
-    del view["format"]
-    del view["seat"]
-    hand = view.pop("hand")
-    legal = view.pop("legal_actions")
-    if seat is not None:
-        view["you"] = {"seat": seat, "hand": hand, "legal": legal}
-    return view
-
-
-#: The decisions each game's endpoints make (`act`'s `decision`): a bid or a card in
-#: Pocha; a bet (or hold or pass), a start card or a suit in Poch.
-POCHA_DECISIONS = ("bid", "play")
-POCH_DECISIONS = ("bet", "play", "suit")
+def view_of(game: AnyGame, seat: int | None, waiting: bool = False) -> dict[str, Any]:
+    """What `seat` (None: a spectator) sees of `game`, as its kind's views have it
+    (`GameKind.view`); `waiting`: the game waits at its table."""
+    return kind_of(game).view(game, seat, waiting)
 
 
 def read_move(game: AnyGame, move: WireAction, decision: str) -> Action:
     """The action `move` names, sent to `decision`'s endpoint of `game`: `WrongGame` when
     that game makes no such decision, the engine's typed error when `move` names none."""
-    if not isinstance(game, engine.poch.game.Game):
-        if decision not in POCHA_DECISIONS:
-            raise WrongGame("pocha", decision)
-        return action_from_wire(move)
-    if decision not in POCH_DECISIONS:
-        raise WrongGame("poch", decision)
-    if decision == "play":
-        return engine.poch.cards.parse_card(move)
-    if decision == "suit":
-        return engine.poch.actions.SUIT_BASE + parse_suit(move)
-    return engine.poch.actions.action_from_wire(move)
-
-
-def refused(game: Game, seat: int) -> list[dict[str, Any]]:
-    """Why each card in `seat`'s hand, or the bid, that it may not play or make now is
-    refused, in `you.hand` order: the rule and the sentence `Game.play` or `Game.bid`
-    refuses it with. For the seat to move only: a view answers every move."""
-    state = game.state
-    if state.bidding:
-        forbidden = state.forbidden_bid()
-        if forbidden < 0:
-            return []
-        try:
-            # A refused bid changes nothing; the copy makes sure the view never does.
-            game.copy().bid(seat, forbidden)
-        except InvalidBidError as exc:
-            return [{"bid": forbidden, "rule": exc.rule, "message": exc.message}]
-        return []
-    hand = state.hands[seat]
-    barred: list[dict[str, Any]] = []
-    for code in codes(hand & ~state.legal_mask()):
-        why = explain_illegal(
-            parse_card(code), hand, state.lead, state.win, state.trump,
-            state.montar, state.fallar, state.pisar,
-        )  # fmt: skip
-        if why is not None:
-            barred.append({"card": code, "rule": why[0], "message": why[1]})
-    return barred
+    kind = kind_of(game)
+    if decision not in kind.decisions:
+        raise WrongGame(kind.wrong_decision(decision))
+    return kind.read_move(move, decision)
 
 
 class GameService:
@@ -302,20 +216,8 @@ class GameService:
 
     def view(self, record: StoredGame, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) sees of the game now."""
-        game = record.game
-        view = view_of(game, seat)
+        view = view_of(record.game, seat, record.waiting)
         now = time.time()
-        poch = isinstance(game, engine.poch.game.Game)
-        if record.waiting:
-            # Nobody sees a card before the game starts (the deal is made already).
-            view["phase"] = "waiting"
-            view["turn"] = None
-            if not poch:
-                view["winning"] = None
-            if seat is not None:
-                view["you"].update(hand=[], legal=[])
-                if not poch:
-                    view["you"]["refused"] = []
         view["id"] = record.id
         view["version"] = record.version
         view["last_event"] = record.events
@@ -338,28 +240,13 @@ class GameService:
     def history(self, game_id: str) -> dict[str, Any]:
         """The score sheet: every finished hand as dealt, bid, won and scored."""
         record = self.store.load(game_id)
-        game = record.game
         now = time.time()
-        if isinstance(game, engine.poch.game.Game):
-            return {
-                "game": POCH,
-                "id": record.id,
-                "version": record.version,
-                "players": [seat_info(record, i, now) for i in range(len(record.seats))],
-                "deals": [dict(r) for r in game.deal_results],
-                "chips": list(game.chips),
-                "finished": game.finished,
-                "result": game.result() if game.finished else None,
-            }
-        return {
+        envelope = {
             "id": record.id,
             "version": record.version,
             "players": [seat_info(record, i, now) for i in range(len(record.seats))],
-            "hands": observe(game, None).to_dict()["history"],
-            "scores": list(game.scores),
-            "finished": game.finished,
-            "winners": list(game.winners),
         }
+        return kind_of(record.game).history(record.game, envelope)
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -416,25 +303,20 @@ class GameService:
             # written at is the one read, so a leave that lands first makes it read again.
             if record.seats[seat].left:
                 raise WrongState(_("You left this game: the stand-in plays your seat to the end."))
-            if expected_version is not None and record.version != expected_version:
-                raise StaleVersion(
-                    _(
-                        "The game is at version {version}, not {expected}: reload it and "
-                        "try again.",
-                        version=record.version,
-                        expected=expected_version,
-                    ),
-                    version=record.version,
-                )
-            try:
-                action = read_move(record.game, move, decision)
-            except GameError:
-                # A code that is no card is refused where the engine refuses one, after
-                # the game, the token, the version, the turn and the phase.
-                record.game.check_turn(seat, playing=decision == "play")
-                raise
+            mover = seat
+
+            def read(game: AnyGame) -> Action:
+                try:
+                    return read_move(game, move, decision)
+                except GameError:
+                    # A code that is no card is refused where the engine refuses one,
+                    # after the game, the token, the version, the turn and the phase.
+                    game.check_turn(mover, playing=decision == "play")
+                    raise
+
+            # The store checks the version (the one check), then reads the move.
             applied = self.store.apply_action(
-                game_id, seat, action, expected_version, record=record,
+                game_id, seat, read, expected_version, record=record,
                 owed_task=self.bots.owed_turn,
             )  # fmt: skip
         assert seat is not None

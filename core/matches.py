@@ -1,21 +1,8 @@
-"""Bot-vs-bot matches: many games between the same bots, played by the workers, with the
-arena's statistics.
-
-`create_match` checks a match (the game, bots per seat in the arena's syntax, games, rules,
-seed, duplicate deals), refuses one that would cost more CPU than allowed, stores it and
-fans out one task per game on the low-priority queue. The deals and seatings are the game's
-arena's own (`ai.arena.tasks_for`), and each game is played
-exactly as that arena plays it (same bots, budgets and decision seeds), so a match's records
-are arena records and the arena's summary makes the per-bot figures. What differs between
-the games is reached through `core.match_games.MatchKind`; everything here serves both.
-
-A game does not hold a worker until it ends: `play_match_game` plays for a slice of
-`Timing.match_slice` seconds, saves the game (a checkpoint), and queues its own
-continuation at the front of the low queue. Between two slices a worker reads the high
-queue first, so a person waiting for a bot waits at most one slice plus one decision,
-however big the match. The checkpoint is written only if nobody else moved the game on
-meanwhile, and a finished game is counted once, so a slice played twice (a recovery after
-a worker died) changes nothing.
+"""Bot-vs-bot matches: many games between the same bots, played by the workers in slices of
+`Timing.match_slice` seconds on the low queue (each saved as a checkpoint and continued at
+the queue's front, so people's turns wait at most a slice), with the arena's statistics. The
+deals, seatings, bots, decision seeds, records and summary are the game's arena's, reached
+through its `ai.kind.BotKind`; a slice played twice changes nothing.
 """
 
 from __future__ import annotations
@@ -28,7 +15,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ai.bot import Budget
+from ai.bot import Budget, Player
+from ai.registry import BOT_KINDS, BotKind
 from core.keys import (
     checkpoint_key,
     ended_key,
@@ -37,7 +25,6 @@ from core.keys import (
     records_key,
     task_key,
 )
-from core.match_games import MATCH_KINDS, MatchKind, Seat
 from core.queues import (
     LOW,
     MAX_ITERATIONS,
@@ -50,7 +37,7 @@ from core.redises import Connections, redises_of
 from core.tasks import Task, finish, resubmit, submit_new, text
 from engine.errors import InvalidRulesError
 from engine.i18n import _
-from engine.registry import DEFAULT_GAME, POCHA
+from engine.registry import DEFAULT_GAME
 
 MAX_GAMES = 1000
 #: What a match may cost at most, in estimated CPU hours of thinking (POCHA_MATCH_MAX_CPU_HOURS).
@@ -90,17 +77,17 @@ class MatchSpec:
 
     seats: tuple[str, ...]
     games: int
-    rules: Any  # the game's rules (`engine.pocha.rules.Rules`, `engine.poch.rules.Rules`)
+    rules: Any  # the game's rules (its `GameKind.rules_from_dict`)
     seed: int
     duplicate: bool
-    game: str = POCHA
+    game: str = DEFAULT_GAME
 
     @property
-    def kind(self) -> MatchKind:
-        return MATCH_KINDS[self.game]
+    def kind(self) -> BotKind:
+        return BOT_KINDS[self.game]
 
     @property
-    def lineup(self) -> list[Seat]:
+    def lineup(self) -> list[Player]:
         return [self.kind.parse_player(s) for s in self.seats]
 
     @property
@@ -112,25 +99,25 @@ class MatchSpec:
             "game": self.game,
             "seats": list(self.seats),
             "games": self.games,
-            "rules": self.kind.rules_to_dict(self.rules),
+            "rules": self.rules.to_dict(),
             "seed": self.seed,
             "duplicate": self.duplicate,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MatchSpec:
-        game = data.get("game", POCHA)
+        game = data.get("game", DEFAULT_GAME)
         return cls(
             seats=tuple(data["seats"]),
             games=data["games"],
-            rules=MATCH_KINDS[game].rules_from_dict(data["rules"]),
+            rules=BOT_KINDS[game].game.rules_from_dict(data["rules"]),
             seed=data["seed"],
             duplicate=data["duplicate"],
             game=game,
         )
 
 
-def effective_budget(kind: MatchKind, player: Seat) -> Budget:
+def effective_budget(kind: BotKind, player: Player) -> Budget:
     """The budget a seat really thinks with (a search without one uses its default)."""
     budget = player.budget
     if budget.iterations is None and budget.milliseconds is None and kind.searches(player.bot):
@@ -151,7 +138,7 @@ def estimated_cpu_seconds(spec: MatchSpec) -> float:
             limits.append(budget.iterations / kind.iterations_per_second)
         per_decision.append(min(limits) if limits else kind.rule_based_seconds(player.bot))
     mean = sum(per_decision) / len(per_decision)
-    return spec.games * kind.decisions_per_game(spec.rules) * mean
+    return spec.games * kind.game.decisions_per_game(spec.rules) * mean
 
 
 def check_match(
@@ -166,13 +153,13 @@ def check_match(
     max_cpu_hours: float = MAX_CPU_HOURS,
 ) -> MatchSpec:
     """The match of `game` asked for, or `MatchRefused` saying what is wrong with it."""
-    kind = MATCH_KINDS.get(game)
+    kind = BOT_KINDS.get(game)
     if kind is None:
         raise MatchRefused(
             _(
                 "unknown game {game}: the games are {games}",
                 game=repr(game),
-                games=", ".join(MATCH_KINDS),
+                games=", ".join(BOT_KINDS),
             ),
             "game",
         )
@@ -188,19 +175,12 @@ def check_match(
             "rules",
         )
     options["players"] = len(seats)
-    if kind.deals_per_game is not None:
-        if options.get("deals", kind.deals_per_game) != kind.deals_per_game:
-            raise MatchRefused(
-                _(
-                    "each game of a Poch match is one deal, as in the Poch arena: leave "
-                    "rules.deals out and ask for more games instead of {value} deals",
-                    value=options["deals"],
-                ),
-                "rules",
-            )
-        options["deals"] = kind.deals_per_game
+    if kind.match_deals is not None:
+        if options.get("deals", kind.match_deals) != kind.match_deals:
+            raise MatchRefused(_(kind.match_deals_refused, value=options["deals"]), "rules")
+        options["deals"] = kind.match_deals
     try:
-        parsed = kind.rules_from_dict(options)
+        parsed = kind.game.rules_from_dict(options)
     except InvalidRulesError as exc:
         raise MatchRefused(exc.message, "rules") from exc
     for text_seat in seats:
@@ -316,16 +296,15 @@ def load_spec(connection: Connections, match_id: str) -> MatchSpec | None:
 
 
 class MatchGame:
-    """A game of the match in progress: its arena's loop (`ai.pocha.arena.play_game`,
-    `ai.poch.arena.play_deal`), able to stop and resume (bots keep no state between
-    decisions, so a resumed game plays on the same)."""
+    """A game of the match in progress: its arena's loop, able to stop and resume (bots
+    keep no state between decisions, so a resumed game plays on the same)."""
 
     def __init__(
         self,
-        kind: MatchKind,
+        kind: BotKind,
         rules: Any,
         seed: int,
-        players: Sequence[Seat],
+        players: Sequence[Player],
         deal: int,
         game: Any = None,
         step: int = 0,
@@ -337,7 +316,7 @@ class MatchGame:
         self.seed = seed
         self.players = list(players)
         self.deal = deal
-        self.game = game or kind.new_game(kind.game_rules(rules), seed)
+        self.game = game or kind.game.new(kind.match_rules(rules), seed)
         self.step = step
         self.decisions = decisions or [0] * n
         self.think = think or [0.0] * n
@@ -351,10 +330,11 @@ class MatchGame:
         """Decide and play until the game ends or `time.monotonic()` passes `until`
         (after at least one decision); whether the game is over."""
         game, kind = self.game, self.kind
+        observation = kind.game.observation
         while not self.finished:
             seat = game.turn
             assert seat is not None
-            obs = kind.observe(game, seat)
+            obs = observation(game, seat)
             t0 = time.perf_counter()
             decision = self.bots[seat].decide(
                 obs, self.players[seat].budget, kind.decision_seed(self.seed, seat, self.step)
@@ -386,10 +366,10 @@ class MatchGame:
     @classmethod
     def resume(
         cls,
-        kind: MatchKind,
+        kind: BotKind,
         rules: Any,
         seed: int,
-        players: Sequence[Seat],
+        players: Sequence[Player],
         deal: int,
         saved: str,
     ) -> MatchGame:
@@ -400,7 +380,7 @@ class MatchGame:
             seed,
             players,
             deal,
-            game=kind.game_from_dict(data["game"]),
+            game=kind.game.from_dict(data["game"]),
             step=data["step"],
             decisions=data["decisions"],
             think=data["think"],

@@ -68,15 +68,13 @@ from core.keys import (
 )
 from core.redises import is_cluster, queue_urls_of
 from engine.i18n import _
-from engine.pocha.actions import Action
-from engine.pocha.game import Event
-from engine.pocha.rules import MAX_PLAYERS
-from engine.registry import AnyGame, game_from_dict, kind_of
+from engine.protocols import Action, Event
+from engine.registry import KINDS, AnyGame, game_from_dict, kind_of
 
 #: A read of the lobby looks at most this many times the tables it shows (`GameStore.lobby`).
 LOBBY_READ_FACTOR = 4
-#: The most seats a game has (engine.pocha.rules.MAX_PLAYERS): one presence field each.
-MAX_SEATS = MAX_PLAYERS
+#: The most seats a game of any kind has: one presence field each.
+MAX_SEATS = max(kind.max_players for kind in KINDS.values())
 
 
 def seen_field(seat: int) -> str:
@@ -1064,18 +1062,21 @@ class GameStore:
         self,
         game_id: str,
         seat: int,
-        action: Action,
+        action: Action | Callable[[AnyGame], Action],
         expected_version: int | None = None,
         *,
         record: StoredGame | None = None,
         owed_task: OwedTaskMaker | None = None,
         stand_in: bool = False,
     ) -> AppliedAction:
-        """Apply `seat`'s action (`engine.pocha.actions`: a bid or a card) atomically and return
+        """Apply `seat`'s action (the game's action space) atomically and return
         the new game.
 
+        `action` may be a function that reads it from the game, called once the version is
+        checked (a person's move as sent: its errors come after a stale version's).
         `expected_version`: refuse with `StaleVersion` unless the game is at this version
-        (a client's If-Match, or the version a bot job was queued for). `record`: the game
+        (a client's If-Match, or the version a bot job was queued for): the move path's one
+        check, then the write's compare-and-set. `record`: the game
         as the caller already loaded it, to save a round trip; it is consumed (its game is
         changed). `owed_task`: when the move leaves a bot to act, what to register with it
         (see `OwedTask`), given the game and its new version. Raises the engine's
@@ -1083,8 +1084,7 @@ class GameStore:
         write landed between the read and this one, and `GameNotFound`. `stand_in`: the
         table's stand-in plays the move for the person in `seat` (see `_move`).
         """
-        if record is not None and record.waiting:
-            raise NotStarted()
+        waiting = record is not None and record.waiting
         if record is None:
             record = self.load(game_id)
         elif record.id != game_id:
@@ -1098,6 +1098,10 @@ class GameStore:
                 ),
                 version=record.version,
             )
+        if callable(action):
+            action = action(record.game)
+        if waiting:
+            raise NotStarted()
         write = self._move(record, seat, action, owed_task, stand_in)
         result = self._run(self._apply, write.keys, write.args, durable=True)
         if result == -1:

@@ -38,8 +38,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ai.pocha.levels import LEVELS
-from ai.registry import levels_of
+from ai.registry import BOT_KINDS, levels_of
 from core.errors import (
     Conflict,
     Forbidden,
@@ -574,7 +573,10 @@ class _Unchanged(Exception):
 
 def _check_level(level: str, record: StoredGame | None = None) -> None:
     """Refuse a level no bot has (or, given the game, none of that game's bots has)."""
-    known = LEVELS if record is None else levels_of(kind_of(record.game))
+    if record is None:
+        known = list(dict.fromkeys(name for bots in BOT_KINDS.values() for name in bots.levels))
+    else:
+        known = list(levels_of(kind_of(record.game)))
     if level not in known:
         levels = ", ".join(known)
         raise InvalidInput(

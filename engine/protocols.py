@@ -87,6 +87,22 @@ class GameKind:
     action_to_wire: Callable[[int], Any]
     #: The public events a new game starts with.
     opening_events: Callable[[Any], list[Event]]
+    #: What a seat (None: a spectator) sees, as the API's views carry it (`waiting`: the
+    #: game waits at its table, so no card shows and nobody is to move).
+    view: Callable[[Any, int | None, bool], dict[str, Any]]
+    #: The decisions the game's endpoints take (`/bids`, `/plays`...); the sentence that
+    #: refuses one it does not; and the action a move sent to one of them names (a typed
+    #: engine error for none).
+    decisions: tuple[str, ...]
+    wrong_decision: Callable[[str], str]
+    read_move: Callable[[WireAction, str], Action]
+    #: The score sheet: the envelope given (id, version, players) with the game's results.
+    history: Callable[[Any, dict[str, Any]], dict[str, Any]]
+    #: A client's position checked into the seat's `Observation` (`InvalidStateError`,
+    #: saying why, for one no game could reach).
+    position_from_dict: Callable[[dict[str, Any]], Any]
+    #: The decisions of one game of these rules, at most (tiebreaks aside).
+    decisions_per_game: Callable[[Any], int]
 
     def observe(self, game: Any, seat: int | None) -> dict[str, Any]:
         """What a seat (None: a spectator) sees, as JSON."""

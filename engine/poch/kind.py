@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine.i18n import _
-from engine.poch import actions, rules
+from engine.poch import actions, rules, view
 from engine.poch.game import Game
 from engine.poch.observation import observe
+from engine.poch.position import position_from_dict
 from engine.protocols import GameKind
 from engine.seeds import new_seed
 
@@ -48,4 +49,11 @@ KIND = GameKind(
     action_from_wire=actions.action_from_wire,
     action_to_wire=actions.action_to_wire,
     opening_events=lambda game: list(game.opening_events),
+    view=view.view,
+    decisions=view.DECISIONS,
+    wrong_decision=view.wrong_decision,
+    read_move=view.read_move,
+    history=view.history,
+    position_from_dict=position_from_dict,
+    decisions_per_game=view.decisions_per_game,
 )

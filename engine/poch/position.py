@@ -1060,7 +1060,7 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
 
 def position_of(obs: Observation) -> dict[str, Any]:
     """The position of a seat's observation, as a client sends it: the seat's view's fields
-    (``core.games.poch_view_of``) without the envelope. The inverse of
+    (``engine.poch.view.view``) without the envelope. The inverse of
     ``position_from_dict``."""
     if obs.seat is None or obs.hand is None:
         raise ValueError("a spectator has no position to decide from")

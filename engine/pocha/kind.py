@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.pocha import actions, rules
+from engine.pocha import actions, rules, view
 from engine.pocha.game import Game
 from engine.pocha.observation import observe
+from engine.pocha.position import position_from_dict
 from engine.protocols import GameKind
 
 
@@ -30,4 +31,11 @@ KIND = GameKind(
     action_from_wire=actions.action_from_wire,
     action_to_wire=actions.action_to_wire,
     opening_events=lambda game: [game.hand_dealt_event()],
+    view=view.view,
+    decisions=view.DECISIONS,
+    wrong_decision=view.wrong_decision,
+    read_move=view.read_move,
+    history=view.history,
+    position_from_dict=position_from_dict,
+    decisions_per_game=view.decisions_per_game,
 )

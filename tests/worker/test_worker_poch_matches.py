@@ -17,8 +17,8 @@ from rq.job import Job
 
 from ai.arena import tasks_for
 from ai.poch.arena import parse_player, play_deal, summarize
+from ai.registry import BOT_KINDS
 from core.keys import checkpoint_key, task_key
-from core.match_games import match_kind
 from core.matches import MatchGame, MatchSpec, check_match, estimated_cpu_seconds, game_task_key
 from core.queues import LOW, SERIALIZER, queue
 from engine.poch.rules import Rules
@@ -197,7 +197,7 @@ def test_a_pocha_match_names_its_game(client: FlaskClient) -> None:
     # A match stored before Poch (its spec has no game) is Pocha's.
     before_poch = {k: report[k] for k in ("seats", "games", "rules", "seed", "duplicate")}
     stored = MatchSpec.from_dict(before_poch)
-    assert stored.game == "pocha" and stored.kind is match_kind("pocha")
+    assert stored.game == "pocha" and stored.kind is BOT_KINDS["pocha"]
 
 
 def test_the_cpu_estimate_is_poch_s() -> None:

@@ -104,9 +104,9 @@ def test_any_real_position_round_trips(game: Game) -> None:
 
 
 def test_the_view_of_a_seat_is_a_position() -> None:
-    """What our own view gives a seat (core.games.poch_view_of) is a position as it is,
+    """What our own view gives a seat (engine.poch.view.view) is a position as it is,
     less its envelope."""
-    from core.games import poch_view_of
+    from engine.poch.view import view as poch_view_of
 
     game = game_at(7, 5, 50, 12)
     assert game.turn is not None
