@@ -352,6 +352,7 @@ class GameService:
                 "result": game.result() if game.finished else None,
             }
         return {
+            "game": POCHA,
             "id": record.id,
             "version": record.version,
             "players": [seat_info(record, i, now) for i in range(len(record.seats))],

@@ -65,8 +65,18 @@ def _report(match_id: str) -> dict[str, Any]:
 
 @blp.route("")
 class Matches(MethodView):
+    @blp.doc(operationId="createMatch", security=[])
     @blp.arguments(MatchRequestSchema, location="json")
-    @blp.response(202, MatchSchema, headers={"Location": {"description": "The match."}})
+    @blp.response(
+        202,
+        MatchSchema,
+        headers={
+            "Location": {
+                "description": "The match's address.",
+                "schema": {"type": "string", "example": "/api/v1/matches/b8VnQ2xKp0aZ"},
+            }
+        },
+    )
     @document_errors(
         blp,
         {
@@ -104,6 +114,7 @@ class Matches(MethodView):
 
 @blp.route("/<match_id>", parameters=_MATCH_ID)
 class MatchById(MethodView):
+    @blp.doc(operationId="getMatch", security=[])
     @blp.response(200, MatchSchema)
     @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
     @blp.alt_response(503, schema=ErrorSchema, description="unavailable: Redis does not answer.")
@@ -117,6 +128,7 @@ class MatchById(MethodView):
         """
         return _report(match_id)
 
+    @blp.doc(operationId="cancelMatch", security=[])
     @blp.response(204)
     @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
     @blp.alt_response(503, schema=ErrorSchema, description="unavailable: Redis does not answer.")
@@ -132,6 +144,7 @@ class MatchById(MethodView):
 
 @blp.route("/<match_id>/records", parameters=_MATCH_ID)
 class MatchRecords(MethodView):
+    @blp.doc(operationId="getMatchRecords", security=[])
     @blp.response(
         200,
         {
