@@ -29,7 +29,7 @@ from engine.cards import BIT, SUIT_OF, Card, CardSet, card_code, parse_card
 from engine.deals import DealSampler
 from engine.errors import InvalidCardError, InvalidRulesError, InvalidStateError
 from engine.hand import HandState
-from engine.i18n import _, join
+from engine.i18n import _, as_json, join
 from engine.inference import infer
 from engine.legality import explain_illegal
 from engine.observation import Observation
@@ -55,7 +55,7 @@ FIELDS = (
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidStateError(
-            _("{what} must be a whole number, not {value}", what=what, value=repr(value))
+            _("{what} must be a whole number, not {value}", what=what, value=as_json(value))
         )
     return value
 
@@ -73,6 +73,24 @@ def _seat(value: Any, what: str, players: int) -> int:
             )
         )
     return seat
+
+
+def _no_plays_behind(data: Mapping[str, Any]) -> None:
+    """Refuse a position that says cards were played this hand (a trick on the table, a
+    trick won) but sends no `plays`: it was left out, and without it the hand would be read
+    as not begun, which no sentence about turns would explain."""
+    if data.get("plays"):
+        return
+    trick, won = data.get("trick"), data.get("tricks_won")
+    if trick or (isinstance(won, list) and any(won)):
+        raise InvalidStateError(
+            _(
+                "the position has no {field}: its {given} says cards were played this hand, "
+                "and {field} must list every one of them, in order",
+                field=as_json("plays"),
+                given=as_json("trick" if trick else "tricks_won"),
+            )
+        )
 
 
 def _card(code: Any, where: str, rules: Rules) -> Card:
@@ -96,7 +114,7 @@ def _card(code: Any, where: str, rules: Rules) -> Card:
 def _list(value: Any, what: str) -> list[Any]:
     if not isinstance(value, list):
         raise InvalidStateError(
-            _("{what} must be a list, not {value}", what=what, value=repr(value))
+            _("{what} must be a list, not {value}", what=what, value=as_json(value))
         )
     return value
 
@@ -119,13 +137,14 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
         raise InvalidStateError(
             _(
                 "unknown field {field} in the position; the fields are {fields}",
-                field=repr(unknown[0]),
+                field=as_json(unknown[0]),
                 fields=", ".join(FIELDS),
             )
         )
     for required in ("seat", "hand", "trump", "dealer", "bids"):
         if required not in data:
-            raise InvalidStateError(_("the position has no {field}", field=repr(required)))
+            raise InvalidStateError(_("the position has no {field}", field=as_json(required)))
+    _no_plays_behind(data)
     try:
         rules = Rules.from_dict(data.get("rules") or {})
     except InvalidRulesError as exc:
@@ -342,7 +361,7 @@ def _check_trump_place(
                     cards=cards,
                     card=t,
                     dealer=dealer,
-                    holder=holder,
+                    holder=as_json(holder),
                 )
             )
         player_of_trump = next((who for who, c in plays if c == trump_card), None)
@@ -587,8 +606,8 @@ def _check_derived(data: Mapping[str, Any], name: str, derived: list[Any]) -> No
             _(
                 "{name} does not match the plays: from them it is {derived}, not {given}",
                 name=name,
-                derived=derived,
-                given=given,
+                derived=as_json(derived),
+                given=as_json(given),
             )
         )
 

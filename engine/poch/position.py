@@ -33,7 +33,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from engine.i18n import _
+from engine.i18n import _, as_json
 from engine.poch.actions import (
     HOLD,
     PASS,
@@ -112,7 +112,7 @@ def _suit_of(value: Any, where: str) -> int:
     if isinstance(value, str) and value in SUITS:
         return SUITS.index(value)
     raise InvalidStateError(
-        _("{what} must be a suit (C, S, H or D), not {value}", what=where, value=repr(value))
+        _("{what} must be a suit (C, S, H or D), not {value}", what=where, value=as_json(value))
     )
 
 
@@ -159,16 +159,16 @@ class _Position:
             raise InvalidStateError(
                 _(
                     "unknown field {field} in the position; the fields are {fields}",
-                    field=repr(unknown[0]),
+                    field=as_json(unknown[0]),
                     fields=", ".join(FIELDS),
                 )
             )
         for required in FIELDS:
             if required not in OPTIONAL and required not in data:
-                raise InvalidStateError(_("the position has no {field}", field=repr(required)))
+                raise InvalidStateError(_("the position has no {field}", field=as_json(required)))
         if data.get("game", "poch") != "poch":
             raise InvalidStateError(
-                _('a Poch position has game "poch", not {game}', game=repr(data.get("game")))
+                _('a Poch position has game "poch", not {game}', game=as_json(data.get("game")))
             )
         if data.get("result") is not None:
             raise InvalidStateError(_("the game is over: there is no move to make"))
@@ -182,7 +182,7 @@ class _Position:
         data = self.data
         raw_rules = data["rules"]
         if not isinstance(raw_rules, Mapping):
-            raise InvalidStateError(_("the rules are not valid: {why}", why=repr(raw_rules)))
+            raise InvalidStateError(_("the rules are not valid: {why}", why=as_json(raw_rules)))
         try:
             self.rules = Rules.from_dict(dict(raw_rules))
         except InvalidRulesError as exc:
@@ -213,7 +213,7 @@ class _Position:
             raise InvalidStateError(
                 _(
                     "phase must be betting, starting or choosing (a decision), not {phase}",
-                    phase=repr(phase),
+                    phase=as_json(phase),
                 )
             )
         self.phase: str = phase
@@ -234,7 +234,7 @@ class _Position:
         for value in _per_seat(data["active"], "active", n):
             if not isinstance(value, bool):
                 raise InvalidStateError(
-                    _("active must hold true or false, not {value}", value=repr(value))
+                    _("active must hold true or false, not {value}", value=as_json(value))
                 )
             self.active.append(value)
         plates = data["plates"]
@@ -276,7 +276,7 @@ class _Position:
                     _(
                         "collected {i}: {plate} is not a plate won by honours",
                         i=i,
-                        plate=repr(plate),
+                        plate=as_json(plate),
                     )
                 )
             cards = [_card_of(c, _("collected {i}", i=i)) for c in _list(entry["cards"], "cards")]
@@ -292,7 +292,7 @@ class _Position:
                     _(
                         "bet {i}: the call must be pass, bet, hold or raise, not {call}",
                         i=i,
-                        call=repr(call),
+                        call=as_json(call),
                     )
                 )
             self.bets.append((who, call, _count(entry["amount"], _("the amount of bet {i}", i=i))))
@@ -302,7 +302,7 @@ class _Position:
         self.showdown: dict[int, list[Card]] = {}
         for key, raw in showdown.items():
             if not isinstance(key, str) or not (key.isascii() and key.isdigit()):
-                raise InvalidStateError(_("showdown: {key} is not a seat", key=repr(key)))
+                raise InvalidStateError(_("showdown: {key} is not a seat", key=as_json(key)))
             who = _seat(int(key), "showdown", n)
             if who in self.showdown:
                 raise InvalidStateError(_("showdown names seat {seat} twice", seat=who))
@@ -315,7 +315,7 @@ class _Position:
         direction = data["direction"]
         if direction not in (None, "up", "down"):
             raise InvalidStateError(
-                _("direction must be up, down or null, not {value}", value=repr(direction))
+                _("direction must be up, down or null, not {value}", value=as_json(direction))
             )
         self.direction: str | None = direction
         suit = data["suit"]
