@@ -28,6 +28,7 @@ from core.store import GameStore
 from engine.i18n import _
 from service import edge, events, i18n, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules, tables
+from service.api.ai_schemas import SCHEMA_ADDITIONS
 from service.api.ai_schemas import documented_by_reference as ai_documented_by_reference
 from service.api.poch_schemas import documented_by_reference
 from service.context import EXTENSION, Services
@@ -197,6 +198,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         api.register_blueprint(blueprint)
     # The web front end at `/` and the metrics for Prometheus: plain blueprints, kept out of
     # the OpenAPI document.
+    for name, addition in SCHEMA_ADDITIONS.items():
+        api.spec.components.schemas[name].update(addition)
     app.register_blueprint(web.blp)
     app.register_blueprint(metrics.blp)
     app.before_request(_require_json_body)

@@ -70,6 +70,7 @@ class ThinkingSchema(ma.Schema):
             "description": "A bot level (see GET /api/v1/rules): random, heuristic, easy, "
             "medium, hard, expert, master, ismcts-expert. The search levels come with an "
             "analysis.",
+            "enum": list(levels_of(POCHA)),
             "example": "hard",
         },
     )
@@ -214,6 +215,7 @@ class PochThinkingSchema(ThinkingSchema):
         metadata={
             "description": "A Poch bot level (see GET /api/v1/rules): random, heuristic, easy, "
             "medium, hard. The search levels come with an analysis.",
+            "enum": list(levels_of(POCH)),
             "example": "hard",
         },
     )
@@ -365,6 +367,31 @@ class PochPositionSchema(ma.Schema):
 
 class PochAiMoveRequestSchema(PochPositionSchema, PochThinkingSchema):
     """A Poch position (`"game": "poch"`) and how hard to think about it."""
+
+
+#: What the document adds to the schemas of bodies that say how hard to think: a level or
+#: a custom budget, never both (JSON Schema's `not`, which marshmallow cannot say).
+LEVEL_OR_BUDGET = {
+    "not": {
+        "anyOf": [
+            {
+                "properties": {"level": {"type": "string"}, "iterations": {"type": "integer"}},
+                "required": ["level", "iterations"],
+            },
+            {
+                "properties": {"level": {"type": "string"}, "milliseconds": {"type": "integer"}},
+                "required": ["level", "milliseconds"],
+            },
+        ]
+    }
+}
+
+#: Component name -> what the document adds to its schema.
+SCHEMA_ADDITIONS = {
+    "HintRequest": LEVEL_OR_BUDGET,
+    "AiMoveRequest": LEVEL_OR_BUDGET,
+    "PochAiMoveRequest": LEVEL_OR_BUDGET,
+}
 
 
 def documented_by_reference() -> dict[str, type[ma.Schema]]:

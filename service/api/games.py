@@ -78,7 +78,7 @@ _IF_MATCH = {
     "required": False,
     "description": "The `version` (ETag) of the view the move was decided on; the move is "
     "refused with 412 `stale_version` if the game has changed since.",
-    "schema": {"type": "string", "example": '"12"'},
+    "schema": {"type": "string", "pattern": '^(\\*|(W/)?"?[0-9]{1,18}"?)$', "example": '"12"'},
 }
 _IDEMPOTENCY_KEY = {
     "in": "header",
@@ -89,7 +89,11 @@ _IDEMPOTENCY_KEY = {
     "not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: "
     "true`. While the first request is still being applied, a retry gets 409 `conflict`. "
     "Remembered for an hour, per seat.",
-    "schema": {"type": "string", "example": "3f1c9a52-move-17"},
+    "schema": {
+        "type": "string",
+        "pattern": "^[\\x21-\\x7e]{1,255}$",
+        "example": "3f1c9a52-move-17",
+    },
 }
 _LAST_EVENT_ID = {
     "in": "header",
@@ -224,6 +228,10 @@ def _move_body(schema: ma.Schema, accepts: Callable[[Any], bool]) -> Callable[[F
             body = request.get_json(silent=True)
             if accepts(body):
                 return view(*args, body, **kwargs)
+            # A move needs a seat's token: without one, that is the answer (401), whatever
+            # the body, as for a well-formed move.
+            if bearer_token() is None:
+                raise Unauthorized(_("Send your seat's token: Authorization: Bearer <token>."))
             return parsed(*args, **kwargs)
 
         fast._apidoc = parsed._apidoc  # type: ignore[attr-defined]

@@ -193,6 +193,16 @@ class GameRulesField(fields.Field):
 BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
+#: A name's pattern in the document: at least one character that is not white space, a
+#: control or format character, a private use one, or one of BLANK_LOOKING (a code point
+#: not yet assigned is refused too, which a pattern cannot say).
+VISIBLE = (
+    "[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u0600-\\u0605\\u061c\\u06dd"
+    "\\u070f\\u115f\\u1160\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f"
+    "\\u2800\\u3164\\ue000-\\uf8ff\\ufeff\\uffa0\\ufff0-\\uffff]"
+)
+
+
 class PlayerName(fields.String):
     """A name as people will see it at the table: at most `longest` characters as sent,
     Unicode NFC, without control or format characters (NUL, a right-to-left override,
@@ -200,7 +210,8 @@ class PlayerName(fields.String):
     space, and with at least one character left."""
 
     def __init__(self, *, longest: int = 40, **kwargs: Any) -> None:
-        super().__init__(validate=validate.Length(1, longest), **kwargs)
+        metadata = {**kwargs.pop("metadata", {}), "pattern": VISIBLE}
+        super().__init__(validate=validate.Length(1, longest), metadata=metadata, **kwargs)
         self.longest = longest
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
@@ -238,6 +249,7 @@ class PlayerSchema(ma.Schema):
         metadata={
             "description": "Make this seat a bot of this level (random, heuristic, and the "
             "levels listed by GET /api/v1/rules). Omit for a person.",
+            "enum": list(LEVELS),
             "example": "heuristic",
         },
     )
@@ -312,6 +324,7 @@ class CreateGameSchema(ma.Schema):
         metadata={
             "description": "The level of the stand-in bot that plays for a person whose "
             "clock runs out, who is away or who left.",
+            "enum": list(LEVELS),
             "example": "medium",
         },
     )
@@ -896,6 +909,7 @@ class LobbyQuerySchema(ma.Schema):
         metadata={
             "description": "Must be true: only listed tables are shown; the others are "
             "found by their code.",
+            "enum": [True],
         },
     )
 
@@ -988,6 +1002,7 @@ class StartSchema(ma.Schema):
         validate=_known_level,
         metadata={
             "description": "The level of the bots that take the seats still open.",
+            "enum": list(LEVELS),
             "example": "medium",
         },
     )
@@ -997,5 +1012,5 @@ class SeatBotSchema(ma.Schema):
     level = fields.String(
         required=True,
         validate=_known_level,
-        metadata={"description": "The bot's level.", "example": "hard"},
+        metadata={"description": "The bot's level.", "enum": list(LEVELS), "example": "hard"},
     )

@@ -26,7 +26,6 @@ from service.api.games import bearer_token
 from service.api.jobs import JOB_LOCATION, ON_DEMAND_ERRORS, accepted, asker, document_errors
 from service.context import game_service, services
 from service.json_bodies import Blueprint
-from service.ratelimits import limits_on_in
 
 blp = Blueprint(
     "hints",
@@ -48,8 +47,8 @@ _ERRORS = {
 
 
 def _seat_first() -> None:
-    """A hint's token, checked before its rate limit: a request that opens no seat of the
-    game is told so (401, 404) rather than counted and refused for being too many."""
+    """A hint's token, checked first: a request that opens no seat of the game is told so
+    (401, 404) rather than counted against its rate limit, or its body judged."""
     if request.endpoint != "hints.Hint" or request.method != "POST":
         return
     game_id = (request.view_args or {}).get("game_id", "")
@@ -58,9 +57,9 @@ def _seat_first() -> None:
 
 
 def check_seat_first(app: Flask) -> None:
-    """With the rate limits on (`service.ratelimits`), check a hint's token before them."""
-    if limits_on_in(app):
-        app.before_request_funcs.setdefault(None, []).insert(0, _seat_first)
+    """Check a hint's token before anything else: its rate limit (`service.ratelimits`)
+    and its body."""
+    app.before_request_funcs.setdefault(None, []).insert(0, _seat_first)
 
 
 @blp.route(

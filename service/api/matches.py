@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Response, current_app
+from flask import Response, current_app, request
 from flask.views import MethodView
 
 from core.errors import InvalidInput, ServiceError
@@ -41,6 +41,13 @@ blp = Blueprint(
 )
 
 _MATCH_ID = [{"in": "path", "name": "match_id", "description": "The match's id."}]
+#: One game record of either game.
+_RECORD = {
+    "oneOf": [
+        {"$ref": "#/components/schemas/GameRecord"},
+        {"$ref": "#/components/schemas/PochGameRecord"},
+    ]
+}
 
 
 class MatchNotFound(ServiceError):
@@ -144,18 +151,26 @@ class MatchById(MethodView):
 
 @blp.route("/<match_id>/records", parameters=_MATCH_ID)
 class MatchRecords(MethodView):
-    @blp.doc(operationId="getMatchRecords", security=[])
+    @blp.doc(
+        operationId="getMatchRecords",
+        security=[],
+        responses={
+            200: {
+                "content": {
+                    "application/json": {
+                        "schema": {"type": "array", "items": _RECORD},
+                    }
+                }
+            }
+        },
+    )
     @blp.response(
         200,
-        {
-            "oneOf": [
-                {"$ref": "#/components/schemas/GameRecord"},
-                {"$ref": "#/components/schemas/PochGameRecord"},
-            ]
-        },
+        _RECORD,
         description="One game record (JSON: `GameRecord` for Pocha, `PochGameRecord` for "
-        "Poch) per line, in game order. Only the games done so far; the list is complete "
-        "when the match is finished.",
+        "Poch) per line, in game order (`application/x-ndjson`, the default); or, with "
+        "`Accept: application/json`, the same records as one JSON array. Only the games "
+        "done so far; the list is complete when the match is finished.",
         content_type="application/x-ndjson",
     )
     @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
@@ -164,10 +179,15 @@ class MatchRecords(MethodView):
         """Download the game records
 
         As JSON lines (`application/x-ndjson`), the format `pocha arena --records` (or
-        `pocha arena-poch --records`) writes, with `game` the game's number in the match.
+        `pocha arena-poch --records`) writes, with `game` the game's number in the match;
+        with `Accept: application/json`, as one JSON array of the same records.
         """
         connection = services().redises
         if match_report(connection, match_id) is None:
             raise MatchNotFound()
-        body = b"".join(orjson.dumps(r) + b"\n" for r in records(connection, match_id))
+        found = records(connection, match_id)
+        best = request.accept_mimetypes.best_match(["application/x-ndjson", "application/json"])
+        if best == "application/json":
+            return Response(orjson.dumps(found), mimetype="application/json")
+        body = b"".join(orjson.dumps(r) + b"\n" for r in found)
         return Response(body, mimetype="application/x-ndjson")

@@ -81,7 +81,7 @@ class BetSchema(ma.Schema):
             "`you.legal`.",
             "oneOf": [
                 {"type": "string", "enum": ["pass", "hold"]},
-                {"type": "integer", "minimum": 1},
+                {"type": "integer", "minimum": 1, "maximum": MAX_BET},
             ],
             "example": 3,
         },
