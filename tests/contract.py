@@ -69,9 +69,7 @@ class Contract:
             for name, schema in self.document.get("components", {}).get("schemas", {}).items()
         }
         for template, item in self.document["paths"].items():
-            pattern = re.compile(
-                "^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$"
-            )
+            pattern = re.compile("^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$")
             for method, operation in item.items():
                 if method in ("get", "post", "put", "patch", "delete"):
                     self.operations.append(

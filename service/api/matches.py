@@ -154,6 +154,17 @@ class MatchRecords(MethodView):
     @blp.doc(
         operationId="getMatchRecords",
         security=[],
+        parameters=[
+            {
+                "in": "query",
+                "name": "format",
+                "required": False,
+                "description": "`ndjson` (the default): JSON lines, `application/x-ndjson`; "
+                "`json`: one JSON array of the same records, `application/json`, for code "
+                "generators that read JSON only.",
+                "schema": {"type": "string", "enum": ["ndjson", "json"], "default": "ndjson"},
+            }
+        ],
         responses={
             200: {
                 "content": {
@@ -169,25 +180,31 @@ class MatchRecords(MethodView):
         _RECORD,
         description="One game record (JSON: `GameRecord` for Pocha, `PochGameRecord` for "
         "Poch) per line, in game order (`application/x-ndjson`, the default); or, with "
-        "`Accept: application/json`, the same records as one JSON array. Only the games "
-        "done so far; the list is complete when the match is finished.",
+        "`?format=json`, the same records as one JSON array. Only the games done so far; "
+        "the list is complete when the match is finished.",
         content_type="application/x-ndjson",
     )
     @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
+    @blp.alt_response(
+        422, schema=ErrorSchema, description="validation_error: a `format` other than the two."
+    )
     @blp.alt_response(503, schema=ErrorSchema, description="unavailable: Redis does not answer.")
     def get(self, match_id: str) -> Response:
         """Download the game records
 
         As JSON lines (`application/x-ndjson`), the format `pocha arena --records` (or
         `pocha arena-poch --records`) writes, with `game` the game's number in the match;
-        with `Accept: application/json`, as one JSON array of the same records.
+        with `?format=json`, as one JSON array of the same records.
         """
         connection = services().redises
         if match_report(connection, match_id) is None:
             raise MatchNotFound()
+        shape = request.args.get("format", "ndjson")
+        if shape not in ("ndjson", "json"):
+            must = _("Must be one of: {choices}.", choices="ndjson, json")
+            raise InvalidInput(must, errors={"query": {"format": [must]}})
         found = records(connection, match_id)
-        best = request.accept_mimetypes.best_match(["application/x-ndjson", "application/json"])
-        if best == "application/json":
+        if shape == "json":
             return Response(orjson.dumps(found), mimetype="application/json")
         body = b"".join(orjson.dumps(r) + b"\n" for r in found)
         return Response(body, mimetype="application/x-ndjson")
