@@ -21,7 +21,7 @@ from flask_limiter.util import get_remote_address
 
 from core.errors import ServiceError, Unauthorized
 from core.games import PlayerSpec
-from core.store import StoredGame
+from core.store import NO_TABLE, StoredGame
 from core.tables import shown_code
 from engine.actions import WireAction
 from engine.i18n import _
@@ -499,9 +499,11 @@ class Events(MethodView):
                 },
             },
             204: {
-                "description": "With `Accept: text/event-stream`, when the game is over and "
-                "every event after `Last-Event-ID` (or `after`) has been sent: nothing is "
-                "left to follow. A standard EventSource stops here instead of reconnecting.",
+                "description": "With `Accept: text/event-stream`, when the game is over for "
+                "good (no table, or its rematch made: a table's finished game may still get "
+                "a `rematch` event) and every event after `Last-Event-ID` (or `after`) has "
+                "been sent: nothing is left to follow. A standard EventSource stops here "
+                "instead of reconnecting.",
             },
         },
         **_VIEW_AUTH,
@@ -556,7 +558,11 @@ class Events(MethodView):
             # is told to read the game again, and followed from its last event.
             count = service.store.event_count(game_id)
             record = service.store.load(game_id, history=False)
-            finished = record.game.finished
+            # Over for good: finished, and no rematch to come (a game people played at a
+            # table is told of its rematch by a last event, `rematch`).
+            finished = record.game.finished and (
+                record.table is NO_TABLE or record.table.rematch is not None
+            )
             if finished and after == count:
                 # Nothing is left to send, nor ever will be: 204 tells an EventSource to
                 # stop rather than reconnect (to this answer) for ever.
