@@ -1,11 +1,9 @@
 """The committed OpenAPI document as a judge of responses: `Contract.problems` says what
 about one response (its status, content type, headers and body) the document does not
-allow, and the tests' conftest puts every response a test receives through it, so the
-document and the server cannot drift apart.
-
-OpenAPI 3.0's schemas are turned into JSON Schema (draft 4) once, `nullable` becoming "or
-null", and checked with jsonschema-rs. Only the API's own addresses are judged: the web
-page, the metrics and the document itself are not described by it."""
+allow, its OpenAPI 3.0 schemas turned once into JSON Schema (draft 4, `nullable` as "or
+null") and checked with jsonschema-rs; the tests' conftest puts every response a test
+receives through it. Only the API's own addresses are judged: the web page, the metrics
+and the document itself are not described by it."""
 
 from __future__ import annotations
 
