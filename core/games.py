@@ -242,6 +242,7 @@ class GameService:
         record = self.store.load(game_id)
         now = time.time()
         envelope = {
+            "game": record.game.kind,
             "id": record.id,
             "version": record.version,
             "players": [seat_info(record, i, now) for i in range(len(record.seats))],

@@ -17,6 +17,7 @@ A value that is itself a sentence may be a `Message` too, and is translated with
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -48,6 +49,12 @@ def N_(template: str, /) -> str:
     """Mark `template` for the catalogues without formatting it now (a table of sentences
     whose values are filled in later, or a sentence sent where no language is known)."""
     return template
+
+
+def as_json(value: Any) -> str:
+    """A value a client sent, as JSON spells it (`null`, `true`, `"O1"`, `[1, null]`), for
+    a sentence about it: the client wrote JSON, not Python (`None`, `'O1'`)."""
+    return json.dumps(value, ensure_ascii=False, default=repr)
 
 
 def join(items: Iterable[str], separator: str = ", ") -> Message:

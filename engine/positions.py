@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.errors import InvalidStateError
-from engine.i18n import _
+from engine.i18n import _, as_json
 
 
 def position_fields(data: Any, fields: Sequence[str], required: Iterable[str]) -> Mapping[str, Any]:
@@ -23,13 +23,13 @@ def position_fields(data: Any, fields: Sequence[str], required: Iterable[str]) -
         raise InvalidStateError(
             _(
                 "unknown field {field} in the position; the fields are {fields}",
-                field=repr(unknown[0]),
+                field=as_json(unknown[0]),
                 fields=", ".join(fields),
             )
         )
     for field in required:
         if field not in data:
-            raise InvalidStateError(_("the position has no {field}", field=repr(field)))
+            raise InvalidStateError(_("the position has no {field}", field=as_json(field)))
     return data
 
 
@@ -37,7 +37,7 @@ def int_field(value: Any, what: Any) -> int:
     """``value`` as a whole number (never a bool)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidStateError(
-            _("{what} must be a whole number, not {value}", what=what, value=repr(value))
+            _("{what} must be a whole number, not {value}", what=what, value=as_json(value))
         )
     return value
 
@@ -62,6 +62,6 @@ def list_field(value: Any, what: Any) -> list[Any]:
     """``value`` as a list."""
     if not isinstance(value, list):
         raise InvalidStateError(
-            _("{what} must be a list, not {value}", what=what, value=repr(value))
+            _("{what} must be a list, not {value}", what=what, value=as_json(value))
         )
     return value

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import marshmallow as ma
 import redis
 from flask import Flask, request
 from flask_smorest import Api
@@ -27,6 +28,7 @@ from core.store import GameStore
 from engine.i18n import _
 from service import edge, events, i18n, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules, tables
+from service.api.ai_schemas import SCHEMA_ADDITIONS
 from service.api.ai_schemas import documented_by_reference as ai_documented_by_reference
 from service.api.poch_schemas import documented_by_reference
 from service.context import EXTENSION, Services
@@ -68,6 +70,29 @@ class PochaApi(Api):
 
     def _register_error_handlers(self) -> None:
         register_error_handlers(self._app)
+
+
+#: The document's license field (OpenAPI's info.license): the project publishes none.
+LICENSE = {
+    "name": "All rights reserved: no license is granted",
+    "url": "https://en.wikipedia.org/wiki/All_rights_reserved",
+}
+
+
+def nullable_reference(
+    converter: Any, field: ma.fields.Field, ret: dict[str, Any], **kwargs: Any
+) -> dict[str, Any]:
+    """A nullable nested schema as `{"type": "object", "nullable": true, "allOf": [{"$ref":
+    ...}]}`, the schema or null, where apispec writes `anyOf` the schema or *any* nullable
+    object (which lets anything through). An apispec attribute function: it runs after
+    apispec's own and rewrites `ret` in place."""
+    nested = ret.get("anyOf")
+    if field.allow_none and isinstance(nested, list) and len(nested) == 2:
+        refs = [s for s in nested if "$ref" in s]
+        if len(refs) == 1 and {"type": "object", "nullable": True} in nested:
+            del ret["anyOf"]
+            ret.update(type="object", nullable=True, allOf=refs)
+    return {}
 
 
 def make_bot_runner(kind: str, store: GameStore, redises: Redises) -> BotRunner:
@@ -136,9 +161,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api = PochaApi(
         app,
         spec_kwargs={
-            "info": {"description": API_DESCRIPTION},
+            "info": {"description": API_DESCRIPTION, "license": LICENSE},
+            "servers": [
+                {"url": "/", "description": "The service the document was read from."}
+            ],
         },
     )
+    api.ma_plugin.converter.add_attribute_function(nullable_reference)
+    # flask-smorest's pagination is not used: its schema would be an unused component.
+    api.spec.components.schemas.pop("PaginationMetadata", None)
     api.spec.components.security_scheme(
         "bearerAuth",
         {
@@ -167,12 +198,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         api.register_blueprint(blueprint)
     # The web front end at `/` and the metrics for Prometheus: plain blueprints, kept out of
     # the OpenAPI document.
+    for name, addition in SCHEMA_ADDITIONS.items():
+        api.spec.components.schemas[name].update(addition)
     app.register_blueprint(web.blp)
     app.register_blueprint(metrics.blp)
     app.before_request(_require_json_body)
     edge.install(app, settings)
     i18n.install(app)
     ratelimits.install(app, redises.store, settings)
+    hints.check_seat_first(app)
     return app
 
 

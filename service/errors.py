@@ -22,6 +22,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 from core.errors import REDIS_DOWN, ServiceError, is_store_full
 from engine.errors import GameError
 from engine.i18n import N_, _
+from service.answers import Answer
 from service.i18n import request_language, translate_known, translate_tree
 
 log = logging.getLogger(__name__)
@@ -107,8 +108,29 @@ FIELD_MESSAGES = (
 )
 
 
-class ErrorSchema(ma.Schema):
+#: How the document describes the Retry-After header of a refusal that may pass later
+#: (429, 503).
+RETRY_AFTER = {
+    "description": "Seconds to wait before asking again.",
+    "schema": {"type": "integer", "minimum": 0, "example": 30},
+}
+
+
+#: What the server's HTTP layer (gunicorn) may answer any request with, before the app
+#: reads it, for the operations that document no 4xx of their own.
+UNREAD = {
+    "4XX": {
+        "description": "bad_request (400), too_many_connections (429), uri_too_long (414) or "
+        "headers_too_large (431): the server refused a request it could not read.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+}
+
+
+class ErrorSchema(Answer):
     """The body of every error response (documentation only: errors are built by hand)."""
+
+    OPTIONAL = frozenset({"errors", "rule", "version"})
 
     code = ma.fields.Integer(
         metadata={"description": "HTTP status code, repeated.", "example": 409}

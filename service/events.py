@@ -541,12 +541,14 @@ class EventStreams:
         here: Callable[[], None] | None = None,
         *,
         reset: bool = False,
+        finished: bool = False,
     ) -> EventStream:
         """The stream of `game_id`'s events with `seq > after`, then live ones, for a client
         at `address` (None: not counted) on `client` (None: not watched). `here`: called
         when the stream starts and at every keepalive, for a seat that holds it (its
         presence). `reset`: the client had seen more events than the game has: the stream
-        starts by telling it so (`event: reset`, with `after` as its id). Raises
+        starts by telling it so (`event: reset`, with `after` as its id). `finished`: the
+        game is over, so the stream ends once it has sent what is left. Raises
         `TooManyStreams` over the cap, Redis's errors when it does not answer."""
         slot = self.slots.take(address) if address else UNCOUNTED
         try:
@@ -559,7 +561,8 @@ class EventStreams:
             self.hub.leave(follower)
             slot.give_back()
 
-        return EventStream(self._chunks(follower, here or _nothing, slot, reset), release)
+        chunks = self._chunks(follower, here or _nothing, slot, reset, finished)
+        return EventStream(chunks, release)
 
     def _chunks(
         self,
@@ -567,6 +570,7 @@ class EventStreams:
         here: Callable[[], None],
         slot: Slot = UNCOUNTED,
         reset: bool = False,
+        finished: bool = False,
     ) -> Iterator[bytes]:
         yield b"retry: %d\n\n" % RETRY_MS
         if reset:
@@ -594,6 +598,9 @@ class EventStreams:
                 yield message
                 if over:
                     return
+            if finished:
+                # A game over sends nothing new: what was left is sent.
+                return
             # Wait for the next change, a keepalive's worth of silence, or the client to go.
             while True:
                 remaining = deadline - time.monotonic()

@@ -194,7 +194,12 @@ def storage_uri(redis_url: str, clustered: bool = False) -> str:
 def limits_on() -> bool:
     """Whether this app limits its clients (POCHA_RATE_LIMITS), so that caps per client
     address beyond the rates (the lobby's tables of one address) apply too."""
-    return EXTENSION in current_app.extensions
+    return limits_on_in(current_app)
+
+
+def limits_on_in(app: Flask) -> bool:
+    """Whether `app` limits its clients (`install` has run with the limits on)."""
+    return EXTENSION in app.extensions
 
 
 def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limiter | None:

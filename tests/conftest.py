@@ -1,13 +1,22 @@
 """Shared fixtures: a private real Redis for the session, and a clean DB per test; a
-private real Redis Cluster for the sessions that use one, emptied per test."""
+private real Redis Cluster for the sessions that use one, emptied per test; and the
+contract: every response a test gets from a Flask test client is checked against the
+committed OpenAPI document (`tests.contract`), and so is every answer of the API that a
+test reads from a live server with `http.client`; a mismatch fails that test."""
 
 from __future__ import annotations
 
+import http.client
+import io
 import os
 from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
+from flask.testing import FlaskClient
 
+from tests.contract import Contract
 from tests.redis_server import fresh_cluster_url, fresh_db_url, private_cluster, private_redis
 from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer
@@ -48,3 +57,70 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Embedded
 def redis_cluster_url(redis_cluster: EmbeddedCluster) -> str:
     """redis+cluster:// URL of the session cluster, emptied with FLUSHALL before the test."""
     return fresh_cluster_url(redis_cluster)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def responses_hold_to_the_document() -> Iterator[Contract]:
+    """Every response of every Flask test client, checked against openapi/openapi.json: a
+    status, content type, header or body the document does not allow fails the test
+    that received it. Streams are checked for their status and type, never read."""
+    contract = Contract.load()
+    sent = FlaskClient.open
+
+    def open_and_check(self: FlaskClient, *args: Any, **kwargs: Any) -> Any:
+        response = sent(self, *args, **kwargs)
+        request = response.request
+        streamed = response.mimetype == "text/event-stream"
+        problems = contract.problems(
+            request.method,
+            request.path,
+            response.status_code,
+            response.headers,
+            None if streamed else response.get_data(),
+        )
+        if problems:
+            raise AssertionError(
+                "the response does not hold to openapi/openapi.json:\n" + "\n".join(problems)
+            )
+        return response
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(FlaskClient, "open", open_and_check)
+        _check_live_servers(patch, contract)
+        yield contract
+
+
+def _check_live_servers(patch: pytest.MonkeyPatch, contract: Contract) -> None:
+    """The same check for the answers of the live servers the tests start (gunicorn, `pocha
+    serve`), read with `http.client` (the Python client, the tests of the HTTP layer): the
+    body of an answer of the API is read here, checked, and handed on unchanged."""
+    sent = http.client.HTTPConnection.putrequest
+    received = http.client.HTTPConnection.getresponse
+
+    def putrequest(
+        self: http.client.HTTPConnection, method: str, url: str, *a: Any, **k: Any
+    ) -> Any:
+        self._pocha_request = (method, urlsplit(url).path)  # type: ignore[attr-defined]
+        return sent(self, method, url, *a, **k)
+
+    def getresponse(self: http.client.HTTPConnection) -> http.client.HTTPResponse:
+        response = received(self)
+        method, path = getattr(self, "_pocha_request", ("", ""))
+        if method in ("", "HEAD") or contract.operation(method, path) is None:
+            return response
+        mimetype = (response.headers.get("Content-Type") or "").split(";")[0].strip()
+        body = None
+        if mimetype != "text/event-stream":
+            body = response.read()
+            unread = io.BytesIO(body)
+            response.read = unread.read  # type: ignore[method-assign]
+        problems = contract.problems(method, path, response.status, response.headers, body)
+        if problems:
+            raise AssertionError(
+                "the live server's answer does not hold to openapi/openapi.json:\n"
+                + "\n".join(problems)
+            )
+        return response
+
+    patch.setattr(http.client.HTTPConnection, "putrequest", putrequest)
+    patch.setattr(http.client.HTTPConnection, "getresponse", getresponse)

@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import GameError, InvalidRulesError, InvalidStateError
-from engine.i18n import _
+from engine.i18n import _, as_json
 from engine.poch.actions import (
     HOLD,
     PASS,
@@ -112,7 +112,7 @@ def _suit_of(value: Any, where: str) -> int:
     if isinstance(value, str) and value in SUITS:
         return SUITS.index(value)
     raise InvalidStateError(
-        _("{what} must be a suit (C, S, H or D), not {value}", what=where, value=repr(value))
+        _("{what} must be a suit (C, S, H or D), not {value}", what=where, value=as_json(value))
     )
 
 
@@ -155,7 +155,7 @@ class _Position:
         data = position_fields(data, FIELDS, (f for f in FIELDS if f not in OPTIONAL))
         if data.get("game", "poch") != "poch":
             raise InvalidStateError(
-                _('a Poch position has game "poch", not {game}', game=repr(data.get("game")))
+                _('a Poch position has game "poch", not {game}', game=as_json(data.get("game")))
             )
         if data.get("result") is not None:
             raise InvalidStateError(_("the game is over: there is no move to make"))
@@ -169,7 +169,7 @@ class _Position:
         data = self.data
         raw_rules = data["rules"]
         if not isinstance(raw_rules, Mapping):
-            raise InvalidStateError(_("the rules are not valid: {why}", why=repr(raw_rules)))
+            raise InvalidStateError(_("the rules are not valid: {why}", why=as_json(raw_rules)))
         try:
             self.rules = Rules.from_dict(dict(raw_rules))
         except InvalidRulesError as exc:
@@ -200,7 +200,7 @@ class _Position:
             raise InvalidStateError(
                 _(
                     "phase must be betting, starting or choosing (a decision), not {phase}",
-                    phase=repr(phase),
+                    phase=as_json(phase),
                 )
             )
         self.phase: str = phase
@@ -221,7 +221,7 @@ class _Position:
         for value in _per_seat(data["active"], "active", n):
             if not isinstance(value, bool):
                 raise InvalidStateError(
-                    _("active must hold true or false, not {value}", value=repr(value))
+                    _("active must hold true or false, not {value}", value=as_json(value))
                 )
             self.active.append(value)
         plates = data["plates"]
@@ -263,7 +263,7 @@ class _Position:
                     _(
                         "collected {i}: {plate} is not a plate won by honours",
                         i=i,
-                        plate=repr(plate),
+                        plate=as_json(plate),
                     )
                 )
             where = _("collected {i}", i=i)
@@ -280,7 +280,7 @@ class _Position:
                     _(
                         "bet {i}: the call must be pass, bet, hold or raise, not {call}",
                         i=i,
-                        call=repr(call),
+                        call=as_json(call),
                     )
                 )
             self.bets.append((who, call, _count(entry["amount"], _("the amount of bet {i}", i=i))))
@@ -290,7 +290,7 @@ class _Position:
         self.showdown: dict[int, list[Card]] = {}
         for key, raw in showdown.items():
             if not isinstance(key, str) or not (key.isascii() and key.isdigit()):
-                raise InvalidStateError(_("showdown: {key} is not a seat", key=repr(key)))
+                raise InvalidStateError(_("showdown: {key} is not a seat", key=as_json(key)))
             who = seat_field(int(key), "showdown", n)
             if who in self.showdown:
                 raise InvalidStateError(_("showdown names seat {seat} twice", seat=who))
@@ -303,7 +303,7 @@ class _Position:
         direction = data["direction"]
         if direction not in (None, "up", "down"):
             raise InvalidStateError(
-                _("direction must be up, down or null, not {value}", value=repr(direction))
+                _("direction must be up, down or null, not {value}", value=as_json(direction))
             )
         self.direction: str | None = direction
         suit = data["suit"]

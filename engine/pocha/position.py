@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.errors import InvalidCardError, InvalidRulesError, InvalidStateError
-from engine.i18n import _, join
+from engine.i18n import _, as_json, join
 from engine.pocha.bidding import bidding_order, mano_of
 from engine.pocha.cards import BIT, SUIT_OF, Card, CardSet, card_code, parse_card
 from engine.pocha.deals import DealSampler
@@ -35,6 +35,24 @@ FIELDS = (
     "turn",
     "scores",
 )
+
+
+def _no_plays_behind(data: Mapping[str, Any]) -> None:
+    """Refuse a position that says cards were played this hand (a trick on the table, a
+    trick won) but sends no `plays`: it was left out, and without it the hand would be read
+    as not begun, which no sentence about turns would explain."""
+    if data.get("plays"):
+        return
+    trick, won = data.get("trick"), data.get("tricks_won")
+    if trick or (isinstance(won, list) and any(won)):
+        raise InvalidStateError(
+            _(
+                "the position has no {field}: its {given} says cards were played this hand, "
+                "and {field} must list every one of them, in order",
+                field=as_json("plays"),
+                given=as_json("trick" if trick else "tricks_won"),
+            )
+        )
 
 
 def _card(code: Any, where: str, rules: Rules) -> Card:
@@ -67,6 +85,7 @@ def position_from_dict(data: Mapping[str, Any]) -> Observation:
     passes through.  The seat must be the one to act.
     """
     data = position_fields(data, FIELDS, ("seat", "hand", "trump", "dealer", "bids"))
+    _no_plays_behind(data)
     try:
         rules = Rules.from_dict(data.get("rules") or {})
     except InvalidRulesError as exc:
@@ -283,7 +302,7 @@ def _check_trump_place(
                     cards=cards,
                     card=t,
                     dealer=dealer,
-                    holder=holder,
+                    holder=as_json(holder),
                 )
             )
         player_of_trump = next((who for who, c in plays if c == trump_card), None)
@@ -528,8 +547,8 @@ def _check_derived(data: Mapping[str, Any], name: str, derived: list[Any]) -> No
             _(
                 "{name} does not match the plays: from them it is {derived}, not {given}",
                 name=name,
-                derived=derived,
-                given=given,
+                derived=as_json(derived),
+                given=as_json(given),
             )
         )
 

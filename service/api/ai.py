@@ -26,7 +26,7 @@ from engine.errors import InvalidStateError
 from engine.pocha.position import FIELDS, position_from_dict
 from engine.registry import POCH, POCHA
 from service.api.ai_schemas import AiMoveRequestSchema, JobSchema, PochAiMoveRequestSchema
-from service.api.jobs import ON_DEMAND_ERRORS, accepted, asker, document_errors
+from service.api.jobs import JOB_LOCATION, ON_DEMAND_ERRORS, accepted, asker, document_errors
 from service.context import services
 from service.json_bodies import Blueprint
 
@@ -56,6 +56,8 @@ def _body() -> dict[str, Any]:
 @blp.route("/move")
 class Move(MethodView):
     @blp.doc(
+        operationId="askAiMove",
+        security=[],
         requestBody={
             "required": True,
             "description": "A Pocha position (`AiMoveRequest`: `game` left out or `pocha`) "
@@ -71,9 +73,9 @@ class Move(MethodView):
                     }
                 }
             },
-        }
+        },
     )
-    @blp.response(202, JobSchema, headers={"Location": {"description": "The job's address."}})
+    @blp.response(202, JobSchema, headers=JOB_LOCATION)
     @document_errors(
         blp,
         {

@@ -23,12 +23,15 @@ from core.queues import MAX_ITERATIONS, MAX_MILLISECONDS
 from engine.i18n import _
 from engine.poch.rules import MAX_DEALS, PLATES
 from engine.registry import DEFAULT_GAME, KINDS, POCH, POCHA
+from service.answers import Answer
 from service.api.games_schemas import (
     CARD,
     MAX_CARDS,
     MAX_SEED,
     GameRulesField,
+    PochRulesInForceSchema,
     PochRulesSchema,
+    RulesInForceSchema,
     RulesSchema,
     StrictBoolean,
 )
@@ -67,6 +70,7 @@ class ThinkingSchema(ma.Schema):
             "description": "A bot level (see GET /api/v1/rules): random, heuristic, easy, "
             "medium, hard, expert, master, ismcts-expert. The search levels come with an "
             "analysis.",
+            "enum": list(levels_of(POCHA)),
             "example": "hard",
         },
     )
@@ -211,6 +215,7 @@ class PochThinkingSchema(ThinkingSchema):
         metadata={
             "description": "A Poch bot level (see GET /api/v1/rules): random, heuristic, easy, "
             "medium, hard. The search levels come with an analysis.",
+            "enum": list(levels_of(POCH)),
             "example": "hard",
         },
     )
@@ -347,7 +352,11 @@ class PochPositionSchema(ma.Schema):
         "Optional: each finished deal (its winner and what each seat paid); passed on.",
     )
     result = fields.Raw(
-        allow_none=True, metadata={"description": "Optional: null (the game is not over)."}
+        allow_none=True,
+        metadata={
+            "description": "Optional: null (the game is not over), as the view gave it.",
+            "type": "object",
+        },
     )
     you = fields.Nested(
         PochYouInSchema,
@@ -358,6 +367,31 @@ class PochPositionSchema(ma.Schema):
 
 class PochAiMoveRequestSchema(PochPositionSchema, PochThinkingSchema):
     """A Poch position (`"game": "poch"`) and how hard to think about it."""
+
+
+#: What the document adds to the schemas of bodies that say how hard to think: a level or
+#: a custom budget, never both (JSON Schema's `not`, which marshmallow cannot say).
+LEVEL_OR_BUDGET = {
+    "not": {
+        "anyOf": [
+            {
+                "properties": {"level": {"type": "string"}, "iterations": {"type": "integer"}},
+                "required": ["level", "iterations"],
+            },
+            {
+                "properties": {"level": {"type": "string"}, "milliseconds": {"type": "integer"}},
+                "required": ["level", "milliseconds"],
+            },
+        ]
+    }
+}
+
+#: Component name -> what the document adds to its schema.
+SCHEMA_ADDITIONS = {
+    "HintRequest": LEVEL_OR_BUDGET,
+    "AiMoveRequest": LEVEL_OR_BUDGET,
+    "PochAiMoveRequest": LEVEL_OR_BUDGET,
+}
 
 
 def documented_by_reference() -> dict[str, type[ma.Schema]]:
@@ -374,12 +408,30 @@ def documented_by_reference() -> dict[str, type[ma.Schema]]:
 # -- answers ------------------------------------------------------------------------------------
 
 
-class ActionStatSchema(ma.Schema):
+#: An action in either game's wire form: Pocha's bid (an integer from 0) or card code;
+#: Poch's bet (an integer from 1), `pass`, `hold`, card code or suit letter.
+ANY_ACTION = {
+    "oneOf": [
+        {"type": "integer", "minimum": 0, "description": "Pocha: a bid. Poch: a bet's chips."},
+        {
+            "type": "string",
+            "pattern": "^(pass|hold|[CSHD]|[OCEB]([1-7]|1[0-2])|[CSHD]([789]|10|[JQKA]))$",
+            "description": "Pocha: a card's code. Poch: `pass`, `hold`, a start card's code "
+            "or the next suit's letter.",
+        },
+    ]
+}
+
+
+class ActionStatSchema(Answer):
+    OPTIONAL = frozenset({"mean_score", "mean_chips"})
+
     action = fields.Raw(
         metadata={
             "description": "Pocha: a bid (integer) or a card (code). Poch: `pass`, `hold`, "
             "a bet (integer), a card (code) or a suit (letter).",
             "example": "O1",
+            **ANY_ACTION,
         }
     )
     visits = fields.Integer(metadata={"description": "Searches through it.", "example": 812})
@@ -398,13 +450,15 @@ class ActionStatSchema(ma.Schema):
     )
 
 
-class BudgetSchema(ma.Schema):
+class BudgetSchema(Answer):
     iterations = fields.Integer(allow_none=True, metadata={"example": 2000})
     milliseconds = fields.Float(allow_none=True, metadata={"example": None})
 
 
-class AdviceSchema(ma.Schema):
+class AdviceSchema(Answer):
     """What the bot would do, and why."""
+
+    OPTIONAL = frozenset({"game", "version"})
 
     action = fields.Raw(
         metadata={
@@ -412,6 +466,7 @@ class AdviceSchema(ma.Schema):
             "(integer) or a card (code). Poch: `pass`, `hold`, a bet (integer), a start card "
             "(code) or the next suit (letter).",
             "example": "O1",
+            **ANY_ACTION,
         }
     )
     analysis = fields.List(
@@ -433,7 +488,7 @@ class AdviceSchema(ma.Schema):
     )
 
 
-class JobTimingsSchema(ma.Schema):
+class JobTimingsSchema(Answer):
     enqueued_at = fields.String(
         allow_none=True,
         metadata={"description": "ISO 8601, UTC.", "example": "2026-01-02T10:00:00.120Z"},
@@ -446,7 +501,7 @@ class JobTimingsSchema(ma.Schema):
     run_ms = fields.Float(allow_none=True, metadata={"description": "Time spent working."})
 
 
-class JobSchema(ma.Schema):
+class JobSchema(Answer):
     """A job of the AI on demand (a hint or an AI move)."""
 
     id = fields.String(metadata=_JOB_ID)
@@ -560,7 +615,7 @@ class MatchRequestSchema(ma.Schema):
     )
 
 
-class BotStatsSchema(ma.Schema):
+class BotStatsSchema(Answer):
     bot = fields.String(metadata={"description": "The seat text.", "example": "hard"})
     hands = fields.Integer(metadata={"description": "Hands played (over its seats)."})
     games = fields.Float(metadata={"description": "Games it sat in."})
@@ -590,7 +645,7 @@ class BotStatsSchema(ma.Schema):
     )
 
 
-class PochBotStatsSchema(ma.Schema):
+class PochBotStatsSchema(Answer):
     """One bot's figures in a Poch match, as `pocha arena-poch` reports them."""
 
     bot = fields.String(metadata={"description": "The seat text.", "example": "hard"})
@@ -620,10 +675,14 @@ class PochBotStatsSchema(ma.Schema):
     ms_per_decision = fields.Float(metadata={"description": "Mean thinking time per decision."})
 
 
-class MatchSchema(ma.Schema):
+class MatchSchema(Answer):
     id = fields.String(metadata={"description": "The match's id.", "example": "b8VnQ2xKp0aZ"})
     game = fields.String(
-        metadata={"description": "The game: `pocha` or `poch`.", "example": "pocha"}
+        metadata={
+            "description": "The game: `pocha` or `poch`.",
+            "enum": list(KINDS),
+            "example": "pocha",
+        }
     )
     url = fields.String(metadata={"description": "This match's address."})
     records_url = fields.String(
@@ -638,8 +697,12 @@ class MatchSchema(ma.Schema):
     seats = fields.List(fields.String(), metadata={"description": "The bot of each seat."})
     rules = fields.Raw(
         metadata={
-            "description": "The rules played: Pocha's (`Rules`) or Poch's (`PochRules`).",
-            "oneOf": _EITHER_RULES,
+            "description": "The rules played: Pocha's (`RulesInForce`) or Poch's "
+            "(`PochRulesInForce`).",
+            "oneOf": [
+                {"$ref": "#/components/schemas/RulesInForce"},
+                {"$ref": "#/components/schemas/PochRulesInForce"},
+            ],
         }
     )
     seed = fields.Integer(metadata={"description": "The seed of the deals."})
@@ -668,14 +731,14 @@ class MatchSchema(ma.Schema):
     )
 
 
-class HandResultSchema(ma.Schema):
+class HandResultSchema(Answer):
     cards = fields.Integer(metadata={"description": "Cards dealt to each seat.", "example": 3})
     bids = fields.List(fields.Integer(), metadata={"description": "Bids per seat."})
     tricks = fields.List(fields.Integer(), metadata={"description": "Tricks won per seat."})
     points = fields.List(fields.Integer(), metadata={"description": "Points per seat."})
 
 
-class GameRecordSchema(ma.Schema):
+class GameRecordSchema(Answer):
     """One game of a Pocha match, as `ai.pocha.arena` records it."""
 
     game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
@@ -683,7 +746,7 @@ class GameRecordSchema(ma.Schema):
     deal = fields.Integer(
         metadata={"description": "The deal: with duplicate deals, shared by its rotations."}
     )
-    rules = fields.Nested(RulesSchema, metadata={"description": "The rules."})
+    rules = fields.Nested(RulesInForceSchema, metadata={"description": "The rules."})
     seats = fields.List(fields.String(), metadata={"description": "The bot of each seat."})
     hands = fields.List(fields.Nested(HandResultSchema), metadata={"description": "Each hand."})
     scores = fields.List(fields.Integer(), metadata={"description": "Final totals per seat."})
@@ -692,7 +755,7 @@ class GameRecordSchema(ma.Schema):
     think_ms = fields.List(fields.Float(), metadata={"description": "Thinking time per seat."})
 
 
-class PochGameRecordSchema(ma.Schema):
+class PochGameRecordSchema(Answer):
     """One game (one deal) of a Poch match, as `ai.poch.arena` records it."""
 
     game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
@@ -700,7 +763,7 @@ class PochGameRecordSchema(ma.Schema):
     deal = fields.Integer(
         metadata={"description": "The deal: with duplicate deals, shared by its rotations."}
     )
-    rules = fields.Nested(PochRulesSchema, metadata={"description": "The rules (one deal)."})
+    rules = fields.Nested(PochRulesInForceSchema, metadata={"description": "The rules (one deal)."})
     seats = fields.List(fields.String(), metadata={"description": "The bot of each seat."})
     chips = fields.List(
         fields.Integer(),

@@ -21,12 +21,14 @@ from flask_limiter.util import get_remote_address
 
 from core.errors import ServiceError, Unauthorized
 from core.games import PlayerSpec
+from core.store import NO_TABLE, StoredGame
 from core.tables import shown_code
 from engine.i18n import _
 from engine.pocha.actions import WireAction
 from service.api.games_schemas import (
     MAX_CARD_CODE,
     MAX_CARDS,
+    MAX_SEQ,
     BidSchema,
     CreatedGameSchema,
     CreateGameSchema,
@@ -35,7 +37,7 @@ from service.api.games_schemas import (
 )
 from service.api.poch_schemas import BetSchema, SuitSchema, is_plain_bet, is_plain_suit
 from service.context import game_service
-from service.errors import ErrorSchema
+from service.errors import RETRY_AFTER, ErrorSchema
 from service.events import EXTENSION as EVENTS
 from service.events import EventStreams
 from service.i18n import translate_view
@@ -57,13 +59,26 @@ blp = Blueprint(
 _BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 _SEAT_AUTH: dict[str, Any] = {"security": _BEARER}
 _VIEW_AUTH: dict[str, Any] = {"security": [*_BEARER, {}]}
+#: An operation anyone may call, without a token.
+PUBLIC: dict[str, Any] = {"security": []}
+#: The headers of a response that shows a game, and of a move's.
+_ETAG = {
+    "description": 'The game\'s version, quoted (`"12"`): send it back as If-Match.',
+    "schema": {"type": "string", "example": '"12"'},
+}
+_REPLAYED = {
+    "description": "`true` when this answers a retry of a move already applied (the same "
+    "Idempotency-Key): the game as it is now, the move not applied again.",
+    "schema": {"type": "string", "enum": ["true"]},
+}
+
 _IF_MATCH = {
     "in": "header",
     "name": "If-Match",
     "required": False,
     "description": "The `version` (ETag) of the view the move was decided on; the move is "
     "refused with 412 `stale_version` if the game has changed since.",
-    "schema": {"type": "string", "example": '"12"'},
+    "schema": {"type": "string", "pattern": '^(\\*|(W/)?"?[0-9]{1,18}"?)$', "example": '"12"'},
 }
 _IDEMPOTENCY_KEY = {
     "in": "header",
@@ -74,7 +89,11 @@ _IDEMPOTENCY_KEY = {
     "not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: "
     "true`. While the first request is still being applied, a retry gets 409 `conflict`. "
     "Remembered for an hour, per seat.",
-    "schema": {"type": "string", "example": "3f1c9a52-move-17"},
+    "schema": {
+        "type": "string",
+        "pattern": "^[\\x21-\\x7e]{1,255}$",
+        "example": "3f1c9a52-move-17",
+    },
 }
 _LAST_EVENT_ID = {
     "in": "header",
@@ -83,6 +102,14 @@ _LAST_EVENT_ID = {
     "description": "For a stream: resume after this `seq` (EventSource sends it itself). "
     "A value that is not a whole number is ignored: the stream starts after `after`.",
     "schema": {"type": "string", "example": "17"},
+}
+_AFTER = {
+    "in": "query",
+    "name": "after",
+    "required": False,
+    "description": "Only the events with `seq` greater than this (default 0: all). For a "
+    "stream, a Last-Event-ID header that is a whole number wins over it.",
+    "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SEQ, "default": 0},
 }
 _GAME_ID = {"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"}
 
@@ -126,11 +153,19 @@ def _documentation_of(*decorators: Callable[[Any], Any]) -> Callable[[F], F]:
     return decorate
 
 
+def _error_doc(blp: Blueprint, status: int, description: str) -> Callable[[F], F]:
+    """`blp.alt_response` of the Error shape, with Retry-After for the statuses that send
+    it (429, 503)."""
+    headers = {"Retry-After": RETRY_AFTER} if status in (429, 503) else None
+    return cast(
+        Callable[[F], F],
+        blp.alt_response(status, schema=ErrorSchema, description=description, headers=headers),
+    )
+
+
 def _documents_errors(*statuses: int) -> Callable[[F], F]:
     """Document these error responses (all of the Error shape) on a view."""
-    return _documentation_of(
-        *(blp.alt_response(s, schema=ErrorSchema, description=_ERRORS[s]) for s in statuses)
-    )
+    return _documentation_of(*(_error_doc(blp, s, _ERRORS[s]) for s in statuses))
 
 
 def _doc(**kwargs: Any) -> Callable[[F], F]:
@@ -140,17 +175,39 @@ def _doc(**kwargs: Any) -> Callable[[F], F]:
 
 #: `blp.response(200, GameViewSchema)`, documentation only: for views that return
 #: `_view_response`.
+#: Either game's view, told apart by `game`.
+VIEW = {
+    "oneOf": [
+        {"$ref": "#/components/schemas/GameView"},
+        {"$ref": "#/components/schemas/PochGameView"},
+    ],
+    "discriminator": {
+        "propertyName": "game",
+        "mapping": {
+            "pocha": "#/components/schemas/GameView",
+            "poch": "#/components/schemas/PochGameView",
+        },
+    },
+}
+
 _responds_with_view = _documentation_of(
     blp.response(
         200,
-        {
-            "oneOf": [
-                {"$ref": "#/components/schemas/GameView"},
-                {"$ref": "#/components/schemas/PochGameView"},
-            ]
-        },
-        description="The view: a Pocha game's (`GameView`) or a Poch game's (`PochGameView`).",
-        headers={"ETag": {"description": "The version."}},
+        VIEW,
+        description="The view: a Pocha game's (`GameView`) or a Poch game's (`PochGameView`), "
+        "told apart by `game`.",
+        headers={"ETag": _ETAG},
+    )
+)
+
+#: A move's answer: the view, and whether it replays a move already applied.
+_responds_to_move = _documentation_of(
+    blp.response(
+        200,
+        VIEW,
+        description="Your new view: a Pocha game's (`GameView`) or a Poch game's "
+        "(`PochGameView`), told apart by `game`.",
+        headers={"ETag": _ETAG, "Idempotent-Replayed": _REPLAYED},
     )
 )
 
@@ -171,6 +228,10 @@ def _move_body(schema: ma.Schema, accepts: Callable[[Any], bool]) -> Callable[[F
             body = request.get_json(silent=True)
             if accepts(body):
                 return view(*args, body, **kwargs)
+            # A move needs a seat's token: without one, that is the answer (401), whatever
+            # the body, as for a well-formed move.
+            if bearer_token() is None:
+                raise Unauthorized(_("Send your seat's token: Authorization: Bearer <token>."))
             return parsed(*args, **kwargs)
 
         fast._apidoc = parsed._apidoc  # type: ignore[attr-defined]
@@ -245,8 +306,18 @@ def _view_response(view: dict[str, Any]) -> Response:
 
 @blp.route("")
 class Games(MethodView):
+    @_doc(operationId="createGame", **PUBLIC)
     @blp.arguments(CreateGameSchema(), location="json")
-    @blp.response(201, CreatedGameSchema)
+    @blp.response(
+        201,
+        CreatedGameSchema,
+        headers={
+            "Location": {
+                "description": "The game's address.",
+                "schema": {"type": "string", "example": "/api/v1/games/Jm2bS0k4qV7wXc1Z"},
+            }
+        },
+    )
     @_documents_errors(400, 413, 415, 429, 503)
     @_documentation_of(
         blp.alt_response(
@@ -307,7 +378,7 @@ class Games(MethodView):
 
 @blp.route("/<game_id>", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class GameById(MethodView):
-    @_doc(**_VIEW_AUTH)
+    @_doc(operationId="getGame", **_VIEW_AUTH)
     @_responds_with_view
     @_documents_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:
@@ -318,7 +389,7 @@ class GameById(MethodView):
         """
         return _view_response(game_service().game_view(game_id, bearer_token()))
 
-    @_doc(**_SEAT_AUTH)
+    @_doc(operationId="deleteGame", **_SEAT_AUTH)
     @blp.response(204)
     @_documents_errors(401, 403, 404, 503)
     def delete(self, game_id: str) -> None:
@@ -328,9 +399,9 @@ class GameById(MethodView):
 
 @blp.route("/<game_id>/bids", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Bids(MethodView):
-    @_doc(parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
+    @_doc(operationId="postBid", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body(BidSchema(), is_plain_bid)
-    @_responds_with_view
+    @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Bid
@@ -342,9 +413,9 @@ class Bids(MethodView):
 
 @blp.route("/<game_id>/plays", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Plays(MethodView):
-    @_doc(parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
+    @_doc(operationId="postPlay", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body(PlaySchema(), is_plain_card)
-    @_responds_with_view
+    @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Play a card
@@ -357,9 +428,9 @@ class Plays(MethodView):
 
 @blp.route("/<game_id>/bets", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Bets(MethodView):
-    @_doc(parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
+    @_doc(operationId="postBet", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body(BetSchema(), is_plain_bet)
-    @_responds_with_view
+    @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Bet, hold or pass (Poch)
@@ -373,9 +444,9 @@ class Bets(MethodView):
 
 @blp.route("/<game_id>/suits", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Suits(MethodView):
-    @_doc(parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
+    @_doc(operationId="postSuit", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body(SuitSchema(), is_plain_suit)
-    @_responds_with_view
+    @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Choose the next suit (Poch)
@@ -409,32 +480,53 @@ def _move(game_id: str, move: WireAction, decision: str | None = None) -> Respon
 
 @blp.route("/<game_id>/events", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Events(MethodView):
-    @_doc(parameters=[_LAST_EVENT_ID])
+    @_doc(
+        operationId="getEvents",
+        parameters=[_AFTER, _LAST_EVENT_ID],
+        responses={
+            200: {
+                "content": {
+                    "text/event-stream": {
+                        "schema": {
+                            "type": "string",
+                            "description": "Server-Sent Events: `retry: 1000`, then for each "
+                            "event `id: <seq>` and `data: <the event as JSON>` (an `Event` or "
+                            "a `PochEvent`), a `: keepalive` comment every 15 s or so, and "
+                            "at the start of a stream resumed past the game's last event, "
+                            '`event: reset` with `data: {"last_event": N}`.',
+                        }
+                    }
+                },
+            },
+            204: {
+                "description": "With `Accept: text/event-stream`, when the game is over for "
+                "good (no table, or its rematch made: a table's finished game may still get "
+                "a `rematch` event) and every event after `Last-Event-ID` (or `after`) has "
+                "been sent: nothing is left to follow. A standard EventSource stops here "
+                "instead of reconnecting.",
+            },
+        },
+        **_VIEW_AUTH,
+    )
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(
         200,
         {
             "type": "array",
             "items": {
-                "oneOf": [
+                "anyOf": [
                     {"$ref": "#/components/schemas/Event"},
                     {"$ref": "#/components/schemas/PochEvent"},
                 ]
             },
         },
-        description="The events: a Pocha game's (`Event`) or a Poch game's (`PochEvent`; "
-        "the table's events are as Pocha's).",
-    )
-    @blp.alt_response(
-        200,
-        description="With `Accept: text/event-stream`: the same events as Server-Sent "
-        "Events (`id: <seq>`, `data: <event JSON>`), then new ones as they happen. The "
-        "stream ends when the game is over, or after about a minute (reconnect with "
+        description="The events after `after`: a Pocha game's (`Event`), or a Poch game's "
+        "(`PochEvent`, and the table's as `Event`). With `Accept: text/event-stream`, the "
+        "same events as Server-Sent Events, then new ones as they happen: the stream ends "
+        "when the game is over, or after about a minute (an EventSource reconnects with "
         "Last-Event-ID).",
-        content_type="text/event-stream",
-        success=True,
     )
-    @_documents_errors(404)
+    @_documents_errors(401, 404)
     @_documentation_of(
         blp.alt_response(
             429,
@@ -442,6 +534,7 @@ class Events(MethodView):
             description="too_many_streams: your address holds as many open streams as it "
             "may (`POCHA_MAX_STREAMS_PER_ADDRESS`, 32 by default); close one, or wait "
             "`Retry-After` seconds, or poll with `after`.",
+            headers={"Retry-After": RETRY_AFTER},
         )
     )
     @_documents_errors(503)
@@ -464,11 +557,22 @@ class Events(MethodView):
             # that saw events the game no longer has (a failover of its Redis lost them)
             # is told to read the game again, and followed from its last event.
             count = service.store.event_count(game_id)
-            here = _presence_of(game_id)
+            record = service.store.load(game_id, history=False)
+            # Over for good: finished, and no rematch to come (a game people played at a
+            # table is told of its rematch by a last event, `rematch`).
+            finished = record.game.finished and (
+                record.table is NO_TABLE or record.table.rematch is not None
+            )
+            if finished and after == count:
+                # Nothing is left to send, nor ever will be: 204 tells an EventSource to
+                # stop rather than reconnect (to this answer) for ever.
+                return Response(status=204)
+            here = _presence_of(record)
             streams: EventStreams = current_app.extensions[EVENTS]
             stream = streams.open(
                 game_id, min(after, count), request.remote_addr,
                 request.environ.get("gunicorn.socket"), here, reset=after > count,
+                finished=finished,
             )  # fmt: skip
             return Response(
                 stream,
@@ -482,14 +586,13 @@ class Events(MethodView):
         )
 
 
-def _presence_of(game_id: str) -> Callable[[], None] | None:
+def _presence_of(record: StoredGame) -> Callable[[], None] | None:
     """For a stream sent with a seat's token: what notes that the seat is here (a stream
     held is presence). A token that opens no seat is refused, as for a view."""
     token = bearer_token()
     if token is None:
         return None
     service = game_service()
-    record = service.store.load(game_id, history=False)
     seat = service.seat_for(record, token, required=False)
     if seat is None:
         return None
@@ -503,15 +606,24 @@ def _wants_stream() -> bool:
 
 @blp.route("/<game_id>/history", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class History(MethodView):
+    @_doc(operationId="getHistory", **PUBLIC)
     @blp.response(
         200,
         {
             "oneOf": [
                 {"$ref": "#/components/schemas/History"},
                 {"$ref": "#/components/schemas/PochHistory"},
-            ]
+            ],
+            "discriminator": {
+                "propertyName": "game",
+                "mapping": {
+                    "pocha": "#/components/schemas/History",
+                    "poch": "#/components/schemas/PochHistory",
+                },
+            },
         },
-        description="A Pocha game's score sheet (`History`) or a Poch game's (`PochHistory`).",
+        description="A Pocha game's score sheet (`History`) or a Poch game's (`PochHistory`), "
+        "told apart by `game`.",
     )
     @_documents_errors(404, 503)
     def get(self, game_id: str) -> Response:

@@ -21,6 +21,7 @@ from ai.pocha.levels import LEVELS
 from engine.i18n import _, join
 from engine.pocha.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Option
 from engine.registry import DEFAULT_GAME, KINDS, POCH
+from service.answers import Answer
 
 CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
 # Seeds stay within what a JSON number holds exactly in every client.
@@ -28,8 +29,13 @@ MAX_SEED = 2**53 - 1
 MAX_CARDS = 13
 
 
-def _card(description: str = CARD, example: str = "O1", **kwargs: Any) -> fields.String:
-    return fields.String(metadata={"description": description, "example": example}, **kwargs)
+def _card(
+    description: str = CARD, example: str = "O1", pattern: str | None = None, **kwargs: Any
+) -> fields.String:
+    metadata = {"description": description, "example": example}
+    if pattern is not None:
+        metadata["pattern"] = pattern
+    return fields.String(metadata=metadata, **kwargs)
 
 
 def _seat(description: str, **kwargs: Any) -> fields.Integer:
@@ -56,6 +62,18 @@ class StrictBoolean(fields.Boolean):
         if not isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return value
+
+
+#: A Pocha card code as the server writes it.
+CARD_PATTERN = "^[OCEB]([1-7]|1[0-2])$"
+
+#: What a Pocha decision is on the wire: a bid's number or a card's code.
+POCHA_ACTION = {
+    "oneOf": [
+        {"type": "integer", "minimum": 0, "description": "A bid: tricks to win."},
+        {"type": "string", "pattern": CARD_PATTERN, "description": "A card's code."},
+    ]
+}
 
 
 # -- rules -----------------------------------------------------------------------------------
@@ -127,11 +145,28 @@ PochRulesSchema = ma.Schema.from_dict(
         name: fields.Integer(
             strict=True,
             validate=validate.Range(low, high),
-            metadata={"description": doc, "example": default},
+            metadata={"description": doc, "example": default if default is not None else 8},
         )
         for name, low, high, default, doc in engine.poch.rules.OPTIONS
     },
     name="PochRulesSchema",
+)
+
+
+#: The rules of a game as the server shows them: every Pocha option, with its value.
+RulesInForceSchema = Answer.from_dict(
+    {name: _rule_field(option) for name, option in OPTIONS.items()}, name="RulesInForceSchema"
+)
+
+#: The rules of a Poch game as the server shows them: every option, with its value.
+PochRulesInForceSchema = Answer.from_dict(
+    {
+        name: fields.Integer(
+            metadata={"description": doc, "example": default if default is not None else 8}
+        )
+        for name, _low, _high, default, doc in engine.poch.rules.OPTIONS
+    },
+    name="PochRulesInForceSchema",
 )
 
 
@@ -158,6 +193,16 @@ class GameRulesField(fields.Field):
 BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
+#: A name's pattern in the document: at least one character that is not white space, a
+#: control or format character, a private use one, or one of BLANK_LOOKING (a code point
+#: not yet assigned is refused too, which a pattern cannot say).
+VISIBLE = (
+    "[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u0600-\\u0605\\u061c\\u06dd"
+    "\\u070f\\u115f\\u1160\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f"
+    "\\u2800\\u3164\\ue000-\\uf8ff\\ufeff\\uffa0\\ufff0-\\uffff]"
+)
+
+
 class PlayerName(fields.String):
     """A name as people will see it at the table: at most `longest` characters as sent,
     Unicode NFC, without control or format characters (NUL, a right-to-left override,
@@ -165,7 +210,8 @@ class PlayerName(fields.String):
     space, and with at least one character left."""
 
     def __init__(self, *, longest: int = 40, **kwargs: Any) -> None:
-        super().__init__(validate=validate.Length(1, longest), **kwargs)
+        metadata = {**kwargs.pop("metadata", {}), "pattern": VISIBLE}
+        super().__init__(validate=validate.Length(1, longest), metadata=metadata, **kwargs)
         self.longest = longest
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
@@ -203,6 +249,7 @@ class PlayerSchema(ma.Schema):
         metadata={
             "description": "Make this seat a bot of this level (random, heuristic, and the "
             "levels listed by GET /api/v1/rules). Omit for a person.",
+            "enum": list(LEVELS),
             "example": "heuristic",
         },
     )
@@ -277,12 +324,15 @@ class CreateGameSchema(ma.Schema):
         metadata={
             "description": "The level of the stand-in bot that plays for a person whose "
             "clock runs out, who is away or who left.",
+            "enum": list(LEVELS),
             "example": "medium",
         },
     )
 
 
-class CreatedSeatSchema(ma.Schema):
+class CreatedSeatSchema(Answer):
+    OPTIONAL = frozenset({"bot", "token", "open"})
+
     seat = _seat("Seat number, 0-based, in playing order.")
     name = fields.String(metadata={"description": "The player's name.", "example": "Ana"})
     bot = fields.String(
@@ -300,7 +350,7 @@ class CreatedSeatSchema(ma.Schema):
     )
 
 
-class CreatedGameSchema(ma.Schema):
+class CreatedGameSchema(Answer):
     id = fields.String(metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"})
     version = fields.Integer(
         metadata={"description": "The game's version now (see the view).", "example": 1}
@@ -364,13 +414,13 @@ class PlaySchema(ma.Schema):
 # -- views -----------------------------------------------------------------------------------
 
 
-class PlayedCardSchema(ma.Schema):
+class PlayedCardSchema(Answer):
     seat = _seat("Who played the card.")
-    card = _card()
+    card = _card(pattern=CARD_PATTERN)
 
 
-class TrumpSchema(ma.Schema):
-    card = _card("The card that sets trump, face up all hand. " + CARD, "E7")
+class TrumpSchema(Answer):
+    card = _card("The card that sets trump, face up all hand. " + CARD, "E7", pattern=CARD_PATTERN)
     holder = fields.Integer(
         allow_none=True,
         metadata={
@@ -382,7 +432,7 @@ class TrumpSchema(ma.Schema):
     )
 
 
-class PlayerInfoSchema(ma.Schema):
+class PlayerInfoSchema(Answer):
     seat = _seat("Seat number, 0-based.")
     name = fields.String(
         metadata={"description": "The player's name (empty for an open seat).", "example": "Ana"}
@@ -427,8 +477,10 @@ class PlayerInfoSchema(ma.Schema):
     )
 
 
-class TableSchema(ma.Schema):
+class TableSchema(Answer):
     """A table people gather at (a game made with open seats, or with two people or more)."""
+
+    OPTIONAL = frozenset({"link"})
 
     code = fields.String(
         allow_none=True,
@@ -474,10 +526,12 @@ class TableSchema(ma.Schema):
     )
 
 
-class RefusalSchema(ma.Schema):
+class RefusalSchema(Answer):
     """A move the rules bar now, with the engine's reason: a card or a bid, never both."""
 
-    card = _card("A card in your hand you may not play now. " + CARD, "C7")
+    OPTIONAL = frozenset({"card", "bid"})
+
+    card = _card("A card in your hand you may not play now. " + CARD, "C7", pattern=CARD_PATTERN)
     bid = fields.Integer(
         metadata={
             "description": "The bid you may not make now (the dealer's restriction).",
@@ -499,14 +553,14 @@ class RefusalSchema(ma.Schema):
     )
 
 
-class YouSchema(ma.Schema):
+class YouSchema(Answer):
     seat = _seat("Your seat.")
     hand = fields.List(
         _card(),
         metadata={"description": "Your cards, by suit and strength.", "example": ["O1", "C4"]},
     )
     legal = fields.List(
-        fields.Raw(),
+        fields.Raw(metadata=POCHA_ACTION),
         metadata={
             "description": "What you may do now: bids as integers while bidding, card codes "
             "while playing; empty when it is not your turn.",
@@ -523,12 +577,15 @@ class YouSchema(ma.Schema):
     )
 
 
-class GameViewSchema(ma.Schema):
+class GameViewSchema(Answer):
     """A seat's view (with `you`) or the spectator's view (without)."""
+
+    OPTIONAL = frozenset({"you"})
 
     game = fields.String(
         metadata={
             "description": "The game: `pocha` here (`poch`: PochGameView).",
+            "enum": ["pocha"],
             "example": "pocha",
         }
     )
@@ -555,7 +612,7 @@ class GameViewSchema(ma.Schema):
         }
     )
     players = fields.List(fields.Nested(PlayerInfoSchema), metadata={"description": "The seats."})
-    rules = fields.Nested(RulesSchema, metadata={"description": "The rules of this game."})
+    rules = fields.Nested(RulesInForceSchema, metadata={"description": "The rules of this game."})
     seat = fields.Integer(
         allow_none=True,
         metadata={"description": "Whose view this is; null for a spectator.", "example": 0},
@@ -692,8 +749,17 @@ class EventsQuerySchema(ma.Schema):
     )
 
 
-class EventSchema(ma.Schema):
+class EventSchema(Answer):
     """One event. `type` says which of the other fields it has."""
+
+    OPTIONAL = frozenset(
+        {
+            "by", "name", "bot", "removed", "game_id", "seat", "bid", "card", "trick_number",
+            "trick", "tricks_won", "hand_number", "hands_total", "cards_per_player",
+            "dealer", "mano", "tiebreak", "trump", "bids", "tricks", "points", "scores",
+            "winners",
+        }
+    )  # fmt: skip
 
     seq = fields.Integer(metadata={"description": "1, 2, 3... in order.", "example": 5})
     version = fields.Integer(
@@ -735,6 +801,7 @@ class EventSchema(ma.Schema):
         }
     )
     name = fields.String(metadata={"description": "seat_taken: the name.", "example": "Eva"})
+    bot = fields.String(metadata={"description": "seat_bot: the bot's level.", "example": "medium"})
     removed = fields.Boolean(
         metadata={
             "description": "seat_opened: true when the host removed the seat's person "
@@ -750,7 +817,7 @@ class EventSchema(ma.Schema):
         }
     )
     bid = fields.Integer(metadata={"description": "bid: the bid.", "example": 2})
-    card = _card("card_played: the card. " + CARD)
+    card = _card("card_played: the card. " + CARD, pattern=CARD_PATTERN)
     trick_number = fields.Integer(
         metadata={"description": "trick_won: which trick of the hand, from 1.", "example": 1}
     )
@@ -788,7 +855,7 @@ class EventSchema(ma.Schema):
     )
 
 
-class HandRecordSchema(ma.Schema):
+class HandRecordSchema(Answer):
     """One finished hand on the score sheet."""
 
     hand_number = fields.Integer(metadata={"description": "The hand, from 1.", "example": 1})
@@ -811,7 +878,14 @@ class HandRecordSchema(ma.Schema):
     )
 
 
-class HistorySchema(ma.Schema):
+class HistorySchema(Answer):
+    game = fields.String(
+        metadata={
+            "description": "The game: `pocha` here (`poch`: PochHistory).",
+            "enum": ["pocha"],
+            "example": "pocha",
+        }
+    )
     id = fields.String(metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"})
     version = fields.Integer(metadata={"description": "The game's version.", "example": 40})
     players = fields.List(fields.Nested(PlayerInfoSchema), metadata={"description": "The seats."})
@@ -835,6 +909,7 @@ class LobbyQuerySchema(ma.Schema):
         metadata={
             "description": "Must be true: only listed tables are shown; the others are "
             "found by their code.",
+            "enum": [True],
         },
     )
 
@@ -844,7 +919,7 @@ class LobbyQuerySchema(ma.Schema):
             raise ma.ValidationError(_("Only listed tables are shown; find others by their code."))
 
 
-class LobbyTableSchema(ma.Schema):
+class LobbyTableSchema(Answer):
     """A table still waiting for people, as the lobby shows it: never a token."""
 
     code = fields.String(metadata={"description": "The table's code.", "example": "K7QM-3XHP"})
@@ -854,14 +929,19 @@ class LobbyTableSchema(ma.Schema):
     players = fields.List(fields.Nested(PlayerInfoSchema), metadata={"description": "The seats."})
     open_seats = fields.Integer(metadata={"description": "Seats left to take.", "example": 1})
     game = fields.String(
-        metadata={"description": "The game: `pocha` or `poch`.", "example": "pocha"}
+        metadata={
+            "description": "The game: `pocha` or `poch`.",
+            "enum": list(KINDS),
+            "example": "pocha",
+        }
     )
     rules = fields.Raw(
         metadata={
-            "description": "The rules of the game (Pocha's `Rules` or Poch's `PochRules`).",
+            "description": "The rules of the game (Pocha's `RulesInForce` or Poch's "
+            "`PochRulesInForce`).",
             "oneOf": [
-                {"$ref": "#/components/schemas/Rules"},
-                {"$ref": "#/components/schemas/PochRules"},
+                {"$ref": "#/components/schemas/RulesInForce"},
+                {"$ref": "#/components/schemas/PochRulesInForce"},
             ],
         }
     )
@@ -877,7 +957,9 @@ class JoinSchema(ma.Schema):
     )
 
 
-class SeatTakenSchema(ma.Schema):
+class SeatTakenSchema(Answer):
+    OPTIONAL = frozenset({"host_token", "seeded", "warning"})
+
     game_id = fields.String(
         metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"}
     )
@@ -920,6 +1002,7 @@ class StartSchema(ma.Schema):
         validate=_known_level,
         metadata={
             "description": "The level of the bots that take the seats still open.",
+            "enum": list(LEVELS),
             "example": "medium",
         },
     )
@@ -929,5 +1012,5 @@ class SeatBotSchema(ma.Schema):
     level = fields.String(
         required=True,
         validate=_known_level,
-        metadata={"description": "The bot's level.", "example": "hard"},
+        metadata={"description": "The bot's level.", "enum": list(LEVELS), "example": "hard"},
     )

@@ -17,14 +17,15 @@ from core.errors import ServiceError
 from core.status import work_status
 from core.store import is_full
 from engine.i18n import _
+from service.answers import Answer
 from service.context import services
-from service.errors import STORE_FULL_RETRY_SECONDS, ErrorSchema
+from service.errors import STORE_FULL_RETRY_SECONDS, UNREAD, ErrorSchema
 from service.json_bodies import Blueprint
 
 blp = Blueprint("health", __name__, description="Is the service alive, and ready?")
 
 
-class HealthSchema(ma.Schema):
+class HealthSchema(Answer):
     status = ma.fields.String(metadata={"description": "`ok`.", "example": "ok"})
 
 
@@ -61,6 +62,7 @@ class StoreFull(ServiceError):
 
 @blp.route("/healthz")
 class Health(MethodView):
+    @blp.doc(operationId="getHealth", security=[], responses=UNREAD)
     @blp.response(200, HealthSchema)
     def get(self) -> dict[str, Any]:
         """Process alive
@@ -72,6 +74,7 @@ class Health(MethodView):
 
 @blp.route("/readyz")
 class Ready(MethodView):
+    @blp.doc(operationId="getReadiness", security=[], responses=UNREAD)
     @blp.response(200, ReadySchema)
     @blp.alt_response(
         503,

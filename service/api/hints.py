@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Flask, request
 from flask.views import MethodView
 
 from ai.registry import levels_of
@@ -22,7 +23,7 @@ from engine.i18n import _
 from engine.registry import kind_of
 from service.api.ai_schemas import HintRequestSchema, JobSchema
 from service.api.games import bearer_token
-from service.api.jobs import ON_DEMAND_ERRORS, accepted, asker, document_errors
+from service.api.jobs import JOB_LOCATION, ON_DEMAND_ERRORS, accepted, asker, document_errors
 from service.context import game_service, services
 from service.json_bodies import Blueprint
 
@@ -45,14 +46,30 @@ _ERRORS = {
 }
 
 
+def _seat_first() -> None:
+    """A hint's token, checked first: a request that opens no seat of the game is told so
+    (401, 404) rather than counted against its rate limit, or its body judged."""
+    if request.endpoint != "hints.Hint" or request.method != "POST":
+        return
+    game_id = (request.view_args or {}).get("game_id", "")
+    service = game_service()
+    service.seat_for(service.store.load(game_id, history=False), bearer_token(), required=True)
+
+
+def check_seat_first(app: Flask) -> None:
+    """Check a hint's token before anything else: its rate limit (`service.ratelimits`)
+    and its body."""
+    app.before_request_funcs.setdefault(None, []).insert(0, _seat_first)
+
+
 @blp.route(
     "/<game_id>/hint",
     parameters=[{"in": "path", "name": "game_id", "description": "The game's id."}],
 )
 class Hint(MethodView):
-    @blp.doc(security=[{"bearerAuth": []}])
+    @blp.doc(operationId="askHint", security=[{"bearerAuth": []}])
     @blp.arguments(HintRequestSchema, location="json", required=False)
-    @blp.response(202, JobSchema, headers={"Location": {"description": "The job's address."}})
+    @blp.response(202, JobSchema, headers=JOB_LOCATION)
     @document_errors(blp, _ERRORS)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Ask for a hint

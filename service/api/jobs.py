@@ -22,7 +22,7 @@ from core.errors import ServiceError
 from engine.i18n import _
 from service.api.ai_schemas import JobQuerySchema, JobSchema
 from service.context import services
-from service.errors import ErrorSchema
+from service.errors import RETRY_AFTER, ErrorSchema
 from service.i18n import request_language, translate
 from service.json_bodies import Blueprint
 
@@ -59,6 +59,15 @@ ON_DEMAND_ERRORS = {
 }
 
 
+#: The Location header of a 202 that queued a job.
+JOB_LOCATION = {
+    "Location": {
+        "description": "The job's address, to follow it.",
+        "schema": {"type": "string", "example": "/api/v1/jobs/q0v4Wm1nXb2yQ5pLk8TcRz3a"},
+    }
+}
+
+
 def asker() -> Asker:
     """Who asks for the AI on demand in this request: the client's address as the rate
     limits see it (`service.edge`), and this app's admission."""
@@ -66,11 +75,15 @@ def asker() -> Asker:
 
 
 def document_errors(blp: Blueprint, errors: dict[int, str]) -> Callable[[F], F]:
-    """Document these error responses (all of the one Error shape) on a view."""
+    """Document these error responses (all of the one Error shape) on a view, with
+    Retry-After where they send it (429, 503)."""
 
     def decorate(view: F) -> F:
         for status, description in sorted(errors.items()):
-            view = blp.alt_response(status, schema=ErrorSchema, description=description)(view)
+            headers = {"Retry-After": RETRY_AFTER} if status in (429, 503) else None
+            view = blp.alt_response(
+                status, schema=ErrorSchema, description=description, headers=headers
+            )(view)
         return view
 
     return decorate
@@ -104,6 +117,7 @@ def translate_report(report: dict[str, Any]) -> dict[str, Any]:
     parameters=[{"in": "path", "name": "job_id", "description": "The job's id."}],
 )
 class JobById(MethodView):
+    @blp.doc(operationId="getJob", security=[])
     @blp.arguments(JobQuerySchema, location="query")
     @blp.response(200, JobSchema)
     @document_errors(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Response, current_app
+from flask import Response, current_app, request
 from flask.views import MethodView
 
 from core.errors import InvalidInput, ServiceError
@@ -41,6 +41,13 @@ blp = Blueprint(
 )
 
 _MATCH_ID = [{"in": "path", "name": "match_id", "description": "The match's id."}]
+#: One game record of either game.
+_RECORD = {
+    "oneOf": [
+        {"$ref": "#/components/schemas/GameRecord"},
+        {"$ref": "#/components/schemas/PochGameRecord"},
+    ]
+}
 
 
 class MatchNotFound(ServiceError):
@@ -65,8 +72,18 @@ def _report(match_id: str) -> dict[str, Any]:
 
 @blp.route("")
 class Matches(MethodView):
+    @blp.doc(operationId="createMatch", security=[])
     @blp.arguments(MatchRequestSchema, location="json")
-    @blp.response(202, MatchSchema, headers={"Location": {"description": "The match."}})
+    @blp.response(
+        202,
+        MatchSchema,
+        headers={
+            "Location": {
+                "description": "The match's address.",
+                "schema": {"type": "string", "example": "/api/v1/matches/b8VnQ2xKp0aZ"},
+            }
+        },
+    )
     @document_errors(
         blp,
         {
@@ -104,6 +121,7 @@ class Matches(MethodView):
 
 @blp.route("/<match_id>", parameters=_MATCH_ID)
 class MatchById(MethodView):
+    @blp.doc(operationId="getMatch", security=[])
     @blp.response(200, MatchSchema)
     @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
     @blp.alt_response(503, schema=ErrorSchema, description="unavailable: Redis does not answer.")
@@ -117,6 +135,7 @@ class MatchById(MethodView):
         """
         return _report(match_id)
 
+    @blp.doc(operationId="cancelMatch", security=[])
     @blp.response(204)
     @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
     @blp.alt_response(503, schema=ErrorSchema, description="unavailable: Redis does not answer.")
@@ -132,29 +151,60 @@ class MatchById(MethodView):
 
 @blp.route("/<match_id>/records", parameters=_MATCH_ID)
 class MatchRecords(MethodView):
+    @blp.doc(
+        operationId="getMatchRecords",
+        security=[],
+        parameters=[
+            {
+                "in": "query",
+                "name": "format",
+                "required": False,
+                "description": "`ndjson` (the default): JSON lines, `application/x-ndjson`; "
+                "`json`: one JSON array of the same records, `application/json`, for code "
+                "generators that read JSON only.",
+                "schema": {"type": "string", "enum": ["ndjson", "json"], "default": "ndjson"},
+            }
+        ],
+        responses={
+            200: {
+                "content": {
+                    "application/json": {
+                        "schema": {"type": "array", "items": _RECORD},
+                    }
+                }
+            }
+        },
+    )
     @blp.response(
         200,
-        {
-            "oneOf": [
-                {"$ref": "#/components/schemas/GameRecord"},
-                {"$ref": "#/components/schemas/PochGameRecord"},
-            ]
-        },
+        _RECORD,
         description="One game record (JSON: `GameRecord` for Pocha, `PochGameRecord` for "
-        "Poch) per line, in game order. Only the games done so far; the list is complete "
-        "when the match is finished.",
+        "Poch) per line, in game order (`application/x-ndjson`, the default); or, with "
+        "`?format=json`, the same records as one JSON array. Only the games done so far; "
+        "the list is complete when the match is finished.",
         content_type="application/x-ndjson",
     )
     @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
+    @blp.alt_response(
+        422, schema=ErrorSchema, description="validation_error: a `format` other than the two."
+    )
     @blp.alt_response(503, schema=ErrorSchema, description="unavailable: Redis does not answer.")
     def get(self, match_id: str) -> Response:
         """Download the game records
 
         As JSON lines (`application/x-ndjson`), the format `pocha arena --records` (or
-        `pocha arena-poch --records`) writes, with `game` the game's number in the match.
+        `pocha arena-poch --records`) writes, with `game` the game's number in the match;
+        with `?format=json`, as one JSON array of the same records.
         """
         connection = services().redises
         if match_report(connection, match_id) is None:
             raise MatchNotFound()
-        body = b"".join(orjson.dumps(r) + b"\n" for r in records(connection, match_id))
+        shape = request.args.get("format", "ndjson")
+        if shape not in ("ndjson", "json"):
+            must = _("Must be one of: {choices}.", choices="ndjson, json")
+            raise InvalidInput(must, errors={"query": {"format": [must]}})
+        found = records(connection, match_id)
+        if shape == "json":
+            return Response(orjson.dumps(found), mimetype="application/json")
+        body = b"".join(orjson.dumps(r) + b"\n" for r in found)
         return Response(body, mimetype="application/x-ndjson")

@@ -21,12 +21,15 @@ from marshmallow import fields, validate
 from engine.i18n import _
 from engine.poch.actions import BET_BASE
 from engine.poch.rules import PLATES
+from service.answers import Answer
 from service.api.games_schemas import (
     EventSchema,
     GameViewSchema,
     HistorySchema,
     PlayerInfoSchema,
+    PochRulesInForceSchema,
     PochRulesSchema,
+    RulesInForceSchema,
     RulesSchema,
     TableSchema,
 )
@@ -36,6 +39,21 @@ CARD = (
     "(e.g. HA, S10)."
 )
 SUIT = "A suit letter: C (clubs), S (spades), H (hearts) or D (diamonds)."
+#: A Poch card code, and a suit letter, as the server writes them.
+CARD_PATTERN = "^[CSHD]([789]|10|[JQKA])$"
+SUITS = ["C", "S", "H", "D"]
+#: What a Poch decision is on the wire: a bet's chips, or `pass`, `hold`, a start card's
+#: code or a suit's letter.
+POCH_ACTION = {
+    "oneOf": [
+        {"type": "integer", "minimum": 1, "description": "A bet or a raise: its chips."},
+        {
+            "type": "string",
+            "pattern": "^(pass|hold|[CSHD]|[CSHD]([789]|10|[JQKA]))$",
+            "description": "`pass`, `hold`, a start card's code or the next suit's letter.",
+        },
+    ]
+}
 #: The largest bet a body may name (more than any table's chips).
 MAX_BET = 10**9 - BET_BASE
 
@@ -63,7 +81,7 @@ class BetSchema(ma.Schema):
             "`you.legal`.",
             "oneOf": [
                 {"type": "string", "enum": ["pass", "hold"]},
-                {"type": "integer", "minimum": 1},
+                {"type": "integer", "minimum": 1, "maximum": MAX_BET},
             ],
             "example": 3,
         },
@@ -106,14 +124,67 @@ def _chips(description: str) -> fields.List:
     return fields.List(fields.Integer(), metadata={"description": description})
 
 
-class PochYouSchema(ma.Schema):
+def _card(description: str = CARD) -> fields.String:
+    return fields.String(metadata={"description": description, "pattern": CARD_PATTERN})
+
+
+class CollectedSchema(Answer):
+    """A plate taken while collecting: who, which plate, the honours shown, the chips."""
+
+    seat = fields.Integer(metadata={"description": "Who took it.", "example": 2})
+    plate = fields.String(
+        metadata={"description": "The plate.", "enum": list(PLATES), "example": "marriage"}
+    )
+    cards = fields.List(_card(), metadata={"description": "The honours shown."})
+    chips = fields.Integer(metadata={"description": "The chips on it.", "example": 4})
+
+
+class PochBetSchema(Answer):
+    """A call of the betting round."""
+
+    seat = fields.Integer(metadata={"description": "Who.", "example": 1})
+    call = fields.String(
+        metadata={
+            "description": "What they said.",
+            "enum": ["pass", "hold", "bet", "raise"],
+            "example": "bet",
+        }
+    )
+    amount = fields.Integer(metadata={"description": "The chips paid (0: pass).", "example": 3})
+
+
+class DealResultSchema(Answer):
+    """A finished deal: the first out of cards, and what each other seat paid them."""
+
+    deal = fields.Integer(metadata={"description": "The deal, from 1.", "example": 1})
+    winner = fields.Integer(metadata={"description": "Who went out first.", "example": 2})
+    paid = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "description": "Chips each other seat paid the winner, by seat.",
+            "example": {"0": 3, "1": 5, "3": 0},
+        },
+    )
+
+
+class PochResultSchema(Answer):
+    """The end of a Poch game: every seat's chips and the winners."""
+
+    chips = _chips("Each seat's chips at the end.")
+    winners = fields.List(
+        fields.Integer(), metadata={"description": "The seats with the most chips (ties share)."}
+    )
+
+
+class PochYouSchema(Answer):
     seat = fields.Integer(metadata={"description": "Your seat.", "example": 1})
     hand = fields.List(
-        fields.String(),
+        _card(),
         metadata={"description": "Your cards. " + CARD, "example": ["C7", "HQ", "HK"]},
     )
     legal = fields.List(
-        fields.Raw(),
+        fields.Raw(metadata=POCH_ACTION),
         metadata={
             "description": 'What you may do now: `"pass"`, `"hold"` and bet amounts while '
             "betting (POST .../bets), start cards while starting (POST .../plays), suit "
@@ -123,12 +194,16 @@ class PochYouSchema(ma.Schema):
     )
 
 
-class PochGameViewSchema(ma.Schema):
+class PochGameViewSchema(Answer):
     """A seat's view of a Poch game (with `you`) or the spectator's (without). The
     envelope (`id`, `version`, `last_event`, `seeded`, `players`, `table`, `deadline`,
     `seconds_left`) is as in Pocha's views."""
 
-    game = fields.String(metadata={"description": "Always `poch`.", "example": "poch"})
+    OPTIONAL = frozenset({"you"})
+
+    game = fields.String(
+        metadata={"description": "Always `poch`.", "enum": ["poch"], "example": "poch"}
+    )
     id = fields.String(metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"})
     version = fields.Integer(
         metadata={"description": "Bumped by every change; also the ETag.", "example": 12}
@@ -146,7 +221,9 @@ class PochGameViewSchema(ma.Schema):
     seconds_left = fields.Float(
         allow_none=True, metadata={"description": "Seconds left on that clock."}
     )
-    rules = fields.Nested(PochRulesSchema, metadata={"description": "The rules of this game."})
+    rules = fields.Nested(
+        PochRulesInForceSchema, metadata={"description": "The rules of this game."}
+    )
     deal = fields.Integer(metadata={"description": "The deal in play, from 1.", "example": 1})
     dealer = fields.Integer(metadata={"description": "The dealer's seat.", "example": 0})
     phase = fields.String(
@@ -173,49 +250,89 @@ class PochGameViewSchema(ma.Schema):
         },
     )
     pot = fields.Integer(metadata={"description": "Chips in the betting pot.", "example": 0})
-    trump = fields.String(allow_none=True, metadata={"description": "The trump suit. " + SUIT})
+    trump = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "The trump suit (null once the game is over). " + SUIT,
+            "enum": [*SUITS, None],
+        },
+    )
     hand_sizes = _chips("How many cards each seat holds.")
     collected = fields.List(
-        fields.Dict(),
+        fields.Nested(CollectedSchema),
         metadata={
             "description": "The plates taken this deal: seat, plate, the honours shown, chips."
         },
     )
     bets = fields.List(
-        fields.Dict(), metadata={"description": "This deal's betting round: seat, call, amount."}
+        fields.Nested(PochBetSchema),
+        metadata={"description": "This deal's betting round: seat, call, amount."},
     )
     showdown = fields.Dict(
         keys=fields.String(),
-        values=fields.List(fields.String()),
+        values=fields.List(_card()),
         metadata={"description": "Each seat's best set as shown at the showdown (by seat)."},
     )
     starter = fields.Integer(allow_none=True, metadata={"description": "Who starts shedding."})
     direction = fields.String(
         allow_none=True,
         metadata={
-            "description": "`up` (started with a 7) or `down` (with an ace).",
-            "enum": ["up", "down"],
+            "description": "`up` (started with a 7) or `down` (with an ace); null before the "
+            "start card.",
+            "enum": ["up", "down", None],
         },
     )
-    suit = fields.String(allow_none=True, metadata={"description": "The suit running now."})
-    suits_done = fields.List(fields.String(), metadata={"description": "Suits shed already."})
+    suit = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "The suit running now; null at a decision.",
+            "enum": [*SUITS, None],
+        },
+    )
+    suits_done = fields.List(
+        fields.String(metadata={"enum": SUITS}), metadata={"description": "Suits shed already."}
+    )
     played = fields.List(
-        fields.List(fields.Raw()),
+        fields.List(
+            fields.Raw(
+                metadata={
+                    "oneOf": [
+                        {"type": "integer", "minimum": 0, "description": "The seat."},
+                        {"type": "string", "pattern": CARD_PATTERN, "description": "The card."},
+                    ]
+                }
+            ),
+            metadata={
+                "description": "A card shed: [seat, card code].",
+                "minItems": 2,
+                "maxItems": 2,
+            },
+        ),
         metadata={"description": "The cards shed this deal: [seat, card], in order."},
     )
     deal_results = fields.List(
-        fields.Dict(),
+        fields.Nested(DealResultSchema),
         metadata={"description": "Each finished deal: its winner and what each seat paid."},
     )
-    result = fields.Dict(
-        allow_none=True, metadata={"description": "Once over: the final chips and ranking."}
+    result = fields.Nested(
+        PochResultSchema,
+        allow_none=True,
+        metadata={"description": "Once over: the final chips and the winners; null before."},
     )
     you = fields.Nested(PochYouSchema, metadata={"description": "Only in a seat's view."})
 
 
-class PochEventSchema(ma.Schema):
+class PochEventSchema(Answer):
     """One event of a Poch game (the table's events are as Pocha's). `type` says which of
     the other fields it has; cards appear only once the rules make them public."""
+
+    OPTIONAL = frozenset(
+        {
+            "by", "seat", "card", "amount", "pot", "deal", "dealer", "each", "counts", "trump",
+            "plate", "cards", "chips", "sets", "paid", "pocher", "direction", "suit",
+            "winner", "winners",
+        }
+    )  # fmt: skip
 
     seq = fields.Integer(metadata={"description": "1, 2, 3... in order.", "example": 5})
     version = fields.Integer(metadata={"description": "The game's version after it."})
@@ -250,23 +367,96 @@ class PochEventSchema(ma.Schema):
             "example": "play",
         }
     )
-    seat = fields.Integer(metadata={"description": "Who (most events)."})
-    card = fields.String(metadata={"description": "play: the card. " + CARD})
-    amount = fields.Integer(metadata={"description": "bet, hold, raise: the chips paid."})
-    pot = fields.Integer(metadata={"description": "The pot after it."})
+    by = fields.String(
+        metadata={
+            "description": "A decision (bet, hold, raise, pass, start, choose): `stand_in` when "
+            "the table's stand-in bot made it for a person; absent when the seat's own "
+            "player did.",
+            "enum": ["stand_in"],
+        }
+    )
+    seat = fields.Integer(
+        metadata={
+            "description": "Who: leave, collect, bet, hold, raise, pass, no_set (the bettor), "
+            "bluff (the bettor), take_pot, start, choose, play."
+        }
+    )
+    card = _card("play: the card. " + CARD)
+    amount = fields.Integer(metadata={"description": "bet, hold, raise, pass: the chips paid."})
+    pot = fields.Integer(
+        metadata={"description": "bet, hold, raise, pass, no_bet, no_set, take_pot: the pot."}
+    )
+    deal = fields.Integer(metadata={"description": "ante, deal_won: the deal, from 1."})
+    dealer = fields.Integer(metadata={"description": "ante: the dealer's seat."})
+    each = fields.Integer(
+        metadata={"description": "ante: the chips each seat still in paid onto the plates."}
+    )
+    counts = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={"description": "deal: how many cards each seat was dealt, by seat."},
+    )
+    trump = fields.String(metadata={"description": "deal: the trump suit. " + SUIT, "enum": SUITS})
+    plate = fields.String(
+        metadata={"description": "collect: the plate taken.", "enum": list(PLATES)}
+    )
+    cards = fields.List(_card(), metadata={"description": "collect: the honours shown."})
+    chips = fields.Raw(
+        metadata={
+            "description": "leave: the chips the seat leaves with; collect: the chips on the "
+            "plate; game_over: each seat's chips at the end.",
+            "oneOf": [
+                {"type": "integer", "minimum": 0},
+                {"type": "array", "items": {"type": "integer"}},
+            ],
+        }
+    )
+    sets = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(_card()),
+        metadata={"description": "showdown: each seat's best set, by seat (none: no set)."},
+    )
+    paid = fields.Raw(
+        metadata={
+            "description": "bluff: the fine the bettor paid into the pot; deal_won: the chips "
+            "each other seat paid the winner, by seat.",
+            "oneOf": [
+                {"type": "integer", "minimum": 0},
+                {"type": "object", "additionalProperties": {"type": "integer"}},
+            ],
+        }
+    )
+    pocher = fields.Integer(
+        metadata={"description": "take_pot: the chips of the pocher plate taken with the pot."}
+    )
+    direction = fields.String(
+        metadata={"description": "start: `up` (a 7) or `down` (an ace).", "enum": ["up", "down"]}
+    )
+    suit = fields.String(metadata={"description": "choose: the next suit. " + SUIT, "enum": SUITS})
+    winner = fields.Integer(metadata={"description": "deal_won: who went out first."})
+    winners = fields.List(
+        fields.Integer(), metadata={"description": "game_over: the seats with the most chips."}
+    )
 
 
-class PochHistorySchema(ma.Schema):
-    game = fields.String(metadata={"description": "Always `poch`.", "example": "poch"})
+class PochHistorySchema(Answer):
+    game = fields.String(
+        metadata={"description": "Always `poch`.", "enum": ["poch"], "example": "poch"}
+    )
     id = fields.String(metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"})
     version = fields.Integer(metadata={"description": "The game's version.", "example": 40})
     players = fields.List(fields.Nested(PlayerInfoSchema), metadata={"description": "The seats."})
     deals = fields.List(
-        fields.Dict(), metadata={"description": "Every finished deal: winner and payments."}
+        fields.Nested(DealResultSchema),
+        metadata={"description": "Every finished deal: winner and payments."},
     )
     chips = _chips("Each seat's chips now.")
     finished = fields.Boolean(metadata={"description": "Whether the game is over."})
-    result = fields.Dict(allow_none=True, metadata={"description": "Once over: the ranking."})
+    result = fields.Nested(
+        PochResultSchema,
+        allow_none=True,
+        metadata={"description": "Once over: the final chips and the winners; null before."},
+    )
 
 
 def documented_by_reference() -> dict[str, type[ma.Schema]]:
@@ -275,6 +465,8 @@ def documented_by_reference() -> dict[str, type[ma.Schema]]:
     return {
         "Rules": RulesSchema,
         "PochRules": PochRulesSchema,
+        "RulesInForce": RulesInForceSchema,
+        "PochRulesInForce": PochRulesInForceSchema,
         "GameView": GameViewSchema,
         "PochGameView": PochGameViewSchema,
         "Event": EventSchema,

@@ -12,6 +12,8 @@ from ai.pocha.levels import LEVELS
 from ai.registry import levels_of
 from engine.pocha.rules import OptionKind, describe_options
 from engine.registry import KINDS
+from service.answers import Answer
+from service.errors import UNREAD
 from service.json_bodies import Blueprint
 
 blp = Blueprint(
@@ -22,7 +24,9 @@ blp = Blueprint(
 )
 
 
-class OptionSchema(ma.Schema):
+class OptionSchema(Answer):
+    OPTIONAL = frozenset({"minimum", "maximum", "choices"})
+
     name = ma.fields.String(metadata={"description": "The option's key.", "example": "montar"})
     default = ma.fields.Raw(metadata={"description": "Its value when omitted.", "example": True})
     allowed = ma.fields.String(
@@ -53,14 +57,14 @@ class OptionSchema(ma.Schema):
     )
 
 
-class LevelSchema(ma.Schema):
+class LevelSchema(Answer):
     name = ma.fields.String(
         metadata={"description": "The level, for a player's `bot`.", "example": "heuristic"}
     )
     description = ma.fields.String(metadata={"description": "How it plays."})
 
 
-class GameRuleBookSchema(ma.Schema):
+class GameRuleBookSchema(Answer):
     game = ma.fields.String(
         metadata={"description": "The game, for `game` at creation.", "example": "poch"}
     )
@@ -75,7 +79,7 @@ class GameRuleBookSchema(ma.Schema):
     )
 
 
-class RuleBookSchema(ma.Schema):
+class RuleBookSchema(Answer):
     options = ma.fields.List(
         ma.fields.Nested(OptionSchema), metadata={"description": "Every rule option of Pocha."}
     )
@@ -90,6 +94,7 @@ class RuleBookSchema(ma.Schema):
 
 @blp.route("")
 class Rules(MethodView):
+    @blp.doc(operationId="getRules", security=[], responses=UNREAD)
     @blp.response(200, RuleBookSchema)
     def get(self) -> dict[str, Any]:
         """List the rule options and bot levels

@@ -96,6 +96,7 @@ def _documents_errors(*statuses: int) -> Any:
 
 @blp.route("")
 class Lobby(MethodView):
+    @blp.doc(operationId="getLobby", security=[])
     @blp.arguments(LobbyQuerySchema(), location="query")
     @blp.response(200, LobbyTableSchema(many=True))
     @blp.alt_response(
@@ -123,6 +124,7 @@ def _render_lobby(entries: list[dict[str, Any]]) -> bytes:
 
 @blp.route("/<code>", parameters=[_CODE])
 class TableByCode(MethodView):
+    @blp.doc(operationId="getTable", security=[])
     @blp.response(200, LobbyTableSchema)
     @_documents_errors(404, 429, 503)
     def get(self, code: str) -> dict[str, Any]:
@@ -136,6 +138,7 @@ class TableByCode(MethodView):
 
 @blp.route("/<code>/seats", parameters=[_CODE])
 class TableSeats(MethodView):
+    @blp.doc(operationId="joinTable", security=[])
     @blp.arguments(JoinSchema(), location="json")
     @blp.response(201, SeatTakenSchema)
     @_documents_errors(400, 404, 409, 413, 415, 429, 503)
@@ -166,7 +169,7 @@ def _shown(code: str | None) -> str | None:
 
 @seats.route("/<game_id>/start", parameters=[_GAME])
 class Start(MethodView):
-    @seats.doc(**_AUTH)
+    @seats.doc(operationId="startGame", **_AUTH)
     @seats.arguments(StartSchema(), location="json")
     @_responds_with_view
     @_documents_errors(401, 403, 404, 409, 413, 415, 503)
@@ -183,7 +186,7 @@ class Start(MethodView):
 
 @seats.route("/<game_id>/seats/<int:seat>/bot", parameters=[_GAME, _SEAT])
 class SeatBot(MethodView):
-    @seats.doc(**_AUTH)
+    @seats.doc(operationId="giveSeatToBot", **_AUTH)
     @seats.arguments(SeatBotSchema(), location="json")
     @_responds_with_view
     @_documents_errors(401, 403, 404, 409, 413, 415, 503)
@@ -200,7 +203,7 @@ class SeatBot(MethodView):
 
 @seats.route("/<game_id>/seats/<int:seat>/remove", parameters=[_GAME, _SEAT])
 class Remove(MethodView):
-    @seats.doc(**_AUTH)
+    @seats.doc(operationId="removeFromSeat", **_AUTH)
     @_responds_with_view
     @_documents_errors(401, 403, 404, 409, 429, 503)
     def post(self, game_id: str, seat: int) -> Response:
@@ -218,7 +221,7 @@ class Remove(MethodView):
 
 @seats.route("/<game_id>/seats/<int:seat>/return", parameters=[_GAME, _SEAT])
 class Return(MethodView):
-    @seats.doc(**_AUTH)
+    @seats.doc(operationId="returnToSeat", **_AUTH)
     @_responds_with_view
     @_documents_errors(401, 403, 404, 409, 503)
     def post(self, game_id: str, seat: int) -> Response:
@@ -234,7 +237,7 @@ class Return(MethodView):
 
 @seats.route("/<game_id>/seats/<int:seat>/leave", parameters=[_GAME, _SEAT])
 class Leave(MethodView):
-    @seats.doc(**_AUTH)
+    @seats.doc(operationId="leaveSeat", **_AUTH)
     @_responds_with_view
     @_documents_errors(401, 403, 404, 409, 503)
     def post(self, game_id: str, seat: int) -> Response:
@@ -251,7 +254,7 @@ class Leave(MethodView):
 
 @seats.route("/<game_id>/rematch", parameters=[_GAME])
 class Rematch(MethodView):
-    @seats.doc(**_AUTH)
+    @seats.doc(operationId="joinRematch", **_AUTH)
     @seats.response(201, SeatTakenSchema)
     @_documents_errors(401, 403, 404, 409, 503)
     def post(self, game_id: str) -> dict[str, Any]:

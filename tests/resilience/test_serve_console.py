@@ -146,7 +146,10 @@ def test_log_json_gives_the_json_lines_at_a_terminal_too(data: Path) -> None:
         wait_until(lambda: any(e["logger"] == "service.request" for e in logged()), LONG,
                    "a request's JSON line", explain=lambda: console.text[-3000:])  # fmt: skip
         assert any(e["logger"] == "rq.worker" for e in logged())
-        assert f"pocha: open http://localhost:{port}/ here" in console.text
+        # Said once the API answers, which the JSON lines of its requests may come before.
+        opened = f"pocha: open http://localhost:{port}/ here"
+        wait_until(lambda: opened in console.text, LONG, "the line to open the page",
+                   explain=lambda: console.text[-3000:])  # fmt: skip
 
 
 def test_a_port_in_use_is_said_at_once_and_nothing_starts(data: Path) -> None:

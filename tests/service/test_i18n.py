@@ -596,6 +596,38 @@ def test_invalid_position(client: FlaskClient) -> None:
     assert spanish.json["message"] == "la mano tiene el O1 dos veces"
 
 
+def test_a_position_error_speaks_json_in_both_languages(client: FlaskClient) -> None:
+    # The whole deck dealt (4 x 10 cards): the trump card is the dealer's, not nobody's.
+    hand = ["O1", "O3", "O12", "O11", "O10", "O7", "O6", "O5", "O4", "O2"]
+    position = {
+        "seat": 1, "hand": hand, "trump": {"card": "E7", "holder": None},
+        "dealer": 0, "bids": [None, None, None, None], "rules": {"players": 4},
+    }  # fmt: skip
+    english, spanish = both(client, "POST", "/api/v1/ai/move", json=position)
+    for answer in (english, spanish):
+        assert answer.json["error"] == "invalid_position"
+        assert "null" in answer.json["message"], answer.json["message"]
+        assert "None" not in answer.json["message"], answer.json["message"]
+
+
+def test_a_position_missing_its_plays_is_told_so_in_both_languages(client: FlaskClient) -> None:
+    # Mid-hand, a card on the table, and no plays at all: the missing field is named.
+    position = {
+        "seat": 2, "hand": ["O1", "C3", "E5"], "trump": {"card": "B7", "holder": None},
+        "dealer": 0, "bids": [1, 0, 1, 0], "trick": [{"seat": 1, "card": "O3"}],
+        "rules": {"players": 4},
+    }  # fmt: skip
+    english, spanish = both(client, "POST", "/api/v1/ai/move", json=position)
+    assert english.json["message"] == (
+        'the position has no "plays": its "trick" says cards were played this hand, and '
+        '"plays" must list every one of them, in order'
+    )
+    assert spanish.json["message"] == (
+        'a la posición le falta "plays": su "trick" dice que en esta mano se han jugado '
+        'cartas, y "plays" debe darlas todas, en orden'
+    )
+
+
 @driven("rate_limited")
 def test_rate_limited(redis_url: str) -> None:
     app = create_app({"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "inline",

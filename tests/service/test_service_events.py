@@ -67,6 +67,27 @@ def test_stream_of_a_finished_game_sends_the_backlog_and_ends(client: FlaskClien
     assert parse_sse(resumed.get_data(as_text=True)) == streamed[5:]
 
 
+def test_a_finished_stream_tells_an_eventsource_to_stop(client: FlaskClient) -> None:
+    # A standard EventSource reconnects whenever a stream ends, with Last-Event-ID the last
+    # event it saw. Past a finished game's last event the answer is 204, which stops it.
+    created = finished_game(client)
+    url = f"/api/v1/games/{created['id']}/events"
+    every = client.get(url).json
+    last = str(every[-1]["seq"])
+    again = client.get(url, headers={**STREAM, "Last-Event-ID": last})
+    assert (again.status_code, again.get_data()) == (204, b"")
+    assert client.get(f"{url}?after={last}", headers=STREAM).status_code == 204
+    # Polled as JSON, nothing changes: the empty list.
+    assert client.get(f"{url}?after={last}").json == []
+    # A game still in play keeps its stream open at its last event.
+    playing = create_game(client, humans(3), {"schedule": [2]}, seed=3)
+    live_url = f"/api/v1/games/{playing['id']}/events"
+    count = str(len(client.get(live_url).json))
+    live = client.get(live_url, headers={**STREAM, "Last-Event-ID": count}, buffered=False)
+    assert live.status_code == 200
+    live.close()
+
+
 def test_stream_of_an_unknown_game_is_a_json_404(client: FlaskClient) -> None:
     response = client.get("/api/v1/games/nope/events", headers=STREAM)
     assert response.status_code == 404

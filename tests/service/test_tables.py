@@ -446,6 +446,36 @@ def test_a_game_given_every_seat_has_its_rematch_in_the_views(client: FlaskClien
     assert view(client, created["id"], tokens[0])["table"]["rematch"] == made.json["game_id"]
 
 
+def test_a_finished_tables_stream_stays_open_for_its_rematch_then_stops(
+    client: FlaskClient,
+) -> None:
+    # A game people played at a table may still get one event, `rematch`: its stream stays
+    # open past the last event until then, and answers 204 (an EventSource stops) after.
+    created = make_table(
+        client, [{"name": "Ana"}, {"name": "Eva"}, {"name": "B", "bot": "random"}],
+        {"schedule": [1], "tiebreak": False},
+    )  # fmt: skip
+    tokens = {0: created["seats"][0]["token"], 1: created["seats"][1]["token"]}
+    game_id = created["id"]
+    _play_out(client, game_id, tokens)
+    url = f"/api/v1/games/{game_id}/events"
+    stream = {"Accept": "text/event-stream"}
+    last = str(len(client.get(url).json))
+    open_ = client.get(url, headers={**stream, "Last-Event-ID": last}, buffered=False)
+    assert open_.status_code == 200
+    open_.close()
+    made = client.post(f"/api/v1/games/{game_id}/rematch", headers=bearer(tokens[0]))
+    assert made.status_code == 201
+    events = client.get(url).json
+    assert events[-1]["type"] == "rematch"
+    # The rematch event is sent to a stream resumed before it, which then ends.
+    resumed = client.get(url, headers={**stream, "Last-Event-ID": last})
+    assert resumed.status_code == 200
+    assert f"id: {events[-1]['seq']}\n" in resumed.get_data(as_text=True)
+    after = client.get(url, headers={**stream, "Last-Event-ID": str(events[-1]["seq"])})
+    assert after.status_code == 204
+
+
 def test_a_table_nobody_is_at_leaves_the_lobby_and_comes_back_with_its_host(
     redis_url: str,
 ) -> None:

@@ -66,6 +66,9 @@ def test_a_small_match_with_its_statistics(client: FlaskClient, drain: Drain) ->
     assert response.mimetype == "application/x-ndjson"
     records = [orjson.loads(line) for line in response.get_data().splitlines()]
     assert [r["game"] for r in records] == [0, 1, 2, 3]
+    # The same records as one JSON array, for clients that read JSON only.
+    as_json = client.get(match["records_url"] + "?format=json")
+    assert (as_json.mimetype, as_json.json) == ("application/json", records)
     # Played exactly as the arena plays them, and summed up by the arena's statistics.
     assert [without_timings(r) for r in records] == [
         without_timings(r) for r in arena_records(report)

@@ -41,7 +41,10 @@ def start_match(client: FlaskClient, **body: Any) -> dict[str, Any]:
 def records_of(client: FlaskClient, match: dict[str, Any]) -> list[dict[str, Any]]:
     response = client.get(match["records_url"])
     assert response.mimetype == "application/x-ndjson"
-    return [orjson.loads(line) for line in response.get_data().splitlines()]
+    records = [orjson.loads(line) for line in response.get_data().splitlines()]
+    as_json = client.get(match["records_url"] + "?format=json")
+    assert (as_json.mimetype, as_json.json) == ("application/json", records)
+    return records
 
 
 def arena_records(match: dict[str, Any]) -> list[dict[str, Any]]:

@@ -510,4 +510,4 @@ def test_any_value_in_any_field_is_taken_or_refused_with_a_sentence(
 
 def test_a_seat_written_in_other_digits_is_not_a_seat() -> None:
     _game, p = betting_position()
-    assert refusal({**p, "showdown": {"²": ["C7", "S7"]}}) == "showdown: '²' is not a seat"
+    assert refusal({**p, "showdown": {"²": ["C7", "S7"]}}) == 'showdown: "²" is not a seat'

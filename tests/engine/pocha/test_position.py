@@ -256,17 +256,19 @@ def test_plays_no_deal_can_explain() -> None:
 def test_the_seat_must_be_the_one_to_act_and_derived_fields_must_agree() -> None:
     refused(base() | {"seat": 2, "hand": ["B4", "C7", "E5"]}, "it is seat 0's turn to play")
     refused(base() | {"turn": 1}, "turn does not follow")
-    refused(base() | {"trick": [{"seat": 0, "card": "O1"}]}, "trick does not match the plays")
+    # Cards on the table, or tricks won, with no plays: the missing field is named.
+    refused(base() | {"trick": [{"seat": 0, "card": "O1"}]}, 'the position has no "plays"')
     on_table = base() | {"hand": ["O1", "C3"], "seat": 1, "plays": [{"seat": 0, "card": "O4"}]}
     on_table["hand"] = ["O5", "E4", "C1"]
     assert position_from_dict(on_table | {"trick": [{"seat": 0, "card": "o4"}]}).trick
     refused(on_table | {"trick": []}, "on the table from them is O4 by seat 0")
-    refused(base() | {"tricks_won": [1, 0, 0, 0]}, "tricks_won does not match")
+    refused(on_table | {"trick": [{"seat": 0, "card": "O1"}]}, "trick does not match the plays")
+    refused(base() | {"tricks_won": [1, 0, 0, 0]}, 'no "plays": its "tricks_won" says')
 
 
 def test_malformed_positions() -> None:
-    refused(base() | {"colour": "red"}, "unknown field 'colour'")
-    refused({k: v for k, v in base().items() if k != "hand"}, "the position has no 'hand'")
+    refused(base() | {"colour": "red"}, 'unknown field "colour"')
+    refused({k: v for k, v in base().items() if k != "hand"}, 'the position has no "hand"')
     refused(base() | {"seat": 4}, "seat must be a seat from 0 to 3")
     refused(base() | {"seat": True}, "seat must be a whole number")
     refused(base() | {"rules": {"players": 9}}, "the rules are not valid: players")
