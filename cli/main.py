@@ -469,7 +469,7 @@ def worker(burst: bool, queues: str, name: str | None, queue_group: int | None) 
     With several queue Redises, start workers of both roles for each --queue-group.
     """
     config = _load("core.config").load_config()
-    core_queues = _load("core.queues")
+    core_queues = _load("core.jobs.queues")
     worker_process = _load("worker.process")
     names = [q.strip() for q in queues.split(",") if q.strip()]
     try:
@@ -479,7 +479,7 @@ def worker(burst: bool, queues: str, name: str | None, queue_group: int | None) 
     group = config["QUEUE_GROUP"] if queue_group is None else queue_group
     try:
         worker_process.run(config["REDIS_URL"], names, burst=burst, name=name, queue_group=group)
-    except _load("core.redises").RedisSetupError as exc:
+    except _load("core.store.redises").RedisSetupError as exc:
         raise click.ClickException(str(exc)) from exc
 
 
@@ -629,7 +629,7 @@ def migrate_keys(redis_url: str | None) -> None:
     and the workers stopped; see docs/operating.md)."""
     url = redis_url or _load("core.config").load_config()["REDIS_URL"]
     migration = _load("tools.migrate_keys")
-    done = migration.migrate(_load("core.redises").connect_plain(url))
+    done = migration.migrate(_load("core.store.redises").connect_plain(url))
     click.echo(f"renamed {done.keys} keys and {done.tasks} due tasks")
 
 

@@ -14,12 +14,12 @@ from typing import Any
 #: Setting name -> (environment variable, default). Integers are parsed from the environment.
 SETTINGS: dict[str, tuple[str, Any]] = {
     # The store: one Redis, or a Redis Cluster as `redis+cluster://host:port,host:port`
-    # (see core.redises).
+    # (see core.store.redises).
     "REDIS_URL": ("REDIS_URL", "redis://127.0.0.1:6379/0"),
     # "on": REDIS_URL is one node of a Redis Cluster (same as the redis+cluster:// form).
     "REDIS_CLUSTER": ("POCHA_REDIS_CLUSTER", "off"),
     # RQ's queues and jobs, on a plain Redis; empty: REDIS_URL (which must then be one).
-    # Several, separated by spaces: one per group of workers (see core.redises).
+    # Several, separated by spaces: one per group of workers (see core.store.redises).
     "QUEUE_REDIS_URL": ("POCHA_QUEUE_REDIS_URL", ""),
     # Which of those queue Redises a worker serves, from 0.
     "QUEUE_GROUP": ("POCHA_QUEUE_GROUP", 0),
@@ -82,7 +82,7 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATE_LIMIT_SEATS": ("POCHA_RATE_LIMIT_SEATS", "10/minute"),
     "RATE_LIMIT_AI": ("POCHA_RATE_LIMIT_AI", "30/minute"),
     "RATE_LIMIT_MATCHES": ("POCHA_RATE_LIMIT_MATCHES", "3/hour;10/day"),
-    # Hints and AI moves are let in by the thinking they order (core.admission): with the
+    # Hints and AI moves are let in by the thinking they order (core.jobs.admission): with the
     # rate limits on, each client address may order this many seconds of thinking a minute,
     # hints and AI moves together...
     "THINK_BUDGET": ("POCHA_THINK_BUDGET", 30),

@@ -13,7 +13,7 @@ from typing import Any
 
 import redis
 
-from core.keys import is_game_id
+from core.store.keys import is_game_id
 from engine.i18n import _
 
 # Redis errors that mean "the store cannot answer now" rather than a bug of ours (on a

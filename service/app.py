@@ -18,13 +18,13 @@ from flask_smorest import Api
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from core.admission import Admission
-from core.bots import BotRunner, InlineBotRunner, RQBotRunner
 from core.config import load_config
 from core.errors import ServiceError
-from core.games import GameService
-from core.redises import Redises, connect
-from core.store import GameStore
+from core.jobs.admission import Admission
+from core.play.bots import BotRunner, InlineBotRunner, RQBotRunner
+from core.play.games import GameService
+from core.store.redises import Redises, connect
+from core.store.store import GameStore
 from engine.i18n import _
 from service import edge, events, i18n, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules, tables

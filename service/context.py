@@ -8,18 +8,18 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from core.admission import Admission
-from core.bots import BotRunner
-from core.games import GameService
-from core.redises import Redises
-from core.store import GameStore
+from core.jobs.admission import Admission
+from core.play.bots import BotRunner
+from core.play.games import GameService
+from core.store.redises import Redises
+from core.store.store import GameStore
 
 EXTENSION = "pocha"
 
 
 @dataclass(frozen=True)
 class Services:
-    #: The store and the queues (`core.redises`).
+    #: The store and the queues (`core.store.redises`).
     redises: Redises
     store: GameStore
     bots: BotRunner

@@ -41,9 +41,9 @@ import orjson
 import redis
 
 from core.errors import REDIS_DOWN, GameNotFound, ServiceError
-from core.keys import changes_channel, stream_slots_key
-from core.redises import is_cluster
-from core.store import GameStore
+from core.store.keys import changes_channel, stream_slots_key
+from core.store.redises import is_cluster
+from core.store.store import GameStore
 from engine.i18n import _
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ process counts for itself into files in `PROMETHEUS_MULTIPROC_DIR` (set up by
 the whole server, not the one worker that happened to answer. And the cluster's, read from
 Redis at scrape time by `RedisCollector`: workers alive, queue depth, failed jobs, the
 thinking queued for hints and AI moves, and the bots' think time and moves (recorded by the
-workers, see `core.bot_metrics`). Every API instance exports the same cluster figures:
+workers, see `core.play.bot_metrics`). Every API instance exports the same cluster figures:
 aggregate those with `max`, the process figures with `sum`. When Redis does not answer, a
 scrape still succeeds with `pocha_redis_up 0`.
 """
@@ -38,10 +38,10 @@ from prometheus_client.core import (
 )
 from prometheus_client.registry import Collector
 
-from core.admission import queued_seconds
-from core.bot_metrics import read_histograms
-from core.redises import Redises
-from core.status import work_status
+from core.jobs.admission import queued_seconds
+from core.jobs.status import work_status
+from core.play.bot_metrics import read_histograms
+from core.store.redises import Redises
 from service.context import services
 
 log = logging.getLogger(__name__)

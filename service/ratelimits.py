@@ -15,7 +15,7 @@ from this process's memory until the window ends (`Refusals`), without a round t
 Redis, so a flood over a limit costs little. Tests switch the limits off
 (POCHA_RATE_LIMITS=off), except the test of them. With the
 limits on, hints and AI moves are also budgeted in seconds of thinking per address, which
-`core.admission` counts when the view knows what the request orders.
+`core.jobs.admission` counts when the view knows what the request orders.
 
 Moves are the one request a game makes hundreds of times, so their limit is not counted by
 flask-limiter (a round trip of its own and, measured with `pocha bench api`, about a
@@ -50,8 +50,8 @@ from limits import RateLimitItem, parse_many
 
 from core.config import is_on
 from core.errors import REDIS_DOWN, RateLimited
-from core.keys import move_limit_key
-from core.redises import cluster_nodes, is_cluster
+from core.store.keys import move_limit_key
+from core.store.redises import cluster_nodes, is_cluster
 from engine.i18n import N_, _
 from service.context import game_service
 from service.errors import error_response

@@ -19,7 +19,7 @@ from flask import Flask, Response, g, request
 
 from core import logs
 from core.config import is_on
-from core.keys import is_game_id
+from core.store.keys import is_game_id
 from service.metrics import UNMATCHED, ProcessMetrics, method_label
 from service.metrics import install as install_metrics
 

@@ -27,9 +27,9 @@ from rq import Worker
 
 from ai.bot import Budget
 from ai.pocha.levels import LEVELS
-from core.advice import Thinking, ask_move, wait_for_report
-from core.matches import check_match, create_match, match_report
-from core.queues import connect
+from core.jobs.advice import Thinking, ask_move, wait_for_report
+from core.jobs.matches import check_match, create_match, match_report
+from core.jobs.queues import connect
 from engine.pocha.game import Game
 from engine.pocha.observation import observe
 from engine.pocha.position import position_of

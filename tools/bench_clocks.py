@@ -30,11 +30,11 @@ import orjson
 import redis
 from rq import Worker
 
-from core.bots import RQBotRunner
-from core.games import GameService, PlayerSpec
-from core.keys import CHANGES_PATTERN, game_of_channel
-from core.queues import Timing
-from core.store import GameStore
+from core.jobs.queues import Timing
+from core.play.bots import RQBotRunner
+from core.play.games import GameService, PlayerSpec
+from core.store.keys import CHANGES_PATTERN, game_of_channel
+from core.store.store import GameStore
 from tools.embedded_redis import RedisServer
 from tools.processes import die_with_parent, stop_processes
 

@@ -4,7 +4,7 @@ costs it.
 Every bot turn is one RQ job on the queue Redis (`POCHA_QUEUE_REDIS_URL`): queued, taken
 by a worker, its result written. This bench drives one private, plain Redis with many such
 jobs that do nothing (`noop`), queued with the options of a real bot turn
-(`core.tasks`: job id, retries, failure callback, result and failure TTLs, on
+(`core.jobs.tasks`: job id, retries, failure callback, result and failure TTLs, on
 `pocha-turns`), from producer processes, and taken by the project's own workers
 (`worker.process.make_worker`, on `pocha-turns` only) in processes of their own. Three
 windows: the producers queueing alone, the workers taking that backlog alone, and both at
@@ -38,9 +38,9 @@ from typing import Any
 import redis
 from rq import Worker
 
-from core.queues import TURNS, Timing, connect
-from core.redises import Redises
-from core.tasks import RESULT_TTL, Task, _enqueue
+from core.jobs.queues import TURNS, Timing, connect
+from core.jobs.tasks import RESULT_TTL, Task, _enqueue
+from core.store.redises import Redises
 from tools.embedded_redis import RedisServer
 
 #: With workers taking, a producer stops queueing while the backlog is above this (so the
@@ -267,8 +267,8 @@ def _turn_worker(store_url: str, queue_url: str, fork: bool) -> None:
     """A worker on `pocha-turns` with the store and the queues on two Redises, as a
     deployment with a cluster store has them, until SIGTERM."""
     from core.config import load_config
-    from core.redises import connect as connect_both
-    from core.redises import use, worker_options
+    from core.store.redises import connect as connect_both
+    from core.store.redises import use, worker_options
     from worker.process import make_worker
 
     settings = load_config({"REDIS_URL": store_url, "QUEUE_REDIS_URL": queue_url})
@@ -294,11 +294,11 @@ def run_turns(
     `workers` workers, with the store and the queues on two private Redises; over a
     window of `seconds`, after an idle one, the turns played and what each cost the store,
     the queue Redis and the workers."""
-    from core.bots import RQBotRunner
     from core.config import load_config
-    from core.games import GameService, PlayerSpec
-    from core.redises import connect as connect_both
-    from core.store import GameStore
+    from core.play.bots import RQBotRunner
+    from core.play.games import GameService, PlayerSpec
+    from core.store.redises import connect as connect_both
+    from core.store.store import GameStore
 
     context = multiprocessing.get_context("spawn")
     with (

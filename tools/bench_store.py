@@ -1,12 +1,12 @@
 """`pocha bench store`: the game store alone, on one Redis and on a Redis Cluster.
 
-Plays whole games of people through `core.store.GameStore` in this process (no HTTP, no
+Plays whole games of people through `core.store.store.GameStore` in this process (no HTTP, no
 API): each move is a read of the game and its compare-and-set write, with the bot turn or
 clock it owes, as the API makes them. Reports, for one private Redis and for a private
 cluster (3 primaries, 1 replica each, from the same redis-server) in turn: moves per
 second, the wall time of the read and the write, and this process's CPU per move (what
 the store costs an API process). Then the watchdog's round on the cluster: one sweep of
-every due set it reads (`core.tasks.sweep`), its wall and CPU time.
+every due set it reads (`core.jobs.tasks.sweep`), its wall and CPU time.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from pathlib import Path
 
 import redis
 
-from core.queues import Timing
-from core.redises import Redises, connect_store
-from core.store import GameStore
-from core.tasks import owed_work, sweep
+from core.jobs.queues import Timing
+from core.jobs.tasks import owed_work, sweep
+from core.store.redises import Redises, connect_store
+from core.store.store import GameStore
 from engine.pocha.game import Game
 from engine.pocha.rules import Rules
 from tools.embedded_cluster import EmbeddedCluster

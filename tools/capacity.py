@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from core.tasks import RESULT_TTL
+from core.jobs.tasks import RESULT_TTL
 from engine.pocha.rules import Rules
 
 

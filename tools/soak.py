@@ -51,7 +51,7 @@ IDLE_RECONNECT = 4.0
 #: Views and moves, not event streams: a request that takes longer than this has failed.
 REQUEST_TIMEOUT = 30.0
 
-# View keys that come from the stored game's record, not from the game (`core.games.view_of`).
+# View keys that come from the stored game's record, not from the game (`core.play.games.view_of`).
 VIEW_ONLY = (
     "id", "version", "last_event", "seeded", "players", "table", "deadline", "seconds_left"
 )  # fmt: skip
@@ -293,7 +293,7 @@ class EventLog:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The view the API must give of the replica, less the keys of the record."""
-        from core.games import view_of
+        from core.play.games import view_of
 
         return _clockless(view_of(self.replica, seat))
 
@@ -515,7 +515,7 @@ class _Stack:
     def _wait_ready(self, timeout: float = 60.0) -> None:
         from rq import Worker
 
-        from core.queues import connect
+        from core.jobs.queues import connect
 
         connection = connect(self.redis.url)
         deadline = time.monotonic() + timeout
@@ -537,7 +537,7 @@ class _Stack:
         bot had to play."""
         from rq.registry import FailedJobRegistry
 
-        from core.queues import SERIALIZER, TURNS, connect
+        from core.jobs.queues import SERIALIZER, TURNS, connect
 
         connection = connect(self.redis.url)
         try:

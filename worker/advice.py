@@ -1,5 +1,5 @@
 """The AI-on-demand jobs: `hint` for a seat of a stored game and `move` for a position a
-front end keeps itself, as RQ runs them (`core.advice` queues them and reports on them).
+front end keeps itself, as RQ runs them (`core.jobs.advice` queues them and reports on them).
 
 A job that cannot give the advice asked for leaves the reason in its meta, where the
 report (`GET /api/v1/jobs/{id}`) reads it for the client.
@@ -11,8 +11,8 @@ from typing import Any
 
 from rq import get_current_job
 
-from core.advice import AdviceRefused, Thinking, think_hint, think_move
-from core.redises import store_for_jobs
+from core.jobs.advice import AdviceRefused, Thinking, think_hint, think_move
+from core.store.redises import store_for_jobs
 
 
 def _refused(exc: AdviceRefused) -> AdviceRefused:

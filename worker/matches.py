@@ -1,5 +1,5 @@
 """The match-game job, as RQ runs it: one slice of one game of a bot-vs-bot match
-(`core.matches.play_slice`), which queues the next slice itself until the game ends."""
+(`core.jobs.matches.play_slice`), which queues the next slice itself until the game ends."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 from rq import get_current_job
 
-from core.matches import play_slice
-from core.redises import store_for_jobs
+from core.jobs.matches import play_slice
+from core.store.redises import store_for_jobs
 
 
 def play_match_game(match_id: str, index: int, recovery: int = 0) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 watch over unfinished work.
 
 Any number of these may run, on any machine that reaches the Redis of `REDIS_URL`, in one
-of two roles (`core.queues`): a general worker takes jobs from `pocha-turns`, then
+of two roles (`core.jobs.queues`): a general worker takes jobs from `pocha-turns`, then
 `pocha-high`, then `pocha-low`; a worker reserved for people's games takes bot turns from
 `pocha-turns` only, so that hints and AI moves can never hold every worker. Each runs its
 jobs in a forked work horse (RQ's `Worker`): a job that crashes or leaks takes only its
@@ -10,7 +10,7 @@ horse with it, and while the horse thinks the worker renews the job's entry in R
 started registry every `Timing.heartbeat` seconds, for `Timing.stale` seconds at a time
 (RQ's own 60 s would keep a person waiting on a dead worker's bot), which is how RQ tells
 a slow job from an abandoned one. Between jobs, and every `Timing.sweep` seconds when idle,
-a worker of either role runs the watchdog (`core.tasks.sweep`: RQ's cleanup of abandoned
+a worker of either role runs the watchdog (`core.jobs.tasks.sweep`: RQ's cleanup of abandoned
 jobs on all our queues, then the owed tasks), and RQ's whole registry maintenance once a
 minute. A horse thinking about a hint or an AI move runs at a lower CPU priority
 (`ON_DEMAND_NICENESS`), so that on shared cores it takes only what bot turns and the API
@@ -37,11 +37,11 @@ from rq.worker import BaseWorker
 # The job modules are imported here, in the worker, so every forked horse has them loaded:
 # importing them (the engine, the bots, the core) in each horse would add to every job.
 from core import logs
-from core.advice import KINDS, job_taken
 from core.config import load_config
-from core.queues import NAMES, SERIALIZER, TURN_LANES, Timing, queue, rq_queues
-from core.redises import Connections, Redises, connect, redises_of, use, worker_options
-from core.tasks import sweep
+from core.jobs.advice import KINDS, job_taken
+from core.jobs.queues import NAMES, SERIALIZER, TURN_LANES, Timing, queue, rq_queues
+from core.jobs.tasks import sweep
+from core.store.redises import Connections, Redises, connect, redises_of, use, worker_options
 from worker import advice, matches, turns
 
 JOB_MODULES = (advice, matches, turns)
@@ -221,7 +221,7 @@ def run(
         overrides["QUEUE_GROUP"] = queue_group
     settings = load_config(overrides)
     redises = connect(settings, **worker_options())
-    # The jobs this process's horses run find the store here (`core.redises.store_for_jobs`).
+    # The jobs this process's horses run find the store here (`core.store.redises.store_for_jobs`).
     use(redises)
     connection = redises.queues
     worked = False

@@ -1,4 +1,4 @@
-"""The bot-turn job, as RQ runs it: `core.turns.play_owed_turn` for one (game, version).
+"""The bot-turn job, as RQ runs it: `core.play.turns.play_owed_turn` for one (game, version).
 
 When thinking fails, times out or loses its worker, RQ tries again; the last try, and any
 try after the watchdog had to rescue the turn `SAFE_AFTER_RECOVERIES` times, plays the
@@ -11,8 +11,8 @@ from typing import Any
 
 from rq import get_current_job
 
-from core.redises import store_for_jobs
-from core.turns import SAFE_AFTER_RECOVERIES, play_owed_turn, run_out_clock
+from core.play.turns import SAFE_AFTER_RECOVERIES, play_owed_turn, run_out_clock
+from core.store.redises import store_for_jobs
 
 
 def play_turn(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:

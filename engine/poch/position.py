@@ -1,7 +1,7 @@
 """A Poch position sent by a client, checked and turned into the seat's ``Observation``.
 
 Front ends that keep their own Poch game ask the bots for a move by sending the
-position as one seat sees it: the fields of a Poch seat's view (``core.games``),
+position as one seat sees it: the fields of a Poch seat's view (``core.play.games``),
 which are ``observe``'s (``engine.poch.observation``) with the seat, its hand and
 its legal actions under ``you``.  Nothing in it is trusted.  ``position_from_dict``
 reads every field and refuses, with an ``InvalidStateError`` whose sentence says

@@ -8,7 +8,7 @@ of that seat's Poch view. The body is read by its game's schema (`AiMoveRequestS
 `engine.pocha.position` or `engine.poch.position`: an impossible one gets a `422`
 `invalid_position` whose message says what is inconsistent. A possible one is queued for a
 worker, and the answer is `202` with the job to follow at `GET /api/v1/jobs/{id}`, unless
-`core.admission` refuses it at once: `429 rate_limited` over the address's think budget
+`core.jobs.admission` refuses it at once: `429 rate_limited` over the address's think budget
 (shared with hints), `503 busy` behind too long a queue, both with `Retry-After`.
 """
 
@@ -20,8 +20,8 @@ from flask import request
 from flask.views import MethodView
 
 import engine.poch.position
-from core.advice import Thinking, ask_move, job_report
 from core.errors import ServiceError
+from core.jobs.advice import Thinking, ask_move, job_report
 from engine.errors import InvalidStateError
 from engine.pocha.position import FIELDS, position_from_dict
 from engine.registry import POCH, POCHA

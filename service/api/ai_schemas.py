@@ -18,8 +18,8 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ai.registry import levels_of
-from core.matches import MAX_GAMES
-from core.queues import MAX_ITERATIONS, MAX_MILLISECONDS
+from core.jobs.matches import MAX_GAMES
+from core.jobs.queues import MAX_ITERATIONS, MAX_MILLISECONDS
 from engine.i18n import _
 from engine.poch.rules import MAX_DEALS, PLATES
 from engine.registry import DEFAULT_GAME, KINDS, POCH, POCHA

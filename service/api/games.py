@@ -20,9 +20,9 @@ from flask.views import MethodView
 from flask_limiter.util import get_remote_address
 
 from core.errors import ServiceError, Unauthorized
-from core.games import PlayerSpec
-from core.store import NO_TABLE, StoredGame
-from core.tables import shown_code
+from core.play.games import PlayerSpec
+from core.play.tables import shown_code
+from core.store.records import NO_TABLE, StoredGame
 from engine.i18n import _
 from engine.pocha.actions import WireAction
 from service.api.games_schemas import (

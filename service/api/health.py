@@ -14,8 +14,8 @@ import marshmallow as ma
 from flask.views import MethodView
 
 from core.errors import ServiceError
-from core.status import work_status
-from core.store import is_full
+from core.jobs.status import work_status
+from core.store.store import is_full
 from engine.i18n import _
 from service.answers import Answer
 from service.context import services

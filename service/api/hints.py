@@ -4,7 +4,7 @@
 from that seat's view only (as a bot in its seat would) and answers `202` with the job to
 follow at `GET /api/v1/jobs/{id}`. The job's id is random and given only to the token's
 holder, since the answer reveals the seat's best card. A hint is let in by the thinking it
-orders (`core.admission`): over the address's think budget it is a `429 rate_limited`, and
+orders (`core.jobs.admission`): over the address's think budget it is a `429 rate_limited`, and
 behind too long a queue a `503 busy`, both at once and with `Retry-After`.
 """
 
@@ -16,8 +16,8 @@ from flask import Flask, request
 from flask.views import MethodView
 
 from ai.registry import levels_of
-from core.advice import Thinking, ask_hint, job_report
 from core.errors import InvalidInput, NotStarted
+from core.jobs.advice import Thinking, ask_hint, job_report
 from engine.errors import NotYourTurnError, WrongPhaseError
 from engine.i18n import _
 from engine.registry import kind_of

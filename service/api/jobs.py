@@ -17,8 +17,8 @@ from flask import current_app
 from flask.views import MethodView
 from flask_limiter.util import get_remote_address
 
-from core.advice import Asker, wait_for_report
 from core.errors import ServiceError
+from core.jobs.advice import Asker, wait_for_report
 from engine.i18n import _
 from service.api.ai_schemas import JobQuerySchema, JobSchema
 from service.context import services
@@ -48,7 +48,7 @@ BODY_ERRORS = {
 }
 
 
-#: The errors of the requests that queue a hint or an AI move (`core.admission`).
+#: The errors of the requests that queue a hint or an AI move (`core.jobs.admission`).
 ON_DEMAND_ERRORS = {
     **BODY_ERRORS,
     429: "rate_limited: too many of these requests from your address, or too much thinking "

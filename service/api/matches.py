@@ -18,7 +18,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 
 from core.errors import InvalidInput, ServiceError
-from core.matches import (
+from core.jobs.matches import (
     MatchRefused,
     cancel_match,
     check_match,

@@ -2,7 +2,7 @@
 the host's and the people's changes of a game's seats (start, a bot in an open seat, come
 back, leave, rematch).
 
-The views read the bearer token and hand everything to `core.tables.TableService`; each
+The views read the bearer token and hand everything to `core.play.tables.TableService`; each
 answers with what the caller needs next: a new seat's token once, or the caller's view of
 the game (the same view `GET /api/v1/games/{id}` gives).
 """
@@ -16,8 +16,8 @@ from flask import Response, current_app
 from flask.views import MethodView
 from flask_limiter.util import get_remote_address
 
-from core.store import client_hash
-from core.tables import SEEDED_WARNING, shown_code
+from core.play.tables import SEEDED_WARNING, shown_code
+from core.store.records import client_hash
 from service.api.games import (
     _ERRORS,
     _documentation_of,

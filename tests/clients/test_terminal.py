@@ -24,7 +24,7 @@ from rich.console import Console
 from cli.main import pocha
 from client.api import OPEN, ApiError, PochaClient
 from client.terminal import Quit, TerminalGame, refusal, refusals
-from core.games import view_of
+from core.play.games import view_of
 from engine.errors import IllegalActionError
 from engine.pocha.actions import action_from_wire
 from engine.pocha.game import Game

@@ -24,7 +24,7 @@ import pytest
 
 from client.api import ApiError, PochaClient
 from client.terminal import card_name
-from core.games import view_of
+from core.play.games import view_of
 from engine.errors import IllegalActionError
 from engine.pocha.cards import card_code, cards_list
 from engine.pocha.game import Game

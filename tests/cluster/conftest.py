@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-import core.redises
+import core.store.redises
 from core.config import load_config
-from core.queues import Timing
-from core.redises import Redises, connect
+from core.jobs.queues import Timing
+from core.store.redises import Redises, connect
 from tests.redis_server import fresh_db_url
 from tools.embedded_redis import RedisServer
 from worker.process import make_worker
@@ -40,7 +40,7 @@ def redis_url(
 def redises(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Redises]:
     """Both roles, and this process's for the jobs an in-process worker runs."""
     found = connect(load_config({"REDIS_URL": redis_url}))
-    monkeypatch.setattr(core.redises, "_current", found)
+    monkeypatch.setattr(core.store.redises, "_current", found)
     yield found
     found.queues.close()
     found.store.close()

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from core.keys import game_key
+from core.store.keys import game_key
 from service import create_app
 from tests.redis_server import fresh_db_url
 from tests.service.helpers import create_game, humans, move, tokens_of

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from core.keys import queue_group
-from core.redises import RedisSetupError, connect
-from core.tasks import turn_key
+from core.jobs.tasks import turn_key
+from core.store.keys import queue_group
+from core.store.redises import RedisSetupError, connect
 from service import create_app
 from tests.redis_server import fresh_db_url
 from tests.service.helpers import create_game

@@ -1,11 +1,11 @@
-"""How the Redis settings name the store and the queues (`core.redises`): cluster, Sentinel
+"""How the Redis settings name the store and the queues (`core.store.redises`): cluster, Sentinel
 and plain URLs, and the settings that cannot work, refused at start with a sentence."""
 
 from __future__ import annotations
 
 import pytest
 
-from core.redises import (
+from core.store.redises import (
     RedisSetupError,
     cluster_nodes,
     connect,

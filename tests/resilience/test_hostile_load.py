@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 import redis
 
-from core.keys import stream_slots_key
+from core.store.keys import stream_slots_key
 from service.events import SLOT_MARGIN_SECONDS
 from tests.resilience.conftest import Processes, Table, call, create, play_turns, ready
 from tests.waiting import LONG, scaled, wait_until

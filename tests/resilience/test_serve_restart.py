@@ -24,8 +24,8 @@ import redis
 from rq.job import Job
 from rq.suspension import resume, suspend
 
-from core.queues import SERIALIZER
-from core.tasks import current_job_id, turn_key
+from core.jobs.queues import SERIALIZER
+from core.jobs.tasks import current_job_id, turn_key
 from tests.resilience.conftest import (
     Processes,
     call,

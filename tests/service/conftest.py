@@ -6,7 +6,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from core.store import GameStore
+from core.store.store import GameStore
 from service import create_app
 from service.context import EXTENSION
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from core.games import view_of
+from core.play.games import view_of
 from engine.pocha.actions import action_to_wire
 from engine.pocha.game import Game
 from engine.pocha.rules import Rules

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from core.store import GameStore
+from core.store.store import GameStore
 from tests.service.helpers import bearer
 
 PEOPLE = [{"name": "Ana"}, {"name": "Bea"}, {"name": "Cris"}]

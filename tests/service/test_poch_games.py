@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from core.store import GameStore
+from core.store.store import GameStore
 from tests.poch_referee import SUITS, PochReferee
 from tests.service.helpers import bearer
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from core.bots import bot_seed
-from core.store import GameStore
+from core.play.bots import bot_seed
+from core.store.store import GameStore
 from tests.service.helpers import bearer, create_game, move
 
 BOTS = [{"name": f"Bot{i}", "bot": "heuristic"} for i in range(1, 4)]

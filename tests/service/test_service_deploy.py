@@ -13,8 +13,8 @@ import yaml
 from flask.testing import FlaskClient
 
 from core.config import load_config
-from core.queues import TURNS
-from core.redises import cluster_nodes, is_cluster_url
+from core.jobs.queues import TURNS
+from core.store.redises import cluster_nodes, is_cluster_url
 from service.openapi import COMMITTED
 from tests.waiting import LONG, scaled
 

@@ -10,8 +10,8 @@ import marshmallow as ma
 import pytest
 from flask.testing import FlaskClient
 
-from core.keys import game_key
-from core.store import GameStore
+from core.store.keys import game_key
+from core.store.store import GameStore
 from engine.pocha.cards import codes
 from engine.pocha.rules import OPTIONS, Option
 from service import create_app

@@ -12,8 +12,8 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from core.keys import events_key
-from core.store import GameStore
+from core.store.keys import events_key
+from core.store.store import GameStore
 from engine.pocha.actions import action_to_wire
 from service import create_app
 from service.events import EXTENSION as EVENTS

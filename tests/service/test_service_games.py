@@ -8,8 +8,8 @@ import random
 import pytest
 from flask.testing import FlaskClient
 
-from core.keys import game_key
-from core.store import GameStore
+from core.store.keys import game_key
+from core.store.store import GameStore
 from service.api.games_schemas import GameViewSchema
 from tests.service.helpers import create_game, humans, play_out
 

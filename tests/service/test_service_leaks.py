@@ -23,8 +23,8 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
-from core.queues import Timing, connect
-from core.store import GameStore
+from core.jobs.queues import Timing, connect
+from core.store.store import GameStore
 from engine.pocha.actions import action_to_wire
 from engine.pocha.cards import card_code, codes
 from engine.pocha.game import Game

@@ -20,8 +20,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from rq.job import Job
 
 from core import logs
+from core.jobs.queues import JOB_SECONDS, SERIALIZER, SLOW_ITERATIONS_PER_SECOND, Timing, connect
 from core.logs import JsonFormatter
-from core.queues import JOB_SECONDS, SERIALIZER, SLOW_ITERATIONS_PER_SECOND, Timing, connect
 from service import create_app
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 from worker.process import make_worker

@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 
 from core.errors import Conflict, StaleVersion
-from core.store import GameStore
+from core.store.store import GameStore
 from engine.pocha.actions import action_to_wire, bid_action, bid_of, is_bid
 from tests.service.helpers import create_game, humans, move, tokens_of
 from tests.waiting import LONG, scaled

@@ -14,7 +14,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from core.redises import cluster_nodes
+from core.store.redises import cluster_nodes
 from service import create_app
 from service.ratelimits import EXTENSION as LIMITER
 from service.ratelimits import storage_uri

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from core.games import view_of
+from core.play.games import view_of
 from engine.errors import IllegalActionError
 from engine.pocha.actions import action_from_wire
 from engine.pocha.cards import parse_card

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
-from core.keys import CHANGES_PATTERN, changes_channel, game_of_channel, new_id
+from core.store.keys import CHANGES_PATTERN, changes_channel, game_of_channel, new_id
 
 
 def test_the_listener_reads_every_games_id_from_its_channel() -> None:

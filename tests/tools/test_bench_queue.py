@@ -3,7 +3,7 @@ finished in a window, the Redis's CPU and memory per job, and its ceiling."""
 
 from __future__ import annotations
 
-from core.tasks import RESULT_TTL
+from core.jobs.tasks import RESULT_TTL
 from tools.bench_queue import Phase, _Reading, noop, report
 
 

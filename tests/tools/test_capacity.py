@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import pocha
-from core.tasks import RESULT_TTL
+from core.jobs.tasks import RESULT_TTL
 from engine.pocha.game import Game
 from engine.pocha.rules import Rules
 from tools.capacity import (

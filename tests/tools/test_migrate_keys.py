@@ -8,9 +8,9 @@ import json
 import pytest
 import redis
 
-from core.keys import TASKS_DUE, game_key, task_key
-from core.store import GameStore
-from core.tasks import clock_key, owed_work, turn_key
+from core.jobs.tasks import clock_key, owed_work, turn_key
+from core.store.keys import TASKS_DUE, game_key, task_key
+from core.store.store import GameStore
 from engine.pocha.game import Game
 from engine.pocha.rules import Rules
 from tools.migrate_keys import migrate, new_name, new_task

@@ -21,7 +21,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from core.queues import Timing, connect
+from core.jobs.queues import Timing, connect
 from service import create_app
 from tests.waiting import LONG, scaled
 from tests.waiting import wait_until as _wait_until

@@ -13,10 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from rq import Worker
 
-from core.keys import task_key
-from core.queues import QUEUES, queue
-from core.redises import redises_of
-from core.tasks import clock_key, sweep, turn_key
+from core.jobs.queues import QUEUES, queue
+from core.jobs.tasks import clock_key, sweep, turn_key
+from core.store.keys import task_key
+from core.store.redises import redises_of
 from service import create_app
 from tests.service.helpers import bearer
 from tests.waiting import LONG

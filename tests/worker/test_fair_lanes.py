@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import redis
 
-from core.queues import NAMES, TURN_LANES, TURNS, Timing, lane_of, queue
-from core.status import work_status
+from core.jobs.queues import NAMES, TURN_LANES, TURNS, Timing, lane_of, queue
+from core.jobs.status import work_status
 from worker.process import make_worker
 
 

@@ -13,9 +13,9 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from core.admission import WINDOW, ThinkPurse
-from core.keys import think_key, think_limit_key
-from core.store import client_hash
+from core.jobs.admission import WINDOW, ThinkPurse
+from core.store.keys import think_key, think_limit_key
+from core.store.records import client_hash
 from service import create_app
 from tests.worker.conftest import Drain
 

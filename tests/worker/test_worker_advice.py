@@ -14,8 +14,8 @@ from rq.utils import utcformat
 
 import engine.poch.observation
 import engine.poch.position
-from core.queues import HIGH, SERIALIZER, queue
-from core.turns import store_for
+from core.jobs.queues import HIGH, SERIALIZER, queue
+from core.play.turns import store_for
 from engine.pocha.observation import observe
 from engine.pocha.position import position_of
 from tests.service.helpers import bearer, create_game, move

@@ -14,9 +14,9 @@ import redis
 from flask.testing import FlaskClient
 from rq.job import Job
 
-from core.queues import HIGH, SERIALIZER, queue
-from core.tasks import TURN_RETRIES, current_job_id, turn_key
-from core.turns import store_for
+from core.jobs.queues import HIGH, SERIALIZER, queue
+from core.jobs.tasks import TURN_RETRIES, current_job_id, turn_key
+from core.play.turns import store_for
 from engine.pocha.observation import observe
 from tests.service.helpers import bearer, create_game, move
 from tests.waiting import LONG, scaled

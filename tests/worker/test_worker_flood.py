@@ -21,12 +21,12 @@ import redis
 from flask.testing import FlaskClient
 from rq import Worker
 
-from core.admission import Admission, queued_seconds
-from core.advice import QUEUED_TTL
 from core.errors import Busy
-from core.keys import ADVICE_QUEUED, ADVICE_QUEUED_SECONDS
-from core.queues import JOB_SECONDS, QUEUES, TURNS_ONLY, Timing
-from core.turns import store_for
+from core.jobs.admission import Admission, queued_seconds
+from core.jobs.advice import QUEUED_TTL
+from core.jobs.queues import JOB_SECONDS, QUEUES, TURNS_ONLY, Timing
+from core.play.turns import store_for
+from core.store.keys import ADVICE_QUEUED, ADVICE_QUEUED_SECONDS
 from service import create_app
 from tests.service.helpers import bearer, create_game, humans, tokens_of
 from tests.waiting import LONG

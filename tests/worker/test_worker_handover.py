@@ -14,10 +14,10 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from core.keys import task_key
-from core.queues import TURNS, Timing, queue
-from core.tasks import sweep, turn_key
-from core.turns import store_for
+from core.jobs.queues import TURNS, Timing, queue
+from core.jobs.tasks import sweep, turn_key
+from core.play.turns import store_for
+from core.store.keys import task_key
 from service.context import EXTENSION
 from tests.service.helpers import create_game, move
 from tests.worker.conftest import Drain

@@ -15,9 +15,9 @@ from rq.job import Job
 from ai.arena import distinct_rotations, tasks_for
 from ai.pocha.arena import parse_player, play_game
 from ai.stats import summarize
-from core.keys import task_key
-from core.matches import game_task_key
-from core.queues import LOW, SERIALIZER, TURNS, Timing, queue
+from core.jobs.matches import game_task_key
+from core.jobs.queues import LOW, SERIALIZER, TURNS, Timing, queue
+from core.store.keys import task_key
 from engine.pocha.rules import Rules
 from tests.service.helpers import create_game
 from tests.worker.conftest import Drain

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 from rq import Worker
 
-from core.queues import Timing
+from core.jobs.queues import Timing
 from tests.service.helpers import bearer
 from tests.waiting import LONG, scaled
 from tests.worker.conftest import FAST, WorkerProcesses, wait_until

@@ -18,9 +18,15 @@ from rq.job import Job
 from ai.arena import tasks_for
 from ai.poch.arena import parse_player, play_deal, summarize
 from ai.registry import BOT_KINDS
-from core.keys import checkpoint_key, task_key
-from core.matches import MatchGame, MatchSpec, check_match, estimated_cpu_seconds, game_task_key
-from core.queues import LOW, SERIALIZER, queue
+from core.jobs.matches import (
+    MatchGame,
+    MatchSpec,
+    check_match,
+    estimated_cpu_seconds,
+    game_task_key,
+)
+from core.jobs.queues import LOW, SERIALIZER, queue
+from core.store.keys import checkpoint_key, task_key
 from engine.poch.rules import Rules
 from tests.waiting import LONG
 from tests.worker.conftest import Drain, WorkerProcesses, wait_until

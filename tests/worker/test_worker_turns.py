@@ -11,9 +11,7 @@ from rq.job import Job
 from ai.bot import Budget
 from ai.pocha.kind import KIND
 from ai.pocha.levels import LEVELS
-from core.bots import bot_seed
-from core.keys import TASKS_DUE
-from core.queues import (
+from core.jobs.queues import (
     MARGIN_SECONDS,
     SERIALIZER,
     SLOW_ITERATIONS_PER_SECOND,
@@ -22,8 +20,10 @@ from core.queues import (
     queue,
     thinking_seconds,
 )
-from core.tasks import resubmit, schedule_turn, turn_key
-from core.turns import store_for
+from core.jobs.tasks import resubmit, schedule_turn, turn_key
+from core.play.bots import bot_seed
+from core.play.turns import store_for
+from core.store.keys import TASKS_DUE
 from engine.pocha.actions import action_to_wire
 from engine.pocha.observation import observe
 from tests.service.helpers import bearer, create_game, move

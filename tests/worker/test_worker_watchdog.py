@@ -12,11 +12,9 @@ from flask.testing import FlaskClient
 from rq import Queue
 from rq.job import Job
 
-from core.keys import SWEEP_LOCK, TASKS_DUE, game_key, task_key
-from core.matches import game_task_key
-from core.queues import SERIALIZER, TURNS, Timing, queue
-from core.redises import redises_of
-from core.tasks import (
+from core.jobs.matches import game_task_key
+from core.jobs.queues import SERIALIZER, TURNS, Timing, queue
+from core.jobs.tasks import (
     MAX_RECOVERIES,
     TURN_RETRIES,
     SweepReport,
@@ -27,7 +25,9 @@ from core.tasks import (
     sweep,
     turn_key,
 )
-from core.turns import store_for
+from core.play.turns import store_for
+from core.store.keys import SWEEP_LOCK, TASKS_DUE, game_key, task_key
+from core.store.redises import redises_of
 from tests.service.helpers import create_game
 from tests.worker.conftest import Drain
 from worker.process import make_worker

@@ -9,7 +9,7 @@ slot. Every key of one game carries the game's id as its hash tag (`pocha:game:{
 `pocha:game:{id}:events`, the tasks its moves owe), every key of one match the match's id,
 every rate-limit counter of one client address the address: so a move, with the bot turn
 it owes and the due entry of that turn, stays one atomic script on one shard. The due
-entries of tasks (see `core.tasks`) are kept per hash slot on a cluster (`due_key`), in
+entries of tasks (see `core.jobs.tasks`) are kept per hash slot on a cluster (`due_key`), in
 the slot of the tasks they list; on one Redis they are one sorted set.
 """
 
@@ -68,7 +68,7 @@ def move_once_key(game_id: str, seat: int, idempotency_key: str) -> str:
     return f"{PREFIX}:game:{{{game_id}}}:once:{seat}:{digest}"
 
 
-# -- tables people gather at (core.tables) ----------------------------------------------
+# -- tables people gather at (core.play.tables) ----------------------------------------------
 
 #: Sorted set of the ids of the listed games still waiting for people, scored by when each
 #: was made: the lobby. One key (one slot on a cluster): it holds only tables still
@@ -78,7 +78,7 @@ LOBBY = f"{PREFIX}:lobby"
 
 def listed_by_key(holder: str) -> str:
     """Sorted set of the ids of the listed tables one client address made, scored by when:
-    how many of them the lobby may show at once is capped (`core.tables`). The address is
+    how many of them the lobby may show at once is capped (`core.play.tables`). The address is
     hashed, so any address costs the same key."""
     digest = hashlib.sha256(holder.encode()).hexdigest()[:32]
     return f"{PREFIX}:listed-by:{digest}"
@@ -89,7 +89,7 @@ def table_key(code: str) -> str:
     return f"{PREFIX}:table:{code}"
 
 
-# -- tasks: work that must get done (core.tasks) ----------------------------------------
+# -- tasks: work that must get done (core.jobs.tasks) ----------------------------------------
 
 #: Sorted set of task keys, scored by when the watchdog next looks at each (one Redis).
 TASKS_DUE = f"{PREFIX}:tasks"
@@ -189,7 +189,7 @@ def new_id() -> str:
             return candidate
 
 
-# -- bot-vs-bot matches (core.matches) --------------------------------------------------
+# -- bot-vs-bot matches (core.jobs.matches) --------------------------------------------------
 
 
 def match_key(match_id: str) -> str:
@@ -214,7 +214,7 @@ def checkpoint_key(match_id: str, index: int) -> str:
 
 # -- figures -----------------------------------------------------------------------------
 
-#: Set of the bot think-time histograms that exist (core.bot_metrics).
+#: Set of the bot think-time histograms that exist (core.play.bot_metrics).
 THINK_STATS = f"{PREFIX}:stats:think"
 
 
@@ -230,7 +230,7 @@ def move_limit_key(window: int, index: int, address: str) -> str:
     return f"{PREFIX}:limit:moves:{window}:{index}:{{{address}}}"
 
 
-# -- the AI on demand (core.admission) --------------------------------------------------
+# -- the AI on demand (core.jobs.admission) --------------------------------------------------
 
 
 def think_limit_key(address: str) -> str:

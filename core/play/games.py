@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ai.registry import levels_of
-from core.bots import BotRunner
 from core.errors import (
     Conflict,
     Forbidden,
@@ -24,19 +23,19 @@ from core.errors import (
     WrongGame,
     WrongState,
 )
-from core.queues import thinking_seconds
-from core.store import (
+from core.jobs.queues import thinking_seconds
+from core.play.bots import BotRunner
+from core.play.tables import DEFAULT_STAND_IN, LOBBY_AWAY_SECONDS, TableService, seat_info, table_of
+from core.store.records import (
     NO_TABLE,
     AppliedAction,
-    Counter,
     CreatedGame,
-    GameStore,
     Seat,
     StoredGame,
     Table,
     client_hash,
 )
-from core.tables import DEFAULT_STAND_IN, LOBBY_AWAY_SECONDS, TableService, seat_info, table_of
+from core.store.store import Counter, GameStore
 from engine.errors import GameError, InvalidRulesError
 from engine.i18n import _
 from engine.protocols import DEFAULT_TURN_SECONDS, Action, WireAction
@@ -98,7 +97,7 @@ class GameService:
         clock runs out. `game_name`: the game (`engine.registry.KINDS`), Pocha unless named.
         `holder`: the client address making it (given with the rate limits on), whose
         listed tables the lobby caps and whose think budget its bots and stand-in spend
-        (`core.bots`); such a game's bots think at most `PUBLIC_DECISION_SECONDS` a
+        (`core.play.bots`); such a game's bots think at most `PUBLIC_DECISION_SECONDS` a
         decision."""
         kind = KINDS.get(game_name)
         if kind is None:
@@ -377,7 +376,7 @@ class GameService:
 
 
 #: The longest a bot of a game made by a client (with the rate limits on) may think per
-#: decision, on the slow machine the queue's estimates assume (`core.queues`): its seats
+#: decision, on the slow machine the queue's estimates assume (`core.jobs.queues`): its seats
 #: and its stand-in spend that client's think budget, and no one game's bots may hold a
 #: worker long enough to delay another game's turn by much (the top levels think up to
 #: 1 s a decision; they are for matches).

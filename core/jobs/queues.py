@@ -16,7 +16,7 @@ client's turn by about one of its own. Jobs are stored as JSON (RQ's JSONSeriali
 pickled: their arguments are plain ids and numbers, and nothing read back from Redis can
 run code. A job's timeout is the longest its thinking budget can take on a slow machine
 plus a margin for loading and saving the game; the same estimate, with a job's own cost,
-is what a hint or an AI move is let in by (`core.admission`). The timing settings come
+is what a hint or an AI move is let in by (`core.jobs.admission`). The timing settings come
 from the environment so a test can shorten them.
 """
 
@@ -35,7 +35,7 @@ from rq.serializers import JSONSerializer
 
 from ai.bot import Budget
 from ai.registry import LEVELS
-from core.redises import Connections, redises_of
+from core.store.redises import Connections, redises_of
 
 TURNS = "pocha-turns"
 HIGH = "pocha-high"
@@ -107,7 +107,7 @@ JOB_SECONDS = 0.02
 
 def estimated_seconds(budget: Budget) -> float:
     """How long a job thinking within `budget` may keep a worker, for the AI on demand's
-    admission (`core.admission`)."""
+    admission (`core.jobs.admission`)."""
     return thinking_seconds(budget) + JOB_SECONDS
 
 

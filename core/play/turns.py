@@ -4,12 +4,12 @@ The job `worker.turns.play_turn(game_id, version)` is queued (by the API's RQ ru
 the previous bot's job) whenever a bot must act at that version of a game, and calls
 `play_owed_turn` here. It loads the game, lets the bot
 decide from its seat's observation at its level, and writes the move with the same atomic
-version check as a person's move (`core.bots.play_bot_turn`); a job that finds the game
+version check as a person's move (`core.play.bots.play_bot_turn`); a job that finds the game
 has moved on, ended or gone does nothing. If the next seat is a bot too, it queues that
 turn, so a game of bots plays itself to the end. People see each move as an event.
 
 The job `worker.turns.run_out(game_id, version)` is queued by the watchdog when a person's
-clock runs out (`core.tasks.clock_task`, written with the change that started the clock):
+clock runs out (`core.jobs.tasks.clock_task`, written with the change that started the clock):
 the table's stand-in bot plays that turn through the same path, unless the person moved
 first, which the version check settles: exactly one of the two moves is applied.
 When thinking fails, times out or loses its worker, RQ tries again; the last try, and any
@@ -22,13 +22,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from core.admission import ThinkPurse
-from core.bots import FALLBACK_LEVEL, play_bot_turn
 from core.config import load_config
 from core.errors import GameNotFound
-from core.redises import Connections, redises_of
-from core.store import GameStore
-from core.tasks import clock_key, finish, owed_work, schedule_turn, turn_key
+from core.jobs.admission import ThinkPurse
+from core.jobs.tasks import clock_key, finish, owed_work, schedule_turn, turn_key
+from core.play.bots import FALLBACK_LEVEL, play_bot_turn
+from core.store.redises import Connections, redises_of
+from core.store.store import GameStore
 
 log = logging.getLogger(__name__)
 

@@ -4,14 +4,14 @@ The **store** holds what the service owns: games and their events, tables and th
 the tasks moves owe, matches, rate-limit counters. It is one Redis, or a Redis Cluster
 (`REDIS_URL` of the form `redis+cluster://host:port,host:port`, or any `redis://` URL with
 `POCHA_REDIS_CLUSTER=on`), reached through redis-py's cluster client; the keys are laid
-out for it (`core.keys`). The **queues** hold RQ's queues, jobs and worker registrations,
-and the accounts of what waits in them (`core.admission`): RQ runs on a plain Redis only
+out for it (`core.store.keys`). The **queues** hold RQ's queues, jobs and worker registrations,
+and the accounts of what waits in them (`core.jobs.admission`): RQ runs on a plain Redis only
 (it needs multi-key commands and WATCH across its keys), so with a cluster store they live
 on a Redis of their own, `POCHA_QUEUE_REDIS_URL`. On one Redis both roles are the same
 client. When one queue Redis is not enough, `POCHA_QUEUE_REDIS_URL` lists several
 (separated by spaces), each with a group of workers of its own (`pocha worker
 --queue-group N`): a game's bot turns and clocks, and a match's games, go to the group its
-id falls in (`core.keys.queue_group`), and hints and AI moves to the first. A plain Redis
+id falls in (`core.store.keys.queue_group`), and hints and AI moves to the first. A plain Redis
 may be named through Sentinel, `redis+sentinel://host:26379,host:26379/service/db`: the
 client asks the sentinels for the service's primary, and again after a failover.
 
@@ -34,7 +34,7 @@ from redis.retry import Retry
 from redis.sentinel import Sentinel
 
 from core.config import is_on, load_config
-from core.keys import due_key, due_keys, queue_group, sweep_lock
+from core.store.keys import due_key, due_keys, queue_group, sweep_lock
 
 CLUSTER_SCHEME = "redis+cluster"
 SENTINEL_SCHEME = "redis+sentinel"
@@ -67,7 +67,7 @@ class Redises:
         return is_cluster(self.store)
 
     def due_key(self, task: str) -> str:
-        """The due set that lists `task` (`core.keys.due_key`)."""
+        """The due set that lists `task` (`core.store.keys.due_key`)."""
         return due_key(task, self.clustered, len(self.groups))
 
     def due_keys(self) -> list[str]:
@@ -78,7 +78,7 @@ class Redises:
         return sweep_lock(len(self.groups), self.group)
 
     def group_of(self, task: str) -> int:
-        """The queue group that does `task` (a task key of `core.tasks`)."""
+        """The queue group that does `task` (a task key of `core.jobs.tasks`)."""
         return 0 if len(self.groups) == 1 else queue_group(task, len(self.groups))
 
     def queues_for(self, task: str) -> redis.Redis:

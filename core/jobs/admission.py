@@ -4,7 +4,7 @@ behind more than the workers can start soon.
 
 Anyone can order thinking by the second (a custom budget asks for up to 5 s of a worker per
 request), so every hint and AI move is estimated in seconds before it is queued
-(`core.queues.estimated_seconds`: its level's or custom budget on a slow machine, plus a
+(`core.jobs.queues.estimated_seconds`: its level's or custom budget on a slow machine, plus a
 job's own cost), and two checks stand between it and the queue. One Lua script makes both
 and takes the place, so two API processes cannot both pass the last one.
 
@@ -28,7 +28,7 @@ and takes the place, so two API processes cannot both pass the last one.
   would have dropped it at most. Both keys expire with their last entry.
 
 The bots and the stand-in of a game a client made spend that client's budget too, after
-each decision, by the seconds it took (`ThinkPurse`, used by `core.bots`): a game's turns
+each decision, by the seconds it took (`ThinkPurse`, used by `core.play.bots`): a game's turns
 are never refused, but once its maker's budget is spent they are played by the fallback
 level, which thinks in microseconds, until the budget comes back.
 """
@@ -44,10 +44,10 @@ import redis
 
 from core.config import is_on
 from core.errors import Busy, RateLimited
-from core.keys import ADVICE_QUEUED, ADVICE_QUEUED_SECONDS, think_limit_key
-from core.queues import HIGH
-from core.status import workers_serving
-from core.store import client_hash
+from core.jobs.queues import HIGH
+from core.jobs.status import workers_serving
+from core.store.keys import ADVICE_QUEUED, ADVICE_QUEUED_SECONDS, think_limit_key
+from core.store.records import client_hash
 from engine.i18n import _
 
 #: The think budget is so many seconds of thinking per this many seconds of wall time.

@@ -22,7 +22,7 @@ What RQ cannot know is that the work is owed at all: a task is written with the 
 owes it, before its job exists, and a job can be lost between the two (the writer died,
 Redis restarted) or by Redis (a job taken off its queue by a worker just as Redis stopped
 reads `queued` but is in no queue). So the watchdog also looks at the tasks whose check
-time has passed, in the due sets (`core.keys.due_keys`: `pocha:tasks` on one Redis, one
+time has passed, in the due sets (`core.store.keys.due_keys`: `pocha:tasks` on one Redis, one
 per hash slot on a cluster), and at their current job through RQ's API: waiting in its
 queue, scheduled or started is fine; missing, queued but in no queue (on two sweeps in a
 row: a worker holds a job so for an instant), started but in no started registry (RQ
@@ -35,7 +35,7 @@ version it was decided on, a match game's progress only if it is still at the st
 started from.
 
 Tasks live in the store, beside the games and matches they work on (a task's key carries
-their hash tag); their jobs live on the queue Redis (`core.redises`). The functions here
+their hash tag); their jobs live on the queue Redis (`core.store.redises`). The functions here
 take both as a `Redises`, or one Redis serving both.
 """
 
@@ -54,11 +54,11 @@ from rq import Callback, Retry
 from rq.exceptions import InvalidJobOperation, NoSuchJobError, StopRequested
 from rq.job import Job, JobStatus
 
-from core.keys import game_key, task_key
+from core.jobs.queues import QUEUES, SERIALIZER, TURN_TIMEOUT, Timing, lane_of, queue
 from core.logs import job_meta
-from core.queues import QUEUES, SERIALIZER, TURN_TIMEOUT, Timing, lane_of, queue
-from core.redises import Connections, Redises, redises_of, store_for_jobs
-from core.store import OwedTask
+from core.store.keys import game_key, task_key
+from core.store.records import OwedTask
+from core.store.redises import Connections, Redises, redises_of, store_for_jobs
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +206,7 @@ def _enqueue(
         result_ttl=RESULT_TTL,
         failure_ttl=FAILURE_TTL,
         retry=Retry(max=task.retries) if task.retries else None,
-        on_failure=Callback("core.tasks.job_failed"),
+        on_failure=Callback("core.jobs.tasks.job_failed"),
         at_front=at_front,
         description=task.key,
         # The request (or the job) that led to this one, for the worker's log lines; and
@@ -640,7 +640,7 @@ def turn_key(game_id: str, version: int) -> str:
 
 def turn_task(game_id: str, version: int, payer: str | None = None) -> Task:
     """The bot turn of `game_id` at `version`, on the turns' own queue, in the lane of the
-    game's maker (`core.queues.lane_of`); RQ job id from both."""
+    game's maker (`core.jobs.queues.lane_of`); RQ job id from both."""
     return Task(
         key=turn_key(game_id, version),
         prefix=f"pocha-turn-{game_id}-{version}",

@@ -17,15 +17,7 @@ from typing import Any
 
 from ai.bot import Budget, Player
 from ai.registry import BOT_KINDS, BotKind
-from core.keys import (
-    checkpoint_key,
-    ended_key,
-    match_key,
-    new_id,
-    records_key,
-    task_key,
-)
-from core.queues import (
+from core.jobs.queues import (
     LOW,
     MAX_ITERATIONS,
     MAX_MILLISECONDS,
@@ -33,8 +25,16 @@ from core.queues import (
     job_timeout,
     thinking_seconds,
 )
-from core.redises import Connections, redises_of
-from core.tasks import Task, finish, resubmit, submit_new, text
+from core.jobs.tasks import Task, finish, resubmit, submit_new, text
+from core.store.keys import (
+    checkpoint_key,
+    ended_key,
+    match_key,
+    new_id,
+    records_key,
+    task_key,
+)
+from core.store.redises import Connections, redises_of
 from engine.errors import InvalidRulesError
 from engine.i18n import _
 from engine.registry import DEFAULT_GAME
@@ -261,7 +261,7 @@ def game_task(match_id: str, index: int, spec: MatchSpec, timing: Timing) -> Tas
         timeout=job_timeout(timing.match_slice + longest),
         retries=2,
         at_front=True,
-        give_up="core.matches.give_up_game",
+        give_up="core.jobs.matches.give_up_game",
     )
 
 

@@ -23,15 +23,15 @@ import redis
 from rq import Worker
 from rq.worker import BaseWorker
 
-from core.queues import NAMES, QUEUES, Timing, named, queue
-from core.redises import Connections, Redises, redises_of
+from core.jobs.queues import NAMES, QUEUES, Timing, named, queue
+from core.store.redises import Connections, Redises, redises_of
 
 
 @dataclass(frozen=True)
 class WorkStatus:
     #: Workers whose last heartbeat is within their TTL.
     workers_alive: int
-    #: Jobs waiting in each queue, by queue name (`core.queues.NAMES`), in priority order.
+    #: Jobs waiting in each queue, by queue name (`core.jobs.queues.NAMES`), in priority order.
     queued: dict[str, int]
     #: Jobs in each queue's failed registry (RQ keeps them a day).
     failed: dict[str, int]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import redis
 
-from core.keys import THINK_STATS, think_key
+from core.store.keys import THINK_STATS, think_key
 
 log = logging.getLogger(__name__)
 

@@ -29,8 +29,6 @@ nothing of Flask, so RQ jobs apply bot moves through the same `apply_action`.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import os
 import secrets
 import threading
@@ -53,7 +51,7 @@ from core.errors import (
     StaleVersion,
     TableCodeTaken,
 )
-from core.keys import (
+from core.store.keys import (
     LOBBY,
     changes_channel,
     due_key,
@@ -66,89 +64,34 @@ from core.keys import (
     new_id,
     table_key,
 )
-from core.redises import is_cluster, queue_urls_of
+from core.store.records import (
+    GAME_FIELDS,
+    NO_TABLE,
+    AppliedAction,
+    CreatedGame,
+    OwedTaskMaker,
+    Seat,
+    StoredGame,
+    Table,
+    hash_token,
+    seen_field,
+    with_seat,
+)
+from core.store.redises import is_cluster, queue_urls_of
+from core.store.scripts import (
+    APPLY_LUA,
+    COUNT_AND_APPLY_LUA,
+    COUNT_AND_LOAD_LUA,
+    COUNT_ONLY_LUA,
+    TOUCH_LUA,
+)
 from engine.i18n import _
 from engine.protocols import Action, Event
-from engine.registry import KINDS, AnyGame, game_from_dict, kind_of
+from engine.registry import AnyGame, game_from_dict, kind_of
 
 #: A read of the lobby looks at most this many times the tables it shows (`GameStore.lobby`).
 LOBBY_READ_FACTOR = 4
-#: The most seats a game of any kind has: one presence field each.
-MAX_SEATS = max(kind.max_players for kind in KINDS.values())
 
-
-def seen_field(seat: int) -> str:
-    """The game hash's field holding when `seat` was last seen (a Unix time)."""
-    return f"seen:{seat}"
-
-
-#: The game hash's fields a read takes (the score sheet, `history`, is asked for apart):
-#: the cards, the seats and table, the version, the event count, the turn's deadline and
-#: when each seat was last seen.
-GAME_FIELDS = (
-    "state",
-    "meta",
-    "version",
-    "events",
-    "clock",
-    *(seen_field(seat) for seat in range(MAX_SEATS)),
-)
-
-# Compare-and-set of a change: a move, or a change of the table (seats, start, away...).
-# KEYS: game hash, events list, then (with an owed task) its hash and its sorted set.
-# ARGV: the version read, the new state ("" when the cards did not change), the new event
-# count, the TTL, the change channel, the score sheet's new records as JSON objects joined
-# by commas ("" when the change finished no hand), the new meta ("" when unchanged), the
-# turn's deadline ("" when no clock runs: the field is dropped), the field and time of the
-# seat the change shows is here ("" and "" for none), the number n of owed-task
-# arguments that follow (0 or: its TTL, score, member, then its fields and values), then
-# the events to append. The records are spliced into the stored JSON array here, so that a
-# move needs neither to read the score sheet nor to write it whole.
-# Returns the new version, -1 if the game is gone, -2 if another write came first.
-_APPLY_LUA = """
-local version = redis.call('HGET', KEYS[1], 'version')
-if not version then return -1 end
-if version ~= ARGV[1] then return -2 end
-local new_version = tonumber(version) + 1
-redis.call('HSET', KEYS[1], 'version', new_version, 'events', ARGV[3])
-if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'state', ARGV[2]) end
-if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[7]) end
-if ARGV[8] ~= '' then
-  redis.call('HSET', KEYS[1], 'clock', ARGV[8])
-else
-  redis.call('HDEL', KEYS[1], 'clock')
-end
-if ARGV[6] ~= '' then
-  local sheet = redis.call('HGET', KEYS[1], 'history')
-  if not sheet or sheet == '[]' then
-    sheet = '[' .. ARGV[6] .. ']'
-  else
-    sheet = string.sub(sheet, 1, -2) .. ',' .. ARGV[6] .. ']'
-  end
-  redis.call('HSET', KEYS[1], 'history', sheet)
-end
-if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], ARGV[9], ARGV[10]) end
-local n = tonumber(ARGV[11])
-if n > 0 and redis.call('EXISTS', KEYS[3]) == 0 then
-  redis.call('HSET', KEYS[3], unpack(ARGV, 15, 11 + n))
-  redis.call('EXPIRE', KEYS[3], ARGV[12])
-  redis.call('ZADD', KEYS[4], ARGV[13], ARGV[14])
-end
-if #ARGV > 11 + n then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 12 + n))
-end
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('EXPIRE', KEYS[2], ARGV[4])
-redis.call('PUBLISH', ARGV[5], new_version)
-return new_version
-"""
-
-
-# When a seat was last seen, written only while the game exists. KEYS: the game hash.
-# ARGV: the seat's field, the time.
-_TOUCH_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
-"""
 
 #: The errors of a cluster node that no longer serves a slot, or of a cluster failing over:
 #: the command is sent again through the cluster client, which learns the new layout.
@@ -177,67 +120,11 @@ class Counter(Protocol):
 #: Games whose parsed state and seats a store keeps (per process; see `_parsed_state`).
 _PARSED_GAMES = 4096
 
-# Rate-limit counts, taken first by the scripts below (so a request over a limit reads
-# and writes nothing). KEYS: one counter per limit, then the script's own keys (as K).
-# ARGV: the number c of counters, their TTLs, their limits, then the script's own
-# arguments (as A). Leaves `counts` and `over` (any count above its limit).
-_COUNT_LUA = """
-local c = tonumber(ARGV[1])
-local counts = {}
-local over = false
-for i = 1, c do
-  local n = redis.call('INCR', KEYS[i])
-  if n == 1 then redis.call('EXPIRE', KEYS[i], ARGV[1 + i]) end
-  counts[i] = n
-  if n > tonumber(ARGV[1 + c + i]) then over = true end
-end
-local K = {unpack(KEYS, c + 1)}
-local A = {unpack(ARGV, 2 + 2 * c)}
-"""
-
-# The counts alone (a request that failed before reading its game). Returns {counts}.
-_COUNT_ONLY_LUA = _COUNT_LUA + "return {counts}\n"
-
-# The counts, then the game's hash fields named in A (K: the game hash), in one round
-# trip. Returns {counts, fields} (fields empty when over a limit; nil for a missing one).
-_COUNT_AND_LOAD_LUA = (
-    _COUNT_LUA
-    + """
-if over then return {counts, {}} end
-return {counts, redis.call('HMGET', K[1], unpack(A))}
-"""
-)
-
-# A move made on the game as this process kept it (`GameStore.apply_kept`), with its
-# counts, in one round trip: K and A are the apply script's keys and arguments. Returns
-# {counts, status, fields}: status is the apply script's result, or -3 (over a limit:
-# nothing written); when another write came first (-2), fields are the game's stored
-# `GAME_FIELDS`, so the move can be decided again on them without another read.
-_COUNT_AND_APPLY_LUA = (
-    _COUNT_LUA
-    + "local FIELDS = {"
-    + ", ".join(f"'{name}'" for name in GAME_FIELDS)
-    + "}\n"
-    + """
-if over then return {counts, -3, {}} end
-local function apply()
-"""
-    + _APPLY_LUA.replace("KEYS", "K").replace("ARGV", "A")
-    + """
-end
-local status = apply()
-if status == -2 then
-  return {counts, -2, redis.call('HMGET', K[1], unpack(FIELDS))}
-end
-return {counts, status, {}}
-"""
-)
-
 
 def _counted(
     counters: Sequence[Counter], keys: list[str], args: list[Any]
 ) -> tuple[list[str], list[Any]]:
-    """The keys and arguments of a counting script (see `_COUNT_LUA`)."""
+    """The keys and arguments of a counting script (see `COUNT_LUA`)."""
     return (
         [*(c.key for c in counters), *keys],
         [len(counters), *(c.ttl for c in counters), *(c.limit for c in counters), *args],
@@ -262,22 +149,6 @@ def _after_fork_in_child() -> None:
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
-
-
-def hash_token(token: str) -> str:
-    """What is stored instead of a token: its SHA-256, hex. Tokens carry 256 random bits,
-    so a fast hash is enough; a stolen database holds no usable token."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def client_hash(address: str) -> str:
-    """How a seat remembers the client address that took it: a hash, so no address is
-    kept in the clear."""
-    return hashlib.sha256(f"pocha-client:{address}".encode()).hexdigest()[:24]
-
-
-def token_matches(token: str, stored_hash: str | None) -> bool:
-    return stored_hash is not None and hmac.compare_digest(hash_token(token), stored_hash)
 
 
 #: How long a move's Idempotency-Key is remembered (seconds): far longer than any retry.
@@ -308,219 +179,6 @@ def _full(memory: dict[str, Any]) -> bool:
     )
 
 
-#: How many stand-in turns in a row make a person `away` (the stand-in then plays at once).
-AWAY_AFTER_MISSES = 2
-
-
-@dataclass(frozen=True)
-class Seat:
-    """Who sits in a seat: a person (with a token hash) or a bot (with its level).
-
-    At a table people gather at, a seat may be `open` (nobody has taken it yet: no name, no
-    token) and, once taken, `reserved` for nobody; a rematch's seats are `reserved` for the
-    people of the game before, who take them back with their old token. In play, a
-    person's seat counts the turns in a row the clock ran out on (`misses`), is `away` after
-    `AWAY_AFTER_MISSES` of them and `left` when the person gave it up: in both, the table's
-    stand-in bot plays its turns at once."""
-
-    name: str
-    bot: str | None = None
-    token_hash: str | None = None
-    open: bool = False
-    away: bool = False
-    left: bool = False
-    misses: int = 0
-    #: For a rematch's open seat: the hash of the token of whoever sat here before.
-    reserved: str | None = None
-    #: Who took the seat, as `client_hash` of their address (with the rate limits on), so
-    #: that a stranger from the lobby takes one seat per table. Never shown.
-    client: str | None = None
-
-    @property
-    def person(self) -> bool:
-        """A person's seat (taken or still open), not a bot's."""
-        return self.bot is None
-
-    @property
-    def stood_in(self) -> bool:
-        """Whether the stand-in plays this seat's turns at once."""
-        return self.bot is None and (self.away or self.left)
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"name": self.name, "bot": self.bot, "token_hash": self.token_hash}
-        # Only what differs from a plain seat: most games never have any of these.
-        for key in ("open", "away", "left"):
-            if getattr(self, key):
-                d[key] = True
-        if self.misses:
-            d["misses"] = self.misses
-        if self.reserved:
-            d["reserved"] = self.reserved
-        if self.client:
-            d["client"] = self.client
-        return d
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Seat:
-        return cls(
-            data["name"],
-            data.get("bot"),
-            data.get("token_hash"),
-            bool(data.get("open", False)),
-            bool(data.get("away", False)),
-            bool(data.get("left", False)),
-            int(data.get("misses", 0)),
-            data.get("reserved"),
-            data.get("client"),
-        )
-
-
-@dataclass(frozen=True)
-class Table:
-    """What a game people gather at has beside its seats: the code that finds it, whether
-    the lobby lists it, whether it still waits for people, the level of the stand-in bot
-    that plays for a person whose clock runs out, and the table that follows it (a
-    rematch), once someone asks for one. It also counts the seats people have taken and
-    given up so far (`changes`, bounded per table: `core.tables.max_changes`) and keeps
-    the clients its host removed."""
-
-    code: str | None
-    listed: bool = False
-    waiting: bool = False
-    stand_in: str = "medium"
-    rematch: str | None = None
-    changes: int = 0
-    #: The `Seat.client` of each person the host removed: they may not sit here again.
-    removed: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "code": self.code,
-            "listed": self.listed,
-            "waiting": self.waiting,
-            "stand_in": self.stand_in,
-            "rematch": self.rematch,
-        }
-        if self.changes:
-            d["changes"] = self.changes
-        if self.removed:
-            d["removed"] = list(self.removed)
-        return d
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Table:
-        return cls(
-            data.get("code"),
-            bool(data.get("listed", False)),
-            bool(data.get("waiting", False)),
-            str(data.get("stand_in", "medium")),
-            data.get("rematch"),
-            int(data.get("changes", 0)),
-            tuple(data.get("removed", ())),
-        )
-
-
-def with_seat(seats: tuple[Seat, ...], index: int, seat: Seat) -> tuple[Seat, ...]:
-    """`seats` with `seat` in place of the one at `index`."""
-    return (*seats[:index], seat, *seats[index + 1 :])
-
-
-#: A table for games made without one (every person's seat given at creation).
-NO_TABLE = Table(None)
-
-
-@dataclass
-class StoredGame:
-    """A game as read from Redis: the engine's game plus what the service keeps beside it."""
-
-    id: str
-    version: int
-    # How many events the game has had: the `seq` of the latest one.
-    events: int
-    game: AnyGame
-    seats: tuple[Seat, ...]
-    host_token_hash: str
-    created: float
-    #: The creator chose the seed: anyone who knows it can deal every hand, so every view
-    #: says so (a practice table, not a fair game among people).
-    seeded: bool = False
-    table: Table = NO_TABLE
-    #: Whose think budget the game's bots and stand-in spend (`client_hash` of the address
-    #: that made it, with the rate limits on; None: nobody's, as for matches and tools).
-    payer: str | None = None
-    #: When the clock of the seat to act runs out (a Unix time), if a clock runs.
-    deadline: float | None = None
-    #: When each seat was last seen (a Unix time; 0 for never), as last read.
-    seen: tuple[float, ...] = ()
-
-    @property
-    def finished(self) -> bool:
-        return self.game.finished
-
-    @property
-    def waiting(self) -> bool:
-        """Whether the game still waits for people to take its open seats."""
-        return self.table.waiting
-
-    @property
-    def bot_to_move(self) -> int | None:
-        """The seat whose turn a bot must play now, if any: a bot's, or a person's the
-        stand-in plays for (away or left). None while the table waits, and while every
-        person of a game of people is away or has left: nobody is there to play for, so
-        the game waits for one of them to come back (or expires) rather than have its
-        bots and stand-ins play it out at the workers' cost."""
-        turn = self.game.turn
-        if turn is None or self.table.waiting:
-            return None
-        seat = self.seats[turn]
-        if seat.bot is None and not seat.stood_in:
-            return None
-        people = [s for s in self.seats if s.bot is None]
-        if people and all(s.stood_in for s in people):
-            return None
-        return turn
-
-    @property
-    def people(self) -> int:
-        """How many seats are people's (taken or open)."""
-        return sum(1 for seat in self.seats if seat.person)
-
-    @property
-    def clock_runs(self) -> bool:
-        """Whether people's turns are timed: a `turn_seconds` and two people or more."""
-        return self.game.rules.turn_seconds > 0 and self.people >= 2
-
-    def clock_due(self, now: float) -> float | None:
-        """When the turn of the seat to act runs out, if it is a person's timed turn."""
-        turn = self.game.turn
-        if turn is None or self.table.waiting or not self.clock_runs:
-            return None
-        if self.seats[turn].bot is not None or self.seats[turn].stood_in:
-            return None
-        return now + self.game.rules.turn_seconds
-
-    def seat_of_token(self, token: str) -> int | None:
-        """The seat this token opens, if any (every seat is compared, in constant time)."""
-        digest = hash_token(token)
-        found = None
-        for seat, info in enumerate(self.seats):
-            if info.token_hash is not None and hmac.compare_digest(digest, info.token_hash):
-                found = seat
-        return found
-
-    def reserved_seat_of(self, token: str) -> int | None:
-        """The open seat of a rematch kept for the holder of this (old) token, if any."""
-        digest = hash_token(token)
-        found = None
-        for seat, info in enumerate(self.seats):
-            if info.reserved is not None and hmac.compare_digest(digest, info.reserved):
-                found = seat
-        return found
-
-    def is_host_token(self, token: str) -> bool:
-        return token_matches(token, self.host_token_hash)
-
-
 #: What a game's `meta` field holds, parsed: its seats, the host token's hash, when it was
 #: made, whether its seed was chosen, its table and who pays for its bots' thinking.
 _Meta = tuple[tuple[Seat, ...], str, float, bool, Table, "str | None"]
@@ -542,37 +200,6 @@ def _meta_of(record: StoredGame) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class CreatedGame:
-    """A new game and its secrets, which exist in clear only in this object."""
-
-    record: StoredGame
-    host_token: str
-    # The token of each seat, None for bots.
-    seat_tokens: tuple[str | None, ...]
-
-
-@dataclass(frozen=True)
-class OwedTask:
-    """Work to register in the same write as a move: a hash made unless it exists (a bot
-    turn's task and its recipe) and a member of a sorted set at a score (when a watchdog
-    should look at it). So a move that hands a bot its turn cannot be written without the
-    record that the turn is owed, whatever happens right after the write."""
-
-    hash_key: str
-    fields: dict[str, str]
-    ttl: int
-    #: The task's key: its member in the due set (`core.keys.due_key`, chosen by the store).
-    member: str
-    score: float
-
-
-#: Makes the task a change owes (the bot runner's `owed_turn`), given the game's id, its new
-#: version and, when a person's clock runs, its deadline: with None, a bot (or a stand-in)
-#: must act at once; with a time, the stand-in acts then unless the person does first.
-OwedTaskMaker = Callable[[str, int, "float | None", "str | None"], "OwedTask | None"]
-
-
-@dataclass(frozen=True)
 class _Write:
     """A move's write: the apply script's keys and arguments, and what it stores."""
 
@@ -590,18 +217,10 @@ class _Write:
     seen: tuple[float, ...]
 
 
-@dataclass(frozen=True)
-class AppliedAction:
-    """The game after a move, and the events the move caused (with their `seq`)."""
-
-    record: StoredGame
-    events: list[dict[str, Any]]
-
-
 class GameStore:
     """Create, read, change and delete games in one Redis database or a Redis Cluster.
 
-    On a cluster every script's keys share the game's hash slot (`core.keys`), except a
+    On a cluster every script's keys share the game's hash slot (`core.store.keys`), except a
     move's rate-limit counts, which are keyed by the client's address: there they are
     taken in a round trip of their own before the move, where one Redis takes them in the
     move's own script. `wait_replicas`: a write returns only once that many replicas have
@@ -619,7 +238,7 @@ class GameStore:
     ) -> None:
         self.redis = client
         self.clustered = is_cluster(client)
-        #: Queue Redises, each listing its tasks apart (`core.keys.due_key`).
+        #: Queue Redises, each listing its tasks apart (`core.store.keys.due_key`).
         self.queue_groups = queue_groups
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = wait_timeout_ms
@@ -627,11 +246,11 @@ class GameStore:
         _STORES.add(self)
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
-        self._apply = client.register_script(_APPLY_LUA)
-        self._count_only = client.register_script(_COUNT_ONLY_LUA)
-        self._count_and_load = client.register_script(_COUNT_AND_LOAD_LUA)
-        self._count_and_apply = client.register_script(_COUNT_AND_APPLY_LUA)
-        self._touch = client.register_script(_TOUCH_LUA)
+        self._apply = client.register_script(APPLY_LUA)
+        self._count_only = client.register_script(COUNT_ONLY_LUA)
+        self._count_and_load = client.register_script(COUNT_AND_LOAD_LUA)
+        self._count_and_apply = client.register_script(COUNT_AND_APPLY_LUA)
+        self._touch = client.register_script(TOUCH_LUA)
         # game id -> (stored bytes, what they parse to, version, events, deadline).
         self._states: dict[str, tuple[bytes, AnyGame, int, int, float | None]] = {}
         self._metas: dict[str, tuple[bytes, _Meta]] = {}
@@ -1176,16 +795,11 @@ class GameStore:
         if stand_in:
             events[0] = {**events[0], "by": "stand_in"}
         if person.bot is None:
-            changed = person
-            if stand_in and not person.stood_in:
-                misses = person.misses + 1
-                changed = replace(person, misses=misses, away=misses >= AWAY_AFTER_MISSES)
-                if changed.away:
-                    events.append({"type": "seat_away", "seat": seat})
-            elif not stand_in and (person.misses or person.away):
-                changed = replace(person, misses=0, away=False)
-                if person.away:
-                    events.append({"type": "seat_back", "seat": seat})
+            changed = person.after_turn(stand_in)
+            if changed.away and not person.away:
+                events.append({"type": "seat_away", "seat": seat})
+            elif person.away and not changed.away:
+                events.append({"type": "seat_back", "seat": seat})
             if changed is not person:
                 seats = with_seat(seats, seat, changed)
         return self._change(

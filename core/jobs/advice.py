@@ -1,6 +1,6 @@
 """AI on demand: a hint for a seat of a stored game, or a move for a position a front end
 keeps itself (of any game: its `game` names it), queued on `pocha-high` once
-`core.admission` lets it in, thought with the analysis on, never retried nor owed; and the
+`core.jobs.admission` lets it in, thought with the analysis on, never retried nor owed; and the
 report of such a job for `GET /api/v1/jobs/{id}`, whose random id only the asker is given.
 """
 
@@ -21,12 +21,9 @@ from rq.job import Job
 
 from ai.bot import Budget
 from ai.registry import bot_kind, decide_in, levels_of
-from core.admission import UNBOUNDED, Admission, left_queue
-from core.bot_metrics import record_decision
-from core.bots import bot_seed
 from core.errors import GameNotFound
-from core.logs import job_meta
-from core.queues import (
+from core.jobs.admission import UNBOUNDED, Admission, left_queue
+from core.jobs.queues import (
     HIGH,
     SERIALIZER,
     Timing,
@@ -35,7 +32,10 @@ from core.queues import (
     queue,
     thinking_seconds,
 )
-from core.turns import store_for
+from core.logs import job_meta
+from core.play.bot_metrics import record_decision
+from core.play.bots import bot_seed
+from core.play.turns import store_for
 from engine.errors import InvalidStateError
 from engine.i18n import _
 from engine.registry import DEFAULT_GAME, kind_of
@@ -161,7 +161,7 @@ def ask_move(
 
 def job_taken(connection: redis.Redis, job: Job) -> None:
     """A worker has taken `job` off its queue: if it is a hint or an AI move, its thinking no
-    longer waits (`core.admission`)."""
+    longer waits (`core.jobs.admission`)."""
     if job.meta.get("kind") in KINDS:
         left_queue(connection, job.id)
 

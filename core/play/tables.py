@@ -10,7 +10,7 @@ when the last open seat is taken, or earlier when the host starts it with bots i
 seats left open.
 
 In play, a person who walks away is covered by the table's stand-in bot: their clock runs
-out (`core.turns.run_out_clock`), the stand-in plays that turn, and after
+out (`core.play.turns.run_out_clock`), the stand-in plays that turn, and after
 `store.AWAY_AFTER_MISSES` such turns in a row the seat is `away` and the stand-in plays its
 turns at once, until the person moves again or comes back (`come_back`). A person who
 leaves gives the seat to the stand-in for the rest of the game. Each of these is an event
@@ -54,7 +54,7 @@ from core.errors import (
     Unauthorized,
     WrongState,
 )
-from core.store import (
+from core.store.records import (
     NO_TABLE,
     AppliedAction,
     CreatedGame,
@@ -68,7 +68,7 @@ from engine.i18n import _
 from engine.registry import kind_of
 
 if TYPE_CHECKING:
-    from core.games import GameService
+    from core.play.games import GameService
 
 #: The letters of table codes: digits and capitals without 0, 1, I and O (32 of them).
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -455,7 +455,7 @@ class TableService:
             s = record.seats[seat]
             if s.left:
                 raise WrongState(_("You left this game: the stand-in plays your seat to the end."))
-            seats = with_seat(record.seats, seat, replace(s, away=False, misses=0))
+            seats = with_seat(record.seats, seat, s.back())
             events = [{"type": "seat_back", "seat": seat}] if s.away else []
             return seats, record.table, events, seat
 

@@ -25,12 +25,13 @@ from typing import Protocol
 import redis
 
 from ai.registry import decide_in, levels_of
-from core.admission import ThinkPurse
-from core.bot_metrics import record_decision
 from core.errors import Conflict, GameNotFound, StaleVersion
-from core.redises import Connections, redises_of
-from core.store import GameStore, OwedTask, OwedTaskMaker, StoredGame
-from core.tasks import owed_work, schedule_turn
+from core.jobs.admission import ThinkPurse
+from core.jobs.tasks import owed_work, schedule_turn
+from core.play.bot_metrics import record_decision
+from core.store.records import OwedTask, OwedTaskMaker, StoredGame
+from core.store.redises import Connections, redises_of
+from core.store.store import GameStore
 from engine.errors import GameError
 from engine.protocols import Action
 from engine.registry import kind_of

@@ -1,0 +1,4 @@
+"""The store: games, tables and owed tasks in Redis, and the only code that reads or writes
+them (`store`), with their record types (`records`), Lua scripts (`scripts`), key names
+(`keys`) and connections (`redises`). It imports nothing of play or jobs.
+"""
