@@ -31,7 +31,7 @@ from engine.pocha.game import Game
 from engine.pocha.legality import explain_illegal
 from engine.pocha.rules import Rules
 from tests.clients.conftest import LiveService
-from tests.waiting import LONG_MS
+from tests.waiting import LONG, LONG_MS, scaled
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
@@ -171,7 +171,7 @@ def play_to_the_end(tab: Tab, *, hint: bool = False, reload_after: int | None = 
     """Click the first legal bid or playable card whenever it is our turn; moves made."""
     page = tab.page
     moves = 0
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + scaled(LONG)
     while time.monotonic() < deadline:
         page.wait_for_selector(MY_MOVE, timeout=LONG_MS)
         if page.query_selector(".final"):

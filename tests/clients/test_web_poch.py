@@ -33,7 +33,7 @@ from tests.clients.test_web_browser import (  # noqa: F401 (fixtures, used by na
     open_seat,
     phone,
 )
-from tests.waiting import LONG_MS
+from tests.waiting import LONG_MS, scaled
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
@@ -99,7 +99,7 @@ def play_poch_to_the_end(
     page = tab.page
     rng = random.Random(seed)
     done: list[str] = []
-    deadline = time.monotonic() + minutes * 60
+    deadline = time.monotonic() + scaled(minutes * 60)
     while time.monotonic() < deadline:
         try:
             page.wait_for_selector(MY_DECISION, timeout=LONG_MS)

@@ -15,7 +15,6 @@ import contextlib
 import json
 import os
 import subprocess
-import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -107,17 +106,18 @@ def people(browser: Any) -> Iterator[tuple[Person, Person]]:
     bea.context.close()
 
 
-def play(people: list[Person], until: Any, seconds: float = 180) -> None:
+def play(people: list[Person], until: Any, seconds: float = LONG) -> None:
     """Each person makes their moves as the page offers them, until `until()` holds."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+
+    def there() -> bool:
         if until():
-            return
+            return True
         for person in people:
             if not person.finished():
                 person.move()
-        time.sleep(0.05)
-    raise AssertionError("the game did not get there in time")
+        return False
+
+    wait_until(there, seconds, "the game to get there")
 
 
 def open_table(

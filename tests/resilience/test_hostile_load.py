@@ -167,6 +167,8 @@ class Slowloris:
         self.addresses = [_address(block, i) for i in range(count)]
         self.socks: list[socket.socket | None] = [None] * count
         self.reopened = 0
+        #: Rounds of header lines sent to every socket.
+        self.rounds = 0
         self._stop = threading.Event()
         for i in range(count):
             self._open(i)
@@ -198,6 +200,7 @@ class Slowloris:
                     self.reopened += 1
                     with contextlib.suppress(OSError):
                         self._open(i)
+            self.rounds += 1
 
     def held(self) -> int:
         return sum(1 for sock in self.socks if sock is not None and sock.fileno() >= 0)
@@ -245,7 +248,7 @@ def test_slowloris_sockets_do_not_stop_other_requests(redis_url: str, processes:
     port = processes.api(redis_url)
     lorises = Slowloris(port, 6, 100)
     try:
-        time.sleep(1)  # every socket accepted, each head half sent
+        wait_until(lambda: lorises.rounds > 0, LONG, "every socket's head half sent")
         assert lorises.held() == 100
         assert call(port, "GET", "/healthz", timeout=PATIENCE).status == 200
         table = create(port, [None] * 3, [1, 2], seed=12)
