@@ -17,6 +17,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.contract import Contract
+from tests.live import live_service, pytest_runtest_makereport  # noqa: F401 (found by name)
 from tests.redis_server import fresh_cluster_url, fresh_db_url, private_cluster, private_redis
 from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer

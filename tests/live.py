@@ -1,10 +1,10 @@
-"""Fixtures of the client tests: the real service over real HTTP, as `pocha serve` runs it.
+"""The real service over real HTTP, as `pocha serve` runs it, for the tests of what only
+knows it by its URL (the clients, the web page, the docs' snippets): the `live_service`
+fixture, registered by tests/conftest.py for every test.
 
 One gunicorn (the shipped config, one process) and one `pocha worker` subprocess share a
-logical DB of the session's private Redis, for the whole session: the clients under test
-(Python, terminal, browser) know the service only by its URL, as they would in production,
-and bots think on the worker, as they do under `pocha serve`. The browser tests that check a
-page at a laptop's and a phone's size share `Screen` and the `size` and `screens` fixtures.
+logical DB of the session's private Redis, for the whole session, and bots think on the
+worker, as they do under `pocha serve`. A test that fails shows the ends of their logs.
 """
 
 from __future__ import annotations
@@ -31,10 +31,6 @@ POCHA = Path(sys.executable).with_name("pocha")
 #: The clients' own logical DB on the session's Redis (the `redis_url` fixture uses DB 1
 #: and flushes it per test; the service here lives for the session).
 CLIENTS_DB = 5
-
-#: The two sizes a page is checked at: a laptop's, and a phone's (with touch).
-SIZES = [{"width": 1280, "height": 800}, {"width": 390, "height": 844}]
-
 
 @dataclass(frozen=True)
 class LiveService:
@@ -137,41 +133,3 @@ def live_service(
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
-
-
-class Screen:
-    """A tab at one size (a phone's with touch), its console errors collected."""
-
-    def __init__(self, chromium: Any, size: dict[str, int], lang: str) -> None:
-        self.touch = size["width"] < 500
-        self.size = size
-        self.context = chromium.new_context(
-            viewport=size, has_touch=self.touch, is_mobile=self.touch, locale=lang
-        )
-        self.context.add_init_script(f"localStorage.setItem('pocha.lang', '{lang}')")
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-
-    def press_on(self, selector: str) -> None:
-        """A finger's tap on a phone, a mouse's click elsewhere."""
-        if self.touch:
-            self.page.tap(selector)
-        else:
-            self.page.click(selector)
-
-
-@pytest.fixture(params=SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
-def size(request: pytest.FixtureRequest) -> dict[str, int]:
-    return request.param  # type: ignore[no-any-return]
-
-
-@pytest.fixture
-def screens(browser: Any) -> Iterator[list[Screen]]:
-    """The screens a test opens (it appends them), closed after it; `browser` is the test
-    module's own (tests.clients.test_web_browser's)."""
-    opened: list[Screen] = []
-    yield opened
-    for screen in opened:
-        screen.context.close()

@@ -29,7 +29,7 @@ from engine.errors import IllegalActionError
 from engine.pocha.actions import action_from_wire
 from engine.pocha.game import Game
 from engine.pocha.rules import Rules
-from tests.clients.conftest import POCHA, LiveService
+from tests.live import POCHA, LiveService
 from tests.waiting import LONG, scaled
 from tools.embedded_redis import free_port
 

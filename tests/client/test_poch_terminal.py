@@ -1,11 +1,11 @@
 """`pocha play --game poch` in a real terminal (a pty) against the real service (a live
-gunicorn, Redis and a worker, as tests/clients/test_terminal.py has them): a short game of
+gunicorn, Redis and a worker, as tests/client/test_terminal.py has them): a short game of
 Poch against two bots played to the end by answering its prompts as a person would (a bad
 bet and a hint on the way), its end checked against the game the API holds; and a Poch
 table made in one terminal (`--open 1`) and joined from another (`--join CODE`, which finds
 the game from the table), both playing it to the end; a seat whose clock runs out until
 it is away, and comes back; options and levels of the wrong game refused. What the
-terminal says line by line, without a service: tests/clients/test_poch_terminal_lines.py."""
+terminal says line by line, without a service: tests/client/test_poch_terminal_lines.py."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from click.testing import CliRunner
 
 from cli.main import pocha
 from client.api import ApiError, PochaClient
-from tests.clients.conftest import POCHA, LiveService
-from tests.clients.test_terminal import Terminal
+from tests.client.test_terminal import Terminal
+from tests.live import POCHA, LiveService
 from tests.waiting import LONG, scaled
 
 PROMPT = re.compile(

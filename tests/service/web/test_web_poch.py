@@ -20,8 +20,8 @@ from client.api import PochaClient
 from engine.poch.game import Game
 from engine.poch.observation import observe
 from engine.poch.rules import MAX_PLAYERS, MIN_PLAYERS, PLATES, Rules
-from tests.clients.conftest import LiveService
-from tests.clients.test_web_browser import (  # noqa: F401 (fixtures, used by name)
+from tests.live import LiveService
+from tests.service.web.test_web_browser import (  # noqa: F401 (fixtures, used by name)
     DESKTOP,
     LAPTOP,
     MISFITS,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from service import create_app
 
-STATIC = Path(__file__).resolve().parents[2] / "service" / "static"
+STATIC = Path(__file__).resolve().parents[3] / "service" / "static"
 # A module's static imports (`from "./x.js"`) and its imports on demand (`import("./x.js")`).
 IMPORT = re.compile(r"""(?:from\s+|import\(\s*)["'](\./[\w.-]+)["']""")
 # The one absolute URL allowed: the SVG namespace, which is a name, not a download.

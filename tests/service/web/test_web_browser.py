@@ -30,7 +30,7 @@ from engine.pocha.cards import card_code, cards_list
 from engine.pocha.game import Game
 from engine.pocha.legality import explain_illegal
 from engine.pocha.rules import Rules
-from tests.clients.conftest import LiveService
+from tests.live import LiveService
 from tests.waiting import LONG, LONG_MS, scaled
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -52,7 +52,7 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 DESKTOP = {"width": 1280, "height": 900}
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}

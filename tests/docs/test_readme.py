@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.conftest import LiveService
-from tests.clients.test_terminal import PROMPT, TABLE, Terminal
+from tests.client.test_terminal import PROMPT, TABLE, Terminal
+from tests.live import LiveService
 from tests.waiting import LONG, scaled
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from client.api import OPEN, ApiError, PochaClient
-from tests.clients.conftest import LiveService
+from tests.live import LiveService
 from tests.waiting import LONG, scaled, wait_until
 
 SHORT = {"schedule": [1, 2]}

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.clients.conftest import LiveService
+from tests.live import LiveService
 from tests.waiting import LONG_MS, scaled
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")

@@ -4,7 +4,7 @@ the observation with `format`, `seat`, `hand` and `legal_actions` moved into `yo
 the envelope), so these tests check the terminal against the engine's own events and legal
 actions. Whole games are played through `PochTerminalGame.run` with scripted answers (bad
 ones among them); then the board, the narration and the checks on what you type, line by
-line. The same client against the real service: tests/clients/test_poch_terminal.py."""
+line. The same client against the real service: tests/client/test_poch_terminal.py."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import re
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # A document named in text: a path of word characters, dots, slashes and dashes, ending .md.
 REFERENCE = re.compile(r"[\w./-]*\w\.md\b")

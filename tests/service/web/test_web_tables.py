@@ -23,8 +23,8 @@ import pytest
 
 from client.api import ApiError, PochaClient
 from core.network import network_address
-from tests.clients.conftest import LiveService
-from tests.clients.test_web_browser import (
+from tests.live import LiveService
+from tests.service.web.test_web_browser import (
     ARTIFACTS,
     CHROMIUM,
     DESKTOP,

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from engine.poch.rules import PLATES
-from tests.clients.conftest import SIZES, LiveService, Screen
-from tests.clients.test_web_browser import ARTIFACTS, browser  # noqa: F401 (a fixture)
+from tests.live import LiveService
+from tests.service.web.conftest import SIZES, Screen
+from tests.service.web.test_web_browser import ARTIFACTS, browser  # noqa: F401 (a fixture)
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 

@@ -17,9 +17,10 @@ import pytest
 from engine.poch.actions import BET_BASE
 from engine.poch.game import Game
 from engine.poch.rules import Rules
-from tests.clients.conftest import LiveService, Screen
-from tests.clients.test_web_browser import ARTIFACTS, browser  # noqa: F401 (a fixture)
-from tests.clients.test_web_poch import LOAD_POCH, seat_view
+from tests.live import LiveService
+from tests.service.web.conftest import Screen
+from tests.service.web.test_web_browser import ARTIFACTS, browser  # noqa: F401 (a fixture)
+from tests.service.web.test_web_poch import LOAD_POCH, seat_view
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 

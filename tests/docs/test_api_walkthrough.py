@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.conftest import LiveService
+from tests.live import LiveService
 
 API_DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from client.api import ApiError, PochaClient
-from tests.clients.conftest import LiveService
+from tests.live import LiveService
 from tests.waiting import LONG, scaled
 
 BOTS = [{"name": "Bot 1", "bot": "random"}, {"name": "Bot 2", "bot": "heuristic"}]

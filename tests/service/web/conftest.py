@@ -1,0 +1,52 @@
+"""Fixtures of the web page's browser tests: a page checked at a laptop's and a phone's size
+shares `Screen` and the `size` and `screens` fixtures; the service is `live_service`
+(tests/live.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+#: The two sizes a page is checked at: a laptop's, and a phone's (with touch).
+SIZES = [{"width": 1280, "height": 800}, {"width": 390, "height": 844}]
+
+
+class Screen:
+    """A tab at one size (a phone's with touch), its console errors collected."""
+
+    def __init__(self, chromium: Any, size: dict[str, int], lang: str) -> None:
+        self.touch = size["width"] < 500
+        self.size = size
+        self.context = chromium.new_context(
+            viewport=size, has_touch=self.touch, is_mobile=self.touch, locale=lang
+        )
+        self.context.add_init_script(f"localStorage.setItem('pocha.lang', '{lang}')")
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+
+    def press_on(self, selector: str) -> None:
+        """A finger's tap on a phone, a mouse's click elsewhere."""
+        if self.touch:
+            self.page.tap(selector)
+        else:
+            self.page.click(selector)
+
+
+@pytest.fixture(params=SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+def size(request: pytest.FixtureRequest) -> dict[str, int]:
+    return request.param  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def screens(browser: Any) -> Iterator[list[Screen]]:
+    """The screens a test opens (it appends them), closed after it; `browser` is the test
+    module's own (tests.service.web.test_web_browser's)."""
+    opened: list[Screen] = []
+    yield opened
+    for screen in opened:
+        screen.context.close()
