@@ -3,11 +3,11 @@ move bodies, with the games on a Redis Cluster: every move's script, a table's s
 lobby, the change notices, and the rate limits' counters (flask-limiter's on the cluster,
 the moves' own keyed by the client's address)."""
 
-from tests.service.test_service_bots import *  # noqa: F403
+from tests.core.play.test_bots import *  # noqa: F403
+from tests.core.play.test_tables import *  # noqa: F403
+from tests.core.store.test_races import *  # noqa: F403
 from tests.service.test_service_errors import *  # noqa: F403
 from tests.service.test_service_events import *  # noqa: F403
 from tests.service.test_service_games import *  # noqa: F403
 from tests.service.test_service_move_body import *  # noqa: F403
-from tests.service.test_service_races import *  # noqa: F403
 from tests.service.test_service_ratelimits import *  # noqa: F403
-from tests.service.test_tables import *  # noqa: F403
