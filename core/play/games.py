@@ -25,7 +25,14 @@ from core.errors import (
 )
 from core.jobs.queues import thinking_seconds
 from core.play.bots import BotRunner
-from core.play.tables import DEFAULT_STAND_IN, LOBBY_AWAY_SECONDS, TableService, seat_info, table_of
+from core.play.tables import (
+    DEFAULT_STAND_IN,
+    LOBBY_AWAY_SECONDS,
+    TableService,
+    seat_for,
+    seat_info,
+    table_of,
+)
 from core.store.records import (
     NO_TABLE,
     AppliedAction,
@@ -74,7 +81,7 @@ class GameService:
         self.store = store
         self.bots = bots
         # The tables' side (joining, starting, coming and going, rematch).
-        self.tables = TableService(self, lobby_away_seconds)
+        self.tables = TableService(store, bots, lobby_away_seconds)
 
     # -- create ---------------------------------------------------------------------------
 
@@ -193,23 +200,8 @@ class GameService:
 
     # -- who is asking ----------------------------------------------------------------------
 
-    def seat_for(self, record: StoredGame, token: str | None, *, required: bool) -> int | None:
-        """The seat a bearer token opens; None for no token (a spectator) unless
-        `required`. A token that opens nothing is refused, never silently downgraded."""
-        if token is None:
-            if required:
-                raise Unauthorized(_("Send your seat's token: Authorization: Bearer <token>."))
-            return None
-        seat = record.seat_of_token(token)
-        if seat is None:
-            if record.is_host_token(token):
-                if required:
-                    raise Forbidden(
-                        _("The host token cannot bid or play: use the token of your seat.")
-                    )
-                return None
-            raise Unauthorized(_("This token does not belong to a seat of this game."))
-        return seat
+    #: The seat a bearer token opens (`core.play.tables.seat_for`).
+    seat_for = staticmethod(seat_for)
 
     # -- views ------------------------------------------------------------------------------
 

@@ -36,7 +36,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ai.registry import BOT_KINDS, levels_of
 from core.errors import (
@@ -54,6 +54,7 @@ from core.errors import (
     Unauthorized,
     WrongState,
 )
+from core.play.bots import BotRunner
 from core.store.records import (
     NO_TABLE,
     AppliedAction,
@@ -64,11 +65,9 @@ from core.store.records import (
     hash_token,
     with_seat,
 )
+from core.store.store import GameStore
 from engine.i18n import _
 from engine.registry import kind_of
-
-if TYPE_CHECKING:
-    from core.play.games import GameService
 
 #: The letters of table codes: digits and capitals without 0, 1, I and O (32 of them).
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -102,6 +101,23 @@ DEFAULT_STAND_IN = "medium"
 CHURN_EVENTS = frozenset({"seat_taken", "seat_opened"})
 #: Seat changes a table allows per seat, in all, before it refuses more.
 CHANGES_PER_SEAT = 8
+
+
+def seat_for(record: StoredGame, token: str | None, *, required: bool) -> int | None:
+    """The seat a bearer token opens; None for no token (a spectator) unless
+    `required`. A token that opens nothing is refused, never silently downgraded."""
+    if token is None:
+        if required:
+            raise Unauthorized(_("Send your seat's token: Authorization: Bearer <token>."))
+        return None
+    seat = record.seat_of_token(token)
+    if seat is None:
+        if record.is_host_token(token):
+            if required:
+                raise Forbidden(_("The host token cannot bid or play: use the token of your seat."))
+            return None
+        raise Unauthorized(_("This token does not belong to a seat of this game."))
+    return seat
 
 
 def max_changes(record: StoredGame) -> int:
@@ -194,9 +210,11 @@ class TableService:
     #: Tries of one change when other changes keep landing first.
     TRIES = 12
 
-    def __init__(self, games: GameService, lobby_away_seconds: float = LOBBY_AWAY_SECONDS) -> None:
-        self.games = games
-        self.store = games.store
+    def __init__(
+        self, store: GameStore, bots: BotRunner, lobby_away_seconds: float = LOBBY_AWAY_SECONDS
+    ) -> None:
+        self.store = store
+        self.bots = bots
         self.lobby_away_seconds = lobby_away_seconds
         self._lobby: tuple[float, list[dict[str, Any]]] = (0.0, [])
         # The lobby as last rendered for the wire, beside the entries it was rendered from.
@@ -347,7 +365,7 @@ class TableService:
                 table = replace(table, changes=table.changes + churn)
             try:
                 applied = self.store.change_table(
-                    record, seats, table, events, owed_task=self.games.bots.owed_turn,
+                    record, seats, table, events, owed_task=self.bots.owed_turn,
                     keep_clock=keep_clock,
                 )  # fmt: skip
             except Conflict:
@@ -359,8 +377,8 @@ class TableService:
     def _handed_on(self, applied: AppliedAction) -> StoredGame:
         record = applied.record
         if record.bot_to_move is not None:
-            self.games.bots.game_changed(record.id, record.version, record.payer)
-            if self.games.bots.plays_inline:
+            self.bots.game_changed(record.id, record.version, record.payer)
+            if self.bots.plays_inline:
                 record = self.store.load(record.id, history=False)
         return record
 
@@ -434,7 +452,7 @@ class TableService:
     # -- a person's comings and goings --------------------------------------------------------
 
     def _own_seat(self, record: StoredGame, token: str | None, seat: int) -> None:
-        found = self.games.seat_for(record, token, required=True)
+        found = seat_for(record, token, required=True)
         if found != seat:
             raise Forbidden(_("This token is not the token of that seat."))
 
@@ -496,7 +514,7 @@ class TableService:
         table: the game, their seat, their new token and, for whoever made the table, the
         host token (None for the others)."""
         record = self.store.load(game_id, history=False)
-        seat = self.games.seat_for(record, token, required=True)
+        seat = seat_for(record, token, required=True)
         assert seat is not None and token is not None
         if not record.finished:
             raise WrongState(_("The game is not over: a rematch follows a finished game."))
@@ -548,7 +566,7 @@ class TableService:
         ]
         rules = record.game.rules
         table = Table(None, listed=False, waiting=True, stand_in=record.table.stand_in)
-        owed = self.games.bots.owed_turn
+        owed = self.bots.owed_turn
 
         def make(t: Table) -> CreatedGame:
             return self.store.create(
