@@ -21,6 +21,7 @@ from tests.clients.conftest import LiveService
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "client"
+DOCS = ROOT / "docs" / "clients.md"
 
 
 def test_the_models_are_what_the_generator_makes_of_the_document() -> None:
@@ -89,6 +90,15 @@ def test_a_phase_types_legal_as_its_own_and_no_other(tmp_path: Path) -> None:
     refused = {int(n) for n in errors}
     marked = {n for n, line in enumerate(WRONG_TYPES.splitlines(), 1) if line.endswith("# refused")}
     assert refused == marked, checked.stdout
+
+
+def test_the_docs_example_is_clean_under_mypy_strict(tmp_path: Path) -> None:
+    typed = DOCS.read_text().split("## Typed clients", 1)[1]
+    (example,) = re.findall(r"```python\n(.*?)```", typed, flags=re.S)
+    source = tmp_path / "docs_example.py"
+    source.write_text(example)
+    checked = _mypy_strict(tmp_path, str(source))
+    assert checked.returncode == 0, checked.stdout
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,9 @@ DOCUMENT = CLIENT.parents[1] / "openapi" / "openapi.json"
 #: The oldest node the pinned tools run on (@redocly/openapi-core, under openapi-typescript).
 NODE_AT_LEAST = (18, 17)
 #: The client's own code: everything under src/ but the generated types.
-OWN_CODE = ("client.ts", "play.ts")
+OWN_CODE = ("client.ts", "play.ts", "example.ts")
+#: The page that shows src/example.ts, in its one ```ts block.
+DOCS = CLIENT.parents[1] / "docs" / "clients.md"
 #: A whole game is a few dozen moves; bots think on the worker meanwhile.
 GAME_SECONDS = 600
 QUIET = {**os.environ, "NO_UPDATE_NOTIFIER": "1", "npm_config_fund": "false"}
@@ -113,6 +115,12 @@ def test_the_forbidden_forms_are_found_where_they_are() -> None:
     assert all(re.search(p, _code(sample)) for p in FORBIDDEN.values())
     harmless = _code('x !== y; // as any\n"typeof is"')
     assert not any(re.search(p, harmless) for p in FORBIDDEN.values())
+
+
+def test_the_docs_show_the_example_as_it_compiles() -> None:
+    # src/example.ts is compiled with the rest (test below), so the page's copy compiles too.
+    shown = re.findall(r"```ts\n(.*?)```", DOCS.read_text(), flags=re.S)
+    assert shown == [(CLIENT / "src" / "example.ts").read_text()]
 
 
 @pytest.fixture(scope="module")
