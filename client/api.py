@@ -37,8 +37,36 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
-#: Any JSON object the API returns: a view, a created game, an event, a job, a match...
+from client.models import (
+    CreatedGame,
+    Event,
+    GameRecord,
+    GameView,
+    History,
+    Job,
+    LobbyTable,
+    Match,
+    PochEvent,
+    PochGameRecord,
+    PochGameView,
+    PochHistory,
+    RuleBook,
+    SeatTaken,
+)
+
+#: Any JSON object: a body sent, or an error's.
 JSON = dict[str, Any]
+#: Any JSON object the API answers with, read only: every typed answer below is one.
+Data = Mapping[str, Any]
+#: Either game's view (every view and move answers with one): tell it apart by `game`,
+#: then by `phase`; then `you["legal"]` has that phase's type.
+View = GameView | PochGameView
+#: One event of either game.
+AnyEvent = Event | PochEvent
+#: Either game's score sheet.
+ScoreSheet = History | PochHistory
+#: One record of a match's game, of either game.
+Record = GameRecord | PochGameRecord
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 
@@ -69,7 +97,7 @@ class ApiError(Exception):
 class JobFailed(Exception):
     """A hint or AI move the worker could not give; `job` is the job's report."""
 
-    def __init__(self, job: JSON) -> None:
+    def __init__(self, job: Job) -> None:
         self.job = job
         super().__init__(job.get("error") or "the job failed")
 
@@ -125,7 +153,7 @@ class PochaClient:
         listed: bool | None = None,
         stand_in_level: str | None = None,
         game: str | None = None,
-    ) -> JSON:
+    ) -> CreatedGame:
         """A new game; `players` in playing order, each `{"name", "bot"?}`, just a name
         (a person), or `OPEN` (`{"open": true}`: a seat for someone to take at the table).
         The answer has the game's `id`, the `host_token` and each person's seat `token`,
@@ -146,35 +174,45 @@ class PochaClient:
             body["listed"] = listed
         if stand_in_level is not None:
             body["stand_in_level"] = stand_in_level
-        return self._json("POST", "/api/v1/games", body)
+        answer: CreatedGame = self._json("POST", "/api/v1/games", body)
+        return answer
 
-    def view(self, game_id: str) -> JSON:
+    def view(self, game_id: str) -> View:
         """The game as this client's seat sees it (with `you`), or as a spectator."""
-        return self._json("GET", f"/api/v1/games/{_q(game_id)}")
+        answer: View = self._json("GET", f"/api/v1/games/{_q(game_id)}")
+        return answer
 
-    def bid(self, game_id: str, bid: int, *, version: int | None = None) -> JSON:
+    def bid(self, game_id: str, bid: int, *, version: int | None = None) -> View:
         """Bid on this seat's turn; its new view. With `version`, refused (412
         `stale_version`) if the game has moved on since the view it was decided on."""
-        return self._json("POST", f"/api/v1/games/{_q(game_id)}/bids", {"bid": bid}, version)
+        path = f"/api/v1/games/{_q(game_id)}/bids"
+        answer: View = self._json("POST", path, {"bid": bid}, version)
+        return answer
 
-    def play(self, game_id: str, card: str, *, version: int | None = None) -> JSON:
+    def play(self, game_id: str, card: str, *, version: int | None = None) -> View:
         """Play a card (a code such as "O1") on this seat's turn; its new view. In Poch, the
         card (a 7 or an ace, such as "C7" or "HA") that starts the shedding."""
-        return self._json("POST", f"/api/v1/games/{_q(game_id)}/plays", {"card": card}, version)
+        path = f"/api/v1/games/{_q(game_id)}/plays"
+        answer: View = self._json("POST", path, {"card": card}, version)
+        return answer
 
-    def bet(self, game_id: str, bet: int | str, *, version: int | None = None) -> JSON:
+    def bet(self, game_id: str, bet: int | str, *, version: int | None = None) -> View:
         """Poch's betting round, on this seat's turn: "pass", "hold" (pay the highest amount
         so far) or an amount (a bet, or a raise to that amount); the seat's new view."""
         if isinstance(bet, bool) or not isinstance(bet, int | str):
             raise TypeError('a bet is "pass", "hold" or an amount (int)')
-        return self._json("POST", f"/api/v1/games/{_q(game_id)}/bets", {"bet": bet}, version)
+        path = f"/api/v1/games/{_q(game_id)}/bets"
+        answer: View = self._json("POST", path, {"bet": bet}, version)
+        return answer
 
-    def choose_suit(self, game_id: str, suit: str, *, version: int | None = None) -> JSON:
+    def choose_suit(self, game_id: str, suit: str, *, version: int | None = None) -> View:
         """Poch's shedding, when this seat played a suit's last card: the next suit to shed
         ("C", "S", "H" or "D", one not played yet); the seat's new view."""
-        return self._json("POST", f"/api/v1/games/{_q(game_id)}/suits", {"suit": suit}, version)
+        path = f"/api/v1/games/{_q(game_id)}/suits"
+        answer: View = self._json("POST", path, {"suit": suit}, version)
+        return answer
 
-    def poch_act(self, game_id: str, action: int | str, *, version: int | None = None) -> JSON:
+    def poch_act(self, game_id: str, action: int | str, *, version: int | None = None) -> View:
         """Any entry of a Poch view's `you.legal`, as it is: "pass", "hold" or an amount
         (a bet), a suit letter (the next suit), or a card code (the start card)."""
         if isinstance(action, bool):
@@ -185,7 +223,7 @@ class PochaClient:
             return self.choose_suit(game_id, action, version=version)
         return self.play(game_id, action, version=version)
 
-    def act(self, game_id: str, action: int | str, *, version: int | None = None) -> JSON:
+    def act(self, game_id: str, action: int | str, *, version: int | None = None) -> View:
         """Bid (an int) or play (a card code): an entry of `you.legal` as it is."""
         if isinstance(action, bool):
             raise TypeError("an action is a bid (int) or a card code (str)")
@@ -193,13 +231,13 @@ class PochaClient:
             return self.bid(game_id, action, version=version)
         return self.play(game_id, action, version=version)
 
-    def events(self, game_id: str, after: int = 0) -> list[JSON]:
+    def events(self, game_id: str, after: int = 0) -> list[AnyEvent]:
         """Every event with `seq` greater than `after`, in order."""
         path = f"/api/v1/games/{_q(game_id)}/events?{urlencode({'after': after})}"
-        events: list[JSON] = json.loads(self._request("GET", path)[1])
+        events: list[AnyEvent] = json.loads(self._request("GET", path)[1])
         return events
 
-    def follow(self, game_id: str, after: int = 0, timeout: float = 70.0) -> Iterator[JSON]:
+    def follow(self, game_id: str, after: int = 0, timeout: float = 70.0) -> Iterator[AnyEvent]:
         """The events after `after` as they happen (Server-Sent Events), until the game is
         over or the server ends the stream (about a minute); call again with the last `seq`
         to go on. `timeout` bounds the wait for any one line (keepalives come every 15 s)."""
@@ -225,64 +263,74 @@ class PochaClient:
         finally:
             connection.close()
 
-    def history(self, game_id: str) -> JSON:
+    def history(self, game_id: str) -> ScoreSheet:
         """The score sheet: every finished hand as dealt, bid, won and scored, and totals."""
-        return self._json("GET", f"/api/v1/games/{_q(game_id)}/history")
+        answer: ScoreSheet = self._json("GET", f"/api/v1/games/{_q(game_id)}/history")
+        return answer
 
     def delete(self, game_id: str) -> None:
         """Delete the game (this client must hold the host token)."""
         self._request("DELETE", f"/api/v1/games/{_q(game_id)}")
 
-    def rules(self) -> JSON:
+    def rules(self) -> RuleBook:
         """Every rule option with its default, and the bot levels."""
-        return self._json("GET", "/api/v1/rules")
+        answer: RuleBook = self._json("GET", "/api/v1/rules")
+        return answer
 
     # -- tables ----------------------------------------------------------------------------
 
-    def lobby(self) -> list[JSON]:
+    def lobby(self) -> list[LobbyTable]:
         """The listed tables still waiting for people, newest first: their code, seats,
         names and rules (never a token)."""
         # (`?listed=true`, the only value allowed, is the default: nothing to send.)
-        return self._json_list("GET", "/api/v1/tables")
+        answer: list[LobbyTable] = self._json_list("GET", "/api/v1/tables")
+        return answer
 
-    def table(self, code: str) -> JSON:
+    def table(self, code: str) -> LobbyTable:
         """The table a code finds (listed or not), as the lobby shows it; `ApiError` 404
         `table_not_found` otherwise. The code in any case, with or without its dash."""
-        return self._json("GET", f"/api/v1/tables/{_q(code)}")
+        answer: LobbyTable = self._json("GET", f"/api/v1/tables/{_q(code)}")
+        return answer
 
-    def join(self, code: str, name: str) -> JSON:
+    def join(self, code: str, name: str) -> SeatTaken:
         """Take the first open seat of the table `code`: `{game_id, seat, token,
         table_code, seeded}` and, at a table whose host chose the seed, a `warning` to show,
         the token shown only here (`joined()` gives a client acting with it).
         `ApiError` 409 `table_full` when no seat is left."""
-        return self._json("POST", f"/api/v1/tables/{_q(code)}/seats", {"name": name})
+        answer: SeatTaken = self._json("POST", f"/api/v1/tables/{_q(code)}/seats", {"name": name})
+        return answer
 
-    def start(self, game_id: str, bots: str | None = None) -> JSON:
+    def start(self, game_id: str, bots: str | None = None) -> View:
         """Start a waiting game now (host token), bots of level `bots` (the server's
         default: medium) in the seats still open; the spectator's view."""
         body: JSON = {} if bots is None else {"bots": bots}
-        return self._json("POST", f"/api/v1/games/{_q(game_id)}/start", body)
+        answer: View = self._json("POST", f"/api/v1/games/{_q(game_id)}/start", body)
+        return answer
 
-    def seat_to_bot(self, game_id: str, seat: int, level: str) -> JSON:
+    def seat_to_bot(self, game_id: str, seat: int, level: str) -> View:
         """Give an open seat of a waiting game to a bot of `level` (host token); the game
         starts if it was the last open seat. The spectator's view."""
         path = f"/api/v1/games/{_q(game_id)}/seats/{int(seat)}/bot"
-        return self._json("POST", path, {"level": level})
+        answer: View = self._json("POST", path, {"level": level})
+        return answer
 
-    def come_back(self, game_id: str, seat: int) -> JSON:
+    def come_back(self, game_id: str, seat: int) -> View:
         """This seat is back (its token): the stand-in stops playing its turns. Its view."""
-        return self._json("POST", f"/api/v1/games/{_q(game_id)}/seats/{int(seat)}/return")
+        answer: View = self._json("POST", f"/api/v1/games/{_q(game_id)}/seats/{int(seat)}/return")
+        return answer
 
-    def leave(self, game_id: str, seat: int) -> JSON:
+    def leave(self, game_id: str, seat: int) -> View:
         """Leave this seat (its token): a waiting table opens it again for someone else; in
         play the stand-in plays it to the end. The spectator's view."""
-        return self._json("POST", f"/api/v1/games/{_q(game_id)}/seats/{int(seat)}/leave")
+        answer: View = self._json("POST", f"/api/v1/games/{_q(game_id)}/seats/{int(seat)}/leave")
+        return answer
 
-    def rematch(self, game_id: str) -> JSON:
+    def rematch(self, game_id: str) -> SeatTaken:
         """Take this seat's place at the rematch of finished game `game_id` (with the token
         it was played with): `{game_id, seat, token, table_code}` of the new table, and
         `host_token` for whoever asked first (who made it)."""
-        return self._json("POST", f"/api/v1/games/{_q(game_id)}/rematch")
+        answer: SeatTaken = self._json("POST", f"/api/v1/games/{_q(game_id)}/rematch")
+        return answer
 
     # -- AI on demand -----------------------------------------------------------------------
 
@@ -294,13 +342,13 @@ class PochaClient:
         iterations: int | None = None,
         milliseconds: int | None = None,
         wait: float | None = 60.0,
-    ) -> JSON:
+    ) -> Job:
         """Ask what a bot would do in this seat's place, on its turn. With `wait` (seconds;
         None: don't), waits for the answer and returns the finished job, whose `result` has
         the suggested `action` and the `analysis` per legal action; raises `JobFailed` if
         the worker could not answer, `TimeoutError` if it took longer than `wait`."""
         body = _thinking(level, iterations, milliseconds)
-        job = self._json("POST", f"/api/v1/games/{_q(game_id)}/hint", body)
+        job: Job = self._json("POST", f"/api/v1/games/{_q(game_id)}/hint", body)
         return job if wait is None else self.wait_job(job, wait)
 
     def ai_move(
@@ -311,15 +359,15 @@ class PochaClient:
         iterations: int | None = None,
         milliseconds: int | None = None,
         wait: float | None = 60.0,
-    ) -> JSON:
+    ) -> Job:
         """A move for a position a front end keeps itself (rules, seat, hand, trump,
         dealer, bids, plays: see the OpenAPI document); the finished job as for `hint`.
         An impossible position raises `ApiError` 422 `invalid_position` saying why."""
         body = {**dict(position), **_thinking(level, iterations, milliseconds)}
-        job = self._json("POST", "/api/v1/ai/move", body)
+        job: Job = self._json("POST", "/api/v1/ai/move", body)
         return job if wait is None else self.wait_job(job, wait)
 
-    def job(self, job: str | Mapping[str, Any], wait: float = 0.0) -> JSON:
+    def job(self, job: str | Mapping[str, Any], wait: float = 0.0) -> Job:
         """A job's report by id, URL or report; `wait` long-polls (server-capped)."""
         if isinstance(job, Mapping):
             job = str(job["id"])
@@ -327,12 +375,13 @@ class PochaClient:
         path = f"/api/v1/jobs/{_q(job_id)}"
         if wait > 0:
             path += "?" + urlencode({"wait": f"{wait:g}"})
-        return self._json("GET", path, timeout=self.timeout + wait)
+        answer: Job = self._json("GET", path, timeout=self.timeout + wait)
+        return answer
 
-    def wait_job(self, job: str | Mapping[str, Any], timeout: float = 60.0) -> JSON:
+    def wait_job(self, job: str | Job, timeout: float = 60.0) -> Job:
         """The job once finished (raises `JobFailed` if it failed, `TimeoutError`)."""
         deadline = time.monotonic() + timeout
-        report = dict(job) if isinstance(job, Mapping) else self.job(job)
+        report = self.job(job) if isinstance(job, str) else job
         while report.get("status") not in ("finished", "failed"):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -352,7 +401,7 @@ class PochaClient:
         seed: int | None = None,
         duplicate: bool = False,
         game: str | None = None,
-    ) -> JSON:
+    ) -> Match:
         """Start bots against bots (`seats`: a level, a bot, or `ismcts:2000`) over `games`
         games of Pocha, or of `game` (`"poch"`); the match's report, with `done` of `games`
         and statistics per bot."""
@@ -363,18 +412,20 @@ class PochaClient:
             body["rules"] = dict(rules)
         if seed is not None:
             body["seed"] = seed
-        return self._json("POST", "/api/v1/matches", body)
+        answer: Match = self._json("POST", "/api/v1/matches", body)
+        return answer
 
-    def match(self, match_id: str) -> JSON:
+    def match(self, match_id: str) -> Match:
         """A match's progress and statistics per bot."""
-        return self._json("GET", f"/api/v1/matches/{_q(match_id)}")
+        answer: Match = self._json("GET", f"/api/v1/matches/{_q(match_id)}")
+        return answer
 
-    def match_records(self, match_id: str) -> list[JSON]:
+    def match_records(self, match_id: str) -> list[Record]:
         """The records of the games played so far (the JSON lines, decoded)."""
         text = self._request("GET", f"/api/v1/matches/{_q(match_id)}/records")[1]
         return [json.loads(line) for line in text.splitlines() if line.strip()]
 
-    def wait_match(self, match_id: str, timeout: float = 300.0, poll: float = 0.5) -> JSON:
+    def wait_match(self, match_id: str, timeout: float = 300.0, poll: float = 0.5) -> Match:
         """The match's report once every game is played (`TimeoutError` after `timeout`)."""
         deadline = time.monotonic() + timeout
         while True:
@@ -431,14 +482,15 @@ class PochaClient:
         body: Any = None,
         version: int | None = None,
         timeout: float | None = None,
-    ) -> JSON:
-        """The JSON object an endpoint answers with."""
+    ) -> Any:
+        """The JSON object an endpoint answers with (the document says which, and the
+        caller's annotation names it)."""
         found = json.loads(self._request(method, path, body, version, timeout)[1])
         if not isinstance(found, dict):
             raise ApiError(502, {"error": "bad_response", "message": f"not an object: {found!r}"})
         return found
 
-    def _json_list(self, method: str, path: str) -> list[JSON]:
+    def _json_list(self, method: str, path: str) -> list[Any]:
         """The JSON array of objects an endpoint answers with."""
         found = json.loads(self._request(method, path)[1])
         if not isinstance(found, list):

@@ -21,7 +21,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from client.api import JSON
+from client.api import JSON, Data
 from client.terminal import TerminalGame, count, names_list
 
 #: Each suit's letter: its German name, its sign, its English name and its colour here (a
@@ -109,13 +109,13 @@ class PochTerminalGame(TerminalGame):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.rules: JSON = {}  # the game's options, as the views give them
+        self.rules: Data = {}  # the game's options, as the views give them
 
-    def look_at(self, view: JSON) -> None:
+    def look_at(self, view: Data) -> None:
         super().look_at(view)
         self.rules = view.get("rules") or self.rules
 
-    def who(self, seat: int, event: JSON | None = None) -> tuple[str, bool]:
+    def who(self, seat: int, event: Data | None = None) -> tuple[str, bool]:
         """The subject for `seat` ("You", a name, "Bea's stand-in") and whether it is you
         (for the verb's form)."""
         you = seat == self.seat
@@ -131,41 +131,36 @@ class PochTerminalGame(TerminalGame):
 
     # -- events -----------------------------------------------------------------------------
 
-    def new_events(self) -> list[JSON]:
+    def new_events(self) -> list[Data]:
         """The events since the last one told, each suit's run of cards made one: a suit
         runs through forced cards, eight `play` events for one decision."""
         if not self.rules:  # the deal's count needs the rules: one look first
             self.look_at(self.me.view(self.game_id))
-        merged: list[JSON] = []
+        merged: list[Data] = []
+        run: JSON | None = None  # the run of cards being merged, while it is the last line
         for event in super().new_events():
-            last = merged[-1] if merged else None
-            if event["type"] == "play":
-                if (
-                    last is not None
-                    and last["type"] == "plays"
-                    and last["cards"][-1][1][0] == event["card"][0]
-                ):
-                    last["cards"].append([event["seat"], event["card"]])
-                    last["seq"] = event["seq"]
-                else:
-                    merged.append(
-                        {"type": "plays", "seq": event["seq"],
-                         "cards": [[event["seat"], event["card"]]]}
-                    )  # fmt: skip
-                continue
-            merged.append(event)
+            if event["type"] != "play":
+                merged.append(event)
+                run = None
+            elif run is not None and run["cards"][-1][1][0] == event["card"][0]:
+                run["cards"].append([event["seat"], event["card"]])
+                run["seq"] = event["seq"]
+            else:
+                played = [[event["seat"], event["card"]]]
+                run = {"type": "plays", "seq": event["seq"], "cards": played}
+                merged.append(run)
         return merged
 
-    def dealing(self, event: JSON) -> bool:
+    def dealing(self, event: Data) -> bool:
         # A table waiting for people has dealt its first deal already; it is told when the
         # game starts, with everyone's name.
         return bool(event["type"] in ("ante", "deal", "collect", "leave"))
 
-    def after(self, event: JSON) -> None:
+    def after(self, event: Data) -> None:
         """Nothing follows an event's line (Poch has no score sheet: the chips are on the
         table shown on each of your turns)."""
 
-    def describe(self, event: JSON) -> Text | None:
+    def describe(self, event: Data) -> Text | None:
         kind = event["type"]
         seat: Any = event.get("seat")  # an int in every event of a seat
         if kind == "ante":
@@ -270,7 +265,7 @@ class PochTerminalGame(TerminalGame):
         who, you = self.who(seat, event) if seat is not None else ("", False)
         return self.table_event(kind, event, who, you)
 
-    def showdown_text(self, sets: JSON) -> Text:
+    def showdown_text(self, sets: Data) -> Text:
         """Everyone's best set, as shown: `Showdown: you a pair (C8 H8); Bot 1 ...`."""
         text = Text("Showdown: ")
         if not sets:
@@ -286,14 +281,14 @@ class PochTerminalGame(TerminalGame):
 
     # -- the table --------------------------------------------------------------------------
 
-    def doing(self, view: JSON) -> str:
+    def doing(self, view: Data) -> str:
         return {
             "betting": "bet",
             "starting": "start the shedding",
             "choosing": "choose a suit",
         }.get(view["phase"], "play")
 
-    def table(self, view: JSON) -> Panel:
+    def table(self, view: Data) -> Panel:
         """Everything a seat knows now: the board, the seats, the deal so far, your hand."""
         deals = self.rules.get("deals")
         head = Text(f"Deal {view['deal']}" + (f" of {deals}" if deals else "") + " · trump: ")
@@ -321,7 +316,7 @@ class PochTerminalGame(TerminalGame):
             Group(*parts), title=f"Your turn to {self.doing(view)}{clock}", title_align="left"
         )
 
-    def board(self, view: JSON) -> Text:
+    def board(self, view: Data) -> Text:
         """The Pochbrett: the eight plates and the pot in the middle."""
         text = Text("Board: ")
         for i, (key, name) in enumerate(PLATES):
@@ -329,7 +324,7 @@ class PochTerminalGame(TerminalGame):
             text.append(str(view["plates"][key]), style="bold")
         return text.append(" · pot (Kasse) ").append(str(view["pot"]), style="bold")
 
-    def seats(self, view: JSON) -> Table:
+    def seats(self, view: Data) -> Table:
         """Each seat: dealer or Vorhand, chips, cards in hand, bet this deal, state."""
         seats = Table(box=None, pad_edge=False)
         for column in ("", "Player", "", "Chips", "Cards", "Bet", ""):
@@ -365,7 +360,7 @@ class PochTerminalGame(TerminalGame):
             )
         return seats
 
-    def shed(self, view: JSON) -> Text:
+    def shed(self, view: Data) -> Text:
         """The cards shed this deal, suit by suit in the order they ran."""
         runs: dict[str, list[str]] = {}
         for _, code in view["played"]:
@@ -380,7 +375,7 @@ class PochTerminalGame(TerminalGame):
                 text.append(" …")
         return text
 
-    def hand_text(self, view: JSON) -> Text:
+    def hand_text(self, view: Data) -> Text:
         """Your cards by suit (each code is what you type to start with it)."""
         text = Text("Your hand:")
         hand: list[str] = view["you"]["hand"]
@@ -391,7 +386,7 @@ class PochTerminalGame(TerminalGame):
                 text.append(cards_text(mine))
         return text
 
-    def choices(self, view: JSON) -> list[Text]:
+    def choices(self, view: Data) -> list[Text]:
         """What you may do now, from `you.legal`, in words."""
         legal: list[Any] = view["you"]["legal"]
         if view["phase"] == "starting":
@@ -420,7 +415,7 @@ class PochTerminalGame(TerminalGame):
 
     # -- your turn --------------------------------------------------------------------------
 
-    def prompt(self, view: JSON, clock: str, quit_word: str) -> str:
+    def prompt(self, view: Data, clock: str, quit_word: str) -> str:
         legal: list[Any] = view["you"]["legal"]
         tail = f"{clock}? hint, q {quit_word}): "
         if view["phase"] == "betting":
@@ -436,7 +431,7 @@ class PochTerminalGame(TerminalGame):
             )
         return f"Next suit [{'/'.join(legal)}] ({clock}letter or name, ? hint, q {quit_word}): "
 
-    def parse(self, answer: str, view: JSON) -> int | str | None:
+    def parse(self, answer: str, view: Data) -> int | str | None:
         """The action an answer names if `you.legal` has it; else None, and why not."""
         legal: list[Any] = view["you"]["legal"]
         if view["phase"] == "betting":
@@ -464,7 +459,7 @@ class PochTerminalGame(TerminalGame):
             self.warn(f"Choose a suit by its letter or name: {left}.")
         return None
 
-    def parse_bet(self, answer: str, legal: list[Any], view: JSON) -> int | str | None:
+    def parse_bet(self, answer: str, legal: list[Any], view: Data) -> int | str | None:
         words = answer.lower().split()
         # "bet 5", "raise to 5", "raise 5": the amount is what counts.
         while len(words) > 1 and words[0] in ("bet", "raise", "to"):
@@ -508,7 +503,7 @@ class PochTerminalGame(TerminalGame):
     def send(self, action: int | str, version: int) -> None:
         self.me.poch_act(self.game_id, action, version=version)
 
-    def advice(self, result: JSON, view: JSON) -> Text:
+    def advice(self, result: Data, view: Data) -> Text:
         """A hint in words: the decision, and the share of the search that chose it."""
         action = result["action"]
         line = Text(style="magenta")
@@ -541,7 +536,7 @@ class PochTerminalGame(TerminalGame):
 
     # -- the end ----------------------------------------------------------------------------
 
-    def finish(self, view: JSON) -> None:
+    def finish(self, view: Data) -> None:
         result = view.get("result") or {}
         chips = result.get("chips") or view["chips"]
         winners = [self.names[s] for s in result.get("winners") or []]

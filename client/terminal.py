@@ -30,7 +30,7 @@ import ipaddress
 import select
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -39,7 +39,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from client.api import JSON, OPEN, ApiError, JobFailed, PochaClient
+from client.api import OPEN, ApiError, Data, JobFailed, PochaClient
 
 SUITS = {
     "O": ("oros", "yellow"),
@@ -112,7 +112,7 @@ def card_text(code: str, *, dim: bool = False) -> Text:
     return Text(f"{code} ({card_name(code)})", style=f"dim {colour}" if dim else f"bold {colour}")
 
 
-def refusals(view: JSON) -> dict[int | str, Reason]:
+def refusals(view: Data) -> dict[int | str, Reason]:
     """What the server refuses you now and why: each card code or bid that your view's
     `legal` leaves out, with its rule and sentence (`you.refused`, sent on your turn)."""
     return {
@@ -126,7 +126,7 @@ def action_words(action: int | str) -> str:
     return f"bid {action}" if isinstance(action, int) else f"play {action} ({card_name(action)})"
 
 
-def hint_text(result: JSON, legal: list[Any]) -> Text:
+def hint_text(result: Data, legal: list[Any]) -> Text:
     """A hint job's advice in a player's words: the move, and why. The why is the search's
     own account (`analysis`: per action, the share of the simulated deals in which the bot
     chose it, and the mean points it scored there), or that there was no other choice."""
@@ -161,7 +161,7 @@ def hint_text(result: JSON, legal: list[Any]) -> Text:
     return line
 
 
-def seat_state(player: JSON, you: bool = False) -> str:
+def seat_state(player: Data, you: bool = False) -> str:
     """A seat's state when it is not simply a person here or a bot: `away` or `left`
     (with the stand-in playing), `offline` (not seen lately; never said of `you`, who are
     here), or an open seat."""
@@ -220,11 +220,11 @@ class TerminalGame:
         self.game_id = ""
         self.seat = 0
         self.names: list[str] = []
-        self.players: list[JSON] = []  # each seat as the last view showed it
+        self.players: list[Data] = []  # each seat as the last view showed it
         self.seen = 0  # seq of the last event narrated
         self.at_table = False  # other people play here: clocks, presence, leaving
         self.started = True  # False while a table waits for people (its deal is held back)
-        self.held: list[JSON] = []  # the first deal's events, told once the game starts
+        self.held: list[Data] = []  # the first deal's events, told once the game starts
         self.told_room: list[Any] | None = None  # the waiting room as last shown
         self.told_away = False
         self.status: Any = None  # the refreshed line (rich's Status) while others play
@@ -322,7 +322,7 @@ class TerminalGame:
         me = self.api.joined(taken)
         self.sit(taken, name, me.view(taken["game_id"]))
 
-    def sit(self, taken: JSON, name: str, view: JSON) -> None:
+    def sit(self, taken: Data, name: str, view: Data) -> None:
         """Play the seat `join` took (`taken`), whose view is `view`."""
         if taken.get("warning"):
             # The host chose the seed (the API says so in the caller's language).
@@ -400,7 +400,7 @@ class TerminalGame:
         else:
             self.console.print("You left the table: the stand-in plays your seat to the end.")
 
-    def look_at(self, view: JSON) -> None:
+    def look_at(self, view: Data) -> None:
         """Keep what a view says of the seats (names as they fill, presence, away)."""
         self.players = view.get("players") or self.players
         if self.players:
@@ -428,7 +428,7 @@ class TerminalGame:
             raise Quit
         return line
 
-    def waiting_room(self, view: JSON) -> None:
+    def waiting_room(self, view: Data) -> None:
         """Show the seats as they fill; the host may start now with bots."""
         room = [
             (p["name"], p.get("bot"), seat_state(p, seat == self.seat))
@@ -453,7 +453,7 @@ class TerminalGame:
             return
         self.warn("Type s to start now, or q to leave." if self.host else "Type q to leave.")
 
-    def room(self, view: JSON) -> Table:
+    def room(self, view: Data) -> Table:
         """The waiting room: every seat, who has taken it and whether they are here."""
         table = view.get("table") or {}
         code = table.get("code")
@@ -479,12 +479,12 @@ class TerminalGame:
             if said is not None:
                 self.console.print(said)
 
-    def wait_for_others(self, view: JSON) -> None:
+    def wait_for_others(self, view: Data) -> None:
         """Someone else's turn at a table: the clock of that seat, refreshed; q leaves."""
         self.show_status(self.turn_text(view))
         self.listen()
 
-    def turn_text(self, view: JSON) -> Text:
+    def turn_text(self, view: Data) -> Text:
         """Whose turn it is, their clock and the seats not playing for themselves."""
         turn = view["turn"]
         if turn is None:
@@ -502,11 +502,11 @@ class TerminalGame:
             text.append(" · " + "; ".join(states), style="yellow")
         return text
 
-    def doing(self, view: JSON) -> str:
+    def doing(self, view: Data) -> str:
         """What the seat whose turn it is does now, after "to": `bid`, `play`."""
         return "bid" if view["phase"] == "bidding" else "play"
 
-    def away(self, view: JSON) -> None:
+    def away(self, view: Data) -> None:
         """Your seat is away (your clock ran out twice): the stand-in plays your turns at
         once. Any line typed (a move, or just Enter) brings you back; q leaves."""
         if not self.told_away:
@@ -558,7 +558,7 @@ class TerminalGame:
         )
         return True
 
-    def take_turn(self, view: JSON) -> None:
+    def take_turn(self, view: Data) -> None:
         """Ask until the server accepts a bid or a card (or the player quits)."""
         left = view.get("seconds_left")
         clock = f"{left:.0f} s left; " if left is not None else ""
@@ -588,7 +588,7 @@ class TerminalGame:
                 if moved_on:
                     return  # the game moved on: look again
 
-    def prompt(self, view: JSON, clock: str, quit_word: str) -> str:
+    def prompt(self, view: Data, clock: str, quit_word: str) -> str:
         """The question on your turn: the bids you may make, or a card."""
         if view["phase"] == "bidding":
             options = "/".join(str(b) for b in view["you"]["legal"])
@@ -612,7 +612,7 @@ class TerminalGame:
         else:
             self.warn(as_sentence(exc.message))
 
-    def parse(self, answer: str, view: JSON) -> int | str | None:
+    def parse(self, answer: str, view: Data) -> int | str | None:
         """The action an answer names, or None (and a message) if it names none. A card
         in hand or a bid in range that is not in `legal` passes too: the server's refusal
         names the rule (and leaves the game as it was)."""
@@ -649,16 +649,19 @@ class TerminalGame:
         player typed or the server said, and a `[` in it must print as itself."""
         self.console.print(Text(message, style="red"))
 
-    def hint(self, view: JSON) -> None:
+    def hint(self, view: Data) -> None:
         self.console.print("Asking the bots…")
         try:
             job = self.me.hint(self.game_id, wait=60)
         except (ApiError, JobFailed, TimeoutError) as exc:
             self.warn(f"No hint: {exc}")
             return
+        if job["result"] is None:  # a finished job has its advice
+            self.warn("No hint.")
+            return
         self.console.print(self.advice(job["result"], view))
 
-    def advice(self, result: JSON, view: JSON) -> Text:
+    def advice(self, result: Data, view: Data) -> Text:
         """A hint job's result in words."""
         return hint_text(result, view["you"]["legal"])
 
@@ -686,20 +689,20 @@ class TerminalGame:
                 self.console.print(line)
             self.after(event)
 
-    def new_events(self) -> list[JSON]:
+    def new_events(self) -> list[Data]:
         """The events since the last one told."""
-        return self.api.events(self.game_id, after=self.seen)
+        return [*self.api.events(self.game_id, after=self.seen)]
 
-    def dealing(self, event: JSON) -> bool:
+    def dealing(self, event: Data) -> bool:
         """Whether `event` belongs to a deal (held back while a table waits for people)."""
         return bool(event["type"] == "hand_dealt")
 
-    def after(self, event: JSON) -> None:
+    def after(self, event: Data) -> None:
         """What follows an event's line: after each hand, the score sheet."""
         if event["type"] == "hand_scored":
             self.console.print(self.score_sheet(self.api.history(self.game_id)))
 
-    def describe(self, event: JSON) -> Text | None:
+    def describe(self, event: Data) -> Text | None:
         kind = event["type"]
         seat = event.get("seat")
         you = seat == self.seat
@@ -737,7 +740,7 @@ class TerminalGame:
             return None  # `finish` shows the result
         return None  # hand_scored: the score sheet follows
 
-    def table_event(self, kind: str, event: JSON, who: str, you: bool) -> Text | None:
+    def table_event(self, kind: str, event: Data, who: str, you: bool) -> Text | None:
         """The comings and goings at a table, in a sentence (None for other events)."""
         seat = event.get("seat")
         where = "" if seat is None else f"seat {seat + 1}"
@@ -766,10 +769,10 @@ class TerminalGame:
         """Who holds the trump card, as the end of "held by ..."."""
         return "you" if seat == self.seat else self.names[seat]
 
-    def show_table(self, view: JSON) -> None:
+    def show_table(self, view: Data) -> None:
         self.console.print(self.table(view))
 
-    def seat_column(self, view: JSON, players: list[JSON], seat: int) -> str:
+    def seat_column(self, view: Data, players: list[Data], seat: int) -> str:
         """A seat's state for the table's last column: its clock while it is to act, and
         whether it is away, left, offline or open."""
         state = seat_state(players[seat], seat == self.seat) if seat < len(players) else ""
@@ -778,7 +781,7 @@ class TerminalGame:
             state = f"⏱ {left:.0f} s" + (f" · {state}" if state else "")
         return state
 
-    def table(self, view: JSON) -> Panel:
+    def table(self, view: Data) -> Panel:
         """Everything a seat knows now, laid out as the web page does."""
         trump = view["trump"]
         # A tiebreak hand is not one of the hands the game was set to have: say which it is.
@@ -835,7 +838,7 @@ class TerminalGame:
         clock = f" · {left:.0f} s on your clock" if left is not None else ""
         return Panel(Group(*parts), title=f"Your turn to {doing}{clock}", title_align="left")
 
-    def hand_text(self, view: JSON) -> Text:
+    def hand_text(self, view: Data) -> Text:
         """Your cards, numbered; those the rules bar now are marked ✗ and dimmed (the
         mark is for a terminal without colour)."""
         text = Text("Your hand: ")
@@ -846,7 +849,7 @@ class TerminalGame:
             text.append(card_text(code, dim=barred))
         return text
 
-    def barred(self, view: JSON) -> list[Text]:
+    def barred(self, view: Data) -> list[Text]:
         """One line per reason the server gives against some of your cards or bids now,
         with the rule's name (the Spanish terms are the game's own)."""
         refused = refusals(view)
@@ -864,7 +867,7 @@ class TerminalGame:
             lines.append(Text(f"✗ Not {', '.join(barred)}: {sentence} ({rule}).", style="yellow"))
         return lines
 
-    def score_sheet(self, history: JSON) -> Table:
+    def score_sheet(self, history: Data) -> Table:
         """The score sheet as on paper: per hand, each player's bid, tricks and total."""
         sheet = Table(title="Score sheet", caption="bid/won, points → total; * tiebreak")
         sheet.add_column("Hand", justify="right")
@@ -887,7 +890,7 @@ class TerminalGame:
             )
         return sheet
 
-    def finish(self, view: JSON) -> None:
+    def finish(self, view: Data) -> None:
         winners = [self.names[s] for s in view["winners"]]
         won = "Winner" if len(winners) == 1 else "Winners"
         scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, view["scores"], strict=True))
@@ -1025,7 +1028,7 @@ def unreachable(url: str, exc: OSError) -> Text:
     )
 
 
-def lobby_table(tables: list[JSON], url: str) -> Table | Text:
+def lobby_table(tables: Sequence[Data], url: str) -> Table | Text:
     """The lobby: each listed table still waiting, its code, seats and rules."""
     if not tables:
         return Text("No table is waiting in the lobby. Make one: pocha play --open 1 --listed")

@@ -8,6 +8,7 @@ serve any game.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,7 +31,7 @@ from service import edge, events, i18n, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules, tables
 from service.api.ai_schemas import SCHEMA_ADDITIONS
 from service.api.ai_schemas import documented_by_reference as ai_documented_by_reference
-from service.api.poch_schemas import documented_by_reference
+from service.api.poch_schemas import documented_by_reference, views_by_phase
 from service.context import EXTENSION, Services
 from service.errors import ErrorSchema, register_error_handlers
 from service.json_bodies import JsonProvider
@@ -92,6 +93,20 @@ def nullable_reference(
         if len(refs) == 1 and {"type": "object", "nullable": True} in nested:
             del ret["anyOf"]
             ret.update(type="object", nullable=True, allOf=refs)
+    return {}
+
+
+def default_in_words(
+    converter: Any, field: ma.fields.Field, ret: dict[str, Any], **kwargs: Any
+) -> dict[str, Any]:
+    """A request field's default said in its description rather than as `default`: code
+    generators (openapi-typescript's defaults) read a property with a `default` as one the
+    sender must give, which would make callers send what the server assumes anyway. An
+    apispec attribute function, like `nullable_reference`."""
+    if "default" in ret and field.load_default is not ma.missing:
+        said = json.dumps(ret.pop("default"))
+        description = ret.get("description", "")
+        ret["description"] = f"{description} Default: `{said}`.".strip()
     return {}
 
 
@@ -168,6 +183,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         },
     )
     api.ma_plugin.converter.add_attribute_function(nullable_reference)
+    api.ma_plugin.converter.add_attribute_function(default_in_words)
     # flask-smorest's pagination is not used: its schema would be an unused component.
     api.spec.components.schemas.pop("PaginationMetadata", None)
     api.spec.components.security_scheme(
@@ -182,6 +198,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # Schemas the documents name by reference only (a response of either game's schema).
     for name, schema in {**documented_by_reference(), **ai_documented_by_reference()}.items():
         api.spec.components.schema(name, schema=schema)
+    # Each game's view is `oneOf` its phases' views (registered just above).
+    for name, union in views_by_phase().items():
+        api.spec.components.schema(name, union)
     # First, so that every request, even one refused by a later hook, is counted and logged.
     telemetry.install(app)
     for blueprint in (

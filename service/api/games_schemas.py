@@ -11,6 +11,7 @@ its code: suit letter `O` (oros), `C` (copas), `E` (espadas), `B` (bastos) then 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
@@ -723,6 +724,93 @@ class GameViewSchema(Answer):
             "description": "Your hand, what you may do and why not the rest; only in a seat's view."
         },
     )
+
+
+# Each phase's view, so that a typed client that has told the view's `phase` apart finds
+# `you.legal` already of the phase's type: bids while bidding, card codes while playing.
+
+
+class BiddingYouSchema(YouSchema):
+    legal = fields.List(
+        fields.Integer(validate=validate.Range(min=0), metadata={"description": "A bid."}),
+        metadata={
+            "description": "The bids you may make now (tricks to win); empty when it is not "
+            "your turn.",
+            "example": [0, 1, 3],
+        },
+    )
+
+
+class PlayingYouSchema(YouSchema):
+    legal = fields.List(
+        _card("A card you may play. " + CARD, pattern=CARD_PATTERN),
+        metadata={
+            "description": "The cards you may play now; empty when it is not your turn.",
+            "example": ["O1", "O4"],
+        },
+    )
+
+
+def _phase(name: str, meaning: str) -> fields.String:
+    return fields.String(
+        metadata={"description": f"`{name}`: {meaning}", "enum": [name], "example": name}
+    )
+
+
+_YOU = "Your hand, what you may do and why not the rest; only in a seat's view."
+
+
+class WaitingGameViewSchema(GameViewSchema):
+    """A Pocha game waiting at its table for people: nobody sees a card yet."""
+
+    phase = _phase("waiting", "the table waits for people to take the open seats.")
+
+
+class BiddingGameViewSchema(GameViewSchema):
+    """A Pocha hand's bidding: `you.legal` holds bids."""
+
+    phase = _phase("bidding", "each seat bids the tricks it will win, from la mano on.")
+    you = fields.Nested(BiddingYouSchema, metadata={"description": _YOU})
+
+
+class PlayingGameViewSchema(GameViewSchema):
+    """A Pocha hand's tricks: `you.legal` holds card codes."""
+
+    phase = _phase("playing", "the tricks are played.")
+    you = fields.Nested(PlayingYouSchema, metadata={"description": _YOU})
+
+
+class FinishedGameViewSchema(GameViewSchema):
+    """A finished Pocha game: `winners` says who won."""
+
+    phase = _phase("finished", "the game is over.")
+
+
+#: Pocha's phases, in order, and each one's view (components named as the keys say).
+POCHA_PHASE_VIEWS: dict[str, tuple[str, type[GameViewSchema]]] = {
+    "waiting": ("WaitingGameView", WaitingGameViewSchema),
+    "bidding": ("BiddingGameView", BiddingGameViewSchema),
+    "playing": ("PlayingGameView", PlayingGameViewSchema),
+    "finished": ("FinishedGameView", FinishedGameViewSchema),
+}
+
+
+def by_phase(
+    description: str, views: Mapping[str, tuple[str, type[ma.Schema]]]
+) -> dict[str, Any]:
+    """A game's view as the document names it: `oneOf` its phases' views, told apart by
+    `phase`."""
+    return {
+        "description": description,
+        "type": "object",
+        "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name, _view in views.values()],
+        "discriminator": {
+            "propertyName": "phase",
+            "mapping": {
+                phase: f"#/components/schemas/{name}" for phase, (name, _view) in views.items()
+            },
+        },
+    }
 
 
 # -- events and history ----------------------------------------------------------------------

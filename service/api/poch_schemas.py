@@ -23,8 +23,8 @@ from engine.poch.actions import BET_BASE
 from engine.poch.rules import PLATES
 from service.answers import Answer
 from service.api.games_schemas import (
+    POCHA_PHASE_VIEWS,
     EventSchema,
-    GameViewSchema,
     HistorySchema,
     PlayerInfoSchema,
     PochRulesInForceSchema,
@@ -32,6 +32,8 @@ from service.api.games_schemas import (
     RulesInForceSchema,
     RulesSchema,
     TableSchema,
+    _phase,
+    by_phase,
 )
 
 CARD = (
@@ -41,6 +43,8 @@ CARD = (
 SUIT = "A suit letter: C (clubs), S (spades), H (hearts) or D (diamonds)."
 #: A Poch card code, and a suit letter, as the server writes them.
 CARD_PATTERN = "^[CSHD]([789]|10|[JQKA])$"
+#: The cards that may start the shedding: a 7 (upwards) or an ace (downwards).
+START_CARD_PATTERN = "^[CSHD][7A]$"
 SUITS = ["C", "S", "H", "D"]
 #: What a Poch decision is on the wire: a bet's chips, or `pass`, `hold`, a start card's
 #: code or a suit's letter.
@@ -322,6 +326,100 @@ class PochGameViewSchema(Answer):
     you = fields.Nested(PochYouSchema, metadata={"description": "Only in a seat's view."})
 
 
+# Each phase's view, as for Pocha's: `you.legal` of the phase's own forms.
+
+
+class PochBettingYouSchema(PochYouSchema):
+    legal = fields.List(
+        fields.Raw(
+            metadata={
+                "oneOf": [
+                    {"type": "string", "enum": ["pass", "hold"]},
+                    {"type": "integer", "minimum": 1, "description": "A bet or a raise."},
+                ]
+            }
+        ),
+        metadata={
+            "description": 'What you may call now (POST .../bets): `"pass"`, `"hold"` and the '
+            "amounts you may bet; empty when it is not your turn.",
+            "example": ["pass", 1, 2, 3],
+        },
+    )
+
+
+class PochStartingYouSchema(PochYouSchema):
+    legal = fields.List(
+        fields.String(
+            metadata={
+                "description": "A 7 or an ace you may start with.",
+                "pattern": START_CARD_PATTERN,
+            }
+        ),
+        metadata={
+            "description": "The cards you may start the shedding with (POST .../plays); "
+            "empty when it is not your turn.",
+            "example": ["C7", "HA"],
+        },
+    )
+
+
+class PochChoosingYouSchema(PochYouSchema):
+    legal = fields.List(
+        fields.String(metadata={"enum": SUITS, "description": SUIT}),
+        metadata={
+            "description": "The suits you may shed next (POST .../suits); empty when it is "
+            "not your turn.",
+            "example": ["S", "D"],
+        },
+    )
+
+
+_YOU = "Only in a seat's view."
+
+
+class PochWaitingGameViewSchema(PochGameViewSchema):
+    """A Poch game waiting at its table for people: nobody sees a card yet."""
+
+    phase = _phase("waiting", "the table waits for people to take the open seats.")
+
+
+class PochBettingGameViewSchema(PochGameViewSchema):
+    """A Poch deal's betting round: `you.legal` holds `pass`, `hold` and amounts."""
+
+    phase = _phase("betting", "the one betting round: pass, hold, bet or raise.")
+    you = fields.Nested(PochBettingYouSchema, metadata={"description": _YOU})
+
+
+class PochStartingGameViewSchema(PochGameViewSchema):
+    """The betting round's winner starts the shedding: `you.legal` holds 7s and aces."""
+
+    phase = _phase("starting", "the betting round's winner plays a 7 or an ace.")
+    you = fields.Nested(PochStartingYouSchema, metadata={"description": _YOU})
+
+
+class PochChoosingGameViewSchema(PochGameViewSchema):
+    """A suit has run out: `you.legal` holds the suits that may run next."""
+
+    phase = _phase("choosing", "whoever shed a suit's last card chooses the next suit.")
+    you = fields.Nested(PochChoosingYouSchema, metadata={"description": _YOU})
+
+
+class PochOverGameViewSchema(PochGameViewSchema):
+    """A Poch game that is over: `result` has the final chips and the winners."""
+
+    phase = _phase("over", "the game is over.")
+
+
+#: Poch's phases and each one's view (components named as the keys say).
+POCH_PHASE_VIEWS: dict[str, tuple[str, type[ma.Schema]]] = {
+    "waiting": ("PochWaitingGameView", PochWaitingGameViewSchema),
+    "betting": ("PochBettingGameView", PochBettingGameViewSchema),
+    "starting": ("PochStartingGameView", PochStartingGameViewSchema),
+    "choosing": ("PochChoosingGameView", PochChoosingGameViewSchema),
+    "over": ("PochOverGameView", PochOverGameViewSchema),
+}
+
+
 class PochEventSchema(Answer):
     """One event of a Poch game (the table's events are as Pocha's). `type` says which of
     the other fields it has; cards appear only once the rules make them public."""
@@ -459,6 +557,23 @@ class PochHistorySchema(Answer):
     )
 
 
+def views_by_phase() -> dict[str, dict[str, Any]]:
+    """Each game's view as the document names it (`GameView`, `PochGameView`): `oneOf` its
+    phases' views, told apart by `phase`; for the app to register as they are."""
+    return {
+        "GameView": by_phase(
+            "A Pocha game's view, a seat's (with `you`) or the spectator's (without); "
+            "each phase's own, told apart by `phase`.",
+            POCHA_PHASE_VIEWS,
+        ),
+        "PochGameView": by_phase(
+            "A Poch game's view, a seat's (with `you`) or the spectator's (without); each "
+            "phase's own, told apart by `phase`.",
+            POCH_PHASE_VIEWS,
+        ),
+    }
+
+
 def documented_by_reference() -> dict[str, type[ma.Schema]]:
     """The schemas the OpenAPI document names only by reference (`oneOf` the two games'),
     by component name, for the app to register before its routes."""
@@ -467,8 +582,8 @@ def documented_by_reference() -> dict[str, type[ma.Schema]]:
         "PochRules": PochRulesSchema,
         "RulesInForce": RulesInForceSchema,
         "PochRulesInForce": PochRulesInForceSchema,
-        "GameView": GameViewSchema,
-        "PochGameView": PochGameViewSchema,
+        **{name: view for name, view in POCHA_PHASE_VIEWS.values()},
+        **{name: view for name, view in POCH_PHASE_VIEWS.values()},
         "Event": EventSchema,
         "PochEvent": PochEventSchema,
         "History": HistorySchema,

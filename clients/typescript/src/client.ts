@@ -1,0 +1,24 @@
+/**
+ * The Pocha API for TypeScript: every path, body and answer typed from the committed
+ * OpenAPI document (`src/schema.d.ts`, written by `npm run generate`), every request made
+ * by openapi-fetch. A view is a union told apart by `game`, then by `phase`; once both are
+ * known, `you.legal` has that phase's own type.
+ */
+import createClient, { type Client } from "openapi-fetch";
+import type { components, paths } from "./schema.js";
+
+export type Schemas = components["schemas"];
+/** The API's client, as openapi-fetch types it from the document's paths. */
+export type Api = Client<paths>;
+/** Either game's view, as every view and move answers. */
+export type View = Schemas["GameView"] | Schemas["PochGameView"];
+
+/** The API at `baseUrl`, acting with a seat's (or the host's) `token` when given. */
+export function connect(baseUrl: string, token?: string): Api {
+  const headers: Record<string, string> = {};
+  if (token !== undefined) {
+    headers.Authorization = `Bearer ${token}`;
+  }
+  return createClient<paths>({ baseUrl, headers });
+}
+
