@@ -22,6 +22,7 @@ from rq.job import Job
 from ai.bot import Budget
 from ai.registry import bot_kind, decide_in, levels_of
 from core.admission import UNBOUNDED, Admission, left_queue
+from core.api_keys import ApiKey
 from core.bot_metrics import record_decision
 from core.bots import bot_seed
 from core.errors import GameNotFound
@@ -100,6 +101,8 @@ class Asker:
 
     address: str | None = None
     admission: Admission = UNBOUNDED
+    #: The integrator's key the request carries, whose counts and budget it spends.
+    key: ApiKey | None = None
 
 
 def _enqueue(
@@ -112,7 +115,8 @@ def _enqueue(
 ) -> str:
     job_id = secrets.token_urlsafe(18)
     asker.admission.admit(
-        connection, job_id, estimated_seconds(thinking.budget), asker.address, QUEUED_TTL
+        connection, job_id, estimated_seconds(thinking.budget), asker.address, QUEUED_TTL,
+        key=asker.key,
     )
     try:
         queue(connection, HIGH).enqueue_call(
