@@ -15,19 +15,20 @@ from this process's memory until the window ends (`Refusals`), without a round t
 Redis, so a flood over a limit costs little. Tests switch the limits off
 (POCHA_RATE_LIMITS=off), except the test of them. With the
 limits on, hints and AI moves are also budgeted in seconds of thinking per address, which
-`core.admission` counts when the view knows what the request orders.
+`core.admission` counts when the view knows what the request orders. A request carrying an
+integrator's key (`service.api_keys`) counts against the key instead of its address
+(`limit_key`), with the key's own limits on moves and on the AI on demand when it has them.
 
-Moves are the one request a game makes hundreds of times, so their limit is not counted by
-flask-limiter (a round trip of its own and, measured with `pocha bench api`, about a
-fifth of a move's time) but by the same Lua call that reads the game, or that writes it
-when the move is made on the game the process kept: `MoveCounter`s for the request's
-address are left in `flask.g` for the view, which hands them to `GameService.act` and so
-to `GameStore.apply_kept` or `GameStore.load`. The counts are fixed windows like
-flask-limiter's; every try counts, refused ones too, and a request that fails before
-reading the game (a bad body or header) is counted on its way out. flask-limiter still
-looks at every request in an app-wide hook, which for a move would only find that none of
-its limits applies; that hook steps aside for moves (`_not_for_moves`).
-"""
+Moves (bids, cards, Poch's bets and suits) are the one request a game makes hundreds of
+times, so their limit is not counted by flask-limiter (a round trip of its own and, measured
+with `pocha bench api`, about a fifth of a move's time) but by the same Lua call that reads
+the game, or that writes it when the move is made on the game the process kept:
+`MoveCounter`s for the request's address are left in `flask.g` for the view, which hands
+them to `GameService.act` and so to `GameStore.apply_kept` or `GameStore.load`. The counts
+are fixed windows like flask-limiter's; every try counts, refused ones too, and a request
+that fails before reading the game (a bad body or header) is counted on its way out. flask-
+limiter still looks at every request in an app-wide hook, which for a move would only find
+that none of its limits applies; that hook steps aside for moves (`_not_for_moves`)."""
 
 from __future__ import annotations
 
