@@ -26,9 +26,9 @@ the game, or that writes it when the move is made on the game the process kept:
 `MoveCounter`s for the request's address are left in `flask.g` for the view, which hands
 them to `GameService.act` and so to `GameStore.apply_kept` or `GameStore.load`. The counts
 are fixed windows like flask-limiter's; every try counts, refused ones too, and a request
-that fails before reading the game (a bad body or header) is counted on its way out. flask-
-limiter still looks at every request in an app-wide hook, which for a move would only find
-that none of its limits applies; that hook steps aside for moves (`_not_for_moves`)."""
+that fails before reading the game (a bad body or header) is counted on its way out.
+flask-limiter still looks at every request in an app-wide hook, which for a move would only
+find that none of its limits applies; that hook steps aside for moves (`_not_for_moves`)."""
 
 from __future__ import annotations
 
