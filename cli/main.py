@@ -633,6 +633,78 @@ def migrate_keys(redis_url: str | None) -> None:
     click.echo(f"renamed {done.keys} keys and {done.tasks} due tasks")
 
 
+@pocha.group()
+def keys() -> None:
+    """The keys of server-side integrators (X-Pocha-Key): limited per key, not per address."""
+
+
+_REDIS_URL = click.option("--redis-url", default=None, help="The store (default: REDIS_URL).")
+
+
+def _key_store(redis_url: str | None) -> object:
+    """The store, as the service's settings name it (a cluster too)."""
+    config = _load("core.config").load_config()
+    url = redis_url or config["REDIS_URL"]
+    cluster = _load("core.config").is_on(config["REDIS_CLUSTER"])
+    return _load("core.store.redises").connect_store(url, cluster=cluster)
+
+
+@keys.command("create")
+@click.argument("name")
+@click.option("--moves", default=None, metavar="LIMIT",
+              help="Its limit on moves, e.g. '3000/minute' (default: POCHA_RATE_LIMIT_MOVES).")
+@click.option("--ai", default=None, metavar="LIMIT",
+              help="Its limit on hints and AI moves together, e.g. '300/minute' (default: "
+              "POCHA_RATE_LIMIT_AI).")
+@click.option("--think", type=float, default=None, metavar="SECONDS",
+              help="Its seconds of bot thinking a minute, hints, AI moves and its games' "
+              "bots together (default: POCHA_THINK_BUDGET).")
+@_REDIS_URL
+def keys_create(
+    name: str, moves: str | None, ai: str | None, think: float | None, redis_url: str | None
+) -> None:
+    """Make a key named NAME and print it: it is shown this once, and only its hash is kept."""
+    api_keys = _load("core.store.api_keys")
+    try:
+        key, _stored = api_keys.create(
+            _key_store(redis_url), name, moves=moves, ai=ai, think=think
+        )
+    except api_keys.KeyRefused as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"key {name!r}, shown once: send it as X-Pocha-Key from your server", err=True)
+    click.echo(key)
+
+
+@keys.command("list")
+@_REDIS_URL
+def keys_list(redis_url: str | None) -> None:
+    """The keys: name, budgets, when each was made (never the key)."""
+    import datetime
+
+    found = _load("core.store.api_keys").listed(_key_store(redis_url))
+    if not found:
+        click.echo("no keys")
+        return
+    click.echo(f"{'name':<32} {'moves':<16} {'ai':<16} {'think':<8} created")
+    for key in found:
+        made = datetime.datetime.fromtimestamp(key.created, datetime.UTC)
+        think = "default" if key.think is None else format(key.think, "g")
+        click.echo(
+            f"{key.name:<32} {key.moves or 'default':<16} {key.ai or 'default':<16} "
+            f"{think:<8} {made:%Y-%m-%d %H:%M:%S}Z"
+        )
+
+
+@keys.command("revoke")
+@click.argument("name")
+@_REDIS_URL
+def keys_revoke(name: str, redis_url: str | None) -> None:
+    """Revoke the key named NAME: within seconds its requests are refused (401 unknown_key)."""
+    if not _load("core.store.api_keys").revoke(_key_store(redis_url), name):
+        raise click.ClickException(f"there is no key named {name!r}")
+    click.echo(f"revoked {name!r}")
+
+
 @pocha.command()
 def openapi() -> None:
     """Print the API's OpenAPI document (the committed copy is openapi/openapi.json)."""

@@ -27,7 +27,7 @@ from core.play.games import GameService
 from core.store.redises import Redises, connect
 from core.store.store import GameStore
 from engine.i18n import _
-from service import edge, events, i18n, metrics, ratelimits, telemetry, web
+from service import api_keys, edge, events, i18n, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules, tables
 from service.api.ai_schemas import SCHEMA_ADDITIONS
 from service.api.ai_schemas import documented_by_reference as ai_documented_by_reference
@@ -53,6 +53,10 @@ for a person in `message`. A refused move leaves the game untouched.
 Sentences for people (every `message`, and `you.refused[].message` in views) are in
 English, or in Spanish with `Accept-Language: es` or `?lang=es` (the query parameter wins);
 answers say which in `Content-Language`. Machine codes (`error`, `rule`) never change.
+
+A server-side front end that relays many people may carry an integrator's key in
+`X-Pocha-Key` (the operator makes one with `pocha keys create`): its requests are then
+limited per key, with the key's budgets, instead of per address.
 """
 
 # Connections one API process may open to Redis (see create_app).
@@ -225,6 +229,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     edge.install(app, settings)
     i18n.install(app)
     ratelimits.install(app, redises.store, settings)
+    # After the limits' hooks, and before them in the order they run.
+    api_keys.install(app, redises.store, ratelimits.KEYED, app.extensions[metrics.EXTENSION])
+    api_keys.document(api.spec, app, ratelimits.KEYED)
     hints.check_seat_first(app)
     return app
 

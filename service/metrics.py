@@ -60,6 +60,11 @@ UNMATCHED = "unmatched"
 #: the statuses a server answers with; anything else counts as `other`.
 METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 OTHER = "other"
+#: Key names one process labels its counts with at most (an operator makes keys one by one,
+#: so this bounds only a process that lives through many made and revoked); the rest count
+#: as `OTHER_KEYS`, which no key's name can be (`core.store.api_keys.NAME`).
+MAX_KEY_LABELS = 200
+OTHER_KEYS = "_other"
 
 
 def method_label(method: str) -> str:
@@ -101,6 +106,30 @@ class ProcessMetrics:
             ["action"],
             registry=self.registry,
         )
+
+        self.key_requests = Counter(
+            "pocha_key_requests",
+            "Requests made with an integrator's key (X-Pocha-Key), by key name and status.",
+            ["key", "status"],
+            registry=self.registry,
+        )
+        self.unknown_keys = Counter(
+            "pocha_key_refused",
+            "Requests refused 401 unknown_key: an X-Pocha-Key never made, or revoked.",
+            registry=self.registry,
+        )
+        self._key_labels: set[str] = set()
+
+    def key_label(self, name: str) -> str:
+        """The label of key `name`: its name, for the first `MAX_KEY_LABELS` keys this
+        process counts; `OTHER_KEYS` after that. Only names of keys found are counted,
+        so no client can add a label."""
+        if name in self._key_labels:
+            return name
+        if len(self._key_labels) < MAX_KEY_LABELS:
+            self._key_labels.add(name)
+            return name
+        return OTHER_KEYS
 
     def observe(self, method: str, route: str, status: int, seconds: float) -> None:
         """Count one request; `route` is a URL rule or UNMATCHED, never a raw path."""

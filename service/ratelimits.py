@@ -15,19 +15,20 @@ from this process's memory until the window ends (`Refusals`), without a round t
 Redis, so a flood over a limit costs little. Tests switch the limits off
 (POCHA_RATE_LIMITS=off), except the test of them. With the
 limits on, hints and AI moves are also budgeted in seconds of thinking per address, which
-`core.jobs.admission` counts when the view knows what the request orders.
+`core.jobs.admission` counts when the view knows what the request orders. A request carrying an
+integrator's key (`service.api_keys`) counts against the key instead of its address
+(`limit_key`), with the key's own limits on moves and on the AI on demand when it has them.
 
-Moves are the one request a game makes hundreds of times, so their limit is not counted by
-flask-limiter (a round trip of its own and, measured with `pocha bench api`, about a
-fifth of a move's time) but by the same Lua call that reads the game, or that writes it
-when the move is made on the game the process kept: `MoveCounter`s for the request's
-address are left in `flask.g` for the view, which hands them to `GameService.act` and so
-to `GameStore.apply_kept` or `GameStore.load`. The counts are fixed windows like
-flask-limiter's; every try counts, refused ones too, and a request that fails before
-reading the game (a bad body or header) is counted on its way out. flask-limiter still
-looks at every request in an app-wide hook, which for a move would only find that none of
-its limits applies; that hook steps aside for moves (`_not_for_moves`).
-"""
+Moves (bids, cards, Poch's bets and suits) are the one request a game makes hundreds of
+times, so their limit is not counted by flask-limiter (a round trip of its own and, measured
+with `pocha bench api`, about a fifth of a move's time) but by the same Lua call that reads
+the game, or that writes it when the move is made on the game the process kept:
+`MoveCounter`s for the request's address are left in `flask.g` for the view, which hands
+them to `GameService.act` and so to `GameStore.apply_kept` or `GameStore.load`. The counts
+are fixed windows like flask-limiter's; every try counts, refused ones too, and a request
+that fails before reading the game (a bad body or header) is counted on its way out.
+flask-limiter still looks at every request in an app-wide hook, which for a move would only
+find that none of its limits applies; that hook steps aside for moves (`_not_for_moves`)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,6 @@ from typing import Any
 import redis
 from flask import Flask, Response, current_app, g, request
 from flask_limiter import Limiter, RateLimitExceeded
-from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 
 from core.config import is_on
@@ -53,6 +53,7 @@ from core.errors import REDIS_DOWN, RateLimited
 from core.store.keys import move_limit_key
 from core.store.redises import cluster_nodes, is_cluster
 from engine.i18n import N_, _
+from service.api_keys import current_key, limit_key
 from service.context import game_service
 from service.errors import error_response
 
@@ -89,9 +90,17 @@ _TOO_MANY = N_(
     "Too many requests for {what} from your address (at most {limit}); try again in "
     "{retry_after} s."
 )
+_TOO_MANY_WITH_KEY = N_(
+    "Too many requests for {what} with your key (at most {limit}); try again in "
+    "{retry_after} s."
+)
 
-#: The move endpoints, counted with the game's read (see the module's text).
-MOVES = ("games.Bids", "games.Plays")
+#: The move endpoints, counted with the game's read (see the module's text): Pocha's bids
+#: and cards, Poch's bets (and start cards) and suits.
+MOVES = ("games.Bids", "games.Plays", "games.Bets", "games.Suits")
+#: The endpoints limited per client, where a request may carry an integrator's key
+#: (`service.api_keys`) to be limited per key instead.
+KEYED = (*LIMITED, *MOVES)
 
 EXTENSION = "pocha_limiter"
 
@@ -105,12 +114,14 @@ class MoveCounter:
     limit: int
     reset_at: float
     description: str
+    #: Counted against an integrator's key rather than an address.
+    keyed: bool = False
 
     def refused(self) -> RateLimited:
         retry_after = max(1, math.ceil(self.reset_at - time.time()))
         return RateLimited(
             _(
-                _TOO_MANY,
+                _TOO_MANY_WITH_KEY if self.keyed else _TOO_MANY,
                 what=_WHAT["moves"],
                 limit=self.description,
                 retry_after=retry_after,
@@ -119,8 +130,10 @@ class MoveCounter:
         )
 
 
-def move_counters(items: list[RateLimitItem], address: str, now: float) -> tuple[MoveCounter, ...]:
-    """This request's counters: one per limit, keyed by address and window."""
+def move_counters(
+    items: list[RateLimitItem], address: str, now: float, keyed: bool = False
+) -> tuple[MoveCounter, ...]:
+    """This request's counters: one per limit, keyed by address (or key) and window."""
     counters = []
     for item in items:
         window = item.get_expiry()
@@ -132,6 +145,7 @@ def move_counters(items: list[RateLimitItem], address: str, now: float) -> tuple
                 limit=item.amount,
                 reset_at=(index + 1) * window,
                 description=str(item),
+                keyed=keyed,
             )
         )
     return tuple(counters)
@@ -146,7 +160,9 @@ def take_move_counters() -> tuple[MoveCounter, ...]:
 def _count_moves(view: Callable[..., Any], items: list[RateLimitItem]) -> Callable[..., Any]:
     @functools.wraps(view)
     def counted(*args: Any, **kwargs: Any) -> Any:
-        counters = move_counters(items, get_remote_address(), time.time())
+        key = current_key()
+        own = items if key is None or key.moves is None else _parsed(key.moves)
+        counters = move_counters(own, limit_key(), time.time(), keyed=key is not None)
         g.pocha_move_counters = counters
         try:
             return view(*args, **kwargs)
@@ -221,7 +237,7 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
             ) from exc
     clustered = is_cluster(client)
     limiter = Limiter(
-        get_remote_address,
+        limit_key,
         app=app,
         storage_uri=storage_uri(str(settings["REDIS_URL"]), clustered),
         # The app's pool: its timeouts, and no second set of connections per process (a
@@ -243,7 +259,9 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
         view: Any = app.view_functions[endpoint]
         # A code is guessed by looking it up as much as by joining: both count.
         methods = None if scope in ("tables", "lobby") else ["POST"]
-        limited: Any = limiter.shared_limit(str(settings[setting]), scope=scope, methods=methods)
+        limited: Any = limiter.shared_limit(
+            _limit_of(scope, str(settings[setting])), scope=scope, methods=methods
+        )
         app.view_functions[endpoint] = limited(view)
     for endpoint, setting in SEAT_LIMITED.items():
         # Shared: the seat's comings and goings count together, whichever endpoint.
@@ -254,6 +272,24 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
     app.extensions[EXTENSION] = limiter
     app.register_error_handler(RateLimitExceeded, _rate_limited)
     return limiter
+
+
+def _limit_of(scope: str, default: str) -> str | Callable[[], str]:
+    """The limit of `scope`: the AI on demand's is the request's key's own when it has one."""
+    if scope != "ai":
+        return default
+
+    def of_the_key() -> str:
+        key = current_key()
+        return default if key is None or key.ai is None else key.ai
+
+    return of_the_key
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(limit: str) -> list[RateLimitItem]:
+    """A key's limit, parsed once per process (it was checked when the key was made)."""
+    return parse_many(limit)
 
 
 def _seat_key() -> str:
@@ -290,7 +326,8 @@ def _refused(scope: str | None, limit: str, retry_after: int) -> Response:
         )
     else:
         what = _WHAT.get(scope or "", _("this"))
-        message = _(_TOO_MANY, what=what, limit=limit, retry_after=retry_after)
+        template = _TOO_MANY if current_key() is None else _TOO_MANY_WITH_KEY
+        message = _(template, what=what, limit=limit, retry_after=retry_after)
     return error_response(
         429,
         "rate_limited",
@@ -317,8 +354,9 @@ def _rate_limited(exc: RateLimitExceeded) -> Response:
 
 
 def _key_of(scope: str) -> str:
-    """Whose count of `scope` a request counts against: its seat's or its address's."""
-    return _seat_key() if scope == "seat" else get_remote_address()
+    """Whose count of `scope` a request counts against: its seat's, or its key's or
+    address's."""
+    return _seat_key() if scope == "seat" else limit_key()
 
 
 class Refusals:

@@ -20,7 +20,8 @@ from flask import Flask, Response, g, request
 from core import logs
 from core.config import is_on
 from core.store.keys import is_game_id
-from service.metrics import UNMATCHED, ProcessMetrics, method_label
+from service.api_keys import current_key
+from service.metrics import UNMATCHED, ProcessMetrics, method_label, status_label
 from service.metrics import install as install_metrics
 
 log = logging.getLogger("service.request")
@@ -65,6 +66,9 @@ def _finish(response: Response, metrics: ProcessMetrics, request_log: bool) -> R
     route = rule.rule if rule is not None else UNMATCHED
     status = response.status_code
     metrics.observe(request.method, route, status, seconds)
+    key = current_key()
+    if key is not None:
+        metrics.key_requests.labels(metrics.key_label(key.name), status_label(status)).inc()
     if status == 200 and request.endpoint in MOVES:
         metrics.moves.labels(MOVES[request.endpoint]).inc()
     if request_log and log.isEnabledFor(logging.INFO):

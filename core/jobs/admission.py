@@ -46,9 +46,10 @@ from core.config import is_on
 from core.errors import Busy, RateLimited
 from core.jobs.queues import HIGH
 from core.jobs.status import workers_serving
+from core.store.api_keys import ApiKey, name_of_payer, named
 from core.store.keys import ADVICE_QUEUED, ADVICE_QUEUED_SECONDS, think_limit_key
 from core.store.records import client_hash
-from engine.i18n import _
+from engine.i18n import N_, _
 
 #: The think budget is so many seconds of thinking per this many seconds of wall time.
 WINDOW = 60
@@ -143,17 +144,23 @@ class Admission:
         address: str | None,
         drop_after: int,
         now: float | None = None,
+        key: ApiKey | None = None,
     ) -> None:
         """Take a place for the job `job_id`, estimated at `seconds` of thinking, asked for
-        from `address`, which RQ drops unstarted after `drop_after` seconds; `RateLimited`
-        or `Busy` if it may not have one (`now` is for tests)."""
+        from `address` (or with `key`, whose budget it then spends), which RQ drops
+        unstarted after `drop_after` seconds; `RateLimited` or `Busy` if it may not have one
+        (`now` is for tests)."""
         now = time.time() if now is None else now
-        rate = WINDOW / self.budget if self.budget is not None and address else 0
+        budget = self.budget
+        if key is not None and budget is not None and key.think is not None:
+            budget = key.think
+        payer = key.payer if key is not None else client_hash(address) if address else None
+        rate = WINDOW / budget if budget is not None and payer else 0
         bounded = self.max_wait is not None
         answer = connection.eval(
             _ADMIT_LUA,
             3,
-            think_limit_key(client_hash(address) if address else ""),
+            think_limit_key(payer or ""),
             ADVICE_QUEUED,
             ADVICE_QUEUED_SECONDS,
             repr(now),
@@ -172,13 +179,11 @@ class Admission:
             return
         retry_after = max(1, math.ceil(float(_text(answer[1]))))
         if verdict == "rate_limited":
-            assert self.budget is not None
+            assert budget is not None
             raise RateLimited(
                 _(
-                    "Your address has used its thinking time for hints and AI moves (at "
-                    "most {budget} s of thinking a minute; this request may take {seconds} "
-                    "s); try again in {retry_after} s.",
-                    budget=format(self.budget, "g"),
+                    _THINKING_SPENT_BY_KEY if key is not None else _THINKING_SPENT,
+                    budget=format(budget, "g"),
                     seconds=format(seconds, ".2g"),
                     retry_after=retry_after,
                 ),
@@ -195,6 +200,14 @@ class Admission:
             ),
             retry_after,
         )
+
+
+#: How long a worker process uses a key's think budget before it reads it again (a key is
+#: revoked or made again under its name rarely; its games' bots read it on every decision).
+KEY_BUDGET_SECONDS = 10.0
+#: Key name -> when its budget was read (monotonic) and the budget (None: the default). Only
+#: names of keys that made games reach it, so it holds a few entries.
+_KEY_BUDGETS: dict[str, tuple[float, float | None]] = {}
 
 
 # Spend seconds of a client's think budget. KEYS: its budget (a timestamp). ARGV: now, the
@@ -218,6 +231,22 @@ class ThinkPurse:
     connection: redis.Redis
     #: Seconds of thinking a minute, per client.
     budget: float
+    #: The store, where a game made with a key finds that key's own budget (None: every
+    #: payer has `budget`).
+    keys: redis.Redis | None = None
+
+    def budget_of(self, payer: str, now: float | None = None) -> float:
+        """The think budget of `payer`: its key's own, while the key lives and has one."""
+        name = name_of_payer(payer)
+        if name is None or self.keys is None:
+            return self.budget
+        now = time.monotonic() if now is None else now
+        cached = _KEY_BUDGETS.get(name)
+        if cached is None or now - cached[0] >= KEY_BUDGET_SECONDS:
+            key = named(self.keys, name)
+            cached = (now, None if key is None else key.think)
+            _KEY_BUDGETS[name] = cached
+        return self.budget if cached[1] is None else cached[1]
 
     def may_think(self, payer: str, now: float | None = None) -> bool:
         """Whether the client still has budget left (its spending drains within the
@@ -230,9 +259,19 @@ class ThinkPurse:
         """The client's bots thought `seconds`."""
         now = time.time() if now is None else now
         self.connection.eval(
-            _SPEND_LUA, 1, think_limit_key(payer), repr(now), repr(seconds * WINDOW / self.budget),
-            WINDOW,
+            _SPEND_LUA, 1, think_limit_key(payer), repr(now),
+            repr(seconds * WINDOW / self.budget_of(payer)), WINDOW,
         )  # fmt: skip
+
+
+_THINKING_SPENT = N_(
+    "Your address has used its thinking time for hints and AI moves (at most {budget} s of "
+    "thinking a minute; this request may take {seconds} s); try again in {retry_after} s."
+)
+_THINKING_SPENT_BY_KEY = N_(
+    "Your key has used its thinking time for hints and AI moves (at most {budget} s of "
+    "thinking a minute; this request may take {seconds} s); try again in {retry_after} s."
+)
 
 
 #: For tools that queue on-demand jobs themselves: no budget, no bound, the estimate kept.

@@ -36,6 +36,7 @@ from core.logs import job_meta
 from core.play.bot_metrics import record_decision
 from core.play.bots import bot_seed
 from core.play.turns import store_for
+from core.store.api_keys import ApiKey
 from engine.errors import InvalidStateError
 from engine.i18n import _
 from engine.registry import DEFAULT_GAME, kind_of
@@ -100,6 +101,8 @@ class Asker:
 
     address: str | None = None
     admission: Admission = UNBOUNDED
+    #: The integrator's key the request carries, whose counts and budget it spends.
+    key: ApiKey | None = None
 
 
 def _enqueue(
@@ -112,7 +115,8 @@ def _enqueue(
 ) -> str:
     job_id = secrets.token_urlsafe(18)
     asker.admission.admit(
-        connection, job_id, estimated_seconds(thinking.budget), asker.address, QUEUED_TTL
+        connection, job_id, estimated_seconds(thinking.budget), asker.address, QUEUED_TTL,
+        key=asker.key,
     )
     try:
         queue(connection, HIGH).enqueue_call(

@@ -33,6 +33,7 @@ from core.play.tables import (
     seat_info,
     table_of,
 )
+from core.store.api_keys import is_key_payer
 from core.store.records import (
     NO_TABLE,
     AppliedAction,
@@ -102,7 +103,8 @@ class GameService:
         people or more, their turns are timed (`turn_seconds`, `DEFAULT_TURN_SECONDS`
         unless the rules say) and a stand-in bot of `stand_in_level` plays a turn whose
         clock runs out. `game_name`: the game (`engine.registry.KINDS`), Pocha unless named.
-        `holder`: the client address making it (given with the rate limits on), whose
+        `holder`: the client address making it (given with the rate limits on), or the
+        payer of the integrator's key it came with (`core.store.api_keys.payer_of`), whose
         listed tables the lobby caps and whose think budget its bots and stand-in spend
         (`core.play.bots`); such a game's bots think at most `PUBLIC_DECISION_SECONDS` a
         decision."""
@@ -175,7 +177,7 @@ class GameService:
         seats = [Seat("", open=True) if p.open else Seat(p.name, p.bot) for p in players]
         game = kind.new(parsed, seed)
 
-        payer = None if holder is None else client_hash(holder)
+        payer = None if holder is None else holder if is_key_payer(holder) else client_hash(holder)
 
         def make(table: Table) -> CreatedGame:
             return self.store.create(

@@ -47,7 +47,7 @@ def purse_for(connections: Connections) -> ThinkPurse:
     (the first group's), where the hints and AI moves of the same clients spend theirs."""
     r = redises_of(connections)
     budget = float(load_config()["THINK_BUDGET"])
-    return ThinkPurse(r.groups[0], budget)
+    return ThinkPurse(r.groups[0], budget, keys=r.store)
 
 
 def play_owed_turn(

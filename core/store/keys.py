@@ -246,6 +246,15 @@ ADVICE_QUEUED = f"{PREFIX}:advice:queued"
 ADVICE_QUEUED_SECONDS = f"{PREFIX}:advice:queued:seconds"
 
 
+# -- the keys of server-side integrators (core.store.api_keys) -------------------------------
+
+#: Hash of the keys' records (JSON) by the SHA-256 of each key. It and the next share one
+#: hash tag, so that making or revoking a key writes both in one script on a cluster.
+API_KEYS = f"{PREFIX}:api-keys:{{api-keys}}"
+#: Hash of the same keys' hashes by name.
+API_KEY_NAMES = f"{PREFIX}:api-keys:{{api-keys}}:names"
+
+
 # -- event streams (service.events) ---------------------------------------------------
 
 

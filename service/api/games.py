@@ -17,7 +17,6 @@ import marshmallow as ma
 import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_limiter.util import get_remote_address
 
 from core.errors import ServiceError, Unauthorized
 from core.play.games import PlayerSpec
@@ -36,6 +35,7 @@ from service.api.games_schemas import (
     PlaySchema,
 )
 from service.api.poch_schemas import BetSchema, SuitSchema, is_plain_bet, is_plain_suit
+from service.api_keys import limit_key
 from service.context import game_service
 from service.errors import RETRY_AFTER, ErrorSchema
 from service.events import EXTENSION as EVENTS
@@ -351,7 +351,7 @@ class Games(MethodView):
             listed=body["listed"],
             stand_in_level=body["stand_in_level"],
             game_name=body["game"],
-            holder=get_remote_address() if limits_on() else None,
+            holder=limit_key() if limits_on() else None,
         )
         record = created.record
         seats: list[dict[str, Any]] = []

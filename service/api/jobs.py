@@ -21,6 +21,7 @@ from core.errors import ServiceError
 from core.jobs.advice import Asker, wait_for_report
 from engine.i18n import _
 from service.api.ai_schemas import JobQuerySchema, JobSchema
+from service.api_keys import current_key
 from service.context import services
 from service.errors import RETRY_AFTER, ErrorSchema
 from service.i18n import request_language, translate
@@ -70,8 +71,9 @@ JOB_LOCATION = {
 
 def asker() -> Asker:
     """Who asks for the AI on demand in this request: the client's address as the rate
-    limits see it (`service.edge`), and this app's admission."""
-    return Asker(get_remote_address(), services().admission)
+    limits see it (`service.edge`), the integrator's key it carries if any, and this app's
+    admission."""
+    return Asker(get_remote_address(), services().admission, key=current_key())
 
 
 def document_errors(blp: Blueprint, errors: dict[int, str]) -> Callable[[F], F]:

@@ -640,6 +640,15 @@ def test_rate_limited(redis_url: str) -> None:
     assert "crear partidas" in spanish.json["message"]
 
 
+@driven("unknown_key")
+def test_unknown_key(client: FlaskClient) -> None:
+    body = {"players": humans(3), "rules": {"schedule": [3]}}
+    key = {"X-Pocha-Key": "pk_" + "x" * 43}
+    english, spanish = both(client, "POST", "/api/v1/games", json=body, headers=key)
+    assert english.status_code == 401
+    assert "X-Pocha-Key" in spanish.json["message"]
+
+
 @driven("unavailable")
 def test_unavailable() -> None:
     app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "REDIS_CONNECT_TIMEOUT": 0.5})

@@ -1,11 +1,13 @@
-"""The API's tests of games, tables, event streams, races, bots, rate limits, errors and
-move bodies, with the games on a Redis Cluster: every move's script, a table's seats, the
-lobby, the change notices, and the rate limits' counters (flask-limiter's on the cluster,
-the moves' own keyed by the client's address)."""
+"""The API's tests of games, tables, event streams, races, bots, rate limits, integrators'
+keys, errors and move bodies, with the games on a Redis Cluster: every move's script, a
+table's seats, the lobby, the change notices, the keys' records, and the rate limits'
+counters (flask-limiter's on the cluster, the moves' own keyed by the client's address or
+key)."""
 
 from tests.core.play.test_bots import *  # noqa: F403
 from tests.core.play.test_tables import *  # noqa: F403
 from tests.core.store.test_races import *  # noqa: F403
+from tests.service.test_api_keys import *  # noqa: F403
 from tests.service.test_service_errors import *  # noqa: F403
 from tests.service.test_service_events import *  # noqa: F403
 from tests.service.test_service_games import *  # noqa: F403
