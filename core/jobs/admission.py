@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -205,9 +206,11 @@ class Admission:
 #: How long a worker process uses a key's think budget before it reads it again (a key is
 #: revoked or made again under its name rarely; its games' bots read it on every decision).
 KEY_BUDGET_SECONDS = 10.0
-#: Key name -> when its budget was read (monotonic) and the budget (None: the default). Only
-#: names of keys that made games reach it, so it holds a few entries.
-_KEY_BUDGETS: dict[str, tuple[float, float | None]] = {}
+#: The keys' Redis -> key name -> when its budget was read (monotonic) and the budget (None:
+#: the default). Only names of keys that made games reach it, so it holds a few entries.
+_KEY_BUDGETS: weakref.WeakKeyDictionary[Any, dict[str, tuple[float, float | None]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 # Spend seconds of a client's think budget. KEYS: its budget (a timestamp). ARGV: now, the
@@ -241,11 +244,13 @@ class ThinkPurse:
         if name is None or self.keys is None:
             return self.budget
         now = time.monotonic() if now is None else now
-        cached = _KEY_BUDGETS.get(name)
+        # Per Redis the keys live in: a name means another key on another store.
+        budgets = _KEY_BUDGETS.setdefault(self.keys, {})
+        cached = budgets.get(name)
         if cached is None or now - cached[0] >= KEY_BUDGET_SECONDS:
             key = named(self.keys, name)
             cached = (now, None if key is None else key.think)
-            _KEY_BUDGETS[name] = cached
+            budgets[name] = cached
         return self.budget if cached[1] is None else cached[1]
 
     def may_think(self, payer: str, now: float | None = None) -> bool:

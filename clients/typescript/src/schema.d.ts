@@ -1205,7 +1205,7 @@ export interface components {
              */
             code: number;
             /**
-             * @description Stable machine code: not_your_turn, illegal_move, invalid_card, invalid_bid, invalid_suit, wrong_phase, invalid_rules, stale_version, conflict, game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, forbidden, validation_error, bad_json, bad_request, body_too_large, unsupported_media_type, rate_limited, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, unavailable, store_full, busy, internal_error.
+             * @description Stable machine code: not_your_turn, illegal_move, invalid_card, invalid_bid, invalid_suit, wrong_phase, invalid_rules, stale_version, conflict, game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, unsupported_media_type, rate_limited, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, unavailable, store_full, busy, internal_error.
              * @example not_your_turn
              */
             error: string;
@@ -3675,6 +3675,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description body_too_large. */
             413: {
                 headers: {
@@ -3753,6 +3762,15 @@ export interface operations {
             };
             /** @description bad_json (the body is not JSON) or bad_request (e.g. a malformed If-Match). */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3980,7 +3998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4115,7 +4133,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4322,7 +4340,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4503,7 +4521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4613,7 +4631,7 @@ export interface operations {
                     "application/json": components["schemas"]["SeatTaken"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5125,7 +5143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5298,6 +5316,15 @@ export interface operations {
             };
             /** @description bad_json: the body is not JSON. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5545,6 +5572,15 @@ export interface operations {
                     "application/json": components["schemas"]["LobbyTable"][];
                 };
             };
+            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
             /** @description rate_limited: too many reads of the lobby from your address (`POCHA_RATE_LIMIT_LOBBY`); wait `Retry-After` seconds. */
             429: {
@@ -5589,6 +5625,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LobbyTable"];
+                };
+            };
+            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description table_not_found (no table has this code) or game_not_found. */
@@ -5651,6 +5696,15 @@ export interface operations {
             };
             /** @description bad_json (the body is not JSON) or bad_request (e.g. a malformed If-Match). */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
