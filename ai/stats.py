@@ -1,16 +1,6 @@
-"""Statistics of played games, per bot: the arena's and the matches' numbers.
-
-Input is game records (plain dicts, as ``ai.pocha.arena.play_game`` makes and the
-worker stores as JSON lines); output is, per bot, the mean score per hand with
-a 95% confidence interval, the win rate per game (a shared win counts as a
-fraction), the exact-bid rate, the mean bid beside the mean tricks taken (a
-bot whose bids are calibrated has the two equal) and the time per decision.  The interval is
-taken over deals, not hands: the hands of one game and the rotations of one
-duplicate deal are not independent, the deals are.  Beside them, each bot's standing
-says whether its results differ from no difference at all: its win rate with a Wilson
-interval against its even share of the wins, and its lead over the rest of the table
-paired by deal; and its running total over the hands, with that total's interval, is
-what ``pocha arena --plot`` draws.
+"""Statistics of played games, per bot: the arena's and the matches' numbers
+(mean score per hand, win rate, exact bids, standing), each with its interval.
+How it works: docs/internals.md, ``ai.stats``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
 """Entry point of the `pocha` command: the root click group and the `bench` commands.
-
-Every command imports the package it drives only when it runs (through
-`_load`), so a missing or broken package breaks that one command, never
-`pocha --help`. To add a command, decorate a function with `@pocha.command()`
-(e.g. `serve`, `worker`, `arena`) or `@bench.command()` (e.g. `ismcts`, `api`)
-and keep its imports inside the function.
+How it works: docs/development.md, `cli.main`.
 """
 
 from __future__ import annotations

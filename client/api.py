@@ -1,31 +1,6 @@
-"""A small typed client of the Pocha HTTP API, on the standard library only.
-
-`PochaClient(base_url, token)` wraps every public endpoint a front end needs: create a
-game, see it, bid and play, read the events (once or as a live stream), the score sheet, a
-hint, a stateless AI move, jobs, bot-vs-bot matches, and delete; and the tables people
-gather at: open seats, the lobby, a table by its code, taking a seat, the host's start and
-bot seats, coming back, leaving, and the rematch. Responses come back as the
-API's JSON (dicts, described in the OpenAPI document at /api/openapi.json); any 4xx or 5xx
-raises `ApiError` carrying the API's stable machine code (`error`) and its sentence for a
-person (`message`), so callers branch on codes, never on wording. It is meant to be read by
-integrators as much as used: nothing in it knows more than the documented contract.
-
-    api = PochaClient("http://127.0.0.1:8000")
-    game = api.create_game(["Ana", {"name": "B", "bot": "easy"}, {"name": "C", "bot": "easy"}],
-                           rules={"schedule": [1, 2]})
-    me = api.seat(game, 0)          # a client that acts as seat 0 (with its token)
-    view = me.view(game["id"])      # view["you"]["legal"]: what seat 0 may do now
-
-    table = api.create_game(["Ana", OPEN, {"name": "C", "bot": "easy"}])
-    bea = api.joined(api.join(table["table_code"], "Bea"))   # seat 1, with its token
-
-Poch (the German Pochbrett game, `game="poch"`) is played with the same views, events and
-tables; its decisions are `bet` ("pass", "hold" or an amount), `play` (the card that starts
-the shedding) and `choose_suit` (the next suit to shed); `poch_act` sends any entry of
-`you.legal` to the right one.
-
-    poch = api.create_game(["Ana", {"name": "B", "bot": "heuristic"}, {"name": "C",
-                            "bot": "easy"}], rules={"chips": 30, "deals": 2}, game="poch")
+"""A small typed client of the Pocha HTTP API, on the standard library only: every public
+endpoint a front end needs, and `ApiError` carrying the API's machine code.
+How it works: docs/clients.md, `client.api`.
 """
 
 from __future__ import annotations

@@ -1,15 +1,5 @@
 """`pocha play --game poch`: Poch, the German Pochbrett game, in the terminal, over the API.
-
-The game loop, the tables with people (waiting room, clocks, away and left seats, the
-rematch) and the hints are `client.terminal.TerminalGame`'s; this module says what is
-Poch's own, from the Poch views and events of the HTTP contract (docs/api.md): the board
-with its eight plates under their German names (Ass, König, Dame, Bube, Zehn, Mariage,
-Sequenz, Poch) and the pot, everyone's chips, the trump suit, your hand, the bets, the
-showdown, the cards being shed and whose turn it is; it narrates what the bots did from
-the events (a suit's run of forced cards on one line), asks for your decision (pass,
-hold or an amount; the start card; the next suit), checks it against `you.legal` before
-sending it, and ends with the chips and the winners. Like the Pocha terminal it knows no
-rule: what you may do is the view's `legal` list, and a refusal is the server's sentence.
+How it works: docs/clients.md, `client.poch_terminal`.
 """
 
 from __future__ import annotations

@@ -1,27 +1,5 @@
 """`pocha play`: a game against bots in the terminal, over the HTTP API.
-
-It creates a game with one person (you, seat 0) and bots, then loops: it narrates the
-events since the last look (bids, cards, tricks, scores), and on your turn shows the table
-as the web page does (hand, trump, bids, tricks, the trick on the table, scores) and asks
-for a bid or a card. The cards and bids the view's `legal` list leaves out are marked
-before you choose, each with the reason the view gives (`you.refused`: the rule and the
-sentence the server would refuse it with); the client knows no rule of the game. A card
-you hold or a bid in range that the rules forbid is sent anyway if chosen, so that the
-server's refusal says why, with the game untouched. `?` asks the bots for
-a hint, told as the move and the search's reasons for it. After each hand the score sheet
-is shown as on paper. Everything goes through `client.api.PochaClient`: this module knows
-only the public contract.
-
-With people: `--open N` leaves N seats open and prints the table's code and link to share;
-`--join CODE` takes a seat at someone's table. The waiting room shows the seats filling
-(the host may type `s` to start early, bots in the seats still open); in play every seat
-shows its state (the clock of the seat whose turn it is, refreshed while you wait; away,
-left, or offline), a turn the stand-in played is told as such, and when your seat is away
-you are offered to come back (a move typed too late brings you back by itself). `q`
-leaves the table for good (the stand-in plays your seat); after the game, a rematch.
-
-`--game poch` plays Poch, the German Pochbrett game, with the same loop and tables:
-`TerminalGame`'s game-specific methods are overridden in `client.poch_terminal`.
+How it works: docs/clients.md, `client.terminal`.
 """
 
 from __future__ import annotations

@@ -1,18 +1,6 @@
 """Logs: every line the API and the workers write is one JSON object, or one human line at
 a terminal.
-
-A line carries the time, level, logger and message, whatever a caller passed as `extra`,
-and the id of the request it belongs to. The API takes that id from a sane `X-Request-ID`
-header or makes one, and returns it in the response's `X-Request-ID`; the jobs a request
-queues carry it in their meta, so a worker's lines about a bot turn name the request that
-led to it (and the job's own id). The ids live in context variables, so nothing here knows
-Flask or RQ: `service.app` and `worker.process` set them.
-
-`configure(level, form)` installs the handler on the root logger (workers, and gunicorn's
-processes through `service.gunicorn_conf.PochaLogger`, which also formats gunicorn's own
-lines with `formatter(form)`). The form is `json` for production (what log collectors
-read), or `text` for a person at a terminal (`pocha serve` there): time, level, logger and
-message on one line, with an exception's last line rather than its traceback.
+How it works: docs/internals.md, `core.logs`.
 """
 
 from __future__ import annotations

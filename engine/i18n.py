@@ -1,18 +1,7 @@
-"""Sentences for people, marked for translation but still plain English strings.
-
-Every human-readable sentence the engine, the bots' code, core and the service can send
-(an error's message, the rule a refused card broke) is built with `_`: it returns a
-`Message`, a `str` whose value is the English sentence, so everything that treats it as
-a string (logs, `str(exc)`, tests comparing the English) keeps working unchanged. It also
-keeps the English template and the values put into it, so the service can look the
-template up in another language's catalogue at the edge (`service.i18n.translate`) and
-put the same values back in. The engine stays free of I/O and of Babel: choosing a
-language and reading catalogues is the service's job.
-
-Convention: one whole sentence per template, values as named `{brace}` placeholders
-(`_("you must follow {suit}: you hold {cards}", suit=..., cards=...)`), never sentences
-glued together from pieces; the template must be a literal, so Babel's extractor finds it.
-A value that is itself a sentence may be a `Message` too, and is translated with it.
+"""Sentences for people, marked for translation but still plain English strings:
+`_` makes a `Message`, a `str` that keeps its template and values for the service
+to translate at the edge.
+How it works: docs/internals.md, `engine.i18n`.
 """
 
 from __future__ import annotations

@@ -1,24 +1,6 @@
 """Where the API meets the internet: how big a body may be, which client address to believe
 behind proxies, and which other sites' pages may call it from a browser (CORS).
-
-Flask refuses a body whose Content-Length is over MAX_CONTENT_LENGTH with 413. A chunked
-body has no Content-Length, and werkzeug then reads it only up to the limit, silently: the
-truncated JSON would be reported as malformed (400) when it is too large. `BoundedBody`
-reads such a body itself, one byte past the limit at most, and hands the app either the
-whole body with its length or a 413.
-
-Behind a load balancer every request comes from the balancer's address; the client's is in
-`X-Forwarded-For`, which any client can also write itself. So the header is believed only
-for as many hops as `POCHA_TRUSTED_PROXIES` says proxies add (werkzeug's ProxyFix), and
-rate limits key on the address that results. With 0 (the default) the header is ignored.
-
-CORS: the page at `/` is served by the API itself and needs none. Other front ends are
-allowed by origin with `POCHA_CORS_ORIGINS` (comma-separated, or `*`); by default none
-is. Since seats authenticate with a bearer token that a page must hold itself, never with
-a cookie, `*` lets no site act for a visitor; listing origins is still the tighter choice.
-Preflights allow the headers a client sends (Authorization, Idempotency-Key, If-Match,
-Last-Event-ID, X-Request-ID, Content-Type), and responses expose ETag, Idempotent-Replayed,
-Location, Retry-After and X-Request-ID to the page's script.
+How it works: docs/internals.md, `service.edge`.
 """
 
 from __future__ import annotations

@@ -1,11 +1,5 @@
 """Every error the service reports, and the one function that turns any of them into JSON.
-
-Code below the views raises `ServiceError` subclasses (they carry an HTTP status and a
-stable machine code) or lets the engine's `GameError` through; neither knows Flask, so the
-store and the bot runner can be used from an RQ job as they are. `register_error_handlers`
-makes every 4xx and 5xx, from our code, flask-smorest, webargs or werkzeug, leave as one
-shape: flask-smorest's `code`/`status`/`message`/`errors` plus `error`, the machine code.
-Unexpected exceptions become a bare 500 and a dead Redis a 503, never a traceback.
+How it works: docs/internals.md, `service.errors`.
 """
 
 from __future__ import annotations

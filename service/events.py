@@ -1,26 +1,5 @@
 """A game's events as Server-Sent Events: the backlog, then each new event as it lands.
-
-Each event goes out as `id: <seq>` + `data: <event JSON>`, so a browser's EventSource
-resumes with Last-Event-ID after a drop. A stream ends once the game is over and everything
-is sent, when the game is deleted or expires, when Redis stops answering, or after
-`max_seconds` (the client reconnects); a comment line every `keepalive_seconds` keeps
-proxies from closing an idle stream.
-
-A stream costs the API a waiting greenlet (gunicorn's gevent workers), never a thread, and
-no Redis connection of its own. Each process has one pub/sub connection (`ChangeHub`),
-subscribed to the change channel of each game one of its streams follows. A change wakes
-that game's streams, and the first to wake reads the new events for all of them (`Feed`),
-so a move costs one read per process whatever the number of spectators. A stream joins its
-game's feed before reading its backlog and is woken again when Redis confirms the
-subscription (and after the hub reconnects), so no event falls in between. A client that
-closes its connection is noticed at once, not at the next keepalive: under gevent the
-stream watches its socket, which turns readable and reads empty, and ends.
-
-One client address may hold `MAX_STREAMS_PER_ADDRESS` streams at once across every API
-process (`StreamSlots`, a sorted set per address in Redis); one more is refused with 429
-`too_many_streams` before anything is streamed. A slot is given back when its stream ends.
-It is a lease that the live stream renews at each keepalive: the slots of a process that
-dies (a killed API worker) lapse within a keepalive and `SLOT_MARGIN_SECONDS`.
+How it works: docs/internals.md, `service.events`.
 """
 
 from __future__ import annotations

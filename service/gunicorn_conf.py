@@ -1,16 +1,6 @@
-"""Gunicorn settings for the API, read from the environment (the root gunicorn.conf.py
-loads this module, so `gunicorn service.wsgi:app` run from the repository, the Docker
-image and `pocha serve` all use the same settings).
-
-gevent workers (`service.gunicorn_worker.ApiWorker`): each connection is a greenlet, so
-event streams, long polls and slow clients hold no thread that a move needs, and a process
-keeps thousands of them open (`POCHA_WORKER_CONNECTIONS`); several processes use every
-core. Measured with `pocha bench api` and `pocha bench hostile` on 2 cores.
-
-gevent must patch the standard library before anything makes a lock, a thread-local or a
-socket (the store keeps a Redis connection per thread-local, which must be per greenlet),
-and the app is built in the master (`preload_app`), so the patching is done when gunicorn
-reads this file, before the app is loaded.
+"""Gunicorn settings for the API, read from the environment; gunicorn.conf.py, the Docker
+image and `pocha serve` all load them.
+How it works: docs/internals.md, `service.gunicorn_conf`.
 """
 
 from __future__ import annotations

@@ -1,22 +1,6 @@
 """The gunicorn worker the API runs in: gevent's, with a cap on connections per client
 address and gunicorn's own error answers in the API's JSON shape.
-
-gevent's worker gives each connection a greenlet, so what holds a connection open for long
-(an event stream, a job's long poll, a client sending its request slowly) costs a few
-kilobytes, never one of a few threads that moves need. A request's head must arrive within
-gunicorn's `keepalive` seconds, or the connection is closed (gunicorn's gevent worker reads
-every head under that timeout), so a slowloris client holds a greenlet that long at most.
-
-One address may hold `MAX_CONNECTIONS_PER_ADDRESS` connections to a process at once (see
-`core.config`); the next one is answered `429 too_many_connections` before anything is read
-from it, and closed. The cap is per process: it keeps one address from taking a process's
-whole `worker_connections`. It applies only when the API faces clients directly
-(`POCHA_TRUSTED_PROXIES` 0): behind a proxy every connection is the proxy's.
-
-The requests gunicorn refuses itself, before the app sees them (a request line over
-`limit_request_line`: 414; headers over `limit_request_fields` or
-`limit_request_field_size`: 431; anything that is not HTTP: 400), get the API's error shape
-with a machine code too, instead of gunicorn's HTML page.
+How it works: docs/internals.md, `service.gunicorn_worker`.
 """
 
 from __future__ import annotations

@@ -1,20 +1,5 @@
 """The API's languages: which one a request asked for, and its sentences in it.
-
-Sentences are made in English everywhere below the service (`engine.i18n._` returns a
-`Message`, a str that remembers its template and values). They are translated here, at
-the edge, as a response is built: `service.errors` translates every error body, and the
-views translate what they carry for people (`you.refused[].message`, a job's `error`).
-So the machine codes (`error`, `rule`) never change, and code below the service never
-needs to know who is asking.
-
-The catalogues are gettext `.po` files, one per language, in `service/locales/`
-(`scripts/i18n` extracts the templates from the source with Babel and updates them; see
-docs/development.md). They are read at run time with Babel's `read_po`, once per process:
-no compile step. The same files hold the web page's own strings, under the message
-context `page`; `/i18n/<lang>.json` serves those to the page.
-
-A request's language: `?lang=es|en` first, then the best match of `Accept-Language`,
-else English. An unknown `lang` is ignored, never an error: a language is a preference.
+How it works: docs/internals.md, `service.i18n`.
 """
 
 from __future__ import annotations

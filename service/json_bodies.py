@@ -1,14 +1,6 @@
 """The one reader of JSON request bodies: whatever a client sends, a well-formed body comes
-out as plain values a schema can check, and anything else is a 400 `bad_json` that says
-what is wrong, never a 500.
-
-Python's own parser takes JSON that the rest of the service cannot: arrays nested a
-thousand deep (it recurses, and so do marshmallow and the encoders after it), integers of
-thousands of digits (turning them into `int` raises past 4,300 digits), `NaN` and
-`Infinity` (not JSON), and escaped lone surrogates (`"\\ud800"`, text that no UTF-8
-encoder will write back out). `load_json` refuses each.
-Every JSON body reaches the app through it: flask-smorest's argument parser
-(`Blueprint.ARGUMENTS_PARSER`) and `request.get_json` (the app's `JsonProvider`).
+out as plain values a schema can check, and anything else is a 400 `bad_json`.
+How it works: docs/internals.md, `service.json_bodies`.
 """
 
 from __future__ import annotations

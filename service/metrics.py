@@ -1,16 +1,5 @@
 """`GET /metrics`: what operators graph and alert on, in Prometheus' text format.
-
-Two kinds of figures. A process's own: requests by route (the URL rule, never the raw
-path, which holds game ids) and status, their latency, and the moves people made through
-it; these live in prometheus-client metrics, one set per app. Under gunicorn each worker
-process counts for itself into files in `PROMETHEUS_MULTIPROC_DIR` (set up by
-`service.gunicorn_conf`), and a scrape of any worker reads all of them, so a scrape sees
-the whole server, not the one worker that happened to answer. And the cluster's, read from
-Redis at scrape time by `RedisCollector`: workers alive, queue depth, failed jobs, the
-thinking queued for hints and AI moves, and the bots' think time and moves (recorded by the
-workers, see `core.play.bot_metrics`). Every API instance exports the same cluster figures:
-aggregate those with `max`, the process figures with `sum`. When Redis does not answer, a
-scrape still succeeds with `pocha_redis_up 0`.
+How it works: docs/internals.md, `service.metrics`.
 """
 
 from __future__ import annotations

@@ -1,34 +1,8 @@
 """Rate limits per client address, so that one client cannot flood the games, the store or
-the bots: on creating games, on moves, on the AI on demand (hints and AI moves share one
-budget) and on matches.
-
-flask-limiter counts in the same Redis as the games, through the app's own connection
-pool, so every API process shares one count per client. Each limit is a flask-limiter
-string from the environment (`POCHA_RATE_LIMIT_CREATE="20/minute;200/hour"`, see
-`core.config`), checked when the app is built, so a typo fails at start; the client's
-address is the one `service.edge` settles on. A refused request gets `429` with the machine
-code `rate_limited` and `Retry-After` in seconds. If Redis does not answer, the limit is
-skipped rather than failing the request: the request's own use of Redis decides (`503`).
-Coming back, leaving and the host's removals are limited per seat of a game
-(`POCHA_RATE_LIMIT_SEATS`), whoever sends them. A client refused once is refused again
-from this process's memory until the window ends (`Refusals`), without a round trip to
-Redis, so a flood over a limit costs little. Tests switch the limits off
-(POCHA_RATE_LIMITS=off), except the test of them. With the
-limits on, hints and AI moves are also budgeted in seconds of thinking per address, which
-`core.jobs.admission` counts when the view knows what the request orders. A request carrying an
-integrator's key (`service.api_keys`) counts against the key instead of its address
-(`limit_key`), with the key's own limits on moves and on the AI on demand when it has them.
-
-Moves (bids, cards, Poch's bets and suits) are the one request a game makes hundreds of
-times, so their limit is not counted by flask-limiter (a round trip of its own and, measured
-with `pocha bench api`, about a fifth of a move's time) but by the same Lua call that reads
-the game, or that writes it when the move is made on the game the process kept:
-`MoveCounter`s for the request's address are left in `flask.g` for the view, which hands
-them to `GameService.act` and so to `GameStore.apply_kept` or `GameStore.load`. The counts
-are fixed windows like flask-limiter's; every try counts, refused ones too, and a request
-that fails before reading the game (a bad body or header) is counted on its way out.
-flask-limiter still looks at every request in an app-wide hook, which for a move would only
-find that none of its limits applies; that hook steps aside for moves (`_not_for_moves`)."""
+the bots: on creating games, on moves, on the AI on demand and on matches; per
+integrator's key instead where one is sent.
+How it works: docs/internals.md, `service.ratelimits`.
+"""
 
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
 """What every request leaves behind for operators: its request id, one JSON log line, and
 its count and latency in the metrics.
-
-The id is the caller's `X-Request-ID` when it looks like one (a load balancer's, say) or a
-new one; it is returned in the response's `X-Request-ID`, set for every log line written
-while the request is served (`core.logs.REQUEST_ID`) and carried by the jobs it queues.
-The request's line names the method, the route (the URL rule, not the path: a path is
-whatever a client typed, possibly a token pasted in the wrong place), the status, the time
-taken and, when the path named one, the game; never a header, a query or a body, so
-no token is ever written.
+How it works: docs/internals.md, `service.telemetry`.
 """
 
 from __future__ import annotations

@@ -1,13 +1,5 @@
 """The web front end: the page at `/` that plays Pocha in a browser, on the public API.
-
-A table's shareable link, `/t/CODE`, is the same page: it reads the code from its address.
-`/how-to-play/pocha` and `/how-to-play/poch` are each game's rules for a player.
-
-The page and its modules are static files in `service/static/` (plain ES modules, no build
-step), served by Flask's static route at `/static/`; this blueprint adds `/`, the cache
-policy of those files, and Swagger UI's assets for the API docs page. It is a plain Flask
-blueprint, not a flask-smorest one, so the page stays out of the OpenAPI document: it is a
-client of the API, not a part of it.
+How it works: docs/internals.md, `service.web`.
 """
 
 from __future__ import annotations

@@ -1,23 +1,5 @@
 """`pocha bench api`: moves per second and latency of the real API under concurrent load.
-
-It starts a private Redis (unix socket) and gunicorn with the shipped settings, then
-load-generating processes (multiprocessing, so the client's Python does not share the
-server's), each with many threads on keep-alive `http.client` connections. Phase one
-plays whole all-human games: each thread creates a game and plays every seat's moves,
-choosing among the legal ones with a local engine replica of the same seeded game (so no
-request is spent asking what is legal); only the moves are timed. Phase two hits
-`GET /healthz` with the same processes and threads, for a baseline of what the HTTP stack
-alone costs on this machine. Client and server share the machine's cores, as they would
-not in production, so the figures are a floor; the clients speak HTTP/1.1 on raw sockets
-(`_Connection`) rather than through `http.client`, whose header parsing alone cost them
-about as much CPU as the server spends on a trivial request, so that the load generator
-takes as little as it can of the cores it shares.
-
-With `cluster`, the same moves are played a second time, in the same run, with the games
-on a private Redis Cluster (3 primaries, 1 replica each, from the same redis-server) and
-the queues on a Redis of their own, as a deployment on a cluster runs them: moves/s and
-the Redis CPU per move, the primaries' and the replicas' apart, side by side with one
-Redis. `wait_replicas` makes every move wait for that many replicas (WAIT), for its cost.
+How it works: docs/performance.md, `tools.bench_api`.
 """
 
 from __future__ import annotations

@@ -1,13 +1,5 @@
 """`pocha bench bots`: how fast the workers think and play, measured through real workers.
-
-It starts a private Redis and `pocha worker` processes, then measures two things.
-Decision latency per level: positions from random 4-player games (every stage of a hand,
-1 to 10 cards) are sent one at a time as AI-move jobs at each level; for each it records the
-bot's own thinking time and the time from queueing the job to reading its result, and
-reports p50 and p99 of both beside the level's budget. Match throughput: the same match
-(default: easy and heuristic bots, classic schedule) is played by 1 and then 2 workers;
-the figure is games finished per minute. The figures depend on the machine and on
-whatever else runs on it.
+How it works: docs/performance.md, `tools.bench_bots`.
 """
 
 from __future__ import annotations

@@ -1,18 +1,5 @@
 """`pocha bench clocks`: how late a person's clock ends, and what a waiting table costs.
-
-It starts a private Redis and two `pocha worker` processes in the roles `pocha serve` gives
-them (a general worker and one reserved for bot turns), with the shipped watchdog timings.
-It then makes `games` games of two people and two bots with a short `turn_seconds`, spread
-over `spread` seconds, in which the people never move: each person's turn runs out twice
-(then the seat is away and the stand-in plays it at once), so each game gives four
-timeouts. Every change of every game is heard on Redis's change channels as it is
-published; a timeout's lateness is the time from the turn's deadline (as the view gives
-it) to the publication of the stand-in's move. It prints p50, p99 and the worst lateness
-over all timeouts, and the load average at the end (the figures depend on the machine).
-
-It also makes `tables` waiting tables (one person and three open seats, unlisted and
-listed alike) and reports the Redis memory each costs: `used_memory` before and after,
-divided by their number.
+How it works: docs/performance.md, `tools.bench_clocks`.
 """
 
 from __future__ import annotations

@@ -1,22 +1,6 @@
 """`pocha bench flood`: how long people wait for a bot's move while one address floods the
 AI on demand with long AI moves.
-
-It runs `pocha serve` itself, on a free port and a temporary data dir: a private Redis,
-gunicorn with the shipped settings and the workers in their roles (a general one and one
-reserved for bot turns), with the rate limits on as shipped. Person clients then play a
-person's seat against bots, one game (or several at once, each from a loopback address of
-its own: different people have different addresses, and so their own rate limits),
-following their game as a front end does, over Server-Sent Events, with a replica of the game
-(`tools.soak.EventLog`) to know when it is the person's turn. The bot-turn latency is the
-time from a person's move (its answer) to the event of the next bot's move.
-
-It is measured for `seconds` with nothing else asked of the bots (idle), then for as long
-again while a flooder, from another address, sends `flood` AI moves a minute thinking
-`flood_ms` each, evenly spaced (30 of 5,000 ms: as many as the request limit lets through,
-150 s of thinking a minute), whatever the answers. It prints p50 and p99 of both phases,
-their ratio, and what the flood got; the target is a p99 under flood within twice the
-idle one. The figures depend on the machine and whatever else runs on it: each phase's line
-ends with the machine's load average at its end.
+How it works: docs/performance.md, `tools.bench_flood`.
 """
 
 from __future__ import annotations

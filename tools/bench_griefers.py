@@ -1,67 +1,6 @@
 """`pocha bench hostile --scenario leave-spam|lobby-flood|heavy-bots`: what griefers at
 tables do to an unrelated person's game.
-
-It runs `pocha serve` as shipped, on a free port and a temporary data dir: a private
-Redis, gunicorn with the shipped settings and `POCHA_TRUSTED_PROXIES=0` (a client's
-address is its socket's, so each hostile socket bound to its own 127.x.y.z loopback
-address counts as its own client), the shipped rate limits, and the shipped bot workers in
-their roles (general, and reserved for bot turns).
-
-**The unrelated person** plays, from an address of its own (127.3.0.1), a game of one
-person against three bots of the web page's default level (`medium`), created with `POST
-/api/v1/games`, and then another, following its game's events as a front end does (Server-
-Sent Events, each checked against an engine replica: `tools.soak.EventLog`), and making a
-random legal move `think` seconds after its turn comes, with `If-Match`, as the web page
-does. Two latencies are sampled:
-
-- **move**: the round trip of its `POST .../bids` or `.../plays` (a new connection each);
-- **bot turn**: from its move's answer to the arrival, on its stream, of the event that
-  gives it its next turn (the bots' moves and whatever they close: the trick, the hand,
-  the next deal), divided by the number of bot moves in between. One sample per run of bot
-  moves, then, and per bot turn: a run of three bots that takes 300 ms is a sample of
-  100 ms. Runs with no bot move give none; the runs that open a game (bots before the
-  person's first turn) and that end one give none either.
-
-A sample belongs to a phase when its move and its end both fall in that phase; one that
-straddles two is dropped.
-
-**Each scenario** measures an idle phase (`seconds`, nothing hostile running) and then a
-flood phase (as long again), back to back in the same run. A phase is held on, up to
-`patience` seconds more, until it has at least `min_samples` of each latency. Between
-scenarios the person waits for its turn, so a slow run left by one flood is not measured
-as the next scenario's idle. The hostile clients run in a process of their own (so that
-the person's timings are not those of a busy client), each thread on a keep-alive
-connection from its own loopback address:
-
-- **leave-spam** (127.4.x.y): `griefers` addresses each make a table (`POST
-  /api/v1/games` with two open seats and a bot), take the open seat of the next one's
-  table (`POST /api/v1/tables/{code}/seats`) and start their own (`POST
-  /api/v1/games/{id}/start`); then each sends `leave`, `leave`, `return`, `return` for
-  each of its two seats, over and over (`POST /api/v1/games/{id}/seats/{seat}/leave` and
-  `/return`), as fast as its answers come (or `leave_rate` calls a second). Reported: the
-  answers by status and error code, the calls a second, and the griefers' games' versions
-  and seat events at the flood's start, half-way and end (growing in the second half
-  means the log still grows).
-- **heavy-bots** (127.5.x.y): `heavy_addresses` addresses each create games as fast as
-  the create limit lets them (trying again a second after each `429`), alternately 8 bots
-  over the longest schedule (200 hands of the most cards 8 players may hold), and 8
-  people on the shortest clock (`turn_seconds` 1) with stand-ins, over the same schedule:
-  each kind at the heaviest level by budget, and at the next heaviest once the service
-  refuses a level (`422`), as a griefer would. Reported: the answers by kind and level,
-  status and error code, with the message of each refusal. Whatever was made is deleted
-  after the phase.
-- **lobby-flood** (127.6.x.y and 127.7.x.y): `lobby_rate` reads a second of `GET
-  /api/v1/tables` spread over `lobby_addresses` addresses, and `table_addresses` addresses
-  each creating a listed table with three open seats `table_rate` times a second.
-  Reported: the answers by status and error code.
-
-Each scenario passes when the person's move p99 and bot-turn p99 under the flood are
-within `TARGET_RATIO` (2x) of the idle ones, no request of anyone's was answered 5xx or
-went unanswered, and the person's stream was whole. `all` runs them in the order above but
-heavy-bots last, since the turns it queues outlive its phase. At the end the person stops
-moving, waits for its turn, and its stream must have carried every event of its game
-(compared with `GET /api/v1/games/{id}/events`). Everything shares the machine's cores, so
-each phase's line ends with the load average.
+How it works: docs/performance.md, `tools.bench_griefers`.
 """
 
 from __future__ import annotations

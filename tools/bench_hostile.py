@@ -1,20 +1,5 @@
 """`pocha bench hostile`: moves and /healthz while hostile clients hold connections open.
-
-It starts a private Redis and gunicorn with the shipped settings (with
-`POCHA_TRUSTED_PROXIES=0`, so a client's address is its socket's), creates `games` games of
-four people, and starts a hostile process that holds, each from its own loopback address
-(Linux routes all of 127.0.0.0/8 to the loopback, so a socket may be bound to any of them):
-
-- `streams` event streams (127.1.x.y), spread evenly over those games;
-- `slowloris` sockets (127.2.x.y), each sending a request head a few bytes a second and
-  never finishing it; one that the server closes is opened again at once.
-
-A feeder thread plays those games meanwhile (`feed_rate` moves a second in all), so the
-streams have events to carry. With all that open, the load of `pocha bench api` runs (the
-same client processes and threads: whole games of moves, then `GET /healthz`), after the
-same phases with nothing hostile open for comparison. At the end every stream must have
-received every event of its game, in order, with no gap. Client, server, Redis and the
-hostile process share the machine's cores, so the figures are a floor.
+How it works: docs/performance.md, `tools.bench_hostile`.
 """
 
 from __future__ import annotations

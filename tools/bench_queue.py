@@ -1,27 +1,6 @@
 """`pocha bench queue`: how many RQ jobs a second one queue Redis carries, and what each
 costs it.
-
-Every bot turn is one RQ job on the queue Redis (`POCHA_QUEUE_REDIS_URL`): queued, taken
-by a worker, its result written. This bench drives one private, plain Redis with many such
-jobs that do nothing (`noop`), queued with the options of a real bot turn
-(`core.jobs.tasks`: job id, retries, failure callback, result and failure TTLs, on
-`pocha-turns`), from producer processes, and taken by the project's own workers
-(`worker.process.make_worker`, on `pocha-turns` only) in processes of their own. Three
-windows: the producers queueing alone, the workers taking that backlog alone, and both at
-once (the producers then keep a short backlog, so the workers never wait on an empty
-queue). Over each it reads the Redis's own CPU (`INFO cpu`), its memory, the jobs queued
-and finished (RQ's finished registry) and the workers' CPU (their forked horses included).
-
-On a machine with few cores the Python processes, not the Redis, are the limit, so the
-jobs a second measured here are a floor. The figure that travels is the Redis's CPU per
-job: a Redis runs commands on one thread, so one core divided by it is the most jobs a
-second one queue Redis can carry, whatever drives it.
-
-`run_turns` (`--turns LEVEL`) plays real bot turns instead: games of four bots of a level
-play themselves on the workers, the store and the queues on two private Redises (as a
-deployment with a cluster store has them). It measures an idle window first (workers
-up, no game), then the turns: what each costs the store, the queue Redis and the workers,
-as measured and less the idle spend.
+How it works: docs/performance.md, `tools.bench_queue`.
 """
 
 from __future__ import annotations

@@ -1,12 +1,5 @@
 """`pocha bench store`: the game store alone, on one Redis and on a Redis Cluster.
-
-Plays whole games of people through `core.store.store.GameStore` in this process (no HTTP, no
-API): each move is a read of the game and its compare-and-set write, with the bot turn or
-clock it owes, as the API makes them. Reports, for one private Redis and for a private
-cluster (3 primaries, 1 replica each, from the same redis-server) in turn: moves per
-second, the wall time of the read and the write, and this process's CPU per move (what
-the store costs an API process). Then the watchdog's round on the cluster: one sweep of
-every due set it reads (`core.jobs.tasks.sweep`), its wall and CPU time.
+How it works: docs/performance.md, `tools.bench_store`.
 """
 
 from __future__ import annotations

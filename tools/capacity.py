@@ -1,13 +1,5 @@
 """`pocha capacity`: the capacity model of docs/capacity.md, computed from its inputs.
-
-From per-operation costs (measured by the benches: server and Redis CPU per move, a queue
-Redis's and a worker's CPU per RQ job, bot thinking per decision by level) and a stated
-mix of games (people's tables and tables of a person with bots, how fast people move, the
-bots' levels), it works out what a number of concurrent games asks of each part: API
-cores, worker cores, store shards (Redis Cluster primaries), queue Redises, and how many
-games one of each carries, which says where the first limit is. Pure arithmetic: the
-defaults are the figures docs/capacity.md records, and any of them can be replaced
-(`--set name=value`) to redo the table with another machine's or another mix's.
+How it works: docs/capacity.md, `tools.capacity`.
 """
 
 from __future__ import annotations

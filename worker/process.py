@@ -1,21 +1,6 @@
 """The worker process (`pocha worker`): an RQ worker on Pocha's queues that also keeps
 watch over unfinished work.
-
-Any number of these may run, on any machine that reaches the Redis of `REDIS_URL`, in one
-of two roles (`core.jobs.queues`): a general worker takes jobs from `pocha-turns`, then
-`pocha-high`, then `pocha-low`; a worker reserved for people's games takes bot turns from
-`pocha-turns` only, so that hints and AI moves can never hold every worker. Each runs its
-jobs in a forked work horse (RQ's `Worker`): a job that crashes or leaks takes only its
-horse with it, and while the horse thinks the worker renews the job's entry in RQ's
-started registry every `Timing.heartbeat` seconds, for `Timing.stale` seconds at a time
-(RQ's own 60 s would keep a person waiting on a dead worker's bot), which is how RQ tells
-a slow job from an abandoned one. Between jobs, and every `Timing.sweep` seconds when idle,
-a worker of either role runs the watchdog (`core.jobs.tasks.sweep`: RQ's cleanup of abandoned
-jobs on all our queues, then the owed tasks), and RQ's whole registry maintenance once a
-minute. A horse thinking about a hint or an AI move runs at a lower CPU priority
-(`ON_DEMAND_NICENESS`), so that on shared cores it takes only what bot turns and the API
-leave. `SimpleWorker` (no fork, no heartbeats
-during a job) is offered for tests that run a worker inside the test process.
+How it works: docs/internals.md, `worker.process`.
 """
 
 from __future__ import annotations

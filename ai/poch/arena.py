@@ -1,11 +1,5 @@
 """Poch's arena: one-deal games between bots on duplicate deals; chips per deal decide.
-
-The line-ups, the seatings and the playing over cores are every game's (``ai.arena``);
-here a game is one deal from a seed (``play_deal``). A bot's figure for a deal is the
-chips its seats ended with less those they began with, averaged over its seats and the
-rotations, with a 95% interval over deals (``ai.stats``); its standing sets its rate of
-going out first against the even share, and its chips per deal against the rest of the
-table's, paired by deal; ``chip_curves`` are what ``pocha arena-poch --plot`` draws.
+How it works: docs/poch.md, ``ai.poch.arena``.
 """
 
 from __future__ import annotations

@@ -1,26 +1,5 @@
 """Deals consistent with one seat's observation, and a game to search them in.
-
-A seat of Poch sees its own cards and the cards the rules make public (docs/poch.md,
-What each seat knows): the honours shown while collecting, the sets shown at the
-showdown and the cards played while shedding, with who holds or played each, and
-how many cards every player holds.  ``Knowledge`` gathers that from an
-``Observation`` alone, with what it implies about the rest:
-
-- at a showdown every player at the table showed their best set, so a player who
-  showed none held no two cards of a rank, and one who showed a set held no higher
-  one: a cap, per player and rank, on the cards of that rank they can hold;
-- the dealer's last card set trumps, so the dealer was dealt a trump;
-- the ``sequence`` plate not taken means nobody was dealt the trump 7, 8 and 9;
-- the seats passed over before the one that started the shedding (from the
-  winner of the betting, else Vorhand) held no 7 and no ace.
-
-``DealSampler.sample`` deals the unseen cards to the other seats within those
-bounds (uniformly when nothing but the card counts binds them; when quick tries
-fail, an exact search finds a deal whenever one exists), and
-``game_for`` builds an ``engine.poch.game.Game`` of the sampled deal that ends
-with the current deal, so a search can play it out with the engine's own rules.
-Nothing here reads a hidden card: the sampler is a function of the observation
-and the random stream only.
+How it works: docs/poch.md, ``ai.poch.deals``.
 """
 
 from __future__ import annotations

@@ -1,25 +1,5 @@
 """The heuristic Poch bot: bets on its set's strength, sheds to go out first.
-
-Betting (docs/poch.md, A deal 5): the best set at the table takes the pot and the
-``pocher`` plate whether its holder paid or not, and a high bidder without it
-pays twice the pot.  So paying only pays when it opens the showdown: the bot
-estimates the chance that its best set is the best at the table, dealing the
-cards it cannot see many times within what it knows (``ai.poch.deals``), and
-opens when that chance makes the pot worth the risk of the fine, with more
-chips the stronger the set.  Once someone has paid it passes (its set wins the
-pot anyway if it is best; paying more would only risk the fine).  Now and then
-it opens without the odds: a bluff.
-
-Shedding (docs/poch.md, A deal 6): a suit runs to its end and whoever plays its last
-card chooses the next, so a player who holds the last card of a suit in the
-deal's direction (its ace upwards, its 7 downwards) keeps the choice.  The bot
-starts in the direction in which it holds most of those last cards, with a suit
-it keeps the choice after and holds most cards of, and chooses next the suit
-that sheds the most of its cards while keeping the choice.
-
-``bet_call`` and ``shed_choice`` are also the policy of every seat in the
-playouts of ``ai.poch.ismcts``, where a table of set strengths
-(``table_strength``) stands in for the sampling.
+How it works: docs/poch.md, ``ai.poch.heuristic``.
 """
 
 from __future__ import annotations

@@ -1,26 +1,5 @@
 """ISMCTS for Poch: a search over one seat's decisions in sampled deals.
-
-Each iteration deals the cards the seat cannot see in a way consistent with its
-observation (``ai.poch.deals``: its own cards, every card made public, the card
-counts and what the showdown revealed), builds the engine's ``Game`` of that
-deal and plays it to the deal's end, walking one tree keyed by the public
-decisions since the root.  At the seat's own decisions a child is chosen by
-UCB1 (the actions open to it there are the same in every sampled deal, as they
-depend only on what it knows); the other seats decide by the heuristic's policy
-on the cards they were sampled (``ai.poch.heuristic``), which is the model of
-how they play, and the playout past the tree plays every seat by it.  The reward
-is the chips the deal brings the seat from the position searched.
-
-The tree is keyed by decisions only.  Between two decisions the engine plays
-forced cards, and which cards those are, and so who is asked next (the winner of
-the showdown starts; whoever plays a suit's last card chooses), can differ from
-one sampled deal to another: the search merges those positions into one node,
-where a strict information-set tree would split them by what was shown.  A
-simplification, kept because the decisions after the betting are few.
-
-A bet may be any amount up to a player's chips; the search weighs passing,
-holding, and a bet or raise of 1, 2, 4 or 8 chips above the highest, so the
-budget goes to a few distinct choices rather than fifty near-equal ones.
+How it works: docs/poch.md, ``ai.poch.ismcts``.
 """
 
 from __future__ import annotations

@@ -110,7 +110,8 @@ def calibration(means: np.ndarray, bids: np.ndarray) -> list[dict[str, Any]]:
 
 
 def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
-    """The model's weights and spread, and its report (module docstring)."""
+    """The model's weights and spread, and its report (docs/internals.md,
+    `ai.pocha.reading_training`)."""
     games = sorted({r["game"] for r in records})
     random.Random(seed).shuffle(games)
     held = set(games[: max(1, len(games) // 5)])

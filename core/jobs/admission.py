@@ -1,36 +1,7 @@
-"""Whether a hint or an AI move may be queued now: the AI on demand is let in by the
-thinking it orders, not by the number of requests, and refused at once rather than queued
-behind more than the workers can start soon.
-
-Anyone can order thinking by the second (a custom budget asks for up to 5 s of a worker per
-request), so every hint and AI move is estimated in seconds before it is queued
-(`core.jobs.queues.estimated_seconds`: its level's or custom budget on a slow machine, plus a
-job's own cost), and two checks stand between it and the queue. One Lua script makes both
-and takes the place, so two API processes cannot both pass the last one.
-
-- The address's think budget: `budget` seconds of thinking a minute (POCHA_THINK_BUDGET,
-  on with the rate limits), hints and AI moves together, for the client address that
-  `service.edge` settles on. It is a generic cell rate algorithm: one timestamp per address
-  says when its spending will have drained, each job moves it on by its seconds times
-  60/`budget`, and a job is let in while that stays within a minute of now. So an address
-  may spend a minute's budget at once and then as fast as the budget comes back, with no
-  burst at the edge of fixed windows. One job costs at most a minute's budget (a custom
-  budget may ask more of the slow machine that estimates assume), so a job alone is never
-  refused for ever and `Retry-After` never exceeds a minute. Over it: `RateLimited`.
-- The wait: the estimated thinking of the on-demand jobs already queued, shared among the
-  workers that take them (general workers alive, read through RQ's API every few seconds),
-  is how long a new job would wait to start. Over `max_wait` seconds
-  (POCHA_THINK_WAIT_MAX), or with `max_jobs` already queued, the answer is `Busy` with the
-  seconds the queue needs to drain, instead of a queue that grows. The estimate is kept per
-  job, a hash of seconds beside a sorted set of when RQ drops the job unstarted: a worker
-  takes a job's entry out as it takes the job (`left_queue`), and an entry past its drop
-  time goes at the next admission, so a job lost or cancelled in its queue counts until RQ
-  would have dropped it at most. Both keys expire with their last entry.
-
-The bots and the stand-in of a game a client made spend that client's budget too, after
-each decision, by the seconds it took (`ThinkPurse`, used by `core.play.bots`): a game's turns
-are never refused, but once its maker's budget is spent they are played by the fallback
-level, which thinks in microseconds, until the budget comes back.
+"""Whether a hint or an AI move may be queued now: let in by the thinking it orders
+(the address's think budget, in seconds), and refused at once rather than queued behind
+more than the workers can start soon.
+How it works: docs/internals.md, `core.jobs.admission`.
 """
 
 from __future__ import annotations

@@ -1,23 +1,5 @@
 """The queues, how long a job may think, and the worker's timing settings.
-
-Three queues, read by every general worker in this order: `pocha-turns` for the bot turns of
-games people play, `pocha-high` for the AI on demand (hints, stateless AI moves) and
-`pocha-low` for bot-vs-bot match games. RQ takes from the first non-empty queue, so a big
-match never delays a person's game by more than the one job a worker is busy with. On-demand
-thinking can be long (seconds per job, ordered by anyone), so turns also have workers of
-their own, reading `pocha-turns` only (`pocha worker --queues pocha-turns`, one beside the
-general worker in `pocha serve`): no queue of hints and AI moves, however long, stands
-between a game and its next bot move. `pocha-turns` is shared fairly among the clients
-that made the games: it is `LANES` RQ queues (`pocha-turns`, `pocha-turns-1`...), a
-game's turns go to its maker's lane (`lane_of`, by a hash of the maker, drawn again every
-minute so that two makers who share a lane do not share it long), and workers serve the
-lanes in turn (`worker.process`), so a client whose games queue many turns delays another
-client's turn by about one of its own. Jobs are stored as JSON (RQ's JSONSerializer), never
-pickled: their arguments are plain ids and numbers, and nothing read back from Redis can
-run code. A job's timeout is the longest its thinking budget can take on a slow machine
-plus a margin for loading and saving the game; the same estimate, with a job's own cost,
-is what a hint or an AI move is let in by (`core.jobs.admission`). The timing settings come
-from the environment so a test can shorten them.
+How it works: docs/internals.md, `core.jobs.queues`.
 """
 
 from __future__ import annotations

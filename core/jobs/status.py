@@ -1,16 +1,6 @@
 """How the bot workers are doing, read from Redis for `/readyz` and `/metrics`: how many
 are alive, how many jobs wait in each queue, how many failed.
-
-A worker is alive while it writes its heartbeat: RQ's workers write one at least every
-`Timing.worker_ttl` seconds (ours every `Timing.sweep` seconds when idle, every
-`Timing.heartbeat` while a job runs). A worker that died without a word (SIGKILL, a dead
-machine) keeps its registration, and the key it is read from, for a minute or more after
-its last heartbeat (RQ gives the key `worker_ttl` + 60 s), so neither counting names
-(`Worker.count`) nor keys tells it from a live one; the time of its last heartbeat does,
-within `worker_ttl` of its death. That time is the worker's clock, compared with ours: the
-machines' clocks are taken to agree within a few seconds (NTP). Everything is read through
-RQ's API (`Worker.all` also forgets registrations whose key has expired, RQ's own tidying),
-and the failed registries are counted without being cleaned.
+How it works: docs/internals.md, `core.jobs.status`.
 """
 
 from __future__ import annotations

@@ -1,42 +1,7 @@
 """Work that must get done, whatever happens to the workers: bot turns and match games.
-
-A task is one unit of work with a stable key (`turn:{game}:{version}`,
-`match:{match}:{game}`) and, at any moment, one current RQ job doing it. The task's recipe
-(function, arguments, queue, timeout, retries) is kept in Redis beside it, so any process
-can queue it again without knowing what it does. `submit` makes a task and queues its first
-job, once: a second submit of the same key does nothing, which is what makes one job per
-(game, version). A bot turn's task is usually made by the very write of the move that
-makes it owed (`owed_task_of`, marked `pending`); `submit` then only queues its first job. A
-job that ends its task calls `finish`; a job that leaves work for later (a match game
-between slices) calls `resubmit`.
-
-RQ looks after a job once it has one: a try that raises or times out is tried again
-(`Retry`), and so is a try whose worker died (SIGKILL, a dead machine): its entry in its
-queue's started registry stops being renewed and expires once it has had no heartbeat for
-`Timing.stale` (`Timing.started_ttl`, the TTL our worker gives it), and RQ's
-`StartedJobRegistry.cleanup`, which the watchdog (`sweep`) runs for our queues every
-`Timing.sweep` seconds, retries it, or with no retry left fails it. Every failed try
-calls `job_failed` (the job's `on_failure`), which brings its task's next check forward.
-
-What RQ cannot know is that the work is owed at all: a task is written with the move that
-owes it, before its job exists, and a job can be lost between the two (the writer died,
-Redis restarted) or by Redis (a job taken off its queue by a worker just as Redis stopped
-reads `queued` but is in no queue). So the watchdog also looks at the tasks whose check
-time has passed, in the due sets (`core.store.keys.due_keys`: `pocha:tasks` on one Redis, one
-per hash slot on a cluster), and at their current job through RQ's API: waiting in its
-queue, scheduled or started is fine; missing, queued but in no queue (on two sweeps in a
-row: a worker holds a job so for an instant), started but in no started registry (RQ
-would never see it stop), failed for good, stopped, or finished without finishing its
-task (a crash between the two) means the task is queued again as a new job, a recovery.
-Jobs learn how many recoveries came before them (the `recovery` keyword) and play safer
-each time; after `MAX_RECOVERIES` the task's `give_up` function is called. Duplicate
-work is harmless by design: a bot move is written only if the game is still at the
-version it was decided on, a match game's progress only if it is still at the step it
-started from.
-
-Tasks live in the store, beside the games and matches they work on (a task's key carries
-their hash tag); their jobs live on the queue Redis (`core.store.redises`). The functions here
-take both as a `Redises`, or one Redis serving both.
+A task has a stable key and one current RQ job; the watchdog (`sweep`) queues it again
+when its job is lost.
+How it works: docs/internals.md, `core.jobs.tasks`.
 """
 
 from __future__ import annotations

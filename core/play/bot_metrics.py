@@ -1,13 +1,6 @@
-"""Bot think time and bot moves, kept in Redis by whoever makes a bot decide (the workers,
-or the API's inline runner), and read back by any API process for `/metrics`.
-
-Workers run on any machine and are not scraped, so they cannot keep these figures in their
-own memory as the API does its request counts: each decision adds itself to a histogram
-in Redis instead (one pipelined round trip), by the kind of decision (`turn`, `hint`,
-`ai_move`) and the level that thought. Every API process then exports the same
-cluster-wide totals; aggregate them with `max`, not `sum`, across API instances.
-Labels are bounded: levels are the names of every game's levels (`ai.registry.LEVELS`; and
-`ismcts` for a custom budget), kinds the three above.
+"""Bot think time and bot moves, kept in Redis by whoever makes a bot decide, and read back
+by any API process for `/metrics`.
+How it works: docs/internals.md, `core.play.bot_metrics`.
 """
 
 from __future__ import annotations

@@ -1,18 +1,6 @@
-"""Who plays a bot's turn: the `BotRunner` interface and the two runners behind it.
-
-After every change that leaves a bot to act, the service calls
-`runner.game_changed(game_id, version)`. The RQ runner (the default) hands the turn to the
-workers: one job per (game id, version), see `worker.turns`, so the API never thinks and a
-turn is never played twice. Its `owed_turn` makes the record that the turn is owed (the
-watchdog's task) part of the very write of the move or new game that makes it owed, so a
-crash or a Redis stop between the write and the hand-over cannot strand the game: the
-watchdog then queues the turn itself. The inline runner plays the bots' turns at once, in
-the calling request, until a person must act or the game ends (tests and `pocha bench api`
-use it).
-Both play a turn the same way, through `play_bot_turn`: the bot decides from
-`observe(game, its seat)` alone, seeded from the game's seed and version so a replay gives
-the same game, and the move goes through `GameStore.apply_action` with the version it was
-decided on, so a turn that someone else already played is dropped.
+"""Who plays a bot's turn: the `BotRunner` interface and the two runners behind it
+(the workers through RQ, or inline in the request).
+How it works: docs/internals.md, `core.play.bots`.
 """
 
 from __future__ import annotations

@@ -1,32 +1,5 @@
 """Tables people gather at: codes, the lobby, joining, starting, coming and going, rematch.
-
-A game made with open seats waits (`Table.waiting`) until people take them. Its table code
-is what people read out or share as a link: `CODE_LENGTH` letters and digits from an
-alphabet with no look-alikes (no 0/O, no 1/I), 40 random bits, so that guessing one takes
-about a million million tries, far beyond the join limit per address. A listed table is
-also in the lobby. Taking a seat is a compare-and-set of the game's seats on its version,
-so when two people race for the last seat exactly one gets it; the game starts by itself
-when the last open seat is taken, or earlier when the host starts it with bots in the
-seats left open.
-
-In play, a person who walks away is covered by the table's stand-in bot: their clock runs
-out (`core.play.turns.run_out_clock`), the stand-in plays that turn, and after
-`store.AWAY_AFTER_MISSES` such turns in a row the seat is `away` and the stand-in plays its
-turns at once, until the person moves again or comes back (`come_back`). A person who
-leaves gives the seat to the stand-in for the rest of the game. Each of these is an event
-(`seat_taken`, `game_started`, `seat_bot`, `seat_opened`, `seat_away`, `seat_back`,
-`seat_left`, `rematch`), so everyone's page follows them.
-
-A person is `present` while they have been seen in the last `PRESENCE_SECONDS`: a request
-with their token, or an event stream they hold (which is seen again at every keepalive).
-The lobby lists a table only while someone is there: a table whose people have all been
-unseen for `lobby_away_seconds` (its host closed the page and left) drops out of it, and
-comes back if one of them returns, so nobody sits down at a table nobody will start.
-
-When a game ends, any of its people may ask for a rematch: a new table with the same
-rules and seats, bots where there were bots, and each person's seat kept for them: they
-take it back with the token they played with (no token is passed around, and nothing
-secret is in any event). The first to ask makes the table and is its host.
+How it works: docs/internals.md, `core.play.tables`.
 """
 
 from __future__ import annotations

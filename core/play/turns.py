@@ -1,20 +1,6 @@
-"""A bot's owed turn as the workers play it: the bot moves, then hands on to the next bot.
-
-The job `worker.turns.play_turn(game_id, version)` is queued (by the API's RQ runner, or by
-the previous bot's job) whenever a bot must act at that version of a game, and calls
-`play_owed_turn` here. It loads the game, lets the bot
-decide from its seat's observation at its level, and writes the move with the same atomic
-version check as a person's move (`core.play.bots.play_bot_turn`); a job that finds the game
-has moved on, ended or gone does nothing. If the next seat is a bot too, it queues that
-turn, so a game of bots plays itself to the end. People see each move as an event.
-
-The job `worker.turns.run_out(game_id, version)` is queued by the watchdog when a person's
-clock runs out (`core.jobs.tasks.clock_task`, written with the change that started the clock):
-the table's stand-in bot plays that turn through the same path, unless the person moved
-first, which the version check settles: exactly one of the two moves is applied.
-When thinking fails, times out or loses its worker, RQ tries again; the last try, and any
-try after the watchdog had to rescue the turn twice, plays the fallback bot (heuristic),
-which is quick and cannot fail to find a legal move, so no game waits on a bot for ever.
+"""A bot's owed turn as the workers play it: the bot moves, then hands on to the next bot;
+and a person's clock run out, played by the stand-in.
+How it works: docs/internals.md, `core.play.turns`.
 """
 
 from __future__ import annotations

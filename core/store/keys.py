@@ -1,16 +1,5 @@
 """Every Redis key and channel name the service writes, in one place.
-
-Everything of ours lives under the `pocha:` prefix, so one Redis can be shared with other
-applications and an operator can find our keys with one pattern. RQ's own keys (`rq:`)
-are RQ's business: we reach them only through RQ's API, on the queue Redis.
-
-The keys are laid out for Redis Cluster, which runs a script only on keys of one hash
-slot. Every key of one game carries the game's id as its hash tag (`pocha:game:{id}`,
-`pocha:game:{id}:events`, the tasks its moves owe), every key of one match the match's id,
-every rate-limit counter of one client address the address: so a move, with the bot turn
-it owes and the due entry of that turn, stays one atomic script on one shard. The due
-entries of tasks (see `core.jobs.tasks`) are kept per hash slot on a cluster (`due_key`), in
-the slot of the tasks they list; on one Redis they are one sorted set.
+How it works: docs/internals.md, `core.store.keys`.
 """
 
 from __future__ import annotations

@@ -1,24 +1,5 @@
-"""The service's two Redis roles, and the connections to them.
-
-The **store** holds what the service owns: games and their events, tables and the lobby,
-the tasks moves owe, matches, rate-limit counters. It is one Redis, or a Redis Cluster
-(`REDIS_URL` of the form `redis+cluster://host:port,host:port`, or any `redis://` URL with
-`POCHA_REDIS_CLUSTER=on`), reached through redis-py's cluster client; the keys are laid
-out for it (`core.store.keys`). The **queues** hold RQ's queues, jobs and worker registrations,
-and the accounts of what waits in them (`core.jobs.admission`): RQ runs on a plain Redis only
-(it needs multi-key commands and WATCH across its keys), so with a cluster store they live
-on a Redis of their own, `POCHA_QUEUE_REDIS_URL`. On one Redis both roles are the same
-client. When one queue Redis is not enough, `POCHA_QUEUE_REDIS_URL` lists several
-(separated by spaces), each with a group of workers of its own (`pocha worker
---queue-group N`): a game's bot turns and clocks, and a match's games, go to the group its
-id falls in (`core.store.keys.queue_group`), and hints and AI moves to the first. A plain Redis
-may be named through Sentinel, `redis+sentinel://host:26379,host:26379/service/db`: the
-client asks the sentinels for the service's primary, and again after a failover.
-
-Code that needs one role takes that client; code that needs both takes a `Redises`, or a
-plain `redis.Redis` that serves both (`redises_of`), which keeps single-Redis callers
-(tests, tools) as they are. A worker's jobs find the process's `Redises` with
-`store_for_jobs`.
+"""The service's two Redis roles, the store and the queues, and the connections to them.
+How it works: docs/internals.md, `core.store.redises`.
 """
 
 from __future__ import annotations

@@ -1,29 +1,6 @@
-"""Games in Redis: the only code that reads or writes them.
-
-A game is two keys. `pocha:game:{id}` is a hash holding the engine's JSON (`state`), the
-score sheet of its finished hands (`history`, a JSON array kept apart because it only grows
-once per hand: a move neither reads it nor rewrites it, a finished hand's record is
-appended to it), the seats and hashed tokens (`meta`), the
-`version` (bumped by every change) and the number of `events` so far;
-`pocha:game:{id}:events` is the list of its public events, each a JSON object carrying its
-sequence number `seq` (1-based, its position in the list). A move is
-read-apply-write with optimistic concurrency: the game is read in one round trip, the
-engine applies the move, and a Lua compare-and-set writes the new state and appends the
-events only if the version is still the one that was read. So when two requests race for
-one turn exactly one is applied; the other gets `Conflict`, and never a retry, because the
-only change possible while it is a seat's turn is that seat's own move. Every write sets
-the keys' TTL (`finished_ttl` once the game is over, else `idle_ttl`) and publishes the
-new version on `pocha:game:{id}:changed` for event streams.
-
-Each store keeps, per process, the games it read or wrote last (`_parsed_state`): a read
-whose stored bytes are the kept ones takes the parsed game instead of parsing it again, and
-`apply_kept` makes a move on the kept game without reading it first, the compare-and-set
-doing the checking (a client that sends its moves down one connection gets one round trip
-a move). When the kept game is out of date nothing is written and the stored game comes
-back in the same reply, so such a move costs the two round trips it would have anyway.
-
-Everything here takes and returns plain values (ids, seats, actions, versions) and knows
-nothing of Flask, so RQ jobs apply bot moves through the same `apply_action`.
+"""Games in Redis: the only code that reads or writes them. A move is read-apply-write with
+a Lua compare-and-set on the game's version.
+How it works: docs/internals.md, `core.store.store`.
 """
 
 from __future__ import annotations

@@ -1,13 +1,6 @@
 """One action space for every decision of Poch: an ``int``, as in every game
 (``engine.protocols``).
-
-docs/poch.md (Decisions): a player decides only while betting and, while shedding,
-which 7 or ace starts and which suit comes next.  A card is its index (0..31,
-``engine.poch.cards``); a suit choice is ``SUIT_BASE + suit``; ``PASS`` and
-``HOLD`` are single actions; a bet or a raise to ``n`` chips is ``BET_BASE + n``
-(a bet is the first payment of the round, a raise any later one: the game knows
-which).  The JSON form: ``"pass"``, ``"hold"``, the amount as an integer, a card
-code (``"C7"``) or a suit letter (``"H"``); the forms never collide.
+How it works: docs/poch.md, ``engine.poch.actions``.
 """
 
 from __future__ import annotations

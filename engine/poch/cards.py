@@ -1,12 +1,5 @@
 """Poch's 32-card pack, its card codes and the sets of the betting.
-
-A card is an ``int`` 0..31: ``suit * 8 + rank``, suits ``C S H D`` (Kreuz, Pik,
-Herz, Karo) and ranks from low to high ``7 8 9 10 J Q K A`` (docs/poch.md, Material),
-so a higher rank index is a higher card and the shedding order upwards is the
-order of the indices.  A card's code is suit + rank: ``HA``, ``S10``, ``C7``.
-A *set* (docs/poch.md, A deal 5) is two to four cards of one rank; ``best_set`` finds a
-hand's highest and ``set_key`` orders sets across the table, the trump card of the
-rank breaking the tie between two pairs.
+How it works: docs/poch.md, ``engine.poch.cards``.
 """
 
 from __future__ import annotations

@@ -1,15 +1,5 @@
 """A game of Poch: the deals, the plates, the one betting round and the shedding.
-
-``Game.new(rules, seed)`` draws the first dealer and starts the first deal; every
-deal's shuffle comes from the seed and the deal's number, so a game is replayed
-exactly from (rules, seed, actions).  The forced steps of docs/poch.md (ante, deal,
-trump, collecting, the showdown, every forced card while shedding, the payout and
-the next deal) are played by the engine; a player is asked only for the decisions
-of docs/poch.md (Decisions): ``phase`` is ``betting``, ``starting`` (which 7 or ace),
-``choosing`` (the next suit) or ``over``.  ``apply(seat, action)`` checks the
-action, changes the game and returns the public events it caused (never a hidden
-card: only cards that the rules make public, as they become so).  Chips on the
-table are conserved: ``sum(chips) + plates + pot`` never changes.
+How it works: docs/poch.md, ``engine.poch.game``.
 """
 
 from __future__ import annotations

@@ -1,13 +1,5 @@
-"""What one seat of a Poch game knows, and the spectator's view: one function.
-
-``observe(game, seat)`` holds exactly the list of docs/poch.md (What each seat knows):
-its own cards, the trump suit, the honours shown while collecting, every bet, the
-sets shown at the showdown, every card played while shedding with who played it,
-how many cards each player holds, all chips and plate contents, whose turn it is,
-and the seat's legal actions when it is its turn.  Never another hand, and never
-the card that set trumps.  ``observe(game, None)`` is the spectator's view: the
-same without a hand.  ``to_dict`` gives the JSON form (cards as codes, actions in
-their wire forms).
+"""What one seat of a Poch game knows, and the spectator's view: one function, ``observe``.
+How it works: docs/poch.md, ``engine.poch.observation``.
 """
 
 from __future__ import annotations

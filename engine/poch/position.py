@@ -1,30 +1,6 @@
-"""A Poch position sent by a client, checked and turned into the seat's ``Observation``.
-
-Front ends that keep their own Poch game ask the bots for a move by sending the
-position as one seat sees it: the fields of a Poch seat's view (``core.play.games``),
-which are ``observe``'s (``engine.poch.observation``) with the seat, its hand and
-its legal actions under ``you``.  Nothing in it is trusted.  ``position_from_dict``
-reads every field and refuses, with an ``InvalidStateError`` whose sentence says
-what is inconsistent, anything no game of docs/poch.md could have reached:
-
-- the table: seats, active players, the dealer, chips that are negative or not
-  conserved with the plates and the pot, plates that the deal must have emptied
-  or filled, hand sizes that do not add up, with the cards played, to the deal of
-  32 cards among the players at the table;
-- the cards: unknown or repeated codes, a card in two places (the hand, the
-  played cards, the honours shown while collecting, the sets shown at the
-  showdown), shown cards that their seat neither holds nor played;
-- the deal's steps: the honours collected, the betting round in its order, the
-  showdown and its winner, the start card and the suits shed, whose turn it is
-  (the seat's, or the position is not one to decide in), the phase;
-- the hidden cards: whether the unseen cards can be dealt to the other seats at
-  all, given what the seat knows (each seat's count, the sets shown, the dealer's
-  trump, the sequence nobody took, the seats that held no 7 or ace).
-
-The legal actions are computed from the position (``you.legal``, if sent, must
-agree).  What it returns is what ``observe`` gives that seat in a real game at
-that point, so the bots cannot tell the difference; ``position_of`` is the
-inverse.  Pure: no I/O.
+"""A Poch position sent by a client, checked and turned into the seat's ``Observation``;
+anything no game could have reached is refused with a sentence saying why.
+How it works: docs/poch.md, ``engine.poch.position``.
 """
 
 from __future__ import annotations

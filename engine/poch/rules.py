@@ -1,12 +1,5 @@
 """The rules a Poch game is played with: the options of docs/poch.md and their defaults.
-
-docs/poch.md (The game) lists four options: ``players`` (3 to 8), ``chips`` each player
-starts with (50), the ``ante`` put on each of the eight plates every deal (1) and
-the number of ``deals`` (two per player).  ``Rules`` is a frozen value, validated
-when made: a bad value raises ``InvalidRulesError`` naming the option, so the HTTP
-API can pass the sentence on unchanged.  ``deals=None`` means the default, two per
-player, and is stored resolved.  ``turn_seconds`` is the service's clock, as in Pocha's
-rules (``engine.protocols``): seconds a person has for each decision, 0 for none.
+How it works: docs/poch.md, ``engine.poch.rules``.
 """
 
 from __future__ import annotations

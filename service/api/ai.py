@@ -1,15 +1,5 @@
-"""Stateless AI moves, for front ends that keep their own game.
-
-`POST /api/v1/ai/move` takes a position as one seat sees it and how hard to think. A
-Pocha position (the default) is the rules, its hand, trump and holder, dealer, bids, the
-cards played so far in this hand by whom; a Poch position (`"game": "poch"`) is the fields
-of that seat's Poch view. The body is read by its game's schema (`AiMoveRequestSchema`,
-`PochAiMoveRequestSchema`: each with its game's levels) and the position checked at once by
-`engine.pocha.position` or `engine.poch.position`: an impossible one gets a `422`
-`invalid_position` whose message says what is inconsistent. A possible one is queued for a
-worker, and the answer is `202` with the job to follow at `GET /api/v1/jobs/{id}`, unless
-`core.jobs.admission` refuses it at once: `429 rate_limited` over the address's think budget
-(shared with hints), `503 busy` behind too long a queue, both with `Retry-After`.
+"""Stateless AI moves, for front ends that keep their own game: `POST /api/v1/ai/move`.
+How it works: docs/internals.md, `service.api.ai`.
 """
 
 from __future__ import annotations

@@ -1,13 +1,5 @@
 """Marshmallow schemas of the AI resources: hints, stateless AI moves, jobs and matches.
-
-Requests refuse unknown fields and out-of-range numbers before anything is queued;
-thinking is a level by name or a custom ISMCTS budget, capped so that no request can order
-hours of CPU. Responses document every field, since the OpenAPI document generated from
-them is what front-end developers read. Positions are checked here only for their shape:
-whether a position could happen in a game is `engine.pocha.position`'s call (Pocha) or
-`engine.poch.position`'s (Poch). An AI move's body is one of two: a Pocha position
-(`AiMoveRequestSchema`, `game` left out or `pocha`) or a Poch position
-(`PochAiMoveRequestSchema`, `"game": "poch"`), each with its game's levels.
+How it works: docs/internals.md, `service.api.ai_schemas`.
 """
 
 from __future__ import annotations

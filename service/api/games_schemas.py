@@ -1,11 +1,5 @@
 """Marshmallow schemas of the games resource: every request body and every response.
-
-Requests refuse unknown fields (marshmallow's RAISE) and out-of-range numbers before any
-game is read; the rule options' fields are generated from the options `engine.pocha.rules`
-declares. Responses document every field with a description and an example, because the
-OpenAPI document generated from them is what front-end developers read. A card is always
-its code: suit letter `O` (oros), `C` (copas), `E` (espadas), `B` (bastos) then rank 1-7,
-10 (sota), 11 (caballo), 12 (rey).
+How it works: docs/internals.md, `service.api.games_schemas`.
 """
 
 from __future__ import annotations

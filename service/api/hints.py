@@ -1,11 +1,5 @@
 """Hints: a seat asks the bots what they would do in its place.
-
-`POST /api/v1/games/{id}/hint` with the seat's token, on its turn, queues a job that thinks
-from that seat's view only (as a bot in its seat would) and answers `202` with the job to
-follow at `GET /api/v1/jobs/{id}`. The job's id is random and given only to the token's
-holder, since the answer reveals the seat's best card. A hint is let in by the thinking it
-orders (`core.jobs.admission`): over the address's think budget it is a `429 rate_limited`, and
-behind too long a queue a `503 busy`, both at once and with `Retry-After`.
+How it works: docs/internals.md, `service.api.hints`.
 """
 
 from __future__ import annotations

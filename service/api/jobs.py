@@ -1,11 +1,5 @@
 """The jobs resource: how a hint or an AI move is coming along, and its result.
-
-`GET /api/v1/jobs/{id}` reports the job's status (queued, started, finished, failed), its
-result or the reason it failed, and its timings; `?wait=S` holds the request until the job
-is done or S seconds pass (capped by JOB_WAIT_MAX), so a client needs no tight polling
-loop. Only the jobs of the AI on demand are readable here, by their random ids. The views
-that queue such a job (hints, AI moves) say here who asks (`asker`) and document the
-refusals of their admission (`ON_DEMAND_ERRORS`).
+How it works: docs/internals.md, `service.api.jobs`.
 """
 
 from __future__ import annotations

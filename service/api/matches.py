@@ -1,12 +1,5 @@
 """The matches resource: bots against bots, many games, and the statistics.
-
-`POST /api/v1/matches` checks the match (bots per seat, games, rules, seed), refuses one
-that would cost more CPU than allowed, and answers `202` at once: the games are played by
-the workers, on the low-priority queue, so they never delay a person's game.
-`GET /api/v1/matches/{id}` shows progress (games done of total) and, per bot, the arena's
-statistics over the games done so far; `GET /api/v1/matches/{id}/records` the game
-records as JSON lines. A match is of Pocha unless the body says `"game": "poch"`: then the
-seats, rules, games, records and statistics are Poch's arena's (`core.match_games`).
+How it works: docs/internals.md, `service.api.matches`.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
 """Marshmallow schemas of Poch's side of the games resource: its rules, its decisions, its
 view, its events and its score sheet.
-
-A Poch game is created, read, followed and played at the same addresses as a Pocha game
-(`"game": "poch"` at creation); these schemas are what differs. Requests refuse unknown
-fields and out-of-range numbers as Pocha's do; the rule fields (`PochRulesSchema`, beside
-Pocha's) are generated from the options `engine.poch.rules` declares. A card is its code:
-suit letter `C` (clubs), `S` (spades), `H` (hearts), `D` (diamonds) then rank `7`-`10`,
-`J`, `Q`, `K`, `A` (e.g. `HA`, `S10`). The plates keep their English keys in the JSON and
-their German names in the clients (*Ass*, *König*, *Dame*, *Bube*, *Zehn*, *Mariage*,
-*Sequenz*, *Poch*).
+How it works: docs/internals.md, `service.api.poch_schemas`.
 """
 
 from __future__ import annotations
