@@ -1,17 +1,7 @@
-"""Requests that carry an integrator's key (`core.store.api_keys`) in the `X-Pocha-Key` header.
-
-On the operations limited per client (creating games, moves, hints and AI moves, tables,
-matches: `service.ratelimits.KEYED`) the key is looked up before any limit is counted: a
-key that is no key (never made, or revoked) is refused with 401 `unknown_key`; a key found
-is left in `flask.g` (`current_key`), and the limits, the think budget and the games the
-request makes count against the key's name instead of the client's address
-(`limit_key`). Elsewhere the header is ignored. A seat's token stays in `Authorization`:
-a front end relaying a person's move sends both.
-
-A key found is remembered by this process for `CACHE_SECONDS`, so that a relay's moves cost
-no extra round trip to Redis; a revoked key is therefore refused by every process within
-that time. Only keys found are remembered, never a key refused, so guessing keys fills no
-memory, and the metrics label requests with names of keys found only.
+"""Requests that carry an integrator's key (`core.store.api_keys`) in the `X-Pocha-Key`
+header: looked up before any limit is counted, refused with 401 `unknown_key` when it is no
+key, else counted against instead of the client's address.
+How it works: docs/internals.md, `service.api_keys`.
 """
 
 from __future__ import annotations

@@ -1,15 +1,6 @@
-"""The keys of server-side integrators: a front end that relays many people through one
-address carries a key, and is limited per key, with the key's own budgets, instead of per
-address.
-
-An operator makes a key with `pocha keys create NAME`; the key is 256 random bits, shown
-once and stored only as its SHA-256 (so a copy of the store holds no usable key), in two
-Redis hashes of one hash slot (`core.store.keys.API_KEYS`, `API_KEY_NAMES`), written together by
-one script. A request's key is found by its hash and the stored hash is compared again in
-constant time. A key carries its name (the count its requests share, and the label of its
-metrics) and, optionally, its own limits on moves and on hints and AI moves
-(flask-limiter strings) and its own think budget (seconds of thinking a minute); what it
-leaves out, the service's settings give. See docs/operating.md.
+"""The keys of server-side integrators, stored hashed: a front end that relays many people
+through one address carries a key and is limited per key, with the key's own budgets.
+How it works: docs/internals.md, `core.store.api_keys`.
 """
 
 from __future__ import annotations
