@@ -31,6 +31,7 @@ from service.api.games_schemas import (
     GameRulesField,
     PochRulesInForceSchema,
     PochRulesSchema,
+    RegisteredGame,
     RulesInForceSchema,
     RulesSchema,
     StrictBoolean,
@@ -564,7 +565,7 @@ _EITHER_RULES = [
 class MatchRequestSchema(ma.Schema):
     game = fields.String(
         load_default=DEFAULT_GAME,
-        validate=validate.OneOf(list(KINDS)),
+        validate=RegisteredGame(),
         metadata={
             "description": "The game: `pocha` (the default) or `poch` (Pochbrett: its "
             "levels and bots, its rules, each game one deal as in `pocha arena-poch`, and "
