@@ -18,6 +18,7 @@ from marshmallow import fields, validate
 
 import engine.poch.rules
 from ai.pocha.levels import LEVELS
+from ai.registry import LEVELS as BOT_LEVELS
 from engine.i18n import _, join
 from engine.pocha.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Option
 from engine.registry import DEFAULT_GAME, KINDS, POCH, POCHA
@@ -43,13 +44,15 @@ def _seat(description: str, **kwargs: Any) -> fields.Integer:
 
 
 def _known_level(level: str) -> None:
-    # Read at each request, so a level added to ai.pocha.levels is accepted without a change here.
-    if level not in LEVELS:
+    # Read at each request, from every registered game's bots: a game's own levels are
+    # checked once the game is known (`GameService.create`).
+    known = list(dict.fromkeys(name for levels in BOT_LEVELS.values() for name in levels))
+    if level not in known:
         raise ma.ValidationError(
             _(
                 "Unknown bot level {level}; the levels are {levels}.",
                 level=repr(level),
-                levels=", ".join(LEVELS),
+                levels=", ".join(known),
             )
         )
 

@@ -31,8 +31,10 @@ DEFAULT_ITERATIONS = 60
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random", Budget(), "a uniformly random legal card"),
     "heuristic": Level("heuristic", "heuristic", Budget(), "wins a trick cheaply or sheds low"),
-    "medium": Level(
-        "medium", "ismcts", Budget(iterations=DEFAULT_ITERATIONS), "one-level ISMCTS, 60 iterations"
+    # Named as no level of Pocha's or Poch's is: the API reads a seat's level against the
+    # registered games' bots, not against a list of the service's own.
+    "search": Level(
+        "search", "ismcts", Budget(iterations=DEFAULT_ITERATIONS), "one-level ISMCTS, 60 iterations"
     ),
 }
 

@@ -63,7 +63,7 @@ def test_the_game_and_its_bots_keep_to_the_protocols(trio: Unpublished) -> None:
                     pass
                 else:
                     raise AssertionError("a card off the led suit was taken")
-        decided = ai.registry.decide_in(game, seat, "medium", seed=3, analyse=True)
+        decided = ai.registry.decide_in(game, seat, "search", seed=3, analyse=True)
         assert decided.report["iterations"] == 60 and decided.report["analysis"]
         game.apply(seat, decided.action)
         stored = json.loads(json.dumps(game.to_dict()))
@@ -95,7 +95,7 @@ def test_a_person_plays_trio_against_bots_on_the_workers(
     client: FlaskClient, workers: WorkerProcesses, trio: Unpublished
 ) -> None:
     workers.start(**PLUGIN_ENV)
-    bots = [{"name": "R", "bot": "random"}, {"name": "M", "bot": "medium"}]
+    bots = [{"name": "R", "bot": "random"}, {"name": "M", "bot": "search"}]
     created = create(client, trio, [{"name": "Ana"}, *bots], deals=2)
     game_id, token = created["id"], created["seats"][0]["token"]
     url = f"{GAMES}/{game_id}"
@@ -121,12 +121,10 @@ def test_a_person_plays_trio_against_bots_on_the_workers(
     assert nonsense.status_code == 422 and nonsense.json["error"] == "invalid_card"
 
     # A hint from Trio's one search level, on the workers.
-    asked = client.post(f"{url}/hint", json={"level": "medium"}, headers=mine)
+    asked = client.post(f"{url}/hint", json={"level": "search"}, headers=mine)
     assert asked.status_code == 202, asked.json
     trio.add(asked.json["id"])
-    wait_until(
-        lambda: client.get(asked.json["url"]).json["status"] == "finished", LONG, "the hint"
-    )
+    wait_until(lambda: client.get(asked.json["url"]).json["status"] == "finished", LONG, "the hint")
     hint = client.get(asked.json["url"]).json["result"]
     assert hint["action"] in view["you"]["legal"] and hint["iterations"] == 60
 
@@ -189,7 +187,7 @@ def test_a_match_between_trio_bots_on_the_workers(
     client: FlaskClient, workers: WorkerProcesses, trio: Unpublished
 ) -> None:
     workers.start(**PLUGIN_ENV)
-    seats = ["random", "medium", "random"]
+    seats = ["random", "search", "random"]
     response = client.post(
         "/api/v1/matches", json={"game": NAME, "seats": seats, "games": 3, "seed": 4}
     )
@@ -205,5 +203,5 @@ def test_a_match_between_trio_bots_on_the_workers(
     for record in records:
         assert record["seats"] == seats and sum(record["scores"]) == 3
         assert sum(record["decisions"]) == 9
-    assert sorted(b["bot"] for b in report["bots"]) == ["medium", "random"]
+    assert sorted(b["bot"] for b in report["bots"]) == ["random", "search"]
     assert sum(b["games"] for b in report["bots"]) == 3 * 3
