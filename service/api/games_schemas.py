@@ -210,6 +210,20 @@ def rules_schema(game: str) -> ma.Schema:
     return made[1]()
 
 
+class RegisteredSeats(validate.Length):
+    """From the fewest players a registered game takes to the most, read when the request
+    is (`engine.registry.KINDS`); each game's own bounds are its rules' `players` option.
+    The document shows the bounds of the games it describes."""
+
+    def __init__(self) -> None:
+        super().__init__(MIN_PLAYERS, MAX_PLAYERS)
+
+    def __call__(self, value: Any) -> Any:
+        fewest = min(kind.min_players for kind in KINDS.values())
+        most = max(kind.max_players for kind in KINDS.values())
+        return validate.Length(fewest, most)(value)
+
+
 class RegisteredGame(validate.OneOf):
     """One of the games registered when the request is read (`engine.registry.KINDS`), not
     when the schema was made: a game registered later is accepted without a change here."""
@@ -321,7 +335,7 @@ class CreateGameSchema(ma.Schema):
     players = fields.List(
         fields.Nested(PlayerSchema),
         required=True,
-        validate=validate.Length(MIN_PLAYERS, MAX_PLAYERS),
+        validate=RegisteredSeats(),
         metadata={
             "description": f"The seats in playing order, {MIN_PLAYERS} to {MAX_PLAYERS}.",
             "example": [

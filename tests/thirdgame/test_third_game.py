@@ -163,6 +163,26 @@ def wait_until_view(seen: Any) -> dict[str, Any]:
     return found[0]
 
 
+def test_two_bots_play_trio_at_a_table_of_two(
+    client: FlaskClient, workers: WorkerProcesses, trio: Unpublished
+) -> None:
+    # Neither Pocha nor Poch seats two: the API reads the seats against the registered
+    # games, and each game's rules against its own bounds.
+    workers.start(**PLUGIN_ENV)
+    bots = [{"name": "R", "bot": "random"}, {"name": "H", "bot": "heuristic"}]
+    created = create(client, trio, bots, deals=3)
+    url = f"{GAMES}/{created['id']}"
+    wait_until(lambda: client.get(url).json["phase"] == "over", LONG, "the game's end")
+    final = client.get(url).json
+    assert len(final["players"]) == 2 and sum(final["scores"]) == 3 * 3
+    five = [{"name": f"B{i}", "bot": "random"} for i in range(5)]
+    body = {"game": NAME, "players": five, "stand_in_level": "heuristic"}
+    refused = client.post(GAMES, json=body)
+    assert refused.status_code == 422 and "players" in refused.json["message"], refused.json
+    one = client.post(GAMES, json={**body, "players": five[:1]})
+    assert one.status_code == 422, one.json
+
+
 def test_the_stand_in_plays_a_trio_turn_that_runs_out(
     client: FlaskClient, workers: WorkerProcesses, trio: Unpublished
 ) -> None:
