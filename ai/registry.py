@@ -2,7 +2,10 @@
 
 The service and the workers reach a stored game's bots without knowing which game it is:
 `levels_of` names the levels its seats may have, and `decide_in` lets a level decide for
-one seat from that seat's observation only, answering in the game's action space.
+one seat from that seat's observation only, answering in the game's action space. A game
+from outside the package brings its bots with `register` (and takes them away with
+`unregister`); each module `POCHA_GAME_PLUGINS` names (`engine.registry.plugins`) that has
+a `BOT_KIND` has it registered when this module is imported.
 """
 
 from __future__ import annotations
@@ -16,9 +19,19 @@ import ai.pocha.kind
 from ai.bot import Budget, Level
 from ai.kind import BotKind
 from engine.protocols import Action
-from engine.registry import AnyGame, GameKind, kind_of
+from engine.registry import AnyGame, GameKind, kind_of, plugins
 
-__all__ = ["BOT_KINDS", "LEVELS", "BotKind", "Decided", "bot_kind", "decide_in", "levels_of"]
+__all__ = [
+    "BOT_KINDS",
+    "LEVELS",
+    "BotKind",
+    "Decided",
+    "bot_kind",
+    "decide_in",
+    "levels_of",
+    "register",
+    "unregister",
+]
 
 #: Each game's bots, by the game's name.
 BOT_KINDS: dict[str, BotKind] = {
@@ -26,6 +39,29 @@ BOT_KINDS: dict[str, BotKind] = {
 }
 #: Each game's levels, by name, each with its `description`.
 LEVELS: dict[str, Mapping[str, Level]] = {name: kind.levels for name, kind in BOT_KINDS.items()}
+#: The games whose bots ship with the package (never unregistered).
+_OWN = frozenset(BOT_KINDS)
+
+
+def register(kind: BotKind) -> None:
+    """Give the game `kind` plays (registered in `engine.registry`) its bots."""
+    if kind.name in BOT_KINDS and BOT_KINDS[kind.name] is not kind:
+        raise ValueError(f"the game {kind.name!r} already has its bots")
+    BOT_KINDS[kind.name] = kind
+    LEVELS[kind.name] = kind.levels
+
+
+def unregister(name: str) -> None:
+    """Take away the bots of the game called `name` (one `register` added)."""
+    if name in _OWN:
+        raise ValueError(f"{name!r} is one of the service's own games")
+    BOT_KINDS.pop(name, None)
+    LEVELS.pop(name, None)
+
+
+for _plugin in plugins():
+    if hasattr(_plugin, "BOT_KIND"):
+        register(_plugin.BOT_KIND)
 
 
 @dataclass(frozen=True)

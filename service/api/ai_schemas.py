@@ -9,7 +9,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ai.registry import levels_of
+from ai.registry import LEVELS, levels_of
 from core.jobs.matches import MAX_GAMES
 from core.jobs.queues import MAX_ITERATIONS, MAX_MILLISECONDS
 from engine.i18n import _
@@ -23,6 +23,7 @@ from service.api.games_schemas import (
     GameRulesField,
     PochRulesInForceSchema,
     PochRulesSchema,
+    RegisteredGame,
     RulesInForceSchema,
     RulesSchema,
     StrictBoolean,
@@ -52,12 +53,23 @@ def _known_poch_level(level: str) -> None:
 # -- thinking -----------------------------------------------------------------------------------
 
 
-class ThinkingSchema(ma.Schema):
-    """How hard the bot thinks: `level`, or a custom budget (`iterations` and/or
-    `milliseconds`, whichever runs out first); default level `hard`."""
+def _any_game_level(level: str) -> None:
+    # A hint's game is known only once the game is read: here any registered game's level
+    # passes, and the hint's own game's levels are checked then (`service.api.hints`).
+    known = list(dict.fromkeys(name for levels in LEVELS.values() for name in levels))
+    if level not in known:
+        raise ma.ValidationError(
+            _(
+                "Unknown level {level}; the levels are {levels}.",
+                level=repr(level),
+                levels=", ".join(known),
+            )
+        )
 
-    level = fields.String(
-        validate=_known_level,
+
+def _level_field(check: Any) -> fields.String:
+    return fields.String(
+        validate=check,
         metadata={
             "description": "A bot level (see GET /api/v1/rules): random, heuristic, easy, "
             "medium, hard, expert, master, ismcts-expert. The search levels come with an "
@@ -66,6 +78,13 @@ class ThinkingSchema(ma.Schema):
             "example": "hard",
         },
     )
+
+
+class ThinkingSchema(ma.Schema):
+    """How hard the bot thinks: `level`, or a custom budget (`iterations` and/or
+    `milliseconds`, whichever runs out first); default level `hard`."""
+
+    level = _level_field(_known_level)
     iterations = fields.Integer(
         strict=True,
         validate=validate.Range(1, MAX_ITERATIONS),
@@ -93,7 +112,7 @@ class ThinkingSchema(ma.Schema):
 
 
 class HintRequestSchema(ThinkingSchema):
-    pass
+    level = _level_field(_any_game_level)
 
 
 # -- positions ----------------------------------------------------------------------------------
@@ -556,7 +575,7 @@ _EITHER_RULES = [
 class MatchRequestSchema(ma.Schema):
     game = fields.String(
         load_default=DEFAULT_GAME,
-        validate=validate.OneOf(list(KINDS)),
+        validate=RegisteredGame(),
         metadata={
             "description": "The game: `pocha` (the default) or `poch` (Pochbrett: its "
             "levels and bots, its rules, each game one deal as in `pocha arena-poch`, and "

@@ -13,9 +13,10 @@ from marshmallow import fields, validate
 
 import engine.poch.rules
 from ai.pocha.levels import LEVELS
+from ai.registry import LEVELS as BOT_LEVELS
 from engine.i18n import _, join
 from engine.pocha.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Option
-from engine.registry import DEFAULT_GAME, KINDS, POCH
+from engine.registry import DEFAULT_GAME, KINDS, POCH, POCHA
 from service.answers import Answer
 
 CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
@@ -38,13 +39,15 @@ def _seat(description: str, **kwargs: Any) -> fields.Integer:
 
 
 def _known_level(level: str) -> None:
-    # Read at each request, so a level added to ai.pocha.levels is accepted without a change here.
-    if level not in LEVELS:
+    # Read at each request, from every registered game's bots: a game's own levels are
+    # checked once the game is known (`GameService.create`).
+    known = list(dict.fromkeys(name for levels in BOT_LEVELS.values() for name in levels))
+    if level not in known:
         raise ma.ValidationError(
             _(
                 "Unknown bot level {level}; the levels are {levels}.",
                 level=repr(level),
-                levels=", ".join(LEVELS),
+                levels=", ".join(known),
             )
         )
 
@@ -165,13 +168,75 @@ PochRulesInForceSchema = Answer.from_dict(
 )
 
 
+#: The rules schemas the document shows, by game; any other registered game's rules are
+#: read by a schema made from its options (`rules_schema`).
+DOCUMENTED_RULES: dict[str, type[ma.Schema]] = {POCHA: RulesSchema, POCH: PochRulesSchema}
+#: The schemas made so far, by game, with the kind each was made from.
+_DESCRIBED_RULES: dict[str, tuple[Any, type[ma.Schema]]] = {}
+
+
+def rules_schema(game: str) -> ma.Schema:
+    """The schema of `game`'s rule options: the document's for its games, else one field
+    per option its kind describes (`GameKind.describe_options`: an int with its bounds, a
+    bool; anything else left to the game's own `rules_from_dict`)."""
+    documented = DOCUMENTED_RULES.get(game)
+    if documented is not None:
+        return documented()
+    kind = KINDS.get(game)
+    if kind is None:  # the `game` field refuses it; read the rules as the default game's
+        return DOCUMENTED_RULES[DEFAULT_GAME]()
+    made = _DESCRIBED_RULES.get(game)
+    if made is None or made[0] is not kind:
+        options: dict[str, fields.Field] = {}
+        for name, option in kind.describe_options().items():
+            metadata = {"description": str(option.get("doc", "")), "example": option["default"]}
+            if option.get("kind") == "int":
+                options[name] = fields.Integer(
+                    strict=True,
+                    validate=validate.Range(option.get("minimum"), option.get("maximum")),
+                    metadata=metadata,
+                )
+            elif option.get("kind") == "bool":
+                options[name] = StrictBoolean(metadata=metadata)
+            else:
+                options[name] = fields.Raw(metadata=metadata)
+        made = (kind, ma.Schema.from_dict(options, name=f"RulesOf{game.title()}Schema"))
+        _DESCRIBED_RULES[game] = made
+    return made[1]()
+
+
+class RegisteredSeats(validate.Length):
+    """From the fewest players a registered game takes to the most, read when the request
+    is (`engine.registry.KINDS`); each game's own bounds are its rules' `players` option.
+    The document shows the bounds of the games it describes."""
+
+    def __init__(self) -> None:
+        super().__init__(MIN_PLAYERS, MAX_PLAYERS)
+
+    def __call__(self, value: Any) -> Any:
+        fewest = min(kind.min_players for kind in KINDS.values())
+        most = max(kind.max_players for kind in KINDS.values())
+        return validate.Length(fewest, most)(value)
+
+
+class RegisteredGame(validate.OneOf):
+    """One of the games registered when the request is read (`engine.registry.KINDS`), not
+    when the schema was made: a game registered later is accepted without a change here."""
+
+    def __init__(self) -> None:
+        super().__init__(KINDS)
+
+    def _format_error(self, value: Any) -> str:
+        return self.error.format(input=value, choices=", ".join(KINDS), labels="")
+
+
 class GameRulesField(fields.Field):
-    """`rules` at creation: Pocha's options (`Rules`), or Poch's (`PochRules`) when the
-    body's `game` is `poch`; each checked by its own schema, refusing unknown options."""
+    """`rules` at creation: the options of the body's `game` (Pocha's, `Rules`, when it
+    names none), checked by that game's schema (`rules_schema`), refusing unknown options."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         game = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
-        schema = PochRulesSchema() if game == POCH else RulesSchema()
+        schema = rules_schema(game if isinstance(game, str) else DEFAULT_GAME)
         if not isinstance(value, dict):
             raise ma.ValidationError(_("Not a valid mapping type."))
         try:
@@ -265,7 +330,7 @@ class CreateGameSchema(ma.Schema):
     players = fields.List(
         fields.Nested(PlayerSchema),
         required=True,
-        validate=validate.Length(MIN_PLAYERS, MAX_PLAYERS),
+        validate=RegisteredSeats(),
         metadata={
             "description": f"The seats in playing order, {MIN_PLAYERS} to {MAX_PLAYERS}.",
             "example": [
@@ -278,7 +343,7 @@ class CreateGameSchema(ma.Schema):
     )
     game = fields.String(
         load_default=DEFAULT_GAME,
-        validate=validate.OneOf(list(KINDS)),
+        validate=RegisteredGame(),
         metadata={
             "description": "The game: `pocha` (the default) or `poch` (the German Pochbrett "
             "game; its rules, views, decisions and events are the `Poch...` schemas).",
