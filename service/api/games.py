@@ -35,6 +35,7 @@ from service.api.games_schemas import (
     EventsQuerySchema,
     PlaySchema,
 )
+from service.api.links import CREATED_GAME, FROM_VIEW, responses
 from service.api.poch_schemas import BetSchema, SuitSchema, is_plain_bet, is_plain_suit
 from service.context import game_service
 from service.errors import RETRY_AFTER, ErrorSchema
@@ -306,7 +307,7 @@ def _view_response(view: dict[str, Any]) -> Response:
 
 @blp.route("")
 class Games(MethodView):
-    @_doc(operationId="createGame", **PUBLIC)
+    @_doc(operationId="createGame", **PUBLIC, **responses(201, CREATED_GAME))
     @blp.arguments(CreateGameSchema(), location="json")
     @blp.response(
         201,
@@ -378,7 +379,7 @@ class Games(MethodView):
 
 @blp.route("/<game_id>", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class GameById(MethodView):
-    @_doc(operationId="getGame", **_VIEW_AUTH)
+    @_doc(operationId="getGame", **_VIEW_AUTH, **responses(200, FROM_VIEW))
     @_responds_with_view
     @_documents_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:
@@ -399,7 +400,12 @@ class GameById(MethodView):
 
 @blp.route("/<game_id>/bids", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Bids(MethodView):
-    @_doc(operationId="postBid", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
+    @_doc(
+        operationId="postBid",
+        parameters=[_IF_MATCH, _IDEMPOTENCY_KEY],
+        **_SEAT_AUTH,
+        **responses(200, FROM_VIEW),
+    )
     @_move_body(BidSchema(), is_plain_bid)
     @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
@@ -413,7 +419,12 @@ class Bids(MethodView):
 
 @blp.route("/<game_id>/plays", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Plays(MethodView):
-    @_doc(operationId="postPlay", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
+    @_doc(
+        operationId="postPlay",
+        parameters=[_IF_MATCH, _IDEMPOTENCY_KEY],
+        **_SEAT_AUTH,
+        **responses(200, FROM_VIEW),
+    )
     @_move_body(PlaySchema(), is_plain_card)
     @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
@@ -428,7 +439,12 @@ class Plays(MethodView):
 
 @blp.route("/<game_id>/bets", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Bets(MethodView):
-    @_doc(operationId="postBet", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
+    @_doc(
+        operationId="postBet",
+        parameters=[_IF_MATCH, _IDEMPOTENCY_KEY],
+        **_SEAT_AUTH,
+        **responses(200, FROM_VIEW),
+    )
     @_move_body(BetSchema(), is_plain_bet)
     @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
@@ -444,7 +460,12 @@ class Bets(MethodView):
 
 @blp.route("/<game_id>/suits", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Suits(MethodView):
-    @_doc(operationId="postSuit", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
+    @_doc(
+        operationId="postSuit",
+        parameters=[_IF_MATCH, _IDEMPOTENCY_KEY],
+        **_SEAT_AUTH,
+        **responses(200, FROM_VIEW),
+    )
     @_move_body(SuitSchema(), is_plain_suit)
     @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
