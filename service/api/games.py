@@ -400,12 +400,7 @@ class GameById(MethodView):
 
 @blp.route("/<game_id>/bids", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Bids(MethodView):
-    @_doc(
-        operationId="postBid",
-        parameters=[_IF_MATCH, _IDEMPOTENCY_KEY],
-        **_SEAT_AUTH,
-        **responses(200, FROM_VIEW),
-    )
+    @_doc(operationId="postBid", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body(BidSchema(), is_plain_bid)
     @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
@@ -419,12 +414,7 @@ class Bids(MethodView):
 
 @blp.route("/<game_id>/plays", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Plays(MethodView):
-    @_doc(
-        operationId="postPlay",
-        parameters=[_IF_MATCH, _IDEMPOTENCY_KEY],
-        **_SEAT_AUTH,
-        **responses(200, FROM_VIEW),
-    )
+    @_doc(operationId="postPlay", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body(PlaySchema(), is_plain_card)
     @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
@@ -439,12 +429,7 @@ class Plays(MethodView):
 
 @blp.route("/<game_id>/bets", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Bets(MethodView):
-    @_doc(
-        operationId="postBet",
-        parameters=[_IF_MATCH, _IDEMPOTENCY_KEY],
-        **_SEAT_AUTH,
-        **responses(200, FROM_VIEW),
-    )
+    @_doc(operationId="postBet", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body(BetSchema(), is_plain_bet)
     @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
@@ -460,12 +445,7 @@ class Bets(MethodView):
 
 @blp.route("/<game_id>/suits", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Suits(MethodView):
-    @_doc(
-        operationId="postSuit",
-        parameters=[_IF_MATCH, _IDEMPOTENCY_KEY],
-        **_SEAT_AUTH,
-        **responses(200, FROM_VIEW),
-    )
+    @_doc(operationId="postSuit", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body(SuitSchema(), is_plain_suit)
     @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)

@@ -127,8 +127,10 @@ REMATCH_SEAT: Links = {
     **_host_links("$response.body#/game_id", "$response.body#/host_token"),
 }
 
-#: A view (`getGame`'s 200, a move's 200): its version for If-Match, its last event to
-#: follow the game from. The seat's token is the one the view was asked with.
+#: A view (`getGame`'s 200): its version for If-Match, its last event to follow the game
+#: from. The seat's token is the one the view was asked with. (A move's answer is the same
+#: view; it is not linked again, so that a stateful tester starts its chains from the
+#: answers that make something, a game or a seat, rather than from a move on no game.)
 FROM_VIEW: Links = {
     **{
         name: link(
