@@ -143,14 +143,27 @@ class PlayedCard(TypedDict):
     seat: int
 
 
-class Player(TypedDict):
+class Player1(TypedDict):
+    bot: NotRequired[
+        Literal[
+            'random', 'heuristic', 'easy', 'medium', 'hard', 'expert', 'master', 'ismcts-expert'
+        ]
+    ]
+    name: str
+    open: NotRequired[Literal[False]]
+
+
+class Player2(TypedDict):
     bot: NotRequired[
         Literal[
             'random', 'heuristic', 'easy', 'medium', 'hard', 'expert', 'master', 'ismcts-expert'
         ]
     ]
     name: NotRequired[str]
-    open: NotRequired[bool]
+    open: Literal[True]
+
+
+Player: TypeAlias = Player1 | Player2
 
 
 class PlayerInfo(TypedDict):

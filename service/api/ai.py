@@ -17,6 +17,7 @@ from engine.pocha.position import FIELDS, position_from_dict
 from engine.registry import POCH, POCHA
 from service.api.ai_schemas import AiMoveRequestSchema, JobSchema, PochAiMoveRequestSchema
 from service.api.jobs import JOB_LOCATION, ON_DEMAND_ERRORS, accepted, asker, document_errors
+from service.api.links import JOB, responses
 from service.context import services
 from service.json_bodies import Blueprint
 
@@ -48,6 +49,7 @@ class Move(MethodView):
     @blp.doc(
         operationId="askAiMove",
         security=[],
+        **responses(202, JOB),
         requestBody={
             "required": True,
             "description": "A Pocha position (`AiMoveRequest`: `game` left out or `pocha`) "

@@ -20,6 +20,7 @@ from service.api.games_schemas import (
     CARD,
     MAX_CARDS,
     MAX_SEED,
+    PLAYER_FORMS,
     GameRulesField,
     PochRulesInForceSchema,
     PochRulesSchema,
@@ -397,8 +398,10 @@ LEVEL_OR_BUDGET = {
     }
 }
 
-#: Component name -> what the document adds to its schema.
+#: Component name -> what the document adds to its schema (a player's two forms, and
+#: the bodies that say how hard to think).
 SCHEMA_ADDITIONS = {
+    "Player": PLAYER_FORMS,
     "HintRequest": LEVEL_OR_BUDGET,
     "AiMoveRequest": LEVEL_OR_BUDGET,
     "PochAiMoveRequest": LEVEL_OR_BUDGET,

@@ -34,6 +34,7 @@ from service.api.games_schemas import (
     EventsQuerySchema,
     PlaySchema,
 )
+from service.api.links import CREATED_GAME, FROM_VIEW, responses
 from service.api.poch_schemas import BetSchema, SuitSchema, is_plain_bet, is_plain_suit
 from service.api_keys import limit_key
 from service.context import game_service
@@ -306,7 +307,7 @@ def _view_response(view: dict[str, Any]) -> Response:
 
 @blp.route("")
 class Games(MethodView):
-    @_doc(operationId="createGame", **PUBLIC)
+    @_doc(operationId="createGame", **PUBLIC, **responses(201, CREATED_GAME))
     @blp.arguments(CreateGameSchema(), location="json")
     @blp.response(
         201,
@@ -378,7 +379,7 @@ class Games(MethodView):
 
 @blp.route("/<game_id>", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class GameById(MethodView):
-    @_doc(operationId="getGame", **_VIEW_AUTH)
+    @_doc(operationId="getGame", **_VIEW_AUTH, **responses(200, FROM_VIEW))
     @_responds_with_view
     @_documents_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:

@@ -326,6 +326,28 @@ class PlayerSchema(ma.Schema):
             raise ma.ValidationError(_("Missing data for required field."), "name")
 
 
+#: What the document adds to a player's schema: the two forms `_a_seat_is_one_thing`
+#: takes, a seat with its name (a person's, or a bot's with `bot`) or an open seat and
+#: nothing else, so that a body the document calls valid is one the server takes.
+PLAYER_FORMS = {
+    "oneOf": [
+        {
+            "title": "NamedSeat",
+            "description": "A seat taken now: a person's, or a bot's with `bot`.",
+            "required": ["name"],
+            "properties": {"open": {"type": "boolean", "enum": [False]}},
+        },
+        {
+            "title": "OpenSeat",
+            "description": "An open seat, for someone to take at the table.",
+            "required": ["open"],
+            "maxProperties": 1,
+            "properties": {"open": {"type": "boolean", "enum": [True]}},
+        },
+    ]
+}
+
+
 class CreateGameSchema(ma.Schema):
     players = fields.List(
         fields.Nested(PlayerSchema),

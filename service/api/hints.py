@@ -18,6 +18,7 @@ from engine.registry import kind_of
 from service.api.ai_schemas import HintRequestSchema, JobSchema
 from service.api.games import bearer_token
 from service.api.jobs import JOB_LOCATION, ON_DEMAND_ERRORS, accepted, asker, document_errors
+from service.api.links import JOB, responses
 from service.context import game_service, services
 from service.json_bodies import Blueprint
 
@@ -61,7 +62,7 @@ def check_seat_first(app: Flask) -> None:
     parameters=[{"in": "path", "name": "game_id", "description": "The game's id."}],
 )
 class Hint(MethodView):
-    @blp.doc(operationId="askHint", security=[{"bearerAuth": []}])
+    @blp.doc(operationId="askHint", security=[{"bearerAuth": []}], **responses(202, JOB))
     @blp.arguments(HintRequestSchema, location="json", required=False)
     @blp.response(202, JobSchema, headers=JOB_LOCATION)
     @document_errors(blp, _ERRORS)

@@ -22,6 +22,7 @@ from core.jobs.matches import (
 from engine.i18n import _
 from service.api.ai_schemas import MatchRequestSchema, MatchSchema
 from service.api.jobs import BODY_ERRORS, document_errors
+from service.api.links import MATCH, MATCH_SEEN, responses
 from service.context import services
 from service.errors import ErrorSchema
 from service.json_bodies import Blueprint
@@ -65,7 +66,7 @@ def _report(match_id: str) -> dict[str, Any]:
 
 @blp.route("")
 class Matches(MethodView):
-    @blp.doc(operationId="createMatch", security=[])
+    @blp.doc(operationId="createMatch", security=[], **responses(202, MATCH))
     @blp.arguments(MatchRequestSchema, location="json")
     @blp.response(
         202,
@@ -114,7 +115,7 @@ class Matches(MethodView):
 
 @blp.route("/<match_id>", parameters=_MATCH_ID)
 class MatchById(MethodView):
-    @blp.doc(operationId="getMatch", security=[])
+    @blp.doc(operationId="getMatch", security=[], **responses(200, MATCH_SEEN))
     @blp.response(200, MatchSchema)
     @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
     @blp.alt_response(503, schema=ErrorSchema, description="unavailable: Redis does not answer.")

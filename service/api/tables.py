@@ -33,6 +33,7 @@ from service.api.games_schemas import (
     SeatTakenSchema,
     StartSchema,
 )
+from service.api.links import REMATCH_SEAT, SEAT_TAKEN, responses
 from service.context import game_service
 from service.errors import ErrorSchema
 from service.i18n import request_language, translate
@@ -138,7 +139,7 @@ class TableByCode(MethodView):
 
 @blp.route("/<code>/seats", parameters=[_CODE])
 class TableSeats(MethodView):
-    @blp.doc(operationId="joinTable", security=[])
+    @blp.doc(operationId="joinTable", security=[], **responses(201, SEAT_TAKEN))
     @blp.arguments(JoinSchema(), location="json")
     @blp.response(201, SeatTakenSchema)
     @_documents_errors(400, 404, 409, 413, 415, 429, 503)
@@ -254,7 +255,7 @@ class Leave(MethodView):
 
 @seats.route("/<game_id>/rematch", parameters=[_GAME])
 class Rematch(MethodView):
-    @seats.doc(operationId="joinRematch", **_AUTH)
+    @seats.doc(operationId="joinRematch", **_AUTH, **responses(201, REMATCH_SEAT))
     @seats.response(201, SeatTakenSchema)
     @_documents_errors(401, 403, 404, 409, 503)
     def post(self, game_id: str) -> dict[str, Any]:

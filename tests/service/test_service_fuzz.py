@@ -5,8 +5,13 @@ real tokens, so the deep paths (a seat's view, moves, hints) are reached and not
 documented status, content type, headers and body, invalid data refused and valid data
 accepted (but the refusals only the game can judge, which schemathesis.toml lists).
 
-Bounded for CI (`FUZZ_EXAMPLES` per operation, a few hundred requests in all) and
-derandomized, so a run is repeatable; set POCHA_FUZZ_EXAMPLES to fuzz longer locally.
+Then statefully: chains of calls along the document's links (a new game's id and tokens
+to its view, moves, seats and hint; a job's id to following it...), each call held to the
+same checks and to the stateful ones.
+
+Bounded for CI (`FUZZ_EXAMPLES` per operation, a few hundred requests in all;
+`STATEFUL_SCENARIOS` chains of at most `STATEFUL_STEPS` calls) and seeded, so a run is
+repeatable; set POCHA_FUZZ_EXAMPLES and POCHA_FUZZ_SCENARIOS to fuzz longer locally.
 """
 
 from __future__ import annotations
@@ -18,11 +23,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
 import schemathesis
 from flask import Flask
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import FlakyStrategyDefinition
+from schemathesis.engine.link_calibration import LinkCalibrationState
+from schemathesis.generation.feedback import NO_FEEDBACK
+from schemathesis.generation.stateful.state_machine import normalize_name
 from schemathesis.specs.openapi.checks import ignored_auth, missing_required_header
 
 from service import create_app
@@ -143,6 +153,134 @@ def test_api_holds_to_its_document(case: Any, fuzz_app: Flask, table: Table) -> 
     # examples sent as generated.
     excluded = [ignored_auth, missing_required_header] if aimed else None
     case.call_and_validate(app=fuzz_app, base_url="http://localhost", excluded_checks=excluded)
+
+
+# -- the links between operations, followed (stateful) ---------------------------------
+
+#: Scenarios (chains of calls along the document's links) and the most calls in one.
+STATEFUL_SCENARIOS = int(os.environ.get("POCHA_FUZZ_SCENARIOS", "40"))
+STATEFUL_STEPS = 8
+#: The operations a chain may start with, from generated values alone.
+CHAIN_STARTS = frozenset({"POST /api/v1/games", "POST /api/v1/matches", "POST /api/v1/ai/move"})
+#: Runs of the state machine, each from its own seed, that may end early (see below).
+STATEFUL_RUNS = 25
+
+
+class AlwaysFollow(LinkCalibrationState):
+    """Every link's values are used (schemathesis uses each with a chance of 85% at
+    first, by a random draw of its own that Hypothesis does not see): the calls a link
+    makes are then the same each time a scenario is replayed."""
+
+    def use_probability(self, transition_id: str) -> float:
+        return 1.0
+
+    def is_calibrated(self, transition_id: str) -> bool:
+        return True
+
+
+class Followed:
+    """What the scenarios did: how many ran, and each call's link (None for a call made
+    from generated values alone) and status."""
+
+    def __init__(self) -> None:
+        self.scenarios = 0
+        self.calls: list[tuple[str | None, str, int]] = []
+
+
+@pytest.fixture(scope="module")
+def followed() -> Followed:
+    return Followed()
+
+
+@pytest.fixture(scope="module")
+def linked_calls(fuzz_app: Flask, followed: Followed) -> type[Any]:
+    """Schemathesis' state machine of the document's links, calling the app in-process and
+    noting what it does in `followed`."""
+
+    # The document as the app serves it (a test holds it to the committed one), so that the
+    # checks' own requests (ignored_auth's, without the token) reach the app too.
+    served = schemathesis.openapi.from_wsgi("/api/openapi.json", fuzz_app)
+    machine = served.build_state_machine(feedback=NO_FEEDBACK, link_calibration=AlwaysFollow())
+    # Chains start where something is made (a game, a match, an AI move's job): schemathesis
+    # would also start them with a hint, a rematch or a seat at a table on made-up ids,
+    # which the stateless test above sends already and which can only find nothing.
+    starts = {normalize_name(f"RANDOM -> {label}") for label in CHAIN_STARTS}
+    dropped = {name: None for name in machine.root_rules - starts}
+    chains = type(
+        "Chains",
+        (machine,),
+        {**dropped, "root_rules": frozenset(starts), "_root_labels": frozenset(CHAIN_STARTS)},
+    )
+
+    class LinkedCalls(chains):  # type: ignore[misc,valid-type]
+        def setup(self) -> None:
+            followed.scenarios += 1
+
+        def validate_response(
+            self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
+        ) -> None:
+            # ignored_auth checks a 2xx by sending the request again without the token and
+            # with a wrong one, expecting 401 or 403. After a DELETE that worked, the game
+            # is gone and the truthful answer is 404: the stateless test above probes the
+            # DELETE's token checks, on a game that is still there.
+            excluded = [ignored_auth] if case.operation.method.upper() == "DELETE" else None
+            case.validate_response(
+                response,
+                additional_checks=additional_checks,
+                excluded_checks=excluded,
+                transport_kwargs=kwargs or None,
+                recorder=self.recorder,
+            )
+
+        def step(self, input: Any) -> Any:
+            output = super().step(input)
+            link = input.transition.id if input.transition and input.applied_parameters else None
+            followed.calls.append((link, input.case.operation.label, output.response.status_code))
+            return output
+
+    return LinkedCalls
+
+
+def test_linked_operations_hold_to_the_document(
+    linked_calls: type[Any], followed: Followed
+) -> None:
+    """Chains of calls along the document's links (service/api/links.py): a new game's id
+    and a seat's token handed to its view, events, moves, hint and seats, a taken seat's to
+    its game, a view's ETag to a move's If-Match, a job's and a match's id to following
+    them. Each call as generated or with the linked values, held to every check, the
+    stateful ones too (a resource just made is found; one just deleted is gone).
+
+    The server's answers steer what a scenario can do next (which links have values to
+    follow), and the server is not a pure function of the requests (its ids, tokens and
+    deals are random, and the store keeps what earlier scenarios made), so a run may meet
+    a scenario that draws differently from an earlier one with the same start. Hypothesis
+    then stops that run with FlakyStrategyDefinition, which is about the data drawn and
+    never about a check (a failed check raises itself, or FlakyFailure, and fails the
+    test). Schemathesis' own runner ends its stateful phase there; here the next run goes
+    on from the next seed until the scenarios are done."""
+    for seed in range(STATEFUL_RUNS):
+        left = STATEFUL_SCENARIOS - followed.scenarios
+        if left <= 0:
+            break
+        run = hypothesis.seed(seed)(type("SeededLinkedCalls", (linked_calls,), {}))
+        try:
+            run.run(
+                settings=settings(
+                    max_examples=left,
+                    stateful_step_count=STATEFUL_STEPS,
+                    phases=[Phase.generate],
+                    database=None,
+                    deadline=None,
+                    suppress_health_check=list(HealthCheck),
+                )
+            )
+        except FlakyStrategyDefinition:
+            continue
+    assert followed.scenarios >= STATEFUL_SCENARIOS, followed.scenarios
+    # The chains went through: some calls took a link's values, and some of those were
+    # answered 2xx (a new game's view, its table, its score sheet...).
+    linked = [(link, status) for link, _operation, status in followed.calls if link]
+    assert any(status < 300 for _link, status in linked), linked
 
 
 # -- hostile values the document's own examples never reach ------------------------------

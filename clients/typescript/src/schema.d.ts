@@ -1906,7 +1906,13 @@ export interface components {
              * @example false
              */
             open?: boolean;
-        };
+        } & ({
+            /** @enum {boolean} */
+            open?: false;
+        } | {
+            /** @enum {boolean} */
+            open: true;
+        });
         PlayerInfo: {
             /**
              * @description Two turns in a row ran out on this person: the stand-in plays their turns at once until they move again or call `.../return`.
