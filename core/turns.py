@@ -1,12 +1,19 @@
-"""A bot's owed turn as the workers play it: the bot moves, then hands on to the next bot.
+"""A bot's owed turn as the workers play it: the bot moves, then the next bot, in one job.
 
 The job `worker.turns.play_turn(game_id, version)` is queued (by the API's RQ runner, or by
-the previous bot's job) whenever a bot must act at that version of a game, and calls
-`play_owed_turn` here. It loads the game, lets the bot
-decide from its seat's observation at its level, and writes the move with the same atomic
-version check as a person's move (`core.bots.play_bot_turn`); a job that finds the game
-has moved on, ended or gone does nothing. If the next seat is a bot too, it queues that
-turn, so a game of bots plays itself to the end. People see each move as an event.
+the job before it) whenever a bot must act at that version of a game, and calls
+`play_owed_turns` here. It loads the game, lets the bot decide from its seat's observation
+at its level, and writes the move with the same atomic version check as a person's move
+(`core.bots.play_bot_turn`); a job that finds the game has moved on, ended or gone does
+nothing. If the next seat is a bot too, the same job plays that turn as well, and so on: a
+run of bot turns is one job, up to a person's turn, the game's end or `Timing.turn_slice`
+of wall time, after which it queues the rest as the next job (so other games' turns wait
+one slice at most). Each move of a run is still its own version, event and publish, written
+as soon as it is decided, so people see the bots play at least as soon as one job a turn
+did. Each turn of a run is its own task too (`core.tasks`): the move that owes the next
+turn writes that task already held by the running job (its `job` field), so the watchdog
+sees it started and RQ's retry of a job that died mid-run takes the run up again from the
+turn it holds. See docs/bots.md (Bot turns, Faults).
 
 The job `worker.turns.run_out(game_id, version)` is queued by the watchdog when a person's
 clock runs out (`core.tasks.clock_task`, written with the change that started the clock):
@@ -14,21 +21,26 @@ the table's stand-in bot plays that turn through the same path, unless the perso
 first, which the version check settles: exactly one of the two moves is applied.
 When thinking fails, times out or loses its worker, RQ tries again; the last try, and any
 try after the watchdog had to rescue the turn twice, plays the fallback bot (heuristic),
-which is quick and cannot fail to find a legal move, so no game waits on a bot for ever.
+which is quick and cannot fail to find a legal move, so no game waits on a bot for ever;
+such a try plays one turn, not a run, and hands the next to a job of its own.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import logging
+import time
 from typing import Any
 
 from core.admission import ThinkPurse
 from core.bots import FALLBACK_LEVEL, play_bot_turn
 from core.config import load_config
 from core.errors import GameNotFound
+from core.queues import Timing
 from core.redises import Connections, redises_of
-from core.store import GameStore
-from core.tasks import clock_key, finish, owed_work, schedule_turn, turn_key
+from core.store import GameStore, OwedTask, OwedTaskMaker, StoredGame
+from core.tasks import clock_key, current_job_id, finish, owed_work, schedule_turn, turn_key
 
 log = logging.getLogger(__name__)
 
@@ -37,11 +49,15 @@ log = logging.getLogger(__name__)
 SAFE_AFTER_RECOVERIES = 2
 
 
+# Cached, so that a worker reads its settings once, not at every job: the store and the
+# purse of a worker's Redises are the same for its whole life.
+@functools.lru_cache(maxsize=16)
 def store_for(connections: Connections) -> GameStore:
     """The game store of the worker's Redises, with the deployment's settings."""
     return GameStore.from_settings(redises_of(connections).store, load_config())
 
 
+@functools.lru_cache(maxsize=16)
 def purse_for(connections: Connections) -> ThinkPurse:
     """The think budgets the bots of games spend: in the cells of the API's queue Redis
     (the first group's), where the hints and AI moves of the same clients spend theirs."""
@@ -50,35 +66,116 @@ def purse_for(connections: Connections) -> ThinkPurse:
     return ThinkPurse(r.groups[0], budget)
 
 
-def play_owed_turn(
-    connection: Connections, game_id: str, version: int, *, last_try: bool
+@functools.lru_cache(maxsize=1)
+def _timing() -> Timing:
+    return Timing.from_env()
+
+
+def held_by(job_id: str) -> OwedTaskMaker:
+    """What a move of a run owes: the next bot's turn, its task held already by the job
+    `job_id` that plays it next (not `pending`, so nobody queues a job for it), or a
+    person's clock as any move owes it."""
+
+    def owed(game_id: str, version: int, deadline: float | None, payer: str | None) -> OwedTask:
+        task = owed_work(game_id, version, deadline, payer)
+        if deadline is not None:
+            return task
+        fields = {k: v for k, v in task.fields.items() if k != "pending"}
+        fields["job"] = job_id
+        return dataclasses.replace(task, fields=fields)
+
+    return owed
+
+
+def _resumed(
+    connection: Connections, store: GameStore, game_id: str, version: int, job_id: str
+) -> tuple[StoredGame | None, int]:
+    """Where a job asked to play `version` starts: there, or, for a try of a run that died
+    after moving on, at the game's turn whose task this job holds. The game as read, or
+    None when it is gone, and the version to play."""
+    try:
+        record = store.load(game_id)
+    except GameNotFound:
+        return None, version
+    held = (
+        record.version != version
+        and record.bot_to_move is not None
+        and current_job_id(connection, turn_key(game_id, record.version)) == job_id
+    )
+    if held:
+        log.info("game %s: job %s takes its run up again at %s", game_id, job_id, record.version)
+        return record, record.version
+    return record, version
+
+
+def play_owed_turns(
+    connection: Connections,
+    game_id: str,
+    version: int,
+    *,
+    last_try: bool,
+    job_id: str | None = None,
+    timing: Timing | None = None,
 ) -> dict[str, Any]:
     """Play the bot turn of `game_id` at `version` (the fallback bot on the `last_try`),
-    hand on to the next bot, and end the turn's task; what was done."""
+    then, as the job `job_id`, the bot turns after it, up to a person's turn, the game's end
+    or `timing.turn_slice`; hand on what is left to a new job and end each turn's task.
+    Without `job_id` (or on the last try) one turn is played. What was done."""
     if last_try:
         log.warning("game %s version %s: the fallback bot plays this turn", game_id, version)
+    timing = timing or _timing()
     store = store_for(connection)
+    purse = purse_for(connection)
     level = FALLBACK_LEVEL if last_try else None
-    record = play_bot_turn(
-        store, game_id, version, level=level, owed_task=owed_work, purse=purse_for(connection)
-    )
-    played = record is not None
-    if record is None:
-        # Nothing to play: the turn was played already, perhaps by an earlier try of this
-        # job that died before handing on. Hand on from wherever the game is now (a turn
-        # already handed over is not handed over twice).
-        try:
-            record = store.load(game_id)
-        except GameNotFound:
-            record = None
-    if record is not None and record.bot_to_move is not None:
-        schedule_turn(connection, game_id, record.version, record.payer)
-    finish(connection, turn_key(game_id, version))
+    ends = time.monotonic() + timing.turn_slice
+    first = version
+    record: StoredGame | None = None
+    if job_id is not None and not last_try:
+        record, version = _resumed(connection, store, game_id, version, job_id)
+        if record is None:
+            finish(connection, turn_key(game_id, version))
+            return _done(game_id, first, 0, last_try, None)
+    played = 0
+    while True:
+        # Decided before the move is written: the turn the move owes is then either held by
+        # this job, which plays it next, or queued as a job of its own.
+        goes_on = job_id is not None and not last_try and time.monotonic() < ends
+        owed = held_by(job_id) if goes_on and job_id is not None else owed_work
+        applied = play_bot_turn(
+            store, game_id, version, record, level=level, owed_task=owed, purse=purse
+        )
+        if applied is None:
+            # Nothing to play: the turn was played already, perhaps by an earlier try of this
+            # job that died before handing on. Hand on from wherever the game is now (a turn
+            # already handed over is not handed over twice).
+            try:
+                record = store.load(game_id)
+            except GameNotFound:
+                record = None
+            if record is not None and record.bot_to_move is not None:
+                schedule_turn(connection, game_id, record.version, record.payer)
+            finish(connection, turn_key(game_id, version))
+            break
+        played += 1
+        record = applied
+        if applied.bot_to_move is not None and not goes_on:
+            schedule_turn(connection, game_id, applied.version, applied.payer)
+        finish(connection, turn_key(game_id, version))
+        if applied.bot_to_move is None or not goes_on:
+            break
+        version = applied.version
+    return _done(game_id, first, played, last_try, record)
+
+
+def _done(
+    game_id: str, version: int, played: int, last_try: bool, record: StoredGame | None
+) -> dict[str, Any]:
     return {
         "game": game_id,
         "version": version,
-        "played": played,
-        "fallback": played and last_try,
+        "played": played > 0,
+        "turns": played,
+        "fallback": played > 0 and last_try,
         "now": None if record is None else record.version,
     }
 

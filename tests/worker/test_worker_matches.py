@@ -18,6 +18,7 @@ from ai.stats import summarize
 from core.keys import task_key
 from core.matches import game_task_key
 from core.queues import LOW, SERIALIZER, TURNS, Timing, queue
+from core.turns import store_for
 from engine.pocha.rules import Rules
 from tests.service.helpers import create_game
 from tests.worker.conftest import Drain
@@ -176,9 +177,14 @@ def test_a_queued_match_does_not_delay_a_bot_turn(
     assert queue(connection, LOW).count == 6 and queue(connection, TURNS).count == 1
     worker.work(burst=True, logging_level="WARNING")
     turns = [
-        Job.fetch(f"pocha-turn-{game['id']}-{v}", connection=connection, serializer=SERIALIZER)
-        for v in range(1, 4 + 4 * 2 + 1)
-    ]
+        Job.fetch(key.decode().removeprefix("rq:job:"), connection=connection,
+                  serializer=SERIALIZER)
+        for key in connection.scan_iter(match=f"rq:job:pocha-turn-{game['id']}-*")
+    ]  # fmt: skip
+    # Every move after the game's first version was a bot's, played by these jobs.
+    final = store_for(connection).load(game["id"])
+    assert final.finished
+    assert sum(t.return_value()["turns"] for t in turns) == final.version - 1
     slices = [
         Job.fetch(key.decode().removeprefix("rq:job:"), connection=connection,
                   serializer=SERIALIZER)
