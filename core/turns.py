@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import threading
 import time
 from typing import Any
 
@@ -78,13 +79,42 @@ def held_by(job_id: str) -> OwedTaskMaker:
 
     def owed(game_id: str, version: int, deadline: float | None, payer: str | None) -> OwedTask:
         task = owed_work(game_id, version, deadline, payer)
-        if deadline is not None:
-            return task
-        fields = {k: v for k, v in task.fields.items() if k != "pending"}
-        fields["job"] = job_id
-        return dataclasses.replace(task, fields=fields)
+        return task if deadline is not None else _held(task, job_id)
 
     return owed
+
+
+def _held(task: OwedTask, job_id: str) -> OwedTask:
+    """`task` as held by the job `job_id` already: no job is to be queued for it."""
+    fields = {k: v for k, v in task.fields.items() if k != "pending"}
+    fields["job"] = job_id
+    return dataclasses.replace(task, fields=fields)
+
+
+#: Set in a worker asked to stop (SIGTERM, Ctrl-C): a run in hand plays the turn it is on
+#: and hands the rest to a new job, which waits in its queue for a worker.
+RUNS_END = threading.Event()
+
+
+class _Run:
+    """What each move of a run owes, decided as the move is written: the next bot's turn
+    held by the run's job while the run goes on (`held_by`), else as any move owes it;
+    `held` says which the last move wrote."""
+
+    def __init__(self, job_id: str | None, ends: float) -> None:
+        self.job_id = job_id
+        self.ends = ends
+        self.held = False
+
+    def goes_on(self) -> bool:
+        return self.job_id is not None and time.monotonic() < self.ends and not RUNS_END.is_set()
+
+    def __call__(
+        self, game_id: str, version: int, deadline: float | None, payer: str | None
+    ) -> OwedTask:
+        self.held = deadline is None and self.job_id is not None and self.goes_on()
+        task = owed_work(game_id, version, deadline, payer)
+        return _held(task, self.job_id) if self.held and self.job_id is not None else task
 
 
 def _resumed(
@@ -127,7 +157,7 @@ def play_owed_turns(
     store = store_for(connection)
     purse = purse_for(connection)
     level = FALLBACK_LEVEL if last_try else None
-    ends = time.monotonic() + timing.turn_slice
+    run = _Run(None if last_try else job_id, time.monotonic() + timing.turn_slice)
     first = version
     record: StoredGame | None = None
     if job_id is not None and not last_try:
@@ -137,12 +167,11 @@ def play_owed_turns(
             return _done(game_id, first, 0, last_try, None)
     played = 0
     while True:
-        # Decided before the move is written: the turn the move owes is then either held by
-        # this job, which plays it next, or queued as a job of its own.
-        goes_on = job_id is not None and not last_try and time.monotonic() < ends
-        owed = held_by(job_id) if goes_on and job_id is not None else owed_work
+        # Decided as the move is written: the turn it owes is then either held by this job,
+        # which plays it next, or queued as a job of its own.
+        run.held = False
         applied = play_bot_turn(
-            store, game_id, version, record, level=level, owed_task=owed, purse=purse
+            store, game_id, version, record, level=level, owed_task=run, purse=purse
         )
         if applied is None:
             # Nothing to play: the turn was played already, perhaps by an earlier try of this
@@ -158,10 +187,10 @@ def play_owed_turns(
             break
         played += 1
         record = applied
-        if applied.bot_to_move is not None and not goes_on:
+        if applied.bot_to_move is not None and not run.held:
             schedule_turn(connection, game_id, applied.version, applied.payer)
         finish(connection, turn_key(game_id, version))
-        if applied.bot_to_move is None or not goes_on:
+        if applied.bot_to_move is None or not run.held:
             break
         version = applied.version
     return _done(game_id, first, played, last_try, record)

@@ -50,6 +50,7 @@ from core.config import load_config
 from core.queues import NAMES, SERIALIZER, TURN_LANES, Timing, queue, rq_queues
 from core.redises import Connections, Redises, connect, redises_of, use, worker_options
 from core.tasks import sweep
+from core.turns import RUNS_END
 from worker import advice, matches, turns
 
 JOB_MODULES = (advice, matches, turns)
@@ -89,6 +90,7 @@ class _Watchful:
 
     def request_stop(self, signum: int, frame: Any) -> None:
         self.stopping = True
+        RUNS_END.set()  # a run of bot turns in hand ends with the turn it is on
         super().request_stop(signum, frame)  # type: ignore[misc]
 
     def unsubscribe(self) -> None:
