@@ -6,9 +6,9 @@ the job before it) whenever a bot must act at that version of a game, and calls
 at its level, and writes the move with the same atomic version check as a person's move
 (`core.bots.play_bot_turn`); a job that finds the game has moved on, ended or gone does
 nothing. If the next seat is a bot too, the same job plays that turn as well, and so on: a
-run of bot turns is one job, up to a person's turn, the game's end or `Timing.turn_slice`
-of wall time, after which it queues the rest as the next job (so other games' turns wait
-one slice at most). Each move of a run is still its own version, event and publish, written
+run of bot turns is one job, up to a person's turn, the game's end, `Timing.turn_slice`
+of wall time or another client's turn waiting in its lane, after which it queues the rest
+as the next job (so other games' turns wait one slice at most, other clients' one turn). Each move of a run is still its own version, event and publish, written
 as soon as it is decided, so people see the bots play at least as soon as one job a turn
 did. Each turn of a run is its own task too (`core.tasks`): the move that owes the next
 turn writes that task already held by the running job (its `job` field), so the watchdog
@@ -34,11 +34,13 @@ import threading
 import time
 from typing import Any
 
+import redis
+
 from core.admission import ThinkPurse
 from core.bots import FALLBACK_LEVEL, play_bot_turn
 from core.config import load_config
 from core.errors import GameNotFound
-from core.queues import Timing
+from core.queues import TURN_LANES, Timing, queue
 from core.redises import Connections, redises_of
 from core.store import GameStore, OwedTask, OwedTaskMaker, StoredGame
 from core.tasks import clock_key, current_job_id, finish, owed_work, schedule_turn, turn_key
@@ -96,18 +98,48 @@ def _held(task: OwedTask, job_id: str) -> OwedTask:
 RUNS_END = threading.Event()
 
 
+#: A run looks this often (seconds) whether another lane's bot turn waits.
+LOOK_EVERY = 0.01
+
+
+def others_waiting(queues: redis.Redis, lane: str) -> bool:
+    """Whether a job waits in a lane of `pocha-turns` other than `lane` (one round trip)."""
+    pipe = queues.pipeline(transaction=False)
+    for name in TURN_LANES:
+        if name != lane:
+            pipe.llen(queue(queues, name).key)
+    return any(pipe.execute())
+
+
 class _Run:
     """What each move of a run owes, decided as the move is written: the next bot's turn
     held by the run's job while the run goes on (`held_by`), else as any move owes it;
-    `held` says which the last move wrote."""
+    `held` says which the last move wrote. A run in `lane` goes on while its slice lasts,
+    its worker is not stopping and no other lane has a turn waiting (looked at every
+    `LOOK_EVERY`): the lanes are the clients' shares of the workers (`core.queues`), and
+    another client's turn then waits for one turn of this run, as it did for one job."""
 
-    def __init__(self, job_id: str | None, ends: float) -> None:
+    def __init__(
+        self, job_id: str | None, ends: float, lane: str | None, queues: redis.Redis
+    ) -> None:
         self.job_id = job_id
         self.ends = ends
+        self.lane = lane
+        self.queues = queues
+        self.looked_at: float | None = None
         self.held = False
 
     def goes_on(self) -> bool:
-        return self.job_id is not None and time.monotonic() < self.ends and not RUNS_END.is_set()
+        now = time.monotonic()
+        if self.job_id is None or now >= self.ends or RUNS_END.is_set():
+            return False
+        if self.lane is None or (self.looked_at is not None and now - self.looked_at < LOOK_EVERY):
+            return True
+        self.looked_at = now
+        try:
+            return not others_waiting(self.queues, self.lane)
+        except redis.RedisError:
+            return False  # handed over: the next job is queued as any job is
 
     def __call__(
         self, game_id: str, version: int, deadline: float | None, payer: str | None
@@ -145,19 +177,26 @@ def play_owed_turns(
     *,
     last_try: bool,
     job_id: str | None = None,
+    lane: str | None = None,
     timing: Timing | None = None,
 ) -> dict[str, Any]:
     """Play the bot turn of `game_id` at `version` (the fallback bot on the `last_try`),
-    then, as the job `job_id`, the bot turns after it, up to a person's turn, the game's end
-    or `timing.turn_slice`; hand on what is left to a new job and end each turn's task.
-    Without `job_id` (or on the last try) one turn is played. What was done."""
+    then, as the job `job_id` taken from `lane`, the bot turns after it, up to a person's
+    turn, the game's end, `timing.turn_slice` or a turn waiting in another lane; hand on
+    what is left to a new job and end each turn's task. Without `job_id` (or on the last
+    try) one turn is played. What was done."""
     if last_try:
         log.warning("game %s version %s: the fallback bot plays this turn", game_id, version)
     timing = timing or _timing()
     store = store_for(connection)
     purse = purse_for(connection)
     level = FALLBACK_LEVEL if last_try else None
-    run = _Run(None if last_try else job_id, time.monotonic() + timing.turn_slice)
+    run = _Run(
+        None if last_try else job_id,
+        time.monotonic() + timing.turn_slice,
+        lane,
+        redises_of(connection).queues,
+    )
     first = version
     record: StoredGame | None = None
     if job_id is not None and not last_try:

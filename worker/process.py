@@ -34,6 +34,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import redis
@@ -198,7 +199,7 @@ class _Heartbeats(threading.Thread):
 def resident_megabytes() -> float | None:
     """This process's resident memory, or None where /proc does not tell it."""
     try:
-        pages = int(open("/proc/self/statm").read().split()[1])  # noqa: SIM115
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
     except (OSError, IndexError, ValueError):
         return None
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20

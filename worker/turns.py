@@ -24,8 +24,9 @@ def play_turn(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:
         raise RuntimeError("play_turn runs as an RQ job")
     last_try = job.retries_left == 0 or recovery >= SAFE_AFTER_RECOVERIES
     return play_owed_turns(
-        store_for_jobs(job.connection), game_id, version, last_try=last_try, job_id=job.id
-    )
+        store_for_jobs(job.connection), game_id, version, last_try=last_try, job_id=job.id,
+        lane=job.origin,
+    )  # fmt: skip
 
 
 def run_out(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:

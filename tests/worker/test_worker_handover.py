@@ -19,7 +19,7 @@ from rq.job import Job
 
 from core.bots import play_bot_turn
 from core.keys import task_key
-from core.queues import SERIALIZER, TURNS, Timing, queue
+from core.queues import SERIALIZER, TURN_LANES, TURNS, Timing, queue
 from core.tasks import sweep, turn_key
 from core.turns import held_by, store_for
 from service.context import EXTENSION
@@ -116,3 +116,23 @@ def test_a_run_that_died_is_taken_up_again_by_its_jobs_retry(
     result = Job.fetch(job_id, connection, serializer=SERIALIZER).return_value()
     assert result["played"] and result["version"] == 1
     assert not Job.exists(f"pocha-turn-{game_id}-2", connection)
+
+
+def test_a_run_hands_over_when_another_lanes_turn_waits(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    players = [{"name": f"B{i}", "bot": "heuristic"} for i in range(4)]
+    game_id = create_game(client, players, {"schedule": [2]}, seed=3)["id"]  # lane pocha-turns
+    # Another client's work, waiting in its own lane (any job will do).
+    other = queue(connection, TURN_LANES[3]).enqueue_call("time.sleep", args=(0,), result_ttl=60)
+    drain()
+    assert store_for(connection).load(game_id).finished
+    first = Job.fetch(f"pocha-turn-{game_id}-1", connection, serializer=SERIALIZER)
+    # One turn, then the other lane's job, then the rest of the game as a run again.
+    assert first.return_value()["turns"] == 1
+    other.refresh()
+    assert other.get_status() == "finished"
+    second = Job.fetch(f"pocha-turn-{game_id}-2", connection, serializer=SERIALIZER)
+    assert other.ended_at is not None and second.started_at is not None
+    assert other.ended_at <= second.started_at
+    assert second.return_value()["turns"] == store_for(connection).load(game_id).version - 2
