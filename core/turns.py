@@ -6,14 +6,15 @@ the job before it) whenever a bot must act at that version of a game, and calls
 at its level, and writes the move with the same atomic version check as a person's move
 (`core.bots.play_bot_turn`); a job that finds the game has moved on, ended or gone does
 nothing. If the next seat is a bot too, the same job plays that turn as well, and so on: a
-run of bot turns is one job, up to a person's turn, the game's end, `Timing.turn_slice`
-of wall time or another client's turn waiting in its lane, after which it queues the rest
-as the next job (so other games' turns wait one slice at most, other clients' one turn). Each move of a run is still its own version, event and publish, written
-as soon as it is decided, so people see the bots play at least as soon as one job a turn
-did. Each turn of a run is its own task too (`core.tasks`): the move that owes the next
-turn writes that task already held by the running job (its `job` field), so the watchdog
-sees it started and RQ's retry of a job that died mid-run takes the run up again from the
-turn it holds. See docs/bots.md (Bot turns, Faults).
+run of bot turns is one job, up to a person's turn, the game's end, `Timing.turn_slice` of
+wall time or another client's turn waiting in its lane, after which it queues the rest as
+the next job (so other games' turns wait one slice at most, other clients' one turn). Each
+move of a run is still its own version, event and publish, written as soon as it is
+decided, so people see the bots play at least as soon as one job a turn did. Each turn of a
+run is its own task too (`core.tasks`): the move that owes the next turn writes that task
+already held by the running job (its `job` field), so the watchdog sees it started and RQ's
+retry of a job that died mid-run takes the run up again from the turn it holds. See
+docs/bots.md (Bot turns, Faults).
 
 The job `worker.turns.run_out(game_id, version)` is queued by the watchdog when a person's
 clock runs out (`core.tasks.clock_task`, written with the change that started the clock):
