@@ -241,8 +241,9 @@ def bench_bots(samples: int, games: int, seats: str, rules_json: str) -> None:
 @click.option("--workers", type=click.IntRange(1), default=4, show_default=True,
               help="Worker processes taking them.")
 @click.option("--fork/--no-fork", default=None,
-              help="Workers fork a horse per job, as `pocha worker` does (default: no for "
-              "the no-op jobs, yes for --turns).")
+              help="Workers as `pocha worker` runs them (heartbeats, time and memory "
+              "limits; a forked horse for hints and AI moves only), or RQ's SimpleWorker "
+              "(default: SimpleWorker for the no-op jobs, `pocha worker`'s for --turns).")
 @click.option("--turns", "level", default=None, metavar="LEVEL",
               help="Instead, real bot turns: games of four bots of LEVEL play on the "
               "workers, the store and the queues on two Redises; each turn's cost to both "

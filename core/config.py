@@ -94,6 +94,9 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # Browser origins allowed to call the API from other sites, comma-separated, or "*";
     # empty: none (the page at / is same-origin and needs no CORS).
     "CORS_ORIGINS": ("POCHA_CORS_ORIGINS", ""),
+    # A worker runs bot turns in its own process; once it holds more resident memory than
+    # this many megabytes after a job, it starts afresh as a new process (0: no limit).
+    "WORKER_MAX_MEMORY_MB": ("POCHA_WORKER_MAX_MEMORY_MB", 1024),
 }
 
 

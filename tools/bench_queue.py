@@ -19,6 +19,7 @@ from rq import Worker
 
 from core.jobs.queues import TURNS, Timing, connect
 from core.jobs.tasks import RESULT_TTL, Task, _enqueue
+from core.store.keys import think_key
 from core.store.redises import Redises
 from tools.embedded_redis import RedisServer
 
@@ -180,8 +181,8 @@ def run(
 ) -> list[str]:
     """Start a Redis, then measure three windows of `seconds`: producers queueing alone,
     workers taking the backlog alone, and both at once; return the report lines. `fork`:
-    the workers fork a horse per job, as `pocha worker` does (else they run jobs in their
-    own process, which leaves more of the cores to drive the Redis)."""
+    the workers are `pocha worker`'s (else RQ's SimpleWorker; both run these jobs in their
+    own process)."""
     context = multiprocessing.get_context("spawn")
     with (
         tempfile.TemporaryDirectory(prefix="pocha-bench-queue-") as tmp,
@@ -233,7 +234,7 @@ def run(
                 if process.is_alive():
                     process.kill()
             connection.close()
-    kind = "forking a horse per job (pocha worker)" if fork else "running jobs in-process"
+    kind = "as `pocha worker` runs them" if fork else "RQ's SimpleWorker"
     return [
         f"queue: one Redis; {producers} producer and {workers} worker processes ({kind}) on "
         f"{os.cpu_count()} cores shared with whatever else runs here; bot-turn-shaped no-op "
@@ -298,7 +299,7 @@ def run_turns(
             pids = [p.pid for p in taking if p.pid is not None]
             # Idle first: what the Redises and the workers spend with no turn to play
             # (the workers' watchdog and heartbeats, Redis's own housekeeping).
-            idle = _turn_window(redises, pids, min(seconds, 5.0))
+            idle = _turn_window(redises, pids, min(seconds, 5.0), level)
             service = GameService(
                 GameStore.from_settings(redises.store, settings), RQBotRunner(redises)
             )
@@ -306,7 +307,7 @@ def run_turns(
             for _ in range(games):
                 service.create(seats, {"schedule": "classic"})
             time.sleep(2)
-            busy = _turn_window(redises, pids, seconds)
+            busy = _turn_window(redises, pids, seconds, level)
         finally:
             for process in taking:
                 process.terminate()
@@ -314,7 +315,7 @@ def run_turns(
                 process.join(15)
                 if process.is_alive():
                     process.kill()
-    kind = "forking a horse per job (pocha worker)" if fork else "running jobs in-process"
+    kind = "as `pocha worker` runs them" if fork else "RQ's SimpleWorker"
     turns = busy.turns
     net = [
         (getattr(busy, name) - getattr(idle, name) / idle.seconds * busy.seconds)
@@ -326,12 +327,15 @@ def run_turns(
         f"whatever else runs here; {seconds:g} s measured",
         f"idle (no game): store redis {idle.store_cpu / idle.seconds:.1%} of a core, queue "
         f"redis {idle.queue_cpu / idle.seconds:.1%}, workers {idle.worker_cpu / idle.seconds:.1%}",
-        f"turns: {turns / busy.seconds:.0f} turns/s ({turns} in {busy.seconds:.1f} s)",
+        f"turns: {turns / busy.seconds:.0f} turns/s ({turns} in {busy.seconds:.1f} s, "
+        f"{busy.jobs} jobs)",
         f"per turn: store redis {_per(busy.store_cpu, turns)} us cpu, queue redis "
         f"{_per(busy.queue_cpu, turns)} us cpu, workers {_per(busy.worker_cpu, turns)} us cpu "
         "(thinking included)",
         f"per turn, less the idle spend: store redis {_per(net[0], turns)} us, queue redis "
         f"{_per(net[1], turns)} us, workers {_per(net[2], turns)} us",
+        f"per turn, workers less the idle spend and the thinking ({_per(busy.thinking, turns)} "
+        f"us): {_per(net[2] - busy.thinking, turns)} us",
         f"connections opened to the two Redises: {_per(busy.connections, turns, 1)} per turn",
     ]
 
@@ -339,20 +343,25 @@ def run_turns(
 @dataclass
 class _TurnWindow:
     seconds: float
+    #: Bot moves written, and turn jobs finished.
     turns: int
+    jobs: int
+    #: The bots' own think time (wall time of their decisions, as the workers record it).
+    thinking: float
     store_cpu: float
     queue_cpu: float
     worker_cpu: float
-    #: Connections the two Redises accepted (a forked horse opens its own).
+    #: Connections the two Redises accepted (a forked horse would open its own).
     connections: int
 
 
-def _turn_window(redises: Redises, pids: list[int], seconds: float) -> _TurnWindow:
-    """Bot turns finished over `seconds`, and the CPU the store, the queue Redis and the
-    workers spent meanwhile."""
+def _turn_window(redises: Redises, pids: list[int], seconds: float, level: str) -> _TurnWindow:
+    """Bot turns played over `seconds` by bots of `level`, and the CPU the store, the
+    queue Redis and the workers spent meanwhile."""
     finished_key = f"rq:finished:{TURNS}"
 
-    def read() -> tuple[float, int, float, float, float, int]:
+    def read() -> tuple[float, int, float, float, float, int, int, float]:
+        moves, thought = redises.store.hmget(think_key("turn", level), ["moves", "sum"])
         return (
             time.perf_counter(),
             int(redises.queues.zcard(finished_key)),
@@ -363,6 +372,8 @@ def _turn_window(redises: Redises, pids: list[int], seconds: float) -> _TurnWind
                 int(r.info("stats")["total_connections_received"])
                 for r in (redises.store, redises.queues)
             ),
+            int(moves or 0),
+            float(thought or 0),
         )
 
     before = read()
@@ -370,7 +381,9 @@ def _turn_window(redises: Redises, pids: list[int], seconds: float) -> _TurnWind
     after = read()
     return _TurnWindow(
         seconds=after[0] - before[0],
-        turns=after[1] - before[1],
+        turns=after[6] - before[6],
+        jobs=after[1] - before[1],
+        thinking=after[7] - before[7],
         store_cpu=after[2] - before[2],
         queue_cpu=after[3] - before[3],
         worker_cpu=after[4] - before[4],

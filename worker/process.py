@@ -8,24 +8,28 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import redis
 from rq import SimpleWorker, Worker
 from rq.exceptions import StopRequested
 from rq.utils import now
-from rq.worker import BaseWorker
+from rq.worker import BaseWorker, WorkerStatus
 
-# The job modules are imported here, in the worker, so every forked horse has them loaded:
-# importing them (the engine, the bots, the core) in each horse would add to every job.
+# The job modules are imported here, once, by the worker: its jobs (and any horse it forks)
+# find them loaded.
 from core import logs
 from core.config import load_config
 from core.jobs.advice import KINDS, job_taken
 from core.jobs.queues import NAMES, SERIALIZER, TURN_LANES, Timing, queue, rq_queues
 from core.jobs.tasks import sweep
+from core.play.turns import RUNS_END
 from core.store.redises import Connections, Redises, connect, redises_of, use, worker_options
 from worker import advice, matches, turns
 
@@ -66,6 +70,7 @@ class _Watchful:
 
     def request_stop(self, signum: int, frame: Any) -> None:
         self.stopping = True
+        RUNS_END.set()  # a run of bot turns in hand ends with the turn it is on
         super().request_stop(signum, frame)  # type: ignore[misc]
 
     def unsubscribe(self) -> None:
@@ -82,16 +87,22 @@ class _Watchful:
         self.pubsub.close()
 
     def execute_job(self, job: Any, queue: Any) -> Any:
+        with self.job_in_hand(job):
+            return super().execute_job(job, queue)  # type: ignore[misc]
+
+    @contextlib.contextmanager
+    def job_in_hand(self, job: Any) -> Iterator[None]:
+        """Around a job's run: it is no longer waiting, and log lines name it."""
         # Here, in the worker, as soon as RQ has taken the job: a horse that fails to start
         # must not leave a hint or an AI move counted as waiting. A count that cannot be
         # taken off only keeps the estimate high until the job's drop time: the job runs.
         with contextlib.suppress(redis.RedisError):
             job_taken(self.connection, job)
-        # Set before RQ forks the work horse, so the horse's lines carry them too.
+        # Set before RQ forks a work horse, so the horse's lines carry them too.
         job_token = logs.JOB_ID.set(job.id)
         request_token = logs.REQUEST_ID.set(job.meta.get("request_id"))
         try:
-            return super().execute_job(job, queue)  # type: ignore[misc]
+            yield
         finally:
             logs.REQUEST_ID.reset(request_token)
             logs.JOB_ID.reset(job_token)
@@ -128,18 +139,104 @@ class _Watchful:
         self.last_cleaned_at = now()
 
 
+class _Heartbeats(threading.Thread):
+    """While a job runs in the worker's own process: renew its entry in RQ's started
+    registry (and the worker's) every `job_monitoring_interval`, as RQ's worker does while
+    its horse runs; and end the process if the job outlives its timeout by `grace`, which
+    only a job deaf to RQ's alarm can (stuck in C code): RQ then retries it, elsewhere."""
+
+    grace = 60.0
+
+    def __init__(self, worker: PochaWorker, job: Any, execution: Any) -> None:
+        super().__init__(name=f"heartbeats of {job.id}", daemon=True)
+        self.worker = worker
+        self.job = job
+        self.execution = execution
+        self.done = threading.Event()
+        timeout = job.timeout or 0
+        self.give_up_at = time.monotonic() + timeout + self.grace if timeout > 0 else None
+
+    def run(self) -> None:
+        while not self.done.wait(self.worker.job_monitoring_interval):
+            if self.give_up_at is not None and time.monotonic() > self.give_up_at:
+                log.error("job %s outlived its timeout; ending the worker", self.job.id)
+                _flush_logs()
+                os._exit(1)
+            try:
+                self.worker.maintain_heartbeats(self.job, self.execution)
+            except redis.RedisError as exc:
+                # The next beat tries again; a Redis away for longer loses the job to
+                # RQ's cleanup, which is what a dead worker's job gets too.
+                log.warning("job %s: heartbeat failed: %s", self.job.id, type(exc).__name__)
+
+    def stop(self) -> None:
+        self.done.set()
+        if self is not threading.current_thread():
+            self.join()
+
+
+def resident_megabytes() -> float | None:
+    """This process's resident memory, or None where /proc does not tell it."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 class PochaWorker(_Watchful, Worker):
-    """The production worker: a forked horse per job, heartbeats while it thinks."""
+    """The production worker: bot turns and match games in its own process, with
+    heartbeats, RQ's time limit and a memory limit; hints and AI moves in a forked horse."""
+
+    #: Past this resident memory (MB; 0: no limit) after a job, the worker is replaced.
+    max_memory_mb: float = 0
+    #: Set when the worker stopped to be replaced by a fresh process (see `run`).
+    replace = False
+    _beats: _Heartbeats | None = None
 
     def get_heartbeat_ttl(self, job: Any, working_time: float = 0.0) -> int:
         # Each heartbeat keeps the job in RQ's started registry this long: past it, the
         # job has lost its worker, and RQ's cleanup (in the watchdog) retries it.
         return self.timing.started_ttl
 
+    def execute_job(self, job: Any, queue: Any) -> Any:
+        with self.job_in_hand(job):
+            if job.meta.get("kind") in KINDS:
+                Worker.execute_job(self, job, queue)  # RQ's: a forked horse, niced below
+            else:
+                execution = self.prepare_execution(job)
+                beats = self._beats = _Heartbeats(self, job, execution)
+                beats.start()
+                try:
+                    self.perform_job(job, queue, execution)
+                finally:
+                    beats.stop()
+                    self._beats = None
+                self.set_state(WorkerStatus.IDLE)
+        self._check_memory()
+
+    def handle_execution_ended(self, job: Any, queue: Any, heartbeat_ttl: int) -> None:
+        # The job has returned or raised: no heartbeat may race RQ's writing of its end.
+        if self._beats is not None:
+            self._beats.stop()
+        super().handle_execution_ended(job, queue, heartbeat_ttl)
+
+    def _check_memory(self) -> None:
+        if not self.max_memory_mb:
+            return
+        resident = resident_megabytes()
+        if resident is not None and resident > self.max_memory_mb:
+            log.warning(
+                "the worker holds %.0f MB, over its %.0f MB: it is replaced by a fresh one",
+                resident, self.max_memory_mb,
+            )  # fmt: skip
+            self.replace = True
+            self._stop_requested = True
+
     def main_work_horse(self, job: Any, queue: Any) -> None:
-        # In the forked horse, which ends with the job. Workers of both roles often share
-        # a machine's cores with each other and the API: a hint or AI move thinking for
-        # seconds then yields the CPU to bot turns and moves, and uses what they leave.
+        # In the forked horse of a hint or an AI move, which ends with the job. Workers of
+        # both roles often share a machine's cores with each other and the API: thinking
+        # for seconds, it yields the CPU to bot turns and moves, and uses what they leave.
         if job.meta.get("kind") in KINDS:
             os.nice(ON_DEMAND_NICENESS)
         super().main_work_horse(job, queue)
@@ -156,9 +253,11 @@ def make_worker(
     name: str | None = None,
     simple: bool = False,
     timing: Timing | None = None,
+    max_memory_mb: float = 0,
 ) -> BaseWorker:
     """A worker on `queues` (in priority order, named as people name them; `pocha-turns`
-    is all its lanes) with Pocha's timings."""
+    is all its lanes) with Pocha's timings; the production one is replaced past
+    `max_memory_mb` of resident memory (0: never)."""
     timing = timing or Timing.from_env()
     redises = redises_of(connections)
     cls = PochaSimpleWorker if simple else PochaWorker
@@ -175,6 +274,8 @@ def make_worker(
     )
     worker.timing = timing
     worker.redises = redises
+    if isinstance(worker, PochaWorker):
+        worker.max_memory_mb = max_memory_mb
     return worker
 
 
@@ -210,13 +311,16 @@ def run(
     use(redises)
     connection = redises.queues
     worked = False
+    max_memory_mb = float(settings["WORKER_MAX_MEMORY_MB"])
     while True:
-        worker = make_worker(redises, queues, name=name)
+        worker = make_worker(redises, queues, name=name, max_memory_mb=max_memory_mb)
         try:
             worked = bool(worker.work(burst=burst, logging_level=logging_level)) or worked
         except redis.RedisError:
             # RQ's teardown could not register the worker's death: Redis is away.
             log.warning("the worker lost Redis", exc_info=True)
+        if getattr(worker, "replace", False) and not getattr(worker, "stopping", False):
+            _start_afresh()
         if burst or getattr(worker, "stopping", False):
             return worked
         _bury(worker)
@@ -229,6 +333,24 @@ def run(
             # fixed --name may be used again at once).
             worker.register_death()
         log.warning("working again on Redis after the worker's loop ended")
+
+
+def _flush_logs() -> None:
+    for handler in logging.getLogger().handlers:
+        with contextlib.suppress(Exception):
+            handler.flush()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+
+
+def _start_afresh() -> None:
+    """Replace this process by a fresh run of the same command (same pid, same
+    arguments, memory back to a new worker's): the worker has left RQ already. Its
+    sockets are not inherited (Python opens them close-on-exec)."""
+    log.info("the worker starts afresh")
+    _flush_logs()
+    os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
 
 
 def _bury(worker: BaseWorker) -> None:

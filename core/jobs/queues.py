@@ -64,7 +64,7 @@ SERIALIZER = JSONSerializer
 #: A slow machine still runs this many ISMCTS iterations a second (this one runs 20,000+);
 #: timeouts assume it, so a budget in iterations cannot time out on a busy worker.
 SLOW_ITERATIONS_PER_SECOND = 2_000
-#: Loading the game, forking the work horse and writing the move, on top of the thinking.
+#: Loading the game and writing the move, on top of the thinking.
 MARGIN_SECONDS = 10
 
 #: The most a custom budget may ask for, per decision (hints, AI moves, match seats).
@@ -82,8 +82,8 @@ def thinking_seconds(budget: Budget) -> float:
     return min(limits) if limits else 0.0
 
 
-#: What a job costs a worker beyond its thinking: taking it, forking the work horse, loading
-#: and saving (10-20 ms measured by `pocha bench bots`).
+#: What a job costs a worker beyond its thinking: taking it, forking the work horse of a
+#: hint or an AI move, loading and saving (10-20 ms measured by `pocha bench bots`).
 JOB_SECONDS = 0.02
 
 
@@ -98,10 +98,15 @@ def job_timeout(seconds_of_thinking: float) -> int:
     return math.ceil(seconds_of_thinking + MARGIN_SECONDS)
 
 
-#: Every level's bot turn, in every game, fits in this; one constant, so scheduling a turn
-#: reads no game.
+#: The longest a run of bot turns (`core.play.turns.play_owed_turns`) may go on starting turns
+#: (seconds): `Timing.turn_slice` is held to it, so the timeout below always covers a run.
+MAX_TURN_SLICE = 2.0
+
+#: Every level's bot turn, in every game, fits in this, after a run's slice of other turns;
+#: one constant, so scheduling a turn reads no game.
 TURN_TIMEOUT = job_timeout(
-    max(thinking_seconds(level.budget) for levels in LEVELS.values() for level in levels.values())
+    MAX_TURN_SLICE
+    + max(thinking_seconds(level.budget) for levels in LEVELS.values() for level in levels.values())
 )
 
 
@@ -141,6 +146,10 @@ class Timing:
     queued_check: float = 30.0
     #: A match game plays this long (wall time), then lets the queues be read again.
     match_slice: float = 2.0
+    #: A run of bot turns in one game starts turns for this long (wall time), then queues
+    #: the rest as a new job, so other games' turns wait for one slice at most (held to
+    #: `MAX_TURN_SLICE`).
+    turn_slice: float = 0.1
 
     @property
     def started_ttl(self) -> int:
@@ -171,6 +180,7 @@ class Timing:
             sweep=_number("POCHA_WATCHDOG_SWEEP", cls.sweep),
             queued_check=_number("POCHA_WATCHDOG_QUEUED_CHECK", cls.queued_check),
             match_slice=_number("POCHA_MATCH_SLICE", cls.match_slice),
+            turn_slice=min(MAX_TURN_SLICE, _number("POCHA_TURN_SLICE", cls.turn_slice)),
         )
 
 

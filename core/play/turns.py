@@ -1,18 +1,26 @@
-"""A bot's owed turn as the workers play it: the bot moves, then hands on to the next bot;
+"""A bot's owed turn as the workers play it: the bot moves, then the next bot, in one job;
 and a person's clock run out, played by the stand-in.
 How it works: docs/internals.md, `core.play.turns`.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import logging
+import threading
+import time
 from typing import Any
+
+import redis
 
 from core.config import load_config
 from core.errors import GameNotFound
 from core.jobs.admission import ThinkPurse
-from core.jobs.tasks import clock_key, finish, owed_work, schedule_turn, turn_key
+from core.jobs.queues import TURN_LANES, Timing, queue
+from core.jobs.tasks import clock_key, current_job_id, finish, owed_work, schedule_turn, turn_key
 from core.play.bots import FALLBACK_LEVEL, play_bot_turn
+from core.store.records import OwedTask, OwedTaskMaker, StoredGame
 from core.store.redises import Connections, redises_of
 from core.store.store import GameStore
 
@@ -23,11 +31,15 @@ log = logging.getLogger(__name__)
 SAFE_AFTER_RECOVERIES = 2
 
 
+# Cached, so that a worker reads its settings once, not at every job: the store and the
+# purse of a worker's Redises are the same for its whole life.
+@functools.lru_cache(maxsize=16)
 def store_for(connections: Connections) -> GameStore:
     """The game store of the worker's Redises, with the deployment's settings."""
     return GameStore.from_settings(redises_of(connections).store, load_config())
 
 
+@functools.lru_cache(maxsize=16)
 def purse_for(connections: Connections) -> ThinkPurse:
     """The think budgets the bots of games spend: in the cells of the API's queue Redis
     (the first group's), where the hints and AI moves of the same clients spend theirs."""
@@ -36,35 +48,181 @@ def purse_for(connections: Connections) -> ThinkPurse:
     return ThinkPurse(r.groups[0], budget, keys=r.store)
 
 
-def play_owed_turn(
-    connection: Connections, game_id: str, version: int, *, last_try: bool
+@functools.lru_cache(maxsize=1)
+def _timing() -> Timing:
+    return Timing.from_env()
+
+
+def held_by(job_id: str) -> OwedTaskMaker:
+    """What a move of a run owes: the next bot's turn, its task held already by the job
+    `job_id` that plays it next (not `pending`, so nobody queues a job for it), or a
+    person's clock as any move owes it."""
+
+    def owed(game_id: str, version: int, deadline: float | None, payer: str | None) -> OwedTask:
+        task = owed_work(game_id, version, deadline, payer)
+        return task if deadline is not None else _held(task, job_id)
+
+    return owed
+
+
+def _held(task: OwedTask, job_id: str) -> OwedTask:
+    """`task` as held by the job `job_id` already: no job is to be queued for it."""
+    fields = {k: v for k, v in task.fields.items() if k != "pending"}
+    fields["job"] = job_id
+    return dataclasses.replace(task, fields=fields)
+
+
+#: Set in a worker asked to stop (SIGTERM, Ctrl-C): a run in hand plays the turn it is on
+#: and hands the rest to a new job, which waits in its queue for a worker.
+RUNS_END = threading.Event()
+
+
+#: A run looks this often (seconds) whether another lane's bot turn waits.
+LOOK_EVERY = 0.01
+
+
+def others_waiting(queues: redis.Redis, lane: str) -> bool:
+    """Whether a job waits in a lane of `pocha-turns` other than `lane` (one round trip)."""
+    pipe = queues.pipeline(transaction=False)
+    for name in TURN_LANES:
+        if name != lane:
+            pipe.llen(queue(queues, name).key)
+    return any(pipe.execute())
+
+
+class _Run:
+    """What each move of a run owes, decided as the move is written: the next bot's turn
+    held by the run's job while the run goes on (`held_by`), else as any move owes it;
+    `held` says which the last move wrote. A run in `lane` goes on while its slice lasts,
+    its worker is not stopping and no other lane has a turn waiting (looked at every
+    `LOOK_EVERY`): the lanes are the clients' shares of the workers (`core.jobs.queues`), and
+    another client's turn then waits for one turn of this run, as it did for one job."""
+
+    def __init__(
+        self, job_id: str | None, ends: float, lane: str | None, queues: redis.Redis
+    ) -> None:
+        self.job_id = job_id
+        self.ends = ends
+        self.lane = lane
+        self.queues = queues
+        self.looked_at: float | None = None
+        self.held = False
+
+    def goes_on(self) -> bool:
+        now = time.monotonic()
+        if self.job_id is None or now >= self.ends or RUNS_END.is_set():
+            return False
+        if self.lane is None or (self.looked_at is not None and now - self.looked_at < LOOK_EVERY):
+            return True
+        self.looked_at = now
+        try:
+            return not others_waiting(self.queues, self.lane)
+        except redis.RedisError:
+            return False  # handed over: the next job is queued as any job is
+
+    def __call__(
+        self, game_id: str, version: int, deadline: float | None, payer: str | None
+    ) -> OwedTask:
+        self.held = deadline is None and self.job_id is not None and self.goes_on()
+        task = owed_work(game_id, version, deadline, payer)
+        return _held(task, self.job_id) if self.held and self.job_id is not None else task
+
+
+def _resumed(
+    connection: Connections, store: GameStore, game_id: str, version: int, job_id: str
+) -> tuple[StoredGame | None, int]:
+    """Where a job asked to play `version` starts: there, or, for a try of a run that died
+    after moving on, at the game's turn whose task this job holds. The game as read, or
+    None when it is gone, and the version to play."""
+    try:
+        record = store.load(game_id)
+    except GameNotFound:
+        return None, version
+    held = (
+        record.version != version
+        and record.bot_to_move is not None
+        and current_job_id(connection, turn_key(game_id, record.version)) == job_id
+    )
+    if held:
+        log.info("game %s: job %s takes its run up again at %s", game_id, job_id, record.version)
+        return record, record.version
+    return record, version
+
+
+def play_owed_turns(
+    connection: Connections,
+    game_id: str,
+    version: int,
+    *,
+    last_try: bool,
+    job_id: str | None = None,
+    lane: str | None = None,
+    timing: Timing | None = None,
 ) -> dict[str, Any]:
     """Play the bot turn of `game_id` at `version` (the fallback bot on the `last_try`),
-    hand on to the next bot, and end the turn's task; what was done."""
+    then, as the job `job_id` taken from `lane`, the bot turns after it, up to a person's
+    turn, the game's end, `timing.turn_slice` or a turn waiting in another lane; hand on
+    what is left to a new job and end each turn's task. Without `job_id` (or on the last
+    try) one turn is played. What was done."""
     if last_try:
         log.warning("game %s version %s: the fallback bot plays this turn", game_id, version)
+    timing = timing or _timing()
     store = store_for(connection)
+    purse = purse_for(connection)
     level = FALLBACK_LEVEL if last_try else None
-    record = play_bot_turn(
-        store, game_id, version, level=level, owed_task=owed_work, purse=purse_for(connection)
+    run = _Run(
+        None if last_try else job_id,
+        time.monotonic() + timing.turn_slice,
+        lane,
+        redises_of(connection).queues,
     )
-    played = record is not None
-    if record is None:
-        # Nothing to play: the turn was played already, perhaps by an earlier try of this
-        # job that died before handing on. Hand on from wherever the game is now (a turn
-        # already handed over is not handed over twice).
-        try:
-            record = store.load(game_id)
-        except GameNotFound:
-            record = None
-    if record is not None and record.bot_to_move is not None:
-        schedule_turn(connection, game_id, record.version, record.payer)
-    finish(connection, turn_key(game_id, version))
+    first = version
+    record: StoredGame | None = None
+    if job_id is not None and not last_try:
+        record, version = _resumed(connection, store, game_id, version, job_id)
+        if record is None:
+            finish(connection, turn_key(game_id, version))
+            return _done(game_id, first, 0, last_try, None)
+    played = 0
+    while True:
+        # Decided as the move is written: the turn it owes is then either held by this job,
+        # which plays it next, or queued as a job of its own.
+        run.held = False
+        applied = play_bot_turn(
+            store, game_id, version, record, level=level, owed_task=run, purse=purse
+        )
+        if applied is None:
+            # Nothing to play: the turn was played already, perhaps by an earlier try of this
+            # job that died before handing on. Hand on from wherever the game is now (a turn
+            # already handed over is not handed over twice).
+            try:
+                record = store.load(game_id)
+            except GameNotFound:
+                record = None
+            if record is not None and record.bot_to_move is not None:
+                schedule_turn(connection, game_id, record.version, record.payer)
+            finish(connection, turn_key(game_id, version))
+            break
+        played += 1
+        record = applied
+        if applied.bot_to_move is not None and not run.held:
+            schedule_turn(connection, game_id, applied.version, applied.payer)
+        finish(connection, turn_key(game_id, version))
+        if applied.bot_to_move is None or not run.held:
+            break
+        version = applied.version
+    return _done(game_id, first, played, last_try, record)
+
+
+def _done(
+    game_id: str, version: int, played: int, last_try: bool, record: StoredGame | None
+) -> dict[str, Any]:
     return {
         "game": game_id,
         "version": version,
-        "played": played,
-        "fallback": played and last_try,
+        "played": played > 0,
+        "turns": played,
+        "fallback": played > 0 and last_try,
         "now": None if record is None else record.version,
     }
 

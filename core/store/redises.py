@@ -183,10 +183,11 @@ def queue_urls_of(settings: dict[str, Any]) -> list[str]:
 
 
 def worker_options() -> dict[str, Any]:
-    """Connection options of a worker process. Its forked horse opens new connections for
-    every job (three a bot turn): RESP2 and no CLIENT SETINFO make each one a TCP connect
-    and nothing more, where redis-py's defaults add a HELLO and three CLIENT commands
-    (145 us of Redis CPU a connection against 59, on Redis 6.2)."""
+    """Connection options of a worker process. It connects once and runs bot turns on
+    those connections, but the forked horse of a hint or an AI move opens new ones: RESP2
+    and no CLIENT SETINFO make each one a TCP connect and nothing more, where redis-py's
+    defaults add a HELLO and three CLIENT commands (145 us of Redis CPU a connection
+    against 59, on Redis 6.2)."""
     return {
         "socket_connect_timeout": 5,
         "health_check_interval": 30,

@@ -134,7 +134,17 @@ def test_a_running_match_delays_a_bot_turn_by_one_slice_at_most(
         if view["phase"] == "finished":
             break
         assert move(client, game_id, token, view["you"]["legal"][0]).status_code == 200
-    assert len(turns) >= 3 + 3 * 2  # every bot's bid and cards at least
+    # The bots' moves, in runs of turns (each job named by the version it began at).
+    ran = jobs(connection, list(turns))
+    wait_until(
+        lambda: all(job.get_status(refresh=True) == "finished" for job in ran),
+        LONG,
+        "the last run of turns to end",
+    )
+    events = client.get(f"/api/v1/games/{game_id}/events").json
+    bot_moves = [e for e in events if e["type"] in ("bid", "card_played") and e["seat"] != 0]
+    assert len(bot_moves) >= 3 + 3 * 2  # every bot's bid and cards at least
+    assert sum(job.return_value(refresh=True)["turns"] for job in ran) == len(bot_moves)
     report = client.get(match["url"]).json
     assert report["status"] == "running"  # the match was busy all along
 

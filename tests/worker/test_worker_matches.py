@@ -17,6 +17,7 @@ from ai.pocha.arena import parse_player, play_game
 from ai.stats import summarize
 from core.jobs.matches import game_task_key
 from core.jobs.queues import LOW, SERIALIZER, TURNS, Timing, queue
+from core.play.turns import store_for
 from core.store.keys import task_key
 from engine.pocha.rules import Rules
 from tests.service.helpers import create_game
@@ -176,9 +177,14 @@ def test_a_queued_match_does_not_delay_a_bot_turn(
     assert queue(connection, LOW).count == 6 and queue(connection, TURNS).count == 1
     worker.work(burst=True, logging_level="WARNING")
     turns = [
-        Job.fetch(f"pocha-turn-{game['id']}-{v}", connection=connection, serializer=SERIALIZER)
-        for v in range(1, 4 + 4 * 2 + 1)
-    ]
+        Job.fetch(key.decode().removeprefix("rq:job:"), connection=connection,
+                  serializer=SERIALIZER)
+        for key in connection.scan_iter(match=f"rq:job:pocha-turn-{game['id']}-*")
+    ]  # fmt: skip
+    # Every move after the game's first version was a bot's, played by these jobs.
+    final = store_for(connection).load(game["id"])
+    assert final.finished
+    assert sum(t.return_value()["turns"] for t in turns) == final.version - 1
     slices = [
         Job.fetch(key.decode().removeprefix("rq:job:"), connection=connection,
                   serializer=SERIALIZER)
