@@ -113,8 +113,11 @@ def _check_live_servers(patch: pytest.MonkeyPatch, contract: Contract) -> None:
         body = None
         if mimetype != "text/event-stream":
             body = response.read()
-            unread = io.BytesIO(body)
-            response.read = unread.read  # type: ignore[method-assign]
+            # Put the body back where every reader finds it (read, read1, readinto: urllib3
+            # and so requests use the latter two), as if it had not been read yet.
+            response.fp = io.BufferedReader(io.BytesIO(body))  # type: ignore[arg-type]
+            response.length = len(body)
+            response.chunked = False
         problems = contract.problems(method, path, response.status, response.headers, body)
         if problems:
             raise AssertionError(

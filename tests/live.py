@@ -9,6 +9,7 @@ worker, as they do under `pocha serve`. A test that fails shows the ends of thei
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import signal
@@ -82,21 +83,31 @@ def pytest_runtest_makereport(
 def live_service(
     redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LiveService]:
-    logs = tmp_path_factory.mktemp("live-service")
-    redis_url = fresh_db_url(redis_server, CLIENTS_DB)
-    port = free_port()
+    with serving(
+        fresh_db_url(redis_server, CLIENTS_DB),
+        tmp_path_factory.mktemp("live-service"),
+        # The clients' tests find and join tables from one address, more than a person
+        # would in a minute (30 by default); the limit itself is the API's tests' business.
+        POCHA_RATE_LIMIT_TABLES="600/minute",
+    ) as service:
+        yield service
+
+
+@contextlib.contextmanager
+def serving(redis_url: str, logs: Path, **settings: str) -> Iterator[LiveService]:
+    """One gunicorn and one `pocha worker` on `redis_url`, with `settings` (environment
+    variables) over the service's own, up until the block ends."""
     env = {
         **os.environ,
         "REDIS_URL": redis_url,
         "POCHA_BOT_RUNNER": "rq",
         "POCHA_SSE_MAX_SECONDS": "20",
-        # The clients' tests find and join tables from one address, more than a person
-        # would in a minute (30 by default); the limit itself is the API's tests' business.
-        "POCHA_RATE_LIMIT_TABLES": "600/minute",
         # Clocks run out on the worker's watchdog: swept often, so that a test's clock of a
         # few seconds ends soon after its deadline.
         "POCHA_WATCHDOG_SWEEP": "0.5",
+        **settings,
     }
+    port = free_port()
     started: list[subprocess.Popen[bytes]] = []
     try:
         for name, command in (

@@ -7,7 +7,8 @@ accepted (but the refusals only the game can judge, which schemathesis.toml list
 
 Then statefully: chains of calls along the document's links (a new game's id and tokens
 to its view, moves, seats and hint; a job's id to following it...), each call held to the
-same checks and to the stateful ones.
+same checks and to the stateful ones. Both again over HTTP against a service of the
+module's own as `pocha serve` runs it (gunicorn, a worker), from an address of its own.
 
 Bounded for CI (`FUZZ_EXAMPLES` per operation, a few hundred requests in all;
 `STATEFUL_SCENARIOS` chains of at most `STATEFUL_STEPS` calls) and seeded, so a run is
@@ -20,16 +21,19 @@ import itertools
 import json
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import hypothesis
 import pytest
+import requests
 import schemathesis
 from flask import Flask
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import FlakyStrategyDefinition
+from requests.adapters import HTTPAdapter
 from schemathesis.engine.link_calibration import LinkCalibrationState
 from schemathesis.generation.feedback import NO_FEEDBACK
 from schemathesis.generation.stateful.state_machine import normalize_name
@@ -37,6 +41,7 @@ from schemathesis.specs.openapi.checks import ignored_auth, missing_required_hea
 
 from service import create_app
 from service.openapi import COMMITTED
+from tests.live import LiveService, serving
 from tests.redis_server import fresh_db_url
 from tests.service.helpers import humans
 from tools.embedded_redis import RedisServer
@@ -196,10 +201,16 @@ def followed() -> Followed:
 def linked_calls(fuzz_app: Flask, followed: Followed) -> type[Any]:
     """Schemathesis' state machine of the document's links, calling the app in-process and
     noting what it does in `followed`."""
-
     # The document as the app serves it (a test holds it to the committed one), so that the
     # checks' own requests (ignored_auth's, without the token) reach the app too.
-    served = schemathesis.openapi.from_wsgi("/api/openapi.json", fuzz_app)
+    return chains_of_links(schemathesis.openapi.from_wsgi("/api/openapi.json", fuzz_app), followed)
+
+
+def chains_of_links(
+    served: Any, followed: Followed, session: requests.Session | None = None
+) -> type[Any]:
+    """The state machine of `served`'s links, its calls made through `session` if given,
+    noting what it does in `followed`."""
     machine = served.build_state_machine(feedback=NO_FEEDBACK, link_calibration=AlwaysFollow())
     # Chains start where something is made (a game, a match, an AI move's job): schemathesis
     # would also start them with a hint, a rematch or a seat at a table on made-up ids,
@@ -215,6 +226,9 @@ def linked_calls(fuzz_app: Flask, followed: Followed) -> type[Any]:
     class LinkedCalls(chains):  # type: ignore[misc,valid-type]
         def setup(self) -> None:
             followed.scenarios += 1
+
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {"session": session} if session is not None else {}
 
         def validate_response(
             self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
@@ -258,6 +272,12 @@ def test_linked_operations_hold_to_the_document(
     never about a check (a failed check raises itself, or FlakyFailure, and fails the
     test). Schemathesis' own runner ends its stateful phase there; here the next run goes
     on from the next seed until the scenarios are done."""
+    follow_links(linked_calls, followed)
+
+
+def follow_links(linked_calls: type[Any], followed: Followed) -> None:
+    """Run `linked_calls` until `STATEFUL_SCENARIOS` scenarios ran, and check they went
+    somewhere (see the test above)."""
     for seed in range(STATEFUL_RUNS):
         left = STATEFUL_SCENARIOS - followed.scenarios
         if left <= 0:
@@ -282,6 +302,70 @@ def test_linked_operations_hold_to_the_document(
     linked = [(link, status) for link, _operation, status in followed.calls if link]
     assert any(status < 300 for _link, status in linked), linked
 
+
+
+# -- the same, against the service as it runs: gunicorn, a worker, over HTTP -------------
+
+#: Examples per operation sent to the live service (its round trips are real ones).
+LIVE_EXAMPLES = int(os.environ.get("POCHA_FUZZ_LIVE_EXAMPLES", "4"))
+#: Its own logical DB of the session's Redis, and its own loopback address, so that what
+#: it spends of the per-address limits is nobody else's.
+LIVE_DB = 9
+LIVE_ADDRESS = "127.0.0.9"
+
+
+class FromAddress(HTTPAdapter):
+    """Requests' adapter that connects from `LIVE_ADDRESS`."""
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["source_address"] = (LIVE_ADDRESS, 0)
+        super().init_poolmanager(*args, **kwargs)
+
+
+@dataclass(frozen=True)
+class Fuzzed:
+    service: LiveService
+    session: requests.Session
+
+
+@pytest.fixture(scope="module")
+def fuzzed(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
+    """A service of its own for the module, as `pocha serve` runs it, with what holds a
+    request open cut short (streams, long polls), and the limits per address on games,
+    AI moves and matches raised so that the examples reach past them (a 429 is still a
+    documented answer, and the API's tests hold the limits themselves)."""
+    with serving(
+        fresh_db_url(redis_server, LIVE_DB),
+        tmp_path_factory.mktemp("fuzzed-service"),
+        POCHA_SSE_MAX_SECONDS="1",
+        POCHA_SSE_KEEPALIVE_SECONDS="1",
+        POCHA_JOB_WAIT_MAX="1",
+        POCHA_RATE_LIMIT_CREATE="600/minute",
+        POCHA_RATE_LIMIT_AI="600/minute",
+        POCHA_RATE_LIMIT_MATCHES="100/minute",
+    ) as service, requests.Session() as session:
+        session.mount("http://", FromAddress())
+        yield Fuzzed(service, session)
+
+
+@schema.parametrize()
+@settings(
+    max_examples=LIVE_EXAMPLES,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+def test_the_live_service_holds_to_its_document(case: Any, fuzzed: Fuzzed) -> None:
+    case.call_and_validate(base_url=fuzzed.service.url, session=fuzzed.session)
+
+
+def test_the_live_service_holds_to_its_links(fuzzed: Fuzzed) -> None:
+    """The chains of linked calls above, over HTTP to the live service: bots think on its
+    worker, jobs and matches run there."""
+    served = schemathesis.openapi.from_url(f"{fuzzed.service.url}/api/openapi.json")
+    followed = Followed()
+    follow_links(chains_of_links(served, followed, fuzzed.session), followed)
 
 # -- hostile values the document's own examples never reach ------------------------------
 
