@@ -22,8 +22,9 @@ from redis.retry import Retry
 from core.config import load_config
 from core.errors import ServiceError
 from core.jobs.admission import Admission
-from core.play.bots import BotRunner, InlineBotRunner, RQBotRunner
+from core.play.bots import BotRunner
 from core.play.games import GameService
+from core.play.turns import InlineBotRunner, RQBotRunner
 from core.store.redises import Redises, connect
 from core.store.store import GameStore
 from engine.i18n import _

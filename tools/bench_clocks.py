@@ -18,8 +18,8 @@ import redis
 from rq import Worker
 
 from core.jobs.queues import Timing
-from core.play.bots import RQBotRunner
 from core.play.games import GameService, PlayerSpec
+from core.play.turns import RQBotRunner
 from core.store.keys import CHANGES_PATTERN, game_of_channel
 from core.store.store import GameStore
 from tools.embedded_redis import RedisServer

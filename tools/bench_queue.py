@@ -275,8 +275,8 @@ def run_turns(
     window of `seconds`, after an idle one, the turns played and what each cost the store,
     the queue Redis and the workers."""
     from core.config import load_config
-    from core.play.bots import RQBotRunner
     from core.play.games import GameService, PlayerSpec
+    from core.play.turns import RQBotRunner
     from core.store.redises import connect as connect_both
     from core.store.store import GameStore
 

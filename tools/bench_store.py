@@ -11,7 +11,8 @@ from pathlib import Path
 import redis
 
 from core.jobs.queues import Timing
-from core.jobs.tasks import owed_work, sweep
+from core.jobs.tasks import sweep
+from core.play.turns import owed_work
 from core.store.redises import Redises, connect_store
 from core.store.store import GameStore
 from engine.pocha.game import Game

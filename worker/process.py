@@ -26,12 +26,13 @@ from rq.worker import BaseWorker, WorkerStatus
 # find them loaded.
 from core import logs
 from core.config import load_config
+from core.jobs import advice, matches
 from core.jobs.advice import KINDS, job_taken
 from core.jobs.queues import NAMES, SERIALIZER, TURN_LANES, Timing, queue, rq_queues
 from core.jobs.tasks import sweep
+from core.play import turns
 from core.play.turns import RUNS_END
 from core.store.redises import Connections, Redises, connect, redises_of, use, worker_options
-from worker import advice, matches, turns
 
 JOB_MODULES = (advice, matches, turns)
 

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 import redis
+from rq import get_current_job
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
@@ -32,11 +33,13 @@ from core.jobs.queues import (
     queue,
     thinking_seconds,
 )
+from core.jobs.tasks import job_name
 from core.logs import job_meta
 from core.play.bot_metrics import record_decision
 from core.play.bots import bot_seed
 from core.play.turns import store_for
 from core.store.api_keys import ApiKey
+from core.store.redises import store_for_jobs
 from engine.errors import InvalidStateError
 from engine.i18n import _
 from engine.registry import DEFAULT_GAME, kind_of
@@ -148,7 +151,7 @@ def ask_hint(
 ) -> str:
     """Queue a hint for `seat` of the game at `version`; the job's id."""
     args = (game_id, seat, version)
-    return _enqueue(connection, "hint", "worker.advice.hint", args, thinking, asker or Asker())
+    return _enqueue(connection, "hint", job_name(hint), args, thinking, asker or Asker())
 
 
 def ask_move(
@@ -159,7 +162,7 @@ def ask_move(
 ) -> str:
     """Queue a move for a client's position (already checked by the caller); the job's id."""
     return _enqueue(
-        connection, "ai_move", "worker.advice.move", (position,), thinking, asker or Asker()
+        connection, "ai_move", job_name(move), (position,), thinking, asker or Asker()
     )
 
 
@@ -353,3 +356,50 @@ def wait_for_report(
         # at a time, which keeps within the client's socket timeout and looks at a started
         # job's heartbeat now and then.
         Job(job_id, connection=connection, serializer=SERIALIZER).latest_result(timeout=1)
+
+
+def _refused(exc: AdviceRefused) -> AdviceRefused:
+    job = get_current_job()
+    if job is not None:
+        job.meta["error"] = exc.message
+        job.save_meta()
+    return exc
+
+
+def hint(
+    game_id: str,
+    seat: int,
+    version: int,
+    level: str | None = None,
+    iterations: int | None = None,
+    milliseconds: int | None = None,
+) -> dict[str, Any]:
+    """The job: the seat's best action now, with the analysis, from its own view only."""
+    job = get_current_job()
+    if job is None:
+        raise RuntimeError("hint runs as an RQ job")
+    try:
+        return think_hint(
+            store_for_jobs(job.connection).store, game_id, seat, version,
+            Thinking(level, iterations, milliseconds),
+        )  # fmt: skip
+    except AdviceRefused as exc:
+        raise _refused(exc) from None
+
+
+def move(
+    position: dict[str, Any],
+    level: str | None = None,
+    iterations: int | None = None,
+    milliseconds: int | None = None,
+) -> dict[str, Any]:
+    """The job: the action of the position's seat, with the analysis."""
+    job = get_current_job()
+    try:
+        return think_move(
+            position,
+            Thinking(level, iterations, milliseconds),
+            None if job is None else store_for_jobs(job.connection).store,
+        )
+    except AdviceRefused as exc:
+        raise _refused(exc) from None

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from rq import get_current_job
+
 from ai.bot import Budget, Player
 from ai.registry import BOT_KINDS, BotKind
 from core.jobs.queues import (
@@ -25,7 +27,7 @@ from core.jobs.queues import (
     job_timeout,
     thinking_seconds,
 )
-from core.jobs.tasks import Task, finish, resubmit, submit_new, text
+from core.jobs.tasks import Task, finish, give_up_by, job_name, resubmit, submit_new, text
 from core.store.keys import (
     checkpoint_key,
     ended_key,
@@ -34,7 +36,7 @@ from core.store.keys import (
     records_key,
     task_key,
 )
-from core.store.redises import Connections, redises_of
+from core.store.redises import Connections, redises_of, store_for_jobs
 from engine.errors import InvalidRulesError
 from engine.i18n import _
 from engine.registry import DEFAULT_GAME
@@ -254,14 +256,14 @@ def game_task(match_id: str, index: int, spec: MatchSpec, timing: Timing) -> Tas
     return Task(
         key=game_task_key(match_id, index),
         prefix=f"pocha-match-{match_id}-{index}",
-        func="worker.matches.play_match_game",
+        func=job_name(play_match_game),
         args=(match_id, index),
         queue=LOW,
         # A slice stops after the decision that crosses its end: one decision more at most.
         timeout=job_timeout(timing.match_slice + longest),
         retries=2,
         at_front=True,
-        give_up="core.jobs.matches.give_up_game",
+        give_up=give_up_by(give_up_game),
     )
 
 
@@ -570,3 +572,13 @@ def match_report(connection: Connections, match_id: str) -> dict[str, Any] | Non
         "finished_at": _iso(finished_at),
         "bots": bots,
     }
+
+
+def play_match_game(match_id: str, index: int, recovery: int = 0) -> dict[str, Any]:
+    """The job: play a slice of game `index` of the match."""
+    job = get_current_job()
+    if job is None:
+        raise RuntimeError("play_match_game runs as an RQ job")
+    return play_slice(
+        store_for_jobs(job.connection), match_id, index, job.id, last_try=job.retries_left == 0
+    )  # fmt: skip

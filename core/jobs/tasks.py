@@ -6,7 +6,6 @@ How it works: docs/internals.md, `core.jobs.tasks`.
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import time
@@ -19,9 +18,9 @@ from rq import Callback, Retry
 from rq.exceptions import InvalidJobOperation, NoSuchJobError, StopRequested
 from rq.job import Job, JobStatus
 
-from core.jobs.queues import QUEUES, SERIALIZER, TURN_TIMEOUT, Timing, lane_of, queue
+from core.jobs.queues import QUEUES, SERIALIZER, Timing, queue
 from core.logs import job_meta
-from core.store.keys import game_key, task_key
+from core.store.keys import task_key
 from core.store.records import OwedTask
 from core.store.redises import Connections, Redises, redises_of, store_for_jobs
 
@@ -585,78 +584,31 @@ def _text_of(status: JobStatus | str | None) -> str:
     return str(getattr(status, "value", status))
 
 
+def job_name(func: Callable[..., Any]) -> str:
+    """The name RQ and a task's record know the job function `func` by."""
+    return f"{func.__module__}.{func.__qualname__}"
+
+
+#: The give-up handlers (`Task.give_up`) by name, as `give_up_by` registers them.
+_GIVE_UPS: dict[str, Callable[[Redises, str], None]] = {}
+
+
+def give_up_by(handler: Callable[[Redises, str], None]) -> str:
+    """Register `handler` as a task's give-up (called by the watchdog when it stops trying
+    the task) and return the name a task's record keeps it by."""
+    name = job_name(handler)
+    _GIVE_UPS[name] = handler
+    return name
+
+
 def _give_up(r: Redises, key: str) -> None:
     raw = r.store.hget(task_key(key), "give_up")
     log.error("task %s: recovered %d times; giving up", key, MAX_RECOVERIES)
     if raw:
-        module, _, name = text(raw).rpartition(".")
-        handler: Callable[[Redises, str], None] = getattr(importlib.import_module(module), name)
-        handler(r, key)
+        handler = _GIVE_UPS.get(text(raw))
+        if handler is None:
+            log.error("task %s: no give-up %s is loaded here", key, text(raw))
+        else:
+            handler(r, key)
     finish(r, key)
 
-
-# -- the tasks of the service --------------------------------------------------------------
-
-
-def turn_key(game_id: str, version: int) -> str:
-    """The task of a bot's turn: in its game's hash slot (`{game_id}`)."""
-    return f"turn:{{{game_id}}}:{version}"
-
-
-def turn_task(game_id: str, version: int, payer: str | None = None) -> Task:
-    """The bot turn of `game_id` at `version`, on the turns' own queue, in the lane of the
-    game's maker (`core.jobs.queues.lane_of`); RQ job id from both."""
-    return Task(
-        key=turn_key(game_id, version),
-        prefix=f"pocha-turn-{game_id}-{version}",
-        func="worker.turns.play_turn",
-        args=(game_id, version),
-        queue=lane_of(payer),
-        timeout=TURN_TIMEOUT,
-        retries=TURN_RETRIES,
-    )
-
-
-def owed_turn(game_id: str, version: int, payer: str | None = None) -> OwedTask:
-    """The bot turn of `game_id` at `version`, to register with the move that makes it."""
-    return owed_task_of(turn_task(game_id, version, payer))
-
-
-def clock_key(game_id: str, version: int) -> str:
-    """The task of a clock's end: in its game's hash slot (`{game_id}`)."""
-    return f"clock:{{{game_id}}}:{version}"
-
-
-def clock_task(game_id: str, version: int, payer: str | None = None) -> Task:
-    """The end of a person's clock in `game_id` at `version`: the stand-in plays the turn
-    if the game is still there. On the turns' queue, like a bot's turn."""
-    return Task(
-        key=clock_key(game_id, version),
-        prefix=f"pocha-clock-{game_id}-{version}",
-        func="worker.turns.run_out",
-        args=(game_id, version),
-        queue=lane_of(payer),
-        timeout=TURN_TIMEOUT,
-        retries=TURN_RETRIES,
-        timer=True,
-        only_if=(game_key(game_id), "version", str(version)),
-    )
-
-
-def owed_work(
-    game_id: str, version: int, deadline: float | None, payer: str | None = None
-) -> OwedTask:
-    """What a change of `game_id` (made by `payer`) to `version` owes: the bot's (or
-    stand-in's) turn, or, with a `deadline`, the end of the person's clock then
-    (`store.OwedTaskMaker`)."""
-    if deadline is None:
-        return owed_turn(game_id, version, payer)
-    return owed_task_of(clock_task(game_id, version, payer), due=deadline)
-
-
-def schedule_turn(
-    connections: Connections, game_id: str, version: int, payer: str | None = None
-) -> bool:
-    """Hand the bot turn of `game_id` (made by `payer`) at `version` to the workers (once:
-    False if it was handed already)."""
-    return submit(connections, turn_task(game_id, version, payer))

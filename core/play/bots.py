@@ -1,5 +1,5 @@
-"""Who plays a bot's turn: the `BotRunner` interface and the two runners behind it
-(the workers through RQ, or inline in the request).
+"""How a bot plays a turn (`play_bot_turn`), and the `BotRunner` interface of who plays
+it (the runners are in `core.play.turns`).
 How it works: docs/internals.md, `core.play.bots`.
 """
 
@@ -10,15 +10,11 @@ import logging
 import time
 from typing import Protocol
 
-import redis
-
 from ai.registry import decide_in, levels_of
 from core.errors import Conflict, GameNotFound, StaleVersion
 from core.jobs.admission import ThinkPurse
-from core.jobs.tasks import owed_work, schedule_turn
 from core.play.bot_metrics import record_decision
 from core.store.records import OwedTask, OwedTaskMaker, StoredGame
-from core.store.redises import Connections, redises_of
 from core.store.store import GameStore
 from engine.errors import GameError
 from engine.protocols import Action
@@ -150,67 +146,3 @@ def play_bot_turn(
             return None
     record_decision(store.redis, "turn", level, thought, applied=True)
     return applied
-
-
-class RQBotRunner:
-    """Hands each bot turn to the RQ workers (`pocha worker`), as one job per version."""
-
-    plays_inline = False
-
-    def __init__(self, connections: Connections) -> None:
-        self.redises = redises_of(connections)
-
-    #: Pauses between tries to hand a turn over while Redis does not answer (seconds).
-    RETRY_PAUSES = (0.05, 0.2, 0.5)
-
-    def owed_turn(
-        self, game_id: str, version: int, deadline: float | None, payer: str | None = None
-    ) -> OwedTask:
-        return owed_work(game_id, version, deadline, payer)
-
-    def game_changed(self, game_id: str, version: int, payer: str | None = None) -> None:
-        # The turn's task was written with the change (see `owed_turn`); this queues its
-        # first job, waiting out a blip of Redis so the bot plays at once. Should Redis not
-        # take it even so, the watchdog queues the turn at the task's first check: the
-        # change that was written stands, and the request need not fail.
-        for pause in (*self.RETRY_PAUSES, None):
-            try:
-                schedule_turn(self.redises, game_id, version, payer)
-                return
-            except (redis.ConnectionError, redis.TimeoutError):
-                if pause is None:
-                    log.warning(
-                        "game %s: turn %s not handed over; the watchdog will", game_id, version
-                    )
-                    return
-                log.warning(
-                    "game %s: handing turn %s to the workers failed; retrying", game_id, version
-                )
-                time.sleep(pause)
-
-
-class InlineBotRunner:
-    """Plays bot turns synchronously, in the request that handed them the turn."""
-
-    plays_inline = True
-
-    def owed_turn(
-        self, game_id: str, version: int, deadline: float | None, payer: str | None = None
-    ) -> OwedTask | None:
-        # A bot's turn is played before the request ends; a clock's end needs the workers.
-        return None if deadline is None else owed_work(game_id, version, deadline, payer)
-
-    def __init__(self, store: GameStore, max_turns: int = 100_000) -> None:
-        self.store = store
-        # A guard against a loop we did not foresee; a whole classic game of 8 bots is
-        # far below it.
-        self.max_turns = max_turns
-
-    def game_changed(self, game_id: str, version: int, payer: str | None = None) -> None:
-        record: StoredGame | None = None
-        for _ in range(self.max_turns):
-            record = play_bot_turn(self.store, game_id, version, record, owed_task=self.owed_turn)
-            if record is None or record.bot_to_move is None:
-                return
-            version = record.version
-        log.error("game %s: bots still to move after %d turns", game_id, self.max_turns)

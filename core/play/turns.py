@@ -1,5 +1,5 @@
-"""A bot's owed turn as the workers play it: the bot moves, then the next bot, in one job;
-and a person's clock run out, played by the stand-in.
+"""Bot turns and clocks as tasks and RQ jobs: the bot moves, then the next bot, in one
+job; a person's clock run out, played by the stand-in; and the runners that hand them on.
 How it works: docs/internals.md, `core.play.turns`.
 """
 
@@ -13,15 +13,25 @@ import time
 from typing import Any
 
 import redis
+from rq import get_current_job
 
 from core.config import load_config
 from core.errors import GameNotFound
 from core.jobs.admission import ThinkPurse
-from core.jobs.queues import TURN_LANES, Timing, queue
-from core.jobs.tasks import clock_key, current_job_id, finish, owed_work, schedule_turn, turn_key
+from core.jobs.queues import TURN_LANES, TURN_TIMEOUT, Timing, lane_of, queue
+from core.jobs.tasks import (
+    TURN_RETRIES,
+    Task,
+    current_job_id,
+    finish,
+    job_name,
+    owed_task_of,
+    submit,
+)
 from core.play.bots import FALLBACK_LEVEL, play_bot_turn
+from core.store.keys import game_key
 from core.store.records import OwedTask, OwedTaskMaker, StoredGame
-from core.store.redises import Connections, redises_of
+from core.store.redises import Connections, redises_of, store_for_jobs
 from core.store.store import GameStore
 
 log = logging.getLogger(__name__)
@@ -249,3 +259,157 @@ def run_out_clock(
         "played": record is not None,
         "now": None if record is None else record.version,
     }
+
+
+# -- the turns' tasks and jobs ------------------------------------------------------------
+
+
+def turn_key(game_id: str, version: int) -> str:
+    """The task of a bot's turn: in its game's hash slot (`{game_id}`)."""
+    return f"turn:{{{game_id}}}:{version}"
+
+
+def turn_task(game_id: str, version: int, payer: str | None = None) -> Task:
+    """The bot turn of `game_id` at `version`, on the turns' own queue, in the lane of the
+    game's maker (`core.jobs.queues.lane_of`); RQ job id from both."""
+    return Task(
+        key=turn_key(game_id, version),
+        prefix=f"pocha-turn-{game_id}-{version}",
+        func=job_name(play_turn),
+        args=(game_id, version),
+        queue=lane_of(payer),
+        timeout=TURN_TIMEOUT,
+        retries=TURN_RETRIES,
+    )
+
+
+def owed_turn(game_id: str, version: int, payer: str | None = None) -> OwedTask:
+    """The bot turn of `game_id` at `version`, to register with the move that makes it."""
+    return owed_task_of(turn_task(game_id, version, payer))
+
+
+def clock_key(game_id: str, version: int) -> str:
+    """The task of a clock's end: in its game's hash slot (`{game_id}`)."""
+    return f"clock:{{{game_id}}}:{version}"
+
+
+def clock_task(game_id: str, version: int, payer: str | None = None) -> Task:
+    """The end of a person's clock in `game_id` at `version`: the stand-in plays the turn
+    if the game is still there. On the turns' queue, like a bot's turn."""
+    return Task(
+        key=clock_key(game_id, version),
+        prefix=f"pocha-clock-{game_id}-{version}",
+        func=job_name(run_out),
+        args=(game_id, version),
+        queue=lane_of(payer),
+        timeout=TURN_TIMEOUT,
+        retries=TURN_RETRIES,
+        timer=True,
+        only_if=(game_key(game_id), "version", str(version)),
+    )
+
+
+def owed_work(
+    game_id: str, version: int, deadline: float | None, payer: str | None = None
+) -> OwedTask:
+    """What a change of `game_id` (made by `payer`) to `version` owes: the bot's (or
+    stand-in's) turn, or, with a `deadline`, the end of the person's clock then
+    (`store.OwedTaskMaker`)."""
+    if deadline is None:
+        return owed_turn(game_id, version, payer)
+    return owed_task_of(clock_task(game_id, version, payer), due=deadline)
+
+
+def schedule_turn(
+    connections: Connections, game_id: str, version: int, payer: str | None = None
+) -> bool:
+    """Hand the bot turn of `game_id` (made by `payer`) at `version` to the workers (once:
+    False if it was handed already)."""
+    return submit(connections, turn_task(game_id, version, payer))
+
+
+def play_turn(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:
+    """Play the bot turn of `game_id` at `version` and the bot turns that follow it (an RQ
+    job); what was done."""
+    job = get_current_job()
+    if job is None:
+        raise RuntimeError("play_turn runs as an RQ job")
+    last_try = job.retries_left == 0 or recovery >= SAFE_AFTER_RECOVERIES
+    return play_owed_turns(
+        store_for_jobs(job.connection), game_id, version, last_try=last_try, job_id=job.id,
+        lane=job.origin,
+    )  # fmt: skip
+
+
+def run_out(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:
+    """A person's clock ran out in `game_id` at `version` (an RQ job): the stand-in plays
+    their turn unless they moved first; what was done."""
+    job = get_current_job()
+    if job is None:
+        raise RuntimeError("run_out runs as an RQ job")
+    last_try = job.retries_left == 0 or recovery >= SAFE_AFTER_RECOVERIES
+    return run_out_clock(store_for_jobs(job.connection), game_id, version, last_try=last_try)
+
+
+class RQBotRunner:
+    """Hands each bot turn to the RQ workers (`pocha worker`), as one job per version."""
+
+    plays_inline = False
+
+    def __init__(self, connections: Connections) -> None:
+        self.redises = redises_of(connections)
+
+    #: Pauses between tries to hand a turn over while Redis does not answer (seconds).
+    RETRY_PAUSES = (0.05, 0.2, 0.5)
+
+    def owed_turn(
+        self, game_id: str, version: int, deadline: float | None, payer: str | None = None
+    ) -> OwedTask:
+        return owed_work(game_id, version, deadline, payer)
+
+    def game_changed(self, game_id: str, version: int, payer: str | None = None) -> None:
+        # The turn's task was written with the change (see `owed_turn`); this queues its
+        # first job, waiting out a blip of Redis so the bot plays at once. Should Redis not
+        # take it even so, the watchdog queues the turn at the task's first check: the
+        # change that was written stands, and the request need not fail.
+        for pause in (*self.RETRY_PAUSES, None):
+            try:
+                schedule_turn(self.redises, game_id, version, payer)
+                return
+            except (redis.ConnectionError, redis.TimeoutError):
+                if pause is None:
+                    log.warning(
+                        "game %s: turn %s not handed over; the watchdog will", game_id, version
+                    )
+                    return
+                log.warning(
+                    "game %s: handing turn %s to the workers failed; retrying", game_id, version
+                )
+                time.sleep(pause)
+
+
+class InlineBotRunner:
+    """Plays bot turns synchronously, in the request that handed them the turn."""
+
+    plays_inline = True
+
+    def owed_turn(
+        self, game_id: str, version: int, deadline: float | None, payer: str | None = None
+    ) -> OwedTask | None:
+        # A bot's turn is played before the request ends; a clock's end needs the workers.
+        return None if deadline is None else owed_work(game_id, version, deadline, payer)
+
+    def __init__(self, store: GameStore, max_turns: int = 100_000) -> None:
+        self.store = store
+        # A guard against a loop we did not foresee; a whole classic game of 8 bots is
+        # far below it.
+        self.max_turns = max_turns
+
+    def game_changed(self, game_id: str, version: int, payer: str | None = None) -> None:
+        record: StoredGame | None = None
+        for _ in range(self.max_turns):
+            record = play_bot_turn(self.store, game_id, version, record, owed_task=self.owed_turn)
+            if record is None or record.bot_to_move is None:
+                return
+            version = record.version
+        log.error("game %s: bots still to move after %d turns", game_id, self.max_turns)

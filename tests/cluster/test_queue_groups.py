@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from core.jobs.tasks import turn_key
+from core.play.turns import turn_key
 from core.store.keys import queue_group
 from core.store.redises import RedisSetupError, connect
 from service import create_app

@@ -25,7 +25,8 @@ from rq.job import Job
 from rq.suspension import resume, suspend
 
 from core.jobs.queues import SERIALIZER
-from core.jobs.tasks import current_job_id, turn_key
+from core.jobs.tasks import current_job_id
+from core.play.turns import turn_key
 from tests.resilience.conftest import (
     Processes,
     call,

@@ -8,7 +8,7 @@ import json
 import pytest
 import redis
 
-from core.jobs.tasks import clock_key, owed_work, turn_key
+from core.play.turns import clock_key, owed_work, turn_key
 from core.store.keys import TASKS_DUE, game_key, task_key
 from core.store.store import GameStore
 from engine.pocha.game import Game

@@ -14,7 +14,8 @@ from flask.testing import FlaskClient
 from rq import Worker
 
 from core.jobs.queues import QUEUES, queue
-from core.jobs.tasks import clock_key, sweep, turn_key
+from core.jobs.tasks import sweep
+from core.play.turns import clock_key, turn_key
 from core.store.keys import task_key
 from core.store.redises import redises_of
 from service import create_app

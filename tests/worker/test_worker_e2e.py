@@ -15,8 +15,8 @@ from flask.testing import FlaskClient
 from rq.job import Job
 
 from core.jobs.queues import HIGH, SERIALIZER, queue
-from core.jobs.tasks import TURN_RETRIES, current_job_id, turn_key
-from core.play.turns import store_for
+from core.jobs.tasks import TURN_RETRIES, current_job_id
+from core.play.turns import store_for, turn_key
 from engine.pocha.observation import observe
 from tests.service.helpers import bearer, create_game, move
 from tests.waiting import LONG, scaled

@@ -18,9 +18,9 @@ from flask.testing import FlaskClient
 from rq.job import Job
 
 from core.jobs.queues import SERIALIZER, TURN_LANES, TURNS, Timing, queue
-from core.jobs.tasks import sweep, turn_key
+from core.jobs.tasks import sweep
 from core.play.bots import play_bot_turn
-from core.play.turns import held_by, store_for
+from core.play.turns import held_by, store_for, turn_key
 from core.store.keys import task_key
 from service.context import EXTENSION
 from tests.service.helpers import create_game, move

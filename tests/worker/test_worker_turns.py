@@ -20,9 +20,9 @@ from core.jobs.queues import (
     queue,
     thinking_seconds,
 )
-from core.jobs.tasks import resubmit, schedule_turn, turn_key
+from core.jobs.tasks import resubmit
 from core.play.bots import bot_seed
-from core.play.turns import store_for
+from core.play.turns import schedule_turn, store_for, turn_key
 from core.store.keys import TASKS_DUE
 from engine.pocha.actions import action_to_wire
 from engine.pocha.observation import observe

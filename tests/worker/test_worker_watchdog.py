@@ -23,9 +23,8 @@ from core.jobs.tasks import (
     finish,
     job_id_for,
     sweep,
-    turn_key,
 )
-from core.play.turns import store_for
+from core.play.turns import store_for, turn_key
 from core.store.keys import SWEEP_LOCK, TASKS_DUE, game_key, task_key
 from core.store.redises import redises_of
 from tests.service.helpers import create_game

@@ -12,10 +12,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from core.jobs.tasks import owed_work
 from core.network import network_address
 from core.play.bots import play_bot_turn
 from core.play.tables import CHANGES_PER_SEAT, CODE_ALPHABET, parse_code
+from core.play.turns import owed_work
 from core.store.keys import LOBBY
 from core.store.store import GameStore
 from engine.pocha.actions import action_to_wire
