@@ -170,7 +170,7 @@ def _enqueue(
         result_ttl=RESULT_TTL,
         failure_ttl=FAILURE_TTL,
         retry=Retry(max=task.retries) if task.retries else None,
-        on_failure=Callback("core.jobs.tasks.job_failed"),
+        on_failure=Callback(job_failed),
         at_front=at_front,
         description=task.key,
         # The request (or the job) that led to this one, for the worker's log lines; and
