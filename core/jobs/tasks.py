@@ -53,6 +53,16 @@ def job_id_for(prefix: str, seq: int) -> str:
     return prefix if seq == 1 else f"{prefix}-{seq}"
 
 
+
+#: Jobs and give-ups by the names that records written by earlier versions of the service
+#: still hold (an upgrade finds them in Redis), and the names they run under now.
+_RENAMED = {
+    "worker.turns.play_turn": "core.play.turns.play_turn",
+    "worker.turns.run_out": "core.play.turns.run_out",
+    "worker.matches.play_match_game": "core.jobs.matches.play_match_game",
+}
+
+
 @dataclass(frozen=True)
 class Task:
     """What a task runs: the recipe of each of its jobs."""
@@ -99,13 +109,13 @@ class Task:
         return cls(
             key=key,
             prefix=f["prefix"],
-            func=f["func"],
+            func=_RENAMED.get(f["func"], f["func"]),
             args=json.loads(f["args"]),
             queue=f["queue"],
             timeout=int(f["timeout"]),
             retries=int(f["retries"]),
             at_front=bool(f["at_front"]),
-            give_up=f["give_up"] or None,
+            give_up=_RENAMED.get(f["give_up"], f["give_up"]) or None,
             timer=bool(f.get("timer")),
             only_if=tuple(json.loads(f["only_if"])) if f.get("only_if") else None,
         )

@@ -90,6 +90,22 @@ def test_a_turn_whose_job_is_lost_is_queued_again(
     assert connection.zcard(TASKS_DUE) == 0
 
 
+def test_a_turn_owed_under_the_job_name_of_an_earlier_version_is_played(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    # An upgrade finds records that name the turn job where it lived before (worker.turns).
+    game_id, version = bot_game(client)
+    key = turn_key(game_id, version)
+    connection.hset(task_key(key), "func", "worker.turns.play_turn")
+    lost = current_job_id(connection, key)
+    Job.fetch(lost, connection=connection, serializer=SERIALIZER).delete()
+    assert sweep_at(connection, time.time() + LATER).recovered == [key]
+    job = Job.fetch(current_job_id(connection, key), connection=connection, serializer=SERIALIZER)
+    assert job.func_name == "core.play.turns.play_turn"
+    drain()
+    assert store_for(connection).load(game_id).finished
+
+
 def test_a_turn_whose_worker_died_is_retried_by_rq_and_a_live_one_is_not(
     client: FlaskClient, connection: redis.Redis, drain: Drain
 ) -> None:
