@@ -27,10 +27,18 @@ import { cardSvg, symbol } from "./cards.js";
 import { bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
 import { escapeHtml } from "./html.js";
 import { language, languageMenu, levelName, loadCatalogue, t } from "./i18n.js";
+import { BID_MS, FLY_MS, TRICK_HOLD_MS } from "./pace.js";
 import { RuleFormError, readRules, rulesFieldset } from "./ruleform.js";
 import { SUIT_NAMES, cardName, suitOf } from "./rules.js";
 import { currentSeat, forgetCurrent, forgetSeat, saveSeat, seatAt } from "./seats.js";
-import { finalHtml, joinHtml, lobbyHtml, presenceDot, waitingHtml } from "./tables.js";
+import {
+  finalHtml,
+  joinHtml,
+  lobbyHtml,
+  presenceDot,
+  seatClasses,
+  waitingHtml,
+} from "./tables.js";
 
 const NAME_KEY = "pocha.name";
 // A seat of the setup form given to a person who joins by the table's code or link.
@@ -41,10 +49,6 @@ const DEFAULT_TURN_SECONDS = 60;
 // in the last 45 s) and the lobby's list, in ms.
 const PRESENCE_MS = 15_000;
 const LOBBY_MS = 5_000;
-// How long things stay on screen (ms): a flying card, a won trick, a bid.
-const FLY_MS = 380;
-const TRICK_HOLD_MS = 900;
-const BID_MS = 250;
 
 const app = document.getElementById("app");
 const reducedMotion = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
@@ -798,11 +802,10 @@ function render() {
       : t("trump.heldBy", { name: escapeHtml(nameOf(view.trump.holder)) });
   const seats = view.players
     .map((player, seat) => {
-      const classes = ["seat"];
-      if (seat === view.turn && view.phase !== "finished") classes.push("turn");
-      if (you && seat === you.seat) classes.push("me");
-      if (state.trickWinner === seat) classes.push("winner");
-      if (player.away) classes.push("away");
+      const classes = seatClasses(view, seat, {
+        over: view.phase === "finished",
+        winner: state.trickWinner,
+      });
       const role =
         seat === view.dealer
           ? t("role.dealer")

@@ -20,21 +20,21 @@
 
 import { escapeHtml } from "./html.js";
 import { named, t } from "./i18n.js";
+import {
+  ANTE_MS,
+  BET_MS,
+  CARD_MS,
+  CHIP_FLY_MS,
+  COLLECT_MS,
+  DEAL_MS,
+  DEAL_WON_MS,
+  POT_MS,
+  SHOWDOWN_MS,
+} from "./pace.js";
 import { PLATES, boardSvg } from "./pochboard.js";
 import { RANKS, cardName, cardSvg, rankOf, suitName, suitOf, suitSvg } from "./pochcards.js";
-import { finalHtml } from "./tables.js";
+import { finalHtml, seatClasses } from "./tables.js";
 
-// How long things stay on screen (ms): chips paid, a bet, the sets shown, a card played,
-// a finished deal.
-const ANTE_MS = 600;
-const DEAL_MS = 500;
-const COLLECT_MS = 550;
-const BET_MS = 500;
-const SHOWDOWN_MS = 1800;
-const POT_MS = 900;
-const CARD_MS = 240;
-const DEAL_WON_MS = 1800;
-const CHIP_FLY_MS = 420;
 // The most chips drawn flying at once: enough to see a payment, not a blizzard.
 const MOST_FLYING = 6;
 // Lines kept in the side's list of what happened.
@@ -127,11 +127,7 @@ function seatHtml(view, seat, ctx) {
   const player = view.players[seat];
   const you = view.you;
   const over = isOver(view);
-  const classes = ["seat", "poch-seat"];
-  if (seat === view.turn && !over) classes.push("turn");
-  if (you && seat === you.seat) classes.push("me");
-  if (shown.winner === seat) classes.push("winner");
-  if (player.away) classes.push("away");
+  const classes = [...seatClasses(view, seat, { over, winner: shown.winner }), "poch-seat"];
   if (!view.active[seat]) classes.push("out");
   const roles = [];
   if (!over && seat === view.dealer) roles.push(`<span class="badge">${t("role.dealer")}</span>`);

@@ -11,6 +11,17 @@ export function tableLink(code) {
   return `${location.origin}/t/${encodeURIComponent(code)}`;
 }
 
+/** The classes of a seat's box at either game's table: whose turn (until the game is
+ * `over`), this browser's seat, the `winner` being shown, a seat whose person is away. */
+export function seatClasses(view, seat, { over, winner }) {
+  const classes = ["seat"];
+  if (seat === view.turn && !over) classes.push("turn");
+  if (view.you && seat === view.you.seat) classes.push("me");
+  if (winner === seat) classes.push("winner");
+  if (view.players[seat].away) classes.push("away");
+  return classes;
+}
+
 /** Whether a link reaches only the machine it is opened on (localhost, 127.x, ::1). */
 export function onlyThisMachine(link) {
   let host;
