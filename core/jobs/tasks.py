@@ -603,23 +603,28 @@ def turn_key(game_id: str, version: int) -> str:
     return f"turn:{{{game_id}}}:{version}"
 
 
-def turn_task(game_id: str, version: int, payer: str | None = None) -> Task:
+def turn_task(
+    game_id: str, version: int, payer: str | None = None, long: bool = False
+) -> Task:
     """The bot turn of `game_id` at `version`, on the turns' own queue, in the lane of the
-    game's maker (`core.jobs.queues.lane_of`); RQ job id from both."""
+    game's maker, or the long lane for a game whose bots think long
+    (`core.jobs.queues.lane_of`); RQ job id from both."""
     return Task(
         key=turn_key(game_id, version),
         prefix=f"pocha-turn-{game_id}-{version}",
         func="worker.turns.play_turn",
         args=(game_id, version),
-        queue=lane_of(payer),
+        queue=lane_of(payer, long=long),
         timeout=TURN_TIMEOUT,
         retries=TURN_RETRIES,
     )
 
 
-def owed_turn(game_id: str, version: int, payer: str | None = None) -> OwedTask:
+def owed_turn(
+    game_id: str, version: int, payer: str | None = None, long: bool = False
+) -> OwedTask:
     """The bot turn of `game_id` at `version`, to register with the move that makes it."""
-    return owed_task_of(turn_task(game_id, version, payer))
+    return owed_task_of(turn_task(game_id, version, payer, long))
 
 
 def clock_key(game_id: str, version: int) -> str:
@@ -627,7 +632,9 @@ def clock_key(game_id: str, version: int) -> str:
     return f"clock:{{{game_id}}}:{version}"
 
 
-def clock_task(game_id: str, version: int, payer: str | None = None) -> Task:
+def clock_task(
+    game_id: str, version: int, payer: str | None = None, long: bool = False
+) -> Task:
     """The end of a person's clock in `game_id` at `version`: the stand-in plays the turn
     if the game is still there. On the turns' queue, like a bot's turn."""
     return Task(
@@ -635,7 +642,7 @@ def clock_task(game_id: str, version: int, payer: str | None = None) -> Task:
         prefix=f"pocha-clock-{game_id}-{version}",
         func="worker.turns.run_out",
         args=(game_id, version),
-        queue=lane_of(payer),
+        queue=lane_of(payer, long=long),
         timeout=TURN_TIMEOUT,
         retries=TURN_RETRIES,
         timer=True,
@@ -644,19 +651,27 @@ def clock_task(game_id: str, version: int, payer: str | None = None) -> Task:
 
 
 def owed_work(
-    game_id: str, version: int, deadline: float | None, payer: str | None = None
+    game_id: str,
+    version: int,
+    deadline: float | None,
+    payer: str | None = None,
+    long: bool = False,
 ) -> OwedTask:
-    """What a change of `game_id` (made by `payer`) to `version` owes: the bot's (or
-    stand-in's) turn, or, with a `deadline`, the end of the person's clock then
-    (`store.OwedTaskMaker`)."""
+    """What a change of `game_id` (made by `payer`; `long`: its bots think long) to
+    `version` owes: the bot's (or stand-in's) turn, or, with a `deadline`, the end of the
+    person's clock then (`store.OwedTaskMaker`)."""
     if deadline is None:
-        return owed_turn(game_id, version, payer)
-    return owed_task_of(clock_task(game_id, version, payer), due=deadline)
+        return owed_turn(game_id, version, payer, long)
+    return owed_task_of(clock_task(game_id, version, payer, long), due=deadline)
 
 
 def schedule_turn(
-    connections: Connections, game_id: str, version: int, payer: str | None = None
+    connections: Connections,
+    game_id: str,
+    version: int,
+    payer: str | None = None,
+    long: bool = False,
 ) -> bool:
-    """Hand the bot turn of `game_id` (made by `payer`) at `version` to the workers (once:
-    False if it was handed already)."""
-    return submit(connections, turn_task(game_id, version, payer))
+    """Hand the bot turn of `game_id` (made by `payer`; `long`: its bots think long) at
+    `version` to the workers (once: False if it was handed already)."""
+    return submit(connections, turn_task(game_id, version, payer, long))

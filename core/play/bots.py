@@ -37,13 +37,16 @@ class BotRunner(Protocol):
     #: the game again to show their moves), or as soon as the turn is handed over.
     plays_inline: bool
 
-    def game_changed(self, game_id: str, version: int, payer: str | None = None) -> None:
-        """Game `game_id` (made by `payer`, `StoredGame.payer`) is now at `version` and a
-        bot must act."""
+    def game_changed(
+        self, game_id: str, version: int, payer: str | None = None, long: bool = False
+    ) -> None:
+        """Game `game_id` (made by `payer`, `StoredGame.payer`; `long`: its bots think long,
+        `StoredGame.thinks_long`) is now at `version` and a bot must act."""
 
     def owed_turn(
-        self, game_id: str, version: int, deadline: float | None, payer: str | None = None
-    ) -> OwedTask | None:
+        self, game_id: str, version: int, deadline: float | None, payer: str | None = None,
+        long: bool = False,
+    ) -> OwedTask | None:  # fmt: skip
         """What to write with a change that leaves a bot to act at `version`, or a person
         on the clock until `deadline` (or None), in a game `payer` made."""
 
@@ -164,18 +167,21 @@ class RQBotRunner:
     RETRY_PAUSES = (0.05, 0.2, 0.5)
 
     def owed_turn(
-        self, game_id: str, version: int, deadline: float | None, payer: str | None = None
-    ) -> OwedTask:
-        return owed_work(game_id, version, deadline, payer)
+        self, game_id: str, version: int, deadline: float | None, payer: str | None = None,
+        long: bool = False,
+    ) -> OwedTask:  # fmt: skip
+        return owed_work(game_id, version, deadline, payer, long)
 
-    def game_changed(self, game_id: str, version: int, payer: str | None = None) -> None:
+    def game_changed(
+        self, game_id: str, version: int, payer: str | None = None, long: bool = False
+    ) -> None:
         # The turn's task was written with the change (see `owed_turn`); this queues its
         # first job, waiting out a blip of Redis so the bot plays at once. Should Redis not
         # take it even so, the watchdog queues the turn at the task's first check: the
         # change that was written stands, and the request need not fail.
         for pause in (*self.RETRY_PAUSES, None):
             try:
-                schedule_turn(self.redises, game_id, version, payer)
+                schedule_turn(self.redises, game_id, version, payer, long)
                 return
             except (redis.ConnectionError, redis.TimeoutError):
                 if pause is None:
@@ -195,10 +201,13 @@ class InlineBotRunner:
     plays_inline = True
 
     def owed_turn(
-        self, game_id: str, version: int, deadline: float | None, payer: str | None = None
-    ) -> OwedTask | None:
+        self, game_id: str, version: int, deadline: float | None, payer: str | None = None,
+        long: bool = False,
+    ) -> OwedTask | None:  # fmt: skip
         # A bot's turn is played before the request ends; a clock's end needs the workers.
-        return None if deadline is None else owed_work(game_id, version, deadline, payer)
+        if deadline is None:
+            return None
+        return owed_work(game_id, version, deadline, payer, long)
 
     def __init__(self, store: GameStore, max_turns: int = 100_000) -> None:
         self.store = store
@@ -206,7 +215,9 @@ class InlineBotRunner:
         # far below it.
         self.max_turns = max_turns
 
-    def game_changed(self, game_id: str, version: int, payer: str | None = None) -> None:
+    def game_changed(
+        self, game_id: str, version: int, payer: str | None = None, long: bool = False
+    ) -> None:
         record: StoredGame | None = None
         for _ in range(self.max_turns):
             record = play_bot_turn(self.store, game_id, version, record, owed_task=self.owed_turn)

@@ -17,7 +17,7 @@ import redis
 from core.config import load_config
 from core.errors import GameNotFound
 from core.jobs.admission import ThinkPurse
-from core.jobs.queues import TURN_LANES, Timing, queue
+from core.jobs.queues import LONG_LANE, TURN_LANES, TURN_QUEUES, Timing, queue
 from core.jobs.tasks import clock_key, current_job_id, finish, owed_work, schedule_turn, turn_key
 from core.play.bots import FALLBACK_LEVEL, play_bot_turn
 from core.store.records import OwedTask, OwedTaskMaker, StoredGame
@@ -58,8 +58,11 @@ def held_by(job_id: str) -> OwedTaskMaker:
     `job_id` that plays it next (not `pending`, so nobody queues a job for it), or a
     person's clock as any move owes it."""
 
-    def owed(game_id: str, version: int, deadline: float | None, payer: str | None) -> OwedTask:
-        task = owed_work(game_id, version, deadline, payer)
+    def owed(
+        game_id: str, version: int, deadline: float | None, payer: str | None,
+        long: bool = False,
+    ) -> OwedTask:  # fmt: skip
+        task = owed_work(game_id, version, deadline, payer, long)
         return task if deadline is not None else _held(task, job_id)
 
     return owed
@@ -82,10 +85,12 @@ LOOK_EVERY = 0.01
 
 
 def others_waiting(queues: redis.Redis, lane: str) -> bool:
-    """Whether a job waits in a lane of `pocha-turns` other than `lane` (one round trip)."""
+    """Whether a job waits in a lane of `pocha-turns` other than `lane`, or, for the long
+    lane, in it too: another long game's turn, which a run there hands over to (one round
+    trip). The long lane does not end a run in another: its workers take that lane last."""
     pipe = queues.pipeline(transaction=False)
-    for name in TURN_LANES:
-        if name != lane:
+    for name in TURN_LANES if lane != LONG_LANE else TURN_QUEUES:
+        if name != lane or name == LONG_LANE:
             pipe.llen(queue(queues, name).key)
     return any(pipe.execute())
 
@@ -121,10 +126,11 @@ class _Run:
             return False  # handed over: the next job is queued as any job is
 
     def __call__(
-        self, game_id: str, version: int, deadline: float | None, payer: str | None
-    ) -> OwedTask:
+        self, game_id: str, version: int, deadline: float | None, payer: str | None,
+        long: bool = False,
+    ) -> OwedTask:  # fmt: skip
         self.held = deadline is None and self.job_id is not None and self.goes_on()
-        task = owed_work(game_id, version, deadline, payer)
+        task = owed_work(game_id, version, deadline, payer, long)
         return _held(task, self.job_id) if self.held and self.job_id is not None else task
 
 
@@ -200,13 +206,13 @@ def play_owed_turns(
             except GameNotFound:
                 record = None
             if record is not None and record.bot_to_move is not None:
-                schedule_turn(connection, game_id, record.version, record.payer)
+                schedule_turn(connection, game_id, record.version, record.payer, record.thinks_long)
             finish(connection, turn_key(game_id, version))
             break
         played += 1
         record = applied
         if applied.bot_to_move is not None and not run.held:
-            schedule_turn(connection, game_id, applied.version, applied.payer)
+            schedule_turn(connection, game_id, applied.version, applied.payer, applied.thinks_long)
         finish(connection, turn_key(game_id, version))
         if applied.bot_to_move is None or not run.held:
             break
@@ -241,7 +247,7 @@ def run_out_clock(
         purse=purse_for(connection),
     )  # fmt: skip
     if record is not None and record.bot_to_move is not None:
-        schedule_turn(connection, game_id, record.version, record.payer)
+        schedule_turn(connection, game_id, record.version, record.payer, record.thinks_long)
     finish(connection, clock_key(game_id, version))
     return {
         "game": game_id,
