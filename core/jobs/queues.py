@@ -15,6 +15,7 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
+from ai.bot import SLOW_ITERATIONS_PER_SECOND as SLOW_ITERATIONS_PER_SECOND
 from ai.bot import Budget, thinking_seconds
 from ai.registry import LEVELS
 from core.store.redises import Connections, redises_of

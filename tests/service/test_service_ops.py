@@ -19,9 +19,8 @@ from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 from rq.job import Job
 
-from ai.bot import SLOW_ITERATIONS_PER_SECOND
 from core import logs
-from core.jobs.queues import JOB_SECONDS, SERIALIZER, Timing, connect
+from core.jobs.queues import JOB_SECONDS, SERIALIZER, SLOW_ITERATIONS_PER_SECOND, Timing, connect
 from core.logs import JsonFormatter
 from service import create_app
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
