@@ -27,7 +27,7 @@ from rq.worker import BaseWorker, WorkerStatus
 from core import logs
 from core.config import load_config
 from core.jobs.advice import KINDS, job_taken
-from core.jobs.queues import NAMES, SERIALIZER, TURN_LANES, Timing, queue, rq_queues
+from core.jobs.queues import LONG_LANE, NAMES, SERIALIZER, TURN_LANES, Timing, queue, rq_queues
 from core.jobs.tasks import sweep
 from core.play.turns import RUNS_END
 from core.store.redises import Connections, Redises, connect, redises_of, use, worker_options
@@ -40,6 +40,12 @@ log = logging.getLogger(__name__)
 #: How much lower the CPU priority of a horse thinking about a hint or an AI move is: from
 #: a worker at the usual 0, the lowest there is, so it runs on what the rest leaves.
 ON_DEMAND_NICENESS = 19
+
+#: How much lower the CPU priority of a general worker is, one that takes the long lane of
+#: `pocha-turns` (`core.jobs.queues.LONG_LANE`): when the cores are short, its long decisions
+#: (cut by the clock, as on any busy machine) give way to the quick turns of the workers
+#: reserved for them, to the API and to Redis, rather than slow them down.
+GENERAL_NICENESS = 10
 
 #: RQ's whole maintenance (expired registry entries, dead workers' registrations, its
 #: scheduler) runs this often; the watchdog, which bounds a bot's recovery, much more often.
@@ -298,6 +304,8 @@ def run(
     not the worker. `redis_url`: the store's, instead of the settings' `REDIS_URL` (the
     queues are `POCHA_QUEUE_REDIS_URL`'s, or the same)."""
     configured = load_config()
+    if LONG_LANE in rq_queues(queues):
+        os.nice(GENERAL_NICENESS)
     if logging_level is None:
         logging_level = str(configured["LOG_LEVEL"])
     logging_level = logging.getLevelName(logs.level_number(logging_level))

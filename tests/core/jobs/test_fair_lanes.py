@@ -4,8 +4,11 @@ many turns queued delays another client's turn by about one of its own."""
 
 from __future__ import annotations
 
+import os
+
 import redis
 from flask.testing import FlaskClient
+from rq import Worker
 
 from core.jobs.queues import (
     HIGH,
@@ -22,7 +25,9 @@ from core.jobs.queues import (
 from core.jobs.status import work_status
 from core.play.turns import store_for
 from tests.service.helpers import create_game, humans
-from worker.process import make_worker
+from tests.waiting import LONG
+from tests.worker.conftest import WorkerProcesses, wait_until
+from worker.process import GENERAL_NICENESS, make_worker
 
 
 def test_each_maker_has_a_lane_drawn_again_every_minute() -> None:
@@ -97,3 +102,15 @@ def test_a_worker_reserved_for_bot_turns_never_takes_a_long_decision(
     assert general.queue_names()[-3:] == [LONG_LANE, HIGH, LOW]
     general.work(burst=True, logging_level="WARNING")
     assert store.load(long["id"]).finished
+
+
+def test_a_general_worker_thinks_long_at_a_lower_cpu_priority_than_a_reserved_one(
+    connection: redis.Redis, workers: WorkerProcesses
+) -> None:
+    general = workers.start()
+    reserved = workers.start("--queues", "pocha-turns")
+    wait_until(lambda: Worker.count(connection=connection) == 2, LONG, "both workers")
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, reserved.pid) == ours
+    # Linux stops at 19, the lowest priority.
+    assert os.getpriority(os.PRIO_PROCESS, general.pid) == min(19, ours + GENERAL_NICENESS)
