@@ -42,10 +42,13 @@ log = logging.getLogger(__name__)
 ON_DEMAND_NICENESS = 19
 
 #: How much lower the CPU priority of a general worker is, one that takes the long lane of
-#: `pocha-turns` (`core.jobs.queues.LONG_LANE`): when the cores are short, its long decisions
-#: (cut by the clock, as on any busy machine) give way to the quick turns of the workers
-#: reserved for them, to the API and to Redis, rather than slow them down.
-GENERAL_NICENESS = 10
+#: `pocha-turns` (`core.jobs.queues.LONG_LANE`): the lowest there is, like the horses of
+#: hints, so that when the cores are short its long decisions (cut by the clock, as on any
+#: busy machine) and its matches give way to the quick turns of the workers reserved for
+#: them, to the API and to Redis, rather than slow them down. (`pocha bench hostile
+#: --scenario heavy-bots` measured an unrelated person's bot-turn p99 at 2.4x idle with 10,
+#: 1.8x with 19.)
+GENERAL_NICENESS = 19
 
 #: RQ's whole maintenance (expired registry entries, dead workers' registrations, its
 #: scheduler) runs this often; the watchdog, which bounds a bot's recovery, much more often.
