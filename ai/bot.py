@@ -28,6 +28,21 @@ class Budget:
         return {"iterations": self.iterations, "milliseconds": self.milliseconds}
 
 
+#: A slow machine still runs this many ISMCTS iterations a second (this one runs 20,000+);
+#: timeouts assume it, so a budget in iterations cannot time out on a busy worker.
+SLOW_ITERATIONS_PER_SECOND = 2_000
+
+
+def thinking_seconds(budget: Budget) -> float:
+    """The longest a decision within `budget` may take (0 for the bots that do not search)."""
+    limits = []
+    if budget.milliseconds is not None:
+        limits.append(budget.milliseconds / 1000)
+    if budget.iterations is not None:
+        limits.append(budget.iterations / SLOW_ITERATIONS_PER_SECOND)
+    return min(limits) if limits else 0.0
+
+
 @dataclass(frozen=True)
 class Level:
     """A level users choose by name: a bot and its budget."""

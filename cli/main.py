@@ -444,7 +444,8 @@ def serve(
     show_default=True,
     help="Queues to take jobs from, comma-separated, highest priority first: "
     "pocha-turns (bot turns of people's games), pocha-high (hints, AI moves), pocha-low "
-    "(match games). `--queues pocha-turns` reserves the worker for bot turns.",
+    "(match games). `--queues pocha-turns` reserves the worker for bot turns, those of "
+    "games whose bots think long (expert and up) excepted: general workers take those.",
 )
 @click.option("--name", default=None, help="The worker's name (default: a random one).")
 @click.option("--queue-group", type=click.IntRange(0), default=None,
@@ -455,11 +456,14 @@ def worker(burst: bool, queues: str, name: str | None, queue_group: int | None) 
 
     \b
     Two roles:
-      pocha worker                        general: bot turns first, then hints and
-                                          AI moves, then match games
-      pocha worker --queues pocha-turns   reserved: bot turns only, so that people's
-                                          games never wait behind anyone's hints or
-                                          AI moves (pocha serve runs one of each)
+      pocha worker                        general: bot turns first (those of games
+                                          whose bots think long last), then hints
+                                          and AI moves, then match games; at
+                                          niceness 19
+      pocha worker --queues pocha-turns   reserved: bot turns only, never a long
+                                          decision, so that people's games never
+                                          wait behind anyone's hints, AI moves or
+                                          expert bots (pocha serve runs one of each)
 
     Start as many of each as the load needs, on any machine that reaches that Redis.
     With several queue Redises, start workers of both roles for each --queue-group.

@@ -82,6 +82,10 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATE_LIMIT_SEATS": ("POCHA_RATE_LIMIT_SEATS", "10/minute"),
     "RATE_LIMIT_AI": ("POCHA_RATE_LIMIT_AI", "30/minute"),
     "RATE_LIMIT_MATCHES": ("POCHA_RATE_LIMIT_MATCHES", "3/hour;10/day"),
+    # A client refused over a limit more than a few times in its window gets each further
+    # 429 this many seconds late: a flood that ignores Retry-After waits on the API's
+    # answers instead of spending its cores (0: answer at once).
+    "REFUSAL_PAUSE": ("POCHA_REFUSAL_PAUSE", 0.5),
     # Hints and AI moves are let in by the thinking they order (core.jobs.admission): with the
     # rate limits on, each client address may order this many seconds of thinking a minute,
     # hints and AI moves together...

@@ -224,7 +224,7 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
     )
     _not_for_moves(app, limiter)
     # Before flask-limiter's own check, so that a refusal remembered costs no round trip.
-    app.extensions[REFUSALS] = Refusals()
+    app.extensions[REFUSALS] = Refusals(pause=float(settings["REFUSAL_PAUSE"]))
     app.before_request_funcs.setdefault(None, []).insert(0, _refuse_again)
     moves = parse_many(str(settings["RATE_LIMIT_MOVES"]))
     for endpoint in MOVES:
@@ -339,31 +339,50 @@ class Refusals:
     A client over a limit is refused again from memory, before flask-limiter's round trips
     to Redis (three for a refusal), so that a flood of requests over their limit costs the
     API little more than reading them. The count in Redis is already over its limit and
-    would refuse until the same moment. At most `most` are kept (the oldest go first)."""
+    would refuse until the same moment. Past `free` refusals from memory in a window, each
+    further one is answered `pause` seconds late (a sleeping greenlet costs the API nothing):
+    a client that sends again as soon as it is answered, ignoring Retry-After, then sends
+    at most one request a `pause` per connection, however cheap each answer is. At most
+    `most` are kept (the oldest go first)."""
 
-    def __init__(self, most: int = 10_000) -> None:
+    def __init__(self, most: int = 10_000, pause: float = 0.0, free: int = 10) -> None:
         self.most = most
-        self._until: OrderedDict[tuple[str, str], tuple[float, str]] = OrderedDict()
+        self.pause = pause
+        self.free = free
+        #: (scope, key) -> the end of its window, its limit, its refusals from memory.
+        self._until: OrderedDict[tuple[str, str], tuple[float, str, int]] = OrderedDict()
         self._lock = threading.Lock()
 
     def note(self, scope: str, key: str, until: float, limit: str) -> None:
         with self._lock:
-            self._until[scope, key] = (until, limit)
+            self._until[scope, key] = (until, limit, 0)
             self._until.move_to_end((scope, key))
             while len(self._until) > self.most:
                 self._until.popitem(last=False)
 
-    def refused(self, scope: str, key: str, now: float) -> tuple[int, str] | None:
-        """Seconds until the window ends and the limit, while `key` is refused `scope`."""
+    def refused(self, scope: str, key: str, now: float) -> Refused | None:
+        """How to refuse `key` again, while it is refused `scope`."""
         with self._lock:
             found = self._until.get((scope, key))
             if found is None:
                 return None
-            until, limit = found
+            until, limit, times = found
             if until <= now:
                 del self._until[scope, key]
                 return None
-        return max(1, math.ceil(until - now)), limit
+            self._until[scope, key] = (until, limit, times + 1)
+        pause = self.pause if times >= self.free else 0.0
+        return Refused(max(1, math.ceil(until - now)), limit, pause)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A refusal from memory: seconds until the window ends, the limit, and how long to
+    wait before answering (`Refusals`)."""
+
+    retry_after: int
+    limit: str
+    pause: float
 
 
 #: Where an app keeps its `Refusals`, in `app.extensions`.
@@ -387,6 +406,7 @@ def _refuse_again() -> Response | None:
             continue
         found = current_app.extensions[REFUSALS].refused(scope, _key_of(scope), now)
         if found is not None:
-            retry_after, limit = found
-            return _refused(scope, limit, retry_after)
+            if found.pause:
+                time.sleep(found.pause)  # gevent's, in the API's workers: the greenlet waits
+            return _refused(scope, found.limit, found.retry_after)
     return None

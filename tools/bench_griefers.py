@@ -553,6 +553,8 @@ class Figures:
     bot: list[float] = field(default_factory=list)
     load: float = 0.0
     seconds: float = 0.0
+    #: CPU seconds each part used in the phase (`_CpuMeter`).
+    cpu: dict[str, float] = field(default_factory=dict)
 
 
 class _Person:
@@ -788,10 +790,72 @@ def _serve_env() -> dict[str, str]:
             "POCHA_LOG_LEVEL": "warning", "POCHA_ACCESS_LOG": ""}  # fmt: skip
 
 
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _part(pid: int) -> str:
+    """Which part of `pocha serve` a process of its tree is, from its command line."""
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return "gone"
+    if any("redis-server" in arg for arg in argv):
+        return "Redis"
+    if any("gunicorn" in arg for arg in argv):
+        return "API"
+    if "worker" in argv:
+        queues = argv[argv.index("--queues") + 1] if "--queues" in argv[:-1] else ""
+        return "reserved worker" if queues == "pocha-turns" else "general worker"
+    return "pocha serve"
+
+
+#: The parts in the order the report gives them.
+PARTS = ("API", "general worker", "reserved worker", "Redis", "pocha serve", "griefers",
+         "bench (person)")  # fmt: skip
+
+
+class _CpuMeter:
+    """CPU seconds used so far by each part of `pocha serve` (its process tree), by the
+    griefers' process and by the bench's own (the person and the conductor), from /proc:
+    so that a flood whose clients take the cores the server needs shows it."""
+
+    def __init__(self, serve_pid: int) -> None:
+        self.serve_pid = serve_pid
+        self.griefers: int | None = None
+
+    def read(self) -> dict[str, float]:
+        used: dict[str, float] = {}
+        todo = [self.serve_pid]
+        while todo:
+            pid = todo.pop()
+            todo += _children(pid)
+            part = _part(pid)
+            used[part] = used.get(part, 0.0) + _cpu_seconds(pid)
+        if self.griefers is not None:
+            used["griefers"] = _cpu_seconds(self.griefers)
+        own = os.times()
+        used["bench (person)"] = own.user + own.system
+        return used
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of a process, from /proc; 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # utime and stime are fields 14 and 15 of stat; the split starts at field 3.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextmanager
-def _stack(spec: TablesSpec) -> Iterator[int]:
+def _stack(spec: TablesSpec) -> Iterator[tuple[int, _CpuMeter]]:
     """`pocha serve` on a free port and a temporary data dir, once its API is ready and
-    its shipped workers are alive; the port."""
+    its shipped workers are alive; the port, and the meter of its CPU."""
     with tempfile.TemporaryDirectory(prefix="pocha-griefers-", dir="/tmp") as tmp:
         port = free_port()
         log_path = Path(tmp) / "serve.log"
@@ -811,14 +875,15 @@ def _stack(spec: TablesSpec) -> Iterator[int]:
                     said = log_path.read_text(errors="replace")[-2000:]
                     raise RuntimeError(f"pocha serve did not start: {said}")
                 time.sleep(0.2)
-            yield port
+            yield port, _CpuMeter(process.pid)
         finally:
             stop_processes([process], 60)
 
 
-def _hold(person: _Person, phase: str, spec: TablesSpec) -> None:
+def _hold(person: _Person, phase: str, spec: TablesSpec, meter: _CpuMeter) -> None:
     """Keep `phase` for `spec.seconds`, and on up to `spec.patience` more while it has
     fewer than `spec.min_samples` of either latency."""
+    before = meter.read()
     person.enter(phase)
     began = time.monotonic()
     while not person.failed:
@@ -831,13 +896,18 @@ def _hold(person: _Person, phase: str, spec: TablesSpec) -> None:
     figures = person.figures[phase]
     figures.seconds = time.monotonic() - began
     figures.load = os.getloadavg()[0]
+    after = meter.read()
+    figures.cpu = {part: max(0.0, used - before.get(part, 0.0)) for part, used in after.items()}
 
 
-def _scenario(port: int, spec: TablesSpec, scenario: str, person: _Person) -> ScenarioResult:
+def _scenario(
+    port: int, spec: TablesSpec, scenario: str, person: _Person, meter: _CpuMeter
+) -> ScenarioResult:
     context = multiprocessing.get_context("spawn")
     receiver, sender = context.Pipe()
     process = context.Process(target=_hostile, args=(port, scenario, spec, sender), daemon=True)
     process.start()
+    meter.griefers = process.pid
     report: FloodReport | None = None
     cleaned: dict[str, int] = {}
     stuck = False
@@ -847,9 +917,9 @@ def _scenario(port: int, spec: TablesSpec, scenario: str, person: _Person) -> Sc
         # The person's turn first, so that nothing left by the last flood is measured.
         stuck = not person.pause(spec.patience)
         person.resume()
-        _hold(person, f"{scenario} idle", spec)
+        _hold(person, f"{scenario} idle", spec, meter)
         receiver.send("go")
-        _hold(person, f"{scenario} flood", spec)
+        _hold(person, f"{scenario} flood", spec, meter)
         person.enter(None)
         receiver.send("stop")
         if receiver.poll(REQUEST_TIMEOUT * 2):
@@ -875,7 +945,7 @@ def run(spec: TablesSpec, scenarios: Sequence[str] = SCENARIOS) -> TablesResult:
     if unknown:
         raise ValueError(f"unknown scenarios {unknown}; the scenarios are {SCENARIOS}")
     results: list[ScenarioResult] = []
-    with _stack(spec) as port:
+    with _stack(spec) as (port, meter):
         person = _Person(port, spec)
         person.start()
         try:
@@ -889,7 +959,7 @@ def run(spec: TablesSpec, scenarios: Sequence[str] = SCENARIOS) -> TablesResult:
             for scenario in scenarios:
                 if person.failed:
                     break
-                results.append(_scenario(port, spec, scenario, person))
+                results.append(_scenario(port, spec, scenario, person, meter))
             stream = "the person failed" if person.failed else (
                 person.whole_stream() if person.pause(spec.patience) else
                 f"the person's turn did not come within {spec.patience:g} s"
@@ -917,6 +987,19 @@ def _latency_line(label: str, idle: list[float], flood: list[float]) -> str:
         f"  {label:<9} idle p50 {_ms(idle, 0.5)} p99 {_ms(idle, 0.99)} (n={len(idle)})   "
         f"flood p50 {_ms(flood, 0.5)} p99 {_ms(flood, 0.99)} (n={len(flood)})   "
         f"p99 {ratio}"
+    )
+
+
+def _cpu_line(label: str, figures: Figures) -> str:
+    """The CPU each part used in a phase, against what the machine's cores had."""
+    cores = os.cpu_count() or 1
+    shown = ", ".join(
+        f"{part} {figures.cpu.get(part, 0.0):.1f}" for part in PARTS if part in figures.cpu
+    )
+    total = sum(figures.cpu.values())
+    return (
+        f"  cpu {label:<5} (s): {shown}; {total:.1f} of the {cores * figures.seconds:.1f} "
+        f"the {cores} cores had"
     )
 
 
@@ -965,6 +1048,8 @@ def _report(spec: TablesSpec, result: TablesResult, person: _Person) -> list[str
         )
         lines.append(_latency_line("move", s.idle.move, s.flood.move))
         lines.append(_latency_line("bot turn", s.idle.bot, s.flood.bot))
+        lines.append(_cpu_line("idle", s.idle))
+        lines.append(_cpu_line("flood", s.flood))
         if s.report is None:
             lines.append("  the flood sent no report")
         else:

@@ -15,7 +15,8 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
-from ai.bot import Budget
+from ai.bot import SLOW_ITERATIONS_PER_SECOND as SLOW_ITERATIONS_PER_SECOND
+from ai.bot import Budget, thinking_seconds
 from ai.registry import LEVELS
 from core.store.redises import Connections, redises_of
 
@@ -28,17 +29,28 @@ NAMES = (TURNS, HIGH, LOW)
 #: rate limits off), the others shared out among the clients that made games.
 LANES = 16
 TURN_LANES = (TURNS, *(f"{TURNS}-{i}" for i in range(1, LANES)))
+#: The lane of the turns of games whose bots (or stand-in) think long a decision
+#: (`core.store.records.LONG_THINKING`): only general workers take it, after the other
+#: lanes, so a worker reserved for bot turns is never inside a long decision when a quick
+#: turn comes. A run there hands over to any turn waiting, so the long games take it in
+#: turn, a decision each.
+LONG_LANE = f"{TURNS}-long"
+#: Every RQ queue of `pocha-turns`.
+TURN_QUEUES = (*TURN_LANES, LONG_LANE)
 #: The RQ queues a general worker listens to, in this order (RQ takes from the first
 #: non-empty one; the lanes among themselves in turn).
-QUEUES = (*TURN_LANES, HIGH, LOW)
+QUEUES = (*TURN_LANES, LONG_LANE, HIGH, LOW)
 #: What a worker reserved for people's games listens to (as people name it).
 TURNS_ONLY = (TURNS,)
 #: How often a maker's lane is drawn again (seconds).
 LANE_SECONDS = 60
 
 
-def lane_of(payer: str | None, now: float | None = None) -> str:
-    """The lane of `pocha-turns` for the turns of games `payer` made (`StoredGame.payer`)."""
+def lane_of(payer: str | None, now: float | None = None, long: bool = False) -> str:
+    """The lane of `pocha-turns` for the turns of games `payer` made (`StoredGame.payer`);
+    `long`: of a game whose bots think long (`StoredGame.thinks_long`)."""
+    if long:
+        return LONG_LANE
     if payer is None:
         return TURNS
     draw = int(time.time() if now is None else now) // LANE_SECONDS
@@ -48,38 +60,28 @@ def lane_of(payer: str | None, now: float | None = None) -> str:
 
 def named(queue_name: str) -> str:
     """The name people use for an RQ queue: `pocha-turns` for each of its lanes."""
-    return TURNS if queue_name in TURN_LANES else queue_name
+    return TURNS if queue_name in TURN_QUEUES else queue_name
 
 
 def rq_queues(names: Sequence[str]) -> tuple[str, ...]:
-    """The RQ queues of queues named as people name them (`pocha-turns`: all its lanes),
-    in order, each once."""
-    lanes = (lane for name in names for lane in (TURN_LANES if name == TURNS else (name,)))
+    """The RQ queues of queues named as people name them, in order, each once:
+    `pocha-turns` is all its lanes, and the long lane too for a general worker (one that
+    takes hints or matches as well), which takes it after the other lanes."""
+    general = any(name != TURNS for name in names)
+    turns = (*TURN_LANES, LONG_LANE) if general else TURN_LANES
+    lanes = (lane for name in names for lane in (turns if name == TURNS else (name,)))
     return tuple(dict.fromkeys(lanes))
 
 
 #: The serializer of every job: JSON, so no pickle is ever loaded from Redis.
 SERIALIZER = JSONSerializer
 
-#: A slow machine still runs this many ISMCTS iterations a second (this one runs 20,000+);
-#: timeouts assume it, so a budget in iterations cannot time out on a busy worker.
-SLOW_ITERATIONS_PER_SECOND = 2_000
 #: Loading the game and writing the move, on top of the thinking.
 MARGIN_SECONDS = 10
 
 #: The most a custom budget may ask for, per decision (hints, AI moves, match seats).
 MAX_ITERATIONS = 100_000
 MAX_MILLISECONDS = 5_000
-
-
-def thinking_seconds(budget: Budget) -> float:
-    """The longest a decision within `budget` may take (0 for the bots that do not search)."""
-    limits = []
-    if budget.milliseconds is not None:
-        limits.append(budget.milliseconds / 1000)
-    if budget.iterations is not None:
-        limits.append(budget.iterations / SLOW_ITERATIONS_PER_SECOND)
-    return min(limits) if limits else 0.0
 
 
 #: What a job costs a worker beyond its thinking: taking it, forking the work horse of a

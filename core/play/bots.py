@@ -33,13 +33,16 @@ class BotRunner(Protocol):
     #: the game again to show their moves), or as soon as the turn is handed over.
     plays_inline: bool
 
-    def game_changed(self, game_id: str, version: int, payer: str | None = None) -> None:
-        """Game `game_id` (made by `payer`, `StoredGame.payer`) is now at `version` and a
-        bot must act."""
+    def game_changed(
+        self, game_id: str, version: int, payer: str | None = None, long: bool = False
+    ) -> None:
+        """Game `game_id` (made by `payer`, `StoredGame.payer`; `long`: its bots think long,
+        `StoredGame.thinks_long`) is now at `version` and a bot must act."""
 
     def owed_turn(
-        self, game_id: str, version: int, deadline: float | None, payer: str | None = None
-    ) -> OwedTask | None:
+        self, game_id: str, version: int, deadline: float | None, payer: str | None = None,
+        long: bool = False,
+    ) -> OwedTask | None:  # fmt: skip
         """What to write with a change that leaves a bot to act at `version`, or a person
         on the clock until `deadline` (or None), in a game `payer` made."""
 

@@ -195,7 +195,10 @@ class GameService:
         else:
             created = make(NO_TABLE)
         if created.record.bot_to_move is not None:
-            self.bots.game_changed(created.record.id, created.record.version, created.record.payer)
+            self.bots.game_changed(
+                created.record.id, created.record.version, created.record.payer,
+                created.record.thinks_long,
+            )  # fmt: skip
             if self.bots.plays_inline:
                 created = replace(created, record=self.store.load(created.record.id))
         return created
@@ -316,7 +319,7 @@ class GameService:
         assert seat is not None
         after = applied.record
         if after.bot_to_move is not None:
-            self.bots.game_changed(game_id, after.version, after.payer)
+            self.bots.game_changed(game_id, after.version, after.payer, after.thinks_long)
             if self.bots.plays_inline:
                 # The bots have played: the view shows their moves. Handed to the workers,
                 # they have not (reading the game again would only cost a round trip).

@@ -350,7 +350,7 @@ class TableService:
     def _handed_on(self, applied: AppliedAction) -> StoredGame:
         record = applied.record
         if record.bot_to_move is not None:
-            self.bots.game_changed(record.id, record.version, record.payer)
+            self.bots.game_changed(record.id, record.version, record.payer, record.thinks_long)
             if self.bots.plays_inline:
                 record = self.store.load(record.id, history=False)
         return record

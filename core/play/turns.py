@@ -18,7 +18,15 @@ from rq import get_current_job
 from core.config import load_config
 from core.errors import GameNotFound
 from core.jobs.admission import ThinkPurse
-from core.jobs.queues import TURN_LANES, TURN_TIMEOUT, Timing, lane_of, queue
+from core.jobs.queues import (
+    LONG_LANE,
+    TURN_LANES,
+    TURN_QUEUES,
+    TURN_TIMEOUT,
+    Timing,
+    lane_of,
+    queue,
+)
 from core.jobs.tasks import (
     TURN_RETRIES,
     Task,
@@ -68,8 +76,11 @@ def held_by(job_id: str) -> OwedTaskMaker:
     `job_id` that plays it next (not `pending`, so nobody queues a job for it), or a
     person's clock as any move owes it."""
 
-    def owed(game_id: str, version: int, deadline: float | None, payer: str | None) -> OwedTask:
-        task = owed_work(game_id, version, deadline, payer)
+    def owed(
+        game_id: str, version: int, deadline: float | None, payer: str | None,
+        long: bool = False,
+    ) -> OwedTask:  # fmt: skip
+        task = owed_work(game_id, version, deadline, payer, long)
         return task if deadline is not None else _held(task, job_id)
 
     return owed
@@ -92,10 +103,12 @@ LOOK_EVERY = 0.01
 
 
 def others_waiting(queues: redis.Redis, lane: str) -> bool:
-    """Whether a job waits in a lane of `pocha-turns` other than `lane` (one round trip)."""
+    """Whether a job waits in a lane of `pocha-turns` other than `lane`, or, for the long
+    lane, in it too: another long game's turn, which a run there hands over to (one round
+    trip). The long lane does not end a run in another: its workers take that lane last."""
     pipe = queues.pipeline(transaction=False)
-    for name in TURN_LANES:
-        if name != lane:
+    for name in TURN_LANES if lane != LONG_LANE else TURN_QUEUES:
+        if name != lane or name == LONG_LANE:
             pipe.llen(queue(queues, name).key)
     return any(pipe.execute())
 
@@ -131,10 +144,11 @@ class _Run:
             return False  # handed over: the next job is queued as any job is
 
     def __call__(
-        self, game_id: str, version: int, deadline: float | None, payer: str | None
-    ) -> OwedTask:
+        self, game_id: str, version: int, deadline: float | None, payer: str | None,
+        long: bool = False,
+    ) -> OwedTask:  # fmt: skip
         self.held = deadline is None and self.job_id is not None and self.goes_on()
-        task = owed_work(game_id, version, deadline, payer)
+        task = owed_work(game_id, version, deadline, payer, long)
         return _held(task, self.job_id) if self.held and self.job_id is not None else task
 
 
@@ -210,13 +224,13 @@ def play_owed_turns(
             except GameNotFound:
                 record = None
             if record is not None and record.bot_to_move is not None:
-                schedule_turn(connection, game_id, record.version, record.payer)
+                schedule_turn(connection, game_id, record.version, record.payer, record.thinks_long)
             finish(connection, turn_key(game_id, version))
             break
         played += 1
         record = applied
         if applied.bot_to_move is not None and not run.held:
-            schedule_turn(connection, game_id, applied.version, applied.payer)
+            schedule_turn(connection, game_id, applied.version, applied.payer, applied.thinks_long)
         finish(connection, turn_key(game_id, version))
         if applied.bot_to_move is None or not run.held:
             break
@@ -251,7 +265,7 @@ def run_out_clock(
         purse=purse_for(connection),
     )  # fmt: skip
     if record is not None and record.bot_to_move is not None:
-        schedule_turn(connection, game_id, record.version, record.payer)
+        schedule_turn(connection, game_id, record.version, record.payer, record.thinks_long)
     finish(connection, clock_key(game_id, version))
     return {
         "game": game_id,
@@ -269,23 +283,28 @@ def turn_key(game_id: str, version: int) -> str:
     return f"turn:{{{game_id}}}:{version}"
 
 
-def turn_task(game_id: str, version: int, payer: str | None = None) -> Task:
+def turn_task(
+    game_id: str, version: int, payer: str | None = None, long: bool = False
+) -> Task:
     """The bot turn of `game_id` at `version`, on the turns' own queue, in the lane of the
-    game's maker (`core.jobs.queues.lane_of`); RQ job id from both."""
+    game's maker, or the long lane for a game whose bots think long
+    (`core.jobs.queues.lane_of`); RQ job id from both."""
     return Task(
         key=turn_key(game_id, version),
         prefix=f"pocha-turn-{game_id}-{version}",
         func=job_name(play_turn),
         args=(game_id, version),
-        queue=lane_of(payer),
+        queue=lane_of(payer, long=long),
         timeout=TURN_TIMEOUT,
         retries=TURN_RETRIES,
     )
 
 
-def owed_turn(game_id: str, version: int, payer: str | None = None) -> OwedTask:
+def owed_turn(
+    game_id: str, version: int, payer: str | None = None, long: bool = False
+) -> OwedTask:
     """The bot turn of `game_id` at `version`, to register with the move that makes it."""
-    return owed_task_of(turn_task(game_id, version, payer))
+    return owed_task_of(turn_task(game_id, version, payer, long))
 
 
 def clock_key(game_id: str, version: int) -> str:
@@ -293,7 +312,9 @@ def clock_key(game_id: str, version: int) -> str:
     return f"clock:{{{game_id}}}:{version}"
 
 
-def clock_task(game_id: str, version: int, payer: str | None = None) -> Task:
+def clock_task(
+    game_id: str, version: int, payer: str | None = None, long: bool = False
+) -> Task:
     """The end of a person's clock in `game_id` at `version`: the stand-in plays the turn
     if the game is still there. On the turns' queue, like a bot's turn."""
     return Task(
@@ -301,7 +322,7 @@ def clock_task(game_id: str, version: int, payer: str | None = None) -> Task:
         prefix=f"pocha-clock-{game_id}-{version}",
         func=job_name(run_out),
         args=(game_id, version),
-        queue=lane_of(payer),
+        queue=lane_of(payer, long=long),
         timeout=TURN_TIMEOUT,
         retries=TURN_RETRIES,
         timer=True,
@@ -310,22 +331,30 @@ def clock_task(game_id: str, version: int, payer: str | None = None) -> Task:
 
 
 def owed_work(
-    game_id: str, version: int, deadline: float | None, payer: str | None = None
+    game_id: str,
+    version: int,
+    deadline: float | None,
+    payer: str | None = None,
+    long: bool = False,
 ) -> OwedTask:
-    """What a change of `game_id` (made by `payer`) to `version` owes: the bot's (or
-    stand-in's) turn, or, with a `deadline`, the end of the person's clock then
-    (`store.OwedTaskMaker`)."""
+    """What a change of `game_id` (made by `payer`; `long`: its bots think long) to
+    `version` owes: the bot's (or stand-in's) turn, or, with a `deadline`, the end of the
+    person's clock then (`store.OwedTaskMaker`)."""
     if deadline is None:
-        return owed_turn(game_id, version, payer)
-    return owed_task_of(clock_task(game_id, version, payer), due=deadline)
+        return owed_turn(game_id, version, payer, long)
+    return owed_task_of(clock_task(game_id, version, payer, long), due=deadline)
 
 
 def schedule_turn(
-    connections: Connections, game_id: str, version: int, payer: str | None = None
+    connections: Connections,
+    game_id: str,
+    version: int,
+    payer: str | None = None,
+    long: bool = False,
 ) -> bool:
-    """Hand the bot turn of `game_id` (made by `payer`) at `version` to the workers (once:
-    False if it was handed already)."""
-    return submit(connections, turn_task(game_id, version, payer))
+    """Hand the bot turn of `game_id` (made by `payer`; `long`: its bots think long) at
+    `version` to the workers (once: False if it was handed already)."""
+    return submit(connections, turn_task(game_id, version, payer, long))
 
 
 def play_turn(game_id: str, version: int, recovery: int = 0) -> dict[str, Any]:
@@ -363,18 +392,21 @@ class RQBotRunner:
     RETRY_PAUSES = (0.05, 0.2, 0.5)
 
     def owed_turn(
-        self, game_id: str, version: int, deadline: float | None, payer: str | None = None
-    ) -> OwedTask:
-        return owed_work(game_id, version, deadline, payer)
+        self, game_id: str, version: int, deadline: float | None, payer: str | None = None,
+        long: bool = False,
+    ) -> OwedTask:  # fmt: skip
+        return owed_work(game_id, version, deadline, payer, long)
 
-    def game_changed(self, game_id: str, version: int, payer: str | None = None) -> None:
+    def game_changed(
+        self, game_id: str, version: int, payer: str | None = None, long: bool = False
+    ) -> None:
         # The turn's task was written with the change (see `owed_turn`); this queues its
         # first job, waiting out a blip of Redis so the bot plays at once. Should Redis not
         # take it even so, the watchdog queues the turn at the task's first check: the
         # change that was written stands, and the request need not fail.
         for pause in (*self.RETRY_PAUSES, None):
             try:
-                schedule_turn(self.redises, game_id, version, payer)
+                schedule_turn(self.redises, game_id, version, payer, long)
                 return
             except (redis.ConnectionError, redis.TimeoutError):
                 if pause is None:
@@ -394,10 +426,13 @@ class InlineBotRunner:
     plays_inline = True
 
     def owed_turn(
-        self, game_id: str, version: int, deadline: float | None, payer: str | None = None
-    ) -> OwedTask | None:
+        self, game_id: str, version: int, deadline: float | None, payer: str | None = None,
+        long: bool = False,
+    ) -> OwedTask | None:  # fmt: skip
         # A bot's turn is played before the request ends; a clock's end needs the workers.
-        return None if deadline is None else owed_work(game_id, version, deadline, payer)
+        if deadline is None:
+            return None
+        return owed_work(game_id, version, deadline, payer, long)
 
     def __init__(self, store: GameStore, max_turns: int = 100_000) -> None:
         self.store = store
@@ -405,7 +440,9 @@ class InlineBotRunner:
         # far below it.
         self.max_turns = max_turns
 
-    def game_changed(self, game_id: str, version: int, payer: str | None = None) -> None:
+    def game_changed(
+        self, game_id: str, version: int, payer: str | None = None, long: bool = False
+    ) -> None:
         record: StoredGame | None = None
         for _ in range(self.max_turns):
             record = play_bot_turn(self.store, game_id, version, record, owed_task=self.owed_turn)

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
-from engine.registry import KINDS, AnyGame
+from ai.bot import thinking_seconds
+from ai.registry import levels_of
+from engine.registry import KINDS, AnyGame, kind_of
 
 #: The most seats a game of any kind has: one presence field each.
 MAX_SEATS = max(kind.max_players for kind in KINDS.values())
@@ -183,6 +184,10 @@ def with_seat(seats: tuple[Seat, ...], index: int, seat: Seat) -> tuple[Seat, ..
     return (*seats[:index], seat, *seats[index + 1 :])
 
 
+#: A level thinks long when a decision of its may take more than this (seconds, by
+#: `ai.bot.thinking_seconds`): `expert` and up, not `hard` (0.03 s on a slow machine).
+LONG_THINKING = 0.05
+
 #: A table for games made without one (every person's seat given at creation).
 NO_TABLE = Table(None)
 
@@ -237,6 +242,20 @@ class StoredGame:
         if people and all(s.stood_in for s in people):
             return None
         return turn
+
+    @property
+    def thinks_long(self) -> bool:
+        """Whether a bot of the game, or its stand-in where people sit, may think longer
+        than `LONG_THINKING` a decision: its turns then take the long lane of the turns
+        queue (`core.jobs.queues.LONG_LANE`)."""
+        levels = levels_of(kind_of(self.game))
+        names = {seat.bot for seat in self.seats if seat.bot is not None}
+        if any(seat.person for seat in self.seats):
+            names.add(self.table.stand_in)
+        return any(
+            name in levels and thinking_seconds(levels[name].budget) > LONG_THINKING
+            for name in names
+        )
 
     @property
     def people(self) -> int:
@@ -304,10 +323,16 @@ class OwedTask:
     score: float
 
 
-#: Makes the task a change owes (the bot runner's `owed_turn`), given the game's id, its new
-#: version and, when a person's clock runs, its deadline: with None, a bot (or a stand-in)
-#: must act at once; with a time, the stand-in acts then unless the person does first.
-OwedTaskMaker = Callable[[str, int, "float | None", "str | None"], "OwedTask | None"]
+class OwedTaskMaker(Protocol):
+    """Makes the task a change owes (the bot runner's `owed_turn`), given the game's id, its
+    new version and, when a person's clock runs, its deadline: with None, a bot (or a
+    stand-in) must act at once; with a time, the stand-in acts then unless the person does
+    first. `payer`: the game's maker; `long`: its bots think long (`StoredGame.thinks_long`)."""
+
+    def __call__(
+        self, game_id: str, version: int, deadline: float | None, payer: str | None,
+        long: bool = False,
+    ) -> OwedTask | None: ...  # fmt: skip
 
 
 @dataclass(frozen=True)

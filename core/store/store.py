@@ -456,7 +456,11 @@ class GameStore:
         pipe.expire(game_key(game_id), ttl)
         pipe.expire(events_key(game_id), ttl)
         owes = record.bot_to_move is not None or record.deadline is not None
-        owed = owed_task(game_id, 1, record.deadline, payer) if owed_task and owes else None
+        owed = (
+            owed_task(game_id, 1, record.deadline, payer, long=record.thinks_long)
+            if owed_task and owes
+            else None
+        )
         if owed is not None:
             pipe.hset(owed.hash_key, mapping=owed.fields)  # type: ignore[arg-type]
             pipe.expire(owed.hash_key, owed.ttl)
@@ -825,7 +829,7 @@ class GameStore:
         owed_args: list[Any] = []
         owes = after.bot_to_move is not None or deadline is not None
         owed = (
-            owed_task(game_id, version, deadline, record.payer)
+            owed_task(game_id, version, deadline, record.payer, long=after.thinks_long)
             if owed_task is not None and owes
             else None
         )

@@ -12,10 +12,12 @@ from tests.waiting import LONG, scaled
 from tools.bench_griefers import SCENARIOS, TablesSpec, run
 
 #: Each phase a couple of seconds, a handful of hostile addresses, and a phase held on for
-#: as long as a loaded machine needs to give it one sample of each latency.
+#: as long as a loaded machine needs to give it one sample of each latency. The person
+#: moves at most 4 times a second, under the shipped limit on moves (300 a minute), however
+#: quickly its bots answer.
 TINY = TablesSpec(
     seconds=2.0,
-    think=0.05,
+    think=0.25,
     griefers=2,
     heavy_addresses=2,
     lobby_rate=10.0,

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from service import create_app
 from service.ratelimits import EXTENSION as LIMITER
-from service.ratelimits import storage_uri
+from service.ratelimits import REFUSALS, Refusals, storage_uri
 from tests.redis_server import private_redis
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 from tools.embedded_redis import RedisServer
@@ -206,6 +206,42 @@ def test_a_seat_comes_and_goes_a_limited_number_of_times(redis_url: str) -> None
     # Per seat, whoever asks: another seat of the game has its own count.
     answer = client.post(f"/api/v1/games/{game_id}/seats/2/return", headers=bearer(tokens[2]))
     assert answer.status_code == 200
+
+
+def test_a_client_refused_again_and_again_is_answered_late() -> None:
+    refusals = Refusals(pause=0.5, free=3)
+    now = 1_800_000_000.0
+    refusals.note("seat", "game:1", now + 60, "10 per 1 minute")
+    answers = [refusals.refused("seat", "game:1", now + 1) for _ in range(5)]
+    assert all(a is not None and a.retry_after == 59 for a in answers)
+    # The first few at once (a client that missed its Retry-After once); then late.
+    assert [a.pause for a in answers if a is not None] == [0.0, 0.0, 0.0, 0.5, 0.5]
+    # Each client's count is its own, and a new window starts it again.
+    other = refusals.refused("seat", "game:2", now + 1)
+    assert other is None
+    refusals.note("seat", "game:2", now + 60, "10 per 1 minute")
+    fresh = refusals.refused("seat", "game:2", now + 1)
+    assert fresh is not None and fresh.pause == 0.0
+    refusals.note("seat", "game:1", now + 120, "10 per 1 minute")
+    again = refusals.refused("seat", "game:1", now + 61)
+    assert again is not None and again.pause == 0.0
+
+
+def test_a_flood_over_a_limit_is_answered_429_every_time_late_or_not(redis_url: str) -> None:
+    app = limited_app(redis_url, RATE_LIMIT_SEATS="3/day", REFUSAL_PAUSE="0.01")
+    refusals = app.extensions[REFUSALS]
+    assert refusals.pause == 0.01  # the setting's
+    client = app.test_client()
+    created = create_game(client, humans(3), {"schedule": [3], "turn_seconds": 30}, seed=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    for _ in range(3):
+        answer = client.post(f"/api/v1/games/{game_id}/seats/1/return", headers=bearer(tokens[1]))
+        assert answer.status_code == 200, answer.json
+    for _ in range(refusals.free + 5):
+        assert_limited(
+            client.post(f"/api/v1/games/{game_id}/seats/1/leave", headers=bearer(tokens[1])),
+            window=86_400,
+        )
 
 
 def test_a_client_over_its_limit_is_refused_again_without_a_round_trip_to_redis(

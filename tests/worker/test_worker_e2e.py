@@ -93,7 +93,9 @@ def test_a_worker_killed_mid_thought_loses_no_turn(
     wait_until(lambda: retried.get_status() == "finished", LONG, "the retried job to end")
     assert retried.retries_left == TURN_RETRIES - 1
     assert retried.return_value(refresh=True)["played"] is True
-    assert f"job {thinking['job']} lost its worker" in workers.log(1)
+    # Who found the job abandoned is not asserted: the new worker's watchdog (which logs
+    # "lost its worker") or, while the killed worker's sweep lock has not lapsed yet, RQ's
+    # own maintenance at the new worker's start; either retries the same job.
     assert "queued it again" not in workers.log(1)
     wait_until(lambda: store.load(game_id).finished, LONG, "the game to end")
 

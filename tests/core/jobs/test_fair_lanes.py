@@ -4,11 +4,30 @@ many turns queued delays another client's turn by about one of its own."""
 
 from __future__ import annotations
 
-import redis
+import os
 
-from core.jobs.queues import NAMES, TURN_LANES, TURNS, Timing, lane_of, queue
+import redis
+from flask.testing import FlaskClient
+from rq import Worker
+
+from core.jobs.queues import (
+    HIGH,
+    LONG_LANE,
+    LOW,
+    NAMES,
+    TURN_LANES,
+    TURNS,
+    TURNS_ONLY,
+    Timing,
+    lane_of,
+    queue,
+)
 from core.jobs.status import work_status
-from worker.process import make_worker
+from core.play.turns import store_for
+from tests.service.helpers import create_game, humans
+from tests.waiting import LONG
+from tests.worker.conftest import WorkerProcesses, wait_until
+from worker.process import GENERAL_NICENESS, make_worker
 
 
 def test_each_maker_has_a_lane_drawn_again_every_minute() -> None:
@@ -37,3 +56,61 @@ def test_a_worker_serves_the_lanes_in_turn(connection: redis.Redis) -> None:
     order = sorted([*jobs, last], key=lambda job: job.ended_at)  # type: ignore[union-attr]
     # Queued after ten of another client's, its turn is taken second, not eleventh.
     assert [job.id for job in order].index("other") <= 1  # type: ignore[union-attr]
+
+
+# -- long thinking ---------------------------------------------------------------------------
+
+QUICK = [{"name": "Ana"}, *({"name": f"M{i}", "bot": "medium"} for i in range(1, 4))]
+LONG_BOTS = [{"name": f"E{i}", "bot": "expert"} for i in range(4)]
+#: With this seed the bots deal and bid first, so the quick game's bots owe turns at once.
+BOTS_FIRST = 7
+
+
+def test_games_whose_bots_or_stand_in_think_long_take_the_long_lane(
+    client: FlaskClient, connection: redis.Redis
+) -> None:
+    quick = create_game(client, QUICK, {"schedule": [1]}, seed=BOTS_FIRST)
+    long = create_game(client, LONG_BOTS, {"schedule": [1]})
+    people = client.post(
+        "/api/v1/games",
+        json={"players": humans(4), "rules": {"turn_seconds": 30}, "stand_in_level": "expert"},
+    )
+    assert people.status_code == 201, people.json
+    store = store_for(connection)
+    assert not store.load(quick["id"]).thinks_long
+    assert store.load(long["id"]).thinks_long
+    assert store.load(people.json["id"]).thinks_long  # its stand-in, when a clock runs out
+    assert queue(connection, LONG_LANE).count == 1  # the long game's first turn
+    assert lane_of(None, long=True) == LONG_LANE and LONG_LANE not in TURN_LANES
+
+
+def test_a_worker_reserved_for_bot_turns_never_takes_a_long_decision(
+    client: FlaskClient, connection: redis.Redis
+) -> None:
+    # The long game is made first: in one lane, its turn would be taken first.
+    long = create_game(client, LONG_BOTS, {"schedule": [1]})
+    quick = create_game(client, QUICK, {"schedule": [1]}, seed=BOTS_FIRST)
+    store = store_for(connection)
+    assert store.load(quick["id"]).bot_to_move is not None
+    reserved = make_worker(connection, TURNS_ONLY, simple=True, timing=Timing())
+    assert LONG_LANE not in reserved.queue_names()
+    reserved.work(burst=True, logging_level="WARNING")
+    assert store.load(quick["id"]).game.turn == 0  # its bots have played up to Ana
+    assert store.load(long["id"]).version == 1  # untouched: it waits for a general worker
+    general = make_worker(connection, NAMES, simple=True, timing=Timing())
+    # After every other lane of `pocha-turns`, before the hints and the matches.
+    assert general.queue_names()[-3:] == [LONG_LANE, HIGH, LOW]
+    general.work(burst=True, logging_level="WARNING")
+    assert store.load(long["id"]).finished
+
+
+def test_a_general_worker_thinks_long_at_a_lower_cpu_priority_than_a_reserved_one(
+    connection: redis.Redis, workers: WorkerProcesses
+) -> None:
+    general = workers.start()
+    reserved = workers.start("--queues", "pocha-turns")
+    wait_until(lambda: Worker.count(connection=connection) == 2, LONG, "both workers")
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, reserved.pid) == ours
+    # Linux stops at 19, the lowest priority.
+    assert os.getpriority(os.PRIO_PROCESS, general.pid) == min(19, ours + GENERAL_NICENESS)
