@@ -145,7 +145,13 @@ def request_language() -> str:
         return DEFAULT
     lang: str | None = g.get("pocha_lang")
     if lang is None:
-        lang = choose(request.args.get("lang"), request.accept_languages)
+        environ = request.environ
+        if environ.get("QUERY_STRING") or environ.get("HTTP_ACCEPT_LANGUAGE"):
+            lang = choose(request.args.get("lang"), request.accept_languages)
+        else:
+            # Neither asks for a language: parsing the query and the header (a move
+            # does it twice, for its view and its Content-Language) would find none.
+            lang = DEFAULT
         g.pocha_lang = lang
     return lang
 
