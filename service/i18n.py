@@ -191,9 +191,16 @@ def _page_msgids() -> tuple[str, ...]:
 def _language_headers(response: Response) -> Response:
     # Every answer may depend on Accept-Language (an error's message, a view's refusals),
     # so caches must key on it; the page's files and streams carry no sentences.
-    if response.mimetype == "application/json" and "Content-Language" not in response.headers:
-        response.headers["Content-Language"] = request_language()
-        response.vary.add("Accept-Language")
+    headers = response.headers
+    # `response.mimetype` and `response.vary`, read as werkzeug reads them, without the
+    # parsed header objects they build (every answer of the API passes here).
+    mimetype = headers.get("Content-Type", "").split(";")[0].strip()
+    if mimetype == "application/json" and "Content-Language" not in headers:
+        headers["Content-Language"] = request_language()
+        if "Vary" in headers:
+            response.vary.add("Accept-Language")
+        else:
+            headers["Vary"] = "Accept-Language"
     return response
 
 

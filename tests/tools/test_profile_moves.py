@@ -20,8 +20,10 @@ def test_it_profiles_moves_through_the_app(tmp_path: Path) -> None:
     )
     own = lines.index("top 5 by own time (tottime; cProfile's overhead inflates the small calls):")
     cumulative = lines.index("top 5 by cumulative time:")
+    ours = lines.index("top 5 of the project's own functions by cumulative time:")
     # A header and five functions under each title.
-    assert cumulative - own == 7 and len(lines) - cumulative == 7
+    assert cumulative - own == 7 and ours - cumulative == 7 and len(lines) - ours == 7
+    assert all(re.search(r"/(service|core|engine|ai)/", line) for line in lines[ours + 2 :])
     assert lines[own + 1].split()[:2] == ["ncalls", "tottime"]
     # The moves went through the service's move endpoint, and the profile was written.
     stats = pstats.Stats(str(output))
