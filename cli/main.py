@@ -88,6 +88,19 @@ def bench_api(
     )
 
 
+@bench.command("move-path")
+@click.option("--moves", type=click.IntRange(1), default=4000, show_default=True,
+              help="Moves profiled (as many again are timed without the profiler).")
+@click.option("--top", type=click.IntRange(1), default=10, show_default=True,
+              help="Functions listed, by own and by cumulative time.")
+@click.option("--output", type=click.Path(dir_okay=False), default=None,
+              help="Also write the raw profile here (pstats; snakeviz or flameprof draw it).")
+def bench_move_path(moves: int, top: int, output: str | None) -> None:
+    """Where a move's server CPU goes: moves through the app in this process, against a
+    private Redis, under cProfile; the top functions and the CPU a move without it."""
+    _echo_lines(_load("tools.profile_moves").run(moves=moves, top=top, output=output))
+
+
 @bench.command("store")
 @click.option("--games", type=click.IntRange(1), default=20, show_default=True,
               help="Whole games of four people played on each store.")

@@ -9,7 +9,9 @@ serve any game.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from inspect import CO_COROUTINE
+from types import FunctionType
 from typing import Any
 
 import marshmallow as ma
@@ -67,6 +69,20 @@ REDIS_MAX_CONNECTIONS = 10_000
 class UnsupportedBody(ServiceError):
     status = 415
     error = "unsupported_media_type"
+
+
+class ServiceFlask(Flask):
+    """Flask, asking whether a hook or a view is `async def` by its code's flag alone.
+
+    Flask asks that of every hook and view at every request (`ensure_sync`), through
+    `inspect.iscoroutinefunction`'s unwrapping: a move has some sixteen of them. A plain
+    function or method answers from its code object; anything else is Flask's to judge."""
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        target = getattr(func, "__func__", func)
+        if type(target) is FunctionType and not target.__code__.co_flags & CO_COROUTINE:
+            return func
+        return super().ensure_sync(func)
 
 
 class PochaApi(Api):
@@ -127,7 +143,7 @@ def make_bot_runner(kind: str, store: GameStore, redises: Redises) -> BotRunner:
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """A new app; `config` overrides the environment (see `core.config.SETTINGS`)."""
     settings = load_config(config)
-    app = Flask("service")
+    app = ServiceFlask("service")
     app.json = JsonProvider(app)
     app.config.update(
         API_TITLE="Pocha",

@@ -145,7 +145,13 @@ def request_language() -> str:
         return DEFAULT
     lang: str | None = g.get("pocha_lang")
     if lang is None:
-        lang = choose(request.args.get("lang"), request.accept_languages)
+        environ = request.environ
+        if environ.get("QUERY_STRING") or environ.get("HTTP_ACCEPT_LANGUAGE"):
+            lang = choose(request.args.get("lang"), request.accept_languages)
+        else:
+            # Neither asks for a language: parsing the query and the header (a move
+            # does it twice, for its view and its Content-Language) would find none.
+            lang = DEFAULT
         g.pocha_lang = lang
     return lang
 
@@ -185,9 +191,16 @@ def _page_msgids() -> tuple[str, ...]:
 def _language_headers(response: Response) -> Response:
     # Every answer may depend on Accept-Language (an error's message, a view's refusals),
     # so caches must key on it; the page's files and streams carry no sentences.
-    if response.mimetype == "application/json" and "Content-Language" not in response.headers:
-        response.headers["Content-Language"] = request_language()
-        response.vary.add("Accept-Language")
+    headers = response.headers
+    # `response.mimetype` and `response.vary`, read as werkzeug reads them, without the
+    # parsed header objects they build (every answer of the API passes here).
+    mimetype = headers.get("Content-Type", "").split(";")[0].strip()
+    if mimetype == "application/json" and "Content-Language" not in headers:
+        headers["Content-Language"] = request_language()
+        if "Vary" in headers:
+            response.vary.add("Accept-Language")
+        else:
+            headers["Vary"] = "Accept-Language"
     return response
 
 
