@@ -220,15 +220,13 @@ def owed_task_of(task: Task, timing: Timing | None = None, due: float | None = N
     that job; if the writer never does (it died, Redis went away), the watchdog finds the
     job missing at the task's first check and queues one. A timer's first check is when it
     falls `due`: nobody submits it, and the watchdog queues its first job then."""
-    timing = timing or Timing.from_env()
+    if due is None:
+        # Only then: a person's clock (every timed move owes one) reads no setting.
+        due = time.time() + (timing or Timing.from_env()).check
     fields = {"job": job_id_for(task.prefix, 1), "seq": "1", "recoveries": "0", "pending": "1"}
     fields.update(task.to_fields())
     return OwedTask(
-        hash_key=task_key(task.key),
-        fields=fields,
-        ttl=TASK_TTL,
-        member=task.key,
-        score=time.time() + timing.check if due is None else due,
+        hash_key=task_key(task.key), fields=fields, ttl=TASK_TTL, member=task.key, score=due
     )
 
 
