@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import os
+import subprocess
 import sys
 from types import ModuleType
+from typing import Any
 
 ENVIRONMENT = "POCHA_ENGINE"
 CHOICES = ("python", "compiled")
 
 #: The package's name to the implementation chosen for it ("python" or "compiled").
 ACTIVE: dict[str, str] = {}
+#: The package's name to its hot modules, those that have compiled copies when built.
+HOT: dict[str, tuple[str, ...]] = {}
 
 
 def wanted() -> str | None:
@@ -38,12 +43,9 @@ def choose(package: str, modules: tuple[str, ...]) -> str:
     in ``package._compiled`` when wanted and built; the implementation chosen."""
     want = wanted()
     chosen = "python"
+    HOT[package] = modules
     if want != "python":
-        built = all(
-            importlib.util.find_spec(f"{package}._compiled.{name}") is not None
-            for name in modules
-        )
-        if built:
+        if built(package):
             _alias(package, modules)
             chosen = "compiled"
         elif want == "compiled":
@@ -53,6 +55,50 @@ def choose(package: str, modules: tuple[str, ...]) -> str:
             )
     ACTIVE[package] = chosen
     return chosen
+
+
+def built(package: str) -> bool:
+    """Whether the build made the compiled copies of all ``package``'s hot modules."""
+    return all(
+        importlib.util.find_spec(f"{package}._compiled.{name}") is not None
+        for name in HOT[package]
+    )
+
+
+def available() -> list[str]:
+    """The implementations this install can run: python, and compiled when it was built for
+    every package imported so far."""
+    return ["python", "compiled"] if HOT and all(map(built, HOT)) else ["python"]
+
+
+def run_in(implementation: str, function: str, **kwargs: Any) -> Any:
+    """Call ``function`` ("module:name", its keyword arguments and result JSON) in a new
+    Python process running ``implementation``; what it returned. The benches measure each
+    implementation this way, in one run, since one process runs only one."""
+    module, name = function.split(":")
+    code = (
+        "import importlib, json, sys; "
+        "f = getattr(importlib.import_module(sys.argv[1]), sys.argv[2]); "
+        "print(json.dumps(f(**json.loads(sys.argv[3]))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, module, name, json.dumps(kwargs)],
+        env={**os.environ, ENVIRONMENT: implementation},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode:
+        raise RuntimeError(f"{function} on the {implementation} engine failed:\n{done.stderr}")
+    return json.loads(done.stdout)
+
+
+def load_average() -> str:
+    """The machine's load average (1, 5 and 15 minutes), to print beside a measurement."""
+    try:
+        return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    except OSError:
+        return "load average unknown"
 
 
 def _alias(package: str, modules: tuple[str, ...]) -> None:

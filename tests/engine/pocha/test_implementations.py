@@ -75,3 +75,13 @@ def test_the_python_engine_runs_when_asked() -> None:
         "print(active())"
     )
     assert done.stdout.strip() == "python", done.stderr
+
+
+def test_the_engine_bench_plays_each_implementation_built_in_its_own_process() -> None:
+    from engine.implementation import available
+    from engine.pocha.bench import run
+
+    lines = run(seconds=0.2, seed=3, rounds=1)
+    for kind in available():
+        assert any(line.startswith(f"engine, {kind}: ") for line in lines), lines
+    assert any(line.startswith("compiled / python: ") for line in lines) == COMPILED_BUILT
