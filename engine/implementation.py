@@ -51,7 +51,7 @@ def choose(package: str, modules: tuple[str, ...]) -> str:
         elif want == "compiled":
             raise ImportError(
                 f"{ENVIRONMENT}=compiled, but {package}'s compiled modules were not built "
-                "(setup.py printed why when the project was installed)"
+                "(the install's build output says why: setup.py)"
             )
     ACTIVE[package] = chosen
     return chosen
