@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from typing import Any
 
 from ai.bot import Budget
 from ai.pocha.ismcts import ISMCTSBot
@@ -49,6 +50,55 @@ def iterations_per_second(seconds: float, seed: int, playout: str) -> dict[str, 
     return {"implementation": active(), "rates": rates, "decisions": decisions}
 
 
+#: OpenSpiel's ``oh_hell`` for the 5- and 10-card positions: 4 players; its trump is turned
+#: from the undealt cards, so 10 cards each need a 52-card deck (13 a suit), 5 take ours.
+OPENSPIEL_DECKS = {"5": 10, "10": 13}
+
+
+def openspiel_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("pyspiel") is not None
+
+
+def openspiel_iterations_per_second(seconds: float, seed: int) -> dict[str, object]:
+    """OpenSpiel's C++ ISMCTS (``pyspiel.ISMCTSBot``, one random rollout a leaf, exploration
+    2) at the first card of a random 4-player deal of 5 and of 10 cards, bids at random: its
+    simulations a second, per hand size, for about ``seconds`` each."""
+    import pyspiel
+
+    rates = {}
+    for cards, per_suit in OPENSPIEL_DECKS.items():
+        game = pyspiel.load_game("oh_hell", {"players": 4, "num_suits": 4,
+                                             "num_cards_per_suit": per_suit,
+                                             "num_tricks_fixed": int(cards)})  # fmt: skip
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while True:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            if legal[0] < 4 * per_suit:  # a card: the bids' actions come after the deck's
+                break
+            state.apply_action(legal[int(rng.random() * len(legal))])
+
+        def search(simulations: int, state: Any = state) -> float:
+            bot = pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), 2.0,
+                                    simulations, -1,
+                                    pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+                                    False, False)  # fmt: skip
+            start = time.perf_counter()
+            bot.step(state)
+            return time.perf_counter() - start
+
+        guess = 300 / search(300)  # warms up too
+        simulations = max(300, int(guess * seconds))
+        rates[cards] = simulations / search(simulations)
+    return {"implementation": "openspiel", "rates": rates}
+
+
 def run(
     seconds: float = 2.0, seed: int | None = None, playout: str = "greedy", rounds: int = 3
 ) -> list[str]:
@@ -56,23 +106,28 @@ def run(
     alternating rounds; a line per implementation and hand size, then their ratios."""
     seed = 1 if seed is None else seed
     kinds = available()
-    rates: dict[str, dict[str, list[float]]] = {k: {"5": [], "10": []} for k in kinds}
+    measured = [*kinds, "openspiel"] if openspiel_available() else kinds
+    rates: dict[str, dict[str, list[float]]] = {k: {"5": [], "10": []} for k in measured}
     decisions = set()
     lines = [f"ismcts ({playout} playout), first card of 4-player hands, {rounds} rounds "
              f"each, {load_average()} at the start"]  # fmt: skip
     for _ in range(rounds):
-        for kind in kinds:
-            got = run_in(kind, "ai.pocha.bench:iterations_per_second",
-                         seconds=seconds / rounds, seed=seed, playout=playout)  # fmt: skip
+        for kind in measured:
+            if kind == "openspiel":
+                got = run_in("python", "ai.pocha.bench:openspiel_iterations_per_second",
+                             seconds=seconds / rounds, seed=seed)  # fmt: skip
+            else:
+                got = run_in(kind, "ai.pocha.bench:iterations_per_second",
+                             seconds=seconds / rounds, seed=seed, playout=playout)  # fmt: skip
+                decisions.add(tuple(got["decisions"]))
             if got["implementation"] != kind:
                 raise RuntimeError(f"asked for the {kind} engine, ran {got['implementation']}")
             for cards, rate in got["rates"].items():
                 rates[kind][cards].append(rate)
-            decisions.add(tuple(got["decisions"]))
     if len(decisions) != 1:
         raise RuntimeError(f"the implementations decided differently: {sorted(decisions)}")
     for cards in ("5", "10"):
-        for kind in kinds:
+        for kind in measured:
             rounds_text = ", ".join(f"{r:.0f}" for r in rates[kind][cards])
             lines.append(f"ismcts {cards}-card, {kind}: "
                          f"{statistics.median(rates[kind][cards]):.0f} iterations/s "
@@ -82,8 +137,18 @@ def run(
                 rates["python"][cards]
             )
             lines.append(f"ismcts {cards}-card, compiled / python: {ratio:.2f}x")
+        if "openspiel" in measured:
+            theirs = statistics.median(rates["openspiel"][cards])
+            for kind in kinds:
+                ratio = statistics.median(rates[kind][cards]) / theirs
+                lines.append(f"ismcts {cards}-card, {kind} / openspiel: {ratio:.2f}x")
     if len(kinds) == 1:
         lines.append("the compiled engine is not built here: the Python one alone")
+    if "openspiel" in measured:
+        lines.append("openspiel: C++ pyspiel.ISMCTSBot, random rollouts, oh_hell of 4 players; "
+                     "its 10-card hands on a 52-card deck (it turns trump from the stock)")
+    else:
+        lines.append("OpenSpiel is not installed (the research extra): no comparison with it")
     lines.append(f"{load_average()} at the end")
     return lines
 
