@@ -518,11 +518,16 @@ def arena_poch(
 @click.option(
     "--playout", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True
 )
-def bench_ismcts(seconds: float, seed: int | None, playout: str) -> None:
-    """ISMCTS iterations per second at the first card of 5- and 10-card hands."""
+@click.option(
+    "--rounds", type=click.IntRange(1), default=3, show_default=True,
+    help="Rounds per implementation, taking turns; --seconds is shared among them.",
+)
+def bench_ismcts(seconds: float, seed: int | None, playout: str, rounds: int) -> None:
+    """ISMCTS iterations per second at the first card of 5- and 10-card hands, on the
+    Python and the compiled engine (when built), side by side."""
     from ai.pocha.bench import run
 
-    for line in run(seconds=seconds, seed=seed, playout=playout):
+    for line in run(seconds=seconds, seed=seed, playout=playout, rounds=rounds):
         click.echo(line)
 
 

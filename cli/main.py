@@ -54,10 +54,15 @@ def bench() -> None:
     help="How long to play random hands for.",
 )
 @click.option("--seed", type=int, default=None, help="Seed for the random deals and plays.")
-def bench_engine(seconds: float, seed: int | None) -> None:
-    """Play random legal hands through the engine and report hands per second."""
+@click.option(
+    "--rounds", type=click.IntRange(1), default=3, show_default=True,
+    help="Rounds per implementation, taking turns; --seconds is shared among them.",
+)
+def bench_engine(seconds: float, seed: int | None, rounds: int) -> None:
+    """Play random legal hands through the engine and report hands per second, on the
+    Python and the compiled engine (when built), side by side."""
     engine_bench = _load("engine.pocha.bench")
-    _echo_lines(engine_bench.run(seconds=seconds, seed=seed))
+    _echo_lines(engine_bench.run(seconds=seconds, seed=seed, rounds=rounds))
 
 
 @bench.command("api")

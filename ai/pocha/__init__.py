@@ -3,3 +3,8 @@ what it reads the other seats by (``reading``, ``location``), the ``learned`` bi
 ``levels`` by name, the ``arena`` and the ``yardstick``, the models' training, and adapters
 to PettingZoo and OpenSpiel; ``kind`` gives them to ``ai.registry``.
 """
+
+from engine.implementation import choose
+
+# Before any module of the package is imported, so that all of them get the one chosen.
+choose("ai.pocha", ("hand_value", "ismcts"))

@@ -4,6 +4,11 @@ caller most needs are here; each module has one part: ``cards``, ``actions``, ``
 ``observation``, ``inference`` and ``deals`` of what it cannot see, a client's ``position``.
 """
 
+from engine.implementation import choose
+
+# Before any other import, so that all of them get the implementation chosen.
+choose("engine.pocha", ("tricks", "legality", "hand", "deals"))
+
 from engine.pocha.actions import (
     BID_BASE,
     Action,

@@ -1,15 +1,19 @@
-"""``pocha bench engine``: how many random hands a second the fast path plays.
+"""``pocha bench engine``: how many random hands a second the fast path plays, on the Python
+engine and on the compiled one (when built), side by side in one run.
 
 Each hand is complete: shuffle and deal 10 cards to each of 4 players, random
 legal bids with the dealer rule, 40 random legal cards under all four
-obligations, and scoring.  One process, for a fixed number of seconds.
+obligations, and scoring.  Each implementation plays in a process of its own, in rounds
+that take turns (python, compiled, python, ...) so that both meet the same load.
 """
 
 from __future__ import annotations
 
 import random
+import statistics
 import time
 
+from engine.implementation import active, available, load_average, run_in
 from engine.pocha.cards import SUIT_OF, cards_list
 from engine.pocha.hand import HandState, deal, hand_points, play_out
 from engine.pocha.rules import Rules
@@ -35,10 +39,10 @@ def play_random_hands(count: int, seed: int = 0, players: int = 4, cards: int = 
     return total
 
 
-def run(seconds: float = 3.0, seed: int | None = None) -> list[str]:
-    """Play hands for about ``seconds``; the last line is ``engine: N hands/s``."""
-    seed = 0 if seed is None else seed
-    play_random_hands(200, seed)  # warm up
+def hands_per_second(seconds: float, seed: int) -> dict[str, object]:
+    """Play hands for about ``seconds`` in this process: the implementation, the rate and
+    the checksum of the first batch (the same on both implementations)."""
+    checksum = play_random_hands(200, seed)  # warm up
     hands = 0
     batch = 500
     start = time.perf_counter()
@@ -49,11 +53,39 @@ def run(seconds: float = 3.0, seed: int | None = None) -> list[str]:
         now = time.perf_counter()
         if now >= deadline:
             break
-    elapsed = now - start
-    return [
-        f"played {hands} hands of 10 cards for 4 players in {elapsed:.2f} s (one process)",
-        f"engine: {hands / elapsed:.0f} hands/s",
-    ]
+    return {"implementation": active(), "rate": hands / (now - start), "checksum": checksum}
+
+
+def run(seconds: float = 3.0, seed: int | None = None, rounds: int = 3) -> list[str]:
+    """Play hands for about ``seconds`` on each implementation, in ``rounds`` alternating
+    rounds; a line per implementation (``engine, NAME: N hands/s``), then their ratio."""
+    seed = 0 if seed is None else seed
+    kinds = available()
+    rates: dict[str, list[float]] = {kind: [] for kind in kinds}
+    checksums = set()
+    lines = [f"random hands of 10 cards for 4 players, {rounds} rounds each, "
+             f"{load_average()} at the start"]  # fmt: skip
+    for _ in range(rounds):
+        for kind in kinds:
+            got = run_in(kind, "engine.pocha.bench:hands_per_second",
+                         seconds=seconds / rounds, seed=seed)  # fmt: skip
+            if got["implementation"] != kind:
+                raise RuntimeError(f"asked for the {kind} engine, ran {got['implementation']}")
+            rates[kind].append(got["rate"])
+            checksums.add(got["checksum"])
+    if len(checksums) != 1:
+        raise RuntimeError(f"the implementations scored differently: {sorted(checksums)}")
+    for kind in kinds:
+        rounds_text = ", ".join(f"{r:.0f}" for r in rates[kind])
+        lines.append(f"engine, {kind}: {statistics.median(rates[kind]):.0f} hands/s "
+                     f"(median of rounds {rounds_text})")  # fmt: skip
+    if len(kinds) == 2:
+        ratio = statistics.median(rates["compiled"]) / statistics.median(rates["python"])
+        lines.append(f"compiled / python: {ratio:.2f}x")
+    else:
+        lines.append("the compiled engine is not built here: the Python one alone")
+    lines.append(f"{load_average()} at the end")
+    return lines
 
 
 if __name__ == "__main__":

@@ -18,20 +18,22 @@ def test_help_lists_bench() -> None:
 
 
 def test_bench_engine_prints_lines_from_engine_bench(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[float, int | None]] = []
+    calls: list[tuple[float, int | None, int]] = []
 
-    def run(seconds: float, seed: int | None) -> list[str]:
-        calls.append((seconds, seed))
+    def run(seconds: float, seed: int | None, rounds: int) -> list[str]:
+        calls.append((seconds, seed, rounds))
         return ["hands: 42", "engine: 14 hands/s"]
 
     fake = types.ModuleType("engine.pocha.bench")
     fake.run = run  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "engine.pocha.bench", fake)
 
-    result = CliRunner().invoke(pocha, ["bench", "engine", "--seconds", "0.5", "--seed", "7"])
+    result = CliRunner().invoke(
+        pocha, ["bench", "engine", "--seconds", "0.5", "--seed", "7", "--rounds", "2"]
+    )
 
     assert result.exit_code == 0, result.output
-    assert calls == [(0.5, 7)]
+    assert calls == [(0.5, 7, 2)]
     assert result.output.splitlines() == ["hands: 42", "engine: 14 hands/s"]
 
 

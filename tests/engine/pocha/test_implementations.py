@@ -1,0 +1,87 @@
+"""The compiled engine against the Python one: the same trace of thousands of random hands
+under every rule option, and the same search decisions for a seed and an iteration count
+(``implementation_trace``), each implementation in a process of its own (``POCHA_ENGINE``);
+and the choice itself.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+COMPILED_BUILT = all(
+    importlib.util.find_spec(name) is not None
+    for name in ("engine.pocha._compiled.hand", "ai.pocha._compiled.ismcts")
+)
+
+
+def run_python(engine: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "POCHA_ENGINE": engine}
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def trace(engine: str) -> dict[str, Any]:
+    done = run_python(engine, "-m", "tests.engine.pocha.implementation_trace")
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+@pytest.mark.skipif(
+    not COMPILED_BUILT, reason="the compiled engine was not built here (no C compiler?)"
+)
+def test_compiled_and_python_engines_compute_the_same() -> None:
+    python, compiled = trace("python"), trace("compiled")
+    assert python["packages"] == {"engine.pocha": "python", "ai.pocha": "python"}
+    assert compiled["packages"] == {"engine.pocha": "compiled", "ai.pocha": "compiled"}
+    assert python["sections"]["hands"]["records"] > 50_000
+    assert python["sections"]["search"]["records"] >= 200
+    for name, expected in python["sections"].items():
+        assert compiled["sections"][name] == expected, f"{name} differs"
+
+
+@pytest.mark.skipif(
+    not COMPILED_BUILT, reason="the compiled engine was not built here (no C compiler?)"
+)
+def test_the_choice_puts_the_compiled_modules_under_the_python_names() -> None:
+    check = (
+        "import engine.pocha.hand as h, ai.pocha.ismcts as i, engine.pocha.legality as l;"
+        "print(h.__file__.endswith('.py'), i.__file__.endswith('.py'), l.__file__.endswith('.py'))"
+    )
+    assert run_python("compiled", "-c", check).stdout.split() == ["False"] * 3
+    assert run_python("python", "-c", check).stdout.split() == ["True"] * 3
+    assert run_python("", "-c", check).stdout.split() == ["False"] * 3
+
+
+def test_an_unknown_engine_is_refused_by_name() -> None:
+    done = run_python("fortran", "-c", "import engine.pocha")
+    assert done.returncode != 0
+    assert "POCHA_ENGINE is python or compiled, not 'fortran'" in done.stderr
+
+
+def test_the_python_engine_runs_when_asked() -> None:
+    done = run_python(
+        "python", "-c", "import ai.pocha.ismcts; from engine.implementation import active;"
+        "print(active())"
+    )
+    assert done.stdout.strip() == "python", done.stderr
+
+
+def test_the_engine_bench_plays_each_implementation_built_in_its_own_process() -> None:
+    from engine.implementation import available
+    from engine.pocha.bench import run
+
+    lines = run(seconds=0.2, seed=3, rounds=1)
+    for kind in available():
+        assert any(line.startswith(f"engine, {kind}: ") for line in lines), lines
+    assert any(line.startswith("compiled / python: ") for line in lines) == COMPILED_BUILT
