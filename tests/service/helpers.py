@@ -117,3 +117,15 @@ def play_out(
         assert response.headers["ETag"] == f'"{version}"'
         assert strip_view(response.json) == engine_view(replay, seat)
         seen.append(response.json)
+
+
+#: A Pocha position that `POST /api/v1/ai/move` accepts: seat 0's, with three cards.
+AI_POSITION: dict[str, Any] = {
+    "rules": {"players": 4},
+    "seat": 0,
+    "hand": ["O1", "O4", "C3"],
+    "trump": {"card": "E7", "holder": None},
+    "dealer": 3,
+    "bids": [1, 0, 1, 0],
+    "plays": [],
+}

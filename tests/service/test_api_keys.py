@@ -22,21 +22,13 @@ from core.store.store import GameStore
 from service import create_app
 from service.context import EXTENSION
 from service.metrics import MAX_KEY_LABELS, OTHER_KEYS, ProcessMetrics
+from tests.service.helpers import AI_POSITION as AI_MOVE
 from tests.service.helpers import bearer, create_game, humans, tokens_of
 from tests.waiting import wait_until
 
 ANA = {"REMOTE_ADDR": "203.0.113.7"}
 BRUNO = {"REMOTE_ADDR": "198.51.100.9"}
 
-AI_MOVE: dict[str, Any] = {
-    "rules": {"players": 4},
-    "seat": 0,
-    "hand": ["O1", "O4", "C3"],
-    "trump": {"card": "E7", "holder": None},
-    "dealer": 3,
-    "bids": [1, 0, 1, 0],
-    "plays": [],
-}
 
 
 def limited_app(redis_url: str, **settings: Any) -> Flask:

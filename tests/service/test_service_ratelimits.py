@@ -18,6 +18,7 @@ from service import create_app
 from service.ratelimits import EXTENSION as LIMITER
 from service.ratelimits import REFUSALS, Refusals, storage_uri
 from tests.redis_server import private_redis
+from tests.service.helpers import AI_POSITION as AI_MOVE
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 from tools.embedded_redis import RedisServer
 
@@ -310,15 +311,6 @@ def test_hints_and_ai_moves_share_one_budget_and_matches_have_theirs(redis_url: 
     assert_limited(client.post("/api/v1/matches", json=match), window=3600)
 
 
-AI_MOVE: dict[str, Any] = {
-    "rules": {"players": 4},
-    "seat": 0,
-    "hand": ["O1", "O4", "C3"],
-    "trump": {"card": "E7", "holder": None},
-    "dealer": 3,
-    "bids": [1, 0, 1, 0],
-    "plays": [],
-}
 
 
 def test_hints_and_ai_moves_share_a_budget_of_thinking_time(redis_url: str) -> None:

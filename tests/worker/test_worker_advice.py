@@ -18,19 +18,11 @@ from core.jobs.queues import HIGH, SERIALIZER, queue
 from core.play.turns import store_for
 from engine.pocha.observation import observe
 from engine.pocha.position import position_of
+from tests.service.helpers import AI_POSITION as POSITION
 from tests.service.helpers import bearer, create_game, move
 from tests.worker.conftest import Drain
 
 BOTS = [{"name": f"Bot{i}", "bot": "heuristic"} for i in range(1, 4)]
-POSITION: dict[str, Any] = {
-    "rules": {"players": 4},
-    "seat": 0,
-    "hand": ["O1", "O4", "C3"],
-    "trump": {"card": "E7", "holder": None},
-    "dealer": 3,
-    "bids": [1, 0, 1, 0],
-    "plays": [],
-}
 
 
 def ana_to_play(client: FlaskClient, drain: Drain) -> tuple[str, str, dict[str, Any]]:

@@ -28,20 +28,12 @@ from core.jobs.queues import JOB_SECONDS, QUEUES, TURNS_ONLY, Timing
 from core.play.turns import store_for
 from core.store.keys import ADVICE_QUEUED, ADVICE_QUEUED_SECONDS
 from service import create_app
+from tests.service.helpers import AI_POSITION as POSITION
 from tests.service.helpers import bearer, create_game, humans, tokens_of
 from tests.waiting import LONG
 from tests.worker.conftest import Drain, WorkerProcesses, wait_until
 from worker.process import ON_DEMAND_NICENESS, make_worker
 
-POSITION: dict[str, Any] = {
-    "rules": {"players": 4},
-    "seat": 0,
-    "hand": ["O1", "O4", "C3"],
-    "trump": {"card": "E7", "holder": None},
-    "dealer": 3,
-    "bids": [1, 0, 1, 0],
-    "plays": [],
-}
 FLOODER = {"REMOTE_ADDR": "203.0.113.66"}
 
 
