@@ -35,6 +35,9 @@ class BotKind:
     default_iterations: int
     #: A typical machine's search speed, for a match's CPU estimate.
     iterations_per_second: float
+    #: The level that plays when a seat's level is unknown or its bot fails, and on a
+    #: turn's last try: one of the game's levels, cheap and sure.
+    fallback_level: str
     #: What the JSON of an analysis calls an action's mean score (Poch's are chips).
     score_name: str = "mean_score"
     #: What a decision of a bot that does not search takes, bookkeeping included.
@@ -46,6 +49,13 @@ class BotKind:
     #: The sentence (an ``N_`` template, ``{value}``: the deals asked for) that refuses a
     #: match asking for other deals than ``match_deals``.
     match_deals_refused: str = ""
+
+    def __post_init__(self) -> None:
+        if self.fallback_level not in self.levels:
+            raise ValueError(
+                f"{self.game.name}'s fallback level {self.fallback_level!r} is none of its "
+                f"levels ({', '.join(self.levels)})"
+            )
 
     @property
     def name(self) -> str:
@@ -83,12 +93,14 @@ class BotKind:
     def decide(
         self,
         obs: Any,
-        level: str = "heuristic",
+        level: str | None = None,
         seed: int | None = None,
         budget: Budget | None = None,
         analyse: bool = False,
     ) -> Decision:
-        """The decision of the named level (or bot, with ``budget``) for ``obs``."""
+        """The decision of the named level (or bot, with ``budget``; None: the fallback
+        level) for ``obs``."""
+        level = level or self.fallback_level
         if level in self.levels:
             spec = self.levels[level]
             return self.make_bot(spec.bot).decide(obs, budget or spec.budget, seed, analyse)

@@ -21,6 +21,7 @@ KIND = BotKind(
     default_iterations=DEFAULT_ITERATIONS,
     # docs/poch.md: 400 iterations in about 100 ms, the heuristic 2-4 ms a decision.
     iterations_per_second=4_000,
+    fallback_level="heuristic",
     score_name="mean_chips",
     rule_based_seconds=lambda bot: 0.005 if bot == "heuristic" else 0.001,
     match_rules=one_deal,

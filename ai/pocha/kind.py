@@ -20,4 +20,5 @@ KIND = BotKind(
     # A typical machine's ISMCTS speed (timeouts assume a slower one); the rule-based bots
     # take well under a millisecond, bookkeeping included.
     iterations_per_second=10_000,
+    fallback_level="heuristic",
 )

@@ -10,7 +10,7 @@ import logging
 import time
 from typing import Protocol
 
-from ai.registry import decide_in, levels_of
+from ai.registry import bot_kind, decide_in, levels_of
 from core.errors import Conflict, GameNotFound, StaleVersion
 from core.jobs.admission import ThinkPurse
 from core.play.bot_metrics import record_decision
@@ -21,9 +21,6 @@ from engine.protocols import Action
 from engine.registry import kind_of
 
 log = logging.getLogger(__name__)
-
-#: The level that plays when a seat's level is unknown now or its bot fails: cheap and sure.
-FALLBACK_LEVEL = "heuristic"
 
 
 class BotRunner(Protocol):
@@ -54,12 +51,18 @@ def bot_seed(game_seed: int, version: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def fallback_level(record: StoredGame) -> str:
+    """The level that plays in `record`'s game when a seat's level is unknown now or its
+    bot fails, and on a turn's last try: its game's own (`BotKind.fallback_level`)."""
+    return bot_kind(kind_of(record.game)).fallback_level
+
+
 def level_of(record: StoredGame, seat: int, level: str | None = None) -> str:
     """The level the bot in `seat` thinks at: `level` if given, else its own (the table's
     stand-in's for a person's seat), else the fallback (a level removed since the game
     began)."""
-    level = level or record.seats[seat].bot or record.table.stand_in or FALLBACK_LEVEL
-    return level if level in levels_of(kind_of(record.game)) else FALLBACK_LEVEL
+    level = level or record.seats[seat].bot or record.table.stand_in
+    return level if level in levels_of(kind_of(record.game)) else fallback_level(record)
 
 
 def _searches(record: StoredGame, level: str) -> bool:
@@ -72,16 +75,17 @@ def bot_action(record: StoredGame, seat: int, level: str | None = None) -> Actio
     """What the bot in `seat` does now, decided from that seat's observation only, at its
     own level or at `level` (a worker's last resort plays the fallback level)."""
     level = level_of(record, seat, level)
+    fallback = fallback_level(record)
     game = record.game
     seed = bot_seed(game.seed, record.version)
     try:
         return decide_in(game, seat, level, seed=seed).action
     except Exception:
         # A broken bot must not hang a game: the fallback plays instead.
-        if level == FALLBACK_LEVEL:
+        if level == fallback:
             raise
-        log.exception("bot level %s failed; playing %s instead", level, FALLBACK_LEVEL)
-        return decide_in(game, seat, FALLBACK_LEVEL, seed=seed).action
+        log.exception("bot level %s failed; playing %s instead", level, fallback)
+        return decide_in(game, seat, fallback, seed=seed).action
 
 
 def play_bot_turn(
@@ -93,6 +97,7 @@ def play_bot_turn(
     owed_task: OwedTaskMaker | None = None,
     clock_ran_out: bool = False,
     purse: ThinkPurse | None = None,
+    fallback: bool = False,
 ) -> StoredGame | None:
     """Play the bot turn of `game_id` at `version`; the game after it, or None when there
     is nothing to do (the game moved on, ended, was deleted, or a person is to act).
@@ -103,7 +108,8 @@ def play_bot_turn(
     `clock_ran_out`, when it is still the turn whose clock ran out. `owed_task`: what the
     move owes (the next bot's turn, the next person's clock), written with it. `purse`:
     the think budgets, of which a game with a `payer` spends its maker's; once that is
-    spent, the fallback level plays until it comes back."""
+    spent, the fallback level plays until it comes back. `fallback`: the game's fallback
+    level plays this turn, whatever `level` says (a turn's last try)."""
     if record is None or record.id != game_id:
         try:
             record = store.load(game_id)
@@ -115,10 +121,10 @@ def play_bot_turn(
     if record.version != version or seat is None:
         return None
     stand_in = record.seats[seat].bot is None
-    level = level_of(record, seat, level)
+    level = fallback_level(record) if fallback else level_of(record, seat, level)
     payer = record.payer if purse is not None and _searches(record, level) else None
     if payer is not None and purse is not None and not purse.may_think(payer):
-        level, payer = FALLBACK_LEVEL, None
+        level, payer = fallback_level(record), None
     started = time.perf_counter()
     action = bot_action(record, seat, level)
     thought = time.perf_counter() - started
@@ -139,10 +145,10 @@ def play_bot_turn(
         record = store.load(game_id)
         if record.version != version:
             return None
-        fallback = decide_in(record.game, seat, FALLBACK_LEVEL, seed=version).action
+        fallback_action = decide_in(record.game, seat, fallback_level(record), seed=version).action
         try:
             return store.apply_action(
-                game_id, seat, fallback, expected_version=version, record=record,
+                game_id, seat, fallback_action, expected_version=version, record=record,
                 owed_task=owed_task, stand_in=stand_in,
             ).record  # fmt: skip
         except (Conflict, StaleVersion, GameNotFound):

@@ -36,7 +36,7 @@ from core.jobs.tasks import (
     owed_task_of,
     submit,
 )
-from core.play.bots import FALLBACK_LEVEL, play_bot_turn
+from core.play.bots import play_bot_turn
 from core.store.keys import game_key
 from core.store.records import OwedTask, OwedTaskMaker, StoredGame
 from core.store.redises import Connections, redises_of, store_for_jobs
@@ -193,7 +193,6 @@ def play_owed_turns(
     timing = timing or _timing()
     store = store_for(connection)
     purse = purse_for(connection)
-    level = FALLBACK_LEVEL if last_try else None
     run = _Run(
         None if last_try else job_id,
         time.monotonic() + timing.turn_slice,
@@ -213,7 +212,7 @@ def play_owed_turns(
         # which plays it next, or queued as a job of its own.
         run.held = False
         applied = play_bot_turn(
-            store, game_id, version, record, level=level, owed_task=run, purse=purse
+            store, game_id, version, record, owed_task=run, purse=purse, fallback=last_try
         )
         if applied is None:
             # Nothing to play: the turn was played already, perhaps by an earlier try of this
@@ -259,10 +258,9 @@ def run_out_clock(
     on the `last_try`), which counts towards their being away; then hand on to the next
     bot, if a bot is next, and end the clock's task. What was done."""
     store = store_for(connection)
-    level = FALLBACK_LEVEL if last_try else None
     record = play_bot_turn(
-        store, game_id, version, level=level, owed_task=owed_work, clock_ran_out=True,
-        purse=purse_for(connection),
+        store, game_id, version, owed_task=owed_work, clock_ran_out=True,
+        purse=purse_for(connection), fallback=last_try,
     )  # fmt: skip
     if record is not None and record.bot_to_move is not None:
         schedule_turn(connection, game_id, record.version, record.payer, record.thinks_long)

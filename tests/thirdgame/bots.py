@@ -1,6 +1,7 @@
 """Trio's bots, written to `ai.bot`'s protocol from outside the package: the shared random
-bot, a heuristic, and a one-level ISMCTS, with an arena and the `BotKind` that joins them
-to the service.
+bot, a greedy one, and a one-level ISMCTS, with an arena and the `BotKind` that joins them
+to the service. No level or bot is called `heuristic`, as Pocha's and Poch's fallback is:
+Trio's fallback is its own `greedy`.
 
 The search is flat: each iteration deals the cards this seat cannot see at random among
 the other hands (a determinization), picks a root action by UCB1 and plays the deal out
@@ -30,7 +31,7 @@ DEFAULT_ITERATIONS = 60
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random", Budget(), "a uniformly random legal card"),
-    "heuristic": Level("heuristic", "heuristic", Budget(), "wins a trick cheaply or sheds low"),
+    "greedy": Level("greedy", "greedy", Budget(), "wins a trick cheaply or sheds low"),
     # Named as no level of Pocha's or Poch's is: the API reads a seat's level against the
     # registered games' bots, not against a list of the service's own.
     "search": Level(
@@ -39,10 +40,10 @@ LEVELS: dict[str, Level] = {
 }
 
 
-class HeuristicBot:
+class GreedyBot:
     """The lowest card that wins the trick so far, else the lowest card."""
 
-    name = "heuristic"
+    name = "greedy"
 
     def decide(
         self, obs: Observation, budget: Budget | None = None, seed: int | None = None,
@@ -130,7 +131,7 @@ class ISMCTSBot:
         return Decision(best, analysis, done, (time.perf_counter() - start) * 1000)
 
 
-_MAKERS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}
+_MAKERS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}
 BOTS = tuple(_MAKERS)
 
 
@@ -219,4 +220,5 @@ BOT_KIND = BotKind(
     searches=lambda bot: bot == "ismcts",
     default_iterations=DEFAULT_ITERATIONS,
     iterations_per_second=2_000,
+    fallback_level="greedy",
 )

@@ -14,7 +14,7 @@ import engine.registry
 from tests.contract import Contract
 from tests.thirdgame.bots import BOT_KIND
 from tests.thirdgame.engine import GAME_KIND, NAME
-from tests.worker.conftest import app, client, workers  # noqa: F401  (fixtures used here)
+from tests.worker.conftest import app, client, connection, workers  # noqa: F401  (fixtures used here)
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What a worker process needs to know Trio: the plugin modules, importable from the root.

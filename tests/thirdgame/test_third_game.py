@@ -11,15 +11,18 @@ import re
 import subprocess
 from typing import Any
 
+import redis
 from flask.testing import FlaskClient
 
 import ai.registry
 import engine.registry
 from ai.bot import Budget
+from core.play.bots import bot_seed, level_of
+from core.play.turns import play_owed_turns, store_for
 from engine.errors import GameError
 from tests.service.helpers import bearer
 from tests.service.test_service_events import STREAM, parse_sse
-from tests.thirdgame.bots import BOT_KIND, determinize
+from tests.thirdgame.bots import BOT_KIND, BOTS, determinize
 from tests.thirdgame.conftest import PLUGIN_ENV, ROOT, Unpublished
 from tests.thirdgame.engine import GAME_KIND, NAME, Game, Rules, observe
 from tests.waiting import LONG
@@ -83,7 +86,7 @@ def create(client: FlaskClient, trio: Unpublished, players: list[dict[str, Any]]
            ) -> dict[str, Any]:  # fmt: skip
     response = client.post(
         GAMES,
-        json={"game": NAME, "players": players, "rules": rules, "stand_in_level": "heuristic"},
+        json={"game": NAME, "players": players, "rules": rules, "stand_in_level": "greedy"},
     )
     assert response.status_code == 201, response.json
     created: dict[str, Any] = response.json
@@ -169,14 +172,14 @@ def test_two_bots_play_trio_at_a_table_of_two(
     # Neither Pocha nor Poch seats two: the API reads the seats against the registered
     # games, and each game's rules against its own bounds.
     workers.start(**PLUGIN_ENV)
-    bots = [{"name": "R", "bot": "random"}, {"name": "H", "bot": "heuristic"}]
+    bots = [{"name": "R", "bot": "random"}, {"name": "G", "bot": "greedy"}]
     created = create(client, trio, bots, deals=3)
     url = f"{GAMES}/{created['id']}"
     wait_until(lambda: client.get(url).json["phase"] == "over", LONG, "the game's end")
     final = client.get(url).json
     assert len(final["players"]) == 2 and sum(final["scores"]) == 3 * 3
     five = [{"name": f"B{i}", "bot": "random"} for i in range(5)]
-    body = {"game": NAME, "players": five, "stand_in_level": "heuristic"}
+    body = {"game": NAME, "players": five, "stand_in_level": "greedy"}
     refused = client.post(GAMES, json=body)
     assert refused.status_code == 422 and "players" in refused.json["message"], refused.json
     one = client.post(GAMES, json={**body, "players": five[:1]})
@@ -201,6 +204,31 @@ def test_the_stand_in_plays_a_trio_turn_that_runs_out(
     for seat in (0, 1):
         own = [e for e in log if e.get("seat") == seat and e["type"] == "card_played"]
         assert own and all(e.get("by") == "stand_in" for e in own), own
+
+
+def test_trio_falls_back_to_its_own_level_having_none_called_heuristic(
+    client: FlaskClient, connection: redis.Redis, trio: Unpublished
+) -> None:
+    # Pocha's and Poch's fallback is `heuristic`; Trio has no level or bot called so, and
+    # its own fallback plays in its games.
+    assert "heuristic" not in BOT_KIND.levels and "heuristic" not in BOTS
+    assert BOT_KIND.fallback_level == "greedy"
+    players = [{"name": "S", "bot": "search"}, {"name": "R", "bot": "random"}, {"name": "Ana"}]
+    game_id = create(client, trio, players, deals=1)["id"]
+    record = store_for(connection).load(game_id)
+    seat, version = record.bot_to_move, record.version
+    assert seat is not None
+    # A level the game does not know (Pocha's `hard`) is played as the fallback.
+    assert level_of(record, seat, "hard") == "greedy"
+    # A turn's last try plays the fallback level (no worker runs here: the turn is played
+    # in this process, as a worker's last try plays it).
+    done = play_owed_turns(connection, game_id, version, last_try=True)
+    assert done["played"] and done["fallback"], done
+    obs = GAME_KIND.observation(record.game, seat)
+    greedy = BOT_KIND.decide(obs, "greedy", seed=bot_seed(record.game.seed, version)).action
+    played = [e for e in client.get(f"{GAMES}/{game_id}/events").json if e.get("seat") == seat]
+    cards = [e for e in played if e["type"] == "card_played"]
+    assert cards and cards[0]["card"] == GAME_KIND.action_to_wire(greedy), cards
 
 
 def test_a_match_between_trio_bots_on_the_workers(
