@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 #: A move of any game, whatever its phase: one `int` of the game's action space.
 Action: TypeAlias = int
 #: An action's JSON form (a game's `action_to_wire`): a number or a code.
 WireAction: TypeAlias = int | str
+#: What a rule option takes, as `GameKind.describe_options` says (`kind`): true or false,
+#: an integer within bounds, or a schedule (one of its names, or a list of card counts).
+OptionKind: TypeAlias = Literal["bool", "int", "schedule"]
 #: A public event a move caused, as JSON, for front ends to animate.
 Event: TypeAlias = dict[str, Any]
 
@@ -99,8 +102,9 @@ class GameKind:
     #: The score sheet: the envelope given (id, version, players) with the game's results.
     history: Callable[[Any, dict[str, Any]], dict[str, Any]]
     #: A client's position checked into the seat's `Observation` (`InvalidStateError`,
-    #: saying why, for one no game could reach).
+    #: saying why, for one no game could reach), and the fields such a position may hold.
     position_from_dict: Callable[[dict[str, Any]], Any]
+    position_fields: tuple[str, ...]
     #: The decisions of one game of these rules, at most (tiebreaks aside).
     decisions_per_game: Callable[[Any], int]
 

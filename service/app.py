@@ -34,7 +34,7 @@ from service import api_keys, edge, events, i18n, metrics, ratelimits, telemetry
 from service.api import ai, games, health, hints, jobs, matches, rules, tables
 from service.api.ai_schemas import SCHEMA_ADDITIONS
 from service.api.ai_schemas import documented_by_reference as ai_documented_by_reference
-from service.api.poch_schemas import documented_by_reference, views_by_phase
+from service.api.wire.games import documented_by_reference, views_by_phase
 from service.context import EXTENSION, Services
 from service.errors import ErrorSchema, register_error_handlers
 from service.json_bodies import JsonProvider

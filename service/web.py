@@ -8,10 +8,9 @@ from importlib.resources import files
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory
 
+from engine.registry import DEFAULT_GAME
+from service.api.wire.games import FORMS
 from service.i18n import LANGUAGES, page_strings
-
-#: The games whose rules have a page at /how-to-play/<game>.
-GAMES = ("pocha", "poch")
 
 blp = Blueprint("web", __name__)
 
@@ -50,10 +49,11 @@ def page_texts(lang: str) -> Response:
 
 @blp.get("/how-to-play")
 @blp.get("/how-to-play/<game>")
-def how_to_play(game: str = "pocha") -> Response:
+def how_to_play(game: str = DEFAULT_GAME) -> Response:
     """The rules of a game for a player, in the page's language: one page (howto.js) that
-    reads the game from its address."""
-    if game not in GAMES:
+    reads the game from its address. The games the page draws are those whose wire forms
+    the service publishes (`service.api.wire`): a game registered from elsewhere has none."""
+    if game not in FORMS:
         abort(404)
     return current_app.send_static_file("howto.html")
 

@@ -12,7 +12,7 @@ from engine.i18n import _
 from engine.poch import actions, rules, view
 from engine.poch.game import Game
 from engine.poch.observation import observe
-from engine.poch.position import position_from_dict
+from engine.poch.position import FIELDS, position_from_dict
 from engine.protocols import GameKind
 from engine.seeds import new_seed
 
@@ -55,5 +55,6 @@ KIND = GameKind(
     read_move=view.read_move,
     history=view.history,
     position_from_dict=position_from_dict,
+    position_fields=FIELDS,
     decisions_per_game=view.decisions_per_game,
 )

@@ -10,7 +10,7 @@ from typing import Any
 from engine.pocha import actions, rules, view
 from engine.pocha.game import Game
 from engine.pocha.observation import observe
-from engine.pocha.position import position_from_dict
+from engine.pocha.position import FIELDS, position_from_dict
 from engine.protocols import GameKind
 
 
@@ -37,5 +37,6 @@ KIND = GameKind(
     read_move=view.read_move,
     history=view.history,
     position_from_dict=position_from_dict,
+    position_fields=FIELDS,
     decisions_per_game=view.decisions_per_game,
 )

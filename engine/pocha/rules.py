@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 
 from engine.errors import InvalidRulesError
 from engine.i18n import Message, _
 from engine.pocha.cards import deck_for
-from engine.protocols import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS
+from engine.protocols import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, OptionKind
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
@@ -21,7 +21,6 @@ TIEBREAK_HANDS = 5
 MAX_SCHEDULE_HANDS = 200
 
 Schedule = str | tuple[int, ...] | list[int]
-OptionKind = Literal["bool", "int", "schedule"]
 V = TypeVar("V")
 
 

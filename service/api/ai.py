@@ -9,15 +9,14 @@ from typing import Any
 from flask import request
 from flask.views import MethodView
 
-import engine.poch.position
 from core.errors import ServiceError
 from core.jobs.advice import Thinking, ask_move, job_report
 from engine.errors import InvalidStateError
-from engine.pocha.position import FIELDS, position_from_dict
-from engine.registry import POCH, POCHA
-from service.api.ai_schemas import AiMoveRequestSchema, JobSchema, PochAiMoveRequestSchema
+from engine.registry import DEFAULT_GAME, KINDS
+from service.api.ai_schemas import JobSchema
 from service.api.jobs import JOB_LOCATION, ON_DEMAND_ERRORS, accepted, asker, document_errors
 from service.api.links import JOB, responses
+from service.api.wire.games import FORMS
 from service.context import services
 from service.json_bodies import Blueprint
 
@@ -35,11 +34,13 @@ class InvalidPosition(ServiceError):
 
 
 def _body() -> dict[str, Any]:
-    """The body, read by its game's schema: Poch's when it says `"game": "poch"`, else
-    Pocha's (which refuses it with the usual 422 `validation_error` if it is neither)."""
+    """The body, read by the AI move schema of the game its `game` names (its wire forms,
+    `service.api.wire`); a body naming no game with such a schema is read by the default
+    game's, which refuses it with the usual 422 `validation_error` unless it is one."""
     sent = request.get_json(silent=True)
-    poch = isinstance(sent, dict) and sent.get("game") == POCH
-    schema = PochAiMoveRequestSchema() if poch else AiMoveRequestSchema()
+    game = sent.get("game") if isinstance(sent, dict) else None
+    forms = FORMS.get(game) if isinstance(game, str) else None
+    schema = (forms or FORMS[DEFAULT_GAME]).ai_move_request()
     body: dict[str, Any] = blp.ARGUMENTS_PARSER.parse(schema, request, location="json")
     return body
 
@@ -89,14 +90,11 @@ class Move(MethodView):
         bet, a start card or a suit) and the analysis.
         """
         body = _body()
-        game = body.get("game", POCHA)
-        fields = engine.poch.position.FIELDS if game == POCH else FIELDS
-        position = {k: v for k, v in body.items() if k in fields}
+        game = body.get("game", DEFAULT_GAME)
+        kind = KINDS[game]
+        position = {k: v for k, v in body.items() if k in kind.position_fields}
         try:
-            if game == POCH:
-                engine.poch.position.position_from_dict(position)
-            else:
-                position_from_dict(position)
+            kind.position_from_dict(position)
         except InvalidStateError as exc:
             raise InvalidPosition(exc.message) from exc
         thinking = Thinking(

@@ -9,46 +9,23 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ai.registry import LEVELS, levels_of
+from ai.registry import LEVELS
 from core.jobs.matches import MAX_GAMES
-from core.jobs.queues import MAX_ITERATIONS, MAX_MILLISECONDS
 from engine.i18n import _
-from engine.poch.rules import MAX_DEALS, PLATES
-from engine.registry import DEFAULT_GAME, KINDS, POCH, POCHA
+from engine.registry import DEFAULT_GAME, KINDS
 from service.answers import Answer
+from service.api.fields import StrictBoolean, ThinkingSchema, level_field
 from service.api.games_schemas import (
-    CARD,
-    MAX_CARDS,
     MAX_SEED,
     PLAYER_FORMS,
     GameRulesField,
-    PochRulesInForceSchema,
-    PochRulesSchema,
     RegisteredGame,
-    RulesInForceSchema,
-    RulesSchema,
-    StrictBoolean,
+    RegisteredSeats,
 )
-from service.api.poch_schemas import CARD as POCH_CARD
-from service.api.poch_schemas import SUIT
+from service.api.wire.poch import PochRulesInForceSchema
+from service.api.wire.pocha import RulesInForceSchema
 
 _JOB_ID = {"description": "The job's id.", "example": "q0v4Wm1nXb2yQ5pLk8TcRz3a"}
-
-
-def _known_level(level: str, game: str = POCHA) -> None:
-    levels = levels_of(game)
-    if level not in levels:
-        raise ma.ValidationError(
-            _(
-                "Unknown level {level}; the levels are {levels}.",
-                level=repr(level),
-                levels=", ".join(levels),
-            )
-        )
-
-
-def _known_poch_level(level: str) -> None:
-    _known_level(level, POCH)
 
 
 # -- thinking -----------------------------------------------------------------------------------
@@ -68,317 +45,11 @@ def _any_game_level(level: str) -> None:
         )
 
 
-def _level_field(check: Any) -> fields.String:
-    return fields.String(
-        validate=check,
-        metadata={
-            "description": "A bot level (see GET /api/v1/rules): random, heuristic, easy, "
-            "medium, hard, expert, master, ismcts-expert. The search levels come with an "
-            "analysis.",
-            "enum": list(levels_of(POCHA)),
-            "example": "hard",
-        },
-    )
-
-
-class ThinkingSchema(ma.Schema):
-    """How hard the bot thinks: `level`, or a custom budget (`iterations` and/or
-    `milliseconds`, whichever runs out first); default level `hard`."""
-
-    level = _level_field(_known_level)
-    iterations = fields.Integer(
-        strict=True,
-        validate=validate.Range(1, MAX_ITERATIONS),
-        metadata={
-            "description": f"A custom budget: ISMCTS iterations (at most {MAX_ITERATIONS}).",
-            "example": 5000,
-        },
-    )
-    milliseconds = fields.Integer(
-        strict=True,
-        validate=validate.Range(1, MAX_MILLISECONDS),
-        metadata={
-            "description": f"A custom budget: thinking time in ms (at most {MAX_MILLISECONDS}).",
-            "example": 500,
-        },
-    )
-
-    @ma.validates_schema
-    def _level_or_budget(self, data: dict[str, Any], **kwargs: Any) -> None:
-        if "level" in data and ("iterations" in data or "milliseconds" in data):
-            raise ma.ValidationError(
-                _("Give a level or a custom budget (iterations, milliseconds), not both."),
-                "level",
-            )
-
-
 class HintRequestSchema(ThinkingSchema):
-    level = _level_field(_any_game_level)
+    level = level_field(_any_game_level)
 
 
 # -- positions ----------------------------------------------------------------------------------
-
-
-class PlayInSchema(ma.Schema):
-    seat = fields.Integer(
-        required=True, strict=True, metadata={"description": "Who played it.", "example": 0}
-    )
-    card = fields.String(
-        required=True, validate=validate.Length(1, 8), metadata={"description": CARD}
-    )
-
-
-class TrumpInSchema(ma.Schema):
-    card = fields.String(
-        required=True,
-        validate=validate.Length(1, 8),
-        metadata={"description": "The card that sets trump. " + CARD, "example": "E7"},
-    )
-    holder = fields.Integer(
-        strict=True,
-        allow_none=True,
-        load_default=None,
-        metadata={
-            "description": "The dealer's seat when the whole deck was dealt (the trump card "
-            "is the dealer's last card); null when it was turned from the stock.",
-            "example": None,
-        },
-    )
-
-
-def _seats(description: str, **kwargs: Any) -> fields.List:
-    return fields.List(
-        fields.Integer(strict=True, allow_none=True),
-        metadata={"description": description},
-        **kwargs,
-    )
-
-
-class PositionSchema(ma.Schema):
-    """A hand in progress as one seat sees it."""
-
-    game = fields.String(
-        validate=validate.Equal(POCHA),
-        metadata={
-            "description": "`pocha`, or left out (a Poch position is `PochAiMoveRequest`).",
-            "example": "pocha",
-        },
-    )
-
-    rules = fields.Nested(
-        RulesSchema,
-        load_default=dict,
-        metadata={"description": "The rules; `players` (default 4) must match the seats."},
-    )
-    seat = fields.Integer(
-        required=True,
-        strict=True,
-        metadata={"description": "The seat to decide for: it must be its turn.", "example": 0},
-    )
-    hand = fields.List(
-        fields.String(validate=validate.Length(1, 8)),
-        required=True,
-        validate=validate.Length(0, MAX_CARDS),
-        metadata={"description": "The seat's cards now (codes).", "example": ["O1", "O4", "C3"]},
-    )
-    trump = fields.Nested(TrumpInSchema, required=True, metadata={"description": "The trump."})
-    dealer = fields.Integer(
-        required=True, strict=True, metadata={"description": "The dealer's seat.", "example": 3}
-    )
-    bids = _seats(
-        "One entry per seat: its bid, or null until made (bids go from la mano, the seat "
-        "after the dealer, round to the dealer).",
-        required=True,
-        validate=validate.Length(3, 8),
-    )
-    plays = fields.List(
-        fields.Nested(PlayInSchema),
-        load_default=list,
-        validate=validate.Length(0, 40),
-        metadata={
-            "description": "Every card played in this hand so far, in order, with who "
-            "played it; the trick on the table and the tricks won follow from it."
-        },
-    )
-    cards_per_player = fields.Integer(
-        strict=True,
-        metadata={"description": "Optional: cards dealt to each seat; checked.", "example": 3},
-    )
-    trick = fields.List(
-        fields.Nested(PlayInSchema),
-        metadata={"description": "Optional: the cards on the table now; checked."},
-    )
-    tricks_won = _seats("Optional: tricks won per seat this hand; checked.")
-    turn = fields.Integer(
-        strict=True, metadata={"description": "Optional: whose turn it is; checked."}
-    )
-    scores = _seats("Optional: totals per seat (they do not change the decision).")
-
-
-class AiMoveRequestSchema(PositionSchema, ThinkingSchema):
-    """A Pocha position and how hard to think about it."""
-
-
-class PochThinkingSchema(ThinkingSchema):
-    """How hard a Poch bot thinks: one of Poch's levels, or a custom budget."""
-
-    level = fields.String(
-        validate=_known_poch_level,
-        metadata={
-            "description": "A Poch bot level (see GET /api/v1/rules): random, heuristic, easy, "
-            "medium, hard. The search levels come with an analysis.",
-            "enum": list(levels_of(POCH)),
-            "example": "hard",
-        },
-    )
-
-
-def _list_of(inner: fields.Field, most: int, description: str, **kwargs: Any) -> fields.List:
-    return fields.List(
-        inner, validate=validate.Length(0, most), metadata={"description": description}, **kwargs
-    )
-
-
-class PochYouInSchema(ma.Schema):
-    seat = fields.Integer(
-        required=True,
-        strict=True,
-        metadata={"description": "The seat to decide for: it must be its turn.", "example": 1},
-    )
-    hand = _list_of(
-        fields.String(validate=validate.Length(1, 8)),
-        32,
-        "The seat's cards now. " + POCH_CARD,
-        required=True,
-    )
-    legal = _list_of(
-        fields.Raw(),
-        100_000,
-        "Optional: the legal actions as the view gave them; checked, never used (the "
-        "position's own are computed).",
-    )
-
-
-class PochPositionSchema(ma.Schema):
-    """A Poch deal in progress as one seat sees it: the fields of that seat's view
-    (`PochGameView`) without its envelope (`id`, `version`, `last_event`, `seeded`,
-    `players`, `table`, `deadline`, `seconds_left`). Every field is checked against the
-    others (chips conserved, cards once each, counts, the betting round, the showdown, the
-    shedding); an impossible position is 422 `invalid_position`."""
-
-    game = fields.String(
-        required=True,
-        validate=validate.Equal(POCH),
-        metadata={"description": "`poch`: this is a Poch position.", "example": "poch"},
-    )
-    rules = fields.Nested(
-        PochRulesSchema,
-        required=True,
-        metadata={"description": "The rules; `players` must match the seats."},
-    )
-    deal = fields.Integer(
-        required=True, strict=True, metadata={"description": "The deal, from 1.", "example": 1}
-    )
-    dealer = fields.Integer(
-        required=True, strict=True, metadata={"description": "The dealer's seat.", "example": 0}
-    )
-    phase = fields.String(
-        required=True,
-        validate=validate.Length(1, 16),
-        metadata={
-            "description": "`betting`, `starting` or `choosing`: a decision of the seat.",
-            "example": "betting",
-        },
-    )
-    turn = fields.Integer(
-        required=True,
-        strict=True,
-        allow_none=True,
-        metadata={"description": "Whose decision it is: the seat in `you`.", "example": 1},
-    )
-    chips = _list_of(fields.Integer(strict=True), 8, "Each seat's chips.", required=True)
-    active = _list_of(StrictBoolean(), 8, "Whether each seat is still in the game.", required=True)
-    plates = fields.Dict(
-        keys=fields.String(validate=validate.OneOf(PLATES)),
-        values=fields.Integer(strict=True),
-        required=True,
-        metadata={"description": "Chips on each of the eight plates."},
-    )
-    pot = fields.Integer(
-        required=True, strict=True, metadata={"description": "Chips in the pot.", "example": 0}
-    )
-    trump = fields.String(
-        required=True,
-        allow_none=True,
-        validate=validate.Length(1, 8),
-        metadata={"description": "The trump suit. " + SUIT, "example": "H"},
-    )
-    hand_sizes = _list_of(
-        fields.Integer(strict=True), 8, "How many cards each seat holds.", required=True
-    )
-    collected = _list_of(
-        fields.Dict(),
-        7,
-        "The plates taken this deal, in order: {seat, plate, cards, chips}.",
-        required=True,
-    )
-    bets = _list_of(
-        fields.Dict(), 8, "This deal's betting round so far: {seat, call, amount}.", required=True
-    )
-    showdown = fields.Dict(
-        keys=fields.String(validate=validate.Length(1, 2)),
-        values=_list_of(fields.String(validate=validate.Length(1, 8)), 4, "A set."),
-        required=True,
-        metadata={"description": "Each seat's best set as shown at the showdown (by seat)."},
-    )
-    starter = fields.Integer(
-        required=True,
-        strict=True,
-        allow_none=True,
-        metadata={"description": "Who won the betting (starts the shedding)."},
-    )
-    direction = fields.String(
-        required=True,
-        allow_none=True,
-        validate=validate.Length(1, 8),
-        metadata={"description": "`up`, `down`, or null before the start card."},
-    )
-    suit = fields.String(
-        required=True,
-        allow_none=True,
-        validate=validate.Length(1, 8),
-        metadata={"description": "The suit running now (null at a decision)."},
-    )
-    suits_done = _list_of(
-        fields.String(validate=validate.Length(1, 8)), 4, "Suits shed already.", required=True
-    )
-    played = _list_of(
-        fields.List(fields.Raw(), validate=validate.Length(2, 2)),
-        32,
-        "The cards shed this deal, in order: [seat, card].",
-        required=True,
-    )
-    deal_results = _list_of(
-        fields.Dict(),
-        MAX_DEALS,
-        "Optional: each finished deal (its winner and what each seat paid); passed on.",
-    )
-    result = fields.Raw(
-        allow_none=True,
-        metadata={
-            "description": "Optional: null (the game is not over), as the view gave it.",
-            "type": "object",
-        },
-    )
-    you = fields.Nested(
-        PochYouInSchema,
-        required=True,
-        metadata={"description": "The seat deciding, its cards and (optional) its legal actions."},
-    )
-
-
-class PochAiMoveRequestSchema(PochPositionSchema, PochThinkingSchema):
-    """A Poch position (`"game": "poch"`) and how hard to think about it."""
 
 
 #: What the document adds to the schemas of bodies that say how hard to think: a level or
@@ -409,14 +80,10 @@ SCHEMA_ADDITIONS = {
 
 
 def documented_by_reference() -> dict[str, type[ma.Schema]]:
-    """The schemas the OpenAPI document names by reference only (the AI move's request and
-    the matches' records and figures, `oneOf` the two games'), by component name, for the
-    app to register before its routes."""
-    return {
-        "AiMoveRequest": AiMoveRequestSchema,
-        "PochAiMoveRequest": PochAiMoveRequestSchema,
-        **match_schemas_by_reference(),
-    }
+    """The schemas the OpenAPI document names by reference only (the matches' records and
+    figures, `oneOf` the two games'), by component name, for the app to register before its
+    routes."""
+    return match_schemas_by_reference()
 
 
 # -- answers ------------------------------------------------------------------------------------
@@ -589,7 +256,7 @@ class MatchRequestSchema(ma.Schema):
     seats = fields.List(
         fields.String(validate=validate.Length(1, 40)),
         required=True,
-        validate=validate.Length(3, 8),
+        validate=RegisteredSeats(),
         metadata={
             "description": "The bot of each seat: a level of the game (Pocha's `hard`, "
             "`expert`...; Poch's `easy`, `medium`, `hard`), a bot (`heuristic`, `random`, "
@@ -627,6 +294,25 @@ class MatchRequestSchema(ma.Schema):
             "example": False,
         },
     )
+
+    @ma.validates_schema
+    def _seats_of_the_game(self, data: dict[str, Any], **kwargs: Any) -> None:
+        # The field takes any registered game's bounds; the game named is known only here.
+        kind = KINDS.get(data.get("game", DEFAULT_GAME))
+        seats = data.get("seats")
+        if kind is None or seats is None:
+            return
+        if not kind.min_players <= len(seats) <= kind.max_players:
+            raise ma.ValidationError(
+                _(
+                    "{game} seats {fewest} to {most} players; {seats} seats were given.",
+                    game=kind.title,
+                    fewest=kind.min_players,
+                    most=kind.max_players,
+                    seats=len(seats),
+                ),
+                "seats",
+            )
 
 
 class BotStatsSchema(Answer):

@@ -23,7 +23,7 @@ from core.play.games import PlayerSpec
 from core.play.tables import shown_code
 from core.store.records import NO_TABLE, StoredGame
 from engine.i18n import _
-from engine.pocha.actions import WireAction
+from engine.protocols import WireAction
 from service.api.games_schemas import (
     MAX_CARD_CODE,
     MAX_CARDS,
@@ -35,7 +35,7 @@ from service.api.games_schemas import (
     PlaySchema,
 )
 from service.api.links import CREATED_GAME, FROM_VIEW, responses
-from service.api.poch_schemas import BetSchema, SuitSchema, is_plain_bet, is_plain_suit
+from service.api.wire.poch import BetSchema, SuitSchema, is_plain_bet, is_plain_suit
 from service.api_keys import limit_key
 from service.context import game_service
 from service.errors import RETRY_AFTER, ErrorSchema

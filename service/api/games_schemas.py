@@ -11,18 +11,22 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-import engine.poch.rules
-from ai.pocha.levels import LEVELS
 from ai.registry import LEVELS as BOT_LEVELS
-from engine.i18n import _, join
-from engine.pocha.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Option
-from engine.registry import DEFAULT_GAME, KINDS, POCH, POCHA
+from ai.registry import levels_of
+from engine.i18n import _
+from engine.registry import DEFAULT_GAME, KINDS
 from service.answers import Answer
+from service.api.fields import StrictBoolean
+from service.api.wire import forms_of
+from service.api.wire.pocha import CARD, MAX_CARDS, RulesInForceSchema
 
-CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
 # Seeds stay within what a JSON number holds exactly in every client.
 MAX_SEED = 2**53 - 1
-MAX_CARDS = 13
+#: The levels of the default game's bots, as the document lists them for a seat's `bot`.
+LEVELS = levels_of(DEFAULT_GAME)
+#: The fewest and the most players of the games registered when the document is made.
+MIN_PLAYERS = min(kind.min_players for kind in KINDS.values())
+MAX_PLAYERS = max(kind.max_players for kind in KINDS.values())
 
 
 def _card(
@@ -52,16 +56,6 @@ def _known_level(level: str) -> None:
         )
 
 
-class StrictBoolean(fields.Boolean):
-    """`true` or `false` only: marshmallow's Boolean also takes 1, 0, "yes", "off"..., which
-    the document (type boolean) does not allow, so a client's mistake would pass unseen."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if not isinstance(value, bool):
-            raise self.make_error("invalid", input=value)
-        return value
-
-
 #: A Pocha card code as the server writes it.
 CARD_PATTERN = "^[OCEB]([1-7]|1[0-2])$"
 
@@ -77,114 +71,21 @@ POCHA_ACTION = {
 # -- rules -----------------------------------------------------------------------------------
 
 
-class ScheduleField(fields.Field):
-    """A schedule option's value: one of its named schedules or a list of card counts (how
-    many cards each count may deal depends on the players: the engine checks that)."""
-
-    def __init__(self, option: Option[str], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.option = option
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        # Babel's extractor does not see a _() inside another one's arguments.
-        either = _(" or ")
-        kinds = _(
-            "Must be {choices}, or a list of card counts.",
-            choices=join(self.option.choices, either),
-        )
-        if isinstance(value, str):
-            if value not in self.option.choices:
-                raise ma.ValidationError(kinds)
-            return value
-        if isinstance(value, list) and all(
-            isinstance(x, int) and not isinstance(x, bool) for x in value
-        ):
-            if not 1 <= len(value) <= self.option.max_hands:
-                raise ma.ValidationError(
-                    _("A schedule lists from 1 to {most} hands.", most=self.option.max_hands)
-                )
-            return value
-        raise ma.ValidationError(kinds)
-
-
-def _rule_field(option: Option[Any]) -> fields.Field:
-    """The request field of one of the engine's rule options, with its bounds and its
-    summary; the example is the option's default."""
-    metadata = {"description": option.summary, "example": option.default}
-    if option.kind == "bool":
-        return StrictBoolean(metadata=metadata)
-    if option.kind == "int":
-        return fields.Integer(
-            strict=True, validate=validate.Range(option.low, option.high), metadata=metadata
-        )
-    return ScheduleField(
-        option,
-        metadata={
-            **metadata,
-            "oneOf": [
-                {"type": "string", "enum": list(option.choices)},
-                {"type": "array", "items": {"type": "integer", "minimum": 1}},
-            ],
-        },
-    )
-
-
-#: The options of docs/rules.md, one field per option declared in `engine.pocha.rules`; every one is
-#: optional and defaults as GET /api/v1/rules says.
-RulesSchema = ma.Schema.from_dict(
-    {name: _rule_field(option) for name, option in OPTIONS.items()}, name="RulesSchema"
-)
-
-
-#: Poch's options (docs/poch.md, The game), one field per option `engine.poch.rules` declares;
-#: every one is optional and defaults as GET /api/v1/rules says.
-PochRulesSchema = ma.Schema.from_dict(
-    {
-        name: fields.Integer(
-            strict=True,
-            validate=validate.Range(low, high),
-            metadata={"description": doc, "example": default if default is not None else 8},
-        )
-        for name, low, high, default, doc in engine.poch.rules.OPTIONS
-    },
-    name="PochRulesSchema",
-)
-
-
-#: The rules of a game as the server shows them: every Pocha option, with its value.
-RulesInForceSchema = Answer.from_dict(
-    {name: _rule_field(option) for name, option in OPTIONS.items()}, name="RulesInForceSchema"
-)
-
-#: The rules of a Poch game as the server shows them: every option, with its value.
-PochRulesInForceSchema = Answer.from_dict(
-    {
-        name: fields.Integer(
-            metadata={"description": doc, "example": default if default is not None else 8}
-        )
-        for name, _low, _high, default, doc in engine.poch.rules.OPTIONS
-    },
-    name="PochRulesInForceSchema",
-)
-
-
-#: The rules schemas the document shows, by game; any other registered game's rules are
-#: read by a schema made from its options (`rules_schema`).
-DOCUMENTED_RULES: dict[str, type[ma.Schema]] = {POCHA: RulesSchema, POCH: PochRulesSchema}
 #: The schemas made so far, by game, with the kind each was made from.
 _DESCRIBED_RULES: dict[str, tuple[Any, type[ma.Schema]]] = {}
 
 
 def rules_schema(game: str) -> ma.Schema:
-    """The schema of `game`'s rule options: the document's for its games, else one field
-    per option its kind describes (`GameKind.describe_options`: an int with its bounds, a
-    bool; anything else left to the game's own `rules_from_dict`)."""
-    documented = DOCUMENTED_RULES.get(game)
+    """The schema of `game`'s rule options: the document's for its games (its wire forms,
+    `service.api.wire`), else one field per option its kind describes
+    (`GameKind.describe_options`: an int with its bounds, a bool; anything else left to the
+    game's own `rules_from_dict`)."""
+    documented = forms_of(game)
     if documented is not None:
-        return documented()
+        return documented.rules()
     kind = KINDS.get(game)
     if kind is None:  # the `game` field refuses it; read the rules as the default game's
-        return DOCUMENTED_RULES[DEFAULT_GAME]()
+        return rules_schema(DEFAULT_GAME)
     made = _DESCRIBED_RULES.get(game)
     if made is None or made[0] is not kind:
         options: dict[str, fields.Field] = {}
@@ -207,8 +108,9 @@ def rules_schema(game: str) -> ma.Schema:
 
 class RegisteredSeats(validate.Length):
     """From the fewest players a registered game takes to the most, read when the request
-    is (`engine.registry.KINDS`); each game's own bounds are its rules' `players` option.
-    The document shows the bounds of the games it describes."""
+    is (`engine.registry.KINDS`); each game's own bounds are checked once the game is known
+    (its rules' `players` option, a match's `seats`). The document shows the bounds of the
+    games registered when it is made."""
 
     def __init__(self) -> None:
         super().__init__(MIN_PLAYERS, MAX_PLAYERS)

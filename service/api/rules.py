@@ -8,10 +8,9 @@ from typing import Any, get_args
 import marshmallow as ma
 from flask.views import MethodView
 
-from ai.pocha.levels import LEVELS
 from ai.registry import levels_of
-from engine.pocha.rules import OptionKind, describe_options
-from engine.registry import KINDS
+from engine.protocols import OptionKind
+from engine.registry import DEFAULT_GAME, KINDS
 from service.answers import Answer
 from service.errors import UNREAD
 from service.json_bodies import Blueprint
@@ -103,8 +102,12 @@ class Rules(MethodView):
         level. The top-level `options` and `bot_levels` are Pocha's; `games` lists every
         game's.
         """
-        options = [{"name": name, **spec} for name, spec in describe_options().items()]
-        levels = [{"name": lv.name, "description": lv.description} for lv in LEVELS.values()]
+        default = KINDS[DEFAULT_GAME]
+        options = [{"name": name, **spec} for name, spec in default.describe_options().items()]
+        levels = [
+            {"name": lv.name, "description": lv.description}
+            for lv in levels_of(default).values()
+        ]
         games = [
             {
                 "game": kind.name,

@@ -15,7 +15,7 @@ from core.store.store import GameStore
 from engine.pocha.cards import codes
 from engine.pocha.rules import OPTIONS, Option
 from service import create_app
-from service.api.games_schemas import RulesSchema
+from service.api.wire.pocha import RulesSchema
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
 ERROR_KEYS = {"code", "status", "error", "message"}

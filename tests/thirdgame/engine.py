@@ -383,6 +383,12 @@ def history(game: Game, envelope: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+#: The fields of a seat's view that a position may hold (the view's envelope aside).
+POSITION_FIELDS = (
+    "rules", "deal", "dealer", "turn", "hand_sizes", "played", "trick", "tricks", "scores", "you",
+)  # fmt: skip
+
+
 def position_from_dict(data: Mapping[str, Any]) -> Observation:
     """The observation a client's position (a seat's view without its envelope) gives;
     `InvalidStateError` for one that is not a Trio position."""
@@ -437,5 +443,6 @@ GAME_KIND = GameKind(
     read_move=read_move,
     history=history,
     position_from_dict=position_from_dict,
+    position_fields=POSITION_FIELDS,
     decisions_per_game=decisions_per_game,
 )

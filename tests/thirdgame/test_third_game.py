@@ -231,6 +231,24 @@ def test_trio_falls_back_to_its_own_level_having_none_called_heuristic(
     assert cards and cards[0]["card"] == GAME_KIND.action_to_wire(greedy), cards
 
 
+def test_a_match_seats_its_own_game_s_players(client: FlaskClient, trio: Unpublished) -> None:
+    # With Trio registered a list of two seats is one some game takes; each game's own
+    # bounds are checked against the game the match names, in the caller's language.
+    def refused(game: str, seats: int, lang: str = "en") -> str:
+        body = {"game": game, "seats": ["random"] * seats, "games": 1}
+        response = client.post(f"/api/v1/matches?lang={lang}", json=body)
+        assert response.status_code == 422, response.json
+        assert response.json["error"] == "validation_error"
+        message: str = response.json["errors"]["json"]["seats"][0]
+        return message
+
+    assert refused(NAME, 5) == "Trio seats 2 to 4 players; 5 seats were given."
+    assert refused("pocha", 2) == "Pocha seats 3 to 8 players; 2 seats were given."
+    assert refused("poch", 2, "es") == "Poch admite de 3 a 8 jugadores; se han indicado 2 asientos."
+    # Outside every registered game's bounds, the field refuses it as it always did.
+    assert refused(NAME, 9) == "Length must be between 2 and 8."
+
+
 def test_a_match_between_trio_bots_on_the_workers(
     client: FlaskClient, workers: WorkerProcesses, trio: Unpublished
 ) -> None:

@@ -1,6 +1,6 @@
-"""Marshmallow schemas of Poch's side of the games resource: its rules, its decisions, its
-view, its events and its score sheet.
-How it works: docs/internals.md, `service.api.poch_schemas`.
+"""Poch's wire forms: its rules, its decisions, its view, its events, its score sheet, and
+a Poch position for an AI move (`PochAiMoveRequest`).
+How it works: docs/internals.md, `service.api.wire.poch`.
 """
 
 from __future__ import annotations
@@ -10,23 +10,16 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+import engine.poch.rules
+from ai.registry import levels_of
 from engine.i18n import _
 from engine.poch.actions import BET_BASE
-from engine.poch.rules import PLATES
+from engine.poch.kind import KIND
+from engine.poch.rules import MAX_DEALS, PLATES
 from service.answers import Answer
-from service.api.games_schemas import (
-    POCHA_PHASE_VIEWS,
-    EventSchema,
-    HistorySchema,
-    PlayerInfoSchema,
-    PochRulesInForceSchema,
-    PochRulesSchema,
-    RulesInForceSchema,
-    RulesSchema,
-    TableSchema,
-    _phase,
-    by_phase,
-)
+from service.api.fields import StrictBoolean, ThinkingSchema, known_level
+from service.api.games_schemas import PlayerInfoSchema, TableSchema, _phase
+from service.api.wire import WireForms
 
 CARD = (
     "A Poch card code: suit letter C, S, H or D, then rank 7, 8, 9, 10, J, Q, K or A "
@@ -52,6 +45,36 @@ POCH_ACTION = {
 }
 #: The largest bet a body may name (more than any table's chips).
 MAX_BET = 10**9 - BET_BASE
+
+
+# -- rules ----------------------------------------------------------------------------------
+
+
+#: Poch's options (docs/poch.md, The game), one field per option `engine.poch.rules` declares;
+#: every one is optional and defaults as GET /api/v1/rules says.
+PochRulesSchema = ma.Schema.from_dict(
+    {
+        name: fields.Integer(
+            strict=True,
+            validate=validate.Range(low, high),
+            metadata={"description": doc, "example": default if default is not None else 8},
+        )
+        for name, low, high, default, doc in engine.poch.rules.OPTIONS
+    },
+    name="PochRulesSchema",
+)
+
+
+#: The rules of a Poch game as the server shows them: every option, with its value.
+PochRulesInForceSchema = Answer.from_dict(
+    {
+        name: fields.Integer(
+            metadata={"description": doc, "example": default if default is not None else 8}
+        )
+        for name, _low, _high, default, doc in engine.poch.rules.OPTIONS
+    },
+    name="PochRulesInForceSchema",
+)
 
 
 # -- decisions --------------------------------------------------------------------------------
@@ -549,35 +572,173 @@ class PochHistorySchema(Answer):
     )
 
 
-def views_by_phase() -> dict[str, dict[str, Any]]:
-    """Each game's view as the document names it (`GameView`, `PochGameView`): `oneOf` its
-    phases' views, told apart by `phase`; for the app to register as they are."""
-    return {
-        "GameView": by_phase(
-            "A Pocha game's view, a seat's (with `you`) or the spectator's (without); "
-            "each phase's own, told apart by `phase`.",
-            POCHA_PHASE_VIEWS,
-        ),
-        "PochGameView": by_phase(
-            "A Poch game's view, a seat's (with `you`) or the spectator's (without); each "
-            "phase's own, told apart by `phase`.",
-            POCH_PHASE_VIEWS,
-        ),
-    }
+# -- positions ----------------------------------------------------------------------------------
 
 
-def documented_by_reference() -> dict[str, type[ma.Schema]]:
-    """The schemas the OpenAPI document names only by reference (`oneOf` the two games'),
-    by component name, for the app to register before its routes."""
-    return {
-        "Rules": RulesSchema,
-        "PochRules": PochRulesSchema,
-        "RulesInForce": RulesInForceSchema,
-        "PochRulesInForce": PochRulesInForceSchema,
-        **{name: view for name, view in POCHA_PHASE_VIEWS.values()},
-        **{name: view for name, view in POCH_PHASE_VIEWS.values()},
-        "Event": EventSchema,
-        "PochEvent": PochEventSchema,
-        "History": HistorySchema,
-        "PochHistory": PochHistorySchema,
-    }
+def _known_poch_level(level: str) -> None:
+    known_level(level, KIND.name)
+
+
+class PochThinkingSchema(ThinkingSchema):
+    """How hard a Poch bot thinks: one of Poch's levels, or a custom budget."""
+
+    level = fields.String(
+        validate=_known_poch_level,
+        metadata={
+            "description": "A Poch bot level (see GET /api/v1/rules): random, heuristic, easy, "
+            "medium, hard. The search levels come with an analysis.",
+            "enum": list(levels_of(KIND.name)),
+            "example": "hard",
+        },
+    )
+
+
+def _list_of(inner: fields.Field, most: int, description: str, **kwargs: Any) -> fields.List:
+    return fields.List(
+        inner, validate=validate.Length(0, most), metadata={"description": description}, **kwargs
+    )
+
+
+class PochYouInSchema(ma.Schema):
+    seat = fields.Integer(
+        required=True,
+        strict=True,
+        metadata={"description": "The seat to decide for: it must be its turn.", "example": 1},
+    )
+    hand = _list_of(
+        fields.String(validate=validate.Length(1, 8)),
+        32,
+        "The seat's cards now. " + CARD,
+        required=True,
+    )
+    legal = _list_of(
+        fields.Raw(),
+        100_000,
+        "Optional: the legal actions as the view gave them; checked, never used (the "
+        "position's own are computed).",
+    )
+
+
+class PochPositionSchema(ma.Schema):
+    """A Poch deal in progress as one seat sees it: the fields of that seat's view
+    (`PochGameView`) without its envelope (`id`, `version`, `last_event`, `seeded`,
+    `players`, `table`, `deadline`, `seconds_left`). Every field is checked against the
+    others (chips conserved, cards once each, counts, the betting round, the showdown, the
+    shedding); an impossible position is 422 `invalid_position`."""
+
+    game = fields.String(
+        required=True,
+        validate=validate.Equal(KIND.name),
+        metadata={"description": "`poch`: this is a Poch position.", "example": "poch"},
+    )
+    rules = fields.Nested(
+        PochRulesSchema,
+        required=True,
+        metadata={"description": "The rules; `players` must match the seats."},
+    )
+    deal = fields.Integer(
+        required=True, strict=True, metadata={"description": "The deal, from 1.", "example": 1}
+    )
+    dealer = fields.Integer(
+        required=True, strict=True, metadata={"description": "The dealer's seat.", "example": 0}
+    )
+    phase = fields.String(
+        required=True,
+        validate=validate.Length(1, 16),
+        metadata={
+            "description": "`betting`, `starting` or `choosing`: a decision of the seat.",
+            "example": "betting",
+        },
+    )
+    turn = fields.Integer(
+        required=True,
+        strict=True,
+        allow_none=True,
+        metadata={"description": "Whose decision it is: the seat in `you`.", "example": 1},
+    )
+    chips = _list_of(fields.Integer(strict=True), 8, "Each seat's chips.", required=True)
+    active = _list_of(StrictBoolean(), 8, "Whether each seat is still in the game.", required=True)
+    plates = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(PLATES)),
+        values=fields.Integer(strict=True),
+        required=True,
+        metadata={"description": "Chips on each of the eight plates."},
+    )
+    pot = fields.Integer(
+        required=True, strict=True, metadata={"description": "Chips in the pot.", "example": 0}
+    )
+    trump = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.Length(1, 8),
+        metadata={"description": "The trump suit. " + SUIT, "example": "H"},
+    )
+    hand_sizes = _list_of(
+        fields.Integer(strict=True), 8, "How many cards each seat holds.", required=True
+    )
+    collected = _list_of(
+        fields.Dict(),
+        7,
+        "The plates taken this deal, in order: {seat, plate, cards, chips}.",
+        required=True,
+    )
+    bets = _list_of(
+        fields.Dict(), 8, "This deal's betting round so far: {seat, call, amount}.", required=True
+    )
+    showdown = fields.Dict(
+        keys=fields.String(validate=validate.Length(1, 2)),
+        values=_list_of(fields.String(validate=validate.Length(1, 8)), 4, "A set."),
+        required=True,
+        metadata={"description": "Each seat's best set as shown at the showdown (by seat)."},
+    )
+    starter = fields.Integer(
+        required=True,
+        strict=True,
+        allow_none=True,
+        metadata={"description": "Who won the betting (starts the shedding)."},
+    )
+    direction = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.Length(1, 8),
+        metadata={"description": "`up`, `down`, or null before the start card."},
+    )
+    suit = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.Length(1, 8),
+        metadata={"description": "The suit running now (null at a decision)."},
+    )
+    suits_done = _list_of(
+        fields.String(validate=validate.Length(1, 8)), 4, "Suits shed already.", required=True
+    )
+    played = _list_of(
+        fields.List(fields.Raw(), validate=validate.Length(2, 2)),
+        32,
+        "The cards shed this deal, in order: [seat, card].",
+        required=True,
+    )
+    deal_results = _list_of(
+        fields.Dict(),
+        MAX_DEALS,
+        "Optional: each finished deal (its winner and what each seat paid); passed on.",
+    )
+    result = fields.Raw(
+        allow_none=True,
+        metadata={
+            "description": "Optional: null (the game is not over), as the view gave it.",
+            "type": "object",
+        },
+    )
+    you = fields.Nested(
+        PochYouInSchema,
+        required=True,
+        metadata={"description": "The seat deciding, its cards and (optional) its legal actions."},
+    )
+
+
+class PochAiMoveRequestSchema(PochPositionSchema, PochThinkingSchema):
+    """A Poch position (`"game": "poch"`) and how hard to think about it."""
+
+
+FORMS = WireForms(game=KIND.name, rules=PochRulesSchema, ai_move_request=PochAiMoveRequestSchema)
