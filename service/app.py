@@ -33,7 +33,6 @@ from engine.i18n import _
 from service import api_keys, edge, events, i18n, metrics, ratelimits, telemetry, web
 from service.api import ai, games, health, hints, jobs, matches, rules, tables
 from service.api.ai_schemas import SCHEMA_ADDITIONS
-from service.api.ai_schemas import documented_by_reference as ai_documented_by_reference
 from service.api.wire.games import documented_by_reference, views_by_phase
 from service.context import EXTENSION, Services
 from service.errors import ErrorSchema, register_error_handlers
@@ -217,7 +216,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         },
     )
     # Schemas the documents name by reference only (a response of either game's schema).
-    for name, schema in {**documented_by_reference(), **ai_documented_by_reference()}.items():
+    for name, schema in documented_by_reference().items():
         api.spec.components.schema(name, schema=schema)
     # Each game's view is `oneOf` its phases' views (registered just above).
     for name, union in views_by_phase().items():

@@ -22,8 +22,6 @@ from service.api.games_schemas import (
     RegisteredGame,
     RegisteredSeats,
 )
-from service.api.wire.poch import PochRulesInForceSchema
-from service.api.wire.pocha import RulesInForceSchema
 
 _JOB_ID = {"description": "The job's id.", "example": "q0v4Wm1nXb2yQ5pLk8TcRz3a"}
 
@@ -49,7 +47,7 @@ class HintRequestSchema(ThinkingSchema):
     level = level_field(_any_game_level)
 
 
-# -- positions ----------------------------------------------------------------------------------
+# -- what the document adds ----------------------------------------------------------------------
 
 
 #: What the document adds to the schemas of bodies that say how hard to think: a level or
@@ -77,13 +75,6 @@ SCHEMA_ADDITIONS = {
     "AiMoveRequest": LEVEL_OR_BUDGET,
     "PochAiMoveRequest": LEVEL_OR_BUDGET,
 }
-
-
-def documented_by_reference() -> dict[str, type[ma.Schema]]:
-    """The schemas the OpenAPI document names by reference only (the matches' records and
-    figures, `oneOf` the two games'), by component name, for the app to register before its
-    routes."""
-    return match_schemas_by_reference()
 
 
 # -- answers ------------------------------------------------------------------------------------
@@ -315,66 +306,6 @@ class MatchRequestSchema(ma.Schema):
             )
 
 
-class BotStatsSchema(Answer):
-    bot = fields.String(metadata={"description": "The seat text.", "example": "hard"})
-    hands = fields.Integer(metadata={"description": "Hands played (over its seats)."})
-    games = fields.Float(metadata={"description": "Games it sat in."})
-    mean_score = fields.Float(metadata={"description": "Mean score per hand.", "example": 8.4})
-    ci95 = fields.Float(
-        allow_none=True,
-        metadata={
-            "description": "Half-width of the 95% confidence interval of the mean, over "
-            "deals (null with fewer than two).",
-            "example": 1.3,
-        },
-    )
-    win_rate = fields.Float(
-        metadata={"description": "Games won (shared wins split), 0-1.", "example": 0.4}
-    )
-    exact_rate = fields.Float(
-        metadata={"description": "Hands where the bid was exact, 0-1.", "example": 0.55}
-    )
-    decisions = fields.Integer(metadata={"description": "Bids and cards decided."})
-    ms_per_decision = fields.Float(metadata={"description": "Mean thinking time per decision."})
-    mean_bid = fields.Float(
-        metadata={"description": "Mean bid per hand (beside mean_tricks: calibration).",
-                  "example": 1.3}
-    )  # fmt: skip
-    mean_tricks = fields.Float(
-        metadata={"description": "Mean tricks taken per hand.", "example": 1.35}
-    )
-
-
-class PochBotStatsSchema(Answer):
-    """One bot's figures in a Poch match, as `pocha arena-poch` reports them."""
-
-    bot = fields.String(metadata={"description": "The seat text.", "example": "hard"})
-    deals = fields.Integer(metadata={"description": "Deals it played.", "example": 10})
-    seats_played = fields.Integer(
-        metadata={"description": "Seats it held, over the deals and their rotations."}
-    )
-    chips_per_deal = fields.Float(
-        metadata={
-            "description": "Chips its seats ended a deal with less those they began with, "
-            "averaged over its seats and the rotations, then over the deals.",
-            "example": -1.63,
-        }
-    )
-    ci95 = fields.Float(
-        allow_none=True,
-        metadata={
-            "description": "Half-width of the 95% confidence interval of chips_per_deal, "
-            "over deals (null with fewer than two).",
-            "example": 0.08,
-        },
-    )
-    out_first = fields.Float(
-        metadata={"description": "Its seats that went out first and were paid, 0-1.",
-                  "example": 0.275}
-    )  # fmt: skip
-    ms_per_decision = fields.Float(metadata={"description": "Mean thinking time per decision."})
-
-
 class MatchSchema(Answer):
     id = fields.String(metadata={"description": "The match's id.", "example": "b8VnQ2xKp0aZ"})
     game = fields.String(
@@ -429,63 +360,3 @@ class MatchSchema(Answer):
             "deal)."
         },
     )
-
-
-class HandResultSchema(Answer):
-    cards = fields.Integer(metadata={"description": "Cards dealt to each seat.", "example": 3})
-    bids = fields.List(fields.Integer(), metadata={"description": "Bids per seat."})
-    tricks = fields.List(fields.Integer(), metadata={"description": "Tricks won per seat."})
-    points = fields.List(fields.Integer(), metadata={"description": "Points per seat."})
-
-
-class GameRecordSchema(Answer):
-    """One game of a Pocha match, as `ai.pocha.arena` records it."""
-
-    game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
-    seed = fields.Integer(metadata={"description": "The game's seed (its deals and dealer)."})
-    deal = fields.Integer(
-        metadata={"description": "The deal: with duplicate deals, shared by its rotations."}
-    )
-    rules = fields.Nested(RulesInForceSchema, metadata={"description": "The rules."})
-    seats = fields.List(fields.String(), metadata={"description": "The bot of each seat."})
-    hands = fields.List(fields.Nested(HandResultSchema), metadata={"description": "Each hand."})
-    scores = fields.List(fields.Integer(), metadata={"description": "Final totals per seat."})
-    winners = fields.List(fields.Integer(), metadata={"description": "The winning seats."})
-    decisions = fields.List(fields.Integer(), metadata={"description": "Decisions per seat."})
-    think_ms = fields.List(fields.Float(), metadata={"description": "Thinking time per seat."})
-
-
-class PochGameRecordSchema(Answer):
-    """One game (one deal) of a Poch match, as `ai.poch.arena` records it."""
-
-    game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
-    seed = fields.Integer(metadata={"description": "The deal's seed (its cards and dealer)."})
-    deal = fields.Integer(
-        metadata={"description": "The deal: with duplicate deals, shared by its rotations."}
-    )
-    rules = fields.Nested(PochRulesInForceSchema, metadata={"description": "The rules (one deal)."})
-    seats = fields.List(fields.String(), metadata={"description": "The bot of each seat."})
-    chips = fields.List(
-        fields.Integer(),
-        metadata={
-            "description": "Chips won per seat: its chips at the end less at the start. They "
-            "sum to no more than 0: what stays on the plates and in the pot is nobody's.",
-            "example": [5, -9, -2, -3],
-        },
-    )
-    winner = fields.Integer(
-        allow_none=True, metadata={"description": "The seat that went out first and was paid."}
-    )
-    decisions = fields.List(fields.Integer(), metadata={"description": "Decisions per seat."})
-    think_ms = fields.List(fields.Float(), metadata={"description": "Thinking time per seat."})
-
-
-def match_schemas_by_reference() -> dict[str, type[ma.Schema]]:
-    """The match schemas the OpenAPI document names only by reference (`oneOf` the two
-    games'), by component name."""
-    return {
-        "BotStats": BotStatsSchema,
-        "PochBotStats": PochBotStatsSchema,
-        "GameRecord": GameRecordSchema,
-        "PochGameRecord": PochGameRecordSchema,
-    }

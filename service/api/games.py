@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-import marshmallow as ma
 import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
@@ -25,17 +24,14 @@ from core.store.records import NO_TABLE, StoredGame
 from engine.i18n import _
 from engine.protocols import WireAction
 from service.api.games_schemas import (
-    MAX_CARD_CODE,
-    MAX_CARDS,
     MAX_SEQ,
-    BidSchema,
     CreatedGameSchema,
     CreateGameSchema,
     EventsQuerySchema,
-    PlaySchema,
 )
 from service.api.links import CREATED_GAME, FROM_VIEW, responses
-from service.api.wire.poch import BetSchema, SuitSchema, is_plain_bet, is_plain_suit
+from service.api.wire import MoveBody
+from service.api.wire.games import move_body
 from service.api_keys import limit_key
 from service.context import game_service
 from service.errors import RETRY_AFTER, ErrorSchema
@@ -213,13 +209,17 @@ _responds_to_move = _documentation_of(
 )
 
 
-def _move_body(schema: ma.Schema, accepts: Callable[[Any], bool]) -> Callable[[F], F]:
-    """`blp.arguments(schema)` for a move's one-field body, with a short cut.
+def _move_body(endpoint: str) -> Callable[[F], F]:
+    """`blp.arguments(schema)` for the one-field body of a move sent to `endpoint` (its
+    game's wire forms name its schema, `service.api.wire.MoveBody`), with a short cut.
 
     webargs and marshmallow cost about a tenth of a move's time for a body of one small
     field. A body that `accepts` (exactly what the schema takes, checked field by field) is
     handed to the view as it is; anything else goes through webargs and the schema, which
     refuse it with their usual answers. The documentation is flask-smorest's own."""
+
+    body_of: MoveBody = move_body(endpoint)
+    schema, accepts = body_of.schema(), body_of.accepts
 
     def decorate(view: F) -> F:
         parsed: Any = blp.arguments(schema, location="json")(view)
@@ -239,26 +239,6 @@ def _move_body(schema: ma.Schema, accepts: Callable[[Any], bool]) -> Callable[[F
         return cast(F, fast)
 
     return decorate
-
-
-def is_plain_bid(body: Any) -> bool:
-    """`{"bid": n}` with n a whole number BidSchema takes (a bool is left to the schema)."""
-    return (
-        type(body) is dict
-        and len(body) == 1
-        and type(body.get("bid")) is int
-        and 0 <= body["bid"] <= MAX_CARDS
-    )
-
-
-def is_plain_card(body: Any) -> bool:
-    """`{"card": code}` with a code of a length PlaySchema takes."""
-    return (
-        type(body) is dict
-        and len(body) == 1
-        and type(body.get("card")) is str
-        and 1 <= len(body["card"]) <= MAX_CARD_CODE
-    )
 
 
 def bearer_token() -> str | None:
@@ -401,7 +381,7 @@ class GameById(MethodView):
 @blp.route("/<game_id>/bids", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Bids(MethodView):
     @_doc(operationId="postBid", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
-    @_move_body(BidSchema(), is_plain_bid)
+    @_move_body("bids")
     @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
@@ -415,7 +395,7 @@ class Bids(MethodView):
 @blp.route("/<game_id>/plays", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Plays(MethodView):
     @_doc(operationId="postPlay", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
-    @_move_body(PlaySchema(), is_plain_card)
+    @_move_body("plays")
     @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
@@ -430,7 +410,7 @@ class Plays(MethodView):
 @blp.route("/<game_id>/bets", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Bets(MethodView):
     @_doc(operationId="postBet", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
-    @_move_body(BetSchema(), is_plain_bet)
+    @_move_body("bets")
     @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
@@ -446,7 +426,7 @@ class Bets(MethodView):
 @blp.route("/<game_id>/suits", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
 class Suits(MethodView):
     @_doc(operationId="postSuit", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
-    @_move_body(SuitSchema(), is_plain_suit)
+    @_move_body("suits")
     @_responds_to_move
     @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:

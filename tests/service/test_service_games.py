@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 from core.store.keys import game_key
 from core.store.store import GameStore
-from service.api.games_schemas import GameViewSchema
+from service.api.wire.pocha import GameViewSchema
 from tests.service.helpers import create_game, humans, play_out
 
 

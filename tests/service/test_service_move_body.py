@@ -10,8 +10,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.api.games import is_plain_bid, is_plain_card
-from service.api.games_schemas import BidSchema, PlaySchema
+from service.api.wire.pocha import BidSchema, PlaySchema, is_plain_bid, is_plain_card
 
 _SCALARS = (
     st.none()

@@ -1,14 +1,26 @@
 """Each game's forms on the wire, where the published document names them: its rules'
-schema and its AI move's request, found by the game's name (`forms_of`), so that the
-generic service names no game. `service.api.wire.games` registers the service's own games'
-(the app imports it); a game without forms here is read from its `GameKind` alone.
+schema, its AI move's request and the bodies of its move endpoints, found by the game's
+name (`forms_of`), so that the generic service names no game. `service.api.wire.games`
+registers the service's own games' (the app imports it); a game without forms here is
+read from its `GameKind` alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import marshmallow as ma
+
+
+@dataclass(frozen=True)
+class MoveBody:
+    """The one-field body of a move endpoint (`/bids`...): its schema, and whether a body is
+    exactly what the schema takes (so it may skip the schema, the move path's short cut)."""
+
+    schema: type[ma.Schema]
+    accepts: Callable[[Any], bool]
 
 
 @dataclass(frozen=True)
@@ -22,6 +34,9 @@ class WireForms:
     #: `POST /api/v1/ai/move`'s body for one of its positions: the position's fields, `game`
     #: and how hard to think.
     ai_move_request: type[ma.Schema]
+    #: The body of each move endpoint the game's decisions are sent to, by its path's last
+    #: part (`bids`).
+    move_bodies: Mapping[str, MoveBody]
 
 
 #: Each game's forms, by the game's name.

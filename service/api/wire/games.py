@@ -1,7 +1,7 @@
 """The service's own games' wire forms (Pocha's and Poch's), registered in
 `service.api.wire` when this module is imported (the app does), and what the published
 document names of them by reference only: each game's view as `oneOf` its phases', its
-rules, events, score sheet and AI move request.
+rules, events, score sheet, AI move request and a match's records and figures.
 """
 
 from __future__ import annotations
@@ -10,27 +10,41 @@ from typing import Any
 
 import marshmallow as ma
 
-from service.api.games_schemas import (
-    POCHA_PHASE_VIEWS,
-    EventSchema,
-    HistorySchema,
-    by_phase,
-)
-from service.api.wire import FORMS, poch, pocha, register
+from service.api.games_schemas import by_phase
+from service.api.wire import FORMS, MoveBody, poch, pocha, register
 from service.api.wire.poch import (
     POCH_PHASE_VIEWS,
     PochAiMoveRequestSchema,
+    PochBotStatsSchema,
     PochEventSchema,
+    PochGameRecordSchema,
     PochHistorySchema,
     PochRulesInForceSchema,
     PochRulesSchema,
 )
-from service.api.wire.pocha import AiMoveRequestSchema, RulesInForceSchema, RulesSchema
+from service.api.wire.pocha import (
+    POCHA_PHASE_VIEWS,
+    AiMoveRequestSchema,
+    BotStatsSchema,
+    EventSchema,
+    GameRecordSchema,
+    HistorySchema,
+    RulesInForceSchema,
+    RulesSchema,
+)
 
-__all__ = ["FORMS", "documented_by_reference", "views_by_phase"]
+__all__ = ["FORMS", "documented_by_reference", "move_body", "views_by_phase"]
 
 for _forms in (pocha.FORMS, poch.FORMS):
     register(_forms)
+
+
+def move_body(endpoint: str) -> MoveBody:
+    """The body of the move endpoint `endpoint` (`bids`), as its game's wire forms give it."""
+    (found,) = [
+        forms.move_bodies[endpoint] for forms in FORMS.values() if endpoint in forms.move_bodies
+    ]
+    return found
 
 
 def views_by_phase() -> dict[str, dict[str, Any]]:
@@ -66,4 +80,8 @@ def documented_by_reference() -> dict[str, type[ma.Schema]]:
         "PochHistory": PochHistorySchema,
         "AiMoveRequest": AiMoveRequestSchema,
         "PochAiMoveRequest": PochAiMoveRequestSchema,
+        "BotStats": BotStatsSchema,
+        "PochBotStats": PochBotStatsSchema,
+        "GameRecord": GameRecordSchema,
+        "PochGameRecord": PochGameRecordSchema,
     }

@@ -1,5 +1,5 @@
-"""Poch's wire forms: its rules, its decisions, its view, its events, its score sheet, and
-a Poch position for an AI move (`PochAiMoveRequest`).
+"""Poch's wire forms: its rules, its decisions, its view, its events, its score sheet, a
+Poch position for an AI move (`PochAiMoveRequest`) and a match's records and figures.
 How it works: docs/internals.md, `service.api.wire.poch`.
 """
 
@@ -19,7 +19,7 @@ from engine.poch.rules import MAX_DEALS, PLATES
 from service.answers import Answer
 from service.api.fields import StrictBoolean, ThinkingSchema, known_level
 from service.api.games_schemas import PlayerInfoSchema, TableSchema, _phase
-from service.api.wire import WireForms
+from service.api.wire import MoveBody, WireForms
 
 CARD = (
     "A Poch card code: suit letter C, S, H or D, then rank 7, 8, 9, 10, J, Q, K or A "
@@ -572,6 +572,64 @@ class PochHistorySchema(Answer):
     )
 
 
+# -- matches ------------------------------------------------------------------------------------
+
+
+class PochBotStatsSchema(Answer):
+    """One bot's figures in a Poch match, as `pocha arena-poch` reports them."""
+
+    bot = fields.String(metadata={"description": "The seat text.", "example": "hard"})
+    deals = fields.Integer(metadata={"description": "Deals it played.", "example": 10})
+    seats_played = fields.Integer(
+        metadata={"description": "Seats it held, over the deals and their rotations."}
+    )
+    chips_per_deal = fields.Float(
+        metadata={
+            "description": "Chips its seats ended a deal with less those they began with, "
+            "averaged over its seats and the rotations, then over the deals.",
+            "example": -1.63,
+        }
+    )
+    ci95 = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "Half-width of the 95% confidence interval of chips_per_deal, "
+            "over deals (null with fewer than two).",
+            "example": 0.08,
+        },
+    )
+    out_first = fields.Float(
+        metadata={"description": "Its seats that went out first and were paid, 0-1.",
+                  "example": 0.275}
+    )  # fmt: skip
+    ms_per_decision = fields.Float(metadata={"description": "Mean thinking time per decision."})
+
+
+class PochGameRecordSchema(Answer):
+    """One game (one deal) of a Poch match, as `ai.poch.arena` records it."""
+
+    game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
+    seed = fields.Integer(metadata={"description": "The deal's seed (its cards and dealer)."})
+    deal = fields.Integer(
+        metadata={"description": "The deal: with duplicate deals, shared by its rotations."}
+    )
+    rules = fields.Nested(PochRulesInForceSchema, metadata={"description": "The rules (one deal)."})
+    seats = fields.List(fields.String(), metadata={"description": "The bot of each seat."})
+    chips = fields.List(
+        fields.Integer(),
+        metadata={
+            "description": "Chips won per seat: its chips at the end less at the start. They "
+            "sum to no more than 0: what stays on the plates and in the pot is nobody's.",
+            "example": [5, -9, -2, -3],
+        },
+    )
+    winner = fields.Integer(
+        allow_none=True, metadata={"description": "The seat that went out first and was paid."}
+    )
+    decisions = fields.List(fields.Integer(), metadata={"description": "Decisions per seat."})
+    think_ms = fields.List(fields.Float(), metadata={"description": "Thinking time per seat."})
+
+
 # -- positions ----------------------------------------------------------------------------------
 
 
@@ -741,4 +799,12 @@ class PochAiMoveRequestSchema(PochPositionSchema, PochThinkingSchema):
     """A Poch position (`"game": "poch"`) and how hard to think about it."""
 
 
-FORMS = WireForms(game=KIND.name, rules=PochRulesSchema, ai_move_request=PochAiMoveRequestSchema)
+FORMS = WireForms(
+    game=KIND.name,
+    rules=PochRulesSchema,
+    ai_move_request=PochAiMoveRequestSchema,
+    move_bodies={
+        "bets": MoveBody(BetSchema, is_plain_bet),
+        "suits": MoveBody(SuitSchema, is_plain_suit),
+    },
+)
