@@ -4,8 +4,9 @@
 # random draw is still the same call of the same random.Random, every reward the same double,
 # so the search decides as the Python one does. docs/internals.md, "The compiled engine".
 import cython
-# Under another name: the .py imports HandState itself, as a Python name.
+# Under other names: the .py imports HandState and DealSampler themselves, as Python names.
 from engine.pocha._compiled.hand cimport HandState as CompiledHandState
+from engine.pocha._compiled.deals cimport DealSampler as CompiledDealSampler
 from engine.pocha._compiled.legality cimport legal_cards
 from ai.pocha._compiled.hand_value cimport hand_estimate
 
@@ -28,7 +29,8 @@ cpdef int quick_bid(CompiledHandState st)
                a=int, b=int, best_a=int, best_v=cython.double, v=cython.double, acts=list,
                children=dict, untried=list, hands=list, bids=list, tricks=list,
                rewards=list, mover=int)
-cpdef long long iterate(Node root, CompiledHandState base, sampler, unsigned long long own, rng,
+cpdef long long iterate(Node root, CompiledHandState base,
+                        CompiledDealSampler sampler, unsigned long long own, rng,
                         list pool, list cum, list points, playout, double c, int n,
                         bint modelled, bid_model, bint whole_deck, double rivalry, int me,
                         long long max_iter, deadline)
