@@ -82,7 +82,9 @@ def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
                     k -= 1
                 st.apply_card((legal & -legal).bit_length() - 1)
                 continue
-            beat = legal & beaters[win]
+            # The table's mask first, then the &: C integers in the compiled engine.
+            beat = beaters[win]
+            beat &= legal
             if want:
                 if beat:
                     # Highest card that takes the trick (last block = trumps

@@ -50,7 +50,9 @@ class DealSampler:
             for s in self.others:
                 m = hands[s]
                 for c in deck[i : i + self.need[s]]:
-                    m |= BIT[c]
+                    # Through a local, so that the compiled | is on C integers (deals.pxd).
+                    bit = BIT[c]
+                    m |= bit
                 i += self.need[s]
                 hands[s] = m
             return hands

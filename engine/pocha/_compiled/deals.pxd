@@ -10,7 +10,8 @@ cdef class DealSampler:
     cdef public list present, pool, need, absent, others
     cdef public bint free
 
-    @cython.locals(hands=list, pool=list, deck=list, i=Py_ssize_t, s=int, k=int,
+    @cython.locals(hands=list, pool=list, deck=list, i=Py_ssize_t, s=int, k=int, c=int,
+                   bit=cython.ulonglong,
                    m=cython.ulonglong, avail=cython.ulonglong, possible=cython.ulonglong,
                    ok=bint, cards=list)
     cpdef list sample(self, unsigned long long own, rng)
