@@ -57,6 +57,10 @@ def _extensions() -> list[Extension]:
             modules,
             build_dir="build/cython",
             quiet=True,
+            # cythonize's own staleness check sees the .py but not its augmenting .pxd in
+            # _compiled/ (named for the compiled module): a .pxd edited alone would leave
+            # the old C. Installs are rare; compile everything every time.
+            force=True,
             # The compiled modules must behave as the Python ones, call for call: Python's
             # integers, floats and random draws throughout, annotations read as hints only.
             compiler_directives={"language_level": 3, "annotation_typing": False,

@@ -37,18 +37,29 @@ def wanted() -> str | None:
     return value
 
 
-def choose(package: str, modules: tuple[str, ...]) -> str:
+def choose(package: str, modules: tuple[str, ...], needs: tuple[str, ...] = ()) -> str:
     """Choose for ``package`` (its ``__init__`` calls this before importing anything): make
     each of ``modules`` (in import order: a module after those it imports) the compiled copy
-    in ``package._compiled`` when wanted and built; the implementation chosen."""
+    in ``package._compiled`` when wanted and built; the implementation chosen. ``needs``: the
+    packages whose compiled types these compiled modules take (ai.pocha's search takes
+    engine.pocha's hand state), so compiled only if those run compiled too."""
     want = wanted()
     chosen = "python"
     HOT[package] = modules
     if want != "python":
-        if built(package):
+        for other in needs:
+            importlib.import_module(other)
+        missing = [other for other in needs if ACTIVE.get(other) != "compiled"]
+        if built(package) and not missing:
             _alias(package, modules)
             chosen = "compiled"
         elif want == "compiled":
+            if missing:
+                raise ImportError(
+                    f"{ENVIRONMENT}=compiled, but {package}'s compiled modules need those of "
+                    f"{', '.join(missing)}, which were not built "
+                    "(the install's build output says why: setup.py)"
+                )
             raise ImportError(
                 f"{ENVIRONMENT}=compiled, but {package}'s compiled modules were not built "
                 "(the install's build output says why: setup.py)"

@@ -6,5 +6,6 @@ to PettingZoo and OpenSpiel; ``kind`` gives them to ``ai.registry``.
 
 from engine.implementation import choose
 
-# Before any module of the package is imported, so that all of them get the one chosen.
-choose("ai.pocha", ("hand_value", "ismcts"))
+# Before any module of the package is imported, so that all of them get the one chosen. The
+# compiled search takes the compiled engine's hand state and deal sampler: it needs them.
+choose("ai.pocha", ("hand_value", "ismcts"), needs=("engine.pocha",))

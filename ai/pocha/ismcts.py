@@ -14,7 +14,14 @@ from ai.bot import ActionStat, Budget, Decision, legal_actions
 from ai.pocha.hand_value import hand_estimate
 from ai.pocha.location import LocationModel, LocationReading
 from ai.pocha.location import reads as reads_locations
-from ai.pocha.reading import BidModels, BidReading, as_models, cumulative_weights, modelled_bid
+from ai.pocha.reading import (
+    BidModel,
+    BidModels,
+    BidReading,
+    as_models,
+    cumulative_weights,
+    modelled_bid,
+)
 from engine.pocha.actions import BID_BASE
 from engine.pocha.cards import CardSet
 from engine.pocha.deals import DealSampler, state_from_observation
@@ -60,7 +67,6 @@ def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
     tricks = st.tricks
     trump, montar, fallar, pisar = st.trump, st.montar, st.fallar, st.pisar
     beaters = BEATERS[trump]
-    apply_card = st.apply_card
     while st.tricks_left:
         seat = st.turn
         legal = legal_cards(hands[seat], st.lead, st.win, trump, montar, fallar, pisar)
@@ -74,24 +80,26 @@ def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
                 while k:
                     legal &= legal - 1
                     k -= 1
-                apply_card((legal & -legal).bit_length() - 1)
+                st.apply_card((legal & -legal).bit_length() - 1)
                 continue
-            beat = legal & beaters[win]
+            # The table's mask first, then the &: C integers in the compiled engine.
+            beat = beaters[win]
+            beat &= legal
             if want:
                 if beat:
                     # Highest card that takes the trick (last block = trumps
                     # when trumping is possible, which is what wins).
-                    apply_card(beat.bit_length() - 1)
+                    st.apply_card(beat.bit_length() - 1)
                 else:
-                    apply_card((legal & -legal).bit_length() - 1)
+                    st.apply_card((legal & -legal).bit_length() - 1)
             else:
                 under = legal & ~beat
                 if under:
-                    apply_card(under.bit_length() - 1)
+                    st.apply_card(under.bit_length() - 1)
                 else:
-                    apply_card((beat & -beat).bit_length() - 1)
+                    st.apply_card((beat & -beat).bit_length() - 1)
         else:
-            apply_card(legal.bit_length() - 1)
+            st.apply_card(legal.bit_length() - 1)
 
 
 def quick_bid(st: HandState) -> int:
@@ -199,9 +207,6 @@ class ISMCTSBot:
             start + budget.milliseconds / 1000.0 if budget.milliseconds is not None else None
         )
         rng = random.Random(seed)
-        rand = rng.random
-        log = math.log
-        sqrt = math.sqrt
         c = self.exploration
         playout = self.playout
         rules = obs.rules
@@ -236,7 +241,6 @@ class ISMCTSBot:
             if reading.informative:
                 pool = [sampler.sample(own, rng) for _ in range(READING_POOL)]
                 cum = reading.cumulative_weights(pool)
-        total = cum[-1] if cum else 0.0
         modelled = self.modelled_bids
         bid_model = as_models(self.bid_models).for_cards(obs.cards_per_player)
         rivalry = self.rivalry
@@ -245,76 +249,111 @@ class ISMCTSBot:
         whole_deck = obs.trump_holder is not None
         root = Node()
         max_iter = budget.iterations if budget.iterations is not None else 1 << 60
-        it = 0
-        while it < max_iter:
-            if deadline is not None and it & 15 == 0 and time.perf_counter() >= deadline:
-                break
-            it += 1
-            hands = pool[bisect_right(cum, rand() * total)][:] if pool else sampler.sample(own, rng)
-            st = base.copy()
-            st.hands = hands
-            node = root
-            path = [root]
-            movers = [-1]
-            # Selection and expansion.
-            while not st.done:
-                seat = st.turn
-                if modelled and st.bidding and seat != me:
-                    a = BID_BASE + modelled_bid(st, rand, whole_deck, bid_model)
-                    child = node.children.get(a)
-                    st.apply_bid(a - BID_BASE)
-                    movers.append(seat)
-                    if child is None:
-                        child = node.children[a] = Node()
-                        path.append(child)
-                        break
-                    node = child
-                    path.append(node)
-                    continue
-                acts = st.legal_actions()
-                children = node.children
-                untried = [a for a in acts if a not in children]
-                if untried:
-                    a = untried[int(rand() * len(untried))]
-                    child = Node()
-                    children[a] = child
-                    for b in acts:
-                        if b != a and b in children:
-                            children[b].avail += 1
-                    st.apply_action(a)
-                    path.append(child)
-                    movers.append(seat)
-                    break
-                best_a = -1
-                best_v = -1e9
-                best_child = None
-                for a in acts:
-                    ch = children[a]
-                    ch.avail += 1
-                    v = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
-                    if v > best_v:
-                        best_v = v
-                        best_a = a
-                        best_child = ch
-                assert best_child is not None
-                st.apply_action(best_a)
-                node = best_child
-                path.append(node)
-                movers.append(seat)
-            # Playout to the hand's end.
-            if not st.done:
-                playout(st, rand)
-            bids = st.bids
-            tricks = st.tricks
-            rewards = [points[bids[s]][tricks[s]] for s in range(n)]
-            if rivalry:
-                path[1].own += rewards[me]
-                rewards[me] -= rivalry * (sum(rewards) - rewards[me]) / (n - 1)
-            for node_, mover in zip(path, movers, strict=True):
-                node_.n += 1
-                if mover >= 0:
-                    node_.w += rewards[mover]
+        it = iterate(
+            root, base, sampler, own, rng, pool, cum, points, playout, c, n,
+            modelled, bid_model, whole_deck, rivalry, me, max_iter, deadline,
+        )  # fmt: skip
         return root, it, time.perf_counter() - start
+
+
+def iterate(
+    root: Node,
+    base: HandState,
+    sampler: DealSampler,
+    own: CardSet,
+    rng: random.Random,
+    pool: list[list[CardSet]],
+    cum: list[float],
+    points: list[list[float]],
+    playout: Callable[[HandState, Callable[[], float]], None],
+    c: float,
+    n: int,
+    modelled: bool,
+    bid_model: BidModel,
+    whole_deck: bool,
+    rivalry: float,
+    me: int,
+    max_iter: int,
+    deadline: float | None,
+) -> int:
+    """ISMCTS's iterations from ``root`` over deals from ``pool`` (weighted by ``cum``) or
+    ``sampler``, until ``max_iter`` or ``deadline``; the iterations done. A function of its
+    own, apart from ``ISMCTSBot.search``, so that the compiled engine can type its locals
+    (ai/pocha/_compiled/ismcts.pxd)."""
+    rand = rng.random
+    log = math.log
+    sqrt = math.sqrt
+    total = cum[-1] if cum else 0.0
+    it = 0
+    while it < max_iter:
+        if deadline is not None and it & 15 == 0 and time.perf_counter() >= deadline:
+            break
+        it += 1
+        hands = pool[bisect_right(cum, rand() * total)][:] if pool else sampler.sample(own, rng)
+        st = base.copy()
+        st.hands = hands
+        node = root
+        path = [root]
+        movers = [-1]
+        # Selection and expansion.
+        while not st.done:
+            seat = st.turn
+            if modelled and st.bidding and seat != me:
+                a = BID_BASE + modelled_bid(st, rand, whole_deck, bid_model)
+                child = node.children.get(a)
+                st.apply_bid(a - BID_BASE)
+                movers.append(seat)
+                if child is None:
+                    child = node.children[a] = Node()
+                    path.append(child)
+                    break
+                node = child
+                path.append(node)
+                continue
+            acts = st.legal_actions()
+            children = node.children
+            untried = [a for a in acts if a not in children]
+            if untried:
+                a = untried[int(rand() * len(untried))]
+                child = Node()
+                children[a] = child
+                for b in acts:
+                    if b != a and b in children:
+                        children[b].avail += 1
+                st.apply_action(a)
+                path.append(child)
+                movers.append(seat)
+                break
+            best_a = -1
+            best_v = -1e9
+            best_child = None
+            for a in acts:
+                ch = children[a]
+                ch.avail += 1
+                v = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
+                if v > best_v:
+                    best_v = v
+                    best_a = a
+                    best_child = ch
+            assert best_child is not None
+            st.apply_action(best_a)
+            node = best_child
+            path.append(node)
+            movers.append(seat)
+        # Playout to the hand's end.
+        if not st.done:
+            playout(st, rand)
+        bids = st.bids
+        tricks = st.tricks
+        rewards = [points[bids[s]][tricks[s]] for s in range(n)]
+        if rivalry:
+            path[1].own += rewards[me]
+            rewards[me] -= rivalry * (sum(rewards) - rewards[me]) / (n - 1)
+        for node_, mover in zip(path, movers, strict=True):
+            node_.n += 1
+            if mover >= 0:
+                node_.w += rewards[mover]
+    return it
 
 
 def _scale(obs: Observation) -> float:

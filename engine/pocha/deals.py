@@ -8,7 +8,7 @@ import random
 from itertools import combinations
 
 from engine.pocha.bidding import bidding_order
-from engine.pocha.cards import BIT, CardSet, cards_list
+from engine.pocha.cards import BIT, Card, CardSet, cards_list
 from engine.pocha.hand import HandState
 from engine.pocha.inference import Knowledge
 from engine.pocha.observation import Observation
@@ -45,12 +45,14 @@ class DealSampler:
         pool = self.pool
         if self.free:
             deck = pool[:]
-            rng.shuffle(deck)
+            shuffle(deck, rng)
             i = 0
             for s in self.others:
                 m = hands[s]
                 for c in deck[i : i + self.need[s]]:
-                    m |= BIT[c]
+                    # Through a local, so that the compiled | is on C integers (deals.pxd).
+                    bit = BIT[c]
+                    m |= bit
                 i += self.need[s]
                 hands[s] = m
             return hands
@@ -134,6 +136,29 @@ class DealSampler:
             for c in held[s]:
                 hands[s] |= BIT[c]
         return hands
+
+
+def shuffle(deck: list[Card], rng: random.Random) -> None:
+    """``rng.shuffle(deck)``: the same draws of the same ``getrandbits``, so the same order
+    (``tests/engine/pocha/test_deals.py`` holds the two together), written out so that the
+    compiled engine runs it as C rather than ``random``'s Python; faster in Python too, with
+    no call of ``_randbelow`` a card. Another kind of generator gets its own shuffle."""
+    if type(rng) is not random.Random:
+        rng.shuffle(deck)
+        return
+    getrandbits = rng.getrandbits
+    i = len(deck) - 1
+    bits = len(deck).bit_length()
+    while i > 0:
+        # random.Random._randbelow(i + 1): ``bits`` is (i + 1).bit_length(), which falls by
+        # one as i + 1 passes a power of two.
+        if i + 1 < 1 << (bits - 1):
+            bits -= 1
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
+        i -= 1
 
 
 def state_from_observation(obs: Observation, hands: list[CardSet]) -> HandState:

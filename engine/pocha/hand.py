@@ -241,7 +241,6 @@ def play_out(state: HandState, rand: Callable[[], float] = _random.random) -> No
     while state.bidding:
         bids = state.legal_bids()
         state.apply_bid(bids[int(rand() * len(bids))])
-    apply_card = state.apply_card
     hands = state.hands
     trump, montar, fallar, pisar = state.trump, state.montar, state.fallar, state.pisar
     while state.tricks_left:
@@ -254,7 +253,7 @@ def play_out(state: HandState, rand: Callable[[], float] = _random.random) -> No
             while k:
                 legal &= legal - 1
                 k -= 1
-        apply_card((legal & -legal).bit_length() - 1)
+        state.apply_card((legal & -legal).bit_length() - 1)
 
 
 def deal(

@@ -24,21 +24,27 @@ def legal_cards(
     """
     if lead < 0:
         return hand
-    follow = hand & SUIT_MASK[lead]
+    # Each table's mask is taken into a local of its own before the & so that the compiled
+    # engine (legality.pxd) does the & on C integers, not on Python ints.
+    follow = SUIT_MASK[lead]
+    follow &= hand
     if follow:
         # The winning card is of the lead suit exactly when no trump was played
         # on a non-trump lead (or trump was led): then montar binds.
         if montar and SUIT_OF[win] == lead:
-            higher = follow & ABOVE[win]
+            higher = ABOVE[win]
+            higher &= follow
             if higher:
                 return higher
         return follow
     if fallar:
-        trumps = hand & SUIT_MASK[trump]
+        trumps = SUIT_MASK[trump]
+        trumps &= hand
         if trumps:
             if SUIT_OF[win] == trump:
                 if pisar:
-                    higher = trumps & ABOVE[win]
+                    higher = ABOVE[win]
+                    higher &= trumps
                     # Cannot over-trump: free to play anything.
                     return higher if higher else hand
                 return trumps

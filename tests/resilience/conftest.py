@@ -131,10 +131,12 @@ class Processes:
         wait: bool = True,
         ignore_sigint: bool = False,
         options: Sequence[str] = (),
+        **more_env: str,
     ) -> subprocess.Popen[bytes]:
-        """`pocha serve` on `port` with its data in `data_dir` (and more `options`), once it
-        is ready (unless not `wait`); `ignore_sigint` starts it as a shell's `&` does."""
-        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        """`pocha serve` on `port` with its data in `data_dir` (and more `options`, and
+        `more_env` in its environment), once it is ready (unless not `wait`); `ignore_sigint`
+        starts it as a shell's `&` does."""
+        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | more_env
         process = self._start(
             name,
             [str(POCHA), "serve", "--host", "127.0.0.1", "--port", str(port),

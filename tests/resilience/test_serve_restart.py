@@ -53,7 +53,11 @@ def data() -> Iterator[Path]:
 
 def test_games_resume_after_pocha_serve_restarts(data: Path, processes: Processes) -> None:
     port = free_port()
-    serve = processes.serve(port, data, options=("--turn-workers", "0"))
+    # The Python engine, on which the expert below thinks for about a second: the run of bot
+    # turns (core.play.turns) stops after the thought only if Ctrl-C reaches the worker
+    # during it, and on the compiled engine 6,000 iterations of a 2-card hand take a tenth
+    # of that, so the run went on to the heuristic bots' bids first.
+    serve = processes.serve(port, data, options=("--turn-workers", "0"), POCHA_ENGINE="python")
     people = create(port, [None] * 3, [2, 2], seed=31)
     play_turns([port], people, moves=5)
     before = timeless(call(port, "GET", f"/api/v1/games/{people.id}").body)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine.pocha.cards import BIT, parse_cards
-from engine.pocha.deals import DealSampler, state_from_observation
+from engine.pocha.deals import DealSampler, shuffle, state_from_observation
 from engine.pocha.inference import Knowledge, infer
 from tests.engine.pocha.engine_support import random_positions
 
@@ -100,3 +100,22 @@ def test_the_same_seed_deals_the_same() -> None:
         a = [sampler.sample(obs.hand, r) for r in [random.Random(9)] for _ in range(5)]
         b = [sampler.sample(obs.hand, r) for r in [random.Random(9)] for _ in range(5)]
         assert a == b
+
+
+class Halving(random.Random):
+    """A generator of another kind: its own ``random``, so its own shuffle."""
+
+    def random(self) -> float:
+        return super().random() / 2
+
+
+@pytest.mark.parametrize("kind", [random.Random, Halving])
+def test_the_deals_shuffle_is_the_generators_own(kind: type[random.Random]) -> None:
+    for seed in range(200):
+        for size in (0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 30, 31, 32, 33, 36, 40):
+            ours, theirs = list(range(size)), list(range(size))
+            mine, its = kind(seed), kind(seed)
+            shuffle(ours, mine)
+            its.shuffle(theirs)
+            assert ours == theirs, (seed, size)
+            assert mine.getstate() == its.getstate()
