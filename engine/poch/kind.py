@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.i18n import _
-from engine.poch import actions, rules, view
+from engine.poch import actions, record, rules, view
 from engine.poch.game import Game
 from engine.poch.observation import observe
 from engine.poch.position import position_from_dict
@@ -56,4 +56,5 @@ KIND = GameKind(
     history=view.history,
     position_from_dict=position_from_dict,
     decisions_per_game=view.decisions_per_game,
+    record=record.record,
 )

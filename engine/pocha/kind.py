@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.pocha import actions, rules, view
+from engine.pocha import actions, record, rules, view
 from engine.pocha.game import Game
 from engine.pocha.observation import observe
 from engine.pocha.position import position_from_dict
@@ -38,4 +38,5 @@ KIND = GameKind(
     history=view.history,
     position_from_dict=position_from_dict,
     decisions_per_game=view.decisions_per_game,
+    record=record.record,
 )
