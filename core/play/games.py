@@ -12,12 +12,14 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from ai.registry import levels_of
 from core.errors import (
     Conflict,
     Forbidden,
+    GameNotOver,
     InvalidInput,
     Unauthorized,
     WrongGame,
@@ -48,6 +50,10 @@ from engine.errors import GameError, InvalidRulesError
 from engine.i18n import _
 from engine.protocols import DEFAULT_TURN_SECONDS, Action, WireAction
 from engine.registry import DEFAULT_GAME, KINDS, AnyGame, GameKind, kind_of
+
+#: The version of the record format (docs/records.md, openapi/game-record.schema.json): a
+#: change that would break a reader of these records makes a new one.
+RECORD_FORMAT = 1
 
 
 @dataclass(frozen=True)
@@ -244,6 +250,30 @@ class GameService:
             "players": [seat_info(record, i, now) for i in range(len(record.seats))],
         }
         return kind_of(record.game).history(record.game, envelope)
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        """The finished game's record (docs/records.md): the seats as the table had them,
+        and its kind's record of the rules, every deal and decision, and the scores.
+        `GameNotOver` before the end: the record shows every hand."""
+        record = self.store.load(game_id)
+        if not record.game.finished:
+            raise GameNotOver()
+        events = self.store.events(game_id)
+        kind = kind_of(record.game)
+        played = kind.record(record.game, events)
+        stand_in = record.table.stand_in if record.table is not NO_TABLE else None
+        return {
+            "format": RECORD_FORMAT,
+            "game": kind.name,
+            "id": record.id,
+            "created": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="seconds"),
+            "players": [
+                {"seat": i, "name": seat.name, "level": seat.bot}
+                for i, seat in enumerate(record.seats)
+            ],
+            "stand_in_level": stand_in,
+            **played,
+        }
 
     # -- moves ------------------------------------------------------------------------------
 
