@@ -78,19 +78,50 @@ def test_a_game_not_over_has_no_record_yet_in_either_language(client: FlaskClien
     assert missing.status_code == 404 and missing.json["error"] == "game_not_found"
 
 
-def test_a_pocha_record_says_what_the_game_said(client: FlaskClient) -> None:
+def play_pocha(client: FlaskClient) -> tuple[str, dict[str, Any]]:
+    """A game of Pocha played to the end: Ana (at random), Bea, who leaves at once so that
+    the stand-in plays her seat, and a bot. Its id and Ana's last view."""
     players = [{"name": "Ana"}, {"name": "Bea"}, {"name": "Bot", "bot": "easy"}]
     rules = {"schedule": [1, 2, 3], "turn_seconds": 0}
     created = create(client, {"players": players, "rules": rules, "stand_in_level": "heuristic"})
     game_id = created["id"]
     tokens = [s.get("token") for s in created["seats"]]
-    # Bea leaves at once: the stand-in plays her seat to the end, and the record says so.
     leave(client, game_id, 1, tokens[1])
     final = play_seat_to_the_end(
         client, game_id, tokens[0],
         lambda a: ("bids", "bid") if isinstance(a, int) else ("plays", "card"),
         random.Random(3),
     )  # fmt: skip
+    return game_id, final
+
+
+def play_poch(client: FlaskClient) -> tuple[str, dict[str, Any]]:
+    """A game of Poch played to the end: Ana (at random), Bea, who leaves at once, and two
+    bots. Its id and Ana's last view."""
+    players = [
+        {"name": "Ana"}, {"name": "Bea"},
+        {"name": "Rand", "bot": "random"}, {"name": "Heur", "bot": "heuristic"},
+    ]  # fmt: skip
+    rules = {"deals": 4, "turn_seconds": 0}
+    created = create(
+        client,
+        {"game": "poch", "players": players, "rules": rules, "stand_in_level": "random"},
+    )
+    game_id = created["id"]
+    tokens = [s.get("token") for s in created["seats"]]
+    leave(client, game_id, 1, tokens[1])
+
+    def endpoint_of(action: Any) -> tuple[str, str]:
+        if action in ("pass", "hold") or isinstance(action, int):
+            return "bets", "bet"
+        return ("suits", "suit") if action in ("C", "S", "H", "D") else ("plays", "card")
+
+    final = play_seat_to_the_end(client, game_id, tokens[0], endpoint_of, random.Random(5))
+    return game_id, final
+
+
+def test_a_pocha_record_says_what_the_game_said(client: FlaskClient) -> None:
+    game_id, final = play_pocha(client)
     response = client.get(f"{GAMES}/{game_id}/record")
     assert response.status_code == 200, response.json
     record = response.json
@@ -151,25 +182,7 @@ def test_a_pocha_record_says_what_the_game_said(client: FlaskClient) -> None:
 
 
 def test_a_poch_record_says_what_the_game_said(client: FlaskClient) -> None:
-    players = [
-        {"name": "Ana"}, {"name": "Bea"},
-        {"name": "Rand", "bot": "random"}, {"name": "Heur", "bot": "heuristic"},
-    ]  # fmt: skip
-    rules = {"deals": 4, "turn_seconds": 0}
-    created = create(
-        client,
-        {"game": "poch", "players": players, "rules": rules, "stand_in_level": "random"},
-    )
-    game_id = created["id"]
-    tokens = [s.get("token") for s in created["seats"]]
-    leave(client, game_id, 1, tokens[1])
-
-    def endpoint_of(action: Any) -> tuple[str, str]:
-        if action in ("pass", "hold") or isinstance(action, int):
-            return "bets", "bet"
-        return ("suits", "suit") if action in ("C", "S", "H", "D") else ("plays", "card")
-
-    final = play_seat_to_the_end(client, game_id, tokens[0], endpoint_of, random.Random(5))
+    game_id, final = play_poch(client)
     response = client.get(f"{GAMES}/{game_id}/record", headers={"Accept-Language": "es"})
     assert response.status_code == 200, response.json
     record = response.json
