@@ -255,25 +255,26 @@ class GameService:
         """The finished game's record (docs/records.md): the seats as the table had them,
         and its kind's record of the rules, every deal and decision, and the scores.
         `GameNotOver` before the end: the record shows every hand."""
-        record = self.store.load(game_id)
-        if not record.game.finished:
+        stored = self.store.load(game_id)
+        if not stored.game.finished:
             raise GameNotOver()
-        events = self.store.events(game_id)
-        kind = kind_of(record.game)
-        played = kind.record(record.game, events)
-        stand_in = record.table.stand_in if record.table is not NO_TABLE else None
-        return {
+        kind = kind_of(stored.game)
+        played = kind.record(stored.game, self.store.events(game_id))
+        record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": kind.name,
-            "id": record.id,
-            "created": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="seconds"),
+            "id": stored.id,
+            "created": datetime.fromtimestamp(stored.created, UTC).isoformat(timespec="seconds"),
             "players": [
                 {"seat": i, "name": seat.name, "level": seat.bot}
-                for i, seat in enumerate(record.seats)
+                for i, seat in enumerate(stored.seats)
             ],
-            "stand_in_level": stand_in,
-            **played,
+            "stand_in_level": stored.table.stand_in if stored.table is not NO_TABLE else None,
         }
+        # The envelope is the service's: a game's part adds to it, never replaces it.
+        for key, value in played.items():
+            record.setdefault(key, value)
+        return record
 
     # -- moves ------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
-"""The games resource: create, view, bid, play, follow the events, read the score sheet,
-delete.
+"""The games resource: create, view, bid, play, follow the events, read the score sheet and
+a finished game's record, delete.
 
 Views are thin: they read the bearer token and If-Match, call `GameService`, and let the
 schemas and the error handlers do the rest. Every response that shows a game carries its
