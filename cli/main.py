@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from types import ModuleType
 
 import click
@@ -721,6 +722,19 @@ def keys_revoke(name: str, redis_url: str | None) -> None:
     if not _load("core.store.api_keys").revoke(_key_store(redis_url), name):
         raise click.ClickException(f"there is no key named {name!r}")
     click.echo(f"revoked {name!r}")
+
+
+@pocha.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def replay(file: Path) -> None:
+    """Tell a game record (GET /api/v1/games/{id}/record) deal by deal: the hands as
+    dealt, every bid, bet and card in order, each trick's winner, and the scores."""
+    records = _load("cli.replay")
+    try:
+        told = records.lines(records.load(file))
+    except records.NotARecord as exc:
+        raise click.ClickException(str(exc)) from None
+    _echo_lines(told)
 
 
 @pocha.command()

@@ -116,6 +116,20 @@ class WrongGame(Conflict):
     error = "wrong_game"
 
 
+class GameNotOver(Conflict):
+    """A game's record asked for before the game is over: it shows every hand."""
+
+    error = "game_not_over"
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "The game is not over: its record shows every hand, so it is given once "
+                "the game has ended."
+            )
+        )
+
+
 class TableFull(Conflict):
     """No open seat is left at the table (it filled up, or started)."""
 

@@ -107,6 +107,11 @@ class GameKind:
     position_fields: tuple[str, ...]
     #: The decisions of one game of these rules, at most (tiebreaks aside).
     decisions_per_game: Callable[[Any], int]
+    #: A finished game's part of its record (docs/records.md) from the game (its score
+    #: sheet included) and its public events in order: its `rules`, its `deals` as the
+    #: game's own record format has them, the final `scores` and the `winners`
+    #: (`InvalidStateError` for a game not over, or events that do not give it).
+    record: Callable[[Any, list[Event]], dict[str, Any]]
 
     def observe(self, game: Any, seat: int | None) -> dict[str, Any]:
         """What a seat (None: a spectator) sees, as JSON."""

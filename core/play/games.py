@@ -12,12 +12,14 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from ai.registry import levels_of
 from core.errors import (
     Conflict,
     Forbidden,
+    GameNotOver,
     InvalidInput,
     Unauthorized,
     WrongGame,
@@ -48,6 +50,10 @@ from engine.errors import GameError, InvalidRulesError
 from engine.i18n import _
 from engine.protocols import DEFAULT_TURN_SECONDS, Action, WireAction
 from engine.registry import DEFAULT_GAME, KINDS, AnyGame, GameKind, kind_of
+
+#: The version of the record format (docs/records.md, openapi/game-record.schema.json): a
+#: change that would break a reader of these records makes a new one.
+RECORD_FORMAT = 1
 
 
 @dataclass(frozen=True)
@@ -244,6 +250,31 @@ class GameService:
             "players": [seat_info(record, i, now) for i in range(len(record.seats))],
         }
         return kind_of(record.game).history(record.game, envelope)
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        """The finished game's record (docs/records.md): the seats as the table had them,
+        and its kind's record of the rules, every deal and decision, and the scores.
+        `GameNotOver` before the end: the record shows every hand."""
+        stored = self.store.load(game_id)
+        if not stored.game.finished:
+            raise GameNotOver()
+        kind = kind_of(stored.game)
+        played = kind.record(stored.game, self.store.events(game_id))
+        record: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "game": kind.name,
+            "id": stored.id,
+            "created": datetime.fromtimestamp(stored.created, UTC).isoformat(timespec="seconds"),
+            "players": [
+                {"seat": i, "name": seat.name, "level": seat.bot}
+                for i, seat in enumerate(stored.seats)
+            ],
+            "stand_in_level": stored.table.stand_in if stored.table is not NO_TABLE else None,
+        }
+        # The envelope is the service's: a game's part adds to it, never replaces it.
+        for key, value in played.items():
+            record.setdefault(key, value)
+        return record
 
     # -- moves ------------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.i18n import _
-from engine.poch import actions, rules, view
+from engine.poch import actions, record, rules, view
 from engine.poch.game import Game
 from engine.poch.observation import observe
 from engine.poch.position import FIELDS, position_from_dict
@@ -57,4 +57,5 @@ KIND = GameKind(
     position_from_dict=position_from_dict,
     position_fields=FIELDS,
     decisions_per_game=view.decisions_per_game,
+    record=record.record,
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.pocha import actions, rules, view
+from engine.pocha import actions, record, rules, view
 from engine.pocha.game import Game
 from engine.pocha.observation import observe
 from engine.pocha.position import FIELDS, position_from_dict
@@ -39,4 +39,5 @@ KIND = GameKind(
     position_from_dict=position_from_dict,
     position_fields=FIELDS,
     decisions_per_game=view.decisions_per_game,
+    record=record.record,
 )

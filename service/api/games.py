@@ -1,5 +1,5 @@
-"""The games resource: create, view, bid, play, follow the events, read the score sheet,
-delete.
+"""The games resource: create, view, bid, play, follow the events, read the score sheet and
+a finished game's record, delete.
 
 Views are thin: they read the bearer token and If-Match, call `GameService`, and let the
 schemas and the error handlers do the rest. Every response that shows a game carries its
@@ -615,3 +615,64 @@ class History(MethodView):
         payments, and the chips now.
         """
         return Response(orjson.dumps(game_service().history(game_id)), mimetype="application/json")
+
+
+#: A game record's envelope as the OpenAPI document states it: the whole format, each game's
+#: deals included, is the JSON Schema `openapi/game-record.schema.json` (docs/records.md).
+_RECORD = {
+    "type": "object",
+    "description": "A finished game's record, as `openapi/game-record.schema.json` (JSON "
+    "Schema 2020-12) defines it in full: each game's `deals` have that game's shape, told "
+    "apart by `game`.",
+    "required": [
+        "format", "game", "id", "created", "players", "rules", "deals", "scores", "winners",
+    ],
+    "properties": {
+        "format": {"type": "integer", "enum": [1], "description": "The record format's version."},
+        "game": {"type": "string", "description": "The game's name (`GET /api/v1/rules`)."},
+        "id": {"type": "string"},
+        "created": {"type": "string", "format": "date-time"},
+        "players": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["seat", "name", "level"],
+                "properties": {
+                    "seat": {"type": "integer", "minimum": 0},
+                    "name": {"type": "string"},
+                    "level": {"type": "string", "nullable": True},
+                },
+            },
+        },
+        "stand_in_level": {"type": "string", "nullable": True},
+        "rules": {"type": "object"},
+        "deals": {"type": "array", "items": {"type": "object"}},
+        "scores": {"type": "array", "items": {"type": "integer"}},
+        "winners": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+    },
+}
+
+
+@blp.route("/<game_id>/record", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+class Record(MethodView):
+    @_doc(operationId="getRecord", **PUBLIC)
+    @blp.response(200, _RECORD, description="The game's record.")
+    @_documentation_of(
+        _error_doc(
+            blp,
+            409,
+            "game_not_over: the game has not ended; its record shows every hand, so it is "
+            "given once the game is over.",
+        )
+    )
+    @_documents_errors(404, 503)
+    def get(self, game_id: str) -> Response:
+        """Read a finished game's record
+
+        One JSON document with everything that happened: the seats, the rules, every deal
+        with every hand as dealt, every decision and card in order (who, what, and whether
+        the table's stand-in made it), each trick's winner in a game of tricks, and the
+        scores after each deal and at the end. The format is versioned (`format`) and
+        defined by `openapi/game-record.schema.json`; `pocha replay FILE` prints one.
+        """
+        return Response(orjson.dumps(game_service().record(game_id)), mimetype="application/json")

@@ -711,6 +711,10 @@ CATALOGUED: dict[str, list[str]] = {
         "play more seats from one address, ask the host for an unlisted table and its code.",
     ],
     "removed_by_host": ["The host removed you from this table: you cannot sit here again."],
+    "game_not_over": [
+        "The game is not over: its record shows every hand, so it is given once the game has "
+        "ended."
+    ],
     "rate_limited_seat": [
         "Too many changes of this seat (at most {limit}); try again in {retry_after} s.",
     ],

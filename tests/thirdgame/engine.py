@@ -424,6 +424,40 @@ def decisions_per_game(rules: Rules) -> int:
     return rules.deals * rules.players * HAND
 
 
+def record(game: Game, events: list[Event]) -> dict[str, Any]:
+    """A finished game's part of its record: its cards played again from its seed, each
+    deal with its hands as dealt and its tricks, and refused unless that gives the game."""
+    if not game.finished:
+        raise InvalidStateError("a game's record is made once it is over")
+    replay = Game.new(game.rules, game.seed)
+    deals: list[dict[str, Any]] = []
+    for event in events:
+        if event.get("type") != "card_played":
+            continue
+        if not replay.played:
+            deals.append(
+                {
+                    "dealer": replay.dealer,
+                    "hands": [[card_code(c) for c in h] for h in replay.hands],
+                    "tricks": [],
+                }
+            )
+        if not replay.trick:
+            deals[-1]["tricks"].append({"cards": [], "winner": None})
+        deals[-1]["tricks"][-1]["cards"].append({"seat": event["seat"], "card": event["card"]})
+        for change in replay.apply(int(event["seat"]), parse_card(event["card"])):
+            if change["type"] == "trick_won":
+                deals[-1]["tricks"][-1]["winner"] = change["winner"]
+    if replay.to_dict() != game.to_dict():
+        raise InvalidStateError("the game's events do not give the stored game")
+    return {
+        "rules": game.rules.to_dict(),
+        "deals": deals,
+        "scores": list(game.scores),
+        "winners": game.result()["winners"],
+    }
+
+
 GAME_KIND = GameKind(
     name=NAME,
     title="Trio",
@@ -445,4 +479,5 @@ GAME_KIND = GameKind(
     position_from_dict=position_from_dict,
     position_fields=POSITION_FIELDS,
     decisions_per_game=decisions_per_game,
+    record=record,
 )

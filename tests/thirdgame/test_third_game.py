@@ -147,6 +147,14 @@ def test_a_person_plays_trio_against_bots_on_the_workers(
     cards = [e for e in events if e["type"] == "card_played"]
     assert len(cards) == 2 * 9 and events[-1]["type"] == "game_over"
     assert {e["seat"] for e in cards if e.get("by") is None} >= {0}
+    # Its record, through the game's own record hook: every card in order, each trick won.
+    record = client.get(f"{url}/record").json
+    assert record["game"] == NAME and record["scores"] == view["scores"]
+    assert [p["level"] for p in record["players"]] == [None, "random", "search"]
+    tricks = [t for deal in record["deals"] for t in deal["tricks"]]
+    assert [c["card"] for t in tricks for c in t["cards"]] == [e["card"] for e in cards]
+    won = [e["winner"] for e in events if e["type"] == "trick_won"]
+    assert [t["winner"] for t in tricks] == won
     # The finished game's stream sends the same events, then ends.
     streamed = client.get(f"{url}/events", headers=STREAM)
     assert streamed.mimetype == "text/event-stream"

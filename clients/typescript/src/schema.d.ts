@@ -250,6 +250,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{game_id}/record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game's id.
+                 * @example Jm2bS0k4qV7wXc1Z
+                 */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a finished game's record
+         * @description One JSON document with everything that happened: the seats, the rules, every deal
+         *     with every hand as dealt, every decision and card in order (who, what, and whether
+         *     the table's stand-in made it), each trick's winner in a game of tricks, and the
+         *     scores after each deal and at the end. The format is versioned (`format`) and
+         *     defined by `openapi/game-record.schema.json`; `pocha replay FILE` prints one.
+         */
+        get: operations["getRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{game_id}/rematch": {
         parameters: {
             query?: never;
@@ -4596,6 +4626,83 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the game store does not answer; retry shortly. Or, for a change (a move, a table's), not_replicated: with POCHA_WAIT_REPLICAS set, no replica confirmed it in time; it was written and stands unless a failover comes first: read the game before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game's id.
+                 * @example Jm2bS0k4qV7wXc1Z
+                 */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game's record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created: string;
+                        deals: Record<string, never>[];
+                        /**
+                         * @description The record format's version.
+                         * @enum {integer}
+                         */
+                        format: 1;
+                        /** @description The game's name (`GET /api/v1/rules`). */
+                        game: string;
+                        id: string;
+                        players: {
+                            level: string | null;
+                            name: string;
+                            seat: number;
+                        }[];
+                        rules: Record<string, never>;
+                        scores: number[];
+                        stand_in_level?: string | null;
+                        winners: number[];
+                    };
+                };
+            };
+            /** @description game_not_found: no such game (never existed, deleted, or expired). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description game_not_over: the game has not ended; its record shows every hand, so it is given once the game is over. */
+            409: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

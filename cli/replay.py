@@ -1,0 +1,182 @@
+"""`pocha replay FILE`: a game record (docs/records.md, `GET /api/v1/games/{id}/record`) told
+in the terminal, deal by deal: the hands as dealt, then each bid, bet and card in order with
+each trick's winner (Pocha) or the collecting, betting, showdown and shedding (Poch), then
+the scores. Decisions the table's stand-in made are marked with `*`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+#: The record formats this replay reads.
+FORMATS = (1,)
+
+Record = dict[str, Any]
+
+
+class NotARecord(ValueError):
+    """A file that is no game record this replay reads (the message says why)."""
+
+
+def load(path: Path) -> Record:
+    """The record in `path`; `NotARecord` for a file that is not JSON or not a record."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise NotARecord(f"{path}: not a JSON file ({exc})") from None
+    if not isinstance(record, dict) or "format" not in record or "game" not in record:
+        raise NotARecord(f"{path}: not a game record (no format or game)")
+    if record["format"] not in FORMATS:
+        raise NotARecord(f"{path}: record format {record['format']!r}; this replay reads 1")
+    if record["game"] not in TELLERS:
+        raise NotARecord(f"{path}: a record of {record['game']!r}; this replay reads "
+                         f"{', '.join(TELLERS)}")  # fmt: skip
+    return record
+
+
+def lines(record: Record) -> list[str]:
+    """The whole record told as lines of text; `NotARecord` for one with fields missing or
+    of the wrong type."""
+    try:
+        return list(_header(record)) + list(TELLERS[record["game"]](record)) + _end(record)
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise NotARecord(f"the record is incomplete: {exc!r}") from None
+
+
+def _names(record: Record) -> list[str]:
+    return [str(p["name"]) or f"seat {p['seat']}" for p in record["players"]]
+
+
+def _header(record: Record) -> Iterator[str]:
+    title = {"pocha": "Pocha", "poch": "Poch"}[record["game"]]
+    yield f"{title} · game {record['id']} · {record.get('created', '')}".rstrip(" ·")
+    seats = [
+        f"{p['seat']} {p['name']} ({p['level'] or 'person'})" for p in record["players"]
+    ]
+    yield "Players: " + " · ".join(seats)
+    if record.get("stand_in_level"):
+        yield f"Stand-in: {record['stand_in_level']} (its decisions are marked *)"
+    rules = ", ".join(f"{k}={json.dumps(v)}" for k, v in record["rules"].items())
+    yield f"Rules: {rules}"
+
+
+def _end(record: Record) -> list[str]:
+    names = _names(record)
+    scores = " · ".join(f"{names[s]} {v}" for s, v in enumerate(record["scores"]))
+    winners = ", ".join(names[s] for s in record["winners"])
+    return ["", f"Final: {scores}", f"Won by: {winners}"]
+
+
+def _starred(names: list[str], item: dict[str, Any]) -> str:
+    name: str = names[item["seat"]]
+    return name + ("*" if item.get("stand_in") else "")
+
+
+def _per_seat(names: list[str], values: list[Any]) -> str:
+    return " · ".join(f"{names[s]} {v}" for s, v in enumerate(values))
+
+
+def _pocha(record: Record) -> Iterator[str]:
+    names = _names(record)
+    width = max(len(n) for n in names)
+    for deal in record["deals"]:
+        trump = deal["trump"]
+        turned = (
+            f"the dealer's {trump['card']}" if trump["holder"] is not None
+            else f"{trump['card']} turned up"
+        )  # fmt: skip
+        tiebreak = " · tiebreak" if deal["tiebreak"] else ""
+        yield ""
+        each = "1 card each" if deal["cards"] == 1 else f"{deal['cards']} cards each"
+        yield (f"Hand {deal['number']}{tiebreak} · {each} · dealer "
+               f"{names[deal['dealer']]} · trumps: {turned}")  # fmt: skip
+        for seat, hand in enumerate(deal["hands"]):
+            yield f"  {names[seat]:<{width}}  {' '.join(hand)}"
+        bids = ", ".join(f"{_starred(names, b)} {b['bid']}" for b in deal["bids"])
+        yield f"  Bids: {bids}"
+        for number, trick in enumerate(deal["tricks"], start=1):
+            cards = ", ".join(f"{_starred(names, c)} {c['card']}" for c in trick["cards"])
+            yield f"  Trick {number}: {cards} -> {names[trick['winner']]}"
+        yield f"  Tricks won: {_per_seat(names, deal['tricks_won'])}"
+        yield f"  Points:     {_per_seat(names, deal['points'])}"
+        yield f"  Scores:     {_per_seat(names, deal['scores'])}"
+
+
+def _poch(record: Record) -> Iterator[str]:
+    names = _names(record)
+    width = max(len(n) for n in names)
+    for deal in record["deals"]:
+        yield ""
+        for gone in deal["left"]:
+            yield f"{names[gone['seat']]} cannot pay the ante and leaves with {gone['chips']} chips"
+        trump = deal["trump"]
+        yield (f"Deal {deal['number']} · dealer {names[deal['dealer']]} · ante {deal['ante']} "
+               f"each · trumps {trump['suit']} (the dealer's {trump['card']})")  # fmt: skip
+        for seat in deal["order"]:
+            yield f"  {names[seat]:<{width}}  {' '.join(deal['hands'][seat])}"
+        for c in deal["collected"]:
+            yield (f"  {names[c['seat']]} collects the {c['plate']} plate "
+                   f"({' '.join(c['cards'])}): {c['chips']} chips")  # fmt: skip
+        calls = ", ".join(
+            f"{_starred(names, b)} {b['call']}" + (f" {b['amount']}" if b["amount"] else "")
+            for b in deal["betting"]
+        )
+        yield f"  Betting: {calls}"
+        yield from _showdown(names, deal["showdown"])
+        yield from _shedding(names, deal["shedding"])
+        if deal["winner"] is not None:
+            paid = ", ".join(f"{names[int(s)]} {n}" for s, n in deal["paid"].items())
+            yield f"  Out first: {names[deal['winner']]}; paid: {paid or 'nothing'}"
+        yield f"  Chips: {_per_seat(names, deal['chips'])}"
+
+
+def _showdown(names: list[str], showdown: dict[str, Any] | None) -> Iterator[str]:
+    if showdown is None:
+        yield "  Nobody bet: no showdown; the pot stays"
+        return
+    sets = "; ".join(f"{names[int(s)]} {' '.join(cs)}" for s, cs in showdown["sets"].items())
+    yield f"  Showdown: {sets or 'nobody has a set'}"
+    if showdown["bluff"] is not None:
+        bluff = showdown["bluff"]
+        yield f"  {names[bluff['seat']]} bluffed and pays {bluff['paid']}"
+    if showdown["pot"] is not None:
+        pot = showdown["pot"]
+        yield (f"  {names[pot['seat']]} takes the pot ({pot['pot']}) and the pocher plate "
+               f"({pot['pocher']})")  # fmt: skip
+
+
+def _shedding(names: list[str], steps: list[dict[str, Any]]) -> Iterator[str]:
+    """The shedding, a line per suit: how it opened (a start, a suit chosen, or the last suit
+    running by itself), then its cards in order, a seat's run of cards together."""
+    # The line being written: its opening, then its cards.
+    opener, cards = "", list[str]()
+    suit: str | None = None  # of the cards on this line
+    seat: int | None = None  # who played the last card on it
+    for step in steps:
+        if step["type"] in ("start", "choose"):
+            if cards:
+                yield f"  {opener}{' · '.join(cards)}"
+            what = (
+                f"starts {step['direction']}" if step["type"] == "start"
+                else f"chooses {step['suit']}"
+            )  # fmt: skip
+            opener, cards, suit, seat = f"{_starred(names, step)} {what}: ", [], None, None
+            continue
+        card = step["card"]
+        if suit is not None and card[0] != suit:
+            yield f"  {opener}{' · '.join(cards)}"
+            opener, cards, seat = "the last suit runs: ", [], None
+        suit = card[0]
+        if seat == step["seat"]:
+            cards[-1] += " " + card
+        else:
+            cards.append(f"{names[step['seat']]} {card}")
+        seat = step["seat"]
+    if cards:
+        yield f"  {opener}{' · '.join(cards)}"
+
+
+TELLERS: dict[str, Callable[[Record], Iterator[str]]] = {"pocha": _pocha, "poch": _poch}

@@ -1,0 +1,114 @@
+"""`pocha replay FILE` on real records (a game of Pocha and one of Poch played to the end
+through the service, `tests/service/test_records.py`): every hand as dealt, every bid, bet
+and card in order with the trick winners, the stand-in's decisions marked, the scores; and
+what a file that is no record says."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner, Result
+from flask.testing import FlaskClient
+
+from cli.main import pocha
+from tests.service.test_records import play_poch, play_pocha
+
+
+def replay(path: Path) -> Result:
+    return CliRunner().invoke(pocha, ["replay", str(path)])
+
+
+def saved(client: FlaskClient, game_id: str, tmp_path: Path) -> tuple[dict[str, Any], Path]:
+    response = client.get(f"/api/v1/games/{game_id}/record")
+    assert response.status_code == 200, response.json
+    path = tmp_path / f"{game_id}.json"
+    path.write_bytes(response.get_data())
+    record: dict[str, Any] = response.json
+    return record, path
+
+
+def test_a_pocha_record_told_hand_by_hand(client: FlaskClient, tmp_path: Path) -> None:
+    game_id, _final = play_pocha(client)
+    record, path = saved(client, game_id, tmp_path)
+    told = replay(path)
+    assert told.exit_code == 0, told.output
+    out = told.output.splitlines()
+    assert out[0].startswith(f"Pocha · game {game_id}")
+    assert out[1] == "Players: 0 Ana (person) · 1 Bea (person) · 2 Bot (easy)"
+    names = ["Ana", "Bea", "Bot"]
+    heads = [i for i, line in enumerate(out) if line.startswith("Hand ")]
+    assert len(heads) == len(record["deals"])
+    for head, deal in zip(heads, record["deals"], strict=True):
+        assert out[head].startswith(f"Hand {deal['number']}")
+        assert f"dealer {names[deal['dealer']]}" in out[head]
+        for seat, hand in enumerate(deal["hands"]):
+            assert out[head + 1 + seat].split() == [names[seat], *hand]
+        bids = ", ".join(
+            f"{names[b['seat']]}{'*' if b.get('stand_in') else ''} {b['bid']}" for b in deal["bids"]
+        )
+        assert out[head + 4] == f"  Bids: {bids}"
+        for number, trick in enumerate(deal["tricks"], start=1):
+            line = out[head + 4 + number]
+            assert line.startswith(f"  Trick {number}: ")
+            played = re.findall(r"(\w+)(\*?) ([OCEB]\d+)", line.split(": ", 1)[1])
+            assert [(names.index(n), c) for n, _star, c in played] == [
+                (c["seat"], c["card"]) for c in trick["cards"]
+            ]
+            assert line.endswith(f"-> {names[trick['winner']]}")
+        scores = " · ".join(f"{names[s]} {v}" for s, v in enumerate(deal["scores"]))
+        assert f"  Scores:     {scores}" in out
+    # Bea's turns were the stand-in's: marked, and nobody else's is.
+    assert "Bea*" in told.output and "Ana*" not in told.output and "Bot*" not in told.output
+    final = " · ".join(f"{names[s]} {v}" for s, v in enumerate(record["scores"]))
+    assert out[-2:] == [
+        f"Final: {final}",
+        f"Won by: {', '.join(names[s] for s in record['winners'])}",
+    ]
+
+
+def test_a_poch_record_told_deal_by_deal(client: FlaskClient, tmp_path: Path) -> None:
+    game_id, _final = play_poch(client)
+    record, path = saved(client, game_id, tmp_path)
+    told = replay(path)
+    assert told.exit_code == 0, told.output
+    out = told.output.splitlines()
+    assert out[0].startswith(f"Poch · game {game_id}")
+    names = ["Ana", "Bea", "Rand", "Heur"]
+    heads = [i for i, line in enumerate(out) if line.startswith("Deal ")]
+    assert len(heads) == len(record["deals"])
+    for head, deal in zip(heads, record["deals"], strict=True):
+        assert f"trumps {deal['trump']['suit']} (the dealer's {deal['trump']['card']})" in out[head]
+        for k, seat in enumerate(deal["order"]):
+            assert out[head + 1 + k].split() == [names[seat], *deal["hands"][seat]]
+        end = heads[heads.index(head) + 1] if head != heads[-1] else len(out)
+        section = out[head:end]
+        # Every card of the shedding, in order, on the lines after the betting.
+        betting = next(i for i, line in enumerate(section) if line.startswith("  Betting: "))
+        shown = re.findall(r"\b([CSHD](?:10|[789JQKA]))\b", " ".join(section[betting + 1 :]))
+        sets = [c for s in (deal["showdown"] or {"sets": {}})["sets"].values() for c in s]
+        plays = [s["card"] for s in deal["shedding"] if s["type"] == "play"]
+        assert shown == sets + plays
+        assert f"  Out first: {names[deal['winner']]}; " in "\n".join(section)
+        chips = " · ".join(f"{names[s]} {v}" for s, v in enumerate(deal["chips"]))
+        assert f"  Chips: {chips}" in section
+    assert "Bea*" in told.output and "Ana*" not in told.output
+    final = " · ".join(f"{names[s]} {v}" for s, v in enumerate(record["scores"]))
+    assert out[-2] == f"Final: {final}"
+
+
+def test_a_file_that_is_no_record_is_refused(tmp_path: Path) -> None:
+    not_json = tmp_path / "a.json"
+    not_json.write_text("{")
+    told = replay(not_json)
+    assert told.exit_code == 1 and "not a JSON file" in told.output
+    other = tmp_path / "b.json"
+    other.write_text(json.dumps({"format": 2, "game": "pocha"}))
+    told = replay(other)
+    assert told.exit_code == 1 and "record format 2" in told.output
+    partial = tmp_path / "c.json"
+    partial.write_text(json.dumps({"format": 1, "game": "poch", "id": "x", "players": []}))
+    told = replay(partial)
+    assert told.exit_code == 1 and "incomplete" in told.output
