@@ -78,6 +78,9 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # but each read still costs the API a request.
     "RATE_LIMIT_LOBBY": ("POCHA_RATE_LIMIT_LOBBY", "60/minute"),
     "RATE_LIMIT_MOVES": ("POCHA_RATE_LIMIT_MOVES", "300/minute"),
+    # A finished game's record is played again from its seed on each read (milliseconds of
+    # an API process's CPU), so its reads are counted like the lobby's.
+    "RATE_LIMIT_RECORDS": ("POCHA_RATE_LIMIT_RECORDS", "30/minute"),
     # Coming back, leaving and the host's removals, per seat of a game (whoever asks).
     "RATE_LIMIT_SEATS": ("POCHA_RATE_LIMIT_SEATS", "10/minute"),
     "RATE_LIMIT_AI": ("POCHA_RATE_LIMIT_AI", "30/minute"),

@@ -35,6 +35,7 @@ from service.errors import error_response
 LIMITED: dict[str, tuple[str, str]] = {
     "games.Games": ("RATE_LIMIT_CREATE", "create"),
     "tables.Lobby": ("RATE_LIMIT_LOBBY", "lobby"),
+    "games.Record": ("RATE_LIMIT_RECORDS", "records"),
     "tables.TableByCode": ("RATE_LIMIT_TABLES", "tables"),
     "tables.TableSeats": ("RATE_LIMIT_TABLES", "tables"),
     "seats.Rematch": ("RATE_LIMIT_TABLES", "tables"),
@@ -54,6 +55,7 @@ SEAT_LIMITED: dict[str, str] = {
 _WHAT = {
     "create": _("creating games"),
     "lobby": _("reading the lobby"),
+    "records": _("reading game records"),
     "tables": _("finding and joining tables"),
     "moves": _("bids and cards"),
     "ai": _("hints and AI moves"),
@@ -231,8 +233,9 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
         app.view_functions[endpoint] = _count_moves(app.view_functions[endpoint], moves)
     for endpoint, (setting, scope) in LIMITED.items():
         view: Any = app.view_functions[endpoint]
-        # A code is guessed by looking it up as much as by joining: both count.
-        methods = None if scope in ("tables", "lobby") else ["POST"]
+        # A code is guessed by looking it up as much as by joining: both count; the lobby and
+        # records are reads.
+        methods = None if scope in ("tables", "lobby", "records") else ["POST"]
         limited: Any = limiter.shared_limit(
             _limit_of(scope, str(settings[setting])), scope=scope, methods=methods
         )

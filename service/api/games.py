@@ -663,7 +663,13 @@ class Record(MethodView):
             409,
             "game_not_over: the game has not ended; its record shows every hand, so it is "
             "given once the game is over.",
-        )
+        ),
+        _error_doc(
+            blp,
+            429,
+            "rate_limited: too many reads of records from your address "
+            "(`POCHA_RATE_LIMIT_RECORDS`); wait `Retry-After` seconds.",
+        ),
     )
     @_documents_errors(404, 503)
     def get(self, game_id: str) -> Response:

@@ -418,3 +418,18 @@ def test_flask_limiters_own_check_steps_aside_for_moves_only(redis_url: str) -> 
     hooks = app.before_request_funcs[None]
     assert limiter._check_request_limit not in hooks
     assert [hook.__name__ for hook in hooks].count("check_unless_move") == 1
+
+
+def test_reading_records_is_limited_per_address(redis_url: str) -> None:
+    # Each read of a record plays the game again, so a flood of them is refused, per address,
+    # whether the game is over or not.
+    client = limited_app(redis_url, RATE_LIMIT_RECORDS="2/day").test_client()
+    made = new_game(client, BRUNO)
+    assert made.status_code == 201, made.json
+    record = f"/api/v1/games/{made.json['id']}/record"
+    for _ in range(2):
+        answer = client.get(record, environ_base=ANA)
+        assert answer.status_code == 409, answer.json
+        assert answer.json["error"] == "game_not_over"
+    assert_limited(client.get(record, environ_base=ANA), window=86_400)
+    assert client.get(record, environ_base=BRUNO).status_code == 409

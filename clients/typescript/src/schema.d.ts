@@ -4691,6 +4691,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description game_not_found: no such game (never existed, deleted, or expired). */
             404: {
                 headers: {
@@ -4703,6 +4712,17 @@ export interface operations {
             /** @description game_not_over: the game has not ended; its record shows every hand, so it is given once the game is over. */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many reads of records from your address (`POCHA_RATE_LIMIT_RECORDS`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
