@@ -24,6 +24,7 @@ from core.play.tables import shown_code
 from core.store.records import NO_TABLE, StoredGame
 from engine.i18n import _
 from engine.pocha.actions import WireAction
+from service.accounts import current_account
 from service.api.games_schemas import (
     MAX_CARD_CODE,
     MAX_CARDS,
@@ -353,6 +354,8 @@ class Games(MethodView):
             stand_in_level=body["stand_in_level"],
             game_name=body["game"],
             holder=limit_key() if limits_on() else None,
+            account=current_account(),
+            rated=body["rated"],
         )
         record = created.record
         seats: list[dict[str, Any]] = []
@@ -364,6 +367,8 @@ class Games(MethodView):
                 entry["open"] = True
             if token is not None:
                 entry["token"] = token
+            if seat.account is not None:
+                entry["account"] = seat.account
             seats.append(entry)
         code = None if record.table.code is None else shown_code(record.table.code)
         created_game = {
