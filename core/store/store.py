@@ -916,12 +916,15 @@ class GameStore:
 
     def _count_rated(self, record: StoredGame) -> None:
         """Count a rated game's result in its players' ratings, on the move that ended it.
-        Should this fail (Redis away, or this process dies), the game stays among the
-        uncounted ones that the workers' sweep counts (`core.store.ratings.count_unrated`)."""
+        Should this fail (Redis away, ratings changing under it, or this process dies),
+        the game stays among the uncounted ones that the workers' sweep counts
+        (`core.store.ratings.count_unrated`): the move stands, and its answer is no error."""
         try:
             count_game(self.redis, record, self.rated_mark_ttl)
         except REDIS_DOWN:
             log.warning("rated game %s: its ratings are left to the sweep", record.id)
+        except Exception:
+            log.exception("rated game %s: its ratings are left to the sweep", record.id)
 
     def change_table(
         self,
