@@ -1,6 +1,6 @@
 """Requests that carry an account's key (`core.store.accounts`) in the `X-Pocha-Account`
 header, on the endpoints that seat someone (making a game, taking a seat at a table): the
-account is looked up before the view runs (one round trip), refused with 401
+account is looked up as the view starts (one round trip), refused with 401
 `unknown_account` when the key opens none and 403 `account_disabled` when it is disabled,
 and noted as seen. How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
@@ -8,8 +8,9 @@ and noted as seen. How it works: docs/api.md, "Accounts, rated tables and the la
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 import redis
@@ -45,25 +46,33 @@ def current_account() -> Account | None:
 
 
 def install(app: Flask, connection: redis.Redis, endpoints: Collection[str] = SEATING) -> None:
-    """Look up the account of every POST to `endpoints` that carries a key."""
+    """Look up the account of every POST to `endpoints` that carries a key: their views are
+    wrapped (no hook runs for any other request, a move least of all). Installed before the
+    rate limits, which wrap the views again, so that a request is counted before its key is
+    looked up."""
+    for endpoint in endpoints:
+        app.view_functions[endpoint] = _knowing_the_account(
+            app.view_functions[endpoint], connection
+        )
 
-    def know_the_account() -> None:
-        if request.endpoint not in endpoints or request.method != "POST":
-            return
-        sent = request.headers.get(HEADER)
-        if sent is None:
-            return
-        account = find(connection, sent.strip())
-        if account is None:
-            raise UnknownAccount()
-        if account.disabled:
-            raise AccountDisabled()
-        # When it was last seen is worth no refusal.
-        with contextlib.suppress(*REDIS_DOWN):
-            note_seen(connection, account.id)
-        g.pocha_account = account
 
-    app.before_request(know_the_account)
+def _knowing_the_account(view: Callable[..., Any], connection: redis.Redis) -> Callable[..., Any]:
+    @functools.wraps(view)
+    def known(*args: Any, **kwargs: Any) -> Any:
+        sent = request.headers.get(HEADER) if request.method == "POST" else None
+        if sent is not None:
+            account = find(connection, sent.strip())
+            if account is None:
+                raise UnknownAccount()
+            if account.disabled:
+                raise AccountDisabled()
+            # When it was last seen is worth no refusal.
+            with contextlib.suppress(*REDIS_DOWN):
+                note_seen(connection, account.id)
+            g.pocha_account = account
+        return view(*args, **kwargs)
+
+    return known
 
 
 def document(spec: APISpec, app: Flask, endpoints: Collection[str] = SEATING) -> None:

@@ -253,11 +253,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.before_request(_require_json_body)
     edge.install(app, settings)
     i18n.install(app)
+    # Before the limits, so that they wrap it: a request is counted before its account.
+    accounts.install(app, redises.store)
     ratelimits.install(app, redises.store, settings)
     # After the limits' hooks, and before them in the order they run.
     api_keys.install(app, redises.store, ratelimits.KEYED, app.extensions[metrics.EXTENSION])
     api_keys.document(api.spec, app, ratelimits.KEYED)
-    accounts.install(app, redises.store)
     accounts.document(api.spec, app)
     hints.check_seat_first(app)
     return app
