@@ -724,6 +724,68 @@ def keys_revoke(name: str, redis_url: str | None) -> None:
     click.echo(f"revoked {name!r}")
 
 
+@pocha.group()
+def accounts() -> None:
+    """Accounts of people and bots (X-Pocha-Account): list, disable, rename."""
+
+
+@accounts.command("list")
+@click.option("--start", type=int, default=0, help="The first to show, 0-based, oldest first.")
+@click.option("--count", type=int, default=100, help="How many to show.")
+@_REDIS_URL
+def accounts_list(start: int, count: int, redis_url: str | None) -> None:
+    """The accounts, oldest first: id, kind, name, when made and last seen (never a key)."""
+    import datetime
+
+    found = _load("core.store.accounts").listed(_key_store(redis_url), start, count)
+    if not found:
+        click.echo("no accounts")
+        return
+    click.echo(f"{'id':<24} {'kind':<7} {'state':<9} {'last seen':<21} name")
+    for account in found:
+        seen = datetime.datetime.fromtimestamp(account.seen, datetime.UTC)
+        state = "disabled" if account.disabled else "active"
+        click.echo(
+            f"{account.id:<24} {account.kind:<7} {state:<9} {seen:%Y-%m-%d %H:%M:%S}Z  "
+            f"{account.name}"
+        )
+
+
+@accounts.command("disable")
+@click.argument("account_id")
+@click.option("--enable", is_flag=True, help="Enable it again instead.")
+@_REDIS_URL
+def accounts_disable(account_id: str, enable: bool, redis_url: str | None) -> None:
+    """Disable the account ACCOUNT_ID: its key seats it no more (403 account_disabled)."""
+    if not _load("core.store.accounts").set_disabled(_key_store(redis_url), account_id, not enable):
+        raise click.ClickException(f"there is no account {account_id!r}")
+    click.echo(f"{'enabled' if enable else 'disabled'} {account_id!r}")
+
+
+@accounts.command("rename")
+@click.argument("account_id")
+@click.argument("name")
+@_REDIS_URL
+def accounts_rename(account_id: str, name: str, redis_url: str | None) -> None:
+    """Give the account ACCOUNT_ID the name NAME (refused if it imitates another's)."""
+    import marshmallow
+
+    field = _load("service.api.games_schemas").PlayerName(longest=32)
+    store = _load("core.store.accounts")
+    try:
+        shown = field.deserialize(name)
+        renamed = store.rename(_key_store(redis_url), account_id, shown)
+    except marshmallow.ValidationError as exc:
+        raise click.ClickException(f"not a name: {exc.messages}") from exc
+    except _load("core.errors").NameTaken as exc:
+        raise click.ClickException(
+            f"the name {name!r} is taken, or looks like one that is"
+        ) from exc
+    if not renamed:
+        raise click.ClickException(f"there is no account {account_id!r}")
+    click.echo(f"renamed {account_id!r} to {shown!r}")
+
+
 @pocha.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def replay(file: Path) -> None:

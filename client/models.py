@@ -54,6 +54,7 @@ class Collected(TypedDict):
 
 
 class CreatedSeat(TypedDict):
+    account: NotRequired[str]
     bot: NotRequired[str]
     name: str
     open: NotRequired[bool]
@@ -110,12 +111,37 @@ class Join(TypedDict):
     name: str
 
 
+class LadderEntry(TypedDict):
+    disabled: bool
+    games: int
+    id: str
+    last_seen: float | None
+    mu: float
+    name: str
+    rank: int
+    rating: float
+    sigma: float
+
+
 class Level(TypedDict):
     description: str
     name: str
 
 
 Seat: TypeAlias = str
+
+
+class NewAccount(TypedDict):
+    kind: Literal['person', 'bot']
+    name: str
+
+
+class NewAccountAnswer(TypedDict):
+    created: float
+    id: str
+    key: str
+    kind: str
+    name: str
 
 
 class Option(TypedDict):
@@ -167,6 +193,7 @@ Player: TypeAlias = Player1 | Player2
 
 
 class PlayerInfo(TypedDict):
+    account: NotRequired[str]
     away: bool
     bot: str | None
     left: bool
@@ -300,6 +327,14 @@ class PochYouIn(TypedDict):
     seat: int
 
 
+class Rating(TypedDict):
+    game: str
+    games: int
+    mu: float
+    rating: float
+    sigma: float
+
+
 class Ready(TypedDict):
     queues: dict[str, int]
     redis: str
@@ -375,6 +410,7 @@ class Table(TypedDict):
     link: NotRequired[str]
     listed: bool
     open_seats: int
+    rated: NotRequired[bool]
     rematch: str | None
     stand_in_level: str
     waiting: bool
@@ -395,6 +431,17 @@ class You(TypedDict):
     legal: list[int | str]
     refused: list[Refusal]
     seat: int
+
+
+class Account(TypedDict):
+    created: float
+    disabled: bool
+    id: str
+    kind: str
+    last_seen: float
+    level: str | None
+    name: str
+    ratings: list[Rating]
 
 
 class Advice(TypedDict):
@@ -443,6 +490,7 @@ class CreateGame(TypedDict):
     game: NotRequired[Literal['pocha', 'poch']]
     listed: NotRequired[bool]
     players: list[Player]
+    rated: NotRequired[bool]
     rules: NotRequired[Rules | PochRules]
     seed: NotRequired[int]
     stand_in_level: NotRequired[
@@ -592,6 +640,14 @@ class Job(TypedDict):
     status: Literal['queued', 'started', 'finished', 'failed']
     timings: JobTimings
     url: str
+
+
+class Ladder(TypedDict):
+    entries: list[LadderEntry]
+    game: str
+    kind: str
+    offset: int
+    total: int
 
 
 class LobbyTable(TypedDict):

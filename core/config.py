@@ -85,6 +85,8 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATE_LIMIT_SEATS": ("POCHA_RATE_LIMIT_SEATS", "10/minute"),
     "RATE_LIMIT_AI": ("POCHA_RATE_LIMIT_AI", "30/minute"),
     "RATE_LIMIT_MATCHES": ("POCHA_RATE_LIMIT_MATCHES", "3/hour;10/day"),
+    # Making accounts, per client address: a flood of sign-ups from one address is refused.
+    "RATE_LIMIT_ACCOUNTS": ("POCHA_RATE_LIMIT_ACCOUNTS", "5/hour;20/day"),
     # A client refused over a limit more than a few times in its window gets each further
     # 429 this many seconds late: a flood that ignores Retry-After waits on the API's
     # answers instead of spending its cores (0: answer at once).

@@ -200,6 +200,78 @@ class TableNotFound(ServiceError):
         )
 
 
+class UnknownAccount(ServiceError):
+    """An account key that opens no account (never made, or mistyped)."""
+
+    status = 401
+    error = "unknown_account"
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "The key in X-Pocha-Account is not the key of an account: check it, or make "
+                "an account with POST /api/v1/accounts."
+            )
+        )
+
+
+class AccountDisabled(Forbidden):
+    """The account was disabled by the operator."""
+
+    error = "account_disabled"
+
+    def __init__(self) -> None:
+        super().__init__(_("This account is disabled: it cannot take a seat."))
+
+
+class AccountNotFound(ServiceError):
+    status = 404
+    error = "account_not_found"
+
+    def __init__(self) -> None:
+        super().__init__(_("No account has this id."))
+
+
+class NameTaken(Conflict):
+    """A new or changed account name that another account's name looks like."""
+
+    error = "name_taken"
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "This name is taken, or looks too much like one that is (letters of other "
+                "alphabets that look alike, case and spacing count as the same): choose "
+                "another."
+            )
+        )
+
+
+class AccountRequired(Unauthorized):
+    """A rated table's seat, or a rated game's making, without an account's key."""
+
+    error = "account_required"
+
+    def __init__(self) -> None:
+        super().__init__(
+            _("A rated table seats accounts only: send your account's key in X-Pocha-Account.")
+        )
+
+
+class OneSeatPerAccount(Conflict):
+    """An account, or a bot level, a second time at one rated table."""
+
+    error = "one_seat_per_account"
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "At a rated table each account and each bot level has one seat: this one "
+                "has a seat here already."
+            )
+        )
+
+
 class TableCodeTaken(Exception):
     """A new table drew a code another table holds (about one in a million million per
     try): the caller draws again."""

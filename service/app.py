@@ -30,7 +30,8 @@ from core.play.turns import InlineBotRunner, RQBotRunner
 from core.store.redises import Redises, connect
 from core.store.store import GameStore
 from engine.i18n import _
-from service import api_keys, edge, events, i18n, metrics, ratelimits, telemetry, web
+from service import accounts, api_keys, edge, events, i18n, metrics, ratelimits, telemetry, web
+from service.api import accounts as account_api
 from service.api import ai, games, health, hints, jobs, matches, rules, tables
 from service.api.ai_schemas import SCHEMA_ADDITIONS
 from service.api.wire.games import documented_by_reference, views_by_phase
@@ -59,6 +60,11 @@ answers say which in `Content-Language`. Machine codes (`error`, `rule`) never c
 A server-side front end that relays many people may carry an integrator's key in
 `X-Pocha-Key` (the operator makes one with `pocha keys create`): its requests are then
 limited per key, with the key's budgets, instead of per address.
+
+A person or a bot may make an account (`POST /api/v1/accounts`) and send its key in
+`X-Pocha-Account` when making a game or taking a seat: the account takes the seat. A rated
+game (`"rated": true`) changes its players' OpenSkill ratings, shown on the ladder
+(`GET /api/v1/ladder`).
 """
 
 # Connections one API process may open to Redis (see create_app).
@@ -232,6 +238,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         ai.blp,
         matches.blp,
         rules.blp,
+        account_api.blp,
+        account_api.ladders,
         health.blp,
     ):
         api.register_blueprint(blueprint)
@@ -244,10 +252,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.before_request(_require_json_body)
     edge.install(app, settings)
     i18n.install(app)
+    # Before the limits, so that they wrap it: a request is counted before its account.
+    accounts.install(app, redises.store)
     ratelimits.install(app, redises.store, settings)
     # After the limits' hooks, and before them in the order they run.
     api_keys.install(app, redises.store, ratelimits.KEYED, app.extensions[metrics.EXTENSION])
     api_keys.document(api.spec, app, ratelimits.KEYED)
+    accounts.document(api.spec, app)
     hints.check_seat_first(app)
     return app
 

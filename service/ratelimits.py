@@ -42,6 +42,7 @@ LIMITED: dict[str, tuple[str, str]] = {
     "hints.Hint": ("RATE_LIMIT_AI", "ai"),
     "ai.Move": ("RATE_LIMIT_AI", "ai"),
     "matches.Matches": ("RATE_LIMIT_MATCHES", "matches"),
+    "accounts.Accounts": ("RATE_LIMIT_ACCOUNTS", "accounts"),
 }
 #: Endpoints that change one seat, limited per seat (game and seat, whoever sends them),
 #: so no token can turn its seat's comings and goings into a flood of events.
@@ -60,6 +61,7 @@ _WHAT = {
     "moves": _("bids and cards"),
     "ai": _("hints and AI moves"),
     "matches": _("matches"),
+    "accounts": _("making accounts"),
 }
 
 _TOO_MANY = N_(

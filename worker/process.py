@@ -31,7 +31,7 @@ from core.jobs.advice import KINDS, job_taken
 from core.jobs.queues import LONG_LANE, NAMES, SERIALIZER, TURN_LANES, Timing, queue, rq_queues
 from core.jobs.tasks import sweep
 from core.play import turns
-from core.play.turns import RUNS_END
+from core.play.turns import RUNS_END, count_unrated_games
 from core.store.redises import Connections, Redises, connect, redises_of, use, worker_options
 
 JOB_MODULES = (advice, matches, turns)
@@ -132,6 +132,7 @@ class _Watchful:
     def run_maintenance_tasks(self) -> None:
         try:
             sweep(self.redises, self.timing)
+            count_unrated_games(self.redises)
         except StopRequested:
             # SIGTERM while sweeping: RQ's handler raises this wherever the idle worker
             # is, to end its loop; swallowed, the worker would not stop.

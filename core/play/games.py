@@ -17,10 +17,12 @@ from typing import Any
 
 from ai.registry import levels_of
 from core.errors import (
+    AccountRequired,
     Conflict,
     Forbidden,
     GameNotOver,
     InvalidInput,
+    OneSeatPerAccount,
     Unauthorized,
     WrongGame,
     WrongState,
@@ -35,6 +37,7 @@ from core.play.tables import (
     seat_info,
     table_of,
 )
+from core.store.accounts import Account
 from core.store.api_keys import is_key_payer
 from core.store.records import (
     NO_TABLE,
@@ -102,6 +105,8 @@ class GameService:
         stand_in_level: str = DEFAULT_STAND_IN,
         game_name: str = DEFAULT_GAME,
         holder: str | None = None,
+        account: Account | None = None,
+        rated: bool = False,
     ) -> CreatedGame:
         """A new game with these seats, in order; bots act at once if the first turn is
         theirs, so the game returned is the one people find. With open seats it waits at
@@ -113,7 +118,10 @@ class GameService:
         payer of the integrator's key it came with (`core.store.api_keys.payer_of`), whose
         listed tables the lobby caps and whose think budget its bots and stand-in spend
         (`core.play.bots`); such a game's bots think at most `PUBLIC_DECISION_SECONDS` a
-        decision."""
+        decision. `account`: the account of whoever makes it, which takes the first
+        person's seat (the seat shows the account's name). `rated`: its result changes
+        its players' ratings (`core.store.ratings`), so it is made by an account, and its
+        other seats are open (for accounts to take) or bots of distinct levels."""
         kind = KINDS.get(game_name)
         if kind is None:
             names = ", ".join(KINDS)
@@ -180,7 +188,13 @@ class GameService:
             raise InvalidInput(
                 exc.message, errors={"json": {"rules": {exc.option: [exc.message]}}}
             ) from exc
+        if rated:
+            _check_rated(players, seed, account)
         seats = [Seat("", open=True) if p.open else Seat(p.name, p.bot) for p in players]
+        if account is not None:
+            mine = next((i for i, p in enumerate(players) if not p.open and p.bot is None), None)
+            if mine is not None:
+                seats[mine] = Seat(account.name, account=account.id)
         game = kind.new(parsed, seed)
 
         payer = None if holder is None else holder if is_key_payer(holder) else client_hash(holder)
@@ -192,12 +206,12 @@ class GameService:
             )  # fmt: skip
 
         if any(p.open for p in players):
-            table = Table(None, listed=listed, waiting=True, stand_in=stand_in_level)
+            table = Table(None, listed=listed, waiting=True, stand_in=stand_in_level, rated=rated)
             created = self.tables.create_table(make, table, holder)
-        elif people >= 2:
+        elif people >= 2 or rated:
             # Seats handed out by whoever made the game: no code to find it by, but a
             # stand-in for whoever walks away.
-            created = make(Table(None, stand_in=stand_in_level))
+            created = make(Table(None, stand_in=stand_in_level, rated=rated))
         else:
             created = make(NO_TABLE)
         if created.record.bot_to_move is not None:
@@ -409,6 +423,35 @@ class GameService:
 #: worker long enough to delay another game's turn by much (the top levels think up to
 #: 1 s a decision; they are for matches).
 PUBLIC_DECISION_SECONDS = 0.2
+
+
+def _check_rated(players: Sequence[PlayerSpec], seed: int | None, account: Account | None) -> None:
+    """Refuse a rated game that an account does not make, whose seed was chosen, or whose
+    seats are not the maker's (who sits), open ones and bots of distinct levels."""
+    if account is None:
+        raise AccountRequired()
+    if seed is not None:
+        raise InvalidInput(
+            _("A rated game's deals are never chosen: leave out the seed."),
+            errors={"json": {"seed": [_("A rated game's deals are never chosen.")]}},
+        )
+    named = [i for i, p in enumerate(players) if not p.open and p.bot is None]
+    if not named:
+        # Else games that nobody plays could move the levels' ratings, the ladder's fixed
+        # points, as often as the maker likes.
+        message = _("A rated game seats its maker: give yourself a seat with your name.")
+        raise InvalidInput(message, errors={"json": {"players": [message]}})
+    if len(named) > 1:
+        message = _(
+            "At a rated table people take their seats with their own accounts: give the "
+            "other people open seats."
+        )
+        raise InvalidInput(
+            message, errors={"json": {"players": {str(i): [message] for i in named[1:]}}}
+        )
+    levels = [p.bot for p in players if p.bot is not None]
+    if len(set(levels)) != len(levels):
+        raise OneSeatPerAccount()
 
 
 def _check_affordable(kind: GameKind, players: Sequence[PlayerSpec], stand_in: str) -> None:

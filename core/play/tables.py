@@ -13,11 +13,13 @@ from typing import Any
 
 from ai.registry import BOT_KINDS, levels_of
 from core.errors import (
+    AccountRequired,
     Conflict,
     Forbidden,
     GameNotFound,
     InvalidInput,
     OneSeatEach,
+    OneSeatPerAccount,
     RemovedByHost,
     TableCodeTaken,
     TableFull,
@@ -28,6 +30,7 @@ from core.errors import (
     WrongState,
 )
 from core.play.bots import BotRunner
+from core.store.accounts import Account
 from core.store.records import (
     NO_TABLE,
     AppliedAction,
@@ -120,7 +123,7 @@ def seat_info(record: StoredGame, seat: int, now: float) -> dict[str, Any]:
     """What everyone sees of a seat: who sits there, and whether they are here."""
     info = record.seats[seat]
     seen = record.seen[seat] if seat < len(record.seen) else 0.0
-    return {
+    shown = {
         "seat": seat,
         "name": info.name,
         "bot": info.bot,
@@ -131,6 +134,9 @@ def seat_info(record: StoredGame, seat: int, now: float) -> dict[str, Any]:
         # The level playing for the person now, if the stand-in does.
         "stand_in": record.table.stand_in if info.stood_in else None,
     }
+    if info.account is not None:
+        shown["account"] = info.account
+    return shown
 
 
 def table_of(record: StoredGame, shows_code: bool) -> dict[str, Any] | None:
@@ -139,7 +145,7 @@ def table_of(record: StoredGame, shows_code: bool) -> dict[str, Any] | None:
     table = record.table
     if table is NO_TABLE:
         return None
-    return {
+    shown = {
         "code": shown_code(table.code) if table.code and (shows_code or table.listed) else None,
         "listed": table.listed,
         "waiting": table.waiting,
@@ -147,6 +153,9 @@ def table_of(record: StoredGame, shows_code: bool) -> dict[str, Any] | None:
         "rematch": table.rematch,
         "open_seats": sum(1 for s in record.seats if s.open),
     }
+    if table.rated:
+        shown["rated"] = True
+    return shown
 
 
 def last_seen(record: StoredGame) -> float:
@@ -270,16 +279,20 @@ class TableService:
 
     # -- joining ---------------------------------------------------------------------------
 
-    def join(self, text: str, name: str, client: str | None = None) -> tuple[StoredGame, int, str]:
+    def join(
+        self, text: str, name: str, client: str | None = None, account: Account | None = None
+    ) -> tuple[StoredGame, int, str]:
         """Take the first open seat of the table `text` names: the game, the seat and its
         token. `TableFull` when none is left (taken, or the game started). With the
         `client` (`store.client_hash` of the caller's address, given when the rate limits
         are on), someone the host removed may not sit again, and at a listed table a client
         takes one seat: the lobby's strangers cannot squat its seats, while the host of an
         unlisted table, whose code only the host hands out, may seat a household behind one
-        address."""
+        address. With an `account`, the account takes the seat, under its own name; a
+        rated table seats accounts only, each once."""
         game_id = self.game_id_of(text)
         token = secrets.token_urlsafe(32)
+        shown = name if account is None else account.name
 
         def take(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
             if not record.waiting:
@@ -294,13 +307,18 @@ class TableService:
             free = [i for i, s in enumerate(record.seats) if s.open and s.reserved is None]
             if not free:
                 raise TableFull(_("Every seat at this table is taken."))
+            if record.table.rated:
+                if account is None:
+                    raise AccountRequired()
+                if any(s.account == account.id for s in record.seats):
+                    raise OneSeatPerAccount()
             seat = free[0]
             taken = replace(
-                record.seats[seat], name=name, open=False, token_hash=hash_token(token),
-                client=client,
+                record.seats[seat], name=shown, open=False, token_hash=hash_token(token),
+                client=client, account=None if account is None else account.id,
             )  # fmt: skip
             return self._seated(
-                record, seat, taken, {"type": "seat_taken", "seat": seat, "name": name}
+                record, seat, taken, {"type": "seat_taken", "seat": seat, "name": shown}
             )
 
         record, seat = self._retry(game_id, take)
@@ -372,6 +390,8 @@ class TableService:
             _check_level(level, record)
             if not record.waiting:
                 raise WrongState(_("The game has started already."))
+            if record.table.rated:
+                _one_seat_per_level(record, level, sum(1 for s in record.seats if s.open))
             seats = list(record.seats)
             events: list[dict[str, Any]] = []
             for i, s in enumerate(seats):
@@ -395,6 +415,8 @@ class TableService:
                 raise WrongState(_("The game has started: its seats are settled."))
             if not 0 <= seat < len(record.seats) or not record.seats[seat].open:
                 raise WrongState(_("Seat {seat} is not an open seat.", seat=seat))
+            if record.table.rated:
+                _one_seat_per_level(record, level, 1)
             bot = Seat(f"{level.capitalize()} {seat + 1}", level)
             return self._seated(record, seat, bot, {"type": "seat_bot", "seat": seat, "bot": level})
 
@@ -560,6 +582,13 @@ class _Unchanged(Exception):
     def __init__(self, record: StoredGame) -> None:
         super().__init__(record.id)
         self.record = record
+
+
+def _one_seat_per_level(record: StoredGame, level: str, seats: int) -> None:
+    """At a rated table a level plays as one account: refuse giving it `seats` more seats
+    when that makes more than one."""
+    if seats + sum(1 for s in record.seats if s.bot == level) > 1:
+        raise OneSeatPerAccount()
 
 
 def _check_level(level: str, record: StoredGame | None = None) -> None:

@@ -38,6 +38,7 @@ from core.jobs.tasks import (
 )
 from core.play.bots import play_bot_turn
 from core.store.keys import game_key
+from core.store.ratings import count_unrated
 from core.store.records import OwedTask, OwedTaskMaker, StoredGame
 from core.store.redises import Connections, redises_of, store_for_jobs
 from core.store.store import GameStore
@@ -55,6 +56,20 @@ SAFE_AFTER_RECOVERIES = 2
 def store_for(connections: Connections) -> GameStore:
     """The game store of the worker's Redises, with the deployment's settings."""
     return GameStore.from_settings(redises_of(connections).store, load_config())
+
+
+def count_unrated_games(connections: Connections) -> int:
+    """Count in the ratings the finished rated games whose last move's process died before
+    it counted them (`core.store.ratings.count_unrated`); run by the workers' sweep."""
+    store = store_for(connections)
+
+    def load(game_id: str) -> StoredGame | None:
+        try:
+            return store.load(game_id, history=False)
+        except GameNotFound:
+            return None
+
+    return count_unrated(store.redis, load, store.rated_mark_ttl)
 
 
 @functools.lru_cache(maxsize=16)

@@ -251,3 +251,44 @@ def stream_slots_key(address: str) -> str:
     """Sorted set of the event streams one client address holds open (a random member
     each), scored by when each lapses should its process die without giving it back."""
     return f"{PREFIX}:streams:{address}"
+
+
+# -- accounts and their ratings (core.store.accounts, core.store.ratings) ---------------------
+# Every key shares the hash tag {accounts}: a rating's update touches several accounts and
+# the ladders in one transaction, which a cluster allows only within one slot.
+
+_ACCOUNTS = f"{PREFIX}:{{accounts}}"
+#: Hash: the SHA-256 of an account's key -> the account's id.
+ACCOUNT_KEYS = f"{_ACCOUNTS}:keys"
+#: Hash: a name's skeleton (`core.store.accounts.skeleton`) -> the id of the account holding it.
+ACCOUNT_NAMES = f"{_ACCOUNTS}:names"
+#: Sorted set of every account's id, scored by when it was made.
+ACCOUNTS_MADE = f"{_ACCOUNTS}:made"
+#: Sorted set of the rated games not yet counted, scored by when each was made.
+UNRATED = f"{_ACCOUNTS}:unrated"
+
+
+def account_key(account_id: str) -> str:
+    """Hash of one account: name, kind, when made and last seen, disabled, its key's hash."""
+    return f"{_ACCOUNTS}:account:{account_id}"
+
+
+def ratings_key(game: str) -> str:
+    """Hash: account id -> its rating in `game` (JSON: mu, sigma, games, when)."""
+    return f"{_ACCOUNTS}:ratings:{game}"
+
+
+def ladder_key(game: str, kind: str) -> str:
+    """Sorted set of the ids of the accounts of `kind` rated in `game`, scored by their
+    displayed rating."""
+    return f"{_ACCOUNTS}:ladder:{game}:{kind}"
+
+
+def rating_history_key(game: str, account_id: str) -> str:
+    """List of an account's ratings in `game` after each rated game, newest first (bounded)."""
+    return f"{_ACCOUNTS}:history:{game}:{account_id}"
+
+
+def rated_key(game_id: str) -> str:
+    """String set once a rated game's result has changed its players' ratings."""
+    return f"{_ACCOUNTS}:rated:{game_id}"

@@ -79,6 +79,8 @@ class Seat:
     #: Who took the seat, as `client_hash` of their address (with the rate limits on), so
     #: that a stranger from the lobby takes one seat per table. Never shown.
     client: str | None = None
+    #: The account playing this seat (`core.store.accounts`), if one took it.
+    account: str | None = None
 
     @property
     def person(self) -> bool:
@@ -117,6 +119,8 @@ class Seat:
             d["reserved"] = self.reserved
         if self.client:
             d["client"] = self.client
+        if self.account:
+            d["account"] = self.account
         return d
 
     @classmethod
@@ -131,6 +135,7 @@ class Seat:
             int(data.get("misses", 0)),
             data.get("reserved"),
             data.get("client"),
+            data.get("account"),
         )
 
 
@@ -151,6 +156,9 @@ class Table:
     changes: int = 0
     #: The `Seat.client` of each person the host removed: they may not sit here again.
     removed: tuple[str, ...] = ()
+    #: Its result changes its players' ratings (`core.store.ratings`): every seat is an
+    #: account's or a bot level's.
+    rated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -164,6 +172,8 @@ class Table:
             d["changes"] = self.changes
         if self.removed:
             d["removed"] = list(self.removed)
+        if self.rated:
+            d["rated"] = True
         return d
 
     @classmethod
@@ -176,6 +186,7 @@ class Table:
             data.get("rematch"),
             int(data.get("changes", 0)),
             tuple(data.get("removed", ())),
+            bool(data.get("rated", False)),
         )
 
 

@@ -6,6 +6,7 @@ How it works: docs/internals.md, `core.store.store`.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import secrets
 import threading
@@ -22,6 +23,7 @@ from redis.commands.core import Script
 from redis.exceptions import NoScriptError
 
 from core.errors import (
+    REDIS_DOWN,
     Conflict,
     GameNotFound,
     NotReplicated,
@@ -42,6 +44,7 @@ from core.store.keys import (
     new_id,
     table_key,
 )
+from core.store.ratings import MARK_EXTRA_SECONDS, count_game, note_rated
 from core.store.records import (
     GAME_FIELDS,
     NO_TABLE,
@@ -66,6 +69,8 @@ from core.store.scripts import (
 from engine.i18n import _
 from engine.protocols import Action, Event
 from engine.registry import AnyGame, game_from_dict, kind_of
+
+log = logging.getLogger(__name__)
 
 #: A read of the lobby looks at most this many times the tables it shows (`GameStore.lobby`).
 LOBBY_READ_FACTOR = 4
@@ -467,6 +472,8 @@ class GameStore:
             pipe.expire(owed.hash_key, owed.ttl)
             pipe.zadd(self._due_key(owed.member), {owed.member: owed.score})
         pipe.execute()
+        if table.rated:
+            note_rated(self.redis, game_id, created)
         if table.listed and table.waiting:
             self.redis.zadd(LOBBY, {game_id: created})
         return CreatedGame(record, host_token, tokens)
@@ -892,6 +899,8 @@ class GameStore:
             write.seen,
         )
         self._remember(self._seen, record.id, write.seen)
+        if write.state and write.table.rated and game.finished:
+            self._count_rated(new_record)
         if write.meta:
             meta = (
                 write.seats, record.host_token_hash, record.created, record.seeded,
@@ -899,6 +908,23 @@ class GameStore:
             )  # fmt: skip
             self._remember(self._metas, record.id, (write.meta, meta))
         return AppliedAction(new_record, write.events)
+
+    @property
+    def rated_mark_ttl(self) -> int:
+        """How long the mark that a rated game was counted is kept (seconds)."""
+        return self.finished_ttl + MARK_EXTRA_SECONDS
+
+    def _count_rated(self, record: StoredGame) -> None:
+        """Count a rated game's result in its players' ratings, on the move that ended it.
+        Should this fail (Redis away, ratings changing under it, or this process dies),
+        the game stays among the uncounted ones that the workers' sweep counts
+        (`core.store.ratings.count_unrated`): the move stands, and its answer is no error."""
+        try:
+            count_game(self.redis, record, self.rated_mark_ttl)
+        except REDIS_DOWN:
+            log.warning("rated game %s: its ratings are left to the sweep", record.id)
+        except Exception:
+            log.exception("rated game %s: its ratings are left to the sweep", record.id)
 
     def change_table(
         self,

@@ -23,6 +23,7 @@ from core.play.tables import shown_code
 from core.store.records import NO_TABLE, StoredGame
 from engine.i18n import _
 from engine.protocols import WireAction
+from service.accounts import current_account
 from service.api.games_schemas import (
     MAX_SEQ,
     CreatedGameSchema,
@@ -333,6 +334,8 @@ class Games(MethodView):
             stand_in_level=body["stand_in_level"],
             game_name=body["game"],
             holder=limit_key() if limits_on() else None,
+            account=current_account(),
+            rated=body["rated"],
         )
         record = created.record
         seats: list[dict[str, Any]] = []
@@ -344,6 +347,8 @@ class Games(MethodView):
                 entry["open"] = True
             if token is not None:
                 entry["token"] = token
+            if seat.account is not None:
+                entry["account"] = seat.account
             seats.append(entry)
         code = None if record.table.code is None else shown_code(record.table.code)
         created_game = {

@@ -282,6 +282,16 @@ class CreateGameSchema(ma.Schema):
             "example": True,
         },
     )
+    rated = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "A rated game: its result changes its players' OpenSkill "
+            "ratings. Only with an account's key in `X-Pocha-Account`, whose account takes "
+            "the first named seat; the other seats are open (for accounts to take) or bots "
+            "of distinct levels, and no `seed`.",
+            "example": False,
+        },
+    )
     stand_in_level = fields.String(
         load_default="medium",
         validate=_known_level,
@@ -295,7 +305,7 @@ class CreateGameSchema(ma.Schema):
 
 
 class CreatedSeatSchema(Answer):
-    OPTIONAL = frozenset({"bot", "token", "open"})
+    OPTIONAL = frozenset({"bot", "token", "open", "account"})
 
     seat = _seat("Seat number, 0-based, in playing order.")
     name = fields.String(metadata={"description": "The player's name.", "example": "Ana"})
@@ -311,6 +321,13 @@ class CreatedSeatSchema(Answer):
     )
     open = fields.Boolean(
         metadata={"description": "An open seat, waiting for someone to take it.", "example": False}
+    )
+    account = fields.String(
+        metadata={
+            "description": "The id of the account in this seat (the maker's, sent in "
+            "`X-Pocha-Account`); absent otherwise.",
+            "example": "q3ZkR8vX1mNc2pLw",
+        }
     )
 
 
@@ -352,6 +369,8 @@ class CreatedGameSchema(Answer):
 
 
 class PlayerInfoSchema(Answer):
+    OPTIONAL = frozenset({"account"})
+
     seat = _seat("Seat number, 0-based.")
     name = fields.String(
         metadata={"description": "The player's name (empty for an open seat).", "example": "Ana"}
@@ -394,12 +413,19 @@ class PlayerInfoSchema(Answer):
             "example": None,
         },
     )
+    account = fields.String(
+        metadata={
+            "description": "The id of the account playing this seat (`GET "
+            "/api/v1/accounts/{id}`); only for a seat an account took.",
+            "example": "q3ZkR8vX1mNc2pLw",
+        }
+    )
 
 
 class TableSchema(Answer):
     """A table people gather at (a game made with open seats, or with two people or more)."""
 
-    OPTIONAL = frozenset({"link"})
+    OPTIONAL = frozenset({"link", "rated"})
 
     code = fields.String(
         allow_none=True,
@@ -442,6 +468,13 @@ class TableSchema(Answer):
     )
     open_seats = fields.Integer(
         metadata={"description": "Seats nobody has taken yet.", "example": 1}
+    )
+    rated = fields.Boolean(
+        metadata={
+            "description": "Sent (true) only for a rated table: its result changes its "
+            "players' ratings (`GET /api/v1/ladder`).",
+            "example": True,
+        }
     )
 
 

@@ -18,6 +18,7 @@ from flask_limiter.util import get_remote_address
 
 from core.play.tables import SEEDED_WARNING, shown_code
 from core.store.records import client_hash
+from service.accounts import current_account
 from service.api.games import (
     _ERRORS,
     _documentation_of,
@@ -151,7 +152,9 @@ class TableSeats(MethodView):
         when two people race for the last seat, exactly one gets it.
         """
         client = client_hash(get_remote_address()) if limits_on() else None
-        record, seat, token = game_service().tables.join(code, body["name"], client)
+        record, seat, token = game_service().tables.join(
+            code, body["name"], client, current_account()
+        )
         taken = {
             "game_id": record.id,
             "seat": seat,

@@ -722,6 +722,30 @@ CATALOGUED: dict[str, list[str]] = {
         "Your address holds {count} connections to this server, the most it may: close some "
         "(or reuse them) and try again.",
     ],
+    "unknown_account": [
+        "The key in X-Pocha-Account is not the key of an account: check it, or make an "
+        "account with POST /api/v1/accounts."
+    ],
+    "account_disabled": ["This account is disabled: it cannot take a seat."],
+    "account_not_found": ["No account has this id."],
+    "name_taken": [
+        "This name is taken, or looks too much like one that is (letters of other alphabets "
+        "that look alike, case and spacing count as the same): choose another."
+    ],
+    "account_required": [
+        "A rated table seats accounts only: send your account's key in X-Pocha-Account."
+    ],
+    "one_seat_per_account": [
+        "At a rated table each account and each bot level has one seat: this one has a seat "
+        "here already."
+    ],
+    "validation_error_rated": [
+        "A rated game's deals are never chosen: leave out the seed.",
+        "A rated game's deals are never chosen.",
+        "At a rated table people take their seats with their own accounts: give the other "
+        "people open seats.",
+    ],
+    "rate_limited_accounts": ["making accounts"],
     "not_acceptable": [_MESSAGE_BY_STATUS[406]],
     "precondition_required": [_MESSAGE_BY_STATUS[428]],
     **{code: [sentence] for code, sentence in GUNICORN_ERRORS.values()},

@@ -4,6 +4,52 @@
  */
 
 export interface paths {
+    "/api/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an account
+         * @description A person or a bot: its id and its secret key, shown only here (keep it: it is the
+         *     account's only way in). Names are unique regardless of case, accents, spacing and
+         *     letters of other alphabets that look alike; our bot levels' names are theirs.
+         */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * An account's profile
+         * @description Public: its name, kind, when it was made and last seen, and its rating in each game
+         *     it has played rated. Never its key.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ai/move": {
         parameters: {
             query?: never;
@@ -489,6 +535,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ladder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ladder
+         * @description The rated accounts of one kind in one game, best first by rating (mu - 3 sigma),
+         *     a page at a time (`offset`, `limit`).
+         */
+        get: operations["getLadder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/matches": {
         parameters: {
             query?: never;
@@ -711,6 +778,39 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Account: {
+            /** @description When it was made (Unix time). */
+            created: number;
+            /**
+             * @description Disabled by the operator: it takes no seat.
+             * @example false
+             */
+            disabled: boolean;
+            /**
+             * @description The account's id.
+             * @example q3ZkR8vX1mNc2pLw
+             */
+            id: string;
+            /**
+             * @description `person` or `bot`.
+             * @example person
+             */
+            kind: string;
+            /** @description When its key was last used (Unix time). */
+            last_seen: number;
+            /**
+             * @description For one of our bot levels' accounts, the level; null otherwise.
+             * @example null
+             */
+            level: string | null;
+            /**
+             * @description Its name.
+             * @example Ana
+             */
+            name: string;
+            /** @description Its rating in each game it has played rated. */
+            ratings: components["schemas"]["Rating"][];
+        };
         ActionStat: {
             /**
              * @description Pocha: a bid (integer) or a card (code). Poch: `pass`, `hold`, a bet (integer), a card (code) or a suit (letter).
@@ -1135,6 +1235,11 @@ export interface components {
              *     ]
              */
             players: components["schemas"]["Player"][];
+            /**
+             * @description A rated game: its result changes its players' OpenSkill ratings. Only with an account's key in `X-Pocha-Account`, whose account takes the first named seat; the other seats are open (for accounts to take) or bots of distinct levels, and no `seed`. Default: `false`.
+             * @example false
+             */
+            rated?: boolean;
             /** @description Rule options; omitted ones take their defaults. Pocha's (`Rules`), or Poch's (`PochRules`) with `game: poch`. */
             rules?: components["schemas"]["Rules"] | components["schemas"]["PochRules"];
             /**
@@ -1179,6 +1284,11 @@ export interface components {
             version: number;
         };
         CreatedSeat: {
+            /**
+             * @description The id of the account in this seat (the maker's, sent in `X-Pocha-Account`); absent otherwise.
+             * @example q3ZkR8vX1mNc2pLw
+             */
+            account?: string;
             /**
              * @description The bot's level; absent for a person.
              * @example heuristic
@@ -1723,6 +1833,67 @@ export interface components {
              */
             name: string;
         };
+        Ladder: {
+            entries: components["schemas"]["LadderEntry"][];
+            /**
+             * @description The game.
+             * @example pocha
+             */
+            game: string;
+            /**
+             * @description `person` or `bot`.
+             * @example bot
+             */
+            kind: string;
+            /** @description The first entry's place, 0-based. */
+            offset: number;
+            /**
+             * @description Accounts on this ladder.
+             * @example 4
+             */
+            total: number;
+        };
+        LadderEntry: {
+            /** @description Disabled by the operator. */
+            disabled: boolean;
+            /**
+             * @description Rated games played.
+             * @example 3
+             */
+            games: number;
+            /**
+             * @description The account's id.
+             * @example level-hard
+             */
+            id: string;
+            /** @description When the account was last seen (Unix time). */
+            last_seen: number | null;
+            /**
+             * @description OpenSkill's mean skill.
+             * @example 27.3
+             */
+            mu: number;
+            /**
+             * @description The account's name.
+             * @example hard
+             */
+            name: string;
+            /**
+             * @description Place, 1 for the best.
+             * @example 1
+             */
+            rank: number;
+            /**
+             * @description mu - 3 sigma.
+             * @example 4.21
+             */
+            rating: number;
+            /**
+             * @description Its uncertainty.
+             * @example 7.7
+             */
+            sigma: number;
+        };
         Level: {
             /** @description How it plays. */
             description: string;
@@ -1848,6 +2019,43 @@ export interface components {
              */
             seed?: number;
         };
+        NewAccount: {
+            /**
+             * @description `person` or `bot`.
+             * @example bot
+             * @enum {string}
+             */
+            kind: "person" | "bot";
+            /**
+             * @description The account's name, shown at tables and on the ladder: unique once case, accents, spacing and letters that look alike are set aside.
+             * @example Ana
+             */
+            name: string;
+        };
+        NewAccountAnswer: {
+            /** @description When it was made (Unix time). */
+            created: number;
+            /**
+             * @description The account's id.
+             * @example q3ZkR8vX1mNc2pLw
+             */
+            id: string;
+            /**
+             * @description The account's secret key, shown only here: send it in `X-Pocha-Account`. It is stored hashed and cannot be shown again.
+             * @example pa_3q9V...
+             */
+            key: string;
+            /**
+             * @description `person` or `bot`.
+             * @example person
+             */
+            kind: string;
+            /**
+             * @description Its name, as shown.
+             * @example Ana
+             */
+            name: string;
+        };
         Option: {
             /**
              * @description The values it takes, in words.
@@ -1944,6 +2152,11 @@ export interface components {
             open: true;
         });
         PlayerInfo: {
+            /**
+             * @description The id of the account playing this seat (`GET /api/v1/accounts/{id}`); only for a seat an account took.
+             * @example q3ZkR8vX1mNc2pLw
+             */
+            account?: string;
             /**
              * @description Two turns in a row ran out on this person: the stand-in plays their turns at once until they move again or call `.../return`.
              * @example false
@@ -3184,6 +3397,33 @@ export interface components {
              */
             seat: number;
         };
+        Rating: {
+            /**
+             * @description The game rated.
+             * @example pocha
+             */
+            game: string;
+            /**
+             * @description Rated games played.
+             * @example 3
+             */
+            games: number;
+            /**
+             * @description OpenSkill's mean skill.
+             * @example 27.3
+             */
+            mu: number;
+            /**
+             * @description The rating shown: mu - 3 sigma.
+             * @example 4.21
+             */
+            rating: number;
+            /**
+             * @description Its uncertainty.
+             * @example 7.7
+             */
+            sigma: number;
+        };
         Ready: {
             /**
              * @description Jobs waiting in each queue (`pocha-turns`: bot turns of people's games; `pocha-high`: hints and AI moves; `pocha-low`: match games).
@@ -3435,6 +3675,11 @@ export interface components {
              */
             open_seats: number;
             /**
+             * @description Sent (true) only for a rated table: its result changes its players' ratings (`GET /api/v1/ladder`).
+             * @example true
+             */
+            rated?: boolean;
+            /**
              * @description Once the game is over and someone asked for a rematch, the id of the new table: each person takes their seat there with `POST /api/v1/games/{id}/rematch` and the token they played with.
              * @example null
              */
@@ -3677,6 +3922,137 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewAccount"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewAccountAnswer"];
+                };
+            };
+            /** @description bad_json: the body is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description name_taken: the name, or one that looks like it, is another account's. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description rate_limited: too many accounts made from your address (`POCHA_RATE_LIMIT_ACCOUNTS`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description account_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     askAiMove: {
         parameters: {
             query?: never;
@@ -3805,7 +4181,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). unknown_account: an X-Pocha-Account that is no account's key; account_required: a rated table without an account's key. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3814,7 +4190,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too_many_tables: your address has as many listed tables in the lobby as it may (3); start one, or make this one unlisted. */
+            /** @description account_disabled: the account of the X-Pocha-Account key is disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_many_tables: your address has as many listed tables in the lobby as it may (3); start one, or make this one unlisted. one_seat_per_account: at a rated table, an account or a bot level a second time. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5423,6 +5808,46 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    getLadder: {
+        parameters: {
+            query?: {
+                /** @description The game: `pocha` or `poch`. Default: `"pocha"`. */
+                game?: "pocha" | "poch";
+                /** @description `person` or `bot`. Default: `"person"`. */
+                kind?: "person" | "bot";
+                /** @description The place to start at, 0-based. Default: `0`. */
+                offset?: number;
+                /** @description Entries in the page, 1 to 100. Default: `50`. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ladder"];
+                };
+            };
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     createMatch: {
         parameters: {
             query?: never;
@@ -5836,8 +6261,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). unknown_account: an X-Pocha-Account that is no account's key; account_required: a rated table without an account's key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_disabled: the account of the X-Pocha-Account key is disabled. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5854,7 +6288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description table_full (no open seat is left, or the game has started), wrong_phase (the game has started already, is not over for a rematch, or the seat left), one_seat_each (you have a seat at this listed table already), too_many_changes (seats at this table were taken and given up too often), or conflict (too many changes at once: try again). */
+            /** @description table_full (no open seat is left, or the game has started), wrong_phase (the game has started already, is not over for a rematch, or the seat left), one_seat_each (you have a seat at this listed table already), too_many_changes (seats at this table were taken and given up too often), or conflict (too many changes at once: try again). one_seat_per_account: at a rated table, an account or a bot level a second time. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,274 @@
+"""Accounts: a lasting name for a person or a bot, opened by a secret key that is shown once
+and stored hashed. Names are unique by their skeleton (Unicode NFKC, letters of other
+alphabets that look like Latin ones taken as those, case, accents and spacing ignored), so
+no account can take a name that imitates another's. Our bot levels have fixed accounts of
+their own (`level_account`), made on first use, so that ratings have fixed points.
+How it works: docs/api.md, "Accounts, rated tables and the ladder".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import redis
+from confusable_homoglyphs.confusables import confusables_data
+
+from ai.registry import BOT_KINDS
+from core.errors import NameTaken
+from core.store.keys import ACCOUNT_KEYS, ACCOUNT_NAMES, ACCOUNTS_MADE, account_key
+
+#: What a key looks like, so that one pasted in the wrong place is recognisable.
+KEY_PREFIX = "pa_"
+#: The kinds of account.
+KINDS = ("person", "bot")
+#: The id of a bot level's account starts with this (a person's id never does).
+LEVEL_PREFIX = "level-"
+#: The longest name an account may have (characters as sent).
+LONGEST_NAME = 32
+
+# Characters people mistake for one another within ASCII itself, once case is folded:
+# capital I (folded to i), small l, the digit 1 and the bar are one stroke; 0 is o.
+_ASCII_LOOKALIKES = {"i": "l", "1": "l", "|": "l", "0": "o"}
+# Pairs of letters that read as one.
+_PAIRS = (("rn", "m"), ("vv", "w"))
+# Spacing and joining marks that do not tell two names apart.
+_IGNORED = frozenset(" -_.'·")
+
+# KEYS: account hash, keys hash, names hash, made set. ARGV: id, skeleton, key hash (or
+# ""), created, then the account's fields as pairs. 1, or 0 when the skeleton is taken.
+_CREATE_LUA = """
+if redis.call('HSETNX', KEYS[3], ARGV[2], ARGV[1]) == 0 then return 0 end
+for i = 5, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[3], ARGV[1]) end
+redis.call('ZADD', KEYS[4], ARGV[4], ARGV[1])
+return 1
+"""
+
+# KEYS: keys hash, the accounts' key prefix. ARGV: key hash. The account's fields, or nil.
+_FIND_LUA = """
+local id = redis.call('HGET', KEYS[1], ARGV[1])
+if not id then return nil end
+return redis.call('HGETALL', KEYS[2] .. id)
+"""
+
+# KEYS: account hash, names hash. ARGV: id, new name, new skeleton. 1; 0: the name is
+# taken; -1: no such account.
+_RENAME_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local holder = redis.call('HGET', KEYS[2], ARGV[3])
+if holder and holder ~= ARGV[1] then return 0 end
+local old = redis.call('HGET', KEYS[1], 'skeleton')
+if old and old ~= ARGV[3] then redis.call('HDEL', KEYS[2], old) end
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
+redis.call('HSET', KEYS[1], 'name', ARGV[2], 'skeleton', ARGV[3])
+return 1
+"""
+
+
+@cache
+def _latin_lookalikes() -> dict[str, str]:
+    """Each character that Unicode's confusables say looks like an ASCII letter or digit ->
+    that letter or digit (a small letter first, then a capital, then a digit)."""
+    table: dict[str, str] = {}
+    for char, glyphs in confusables_data.items():
+        if char.isascii():
+            continue
+        ascii_glyphs = [
+            g["c"] for g in glyphs if len(g["c"]) == 1 and g["c"].isascii() and g["c"].isalnum()
+        ]
+        if ascii_glyphs:
+            table[char] = min(ascii_glyphs, key=lambda c: (not c.islower(), not c.isupper(), c))
+    return table
+
+
+def skeleton(name: str) -> str:
+    """What two names that look alike have in common: NFKC, lookalikes of other alphabets
+    as the ASCII letter they imitate, case folded, accents, spacing and dots dropped, i, l
+    and 1 taken as one letter, 0 as o, and `rn` read as `m`. Two accounts never share
+    one."""
+    text = unicodedata.normalize("NFKC", name)
+    lookalikes = _latin_lookalikes()
+    text = "".join(lookalikes.get(ch, ch) for ch in text)
+    text = unicodedata.normalize("NFKD", text.casefold())
+    text = "".join(
+        _ASCII_LOOKALIKES.get(ch, ch)
+        for ch in text
+        if unicodedata.category(ch) != "Mn" and ch not in _IGNORED and not ch.isspace()
+    )
+    for pair, one in _PAIRS:
+        text = text.replace(pair, one)
+    return text
+
+
+def hash_key(key: str) -> str:
+    """What is stored instead of a key: its SHA-256, hex (256 random bits: a fast hash is
+    enough)."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Account:
+    """What is stored of an account: never its key."""
+
+    id: str
+    name: str
+    kind: str
+    created: float
+    seen: float
+    disabled: bool = False
+    #: The SHA-256 of its key, hex; "" for a bot level's account, which has no key.
+    key_hash: str = ""
+
+    @property
+    def level(self) -> str | None:
+        """The bot level this account is, if it is one of ours."""
+        return self.id.removeprefix(LEVEL_PREFIX) if self.id.startswith(LEVEL_PREFIX) else None
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, str]) -> Account:
+        return cls(
+            id=fields["id"],
+            name=fields["name"],
+            kind=fields["kind"],
+            created=float(fields["created"]),
+            seen=float(fields.get("seen", fields["created"])),
+            disabled=fields.get("disabled") == "1",
+            key_hash=fields.get("key_hash", ""),
+        )
+
+
+def _decoded(raw: Any) -> dict[str, str]:
+    items = raw.items() if isinstance(raw, dict) else zip(raw[::2], raw[1::2], strict=True)
+    return {
+        (k.decode() if isinstance(k, bytes) else str(k)): (
+            v.decode() if isinstance(v, bytes) else str(v)
+        )
+        for k, v in items
+    }
+
+
+def level_account_id(level: str) -> str:
+    """The id of the account a bot level plays rated games as."""
+    return LEVEL_PREFIX + level
+
+
+@cache
+def reserved_skeletons() -> frozenset[str]:
+    """The skeletons of our bot levels' names: theirs alone, even before their accounts
+    exist."""
+    levels = {name for bots in BOT_KINDS.values() for name in bots.levels}
+    return frozenset(skeleton(level) for level in levels)
+
+
+def _store(connection: redis.Redis, account: Account, name_skeleton: str) -> bool:
+    fields = {
+        "id": account.id,
+        "name": account.name,
+        "kind": account.kind,
+        "created": repr(account.created),
+        "seen": repr(account.seen),
+        "disabled": "0",
+        "key_hash": account.key_hash,
+        "skeleton": name_skeleton,
+    }
+    made = connection.eval(
+        _CREATE_LUA, 4, account_key(account.id), ACCOUNT_KEYS, ACCOUNT_NAMES, ACCOUNTS_MADE,
+        account.id, name_skeleton, account.key_hash, repr(account.created),
+        *(x for pair in fields.items() for x in pair),
+    )  # fmt: skip
+    return bool(made)
+
+
+def create(
+    connection: redis.Redis, name: str, kind: str, now: float | None = None
+) -> tuple[str, Account]:
+    """A new account named `name` (a name already cleaned for showing: `PlayerName`) and
+    its key, shown to its holder once. `NameTaken` when its skeleton is another account's or
+    a bot level's."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind of account {kind!r}")
+    name_skeleton = skeleton(name)
+    if not name_skeleton or name_skeleton in reserved_skeletons():
+        raise NameTaken()
+    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    made = time.time() if now is None else now
+    account = Account(secrets.token_urlsafe(12), name, kind, made, made, False, hash_key(key))
+    if not _store(connection, account, name_skeleton):
+        raise NameTaken()
+    return key, account
+
+
+def level_account(connection: redis.Redis, level: str) -> Account:
+    """The account of our bot level `level` (made on first use: its name is the level's)."""
+    found = get(connection, level_account_id(level))
+    if found is not None:
+        return found
+    now = time.time()
+    account = Account(level_account_id(level), level, "bot", now, now)
+    # A second maker loses the race harmlessly: the name is the level's either way.
+    _store(connection, account, skeleton(level))
+    found = get(connection, account.id)
+    assert found is not None
+    return found
+
+
+def get(connection: redis.Redis, account_id: str) -> Account | None:
+    fields = connection.hgetall(account_key(account_id))
+    return Account.from_fields(_decoded(fields)) if fields else None
+
+
+def find(connection: redis.Redis, key: str) -> Account | None:
+    """The account whose key `key` is, or None (one round trip; compared in constant
+    time with the stored hash)."""
+    digest = hash_key(key)
+    raw = connection.eval(_FIND_LUA, 2, ACCOUNT_KEYS, account_key(""), digest)
+    if not raw:
+        return None
+    account = Account.from_fields(_decoded(raw))
+    return account if hmac.compare_digest(account.key_hash, digest) else None
+
+
+def note_seen(connection: redis.Redis, account_id: str, now: float | None = None) -> None:
+    connection.hset(account_key(account_id), "seen", repr(time.time() if now is None else now))
+
+
+def listed(connection: redis.Redis, start: int = 0, count: int = 100) -> list[Account]:
+    """Accounts in the order they were made, `count` from `start`."""
+    ids = connection.zrange(ACCOUNTS_MADE, start, start + count - 1)
+    pipe = connection.pipeline(transaction=False)
+    for account_id in ids:
+        assert isinstance(account_id, (bytes, str))
+        pipe.hgetall(
+            account_key(account_id.decode() if isinstance(account_id, bytes) else account_id)
+        )
+    return [Account.from_fields(_decoded(f)) for f in pipe.execute() if f]
+
+
+def set_disabled(connection: redis.Redis, account_id: str, disabled: bool = True) -> bool:
+    """Disable (or enable again) an account; False if there is none."""
+    key = account_key(account_id)
+    if not connection.exists(key):
+        return False
+    connection.hset(key, "disabled", "1" if disabled else "0")
+    return True
+
+
+def rename(connection: redis.Redis, account_id: str, name: str) -> bool:
+    """Give an account another name (`NameTaken` if it imitates another's); False if there
+    is no such account."""
+    name_skeleton = skeleton(name)
+    if not name_skeleton or name_skeleton in reserved_skeletons():
+        raise NameTaken()
+    done = connection.eval(
+        _RENAME_LUA, 2, account_key(account_id), ACCOUNT_NAMES, account_id, name, name_skeleton
+    )
+    if done == 0:
+        raise NameTaken()
+    return bool(done == 1)

@@ -1,0 +1,268 @@
+"""Ratings of the accounts that play rated games: OpenSkill's Plackett-Luce model, per game
+(Pocha and Poch rated apart), changed exactly once per finished rated game, with each
+rating's recent history and a ladder per game and kind of account.
+How it works: docs/api.md, "Accounts, rated tables and the ladder".
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import redis
+from openskill.models import PlackettLuce
+
+from core.store.accounts import Account, get, level_account
+from core.store.keys import (
+    UNRATED,
+    account_key,
+    ladder_key,
+    rated_key,
+    rating_history_key,
+    ratings_key,
+)
+from core.store.records import StoredGame
+from engine.registry import AnyGame
+
+log = logging.getLogger(__name__)
+
+#: The ratings a history keeps per account and game (the newest).
+HISTORY = 100
+#: How long the mark that a game was counted outlives the game (seconds beyond its own
+#: time to live): a game is counted only while it exists.
+MARK_EXTRA_SECONDS = 86_400
+#: Tries of one update when another update of the same game's ratings lands first.
+TRIES = 20
+
+
+@cache
+def model() -> PlackettLuce:
+    """The model every rating is updated by: OpenSkill's defaults (mu 25, sigma 25/3,
+    beta 25/6, tau 25/300)."""
+    return PlackettLuce()
+
+
+def displayed(mu: float, sigma: float) -> float:
+    """The rating shown and ranked by: mu - 3 sigma (OpenSkill's ordinal), which the player's
+    skill exceeds with about 99.7% confidence, so a new player starts at 0."""
+    return mu - 3 * sigma
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+    games: int = 0
+    #: When it last changed (a Unix time; 0: never).
+    updated: float = 0.0
+
+    @property
+    def shown(self) -> float:
+        return displayed(self.mu, self.sigma)
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"mu": self.mu, "sigma": self.sigma, "games": self.games, "updated": self.updated}
+        )
+
+    @classmethod
+    def from_json(cls, raw: bytes | str | None) -> Rating:
+        if raw is None:
+            m = model()
+            return cls(m.mu, m.sigma)
+        data = json.loads(raw)
+        return cls(
+            float(data["mu"]), float(data["sigma"]), int(data["games"]), float(data["updated"])
+        )
+
+
+def ranks_of(scores: Sequence[float]) -> list[int]:
+    """Each seat's place by its final score, higher first: 1 plus the seats that scored
+    more (a tie shares its place)."""
+    return [1 + sum(1 for other in scores if other > score) for score in scores]
+
+
+def rate(
+    ratings: Sequence[tuple[float, float]], ranks: Sequence[int], m: PlackettLuce | None = None
+) -> list[tuple[float, float]]:
+    """The players' (mu, sigma) after a free-for-all game they finished in `ranks`."""
+    m = m or model()
+    teams = [[m.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
+    after = m.rate(teams, ranks=list(ranks))
+    return [(team[0].mu, team[0].sigma) for team in after]
+
+
+def final_scores(game: AnyGame) -> list[float]:
+    """Each seat's final score: Pocha's points, Poch's chips."""
+    scores = getattr(game, "scores", None)
+    if scores is None:
+        scores = game.result()["chips"]  # type: ignore[union-attr]
+    return [float(s) for s in scores]
+
+
+def seat_accounts(connection: redis.Redis, record: StoredGame) -> list[Account]:
+    """The account each seat of a rated game plays as: its person's, or its level's."""
+    found = []
+    for seat in record.seats:
+        if seat.account is not None:
+            account = get(connection, seat.account)
+        elif seat.bot is not None:
+            account = level_account(connection, seat.bot)
+        else:
+            account = None
+        if account is None:
+            raise ValueError(f"seat {seat.name!r} of rated game {record.id} has no account")
+        found.append(account)
+    return found
+
+
+def count_game(
+    connection: redis.Redis,
+    record: StoredGame,
+    mark_ttl: int,
+    *,
+    now: float | None = None,
+    before_write: Callable[[], None] | None = None,
+) -> bool:
+    """Change the ratings of a finished rated game's players by its result, unless that
+    was done already: True if this call did it. The new ratings, their history, the
+    ladders and the mark that the game is counted are written in one transaction, watched
+    on the mark and the game's ratings, so that however many processes try (the one that
+    made the last move, a worker's sweep after it died), the game counts once.
+    `before_write`: called between reading and writing (where a process may die)."""
+    game_name = record.game.kind
+    accounts = seat_accounts(connection, record)
+    ranks = ranks_of(final_scores(record.game))
+    when = time.time() if now is None else now
+    mark, ratings = rated_key(record.id), ratings_key(game_name)
+    for _try in range(TRIES):
+        with connection.pipeline(transaction=True) as pipe:
+            try:
+                pipe.watch(mark, ratings)
+                if pipe.exists(mark):
+                    pipe.unwatch()
+                    connection.zrem(UNRATED, record.id)
+                    return False
+                raw = pipe.hmget(ratings, [a.id for a in accounts])
+                before = [Rating.from_json(r) for r in raw]
+                after = rate([(r.mu, r.sigma) for r in before], ranks)
+                if before_write is not None:
+                    before_write()
+                pipe.multi()
+                for account, old, (mu, sigma), rank in zip(
+                    accounts, before, after, ranks, strict=True
+                ):
+                    new = Rating(mu, sigma, old.games + 1, when)
+                    pipe.hset(ratings, account.id, new.to_json())
+                    pipe.zadd(ladder_key(game_name, account.kind), {account.id: new.shown})
+                    entry = {
+                        "mu": mu, "sigma": sigma, "rating": new.shown, "game_id": record.id,
+                        "rank": rank, "when": when,
+                    }  # fmt: skip
+                    history = rating_history_key(game_name, account.id)
+                    pipe.lpush(history, json.dumps(entry))
+                    pipe.ltrim(history, 0, HISTORY - 1)
+                pipe.set(mark, "1", ex=mark_ttl)
+                pipe.zrem(UNRATED, record.id)
+                pipe.execute()
+                return True
+            except redis.WatchError:
+                continue
+    raise RuntimeError(f"rated game {record.id}: ratings kept changing under {TRIES} tries")
+
+
+def note_rated(connection: redis.Redis, game_id: str, made: float) -> None:
+    """Remember a new rated game until it is counted (`count_unrated` finds it if the
+    process that made its last move died before counting it)."""
+    connection.zadd(UNRATED, {game_id: made})
+
+
+def count_unrated(
+    connection: redis.Redis,
+    load: Callable[[str], StoredGame | None],
+    mark_ttl: int,
+    most: int = 100,
+) -> int:
+    """Count the finished rated games not counted yet (the oldest `most`); forget those
+    that are gone. `load`: a game by its id, or None when it no longer exists. How many it
+    counted."""
+    counted = 0
+    for raw in connection.zrange(UNRATED, 0, most - 1):
+        game_id = raw.decode() if isinstance(raw, bytes) else str(raw)
+        record = load(game_id)
+        if record is None:
+            connection.zrem(UNRATED, game_id)
+        elif record.finished and count_game(connection, record, mark_ttl):
+            counted += 1
+    return counted
+
+
+def rating_of(connection: redis.Redis, game: str, account_id: str) -> Rating | None:
+    raw = connection.hget(ratings_key(game), account_id)
+    return None if raw is None else Rating.from_json(raw)
+
+
+def ratings_by_game(
+    connection: redis.Redis, account_id: str, games: Sequence[str]
+) -> dict[str, Rating]:
+    """The account's rating in each game of `games` it has played rated."""
+    pipe = connection.pipeline(transaction=False)
+    for game in games:
+        pipe.hget(ratings_key(game), account_id)
+    return {
+        game: Rating.from_json(raw)
+        for game, raw in zip(games, pipe.execute(), strict=True)
+        if raw is not None
+    }
+
+
+def history(
+    connection: redis.Redis, game: str, account_id: str, most: int = HISTORY
+) -> list[dict[str, Any]]:
+    """The account's ratings in `game` after each of its latest rated games, newest first."""
+    return [
+        json.loads(r) for r in connection.lrange(rating_history_key(game, account_id), 0, most - 1)
+    ]
+
+
+def ladder(
+    connection: redis.Redis, game: str, kind: str, start: int, count: int
+) -> tuple[int, list[dict[str, Any]]]:
+    """The ladder of `game` for accounts of `kind`, best first: how many it holds, and
+    `count` entries from place `start` (0-based)."""
+    key = ladder_key(game, kind)
+    total = int(connection.zcard(key))
+    ids = [
+        raw.decode() if isinstance(raw, bytes) else str(raw)
+        for raw in connection.zrevrange(key, start, start + count - 1)
+    ]
+    pipe = connection.pipeline(transaction=False)
+    for account_id in ids:
+        pipe.hmget(account_key(account_id), ["name", "seen", "disabled"])
+        pipe.hget(ratings_key(game), account_id)
+    found = pipe.execute()
+    entries = []
+    for place, account_id in enumerate(ids):
+        (name, seen, disabled), raw = found[2 * place], found[2 * place + 1]
+        if name is None or raw is None:
+            continue
+        rating = Rating.from_json(raw)
+        entries.append(
+            {
+                "rank": start + place + 1,
+                "id": account_id,
+                "name": name.decode(),
+                "rating": round(rating.shown, 3),
+                "mu": round(rating.mu, 3),
+                "sigma": round(rating.sigma, 3),
+                "games": rating.games,
+                "last_seen": float(seen) if seen is not None else None,
+                "disabled": disabled == b"1",
+            }
+        )
+    return total, entries

@@ -1,0 +1,263 @@
+"""Accounts and the ladder over HTTP: making an account (its key shown once), an account's
+public profile with its ratings, and the ladder of each game for people or bots.
+How it works: docs/api.md, "Accounts, rated tables and the ladder".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from flask.views import MethodView
+from marshmallow import fields, validate
+
+from core.errors import AccountNotFound
+from core.store.accounts import KINDS, LONGEST_NAME, create, get
+from core.store.keys import is_game_id
+from core.store.ratings import displayed, ladder, ratings_by_game
+from engine.registry import DEFAULT_GAME
+from engine.registry import KINDS as GAMES
+from service.answers import Answer
+from service.api.games_schemas import PlayerName, RegisteredGame
+from service.context import services
+from service.errors import ErrorSchema
+from service.json_bodies import Blueprint
+
+blp = Blueprint(
+    "accounts",
+    __name__,
+    url_prefix="/api/v1/accounts",
+    description="Accounts: a lasting name for a person or a bot, opened by a secret key sent "
+    "in `X-Pocha-Account`. With it, making a game or taking a seat seats the account, and "
+    "a rated table's result changes its rating.",
+)
+
+ladders = Blueprint(
+    "ladder",
+    __name__,
+    url_prefix="/api/v1/ladder",
+    description="The ladder of each game: rated accounts, people or bots, by rating.",
+)
+
+#: The most entries one page of the ladder holds.
+PAGE_MOST = 100
+#: The deepest place a page of the ladder may start at.
+DEEPEST = 100_000
+
+_KIND = fields.String(
+    required=True,
+    validate=validate.OneOf(KINDS),
+    metadata={"description": "`person` or `bot`.", "enum": list(KINDS), "example": "bot"},
+)
+
+
+class NewAccountSchema(ma.Schema):
+    name = PlayerName(
+        longest=LONGEST_NAME,
+        required=True,
+        metadata={
+            "description": "The account's name, shown at tables and on the ladder: unique "
+            "once case, accents, spacing and letters that look alike are set aside.",
+            "example": "Ana",
+        },
+    )
+    kind = _KIND
+
+
+class NewAccountAnswerSchema(Answer):
+    id = fields.String(metadata={"description": "The account's id.", "example": "q3ZkR8vX1mNc2pLw"})
+    name = fields.String(metadata={"description": "Its name, as shown.", "example": "Ana"})
+    kind = fields.String(metadata={"description": "`person` or `bot`.", "example": "person"})
+    key = fields.String(
+        metadata={
+            "description": "The account's secret key, shown only here: send it in "
+            "`X-Pocha-Account`. It is stored hashed and cannot be shown again.",
+            "example": "pa_3q9V...",
+        }
+    )
+    created = fields.Float(metadata={"description": "When it was made (Unix time)."})
+
+
+class RatingSchema(Answer):
+    game = fields.String(metadata={"description": "The game rated.", "example": "pocha"})
+    rating = fields.Float(
+        metadata={"description": "The rating shown: mu - 3 sigma.", "example": 4.21}
+    )
+    mu = fields.Float(metadata={"description": "OpenSkill's mean skill.", "example": 27.3})
+    sigma = fields.Float(metadata={"description": "Its uncertainty.", "example": 7.7})
+    games = fields.Integer(metadata={"description": "Rated games played.", "example": 3})
+
+
+class AccountSchema(Answer):
+    id = fields.String(metadata={"description": "The account's id.", "example": "q3ZkR8vX1mNc2pLw"})
+    name = fields.String(metadata={"description": "Its name.", "example": "Ana"})
+    kind = fields.String(metadata={"description": "`person` or `bot`.", "example": "person"})
+    level = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "For one of our bot levels' accounts, the level; null otherwise.",
+            "example": None,
+        },
+    )
+    created = fields.Float(metadata={"description": "When it was made (Unix time)."})
+    last_seen = fields.Float(metadata={"description": "When its key was last used (Unix time)."})
+    disabled = fields.Boolean(
+        metadata={"description": "Disabled by the operator: it takes no seat.", "example": False}
+    )
+    ratings = fields.List(
+        fields.Nested(RatingSchema),
+        metadata={"description": "Its rating in each game it has played rated."},
+    )
+
+
+class LadderQuerySchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    game = fields.String(
+        load_default=DEFAULT_GAME,
+        validate=RegisteredGame(),
+        metadata={"description": "The game: `pocha` or `poch`.", "example": "pocha"},
+    )
+    kind = fields.String(
+        load_default="person",
+        validate=validate.OneOf(KINDS),
+        metadata={"description": "`person` or `bot`.", "enum": list(KINDS), "example": "bot"},
+    )
+    offset = fields.Integer(
+        load_default=0,
+        validate=validate.Range(0, DEEPEST),
+        metadata={"description": "The place to start at, 0-based.", "example": 0},
+    )
+    limit = fields.Integer(
+        load_default=50,
+        validate=validate.Range(1, PAGE_MOST),
+        metadata={"description": f"Entries in the page, 1 to {PAGE_MOST}.", "example": 50},
+    )
+
+
+class LadderEntrySchema(Answer):
+    rank = fields.Integer(metadata={"description": "Place, 1 for the best.", "example": 1})
+    id = fields.String(metadata={"description": "The account's id.", "example": "level-hard"})
+    name = fields.String(metadata={"description": "The account's name.", "example": "hard"})
+    rating = fields.Float(metadata={"description": "mu - 3 sigma.", "example": 4.21})
+    mu = fields.Float(metadata={"description": "OpenSkill's mean skill.", "example": 27.3})
+    sigma = fields.Float(metadata={"description": "Its uncertainty.", "example": 7.7})
+    games = fields.Integer(metadata={"description": "Rated games played.", "example": 3})
+    last_seen = fields.Float(
+        allow_none=True,
+        metadata={"description": "When the account was last seen (Unix time)."},
+    )
+    disabled = fields.Boolean(metadata={"description": "Disabled by the operator."})
+
+
+class LadderSchema(Answer):
+    game = fields.String(metadata={"description": "The game.", "example": "pocha"})
+    kind = fields.String(metadata={"description": "`person` or `bot`.", "example": "bot"})
+    total = fields.Integer(metadata={"description": "Accounts on this ladder.", "example": 4})
+    offset = fields.Integer(metadata={"description": "The first entry's place, 0-based."})
+    entries = fields.List(fields.Nested(LadderEntrySchema))
+
+
+_ACCOUNT_ID = [{"in": "path", "name": "account_id", "description": "The account's id."}]
+
+
+@blp.route("")
+class Accounts(MethodView):
+    @blp.doc(operationId="createAccount", security=[])
+    @blp.arguments(NewAccountSchema(), location="json")
+    @blp.response(201, NewAccountAnswerSchema)
+    @blp.alt_response(
+        409,
+        schema=ErrorSchema,
+        description="name_taken: the name, or one that looks like it, is another account's.",
+    )
+    @blp.alt_response(
+        429,
+        schema=ErrorSchema,
+        description="rate_limited: too many accounts made from your address "
+        "(`POCHA_RATE_LIMIT_ACCOUNTS`); wait `Retry-After` seconds.",
+    )
+    @blp.alt_response(400, schema=ErrorSchema, description="bad_json: the body is not JSON.")
+    @blp.alt_response(413, schema=ErrorSchema, description="body_too_large.")
+    @blp.alt_response(415, schema=ErrorSchema, description="unsupported_media_type.")
+    @blp.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")
+    def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """Make an account
+
+        A person or a bot: its id and its secret key, shown only here (keep it: it is the
+        account's only way in). Names are unique regardless of case, accents, spacing and
+        letters of other alphabets that look alike; our bot levels' names are theirs.
+        """
+        key, account = create(services().redises.store, body["name"], body["kind"])
+        answer = {
+            "id": account.id,
+            "name": account.name,
+            "kind": account.kind,
+            "key": key,
+            "created": account.created,
+        }
+        return answer, {"Location": f"{blp.url_prefix}/{account.id}"}
+
+
+@blp.route("/<account_id>", parameters=_ACCOUNT_ID)
+class AccountById(MethodView):
+    @blp.doc(operationId="getAccount", security=[])
+    @blp.response(200, AccountSchema)
+    @blp.alt_response(404, schema=ErrorSchema, description="account_not_found.")
+    @blp.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")
+    def get(self, account_id: str) -> dict[str, Any]:
+        """An account's profile
+
+        Public: its name, kind, when it was made and last seen, and its rating in each game
+        it has played rated. Never its key.
+        """
+        connection = services().redises.store
+        account = get(connection, account_id) if is_game_id(account_id) else None
+        if account is None:
+            raise AccountNotFound()
+        rated = ratings_by_game(connection, account.id, list(GAMES))
+        return {
+            "id": account.id,
+            "name": account.name,
+            "kind": account.kind,
+            "level": account.level,
+            "created": account.created,
+            "last_seen": account.seen,
+            "disabled": account.disabled,
+            "ratings": [
+                {
+                    "game": game,
+                    "rating": round(displayed(r.mu, r.sigma), 3),
+                    "mu": round(r.mu, 3),
+                    "sigma": round(r.sigma, 3),
+                    "games": r.games,
+                }
+                for game, r in rated.items()
+            ],
+        }
+
+
+@ladders.route("")
+class Ladder(MethodView):
+    @ladders.doc(operationId="getLadder", security=[])
+    @ladders.arguments(LadderQuerySchema(), location="query")
+    @ladders.response(200, LadderSchema)
+    @ladders.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """The ladder
+
+        The rated accounts of one kind in one game, best first by rating (mu - 3 sigma),
+        a page at a time (`offset`, `limit`).
+        """
+        total, entries = ladder(
+            services().redises.store, query["game"], query["kind"], query["offset"],
+            query["limit"],
+        )  # fmt: skip
+        return {
+            "game": query["game"],
+            "kind": query["kind"],
+            "total": total,
+            "offset": query["offset"],
+            "entries": entries,
+        }
