@@ -335,6 +335,15 @@ class Rating(TypedDict):
     sigma: float
 
 
+class RatingHistoryEntry(TypedDict):
+    game_id: str
+    mu: float
+    rank: int
+    rating: float
+    sigma: float
+    when: float
+
+
 class Ready(TypedDict):
     queues: dict[str, int]
     redis: str
@@ -916,6 +925,11 @@ class PochWaitingGameView(TypedDict):
     turn: int | None
     version: int
     you: NotRequired[PochYou]
+
+
+class RatingHistory(TypedDict):
+    entries: list[RatingHistoryEntry]
+    game: str
 
 
 class RuleBook(TypedDict):

@@ -14,7 +14,7 @@ from marshmallow import fields, validate
 from core.errors import AccountNotFound
 from core.store.accounts import KINDS, LONGEST_NAME, create, get
 from core.store.keys import is_game_id
-from core.store.ratings import displayed, ladder, ratings_by_game
+from core.store.ratings import HISTORY, displayed, history, ladder, ratings_by_game
 from engine.registry import DEFAULT_GAME
 from engine.registry import KINDS as GAMES
 from service.answers import Answer
@@ -236,6 +236,73 @@ class AccountById(MethodView):
                 for game, r in rated.items()
             ],
         }
+
+
+class RatingHistoryQuerySchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    game = fields.String(
+        load_default=DEFAULT_GAME,
+        validate=RegisteredGame(),
+        metadata={"description": "The game whose ratings to show.", "example": "pocha"},
+    )
+
+
+class RatingHistoryEntrySchema(Answer):
+    game_id = fields.String(
+        metadata={
+            "description": "The rated game that made this rating.",
+            "example": "q3ZkR8vX1mNc2pLw",
+        }
+    )
+    when = fields.Float(metadata={"description": "When it was counted (Unix time)."})
+    rank = fields.Integer(
+        metadata={"description": "The account's place in that game, 1 the best.", "example": 1}
+    )
+    rating = fields.Float(
+        metadata={"description": "The rating shown after it: mu - 3 sigma.", "example": 4.21}
+    )
+    mu = fields.Float(metadata={"description": "OpenSkill's mean skill after it.", "example": 27.3})
+    sigma = fields.Float(metadata={"description": "Its uncertainty after it.", "example": 7.7})
+
+
+class RatingHistorySchema(Answer):
+    game = fields.String(metadata={"description": "The game.", "example": "pocha"})
+    entries = fields.List(
+        fields.Nested(RatingHistoryEntrySchema),
+        metadata={
+            "description": f"The account's rating after each of its latest rated games (at "
+            f"most {HISTORY}), newest first: what a rating curve is drawn from."
+        },
+    )
+
+
+@blp.route("/<account_id>/history", parameters=_ACCOUNT_ID)
+class AccountHistory(MethodView):
+    @blp.doc(operationId="getAccountHistory", security=[])
+    @blp.arguments(RatingHistoryQuerySchema(), location="query")
+    @blp.response(200, RatingHistorySchema)
+    @blp.alt_response(404, schema=ErrorSchema, description="account_not_found.")
+    @blp.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")
+    def get(self, query: dict[str, Any], account_id: str) -> dict[str, Any]:
+        """An account's rating history
+
+        Public: its rating in one game after each of its latest rated games, newest first.
+        """
+        connection = services().redises.store
+        account = get(connection, account_id) if is_game_id(account_id) else None
+        if account is None:
+            raise AccountNotFound()
+        entries = [
+            {
+                "game_id": e["game_id"], "when": e["when"], "rank": e["rank"],
+                "rating": round(e["rating"], 3), "mu": round(e["mu"], 3),
+                "sigma": round(e["sigma"], 3),
+            }
+            for e in history(connection, query["game"], account.id)
+        ]  # fmt: skip
+        return {"game": query["game"], "entries": entries}
 
 
 @ladders.route("")

@@ -271,6 +271,14 @@ def test_a_rated_game_changes_the_ratings_once_and_the_ladder_lists_everyone(
         e["id"]: e["mu"] for e in people["entries"]
     }
     assert len(ratings.history(store.redis, "pocha", ana["id"])) == 1
+    # The curve of each rating, over HTTP: one point, the game's, with the rating it left.
+    curve = client.get(f"/api/v1/accounts/{ana['id']}/history?game=pocha").json
+    assert curve["game"] == "pocha" and [e["game_id"] for e in curve["entries"]] == [game_id]
+    assert curve["entries"][0]["mu"] == listed[ana["id"]]["mu"]
+    assert client.get(f"/api/v1/accounts/{ana['id']}/history?game=poch").json["entries"] == []
+    missing = client.get("/api/v1/accounts/nosuchaccount000/history")
+    assert missing.status_code == 404 and missing.json["error"] == "account_not_found"
+    assert client.get(f"/api/v1/accounts/{ana['id']}/history?game=chess").status_code == 422
 
 
 class Died(Exception):

@@ -50,6 +50,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounts/{account_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * An account's rating history
+         * @description Public: its rating in one game after each of its latest rated games, newest first.
+         */
+        get: operations["getAccountHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ai/move": {
         parameters: {
             query?: never;
@@ -3424,6 +3447,44 @@ export interface components {
              */
             sigma: number;
         };
+        RatingHistory: {
+            /** @description The account's rating after each of its latest rated games (at most 100), newest first: what a rating curve is drawn from. */
+            entries: components["schemas"]["RatingHistoryEntry"][];
+            /**
+             * @description The game.
+             * @example pocha
+             */
+            game: string;
+        };
+        RatingHistoryEntry: {
+            /**
+             * @description The rated game that made this rating.
+             * @example q3ZkR8vX1mNc2pLw
+             */
+            game_id: string;
+            /**
+             * @description OpenSkill's mean skill after it.
+             * @example 27.3
+             */
+            mu: number;
+            /**
+             * @description The account's place in that game, 1 the best.
+             * @example 1
+             */
+            rank: number;
+            /**
+             * @description The rating shown after it: mu - 3 sigma.
+             * @example 4.21
+             */
+            rating: number;
+            /**
+             * @description Its uncertainty after it.
+             * @example 7.7
+             */
+            sigma: number;
+            /** @description When it was counted (Unix time). */
+            when: number;
+        };
         Ready: {
             /**
              * @description Jobs waiting in each queue (`pocha-turns`: bot turns of people's games; `pocha-high`: hints and AI moves; `pocha-low`: match games).
@@ -4041,6 +4102,52 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getAccountHistory: {
+        parameters: {
+            query?: {
+                /** @description The game whose ratings to show. Default: `"pocha"`. */
+                game?: "pocha" | "poch";
+            };
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatingHistory"];
+                };
+            };
+            /** @description account_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
             /** @description unavailable: retry shortly. */
             503: {
                 headers: {
