@@ -17,6 +17,7 @@ import pytest
 from engine.errors import InvalidStateError
 from engine.protocols import Event, GameKind
 from engine.registry import KINDS
+from tests.records import poch_recorded, poch_said
 
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[2] / "openapi" / "game-record.schema.json").read_text()
@@ -117,23 +118,7 @@ def test_a_poch_record_is_the_game(rules: dict[str, Any], seed: int) -> None:
         dealt = [c for seat in deal["order"] for c in deal["hands"][seat]]
         assert len(dealt) == len(set(dealt)) == 32
         assert all(not deal["hands"][s] for s in range(game.players) if s not in deal["order"])
-    kinds = ("pass", "hold", "bet", "raise", "start", "choose", "play")
-    said = [
-        (e["type"], e["seat"], e.get("amount", e.get("card", e.get("suit", e.get("direction")))),
-         e.get("by") == "stand_in")
-        for e in events if e["type"] in kinds
-    ]  # fmt: skip
-    recorded = []
-    for deal in part["deals"]:
-        recorded += [
-            (b["call"], b["seat"], b["amount"], b.get("stand_in", False)) for b in deal["betting"]
-        ]
-        recorded += [
-            (s["type"], s["seat"], s.get("card", s.get("suit", s.get("direction"))),
-             s.get("stand_in", False))
-            for s in deal["shedding"]
-        ]  # fmt: skip
-    assert recorded == said
+    assert poch_recorded(part["deals"]) == poch_said(events)
     left = [(g["seat"], g["chips"]) for d in part["deals"] for g in d["left"]]
     leaving = [(e["seat"], e["chips"]) for e in events if e["type"] == "leave"]
     assert left == leaving[: len(left)]

@@ -14,6 +14,7 @@ from typing import Any
 import jsonschema
 from flask.testing import FlaskClient
 
+from tests.records import poch_recorded, poch_said
 from tests.service.helpers import bearer
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "openapi" / "game-record.schema.json"
@@ -211,23 +212,8 @@ def test_a_poch_record_says_what_the_game_said(client: FlaskClient) -> None:
         assert len(deal["betting"]) == len(deal["order"])
 
     events = client.get(f"{GAMES}/{game_id}/events").json
-    kinds = ("pass", "hold", "bet", "raise", "start", "choose", "play")
-    said = [
-        (e["type"], e["seat"], e.get("amount", e.get("card", e.get("suit", e.get("direction")))),
-         e.get("by") == "stand_in")
-        for e in events if e["type"] in kinds
-    ]  # fmt: skip
-    recorded = []
-    for deal in record["deals"]:
-        recorded += [
-            (b["call"], b["seat"], b["amount"], b.get("stand_in", False)) for b in deal["betting"]
-        ]
-        recorded += [
-            (s["type"], s["seat"], s.get("card", s.get("suit", s.get("direction"))),
-             s.get("stand_in", False))
-            for s in deal["shedding"]
-        ]  # fmt: skip
-    assert recorded == said
+    said = poch_said(events)
+    assert poch_recorded(record["deals"]) == said
     assert {s[1] for s in said if s[3]} == {1}
     collected = [(e["seat"], e["plate"], e["chips"]) for e in events if e["type"] == "collect"]
     assert [(c["seat"], c["plate"], c["chips"]) for d in record["deals"] for c in d["collected"]] \
