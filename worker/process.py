@@ -24,10 +24,12 @@ from rq.worker import BaseWorker, WorkerStatus
 
 # The job modules are imported here, once, by the worker: its jobs (and any horse it forks)
 # find them loaded.
+from ai import courtesy
 from core import logs
 from core.config import load_config
 from core.jobs import advice, matches
 from core.jobs.advice import KINDS, job_taken
+from core.jobs.courtesy import Board
 from core.jobs.queues import LONG_LANE, NAMES, SERIALIZER, TURN_LANES, Timing, queue, rq_queues
 from core.jobs.tasks import sweep
 from core.play import turns
@@ -62,6 +64,8 @@ class _Watchful:
 
     timing: Timing
     connection: redis.Redis
+    #: This machine's board of quick turns (`core.jobs.courtesy`); None: none.
+    board: Board | None = None
     #: The store (tasks, games) and the queues (RQ's `connection`).
     redises: Redises
     last_cleaned_at: Any
@@ -97,8 +101,26 @@ class _Watchful:
         self.pubsub.close()
 
     def execute_job(self, job: Any, queue: Any) -> Any:
-        with self.job_in_hand(job):
+        with self.job_in_hand(job), self.giving_way(job):
             return super().execute_job(job, queue)  # type: ignore[misc]
+
+    @contextlib.contextmanager
+    def giving_way(self, job: Any) -> Iterator[None]:
+        """Around a job's run (and the horse it forks): a quick turn (a lane of
+        `pocha-turns` but the long one) marks this process busy on the machine's board;
+        any other job's searches wait while other processes are in one."""
+        board = self.board
+        if board is None:
+            yield
+        elif job.origin in TURN_LANES:
+            with board.quick():
+                yield
+        else:
+            courtesy.wait = board.wait
+            try:
+                yield
+            finally:
+                courtesy.wait = None
 
     @contextlib.contextmanager
     def job_in_hand(self, job: Any) -> Iterator[None]:
@@ -211,7 +233,7 @@ class PochaWorker(_Watchful, Worker):
         return self.timing.started_ttl
 
     def execute_job(self, job: Any, queue: Any) -> Any:
-        with self.job_in_hand(job):
+        with self.job_in_hand(job), self.giving_way(job):
             if job.meta.get("kind") in KINDS:
                 Worker.execute_job(self, job, queue)  # RQ's: a forked horse, niced below
             else:
@@ -285,6 +307,7 @@ def make_worker(
     )
     worker.timing = timing
     worker.redises = redises
+    worker.board = Board.open(redises.queues)
     if isinstance(worker, PochaWorker):
         worker.max_memory_mb = max_memory_mb
     return worker

@@ -8,6 +8,7 @@ import math
 import random
 import time
 
+from ai import courtesy
 from ai.bot import ActionStat, Budget, Decision, legal_actions
 from ai.poch.deals import DealSampler, fork, game_for, knowledge_of
 from ai.poch.heuristic import bet_call, shed_choice, table_strength
@@ -104,8 +105,11 @@ class ISMCTSBot:
         max_iter = budget.iterations if budget.iterations is not None else 1 << 60
         start = time.perf_counter()
         deadline = start + budget.milliseconds / 1000.0 if budget.milliseconds is not None else None
+        wait = courtesy.wait
         it = 0
         while it < max_iter:
+            if wait is not None and it & 7 == 0:
+                wait()  # a quick turn beside this search goes first (ai.courtesy)
             if deadline is not None and it & 7 == 0 and time.perf_counter() >= deadline:
                 break
             it += 1

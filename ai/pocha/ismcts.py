@@ -10,6 +10,7 @@ import time
 from bisect import bisect_right
 from collections.abc import Callable
 
+from ai import courtesy
 from ai.bot import ActionStat, Budget, Decision, legal_actions
 from ai.pocha.hand_value import hand_estimate
 from ai.pocha.location import LocationModel, LocationReading
@@ -284,8 +285,11 @@ def iterate(
     log = math.log
     sqrt = math.sqrt
     total = cum[-1] if cum else 0.0
+    wait = courtesy.wait
     it = 0
     while it < max_iter:
+        if wait is not None and it & 3 == 0:
+            wait()  # a quick turn beside this search goes first (ai.courtesy)
         if deadline is not None and it & 15 == 0 and time.perf_counter() >= deadline:
             break
         it += 1
