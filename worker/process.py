@@ -29,7 +29,7 @@ from core import logs
 from core.config import load_config
 from core.jobs import advice, matches
 from core.jobs.advice import KINDS, job_taken
-from core.jobs.courtesy import Board
+from core.jobs.courtesy import Board, turn_name
 from core.jobs.queues import LONG_LANE, NAMES, SERIALIZER, TURN_LANES, Timing, queue, rq_queues
 from core.jobs.tasks import sweep
 from core.play import turns
@@ -107,13 +107,14 @@ class _Watchful:
     @contextlib.contextmanager
     def giving_way(self, job: Any) -> Iterator[None]:
         """Around a job's run (and the horse it forks): a quick turn (a lane of
-        `pocha-turns` but the long one) marks this process busy on the machine's board;
-        any other job's searches wait while other processes are in one."""
+        `pocha-turns` but the long one) is marked busy on the machine's board; any other
+        job's searches give way to the quick turns marked there."""
         board = self.board
         if board is None:
             yield
         elif job.origin in TURN_LANES:
-            with board.quick():
+            game_id, version = (job.args or (job.id, 0))[:2]
+            with board.quick(turn_name(game_id, version)):
                 yield
         else:
             courtesy.wait = board.wait

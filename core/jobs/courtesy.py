@@ -1,11 +1,13 @@
-"""Long thinking gives way to quick turns on the same machine. Each worker process has a
-slot in a small board shared through memory (a file in /dev/shm named after the queue
-Redis): a quick turn marks its slot busy while it runs, and when it ended. A search that
-can wait (the long lane's, a hint's, a match's) pauses between iterations while another
-slot is busy, and for a few seconds after a quick turn it runs at most half the time
-(`ai.courtesy.wait`). Niceness alone leaves the quick turns, and the API and Redis that
-carry them, sharing the cores' other hardware threads and caches with a search that never
-stops. docs/internals.md, "Long games give way".
+"""Long thinking gives way to quick turns on the same machine. The API and the workers of
+one machine share a small board in memory (a file in /dev/shm named after the queue
+Redis) with a slot per turn (by a hash of its game and version): the API marks a quick turn
+busy when it hands it over, the worker when it takes it, and the worker writes when it
+ended. A search that can wait (the long lane's, a hint's, a match's) sleeps through a busy
+turn, and for a few seconds after one ended runs at most half the time, sleeping as long as
+it ran (`ai.courtesy.wait`): on a machine full of quick turns it still gets half its time.
+Niceness alone leaves the turn, and the API and Redis that carry it, sharing the cores'
+other hardware threads and caches with a search that never stops. docs/internals.md,
+"Long games give way".
 """
 
 from __future__ import annotations
@@ -25,12 +27,11 @@ import redis
 
 log = logging.getLogger(__name__)
 
-#: Worker processes on one machine share this many slots (by process id): a collision
-#: only makes one quick turn go unseen by one waiting search.
+#: The turns of one machine share this many slots: two turns in one slot only end the
+#: first one's mark early.
 SLOTS = 64
-#: A quick turn marks its slot busy for at most this long (seconds), so a worker killed
-#: inside one holds the others back no longer; a longer run of turns is yielded to this
-#: long, then shares the cores as before.
+#: A quick turn marks its slot busy for at most this long (seconds), so a turn handed over
+#: but never taken, or a worker killed inside one, holds the searches no longer.
 LEASE = 0.5
 #: How long a waiting search sleeps before it looks again (seconds).
 NAP = 0.0005
@@ -38,7 +39,8 @@ NAP = 0.0005
 #: shares the machine for at most this long.
 LOOK = 0.0005
 #: For this long after a quick turn (seconds), searches that can wait share the machine:
-#: after each `SLICE` of running they sleep as long as they ran (at most `MOST_ASLEEP`).
+#: after each `SLICE` of running, or as soon as a turn is busy, they sleep as long as they
+#: ran since they last slept (at most `MOST_ASLEEP`).
 SHARING = 2.0
 SLICE = 0.002
 MOST_ASLEEP = 0.02
@@ -58,6 +60,15 @@ def board_path(connection: redis.Redis) -> Path:
     return (shared if shared.is_dir() else Path(tempfile.gettempdir())) / name
 
 
+def slot_of(turn: str) -> int:
+    """The slot of a turn (its game's id and version, `turn_name`)."""
+    return int.from_bytes(hashlib.blake2b(turn.encode(), digest_size=4).digest()) % SLOTS
+
+
+def turn_name(game_id: str, version: int) -> str:
+    return f"{game_id}:{version}"
+
+
 class Board:
     """This process's view of the machine's board."""
 
@@ -69,9 +80,8 @@ class Board:
             self._map = mmap.mmap(fd, _BOARD.size)
         finally:
             os.close(fd)
-        self._slot = os.getpid() % SLOTS
-        self._offset = self._slot * _MARK.size
-        #: When this process's search last started running (monotonic), while sharing.
+        #: When this process's search last woke (monotonic), while sharing; None: it has
+        #: run freely.
         self._running_since: float | None = None
         #: When `wait` next reads the board (monotonic).
         self._next_look = 0.0
@@ -86,46 +96,49 @@ class Board:
             log.warning("no shared board at %s (%s): long thinking will not give way", path, exc)
             return None
 
-    def _mark(self, busy_until: float, ended: float) -> None:
-        # Each slot is written by its own process only.
-        _MARK.pack_into(self._map, self._offset, busy_until, ended)
+    def _mark(self, turn: str, busy_until: float, ended: float) -> None:
+        _MARK.pack_into(self._map, slot_of(turn) * _MARK.size, busy_until, ended)
+
+    def handed_over(self, turn: str) -> None:
+        """The API handed a quick turn to the workers: busy until a worker ends it."""
+        self._mark(turn, time.monotonic() + LEASE, 0.0)
 
     @contextlib.contextmanager
-    def quick(self) -> Iterator[None]:
-        """Around a quick turn: the searches that can wait, wait."""
-        self._mark(time.monotonic() + LEASE, 0.0)
+    def quick(self, turn: str) -> Iterator[None]:
+        """Around a worker's quick turn: the searches that can wait, wait."""
+        self._mark(turn, time.monotonic() + LEASE, 0.0)
         try:
             yield
         finally:
-            self._mark(0.0, time.monotonic())
+            self._mark(turn, 0.0, time.monotonic())
 
-    def others(self) -> tuple[float, float]:
-        """Until when a process is in a quick turn, and when the latest quick turn ended
-        (this process's own among them: a worker that plays both has people beside it)."""
+    def marks(self) -> tuple[float, float]:
+        """Until when a quick turn is busy, and when the latest one ended (monotonic)."""
         marks = _BOARD.unpack_from(self._map)
         return max(marks[0::2]), max(marks[1::2])
 
     def wait(self) -> None:
-        """Return once no other process is in a quick turn (at most `LEASE` after one
-        started), having slept as long as the search ran if one ended lately. Looks at
-        the board once in `LOOK` seconds: the searches call it every few iterations."""
+        """Sleep through a busy quick turn, or share the time after one ended, on what this
+        search ran since it last slept. Reads the board once in `LOOK` seconds: the
+        searches call it every few iterations."""
         now = time.monotonic()
         if now < self._next_look:
             return
         self._next_look = now + LOOK
-        busy, ended = self.others()
-        if busy > now:
-            while busy > now:
-                time.sleep(min(NAP, busy - now))
-                busy, ended = self.others()
-                now = time.monotonic()
-            self._running_since = now
-            return
-        if now - ended >= SHARING:
+        busy, ended = self.marks()
+        if busy <= now and now - ended >= SHARING:
             self._running_since = None
             return
         since = self._running_since
-        if since is None:
+        if since is None:  # it ran freely before: a whole nap's worth
+            since = now - MOST_ASLEEP
+            self._running_since = now
+        if busy > now:
+            end = now + min(now - since, MOST_ASLEEP)
+            while busy > now and now < end:
+                time.sleep(min(NAP, busy - now, end - now))
+                busy = self.marks()[0]
+                now = time.monotonic()
             self._running_since = now
         elif now - since >= SLICE:
             time.sleep(min(now - since, MOST_ASLEEP))

@@ -18,6 +18,7 @@ from rq import get_current_job
 from core.config import load_config
 from core.errors import GameNotFound
 from core.jobs.admission import ThinkPurse
+from core.jobs.courtesy import Board, turn_name
 from core.jobs.queues import (
     LONG_LANE,
     TURN_LANES,
@@ -400,6 +401,9 @@ class RQBotRunner:
 
     def __init__(self, connections: Connections) -> None:
         self.redises = redises_of(connections)
+        #: This machine's board of quick turns, which long searches beside them give way
+        #: to (`core.jobs.courtesy`).
+        self.board = Board.open(self.redises.queues)
 
     #: Pauses between tries to hand a turn over while Redis does not answer (seconds).
     RETRY_PAUSES = (0.05, 0.2, 0.5)
@@ -417,6 +421,8 @@ class RQBotRunner:
         # first job, waiting out a blip of Redis so the bot plays at once. Should Redis not
         # take it even so, the watchdog queues the turn at the task's first check: the
         # change that was written stands, and the request need not fail.
+        if self.board is not None and not long:
+            self.board.handed_over(turn_name(game_id, version))
         for pause in (*self.RETRY_PAUSES, None):
             try:
                 schedule_turn(self.redises, game_id, version, payer, long)

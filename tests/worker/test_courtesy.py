@@ -1,6 +1,6 @@
 """Long thinking gives way to quick turns on the same machine (core.jobs.courtesy): the
-board a worker marks around a quick turn, and a waiting search held by it until the turn
-ends, or until its lease runs out when its worker died inside it."""
+board the API and a worker mark around a quick turn, and a waiting search held by it until
+the turn ends, or until its lease runs out when it was never taken or its worker died."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import redis
 from flask.testing import FlaskClient
 
-from core.jobs.courtesy import LEASE, Board, board_path
+from core.jobs.courtesy import LEASE, MOST_ASLEEP, Board, board_path, turn_name
 from tests.service.helpers import create_game
 from tests.waiting import LONG, scaled
 from tests.worker.conftest import Drain
@@ -25,42 +25,66 @@ def test_a_workers_quick_turn_marks_the_machines_board(
     bots = [{"name": f"Bot {s}", "bot": "easy"} for s in range(2)]
     create_game(client, [*bots, {"name": "Ana"}], {"schedule": [1]})
     drain()
-    assert board.others()[1] >= before  # a quick turn ended since the game was made
+    assert board.marks()[1] >= before  # a quick turn ended since the game was made
 
 
-def test_a_search_waits_until_the_quick_turn_beside_it_ends(tmp_path: Path) -> None:
+def test_a_search_sleeps_through_a_quick_turn_beside_it(tmp_path: Path) -> None:
     path = tmp_path / "board"
     quick, search = Board(path), Board(path)
     marked, release = threading.Event(), threading.Event()
     released_at: list[float] = []
+    started_at: list[float] = []
 
     def turn() -> None:
-        with quick.quick():
+        with quick.quick(turn_name("g", 1)):
             marked.set()
             release.wait(scaled(LONG))
             released_at.append(time.monotonic())
 
+    def wait() -> None:
+        started_at.append(time.monotonic())
+        search.wait()
+
     thread = threading.Thread(target=turn)
     thread.start()
     assert marked.wait(scaled(LONG))
-    waiter = threading.Thread(target=search.wait)
+    waiter = threading.Thread(target=wait)
     waiter.start()
-    # Time for the search to start waiting; it must return after the release either way.
-    time.sleep(0.05)
+    # Time for the search to start waiting; it must return after the release either way,
+    # or once it has slept what it may (it has run freely: MOST_ASLEEP).
+    time.sleep(0.005)
     release.set()
     waiter.join(scaled(LONG))
     returned_at = time.monotonic()
     thread.join(scaled(LONG))
     assert not waiter.is_alive()
-    assert released_at and returned_at >= released_at[0]
+    assert returned_at >= min(released_at[0], started_at[0] + MOST_ASLEEP)
 
 
-def test_a_quick_turn_whose_worker_died_holds_searches_for_its_lease_only(
+def test_a_turn_handed_over_and_never_ended_holds_a_search_for_its_lease_only(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "board"
-    dead, search = Board(path), Board(path)
+    api, search = Board(path), Board(path)
+    api.handed_over(turn_name("g", 1))  # never taken, or its worker killed inside it
     marked_at = time.monotonic()
-    dead._mark(marked_at + LEASE, 0.0)  # as `quick` does, never ended: killed inside it
-    search.wait()
-    assert time.monotonic() >= marked_at + LEASE
+    slept = 0.0
+    while time.monotonic() < marked_at + LEASE:
+        started = time.monotonic()
+        search.wait()
+        slept += time.monotonic() - started
+        search._next_look = 0.0  # as a search a look's time later
+    # It slept, and on no more than it ran: at most half the lease, give or take a nap.
+    assert slept > 0.0
+    busy, _ = search.marks()
+    assert busy <= time.monotonic()
+
+
+def test_a_search_on_a_machine_full_of_quick_turns_still_runs(tmp_path: Path) -> None:
+    path = tmp_path / "board"
+    workers, search = Board(path), Board(path)
+    workers._mark(turn_name("g", 1), time.monotonic() + 3600, 0.0)  # busy for an hour
+    waiter = threading.Thread(target=search.wait)
+    waiter.start()
+    waiter.join(scaled(LONG))  # it sleeps what it ran, never the hour
+    assert not waiter.is_alive()
