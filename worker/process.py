@@ -113,8 +113,11 @@ class _Watchful:
         if board is None:
             yield
         elif job.origin in TURN_LANES:
-            game_id, version = (job.args or (job.id, 0))[:2]
-            with board.quick(turn_name(game_id, version)):
+            args = job.args
+            # A turn's job is (game id, version, ...): the API marked that name when it
+            # handed the turn over; any other job of the lanes goes by its own id.
+            turn = turn_name(*args[:2]) if len(args) >= 2 else job.id
+            with board.quick(turn):
                 yield
         else:
             courtesy.wait = board.wait
