@@ -5,6 +5,7 @@ How it works: docs/development.md, `cli.main`.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -797,6 +798,39 @@ def replay(file: Path) -> None:
     except records.NotARecord as exc:
         raise click.ClickException(str(exc)) from None
     _echo_lines(told)
+
+
+@pocha.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--level", default="hard", show_default=True,
+              help="The level that weighs each decision (one of the record's game's).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Draws the level's seed for each decision: the same seed, the same analysis.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the analysis as one JSON document instead of lines.")
+def analyse(file: Path, level: str, seed: int, as_json: bool) -> None:
+    """Weigh a game record's decisions (GET /api/v1/games/{id}/record): each one played
+    again from its hands, beside what LEVEL would have done from that seat's view, with
+    the search's mean score for both, then how often each seat agreed."""
+    records = _load("cli.replay")
+    analysis = _load("ai.analysis")
+    try:
+        record = records.load(file)
+        weighed = analysis.analyse(record, level, seed)
+    except records.NotARecord as exc:
+        raise click.ClickException(str(exc)) from None
+    except _load("engine.errors").InvalidStateError as exc:
+        raise click.ClickException(f"{file}: {exc}") from None
+    except KeyError:
+        raise click.ClickException(f"{record['game']} has no level {level!r}") from None
+    summary = analysis.by_seat(weighed, len(record["players"]))
+    if as_json:
+        click.echo(json.dumps({
+            "game": record["game"], "id": record.get("id"), "level": level, "seed": seed,
+            "decisions": [w.to_dict() for w in weighed], "seats": summary,
+        }, indent=2))  # fmt: skip
+        return
+    _echo_lines(_load("cli.analyse").lines(record, level, weighed, summary))
 
 
 @pocha.command()

@@ -8,7 +8,7 @@ the service reaches one game's rules; `engine.registry` holds one per game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias
 
@@ -112,6 +112,11 @@ class GameKind:
     #: game's own record format has them, the final `scores` and the `winners`
     #: (`InvalidStateError` for a game not over, or events that do not give it).
     record: Callable[[Any, list[Event]], dict[str, Any]]
+    #: A record (as `record` makes it, in its envelope) played again from its hands: each
+    #: decision in order, with the game just before it (played on once the next is asked
+    #: for), the seat and the action (`InvalidStateError`, saying why, for a record that
+    #: breaks the rules or does not fit). None: this game's records cannot be read back.
+    replay_record: Callable[[dict[str, Any]], Iterator[tuple[Any, int, int]]] | None = None
 
     def observe(self, game: Any, seat: int | None) -> dict[str, Any]:
         """What a seat (None: a spectator) sees, as JSON."""

@@ -40,4 +40,5 @@ KIND = GameKind(
     position_fields=FIELDS,
     decisions_per_game=view.decisions_per_game,
     record=record.record,
+    replay_record=record.decisions,
 )

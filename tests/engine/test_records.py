@@ -145,3 +145,73 @@ def test_a_game_not_over_or_events_that_do_not_give_it_are_refused(name: str) ->
         other.actions = list(game.actions)
     with pytest.raises(InvalidStateError):
         kind.record(other, events)
+
+
+ALL_RULES = [("pocha", r) for r in POCHA_RULES] + [("poch", r) for r in POCH_RULES]
+
+
+@pytest.mark.parametrize(("name", "rules"), ALL_RULES)
+@pytest.mark.parametrize("seed", range(6))
+def test_a_record_read_back_replays_every_decision_of_the_game(
+    name: str, rules: dict[str, Any], seed: int
+) -> None:
+    kind = KINDS[name]
+    game, events = played(kind, rules, seed)
+    record = enveloped(kind, game, kind.record(game, events))
+    assert kind.replay_record is not None
+    replay = kind.new(kind.rules_from_dict(rules), seed)
+    count = 0
+    for position, seat, action in kind.replay_record(record):
+        # The same position as the stored game's, seat by seat.
+        assert position.turn == seat == replay.turn
+        for viewer in range(game.players):
+            assert kind.observe(position, viewer) == kind.observe(replay, viewer)
+        replay.apply(seat, action)
+        count += 1
+    assert replay.to_dict() == game.to_dict()
+    assert count > 0
+
+
+def _tampered(record: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    """Copies of `record`, each with one thing changed that no game could give."""
+    changes = []
+    first = record["deals"][0]
+    swapped = json.loads(json.dumps(record))
+    hands = swapped["deals"][0]["hands"]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+    changes.append(swapped)
+    scores = json.loads(json.dumps(record))
+    scores["scores"][0] += 1
+    changes.append(scores)
+    dealer = json.loads(json.dumps(record))
+    dealer["deals"][-1]["dealer"] = (first["dealer"] + 1) % len(record["players"]) if len(
+        record["deals"]
+    ) == 1 else record["deals"][0]["dealer"]
+    changes.append(dealer)
+    short = json.loads(json.dumps(record))
+    short["deals"].pop()
+    changes.append(short)
+    missing = json.loads(json.dumps(record))
+    del missing["deals"][0]["hands"]
+    changes.append(missing)
+    if name == "pocha":
+        bid = json.loads(json.dumps(record))
+        bid["deals"][0]["bids"][0]["bid"] = 99
+        changes.append(bid)
+    else:
+        bet = json.loads(json.dumps(record))
+        bet["deals"][0]["betting"][0] = {"seat": 99, "call": "pass", "amount": 0}
+        changes.append(bet)
+    return changes
+
+
+@pytest.mark.parametrize("name", ["pocha", "poch"])
+def test_a_record_no_game_could_give_is_refused_saying_why(name: str) -> None:
+    kind = KINDS[name]
+    rules = {"players": 4, "schedule": [1, 2, 3]} if name == "pocha" else {"deals": 3}
+    game, events = played(kind, rules, 3)
+    record = enveloped(kind, game, kind.record(game, events))
+    assert kind.replay_record is not None
+    for changed in _tampered(record, name):
+        with pytest.raises(InvalidStateError, match="record"):
+            list(kind.replay_record(changed))
