@@ -22,7 +22,7 @@ from confusable_homoglyphs.confusables import confusables_data
 
 from ai.registry import BOT_KINDS
 from core.errors import NameTaken
-from core.store.keys import ACCOUNT_KEYS, ACCOUNT_NAMES, ACCOUNTS_MADE, account_key
+from core.store.keys import ACCOUNT_KEYS, ACCOUNT_NAMES, ACCOUNTS_MADE, account_key, plain_id
 
 #: What a key looks like, so that one pasted in the wrong place is recognisable.
 KEY_PREFIX = "pa_"
@@ -199,7 +199,7 @@ def create(
         raise NameTaken()
     key = KEY_PREFIX + secrets.token_urlsafe(32)
     made = time.time() if now is None else now
-    account = Account(secrets.token_urlsafe(12), name, kind, made, made, False, hash_key(key))
+    account = Account(plain_id(), name, kind, made, made, False, hash_key(key))
     if not _store(connection, account, name_skeleton):
         raise NameTaken()
     return key, account

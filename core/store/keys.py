@@ -171,10 +171,20 @@ def sweep_lock(groups: int, group: int) -> str:
 
 def new_id() -> str:
     """A new game or match id: 16 URL-safe characters, random but for their hash slot,
-    which is one of the spread slots (`SLOT_STEP`): 90 random bits."""
+    which is one of the spread slots (`SLOT_STEP`), and a first character that is no `-`
+    (a command line would read it as an option): about 90 random bits."""
     while True:
         candidate = secrets.token_urlsafe(12)
-        if binascii.crc_hqx(candidate.encode(), 0) % SLOT_STEP == 0:
+        if candidate[0] != "-" and binascii.crc_hqx(candidate.encode(), 0) % SLOT_STEP == 0:
+            return candidate
+
+
+def plain_id(nbytes: int = 12) -> str:
+    """A random URL-safe id of `nbytes` random bytes whose first character is no `-` (a
+    command line would read it as an option)."""
+    while True:
+        candidate = secrets.token_urlsafe(nbytes)
+        if candidate[0] != "-":
             return candidate
 
 
