@@ -19,6 +19,12 @@ class ActionStat(TypedDict):
 HandItem: TypeAlias = str
 
 
+class AnalysisRequest(TypedDict):
+    level: NotRequired[str]
+    record: dict[str, Any]
+    seed: NotRequired[int]
+
+
 class Bet(TypedDict):
     bet: Literal['pass', 'hold'] | int
 
@@ -402,6 +408,14 @@ class SeatTaken(TypedDict):
     warning: NotRequired[str]
 
 
+class SeatWeighed(TypedDict):
+    agreed: int
+    decisions: int
+    score_given_up: float
+    scored: int
+    seat: int
+
+
 class Start(TypedDict):
     bots: NotRequired[
         Literal[
@@ -433,6 +447,16 @@ class Trump(TypedDict):
 class TrumpIn(TypedDict):
     card: str
     holder: NotRequired[int | None]
+
+
+class Weighed(TypedDict):
+    advised: int | str
+    advised_score: float | None
+    agrees: bool
+    number: int
+    played: int | str
+    played_score: float | None
+    seat: int
 
 
 class You(TypedDict):
@@ -486,6 +510,13 @@ class AiMoveRequest(TypedDict):
     tricks_won: NotRequired[list[int | None]]
     trump: TrumpIn
     turn: NotRequired[int]
+
+
+class AnalysisResult(TypedDict):
+    decisions: list[Weighed]
+    level: str
+    seats: list[SeatWeighed]
+    seed: int
 
 
 class BiddingYou(TypedDict):
@@ -969,6 +1000,16 @@ class WaitingGameView(TypedDict):
     winners: list[int]
     winning: int | None
     you: NotRequired[You]
+
+
+class Analysis(TypedDict):
+    error: str | None
+    id: str
+    kind: Literal['analysis']
+    result: AnalysisResult | None
+    status: Literal['queued', 'started', 'finished', 'failed']
+    timings: JobTimings
+    url: str
 
 
 class BiddingGameView(TypedDict):

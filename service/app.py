@@ -32,7 +32,7 @@ from core.store.store import GameStore
 from engine.i18n import _
 from service import accounts, api_keys, edge, events, i18n, metrics, ratelimits, telemetry, web
 from service.api import accounts as account_api
-from service.api import ai, games, health, hints, jobs, matches, rules, tables
+from service.api import ai, analyses, games, health, hints, jobs, matches, rules, tables
 from service.api.ai_schemas import SCHEMA_ADDITIONS
 from service.api.wire.games import documented_by_reference, views_by_phase
 from service.context import EXTENSION, Services
@@ -237,6 +237,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         jobs.blp,
         ai.blp,
         matches.blp,
+        analyses.blp,
         rules.blp,
         account_api.blp,
         account_api.ladders,

@@ -33,6 +33,9 @@ def cors_origins(setting: str) -> list[str]:
 
 #: Set in the WSGI environ by `BoundedBody` when a chunked body was over the limit.
 TOO_LARGE = "pocha.body_too_large"
+#: Paths whose bodies may be larger than `POCHA_MAX_BODY` (bytes): a game record sent to be
+#: analysed (`service.api.analyses`) holds every hand and card of a whole game.
+LARGER_BODIES = {"/api/v1/analyses": 512 * 1024}
 
 
 class BoundedBody:
@@ -49,16 +52,17 @@ class BoundedBody:
             "PUT",
             "PATCH",
         ):
+            limit = max(self.limit, LARGER_BODIES.get(environ.get("PATH_INFO", ""), 0))
             stream = environ["wsgi.input"]
             chunks: list[bytes] = []
             size = 0
-            while size <= self.limit:
-                chunk = stream.read(self.limit + 1 - size)
+            while size <= limit:
+                chunk = stream.read(limit + 1 - size)
                 if not chunk:
                     break
                 chunks.append(chunk)
                 size += len(chunk)
-            if size > self.limit:
+            if size > limit:
                 environ[TOO_LARGE] = True
                 body = b""
             else:
@@ -75,6 +79,9 @@ class BoundedBody:
 def _refuse_large_chunked_body() -> None:
     if request.environ.get(TOO_LARGE):
         raise RequestEntityTooLarge()
+    larger = LARGER_BODIES.get(request.path)
+    if larger is not None:
+        request.max_content_length = larger
 
 
 def install(app: Flask, settings: dict[str, Any]) -> None:

@@ -42,6 +42,7 @@ LIMITED: dict[str, tuple[str, str]] = {
     "hints.Hint": ("RATE_LIMIT_AI", "ai"),
     "ai.Move": ("RATE_LIMIT_AI", "ai"),
     "matches.Matches": ("RATE_LIMIT_MATCHES", "matches"),
+    "analyses.Analyses": ("RATE_LIMIT_ANALYSES", "analyses"),
     "accounts.Accounts": ("RATE_LIMIT_ACCOUNTS", "accounts"),
 }
 #: Endpoints that change one seat, limited per seat (game and seat, whoever sends them),
@@ -61,6 +62,7 @@ _WHAT = {
     "moves": _("bids and cards"),
     "ai": _("hints and AI moves"),
     "matches": _("matches"),
+    "analyses": _("analyses of game records"),
     "accounts": _("making accounts"),
 }
 

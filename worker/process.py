@@ -27,7 +27,7 @@ from rq.worker import BaseWorker, WorkerStatus
 from ai import courtesy
 from core import logs
 from core.config import load_config
-from core.jobs import advice, matches
+from core.jobs import advice, analyses, matches
 from core.jobs.advice import KINDS, job_taken
 from core.jobs.courtesy import Board, turn_name
 from core.jobs.queues import LONG_LANE, NAMES, SERIALIZER, TURN_LANES, Timing, queue, rq_queues
@@ -36,7 +36,7 @@ from core.play import turns
 from core.play.turns import RUNS_END, count_unrated_games
 from core.store.redises import Connections, Redises, connect, redises_of, use, worker_options
 
-JOB_MODULES = (advice, matches, turns)
+JOB_MODULES = (advice, analyses, matches, turns)
 
 log = logging.getLogger(__name__)
 

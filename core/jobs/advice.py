@@ -45,7 +45,12 @@ from engine.i18n import _
 from engine.registry import DEFAULT_GAME, kind_of
 from engine.registry import KINDS as GAME_KINDS
 
-KINDS = ("hint", "ai_move")
+#: The kinds of on-demand jobs: workers think about them in a niced horse, and the admission
+#: counts them while they wait. A game record's analysis (`core.jobs.analyses`) is one too,
+#: with reports of its own.
+KINDS = ("hint", "ai_move", "analysis")
+#: The kinds `GET /api/v1/jobs/{id}` reports.
+ADVICE = ("hint", "ai_move")
 DEFAULT_LEVEL = "hard"
 #: Results wait this long for their reader; a job not started by then is dropped.
 RESULT_TTL = 600
@@ -116,17 +121,35 @@ def _enqueue(
     thinking: Thinking,
     asker: Asker,
 ) -> str:
+    return enqueue_on_demand(
+        connection, kind, func, args, thinking.to_kwargs(), asker,
+        estimated=estimated_seconds(thinking.budget), longest=thinking_seconds(thinking.budget),
+    )  # fmt: skip
+
+
+def enqueue_on_demand(
+    connection: redis.Redis,
+    kind: str,
+    func: str,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    asker: Asker,
+    *,
+    estimated: float,
+    longest: float,
+) -> str:
+    """Queue an on-demand job of `kind` on `pocha-high` once the admission lets its
+    `estimated` seconds in; it may think `longest` seconds at most. Its random id."""
     job_id = secrets.token_urlsafe(18)
     asker.admission.admit(
-        connection, job_id, estimated_seconds(thinking.budget), asker.address, QUEUED_TTL,
-        key=asker.key,
+        connection, job_id, estimated, asker.address, QUEUED_TTL, key=asker.key
     )
     try:
         queue(connection, HIGH).enqueue_call(
             func=func,
             args=args,
-            kwargs=thinking.to_kwargs(),
-            timeout=job_timeout(thinking_seconds(thinking.budget)),
+            kwargs=kwargs,
+            timeout=job_timeout(longest),
             job_id=job_id,
             result_ttl=RESULT_TTL,
             failure_ttl=RESULT_TTL,
@@ -294,10 +317,13 @@ def is_job_id(job_id: str) -> bool:
 
 
 def job_report(
-    connection: redis.Redis, job_id: str, timing: Timing | None = None
+    connection: redis.Redis,
+    job_id: str,
+    timing: Timing | None = None,
+    kinds: tuple[str, ...] = ADVICE,
 ) -> dict[str, Any] | None:
-    """What `GET /api/v1/jobs/{id}` shows of an advice job; None if there is no such job
-    (or it is not an advice job)."""
+    """What `GET /api/v1/jobs/{id}` shows of an advice job (or, with `kinds`, of those
+    kinds of on-demand jobs); None if there is no such job (or it is of another kind)."""
     if not is_job_id(job_id):
         return None
     try:
@@ -305,7 +331,7 @@ def job_report(
     except NoSuchJobError:
         return None
     kind = job.meta.get("kind")
-    if kind not in KINDS:
+    if kind not in kinds:
         return None
     raw_status = job.get_status(refresh=False)
     status = _STATUS.get(getattr(raw_status, "value", raw_status) or "", "queued")
@@ -338,12 +364,16 @@ def job_report(
 
 
 def wait_for_report(
-    connection: redis.Redis, job_id: str, wait: float, timing: Timing | None = None
+    connection: redis.Redis,
+    job_id: str,
+    wait: float,
+    timing: Timing | None = None,
+    kinds: tuple[str, ...] = ADVICE,
 ) -> dict[str, Any] | None:
     """The job's report once it is finished or failed, or after `wait` seconds."""
     deadline = time.monotonic() + wait
     while True:
-        report = job_report(connection, job_id, timing)
+        report = job_report(connection, job_id, timing, kinds)
         if report is None or report["status"] in ("finished", "failed"):
             return report
         left = deadline - time.monotonic()

@@ -18,11 +18,13 @@ from engine.registry import KINDS
 RULES = {"pocha": {"players": 4, "schedule": [1, 3, 5]}, "poch": {"players": 4, "deals": 3}}
 
 
-def recorded(name: str, level: str, seed: int) -> dict[str, Any]:
-    """A game whose every seat `level` played, deciding as the analysis from `seed` would,
-    as its record."""
+def recorded(
+    name: str, level: str, seed: int, rules: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A game (of `rules`, or the module's) whose every seat `level` played, deciding as the
+    analysis from `seed` would, as its record."""
     kind = KINDS[name]
-    game = kind.new(kind.rules_from_dict(RULES[name]), seed)
+    game = kind.new(kind.rules_from_dict(rules or RULES[name]), seed)
     events: list[Event] = list(kind.opening_events(game))
     number = 0
     while not game.finished:

@@ -585,6 +585,18 @@ def test_match_not_found(client: FlaskClient) -> None:
     both(client, "GET", "/api/v1/matches/nope")
 
 
+@driven("analysis_not_found")
+def test_analysis_not_found(client: FlaskClient) -> None:
+    both(client, "GET", "/api/v1/analyses/nope")
+
+
+def test_an_analysis_refused_speaks_both_languages(client: FlaskClient) -> None:
+    record = {"format": 1, "game": "chess", "rules": {}, "deals": [], "scores": []}
+    english, spanish = both(client, "POST", "/api/v1/analyses", json={"record": record})
+    assert english.json["message"] == "This service analyses records of pocha, poch."
+    assert spanish.json["message"] == "Este servicio analiza registros de pocha, poch."
+
+
 @driven("invalid_position")
 def test_invalid_position(client: FlaskClient) -> None:
     position = {
@@ -746,6 +758,13 @@ CATALOGUED: dict[str, list[str]] = {
         "people open seats.",
     ],
     "rate_limited_accounts": ["making accounts"],
+    "rate_limited_analyses": ["analyses of game records"],
+    "validation_error_analyses": [
+        "The record cannot be read back: {why}",
+        "Weighing {decisions} decisions at {level} may take {seconds} s, more than the {most} "
+        "s an analysis may think; choose one of {levels}.",
+    ],
+    "failed_analyses": ["The record could not be analysed: {why}"],
     "not_acceptable": [_MESSAGE_BY_STATUS[406]],
     "precondition_required": [_MESSAGE_BY_STATUS[428]],
     **{code: [sentence] for code, sentence in GUNICORN_ERRORS.values()},

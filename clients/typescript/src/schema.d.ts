@@ -99,6 +99,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analyses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyse a game record
+         * @description The record is read back from its hands and checked against its game's rules at
+         *     once; then a worker asks `level`, before each decision, what it would do from that
+         *     seat's view alone (the view the seat had), with its search's expected score for its
+         *     action and for the one made. The analysis's thinking counts against the same
+         *     budget as hints and AI moves.
+         */
+        post: operations["analyseRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analyses/{analysis_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The analysis's id. */
+                analysis_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * See an analysis
+         * @description Its status, and once finished every decision weighed. Results are kept for 10
+         *     minutes.
+         */
+        get: operations["getAnalysis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games": {
         parameters: {
             query?: never;
@@ -965,6 +1013,61 @@ export interface components {
             trump: components["schemas"]["TrumpIn"];
             /** @description Optional: whose turn it is; checked. */
             turn?: number;
+        };
+        Analysis: {
+            /** @description Once failed: why, in a sentence; null otherwise. */
+            error: string | null;
+            /**
+             * @description The analysis's id.
+             * @example q0v4Wm1nXb2yQ5pLk8TcRz3a
+             */
+            id: string;
+            /**
+             * @description `analysis`.
+             * @enum {string}
+             */
+            kind: "analysis";
+            /** @description Once finished: every decision weighed; null before. */
+            result: components["schemas"]["AnalysisResult"] | null;
+            /**
+             * @description queued, started, finished or failed.
+             * @example finished
+             * @enum {string}
+             */
+            status: "queued" | "started" | "finished" | "failed";
+            /** @description When it moved on. */
+            timings: components["schemas"]["JobTimings"];
+            /**
+             * @description Where to poll it.
+             * @example /api/v1/analyses/q0v4Wm1nXb2y
+             */
+            url: string;
+        };
+        AnalysisRequest: {
+            /**
+             * @description The level that weighs each decision, one of the record's game's (`GET /api/v1/rules`). An analysis may think 60 s at most: a long game needs a lower level. Default: `"hard"`.
+             * @example hard
+             */
+            level?: string;
+            /** @description A game record, as `GET /api/v1/games/{id}/record` gives it (its format: openapi/game-record.schema.json, docs/records.md). It is read back from its hands and checked against its game's rules. */
+            record: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Draws the level's seed for each decision: the same record, level and seed give the same analysis. Default: `0`.
+             * @example 0
+             */
+            seed?: number;
+        };
+        AnalysisResult: {
+            /** @description Every decision, in order. */
+            decisions: components["schemas"]["Weighed"][];
+            /** @example hard */
+            level: string;
+            /** @description Per seat. */
+            seats: components["schemas"]["SeatWeighed"][];
+            /** @example 0 */
+            seed: number;
         };
         Bet: {
             /**
@@ -3699,6 +3802,30 @@ export interface components {
             /** @description Taking a seat at a seeded table: a sentence to show the person before they play, in the request's language. */
             warning?: string;
         };
+        SeatWeighed: {
+            /**
+             * @description Those the level would have made too.
+             * @example 30
+             */
+            agreed: number;
+            /**
+             * @description The seat's decisions.
+             * @example 36
+             */
+            decisions: number;
+            /**
+             * @description The level's expected score minus that of the action made, summed over the decisions where the search scored both.
+             * @example 12.4
+             */
+            score_given_up: number;
+            /**
+             * @description The decisions where the search scored both.
+             * @example 36
+             */
+            scored: number;
+            /** @example 0 */
+            seat: number;
+        };
         Start: {
             /**
              * @description The level of the bots that take the seats still open. Default: `"medium"`.
@@ -3928,6 +4055,34 @@ export interface components {
             winning: number | null;
             /** @description Your hand, what you may do and why not the rest; only in a seat's view. */
             you?: components["schemas"]["You"];
+        };
+        Weighed: {
+            /** @description What the level would do from that seat's view. */
+            advised: number | string;
+            /**
+             * @description The same, after its own action.
+             * @example 5.5
+             */
+            advised_score: number | null;
+            /** @description `played` is `advised`. */
+            agrees: boolean;
+            /**
+             * @description The decision's number, from 1.
+             * @example 1
+             */
+            number: number;
+            /** @description The action made, in the game's wire form. */
+            played: number | string;
+            /**
+             * @description The mean score (Pocha: the hand's points; Poch: chips) the level's search expected after the action made; null where it does not search or never tried it.
+             * @example -5
+             */
+            played_score: number | null;
+            /**
+             * @description Who made it.
+             * @example 2
+             */
+            seat: number;
         };
         You: {
             /**
@@ -4242,6 +4397,158 @@ export interface operations {
                 };
             };
             /** @description busy: more thinking is queued for hints and AI moves than the bots can start soon; wait `Retry-After` seconds. unavailable: Redis does not answer. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    analyseRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalysisRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    /** @description The analysis's address, to follow it. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            /** @description bad_json: the body is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_large: a record over 512 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_error: a record of no game here, one that cannot be read back (the message says why), a level its game has not, or one that would think longer than an analysis may. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many of these requests from your address, or too much thinking (hints and AI moves share a budget of seconds of thinking a minute); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description busy: more thinking is queued for hints and AI moves than the bots can start soon; wait `Retry-After` seconds. unavailable: Redis does not answer. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getAnalysis: {
+        parameters: {
+            query?: {
+                /** @description The language of the answer's sentences, en or es (beats Accept-Language; any other value is ignored). */
+                lang?: string;
+                /** @description Long poll: answer as soon as the job is finished or failed, or after this many seconds (capped by the server, 30 by default). Default: `0.0`. */
+                wait?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The analysis's id. */
+                analysis_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            /** @description analysis_not_found: no such analysis. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_error: a bad `wait`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: Redis does not answer. */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again. */

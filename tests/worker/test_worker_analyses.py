@@ -1,0 +1,83 @@
+"""A game record sent to be analysed (`POST /api/v1/analyses`): read back and checked at once,
+weighed by a worker exactly as `ai.analysis` weighs it, followed at its own address; and
+what is refused (a record no game could give, of no game here, a level too slow for its
+length, a body too large), each a 4xx saying why."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from ai.analysis import analyse, by_seat
+from tests.ai.test_analysis import recorded
+from tests.worker.conftest import Drain
+
+
+def test_a_record_weighed_by_a_worker(client: FlaskClient, drain: Drain) -> None:
+    record = recorded("pocha", "random", 2)
+    response = client.post("/api/v1/analyses", json={"record": record, "level": "medium",
+                                                     "seed": 9})  # fmt: skip
+    assert response.status_code == 202, response.json
+    job = response.json
+    assert job["status"] == "queued" and job["kind"] == "analysis" and job["result"] is None
+    assert response.headers["Location"] == job["url"] == f"/api/v1/analyses/{job['id']}"
+    # An analysis is no advice job: /jobs does not show it.
+    assert client.get(f"/api/v1/jobs/{job['id']}").status_code == 404
+    drain()
+    done = client.get(job["url"]).json
+    assert done["status"] == "finished", done
+    weighed = analyse(record, "medium", 9)
+    assert done["result"] == {
+        "level": "medium", "seed": 9, "decisions": [w.to_dict() for w in weighed],
+        "seats": by_seat(weighed, 4),
+    }  # fmt: skip
+
+
+def test_a_long_games_record_over_the_usual_body_limit_is_taken(
+    client: FlaskClient, drain: Drain
+) -> None:
+    record = recorded("pocha", "heuristic", 5, rules={"players": 6, "schedule": [6] * 20})
+    body = json.dumps({"record": record, "level": "heuristic"})
+    assert len(body) > 16 * 1024  # POCHA_MAX_BODY's default
+    response = client.post("/api/v1/analyses", data=body, content_type="application/json")
+    assert response.status_code == 202, response.json
+    drain()
+    done = client.get(response.json["url"]).json
+    assert done["status"] == "finished"
+    assert all(w["agrees"] for w in done["result"]["decisions"])
+
+
+def refused(client: FlaskClient, body: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/api/v1/analyses", json=body)
+    assert response.status_code == 422, response.json
+    answer: dict[str, Any] = response.json
+    assert answer["error"] == "validation_error"
+    return answer
+
+
+def test_what_an_analysis_refuses(client: FlaskClient) -> None:
+    record = recorded("pocha", "random", 3)
+    swapped = json.loads(json.dumps(record))
+    hands = swapped["deals"][0]["hands"]
+    hands[0], hands[1] = hands[1], hands[0]
+    assert refused(client, {"record": swapped})["message"].startswith(
+        "The record cannot be read back: "
+    )
+    assert refused(client, {"record": {**record, "game": "chess"}})["message"] == (
+        "This service analyses records of pocha, poch."
+    )
+    assert "have no level 'grandmaster'" in refused(
+        client, {"record": record, "level": "grandmaster"}
+    )["message"]
+    long = recorded("pocha", "heuristic", 4, rules={"players": 6, "schedule": [6] * 20})
+    too_slow = refused(client, {"record": long, "level": "ismcts-expert"})
+    assert "more than the 60 s an analysis may think; choose one of" in too_slow["message"]
+    assert "heuristic" in too_slow["message"].rsplit("choose one of", 1)[1]
+    assert client.get("/api/v1/analyses/nope").status_code == 404
+    huge = client.post(
+        "/api/v1/analyses", data=json.dumps({"record": record, "pad": "x" * 600_000}),
+        content_type="application/json",
+    )  # fmt: skip
+    assert huge.status_code == 413
