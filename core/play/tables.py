@@ -555,12 +555,18 @@ class TableService:
         return nxt, new_seat, new_token, host_token
 
     def _make_rematch(self, record: StoredGame, host_token: str) -> CreatedGame:
+        # A rated table's rematch is rated too, each person's seat kept for their account.
         seats = [
-            Seat(s.name, s.bot) if s.bot is not None else Seat("", open=True, reserved=s.token_hash)
+            Seat(s.name, s.bot)
+            if s.bot is not None
+            else Seat("", open=True, reserved=s.token_hash, account=s.account)
             for s in record.seats
         ]
         rules = record.game.rules
-        table = Table(None, listed=False, waiting=True, stand_in=record.table.stand_in)
+        table = Table(
+            None, listed=False, waiting=True, stand_in=record.table.stand_in,
+            rated=record.table.rated,
+        )  # fmt: skip
         owed = self.bots.owed_turn
 
         def make(t: Table) -> CreatedGame:

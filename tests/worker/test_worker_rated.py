@@ -1,7 +1,8 @@
 """A rated table played to the end through the real service and `pocha worker` processes:
 two people with accounts and two of our levels (their bots' turns on the workers). Once it
 is over, whichever process made the last move counted it: the ladder lists all four with
-changed ratings, each with one game, and a worker's sweep counts it no second time."""
+changed ratings, each with one game, and a worker's sweep counts it no second time. Its
+rematch is rated too, with the same accounts, and counts as their second game."""
 
 from __future__ import annotations
 
@@ -25,6 +26,26 @@ def sign_up(client: FlaskClient, name: str) -> dict[str, Any]:
     made = client.post("/api/v1/accounts", json={"name": name, "kind": "person"})
     assert made.status_code == 201, made.json
     return dict(made.json)
+
+
+def play_to_the_end(client: FlaskClient, game_id: str, tokens: dict[int, str]) -> int:
+    """The people of `tokens` (seat -> token) play their first legal action on each of their
+    turns, the bots theirs on the workers, to the game's end; the people's moves."""
+
+    def people_or_over() -> bool:
+        view = client.get(f"/api/v1/games/{game_id}").json
+        return bool(view["phase"] == "finished" or view["turn"] in tokens)
+
+    moves = 0
+    while True:
+        wait_until(people_or_over, LONG, "the bots' turns")
+        view = client.get(f"/api/v1/games/{game_id}").json
+        if view["phase"] == "finished":
+            return moves
+        seat = view["turn"]
+        mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[seat])).json
+        assert move(client, game_id, tokens[seat], mine["you"]["legal"][0]).status_code == 200
+        moves += 1
 
 
 def test_a_rated_table_of_two_people_and_two_levels_reaches_the_ladder(
@@ -52,20 +73,8 @@ def test_a_rated_table_of_two_people_and_two_levels_reaches_the_ladder(
     assert joined.status_code == 201, joined.json
     tokens = {0: made.json["seats"][0]["token"], 2: joined.json["token"]}
 
-    def people_or_over() -> bool:
-        view = client.get(f"/api/v1/games/{game_id}").json
-        return bool(view["phase"] == "finished" or view["turn"] in tokens)
-
-    moves = 0
-    while True:
-        wait_until(people_or_over, LONG, "the bots' turns")
-        view = client.get(f"/api/v1/games/{game_id}").json
-        if view["phase"] == "finished":
-            break
-        seat = view["turn"]
-        mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[seat])).json
-        assert move(client, game_id, tokens[seat], mine["you"]["legal"][0]).status_code == 200
-        moves += 1
+    moves = play_to_the_end(client, game_id, tokens)
+    view = client.get(f"/api/v1/games/{game_id}").json
     # Every bid and card of the people's seats was theirs (a hand may be dealt again).
     events = client.get(f"/api/v1/games/{game_id}/events").json
     people_moves = [
@@ -101,3 +110,23 @@ def test_a_rated_table_of_two_people_and_two_levels_reaches_the_ladder(
         ana["id"]: 1, bruno["id"]: 1
     }  # fmt: skip
 
+
+    # The rematch: rated, the people's seats kept for their accounts.
+    again = {}
+    for seat in (0, 2):
+        answer = client.post(f"/api/v1/games/{game_id}/rematch", headers=bearer(tokens[seat]))
+        assert answer.status_code == 201, answer.json
+        again[seat] = answer.json
+    next_id = again[0]["game_id"]
+    assert again[2]["game_id"] == next_id
+    rematch = client.get(f"/api/v1/games/{next_id}").json  # every seat taken: it started
+    assert rematch["phase"] != "waiting"
+    assert rematch["table"]["rated"] is True
+    assert [p.get("account") for p in rematch["players"]][::2] == [ana["id"], bruno["id"]]
+    play_to_the_end(client, next_id, {s: a["token"] for s, a in again.items()})
+
+    def counted_twice() -> bool:
+        entries = ladder("person")["entries"] + ladder("bot")["entries"]
+        return len(entries) == 4 and all(e["games"] == 2 for e in entries)
+
+    wait_until(counted_twice, LONG, "the rematch to be counted")
