@@ -12,7 +12,6 @@ from typing import Any
 import gevent
 import orjson
 from gunicorn import util  # type: ignore[import-untyped]
-from gunicorn.http import wsgi  # type: ignore[import-untyped]
 from gunicorn.workers.ggevent import GeventWorker  # type: ignore[import-untyped]
 from werkzeug.http import HTTP_STATUS_CODES
 
@@ -76,48 +75,6 @@ class _ErrorPage:
         return int(first[1]) if len(first) > 1 and first[1].isdigit() else 500
 
 
-#: gunicorn's response class, as the base of ours (gunicorn's attributes are untyped).
-_Response: Any = wsgi.Response
-
-
-class OneWriteResponse(_Response):
-    """gunicorn's response, with the head of an answer of known length sent together with
-    its body, in one write, rather than each in its own: a system call and a TCP segment
-    fewer for every answer of the API (all of whose answers but streams and files have a
-    Content-Length). Streams (no length) and files (sendfile) send their head at once, as
-    gunicorn does."""
-
-    headers_sent: bool
-    held = b""
-    hold = True
-
-    def send_headers(self) -> None:
-        if self.headers_sent:
-            return
-        if not self.hold or self.response_length is None or self.chunked:
-            super().send_headers()
-            return
-        head = [*self.default_headers(), *(f"{k}: {v}\r\n" for k, v in self.headers), "\r\n"]
-        self.held = "".join(head).encode("latin-1")
-        self.headers_sent = True
-
-    def _emit_body(self, data: bytes) -> None:
-        if self.held:
-            data, self.held = self.held + data, b""
-        super()._emit_body(data)
-
-    def write_file(self, respiter: Any) -> None:
-        self.hold = False
-        super().write_file(respiter)
-
-    def close(self) -> None:
-        # A head with no body after it (a 204, a HEAD request, an empty body).
-        if self.held:
-            util.write(self.sock, self.held)
-            self.held = b""
-        super().close()
-
-
 class ApiWorker(GeventWorker):
     """gunicorn's gevent worker, with the cap and the JSON errors above."""
 
@@ -127,12 +84,6 @@ class ApiWorker(GeventWorker):
         behind_proxies = int(settings["TRUSTED_PROXIES"]) > 0
         self.max_per_address = 0 if behind_proxies else int(settings["MAX_CONNECTIONS_PER_ADDRESS"])
         self.open_by_address: collections.Counter[str] = collections.Counter()
-
-    def init_process(self) -> None:
-        # gunicorn's `wsgi.create` builds each request's response from this module name
-        # (this worker process only; the master serves no request).
-        wsgi.Response = OneWriteResponse
-        super().init_process()
 
     def handle_exit(self, sig: int, frame: Any) -> None:
         # Told to stop: gunicorn stops accepting and waits for open connections up to its
