@@ -108,6 +108,23 @@ def bench_move_path(moves: int, top: int, output: str | None) -> None:
     _echo_lines(_load("tools.profile_moves").run(moves=moves, top=top, output=output))
 
 
+@bench.command("api-profile")
+@click.option("--moves", type=click.IntRange(1), default=3000, show_default=True,
+              help="Moves timed unprofiled, then as many again profiled.")
+@click.option("--top", type=click.IntRange(1), default=10, show_default=True,
+              help="Functions listed, by own and by cumulative time.")
+@click.option("--views/--no-views", default=True, show_default=True,
+              help="Read the mover's view after each move, as the page does.")
+@click.option("--output", type=click.Path(dir_okay=False), default=None,
+              help="Also write the raw profile here (pstats; snakeviz or flameprof draw it).")
+def bench_api_profile(moves: int, top: int, views: bool, output: str | None) -> None:
+    """Where the API's CPU goes for a move (and the view read after it) in a real gunicorn
+    worker under cProfile; the top functions and the worker's CPU a move without it."""
+    _echo_lines(
+        _load("tools.profile_api").run(moves=moves, top=top, views=views, output=output)
+    )
+
+
 @bench.command("store")
 @click.option("--games", type=click.IntRange(1), default=20, show_default=True,
               help="Whole games of four people played on each store.")

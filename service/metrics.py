@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import redis
 from flask import Blueprint, Flask, Response, current_app
@@ -108,6 +109,10 @@ class ProcessMetrics:
             registry=self.registry,
         )
         self._key_labels: set[str] = set()
+        #: (method, route, status) -> its request counter and latency histogram, looked up
+        #: once: `labels` checks and locks at every call, and every request counts here.
+        #: Each label comes from a closed set, so this stays small.
+        self._by_labels: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
     def key_label(self, name: str) -> str:
         """The label of key `name`: its name, for the first `MAX_KEY_LABELS` keys this
@@ -123,8 +128,14 @@ class ProcessMetrics:
     def observe(self, method: str, route: str, status: int, seconds: float) -> None:
         """Count one request; `route` is a URL rule or UNMATCHED, never a raw path."""
         labels = (method_label(method), route, status_label(status))
-        self.requests.labels(*labels).inc()
-        self.latency.labels(*labels).observe(seconds)
+        found = self._by_labels.get(labels)
+        if found is None:
+            found = self._by_labels[labels] = (
+                self.requests.labels(*labels),
+                self.latency.labels(*labels),
+            )
+        found[0].inc()
+        found[1].observe(seconds)
 
 
 class RedisCollector(Collector):

@@ -71,8 +71,7 @@ _TOO_MANY = N_(
     "{retry_after} s."
 )
 _TOO_MANY_WITH_KEY = N_(
-    "Too many requests for {what} with your key (at most {limit}); try again in "
-    "{retry_after} s."
+    "Too many requests for {what} with your key (at most {limit}); try again in {retry_after} s."
 )
 
 #: The move endpoints, counted with the game's read (see the module's text): Pocha's bids
@@ -228,7 +227,7 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
         swallow_errors=True,
         headers_enabled=False,
     )
-    _not_for_moves(app, limiter)
+    _only_decorated_limits(app, limiter)
     # Before flask-limiter's own check, so that a refusal remembered costs no round trip.
     app.extensions[REFUSALS] = Refusals(pause=float(settings["REFUSAL_PAUSE"]))
     app.before_request_funcs.setdefault(None, []).insert(0, _refuse_again)
@@ -279,22 +278,34 @@ def _seat_key() -> str:
     return f"{args.get('game_id', '')}:{args.get('seat', '')}"
 
 
-def _not_for_moves(app: Flask, limiter: Limiter) -> None:
-    """Wrap flask-limiter's before-request check so that it skips moves.
+def _only_decorated_limits(app: Flask, limiter: Limiter) -> None:
+    """Take flask-limiter's app-wide hooks off the app: the limits here are all decorated
+    views' (`LIMITED`, `SEAT_LIMITED`), which check their own as they are called.
 
-    Working out that no limit of flask-limiter's applies to a move costs about as much as
-    the move's own engine work. The hook is found among the app's before-request functions
-    by identity: if a flask-limiter release renames it, the app fails to build (the rate
-    limit tests build one) instead of quietly checking moves twice."""
-    hooks = app.before_request_funcs.setdefault(None, [])
+    Its before-request hook evaluates only application, default and meta limits, and its
+    after-request and teardown hooks only add headers (off here), settle `deduct_when`
+    limits (none) and clear a context that lives on the request's own. With none of those,
+    they would only work out, at every request, that there is nothing to do: about a tenth
+    of a view read's CPU. The hooks are found by identity, and the app fails to build if
+    one is missing (a flask-limiter release that renames them) or if a limit they would
+    evaluate is ever configured, instead of quietly checking nothing or twice."""
+    manager = limiter.limit_manager
+    if manager.application_limits or manager.default_limits or limiter._meta_limits:
+        raise ValueError("flask-limiter's app-wide limits are not used here: decorate views")
     check = limiter._check_request_limit
-    index = hooks.index(check)
-
-    def check_unless_move() -> None:
-        if request.endpoint not in MOVES:
-            check()
-
-    hooks[index] = check_unless_move
+    before = app.before_request_funcs.setdefault(None, [])
+    before.remove(check)
+    after = app.after_request_funcs.setdefault(None, [])
+    # `partial(Limiter.__inject_headers, limiter)`
+    headers = [h for h in after if isinstance(h, functools.partial) and h.args == (limiter,)]
+    if len(headers) != 1:
+        raise ValueError("flask-limiter's after-request hook was not found")
+    after.remove(headers[0])
+    teardown = app.teardown_request_funcs.setdefault(None, [])
+    released = [hook for hook in teardown if getattr(hook, "__self__", None) is limiter]
+    if len(released) != 1:
+        raise ValueError("flask-limiter's teardown hook was not found")
+    teardown.remove(released[0])
 
 
 def _refused(scope: str | None, limit: str, retry_after: int) -> Response:

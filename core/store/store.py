@@ -520,7 +520,19 @@ class GameStore:
         """The hash's `fields`, down this thread's own connection (to the key's node, on a
         cluster; through the cluster client if that node does not serve it any more)."""
         if not self.clustered:
-            return self._connection().hmget(key, fields)
+            # Straight down the connection, as `_run` sends a move's script: a view read is
+            # this one command, and redis-py's layers around it cost more than it does.
+            client = self._connection()
+            connection = client.connection
+            if connection is not None:
+                try:
+                    command: tuple[Any, ...] = ("HMGET", key, *fields)
+                    connection.send_packed_command([pack_command(command)])
+                    values: list[Any] = connection.read_response()
+                    return values
+                except (redis.ConnectionError, redis.TimeoutError):
+                    connection.disconnect()
+            return client.hmget(key, fields)
         try:
             return self._node(key).hmget(key, fields)
         except (redis.ConnectionError, redis.TimeoutError):

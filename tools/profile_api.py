@@ -1,0 +1,157 @@
+"""`pocha bench api-profile`: where the API's CPU goes for a move and the view read after it,
+function by function, in a real gunicorn process (gevent worker, HTTP parsing and all).
+How it works: docs/performance.md, `tools.profile_api`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pstats
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from tools.bench_api import PLAYERS, _Connection, _cpu_seconds, _wait_ready, server_env
+from tools.embedded_redis import RedisServer, free_port
+from tools.processes import stop_processes
+from tools.profile_moves import _top
+
+#: Set for the profiled gunicorn: where its worker writes its profile when it exits.
+OUTPUT_ENV = "POCHA_PROFILE_OUTPUT"
+
+
+def _play(port: int, moves: int, seed: int, views: bool) -> tuple[int, int]:
+    """Whole games of four people, one request at a time down one connection: each move,
+    then (with `views`) the mover's view read again, as the page does after its events.
+    (moves made, requests sent)."""
+    from engine.pocha.actions import bid_of, is_bid
+    from engine.pocha.cards import card_code
+    from engine.pocha.game import Game
+    from engine.pocha.rules import Rules
+
+    rng = random.Random(seed)
+    connection = _Connection(port)
+    json_type = "Content-Type: application/json\r\n"
+    rules = {"schedule": "classic"}
+    made = sent = 0
+    while made < moves:
+        game_seed = rng.randrange(1 << 40)
+        body = json.dumps(
+            {"players": [{"name": f"P{i}"} for i in range(PLAYERS)], "rules": rules,
+             "seed": game_seed}
+        )  # fmt: skip
+        status, answer = connection.request("POST", "/api/v1/games", body.encode(), json_type)
+        sent += 1
+        if status != 201:
+            raise RuntimeError(f"creating a game answered {status}: {answer[:200]!r}")
+        created = json.loads(answer)
+        replica = Game.new(Rules.from_dict({**rules, "players": PLAYERS}), game_seed)
+        auth = [f"Authorization: Bearer {seat['token']}\r\n" for seat in created["seats"]]
+        game_id = created["id"]
+        while not replica.finished and made < moves:
+            seat = replica.turn
+            assert seat is not None
+            action = rng.choice(replica.legal_actions())
+            if is_bid(action):
+                path, payload = "bids", b'{"bid": %d}' % bid_of(action)
+            else:
+                path, payload = "plays", b'{"card": "%s"}' % card_code(action).encode()
+            status, answer = connection.request(
+                "POST", f"/api/v1/games/{game_id}/{path}", payload, json_type + auth[seat]
+            )
+            sent += 1
+            if status != 200:
+                raise RuntimeError(f"a move answered {status}: {answer[:200]!r}")
+            replica.apply(seat, action)
+            made += 1
+            if views:
+                status, answer = connection.request(
+                    "GET", f"/api/v1/games/{game_id}", b"", auth[seat]
+                )
+                sent += 1
+                if status != 200:
+                    raise RuntimeError(f"a view answered {status}: {answer[:200]!r}")
+    connection.close()
+    return made, sent
+
+
+def _worker_pid(master: int) -> int:
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    if len(children) != 1:
+        raise RuntimeError(f"expected one gunicorn worker, found {children}")
+    return int(children[0])
+
+
+def _serve(
+    base: Path, env: dict[str, str], profile: str | None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """gunicorn with the shipped settings and one worker, profiled when `profile` names the
+    file its worker writes on exit."""
+    port = free_port()
+    command = [
+        sys.executable, "-m", "gunicorn", "--config", "python:tools.profile_api_conf",
+        "--bind", f"127.0.0.1:{port}", "--workers", "1", "service.wsgi:app",
+    ]  # fmt: skip
+    log = (base / f"gunicorn-{port}.log").open("wb")
+    process = subprocess.Popen(
+        command, env={**env, OUTPUT_ENV: profile or ""}, stdout=log, stderr=log
+    )
+    _wait_ready(port, process)
+    return process, port
+
+
+def run(
+    moves: int = 3000, top: int = 10, views: bool = True, output: str | None = None
+) -> list[str]:
+    """Play `moves` moves (and, with `views`, a view read after each) against one gunicorn
+    worker process: first unprofiled, for its CPU a request from /proc, then again in a
+    worker profiled from its start to its exit; the top functions by own and cumulative
+    time. `output`: where to write the raw profile too (pstats)."""
+    with tempfile.TemporaryDirectory(prefix="pocha-api-profile-") as tmp:
+        base = Path(tmp)
+        redis_server = RedisServer(
+            base / "redis", port=free_port(), unix_socket=base / "redis.sock"
+        ).start()
+        try:
+            env = server_env(redis_server.url)
+            api, port = _serve(base, env, None)
+            try:
+                _play(port, 300, 7, views)  # warm-up
+                worker = _worker_pid(api.pid)
+                before = _cpu_seconds(worker)
+                made, sent = _play(port, moves, 11, views)
+                plain = (_cpu_seconds(worker) - before) / made
+            finally:
+                stop_processes([api], 15)
+            profile = str(base / "worker.prof")
+            api, port = _serve(base, env, profile)
+            try:
+                _play(port, moves, 13, views)
+            finally:
+                stop_processes([api], 15)
+            deadline = time.monotonic() + 10
+            while not os.path.exists(profile) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            stats = pstats.Stats(profile)
+            if output:
+                stats.dump_stats(output)
+        finally:
+            redis_server.stop()
+    calls: Any = stats.total_calls  # type: ignore[attr-defined]
+    what = "a move and its view read" if views else "a move"
+    return [
+        f"api profile: {made} moves{' and as many view reads' if views else ''} down one "
+        f"connection to one gunicorn worker (gevent), one private Redis; unprofiled, "
+        f"{plain * 1e6:.0f} us of the worker's CPU for {what} ({sent / made:.2f} requests a "
+        f"move, games' creation included); profiled: {calls / made:.0f} Python calls for {what}",
+        f"top {top} by own time (tottime; wall clock: the event loop's own time is mostly "
+        "waiting for the next request):",
+        *_top(stats, "tottime", top),
+        f"top {top} by cumulative time:",
+        *_top(stats, "cumulative", top),
+    ]
