@@ -25,17 +25,21 @@ class Inputs:
     """What the model starts from: costs (us of CPU, bytes) and the mix of games."""
 
     # Measured (docs/capacity.md names the command of each). A bot turn's costs are those
-    # of a heuristic bot's turn, which thinks for next to nothing; the level's thinking
-    # (`think_ms`) is added to the worker's.
-    api_us_per_move: float = 2_200.0
-    store_us_per_move: float = 150.0
-    store_us_per_bot_turn: float = 650.0
-    queue_us_per_bot_turn: float = 920.0
-    worker_us_per_bot_turn: float = 21_000.0
-    queue_bytes_per_job: float = 6_700.0
+    # of a heuristic bot's turn, which thinks for next to nothing, in long runs of turns;
+    # each job (one a person's move hands the bots) adds its own cost, shared by the
+    # `bot_turns_per_job` it plays; the level's thinking (`think_ms`) is added to the
+    # worker's.
+    api_us_per_move: float = 725.0
+    store_us_per_move: float = 80.0
+    store_us_per_bot_turn: float = 117.0
+    queue_us_per_bot_turn: float = 8.5
+    worker_us_per_bot_turn: float = 415.0
+    queue_us_per_job: float = 635.0
+    worker_us_per_job: float = 2_390.0
+    queue_bytes_per_job: float = 6_800.0
     think_ms: Mapping[str, float] = field(
         default_factory=lambda: {
-            "heuristic": 0.05, "easy": 0.4, "medium": 1.1, "hard": 5.5, "expert": 75.6,
+            "heuristic": 0.0, "easy": 0.1, "medium": 0.1, "hard": 0.4, "expert": 6.6,
         }
     )  # fmt: skip
     # Guessed: the mix of games and how people play.
@@ -43,6 +47,9 @@ class Inputs:
     bot_table_share: float = 0.5
     people_at_bot_table: int = 1
     person_seconds_per_move: float = 6.0
+    #: The bot turns one job plays: at a table of a person and bots, the bots between two of
+    #: the person's moves.
+    bot_turns_per_job: float = 3.0
     bot_seconds_per_turn: float = 0.05
     api_us_per_event: float = 200.0
     level_mix: Mapping[str, float] = field(
@@ -125,11 +132,15 @@ def load(inputs: Inputs, games: int) -> Load:
     bot_turns = per_second("bot_turns_per_minute")
     events = per_second("events_per_minute")
     api_cpu = (person_moves * inputs.api_us_per_move + events * inputs.api_us_per_event) / 1e6
-    worker_cpu = bot_turns * (inputs.worker_us_per_bot_turn + inputs.mean_think_ms() * 1000) / 1e6
+    jobs = bot_turns / inputs.bot_turns_per_job
+    worker_cpu = (
+        bot_turns * (inputs.worker_us_per_bot_turn + inputs.mean_think_ms() * 1000)
+        + jobs * inputs.worker_us_per_job
+    ) / 1e6
     store_cpu = (
         person_moves * inputs.store_us_per_move + bot_turns * inputs.store_us_per_bot_turn
     ) / 1e6
-    queue_cpu = bot_turns * inputs.queue_us_per_bot_turn / 1e6
+    queue_cpu = (bot_turns * inputs.queue_us_per_bot_turn + jobs * inputs.queue_us_per_job) / 1e6
     return Load(
         games=games,
         person_moves=person_moves,
@@ -139,7 +150,7 @@ def load(inputs: Inputs, games: int) -> Load:
         worker_cpu=worker_cpu,
         store_cpu=store_cpu,
         queue_cpu=queue_cpu,
-        queue_memory=bot_turns * RESULT_TTL * inputs.queue_bytes_per_job,
+        queue_memory=jobs * RESULT_TTL * inputs.queue_bytes_per_job,
         api_cores=math.ceil(api_cpu / inputs.core_target),
         worker_cores=math.ceil(worker_cpu / inputs.core_target),
         store_shards=max(1, math.ceil(store_cpu / inputs.redis_target)),

@@ -29,12 +29,15 @@ FIXED = Inputs(
     store_us_per_bot_turn=300,
     queue_us_per_bot_turn=1_000,
     worker_us_per_bot_turn=10_000,
+    queue_us_per_job=0,
+    worker_us_per_job=0,
     queue_bytes_per_job=1_000,
     think_ms={"easy": 1, "hard": 9},
     players=4,
     bot_table_share=0.5,
     people_at_bot_table=1,
     person_seconds_per_move=6,
+    bot_turns_per_job=1,
     bot_seconds_per_turn=0,
     api_us_per_event=100,
     level_mix={"easy": 0.5, "hard": 0.5},
@@ -81,6 +84,17 @@ def test_load_of_six_thousand_games() -> None:
     assert x.queue_cpu == pytest.approx(1.5)  # 1,500 x 1 ms
     assert x.queue_memory == pytest.approx(1_500 * RESULT_TTL * 1_000)
     assert (x.api_cores, x.worker_cores, x.store_shards, x.queue_redises) == (3, 45, 2, 3)
+
+
+def test_each_job_adds_its_cost_shared_by_the_turns_it_plays() -> None:
+    runs = with_settings(
+        FIXED, ["worker_us_per_job=3000", "queue_us_per_job=600", "bot_turns_per_job=3"]
+    )
+    x = load(runs, 6_000)
+    # 1,500 bot turns a second in 500 jobs: each adds 3 ms of worker, 0.6 ms of queue Redis.
+    assert x.worker_cpu == pytest.approx(22.5 + 500 * 0.003)
+    assert x.queue_cpu == pytest.approx(1.5 + 500 * 0.0006)
+    assert x.queue_memory == pytest.approx(500 * RESULT_TTL * 1_000)
 
 
 def test_games_per_unit_and_the_first_limit() -> None:
