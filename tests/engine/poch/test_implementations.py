@@ -81,3 +81,16 @@ def test_poch_runs_the_python_engine_when_asked() -> None:
         "print(ACTIVE['engine.poch'], ACTIVE['ai.poch'])",
     )
     assert done.stdout.split() == ["python", "python"], done.stderr
+
+
+def test_the_bench_searches_poch_on_each_implementation_built_in_its_own_process() -> None:
+    from ai.poch.bench import run
+    from engine.implementation import available
+
+    lines = run(seconds=0.2, seed=3, rounds=1)
+    for kind in available():
+        assert any(line.startswith(f"poch ismcts, {kind}: ") for line in lines), lines
+        assert any(line.startswith("poch hard (400 iterations), " + kind) for line in lines)
+    assert any(line.startswith("poch ismcts, compiled / python: ") for line in lines) == (
+        COMPILED_BUILT
+    )
