@@ -25,7 +25,7 @@ RUN apt-get update \
     && apt-get purge -y --auto-remove gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/* \
     && cd / && rm -rf /src \
-    && POCHA_ENGINE=compiled python -c "import ai.pocha.ismcts"
+    && POCHA_ENGINE=compiled python -c "import ai.pocha.ismcts, ai.poch.ismcts"
 WORKDIR /app
 COPY gunicorn.conf.py ./
 ENV PYTHONUNBUFFERED=1

@@ -1,5 +1,6 @@
-"""The compiled engine: Cython compiles the hot modules of the Pocha engine and its search,
-unchanged, into ``engine.pocha._compiled`` and ``ai.pocha._compiled``; ``engine.implementation``
+"""The compiled engine: Cython compiles the hot modules of the Pocha and Poch engines and their
+searches, unchanged, into ``engine.pocha._compiled``, ``ai.pocha._compiled``,
+``engine.poch._compiled`` and ``ai.poch._compiled``; ``engine.implementation``
 chooses them or the Python ones at import. Where Cython, a C compiler or Python's headers are
 missing, the build warns and installs the Python engine alone: it never fails for want of them.
 Why and how: docs/internals.md, "The compiled engine".
@@ -16,6 +17,8 @@ from setuptools.command.build_ext import build_ext
 COMPILED = {
     "engine.pocha": ["tricks", "legality", "hand", "deals"],
     "ai.pocha": ["hand_value", "ismcts"],
+    "engine.poch": ["cards", "game"],
+    "ai.poch": ["heuristic", "deals", "ismcts"],
 }
 
 

@@ -522,13 +522,24 @@ def arena_poch(
     "--rounds", type=click.IntRange(1), default=3, show_default=True,
     help="Rounds per implementation, taking turns; --seconds is shared among them.",
 )
-def bench_ismcts(seconds: float, seed: int | None, playout: str, rounds: int) -> None:
-    """ISMCTS iterations per second at the first card of 5- and 10-card hands, on the
-    Python and the compiled engine (when built), side by side."""
-    from ai.pocha.bench import run
+@click.option(
+    "--game", type=click.Choice(["both", "pocha", "poch"]), default="both", show_default=True,
+    help="Which game's search to measure.",
+)
+def bench_ismcts(seconds: float, seed: int | None, playout: str, rounds: int, game: str) -> None:
+    """ISMCTS iterations per second, on the Python and the compiled engine (when built), side
+    by side: Pocha's at the first card of 5- and 10-card hands (--playout is its), Poch's over
+    the decisions of first deals, with its hard level's mean time a decision."""
+    if game in ("both", "pocha"):
+        from ai.pocha.bench import run
 
-    for line in run(seconds=seconds, seed=seed, playout=playout, rounds=rounds):
-        click.echo(line)
+        for line in run(seconds=seconds, seed=seed, playout=playout, rounds=rounds):
+            click.echo(line)
+    if game in ("both", "poch"):
+        from ai.poch import bench as poch_bench
+
+        for line in poch_bench.run(seconds=seconds, seed=seed, rounds=rounds):
+            click.echo(line)
 
 
 def _self_play_progress(bar: Any, started: float, unit: str) -> Callable[[int, int], None]:

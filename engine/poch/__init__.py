@@ -4,6 +4,11 @@ betting, showdown, shedding, payout), ``observation``, a client's ``position``, 
 and ``kind`` (Poch in ``engine.registry``).
 """
 
+from engine.implementation import choose
+
+# Before any other import, so that all of them get the implementation chosen.
+choose("engine.poch", ("cards", "game"))
+
 from engine.poch.game import Game
 from engine.poch.observation import Observation, observe
 from engine.poch.rules import Rules
