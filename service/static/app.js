@@ -395,7 +395,7 @@ async function showJoin(code, message = "", fromLobby = false) {
     return;
   }
   go(`/t/${encodeURIComponent(table.code)}`);
-  app.innerHTML = joinHtml(table, { name: localStorage.getItem(NAME_KEY) || "", message });
+  app.innerHTML = joinHtml(table, { name: signedIn()?.name || localStorage.getItem(NAME_KEY) || "", message });
   document.getElementById("join").addEventListener("submit", (event) => {
     event.preventDefault();
     takeSeat(table.code, event.target);

@@ -46,12 +46,12 @@ function rows(entries) {
       (e) => `<tr data-account="${escapeHtml(e.id)}"><td>${e.rank}</td>
         <td><a href="/accounts/${encodeURIComponent(e.id)}">${escapeHtml(e.name)}</a></td>
         <td class="num">${ratingText(e.rating, e.sigma)}</td><td class="num">${e.games}</td>
-        <td>${when(e.last_seen)}</td></tr>`,
+        <td class="seen">${when(e.last_seen)}</td></tr>`,
     )
     .join("");
   return `<div class="table-scroll"><table class="ladder" id="ladder-table"><thead><tr>
     <th>${t("ladder.rank")}</th><th>${t("ladder.name")}</th><th>${t("ladder.rating")}</th>
-    <th>${t("ladder.games")}</th><th>${t("ladder.lastSeen")}</th></tr></thead>
+    <th>${t("ladder.games")}</th><th class="seen">${t("ladder.lastSeen")}</th></tr></thead>
     <tbody>${body}</tbody></table></div>`;
 }
 

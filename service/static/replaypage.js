@@ -46,8 +46,8 @@ function positionHtml(record, step, index, total) {
       const hand = deal.hands[s].filter((c) => !gone.has(c)).map((c) => mini(c)).join("");
       return `<tr data-seat="${s}"><th>${playerName(record, s)}${s === deal.dealer ? ` <small>(${t("replay.dealer")})</small>` : ""}</th>
         <td class="num">${bid ? bid.bid : "—"}${bid?.stand_in ? "*" : ""}</td><td class="num">${won[s]}</td>
-        <td class="num">${last ? deal.points[s] : ""}</td><td class="num">${last ? deal.scores[s] : ""}</td>
-        <td class="replay-hand">${hand}</td></tr>`;
+        <td class="num">${last ? deal.points[s] : ""}</td><td class="num">${last ? deal.scores[s] : ""}</td></tr>
+        <tr class="hand-row" data-seat="${s}"><td colspan="5" class="replay-hand" aria-label="${t("replay.hand")}">${hand}</td></tr>`;
     })
     .join("");
   const trickHtml = trick
@@ -60,7 +60,7 @@ function positionHtml(record, step, index, total) {
     <p>${t("replay.trump")}: ${mini(deal.trump.card)}</p>
     ${trickHtml}
     <div class="table-scroll"><table class="replay"><thead><tr><th></th><th>${t("replay.bid")}</th>
-      <th>${t("replay.won")}</th><th>${t("replay.points")}</th><th>${t("replay.scores")}</th><th>${t("replay.hand")}</th></tr></thead>
+      <th>${t("replay.won")}</th><th>${t("replay.points")}</th><th>${t("replay.scores")}</th></tr></thead>
       <tbody>${seats}</tbody></table></div>`;
 }
 
