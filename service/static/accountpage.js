@@ -71,7 +71,7 @@ async function show() {
     </section>
     ${account.ratings.map((r, i) => gameSection(r, histories[i])).join("")}`;
   account.ratings.forEach((r, i) => {
-    drawCurves(document.getElementById(`chart-${r.game}`), [{ label: account.name, points: histories[i].entries }], t("ladder.rating"));
+    drawCurves(document.getElementById(`chart-${r.game}`), [{ label: account.name, points: histories[i].entries }], t("ladder.rating"), t("chart.when"));
   });
 }
 

@@ -10,7 +10,7 @@ const COLOURS = ["#1b6e3a", "#b03a2e", "#1f4e8c", "#b7791f", "#6b3fa0", "#2c7a7b
  * Draw `curves` ([{label, points: [{when, rating}]}], points in any order) into `element`;
  * marks it `data-drawn="N"` (N lines) once drawn.
  */
-export function drawCurves(element, curves, yLabel) {
+export function drawCurves(element, curves, yLabel, xLabel) {
   const times = [...new Set(curves.flatMap((c) => c.points.map((p) => p.when)))].sort((a, b) => a - b);
   const at = new Map(times.map((when, i) => [when, i]));
   const data = [times];
@@ -24,7 +24,7 @@ export function drawCurves(element, curves, yLabel) {
     width,
     height: Math.round(Math.min(360, width * 0.6)),
     series: [
-      {},
+      { label: xLabel },
       ...curves.map((curve, i) => ({
         label: curve.label,
         stroke: COLOURS[i % COLOURS.length],
@@ -34,7 +34,8 @@ export function drawCurves(element, curves, yLabel) {
       })),
     ],
     axes: [{}, { label: yLabel }],
-    scales: { x: { time: true } },
+    // A curve of a few points close in time would be drawn across years: an hour either side.
+    scales: { x: { time: true, range: (u, min, max) => (max - min < 7200 ? [min - 3600, max + 3600] : [min, max]) } },
   };
   element.innerHTML = "";
   // eslint-disable-next-line no-undef

@@ -30,6 +30,7 @@ export function N_(key) {
  * template string nested in another (Babel's extraction does not look that deep).
  */
 export const KEYS_BY_NAME = [
+  N_("chart.when"),
   N_("account.bot.decision"),
   N_("account.bot.failures"),
   N_("account.bot.paused"),

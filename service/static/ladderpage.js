@@ -83,6 +83,7 @@ async function show() {
     chart,
     top.map((e, i) => ({ label: e.name, points: histories[i].entries })),
     t("ladder.rating"),
+    t("chart.when"),
   );
 }
 

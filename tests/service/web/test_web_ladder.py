@@ -12,7 +12,9 @@ and the arrow keys. At a laptop's size in English and at a phone's in Spanish.
 
 from __future__ import annotations
 
+import json
 import secrets
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,7 +25,7 @@ from tests.live import LiveService, serving
 from tests.redis_server import fresh_db_url
 from tests.service.web.test_web_browser import LAPTOP, MISFITS, PHONE, more_options
 from tests.service.web.test_web_tables import Person, browser, play  # noqa: F401
-from tests.waiting import LONG_MS
+from tests.waiting import LONG, LONG_MS, scaled, wait_until
 from tools.embedded_redis import RedisServer
 
 #: This module's own logical DB on the session's Redis.
@@ -119,6 +121,16 @@ def test_a_rated_table_of_two_signed_up_people_then_the_ladder_an_account_and_a_
         history = PochaClient(url).history(game_id)
         assert history["finished"]
 
+        # The ratings are counted just after the move that ended the game (maybe the bot's,
+        # on the worker), which the pages may have shown first.
+        def counted() -> bool:
+            address = f"{url}/api/v1/ladder?game=pocha&kind=person"
+            with urllib.request.urlopen(address, timeout=scaled(60)) as answer:
+                ladder = json.load(answer)
+            listed = {e["id"] for e in ladder["entries"]}
+            return {ana_account["id"], bea_account["id"]} <= listed
+
+        wait_until(counted, LONG, "the rated game to be counted")
         # The ladder of people: both, ranked, and the chart of their curves drawn.
         bea.page.goto(f"{url}/ladder/pocha?kind=person")
         bea.page.wait_for_selector("#ladder-chart[data-drawn]", timeout=LONG_MS)
