@@ -136,6 +136,21 @@ def bench_store(games: int, rounds: int) -> None:
     _echo_lines(_load("tools.bench_store").run(games=games, rounds=rounds))
 
 
+@bench.command("ladder")
+@click.option("--accounts", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Rated accounts made straight through the store.")
+@click.option("--requests", type=click.IntRange(1), default=200, show_default=True,
+              help="Requests timed per endpoint.")
+@click.option("--loads", type=click.IntRange(1), default=5, show_default=True,
+              help="Loads of the ladder page timed in Chromium.")
+def bench_ladder(accounts: int, requests: int, loads: int) -> None:
+    """The ladder with many accounts: GET /api/v1/ladder's first and last page, one
+    rating curve, and the ladder page's load in Chromium up to its chart drawn."""
+    _echo_lines(
+        _load("tools.bench_ladder").run(accounts=accounts, requests=requests, loads=loads)
+    )
+
+
 #: `pocha bench hostile --scenario`: the streams and slowloris sockets of
 #: tools.bench_hostile, and the griefers at tables of tools.bench_griefers, in `all`'s order.
 HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots")
