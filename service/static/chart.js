@@ -6,6 +6,11 @@
 
 const COLOURS = ["#1b6e3a", "#b03a2e", "#1f4e8c", "#b7791f", "#6b3fa0", "#2c7a7b", "#9b2c6e", "#555"];
 
+function xRange(times) {
+  const [first, last] = [times[0] ?? 0, times[times.length - 1] ?? 0];
+  return last - first < 7200 ? [first - 3600, last + 3600] : [first, last];
+}
+
 /**
  * Draw `curves` ([{label, points: [{when, rating}]}], points in any order) into `element`;
  * marks it `data-drawn="N"` (N lines) once drawn.
@@ -34,8 +39,9 @@ export function drawCurves(element, curves, yLabel, xLabel) {
       })),
     ],
     axes: [{}, { label: yLabel }],
-    // A curve of a few points close in time would be drawn across years: an hour either side.
-    scales: { x: { time: true, range: (u, min, max) => (max - min < 7200 ? [min - 3600, max + 3600] : [min, max]) } },
+    // Set, not found by uPlot, which draws a lone point (or a few close in time) across
+    // years: the times' span, at least an hour either side of them.
+    scales: { x: { time: true, auto: false, range: xRange(times) } },
   };
   element.innerHTML = "";
   // eslint-disable-next-line no-undef
