@@ -6,7 +6,7 @@
 import { Api, ApiError } from "./api.js";
 import { drawCurves } from "./chart.js";
 import { escapeHtml } from "./html.js";
-import { levelName, t } from "./i18n.js";
+import { levelName, named, t } from "./i18n.js";
 import { ratingText, startSheet, when } from "./sheet.js";
 
 // The latest games listed per game.
@@ -41,7 +41,7 @@ function gameSection(rating, history) {
     )
     .join("");
   return `<section class="panel" data-game="${rating.game}">
-    <h3>${t(`ladder.game.${rating.game}`)}</h3>
+    <h3>${named("ladder.game", rating.game)}</h3>
     <p>${t("ladder.rating")}: <strong>${ratingText(rating.rating, rating.sigma)}</strong> ·
       ${t("account.games", { games: rating.games })}</p>
     ${exact}
@@ -61,7 +61,7 @@ async function show() {
   }
   document.title = `${account.name} · Pocha`;
   const histories = await Promise.all(account.ratings.map((r) => new Api().ratingHistory(account.id, r.game)));
-  const kind = account.level ? t("account.level", { level: levelName(account.level) }) : t(`ladder.kind.${account.kind}`);
+  const kind = account.level ? t("account.level", { level: levelName(account.level) }) : named("ladder.kind", account.kind);
   app.innerHTML = `<section class="panel" id="account">
       <h2 id="account-name">${escapeHtml(account.name)}</h2>
       <p class="muted">${kind}${account.disabled ? ` · ${t("account.disabled")}` : ""}</p>

@@ -6,7 +6,7 @@
 import { Api, ApiError } from "./api.js";
 import { drawCurves } from "./chart.js";
 import { escapeHtml } from "./html.js";
-import { t } from "./i18n.js";
+import { named, t } from "./i18n.js";
 import { ratingText, startSheet, when } from "./sheet.js";
 
 const PAGE = 50;
@@ -31,10 +31,10 @@ function link(game, kind, offset = 0) {
 
 function tabs(game, kind) {
   const gameLinks = GAMES.map(
-    (g) => `<a href="${link(g, kind)}" class="tab ${g === game ? "current" : ""}" id="ladder-game-${g}">${t(`ladder.game.${g}`)}</a>`,
+    (g) => `<a href="${link(g, kind)}" class="tab ${g === game ? "current" : ""}" id="ladder-game-${g}">${named("ladder.game", g)}</a>`,
   ).join(" ");
   const kindLinks = KINDS.map(
-    (k) => `<a href="${link(game, k)}" class="tab ${k === kind ? "current" : ""}" id="ladder-kind-${k}">${t(`ladder.kind.${k}`)}</a>`,
+    (k) => `<a href="${link(game, k)}" class="tab ${k === kind ? "current" : ""}" id="ladder-kind-${k}">${named("ladder.kind", k)}</a>`,
   ).join(" ");
   return `<p class="tabs">${gameLinks}</p><p class="tabs">${kindLinks}</p>`;
 }

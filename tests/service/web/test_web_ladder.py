@@ -178,8 +178,9 @@ def test_a_rated_table_of_two_signed_up_people_then_the_ladder_an_account_and_a_
         assert ana.page.is_disabled("#replay-next")
         ana.page.keyboard.press("ArrowLeft")
         ana.page.wait_for_selector(f"#replay-step[data-step='{steps - 2}']")
-        ana.page.click("#replay-prev")
-        ana.page.wait_for_selector(f"#replay-step[data-step='{max(0, steps - 3)}']")
+        if steps > 2:  # a game of one trick has two steps, and the first has no previous
+            ana.page.click("#replay-prev")
+            ana.page.wait_for_selector(f"#replay-step[data-step='{steps - 3}']")
         misfits = ana.page.evaluate(MISFITS)
         assert misfits == [], f"a replay: {misfits}"
         assert ana.errors == [] and bea.errors == []
