@@ -136,6 +136,21 @@ def bench_store(games: int, rounds: int) -> None:
     _echo_lines(_load("tools.bench_store").run(games=games, rounds=rounds))
 
 
+@bench.command("ladder")
+@click.option("--accounts", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Rated accounts made straight through the store.")
+@click.option("--requests", type=click.IntRange(1), default=200, show_default=True,
+              help="Requests timed per endpoint.")
+@click.option("--loads", type=click.IntRange(1), default=5, show_default=True,
+              help="Loads of the ladder page timed in Chromium.")
+def bench_ladder(accounts: int, requests: int, loads: int) -> None:
+    """The ladder with many accounts: GET /api/v1/ladder's first and last page, one
+    rating curve, and the ladder page's load in Chromium up to its chart drawn."""
+    _echo_lines(
+        _load("tools.bench_ladder").run(accounts=accounts, requests=requests, loads=loads)
+    )
+
+
 #: `pocha bench hostile --scenario`: the streams and slowloris sockets of
 #: tools.bench_hostile, and the griefers at tables of tools.bench_griefers, in `all`'s order.
 HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots")
@@ -613,11 +628,17 @@ _URL = click.option(
     help="The level of the bot that plays for a person whose clock runs out (default medium).",
 )
 @click.option("--join", "join", metavar="CODE", default=None, help="Join a table by its code.")
+@click.option(
+    "--rated",
+    is_flag=True,
+    help="A rated table: the result changes the players' ratings (needs `pocha signup`; "
+    "the other seats open or bots of distinct levels, no --seed).",
+)
 def play(
     url: str, game_name: str, players: int, level: str, name: str, schedule: str | None,
     chips: int | None, ante: int | None, deals: int | None, seed: int | None,
     open_seats: int, listed: bool, turn_seconds: int | None, stand_in: str | None,
-    join: str | None,
+    join: str | None, rated: bool,
 ) -> None:  # fmt: skip
     """Play in this terminal over the HTTP API (see `pocha serve`): against bots, or at a
     table with people (--open N to make one and share its code, --join CODE to sit at
@@ -642,13 +663,40 @@ def play(
       a suit's letter or name (H, Herz, hearts)     to choose the next suit
     """
     terminal = _load("client.terminal")
+    # The account `pocha signup` kept for this service sits, under its own name.
+    account = _load("client.account").load_account(url)
+    if rated and account is None:
+        raise click.UsageError("--rated needs an account: run `pocha signup --name NAME` first")
     status = terminal.play(
-        url, players, level, name, schedule, seed,
+        url, players, level, account["name"] if account else name, schedule, seed,
         open_seats=open_seats, listed=listed, turn_seconds=turn_seconds,
         stand_in=stand_in, join=join, game_name=game_name,
         poch={"chips": chips, "ante": ante, "deals": deals},
+        account_key=account["key"] if account else None, rated=rated,
     )  # fmt: skip
     raise SystemExit(status)
+
+
+@pocha.command()
+@_URL
+@click.option("--name", required=True, help="The account's name, unique on the service.")
+def signup(url: str, name: str) -> None:
+    """Make a person's account on the service and keep its key in this user's config
+    ($XDG_CONFIG_HOME/pocha/account.json, mode 0600): `pocha play` then sits as it."""
+    api = _load("client.api")
+    accounts = _load("client.account")
+    try:
+        made = api.PochaClient(url).create_account(name)
+    except api.ApiError as exc:
+        raise click.ClickException(str(exc.message or exc)) from exc
+    except OSError as exc:
+        raise click.ClickException(f"cannot reach {url}: {exc}") from exc
+    path = accounts.save_account(url, made)
+    click.echo(f"Account {made['name']} ({made['id']}) made; its key is kept in {path}.")
+    click.echo(
+        "The key is the account's only way in and cannot be shown again: keep a copy of "
+        "that file somewhere safe."
+    )
 
 
 @pocha.command()

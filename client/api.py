@@ -84,7 +84,12 @@ class PochaClient:
     """
 
     def __init__(
-        self, base_url: str = DEFAULT_URL, token: str | None = None, timeout: float = 15.0
+        self,
+        base_url: str = DEFAULT_URL,
+        token: str | None = None,
+        timeout: float = 15.0,
+        *,
+        account_key: str | None = None,
     ) -> None:
         parts = urlsplit(base_url if "://" in base_url else f"http://{base_url}")
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -96,6 +101,9 @@ class PochaClient:
         self._prefix = parts.path.rstrip("/")
         self.token = token
         self.timeout = timeout
+        #: An account's key (`create_account`), sent in X-Pocha-Account when making a game
+        #: or taking a seat, so that the account sits there (and may play rated).
+        self.account_key = account_key
 
     def with_token(self, token: str | None) -> PochaClient:
         """The same API, acting with another token."""
@@ -128,6 +136,7 @@ class PochaClient:
         listed: bool | None = None,
         stand_in_level: str | None = None,
         game: str | None = None,
+        rated: bool | None = None,
     ) -> CreatedGame:
         """A new game; `players` in playing order, each `{"name", "bot"?}`, just a name
         (a person), or `OPEN` (`{"open": true}`: a seat for someone to take at the table).
@@ -137,7 +146,8 @@ class PochaClient:
         person whose clock (`rules["turn_seconds"]`) runs out, who is away or who left.
         `game` names the game: "pocha" (the server's default when not given) or "poch",
         whose `rules` are its own (chips, ante, deals, turn_seconds) and whose bots are its
-        own levels (random, heuristic, easy, medium, hard)."""
+        own levels (random, heuristic, easy, medium, hard). `rated` (with `account_key`):
+        the result changes the players' ratings."""
         body: JSON = {"players": [{"name": p} if isinstance(p, str) else dict(p) for p in players]}
         if game is not None:
             body["game"] = game
@@ -149,7 +159,11 @@ class PochaClient:
             body["listed"] = listed
         if stand_in_level is not None:
             body["stand_in_level"] = stand_in_level
-        answer: CreatedGame = self._json("POST", "/api/v1/games", body)
+        if rated is not None:
+            body["rated"] = rated
+        answer: CreatedGame = self._json(
+            "POST", "/api/v1/games", body, headers=self._account_headers()
+        )
         return answer
 
     def view(self, game_id: str) -> View:
@@ -272,8 +286,25 @@ class PochaClient:
         table_code, seeded}` and, at a table whose host chose the seed, a `warning` to show,
         the token shown only here (`joined()` gives a client acting with it).
         `ApiError` 409 `table_full` when no seat is left."""
-        answer: SeatTaken = self._json("POST", f"/api/v1/tables/{_q(code)}/seats", {"name": name})
+        answer: SeatTaken = self._json(
+            "POST",
+            f"/api/v1/tables/{_q(code)}/seats",
+            {"name": name},
+            headers=self._account_headers(),
+        )
         return answer
+
+    # -- accounts ---------------------------------------------------------------------------
+
+    def create_account(self, name: str, kind: str = "person") -> dict[str, Any]:
+        """A new account, `{id, name, kind, key, created}`: the key is shown only here."""
+        answer: dict[str, Any] = self._json(
+            "POST", "/api/v1/accounts", {"name": name, "kind": kind}
+        )
+        return answer
+
+    def _account_headers(self) -> dict[str, str]:
+        return {"X-Pocha-Account": self.account_key} if self.account_key else {}
 
     def start(self, game_id: str, bots: str | None = None) -> View:
         """Start a waiting game now (host token), bots of level `bots` (the server's
@@ -431,8 +462,9 @@ class PochaClient:
         body: Any = None,
         version: int | None = None,
         timeout: float | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> tuple[int, str]:
-        headers = self._headers()
+        headers = {**self._headers(), **(headers or {})}
         payload = None
         if body is not None:
             payload = json.dumps(body).encode("utf-8")
@@ -457,10 +489,11 @@ class PochaClient:
         body: Any = None,
         version: int | None = None,
         timeout: float | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> Any:
         """The JSON object an endpoint answers with (the document says which, and the
         caller's annotation names it)."""
-        found = json.loads(self._request(method, path, body, version, timeout)[1])
+        found = json.loads(self._request(method, path, body, version, timeout, headers)[1])
         if not isinstance(found, dict):
             raise ApiError(502, {"error": "bad_response", "message": f"not an object: {found!r}"})
         return found

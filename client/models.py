@@ -334,6 +334,8 @@ class PochYouIn(TypedDict):
 
 
 class Rating(TypedDict):
+    bids: int
+    exact_bids: int
     game: str
     games: int
     mu: float

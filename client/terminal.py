@@ -220,10 +220,12 @@ class TerminalGame:
         open_seats: int = 0,
         listed: bool = False,
         stand_in: str | None = None,
+        rated: bool = False,
     ) -> None:
         """Create the game: you in seat 0, then `open_seats` seats for people to take by
         the table's code, then bots of `level`: one level, or several separated by commas
-        (`heuristic,hard`), given to the bots in turn."""
+        (`heuristic,hard`), given to the bots in turn. `rated`: a rated table, the
+        client's account in seat 0."""
         if not 0 <= open_seats < players:
             raise ValueError(f"open seats: 0 to {players - 1} beside yours, not {open_seats}")
         levels = [part.strip() for part in level.split(",") if part.strip()] or [level]
@@ -240,6 +242,7 @@ class TerminalGame:
             listed=listed if open_seats else None,
             stand_in_level=stand_in,
             game=self.GAME,
+            rated=True if rated else None,
         )
         self.game_id = created["id"]
         self.me = self.api.seat(created, 0)
@@ -936,13 +939,17 @@ def play(
     line: LineReader | None = None,
     game_name: str = "pocha",
     poch: dict[str, int | None] | None = None,
+    account_key: str | None = None,
+    rated: bool = False,
 ) -> int:
     """`pocha play`: create a game of `game_name` (pocha or poch) at `url` (against bots,
     or at a table with `open_seats` for people) or `join` a table by its code (of either
     game: the seat's view says which), and play it here; exit status. `schedule` (None:
-    classic) is Pocha's option, `poch` Poch's (chips, ante, deals; None: the default)."""
+    classic) is Pocha's option, `poch` Poch's (chips, ante, deals; None: the default).
+    `account_key`: the account that sits (`pocha signup`); `rated` with it."""
     console = console or Console()
-    api = PochaClient(url)
+    # With an account's key, the game made or the seat taken is the account's.
+    api = PochaClient(url, account_key=account_key)
     doing = "join the table" if join else "create the game"
     try:
         if join is not None:
@@ -957,7 +964,7 @@ def play(
                 rules["turn_seconds"] = turn_seconds
             game.start(
                 name, players, level, rules, seed,
-                open_seats=open_seats, listed=listed, stand_in=stand_in,
+                open_seats=open_seats, listed=listed, stand_in=stand_in, rated=rated,
             )  # fmt: skip
     except ValueError as exc:
         console.print(Text(f"Cannot {doing}: {exc}.", style="red"))

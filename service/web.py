@@ -64,6 +64,27 @@ def table_link(code: str) -> Response:
     return current_app.send_static_file("index.html")
 
 
+@blp.get("/ladder")
+@blp.get("/ladder/<game>")
+def ladder_page(game: str = DEFAULT_GAME) -> Response:
+    """The ladder of a game (ladder.html, ladderpage.js reads the game from its address)."""
+    if game not in FORMS:
+        abort(404)
+    return current_app.send_static_file("ladder.html")
+
+
+@blp.get("/accounts/<account_id>")
+def account_page(account_id: str) -> Response:
+    # The page reads the account from its own address; an unknown one it says so.
+    return current_app.send_static_file("account.html")
+
+
+@blp.get("/replay/<game_id>")
+def replay_page(game_id: str) -> Response:
+    # The page reads the game's record (GET /api/v1/games/{id}/record) by its address.
+    return current_app.send_static_file("replay.html")
+
+
 @blp.get(SWAGGER_UI_URL + "<name>")
 def swagger_ui_asset(name: str) -> Response:
     if name not in _SWAGGER_UI_FILES:
@@ -76,6 +97,8 @@ def swagger_ui_asset(name: str) -> Response:
 def revalidate_page_files(response: Response) -> Response:
     # The modules import each other by plain path: a browser must revalidate them (cheap,
     # with the ETag) so that a new version of the service never runs with half-old files.
-    if request.path == "/" or request.path.startswith(("/static/", "/t/", "/how-to-play")):
+    if request.path == "/" or request.path.startswith(
+        ("/static/", "/t/", "/how-to-play", "/ladder", "/accounts/", "/replay/")
+    ):
         response.headers["Cache-Control"] = "no-cache"
     return response

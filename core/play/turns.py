@@ -66,7 +66,8 @@ def count_unrated_games(connections: Connections) -> int:
 
     def load(game_id: str) -> StoredGame | None:
         try:
-            return store.load(game_id, history=False)
+            # With its whole score sheet: every hand's bids are counted with the rating.
+            return store.load(game_id)
         except GameNotFound:
             return None
 

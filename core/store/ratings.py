@@ -60,6 +60,10 @@ class Rating:
     games: int = 0
     #: When it last changed (a Unix time; 0: never).
     updated: float = 0.0
+    #: In a game of bids (Pocha): the bids made in its rated games, and those that took
+    #: exactly the tricks bid. Counted with the rating, so once per game.
+    bids: int = 0
+    exact_bids: int = 0
 
     @property
     def shown(self) -> float:
@@ -67,8 +71,11 @@ class Rating:
 
     def to_json(self) -> str:
         return json.dumps(
-            {"mu": self.mu, "sigma": self.sigma, "games": self.games, "updated": self.updated}
-        )
+            {
+                "mu": self.mu, "sigma": self.sigma, "games": self.games, "updated": self.updated,
+                "bids": self.bids, "exact_bids": self.exact_bids,
+            }
+        )  # fmt: skip
 
     @classmethod
     def from_json(cls, raw: bytes | str | None) -> Rating:
@@ -77,8 +84,9 @@ class Rating:
             return cls(m.mu, m.sigma)
         data = json.loads(raw)
         return cls(
-            float(data["mu"]), float(data["sigma"]), int(data["games"]), float(data["updated"])
-        )
+            float(data["mu"]), float(data["sigma"]), int(data["games"]), float(data["updated"]),
+            int(data.get("bids", 0)), int(data.get("exact_bids", 0)),
+        )  # fmt: skip
 
 
 def ranks_of(scores: Sequence[float]) -> list[int]:
@@ -103,6 +111,20 @@ def final_scores(game: AnyGame) -> list[float]:
     if scores is None:
         scores = game.result()["chips"]  # type: ignore[union-attr]
     return [float(s) for s in scores]
+
+
+def bid_counts(game: AnyGame, seats: int) -> list[tuple[int, int]]:
+    """Each seat's bids in a finished game and how many took exactly the tricks bid
+    (Pocha's score sheet); (0, 0) for every seat of a game without bids (Poch)."""
+    counts = [(0, 0)] * seats
+    for hand in getattr(game, "history", None) or []:
+        if not isinstance(hand, dict) or "bids" not in hand or "tricks" not in hand:
+            continue
+        counts = [
+            (made + (bid >= 0), exact + (bid >= 0 and bid == took))
+            for (made, exact), bid, took in zip(counts, hand["bids"], hand["tricks"], strict=True)
+        ]
+    return counts
 
 
 def seat_accounts(connection: redis.Redis, record: StoredGame) -> list[Account]:
@@ -138,6 +160,7 @@ def count_game(
     game_name = record.game.kind
     accounts = seat_accounts(connection, record)
     ranks = ranks_of(final_scores(record.game))
+    bids = bid_counts(record.game, len(accounts))
     when = time.time() if now is None else now
     mark, ratings = rated_key(record.id), ratings_key(game_name)
     for _try in range(TRIES):
@@ -154,10 +177,12 @@ def count_game(
                 if before_write is not None:
                     before_write()
                 pipe.multi()
-                for account, old, (mu, sigma), rank in zip(
-                    accounts, before, after, ranks, strict=True
+                for account, old, (mu, sigma), rank, (made, exact) in zip(
+                    accounts, before, after, ranks, bids, strict=True
                 ):
-                    new = Rating(mu, sigma, old.games + 1, when)
+                    new = Rating(
+                        mu, sigma, old.games + 1, when, old.bids + made, old.exact_bids + exact
+                    )
                     pipe.hset(ratings, account.id, new.to_json())
                     pipe.zadd(ladder_key(game_name, account.kind), {account.id: new.shown})
                     entry = {

@@ -932,7 +932,9 @@ class GameStore:
         the game stays among the uncounted ones that the workers' sweep counts
         (`core.store.ratings.count_unrated`): the move stands, and its answer is no error."""
         try:
-            count_game(self.redis, record, self.rated_mark_ttl)
+            # Read again with its whole score sheet (a move reads only the hand in play):
+            # the bids of every hand are counted with the rating.
+            count_game(self.redis, self.load(record.id), self.rated_mark_ttl)
         except REDIS_DOWN:
             log.warning("rated game %s: its ratings are left to the sweep", record.id)
         except Exception:

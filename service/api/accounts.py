@@ -86,6 +86,18 @@ class RatingSchema(Answer):
     mu = fields.Float(metadata={"description": "OpenSkill's mean skill.", "example": 27.3})
     sigma = fields.Float(metadata={"description": "Its uncertainty.", "example": 7.7})
     games = fields.Integer(metadata={"description": "Rated games played.", "example": 3})
+    bids = fields.Integer(
+        metadata={
+            "description": "Bids made in its rated games (a game of bids: Pocha; 0 for Poch).",
+            "example": 24,
+        }
+    )
+    exact_bids = fields.Integer(
+        metadata={
+            "description": "Of those bids, the ones that took exactly the tricks bid.",
+            "example": 11,
+        }
+    )
 
 
 class AccountSchema(Answer):
@@ -232,6 +244,8 @@ class AccountById(MethodView):
                     "mu": round(r.mu, 3),
                     "sigma": round(r.sigma, 3),
                     "games": r.games,
+                    "bids": r.bids,
+                    "exact_bids": r.exact_bids,
                 }
                 for game, r in rated.items()
             ],

@@ -16,6 +16,16 @@ export class Api {
   /** The language of the server's sentences (`message`), sent as Accept-Language. */
   static language = null;
 
+  /**
+   * The signed-in account's key (account.js), sent in X-Pocha-Account when making a game or
+   * taking a seat, so that the account takes the seat; null when nobody signed up here.
+   */
+  static accountKey = null;
+
+  static accountHeaders() {
+    return Api.accountKey ? { "X-Pocha-Account": Api.accountKey } : {};
+  }
+
   constructor(token = null, base = "") {
     this.token = token;
     this.base = base;
@@ -55,7 +65,7 @@ export class Api {
     const body = { players, ...table };
     if (rules) body.rules = rules;
     if (seed !== undefined && seed !== null) body.seed = seed;
-    return this.request("POST", "/api/v1/games", body);
+    return this.request("POST", "/api/v1/games", body, Api.accountHeaders());
   }
 
   // -- tables: the lobby, a code, a seat; the host's and a person's changes of seats --
@@ -71,7 +81,12 @@ export class Api {
 
   /** Take the first open seat: {game_id, seat, token, table_code}. */
   join(code, name) {
-    return this.request("POST", `/api/v1/tables/${encodeURIComponent(code)}/seats`, { name });
+    return this.request(
+      "POST",
+      `/api/v1/tables/${encodeURIComponent(code)}/seats`,
+      { name },
+      Api.accountHeaders(),
+    );
   }
 
   /** (host) Start now, bots of `level` in the seats still open. */
@@ -142,6 +157,35 @@ export class Api {
     return new EventSource(
       `${this.base}/api/v1/games/${encodeURIComponent(gameId)}/events?after=${after}`,
     );
+  }
+
+  // -- accounts, the ladder, records ----------------------------------------------------------
+
+  /** A person's account: {id, name, kind, key}; the key is shown only in this answer. */
+  createAccount(name) {
+    return this.request("POST", "/api/v1/accounts", { name, kind: "person" });
+  }
+
+  account(accountId) {
+    return this.request("GET", `/api/v1/accounts/${encodeURIComponent(accountId)}`);
+  }
+
+  /** The account's rating after each of its latest rated games in `game`, newest first. */
+  ratingHistory(accountId, game) {
+    return this.request(
+      "GET",
+      `/api/v1/accounts/${encodeURIComponent(accountId)}/history?game=${encodeURIComponent(game)}`,
+    );
+  }
+
+  ladder(game, kind, offset = 0, limit = 50) {
+    const query = new URLSearchParams({ game, kind, offset: String(offset), limit: String(limit) });
+    return this.request("GET", `/api/v1/ladder?${query}`);
+  }
+
+  /** A finished game's record (docs/records.md). */
+  record(gameId) {
+    return this.request("GET", `/api/v1/games/${encodeURIComponent(gameId)}/record`);
   }
 
   history(gameId) {

@@ -22,6 +22,7 @@
 // its events shown by poch.js, loaded when such a game is opened, on the same view, stream
 // and tables as Pocha's; its decisions go to /bets, /plays and /suits.
 
+import { accountPanelHtml, signedIn, useAccount, wireAccountPanel } from "./account.js";
 import { Api, ApiError } from "./api.js";
 import { cardSvg, symbol } from "./cards.js";
 import { bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
@@ -192,7 +193,9 @@ async function showSetup(message = "") {
           <option value="pocha" selected>${t("setup.gamePocha")}</option>
           ${state.games.poch ? `<option value="poch">${t("setup.gamePoch")}</option>` : ""}</select></label>
         <label>${t("setup.name")} <input name="name" maxlength="40" required
-          value="${escapeHtml(localStorage.getItem(NAME_KEY) || t("you"))}"></label>
+          value="${escapeHtml(signedIn()?.name || localStorage.getItem(NAME_KEY) || t("you"))}"></label>
+        ${signedIn() ? `<label class="toggle wide"><input type="checkbox" name="rated" id="rated">
+          <span>${t("setup.rated")}</span><small>${t("setup.ratedHelp")}</small></label>` : ""}
       </div>
       <details id="more-options" class="more-options"><summary>${t("setup.more")}</summary>
         <p class="muted small">${t("setup.moreHelp")}</p>
@@ -214,6 +217,7 @@ async function showSetup(message = "") {
       </div>
     </form>
     <aside class="tables-side">
+      ${accountPanelHtml()}
       <form id="join-code" class="panel join-code" autocomplete="off">
         <h2>${t("join.byCode")}</h2>
         <div class="row"><input name="code" placeholder="ABCD-EFGH" maxlength="12" required
@@ -295,6 +299,7 @@ async function showSetup(message = "") {
     const code = event.target.code.value.trim().toUpperCase();
     if (code) openTable(code, true);
   });
+  wireAccountPanel(() => showSetup());
   refreshLobby();
   every(LOBBY_MS, refreshLobby);
 }
@@ -335,6 +340,8 @@ async function createGame(form) {
   }
   const seed = form.seed.value === "" ? null : Number(form.seed.value);
   const table = open ? { listed: form.listed.checked, stand_in_level: form["stand-in"].value } : {};
+  // A rated table: the signed-in account takes the first seat (its key goes with the request).
+  if (form.rated?.checked) table.rated = true;
   form.deal.disabled = true;
   say(open ? t("setup.opening") : t("setup.dealing"));
   try {
@@ -388,7 +395,7 @@ async function showJoin(code, message = "", fromLobby = false) {
     return;
   }
   go(`/t/${encodeURIComponent(table.code)}`);
-  app.innerHTML = joinHtml(table, { name: localStorage.getItem(NAME_KEY) || "", message });
+  app.innerHTML = joinHtml(table, { name: signedIn()?.name || localStorage.getItem(NAME_KEY) || "", message });
   document.getElementById("join").addEventListener("submit", (event) => {
     event.preventDefault();
     takeSeat(table.code, event.target);
@@ -1270,6 +1277,7 @@ async function copyLink() {
 
 async function boot() {
   Api.language = language();
+  useAccount();
   await loadCatalogue();
   document.documentElement.lang = language();
   languageMenu();

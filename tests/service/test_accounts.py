@@ -271,6 +271,12 @@ def test_a_rated_game_changes_the_ratings_once_and_the_ladder_lists_everyone(
         e["id"]: e["mu"] for e in people["entries"]
     }
     assert len(ratings.history(store.redis, "pocha", ana["id"])) == 1
+    # Each seat's bids and exact bids, counted with the rating: once, however many counted.
+    hands = record.game.history  # type: ignore[union-attr]
+    for seat, account_id in enumerate(ids):
+        rated = client.get(f"/api/v1/accounts/{account_id}").json["ratings"][0]
+        assert rated["bids"] == len(hands) > 0
+        assert rated["exact_bids"] == sum(h["bids"][seat] == h["tricks"][seat] for h in hands)
     # The curve of each rating, over HTTP: one point, the game's, with the rating it left.
     curve = client.get(f"/api/v1/accounts/{ana['id']}/history?game=pocha").json
     assert curve["game"] == "pocha" and [e["game_id"] for e in curve["entries"]] == [game_id]

@@ -3525,6 +3525,16 @@ export interface components {
         };
         Rating: {
             /**
+             * @description Bids made in its rated games (a game of bids: Pocha; 0 for Poch).
+             * @example 24
+             */
+            bids: number;
+            /**
+             * @description Of those bids, the ones that took exactly the tricks bid.
+             * @example 11
+             */
+            exact_bids: number;
+            /**
              * @description The game rated.
              * @example pocha
              */

@@ -12,6 +12,8 @@ STATIC = Path(__file__).resolve().parents[3] / "service" / "static"
 # A module's static imports (`from "./x.js"`) and its imports on demand (`import("./x.js")`).
 IMPORT = re.compile(r"""(?:from\s+|import\(\s*)["'](\./[\w.-]+)["']""")
 # The one absolute URL allowed: the SVG namespace, which is a name, not a download.
+#: The home pages vendored libraries name in their banners (service/static/vendor).
+VENDOR_HOMES = {"https://github.com/leeoniya/uPlot"}
 URL = re.compile(r"""https?://(?!www\.w3\.org/2000/svg)[^\s"'`)]+""")
 
 
@@ -38,6 +40,7 @@ def test_the_page_and_its_modules_are_served(redis_url: str) -> None:
     assert seen == {
         "app.js", "api.js", "cards.js", "hand.js", "html.js", "i18n.js", "ruleform.js",
         "rules.js", "seats.js", "tables.js", "pace.js", "poch.js", "pochboard.js", "pochcards.js",
+        "account.js",
     }  # fmt: skip
     # A table's link is the same page, which reads the code from its address.
     link = client.get("/t/ABCD-EFGH")
@@ -48,9 +51,31 @@ def test_the_page_and_its_modules_are_served(redis_url: str) -> None:
 
 
 def test_nothing_is_downloaded_from_the_internet() -> None:
-    for path in STATIC.iterdir():
-        text = path.read_text()
-        assert not URL.findall(text), f"{path.name} names an outside URL: {URL.findall(text)}"
+    for path in STATIC.rglob("*"):
+        if not path.is_file() or path.suffix == ".md":
+            continue
+        found = URL.findall(path.read_text())
+        # A vendored library's banner names its home page: a comment, not a download.
+        if path.parent.parent.name == "vendor":
+            found = [url for url in found if url not in VENDOR_HOMES]
+        assert not found, f"{path.name} names an outside URL: {found}"
+
+
+def test_the_ladder_account_and_replay_pages_and_their_modules_are_served(
+    redis_url: str,
+) -> None:
+    client = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+    for address, module in [
+        ("/ladder", "ladderpage.js"), ("/ladder/poch", "ladderpage.js"),
+        ("/accounts/q3ZkR8vX1mNc2pLw", "accountpage.js"),
+        ("/replay/q3ZkR8vX1mNc2pLw", "replaypage.js"),
+    ]:  # fmt: skip
+        page = client.get(address)
+        assert page.status_code == 200 and page.headers["Cache-Control"] == "no-cache", address
+        assert f'src="/static/{module}"' in page.get_data(as_text=True)
+    assert client.get("/ladder/chess").status_code == 404
+    for name in ("uPlot.iife.min.js", "uPlot.min.css", "LICENSE"):
+        assert client.get(f"/static/vendor/uplot/{name}").status_code == 200
 
 
 def test_the_page_is_not_part_of_the_api_document(redis_url: str) -> None:

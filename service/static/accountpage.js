@@ -1,0 +1,79 @@
+// An account's page (/accounts/ID): its name and kind, its rating in each game with its
+// curve (GET /api/v1/accounts/{id}/history, drawn by chart.js), its share of exact bids
+// (Pocha), its latest rated games with links to their replays, and, for a bot whose
+// account document carries them, its failures, pause and time per decision (`bot`).
+
+import { Api, ApiError } from "./api.js";
+import { drawCurves } from "./chart.js";
+import { escapeHtml } from "./html.js";
+import { levelName, named, t } from "./i18n.js";
+import { ratingText, startSheet, when } from "./sheet.js";
+
+// The latest games listed per game.
+const RECENT = 10;
+
+const app = document.getElementById("app");
+
+function botFacts(bot) {
+  // Shown only as far as the account document has them.
+  if (!bot || typeof bot !== "object") return "";
+  const facts = [];
+  if ("mean_decision_ms" in bot) facts.push([t("account.bot.decision"), `${Number(bot.mean_decision_ms).toFixed(0)} ms`]);
+  if ("failures" in bot) facts.push([t("account.bot.failures"), String(bot.failures)]);
+  if ("paused" in bot) facts.push([t("account.bot.paused"), bot.paused ? t("account.yes") : t("account.no")]);
+  if (!facts.length) return "";
+  return `<dl class="facts" id="bot-facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${escapeHtml(v)}</dd>`).join("")}</dl>`;
+}
+
+function gameSection(rating, history) {
+  const exact = rating.bids
+    ? `<p id="exact-${rating.game}">${t("account.exactBids", {
+        rate: `${((100 * rating.exact_bids) / rating.bids).toFixed(0)}%`,
+        exact: rating.exact_bids,
+        bids: rating.bids,
+      })}</p>`
+    : "";
+  const recent = history.entries
+    .slice(0, RECENT)
+    .map(
+      (e) => `<li><a href="/replay/${encodeURIComponent(e.game_id)}">${when(e.when)}</a> ·
+        ${t("account.place", { rank: e.rank })} · ${e.rating.toFixed(1)}</li>`,
+    )
+    .join("");
+  return `<section class="panel" data-game="${rating.game}">
+    <h3>${named("ladder.game", rating.game)}</h3>
+    <p>${t("ladder.rating")}: <strong>${ratingText(rating.rating, rating.sigma)}</strong> ·
+      ${t("account.games", { games: rating.games })}</p>
+    ${exact}
+    <figure class="chart"><div class="account-chart" id="chart-${rating.game}"></div></figure>
+    <h4>${t("account.recent")}</h4><ul class="recent" id="recent-${rating.game}">${recent}</ul>
+  </section>`;
+}
+
+async function show() {
+  const id = decodeURIComponent(location.pathname.split("/")[2] || "");
+  let account;
+  try {
+    account = await new Api().account(id);
+  } catch (error) {
+    app.innerHTML = `<p class="notice error" id="account-error">${escapeHtml(error instanceof ApiError ? error.message : String(error))}</p>`;
+    return;
+  }
+  document.title = `${account.name} · Pocha`;
+  const histories = await Promise.all(account.ratings.map((r) => new Api().ratingHistory(account.id, r.game)));
+  const kind = account.level ? t("account.level", { level: levelName(account.level) }) : named("ladder.kind", account.kind);
+  app.innerHTML = `<section class="panel" id="account">
+      <h2 id="account-name">${escapeHtml(account.name)}</h2>
+      <p class="muted">${kind}${account.disabled ? ` · ${t("account.disabled")}` : ""}</p>
+      <p class="muted small">${t("account.since", { created: when(account.created), seen: when(account.last_seen) })}</p>
+      ${botFacts(account.bot)}
+      ${account.ratings.length ? "" : `<p id="account-unrated">${t("account.unrated")}</p>`}
+    </section>
+    ${account.ratings.map((r, i) => gameSection(r, histories[i])).join("")}`;
+  account.ratings.forEach((r, i) => {
+    drawCurves(document.getElementById(`chart-${r.game}`), [{ label: account.name, points: histories[i].entries }], t("ladder.rating"), t("chart.when"));
+  });
+}
+
+await startSheet();
+await show();

@@ -1,0 +1,189 @@
+"""Accounts, the ladder, an account's page and a replay through the web page, in real
+headless Chromium (as test_web_tables.py), against a live service of their own (so that
+the ladder holds only these tests' accounts and sign-ups are not limited to five an hour).
+
+Two people, each in a browser context of their own, sign up on the page (the key shown
+once, kept in localStorage), one opens a rated table with an open seat and a bot, the
+other takes the seat through the link, and they play it out. Then the ladder lists them
+with its chart drawn by the vendored uPlot, Ana's page shows her curve, her exact bids and
+her game, and the game's replay is stepped through forwards and backwards, by the buttons
+and the arrow keys. At a laptop's size in English and at a phone's in Spanish.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from client.api import PochaClient
+from tests.live import LiveService, serving
+from tests.redis_server import fresh_db_url
+from tests.service.web.test_web_browser import LAPTOP, MISFITS, PHONE, more_options
+from tests.service.web.test_web_tables import Person, browser, play  # noqa: F401
+from tests.waiting import LONG, LONG_MS, scaled, wait_until
+from tools.embedded_redis import RedisServer
+
+#: This module's own logical DB on the session's Redis.
+LADDER_DB = 12
+
+WORDS = {
+    "en": {"account": "Your account", "ladder": "Ladder", "replay": "Replay", "locale": "en-GB"},
+    "es": {
+        "account": "Tu cuenta", "ladder": "Clasificación", "replay": "Repetición",
+        "locale": "es-ES",
+    },
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def ladder_service(
+    redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveService]:
+    with serving(
+        fresh_db_url(redis_server, LADDER_DB),
+        tmp_path_factory.mktemp("ladder-service"),
+        POCHA_RATE_LIMIT_ACCOUNTS="100/hour",
+    ) as service:
+        yield service
+
+
+def person(browser: Any, size: dict[str, int], name: str, lang: str) -> Person:  # noqa: F811
+    one = Person(browser, size, name, locale=WORDS[lang]["locale"])
+    one.context.add_init_script(f"localStorage.setItem('pocha.lang', '{lang}')")
+    one.open_tab()
+    return one
+
+
+def sign_up(one: Person, url: str, name: str, lang: str) -> dict[str, str]:
+    """Sign up from the lobby's panel: the key is shown once, then kept by the page."""
+    page = one.page
+    page.goto(url)
+    page.wait_for_selector("#signup")
+    assert page.inner_text("#account-panel h2") == WORDS[lang]["account"]
+    page.fill("#signup input[name=name]", name)
+    page.click("#signup-go")
+    page.wait_for_selector("#account-key")
+    key = page.inner_text("#account-key")
+    assert key and page.locator("#key-warning").is_visible()
+    one.screenshot(f"ladder-signup-key-{lang}.png")
+    page.click("#key-kept")
+    page.wait_for_selector("#account-link")
+    kept = page.evaluate("JSON.parse(localStorage.getItem('pocha.account'))")
+    assert kept["key"] == key and kept["name"] == name
+    # Shown once: the page that comes back names the account, never its key again.
+    assert key not in page.content()
+    return kept  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    ("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["laptop-en", "phone-es"]
+)
+def test_a_rated_table_of_two_signed_up_people_then_the_ladder_an_account_and_a_replay(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+    size: dict[str, int],
+    lang: str,
+) -> None:
+    url = ladder_service.url
+    tag = secrets.token_hex(3)
+    ana, bea = person(browser, size, "ana", lang), person(browser, size, "bea", lang)
+    try:
+        ana_account = sign_up(ana, url, f"Ana{tag}", lang)
+        bea_account = sign_up(bea, url, f"Bea{tag}", lang)
+
+        # Ana's rated table: her seat, one open for a person, a bot.
+        page = ana.page
+        page.wait_for_selector("#setup #rated")
+        page.set_checked("#rated", True)
+        more_options(page)
+        page.select_option("select[name=players]", "3")
+        page.select_option("select[name=schedule]", "custom")
+        page.fill("input[name=schedule-custom]", "1")
+        page.select_option("select[name=seat-2]", "open")
+        page.select_option("select[name=seat-3]", "random")
+        page.click("#deal")
+        page.wait_for_selector("#waiting", timeout=LONG_MS)
+        link = page.input_value("#table-link")
+
+        # Bea, signed in, takes the open seat through the link: her account sits there.
+        bea.page.goto(link)
+        bea.page.wait_for_selector("#join")
+        bea.page.click("#take-seat")
+        for one in (ana, bea):
+            one.page.wait_for_selector("#game", timeout=LONG_MS)
+        play([ana, bea], until=lambda: ana.finished() and bea.finished())
+        game_id = ana.page.inner_text(".game-id").split()[-1]
+        history = PochaClient(url).history(game_id)
+        assert history["finished"]
+
+        # The ratings are counted just after the move that ended the game (maybe the bot's,
+        # on the worker), which the pages may have shown first.
+        def counted() -> bool:
+            address = f"{url}/api/v1/ladder?game=pocha&kind=person"
+            with urllib.request.urlopen(address, timeout=scaled(60)) as answer:
+                ladder = json.load(answer)
+            listed = {e["id"] for e in ladder["entries"]}
+            return {ana_account["id"], bea_account["id"]} <= listed
+
+        wait_until(counted, LONG, "the rated game to be counted")
+        # The ladder of people: both, ranked, and the chart of their curves drawn.
+        bea.page.goto(f"{url}/ladder/pocha?kind=person")
+        bea.page.wait_for_selector("#ladder-chart[data-drawn]", timeout=LONG_MS)
+        assert bea.page.inner_text("h2") == WORDS[lang]["ladder"]
+        ranked = bea.page.eval_on_selector_all(
+            "#ladder-table tbody tr", "rows => rows.map(r => r.dataset.account)"
+        )
+        assert {ana_account["id"], bea_account["id"]} <= set(ranked)
+        assert bea.page.get_attribute("#ladder-chart", "data-drawn") == str(min(5, len(ranked)))
+        assert bea.page.locator("#ladder-chart canvas").count() == 1
+        misfits = bea.page.evaluate(MISFITS)
+        assert misfits == [], f"the ladder: {misfits}"
+        bea.screenshot(f"ladder-people-{lang}-{size['width']}.png")
+        bea.page.click("#ladder-kind-bot")
+        bea.page.wait_for_selector("#ladder-table tr[data-account=level-random]")
+
+        # Ana's page, from the ladder: her curve, exact bids and the game, linked to its replay.
+        ana.page.goto(f"{url}/ladder/pocha?kind=person")
+        ana.page.click(f"#ladder-table tr[data-account='{ana_account['id']}'] a")
+        ana.page.wait_for_selector("#chart-pocha[data-drawn='1']", timeout=LONG_MS)
+        assert ana.page.inner_text("#account-name") == ana_account["name"]
+        assert ana.page.locator("#exact-pocha").count() == 1
+        assert ana.page.locator("#bot-facts").count() == 0  # a person's document has no `bot`
+        assert ana.page.evaluate(MISFITS) == [], "an account's page"
+        ana.screenshot(f"ladder-account-{lang}-{size['width']}.png")
+
+        # The replay: every hand dealt at the first step, then trick by trick and back.
+        ana.page.click(f"#recent-pocha a[href='/replay/{game_id}']")
+        ana.page.wait_for_selector("#replay-step[data-step='0']", timeout=LONG_MS)
+        assert ana.page.inner_text("#replay h2") == WORDS[lang]["replay"]
+        record = ana.page.evaluate(f"fetch('/api/v1/games/{game_id}/record').then(r => r.json())")
+        steps = sum(len(deal["tricks"]) + 1 for deal in record["deals"])
+        dealt = sum(len(hand) for hand in record["deals"][0]["hands"])
+        cards = "#replay-position .replay-hand .mini-card"
+        assert ana.page.locator(cards).count() == dealt
+        assert ana.page.is_disabled("#replay-prev")
+        ana.page.click("#replay-next")
+        ana.page.wait_for_selector("#replay-step[data-step='1']")
+        # One trick played: each seat's card has left its hand.
+        assert ana.page.locator(cards).count() == dealt - len(record["players"])
+        ana.screenshot(f"ladder-replay-{lang}-{size['width']}.png")
+        for _ in range(steps):
+            ana.page.keyboard.press("ArrowRight")
+        ana.page.wait_for_selector(f"#replay-step[data-step='{steps - 1}']")
+        assert ana.page.is_disabled("#replay-next")
+        ana.page.keyboard.press("ArrowLeft")
+        ana.page.wait_for_selector(f"#replay-step[data-step='{steps - 2}']")
+        if steps > 2:  # a game of one trick has two steps, and the first has no previous
+            ana.page.click("#replay-prev")
+            ana.page.wait_for_selector(f"#replay-step[data-step='{steps - 3}']")
+        misfits = ana.page.evaluate(MISFITS)
+        assert misfits == [], f"a replay: {misfits}"
+        assert ana.errors == [] and bea.errors == []
+    finally:
+        ana.context.close()
+        bea.context.close()
