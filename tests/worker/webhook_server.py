@@ -90,7 +90,7 @@ class WebhookBot:
 
             def answer_drip(self, view: dict[str, Any]) -> None:
                 self.send_response(200)
-                self.send_header("Content-Length", "100000")
+                self.send_header("Content-Length", "100")
                 self.end_headers()
                 # A byte a second, until the caller hangs up or the test ends.
                 while not bot.released.wait(1.0):
