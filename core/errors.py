@@ -354,6 +354,4 @@ class NotYourAccount(Forbidden):
     error = "not_your_account"
 
     def __init__(self) -> None:
-        super().__init__(
-            _("Send this account's own key in X-Pocha-Account to manage its webhook.")
-        )
+        super().__init__(_("Send this account's own key in X-Pocha-Account to manage its webhook."))

@@ -248,3 +248,54 @@ def test_only_a_bots_own_key_manages_its_webhook(
         json={"seats": [f"account:{account_id}", "easy", "easy"], "games": 1, "duplicate": False},
     )
     assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+
+
+def test_a_webhook_bot_seated_at_a_table_plays_a_whole_game(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    account_id, key = bot_account(client, bot)
+    made = client.post(
+        "/api/v1/games",
+        json={
+            "players": [{"name": "Ana"}, {"open": True}, {"name": "B", "bot": "easy"}],
+            "rules": {"schedule": [1, 2, 1], "turn_seconds": 0},
+        },
+    )
+    assert made.status_code == 201, made.json
+    ana = {"Authorization": f"Bearer {made.json['seats'][0]['token']}"}
+    joined = client.post(
+        f"/api/v1/tables/{made.json['table_code']}/seats", json={"name": "x"}, headers=key_of(key)
+    )
+    assert joined.status_code == 201, joined.json
+    hooked = {"Authorization": f"Bearer {joined.json['token']}"}
+    game = f"/api/v1/games/{made.json['id']}"
+    shown: dict[int, dict[str, Any]] = {}
+    for _turn in range(500):
+        view = client.get(game, headers=ana).json
+        if view["phase"] == "finished":
+            break
+        if view["turn"] == 1:
+            # The bot's turn waits for the workers: what the API shows its seat now.
+            shown[view["version"]] = client.get(game, headers=hooked).json
+        if view["turn"] != 0:
+            drain()
+            continue
+        choice = view["you"]["legal"][0]
+        path, body = ("bids", {"bid": choice}) if isinstance(choice, int) else (
+            "plays", {"card": choice}
+        )  # fmt: skip
+        assert client.post(f"{game}/{path}", json=body, headers=ana).status_code == 200
+    else:
+        raise AssertionError("the game did not end")
+    # Every turn of the bot was its webhook's, sent the very document the API shows its seat
+    # (less the table's link, which names the host the API was asked on).
+    counted = status(client, account_id, key)
+    assert (counted["decisions"], counted["failures"]) == (len(bot.calls), 0)
+    sent = {call["body"]["version"]: call["body"] for call in bot.calls}
+    assert shown and set(shown) <= set(sent)
+    for version, document in shown.items():
+        if isinstance(document.get("table"), dict):
+            document["table"].pop("link", None)
+        assert sent[version] == document
+    players = client.get(game).json["players"]
+    assert players[1]["account"] == account_id
