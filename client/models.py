@@ -449,6 +449,31 @@ class TrumpIn(TypedDict):
     holder: NotRequired[int | None]
 
 
+class WebhookBody(TypedDict):
+    url: str
+
+
+class WebhookRegistered(TypedDict):
+    decisions: int
+    failures: int
+    failures_in_a_row: int
+    last_failure: str | None
+    mean_decision_ms: float | None
+    paused: bool
+    secret: str
+    url: str
+
+
+class WebhookStatus(TypedDict):
+    decisions: int
+    failures: int
+    failures_in_a_row: int
+    last_failure: str | None
+    mean_decision_ms: float | None
+    paused: bool
+    url: str
+
+
 class Weighed(TypedDict):
     advised: int | str
     advised_score: float | None
@@ -635,6 +660,7 @@ class GameRecord(TypedDict):
     scores: list[int]
     seats: list[str]
     seed: int
+    stand_in_decisions: NotRequired[dict[str, int]]
     think_ms: list[float]
     winners: list[int]
 
@@ -716,6 +742,7 @@ class Match(TypedDict):
     rules: RulesInForce | PochRulesInForce
     seats: list[str]
     seed: int
+    stand_in_decisions: dict[str, int]
     status: Literal['running', 'finished']
     url: str
 
@@ -841,6 +868,7 @@ class PochGameRecord(TypedDict):
     rules: PochRulesInForce
     seats: list[str]
     seed: int
+    stand_in_decisions: NotRequired[dict[str, int]]
     think_ms: list[float]
     winner: int | None
 

@@ -88,9 +88,7 @@ def test_a_webhook_bot_plays_fifty_duplicate_deals_against_hard(
 ) -> None:
     account_id, key = bot_account(client, bot)
     label = f"account:{account_id}"
-    report = play_match(
-        client, drain, [label, "hard", "hard"], games=150, duplicate=True, seed=11
-    )
+    report = play_match(client, drain, [label, "hard", "hard"], games=150, duplicate=True, seed=11)
     assert report["done"] == 150
     assert {b["bot"] for b in report["bots"]} == {label, "hard"}
     # Every decision of the bot was its webhook's, each call signed as the example checks.
