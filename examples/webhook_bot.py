@@ -17,6 +17,8 @@ def verified(secret: str, timestamp: str, body: bytes, signature: str) -> bool:
 
 
 class Bot(BaseHTTPRequestHandler):
+    disable_nagle_algorithm = True  # send the answer at once, not after a delayed ACK
+
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         stamp = self.headers.get("X-Pocha-Timestamp", "")
