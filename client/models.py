@@ -47,6 +47,15 @@ class BotStats(TypedDict):
     win_rate: float
 
 
+class BotWebhook(TypedDict):
+    decisions: int
+    failures: int
+    failures_in_a_row: int
+    last_failure: str | None
+    mean_decision_ms: float | None
+    paused: bool
+
+
 class Budget(TypedDict):
     iterations: int | None
     milliseconds: float | None
@@ -500,6 +509,7 @@ class Account(TypedDict):
     level: str | None
     name: str
     ratings: list[Rating]
+    webhook: NotRequired[BotWebhook]
 
 
 class Advice(TypedDict):

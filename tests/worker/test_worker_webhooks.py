@@ -159,8 +159,11 @@ def test_a_bot_failing_n_times_in_a_row_is_paused_until_resumed(
         True, 5, 5,
     )  # fmt: skip
     assert len(bot.calls) == 5
+    # Its public profile says so (never its URL).
+    profile = client.get(f"/api/v1/accounts/{account_id}").json
+    assert profile["webhook"]["paused"] and "url" not in profile["webhook"]
     assert report["stand_in_decisions"] == {label: account_decisions(client, report, label)}
-    # Its public profile is the account's; the owner resumes it.
+    # The owner resumes it.
     resumed = client.post(f"/api/v1/accounts/{account_id}/webhook/resume", headers=key_of(key))
     assert resumed.status_code == 200, resumed.json
     assert (resumed.json["paused"], resumed.json["failures_in_a_row"]) == (False, 0)

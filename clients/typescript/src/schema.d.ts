@@ -940,6 +940,8 @@ export interface components {
             name: string;
             /** @description Its rating in each game it has played rated. */
             ratings: components["schemas"]["Rating"][];
+            /** @description Only for a bot with a webhook: whether it is paused, its decisions and their mean time, and its failures (never its URL). */
+            webhook?: components["schemas"]["BotWebhook"];
         };
         ActionStat: {
             /**
@@ -1361,6 +1363,23 @@ export interface components {
              * @example 0.4
              */
             win_rate: number;
+        };
+        BotWebhook: {
+            /** @description Decisions its webhook answered. */
+            decisions: number;
+            /** @description Calls that failed, in all. */
+            failures: number;
+            /** @description The latest failures in a row. */
+            failures_in_a_row: number;
+            /**
+             * @description Why the last failed call failed (docs/bots-api.md).
+             * @example timeout
+             */
+            last_failure: string | null;
+            /** @description Their mean time, call to answer (ms); null before the first. */
+            mean_decision_ms: number | null;
+            /** @description Paused after too many failures in a row: the stand-in plays its seats until its owner resumes it. */
+            paused: boolean;
         };
         Budget: {
             /** @example 2000 */
