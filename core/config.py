@@ -107,7 +107,8 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # Outside bots' webhooks (core.play.webhooks). "on": a webhook may resolve to a private,
     # loopback, link-local or reserved address (tests, a bot on the same network).
     "BOT_ALLOW_PRIVATE": ("POCHA_BOT_ALLOW_PRIVATE", "off"),
-    # The whole of one webhook call, connecting to the last byte of its answer (ms).
+    # The whole of one webhook call, connecting to the last byte of its answer (ms; at most
+    # 5000, so that a bot turn's job holding the call ends within its timeout).
     "BOT_WEBHOOK_MS": ("POCHA_BOT_WEBHOOK_MS", 2000),
     # The most of an answer read; a longer one is a failure, never read whole.
     "BOT_WEBHOOK_MAX_BYTES": ("POCHA_BOT_WEBHOOK_MAX_BYTES", 64 * 1024),

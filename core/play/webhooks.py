@@ -33,6 +33,9 @@ TIMESTAMP = "X-Pocha-Timestamp"
 DEADLINE = "X-Pocha-Deadline"
 #: The longest URL a webhook may have.
 LONGEST_URL = 2000
+#: The longest deadline a call may have (seconds), whatever the setting says: a bot turn's
+#: job must end within its RQ timeout (`core.jobs.queues.TURN_TIMEOUT`) with the call in it.
+LONGEST_CALL = 5.0
 #: How much of an answer one read takes.
 _PIECE = 4096
 
@@ -70,7 +73,7 @@ class Settings:
         c = config or load_config()
         return cls(
             allow_private=is_on(c["BOT_ALLOW_PRIVATE"]),
-            seconds=int(c["BOT_WEBHOOK_MS"]) / 1000,
+            seconds=min(LONGEST_CALL, max(1, int(c["BOT_WEBHOOK_MS"])) / 1000),
             max_bytes=int(c["BOT_WEBHOOK_MAX_BYTES"]),
             pause_after=int(c["BOT_PAUSE_AFTER"]),
         )

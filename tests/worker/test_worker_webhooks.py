@@ -300,3 +300,31 @@ def test_a_webhook_bot_seated_at_a_table_plays_a_whole_game(
         assert sent[version] == document
     players = client.get(game).json["players"]
     assert players[1]["account"] == account_id
+
+
+@pytest.mark.parametrize("behaviour", ["silent", "illegal"])
+def test_a_failing_webhook_at_a_table_is_played_by_the_stand_in(
+    client: FlaskClient, drain: Drain, bot: WebhookBot, behaviour: str
+) -> None:
+    account_id, key = bot_account(client, bot)
+    bot.behaviour = behaviour
+    made = client.post(
+        "/api/v1/games",
+        json={
+            "players": [{"open": True}, {"name": "B", "bot": "easy"}, {"name": "C", "bot": "easy"}],
+            "rules": {"schedule": [1, 2, 1], "turn_seconds": 0},
+        },
+    )
+    assert made.status_code == 201, made.json
+    joined = client.post(
+        f"/api/v1/tables/{made.json['table_code']}/seats", json={"name": "x"}, headers=key_of(key)
+    )
+    assert joined.status_code == 201, joined.json
+    drain()
+    # Nobody but the bot and our levels: the game ran to its end on the workers, the stand-in
+    # playing every turn of the bot (paused after five failures, then not called again).
+    view = client.get(f"/api/v1/games/{made.json['id']}").json
+    assert view["phase"] == "finished"
+    counted = status(client, account_id, key)
+    assert (counted["decisions"], counted["paused"]) == (0, True)
+    assert counted["failures"] == len(bot.calls) == 5
