@@ -9,12 +9,14 @@ stand-in play and counts it. How it works: docs/bots-api.md.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import hmac
 import ipaddress
 import json
 import socket
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -134,11 +136,78 @@ def check_url(url: str, allow_private: bool) -> Target:
     return Target(parts.scheme, host, port, addresses[0], path)
 
 
+# The connections a call in this thread sends its request on, so that the call's deadline
+# can cut them whatever stage they are at (a status line dripped a byte a second included:
+# urllib3's timeouts are per read, never for a whole answer).
+_watch = threading.local()
+
+
+class _Watched:
+    """Notes the connection a request goes out on in the calling thread's watch."""
+
+    def request(self, *args: Any, **kwargs: Any) -> None:
+        held: list[Any] | None = getattr(_watch, "held", None)
+        if held is not None:
+            held.append(self)
+        super().request(*args, **kwargs)  # type: ignore[misc]
+
+
+class _HTTPConnection(_Watched, urllib3.connection.HTTPConnection):
+    pass
+
+
+class _HTTPSConnection(_Watched, urllib3.connection.HTTPSConnection):
+    pass
+
+
+class _HTTPPool(urllib3.HTTPConnectionPool):
+    ConnectionCls = _HTTPConnection
+
+
+class _HTTPSPool(urllib3.HTTPSConnectionPool):
+    ConnectionCls = _HTTPSConnection
+
+
 @functools.cache
 def client() -> urllib3.PoolManager:
     """The process's pooled HTTP client: made once, on the first call (a forked work horse
     makes its own)."""
-    return urllib3.PoolManager(num_pools=64, maxsize=4, retries=False)
+    manager = urllib3.PoolManager(num_pools=64, maxsize=4, retries=False)
+    manager.pool_classes_by_scheme = {"http": _HTTPPool, "https": _HTTPSPool}
+    return manager
+
+
+class _Deadline:
+    """Cuts the connections of a call once its deadline passes: a timer shuts their
+    sockets, so that whatever read is waiting ends at once."""
+
+    def __init__(self, seconds: float) -> None:
+        self.held: list[Any] = []
+        self.passed = False
+        self._timer = threading.Timer(max(0.0, seconds), self._cut)
+        self._timer.daemon = True
+
+    def _cut(self) -> None:
+        self.passed = True
+        for connection in self.held:
+            sock = getattr(connection, "sock", None)
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+    def __enter__(self) -> _Deadline:
+        _watch.held = self.held
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+        _watch.held = None
+
+
+def _host_header(target: Target) -> str:
+    host = f"[{target.host}]" if ":" in target.host else target.host
+    return host if target.port in (80, 443) else f"{host}:{target.port}"
 
 
 def signature(secret: str, timestamp: str, body: bytes) -> str:
@@ -160,7 +229,7 @@ def call(url: str, secret: str, document: dict[str, Any], settings: Settings) ->
     timestamp = str(int(time.time()))
     headers = {
         "Content-Type": "application/json",
-        "Host": target.host if target.port in (80, 443) else f"{target.host}:{target.port}",
+        "Host": _host_header(target),
         "User-Agent": "pocha-webhook/1",
         TIMESTAMP: timestamp,
         DEADLINE: str(int(settings.seconds * 1000)),
@@ -172,6 +241,24 @@ def call(url: str, secret: str, document: dict[str, Any], settings: Settings) ->
     pool = client().connection_from_host(
         target.address, target.port, target.scheme, pool_kwargs=pool_kwargs
     )
+    with _Deadline(deadline - time.monotonic()) as cut:
+        try:
+            answer = _exchange(pool, target, body, headers, deadline, settings.max_bytes)
+        except WebhookFailure as failure:
+            raise WebhookFailure("timeout" if cut.passed else failure.reason) from None
+    try:
+        parsed = json.loads(answer)
+    except (ValueError, UnicodeDecodeError):
+        raise WebhookFailure("bad_json") from None
+    if not isinstance(parsed, dict) or "action" not in parsed:
+        raise WebhookFailure("no_action")
+    return parsed["action"]
+
+
+def _exchange(
+    pool: Any, target: Target, body: bytes, headers: dict[str, str], deadline: float, most: int
+) -> bytes:
+    """Send the call and read its answer's body (`WebhookFailure` for anything else)."""
     left = deadline - time.monotonic()
     try:
         response = pool.urlopen(
@@ -191,9 +278,9 @@ def call(url: str, secret: str, document: dict[str, Any], settings: Settings) ->
         if not 200 <= status < 300:
             raise WebhookFailure(f"status_{status}")
         declared = response.headers.get("Content-Length")
-        if declared is not None and declared.isdigit() and int(declared) > settings.max_bytes:
+        if declared is not None and declared.isdigit() and int(declared) > most:
             raise WebhookFailure("too_large")
-        answer = _read(response, deadline, settings.max_bytes)
+        answer = _read(response, deadline, most)
         read_whole = True
     finally:
         # An answer not read to its end cannot go back to the pool: drop its connection.
@@ -201,13 +288,7 @@ def call(url: str, secret: str, document: dict[str, Any], settings: Settings) ->
             response.release_conn()
         else:
             _drop(response)
-    try:
-        parsed = json.loads(answer)
-    except (ValueError, UnicodeDecodeError):
-        raise WebhookFailure("bad_json") from None
-    if not isinstance(parsed, dict) or "action" not in parsed:
-        raise WebhookFailure("no_action")
-    return parsed["action"]
+    return answer
 
 
 def _drop(response: urllib3.BaseHTTPResponse) -> None:

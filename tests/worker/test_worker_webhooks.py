@@ -123,6 +123,7 @@ def test_the_example_checks_the_signature(
     [
         ("silent", "timeout"),
         ("drip", "timeout"),
+        ("drip_status", "timeout"),
         ("huge", "too_large"),
         ("redirect", "redirect"),
         ("illegal", "illegal"),

@@ -13,6 +13,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+#: How often a dripping bot sends a byte (seconds): well within a call's 1 s deadline, so
+#: that no single read times out and only the deadline of the whole call can cut it.
+DRIP = 0.25
 _EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "webhook_bot.py"
 
 
@@ -93,10 +96,25 @@ class WebhookBot:
                 self.send_response(200)
                 self.send_header("Content-Length", "100")
                 self.end_headers()
-                # A byte a second, until the caller hangs up or the test ends.
-                while not bot.released.wait(1.0):
+                # A byte at a time, until the caller hangs up or the test ends.
+                while not bot.released.wait(DRIP):
                     try:
                         self.wfile.write(b" ")
+                        self.wfile.flush()
+                    except OSError:
+                        return
+
+            def answer_drip_status(self, view: dict[str, Any]) -> None:
+                # Even the status line comes a byte at a time, each sooner than any one read's
+                # timeout, so only the whole call's deadline can end it.
+                # A whole, legal answer: a per-read timeout alone would take it in the end.
+                answer = json.dumps({"action": view["you"]["legal"][0]}).encode()
+                head = f"HTTP/1.1 200 OK\r\nContent-Length: {len(answer)}\r\n\r\n".encode()
+                for byte in head + answer:
+                    if bot.released.wait(DRIP):
+                        return
+                    try:
+                        self.wfile.write(bytes([byte]))
                         self.wfile.flush()
                     except OSError:
                         return
