@@ -125,6 +125,15 @@ def bench_api_profile(moves: int, top: int, views: bool, output: str | None) -> 
     )
 
 
+@bench.command("webhook")
+@click.option("--decisions", type=click.IntRange(1), default=2000, show_default=True,
+              help="Decisions asked of the loopback bot, one at a time.")
+def bench_webhook(decisions: int) -> None:
+    """What asking a webhook bot adds to a turn (p50, p99), against a bot on loopback that
+    answers at once: the checked, signed, pooled call and its count in Redis."""
+    _echo_lines(_load("tools.bench_webhook").run(decisions=decisions))
+
+
 @bench.command("store")
 @click.option("--games", type=click.IntRange(1), default=20, show_default=True,
               help="Whole games of four people played on each store.")

@@ -47,6 +47,15 @@ class BotStats(TypedDict):
     win_rate: float
 
 
+class BotWebhook(TypedDict):
+    decisions: int
+    failures: int
+    failures_in_a_row: int
+    last_failure: str | None
+    mean_decision_ms: float | None
+    paused: bool
+
+
 class Budget(TypedDict):
     iterations: int | None
     milliseconds: float | None
@@ -451,6 +460,31 @@ class TrumpIn(TypedDict):
     holder: NotRequired[int | None]
 
 
+class WebhookBody(TypedDict):
+    url: str
+
+
+class WebhookRegistered(TypedDict):
+    decisions: int
+    failures: int
+    failures_in_a_row: int
+    last_failure: str | None
+    mean_decision_ms: float | None
+    paused: bool
+    secret: str
+    url: str
+
+
+class WebhookStatus(TypedDict):
+    decisions: int
+    failures: int
+    failures_in_a_row: int
+    last_failure: str | None
+    mean_decision_ms: float | None
+    paused: bool
+    url: str
+
+
 class Weighed(TypedDict):
     advised: int | str
     advised_score: float | None
@@ -477,6 +511,7 @@ class Account(TypedDict):
     level: str | None
     name: str
     ratings: list[Rating]
+    webhook: NotRequired[BotWebhook]
 
 
 class Advice(TypedDict):
@@ -637,6 +672,7 @@ class GameRecord(TypedDict):
     scores: list[int]
     seats: list[str]
     seed: int
+    stand_in_decisions: NotRequired[dict[str, int]]
     think_ms: list[float]
     winners: list[int]
 
@@ -718,6 +754,7 @@ class Match(TypedDict):
     rules: RulesInForce | PochRulesInForce
     seats: list[str]
     seed: int
+    stand_in_decisions: dict[str, int]
     status: Literal['running', 'finished']
     url: str
 
@@ -843,6 +880,7 @@ class PochGameRecord(TypedDict):
     rules: PochRulesInForce
     seats: list[str]
     seed: int
+    stand_in_decisions: NotRequired[dict[str, int]]
     think_ms: list[float]
     winner: int | None
 

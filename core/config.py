@@ -104,6 +104,17 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # Browser origins allowed to call the API from other sites, comma-separated, or "*";
     # empty: none (the page at / is same-origin and needs no CORS).
     "CORS_ORIGINS": ("POCHA_CORS_ORIGINS", ""),
+    # Outside bots' webhooks (core.play.webhooks). "on": a webhook may resolve to a private,
+    # loopback, link-local or reserved address (tests, a bot on the same network).
+    "BOT_ALLOW_PRIVATE": ("POCHA_BOT_ALLOW_PRIVATE", "off"),
+    # The whole of one webhook call, connecting to the last byte of its answer (ms; at most
+    # 5000, so that a bot turn's job holding the call ends within its timeout).
+    "BOT_WEBHOOK_MS": ("POCHA_BOT_WEBHOOK_MS", 2000),
+    # The most of an answer read; a longer one is a failure, never read whole.
+    "BOT_WEBHOOK_MAX_BYTES": ("POCHA_BOT_WEBHOOK_MAX_BYTES", 64 * 1024),
+    # A webhook bot that fails this many decisions in a row is paused until its owner
+    # resumes it: the stand-in plays its seats meanwhile.
+    "BOT_PAUSE_AFTER": ("POCHA_BOT_PAUSE_AFTER", 5),
     # A worker runs bot turns in its own process; once it holds more resident memory than
     # this many megabytes after a job, it starts afresh as a new process (0: no limit).
     "WORKER_MAX_MEMORY_MB": ("POCHA_WORKER_MAX_MEMORY_MB", 1024),

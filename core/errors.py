@@ -318,3 +318,40 @@ class Busy(ServiceError):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class WebhookRefused(ServiceError):
+    """A webhook URL that may not be called: not http(s), unparsable, or resolving to an
+    address of a private, loopback, link-local, multicast or reserved range."""
+
+    status = 422
+    error = "webhook_refused"
+
+
+class NotABot(ServiceError):
+    """A webhook asked for by an account that is not a bot's."""
+
+    status = 409
+    error = "not_a_bot"
+
+    def __init__(self) -> None:
+        super().__init__(_("Only a bot's account may register a webhook."))
+
+
+class NoWebhook(ServiceError):
+    """A webhook read, resumed or removed for an account that has none."""
+
+    status = 404
+    error = "no_webhook"
+
+    def __init__(self) -> None:
+        super().__init__(_("This account has no webhook: register one with PUT first."))
+
+
+class NotYourAccount(Forbidden):
+    """An account's webhook reached with another key, or none."""
+
+    error = "not_your_account"
+
+    def __init__(self) -> None:
+        super().__init__(_("Send this account's own key in X-Pocha-Account to manage its webhook."))

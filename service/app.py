@@ -33,6 +33,9 @@ from engine.i18n import _
 from service import accounts, api_keys, edge, events, i18n, metrics, ratelimits, telemetry, web
 from service.api import accounts as account_api
 from service.api import ai, analyses, games, health, hints, jobs, matches, rules, tables
+
+# Its routes join the accounts' blueprint, so importing it is what registers them.
+from service.api import webhooks as _webhooks  # noqa: F401
 from service.api.ai_schemas import SCHEMA_ADDITIONS
 from service.api.wire.games import documented_by_reference, views_by_phase
 from service.context import EXTENSION, Services
@@ -203,9 +206,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app,
         spec_kwargs={
             "info": {"description": API_DESCRIPTION, "license": LICENSE},
-            "servers": [
-                {"url": "/", "description": "The service the document was read from."}
-            ],
+            "servers": [{"url": "/", "description": "The service the document was read from."}],
         },
     )
     api.ma_plugin.converter.add_attribute_function(nullable_reference)

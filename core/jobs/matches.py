@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -28,6 +28,9 @@ from core.jobs.queues import (
     thinking_seconds,
 )
 from core.jobs.tasks import Task, finish, give_up_by, job_name, resubmit, submit_new, text
+from core.play.games import view_of
+from core.play.webhooks import Settings
+from core.play.webhooks import ask as ask_webhook
 from core.store.keys import (
     checkpoint_key,
     ended_key,
@@ -41,7 +44,11 @@ from engine.errors import InvalidRulesError
 from engine.i18n import _
 from engine.registry import DEFAULT_GAME
 
+#: A seat of a match held by an outside bot's account (its webhook is asked each decision).
+ACCOUNT_SEAT = "account:"
 MAX_GAMES = 1000
+#: Asks an outside bot for its decision: (game, seat, account) -> the action, or None and why.
+Asker = Callable[[Any, int, str], tuple[int | None, str | None]]
 #: What a match may cost at most, in estimated CPU hours of thinking (POCHA_MATCH_MAX_CPU_HOURS).
 MAX_CPU_HOURS = 24
 #: A match and its records are kept this long after its last game ended.
@@ -90,7 +97,14 @@ class MatchSpec:
 
     @property
     def lineup(self) -> list[Player]:
-        return [self.kind.parse_player(s) for s in self.seats]
+        """The seats' players; an account's seat is labelled with it and thinks as the
+        stand-in (the game's fallback level), which decides whenever its webhook does not."""
+        return [seat_player(self.kind, s) for s in self.seats]
+
+    @property
+    def accounts(self) -> list[str]:
+        """The accounts of outside bots seated, in seat order."""
+        return [s.removeprefix(ACCOUNT_SEAT) for s in self.seats if is_account_seat(s)]
 
     @property
     def deals(self) -> int:
@@ -117,6 +131,19 @@ class MatchSpec:
             duplicate=data["duplicate"],
             game=game,
         )
+
+
+def is_account_seat(seat: str) -> bool:
+    return seat.startswith(ACCOUNT_SEAT)
+
+
+def seat_player(kind: BotKind, seat: str) -> Player:
+    """A seat's text as its player: an account's seat (`account:ID`) plays as the stand-in
+    where its webhook does not answer, under its own label."""
+    if is_account_seat(seat):
+        stand_in = kind.parse_player(kind.fallback_level)
+        return Player(seat, stand_in.bot, stand_in.budget)
+    return kind.parse_player(seat)
 
 
 def effective_budget(kind: BotKind, player: Player) -> Budget:
@@ -186,6 +213,13 @@ def check_match(
     except InvalidRulesError as exc:
         raise MatchRefused(exc.message, "rules") from exc
     for text_seat in seats:
+        if is_account_seat(text_seat):
+            # Whose account it is, and that it has a webhook, the caller checks.
+            if not is_match_id(text_seat.removeprefix(ACCOUNT_SEAT)):
+                raise MatchRefused(
+                    _("{seat}: an account's seat is account:ID", seat=repr(text_seat)), "seats"
+                )
+            continue
         try:
             player = kind.parse_player(text_seat)
         except ValueError as exc:
@@ -253,6 +287,9 @@ def check_match(
 
 def game_task(match_id: str, index: int, spec: MatchSpec, timing: Timing) -> Task:
     longest = max(thinking_seconds(effective_budget(spec.kind, p)) for p in spec.lineup)
+    if spec.accounts:
+        # A webhook's call is cut at its deadline, then the stand-in decides.
+        longest += Settings.from_config().seconds
     return Task(
         key=game_task_key(match_id, index),
         prefix=f"pocha-match-{match_id}-{index}",
@@ -312,6 +349,8 @@ class MatchGame:
         step: int = 0,
         decisions: list[int] | None = None,
         think: list[float] | None = None,
+        ask: Asker | None = None,
+        stood_in: list[int] | None = None,
     ) -> None:
         n = rules.players
         self.kind = kind
@@ -323,6 +362,10 @@ class MatchGame:
         self.decisions = decisions or [0] * n
         self.think = think or [0.0] * n
         self.bots = [kind.make_bot(p.bot) for p in self.players]
+        #: Asks an outside bot's webhook (`core.play.webhooks.ask`); None: no account seated.
+        self.ask = ask
+        #: The decisions the stand-in made for each account's seat.
+        self.stood_in = stood_in or [0] * n
 
     @property
     def finished(self) -> bool:
@@ -338,22 +381,45 @@ class MatchGame:
             assert seat is not None
             obs = observation(game, seat)
             t0 = time.perf_counter()
-            decision = self.bots[seat].decide(
-                obs, self.players[seat].budget, kind.decision_seed(self.seed, seat, self.step)
-            )
+            label = self.players[seat].label
+            action: Any = None
+            if is_account_seat(label):
+                if self.ask is not None:
+                    action, _why = self.ask(game, seat, label.removeprefix(ACCOUNT_SEAT))
+                if action is None:
+                    self.stood_in[seat] += 1
+            if action is None:
+                action = (
+                    self.bots[seat]
+                    .decide(
+                        obs,
+                        self.players[seat].budget,
+                        kind.decision_seed(self.seed, seat, self.step),
+                    )
+                    .action
+                )
             self.think[seat] += (time.perf_counter() - t0) * 1000.0
             self.decisions[seat] += 1
-            game.apply(seat, decision.action)
+            game.apply(seat, action)
             self.step += 1
             if until is not None and time.monotonic() >= until:
                 break
         return self.finished
 
     def record(self) -> dict[str, Any]:
-        """The game's record, as its arena makes it."""
-        return self.kind.record(
+        """The game's record, as its arena makes it, with the decisions the stand-in made
+        for each account's seat (`stand_in_decisions`, by the seat's label)."""
+        made = self.kind.record(
             self.game, self.seed, self.players, self.deal, self.decisions, self.think
         )
+        stood_in = {
+            p.label: self.stood_in[i]
+            for i, p in enumerate(self.players)
+            if is_account_seat(p.label)
+        }
+        if stood_in:
+            made["stand_in_decisions"] = stood_in
+        return made
 
     def checkpoint(self) -> str:
         return json.dumps(
@@ -362,6 +428,7 @@ class MatchGame:
                 "step": self.step,
                 "decisions": self.decisions,
                 "think": self.think,
+                "stood_in": self.stood_in,
             }
         )
 
@@ -374,6 +441,7 @@ class MatchGame:
         players: Sequence[Player],
         deal: int,
         saved: str,
+        ask: Asker | None = None,
     ) -> MatchGame:
         data = json.loads(saved)
         return cls(
@@ -386,6 +454,8 @@ class MatchGame:
             step=data["step"],
             decisions=data["decisions"],
             think=data["think"],
+            ask=ask,
+            stood_in=data.get("stood_in"),
         )
 
 
@@ -462,12 +532,13 @@ def play_slice(
     kind = spec.kind
     task = kind.tasks_for(spec.rules, spec.lineup, spec.deals, spec.seed, spec.duplicate)[index]
     saved = redises_of(connection).store.hget(checkpoint_key(match_id, index), "state")
+    ask = _asker(connection) if spec.accounts else None
     try:
         if saved is None:
-            game = MatchGame(kind, task.rules, task.seed, task.players, task.deal)
+            game = MatchGame(kind, task.rules, task.seed, task.players, task.deal, ask=ask)
         else:
             game = MatchGame.resume(
-                kind, task.rules, task.seed, task.players, task.deal, text(saved)
+                kind, task.rules, task.seed, task.players, task.deal, text(saved), ask=ask
             )
         start = game.step
         over = game.play(until=time.monotonic() + timing.match_slice)
@@ -497,6 +568,18 @@ def play_slice(
     if saved_now:
         resubmit(connection, key, job_id, recovery=False, timing=timing)
     return {"match": match_id, "game": index, "finished": False, "step": game.step}
+
+
+def _asker(connection: Connections) -> Asker:
+    """Asks a seated account's webhook for its decision, with the seat's view of the game
+    (`core.play.games.view_of`), counting the call on the account."""
+    settings = Settings.from_config()
+    store = redises_of(connection).store
+
+    def asked(game: Any, seat: int, account: str) -> tuple[int | None, str | None]:
+        return ask_webhook(store, account, game, seat, view_of(game, seat), settings)
+
+    return asked
 
 
 def give_up_game(connection: Connections, key: str) -> None:
@@ -571,7 +654,20 @@ def match_report(connection: Connections, match_id: str) -> dict[str, Any] | Non
         "created_at": _iso(float(f["created"])),
         "finished_at": _iso(finished_at),
         "bots": bots,
+        "stand_in_decisions": _stood_in(spec, records(connection, match_id))
+        if spec.accounts
+        else {},
     }
+
+
+def _stood_in(spec: MatchSpec, found: list[dict[str, Any]]) -> dict[str, int]:
+    """How many decisions the stand-in made for each account seated, over the games
+    played so far."""
+    made = {seat: 0 for seat in spec.seats if is_account_seat(seat)}
+    for record in found:
+        for label, count in record.get("stand_in_decisions", {}).items():
+            made[label] = made.get(label, 0) + int(count)
+    return made
 
 
 def play_match_game(match_id: str, index: int, recovery: int = 0) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 from ai.registry import bot_kind, decide_in, levels_of
@@ -88,6 +89,25 @@ def bot_action(record: StoredGame, seat: int, level: str | None = None) -> Actio
         return decide_in(game, seat, fallback, seed=seed).action
 
 
+def _apply_answer(
+    store: GameStore,
+    game_id: str,
+    seat: int,
+    action: Action,
+    version: int,
+    record: StoredGame,
+    owed_task: OwedTaskMaker | None,
+) -> StoredGame | None:
+    """Play the action a webhook bot answered (checked legal already), as any move is."""
+    try:
+        return store.apply_action(
+            game_id, seat, action, expected_version=version, record=record,
+            owed_task=owed_task, stand_in=False,
+        ).record  # fmt: skip
+    except (Conflict, StaleVersion, GameNotFound):
+        return None
+
+
 def play_bot_turn(
     store: GameStore,
     game_id: str,
@@ -98,6 +118,7 @@ def play_bot_turn(
     clock_ran_out: bool = False,
     purse: ThinkPurse | None = None,
     fallback: bool = False,
+    ask: Callable[[StoredGame, int], Action | None] | None = None,
 ) -> StoredGame | None:
     """Play the bot turn of `game_id` at `version`; the game after it, or None when there
     is nothing to do (the game moved on, ended, was deleted, or a person is to act).
@@ -109,7 +130,9 @@ def play_bot_turn(
     move owes (the next bot's turn, the next person's clock), written with it. `purse`:
     the think budgets, of which a game with a `payer` spends its maker's; once that is
     spent, the fallback level plays until it comes back. `fallback`: the game's fallback
-    level plays this turn, whatever `level` says (a turn's last try)."""
+    level plays this turn, whatever `level` says (a turn's last try). `ask`: asks the
+    webhook of a bot account's seat (`core.play.webhooks`) for its action; None (or no
+    answer) and the table's stand-in plays that seat's turn."""
     if record is None or record.id != game_id:
         try:
             record = store.load(game_id)
@@ -120,7 +143,14 @@ def play_bot_turn(
         seat = record.game.turn
     if record.version != version or seat is None:
         return None
-    stand_in = record.seats[seat].bot is None
+    hooked = record.seats[seat].webhook and record.seats[seat].account is not None
+    # A webhook bot's failures are counted on its account (and pause it), not as a
+    # person's missed turns.
+    stand_in = record.seats[seat].bot is None and not hooked
+    if hooked and not fallback and ask is not None:
+        answered = ask(record, seat)
+        if answered is not None:
+            return _apply_answer(store, game_id, seat, answered, version, record, owed_task)
     level = fallback_level(record) if fallback else level_of(record, seat, level)
     payer = record.payer if purse is not None and _searches(record, level) else None
     if payer is not None and purse is not None and not purse.may_think(payer):

@@ -35,7 +35,7 @@ from core.play.tables import (
     TableService,
     seat_for,
     seat_info,
-    table_of,
+    seat_view,
 )
 from core.store.accounts import Account
 from core.store.api_keys import is_key_payer
@@ -231,19 +231,8 @@ class GameService:
     # -- views ------------------------------------------------------------------------------
 
     def view(self, record: StoredGame, seat: int | None) -> dict[str, Any]:
-        """What `seat` (None: a spectator) sees of the game now."""
-        view = view_of(record.game, seat, record.waiting)
-        now = time.time()
-        view["id"] = record.id
-        view["version"] = record.version
-        view["last_event"] = record.events
-        view["seeded"] = record.seeded
-        view["players"] = [seat_info(record, i, now) for i in range(len(record.seats))]
-        view["table"] = table_of(record, shows_code=seat is not None)
-        deadline = record.deadline
-        view["deadline"] = deadline
-        view["seconds_left"] = None if deadline is None else round(max(0.0, deadline - now), 1)
-        return view
+        """What `seat` (None: a spectator) sees of the game now (`seat_view`)."""
+        return seat_view(record, seat)
 
     def game_view(self, game_id: str, token: str | None) -> dict[str, Any]:
         # A view leaves the score sheet out: it is not read at all.

@@ -30,6 +30,7 @@ from core.errors import (
     WrongState,
 )
 from core.play.bots import BotRunner
+from core.store import webhooks
 from core.store.accounts import Account
 from core.store.records import (
     NO_TABLE,
@@ -137,6 +138,24 @@ def seat_info(record: StoredGame, seat: int, now: float) -> dict[str, Any]:
     if info.account is not None:
         shown["account"] = info.account
     return shown
+
+
+def seat_view(record: StoredGame, seat: int | None) -> dict[str, Any]:
+    """What `seat` (None: a spectator) sees of the game now: the document
+    `GET /api/v1/games/{id}` answers that seat (before the service adds the table's link
+    and translates), and the body a webhook bot in that seat is sent."""
+    view = kind_of(record.game).view(record.game, seat, record.waiting)
+    now = time.time()
+    view["id"] = record.id
+    view["version"] = record.version
+    view["last_event"] = record.events
+    view["seeded"] = record.seeded
+    view["players"] = [seat_info(record, i, now) for i in range(len(record.seats))]
+    view["table"] = table_of(record, shows_code=seat is not None)
+    deadline = record.deadline
+    view["deadline"] = deadline
+    view["seconds_left"] = None if deadline is None else round(max(0.0, deadline - now), 1)
+    return view
 
 
 def table_of(record: StoredGame, shows_code: bool) -> dict[str, Any] | None:
@@ -293,6 +312,12 @@ class TableService:
         game_id = self.game_id_of(text)
         token = secrets.token_urlsafe(32)
         shown = name if account is None else account.name
+        # A bot account with a webhook is asked for its turns by the workers, not timed.
+        hooked = (
+            account is not None
+            and account.kind == "bot"
+            and webhooks.get(self.store.redis, account.id) is not None
+        )
 
         def take(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
             if not record.waiting:
@@ -316,6 +341,7 @@ class TableService:
             taken = replace(
                 record.seats[seat], name=shown, open=False, token_hash=hash_token(token),
                 client=client, account=None if account is None else account.id,
+                webhook=hooked,
             )  # fmt: skip
             return self._seated(
                 record, seat, taken, {"type": "seat_taken", "seat": seat, "name": shown}

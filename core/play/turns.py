@@ -10,6 +10,7 @@ import functools
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -38,11 +39,15 @@ from core.jobs.tasks import (
     submit,
 )
 from core.play.bots import play_bot_turn
+from core.play.tables import seat_view
+from core.play.webhooks import Settings
+from core.play.webhooks import ask as ask_webhook
 from core.store.keys import game_key
 from core.store.ratings import count_unrated
 from core.store.records import OwedTask, OwedTaskMaker, StoredGame
 from core.store.redises import Connections, redises_of, store_for_jobs
 from core.store.store import GameStore
+from engine.protocols import Action
 
 log = logging.getLogger(__name__)
 
@@ -190,6 +195,22 @@ def _resumed(
     return record, version
 
 
+def webhook_asker(store: GameStore) -> Callable[[StoredGame, int], Action | None]:
+    """Asks a bot account's webhook for its seat's action, sending the seat's view, and
+    counts the call on the account (`core.play.webhooks.ask`); None: the stand-in plays."""
+    settings = Settings.from_config()
+
+    def asked(record: StoredGame, seat: int) -> Action | None:
+        account = record.seats[seat].account
+        if account is None:
+            return None
+        view = seat_view(record, seat)
+        action, _why = ask_webhook(store.redis, account, record.game, seat, view, settings)
+        return action
+
+    return asked
+
+
 def play_owed_turns(
     connection: Connections,
     game_id: str,
@@ -217,6 +238,7 @@ def play_owed_turns(
         redises_of(connection).queues,
     )
     first = version
+    asker = webhook_asker(store)
     record: StoredGame | None = None
     if job_id is not None and not last_try:
         record, version = _resumed(connection, store, game_id, version, job_id)
@@ -229,8 +251,9 @@ def play_owed_turns(
         # which plays it next, or queued as a job of its own.
         run.held = False
         applied = play_bot_turn(
-            store, game_id, version, record, owed_task=run, purse=purse, fallback=last_try
-        )
+            store, game_id, version, record, owed_task=run, purse=purse, fallback=last_try,
+            ask=asker,
+        )  # fmt: skip
         if applied is None:
             # Nothing to play: the turn was played already, perhaps by an earlier try of this
             # job that died before handing on. Hand on from wherever the game is now (a turn

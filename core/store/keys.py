@@ -283,6 +283,12 @@ def account_key(account_id: str) -> str:
     return f"{_ACCOUNTS}:account:{account_id}"
 
 
+def webhook_key(account_id: str) -> str:
+    """Hash of a bot account's webhook: its URL, signing secret, paused flag and the count
+    of its calls (`core.store.webhooks`)."""
+    return f"{_ACCOUNTS}:webhook:{account_id}"
+
+
 def ratings_key(game: str) -> str:
     """Hash: account id -> its rating in `game` (JSON: mu, sigma, games, when)."""
     return f"{_ACCOUNTS}:ratings:{game}"

@@ -81,6 +81,9 @@ class Seat:
     client: str | None = None
     #: The account playing this seat (`core.store.accounts`), if one took it.
     account: str | None = None
+    #: Taken by a bot account with a webhook: the workers ask it for each turn (no clock),
+    #: and the stand-in plays when it fails or is paused (`core.play.webhooks`).
+    webhook: bool = False
 
     @property
     def person(self) -> bool:
@@ -121,6 +124,8 @@ class Seat:
             d["client"] = self.client
         if self.account:
             d["account"] = self.account
+        if self.webhook:
+            d["webhook"] = True
         return d
 
     @classmethod
@@ -136,6 +141,7 @@ class Seat:
             data.get("reserved"),
             data.get("client"),
             data.get("account"),
+            bool(data.get("webhook", False)),
         )
 
 
@@ -247,9 +253,9 @@ class StoredGame:
         if turn is None or self.table.waiting:
             return None
         seat = self.seats[turn]
-        if seat.bot is None and not seat.stood_in:
+        if seat.bot is None and not seat.stood_in and not seat.webhook:
             return None
-        people = [s for s in self.seats if s.bot is None]
+        people = [s for s in self.seats if s.bot is None and not s.webhook]
         if people and all(s.stood_in for s in people):
             return None
         return turn
@@ -258,7 +264,10 @@ class StoredGame:
     def thinks_long(self) -> bool:
         """Whether a bot of the game, or its stand-in where people sit, may think longer
         than `LONG_THINKING` a decision: its turns then take the long lane of the turns
-        queue (`core.jobs.queues.LONG_LANE`)."""
+        queue (`core.jobs.queues.LONG_LANE`). So does a game with a webhook bot seated: its
+        call may wait its whole deadline, which no quick game's turn should wait behind."""
+        if any(seat.webhook for seat in self.seats):
+            return True
         levels = levels_of(kind_of(self.game))
         names = {seat.bot for seat in self.seats if seat.bot is not None}
         if any(seat.person for seat in self.seats):
@@ -284,6 +293,8 @@ class StoredGame:
         if turn is None or self.table.waiting or not self.clock_runs:
             return None
         if self.seats[turn].bot is not None or self.seats[turn].stood_in:
+            return None
+        if self.seats[turn].webhook:
             return None
         return now + self.game.rules.turn_seconds
 

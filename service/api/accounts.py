@@ -12,6 +12,7 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from core.errors import AccountNotFound
+from core.store import webhooks
 from core.store.accounts import KINDS, LONGEST_NAME, create, get
 from core.store.keys import is_game_id
 from core.store.ratings import HISTORY, displayed, history, ladder, ratings_by_game
@@ -100,7 +101,30 @@ class RatingSchema(Answer):
     )
 
 
+class BotWebhookSchema(Answer):
+    paused = fields.Boolean(
+        metadata={
+            "description": "Paused after too many failures in a row: the stand-in plays its "
+            "seats until its owner resumes it."
+        }
+    )
+    decisions = fields.Integer(metadata={"description": "Decisions its webhook answered."})
+    mean_decision_ms = fields.Float(
+        allow_none=True,
+        metadata={"description": "Their mean time, call to answer (ms); null before the first."},
+    )
+    failures = fields.Integer(metadata={"description": "Calls that failed, in all."})
+    failures_in_a_row = fields.Integer(metadata={"description": "The latest failures in a row."})
+    last_failure = fields.String(
+        allow_none=True,
+        metadata={"description": "Why the last failed call failed (docs/bots-api.md).",
+                  "example": "timeout"},
+    )
+
+
 class AccountSchema(Answer):
+    OPTIONAL = frozenset({"webhook"})
+
     id = fields.String(metadata={"description": "The account's id.", "example": "q3ZkR8vX1mNc2pLw"})
     name = fields.String(metadata={"description": "Its name.", "example": "Ana"})
     kind = fields.String(metadata={"description": "`person` or `bot`.", "example": "person"})
@@ -119,6 +143,13 @@ class AccountSchema(Answer):
     ratings = fields.List(
         fields.Nested(RatingSchema),
         metadata={"description": "Its rating in each game it has played rated."},
+    )
+    webhook = fields.Nested(
+        BotWebhookSchema,
+        metadata={
+            "description": "Only for a bot with a webhook: whether it is paused, its "
+            "decisions and their mean time, and its failures (never its URL)."
+        },
     )
 
 
@@ -229,7 +260,12 @@ class AccountById(MethodView):
         if account is None:
             raise AccountNotFound()
         rated = ratings_by_game(connection, account.id, list(GAMES))
+        hook = webhooks.get(connection, account.id) if account.kind == "bot" else None
+        shown = {} if hook is None else {"webhook": {
+            k: v for k, v in hook.public().items() if k != "url"
+        }}  # fmt: skip
         return {
+            **shown,
             "id": account.id,
             "name": account.name,
             "kind": account.kind,

@@ -252,7 +252,8 @@ class MatchRequestSchema(ma.Schema):
             "description": "The bot of each seat: a level of the game (Pocha's `hard`, "
             "`expert`...; Poch's `easy`, `medium`, `hard`), a bot (`heuristic`, `random`, "
             "`ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) or "
-            "`ismcts:250ms`. Seats with the same text are one bot in the statistics.",
+            "`ismcts:250ms`, or an outside bot's account as `account:ID` (a bot account with "
+            "a webhook: docs/bots-api.md). Seats with the same text are one bot in the statistics.",
             "example": ["hard", "heuristic", "hard", "heuristic"],
         },
     )
@@ -345,6 +346,15 @@ class MatchSchema(Answer):
     )
     created_at = fields.String(metadata={"description": "ISO 8601, UTC."})
     finished_at = fields.String(allow_none=True, metadata={"description": "ISO 8601, UTC."})
+    stand_in_decisions = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "description": "For each outside bot seated (`account:ID`), the decisions the "
+            "stand-in (the game's fallback level) made for it so far: its webhook failed, or "
+            "it was paused. Empty when no account is seated."
+        },
+    )
     bots = fields.List(
         fields.Raw(
             metadata={

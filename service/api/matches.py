@@ -19,6 +19,8 @@ from core.jobs.matches import (
     match_report,
     records,
 )
+from core.store.accounts import get as get_account
+from core.store.webhooks import get as get_webhook
 from engine.i18n import _
 from service.api.ai_schemas import MatchRequestSchema, MatchSchema
 from service.api.jobs import BODY_ERRORS, document_errors
@@ -62,6 +64,26 @@ def _report(match_id: str) -> dict[str, Any]:
     if report is None:
         raise MatchNotFound()
     return _links(report)
+
+
+def _check_accounts(accounts: list[str]) -> None:
+    """Each account seated in a match is a bot's, enabled, with a webhook."""
+    connection = services().redises.store
+    for account_id in dict.fromkeys(accounts):
+        account = get_account(connection, account_id)
+        if account is None or account.kind != "bot" or account.disabled:
+            message = _(
+                "account:{account} is not an enabled bot account",
+                account=account_id,
+            )
+            raise InvalidInput(message, errors={"json": {"seats": [message]}})
+        if get_webhook(connection, account_id) is None:
+            message = _(
+                "account:{account} has no webhook: register one with PUT "
+                "/api/v1/accounts/{account}/webhook",
+                account=account_id,
+            )
+            raise InvalidInput(message, errors={"json": {"seats": [message]}})
 
 
 @blp.route("")
@@ -108,6 +130,7 @@ class Matches(MethodView):
             )
         except MatchRefused as exc:
             raise InvalidInput(exc.message, errors={"json": {exc.field: [exc.message]}}) from exc
+        _check_accounts(spec.accounts)
         match_id = create_match(services().redises, spec)
         report = _report(match_id)
         return report, 202, {"Location": report["url"]}

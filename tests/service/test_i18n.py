@@ -765,6 +765,24 @@ CATALOGUED: dict[str, list[str]] = {
         "s an analysis may think; choose one of {levels}.",
     ],
     "failed_analyses": ["The record could not be analysed: {why}"],
+    "webhook_refused": [
+        "A webhook's URL is http:// or https://.",
+        "This is not a URL a webhook can have (a host, no user or password).",
+        "The webhook's host name does not resolve to any address.",
+        "The webhook's host resolves to a private, loopback, link-local, multicast or "
+        "reserved address, which the service does not call.",
+    ],
+    "not_a_bot": ["Only a bot's account may register a webhook."],
+    "no_webhook": ["This account has no webhook: register one with PUT first."],
+    "not_your_account": [
+        "Send this account's own key in X-Pocha-Account to manage its webhook."
+    ],
+    "validation_error_webhooks": [
+        "account:{account} is not an enabled bot account",
+        "account:{account} has no webhook: register one with PUT "
+        "/api/v1/accounts/{account}/webhook",
+        "{seat}: an account's seat is account:ID",
+    ],
     "not_acceptable": [_MESSAGE_BY_STATUS[406]],
     "precondition_required": [_MESSAGE_BY_STATUS[428]],
     **{code: [sentence] for code, sentence in GUNICORN_ERRORS.values()},

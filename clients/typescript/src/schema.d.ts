@@ -73,6 +73,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounts/{account_id}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The bot's webhook and its count
+         * @description With the bot account's own key: its URL, whether it is paused, its decisions and
+         *     their mean time, and its failures.
+         */
+        get: operations["getWebhook"];
+        /**
+         * Register the bot's webhook
+         * @description With the bot account's own key. When it is the bot's turn, a worker POSTs the
+         *     seat's view there, signed with the secret answered here (shown only now), and plays
+         *     the `action` it answers. Registering again replaces the URL and the secret and
+         *     resumes a paused bot.
+         */
+        put: operations["setWebhook"];
+        post?: never;
+        /**
+         * Remove the bot's webhook
+         * @description Its seats are played by the stand-in from then on.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{account_id}/webhook/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused bot
+         * @description Its failures in a row are forgotten and its webhook is asked again at its next
+         *     turn.
+         */
+        post: operations["resumeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ai/move": {
         parameters: {
             query?: never;
@@ -881,6 +940,8 @@ export interface components {
             name: string;
             /** @description Its rating in each game it has played rated. */
             ratings: components["schemas"]["Rating"][];
+            /** @description Only for a bot with a webhook: whether it is paused, its decisions and their mean time, and its failures (never its URL). */
+            webhook?: components["schemas"]["BotWebhook"];
         };
         ActionStat: {
             /**
@@ -1302,6 +1363,23 @@ export interface components {
              * @example 0.4
              */
             win_rate: number;
+        };
+        BotWebhook: {
+            /** @description Decisions its webhook answered. */
+            decisions: number;
+            /** @description Calls that failed, in all. */
+            failures: number;
+            /** @description The latest failures in a row. */
+            failures_in_a_row: number;
+            /**
+             * @description Why the last failed call failed (docs/bots-api.md).
+             * @example timeout
+             */
+            last_failure: string | null;
+            /** @description Their mean time, call to answer (ms); null before the first. */
+            mean_decision_ms: number | null;
+            /** @description Paused after too many failures in a row: the stand-in plays its seats until its owner resumes it. */
+            paused: boolean;
         };
         Budget: {
             /** @example 2000 */
@@ -1754,6 +1832,10 @@ export interface components {
             seats: string[];
             /** @description The game's seed (its deals and dealer). */
             seed: number;
+            /** @description Only in a game with an outside bot seated (`account:ID`): for each such seat, the decisions the stand-in made because its webhook failed or the bot was paused. */
+            stand_in_decisions?: {
+                [key: string]: number;
+            };
             /** @description Thinking time per seat. */
             think_ms: number[];
             /** @description The winning seats. */
@@ -2102,6 +2184,10 @@ export interface components {
             seats: string[];
             /** @description The seed of the deals. */
             seed: number;
+            /** @description For each outside bot seated (`account:ID`), the decisions the stand-in (the game's fallback level) made for it so far: its webhook failed, or it was paused. Empty when no account is seated. */
+            stand_in_decisions: {
+                [key: string]: number;
+            };
             /**
              * @description `running` until every game is played (or failed), then `finished`.
              * @enum {string}
@@ -2130,7 +2216,7 @@ export interface components {
             /** @description Rule options: Pocha's (`Rules`), or Poch's (`PochRules`) with `game: poch`; `players` is the number of seats, and a Poch game is one deal (`deals` left out). */
             rules?: components["schemas"]["Rules"] | components["schemas"]["PochRules"];
             /**
-             * @description The bot of each seat: a level of the game (Pocha's `hard`, `expert`...; Poch's `easy`, `medium`, `hard`), a bot (`heuristic`, `random`, `ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) or `ismcts:250ms`. Seats with the same text are one bot in the statistics.
+             * @description The bot of each seat: a level of the game (Pocha's `hard`, `expert`...; Poch's `easy`, `medium`, `hard`), a bot (`heuristic`, `random`, `ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) or `ismcts:250ms`, or an outside bot's account as `account:ID` (a bot account with a webhook: docs/bots-api.md). Seats with the same text are one bot in the statistics.
              * @example [
              *       "hard",
              *       "heuristic",
@@ -3020,6 +3106,10 @@ export interface components {
             seats: string[];
             /** @description The deal's seed (its cards and dealer). */
             seed: number;
+            /** @description Only in a game with an outside bot seated (`account:ID`): for each such seat, the decisions the stand-in made because its webhook failed or the bot was paused. */
+            stand_in_decisions?: {
+                [key: string]: number;
+            };
             /** @description Thinking time per seat. */
             think_ms: number[];
             /** @description The seat that went out first and was paid. */
@@ -4066,6 +4156,56 @@ export interface components {
             /** @description Your hand, what you may do and why not the rest; only in a seat's view. */
             you?: components["schemas"]["You"];
         };
+        WebhookBody: {
+            /**
+             * @description Where the bot's decisions are asked for: http or https, on a public address.
+             * @example https://bot.example.org/pocha
+             */
+            url: string;
+        };
+        WebhookRegistered: {
+            /** @description Decisions its webhook answered. */
+            decisions: number;
+            /** @description Calls that failed, in all. */
+            failures: number;
+            /** @description The latest failures in a row. */
+            failures_in_a_row: number;
+            /**
+             * @description Why the last failed call failed: `timeout`, `connection`, `status_NNN`, `redirect`, `too_large`, `bad_json`, `no_action`, `illegal` or `refused_address`.
+             * @example timeout
+             */
+            last_failure: string | null;
+            /** @description Their mean time, call to answer (ms); null before the first. */
+            mean_decision_ms: number | null;
+            /** @description Paused after too many failures in a row: the stand-in plays its seats until its owner resumes it. */
+            paused: boolean;
+            /**
+             * @description The secret each call is signed with (HMAC-SHA256), shown only here: registering again makes a new one.
+             * @example whsec_3q9V...
+             */
+            secret: string;
+            /** @description The webhook's URL. */
+            url: string;
+        };
+        WebhookStatus: {
+            /** @description Decisions its webhook answered. */
+            decisions: number;
+            /** @description Calls that failed, in all. */
+            failures: number;
+            /** @description The latest failures in a row. */
+            failures_in_a_row: number;
+            /**
+             * @description Why the last failed call failed: `timeout`, `connection`, `status_NNN`, `redirect`, `too_large`, `bad_json`, `no_action`, `illegal` or `refused_address`.
+             * @example timeout
+             */
+            last_failure: string | null;
+            /** @description Their mean time, call to answer (ms); null before the first. */
+            mean_decision_ms: number | null;
+            /** @description Paused after too many failures in a row: the stand-in plays its seats until its owner resumes it. */
+            paused: boolean;
+            /** @description The webhook's URL. */
+            url: string;
+        };
         Weighed: {
             /** @description What the level would do from that seat's view. */
             advised: number | string;
@@ -4313,6 +4453,293 @@ export interface operations {
                 };
             };
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookStatus"];
+                };
+            };
+            /** @description unknown_account: no key, or a key that opens no account. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_your_account: another account's key; account_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_not_found; no_webhook. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    setWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRegistered"];
+                };
+            };
+            /** @description bad_json: the body is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_account: no key, or a key that opens no account. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_your_account: another account's key; account_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_not_found; no_webhook. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_a_bot: a person's account has no webhook. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description webhook_refused: not http(s), no host, or an address the service does not call; validation_error: no url. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown_account: no key, or a key that opens no account. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_your_account: another account's key; account_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_not_found; no_webhook. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    resumeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookStatus"];
+                };
+            };
+            /** @description unknown_account: no key, or a key that opens no account. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_your_account: another account's key; account_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_not_found; no_webhook. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description unavailable: retry shortly. */
             503: {
                 headers: {

@@ -608,6 +608,18 @@ class PochBotStatsSchema(Answer):
 class PochGameRecordSchema(Answer):
     """One game (one deal) of a Poch match, as `ai.poch.arena` records it."""
 
+    OPTIONAL = frozenset({"stand_in_decisions"})
+
+    stand_in_decisions = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "description": "Only in a game with an outside bot seated (`account:ID`): for "
+            "each such seat, the decisions the stand-in made because its webhook failed or "
+            "the bot was paused."
+        },
+    )
+
     game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
     seed = fields.Integer(metadata={"description": "The deal's seed (its cards and dealer)."})
     deal = fields.Integer(

@@ -1,0 +1,215 @@
+"""A bot account's webhook over HTTP, under its own key (`X-Pocha-Account`): registering
+it (its signing secret answered once), reading its count, resuming it once paused, and
+removing it. The URL is checked here and again at each call the workers make.
+How it works: docs/bots-api.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from flask import current_app, request
+from flask.views import MethodView
+from marshmallow import fields, validate
+
+from core.errors import (
+    AccountDisabled,
+    AccountNotFound,
+    NotABot,
+    NotYourAccount,
+    NoWebhook,
+    UnknownAccount,
+    WebhookRefused,
+)
+from core.play.webhooks import LONGEST_URL, Settings, UnsafeUrl, check_url
+from core.store import webhooks
+from core.store.accounts import Account, find, get
+from core.store.keys import is_game_id
+from engine.i18n import _
+from service.accounts import HEADER, SCHEME
+from service.answers import Answer
+from service.api.accounts import _ACCOUNT_ID, blp
+from service.context import services
+from service.errors import ErrorSchema
+
+_REASONS = {
+    "scheme": lambda: _("A webhook's URL is http:// or https://."),
+    "url": lambda: _("This is not a URL a webhook can have (a host, no user or password)."),
+    "unresolved": lambda: _("The webhook's host name does not resolve to any address."),
+    "private_address": lambda: _(
+        "The webhook's host resolves to a private, loopback, link-local, multicast or "
+        "reserved address, which the service does not call."
+    ),
+}
+
+
+class WebhookBodySchema(ma.Schema):
+    url = fields.String(
+        required=True,
+        validate=validate.Length(1, LONGEST_URL),
+        metadata={
+            "description": "Where the bot's decisions are asked for: http or https, on a "
+            "public address.",
+            "example": "https://bot.example.org/pocha",
+        },
+    )
+
+
+class WebhookStatusSchema(Answer):
+    url = fields.String(metadata={"description": "The webhook's URL."})
+    paused = fields.Boolean(
+        metadata={
+            "description": "Paused after too many failures in a row: the stand-in plays its "
+            "seats until its owner resumes it."
+        }
+    )
+    decisions = fields.Integer(metadata={"description": "Decisions its webhook answered."})
+    mean_decision_ms = fields.Float(
+        allow_none=True,
+        metadata={"description": "Their mean time, call to answer (ms); null before the first."},
+    )
+    failures = fields.Integer(metadata={"description": "Calls that failed, in all."})
+    failures_in_a_row = fields.Integer(metadata={"description": "The latest failures in a row."})
+    last_failure = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "Why the last failed call failed: `timeout`, `connection`, "
+            "`status_NNN`, `redirect`, `too_large`, `bad_json`, `no_action`, `illegal` or "
+            "`refused_address`.",
+            "example": "timeout",
+        },
+    )
+
+
+class WebhookRegisteredSchema(WebhookStatusSchema):
+    secret = fields.String(
+        metadata={
+            "description": "The secret each call is signed with (HMAC-SHA256), shown only "
+            "here: registering again makes a new one.",
+            "example": "whsec_3q9V...",
+        }
+    )
+
+
+_SECURITY: dict[str, Any] = {"security": [{SCHEME: []}]}
+_ERRORS = (
+    (401, "unknown_account: no key, or a key that opens no account."),
+    (403, "not_your_account: another account's key; account_disabled."),
+    (404, "account_not_found; no_webhook."),
+    (503, "unavailable: retry shortly."),
+)
+
+
+def _documented(extra: tuple[tuple[int, str], ...] = ()) -> Any:
+    def decorate(view: Any) -> Any:
+        for status, description in (*_ERRORS, *extra):
+            view = blp.alt_response(status, schema=ErrorSchema, description=description)(view)
+        return view
+
+    return decorate
+
+
+def _owner(account_id: str) -> Account:
+    """The account `account_id`, reached with its own key."""
+    connection = services().redises.store
+    account = get(connection, account_id) if is_game_id(account_id) else None
+    if account is None:
+        raise AccountNotFound()
+    sent = request.headers.get(HEADER)
+    if not sent:
+        raise UnknownAccount()
+    holder = find(connection, sent.strip())
+    if holder is None:
+        raise UnknownAccount()
+    if holder.id != account.id:
+        raise NotYourAccount()
+    if account.disabled:
+        raise AccountDisabled()
+    return account
+
+
+def _status(account_id: str) -> dict[str, Any]:
+    hook = webhooks.get(services().redises.store, account_id)
+    if hook is None:
+        raise NoWebhook()
+    return hook.public()
+
+
+@blp.route("/<account_id>/webhook", parameters=_ACCOUNT_ID)
+class AccountWebhook(MethodView):
+    @blp.doc(operationId="setWebhook", **_SECURITY)
+    @blp.arguments(WebhookBodySchema(), location="json")
+    @blp.response(200, WebhookRegisteredSchema)
+    @_documented(
+        (
+            (409, "not_a_bot: a person's account has no webhook."),
+            (
+                422,
+                "webhook_refused: not http(s), no host, or an address the service does not "
+                "call; validation_error: no url.",
+            ),
+            (400, "bad_json: the body is not JSON."),
+            (413, "body_too_large."),
+            (415, "unsupported_media_type."),
+        )
+    )
+    def put(self, body: dict[str, Any], account_id: str) -> dict[str, Any]:
+        """Register the bot's webhook
+
+        With the bot account's own key. When it is the bot's turn, a worker POSTs the
+        seat's view there, signed with the secret answered here (shown only now), and plays
+        the `action` it answers. Registering again replaces the URL and the secret and
+        resumes a paused bot.
+        """
+        account = _owner(account_id)
+        if account.kind != "bot":
+            raise NotABot()
+        settings = Settings.from_config(dict(current_app.config))
+        try:
+            check_url(body["url"], settings.allow_private)
+        except UnsafeUrl as refused:
+            message = _REASONS[refused.reason]()
+            raise WebhookRefused(message, errors={"json": {"url": [message]}}) from None
+        connection = services().redises.store
+        secret = webhooks.register(connection, account.id, body["url"])
+        return {**_status(account.id), "secret": secret}
+
+    @blp.doc(operationId="getWebhook", **_SECURITY)
+    @blp.response(200, WebhookStatusSchema)
+    @_documented()
+    def get(self, account_id: str) -> dict[str, Any]:
+        """The bot's webhook and its count
+
+        With the bot account's own key: its URL, whether it is paused, its decisions and
+        their mean time, and its failures.
+        """
+        return _status(_owner(account_id).id)
+
+    @blp.doc(operationId="deleteWebhook", **_SECURITY)
+    @blp.response(204)
+    @_documented()
+    def delete(self, account_id: str) -> None:
+        """Remove the bot's webhook
+
+        Its seats are played by the stand-in from then on.
+        """
+        if not webhooks.remove(services().redises.store, _owner(account_id).id):
+            raise NoWebhook()
+
+
+@blp.route("/<account_id>/webhook/resume", parameters=_ACCOUNT_ID)
+class AccountWebhookResume(MethodView):
+    @blp.doc(operationId="resumeWebhook", **_SECURITY)
+    @blp.response(200, WebhookStatusSchema)
+    @_documented()
+    def post(self, account_id: str) -> dict[str, Any]:
+        """Resume a paused bot
+
+        Its failures in a row are forgotten and its webhook is asked again at its next
+        turn.
+        """
+        account_id = _owner(account_id).id
+        if not webhooks.resume(services().redises.store, account_id):
+            raise NoWebhook()
+        return _status(account_id)

@@ -1,0 +1,331 @@
+"""Outside bots by webhook, against a tiny bot the test starts on loopback: registered under
+the bot's key (refused for private addresses unless the operator allows them), asked by
+the workers for each decision of a match with a signed view, played through 50 duplicate
+deals against `hard`; hostile webhooks (silent, dripping, 100 MB, redirecting, illegal,
+bad JSON, failing) each contained by the stand-in; paused after N failures in a row and
+resumed by the owner."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service import create_app
+from tests.worker.conftest import Drain
+from tests.worker.webhook_server import WebhookBot, example_bot, webhook_bot
+
+RULES = {"schedule": [2, 3]}
+
+
+@pytest.fixture
+def allowing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The operator allows loopback webhooks (the test's bot); calls are cut at 1 s."""
+    monkeypatch.setenv("POCHA_BOT_ALLOW_PRIVATE", "1")
+    monkeypatch.setenv("POCHA_BOT_WEBHOOK_MS", "1000")
+
+
+@pytest.fixture
+def app(redis_url: str, allowing: None) -> Flask:
+    return create_app(
+        {"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "rq", "RATE_LIMITS": "off"}
+    )
+
+
+@pytest.fixture
+def bot() -> Iterator[WebhookBot]:
+    with webhook_bot() as running:
+        yield running
+
+
+def key_of(key: str) -> dict[str, str]:
+    return {"X-Pocha-Account": key}
+
+
+def bot_account(client: FlaskClient, bot: WebhookBot, name: str = "Hooky") -> tuple[str, str]:
+    """A bot account with `bot` as its webhook: its id and key."""
+    made = client.post("/api/v1/accounts", json={"name": name, "kind": "bot"})
+    assert made.status_code == 201, made.json
+    account_id, key = made.json["id"], made.json["key"]
+    answer = client.put(
+        f"/api/v1/accounts/{account_id}/webhook", json={"url": bot.url}, headers=key_of(key)
+    )
+    assert answer.status_code == 200, answer.json
+    assert answer.json["secret"].startswith("whsec_") and not answer.json["paused"]
+    bot.secret = answer.json["secret"]
+    return account_id, key
+
+
+def status(client: FlaskClient, account_id: str, key: str) -> dict[str, Any]:
+    answer = client.get(f"/api/v1/accounts/{account_id}/webhook", headers=key_of(key))
+    assert answer.status_code == 200, answer.json
+    return dict(answer.json)
+
+
+def play_match(client: FlaskClient, drain: Drain, seats: list[str], **body: Any) -> Any:
+    asked = {"seats": seats, "games": 3, "rules": RULES, "seed": 5, "duplicate": False, **body}
+    made = client.post("/api/v1/matches", json=asked)
+    assert made.status_code == 202, made.json
+    drain()
+    report = client.get(made.json["url"]).json
+    assert (report["status"], report["failed"]) == ("finished", 0), report
+    return report
+
+
+def account_decisions(client: FlaskClient, report: dict[str, Any], label: str) -> int:
+    lines = client.get(report["records_url"] + "?format=json").json
+    return sum(
+        r["decisions"][i] for r in lines for i, seat in enumerate(r["seats"]) if seat == label
+    )
+
+
+def test_a_webhook_bot_plays_fifty_duplicate_deals_against_hard(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    account_id, key = bot_account(client, bot)
+    label = f"account:{account_id}"
+    report = play_match(client, drain, [label, "hard", "hard"], games=150, duplicate=True, seed=11)
+    assert report["done"] == 150
+    assert {b["bot"] for b in report["bots"]} == {label, "hard"}
+    # Every decision of the bot was its webhook's, each call signed as the example checks.
+    assert report["stand_in_decisions"] == {label: 0}
+    decisions = account_decisions(client, report, label)
+    assert decisions == len(bot.calls) > 150
+    assert all(call["verified"] for call in bot.calls)
+    first = bot.calls[0]
+    assert first["headers"]["X-Pocha-Deadline"] == "1000"
+    assert first["body"]["game"] == "pocha" and first["body"]["you"]["legal"]
+    counted = status(client, account_id, key)
+    assert (counted["decisions"], counted["failures"], counted["paused"]) == (decisions, 0, False)
+    assert counted["mean_decision_ms"] is not None
+
+
+def test_the_example_checks_the_signature(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    account_id, _key = bot_account(client, bot)
+    play_match(client, drain, [f"account:{account_id}", "easy", "easy"], games=1)
+    call = bot.calls[0]
+    verified = example_bot().verified
+    body = bytes(__import__("json").dumps(call["body"], separators=(",", ":")), "utf-8")
+    stamp, signed = call["headers"]["X-Pocha-Timestamp"], call["headers"]["X-Pocha-Signature"]
+    assert verified(bot.secret, stamp, body, signed)
+    assert not verified(bot.secret, stamp, body + b" ", signed)
+    assert not verified("whsec_another", stamp, body, signed)
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "reason"),
+    [
+        ("silent", "timeout"),
+        ("drip", "timeout"),
+        ("drip_status", "timeout"),
+        ("huge", "too_large"),
+        ("redirect", "redirect"),
+        ("illegal", "illegal"),
+        ("bad_json", "bad_json"),
+        ("error", "status_500"),
+    ],
+)
+def test_a_hostile_webhook_is_contained_by_the_stand_in(
+    client: FlaskClient, drain: Drain, bot: WebhookBot, behaviour: str, reason: str
+) -> None:
+    account_id, key = bot_account(client, bot)
+    bot.behaviour = behaviour
+    label = f"account:{account_id}"
+    report = play_match(client, drain, [label, "easy", "easy"], games=1)
+    # The match ended; every decision of the bot was the stand-in's.
+    assert report["done"] == 1
+    assert report["stand_in_decisions"] == {label: account_decisions(client, report, label)}
+    counted = status(client, account_id, key)
+    assert counted["last_failure"] == reason
+    assert counted["failures"] == len(bot.calls) >= 1
+    assert counted["decisions"] == 0
+
+
+def test_a_bot_failing_n_times_in_a_row_is_paused_until_resumed(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    account_id, key = bot_account(client, bot)
+    label = f"account:{account_id}"
+    bot.behaviour = "illegal"
+    report = play_match(client, drain, [label, "easy", "easy"], games=3)
+    counted = status(client, account_id, key)
+    # Five failures (the default), then no more calls: the stand-in played the rest.
+    assert (counted["paused"], counted["failures"], counted["failures_in_a_row"]) == (
+        True, 5, 5,
+    )  # fmt: skip
+    assert len(bot.calls) == 5
+    # Its public profile says so (never its URL).
+    profile = client.get(f"/api/v1/accounts/{account_id}").json
+    assert profile["webhook"]["paused"] and "url" not in profile["webhook"]
+    assert report["stand_in_decisions"] == {label: account_decisions(client, report, label)}
+    # The owner resumes it.
+    resumed = client.post(f"/api/v1/accounts/{account_id}/webhook/resume", headers=key_of(key))
+    assert resumed.status_code == 200, resumed.json
+    assert (resumed.json["paused"], resumed.json["failures_in_a_row"]) == (False, 0)
+    bot.behaviour = "legal"
+    again = play_match(client, drain, [label, "easy", "easy"], games=1)
+    assert again["stand_in_decisions"] == {label: 0}
+    assert status(client, account_id, key)["decisions"] == len(bot.calls) - 5 > 0
+
+
+def test_private_addresses_are_refused_without_the_operators_setting(
+    redis_url: str, bot: WebhookBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("POCHA_BOT_ALLOW_PRIVATE", raising=False)
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "RATE_LIMITS": "off"})
+    client = app.test_client()
+    made = client.post("/api/v1/accounts", json={"name": "Sneaky", "kind": "bot"}).json
+    path, headers = f"/api/v1/accounts/{made['id']}/webhook", key_of(made["key"])
+    for url in (bot.url, "http://10.1.2.3/", "http://169.254.169.254/", "http://[::1]:8/"):
+        refused = client.put(path, json={"url": url}, headers=headers)
+        assert (refused.status_code, refused.json["error"]) == (422, "webhook_refused"), url
+    in_spanish = client.put(
+        path, json={"url": bot.url}, headers={**headers, "Accept-Language": "es"}
+    )
+    assert in_spanish.status_code == 422
+    english = client.put(path, json={"url": bot.url}, headers=headers).json["message"]
+    assert in_spanish.json["message"] != english
+    for url in ("ftp://example.org/", "http:///nohost", "http://user:pw@example.org/"):
+        refused = client.put(path, json={"url": url}, headers=headers)
+        assert (refused.status_code, refused.json["error"]) == (422, "webhook_refused"), url
+
+
+def test_an_address_allowed_at_registration_is_checked_again_at_each_call(
+    client: FlaskClient, drain: Drain, bot: WebhookBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    account_id, key = bot_account(client, bot)
+    monkeypatch.delenv("POCHA_BOT_ALLOW_PRIVATE")
+    label = f"account:{account_id}"
+    report = play_match(client, drain, [label, "easy", "easy"], games=1)
+    assert bot.calls == []
+    assert report["stand_in_decisions"][label] > 0
+    assert status(client, account_id, key)["last_failure"] == "refused_address"
+
+
+def test_only_a_bots_own_key_manages_its_webhook(
+    client: FlaskClient, bot: WebhookBot, connection: redis.Redis
+) -> None:
+    account_id, key = bot_account(client, bot)
+    path = f"/api/v1/accounts/{account_id}/webhook"
+    person = client.post("/api/v1/accounts", json={"name": "Ana", "kind": "person"}).json
+    answers = {
+        "none": client.get(path),
+        "guessed": client.get(path, headers=key_of("pa_guessed")),
+        "another": client.get(path, headers=key_of(person["key"])),
+        "person": client.put(
+            f"/api/v1/accounts/{person['id']}/webhook",
+            json={"url": bot.url},
+            headers=key_of(person["key"]),
+        ),
+        "nobody": client.get("/api/v1/accounts/nobody/webhook", headers=key_of(key)),
+        "no_url": client.put(path, json={}, headers=key_of(key)),
+    }
+    seen = {name: (a.status_code, a.json["error"]) for name, a in answers.items()}
+    assert seen == {
+        "none": (401, "unknown_account"),
+        "guessed": (401, "unknown_account"),
+        "another": (403, "not_your_account"),
+        "person": (409, "not_a_bot"),
+        "nobody": (404, "account_not_found"),
+        "no_url": (422, "validation_error"),
+    }
+    # A match seats only bots with a webhook.
+    for seat in (f"account:{person['id']}", "account:nobody"):
+        refused = client.post(
+            "/api/v1/matches",
+            json={"seats": [seat, "easy", "easy"], "games": 1, "duplicate": False},
+        )
+        assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+    assert client.delete(path, headers=key_of(key)).status_code == 204
+    gone = client.get(path, headers=key_of(key))
+    assert (gone.status_code, gone.json["error"]) == (404, "no_webhook")
+    refused = client.post(
+        "/api/v1/matches",
+        json={"seats": [f"account:{account_id}", "easy", "easy"], "games": 1, "duplicate": False},
+    )
+    assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+
+
+def test_a_webhook_bot_seated_at_a_table_plays_a_whole_game(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    account_id, key = bot_account(client, bot)
+    made = client.post(
+        "/api/v1/games",
+        json={
+            "players": [{"name": "Ana"}, {"open": True}, {"name": "B", "bot": "easy"}],
+            "rules": {"schedule": [1, 2, 1], "turn_seconds": 0},
+        },
+    )
+    assert made.status_code == 201, made.json
+    ana = {"Authorization": f"Bearer {made.json['seats'][0]['token']}"}
+    joined = client.post(
+        f"/api/v1/tables/{made.json['table_code']}/seats", json={"name": "x"}, headers=key_of(key)
+    )
+    assert joined.status_code == 201, joined.json
+    hooked = {"Authorization": f"Bearer {joined.json['token']}"}
+    game = f"/api/v1/games/{made.json['id']}"
+    shown: dict[int, dict[str, Any]] = {}
+    for _turn in range(500):
+        view = client.get(game, headers=ana).json
+        if view["phase"] == "finished":
+            break
+        if view["turn"] == 1:
+            # The bot's turn waits for the workers: what the API shows its seat now.
+            shown[view["version"]] = client.get(game, headers=hooked).json
+        if view["turn"] != 0:
+            drain()
+            continue
+        choice = view["you"]["legal"][0]
+        path, body = ("bids", {"bid": choice}) if isinstance(choice, int) else (
+            "plays", {"card": choice}
+        )  # fmt: skip
+        assert client.post(f"{game}/{path}", json=body, headers=ana).status_code == 200
+    else:
+        raise AssertionError("the game did not end")
+    # Every turn of the bot was its webhook's, sent the very document the API shows its seat
+    # (less the table's link, which names the host the API was asked on).
+    counted = status(client, account_id, key)
+    assert (counted["decisions"], counted["failures"]) == (len(bot.calls), 0)
+    sent = {call["body"]["version"]: call["body"] for call in bot.calls}
+    assert shown and set(shown) <= set(sent)
+    for version, document in shown.items():
+        if isinstance(document.get("table"), dict):
+            document["table"].pop("link", None)
+        assert sent[version] == document
+    players = client.get(game).json["players"]
+    assert players[1]["account"] == account_id
+
+
+@pytest.mark.parametrize("behaviour", ["silent", "illegal"])
+def test_a_failing_webhook_at_a_table_is_played_by_the_stand_in(
+    client: FlaskClient, drain: Drain, bot: WebhookBot, behaviour: str
+) -> None:
+    account_id, key = bot_account(client, bot)
+    bot.behaviour = behaviour
+    made = client.post(
+        "/api/v1/games",
+        json={
+            "players": [{"open": True}, {"name": "B", "bot": "easy"}, {"name": "C", "bot": "easy"}],
+            "rules": {"schedule": [1, 2, 1], "turn_seconds": 0},
+        },
+    )
+    assert made.status_code == 201, made.json
+    joined = client.post(
+        f"/api/v1/tables/{made.json['table_code']}/seats", json={"name": "x"}, headers=key_of(key)
+    )
+    assert joined.status_code == 201, joined.json
+    drain()
+    # Nobody but the bot and our levels: the game ran to its end on the workers, the stand-in
+    # playing every turn of the bot (paused after five failures, then not called again).
+    view = client.get(f"/api/v1/games/{made.json['id']}").json
+    assert view["phase"] == "finished"
+    counted = status(client, account_id, key)
+    assert (counted["decisions"], counted["paused"]) == (0, True)
+    assert counted["failures"] == len(bot.calls) == 5
