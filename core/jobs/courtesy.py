@@ -1,10 +1,11 @@
 """Long thinking gives way to quick turns on the same machine. The API and the workers of
 one machine share a small board in memory (a file in /dev/shm named after the queue
-Redis) with a slot per turn (by a hash of its game and version): the API marks a quick turn
-busy when it hands it over, the worker when it takes it, and the worker writes when it
-ended. A search that can wait (the long lane's, a hint's, a match's) sleeps through a busy
-turn, and for a few seconds after one ended runs at most half the time, sleeping as long as
-it ran (`ai.courtesy.wait`): on a machine full of quick turns it still gets half its time.
+Redis) with a slot per turn (by a hash of its game and version): the API marks a person's
+move busy while it writes it and a quick turn when it hands it over, the worker when it
+takes it, and the worker writes when it ended. A search that can wait (the long lane's, a
+hint's, a match's) sleeps through a busy turn, and for a few seconds after one ended runs
+at most half the time, sleeping as long as it ran (`ai.courtesy.wait`): on a machine full
+of quick turns it still gets half its time.
 Niceness alone leaves the turn, and the API and Redis that carry it, sharing the cores'
 other hardware threads and caches with a search that never stops. docs/internals.md,
 "Long games give way".
@@ -37,11 +38,14 @@ LEASE = 0.5
 NAP = 0.0005
 #: How often a running search reads the board (seconds): a quick turn starting beside it
 #: shares the machine for at most this long.
-LOOK = 0.0005
+LOOK = 0.0001
 #: For this long after a quick turn (seconds), searches that can wait share the machine:
 #: after each `SLICE` of running, or as soon as a turn is busy, they sleep as long as they
 #: ran since they last slept (at most `MOST_ASLEEP`).
 SHARING = 2.0
+#: A quick turn stays busy this long after it ended (seconds): its events still have to
+#: reach the people, through the API's streams on the same machine.
+DELIVERY = 0.002
 SLICE = 0.002
 MOST_ASLEEP = 0.02
 
@@ -67,6 +71,11 @@ def slot_of(turn: str) -> int:
 
 def turn_name(game_id: str, version: int) -> str:
     return f"{game_id}:{version}"
+
+
+def move_name(game_id: str) -> str:
+    """The slot name of a person's move being checked and written in game `game_id`."""
+    return f"{game_id}:move"
 
 
 class Board:
@@ -110,7 +119,13 @@ class Board:
         try:
             yield
         finally:
-            self._mark(turn, 0.0, time.monotonic())
+            now = time.monotonic()
+            self._mark(turn, now + DELIVERY, now)
+
+    def marks_of(self, turn: str) -> tuple[float, float]:
+        """Until when `turn`'s slot is busy, and when its latest quick turn ended."""
+        busy, ended = _MARK.unpack_from(self._map, slot_of(turn) * _MARK.size)
+        return busy, ended
 
     def marks(self) -> tuple[float, float]:
         """Until when a quick turn is busy, and when the latest one ended (monotonic)."""

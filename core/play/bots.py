@@ -9,6 +9,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Protocol
 
 from ai.registry import bot_kind, decide_in, levels_of
@@ -43,6 +44,10 @@ class BotRunner(Protocol):
     ) -> OwedTask | None:  # fmt: skip
         """What to write with a change that leaves a bot to act at `version`, or a person
         on the clock until `deadline` (or None), in a game `payer` made."""
+
+    def person_moving(self, game_id: str) -> AbstractContextManager[None]:
+        """Around a person's move in game `game_id`: long thinking on this machine gives
+        way while it is checked and written (`core.jobs.courtesy`)."""
 
 
 def bot_seed(game_seed: int, version: int) -> int:

@@ -5,12 +5,14 @@ How it works: docs/internals.md, `core.play.turns`.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import logging
 import threading
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import redis
@@ -19,7 +21,7 @@ from rq import get_current_job
 from core.config import load_config
 from core.errors import GameNotFound
 from core.jobs.admission import ThinkPurse
-from core.jobs.courtesy import Board, turn_name
+from core.jobs.courtesy import Board, move_name, turn_name
 from core.jobs.queues import (
     LONG_LANE,
     TURN_LANES,
@@ -432,6 +434,13 @@ class RQBotRunner:
     #: Pauses between tries to hand a turn over while Redis does not answer (seconds).
     RETRY_PAUSES = (0.05, 0.2, 0.5)
 
+    def person_moving(self, game_id: str) -> AbstractContextManager[None]:
+        # A quick turn of its own: the move's checks and write run beside the same
+        # searches as the bot turn it may hand over.
+        if self.board is None:
+            return contextlib.nullcontext()
+        return self.board.quick(move_name(game_id))
+
     def owed_turn(
         self, game_id: str, version: int, deadline: float | None, payer: str | None = None,
         long: bool = False,
@@ -467,6 +476,9 @@ class InlineBotRunner:
     """Plays bot turns synchronously, in the request that handed them the turn."""
 
     plays_inline = True
+
+    def person_moving(self, game_id: str) -> AbstractContextManager[None]:
+        return contextlib.nullcontext()
 
     def owed_turn(
         self, game_id: str, version: int, deadline: float | None, payer: str | None = None,

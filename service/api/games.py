@@ -34,7 +34,7 @@ from service.api.links import CREATED_GAME, FROM_VIEW, responses
 from service.api.wire import MoveBody
 from service.api.wire.games import move_body
 from service.api_keys import limit_key
-from service.context import game_service
+from service.context import game_service, services
 from service.errors import RETRY_AFTER, ErrorSchema
 from service.events import EXTENSION as EVENTS
 from service.events import EventStreams
@@ -448,16 +448,18 @@ def _move(game_id: str, move: WireAction, decision: str | None = None) -> Respon
     bet, a start card or a suit in Poch: `decision` names the endpoint; the game service
     reads it as an engine action), at most once per Idempotency-Key when one is sent."""
     key = request.headers.get("Idempotency-Key")
-    if key is None:
-        view = game_service().act(
-            game_id, bearer_token(), move, if_match_version(), take_move_counters(), decision
-        )
-        return _view_response(view)
-    if not _IDEMPOTENCY.fullmatch(key):
+    if key is not None and not _IDEMPOTENCY.fullmatch(key):
         raise ServiceError(_("Idempotency-Key must be 1 to 255 visible ASCII characters."))
-    view, replayed = game_service().act_once(
-        game_id, bearer_token(), move, key, if_match_version(), take_move_counters(), decision
-    )
+    with services().bots.person_moving(game_id):
+        if key is None:
+            view, replayed = game_service().act(
+                game_id, bearer_token(), move, if_match_version(), take_move_counters(), decision
+            ), False
+        else:
+            view, replayed = game_service().act_once(
+                game_id, bearer_token(), move, key, if_match_version(), take_move_counters(),
+                decision,
+            )  # fmt: skip
     response = _view_response(view)
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"

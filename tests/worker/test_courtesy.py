@@ -11,8 +11,8 @@ from pathlib import Path
 import redis
 from flask.testing import FlaskClient
 
-from core.jobs.courtesy import LEASE, MOST_ASLEEP, Board, board_path, turn_name
-from tests.service.helpers import create_game
+from core.jobs.courtesy import LEASE, MOST_ASLEEP, Board, board_path, move_name, turn_name
+from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 from tests.waiting import LONG, scaled
 from tests.worker.conftest import Drain
 
@@ -26,6 +26,21 @@ def test_a_workers_quick_turn_marks_the_machines_board(
     create_game(client, [*bots, {"name": "Ana"}], {"schedule": [1]})
     drain()
     assert board.marks()[1] >= before  # a quick turn ended since the game was made
+
+
+def test_a_persons_move_marks_the_machines_board_while_it_is_written(
+    client: FlaskClient, connection: redis.Redis
+) -> None:
+    board = Board(board_path(connection))
+    created = create_game(client, humans(3), {"schedule": [1]})
+    game_id, tokens = created["id"], tokens_of(created)
+    seat = client.get(f"/api/v1/games/{game_id}").json["turn"]
+    mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[seat])).json
+    before = time.monotonic()
+    assert move(client, game_id, tokens[seat], mine["you"]["legal"][0]).status_code == 200
+    busy, ended = board.marks_of(move_name(game_id))
+    assert before <= ended <= time.monotonic()  # marked, and ended with the request
+    assert busy - ended < LEASE  # not left to its lease
 
 
 def test_a_search_sleeps_through_a_quick_turn_beside_it(tmp_path: Path) -> None:
