@@ -190,9 +190,9 @@ HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots")
 @click.option("--workers", type=int, default=None, help="gunicorn workers (default: config).")
 @click.option("--baseline/--no-baseline", default=True, show_default=True,
               help="streams: measure first with nothing hostile open.")
-@click.option("--phase-seconds", type=click.FloatRange(1), default=20.0, show_default=True,
+@click.option("--phase-seconds", type=click.FloatRange(1), default=60.0, show_default=True,
               help="leave-spam, lobby-flood, heavy-bots: the idle phase and the flood "
-              "phase, each.")
+              "phase, each (a minute: a p99 of some 270 samples, not of 90).")
 @click.option("--think", type=click.FloatRange(0), default=0.2, show_default=True,
               help="Seconds the unrelated person waits on its turn before moving.")
 @click.option("--griefers", type=click.IntRange(1, 250), default=3, show_default=True,
