@@ -162,7 +162,7 @@ def bench_ladder(accounts: int, requests: int, loads: int) -> None:
 
 #: `pocha bench hostile --scenario`: the streams and slowloris sockets of
 #: tools.bench_hostile, and the griefers at tables of tools.bench_griefers, in `all`'s order.
-HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots")
+HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots", "outside-bots")
 
 
 @bench.command("hostile")
@@ -170,8 +170,8 @@ HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots")
               type=click.Choice([*HOSTILE_SCENARIOS, "all"]),
               help="What hostile clients do (repeatable; all: every one). streams: event "
               "streams and slowloris sockets held open while the load of bench api runs. "
-              "leave-spam, lobby-flood, heavy-bots: griefers at tables while an unrelated "
-              "person plays against bots, each flood measured against an idle phase.")
+              "leave-spam, lobby-flood, heavy-bots, outside-bots: griefers at tables while an "
+              "unrelated person plays against bots, each flood measured against an idle phase.")
 @click.option("--streams", type=click.IntRange(0, 62500), default=1000, show_default=True,
               help="streams: event streams held open, each from its own loopback address.")
 @click.option("--slowloris", type=click.IntRange(0, 62500), default=200, show_default=True,
@@ -191,8 +191,8 @@ HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots")
 @click.option("--baseline/--no-baseline", default=True, show_default=True,
               help="streams: measure first with nothing hostile open.")
 @click.option("--phase-seconds", type=click.FloatRange(1), default=60.0, show_default=True,
-              help="leave-spam, lobby-flood, heavy-bots: the idle phase and the flood "
-              "phase, each (a minute: a p99 of some 270 samples, not of 90).")
+              help="leave-spam, lobby-flood, heavy-bots, outside-bots: the idle phase and the "
+              "flood phase, each (a minute: a p99 of some 270 samples, not of 90).")
 @click.option("--think", type=click.FloatRange(0), default=0.2, show_default=True,
               help="Seconds the unrelated person waits on its turn before moving.")
 @click.option("--griefers", type=click.IntRange(1, 250), default=3, show_default=True,
@@ -210,18 +210,27 @@ HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots")
               show_default=True, help="lobby-flood: addresses creating listed tables.")
 @click.option("--table-rate", type=click.FloatRange(0), default=1.0, show_default=True,
               help="lobby-flood: listed tables each of those addresses creates a second.")
+@click.option("--outside-bots", type=click.IntRange(1, 250), default=20, show_default=True,
+              help="outside-bots: bot accounts with hostile webhooks (silent, dripping, 100 MB, "
+              "redirecting, illegal, in turn).")
+@click.option("--outside-games", type=click.IntRange(1), default=500, show_default=True,
+              help="outside-bots: games to seat them in.")
+@click.option("--outside-hosts", type=click.IntRange(1, 250), default=30, show_default=True,
+              help="outside-bots: addresses making those tables.")
 def bench_hostile(
     scenarios: tuple[str, ...], streams: int, slowloris: int, games: int, feed_rate: float,
     seconds: float, processes: int, threads: int, workers: int | None, baseline: bool,
     phase_seconds: float, think: float, griefers: int, leave_rate: float, heavy_addresses: int,
     lobby_rate: float, lobby_addresses: int, table_addresses: int, table_rate: float,
+    outside_bots: int, outside_games: int, outside_hosts: int,
 ) -> None:  # fmt: skip
     """Hostile clients against the real stack, each from its own loopback address.
 
     streams (the default): moves and /healthz against gunicorn + Redis while event streams
-    and slowloris sockets are held open. leave-spam, lobby-flood, heavy-bots: pocha serve as
-    shipped while griefers spam leave and return, create the heaviest games, or flood the
-    lobby; an unrelated person's move and bot-turn p50/p99, idle and under each flood.
+    and slowloris sockets are held open. leave-spam, lobby-flood, heavy-bots, outside-bots:
+    pocha serve as shipped while griefers spam leave and return, create the heaviest games,
+    flood the lobby, or seat bot accounts with hostile webhooks; an unrelated person's move
+    and bot-turn p50/p99, idle and under each flood.
     Exit 1 unless every stream got every event, no request failed or was answered 5xx, and
     each flood kept the person's p99s within 2x of idle.
     """
@@ -244,7 +253,8 @@ def bench_hostile(
             seconds=phase_seconds, think=think, griefers=griefers, leave_rate=leave_rate,
             heavy_addresses=heavy_addresses, lobby_rate=lobby_rate,
             lobby_addresses=lobby_addresses, table_addresses=table_addresses,
-            table_rate=table_rate, api_processes=workers,
+            table_rate=table_rate, outside_bots=outside_bots, outside_games=outside_games,
+            outside_hosts=outside_hosts, api_processes=workers,
         )  # fmt: skip
         result = griefers_bench.run(spec, at_tables)
         _echo_lines(result.lines)

@@ -84,6 +84,8 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATE_LIMIT_ANALYSES": ("POCHA_RATE_LIMIT_ANALYSES", "10/minute"),
     # Coming back, leaving and the host's removals, per seat of a game (whoever asks).
     "RATE_LIMIT_SEATS": ("POCHA_RATE_LIMIT_SEATS", "10/minute"),
+    # Registering or resuming a bot's webhook, per bot account.
+    "RATE_LIMIT_WEBHOOKS": ("POCHA_RATE_LIMIT_WEBHOOKS", "6/hour"),
     "RATE_LIMIT_AI": ("POCHA_RATE_LIMIT_AI", "30/minute"),
     "RATE_LIMIT_MATCHES": ("POCHA_RATE_LIMIT_MATCHES", "3/hour;10/day"),
     # Making accounts, per client address: a flood of sign-ups from one address is refused.

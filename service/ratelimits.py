@@ -154,6 +154,31 @@ def _count_moves(view: Callable[..., Any], items: list[RateLimitItem]) -> Callab
     return counted
 
 
+def spend_webhook_change(account_id: str) -> None:
+    """Count a registering or resuming of bot `account_id`'s webhook, by its owner (after
+    its key was checked, so no one else can spend its count): a webhook that fails is
+    paused, and its owner cannot turn it back on fast enough to keep the workers' long lane
+    busy with failing calls (`POCHA_RATE_LIMIT_WEBHOOKS`). Raises `RateLimited` past it."""
+    limiter: Limiter | None = current_app.extensions.get(EXTENSION)
+    if limiter is None:
+        return
+    key = f"account:{account_id}"
+    for item in _parsed(str(current_app.config["RATE_LIMIT_WEBHOOKS"])):
+        if limiter.limiter.hit(item, "webhook", key):
+            continue
+        reset_at = limiter.limiter.get_window_stats(item, "webhook", key).reset_time
+        retry_after = max(1, math.ceil(reset_at - time.time()))
+        raise RateLimited(
+            _(
+                "This bot's webhook was registered or resumed too often (at most {limit}); "
+                "try again in {retry_after} s.",
+                limit=str(item),
+                retry_after=retry_after,
+            ),
+            retry_after,
+        )
+
+
 class _RedisDownIsOneLine(logging.Filter):
     """flask-limiter logs a traceback for every request it cannot count; while Redis is
     away that would be one per request, so it becomes one warning line each."""
@@ -205,6 +230,7 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
         "RATE_LIMIT_MOVES",
         *(setting for setting, _scope in LIMITED.values()),
         *SEAT_LIMITED.values(),
+        "RATE_LIMIT_WEBHOOKS",
     }
     for setting in sorted(settings_used):
         try:
@@ -316,6 +342,7 @@ def _refused(scope: str | None, limit: str, retry_after: int) -> Response:
             limit=limit,
             retry_after=retry_after,
         )
+
     else:
         what = _WHAT.get(scope or "", _("this"))
         template = _TOO_MANY if current_key() is None else _TOO_MANY_WITH_KEY
@@ -411,6 +438,7 @@ for _endpoint, (_setting, _scope) in LIMITED.items():
     _SCOPES.setdefault(_endpoint, []).append((_scope, _scope in ("tables", "lobby")))
 for _endpoint in SEAT_LIMITED:
     _SCOPES.setdefault(_endpoint, []).append(("seat", False))
+
 
 
 def _refuse_again() -> Response | None:

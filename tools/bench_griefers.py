@@ -5,8 +5,11 @@ How it works: docs/performance.md, `tools.bench_griefers`.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
+import http.server
 import inspect
+import itertools
 import json
 import multiprocessing
 import os
@@ -34,7 +37,7 @@ from tools.serve import serve
 from tools.soak import EventLog, LogViolation
 
 #: The scenarios of this module, in the order `all` runs them.
-SCENARIOS = ("leave-spam", "lobby-flood", "heavy-bots")
+SCENARIOS = ("leave-spam", "lobby-flood", "heavy-bots", "outside-bots")
 #: The target: each p99 under a flood at most this many times the idle one.
 TARGET_RATIO = 2.0
 #: The unrelated person's address, and the one the bench reads the griefers' games from.
@@ -42,7 +45,10 @@ PERSON_ADDRESS = "127.3.0.1"
 MONITOR_ADDRESS = "127.3.0.2"
 #: Address blocks (127.<block>.x.y) of each scenario's hostile clients: none shares one
 #: with another scenario, so no flood inherits another's rate limits.
-LEAVE_BLOCK, HEAVY_BLOCK, LOBBY_BLOCK, TABLES_BLOCK = 4, 5, 6, 7
+LEAVE_BLOCK, HEAVY_BLOCK, LOBBY_BLOCK, TABLES_BLOCK, BOTS_BLOCK = 4, 5, 6, 7, 8
+#: Where outside-bots' hostile webhooks listen (`POCHA_BOT_ALLOW_PRIVATE=1` lets the
+#: service call loopback).
+WEBHOOKS_ADDRESS = "127.9.0.1"
 #: The person's seat, and the level of its bots and of the griefers': the web page's.
 PERSON_SEAT = 0
 LEVEL = "medium"
@@ -83,6 +89,11 @@ class TablesSpec:
     lobby_addresses: int = 40
     table_addresses: int = 20
     table_rate: float = 1.0
+    #: outside-bots: bot accounts (one per hostile webhook in `HostileWebhooks.MODES`, in
+    #: turn), the games they are seated in, and the addresses creating those tables.
+    outside_bots: int = 20
+    outside_games: int = 500
+    outside_hosts: int = 30
     #: A phase is held on, up to `patience` seconds more, until it has this many samples
     #: of each latency.
     min_samples: int = 3
@@ -111,8 +122,9 @@ class _Client(_Connection):
         return sock
 
     def call(
-        self, method: str, path: str, body: Any = None, token: str | None = None
-    ) -> tuple[int, bytes]:
+        self, method: str, path: str, body: Any = None, token: str | None = None,
+        account: str | None = None,
+    ) -> tuple[int, bytes]:  # fmt: skip
         """The status (0: no answer) and body."""
         headers = ""
         payload = b""
@@ -121,6 +133,8 @@ class _Client(_Connection):
             headers += "Content-Type: application/json\r\n"
         if token is not None:
             headers += f"Authorization: Bearer {token}\r\n"
+        if account is not None:
+            headers += f"X-Pocha-Account: {account}\r\n"
         reused = self.sock is not None
         status, answer = self.ask(method, path, payload, headers)
         if status == 0 and reused:
@@ -522,7 +536,186 @@ class LobbyFlood(_Flood):
         self.notes.append(f"lobby reads: {lobby / seconds:.0f} a second sent")
 
 
-FLOODS: dict[str, type[_Flood]] = {f.scenario: f for f in (LeaveSpam, LobbyFlood, HeavyBots)}
+class HostileWebhooks:
+    """A loopback server answering the service's webhook calls as hostile bots would: by
+    path, never (`silent`), a byte a second (`drip`), 100 MB (`huge`), a redirect to
+    127.0.0.1 (`redirect`), or an action no rule allows (`illegal`)."""
+
+    MODES = ("silent", "drip", "huge", "redirect", "illegal")
+
+    def __init__(self) -> None:
+        self.calls: Counter[str] = Counter()
+        self.stopping = threading.Event()
+        hooks = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                mode = self.path.strip("/")
+                hooks.calls[mode] += 1
+                with contextlib.suppress(OSError):  # the service hung up, as it should
+                    hooks.answer(self, mode)
+                self.close_connection = True
+
+        self.server = http.server.ThreadingHTTPServer((WEBHOOKS_ADDRESS, 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def url(self, mode: str) -> str:
+        return f"http://{WEBHOOKS_ADDRESS}:{self.server.server_address[1]}/{mode}"
+
+    def answer(self, handler: http.server.BaseHTTPRequestHandler, mode: str) -> None:
+        out = handler.wfile
+        if mode == "silent":
+            self.stopping.wait(REQUEST_TIMEOUT)
+        elif mode == "drip":
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}":
+                if self.stopping.wait(1.0):
+                    return
+                out.write(bytes([byte]))
+                out.flush()
+        elif mode == "huge":
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Length", str(100 * 1024 * 1024))
+            handler.end_headers()
+            chunk = b" " * 65536
+            for _ in range(100 * 16):
+                if self.stopping.is_set():
+                    return
+                out.write(chunk)
+        elif mode == "redirect":
+            handler.send_response(307)
+            handler.send_header("Location", "http://127.0.0.1/")
+            handler.send_header("Content-Length", "0")
+            handler.end_headers()
+        else:
+            body = json.dumps({"action": "not a card"}).encode()
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Length", str(len(body)))
+            handler.end_headers()
+            out.write(body)
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@dataclass
+class _OutsideBot:
+    client: _Client
+    lock: threading.Lock
+    id: str
+    key: str
+    name: str
+
+
+class OutsideBots(_Flood):
+    """Bot accounts whose webhooks never answer well, seated in as many games as the
+    service lets them join, resuming their webhooks as soon as they are paused."""
+
+    scenario = "outside-bots"
+
+    def flood(self, stop: threading.Event) -> None:
+        spec = self.spec
+        hooks = HostileWebhooks()
+        bots: list[_OutsideBot] = []
+        for i in range(spec.outside_bots):
+            mode = HostileWebhooks.MODES[i % len(HostileWebhooks.MODES)]
+            client = _Client(self.port, _address(BOTS_BLOCK, i))
+            name = f"Hostile {mode} {i}"
+            status, answer = client.call("POST", "/api/v1/accounts", {"name": name, "kind": "bot"})
+            self.tally.add("sign up", status, answer)
+            if status != 201:
+                continue
+            made = json.loads(answer)
+            status, answer = client.call(
+                "PUT", f"/api/v1/accounts/{made['id']}/webhook", {"url": hooks.url(mode)},
+                account=made["key"],
+            )  # fmt: skip
+            self.tally.add("webhook", status, answer)
+            bots.append(_OutsideBot(client, threading.Lock(), made["id"], made["key"], name))
+        seated = itertools.count()
+        taken: Counter[str] = Counter()
+
+        def host(index: int) -> Callable[[], None]:
+            def run() -> None:
+                client = _Client(self.port, _address(BOTS_BLOCK, 1000 + index))
+                body = {
+                    "players": [{"name": f"Host {index}"}, {"open": True},
+                                {"name": "Bot", "bot": LEVEL}, {"name": "Bot 2", "bot": LEVEL}],
+                    "rules": {"schedule": "classic"},
+                }  # fmt: skip
+                while not stop.is_set() and bots and sum(taken.values()) < spec.outside_games:
+                    made = self.create(client, "create", body)[1]
+                    if made is None:
+                        stop.wait(1.0)  # rate-limited: its window may open again
+                        continue
+                    bot = bots[next(seated) % len(bots)]
+                    with bot.lock:  # one connection per bot account, shared by the hosts
+                        status, joined = bot.client.call(
+                            "POST", f"/api/v1/tables/{made['table_code']}/seats",
+                            {"name": bot.name}, account=bot.key,
+                        )  # fmt: skip
+                    self.tally.add("bot joins", status, joined)
+                    if status != 201:
+                        # Not an outside bot's game: the host's table goes.
+                        status, gone = client.call(
+                            "DELETE", f"/api/v1/games/{made['id']}", token=made["host_token"]
+                        )
+                        self.tally.add("delete unjoined", status, gone)
+                        stop.wait(1.0)
+                        continue
+                    taken[bot.name] += 1
+                    # Full, so started: the host leaves and the stand-in plays its seat.
+                    status, left = client.call(
+                        "POST", f"/api/v1/games/{made['id']}/seats/0/leave",
+                        token=made["seats"][0]["token"],
+                    )  # fmt: skip
+                    self.tally.add("host leaves", status, left)
+                client.close()
+
+            return run
+
+        def resumer() -> None:
+            while not stop.wait(2.0):
+                for bot in bots:
+                    with bot.lock:
+                        status, answer = bot.client.call(
+                            "POST", f"/api/v1/accounts/{bot.id}/webhook/resume",
+                            account=bot.key,
+                        )  # fmt: skip
+                    self.tally.add("resume", status, answer)
+
+        threads = _threads([host(i) for i in range(spec.outside_hosts)] + [resumer])
+        for thread in threads:
+            thread.join()
+        hooks.close()
+        for bot in bots:
+            bot.client.close()
+        self.notes.append(
+            f"bot accounts: {len(bots)}, webhooks {', '.join(HostileWebhooks.MODES)} in turn; "
+            f"seats taken: {sum(taken.values())} ("
+            + ", ".join(f"{name} {n}" for name, n in sorted(taken.items())) + ")"
+        )
+        self.notes.append(
+            "webhook calls received: "
+            + (", ".join(f"{m} {n}" for m, n in sorted(hooks.calls.items())) or "none")
+        )
+
+
+
+FLOODS: dict[str, type[_Flood]] = {
+    f.scenario: f for f in (LeaveSpam, LobbyFlood, HeavyBots, OutsideBots)
+}
 
 
 def _hostile(port: int, scenario: str, spec: TablesSpec, pipe: Connection) -> None:
@@ -787,7 +980,9 @@ def _serve_env() -> dict[str, str]:
     each socket's address as the client's."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("POCHA_RATE_LIMIT")}
     return {**env, "POCHA_RATE_LIMITS": "on", "POCHA_TRUSTED_PROXIES": "0",
-            "POCHA_LOG_LEVEL": "warning", "POCHA_ACCESS_LOG": ""}  # fmt: skip
+            "POCHA_LOG_LEVEL": "warning", "POCHA_ACCESS_LOG": "",
+            # outside-bots' webhooks listen on loopback, which the shipped service refuses.
+            "POCHA_BOT_ALLOW_PRIVATE": "1"}  # fmt: skip
 
 
 def _children(pid: int) -> list[int]:
@@ -1021,6 +1216,13 @@ def _headline(spec: TablesSpec, scenario: str) -> str:
         return (
             f"heavy-bots: {spec.heavy_addresses} addresses (127.{HEAVY_BLOCK}.x.y) creating "
             "heavy games as fast as the create limit lets them"
+        )
+    if scenario == "outside-bots":
+        return (
+            f"outside-bots: {spec.outside_bots} bot accounts (127.{BOTS_BLOCK}.0.x) with hostile "
+            f"webhooks on {WEBHOOKS_ADDRESS}, seated at tables {spec.outside_hosts} addresses "
+            f"(127.{BOTS_BLOCK}.x.y) make, up to {spec.outside_games} games, hosts leaving "
+            "at the start; webhooks resumed every 2 s"
         )
     return (
         f"lobby-flood: {spec.lobby_rate:g} GET /api/v1/tables a second from "

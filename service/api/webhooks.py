@@ -32,6 +32,7 @@ from service.answers import Answer
 from service.api.accounts import _ACCOUNT_ID, blp
 from service.context import services
 from service.errors import ErrorSchema
+from service.ratelimits import spend_webhook_change
 
 _REASONS = {
     "scheme": lambda: _("A webhook's URL is http:// or https://."),
@@ -101,6 +102,12 @@ _ERRORS = (
 )
 
 
+_LIMITED = (
+    "rate_limited: the bot's webhook was registered or resumed too often "
+    "(`POCHA_RATE_LIMIT_WEBHOOKS`, per bot account; only its owner's requests count)."
+)
+
+
 def _documented(extra: tuple[tuple[int, str], ...] = ()) -> Any:
     def decorate(view: Any) -> Any:
         for status, description in (*_ERRORS, *extra):
@@ -152,6 +159,7 @@ class AccountWebhook(MethodView):
             (400, "bad_json: the body is not JSON."),
             (413, "body_too_large."),
             (415, "unsupported_media_type."),
+            (429, _LIMITED),
         )
     )
     def put(self, body: dict[str, Any], account_id: str) -> dict[str, Any]:
@@ -171,6 +179,7 @@ class AccountWebhook(MethodView):
         except UnsafeUrl as refused:
             message = _REASONS[refused.reason]()
             raise WebhookRefused(message, errors={"json": {"url": [message]}}) from None
+        spend_webhook_change(account.id)
         connection = services().redises.store
         secret = webhooks.register(connection, account.id, body["url"])
         return {**_status(account.id), "secret": secret}
@@ -202,7 +211,7 @@ class AccountWebhook(MethodView):
 class AccountWebhookResume(MethodView):
     @blp.doc(operationId="resumeWebhook", **_SECURITY)
     @blp.response(200, WebhookStatusSchema)
-    @_documented()
+    @_documented(((429, _LIMITED),))
     def post(self, account_id: str) -> dict[str, Any]:
         """Resume a paused bot
 
@@ -210,6 +219,7 @@ class AccountWebhookResume(MethodView):
         turn.
         """
         account_id = _owner(account_id).id
+        spend_webhook_change(account_id)
         if not webhooks.resume(services().redises.store, account_id):
             raise NoWebhook()
         return _status(account_id)

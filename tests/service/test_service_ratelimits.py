@@ -439,3 +439,38 @@ def test_reading_records_is_limited_per_address(redis_url: str) -> None:
         assert answer.json["error"] == "game_not_over"
     assert_limited(client.get(record, environ_base=ANA), window=86_400)
     assert client.get(record, environ_base=BRUNO).status_code == 409
+
+
+def test_a_bots_webhook_is_registered_or_resumed_a_limited_number_of_times(
+    redis_url: str,
+) -> None:
+    client = limited_app(
+        redis_url, RATE_LIMIT_WEBHOOKS="3/day", BOT_ALLOW_PRIVATE="on"
+    ).test_client()
+    made = client.post(
+        "/api/v1/accounts", json={"name": "Hookbot", "kind": "bot"}, environ_base=ANA
+    ).json
+    owner = {"X-Pocha-Account": made["key"]}
+    path = f"/api/v1/accounts/{made['id']}/webhook"
+    # Requests without the owner's key are refused and count for nothing.
+    for _ in range(5):
+        assert client.post(f"{path}/resume", headers={"X-Pocha-Account": "no"}).status_code == 401
+    registered = client.put(path, json={"url": "http://127.0.0.1:9/move"}, headers=owner)
+    assert registered.status_code == 200, registered.json
+    for _ in range(2):
+        assert client.post(f"{path}/resume", headers=owner).status_code == 200
+    refused = client.post(f"{path}/resume", headers=owner)
+    assert_limited(refused, window=86_400)
+    assert "registered or resumed too often" in refused.json["message"]
+    assert_limited(
+        client.put(path, json={"url": "http://127.0.0.1:9/move"}, headers=owner), window=86_400
+    )
+    # Per bot account: another bot's count is its own.
+    other = client.post(
+        "/api/v1/accounts", json={"name": "Otherbot", "kind": "bot"}, environ_base=BRUNO
+    ).json
+    again = client.put(
+        f"/api/v1/accounts/{other['id']}/webhook", json={"url": "http://127.0.0.1:9/move"},
+        headers={"X-Pocha-Account": other["key"]},
+    )  # fmt: skip
+    assert again.status_code == 200, again.json

@@ -4622,6 +4622,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate_limited: the bot's webhook was registered or resumed too often (`POCHA_RATE_LIMIT_WEBHOOKS`, per bot account; only its owner's requests count). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description unavailable: retry shortly. */
             503: {
                 headers: {
@@ -4733,6 +4742,15 @@ export interface operations {
             };
             /** @description account_not_found; no_webhook. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the bot's webhook was registered or resumed too often (`POCHA_RATE_LIMIT_WEBHOOKS`, per bot account; only its owner's requests count). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
