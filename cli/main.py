@@ -215,7 +215,7 @@ HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots", "outs
               "redirecting, illegal, in turn).")
 @click.option("--outside-games", type=click.IntRange(1), default=500, show_default=True,
               help="outside-bots: games to seat them in.")
-@click.option("--outside-hosts", type=click.IntRange(1, 250), default=30, show_default=True,
+@click.option("--outside-hosts", type=click.IntRange(1, 250), default=50, show_default=True,
               help="outside-bots: addresses making those tables.")
 def bench_hostile(
     scenarios: tuple[str, ...], streams: int, slowloris: int, games: int, feed_rate: float,

@@ -46,6 +46,9 @@ MONITOR_ADDRESS = "127.3.0.2"
 #: Address blocks (127.<block>.x.y) of each scenario's hostile clients: none shares one
 #: with another scenario, so no flood inherits another's rate limits.
 LEAVE_BLOCK, HEAVY_BLOCK, LOBBY_BLOCK, TABLES_BLOCK, BOTS_BLOCK = 4, 5, 6, 7, 8
+#: The shortest pause between games one address creates that the shipped create limit
+#: (20 a minute) lets through.
+CREATE_EVERY = 3.0
 #: Where outside-bots' hostile webhooks listen (`POCHA_BOT_ALLOW_PRIVATE=1` lets the
 #: service call loopback).
 WEBHOOKS_ADDRESS = "127.9.0.1"
@@ -93,7 +96,7 @@ class TablesSpec:
     #: turn), the games they are seated in, and the addresses creating those tables.
     outside_bots: int = 20
     outside_games: int = 500
-    outside_hosts: int = 30
+    outside_hosts: int = 50
     #: A phase is held on, up to `patience` seconds more, until it has this many samples
     #: of each latency.
     min_samples: int = 3
@@ -654,11 +657,17 @@ class OutsideBots(_Flood):
                                 {"name": "Bot", "bot": LEVEL}, {"name": "Bot 2", "bot": LEVEL}],
                     "rules": {"schedule": "classic"},
                 }  # fmt: skip
-                while not stop.is_set() and bots and sum(taken.values()) < spec.outside_games:
+                # Spread over the flood's first half (at most the create limit's pace), so
+                # that the games are all sitting at once for its second.
+                half = spec.seconds / 2
+                every = max(CREATE_EVERY, half * spec.outside_hosts / spec.outside_games)
+
+                def once() -> None:
+                    if not bots or sum(taken.values()) >= spec.outside_games:
+                        return
                     made = self.create(client, "create", body)[1]
                     if made is None:
-                        stop.wait(1.0)  # rate-limited: its window may open again
-                        continue
+                        return  # rate-limited: its window may open again
                     bot = bots[next(seated) % len(bots)]
                     with bot.lock:  # one connection per bot account, shared by the hosts
                         status, joined = bot.client.call(
@@ -672,15 +681,17 @@ class OutsideBots(_Flood):
                             "DELETE", f"/api/v1/games/{made['id']}", token=made["host_token"]
                         )
                         self.tally.add("delete unjoined", status, gone)
-                        stop.wait(1.0)
-                        continue
-                    taken[bot.name] += 1
+                        return
+                    with self.lock:
+                        taken[bot.name] += 1
                     # Full, so started: the host leaves and the stand-in plays its seat.
                     status, left = client.call(
                         "POST", f"/api/v1/games/{made['id']}/seats/0/leave",
                         token=made["seats"][0]["token"],
                     )  # fmt: skip
                     self.tally.add("host leaves", status, left)
+
+                _paced(every, stop, once)
                 client.close()
 
             return run
