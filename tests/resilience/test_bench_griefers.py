@@ -1,8 +1,9 @@
 """`pocha bench hostile`'s floods at tables (tools.bench_griefers), at a tiny scale, on
-`pocha serve` as shipped: leave spam, heavy games and a lobby flood each run against an
-unrelated person's game, and what must always hold does: no request of anyone's is
-answered 5xx or left unanswered, the person's event stream carries every event of its game
-in order, and the report has every figure and every answer counted. How fast is the
+`pocha serve` as shipped: leave spam, heavy games, a lobby flood and outside bots with
+hostile webhooks each run against an unrelated person's game, and what must always hold
+does: no request of anyone's is answered 5xx or left unanswered, the person's event stream
+carries every event of its game in order, and the report has every figure and every
+answer counted. How fast is the
 bench's to say, never this test's: nothing here compares a latency with anything.
 """
 
@@ -24,6 +25,9 @@ TINY = TablesSpec(
     lobby_addresses=3,
     table_addresses=2,
     table_rate=1.0,
+    outside_bots=2,
+    outside_games=4,
+    outside_hosts=2,
     min_samples=1,
     patience=scaled(LONG),
     api_processes=1,
@@ -58,8 +62,15 @@ def test_floods_at_tables_answer_every_request_and_leave_the_persons_stream_whol
     lobby = by_name["lobby-flood"]
     assert lobby is not None
     assert sum(lobby.answers["lobby"].values()) and sum(lobby.answers["listed table"].values())
+    outside = by_name["outside-bots"]
+    assert outside is not None
+    # Each bot account was made and its hostile webhook taken (loopback being allowed).
+    assert outside.answers["sign up"] == {"201": TINY.outside_bots}, report
+    assert outside.answers["webhook"] == {"200": TINY.outside_bots}, report
+    assert any(note.startswith("webhook calls received: ") for note in outside.notes), report
     # The report says it all, scenario by scenario.
     for scenario in SCENARIOS:
         assert any(line.startswith(scenario) for line in result.lines), report
-    assert sum(1 for line in result.lines if line.strip().startswith(("PASS", "FAIL"))) == 3
+    passes = sum(1 for line in result.lines if line.strip().startswith(("PASS", "FAIL")))
+    assert passes == len(SCENARIOS), report
     assert "every event of its game, in order" in report
