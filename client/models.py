@@ -354,6 +354,8 @@ class Rating(TypedDict):
 
 class RatingHistoryEntry(TypedDict):
     game_id: str
+    match_game: NotRequired[int]
+    match_id: NotRequired[str]
     mu: float
     rank: int
     rating: float
@@ -750,6 +752,7 @@ class Match(TypedDict):
     game: Literal['pocha', 'poch']
     games: int
     id: str
+    rated: bool
     records_url: str
     rules: RulesInForce | PochRulesInForce
     seats: list[str]
@@ -763,6 +766,7 @@ class MatchRequest(TypedDict):
     duplicate: NotRequired[bool]
     game: NotRequired[Literal['pocha', 'poch']]
     games: int
+    rated: NotRequired[bool]
     rules: NotRequired[Rules | PochRules]
     seats: list[Seat]
     seed: NotRequired[int]

@@ -252,9 +252,10 @@ class AccountRequired(Unauthorized):
 
     error = "account_required"
 
-    def __init__(self) -> None:
+    def __init__(self, message: str | None = None) -> None:
         super().__init__(
-            _("A rated table seats accounts only: send your account's key in X-Pocha-Account.")
+            message
+            or _("A rated table seats accounts only: send your account's key in X-Pocha-Account.")
         )
 
 

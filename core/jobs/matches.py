@@ -8,6 +8,7 @@ through its `ai.kind.BotKind`; a slice played twice changes nothing.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -31,6 +32,9 @@ from core.jobs.tasks import Task, finish, give_up_by, job_name, resubmit, submit
 from core.play.games import view_of
 from core.play.webhooks import Settings
 from core.play.webhooks import ask as ask_webhook
+from core.store import ratings
+from core.store.accounts import get as get_account
+from core.store.accounts import level_account
 from core.store.keys import (
     checkpoint_key,
     ended_key,
@@ -43,6 +47,8 @@ from core.store.redises import Connections, redises_of, store_for_jobs
 from engine.errors import InvalidRulesError
 from engine.i18n import _
 from engine.registry import DEFAULT_GAME
+
+log = logging.getLogger(__name__)
 
 #: A seat of a match held by an outside bot's account (its webhook is asked each decision).
 ACCOUNT_SEAT = "account:"
@@ -90,6 +96,9 @@ class MatchSpec:
     seed: int
     duplicate: bool
     game: str = DEFAULT_GAME
+    #: Each finished game changes its account's rating (`core.store.ratings`); our levels,
+    #: the ladder's fixed points, keep theirs, so a level may sit in several seats.
+    rated: bool = False
 
     @property
     def kind(self) -> BotKind:
@@ -118,6 +127,7 @@ class MatchSpec:
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "duplicate": self.duplicate,
+            "rated": self.rated,
         }
 
     @classmethod
@@ -130,6 +140,7 @@ class MatchSpec:
             seed=data["seed"],
             duplicate=data["duplicate"],
             game=game,
+            rated=data.get("rated", False),
         )
 
 
@@ -180,8 +191,10 @@ def check_match(
     game: str = DEFAULT_GAME,
     max_games: int = MAX_GAMES,
     max_cpu_hours: float = MAX_CPU_HOURS,
+    rated: bool = False,
 ) -> MatchSpec:
-    """The match of `game` asked for, or `MatchRefused` saying what is wrong with it."""
+    """The match of `game` asked for, or `MatchRefused` saying what is wrong with it. A
+    `rated` one seats accounts and the game's levels by name only: they have ratings."""
     kind = BOT_KINDS.get(game)
     if kind is None:
         raise MatchRefused(
@@ -220,6 +233,15 @@ def check_match(
                     _("{seat}: an account's seat is account:ID", seat=repr(text_seat)), "seats"
                 )
             continue
+        if rated and text_seat not in kind.levels:
+            raise MatchRefused(
+                _(
+                    "{seat}: a rated match seats accounts and levels of the game only ({levels})",
+                    seat=repr(text_seat),
+                    levels=", ".join(kind.levels),
+                ),
+                "seats",
+            )
         try:
             player = kind.parse_player(text_seat)
         except ValueError as exc:
@@ -270,6 +292,7 @@ def check_match(
         secrets.randbelow(2**53) if seed is None else seed,
         duplicate,
         kind.name,
+        rated,
     )
     hours = estimated_cpu_seconds(spec) / 3600
     if hours > max_cpu_hours:
@@ -549,6 +572,10 @@ def play_slice(
             finish(connection, key)
         raise
     if over:
+        if spec.rated:
+            # Before the game is counted as ended: a retry after a death between the two
+            # plays the slice again and finds the result counted already.
+            _rate(connection, match_id, index, game)
         # The game's number in the match first, in place of an arena record's `game` (Poch's
         # names its game: the match does).
         record = {k: v for k, v in game.record().items() if k != "game"}
@@ -568,6 +595,29 @@ def play_slice(
     if saved_now:
         resubmit(connection, key, job_id, recovery=False, timing=timing)
     return {"match": match_id, "game": index, "finished": False, "step": game.step}
+
+
+def _rate(connection: Connections, match_id: str, index: int, game: MatchGame) -> None:
+    """Change the rating of a rated match's account by a finished game, once; the levels
+    beside it keep theirs."""
+    store = redises_of(connection).store
+    accounts = []
+    levels = []
+    for seat, player in enumerate(game.players):
+        if is_account_seat(player.label):
+            account = get_account(store, player.label.removeprefix(ACCOUNT_SEAT))
+            if account is None:
+                log.warning("match %s game %s: account %s is gone; not rated", match_id,
+                            index, player.label)  # fmt: skip
+                return
+            accounts.append(account)
+        else:
+            accounts.append(level_account(store, player.label))
+            levels.append(seat)
+    ratings.count_result(
+        store, f"{match_id}-{index}", game.game, accounts, MATCH_TTL,
+        noted={"match_id": match_id, "match_game": index}, fixed=levels,
+    )  # fmt: skip
 
 
 def _asker(connection: Connections) -> Asker:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -157,19 +157,40 @@ def count_game(
     on the mark and the game's ratings, so that however many processes try (the one that
     made the last move, a worker's sweep after it died), the game counts once.
     `before_write`: called between reading and writing (where a process may die)."""
-    game_name = record.game.kind
-    accounts = seat_accounts(connection, record)
-    ranks = ranks_of(final_scores(record.game))
-    bids = bid_counts(record.game, len(accounts))
+    return count_result(
+        connection, record.id, record.game, seat_accounts(connection, record), mark_ttl,
+        now=now, before_write=before_write,
+    )  # fmt: skip
+
+
+def count_result(
+    connection: redis.Redis,
+    game_id: str,
+    game: AnyGame,
+    accounts: Sequence[Account],
+    mark_ttl: int,
+    *,
+    now: float | None = None,
+    before_write: Callable[[], None] | None = None,
+    noted: dict[str, Any] | None = None,
+    fixed: Collection[int] = (),
+) -> bool:
+    """`count_game` for any finished game (a table's, a rated match's), known by a
+    `game_id` of its own, its seats played by `accounts` in seat order; `noted`: more for
+    each history entry (a match's game: its match and number); `fixed`: seats whose ratings
+    stay as they are (a rated match's levels)."""
+    game_name = game.kind
+    ranks = ranks_of(final_scores(game))
+    bids = bid_counts(game, len(accounts))
     when = time.time() if now is None else now
-    mark, ratings = rated_key(record.id), ratings_key(game_name)
+    mark, ratings = rated_key(game_id), ratings_key(game_name)
     for _try in range(TRIES):
         with connection.pipeline(transaction=True) as pipe:
             try:
                 pipe.watch(mark, ratings)
                 if pipe.exists(mark):
                     pipe.unwatch()
-                    connection.zrem(UNRATED, record.id)
+                    connection.zrem(UNRATED, game_id)
                     return False
                 raw = pipe.hmget(ratings, [a.id for a in accounts])
                 before = [Rating.from_json(r) for r in raw]
@@ -177,28 +198,30 @@ def count_game(
                 if before_write is not None:
                     before_write()
                 pipe.multi()
-                for account, old, (mu, sigma), rank, (made, exact) in zip(
-                    accounts, before, after, ranks, bids, strict=True
+                for seat, (account, old, (mu, sigma), rank, (made, exact)) in enumerate(
+                    zip(accounts, before, after, ranks, bids, strict=True)
                 ):
+                    if seat in fixed:
+                        continue
                     new = Rating(
                         mu, sigma, old.games + 1, when, old.bids + made, old.exact_bids + exact
                     )
                     pipe.hset(ratings, account.id, new.to_json())
                     pipe.zadd(ladder_key(game_name, account.kind), {account.id: new.shown})
                     entry = {
-                        "mu": mu, "sigma": sigma, "rating": new.shown, "game_id": record.id,
-                        "rank": rank, "when": when,
+                        "mu": mu, "sigma": sigma, "rating": new.shown, "game_id": game_id,
+                        "rank": rank, "when": when, **(noted or {}),
                     }  # fmt: skip
                     history = rating_history_key(game_name, account.id)
                     pipe.lpush(history, json.dumps(entry))
                     pipe.ltrim(history, 0, HISTORY - 1)
                 pipe.set(mark, "1", ex=mark_ttl)
-                pipe.zrem(UNRATED, record.id)
+                pipe.zrem(UNRATED, game_id)
                 pipe.execute()
                 return True
             except redis.WatchError:
                 continue
-    raise RuntimeError(f"rated game {record.id}: ratings kept changing under {TRIES} tries")
+    raise RuntimeError(f"rated game {game_id}: ratings kept changing under {TRIES} tries")
 
 
 def note_rated(connection: redis.Redis, game_id: str, made: float) -> None:

@@ -300,11 +300,24 @@ class RatingHistoryQuerySchema(ma.Schema):
 
 
 class RatingHistoryEntrySchema(Answer):
+    OPTIONAL = frozenset({"match_id", "match_game"})
+
     game_id = fields.String(
         metadata={
-            "description": "The rated game that made this rating.",
+            "description": "The rated game that made this rating (a rated match's game: "
+            "its match's id, a dash and its number).",
             "example": "q3ZkR8vX1mNc2pLw",
         }
+    )
+    match_id = fields.String(
+        metadata={
+            "description": "Only for a rated match's game: the match (its records are at "
+            "`/api/v1/matches/{match_id}/records`).",
+            "example": "b8VnQ2xKp0aZ",
+        }
+    )
+    match_game = fields.Integer(
+        metadata={"description": "Only for a rated match's game: its number in the match."}
     )
     when = fields.Float(metadata={"description": "When it was counted (Unix time)."})
     rank = fields.Integer(
@@ -349,6 +362,7 @@ class AccountHistory(MethodView):
                 "game_id": e["game_id"], "when": e["when"], "rank": e["rank"],
                 "rating": round(e["rating"], 3), "mu": round(e["mu"], 3),
                 "sigma": round(e["sigma"], 3),
+                **{k: e[k] for k in ("match_id", "match_game") if k in e},
             }
             for e in history(connection, query["game"], account.id)
         ]  # fmt: skip

@@ -286,6 +286,16 @@ class MatchRequestSchema(ma.Schema):
             "example": False,
         },
     )
+    rated = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Rate each finished game (OpenSkill, as rated tables are): sent "
+            "with the key (`X-Pocha-Account`) of the one bot account seated, beside levels "
+            "of the game by name. Only the bot's rating changes: our levels are the "
+            "ladder's fixed points, moved by rated tables alone.",
+            "example": False,
+        },
+    )
 
     @ma.validates_schema
     def _seats_of_the_game(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -339,6 +349,9 @@ class MatchSchema(Answer):
     )
     seed = fields.Integer(metadata={"description": "The seed of the deals."})
     duplicate = fields.Boolean(metadata={"description": "Duplicate deals."})
+    rated = fields.Boolean(
+        metadata={"description": "Each finished game changes the bot account's rating."}
+    )
     games = fields.Integer(metadata={"description": "Games in the match.", "example": 20})
     done = fields.Integer(metadata={"description": "Games played to the end.", "example": 12})
     failed = fields.Integer(

@@ -10,7 +10,13 @@ import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
 
-from core.errors import InvalidInput, ServiceError
+from core.errors import (
+    AccountDisabled,
+    AccountRequired,
+    InvalidInput,
+    ServiceError,
+    UnknownAccount,
+)
 from core.jobs.matches import (
     MatchRefused,
     cancel_match,
@@ -19,9 +25,11 @@ from core.jobs.matches import (
     match_report,
     records,
 )
+from core.store.accounts import find as find_account
 from core.store.accounts import get as get_account
 from core.store.webhooks import get as get_webhook
 from engine.i18n import _
+from service.accounts import HEADER, SCHEME
 from service.api.ai_schemas import MatchRequestSchema, MatchSchema
 from service.api.jobs import BODY_ERRORS, document_errors
 from service.api.links import MATCH, MATCH_SEEN, responses
@@ -86,9 +94,33 @@ def _check_accounts(accounts: list[str]) -> None:
             raise InvalidInput(message, errors={"json": {"seats": [message]}})
 
 
+def _check_rated_by_its_bot(accounts: list[str]) -> None:
+    """A rated match is asked for with the key of the one bot account it seats: nobody
+    spends another's rating, or its webhook's time, on a match of their own."""
+    sent = request.headers.get(HEADER)
+    if not sent:
+        raise AccountRequired(
+            _("A rated match is asked for with its bot's key: send it in X-Pocha-Account.")
+        )
+    account = find_account(services().redises.store, sent.strip())
+    if account is None:
+        raise UnknownAccount()
+    if account.disabled:
+        raise AccountDisabled()
+    if accounts != [account.id]:
+        message = _(
+            "A rated match seats one bot account, the one whose key is sent (account:{account}), "
+            "and levels of the game.",
+            account=account.id,
+        )
+        raise InvalidInput(message, errors={"json": {"seats": [message]}})
+
+
 @blp.route("")
 class Matches(MethodView):
-    @blp.doc(operationId="createMatch", security=[], **responses(202, MATCH))
+    @blp.doc(
+        operationId="createMatch", security=[{}, {SCHEME: []}], **responses(202, MATCH)
+    )
     @blp.arguments(MatchRequestSchema, location="json")
     @blp.response(
         202,
@@ -104,8 +136,12 @@ class Matches(MethodView):
         blp,
         {
             **BODY_ERRORS,
+            401: "account_required: a rated match without its bot's key; unknown_account: a "
+            "key that opens no account.",
+            403: "account_disabled: the account of the key is disabled.",
             422: "validation_error: an unknown game, bots (or another game's level), budgets "
-            "or rules, too many games, or more CPU than allowed.",
+            "or rules, too many games, or more CPU than allowed; a rated match seating "
+            "other than the key's bot and levels.",
         },
     )
     def post(self, body: dict[str, Any]) -> Any:
@@ -127,10 +163,13 @@ class Matches(MethodView):
                 game=body["game"],
                 max_games=int(config["MATCH_MAX_GAMES"]),
                 max_cpu_hours=float(config["MATCH_MAX_CPU_HOURS"]),
+                rated=body["rated"],
             )
         except MatchRefused as exc:
             raise InvalidInput(exc.message, errors={"json": {exc.field: [exc.message]}}) from exc
         _check_accounts(spec.accounts)
+        if spec.rated:
+            _check_rated_by_its_bot(spec.accounts)
         match_id = create_match(services().redises, spec)
         report = _report(match_id)
         return report, 202, {"Location": report["url"]}

@@ -66,9 +66,12 @@ def status(client: FlaskClient, account_id: str, key: str) -> dict[str, Any]:
     return dict(answer.json)
 
 
-def play_match(client: FlaskClient, drain: Drain, seats: list[str], **body: Any) -> Any:
+def play_match(
+    client: FlaskClient, drain: Drain, seats: list[str], headers: dict[str, str] | None = None,
+    **body: Any,
+) -> Any:  # fmt: skip
     asked = {"seats": seats, "games": 3, "rules": RULES, "seed": 5, "duplicate": False, **body}
-    made = client.post("/api/v1/matches", json=asked)
+    made = client.post("/api/v1/matches", json=asked, headers=headers or {})
     assert made.status_code == 202, made.json
     drain()
     report = client.get(made.json["url"]).json
@@ -88,8 +91,11 @@ def test_a_webhook_bot_plays_fifty_duplicate_deals_against_hard(
 ) -> None:
     account_id, key = bot_account(client, bot)
     label = f"account:{account_id}"
-    report = play_match(client, drain, [label, "hard", "hard"], games=150, duplicate=True, seed=11)
-    assert report["done"] == 150
+    report = play_match(
+        client, drain, [label, "hard", "hard"], key_of(key), games=150, duplicate=True, seed=11,
+        rated=True,
+    )  # fmt: skip
+    assert report["done"] == 150 and report["rated"]
     assert {b["bot"] for b in report["bots"]} == {label, "hard"}
     # Every decision of the bot was its webhook's, each call signed as the example checks.
     assert report["stand_in_decisions"] == {label: 0}
@@ -102,6 +108,41 @@ def test_a_webhook_bot_plays_fifty_duplicate_deals_against_hard(
     counted = status(client, account_id, key)
     assert (counted["decisions"], counted["failures"], counted["paused"]) == (decisions, 0, False)
     assert counted["mean_decision_ms"] is not None
+    # Rated: each of the 150 games moved the bot's rating once, and the ladder ranks it.
+    history = client.get(f"/api/v1/accounts/{account_id}/history?game=pocha").json["entries"]
+    assert len(history) == min(150, len(history)) and history
+    assert {e["match_id"] for e in history} == {report["id"]}
+    assert len({e["match_game"] for e in history}) == len(history)
+    rating = client.get(f"/api/v1/accounts/{account_id}").json["ratings"]
+    assert [r["games"] for r in rating if r["game"] == "pocha"] == [150]
+    ladder = client.get("/api/v1/ladder?game=pocha&kind=bot").json
+    assert account_id in {entry["id"] for entry in ladder["entries"]}
+
+
+def test_a_rated_match_is_asked_for_with_its_bots_key_and_moves_its_rating_only(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    account_id, key = bot_account(client, bot)
+    other_id, other_key = bot_account(client, bot, name="Other hook")
+    label = f"account:{account_id}"
+    asked = {"seats": [label, "hard", "hard"], "games": 3, "rules": RULES, "rated": True}
+    refused = client.post("/api/v1/matches", json=asked)
+    assert (refused.status_code, refused.json["error"]) == (401, "account_required")
+    # Another bot's key does not rate this one, nor do seats other than levels by name.
+    refused = client.post("/api/v1/matches", json=asked, headers=key_of(other_key))
+    assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+    custom = {**asked, "seats": [label, "ismcts:50", "hard"]}
+    refused = client.post("/api/v1/matches", json=custom, headers=key_of(key))
+    assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+    report = play_match(client, drain, [label, "hard", "easy"], key_of(key), rated=True)
+    assert report["rated"] and report["done"] == 3
+    mine = client.get(f"/api/v1/accounts/{account_id}").json["ratings"]
+    assert [r["games"] for r in mine] == [3]
+    # The levels beside it keep theirs (the ladder's fixed points); the other bot has none.
+    for level in ("hard", "easy"):
+        rated = client.get(f"/api/v1/accounts/level-{level}").json
+        assert all(r["games"] == 0 for r in rated["ratings"]), rated
+    assert client.get(f"/api/v1/accounts/{other_id}").json["ratings"] == []
 
 
 def test_the_example_checks_the_signature(

@@ -2176,6 +2176,8 @@ export interface components {
              * @example b8VnQ2xKp0aZ
              */
             id: string;
+            /** @description Each finished game changes the bot account's rating. */
+            rated: boolean;
             /** @description The game records as JSON lines (application/x-ndjson). */
             records_url: string;
             /** @description The rules played: Pocha's (`RulesInForce`) or Poch's (`PochRulesInForce`). */
@@ -2213,6 +2215,11 @@ export interface components {
              * @example 20
              */
             games: number;
+            /**
+             * @description Rate each finished game (OpenSkill, as rated tables are): sent with the key (`X-Pocha-Account`) of the one bot account seated, beside levels of the game by name. Only the bot's rating changes: our levels are the ladder's fixed points, moved by rated tables alone. Default: `false`.
+             * @example false
+             */
+            rated?: boolean;
             /** @description Rule options: Pocha's (`Rules`), or Poch's (`PochRules`) with `game: poch`; `players` is the number of seats, and a Poch game is one deal (`deals` left out). */
             rules?: components["schemas"]["Rules"] | components["schemas"]["PochRules"];
             /**
@@ -3661,10 +3668,17 @@ export interface components {
         };
         RatingHistoryEntry: {
             /**
-             * @description The rated game that made this rating.
+             * @description The rated game that made this rating (a rated match's game: its match's id, a dash and its number).
              * @example q3ZkR8vX1mNc2pLw
              */
             game_id: string;
+            /** @description Only for a rated match's game: its number in the match. */
+            match_game?: number;
+            /**
+             * @description Only for a rated match's game: the match (its records are at `/api/v1/matches/{match_id}/records`).
+             * @example b8VnQ2xKp0aZ
+             */
+            match_id?: string;
             /**
              * @description OpenSkill's mean skill after it.
              * @example 27.3
@@ -6750,8 +6764,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description account_required: a rated match without its bot's key; unknown_account: a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_disabled: the account of the key is disabled. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6777,7 +6800,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_error: an unknown game, bots (or another game's level), budgets or rules, too many games, or more CPU than allowed. */
+            /** @description validation_error: an unknown game, bots (or another game's level), budgets or rules, too many games, or more CPU than allowed; a rated match seating other than the key's bot and levels. */
             422: {
                 headers: {
                     [name: string]: unknown;
