@@ -36,7 +36,11 @@ function gameSection(rating, history) {
   const recent = history.entries
     .slice(0, RECENT)
     .map(
-      (e) => `<li><a href="/replay/${encodeURIComponent(e.game_id)}">${when(e.when)}</a> ·
+      (e) => `<li><a href="${
+        e.match_id
+          ? `/api/v1/matches/${encodeURIComponent(e.match_id)}/records`
+          : `/replay/${encodeURIComponent(e.game_id)}`
+      }">${when(e.when)}</a> ·
         ${t("account.place", { rank: e.rank })} · ${e.rating.toFixed(1)}</li>`,
     )
     .join("");
