@@ -85,6 +85,12 @@ def replay_page(game_id: str) -> Response:
     return current_app.send_static_file("replay.html")
 
 
+@blp.get("/replay")
+def replay_a_file() -> Response:
+    # The same page, with no game: it opens a record file the person picks.
+    return current_app.send_static_file("replay.html")
+
+
 @blp.get(SWAGGER_UI_URL + "<name>")
 def swagger_ui_asset(name: str) -> Response:
     if name not in _SWAGGER_UI_FILES:
@@ -98,7 +104,7 @@ def revalidate_page_files(response: Response) -> Response:
     # The modules import each other by plain path: a browser must revalidate them (cheap,
     # with the ETag) so that a new version of the service never runs with half-old files.
     if request.path == "/" or request.path.startswith(
-        ("/static/", "/t/", "/how-to-play", "/ladder", "/accounts/", "/replay/")
+        ("/static/", "/t/", "/how-to-play", "/ladder", "/accounts/", "/replay")
     ):
         response.headers["Cache-Control"] = "no-cache"
     return response

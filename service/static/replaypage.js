@@ -1,30 +1,28 @@
 // A finished game's replay (/replay/GAME): its record (GET /api/v1/games/{id}/record,
 // docs/records.md, given only once the game is over, so every hand may be shown) stepped
-// through trick by trick, forwards and backwards (the buttons, or the arrow keys): each
-// deal opens with every hand as dealt, the trump and the bids; each step plays one trick,
-// the cards left in each hand, the trick's cards and its winner; the deal's last step adds
-// its points and the running scores. A Pocha record only: a Poch record is summed up.
-// Records hold no bot's advice, so none is shown beside the decisions.
+// through forwards and backwards (the buttons, or the arrow keys). Pocha: each deal opens
+// with every hand as dealt, the trump and the bids; each step plays one trick, the cards
+// left in each hand, the trick's cards and its winner; the deal's last step adds its points
+// and the running scores. Poch: each deal opens with the hands, trumps and the plates taken;
+// then the betting, the showdown, the shedding a run at a time, and the payout.
+// /replay alone opens a record file instead (one saved from the API or `pocha replay`'s).
+// Records do not keep a bot's thinking, so the advice beside each decision is a level's,
+// asked for on the page (POST /api/v1/analyses): what it would have done from that seat.
 
 import { Api, ApiError } from "./api.js";
 import { cardSvg } from "./cards.js";
 import { escapeHtml } from "./html.js";
-import { levelName, t } from "./i18n.js";
+import { levelName, named, t } from "./i18n.js";
+import { cardSvg as frenchCardSvg } from "./pochcards.js";
 import { startSheet } from "./sheet.js";
 
 const app = document.getElementById("app");
+/** How long the page waits for an analysis (seconds): the service thinks 60 s at most. */
+const ANALYSIS_SECONDS = 180;
 
-/** Every position of the replay: {deal, trick} with trick 0 the deal before its first card. */
-function stepsOf(record) {
-  const steps = [];
-  record.deals.forEach((deal, d) => {
-    for (let k = 0; k <= deal.tricks.length; k++) steps.push({ deal: d, trick: k });
-  });
-  return steps;
-}
-
-function mini(code, extra = "") {
-  return `<span class="mini-card ${extra}" data-card="${code}">${cardSvg(code)}</span>`;
+function mini(code, extra = "", french = false) {
+  const svg = french ? frenchCardSvg(code) : cardSvg(code);
+  return `<span class="mini-card ${extra}" data-card="${escapeHtml(code)}">${svg}</span>`;
 }
 
 function playerName(record, seat) {
@@ -32,7 +30,108 @@ function playerName(record, seat) {
   return player.level ? `${escapeHtml(player.name)} (${levelName(player.level)})` : escapeHtml(player.name);
 }
 
-function positionHtml(record, step, index, total) {
+// -- the steps ---------------------------------------------------------------------------------
+
+/** Pocha's positions: {deal, trick} with trick 0 the deal before its first card. */
+function pochaSteps(record) {
+  const steps = [];
+  record.deals.forEach((deal, d) => {
+    for (let k = 0; k <= deal.tricks.length; k++) steps.push({ deal: d, trick: k });
+  });
+  return steps;
+}
+
+/**
+ * Poch's positions: {deal, part, from, to}: "dealt", "betting", "showdown", a run of the
+ * shedding (its entries from..to, each run opened by a start or a choice), and "paid".
+ */
+function pochSteps(record) {
+  const steps = [];
+  record.deals.forEach((deal, d) => {
+    steps.push({ deal: d, part: "dealt" }, { deal: d, part: "betting" }, { deal: d, part: "showdown" });
+    let from = 0;
+    deal.shedding.forEach((entry, i) => {
+      if (i > from && entry.type !== "play") {
+        steps.push({ deal: d, part: "shedding", from, to: i });
+        from = i;
+      }
+    });
+    if (deal.shedding.length) steps.push({ deal: d, part: "shedding", from, to: deal.shedding.length });
+    steps.push({ deal: d, part: "paid" });
+  });
+  return steps;
+}
+
+// -- the advice: an analysis's decisions, keyed by where each was made -------------------------
+
+/** The wire form of each decision of a record, in order, with where the page shows it. */
+function decisionsOf(record) {
+  const found = [];
+  record.deals.forEach((deal, d) => {
+    if (record.game === "pocha") {
+      deal.bids.forEach((b) => found.push({ seat: b.seat, played: b.bid, where: `bids:${d}` }));
+      deal.tricks.forEach((trick, k) =>
+        trick.cards.forEach((c) => found.push({ seat: c.seat, played: c.card, where: `trick:${d}:${k + 1}` })),
+      );
+      return;
+    }
+    deal.betting.forEach((b) =>
+      found.push({ seat: b.seat, played: b.call === "pass" || b.call === "hold" ? b.call : b.amount, where: `betting:${d}` }),
+    );
+    deal.shedding.forEach((entry, i) => {
+      if (entry.type === "start") found.push({ seat: entry.seat, played: deal.shedding[i + 1].card, where: `shed:${d}:${i}` });
+      else if (entry.type === "choose") found.push({ seat: entry.seat, played: entry.suit, where: `shed:${d}:${i}` });
+    });
+  });
+  return found;
+}
+
+/** Where -> [decision with its advice], or null when the analysis does not fit the record. */
+function adviceByPlace(record, weighed) {
+  const mine = decisionsOf(record);
+  if (mine.length !== weighed.length) return null;
+  const places = new Map();
+  for (let i = 0; i < mine.length; i++) {
+    const [made, seen] = [mine[i], weighed[i]];
+    if (made.seat !== seen.seat || String(made.played) !== String(seen.played)) return null;
+    if (!places.has(made.where)) places.set(made.where, []);
+    places.get(made.where).push(seen);
+  }
+  return places;
+}
+
+function score(value) {
+  return value === null || value === undefined ? "" : (value > 0 ? "+" : "") + value.toFixed(1);
+}
+
+function adviceHtml(record, advice, places, french) {
+  if (!advice) return "";
+  const shown = places.flatMap((place) => advice.byPlace.get(place) || []);
+  if (!shown.length) return "";
+  const action = (a) => {
+    if (a === "pass" || a === "hold") return named("poch.call", a);
+    return typeof a === "string" && a.length > 1 ? mini(a, "", french) : escapeHtml(String(a));
+  };
+  const items = shown
+    .map(
+      (d) => `<li data-seat="${d.seat}" class="${d.agrees ? "agrees" : "differs"}">${playerName(record, d.seat)}:
+        ${action(d.played)} ${score(d.played_score)} ·
+        ${t("replay.advised", { level: levelName(advice.level) })} ${action(d.advised)} ${score(d.advised_score)}
+        ${d.agrees ? "✓" : ""}</li>`,
+    )
+    .join("");
+  return `<ul id="replay-advice" class="replay-advice">${items}</ul>`;
+}
+
+// -- a position --------------------------------------------------------------------------------
+
+function where(step, index, total, record) {
+  return `<p class="replay-where" id="replay-step" data-step="${index}" data-deal="${step.deal + 1}"
+      data-trick="${step.trick ?? ""}" data-part="${step.part ?? ""}">
+      ${t("replay.where", { deal: step.deal + 1, deals: record.deals.length, step: index + 1, steps: total })}</p>`;
+}
+
+function pochaPositionHtml(record, step, index, total, advice) {
   const deal = record.deals[step.deal];
   const played = deal.tricks.slice(0, step.trick);
   const gone = new Set(played.flatMap((trick) => trick.cards.map((c) => c.card)));
@@ -55,42 +154,136 @@ function positionHtml(record, step, index, total) {
         ${trick.cards.map((c) => `${mini(c.card, c.seat === trick.winner ? "winner" : "")}`).join("")}
         ${t("replay.wonBy", { name: playerName(record, trick.winner) })}</p>`
     : `<p id="replay-trick">${t("replay.dealt")}</p>`;
-  return `<p class="replay-where" id="replay-step" data-step="${index}" data-deal="${step.deal + 1}" data-trick="${step.trick}">
-      ${t("replay.where", { deal: step.deal + 1, deals: record.deals.length, step: index + 1, steps: total })}</p>
+  const places = step.trick === 0 ? [`bids:${step.deal}`] : [`trick:${step.deal}:${step.trick}`];
+  return `${where(step, index, total, record)}
     <p>${t("replay.trump")}: ${mini(deal.trump.card)}</p>
     ${trickHtml}
+    ${adviceHtml(record, advice, places, false)}
     <div class="table-scroll"><table class="replay"><thead><tr><th></th><th>${t("replay.bid")}</th>
       <th>${t("replay.won")}</th><th>${t("replay.points")}</th><th>${t("replay.scores")}</th></tr></thead>
       <tbody>${seats}</tbody></table></div>`;
 }
 
-async function show() {
-  const id = decodeURIComponent(location.pathname.split("/")[2] || "");
-  let record;
-  try {
-    record = await new Api().record(id);
-  } catch (error) {
-    app.innerHTML = `<p class="notice error" id="replay-error">${escapeHtml(error instanceof ApiError ? error.message : String(error))}</p>`;
-    return;
+function pochPartHtml(record, deal, step) {
+  const name = (s) => playerName(record, s);
+  if (step.part === "dealt") {
+    const plates = deal.collected.length
+      ? deal.collected
+          .map((c) => `${name(c.seat)}: ${named("poch.plate", c.plate)} ${c.cards.map((x) => mini(x, "", true)).join("")} +${c.chips}`)
+          .join(" · ")
+      : t("replay.poch.noPlates");
+    return `<p id="replay-part">${t("replay.poch.dealt", { ante: deal.ante })}</p><p>${plates}</p>`;
   }
+  if (step.part === "betting") {
+    const calls = deal.betting
+      .map((b) => `${name(b.seat)}: ${named("poch.call", b.call)}${b.amount ? ` ${b.amount}` : ""}${b.stand_in ? "*" : ""}`)
+      .join(" · ");
+    return `<p id="replay-part">${t("replay.poch.betting")}</p><p>${calls || "—"}</p>`;
+  }
+  if (step.part === "showdown") {
+    const showdown = deal.showdown;
+    if (!showdown) return `<p id="replay-part">${t("replay.poch.noShowdown")}</p>`;
+    const sets = Object.entries(showdown.sets)
+      .map(([s, cards]) => `${name(Number(s))}: ${cards.map((x) => mini(x, "", true)).join("")}`)
+      .join(" · ");
+    const pot = showdown.pot
+      ? t("replay.poch.pot", { name: name(showdown.pot.seat), pot: showdown.pot.pot, pocher: showdown.pot.pocher })
+      : "";
+    const bluff = showdown.bluff ? t("replay.poch.bluff", { name: name(showdown.bluff.seat), paid: showdown.bluff.paid }) : "";
+    return `<p id="replay-part">${t("replay.poch.showdown")}</p><p>${sets}</p><p>${pot} ${bluff}</p>`;
+  }
+  if (step.part === "shedding") {
+    const entries = deal.shedding
+      .slice(step.from, step.to)
+      .map((e) => {
+        if (e.type === "start") return `${name(e.seat)}: ${named("replay.poch.start", e.direction)}`;
+        if (e.type === "choose") return `${name(e.seat)}: ${t("replay.poch.choose", { suit: e.suit })}`;
+        return mini(e.card, "", true);
+      })
+      .join(" ");
+    return `<p id="replay-part">${t("replay.poch.shedding")}</p><p class="replay-run">${entries}</p>`;
+  }
+  const paid = Object.entries(deal.paid)
+    .map(([s, chips]) => `${name(Number(s))} → ${chips}`)
+    .join(" · ");
+  return `<p id="replay-part">${t("replay.poch.winner", { name: name(deal.winner) })}</p><p>${paid}</p>`;
+}
+
+function pochPositionHtml(record, steps, index, advice) {
+  const step = steps[index];
+  const deal = record.deals[step.deal];
+  // The cards shed up to the end of this position leave the hands.
+  const upTo = step.part === "paid" ? deal.shedding.length : step.part === "shedding" ? step.to : 0;
+  const gone = new Set(deal.shedding.slice(0, upTo).filter((e) => e.type === "play").map((e) => e.card));
+  const last = step.part === "paid";
+  const seats = record.players
+    .map((_, s) => {
+      const hand = deal.hands[s].filter((c) => !gone.has(c)).map((c) => mini(c, "", true)).join("");
+      return `<tr data-seat="${s}"><th>${playerName(record, s)}${s === deal.dealer ? ` <small>(${t("replay.dealer")})</small>` : ""}</th>
+        <td class="num">${last ? deal.chips[s] : ""}</td></tr>
+        <tr class="hand-row" data-seat="${s}"><td colspan="2" class="replay-hand" aria-label="${t("replay.hand")}">${hand}</td></tr>`;
+    })
+    .join("");
+  const places =
+    step.part === "betting"
+      ? [`betting:${step.deal}`]
+      : step.part === "shedding"
+        ? deal.shedding.slice(step.from, step.to).map((_, i) => `shed:${step.deal}:${step.from + i}`)
+        : [];
+  return `${where(step, index, steps.length, record)}
+    <p>${t("replay.poch.trumps")}: ${mini(deal.trump.card, "", true)}</p>
+    ${pochPartHtml(record, deal, step)}
+    ${adviceHtml(record, advice, places, true)}
+    <div class="table-scroll"><table class="replay"><thead><tr><th></th><th>${t("replay.poch.chips")}</th></tr></thead>
+      <tbody>${seats}</tbody></table></div>`;
+}
+
+// -- the page ----------------------------------------------------------------------------------
+
+async function levelsOf(game) {
+  const rulebook = await new Api().request("GET", "/api/v1/rules");
+  const own = (rulebook.games || []).find((g) => g.game === game)?.bot_levels;
+  return (own || (game === "pocha" ? rulebook.bot_levels : [])).map((level) => level.name);
+}
+
+async function analyse(record, level, status) {
+  const api = new Api();
+  let job = await api.request("POST", "/api/v1/analyses", { record, level });
+  const deadline = Date.now() + ANALYSIS_SECONDS * 1000;
+  while (job.status !== "finished" && job.status !== "failed") {
+    if (Date.now() > deadline) throw new ApiError(504, { error: "timeout", message: t("replay.analysisLate") });
+    status(named("replay.analysis", job.status));
+    job = await api.request("GET", `${job.url}?wait=10`);
+  }
+  if (job.status === "failed") throw new ApiError(500, { error: "job_failed", message: job.error });
+  return job.result;
+}
+
+async function replay(record) {
   const final = record.players
     .map((p, s) => `${playerName(record, s)} ${record.scores[s]}${record.winners.includes(s) ? " ★" : ""}`)
     .join(" · ");
   const head = `<h2>${t("replay.title")}</h2><p id="replay-final">${t("replay.final")}: ${final}</p>`;
-  if (record.game !== "pocha") {
-    app.innerHTML = `<section class="panel">${head}<p id="replay-only-pocha">${t("replay.onlyPocha")}</p></section>`;
-    return;
-  }
-  const steps = stepsOf(record);
+  const pocha = record.game === "pocha";
+  const steps = pocha ? pochaSteps(record) : pochSteps(record);
+  const levels = await levelsOf(record.game).catch(() => []);
+  const options = levels
+    .map((l) => `<option value="${escapeHtml(l)}"${l === "easy" ? " selected" : ""}>${levelName(l)}</option>`)
+    .join("");
   let at = 0;
-  app.innerHTML = `<section class="panel" id="replay">${head}
+  let advice = null;
+  app.innerHTML = `<section class="panel" id="replay" data-game="${record.game}">${head}
     <p class="replay-buttons"><button type="button" id="replay-prev">${t("replay.previous")}</button>
-      <button type="button" class="primary" id="replay-next">${t("replay.next")}</button>
+      <button type="button" class="primary" id="replay-next">${pocha ? t("replay.next") : t("replay.nextStep")}</button>
       <small class="muted">${t("replay.keys")}</small></p>
+    <p class="replay-ask"><label>${t("replay.weighBy")} <select id="replay-level">${options}</select></label>
+      <button type="button" id="replay-weigh">${t("replay.weigh")}</button> <span id="replay-advice-status" class="muted" role="status"></span></p>
     <div id="replay-position"></div>
     <p class="muted small">${t("replay.standIn")}</p></section>`;
   const draw = () => {
-    document.getElementById("replay-position").innerHTML = positionHtml(record, steps[at], at, steps.length);
+    document.getElementById("replay-position").innerHTML = pocha
+      ? pochaPositionHtml(record, steps[at], at, steps.length, advice)
+      : pochPositionHtml(record, steps, at, advice);
     document.getElementById("replay-prev").disabled = at === 0;
     document.getElementById("replay-next").disabled = at === steps.length - 1;
   };
@@ -101,10 +294,72 @@ async function show() {
   document.getElementById("replay-prev").addEventListener("click", () => move(-1));
   document.getElementById("replay-next").addEventListener("click", () => move(1));
   document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLSelectElement) return;
     if (event.key === "ArrowRight") move(1);
     else if (event.key === "ArrowLeft") move(-1);
   });
+  const status = (text) => {
+    document.getElementById("replay-advice-status").textContent = text;
+  };
+  document.getElementById("replay-weigh").addEventListener("click", async () => {
+    const button = document.getElementById("replay-weigh");
+    const level = document.getElementById("replay-level").value;
+    button.disabled = true;
+    try {
+      const result = await analyse(record, level, status);
+      const byPlace = adviceByPlace(record, result.decisions);
+      if (!byPlace) throw new ApiError(500, { error: "misfit", message: t("replay.analysisMisfit") });
+      const agreed = result.seats.reduce((n, s) => n + s.agreed, 0);
+      const made = result.seats.reduce((n, s) => n + s.decisions, 0);
+      advice = { level: result.level, byPlace };
+      status(t("replay.analysisDone", { level: levelName(result.level), agreed, made }));
+      document.getElementById("replay").dataset.advice = result.level;
+      draw();
+    } catch (error) {
+      status(error instanceof ApiError ? error.message : String(error));
+    } finally {
+      button.disabled = false;
+    }
+  });
   draw();
+}
+
+function importForm() {
+  app.innerHTML = `<section class="panel" id="replay-import"><h2>${t("replay.title")}</h2>
+    <p>${t("replay.importSay")}</p>
+    <p><input type="file" id="replay-file" accept="application/json,.json"></p>
+    <p class="notice error" id="replay-error" hidden></p></section>`;
+  document.getElementById("replay-file").addEventListener("change", async (event) => {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    try {
+      const record = JSON.parse(await file.text());
+      if (record?.format !== 1 || !Array.isArray(record.deals) || !Array.isArray(record.players)) {
+        throw new Error(t("replay.notARecord"));
+      }
+      await replay(record);
+    } catch (error) {
+      const shown = document.getElementById("replay-error");
+      shown.hidden = false;
+      shown.textContent = error instanceof SyntaxError ? t("replay.notARecord") : error.message;
+    }
+  });
+}
+
+async function show() {
+  const id = decodeURIComponent(location.pathname.split("/")[2] || "");
+  if (!id) {
+    importForm();
+    return;
+  }
+  let record;
+  try {
+    record = await new Api().record(id);
+  } catch (error) {
+    app.innerHTML = `<p class="notice error" id="replay-error">${escapeHtml(error instanceof ApiError ? error.message : String(error))}</p>`;
+    return;
+  }
+  await replay(record);
 }
 
 await startSheet();

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -183,7 +184,123 @@ def test_a_rated_table_of_two_signed_up_people_then_the_ladder_an_account_and_a_
             ana.page.wait_for_selector(f"#replay-step[data-step='{steps - 3}']")
         misfits = ana.page.evaluate(MISFITS)
         assert misfits == [], f"a replay: {misfits}"
+
+        # A level's advice beside each decision, asked for on the page: the bids of the
+        # first deal, then the first trick's cards, each with what `easy` would have done.
+        weigh(ana, "easy")
+        for _ in range(steps):
+            ana.page.keyboard.press("ArrowLeft")
+        ana.page.wait_for_selector("#replay-step[data-step='0']")
+        players = len(record["players"])
+        assert ana.page.locator("#replay-advice li").count() == players
+        ana.page.keyboard.press("ArrowRight")
+        ana.page.wait_for_selector("#replay-step[data-step='1']")
+        assert ana.page.locator("#replay-advice li").count() == players
+        ana.screenshot(f"ladder-replay-advice-{lang}-{size['width']}.png")
+        assert ana.page.evaluate(MISFITS) == [], "a replay with advice"
         assert ana.errors == [] and bea.errors == []
     finally:
         ana.context.close()
         bea.context.close()
+
+
+def weigh(one: Person, level: str) -> None:
+    """Ask for `level`'s advice on the replay page and wait until it is shown."""
+    one.page.select_option("#replay-level", level)
+    one.page.click("#replay-weigh")
+    one.page.wait_for_selector(f"#replay[data-advice='{level}']", timeout=LONG_MS)
+
+
+POCH_FIRST_STEP = "#replay[data-game='poch'] #replay-step[data-step='0']"
+
+
+def poch_steps(record: dict[str, Any]) -> int:
+    """The replay page's positions of a Poch record: the deal, the betting, the showdown,
+    each run of the shedding (opened by a start or a choice) and the payout, per deal."""
+    steps = 0
+    for deal in record["deals"]:
+        starts = [i for i, e in enumerate(deal["shedding"]) if i > 0 and e["type"] != "play"]
+        steps += 4 + len(starts) + (1 if deal["shedding"] else 0)
+    return steps
+
+
+@pytest.mark.parametrize(
+    ("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["laptop-en", "phone-es"]
+)
+def test_a_poch_replay_with_advice_and_a_record_opened_from_a_file(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+    size: dict[str, int],
+    lang: str,
+    tmp_path: Any,
+) -> None:
+    url = ladder_service.url
+    bots = [{"name": f"Bot {s}", "bot": "easy"} for s in range(3)]
+    body = {"game": "poch", "players": bots, "rules": {"deals": 1}}
+    asked = urllib.request.Request(
+        f"{url}/api/v1/games", json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(asked, timeout=scaled(60)) as answer:
+        game_id = json.load(answer)["id"]
+
+    def record_of() -> dict[str, Any] | None:
+        try:
+            with urllib.request.urlopen(
+                f"{url}/api/v1/games/{game_id}/record", timeout=scaled(60)
+            ) as answer:
+                found: dict[str, Any] = json.load(answer)
+                return found
+        except urllib.error.HTTPError:
+            return None  # not over yet
+
+    wait_until(lambda: record_of() is not None, LONG, "the bots' Poch game to end")
+    record = record_of()
+    assert record is not None
+    one = person(browser, size, "ana", lang)
+    try:
+        page = one.page
+        page.goto(f"{url}/replay/{game_id}")
+        page.wait_for_selector(POCH_FIRST_STEP, timeout=LONG_MS)
+        deal = record["deals"][0]
+        cards = "#replay-position .replay-hand .mini-card"
+        assert page.locator(cards).count() == sum(len(hand) for hand in deal["hands"])
+        assert page.get_attribute("#replay-step", "data-part") == "dealt"
+        steps = poch_steps(record)
+        for _ in range(steps):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f"#replay-step[data-step='{steps - 1}']")
+        assert page.get_attribute("#replay-step", "data-part") == "paid"
+        assert page.is_disabled("#replay-next")
+        # Every card shed by the end: the hands left hold only what was never played.
+        shed = sum(1 for e in deal["shedding"] if e["type"] == "play")
+        assert page.locator(cards).count() == sum(len(h) for h in deal["hands"]) - shed
+        # Back to the betting, with `easy`'s advice on each call.
+        weigh(one, "easy")
+        page.click("#replay-prev")
+        for _ in range(steps):
+            page.keyboard.press("ArrowLeft")
+        page.wait_for_selector("#replay-step[data-step='0']")
+        page.click("#replay-next")
+        page.wait_for_selector("#replay-step[data-part='betting']")
+        assert page.locator("#replay-advice li").count() == len(deal["betting"])
+        assert page.evaluate(MISFITS) == [], "a Poch replay"
+        one.screenshot(f"replay-poch-{lang}-{size['width']}.png")
+
+        # The same record opened from a file, as a person would after saving it.
+        saved = tmp_path / "poch-record.json"
+        saved.write_text(json.dumps(record))
+        page.goto(f"{url}/replay")
+        page.wait_for_selector("#replay-file")
+        page.set_input_files("#replay-file", str(saved))
+        page.wait_for_selector(POCH_FIRST_STEP, timeout=LONG_MS)
+        assert page.locator(cards).count() == sum(len(hand) for hand in deal["hands"])
+        # A file that is no record is refused in a sentence.
+        wrong = tmp_path / "not-a-record.json"
+        wrong.write_text('{"hello": 1}')
+        page.goto(f"{url}/replay")
+        page.wait_for_selector("#replay-file")
+        page.set_input_files("#replay-file", str(wrong))
+        page.wait_for_selector("#replay-error:not([hidden])")
+        assert one.errors == []
+    finally:
+        one.context.close()
