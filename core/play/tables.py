@@ -32,6 +32,7 @@ from core.errors import (
 from core.play.bots import BotRunner
 from core.store import webhooks
 from core.store.accounts import Account
+from core.store.bot_games import note_game
 from core.store.records import (
     NO_TABLE,
     AppliedAction,
@@ -341,7 +342,7 @@ class TableService:
             taken = replace(
                 record.seats[seat], name=shown, open=False, token_hash=hash_token(token),
                 client=client, account=None if account is None else account.id,
-                webhook=hooked,
+                webhook=hooked, key_hash=None if account is None else account.key_hash or None,
             )  # fmt: skip
             return self._seated(
                 record, seat, taken, {"type": "seat_taken", "seat": seat, "name": shown}
@@ -349,6 +350,8 @@ class TableService:
 
         record, seat = self._retry(game_id, take)
         self.store.touch(record, seat)
+        if account is not None and not hooked:
+            note_game(self.store.redis, account.id, record.id)
         return record, seat, token
 
     def _seated(
