@@ -196,7 +196,7 @@ class BotStream:
             try:
                 said = self.news()
             except Replaced:
-                yield b"event: replaced\ndata: {}\n\n"
+                yield b'event: replaced\ndata: {"type": "replaced"}\n\n'
                 return
             except REDIS_DOWN as exc:
                 log.warning("event stream of account %s ended: Redis (%s)", self.account.id,

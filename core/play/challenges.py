@@ -174,15 +174,15 @@ def accept(
         raise NotInChallenge(_("This challenge does not name your account."))
     if account.disabled:
         raise AccountDisabled()
-    status = challenges.answer(connection, challenge, account.id, "accepted")
-    if status == "starting":
+    status, taken = challenges.answer(connection, challenge, account.id, "accepted")
+    if taken and status == "starting":
         try:
             game_id = _start(connection, service, challenge)
         except BaseException:
             challenges.failed(connection, challenge)
             raise
         challenges.started(connection, challenge, game_id)
-    elif status != "open":
+    elif not taken:
         raise ChallengeClosed(status or "forgotten")
     return find(connection, challenge_id)
 
@@ -190,8 +190,8 @@ def accept(
 def _answered(
     connection: redis.Redis, challenge: Challenge, account: Account, what: str
 ) -> Challenge:
-    status = challenges.answer(connection, challenge, account.id, what)
-    if status != what:
+    status, taken = challenges.answer(connection, challenge, account.id, what)
+    if not taken:
         raise ChallengeClosed(status or "forgotten")
     return find(connection, challenge.id)
 

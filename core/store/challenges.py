@@ -68,27 +68,27 @@ return {1}
 """
 
 # KEYS: challenge hash. ARGV: now, the answering account, its answer (`accepted`,
-# `declined`, or `cancelled` from the maker), then every challenged account. The status
-# after it: `starting` when this acceptance was the last one (its caller makes the game),
-# or the status that stood (the answer is then not taken), or nil: no such challenge.
+# `declined`, or `cancelled` from the maker), then every challenged account. {status, 1}
+# when the answer was taken (`starting`: this acceptance was the last one, its caller makes
+# the game), {status, 0} when the challenge was no longer open; nil: no such challenge.
 _ANSWER_LUA = """
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return nil end
-if status ~= 'open' then return status end
+if status ~= 'open' then return {status, 0} end
 if tonumber(redis.call('HGET', KEYS[1], 'expires')) <= tonumber(ARGV[1]) then
   redis.call('HSET', KEYS[1], 'status', 'expired')
-  return 'expired'
+  return {'expired', 0}
 end
 if ARGV[3] ~= 'accepted' then
   redis.call('HSET', KEYS[1], 'status', ARGV[3])
-  return ARGV[3]
+  return {ARGV[3], 1}
 end
 redis.call('HSET', KEYS[1], 'answer:' .. ARGV[2], 'accepted')
 for i = 4, #ARGV do
-  if redis.call('HGET', KEYS[1], 'answer:' .. ARGV[i]) ~= 'accepted' then return 'open' end
+  if redis.call('HGET', KEYS[1], 'answer:' .. ARGV[i]) ~= 'accepted' then return {'open', 1} end
 end
 redis.call('HSET', KEYS[1], 'status', 'starting')
-return 'starting'
+return {'starting', 1}
 """
 
 
@@ -221,22 +221,24 @@ def get(connection: redis.Redis, challenge_id: str, now: float | None = None) ->
 def answer(
     connection: redis.Redis, challenge: Challenge, account: str, what: str,
     now: float | None = None,
-) -> str | None:  # fmt: skip
+) -> tuple[str | None, bool]:  # fmt: skip
     """`account` answers `what` (`accepted`, `declined`; the maker: `cancelled`): the
-    status after it (see `_ANSWER_LUA`); a challenge that ends leaves the open sets and is
-    told to its accounts."""
+    status after it and whether the answer was taken (see `_ANSWER_LUA`); a challenge
+    that ends leaves the open sets and is told to its accounts."""
     now = time.time() if now is None else now
     raw = connection.eval(
         _ANSWER_LUA, 1, challenge_key(challenge.id), repr(now), account, what,
         *challenge.challenged,
     )  # fmt: skip
-    status = None if raw is None else _text(raw)
+    if raw is None:
+        return None, False
+    status, taken = _text(raw[0]), bool(int(raw[1]))
     if status in ENDED:
         _closed(connection, challenge)
     elif status == "open":
         for someone in challenge.accounts:
             tell(connection, someone)
-    return status
+    return status, taken
 
 
 def started(connection: redis.Redis, challenge: Challenge, game_id: str) -> None:
