@@ -2,21 +2,34 @@
 a bot account and one of our levels to a rated table; the bot, reading its event stream
 (`GET /api/v1/bot/events`) in a thread, accepts and plays each of its turns with its key
 until the game ends; the person plays theirs with their own key; the rated result then
-shows on the ladder."""
+shows on the ladder. And the example bot of examples/ does the same over real HTTP, against
+gunicorn (its gevent workers) and a `pocha worker`."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
+import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.live import serving
+from tests.redis_server import fresh_db_url
 from tests.service.helpers import bearer, move
 from tests.waiting import LONG, scaled
 from tests.worker.conftest import WorkerProcesses, wait_until
+from tools.embedded_redis import RedisServer
+
+#: This module's own logical DB on the session's Redis, for its live service.
+STREAM_DB = 13
+_EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "stream_bot.py"
 
 
 def sign_up(client: FlaskClient, name: str, kind: str) -> dict[str, Any]:
@@ -137,3 +150,58 @@ def test_a_stream_bot_through_a_challenge_reaches_the_ladder(
         return any(e["id"] == streamy["id"] and e["games"] == 1 for e in bots)
 
     wait_until(on_the_ladder, LONG, "the rated game to be counted")
+
+
+def _http(url: str, method: str = "GET", body: object = None, key: str = "") -> Any:
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers |= {"X-Pocha-Account": key, "Authorization": f"Bearer {key}"}
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data, headers, method=method)
+    with urllib.request.urlopen(request, timeout=scaled(30)) as answer:
+        return json.load(answer)
+
+
+def test_the_example_stream_bot_plays_a_challenge_over_http(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    with serving(fresh_db_url(redis_server, STREAM_DB), tmp_path, POCHA_RATE_LIMITS="off") as live:
+        api = f"{live.url}/api/v1"
+        ana = _http(f"{api}/accounts", "POST", {"name": "Ana", "kind": "person"})
+        robo = _http(f"{api}/accounts", "POST", {"name": "Example", "kind": "bot"})
+        log = (tmp_path / "example.log").open("wb")
+        example = subprocess.Popen(
+            [sys.executable, str(_EXAMPLE), live.url],
+            env={**os.environ, "POCHA_KEY": robo["key"]}, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            made = _http(
+                f"{api}/challenges", "POST",
+                {"rules": {"schedule": [1, 2], "turn_seconds": 0},
+                 "opponents": [{"account": robo["id"]}, {"bot": "easy"}]},
+                key=ana["key"],
+            )  # fmt: skip
+            url = f"{api}/challenges/{made['id']}"
+            wait_until(lambda: _http(url)["status"] == "accepted", LONG, "the example to accept")
+            game = f"{api}/games/{_http(url)['game_id']}"
+
+            def ana_or_over() -> bool:
+                view = _http(game)
+                return bool(view["phase"] == "finished" or view["turn"] == 0)
+
+            while True:
+                wait_until(ana_or_over, LONG, "the others' turns",
+                           explain=lambda: (tmp_path / "example.log").read_text())  # fmt: skip
+                view = _http(game, key=ana["key"])
+                if view["phase"] == "finished":
+                    break
+                action = view["you"]["legal"][0]
+                path, field = ("bids", "bid") if isinstance(action, int) else ("plays", "card")
+                _http(f"{game}/{path}", "POST", {field: action}, key=ana["key"])
+            played = _http(f"{game}/events")
+            its = [e for e in played if e["type"] in ("bid", "card_played") and e["seat"] == 1]
+            assert len(its) >= (1 + 1) + (1 + 2) and all("by" not in e for e in its)
+            assert example.poll() is None, (tmp_path / "example.log").read_text()
+        finally:
+            example.kill()
+            example.wait(timeout=scaled(30))
