@@ -62,8 +62,8 @@ class Budget(TypedDict):
 
 
 class ChallengeSeat(TypedDict):
-    account: NotRequired[str]
-    bot: NotRequired[str]
+    account: str | None
+    bot: str | None
 
 
 class Collected(TypedDict):

@@ -118,7 +118,7 @@ class Challenge:
             "game": self.game,
             "rules": self.rules,
             "rated": self.rated,
-            "seats": [dict(s) for s in self.seats],
+            "seats": [{"account": s.get("account"), "bot": s.get("bot")} for s in self.seats],
             "status": self.status,
             "accepted": sorted(self.accepted),
             "created": self.created,

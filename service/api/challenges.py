@@ -136,10 +136,12 @@ class NewChallengeSchema(ma.Schema):
 
 
 class ChallengeSeatSchema(Answer):
-    OPTIONAL = frozenset({"account", "bot"})
-
-    account = fields.String(metadata={"description": "The account's id."})
-    bot = fields.String(metadata={"description": "The bot level."})
+    account = fields.String(
+        allow_none=True, metadata={"description": "The account's id; null for a level."}
+    )
+    bot = fields.String(
+        allow_none=True, metadata={"description": "The bot level; null for an account."}
+    )
 
 
 class ChallengeSchema(Answer):

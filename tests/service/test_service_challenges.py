@@ -57,7 +57,8 @@ def parsed(chunk: bytes) -> Events:
 
 
 def read_until(app: Flask, account: dict[str, Any], enough: Callable[[Events], bool]) -> Events:
-    """Read the account's stream until `enough` of its events came (or it ends)."""
+    """Read the account's stream until `enough` of its events came, or its first keepalive
+    (what is pending is said before it), or its end."""
     response = app.test_client().get("/api/v1/bot/events", headers={**STREAM, **key_of(account)},
                                       buffered=False)  # fmt: skip
     assert response.status_code == 200, response.get_data()
@@ -65,7 +66,7 @@ def read_until(app: Flask, account: dict[str, Any], enough: Callable[[Events], b
     try:
         for chunk in response.response:
             got += parsed(chunk)
-            if enough(got):
+            if enough(got) or chunk.startswith(b": keepalive"):
                 break
     finally:
         response.close()
@@ -117,8 +118,10 @@ def status_is(challenge_id: str, status: str) -> Callable[[dict[str, Any]], bool
 @pytest.fixture
 def app(redis_url: str) -> Flask:
     return create_app(
-        {"REDIS_URL": redis_url, "TESTING": True, "SSE_MAX_SECONDS": 5, "BOT_RUNNER": "inline",
-         "RATE_LIMITS": "off"}
+        # Streams that outlast each test (a change is never missed between two of them),
+        # with a keepalive each second, which a reader may stop at.
+        {"REDIS_URL": redis_url, "TESTING": True, "SSE_MAX_SECONDS": 60,
+         "SSE_KEEPALIVE_SECONDS": 1, "BOT_RUNNER": "inline", "RATE_LIMITS": "off"}
     )  # fmt: skip
 
 
@@ -162,7 +165,12 @@ def test_declines_and_cancels_are_told_on_the_streams(app: Flask, client: FlaskC
         made = challenge(client, ana, against("robo"))  # by name, any case
         assert made.status_code == 201, made.json
         first = made.json
-        assert first["seats"] == [{"account": ana["id"]}, *against(robo["id"])]
+        assert first["seats"] == [
+            {"account": ana["id"], "bot": None},
+            {"account": robo["id"], "bot": None},
+            {"account": None, "bot": "random"},
+        ]
+        hers.saw(status_is(first["id"], "open"), "Ana told of her challenge")
         pending = read_until(app, robo, lambda got: bool(got))
         assert pending[0]["type"] == "challenge" and pending[0]["challenge"] == first
         url = f"/api/v1/challenges/{first['id']}"
@@ -176,6 +184,7 @@ def test_declines_and_cancels_are_told_on_the_streams(app: Flask, client: FlaskC
 
         second = challenge(client, ana, [{"account": robo["id"]}, {"bot": "easy"}]).json
         url = f"/api/v1/challenges/{second['id']}"
+        hers.saw(status_is(second["id"], "open"), "Ana told of her second challenge")
         refused = client.delete(url, headers=key_of(robo))
         assert (refused.status_code, refused.json["error"]) == (403, "not_in_challenge")
         cancelled = client.delete(url, headers=key_of(ana))
@@ -296,7 +305,9 @@ def test_a_second_stream_of_an_account_replaces_the_first(app: Flask, client: Fl
                                    buffered=False)  # fmt: skip
     assert second.status_code == 200
     try:
-        assert b"".join(chunks) == b'event: replaced\ndata: {"type": "replaced"}\n\n'
+        rest = b"".join(chunks)
+        assert rest.endswith(b'event: replaced\ndata: {"type": "replaced"}\n\n')
+        assert rest.replace(b": keepalive\n\n", b"").count(b"\n\n") == 1
     finally:
         first.close()
         second.close()

@@ -1538,10 +1538,10 @@ export interface components {
             status: string;
         };
         ChallengeSeat: {
-            /** @description The account's id. */
-            account?: string;
-            /** @description The bot level. */
-            bot?: string;
+            /** @description The account's id; null for a level. */
+            account: string | null;
+            /** @description The bot level; null for an account. */
+            bot: string | null;
         };
         Collected: {
             /** @description The honours shown. */
