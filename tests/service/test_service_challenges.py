@@ -14,6 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from core.store import webhooks
 from core.store.accounts import set_disabled
 from core.store.challenges import MOST_MADE, MOST_RECEIVED
 from service import create_app
@@ -335,3 +336,20 @@ def test_a_seat_taken_with_a_key_is_opened_by_it(app: Flask, client: FlaskClient
     other = sign_up(client, "Cid", "person")
     view = client.get(f"/api/v1/games/{game_id}", headers=bearer(other["key"]))
     assert view.status_code == 401
+
+
+def test_a_paused_webhook_bot_cannot_be_challenged(app: Flask, client: FlaskClient) -> None:
+    ana, hooky = sign_up(client, "Ana", "person"), sign_up(client, "Hooky")
+    connection = app.extensions[EXTENSION].redises.store
+    webhooks.register(connection, hooky["id"], "https://bot.example.org/pocha")
+    assert webhooks.count(connection, hooky["id"], ok=False, reason="timeout", pause_after=1)
+    refused = challenge(client, ana, against(hooky["id"]))
+    assert (refused.status_code, refused.json["error"]) == (409, "bot_paused")
+    assert "Hooky" in refused.json["message"]
+    webhooks.resume(connection, hooky["id"])
+    made = challenge(client, ana, against(hooky["id"]))
+    assert made.status_code == 201, made.json
+    # Accepted with its key, its seat is its webhook's: its turns are not said on a stream.
+    accepted = client.post(f"/api/v1/challenges/{made.json['id']}/accept", headers=key_of(hooky))
+    assert accepted.status_code == 200, accepted.json
+    assert read_until(app, hooky, lambda got: False) == []
