@@ -353,3 +353,27 @@ def test_a_paused_webhook_bot_cannot_be_challenged(app: Flask, client: FlaskClie
     accepted = client.post(f"/api/v1/challenges/{made.json['id']}/accept", headers=key_of(hooky))
     assert accepted.status_code == 200, accepted.json
     assert read_until(app, hooky, lambda got: False) == []
+
+
+def test_an_accounts_key_opens_its_seat_at_the_rematch(client: FlaskClient) -> None:
+    ana, bea = sign_up(client, "Ana", "person"), sign_up(client, "Bea", "person")
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "Ana"}, {"open": True}, {"name": "R", "bot": "random"}],
+              "rules": {"schedule": [1], "turn_seconds": 0}},
+        headers=key_of(ana),
+    ).json  # fmt: skip
+    code = made["table_code"]
+    assert client.post(f"/api/v1/tables/{code}/seats", json={"name": "B"},
+                       headers=key_of(bea)).status_code == 201  # fmt: skip
+    game_id, keys = made["id"], {0: ana["key"], 1: bea["key"]}
+    while (view := client.get(f"/api/v1/games/{game_id}").json)["phase"] != "finished":
+        key = keys[view["turn"]]
+        mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(key)).json
+        assert move(client, game_id, key, mine["you"]["legal"][0]).status_code == 200
+    for seat, key in keys.items():
+        again = client.post(f"/api/v1/games/{game_id}/rematch", headers=bearer(key))
+        assert again.status_code == 201, again.json
+        rematch = again.json["game_id"]
+        view = client.get(f"/api/v1/games/{rematch}", headers=bearer(key)).json
+        assert view["you"]["seat"] == seat
