@@ -61,6 +61,11 @@ class Budget(TypedDict):
     milliseconds: float | None
 
 
+class ChallengeSeat(TypedDict):
+    account: str | None
+    bot: str | None
+
+
 class Collected(TypedDict):
     cards: list[str]
     chips: int
@@ -157,6 +162,11 @@ class NewAccountAnswer(TypedDict):
     key: str
     kind: str
     name: str
+
+
+class Opponent(TypedDict):
+    account: NotRequired[str]
+    bot: NotRequired[str]
 
 
 class Option(TypedDict):
@@ -565,6 +575,20 @@ class BiddingYou(TypedDict):
     seat: int
 
 
+class Challenge(TypedDict):
+    accepted: list[str]
+    challenger: str
+    created: float
+    expires: float
+    game: str
+    game_id: str | None
+    id: str
+    rated: bool
+    rules: dict[str, Any]
+    seats: list[ChallengeSeat]
+    status: str
+
+
 class CreateGame(TypedDict):
     game: NotRequired[Literal['pocha', 'poch']]
     listed: NotRequired[bool]
@@ -770,6 +794,13 @@ class MatchRequest(TypedDict):
     rules: NotRequired[Rules | PochRules]
     seats: list[Seat]
     seed: NotRequired[int]
+
+
+class NewChallenge(TypedDict):
+    game: NotRequired[Literal['pocha', 'poch']]
+    opponents: list[Opponent]
+    rated: NotRequired[bool]
+    rules: NotRequired[Rules | PochRules]
 
 
 class PlayingYou(TypedDict):

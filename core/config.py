@@ -90,6 +90,10 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATE_LIMIT_MATCHES": ("POCHA_RATE_LIMIT_MATCHES", "3/hour;10/day"),
     # Making accounts, per client address: a flood of sign-ups from one address is refused.
     "RATE_LIMIT_ACCOUNTS": ("POCHA_RATE_LIMIT_ACCOUNTS", "5/hour;20/day"),
+    # Making challenges, per client address (beside the caps on open ones per account).
+    "RATE_LIMIT_CHALLENGES": ("POCHA_RATE_LIMIT_CHALLENGES", "20/minute;200/hour"),
+    # An open challenge expires this many seconds after it was made (at most 3600).
+    "CHALLENGE_SECONDS": ("POCHA_CHALLENGE_SECONDS", 300),
     # A client refused over a limit more than a few times in its window gets each further
     # 429 this many seconds late: a flood that ignores Retry-After waits on the API's
     # answers instead of spending its cores (0: answer at once).

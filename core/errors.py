@@ -356,3 +356,59 @@ class NotYourAccount(Forbidden):
 
     def __init__(self) -> None:
         super().__init__(_("Send this account's own key in X-Pocha-Account to manage its webhook."))
+
+
+class ChallengeNotFound(ServiceError):
+    status = 404
+    error = "challenge_not_found"
+
+    def __init__(self) -> None:
+        super().__init__(
+            _("No challenge has this id (or it was forgotten, an hour after it ended).")
+        )
+
+
+class NotInChallenge(Forbidden):
+    """A challenge answered or cancelled with the key of an account it does not name so."""
+
+    error = "not_in_challenge"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+
+
+class ChallengeClosed(Conflict):
+    """A challenge accepted, declined or cancelled once it is no longer open."""
+
+    error = "challenge_closed"
+
+    def __init__(self, status: str) -> None:
+        super().__init__(
+            _("This challenge is no longer open: it was {status}.", status=status)
+        )
+
+
+class TooManyChallenges(ServiceError):
+    """More open challenges than an account may make, or than may wait for one account."""
+
+    status = 429
+    error = "too_many_challenges"
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class BotPaused(Conflict):
+    """A bot challenged while its webhook is paused: nobody would play its seat."""
+
+    error = "bot_paused"
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            _(
+                "{name} is a webhook bot paused after failing its calls: it cannot be "
+                "challenged until its owner resumes it.",
+                name=name,
+            )
+        )

@@ -32,7 +32,18 @@ from core.store.store import GameStore
 from engine.i18n import _
 from service import accounts, api_keys, edge, events, i18n, metrics, ratelimits, telemetry, web
 from service.api import accounts as account_api
-from service.api import ai, analyses, games, health, hints, jobs, matches, rules, tables
+from service.api import (
+    ai,
+    analyses,
+    challenges,
+    games,
+    health,
+    hints,
+    jobs,
+    matches,
+    rules,
+    tables,
+)
 
 # Its routes join the accounts' blueprint, so importing it is what registers them.
 from service.api import webhooks as _webhooks  # noqa: F401
@@ -242,6 +253,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         rules.blp,
         account_api.blp,
         account_api.ladders,
+        challenges.blp,
+        challenges.bot,
         health.blp,
     ):
         api.register_blueprint(blueprint)

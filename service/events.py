@@ -182,6 +182,20 @@ class Follower:
         self.client = None
 
 
+class Watch(Follower):
+    """A channel followed for its wake-ups alone (an account's stream follows its games and
+    its own channel so): it reads no events, so a feed keeps none for it, and each change
+    calls `waker` before waking it."""
+
+    def __init__(self, feed: Feed, waker: Callable[[], None], client: socket.socket | None) -> None:
+        super().__init__(feed, sys.maxsize, client)
+        self._waker = waker
+
+    def wake(self) -> None:
+        self._waker()
+        super().wake()
+
+
 def _gevent_patched() -> bool:
     monkey = sys.modules.get("gevent.monkey")
     return monkey is not None and bool(monkey.is_module_patched("socket"))
@@ -248,7 +262,23 @@ class ChangeHub:
     def follow(self, game_id: str, after: int, client: socket.socket | None) -> Follower:
         """A new stream of `game_id` from `after` on; its client's socket when known.
         Raises Redis's error when the subscription cannot be made."""
-        channel = changes_channel(game_id).encode()
+        return self._join(
+            changes_channel(game_id), game_id, lambda feed: Follower(feed, after, client)
+        )
+
+    def watch(
+        self, channel: str, waker: Callable[[], None], client: socket.socket | None = None
+    ) -> Follower:
+        """Follow `channel` (an account's) for its wake-ups alone: `waker` is called at
+        each change, and at each reconnection to Redis (`Watch`)."""
+        return self._join(channel, "", lambda feed: Watch(feed, waker, client))
+
+    def watch_game(self, game_id: str, waker: Callable[[], None]) -> Follower:
+        """`watch` the changes of `game_id` (its feed is the one its streams read)."""
+        return self._join(changes_channel(game_id), game_id, lambda feed: Watch(feed, waker, None))
+
+    def _join(self, name: str, game_id: str, make: Callable[[Feed], Follower]) -> Follower:
+        channel = name.encode()
         with self._lock:
             if self._pubsub is None or self._pid != os.getpid():
                 # A fork (gunicorn's workers) inherits no listener: start this process's own.
@@ -263,7 +293,7 @@ class ChangeHub:
                 feed = Feed(self._store, game_id, channel)
                 self._pubsub.subscribe(channel)
                 self._feeds[channel] = feed
-            follower = Follower(feed, after, client)
+            follower = make(feed)
             feed.followers.add(follower)
             return follower
 

@@ -44,6 +44,7 @@ LIMITED: dict[str, tuple[str, str]] = {
     "matches.Matches": ("RATE_LIMIT_MATCHES", "matches"),
     "analyses.Analyses": ("RATE_LIMIT_ANALYSES", "analyses"),
     "accounts.Accounts": ("RATE_LIMIT_ACCOUNTS", "accounts"),
+    "challenges.Challenges": ("RATE_LIMIT_CHALLENGES", "challenges"),
 }
 #: Endpoints that change one seat, limited per seat (game and seat, whoever sends them),
 #: so no token can turn its seat's comings and goings into a flood of events.
@@ -64,6 +65,7 @@ _WHAT = {
     "matches": _("matches"),
     "analyses": _("analyses of game records"),
     "accounts": _("making accounts"),
+    "challenges": _("challenges"),
 }
 
 _TOO_MANY = N_(

@@ -39,6 +39,7 @@ from core.play.tables import (
 )
 from core.store.accounts import Account
 from core.store.api_keys import is_key_payer
+from core.store.bot_games import note_game
 from core.store.records import (
     NO_TABLE,
     AppliedAction,
@@ -194,7 +195,9 @@ class GameService:
         if account is not None:
             mine = next((i for i, p in enumerate(players) if not p.open and p.bot is None), None)
             if mine is not None:
-                seats[mine] = Seat(account.name, account=account.id)
+                seats[mine] = Seat(
+                    account.name, account=account.id, key_hash=account.key_hash or None
+                )
         game = kind.new(parsed, seed)
 
         payer = None if holder is None else holder if is_key_payer(holder) else client_hash(holder)
@@ -214,6 +217,8 @@ class GameService:
             created = make(Table(None, stand_in=stand_in_level, rated=rated))
         else:
             created = make(NO_TABLE)
+        if account is not None and any(s.account == account.id for s in seats):
+            note_game(self.store.redis, account.id, created.record.id)
         if created.record.bot_to_move is not None:
             self.bots.game_changed(
                 created.record.id, created.record.version, created.record.payer,

@@ -32,6 +32,7 @@ from core.errors import (
 from core.play.bots import BotRunner
 from core.store import webhooks
 from core.store.accounts import Account
+from core.store.bot_games import note_game
 from core.store.records import (
     NO_TABLE,
     AppliedAction,
@@ -341,7 +342,7 @@ class TableService:
             taken = replace(
                 record.seats[seat], name=shown, open=False, token_hash=hash_token(token),
                 client=client, account=None if account is None else account.id,
-                webhook=hooked,
+                webhook=hooked, key_hash=None if account is None else account.key_hash or None,
             )  # fmt: skip
             return self._seated(
                 record, seat, taken, {"type": "seat_taken", "seat": seat, "name": shown}
@@ -349,6 +350,8 @@ class TableService:
 
         record, seat = self._retry(game_id, take)
         self.store.touch(record, seat)
+        if account is not None and not hooked:
+            note_game(self.store.redis, account.id, record.id)
         return record, seat, token
 
     def _seated(
@@ -558,7 +561,11 @@ class TableService:
         new_token = secrets.token_urlsafe(32)
 
         def claim(nxt: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
+            # Kept for whoever opens the old seat: its token, or its account's key.
+            old = record.seats[seat].token_hash
             kept = nxt.reserved_seat_of(token)
+            if kept is None and old is not None:
+                kept = next((i for i, s in enumerate(nxt.seats) if s.reserved == old), None)
             if kept is None:
                 raise TableFull(
                     _(
@@ -568,7 +575,11 @@ class TableService:
                 )
             held = nxt.seats[kept]
             name = record.seats[seat].name
-            taken = replace(held, name=name, open=False, token_hash=hash_token(new_token))
+            # An account's key opens its seat at the rematch too.
+            taken = replace(
+                held, name=name, open=False, token_hash=hash_token(new_token),
+                key_hash=record.seats[seat].key_hash,
+            )  # fmt: skip
             if not held.open:
                 # Taken already (an answer lost on the way): a new token for the same seat.
                 seats = with_seat(nxt.seats, kept, taken)
@@ -578,6 +589,9 @@ class TableService:
             )
 
         nxt, new_seat = self._retry(next_id, claim)
+        mine = record.seats[seat]
+        if mine.account is not None and mine.key_hash and not mine.webhook:
+            note_game(self.store.redis, mine.account, nxt.id)
         return nxt, new_seat, new_token, host_token
 
     def _make_rematch(self, record: StoredGame, host_token: str) -> CreatedGame:

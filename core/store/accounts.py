@@ -224,6 +224,14 @@ def get(connection: redis.Redis, account_id: str) -> Account | None:
     return Account.from_fields(_decoded(fields)) if fields else None
 
 
+def by_name(connection: redis.Redis, name: str) -> Account | None:
+    """The account whose name is `name`, or looks like it (by skeleton), or None."""
+    found = connection.hget(ACCOUNT_NAMES, skeleton(name))
+    if found is None:
+        return None
+    return get(connection, found.decode() if isinstance(found, bytes) else str(found))
+
+
 def find(connection: redis.Redis, key: str) -> Account | None:
     """The account whose key `key` is, or None (one round trip; compared in constant
     time with the stored hash)."""

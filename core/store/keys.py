@@ -308,3 +308,48 @@ def rating_history_key(game: str, account_id: str) -> str:
 def rated_key(game_id: str) -> str:
     """String set once a rated game's result has changed its players' ratings."""
     return f"{_ACCOUNTS}:rated:{game_id}"
+
+
+# -- an account's games and challenges (core.store.bot_games, core.store.challenges) ----------
+# Under the accounts' hash tag too: a challenge's accept touches the challenge and the
+# sets of every account it names in one script.
+
+
+def account_games_key(account_id: str) -> str:
+    """Sorted set of the ids of the games an account sits in (with its key, not by
+    webhook), scored by when it sat down: what its event stream follows."""
+    return f"{_ACCOUNTS}:games:{account_id}"
+
+
+def account_challenges_key(account_id: str) -> str:
+    """Sorted set of the ids of the challenges an account made or received, scored by
+    when each is forgotten."""
+    return f"{_ACCOUNTS}:challenges:{account_id}"
+
+
+def challenges_made_key(account_id: str) -> str:
+    """Sorted set of the ids of the open challenges an account made, scored by when each
+    expires: how many it may have open is capped."""
+    return f"{_ACCOUNTS}:challenges-made:{account_id}"
+
+
+def challenges_received_key(account_id: str) -> str:
+    """Sorted set of the ids of the open challenges to an account, scored by when each
+    expires: how many may wait for it is capped (no one floods an account)."""
+    return f"{_ACCOUNTS}:challenges-received:{account_id}"
+
+
+def challenge_key(challenge_id: str) -> str:
+    """Hash of one challenge: who made it, whom it names, the game and rules, its status."""
+    return f"{_ACCOUNTS}:challenge:{challenge_id}"
+
+
+def account_channel(account_id: str) -> str:
+    """Pub/sub channel telling an account's event stream that its games or challenges
+    changed (or that another stream of the account replaced it)."""
+    return f"{PREFIX}:account:{{{account_id}}}:changed"
+
+
+def account_stream_key(account_id: str) -> str:
+    """String: the random id of the one event stream an account holds (with a lease)."""
+    return f"{_ACCOUNTS}:stream:{account_id}"

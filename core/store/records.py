@@ -84,6 +84,10 @@ class Seat:
     #: Taken by a bot account with a webhook: the workers ask it for each turn (no clock),
     #: and the stand-in plays when it fails or is paused (`core.play.webhooks`).
     webhook: bool = False
+    #: The hash of the seated account's key (`core.store.accounts.hash_key`, the same hash
+    #: as a token's): that key opens the seat as its bearer token does, so an account plays
+    #: every game it sits in with its one key.
+    key_hash: str | None = None
 
     @property
     def person(self) -> bool:
@@ -126,6 +130,8 @@ class Seat:
             d["account"] = self.account
         if self.webhook:
             d["webhook"] = True
+        if self.key_hash:
+            d["key_hash"] = self.key_hash
         return d
 
     @classmethod
@@ -142,6 +148,7 @@ class Seat:
             data.get("client"),
             data.get("account"),
             bool(data.get("webhook", False)),
+            data.get("key_hash"),
         )
 
 
@@ -304,6 +311,8 @@ class StoredGame:
         found = None
         for seat, info in enumerate(self.seats):
             if info.token_hash is not None and hmac.compare_digest(digest, info.token_hash):
+                found = seat
+            if info.key_hash and hmac.compare_digest(digest, info.key_hash):
                 found = seat
         return found
 

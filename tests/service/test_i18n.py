@@ -783,6 +783,33 @@ CATALOGUED: dict[str, list[str]] = {
         "/api/v1/accounts/{account}/webhook",
         "{seat}: an account's seat is account:ID",
     ],
+    "challenge_not_found": [
+        "No challenge has this id (or it was forgotten, an hour after it ended)."
+    ],
+    "not_in_challenge": [
+        "Only the account that made a challenge may cancel it.",
+        "This challenge does not name your account.",
+    ],
+    "challenge_closed": ["This challenge is no longer open: it was {status}."],
+    "too_many_challenges": [
+        "You have {most} open challenges, the most you may: wait for their answers or "
+        "cancel one.",
+        "{name} has {most} open challenges waiting, the most one account may: try again "
+        "later.",
+    ],
+    "bot_paused": [
+        "{name} is a webhook bot paused after failing its calls: it cannot be challenged "
+        "until its owner resumes it."
+    ],
+    "validation_error_challenges": [
+        "A challenge names at least one account; to play our levels alone, make a game.",
+        "An account of this challenge is disabled or gone.",
+        "An opponent is an account or a bot level: give one.",
+        "No account has the id or name {name}.",
+        "{name} has a seat in this challenge already.",
+        "{name} is disabled: it cannot be challenged.",
+    ],
+    "rate_limited_challenges": ["challenges"],
     "not_acceptable": [_MESSAGE_BY_STATUS[406]],
     "precondition_required": [_MESSAGE_BY_STATUS[428]],
     **{code: [sentence] for code, sentence in GUNICORN_ERRORS.values()},

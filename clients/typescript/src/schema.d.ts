@@ -206,6 +206,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bot/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow your account's events
+         * @description One stream per account for all the games it sits in with its key (made, joined,
+         *     or by a challenge) and its challenges. A second stream of the same account
+         *     replaces the first. Any account may hold one, a person's too.
+         */
+        get: operations["getBotEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Challenge accounts
+         * @description With your account's key: a table of the game with you first, then the opponents
+         *     in order. Each challenged account hears of it on its event stream and accepts or
+         *     declines; when all have accepted, the game starts. Open challenges expire.
+         */
+        post: operations["createChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges/{challenge_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id. */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A challenge
+         * @description Public, to whoever has its id: the seats, the game, its status and, once
+         *     accepted, the game's id.
+         */
+        get: operations["getChallenge"];
+        put?: never;
+        post?: never;
+        /** Cancel a challenge you made */
+        delete: operations["cancelChallenge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges/{challenge_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id. */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a challenge
+         * @description With the key of an account it names. The last acceptance makes the game and starts it: every account hears `game_started` on its stream.
+         */
+        post: operations["acceptChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges/{challenge_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id. */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a challenge
+         * @description With the key of an account it names: the challenge ends.
+         */
+        post: operations["declineChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games": {
         parameters: {
             query?: never;
@@ -1387,6 +1502,47 @@ export interface components {
             /** @example null */
             milliseconds: number | null;
         };
+        Challenge: {
+            /** @description The challenged accounts that accepted. */
+            accepted: string[];
+            /** @description The id of the account that made it. */
+            challenger: string;
+            /** @description When it was made (Unix time). */
+            created: number;
+            /** @description When it expires unless all accept. */
+            expires: number;
+            /**
+             * @description The game.
+             * @example pocha
+             */
+            game: string;
+            /** @description The game, once every account accepted. */
+            game_id: string | null;
+            /**
+             * @description The challenge's id.
+             * @example q3ZkR8vX1mNc2pLw
+             */
+            id: string;
+            /** @description Whether the game will be rated. */
+            rated: boolean;
+            /** @description The rule options asked for. */
+            rules: {
+                [key: string]: unknown;
+            };
+            /** @description The seats in playing order, the challenger's first. */
+            seats: components["schemas"]["ChallengeSeat"][];
+            /**
+             * @description `open` (waiting for answers), `starting`, `accepted` (the game is made: `game_id`), `declined`, `cancelled` or `expired`.
+             * @example open
+             */
+            status: string;
+        };
+        ChallengeSeat: {
+            /** @description The account's id; null for a level. */
+            account: string | null;
+            /** @description The bot level; null for an account. */
+            bot: string | null;
+        };
         Collected: {
             /** @description The honours shown. */
             cards: string[];
@@ -2274,6 +2430,45 @@ export interface components {
              * @example Ana
              */
             name: string;
+        };
+        NewChallenge: {
+            /**
+             * @description The game: `pocha` or `poch`. Default: `"pocha"`.
+             * @example pocha
+             * @enum {string}
+             */
+            game?: "pocha" | "poch";
+            /**
+             * @description The other seats in playing order, after the challenger's: accounts (by id or name), who must accept, and our bot levels.
+             * @example [
+             *       {
+             *         "account": "StreamBot"
+             *       },
+             *       {
+             *         "bot": "hard"
+             *       }
+             *     ]
+             */
+            opponents: components["schemas"]["Opponent"][];
+            /**
+             * @description Its result changes the players' ratings. Default: `false`.
+             * @example true
+             */
+            rated?: boolean;
+            /** @description Rule options, as a table takes them; omitted ones take their defaults. The seats decide the players. */
+            rules?: components["schemas"]["Rules"] | components["schemas"]["PochRules"];
+        };
+        Opponent: {
+            /**
+             * @description An account's id or name.
+             * @example StreamBot
+             */
+            account?: string;
+            /**
+             * @description One of our bot levels (`GET /api/v1/rules`).
+             * @example hard
+             */
+            bot?: string;
         };
         Option: {
             /**
@@ -5018,6 +5213,450 @@ export interface operations {
                 };
             };
             /** @description unavailable: Redis does not answer. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getBotEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's events, as Server-Sent Events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_disabled: the account is disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_many_streams: your address holds as many open streams as it may (`POCHA_MAX_STREAMS_PER_ADDRESS`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    createChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewChallenge"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description bad_json: the body is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_disabled: the account is disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description bot_paused: a challenged webhook bot is paused; one_seat_per_account: a level twice in a rated challenge. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_error: no such account or level, a disabled account, an account twice, no account challenged, or rules a table would refuse. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_many_challenges: you have 10 open challenges, or the account challenged has 20 waiting; rate_limited: too many challenges from your address (`POCHA_RATE_LIMIT_CHALLENGES`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id. */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description challenge_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    cancelChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id. */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_disabled: the account is disabled. not_in_challenge: only its challenger may cancel it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description challenge_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description challenge_closed: it is no longer open. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    acceptChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id. */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_disabled: the account is disabled. not_in_challenge: the challenge does not name your account. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description challenge_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description challenge_closed: it is no longer open (accepted, declined, cancelled or expired). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_error: an account of the challenge is disabled or gone. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    declineChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id. */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_disabled: the account is disabled. not_in_challenge: the challenge does not name your account. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description challenge_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description challenge_closed: it is no longer open (accepted, declined, cancelled or expired). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_error: an account of the challenge is disabled or gone. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again. */

@@ -1,0 +1,277 @@
+"""Challenges between accounts, as stored: who made one, the accounts and bot levels it
+seats (the maker first), the game, its rules and whether it is rated, each challenged
+account's answer and the challenge's status (`open`, then `accepted`, `declined`,
+`cancelled` or `expired`; `starting` while its game is being made). Made in one script
+that caps the open challenges of the maker and those waiting for each account it names;
+an answer is one script too, so that the last acceptance, and only it, makes the game.
+Every change tells the accounts' event streams. How it works: docs/bots-api.md.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+
+from core.store.bot_games import tell
+from core.store.keys import (
+    account_challenges_key,
+    challenge_key,
+    challenges_made_key,
+    challenges_received_key,
+    plain_id,
+)
+
+#: The most open challenges one account may have made at once.
+MOST_MADE = 10
+#: The most open challenges that may wait for one account at once, whoever made them.
+MOST_RECEIVED = 20
+#: How long an ended challenge stays readable (seconds).
+KEEP_SECONDS = 3600
+#: The statuses of a challenge that has ended.
+ENDED = ("accepted", "declined", "cancelled", "expired")
+
+# KEYS: challenge hash, the maker's open set, the maker's own set, then per challenged
+# account its open set and its own set. ARGV: now, expires, forget at, id, most made,
+# most received, then the fields as pairs. {1}; {-1, seconds}: the maker has too many open;
+# {-2, index, seconds}: the challenged account at index (1-based) has too many waiting.
+_MAKE_LUA = """
+local now, expires, forget = tonumber(ARGV[1]), ARGV[2], ARGV[3]
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then
+  local soonest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  return {-1, math.ceil(tonumber(soonest[2]) - now)}
+end
+local n = (#KEYS - 3) / 2
+for i = 1, n do
+  local waiting = KEYS[2 + 2 * i]
+  redis.call('ZREMRANGEBYSCORE', waiting, '-inf', now)
+  if redis.call('ZCARD', waiting) >= tonumber(ARGV[6]) then
+    local soonest = redis.call('ZRANGE', waiting, 0, 0, 'WITHSCORES')
+    return {-2, i, math.ceil(tonumber(soonest[2]) - now)}
+  end
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 7))
+redis.call('EXPIREAT', KEYS[1], math.ceil(tonumber(forget)))
+redis.call('ZADD', KEYS[2], expires, ARGV[4])
+redis.call('ZADD', KEYS[3], forget, ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+for i = 1, n do
+  redis.call('ZADD', KEYS[2 + 2 * i], expires, ARGV[4])
+  redis.call('ZADD', KEYS[3 + 2 * i], forget, ARGV[4])
+  redis.call('ZREMRANGEBYSCORE', KEYS[3 + 2 * i], '-inf', now)
+end
+return {1}
+"""
+
+# KEYS: challenge hash. ARGV: now, the answering account, its answer (`accepted`,
+# `declined`, or `cancelled` from the maker), then every challenged account. {status, 1}
+# when the answer was taken (`starting`: this acceptance was the last one, its caller makes
+# the game), {status, 0} when the challenge was no longer open; nil: no such challenge.
+_ANSWER_LUA = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return nil end
+if status ~= 'open' then return {status, 0} end
+if tonumber(redis.call('HGET', KEYS[1], 'expires')) <= tonumber(ARGV[1]) then
+  redis.call('HSET', KEYS[1], 'status', 'expired')
+  return {'expired', 0}
+end
+if ARGV[3] ~= 'accepted' then
+  redis.call('HSET', KEYS[1], 'status', ARGV[3])
+  return {ARGV[3], 1}
+end
+redis.call('HSET', KEYS[1], 'answer:' .. ARGV[2], 'accepted')
+for i = 4, #ARGV do
+  if redis.call('HGET', KEYS[1], 'answer:' .. ARGV[i]) ~= 'accepted' then return {'open', 1} end
+end
+redis.call('HSET', KEYS[1], 'status', 'starting')
+return {'starting', 1}
+"""
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A challenge as stored; `status` as it stands now (an open one past its expiry is
+    `expired`)."""
+
+    id: str
+    challenger: str
+    game: str
+    rules: dict[str, Any]
+    rated: bool
+    #: The seats in order: `{"account": id}` or `{"bot": level}`; the maker's first.
+    seats: list[dict[str, str]]
+    status: str
+    created: float
+    expires: float
+    accepted: list[str] = field(default_factory=list)
+    game_id: str | None = None
+
+    def public(self) -> dict[str, Any]:
+        """What its accounts and anyone with its id see of it."""
+        return {
+            "id": self.id,
+            "challenger": self.challenger,
+            "game": self.game,
+            "rules": self.rules,
+            "rated": self.rated,
+            "seats": [{"account": s.get("account"), "bot": s.get("bot")} for s in self.seats],
+            "status": self.status,
+            "accepted": sorted(self.accepted),
+            "created": self.created,
+            "expires": self.expires,
+            "game_id": self.game_id,
+        }
+
+    @property
+    def challenged(self) -> list[str]:
+        """The accounts it names, in seat order, the maker left out."""
+        return [s["account"] for s in self.seats[1:] if "account" in s]
+
+    @property
+    def accounts(self) -> list[str]:
+        """Every account it involves: the maker and the challenged."""
+        return [self.challenger, *self.challenged]
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _read(fields: dict[str, str], now: float) -> Challenge:
+    status = fields["status"]
+    expires = float(fields["expires"])
+    if status in ("open", "starting") and expires <= now:
+        status = "expired"
+    return Challenge(
+        id=fields["id"],
+        challenger=fields["challenger"],
+        game=fields["game"],
+        rules=json.loads(fields["rules"]),
+        rated=fields["rated"] == "1",
+        seats=json.loads(fields["seats"]),
+        status=status,
+        created=float(fields["created"]),
+        expires=expires,
+        accepted=[k.removeprefix("answer:") for k, v in fields.items()
+                  if k.startswith("answer:") and v == "accepted"],
+        game_id=fields.get("game_id") or None,
+    )  # fmt: skip
+
+
+class TooMany(Exception):
+    """The maker has `MOST_MADE` open challenges (`account` None), or `account` has
+    `MOST_RECEIVED` waiting; `retry_after`: seconds until the soonest expires."""
+
+    def __init__(self, account: str | None, retry_after: int) -> None:
+        super().__init__(account)
+        self.account = account
+        self.retry_after = retry_after
+
+
+def make(
+    connection: redis.Redis,
+    challenger: str,
+    game: str,
+    rules: dict[str, Any],
+    rated: bool,
+    seats: list[dict[str, str]],
+    seconds: float,
+    now: float | None = None,
+) -> Challenge:
+    """A new open challenge, expiring in `seconds`, told to every account it names; or
+    `TooMany`."""
+    now = time.time() if now is None else now
+    challenge_id = plain_id()
+    expires = now + seconds
+    forget = expires + KEEP_SECONDS
+    fields = {
+        "id": challenge_id, "challenger": challenger, "game": game,
+        "rules": json.dumps(rules), "rated": "1" if rated else "0", "seats": json.dumps(seats),
+        "status": "open", "created": repr(now), "expires": repr(expires),
+    }  # fmt: skip
+    challenged = [s["account"] for s in seats[1:] if "account" in s]
+    keys = [challenge_key(challenge_id), challenges_made_key(challenger),
+            account_challenges_key(challenger)]  # fmt: skip
+    for account in challenged:
+        keys += [challenges_received_key(account), account_challenges_key(account)]
+    answer = connection.eval(
+        _MAKE_LUA, len(keys), *keys, repr(now), repr(expires), repr(forget), challenge_id,
+        MOST_MADE, MOST_RECEIVED, *(x for pair in fields.items() for x in pair),
+    )  # fmt: skip
+    if int(answer[0]) == -1:
+        raise TooMany(None, max(1, int(answer[1])))
+    if int(answer[0]) == -2:
+        raise TooMany(challenged[int(answer[1]) - 1], max(1, int(answer[2])))
+    for account in [challenger, *challenged]:
+        tell(connection, account)
+    return _read(fields, now)
+
+
+def get(connection: redis.Redis, challenge_id: str, now: float | None = None) -> Challenge | None:
+    raw = connection.hgetall(challenge_key(challenge_id))
+    if not raw:
+        return None
+    return _read({_text(k): _text(v) for k, v in raw.items()}, time.time() if now is None else now)
+
+
+def answer(
+    connection: redis.Redis, challenge: Challenge, account: str, what: str,
+    now: float | None = None,
+) -> tuple[str | None, bool]:  # fmt: skip
+    """`account` answers `what` (`accepted`, `declined`; the maker: `cancelled`): the
+    status after it and whether the answer was taken (see `_ANSWER_LUA`); a challenge
+    that ends leaves the open sets and is told to its accounts."""
+    now = time.time() if now is None else now
+    raw = connection.eval(
+        _ANSWER_LUA, 1, challenge_key(challenge.id), repr(now), account, what,
+        *challenge.challenged,
+    )  # fmt: skip
+    if raw is None:
+        return None, False
+    status, taken = _text(raw[0]), bool(int(raw[1]))
+    if status in ENDED:
+        _closed(connection, challenge)
+    elif status == "open":
+        for someone in challenge.accounts:
+            tell(connection, someone)
+    return status, taken
+
+
+def started(connection: redis.Redis, challenge: Challenge, game_id: str) -> None:
+    """The game of a challenge every account accepted was made: it is `accepted`."""
+    connection.hset(challenge_key(challenge.id), mapping={"status": "accepted", "game_id": game_id})
+    _closed(connection, challenge)
+
+
+def failed(connection: redis.Redis, challenge: Challenge) -> None:
+    """Its game could not be made: it is open again (an acceptance may be sent again)."""
+    connection.hset(challenge_key(challenge.id), "status", "open")
+
+
+def _closed(connection: redis.Redis, challenge: Challenge) -> None:
+    pipe = connection.pipeline(transaction=False)
+    pipe.zrem(challenges_made_key(challenge.challenger), challenge.id)
+    for account in challenge.challenged:
+        pipe.zrem(challenges_received_key(account), challenge.id)
+    pipe.execute()
+    for account in challenge.accounts:
+        tell(connection, account)
+
+
+def of_account(
+    connection: redis.Redis, account_id: str, now: float | None = None
+) -> list[Challenge]:
+    """The challenges an account made or received that are still remembered, oldest first."""
+    now = time.time() if now is None else now
+    ids = connection.zrangebyscore(account_challenges_key(account_id), now, "+inf")
+    pipe = connection.pipeline(transaction=False)
+    for challenge_id in ids:
+        pipe.hgetall(challenge_key(_text(challenge_id)))
+    found = [
+        _read({_text(k): _text(v) for k, v in raw.items()}, now) for raw in pipe.execute() if raw
+    ]
+    return sorted(found, key=lambda c: c.created)

@@ -1,0 +1,323 @@
+"""Challenges and an account's event stream over HTTP, under the account's key
+(`X-Pocha-Account`): making a challenge to accounts and our levels, reading it, accepting,
+declining and cancelling it, and `GET /api/v1/bot/events`, the Server-Sent-Events stream of
+an account's games and challenges. How it works: docs/bots-api.md, "Stream bots".
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import marshmallow as ma
+from flask import Response, current_app, request
+from flask.views import MethodView
+from marshmallow import fields, validate
+
+from core.errors import REDIS_DOWN, AccountDisabled, UnknownAccount
+from core.play import challenges
+from core.play.challenges import CHALLENGE_SECONDS
+from core.store.accounts import Account, find, note_seen
+from engine.i18n import _
+from engine.registry import DEFAULT_GAME, KINDS
+from service.accounts import HEADER, SCHEME
+from service.answers import Answer
+from service.api.fields import StrictBoolean
+from service.api.games_schemas import MAX_PLAYERS, GameRulesField, RegisteredGame
+from service.bot_events import open_stream
+from service.context import game_service, services
+from service.errors import RETRY_AFTER, ErrorSchema
+from service.events import EXTENSION as EVENTS
+from service.events import EventStreams
+from service.json_bodies import Blueprint
+
+blp = Blueprint(
+    "challenges",
+    __name__,
+    url_prefix="/api/v1/challenges",
+    description="Challenges: an account challenges accounts and our bot levels to a table; "
+    "once every challenged account accepts, the game starts with everyone seated. Each "
+    "account plays its seat with its own key as the bearer token.",
+)
+
+bot = Blueprint(
+    "bot",
+    __name__,
+    url_prefix="/api/v1/bot",
+    description="An account's event stream: its turns, games and challenges, as they come.",
+)
+
+_SECURITY: dict[str, Any] = {"security": [{SCHEME: []}]}
+_KEY_ERRORS = (
+    (401, "unknown_account: no X-Pocha-Account, or a key that opens no account."),
+    (403, "account_disabled: the account is disabled."),
+    (503, "unavailable: retry shortly."),
+)
+_CHALLENGE_ID = [{"in": "path", "name": "challenge_id", "description": "The challenge's id."}]
+
+
+def _documented(*extra: tuple[int, str]) -> Any:
+    said: dict[int, str] = {}
+    for status, description in (*_KEY_ERRORS, *extra):
+        said[status] = f"{said[status]} {description}" if status in said else description
+
+    def decorate(view: Any) -> Any:
+        for status, description in said.items():
+            headers = {"Retry-After": RETRY_AFTER} if status in (429, 503) else None
+            view = blp.alt_response(
+                status, schema=ErrorSchema, description=description, headers=headers
+            )(view)
+        return view
+
+    return decorate
+
+
+def key_holder() -> Account:
+    """The account of the request's X-Pocha-Account key: enabled, noted as seen."""
+    sent = request.headers.get(HEADER)
+    account = find(services().redises.store, sent.strip()) if sent else None
+    if account is None:
+        raise UnknownAccount()
+    if account.disabled:
+        raise AccountDisabled()
+    with contextlib.suppress(*REDIS_DOWN):
+        note_seen(services().redises.store, account.id)
+    return account
+
+
+class OpponentSchema(ma.Schema):
+    account = fields.String(
+        validate=validate.Length(1, 64),
+        metadata={"description": "An account's id or name.", "example": "StreamBot"},
+    )
+    bot = fields.String(
+        validate=validate.Length(1, 32),
+        metadata={"description": "One of our bot levels (`GET /api/v1/rules`).",
+                  "example": "hard"},
+    )  # fmt: skip
+
+    @ma.validates_schema
+    def _one_of_the_two(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if ("account" in data) == ("bot" in data):
+            raise ma.ValidationError(_("An opponent is an account or a bot level: give one."))
+
+
+class NewChallengeSchema(ma.Schema):
+    game = fields.String(
+        load_default=DEFAULT_GAME,
+        validate=RegisteredGame(),
+        metadata={"description": "The game: `pocha` or `poch`.", "enum": list(KINDS),
+                  "example": "pocha"},
+    )  # fmt: skip
+    rules = GameRulesField(
+        metadata={
+            "description": "Rule options, as a table takes them; omitted ones take their "
+            "defaults. The seats decide the players.",
+            "oneOf": [
+                {"$ref": "#/components/schemas/Rules"},
+                {"$ref": "#/components/schemas/PochRules"},
+            ],
+        },
+    )
+    rated = StrictBoolean(
+        load_default=False,
+        metadata={"description": "Its result changes the players' ratings.", "example": True},
+    )
+    opponents = fields.List(
+        fields.Nested(OpponentSchema),
+        required=True,
+        validate=validate.Length(1, MAX_PLAYERS - 1),
+        metadata={
+            "description": "The other seats in playing order, after the challenger's: "
+            "accounts (by id or name), who must accept, and our bot levels.",
+            "example": [{"account": "StreamBot"}, {"bot": "hard"}],
+        },
+    )
+
+
+class ChallengeSeatSchema(Answer):
+    account = fields.String(
+        allow_none=True, metadata={"description": "The account's id; null for a level."}
+    )
+    bot = fields.String(
+        allow_none=True, metadata={"description": "The bot level; null for an account."}
+    )
+
+
+class ChallengeSchema(Answer):
+    id = fields.String(
+        metadata={"description": "The challenge's id.", "example": "q3ZkR8vX1mNc2pLw"}
+    )
+    challenger = fields.String(metadata={"description": "The id of the account that made it."})
+    game = fields.String(metadata={"description": "The game.", "example": "pocha"})
+    rules = fields.Dict(metadata={"description": "The rule options asked for."})
+    rated = fields.Boolean(metadata={"description": "Whether the game will be rated."})
+    seats = fields.List(
+        fields.Nested(ChallengeSeatSchema),
+        metadata={"description": "The seats in playing order, the challenger's first."},
+    )
+    status = fields.String(
+        metadata={
+            "description": "`open` (waiting for answers), `starting`, `accepted` (the game "
+            "is made: `game_id`), `declined`, `cancelled` or `expired`.",
+            "example": "open",
+        }
+    )
+    accepted = fields.List(
+        fields.String(), metadata={"description": "The challenged accounts that accepted."}
+    )
+    created = fields.Float(metadata={"description": "When it was made (Unix time)."})
+    expires = fields.Float(metadata={"description": "When it expires unless all accept."})
+    game_id = fields.String(
+        allow_none=True, metadata={"description": "The game, once every account accepted."}
+    )
+
+
+def _seconds() -> float:
+    return float(current_app.config.get("CHALLENGE_SECONDS", CHALLENGE_SECONDS))
+
+
+@blp.route("")
+class Challenges(MethodView):
+    @blp.doc(operationId="createChallenge", **_SECURITY)
+    @blp.arguments(NewChallengeSchema(), location="json")
+    @blp.response(201, ChallengeSchema)
+    @_documented(
+        (409, "bot_paused: a challenged webhook bot is paused; one_seat_per_account: a "
+              "level twice in a rated challenge."),
+        (422, "validation_error: no such account or level, a disabled account, an account "
+              "twice, no account challenged, or rules a table would refuse."),
+        (429, "too_many_challenges: you have 10 open challenges, or the account challenged "
+              "has 20 waiting; rate_limited: too many challenges from your address "
+              "(`POCHA_RATE_LIMIT_CHALLENGES`)."),
+        (400, "bad_json: the body is not JSON."),
+        (413, "body_too_large."),
+        (415, "unsupported_media_type."),
+    )  # fmt: skip
+    def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """Challenge accounts
+
+        With your account's key: a table of the game with you first, then the opponents
+        in order. Each challenged account hears of it on its event stream and accepts or
+        declines; when all have accepted, the game starts. Open challenges expire.
+        """
+        made = challenges.make(services().redises.store, key_holder(), body, _seconds())
+        return made.public(), {"Location": f"{blp.url_prefix}/{made.id}"}
+
+
+@blp.route("/<challenge_id>", parameters=_CHALLENGE_ID)
+class ChallengeById(MethodView):
+    @blp.doc(operationId="getChallenge", security=[])
+    @blp.response(200, ChallengeSchema)
+    @blp.alt_response(404, schema=ErrorSchema, description="challenge_not_found.")
+    @blp.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")
+    def get(self, challenge_id: str) -> dict[str, Any]:
+        """A challenge
+
+        Public, to whoever has its id: the seats, the game, its status and, once
+        accepted, the game's id.
+        """
+        return challenges.find(services().redises.store, challenge_id).public()
+
+    @blp.doc(operationId="cancelChallenge", **_SECURITY)
+    @blp.response(200, ChallengeSchema)
+    @_documented(
+        (403, "not_in_challenge: only its challenger may cancel it."),
+        (404, "challenge_not_found."),
+        (409, "challenge_closed: it is no longer open."),
+    )
+    def delete(self, challenge_id: str) -> dict[str, Any]:
+        """Cancel a challenge you made"""
+        connection = services().redises.store
+        return challenges.cancel(connection, challenge_id, key_holder()).public()
+
+
+def _answer_route(path: str, operation: str, summary: str, accept: bool) -> None:
+    class Answered(MethodView):
+        @blp.doc(operationId=operation, **_SECURITY)
+        @blp.response(200, ChallengeSchema)
+        @_documented(
+            (403, "not_in_challenge: the challenge does not name your account."),
+            (404, "challenge_not_found."),
+            (409, "challenge_closed: it is no longer open (accepted, declined, cancelled "
+                  "or expired)."),
+            (422, "validation_error: an account of the challenge is disabled or gone."),
+        )  # fmt: skip
+        def post(self, challenge_id: str) -> dict[str, Any]:
+            connection = services().redises.store
+            holder = key_holder()
+            if accept:
+                found = challenges.accept(connection, game_service(), challenge_id, holder)
+            else:
+                found = challenges.decline(connection, challenge_id, holder)
+            return found.public()
+
+    Answered.post.__doc__ = summary
+    Answered.__name__ = Answered.__qualname__ = operation[0].upper() + operation[1:]
+    blp.route(path, parameters=_CHALLENGE_ID)(Answered)
+
+
+_answer_route(
+    "/<challenge_id>/accept", "acceptChallenge",
+    "Accept a challenge\n\nWith the key of an account it names. The last acceptance makes "
+    "the game and starts it: every account hears `game_started` on its stream.",
+    accept=True,
+)  # fmt: skip
+_answer_route(
+    "/<challenge_id>/decline", "declineChallenge",
+    "Decline a challenge\n\nWith the key of an account it names: the challenge ends.",
+    accept=False,
+)  # fmt: skip
+
+
+_STREAM_DOC = (
+    "Server-Sent Events: `retry: 1000`, then each event as `data: <JSON>` with its `type`: "
+    "`game_started` (`game_id`, `game`, `seat`, `rated`), `your_turn` (`game_id`, `game`, "
+    "`seat`, `version`: read the game and move with your key as the bearer token), "
+    "`game_finished` (`game_id`, `game`, `seat`, `version`) and `challenge` (`challenge`: "
+    "the challenge as `GET /api/v1/challenges/{id}` shows it, at each change of its "
+    "status). First what is pending: each game in play, the turn waiting for you, the open "
+    "challenges. A `: keepalive` comment every 15 s or so; after about a minute the stream "
+    "ends (reconnect: nothing is lost). `event: replaced` when another stream of the "
+    "account took over."
+)
+
+
+@bot.route("/events")
+class BotEvents(MethodView):
+    @bot.doc(
+        operationId="getBotEvents",
+        responses={200: {"description": "The account's events, as Server-Sent Events.",
+                         "content": {"text/event-stream": {"schema": {
+                             "type": "string", "description": _STREAM_DOC}}}}},
+        **_SECURITY,
+    )  # fmt: skip
+    @bot.alt_response(401, schema=ErrorSchema, description=_KEY_ERRORS[0][1])
+    @bot.alt_response(403, schema=ErrorSchema, description=_KEY_ERRORS[1][1])
+    @bot.alt_response(
+        429,
+        schema=ErrorSchema,
+        description="too_many_streams: your address holds as many open streams as it may "
+        "(`POCHA_MAX_STREAMS_PER_ADDRESS`).",
+        headers={"Retry-After": RETRY_AFTER},
+    )
+    @bot.alt_response(503, schema=ErrorSchema, description=_KEY_ERRORS[2][1],
+                      headers={"Retry-After": RETRY_AFTER})  # fmt: skip
+    def get(self) -> Response:
+        """Follow your account's events
+
+        One stream per account for all the games it sits in with its key (made, joined,
+        or by a challenge) and its challenges. A second stream of the same account
+        replaces the first. Any account may hold one, a person's too.
+        """
+        account = key_holder()
+        streams: EventStreams = current_app.extensions[EVENTS]
+        stream = open_stream(
+            streams, services().redises.store, account, request.remote_addr,
+            request.environ.get("gunicorn.socket"),
+        )  # fmt: skip
+        return Response(
+            stream,
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )

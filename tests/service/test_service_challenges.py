@@ -1,0 +1,379 @@
+"""Challenges and an account's event stream: the pending turn said again on reconnecting,
+declines, cancels and expiry told on the streams, the caps on open challenges and the rate
+limit, wrong and disabled keys, a second stream replacing the first, and a seat taken with
+an account's key opened by that key."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from core.store import webhooks
+from core.store.accounts import set_disabled
+from core.store.challenges import MOST_MADE, MOST_RECEIVED
+from service import create_app
+from service.context import EXTENSION
+from tests.service.helpers import bearer, move
+from tests.waiting import LONG, scaled, wait_until
+
+STREAM = {"Accept": "text/event-stream"}
+Events = list[dict[str, Any]]
+
+
+def key_of(account: dict[str, Any]) -> dict[str, str]:
+    return {"X-Pocha-Account": account["key"]}
+
+
+def sign_up(client: FlaskClient, name: str, kind: str = "bot") -> dict[str, Any]:
+    made = client.post("/api/v1/accounts", json={"name": name, "kind": kind})
+    assert made.status_code == 201, made.json
+    return dict(made.json)
+
+
+def challenge(
+    client: FlaskClient, by: dict[str, Any], opponents: list[dict[str, str]], **body: Any
+) -> Any:
+    asked = {"game": "pocha", "rules": {"schedule": [1, 2]}, "opponents": opponents, **body}
+    return client.post("/api/v1/challenges", json=asked, headers=key_of(by))
+
+
+def against(account: str) -> list[dict[str, str]]:
+    """The opponents of a challenge to one account (and a level: Pocha seats three)."""
+    return [{"account": account}, {"bot": "random"}]
+
+
+def parsed(chunk: bytes) -> Events:
+    return [
+        json.loads(line.removeprefix("data: "))
+        for block in chunk.decode().split("\n\n")
+        for line in block.splitlines()
+        if line.startswith("data: ")
+    ]
+
+
+def read_until(app: Flask, account: dict[str, Any], enough: Callable[[Events], bool]) -> Events:
+    """Read the account's stream until `enough` of its events came, or its first keepalive
+    (what is pending is said before it), or its end."""
+    response = app.test_client().get("/api/v1/bot/events", headers={**STREAM, **key_of(account)},
+                                      buffered=False)  # fmt: skip
+    assert response.status_code == 200, response.get_data()
+    got: Events = []
+    try:
+        for chunk in response.response:
+            got += parsed(chunk)
+            if enough(got) or chunk.startswith(b": keepalive"):
+                break
+    finally:
+        response.close()
+    return got
+
+
+class Listener:
+    """An account's stream read in a thread, reconnecting, until stopped."""
+
+    def __init__(self, app: Flask, account: dict[str, Any]) -> None:
+        self.app, self.account = app, account
+        self.events: Events = []
+        self.stopped = threading.Event()
+        self.connections = 0
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stopped.is_set():
+            response = self.app.test_client().get(
+                "/api/v1/bot/events", headers={**STREAM, **key_of(self.account)}, buffered=False
+            )
+            self.connections += 1
+            try:
+                for chunk in response.response:
+                    self.events += parsed(chunk)
+                    if self.stopped.is_set():
+                        break
+            finally:
+                response.close()
+
+    def saw(self, what: Callable[[dict[str, Any]], bool], name: str) -> None:
+        wait_until(lambda: any(what(e) for e in self.events), LONG, name,
+                   explain=lambda: repr(self.events))  # fmt: skip
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.thread.join(scaled(LONG))
+
+
+def status_is(challenge_id: str, status: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda e: (
+        e["type"] == "challenge"
+        and e["challenge"]["id"] == challenge_id
+        and e["challenge"]["status"] == status
+    )
+
+
+@pytest.fixture
+def app(redis_url: str) -> Flask:
+    return create_app(
+        # Streams that outlast each test (a change is never missed between two of them),
+        # with a keepalive each second, which a reader may stop at.
+        {"REDIS_URL": redis_url, "TESTING": True, "SSE_MAX_SECONDS": 60,
+         "SSE_KEEPALIVE_SECONDS": 1, "BOT_RUNNER": "inline", "RATE_LIMITS": "off"}
+    )  # fmt: skip
+
+
+def test_a_reconnecting_bot_is_told_its_pending_turn_again(app: Flask, client: FlaskClient) -> None:
+    ana, robo = sign_up(client, "Ana", "person"), sign_up(client, "Robo")
+    made = challenge(client, ana, against(robo["id"]))
+    assert made.status_code == 201, made.json
+    accepted = client.post(f"/api/v1/challenges/{made.json['id']}/accept", headers=key_of(robo))
+    assert accepted.status_code == 200, accepted.json
+    assert accepted.json["status"] == "accepted"
+    game_id = accepted.json["game_id"]
+    # Ana plays with her key until it is the bot's turn (the level plays inline).
+    while True:
+        view = client.get(f"/api/v1/games/{game_id}", headers=bearer(ana["key"])).json
+        if view["turn"] == 1:
+            break
+        assert view["you"]["seat"] == 0
+        assert move(client, game_id, ana["key"], view["you"]["legal"][0]).status_code == 200
+
+    def told_turn(events: Events) -> bool:
+        return any(e["type"] == "your_turn" for e in events)
+
+    first = read_until(app, robo, told_turn)
+    again = read_until(app, robo, told_turn)
+    for said in (first, again):
+        assert [e["type"] for e in said] == ["game_started", "your_turn"], said
+        assert said[1] == {"type": "your_turn", "game_id": game_id, "game": "pocha", "seat": 1,
+                           "version": view["version"]}  # fmt: skip
+    # The key opens the seat: its view, its move.
+    mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(robo["key"])).json
+    assert mine["you"]["seat"] == 1
+    assert move(client, game_id, robo["key"], mine["you"]["legal"][0]).status_code == 200
+    # The open challenge is pending no more: it was accepted.
+    assert client.get(f"/api/v1/challenges/{made.json['id']}").json["status"] == "accepted"
+
+
+def test_declines_and_cancels_are_told_on_the_streams(app: Flask, client: FlaskClient) -> None:
+    ana, robo = sign_up(client, "Ana", "person"), sign_up(client, "Robo")
+    hers = Listener(app, ana)  # a person's account may hold a stream too
+    try:
+        made = challenge(client, ana, against("robo"))  # by name, any case
+        assert made.status_code == 201, made.json
+        first = made.json
+        assert first["seats"] == [
+            {"account": ana["id"], "bot": None},
+            {"account": robo["id"], "bot": None},
+            {"account": None, "bot": "random"},
+        ]
+        hers.saw(status_is(first["id"], "open"), "Ana told of her challenge")
+        pending = read_until(app, robo, lambda got: bool(got))
+        assert pending[0]["type"] == "challenge" and pending[0]["challenge"] == first
+        url = f"/api/v1/challenges/{first['id']}"
+        wrong = client.post(f"{url}/decline", headers=key_of(ana))
+        assert (wrong.status_code, wrong.json["error"]) == (403, "not_in_challenge")
+        declined = client.post(f"{url}/decline", headers=key_of(robo))
+        assert declined.status_code == 200 and declined.json["status"] == "declined"
+        hers.saw(status_is(first["id"], "declined"), "Ana told of the decline")
+        late = client.post(f"{url}/accept", headers=key_of(robo))
+        assert (late.status_code, late.json["error"]) == (409, "challenge_closed")
+
+        second = challenge(client, ana, [{"account": robo["id"]}, {"bot": "easy"}]).json
+        url = f"/api/v1/challenges/{second['id']}"
+        hers.saw(status_is(second["id"], "open"), "Ana told of her second challenge")
+        refused = client.delete(url, headers=key_of(robo))
+        assert (refused.status_code, refused.json["error"]) == (403, "not_in_challenge")
+        cancelled = client.delete(url, headers=key_of(ana))
+        assert cancelled.status_code == 200 and cancelled.json["status"] == "cancelled"
+        hers.saw(status_is(second["id"], "cancelled"), "Ana told of her cancel")
+        assert client.delete(url, headers=key_of(ana)).json["error"] == "challenge_closed"
+        # On connecting, only open challenges are said: none is left.
+        assert not [
+            e for e in read_until(app, robo, lambda got: False) if e["type"] == "challenge"
+        ]
+    finally:
+        hers.stop()
+    missing = client.get("/api/v1/challenges/nope")
+    assert (missing.status_code, missing.json["error"]) == (404, "challenge_not_found")
+
+
+def test_an_unanswered_challenge_expires(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "inline",
+                      "RATE_LIMITS": "off", "CHALLENGE_SECONDS": 1})  # fmt: skip
+    client = app.test_client()
+    ana, robo = sign_up(client, "Ana", "person"), sign_up(client, "Robo")
+    made = challenge(client, ana, against(robo["id"])).json
+    url = f"/api/v1/challenges/{made['id']}"
+    assert made["expires"] == pytest.approx(made["created"] + 1)
+    wait_until(lambda: client.get(url).json["status"] == "expired", LONG, "the expiry")
+    late = client.post(f"{url}/accept", headers=key_of(robo))
+    assert (late.status_code, late.json["error"]) == (409, "challenge_closed")
+    # Expired, it no longer counts against the caps.
+    assert challenge(client, ana, against(robo["id"])).status_code == 201
+
+
+def test_open_challenges_are_capped_per_maker_and_per_challenged(client: FlaskClient) -> None:
+    ana, bea, cid, robo = (sign_up(client, n) for n in ("Ana", "Bea", "Cid", "Robo"))
+    for _ in range(MOST_MADE):
+        assert challenge(client, ana, against(robo["id"])).status_code == 201
+    over = challenge(client, ana, against(bea["id"]))
+    assert (over.status_code, over.json["error"]) == (429, "too_many_challenges")
+    assert int(over.headers["Retry-After"]) >= 1
+    for _ in range(MOST_RECEIVED - MOST_MADE):
+        assert challenge(client, bea, against(robo["id"])).status_code == 201
+    flood = challenge(client, cid, against(robo["id"]))
+    assert (flood.status_code, flood.json["error"]) == (429, "too_many_challenges")
+    assert "Robo" in flood.json["message"]
+    # Others may still challenge Cid, and Cid others.
+    assert challenge(client, cid, against(bea["id"])).status_code == 201
+
+
+def test_challenges_from_one_address_are_rate_limited(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "inline",
+                      "RATE_LIMITS": "on", "RATE_LIMIT_CHALLENGES": "2/minute"})  # fmt: skip
+    client = app.test_client()
+    ana, robo = sign_up(client, "Ana"), sign_up(client, "Robo")
+    for _ in range(2):
+        assert challenge(client, ana, against(robo["id"])).status_code == 201
+    over = challenge(client, ana, against(robo["id"]))
+    assert (over.status_code, over.json["error"]) == (429, "rate_limited")
+
+
+def test_wrong_keys_and_disabled_accounts_are_refused(app: Flask, client: FlaskClient) -> None:
+    ana, robo = sign_up(client, "Ana", "person"), sign_up(client, "Robo")
+    for headers in ({}, {"X-Pocha-Account": "pa_guessed"}):
+        stream = client.get("/api/v1/bot/events", headers={**STREAM, **headers})
+        assert (stream.status_code, stream.json["error"]) == (401, "unknown_account")
+        made = client.post("/api/v1/challenges", json={"opponents": against("Robo")},
+                           headers=headers)  # fmt: skip
+        assert (made.status_code, made.json["error"]) == (401, "unknown_account")
+    connection = app.extensions[EXTENSION].redises.store
+    set_disabled(connection, robo["id"])
+    refused = challenge(client, ana, against(robo["id"]))
+    assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+    assert "disabled" in refused.json["message"]
+    set_disabled(connection, robo["id"], False)
+    set_disabled(connection, ana["id"])
+    refused = challenge(client, ana, against(robo["id"]))
+    assert (refused.status_code, refused.json["error"]) == (403, "account_disabled")
+    stream = client.get("/api/v1/bot/events", headers={**STREAM, **key_of(ana)})
+    assert (stream.status_code, stream.json["error"]) == (403, "account_disabled")
+
+
+@pytest.mark.parametrize(
+    ("opponents", "rules", "error"),
+    [
+        ([{"account": "nobody"}], {}, "validation_error"),
+        ([{"account": "Robo", "bot": "easy"}], {}, "validation_error"),
+        ([{"bot": "easy"}, {"bot": "medium"}], {}, "validation_error"),
+        ([{"account": "Ana"}], {}, "validation_error"),
+        ([{"account": "Robo"}, {"account": "Robo"}], {}, "validation_error"),
+        ([{"account": "Robo"}, {"bot": "nobody"}], {}, "validation_error"),
+        (against("Robo"), {"schedule": "soon"}, "validation_error"),
+        (against("Robo"), {"players": 5}, "validation_error"),
+        ([{"account": "level-easy"}], {}, "validation_error"),
+    ],
+)
+def test_bad_challenges_are_refused(
+    client: FlaskClient, opponents: list[dict[str, str]], rules: dict[str, Any], error: str
+) -> None:
+    ana = sign_up(client, "Ana", "person")
+    sign_up(client, "Robo")
+    refused = challenge(client, ana, opponents, rules=rules)
+    assert (refused.status_code, refused.json["error"]) == (422, error), refused.json
+
+
+def test_a_level_twice_in_a_rated_challenge_is_refused(client: FlaskClient) -> None:
+    ana, robo = sign_up(client, "Ana", "person"), sign_up(client, "Robo")
+    twice = [{"account": robo["id"]}, {"bot": "easy"}, {"bot": "easy"}]
+    refused = challenge(client, ana, twice, rated=True)
+    assert (refused.status_code, refused.json["error"]) == (409, "one_seat_per_account")
+    assert challenge(client, ana, twice, rated=False).status_code == 201
+
+
+def test_a_second_stream_of_an_account_replaces_the_first(app: Flask, client: FlaskClient) -> None:
+    robo = sign_up(client, "Robo")
+    first = app.test_client().get("/api/v1/bot/events", headers={**STREAM, **key_of(robo)},
+                                  buffered=False)  # fmt: skip
+    chunks = iter(first.response)
+    assert next(chunks).startswith(b"retry:")
+    second = app.test_client().get("/api/v1/bot/events", headers={**STREAM, **key_of(robo)},
+                                   buffered=False)  # fmt: skip
+    assert second.status_code == 200
+    try:
+        rest = b"".join(chunks)
+        assert rest.endswith(b'event: replaced\ndata: {"type": "replaced"}\n\n')
+        assert rest.replace(b": keepalive\n\n", b"").count(b"\n\n") == 1
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_seat_taken_with_a_key_is_opened_by_it(app: Flask, client: FlaskClient) -> None:
+    ana, bea = sign_up(client, "Ana", "person"), sign_up(client, "Bea", "person")
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "Ana"}, {"open": True}, {"name": "R", "bot": "random"}],
+              "rules": {"schedule": [1]}},
+        headers=key_of(ana),
+    )  # fmt: skip
+    assert made.status_code == 201, made.json
+    joined = client.post(f"/api/v1/tables/{made.json['table_code']}/seats", json={"name": "B"},
+                         headers=key_of(bea))  # fmt: skip
+    assert joined.status_code == 201, joined.json
+    game_id = made.json["id"]
+    for account, seat in ((ana, 0), (bea, 1)):
+        view = client.get(f"/api/v1/games/{game_id}", headers=bearer(account["key"])).json
+        assert view["you"]["seat"] == seat
+        said = read_until(app, account, lambda got: bool(got))
+        assert said[0]["type"] == "game_started" and said[0]["seat"] == seat
+    # A key that sits elsewhere opens no seat here.
+    other = sign_up(client, "Cid", "person")
+    view = client.get(f"/api/v1/games/{game_id}", headers=bearer(other["key"]))
+    assert view.status_code == 401
+
+
+def test_a_paused_webhook_bot_cannot_be_challenged(app: Flask, client: FlaskClient) -> None:
+    ana, hooky = sign_up(client, "Ana", "person"), sign_up(client, "Hooky")
+    connection = app.extensions[EXTENSION].redises.store
+    webhooks.register(connection, hooky["id"], "https://bot.example.org/pocha")
+    assert webhooks.count(connection, hooky["id"], ok=False, reason="timeout", pause_after=1)
+    refused = challenge(client, ana, against(hooky["id"]))
+    assert (refused.status_code, refused.json["error"]) == (409, "bot_paused")
+    assert "Hooky" in refused.json["message"]
+    webhooks.resume(connection, hooky["id"])
+    made = challenge(client, ana, against(hooky["id"]))
+    assert made.status_code == 201, made.json
+    # Accepted with its key, its seat is its webhook's: its turns are not said on a stream.
+    accepted = client.post(f"/api/v1/challenges/{made.json['id']}/accept", headers=key_of(hooky))
+    assert accepted.status_code == 200, accepted.json
+    assert read_until(app, hooky, lambda got: False) == []
+
+
+def test_an_accounts_key_opens_its_seat_at_the_rematch(client: FlaskClient) -> None:
+    ana, bea = sign_up(client, "Ana", "person"), sign_up(client, "Bea", "person")
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "Ana"}, {"open": True}, {"name": "R", "bot": "random"}],
+              "rules": {"schedule": [1], "turn_seconds": 0}},
+        headers=key_of(ana),
+    ).json  # fmt: skip
+    code = made["table_code"]
+    assert client.post(f"/api/v1/tables/{code}/seats", json={"name": "B"},
+                       headers=key_of(bea)).status_code == 201  # fmt: skip
+    game_id, keys = made["id"], {0: ana["key"], 1: bea["key"]}
+    while (view := client.get(f"/api/v1/games/{game_id}").json)["phase"] != "finished":
+        key = keys[view["turn"]]
+        mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(key)).json
+        assert move(client, game_id, key, mine["you"]["legal"][0]).status_code == 200
+    for seat, key in keys.items():
+        again = client.post(f"/api/v1/games/{game_id}/rematch", headers=bearer(key))
+        assert again.status_code == 201, again.json
+        rematch = again.json["game_id"]
+        view = client.get(f"/api/v1/games/{rematch}", headers=bearer(key)).json
+        assert view["you"]["seat"] == seat
