@@ -211,8 +211,8 @@ HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots", "outs
 @click.option("--table-rate", type=click.FloatRange(0), default=1.0, show_default=True,
               help="lobby-flood: listed tables each of those addresses creates a second.")
 @click.option("--outside-bots", type=click.IntRange(1, 250), default=20, show_default=True,
-              help="outside-bots: bot accounts with hostile webhooks (silent, dripping, 100 MB, "
-              "redirecting, illegal, in turn).")
+              help="outside-bots: bot accounts, in turn with hostile webhooks (silent, dripping, "
+              "100 MB, redirecting, illegal) or holding their event stream and never moving.")
 @click.option("--outside-games", type=click.IntRange(1), default=500, show_default=True,
               help="outside-bots: games to seat them in.")
 @click.option("--outside-hosts", type=click.IntRange(1, 250), default=50, show_default=True,

@@ -619,20 +619,59 @@ class _OutsideBot:
     id: str
     key: str
     name: str
+    #: Played by its webhook (else by its event stream).
+    hooked: bool = True
 
 
 class OutsideBots(_Flood):
-    """Bot accounts whose webhooks never answer well, seated in as many games as the
-    service lets them join, resuming their webhooks as soon as they are paused."""
+    """Bot accounts whose webhooks never answer well, or which hold their event stream and
+    never move, seated in as many games as the service lets them join, resuming their
+    webhooks as soon as they are paused."""
 
     scenario = "outside-bots"
+    #: Each bot account in turn: a hostile webhook's, or a stream bot that never moves.
+    KINDS = (*HostileWebhooks.MODES, "stream")
+
+    def _hold_stream(
+        self, index: int, key: str, stop: threading.Event, heard: Counter[str]
+    ) -> None:
+        """Hold the account's event stream (GET /api/v1/bot/events) until `stop`, counting
+        the events by type, and never move; reconnect when it ends."""
+        address = _address(BOTS_BLOCK, 500 + index)
+        while not stop.is_set():
+            connection = http.client.HTTPConnection(
+                "127.0.0.1", self.port, timeout=REQUEST_TIMEOUT, source_address=(address, 0)
+            )
+            try:
+                connection.request("GET", "/api/v1/bot/events", headers={
+                    "X-Pocha-Account": key, "Accept": "text/event-stream",
+                })  # fmt: skip
+                answer = connection.getresponse()
+                body = b"" if answer.status == 200 else answer.read()
+                self.tally.add("bot stream", answer.status, body)
+                if answer.status != 200:
+                    stop.wait(1.0)
+                    continue
+                while not stop.is_set():
+                    line = answer.fp.readline()
+                    if not line:
+                        break
+                    if line.startswith(b"data:"):
+                        with contextlib.suppress(ValueError):
+                            heard[str(json.loads(line[5:]).get("type"))] += 1
+            except OSError:
+                stop.wait(0.5)
+            finally:
+                connection.close()
 
     def flood(self, stop: threading.Event) -> None:
         spec = self.spec
         hooks = HostileWebhooks()
         bots: list[_OutsideBot] = []
+        heard: Counter[str] = Counter()
+        streams: list[threading.Thread] = []
         for i in range(spec.outside_bots):
-            mode = HostileWebhooks.MODES[i % len(HostileWebhooks.MODES)]
+            mode = self.KINDS[i % len(self.KINDS)]
             client = _Client(self.port, _address(BOTS_BLOCK, i))
             name = f"Hostile {mode} {i}"
             status, answer = client.call("POST", "/api/v1/accounts", {"name": name, "kind": "bot"})
@@ -640,12 +679,21 @@ class OutsideBots(_Flood):
             if status != 201:
                 continue
             made = json.loads(answer)
-            status, answer = client.call(
-                "PUT", f"/api/v1/accounts/{made['id']}/webhook", {"url": hooks.url(mode)},
-                account=made["key"],
-            )  # fmt: skip
-            self.tally.add("webhook", status, answer)
-            bots.append(_OutsideBot(client, threading.Lock(), made["id"], made["key"], name))
+            if mode == "stream":
+                streams.append(threading.Thread(
+                    target=self._hold_stream, args=(i, made["key"], stop, heard), daemon=True
+                ))  # fmt: skip
+            else:
+                status, answer = client.call(
+                    "PUT", f"/api/v1/accounts/{made['id']}/webhook", {"url": hooks.url(mode)},
+                    account=made["key"],
+                )  # fmt: skip
+                self.tally.add("webhook", status, answer)
+            bots.append(_OutsideBot(
+                client, threading.Lock(), made["id"], made["key"], name, mode != "stream"
+            ))  # fmt: skip
+        for thread in streams:
+            thread.start()
         seated = itertools.count()
         taken: Counter[str] = Counter()
 
@@ -698,7 +746,7 @@ class OutsideBots(_Flood):
 
         def resumer() -> None:
             while not stop.wait(2.0):
-                for bot in bots:
+                for bot in (b for b in bots if b.hooked):
                     with bot.lock:
                         status, answer = bot.client.call(
                             "POST", f"/api/v1/accounts/{bot.id}/webhook/resume",
@@ -713,9 +761,16 @@ class OutsideBots(_Flood):
         for bot in bots:
             bot.client.close()
         self.notes.append(
-            f"bot accounts: {len(bots)}, webhooks {', '.join(HostileWebhooks.MODES)} in turn; "
+            f"bot accounts: {len(bots)}, in turn webhooks {', '.join(HostileWebhooks.MODES)} and "
+            "a stream bot that never moves; "
             f"seats taken: {sum(taken.values())} ("
             + ", ".join(f"{name} {n}" for name, n in sorted(taken.items())) + ")"
+        )
+        for thread in streams:
+            thread.join(1.0)  # daemons: one still waiting on its stream goes with the process
+        self.notes.append(
+            "stream bots' events heard: "
+            + (", ".join(f"{k} {n}" for k, n in sorted(heard.items())) or "none")
         )
         self.notes.append(
             "webhook calls received: "
@@ -1231,7 +1286,8 @@ def _headline(spec: TablesSpec, scenario: str) -> str:
     if scenario == "outside-bots":
         return (
             f"outside-bots: {spec.outside_bots} bot accounts (127.{BOTS_BLOCK}.0.x) with hostile "
-            f"webhooks on {WEBHOOKS_ADDRESS}, seated at tables {spec.outside_hosts} addresses "
+            f"webhooks on {WEBHOOKS_ADDRESS} or silent event streams, seated at tables "
+            f"{spec.outside_hosts} addresses "
             f"(127.{BOTS_BLOCK}.x.y) make, up to {spec.outside_games} games, hosts leaving "
             "at the start; webhooks resumed every 2 s"
         )
