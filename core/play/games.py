@@ -17,6 +17,7 @@ from typing import Any
 
 from ai.registry import levels_of
 from core.errors import (
+    AccountDisabled,
     AccountRequired,
     Conflict,
     Forbidden,
@@ -37,7 +38,9 @@ from core.play.tables import (
     seat_info,
     seat_view,
 )
+from core.store.accounts import KEY_PREFIX as ACCOUNT_KEY_PREFIX
 from core.store.accounts import Account
+from core.store.accounts import find as find_account
 from core.store.api_keys import is_key_payer
 from core.store.bot_games import note_game
 from core.store.records import (
@@ -300,6 +303,7 @@ class GameService:
         when any bots whose turn follows have played (inline runner) or been handed the
         turn. `counters`: the request's rate-limit counts, taken with the game's read."""
         decision = decision or ("play" if isinstance(move, str) else "bid")
+        self._refuse_a_disabled_key(token)
         applied: AppliedAction | None = None
         record: StoredGame | None = None
         seat: int | None = None
@@ -365,6 +369,15 @@ class GameService:
                 after = self.store.load(game_id, history=False)
         return self.view(after, seat)
 
+    def _refuse_a_disabled_key(self, token: str | None) -> None:
+        """An account's key moves in the games it sits in only while the account is
+        enabled (`pocha accounts disable`): one look-up, for moves sent with a key only."""
+        if token is None or not token.startswith(ACCOUNT_KEY_PREFIX):
+            return
+        account = find_account(self.store.redis, token)
+        if account is not None and account.disabled:
+            raise AccountDisabled()
+
     def act_once(
         self,
         game_id: str,
@@ -379,6 +392,7 @@ class GameService:
         had been taken already (then the view is the game now, and nothing is applied).
         A key whose first request is still being applied is a `Conflict`; one whose first
         request was refused may be sent again."""
+        self._refuse_a_disabled_key(token)
         record = self.store.load(game_id, history=False, counters=counters, consume=True)
         seat = self.seat_for(record, token, required=True)
         assert seat is not None

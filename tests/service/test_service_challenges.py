@@ -338,6 +338,31 @@ def test_a_seat_taken_with_a_key_is_opened_by_it(app: Flask, client: FlaskClient
     assert view.status_code == 401
 
 
+
+def test_a_disabled_accounts_key_moves_no_more(app: Flask, client: FlaskClient) -> None:
+    ana = sign_up(client, "Ana", "person")
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "Ana"}, {"name": "R", "bot": "random"},
+                          {"name": "S", "bot": "random"}], "rules": {"schedule": [1]}},
+        headers=key_of(ana),
+    )  # fmt: skip
+    assert made.status_code == 201, made.json
+    game_id = made.json["id"]
+    wait_until(
+        lambda: client.get(f"/api/v1/games/{game_id}").json["turn"] == 0,
+        scaled(LONG), "Ana's turn",
+    )  # fmt: skip
+    mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(ana["key"])).json
+    version = mine["version"]
+    set_disabled(app.extensions[EXTENSION].redises.store, ana["id"])
+    for headers in ({}, {"Idempotency-Key": "once"}):
+        refused = move(client, game_id, ana["key"], mine["you"]["legal"][0], **headers)
+        assert (refused.status_code, refused.json["error"]) == (403, "account_disabled")
+    # Nothing changed.
+    assert client.get(f"/api/v1/games/{game_id}").json["version"] == version
+
+
 def test_a_paused_webhook_bot_cannot_be_challenged(app: Flask, client: FlaskClient) -> None:
     ana, hooky = sign_up(client, "Ana", "person"), sign_up(client, "Hooky")
     connection = app.extensions[EXTENSION].redises.store
