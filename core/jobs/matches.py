@@ -12,7 +12,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,6 +20,7 @@ from rq import get_current_job
 
 from ai.bot import Budget, Player
 from ai.registry import BOT_KINDS, BotKind
+from core.errors import GameNotFound
 from core.jobs.queues import (
     LOW,
     MAX_ITERATIONS,
@@ -28,13 +29,25 @@ from core.jobs.queues import (
     job_timeout,
     thinking_seconds,
 )
-from core.jobs.tasks import Task, finish, give_up_by, job_name, resubmit, submit_new, text
+from core.jobs.tasks import (
+    Task,
+    finish,
+    give_up_by,
+    job_name,
+    resubmit,
+    resubmit_at,
+    submit,
+    submit_new,
+    text,
+)
 from core.play.games import view_of
+from core.play.turns import RQBotRunner, store_for
 from core.play.webhooks import Settings
 from core.play.webhooks import ask as ask_webhook
-from core.store import ratings
+from core.store import ratings, webhooks
 from core.store.accounts import get as get_account
 from core.store.accounts import level_account
+from core.store.bot_games import note_game
 from core.store.keys import (
     checkpoint_key,
     ended_key,
@@ -43,6 +56,7 @@ from core.store.keys import (
     records_key,
     task_key,
 )
+from core.store.records import Seat, Table
 from core.store.redises import Connections, redises_of, store_for_jobs
 from engine.errors import InvalidRulesError
 from engine.i18n import _
@@ -59,6 +73,13 @@ Asker = Callable[[Any, int, str], tuple[int | None, str | None]]
 MAX_CPU_HOURS = 24
 #: A match and its records are kept this long after its last game ended.
 MATCH_TTL = 7 * 24 * 3600
+#: A match that seats an account moving over its event stream plays its games at tables,
+#: this many at a time: the account follows a few games, not a thousand at once.
+AT_TABLES_AT_ONCE = 4
+#: How often such a match looks at a game of its in play (seconds).
+TABLE_LOOK_SECONDS = 1.0
+#: An account's turn at such a table is timed: this long unless the rules say (seconds).
+TABLE_TURN_SECONDS = 10
 
 
 class MatchRefused(ValueError):
@@ -99,6 +120,9 @@ class MatchSpec:
     #: Each finished game changes its account's rating (`core.store.ratings`); our levels,
     #: the ladder's fixed points, keep theirs, so a level may sit in several seats.
     rated: bool = False
+    #: Its games are played at tables, as any game (`play_at_table`): an account seated
+    #: moves over its event stream with its key, on a clock.
+    at_tables: bool = False
 
     @property
     def kind(self) -> BotKind:
@@ -128,6 +152,7 @@ class MatchSpec:
             "seed": self.seed,
             "duplicate": self.duplicate,
             "rated": self.rated,
+            "at_tables": self.at_tables,
         }
 
     @classmethod
@@ -141,6 +166,7 @@ class MatchSpec:
             duplicate=data["duplicate"],
             game=game,
             rated=data.get("rated", False),
+            at_tables=data.get("at_tables", False),
         )
 
 
@@ -308,6 +334,31 @@ def check_match(
     return spec
 
 
+def at_tables(spec: MatchSpec) -> MatchSpec:
+    """The match with its games played at tables, for an account that moves over its event
+    stream: its other seats are accounts and levels of the game by name (a table seats no
+    other bot), and every account's turn is timed (`TABLE_TURN_SECONDS` unless the rules
+    say), so that a silent one holds up nothing."""
+    kind = spec.kind
+    for text_seat in spec.seats:
+        if not is_account_seat(text_seat) and text_seat not in kind.levels:
+            raise MatchRefused(
+                _(
+                    "{seat}: a match with an account that moves over its event stream seats "
+                    "accounts and levels of the game only ({levels})",
+                    seat=repr(text_seat),
+                    levels=", ".join(kind.levels),
+                ),
+                "seats",
+            )
+    if len(set(spec.accounts)) != len(spec.accounts):
+        raise MatchRefused(_("a match at tables seats each account once"), "seats")
+    rules = spec.rules
+    if not rules.turn_seconds:
+        rules = kind.game.rules_from_dict({**rules.to_dict(), "turn_seconds": TABLE_TURN_SECONDS})
+    return replace(spec, rules=rules, at_tables=True)
+
+
 def game_task(match_id: str, index: int, spec: MatchSpec, timing: Timing) -> Task:
     longest = max(thinking_seconds(effective_budget(spec.kind, p)) for p in spec.lineup)
     if spec.accounts:
@@ -343,9 +394,9 @@ def create_match(connection: Connections, spec: MatchSpec, timing: Timing | None
     )
     pipe.expire(match_key(match_id), MATCH_TTL)
     pipe.execute()
-    submit_new(
-        connection, [game_task(match_id, i, spec, timing) for i in range(spec.games)], timing
-    )
+    # At tables, a few games at a time: each game that ends starts the next (`_ended`).
+    first = min(spec.games, AT_TABLES_AT_ONCE) if spec.at_tables else spec.games
+    submit_new(connection, [game_task(match_id, i, spec, timing) for i in range(first)], timing)
     return match_id
 
 
@@ -554,6 +605,8 @@ def play_slice(
     timing = Timing.from_env()
     kind = spec.kind
     task = kind.tasks_for(spec.rules, spec.lineup, spec.deals, spec.seed, spec.duplicate)[index]
+    if spec.at_tables:
+        return play_at_table(connection, spec, match_id, index, task, job_id, last_try=last_try)
     saved = redises_of(connection).store.hget(checkpoint_key(match_id, index), "state")
     ask = _asker(connection) if spec.accounts else None
     try:
@@ -575,7 +628,7 @@ def play_slice(
         if spec.rated:
             # Before the game is counted as ended: a retry after a death between the two
             # plays the slice again and finds the result counted already.
-            _rate(connection, match_id, index, game)
+            _rate(connection, match_id, index, game.players, game.game)
         # The game's number in the match first, in place of an arena record's `game` (Poch's
         # names its game: the match does).
         record = {k: v for k, v in game.record().items() if k != "game"}
@@ -597,13 +650,15 @@ def play_slice(
     return {"match": match_id, "game": index, "finished": False, "step": game.step}
 
 
-def _rate(connection: Connections, match_id: str, index: int, game: MatchGame) -> None:
+def _rate(
+    connection: Connections, match_id: str, index: int, players: Sequence[Player], game: Any
+) -> None:
     """Change the rating of a rated match's account by a finished game, once; the levels
     beside it keep theirs."""
     store = redises_of(connection).store
     accounts = []
     levels = []
-    for seat, player in enumerate(game.players):
+    for seat, player in enumerate(players):
         if is_account_seat(player.label):
             account = get_account(store, player.label.removeprefix(ACCOUNT_SEAT))
             if account is None:
@@ -615,9 +670,153 @@ def _rate(connection: Connections, match_id: str, index: int, game: MatchGame) -
             accounts.append(level_account(store, player.label))
             levels.append(seat)
     ratings.count_result(
-        store, f"{match_id}-{index}", game.game, accounts, MATCH_TTL,
+        store, f"{match_id}-{index}", game, accounts, MATCH_TTL,
         noted={"match_id": match_id, "match_game": index}, fixed=levels,
     )  # fmt: skip
+
+
+# -- a game at a table ---------------------------------------------------------------------------
+
+
+def _paused_field(account_id: str) -> str:
+    return f"paused:{account_id}"
+
+
+def play_at_table(
+    connection: Connections, spec: MatchSpec, match_id: str, index: int, task: Any,
+    job_id: str, *, last_try: bool,
+) -> dict[str, Any]:  # fmt: skip
+    """Game `index` of a match played at a table, as any game: seated at the first look,
+    then looked at every `TABLE_LOOK_SECONDS` (the task waits as a timer meanwhile, holding
+    no worker) until it ends; then recorded as the arena records its games. An account
+    whose seat ended up away (its clock ran out twice in a row) is paused for the rest of
+    the match: the stand-in plays its later games' seats at once."""
+    key = game_task_key(match_id, index)
+    r = redises_of(connection)
+    store = store_for(connection)
+    try:
+        found = r.store.hget(checkpoint_key(match_id, index), "table")
+        game_id = (
+            text(found) if found is not None else _seat(connection, spec, match_id, index, task)
+        )
+        record = store.load(game_id)
+    except GameNotFound:
+        # Deleted or expired (a match cancelled meanwhile): nothing to record.
+        _ended(connection, spec, match_id, index, None)
+        finish(connection, key)
+        return {"match": match_id, "game": index, "played": False}
+    except Exception:
+        if last_try:
+            _ended(connection, spec, match_id, index, None)
+            finish(connection, key)
+        raise
+    paused = [
+        seat.account
+        for seat in record.seats
+        if seat.account is not None and seat.away and not seat.webhook
+    ]
+    if paused:
+        r.store.hset(match_key(match_id), mapping={_paused_field(a): 1 for a in paused})
+    if not record.game.finished:
+        resubmit_at(connection, key, job_id, time.time() + TABLE_LOOK_SECONDS)
+        return {"match": match_id, "game": index, "finished": False, "table": game_id}
+    record = store.load(game_id)  # with its whole score sheet, for the record
+    if spec.rated:
+        _rate(connection, match_id, index, task.players, record.game)
+    made = _table_record(spec.kind, record, task, store.events(game_id))
+    _ended(connection, spec, match_id, index, {"game": index, "table": game_id, **made})
+    finish(connection, key)
+    return {"match": match_id, "game": index, "finished": True, "table": game_id}
+
+
+def _seat(connection: Connections, spec: MatchSpec, match_id: str, index: int, task: Any) -> str:
+    """Make game `index`'s table with every seat taken and start it; its game's id. A try
+    that finds another try's table made first drops its own."""
+    r = redises_of(connection)
+    store = store_for(connection)
+    kind = spec.kind
+    paused = {
+        text(k).removeprefix("paused:")
+        for k in r.store.hkeys(match_key(match_id))
+        if text(k).startswith("paused:")
+    }
+    seats: list[Seat] = []
+    streamed: list[str] = []
+    for i, player in enumerate(task.players):
+        label = player.label
+        if not is_account_seat(label):
+            seats.append(Seat(f"{label.capitalize()} {i + 1}", label))
+            continue
+        account = get_account(r.store, label.removeprefix(ACCOUNT_SEAT))
+        if account is None or account.disabled:
+            # Its seat is the stand-in's, under the seat's label.
+            seats.append(Seat(label, kind.fallback_level))
+            continue
+        hooked = account.kind == "bot" and webhooks.get(r.store, account.id) is not None
+        seats.append(
+            Seat(account.name, account=account.id, key_hash=account.key_hash or None,
+                 webhook=hooked, away=not hooked and account.id in paused)
+        )  # fmt: skip
+        if not hooked:
+            streamed.append(account.id)
+    runner = RQBotRunner(connection)
+    table = Table(None, stand_in=kind.fallback_level, match=f"{match_id}:{index}")
+    created = store.create(
+        kind.game.new(kind.match_rules(task.rules), task.seed), seats,
+        owed_task=runner.owed_turn, table=table,
+    )  # fmt: skip
+    record = created.record
+    checkpoint = checkpoint_key(match_id, index)
+    if not r.store.hsetnx(checkpoint, "table", record.id):
+        store.delete(record.id)
+        return text(r.store.hget(checkpoint, "table") or b"")
+    r.store.expire(checkpoint, MATCH_TTL)
+    for account_id in streamed:
+        note_game(r.store, account_id, record.id)
+    if record.bot_to_move is not None:
+        runner.game_changed(record.id, record.version, record.payer, record.thinks_long)
+    return record.id
+
+
+def _table_record(
+    kind: BotKind, record: Any, task: Any, events: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A finished table's game as the arena records its games: the decisions each seat
+    made (counted from the record itself) and those the stand-in made for accounts. The
+    thinking happened on the workers, turn by turn: `think_ms` is 0 here."""
+    n = len(record.seats)
+    decisions = [0] * n
+    made = kind.record(record.game, task.seed, task.players, task.deal, decisions, [0.0] * n)
+    replay = kind.game.replay_record
+    if replay is not None:
+        # The game's own record (docs/records.md) lists every decision, and who made it.
+        played = {"game": kind.name, **kind.game.record(record.game, events)}
+        for _game, mover, _action in replay(played):
+            decisions[mover] += 1
+        made["decisions"] = decisions
+    stood_in = {p.label: 0 for p in task.players if is_account_seat(p.label)}
+    for event in events:
+        seat = event.get("seat")
+        if event.get("by") == "stand_in" and isinstance(seat, int):
+            label = task.players[seat].label
+            if label in stood_in:
+                stood_in[label] += 1
+    if stood_in:
+        made["stand_in_decisions"] = stood_in
+    return made
+
+
+def _ended(
+    connection: Connections, spec: MatchSpec, match_id: str, index: int,
+    record: dict[str, Any] | None,
+) -> None:  # fmt: skip
+    """Count game `index` as ended (played, or failed with no `record`), once; at tables,
+    the next game not yet begun takes its place."""
+    if not _end_game(connection, match_id, index, record):
+        return
+    following = index + AT_TABLES_AT_ONCE
+    if spec.at_tables and following < spec.games:
+        submit(connection, game_task(match_id, following, spec, Timing.from_env()))
 
 
 def _asker(connection: Connections) -> Asker:
@@ -635,7 +834,10 @@ def _asker(connection: Connections) -> Asker:
 def give_up_game(connection: Connections, key: str) -> None:
     """The watchdog's last word on a game that keeps losing its workers: failed."""
     _prefix, tagged, index = key.split(":")
-    _end_game(connection, tagged.strip("{}"), int(index), None)
+    match_id = tagged.strip("{}")
+    spec = load_spec(connection, match_id)
+    if spec is not None:
+        _ended(connection, spec, match_id, int(index), None)
 
 
 def cancel_match(connection: Connections, match_id: str) -> bool:
@@ -646,6 +848,13 @@ def cancel_match(connection: Connections, match_id: str) -> bool:
     spec = load_spec(connection, match_id)
     if spec is None:
         return False
+    if spec.at_tables:
+        # Its games in play end with it: nobody is asked to move in them again.
+        store = store_for(connection)
+        for index in range(spec.games):
+            game_id = store.redis.hget(checkpoint_key(match_id, index), "table")
+            if game_id is not None:
+                store.delete(text(game_id))
     pipe = redises_of(connection).store.pipeline(transaction=False)
     # One key per DEL: a cluster's pipeline sends each key to its own node.
     for key in (match_key(match_id), records_key(match_id), ended_key(match_id)):
@@ -707,6 +916,9 @@ def match_report(connection: Connections, match_id: str) -> dict[str, Any] | Non
         "stand_in_decisions": _stood_in(spec, records(connection, match_id))
         if spec.accounts
         else {},
+        "paused": sorted(
+            ACCOUNT_SEAT + k.removeprefix("paused:") for k in f if k.startswith("paused:")
+        ),
     }
 
 

@@ -53,7 +53,6 @@ def job_id_for(prefix: str, seq: int) -> str:
     return prefix if seq == 1 else f"{prefix}-{seq}"
 
 
-
 #: Jobs and give-ups by the names that records written by earlier versions of the service
 #: still hold (an upgrade finds them in Redis), and the names they run under now.
 _RENAMED = {
@@ -296,6 +295,30 @@ def resubmit(
     job_id = job_id_for(task.prefix, seq)
     _enqueue(r.queues_for(key), task, job_id, recoveries, at_front=task.at_front)
     return job_id
+
+
+# Make the task's next job a timer due at ARGV[3], if its current job is still the one the
+# caller saw. KEYS: task hash, due set. ARGV: key, expected job id, due time, TTL. 1 if so.
+_LATER_LUA = """
+local current = redis.call('HGET', KEYS[1], 'job')
+if not current or current ~= ARGV[2] then return 0 end
+local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+local prefix = redis.call('HGET', KEYS[1], 'prefix')
+redis.call('HSET', KEYS[1], 'job', prefix .. '-' .. seq, 'pending', 1, 'timer', 1)
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+return 1
+"""
+
+
+def resubmit_at(connections: Connections, key: str, current_job: str, due: float) -> bool:
+    """Queue the task's next job at `due` rather than now (the watchdog queues it then, as
+    a clock's end), if `current_job` is still its job: work that waits on others, such as a
+    match game played at a table, looks again later without holding a worker meanwhile."""
+    r = redises_of(connections)
+    return bool(
+        r.store.eval(_LATER_LUA, 2, task_key(key), r.due_key(key), key, current_job, due, TASK_TTL)
+    )
 
 
 def finish(connections: Connections, key: str) -> None:
@@ -619,4 +642,3 @@ def _give_up(r: Redises, key: str) -> None:
         else:
             handler(r, key)
     finish(r, key)
-

@@ -172,6 +172,9 @@ class Table:
     #: Its result changes its players' ratings (`core.store.ratings`): every seat is an
     #: account's or a bot level's.
     rated: bool = False
+    #: The match game it is (`match_id:index`, `core.jobs.matches`): the match reads its
+    #: result, and every account's turn is timed, even where one account sits alone.
+    match: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -187,6 +190,8 @@ class Table:
             d["removed"] = list(self.removed)
         if self.rated:
             d["rated"] = True
+        if self.match:
+            d["match"] = self.match
         return d
 
     @classmethod
@@ -200,6 +205,7 @@ class Table:
             int(data.get("changes", 0)),
             tuple(data.get("removed", ())),
             bool(data.get("rated", False)),
+            data.get("match"),
         )
 
 
@@ -255,7 +261,8 @@ class StoredGame:
         stand-in plays for (away or left). None while the table waits, and while every
         person of a game of people is away or has left: nobody is there to play for, so
         the game waits for one of them to come back (or expires) rather than have its
-        bots and stand-ins play it out at the workers' cost."""
+        bots and stand-ins play it out at the workers' cost. A match's game is played out:
+        the match waits for it."""
         turn = self.game.turn
         if turn is None or self.table.waiting:
             return None
@@ -263,7 +270,7 @@ class StoredGame:
         if seat.bot is None and not seat.stood_in and not seat.webhook:
             return None
         people = [s for s in self.seats if s.bot is None and not s.webhook]
-        if people and all(s.stood_in for s in people):
+        if people and all(s.stood_in for s in people) and self.table.match is None:
             return None
         return turn
 
@@ -291,8 +298,11 @@ class StoredGame:
 
     @property
     def clock_runs(self) -> bool:
-        """Whether people's turns are timed: a `turn_seconds` and two people or more."""
-        return self.game.rules.turn_seconds > 0 and self.people >= 2
+        """Whether people's turns are timed: a `turn_seconds` and two people or more, or
+        a match's game (its outside bots must not hold the match up)."""
+        return self.game.rules.turn_seconds > 0 and (
+            self.people >= 2 or self.table.match is not None
+        )
 
     def clock_due(self, now: float) -> float | None:
         """When the turn of the seat to act runs out, if it is a person's timed turn."""

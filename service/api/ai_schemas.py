@@ -252,8 +252,10 @@ class MatchRequestSchema(ma.Schema):
             "description": "The bot of each seat: a level of the game (Pocha's `hard`, "
             "`expert`...; Poch's `easy`, `medium`, `hard`), a bot (`heuristic`, `random`, "
             "`ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) or "
-            "`ismcts:250ms`, or an outside bot's account as `account:ID` (a bot account with "
-            "a webhook: docs/bots-api.md). Seats with the same text are one bot in the statistics.",
+            "`ismcts:250ms`, or an account as `account:ID`: a bot account with a webhook, or "
+            "the account whose key is sent, which then moves over its event stream (the "
+            "match is played `at_tables`; docs/bots-api.md). Seats with the same text are one "
+            "bot in the statistics.",
             "example": ["hard", "heuristic", "hard", "heuristic"],
         },
     )
@@ -351,6 +353,20 @@ class MatchSchema(Answer):
     duplicate = fields.Boolean(metadata={"description": "Duplicate deals."})
     rated = fields.Boolean(
         metadata={"description": "Each finished game changes the bot account's rating."}
+    )
+    at_tables = fields.Boolean(
+        metadata={
+            "description": "Its games are played at tables, as any game, a few at a time: an "
+            "account that moves over its event stream (`GET /api/v1/bot/events`) sits in it "
+            "and plays each of its turns with its key, on a clock."
+        }
+    )
+    paused = fields.List(
+        fields.String(),
+        metadata={
+            "description": "At tables: the accounts (`account:ID`) whose clock ran out twice "
+            "in a row in a game. The stand-in plays their seats in the games after, at once."
+        },
     )
     games = fields.Integer(metadata={"description": "Games in the match.", "example": 20})
     done = fields.Integer(metadata={"description": "Games played to the end.", "example": 12})

@@ -19,12 +19,14 @@ from core.errors import (
 )
 from core.jobs.matches import (
     MatchRefused,
+    at_tables,
     cancel_match,
     check_match,
     create_match,
     match_report,
     records,
 )
+from core.store.accounts import Account
 from core.store.accounts import find as find_account
 from core.store.accounts import get as get_account
 from core.store.webhooks import get as get_webhook
@@ -74,24 +76,49 @@ def _report(match_id: str) -> dict[str, Any]:
     return _links(report)
 
 
-def _check_accounts(accounts: list[str]) -> None:
-    """Each account seated in a match is a bot's, enabled, with a webhook."""
+def _refused_seat(message: Any) -> InvalidInput:
+    return InvalidInput(message, errors={"json": {"seats": [message]}})
+
+
+def _key_holder() -> Account | None:
+    """The account whose key the request sends, if any (401 or 403 for a wrong one)."""
+    sent = request.headers.get(HEADER)
+    if not sent:
+        return None
+    account = find_account(services().redises.store, sent.strip())
+    if account is None:
+        raise UnknownAccount()
+    if account.disabled:
+        raise AccountDisabled()
+    return account
+
+
+def _check_accounts(accounts: list[str]) -> bool:
+    """Each account seated in a match is enabled and either a bot's with a webhook or the
+    one whose key is sent; whether one of them moves over its event stream (then the match
+    is played at tables)."""
     connection = services().redises.store
+    streamed = False
     for account_id in dict.fromkeys(accounts):
         account = get_account(connection, account_id)
-        if account is None or account.kind != "bot" or account.disabled:
-            message = _(
-                "account:{account} is not an enabled bot account",
-                account=account_id,
+        if account is None or account.disabled or account.level is not None:
+            raise _refused_seat(
+                _("account:{account} is not an enabled account", account=account_id)
             )
-            raise InvalidInput(message, errors={"json": {"seats": [message]}})
-        if get_webhook(connection, account_id) is None:
-            message = _(
-                "account:{account} has no webhook: register one with PUT "
-                "/api/v1/accounts/{account}/webhook",
-                account=account_id,
+        if account.kind == "bot" and get_webhook(connection, account_id) is not None:
+            continue
+        holder = _key_holder()
+        if holder is None or holder.id != account.id:
+            raise _refused_seat(
+                _(
+                    "account:{account} has no webhook: it plays a match over its event stream, "
+                    "and only its own key seats it (send it in X-Pocha-Account), or register a "
+                    "webhook with PUT /api/v1/accounts/{account}/webhook",
+                    account=account_id,
+                )
             )
-            raise InvalidInput(message, errors={"json": {"seats": [message]}})
+        streamed = True
+    return streamed
 
 
 def _check_rated_by_its_bot(accounts: list[str]) -> None:
@@ -118,9 +145,7 @@ def _check_rated_by_its_bot(accounts: list[str]) -> None:
 
 @blp.route("")
 class Matches(MethodView):
-    @blp.doc(
-        operationId="createMatch", security=[{}, {SCHEME: []}], **responses(202, MATCH)
-    )
+    @blp.doc(operationId="createMatch", security=[{}, {SCHEME: []}], **responses(202, MATCH))
     @blp.arguments(MatchRequestSchema, location="json")
     @blp.response(
         202,
@@ -167,7 +192,11 @@ class Matches(MethodView):
             )
         except MatchRefused as exc:
             raise InvalidInput(exc.message, errors={"json": {exc.field: [exc.message]}}) from exc
-        _check_accounts(spec.accounts)
+        if _check_accounts(spec.accounts):
+            try:
+                spec = at_tables(spec)
+            except MatchRefused as exc:
+                raise _refused_seat(exc.message) from exc
         if spec.rated:
             _check_rated_by_its_bot(spec.accounts)
         match_id = create_match(services().redises, spec)

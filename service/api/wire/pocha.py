@@ -741,7 +741,15 @@ class HandResultSchema(Answer):
 class GameRecordSchema(Answer):
     """One game of a Pocha match, as `ai.pocha.arena` records it."""
 
-    OPTIONAL = frozenset({"stand_in_decisions"})
+    OPTIONAL = frozenset({"stand_in_decisions", "table"})
+
+    table = fields.String(
+        metadata={
+            "description": "Only in a match that plays its games at tables (`at_tables`): "
+            "the id of the game this one was, at `/api/v1/games/{id}`.",
+            "example": "Jx3kPq9sT0aB",
+        }
+    )
 
     stand_in_decisions = fields.Dict(
         keys=fields.String(),

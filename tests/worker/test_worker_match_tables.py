@@ -1,0 +1,154 @@
+"""Matches with an account that moves over its event stream, with real `pocha worker`
+processes: the match plays its games at tables, a few at a time; the account, reading its
+stream (`GET /api/v1/bot/events`) in a thread, plays each of its turns with its key. One
+that goes silent is paused and the match still ends."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from core.jobs.matches import AT_TABLES_AT_ONCE
+from tests.service.helpers import bearer, move
+from tests.waiting import LONG
+from tests.worker.conftest import WorkerProcesses, wait_until
+from tests.worker.test_worker_stream_bots import events, sign_up
+
+#: Short games: two hands of one and two cards.
+RULES = {"schedule": [1, 2]}
+
+
+class MatchPlayer:
+    """Plays every turn its stream tells of, the first legal action, until stopped."""
+
+    def __init__(self, app: Flask, key: str) -> None:
+        self.app = app
+        self.key = key
+        self.seen: list[dict[str, Any]] = []
+        self.moves = 0
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        client = self.app.test_client()
+        try:
+            for event in events(self.app, self.key):
+                self.seen.append(event)
+                if event["type"] != "your_turn":
+                    continue
+                game_id = event["game_id"]
+                view = client.get(f"/api/v1/games/{game_id}", headers=bearer(self.key)).json
+                if view["turn"] != event["seat"]:
+                    continue  # told late: it moved already
+                answer = move(client, game_id, self.key, view["you"]["legal"][0])
+                assert answer.status_code in (200, 409), answer.json
+                self.moves += answer.status_code == 200
+        except BaseException as exc:  # the test reports it
+            self.failure = exc
+
+
+def _finished(client: FlaskClient, url: str, player: MatchPlayer | None = None) -> Any:
+    def over() -> bool:
+        if player is not None and player.failure is not None:
+            raise AssertionError(player.failure)
+        return bool(client.get(url).json["status"] == "finished")
+
+    wait_until(over, LONG * 2, "the match to end", explain=lambda: repr(client.get(url).json))
+    return client.get(url).json
+
+
+def test_a_stream_bot_plays_a_duplicate_match_at_tables(
+    app: Flask, client: FlaskClient, workers: WorkerProcesses
+) -> None:
+    workers.start()
+    streamy = sign_up(client, "Streamy", "bot")
+    player = MatchPlayer(app, streamy["key"])
+    threading.Thread(target=player.run, daemon=True).start()
+    label = f"account:{streamy['id']}"
+    games = 6  # two deals, each from the three seats: more than are played at once
+    assert games > AT_TABLES_AT_ONCE
+    made = client.post(
+        "/api/v1/matches",
+        json={"seats": [label, "easy", "medium"], "games": games, "duplicate": True,
+              "seed": 11, "rules": {**RULES, "turn_seconds": 300}},
+        headers={"X-Pocha-Account": streamy["key"]},
+    )  # fmt: skip
+    assert made.status_code == 202, made.json
+    assert made.json["at_tables"] is True and made.json["rules"]["turn_seconds"] == 300
+
+    report = _finished(client, made.json["url"], player)
+    assert (report["done"], report["failed"], report["paused"]) == (games, 0, []), report
+    assert report["stand_in_decisions"] == {label: 0}
+    records = client.get(made.json["records_url"], query_string={"format": "json"}).json
+    assert sorted(r["game"] for r in records) == list(range(games))
+    # Each game was a table, and every decision of the bot's seat its own.
+    its = 0
+    for record in records:
+        seat = record["seats"].index(label)
+        assert record["decisions"][seat] >= (1 + 1) + (1 + 2)
+        its += record["decisions"][seat]
+        played = client.get(f"/api/v1/games/{record['table']}/events").json
+        mine = [e for e in played if e["type"] in ("bid", "card_played") and e["seat"] == seat]
+        assert len(mine) == record["decisions"][seat] and all("by" not in e for e in mine)
+        view = client.get(f"/api/v1/games/{record['table']}").json
+        assert view["players"][seat]["account"] == streamy["id"]
+    assert player.moves == its
+    assert {r["seats"][0] for r in records} == {label, "easy", "medium"}  # the rotations
+    assert {b["bot"] for b in report["bots"]} == {label, "easy", "medium"}
+
+
+def test_a_silent_stream_bot_is_paused_and_the_match_ends(
+    client: FlaskClient, workers: WorkerProcesses
+) -> None:
+    workers.start()
+    silent = sign_up(client, "Silent", "bot")
+    label = f"account:{silent['id']}"
+    games = AT_TABLES_AT_ONCE + 1
+    made = client.post(
+        "/api/v1/matches",
+        json={"seats": [label, "easy", "easy"], "games": games, "duplicate": False,
+              "rules": {**RULES, "turn_seconds": 1}},
+        headers={"X-Pocha-Account": silent["key"]},
+    )  # fmt: skip
+    assert made.status_code == 202, made.json
+    report = _finished(client, made.json["url"])
+    assert (report["done"], report["failed"], report["paused"]) == (games, 0, [label]), report
+    records = client.get(made.json["records_url"], query_string={"format": "json"}).json
+    # Every decision of its seat was the stand-in's.
+    assert report["stand_in_decisions"] == {label: sum(r["decisions"][0] for r in records)}
+
+
+def test_a_match_seats_an_account_without_a_webhook_by_its_own_key_only(
+    client: FlaskClient,
+) -> None:
+    streamy = sign_up(client, "Streamy", "bot")
+    other = sign_up(client, "Other", "person")
+    label = f"account:{streamy['id']}"
+
+    def asked(seats: list[str], key: str | None, **body: Any) -> Any:
+        headers = {"X-Pocha-Account": key} if key else {}
+        return client.post(
+            "/api/v1/matches",
+            json={"seats": seats, "games": 1, "duplicate": False, "rules": RULES, **body},
+            headers=headers,
+        )
+
+    for seats, key in (
+        ([label, "easy", "easy"], None),
+        ([label, "easy", "easy"], other["key"]),
+        # At tables, the others are levels by name: no bot of any budget.
+        ([label, "ismcts:100", "easy"], streamy["key"]),
+        ([label, label, "easy"], streamy["key"]),
+    ):
+        refused = asked(seats, key)
+        assert (refused.status_code, refused.json["error"]) == (422, "validation_error"), seats
+        assert refused.json["errors"]["json"]["seats"], refused.json
+    guessed = asked([label, "easy", "easy"], "pa_guessed")
+    assert (guessed.status_code, guessed.json["error"]) == (401, "unknown_account")
+    # A person's account too, by its own key: a table's clock for each of its turns.
+    mine = asked([f"account:{other['id']}", "easy", "easy"], other["key"])
+    assert mine.status_code == 202 and mine.json["at_tables"], mine.json
+    assert mine.json["rules"]["turn_seconds"] == 10
+    assert client.delete(mine.json["url"]).status_code == 204
