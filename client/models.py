@@ -699,6 +699,7 @@ class GameRecord(TypedDict):
     seats: list[str]
     seed: int
     stand_in_decisions: NotRequired[dict[str, int]]
+    table: NotRequired[str]
     think_ms: list[float]
     winners: list[int]
 
@@ -767,6 +768,7 @@ class LobbyTable(TypedDict):
 
 
 class Match(TypedDict):
+    at_tables: bool
     bots: list[BotStats | PochBotStats]
     created_at: str
     done: int
@@ -776,6 +778,7 @@ class Match(TypedDict):
     game: Literal['pocha', 'poch']
     games: int
     id: str
+    paused: list[str]
     rated: bool
     records_url: str
     rules: RulesInForce | PochRulesInForce
@@ -916,6 +919,7 @@ class PochGameRecord(TypedDict):
     seats: list[str]
     seed: int
     stand_in_decisions: NotRequired[dict[str, int]]
+    table: NotRequired[str]
     think_ms: list[float]
     winner: int | None
 

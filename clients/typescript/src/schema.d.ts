@@ -1992,6 +1992,11 @@ export interface components {
             stand_in_decisions?: {
                 [key: string]: number;
             };
+            /**
+             * @description Only in a match that plays its games at tables (`at_tables`): the id of the game this one was, at `/api/v1/games/{id}`.
+             * @example Jx3kPq9sT0aB
+             */
+            table?: string;
             /** @description Thinking time per seat. */
             think_ms: number[];
             /** @description The winning seats. */
@@ -2301,6 +2306,8 @@ export interface components {
             waiting: boolean;
         };
         Match: {
+            /** @description Its games are played at tables, as any game, a few at a time: an account that moves over its event stream (`GET /api/v1/bot/events`) sits in it and plays each of its turns with its key, on a clock. */
+            at_tables: boolean;
             /** @description Per bot, over the games done so far, best first: Pocha's figures (`BotStats`, by mean score per hand) or Poch's (`PochBotStats`, by chips per deal). */
             bots: (components["schemas"]["BotStats"] | components["schemas"]["PochBotStats"])[];
             /** @description ISO 8601, UTC. */
@@ -2332,6 +2339,8 @@ export interface components {
              * @example b8VnQ2xKp0aZ
              */
             id: string;
+            /** @description At tables: the accounts (`account:ID`) whose clock ran out twice in a row in a game. The stand-in plays their seats in the games after, at once. */
+            paused: string[];
             /** @description Each finished game changes the bot account's rating. */
             rated: boolean;
             /** @description The game records as JSON lines (application/x-ndjson). */
@@ -2379,7 +2388,7 @@ export interface components {
             /** @description Rule options: Pocha's (`Rules`), or Poch's (`PochRules`) with `game: poch`; `players` is the number of seats, and a Poch game is one deal (`deals` left out). */
             rules?: components["schemas"]["Rules"] | components["schemas"]["PochRules"];
             /**
-             * @description The bot of each seat: a level of the game (Pocha's `hard`, `expert`...; Poch's `easy`, `medium`, `hard`), a bot (`heuristic`, `random`, `ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) or `ismcts:250ms`, or an outside bot's account as `account:ID` (a bot account with a webhook: docs/bots-api.md). Seats with the same text are one bot in the statistics.
+             * @description The bot of each seat: a level of the game (Pocha's `hard`, `expert`...; Poch's `easy`, `medium`, `hard`), a bot (`heuristic`, `random`, `ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) or `ismcts:250ms`, or an account as `account:ID`: a bot account with a webhook, or the account whose key is sent, which then moves over its event stream (the match is played `at_tables`; docs/bots-api.md). Seats with the same text are one bot in the statistics.
              * @example [
              *       "hard",
              *       "heuristic",
@@ -3312,6 +3321,11 @@ export interface components {
             stand_in_decisions?: {
                 [key: string]: number;
             };
+            /**
+             * @description Only in a match that plays its games at tables (`at_tables`): the id of the game this one was, at `/api/v1/games/{id}`.
+             * @example Jx3kPq9sT0aB
+             */
+            table?: string;
             /** @description Thinking time per seat. */
             think_ms: number[];
             /** @description The seat that went out first and was paid. */
