@@ -16,7 +16,7 @@ from typing import Any
 
 import ai.poch.kind
 import ai.pocha.kind
-from ai.bot import Budget, Level
+from ai.bot import ActionStat, Budget, Level
 from ai.kind import BotKind
 from engine.protocols import Action
 from engine.registry import AnyGame, GameKind, kind_of, plugins
@@ -66,11 +66,13 @@ for _plugin in plugins():
 
 @dataclass(frozen=True)
 class Decided:
-    """A bot's decision in any game: its action (the game's action space) and its JSON
-    (the action in wire form, the analysis, the iterations and the time)."""
+    """A bot's decision in any game: its action (the game's action space), its JSON (the
+    action in wire form, the analysis, the iterations and the time), and the analysis as
+    the bot gave it (when asked for)."""
 
     action: Action
     report: dict[str, Any]
+    analysis: tuple[ActionStat, ...] = ()
 
 
 def bot_kind(game: GameKind | str) -> BotKind:
@@ -96,4 +98,4 @@ def decide_in(
     bots = bot_kind(kind_of(game))
     obs = bots.game.observation(game, seat)
     decision = bots.decide(obs, level, seed=seed, budget=budget, analyse=analyse)
-    return Decided(decision.action, bots.report(decision))
+    return Decided(decision.action, bots.report(decision), decision.analysis)

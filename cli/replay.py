@@ -1,7 +1,8 @@
 """`pocha replay FILE`: a game record (docs/records.md, `GET /api/v1/games/{id}/record`) told
 in the terminal, deal by deal: the hands as dealt, then each bid, bet and card in order with
 each trick's winner (Pocha) or the collecting, betting, showdown and shedding (Poch), then
-the scores. Decisions the table's stand-in made are marked with `*`.
+the scores, then what our bots thought at their decisions where the record keeps it. Decisions
+the table's stand-in made are marked with `*`.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def lines(record: Record) -> list[str]:
     """The whole record told as lines of text; `NotARecord` for one with fields missing or
     of the wrong type."""
     try:
-        return list(_header(record)) + list(TELLERS[record["game"]](record)) + _end(record)
+        told = list(_header(record)) + list(TELLERS[record["game"]](record))
+        return told + list(_advice(record)) + _end(record)
     except (KeyError, TypeError, IndexError, AttributeError) as exc:
         raise NotARecord(f"the record is incomplete: {exc!r}") from None
 
@@ -53,9 +55,7 @@ def _names(record: Record) -> list[str]:
 def _header(record: Record) -> Iterator[str]:
     title = {"pocha": "Pocha", "poch": "Poch"}[record["game"]]
     yield f"{title} · game {record['id']} · {record.get('created', '')}".rstrip(" ·")
-    seats = [
-        f"{p['seat']} {p['name']} ({p['level'] or 'person'})" for p in record["players"]
-    ]
+    seats = [f"{p['seat']} {p['name']} ({p['level'] or 'person'})" for p in record["players"]]
     yield "Players: " + " · ".join(seats)
     if record.get("stand_in_level"):
         yield f"Stand-in: {record['stand_in_level']} (its decisions are marked *)"
@@ -68,6 +68,29 @@ def _end(record: Record) -> list[str]:
     scores = " · ".join(f"{names[s]} {v}" for s, v in enumerate(record["scores"]))
     winners = ", ".join(names[s] for s in record["winners"])
     return ["", f"Final: {scores}", f"Won by: {winners}"]
+
+
+def _signed(score: float | None) -> str:
+    return "?" if score is None else f"{score:+.2f}"
+
+
+def _advice(record: Record) -> Iterator[str]:
+    """A line per decision the record has advice for: its number among the decisions, who
+    decided at which level, the action and its expected score, and what the search weighed
+    most (each action's share of it and expected score)."""
+    if not record.get("advice"):
+        return
+    names = _names(record)
+    yield ""
+    yield "Advice (the bots' own, as they played; decisions numbered from the first bid or bet):"
+    for entry in record["advice"]:
+        weighed = ", ".join(
+            f"{o['action']} {o['share']:.0%} {_signed(o['score'])}" for o in entry["options"]
+        )
+        who = f"{names[entry['seat']]} ({entry['level']})"
+        expected = _signed(entry["score"])
+        yield (f"  {entry['number']:>4}. {who} chose {entry['action']}, expected {expected}; "
+               f"weighed {weighed}")  # fmt: skip
 
 
 def _starred(names: list[str], item: dict[str, Any]) -> str:

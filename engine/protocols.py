@@ -117,6 +117,9 @@ class GameKind:
     #: for), the seat and the action (`InvalidStateError`, saying why, for a record that
     #: breaks the rules or does not fit). None: this game's records cannot be read back.
     replay_record: Callable[[dict[str, Any]], Iterator[tuple[Any, int, int]]] | None = None
+    #: The public events that open a decision (each move's first event): the n-th of them
+    #: in a game's events is its record's n-th decision.
+    decision_events: tuple[str, ...] = ()
 
     def observe(self, game: Any, seat: int | None) -> dict[str, Any]:
         """What a seat (None: a spectator) sees, as JSON."""

@@ -10,11 +10,12 @@ import logging
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Protocol
+from typing import Any, Protocol
 
 from ai.registry import bot_kind, decide_in, levels_of
 from core.errors import Conflict, GameNotFound, StaleVersion
 from core.jobs.admission import ThinkPurse
+from core.play.bot_advice import advice_of
 from core.play.bot_metrics import record_decision
 from core.store.records import OwedTask, OwedTaskMaker, StoredGame
 from core.store.store import GameStore
@@ -77,21 +78,28 @@ def _searches(record: StoredGame, level: str) -> bool:
     return budget.iterations is not None or budget.milliseconds is not None
 
 
-def bot_action(record: StoredGame, seat: int, level: str | None = None) -> Action:
+def bot_decision(
+    record: StoredGame, seat: int, level: str | None = None
+) -> tuple[Action, dict[str, Any] | None]:
     """What the bot in `seat` does now, decided from that seat's observation only, at its
-    own level or at `level` (a worker's last resort plays the fallback level)."""
+    own level or at `level` (a worker's last resort plays the fallback level), and what it
+    thought (`core.play.bot_advice`): only a level that searches, and with a choice to make,
+    since a search's analysis costs nothing more but a forced move is not searched."""
     level = level_of(record, seat, level)
     fallback = fallback_level(record)
     game = record.game
     seed = bot_seed(game.seed, record.version)
+    analyse = _searches(record, level) and len(game.legal_actions()) > 1
     try:
-        return decide_in(game, seat, level, seed=seed).action
+        decided = decide_in(game, seat, level, seed=seed, analyse=analyse)
     except Exception:
         # A broken bot must not hang a game: the fallback plays instead.
         if level == fallback:
             raise
         log.exception("bot level %s failed; playing %s instead", level, fallback)
-        return decide_in(game, seat, fallback, seed=seed).action
+        return decide_in(game, seat, fallback, seed=seed).action, None
+    kind = kind_of(game)
+    return decided.action, advice_of(kind, seat, level, decided.action, decided.analysis)
 
 
 def _apply_answer(
@@ -161,14 +169,14 @@ def play_bot_turn(
     if payer is not None and purse is not None and not purse.may_think(payer):
         level, payer = fallback_level(record), None
     started = time.perf_counter()
-    action = bot_action(record, seat, level)
+    action, advice = bot_decision(record, seat, level)
     thought = time.perf_counter() - started
     if payer is not None and purse is not None:
         purse.spend(payer, thought)
     try:
         applied = store.apply_action(
             game_id, seat, action, expected_version=version, record=record,
-            owed_task=owed_task, stand_in=stand_in,
+            owed_task=owed_task, stand_in=stand_in, advice=advice,
         ).record  # fmt: skip
     except (Conflict, StaleVersion, GameNotFound):
         record_decision(store.redis, "turn", level, thought)

@@ -29,6 +29,7 @@ from core.errors import (
     WrongState,
 )
 from core.jobs.queues import thinking_seconds
+from core.play.bot_advice import numbered
 from core.play.bots import BotRunner
 from core.play.tables import (
     DEFAULT_STAND_IN,
@@ -264,13 +265,15 @@ class GameService:
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The finished game's record (docs/records.md): the seats as the table had them,
-        and its kind's record of the rules, every deal and decision, and the scores.
-        `GameNotOver` before the end: the record shows every hand."""
+        and its kind's record of the rules, every deal and decision, and the scores, with
+        what our bots thought at their decisions (`advice`, when they searched).
+        `GameNotOver` before the end: the record shows every hand, and the advice too."""
         stored = self.store.load(game_id)
         if not stored.game.finished:
             raise GameNotOver()
         kind = kind_of(stored.game)
-        played = kind.record(stored.game, self.store.events(game_id))
+        events = self.store.events(game_id)
+        played = kind.record(stored.game, events)
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": kind.name,
@@ -285,6 +288,9 @@ class GameService:
         # The envelope is the service's: a game's part adds to it, never replaces it.
         for key, value in played.items():
             record.setdefault(key, value)
+        advice = numbered(kind, events, self.store.advice(game_id))
+        if advice:
+            record["advice"] = advice
         return record
 
     # -- moves ------------------------------------------------------------------------------

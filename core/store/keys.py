@@ -35,6 +35,12 @@ def events_key(game_id: str) -> str:
     return f"{PREFIX}:game:{{{game_id}}}:events"
 
 
+def advice_key(game_id: str) -> str:
+    """List of what our bots thought at each of their decisions in a game (JSON, one per
+    decision, in order): read only once the game is over, as it shows the bot's hand."""
+    return f"{PREFIX}:game:{{{game_id}}}:advice"
+
+
 def changes_channel(game_id: str) -> str:
     """Pub/sub channel announcing each new version (or `deleted`) of a game."""
     return f"{PREFIX}:game:{{{game_id}}}:changed"

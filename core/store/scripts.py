@@ -8,15 +8,18 @@ from __future__ import annotations
 from core.store.records import GAME_FIELDS
 
 # Compare-and-set of a change: a move, or a change of the table (seats, start, away...).
-# KEYS: game hash, events list, then (with an owed task) its hash and its sorted set.
+# KEYS: game hash, events list, advice list, then (with an owed task) its hash and its
+# sorted set.
 # ARGV: the version read, the new state ("" when the cards did not change), the new event
 # count, the TTL, the change channel, the score sheet's new records as JSON objects joined
 # by commas ("" when the change finished no hand), the new meta ("" when unchanged), the
 # turn's deadline ("" when no clock runs: the field is dropped), the field and time of the
-# seat the change shows is here ("" and "" for none), the number n of owed-task
-# arguments that follow (0 or: its TTL, score, member, then its fields and values), then
-# the events to append. The records are spliced into the stored JSON array here, so that a
-# move needs neither to read the score sheet nor to write it whole.
+# seat the change shows is here ("" and "" for none), the bot's advice on this move to
+# append ("" for none: written only with the move, so a turn played again never adds it
+# twice), the number n of owed-task arguments that follow (0 or: its TTL, score, member,
+# then its fields and values), then the events to append. The records are spliced into
+# the stored JSON array here, so that a move needs neither to read the score sheet nor to
+# write it whole.
 # Returns the new version, -1 if the game is gone, -2 if another write came first.
 APPLY_LUA = """
 local version = redis.call('HGET', KEYS[1], 'version')
@@ -41,17 +44,19 @@ if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[1], 'history', sheet)
 end
 if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], ARGV[9], ARGV[10]) end
-local n = tonumber(ARGV[11])
-if n > 0 and redis.call('EXISTS', KEYS[3]) == 0 then
-  redis.call('HSET', KEYS[3], unpack(ARGV, 15, 11 + n))
-  redis.call('EXPIRE', KEYS[3], ARGV[12])
-  redis.call('ZADD', KEYS[4], ARGV[13], ARGV[14])
+if ARGV[11] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[11]) end
+local n = tonumber(ARGV[12])
+if n > 0 and redis.call('EXISTS', KEYS[4]) == 0 then
+  redis.call('HSET', KEYS[4], unpack(ARGV, 16, 12 + n))
+  redis.call('EXPIRE', KEYS[4], ARGV[13])
+  redis.call('ZADD', KEYS[5], ARGV[14], ARGV[15])
 end
-if #ARGV > 11 + n then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 12 + n))
+if #ARGV > 12 + n then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 13 + n))
 end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('EXPIRE', KEYS[3], ARGV[4])
 redis.call('PUBLISH', ARGV[5], new_version)
 return new_version
 """

@@ -33,6 +33,7 @@ from core.errors import (
 )
 from core.store.keys import (
     LOBBY,
+    advice_key,
     changes_channel,
     due_key,
     events_key,
@@ -676,6 +677,14 @@ class GameStore:
         """The game's events with `seq > after`, decoded."""
         return [orjson.loads(e) for e in self.events_json(game_id, after)]
 
+    def advice(self, game_id: str) -> list[dict[str, Any]]:
+        """What the bots thought at their decisions (`apply_action`'s `advice`, each with
+        the `seq` of its move's first event), in order. It shows the bots' hands: only for
+        a finished game's record."""
+        if not is_game_id(game_id):
+            raise GameNotFound(game_id)
+        return [orjson.loads(e) for e in self.redis.lrange(advice_key(game_id), 0, -1)]
+
     # -- change -------------------------------------------------------------------------
 
     def apply_action(
@@ -688,6 +697,7 @@ class GameStore:
         record: StoredGame | None = None,
         owed_task: OwedTaskMaker | None = None,
         stand_in: bool = False,
+        advice: dict[str, Any] | None = None,
     ) -> AppliedAction:
         """Apply `seat`'s action (the game's action space) atomically and return
         the new game.
@@ -702,7 +712,9 @@ class GameStore:
         (see `OwedTask`), given the game and its new version. Raises the engine's
         `GameError` for a refused move (nothing is written), `Conflict` when another
         write landed between the read and this one, and `GameNotFound`. `stand_in`: the
-        table's stand-in plays the move for the person in `seat` (see `_move`).
+        table's stand-in plays the move for the person in `seat` (see `_move`). `advice`:
+        what the bot that chose the move thought (`core.play.bot_advice`), kept beside the game
+        with the move, and only if the move is written.
         """
         waiting = record is not None and record.waiting
         if record is None:
@@ -722,7 +734,7 @@ class GameStore:
             action = action(record.game)
         if waiting:
             raise NotStarted()
-        write = self._move(record, seat, action, owed_task, stand_in)
+        write = self._move(record, seat, action, owed_task, stand_in, advice)
         result = self._run(self._apply, write.keys, write.args, durable=True)
         if result == -1:
             raise GameNotFound(game_id)
@@ -782,6 +794,7 @@ class GameStore:
         action: Action,
         owed_task: OwedTaskMaker | None,
         stand_in: bool = False,
+        advice: dict[str, Any] | None = None,
     ) -> _Write:
         """Apply the move to `record`'s game (consumed) and make the apply script's keys
         and arguments. `stand_in`: the table's stand-in bot plays it for the person in
@@ -812,6 +825,8 @@ class GameStore:
             state=_dump_state(game),
             sheet=b",".join(_dumps(h) for h in game.history[hands_done:]),
             here=None if stand_in or person.bot is not None else seat,
+            # The number of the move's first event (its decision's), for the record.
+            advice=b"" if advice is None else _dumps({**advice, "seq": record.events + 1}),
         )
 
     def _change(
@@ -826,6 +841,7 @@ class GameStore:
         sheet: bytes = b"",
         keep_clock: bool = False,
         here: int | None = None,
+        advice: bytes = b"",
     ) -> _Write:
         """The apply script's keys and arguments for a change of `record` (whose game the
         caller has changed already, if it did) to these seats and table, with these events
@@ -833,7 +849,8 @@ class GameStore:
         one that leaves a person on the clock owes the clock's end (`owed_task`).
         `keep_clock`: the seat to act is the same one as before and its clock keeps
         running to the same deadline (a change of the table, not a move). `here`: the
-        seat of the person who made the change, noted as seen now."""
+        seat of the person who made the change, noted as seen now. `advice`: an entry to
+        append to the game's advice (JSON)."""
         game_id = record.id
         version = record.version + 1
         numbered = _numbered(events, after=record.events, version=version)
@@ -845,7 +862,7 @@ class GameStore:
         deadline = after.clock_due(time.time())
         if keep_clock and deadline is not None and record.deadline is not None:
             deadline = record.deadline
-        keys = [game_key(game_id), events_key(game_id)]
+        keys = [game_key(game_id), events_key(game_id), advice_key(game_id)]
         owed_args: list[Any] = []
         owes = after.bot_to_move is not None or deadline is not None
         owed = (
@@ -879,6 +896,7 @@ class GameStore:
             meta,
             "" if deadline is None else repr(deadline),
             *seen_args,
+            advice,
             len(owed_args),
             *owed_args,
             *[_dumps(e) for e in numbered],
@@ -1101,6 +1119,7 @@ class GameStore:
         # One key per DEL: a cluster's pipeline sends each key to its own node.
         pipe.delete(game_key(game_id))
         pipe.delete(events_key(game_id))
+        pipe.delete(advice_key(game_id))
         pipe.zrem(LOBBY, game_id)
         if code is not None:
             pipe.delete(table_key(code))

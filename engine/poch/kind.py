@@ -59,4 +59,5 @@ KIND = GameKind(
     decisions_per_game=view.decisions_per_game,
     record=record.record,
     replay_record=record.decisions,
+    decision_events=record.DECISION_EVENTS,
 )

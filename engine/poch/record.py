@@ -20,7 +20,7 @@ from engine.poch.rules import Rules
 from engine.protocols import Event
 
 #: The public events that open a decision (the first of the events a decision caused).
-_DECISIONS = ("pass", "hold", "bet", "raise", "start", "choose")
+DECISION_EVENTS = ("pass", "hold", "bet", "raise", "start", "choose")
 
 
 def record(game: Game, events: list[Event]) -> dict[str, Any]:
@@ -29,7 +29,7 @@ def record(game: Game, events: list[Event]) -> dict[str, Any]:
     that do not give it."""
     if not game.finished:
         raise InvalidStateError("a game's record is made once it is over")
-    stood_in = [e.get("by") == "stand_in" for e in events if e.get("type") in _DECISIONS]
+    stood_in = [e.get("by") == "stand_in" for e in events if e.get("type") in DECISION_EVENTS]
     if len(stood_in) != len(game.actions):
         raise InvalidStateError("the game's events and its decisions differ in number")
     replay = Game.new(game.rules, game.seed)

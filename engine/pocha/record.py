@@ -17,6 +17,9 @@ from engine.pocha.game import Game
 from engine.pocha.rules import Rules
 from engine.protocols import Event
 
+#: The public events that open a decision: a bid and a card played.
+DECISION_EVENTS = ("bid", "card_played")
+
 
 def record(game: Game, events: list[Event]) -> dict[str, Any]:
     """The game's part of its record (rules, hands, final scores) from the finished `game`,
@@ -29,7 +32,7 @@ def record(game: Game, events: list[Event]) -> dict[str, Any]:
     try:
         for event in events:
             kind = event.get("type")
-            if kind not in ("bid", "card_played"):
+            if kind not in DECISION_EVENTS:
                 continue
             seat = int(event["seat"])
             if kind == "bid":

@@ -452,9 +452,17 @@ def _move(game_id: str, move: WireAction, decision: str | None = None) -> Respon
         raise ServiceError(_("Idempotency-Key must be 1 to 255 visible ASCII characters."))
     with services().bots.person_moving(game_id):
         if key is None:
-            view, replayed = game_service().act(
-                game_id, bearer_token(), move, if_match_version(), take_move_counters(), decision
-            ), False
+            view, replayed = (
+                game_service().act(
+                    game_id,
+                    bearer_token(),
+                    move,
+                    if_match_version(),
+                    take_move_counters(),
+                    decision,
+                ),
+                False,
+            )
         else:
             view, replayed = game_service().act_once(
                 game_id, bearer_token(), move, key, if_match_version(), take_move_counters(),
@@ -632,7 +640,15 @@ _RECORD = {
     "Schema 2020-12) defines it in full: each game's `deals` have that game's shape, told "
     "apart by `game`.",
     "required": [
-        "format", "game", "id", "created", "players", "rules", "deals", "scores", "winners",
+        "format",
+        "game",
+        "id",
+        "created",
+        "players",
+        "rules",
+        "deals",
+        "scores",
+        "winners",
     ],
     "properties": {
         "format": {"type": "integer", "enum": [1], "description": "The record format's version."},
@@ -656,6 +672,14 @@ _RECORD = {
         "deals": {"type": "array", "items": {"type": "object"}},
         "scores": {"type": "array", "items": {"type": "integer"}},
         "winners": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        "advice": {
+            "type": "array",
+            "description": "What our bots thought at their decisions with a choice, where a "
+            "level that searches made them (absent when none did): each decision's `number` "
+            "among the record's, `seat`, `level`, `action`, its expected `score` and the "
+            "`options` the search weighed most, each with its `share` and `score`.",
+            "items": {"type": "object"},
+        },
     },
 }
 
@@ -685,7 +709,8 @@ class Record(MethodView):
         One JSON document with everything that happened: the seats, the rules, every deal
         with every hand as dealt, every decision and card in order (who, what, and whether
         the table's stand-in made it), each trick's winner in a game of tricks, and the
-        scores after each deal and at the end. The format is versioned (`format`) and
-        defined by `openapi/game-record.schema.json`; `pocha replay FILE` prints one.
+        scores after each deal and at the end, and what our bots thought at their
+        decisions (`advice`). The format is versioned (`format`) and defined by
+        `openapi/game-record.schema.json`; `pocha replay FILE` prints one.
         """
         return Response(orjson.dumps(game_service().record(game_id)), mimetype="application/json")

@@ -6,8 +6,9 @@
 // and the running scores. Poch: each deal opens with the hands, trumps and the plates taken;
 // then the betting, the showdown, the shedding a run at a time, and the payout.
 // /replay alone opens a record file instead (one saved from the API or `pocha replay`'s).
-// Records do not keep a bot's thinking, so the advice beside each decision is a level's,
-// asked for on the page (POST /api/v1/analyses): what it would have done from that seat.
+// Beside each decision: what the bot that made it thought as it played, where the record
+// keeps it (`advice`), and a level's advice asked for on the page (POST /api/v1/analyses):
+// what that level would have done from that seat.
 
 import { Api, ApiError } from "./api.js";
 import { cardSvg } from "./cards.js";
@@ -100,18 +101,57 @@ function adviceByPlace(record, weighed) {
   return places;
 }
 
+/** Where -> [the record's own advice], or null when the record keeps none that fits it. */
+function recordedByPlace(record) {
+  if (!Array.isArray(record.advice) || !record.advice.length) return null;
+  const mine = decisionsOf(record);
+  const places = new Map();
+  for (const entry of record.advice) {
+    const made = mine[entry.number - 1];
+    if (!made || made.seat !== entry.seat || String(made.played) !== String(entry.action)) continue;
+    if (!places.has(made.where)) places.set(made.where, []);
+    places.get(made.where).push(entry);
+  }
+  return places.size ? places : null;
+}
+
 function score(value) {
   return value === null || value === undefined ? "" : (value > 0 ? "+" : "") + value.toFixed(1);
+}
+
+function actionHtml(a, french) {
+  if (a === "pass" || a === "hold") return named("poch.call", a);
+  return typeof a === "string" && a.length > 1 ? mini(a, "", french) : escapeHtml(String(a));
+}
+
+/** The bots' own advice at these places: the action chosen, its expected score, what else it weighed. */
+function recordedHtml(record, recorded, places, french) {
+  if (!recorded) return "";
+  const shown = places.flatMap((place) => recorded.get(place) || []);
+  if (!shown.length) return "";
+  const items = shown
+    .map((d) => {
+      const others = d.options
+        .filter((o) => String(o.action) !== String(d.action))
+        .map((o) => `${actionHtml(o.action, french)} ${Math.round(o.share * 100)}% ${score(o.score)}`)
+        .join(", ");
+      const weighed = others ? `; ${t("replay.recorded.weighed")} ${others}` : "";
+      // A person's seat was played by the table's stand-in.
+      const who = record.players[d.seat]?.level
+        ? `${playerName(record, d.seat)} ${t("replay.recorded.chose")}`
+        : `${playerName(record, d.seat)}: ${t("replay.recorded.standIn", { level: levelName(d.level) })}`;
+      return `<li data-seat="${d.seat}" data-number="${d.number}">${who} ${actionHtml(d.action, french)},
+        ${t("replay.recorded.expected")} ${score(d.score)}${weighed}</li>`;
+    })
+    .join("");
+  return `<ul id="replay-recorded" class="replay-advice replay-recorded">${items}</ul>`;
 }
 
 function adviceHtml(record, advice, places, french) {
   if (!advice) return "";
   const shown = places.flatMap((place) => advice.byPlace.get(place) || []);
   if (!shown.length) return "";
-  const action = (a) => {
-    if (a === "pass" || a === "hold") return named("poch.call", a);
-    return typeof a === "string" && a.length > 1 ? mini(a, "", french) : escapeHtml(String(a));
-  };
+  const action = (a) => actionHtml(a, french);
   const items = shown
     .map(
       (d) => `<li data-seat="${d.seat}" class="${d.agrees ? "agrees" : "differs"}">${playerName(record, d.seat)}:
@@ -131,7 +171,7 @@ function where(step, index, total, record) {
       ${t("replay.where", { deal: step.deal + 1, deals: record.deals.length, step: index + 1, steps: total })}</p>`;
 }
 
-function pochaPositionHtml(record, step, index, total, advice) {
+function pochaPositionHtml(record, step, index, total, advice, recorded) {
   const deal = record.deals[step.deal];
   const played = deal.tricks.slice(0, step.trick);
   const gone = new Set(played.flatMap((trick) => trick.cards.map((c) => c.card)));
@@ -158,6 +198,7 @@ function pochaPositionHtml(record, step, index, total, advice) {
   return `${where(step, index, total, record)}
     <p>${t("replay.trump")}: ${mini(deal.trump.card)}</p>
     ${trickHtml}
+    ${recordedHtml(record, recorded, places, false)}
     ${adviceHtml(record, advice, places, false)}
     <div class="table-scroll"><table class="replay"><thead><tr><th></th><th>${t("replay.bid")}</th>
       <th>${t("replay.won")}</th><th>${t("replay.points")}</th><th>${t("replay.scores")}</th></tr></thead>
@@ -209,7 +250,7 @@ function pochPartHtml(record, deal, step) {
   return `<p id="replay-part">${t("replay.poch.winner", { name: name(deal.winner) })}</p><p>${paid}</p>`;
 }
 
-function pochPositionHtml(record, steps, index, advice) {
+function pochPositionHtml(record, steps, index, advice, recorded) {
   const step = steps[index];
   const deal = record.deals[step.deal];
   // The cards shed up to the end of this position leave the hands.
@@ -233,6 +274,7 @@ function pochPositionHtml(record, steps, index, advice) {
   return `${where(step, index, steps.length, record)}
     <p>${t("replay.poch.trumps")}: ${mini(deal.trump.card, "", true)}</p>
     ${pochPartHtml(record, deal, step)}
+    ${recordedHtml(record, recorded, places, true)}
     ${adviceHtml(record, advice, places, true)}
     <div class="table-scroll"><table class="replay"><thead><tr><th></th><th>${t("replay.poch.chips")}</th></tr></thead>
       <tbody>${seats}</tbody></table></div>`;
@@ -272,18 +314,21 @@ async function replay(record) {
     .join("");
   let at = 0;
   let advice = null;
-  app.innerHTML = `<section class="panel" id="replay" data-game="${record.game}">${head}
+  const recorded = recordedByPlace(record);
+  const about = recorded ? `<p class="muted small" id="replay-recorded-about">${t("replay.recorded.about")}</p>` : "";
+  app.innerHTML = `<section class="panel" id="replay" data-game="${record.game}"${recorded ? ' data-recorded="1"' : ""}>${head}
     <p class="replay-buttons"><button type="button" id="replay-prev">${t("replay.previous")}</button>
       <button type="button" class="primary" id="replay-next">${pocha ? t("replay.next") : t("replay.nextStep")}</button>
       <small class="muted">${t("replay.keys")}</small></p>
     <p class="replay-ask"><label>${t("replay.weighBy")} <select id="replay-level">${options}</select></label>
       <button type="button" id="replay-weigh">${t("replay.weigh")}</button> <span id="replay-advice-status" class="muted" role="status"></span></p>
     <div id="replay-position"></div>
+    ${about}
     <p class="muted small">${t("replay.standIn")}</p></section>`;
   const draw = () => {
     document.getElementById("replay-position").innerHTML = pocha
-      ? pochaPositionHtml(record, steps[at], at, steps.length, advice)
-      : pochPositionHtml(record, steps, at, advice);
+      ? pochaPositionHtml(record, steps[at], at, steps.length, advice, recorded)
+      : pochPositionHtml(record, steps, at, advice, recorded);
     document.getElementById("replay-prev").disabled = at === 0;
     document.getElementById("replay-next").disabled = at === steps.length - 1;
   };

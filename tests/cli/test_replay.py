@@ -1,7 +1,7 @@
 """`pocha replay FILE` on real records (a game of Pocha and one of Poch played to the end
 through the service, `tests/service/test_records.py`): every hand as dealt, every bid, bet
-and card in order with the trick winners, the stand-in's decisions marked, the scores; and
-what a file that is no record says."""
+and card in order with the trick winners, the stand-in's decisions marked, the scores, the
+bots' advice; and what a file that is no record says."""
 
 from __future__ import annotations
 
@@ -67,6 +67,12 @@ def test_a_pocha_record_told_hand_by_hand(client: FlaskClient, tmp_path: Path) -
         f"Final: {final}",
         f"Won by: {', '.join(names[s] for s in record['winners'])}",
     ]
+    # The easy bot's advice, a line per decision it searched, after the deals.
+    advised = [line for line in out if re.match(r"^ +\d+\. ", line)]
+    assert len(advised) == len(record["advice"]) > 0
+    first = record["advice"][0]
+    assert advised[0].split(" chose ")[0].split() == [f"{first['number']}.", "Bot", "(easy)"]
+    assert f"chose {first['action']}, expected {first['score']:+.2f}; weighed " in advised[0]
 
 
 def test_a_poch_record_told_deal_by_deal(client: FlaskClient, tmp_path: Path) -> None:

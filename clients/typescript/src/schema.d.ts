@@ -559,8 +559,9 @@ export interface paths {
          * @description One JSON document with everything that happened: the seats, the rules, every deal
          *     with every hand as dealt, every decision and card in order (who, what, and whether
          *     the table's stand-in made it), each trick's winner in a game of tricks, and the
-         *     scores after each deal and at the end. The format is versioned (`format`) and
-         *     defined by `openapi/game-record.schema.json`; `pocha replay FILE` prints one.
+         *     scores after each deal and at the end, and what our bots thought at their
+         *     decisions (`advice`). The format is versioned (`format`) and defined by
+         *     `openapi/game-record.schema.json`; `pocha replay FILE` prints one.
          */
         get: operations["getRecord"];
         put?: never;
@@ -6589,6 +6590,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What our bots thought at their decisions with a choice, where a level that searches made them (absent when none did): each decision's `number` among the record's, `seat`, `level`, `action`, its expected `score` and the `options` the search weighed most, each with its `share` and `score`. */
+                        advice?: Record<string, never>[];
                         /** Format: date-time */
                         created: string;
                         deals: Record<string, never>[];

@@ -211,6 +211,66 @@ def weigh(one: Person, level: str) -> None:
     one.page.wait_for_selector(f"#replay[data-advice='{level}']", timeout=LONG_MS)
 
 
+def finished_record(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The record of a game of bots made with `body`, once they have played it out."""
+    asked = urllib.request.Request(
+        f"{url}/api/v1/games", json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(asked, timeout=scaled(60)) as answer:
+        game_id = json.load(answer)["id"]
+
+    def record_of() -> dict[str, Any] | None:
+        try:
+            with urllib.request.urlopen(
+                f"{url}/api/v1/games/{game_id}/record", timeout=scaled(60)
+            ) as answer:
+                found: dict[str, Any] = json.load(answer)
+                return found
+        except urllib.error.HTTPError:
+            return None  # not over yet
+
+    wait_until(lambda: record_of() is not None, LONG, "the bots' game to end")
+    record = record_of()
+    assert record is not None
+    return record
+
+
+def test_a_pocha_replay_shows_the_bots_own_advice(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+) -> None:
+    url = ladder_service.url
+    levels = ["easy", "hard", "random"]
+    bots = [{"name": f"Bot {s}", "bot": level} for s, level in enumerate(levels)]
+    record = finished_record(url, {"players": bots, "rules": {"schedule": [2]}})
+    deal = record["deals"][0]
+    bids = len(deal["bids"])
+    by_number = {a["number"]: a for a in record["advice"]}
+    one = person(browser, LAPTOP, "ana", "en")
+    try:
+        page = one.page
+        page.goto(f"{url}/replay/{record['id']}")
+        page.wait_for_selector("#replay-step[data-step='0']", timeout=LONG_MS)
+        numbers = "items => items.map((i) => Number(i.dataset.number))"
+        # The deal: the bids' advice, each the bot's own; then the first trick's cards'.
+        shown = page.eval_on_selector_all("#replay-recorded li", numbers)
+        assert shown == [n for n in sorted(by_number) if n <= bids] and shown
+        first = by_number[shown[0]]
+        text = page.inner_text(f"#replay-recorded li[data-number='{shown[0]}']")
+        assert f"Bot {first['seat']} ({first['level']}) chose" in text, text
+        assert "expecting" in text
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector("#replay-step[data-step='1']")
+        shown = page.eval_on_selector_all("#replay-recorded li", numbers)
+        assert shown == [n for n in sorted(by_number) if bids < n <= bids + 3]
+        assert all(by_number[n]["seat"] in (0, 1) for n in shown)
+        assert page.evaluate(MISFITS) == [], "a replay with the bots' advice"
+        one.screenshot("replay-recorded-advice-en.png")
+        assert one.errors == []
+    finally:
+        one.context.close()
+
+
 POCH_FIRST_STEP = "#replay[data-game='poch'] #replay-step[data-step='0']"
 
 
@@ -236,26 +296,8 @@ def test_a_poch_replay_with_advice_and_a_record_opened_from_a_file(
 ) -> None:
     url = ladder_service.url
     bots = [{"name": f"Bot {s}", "bot": "easy"} for s in range(3)]
-    body = {"game": "poch", "players": bots, "rules": {"deals": 1}}
-    asked = urllib.request.Request(
-        f"{url}/api/v1/games", json.dumps(body).encode(), {"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(asked, timeout=scaled(60)) as answer:
-        game_id = json.load(answer)["id"]
-
-    def record_of() -> dict[str, Any] | None:
-        try:
-            with urllib.request.urlopen(
-                f"{url}/api/v1/games/{game_id}/record", timeout=scaled(60)
-            ) as answer:
-                found: dict[str, Any] = json.load(answer)
-                return found
-        except urllib.error.HTTPError:
-            return None  # not over yet
-
-    wait_until(lambda: record_of() is not None, LONG, "the bots' Poch game to end")
-    record = record_of()
-    assert record is not None
+    record = finished_record(url, {"game": "poch", "players": bots, "rules": {"deals": 1}})
+    game_id = record["id"]
     one = person(browser, size, "ana", lang)
     try:
         page = one.page
@@ -265,6 +307,19 @@ def test_a_poch_replay_with_advice_and_a_record_opened_from_a_file(
         cards = "#replay-position .replay-hand .mini-card"
         assert page.locator(cards).count() == sum(len(hand) for hand in deal["hands"])
         assert page.get_attribute("#replay-step", "data-part") == "dealt"
+        # The bots' own advice, as they played, beside each call of the betting (the deal's
+        # first decisions), with no button pressed; none beside the deal itself.
+        assert page.locator("#replay-recorded").count() == 0
+        assert page.is_visible("#replay-recorded-about")
+        page.click("#replay-next")
+        page.wait_for_selector("#replay-step[data-part='betting']")
+        betting = [a for a in record["advice"] if a["number"] <= len(deal["betting"])]
+        shown = page.eval_on_selector_all(
+            "#replay-recorded li", "items => items.map((i) => Number(i.dataset.number))"
+        )
+        assert shown == [a["number"] for a in betting] and betting
+        page.click("#replay-prev")
+        page.wait_for_selector("#replay-step[data-step='0']")
         steps = poch_steps(record)
         for _ in range(steps):
             page.keyboard.press("ArrowRight")
@@ -283,6 +338,7 @@ def test_a_poch_replay_with_advice_and_a_record_opened_from_a_file(
         page.click("#replay-next")
         page.wait_for_selector("#replay-step[data-part='betting']")
         assert page.locator("#replay-advice li").count() == len(deal["betting"])
+        assert page.locator("#replay-recorded li").count() == len(betting)
         assert page.evaluate(MISFITS) == [], "a Poch replay"
         one.screenshot(f"replay-poch-{lang}-{size['width']}.png")
 
