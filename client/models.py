@@ -473,6 +473,7 @@ class TrumpIn(TypedDict):
 
 
 class WebhookBody(TypedDict):
+    open_to_matches: NotRequired[bool]
     url: str
 
 
@@ -482,6 +483,7 @@ class WebhookRegistered(TypedDict):
     failures_in_a_row: int
     last_failure: str | None
     mean_decision_ms: float | None
+    open_to_matches: bool
     paused: bool
     secret: str
     url: str
@@ -493,6 +495,7 @@ class WebhookStatus(TypedDict):
     failures_in_a_row: int
     last_failure: str | None
     mean_decision_ms: float | None
+    open_to_matches: bool
     paused: bool
     url: str
 
@@ -587,6 +590,10 @@ class Challenge(TypedDict):
     rules: dict[str, Any]
     seats: list[ChallengeSeat]
     status: str
+
+
+class ChallengeList(TypedDict):
+    challenges: list[Challenge]
 
 
 class CreateGame(TypedDict):

@@ -150,6 +150,11 @@ def find(connection: redis.Redis, challenge_id: str) -> Challenge:
     return found
 
 
+def of_account(connection: redis.Redis, account_id: str) -> list[Challenge]:
+    """The challenges the account made or that name it, while remembered, oldest first."""
+    return challenges.of_account(connection, account_id)
+
+
 def cancel(connection: redis.Redis, challenge_id: str, account: Account) -> Challenge:
     """The maker takes its challenge back."""
     challenge = find(connection, challenge_id)

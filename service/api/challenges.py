@@ -173,6 +173,16 @@ class ChallengeSchema(Answer):
     )
 
 
+class ChallengeListSchema(Answer):
+    challenges = fields.List(
+        fields.Nested(ChallengeSchema),
+        metadata={
+            "description": "The challenges you made or that name you, oldest first: the open "
+            "ones, and the others for an hour after they ended."
+        },
+    )
+
+
 def _seconds() -> float:
     return float(current_app.config.get("CHALLENGE_SECONDS", CHALLENGE_SECONDS))
 
@@ -203,6 +213,20 @@ class Challenges(MethodView):
         """
         made = challenges.make(services().redises.store, key_holder(), body, _seconds())
         return made.public(), {"Location": f"{blp.url_prefix}/{made.id}"}
+
+    @blp.doc(operationId="listChallenges", **_SECURITY)
+    @blp.response(200, ChallengeListSchema)
+    @_documented()
+    def get(self) -> dict[str, Any]:
+        """Your challenges
+
+        With your account's key: those you made and those that name you, open or ended
+        within the hour, oldest first. What your event stream says of them on connecting,
+        for a client that does not hold one.
+        """
+        account = key_holder()
+        found = challenges.of_account(services().redises.store, account.id)
+        return {"challenges": [c.public() for c in found]}
 
 
 @blp.route("/<challenge_id>", parameters=_CHALLENGE_ID)

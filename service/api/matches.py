@@ -94,9 +94,9 @@ def _key_holder() -> Account | None:
 
 
 def _check_accounts(accounts: list[str]) -> bool:
-    """Each account seated in a match is enabled and either a bot's with a webhook or the
-    one whose key is sent; whether one of them moves over its event stream (then the match
-    is played at tables)."""
+    """Each account seated in a match is enabled, and seated by its own key (sent in
+    X-Pocha-Account) unless it is a webhook bot open to matches; whether one of them moves
+    over its event stream (then the match is played at tables)."""
     connection = services().redises.store
     streamed = False
     for account_id in dict.fromkeys(accounts):
@@ -105,10 +105,21 @@ def _check_accounts(accounts: list[str]) -> bool:
             raise _refused_seat(
                 _("account:{account} is not an enabled account", account=account_id)
             )
-        if account.kind == "bot" and get_webhook(connection, account_id) is not None:
-            continue
+        hook = get_webhook(connection, account_id) if account.kind == "bot" else None
         holder = _key_holder()
-        if holder is None or holder.id != account.id:
+        mine = holder is not None and holder.id == account.id
+        if hook is not None:
+            if not (mine or hook.open_to_matches):
+                raise _refused_seat(
+                    _(
+                        "account:{account} plays matches asked for with its own key only "
+                        "(send it in X-Pocha-Account): its owner has not opened it to "
+                        "matches (open_to_matches)",
+                        account=account_id,
+                    )
+                )
+            continue
+        if not mine:
             raise _refused_seat(
                 _(
                     "account:{account} has no webhook: it plays a match over its event stream, "
@@ -166,7 +177,8 @@ class Matches(MethodView):
             403: "account_disabled: the account of the key is disabled.",
             422: "validation_error: an unknown game, bots (or another game's level), budgets "
             "or rules, too many games, or more CPU than allowed; a rated match seating "
-            "other than the key's bot and levels.",
+            "other than the key's bot and levels; an account seated without its key that is "
+            "no webhook bot open to matches; at tables, a bot other than a level by name.",
         },
     )
     def post(self, body: dict[str, Any]) -> Any:
@@ -192,13 +204,13 @@ class Matches(MethodView):
             )
         except MatchRefused as exc:
             raise InvalidInput(exc.message, errors={"json": {exc.field: [exc.message]}}) from exc
+        if spec.rated:
+            _check_rated_by_its_bot(spec.accounts)
         if _check_accounts(spec.accounts):
             try:
                 spec = at_tables(spec)
             except MatchRefused as exc:
                 raise _refused_seat(exc.message) from exc
-        if spec.rated:
-            _check_rated_by_its_bot(spec.accounts)
         match_id = create_match(services().redises, spec)
         report = _report(match_id)
         return report, 202, {"Location": report["url"]}

@@ -30,6 +30,7 @@ from engine.i18n import _
 from service.accounts import HEADER, SCHEME
 from service.answers import Answer
 from service.api.accounts import _ACCOUNT_ID, blp
+from service.api.fields import StrictBoolean
 from service.context import services
 from service.errors import ErrorSchema
 from service.ratelimits import spend_webhook_change
@@ -55,6 +56,14 @@ class WebhookBodySchema(ma.Schema):
             "example": "https://bot.example.org/pocha",
         },
     )
+    open_to_matches = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Anyone may seat the bot in an unrated match (`account:ID`), as "
+            "a public opponent; otherwise only a match asked for with its own key seats it.",
+            "example": False,
+        },
+    )
 
 
 class WebhookStatusSchema(Answer):
@@ -72,6 +81,9 @@ class WebhookStatusSchema(Answer):
     )
     failures = fields.Integer(metadata={"description": "Calls that failed, in all."})
     failures_in_a_row = fields.Integer(metadata={"description": "The latest failures in a row."})
+    open_to_matches = fields.Boolean(
+        metadata={"description": "Anyone may seat the bot in an unrated match."}
+    )
     last_failure = fields.String(
         allow_none=True,
         metadata={
@@ -181,7 +193,9 @@ class AccountWebhook(MethodView):
             raise WebhookRefused(message, errors={"json": {"url": [message]}}) from None
         spend_webhook_change(account.id)
         connection = services().redises.store
-        secret = webhooks.register(connection, account.id, body["url"])
+        secret = webhooks.register(
+            connection, account.id, body["url"], open_to_matches=body["open_to_matches"]
+        )
         return {**_status(account.id), "secret": secret}
 
     @blp.doc(operationId="getWebhook", **_SECURITY)

@@ -193,9 +193,7 @@ def test_declines_and_cancels_are_told_on_the_streams(app: Flask, client: FlaskC
         hers.saw(status_is(second["id"], "cancelled"), "Ana told of her cancel")
         assert client.delete(url, headers=key_of(ana)).json["error"] == "challenge_closed"
         # On connecting, only open challenges are said: none is left.
-        assert not [
-            e for e in read_until(app, robo, lambda got: False) if e["type"] == "challenge"
-        ]
+        assert not [e for e in read_until(app, robo, lambda got: False) if e["type"] == "challenge"]
     finally:
         hers.stop()
     missing = client.get("/api/v1/challenges/nope")
@@ -338,7 +336,6 @@ def test_a_seat_taken_with_a_key_is_opened_by_it(app: Flask, client: FlaskClient
     assert view.status_code == 401
 
 
-
 def test_a_disabled_accounts_key_moves_no_more(app: Flask, client: FlaskClient) -> None:
     ana = sign_up(client, "Ana", "person")
     made = client.post(
@@ -402,3 +399,30 @@ def test_an_accounts_key_opens_its_seat_at_the_rematch(client: FlaskClient) -> N
         rematch = again.json["game_id"]
         view = client.get(f"/api/v1/games/{rematch}", headers=bearer(key)).json
         assert view["you"]["seat"] == seat
+
+
+def test_an_account_lists_the_challenges_it_made_and_received(client: FlaskClient) -> None:
+    ana, bea, robo = (
+        sign_up(client, "Ana", "person"),
+        sign_up(client, "Bea"),
+        sign_up(client, "Robo"),
+    )
+    first = challenge(client, ana, against(robo["id"])).json
+    second = challenge(client, bea, against(robo["id"])).json
+    third = challenge(client, ana, against(bea["id"])).json
+    assert (
+        client.post(f"/api/v1/challenges/{third['id']}/decline", headers=key_of(bea)).status_code
+        == 200
+    )
+
+    def listed(account: dict[str, Any]) -> list[tuple[str, str]]:
+        answer = client.get("/api/v1/challenges", headers=key_of(account))
+        assert answer.status_code == 200, answer.json
+        return [(c["id"], c["status"]) for c in answer.json["challenges"]]
+
+    assert listed(robo) == [(first["id"], "open"), (second["id"], "open")]
+    assert listed(ana) == [(first["id"], "open"), (third["id"], "declined")]
+    assert listed(bea) == [(second["id"], "open"), (third["id"], "declined")]
+    for headers in ({}, {"X-Pocha-Account": "pa_guessed"}):
+        refused = client.get("/api/v1/challenges", headers=headers)
+        assert (refused.status_code, refused.json["error"]) == (401, "unknown_account")

@@ -46,14 +46,18 @@ def key_of(key: str) -> dict[str, str]:
     return {"X-Pocha-Account": key}
 
 
-def bot_account(client: FlaskClient, bot: WebhookBot, name: str = "Hooky") -> tuple[str, str]:
-    """A bot account with `bot` as its webhook: its id and key."""
+def bot_account(
+    client: FlaskClient, bot: WebhookBot, name: str = "Hooky", open_to_matches: bool = True
+) -> tuple[str, str]:
+    """A bot account with `bot` as its webhook (open to anyone's matches, unless told):
+    its id and key."""
     made = client.post("/api/v1/accounts", json={"name": name, "kind": "bot"})
     assert made.status_code == 201, made.json
     account_id, key = made.json["id"], made.json["key"]
     answer = client.put(
-        f"/api/v1/accounts/{account_id}/webhook", json={"url": bot.url}, headers=key_of(key)
-    )
+        f"/api/v1/accounts/{account_id}/webhook",
+        json={"url": bot.url, "open_to_matches": open_to_matches}, headers=key_of(key),
+    )  # fmt: skip
     assert answer.status_code == 200, answer.json
     assert answer.json["secret"].startswith("whsec_") and not answer.json["paused"]
     bot.secret = answer.json["secret"]
@@ -370,3 +374,26 @@ def test_a_failing_webhook_at_a_table_is_played_by_the_stand_in(
     counted = status(client, account_id, key)
     assert (counted["decisions"], counted["paused"]) == (0, True)
     assert counted["failures"] == len(bot.calls) == 5
+
+
+def test_only_its_key_seats_a_webhook_bot_in_a_match_unless_it_is_open_to_matches(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    account_id, key = bot_account(client, bot, open_to_matches=False)
+    _other_id, other_key = bot_account(client, bot, name="Other hook")
+    label = f"account:{account_id}"
+    asked = {"seats": [label, "easy", "easy"], "games": 1, "rules": RULES}
+    for headers in ({}, key_of(other_key)):
+        refused = client.post("/api/v1/matches", json=asked, headers=headers)
+        assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+        assert "open_to_matches" in refused.json["errors"]["json"]["seats"][0]
+    assert not client.get(f"/api/v1/accounts/{account_id}/webhook",
+                          headers=key_of(key)).json["open_to_matches"]  # fmt: skip
+    play_match(client, drain, [label, "easy", "easy"], key_of(key), games=1)
+    opened = client.put(
+        f"/api/v1/accounts/{account_id}/webhook",
+        json={"url": bot.url, "open_to_matches": True}, headers=key_of(key),
+    )  # fmt: skip
+    assert opened.status_code == 200 and opened.json["open_to_matches"], opened.json
+    bot.secret = opened.json["secret"]
+    play_match(client, drain, [label, "easy", "easy"], key_of(other_key), games=1)

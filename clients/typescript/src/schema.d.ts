@@ -235,7 +235,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Your challenges
+         * @description With your account's key: those you made and those that name you, open or ended
+         *     within the hour, oldest first. What your event stream says of them on connecting,
+         *     for a client that does not hold one.
+         */
+        get: operations["listChallenges"];
         put?: never;
         /**
          * Challenge accounts
@@ -1537,6 +1543,10 @@ export interface components {
              * @example open
              */
             status: string;
+        };
+        ChallengeList: {
+            /** @description The challenges you made or that name you, oldest first: the open ones, and the others for an hour after they ended. */
+            challenges: components["schemas"]["Challenge"][];
         };
         ChallengeSeat: {
             /** @description The account's id; null for a level. */
@@ -4382,6 +4392,11 @@ export interface components {
         };
         WebhookBody: {
             /**
+             * @description Anyone may seat the bot in an unrated match (`account:ID`), as a public opponent; otherwise only a match asked for with its own key seats it. Default: `false`.
+             * @example false
+             */
+            open_to_matches?: boolean;
+            /**
              * @description Where the bot's decisions are asked for: http or https, on a public address.
              * @example https://bot.example.org/pocha
              */
@@ -4401,6 +4416,8 @@ export interface components {
             last_failure: string | null;
             /** @description Their mean time, call to answer (ms); null before the first. */
             mean_decision_ms: number | null;
+            /** @description Anyone may seat the bot in an unrated match. */
+            open_to_matches: boolean;
             /** @description Paused after too many failures in a row: the stand-in plays its seats until its owner resumes it. */
             paused: boolean;
             /**
@@ -4425,6 +4442,8 @@ export interface components {
             last_failure: string | null;
             /** @description Their mean time, call to answer (ms); null before the first. */
             mean_decision_ms: number | null;
+            /** @description Anyone may seat the bot in an unrated match. */
+            open_to_matches: boolean;
             /** @description Paused after too many failures in a row: the stand-in plays its seats until its owner resumes it. */
             paused: boolean;
             /** @description The webhook's URL. */
@@ -5282,6 +5301,56 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    listChallenges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeList"];
+                };
+            };
+            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_disabled: the account is disabled. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7456,7 +7525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_error: an unknown game, bots (or another game's level), budgets or rules, too many games, or more CPU than allowed; a rated match seating other than the key's bot and levels. */
+            /** @description validation_error: an unknown game, bots (or another game's level), budgets or rules, too many games, or more CPU than allowed; a rated match seating other than the key's bot and levels; an account seated without its key that is no webhook bot open to matches; at tables, a bot other than a level by name. */
             422: {
                 headers: {
                     [name: string]: unknown;
