@@ -8,6 +8,10 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 
+class AccountChange(TypedDict):
+    open_to_matches: bool
+
+
 class ActionStat(TypedDict):
     action: int | str
     mean_chips: NotRequired[float]
@@ -473,7 +477,6 @@ class TrumpIn(TypedDict):
 
 
 class WebhookBody(TypedDict):
-    open_to_matches: NotRequired[bool]
     url: str
 
 
@@ -483,7 +486,6 @@ class WebhookRegistered(TypedDict):
     failures_in_a_row: int
     last_failure: str | None
     mean_decision_ms: float | None
-    open_to_matches: bool
     paused: bool
     secret: str
     url: str
@@ -495,7 +497,6 @@ class WebhookStatus(TypedDict):
     failures_in_a_row: int
     last_failure: str | None
     mean_decision_ms: float | None
-    open_to_matches: bool
     paused: bool
     url: str
 
@@ -525,6 +526,7 @@ class Account(TypedDict):
     last_seen: float
     level: str | None
     name: str
+    open_to_matches: bool
     ratings: list[Rating]
     webhook: NotRequired[BotWebhook]
 

@@ -330,13 +330,13 @@ class WebhookRefused(ServiceError):
 
 
 class NotABot(ServiceError):
-    """A webhook asked for by an account that is not a bot's."""
+    """A webhook, or a bot's setting, asked for by an account that is not a bot's."""
 
     status = 409
     error = "not_a_bot"
 
-    def __init__(self) -> None:
-        super().__init__(_("Only a bot's account may register a webhook."))
+    def __init__(self, message: Any = None) -> None:
+        super().__init__(message or _("Only a bot's account may register a webhook."))
 
 
 class NoWebhook(ServiceError):

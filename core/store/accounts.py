@@ -125,6 +125,8 @@ class Account:
     disabled: bool = False
     #: The SHA-256 of its key, hex; "" for a bot level's account, which has no key.
     key_hash: str = ""
+    #: A bot its owner lets anyone seat in an unrated match (otherwise only its own key does).
+    open_to_matches: bool = False
 
     @property
     def level(self) -> str | None:
@@ -141,6 +143,7 @@ class Account:
             seen=float(fields.get("seen", fields["created"])),
             disabled=fields.get("disabled") == "1",
             key_hash=fields.get("key_hash", ""),
+            open_to_matches=fields.get("open_to_matches") == "1",
         )
 
 
@@ -265,6 +268,16 @@ def set_disabled(connection: redis.Redis, account_id: str, disabled: bool = True
     if not connection.exists(key):
         return False
     connection.hset(key, "disabled", "1" if disabled else "0")
+    return True
+
+
+def set_open_to_matches(connection: redis.Redis, account_id: str, open_: bool) -> bool:
+    """Let anyone seat the bot in an unrated match, or only its own key; False if there is
+    no such account."""
+    key = account_key(account_id)
+    if not connection.exists(key):
+        return False
+    connection.hset(key, "open_to_matches", "1" if open_ else "0")
     return True
 
 

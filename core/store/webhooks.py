@@ -52,8 +52,6 @@ class Webhook:
     failures: int = 0
     in_a_row: int = 0
     last_failure: str | None = None
-    #: Anyone may seat it in an unrated match; otherwise only its owner's key does.
-    open_to_matches: bool = False
 
     @property
     def mean_ms(self) -> float | None:
@@ -70,7 +68,6 @@ class Webhook:
             "failures": self.failures,
             "failures_in_a_row": self.in_a_row,
             "last_failure": self.last_failure,
-            "open_to_matches": self.open_to_matches,
         }
 
 
@@ -78,18 +75,14 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def register(
-    connection: redis.Redis, account_id: str, url: str, open_to_matches: bool = False
-) -> str:
+def register(connection: redis.Redis, account_id: str, url: str) -> str:
     """Set (or replace) `account_id`'s webhook to `url`, unpaused, with a new secret: the
-    secret, shown once. The count of earlier calls is kept. `open_to_matches`: anyone may
-    seat the bot in an unrated match."""
+    secret, shown once. The count of earlier calls is kept."""
     secret = SECRET_PREFIX + secrets.token_urlsafe(32)
     connection.hset(
         webhook_key(account_id),
-        mapping={"url": url, "secret": secret, "paused": "0", "in_a_row": 0,
-                 "open_to_matches": "1" if open_to_matches else "0"},
-    )  # fmt: skip
+        mapping={"url": url, "secret": secret, "paused": "0", "in_a_row": 0},
+    )
     return secret
 
 
@@ -113,7 +106,6 @@ def get(connection: redis.Redis, account_id: str) -> Webhook | None:
         failures=int(f.get("failures", 0)),
         in_a_row=int(f.get("in_a_row", 0)),
         last_failure=f.get("last_failure") or None,
-        open_to_matches=f.get("open_to_matches") == "1",
     )
 
 

@@ -8,17 +8,35 @@ from __future__ import annotations
 from typing import Any
 
 import marshmallow as ma
+from flask import request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from core.errors import AccountNotFound
+from core.errors import (
+    AccountDisabled,
+    AccountNotFound,
+    NotABot,
+    NotYourAccount,
+    UnknownAccount,
+)
 from core.store import webhooks
-from core.store.accounts import KINDS, LONGEST_NAME, create, get
+from core.store.accounts import (
+    KINDS,
+    LONGEST_NAME,
+    Account,
+    create,
+    find,
+    get,
+    set_open_to_matches,
+)
 from core.store.keys import is_game_id
 from core.store.ratings import HISTORY, displayed, history, ladder, ratings_by_game
+from engine.i18n import _
 from engine.registry import DEFAULT_GAME
 from engine.registry import KINDS as GAMES
+from service.accounts import HEADER, SCHEME
 from service.answers import Answer
+from service.api.fields import StrictBoolean
 from service.api.games_schemas import PlayerName, RegisteredGame
 from service.context import services
 from service.errors import ErrorSchema
@@ -117,8 +135,10 @@ class BotWebhookSchema(Answer):
     failures_in_a_row = fields.Integer(metadata={"description": "The latest failures in a row."})
     last_failure = fields.String(
         allow_none=True,
-        metadata={"description": "Why the last failed call failed (docs/bots-api.md).",
-                  "example": "timeout"},
+        metadata={
+            "description": "Why the last failed call failed (docs/bots-api.md).",
+            "example": "timeout",
+        },
     )
 
 
@@ -140,6 +160,13 @@ class AccountSchema(Answer):
     disabled = fields.Boolean(
         metadata={"description": "Disabled by the operator: it takes no seat.", "example": False}
     )
+    open_to_matches = fields.Boolean(
+        metadata={
+            "description": "A bot its owner lets anyone seat in an unrated match "
+            "(`account:ID`); false for a person, who is seated by their own key only.",
+            "example": False,
+        }
+    )
     ratings = fields.List(
         fields.Nested(RatingSchema),
         metadata={"description": "Its rating in each game it has played rated."},
@@ -151,6 +178,36 @@ class AccountSchema(Answer):
             "decisions and their mean time, and its failures (never its URL)."
         },
     )
+
+
+class AccountChangeSchema(ma.Schema):
+    open_to_matches = StrictBoolean(
+        required=True,
+        metadata={
+            "description": "Let anyone seat this bot in an unrated match, as a public "
+            "opponent; false: only a match asked for with its own key seats it.",
+            "example": True,
+        },
+    )
+
+
+def owner_of(account_id: str) -> Account:
+    """The account `account_id`, reached with its own key."""
+    connection = services().redises.store
+    account = get(connection, account_id) if is_game_id(account_id) else None
+    if account is None:
+        raise AccountNotFound()
+    sent = request.headers.get(HEADER)
+    if not sent:
+        raise UnknownAccount()
+    holder = find(connection, sent.strip())
+    if holder is None:
+        raise UnknownAccount()
+    if holder.id != account.id:
+        raise NotYourAccount()
+    if account.disabled:
+        raise AccountDisabled()
+    return account
 
 
 class LadderQuerySchema(ma.Schema):
@@ -259,33 +316,80 @@ class AccountById(MethodView):
         account = get(connection, account_id) if is_game_id(account_id) else None
         if account is None:
             raise AccountNotFound()
-        rated = ratings_by_game(connection, account.id, list(GAMES))
-        hook = webhooks.get(connection, account.id) if account.kind == "bot" else None
-        shown = {} if hook is None else {"webhook": {
-            k: v for k, v in hook.public().items() if k != "url"
-        }}  # fmt: skip
-        return {
-            **shown,
-            "id": account.id,
-            "name": account.name,
-            "kind": account.kind,
-            "level": account.level,
-            "created": account.created,
-            "last_seen": account.seen,
-            "disabled": account.disabled,
-            "ratings": [
-                {
-                    "game": game,
-                    "rating": round(displayed(r.mu, r.sigma), 3),
-                    "mu": round(r.mu, 3),
-                    "sigma": round(r.sigma, 3),
-                    "games": r.games,
-                    "bids": r.bids,
-                    "exact_bids": r.exact_bids,
-                }
-                for game, r in rated.items()
-            ],
-        }
+        return _profile(account)
+
+    @blp.doc(operationId="changeAccount", security=[{SCHEME: []}])
+    @blp.arguments(AccountChangeSchema(), location="json")
+    @blp.response(200, AccountSchema)
+    @blp.alt_response(
+        401,
+        schema=ErrorSchema,
+        description="unknown_account: no key, or a key that opens no account.",
+    )
+    @blp.alt_response(
+        403,
+        schema=ErrorSchema,
+        description="not_your_account: another account's key; account_disabled.",
+    )
+    @blp.alt_response(404, schema=ErrorSchema, description="account_not_found.")
+    @blp.alt_response(
+        409,
+        schema=ErrorSchema,
+        description="not_a_bot: a person is seated in matches by their own key only.",
+    )
+    @blp.alt_response(
+        422,
+        schema=ErrorSchema,
+        description="validation_error: no `open_to_matches`, or not true or false.",
+    )
+    @blp.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")
+    def patch(self, body: dict[str, Any], account_id: str) -> dict[str, Any]:
+        """Change your bot's settings
+
+        With the bot account's own key: `open_to_matches` lets anyone seat the bot in an
+        unrated match (`POST /api/v1/matches`, `account:ID`), as a public opponent.
+        """  # fmt: skip
+        account = owner_of(account_id)
+        if account.kind != "bot":
+            raise NotABot(_("Only a bot's account may be opened to matches."))
+        set_open_to_matches(services().redises.store, account.id, body["open_to_matches"])
+        found = get(services().redises.store, account.id)
+        if found is None:
+            raise AccountNotFound()
+        return _profile(found)
+
+
+def _profile(account: Account) -> dict[str, Any]:
+    """What anyone sees of an account."""
+    connection = services().redises.store
+    rated = ratings_by_game(connection, account.id, list(GAMES))
+    hook = webhooks.get(connection, account.id) if account.kind == "bot" else None
+    shown = {} if hook is None else {"webhook": {
+        k: v for k, v in hook.public().items() if k != "url"
+    }}  # fmt: skip
+    return {
+        **shown,
+        "id": account.id,
+        "name": account.name,
+        "kind": account.kind,
+        "level": account.level,
+        "created": account.created,
+        "last_seen": account.seen,
+        "disabled": account.disabled,
+        "open_to_matches": account.open_to_matches,
+        "ratings": [
+            {
+                "game": game,
+                "rating": round(displayed(r.mu, r.sigma), 3),
+                "mu": round(r.mu, 3),
+                "sigma": round(r.sigma, 3),
+                "games": r.games,
+                "bids": r.bids,
+                "exact_bids": r.exact_bids,
+            }
+            for game, r in rated.items()
+        ],
+    }
 
 
 class RatingHistoryQuerySchema(ma.Schema):

@@ -95,8 +95,8 @@ def _key_holder() -> Account | None:
 
 def _check_accounts(accounts: list[str]) -> bool:
     """Each account seated in a match is enabled, and seated by its own key (sent in
-    X-Pocha-Account) unless it is a webhook bot open to matches; whether one of them moves
-    over its event stream (then the match is played at tables)."""
+    X-Pocha-Account) unless it is a bot open to matches; whether one of them moves over its
+    event stream (then the match is played at tables)."""
     connection = services().redises.store
     streamed = False
     for account_id in dict.fromkeys(accounts):
@@ -105,29 +105,20 @@ def _check_accounts(accounts: list[str]) -> bool:
             raise _refused_seat(
                 _("account:{account} is not an enabled account", account=account_id)
             )
-        hook = get_webhook(connection, account_id) if account.kind == "bot" else None
         holder = _key_holder()
-        mine = holder is not None and holder.id == account.id
-        if hook is not None:
-            if not (mine or hook.open_to_matches):
-                raise _refused_seat(
-                    _(
-                        "account:{account} plays matches asked for with its own key only "
-                        "(send it in X-Pocha-Account): its owner has not opened it to "
-                        "matches (open_to_matches)",
-                        account=account_id,
-                    )
-                )
-            continue
-        if not mine:
+        if (holder is None or holder.id != account.id) and not (
+            account.kind == "bot" and account.open_to_matches
+        ):
             raise _refused_seat(
                 _(
-                    "account:{account} has no webhook: it plays a match over its event stream, "
-                    "and only its own key seats it (send it in X-Pocha-Account), or register a "
-                    "webhook with PUT /api/v1/accounts/{account}/webhook",
+                    "account:{account} is seated in a match by its own key only (send it in "
+                    "X-Pocha-Account), unless it is a bot its owner opened to matches "
+                    "(open_to_matches)",
                     account=account_id,
                 )
             )
+        if account.kind == "bot" and get_webhook(connection, account_id) is not None:
+            continue
         streamed = True
     return streamed
 
@@ -178,7 +169,7 @@ class Matches(MethodView):
             422: "validation_error: an unknown game, bots (or another game's level), budgets "
             "or rules, too many games, or more CPU than allowed; a rated match seating "
             "other than the key's bot and levels; an account seated without its key that is "
-            "no webhook bot open to matches; at tables, a bot other than a level by name.",
+            "no bot open to matches; at tables, a bot other than a level by name.",
         },
     )
     def post(self, body: dict[str, Any]) -> Any:

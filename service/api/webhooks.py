@@ -9,28 +9,21 @@ from __future__ import annotations
 from typing import Any
 
 import marshmallow as ma
-from flask import current_app, request
+from flask import current_app
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 from core.errors import (
-    AccountDisabled,
-    AccountNotFound,
     NotABot,
-    NotYourAccount,
     NoWebhook,
-    UnknownAccount,
     WebhookRefused,
 )
 from core.play.webhooks import LONGEST_URL, Settings, UnsafeUrl, check_url
 from core.store import webhooks
-from core.store.accounts import Account, find, get
-from core.store.keys import is_game_id
 from engine.i18n import _
-from service.accounts import HEADER, SCHEME
+from service.accounts import SCHEME
 from service.answers import Answer
-from service.api.accounts import _ACCOUNT_ID, blp
-from service.api.fields import StrictBoolean
+from service.api.accounts import _ACCOUNT_ID, blp, owner_of
 from service.context import services
 from service.errors import ErrorSchema
 from service.ratelimits import spend_webhook_change
@@ -56,14 +49,6 @@ class WebhookBodySchema(ma.Schema):
             "example": "https://bot.example.org/pocha",
         },
     )
-    open_to_matches = StrictBoolean(
-        load_default=False,
-        metadata={
-            "description": "Anyone may seat the bot in an unrated match (`account:ID`), as "
-            "a public opponent; otherwise only a match asked for with its own key seats it.",
-            "example": False,
-        },
-    )
 
 
 class WebhookStatusSchema(Answer):
@@ -81,9 +66,6 @@ class WebhookStatusSchema(Answer):
     )
     failures = fields.Integer(metadata={"description": "Calls that failed, in all."})
     failures_in_a_row = fields.Integer(metadata={"description": "The latest failures in a row."})
-    open_to_matches = fields.Boolean(
-        metadata={"description": "Anyone may seat the bot in an unrated match."}
-    )
     last_failure = fields.String(
         allow_none=True,
         metadata={
@@ -129,25 +111,6 @@ def _documented(extra: tuple[tuple[int, str], ...] = ()) -> Any:
     return decorate
 
 
-def _owner(account_id: str) -> Account:
-    """The account `account_id`, reached with its own key."""
-    connection = services().redises.store
-    account = get(connection, account_id) if is_game_id(account_id) else None
-    if account is None:
-        raise AccountNotFound()
-    sent = request.headers.get(HEADER)
-    if not sent:
-        raise UnknownAccount()
-    holder = find(connection, sent.strip())
-    if holder is None:
-        raise UnknownAccount()
-    if holder.id != account.id:
-        raise NotYourAccount()
-    if account.disabled:
-        raise AccountDisabled()
-    return account
-
-
 def _status(account_id: str) -> dict[str, Any]:
     hook = webhooks.get(services().redises.store, account_id)
     if hook is None:
@@ -182,7 +145,7 @@ class AccountWebhook(MethodView):
         the `action` it answers. Registering again replaces the URL and the secret and
         resumes a paused bot.
         """
-        account = _owner(account_id)
+        account = owner_of(account_id)
         if account.kind != "bot":
             raise NotABot()
         settings = Settings.from_config(dict(current_app.config))
@@ -193,9 +156,7 @@ class AccountWebhook(MethodView):
             raise WebhookRefused(message, errors={"json": {"url": [message]}}) from None
         spend_webhook_change(account.id)
         connection = services().redises.store
-        secret = webhooks.register(
-            connection, account.id, body["url"], open_to_matches=body["open_to_matches"]
-        )
+        secret = webhooks.register(connection, account.id, body["url"])
         return {**_status(account.id), "secret": secret}
 
     @blp.doc(operationId="getWebhook", **_SECURITY)
@@ -207,7 +168,7 @@ class AccountWebhook(MethodView):
         With the bot account's own key: its URL, whether it is paused, its decisions and
         their mean time, and its failures.
         """
-        return _status(_owner(account_id).id)
+        return _status(owner_of(account_id).id)
 
     @blp.doc(operationId="deleteWebhook", **_SECURITY)
     @blp.response(204)
@@ -217,7 +178,7 @@ class AccountWebhook(MethodView):
 
         Its seats are played by the stand-in from then on.
         """
-        if not webhooks.remove(services().redises.store, _owner(account_id).id):
+        if not webhooks.remove(services().redises.store, owner_of(account_id).id):
             raise NoWebhook()
 
 
@@ -232,7 +193,7 @@ class AccountWebhookResume(MethodView):
         Its failures in a row are forgotten and its webhook is asked again at its next
         turn.
         """
-        account_id = _owner(account_id).id
+        account_id = owner_of(account_id).id
         spend_webhook_change(account_id)
         if not webhooks.resume(services().redises.store, account_id):
             raise NoWebhook()

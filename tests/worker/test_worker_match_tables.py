@@ -152,3 +152,10 @@ def test_a_match_seats_an_account_without_a_webhook_by_its_own_key_only(
     assert mine.status_code == 202 and mine.json["at_tables"], mine.json
     assert mine.json["rules"]["turn_seconds"] == 10
     assert client.delete(mine.json["url"]).status_code == 204
+    # A stream bot its owner opened to matches sits beside the caller's own account.
+    opened = client.patch(f"/api/v1/accounts/{streamy['id']}", json={"open_to_matches": True},
+                          headers={"X-Pocha-Account": streamy["key"]})  # fmt: skip
+    assert opened.status_code == 200, opened.json
+    both = asked([f"account:{other['id']}", label, "easy"], other["key"])
+    assert both.status_code == 202 and both.json["at_tables"], both.json
+    assert client.delete(both.json["url"]).status_code == 204

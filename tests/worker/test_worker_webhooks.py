@@ -55,12 +55,16 @@ def bot_account(
     assert made.status_code == 201, made.json
     account_id, key = made.json["id"], made.json["key"]
     answer = client.put(
-        f"/api/v1/accounts/{account_id}/webhook",
-        json={"url": bot.url, "open_to_matches": open_to_matches}, headers=key_of(key),
-    )  # fmt: skip
+        f"/api/v1/accounts/{account_id}/webhook", json={"url": bot.url}, headers=key_of(key)
+    )
     assert answer.status_code == 200, answer.json
     assert answer.json["secret"].startswith("whsec_") and not answer.json["paused"]
     bot.secret = answer.json["secret"]
+    if open_to_matches:
+        opened = client.patch(
+            f"/api/v1/accounts/{account_id}", json={"open_to_matches": True}, headers=key_of(key)
+        )
+        assert opened.status_code == 200 and opened.json["open_to_matches"], opened.json
     return account_id, key
 
 
@@ -280,7 +284,7 @@ def test_only_a_bots_own_key_manages_its_webhook(
         "nobody": (404, "account_not_found"),
         "no_url": (422, "validation_error"),
     }
-    # A match seats only bots with a webhook.
+    # A match seats a person, or an account that is none, by no one else's key.
     for seat in (f"account:{person['id']}", "account:nobody"):
         refused = client.post(
             "/api/v1/matches",
@@ -290,11 +294,13 @@ def test_only_a_bots_own_key_manages_its_webhook(
     assert client.delete(path, headers=key_of(key)).status_code == 204
     gone = client.get(path, headers=key_of(key))
     assert (gone.status_code, gone.json["error"]) == (404, "no_webhook")
-    refused = client.post(
+    # Without its webhook, the bot (open to matches) plays over its event stream: at tables.
+    at_tables = client.post(
         "/api/v1/matches",
         json={"seats": [f"account:{account_id}", "easy", "easy"], "games": 1, "duplicate": False},
     )
-    assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+    assert at_tables.status_code == 202 and at_tables.json["at_tables"], at_tables.json
+    assert client.delete(at_tables.json["url"]).status_code == 204
 
 
 def test_a_webhook_bot_seated_at_a_table_plays_a_whole_game(
@@ -387,13 +393,26 @@ def test_only_its_key_seats_a_webhook_bot_in_a_match_unless_it_is_open_to_matche
         refused = client.post("/api/v1/matches", json=asked, headers=headers)
         assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
         assert "open_to_matches" in refused.json["errors"]["json"]["seats"][0]
-    assert not client.get(f"/api/v1/accounts/{account_id}/webhook",
-                          headers=key_of(key)).json["open_to_matches"]  # fmt: skip
+    assert not client.get(f"/api/v1/accounts/{account_id}").json["open_to_matches"]
     play_match(client, drain, [label, "easy", "easy"], key_of(key), games=1)
-    opened = client.put(
-        f"/api/v1/accounts/{account_id}/webhook",
-        json={"url": bot.url, "open_to_matches": True}, headers=key_of(key),
-    )  # fmt: skip
+    # Only its own key opens it, and only a bot's account is opened.
+    path = f"/api/v1/accounts/{account_id}"
+    for headers, expected in (
+        ({}, (401, "unknown_account")),
+        (key_of(other_key), (403, "not_your_account")),
+    ):
+        answer = client.patch(path, json={"open_to_matches": True}, headers=headers)
+        assert (answer.status_code, answer.json["error"]) == expected
+    bad = client.patch(path, json={"open_to_matches": "yes"}, headers=key_of(key))
+    assert (bad.status_code, bad.json["error"]) == (422, "validation_error")
+    person = client.post("/api/v1/accounts", json={"name": "Ana", "kind": "person"}).json
+    mine = client.patch(f"/api/v1/accounts/{person['id']}", json={"open_to_matches": True},
+                        headers=key_of(person["key"]))  # fmt: skip
+    assert (mine.status_code, mine.json["error"]) == (409, "not_a_bot")
+    opened = client.patch(path, json={"open_to_matches": True}, headers=key_of(key))
     assert opened.status_code == 200 and opened.json["open_to_matches"], opened.json
-    bot.secret = opened.json["secret"]
     play_match(client, drain, [label, "easy", "easy"], key_of(other_key), games=1)
+    closed = client.patch(path, json={"open_to_matches": False}, headers=key_of(key))
+    assert closed.status_code == 200 and not closed.json["open_to_matches"]
+    refused = client.post("/api/v1/matches", json=asked)
+    assert (refused.status_code, refused.json["error"]) == (422, "validation_error")

@@ -47,7 +47,12 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change your bot's settings
+         * @description With the bot account's own key: `open_to_matches` lets anyone seat the bot in an
+         *     unrated match (`POST /api/v1/matches`, `account:ID`), as a public opponent.
+         */
+        patch: operations["changeAccount"];
         trace?: never;
     };
     "/api/v1/accounts/{account_id}/history": {
@@ -1060,10 +1065,22 @@ export interface components {
              * @example Ana
              */
             name: string;
+            /**
+             * @description A bot its owner lets anyone seat in an unrated match (`account:ID`); false for a person, who is seated by their own key only.
+             * @example false
+             */
+            open_to_matches: boolean;
             /** @description Its rating in each game it has played rated. */
             ratings: components["schemas"]["Rating"][];
             /** @description Only for a bot with a webhook: whether it is paused, its decisions and their mean time, and its failures (never its URL). */
             webhook?: components["schemas"]["BotWebhook"];
+        };
+        AccountChange: {
+            /**
+             * @description Let anyone seat this bot in an unrated match, as a public opponent; false: only a match asked for with its own key seats it.
+             * @example true
+             */
+            open_to_matches: boolean;
         };
         ActionStat: {
             /**
@@ -4392,11 +4409,6 @@ export interface components {
         };
         WebhookBody: {
             /**
-             * @description Anyone may seat the bot in an unrated match (`account:ID`), as a public opponent; otherwise only a match asked for with its own key seats it. Default: `false`.
-             * @example false
-             */
-            open_to_matches?: boolean;
-            /**
              * @description Where the bot's decisions are asked for: http or https, on a public address.
              * @example https://bot.example.org/pocha
              */
@@ -4416,8 +4428,6 @@ export interface components {
             last_failure: string | null;
             /** @description Their mean time, call to answer (ms); null before the first. */
             mean_decision_ms: number | null;
-            /** @description Anyone may seat the bot in an unrated match. */
-            open_to_matches: boolean;
             /** @description Paused after too many failures in a row: the stand-in plays its seats until its owner resumes it. */
             paused: boolean;
             /**
@@ -4442,8 +4452,6 @@ export interface components {
             last_failure: string | null;
             /** @description Their mean time, call to answer (ms); null before the first. */
             mean_decision_ms: number | null;
-            /** @description Anyone may seat the bot in an unrated match. */
-            open_to_matches: boolean;
             /** @description Paused after too many failures in a row: the stand-in plays its seats until its owner resumes it. */
             paused: boolean;
             /** @description The webhook's URL. */
@@ -4643,6 +4651,88 @@ export interface operations {
             };
             /** @description account_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    changeAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountChange"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description unknown_account: no key, or a key that opens no account. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_your_account: another account's key; account_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_a_bot: a person is seated in matches by their own key only. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_error: no `open_to_matches`, or not true or false. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7525,7 +7615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_error: an unknown game, bots (or another game's level), budgets or rules, too many games, or more CPU than allowed; a rated match seating other than the key's bot and levels; an account seated without its key that is no webhook bot open to matches; at tables, a bot other than a level by name. */
+            /** @description validation_error: an unknown game, bots (or another game's level), budgets or rules, too many games, or more CPU than allowed; a rated match seating other than the key's bot and levels; an account seated without its key that is no bot open to matches; at tables, a bot other than a level by name. */
             422: {
                 headers: {
                     [name: string]: unknown;
