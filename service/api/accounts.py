@@ -342,6 +342,9 @@ class AccountById(MethodView):
         schema=ErrorSchema,
         description="validation_error: no `open_to_matches`, or not true or false.",
     )
+    @blp.alt_response(400, schema=ErrorSchema, description="bad_json: the body is not JSON.")
+    @blp.alt_response(413, schema=ErrorSchema, description="body_too_large.")
+    @blp.alt_response(415, schema=ErrorSchema, description="unsupported_media_type.")
     @blp.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")
     def patch(self, body: dict[str, Any], account_id: str) -> dict[str, Any]:
         """Change your bot's settings

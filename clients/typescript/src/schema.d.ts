@@ -4695,6 +4695,15 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
+            /** @description bad_json: the body is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description unknown_account: no key, or a key that opens no account. */
             401: {
                 headers: {
@@ -4724,6 +4733,24 @@ export interface operations {
             };
             /** @description not_a_bot: a person is seated in matches by their own key only. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
