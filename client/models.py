@@ -466,6 +466,12 @@ class Table(TypedDict):
     waiting: bool
 
 
+class TimedTurns(TypedDict):
+    clocks_ran_out: int
+    decisions: int
+    mean_decision_ms: float | None
+
+
 class Trump(TypedDict):
     card: str
     holder: int | None
@@ -528,6 +534,7 @@ class Account(TypedDict):
     name: str
     open_to_matches: bool
     ratings: list[Rating]
+    turns: NotRequired[TimedTurns]
     webhook: NotRequired[BotWebhook]
 
 

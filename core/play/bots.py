@@ -17,6 +17,7 @@ from core.errors import Conflict, GameNotFound, StaleVersion
 from core.jobs.admission import ThinkPurse
 from core.play.bot_advice import advice_of
 from core.play.bot_metrics import record_decision
+from core.store import account_turns
 from core.store.records import OwedTask, OwedTaskMaker, StoredGame
 from core.store.store import GameStore
 from engine.errors import GameError
@@ -197,4 +198,7 @@ def play_bot_turn(
         except (Conflict, StaleVersion, GameNotFound):
             return None
     record_decision(store.redis, "turn", level, thought, applied=True)
+    account = record.seats[seat].account
+    if clock_ran_out and stand_in and account is not None:
+        account_turns.count_clock_ran_out(store.redis, account)
     return applied

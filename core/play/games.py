@@ -9,6 +9,7 @@ differs between games is reached through the game's kind (`engine.registry`).
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -17,6 +18,7 @@ from typing import Any
 
 from ai.registry import levels_of
 from core.errors import (
+    REDIS_DOWN,
     AccountDisabled,
     AccountRequired,
     Conflict,
@@ -39,6 +41,7 @@ from core.play.tables import (
     seat_info,
     seat_view,
 )
+from core.store import account_turns
 from core.store.accounts import KEY_PREFIX as ACCOUNT_KEY_PREFIX
 from core.store.accounts import Account
 from core.store.accounts import find as find_account
@@ -58,6 +61,8 @@ from engine.errors import GameError, InvalidRulesError
 from engine.i18n import _
 from engine.protocols import DEFAULT_TURN_SECONDS, Action, WireAction
 from engine.registry import DEFAULT_GAME, KINDS, AnyGame, GameKind, kind_of
+
+log = logging.getLogger(__name__)
 
 #: The version of the record format (docs/records.md, openapi/game-record.schema.json): a
 #: change that would break a reader of these records makes a new one.
@@ -366,6 +371,9 @@ class GameService:
                 owed_task=self.bots.owed_turn,
             )  # fmt: skip
         assert seat is not None
+        before = record if record is not None else kept
+        if before is not None and before.deadline is not None:
+            self._count_timed_turn(before, seat)
         after = applied.record
         if after.bot_to_move is not None:
             self.bots.game_changed(game_id, after.version, after.payer, after.thinks_long)
@@ -374,6 +382,18 @@ class GameService:
                 # they have not (reading the game again would only cost a round trip).
                 after = self.store.load(game_id, history=False)
         return self.view(after, seat)
+
+    def _count_timed_turn(self, before: StoredGame, seat: int) -> None:
+        """An account moved in its timed turn: counted on its page, with the time since the
+        turn began (its clock's start). A count lost to Redis costs the move nothing."""
+        account = before.seats[seat].account
+        if account is None or before.deadline is None:
+            return
+        began = before.deadline - before.game.rules.turn_seconds
+        try:
+            account_turns.count_move(self.store.redis, account, (time.time() - began) * 1000)
+        except REDIS_DOWN:
+            log.warning("game %s: the timed turn of account %s went uncounted", before.id, account)
 
     def _refuse_a_disabled_key(self, token: str | None) -> None:
         """An account's key moves in the games it sits in only while the account is

@@ -289,6 +289,11 @@ def account_key(account_id: str) -> str:
     return f"{_ACCOUNTS}:account:{account_id}"
 
 
+def account_turns_key(account_id: str) -> str:
+    """Hash of the timed turns an account played with its key (`core.store.account_turns`)."""
+    return f"{_ACCOUNTS}:turns:{account_id}"
+
+
 def webhook_key(account_id: str) -> str:
     """Hash of a bot account's webhook: its URL, signing secret, paused flag and the count
     of its calls (`core.store.webhooks`)."""

@@ -554,18 +554,19 @@ class GameStore:
         seats, host_token_hash, created, seeded, table, payer = self._parsed_meta(game_id, meta_raw)
         seen = tuple(float(raw or 0) for raw in values[5 : 5 + len(seats)])
         self._remember(self._seen, game_id, seen)
+        deadline = None if clock is None else float(clock)
         return StoredGame(
             id=game_id,
             version=version,
             events=events,
-            game=self._parsed_state(game_id, state, sheet, consume, version, events),
+            game=self._parsed_state(game_id, state, sheet, consume, version, events, deadline),
             seats=seats,
             host_token_hash=host_token_hash,
             created=created,
             seeded=seeded,
             table=table,
             payer=payer,
-            deadline=None if clock is None else float(clock),
+            deadline=deadline,
             seen=seen,
         )
 
@@ -598,6 +599,7 @@ class GameStore:
         consume: bool,
         version: int,
         events: int,
+        deadline: float | None,
     ) -> AnyGame:
         cached = self._states.get(game_id)
         if cached is not None and cached[0] == state:
@@ -605,10 +607,15 @@ class GameStore:
                 game = cached[1]
             else:
                 game = cached[1].copy()
+                if cached[2:] != (version, events, deadline):
+                    # The same game, whose clock or count moved on (`take_kept` hands it out).
+                    self._states[game_id] = (state, cached[1], version, events, deadline)
         else:
             game = _load_state(state, None)
             if not consume:  # a move's write keeps the game it makes
-                self._remember(self._states, game_id, (state, game.copy(), version, events, None))
+                self._remember(
+                    self._states, game_id, (state, game.copy(), version, events, deadline)
+                )
         if sheet is not None:
             game.history = orjson.loads(sheet)
         return game

@@ -19,7 +19,7 @@ from core.errors import (
     NotYourAccount,
     UnknownAccount,
 )
-from core.store import webhooks
+from core.store import account_turns, webhooks
 from core.store.accounts import (
     KINDS,
     LONGEST_NAME,
@@ -142,8 +142,19 @@ class BotWebhookSchema(Answer):
     )
 
 
+class TimedTurnsSchema(Answer):
+    decisions = fields.Integer(metadata={"description": "Timed turns it moved in itself."})
+    mean_decision_ms = fields.Float(
+        allow_none=True,
+        metadata={"description": "Their mean time from the turn's start (ms); null before one."},
+    )
+    clocks_ran_out = fields.Integer(
+        metadata={"description": "Its turns whose clock ran out: the stand-in played them."}
+    )
+
+
 class AccountSchema(Answer):
-    OPTIONAL = frozenset({"webhook"})
+    OPTIONAL = frozenset({"webhook", "turns"})
 
     id = fields.String(metadata={"description": "The account's id.", "example": "q3ZkR8vX1mNc2pLw"})
     name = fields.String(metadata={"description": "Its name.", "example": "Ana"})
@@ -170,6 +181,14 @@ class AccountSchema(Answer):
     ratings = fields.List(
         fields.Nested(RatingSchema),
         metadata={"description": "Its rating in each game it has played rated."},
+    )
+    turns = fields.Nested(
+        TimedTurnsSchema,
+        metadata={
+            "description": "Only for a bot that moved with its key in timed turns (a stream "
+            "bot): how many, their mean time from the turn's start, and the turns whose clock "
+            "ran out (the stand-in played them)."
+        },
     )
     webhook = fields.Nested(
         BotWebhookSchema,
@@ -370,6 +389,9 @@ def _profile(account: Account) -> dict[str, Any]:
     shown = {} if hook is None else {"webhook": {
         k: v for k, v in hook.public().items() if k != "url"
     }}  # fmt: skip
+    turns = account_turns.get(connection, account.id) if account.kind == "bot" else None
+    if turns is not None:
+        shown["turns"] = turns.public()
     return {
         **shown,
         "id": account.id,

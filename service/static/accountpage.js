@@ -1,7 +1,8 @@
 // An account's page (/accounts/ID): its name and kind, its rating in each game with its
 // curve (GET /api/v1/accounts/{id}/history, drawn by chart.js), its share of exact bids
 // (Pocha), its latest rated games with links to their replays, and, for a bot whose
-// account document carries them, its failures, pause and time per decision (`bot`).
+// account document carries them, its failures, pause and time per decision (`webhook`,
+// `turns`).
 
 import { Api, ApiError } from "./api.js";
 import { drawCurves } from "./chart.js";
@@ -14,13 +15,20 @@ const RECENT = 10;
 
 const app = document.getElementById("app");
 
-function botFacts(bot) {
-  // Shown only as far as the account document has them.
-  if (!bot || typeof bot !== "object") return "";
+function botFacts(account) {
+  // Shown only as far as the account document has them: a webhook bot's calls, a stream
+  // bot's timed turns.
+  const hook = account.webhook;
+  const turns = account.turns;
   const facts = [];
-  if ("mean_decision_ms" in bot) facts.push([t("account.bot.decision"), `${Number(bot.mean_decision_ms).toFixed(0)} ms`]);
-  if ("failures" in bot) facts.push([t("account.bot.failures"), String(bot.failures)]);
-  if ("paused" in bot) facts.push([t("account.bot.paused"), bot.paused ? t("account.yes") : t("account.no")]);
+  for (const counted of [hook, turns]) {
+    if (counted && counted.mean_decision_ms !== null && counted.mean_decision_ms !== undefined) {
+      facts.push([t("account.bot.decision"), `${Number(counted.mean_decision_ms).toFixed(0)} ms`]);
+    }
+  }
+  if (hook) facts.push([t("account.bot.failures"), String(hook.failures)]);
+  if (turns) facts.push([t("account.bot.failures"), String(turns.clocks_ran_out)]);
+  if (hook) facts.push([t("account.bot.paused"), hook.paused ? t("account.yes") : t("account.no")]);
   if (!facts.length) return "";
   return `<dl class="facts" id="bot-facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${escapeHtml(v)}</dd>`).join("")}</dl>`;
 }
@@ -70,7 +78,7 @@ async function show() {
       <h2 id="account-name">${escapeHtml(account.name)}</h2>
       <p class="muted">${kind}${account.disabled ? ` · ${t("account.disabled")}` : ""}</p>
       <p class="muted small">${t("account.since", { created: when(account.created), seen: when(account.last_seen) })}</p>
-      ${botFacts(account.bot)}
+      ${botFacts(account)}
       ${account.ratings.length ? "" : `<p id="account-unrated">${t("account.unrated")}</p>`}
     </section>
     ${account.ratings.map((r, i) => gameSection(r, histories[i])).join("")}`;

@@ -724,8 +724,7 @@ CATALOGUED: dict[str, list[str]] = {
     ],
     "removed_by_host": ["The host removed you from this table: you cannot sit here again."],
     "game_not_over": [
-        "The game is not over: its record shows every hand, so it is given once the game has "
-        "ended."
+        "The game is not over: its record shows every hand, so it is given once the game has ended."
     ],
     "rate_limited_seat": [
         "Too many changes of this seat (at most {limit}); try again in {retry_after} s.",
@@ -774,14 +773,16 @@ CATALOGUED: dict[str, list[str]] = {
     ],
     "not_a_bot": ["Only a bot's account may register a webhook."],
     "no_webhook": ["This account has no webhook: register one with PUT first."],
-    "not_your_account": [
-        "Send this account's own key in X-Pocha-Account to manage its webhook."
-    ],
+    "not_your_account": ["Send this account's own key in X-Pocha-Account to manage its webhook."],
     "validation_error_webhooks": [
-        "account:{account} is not an enabled bot account",
-        "account:{account} has no webhook: register one with PUT "
-        "/api/v1/accounts/{account}/webhook",
+        "account:{account} is not an enabled account",
+        "account:{account} is seated in a match by its own key only (send it in "
+        "X-Pocha-Account), unless it is a bot its owner opened to matches (open_to_matches)",
         "{seat}: an account's seat is account:ID",
+        "{seat}: a match with an account that moves over its event stream seats accounts and "
+        "levels of the game only ({levels})",
+        "a match at tables seats each account once",
+        "Only a bot's account may be opened to matches.",
     ],
     "challenge_not_found": [
         "No challenge has this id (or it was forgotten, an hour after it ended)."
@@ -792,10 +793,8 @@ CATALOGUED: dict[str, list[str]] = {
     ],
     "challenge_closed": ["This challenge is no longer open: it was {status}."],
     "too_many_challenges": [
-        "You have {most} open challenges, the most you may: wait for their answers or "
-        "cancel one.",
-        "{name} has {most} open challenges waiting, the most one account may: try again "
-        "later.",
+        "You have {most} open challenges, the most you may: wait for their answers or cancel one.",
+        "{name} has {most} open challenges waiting, the most one account may: try again later.",
     ],
     "bot_paused": [
         "{name} is a webhook bot paused after failing its calls: it cannot be challenged "

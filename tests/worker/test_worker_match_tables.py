@@ -95,6 +95,10 @@ def test_a_stream_bot_plays_a_duplicate_match_at_tables(
         view = client.get(f"/api/v1/games/{record['table']}").json
         assert view["players"][seat]["account"] == streamy["id"]
     assert player.moves == its
+    # Its page counts its timed turns: every one its own, none run out.
+    turns = client.get(f"/api/v1/accounts/{streamy['id']}").json["turns"]
+    assert (turns["decisions"], turns["clocks_ran_out"]) == (its, 0), turns
+    assert turns["mean_decision_ms"] >= 0
     assert {r["seats"][0] for r in records} == {label, "easy", "medium"}  # the rotations
     assert {b["bot"] for b in report["bots"]} == {label, "easy", "medium"}
 
@@ -118,6 +122,10 @@ def test_a_silent_stream_bot_is_paused_and_the_match_ends(
     records = client.get(made.json["records_url"], query_string={"format": "json"}).json
     # Every decision of its seat was the stand-in's.
     assert report["stand_in_decisions"] == {label: sum(r["decisions"][0] for r in records)}
+    # Its page counts the clocks that ran out: two a game at least until it was paused.
+    turns = client.get(f"/api/v1/accounts/{silent['id']}").json["turns"]
+    assert turns["decisions"] == 0 and turns["mean_decision_ms"] is None
+    assert turns["clocks_ran_out"] >= 2, turns
 
 
 def test_a_match_seats_an_account_without_a_webhook_by_its_own_key_only(

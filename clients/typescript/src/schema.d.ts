@@ -1072,6 +1072,8 @@ export interface components {
             open_to_matches: boolean;
             /** @description Its rating in each game it has played rated. */
             ratings: components["schemas"]["Rating"][];
+            /** @description Only for a bot that moved with its key in timed turns (a stream bot): how many, their mean time from the turn's start, and the turns whose clock ran out (the stand-in played them). */
+            turns?: components["schemas"]["TimedTurns"];
             /** @description Only for a bot with a webhook: whether it is paused, its decisions and their mean time, and its failures (never its URL). */
             webhook?: components["schemas"]["BotWebhook"];
         };
@@ -4233,6 +4235,14 @@ export interface components {
              * @example false
              */
             waiting: boolean;
+        };
+        TimedTurns: {
+            /** @description Its turns whose clock ran out: the stand-in played them. */
+            clocks_ran_out: number;
+            /** @description Timed turns it moved in itself. */
+            decisions: number;
+            /** @description Their mean time from the turn's start (ms); null before one. */
+            mean_decision_ms: number | null;
         };
         Trump: {
             /**
