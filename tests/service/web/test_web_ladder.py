@@ -20,8 +20,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import redis
 
 from client.api import PochaClient
+from core.store import account_turns
 from tests.live import LiveService, serving
 from tests.redis_server import fresh_db_url
 from tests.service.web.test_web_browser import LAPTOP, MISFITS, PHONE, more_options
@@ -358,5 +360,37 @@ def test_a_poch_replay_with_advice_and_a_record_opened_from_a_file(
         page.set_input_files("#replay-file", str(wrong))
         page.wait_for_selector("#replay-error:not([hidden])")
         assert one.errors == []
+    finally:
+        one.context.close()
+
+
+def test_a_bots_page_shows_its_time_per_decision_and_failures(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+) -> None:
+    url = ladder_service.url
+    made = urllib.request.Request(
+        f"{url}/api/v1/accounts", json.dumps({"name": "Streamer", "kind": "bot"}).encode(),
+        {"Content-Type": "application/json"}, method="POST",
+    )  # fmt: skip
+    with urllib.request.urlopen(made, timeout=scaled(30)) as answer:
+        bot = json.load(answer)
+    # Its timed turns, as the API counts them when it moves and the workers when its clock
+    # runs out: two moves of 100 and 300 ms, one clock run out.
+    store = redis.Redis.from_url(ladder_service.redis_url)
+    account_turns.count_move(store, bot["id"], 100.0)
+    account_turns.count_move(store, bot["id"], 300.0)
+    account_turns.count_clock_ran_out(store, bot["id"])
+    with urllib.request.urlopen(f"{url}/api/v1/accounts/{bot['id']}", timeout=scaled(30)) as got:
+        turns = json.load(got)["turns"]
+    assert turns == {"decisions": 2, "mean_decision_ms": 200.0, "clocks_ran_out": 1}
+    one = person(browser, PHONE, "ana", "es")
+    try:
+        one.page.goto(f"{url}/accounts/{bot['id']}")
+        one.page.wait_for_selector("#bot-facts", timeout=LONG_MS)
+        facts = one.page.inner_text("#bot-facts")
+        assert "200 ms" in facts and "1" in facts, facts
+        assert one.page.evaluate(MISFITS) == [], "a bot's page"
+        one.screenshot("ladder-bot-account-es.png")
     finally:
         one.context.close()
