@@ -34,6 +34,7 @@ from core.jobs.tasks import (
     finish,
     give_up_by,
     job_name,
+    owed_task_of,
     resubmit,
     resubmit_at,
     submit,
@@ -51,6 +52,7 @@ from core.store.bot_games import note_game
 from core.store.keys import (
     checkpoint_key,
     ended_key,
+    game_key,
     match_key,
     new_id,
     records_key,
@@ -142,6 +144,60 @@ class MatchSpec:
     @property
     def deals(self) -> int:
         return self.games // self.kind.seatings(self.seats) if self.duplicate else self.games
+
+    @property
+    def rotations(self) -> int:
+        """The games of each deal: its distinct rotations with duplicate deals, else 1."""
+        return self.games // self.deals
+
+    @property
+    def one_rotation_at_a_time(self) -> bool:
+        """Whether a deal's rotations are played one after another. An account's bot
+        sits in each seat of a duplicate deal in turn: played at once, it would see several
+        hands of one deal. One after another, it has seen every card of the deal before its
+        second rotation, so only the first it plays is rated (`is_rated_game`)."""
+        return bool(self.accounts) and self.rotations > 1
+
+    def first_game_of(self, deal: int) -> int:
+        """The game a deal starts with: with rotations one at a time, deal d starts at
+        rotation d mod n, so that the rated first plays go round the seats."""
+        n = self.rotations
+        return deal * n + (deal % n if self.one_rotation_at_a_time else 0)
+
+    def first_games(self) -> list[int]:
+        """The games queued when the match is made; each other starts when one ends
+        (`next_game`)."""
+        if self.at_tables:
+            return [self.first_game_of(d) for d in range(min(self.deals, AT_TABLES_AT_ONCE))]
+        if self.one_rotation_at_a_time:
+            return [self.first_game_of(d) for d in range(self.deals)]
+        return list(range(self.games))
+
+    def next_game(self, index: int) -> int | None:
+        """The game that starts when game `index` ends: the deal's next rotation, or at
+        tables the first game of the deal `AT_TABLES_AT_ONCE` further; None for none."""
+        n = self.rotations
+        deal, rotation = divmod(index, n)
+        if self.one_rotation_at_a_time and (rotation + 1) % n != deal % n:
+            return deal * n + (rotation + 1) % n
+        if self.at_tables and deal + AT_TABLES_AT_ONCE < self.deals:
+            return self.first_game_of(deal + AT_TABLES_AT_ONCE)
+        return None
+
+    def is_rated_game(self, index: int) -> bool:
+        """Whether game `index` moves ratings: in a rated match, each deal's first play
+        only when its rotations follow one another (the later ones are played knowing the
+        deal)."""
+        if not self.rated:
+            return False
+        return not self.one_rotation_at_a_time or index == self.first_game_of(
+            index // self.rotations
+        )
+
+    def deal_ended(self, index: int, ended: set[int]) -> bool:
+        """Whether every game of game `index`'s deal has ended."""
+        start = index - index % self.rotations
+        return all(i in ended for i in range(start, start + self.rotations))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -394,9 +450,10 @@ def create_match(connection: Connections, spec: MatchSpec, timing: Timing | None
     )
     pipe.expire(match_key(match_id), MATCH_TTL)
     pipe.execute()
-    # At tables, a few games at a time: each game that ends starts the next (`_ended`).
-    first = min(spec.games, AT_TABLES_AT_ONCE) if spec.at_tables else spec.games
-    submit_new(connection, [game_task(match_id, i, spec, timing) for i in range(first)], timing)
+    # At tables a few games at a time, and a deal's rotations one after another when an
+    # account is seated: each game that ends starts the next (`_ended`).
+    tasks = [game_task(match_id, i, spec, timing) for i in spec.first_games()]
+    submit_new(connection, tasks, timing)
     return match_id
 
 
@@ -545,12 +602,15 @@ redis.call('EXPIRE', KEYS[1], ARGV[4])
 return 1
 """
 
-# Count a game as ended once. KEYS: match hash, ended set, records list, checkpoint.
-# ARGV: index, counter ('done' or 'failed'), record JSON ('' for none), TTL, now.
-# Returns 1 if counted now, 0 if it was already (or the match was cancelled).
+# Count a game as ended once, and make the task of the game that follows it (its first job
+# pending, as `owed_task_of` makes it: the caller queues it, or the watchdog does should the
+# caller die first). KEYS: match hash, ended set, records list, checkpoint, the next task's
+# hash and due set (all in the match's hash slot). ARGV: index, counter ('done' or
+# 'failed'), record JSON ('' for none), TTL, now, the next task's key ('' for none), its
+# check time and TTL, then its fields as field/value pairs. Returns {counted, next made}.
 _END_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 0 then return {0, 0} end
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return {0, 0} end
 redis.call('HINCRBY', KEYS[1], ARGV[2], 1)
 if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[3]) end
 redis.call('DEL', KEYS[4])
@@ -559,7 +619,11 @@ if redis.call('SCARD', KEYS[2]) >= spec['games'] then
   redis.call('HSET', KEYS[1], 'finished', ARGV[5])
 end
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
-return 1
+if ARGV[6] == '' or redis.call('EXISTS', KEYS[5]) == 1 then return {1, 0} end
+redis.call('HSET', KEYS[5], unpack(ARGV, 9))
+redis.call('EXPIRE', KEYS[5], ARGV[8])
+redis.call('ZADD', KEYS[6], ARGV[7], ARGV[6])
+return {1, 1}
 """
 
 
@@ -571,24 +635,46 @@ end
 """
 
 
-def _end_game(
-    connection: Connections, match_id: str, index: int, record: dict[str, Any] | None
-) -> bool:
-    return bool(
-        redises_of(connection).store.eval(
-            _END_LUA,
-            4,
-            match_key(match_id),
-            ended_key(match_id),
-            records_key(match_id),
-            checkpoint_key(match_id, index),
-            index,
-            "done" if record is not None else "failed",
-            json.dumps(record) if record is not None else "",
-            MATCH_TTL,
-            time.time(),
-        )
+def _ended(
+    connection: Connections, spec: MatchSpec, match_id: str, index: int,
+    record: dict[str, Any] | None,
+) -> None:  # fmt: skip
+    """Count game `index` as ended (played, or failed with no `record`), once, and start
+    the game that follows it (`MatchSpec.next_game`). A failed game's table is dropped:
+    nobody is asked to move in it again."""
+    r = redises_of(connection)
+    table = None
+    if spec.at_tables and record is None:
+        table = r.store.hget(checkpoint_key(match_id, index), "table")
+    following = spec.next_game(index)
+    timing = Timing.from_env()
+    task = game_task(match_id, following if following is not None else index, spec, timing)
+    owed = owed_task_of(task, timing)
+    counted, made = r.store.eval(
+        _END_LUA,
+        6,
+        match_key(match_id),
+        ended_key(match_id),
+        records_key(match_id),
+        checkpoint_key(match_id, index),
+        owed.hash_key,
+        r.due_key(owed.member),
+        index,
+        "done" if record is not None else "failed",
+        json.dumps(record) if record is not None else "",
+        MATCH_TTL,
+        time.time(),
+        owed.member if following is not None else "",
+        owed.score,
+        owed.ttl,
+        *[x for pair in owed.fields.items() for x in pair],
     )
+    if counted and table is not None:
+        store_for(connection).delete(text(table))
+    if made:
+        # Takes the pending first job and queues it (should this process die first, the
+        # watchdog queues it at the task's first check).
+        submit(connection, task, timing)
 
 
 def play_slice(
@@ -621,18 +707,18 @@ def play_slice(
     except Exception:
         if last_try:
             # Every try failed: count the game as failed so the match still ends.
-            _end_game(connection, match_id, index, None)
+            _ended(connection, spec, match_id, index, None)
             finish(connection, key)
         raise
     if over:
-        if spec.rated:
+        if spec.is_rated_game(index):
             # Before the game is counted as ended: a retry after a death between the two
             # plays the slice again and finds the result counted already.
             _rate(connection, match_id, index, game.players, game.game)
         # The game's number in the match first, in place of an arena record's `game` (Poch's
         # names its game: the match does).
         record = {k: v for k, v in game.record().items() if k != "game"}
-        _end_game(connection, match_id, index, {"game": index, **record})
+        _ended(connection, spec, match_id, index, {"game": index, **record})
         finish(connection, key)
         return {"match": match_id, "game": index, "finished": True, "step": game.step}
     saved_now = redises_of(connection).store.eval(
@@ -695,11 +781,22 @@ def play_at_table(
     r = redises_of(connection)
     store = store_for(connection)
     try:
-        found = r.store.hget(checkpoint_key(match_id, index), "table")
-        game_id = (
-            text(found) if found is not None else _seat(connection, spec, match_id, index, task)
-        )
+        claimed = _claim_table(connection, match_id, index)
+        if claimed is None:
+            finish(connection, key)  # the match is gone, or this game was counted already
+            return {"match": match_id, "game": index, "played": False}
+        game_id, made, noted = claimed
+        if not made and not _seat(connection, spec, match_id, index, task, game_id):
+            finish(connection, key)  # cancelled while its table was made
+            return {"match": match_id, "game": index, "played": False}
         record = store.load(game_id)
+        if not noted:
+            # Its accounts' streams follow it, told once (a try that died before it had
+            # made the table, or had made it and not told them yet).
+            for seat in record.seats:
+                if seat.account is not None and not seat.webhook:
+                    note_game(r.store, seat.account, game_id)
+            r.store.hset(checkpoint_key(match_id, index), "noted", 1)
     except GameNotFound:
         # Deleted or expired (a match cancelled meanwhile): nothing to record.
         _ended(connection, spec, match_id, index, None)
@@ -721,17 +818,59 @@ def play_at_table(
         resubmit_at(connection, key, job_id, time.time() + TABLE_LOOK_SECONDS)
         return {"match": match_id, "game": index, "finished": False, "table": game_id}
     record = store.load(game_id)  # with its whole score sheet, for the record
-    if spec.rated:
+    if spec.is_rated_game(index):
         _rate(connection, match_id, index, task.players, record.game)
-    made = _table_record(spec.kind, record, task, store.events(game_id))
-    _ended(connection, spec, match_id, index, {"game": index, "table": game_id, **made})
+    made_record = _table_record(spec.kind, record, task, store.events(game_id))
+    _ended(connection, spec, match_id, index, {"game": index, "table": game_id, **made_record})
     finish(connection, key)
     return {"match": match_id, "game": index, "finished": True, "table": game_id}
 
 
-def _seat(connection: Connections, spec: MatchSpec, match_id: str, index: int, task: Any) -> str:
-    """Make game `index`'s table with every seat taken and start it; its game's id. A try
-    that finds another try's table made first drops its own."""
+# Claim the id of game ARGV[1]'s table, unless the match is gone or the game was counted
+# ended: the id of an earlier try's claim stands. KEYS: match hash, ended set, checkpoint.
+# ARGV: index, a new game id, TTL. Returns {table, made, noted}, or nil.
+_CLAIM_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return nil end
+if redis.call('HSETNX', KEYS[3], 'table', ARGV[2]) == 1 then
+  redis.call('EXPIRE', KEYS[3], ARGV[3])
+end
+local got = redis.call('HMGET', KEYS[3], 'table', 'made', 'noted')
+return {got[1], got[2] or '', got[3] or ''}
+"""
+
+# Note the claimed table as made, if the match and the claim still stand. KEYS: match hash,
+# checkpoint. ARGV: the table's id. Returns 1 if so.
+_MADE_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('HGET', KEYS[2], 'table') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[2], 'made', 1)
+return 1
+"""
+
+
+def _claim_table(
+    connection: Connections, match_id: str, index: int
+) -> tuple[str, bool, bool] | None:
+    """Game `index`'s table: (its id, whether it was made, whether its accounts were
+    told); None if the match is gone or the game ended. The id is claimed before the table
+    is made, so a try that dies in between leaves no table that nobody knows of."""
+    claimed = redises_of(connection).store.eval(
+        _CLAIM_LUA, 3, match_key(match_id), ended_key(match_id), checkpoint_key(match_id, index),
+        index, new_id(), MATCH_TTL,
+    )  # fmt: skip
+    if claimed is None:
+        return None
+    game_id, made, noted = (text(x) for x in claimed)
+    return game_id, bool(made), bool(noted)
+
+
+def _seat(
+    connection: Connections, spec: MatchSpec, match_id: str, index: int, task: Any, game_id: str
+) -> bool:
+    """Make game `index`'s table, claimed as `game_id`, with every seat taken, and start
+    it (a try that died after making it left it made); False if the match was cancelled
+    meanwhile (the table is dropped)."""
     r = redises_of(connection)
     store = store_for(connection)
     kind = spec.kind
@@ -741,7 +880,6 @@ def _seat(connection: Connections, spec: MatchSpec, match_id: str, index: int, t
         if text(k).startswith("paused:")
     }
     seats: list[Seat] = []
-    streamed: list[str] = []
     for i, player in enumerate(task.players):
         label = player.label
         if not is_account_seat(label):
@@ -757,25 +895,19 @@ def _seat(connection: Connections, spec: MatchSpec, match_id: str, index: int, t
             Seat(account.name, account=account.id, key_hash=account.key_hash or None,
                  webhook=hooked, away=not hooked and account.id in paused)
         )  # fmt: skip
-        if not hooked:
-            streamed.append(account.id)
     runner = RQBotRunner(connection)
-    table = Table(None, stand_in=kind.fallback_level, match=f"{match_id}:{index}")
-    created = store.create(
-        kind.game.new(kind.match_rules(task.rules), task.seed), seats,
-        owed_task=runner.owed_turn, table=table,
-    )  # fmt: skip
-    record = created.record
-    checkpoint = checkpoint_key(match_id, index)
-    if not r.store.hsetnx(checkpoint, "table", record.id):
-        store.delete(record.id)
-        return text(r.store.hget(checkpoint, "table") or b"")
-    r.store.expire(checkpoint, MATCH_TTL)
-    for account_id in streamed:
-        note_game(r.store, account_id, record.id)
-    if record.bot_to_move is not None:
-        runner.game_changed(record.id, record.version, record.payer, record.thinks_long)
-    return record.id
+    if not store.redis.exists(game_key(game_id)):
+        table = Table(None, stand_in=kind.fallback_level, match=f"{match_id}:{index}")
+        record = store.create(
+            kind.game.new(kind.match_rules(task.rules), task.seed), seats,
+            owed_task=runner.owed_turn, table=table, game_id=game_id,
+        ).record  # fmt: skip
+        if record.bot_to_move is not None:
+            runner.game_changed(record.id, record.version, record.payer, record.thinks_long)
+    made = r.store.eval(_MADE_LUA, 2, match_key(match_id), checkpoint_key(match_id, index), game_id)
+    if not made:
+        store.delete(game_id)
+    return bool(made)
 
 
 def _table_record(
@@ -795,28 +927,19 @@ def _table_record(
             decisions[mover] += 1
         made["decisions"] = decisions
     stood_in = {p.label: 0 for p in task.players if is_account_seat(p.label)}
+    for i, player in enumerate(task.players):
+        if player.label in stood_in and record.seats[i].bot is not None:
+            # A missing or disabled account's seat: the stand-in's from the start.
+            stood_in[player.label] = decisions[i]
     for event in events:
         seat = event.get("seat")
         if event.get("by") == "stand_in" and isinstance(seat, int):
             label = task.players[seat].label
-            if label in stood_in:
+            if label in stood_in and record.seats[seat].bot is None:
                 stood_in[label] += 1
     if stood_in:
         made["stand_in_decisions"] = stood_in
     return made
-
-
-def _ended(
-    connection: Connections, spec: MatchSpec, match_id: str, index: int,
-    record: dict[str, Any] | None,
-) -> None:  # fmt: skip
-    """Count game `index` as ended (played, or failed with no `record`), once; at tables,
-    the next game not yet begun takes its place."""
-    if not _end_game(connection, match_id, index, record):
-        return
-    following = index + AT_TABLES_AT_ONCE
-    if spec.at_tables and following < spec.games:
-        submit(connection, game_task(match_id, following, spec, Timing.from_env()))
 
 
 def _asker(connection: Connections) -> Asker:
@@ -851,8 +974,10 @@ def cancel_match(connection: Connections, match_id: str) -> bool:
     if spec.at_tables:
         # Its games in play end with it: nobody is asked to move in them again.
         store = store_for(connection)
+        look = store.redis.pipeline(transaction=False)
         for index in range(spec.games):
-            game_id = store.redis.hget(checkpoint_key(match_id, index), "table")
+            look.hget(checkpoint_key(match_id, index), "table")
+        for game_id in look.execute():
             if game_id is not None:
                 store.delete(text(game_id))
     pipe = redises_of(connection).store.pipeline(transaction=False)
@@ -877,11 +1002,20 @@ def _iso(timestamp: float | None) -> str | None:
     return datetime.fromtimestamp(timestamp, UTC).isoformat().replace("+00:00", "Z")
 
 
-def records(connection: Connections, match_id: str) -> list[dict[str, Any]]:
-    """The records of the games played so far, in game order."""
-    raw: list[Any] = redises_of(connection).store.lrange(records_key(match_id), 0, -1)
+def records(
+    connection: Connections, match_id: str, spec: MatchSpec | None = None
+) -> list[dict[str, Any]]:
+    """The records of the games played so far, in game order. Where an account plays a
+    deal's rotations one after another, a deal's records wait until all its games ended: a
+    record shows every hand of its deal."""
+    store = redises_of(connection).store
+    raw: list[Any] = store.lrange(records_key(match_id), 0, -1)
     found = [json.loads(r) for r in raw]
     found.sort(key=lambda r: r["game"])
+    spec = spec or load_spec(connection, match_id)
+    if spec is not None and spec.one_rotation_at_a_time:
+        ended = {int(text(i)) for i in store.smembers(ended_key(match_id))}
+        found = [r for r in found if spec.deal_ended(r["game"], ended)]
     return found
 
 
@@ -897,12 +1031,12 @@ def match_report(connection: Connections, match_id: str) -> dict[str, Any] | Non
     finished_at = float(f["finished"]) if "finished" in f else None
     # The statistics change only when a game ends: kept beside the match, with the number of
     # records they were made from, so polling a big match does not reread its records.
-    count = int(redises_of(connection).store.llen(records_key(match_id)))
-    if f.get("stats_of") == str(count):
+    store = redises_of(connection).store
+    count = f"{store.llen(records_key(match_id))}/{f['done']}/{f['failed']}"
+    if f.get("stats_of") == count:
         bots = json.loads(f["stats"])
     else:
-        bots = spec.kind.summarize(records(connection, match_id))
-        store = redises_of(connection).store
+        bots = spec.kind.summarize(records(connection, match_id, spec))
         store.eval(_CACHE_LUA, 1, match_key(match_id), json.dumps(bots), count)
     return {
         "id": match_id,
@@ -913,7 +1047,7 @@ def match_report(connection: Connections, match_id: str) -> dict[str, Any] | Non
         "created_at": _iso(float(f["created"])),
         "finished_at": _iso(finished_at),
         "bots": bots,
-        "stand_in_decisions": _stood_in(spec, records(connection, match_id))
+        "stand_in_decisions": _stood_in(spec, records(connection, match_id, spec))
         if spec.accounts
         else {},
         "paused": sorted(

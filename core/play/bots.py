@@ -158,9 +158,10 @@ def play_bot_turn(
     if record.version != version or seat is None:
         return None
     hooked = record.seats[seat].webhook and record.seats[seat].account is not None
-    # A webhook bot's failures are counted on its account (and pause it), not as a
-    # person's missed turns.
-    stand_in = record.seats[seat].bot is None and not hooked
+    # Unless its webhook answers, the stand-in plays a webhook bot's seat, and its move
+    # says so; the failures are counted on the bot's account (and pause it), not as a
+    # person's missed turns (`GameStore.apply_action`).
+    stand_in = record.seats[seat].bot is None
     if hooked and not fallback and ask is not None:
         answered = ask(record, seat)
         if answered is not None:
@@ -199,6 +200,6 @@ def play_bot_turn(
             return None
     record_decision(store.redis, "turn", level, thought, applied=True)
     account = record.seats[seat].account
-    if clock_ran_out and stand_in and account is not None:
+    if clock_ran_out and stand_in and not hooked and account is not None:
         account_turns.count_clock_ran_out(store.redis, account)
     return applied

@@ -413,6 +413,7 @@ class GameStore:
         table: Table = NO_TABLE,
         host_token: str | None = None,
         payer: str | None = None,
+        game_id: str | None = None,
     ) -> CreatedGame:
         """Store a new game whose seats are (name, bot level or None), or `Seat`s as they
         are (an open seat, a rematch's reserved one); make the tokens of the people's seats
@@ -421,7 +422,8 @@ class GameStore:
         gather at; with a code, the code is made to find the game (`TableCodeTaken` if
         another game holds it) and, if `listed`, the game goes into the lobby.
         `host_token`: the host's token, made here unless given. `payer`: whose think
-        budget its bots spend (`StoredGame.payer`)."""
+        budget its bots spend (`StoredGame.payer`). `game_id`: the id chosen beforehand
+        (`new_id`), by one who claimed it elsewhere first."""
         if len(seats) != game.players:
             raise ValueError(f"{len(seats)} seats for a game of {game.players}")
         host_token = host_token or secrets.token_urlsafe(32)
@@ -431,7 +433,7 @@ class GameStore:
             replace(seat, token_hash=hash_token(token)) if token else seat
             for seat, token in zip(given, tokens, strict=True)
         )
-        game_id = new_id()  # 16 characters, in one of the spread hash slots
+        game_id = game_id or new_id()  # 16 characters, in one of the spread hash slots
         created = time.time()
         record = StoredGame(
             game_id, 1, 1, game, stored_seats, hash_token(host_token), created, seeded, table,
@@ -816,7 +818,8 @@ class GameStore:
         if stand_in:
             events[0] = {**events[0], "by": "stand_in"}
         if person.bot is None:
-            changed = person.after_turn(stand_in)
+            # A webhook bot's seat misses no turn: its failures count on its account.
+            changed = person.after_turn(stand_in and not person.webhook)
             if changed.away and not person.away:
                 events.append({"type": "seat_away", "seat": seat})
             elif person.away and not changed.away:

@@ -6,6 +6,7 @@ that goes silent is paused and the match still ends."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 from flask import Flask
@@ -28,6 +29,8 @@ class MatchPlayer:
         self.app = app
         self.key = key
         self.seen: list[dict[str, Any]] = []
+        #: When it played in each game: first and last move (monotonic seconds).
+        self.played_at: dict[str, list[float]] = {}
         self.moves = 0
         self.failure: BaseException | None = None
 
@@ -45,6 +48,8 @@ class MatchPlayer:
                 answer = move(client, game_id, self.key, view["you"]["legal"][0])
                 assert answer.status_code in (200, 409), answer.json
                 self.moves += answer.status_code == 200
+                when = self.played_at.setdefault(game_id, [time.monotonic()] * 2)
+                when[1] = time.monotonic()
         except BaseException as exc:  # the test reports it
             self.failure = exc
 
@@ -78,11 +83,26 @@ def test_a_stream_bot_plays_a_duplicate_match_at_tables(
     assert made.status_code == 202, made.json
     assert made.json["at_tables"] is True and made.json["rules"]["turn_seconds"] == 300
 
-    report = _finished(client, made.json["url"], player)
+    def whole_deals_only() -> bool:
+        # A deal's records show only once all its rotations ended: a record shows every
+        # hand of the deal, which its later rotations deal again.
+        shown = client.get(made.json["records_url"], query_string={"format": "json"}).json
+        deals = [r["game"] // 3 for r in shown]
+        assert all(deals.count(d) == 3 for d in deals), sorted(r["game"] for r in shown)
+        if player.failure is not None:
+            raise AssertionError(player.failure)
+        return bool(client.get(made.json["url"]).json["status"] == "finished")
+
+    wait_until(whole_deals_only, LONG * 2, "the match to end")
+    report = client.get(made.json["url"]).json
     assert (report["done"], report["failed"], report["paused"]) == (games, 0, []), report
     assert report["stand_in_decisions"] == {label: 0}
     records = client.get(made.json["records_url"], query_string={"format": "json"}).json
     assert sorted(r["game"] for r in records) == list(range(games))
+    # It never sat at two tables of one deal at once: it would have seen two hands of it.
+    for deal in range(games // 3):
+        spans = sorted(player.played_at[r["table"]] for r in records if r["game"] // 3 == deal)
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)), spans
     # Each game was a table, and every decision of the bot's seat its own.
     its = 0
     for record in records:
