@@ -5,6 +5,7 @@ that goes silent is paused and the match still ends."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from typing import Any
@@ -102,7 +103,7 @@ def test_a_stream_bot_plays_a_duplicate_match_at_tables(
     # It never sat at two tables of one deal at once: it would have seen two hands of it.
     for deal in range(games // 3):
         spans = sorted(player.played_at[r["table"]] for r in records if r["game"] // 3 == deal)
-        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)), spans
+        assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans)), spans
     # Each game was a table, and every decision of the bot's seat its own.
     its = 0
     for record in records:
