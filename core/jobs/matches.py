@@ -640,8 +640,21 @@ def _ended(
     record: dict[str, Any] | None,
 ) -> None:  # fmt: skip
     """Count game `index` as ended (played, or failed with no `record`), once, and start
-    the game that follows it (`MatchSpec.next_game`). A failed game's table is dropped:
-    nobody is asked to move in it again."""
+    the game that follows it (`MatchSpec.next_game`)."""
+    following = count_ended(connection, spec, match_id, index, record)
+    if following is not None:
+        # Takes its pending first job and queues it (should this process die first, the
+        # watchdog queues it at the task's first check).
+        submit(connection, following)
+
+
+def count_ended(
+    connection: Connections, spec: MatchSpec, match_id: str, index: int,
+    record: dict[str, Any] | None,
+) -> Task | None:  # fmt: skip
+    """`_ended`'s count, in one script with the task of the game that follows, made with
+    its first job pending; that task, if it was made now. A failed game's table is
+    dropped: nobody is asked to move in it again."""
     r = redises_of(connection)
     table = None
     if spec.at_tables and record is None:
@@ -671,10 +684,7 @@ def _ended(
     )
     if counted and table is not None:
         store_for(connection).delete(text(table))
-    if made:
-        # Takes the pending first job and queues it (should this process die first, the
-        # watchdog queues it at the task's first check).
-        submit(connection, task, timing)
+    return task if made else None
 
 
 def play_slice(

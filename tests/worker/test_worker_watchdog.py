@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 from rq import Queue
 from rq.job import Job
 
-from core.jobs.matches import game_task_key
-from core.jobs.queues import SERIALIZER, TURNS, Timing, queue
+from core.jobs.matches import check_match, count_ended, create_match, game_task_key
+from core.jobs.queues import LOW, SERIALIZER, TURNS, Timing, queue
 from core.jobs.tasks import (
     MAX_RECOVERIES,
     TURN_RETRIES,
@@ -271,3 +271,28 @@ def test_a_turn_that_keeps_failing_is_retried_then_recovered(
     drain()
     assert store_for(connection).load(game_id).finished
     assert connection.zcard(TASKS_DUE) == 0
+
+
+def test_a_match_game_that_ends_as_its_worker_dies_still_starts_the_next(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    # An account seated with duplicate deals: each deal's rotations follow one another,
+    # each game that ends starting the next.
+    account = client.post("/api/v1/accounts", json={"name": "Hooky", "kind": "bot"}).json
+    seats = [f"account:{account['id']}", "heuristic", "heuristic"]
+    spec = check_match(seats, 3, {"schedule": [1]}, 1, True)
+    match_id = create_match(connection, spec)
+    first = game_task_key(match_id, 0)
+    assert queue(connection, LOW).remove(current_job_id(connection, first) or "") == 1
+    # Game 0 is counted ended, with game 1's task made in the same script; then the worker
+    # dies before it queues game 1's job.
+    following = count_ended(connection, spec, match_id, 0, None)
+    assert following is not None and following.key == game_task_key(match_id, 1)
+    finish(connection, first)
+    assert queue(connection, LOW).count == 0
+    # At the task's first check the watchdog finds its job missing and queues it.
+    report = sweep_at(connection, time.time() + LATER)
+    assert report.recovered == [following.key]
+    drain()
+    done = client.get(f"/api/v1/matches/{match_id}").json
+    assert (done["status"], done["done"], done["failed"]) == ("finished", 2, 1), done
