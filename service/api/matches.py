@@ -269,7 +269,8 @@ class MatchRecords(MethodView):
         description="One game record (JSON: `GameRecord` for Pocha, `PochGameRecord` for "
         "Poch) per line, in game order (`application/x-ndjson`, the default); or, with "
         "`?format=json`, the same records as one JSON array. Only the games done so far; "
-        "the list is complete when the match is finished.",
+        "the list is complete when the match is finished. With duplicate deals and an "
+        "account seated, a deal's records show once all its rotations ended.",
         content_type="application/x-ndjson",
     )
     @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")

@@ -2411,7 +2411,7 @@ export interface components {
              */
             games: number;
             /**
-             * @description Rate each finished game (OpenSkill, as rated tables are): sent with the key (`X-Pocha-Account`) of the one bot account seated, beside levels of the game by name. Only the bot's rating changes: our levels are the ladder's fixed points, moved by rated tables alone. Default: `false`.
+             * @description Rate each finished game (OpenSkill, as rated tables are): sent with the key (`X-Pocha-Account`) of the one bot account seated, beside levels of the game by name. Only the bot's rating changes: our levels are the ladder's fixed points, moved by rated tables alone. With duplicate deals, the first play of each deal only: the bot plays its later rotations knowing the deal. Default: `false`.
              * @example false
              */
             rated?: boolean;
@@ -7783,7 +7783,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One game record (JSON: `GameRecord` for Pocha, `PochGameRecord` for Poch) per line, in game order (`application/x-ndjson`, the default); or, with `?format=json`, the same records as one JSON array. Only the games done so far; the list is complete when the match is finished. */
+            /** @description One game record (JSON: `GameRecord` for Pocha, `PochGameRecord` for Poch) per line, in game order (`application/x-ndjson`, the default); or, with `?format=json`, the same records as one JSON array. Only the games done so far; the list is complete when the match is finished. With duplicate deals and an account seated, a deal's records show once all its rotations ended. */
             200: {
                 headers: {
                     [name: string]: unknown;
