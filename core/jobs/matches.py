@@ -903,7 +903,8 @@ def _seat(
         hooked = account.kind == "bot" and webhooks.get(r.store, account.id) is not None
         seats.append(
             Seat(account.name, account=account.id, key_hash=account.key_hash or None,
-                 webhook=hooked, away=not hooked and account.id in paused)
+                 webhook=hooked, away=not hooked and account.id in paused,
+                 bot_account=account.kind == "bot")
         )  # fmt: skip
     runner = RQBotRunner(connection)
     if not store.redis.exists(game_key(game_id)):

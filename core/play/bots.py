@@ -200,6 +200,6 @@ def play_bot_turn(
             return None
     record_decision(store.redis, "turn", level, thought, applied=True)
     account = record.seats[seat].account
-    if clock_ran_out and stand_in and not hooked and account is not None:
+    if clock_ran_out and stand_in and not hooked and account and record.seats[seat].bot_account:
         account_turns.count_clock_ran_out(store.redis, account)
     return applied

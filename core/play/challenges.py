@@ -217,7 +217,7 @@ def _start(connection: redis.Redis, service: GameService, challenge: Challenge) 
         hooked = account.kind == "bot" and webhooks.get(connection, account.id) is not None
         seats.append(
             Seat(account.name, account=account.id, key_hash=account.key_hash or None,
-                 webhook=hooked)
+                 webhook=hooked, bot_account=account.kind == "bot")
         )  # fmt: skip
         if not hooked:
             streamed.append(account.id)

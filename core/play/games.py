@@ -205,8 +205,9 @@ class GameService:
             mine = next((i for i, p in enumerate(players) if not p.open and p.bot is None), None)
             if mine is not None:
                 seats[mine] = Seat(
-                    account.name, account=account.id, key_hash=account.key_hash or None
-                )
+                    account.name, account=account.id, key_hash=account.key_hash or None,
+                    bot_account=account.kind == "bot",
+                )  # fmt: skip
         game = kind.new(parsed, seed)
 
         payer = None if holder is None else holder if is_key_payer(holder) else client_hash(holder)
@@ -384,10 +385,10 @@ class GameService:
         return self.view(after, seat)
 
     def _count_timed_turn(self, before: StoredGame, seat: int) -> None:
-        """An account moved in its timed turn: counted on its page, with the time since the
-        turn began (its clock's start). A count lost to Redis costs the move nothing."""
+        """A bot account moved in its timed turn: counted on its page, with the time since
+        the turn began (its clock's start). A count lost to Redis costs the move nothing."""
         account = before.seats[seat].account
-        if account is None or before.deadline is None:
+        if account is None or not before.seats[seat].bot_account or before.deadline is None:
             return
         began = before.deadline - before.game.rules.turn_seconds
         try:

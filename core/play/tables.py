@@ -343,6 +343,7 @@ class TableService:
                 record.seats[seat], name=shown, open=False, token_hash=hash_token(token),
                 client=client, account=None if account is None else account.id,
                 webhook=hooked, key_hash=None if account is None else account.key_hash or None,
+                bot_account=account is not None and account.kind == "bot",
             )  # fmt: skip
             return self._seated(
                 record, seat, taken, {"type": "seat_taken", "seat": seat, "name": shown}
@@ -578,7 +579,7 @@ class TableService:
             # An account's key opens its seat at the rematch too.
             taken = replace(
                 held, name=name, open=False, token_hash=hash_token(new_token),
-                key_hash=record.seats[seat].key_hash,
+                key_hash=record.seats[seat].key_hash, bot_account=record.seats[seat].bot_account,
             )  # fmt: skip
             if not held.open:
                 # Taken already (an answer lost on the way): a new token for the same seat.

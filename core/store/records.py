@@ -88,6 +88,9 @@ class Seat:
     #: as a token's): that key opens the seat as its bearer token does, so an account plays
     #: every game it sits in with its one key.
     key_hash: str | None = None
+    #: Taken by a bot account: its timed turns are counted on its page
+    #: (`core.store.account_turns`); a person's are not.
+    bot_account: bool = False
 
     @property
     def person(self) -> bool:
@@ -132,6 +135,8 @@ class Seat:
             d["webhook"] = True
         if self.key_hash:
             d["key_hash"] = self.key_hash
+        if self.bot_account:
+            d["bot_account"] = True
         return d
 
     @classmethod
@@ -149,6 +154,7 @@ class Seat:
             data.get("account"),
             bool(data.get("webhook", False)),
             data.get("key_hash"),
+            bool(data.get("bot_account", False)),
         )
 
 

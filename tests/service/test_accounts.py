@@ -20,10 +20,10 @@ from openskill.models import PlackettLuce
 from cli.main import pocha
 from core.errors import NameTaken
 from core.store import accounts, ratings
-from core.store.keys import ACCOUNT_KEYS, UNRATED, account_key, rated_key
+from core.store.keys import ACCOUNT_KEYS, UNRATED, account_key, account_turns_key, rated_key
 from core.store.store import GameStore
 from service import create_app
-from tests.service.helpers import bearer
+from tests.service.helpers import bearer, move
 from tests.service.test_records import play_seat_to_the_end
 
 ANA = {"REMOTE_ADDR": "203.0.113.7"}
@@ -449,3 +449,30 @@ def test_the_ladder_is_paged_and_its_query_checked(client: FlaskClient) -> None:
     for bad in ("kind=robot", "game=chess", "limit=101", "offset=-1", "limit=0"):
         refused = client.get(f"/api/v1/ladder?{bad}")
         assert refused.status_code == 422, bad
+
+
+def test_only_a_bot_accounts_timed_turns_are_counted(client: FlaskClient, store: GameStore) -> None:
+    # A bot account and a person's, each seated by its key at a table on a clock.
+    robo, ana = sign_up(client, "Robo", "bot").json, sign_up(client, "Ana").json
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "me"}, {"open": True}, {"name": "C", "bot": "easy"}],
+              "rules": {"schedule": [1], "turn_seconds": 60}},
+        headers=account_header(robo["key"]),
+    ).json  # fmt: skip
+    joined = client.post(
+        f"/api/v1/tables/{made['table_code']}/seats", json={"name": "x"},
+        headers=account_header(ana["key"]),
+    )  # fmt: skip
+    assert joined.status_code == 201, joined.json
+    keys = {0: robo["key"], 1: ana["key"]}
+    robo_moves = 0
+    while (view := client.get(f"/api/v1/games/{made['id']}").json)["phase"] != "finished":
+        key = keys[view["turn"]]
+        legal = client.get(f"/api/v1/games/{made['id']}", headers=bearer(key)).json["you"]
+        assert move(client, made["id"], key, legal["legal"][0]).status_code == 200
+        robo_moves += key == robo["key"]
+    # The bot's page shows its timed turns; nothing is written for a person's.
+    assert not store.redis.exists(account_turns_key(ana["id"]))
+    turns = client.get(f"/api/v1/accounts/{robo['id']}").json["turns"]
+    assert robo_moves and (turns["decisions"], turns["clocks_ran_out"]) == (robo_moves, 0), turns

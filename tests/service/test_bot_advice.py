@@ -159,4 +159,6 @@ def test_a_turn_played_again_keeps_its_advice_once(store: GameStore, game: str) 
     # Numbered by the event of the move it came with.
     move_event = store.events(game_id)[advice[0]["seq"] - 1]
     assert move_event["seat"] == seat and move_event["type"] in kind.decision_events
-    assert store.redis.ttl(advice_key(game_id)) == store.redis.ttl(events_key(game_id))
+    # Kept as long as the events (a second may pass between the two reads).
+    ttls = store.redis.ttl(advice_key(game_id)), store.redis.ttl(events_key(game_id))
+    assert min(ttls) > 0 and abs(ttls[0] - ttls[1]) <= 1, ttls
