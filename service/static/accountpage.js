@@ -18,17 +18,19 @@ const app = document.getElementById("app");
 function botFacts(account) {
   // Shown only as far as the account document has them: a webhook bot's calls, a stream
   // bot's timed turns.
+  // Each under labels of its own: a bot may have both.
   const hook = account.webhook;
   const turns = account.turns;
   const facts = [];
-  for (const counted of [hook, turns]) {
-    if (counted && counted.mean_decision_ms !== null && counted.mean_decision_ms !== undefined) {
-      facts.push([t("account.bot.decision"), `${Number(counted.mean_decision_ms).toFixed(0)} ms`]);
-    }
-  }
+  const ms = (counted) =>
+    counted && counted.mean_decision_ms !== null && counted.mean_decision_ms !== undefined
+      ? `${Number(counted.mean_decision_ms).toFixed(0)} ms`
+      : null;
+  if (ms(hook)) facts.push([t("account.bot.decision"), ms(hook)]);
   if (hook) facts.push([t("account.bot.failures"), String(hook.failures)]);
-  if (turns) facts.push([t("account.bot.failures"), String(turns.clocks_ran_out)]);
   if (hook) facts.push([t("account.bot.paused"), hook.paused ? t("account.yes") : t("account.no")]);
+  if (ms(turns)) facts.push([t("account.bot.turnTime"), ms(turns)]);
+  if (turns) facts.push([t("account.bot.clocksRanOut"), String(turns.clocks_ran_out)]);
   if (!facts.length) return "";
   return `<dl class="facts" id="bot-facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${escapeHtml(v)}</dd>`).join("")}</dl>`;
 }

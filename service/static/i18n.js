@@ -31,9 +31,11 @@ export function N_(key) {
  */
 export const KEYS_BY_NAME = [
   N_("chart.when"),
+  N_("account.bot.clocksRanOut"),
   N_("account.bot.decision"),
   N_("account.bot.failures"),
   N_("account.bot.paused"),
+  N_("account.bot.turnTime"),
   N_("account.disabled"),
   N_("account.exactBids"),
   N_("account.games"),

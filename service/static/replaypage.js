@@ -28,7 +28,7 @@ function mini(code, extra = "", french = false) {
 
 function playerName(record, seat) {
   const player = record.players[seat];
-  return player.level ? `${escapeHtml(player.name)} (${levelName(player.level)})` : escapeHtml(player.name);
+  return player.level ? `${escapeHtml(player.name)} (${escapeHtml(levelName(player.level))})` : escapeHtml(player.name);
 }
 
 // -- the steps ---------------------------------------------------------------------------------
@@ -101,12 +101,33 @@ function adviceByPlace(record, weighed) {
   return places;
 }
 
+const isNumber = (x) => typeof x === "number" && Number.isFinite(x);
+const isAction = (x) => typeof x === "string" || Number.isInteger(x);
+
+/** Whether an advice entry has the shape the service writes (a record may come from a file). */
+function wellFormed(entry) {
+  return (
+    entry !== null &&
+    typeof entry === "object" &&
+    Number.isInteger(entry.number) &&
+    Number.isInteger(entry.seat) &&
+    typeof entry.level === "string" &&
+    isAction(entry.action) &&
+    (entry.score === null || entry.score === undefined || isNumber(entry.score)) &&
+    Array.isArray(entry.options) &&
+    entry.options.every(
+      (o) => o !== null && typeof o === "object" && isAction(o.action) && isNumber(o.share) && (o.score === null || o.score === undefined || isNumber(o.score)),
+    )
+  );
+}
+
 /** Where -> [the record's own advice], or null when the record keeps none that fits it. */
 function recordedByPlace(record) {
   if (!Array.isArray(record.advice) || !record.advice.length) return null;
   const mine = decisionsOf(record);
   const places = new Map();
   for (const entry of record.advice) {
+    if (!wellFormed(entry)) continue;
     const made = mine[entry.number - 1];
     if (!made || made.seat !== entry.seat || String(made.played) !== String(entry.action)) continue;
     if (!places.has(made.where)) places.set(made.where, []);
@@ -139,7 +160,7 @@ function recordedHtml(record, recorded, places, french) {
       // A person's seat was played by the table's stand-in.
       const who = record.players[d.seat]?.level
         ? `${playerName(record, d.seat)} ${t("replay.recorded.chose")}`
-        : `${playerName(record, d.seat)}: ${t("replay.recorded.standIn", { level: levelName(d.level) })}`;
+        : `${playerName(record, d.seat)}: ${t("replay.recorded.standIn", { level: escapeHtml(levelName(d.level)) })}`;
       return `<li data-seat="${d.seat}" data-number="${d.number}">${who} ${actionHtml(d.action, french)},
         ${t("replay.recorded.expected")} ${score(d.score)}${weighed}</li>`;
     })
@@ -156,7 +177,7 @@ function adviceHtml(record, advice, places, french) {
     .map(
       (d) => `<li data-seat="${d.seat}" class="${d.agrees ? "agrees" : "differs"}">${playerName(record, d.seat)}:
         ${action(d.played)} ${score(d.played_score)} ·
-        ${t("replay.advised", { level: levelName(advice.level) })} ${action(d.advised)} ${score(d.advised_score)}
+        ${t("replay.advised", { level: escapeHtml(levelName(advice.level)) })} ${action(d.advised)} ${score(d.advised_score)}
         ${d.agrees ? "✓" : ""}</li>`,
     )
     .join("");

@@ -23,7 +23,7 @@ import pytest
 import redis
 
 from client.api import PochaClient
-from core.store import account_turns
+from core.store import account_turns, webhooks
 from tests.live import LiveService, serving
 from tests.redis_server import fresh_db_url
 from tests.service.web.test_web_browser import LAPTOP, MISFITS, PHONE, more_options
@@ -240,6 +240,7 @@ def finished_record(url: str, body: dict[str, Any]) -> dict[str, Any]:
 def test_a_pocha_replay_shows_the_bots_own_advice(
     browser: Any,  # noqa: F811
     ladder_service: LiveService,
+    tmp_path: Any,
 ) -> None:
     url = ladder_service.url
     levels = ["easy", "hard", "random"]
@@ -257,6 +258,9 @@ def test_a_pocha_replay_shows_the_bots_own_advice(
         # The deal: the bids' advice, each the bot's own; then the first trick's cards'.
         shown = page.eval_on_selector_all("#replay-recorded li", numbers)
         assert shown == [n for n in sorted(by_number) if n <= bids] and shown
+        shown_bids = shown
+        assert len(shown) >= 2, shown
+        shown_first, shown_second = shown[0], shown[1]
         first = by_number[shown[0]]
         text = page.inner_text(f"#replay-recorded li[data-number='{shown[0]}']")
         assert f"Bot {first['seat']} ({first['level']}) chose" in text, text
@@ -268,6 +272,27 @@ def test_a_pocha_replay_shows_the_bots_own_advice(
         assert all(by_number[n]["seat"] in (0, 1) for n in shown)
         assert page.evaluate(MISFITS) == [], "a replay with the bots' advice"
         one.screenshot("replay-recorded-advice-en.png")
+
+        # A record from a file is anyone's: its advice is shown as text, and an entry of
+        # another shape is left out.
+        hostile = json.loads(json.dumps(record))
+        seat = by_number[shown_first]["seat"]
+        del hostile["players"][seat]["level"]  # a person's seat, played by the stand-in
+        hostile["players"][seat]["name"] = "Ana"
+        at = {a["number"]: a for a in hostile["advice"]}
+        at[shown_first]["level"] = '<b id="pwned">x</b>'
+        at[shown_second]["options"] = "<b id='pwned2'>"
+        saved = tmp_path / "hostile.json"
+        saved.write_text(json.dumps(hostile))
+        page.goto(f"{url}/replay")
+        page.wait_for_selector("#replay-file")
+        page.set_input_files("#replay-file", str(saved))
+        page.wait_for_selector("#replay-step[data-step='0']", timeout=LONG_MS)
+        first_text = page.inner_text(f"#replay-recorded li[data-number='{shown_first}']")
+        assert '<b id="pwned">x</b>' in first_text, first_text
+        assert page.locator("#pwned, #pwned2").count() == 0
+        numbers_now = page.eval_on_selector_all("#replay-recorded li", numbers)
+        assert numbers_now == [n for n in shown_bids if n != shown_second], numbers_now
         assert one.errors == []
     finally:
         one.context.close()
@@ -381,15 +406,28 @@ def test_a_bots_page_shows_its_time_per_decision_and_failures(
     account_turns.count_move(store, bot["id"], 100.0)
     account_turns.count_move(store, bot["id"], 300.0)
     account_turns.count_clock_ran_out(store, bot["id"])
+    # And a webhook, called once in 50 ms and failed once: a bot may play both ways.
+    webhooks.register(store, bot["id"], "https://bots.example/hook")
+    webhooks.count(store, bot["id"], ok=True, milliseconds=50.0)
+    webhooks.count(store, bot["id"], ok=False, reason="timeout")
     with urllib.request.urlopen(f"{url}/api/v1/accounts/{bot['id']}", timeout=scaled(30)) as got:
-        turns = json.load(got)["turns"]
-    assert turns == {"decisions": 2, "mean_decision_ms": 200.0, "clocks_ran_out": 1}
+        shown = json.load(got)
+    assert shown["turns"] == {"decisions": 2, "mean_decision_ms": 200.0, "clocks_ran_out": 1}
+    assert shown["webhook"]["failures"] == 1
     one = person(browser, PHONE, "ana", "es")
     try:
         one.page.goto(f"{url}/accounts/{bot['id']}")
         one.page.wait_for_selector("#bot-facts", timeout=LONG_MS)
-        facts = one.page.inner_text("#bot-facts")
-        assert "200 ms" in facts and "1" in facts, facts
+        labels = one.page.locator("#bot-facts dt").all_inner_texts()
+        values = one.page.locator("#bot-facts dd").all_inner_texts()
+        facts = dict(zip(labels, values, strict=True))
+        # Each figure under a label of its own.
+        assert len(facts) == len(labels) == 5, labels
+        assert facts == {
+            "Tiempo por llamada al webhook": "50 ms", "Llamadas al webhook fallidas": "1",
+            "En pausa": "no", "Tiempo por turno cronometrado": "200 ms",
+            "Relojes agotados": "1",
+        }, facts  # fmt: skip
         assert one.page.evaluate(MISFITS) == [], "a bot's page"
         one.screenshot("ladder-bot-account-es.png")
     finally:
