@@ -690,6 +690,110 @@ def train(
     )
 
 
+@click.command("train-student")
+@click.option(
+    "--hands",
+    type=click.IntRange(1),
+    default=40000,
+    show_default=True,
+    help="Hands of the classic four-player game's sizes whose bids the teacher makes (four "
+    "samples each).",
+)
+@click.option(
+    "--iterations",
+    type=click.IntRange(1),
+    default=1000,
+    show_default=True,
+    help="The teacher's ISMCTS iterations per bid (master's, without its time limit).",
+)
+@click.option(
+    "--told",
+    type=click.Choice(["undealt", "all"]),
+    default="undealt",
+    show_default=True,
+    help="What the teacher is told beyond its seat's view.",
+)
+@click.option("--epochs", type=click.IntRange(1), default=60, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
+@click.option(
+    "--data",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Keep the teacher's bids here (.npz): read them if the file exists, else write it.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where the weights go (default: the shipped ai/pocha/models/student.npz); the "
+    "validation report goes beside them as .json.",
+)
+def train_student(
+    hands: int,
+    iterations: int,
+    told: str,
+    epochs: int,
+    seed: int,
+    processes: int | None,
+    data: str | None,
+    out: str | None,
+) -> None:
+    """Train the student of the `ismcts-student` bots: master's search told the undealt
+    cards bids, and a small network learns its bids from the bidder's own view. The shipped
+    weights come from the defaults (pocha train-student --seed 0)."""
+    import os
+    import time
+    from pathlib import Path
+
+    import numpy as np
+    from rich.progress import Progress
+
+    from ai.pocha.student import MODEL_PATH
+    from ai.pocha.student_training import fit, generate
+
+    started = time.perf_counter()
+    with Progress(disable=not sys.stderr.isatty()) as bar:
+        if data and os.path.exists(data):
+            with np.load(data) as saved:
+                samples = {k: saved[k] for k in saved.files}
+            click.echo(f"the teacher's bids read from {data}", err=True)
+        else:
+            played = _self_play_progress(bar, started, "chunks")
+            samples = generate(hands, seed, iterations, told, processes, played)
+            if data:
+                np.savez_compressed(data, **samples)  # type: ignore[arg-type]
+        generated = time.perf_counter()
+        fitting = bar.add_task("fitting", total=epochs)
+
+        def fitted(done: int, total: int) -> None:
+            bar.update(fitting, completed=done)
+
+        weights, report = fit(samples, seed=seed, epochs=epochs, progress=fitted)
+    finished = time.perf_counter()
+    path = Path(out) if out else MODEL_PATH
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **weights)  # type: ignore[arg-type]
+    report.update(
+        {
+            "hands": hands,
+            "iterations": iterations,
+            "told": told,
+            "epochs": epochs,
+            "seed": seed,
+            "samples_all": len(samples["x"]),
+            "teacher_seconds": round(generated - started, 1),
+            "fit_seconds": round(finished - generated, 1),
+        }
+    )
+    path.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
+    click.echo(
+        f"{len(samples['x'])} bids; teacher {generated - started:.0f} s, fitting "
+        f"{finished - generated:.0f} s; held out, the teacher's bid is the student's "
+        f"likeliest {report['teacher_bid_is_likeliest']:.1%}; weights in {path}"
+    )
+
+
 @click.command("train-reading")
 @click.option(
     "--games",

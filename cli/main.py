@@ -935,6 +935,7 @@ def _register_ai_commands() -> None:
         train,
         train_location,
         train_reading,
+        train_student,
         yardstick,
     )
 
@@ -944,6 +945,7 @@ def _register_ai_commands() -> None:
     pocha.add_command(calibrate)
     pocha.add_command(train)
     pocha.add_command(train_reading)
+    pocha.add_command(train_student)
     pocha.add_command(train_location)
     pocha.add_command(yardstick)
     bench.add_command(bench_ismcts)

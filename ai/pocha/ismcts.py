@@ -23,6 +23,7 @@ from ai.pocha.reading import (
     cumulative_weights,
     modelled_bid,
 )
+from ai.pocha.student import StudentModel, shipped_student
 from engine.pocha.actions import BID_BASE
 from engine.pocha.cards import CardSet
 from engine.pocha.deals import DealSampler, state_from_observation
@@ -138,6 +139,8 @@ class ISMCTSBot:
         locations: bool = False,
         location_bids: bool = False,
         location_model: LocationModel | None = None,
+        student: float = 0.0,
+        student_model: StudentModel | None = None,
     ) -> None:
         self.name = name
         self.playout = PLAYOUTS[playout]
@@ -158,6 +161,10 @@ class ISMCTSBot:
         self.location_bids = location_bids
         # The model of card locations: the shipped one unless given.
         self.location_model = location_model
+        # The weight of the student's bid (ai.pocha.student) against the search's shares
+        # when bidding: at 1 the student bids alone, without a search.
+        self.student = student
+        self.student_model = student_model
 
     def decide(
         self,
@@ -169,6 +176,14 @@ class ISMCTSBot:
         actions = legal_actions(obs)
         if len(actions) == 1 and not analyse:
             return Decision(action=actions[0])
+        taught: dict[int, float] = {}
+        if self.student and obs.bidding:
+            started = time.perf_counter()
+            model = self.student_model or shipped_student()
+            taught = {BID_BASE + b: p for b, p in model.bid_shares(obs).items()}
+            if self.student >= 1.0 and not analyse:
+                best = max(taught, key=lambda a: (taught[a], -a))
+                return Decision(action=best, elapsed_ms=(time.perf_counter() - started) * 1000)
         budget = budget or Budget(iterations=DEFAULT_ITERATIONS)
         root, iterations, elapsed = self.search(obs, budget, seed)
         seat = obs.seat
@@ -183,6 +198,12 @@ class ISMCTSBot:
             stats.append((a, visits, mean))
         best = max(stats, key=lambda t: (t[1], t[2]))[0]
         total = sum(v for _, v, _ in stats) or 1
+        if taught:
+            # The search's shares and the student's, blended by the student's weight.
+            w = self.student
+            best = max(
+                stats, key=lambda t: ((1 - w) * t[1] / total + w * taught.get(t[0], 0.0), t[2])
+            )[0]
         analysis = tuple(
             ActionStat(a, v, v / total, m) for a, v, m in stats
         ) if analyse else ()

@@ -70,6 +70,8 @@ BOTS = (
     "ismcts-rival",
     "ismcts-located",
     "ismcts-located-bids",
+    "ismcts-student",
+    "ismcts-student-bids",
     "learned",
 )
 
@@ -88,6 +90,10 @@ READING_OPTIONS: dict[str, dict[str, Any]] = {
         "locations": True,
         "location_bids": True,
     },
+    # master, its bids blended half and half with the student's (ai.pocha.student), or
+    # the student's alone (docs/bots.md, "The student").
+    "ismcts-student": {"reading": True, "modelled_bids": True, "student": 0.5},
+    "ismcts-student-bids": {"reading": True, "modelled_bids": True, "student": 1.0},
 }
 READING_BOTS = tuple(READING_OPTIONS)
 

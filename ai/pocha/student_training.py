@@ -1,0 +1,219 @@
+"""Training the student (``ai.pocha.student``): master's search told the undealt cards
+bids in self-play, each bid recorded with what the bidding seat itself could see and the
+share of the search each bid took; then a small network is fitted to those shares from
+the seat's view alone. From one seat, the whole is rebuilt the same.
+How it works: docs/bots.md, "The student".
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ai.bot import Budget
+from ai.cores import on_cores
+from ai.pocha.bid_model import situation_features
+from ai.pocha.student import BIDS, INPUTS, StudentModel, inputs_of
+from ai.pocha.yardstick import ToldBot
+from engine.pocha.actions import bid_of
+from engine.pocha.game import Game
+from engine.pocha.observation import observe
+from engine.pocha.rules import Rules
+
+HANDS_PER_CHUNK = 20
+#: The teacher's budget: master's iterations, without its time limit, so that the data
+#: does not depend on the machine's speed.
+TEACHER_ITERATIONS = 1000
+
+
+@dataclass(frozen=True)
+class Chunk:
+    seed: int
+    index: int
+    hands: int
+    iterations: int
+    told: str
+
+
+def teacher_hand(
+    rules: Rules, seed: int, iterations: int, told: str
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """One hand's bidding, every seat bid by the told search: (the bidder's inputs, the
+    shares of the search over bids 0..12, the legal bids) per bid."""
+    game = Game.new(rules, seed)
+    budget = Budget(iterations=iterations)
+    rows = []
+    step = 0
+    while game.phase == "bidding":
+        seat = game.turn
+        assert seat is not None
+        obs = observe(game, seat)
+        teacher = ToldBot(told, game)
+        decision = teacher.decide(obs, budget, seed + step, analyse=True)
+        shares = np.zeros(BIDS, dtype=np.float32)
+        legal = np.zeros(BIDS, dtype=bool)
+        for stat in decision.analysis:
+            shares[bid_of(stat.action)] = stat.share
+            legal[bid_of(stat.action)] = True
+        if not decision.analysis:  # one legal bid: no search
+            legal[bid_of(decision.action)] = True
+            shares[bid_of(decision.action)] = 1.0
+        rows.append((inputs_of(situation_features(obs)), shares, legal))
+        game.apply(seat, decision.action)
+        step += 1
+    return rows
+
+
+def teacher_chunk(chunk: Chunk) -> dict[str, np.ndarray]:
+    """A chunk of hands of the classic 4-player game's sizes, bid by the teacher."""
+    rng = random.Random(f"pocha-student:{chunk.seed}:{chunk.index}")
+    sizes = Rules(players=4).hand_sizes
+    xs, shares, legal = [], [], []
+    for _ in range(chunk.hands):
+        rules = Rules(players=4, schedule=[rng.choice(sizes)], tiebreak=False)
+        for x, s, ok in teacher_hand(rules, rng.randrange(1 << 53), chunk.iterations, chunk.told):
+            xs.append(x)
+            shares.append(s)
+            legal.append(ok)
+    return {
+        "x": np.array(xs, dtype=np.float32).reshape(-1, INPUTS),
+        "shares": np.array(shares, dtype=np.float32).reshape(-1, BIDS),
+        "legal": np.array(legal, dtype=bool).reshape(-1, BIDS),
+        "chunk": np.full(len(xs), chunk.index, dtype=np.int32),
+    }
+
+
+def generate(
+    hands: int,
+    seed: int = 0,
+    iterations: int = TEACHER_ITERATIONS,
+    told: str = "undealt",
+    processes: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, np.ndarray]:
+    """The teacher's bids over ``hands`` hands (rounded up to whole chunks)."""
+    chunks = [
+        Chunk(seed, i, HANDS_PER_CHUNK, iterations, told)
+        for i in range(-(-hands // HANDS_PER_CHUNK))
+    ]
+    parts = list(on_cores(teacher_chunk, chunks, processes, progress))
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _forward(
+    params: list[np.ndarray], x: np.ndarray, legal: np.ndarray
+) -> tuple[list[np.ndarray], np.ndarray]:
+    acts = [x]
+    h = x
+    layers = len(params) // 2
+    for i in range(layers - 1):
+        h = np.maximum(h @ params[2 * i] + params[2 * i + 1], 0.0)
+        acts.append(h)
+    logits = h @ params[-2] + params[-1]
+    logits = np.where(legal, logits, -1e9)
+    logits -= logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    p /= p.sum(axis=1, keepdims=True)
+    return acts, p
+
+
+def fit(
+    data: dict[str, np.ndarray],
+    seed: int = 0,
+    hidden: tuple[int, ...] = (64, 64),
+    epochs: int = 60,
+    batch: int = 128,
+    learning_rate: float = 2e-3,
+    weight_decay: float = 1e-4,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Fit the network to the teacher's shares (cross-entropy against them, legal bids
+    only), a tenth of the chunks held out; its weights and the validation report."""
+    rng = np.random.default_rng(seed)
+    chunk = data["chunk"]
+    # A tenth of the chunks, whole hands apart; of the rows, when there are fewer chunks.
+    held_out = (chunk if chunk.max() >= 9 else np.arange(len(chunk))) % 10 == 9
+    x_all = data["x"].astype(np.float32)
+    mean = x_all[~held_out].mean(axis=0)
+    scale = x_all[~held_out].std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    xs = (x_all - mean) / scale
+    target = data["shares"].astype(np.float32)
+    legal = data["legal"]
+    train = np.flatnonzero(~held_out)
+    sizes = (INPUTS, *hidden, BIDS)
+    params: list[np.ndarray] = []
+    for a, b in itertools.pairwise(sizes):
+        params.append((rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32))
+        params.append(np.zeros(b, dtype=np.float32))
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    t = 0
+    for epoch in range(epochs):
+        lr = learning_rate * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
+        order = rng.permutation(train)
+        for start in range(0, len(order), batch):
+            idx = order[start : start + batch]
+            acts, p = _forward(params, xs[idx], legal[idx])
+            grad = (p - target[idx]) / len(idx)
+            grads: list[np.ndarray] = [np.empty(0)] * len(params)
+            for layer in range(len(params) // 2 - 1, -1, -1):
+                grads[2 * layer] = acts[layer].T @ grad + weight_decay * params[2 * layer]
+                grads[2 * layer + 1] = grad.sum(axis=0)
+                if layer:
+                    grad = (grad @ params[2 * layer].T) * (acts[layer] > 0)
+            t += 1
+            for i, g in enumerate(grads):
+                m[i] = beta1 * m[i] + (1 - beta1) * g
+                v[i] = beta2 * v[i] + (1 - beta2) * g * g
+                m_hat = m[i] / (1 - beta1**t)
+                v_hat = v[i] / (1 - beta2**t)
+                params[i] -= (lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
+        if progress:
+            progress(epoch + 1, epochs)
+    weights: dict[str, np.ndarray] = {"mean": mean, "scale": scale}
+    for i in range(len(params) // 2):
+        weights[f"w{i}"] = params[2 * i]
+        weights[f"b{i}"] = params[2 * i + 1]
+    report = evaluate(StudentModel(weights), data, held_out)
+    report["train_samples"] = int((~held_out).sum())
+    return weights, report
+
+
+def evaluate(model: StudentModel, data: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, Any]:
+    """Validation figures on the selected rows: how often the student's likeliest bid is
+    the teacher's, the cross-entropy against the teacher's shares, and calibration (the
+    student's probability of its likeliest bid against the teacher's share of it)."""
+    x = data["x"][rows]
+    target = data["shares"][rows]
+    legal = data["legal"][rows]
+    p = model.probabilities(x, legal)
+    teacher = target.argmax(axis=1)
+    likely = p.argmax(axis=1)
+    chosen = target[np.arange(len(likely)), likely]
+    confidence = p[np.arange(len(likely)), likely]
+    bins = []
+    for lo in np.arange(0.0, 1.0, 0.2):
+        sel = (confidence >= lo) & (confidence < lo + 0.2)
+        if sel.sum() >= 20:
+            bins.append(
+                {
+                    "confidence_from": round(float(lo), 1),
+                    "samples": int(sel.sum()),
+                    "mean_confidence": round(float(confidence[sel].mean()), 3),
+                    "teacher_agrees": round(float((likely[sel] == teacher[sel]).mean()), 3),
+                }
+            )
+    return {
+        "samples": len(teacher),
+        "cross_entropy": float(-(target * np.log(np.maximum(p, 1e-12))).sum(axis=1).mean()),
+        "teacher_bid_is_likeliest": float((likely == teacher).mean()),
+        "teacher_share_of_likeliest": float(chosen.mean()),
+        "calibration": bins,
+    }
