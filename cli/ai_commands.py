@@ -348,10 +348,11 @@ def _report_arena(
 @click.command("yardstick")
 @click.option(
     "--told",
-    type=click.Choice(["undealt", "all"]),
+    type=click.Choice(["undealt", "all", "undealt-bids", "undealt-plays"]),
     required=True,
     help="What the told seats know beyond a player's view: which cards were never dealt "
-    "(undealt), or every other hand (all).",
+    "(undealt), or every other hand (all); undealt-bids and undealt-plays tell the undealt "
+    "cards at their bids only, or at their plays only.",
 )
 @click.option(
     "--against",

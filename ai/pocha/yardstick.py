@@ -18,8 +18,9 @@ from engine.pocha.game import Game
 from engine.pocha.inference import Knowledge
 from engine.pocha.observation import Observation
 
-# What a told seat may be told: the cards out of play, or every hand.
-TOLD = ("undealt", "all")
+# What a told seat may be told: the cards out of play, or every hand; or the cards out of
+# play at its bids only, or at its plays only (which of the two the knowing is worth).
+TOLD = ("undealt", "all", "undealt-bids", "undealt-plays")
 
 
 def check_told(told: str) -> None:
@@ -44,6 +45,10 @@ class ToldBot(ISMCTSBot):
 
     def knowledge(self, obs: Observation) -> Knowledge:
         k = super().knowledge(obs)
+        if self.told == "undealt-bids" and not obs.bidding:
+            return k
+        if self.told == "undealt-plays" and obs.bidding:
+            return k
         game = self.game
         hands = game.state.hands
         others = [s for s in range(len(hands)) if s != k.observer]

@@ -79,6 +79,22 @@ def test_told_the_undealt_cards_it_never_deals_one_to_another_seat() -> None:
     assert strayed > 100
 
 
+def test_told_at_its_bids_or_its_plays_only_it_knows_there_alone() -> None:
+    told = honest = 0
+    for game, seat in positions([5], 30, 20):
+        obs = observe(game, seat)
+        for which, knows in (("undealt-bids", obs.bidding), ("undealt-plays", not obs.bidding)):
+            k = ToldBot(which, game).knowledge(obs)
+            plain = infer(obs)
+            if knows:
+                told += 1
+                assert k.absent != plain.absent  # the undealt cards are barred from hands
+            else:
+                honest += 1
+                assert k.absent == plain.absent and k.present == plain.present
+    assert told and honest
+
+
 def test_told_every_hand_it_bids_one_card_hands_without_a_miss() -> None:
     """With every card known a one-card hand holds no secret: la mano bids 1 exactly when
     its card takes the trick (the dealer alone may be barred from the right bid)."""
