@@ -1,6 +1,8 @@
-"""The timed turns an account plays with its key (a stream bot's, at tables and in matches
-at tables): how many it moved in, their mean time from the turn's start, and how many of
-its turns' clocks ran out so that the stand-in played them. Shown on the account's page.
+"""The timed turns a bot account plays with its key (a stream bot's, at tables and in
+matches at tables): how many it moved in, their mean time from the turn's start, and how
+many of its turns' clocks ran out so that the stand-in played them. Shown on the bot's
+page. Three counters per bot account, kept without a TTL as the account itself is: they
+never grow in number, and a person's turns are not counted (`Seat.bot_account`).
 """
 
 from __future__ import annotations

@@ -290,7 +290,8 @@ def account_key(account_id: str) -> str:
 
 
 def account_turns_key(account_id: str) -> str:
-    """Hash of the timed turns an account played with its key (`core.store.account_turns`)."""
+    """Hash of the timed turns a bot account played with its key: three counters, no TTL
+    (`core.store.account_turns`)."""
     return f"{_ACCOUNTS}:turns:{account_id}"
 
 

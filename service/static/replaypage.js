@@ -5,7 +5,8 @@
 // left in each hand, the trick's cards and its winner; the deal's last step adds its points
 // and the running scores. Poch: each deal opens with the hands, trumps and the plates taken;
 // then the betting, the showdown, the shedding a run at a time, and the payout.
-// /replay alone opens a record file instead (one saved from the API or `pocha replay`'s).
+// /replay alone opens a record file instead (one saved from the API or `pocha replay`'s): a
+// file may hold anything, so its values are put into the page as text, and only cards are drawn.
 // Beside each decision: what the bot that made it thought as it played, where the record
 // keeps it (`advice`), and a level's advice asked for on the page (POST /api/v1/analyses):
 // what that level would have done from that seat.
@@ -14,14 +15,24 @@ import { Api, ApiError } from "./api.js";
 import { cardSvg } from "./cards.js";
 import { escapeHtml } from "./html.js";
 import { levelName, named, t } from "./i18n.js";
-import { cardSvg as frenchCardSvg } from "./pochcards.js";
+import { cardSvg as frenchCardSvg, RANKS as FRENCH_RANKS, SUITS as FRENCH_SUITS } from "./pochcards.js";
 import { startSheet } from "./sheet.js";
 
 const app = document.getElementById("app");
 /** How long the page waits for an analysis (seconds): the service thinks 60 s at most. */
 const ANALYSIS_SECONDS = 180;
 
+// The cards of each deck: only these are drawn, as a drawing puts the code's rank into its
+// markup and a record opened from a file may hold any text where a card should be.
+const SPANISH_CARD = /^[OCEB]([1-7]|1[0-2])$/;
+const FRENCH_CARDS = new Set(FRENCH_SUITS.flatMap((suit) => FRENCH_RANKS.map((rank) => suit + rank)));
+
+function isCard(code, french) {
+  return typeof code === "string" && (french ? FRENCH_CARDS.has(code) : SPANISH_CARD.test(code));
+}
+
 function mini(code, extra = "", french = false) {
+  if (!isCard(code, french)) return `<span class="${extra}" data-card="${escapeHtml(code)}">${escapeHtml(code)}</span>`;
   const svg = french ? frenchCardSvg(code) : cardSvg(code);
   return `<span class="mini-card ${extra}" data-card="${escapeHtml(code)}">${svg}</span>`;
 }
@@ -205,8 +216,8 @@ function pochaPositionHtml(record, step, index, total, advice, recorded) {
       const bid = bidOf.get(s);
       const hand = deal.hands[s].filter((c) => !gone.has(c)).map((c) => mini(c)).join("");
       return `<tr data-seat="${s}"><th>${playerName(record, s)}${s === deal.dealer ? ` <small>(${t("replay.dealer")})</small>` : ""}</th>
-        <td class="num">${bid ? bid.bid : "—"}${bid?.stand_in ? "*" : ""}</td><td class="num">${won[s]}</td>
-        <td class="num">${last ? deal.points[s] : ""}</td><td class="num">${last ? deal.scores[s] : ""}</td></tr>
+        <td class="num">${bid ? escapeHtml(bid.bid) : "—"}${bid?.stand_in ? "*" : ""}</td><td class="num">${won[s]}</td>
+        <td class="num">${last ? escapeHtml(deal.points[s]) : ""}</td><td class="num">${last ? escapeHtml(deal.scores[s]) : ""}</td></tr>
         <tr class="hand-row" data-seat="${s}"><td colspan="5" class="replay-hand" aria-label="${t("replay.hand")}">${hand}</td></tr>`;
     })
     .join("");
@@ -231,14 +242,14 @@ function pochPartHtml(record, deal, step) {
   if (step.part === "dealt") {
     const plates = deal.collected.length
       ? deal.collected
-          .map((c) => `${name(c.seat)}: ${named("poch.plate", c.plate)} ${c.cards.map((x) => mini(x, "", true)).join("")} +${c.chips}`)
+          .map((c) => `${name(c.seat)}: ${escapeHtml(named("poch.plate", c.plate))} ${c.cards.map((x) => mini(x, "", true)).join("")} +${escapeHtml(c.chips)}`)
           .join(" · ")
       : t("replay.poch.noPlates");
-    return `<p id="replay-part">${t("replay.poch.dealt", { ante: deal.ante })}</p><p>${plates}</p>`;
+    return `<p id="replay-part">${t("replay.poch.dealt", { ante: escapeHtml(deal.ante) })}</p><p>${plates}</p>`;
   }
   if (step.part === "betting") {
     const calls = deal.betting
-      .map((b) => `${name(b.seat)}: ${named("poch.call", b.call)}${b.amount ? ` ${b.amount}` : ""}${b.stand_in ? "*" : ""}`)
+      .map((b) => `${name(b.seat)}: ${escapeHtml(named("poch.call", b.call))}${b.amount ? ` ${escapeHtml(b.amount)}` : ""}${b.stand_in ? "*" : ""}`)
       .join(" · ");
     return `<p id="replay-part">${t("replay.poch.betting")}</p><p>${calls || "—"}</p>`;
   }
@@ -249,24 +260,24 @@ function pochPartHtml(record, deal, step) {
       .map(([s, cards]) => `${name(Number(s))}: ${cards.map((x) => mini(x, "", true)).join("")}`)
       .join(" · ");
     const pot = showdown.pot
-      ? t("replay.poch.pot", { name: name(showdown.pot.seat), pot: showdown.pot.pot, pocher: showdown.pot.pocher })
+      ? t("replay.poch.pot", { name: name(showdown.pot.seat), pot: escapeHtml(showdown.pot.pot), pocher: escapeHtml(showdown.pot.pocher) })
       : "";
-    const bluff = showdown.bluff ? t("replay.poch.bluff", { name: name(showdown.bluff.seat), paid: showdown.bluff.paid }) : "";
+    const bluff = showdown.bluff ? t("replay.poch.bluff", { name: name(showdown.bluff.seat), paid: escapeHtml(showdown.bluff.paid) }) : "";
     return `<p id="replay-part">${t("replay.poch.showdown")}</p><p>${sets}</p><p>${pot} ${bluff}</p>`;
   }
   if (step.part === "shedding") {
     const entries = deal.shedding
       .slice(step.from, step.to)
       .map((e) => {
-        if (e.type === "start") return `${name(e.seat)}: ${named("replay.poch.start", e.direction)}`;
-        if (e.type === "choose") return `${name(e.seat)}: ${t("replay.poch.choose", { suit: e.suit })}`;
+        if (e.type === "start") return `${name(e.seat)}: ${escapeHtml(named("replay.poch.start", e.direction))}`;
+        if (e.type === "choose") return `${name(e.seat)}: ${t("replay.poch.choose", { suit: escapeHtml(e.suit) })}`;
         return mini(e.card, "", true);
       })
       .join(" ");
     return `<p id="replay-part">${t("replay.poch.shedding")}</p><p class="replay-run">${entries}</p>`;
   }
   const paid = Object.entries(deal.paid)
-    .map(([s, chips]) => `${name(Number(s))} → ${chips}`)
+    .map(([s, chips]) => `${name(Number(s))} → ${escapeHtml(chips)}`)
     .join(" · ");
   return `<p id="replay-part">${t("replay.poch.winner", { name: name(deal.winner) })}</p><p>${paid}</p>`;
 }
@@ -282,7 +293,7 @@ function pochPositionHtml(record, steps, index, advice, recorded) {
     .map((_, s) => {
       const hand = deal.hands[s].filter((c) => !gone.has(c)).map((c) => mini(c, "", true)).join("");
       return `<tr data-seat="${s}"><th>${playerName(record, s)}${s === deal.dealer ? ` <small>(${t("replay.dealer")})</small>` : ""}</th>
-        <td class="num">${last ? deal.chips[s] : ""}</td></tr>
+        <td class="num">${last ? escapeHtml(deal.chips[s]) : ""}</td></tr>
         <tr class="hand-row" data-seat="${s}"><td colspan="2" class="replay-hand" aria-label="${t("replay.hand")}">${hand}</td></tr>`;
     })
     .join("");
@@ -324,7 +335,7 @@ async function analyse(record, level, status) {
 
 async function replay(record) {
   const final = record.players
-    .map((p, s) => `${playerName(record, s)} ${record.scores[s]}${record.winners.includes(s) ? " ★" : ""}`)
+    .map((p, s) => `${playerName(record, s)} ${escapeHtml(record.scores[s])}${record.winners.includes(s) ? " ★" : ""}`)
     .join(" · ");
   const head = `<h2>${t("replay.title")}</h2><p id="replay-final">${t("replay.final")}: ${final}</p>`;
   const pocha = record.game === "pocha";
@@ -337,7 +348,7 @@ async function replay(record) {
   let advice = null;
   const recorded = recordedByPlace(record);
   const about = recorded ? `<p class="muted small" id="replay-recorded-about">${t("replay.recorded.about")}</p>` : "";
-  app.innerHTML = `<section class="panel" id="replay" data-game="${record.game}"${recorded ? ' data-recorded="1"' : ""}>${head}
+  app.innerHTML = `<section class="panel" id="replay" data-game="${escapeHtml(record.game)}"${recorded ? ' data-recorded="1"' : ""}>${head}
     <p class="replay-buttons"><button type="button" id="replay-prev">${t("replay.previous")}</button>
       <button type="button" class="primary" id="replay-next">${pocha ? t("replay.next") : t("replay.nextStep")}</button>
       <small class="muted">${t("replay.keys")}</small></p>

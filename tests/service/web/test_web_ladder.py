@@ -279,6 +279,9 @@ def test_a_pocha_replay_shows_the_bots_own_advice(
         seat = by_number[shown_first]["seat"]
         del hostile["players"][seat]["level"]  # a person's seat, played by the stand-in
         hostile["players"][seat]["name"] = "Ana"
+        other = next(s for s in range(len(levels)) if s != seat)
+        hostile["players"][other]["level"] = '<b id="pwned3">y</b>'
+        hostile["scores"][other] = '<b id="pwned6">7</b>'
         at = {a["number"]: a for a in hostile["advice"]}
         at[shown_first]["level"] = '<b id="pwned">x</b>'
         at[shown_second]["options"] = "<b id='pwned2'>"
@@ -290,7 +293,11 @@ def test_a_pocha_replay_shows_the_bots_own_advice(
         page.wait_for_selector("#replay-step[data-step='0']", timeout=LONG_MS)
         first_text = page.inner_text(f"#replay-recorded li[data-number='{shown_first}']")
         assert '<b id="pwned">x</b>' in first_text, first_text
-        assert page.locator("#pwned, #pwned2").count() == 0
+        assert page.locator("#pwned, #pwned2, #pwned3").count() == 0
+        named = page.inner_text(f"#replay-position tr[data-seat='{other}'] th")
+        assert '<b id="pwned3">y</b>' in named, named
+        assert page.locator("#pwned6").count() == 0
+        assert '<b id="pwned6">7</b>' in page.inner_text("#replay-final")
         numbers_now = page.eval_on_selector_all("#replay-recorded li", numbers)
         assert numbers_now == [n for n in shown_bids if n != shown_second], numbers_now
         assert one.errors == []
@@ -377,6 +384,25 @@ def test_a_poch_replay_with_advice_and_a_record_opened_from_a_file(
         page.set_input_files("#replay-file", str(saved))
         page.wait_for_selector(POCH_FIRST_STEP, timeout=LONG_MS)
         assert page.locator(cards).count() == sum(len(hand) for hand in deal["hands"])
+        # A file is anyone's: what stands where a card should, in a hand or among a bot's
+        # options, is shown as text, never drawn into the page's markup.
+        hostile = json.loads(json.dumps(record))
+        hostile["deals"][0]["hands"][0][0] = 'S<img id="pwned4" src="x">'
+        hostile["deals"][0]["ante"] = '<b id="pwned6">1</b>'
+        first_call = min(hostile["advice"], key=lambda a: a["number"])
+        first_call["options"][0]["action"] = 'S<img id="pwned5" src="x">'
+        saved.write_text(json.dumps(hostile))
+        page.goto(f"{url}/replay")
+        page.wait_for_selector("#replay-file")
+        page.set_input_files("#replay-file", str(saved))
+        page.wait_for_selector(POCH_FIRST_STEP, timeout=LONG_MS)
+        assert page.locator("#pwned4, #pwned6").count() == 0
+        assert '<b id="pwned6">1</b>' in page.inner_text("#replay-part")
+        assert page.locator(cards).count() == sum(len(hand) for hand in deal["hands"]) - 1
+        page.click("#replay-next")
+        page.wait_for_selector("#replay-step[data-part='betting']")
+        assert page.locator("#pwned5").count() == 0
+        assert '<img id="pwned5" src="x">' in page.inner_text("#replay-recorded")
         # A file that is no record is refused in a sentence.
         wrong = tmp_path / "not-a-record.json"
         wrong.write_text('{"hello": 1}')
