@@ -56,6 +56,7 @@ from core.store.keys import (
     match_key,
     new_id,
     records_key,
+    table_making_key,
     task_key,
 )
 from core.store.records import Seat, Table
@@ -796,9 +797,15 @@ def play_at_table(
             finish(connection, key)  # the match is gone, or this game was counted already
             return {"match": match_id, "game": index, "played": False}
         game_id, made, noted = claimed
-        if not made and not _seat(connection, spec, match_id, index, task, game_id):
-            finish(connection, key)  # cancelled while its table was made
-            return {"match": match_id, "game": index, "played": False}
+        if not made:
+            seated = _seat(connection, spec, match_id, index, task, game_id)
+            if seated is None:
+                # Another try is making it: look again in a moment.
+                resubmit_at(connection, key, job_id, time.time() + TABLE_LOOK_SECONDS)
+                return {"match": match_id, "game": index, "finished": False, "table": game_id}
+            if not seated:
+                finish(connection, key)  # cancelled while its table was made
+                return {"match": match_id, "game": index, "played": False}
         record = store.load(game_id)
         if not noted:
             # Its accounts' streams follow it, told once (a try that died before it had
@@ -806,7 +813,7 @@ def play_at_table(
             for seat in record.seats:
                 if seat.account is not None and not seat.webhook:
                     note_game(r.store, seat.account, game_id)
-            r.store.hset(checkpoint_key(match_id, index), "noted", 1)
+            _note_told(connection, match_id, index)
     except GameNotFound:
         # Deleted or expired (a match cancelled meanwhile): nothing to record.
         _ended(connection, spec, match_id, index, None)
@@ -849,6 +856,24 @@ local got = redis.call('HMGET', KEYS[3], 'table', 'made', 'noted')
 return {got[1], got[2] or '', got[3] or ''}
 """
 
+# Note that the table's accounts were told, if its checkpoint still stands (a game counted
+# ended meanwhile has none, and must not get one back without a TTL). KEYS: checkpoint.
+_TOLD_LUA = """
+if redis.call('HEXISTS', KEYS[1], 'table') == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'noted', 1)
+return 1
+"""
+
+#: How long one try may take to make a table before another may (seconds).
+MAKING_SECONDS = 60
+
+
+def _note_told(connection: Connections, match_id: str, index: int) -> bool:
+    """Whether the note was written (False: the game's checkpoint is gone)."""
+    r = redises_of(connection)
+    return bool(r.store.eval(_TOLD_LUA, 1, checkpoint_key(match_id, index)))
+
+
 # Note the claimed table as made, if the match and the claim still stand. KEYS: match hash,
 # checkpoint. ARGV: the table's id. Returns 1 if so.
 _MADE_LUA = """
@@ -877,11 +902,14 @@ def _claim_table(
 
 def _seat(
     connection: Connections, spec: MatchSpec, match_id: str, index: int, task: Any, game_id: str
-) -> bool:
+) -> bool | None:
     """Make game `index`'s table, claimed as `game_id`, with every seat taken, and start
     it (a try that died after making it left it made); False if the match was cancelled
-    meanwhile (the table is dropped)."""
+    meanwhile (the table is dropped), None if another try is making it now (one at a time,
+    for `MAKING_SECONDS` at most: two would write the new game twice)."""
     r = redises_of(connection)
+    if not r.store.set(table_making_key(game_id), 1, nx=True, ex=MAKING_SECONDS):
+        return None
     store = store_for(connection)
     kind = spec.kind
     paused = {
@@ -941,7 +969,7 @@ def _table_record(
     for i, player in enumerate(task.players):
         if player.label in stood_in and record.seats[i].bot is not None:
             # A missing or disabled account's seat: the stand-in's from the start.
-            stood_in[player.label] = decisions[i]
+            stood_in[player.label] += decisions[i]
     for event in events:
         seat = event.get("seat")
         if event.get("by") == "stand_in" and isinstance(seat, int):
@@ -982,6 +1010,9 @@ def cancel_match(connection: Connections, match_id: str) -> bool:
     spec = load_spec(connection, match_id)
     if spec is None:
         return False
+    # The match first: from then on no try claims a table or marks one made (a table made
+    # meanwhile is dropped by its maker), so the tables read below are all there are.
+    redises_of(connection).store.delete(match_key(match_id))
     if spec.at_tables:
         # Its games in play end with it: nobody is asked to move in them again.
         store = store_for(connection)
@@ -993,7 +1024,7 @@ def cancel_match(connection: Connections, match_id: str) -> bool:
                 store.delete(text(game_id))
     pipe = redises_of(connection).store.pipeline(transaction=False)
     # One key per DEL: a cluster's pipeline sends each key to its own node.
-    for key in (match_key(match_id), records_key(match_id), ended_key(match_id)):
+    for key in (records_key(match_id), ended_key(match_id)):
         pipe.delete(key)
     for index in range(spec.games):
         task = game_task_key(match_id, index)

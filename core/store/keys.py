@@ -197,6 +197,11 @@ def plain_id(nbytes: int = 12) -> str:
 # -- bot-vs-bot matches (core.jobs.matches) --------------------------------------------------
 
 
+def table_making_key(game_id: str) -> str:
+    """Held by the one try making a match game's table `game_id` (`core.jobs.matches`)."""
+    return f"{PREFIX}:game:{{{game_id}}}:making"
+
+
 def match_key(match_id: str) -> str:
     """Hash of a match: its spec, counts of games done and failed, cached statistics."""
     return f"{PREFIX}:match:{{{match_id}}}"

@@ -10,10 +10,24 @@ import threading
 import time
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from core.jobs.matches import AT_TABLES_AT_ONCE
+from core.errors import GameNotFound
+from core.jobs.matches import (
+    AT_TABLES_AT_ONCE,
+    _claim_table,
+    _note_told,
+    _seat,
+    at_tables,
+    cancel_match,
+    check_match,
+    count_ended,
+    create_match,
+)
+from core.play.turns import store_for
+from core.store.keys import checkpoint_key
 from tests.service.helpers import bearer, move
 from tests.waiting import LONG
 from tests.worker.conftest import WorkerProcesses, wait_until
@@ -188,3 +202,33 @@ def test_a_match_seats_an_account_without_a_webhook_by_its_own_key_only(
     both = asked([f"account:{other['id']}", label, "easy"], other["key"])
     assert both.status_code == 202 and both.json["at_tables"], both.json
     assert client.delete(both.json["url"]).status_code == 204
+
+
+def test_a_tables_claim_making_and_note_hold_against_ends_cancels_and_a_second_try(
+    connection: Any,
+) -> None:
+    spec = at_tables(check_match(["account:abcDEF123", "easy", "easy"], 2, RULES, 1, False))
+    task = spec.kind.tasks_for(spec.rules, spec.lineup, spec.deals, spec.seed, spec.duplicate)
+    store = store_for(connection)
+    # Game 0: claimed, made once (a second try finds it being made), its accounts told.
+    match_id = create_match(connection, spec)
+    claimed = _claim_table(connection, match_id, 0)
+    assert claimed is not None and claimed[1:] == (False, False)
+    table = claimed[0]
+    assert _seat(connection, spec, match_id, 0, task[0], table) is True
+    assert _seat(connection, spec, match_id, 0, task[0], table) is None
+    assert store.load(table).version == 1 and len(store.events(table)) >= 1
+    assert _claim_table(connection, match_id, 0) == (table, True, False)
+    assert _note_told(connection, match_id, 0)
+    # Once the game is counted ended, nothing claims it or brings its checkpoint back.
+    count_ended(connection, spec, match_id, 0, None)
+    assert _claim_table(connection, match_id, 0) is None
+    assert not _note_told(connection, match_id, 0)
+    assert not connection.exists(checkpoint_key(match_id, 0))
+    # A table claimed, then the match cancelled before it is made: the maker drops it.
+    claimed = _claim_table(connection, match_id, 1)
+    assert claimed is not None
+    assert cancel_match(connection, match_id)
+    assert _seat(connection, spec, match_id, 1, task[1], claimed[0]) is False
+    with pytest.raises(GameNotFound):
+        store.load(claimed[0])
