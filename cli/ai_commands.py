@@ -730,6 +730,13 @@ def train(
     help="Where the weights go (default: the shipped ai/pocha/models/student.npz); the "
     "validation report goes beside them as .json.",
 )
+@click.option(
+    "--compare",
+    type=click.IntRange(1),
+    default=None,
+    help="Then, on this many fresh hands bid by the teacher, say how often its bid is honest "
+    "master's, the student's and their blends'.",
+)
 def train_student(
     hands: int,
     iterations: int,
@@ -739,6 +746,7 @@ def train_student(
     processes: int | None,
     data: str | None,
     out: str | None,
+    compare: int | None,
 ) -> None:
     """Train the student of the `ismcts-student` bots: master's search told the undealt
     cards bids, and a small network learns its bids from the bidder's own view. The shipped
@@ -750,8 +758,8 @@ def train_student(
     import numpy as np
     from rich.progress import Progress
 
-    from ai.pocha.student import MODEL_PATH
-    from ai.pocha.student_training import fit, generate
+    from ai.pocha.student import MODEL_PATH, StudentModel
+    from ai.pocha.student_training import agreement, fit, generate
 
     started = time.perf_counter()
     with Progress(disable=not sys.stderr.isatty()) as bar:
@@ -793,6 +801,15 @@ def train_student(
         f"{finished - generated:.0f} s; held out, the teacher's bid is the student's "
         f"likeliest {report['teacher_bid_is_likeliest']:.1%}; weights in {path}"
     )
+    if compare:
+        found = agreement(StudentModel(weights), compare, iterations=iterations)
+        click.echo(f"on {compare} fresh hands, {found['bids']} bids with a choice:")
+        for name, figures in found.items():
+            if name != "bids":
+                click.echo(
+                    f"  the teacher's bid is {name}'s {figures['teachers_bid']:.1%} (its "
+                    f"share of the teacher's search {figures['teachers_share']:.3f})"
+                )
 
 
 @click.command("train-reading")

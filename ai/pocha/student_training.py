@@ -217,3 +217,61 @@ def evaluate(model: StudentModel, data: dict[str, np.ndarray], rows: np.ndarray)
         "teacher_share_of_likeliest": float(chosen.mean()),
         "calibration": bins,
     }
+
+
+def agreement(
+    model: StudentModel,
+    hands: int,
+    seed: int = 777,
+    iterations: int = TEACHER_ITERATIONS,
+    blends: tuple[float, ...] = (0.25, 0.5, 0.75),
+) -> dict[str, Any]:
+    """On ``hands`` fresh hands, every seat bid by the teacher: how often the teacher's bid
+    (among two or more legal ones) is honest master's search's (``ismcts-modelled``), the
+    student's likeliest, and each blend of the two's shares; with the teacher's share of
+    each on average."""
+    from ai.pocha.levels import make_bot
+
+    master = make_bot("ismcts-modelled")
+    rng = random.Random(f"pocha-student-agreement:{seed}")
+    sizes = Rules(players=4).hand_sizes
+    budget = Budget(iterations=iterations)
+    same: dict[str, int] = {}
+    share: dict[str, float] = {}
+    bids = 0
+    for _ in range(hands):
+        rules = Rules(players=4, schedule=[rng.choice(sizes)], tiebreak=False)
+        deal = rng.randrange(1 << 53)
+        game = Game.new(rules, deal)
+        step = 0
+        while game.phase == "bidding":
+            seat = game.turn
+            assert seat is not None
+            obs = observe(game, seat)
+            told = ToldBot("undealt", game).decide(obs, budget, deal + step, analyse=True)
+            if len(obs.legal_actions) > 1:
+                bids += 1
+                teacher = {bid_of(s.action): s.share for s in told.analysis}
+                searched = master.decide(obs, budget, deal + step, analyse=True)
+                honest = {bid_of(s.action): s.share for s in searched.analysis}
+                taught = model.bid_shares(obs)
+                chosen = {
+                    "master": bid_of(searched.action),
+                    "student": max(taught, key=lambda b: (taught[b], -b)),
+                }
+                for w in blends:
+                    mixed = {b: (1 - w) * honest.get(b, 0.0) + w * p for b, p in taught.items()}
+                    chosen[f"blend {w}"] = max(mixed, key=lambda b: (mixed[b], -b))
+                best = bid_of(told.action)
+                for name, bid in chosen.items():
+                    same[name] = same.get(name, 0) + (bid == best)
+                    share[name] = share.get(name, 0.0) + teacher.get(bid, 0.0)
+            game.apply(seat, told.action)
+            step += 1
+    return {
+        "bids": bids,
+        **{
+            name: {"teachers_bid": same[name] / bids, "teachers_share": share[name] / bids}
+            for name in same
+        },
+    }

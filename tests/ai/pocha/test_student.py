@@ -13,7 +13,7 @@ from ai.pocha.bid_model import situation_features
 from ai.pocha.ismcts import ISMCTSBot
 from ai.pocha.levels import BOTS, make_bot
 from ai.pocha.student import BIDS, INPUTS, MODEL_PATH, StudentModel, inputs_of
-from ai.pocha.student_training import fit, generate
+from ai.pocha.student_training import agreement, fit, generate
 from engine.pocha.actions import bid_action, bid_of
 from engine.pocha.game import Game
 from engine.pocha.observation import observe
@@ -88,3 +88,13 @@ def test_the_shipped_student_bids_in_the_student_bots() -> None:
     obs = observe(game, seat)
     decision = make_bot("ismcts-student-bids").decide(obs, Budget(iterations=1000), seed=1)
     assert decision.action in obs.legal_actions and decision.iterations == 0
+
+
+def test_the_agreement_with_the_teacher_counts_every_bid_with_a_choice() -> None:
+    model = StudentModel.load(MODEL_PATH)
+    found = agreement(model, hands=3, iterations=20, blends=(0.5,))
+    assert found["bids"] > 0
+    assert set(found) == {"bids", "master", "student", "blend 0.5"}
+    for name in ("master", "student", "blend 0.5"):
+        assert 0.0 <= found[name]["teachers_bid"] <= 1.0
+        assert 0.0 <= found[name]["teachers_share"] <= 1.0
