@@ -9,7 +9,13 @@ from engine.pocha._compiled.hand cimport HandState as CompiledHandState
 from engine.pocha._compiled.deals cimport DealSampler as CompiledDealSampler
 from engine.pocha._compiled.legality cimport legal_cards
 from ai.pocha._compiled.hand_value cimport hand_estimate
+# The .py's math.log and math.sqrt, in the UCB, become C's: the same correctly rounded
+# numbers for the positive doubles they are given, without a Python call and float each.
+from libc cimport math
 
+# A tree's nodes hold only their children, never a way back up: no cycle for the collector to
+# find, so it does not track them (it walked the whole tree on every full collection).
+@cython.no_gc
 cdef class Node:
     cdef public dict children
     cdef public long long n, avail
