@@ -337,29 +337,32 @@ def iterate(
                 continue
             acts = st.legal_actions()
             children = node.children
-            untried = [a for a in acts if a not in children]
-            if untried:
-                a = untried[int(rand() * len(untried))]
-                child = Node()
-                children[a] = child
-                for b in acts:
-                    if b != a and b in children:
-                        children[b].avail += 1
-                st.apply_action(a)
-                path.append(child)
-                movers.append(seat)
-                break
+            # One look-up a move: each child already made was available, whether the search
+            # tries a new move here or picks among the children by UCB.
+            untried = []
             best_a = -1
             best_v = -1e9
             best_child = None
             for a in acts:
-                ch = children[a]
+                ch = children.get(a)
+                if ch is None:
+                    untried.append(a)
+                    continue
                 ch.avail += 1
-                v = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
-                if v > best_v:
-                    best_v = v
-                    best_a = a
-                    best_child = ch
+                if not untried:
+                    v = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
+                    if v > best_v:
+                        best_v = v
+                        best_a = a
+                        best_child = ch
+            if untried:
+                a = untried[int(rand() * len(untried))]
+                child = Node()
+                children[a] = child
+                st.apply_action(a)
+                path.append(child)
+                movers.append(seat)
+                break
             assert best_child is not None
             st.apply_action(best_a)
             node = best_child

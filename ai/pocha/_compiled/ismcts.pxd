@@ -32,7 +32,7 @@ cpdef int quick_bid(CompiledHandState st)
 
 @cython.locals(total=cython.double, it=cython.longlong, st=CompiledHandState, node=Node, child=Node,
                best_child=Node, ch=Node, node_=Node, path=list, movers=list, seat=int,
-               a=int, b=int, best_a=int, best_v=cython.double, v=cython.double, acts=list,
+               a=int, best_a=int, best_v=cython.double, v=cython.double, acts=list,
                children=dict, untried=list, hands=list, bids=list, tricks=list,
                rewards=list, mover=int)
 cpdef long long iterate(Node root, CompiledHandState base,
