@@ -24,6 +24,7 @@ from ai.pocha.reading import (
     modelled_bid,
 )
 from ai.pocha.student import StudentModel, shipped_student
+from engine.pocha import bits
 from engine.pocha.actions import BID_BASE
 from engine.pocha.cards import CardSet
 from engine.pocha.deals import DealSampler, state_from_observation
@@ -77,12 +78,12 @@ def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
             win = st.win
             if win < 0:
                 # Leading: random card, the cheap and unbiased choice.
-                count = legal.bit_count()
+                count = bits.card_count(legal)
                 k = int(rand() * count)
                 while k:
                     legal &= legal - 1
                     k -= 1
-                st.apply_card((legal & -legal).bit_length() - 1)
+                st.apply_card(bits.low_card(legal))
                 continue
             # The table's mask first, then the &: C integers in the compiled engine.
             beat = beaters[win]
@@ -91,17 +92,17 @@ def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
                 if beat:
                     # Highest card that takes the trick (last block = trumps
                     # when trumping is possible, which is what wins).
-                    st.apply_card(beat.bit_length() - 1)
+                    st.apply_card(bits.high_card(beat))
                 else:
-                    st.apply_card((legal & -legal).bit_length() - 1)
+                    st.apply_card(bits.low_card(legal))
             else:
                 under = legal & ~beat
                 if under:
-                    st.apply_card(under.bit_length() - 1)
+                    st.apply_card(bits.high_card(under))
                 else:
-                    st.apply_card((beat & -beat).bit_length() - 1)
+                    st.apply_card(bits.low_card(beat))
         else:
-            st.apply_card(legal.bit_length() - 1)
+            st.apply_card(bits.high_card(legal))
 
 
 def quick_bid(st: HandState) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Callable, Sequence
 
+from engine.pocha import bits
 from engine.pocha.actions import BID_BASE, Action
 from engine.pocha.bidding import dealer_forbidden_bid, mano_of
 from engine.pocha.cards import BIT, SUIT_OF, Card, CardSet
@@ -147,9 +148,8 @@ class HandState:
         m = self.legal_mask()
         actions = []
         while m:
-            low = m & -m
-            actions.append(low.bit_length() - 1)
-            m ^= low
+            actions.append(bits.low_card(m))
+            m &= m - 1
         return actions
 
     def legal_mask(self) -> CardSet:
@@ -227,13 +227,13 @@ def hand_points(rules: Rules, bid: int, won: int) -> int:
 
 def random_card(mask: CardSet, rand: Callable[[], float]) -> Card:
     """A uniformly chosen card of a non-empty set."""
-    count = mask.bit_count()
+    count = bits.card_count(mask)
     if count > 1:
         k = int(rand() * count)
         while k:
             mask &= mask - 1
             k -= 1
-    return (mask & -mask).bit_length() - 1
+    return bits.low_card(mask)
 
 
 def play_out(state: HandState, rand: Callable[[], float] = _random.random) -> None:
@@ -247,13 +247,13 @@ def play_out(state: HandState, rand: Callable[[], float] = _random.random) -> No
         legal = legal_cards(
             hands[state.turn], state.lead, state.win, trump, montar, fallar, pisar
         )
-        count = legal.bit_count()
+        count = bits.card_count(legal)
         if count > 1:
             k = int(rand() * count)
             while k:
                 legal &= legal - 1
                 k -= 1
-        state.apply_card((legal & -legal).bit_length() - 1)
+        state.apply_card(bits.low_card(legal))
 
 
 def deal(

@@ -12,6 +12,8 @@ from ai.pocha._compiled.hand_value cimport hand_estimate
 # The .py's math.log and math.sqrt, in the UCB, become C's: the same correctly rounded
 # numbers for the positive doubles they are given, without a Python call and float each.
 from libc cimport math
+# The .py's bits.low_card and the others: engine/pocha/_compiled/bits.pxd.
+from engine.pocha._compiled cimport bits
 
 # A tree's nodes hold only their children, never a way back up: no cycle for the collector to
 # find, so it does not track them (it walked the whole tree on every full collection).

@@ -4,6 +4,8 @@
 # see the same objects. Not final: tests subclass it. docs/internals.md, "The compiled engine".
 import cython
 from engine.pocha._compiled.legality cimport legal_cards
+# The .py's bits.low_card and bits.card_count: engine/pocha/_compiled/bits.pxd.
+from engine.pocha._compiled cimport bits
 
 cdef class HandState:
     cdef public int n, trump, cards, dealer, bid_sum, turn, lead, win, winner, in_trick
@@ -15,7 +17,7 @@ cdef class HandState:
     cpdef int forbidden_bid(self)
     @cython.locals(forbidden=int, b=int)
     cpdef list legal_bids(self)
-    @cython.locals(forbidden=int, b=int, m=cython.ulonglong, low=cython.ulonglong)
+    @cython.locals(forbidden=int, b=int, m=cython.ulonglong)
     cpdef list legal_actions(self)
     cpdef unsigned long long legal_mask(self)
     cpdef void apply_action(self, int action)
