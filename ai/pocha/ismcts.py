@@ -4,6 +4,7 @@ How it works: docs/internals.md, ``ai.pocha.ismcts``.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -272,10 +273,19 @@ class ISMCTSBot:
         whole_deck = obs.trump_holder is not None
         root = Node()
         max_iter = budget.iterations if budget.iterations is not None else 1 << 60
-        it = iterate(
-            root, base, sampler, own, rng, pool, cum, points, playout, c, n,
-            modelled, bid_model, whole_deck, rivalry, me, max_iter, deadline,
-        )  # fmt: skip
+        # The search makes no reference cycle (the tree points only down), but its many
+        # small lists and states set off the cyclic collector, which walks the growing tree
+        # each time: a tenth of the compiled search's time. Off for the loop, if it was on.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            it = iterate(
+                root, base, sampler, own, rng, pool, cum, points, playout, c, n,
+                modelled, bid_model, whole_deck, rivalry, me, max_iter, deadline,
+            )  # fmt: skip
+        finally:
+            if collecting:
+                gc.enable()
         return root, it, time.perf_counter() - start
 
 

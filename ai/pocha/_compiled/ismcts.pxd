@@ -15,9 +15,6 @@ from libc cimport math
 # The .py's bits.low_card and the others: engine/pocha/_compiled/bits.pxd.
 from engine.pocha._compiled cimport bits
 
-# A tree's nodes hold only their children, never a way back up: no cycle for the collector to
-# find, so it does not track them (it walked the whole tree on every full collection).
-@cython.no_gc
 cdef class Node:
     cdef public dict children
     cdef public long long n, avail
