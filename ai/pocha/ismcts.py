@@ -80,7 +80,9 @@ def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
             if win < 0:
                 # Leading: random card, the cheap and unbiased choice.
                 count = bits.card_count(legal)
-                k = int(rand() * count)
+                # The draw through a local, so that the compiled engine multiplies C doubles.
+                draw = rand()
+                k = int(draw * count)
                 while k:
                     legal &= legal - 1
                     k -= 1
@@ -367,7 +369,8 @@ def iterate(
                         best_a = a
                         best_child = ch
             if untried:
-                a = untried[int(rand() * len(untried))]
+                draw = rand()
+                a = untried[int(draw * len(untried))]
                 child = Node()
                 children[a] = child
                 st.apply_action(a)

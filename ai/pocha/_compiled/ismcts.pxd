@@ -23,7 +23,8 @@ cdef class Node:
 
 @cython.locals(hands=list, bids_=list, tricks=list, trump=int, montar=bint, fallar=bint,
                pisar=bint, beaters=tuple, seat=int, legal=cython.ulonglong, want=bint,
-               win=int, count=int, k=int, beat=cython.ulonglong, under=cython.ulonglong)
+               win=int, count=int, k=int, draw=cython.double, beat=cython.ulonglong,
+               under=cython.ulonglong)
 cpdef void playout_greedy(CompiledHandState st, rand)
 
 @cython.locals(want=cython.double, bid=int)
@@ -33,7 +34,7 @@ cpdef int quick_bid(CompiledHandState st)
                best_child=Node, ch=Node, node_=Node, path=list, movers=list, seat=int,
                a=int, best_a=int, best_v=cython.double, v=cython.double, acts=list,
                children=dict, untried=list, hands=list, bids=list, tricks=list,
-               rewards=list, mover=int)
+               rewards=list, mover=int, draw=cython.double)
 cpdef long long iterate(Node root, CompiledHandState base,
                         CompiledDealSampler sampler, unsigned long long own, rng,
                         list pool, list cum, list points, playout, double c, int n,
