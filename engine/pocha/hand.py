@@ -184,7 +184,11 @@ class HandState:
         """Play ``card`` for the seat to move; the trick's winner if this card
         completed a trick, else -1."""
         seat = self.turn
-        self.hands[seat] ^= BIT[card]
+        # Through locals, so that the compiled engine does the ^ on C integers (hand.pxd).
+        hand = self.hands[seat]
+        bit = BIT[card]
+        hand ^= bit
+        self.hands[seat] = hand
         if self.lead < 0:
             self.lead = SUIT_OF[card]
             self.win = card

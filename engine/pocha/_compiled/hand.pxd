@@ -23,7 +23,7 @@ cdef class HandState:
     cpdef void apply_action(self, int action)
     @cython.locals(seat=int)
     cpdef void apply_bid(self, int bid)
-    @cython.locals(seat=int, suit=int, winner=int)
+    @cython.locals(seat=int, suit=int, winner=int, hand=cython.ulonglong, bit=cython.ulonglong)
     cpdef int apply_card(self, int card)
 
 
