@@ -79,14 +79,14 @@ def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
             win = st.win
             if win < 0:
                 # Leading: random card, the cheap and unbiased choice.
-                count = bits.card_count(legal)
+                count = bits.bit_count(legal)
                 # The draw through a local, so that the compiled engine multiplies C doubles.
                 draw = rand()
                 k = int(draw * count)
                 while k:
                     legal &= legal - 1
                     k -= 1
-                st.apply_card(bits.low_card(legal))
+                st.apply_card(bits.bit_length(legal & -legal) - 1)
                 continue
             # The table's mask first, then the &: C integers in the compiled engine.
             beat = beaters[win]
@@ -95,17 +95,17 @@ def playout_greedy(st: HandState, rand: Callable[[], float]) -> None:
                 if beat:
                     # Highest card that takes the trick (last block = trumps
                     # when trumping is possible, which is what wins).
-                    st.apply_card(bits.high_card(beat))
+                    st.apply_card(bits.bit_length(beat) - 1)
                 else:
-                    st.apply_card(bits.low_card(legal))
+                    st.apply_card(bits.bit_length(legal & -legal) - 1)
             else:
                 under = legal & ~beat
                 if under:
-                    st.apply_card(bits.high_card(under))
+                    st.apply_card(bits.bit_length(under) - 1)
                 else:
-                    st.apply_card(bits.low_card(beat))
+                    st.apply_card(bits.bit_length(beat & -beat) - 1)
         else:
-            st.apply_card(bits.high_card(legal))
+            st.apply_card(bits.bit_length(legal) - 1)
 
 
 def quick_bid(st: HandState) -> int:

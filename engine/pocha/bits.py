@@ -1,23 +1,17 @@
-"""A card set's lowest card, highest card and size: the bit operations the search's hot loops
-use, in one place, so that the compiled engine makes each one machine instruction
-(engine/pocha/_compiled/bits.pxd) where Python calls an ``int`` method on a boxed integer.
+"""A card set's length in bits and its size, for the search's hot loops: Python's own
+``int.bit_length`` and ``int.bit_count`` here, GCC's builtins in the compiled engine
+(engine/pocha/_compiled/bits.pxd), where those methods would be called on boxed integers.
+The highest card of a set is ``bit_length(cards) - 1``, the lowest
+``bit_length(cards & -cards) - 1``.
 """
 
 from __future__ import annotations
 
-from engine.pocha.cards import Card, CardSet
+from collections.abc import Callable
 
+from engine.pocha.cards import CardSet
 
-def low_card(cards: CardSet) -> Card:
-    """The lowest card of the set, or -1 for the empty set."""
-    return (cards & -cards).bit_length() - 1
-
-
-def high_card(cards: CardSet) -> Card:
-    """The highest card of the set, or -1 for the empty set."""
-    return cards.bit_length() - 1
-
-
-def card_count(cards: CardSet) -> int:
-    """How many cards the set holds."""
-    return cards.bit_count()
+#: One more than the set's highest card; 0 for the empty set.
+bit_length: Callable[[CardSet], int] = int.bit_length
+#: How many cards the set holds.
+bit_count: Callable[[CardSet], int] = int.bit_count

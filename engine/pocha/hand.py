@@ -148,7 +148,7 @@ class HandState:
         m = self.legal_mask()
         actions = []
         while m:
-            actions.append(bits.low_card(m))
+            actions.append(bits.bit_length(m & -m) - 1)
             m &= m - 1
         return actions
 
@@ -231,13 +231,13 @@ def hand_points(rules: Rules, bid: int, won: int) -> int:
 
 def random_card(mask: CardSet, rand: Callable[[], float]) -> Card:
     """A uniformly chosen card of a non-empty set."""
-    count = bits.card_count(mask)
+    count = bits.bit_count(mask)
     if count > 1:
         k = int(rand() * count)
         while k:
             mask &= mask - 1
             k -= 1
-    return bits.low_card(mask)
+    return bits.bit_length(mask & -mask) - 1
 
 
 def play_out(state: HandState, rand: Callable[[], float] = _random.random) -> None:
@@ -251,13 +251,13 @@ def play_out(state: HandState, rand: Callable[[], float] = _random.random) -> No
         legal = legal_cards(
             hands[state.turn], state.lead, state.win, trump, montar, fallar, pisar
         )
-        count = bits.card_count(legal)
+        count = bits.bit_count(legal)
         if count > 1:
             k = int(rand() * count)
             while k:
                 legal &= legal - 1
                 k -= 1
-        state.apply_card(bits.low_card(legal))
+        state.apply_card(bits.bit_length(legal & -legal) - 1)
 
 
 def deal(
