@@ -12,7 +12,7 @@ from ai.pocha._compiled.hand_value cimport hand_estimate
 # The .py's math.log and math.sqrt, in the UCB, become C's: the same correctly rounded
 # numbers for the positive doubles they are given, without a Python call and float each.
 from libc cimport math
-# The .py's bits.low_card and the others: engine/pocha/_compiled/bits.pxd.
+# The .py's bits.bit_length and bits.bit_count: engine/pocha/_compiled/bits.pxd.
 from engine.pocha._compiled cimport bits
 
 cdef class Node:

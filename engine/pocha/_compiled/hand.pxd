@@ -4,7 +4,7 @@
 # see the same objects. Not final: tests subclass it. docs/internals.md, "The compiled engine".
 import cython
 from engine.pocha._compiled.legality cimport legal_cards
-# The .py's bits.low_card and bits.card_count: engine/pocha/_compiled/bits.pxd.
+# The .py's bits.bit_length and bits.bit_count: engine/pocha/_compiled/bits.pxd.
 from engine.pocha._compiled cimport bits
 
 cdef class HandState:
