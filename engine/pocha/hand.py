@@ -7,6 +7,7 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Callable, Sequence
 
+from engine.pocha import bits
 from engine.pocha.actions import BID_BASE, Action
 from engine.pocha.bidding import dealer_forbidden_bid, mano_of
 from engine.pocha.cards import BIT, SUIT_OF, Card, CardSet
@@ -147,9 +148,8 @@ class HandState:
         m = self.legal_mask()
         actions = []
         while m:
-            low = m & -m
-            actions.append(low.bit_length() - 1)
-            m ^= low
+            actions.append(bits.bit_length(m & -m) - 1)
+            m &= m - 1
         return actions
 
     def legal_mask(self) -> CardSet:
@@ -184,7 +184,11 @@ class HandState:
         """Play ``card`` for the seat to move; the trick's winner if this card
         completed a trick, else -1."""
         seat = self.turn
-        self.hands[seat] ^= BIT[card]
+        # Through locals, so that the compiled engine does the ^ on C integers (hand.pxd).
+        hand = self.hands[seat]
+        bit = BIT[card]
+        hand ^= bit
+        self.hands[seat] = hand
         if self.lead < 0:
             self.lead = SUIT_OF[card]
             self.win = card
@@ -227,13 +231,13 @@ def hand_points(rules: Rules, bid: int, won: int) -> int:
 
 def random_card(mask: CardSet, rand: Callable[[], float]) -> Card:
     """A uniformly chosen card of a non-empty set."""
-    count = mask.bit_count()
+    count = bits.bit_count(mask)
     if count > 1:
         k = int(rand() * count)
         while k:
             mask &= mask - 1
             k -= 1
-    return (mask & -mask).bit_length() - 1
+    return bits.bit_length(mask & -mask) - 1
 
 
 def play_out(state: HandState, rand: Callable[[], float] = _random.random) -> None:
@@ -247,13 +251,13 @@ def play_out(state: HandState, rand: Callable[[], float] = _random.random) -> No
         legal = legal_cards(
             hands[state.turn], state.lead, state.win, trump, montar, fallar, pisar
         )
-        count = legal.bit_count()
+        count = bits.bit_count(legal)
         if count > 1:
             k = int(rand() * count)
             while k:
                 legal &= legal - 1
                 k -= 1
-        state.apply_card((legal & -legal).bit_length() - 1)
+        state.apply_card(bits.bit_length(legal & -legal) - 1)
 
 
 def deal(

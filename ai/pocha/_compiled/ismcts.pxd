@@ -9,6 +9,11 @@ from engine.pocha._compiled.hand cimport HandState as CompiledHandState
 from engine.pocha._compiled.deals cimport DealSampler as CompiledDealSampler
 from engine.pocha._compiled.legality cimport legal_cards
 from ai.pocha._compiled.hand_value cimport hand_estimate
+# The .py's math.log and math.sqrt, in the UCB, become C's: the same correctly rounded
+# numbers for the positive doubles they are given, without a Python call and float each.
+from libc cimport math
+# The .py's bits.bit_length and bits.bit_count: engine/pocha/_compiled/bits.pxd.
+from engine.pocha._compiled cimport bits
 
 cdef class Node:
     cdef public dict children
@@ -18,7 +23,8 @@ cdef class Node:
 
 @cython.locals(hands=list, bids_=list, tricks=list, trump=int, montar=bint, fallar=bint,
                pisar=bint, beaters=tuple, seat=int, legal=cython.ulonglong, want=bint,
-               win=int, count=int, k=int, beat=cython.ulonglong, under=cython.ulonglong)
+               win=int, count=int, k=int, draw=cython.double, beat=cython.ulonglong,
+               under=cython.ulonglong)
 cpdef void playout_greedy(CompiledHandState st, rand)
 
 @cython.locals(want=cython.double, bid=int)
@@ -26,9 +32,9 @@ cpdef int quick_bid(CompiledHandState st)
 
 @cython.locals(total=cython.double, it=cython.longlong, st=CompiledHandState, node=Node, child=Node,
                best_child=Node, ch=Node, node_=Node, path=list, movers=list, seat=int,
-               a=int, b=int, best_a=int, best_v=cython.double, v=cython.double, acts=list,
+               a=int, best_a=int, best_v=cython.double, v=cython.double, acts=list,
                children=dict, untried=list, hands=list, bids=list, tricks=list,
-               rewards=list, mover=int)
+               rewards=list, mover=int, draw=cython.double)
 cpdef long long iterate(Node root, CompiledHandState base,
                         CompiledDealSampler sampler, unsigned long long own, rng,
                         list pool, list cum, list points, playout, double c, int n,

@@ -4,6 +4,8 @@
 # see the same objects. Not final: tests subclass it. docs/internals.md, "The compiled engine".
 import cython
 from engine.pocha._compiled.legality cimport legal_cards
+# The .py's bits.bit_length and bits.bit_count: engine/pocha/_compiled/bits.pxd.
+from engine.pocha._compiled cimport bits
 
 cdef class HandState:
     cdef public int n, trump, cards, dealer, bid_sum, turn, lead, win, winner, in_trick
@@ -15,13 +17,13 @@ cdef class HandState:
     cpdef int forbidden_bid(self)
     @cython.locals(forbidden=int, b=int)
     cpdef list legal_bids(self)
-    @cython.locals(forbidden=int, b=int, m=cython.ulonglong, low=cython.ulonglong)
+    @cython.locals(forbidden=int, b=int, m=cython.ulonglong)
     cpdef list legal_actions(self)
     cpdef unsigned long long legal_mask(self)
     cpdef void apply_action(self, int action)
     @cython.locals(seat=int)
     cpdef void apply_bid(self, int bid)
-    @cython.locals(seat=int, suit=int, winner=int)
+    @cython.locals(seat=int, suit=int, winner=int, hand=cython.ulonglong, bit=cython.ulonglong)
     cpdef int apply_card(self, int card)
 
 

@@ -4,12 +4,14 @@ tests/engine/pocha/test_deals.py.)"""
 
 from __future__ import annotations
 
+import gc
 import itertools
 import time
 from types import SimpleNamespace
 
 import pytest
 
+from ai import courtesy
 from ai.bot import Budget
 from ai.pocha import ismcts
 from ai.pocha.arena import make_player_bot, parse_player, run_arena
@@ -106,6 +108,29 @@ def test_time_budget_holds_on_the_real_clock() -> None:
     took = (time.perf_counter() - start) * 1000
     assert took < 1000
     assert 0 < decision.iterations < 1_000_000
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_the_search_pauses_the_cyclic_collector_and_leaves_it_as_found(
+    monkeypatch: pytest.MonkeyPatch, collecting: bool
+) -> None:
+    seen: list[bool] = []
+
+    def wait() -> None:
+        seen.append(gc.isenabled())
+        if len(seen) == 3:
+            raise RuntimeError("stopped")
+
+    monkeypatch.setattr(courtesy, "wait", wait)
+    was = gc.isenabled()
+    try:
+        (gc.enable if collecting else gc.disable)()
+        with pytest.raises(RuntimeError, match="stopped"):
+            ISMCTSBot().decide(_first_play_of_a_ten_card_hand(), Budget(iterations=100), seed=1)
+        assert seen == [False, False, False]
+        assert gc.isenabled() is collecting
+    finally:
+        (gc.enable if was else gc.disable)()
 
 
 def test_bot_sees_only_the_observation() -> None:
