@@ -117,12 +117,11 @@ def with_bids(situation: np.ndarray, bids: list[int], cards: int) -> np.ndarray:
     return rows
 
 
-class BidModel:
-    """A multilayer perceptron: features -> probabilities of 0..12 tricks."""
+class Perceptron:
+    """A perceptron's inputs' normalisation and layers (``w0``, ``b0``, ...) as fitted by
+    ``ai.pocha.training.train_mlp``; ``logits`` of a batch of rows."""
 
     def __init__(self, weights: dict[str, np.ndarray]) -> None:
-        # Whether the model reads the candidate bid (ai.pocha.training.fit's ``bid_input``).
-        self.bid_input = bool(weights["bid_input"]) if "bid_input" in weights else True
         self.mean = weights["mean"].astype(np.float32)
         self.scale = weights["scale"].astype(np.float32)
         self.layers = []
@@ -132,6 +131,22 @@ class BidModel:
                 (weights[f"w{i}"].astype(np.float32), weights[f"b{i}"].astype(np.float32))
             )
             i += 1
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        h = (x - self.mean) / self.scale
+        for w, b in self.layers[:-1]:
+            h = np.maximum(h @ w + b, 0.0)
+        w, b = self.layers[-1]
+        return h @ w + b
+
+
+class BidModel(Perceptron):
+    """A multilayer perceptron: features -> probabilities of 0..12 tricks."""
+
+    def __init__(self, weights: dict[str, np.ndarray]) -> None:
+        super().__init__(weights)
+        # Whether the model reads the candidate bid (ai.pocha.training.fit's ``bid_input``).
+        self.bid_input = bool(weights["bid_input"]) if "bid_input" in weights else True
 
     @classmethod
     def load(cls, path: Path | str = MODEL_PATH) -> BidModel:
@@ -143,11 +158,7 @@ class BidModel:
         if not self.bid_input:
             x = x.copy()
             x[:, BID_AT:] = 0.0
-        h = (x - self.mean) / self.scale
-        for w, b in self.layers[:-1]:
-            h = np.maximum(h @ w + b, 0.0)
-        w, b = self.layers[-1]
-        logits = h @ w + b
+        logits = self.logits(x)
         cards_col = np.asarray(cards).reshape(-1, 1)
         logits = np.where(np.arange(TRICK_CLASSES)[None, :] > cards_col, -np.inf, logits)
         logits = logits - logits.max(axis=1, keepdims=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ai.pocha.bid_model import BID_AT, TRICK_CLASSES, situation_features
+from ai.pocha.bid_model import BID_AT, TRICK_CLASSES, Perceptron, situation_features
 from engine.pocha.actions import bid_of
 from engine.pocha.observation import Observation
 
@@ -28,19 +28,8 @@ def inputs_of(situation: np.ndarray) -> np.ndarray:
     return situation[..., :INPUTS]
 
 
-class StudentModel:
+class StudentModel(Perceptron):
     """A multilayer perceptron: a seat's situation -> a distribution over its legal bids."""
-
-    def __init__(self, weights: dict[str, np.ndarray]) -> None:
-        self.mean = weights["mean"].astype(np.float32)
-        self.scale = weights["scale"].astype(np.float32)
-        self.layers = []
-        i = 0
-        while f"w{i}" in weights:
-            self.layers.append(
-                (weights[f"w{i}"].astype(np.float32), weights[f"b{i}"].astype(np.float32))
-            )
-            i += 1
 
     @classmethod
     def load(cls, path: Path | str = MODEL_PATH) -> StudentModel:
@@ -49,11 +38,7 @@ class StudentModel:
 
     def probabilities(self, x: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """Per row of inputs, the probability of each bid 0..12; 0 for those not legal."""
-        h = (x - self.mean) / self.scale
-        for w, b in self.layers[:-1]:
-            h = np.maximum(h @ w + b, 0.0)
-        w, b = self.layers[-1]
-        logits = np.where(legal, h @ w + b, -np.inf)
+        logits = np.where(legal, self.logits(x), -np.inf)
         logits = logits - logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         return p / p.sum(axis=1, keepdims=True)  # type: ignore[no-any-return]

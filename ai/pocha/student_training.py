@@ -7,7 +7,6 @@ How it works: docs/bots.md, "The student".
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from ai.bot import Budget
 from ai.cores import on_cores
 from ai.pocha.bid_model import situation_features
 from ai.pocha.student import BIDS, INPUTS, StudentModel, inputs_of
+from ai.pocha.training import train_mlp
 from ai.pocha.yardstick import ToldBot
 from engine.pocha.actions import bid_of
 from engine.pocha.game import Game
@@ -105,23 +105,6 @@ def generate(
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def _forward(
-    params: list[np.ndarray], x: np.ndarray, legal: np.ndarray
-) -> tuple[list[np.ndarray], np.ndarray]:
-    acts = [x]
-    h = x
-    layers = len(params) // 2
-    for i in range(layers - 1):
-        h = np.maximum(h @ params[2 * i] + params[2 * i + 1], 0.0)
-        acts.append(h)
-    logits = h @ params[-2] + params[-1]
-    logits = np.where(legal, logits, -1e9)
-    logits -= logits.max(axis=1, keepdims=True)
-    p = np.exp(logits)
-    p /= p.sum(axis=1, keepdims=True)
-    return acts, p
-
-
 def fit(
     data: dict[str, np.ndarray],
     seed: int = 0,
@@ -146,37 +129,10 @@ def fit(
     target = data["shares"].astype(np.float32)
     legal = data["legal"]
     train = np.flatnonzero(~held_out)
-    sizes = (INPUTS, *hidden, BIDS)
-    params: list[np.ndarray] = []
-    for a, b in itertools.pairwise(sizes):
-        params.append((rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32))
-        params.append(np.zeros(b, dtype=np.float32))
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
-    t = 0
-    for epoch in range(epochs):
-        lr = learning_rate * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
-        order = rng.permutation(train)
-        for start in range(0, len(order), batch):
-            idx = order[start : start + batch]
-            acts, p = _forward(params, xs[idx], legal[idx])
-            grad = (p - target[idx]) / len(idx)
-            grads: list[np.ndarray] = [np.empty(0)] * len(params)
-            for layer in range(len(params) // 2 - 1, -1, -1):
-                grads[2 * layer] = acts[layer].T @ grad + weight_decay * params[2 * layer]
-                grads[2 * layer + 1] = grad.sum(axis=0)
-                if layer:
-                    grad = (grad @ params[2 * layer].T) * (acts[layer] > 0)
-            t += 1
-            for i, g in enumerate(grads):
-                m[i] = beta1 * m[i] + (1 - beta1) * g
-                v[i] = beta2 * v[i] + (1 - beta2) * g * g
-                m_hat = m[i] / (1 - beta1**t)
-                v_hat = v[i] / (1 - beta2**t)
-                params[i] -= (lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
-        if progress:
-            progress(epoch + 1, epochs)
+    params = train_mlp(
+        (INPUTS, *hidden, BIDS), xs, legal, train, lambda p, idx: p - target[idx], rng,
+        epochs, batch, learning_rate, weight_decay, progress,
+    )  # fmt: skip
     weights: dict[str, np.ndarray] = {"mean": mean, "scale": scale}
     for i in range(len(params) // 2):
         weights[f"w{i}"] = params[2 * i]

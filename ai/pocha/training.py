@@ -145,6 +145,56 @@ def _forward(
     return acts, p
 
 
+def train_mlp(
+    sizes: tuple[int, ...],
+    xs: np.ndarray,
+    mask: np.ndarray,
+    train: np.ndarray,
+    output_grad: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    rng: np.random.Generator,
+    epochs: int,
+    batch: int,
+    learning_rate: float,
+    weight_decay: float,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[np.ndarray]:
+    """A perceptron of layer ``sizes`` fitted by Adam on a cosine schedule to the rows
+    ``train`` of ``xs`` (masked softmax outputs); ``output_grad(p, rows)``: the loss's
+    gradient at the logits of a batch, summed over it. Its weights and biases, in order."""
+    params: list[np.ndarray] = []
+    for a, b in itertools.pairwise(sizes):
+        params.append((rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32))
+        params.append(np.zeros(b, dtype=np.float32))
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    t = 0
+    for epoch in range(epochs):
+        # A cosine schedule: big steps early, fine ones at the end.
+        lr = learning_rate * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
+        order = rng.permutation(train)
+        for start in range(0, len(order), batch):
+            idx = order[start : start + batch]
+            acts, p = _forward(params, xs[idx], mask[idx])
+            grad = output_grad(p, idx) / len(idx)
+            grads: list[np.ndarray] = [np.empty(0)] * len(params)
+            for layer in range(len(params) // 2 - 1, -1, -1):
+                grads[2 * layer] = acts[layer].T @ grad + weight_decay * params[2 * layer]
+                grads[2 * layer + 1] = grad.sum(axis=0)
+                if layer:
+                    grad = (grad @ params[2 * layer].T) * (acts[layer] > 0)
+            t += 1
+            for i, g in enumerate(grads):
+                m[i] = beta1 * m[i] + (1 - beta1) * g
+                v[i] = beta2 * v[i] + (1 - beta2) * g * g
+                m_hat = m[i] / (1 - beta1**t)
+                v_hat = v[i] / (1 - beta2**t)
+                params[i] -= (lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
+        if progress:
+            progress(epoch + 1, epochs)
+    return params
+
+
 def fit(
     data: dict[str, np.ndarray],
     seed: int = 0,
@@ -178,40 +228,15 @@ def fit(
     mask_all = classes <= data["cards"].astype(np.int64)[:, None]
     y_all = data["tricks"].astype(np.int64)
     train = np.flatnonzero(~held_out)
-    sizes = (FEATURES, *hidden, TRICK_CLASSES)
-    params: list[np.ndarray] = []
-    for a, b in itertools.pairwise(sizes):
-        params.append((rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32))
-        params.append(np.zeros(b, dtype=np.float32))
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
-    t = 0
-    for epoch in range(epochs):
-        # A cosine schedule: big steps early, fine ones at the end.
-        lr = learning_rate * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
-        order = rng.permutation(train)
-        for start in range(0, len(order), batch):
-            idx = order[start : start + batch]
-            acts, p = _forward(params, xs[idx], mask_all[idx])
-            grad = p
-            grad[np.arange(len(idx)), y_all[idx]] -= 1.0
-            grad /= len(idx)
-            grads: list[np.ndarray] = [np.empty(0)] * len(params)
-            for layer in range(len(params) // 2 - 1, -1, -1):
-                grads[2 * layer] = acts[layer].T @ grad + weight_decay * params[2 * layer]
-                grads[2 * layer + 1] = grad.sum(axis=0)
-                if layer:
-                    grad = (grad @ params[2 * layer].T) * (acts[layer] > 0)
-            t += 1
-            for i, g in enumerate(grads):
-                m[i] = beta1 * m[i] + (1 - beta1) * g
-                v[i] = beta2 * v[i] + (1 - beta2) * g * g
-                m_hat = m[i] / (1 - beta1**t)
-                v_hat = v[i] / (1 - beta2**t)
-                params[i] -= (lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
-        if progress:
-            progress(epoch + 1, epochs)
+
+    def output_grad(p: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        p[np.arange(len(idx)), y_all[idx]] -= 1.0
+        return p
+
+    params = train_mlp(
+        (FEATURES, *hidden, TRICK_CLASSES), xs, mask_all, train, output_grad, rng, epochs,
+        batch, learning_rate, weight_decay, progress,
+    )  # fmt: skip
     weights: dict[str, np.ndarray] = {
         "mean": mean,
         "scale": scale,
