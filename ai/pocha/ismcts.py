@@ -189,7 +189,9 @@ class ISMCTSBot:
                 best = max(taught, key=lambda a: (taught[a], -a))
                 return Decision(action=best, elapsed_ms=(time.perf_counter() - started) * 1000)
         budget = budget or Budget(iterations=DEFAULT_ITERATIONS)
-        root, iterations, elapsed = self.search(obs, budget, seed)
+        # Without analysis or the student's shares only the most visited move matters, so the
+        # search may stop once no move can catch it up (``settled``).
+        root, iterations, elapsed = self.search(obs, budget, seed, settle=not (analyse or taught))
         seat = obs.seat
         assert seat is not None
         stats = []
@@ -224,9 +226,11 @@ class ISMCTSBot:
         return infer(obs)
 
     def search(
-        self, obs: Observation, budget: Budget, seed: int | None
+        self, obs: Observation, budget: Budget, seed: int | None, settle: bool = False
     ) -> tuple[Node, int, float]:
-        """Run ISMCTS from ``obs``; the root, the iterations done and the time."""
+        """Run ISMCTS from ``obs``; the root, the iterations done and the time. With
+        ``settle`` it stops early once the most visited move is the budget's whole run's
+        (``settled``), so it plays what the whole run would, not its shares."""
         # The budget's time covers the whole decision, the reading's deals included.
         start = time.perf_counter()
         deadline = (
@@ -284,6 +288,7 @@ class ISMCTSBot:
             it = iterate(
                 root, base, sampler, own, rng, pool, cum, points, playout, c, n,
                 modelled, bid_model, whole_deck, rivalry, me, max_iter, deadline,
+                settle and budget.iterations is not None,
             )  # fmt: skip
         finally:
             if collecting:
@@ -310,9 +315,11 @@ def iterate(
     me: int,
     max_iter: int,
     deadline: float | None,
+    settle: bool = False,
 ) -> int:
     """ISMCTS's iterations from ``root`` over deals from ``pool`` (weighted by ``cum``) or
-    ``sampler``, until ``max_iter`` or ``deadline``; the iterations done. A function of its
+    ``sampler``, until ``max_iter`` or ``deadline`` or, with ``settle``, until the root's
+    most visited move is ``settled``; the iterations done. A function of its
     own, apart from ``ISMCTSBot.search``, so that the compiled engine can type its locals
     (ai/pocha/_compiled/ismcts.pxd)."""
     rand = rng.random
@@ -324,8 +331,12 @@ def iterate(
     while it < max_iter:
         if wait is not None and it & 3 == 0:
             wait()  # a quick turn beside this search goes first (ai.courtesy)
-        if deadline is not None and it & 15 == 0 and time.perf_counter() >= deadline:
-            break
+        if it & 15 == 0:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            # Only past half the budget can a lead exceed the iterations left.
+            if settle and 2 * it > max_iter and settled(root, max_iter - it):
+                break
         it += 1
         hands = pool[bisect_right(cum, rand() * total)][:] if pool else sampler.sample(own, rng)
         st = base.copy()
@@ -396,6 +407,22 @@ def iterate(
             if mover >= 0:
                 node_.w += rewards[mover]
     return it
+
+
+def settled(root: Node, remaining: int) -> bool:
+    """Whether the root's most visited move leads every other by more visits than
+    ``remaining``: then no run of the remaining iterations can make another the most
+    visited, and stopping here plays what the whole budget would."""
+    first = 0
+    second = 0
+    for child in root.children.values():
+        visits = child.n
+        if visits > first:
+            second = first
+            first = visits
+        elif visits > second:
+            second = visits
+    return first - second > remaining
 
 
 def _scale(obs: Observation) -> float:

@@ -4,9 +4,11 @@ How it works: docs/internals.md, ``engine.pocha.deals``.
 
 from __future__ import annotations
 
+import math
 import random
 from itertools import combinations
 
+from engine.pocha import bits as bits_of
 from engine.pocha.bidding import bidding_order
 from engine.pocha.cards import BIT, Card, CardSet, cards_list
 from engine.pocha.hand import HandState
@@ -67,8 +69,9 @@ class DealSampler:
                     ok = False
                     break
                 m = hands[s]
-                for c in rng.sample(cards, k):
-                    m |= BIT[c]
+                for c in sample(cards, k, rng):
+                    bit = BIT[c]
+                    m |= bit
                 avail &= ~m
                 hands[s] = m
             if ok:
@@ -159,6 +162,45 @@ def shuffle(deck: list[Card], rng: random.Random) -> None:
             j = getrandbits(bits)
         deck[i], deck[j] = deck[j], deck[i]
         i -= 1
+
+
+def sample(cards: list[Card], k: int, rng: random.Random) -> list[Card]:
+    """``rng.sample(cards, k)``: the same draws of the same ``getrandbits``, so the same
+    cards in the same order (``tests/engine/pocha/test_deals.py`` holds the two together),
+    written out as ``shuffle`` is, for the compiled engine to run as C. Another kind of
+    generator gets its own sample."""
+    if type(rng) is not random.Random:
+        return rng.sample(cards, k)
+    getrandbits = rng.getrandbits
+    n = len(cards)
+    if not 0 <= k <= n:
+        raise ValueError("Sample larger than population or is negative")
+    result = [0] * k
+    # random.Random.sample's choice between its two ways, to the float.
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    if n <= setsize:
+        pool = cards[:]
+        for i in range(k):
+            # random.Random._randbelow(n - i)
+            bits = bits_of.bit_length(n - i)
+            j = getrandbits(bits)
+            while j >= n - i:
+                j = getrandbits(bits)
+            result[i] = pool[j]
+            pool[j] = pool[n - i - 1]
+    else:
+        selected = 0
+        one = 1
+        bits = bits_of.bit_length(n)
+        for i in range(k):
+            j = getrandbits(bits)
+            while j >= n or selected >> j & 1:
+                j = getrandbits(bits)
+            selected |= one << j
+            result[i] = cards[j]
+    return result
 
 
 def state_from_observation(obs: Observation, hands: list[CardSet]) -> HandState:

@@ -187,6 +187,9 @@ def trace_search(out: Section, iterations: int, positions: int) -> None:
             decision = make().decide(obs, Budget(iterations=iterations), seed=p, analyse=True)
             stats = [(s.action, s.visits, s.share, s.mean_score) for s in decision.analysis]
             out.add(name, p, decision.action, decision.iterations, stats)
+            # Unanalysed, the search stops once its choice is settled: where is traced too.
+            played = make().decide(obs, Budget(iterations=iterations), seed=p)
+            out.add(name, p, "played", played.action, played.iterations)
 
 
 def main() -> None:

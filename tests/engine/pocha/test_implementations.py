@@ -84,9 +84,9 @@ def test_the_compiled_modules_have_the_c_types_of_their_pxd() -> None:
         ["tricks", ["beats"]],
         ["legality", ["legal_cards"]],
         ["hand", ["play_out", "random_card"]],
-        ["deals", ["shuffle"]],
+        ["deals", ["sample", "shuffle"]],
         ["hand_value", ["hand_estimate"]],
-        ["ismcts", ["iterate", "playout_greedy", "quick_bid"]],
+        ["ismcts", ["iterate", "playout_greedy", "quick_bid", "settled"]],
         *["getset_descriptor"] * 3,
     ]
 
