@@ -57,6 +57,11 @@ GENERAL_NICENESS = 19
 #: scheduler) runs this often; the watchdog, which bounds a bot's recovery, much more often.
 RQ_MAINTENANCE_SECONDS = 60
 
+#: RQ writes the worker's heartbeat several times around each job (as it takes it, after
+#: it, before the next wait), each three commands of their own. One of the same length
+#: written this recently is not written again; every length it gives is seconds past this.
+HEARTBEAT_SECONDS = 1.0
+
 
 class _Watchful:
     """Runs the watchdog as a worker's maintenance task, and names the job (and the request
@@ -81,6 +86,34 @@ class _Watchful:
     #: Set when a signal asks the worker to stop, to tell that from a loop RQ ended because
     #: of an error (see `run`).
     stopping = False
+    #: RQ's: the worker's state as it last wrote it.
+    _state: str
+    #: When the last heartbeat was written (monotonic seconds), and the length it gave.
+    _beaten: tuple[float, int] | None = None
+
+    def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
+        # Each of RQ's heartbeats outside a pipeline was three round trips of the queue
+        # Redis, and a job had three of them (`HEARTBEAT_SECONDS`): now one, written only if
+        # no beat of the same length was written a moment ago.
+        length = timeout or self.worker_ttl + 60  # type: ignore[attr-defined]
+        at = time.monotonic()
+        if pipeline is not None:
+            super().heartbeat(length, pipeline)  # type: ignore[misc]
+        else:
+            last = self._beaten
+            if last is not None and last[1] == length and at - last[0] < HEARTBEAT_SECONDS:
+                return
+            with self.connection.pipeline(transaction=False) as beat:
+                super().heartbeat(length, beat)  # type: ignore[misc]
+                beat.execute()
+        self._beaten = (at, length)
+
+    def set_state(self, state: str, pipeline: Any = None) -> None:
+        # RQ sets the idle state twice between jobs, a round trip each; the second is the
+        # state already written.
+        if pipeline is None and state == getattr(self, "_state", None):
+            return
+        super().set_state(state, pipeline)  # type: ignore[misc]
 
     def request_stop(self, signum: int, frame: Any) -> None:
         self.stopping = True

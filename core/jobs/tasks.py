@@ -170,7 +170,10 @@ def _enqueue(
     at_front: bool,
     pipeline: redis.client.Pipeline | None = None,
 ) -> Job:
-    return queue(connection, task.queue).enqueue_call(
+    # Given no pipeline, RQ writes the queue's name and then the job in two round trips of
+    # the queue Redis; in a pipeline of our own they are one.
+    own = connection.pipeline() if pipeline is None else None
+    job = queue(connection, task.queue).enqueue_call(
         func=task.func,
         args=tuple(task.args),
         kwargs={**task.kwargs, "recovery": recovery},
@@ -185,8 +188,11 @@ def _enqueue(
         # The request (or the job) that led to this one, for the worker's log lines; and
         # the task, for `job_failed`.
         meta={**job_meta(), "task": task.key},
-        pipeline=pipeline,
+        pipeline=pipeline if own is None else own,
     )
+    if own is not None:
+        own.execute()
+    return job
 
 
 def submit(connections: Connections, task: Task, timing: Timing | None = None) -> bool:
