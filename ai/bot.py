@@ -112,6 +112,28 @@ def legal_actions(obs: Observation) -> list[Action]:
     return list(obs.legal_actions)
 
 
+class _Root(Protocol):
+    #: Its moves to the children they lead to, each with a visit count ``n``.
+    children: dict[Any, Any]
+
+
+def settled(root: _Root, remaining: int) -> bool:
+    """Whether a search tree's most visited move at ``root`` leads every other by more
+    visits than ``remaining``: then no run of the remaining iterations can make another the
+    most visited, and a search that plays its most visited move may stop here and play what
+    its whole budget would."""
+    first = 0
+    second = 0
+    for child in root.children.values():
+        visits = child.n
+        if visits > first:
+            second = first
+            first = visits
+        elif visits > second:
+            second = visits
+    return first - second > remaining
+
+
 @dataclass(frozen=True)
 class Player:
     """A seat's bot in an arena or a match: a label for the tables, the bot, its budget and,

@@ -9,7 +9,7 @@ import random
 import time
 
 from ai import courtesy
-from ai.bot import ActionStat, Budget, Decision, legal_actions
+from ai.bot import ActionStat, Budget, Decision, legal_actions, settled
 from ai.poch.deals import DealSampler, fork, game_for, knowledge_of
 from ai.poch.heuristic import bet_call, shed_choice, table_strength
 from engine.poch.actions import HOLD, PASS, Action, bet_action
@@ -75,7 +75,9 @@ class ISMCTSBot:
         if len(legal) == 1 and not analyse:
             return Decision(action=legal[0])
         budget = budget or Budget(iterations=DEFAULT_ITERATIONS)
-        root, iterations, elapsed = self.search(obs, budget, seed)
+        # Without analysis only the most visited move matters: the search may stop once no
+        # move can catch it up (``ai.bot.settled``).
+        root, iterations, elapsed = self.search(obs, budget, seed, settle=not analyse)
         stats = []
         for a in legal:
             child = root.children.get(a)
@@ -92,8 +94,11 @@ class ISMCTSBot:
             action=best, analysis=analysis, iterations=iterations, elapsed_ms=elapsed * 1000
         )
 
-    def search(self, obs: Observation, budget: Budget, seed: int | None) -> tuple[Node, int, float]:
-        """Run the search from ``obs``; the root, the iterations done and the time."""
+    def search(
+        self, obs: Observation, budget: Budget, seed: int | None, settle: bool = False
+    ) -> tuple[Node, int, float]:
+        """Run the search from ``obs``; the root, the iterations done and the time. With
+        ``settle`` it stops early once the most visited move is the budget's whole run's."""
         assert obs.seat is not None
         me = obs.seat
         rng = random.Random(seed)
@@ -110,8 +115,12 @@ class ISMCTSBot:
         while it < max_iter:
             if wait is not None and it & 7 == 0:
                 wait()  # a quick turn beside this search goes first (ai.courtesy)
-            if deadline is not None and it & 7 == 0 and time.perf_counter() >= deadline:
-                break
+            if it & 7 == 0:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+                # Only past half the budget can a lead exceed the iterations left.
+                if settle and 2 * it > max_iter and settled(root, max_iter - it):
+                    break
             it += 1
             game = fork(base, sampler.sample(rng))
             node = root

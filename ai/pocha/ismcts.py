@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from ai import courtesy
-from ai.bot import ActionStat, Budget, Decision, legal_actions
+from ai.bot import ActionStat, Budget, Decision, legal_actions, settled
 from ai.pocha.hand_value import hand_estimate
 from ai.pocha.location import LocationModel, LocationReading
 from ai.pocha.location import reads as reads_locations
@@ -407,22 +407,6 @@ def iterate(
             if mover >= 0:
                 node_.w += rewards[mover]
     return it
-
-
-def settled(root: Node, remaining: int) -> bool:
-    """Whether the root's most visited move leads every other by more visits than
-    ``remaining``: then no run of the remaining iterations can make another the most
-    visited, and stopping here plays what the whole budget would."""
-    first = 0
-    second = 0
-    for child in root.children.values():
-        visits = child.n
-        if visits > first:
-            second = first
-            first = visits
-        elif visits > second:
-            second = visits
-    return first - second > remaining
 
 
 def _scale(obs: Observation) -> float:

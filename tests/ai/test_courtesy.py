@@ -9,7 +9,7 @@ import pytest
 
 from ai import courtesy
 from ai.bot import Budget
-from ai.registry import decide_in
+from ai.registry import Decided, decide_in
 from engine.poch.game import Game as PochGame
 from engine.pocha.game import Game as PochaGame
 from engine.pocha.rules import Rules
@@ -25,14 +25,20 @@ def calls() -> Iterator[list[int]]:
 
 def decided(
     game: PochaGame | PochGame, level: str, iterations: int, calls: list[int] | None
-) -> object:
+) -> Decided:
     courtesy.wait = None if calls is None else (lambda: calls.append(1))
     assert game.turn is not None
     try:
         decision = decide_in(game, game.turn, level, seed=5, budget=Budget(iterations=iterations))
     finally:
         courtesy.wait = None
-    return decision.action
+    return decision
+
+
+def waits(done: int, budget: int, every: int) -> int:
+    """The hook's calls in a search of ``done`` iterations: before each ``every``-th one, and
+    once more before a settled search stops (ai.bot.settled) short of its budget."""
+    return -(-done // every) + (done < budget)
 
 
 def test_pochas_search_waits_every_four_iterations_and_decides_the_same(
@@ -40,8 +46,9 @@ def test_pochas_search_waits_every_four_iterations_and_decides_the_same(
 ) -> None:
     game = PochaGame.new(Rules.from_dict({"players": 4}), seed=3)
     alone = decided(game, "expert", 400, None)
-    assert decided(game, "expert", 400, calls) == alone
-    assert len(calls) == 400 // 4
+    waited = decided(game, "expert", 400, calls)
+    assert waited.report == {**alone.report, "elapsed_ms": waited.report["elapsed_ms"]}
+    assert len(calls) == waits(waited.report["iterations"], 400, 4)
 
 
 def test_pochs_search_waits_every_eight_iterations_and_decides_the_same(
@@ -49,5 +56,6 @@ def test_pochs_search_waits_every_eight_iterations_and_decides_the_same(
 ) -> None:
     game = PochGame.new(seed=3)
     alone = decided(game, "hard", 400, None)
-    assert decided(game, "hard", 400, calls) == alone
-    assert len(calls) == 400 // 8
+    waited = decided(game, "hard", 400, calls)
+    assert waited.report == {**alone.report, "elapsed_ms": waited.report["elapsed_ms"]}
+    assert len(calls) == waits(waited.report["iterations"], 400, 8)

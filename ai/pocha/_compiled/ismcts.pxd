@@ -40,6 +40,3 @@ cpdef long long iterate(Node root, CompiledHandState base,
                         list pool, list cum, list points, playout, double c, int n,
                         bint modelled, bid_model, bint whole_deck, double rivalry, int me,
                         long long max_iter, deadline, bint settle=*)
-
-@cython.locals(first=cython.longlong, second=cython.longlong, visits=cython.longlong, child=Node)
-cpdef bint settled(Node root, long long remaining)

@@ -63,6 +63,20 @@ def test_ismcts_analysis_covers_its_choices() -> None:
     assert action_from_wire(wire["action"]) == decision.action
 
 
+def test_a_settled_ismcts_plays_what_its_whole_budget_would() -> None:
+    bot = make_bot("ismcts")
+    stopped_early = 0
+    for i, (_game, obs) in enumerate(random_positions(40, seed=9)):
+        if len(legal_actions(obs)) < 2:
+            continue
+        whole = bot.decide(obs, Budget(iterations=200), seed=i, analyse=True)
+        played = bot.decide(obs, Budget(iterations=200), seed=i)
+        assert played.action == whole.action
+        assert 100 < played.iterations <= 200
+        stopped_early += played.iterations < 200
+    assert stopped_early > 5
+
+
 def test_ismcts_honours_a_time_budget() -> None:
     game = Game.new(Rules(players=4, deals=1), 6)
     obs = observe(game, game.turn)

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from ai import courtesy
-from ai.bot import Budget
+from ai.bot import Budget, settled
 from ai.pocha import ismcts
 from ai.pocha.arena import make_player_bot, parse_player, run_arena
 from ai.pocha.ismcts import ISMCTSBot
@@ -117,14 +117,14 @@ def test_a_choice_is_settled_only_by_a_lead_no_remaining_run_can_close() -> None
     for action, visits in ((1, 70), (2, 20), (3, 10)):
         child = root.children[action] = ismcts.Node()
         child.n = visits
-    assert ismcts.settled(root, 49)
-    assert not ismcts.settled(root, 50)  # the runner-up could draw level
+    assert settled(root, 49)
+    assert not settled(root, 50)  # the runner-up could draw level
     level = ismcts.Node()
     for action in (1, 2):
         child = level.children[action] = ismcts.Node()
         child.n = 30
-    assert not ismcts.settled(level, 0)
-    assert not ismcts.settled(ismcts.Node(), 0)
+    assert not settled(level, 0)
+    assert not settled(ismcts.Node(), 0)
 
 
 def test_time_budget_holds_on_the_real_clock() -> None:

@@ -86,7 +86,7 @@ def test_the_compiled_modules_have_the_c_types_of_their_pxd() -> None:
         ["hand", ["play_out", "random_card"]],
         ["deals", ["sample", "shuffle"]],
         ["hand_value", ["hand_estimate"]],
-        ["ismcts", ["iterate", "playout_greedy", "quick_bid", "settled"]],
+        ["ismcts", ["iterate", "playout_greedy", "quick_bid"]],
         *["getset_descriptor"] * 3,
     ]
 
