@@ -31,15 +31,15 @@ class Inputs:
     # worker's.
     api_us_per_move: float = 725.0
     store_us_per_move: float = 80.0
-    store_us_per_bot_turn: float = 117.0
-    queue_us_per_bot_turn: float = 8.5
-    worker_us_per_bot_turn: float = 415.0
-    queue_us_per_job: float = 635.0
-    worker_us_per_job: float = 2_390.0
+    store_us_per_bot_turn: float = 112.0
+    queue_us_per_bot_turn: float = 6.3
+    worker_us_per_bot_turn: float = 417.0
+    queue_us_per_job: float = 372.0
+    worker_us_per_job: float = 1_672.0
     queue_bytes_per_job: float = 6_800.0
     think_ms: Mapping[str, float] = field(
         default_factory=lambda: {
-            "heuristic": 0.0, "easy": 0.1, "medium": 0.1, "hard": 0.4, "expert": 6.6,
+            "heuristic": 0.0, "easy": 0.1, "medium": 0.1, "hard": 0.2, "expert": 2.7,
         }
     )  # fmt: skip
     # Guessed: the mix of games and how people play.
