@@ -125,6 +125,17 @@ def bench_api_profile(moves: int, top: int, views: bool, output: str | None) -> 
     )
 
 
+@bench.command("api-floor")
+@click.option("--requests", type=click.IntRange(1), default=5000, show_default=True,
+              help="Requests timed at each of the two trivial layers.")  # fmt: skip
+@click.option("--moves", type=click.IntRange(1), default=2000, show_default=True,
+              help="Moves timed.")  # fmt: skip
+def bench_api_floor(requests: int, moves: int) -> None:
+    """What a request costs one gunicorn worker at each layer, down one connection: a bare
+    WSGI app (gunicorn and gevent alone), the API's GET /healthz, and a move."""
+    _echo_lines(_load("tools.profile_api").floor(requests=requests, moves=moves))
+
+
 @bench.command("webhook")
 @click.option("--decisions", type=click.IntRange(1), default=2000, show_default=True,
               help="Decisions asked of the loopback bot, one at a time.")

@@ -286,14 +286,16 @@ class _ServerClock:
         return used
 
 
-def _wait_ready(port: int, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
+def _wait_ready(
+    port: int, process: subprocess.Popen[bytes], timeout: float = 30, path: str = "/readyz"
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError("gunicorn exited during start-up")
         try:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            connection.request("GET", "/readyz")
+            connection.request("GET", path)
             if connection.getresponse().status == 200:
                 connection.close()
                 return

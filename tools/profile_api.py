@@ -88,20 +88,21 @@ def _worker_pid(master: int) -> int:
 
 
 def _serve(
-    base: Path, env: dict[str, str], profile: str | None
+    base: Path, env: dict[str, str], profile: str | None, app: str = "service.wsgi:app"
 ) -> tuple[subprocess.Popen[bytes], int]:
-    """gunicorn with the shipped settings and one worker, profiled when `profile` names the
-    file its worker writes on exit."""
+    """gunicorn with the shipped settings and one worker serving `app`, profiled when
+    `profile` names the file its worker writes on exit."""
     port = free_port()
     command = [
         sys.executable, "-m", "gunicorn", "--config", "python:tools.profile_api_conf",
-        "--bind", f"127.0.0.1:{port}", "--workers", "1", "service.wsgi:app",
+        "--bind", f"127.0.0.1:{port}", "--workers", "1", app,
     ]  # fmt: skip
     log = (base / f"gunicorn-{port}.log").open("wb")
     process = subprocess.Popen(
         command, env={**env, OUTPUT_ENV: profile or ""}, stdout=log, stderr=log
     )
-    _wait_ready(port, process)
+    # Any path is the bare app's; the API's readiness is its own.
+    _wait_ready(port, process, path="/readyz" if app == "service.wsgi:app" else "/bare")
     return process, port
 
 
@@ -154,4 +155,55 @@ def run(
         *_top(stats, "tottime", top),
         f"top {top} by cumulative time:",
         *_top(stats, "cumulative", top),
+    ]
+
+
+def _requests_cpu(port: int, worker: int, path: str, count: int) -> float:
+    """The worker's CPU a request (us) for `count` GETs of `path` down one connection."""
+    connection = _Connection(port)
+    for _ in range(min(300, count)):
+        connection.request("GET", path)
+    before = _cpu_seconds(worker)
+    for _ in range(count):
+        status, _answer = connection.request("GET", path)
+        if status != 200:
+            raise RuntimeError(f"GET {path} answered {status}")
+    connection.close()
+    return (_cpu_seconds(worker) - before) / count * 1e6
+
+
+def floor(requests: int = 5000, moves: int = 2000) -> list[str]:
+    """What a request costs one gunicorn worker (the shipped settings) at each layer, down one
+    connection: a bare WSGI app (`tools.bare_wsgi`: gunicorn and gevent alone), the API's
+    `GET /healthz` (Flask and the API's hooks for a trivial request) and a move."""
+    with tempfile.TemporaryDirectory(prefix="pocha-api-floor-") as tmp:
+        base = Path(tmp)
+        redis_server = RedisServer(
+            base / "redis", port=free_port(), unix_socket=base / "redis.sock"
+        ).start()
+        try:
+            env = server_env(redis_server.url)
+            bare, port = _serve(base, env, None, "tools.bare_wsgi:app")
+            try:
+                alone = _requests_cpu(port, _worker_pid(bare.pid), "/bare", requests)
+            finally:
+                stop_processes([bare], 15)
+            api, port = _serve(base, env, None)
+            try:
+                worker = _worker_pid(api.pid)
+                trivial = _requests_cpu(port, worker, "/healthz", requests)
+                _play(port, 300, 7, False)  # warm-up
+                before = _cpu_seconds(worker)
+                made, _sent = _play(port, moves, 11, False)
+                move = (_cpu_seconds(worker) - before) / made * 1e6
+            finally:
+                stop_processes([api], 15)
+        finally:
+            redis_server.stop()
+    return [
+        f"api floor: one gunicorn worker (the shipped settings, gevent), one connection; "
+        f"the worker's CPU a request, {requests} requests each, {made} moves",
+        f"a bare WSGI app (gunicorn and gevent alone): {alone:.0f} us",
+        f"the API's GET /healthz (and Flask, the API's hooks): {trivial:.0f} us",
+        f"a move (games' creation included): {move:.0f} us",
     ]

@@ -8,7 +8,7 @@ import pstats
 import re
 from pathlib import Path
 
-from tools.profile_api import run
+from tools.profile_api import floor, run
 
 
 def test_it_profiles_moves_and_views_in_a_gunicorn_worker(tmp_path: Path) -> None:
@@ -35,3 +35,14 @@ def test_it_profiles_moves_and_views_in_a_gunicorn_worker(tmp_path: Path) -> Non
     names = {name for _file, name in profiled}
     assert {"handle_request", "_move", "act", "game_view"} <= names
     assert (("workers", "base_async.py"), "handle_request") in profiled
+
+
+def test_the_floor_measures_each_layer_in_a_gunicorn_worker() -> None:
+    lines = floor(requests=50, moves=40)
+    assert lines[0].startswith("api floor: one gunicorn worker") and "40 moves" in lines[0]
+    figures = [re.fullmatch(r"(.+): (\d+) us", line) for line in lines[1:]]
+    assert [m.group(1) if m else line for m, line in zip(figures, lines[1:], strict=True)] == [
+        "a bare WSGI app (gunicorn and gevent alone)",
+        "the API's GET /healthz (and Flask, the API's hooks)",
+        "a move (games' creation included)",
+    ]
