@@ -58,8 +58,8 @@ GENERAL_NICENESS = 19
 RQ_MAINTENANCE_SECONDS = 60
 
 #: RQ writes the worker's heartbeat several times around each job (as it takes it, after
-#: it, before the next wait), each three commands of their own. One of the same length
-#: written this recently is not written again; every length it gives is seconds past this.
+#: it, before the next wait). One of the same length written this recently is not written
+#: again: the lengths RQ gives are a minute or more, so the key cannot expire meanwhile.
 HEARTBEAT_SECONDS = 1.0
 
 
@@ -92,9 +92,9 @@ class _Watchful:
     _beaten: tuple[float, int] | None = None
 
     def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
-        # Each of RQ's heartbeats outside a pipeline was three round trips of the queue
-        # Redis, and a job had three of them (`HEARTBEAT_SECONDS`): now one, written only if
-        # no beat of the same length was written a moment ago.
+        # RQ sends a heartbeat outside a pipeline as three commands, a round trip of the
+        # queue Redis each, three times a job: in one pipeline here, and not at all when a
+        # beat of the same length was written a moment ago (`HEARTBEAT_SECONDS`).
         length = timeout or self.worker_ttl + 60  # type: ignore[attr-defined]
         at = time.monotonic()
         if pipeline is not None:

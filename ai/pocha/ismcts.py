@@ -287,8 +287,7 @@ class ISMCTSBot:
         try:
             it = iterate(
                 root, base, sampler, own, rng, pool, cum, points, playout, c, n,
-                modelled, bid_model, whole_deck, rivalry, me, max_iter, deadline,
-                settle and budget.iterations is not None,
+                modelled, bid_model, whole_deck, rivalry, me, max_iter, deadline, settle,
             )  # fmt: skip
         finally:
             if collecting:
