@@ -5,6 +5,7 @@ How it works: docs/performance.md, `tools.profile_api`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pstats
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +108,29 @@ def _serve(
     return process, port
 
 
+@contextlib.contextmanager
+def _private_redis(prefix: str) -> Iterator[tuple[Path, dict[str, str]]]:
+    """A scratch folder and a private Redis in it (unix socket); the API's environment for it."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        base = Path(tmp)
+        redis_server = RedisServer(
+            base / "redis", port=free_port(), unix_socket=base / "redis.sock"
+        ).start()
+        try:
+            yield base, server_env(redis_server.url)
+        finally:
+            redis_server.stop()
+
+
+def _moves_cpu(port: int, worker: int, moves: int, views: bool) -> tuple[int, int, float]:
+    """300 moves of warm-up, then `moves` timed: (moves made, requests sent, the worker's CPU
+    seconds a move)."""
+    _play(port, 300, 7, views)
+    before = _cpu_seconds(worker)
+    made, sent = _play(port, moves, 11, views)
+    return made, sent, (_cpu_seconds(worker) - before) / made
+
+
 def run(
     moves: int = 3000, top: int = 10, views: bool = True, output: str | None = None
 ) -> list[str]:
@@ -113,36 +138,24 @@ def run(
     worker process: first unprofiled, for its CPU a request from /proc, then again in a
     worker profiled from its start to its exit; the top functions by own and cumulative
     time. `output`: where to write the raw profile too (pstats)."""
-    with tempfile.TemporaryDirectory(prefix="pocha-api-profile-") as tmp:
-        base = Path(tmp)
-        redis_server = RedisServer(
-            base / "redis", port=free_port(), unix_socket=base / "redis.sock"
-        ).start()
+    with _private_redis("pocha-api-profile-") as (base, env):
+        api, port = _serve(base, env, None)
         try:
-            env = server_env(redis_server.url)
-            api, port = _serve(base, env, None)
-            try:
-                _play(port, 300, 7, views)  # warm-up
-                worker = _worker_pid(api.pid)
-                before = _cpu_seconds(worker)
-                made, sent = _play(port, moves, 11, views)
-                plain = (_cpu_seconds(worker) - before) / made
-            finally:
-                stop_processes([api], 15)
-            profile = str(base / "worker.prof")
-            api, port = _serve(base, env, profile)
-            try:
-                _play(port, moves, 13, views)
-            finally:
-                stop_processes([api], 15)
-            deadline = time.monotonic() + 10
-            while not os.path.exists(profile) and time.monotonic() < deadline:
-                time.sleep(0.1)
-            stats = pstats.Stats(profile)
-            if output:
-                stats.dump_stats(output)
+            made, sent, plain = _moves_cpu(port, _worker_pid(api.pid), moves, views)
         finally:
-            redis_server.stop()
+            stop_processes([api], 15)
+        profile = str(base / "worker.prof")
+        api, port = _serve(base, env, profile)
+        try:
+            _play(port, moves, 13, views)
+        finally:
+            stop_processes([api], 15)
+        deadline = time.monotonic() + 10
+        while not os.path.exists(profile) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        stats = pstats.Stats(profile)
+        if output:
+            stats.dump_stats(output)
     calls: Any = stats.total_calls  # type: ignore[attr-defined]
     what = "a move and its view read" if views else "a move"
     return [
@@ -176,34 +189,23 @@ def floor(requests: int = 5000, moves: int = 2000) -> list[str]:
     """What a request costs one gunicorn worker (the shipped settings) at each layer, down one
     connection: a bare WSGI app (`tools.bare_wsgi`: gunicorn and gevent alone), the API's
     `GET /healthz` (Flask and the API's hooks for a trivial request) and a move."""
-    with tempfile.TemporaryDirectory(prefix="pocha-api-floor-") as tmp:
-        base = Path(tmp)
-        redis_server = RedisServer(
-            base / "redis", port=free_port(), unix_socket=base / "redis.sock"
-        ).start()
+    with _private_redis("pocha-api-floor-") as (base, env):
+        bare, port = _serve(base, env, None, "tools.bare_wsgi:app")
         try:
-            env = server_env(redis_server.url)
-            bare, port = _serve(base, env, None, "tools.bare_wsgi:app")
-            try:
-                alone = _requests_cpu(port, _worker_pid(bare.pid), "/bare", requests)
-            finally:
-                stop_processes([bare], 15)
-            api, port = _serve(base, env, None)
-            try:
-                worker = _worker_pid(api.pid)
-                trivial = _requests_cpu(port, worker, "/healthz", requests)
-                _play(port, 300, 7, False)  # warm-up
-                before = _cpu_seconds(worker)
-                made, _sent = _play(port, moves, 11, False)
-                move = (_cpu_seconds(worker) - before) / made * 1e6
-            finally:
-                stop_processes([api], 15)
+            alone = _requests_cpu(port, _worker_pid(bare.pid), "/bare", requests)
         finally:
-            redis_server.stop()
+            stop_processes([bare], 15)
+        api, port = _serve(base, env, None)
+        try:
+            worker = _worker_pid(api.pid)
+            trivial = _requests_cpu(port, worker, "/healthz", requests)
+            made, _sent, move = _moves_cpu(port, worker, moves, False)
+        finally:
+            stop_processes([api], 15)
     return [
         f"api floor: one gunicorn worker (the shipped settings, gevent), one connection; "
         f"the worker's CPU a request, {requests} requests each, {made} moves",
         f"a bare WSGI app (gunicorn and gevent alone): {alone:.0f} us",
         f"the API's GET /healthz (and Flask, the API's hooks): {trivial:.0f} us",
-        f"a move (games' creation included): {move:.0f} us",
+        f"a move (games' creation included): {move * 1e6:.0f} us",
     ]
