@@ -271,8 +271,16 @@ def deal(
     hands = [0] * players
     mano = mano_of(dealer, players)
     dealt = cards * players
-    for i in range(dealt):
-        hands[(mano + i) % players] |= BIT[deck[i]]
+    # Card i goes to the seat i places after la mano: each seat's cards are every
+    # players-th from its first, gathered in a local (C integers in the compiled engine).
+    for k in range(players):
+        m = 0
+        i = k
+        while i < dealt:
+            bit = BIT[deck[i]]
+            m |= bit
+            i += players
+        hands[(mano + k) % players] = m
     if dealt < len(deck):
         return hands, deck[dealt], False
     return hands, deck[dealt - 1], True

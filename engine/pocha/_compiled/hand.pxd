@@ -33,3 +33,7 @@ cpdef int random_card(unsigned long long mask, rand)
 @cython.locals(hands=list, bids=list, trump=int, montar=bint, fallar=bint, pisar=bint,
                legal=cython.ulonglong, count=int, k=int)
 cpdef void play_out(HandState state, rand=*)
+
+@cython.locals(hands=list, mano=int, dealt=Py_ssize_t, k=Py_ssize_t, i=Py_ssize_t,
+               m=cython.ulonglong, bit=cython.ulonglong)
+cpdef tuple deal(deck, int players, int cards, int dealer)

@@ -83,7 +83,7 @@ def test_the_compiled_modules_have_the_c_types_of_their_pxd() -> None:
     assert json.loads(done.stdout) == [
         ["tricks", ["beats"]],
         ["legality", ["legal_cards"]],
-        ["hand", ["play_out", "random_card"]],
+        ["hand", ["deal", "play_out", "random_card"]],
         ["deals", ["sample", "shuffle"]],
         ["hand_value", ["hand_estimate"]],
         ["ismcts", ["iterate", "playout_greedy", "quick_bid"]],
@@ -107,9 +107,16 @@ def test_the_python_engine_runs_when_asked() -> None:
 
 def test_the_engine_bench_plays_each_implementation_built_in_its_own_process() -> None:
     from engine.implementation import available
-    from engine.pocha.bench import run
+    from engine.pocha.bench import openspiel_available, run
 
     lines = run(seconds=0.2, seed=3, rounds=1)
     for kind in available():
         assert any(line.startswith(f"engine, {kind}: ") for line in lines), lines
     assert any(line.startswith("compiled / python: ") for line in lines) == COMPILED_BUILT
+    # OpenSpiel's C++ hands beside ours where the research extra is installed, else a line
+    # that says it is not.
+    if openspiel_available():
+        assert any(line.startswith("engine, openspiel: ") for line in lines), lines
+        assert any(line.startswith("python / openspiel: ") for line in lines), lines
+    else:
+        assert any(line.startswith("OpenSpiel is not installed") for line in lines), lines
