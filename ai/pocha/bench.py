@@ -17,6 +17,7 @@ from typing import Any
 from ai.bot import Budget
 from ai.pocha.ismcts import ISMCTSBot
 from engine.implementation import active, available, load_average, run_in
+from engine.pocha.bench import openspiel_available
 from engine.pocha.game import Game
 from engine.pocha.observation import Observation, observe
 from engine.pocha.rules import Rules
@@ -53,12 +54,6 @@ def iterations_per_second(seconds: float, seed: int, playout: str) -> dict[str, 
 #: OpenSpiel's ``oh_hell`` for the 5- and 10-card positions: 4 players; its trump is turned
 #: from the undealt cards, so 10 cards each need a 52-card deck (13 a suit), 5 take ours.
 OPENSPIEL_DECKS = {"5": 10, "10": 13}
-
-
-def openspiel_available() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("pyspiel") is not None
 
 
 def openspiel_iterations_per_second(seconds: float, seed: int) -> dict[str, object]:

@@ -85,6 +85,7 @@ def openspiel_hands_per_second(seconds: float, seed: int) -> dict[str, object]:
 
 
 def openspiel_available() -> bool:
+    """Whether OpenSpiel (``pyspiel``, the research extra) is installed here."""
     import importlib.util
 
     return importlib.util.find_spec("pyspiel") is not None
