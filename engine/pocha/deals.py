@@ -4,7 +4,6 @@ How it works: docs/internals.md, ``engine.pocha.deals``.
 
 from __future__ import annotations
 
-import math
 import random
 from itertools import combinations
 
@@ -176,11 +175,10 @@ def sample(cards: list[Card], k: int, rng: random.Random) -> list[Card]:
     if not 0 <= k <= n:
         raise ValueError("Sample larger than population or is negative")
     result = [0] * k
-    # random.Random.sample's choice between its two ways, to the float.
-    setsize = 21
-    if k > 5:
-        setsize += 4 ** math.ceil(math.log(k * 3, 4))
-    if n <= setsize:
+    # random.Random.sample's choice between its two ways: a pool when n is at most its
+    # setsize, 21, or 21 + 4 ** ceil(log4(3k)) >= 85 past 5 draws; a card set holds at most
+    # 64 cards, so past 5 draws it is always the pool.
+    if n <= 21 or k > 5:
         pool = cards[:]
         for i in range(k):
             # random.Random._randbelow(n - i)

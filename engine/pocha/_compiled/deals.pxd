@@ -23,7 +23,7 @@ cdef class DealSampler:
 cpdef void shuffle(list deck, rng)
 
 # ``selected`` holds positions in a list of cards, so fewer than 64.
-@cython.locals(n=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, bits=int, setsize=Py_ssize_t,
-               result=list, pool=list, selected=cython.ulonglong,
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, bits=int, result=list,
+               pool=list, selected=cython.ulonglong,
                one=cython.ulonglong)
 cpdef list sample(list cards, Py_ssize_t k, rng)
