@@ -142,6 +142,7 @@ def _play_arena(
                 fh.write(json.dumps(r) + "\n")
     return stats, recs
 
+
 @click.command("arena")
 @click.option(
     "--bots",
@@ -159,8 +160,7 @@ def _play_arena(
     "--games",
     type=click.IntRange(1),
     default=None,
-    help="Deals to play (default 10); each is played once per distinct rotation of the "
-    "line-up.",
+    help="Deals to play (default 10); each is played once per distinct rotation of the line-up.",
 )
 @click.option(
     "--hands",
@@ -228,8 +228,14 @@ def arena(
 
 
 def _report_arena(
-    rules: Any, lineup: list[Any], deals: int, stats: Any, recs: list[dict[str, Any]],
-    as_json: bool, by_size: bool = False, hands_asked: int | None = None,
+    rules: Any,
+    lineup: list[Any],
+    deals: int,
+    stats: Any,
+    recs: list[dict[str, Any]],
+    as_json: bool,
+    by_size: bool = False,
+    hands_asked: int | None = None,
     plot: str | None = None,
 ) -> None:
     """Print an arena's figures per bot (each with its standing: its lead over the rest of
@@ -361,8 +367,13 @@ def _report_arena(
     "seats in the rest; without it every seat is told (self-play).",
 )
 @click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
-@click.option("--games", type=click.IntRange(1), default=10, show_default=True,
-              help="Deals to play; each is played once per distinct rotation of the line-up.")
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="Deals to play; each is played once per distinct rotation of the line-up.",
+)
 @_table_options
 def yardstick(
     told: str,
@@ -520,11 +531,17 @@ def arena_poch(
     "--playout", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True
 )
 @click.option(
-    "--rounds", type=click.IntRange(1), default=3, show_default=True,
+    "--rounds",
+    type=click.IntRange(1),
+    default=3,
+    show_default=True,
     help="Rounds per implementation, taking turns; --seconds is shared among them.",
 )
 @click.option(
-    "--game", type=click.Choice(["both", "pocha", "poch"]), default="both", show_default=True,
+    "--game",
+    type=click.Choice(["both", "pocha", "poch"]),
+    default="both",
+    show_default=True,
     help="Which game's search to measure.",
 )
 def bench_ismcts(seconds: float, seed: int | None, playout: str, rounds: int, game: str) -> None:
@@ -693,19 +710,25 @@ def train(
 
 @click.command("train-student")
 @click.option(
+    "--play",
+    is_flag=True,
+    help="Train the student of the plays (the `ismcts-student-play` bots): the teacher bids "
+    "and plays every seat, and each of its plays with a choice is kept.",
+)
+@click.option(
     "--hands",
     type=click.IntRange(1),
-    default=40000,
-    show_default=True,
-    help="Hands of the classic four-player game's sizes whose bids the teacher makes (four "
-    "samples each).",
+    default=None,
+    help="Hands of the classic four-player game's sizes that the teacher bids (four samples "
+    "each) or, with --play, plays (some ten plays with a choice each). Default: 40,000 "
+    "bids, 16,000 plays.",
 )
 @click.option(
     "--iterations",
     type=click.IntRange(1),
     default=1000,
     show_default=True,
-    help="The teacher's ISMCTS iterations per bid (master's, without its time limit).",
+    help="The teacher's ISMCTS iterations per decision (master's, without its time limit).",
 )
 @click.option(
     "--told",
@@ -721,24 +744,25 @@ def train(
     "--data",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Keep the teacher's bids here (.npz): read them if the file exists, else write it.",
+    help="Keep the teacher's decisions here (.npz): read them if the file exists, else write it.",
 )
 @click.option(
     "--out",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Where the weights go (default: the shipped ai/pocha/models/student.npz); the "
-    "validation report goes beside them as .json.",
+    help="Where the weights go (default: the shipped ai/pocha/models/student.npz, or "
+    "student_play.npz with --play); the validation report goes beside them as .json.",
 )
 @click.option(
     "--compare",
     type=click.IntRange(1),
     default=None,
-    help="Then, on this many fresh hands bid by the teacher, say how often its bid is honest "
-    "master's, the student's and their blends'.",
+    help="Then, on this many fresh hands bid (and played) by the teacher, say how often its "
+    "bid (or card) is honest master's, the student's and their blends'.",
 )
 def train_student(
-    hands: int,
+    play: bool,
+    hands: int | None,
     iterations: int,
     told: str,
     epochs: int,
@@ -749,8 +773,10 @@ def train_student(
     compare: int | None,
 ) -> None:
     """Train the student of the `ismcts-student` bots: master's search told the undealt
-    cards bids, and a small network learns its bids from the bidder's own view. The shipped
-    weights come from the defaults (pocha train-student --seed 0)."""
+    cards bids, and a small network learns its bids from the bidder's own view; with
+    --play, the student of the `ismcts-student-play` bots learns its card plays so. The
+    shipped weights come from the defaults (pocha train-student --seed 0, and the same
+    with --play)."""
     import os
     import time
     from pathlib import Path
@@ -758,18 +784,28 @@ def train_student(
     import numpy as np
     from rich.progress import Progress
 
-    from ai.pocha.student import MODEL_PATH, StudentModel
-    from ai.pocha.student_training import agreement, fit, generate
+    from ai.pocha import student, student_play
+    from ai.pocha.student_training import (
+        agreement,
+        fit,
+        generate,
+        generate_plays,
+        play_agreement,
+    )
 
+    hands = hands or (16000 if play else 40000)
+    what = "plays" if play else "bids"
+    hidden = (128, 128) if play else (64, 64)
     started = time.perf_counter()
     with Progress(disable=not sys.stderr.isatty()) as bar:
         if data and os.path.exists(data):
             with np.load(data) as saved:
                 samples = {k: saved[k] for k in saved.files}
-            click.echo(f"the teacher's bids read from {data}", err=True)
+            click.echo(f"the teacher's {what} read from {data}", err=True)
         else:
             played = _self_play_progress(bar, started, "chunks")
-            samples = generate(hands, seed, iterations, told, processes, played)
+            teach = generate_plays if play else generate
+            samples = teach(hands, seed, iterations, told, processes, played)
             if data:
                 np.savez_compressed(data, **samples)  # type: ignore[arg-type]
         generated = time.perf_counter()
@@ -778,16 +814,18 @@ def train_student(
         def fitted(done: int, total: int) -> None:
             bar.update(fitting, completed=done)
 
-        weights, report = fit(samples, seed=seed, epochs=epochs, progress=fitted)
+        weights, report = fit(samples, seed=seed, hidden=hidden, epochs=epochs, progress=fitted)
     finished = time.perf_counter()
-    path = Path(out) if out else MODEL_PATH
+    path = Path(out) if out else (student_play.MODEL_PATH if play else student.MODEL_PATH)
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **weights)  # type: ignore[arg-type]
     report.update(
         {
+            "decisions": what,
             "hands": hands,
             "iterations": iterations,
             "told": told,
+            "hidden": list(hidden),
             "epochs": epochs,
             "seed": seed,
             "samples_all": len(samples["x"]),
@@ -797,19 +835,27 @@ def train_student(
     )
     path.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
     click.echo(
-        f"{len(samples['x'])} bids; teacher {generated - started:.0f} s, fitting "
-        f"{finished - generated:.0f} s; held out, the teacher's bid is the student's "
+        f"{len(samples['x'])} {what}; teacher {generated - started:.0f} s, fitting "
+        f"{finished - generated:.0f} s; held out, the teacher's choice is the student's "
         f"likeliest {report['teacher_bid_is_likeliest']:.1%}; weights in {path}"
     )
-    if compare:
-        found = agreement(StudentModel(weights), compare, iterations=iterations)
-        click.echo(f"on {compare} fresh hands, {found['bids']} bids with a choice:")
-        for name, figures in found.items():
-            if name != "bids":
-                click.echo(
-                    f"  the teacher's bid is {name}'s {figures['teachers_bid']:.1%} (its "
-                    f"share of the teacher's search {figures['teachers_share']:.3f})"
-                )
+    if not compare:
+        return
+    if play:
+        found = play_agreement(
+            student_play.PlayStudentModel(weights), compare, iterations=iterations
+        )
+    else:
+        found = agreement(student.StudentModel(weights), compare, iterations=iterations)
+    count = "plays" if play else "bids"
+    click.echo(f"on {compare} fresh hands, {found[count]} {count} with a choice:")
+    for name, figures in found.items():
+        if name != count:
+            chosen = figures["teachers_card" if play else "teachers_bid"]
+            click.echo(
+                f"  the teacher's choice is {name}'s {chosen:.1%} (its share of the "
+                f"teacher's search {figures['teachers_share']:.3f})"
+            )
 
 
 @click.command("train-reading")
@@ -899,8 +945,7 @@ def train_reading(
     "--data",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Keep the self-play views here (.npz): read them if the file exists, else "
-    "write them.",
+    help="Keep the self-play views here (.npz): read them if the file exists, else write them.",
 )
 @click.option(
     "--out",
@@ -1139,9 +1184,7 @@ def arena_openspiel(
     name, _colon, budget = bot.partition(":")
     if budget == "equal":
         try:
-            timing = equal_iterations(
-                name, opponent, simulations, timing_deals, seed, uct_c=uct_c
-            )
+            timing = equal_iterations(name, opponent, simulations, timing_deals, seed, uct_c=uct_c)
         except ValueError as exc:
             raise click.ClickException(str(exc)) from exc
         bot = f"{name}:{timing.iterations}"
@@ -1174,7 +1217,9 @@ def arena_openspiel(
         "opponent": opponent,
         "simulations": simulations,
         "uct_c": uct_c,
-        "timing": None if timing is None else {
+        "timing": None
+        if timing is None
+        else {
             "opponent_cpu_ms": round(timing.opponent_ms, 2),
             "ours_cpu_ms_at": {str(k): round(t, 2) for k, t in timing.probes},
             "iterations": timing.iterations,

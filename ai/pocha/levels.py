@@ -16,6 +16,7 @@ from ai.pocha.heuristic import HeuristicBot
 from ai.pocha.ismcts import ISMCTSBot
 from ai.pocha.learned import LearnedBot
 from ai.pocha.reading import BidModels
+from ai.pocha.student_play import PlayStudentBot
 from ai.random_bot import RandomBot
 
 LEVELS: dict[str, Level] = {
@@ -72,6 +73,8 @@ BOTS = (
     "ismcts-located-bids",
     "ismcts-student",
     "ismcts-student-bids",
+    "ismcts-student-play",
+    "ismcts-student-cards",
     "learned",
 )
 
@@ -94,6 +97,11 @@ READING_OPTIONS: dict[str, dict[str, Any]] = {
     # the student's alone (docs/bots.md, "The student").
     "ismcts-student": {"reading": True, "modelled_bids": True, "student": 0.5},
     "ismcts-student-bids": {"reading": True, "modelled_bids": True, "student": 1.0},
+    # master, its card plays blended half and half with the student of the plays'
+    # (ai.pocha.student_play), or the student's alone (docs/bots.md, "The student of the
+    # plays").
+    "ismcts-student-play": {"reading": True, "modelled_bids": True, "student_play": 0.5},
+    "ismcts-student-cards": {"reading": True, "modelled_bids": True, "student_play": 1.0},
 }
 READING_BOTS = tuple(READING_OPTIONS)
 
@@ -124,7 +132,9 @@ def make_bot(name: str, reading_model: str | None = None) -> Bot:
     if name == "ismcts-random":
         return ISMCTSBot(playout="random", name="ismcts-random")
     if name in READING_OPTIONS:
-        return ISMCTSBot(name=name, bid_models=models, **READING_OPTIONS[name])
+        options = READING_OPTIONS[name]
+        search = PlayStudentBot if "student_play" in options else ISMCTSBot
+        return search(name=name, bid_models=models, **options)
     if name == "learned":
         return LearnedBot()
     raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")

@@ -1,8 +1,9 @@
-"""Training the student (``ai.pocha.student``): master's search told the undealt cards
-bids in self-play, each bid recorded with what the bidding seat itself could see and the
-share of the search each bid took; then a small network is fitted to those shares from
-the seat's view alone. From one seat, the whole is rebuilt the same.
-How it works: docs/bots.md, "The student".
+"""Training the students (``ai.pocha.student``, ``ai.pocha.student_play``): master's
+search told the undealt cards bids (or plays) in self-play, each decision recorded with
+what the seat itself could see and the share of the search each legal bid (or card) took;
+then a small network is fitted to those shares from the seat's view alone. From one seed,
+the whole is rebuilt the same.
+How it works: docs/bots.md, "The student" and "The student of the plays".
 """
 
 from __future__ import annotations
@@ -17,15 +18,22 @@ import numpy as np
 from ai.bot import Budget
 from ai.cores import on_cores
 from ai.pocha.bid_model import situation_features
+from ai.pocha.location import relative_card
 from ai.pocha.student import BIDS, INPUTS, StudentModel, inputs_of
+from ai.pocha.student_play import INPUTS as PLAY_INPUTS
+from ai.pocha.student_play import OUTPUTS as CARDS
+from ai.pocha.student_play import PlayStudentModel, legal_cards_of, play_features
 from ai.pocha.training import train_mlp
 from ai.pocha.yardstick import ToldBot
 from engine.pocha.actions import bid_of
+from engine.pocha.cards import SUIT_OF
 from engine.pocha.game import Game
 from engine.pocha.observation import observe
 from engine.pocha.rules import Rules
 
 HANDS_PER_CHUNK = 20
+#: A hand gives the student of the plays some twenty plays with a choice, not four bids.
+PLAY_HANDS_PER_CHUNK = 5
 #: The teacher's budget: master's iterations, without its time limit, so that the data
 #: does not depend on the machine's speed.
 TEACHER_ITERATIONS = 1000
@@ -105,6 +113,71 @@ def generate(
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
+def teacher_play_hand(
+    rules: Rules, seed: int, iterations: int, told: str
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """One hand, every seat bid and played by the told search: (the player's inputs, the
+    shares of the search over the 40 cards trump suit first, the legal cards) per play
+    with more than one legal card."""
+    game = Game.new(rules, seed)
+    budget = Budget(iterations=iterations)
+    teacher = ToldBot(told, game)
+    rows = []
+    step = 0
+    while game.phase != "finished":
+        seat = game.turn
+        assert seat is not None
+        obs = observe(game, seat)
+        choice = not obs.bidding and len(obs.legal_actions) > 1
+        decision = teacher.decide(obs, budget, seed + step, analyse=choice)
+        if choice:
+            trump = SUIT_OF[obs.trump_card]
+            shares = np.zeros(CARDS, dtype=np.float32)
+            for stat in decision.analysis:
+                shares[relative_card(stat.action, trump)] = stat.share
+            rows.append((play_features(obs), shares, legal_cards_of(obs)))
+        game.apply(seat, decision.action)
+        step += 1
+    return rows
+
+
+def teacher_play_chunk(chunk: Chunk) -> dict[str, np.ndarray]:
+    """A chunk of hands of the classic 4-player game's sizes, played by the teacher."""
+    rng = random.Random(f"pocha-student-play:{chunk.seed}:{chunk.index}")
+    sizes = Rules(players=4).hand_sizes
+    xs, shares, legal = [], [], []
+    for _ in range(chunk.hands):
+        rules = Rules(players=4, schedule=[rng.choice(sizes)], tiebreak=False)
+        deal = rng.randrange(1 << 53)
+        for x, s, ok in teacher_play_hand(rules, deal, chunk.iterations, chunk.told):
+            xs.append(x)
+            shares.append(s)
+            legal.append(ok)
+    return {
+        "x": np.array(xs, dtype=np.float32).reshape(-1, PLAY_INPUTS),
+        "shares": np.array(shares, dtype=np.float32).reshape(-1, CARDS),
+        "legal": np.array(legal, dtype=bool).reshape(-1, CARDS),
+        "chunk": np.full(len(xs), chunk.index, dtype=np.int32),
+    }
+
+
+def generate_plays(
+    hands: int,
+    seed: int = 0,
+    iterations: int = TEACHER_ITERATIONS,
+    told: str = "undealt",
+    processes: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, np.ndarray]:
+    """The teacher's plays over ``hands`` hands (rounded up to whole chunks)."""
+    chunks = [
+        Chunk(seed, i, PLAY_HANDS_PER_CHUNK, iterations, told)
+        for i in range(-(-hands // PLAY_HANDS_PER_CHUNK))
+    ]
+    parts = list(on_cores(teacher_play_chunk, chunks, processes, progress))
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
 def fit(
     data: dict[str, np.ndarray],
     seed: int = 0,
@@ -115,8 +188,10 @@ def fit(
     weight_decay: float = 1e-4,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Fit the network to the teacher's shares (cross-entropy against them, legal bids
-    only), a tenth of the chunks held out; its weights and the validation report."""
+    """Fit the network to the teacher's shares (cross-entropy against them, legal bids or
+    cards only), a tenth of the chunks held out; its weights and the validation report.
+    The data's widths say which student: the bids' (``generate``) or the plays'
+    (``generate_plays``)."""
     rng = np.random.default_rng(seed)
     chunk = data["chunk"]
     # A tenth of the chunks, whole hands apart; of the rows, when there are fewer chunks.
@@ -129,8 +204,9 @@ def fit(
     target = data["shares"].astype(np.float32)
     legal = data["legal"]
     train = np.flatnonzero(~held_out)
+    sizes = (x_all.shape[1], *hidden, target.shape[1])
     params = train_mlp(
-        (INPUTS, *hidden, BIDS), xs, legal, train, lambda p, idx: p - target[idx], rng,
+        sizes, xs, legal, train, lambda p, idx: p - target[idx], rng,
         epochs, batch, learning_rate, weight_decay, progress,
     )  # fmt: skip
     weights: dict[str, np.ndarray] = {"mean": mean, "scale": scale}
@@ -228,6 +304,65 @@ def agreement(
         "bids": bids,
         **{
             name: {"teachers_bid": same[name] / bids, "teachers_share": share[name] / bids}
+            for name in same
+        },
+    }
+
+
+def play_agreement(
+    model: PlayStudentModel,
+    hands: int,
+    seed: int = 777,
+    iterations: int = TEACHER_ITERATIONS,
+    blends: tuple[float, ...] = (0.25, 0.5, 0.75),
+) -> dict[str, Any]:
+    """On ``hands`` fresh hands, every seat bid and played by the teacher: how often the
+    teacher's card (among two or more legal ones) is honest master's search's
+    (``ismcts-modelled``), the student's likeliest, and each blend of the two's shares;
+    with the teacher's share of each on average."""
+    from ai.pocha.levels import make_bot
+
+    master = make_bot("ismcts-modelled")
+    rng = random.Random(f"pocha-student-play-agreement:{seed}")
+    sizes = Rules(players=4).hand_sizes
+    budget = Budget(iterations=iterations)
+    same: dict[str, int] = {}
+    share: dict[str, float] = {}
+    plays = 0
+    for _ in range(hands):
+        rules = Rules(players=4, schedule=[rng.choice(sizes)], tiebreak=False)
+        deal = rng.randrange(1 << 53)
+        game = Game.new(rules, deal)
+        teacher = ToldBot("undealt", game)
+        step = 0
+        while game.phase != "finished":
+            seat = game.turn
+            assert seat is not None
+            obs = observe(game, seat)
+            choice = not obs.bidding and len(obs.legal_actions) > 1
+            told = teacher.decide(obs, budget, deal + step, analyse=choice)
+            if choice:
+                plays += 1
+                shares = {s.action: s.share for s in told.analysis}
+                searched = master.decide(obs, budget, deal + step, analyse=True)
+                honest = {s.action: s.share for s in searched.analysis}
+                taught = model.card_shares(obs)
+                chosen = {
+                    "master": searched.action,
+                    "student": max(taught, key=lambda c: (taught[c], -c)),
+                }
+                for w in blends:
+                    mixed = {c: (1 - w) * honest.get(c, 0.0) + w * p for c, p in taught.items()}
+                    chosen[f"blend {w}"] = max(mixed, key=lambda c: (mixed[c], -c))
+                for name, card in chosen.items():
+                    same[name] = same.get(name, 0) + (card == told.action)
+                    share[name] = share.get(name, 0.0) + shares.get(card, 0.0)
+            game.apply(seat, told.action)
+            step += 1
+    return {
+        "plays": plays,
+        **{
+            name: {"teachers_card": same[name] / plays, "teachers_share": share[name] / plays}
             for name in same
         },
     }
