@@ -737,7 +737,12 @@ def train(
     show_default=True,
     help="What the teacher is told beyond its seat's view.",
 )
-@click.option("--epochs", type=click.IntRange(1), default=60, show_default=True)
+@click.option(
+    "--epochs",
+    type=click.IntRange(1),
+    default=None,
+    help="Passes over the data. Default: 60 for the bids, 30 for the plays.",
+)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
 @click.option(
@@ -765,7 +770,7 @@ def train_student(
     hands: int | None,
     iterations: int,
     told: str,
-    epochs: int,
+    epochs: int | None,
     seed: int,
     processes: int | None,
     data: str | None,
@@ -775,8 +780,9 @@ def train_student(
     """Train the student of the `ismcts-student` bots: master's search told the undealt
     cards bids, and a small network learns its bids from the bidder's own view; with
     --play, the student of the `ismcts-student-play` bots learns its card plays so. The
-    shipped weights come from the defaults (pocha train-student --seed 0, and the same
-    with --play)."""
+    shipped weights come from the defaults (pocha train-student, and pocha train-student
+    --play). With more than one BLAS thread on a busy machine the fitting is many times
+    slower: OPENBLAS_NUM_THREADS=1."""
     import os
     import time
     from pathlib import Path
@@ -794,6 +800,7 @@ def train_student(
     )
 
     hands = hands or (16000 if play else 40000)
+    epochs = epochs or (30 if play else 60)
     what = "plays" if play else "bids"
     hidden = (128, 128) if play else (64, 64)
     started = time.perf_counter()
