@@ -4,6 +4,7 @@ from a seed, and the bots that play with it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -163,3 +164,29 @@ def test_a_bid_is_the_searchs_own() -> None:
     decision = make_bot("ismcts-student-cards").decide(obs, Budget(iterations=30), seed=1)
     assert decision.iterations > 0 and decision.action in obs.legal_actions
     assert decision.action in {bid_action(b) for b in range(6)}
+
+
+def test_pocha_train_student_play_writes_weights_and_their_report(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from cli.main import pocha
+
+    out = tmp_path / "student_play.npz"
+    data = tmp_path / "plays.npz"
+    args = ["train-student", "--play", "--hands", "10", "--iterations", "20", "--epochs", "2"]
+    args += ["--processes", "1", "--data", str(data), "--out", str(out), "--compare", "1"]
+    done = CliRunner().invoke(pocha, args)
+    assert done.exit_code == 0, done.output
+    assert "plays with a choice" in done.output and "master's" in done.output
+    report = json.loads(out.with_suffix(".json").read_text())
+    assert (
+        report["decisions"] == "plays" and report["epochs"] == 2 and report["hidden"] == [128, 128]
+    )
+    model = PlayStudentModel.load(out)
+    assert model.layers[-1][0].shape[1] == OUTPUTS and model.mean.shape == (INPUTS,)
+    # Fitted again from the kept plays, the weights are the same to the bit.
+    again = tmp_path / "again.npz"
+    args[args.index(str(out))] = str(again)
+    assert CliRunner().invoke(pocha, args).exit_code == 0
+    with np.load(out) as first, np.load(again) as second:
+        assert all(np.array_equal(first[k], second[k]) for k in first.files)
