@@ -32,7 +32,7 @@ from engine.pocha.observation import observe
 from engine.pocha.rules import Rules
 
 HANDS_PER_CHUNK = 20
-#: A hand gives the student of the plays some twenty plays with a choice, not four bids.
+#: A hand gives the student of the plays some ten plays with a choice, not four bids.
 PLAY_HANDS_PER_CHUNK = 5
 #: The teacher's budget: master's iterations, without its time limit, so that the data
 #: does not depend on the machine's speed.
