@@ -8,6 +8,7 @@ import itertools
 import random
 from dataclasses import dataclass
 
+from engine import draws
 from engine.poch.cards import (
     ACE,
     EIGHT,
@@ -186,7 +187,7 @@ class DealSampler:
 
     def _shuffled(self, rng: random.Random) -> list[set[Card]]:
         cards = list(self.k.unseen)
-        rng.shuffle(cards)
+        draws.shuffle(cards, rng)
         hands = self._base()
         i = 0
         for s in self.others:
@@ -199,7 +200,7 @@ class DealSampler:
         """Each card, in random order, to a seat with room for it; None at a dead end."""
         k = self.k
         cards = list(k.unseen)
-        rng.shuffle(cards)
+        draws.shuffle(cards, rng)
         room = {s: k.room(s) for s in self.others}
         caps = {s: list(k.caps[s]) for s in self.others}
         hands = self._base()
@@ -209,7 +210,7 @@ class DealSampler:
             if not fits:
                 return None
             total = sum(room[s] for s in fits)
-            pick = rng.randrange(total)
+            pick = draws.randbelow(total, rng)
             for s in fits:
                 pick -= room[s]
                 if pick < 0:
@@ -228,7 +229,7 @@ class DealSampler:
         special = [c for c in k.unseen if c // 8 == k.trump]
         rest = [c for c in k.unseen if c // 8 != k.trump]
         ways = list(itertools.product(self.others, repeat=len(special)))
-        rng.shuffle(ways)
+        draws.shuffle(ways, rng)
         for way in ways:
             room = {s: k.room(s) for s in self.others}
             caps = {s: list(k.caps[s]) for s in self.others}
@@ -255,12 +256,12 @@ class DealSampler:
             if not _placeable(left, room, caps):
                 continue
             cards = list(rest)
-            rng.shuffle(cards)
+            draws.shuffle(cards, rng)
             for c in cards:
                 r = rank_of(c)
                 left[r] -= 1
                 seats = [s for s in self.others if room[s] > 0 and caps[s][r] > 0]
-                rng.shuffle(seats)
+                draws.shuffle(seats, rng)
                 for s in seats:
                     room[s] -= 1
                     caps[s][r] -= 1
