@@ -66,13 +66,19 @@ class Knowledge:
                 counts[rank_of(c)] += 1
             if any(counts[r] > self.caps[s][r] for r in range(8)):
                 return False
+        return self.dealt_alike(hands)
+
+    def dealt_alike(self, hands: list[set[Card]]) -> bool:
+        """Whether ``hands`` keeps the two bounds on the deal as a whole: the dealer's
+        trump, and nobody dealt the trump sequence. Enough for hands that place each
+        unseen card with a seat within its room and caps, as the quick deals do."""
         if self.dealer_needs_trump is not None and not any(
             c // 8 == self.trump for c in hands[self.dealer_needs_trump]
         ):
             return False
         if self.no_sequence:
             seq = {card(self.trump, r) for r in (SEVEN, EIGHT, NINE)}
-            if any(seq <= (hands[s] | self.played[s]) for s in range(n)):
+            if any(seq <= (hands[s] | self.played[s]) for s in range(self.players)):
                 return False
         return True
 
@@ -174,8 +180,11 @@ class DealSampler:
         """Every seat's cards now, in a deal consistent with what the seat knows."""
         k = self.k
         for _ in range(QUICK_TRIES):
+            # Both quick deals give each seat its room from the unseen cards, the greedy one
+            # within the caps, the shuffle where no cap binds: the rest of ``consistent``
+            # holds by construction (tests/ai/poch/test_deals.py checks every bound).
             hands = self._shuffled(rng) if not self.capped else self._greedy(rng)
-            if hands is not None and k.consistent(hands):
+            if hands is not None and k.dealt_alike(hands):
                 return hands
         hands = self._exact(rng)
         if not k.consistent(hands):  # cannot happen: the search keeps every bound
