@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ai.bot import Bot, Budget, Level
+from ai.pocha.deep_bids import DeepBidBot
 from ai.pocha.heuristic import HeuristicBot
 from ai.pocha.ismcts import ISMCTSBot
 from ai.pocha.learned import LearnedBot
@@ -72,6 +73,7 @@ BOTS = (
     "ismcts-located-bids",
     "ismcts-student",
     "ismcts-student-bids",
+    "ismcts-deep-bids",
     "learned",
 )
 
@@ -125,6 +127,9 @@ def make_bot(name: str, reading_model: str | None = None) -> Bot:
         return ISMCTSBot(playout="random", name="ismcts-random")
     if name in READING_OPTIONS:
         return ISMCTSBot(name=name, bid_models=models, **READING_OPTIONS[name])
+    if name == "ismcts-deep-bids":
+        # master's search, its bids at 20 times its budget (ai.pocha.deep_bids).
+        return DeepBidBot(name=name, **READING_OPTIONS["ismcts-modelled"])
     if name == "learned":
         return LearnedBot()
     raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")
