@@ -25,8 +25,9 @@ COMPILED = {
 
 
 def _warn(why: str) -> None:
-    print(f"pocha: the compiled engine is not built ({why}); the Python engine runs",
-          file=sys.stderr)
+    print(
+        f"pocha: the compiled engine is not built ({why}); the Python engine runs", file=sys.stderr
+    )
 
 
 class OptionalBuildExt(build_ext):
@@ -52,8 +53,9 @@ def _extensions() -> list[Extension]:
         _warn(f"no Cython: {exc}")
         return []
     modules = [
-        Extension(f"{package}._compiled.{name}", [f"{package.replace('.', '/')}/{name}.py"],
-                  optional=True)
+        Extension(
+            f"{package}._compiled.{name}", [f"{package.replace('.', '/')}/{name}.py"], optional=True
+        )
         for package, names in COMPILED.items()
         for name in names
     ]
@@ -68,8 +70,7 @@ def _extensions() -> list[Extension]:
             force=True,
             # The compiled modules must behave as the Python ones, call for call: Python's
             # integers, floats and random draws throughout, annotations read as hints only.
-            compiler_directives={"language_level": 3, "annotation_typing": False,
-                                 "binding": True},
+            compiler_directives={"language_level": 3, "annotation_typing": False, "binding": True},
         )
     except Exception as exc:
         _warn(f"Cython failed: {exc}")

@@ -107,8 +107,7 @@ class DealSampler:
         capacity[stock] = len(self.pool) - sum(capacity.values())
         held: dict[int, list[int]] = {s: [] for s in capacity}
         allowed = {
-            c: [s for s in self.others if not self.absent[s] >> c & 1] + [stock]
-            for c in self.pool
+            c: [s for s in self.others if not self.absent[s] >> c & 1] + [stock] for c in self.pool
         }
 
         def place(c: int, visited: set[int]) -> bool:
