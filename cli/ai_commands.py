@@ -142,6 +142,7 @@ def _play_arena(
                 fh.write(json.dumps(r) + "\n")
     return stats, recs
 
+
 @click.command("arena")
 @click.option(
     "--bots",
@@ -159,8 +160,7 @@ def _play_arena(
     "--games",
     type=click.IntRange(1),
     default=None,
-    help="Deals to play (default 10); each is played once per distinct rotation of the "
-    "line-up.",
+    help="Deals to play (default 10); each is played once per distinct rotation of the line-up.",
 )
 @click.option(
     "--hands",
@@ -228,8 +228,14 @@ def arena(
 
 
 def _report_arena(
-    rules: Any, lineup: list[Any], deals: int, stats: Any, recs: list[dict[str, Any]],
-    as_json: bool, by_size: bool = False, hands_asked: int | None = None,
+    rules: Any,
+    lineup: list[Any],
+    deals: int,
+    stats: Any,
+    recs: list[dict[str, Any]],
+    as_json: bool,
+    by_size: bool = False,
+    hands_asked: int | None = None,
     plot: str | None = None,
 ) -> None:
     """Print an arena's figures per bot (each with its standing: its lead over the rest of
@@ -361,8 +367,13 @@ def _report_arena(
     "seats in the rest; without it every seat is told (self-play).",
 )
 @click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
-@click.option("--games", type=click.IntRange(1), default=10, show_default=True,
-              help="Deals to play; each is played once per distinct rotation of the line-up.")
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="Deals to play; each is played once per distinct rotation of the line-up.",
+)
 @_table_options
 def yardstick(
     told: str,
@@ -520,11 +531,17 @@ def arena_poch(
     "--playout", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True
 )
 @click.option(
-    "--rounds", type=click.IntRange(1), default=3, show_default=True,
+    "--rounds",
+    type=click.IntRange(1),
+    default=3,
+    show_default=True,
     help="Rounds per implementation, taking turns; --seconds is shared among them.",
 )
 @click.option(
-    "--game", type=click.Choice(["both", "pocha", "poch"]), default="both", show_default=True,
+    "--game",
+    type=click.Choice(["both", "pocha", "poch"]),
+    default="both",
+    show_default=True,
     help="Which game's search to measure.",
 )
 def bench_ismcts(seconds: float, seed: int | None, playout: str, rounds: int, game: str) -> None:
@@ -899,8 +916,7 @@ def train_reading(
     "--data",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Keep the self-play views here (.npz): read them if the file exists, else "
-    "write them.",
+    help="Keep the self-play views here (.npz): read them if the file exists, else write them.",
 )
 @click.option(
     "--out",
@@ -1139,9 +1155,7 @@ def arena_openspiel(
     name, _colon, budget = bot.partition(":")
     if budget == "equal":
         try:
-            timing = equal_iterations(
-                name, opponent, simulations, timing_deals, seed, uct_c=uct_c
-            )
+            timing = equal_iterations(name, opponent, simulations, timing_deals, seed, uct_c=uct_c)
         except ValueError as exc:
             raise click.ClickException(str(exc)) from exc
         bot = f"{name}:{timing.iterations}"
@@ -1174,7 +1188,9 @@ def arena_openspiel(
         "opponent": opponent,
         "simulations": simulations,
         "uct_c": uct_c,
-        "timing": None if timing is None else {
+        "timing": None
+        if timing is None
+        else {
             "opponent_cpu_ms": round(timing.opponent_ms, 2),
             "ours_cpu_ms_at": {str(k): round(t, 2) for k, t in timing.probes},
             "iterations": timing.iterations,
