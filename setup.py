@@ -1,9 +1,10 @@
 """The compiled engine: Cython compiles the hot modules of the Pocha and Poch engines and their
-searches, unchanged, into ``engine.pocha._compiled``, ``ai.pocha._compiled``,
-``engine.poch._compiled`` and ``ai.poch._compiled``; ``engine.implementation``
-chooses them or the Python ones at import. Where Cython, a C compiler or Python's headers are
-missing, the build warns and installs the Python engine alone: it never fails for want of them.
-Why and how: docs/internals.md, "The compiled engine".
+searches, unchanged, into ``engine._compiled`` (the random draws both share),
+``engine.pocha._compiled``, ``ai.pocha._compiled``, ``engine.poch._compiled`` and
+``ai.poch._compiled``; ``engine.implementation`` chooses them or the Python ones at import.
+Where Cython, a C compiler or Python's headers are missing, the build warns and installs the
+Python engine alone: it never fails for want of them. Why and how: docs/internals.md, "The
+compiled engine".
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from setuptools.command.build_ext import build_ext
 
 #: The hot modules, each compiled from its own .py into the package's ``_compiled``.
 COMPILED = {
+    "engine": ["draws"],
     "engine.pocha": ["tricks", "legality", "hand", "deals"],
     "ai.pocha": ["hand_value", "ismcts"],
     "engine.poch": ["cards", "game"],
@@ -23,8 +25,9 @@ COMPILED = {
 
 
 def _warn(why: str) -> None:
-    print(f"pocha: the compiled engine is not built ({why}); the Python engine runs",
-          file=sys.stderr)
+    print(
+        f"pocha: the compiled engine is not built ({why}); the Python engine runs", file=sys.stderr
+    )
 
 
 class OptionalBuildExt(build_ext):
@@ -50,8 +53,9 @@ def _extensions() -> list[Extension]:
         _warn(f"no Cython: {exc}")
         return []
     modules = [
-        Extension(f"{package}._compiled.{name}", [f"{package.replace('.', '/')}/{name}.py"],
-                  optional=True)
+        Extension(
+            f"{package}._compiled.{name}", [f"{package.replace('.', '/')}/{name}.py"], optional=True
+        )
         for package, names in COMPILED.items()
         for name in names
     ]
@@ -66,8 +70,7 @@ def _extensions() -> list[Extension]:
             force=True,
             # The compiled modules must behave as the Python ones, call for call: Python's
             # integers, floats and random draws throughout, annotations read as hints only.
-            compiler_directives={"language_level": 3, "annotation_typing": False,
-                                 "binding": True},
+            compiler_directives={"language_level": 3, "annotation_typing": False, "binding": True},
         )
     except Exception as exc:
         _warn(f"Cython failed: {exc}")

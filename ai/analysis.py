@@ -66,9 +66,7 @@ def analyse(record: dict[str, Any], level: str, seed: int = 0) -> list[Weighed]:
         )
         scores = {stat.action: stat.mean_score for stat in decision.analysis}
         played, advised = _rounded(scores.get(action)), _rounded(scores.get(decision.action))
-        weighed.append(
-            Weighed(number, seat, wire(action), wire(decision.action), played, advised)
-        )
+        weighed.append(Weighed(number, seat, wire(action), wire(decision.action), played, advised))
     return weighed
 
 

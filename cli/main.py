@@ -57,7 +57,10 @@ def bench() -> None:
 )
 @click.option("--seed", type=int, default=None, help="Seed for the random deals and plays.")
 @click.option(
-    "--rounds", type=click.IntRange(1), default=3, show_default=True,
+    "--rounds",
+    type=click.IntRange(1),
+    default=3,
+    show_default=True,
     help="Rounds per implementation, taking turns; --seconds is shared among them.",
 )
 def bench_engine(seconds: float, seed: int | None, rounds: int) -> None:
@@ -71,16 +74,34 @@ def bench_engine(seconds: float, seed: int | None, rounds: int) -> None:
 @click.option("--seconds", type=float, default=10.0, show_default=True, help="Per phase.")
 @click.option("--processes", type=int, default=2, show_default=True, help="Client processes.")
 @click.option("--threads", type=int, default=8, show_default=True, help="Threads per client.")
-@click.option("--api-processes", "--workers", "workers", type=int, default=None,
-              help="gunicorn worker processes of the API (default: config).")
-@click.option("--turn-seconds", type=click.IntRange(0, 3600), default=None,
-              help="The games' clock (default: the service's, 60 s for these games of "
-              "people; 0: no clock, each move then owes no timer).")
-@click.option("--cluster", is_flag=True,
-              help="Play the moves again with the games on a private Redis Cluster (3 "
-              "primaries, 3 replicas) and compare.")
-@click.option("--wait-replicas", type=click.IntRange(0, 8), default=0, show_default=True,
-              help="Moves wait for this many replicas (POCHA_WAIT_REPLICAS).")
+@click.option(
+    "--api-processes",
+    "--workers",
+    "workers",
+    type=int,
+    default=None,
+    help="gunicorn worker processes of the API (default: config).",
+)
+@click.option(
+    "--turn-seconds",
+    type=click.IntRange(0, 3600),
+    default=None,
+    help="The games' clock (default: the service's, 60 s for these games of "
+    "people; 0: no clock, each move then owes no timer).",
+)
+@click.option(
+    "--cluster",
+    is_flag=True,
+    help="Play the moves again with the games on a private Redis Cluster (3 "
+    "primaries, 3 replicas) and compare.",
+)
+@click.option(
+    "--wait-replicas",
+    type=click.IntRange(0, 8),
+    default=0,
+    show_default=True,
+    help="Moves wait for this many replicas (POCHA_WAIT_REPLICAS).",
+)
 def bench_api(
     seconds: float, processes: int, threads: int, workers: int | None, turn_seconds: int | None,
     cluster: bool, wait_replicas: int,
@@ -89,19 +110,38 @@ def bench_api(
     service_bench = _load("tools.bench_api")
     _echo_lines(
         service_bench.run(
-            seconds=seconds, processes=processes, threads=threads, workers=workers,
-            turn_seconds=turn_seconds, cluster=cluster, wait_replicas=wait_replicas,
+            seconds=seconds,
+            processes=processes,
+            threads=threads,
+            workers=workers,
+            turn_seconds=turn_seconds,
+            cluster=cluster,
+            wait_replicas=wait_replicas,
         )
     )
 
 
 @bench.command("move-path")
-@click.option("--moves", type=click.IntRange(1), default=4000, show_default=True,
-              help="Moves profiled (as many again are timed without the profiler).")
-@click.option("--top", type=click.IntRange(1), default=10, show_default=True,
-              help="Functions listed, by own and by cumulative time.")
-@click.option("--output", type=click.Path(dir_okay=False), default=None,
-              help="Also write the raw profile here (pstats; snakeviz or flameprof draw it).")
+@click.option(
+    "--moves",
+    type=click.IntRange(1),
+    default=4000,
+    show_default=True,
+    help="Moves profiled (as many again are timed without the profiler).",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="Functions listed, by own and by cumulative time.",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the raw profile here (pstats; snakeviz or flameprof draw it).",
+)
 def bench_move_path(moves: int, top: int, output: str | None) -> None:
     """Where a move's server CPU goes: moves through the app in this process, against a
     private Redis, under cProfile; the top functions and the CPU a move without it."""
@@ -109,20 +149,36 @@ def bench_move_path(moves: int, top: int, output: str | None) -> None:
 
 
 @bench.command("api-profile")
-@click.option("--moves", type=click.IntRange(1), default=3000, show_default=True,
-              help="Moves timed unprofiled, then as many again profiled.")
-@click.option("--top", type=click.IntRange(1), default=10, show_default=True,
-              help="Functions listed, by own and by cumulative time.")
-@click.option("--views/--no-views", default=True, show_default=True,
-              help="Read the mover's view after each move, as the page does.")
-@click.option("--output", type=click.Path(dir_okay=False), default=None,
-              help="Also write the raw profile here (pstats; snakeviz or flameprof draw it).")
+@click.option(
+    "--moves",
+    type=click.IntRange(1),
+    default=3000,
+    show_default=True,
+    help="Moves timed unprofiled, then as many again profiled.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="Functions listed, by own and by cumulative time.",
+)
+@click.option(
+    "--views/--no-views",
+    default=True,
+    show_default=True,
+    help="Read the mover's view after each move, as the page does.",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the raw profile here (pstats; snakeviz or flameprof draw it).",
+)
 def bench_api_profile(moves: int, top: int, views: bool, output: str | None) -> None:
     """Where the API's CPU goes for a move (and the view read after it) in a real gunicorn
     worker under cProfile; the top functions and the worker's CPU a move without it."""
-    _echo_lines(
-        _load("tools.profile_api").run(moves=moves, top=top, views=views, output=output)
-    )
+    _echo_lines(_load("tools.profile_api").run(moves=moves, top=top, views=views, output=output))
 
 
 @bench.command("api-floor")
@@ -137,8 +193,13 @@ def bench_api_floor(requests: int, moves: int) -> None:
 
 
 @bench.command("webhook")
-@click.option("--decisions", type=click.IntRange(1), default=2000, show_default=True,
-              help="Decisions asked of the loopback bot, one at a time.")
+@click.option(
+    "--decisions",
+    type=click.IntRange(1),
+    default=2000,
+    show_default=True,
+    help="Decisions asked of the loopback bot, one at a time.",
+)
 def bench_webhook(decisions: int) -> None:
     """What asking a webhook bot adds to a turn (p50, p99), against a bot on loopback that
     answers at once: the checked, signed, pooled call and its count in Redis."""
@@ -146,10 +207,20 @@ def bench_webhook(decisions: int) -> None:
 
 
 @bench.command("store")
-@click.option("--games", type=click.IntRange(1), default=20, show_default=True,
-              help="Whole games of four people played on each store.")
-@click.option("--rounds", type=click.IntRange(1), default=10, show_default=True,
-              help="Watchdog sweeps timed on the cluster.")
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=20,
+    show_default=True,
+    help="Whole games of four people played on each store.",
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="Watchdog sweeps timed on the cluster.",
+)
 def bench_store(games: int, rounds: int) -> None:
     """The game store alone (no HTTP) on one Redis and on a Redis Cluster: moves/s, CPU per
     move, and the watchdog's sweep of the cluster's due sets."""
@@ -157,18 +228,31 @@ def bench_store(games: int, rounds: int) -> None:
 
 
 @bench.command("ladder")
-@click.option("--accounts", type=click.IntRange(1), default=10_000, show_default=True,
-              help="Rated accounts made straight through the store.")
-@click.option("--requests", type=click.IntRange(1), default=200, show_default=True,
-              help="Requests timed per endpoint.")
-@click.option("--loads", type=click.IntRange(1), default=5, show_default=True,
-              help="Loads of the ladder page timed in Chromium.")
+@click.option(
+    "--accounts",
+    type=click.IntRange(1),
+    default=10_000,
+    show_default=True,
+    help="Rated accounts made straight through the store.",
+)
+@click.option(
+    "--requests",
+    type=click.IntRange(1),
+    default=200,
+    show_default=True,
+    help="Requests timed per endpoint.",
+)
+@click.option(
+    "--loads",
+    type=click.IntRange(1),
+    default=5,
+    show_default=True,
+    help="Loads of the ladder page timed in Chromium.",
+)
 def bench_ladder(accounts: int, requests: int, loads: int) -> None:
     """The ladder with many accounts: GET /api/v1/ladder's first and last page, one
     rating curve, and the ladder page's load in Chromium up to its chart drawn."""
-    _echo_lines(
-        _load("tools.bench_ladder").run(accounts=accounts, requests=requests, loads=loads)
-    )
+    _echo_lines(_load("tools.bench_ladder").run(accounts=accounts, requests=requests, loads=loads))
 
 
 #: `pocha bench hostile --scenario`: the streams and slowloris sockets of
@@ -177,57 +261,146 @@ HOSTILE_SCENARIOS = ("streams", "leave-spam", "lobby-flood", "heavy-bots", "outs
 
 
 @bench.command("hostile")
-@click.option("--scenario", "scenarios", multiple=True, default=("streams",), show_default=True,
-              type=click.Choice([*HOSTILE_SCENARIOS, "all"]),
-              help="What hostile clients do (repeatable; all: every one). streams: event "
-              "streams and slowloris sockets held open while the load of bench api runs. "
-              "leave-spam, lobby-flood, heavy-bots, outside-bots: griefers at tables while an "
-              "unrelated person plays against bots, each flood measured against an idle phase.")
-@click.option("--streams", type=click.IntRange(0, 62500), default=1000, show_default=True,
-              help="streams: event streams held open, each from its own loopback address.")
-@click.option("--slowloris", type=click.IntRange(0, 62500), default=200, show_default=True,
-              help="streams: sockets sending a request head slowly, each from its own "
-              "address.")
-@click.option("--games", type=click.IntRange(1), default=50, show_default=True,
-              help="streams: games the streams follow (played meanwhile).")
-@click.option("--feed-rate", type=click.FloatRange(0.1), default=20.0, show_default=True,
-              help="streams: moves a second played in those games.")
-@click.option("--seconds", type=float, default=10.0, show_default=True,
-              help="streams: per phase.")
-@click.option("--processes", type=int, default=2, show_default=True,
-              help="streams: client processes.")
-@click.option("--threads", type=int, default=4, show_default=True,
-              help="streams: threads per client.")
+@click.option(
+    "--scenario",
+    "scenarios",
+    multiple=True,
+    default=("streams",),
+    show_default=True,
+    type=click.Choice([*HOSTILE_SCENARIOS, "all"]),
+    help="What hostile clients do (repeatable; all: every one). streams: event "
+    "streams and slowloris sockets held open while the load of bench api runs. "
+    "leave-spam, lobby-flood, heavy-bots, outside-bots: griefers at tables while an "
+    "unrelated person plays against bots, each flood measured against an idle phase.",
+)
+@click.option(
+    "--streams",
+    type=click.IntRange(0, 62500),
+    default=1000,
+    show_default=True,
+    help="streams: event streams held open, each from its own loopback address.",
+)
+@click.option(
+    "--slowloris",
+    type=click.IntRange(0, 62500),
+    default=200,
+    show_default=True,
+    help="streams: sockets sending a request head slowly, each from its own address.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=50,
+    show_default=True,
+    help="streams: games the streams follow (played meanwhile).",
+)
+@click.option(
+    "--feed-rate",
+    type=click.FloatRange(0.1),
+    default=20.0,
+    show_default=True,
+    help="streams: moves a second played in those games.",
+)
+@click.option("--seconds", type=float, default=10.0, show_default=True, help="streams: per phase.")
+@click.option(
+    "--processes", type=int, default=2, show_default=True, help="streams: client processes."
+)
+@click.option(
+    "--threads", type=int, default=4, show_default=True, help="streams: threads per client."
+)
 @click.option("--workers", type=int, default=None, help="gunicorn workers (default: config).")
-@click.option("--baseline/--no-baseline", default=True, show_default=True,
-              help="streams: measure first with nothing hostile open.")
-@click.option("--phase-seconds", type=click.FloatRange(1), default=60.0, show_default=True,
-              help="leave-spam, lobby-flood, heavy-bots, outside-bots: the idle phase and the "
-              "flood phase, each (a minute: a p99 of some 270 samples, not of 90).")
-@click.option("--think", type=click.FloatRange(0), default=0.2, show_default=True,
-              help="Seconds the unrelated person waits on its turn before moving.")
-@click.option("--griefers", type=click.IntRange(1, 250), default=3, show_default=True,
-              help="leave-spam: griefer addresses, each with a table and two seats.")
-@click.option("--leave-rate", type=click.FloatRange(0), default=0.0, show_default=True,
-              help="leave-spam: calls a second from each griefer address (0: as fast as the "
-              "answers come).")
-@click.option("--heavy-addresses", type=click.IntRange(1, 250), default=3, show_default=True,
-              help="heavy-bots: addresses creating heavy games.")
-@click.option("--lobby-rate", type=click.FloatRange(0), default=80.0, show_default=True,
-              help="lobby-flood: reads of the lobby a second, in all.")
-@click.option("--lobby-addresses", type=click.IntRange(1, 62500), default=40,
-              show_default=True, help="lobby-flood: addresses reading the lobby.")
-@click.option("--table-addresses", type=click.IntRange(0, 62500), default=20,
-              show_default=True, help="lobby-flood: addresses creating listed tables.")
-@click.option("--table-rate", type=click.FloatRange(0), default=1.0, show_default=True,
-              help="lobby-flood: listed tables each of those addresses creates a second.")
-@click.option("--outside-bots", type=click.IntRange(1, 250), default=20, show_default=True,
-              help="outside-bots: bot accounts, in turn with hostile webhooks (silent, dripping, "
-              "100 MB, redirecting, illegal) or holding their event stream and never moving.")
-@click.option("--outside-games", type=click.IntRange(1), default=500, show_default=True,
-              help="outside-bots: games to seat them in.")
-@click.option("--outside-hosts", type=click.IntRange(1, 250), default=50, show_default=True,
-              help="outside-bots: addresses making those tables.")
+@click.option(
+    "--baseline/--no-baseline",
+    default=True,
+    show_default=True,
+    help="streams: measure first with nothing hostile open.",
+)
+@click.option(
+    "--phase-seconds",
+    type=click.FloatRange(1),
+    default=60.0,
+    show_default=True,
+    help="leave-spam, lobby-flood, heavy-bots, outside-bots: the idle phase and the "
+    "flood phase, each (a minute: a p99 of some 270 samples, not of 90).",
+)
+@click.option(
+    "--think",
+    type=click.FloatRange(0),
+    default=0.2,
+    show_default=True,
+    help="Seconds the unrelated person waits on its turn before moving.",
+)
+@click.option(
+    "--griefers",
+    type=click.IntRange(1, 250),
+    default=3,
+    show_default=True,
+    help="leave-spam: griefer addresses, each with a table and two seats.",
+)
+@click.option(
+    "--leave-rate",
+    type=click.FloatRange(0),
+    default=0.0,
+    show_default=True,
+    help="leave-spam: calls a second from each griefer address (0: as fast as the answers come).",
+)
+@click.option(
+    "--heavy-addresses",
+    type=click.IntRange(1, 250),
+    default=3,
+    show_default=True,
+    help="heavy-bots: addresses creating heavy games.",
+)
+@click.option(
+    "--lobby-rate",
+    type=click.FloatRange(0),
+    default=80.0,
+    show_default=True,
+    help="lobby-flood: reads of the lobby a second, in all.",
+)
+@click.option(
+    "--lobby-addresses",
+    type=click.IntRange(1, 62500),
+    default=40,
+    show_default=True,
+    help="lobby-flood: addresses reading the lobby.",
+)
+@click.option(
+    "--table-addresses",
+    type=click.IntRange(0, 62500),
+    default=20,
+    show_default=True,
+    help="lobby-flood: addresses creating listed tables.",
+)
+@click.option(
+    "--table-rate",
+    type=click.FloatRange(0),
+    default=1.0,
+    show_default=True,
+    help="lobby-flood: listed tables each of those addresses creates a second.",
+)
+@click.option(
+    "--outside-bots",
+    type=click.IntRange(1, 250),
+    default=20,
+    show_default=True,
+    help="outside-bots: bot accounts, in turn with hostile webhooks (silent, dripping, "
+    "100 MB, redirecting, illegal) or holding their event stream and never moving.",
+)
+@click.option(
+    "--outside-games",
+    type=click.IntRange(1),
+    default=500,
+    show_default=True,
+    help="outside-bots: games to seat them in.",
+)
+@click.option(
+    "--outside-hosts",
+    type=click.IntRange(1, 250),
+    default=50,
+    show_default=True,
+    help="outside-bots: addresses making those tables.",
+)
 def bench_hostile(
     scenarios: tuple[str, ...], streams: int, slowloris: int, games: int, feed_rate: float,
     seconds: float, processes: int, threads: int, workers: int | None, baseline: bool,
@@ -316,22 +489,50 @@ def bench_bots(samples: int, games: int, seats: str, rules_json: str) -> None:
 
 
 @bench.command("queue")
-@click.option("--seconds", type=click.FloatRange(1), default=10.0, show_default=True,
-              help="The measured window.")
-@click.option("--producers", type=click.IntRange(1), default=2, show_default=True,
-              help="Processes queueing jobs.")
-@click.option("--workers", type=click.IntRange(1), default=4, show_default=True,
-              help="Worker processes taking them.")
-@click.option("--fork/--no-fork", default=None,
-              help="Workers as `pocha worker` runs them (heartbeats, time and memory "
-              "limits; a forked horse for hints and AI moves only), or RQ's SimpleWorker "
-              "(default: SimpleWorker for the no-op jobs, `pocha worker`'s for --turns).")
-@click.option("--turns", "level", default=None, metavar="LEVEL",
-              help="Instead, real bot turns: games of four bots of LEVEL play on the "
-              "workers, the store and the queues on two Redises; each turn's cost to both "
-              "and to the workers.")
-@click.option("--games", type=click.IntRange(1), default=40, show_default=True,
-              help="With --turns: the games played at once.")
+@click.option(
+    "--seconds",
+    type=click.FloatRange(1),
+    default=10.0,
+    show_default=True,
+    help="The measured window.",
+)
+@click.option(
+    "--producers",
+    type=click.IntRange(1),
+    default=2,
+    show_default=True,
+    help="Processes queueing jobs.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1),
+    default=4,
+    show_default=True,
+    help="Worker processes taking them.",
+)
+@click.option(
+    "--fork/--no-fork",
+    default=None,
+    help="Workers as `pocha worker` runs them (heartbeats, time and memory "
+    "limits; a forked horse for hints and AI moves only), or RQ's SimpleWorker "
+    "(default: SimpleWorker for the no-op jobs, `pocha worker`'s for --turns).",
+)
+@click.option(
+    "--turns",
+    "level",
+    default=None,
+    metavar="LEVEL",
+    help="Instead, real bot turns: games of four bots of LEVEL play on the "
+    "workers, the store and the queues on two Redises; each turn's cost to both "
+    "and to the workers.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=40,
+    show_default=True,
+    help="With --turns: the games played at once.",
+)
 def bench_queue(
     seconds: float, producers: int, workers: int, fork: bool | None, level: str | None,
     games: int,
@@ -350,21 +551,55 @@ def bench_queue(
 
 
 @bench.command("flood")
-@click.option("--seconds", type=float, default=60.0, show_default=True,
-              help="Length of each phase: idle, then under the flood.")
-@click.option("--games", type=click.IntRange(1), default=1, show_default=True,
-              help="Games played at once, each by a person from its own address (more "
-              "than one measures the reserved worker's capacity too).")
-@click.option("--bots", default="easy,medium,hard", show_default=True,
-              help="The bots' levels, one per seat beside the person's.")
-@click.option("--think", type=float, default=0.3, show_default=True,
-              help="Seconds a person waits before each move.")
-@click.option("--flood", type=click.IntRange(1), default=30, show_default=True,
-              help="AI moves a minute sent by the flooding address (evenly spaced).")
-@click.option("--flood-ms", type=click.IntRange(1, 5000), default=5000, show_default=True,
-              help="Thinking each of them asks for (milliseconds).")
-@click.option("--turn-workers", type=click.IntRange(0, 64), default=1, show_default=True,
-              help="pocha serve's workers reserved for bot turns (0 shows what they do).")
+@click.option(
+    "--seconds",
+    type=float,
+    default=60.0,
+    show_default=True,
+    help="Length of each phase: idle, then under the flood.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Games played at once, each by a person from its own address (more "
+    "than one measures the reserved worker's capacity too).",
+)
+@click.option(
+    "--bots",
+    default="easy,medium,hard",
+    show_default=True,
+    help="The bots' levels, one per seat beside the person's.",
+)
+@click.option(
+    "--think",
+    type=float,
+    default=0.3,
+    show_default=True,
+    help="Seconds a person waits before each move.",
+)
+@click.option(
+    "--flood",
+    type=click.IntRange(1),
+    default=30,
+    show_default=True,
+    help="AI moves a minute sent by the flooding address (evenly spaced).",
+)
+@click.option(
+    "--flood-ms",
+    type=click.IntRange(1, 5000),
+    default=5000,
+    show_default=True,
+    help="Thinking each of them asks for (milliseconds).",
+)
+@click.option(
+    "--turn-workers",
+    type=click.IntRange(0, 64),
+    default=1,
+    show_default=True,
+    help="pocha serve's workers reserved for bot turns (0 shows what they do).",
+)
 @click.option("--seed", type=int, default=1, show_default=True)
 def bench_flood(
     seconds: float, games: int, bots: str, think: float, flood: int, flood_ms: int,
@@ -392,13 +627,28 @@ def bench_flood(
 
 
 @bench.command("clocks")
-@click.option("--games", type=click.IntRange(1), default=60, show_default=True,
-              help="Games of two people and two bots; each gives four timeouts.")
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=60,
+    show_default=True,
+    help="Games of two people and two bots; each gives four timeouts.",
+)
 @click.option("--turn-seconds", type=click.IntRange(1, 60), default=2, show_default=True)
-@click.option("--spread", type=float, default=10.0, show_default=True,
-              help="Seconds over which the games are made.")
-@click.option("--tables", type=click.IntRange(1), default=200, show_default=True,
-              help="Waiting tables made to weigh one in Redis memory.")
+@click.option(
+    "--spread",
+    type=float,
+    default=10.0,
+    show_default=True,
+    help="Seconds over which the games are made.",
+)
+@click.option(
+    "--tables",
+    type=click.IntRange(1),
+    default=200,
+    show_default=True,
+    help="Waiting tables made to weigh one in Redis memory.",
+)
 def bench_clocks(games: int, turn_seconds: int, spread: float, tables: int) -> None:
     """How late a person's clock ends (deadline to the stand-in's move, p50/p99 over every
     timeout, with two workers as `pocha serve` runs them), and the Redis memory a waiting
@@ -413,22 +663,46 @@ def bench_clocks(games: int, turn_seconds: int, spread: float, tables: int) -> N
 @bench.command("soak")
 @click.option("--games", type=click.IntRange(1), default=200, show_default=True)
 @click.option(
-    "--bots", default="heuristic,easy,heuristic", show_default=True,
+    "--bots",
+    default="heuristic,easy,heuristic",
+    show_default=True,
     help="The bots' levels, one per seat beside the load client's.",
 )
 @click.option(
-    "--schedule", default="2,3", show_default=True,
+    "--schedule",
+    default="2,3",
+    show_default=True,
     help="The hands: classic, pyramid, or card counts such as 2,3.",
 )
-@click.option("--workers", type=click.IntRange(1), default=2, show_default=True,
-              help="pocha worker processes.")
+@click.option(
+    "--workers",
+    type=click.IntRange(1),
+    default=2,
+    show_default=True,
+    help="pocha worker processes.",
+)
 @click.option("--api-workers", type=int, default=None, help="gunicorn workers (default: config).")
-@click.option("--processes", type=click.IntRange(1), default=2, show_default=True,
-              help="Load-client processes.")
-@click.option("--think", type=float, default=0.0, show_default=True,
-              help="Seconds the load client waits before each of its moves.")
-@click.option("--stall", type=float, default=120.0, show_default=True,
-              help="Seconds without an event after which a game counts as stuck.")
+@click.option(
+    "--processes",
+    type=click.IntRange(1),
+    default=2,
+    show_default=True,
+    help="Load-client processes.",
+)
+@click.option(
+    "--think",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Seconds the load client waits before each of its moves.",
+)
+@click.option(
+    "--stall",
+    type=float,
+    default=120.0,
+    show_default=True,
+    help="Seconds without an event after which a game counts as stuck.",
+)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--logs", default=None, help="Keep the logs of Redis, gunicorn and the workers here.")
 def bench_soak(
@@ -530,9 +804,13 @@ def serve(
     "games whose bots think long (expert and up) excepted: general workers take those.",
 )
 @click.option("--name", default=None, help="The worker's name (default: a random one).")
-@click.option("--queue-group", type=click.IntRange(0), default=None,
-              help="With several queue Redises (POCHA_QUEUE_REDIS_URL), the one this worker "
-              "serves, from 0 (default: POCHA_QUEUE_GROUP, else 0).")
+@click.option(
+    "--queue-group",
+    type=click.IntRange(0),
+    default=None,
+    help="With several queue Redises (POCHA_QUEUE_REDIS_URL), the one this worker "
+    "serves, from 0 (default: POCHA_QUEUE_GROUP, else 0).",
+)
 def worker(burst: bool, queues: str, name: str | None, queue_group: int | None) -> None:
     """Run a bot worker on the Redis of REDIS_URL: bot turns, hints, AI moves, matches.
 
@@ -566,11 +844,23 @@ def worker(burst: bool, queues: str, name: str | None, queue_group: int | None) 
 
 
 @pocha.command()
-@click.option("--games", "games", type=click.IntRange(1), multiple=True,
-              default=(10_000, 100_000), show_default=True, help="Concurrent games (repeat).")
-@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE",
-              help="Replace an input of the model (repeat), e.g. queue_us_per_bot_turn=500, "
-              "bot_table_share=0.8, think_ms.expert=150, level_mix.hard=0.4.")
+@click.option(
+    "--games",
+    "games",
+    type=click.IntRange(1),
+    multiple=True,
+    default=(10_000, 100_000),
+    show_default=True,
+    help="Concurrent games (repeat).",
+)
+@click.option(
+    "--set",
+    "settings",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Replace an input of the model (repeat), e.g. queue_us_per_bot_turn=500, "
+    "bot_table_share=0.8, think_ms.expert=150, level_mix.hard=0.4.",
+)
 def capacity(games: tuple[int, ...], settings: tuple[str, ...]) -> None:
     """The capacity model of docs/capacity.md: API cores, worker cores, store shards and
     queue Redises for a number of concurrent games, and the first limit."""
@@ -766,14 +1056,27 @@ def _key_store(redis_url: str | None) -> object:
 
 @keys.command("create")
 @click.argument("name")
-@click.option("--moves", default=None, metavar="LIMIT",
-              help="Its limit on moves, e.g. '3000/minute' (default: POCHA_RATE_LIMIT_MOVES).")
-@click.option("--ai", default=None, metavar="LIMIT",
-              help="Its limit on hints and AI moves together, e.g. '300/minute' (default: "
-              "POCHA_RATE_LIMIT_AI).")
-@click.option("--think", type=float, default=None, metavar="SECONDS",
-              help="Its seconds of bot thinking a minute, hints, AI moves and its games' "
-              "bots together (default: POCHA_THINK_BUDGET).")
+@click.option(
+    "--moves",
+    default=None,
+    metavar="LIMIT",
+    help="Its limit on moves, e.g. '3000/minute' (default: POCHA_RATE_LIMIT_MOVES).",
+)
+@click.option(
+    "--ai",
+    default=None,
+    metavar="LIMIT",
+    help="Its limit on hints and AI moves together, e.g. '300/minute' (default: "
+    "POCHA_RATE_LIMIT_AI).",
+)
+@click.option(
+    "--think",
+    type=float,
+    default=None,
+    metavar="SECONDS",
+    help="Its seconds of bot thinking a minute, hints, AI moves and its games' "
+    "bots together (default: POCHA_THINK_BUDGET).",
+)
 @_REDIS_URL
 def keys_create(
     name: str, moves: str | None, ai: str | None, think: float | None, redis_url: str | None
@@ -781,9 +1084,7 @@ def keys_create(
     """Make a key named NAME and print it: it is shown this once, and only its hash is kept."""
     api_keys = _load("core.store.api_keys")
     try:
-        key, _stored = api_keys.create(
-            _key_store(redis_url), name, moves=moves, ai=ai, think=think
-        )
+        key, _stored = api_keys.create(_key_store(redis_url), name, moves=moves, ai=ai, think=think)
     except api_keys.KeyRefused as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(f"key {name!r}, shown once: send it as X-Pocha-Key from your server", err=True)
@@ -897,12 +1198,25 @@ def replay(file: Path) -> None:
 
 @pocha.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--level", default="hard", show_default=True,
-              help="The level that weighs each decision (one of the record's game's).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Draws the level's seed for each decision: the same seed, the same analysis.")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print the analysis as one JSON document instead of lines.")
+@click.option(
+    "--level",
+    default="hard",
+    show_default=True,
+    help="The level that weighs each decision (one of the record's game's).",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Draws the level's seed for each decision: the same seed, the same analysis.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the analysis as one JSON document instead of lines.",
+)
 def analyse(file: Path, level: str, seed: int, as_json: bool) -> None:
     """Weigh a game record's decisions (GET /api/v1/games/{id}/record): each one played
     again from its hands, beside what LEVEL would have done from that seat's view, with

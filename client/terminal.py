@@ -260,8 +260,7 @@ class TerminalGame:
                 Text.assemble(
                     "Game ",
                     (self.game_id, "bold"),
-                    f" created: you are {name}, against {against}. "
-                    "Type ? for a hint, q to quit.",
+                    f" created: you are {name}, against {against}. Type ? for a hint, q to quit.",
                 )
             )
             return

@@ -383,9 +383,7 @@ class ChallengeClosed(Conflict):
     error = "challenge_closed"
 
     def __init__(self, status: str) -> None:
-        super().__init__(
-            _("This challenge is no longer open: it was {status}.", status=status)
-        )
+        super().__init__(_("This challenge is no longer open: it was {status}.", status=status))
 
 
 class TooManyChallenges(ServiceError):

@@ -71,8 +71,7 @@ def choose(package: str, modules: tuple[str, ...], needs: tuple[str, ...] = ()) 
 def built(package: str) -> bool:
     """Whether the build made the compiled copies of all ``package``'s hot modules."""
     return all(
-        importlib.util.find_spec(f"{package}._compiled.{name}") is not None
-        for name in HOT[package]
+        importlib.util.find_spec(f"{package}._compiled.{name}") is not None for name in HOT[package]
     )
 
 

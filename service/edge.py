@@ -18,7 +18,12 @@ if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 ALLOW_HEADERS = [
-    "Authorization", "Content-Type", "Idempotency-Key", "If-Match", "Last-Event-ID", "X-Request-ID"
+    "Authorization",
+    "Content-Type",
+    "Idempotency-Key",
+    "If-Match",
+    "Last-Event-ID",
+    "X-Request-ID",
 ]
 EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Location", "Retry-After", "X-Request-ID"]
 #: Browsers cache a preflight this long (seconds), so a move costs one request, not two.

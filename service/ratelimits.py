@@ -442,7 +442,6 @@ for _endpoint in SEAT_LIMITED:
     _SCOPES.setdefault(_endpoint, []).append(("seat", False))
 
 
-
 def _refuse_again() -> Response | None:
     """Answer at once a request over a limit this process refused it over already."""
     scopes = _SCOPES.get(request.endpoint or "")

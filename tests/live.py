@@ -33,6 +33,7 @@ POCHA = Path(sys.executable).with_name("pocha")
 #: and flushes it per test; the service here lives for the session).
 CLIENTS_DB = 5
 
+
 @dataclass(frozen=True)
 class LiveService:
     url: str

@@ -764,7 +764,8 @@ class OutsideBots(_Flood):
             f"bot accounts: {len(bots)}, in turn webhooks {', '.join(HostileWebhooks.MODES)} and "
             "a stream bot that never moves; "
             f"seats taken: {sum(taken.values())} ("
-            + ", ".join(f"{name} {n}" for name, n in sorted(taken.items())) + ")"
+            + ", ".join(f"{name} {n}" for name, n in sorted(taken.items()))
+            + ")"
         )
         for thread in streams:
             thread.join(1.0)  # daemons: one still waiting on its stream goes with the process
@@ -776,7 +777,6 @@ class OutsideBots(_Flood):
             "webhook calls received: "
             + (", ".join(f"{m} {n}" for m, n in sorted(hooks.calls.items())) or "none")
         )
-
 
 
 FLOODS: dict[str, type[_Flood]] = {

@@ -228,9 +228,7 @@ class RedisServer:
 
     def _wait_ready(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
-        client = redis.Redis.from_url(
-            self.url, socket_connect_timeout=0.5, socket_timeout=0.5
-        )
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5, socket_timeout=0.5)
         try:
             while True:
                 if self.process.poll() is not None:
@@ -243,8 +241,7 @@ class RedisServer:
                         return
                 if time.monotonic() > deadline:
                     raise RedisServerError(
-                        f"redis-server did not answer PING within {timeout} s:\n"
-                        + self._log_tail()
+                        f"redis-server did not answer PING within {timeout} s:\n" + self._log_tail()
                     )
                 time.sleep(0.02)
         finally:

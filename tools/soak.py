@@ -454,9 +454,7 @@ class SoakResult:
 class _Stack:
     """Redis, gunicorn and the workers of one soak, with their logs in `base`."""
 
-    def __init__(
-        self, base: Path, sock: Path, workers: int, api_workers: int | None
-    ) -> None:
+    def __init__(self, base: Path, sock: Path, workers: int, api_workers: int | None) -> None:
         self.base = base
         # The socket goes in a short temporary path (a unix socket's path must fit in 108
         # bytes), the data and logs wherever `base` is.

@@ -8,4 +8,4 @@ from engine.implementation import choose
 
 # Before any module of the package is imported, so that all of them get the one chosen. The
 # compiled search plays the compiled engine's games: it needs them.
-choose("ai.poch", ("heuristic", "deals", "ismcts"), needs=("engine.poch",))
+choose("ai.poch", ("heuristic", "deals", "ismcts"), needs=("engine", "engine.poch"))

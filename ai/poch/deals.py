@@ -8,6 +8,7 @@ import itertools
 import random
 from dataclasses import dataclass
 
+from engine import draws
 from engine.poch.cards import (
     ACE,
     EIGHT,
@@ -65,13 +66,19 @@ class Knowledge:
                 counts[rank_of(c)] += 1
             if any(counts[r] > self.caps[s][r] for r in range(8)):
                 return False
+        return self.dealt_alike(hands)
+
+    def dealt_alike(self, hands: list[set[Card]]) -> bool:
+        """Whether ``hands`` keeps the two bounds on the deal as a whole: the dealer's
+        trump, and nobody dealt the trump sequence. Enough for hands that place each
+        unseen card with a seat within its room and caps, as the quick deals do."""
         if self.dealer_needs_trump is not None and not any(
             c // 8 == self.trump for c in hands[self.dealer_needs_trump]
         ):
             return False
         if self.no_sequence:
             seq = {card(self.trump, r) for r in (SEVEN, EIGHT, NINE)}
-            if any(seq <= (hands[s] | self.played[s]) for s in range(n)):
+            if any(seq <= (hands[s] | self.played[s]) for s in range(self.players)):
                 return False
         return True
 
@@ -173,8 +180,11 @@ class DealSampler:
         """Every seat's cards now, in a deal consistent with what the seat knows."""
         k = self.k
         for _ in range(QUICK_TRIES):
+            # Both quick deals give each seat its room from the unseen cards, the greedy one
+            # within the caps, the shuffle where no cap binds: the rest of ``consistent``
+            # holds by construction (tests/ai/poch/test_deals.py checks every bound).
             hands = self._shuffled(rng) if not self.capped else self._greedy(rng)
-            if hands is not None and k.consistent(hands):
+            if hands is not None and k.dealt_alike(hands):
                 return hands
         hands = self._exact(rng)
         if not k.consistent(hands):  # cannot happen: the search keeps every bound
@@ -186,7 +196,7 @@ class DealSampler:
 
     def _shuffled(self, rng: random.Random) -> list[set[Card]]:
         cards = list(self.k.unseen)
-        rng.shuffle(cards)
+        draws.shuffle(cards, rng)
         hands = self._base()
         i = 0
         for s in self.others:
@@ -199,7 +209,7 @@ class DealSampler:
         """Each card, in random order, to a seat with room for it; None at a dead end."""
         k = self.k
         cards = list(k.unseen)
-        rng.shuffle(cards)
+        draws.shuffle(cards, rng)
         room = {s: k.room(s) for s in self.others}
         caps = {s: list(k.caps[s]) for s in self.others}
         hands = self._base()
@@ -209,7 +219,7 @@ class DealSampler:
             if not fits:
                 return None
             total = sum(room[s] for s in fits)
-            pick = rng.randrange(total)
+            pick = draws.randbelow(total, rng)
             for s in fits:
                 pick -= room[s]
                 if pick < 0:
@@ -228,7 +238,7 @@ class DealSampler:
         special = [c for c in k.unseen if c // 8 == k.trump]
         rest = [c for c in k.unseen if c // 8 != k.trump]
         ways = list(itertools.product(self.others, repeat=len(special)))
-        rng.shuffle(ways)
+        draws.shuffle(ways, rng)
         for way in ways:
             room = {s: k.room(s) for s in self.others}
             caps = {s: list(k.caps[s]) for s in self.others}
@@ -255,12 +265,12 @@ class DealSampler:
             if not _placeable(left, room, caps):
                 continue
             cards = list(rest)
-            rng.shuffle(cards)
+            draws.shuffle(cards, rng)
             for c in cards:
                 r = rank_of(c)
                 left[r] -= 1
                 seats = [s for s in self.others if room[s] > 0 and caps[s][r] > 0]
-                rng.shuffle(seats)
+                draws.shuffle(seats, rng)
                 for s in seats:
                     room[s] -= 1
                     caps[s][r] -= 1

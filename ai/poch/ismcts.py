@@ -12,6 +12,7 @@ from ai import courtesy
 from ai.bot import ActionStat, Budget, Decision, legal_actions, settled
 from ai.poch.deals import DealSampler, fork, game_for, knowledge_of
 from ai.poch.heuristic import bet_call, shed_choice, table_strength
+from engine import draws
 from engine.poch.actions import HOLD, PASS, Action, bet_action
 from engine.poch.game import Game
 from engine.poch.observation import Observation
@@ -136,7 +137,7 @@ class ISMCTSBot:
                     acts = search_actions(game)
                     untried = [a for a in acts if a not in node.children]
                     if untried:
-                        action = untried[rng.randrange(len(untried))]
+                        action = untried[draws.randbelow(len(untried), rng)]
                         node.children[action] = Node()
                         expanded = True
                     else:

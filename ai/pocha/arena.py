@@ -98,9 +98,7 @@ def play_game(
         assert seat is not None
         obs = observe(game, seat)
         t0 = time.perf_counter()
-        decision = bots[seat].decide(
-            obs, players[seat].budget, decision_seed(seed, seat, step)
-        )
+        decision = bots[seat].decide(obs, players[seat].budget, decision_seed(seed, seat, step))
         think[seat] += (time.perf_counter() - t0) * 1000.0
         decisions[seat] += 1
         game.apply(seat, decision.action)

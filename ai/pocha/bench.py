@@ -140,8 +140,10 @@ def run(
     if len(kinds) == 1:
         lines.append("the compiled engine is not built here: the Python one alone")
     if "openspiel" in measured:
-        lines.append("openspiel: C++ pyspiel.ISMCTSBot, random rollouts, oh_hell of 4 players; "
-                     "its 10-card hands on a 52-card deck (it turns trump from the stock)")
+        lines.append(
+            "openspiel: C++ pyspiel.ISMCTSBot, random rollouts, oh_hell of 4 players; "
+            "its 10-card hands on a 52-card deck (it turns trump from the stock)"
+        )
     else:
         lines.append("OpenSpiel is not installed (the research extra): no comparison with it")
     lines.append(f"{load_average()} at the end")

@@ -210,9 +210,7 @@ class ISMCTSBot:
             best = max(
                 stats, key=lambda t: ((1 - w) * t[1] / total + w * taught.get(t[0], 0.0), t[2])
             )[0]
-        analysis = tuple(
-            ActionStat(a, v, v / total, m) for a, v, m in stats
-        ) if analyse else ()
+        analysis = tuple(ActionStat(a, v, v / total, m) for a, v, m in stats) if analyse else ()
         return Decision(
             action=best,
             analysis=analysis,
@@ -233,9 +231,7 @@ class ISMCTSBot:
         (``settled``), so it plays what the whole run would, not its shares."""
         # The budget's time covers the whole decision, the reading's deals included.
         start = time.perf_counter()
-        deadline = (
-            start + budget.milliseconds / 1000.0 if budget.milliseconds is not None else None
-        )
+        deadline = start + budget.milliseconds / 1000.0 if budget.milliseconds is not None else None
         rng = random.Random(seed)
         c = self.exploration
         playout = self.playout

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ai.bot import Bot, Budget, Level
+from ai.pocha.deep_bids import DeepBidBot
 from ai.pocha.heuristic import HeuristicBot
 from ai.pocha.ismcts import ISMCTSBot
 from ai.pocha.learned import LearnedBot
@@ -75,6 +76,7 @@ BOTS = (
     "ismcts-student-bids",
     "ismcts-student-play",
     "ismcts-student-cards",
+    "ismcts-deep-bids",
     "learned",
 )
 
@@ -135,6 +137,9 @@ def make_bot(name: str, reading_model: str | None = None) -> Bot:
         options = READING_OPTIONS[name]
         search = PlayStudentBot if "student_play" in options else ISMCTSBot
         return search(name=name, bid_models=models, **options)
+    if name == "ismcts-deep-bids":
+        # master's search, its bids at 20 times its budget (ai.pocha.deep_bids).
+        return DeepBidBot(name=name, **READING_OPTIONS["ismcts-modelled"])
     if name == "learned":
         return LearnedBot()
     raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")

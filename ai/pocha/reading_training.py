@@ -190,8 +190,6 @@ def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
                 "validation_log_likelihood": round(est_spreads[est_spread], 4),
             },
             "calibration": calibration(means, y_test),
-            "exact_mean_bid": round(
-                float(np.mean(np.clip(np.rint(means), 0, None) == y_test)), 4
-            ),
+            "exact_mean_bid": round(float(np.mean(np.clip(np.rint(means), 0, None) == y_test)), 4),
         },
     }

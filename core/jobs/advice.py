@@ -141,9 +141,7 @@ def enqueue_on_demand(
     """Queue an on-demand job of `kind` on `pocha-high` once the admission lets its
     `estimated` seconds in; it may think `longest` seconds at most. Its random id."""
     job_id = secrets.token_urlsafe(18)
-    asker.admission.admit(
-        connection, job_id, estimated, asker.address, QUEUED_TTL, key=asker.key
-    )
+    asker.admission.admit(connection, job_id, estimated, asker.address, QUEUED_TTL, key=asker.key)
     try:
         queue(connection, HIGH).enqueue_call(
             func=func,
@@ -184,9 +182,7 @@ def ask_move(
     asker: Asker | None = None,
 ) -> str:
     """Queue a move for a client's position (already checked by the caller); the job's id."""
-    return _enqueue(
-        connection, "ai_move", job_name(move), (position,), thinking, asker or Asker()
-    )
+    return _enqueue(connection, "ai_move", job_name(move), (position,), thinking, asker or Asker())
 
 
 def job_taken(connection: redis.Redis, job: Job) -> None:

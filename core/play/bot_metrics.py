@@ -21,6 +21,7 @@ BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
 
 KINDS = ("turn", "hint", "ai_move")
 
+
 def bucket_of(seconds: float) -> int:
     return next(i for i, bound in enumerate(BUCKETS) if seconds <= bound)
 

@@ -323,9 +323,7 @@ def turn_key(game_id: str, version: int) -> str:
     return f"turn:{{{game_id}}}:{version}"
 
 
-def turn_task(
-    game_id: str, version: int, payer: str | None = None, long: bool = False
-) -> Task:
+def turn_task(game_id: str, version: int, payer: str | None = None, long: bool = False) -> Task:
     """The bot turn of `game_id` at `version`, on the turns' own queue, in the lane of the
     game's maker, or the long lane for a game whose bots think long
     (`core.jobs.queues.lane_of`); RQ job id from both."""
@@ -340,9 +338,7 @@ def turn_task(
     )
 
 
-def owed_turn(
-    game_id: str, version: int, payer: str | None = None, long: bool = False
-) -> OwedTask:
+def owed_turn(game_id: str, version: int, payer: str | None = None, long: bool = False) -> OwedTask:
     """The bot turn of `game_id` at `version`, to register with the move that makes it."""
     return owed_task_of(turn_task(game_id, version, payer, long))
 
@@ -352,9 +348,7 @@ def clock_key(game_id: str, version: int) -> str:
     return f"clock:{{{game_id}}}:{version}"
 
 
-def clock_task(
-    game_id: str, version: int, payer: str | None = None, long: bool = False
-) -> Task:
+def clock_task(game_id: str, version: int, payer: str | None = None, long: bool = False) -> Task:
     """The end of a person's clock in `game_id` at `version`: the stand-in plays the turn
     if the game is still there. On the turns' queue, like a bot's turn."""
     return Task(

@@ -7,7 +7,7 @@ caller most needs are here; each module has one part: ``cards``, ``actions``, ``
 from engine.implementation import choose
 
 # Before any other import, so that all of them get the implementation chosen.
-choose("engine.pocha", ("tricks", "legality", "hand", "deals"))
+choose("engine.pocha", ("tricks", "legality", "hand", "deals"), needs=("engine",))
 
 from engine.pocha.actions import (
     BID_BASE,

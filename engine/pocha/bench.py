@@ -15,9 +15,9 @@ import random
 import statistics
 import time
 
+from engine import draws
 from engine.implementation import active, available, load_average, run_in
 from engine.pocha.cards import SUIT_OF, cards_list
-from engine.pocha.deals import shuffle
 from engine.pocha.hand import HandState, deal, hand_points, play_out
 from engine.pocha.rules import Rules
 
@@ -32,7 +32,7 @@ def play_random_hands(count: int, seed: int = 0, players: int = 4, cards: int = 
     dealer = 0
     for _ in range(count):
         # rng.shuffle(deck), as the engine's deals draw it (compiled: in C).
-        shuffle(deck, rng)
+        draws.shuffle(deck, rng)
         hands, trump_card, _ = deal(deck, players, cards, dealer)
         state = HandState(rules, hands, SUIT_OF[trump_card], dealer, cards)
         play_out(state, rand)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from engine.pocha import bits as bits_of
+from engine import draws
 from engine.pocha.bidding import bidding_order
-from engine.pocha.cards import BIT, Card, CardSet, cards_list
+from engine.pocha.cards import BIT, CardSet, cards_list
 from engine.pocha.hand import HandState
 from engine.pocha.inference import Knowledge
 from engine.pocha.observation import Observation
@@ -46,7 +46,7 @@ class DealSampler:
         pool = self.pool
         if self.free:
             deck = pool[:]
-            shuffle(deck, rng)
+            draws.shuffle(deck, rng)
             i = 0
             for s in self.others:
                 m = hands[s]
@@ -68,7 +68,7 @@ class DealSampler:
                     ok = False
                     break
                 m = hands[s]
-                for c in sample(cards, k, rng):
+                for c in draws.sample(cards, k, rng):
                     bit = BIT[c]
                     m |= bit
                 avail &= ~m
@@ -107,13 +107,12 @@ class DealSampler:
         capacity[stock] = len(self.pool) - sum(capacity.values())
         held: dict[int, list[int]] = {s: [] for s in capacity}
         allowed = {
-            c: [s for s in self.others if not self.absent[s] >> c & 1] + [stock]
-            for c in self.pool
+            c: [s for s in self.others if not self.absent[s] >> c & 1] + [stock] for c in self.pool
         }
 
         def place(c: int, visited: set[int]) -> bool:
             seats = allowed[c][:]
-            rng.shuffle(seats)
+            draws.shuffle(seats, rng)
             for s in seats:
                 if s in visited or capacity[s] == 0:
                     continue
@@ -128,7 +127,7 @@ class DealSampler:
             return False
 
         cards = self.pool[:]
-        rng.shuffle(cards)
+        draws.shuffle(cards, rng)
         for c in cards:
             if not place(c, set()):
                 raise ValueError("no deal of the unseen cards fits what this seat knows")
@@ -138,67 +137,6 @@ class DealSampler:
             for c in held[s]:
                 hands[s] |= BIT[c]
         return hands
-
-
-def shuffle(deck: list[Card], rng: random.Random) -> None:
-    """``rng.shuffle(deck)``: the same draws of the same ``getrandbits``, so the same order
-    (``tests/engine/pocha/test_deals.py`` holds the two together), written out so that the
-    compiled engine runs it as C rather than ``random``'s Python; faster in Python too, with
-    no call of ``_randbelow`` a card. Another kind of generator gets its own shuffle."""
-    if type(rng) is not random.Random:
-        rng.shuffle(deck)
-        return
-    getrandbits = rng.getrandbits
-    i = len(deck) - 1
-    bits = len(deck).bit_length()
-    while i > 0:
-        # random.Random._randbelow(i + 1): ``bits`` is (i + 1).bit_length(), which falls by
-        # one as i + 1 passes a power of two.
-        if i + 1 < 1 << (bits - 1):
-            bits -= 1
-        j = getrandbits(bits)
-        while j > i:
-            j = getrandbits(bits)
-        deck[i], deck[j] = deck[j], deck[i]
-        i -= 1
-
-
-def sample(cards: list[Card], k: int, rng: random.Random) -> list[Card]:
-    """``rng.sample(cards, k)``: the same draws of the same ``getrandbits``, so the same
-    cards in the same order (``tests/engine/pocha/test_deals.py`` holds the two together),
-    written out as ``shuffle`` is, for the compiled engine to run as C. Another kind of
-    generator gets its own sample."""
-    if type(rng) is not random.Random:
-        return rng.sample(cards, k)
-    getrandbits = rng.getrandbits
-    n = len(cards)
-    if not 0 <= k <= n:
-        raise ValueError("Sample larger than population or is negative")
-    result = [0] * k
-    # random.Random.sample's choice between its two ways: a pool when n is at most its
-    # setsize, 21, or 21 + 4 ** ceil(log4(3k)) >= 85 past 5 draws; a card set holds at most
-    # 64 cards, so past 5 draws it is always the pool.
-    if n <= 21 or k > 5:
-        pool = cards[:]
-        for i in range(k):
-            # random.Random._randbelow(n - i)
-            bits = bits_of.bit_length(n - i)
-            j = getrandbits(bits)
-            while j >= n - i:
-                j = getrandbits(bits)
-            result[i] = pool[j]
-            pool[j] = pool[n - i - 1]
-    else:
-        selected = 0
-        one = 1
-        bits = bits_of.bit_length(n)
-        for i in range(k):
-            j = getrandbits(bits)
-            while j >= n or selected >> j & 1:
-                j = getrandbits(bits)
-            selected |= one << j
-            result[i] = cards[j]
-    return result
 
 
 def state_from_observation(obs: Observation, hands: list[CardSet]) -> HandState:

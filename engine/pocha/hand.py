@@ -248,9 +248,7 @@ def play_out(state: HandState, rand: Callable[[], float] = _random.random) -> No
     hands = state.hands
     trump, montar, fallar, pisar = state.trump, state.montar, state.fallar, state.pisar
     while state.tricks_left:
-        legal = legal_cards(
-            hands[state.turn], state.lead, state.win, trump, montar, fallar, pisar
-        )
+        legal = legal_cards(hands[state.turn], state.lead, state.win, trump, montar, fallar, pisar)
         count = bits.bit_count(legal)
         if count > 1:
             k = int(rand() * count)

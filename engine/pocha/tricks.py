@@ -20,8 +20,7 @@ def beats(card: Card, win: Card, trump: int) -> bool:
 #: BEATERS[trump][win]: the cards that take the trick from ``win`` with ``trump`` as trump.
 BEATERS: tuple[tuple[CardSet, ...], ...] = tuple(
     tuple(
-        ABOVE[win] | (SUIT_MASK[trump] if SUIT_OF[win] != trump else 0)
-        for win in range(NUM_CARDS)
+        ABOVE[win] | (SUIT_MASK[trump] if SUIT_OF[win] != trump else 0) for win in range(NUM_CARDS)
     )
     for trump in range(4)
 )

@@ -484,9 +484,7 @@ def _phase(name: str, meaning: str) -> fields.String:
     )
 
 
-def by_phase(
-    description: str, views: Mapping[str, tuple[str, type[ma.Schema]]]
-) -> dict[str, Any]:
+def by_phase(description: str, views: Mapping[str, tuple[str, type[ma.Schema]]]) -> dict[str, Any]:
     """A game's view as the document names it: `oneOf` its phases' views, told apart by
     `phase`."""
     return {

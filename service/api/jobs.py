@@ -37,8 +37,7 @@ BODY_ERRORS = {
     400: "bad_json: the body is not JSON.",
     413: "body_too_large.",
     415: "unsupported_media_type: the body is not sent as application/json.",
-    429: "rate_limited: too many of these requests from your address; wait `Retry-After` "
-    "seconds.",
+    429: "rate_limited: too many of these requests from your address; wait `Retry-After` seconds.",
     503: "unavailable: Redis does not answer.",
 }
 

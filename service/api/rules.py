@@ -105,8 +105,7 @@ class Rules(MethodView):
         default = KINDS[DEFAULT_GAME]
         options = [{"name": name, **spec} for name, spec in default.describe_options().items()]
         levels = [
-            {"name": lv.name, "description": lv.description}
-            for lv in levels_of(default).values()
+            {"name": lv.name, "description": lv.description} for lv in levels_of(default).values()
         ]
         games = [
             {

@@ -89,10 +89,7 @@ _TABLE_ERRORS = {
 def _documents_errors(*statuses: int) -> Any:
     """Document these error responses (all of the Error shape) on a view."""
     return _documentation_of(
-        *(
-            blp.alt_response(s, schema=ErrorSchema, description=_TABLE_ERRORS[s])
-            for s in statuses
-        )
+        *(blp.alt_response(s, schema=ErrorSchema, description=_TABLE_ERRORS[s]) for s in statuses)
     )
 
 

@@ -31,8 +31,7 @@ def test_the_models_are_what_the_generator_makes_of_the_document() -> None:
         text=True,
     )
     assert checked.returncode == 0, (
-        f"client/models.py is stale: run scripts/generate-clients\n{checked.stdout}"
-        f"{checked.stderr}"
+        f"client/models.py is stale: run scripts/generate-clients\n{checked.stdout}{checked.stderr}"
     )
 
 
@@ -61,7 +60,7 @@ def test_the_client_code_needs_no_escape_from_the_types() -> None:
 
 
 #: Each phase's `legal` read as another phase's type: mypy must refuse every line marked.
-WRONG_TYPES = '''
+WRONG_TYPES = """
 from client.api import View
 
 def pocha(view: View) -> None:
@@ -79,7 +78,7 @@ def poch(view: View) -> None:
             amounts: list[int] = view["you"]["legal"]  # refused
         elif view["phase"] == "starting":
             calls: list[int] = view["you"]["legal"]  # refused
-'''
+"""
 
 
 def test_a_phase_types_legal_as_its_own_and_no_other(tmp_path: Path) -> None:

@@ -55,9 +55,7 @@ def play_one(client: FlaskClient, created: dict[str, Any], rng: random.Random) -
     if view["phase"] == "finished":
         return None
     token = tokens_of(created)[view["turn"]]
-    mine = client.get(
-        f"/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"}
-    ).json
+    mine = client.get(f"/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).json
     return move(client, game_id, token, rng.choice(mine["you"]["legal"]))
 
 

@@ -87,7 +87,9 @@ def test_the_queues_survive_their_primary_through_sentinel(
     primary, replica, sentinel = queues
     store_url = fresh_db_url(redis_server, 8)
     # Where the API and the worker process (which inherits the environment) read it.
-    monkeypatch.setenv("POCHA_QUEUE_REDIS_URL", f"redis+sentinel://127.0.0.1:{sentinel.port}/{SERVICE}/0")
+    monkeypatch.setenv(
+        "POCHA_QUEUE_REDIS_URL", f"redis+sentinel://127.0.0.1:{sentinel.port}/{SERVICE}/0"
+    )
     client = create_app({"REDIS_URL": store_url, "TESTING": True, "BOT_RUNNER": "rq"}).test_client()
     workers = WorkerProcesses(store_url, tmp_path)
     worker = workers.start()

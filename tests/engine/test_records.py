@@ -184,9 +184,11 @@ def _tampered(record: dict[str, Any], name: str) -> list[dict[str, Any]]:
     scores["scores"][0] += 1
     changes.append(scores)
     dealer = json.loads(json.dumps(record))
-    dealer["deals"][-1]["dealer"] = (first["dealer"] + 1) % len(record["players"]) if len(
-        record["deals"]
-    ) == 1 else record["deals"][0]["dealer"]
+    dealer["deals"][-1]["dealer"] = (
+        (first["dealer"] + 1) % len(record["players"])
+        if len(record["deals"]) == 1
+        else record["deals"][0]["dealer"]
+    )
     changes.append(dealer)
     short = json.loads(json.dumps(record))
     short["deals"].pop()

@@ -30,7 +30,6 @@ ANA = {"REMOTE_ADDR": "203.0.113.7"}
 BRUNO = {"REMOTE_ADDR": "198.51.100.9"}
 
 
-
 def limited_app(redis_url: str, **settings: Any) -> Flask:
     return create_app(
         {

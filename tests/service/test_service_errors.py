@@ -272,7 +272,6 @@ def test_bad_game_creation(
     assert store.redis.dbsize() == 0
 
 
-
 def _out_of_bounds(option: Option[Any]) -> list[Any]:
     """Values just outside what the engine declares the option takes."""
     if option.kind == "bool":

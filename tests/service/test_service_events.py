@@ -231,15 +231,13 @@ def test_a_stream_resumed_past_the_games_last_event_is_told_to_read_it_again(
     play()
     url = f"/api/v1/games/{game_id}/events"
     assert len(client.get(url).json) == 3
-    response = app.test_client().get(
-        url, headers={**STREAM, "Last-Event-ID": "9"}, buffered=False
-    )
+    response = app.test_client().get(url, headers={**STREAM, "Last-Event-ID": "9"}, buffered=False)
     assert response.status_code == 200
     chunks = iter(response.response)
     text = ""
     while "event: reset" not in text:
         text += next(chunks).decode()
-    assert "id: 3\nevent: reset\ndata: {\"last_event\": 3}\n\n" in text
+    assert 'id: 3\nevent: reset\ndata: {"last_event": 3}\n\n' in text
     threading.Timer(0.2, play).start()
     while "id: 4\n" not in text:
         text += next(chunks).decode()

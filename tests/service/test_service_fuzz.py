@@ -52,6 +52,7 @@ FUZZ_DB = 7
 
 schema = schemathesis.openapi.from_path(COMMITTED)
 
+
 class Table:
     """A game in play and its secrets, shared by every example of the module."""
 
@@ -303,7 +304,6 @@ def follow_links(linked_calls: type[Any], followed: Followed) -> None:
     assert any(status < 300 for _link, status in linked), linked
 
 
-
 # -- the same, against the service as it runs: gunicorn, a worker, over HTTP -------------
 
 #: Examples per operation sent to the live service (its round trips are real ones).
@@ -334,16 +334,19 @@ def fuzzed(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) 
     request open cut short (streams, long polls), and the limits per address on games,
     AI moves and matches raised so that the examples reach past them (a 429 is still a
     documented answer, and the API's tests hold the limits themselves)."""
-    with serving(
-        fresh_db_url(redis_server, LIVE_DB),
-        tmp_path_factory.mktemp("fuzzed-service"),
-        POCHA_SSE_MAX_SECONDS="1",
-        POCHA_SSE_KEEPALIVE_SECONDS="1",
-        POCHA_JOB_WAIT_MAX="1",
-        POCHA_RATE_LIMIT_CREATE="600/minute",
-        POCHA_RATE_LIMIT_AI="600/minute",
-        POCHA_RATE_LIMIT_MATCHES="100/minute",
-    ) as service, requests.Session() as session:
+    with (
+        serving(
+            fresh_db_url(redis_server, LIVE_DB),
+            tmp_path_factory.mktemp("fuzzed-service"),
+            POCHA_SSE_MAX_SECONDS="1",
+            POCHA_SSE_KEEPALIVE_SECONDS="1",
+            POCHA_JOB_WAIT_MAX="1",
+            POCHA_RATE_LIMIT_CREATE="600/minute",
+            POCHA_RATE_LIMIT_AI="600/minute",
+            POCHA_RATE_LIMIT_MATCHES="100/minute",
+        ) as service,
+        requests.Session() as session,
+    ):
         session.mount("http://", FromAddress())
         yield Fuzzed(service, session)
 
@@ -366,6 +369,7 @@ def test_the_live_service_holds_to_its_links(fuzzed: Fuzzed) -> None:
     served = schemathesis.openapi.from_url(f"{fuzzed.service.url}/api/openapi.json")
     followed = Followed()
     follow_links(chains_of_links(served, followed, fuzzed.session), followed)
+
 
 # -- hostile values the document's own examples never reach ------------------------------
 
@@ -391,8 +395,9 @@ def hostile_json() -> st.SearchStrategy[str]:
     return st.one_of(
         deep,
         st.builds(lambda f, v: "{" + json.dumps(f) + ": " + v + "}", field, value),
-        st.builds(lambda v: '{"players": [{"name": ' + v + '}, {"name": "B"}, {"name": "C"}]}',
-                  value),
+        st.builds(
+            lambda v: '{"players": [{"name": ' + v + '}, {"name": "B"}, {"name": "C"}]}', value
+        ),
     )
 
 
@@ -417,8 +422,10 @@ def operations() -> list[tuple[str, str, list[str]]]:
 
 
 def _send(table: Table, method: str, path: str, **kwargs: Any) -> None:
-    url = path.replace("{game_id}", table.game_id).replace("{job_id}", "x" * 24).replace(
-        "{match_id}", "x" * 16
+    url = (
+        path.replace("{game_id}", table.game_id)
+        .replace("{job_id}", "x" * 24)
+        .replace("{match_id}", "x" * 16)
     )
     response = table.client.open(url, method=method, **kwargs)
     body = response.get_data()

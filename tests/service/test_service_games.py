@@ -119,8 +119,9 @@ def test_an_unseeded_deal_cannot_be_reconstructed(client: FlaskClient, store: Ga
     token = created["seats"][0]["token"]
     seen = [
         client.get(f"/api/v1/games/{game_id}").get_data(as_text=True),
-        client.get(f"/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
-        .get_data(as_text=True),
+        client.get(
+            f"/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"}
+        ).get_data(as_text=True),
         client.get(f"/api/v1/games/{game_id}/events").get_data(as_text=True),
         client.get(f"/api/v1/games/{game_id}/history").get_data(as_text=True),
     ]

@@ -103,14 +103,13 @@ def test_a_person_who_comes_back_plays_on_with_the_clock(
     game_id = created["id"]
     tokens = {0: created["seats"][0]["token"], 1: created["seats"][1]["token"]}
     wait_until(
-        lambda: all(
-            p["away"] for p in client.get(f"/api/v1/games/{game_id}").json["players"][:2]
-        ),
+        lambda: all(p["away"] for p in client.get(f"/api/v1/games/{game_id}").json["players"][:2]),
         LONG,
         "both people to be away",
     )
     back = client.post(f"/api/v1/games/{game_id}/seats/0/return", headers=bearer(tokens[0]))
     assert back.status_code == 200
+
     # Seat 0 is a person again: on its turn the clock runs for it.
     def my_turn() -> bool:
         seen = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[0])).json
@@ -123,9 +122,7 @@ def test_a_person_who_comes_back_plays_on_with_the_clock(
         legal = seen["you"]["legal"][0]
         kind = "bids" if seen["phase"] == "bidding" else "plays"
         body = {"bid": legal} if kind == "bids" else {"card": legal}
-        moved = client.post(
-            f"/api/v1/games/{game_id}/{kind}", json=body, headers=bearer(tokens[0])
-        )
+        moved = client.post(f"/api/v1/games/{game_id}/{kind}", json=body, headers=bearer(tokens[0]))
         assert moved.status_code == 200, moved.json
         # Its move is its own (no stand-in's mark); a trick it won may follow it.
         moves = [

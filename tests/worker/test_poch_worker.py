@@ -75,6 +75,7 @@ def test_the_stand_in_plays_a_poch_turn_that_runs_out(
     players = [{"name": "Ana"}, {"name": "Eva"}, {"name": "Bot", "bot": "random"}]
     created = create(client, players, deals=1, turn_seconds=1)
     game_id = created["id"]
+
     # Nobody moves: the stand-in decides for both people; after two misses each is away,
     # and with nobody left to play for the game waits (unless it ended first).
     def done() -> bool:

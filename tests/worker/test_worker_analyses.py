@@ -68,9 +68,10 @@ def test_what_an_analysis_refuses(client: FlaskClient) -> None:
     assert refused(client, {"record": {**record, "game": "chess"}})["message"] == (
         "This service analyses records of pocha, poch."
     )
-    assert "have no level 'grandmaster'" in refused(
-        client, {"record": record, "level": "grandmaster"}
-    )["message"]
+    assert (
+        "have no level 'grandmaster'"
+        in refused(client, {"record": record, "level": "grandmaster"})["message"]
+    )
     long = recorded("pocha", "heuristic", 4, rules={"players": 6, "schedule": [6] * 20})
     too_slow = refused(client, {"record": long, "level": "ismcts-expert"})
     assert "more than the 60 s an analysis may think; choose one of" in too_slow["message"]

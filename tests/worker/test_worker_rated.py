@@ -110,7 +110,6 @@ def test_a_rated_table_of_two_people_and_two_levels_reaches_the_ladder(
         ana["id"]: 1, bruno["id"]: 1
     }  # fmt: skip
 
-
     # The rematch: rated, the people's seats kept for their accounts.
     again = {}
     for seat in (0, 2):

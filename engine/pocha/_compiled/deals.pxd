@@ -1,10 +1,10 @@
 # C types for engine/pocha/deals.py, compiled unchanged (pure Python mode): the sampler is an
-# extension type, its greedy deal, the shuffle and the sample run on C ints and 64-bit card
-# sets; the shuffle and the sample draw the same getrandbits as random.Random's, so every
-# deal is the Python one. docs/internals.md, "The compiled engine".
+# extension type, its greedy deal runs on C ints and 64-bit card sets and draws through the
+# compiled engine.draws, a C call; every deal is the Python one. docs/internals.md, "The
+# compiled engine".
 import cython
-# The .py's bits_of.bit_length: engine/pocha/_compiled/bits.pxd.
-from engine.pocha._compiled cimport bits as bits_of
+# The .py's draws.shuffle and draws.sample: engine/_compiled/draws.pxd.
+from engine._compiled cimport draws
 
 cdef class DealSampler:
     cdef public int observer
@@ -18,12 +18,3 @@ cdef class DealSampler:
                    ok=bint, cards=list)
     cpdef list sample(self, unsigned long long own, rng)
 
-
-@cython.locals(i=Py_ssize_t, bits=int, j=Py_ssize_t)
-cpdef void shuffle(list deck, rng)
-
-# ``selected`` holds positions in a list of cards, so fewer than 64.
-@cython.locals(n=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, bits=int, result=list,
-               pool=list, selected=cython.ulonglong,
-               one=cython.ulonglong)
-cpdef list sample(list cards, Py_ssize_t k, rng)

@@ -119,7 +119,6 @@ class PlaySchema(ma.Schema):
     )
 
 
-
 def is_plain_bid(body: Any) -> bool:
     """`{"bid": n}` with n a whole number BidSchema takes (a bool is left to the schema)."""
     return (

@@ -93,6 +93,7 @@ def test_samples_never_contradict_the_observation() -> None:
         for _ in range(6):
             hands = sampler.sample(rng)
             assert _violations(obs, hands) == [], (game.seed, obs.phase)
+            assert sampler.k.consistent(hands)
     # The showdown's bounds were met often, so the harder path of the sampler is tested.
     assert capped >= 40
 

@@ -191,9 +191,10 @@ def test_bot_sees_only_the_observation() -> None:
     assert (da.action, da.analysis, da.iterations) == (db.action, db.analysis, db.iterations)
     # Round-tripped through JSON, the observation is all a bot needs.
     again = Observation.from_json(obs_a.to_json())
-    assert bot.decide(again, Budget(iterations=400), seed=5).action == bot.decide(
-        obs_a, Budget(iterations=400), seed=5
-    ).action
+    assert (
+        bot.decide(again, Budget(iterations=400), seed=5).action
+        == bot.decide(obs_a, Budget(iterations=400), seed=5).action
+    )
 
 
 def test_ismcts_bids_and_leads_a_sure_trick() -> None:

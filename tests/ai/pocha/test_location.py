@@ -107,9 +107,12 @@ def test_the_mask_leaves_out_what_the_seat_sees_and_what_cannot_be() -> None:
         for s in range(4):
             if s != seat and knowledge.absent[s] >> card & 1:
                 assert not where[c, (s - seat) % 4 - 1]
-    assert target.sum() == (knowledge.unseen & ~sum(
-        knowledge.present[s] for s in range(4) if s != seat
-    )).bit_count()
+    assert (
+        target.sum()
+        == (
+            knowledge.unseen & ~sum(knowledge.present[s] for s in range(4) if s != seat)
+        ).bit_count()
+    )
 
 
 def test_self_play_keeps_every_seats_view_with_where_its_unseen_cards_are() -> None:
@@ -135,9 +138,7 @@ def test_the_fit_reads_the_locations_better_than_the_hand_sizes_alone() -> None:
     assert report["hand_sizes_log_likelihood"] > report["uniform_log_likelihood"] + 0.3
     assert report["log_likelihood"] > report["hand_sizes_log_likelihood"] + 0.005
     held_out = np.flatnonzero(data["game"] % 10 == 9)
-    assert evaluate(weights, data, held_out) == {
-        k: v for k, v in report.items() if k != "epoch"
-    }
+    assert evaluate(weights, data, held_out) == {k: v for k, v in report.items() if k != "epoch"}
 
 
 def test_the_hand_sizes_read_back_from_the_features_are_the_inferences() -> None:
@@ -180,9 +181,7 @@ def test_the_model_reads_only_the_classic_four_player_game() -> None:
 
 
 def test_a_bot_reading_the_locations_plays_legal_moves_to_the_end() -> None:
-    bot = ISMCTSBot(
-        reading=True, modelled_bids=True, locations=True, location_model=random_model()
-    )
+    bot = ISMCTSBot(reading=True, modelled_bids=True, locations=True, location_model=random_model())
     game = Game.new(SHORT, 8)
     rng = random.Random(8)
     while not game.finished:

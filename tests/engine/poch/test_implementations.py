@@ -32,8 +32,12 @@ def trace(engine: str) -> dict[str, object]:
 @needs_compiled
 def test_compiled_and_python_poch_compute_the_same() -> None:
     python, compiled = trace("python"), trace("compiled")
-    assert python["packages"] == {"engine.poch": "python", "ai.poch": "python"}
-    assert compiled["packages"] == {"engine.poch": "compiled", "ai.poch": "compiled"}
+    assert python["packages"] == {"engine": "python", "engine.poch": "python", "ai.poch": "python"}
+    assert compiled["packages"] == {
+        "engine": "compiled",
+        "engine.poch": "compiled",
+        "ai.poch": "compiled",
+    }
     sections = python["sections"]
     assert isinstance(sections, dict)
     assert sections["games"]["records"] > 50_000

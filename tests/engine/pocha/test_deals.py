@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine.pocha.cards import BIT, parse_cards
-from engine.pocha.deals import DealSampler, sample, shuffle, state_from_observation
+from engine.pocha.deals import DealSampler, state_from_observation
 from engine.pocha.inference import Knowledge, infer
 from tests.engine.pocha.engine_support import random_positions
 
@@ -100,39 +100,3 @@ def test_the_same_seed_deals_the_same() -> None:
         a = [sampler.sample(obs.hand, r) for r in [random.Random(9)] for _ in range(5)]
         b = [sampler.sample(obs.hand, r) for r in [random.Random(9)] for _ in range(5)]
         assert a == b
-
-
-class Halving(random.Random):
-    """A generator of another kind: its own ``random``, so its own shuffle."""
-
-    def random(self) -> float:
-        return super().random() / 2
-
-
-@pytest.mark.parametrize("kind", [random.Random, Halving])
-def test_the_deals_shuffle_is_the_generators_own(kind: type[random.Random]) -> None:
-    for seed in range(200):
-        for size in (0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 30, 31, 32, 33, 36, 40):
-            ours, theirs = list(range(size)), list(range(size))
-            mine, its = kind(seed), kind(seed)
-            shuffle(ours, mine)
-            its.shuffle(theirs)
-            assert ours == theirs, (seed, size)
-            assert mine.getstate() == its.getstate()
-
-
-@pytest.mark.parametrize("kind", [random.Random, Halving])
-def test_the_deals_sample_is_the_generators_own(kind: type[random.Random]) -> None:
-    # Both of random.Random.sample's ways: a pool for short lists or many draws, a set of
-    # positions for few draws from a long list (past 21 cards, up to 5 draws).
-    for seed in range(60):
-        for size in (0, 1, 2, 5, 8, 13, 20, 21, 22, 27, 33, 36, 40, 48):
-            cards = list(range(3, 3 + size))
-            for k in sorted({0, 1, 2, 5, 6, 9, size // 2, size}):
-                if k > size:
-                    continue
-                mine, its = kind(seed), kind(seed)
-                assert sample(cards, k, mine) == its.sample(cards, k), (seed, size, k)
-                assert mine.getstate() == its.getstate()
-    with pytest.raises(ValueError):
-        sample([1, 2], 3, random.Random(1))

@@ -42,8 +42,16 @@ def trace(engine: str) -> dict[str, Any]:
 )
 def test_compiled_and_python_engines_compute_the_same() -> None:
     python, compiled = trace("python"), trace("compiled")
-    assert python["packages"] == {"engine.pocha": "python", "ai.pocha": "python"}
-    assert compiled["packages"] == {"engine.pocha": "compiled", "ai.pocha": "compiled"}
+    assert python["packages"] == {
+        "engine": "python",
+        "engine.pocha": "python",
+        "ai.pocha": "python",
+    }
+    assert compiled["packages"] == {
+        "engine": "compiled",
+        "engine.pocha": "compiled",
+        "ai.pocha": "compiled",
+    }
     assert python["sections"]["hands"]["records"] > 50_000
     assert python["sections"]["search"]["records"] >= 200
     for name, expected in python["sections"].items():
@@ -70,21 +78,22 @@ def test_the_compiled_modules_have_the_c_types_of_their_pxd() -> None:
     """A .pxd the build did not find would leave a compiled module untyped: as right, but
     no faster. Typed, a module exports its C functions, and its classes' fields are C."""
     check = (
-        "import json, engine.pocha.tricks as t, engine.pocha.legality as l,"
+        "import json, engine.draws as r, engine.pocha.tricks as t, engine.pocha.legality as l,"
         " engine.pocha.hand as h, engine.pocha.deals as d, ai.pocha.hand_value as v,"
         " ai.pocha.ismcts as i;"
         "print(json.dumps([[m.__name__.rsplit('.', 1)[1], sorted(getattr(m, '__pyx_capi__', ''))]"
-        " for m in (t, l, h, d, v, i)]"
+        " for m in (r, t, l, h, d, v, i)]"
         " + [type(c.__dict__[f]).__name__ for c, f in"
         " ((h.HandState, 'n'), (d.DealSampler, 'pool_mask'), (i.Node, 'w'))]))"
     )
     done = run_python("compiled", "-c", check)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [
+        ["draws", ["randbelow", "sample", "shuffle"]],
         ["tricks", ["beats"]],
         ["legality", ["legal_cards"]],
         ["hand", ["deal", "play_out", "random_card"]],
-        ["deals", ["sample", "shuffle"]],
+        ["deals", []],
         ["hand_value", ["hand_estimate"]],
         ["ismcts", ["iterate", "playout_greedy", "quick_bid"]],
         *["getset_descriptor"] * 3,
@@ -99,8 +108,9 @@ def test_an_unknown_engine_is_refused_by_name() -> None:
 
 def test_the_python_engine_runs_when_asked() -> None:
     done = run_python(
-        "python", "-c", "import ai.pocha.ismcts; from engine.implementation import active;"
-        "print(active())"
+        "python",
+        "-c",
+        "import ai.pocha.ismcts; from engine.implementation import active;print(active())",
     )
     assert done.stdout.strip() == "python", done.stderr
 

@@ -258,8 +258,7 @@ def test_describe_options_lists_every_declaration() -> None:
         ({"schedule": []}, "schedule must list between 1 and 200 hands"),
         (
             {"players": 5, "schedule": [1, 9]},
-            "every hand of the schedule must deal from 1 to 8 cards to each of 5 players, "
-            "not 9",
+            "every hand of the schedule must deal from 1 to 8 cards to each of 5 players, not 9",
         ),
     ],
 )
