@@ -77,23 +77,52 @@ def teacher_hand(
     return rows
 
 
-def teacher_chunk(chunk: Chunk) -> dict[str, np.ndarray]:
-    """A chunk of hands of the classic 4-player game's sizes, bid by the teacher."""
-    rng = random.Random(f"pocha-student:{chunk.seed}:{chunk.index}")
+def _teacher_rows(
+    chunk: Chunk,
+    name: str,
+    hand: Callable[[Rules, int, int, str], list[tuple[np.ndarray, np.ndarray, np.ndarray]]],
+    inputs: int,
+    outputs: int,
+) -> dict[str, np.ndarray]:
+    """A chunk of hands of the classic 4-player game's sizes, each decided by the teacher
+    as ``hand`` does; its rows (inputs, shares, legal choices) and the chunk of each."""
+    rng = random.Random(f"{name}:{chunk.seed}:{chunk.index}")
     sizes = Rules(players=4).hand_sizes
     xs, shares, legal = [], [], []
     for _ in range(chunk.hands):
         rules = Rules(players=4, schedule=[rng.choice(sizes)], tiebreak=False)
-        for x, s, ok in teacher_hand(rules, rng.randrange(1 << 53), chunk.iterations, chunk.told):
+        deal = rng.randrange(1 << 53)
+        for x, s, ok in hand(rules, deal, chunk.iterations, chunk.told):
             xs.append(x)
             shares.append(s)
             legal.append(ok)
     return {
-        "x": np.array(xs, dtype=np.float32).reshape(-1, INPUTS),
-        "shares": np.array(shares, dtype=np.float32).reshape(-1, BIDS),
-        "legal": np.array(legal, dtype=bool).reshape(-1, BIDS),
+        "x": np.array(xs, dtype=np.float32).reshape(-1, inputs),
+        "shares": np.array(shares, dtype=np.float32).reshape(-1, outputs),
+        "legal": np.array(legal, dtype=bool).reshape(-1, outputs),
         "chunk": np.full(len(xs), chunk.index, dtype=np.int32),
     }
+
+
+def _on_chunks(
+    work: Callable[[Chunk], dict[str, np.ndarray]],
+    per_chunk: int,
+    hands: int,
+    seed: int,
+    iterations: int,
+    told: str,
+    processes: int | None,
+    progress: Callable[[int, int], None] | None,
+) -> dict[str, np.ndarray]:
+    """``work`` over ``hands`` hands in chunks of ``per_chunk`` (rounded up), the rows joined."""
+    chunks = [Chunk(seed, i, per_chunk, iterations, told) for i in range(-(-hands // per_chunk))]
+    parts = list(on_cores(work, chunks, processes, progress))
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def teacher_chunk(chunk: Chunk) -> dict[str, np.ndarray]:
+    """A chunk of hands of the classic 4-player game's sizes, bid by the teacher."""
+    return _teacher_rows(chunk, "pocha-student", teacher_hand, INPUTS, BIDS)
 
 
 def generate(
@@ -105,12 +134,9 @@ def generate(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, np.ndarray]:
     """The teacher's bids over ``hands`` hands (rounded up to whole chunks)."""
-    chunks = [
-        Chunk(seed, i, HANDS_PER_CHUNK, iterations, told)
-        for i in range(-(-hands // HANDS_PER_CHUNK))
-    ]
-    parts = list(on_cores(teacher_chunk, chunks, processes, progress))
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return _on_chunks(
+        teacher_chunk, HANDS_PER_CHUNK, hands, seed, iterations, told, processes, progress
+    )
 
 
 def teacher_play_hand(
@@ -143,22 +169,7 @@ def teacher_play_hand(
 
 def teacher_play_chunk(chunk: Chunk) -> dict[str, np.ndarray]:
     """A chunk of hands of the classic 4-player game's sizes, played by the teacher."""
-    rng = random.Random(f"pocha-student-play:{chunk.seed}:{chunk.index}")
-    sizes = Rules(players=4).hand_sizes
-    xs, shares, legal = [], [], []
-    for _ in range(chunk.hands):
-        rules = Rules(players=4, schedule=[rng.choice(sizes)], tiebreak=False)
-        deal = rng.randrange(1 << 53)
-        for x, s, ok in teacher_play_hand(rules, deal, chunk.iterations, chunk.told):
-            xs.append(x)
-            shares.append(s)
-            legal.append(ok)
-    return {
-        "x": np.array(xs, dtype=np.float32).reshape(-1, PLAY_INPUTS),
-        "shares": np.array(shares, dtype=np.float32).reshape(-1, CARDS),
-        "legal": np.array(legal, dtype=bool).reshape(-1, CARDS),
-        "chunk": np.full(len(xs), chunk.index, dtype=np.int32),
-    }
+    return _teacher_rows(chunk, "pocha-student-play", teacher_play_hand, PLAY_INPUTS, CARDS)
 
 
 def generate_plays(
@@ -170,12 +181,9 @@ def generate_plays(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, np.ndarray]:
     """The teacher's plays over ``hands`` hands (rounded up to whole chunks)."""
-    chunks = [
-        Chunk(seed, i, PLAY_HANDS_PER_CHUNK, iterations, told)
-        for i in range(-(-hands // PLAY_HANDS_PER_CHUNK))
-    ]
-    parts = list(on_cores(teacher_play_chunk, chunks, processes, progress))
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return _on_chunks(
+        teacher_play_chunk, PLAY_HANDS_PER_CHUNK, hands, seed, iterations, told, processes, progress
+    )
 
 
 def fit(
