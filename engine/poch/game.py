@@ -105,6 +105,9 @@ class Game:
         # The public events of the first deal (ante, deal, honours collected), which
         # `new` plays before anyone acts: a service records them as the game's first.
         self.opening_events: list[Event] = []
+        # A search's game: its shedding reports no `play` events, a card each, which a
+        # search never reads (ai.poch.deals.fork sets it). Not part of the stored state.
+        self.quiet = False
 
     # -- creation -------------------------------------------------------------
 
@@ -353,7 +356,8 @@ class Game:
         """Play a card; True if it was the seat's last, which ends the deal."""
         self.hands[seat].discard(c)
         self.played.append((seat, c))
-        events.append({"type": "play", "seat": seat, "card": card_code(c)})
+        if not self.quiet:
+            events.append({"type": "play", "seat": seat, "card": card_code(c)})
         if self.hands[seat]:
             return False
         self._pay_out(seat, events)

@@ -6,8 +6,9 @@ and unbet deals all happen).  After every action: the chips on the table are
 conserved and never negative, the cards are conserved, every event is public, the
 listed legal actions are accepted and a random other action is refused without a
 change.  At random moments: no seat's observation changes when a card it cannot
-know is swapped between two other hands, and the JSON round trip gives the same
-game, which then plays on identically.  Every game ends.
+know is swapped between two other hands, the JSON round trip gives the same
+game, which then plays on identically, and a search's quiet copy plays on to the same
+states with the same events but its card plays.  Every game ends.
 """
 
 from __future__ import annotations
@@ -104,6 +105,21 @@ def check_round_trip(game: Game, rng: random.Random) -> None:
         assert original.to_dict() == copy.to_dict()
 
 
+def check_quiet(game: Game) -> None:
+    """A search's quiet game (``ai.poch.deals.fork``) goes through the same states to the end,
+    with the same events but the card plays, and keeps the same state stored."""
+    probe = random.Random(0)
+    loud, quiet = Game.from_dict(game.to_dict()), Game.from_dict(game.to_dict())
+    quiet.quiet = True
+    while not loud.finished:
+        seat = loud.turn
+        action = choose(loud, probe)
+        events = loud.apply(seat, action)  # type: ignore[arg-type]
+        assert quiet.apply(seat, action) == [e for e in events if e["type"] != "play"]  # type: ignore[arg-type]
+        assert quiet.to_dict() == loud.to_dict()
+    assert quiet.finished
+
+
 def play_game(seed: int) -> int:
     rng = random.Random(seed)
     players = rng.randint(3, 8)
@@ -150,6 +166,7 @@ def play_game(seed: int) -> int:
             check_secrecy(game, rng)
         if rng.random() < 0.01:
             check_round_trip(game, rng)
+            check_quiet(game)
         events = game.apply(seat, choose(game, rng))
         for event in events:
             assert set(event) - {"type"} == EVENT_KEYS[event["type"]], event
