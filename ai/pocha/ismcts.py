@@ -191,7 +191,9 @@ class ISMCTSBot:
         budget = budget or Budget(iterations=DEFAULT_ITERATIONS)
         # Without analysis or the student's shares only the most visited move matters, so the
         # search may stop once no move can catch it up (``settled``).
-        root, iterations, elapsed = self.search(obs, budget, seed, settle=not (analyse or taught))
+        root, iterations, elapsed = self.search(
+            obs, budget, seed, settle=not (analyse or taught), prior=self.root_prior(obs)
+        )
         seat = obs.seat
         assert seat is not None
         stats = []
@@ -218,17 +220,28 @@ class ISMCTSBot:
             elapsed_ms=elapsed * 1000,
         )
 
+    def root_prior(self, obs: Observation) -> dict[int, float] | None:
+        """The root's moves each with its weight in a PUCT term (``iterate``), for a bot
+        that has a prior over its moves; none here."""
+        return None
+
     def knowledge(self, obs: Observation) -> Knowledge:
         """What the seat knows of the hidden hands, which every deal must fit: what
         ``engine.pocha.inference`` reads from its view."""
         return infer(obs)
 
     def search(
-        self, obs: Observation, budget: Budget, seed: int | None, settle: bool = False
+        self,
+        obs: Observation,
+        budget: Budget,
+        seed: int | None,
+        settle: bool = False,
+        prior: dict[int, float] | None = None,
     ) -> tuple[Node, int, float]:
         """Run ISMCTS from ``obs``; the root, the iterations done and the time. With
         ``settle`` it stops early once the most visited move is the budget's whole run's
-        (``settled``), so it plays what the whole run would, not its shares."""
+        (``settled``), so it plays what the whole run would, not its shares; with ``prior``
+        the root's moves are chosen by it (``iterate``)."""
         # The budget's time covers the whole decision, the reading's deals included.
         start = time.perf_counter()
         deadline = start + budget.milliseconds / 1000.0 if budget.milliseconds is not None else None
@@ -284,6 +297,7 @@ class ISMCTSBot:
             it = iterate(
                 root, base, sampler, own, rng, pool, cum, points, playout, c, n,
                 modelled, bid_model, whole_deck, rivalry, me, max_iter, deadline, settle,
+                prior,
             )  # fmt: skip
         finally:
             if collecting:
@@ -311,12 +325,15 @@ def iterate(
     max_iter: int,
     deadline: float | None,
     settle: bool = False,
+    prior: dict[int, float] | None = None,
 ) -> int:
     """ISMCTS's iterations from ``root`` over deals from ``pool`` (weighted by ``cum``) or
     ``sampler``, until ``max_iter`` or ``deadline`` or, with ``settle``, until the root's
-    most visited move is ``settled``; the iterations done. A function of its
-    own, apart from ``ISMCTSBot.search``, so that the compiled engine can type its locals
-    (ai/pocha/_compiled/ismcts.pxd)."""
+    most visited move is ``settled``; the iterations done. With ``prior`` the root's moves,
+    once each is tried, are chosen by PUCT (AlphaZero's: mean plus the move's weight in
+    ``prior`` times the square root of its availability over one more than its visits),
+    every other node's by UCB. A function of its own, apart from ``ISMCTSBot.search``, so
+    that the compiled engine can type its locals (ai/pocha/_compiled/ismcts.pxd)."""
     rand = rng.random
     log = math.log
     sqrt = math.sqrt
@@ -369,7 +386,10 @@ def iterate(
                     continue
                 ch.avail += 1
                 if not untried:
-                    v = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
+                    if node is root and prior is not None:
+                        v = ch.w / ch.n + prior.get(a, 0.0) * sqrt(ch.avail) / (1 + ch.n)
+                    else:
+                        v = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
                     if v > best_v:
                         best_v = v
                         best_a = a

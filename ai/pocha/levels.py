@@ -62,6 +62,11 @@ LEVELS: dict[str, Level] = {
 # iterations half weight scored +0.02 +- 0.23 over 72 (docs/bots.md).
 RIVALRY = 0.5
 
+# The PUCT constant of ismcts-student-prior: at a uniform prior over master's 3.6 legal
+# cards a play on average and its 1,000 iterations, the root explores about as much as by
+# UCB at master's exploration (0.7 x sqrt(3.6 x ln 1,000) = 3.5).
+STUDENT_PRIOR = 3.5
+
 BOTS = (
     "random",
     "heuristic",
@@ -76,6 +81,7 @@ BOTS = (
     "ismcts-student-bids",
     "ismcts-student-play",
     "ismcts-student-cards",
+    "ismcts-student-prior",
     "ismcts-deep-bids",
     "learned",
 )
@@ -104,6 +110,14 @@ READING_OPTIONS: dict[str, dict[str, Any]] = {
     # plays").
     "ismcts-student-play": {"reading": True, "modelled_bids": True, "student_play": 0.5},
     "ismcts-student-cards": {"reading": True, "modelled_bids": True, "student_play": 1.0},
+    # master, the student of the plays its root's prior (PUCT; docs/bots.md, "The student
+    # of the plays").
+    "ismcts-student-prior": {
+        "reading": True,
+        "modelled_bids": True,
+        "student_play": 0.0,
+        "student_prior": STUDENT_PRIOR,
+    },
 }
 READING_BOTS = tuple(READING_OPTIONS)
 

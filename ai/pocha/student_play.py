@@ -100,18 +100,27 @@ def shipped_play_student() -> PlayStudentModel:
 class PlayStudentBot(ISMCTSBot):
     """Master's search whose card plays weigh the student's: the root's visit shares and
     the student's probabilities blended by ``student_play`` (at 1 the student's likeliest
-    card is played without a search). Bids, and games the student does not read, are the
-    search's own."""
+    card is played without a search), or, with ``student_prior``, the student's
+    probabilities times it as the prior of the root's PUCT (``ai.pocha.ismcts.iterate``).
+    Bids, and games the student does not read, are the search's own."""
 
     def __init__(
         self,
         student_play: float = 0.5,
         play_model: PlayStudentModel | None = None,
+        student_prior: float = 0.0,
         **options: Any,
     ) -> None:
         super().__init__(**options)
         self.student_play = student_play
         self.play_model = play_model
+        self.student_prior = student_prior
+
+    def root_prior(self, obs: Observation) -> dict[int, float] | None:
+        if not self.student_prior or obs.bidding or not taught(obs):
+            return None
+        shares = (self.play_model or shipped_play_student()).card_shares(obs)
+        return {a: self.student_prior * p for a, p in shares.items()}
 
     def decide(
         self,
@@ -121,7 +130,12 @@ class PlayStudentBot(ISMCTSBot):
         analyse: bool = False,
     ) -> Decision:
         actions = legal_actions(obs)
-        if obs.bidding or not taught(obs) or (len(actions) == 1 and not analyse):
+        if (
+            obs.bidding
+            or not taught(obs)
+            or not self.student_play
+            or (len(actions) == 1 and not analyse)
+        ):
             return super().decide(obs, budget, seed, analyse)
         started = time.perf_counter()
         shares = (self.play_model or shipped_play_student()).card_shares(obs)

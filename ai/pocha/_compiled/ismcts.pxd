@@ -39,4 +39,4 @@ cpdef long long iterate(Node root, CompiledHandState base,
                         CompiledDealSampler sampler, unsigned long long own, rng,
                         list pool, list cum, list points, playout, double c, int n,
                         bint modelled, bid_model, bint whole_deck, double rivalry, int me,
-                        long long max_iter, deadline, bint settle=*)
+                        long long max_iter, deadline, bint settle=*, dict prior=*)

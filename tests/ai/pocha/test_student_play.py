@@ -119,9 +119,10 @@ def test_the_student_alone_plays_without_a_search_and_the_blend_searches() -> No
 
 
 def test_the_student_play_bots_play_whole_hands_legally() -> None:
-    assert {"ismcts-student-play", "ismcts-student-cards"} <= set(BOTS)
+    names = ("ismcts-student-play", "ismcts-student-cards", "ismcts-student-prior")
+    assert set(names) <= set(BOTS)
     assert MODEL_PATH.exists()
-    for name in ("ismcts-student-play", "ismcts-student-cards"):
+    for name in names:
         # The classic game, which the student was taught, and two it was not (the search
         # plays there): three players, and four without montar.
         games = (
@@ -144,6 +145,38 @@ def test_the_student_play_bots_play_whole_hands_legally() -> None:
                 game.apply(turn, decision.action)
                 step += 1
             assert (searched == 0) == (name == "ismcts-student-cards" and classic)
+
+
+def test_the_students_prior_leads_the_roots_visits_where_it_points() -> None:
+    # A lead in the classic game: a prior all on one legal card, and then all on
+    # another, each draws the root's visits to its card; without a prior (the student's
+    # weight nought) the search is master's own, to the visit.
+    game = _mid_trick(cards=7, played=4)
+    turn = game.turn
+    assert turn is not None
+    obs = observe(game, turn)
+    assert len(obs.legal_actions) >= 2
+    budget = Budget(iterations=400)
+
+    def visits(prior: dict[int, float] | None) -> dict[int, int]:
+        bot = PlayStudentBot(student_play=0.0, reading=True, modelled_bids=True)
+        bot.root_prior = lambda _obs: prior  # type: ignore[method-assign]
+        decision = bot.decide(obs, budget, seed=4, analyse=True)
+        assert decision.iterations == 400
+        return {s.action: s.visits for s in decision.analysis}
+
+    plain = visits(None)
+    master = make_bot("ismcts-modelled").decide(obs, budget, seed=4, analyse=True)
+    assert plain == {s.action: s.visits for s in master.analysis}
+    for card in obs.legal_actions[:2]:
+        led = visits({card: 20.0})
+        assert led[card] > plain[card] and led[card] == max(led.values()), (card, led, plain)
+    # The bot's own prior is the student's probabilities times its constant.
+    bot = make_bot("ismcts-student-prior")
+    assert isinstance(bot, PlayStudentBot)
+    prior = bot.root_prior(obs)
+    assert prior is not None and set(prior) == set(obs.legal_actions)
+    assert abs(sum(prior.values()) - bot.student_prior) < 1e-4
 
 
 def test_the_agreement_with_the_teacher_counts_every_play_with_a_choice() -> None:

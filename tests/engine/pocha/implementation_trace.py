@@ -1,7 +1,8 @@
 """Everything the hot modules compute on thousands of seeded random hands, under every rule
 option, digested section by section: legal moves, states after every action, trick winners,
-scores, playouts, sampled deals, whole games and ISMCTS's decisions with their statistics.
-``test_implementations`` runs it once per implementation (``POCHA_ENGINE``) and compares.
+scores, playouts, sampled deals, whole games and ISMCTS's decisions with their statistics
+(by UCB, and by PUCT at the root). ``test_implementations`` runs it once per implementation
+(``POCHA_ENGINE``) and compares.
 
 Run as ``python -m tests.engine.pocha.implementation_trace [--hands-per-case N]``; prints one
 JSON object: the implementation active, and per section its record count and SHA-256.
@@ -19,6 +20,8 @@ from typing import Any
 
 from ai.bot import Budget
 from ai.pocha.ismcts import ISMCTSBot, playout_greedy, quick_bid
+from ai.pocha.levels import STUDENT_PRIOR
+from ai.pocha.student_play import PlayStudentBot
 from engine.implementation import ACTIVE, active
 from engine.pocha import Game, Rules, observe
 from engine.pocha.cards import SUIT_OF, cards_list
@@ -173,6 +176,29 @@ SEARCHES: dict[str, Callable[[], ISMCTSBot]] = {
 }
 
 
+def trace_prior(out: Section, iterations: int, positions: int) -> None:
+    """The root's PUCT with the student of the plays as its prior: decisions and statistics
+    at card plays of the classic game, the one the student reads."""
+    rules = Rules(players=4, schedule=[8])
+    done = p = 0
+    while done < positions:
+        p += 1
+        game = random_position(rules, p, 4 + p % 20)
+        if game.phase != "playing" or game.turn is None:
+            continue
+        obs = observe(game, game.turn)
+        bot = PlayStudentBot(
+            student_play=0.0, student_prior=STUDENT_PRIOR, reading=True, modelled_bids=True
+        )
+        assert bot.root_prior(obs) is not None
+        decision = bot.decide(obs, Budget(iterations=iterations), seed=p, analyse=True)
+        stats = [(s.action, s.visits, s.share, s.mean_score) for s in decision.analysis]
+        out.add("student-prior", p, decision.action, decision.iterations, stats)
+        played = bot.decide(obs, Budget(iterations=iterations), seed=p)
+        out.add("student-prior", p, "played", played.action, played.iterations)
+        done += 1
+
+
 def trace_search(out: Section, iterations: int, positions: int) -> None:
     """Each search's decision and statistics, for a seed and an iteration count."""
     rng = random.Random(7)
@@ -207,6 +233,7 @@ def main() -> None:
         trace_games(sections["games"], short, rng)
     trace_obligations(sections["obligations"], rng, 20000)
     trace_search(sections["search"], args.iterations, args.positions)
+    trace_prior(sections["search"], args.iterations, args.positions // 2)
     print(json.dumps({
         "implementation": active(),
         "packages": ACTIVE,
