@@ -134,7 +134,7 @@ def play_poch_to_the_end(
 
 
 def test_a_whole_poch_game_against_two_bots(desktop: Tab, live_service: LiveService) -> None:  # noqa: F811
-    poch_setup(desktop, live_service.url, players=3, deals=2)
+    poch_setup(desktop, live_service.url, players=3, deals=1)
     page = desktop.page
     # The table as dealt: the board with its eight plates and the pot, our French cards,
     # three seats, the trump suit.
@@ -151,12 +151,9 @@ def test_a_whole_poch_game_against_two_bots(desktop: Tab, live_service: LiveServ
     assert any(d.startswith("bet") for d in done), done
 
     view = api.view(game_id)
-    # Two deals, or fewer if after the first fewer than two seats could pay the ante.
+    # One deal: its motion at the page's pace costs most of this test's time.
     played = len(view["deal_results"])
-    assert view["phase"] == "over" and played in (1, 2), view["deal_results"]
-    if played == 1:
-        need = 8 * view["rules"]["ante"]
-        assert sum(chips >= need for chips in view["result"]["chips"]) < 2, view
+    assert view["phase"] == "over" and played == 1, view["deal_results"]
     final = page.inner_text(".final")
     assert "win" in final.lower()
     ranking = page.query_selector_all(".ranking li")
@@ -297,7 +294,7 @@ def test_the_table_draws_the_view_and_offers_what_the_engine_allows(
     got = page.evaluate(
         """(cases) => {
             const box = document.createElement('div');
-            document.body.append(box);
+            // Detached: each render is parsed as the page would, without laying out.
             return cases.map((view) => {
                 box.innerHTML = poch.tableHtml(view, pochContext(view));
                 const all = (sel, f) => [...box.querySelectorAll(sel)].map(f);
@@ -395,7 +392,7 @@ def test_the_events_bring_the_table_to_the_next_view(
     got = page.evaluate(
         """async (cases) => {
             const box = document.createElement('div');
-            document.body.append(box);
+            // Detached: each render is parsed as the page would, without laying out.
             const results = [];
             for (const { before, events, after } of cases) {
                 const ctx = pochContext(structuredClone(before), {
