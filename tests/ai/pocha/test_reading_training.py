@@ -41,10 +41,13 @@ def synthetic_bids(
     """Bids drawn from a known model, for the fit to find it again; hands of one or
     two cards from ``small``'s when given."""
     rng = random.Random(1)
+    # Made once: a model tables its hand features at construction.
+    large = BidModel(weights, spread)
+    short = BidModel(small, spread) if small else large
     out = []
     for i in range(n):
         cards = rng.randint(1, 10)
-        model = BidModel(small if small and cards <= 2 else weights, spread)
+        model = short if cards <= 2 else large
         hand = sum(1 << c for c in rng.sample(range(NUM_CARDS), cards))
         record = {
             "game": i // 50,
