@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import redis
 
-from tools.embedded_redis import RedisServer
+from tools.embedded_redis import RedisServer, free_port
+
+EPHEMERAL = Path("/proc/sys/net/ipv4/ip_local_port_range")
 
 
 def test_set_get_round_trip(redis_url: str) -> None:
@@ -55,3 +58,13 @@ def test_unix_socket_server_start_stop(tmp_path: Path) -> None:
         process = server.process
     assert process.poll() is not None
     assert not server.running
+
+
+@pytest.mark.skipif(not EPHEMERAL.exists(), reason="no Linux ephemeral port range to read")
+def test_free_ports_are_outside_the_ephemeral_range_and_not_handed_out_twice() -> None:
+    # An outgoing connection takes its local port from the ephemeral range, so a port from
+    # there could be taken between the check and the server's bind.
+    low, high = map(int, EPHEMERAL.read_text().split())
+    ports = [free_port() for _ in range(300)]
+    assert len(set(ports)) == len(ports)
+    assert [p for p in ports if low <= p <= high] == []
