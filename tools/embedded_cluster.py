@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import random
 import shutil
-import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ import redis
 from redis.cluster import ClusterNode, RedisCluster
 from redis.crc import key_slot
 
-from tools.embedded_redis import RedisServer, RedisServerError
+from tools.embedded_redis import RedisServer, RedisServerError, port_is_free
 from tools.processes import stop_processes
 
 __all__ = ["CLUSTER_SLOTS", "EmbeddedCluster", "EmbeddedClusterError"]
@@ -88,21 +87,12 @@ def _parse_cluster_nodes(text: str) -> list[_Line]:
     return lines
 
 
-def _port_is_free(port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        try:
-            sock.bind((_LOCALHOST, port))
-        except OSError:
-            return False
-    return True
-
-
 def _cluster_port(taken: set[int]) -> int:
     """A port that, with its bus port, was free a moment ago and is not in `taken`."""
     for _ in range(200):
         port = random.randint(*_PORT_RANGE)
         pair = {port, port + _BUS_PORT_OFFSET}
-        if not pair & taken and all(_port_is_free(p) for p in pair):
+        if not pair & taken and all(port_is_free(p) for p in pair):
             return port
     raise EmbeddedClusterError("found no free pair of ports for a cluster node")
 

