@@ -29,8 +29,10 @@ EXECUTABLE_ENV = "POCHA_REDIS_SERVER"
 _LOCALHOST = "127.0.0.1"
 
 # Below Linux's usual ephemeral range (32768 and up) and below `tools.embedded_cluster`'s
-# range, so that a cluster node never meets a port handed out here.
-_FREE_PORT_RANGE = (3000, 11999)
+# range, so that a cluster node never meets a port handed out here; above 10080, the last
+# of the ports browsers refuse to load pages from (Chromium's ERR_UNSAFE_PORT: 5060, 6000,
+# 6665-6669, 10080 and others below), since the browser tests open the servers' pages.
+_FREE_PORT_RANGE = (10100, 11999)
 # This process's recent ports: a caller may not bind its port until after asking for more.
 _handed_out: collections.deque[int] = collections.deque(maxlen=512)
 _random = random.SystemRandom()
