@@ -17,6 +17,7 @@ from core.jobs.admission import WINDOW, ThinkPurse
 from core.store.keys import think_key, think_limit_key
 from core.store.records import client_hash
 from service import create_app
+from tests.service.helpers import bearer, move
 from tests.worker.conftest import Drain
 
 ANA = {"REMOTE_ADDR": "203.0.113.7"}
@@ -116,3 +117,44 @@ def test_games_of_people_take_no_level_that_thinks_longer_than_a_public_game_may
     assert stand_in.status_code == 422
     assert "stand_in_level" in stand_in.json["errors"]["json"]
     assert new_game(client).status_code == 201  # master thinks at most 150 ms a decision
+
+
+def test_a_challenges_game_spends_its_challengers_think_budget(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    # Without a payer, a challenge's game would think for free: an address that has spent
+    # its budget could go on ordering games of searching bots, one challenge to an account
+    # of its own after another, and never be held to the fallback level.
+    bea_address = {"REMOTE_ADDR": "198.51.100.9"}
+    ana = client.post("/api/v1/accounts", json={"name": "Ana", "kind": "person"},
+                      environ_base=ANA).json  # fmt: skip
+    bea = client.post("/api/v1/accounts", json={"name": "Bea", "kind": "person"},
+                      environ_base=bea_address).json  # fmt: skip
+    ThinkPurse(connection, budget=30).spend(client_hash(ANA["REMOTE_ADDR"]), 31)
+    made = client.post(
+        "/api/v1/challenges",
+        json={"game": "pocha", "rules": {"schedule": [3]},
+              "opponents": [{"account": bea["id"]}, {"bot": "master"}, {"bot": "master"}]},
+        headers={"X-Pocha-Account": ana["key"]}, environ_base=ANA,
+    )  # fmt: skip
+    assert made.status_code == 201, made.json
+    accepted = client.post(
+        f"/api/v1/challenges/{made.json['id']}/accept",
+        headers={"X-Pocha-Account": bea["key"]},
+        environ_base=bea_address,
+    )
+    assert accepted.status_code == 200, accepted.json
+    game_id = accepted.json["game_id"]
+    keys = {0: ana["key"], 1: bea["key"]}
+    # Ana and Bea play their turns until the two masters have each decided once.
+    while decisions(connection, "master") + decisions(connection, "heuristic") < 2:
+        drain()
+        view = client.get(f"/api/v1/games/{game_id}").json
+        assert view["turn"] is not None, view  # not over before the masters decided
+        if view["turn"] in keys:
+            key = keys[view["turn"]]
+            mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(key)).json
+            played = move(client, game_id, key, mine["you"]["legal"][0])
+            assert played.status_code == 200, played.json
+    assert decisions(connection, "master") == 0
+    assert decisions(connection, "heuristic") >= 2
