@@ -30,7 +30,16 @@ from core.config import load_config
 from core.jobs import advice, analyses, matches
 from core.jobs.advice import KINDS, job_taken
 from core.jobs.courtesy import Board, turn_name
-from core.jobs.queues import LONG_LANE, NAMES, SERIALIZER, TURN_LANES, Timing, queue, rq_queues
+from core.jobs.queues import (
+    LONG_LANE,
+    MATCH_LANES,
+    NAMES,
+    SERIALIZER,
+    TURN_LANES,
+    Timing,
+    queue,
+    rq_queues,
+)
 from core.jobs.tasks import sweep
 from core.play import turns
 from core.play.turns import RUNS_END, count_unrated_games
@@ -177,16 +186,21 @@ class _Watchful:
             logs.JOB_ID.reset(job_token)
 
     def reorder_queues(self, reference_queue: Any) -> None:
-        # The lanes of `pocha-turns` in turn: the one just served goes after the others, so
-        # each client's turns wait for at most one turn of every other client's; the queues
-        # after the lanes keep their order (turns, then hints, then matches).
+        # The lanes of `pocha-turns`, and those of `pocha-low`, in turn: the one just served
+        # goes after the other lanes of its queue, so each client's turns (or match games)
+        # wait for at most one of every other client's; the queues keep their order (turns,
+        # then hints, then matches).
+        group = next((g for g in (TURN_LANES, MATCH_LANES) if reference_queue.name in g), None)
+        if group is None:
+            return
         order = self._ordered_queues
-        lanes = [q for q in order if q.name in TURN_LANES]
-        if reference_queue.name not in TURN_LANES or len(lanes) < 2:
+        lanes = [q for q in order if q.name in group]
+        if len(lanes) < 2:
             return
         at = next(i for i, q in enumerate(lanes) if q.name == reference_queue.name)
-        others = [q for q in order if q.name not in TURN_LANES]
-        self._ordered_queues = lanes[at + 1 :] + lanes[: at + 1] + others
+        turned = iter(lanes[at + 1 :] + lanes[: at + 1])
+        # The group's places in the order stay its own (matches' lanes come last).
+        self._ordered_queues = [next(turned) if q.name in group else q for q in order]
 
     def run_maintenance_tasks(self) -> None:
         try:

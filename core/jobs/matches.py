@@ -23,6 +23,7 @@ from ai.registry import BOT_KINDS, BotKind
 from core.errors import GameNotFound
 from core.jobs.queues import (
     LOW,
+    MATCH_LANES,
     MAX_ITERATIONS,
     MAX_MILLISECONDS,
     Timing,
@@ -126,6 +127,9 @@ class MatchSpec:
     #: Its games are played at tables, as any game (`play_at_table`): an account seated
     #: moves over its event stream with its key, on a clock.
     at_tables: bool = False
+    #: The lane of `pocha-low` its games queue in: its starter's (`match_lane_of`). Stored,
+    #: never shown.
+    lane: str = LOW
 
     @property
     def kind(self) -> BotKind:
@@ -212,6 +216,10 @@ class MatchSpec:
             "at_tables": self.at_tables,
         }
 
+    def stored(self) -> dict[str, Any]:
+        """What is kept of it: `to_dict`, which the match's report shows, and its lane."""
+        return {**self.to_dict(), "lane": self.lane}
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MatchSpec:
         game = data.get("game", DEFAULT_GAME)
@@ -224,6 +232,7 @@ class MatchSpec:
             game=game,
             rated=data.get("rated", False),
             at_tables=data.get("at_tables", False),
+            lane=data["lane"] if data.get("lane") in MATCH_LANES else LOW,
         )
 
 
@@ -426,7 +435,7 @@ def game_task(match_id: str, index: int, spec: MatchSpec, timing: Timing) -> Tas
         prefix=f"pocha-match-{match_id}-{index}",
         func=job_name(play_match_game),
         args=(match_id, index),
-        queue=LOW,
+        queue=spec.lane,
         # A slice stops after the decision that crosses its end: one decision more at most.
         timeout=job_timeout(timing.match_slice + longest),
         retries=2,
@@ -443,7 +452,7 @@ def create_match(connection: Connections, spec: MatchSpec, timing: Timing | None
     pipe.hset(
         match_key(match_id),
         mapping={
-            "spec": json.dumps(spec.to_dict()),
+            "spec": json.dumps(spec.stored()),
             "created": time.time(),
             "done": 0,
             "failed": 0,

@@ -142,11 +142,12 @@ def play_bot_turn(
     turn is played by the table's stand-in when they are away or have left, or, with
     `clock_ran_out`, when it is still the turn whose clock ran out. `owed_task`: what the
     move owes (the next bot's turn, the next person's clock), written with it. `purse`:
-    the think budgets, of which a game with a `payer` spends its maker's; once that is
-    spent, the fallback level plays until it comes back. `fallback`: the game's fallback
-    level plays this turn, whatever `level` says (a turn's last try). `ask`: asks the
-    webhook of a bot account's seat (`core.play.webhooks`) for its action; None (or no
-    answer) and the table's stand-in plays that seat's turn."""
+    the think budgets, of which a game with a `payer` spends its maker's (its webhooks'
+    calls too, by their wall time); once that is spent, the fallback level plays until it
+    comes back, and a webhook bot's seat is the stand-in's without a call. `fallback`: the
+    game's fallback level plays this turn, whatever `level` says (a turn's last try). `ask`:
+    asks the webhook of a bot account's seat (`core.play.webhooks`) for its action; None
+    (or no answer) and the table's stand-in plays that seat's turn."""
     if record is None or record.id != game_id:
         try:
             record = store.load(game_id)
@@ -163,9 +164,16 @@ def play_bot_turn(
     # person's missed turns (`GameStore.apply_action`).
     stand_in = record.seats[seat].bot is None
     if hooked and not fallback and ask is not None:
-        answered = ask(record, seat)
-        if answered is not None:
-            return _apply_answer(store, game_id, seat, answered, version, record, owed_task)
+        # The call holds this worker until the webhook answers, up to its deadline: thinking
+        # the game's maker pays for, as for its levels; with that spent, the stand-in plays.
+        payer = record.payer if purse is not None else None
+        if payer is None or purse is None or purse.may_think(payer):
+            started = time.perf_counter()
+            answered = ask(record, seat)
+            if payer is not None and purse is not None:
+                purse.spend(payer, time.perf_counter() - started)
+            if answered is not None:
+                return _apply_answer(store, game_id, seat, answered, version, record, owed_task)
     level = fallback_level(record) if fallback else level_of(record, seat, level)
     payer = record.payer if purse is not None and _searches(record, level) else None
     if payer is not None and purse is not None and not purse.may_think(payer):

@@ -22,7 +22,7 @@ from core.errors import (
     OneSeatPerAccount,
     TooManyChallenges,
 )
-from core.play.games import GameService, PlayerSpec, _check_affordable
+from core.play.games import GameService, PlayerSpec, _check_affordable, payer_of_holder
 from core.play.tables import DEFAULT_STAND_IN
 from core.store import challenges, webhooks
 from core.store.accounts import Account, by_name, get
@@ -113,9 +113,13 @@ def parsed_rules(game: str, rules: dict[str, Any] | None, seats: list[dict[str, 
 
 
 def make(
-    connection: redis.Redis, challenger: Account, body: dict[str, Any], seconds: float
-) -> Challenge:
-    """The challenge `challenger` makes (`body`: game, rules, rated, opponents), or why not."""
+    connection: redis.Redis, challenger: Account, body: dict[str, Any], seconds: float,
+    holder: str | None = None,
+) -> Challenge:  # fmt: skip
+    """The challenge `challenger` makes (`body`: game, rules, rated, opponents), or why not.
+    `holder`: the client address (or integrator's key) it comes from, with the rate limits
+    on: its game's bots and stand-in spend that think budget, as a table's spend its
+    maker's (`GameService.create`)."""
     game = body["game"]
     seats = _seat_specs(connection, challenger, game, body["opponents"], body["rated"])
     rules = dict(body.get("rules") or {})
@@ -123,7 +127,7 @@ def make(
     try:
         return challenges.make(
             connection, challenger.id, game, rules, body["rated"], seats,
-            min(max(1.0, seconds), LONGEST_CHALLENGE),
+            min(max(1.0, seconds), LONGEST_CHALLENGE), payer=payer_of_holder(holder),
         )  # fmt: skip
     except TooMany as refused:
         if refused.account is None:
@@ -223,7 +227,11 @@ def _start(connection: redis.Redis, service: GameService, challenge: Challenge) 
             streamed.append(account.id)
     table = Table(None, stand_in=DEFAULT_STAND_IN, rated=challenge.rated)
     created = service.store.create(
-        kind.new(parsed, None), seats, owed_task=service.bots.owed_turn, table=table
+        kind.new(parsed, None),
+        seats,
+        owed_task=service.bots.owed_turn,
+        table=table,
+        payer=challenge.payer,
     )
     record = created.record
     for account_id in streamed:

@@ -94,6 +94,13 @@ def read_move(game: AnyGame, move: WireAction, decision: str) -> Action:
     return kind.read_move(move, decision)
 
 
+def payer_of_holder(holder: str | None) -> str | None:
+    """Whose think budget the bots of a game made by `holder` spend (`StoredGame.payer`):
+    the hash of a client address, an integrator's key's payer as it is, or nobody's when
+    there is no holder (the rate limits are off)."""
+    return None if holder is None else holder if is_key_payer(holder) else client_hash(holder)
+
+
 class GameService:
     def __init__(
         self, store: GameStore, bots: BotRunner, lobby_away_seconds: float = LOBBY_AWAY_SECONDS
@@ -210,7 +217,7 @@ class GameService:
                 )  # fmt: skip
         game = kind.new(parsed, seed)
 
-        payer = None if holder is None else holder if is_key_payer(holder) else client_hash(holder)
+        payer = payer_of_holder(holder)
 
         def make(table: Table) -> CreatedGame:
             return self.store.create(

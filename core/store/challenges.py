@@ -109,6 +109,9 @@ class Challenge:
     expires: float
     accepted: list[str] = field(default_factory=list)
     game_id: str | None = None
+    #: Whose think budget its game's bots and stand-in spend: the challenger's address's
+    #: (`StoredGame.payer`); never shown.
+    payer: str | None = None
 
     def public(self) -> dict[str, Any]:
         """What its accounts and anyone with its id see of it."""
@@ -159,6 +162,7 @@ def _read(fields: dict[str, str], now: float) -> Challenge:
         accepted=[k.removeprefix("answer:") for k, v in fields.items()
                   if k.startswith("answer:") and v == "accepted"],
         game_id=fields.get("game_id") or None,
+        payer=fields.get("payer") or None,
     )  # fmt: skip
 
 
@@ -181,9 +185,10 @@ def make(
     seats: list[dict[str, str]],
     seconds: float,
     now: float | None = None,
+    payer: str | None = None,
 ) -> Challenge:
     """A new open challenge, expiring in `seconds`, told to every account it names; or
-    `TooMany`."""
+    `TooMany`. `payer`: whose think budget its game will spend."""
     now = time.time() if now is None else now
     challenge_id = plain_id()
     expires = now + seconds
@@ -193,6 +198,8 @@ def make(
         "rules": json.dumps(rules), "rated": "1" if rated else "0", "seats": json.dumps(seats),
         "status": "open", "created": repr(now), "expires": repr(expires),
     }  # fmt: skip
+    if payer is not None:
+        fields["payer"] = payer
     challenged = [s["account"] for s in seats[1:] if "account" in s]
     keys = [challenge_key(challenge_id), challenges_made_key(challenger),
             account_challenges_key(challenger)]  # fmt: skip

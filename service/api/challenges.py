@@ -24,12 +24,14 @@ from service.accounts import HEADER, SCHEME
 from service.answers import Answer
 from service.api.fields import StrictBoolean
 from service.api.games_schemas import MAX_PLAYERS, GameRulesField, RegisteredGame
+from service.api_keys import limit_key
 from service.bot_events import open_stream
 from service.context import game_service, services
 from service.errors import RETRY_AFTER, ErrorSchema
 from service.events import EXTENSION as EVENTS
 from service.events import EventStreams
 from service.json_bodies import Blueprint
+from service.ratelimits import limits_on
 
 blp = Blueprint(
     "challenges",
@@ -211,7 +213,10 @@ class Challenges(MethodView):
         in order. Each challenged account hears of it on its event stream and accepts or
         declines; when all have accepted, the game starts. Open challenges expire.
         """
-        made = challenges.make(services().redises.store, key_holder(), body, _seconds())
+        made = challenges.make(
+            services().redises.store, key_holder(), body, _seconds(),
+            holder=limit_key() if limits_on() else None,
+        )  # fmt: skip
         return made.public(), {"Location": f"{blp.url_prefix}/{made.id}"}
 
     @blp.doc(operationId="listChallenges", **_SECURITY)

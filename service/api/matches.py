@@ -4,6 +4,7 @@ How it works: docs/internals.md, `service.api.matches`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -26,6 +27,8 @@ from core.jobs.matches import (
     match_report,
     records,
 )
+from core.jobs.queues import match_lane_of
+from core.play.games import payer_of_holder
 from core.store.accounts import Account
 from core.store.accounts import find as find_account
 from core.store.accounts import get as get_account
@@ -35,9 +38,11 @@ from service.accounts import HEADER, SCHEME
 from service.api.ai_schemas import MatchRequestSchema, MatchSchema
 from service.api.jobs import BODY_ERRORS, document_errors
 from service.api.links import MATCH, MATCH_SEEN, responses
+from service.api_keys import limit_key
 from service.context import services
 from service.errors import ErrorSchema
 from service.json_bodies import Blueprint
+from service.ratelimits import limits_on
 
 blp = Blueprint(
     "matches",
@@ -202,6 +207,10 @@ class Matches(MethodView):
                 spec = at_tables(spec)
             except MatchRefused as exc:
                 raise _refused_seat(exc.message) from exc
+        # Its games queue in a lane of their starter's, which workers serve in turn with
+        # the other starters' (with the rate limits off, all in the first).
+        starter = payer_of_holder(limit_key()) if limits_on() else None
+        spec = replace(spec, lane=match_lane_of(starter))
         match_id = create_match(services().redises, spec)
         report = _report(match_id)
         return report, 202, {"Location": report["url"]}

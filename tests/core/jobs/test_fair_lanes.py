@@ -1,6 +1,7 @@
 """The turns queue is shared fairly among the clients that made games: each client's turns
 go to its lane of `pocha-turns`, and a worker serves the lanes in turn, so a client with
-many turns queued delays another client's turn by about one of its own."""
+many turns queued delays another client's turn by about one of its own. The matches' queue
+is shared the same way among the clients that started matches."""
 
 from __future__ import annotations
 
@@ -14,19 +15,24 @@ from core.jobs.queues import (
     HIGH,
     LONG_LANE,
     LOW,
+    MATCH_LANES,
     NAMES,
     TURN_LANES,
     TURNS,
     TURNS_ONLY,
     Timing,
     lane_of,
+    match_lane_of,
     queue,
 )
 from core.jobs.status import work_status
 from core.play.turns import store_for
+from core.store.keys import match_key
+from core.store.records import client_hash
+from service import create_app
 from tests.service.helpers import create_game, humans
 from tests.waiting import LONG
-from tests.worker.conftest import WorkerProcesses, wait_until
+from tests.worker.conftest import Drain, WorkerProcesses, wait_until
 from worker.process import GENERAL_NICENESS, make_worker
 
 
@@ -99,7 +105,7 @@ def test_a_worker_reserved_for_bot_turns_never_takes_a_long_decision(
     assert store.load(long["id"]).version == 1  # untouched: it waits for a general worker
     general = make_worker(connection, NAMES, simple=True, timing=Timing())
     # After every other lane of `pocha-turns`, before the hints and the matches.
-    assert general.queue_names()[-3:] == [LONG_LANE, HIGH, LOW]
+    assert general.queue_names()[len(TURN_LANES) :] == [LONG_LANE, HIGH, *MATCH_LANES]
     general.work(burst=True, logging_level="WARNING")
     assert store.load(long["id"]).finished
 
@@ -114,3 +120,34 @@ def test_a_general_worker_thinks_long_at_a_lower_cpu_priority_than_a_reserved_on
     assert os.getpriority(os.PRIO_PROCESS, reserved.pid) == ours
     # Linux stops at 19, the lowest priority.
     assert os.getpriority(os.PRIO_PROCESS, general.pid) == min(19, ours + GENERAL_NICENESS)
+
+
+# -- matches ---------------------------------------------------------------------------------
+
+ANA = {"REMOTE_ADDR": "203.0.113.7"}
+BEA = {"REMOTE_ADDR": "198.51.100.9"}
+
+
+def test_a_clients_big_match_does_not_hold_up_another_clients_match(
+    redis_url: str, connection: redis.Redis, drain: Drain
+) -> None:
+    # Matches are queued a task per game: in one queue, a later match waited for every game
+    # of the matches before it (up to POCHA_MATCH_MAX_CPU_HOURS each, 10 a day per address).
+    client = create_app(
+        {"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "rq", "RATE_LIMITS": "on"}
+    ).test_client()
+    # Two clients whose matches' lanes differ (two clients may share one: 1 in 15).
+    lanes = {match_lane_of(client_hash(who["REMOTE_ADDR"])) for who in (ANA, BEA)}
+    assert len(lanes) == 2 and LOW not in lanes
+    body = {"seats": ["heuristic"] * 4, "rules": {"schedule": [1]}, "seed": 3}
+    big = client.post("/api/v1/matches", json={**body, "games": 12}, environ_base=ANA)
+    small = client.post("/api/v1/matches", json={**body, "games": 1}, environ_base=BEA)
+    assert big.status_code == small.status_code == 202, (big.json, small.json)
+    drain()
+    ended = {}
+    for name, made in (("big", big), ("small", small)):
+        fields = connection.hgetall(match_key(made.json["id"]))
+        assert int(fields[b"done"]) == made.json["games"]
+        ended[name] = float(fields[b"finished"])
+    # Bea's one game was played after one or two of Ana's twelve, not after all of them.
+    assert ended["small"] < ended["big"]

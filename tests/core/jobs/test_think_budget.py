@@ -1,7 +1,8 @@
 """The thinking of a game's bots is paid for by whoever made the game: with the rate limits
 on, its bots and its stand-in spend the maker's think budget (the one that hints and AI
-moves spend), the fallback level plays once it is spent, and the levels that think longest
-are refused in games of people."""
+moves spend), a challenge's game its challenger's, and a webhook bot's calls spend it by
+their wall time; the fallback level (the stand-in, for a webhook's seat) plays once it is
+spent, and the levels that think longest are refused in games of people."""
 
 from __future__ import annotations
 
@@ -17,14 +18,18 @@ from core.jobs.admission import WINDOW, ThinkPurse
 from core.store.keys import think_key, think_limit_key
 from core.store.records import client_hash
 from service import create_app
+from tests.service.helpers import bearer, move
 from tests.worker.conftest import Drain
+from tests.worker.webhook_server import WebhookBot, webhook_bot
 
 ANA = {"REMOTE_ADDR": "203.0.113.7"}
 MASTERS = [{"name": f"Master {i}", "bot": "master"} for i in (1, 2, 3)]
 
 
 @pytest.fixture
-def app(redis_url: str) -> Flask:
+def app(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Flask:
+    # The webhooks of the tests' bots are on loopback.
+    monkeypatch.setenv("POCHA_BOT_ALLOW_PRIVATE", "1")
     return create_app(
         {"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "rq", "RATE_LIMITS": "on"}
     )
@@ -116,3 +121,121 @@ def test_games_of_people_take_no_level_that_thinks_longer_than_a_public_game_may
     assert stand_in.status_code == 422
     assert "stand_in_level" in stand_in.json["errors"]["json"]
     assert new_game(client).status_code == 201  # master thinks at most 150 ms a decision
+
+
+def test_a_challenges_game_spends_its_challengers_think_budget(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    # Without a payer, a challenge's game would think for free: an address that has spent
+    # its budget could go on ordering games of searching bots, one challenge to an account
+    # of its own after another, and never be held to the fallback level.
+    bea_address = {"REMOTE_ADDR": "198.51.100.9"}
+    ana = client.post("/api/v1/accounts", json={"name": "Ana", "kind": "person"},
+                      environ_base=ANA).json  # fmt: skip
+    bea = client.post("/api/v1/accounts", json={"name": "Bea", "kind": "person"},
+                      environ_base=bea_address).json  # fmt: skip
+    ThinkPurse(connection, budget=30).spend(client_hash(ANA["REMOTE_ADDR"]), 31)
+    made = client.post(
+        "/api/v1/challenges",
+        json={"game": "pocha", "rules": {"schedule": [3]},
+              "opponents": [{"account": bea["id"]}, {"bot": "master"}, {"bot": "master"}]},
+        headers={"X-Pocha-Account": ana["key"]}, environ_base=ANA,
+    )  # fmt: skip
+    assert made.status_code == 201, made.json
+    accepted = client.post(
+        f"/api/v1/challenges/{made.json['id']}/accept",
+        headers={"X-Pocha-Account": bea["key"]},
+        environ_base=bea_address,
+    )
+    assert accepted.status_code == 200, accepted.json
+    game_id = accepted.json["game_id"]
+    keys = {0: ana["key"], 1: bea["key"]}
+    # Ana and Bea play their turns until the two masters have each decided once.
+    while decisions(connection, "master") + decisions(connection, "heuristic") < 2:
+        drain()
+        view = client.get(f"/api/v1/games/{game_id}").json
+        assert view["turn"] is not None, view  # not over before the masters decided
+        if view["turn"] in keys:
+            key = keys[view["turn"]]
+            mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(key)).json
+            played = move(client, game_id, key, mine["you"]["legal"][0])
+            assert played.status_code == 200, played.json
+    assert decisions(connection, "master") == 0
+    assert decisions(connection, "heuristic") >= 2
+
+
+OWNER = {"REMOTE_ADDR": "198.51.100.10"}
+
+
+def _hooked_challenge(client: FlaskClient, bot: WebhookBot) -> tuple[str, str, dict[str, Any]]:
+    """Ana (at ANA) challenges a webhook bot account (made at OWNER), which accepts: the
+    game's id, Ana's key and the bot's account. The bot's seat is 1, after Ana's."""
+    ana = client.post("/api/v1/accounts", json={"name": "Ana", "kind": "person"},
+                      environ_base=ANA).json  # fmt: skip
+    hooky = client.post("/api/v1/accounts", json={"name": "Hooky", "kind": "bot"},
+                        environ_base=OWNER).json  # fmt: skip
+    hooked = client.put(
+        f"/api/v1/accounts/{hooky['id']}/webhook", json={"url": bot.url},
+        headers={"X-Pocha-Account": hooky["key"]}, environ_base=OWNER,
+    )  # fmt: skip
+    assert hooked.status_code == 200, hooked.json
+    bot.secret = hooked.json["secret"]
+    made = client.post(
+        "/api/v1/challenges",
+        json={"game": "pocha", "rules": {"schedule": [3]},
+              "opponents": [{"account": hooky["id"]}, {"bot": "random"}]},
+        headers={"X-Pocha-Account": ana["key"]}, environ_base=ANA,
+    )  # fmt: skip
+    assert made.status_code == 201, made.json
+    accepted = client.post(
+        f"/api/v1/challenges/{made.json['id']}/accept",
+        headers={"X-Pocha-Account": hooky["key"]},
+        environ_base=OWNER,
+    )
+    assert accepted.status_code == 200, accepted.json
+    return accepted.json["game_id"], ana["key"], hooky
+
+
+def _bot_seat_moves(client: FlaskClient, game_id: str, ana_key: str, drain: Drain) -> list[Any]:
+    """Play Ana's turns until the bot's seat (1) has moved: its moves' events."""
+    while True:
+        drain()
+        events = client.get(f"/api/v1/games/{game_id}/events?after=0").json
+        moved = [e for e in events if e.get("seat") == 1 and e["type"] in ("bid", "card_played")]
+        if moved:
+            return moved
+        view = client.get(f"/api/v1/games/{game_id}", headers=bearer(ana_key)).json
+        assert view["turn"] == 0, view  # the bots have played up to Ana
+        assert move(client, game_id, ana_key, view["you"]["legal"][0]).status_code == 200
+
+
+def test_a_webhooks_calls_spend_the_games_payers_think_budget(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    # A webhook's call holds a worker of the turns' long lane as long as the bot takes to
+    # answer, up to its deadline: that time is thinking the game ordered, as its levels' is.
+    with webhook_bot() as bot:
+        game_id, ana_key, _hooky = _hooked_challenge(client, bot)
+        began = time.time()
+        moved = _bot_seat_moves(client, game_id, ana_key, drain)
+        assert len(bot.calls) == len(moved) and all("by" not in e for e in moved)
+    # The cell's time moved past `began` by the calls' wall time (at 30 s a minute, twice it).
+    cell = connection.get(think_limit_key(client_hash(ANA["REMOTE_ADDR"])))
+    assert cell is not None and float(cell) > began
+
+
+def test_once_the_payers_budget_is_spent_the_stand_in_plays_a_webhooks_seat(
+    client: FlaskClient, connection: redis.Redis, drain: Drain
+) -> None:
+    # Without this, one address could keep every general worker waiting on a webhook of its
+    # own that answers just within its deadline, in game after game, for free.
+    with webhook_bot() as bot:
+        game_id, ana_key, hooky = _hooked_challenge(client, bot)
+        ThinkPurse(connection, budget=30).spend(client_hash(ANA["REMOTE_ADDR"]), 31)
+        moved = _bot_seat_moves(client, game_id, ana_key, drain)
+        assert bot.calls == []
+        assert all(e.get("by") == "stand_in" for e in moved), moved
+    # Not the bot's failure: nothing is counted against its webhook.
+    hook = client.get(f"/api/v1/accounts/{hooky['id']}/webhook",
+                      headers={"X-Pocha-Account": hooky["key"]}).json  # fmt: skip
+    assert (hook["failures"], hook["paused"]) == (0, False), hook
