@@ -71,6 +71,24 @@ class TestBadMoves:
         )
         assert_error(response, 400, "bad_json")
 
+    @pytest.mark.parametrize(
+        "body",
+        ['{"bid": "one", "bid": 0}', '{"bid": 0, "bid": 0}', '{"bid": 0, "x": {"a": 1, "a": 2}}'],
+    )
+    def test_a_name_given_twice(self, client: FlaskClient, game: dict[str, Any], body: str) -> None:
+        # Which of the two a parser keeps is not JSON's to say (RFC 8259, 4): a body that
+        # means different moves to different readers is refused, not read as its last.
+        seat = turn_of(client, game["id"])
+        response = client.post(
+            f"/api/v1/games/{game['id']}/bids",
+            data=body,
+            content_type="application/json",
+            headers={**bearer(tokens_of(game)[seat]), "Accept-Language": "es"},
+        )
+        refused = assert_error(response, 400, "bad_json")
+        assert refused["message"].startswith("El cuerpo da el nombre "), refused
+        assert refused["message"].endswith(('"bid" dos veces.', '"a" dos veces.')), refused
+
     def test_not_json(self, client: FlaskClient, game: dict[str, Any]) -> None:
         seat = turn_of(client, game["id"])
         response = post(
