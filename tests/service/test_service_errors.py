@@ -231,6 +231,26 @@ def test_card_rules_are_refused_with_the_rule(
     assert snapshot(store, game_id)[0] == before[0] + 1
 
 
+def test_a_seat_in_an_address_is_ascii_digits(client: FlaskClient, store: GameStore) -> None:
+    # Python's int() reads any script's digits: "١" (Arabic-Indic one) or "１" (fullwidth)
+    # would name seat 1 behind a proxy's or a log's back. They name no seat.
+    table = client.post(
+        "/api/v1/games", json={"players": [{"name": "Ana"}, {"open": True}, {"open": True}]}
+    ).json
+    host = bearer(table["host_token"])
+    before = snapshot(store, table["id"])
+    for seat in ("١", "１", "𝟏", "1١"):
+        for action in ("bot", "remove", "return", "leave"):
+            url = f"/api/v1/games/{table['id']}/seats/{seat}/{action}"
+            response = client.post(url, json={"level": "easy"}, headers=host)
+            assert_error(response, 404, "not_found")
+    assert snapshot(store, table["id"]) == before
+    given = client.post(
+        f"/api/v1/games/{table['id']}/seats/1/bot", json={"level": "easy"}, headers=host
+    )
+    assert given.status_code == 200, given.json
+
+
 def test_dead_redis_is_503_not_500(redis_url: str) -> None:
     app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "REDIS_CONNECT_TIMEOUT": 0.5})
     client = app.test_client()
