@@ -20,6 +20,7 @@ from flask import Flask, request
 from flask_smorest import Api
 from redis.backoff import NoBackoff
 from redis.retry import Retry
+from werkzeug.routing import IntegerConverter
 
 from core.config import load_config
 from core.errors import ServiceError
@@ -88,6 +89,14 @@ REDIS_MAX_CONNECTIONS = 10_000
 class UnsupportedBody(ServiceError):
     status = 415
     error = "unsupported_media_type"
+
+
+class AsciiInteger(IntegerConverter):
+    """`<int:...>` in an address, in ASCII digits only: werkzeug's takes the digits of any
+    script, which `int()` reads ("١", an Arabic-Indic one, would name seat 1 where a proxy's
+    rule or a log sees something else)."""
+
+    regex = r"[0-9]+"
 
 
 class ServiceFlask(Flask):
@@ -164,6 +173,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     settings = load_config(config)
     app = ServiceFlask("service")
     app.json = JsonProvider(app)
+    # Before any blueprint's rules are made with it.
+    app.url_map.converters["int"] = AsciiInteger
     app.config.update(
         API_TITLE="Pocha",
         API_VERSION="1",

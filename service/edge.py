@@ -17,14 +17,18 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
+#: What a page may send. Not X-Pocha-Key: an integrator's key is for servers, never a page.
 ALLOW_HEADERS = [
     "Authorization",
     "Content-Type",
     "Idempotency-Key",
     "If-Match",
     "Last-Event-ID",
+    "X-Pocha-Account",
     "X-Request-ID",
 ]
+#: Every method the API answers to.
+ALLOW_METHODS = ["DELETE", "GET", "OPTIONS", "PATCH", "POST", "PUT"]
 EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Location", "Retry-After", "X-Request-ID"]
 #: Browsers cache a preflight this long (seconds), so a move costs one request, not two.
 PREFLIGHT_MAX_AGE = 600
@@ -113,7 +117,7 @@ def install(app: Flask, settings: dict[str, Any]) -> None:
             send_wildcard=anyone,
             allow_headers=ALLOW_HEADERS,
             expose_headers=EXPOSE_HEADERS,
-            methods=["GET", "POST", "DELETE", "OPTIONS"],
+            methods=ALLOW_METHODS,
             max_age=PREFLIGHT_MAX_AGE,
             supports_credentials=False,
         )

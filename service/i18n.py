@@ -94,6 +94,7 @@ FOREIGN_TEMPLATES = (
     N_("Length must be between {min} and {max}."),
     N_("Length must be {equal}."),
     N_("Must be one of: {choices}."),
+    N_("Must be equal to {other}."),
 )
 
 

@@ -25,6 +25,9 @@ MAX_DEPTH = 32
 #: names the field).
 MAX_INT_DIGITS = 4300
 
+#: How much of a name given twice its refusal quotes.
+MAX_NAME_SHOWN = 40
+
 _TOO_DEEP = N_("The body nests arrays and objects more than {most} deep.")
 
 
@@ -43,6 +46,21 @@ def _int(text: str) -> int:
 
 def _constant(name: str) -> Any:
     raise BadJson(_("{name} is not a JSON number.", name=name))
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose names are each given once: JSON leaves open which of two values of
+    one name counts (RFC 8259, 4), so a body read as its last might mean another move to
+    a proxy or a client that reads its first."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for name, _value in pairs:
+            if name in seen:
+                shown = json.dumps(name[:MAX_NAME_SHOWN])
+                raise BadJson(_("The body gives the name {name} twice.", name=shown))
+            seen.add(name)
+    return found
 
 
 def _check(value: Any, depth: int) -> None:
@@ -68,7 +86,9 @@ def load_json(data: str | bytes) -> Any:
     """The body's value; `BadJson` for what the service cannot take, `ValueError` (as
     `json.loads`) for what is not JSON at all."""
     try:
-        value = json.loads(data, parse_int=_int, parse_constant=_constant)
+        value = json.loads(
+            data, parse_int=_int, parse_constant=_constant, object_pairs_hook=_object
+        )
     except RecursionError:
         raise BadJson(_(_TOO_DEEP, most=MAX_DEPTH)) from None
     _check(value, 1)

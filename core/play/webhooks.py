@@ -83,9 +83,15 @@ class Settings:
 
 def _public(address: str) -> bool:
     ip = ipaddress.ip_address(address)
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return not (
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        elif ip.sixtofour is not None and not _public(str(ip.sixtofour)):
+            # A 6to4 address reaches the IPv4 address it wraps.
+            return False
+    # `is_global` refuses what `is_private` lets through: the shared address space
+    # (100.64.0.0/10), carriers' and clouds' inner networks.
+    return ip.is_global and not (
         ip.is_private
         or ip.is_loopback
         or ip.is_link_local

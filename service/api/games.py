@@ -575,6 +575,11 @@ class Events(MethodView):
                 mimetype="text/event-stream",
                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
             )
+        if "Authorization" in request.headers:
+            # The events are the same for everyone, but a token sent is checked as a view
+            # or a stream checks it: one that opens nothing is refused, not ignored.
+            record = service.store.load(game_id, history=False)
+            service.seat_for(record, bearer_token(), required=False)
         # The events are stored as JSON: the list is joined, not decoded and encoded again.
         return Response(
             b"[" + b",".join(service.store.events_json(game_id, after)) + b"]",

@@ -14,6 +14,7 @@ from flask.views import MethodView
 from core.errors import (
     AccountDisabled,
     AccountRequired,
+    Forbidden,
     InvalidInput,
     ServiceError,
     UnknownAccount,
@@ -24,6 +25,8 @@ from core.jobs.matches import (
     cancel_match,
     check_match,
     create_match,
+    is_match_id,
+    load_spec,
     match_report,
     records,
 )
@@ -150,6 +153,27 @@ def _check_rated_by_its_bot(accounts: list[str]) -> None:
         raise InvalidInput(message, errors={"json": {"seats": [message]}})
 
 
+class NotTheMatchesBot(Forbidden):
+    error = "not_your_account"
+
+
+def _check_cancelled_by_its_bot(accounts: list[str]) -> None:
+    """A rated match is cancelled with the key of the one bot account it rates."""
+    holder = _key_holder()
+    if holder is None:
+        raise AccountRequired(
+            _("A rated match is cancelled with its bot's key: send it in X-Pocha-Account.")
+        )
+    if accounts != [holder.id]:
+        raise NotTheMatchesBot(
+            _(
+                "A rated match is cancelled with the key of the bot it rates "
+                "(account:{account}) only.",
+                account=", ".join(accounts),
+            )
+        )
+
+
 @blp.route("")
 class Matches(MethodView):
     @blp.doc(operationId="createMatch", security=[{}, {SCHEME: []}], **responses(202, MATCH))
@@ -232,17 +256,37 @@ class MatchById(MethodView):
         """
         return _report(match_id)
 
-    @blp.doc(operationId="cancelMatch", security=[])
+    @blp.doc(operationId="cancelMatch", security=[{}, {SCHEME: []}])
     @blp.response(204)
+    @blp.alt_response(
+        401,
+        schema=ErrorSchema,
+        description="account_required: a rated match without its bot's key; unknown_account: "
+        "a key that opens no account.",
+    )
+    @blp.alt_response(
+        403,
+        schema=ErrorSchema,
+        description="not_your_account: a rated match with another account's key; "
+        "account_disabled: the account of the key is disabled.",
+    )
     @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
     @blp.alt_response(503, schema=ErrorSchema, description="unavailable: Redis does not answer.")
     def delete(self, match_id: str) -> None:
         """Cancel a match
 
         The games not yet played are dropped and the match is forgotten, records included.
-        Whoever knows a match's id may read or cancel it.
+        Whoever knows a match's id may read it, and cancel it unless it is rated: a rated
+        match's id is public (its bot's rating history links its records), so it is
+        cancelled with its bot's key only, sent in X-Pocha-Account as when it was asked for.
         """
-        if not cancel_match(services().redises, match_id):
+        connection = services().redises
+        spec = load_spec(connection, match_id) if is_match_id(match_id) else None
+        if spec is None:
+            raise MatchNotFound()
+        if spec.rated:
+            _check_cancelled_by_its_bot(spec.accounts)
+        if not cancel_match(connection, match_id):
             raise MatchNotFound()
 
 

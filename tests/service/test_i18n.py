@@ -608,6 +608,21 @@ def test_invalid_position(client: FlaskClient) -> None:
     assert spanish.json["message"] == "la mano tiene el O1 dos veces"
 
 
+def test_a_position_of_an_unknown_game_is_refused_in_both_languages(client: FlaskClient) -> None:
+    # A `game` with no AI move schema of its own is read by the default game's, whose
+    # `game` field takes its own name only (marshmallow's Equal, values and all).
+    position = {
+        "game": "chess", "seat": 0, "hand": ["O1"], "trump": {"card": "E7", "holder": None},
+        "dealer": 3, "bids": [None, None, None, None], "rules": {"players": 4},
+    }  # fmt: skip
+    english, spanish = both(client, "POST", "/api/v1/ai/move", json=position)
+    assert english.json["errors"] == {"json": {"game": ["Must be equal to pocha."]}}
+    assert spanish.json["errors"] == {"json": {"game": ["Debe ser igual a pocha."]}}
+    assert spanish.json["message"] == (
+        "La petición tiene campos no válidos: game: Debe ser igual a pocha."
+    )
+
+
 def test_a_position_error_speaks_json_in_both_languages(client: FlaskClient) -> None:
     # The whole deck dealt (4 x 10 cards): the trump card is the dealer's, not nobody's.
     hand = ["O1", "O3", "O12", "O11", "O10", "O7", "O6", "O5", "O4", "O2"]

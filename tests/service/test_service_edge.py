@@ -80,6 +80,41 @@ def test_listed_origins_may_play_from_a_browser(redis_url: str) -> None:
     assert "Access-Control-Allow-Origin" not in stranger.headers
 
 
+def test_listed_origins_may_use_an_account_from_a_browser(redis_url: str) -> None:
+    client = client_with(redis_url, CORS_ORIGINS=FRONT)
+    made = client.post(
+        "/api/v1/accounts", json={"name": "Hooky", "kind": "bot"}, headers={"Origin": FRONT}
+    )
+    assert made.headers["Access-Control-Allow-Origin"] == FRONT
+    account = f"/api/v1/accounts/{made.json['id']}"
+    # Every method the API answers to, each with the account's key, passes its preflight.
+    webhook = f"{account}/webhook"
+    for method, path in (
+        ("POST", "/api/v1/games"), ("PATCH", account), ("PUT", webhook), ("DELETE", webhook),
+    ):  # fmt: skip
+        answer = client.options(
+            path,
+            headers={
+                "Origin": FRONT,
+                "Access-Control-Request-Method": method,
+                "Access-Control-Request-Headers": "content-type, x-pocha-account",
+            },
+        )
+        assert answer.headers["Access-Control-Allow-Origin"] == FRONT, method
+        methods = {m.strip() for m in answer.headers["Access-Control-Allow-Methods"].split(",")}
+        assert method in methods, (method, methods)
+        allowed = {
+            h.strip().lower() for h in answer.headers["Access-Control-Allow-Headers"].split(",")
+        }
+        assert "x-pocha-account" in allowed, (method, allowed)
+    opened = client.patch(
+        account,
+        json={"open_to_matches": True},
+        headers={"Origin": FRONT, "X-Pocha-Account": made.json["key"]},
+    )
+    assert opened.status_code == 200 and opened.headers["Access-Control-Allow-Origin"] == FRONT
+
+
 def test_any_origin(redis_url: str) -> None:
     client = client_with(redis_url, CORS_ORIGINS="*")
     answer = preflight(client, "/api/v1/games", "https://anywhere.example")

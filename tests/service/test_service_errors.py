@@ -71,6 +71,24 @@ class TestBadMoves:
         )
         assert_error(response, 400, "bad_json")
 
+    @pytest.mark.parametrize(
+        "body",
+        ['{"bid": "one", "bid": 0}', '{"bid": 0, "bid": 0}', '{"bid": 0, "x": {"a": 1, "a": 2}}'],
+    )
+    def test_a_name_given_twice(self, client: FlaskClient, game: dict[str, Any], body: str) -> None:
+        # Which of the two a parser keeps is not JSON's to say (RFC 8259, 4): a body that
+        # means different moves to different readers is refused, not read as its last.
+        seat = turn_of(client, game["id"])
+        response = client.post(
+            f"/api/v1/games/{game['id']}/bids",
+            data=body,
+            content_type="application/json",
+            headers={**bearer(tokens_of(game)[seat]), "Accept-Language": "es"},
+        )
+        refused = assert_error(response, 400, "bad_json")
+        assert refused["message"].startswith("El cuerpo da el nombre "), refused
+        assert refused["message"].endswith(('"bid" dos veces.', '"a" dos veces.')), refused
+
     def test_not_json(self, client: FlaskClient, game: dict[str, Any]) -> None:
         seat = turn_of(client, game["id"])
         response = post(
@@ -211,6 +229,26 @@ def test_card_rules_are_refused_with_the_rule(
     body = assert_error(move(client, game_id, tokens[leader], not_held), 422, "illegal_move")
     assert body["rule"]
     assert snapshot(store, game_id)[0] == before[0] + 1
+
+
+def test_a_seat_in_an_address_is_ascii_digits(client: FlaskClient, store: GameStore) -> None:
+    # Python's int() reads any script's digits: "١" (Arabic-Indic one) or "１" (fullwidth)
+    # would name seat 1 behind a proxy's or a log's back. They name no seat.
+    table = client.post(
+        "/api/v1/games", json={"players": [{"name": "Ana"}, {"open": True}, {"open": True}]}
+    ).json
+    host = bearer(table["host_token"])
+    before = snapshot(store, table["id"])
+    for seat in ("١", "１", "𝟏", "1١"):
+        for action in ("bot", "remove", "return", "leave"):
+            url = f"/api/v1/games/{table['id']}/seats/{seat}/{action}"
+            response = client.post(url, json={"level": "easy"}, headers=host)
+            assert_error(response, 404, "not_found")
+    assert snapshot(store, table["id"]) == before
+    given = client.post(
+        f"/api/v1/games/{table['id']}/seats/1/bot", json={"level": "easy"}, headers=host
+    )
+    assert given.status_code == 200, given.json
 
 
 def test_dead_redis_is_503_not_500(redis_url: str) -> None:

@@ -55,6 +55,25 @@ def test_events_after(client: FlaskClient) -> None:
     assert types == {"hand_dealt", "bid", "card_played", "trick_won", "hand_scored", "game_over"}
 
 
+def test_a_token_that_opens_nothing_is_refused_as_json_as_in_a_stream(
+    client: FlaskClient,
+) -> None:
+    # The events are everyone's, but a token sent is checked as a view checks it: a client
+    # that meant to be a seat learns that its token is wrong, whatever it accepts.
+    created = create_game(client, humans(3))
+    url = f"/api/v1/games/{created['id']}/events"
+    every = client.get(url).json
+    for token in (tokens_of(created)[1], created["host_token"]):
+        assert client.get(url, headers=bearer(token)).json == every
+    for authorization in ("Bearer nope", "Basic " + created["host_token"], "Bearer"):
+        for accept in ({}, STREAM):
+            refused = client.get(
+                url, headers={"Authorization": authorization, "Accept-Language": "es", **accept}
+            )
+            assert (refused.status_code, refused.json["error"]) == (401, "unauthorized")
+            assert refused.headers["Content-Language"] == "es"
+
+
 def test_stream_of_a_finished_game_sends_the_backlog_and_ends(client: FlaskClient) -> None:
     created = finished_game(client)
     url = f"/api/v1/games/{created['id']}/events"

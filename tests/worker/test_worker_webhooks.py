@@ -155,6 +155,42 @@ def test_a_rated_match_is_asked_for_with_its_bots_key_and_moves_its_rating_only(
     assert client.get(f"/api/v1/accounts/{other_id}").json["ratings"] == []
 
 
+def test_a_rated_match_is_cancelled_by_its_bots_key_only(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    # A rated match's id is public (its bot's rating history links its records), so
+    # knowing it is no proof of asking for it: only the key it was asked with cancels it.
+    account_id, key = bot_account(client, bot)
+    _other_id, other_key = bot_account(client, bot, name="Other hook")
+    report = play_match(client, drain, [f"account:{account_id}", "easy", "easy"], key_of(key),
+                        games=1, rated=True)  # fmt: skip
+    history = client.get(f"/api/v1/accounts/{account_id}/history").json["entries"]
+    url = f"/api/v1/matches/{history[0]['match_id']}"
+    for headers, status, error in (
+        ({}, 401, "account_required"),
+        ({**key_of(key), "X-Pocha-Account": "pocha_nokey"}, 401, "unknown_account"),
+        (key_of(other_key), 403, "not_your_account"),
+    ):
+        refused = client.delete(url, headers={**headers, "Accept-Language": "es"})
+        assert refused.status_code == status, refused.get_data()
+        assert refused.json["error"] == error, refused.json
+        assert refused.headers["Content-Language"] == "es"
+        # Nothing changed: the match and its records are all there.
+        assert client.get(url).json == report
+        assert len(client.get(f"{url}/records?format=json").json) == 1
+    assert client.delete(url, headers=key_of(key)).status_code == 204
+    assert client.get(url).status_code == 404
+
+
+def test_an_unrated_match_is_cancelled_by_whoever_knows_its_id(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    account_id, _key = bot_account(client, bot)
+    report = play_match(client, drain, [f"account:{account_id}", "easy", "easy"], games=1)
+    assert client.delete(report["url"]).status_code == 204
+    assert client.get(report["url"]).status_code == 404
+
+
 def test_the_example_checks_the_signature(
     client: FlaskClient, drain: Drain, bot: WebhookBot
 ) -> None:
@@ -233,7 +269,11 @@ def test_private_addresses_are_refused_without_the_operators_setting(
     client = app.test_client()
     made = client.post("/api/v1/accounts", json={"name": "Sneaky", "kind": "bot"}).json
     path, headers = f"/api/v1/accounts/{made['id']}/webhook", key_of(made["key"])
-    for url in (bot.url, "http://10.1.2.3/", "http://169.254.169.254/", "http://[::1]:8/"):
+    # Shared address space (RFC 6598) is no more public than 10/8: carriers' and clouds'
+    # inner networks (a metadata service at 100.100.100.200, VPN meshes), and loopback
+    # wrapped in a 6to4 address is loopback still.
+    inner = ("http://100.100.100.200/", "http://100.64.0.1/", "http://[2002:7f00:1::1]/")
+    for url in (bot.url, "http://10.1.2.3/", "http://169.254.169.254/", "http://[::1]:8/", *inner):
         refused = client.put(path, json={"url": url}, headers=headers)
         assert (refused.status_code, refused.json["error"]) == (422, "webhook_refused"), url
     in_spanish = client.put(

@@ -859,7 +859,9 @@ export interface paths {
         /**
          * Cancel a match
          * @description The games not yet played are dropped and the match is forgotten, records included.
-         *     Whoever knows a match's id may read or cancel it.
+         *     Whoever knows a match's id may read it, and cancel it unless it is rated: a rated
+         *     match's id is public (its bot's rating history links its records), so it is
+         *     cancelled with its bot's key only, sent in X-Pocha-Account as when it was asked for.
          */
         delete: operations["cancelMatch"];
         options?: never;
@@ -7746,6 +7748,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description account_required: a rated match without its bot's key; unknown_account: a key that opens no account. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_your_account: a rated match with another account's key; account_disabled: the account of the key is disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description match_not_found. */
             404: {
