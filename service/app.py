@@ -16,7 +16,7 @@ from typing import Any
 
 import marshmallow as ma
 import redis
-from flask import Flask, request
+from flask import Flask
 from flask_smorest import Api
 from redis.backoff import NoBackoff
 from redis.retry import Retry
@@ -49,7 +49,7 @@ from service.api import (
 from service.api import webhooks as _webhooks  # noqa: F401
 from service.api.ai_schemas import SCHEMA_ADDITIONS
 from service.api.wire.games import documented_by_reference, views_by_phase
-from service.context import EXTENSION, Services
+from service.context import EXTENSION, Services, current_request
 from service.errors import ErrorSchema, register_error_handlers
 from service.json_bodies import JsonProvider
 
@@ -281,6 +281,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 def _require_json_body() -> None:
     """Refuse a body that is not declared JSON, instead of reading it as no body at all
     (which would report every field as missing and confuse the sender)."""
+    request = current_request()
     if (
         request.method in ("POST", "PUT", "PATCH")
         and request.content_length

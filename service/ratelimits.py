@@ -27,7 +27,7 @@ from core.errors import REDIS_DOWN, RateLimited
 from core.store.keys import move_limit_key
 from core.store.redises import cluster_nodes, is_cluster
 from engine.i18n import N_, _
-from service.api_keys import current_key, limit_key
+from service.api_keys import current_key, limit_key, payer_of
 from service.context import game_service
 from service.errors import error_response
 
@@ -143,7 +143,7 @@ def _count_moves(view: Callable[..., Any], items: list[RateLimitItem]) -> Callab
     def counted(*args: Any, **kwargs: Any) -> Any:
         key = current_key()
         own = items if key is None or key.moves is None else _parsed(key.moves)
-        counters = move_counters(own, limit_key(), time.time(), keyed=key is not None)
+        counters = move_counters(own, payer_of(key), time.time(), keyed=key is not None)
         g.pocha_move_counters = counters
         try:
             return view(*args, **kwargs)
