@@ -20,6 +20,7 @@ from flask import Flask
 from flask_smorest import Api
 from redis.backoff import NoBackoff
 from redis.retry import Retry
+from werkzeug.wsgi import get_content_length
 
 from core.config import load_config
 from core.errors import ServiceError
@@ -284,7 +285,8 @@ def _require_json_body() -> None:
     request = current_request()
     if (
         request.method in ("POST", "PUT", "PATCH")
-        and request.content_length
+        # `request.content_length`, read from the environ without its headers' object.
+        and get_content_length(request.environ)
         and not (request.is_json)
     ):
         raise UnsupportedBody(
