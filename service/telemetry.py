@@ -73,8 +73,10 @@ def _finish(response: Response, metrics: ProcessMetrics, request_log: bool) -> R
     key = current_key()
     if key is not None:
         metrics.key_requests.labels(metrics.key_label(key.name), status_label(status)).inc()
-    if status == 200 and request.endpoint in MOVES:
-        metrics.moves.labels(MOVES[request.endpoint]).inc()
+    if status == 200:
+        action = MOVES.get(request.endpoint or "")
+        if action is not None:
+            metrics.count_move(action)
     if request_log and log.isEnabledFor(logging.INFO):
         extra: dict[str, object] = {
             "method": method_label(request.method),
