@@ -15,16 +15,19 @@ from typing import Any
 
 import redis
 from apispec import APISpec
-from flask import Flask, g, request
+from flask import Flask, g
 from flask_limiter.util import get_remote_address
 
 from core.errors import ServiceError
 from core.store.api_keys import ApiKey, find, hash_key
 from engine.i18n import _
+from service.context import current_request
 from service.metrics import ProcessMetrics
 
 #: The header a key travels in.
 HEADER = "X-Pocha-Key"
+#: Its key in the WSGI environ.
+_HEADER_KEY = "HTTP_" + HEADER.upper().replace("-", "_")
 #: The key's security scheme in the OpenAPI document.
 SCHEME = "integratorKey"
 #: How long a process uses a key it found before it looks it up again (seconds).
@@ -77,7 +80,12 @@ def current_key() -> ApiKey | None:
 def limit_key() -> str:
     """Whose counts the current request spends: its key's, or its client address's (as
     `service.edge` settles on it)."""
-    key = current_key()
+    return payer_of(current_key())
+
+
+def payer_of(key: ApiKey | None) -> str:
+    """`limit_key()` for a request that carries `key` (the current request's, found
+    already)."""
     return key.payer if key is not None else get_remote_address()
 
 
@@ -88,11 +96,14 @@ def install(
     limits (the first of the app's hooks)."""
     book = KeyBook(connection)
     app.extensions[EXTENSION] = book
+    keyed = frozenset(endpoints)
 
     def know_the_key() -> None:
-        if request.endpoint not in endpoints:
+        request = current_request()
+        if request.endpoint not in keyed:
             return
-        sent = request.headers.get(HEADER)
+        # The header read from the environ, as `request.headers` would.
+        sent = request.environ.get(_HEADER_KEY)
         if sent is None:
             return
         key = book.find(sent.strip())

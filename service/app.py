@@ -12,15 +12,17 @@ import json
 from collections.abc import Callable, Mapping
 from inspect import CO_COROUTINE
 from types import FunctionType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import marshmallow as ma
 import redis
-from flask import Flask, request
+from flask import Flask
+from flask.ctx import RequestContext
 from flask_smorest import Api
 from redis.backoff import NoBackoff
 from redis.retry import Retry
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, Rule
+from werkzeug.wsgi import get_content_length
 
 from core.config import load_config
 from core.errors import ServiceError
@@ -50,7 +52,7 @@ from service.api import (
 from service.api import webhooks as _webhooks  # noqa: F401
 from service.api.ai_schemas import SCHEMA_ADDITIONS
 from service.api.wire.games import documented_by_reference, views_by_phase
-from service.context import EXTENSION, Services
+from service.context import EXTENSION, Services, current_request
 from service.errors import ErrorSchema, register_error_handlers
 from service.json_bodies import JsonProvider
 
@@ -82,6 +84,9 @@ game (`"rated": true`) changes its players' OpenSkill ratings, shown on the ladd
 (`GET /api/v1/ladder`).
 """
 
+if TYPE_CHECKING:
+    from _typeshed.wsgi import WSGIEnvironment
+
 # Connections one API process may open to Redis (see create_app).
 REDIS_MAX_CONNECTIONS = 10_000
 
@@ -99,12 +104,64 @@ class AsciiInteger(IntegerConverter):
     regex = r"[0-9]+"
 
 
+#: Routes a process remembers (`RoutedContext`): a game's moves and reads come back to
+#: the same few paths, each game's its own.
+ROUTES_KEPT = 4096
+
+
+class RoutedContext(RequestContext):
+    """Flask's request context, remembering the routes it matched.
+
+    Matching a path against the API's rules (werkzeug's state machine, a dozen calls a
+    path part) costs about as much as a hook. What it finds depends on the method, the
+    path and the host and scheme it is matched under alone, the rules being fixed once
+    the app serves: a match found is kept by those (its arguments copied at each use,
+    since a request may change its own). A path that matches nothing, or redirects, is
+    matched every time, as before."""
+
+    def match_request(self) -> None:
+        adapter = self.url_adapter
+        if adapter is None:
+            super().match_request()
+            return
+        routes: dict[tuple[Any, ...], tuple[Rule, dict[str, Any]]] = self.app.routes_matched  # type: ignore[attr-defined]
+        key = (
+            adapter.default_method,
+            adapter.path_info,
+            adapter.server_name,
+            adapter.subdomain,
+            adapter.url_scheme,
+            adapter.websocket,
+        )
+        found = routes.get(key)
+        if found is not None:
+            self.request.url_rule, view_args = found
+            self.request.view_args = dict(view_args)
+            return
+        super().match_request()
+        rule = self.request.url_rule
+        if rule is not None and self.request.routing_exception is None:
+            if len(routes) >= ROUTES_KEPT:
+                # Crude but cheap, as the store's caches: routes in use come straight back.
+                routes.clear()
+            routes[key] = (rule, dict(self.request.view_args or {}))
+
+
 class ServiceFlask(Flask):
-    """Flask, asking whether a hook or a view is `async def` by its code's flag alone.
+    """Flask, asking whether a hook or a view is `async def` by its code's flag alone, and
+    matching each request's route once for all its like (`RoutedContext`).
 
     Flask asks that of every hook and view at every request (`ensure_sync`), through
     `inspect.iscoroutinefunction`'s unwrapping: a move has some sixteen of them. A plain
     function or method answers from its code object; anything else is Flask's to judge."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The routes `RoutedContext` found, by what they were matched under.
+        self.routes_matched: dict[tuple[Any, ...], tuple[Rule, dict[str, Any]]] = {}
+
+    def request_context(self, environ: WSGIEnvironment) -> RequestContext:
+        return RoutedContext(self, environ)
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         target = getattr(func, "__func__", func)
@@ -292,9 +349,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 def _require_json_body() -> None:
     """Refuse a body that is not declared JSON, instead of reading it as no body at all
     (which would report every field as missing and confuse the sender)."""
+    request = current_request()
     if (
         request.method in ("POST", "PUT", "PATCH")
-        and request.content_length
+        # `request.content_length`, read from the environ without its headers' object.
+        and get_content_length(request.environ)
         and not (request.is_json)
     ):
         raise UnsupportedBody(

@@ -9,10 +9,12 @@ import io
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask, request
+from flask import Flask
 from flask_cors import CORS
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from service.context import current_request
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -86,6 +88,7 @@ class BoundedBody:
 
 
 def _refuse_large_chunked_body() -> None:
+    request = current_request()
     if request.environ.get(TOO_LARGE):
         raise RequestEntityTooLarge()
     larger = LARGER_BODIES.get(request.path)

@@ -13,9 +13,10 @@ from typing import Any
 
 from babel.messages.extract import extract_javascript
 from babel.messages.pofile import read_po
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Response, has_request_context
 
 from engine.i18n import N_, Message
+from service.context import current_request
 
 #: The languages of the catalogues, the default first.
 LANGUAGES = ("en", "es")
@@ -140,20 +141,26 @@ def choose(query_lang: str | None, accept: Any) -> str:
     return DEFAULT
 
 
+#: Where a request's language is kept once worked out: in its WSGI environ, which a move
+#: reaches twice (its view's sentences and its Content-Language) in one lookup each.
+_LANG_KEY = "pocha.lang"
+
+
 def request_language() -> str:
     """The current request's language (English outside a request), worked out once."""
     if not has_request_context():
         return DEFAULT
-    lang: str | None = g.get("pocha_lang")
+    request = current_request()
+    environ = request.environ
+    lang: str | None = environ.get(_LANG_KEY)
     if lang is None:
-        environ = request.environ
         if environ.get("QUERY_STRING") or environ.get("HTTP_ACCEPT_LANGUAGE"):
             lang = choose(request.args.get("lang"), request.accept_languages)
         else:
-            # Neither asks for a language: parsing the query and the header (a move
-            # does it twice, for its view and its Content-Language) would find none.
+            # Neither asks for a language: parsing the query and the header would find
+            # none.
             lang = DEFAULT
-        g.pocha_lang = lang
+        environ[_LANG_KEY] = lang
     return lang
 
 
@@ -194,14 +201,28 @@ def _language_headers(response: Response) -> Response:
     # so caches must key on it; the page's files and streams carry no sentences.
     headers = response.headers
     # `response.mimetype` and `response.vary`, read as werkzeug reads them, without the
-    # parsed header objects they build (every answer of the API passes here).
-    mimetype = headers.get("Content-Type", "").split(";")[0].strip()
-    if mimetype == "application/json" and "Content-Language" not in headers:
-        headers["Content-Language"] = request_language()
-        if "Vary" in headers:
+    # parsed header objects they build, and in one pass over the headers rather than a
+    # lookup of each (every answer of the API passes here).
+    content_type: str | None = None
+    language = vary = False
+    for name, value in headers:
+        lowered = name.lower()
+        if lowered == "content-type":
+            if content_type is None:
+                content_type = value
+        elif lowered == "content-language":
+            language = True
+        elif lowered == "vary":
+            vary = True
+    if language or content_type is None:
+        return response
+    if content_type.split(";")[0].strip() == "application/json":
+        # Absent, so added where setting it would add it: at the end.
+        headers.add("Content-Language", request_language())
+        if vary:
             response.vary.add("Accept-Language")
         else:
-            headers["Vary"] = "Accept-Language"
+            headers.add("Vary", "Accept-Language")
     return response
 
 

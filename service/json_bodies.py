@@ -82,13 +82,32 @@ def _check(value: Any, depth: int) -> None:
             _check(item, depth + 1)
 
 
+#: `json.loads`'s decoder with the hooks above, made once: given hooks, `json.loads` makes
+#: a decoder and its scanner anew for each call, which costs more than a move's body. A
+#: decoder keeps no state between calls (the json module shares its own in the same way).
+_DECODER = json.JSONDecoder(parse_int=_int, parse_constant=_constant, object_pairs_hook=_object)
+
+
+def _loads(data: str | bytes) -> Any:
+    """`json.loads(data, parse_int=_int, parse_constant=_constant, object_pairs_hook=_object)`,
+    step for step, with the decoder made once."""
+    if isinstance(data, str):
+        if data.startswith("\ufeff"):
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", data, 0)
+    else:
+        if not isinstance(data, bytes | bytearray):
+            raise TypeError(
+                f"the JSON object must be str, bytes or bytearray, not {data.__class__.__name__}"
+            )
+        data = data.decode(json.detect_encoding(data), "surrogatepass")
+    return _DECODER.decode(data)
+
+
 def load_json(data: str | bytes) -> Any:
     """The body's value; `BadJson` for what the service cannot take, `ValueError` (as
     `json.loads`) for what is not JSON at all."""
     try:
-        value = json.loads(
-            data, parse_int=_int, parse_constant=_constant, object_pairs_hook=_object
-        )
+        value = _loads(data)
     except RecursionError:
         raise BadJson(_(_TOO_DEEP, most=MAX_DEPTH)) from None
     _check(value, 1)

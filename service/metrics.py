@@ -113,6 +113,8 @@ class ProcessMetrics:
         #: once: `labels` checks and locks at every call, and every request counts here.
         #: Each label comes from a closed set, so this stays small.
         self._by_labels: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+        #: Each action's child of `moves`, looked up once, for the same reason.
+        self._moves_by_action: dict[str, Any] = {}
 
     def key_label(self, name: str) -> str:
         """The label of key `name`: its name, for the first `MAX_KEY_LABELS` keys this
@@ -136,6 +138,13 @@ class ProcessMetrics:
             )
         found[0].inc()
         found[1].observe(seconds)
+
+    def count_move(self, action: str) -> None:
+        """Count one person's move applied; `action` is one of a closed set (bid, card)."""
+        found = self._moves_by_action.get(action)
+        if found is None:
+            found = self._moves_by_action[action] = self.moves.labels(action)
+        found.inc()
 
 
 class RedisCollector(Collector):

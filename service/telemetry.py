@@ -8,12 +8,13 @@ from __future__ import annotations
 import logging
 import time
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, g
 
 from core import logs
 from core.config import is_on
 from core.store.keys import is_game_id
 from service.api_keys import current_key
+from service.context import current_request
 from service.metrics import UNMATCHED, ProcessMetrics, method_label, status_label
 from service.metrics import install as install_metrics
 
@@ -26,6 +27,9 @@ MOVES = {"games.Bids": "bid", "games.Plays": "card"}
 #: game's place in the path is never logged as its id.
 GAME_ID_LENGTH = 16
 
+#: The environ's key of the request id's header.
+_REQUEST_ID_KEY = "HTTP_" + logs.REQUEST_ID_HEADER.upper().replace("-", "_")
+
 
 def install(app: Flask) -> None:
     """Register the hooks (first, so that a request refused by a later hook, such as a
@@ -35,9 +39,14 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def start() -> None:
-        g.pocha_started = time.perf_counter()
-        g.pocha_request_id = logs.request_id_from(request.headers.get(logs.REQUEST_ID_HEADER))
-        logs.REQUEST_ID.set(g.pocha_request_id)
+        # The header read from the environ as `request.headers` would (no parsed headers
+        # object is built for it).
+        started = time.perf_counter()
+        request_id = logs.request_id_from(current_request().environ.get(_REQUEST_ID_KEY))
+        found = g._get_current_object()
+        found.pocha_started = started
+        found.pocha_request_id = request_id
+        logs.REQUEST_ID.set(request_id)
 
     @app.after_request
     def finish(response: Response) -> Response:
@@ -51,9 +60,11 @@ def install(app: Flask) -> None:
 
 
 def _finish(response: Response, metrics: ProcessMetrics, request_log: bool) -> Response:
-    request_id = g.get("pocha_request_id") or logs.request_id_from(None)
+    found = g._get_current_object()
+    request = current_request()
+    request_id = found.get("pocha_request_id") or logs.request_id_from(None)
     response.headers[logs.REQUEST_ID_HEADER] = request_id
-    started = g.get("pocha_started")
+    started = found.get("pocha_started")
     seconds = time.perf_counter() - started if started is not None else 0.0
     rule = request.url_rule
     route = rule.rule if rule is not None else UNMATCHED
@@ -62,8 +73,10 @@ def _finish(response: Response, metrics: ProcessMetrics, request_log: bool) -> R
     key = current_key()
     if key is not None:
         metrics.key_requests.labels(metrics.key_label(key.name), status_label(status)).inc()
-    if status == 200 and request.endpoint in MOVES:
-        metrics.moves.labels(MOVES[request.endpoint]).inc()
+    if status == 200:
+        action = MOVES.get(request.endpoint or "")
+        if action is not None:
+            metrics.count_move(action)
     if request_log and log.isEnabledFor(logging.INFO):
         extra: dict[str, object] = {
             "method": method_label(request.method),

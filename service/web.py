@@ -10,6 +10,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, sen
 
 from engine.registry import DEFAULT_GAME
 from service.api.wire.games import FORMS
+from service.context import current_request
 from service.i18n import LANGUAGES, page_strings
 
 blp = Blueprint("web", __name__)
@@ -103,7 +104,8 @@ def swagger_ui_asset(name: str) -> Response:
 def revalidate_page_files(response: Response) -> Response:
     # The modules import each other by plain path: a browser must revalidate them (cheap,
     # with the ETag) so that a new version of the service never runs with half-old files.
-    if request.path == "/" or request.path.startswith(
+    path = current_request().path
+    if path == "/" or path.startswith(
         ("/static/", "/t/", "/how-to-play", "/ladder", "/accounts/", "/replay")
     ):
         response.headers["Cache-Control"] = "no-cache"

@@ -286,12 +286,19 @@ class StoredGame:
         than `LONG_THINKING` a decision: its turns then take the long lane of the turns
         queue (`core.jobs.queues.LONG_LANE`). So does a game with a webhook bot seated: its
         call may wait its whole deadline, which no quick game's turn should wait behind."""
-        if any(seat.webhook for seat in self.seats):
-            return True
-        levels = levels_of(kind_of(self.game))
-        names = {seat.bot for seat in self.seats if seat.bot is not None}
-        if any(seat.person for seat in self.seats):
+        # One pass over the seats: every timed move asks (its clock's lane).
+        names: set[str] = set()
+        person = False
+        for seat in self.seats:
+            if seat.webhook:
+                return True
+            if seat.bot is None:
+                person = True
+            else:
+                names.add(seat.bot)
+        if person:
             names.add(self.table.stand_in)
+        levels = levels_of(kind_of(self.game))
         return any(
             name in levels and thinking_seconds(levels[name].budget) > LONG_THINKING
             for name in names

@@ -16,6 +16,7 @@ from typing import Any, TypeVar, cast
 import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
+from werkzeug.datastructures import Headers
 
 from core.errors import ServiceError, Unauthorized
 from core.play.games import PlayerSpec
@@ -34,7 +35,7 @@ from service.api.links import CREATED_GAME, FROM_VIEW, responses
 from service.api.wire import MoveBody
 from service.api.wire.games import move_body
 from service.api_keys import limit_key
-from service.context import game_service, services
+from service.context import current_request, game_service, services
 from service.errors import RETRY_AFTER, ErrorSchema
 from service.events import EXTENSION as EVENTS
 from service.events import EventStreams
@@ -244,7 +245,9 @@ def _move_body(endpoint: str) -> Callable[[F], F]:
 
 def bearer_token() -> str | None:
     """The token of `Authorization: Bearer <token>`, or None when there is no header."""
-    header = request.headers.get("Authorization")
+    # Read from the environ as `request.headers` reads it (this and the next two headers
+    # are on every move's path).
+    header: str | None = current_request().environ.get("HTTP_AUTHORIZATION")
     if header is None:
         return None
     scheme, _space, token = header.partition(" ")
@@ -264,7 +267,7 @@ _IDEMPOTENCY = re.compile(r"[\x21-\x7e]{1,255}")
 
 def if_match_version() -> int | None:
     """The version an If-Match header names (`"12"`, `W/"12"` or `12`), if any."""
-    header = request.headers.get("If-Match")
+    header = current_request().environ.get("HTTP_IF_MATCH")
     if header is None or header.strip() == "*":
         return None
     text = header.strip().removeprefix("W/").strip('"')
@@ -279,10 +282,15 @@ def _view_response(view: dict[str, Any]) -> Response:
     Built here rather than dumped through GameViewSchema: a view is made of plain JSON
     values already, and the dump would be a fifth of a move's time. The schema still
     documents it, and a test checks that dumping through it changes nothing."""
+    # A headers object the answer takes as it is (from a dict, werkzeug would copy it
+    # through its generic multi-value path).
+    headers = Headers()
+    headers.add("ETag", f'"{view["version"]}"')
     return Response(
         orjson.dumps(translate_view(with_table_link(view))),
-        mimetype="application/json",
-        headers={"ETag": f'"{view["version"]}"'},
+        # The mimetype's content type, as werkzeug would work it out from the mimetype.
+        content_type="application/json",
+        headers=headers,
     )
 
 
@@ -447,13 +455,14 @@ def _move(game_id: str, move: WireAction, decision: str | None = None) -> Respon
     """The seat's move as the body gives it (a bid's number or a card's code in Pocha; a
     bet, a start card or a suit in Poch: `decision` names the endpoint; the game service
     reads it as an engine action), at most once per Idempotency-Key when one is sent."""
-    key = request.headers.get("Idempotency-Key")
+    key = current_request().environ.get("HTTP_IDEMPOTENCY_KEY")
     if key is not None and not _IDEMPOTENCY.fullmatch(key):
         raise ServiceError(_("Idempotency-Key must be 1 to 255 visible ASCII characters."))
-    with services().bots.person_moving(game_id):
+    found = services()
+    with found.bots.person_moving(game_id):
         if key is None:
             view, replayed = (
-                game_service().act(
+                found.games.act(
                     game_id,
                     bearer_token(),
                     move,
@@ -464,7 +473,7 @@ def _move(game_id: str, move: WireAction, decision: str | None = None) -> Respon
                 False,
             )
         else:
-            view, replayed = game_service().act_once(
+            view, replayed = found.games.act_once(
                 game_id, bearer_token(), move, key, if_match_version(), take_move_counters(),
                 decision,
             )  # fmt: skip

@@ -4,11 +4,15 @@ cluster's figures from Redis, and `/readyz` with the workers and the queues."""
 
 from __future__ import annotations
 
+import functools
 import io
+import itertools
 import json
 import logging
+import operator
 import secrets
 import sys
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -62,6 +66,20 @@ def test_every_response_has_a_request_id(client: FlaskClient) -> None:
         assert answer != bad and len(answer) == 32
     # Errors, even for unknown paths, carry one too.
     assert client.get("/nowhere").headers["X-Request-ID"]
+
+
+def test_a_new_request_id_is_a_random_uuid() -> None:
+    made = [logs.new_request_id() for _ in range(200)]
+    for text in made:
+        found = uuid.UUID(hex=text)
+        assert found.hex == text
+        assert (found.version, found.variant) == (4, uuid.RFC_4122)
+    assert len(set(made)) == len(made)
+    # Every bit but the version's and the variant's varies.
+    varying = functools.reduce(
+        operator.or_, (int(a, 16) ^ int(b, 16) for a, b in itertools.pairwise(made))
+    )
+    assert varying == (1 << 128) - 1 & ~(0xF000 << 64) & ~(0xC000 << 48)
 
 
 def test_each_request_writes_one_json_line_with_its_id(
