@@ -29,8 +29,10 @@ from core.jobs.queues import (
     Timing,
     lane_of,
     match_lane_of,
+    named,
     on_demand_lane_of,
     queue,
+    rq_queues,
 )
 from core.jobs.status import work_status
 from core.play.turns import store_for
@@ -161,6 +163,15 @@ def test_a_clients_big_match_does_not_hold_up_another_clients_match(
 
 
 # -- hints and AI moves ----------------------------------------------------------------------
+
+
+def test_each_client_orders_its_thinking_in_a_lane_of_pocha_high_all_named_so() -> None:
+    assert on_demand_lane_of(None) == HIGH  # our tools' jobs
+    assert on_demand_lane_of("ana") == on_demand_lane_of("ana")  # fixed, as the admission counts
+    assert {on_demand_lane_of(f"client-{i}") for i in range(200)} == set(ON_DEMAND_LANES[1:])
+    # People name them all `pocha-high`: a worker told to listen to it listens to each.
+    assert {named(lane) for lane in ON_DEMAND_LANES} == {HIGH}
+    assert rq_queues([HIGH]) == ON_DEMAND_LANES
 
 
 def _on_demand_client(redis_url: str, **settings: object) -> FlaskClient:
