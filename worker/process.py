@@ -34,6 +34,7 @@ from core.jobs.queues import (
     LONG_LANE,
     MATCH_LANES,
     NAMES,
+    ON_DEMAND_LANES,
     SERIALIZER,
     TURN_LANES,
     Timing,
@@ -186,11 +187,12 @@ class _Watchful:
             logs.JOB_ID.reset(job_token)
 
     def reorder_queues(self, reference_queue: Any) -> None:
-        # The lanes of `pocha-turns`, and those of `pocha-low`, in turn: the one just served
-        # goes after the other lanes of its queue, so each client's turns (or match games)
-        # wait for at most one of every other client's; the queues keep their order (turns,
-        # then hints, then matches).
-        group = next((g for g in (TURN_LANES, MATCH_LANES) if reference_queue.name in g), None)
+        # The lanes of `pocha-turns`, those of `pocha-high` and those of `pocha-low`, each in
+        # turn: the one just served goes after the other lanes of its queue, so each client's
+        # turns (or hints, or match games) wait for at most one of every other client's; the
+        # queues keep their order (turns, then hints, then matches).
+        groups = (TURN_LANES, ON_DEMAND_LANES, MATCH_LANES)
+        group = next((g for g in groups if reference_queue.name in g), None)
         if group is None:
             return
         order = self._ordered_queues
@@ -199,7 +201,7 @@ class _Watchful:
             return
         at = next(i for i, q in enumerate(lanes) if q.name == reference_queue.name)
         turned = iter(lanes[at + 1 :] + lanes[: at + 1])
-        # The group's places in the order stay its own (matches' lanes come last).
+        # The group's places in the order stay its own (hints' lanes before matches').
         self._ordered_queues = [next(turned) if q.name in group else q for q in order]
 
     def run_maintenance_tasks(self) -> None:

@@ -1,6 +1,6 @@
 """Whether a hint or an AI move may be queued now: let in by the thinking it orders
 (the address's think budget, in seconds), and refused at once rather than queued behind
-more than the workers can start soon.
+more than the workers can start soon, counting what its lane of `pocha-high` waits for.
 How it works: docs/internals.md, `core.jobs.admission`.
 """
 
@@ -16,10 +16,15 @@ import redis
 
 from core.config import is_on
 from core.errors import Busy, RateLimited
-from core.jobs.queues import HIGH
+from core.jobs.queues import HIGH, on_demand_lane_of
 from core.jobs.status import workers_serving
 from core.store.api_keys import ApiKey, name_of_payer, named
-from core.store.keys import ADVICE_QUEUED, ADVICE_QUEUED_SECONDS, think_limit_key
+from core.store.keys import (
+    ADVICE_QUEUED,
+    ADVICE_QUEUED_LANES,
+    ADVICE_QUEUED_SECONDS,
+    think_limit_key,
+)
 from core.store.records import client_hash
 from engine.i18n import N_, _
 
@@ -31,16 +36,21 @@ MAX_QUEUED_JOBS = 1000
 #: How long a count of the workers that take on-demand jobs is used before it is read again.
 CAPACITY_SECONDS = 2.0
 
-# KEYS: the address's budget (a timestamp), queued jobs (id -> drop time), queued seconds
-# (id -> seconds). ARGV: now, job id, its seconds, its drop time, wall seconds per second
-# of thinking (0: no budget), the window, workers taking the jobs, the longest wait
-# (negative: no bound), the most jobs, the keys' TTL (ms).
-# Returns {'ok'}, {'rate_limited', seconds over} or {'busy', seconds over, queued seconds}.
+# KEYS: the payer's budget (a timestamp), queued jobs (id -> drop time), queued seconds
+# (id -> seconds), queued lanes (id -> lane). ARGV: now, job id, its seconds, its drop time,
+# wall seconds per second of thinking (0: no budget), the window, workers taking the jobs,
+# the longest wait (negative: no bound), the most jobs, the keys' TTL (ms), its lane.
+# Returns {'ok'}, {'rate_limited', seconds over} or {'busy', seconds over, seconds ahead}.
+# The wait is what the workers, serving the lanes in turn, take before the job: every job
+# of its own lane, and from each other lane one before each of those and one before it.
+# The drop time orders the jobs as they came (each is dropped as long after), and at most
+# the most jobs are read.
 _ADMIT_LUA = """
 local now = tonumber(ARGV[1])
 local seconds = tonumber(ARGV[3])
 local rate = tonumber(ARGV[5])
 local window = tonumber(ARGV[6])
+local lane = ARGV[11]
 local spent = 0
 if rate > 0 then
   local drained_at = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -51,15 +61,39 @@ while true do
   local dropped = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, 500)
   if #dropped == 0 then break end
   redis.call('HDEL', KEYS[3], unpack(dropped))
+  redis.call('HDEL', KEYS[4], unpack(dropped))
   redis.call('ZREM', KEYS[2], unpack(dropped))
 end
 local max_wait = tonumber(ARGV[8])
 if max_wait >= 0 then
-  local queued = 0
-  for _, value in ipairs(redis.call('HVALS', KEYS[3])) do queued = queued + tonumber(value) end
-  local wait = queued / tonumber(ARGV[7])
-  if wait > max_wait or redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[9]) then
-    return {'busy', tostring(wait - max_wait), tostring(queued)}
+  local most = tonumber(ARGV[9])
+  local ids = redis.call('ZRANGE', KEYS[2], 0, most - 1)
+  local ahead, own, others = 0, 0, {}
+  if #ids > 0 then
+    local queued = redis.call('HMGET', KEYS[3], unpack(ids))
+    local lanes = redis.call('HMGET', KEYS[4], unpack(ids))
+    for i = 1, #ids do
+      local value = tonumber(queued[i]) or 0
+      local other = lanes[i] or ''
+      if other == lane then
+        own = own + 1
+        ahead = ahead + value
+      else
+        local jobs = others[other]
+        if jobs == nil then
+          jobs = {}
+          others[other] = jobs
+        end
+        jobs[#jobs + 1] = value
+      end
+    end
+  end
+  for _, jobs in pairs(others) do
+    for i = 1, math.min(#jobs, own + 1) do ahead = ahead + jobs[i] end
+  end
+  local wait = ahead / tonumber(ARGV[7])
+  if wait > max_wait or #ids >= most then
+    return {'busy', tostring(wait - max_wait), tostring(ahead)}
   end
 end
 if rate > 0 then
@@ -67,8 +101,10 @@ if rate > 0 then
 end
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+redis.call('HSET', KEYS[4], ARGV[2], lane)
 redis.call('PEXPIRE', KEYS[2], ARGV[10])
 redis.call('PEXPIRE', KEYS[3], ARGV[10])
+redis.call('PEXPIRE', KEYS[4], ARGV[10])
 return {'ok'}
 """
 
@@ -117,24 +153,27 @@ class Admission:
         drop_after: int,
         now: float | None = None,
         key: ApiKey | None = None,
-    ) -> None:
+    ) -> str:
         """Take a place for the job `job_id`, estimated at `seconds` of thinking, asked for
         from `address` (or with `key`, whose budget it then spends), which RQ drops
-        unstarted after `drop_after` seconds; `RateLimited` or `Busy` if it may not have one
-        (`now` is for tests)."""
+        unstarted after `drop_after` seconds, in its payer's lane of `pocha-high`: that
+        lane, to queue it in; `RateLimited` or `Busy` if it may not have one (`now` is for
+        tests)."""
         now = time.time() if now is None else now
         budget = self.budget
         if key is not None and budget is not None and key.think is not None:
             budget = key.think
         payer = key.payer if key is not None else client_hash(address) if address else None
+        lane = on_demand_lane_of(payer)
         rate = WINDOW / budget if budget is not None and payer else 0
         bounded = self.max_wait is not None
         answer = connection.eval(
             _ADMIT_LUA,
-            3,
+            4,
             think_limit_key(payer or ""),
             ADVICE_QUEUED,
             ADVICE_QUEUED_SECONDS,
+            ADVICE_QUEUED_LANES,
             repr(now),
             job_id,
             repr(seconds),
@@ -145,10 +184,11 @@ class Admission:
             repr(self.max_wait) if self.max_wait is not None else -1,
             self.max_jobs,
             drop_after * 1000,
+            lane,
         )
         verdict = _text(answer[0])
         if verdict == "ok":
-            return
+            return lane
         retry_after = max(1, math.ceil(float(_text(answer[1]))))
         if verdict == "rate_limited":
             assert budget is not None
@@ -260,6 +300,7 @@ def left_queue(connection: redis.Redis, job_id: str) -> None:
     pipe = connection.pipeline(transaction=False)
     pipe.zrem(ADVICE_QUEUED, job_id)
     pipe.hdel(ADVICE_QUEUED_SECONDS, job_id)
+    pipe.hdel(ADVICE_QUEUED_LANES, job_id)
     pipe.execute()
 
 

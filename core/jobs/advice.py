@@ -25,7 +25,6 @@ from ai.registry import bot_kind, decide_in, levels_of
 from core.errors import GameNotFound
 from core.jobs.admission import UNBOUNDED, Admission, left_queue
 from core.jobs.queues import (
-    HIGH,
     SERIALIZER,
     Timing,
     estimated_seconds,
@@ -138,12 +137,15 @@ def enqueue_on_demand(
     estimated: float,
     longest: float,
 ) -> str:
-    """Queue an on-demand job of `kind` on `pocha-high` once the admission lets its
-    `estimated` seconds in; it may think `longest` seconds at most. Its random id."""
+    """Queue an on-demand job of `kind` on `pocha-high`, in its asker's lane, once the
+    admission lets its `estimated` seconds in; it may think `longest` seconds at most. Its
+    random id."""
     job_id = secrets.token_urlsafe(18)
-    asker.admission.admit(connection, job_id, estimated, asker.address, QUEUED_TTL, key=asker.key)
+    lane = asker.admission.admit(
+        connection, job_id, estimated, asker.address, QUEUED_TTL, key=asker.key
+    )
     try:
-        queue(connection, HIGH).enqueue_call(
+        queue(connection, lane).enqueue_call(
             func=func,
             args=args,
             kwargs=kwargs,

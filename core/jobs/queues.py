@@ -37,13 +37,18 @@ TURN_LANES = (TURNS, *(f"{TURNS}-{i}" for i in range(1, LANES)))
 LONG_LANE = f"{TURNS}-long"
 #: Every RQ queue of `pocha-turns`.
 TURN_QUEUES = (*TURN_LANES, LONG_LANE)
+#: The lanes of `pocha-high`, as the turns' are: the first for the jobs of our tools (no
+#: address, no key), the others shared out among the clients that order hints and AI moves,
+#: so that one client's thinking (up to its whole think budget queued at once) never waits
+#: all ahead of another's.
+ON_DEMAND_LANES = (HIGH, *(f"{HIGH}-{i}" for i in range(1, LANES)))
 #: The lanes of `pocha-low`, as the turns' are: the first for matches nobody pays for, the
 #: others shared out among the clients that started matches, so that one client's games
 #: (a task each, up to `POCHA_MATCH_MAX_GAMES` a match) never queue all ahead of another's.
 MATCH_LANES = (LOW, *(f"{LOW}-{i}" for i in range(1, LANES)))
 #: The RQ queues a general worker listens to, in this order (RQ takes from the first
 #: non-empty one; the lanes of a queue among themselves in turn).
-QUEUES = (*TURN_LANES, LONG_LANE, HIGH, *MATCH_LANES)
+QUEUES = (*TURN_LANES, LONG_LANE, *ON_DEMAND_LANES, *MATCH_LANES)
 #: What a worker reserved for people's games listens to (as people name it).
 TURNS_ONLY = (TURNS,)
 #: How often a maker's lane is drawn again (seconds).
@@ -62,32 +67,46 @@ def lane_of(payer: str | None, now: float | None = None, long: bool = False) -> 
     return TURN_LANES[1 + int.from_bytes(digest, "big") % (LANES - 1)]
 
 
+def _client_lane(lanes: tuple[str, ...], client: str | None) -> str:
+    """The lane of `client` among `lanes`, always the same: the first for nobody."""
+    if client is None:
+        return lanes[0]
+    digest = hashlib.blake2b(client.encode(), digest_size=4).digest()
+    return lanes[1 + int.from_bytes(digest, "big") % (LANES - 1)]
+
+
 def match_lane_of(client: str | None) -> str:
     """The lane of `pocha-low` for the games of the matches `client` starts (a client hash
     or a key's payer): one lane for a whole match, its continuations included, so the
     same for all of a client's matches."""
-    if client is None:
-        return LOW
-    digest = hashlib.blake2b(client.encode(), digest_size=4).digest()
-    return MATCH_LANES[1 + int.from_bytes(digest, "big") % (LANES - 1)]
+    return _client_lane(MATCH_LANES, client)
+
+
+def on_demand_lane_of(payer: str | None) -> str:
+    """The lane of `pocha-high` for the hints, AI moves and analyses `payer` orders (a
+    client hash or a key's payer, whose think budget they spend; None: our tools). Always
+    the same, so the admission counts a client's jobs queued in it (`core.jobs.admission`)."""
+    return _client_lane(ON_DEMAND_LANES, payer)
 
 
 def named(queue_name: str) -> str:
-    """The name people use for an RQ queue: `pocha-turns` for each of its lanes,
-    `pocha-low` for each of its own."""
+    """The name people use for an RQ queue: `pocha-turns` for each of its lanes, and
+    `pocha-high` and `pocha-low` for each of their own."""
     if queue_name in TURN_QUEUES:
         return TURNS
+    if queue_name in ON_DEMAND_LANES:
+        return HIGH
     return LOW if queue_name in MATCH_LANES else queue_name
 
 
 def rq_queues(names: Sequence[str]) -> tuple[str, ...]:
     """The RQ queues of queues named as people name them, in order, each once:
     `pocha-turns` is all its lanes, and the long lane too for a general worker (one that
-    takes hints or matches as well), which takes it after the other lanes; `pocha-low` is
-    all its lanes."""
+    takes hints or matches as well), which takes it after the other lanes; `pocha-high` and
+    `pocha-low` are all their lanes."""
     general = any(name != TURNS for name in names)
     turns = (*TURN_LANES, LONG_LANE) if general else TURN_LANES
-    expanded = {TURNS: turns, LOW: MATCH_LANES}
+    expanded = {TURNS: turns, HIGH: ON_DEMAND_LANES, LOW: MATCH_LANES}
     lanes = (lane for name in names for lane in expanded.get(name, (name,)))
     return tuple(dict.fromkeys(lanes))
 

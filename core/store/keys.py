@@ -254,6 +254,8 @@ def think_limit_key(address: str) -> str:
 ADVICE_QUEUED = f"{PREFIX}:advice:queued"
 #: Hash of the same jobs' estimated thinking (seconds).
 ADVICE_QUEUED_SECONDS = f"{PREFIX}:advice:queued:seconds"
+#: Hash of the same jobs' lanes of `pocha-high` (their payers').
+ADVICE_QUEUED_LANES = f"{PREFIX}:advice:queued:lanes"
 
 
 # -- the keys of server-side integrators (core.store.api_keys) -------------------------------

@@ -14,7 +14,8 @@ from rq.utils import utcformat
 
 import engine.poch.observation
 import engine.poch.position
-from core.jobs.queues import HIGH, SERIALIZER, queue
+from core.jobs.queues import HIGH, ON_DEMAND_LANES, SERIALIZER, queue
+from core.jobs.status import work_status
 from core.play.turns import store_for
 from engine.pocha.observation import observe
 from engine.pocha.position import position_of
@@ -119,7 +120,7 @@ def test_a_move_for_a_position_and_an_impossible_position(
 
 def queue_is_empty(client: FlaskClient) -> bool:
     connection = client.application.extensions["pocha"].redises.queues
-    return bool(queue(connection, HIGH).count == 0)
+    return work_status(connection).queued[HIGH] == 0
 
 
 def test_a_position_from_a_real_game_gets_the_same_move_as_a_hint(
@@ -168,7 +169,8 @@ def test_a_job_whose_worker_died_is_reported_failed(
     client: FlaskClient, connection: redis.Redis
 ) -> None:
     job = client.post("/api/v1/ai/move", json=POSITION).json
-    queue(connection, HIGH).remove(job["id"])
+    queued = Job.fetch(job["id"], connection=connection, serializer=SERIALIZER)
+    queue(connection, queued.origin).remove(job["id"])
     long_ago = utcformat(datetime.now(UTC) - timedelta(seconds=120))
     connection.hset(
         Job.key_for(job["id"]),
@@ -310,4 +312,5 @@ def test_a_poch_position_with_a_pocha_only_level_or_a_bad_shape_is_refused(
         }
     )
     assert client.post("/api/v1/ai/move", json={**POSITION, "game": "poch"}).status_code == 422
-    queue(client.application.extensions["pocha"].redises.queues, HIGH).empty()
+    for lane in ON_DEMAND_LANES:
+        queue(connection, lane).empty()

@@ -14,7 +14,8 @@ import redis
 from flask.testing import FlaskClient
 from rq.job import Job
 
-from core.jobs.queues import HIGH, SERIALIZER, queue
+from core.jobs.queues import HIGH, SERIALIZER
+from core.jobs.status import work_status
 from core.jobs.tasks import TURN_RETRIES, current_job_id
 from core.play.turns import store_for, turn_key
 from engine.pocha.observation import observe
@@ -171,10 +172,10 @@ def test_pocha_worker_burst_and_queues(
     job = client.post("/api/v1/ai/move", json=position).json
     low_only = workers.start("--burst", "--queues", "pocha-low")
     assert low_only.wait(timeout=scaled(LONG)) == 0
-    assert queue(connection, HIGH).count == 1  # not its queue
+    assert work_status(connection).queued[HIGH] == 1  # not its queue
     turns_only = workers.start("--burst", "--queues", "pocha-turns")
     assert turns_only.wait(timeout=scaled(LONG)) == 0
-    assert queue(connection, HIGH).count == 1  # reserved for bot turns
+    assert work_status(connection).queued[HIGH] == 1  # reserved for bot turns
     # A queue no job is ever put on is refused rather than waited on for ever.
     typo = workers.start("--burst", "--queues", "pocha-turns,pocha-hihg")
     assert typo.wait(timeout=scaled(LONG)) == 2

@@ -2,7 +2,8 @@
 up the bots of a game (a worker reserved for bot turns plays them while the flood waits,
 and the flood's thinking runs at a lower CPU priority), and the AI on demand is refused at
 once, `503 busy` with Retry-After, when the thinking already queued for it would keep a
-new job waiting too long for the workers that take it. The estimate of that queue forgets
+new job waiting too long for the workers that take it, serving each address's lane of it
+in turn. The estimate of that queue forgets
 each job as a worker takes it, or once RQ would have dropped it unstarted, and holds a
 bounded number of jobs.
 
@@ -99,16 +100,21 @@ def test_ai_on_demand_behind_too_long_a_queue_is_refused_busy(
     assert busy.headers["Retry-After"] == "1"
     assert "try again in 1 s." in busy.json["message"]
     assert queued_seconds(connection) == pytest.approx(3 * (0.4 + JOB_SECONDS))
-    # Hints share the queue: refused too, and from any address.
+    # Hints share the address's lane of the queue: refused too.
     created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
     hint = client.post(
         f"/api/v1/games/{created['id']}/hint",
         json={"level": "ismcts-expert"},
         headers=bearer(tokens_of(created)[1]),
+        environ_base=FLOODER,
     )
     assert (hint.status_code, hint.json["error"]) == (503, "busy")
     assert hint.headers["Retry-After"] == "1"
-    # A worker takes the three jobs: their thinking no longer waits, and the next one is in.
+    # Another address's move waits for one of the flood's at most (the lanes are served in
+    # turn): let in.
+    other = client.post("/api/v1/ai/move", json={**POSITION, "milliseconds": 400})
+    assert other.status_code == 202
+    # A worker takes the four jobs: their thinking no longer waits, and the next one is in.
     drain()
     assert queued_seconds(connection) == 0
     assert ai_move(client, 400).status_code == 202
@@ -153,3 +159,33 @@ def test_the_estimate_forgets_jobs_rq_dropped_and_holds_a_bounded_number(
     admission.admit(connection, "d", 1.0, None, QUEUED_TTL, now=now + QUEUED_TTL + 1)
     assert queued_seconds(connection) == 1.0
     assert connection.zrange(ADVICE_QUEUED, 0, -1) == [b"d"]
+
+
+def test_the_wait_is_what_the_lanes_in_turn_serve_before_the_job(
+    connection: redis.Redis,
+) -> None:
+    # Each client's jobs queue in a lane of its own, served in turn: a new job waits for
+    # its own lane's, and for as many of every other lane's as its own lane serves first.
+    admission = Admission(budget=None, max_wait=5.25)
+    ana, bea = "203.0.113.7", "198.51.100.9"
+    now = time.time()
+
+    def admit(job_id: str, seconds: float, address: str) -> None:
+        nonlocal now
+        now += 0.001  # in the order they came
+        admission.admit(connection, job_id, seconds, address, QUEUED_TTL, now=now)
+
+    for i, seconds in enumerate((2.0, 1.0, 1.0, 1.0, 1.0)):
+        admit(f"ana-{i}", seconds, ana)  # the fifth waits 5 s, for Ana's four
+    # Bea's first waits for Ana's first (2 s), not for all of her 6 s.
+    admit("bea-0", 0.5, bea)
+    # Ana's sixth waits for her five and Bea's one: 6.5 s, over the bound by 1.25 s.
+    with pytest.raises(Busy) as refused:
+        admit("ana-5", 1.0, ana)
+    assert refused.value.retry_after == 2
+    # Bea's second: her first (0.5 s), and Ana's first two (3 s).
+    admit("bea-1", 1.0, bea)
+    # Bea's third: her 1.5 s and Ana's first three (4 s), over the bound.
+    with pytest.raises(Busy):
+        admit("bea-2", 1.0, bea)
+    assert queued_seconds(connection) == pytest.approx(7.5)
