@@ -1,5 +1,5 @@
 """The body reader's JSON: its decoder, made once, reads every body as `json.loads` with the
-same hooks reads it, and fails where and as that fails."""
+same hooks reads it (a name given twice refused), and fails where and as that fails."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.json_bodies import BadJson, _constant, _int, _loads, load_json
+from service.json_bodies import BadJson, _constant, _int, _loads, _object, load_json
 
 
 def json_loads(data: Any) -> Any:
-    return json.loads(data, parse_int=_int, parse_constant=_constant)
+    return json.loads(data, parse_int=_int, parse_constant=_constant, object_pairs_hook=_object)
 
 
 def outcome(read: Any, data: Any) -> tuple[str, Any]:
