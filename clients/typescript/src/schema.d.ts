@@ -1737,7 +1737,7 @@ export interface components {
              */
             code: number;
             /**
-             * @description Stable machine code: not_your_turn, illegal_move, invalid_card, invalid_bid, invalid_suit, wrong_phase, invalid_rules, stale_version, conflict, game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, unsupported_media_type, rate_limited, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, unavailable, store_full, busy, internal_error.
+             * @description Stable machine code: not_your_turn, illegal_move, invalid_card, invalid_bid, invalid_suit, wrong_phase, invalid_rules, stale_version, conflict, idempotency_key_reused, game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, unsupported_media_type, rate_limited, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, unavailable, store_full, busy, internal_error.
              * @example not_your_turn
              */
             error: string;
@@ -6114,7 +6114,7 @@ export interface operations {
             header?: {
                 /** @description The `version` (ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since. */
                 "If-Match"?: string;
-                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Remembered for an hour, per seat. */
+                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Sent again with another move (another value or decision), it is refused with 422 `idempotency_key_reused` and nothing is applied. Remembered for an hour, per seat. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6217,7 +6217,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description validation_error: a malformed body; illegal_move, invalid_bid, invalid_card or invalid_suit: a move the rules refuse (`rule` says which); idempotency_key_reused: an Idempotency-Key sent before with another move (nothing is applied). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many of these requests from your address; wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -6249,7 +6257,7 @@ export interface operations {
             header?: {
                 /** @description The `version` (ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since. */
                 "If-Match"?: string;
-                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Remembered for an hour, per seat. */
+                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Sent again with another move (another value or decision), it is refused with 422 `idempotency_key_reused` and nothing is applied. Remembered for an hour, per seat. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6352,7 +6360,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description validation_error: a malformed body; illegal_move, invalid_bid, invalid_card or invalid_suit: a move the rules refuse (`rule` says which); idempotency_key_reused: an Idempotency-Key sent before with another move (nothing is applied). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many of these requests from your address; wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -6637,7 +6653,7 @@ export interface operations {
             header?: {
                 /** @description The `version` (ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since. */
                 "If-Match"?: string;
-                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Remembered for an hour, per seat. */
+                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Sent again with another move (another value or decision), it is refused with 422 `idempotency_key_reused` and nothing is applied. Remembered for an hour, per seat. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6740,7 +6756,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description validation_error: a malformed body; illegal_move, invalid_bid, invalid_card or invalid_suit: a move the rules refuse (`rule` says which); idempotency_key_reused: an Idempotency-Key sent before with another move (nothing is applied). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many of these requests from your address; wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -7358,7 +7382,7 @@ export interface operations {
             header?: {
                 /** @description The `version` (ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since. */
                 "If-Match"?: string;
-                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Remembered for an hour, per seat. */
+                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Sent again with another move (another value or decision), it is refused with 422 `idempotency_key_reused` and nothing is applied. Remembered for an hour, per seat. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7461,7 +7485,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description validation_error: a malformed body; illegal_move, invalid_bid, invalid_card or invalid_suit: a move the rules refuse (`rule` says which); idempotency_key_reused: an Idempotency-Key sent before with another move (nothing is applied). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many of these requests from your address; wait `Retry-After` seconds. */
             429: {
                 headers: {
