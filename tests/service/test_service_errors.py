@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -249,6 +250,40 @@ def test_a_seat_in_an_address_is_ascii_digits(client: FlaskClient, store: GameSt
         f"/api/v1/games/{table['id']}/seats/1/bot", json={"level": "easy"}, headers=host
     )
     assert given.status_code == 200, given.json
+
+
+def test_an_empty_segment_names_no_address(client: FlaskClient, store: GameStore) -> None:
+    # Werkzeug merges "//" by redirecting (308, an HTML body) to the merged address: an
+    # address with an empty segment, or an id holding "%2F", is no address of ours (404 in
+    # JSON), on every route, whatever the method.
+    game = create_game(client, humans(3), {"schedule": [3]}, seed=3)
+    token = bearer(tokens_of(game)[0])
+    before = snapshot(store, game["id"])
+    sample = {"seat": "1", "game_id": game["id"]}
+    checked = 0
+    for rule in client.application.url_map.iter_rules():
+        address = rule.rule
+        for argument in rule.arguments:
+            address = re.sub(rf"<(?:[^<>:]+:)?{argument}>", sample.get(argument, "x"), address)
+        variants = [address[:i] + "/" + address[i:] for i, c in enumerate(address) if c == "/"]
+        variants += [
+            address.replace(f"/{value}", f"/%2F{value}", 1)
+            for value in {sample.get(argument, "x") for argument in rule.arguments}
+        ]
+        for url in variants:
+            if url.startswith("//"):
+                continue  # a scheme-relative address: the client reads a host from it
+            for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+                response = client.open(url, method=method, json={}, headers=token)
+                assert response.status_code == 404, (method, url, response.status_code)
+                assert response.mimetype == "application/json", (method, url)
+                assert_error(response, 404, "not_found")
+                checked += 1
+    assert checked > 100
+    assert snapshot(store, game["id"]) == before
+    # The addresses themselves still answer.
+    assert client.get(f"/api/v1/games/{game['id']}").status_code == 200
+    assert client.get("/api/v1/rules").status_code == 200
 
 
 def test_dead_redis_is_503_not_500(redis_url: str) -> None:
