@@ -36,7 +36,7 @@ from engine.registry import DEFAULT_GAME
 from engine.registry import KINDS as GAMES
 from service.accounts import HEADER, SCHEME
 from service.answers import Answer
-from service.api.fields import StrictBoolean
+from service.api.fields import AsciiInteger, StrictBoolean
 from service.api.games_schemas import PlayerName, RegisteredGame
 from service.context import services
 from service.errors import ErrorSchema
@@ -243,12 +243,12 @@ class LadderQuerySchema(ma.Schema):
         validate=validate.OneOf(KINDS),
         metadata={"description": "`person` or `bot`.", "enum": list(KINDS), "example": "bot"},
     )
-    offset = fields.Integer(
+    offset = AsciiInteger(
         load_default=0,
         validate=validate.Range(0, DEEPEST),
         metadata={"description": "The place to start at, 0-based.", "example": 0},
     )
-    limit = fields.Integer(
+    limit = AsciiInteger(
         load_default=50,
         validate=validate.Range(1, PAGE_MOST),
         metadata={"description": f"Entries in the page, 1 to {PAGE_MOST}.", "example": 50},

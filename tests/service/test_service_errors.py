@@ -286,6 +286,44 @@ def test_an_empty_segment_names_no_address(client: FlaskClient, store: GameStore
     assert client.get("/api/v1/rules").status_code == 200
 
 
+def test_numbers_in_a_query_are_ascii(client: FlaskClient, game: dict[str, Any]) -> None:
+    # int() and float() read "1_0" as 10 and any script's digits ("١", Arabic-Indic one)
+    # as ours: a query's numbers are ASCII digits (a minus sign, a decimal point and an
+    # exponent for a number), refused like any other bad value, in the caller's language.
+    events = f"/api/v1/games/{game['id']}/events"
+    addresses = {
+        f"{events}?after=": "after",
+        "/api/v1/ladder?offset=": "offset",
+        "/api/v1/ladder?limit=": "limit",
+        "/api/v1/jobs/no-such-job?wait=": "wait",
+        "/api/v1/analyses/no-such-analysis?wait=": "wait",
+    }
+    for address, name in addresses.items():
+        # Encoded as a client would: "%20" a space, "%2B" a plus ("+" is a space too).
+        for value in ("1_0", "١", "１", "𝟏", "1١", "%201", "1%20", "+1", "%2B1", "1%0A", "0x1"):
+            english = client.get(address + value)
+            body = assert_error(english, 422, "validation_error")
+            assert name in body["errors"]["query"], (address, value, body)
+            spanish = client.get(address + value, headers={"Accept-Language": "es"})
+            assert_error(spanish, 422, "validation_error")
+            assert spanish.headers["Content-Language"] == "es"
+            assert spanish.json["message"] != body["message"]
+            assert spanish.json["errors"] != body["errors"], spanish.json
+        for value in ("1", "2.5e-1", ".5") if name == "wait" else ("1", "10"):
+            answer = client.get(address + value)
+            # Taken: the events or the ladder, or no such job.
+            assert answer.status_code in (200, 404), (address, value, answer.json)
+
+
+def test_numbers_of_a_body_read_from_text_are_ascii(client: FlaskClient) -> None:
+    # An analysis's seed is taken as text too ("7"): in ASCII digits only.
+    game = {"game": "pocha", "rules": {"players": 3}, "seed": 1, "events": []}
+    for seed in ("1_0", "١", " 1"):
+        response = client.post("/api/v1/analyses", json={"record": game, "seed": seed})
+        body = assert_error(response, 422, "validation_error")
+        assert "seed" in body["errors"]["json"], body
+
+
 def test_dead_redis_is_503_not_500(redis_url: str) -> None:
     app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "REDIS_CONNECT_TIMEOUT": 0.5})
     client = app.test_client()
