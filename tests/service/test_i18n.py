@@ -768,7 +768,9 @@ CATALOGUED: dict[str, list[str]] = {
         "that look alike, case and spacing count as the same): choose another."
     ],
     "account_required": [
-        "A rated table seats accounts only: send your account's key in X-Pocha-Account."
+        "A rated table seats accounts only: send your account's key in X-Pocha-Account.",
+        "This needs your account's key: send it in X-Pocha-Account (POST /api/v1/accounts makes "
+        "an account).",
     ],
     "one_seat_per_account": [
         "At a rated table each account and each bot level has one seat: this one has a seat "

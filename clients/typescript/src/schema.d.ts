@@ -4716,7 +4716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unknown_account: no key, or a key that opens no account. */
+            /** @description account_required: no key; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4858,7 +4858,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookStatus"];
                 };
             };
-            /** @description unknown_account: no key, or a key that opens no account. */
+            /** @description account_required: no key; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4931,7 +4931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unknown_account: no key, or a key that opens no account. */
+            /** @description account_required: no key; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5034,7 +5034,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description unknown_account: no key, or a key that opens no account. */
+            /** @description account_required: no key; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5094,7 +5094,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookStatus"];
                 };
             };
-            /** @description unknown_account: no key, or a key that opens no account. */
+            /** @description account_required: no key; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5407,7 +5407,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5468,7 +5468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChallengeList"];
                 };
             };
-            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5531,7 +5531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5673,7 +5673,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5744,7 +5744,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5824,7 +5824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
