@@ -200,6 +200,22 @@ class TableNotFound(ServiceError):
         )
 
 
+class IdempotencyKeyReused(ServiceError):
+    """An Idempotency-Key sent again with another move than the one it was first sent with:
+    neither a retry to answer with the game as it is, nor a move to apply."""
+
+    status = 422
+    error = "idempotency_key_reused"
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "This Idempotency-Key was sent before with another move: nothing was "
+                "applied. Send each new move with a new key."
+            )
+        )
+
+
 class UnknownAccount(ServiceError):
     """An account key that opens no account (never made, or mistyped)."""
 

@@ -17,8 +17,9 @@ import redis
 from apispec import APISpec
 from flask import Flask, g, request
 
-from core.errors import REDIS_DOWN, AccountDisabled, UnknownAccount
+from core.errors import REDIS_DOWN, AccountDisabled, AccountRequired, UnknownAccount
 from core.store.accounts import Account, find, note_seen
+from engine.i18n import _
 
 #: The header an account's key travels in.
 HEADER = "X-Pocha-Account"
@@ -37,6 +38,21 @@ MEANING = {
 
 _ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
 _RULE_ARGUMENT = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
+
+
+def sent_key() -> str:
+    """The account's key the request sends, for an operation that needs one: without one
+    (or a blank one), 401 `account_required` says where to send it; whether it opens an
+    account is the caller's to ask."""
+    sent = (request.headers.get(HEADER) or "").strip()
+    if not sent:
+        raise AccountRequired(
+            _(
+                "This needs your account's key: send it in X-Pocha-Account (POST "
+                "/api/v1/accounts makes an account)."
+            )
+        )
+    return sent
 
 
 def current_account() -> Account | None:

@@ -232,6 +232,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json = JsonProvider(app)
     # Before any blueprint's rules are made with it.
     app.url_map.converters["int"] = AsciiInteger
+    # An empty segment ("/api/v1//games", or an id holding "%2F") names no address: merged,
+    # werkzeug would answer a redirect with an HTML body where every other unknown address
+    # gets a JSON 404 (the rules read by each Rule as it is bound, so set before any is).
+    app.url_map.merge_slashes = False
     app.config.update(
         API_TITLE="Pocha",
         API_VERSION="1",

@@ -134,7 +134,8 @@ class ErrorSchema(Answer):
         metadata={
             "description": "Stable machine code: not_your_turn, illegal_move, invalid_card, "
             "invalid_bid, invalid_suit, wrong_phase, invalid_rules, stale_version, conflict, "
-            "game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, "
+            "idempotency_key_reused, game_not_found, job_not_found, match_not_found, "
+            "invalid_position, unauthorized, "
             "forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, "
             "unsupported_media_type, rate_limited, too_many_streams, too_many_connections, "
             "uri_too_long, headers_too_large, not_found, method_not_allowed, unavailable, "

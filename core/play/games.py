@@ -9,6 +9,7 @@ differs between games is reached through the game's kind (`engine.registry`).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Sequence
@@ -24,6 +25,7 @@ from core.errors import (
     Conflict,
     Forbidden,
     GameNotOver,
+    IdempotencyKeyReused,
     InvalidInput,
     OneSeatPerAccount,
     Unauthorized,
@@ -92,6 +94,13 @@ def read_move(game: AnyGame, move: WireAction, decision: str) -> Action:
     if decision not in kind.decisions:
         raise WrongGame(kind.wrong_decision(decision))
     return kind.read_move(move, decision)
+
+
+def move_fingerprint(decision: str | None, move: WireAction) -> str:
+    """What a move sent with an Idempotency-Key asks for (which decision, and its value as
+    the body gives it), hashed short: a retry has the same, another move under a reused
+    key has not. `repr` tells the bid 1 from the card "1"."""
+    return hashlib.sha256(f"{decision}\n{move!r}".encode()).hexdigest()[:16]
 
 
 def payer_of_holder(holder: str | None) -> str | None:
@@ -425,27 +434,33 @@ class GameService:
         """`act`, at most once per Idempotency-Key and seat: the view, and whether the move
         had been taken already (then the view is the game now, and nothing is applied).
         A key whose first request is still being applied is a `Conflict`; one whose first
-        request was refused may be sent again."""
+        request was refused may be sent again; one sent before with another move (or another
+        decision) is refused, `IdempotencyKeyReused`, and nothing is applied."""
         self._refuse_a_disabled_key(token)
         record = self.store.load(game_id, history=False, counters=counters, consume=True)
         seat = self.seat_for(record, token, required=True)
         assert seat is not None
-        earlier = self.store.claim_move(game_id, seat, idempotency_key)
-        if earlier == "pending":
-            raise Conflict(
-                _(
-                    "A move with this Idempotency-Key is being applied right now: ask for "
-                    "the game in a moment to see it."
-                )
-            )
+        fingerprint = move_fingerprint(decision, move)
+        earlier = self.store.claim_move(game_id, seat, idempotency_key, fingerprint)
         if earlier is not None:
+            state, claimed_by = earlier
+            # A value with no fingerprint (an older server's, for an hour) counts as a retry.
+            if claimed_by and claimed_by != fingerprint:
+                raise IdempotencyKeyReused()
+            if state == "pending":
+                raise Conflict(
+                    _(
+                        "A move with this Idempotency-Key is being applied right now: ask "
+                        "for the game in a moment to see it."
+                    )
+                )
             return self.view(self.store.load(game_id, history=False), seat), True
         try:
             view = self.act(game_id, token, move, expected_version, decision=decision)
         except BaseException:
             self.store.release_move(game_id, seat, idempotency_key)
             raise
-        self.store.settle_move(game_id, seat, idempotency_key, int(view["version"]))
+        self.store.settle_move(game_id, seat, idempotency_key, fingerprint, int(view["version"]))
         return view, False
 
     def delete(self, game_id: str, token: str | None) -> None:

@@ -57,8 +57,9 @@ def game_of_channel(channel: str) -> str:
 
 def move_once_key(game_id: str, seat: int, idempotency_key: str) -> str:
     """String recording that the seat's move sent with an Idempotency-Key was taken: `pending`
-    while it is being applied, then the version it made. The client's key is hashed, so
-    any key of any length costs the same and cannot reach into our name space."""
+    while it is being applied, then the version it made, each followed by a space and the
+    fingerprint of the move (`core.play.games.move_fingerprint`). The client's key is
+    hashed, so any key of any length costs the same and cannot reach into our name space."""
     digest = hashlib.sha256(idempotency_key.encode()).hexdigest()[:32]
     return f"{PREFIX}:game:{{{game_id}}}:once:{seat}:{digest}"
 

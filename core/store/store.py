@@ -1094,23 +1094,33 @@ class GameStore:
                 start -= len(gone)
         return found
 
-    def claim_move(self, game_id: str, seat: int, idempotency_key: str) -> str | None:
+    def claim_move(
+        self, game_id: str, seat: int, idempotency_key: str, fingerprint: str
+    ) -> tuple[str, str] | None:
         """Claim the move the seat sends with `idempotency_key`: None when this request is
         the first to send it (it should apply the move, then `settle_move` or
-        `release_move`), else what the first one left: `pending`, or the version it made."""
+        `release_move`), else what the first one left: `pending` or the version it made,
+        and the fingerprint of the request that claimed it (`move_fingerprint`).
+
+        The fingerprint rides in the same value, so telling a retry from another move
+        under a reused key costs no round trip more."""
         key = move_once_key(game_id, seat, idempotency_key)
-        if self.redis.set(key, "pending", nx=True, ex=MOVE_ONCE_TTL):
+        if self.redis.set(key, f"pending {fingerprint}", nx=True, ex=MOVE_ONCE_TTL):
             return None
         found = self.redis.get(key)
         # Gone between the two calls (released by a refused first try): claim it again.
         if found is None:
-            return self.claim_move(game_id, seat, idempotency_key)
-        return found.decode() if isinstance(found, bytes) else str(found)
+            return self.claim_move(game_id, seat, idempotency_key, fingerprint)
+        text = found.decode() if isinstance(found, bytes) else str(found)
+        state, _space, claimed_by = text.partition(" ")
+        return state, claimed_by
 
-    def settle_move(self, game_id: str, seat: int, idempotency_key: str, version: int) -> None:
+    def settle_move(
+        self, game_id: str, seat: int, idempotency_key: str, fingerprint: str, version: int
+    ) -> None:
         """The claimed move was applied and made `version`."""
-        self.redis.set(move_once_key(game_id, seat, idempotency_key), version, xx=True,
-                       keepttl=True)  # fmt: skip
+        self.redis.set(move_once_key(game_id, seat, idempotency_key),
+                       f"{version} {fingerprint}", xx=True, keepttl=True)  # fmt: skip
 
     def release_move(self, game_id: str, seat: int, idempotency_key: str) -> None:
         """The claimed move was refused: the same key may be sent again."""

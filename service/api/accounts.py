@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 import marshmallow as ma
-from flask import request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
@@ -34,9 +33,9 @@ from core.store.ratings import HISTORY, displayed, history, ladder, ratings_by_g
 from engine.i18n import _
 from engine.registry import DEFAULT_GAME
 from engine.registry import KINDS as GAMES
-from service.accounts import HEADER, SCHEME
+from service.accounts import SCHEME, sent_key
 from service.answers import Answer
-from service.api.fields import StrictBoolean
+from service.api.fields import AsciiInteger, StrictBoolean
 from service.api.games_schemas import PlayerName, RegisteredGame
 from service.context import services
 from service.errors import ErrorSchema
@@ -216,10 +215,7 @@ def owner_of(account_id: str) -> Account:
     account = get(connection, account_id) if is_game_id(account_id) else None
     if account is None:
         raise AccountNotFound()
-    sent = request.headers.get(HEADER)
-    if not sent:
-        raise UnknownAccount()
-    holder = find(connection, sent.strip())
+    holder = find(connection, sent_key())
     if holder is None:
         raise UnknownAccount()
     if holder.id != account.id:
@@ -243,12 +239,12 @@ class LadderQuerySchema(ma.Schema):
         validate=validate.OneOf(KINDS),
         metadata={"description": "`person` or `bot`.", "enum": list(KINDS), "example": "bot"},
     )
-    offset = fields.Integer(
+    offset = AsciiInteger(
         load_default=0,
         validate=validate.Range(0, DEEPEST),
         metadata={"description": "The place to start at, 0-based.", "example": 0},
     )
-    limit = fields.Integer(
+    limit = AsciiInteger(
         load_default=50,
         validate=validate.Range(1, PAGE_MOST),
         metadata={"description": f"Entries in the page, 1 to {PAGE_MOST}.", "example": 50},
@@ -343,7 +339,7 @@ class AccountById(MethodView):
     @blp.alt_response(
         401,
         schema=ErrorSchema,
-        description="unknown_account: no key, or a key that opens no account.",
+        description="account_required: no key; unknown_account: a key that opens no account.",
     )
     @blp.alt_response(
         403,

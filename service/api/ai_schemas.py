@@ -14,7 +14,7 @@ from core.jobs.matches import MAX_GAMES
 from engine.i18n import _
 from engine.registry import DEFAULT_GAME, KINDS
 from service.answers import Answer
-from service.api.fields import StrictBoolean, ThinkingSchema, level_field
+from service.api.fields import AsciiNumber, StrictBoolean, ThinkingSchema, level_field
 from service.api.games_schemas import (
     MAX_SEED,
     PLAYER_FORMS,
@@ -212,7 +212,7 @@ class JobQuerySchema(ma.Schema):
             "example": "es",
         },
     )
-    wait = fields.Float(
+    wait = AsciiNumber(
         load_default=0.0,
         validate=validate.Range(0, 60),
         metadata={

@@ -16,6 +16,7 @@ from core.jobs.analyses import AnalysisRefused, analysis_report, ask_analysis
 from engine.i18n import _
 from service.answers import Answer
 from service.api.ai_schemas import ANY_ACTION, JobQuerySchema, JobTimingsSchema
+from service.api.fields import AsciiInteger
 from service.api.games_schemas import MAX_SEED
 from service.api.jobs import ON_DEMAND_ERRORS, asker, document_errors, translate_report
 from service.context import services
@@ -51,7 +52,7 @@ class AnalysisRequestSchema(ma.Schema):
             "example": "hard",
         },
     )
-    seed = fields.Integer(
+    seed = AsciiInteger(
         load_default=0,
         validate=validate.Range(0, MAX_SEED),
         metadata={

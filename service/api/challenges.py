@@ -20,7 +20,7 @@ from core.play.challenges import CHALLENGE_SECONDS
 from core.store.accounts import Account, find, note_seen
 from engine.i18n import _
 from engine.registry import DEFAULT_GAME, KINDS
-from service.accounts import HEADER, SCHEME
+from service.accounts import SCHEME, sent_key
 from service.answers import Answer
 from service.api.fields import StrictBoolean
 from service.api.games_schemas import MAX_PLAYERS, GameRulesField, RegisteredGame
@@ -51,7 +51,7 @@ bot = Blueprint(
 
 _SECURITY: dict[str, Any] = {"security": [{SCHEME: []}]}
 _KEY_ERRORS = (
-    (401, "unknown_account: no X-Pocha-Account, or a key that opens no account."),
+    (401, "account_required: no X-Pocha-Account; unknown_account: a key that opens no account."),
     (403, "account_disabled: the account is disabled."),
     (503, "unavailable: retry shortly."),
 )
@@ -76,8 +76,7 @@ def _documented(*extra: tuple[int, str]) -> Any:
 
 def key_holder() -> Account:
     """The account of the request's X-Pocha-Account key: enabled, noted as seen."""
-    sent = request.headers.get(HEADER)
-    account = find(services().redises.store, sent.strip()) if sent else None
+    account = find(services().redises.store, sent_key())
     if account is None:
         raise UnknownAccount()
     if account.disabled:

@@ -1,9 +1,10 @@
-"""Fields and schemas every game's requests share: a strict boolean, a known bot level, and
-how hard a bot thinks (a level or a custom budget).
+"""Fields and schemas every game's requests share: a strict boolean, numbers written in ASCII,
+a known bot level, and how hard a bot thinks (a level or a custom budget).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import marshmallow as ma
@@ -23,6 +24,32 @@ class StrictBoolean(fields.Boolean):
         if not isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return value
+
+
+class AsciiInteger(fields.Integer):
+    """An integer that, given as text (a query parameter), is ASCII digits after an optional
+    minus sign: `int()` also reads "1_0", " 7", "+3" and the digits of any script ("١"),
+    none of which the document's `integer` allows, and a proxy's rule or a log would read
+    them otherwise. A bound below zero refuses the minus with its own sentence."""
+
+    _TEXT = re.compile(r"-?[0-9]+")
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and not self._TEXT.fullmatch(value):
+            raise self.make_error("invalid", input=value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class AsciiNumber(fields.Float):
+    """A number that, given as text, is written in ASCII as JSON and JavaScript write one
+    (`0.5`, `5`, `1e-05`): `float()` also reads "1_0", " 7", "inf" and any script's digits."""
+
+    _TEXT = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and not self._TEXT.fullmatch(value):
+            raise self.make_error("invalid", input=value)
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 def known_level(level: str, game: str = DEFAULT_GAME) -> None:

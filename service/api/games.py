@@ -87,7 +87,8 @@ _IDEMPOTENCY_KEY = {
     "mean to make. Sent again with the same key (a retry after a lost answer), the move is "
     "not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: "
     "true`. While the first request is still being applied, a retry gets 409 `conflict`. "
-    "Remembered for an hour, per seat.",
+    "Sent again with another move (another value or decision), it is refused with 422 "
+    "`idempotency_key_reused` and nothing is applied. Remembered for an hour, per seat.",
     "schema": {
         "type": "string",
         "pattern": "^[\\x21-\\x7e]{1,255}$",
@@ -124,6 +125,9 @@ _ERRORS = {
     412: "stale_version: If-Match names a version the game has left.",
     413: "body_too_large.",
     415: "unsupported_media_type: the body is not sent as application/json.",
+    422: "validation_error: a malformed body; illegal_move, invalid_bid, invalid_card or "
+    "invalid_suit: a move the rules refuse (`rule` says which); idempotency_key_reused: "
+    "an Idempotency-Key sent before with another move (nothing is applied).",
     429: "rate_limited: too many of these requests from your address; wait `Retry-After` seconds.",
     503: "unavailable: the game store does not answer; retry shortly. Or, for a change "
     "(a move, a table's), not_replicated: with POCHA_WAIT_REPLICAS set, no replica confirmed "
@@ -396,7 +400,7 @@ class Bids(MethodView):
     @_doc(operationId="postBid", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body("bids")
     @_responds_to_move
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
+    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Bid
 
@@ -410,7 +414,7 @@ class Plays(MethodView):
     @_doc(operationId="postPlay", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body("plays")
     @_responds_to_move
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
+    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Play a card
 
@@ -425,7 +429,7 @@ class Bets(MethodView):
     @_doc(operationId="postBet", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body("bets")
     @_responds_to_move
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
+    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Bet, hold or pass (Poch)
 
@@ -441,7 +445,7 @@ class Suits(MethodView):
     @_doc(operationId="postSuit", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body("suits")
     @_responds_to_move
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 429, 503)
+    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Choose the next suit (Poch)
 

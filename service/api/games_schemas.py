@@ -18,7 +18,7 @@ from ai.registry import levels_of
 from engine.i18n import _
 from engine.registry import DEFAULT_GAME, KINDS
 from service.answers import Answer
-from service.api.fields import StrictBoolean
+from service.api.fields import AsciiInteger, StrictBoolean
 from service.api.wire import forms_of
 
 # Seeds stay within what a JSON number holds exactly in every client.
@@ -512,7 +512,7 @@ class EventsQuerySchema(ma.Schema):
         # Browsers' EventSource and caches add parameters of their own; ignore them.
         unknown = ma.EXCLUDE
 
-    after = fields.Integer(
+    after = AsciiInteger(
         load_default=0,
         # Bounded, as Redis takes list indexes below 2^63 only.
         validate=validate.Range(0, MAX_SEQ),

@@ -89,7 +89,7 @@ class WebhookRegisteredSchema(WebhookStatusSchema):
 
 _SECURITY: dict[str, Any] = {"security": [{SCHEME: []}]}
 _ERRORS = (
-    (401, "unknown_account: no key, or a key that opens no account."),
+    (401, "account_required: no key; unknown_account: a key that opens no account."),
     (403, "not_your_account: another account's key; account_disabled."),
     (404, "account_not_found; no_webhook."),
     (503, "unavailable: retry shortly."),

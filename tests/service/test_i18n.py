@@ -493,6 +493,15 @@ def test_stale_version(client: FlaskClient, table: dict[str, Any]) -> None:
     assert english.status_code == 412 and english.json["version"] == table["version"]
 
 
+@driven("idempotency_key_reused")
+def test_idempotency_key_reused(client: FlaskClient, table: dict[str, Any]) -> None:
+    sent = {**bearer(tokens_of(table)[1]), "Idempotency-Key": "bid-1"}
+    url = f"/api/v1/games/{table['id']}/bids"
+    assert client.post(url, json={"bid": 0}, headers=sent).status_code == 200
+    english, _ = both(client, "POST", url, json={"bid": 1}, headers=sent)
+    assert english.status_code == 422 and english.json["error"] == "idempotency_key_reused"
+
+
 def _waiting_table(client: FlaskClient) -> dict[str, Any]:
     created: dict[str, Any] = client.post(
         "/api/v1/games", json={"players": [{"name": "Ana"}, {"open": True}, {"open": True}]}
@@ -759,7 +768,9 @@ CATALOGUED: dict[str, list[str]] = {
         "that look alike, case and spacing count as the same): choose another."
     ],
     "account_required": [
-        "A rated table seats accounts only: send your account's key in X-Pocha-Account."
+        "A rated table seats accounts only: send your account's key in X-Pocha-Account.",
+        "This needs your account's key: send it in X-Pocha-Account (POST /api/v1/accounts makes "
+        "an account).",
     ],
     "one_seat_per_account": [
         "At a rated table each account and each bot level has one seat: this one has a seat "

@@ -244,12 +244,13 @@ def test_challenges_from_one_address_are_rate_limited(redis_url: str) -> None:
 
 def test_wrong_keys_and_disabled_accounts_are_refused(app: Flask, client: FlaskClient) -> None:
     ana, robo = sign_up(client, "Ana", "person"), sign_up(client, "Robo")
-    for headers in ({}, {"X-Pocha-Account": "pa_guessed"}):
+    for headers, error in (({}, "account_required"),
+                           ({"X-Pocha-Account": "pa_guessed"}, "unknown_account")):  # fmt: skip
         stream = client.get("/api/v1/bot/events", headers={**STREAM, **headers})
-        assert (stream.status_code, stream.json["error"]) == (401, "unknown_account")
+        assert (stream.status_code, stream.json["error"]) == (401, error)
         made = client.post("/api/v1/challenges", json={"opponents": against("Robo")},
                            headers=headers)  # fmt: skip
-        assert (made.status_code, made.json["error"]) == (401, "unknown_account")
+        assert (made.status_code, made.json["error"]) == (401, error)
     connection = app.extensions[EXTENSION].redises.store
     set_disabled(connection, robo["id"])
     refused = challenge(client, ana, against(robo["id"]))
@@ -423,6 +424,48 @@ def test_an_account_lists_the_challenges_it_made_and_received(client: FlaskClien
     assert listed(robo) == [(first["id"], "open"), (second["id"], "open")]
     assert listed(ana) == [(first["id"], "open"), (third["id"], "declined")]
     assert listed(bea) == [(second["id"], "open"), (third["id"], "declined")]
-    for headers in ({}, {"X-Pocha-Account": "pa_guessed"}):
+    for headers, error in (({}, "account_required"),
+                           ({"X-Pocha-Account": "pa_guessed"}, "unknown_account")):  # fmt: skip
         refused = client.get("/api/v1/challenges", headers=headers)
-        assert (refused.status_code, refused.json["error"]) == (401, "unknown_account")
+        assert (refused.status_code, refused.json["error"]) == (401, error)
+
+
+def test_no_account_key_is_asked_for(client: FlaskClient) -> None:
+    # Without X-Pocha-Account, the answer says to send it, rather than that the key sent
+    # (none) opens no account; a key that opens none is still told so.
+    robo = sign_up(client, "Robo")
+    made = challenge(client, sign_up(client, "Ana", "person"), against(robo["id"]))
+    assert made.status_code == 201, made.json
+    account, challenge_id = f"/api/v1/accounts/{robo['id']}", made.json["id"]
+    hook = {"url": "https://bots.example.com/pocha"}
+    requests = [
+        ("GET", "/api/v1/bot/events", None),
+        ("GET", "/api/v1/challenges", None),
+        ("POST", "/api/v1/challenges", {"opponents": against("Robo")}),
+        ("DELETE", f"/api/v1/challenges/{challenge_id}", None),
+        ("POST", f"/api/v1/challenges/{challenge_id}/accept", None),
+        ("POST", f"/api/v1/challenges/{challenge_id}/decline", None),
+        ("PATCH", account, {"open_to_matches": True}),
+        ("PUT", f"{account}/webhook", hook),
+        ("GET", f"{account}/webhook", None),
+        ("DELETE", f"{account}/webhook", None),
+        ("POST", f"{account}/webhook/resume", None),
+    ]
+    for method, url, body in requests:
+        for sent in ({}, {"X-Pocha-Account": " "}):
+            english = client.open(url, method=method, json=body, headers=sent)
+            assert (english.status_code, english.json["error"]) == (401, "account_required"), (
+                method, url, english.json,
+            )  # fmt: skip
+            assert "X-Pocha-Account" in english.json["message"]
+            assert "not the key" not in english.json["message"]
+            spanish = client.open(url, method=method, json=body,
+                                  headers={**sent, "Accept-Language": "es"})  # fmt: skip
+            assert spanish.json["error"] == "account_required"
+            assert spanish.headers["Content-Language"] == "es"
+            assert "X-Pocha-Account" in spanish.json["message"]
+            assert spanish.json["message"] != english.json["message"]
+        guessed = client.open(url, method=method, json=body,
+                              headers={"X-Pocha-Account": "pa_guessed"})  # fmt: skip
+        assert (guessed.status_code, guessed.json["error"]) == (401, "unknown_account")
+    assert client.get(f"/api/v1/challenges/{challenge_id}").json["status"] == "open"

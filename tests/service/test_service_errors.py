@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -249,6 +250,78 @@ def test_a_seat_in_an_address_is_ascii_digits(client: FlaskClient, store: GameSt
         f"/api/v1/games/{table['id']}/seats/1/bot", json={"level": "easy"}, headers=host
     )
     assert given.status_code == 200, given.json
+
+
+def test_an_empty_segment_names_no_address(client: FlaskClient, store: GameStore) -> None:
+    # Werkzeug merges "//" by redirecting (308, an HTML body) to the merged address: an
+    # address with an empty segment, or an id holding "%2F", is no address of ours (404 in
+    # JSON), on every route, whatever the method.
+    game = create_game(client, humans(3), {"schedule": [3]}, seed=3)
+    token = bearer(tokens_of(game)[0])
+    before = snapshot(store, game["id"])
+    sample = {"seat": "1", "game_id": game["id"]}
+    checked = 0
+    for rule in client.application.url_map.iter_rules():
+        address = rule.rule
+        for argument in rule.arguments:
+            address = re.sub(rf"<(?:[^<>:]+:)?{argument}>", sample.get(argument, "x"), address)
+        variants = [address[:i] + "/" + address[i:] for i, c in enumerate(address) if c == "/"]
+        variants += [
+            address.replace(f"/{value}", f"/%2F{value}", 1)
+            for value in {sample.get(argument, "x") for argument in rule.arguments}
+        ]
+        for url in variants:
+            if url.startswith("//"):
+                continue  # a scheme-relative address: the client reads a host from it
+            for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+                response = client.open(url, method=method, json={}, headers=token)
+                assert response.status_code == 404, (method, url, response.status_code)
+                assert response.mimetype == "application/json", (method, url)
+                assert_error(response, 404, "not_found")
+                checked += 1
+    assert checked > 100
+    assert snapshot(store, game["id"]) == before
+    # The addresses themselves still answer.
+    assert client.get(f"/api/v1/games/{game['id']}").status_code == 200
+    assert client.get("/api/v1/rules").status_code == 200
+
+
+def test_numbers_in_a_query_are_ascii(client: FlaskClient, game: dict[str, Any]) -> None:
+    # int() and float() read "1_0" as 10 and any script's digits ("١", Arabic-Indic one)
+    # as ours: a query's numbers are ASCII digits (a minus sign, a decimal point and an
+    # exponent for a number), refused like any other bad value, in the caller's language.
+    events = f"/api/v1/games/{game['id']}/events"
+    addresses = {
+        f"{events}?after=": "after",
+        "/api/v1/ladder?offset=": "offset",
+        "/api/v1/ladder?limit=": "limit",
+        "/api/v1/jobs/no-such-job?wait=": "wait",
+        "/api/v1/analyses/no-such-analysis?wait=": "wait",
+    }
+    for address, name in addresses.items():
+        # Encoded as a client would: "%20" a space, "%2B" a plus ("+" is a space too).
+        for value in ("1_0", "١", "１", "𝟏", "1١", "%201", "1%20", "+1", "%2B1", "1%0A", "0x1"):
+            english = client.get(address + value)
+            body = assert_error(english, 422, "validation_error")
+            assert name in body["errors"]["query"], (address, value, body)
+            spanish = client.get(address + value, headers={"Accept-Language": "es"})
+            assert_error(spanish, 422, "validation_error")
+            assert spanish.headers["Content-Language"] == "es"
+            assert spanish.json["message"] != body["message"]
+            assert spanish.json["errors"] != body["errors"], spanish.json
+        for value in ("1", "2.5e-1", ".5") if name == "wait" else ("1", "10"):
+            answer = client.get(address + value)
+            # Taken: the events or the ladder, or no such job.
+            assert answer.status_code in (200, 404), (address, value, answer.json)
+
+
+def test_numbers_of_a_body_read_from_text_are_ascii(client: FlaskClient) -> None:
+    # An analysis's seed is taken as text too ("7"): in ASCII digits only.
+    game = {"game": "pocha", "rules": {"players": 3}, "seed": 1, "events": []}
+    for seed in ("1_0", "١", " 1"):
+        response = client.post("/api/v1/analyses", json={"record": game, "seed": seed})
+        body = assert_error(response, 422, "validation_error")
+        assert "seed" in body["errors"]["json"], body
 
 
 def test_dead_redis_is_503_not_500(redis_url: str) -> None:

@@ -319,7 +319,7 @@ def test_only_a_bots_own_key_manages_its_webhook(
     }
     seen = {name: (a.status_code, a.json["error"]) for name, a in answers.items()}
     assert seen == {
-        "none": (401, "unknown_account"),
+        "none": (401, "account_required"),
         "guessed": (401, "unknown_account"),
         "another": (403, "not_your_account"),
         "person": (409, "not_a_bot"),
@@ -446,7 +446,7 @@ def test_only_its_key_seats_a_webhook_bot_in_a_match_unless_it_is_open_to_matche
     # Only its own key opens it, and only a bot's account is opened.
     path = f"/api/v1/accounts/{account_id}"
     for headers, expected in (
-        ({}, (401, "unknown_account")),
+        ({}, (401, "account_required")),
         (key_of(other_key), (403, "not_your_account")),
     ):
         answer = client.patch(path, json={"open_to_matches": True}, headers=headers)

@@ -1737,7 +1737,7 @@ export interface components {
              */
             code: number;
             /**
-             * @description Stable machine code: not_your_turn, illegal_move, invalid_card, invalid_bid, invalid_suit, wrong_phase, invalid_rules, stale_version, conflict, game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, unsupported_media_type, rate_limited, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, unavailable, store_full, busy, internal_error.
+             * @description Stable machine code: not_your_turn, illegal_move, invalid_card, invalid_bid, invalid_suit, wrong_phase, invalid_rules, stale_version, conflict, idempotency_key_reused, game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, unsupported_media_type, rate_limited, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, unavailable, store_full, busy, internal_error.
              * @example not_your_turn
              */
             error: string;
@@ -4716,7 +4716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unknown_account: no key, or a key that opens no account. */
+            /** @description account_required: no key; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4858,7 +4858,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookStatus"];
                 };
             };
-            /** @description unknown_account: no key, or a key that opens no account. */
+            /** @description account_required: no key; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4931,7 +4931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unknown_account: no key, or a key that opens no account. */
+            /** @description account_required: no key; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5034,7 +5034,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description unknown_account: no key, or a key that opens no account. */
+            /** @description account_required: no key; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5094,7 +5094,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookStatus"];
                 };
             };
-            /** @description unknown_account: no key, or a key that opens no account. */
+            /** @description account_required: no key; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5407,7 +5407,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5468,7 +5468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChallengeList"];
                 };
             };
-            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5531,7 +5531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5673,7 +5673,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5744,7 +5744,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5824,7 +5824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description unknown_account: no X-Pocha-Account, or a key that opens no account. */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6114,7 +6114,7 @@ export interface operations {
             header?: {
                 /** @description The `version` (ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since. */
                 "If-Match"?: string;
-                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Remembered for an hour, per seat. */
+                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Sent again with another move (another value or decision), it is refused with 422 `idempotency_key_reused` and nothing is applied. Remembered for an hour, per seat. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6217,7 +6217,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description validation_error: a malformed body; illegal_move, invalid_bid, invalid_card or invalid_suit: a move the rules refuse (`rule` says which); idempotency_key_reused: an Idempotency-Key sent before with another move (nothing is applied). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many of these requests from your address; wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -6249,7 +6257,7 @@ export interface operations {
             header?: {
                 /** @description The `version` (ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since. */
                 "If-Match"?: string;
-                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Remembered for an hour, per seat. */
+                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Sent again with another move (another value or decision), it is refused with 422 `idempotency_key_reused` and nothing is applied. Remembered for an hour, per seat. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6352,7 +6360,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description validation_error: a malformed body; illegal_move, invalid_bid, invalid_card or invalid_suit: a move the rules refuse (`rule` says which); idempotency_key_reused: an Idempotency-Key sent before with another move (nothing is applied). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many of these requests from your address; wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -6637,7 +6653,7 @@ export interface operations {
             header?: {
                 /** @description The `version` (ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since. */
                 "If-Match"?: string;
-                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Remembered for an hour, per seat. */
+                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Sent again with another move (another value or decision), it is refused with 422 `idempotency_key_reused` and nothing is applied. Remembered for an hour, per seat. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6740,7 +6756,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description validation_error: a malformed body; illegal_move, invalid_bid, invalid_card or invalid_suit: a move the rules refuse (`rule` says which); idempotency_key_reused: an Idempotency-Key sent before with another move (nothing is applied). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many of these requests from your address; wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -7358,7 +7382,7 @@ export interface operations {
             header?: {
                 /** @description The `version` (ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since. */
                 "If-Match"?: string;
-                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Remembered for an hour, per seat. */
+                /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Sent again with another move (another value or decision), it is refused with 422 `idempotency_key_reused` and nothing is applied. Remembered for an hour, per seat. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7461,7 +7485,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description validation_error: a malformed body; illegal_move, invalid_bid, invalid_card or invalid_suit: a move the rules refuse (`rule` says which); idempotency_key_reused: an Idempotency-Key sent before with another move (nothing is applied). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many of these requests from your address; wait `Retry-After` seconds. */
             429: {
                 headers: {

@@ -166,3 +166,31 @@ def test_a_malformed_idempotency_key_is_a_400(app: Flask, key: str) -> None:
                     **{"Idempotency-Key": key})  # fmt: skip
     assert response.status_code == 400, response.json
     assert response.json["error"] == "bad_request"
+
+
+def test_an_idempotency_key_sent_again_with_another_move_is_refused(app: Flask) -> None:
+    # Answering a retry's replay to another move would tell the client its move was
+    # applied when it was not: a key reused for another move is refused, nothing applied.
+    client = app.test_client()
+    created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    turn = client.get(f"/api/v1/games/{game_id}").json["turn"]
+    first = move(client, game_id, tokens[turn], 0, **{"Idempotency-Key": "bid-1"})
+    assert first.status_code == 200
+    events = client.get(f"/api/v1/games/{game_id}/events").json
+    for language, words in (("en", "another move"), ("es", "otra jugada")):
+        other = move(client, game_id, tokens[turn], 1,
+                     **{"Idempotency-Key": "bid-1", "Accept-Language": language})  # fmt: skip
+        assert other.status_code == 422, other.json
+        assert other.json["error"] == "idempotency_key_reused"
+        assert words in other.json["message"], other.json
+        assert "Idempotent-Replayed" not in other.headers
+    assert client.get(f"/api/v1/games/{game_id}/events").json == events
+    # The same move under the same key is still a retry, answered with the game as it is.
+    again = move(client, game_id, tokens[turn], 0, **{"Idempotency-Key": "bid-1"})
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    # Keys are each seat's own: the next seat may send its move under the same one.
+    nxt = client.get(f"/api/v1/games/{game_id}").json["turn"]
+    taken = move(client, game_id, tokens[nxt], 0, **{"Idempotency-Key": "bid-1"})
+    assert taken.status_code == 200 and "Idempotent-Replayed" not in taken.headers
+    assert client.get(f"/api/v1/games/{game_id}").json["version"] == first.json["version"] + 1
