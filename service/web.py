@@ -100,13 +100,26 @@ def swagger_ui_asset(name: str) -> Response:
     return send_from_directory(_SWAGGER_UI_DIST, name, max_age=24 * 3600)
 
 
+#: The addresses of the page's documents and files.
+PAGE_PATHS = ("/static/", "/t/", "/how-to-play", "/ladder", "/accounts/", "/replay")
+
+#: No frame of another site around the page: such a site could lay a decoy over it and
+#: steer a person's clicks onto its buttons (a move, leaving a table, removing a seat).
+#: The CSP's word, and X-Frame-Options for browsers that know no frame-ancestors.
+PAGE_HEADERS = {
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+}
+
+
 @blp.after_app_request
-def revalidate_page_files(response: Response) -> Response:
-    # The modules import each other by plain path: a browser must revalidate them (cheap,
-    # with the ETag) so that a new version of the service never runs with half-old files.
+def guard_and_revalidate(response: Response) -> Response:
     path = current_request().path
-    if path == "/" or path.startswith(
-        ("/static/", "/t/", "/how-to-play", "/ladder", "/accounts/", "/replay")
-    ):
-        response.headers["Cache-Control"] = "no-cache"
+    if path == "/" or path.startswith(PAGE_PATHS):
+        headers = response.headers
+        # The modules import each other by plain path: a browser must revalidate them
+        # (cheap, with the ETag) so that a new version of the service never runs with
+        # half-old files.
+        headers["Cache-Control"] = "no-cache"
+        headers.update(PAGE_HEADERS)
     return response

@@ -1,5 +1,6 @@
 """The web front end's files as the service serves them: the page at `/`, every module it
-imports, nothing fetched from the internet, and the page kept out of the OpenAPI document."""
+imports, nothing fetched from the internet, the headers that keep the page out of other
+sites' frames, and the page kept out of the OpenAPI document."""
 
 from __future__ import annotations
 
@@ -82,3 +83,27 @@ def test_the_page_is_not_part_of_the_api_document(redis_url: str) -> None:
     client = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
     paths = client.get("/api/openapi.json").get_json()["paths"]
     assert "/" not in paths and all(p.startswith("/api/") or p.endswith("z") for p in paths)
+
+
+#: Every address the service answers with one of the page's documents.
+PAGE_ADDRESSES = [
+    "/", "/t/ABCD-EFGH", "/how-to-play", "/how-to-play/poch", "/ladder", "/ladder/poch",
+    "/accounts/q3ZkR8vX1mNc2pLw", "/replay/q3ZkR8vX1mNc2pLw", "/replay",
+]  # fmt: skip
+
+
+def _policy(header: str) -> dict[str, list[str]]:
+    return {d.split()[0]: d.split()[1:] for d in header.split(";") if d.strip()}
+
+
+def test_no_other_site_may_show_the_page_in_a_frame(redis_url: str) -> None:
+    # A site that framed the page could lay a decoy over it and steer a person's clicks
+    # onto its buttons (a move, leaving the table, removing a seat): the page at `/` opens
+    # the browser's current seat by itself. The CSP's word, and the older header.
+    client = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+    for address in PAGE_ADDRESSES:
+        page = client.get(address)
+        assert page.status_code == 200, address
+        policy = _policy(page.headers.get("Content-Security-Policy", ""))
+        assert policy.get("frame-ancestors") == ["'none'"], (address, policy)
+        assert page.headers.get("X-Frame-Options") == "DENY", address
