@@ -1,6 +1,7 @@
 """The page's protective headers at work in a real headless Chromium: a page of another site
 that puts the game's page in a frame (to steer a person's clicks onto its move buttons under
-a decoy) gets nothing shown in it.
+a decoy) gets nothing shown in it, and markup that reached the page unescaped, such as a
+name `<img src=x onerror=...>`, runs no script.
 """
 
 from __future__ import annotations
@@ -66,5 +67,32 @@ def test_another_sites_frame_shows_nothing_of_the_page(
             # The browser showed its own error page in the frame, not the game's page.
             assert not frame.url.startswith(live_service.url), (frame.url, refused)
             assert page.frame_locator("#victim").locator("#app").count() == 0
+    finally:
+        context.close()
+
+
+def test_markup_that_slipped_in_unescaped_runs_no_script(
+    browser: Any,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(live_service.url + "/", timeout=LONG_MS)
+        page.wait_for_selector("#setup", timeout=LONG_MS)
+        # As a player's name put into the markup without escaping would: its image fails
+        # to load, and its handler would run then. A listener of the test's own (not
+        # markup, and added after the handler, so called after it) says what the handler
+        # did once the error has been dispatched.
+        ran = page.evaluate(
+            """() => new Promise((resolve) => {
+              document.getElementById("notice").innerHTML =
+                '<img id="probe" src="/no-such-image" onerror="window.__pwned = 1">';
+              document.getElementById("probe").addEventListener("error", () => {
+                resolve(window.__pwned ?? null);
+              });
+            })"""
+        )
+        assert ran is None
     finally:
         context.close()
