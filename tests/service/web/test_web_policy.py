@@ -1,7 +1,8 @@
 """The page's protective headers at work in a real headless Chromium: a page of another site
 that puts the game's page in a frame (to steer a person's clicks onto its move buttons under
-a decoy) gets nothing shown in it, and markup that reached the page unescaped, such as a
-name `<img src=x onerror=...>`, runs no script.
+a decoy) gets nothing shown in it; markup that reached the page unescaped, such as a
+name `<img src=x onerror=...>`, runs no script; and names that are markup show as typed
+wherever a table shows them (the lobby, a table's link, the waiting room, the game).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from client.api import OPEN, PochaClient
 from tests.live import LiveService
 from tests.service.web.test_web_browser import browser  # noqa: F401 (a fixture)
 from tests.waiting import LONG_MS
@@ -94,5 +96,49 @@ def test_markup_that_slipped_in_unescaped_runs_no_script(
             })"""
         )
         assert ran is None
+    finally:
+        context.close()
+
+
+# Names that are markup: each would make an element of its id if put into the page as such.
+HOST = '<i id="pwned-host">Ana</i>'
+GUEST = '<img id="pwned-guest" src=x>Bea'
+MADE = "#pwned-host, #pwned-guest"
+
+
+def test_names_that_are_markup_show_as_typed_at_a_table(
+    browser: Any,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    api = PochaClient(live_service.url)
+    # Two open seats: the table still waits once the guest has taken one.
+    created = api.create_game([HOST, OPEN, OPEN], listed=True)
+    code = created["table_code"]
+    context = browser.new_context(reduced_motion="reduce")
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        # The lobby lists the table with its host's name.
+        page.goto(live_service.url + "/", timeout=LONG_MS)
+        listed = page.wait_for_selector(f'.lobby-table[data-code="{code}"]', timeout=LONG_MS)
+        assert HOST in listed.inner_text() and page.locator(MADE).count() == 0
+        # Its link: the seats, and a name typed to take the open one.
+        page.goto(f"{live_service.url}/t/{code}", timeout=LONG_MS)
+        page.wait_for_selector("#join input[name=name]", timeout=LONG_MS)
+        assert HOST in page.inner_text(".waiting-seats") and page.locator(MADE).count() == 0
+        page.fill("#join input[name=name]", GUEST)
+        page.click("#take-seat")
+        # The waiting room, with both names.
+        page.wait_for_selector("#waiting", timeout=LONG_MS)
+        seats = page.inner_text(".waiting-seats")
+        assert HOST in seats and GUEST in seats and page.locator(MADE).count() == 0
+        # The game, once the host starts it (a bot in the seat left open).
+        api.with_token(created["host_token"]).start(created["id"], "random")
+        page.wait_for_selector("#game .seat .name", timeout=LONG_MS)
+        names = page.locator("#game .seat .name").all_inner_texts()
+        assert HOST in names and "You" in names, names
+        assert page.locator(MADE).count() == 0
+        assert errors == []
     finally:
         context.close()
