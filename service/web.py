@@ -100,13 +100,50 @@ def swagger_ui_asset(name: str) -> Response:
     return send_from_directory(_SWAGGER_UI_DIST, name, max_age=24 * 3600)
 
 
+#: The addresses of the page's documents and files.
+PAGE_PATHS = ("/static/", "/t/", "/how-to-play", "/ladder", "/accounts/", "/replay")
+
+#: What the page's documents may load and run: this origin's files only, no script written
+#: into the markup (so a name that ever reached the markup unescaped, such as
+#: `<img src=x onerror=...>`, runs nothing), no plugin, no `<base>` to move the page's
+#: relative addresses, and no frame of another site around the page (clickjacking of its
+#: buttons: a move, leaving a table, removing a seat). Styles may sit in `style` attributes:
+#: the hand's fan sets a custom property on each card. Images: this origin's, and the
+#: `data:` icon of the documents' heads.
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+PAGE_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    # For browsers that know no frame-ancestors.
+    "X-Frame-Options": "DENY",
+    # A table's link (/t/CODE) is its way in: its address goes to no other site.
+    "Referrer-Policy": "same-origin",
+}
+
+
 @blp.after_app_request
-def revalidate_page_files(response: Response) -> Response:
-    # The modules import each other by plain path: a browser must revalidate them (cheap,
-    # with the ETag) so that a new version of the service never runs with half-old files.
+def guard_and_revalidate(response: Response) -> Response:
+    headers = response.headers
+    # Every answer is read as the type it says, never sniffed into a page (an error's
+    # message may echo what was sent). Added, not set: nothing else writes it, and every
+    # move passes here.
+    headers.add("X-Content-Type-Options", "nosniff")
     path = current_request().path
-    if path == "/" or path.startswith(
-        ("/static/", "/t/", "/how-to-play", "/ladder", "/accounts/", "/replay")
-    ):
-        response.headers["Cache-Control"] = "no-cache"
+    if path == "/" or path.startswith(PAGE_PATHS):
+        # The modules import each other by plain path: a browser must revalidate them
+        # (cheap, with the ETag) so that a new version of the service never runs with
+        # half-old files.
+        headers["Cache-Control"] = "no-cache"
+        headers.update(PAGE_HEADERS)
     return response

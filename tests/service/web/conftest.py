@@ -1,6 +1,6 @@
 """Fixtures of the web page's browser tests: a page checked at a laptop's and a phone's size
 shares `Screen` and the `size` and `screens` fixtures; the service is `live_service`
-(tests/live.py).
+(tests/live.py); `wait_until` waits on a condition in a page.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from tests.waiting import LONG_MS
 
 #: The two sizes a page is checked at: a laptop's, and a phone's (with touch).
 SIZES = [{"width": 1280, "height": 800}, {"width": 390, "height": 844}]
@@ -35,6 +37,28 @@ class Screen:
             self.page.tap(selector)
         else:
             self.page.click(selector)
+
+
+def wait_until(page: Any, predicate: str, arg: Any = None, timeout: float = LONG_MS) -> None:
+    """Wait until the JavaScript function `predicate` holds of `arg` in `page`, checked at
+    each frame, for `timeout` ms at most (the page must stay put meanwhile). Not Playwright's
+    wait_for_function: that one runs its predicate through `eval`, which the page's
+    Content-Security-Policy refuses, as it should."""
+    page.evaluate(
+        "([arg, ms]) => new Promise((resolve, reject) => {"
+        f" const holds = {predicate};"
+        " const until = Date.now() + ms;"
+        " const check = () => {"
+        "  try {"
+        "   if (holds(arg)) resolve(true);"
+        "   else if (Date.now() > until) reject(new Error(`not within ${ms} ms: ${holds}`));"
+        "   else requestAnimationFrame(check);"
+        "  } catch (error) { reject(error); }"
+        " };"
+        " check();"
+        "})",
+        [arg, timeout],
+    )
 
 
 @pytest.fixture(params=SIZES, ids=lambda s: f"{s['width']}x{s['height']}")

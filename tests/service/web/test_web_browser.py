@@ -195,10 +195,10 @@ def play_to_the_end(tab: Tab, *, hint: bool = False, reload_after: int | None = 
         version = page.get_attribute("#game", "data-version")
         target.click()
         # Wait for the move to be taken (our turn ends, or the game moves on).
-        page.wait_for_function(
-            "v => document.querySelector('#game')?.dataset.myTurn !== 'yes' "
-            "|| document.querySelector('#game')?.dataset.version !== v",
-            arg=version,
+        page.wait_for_selector(
+            f'#game:not([data-my-turn=yes]), #game:not([data-version="{version}"]), '
+            "body:not(:has(#game))",
+            state="attached",
             timeout=LONG_MS,
         )
         moves += 1
@@ -414,9 +414,7 @@ def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveSe
     assert seats[seat].view(game_id)["you"]["hand"] == mine["hand"]  # nothing was sent
     desktop.screenshot("web-desktop-not-playable.png")
     page.click(".card-btn.playable")
-    page.wait_for_function(
-        'c => !document.querySelector(`.hand [data-card="${c}"]`)', arg=mine["legal"][0]
-    )
+    page.wait_for_selector(f'.hand [data-card="{mine["legal"][0]}"]', state="detached")
     assert mine["legal"][0] not in seats[seat].view(game_id)["you"]["hand"]
     assert desktop.errors == []
 

@@ -21,6 +21,7 @@ from engine.poch.game import Game
 from engine.poch.observation import observe
 from engine.poch.rules import MAX_PLAYERS, MIN_PLAYERS, PLATES, Rules
 from tests.live import LiveService
+from tests.service.web.conftest import wait_until
 from tests.service.web.test_web_browser import (  # noqa: F401 (fixtures, used by name)
     DESKTOP,
     LAPTOP,
@@ -124,10 +125,10 @@ def play_poch_to_the_end(
         if len(done) == 1:
             tab.screenshot(f"web-poch-{tab.name}-first-decision.png")
         # The decision is taken: our turn ends (or the game moves on).
-        page.wait_for_function(
-            "v => document.querySelector('#game')?.dataset.myTurn !== 'yes' "
-            "|| document.querySelector('#game')?.dataset.version !== v",
-            arg=version,
+        page.wait_for_selector(
+            f'#game:not([data-my-turn=yes]), #game:not([data-version="{version}"]), '
+            "body:not(:has(#game))",
+            state="attached",
             timeout=LONG_MS,
         )
     raise AssertionError(f"the game did not end in {minutes} minutes: {done}")
@@ -491,7 +492,7 @@ def test_your_turn_shows_your_hand_and_the_calls(
             ".every((e) => { const r = e.getBoundingClientRect();"
             " return r.top >= 0 && r.bottom <= window.innerHeight + 1; })"
         )
-        page.wait_for_function(seen, timeout=LONG_MS)
+        wait_until(page, seen)
         if size is LAPTOP:
             assert page.evaluate("window.scrollY") == 0
             tops = page.eval_on_selector_all(

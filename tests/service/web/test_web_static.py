@@ -1,5 +1,6 @@
 """The web front end's files as the service serves them: the page at `/`, every module it
-imports, nothing fetched from the internet, and the page kept out of the OpenAPI document."""
+imports, nothing fetched from the internet, the headers that keep the page to its own
+scripts and out of other sites' frames, and the page kept out of the OpenAPI document."""
 
 from __future__ import annotations
 
@@ -82,3 +83,70 @@ def test_the_page_is_not_part_of_the_api_document(redis_url: str) -> None:
     client = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
     paths = client.get("/api/openapi.json").get_json()["paths"]
     assert "/" not in paths and all(p.startswith("/api/") or p.endswith("z") for p in paths)
+
+
+#: Every address the service answers with one of the page's documents.
+PAGE_ADDRESSES = [
+    "/", "/t/ABCD-EFGH", "/how-to-play", "/how-to-play/poch", "/ladder", "/ladder/poch",
+    "/accounts/q3ZkR8vX1mNc2pLw", "/replay/q3ZkR8vX1mNc2pLw", "/replay",
+]  # fmt: skip
+# A script written into a document (`<script>` with no src), or a tag's event handler
+# attribute (`<img onerror=...>`), in a document or in the markup a module builds.
+INLINE_SCRIPT = re.compile(
+    r"<script(?![^>]*\bsrc=)[^>]*>|<[a-z][^<>]*\son[a-z]+\s*=", re.IGNORECASE
+)
+
+
+def _policy(header: str) -> dict[str, list[str]]:
+    return {d.split()[0]: d.split()[1:] for d in header.split(";") if d.strip()}
+
+
+def test_no_other_site_may_show_the_page_in_a_frame(redis_url: str) -> None:
+    # A site that framed the page could lay a decoy over it and steer a person's clicks
+    # onto its buttons (a move, leaving the table, removing a seat): the page at `/` opens
+    # the browser's current seat by itself. The CSP's word, and the older header.
+    client = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+    for address in PAGE_ADDRESSES:
+        page = client.get(address)
+        assert page.status_code == 200, address
+        policy = _policy(page.headers.get("Content-Security-Policy", ""))
+        assert policy.get("frame-ancestors") == ["'none'"], (address, policy)
+        assert page.headers.get("X-Frame-Options") == "DENY", address
+
+
+def test_the_page_runs_only_its_own_scripts(redis_url: str) -> None:
+    client = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+    for address in PAGE_ADDRESSES:
+        page = client.get(address)
+        assert page.status_code == 200, address
+        policy = _policy(page.headers.get("Content-Security-Policy", ""))
+        # Scripts of this origin only: markup that slipped into the page unescaped (a
+        # name such as `<img src=x onerror=...>`) runs nothing, and nothing is loaded
+        # from any other host.
+        assert policy.get("script-src") == ["'self'"], (address, policy)
+        assert policy.get("default-src") == ["'self'"], (address, policy)
+        assert policy.get("connect-src") == ["'self'"], (address, policy)
+        assert policy.get("object-src") == ["'none'"], (address, policy)
+        assert policy.get("base-uri") == ["'none'"], (address, policy)
+        assert policy.get("form-action") == ["'self'"], (address, policy)
+        # The table's code in a link's address stays on this site.
+        assert page.headers.get("Referrer-Policy") == "same-origin", address
+        assert page.headers.get("X-Content-Type-Options") == "nosniff", address
+    # The API's answers (an error's message may echo what was sent) and the page's files are
+    # read only as the type they say, once.
+    for response in (
+        client.get("/api/v1/rules"),
+        client.get("/api/v1/games/nosuchgame"),
+        client.get("/api/v1/tables/%3Cb%3E"),
+        client.get("/static/app.js"),
+        client.get("/i18n/en.json"),
+    ):
+        assert response.headers.getlist("X-Content-Type-Options") == ["nosniff"], response
+
+
+def test_the_pages_documents_hold_no_script_the_policy_would_refuse() -> None:
+    # The policy above allows no script written into a document: the page keeps its
+    # scripts in files, and builds no event handler attributes into its markup.
+    for path in sorted(STATIC.glob("*.html")) + sorted(STATIC.glob("*.js")):
+        found = INLINE_SCRIPT.findall(path.read_text())
+        assert not found, f"{path.name}: {found}"

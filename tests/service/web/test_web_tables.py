@@ -310,7 +310,7 @@ def test_a_person_who_closes_the_tab_is_played_for_then_comes_back_by_the_link(
     bea.open_tab().goto(link)
     bea.page.wait_for_selector("#game", timeout=LONG_MS)
     assert bea.page.locator(".away-bar").count() == 0
-    ana.page.wait_for_function(f'!document.querySelector("{away}")', timeout=LONG_MS)
+    ana.page.wait_for_selector(away, state="detached", timeout=LONG_MS)
     assert PochaClient(url).view(game_id)["players"][1]["away"] is False
 
     play([ana, bea], until=lambda: ana.finished() and bea.finished())
@@ -364,7 +364,7 @@ def test_the_page_speaks_the_browsers_language_until_another_is_picked(
         page.wait_for_selector("#setup")
         # Picked in the page: English from now on, remembered over a reload.
         page.select_option("#lang", "en")
-        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.wait_for_selector("html[lang=en]", state="attached")
         page.wait_for_selector("#setup")
         assert page.inner_text("#deal") == "Play"
         page.reload()
