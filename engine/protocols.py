@@ -117,6 +117,10 @@ class GameKind:
     #: for), the seat and the action (`InvalidStateError`, saying why, for a record that
     #: breaks the rules or does not fit). None: this game's records cannot be read back.
     replay_record: Callable[[dict[str, Any]], Iterator[tuple[Any, int, int]]] | None = None
+    #: Of a record `replay_record` has read to its end, only what that reads, as `record`
+    #: writes it (`rules`, `deals`, `scores`): the same decisions and the same checks, none
+    #: of the fields nothing reads. None: the record is kept whole.
+    record_as_read: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     #: The public events that open a decision (each move's first event): the n-th of them
     #: in a game's events is its record's n-th decision.
     decision_events: tuple[str, ...] = ()

@@ -1,8 +1,8 @@
 """A game record's analysis on demand (`POST /api/v1/analyses`): the record read back and
 checked at once, then each decision weighed by a level (`ai.analysis`) in a job on
-`pocha-high`, let in by the asker's think budget like a hint; and its report for
-`GET /api/v1/analyses/{id}`, whose random id only the asker is given.
-docs/records.md, "Analysing a record".
+`pocha-high`, let in by the asker's think budget like a hint, the job keeping of the record
+only what the analysis reads; and its report for `GET /api/v1/analyses/{id}`, whose random
+id only the asker is given. docs/records.md, "Analysing a record".
 """
 
 from __future__ import annotations
@@ -41,9 +41,10 @@ class AnalysisRefused(ValueError):
         self.field = field
 
 
-def decisions_of(record: dict[str, Any]) -> int:
-    """How many decisions the record holds, once read back and checked against its game's
-    rules; `AnalysisRefused` for a record of no game here, or one no game could give."""
+def read_back(record: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """The record read back and checked against its game's rules: what the analysis reads
+    of it (its game, and its game's `record_as_read`), and how many decisions it holds;
+    `AnalysisRefused` for a record of no game here, or one no game could give."""
     game = record.get("game")
     kind = KINDS.get(game) if isinstance(game, str) else None
     if kind is None or kind.replay_record is None:
@@ -54,11 +55,16 @@ def decisions_of(record: dict[str, Any]) -> int:
             "record",
         )  # fmt: skip
     try:
-        return sum(1 for _decision in kind.replay_record(record))
+        decisions = sum(1 for _decision in kind.replay_record(record))
     except InvalidStateError as exc:
         raise AnalysisRefused(
             _("The record cannot be read back: {why}", why=exc.message), "record"
         ) from None
+    # The job waits in Redis for minutes, queued and answered: it keeps no field the
+    # replay and the report do not read, however much of them a record carries.
+    if kind.record_as_read is None:
+        return record, decisions
+    return {"game": game, **kind.record_as_read(record)}, decisions
 
 
 def seconds_of(game: str, level: str, decisions: int) -> float:
@@ -74,12 +80,13 @@ def ask_analysis(
     seed: int,
     asker: Asker | None = None,
 ) -> tuple[str, int]:
-    """Queue the analysis of `record` at `level`; the job's id and the record's decisions.
+    """Queue the analysis of `record` at `level` (the job holds what `read_back` keeps of
+    it); the job's id and the record's decisions.
     `AnalysisRefused` for a record that is not one, a level its game has not, or an
     analysis that would think longer than `MOST_SECONDS`; the admission's refusals as for
     hints."""
-    decisions = decisions_of(record)
-    game = str(record["game"])
+    read, decisions = read_back(record)
+    game = str(read["game"])
     levels = levels_of(game)
     if level not in levels:
         raise AnalysisRefused(
@@ -106,7 +113,7 @@ def ask_analysis(
             "level",
         )
     job_id = enqueue_on_demand(
-        connection, KIND, job_name(analysis), (record, level, seed), {}, asker or Asker(),
+        connection, KIND, job_name(analysis), (read, level, seed), {}, asker or Asker(),
         estimated=longest + JOB_SECONDS, longest=longest,
     )  # fmt: skip
     return job_id, decisions

@@ -59,5 +59,6 @@ KIND = GameKind(
     decisions_per_game=view.decisions_per_game,
     record=record.record,
     replay_record=record.decisions,
+    record_as_read=record.as_read,
     decision_events=record.DECISION_EVENTS,
 )

@@ -4,7 +4,7 @@ the shedding in order (forced ones too), who went out and what was paid, and the
 stored game keeps every decision (`Game.actions`), so the record plays them again from its
 seed, and refuses unless that gives back exactly the stored game; the public events say only
 which decisions the table's stand-in made. Read back (`decisions`), a record is played again
-from its hands, decision by decision.
+from its hands, decision by decision, and `as_read` keeps of it only what that reads.
 """
 
 from __future__ import annotations
@@ -222,6 +222,18 @@ def decisions(record: dict[str, Any]) -> Iterator[tuple[Game, int, Action]]:
         raise InvalidStateError(f"the record does not replay: {exc}") from exc
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise InvalidStateError(f"the record is incomplete or malformed: {exc!r}") from exc
+
+
+def as_read(record: dict[str, Any]) -> dict[str, Any]:
+    """The game's part of a record `decisions` has read back to its end, as `record` writes
+    it: its rules, deals and final chips, without the stand-in's marks or any field the
+    format does not have, so it reads back the same. It checks nothing itself: the replay
+    has found the deals equal, field for field, to what the hands and decisions give."""
+    return {
+        "rules": Rules.from_dict(dict(record["rules"])).to_dict(),
+        "deals": _plain(list(record["deals"])),
+        "scores": list(record["scores"]),
+    }
 
 
 def _plain(deals: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,13 +1,18 @@
 """A game record sent to be analysed (`POST /api/v1/analyses`): read back and checked at once,
 weighed by a worker exactly as `ai.analysis` weighs it, followed at its own address; and
 what is refused (a record no game could give, of no game here, a level too slow for its
-length, a body too large), each a 4xx saying why."""
+length, a body too large), each a 4xx saying why; and the job keeps of a record only what the
+analysis reads, however much else it carries."""
 
 from __future__ import annotations
 
+import base64
 import json
+import random
 from typing import Any
 
+import pytest
+import redis
 from flask.testing import FlaskClient
 
 from ai.analysis import analyse, by_seat
@@ -47,6 +52,63 @@ def test_a_long_games_record_over_the_usual_body_limit_is_taken(
     done = client.get(response.json["url"]).json
     assert done["status"] == "finished"
     assert all(w["agrees"] for w in done["result"]["decisions"])
+
+
+def padded(record: dict[str, Any], junk: str) -> dict[str, Any]:
+    """`record` with `junk` wherever its game's replay lets a field through unread: the
+    envelope, a seat, the bots' advice, and Pocha's bids, tricks and cards; with a decision
+    marked as the stand-in's, which the analysis does not read either."""
+    sent = json.loads(json.dumps(record))
+    sent["pad"] = junk
+    sent["players"][0]["note"] = junk
+    sent["advice"] = [
+        {"number": 1, "seat": 0, "level": "hard", "action": 0, "score": None, "options": [],
+         "note": junk},
+    ]  # fmt: skip
+    deal = sent["deals"][0]
+    if record["game"] == "pocha":
+        deal["bids"][0]["note"] = junk
+        deal["bids"][1]["stand_in"] = True
+        deal["tricks"][0]["note"] = junk
+        deal["tricks"][0]["cards"][0]["note"] = junk
+    else:
+        deal["betting"][0]["stand_in"] = True
+    return sent
+
+
+@pytest.mark.parametrize("name", ["pocha", "poch"])
+def test_a_job_keeps_only_what_the_analysis_reads(
+    client: FlaskClient, connection: redis.Redis, drain: Drain, name: str
+) -> None:
+    record = recorded(name, "random", 2)
+    # Random, so Redis's copy is no smaller for RQ's compression of the job.
+    junk = base64.b64encode(random.Random(7).randbytes(40_000)).decode()
+    sent = padded(record, junk)
+    assert len(json.dumps(sent)) > 3 * len(junk)
+    jobs, stored = [], []
+    for body in (record, sent):
+        response = client.post(
+            "/api/v1/analyses", json={"record": body, "level": "medium", "seed": 9}
+        )
+        assert response.status_code == 202, response.json
+        jobs.append(response.json)
+        data = connection.hget(f"rq:job:{response.json['id']}", "data")
+        assert isinstance(data, bytes)
+        stored.append(data)
+        drain()
+    # The padded record's job holds exactly what the plain one's does: none of the junk.
+    assert stored[0] == stored[1]
+    assert len(stored[1]) < len(junk) // 4
+    weighed = analyse(sent, "medium", 9)
+    assert [w.to_dict() for w in weighed] == [w.to_dict() for w in analyse(record, "medium", 9)]
+    expected = {
+        "level": "medium", "seed": 9, "decisions": [w.to_dict() for w in weighed],
+        "seats": by_seat(weighed, 4),
+    }  # fmt: skip
+    for job in jobs:
+        done = client.get(job["url"]).json
+        assert done["status"] == "finished", done
+        assert done["result"] == expected
 
 
 def refused(client: FlaskClient, body: dict[str, Any]) -> dict[str, Any]:
