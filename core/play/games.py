@@ -471,6 +471,15 @@ class GameService:
             if record.seat_of_token(token) is not None:
                 raise Forbidden(_("Only the host token can delete a game."))
             raise Unauthorized(_("This token is not the host token of this game."))
+        if record.table.rated and not record.waiting and not self.store.is_counted(game_id):
+            # Else a maker losing a rated game would delete it and keep the loss (and the
+            # others' wins) off the ladder.
+            raise WrongState(
+                _(
+                    "A rated game is deleted only once its result is counted: leave your "
+                    "seat instead, and the stand-in plays it to the end."
+                )
+            )
         self.store.delete(game_id)
 
 

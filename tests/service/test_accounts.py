@@ -490,3 +490,34 @@ def test_only_a_bot_accounts_timed_turns_are_counted(client: FlaskClient, store:
     assert not store.redis.exists(account_turns_key(ana["id"]))
     turns = client.get(f"/api/v1/accounts/{robo['id']}").json["turns"]
     assert robo_moves and (turns["decisions"], turns["clocks_ran_out"]) == (robo_moves, 1), turns
+
+
+def rated_against_levels(client: FlaskClient, key: str, rules: dict[str, Any]) -> Any:
+    """A rated game of one account (seat 0) against three levels, started at once."""
+    bots = [{"name": n, "bot": n} for n in ("easy", "medium", "random")]
+    return client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "x"}, *bots], "rules": rules, "rated": True},
+        headers=account_header(key),
+    )
+
+
+def test_a_rated_game_in_play_is_not_deleted_by_its_maker(
+    client: FlaskClient, store: GameStore
+) -> None:
+    # Deleting a rated game one is losing would keep the loss off the ladder.
+    ana = sign_up(client, "Ana").json
+    made = rated_against_levels(client, ana["key"], {"schedule": [1, 2]}).json
+    game_id, host = made["id"], bearer(made["host_token"])
+    refused = client.delete(f"/api/v1/games/{game_id}", headers=host)
+    assert refused.status_code == 409, refused.data
+    assert refused.json["error"] == "wrong_phase"
+    assert client.get(f"/api/v1/games/{game_id}").status_code == 200
+    assert store.redis.zscore(UNRATED, game_id) is not None
+    play_seat_to_the_end(
+        client, game_id, made["seats"][0]["token"],
+        lambda a: ("bids", "bid") if isinstance(a, int) else ("plays", "card"), random.Random(3),
+    )  # fmt: skip
+    assert ratings.rating_of(store.redis, "pocha", ana["id"]).games == 1  # type: ignore[union-attr]
+    # Counted, it is a finished game like any other: its maker may delete it.
+    assert client.delete(f"/api/v1/games/{game_id}", headers=host).status_code == 204

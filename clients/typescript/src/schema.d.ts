@@ -381,7 +381,7 @@ export interface paths {
         get: operations["getGame"];
         put?: never;
         post?: never;
-        /** Delete the game (host token only) */
+        /** Delete the game (host token only; a rated game once counted) */
         delete: operations["deleteGame"];
         options?: never;
         head?: never;
@@ -6087,6 +6087,15 @@ export interface operations {
             };
             /** @description game_not_found: no such game (never existed, deleted, or expired). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), or conflict (another request won the race). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
