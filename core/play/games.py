@@ -207,7 +207,9 @@ class GameService:
             )
         people = sum(1 for p in players if p.bot is None)
         if "turn_seconds" not in options:
-            options["turn_seconds"] = DEFAULT_TURN_SECONDS if people >= 2 else 0
+            options["turn_seconds"] = DEFAULT_TURN_SECONDS if people >= 2 or rated else 0
+        if rated:
+            check_rated_clock(options)
         try:
             parsed = kind.rules_from_dict(options)
         except InvalidRulesError as exc:
@@ -489,6 +491,14 @@ class GameService:
 #: worker long enough to delay another game's turn by much (the top levels think up to
 #: 1 s a decision; they are for matches).
 PUBLIC_DECISION_SECONDS = 0.2
+
+
+def check_rated_clock(options: dict[str, Any]) -> None:
+    """Refuse a rated game without a clock: an account that stopped moving would hold it
+    unfinished, and so unrated, until it expired, which keeps a loss off the ladder."""
+    if options.get("turn_seconds") == 0:
+        message = _("A rated game's turns are timed: leave out turn_seconds or give 1 or more.")
+        raise InvalidInput(message, errors={"json": {"rules": {"turn_seconds": [message]}}})
 
 
 def _check_rated(players: Sequence[PlayerSpec], seed: int | None, account: Account | None) -> None:

@@ -67,7 +67,7 @@ def rated_table(
         json={
             "players": [{"name": "x"}, {"open": True}, {"name": "b1", "bot": bots[0]},
                         {"name": "b2", "bot": bots[1]}],
-            "rules": {"schedule": [1], "turn_seconds": 0},
+            "rules": {"schedule": [1]},
             "rated": True,
         },
         headers=account_header(host_key),
@@ -403,7 +403,7 @@ def test_poch_and_pocha_are_rated_apart(client: FlaskClient) -> None:
     made = client.post(
         "/api/v1/games",
         json={"game": "poch", "players": [{"name": "x"}, *bots],
-              "rules": {"deals": 1, "turn_seconds": 0}, "rated": True},
+              "rules": {"deals": 1}, "rated": True},
         headers=account_header(ana["key"]),
     )  # fmt: skip
     assert made.status_code == 201, made.json
@@ -432,8 +432,7 @@ def test_the_ladder_is_paged_and_its_query_checked(client: FlaskClient) -> None:
     bots = [{"name": n, "bot": n} for n in ("easy", "medium", "random")]
     made = client.post(
         "/api/v1/games",
-        json={"players": [{"name": "x"}, *bots], "rules": {"schedule": [1], "turn_seconds": 0},
-              "rated": True},
+        json={"players": [{"name": "x"}, *bots], "rules": {"schedule": [1]}, "rated": True},
         headers=account_header(ana["key"]),
     )  # fmt: skip
     assert made.status_code == 201, made.json
@@ -521,3 +520,43 @@ def test_a_rated_game_in_play_is_not_deleted_by_its_maker(
     assert ratings.rating_of(store.redis, "pocha", ana["id"]).games == 1  # type: ignore[union-attr]
     # Counted, it is a finished game like any other: its maker may delete it.
     assert client.delete(f"/api/v1/games/{game_id}", headers=host).status_code == 204
+
+
+def test_a_rated_game_its_account_walks_away_from_is_played_out_and_counted(
+    client: FlaskClient, store: GameStore
+) -> None:
+    # Leaving a rated game one is losing, or never moving again, must not keep it from
+    # ending: a game that never ends is never rated.
+    ana = sign_up(client, "Ana").json
+    made = rated_against_levels(client, ana["key"], {"schedule": [1, 2, 3]}).json
+    game_id = made["id"]
+    left = client.post(
+        f"/api/v1/games/{game_id}/seats/0/leave", headers=bearer(made["seats"][0]["token"])
+    )
+    assert left.status_code == 200, left.json
+    view = client.get(f"/api/v1/games/{game_id}").json
+    assert view["phase"] == "finished", view["phase"]
+    assert ratings.rating_of(store.redis, "pocha", ana["id"]).games == 1  # type: ignore[union-attr]
+    assert store.redis.zscore(UNRATED, game_id) is None
+
+
+def test_a_rated_games_turns_are_always_timed(client: FlaskClient) -> None:
+    # Without a clock, an account that stops moving holds its rated game unfinished, and
+    # so unrated, until it expires.
+    ana = sign_up(client, "Ana").json
+    made = rated_against_levels(client, ana["key"], {"schedule": [1]})
+    assert made.status_code == 201, made.json
+    view = client.get(f"/api/v1/games/{made.json['id']}").json
+    assert view["rules"]["turn_seconds"] == 60
+    untimed = rated_against_levels(client, ana["key"], {"schedule": [1], "turn_seconds": 0})
+    assert untimed.status_code == 422, untimed.json
+    assert "turn_seconds" in untimed.json["errors"]["json"]["rules"]
+    bruno = sign_up(client, "Bruno").json
+    challenge = client.post(
+        "/api/v1/challenges",
+        json={"game": "pocha", "rules": {"schedule": [1], "turn_seconds": 0}, "rated": True,
+              "opponents": [{"account": bruno["id"]}, {"bot": "easy"}]},
+        headers=account_header(ana["key"]),
+    )  # fmt: skip
+    assert challenge.status_code == 422, challenge.json
+    assert "turn_seconds" in challenge.json["errors"]["json"]["rules"]
