@@ -3,7 +3,7 @@ the bot's key (refused for private addresses unless the operator allows them), a
 the workers for each decision of a match with a signed view, played through 50 duplicate
 deals against `hard`; hostile webhooks (silent, dripping, 100 MB, redirecting, illegal,
 bad JSON, failing) each contained by the stand-in; paused after N failures in a row and
-resumed by the owner."""
+resumed by the owner; never called once its account is disabled."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from core.store import webhooks
+from core.store.accounts import set_disabled
 from service import create_app
 from tests.worker.conftest import Drain
 from tests.worker.webhook_server import WebhookBot, example_bot, webhook_bot
@@ -464,3 +466,25 @@ def test_only_its_key_seats_a_webhook_bot_in_a_match_unless_it_is_open_to_matche
     assert closed.status_code == 200 and not closed.json["open_to_matches"]
     refused = client.post("/api/v1/matches", json=asked)
     assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+
+
+def test_a_disabled_bots_webhook_is_called_no_more(
+    client: FlaskClient, drain: Drain, bot: WebhookBot, connection: redis.Redis
+) -> None:
+    # The operator disables an account (a cheat, an abusive address) whose match is under
+    # way: its seats are the stand-in's from then on, and its URL is never called again.
+    account_id, key = bot_account(client, bot)
+    label = f"account:{account_id}"
+    asked = {"seats": [label, "easy", "easy"], "games": 2, "rules": RULES, "seed": 5,
+             "duplicate": False, "rated": True}  # fmt: skip
+    made = client.post("/api/v1/matches", json=asked, headers=key_of(key))
+    assert made.status_code == 202, made.json
+    assert set_disabled(connection, account_id)
+    drain()
+    report = client.get(made.json["url"]).json
+    assert (report["status"], report["done"]) == ("finished", 2), report
+    assert bot.calls == []
+    played = account_decisions(client, report, label)
+    assert played > 0 and report["stand_in_decisions"] == {label: played}
+    hook = webhooks.get(connection, account_id)
+    assert hook is not None and (hook.failures, hook.paused) == (0, False)
