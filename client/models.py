@@ -368,6 +368,7 @@ class Rating(TypedDict):
 
 class RatingHistoryEntry(TypedDict):
     game_id: str
+    given_up: NotRequired[bool]
     match_game: NotRequired[int]
     match_id: NotRequired[str]
     mu: float

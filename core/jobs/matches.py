@@ -612,6 +612,15 @@ redis.call('EXPIRE', KEYS[1], ARGV[4])
 return 1
 """
 
+# Mark a rated match's game as begun, while the match stands. KEYS: checkpoint, match hash.
+# ARGV: the checkpoint's time to live.
+_BEGUN_LUA = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'begun', '1')
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1
+"""
+
 # Count a game as ended once, and make the task of the game that follows it (its first job
 # pending, as `owed_task_of` makes it: the caller queues it, or the watchdog does should the
 # caller die first). KEYS: match hash, ended set, records list, checkpoint, the next task's
@@ -714,6 +723,11 @@ def play_slice(
     if spec.at_tables:
         return play_at_table(connection, spec, match_id, index, task, job_id, last_try=last_try)
     saved = redises_of(connection).store.hget(checkpoint_key(match_id, index), "state")
+    if saved is None and spec.rated:
+        # Before any webhook sees the game: cancelling the match from here on counts it.
+        redises_of(connection).store.eval(
+            _BEGUN_LUA, 2, checkpoint_key(match_id, index), match_key(match_id), MATCH_TTL
+        )
     ask = _asker(connection) if spec.accounts else None
     try:
         if saved is None:
@@ -1013,7 +1027,8 @@ def give_up_game(connection: Connections, key: str) -> None:
 
 def cancel_match(connection: Connections, match_id: str) -> bool:
     """Forget a match: its games not yet played are dropped (their queued jobs find it gone
-    and do nothing). False if there was no such match."""
+    and do nothing). A rated match's games in play count as lost by its bot
+    (`_count_given_up`). False if there was no such match."""
     if not is_match_id(match_id):
         return False
     spec = load_spec(connection, match_id)
@@ -1022,6 +1037,8 @@ def cancel_match(connection: Connections, match_id: str) -> bool:
     # The match first: from then on no try claims a table or marks one made (a table made
     # meanwhile is dropped by its maker), so the tables read below are all there are.
     redises_of(connection).store.delete(match_key(match_id))
+    if spec.rated:
+        _count_given_up(connection, spec, match_id)
     if spec.at_tables:
         # Its games in play end with it: nobody is asked to move in them again.
         store = store_for(connection)
@@ -1042,6 +1059,53 @@ def cancel_match(connection: Connections, match_id: str) -> bool:
         pipe.zrem(redises_of(connection).due_key(task), task)
     pipe.execute()
     return True
+
+
+def _count_given_up(connection: Connections, spec: MatchSpec, match_id: str) -> None:
+    """Count each rated game of a cancelled match that began and did not end as lost by its
+    bot: last, below every level. Else a bot would cancel its match whenever a game in play
+    went badly, and only the games it was winning would reach the ladder. A game that ends
+    in its slice meanwhile counts once all the same (by its mark, whichever is first)."""
+    store = redises_of(connection).store
+    ended = {text(i) for i in store.smembers(ended_key(match_id))}
+    look = store.pipeline(transaction=False)
+    rated = [i for i in range(spec.games) if spec.is_rated_game(i) and str(i) not in ended]
+    for index in rated:
+        look.hmget(checkpoint_key(match_id, index), ["table", "begun", "state"])
+    begun = {i: marks[0] for i, marks in zip(rated, look.execute(), strict=True) if any(marks)}
+    if not begun:
+        return
+    tasks = spec.kind.tasks_for(spec.rules, spec.lineup, spec.deals, spec.seed, spec.duplicate)
+    for index, table in begun.items():
+        players = tasks[index].players
+        if table is not None:
+            # A table's game that ended before the match looked at it counts as it ended.
+            try:
+                record = store_for(connection).load(text(table))
+            except GameNotFound:
+                record = None
+            if record is not None and record.finished:
+                _rate(connection, match_id, index, players, record.game)
+                continue
+        accounts, levels, places = [], [], []
+        for seat, player in enumerate(players):
+            if is_account_seat(player.label):
+                account = get_account(store, player.label.removeprefix(ACCOUNT_SEAT))
+                places.append(len(players))
+            else:
+                account = level_account(store, player.label)
+                levels.append(seat)
+                places.append(1)
+            if account is None:
+                break
+            accounts.append(account)
+        else:
+            ratings.count_ranks(
+                store, f"{match_id}-{index}", spec.game, places, [(0, 0)] * len(players),
+                accounts, MATCH_TTL,
+                noted={"match_id": match_id, "match_game": index, "given_up": True},
+                fixed=levels,
+            )  # fmt: skip
 
 
 # -- progress and records ------------------------------------------------------------------------

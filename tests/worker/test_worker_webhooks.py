@@ -7,6 +7,7 @@ resumed by the owner; never called once its account is disabled."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +19,7 @@ from flask.testing import FlaskClient
 from core.store import webhooks
 from core.store.accounts import set_disabled
 from service import create_app
+from tests.waiting import LONG, wait_until
 from tests.worker.conftest import Drain
 from tests.worker.webhook_server import WebhookBot, example_bot, webhook_bot
 
@@ -488,3 +490,35 @@ def test_a_disabled_bots_webhook_is_called_no_more(
     assert played > 0 and report["stand_in_decisions"] == {label: played}
     hook = webhooks.get(connection, account_id)
     assert hook is not None and (hook.failures, hook.paused) == (0, False)
+
+
+def test_cancelling_a_rated_match_mid_game_counts_the_game_as_lost(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    # The bot reads its seat's view, sees the game going badly, and cancels its match
+    # before answering: that game must count as lost, not vanish from its record.
+    account_id, key = bot_account(client, bot)
+    label = f"account:{account_id}"
+    bot.behaviour = "silent"
+    asked = {"seats": [label, "easy", "easy"], "games": 1, "rules": RULES, "seed": 5,
+             "duplicate": False, "rated": True}  # fmt: skip
+    made = client.post("/api/v1/matches", json=asked, headers=key_of(key))
+    assert made.status_code == 202, made.json
+    cancelled: list[int] = []
+
+    def cancel_when_asked() -> None:
+        wait_until(lambda: bool(bot.calls), LONG, "the bot's first call")
+        answer = app_client.delete(made.json["url"], headers=key_of(key))
+        cancelled.append(answer.status_code)
+
+    app_client = client.application.test_client()
+    watcher = threading.Thread(target=cancel_when_asked, daemon=True)
+    watcher.start()
+    drain()
+    watcher.join(LONG)
+    assert cancelled == [204]
+    history = client.get(f"/api/v1/accounts/{account_id}/history?game=pocha").json["entries"]
+    assert [(e["match_id"], e["match_game"], e.get("given_up")) for e in history] == [
+        (made.json["id"], 0, True)
+    ]
+    assert history[0]["rank"] == 3

@@ -3913,6 +3913,8 @@ export interface components {
              * @example q3ZkR8vX1mNc2pLw
              */
             game_id: string;
+            /** @description Only for a rated match's game in play when its bot cancelled the match: true, counted as lost by the bot (last, below every level). */
+            given_up?: boolean;
             /** @description Only for a rated match's game: its number in the match. */
             match_game?: number;
             /**
