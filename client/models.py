@@ -800,7 +800,7 @@ class Match(TypedDict):
     records_url: str
     rules: RulesInForce | PochRulesInForce
     seats: list[str]
-    seed: int
+    seed: NotRequired[int]
     stand_in_decisions: dict[str, int]
     status: Literal['running', 'finished']
     url: str

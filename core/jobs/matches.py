@@ -297,6 +297,9 @@ def check_match(
             ),
             "game",
         )
+    if rated and seed is not None:
+        # The seed makes every deal of the match: whoever chose it knows every hand.
+        raise MatchRefused(_("a rated match's deals are never chosen: leave out the seed"), "seed")
     options = dict(rules or {})
     if options.get("players", len(seats)) != len(seats):
         raise MatchRefused(
@@ -1153,10 +1156,14 @@ def match_report(connection: Connections, match_id: str) -> dict[str, Any] | Non
     else:
         bots = spec.kind.summarize(records(connection, match_id, spec))
         store.eval(_CACHE_LUA, 1, match_key(match_id), json.dumps(bots), count)
+    shown = spec.to_dict()
+    if spec.rated and finished_at is None:
+        # The seed makes every deal still to come: its bot would know every hand.
+        del shown["seed"]
     return {
         "id": match_id,
         "status": "finished" if finished_at is not None else "running",
-        **spec.to_dict(),
+        **shown,
         "done": int(f["done"]),
         "failed": int(f["failed"]),
         "created_at": _iso(float(f["created"])),

@@ -245,7 +245,7 @@ def test_cancelling_a_rated_match_counts_its_games_in_play_as_lost(
     made = client.post(
         "/api/v1/matches",
         json={"seats": [label, "easy", "medium"], "games": 3, "duplicate": False, "rated": True,
-              "seed": 4, "rules": {**RULES, "turn_seconds": 300}},
+              "rules": {**RULES, "turn_seconds": 300}},
         headers={"X-Pocha-Account": quitter["key"]},
     )  # fmt: skip
     assert made.status_code == 202 and made.json["at_tables"], made.json
@@ -279,3 +279,28 @@ def test_cancelling_a_rated_match_counts_its_games_in_play_as_lost(
     for table in in_play:
         with pytest.raises(GameNotFound):
             store.load(table)
+
+
+def test_a_rated_matchs_seed_is_never_chosen_nor_shown_while_it_runs(
+    client: FlaskClient,
+) -> None:
+    # The seed makes every deal of the match (`ai.arena.tasks_for`, open source): a bot that
+    # chose it, or read it from the report, would know every hand it plays against.
+    bot = sign_up(client, "Seer", "bot")
+    label = f"account:{bot['id']}"
+    body = {"seats": [label, "easy", "medium"], "games": 2, "duplicate": False,
+            "rated": True, "rules": RULES}  # fmt: skip
+    key = {"X-Pocha-Account": bot["key"]}
+    chosen = client.post("/api/v1/matches", json={**body, "seed": 5}, headers=key)
+    assert (chosen.status_code, chosen.json["error"]) == (422, "validation_error"), chosen.json
+    assert chosen.json["errors"]["json"]["seed"], chosen.json
+    made = client.post("/api/v1/matches", json=body, headers=key)
+    assert made.status_code == 202, made.json
+    assert "seed" not in made.json
+    report = client.get(made.json["url"]).json
+    assert report["status"] == "running" and "seed" not in report, report
+    # An unrated match is for testing bots: its seed is chosen and shown, to replay it.
+    unrated = client.post("/api/v1/matches", json={**body, "rated": False, "seed": 5}, headers=key)
+    assert unrated.status_code == 202 and unrated.json["seed"] == 5, unrated.json
+    for url in (made.json["url"], unrated.json["url"]):
+        assert client.delete(url, headers=key).status_code == 204

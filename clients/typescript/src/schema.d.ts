@@ -2381,8 +2381,8 @@ export interface components {
             rules: components["schemas"]["RulesInForce"] | components["schemas"]["PochRulesInForce"];
             /** @description The bot of each seat. */
             seats: string[];
-            /** @description The seed of the deals. */
-            seed: number;
+            /** @description The seed of the deals; a rated match's shows once it is finished (it makes every deal: its bot would know every hand). */
+            seed?: number;
             /** @description For each outside bot seated (`account:ID`), the decisions the stand-in (the game's fallback level) made for it so far: its webhook failed, or it was paused. Empty when no account is seated. */
             stand_in_decisions: {
                 [key: string]: number;
