@@ -7,6 +7,7 @@ through its `ai.kind.BotKind`; a slice played twice changes nothing.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import secrets
@@ -18,6 +19,7 @@ from typing import Any
 
 from rq import get_current_job
 
+from ai.arena import ArenaGame
 from ai.bot import Budget, Player
 from ai.registry import BOT_KINDS, BotKind
 from core.errors import GameNotFound
@@ -189,6 +191,17 @@ class MatchSpec:
             return self.first_game_of(deal + AT_TABLES_AT_ONCE)
         return None
 
+    def tasks(self) -> list[ArenaGame]:
+        """Every game of the match, as the arena lists them (`ai.arena.tasks_for`). A rated
+        match's deal seeds are its arena seeds hashed with the match's seed: the arena draws
+        them in turn from one Mersenne Twister, whose next outputs a few hundred of its
+        earlier ones give away, and a rated match's records show each finished game's seed
+        to its bot while the rest are still to be played."""
+        found = self.kind.tasks_for(self.rules, self.lineup, self.deals, self.seed, self.duplicate)
+        if not self.rated:
+            return found
+        return [replace(task, seed=keyed_seed(self.seed, task.seed)) for task in found]
+
     def is_rated_game(self, index: int) -> bool:
         """Whether game `index` moves ratings: in a rated match, each deal's first play
         only when its rotations follow one another (the later ones are played knowing the
@@ -234,6 +247,13 @@ class MatchSpec:
             at_tables=data.get("at_tables", False),
             lane=data["lane"] if data.get("lane") in MATCH_LANES else LOW,
         )
+
+
+def keyed_seed(key: int, seed: int) -> int:
+    """`seed` hashed with `key` (SHA-256), a seed of the arena's size (53 bits): equal
+    seeds stay equal, and without `key` one tells nothing of another."""
+    digest = hashlib.sha256(f"{key}:{seed}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 11
 
 
 def is_account_seat(seat: str) -> bool:
@@ -722,7 +742,7 @@ def play_slice(
         return {"match": match_id, "game": index, "played": False}
     timing = Timing.from_env()
     kind = spec.kind
-    task = kind.tasks_for(spec.rules, spec.lineup, spec.deals, spec.seed, spec.duplicate)[index]
+    task = spec.tasks()[index]
     if spec.at_tables:
         return play_at_table(connection, spec, match_id, index, task, job_id, last_try=last_try)
     saved = redises_of(connection).store.hget(checkpoint_key(match_id, index), "state")
@@ -1078,7 +1098,7 @@ def _count_given_up(connection: Connections, spec: MatchSpec, match_id: str) -> 
     begun = {i: marks[0] for i, marks in zip(rated, look.execute(), strict=True) if any(marks)}
     if not begun:
         return
-    tasks = spec.kind.tasks_for(spec.rules, spec.lineup, spec.deals, spec.seed, spec.duplicate)
+    tasks = spec.tasks()
     for index, table in begun.items():
         players = tasks[index].players
         if table is not None:
