@@ -368,6 +368,7 @@ class Rating(TypedDict):
 
 class RatingHistoryEntry(TypedDict):
     game_id: str
+    given_up: NotRequired[bool]
     match_game: NotRequired[int]
     match_id: NotRequired[str]
     mu: float
@@ -799,7 +800,7 @@ class Match(TypedDict):
     records_url: str
     rules: RulesInForce | PochRulesInForce
     seats: list[str]
-    seed: int
+    seed: NotRequired[int]
     stand_in_decisions: dict[str, int]
     status: Literal['running', 'finished']
     url: str

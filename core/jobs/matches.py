@@ -7,6 +7,7 @@ through its `ai.kind.BotKind`; a slice played twice changes nothing.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import secrets
@@ -18,6 +19,7 @@ from typing import Any
 
 from rq import get_current_job
 
+from ai.arena import ArenaGame
 from ai.bot import Budget, Player
 from ai.registry import BOT_KINDS, BotKind
 from core.errors import GameNotFound
@@ -189,6 +191,17 @@ class MatchSpec:
             return self.first_game_of(deal + AT_TABLES_AT_ONCE)
         return None
 
+    def tasks(self) -> list[ArenaGame]:
+        """Every game of the match, as the arena lists them (`ai.arena.tasks_for`). A rated
+        match's deal seeds are its arena seeds hashed with the match's seed: the arena draws
+        them in turn from one Mersenne Twister, whose next outputs a few hundred of its
+        earlier ones give away, and a rated match's records show each finished game's seed
+        to its bot while the rest are still to be played."""
+        found = self.kind.tasks_for(self.rules, self.lineup, self.deals, self.seed, self.duplicate)
+        if not self.rated:
+            return found
+        return [replace(task, seed=keyed_seed(self.seed, task.seed)) for task in found]
+
     def is_rated_game(self, index: int) -> bool:
         """Whether game `index` moves ratings: in a rated match, each deal's first play
         only when its rotations follow one another (the later ones are played knowing the
@@ -234,6 +247,13 @@ class MatchSpec:
             at_tables=data.get("at_tables", False),
             lane=data["lane"] if data.get("lane") in MATCH_LANES else LOW,
         )
+
+
+def keyed_seed(key: int, seed: int) -> int:
+    """`seed` hashed with `key` (SHA-256), a seed of the arena's size (53 bits): equal
+    seeds stay equal, and without `key` one tells nothing of another."""
+    digest = hashlib.sha256(f"{key}:{seed}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 11
 
 
 def is_account_seat(seat: str) -> bool:
@@ -297,6 +317,9 @@ def check_match(
             ),
             "game",
         )
+    if rated and seed is not None:
+        # The seed makes every deal of the match: whoever chose it knows every hand.
+        raise MatchRefused(_("a rated match's deals are never chosen: leave out the seed"), "seed")
     options = dict(rules or {})
     if options.get("players", len(seats)) != len(seats):
         raise MatchRefused(
@@ -612,6 +635,15 @@ redis.call('EXPIRE', KEYS[1], ARGV[4])
 return 1
 """
 
+# Mark a rated match's game as begun, while the match stands. KEYS: checkpoint, match hash.
+# ARGV: the checkpoint's time to live.
+_BEGUN_LUA = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'begun', '1')
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1
+"""
+
 # Count a game as ended once, and make the task of the game that follows it (its first job
 # pending, as `owed_task_of` makes it: the caller queues it, or the watchdog does should the
 # caller die first). KEYS: match hash, ended set, records list, checkpoint, the next task's
@@ -710,10 +742,15 @@ def play_slice(
         return {"match": match_id, "game": index, "played": False}
     timing = Timing.from_env()
     kind = spec.kind
-    task = kind.tasks_for(spec.rules, spec.lineup, spec.deals, spec.seed, spec.duplicate)[index]
+    task = spec.tasks()[index]
     if spec.at_tables:
         return play_at_table(connection, spec, match_id, index, task, job_id, last_try=last_try)
     saved = redises_of(connection).store.hget(checkpoint_key(match_id, index), "state")
+    if saved is None and spec.rated:
+        # Before any webhook sees the game: cancelling the match from here on counts it.
+        redises_of(connection).store.eval(
+            _BEGUN_LUA, 2, checkpoint_key(match_id, index), match_key(match_id), MATCH_TTL
+        )
     ask = _asker(connection) if spec.accounts else None
     try:
         if saved is None:
@@ -1013,7 +1050,8 @@ def give_up_game(connection: Connections, key: str) -> None:
 
 def cancel_match(connection: Connections, match_id: str) -> bool:
     """Forget a match: its games not yet played are dropped (their queued jobs find it gone
-    and do nothing). False if there was no such match."""
+    and do nothing). A rated match's games in play count as lost by its bot
+    (`_count_given_up`). False if there was no such match."""
     if not is_match_id(match_id):
         return False
     spec = load_spec(connection, match_id)
@@ -1022,6 +1060,8 @@ def cancel_match(connection: Connections, match_id: str) -> bool:
     # The match first: from then on no try claims a table or marks one made (a table made
     # meanwhile is dropped by its maker), so the tables read below are all there are.
     redises_of(connection).store.delete(match_key(match_id))
+    if spec.rated:
+        _count_given_up(connection, spec, match_id)
     if spec.at_tables:
         # Its games in play end with it: nobody is asked to move in them again.
         store = store_for(connection)
@@ -1042,6 +1082,53 @@ def cancel_match(connection: Connections, match_id: str) -> bool:
         pipe.zrem(redises_of(connection).due_key(task), task)
     pipe.execute()
     return True
+
+
+def _count_given_up(connection: Connections, spec: MatchSpec, match_id: str) -> None:
+    """Count each rated game of a cancelled match that began and did not end as lost by its
+    bot: last, below every level. Else a bot would cancel its match whenever a game in play
+    went badly, and only the games it was winning would reach the ladder. A game that ends
+    in its slice meanwhile counts once all the same (by its mark, whichever is first)."""
+    store = redises_of(connection).store
+    ended = {text(i) for i in store.smembers(ended_key(match_id))}
+    look = store.pipeline(transaction=False)
+    rated = [i for i in range(spec.games) if spec.is_rated_game(i) and str(i) not in ended]
+    for index in rated:
+        look.hmget(checkpoint_key(match_id, index), ["table", "begun", "state"])
+    begun = {i: marks[0] for i, marks in zip(rated, look.execute(), strict=True) if any(marks)}
+    if not begun:
+        return
+    tasks = spec.tasks()
+    for index, table in begun.items():
+        players = tasks[index].players
+        if table is not None:
+            # A table's game that ended before the match looked at it counts as it ended.
+            try:
+                record = store_for(connection).load(text(table))
+            except GameNotFound:
+                record = None
+            if record is not None and record.finished:
+                _rate(connection, match_id, index, players, record.game)
+                continue
+        accounts, levels, places = [], [], []
+        for seat, player in enumerate(players):
+            if is_account_seat(player.label):
+                account = get_account(store, player.label.removeprefix(ACCOUNT_SEAT))
+                places.append(len(players))
+            else:
+                account = level_account(store, player.label)
+                levels.append(seat)
+                places.append(1)
+            if account is None:
+                break
+            accounts.append(account)
+        else:
+            ratings.count_ranks(
+                store, f"{match_id}-{index}", spec.game, places, [(0, 0)] * len(players),
+                accounts, MATCH_TTL,
+                noted={"match_id": match_id, "match_game": index, "given_up": True},
+                fixed=levels,
+            )  # fmt: skip
 
 
 # -- progress and records ------------------------------------------------------------------------
@@ -1089,10 +1176,14 @@ def match_report(connection: Connections, match_id: str) -> dict[str, Any] | Non
     else:
         bots = spec.kind.summarize(records(connection, match_id, spec))
         store.eval(_CACHE_LUA, 1, match_key(match_id), json.dumps(bots), count)
+    shown = spec.to_dict()
+    if spec.rated and finished_at is None:
+        # The seed makes every deal still to come: its bot would know every hand.
+        del shown["seed"]
     return {
         "id": match_id,
         "status": "finished" if finished_at is not None else "running",
-        **spec.to_dict(),
+        **shown,
         "done": int(f["done"]),
         "failed": int(f["failed"]),
         "created_at": _iso(float(f["created"])),

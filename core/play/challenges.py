@@ -22,7 +22,13 @@ from core.errors import (
     OneSeatPerAccount,
     TooManyChallenges,
 )
-from core.play.games import GameService, PlayerSpec, _check_affordable, payer_of_holder
+from core.play.games import (
+    GameService,
+    PlayerSpec,
+    _check_affordable,
+    check_rated_clock,
+    payer_of_holder,
+)
 from core.play.tables import DEFAULT_STAND_IN
 from core.store import challenges, webhooks
 from core.store.accounts import Account, by_name, get
@@ -93,9 +99,12 @@ def _seat_specs(
     return seats
 
 
-def parsed_rules(game: str, rules: dict[str, Any] | None, seats: list[dict[str, str]]) -> Any:
+def parsed_rules(
+    game: str, rules: dict[str, Any] | None, seats: list[dict[str, str]], rated: bool = False
+) -> Any:
     """The rules of the challenge's game, as tables take them (`InvalidInput` otherwise):
-    the seats decide the players; people's turns are timed unless `turn_seconds` says."""
+    the seats decide the players; people's turns are timed unless `turn_seconds` says, and
+    always in a `rated` one (`check_rated_clock`)."""
     kind = KINDS[game]
     options = dict(rules or {})
     if options.get("players", len(seats)) != len(seats):
@@ -103,7 +112,9 @@ def parsed_rules(game: str, rules: dict[str, Any] | None, seats: list[dict[str, 
         raise InvalidInput(message, errors={"json": {"rules": {"players": [message]}}})
     options["players"] = len(seats)
     people = sum(1 for s in seats if "account" in s)
-    options.setdefault("turn_seconds", DEFAULT_TURN_SECONDS if people >= 2 else 0)
+    options.setdefault("turn_seconds", DEFAULT_TURN_SECONDS if people >= 2 or rated else 0)
+    if rated:
+        check_rated_clock(options)
     try:
         return kind.rules_from_dict(options)
     except InvalidRulesError as exc:
@@ -123,7 +134,7 @@ def make(
     game = body["game"]
     seats = _seat_specs(connection, challenger, game, body["opponents"], body["rated"])
     rules = dict(body.get("rules") or {})
-    parsed_rules(game, rules, seats)
+    parsed_rules(game, rules, seats, body["rated"])
     try:
         return challenges.make(
             connection, challenger.id, game, rules, body["rated"], seats,

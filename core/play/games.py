@@ -207,7 +207,9 @@ class GameService:
             )
         people = sum(1 for p in players if p.bot is None)
         if "turn_seconds" not in options:
-            options["turn_seconds"] = DEFAULT_TURN_SECONDS if people >= 2 else 0
+            options["turn_seconds"] = DEFAULT_TURN_SECONDS if people >= 2 or rated else 0
+        if rated:
+            check_rated_clock(options)
         try:
             parsed = kind.rules_from_dict(options)
         except InvalidRulesError as exc:
@@ -471,6 +473,15 @@ class GameService:
             if record.seat_of_token(token) is not None:
                 raise Forbidden(_("Only the host token can delete a game."))
             raise Unauthorized(_("This token is not the host token of this game."))
+        if record.table.rated and not record.waiting and not self.store.is_counted(game_id):
+            # Else a maker losing a rated game would delete it and keep the loss (and the
+            # others' wins) off the ladder.
+            raise WrongState(
+                _(
+                    "A rated game is deleted only once its result is counted: leave your "
+                    "seat instead, and the stand-in plays it to the end."
+                )
+            )
         self.store.delete(game_id)
 
 
@@ -480,6 +491,14 @@ class GameService:
 #: worker long enough to delay another game's turn by much (the top levels think up to
 #: 1 s a decision; they are for matches).
 PUBLIC_DECISION_SECONDS = 0.2
+
+
+def check_rated_clock(options: dict[str, Any]) -> None:
+    """Refuse a rated game without a clock: an account that stopped moving would hold it
+    unfinished, and so unrated, until it expired, which keeps a loss off the ladder."""
+    if options.get("turn_seconds") == 0:
+        message = _("A rated game's turns are timed: leave out turn_seconds or give 1 or more.")
+        raise InvalidInput(message, errors={"json": {"rules": {"turn_seconds": [message]}}})
 
 
 def _check_rated(players: Sequence[PlayerSpec], seed: int | None, account: Account | None) -> None:

@@ -26,6 +26,7 @@ import urllib3
 
 from core.config import is_on, load_config
 from core.store import webhooks
+from core.store.accounts import is_disabled as account_is_disabled
 from engine.errors import GameError
 from engine.registry import kind_of
 
@@ -341,7 +342,11 @@ def ask(
 ) -> tuple[int | None, str | None]:
     """The decision of the bot `account_id` in `seat` of `game`, asked of its webhook with
     `document` (the seat's view), and counted on its account: the action, or None and why
-    (`paused`, `no_webhook` or a `WebhookFailure`'s reason), for the stand-in to play."""
+    (`disabled`, `paused`, `no_webhook` or a `WebhookFailure`'s reason), for the stand-in to
+    play. A disabled account is never called: the operator's word holds in the games it
+    already sits in, not only for the moves its key sends."""
+    if account_is_disabled(connection, account_id):
+        return None, "disabled"
     hook = webhooks.get(connection, account_id)
     if hook is None:
         return None, "no_webhook"

@@ -262,6 +262,11 @@ def listed(connection: redis.Redis, start: int = 0, count: int = 100) -> list[Ac
     return [Account.from_fields(_decoded(f)) for f in pipe.execute() if f]
 
 
+def is_disabled(connection: redis.Redis, account_id: str) -> bool:
+    """Whether the operator disabled the account (one field read, not the whole account)."""
+    return connection.hget(account_key(account_id), "disabled") in (b"1", "1")
+
+
 def set_disabled(connection: redis.Redis, account_id: str, disabled: bool = True) -> bool:
     """Disable (or enable again) an account; False if there is none."""
     key = account_key(account_id)

@@ -179,9 +179,29 @@ def count_result(
     `game_id` of its own, its seats played by `accounts` in seat order; `noted`: more for
     each history entry (a match's game: its match and number); `fixed`: seats whose ratings
     stay as they are (a rated match's levels)."""
-    game_name = game.kind
-    ranks = ranks_of(final_scores(game))
-    bids = bid_counts(game, len(accounts))
+    return count_ranks(
+        connection, game_id, game.kind, ranks_of(final_scores(game)),
+        bid_counts(game, len(accounts)), accounts, mark_ttl,
+        now=now, before_write=before_write, noted=noted, fixed=fixed,
+    )  # fmt: skip
+
+
+def count_ranks(
+    connection: redis.Redis,
+    game_id: str,
+    game_name: str,
+    ranks: Sequence[int],
+    bids: Sequence[tuple[int, int]],
+    accounts: Sequence[Account],
+    mark_ttl: int,
+    *,
+    now: float | None = None,
+    before_write: Callable[[], None] | None = None,
+    noted: dict[str, Any] | None = None,
+    fixed: Collection[int] = (),
+) -> bool:
+    """`count_result` by each seat's place (`ranks`) and its bids and exact bids, for a game
+    that counts without a result of its own (a rated match's game its bot gave up)."""
     when = time.time() if now is None else now
     mark, ratings = rated_key(game_id), ratings_key(game_name)
     for _try in range(TRIES):

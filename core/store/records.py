@@ -268,7 +268,8 @@ class StoredGame:
         person of a game of people is away or has left: nobody is there to play for, so
         the game waits for one of them to come back (or expires) rather than have its
         bots and stand-ins play it out at the workers' cost. A match's game is played out:
-        the match waits for it."""
+        the match waits for it; so is a rated game, whose result counts only once it ends
+        (else walking away from a game one is losing would keep the loss off the ladder)."""
         turn = self.game.turn
         if turn is None or self.table.waiting:
             return None
@@ -276,7 +277,12 @@ class StoredGame:
         if seat.bot is None and not seat.stood_in and not seat.webhook:
             return None
         people = [s for s in self.seats if s.bot is None and not s.webhook]
-        if people and all(s.stood_in for s in people) and self.table.match is None:
+        if (
+            people
+            and all(s.stood_in for s in people)
+            and self.table.match is None
+            and not self.table.rated
+        ):
             return None
         return turn
 

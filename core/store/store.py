@@ -43,6 +43,7 @@ from core.store.keys import (
     listed_by_key,
     move_once_key,
     new_id,
+    rated_key,
     table_key,
 )
 from core.store.ratings import MARK_EXTRA_SECONDS, count_game, note_rated
@@ -953,6 +954,10 @@ class GameStore:
     def rated_mark_ttl(self) -> int:
         """How long the mark that a rated game was counted is kept (seconds)."""
         return self.finished_ttl + MARK_EXTRA_SECONDS
+
+    def is_counted(self, game_id: str) -> bool:
+        """Whether a rated game's result is counted in its players' ratings."""
+        return bool(self.redis.exists(rated_key(game_id)))
 
     def _count_rated(self, record: StoredGame) -> None:
         """Count a rated game's result in its players' ratings, on the move that ended it.

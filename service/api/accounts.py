@@ -425,7 +425,7 @@ class RatingHistoryQuerySchema(ma.Schema):
 
 
 class RatingHistoryEntrySchema(Answer):
-    OPTIONAL = frozenset({"match_id", "match_game"})
+    OPTIONAL = frozenset({"match_id", "match_game", "given_up"})
 
     game_id = fields.String(
         metadata={
@@ -443,6 +443,12 @@ class RatingHistoryEntrySchema(Answer):
     )
     match_game = fields.Integer(
         metadata={"description": "Only for a rated match's game: its number in the match."}
+    )
+    given_up = fields.Boolean(
+        metadata={
+            "description": "Only for a rated match's game in play when its bot cancelled the "
+            "match: true, counted as lost by the bot (last, below every level)."
+        }
     )
     when = fields.Float(metadata={"description": "When it was counted (Unix time)."})
     rank = fields.Integer(
@@ -487,7 +493,7 @@ class AccountHistory(MethodView):
                 "game_id": e["game_id"], "when": e["when"], "rank": e["rank"],
                 "rating": round(e["rating"], 3), "mu": round(e["mu"], 3),
                 "sigma": round(e["sigma"], 3),
-                **{k: e[k] for k in ("match_id", "match_game") if k in e},
+                **{k: e[k] for k in ("match_id", "match_game", "given_up") if k in e},
             }
             for e in history(connection, query["game"], account.id)
         ]  # fmt: skip

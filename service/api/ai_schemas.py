@@ -322,6 +322,8 @@ class MatchRequestSchema(ma.Schema):
 
 
 class MatchSchema(Answer):
+    OPTIONAL = frozenset({"seed"})
+
     id = fields.String(metadata={"description": "The match's id.", "example": "b8VnQ2xKp0aZ"})
     game = fields.String(
         metadata={
@@ -351,7 +353,12 @@ class MatchSchema(Answer):
             ],
         }
     )
-    seed = fields.Integer(metadata={"description": "The seed of the deals."})
+    seed = fields.Integer(
+        metadata={
+            "description": "The seed of the deals; a rated match's shows once it is finished "
+            "(it makes every deal: its bot would know every hand)."
+        }
+    )
     duplicate = fields.Boolean(metadata={"description": "Duplicate deals."})
     rated = fields.Boolean(
         metadata={"description": "Each finished game changes the bot account's rating."}

@@ -389,9 +389,9 @@ class GameById(MethodView):
 
     @_doc(operationId="deleteGame", **_SEAT_AUTH)
     @blp.response(204)
-    @_documents_errors(401, 403, 404, 503)
+    @_documents_errors(401, 403, 404, 409, 503)
     def delete(self, game_id: str) -> None:
-        """Delete the game (host token only)"""
+        """Delete the game (host token only; a rated game once counted)"""
         game_service().delete(game_id, bearer_token())
 
 

@@ -231,14 +231,15 @@ async function showSetup(message = "") {
   const form = document.getElementById("setup");
   const chosenGame = () => form.game.value;
   // Open seats make a table: the lobby and stand-in options show, and a clock is proposed
-  // (the API's default) unless the person set one.
+  // (the API's default) unless the person set one; a rated game is always timed.
   const tableOptions = () => {
     const open = [...form.querySelectorAll("select.level")].filter((s) => s.value === OPEN).length;
     document.getElementById("table-options").hidden = open === 0;
     form.deal.textContent = open ? t("setup.openTable") : t("setup.deal");
     const turnField = form.elements.namedItem("turn_seconds");
     if (turnField && !turnField.dataset.touched) {
-      turnField.value = String(open ? DEFAULT_TURN_SECONDS : turnField.defaultValue);
+      const timed = open > 0 || Boolean(form.rated?.checked);
+      turnField.value = String(timed ? DEFAULT_TURN_SECONDS : turnField.defaultValue);
     }
   };
   const botRows = () => {
@@ -273,6 +274,7 @@ async function showSetup(message = "") {
   };
   showRules();
   botRows();
+  form.rated?.addEventListener("change", tableOptions);
   form.game.addEventListener("change", () => {
     const levels = levelsOf(chosenGame());
     const level = levels.includes("medium") ? "medium" : levels[0];

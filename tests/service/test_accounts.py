@@ -67,7 +67,7 @@ def rated_table(
         json={
             "players": [{"name": "x"}, {"open": True}, {"name": "b1", "bot": bots[0]},
                         {"name": "b2", "bot": bots[1]}],
-            "rules": {"schedule": [1], "turn_seconds": 0},
+            "rules": {"schedule": [1]},
             "rated": True,
         },
         headers=account_header(host_key),
@@ -403,7 +403,7 @@ def test_poch_and_pocha_are_rated_apart(client: FlaskClient) -> None:
     made = client.post(
         "/api/v1/games",
         json={"game": "poch", "players": [{"name": "x"}, *bots],
-              "rules": {"deals": 1, "turn_seconds": 0}, "rated": True},
+              "rules": {"deals": 1}, "rated": True},
         headers=account_header(ana["key"]),
     )  # fmt: skip
     assert made.status_code == 201, made.json
@@ -432,8 +432,7 @@ def test_the_ladder_is_paged_and_its_query_checked(client: FlaskClient) -> None:
     bots = [{"name": n, "bot": n} for n in ("easy", "medium", "random")]
     made = client.post(
         "/api/v1/games",
-        json={"players": [{"name": "x"}, *bots], "rules": {"schedule": [1], "turn_seconds": 0},
-              "rated": True},
+        json={"players": [{"name": "x"}, *bots], "rules": {"schedule": [1]}, "rated": True},
         headers=account_header(ana["key"]),
     )  # fmt: skip
     assert made.status_code == 201, made.json
@@ -490,3 +489,74 @@ def test_only_a_bot_accounts_timed_turns_are_counted(client: FlaskClient, store:
     assert not store.redis.exists(account_turns_key(ana["id"]))
     turns = client.get(f"/api/v1/accounts/{robo['id']}").json["turns"]
     assert robo_moves and (turns["decisions"], turns["clocks_ran_out"]) == (robo_moves, 1), turns
+
+
+def rated_against_levels(client: FlaskClient, key: str, rules: dict[str, Any]) -> Any:
+    """A rated game of one account (seat 0) against three levels, started at once."""
+    bots = [{"name": n, "bot": n} for n in ("easy", "medium", "random")]
+    return client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "x"}, *bots], "rules": rules, "rated": True},
+        headers=account_header(key),
+    )
+
+
+def test_a_rated_game_in_play_is_not_deleted_by_its_maker(
+    client: FlaskClient, store: GameStore
+) -> None:
+    # Deleting a rated game one is losing would keep the loss off the ladder.
+    ana = sign_up(client, "Ana").json
+    made = rated_against_levels(client, ana["key"], {"schedule": [1, 2]}).json
+    game_id, host = made["id"], bearer(made["host_token"])
+    refused = client.delete(f"/api/v1/games/{game_id}", headers=host)
+    assert refused.status_code == 409, refused.data
+    assert refused.json["error"] == "wrong_phase"
+    assert client.get(f"/api/v1/games/{game_id}").status_code == 200
+    assert store.redis.zscore(UNRATED, game_id) is not None
+    play_seat_to_the_end(
+        client, game_id, made["seats"][0]["token"],
+        lambda a: ("bids", "bid") if isinstance(a, int) else ("plays", "card"), random.Random(3),
+    )  # fmt: skip
+    assert ratings.rating_of(store.redis, "pocha", ana["id"]).games == 1  # type: ignore[union-attr]
+    # Counted, it is a finished game like any other: its maker may delete it.
+    assert client.delete(f"/api/v1/games/{game_id}", headers=host).status_code == 204
+
+
+def test_a_rated_game_its_account_walks_away_from_is_played_out_and_counted(
+    client: FlaskClient, store: GameStore
+) -> None:
+    # Leaving a rated game one is losing, or never moving again, must not keep it from
+    # ending: a game that never ends is never rated.
+    ana = sign_up(client, "Ana").json
+    made = rated_against_levels(client, ana["key"], {"schedule": [1, 2, 3]}).json
+    game_id = made["id"]
+    left = client.post(
+        f"/api/v1/games/{game_id}/seats/0/leave", headers=bearer(made["seats"][0]["token"])
+    )
+    assert left.status_code == 200, left.json
+    view = client.get(f"/api/v1/games/{game_id}").json
+    assert view["phase"] == "finished", view["phase"]
+    assert ratings.rating_of(store.redis, "pocha", ana["id"]).games == 1  # type: ignore[union-attr]
+    assert store.redis.zscore(UNRATED, game_id) is None
+
+
+def test_a_rated_games_turns_are_always_timed(client: FlaskClient) -> None:
+    # Without a clock, an account that stops moving holds its rated game unfinished, and
+    # so unrated, until it expires.
+    ana = sign_up(client, "Ana").json
+    made = rated_against_levels(client, ana["key"], {"schedule": [1]})
+    assert made.status_code == 201, made.json
+    view = client.get(f"/api/v1/games/{made.json['id']}").json
+    assert view["rules"]["turn_seconds"] == 60
+    untimed = rated_against_levels(client, ana["key"], {"schedule": [1], "turn_seconds": 0})
+    assert untimed.status_code == 422, untimed.json
+    assert "turn_seconds" in untimed.json["errors"]["json"]["rules"]
+    bruno = sign_up(client, "Bruno").json
+    challenge = client.post(
+        "/api/v1/challenges",
+        json={"game": "pocha", "rules": {"schedule": [1], "turn_seconds": 0}, "rated": True,
+              "opponents": [{"account": bruno["id"]}, {"bot": "easy"}]},
+        headers=account_header(ana["key"]),
+    )  # fmt: skip
+    assert challenge.status_code == 422, challenge.json
+    assert "turn_seconds" in challenge.json["errors"]["json"]["rules"]

@@ -232,3 +232,75 @@ def test_a_tables_claim_making_and_note_hold_against_ends_cancels_and_a_second_t
     assert _seat(connection, spec, match_id, 1, task[1], claimed[0]) is False
     with pytest.raises(GameNotFound):
         store.load(claimed[0])
+
+
+def test_cancelling_a_rated_match_counts_its_games_in_play_as_lost(
+    client: FlaskClient, workers: WorkerProcesses, connection: Any
+) -> None:
+    # Else a bot would cancel its rated match whenever a game in play went badly, and only
+    # the games it was winning would reach the ladder.
+    workers.start()
+    quitter = sign_up(client, "Quitter", "bot")
+    label = f"account:{quitter['id']}"
+    made = client.post(
+        "/api/v1/matches",
+        json={"seats": [label, "easy", "medium"], "games": 3, "duplicate": False, "rated": True,
+              "rules": {**RULES, "turn_seconds": 300}},
+        headers={"X-Pocha-Account": quitter["key"]},
+    )  # fmt: skip
+    assert made.status_code == 202 and made.json["at_tables"], made.json
+    match_id = made.json["id"]
+    store = store_for(connection)
+
+    def tables() -> list[str]:
+        found = [connection.hget(checkpoint_key(match_id, i), "table") for i in range(3)]
+        return [t.decode() for t in found if t is not None]
+
+    def all_waiting_for_the_bot() -> bool:
+        # Every game in play made, and at the bot's turn (it never moves: no clock runs out).
+        made_tables = tables()
+        if len(made_tables) < 3:
+            return False
+        try:
+            return all(store.load(t).game.turn == 0 for t in made_tables)
+        except GameNotFound:
+            return False
+
+    wait_until(all_waiting_for_the_bot, LONG, "the match's games to wait for the bot")
+    in_play = tables()
+    cancelled = client.delete(made.json["url"], headers={"X-Pocha-Account": quitter["key"]})
+    assert cancelled.status_code == 204, cancelled.data
+    history = client.get(f"/api/v1/accounts/{quitter['id']}/history?game=pocha").json["entries"]
+    assert sorted(e["match_game"] for e in history) == [0, 1, 2]
+    assert all(e["match_id"] == match_id and e["given_up"] for e in history), history
+    assert all(e["rank"] == 3 for e in history), history
+    rated = client.get(f"/api/v1/accounts/{quitter['id']}").json["ratings"][0]
+    assert rated["games"] == 3 and rated["mu"] < 25, rated
+    for table in in_play:
+        with pytest.raises(GameNotFound):
+            store.load(table)
+
+
+def test_a_rated_matchs_seed_is_never_chosen_nor_shown_while_it_runs(
+    client: FlaskClient,
+) -> None:
+    # The seed makes every deal of the match (`ai.arena.tasks_for`, open source): a bot that
+    # chose it, or read it from the report, would know every hand it plays against.
+    bot = sign_up(client, "Seer", "bot")
+    label = f"account:{bot['id']}"
+    body = {"seats": [label, "easy", "medium"], "games": 2, "duplicate": False,
+            "rated": True, "rules": RULES}  # fmt: skip
+    key = {"X-Pocha-Account": bot["key"]}
+    chosen = client.post("/api/v1/matches", json={**body, "seed": 5}, headers=key)
+    assert (chosen.status_code, chosen.json["error"]) == (422, "validation_error"), chosen.json
+    assert chosen.json["errors"]["json"]["seed"], chosen.json
+    made = client.post("/api/v1/matches", json=body, headers=key)
+    assert made.status_code == 202, made.json
+    assert "seed" not in made.json
+    report = client.get(made.json["url"]).json
+    assert report["status"] == "running" and "seed" not in report, report
+    # An unrated match is for testing bots: its seed is chosen and shown, to replay it.
+    unrated = client.post("/api/v1/matches", json={**body, "rated": False, "seed": 5}, headers=key)
+    assert unrated.status_code == 202 and unrated.json["seed"] == 5, unrated.json
+    for url in (made.json["url"], unrated.json["url"]):
+        assert client.delete(url, headers=key).status_code == 204

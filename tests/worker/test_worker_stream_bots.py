@@ -108,7 +108,7 @@ def test_a_stream_bot_through_a_challenge_reaches_the_ladder(
 
     made = client.post(
         "/api/v1/challenges",
-        json={"game": "pocha", "rules": {"schedule": [1, 2], "turn_seconds": 0}, "rated": True,
+        json={"game": "pocha", "rules": {"schedule": [1, 2]}, "rated": True,
               "opponents": [{"account": "Streamy"}, {"bot": "easy"}]},
         headers={"X-Pocha-Account": ana["key"]},
     )  # fmt: skip

@@ -3,10 +3,11 @@ the bot's key (refused for private addresses unless the operator allows them), a
 the workers for each decision of a match with a signed view, played through 50 duplicate
 deals against `hard`; hostile webhooks (silent, dripping, 100 MB, redirecting, illegal,
 bad JSON, failing) each contained by the stand-in; paused after N failures in a row and
-resumed by the owner."""
+resumed by the owner; never called once its account is disabled."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +16,10 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from core.store import webhooks
+from core.store.accounts import set_disabled
 from service import create_app
+from tests.waiting import LONG, wait_until
 from tests.worker.conftest import Drain
 from tests.worker.webhook_server import WebhookBot, example_bot, webhook_bot
 
@@ -78,7 +82,9 @@ def play_match(
     client: FlaskClient, drain: Drain, seats: list[str], headers: dict[str, str] | None = None,
     **body: Any,
 ) -> Any:  # fmt: skip
-    asked = {"seats": seats, "games": 3, "rules": RULES, "seed": 5, "duplicate": False, **body}
+    asked = {"seats": seats, "games": 3, "rules": RULES, "duplicate": False, **body}
+    if not asked.get("rated"):
+        asked.setdefault("seed", 5)  # a rated match's deals are never chosen
     made = client.post("/api/v1/matches", json=asked, headers=headers or {})
     assert made.status_code == 202, made.json
     drain()
@@ -100,9 +106,8 @@ def test_a_webhook_bot_plays_fifty_duplicate_deals_against_hard(
     account_id, key = bot_account(client, bot)
     label = f"account:{account_id}"
     report = play_match(
-        client, drain, [label, "hard", "hard"], key_of(key), games=150, duplicate=True, seed=11,
-        rated=True,
-    )  # fmt: skip
+        client, drain, [label, "hard", "hard"], key_of(key), games=150, duplicate=True, rated=True
+    )
     assert report["done"] == 150 and report["rated"]
     assert {b["bot"] for b in report["bots"]} == {label, "hard"}
     # Every decision of the bot was its webhook's, each call signed as the example checks.
@@ -464,3 +469,57 @@ def test_only_its_key_seats_a_webhook_bot_in_a_match_unless_it_is_open_to_matche
     assert closed.status_code == 200 and not closed.json["open_to_matches"]
     refused = client.post("/api/v1/matches", json=asked)
     assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+
+
+def test_a_disabled_bots_webhook_is_called_no_more(
+    client: FlaskClient, drain: Drain, bot: WebhookBot, connection: redis.Redis
+) -> None:
+    # The operator disables an account (a cheat, an abusive address) whose match is under
+    # way: its seats are the stand-in's from then on, and its URL is never called again.
+    account_id, key = bot_account(client, bot)
+    label = f"account:{account_id}"
+    asked = {"seats": [label, "easy", "easy"], "games": 2, "rules": RULES, "duplicate": False,
+             "rated": True}  # fmt: skip
+    made = client.post("/api/v1/matches", json=asked, headers=key_of(key))
+    assert made.status_code == 202, made.json
+    assert set_disabled(connection, account_id)
+    drain()
+    report = client.get(made.json["url"]).json
+    assert (report["status"], report["done"]) == ("finished", 2), report
+    assert bot.calls == []
+    played = account_decisions(client, report, label)
+    assert played > 0 and report["stand_in_decisions"] == {label: played}
+    hook = webhooks.get(connection, account_id)
+    assert hook is not None and (hook.failures, hook.paused) == (0, False)
+
+
+def test_cancelling_a_rated_match_mid_game_counts_the_game_as_lost(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    # The bot reads its seat's view, sees the game going badly, and cancels its match
+    # before answering: that game must count as lost, not vanish from its record.
+    account_id, key = bot_account(client, bot)
+    label = f"account:{account_id}"
+    bot.behaviour = "silent"
+    asked = {"seats": [label, "easy", "easy"], "games": 1, "rules": RULES, "duplicate": False,
+             "rated": True}  # fmt: skip
+    made = client.post("/api/v1/matches", json=asked, headers=key_of(key))
+    assert made.status_code == 202, made.json
+    cancelled: list[int] = []
+
+    def cancel_when_asked() -> None:
+        wait_until(lambda: bool(bot.calls), LONG, "the bot's first call")
+        answer = app_client.delete(made.json["url"], headers=key_of(key))
+        cancelled.append(answer.status_code)
+
+    app_client = client.application.test_client()
+    watcher = threading.Thread(target=cancel_when_asked, daemon=True)
+    watcher.start()
+    drain()
+    watcher.join(LONG)
+    assert cancelled == [204]
+    history = client.get(f"/api/v1/accounts/{account_id}/history?game=pocha").json["entries"]
+    assert [(e["match_id"], e["match_game"], e.get("given_up")) for e in history] == [
+        (made.json["id"], 0, True)
+    ]
+    assert history[0]["rank"] == 3

@@ -381,7 +381,7 @@ export interface paths {
         get: operations["getGame"];
         put?: never;
         post?: never;
-        /** Delete the game (host token only) */
+        /** Delete the game (host token only; a rated game once counted) */
         delete: operations["deleteGame"];
         options?: never;
         head?: never;
@@ -2381,8 +2381,8 @@ export interface components {
             rules: components["schemas"]["RulesInForce"] | components["schemas"]["PochRulesInForce"];
             /** @description The bot of each seat. */
             seats: string[];
-            /** @description The seed of the deals. */
-            seed: number;
+            /** @description The seed of the deals; a rated match's shows once it is finished (it makes every deal: its bot would know every hand). */
+            seed?: number;
             /** @description For each outside bot seated (`account:ID`), the decisions the stand-in (the game's fallback level) made for it so far: its webhook failed, or it was paused. Empty when no account is seated. */
             stand_in_decisions: {
                 [key: string]: number;
@@ -3913,6 +3913,8 @@ export interface components {
              * @example q3ZkR8vX1mNc2pLw
              */
             game_id: string;
+            /** @description Only for a rated match's game in play when its bot cancelled the match: true, counted as lost by the bot (last, below every level). */
+            given_up?: boolean;
             /** @description Only for a rated match's game: its number in the match. */
             match_game?: number;
             /**
@@ -6087,6 +6089,15 @@ export interface operations {
             };
             /** @description game_not_found: no such game (never existed, deleted, or expired). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), or conflict (another request won the race). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
