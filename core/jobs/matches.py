@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+import redis
 from rq import get_current_job
 
 from ai.arena import ArenaGame
@@ -49,8 +50,8 @@ from core.play.turns import RQBotRunner, store_for
 from core.play.webhooks import Settings
 from core.play.webhooks import ask as ask_webhook
 from core.store import ratings, webhooks
+from core.store.accounts import Account, level_account
 from core.store.accounts import get as get_account
-from core.store.accounts import level_account
 from core.store.bot_games import note_game
 from core.store.keys import (
     checkpoint_key,
@@ -793,12 +794,11 @@ def play_slice(
     return {"match": match_id, "game": index, "finished": False, "step": game.step}
 
 
-def _rate(
-    connection: Connections, match_id: str, index: int, players: Sequence[Player], game: Any
-) -> None:
-    """Change the rating of a rated match's account by a finished game, once; the levels
-    beside it keep theirs."""
-    store = redises_of(connection).store
+def _rated_between(
+    store: redis.Redis, match_id: str, index: int, players: Sequence[Player]
+) -> tuple[list[Account], list[int]] | None:
+    """The accounts game `index` of a rated match is rated between, in seat order, and the
+    seats of its levels (whose ratings stay as they are); None when its account is gone."""
     accounts = []
     levels = []
     for seat, player in enumerate(players):
@@ -807,11 +807,24 @@ def _rate(
             if account is None:
                 log.warning("match %s game %s: account %s is gone; not rated", match_id,
                             index, player.label)  # fmt: skip
-                return
+                return None
             accounts.append(account)
         else:
             accounts.append(level_account(store, player.label))
             levels.append(seat)
+    return accounts, levels
+
+
+def _rate(
+    connection: Connections, match_id: str, index: int, players: Sequence[Player], game: Any
+) -> None:
+    """Change the rating of a rated match's account by a finished game, once; the levels
+    beside it keep theirs."""
+    store = redises_of(connection).store
+    between = _rated_between(store, match_id, index, players)
+    if between is None:
+        return
+    accounts, levels = between
     ratings.count_result(
         store, f"{match_id}-{index}", game, accounts, MATCH_TTL,
         noted={"match_id": match_id, "match_game": index}, fixed=levels,
@@ -1110,25 +1123,18 @@ def _count_given_up(connection: Connections, spec: MatchSpec, match_id: str) -> 
             if record is not None and record.finished:
                 _rate(connection, match_id, index, players, record.game)
                 continue
-        accounts, levels, places = [], [], []
-        for seat, player in enumerate(players):
-            if is_account_seat(player.label):
-                account = get_account(store, player.label.removeprefix(ACCOUNT_SEAT))
-                places.append(len(players))
-            else:
-                account = level_account(store, player.label)
-                levels.append(seat)
-                places.append(1)
-            if account is None:
-                break
-            accounts.append(account)
-        else:
-            ratings.count_ranks(
-                store, f"{match_id}-{index}", spec.game, places, [(0, 0)] * len(players),
-                accounts, MATCH_TTL,
-                noted={"match_id": match_id, "match_game": index, "given_up": True},
-                fixed=levels,
-            )  # fmt: skip
+        between = _rated_between(store, match_id, index, players)
+        if between is None:
+            continue
+        accounts, levels = between
+        # The bot last, below every level; the levels level with one another.
+        places = [1 if seat in levels else len(players) for seat in range(len(players))]
+        ratings.count_ranks(
+            store, f"{match_id}-{index}", spec.game, places, [(0, 0)] * len(players),
+            accounts, MATCH_TTL,
+            noted={"match_id": match_id, "match_game": index, "given_up": True},
+            fixed=levels,
+        )  # fmt: skip
 
 
 # -- progress and records ------------------------------------------------------------------------
