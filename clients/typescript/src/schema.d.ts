@@ -78,6 +78,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounts/{account_id}/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace your account's key
+         * @description With the account's current key: a new key, shown only here. From that moment the
+         *     key before opens nothing (401 `unknown_account`) and the account's event stream
+         *     opened with it ends; its seats, ratings and webhook stay the account's, and the new
+         *     key opens its seats. Two replacements of one key at once: one gets the new key, the
+         *     other 401.
+         */
+        post: operations["replaceAccountKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounts/{account_id}/webhook": {
         parameters: {
             query?: never;
@@ -2499,6 +2526,18 @@ export interface components {
             /** @description Rule options, as a table takes them; omitted ones take their defaults. The seats decide the players. */
             rules?: components["schemas"]["Rules"] | components["schemas"]["PochRules"];
         };
+        NewKeyAnswer: {
+            /**
+             * @description The account's id.
+             * @example q3ZkR8vX1mNc2pLw
+             */
+            id: string;
+            /**
+             * @description The account's new secret key, shown only here: the key before opens nothing any more. It is stored hashed and cannot be shown again.
+             * @example pa_8mVq...
+             */
+            key: string;
+        };
         Opponent: {
             /**
              * @description An account's id or name.
@@ -4827,6 +4866,75 @@ export interface operations {
                 };
             };
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    replaceAccountKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewKeyAnswer"];
+                };
+            };
+            /** @description account_required: no key; unknown_account: a key that opens no account (a key replaced already opens nothing). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_your_account: another account's key; account_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many keys replaced from your address (`POCHA_RATE_LIMIT_ACCOUNT_KEYS`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description unavailable: retry shortly. */
             503: {
                 headers: {
