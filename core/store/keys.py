@@ -330,6 +330,14 @@ def rated_key(game_id: str) -> str:
     return f"{_ACCOUNTS}:rated:{game_id}"
 
 
+def rated_pair_key(game: str, first: str, second: str) -> str:
+    """Sorted set of the rated games in `game` that counted between two accounts (either
+    order names one pair), scored by when each was counted: pruned to the cap's window
+    on each write and expiring with it (`core.store.ratings.Limits`)."""
+    low, high = sorted((first, second))
+    return f"{_ACCOUNTS}:pair:{game}:{low}:{high}"
+
+
 # -- an account's games and challenges (core.store.bot_games, core.store.challenges) ----------
 # Under the accounts' hash tag too: a challenge's accept touches the challenge and the
 # sets of every account it names in one script.
