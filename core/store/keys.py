@@ -310,7 +310,8 @@ def webhook_key(account_id: str) -> str:
 
 
 def ratings_key(game: str) -> str:
-    """Hash: account id -> its rating in `game` (JSON: mu, sigma, games, when)."""
+    """Hash: account id -> its rating in `game` (JSON: mu, sigma, games, when, bids, exact
+    bids, the distinct opponents it met while provisional)."""
     return f"{_ACCOUNTS}:ratings:{game}"
 
 

@@ -69,8 +69,8 @@ class Limits:
             int(settings["RATED_PROVISIONAL_OPPONENTS"]),
         )
 
-    def capped(self, first: str, second: str) -> bool:
-        """Whether games between these two accounts count under the pair cap."""
+    def applies_to(self, first: str, second: str) -> bool:
+        """Whether the pair cap limits what games between these two accounts count."""
         return (
             self.pair_games > 0
             and first != second
@@ -292,7 +292,7 @@ def count_ranks(
         (i, j): rated_pair_key(game_name, ids[i], ids[j])
         for i in seats
         for j in seats
-        if i < j and limits.capped(ids[i], ids[j])
+        if i < j and limits.applies_to(ids[i], ids[j])
     }
     since = when - limits.pair_seconds
     for _try in range(TRIES):

@@ -64,6 +64,17 @@ def test_our_levels_are_never_capped(store: GameStore) -> None:
     assert not store.redis.keys("*:pair:*")
 
 
+def test_a_cap_of_zero_games_caps_nothing(store: GameStore) -> None:
+    ana, bruno, carla = people(store, "Ana", "Bruno", "Carla")
+    uncapped = ratings.Limits(pair_games=0)
+    curve = []
+    for game in range(CAP + 2):
+        count(store, f"u{game}", [ana, bruno, carla], 3_500_000.0 + game, limits=uncapped)
+        curve.append(shown(store, ana))
+    assert curve == sorted(set(curve))
+    assert not store.redis.keys("*:pair:*")
+
+
 def test_a_table_of_four_rates_each_seat_against_those_it_may_still_count_against(
     store: GameStore,
 ) -> None:
