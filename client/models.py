@@ -142,6 +142,7 @@ class LadderEntry(TypedDict):
     last_seen: float | None
     mu: float
     name: str
+    provisional: bool
     rank: int
     rating: float
     sigma: float
@@ -367,18 +368,22 @@ class Rating(TypedDict):
     game: str
     games: int
     mu: float
+    provisional: bool
     rating: float
     sigma: float
 
 
 class RatingHistoryEntry(TypedDict):
+    counted: bool
     game_id: str
     given_up: NotRequired[bool]
     match_game: NotRequired[int]
     match_id: NotRequired[str]
     mu: float
+    not_counted_against: NotRequired[list[str]]
     rank: int
     rating: float
+    reason: NotRequired[str]
     sigma: float
     when: float
 

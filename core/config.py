@@ -93,6 +93,15 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # Replacing an account's key, per client address: each is a write to the accounts'
     # Redis, so none can be flooded with them.
     "RATE_LIMIT_ACCOUNT_KEYS": ("POCHA_RATE_LIMIT_ACCOUNT_KEYS", "5/hour;20/day"),
+    # Rated games that one pair of accounts counts toward each other's ratings in any
+    # rolling window of RATED_PAIR_SECONDS (0: no cap): past it, their results against each
+    # other move neither rating, so accounts made to lose to one another farm nothing. Our
+    # levels' accounts are never capped: everyone plays them (core.store.ratings.Limits).
+    "RATED_PAIR_GAMES": ("POCHA_RATED_PAIR_GAMES", 3),
+    "RATED_PAIR_SECONDS": ("POCHA_RATED_PAIR_SECONDS", 24 * 3600),
+    # An account is provisional on the ladder until its rated games counted against this
+    # many distinct opponents (our levels among them; 0: never provisional).
+    "RATED_PROVISIONAL_OPPONENTS": ("POCHA_RATED_PROVISIONAL_OPPONENTS", 5),
     # Making challenges, per client address (beside the caps on open ones per account).
     "RATE_LIMIT_CHALLENGES": ("POCHA_RATE_LIMIT_CHALLENGES", "20/minute;200/hour"),
     # An open challenge expires this many seconds after it was made (at most 3600).

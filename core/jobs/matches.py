@@ -124,8 +124,9 @@ class MatchSpec:
     seed: int
     duplicate: bool
     game: str = DEFAULT_GAME
-    #: Each finished game changes its account's rating (`core.store.ratings`); our levels,
-    #: the ladder's fixed points, keep theirs, so a level may sit in several seats.
+    #: Each finished game changes its account's rating (`core.store.ratings`); our levels'
+    #: accounts keep theirs (a bot's thousands of games would drag them), so a level may
+    #: sit in several seats.
     rated: bool = False
     #: Its games are played at tables, as any game (`play_at_table`): an account seated
     #: moves over its event stream with its key, on a clock.
@@ -828,6 +829,7 @@ def _rate(
     ratings.count_result(
         store, f"{match_id}-{index}", game, accounts, MATCH_TTL,
         noted={"match_id": match_id, "match_game": index}, fixed=levels,
+        limits=store_for(connection).rating_limits,
     )  # fmt: skip
 
 
@@ -1112,6 +1114,7 @@ def _count_given_up(connection: Connections, spec: MatchSpec, match_id: str) -> 
     if not begun:
         return
     tasks = spec.tasks()
+    limits = store_for(connection).rating_limits
     for index, table in begun.items():
         players = tasks[index].players
         if table is not None:
@@ -1133,7 +1136,7 @@ def _count_given_up(connection: Connections, spec: MatchSpec, match_id: str) -> 
             store, f"{match_id}-{index}", spec.game, places, [(0, 0)] * len(players),
             accounts, MATCH_TTL,
             noted={"match_id": match_id, "match_game": index, "given_up": True},
-            fixed=levels,
+            fixed=levels, limits=limits,
         )  # fmt: skip
 
 

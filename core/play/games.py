@@ -510,8 +510,8 @@ def _check_rated(players: Sequence[PlayerSpec], seed: int | None, account: Accou
         )
     named = [i for i, p in enumerate(players) if not p.open and p.bot is None]
     if not named:
-        # Else games that nobody plays could move the levels' ratings, the ladder's fixed
-        # points, as often as the maker likes.
+        # Else games that nobody plays could move the levels' ratings, everyone's yardstick,
+        # as often as the maker likes.
         message = _("A rated game seats its maker: give yourself a seat with your name.")
         raise InvalidInput(message, errors={"json": {"players": [message]}})
     if len(named) > 1:

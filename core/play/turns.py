@@ -78,7 +78,7 @@ def count_unrated_games(connections: Connections) -> int:
         except GameNotFound:
             return None
 
-    return count_unrated(store.redis, load, store.rated_mark_ttl)
+    return count_unrated(store.redis, load, store.rated_mark_ttl, limits=store.rating_limits)
 
 
 @functools.lru_cache(maxsize=16)

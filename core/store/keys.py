@@ -310,7 +310,8 @@ def webhook_key(account_id: str) -> str:
 
 
 def ratings_key(game: str) -> str:
-    """Hash: account id -> its rating in `game` (JSON: mu, sigma, games, when)."""
+    """Hash: account id -> its rating in `game` (JSON: mu, sigma, games, when, bids, exact
+    bids, the distinct opponents it met while provisional)."""
     return f"{_ACCOUNTS}:ratings:{game}"
 
 
@@ -328,6 +329,14 @@ def rating_history_key(game: str, account_id: str) -> str:
 def rated_key(game_id: str) -> str:
     """String set once a rated game's result has changed its players' ratings."""
     return f"{_ACCOUNTS}:rated:{game_id}"
+
+
+def rated_pair_key(game: str, first: str, second: str) -> str:
+    """Sorted set of the rated games in `game` that counted between two accounts (either
+    order names one pair), scored by when each was counted: pruned to the cap's window
+    on each write and expiring with it (`core.store.ratings.Limits`)."""
+    low, high = sorted((first, second))
+    return f"{_ACCOUNTS}:pair:{game}:{low}:{high}"
 
 
 # -- an account's games and challenges (core.store.bot_games, core.store.challenges) ----------

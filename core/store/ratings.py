@@ -1,6 +1,9 @@
 """Ratings of the accounts that play rated games: OpenSkill's Plackett-Luce model, per game
 (Pocha and Poch rated apart), changed exactly once per finished rated game, with each
-rating's recent history and a ladder per game and kind of account.
+rating's recent history and a ladder per game and kind of account. A pair of accounts
+counts toward each other's ratings in a few rated games a day at most, and an account is
+provisional until it has been counted against a few distinct opponents, so that accounts
+made to lose to one another farm nothing.
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
 
@@ -17,12 +20,13 @@ from typing import Any
 import redis
 from openskill.models import PlackettLuce
 
-from core.store.accounts import Account, get, level_account
+from core.store.accounts import LEVEL_PREFIX, Account, get, level_account
 from core.store.keys import (
     UNRATED,
     account_key,
     ladder_key,
     rated_key,
+    rated_pair_key,
     rating_history_key,
     ratings_key,
 )
@@ -38,6 +42,45 @@ HISTORY = 100
 MARK_EXTRA_SECONDS = 86_400
 #: Tries of one update when another update of the same game's ratings lands first.
 TRIES = 20
+#: Why a seat's result in a rated game moved no rating (its history entry's `reason`):
+#: every opponent at the table had counted against it as often as the cap allows.
+REPEATED_OPPONENTS = "repeated_opponents"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What keeps the ladder from being farmed by accounts that play one another."""
+
+    #: Rated games a pair of accounts counts toward each other's ratings in any rolling
+    #: `pair_seconds` (0: no cap). Our levels' accounts are never capped: everyone plays
+    #: them, and a level wins or loses as it plays, whoever sits with it.
+    pair_games: int = 3
+    pair_seconds: int = 86_400
+    #: Distinct opponents an account's rated games must have counted against before the
+    #: ladder takes its rating as more than provisional (0: never provisional).
+    provisional_opponents: int = 5
+
+    @classmethod
+    def from_settings(cls, settings: dict[str, Any]) -> Limits:
+        """The deployment's limits (`core.config`)."""
+        return cls(
+            int(settings["RATED_PAIR_GAMES"]),
+            int(settings["RATED_PAIR_SECONDS"]),
+            int(settings["RATED_PROVISIONAL_OPPONENTS"]),
+        )
+
+    def applies_to(self, first: str, second: str) -> bool:
+        """Whether the pair cap limits what games between these two accounts count."""
+        return (
+            self.pair_games > 0
+            and first != second
+            and not first.startswith(LEVEL_PREFIX)
+            and not second.startswith(LEVEL_PREFIX)
+        )
+
+
+#: The limits when none are given: core.config's defaults.
+DEFAULT_LIMITS = Limits()
 
 
 @cache
@@ -64,16 +107,43 @@ class Rating:
     #: exactly the tricks bid. Counted with the rating, so once per game.
     bids: int = 0
     exact_bids: int = 0
+    #: The distinct accounts its counted games were rated against, kept only up to as
+    #: many as end the provisional time; None for a rating counted before they were kept,
+    #: which is known by its games alone.
+    opponents: tuple[str, ...] | None = ()
 
     @property
     def shown(self) -> float:
         return displayed(self.mu, self.sigma)
+
+    def provisional(self, account_id: str, limits: Limits) -> bool:
+        """Whether the ladder marks this rating provisional: counted against fewer distinct
+        opponents than `limits` asks. Our levels' never are: they are everyone's yardstick."""
+        if account_id.startswith(LEVEL_PREFIX):
+            return False
+        if self.opponents is None:
+            return self.games < limits.provisional_opponents
+        return len(self.opponents) < limits.provisional_opponents
+
+    def met(self, opponents: Sequence[str], limits: Limits) -> tuple[str, ...] | None:
+        """`opponents` with these too, while provisional (a known rating past its
+        provisional time keeps what it has: the list never grows past the limit)."""
+        if self.opponents is None:
+            return None
+        kept = list(self.opponents)
+        for opponent in opponents:
+            if len(kept) >= limits.provisional_opponents:
+                break
+            if opponent not in kept:
+                kept.append(opponent)
+        return tuple(kept)
 
     def to_json(self) -> str:
         return json.dumps(
             {
                 "mu": self.mu, "sigma": self.sigma, "games": self.games, "updated": self.updated,
                 "bids": self.bids, "exact_bids": self.exact_bids,
+                **({} if self.opponents is None else {"opponents": list(self.opponents)}),
             }
         )  # fmt: skip
 
@@ -83,9 +153,11 @@ class Rating:
             m = model()
             return cls(m.mu, m.sigma)
         data = json.loads(raw)
+        opponents = data.get("opponents")
         return cls(
             float(data["mu"]), float(data["sigma"]), int(data["games"]), float(data["updated"]),
             int(data.get("bids", 0)), int(data.get("exact_bids", 0)),
+            None if opponents is None else tuple(str(o) for o in opponents),
         )  # fmt: skip
 
 
@@ -150,16 +222,18 @@ def count_game(
     *,
     now: float | None = None,
     before_write: Callable[[], None] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> bool:
     """Change the ratings of a finished rated game's players by its result, unless that
     was done already: True if this call did it. The new ratings, their history, the
-    ladders and the mark that the game is counted are written in one transaction, watched
-    on the mark and the game's ratings, so that however many processes try (the one that
-    made the last move, a worker's sweep after it died), the game counts once.
+    ladders, the counts of the pairs that played and the mark that the game is counted are
+    written in one transaction, watched on the mark, the game's ratings and those pairs'
+    counts, so that however many processes try (the one that made the last move, a
+    worker's sweep after it died), the game counts once.
     `before_write`: called between reading and writing (where a process may die)."""
     return count_result(
         connection, record.id, record.game, seat_accounts(connection, record), mark_ttl,
-        now=now, before_write=before_write,
+        now=now, before_write=before_write, limits=limits,
     )  # fmt: skip
 
 
@@ -174,6 +248,7 @@ def count_result(
     before_write: Callable[[], None] | None = None,
     noted: dict[str, Any] | None = None,
     fixed: Collection[int] = (),
+    limits: Limits = DEFAULT_LIMITS,
 ) -> bool:
     """`count_game` for any finished game (a table's, a rated match's), known by a
     `game_id` of its own, its seats played by `accounts` in seat order; `noted`: more for
@@ -182,7 +257,7 @@ def count_result(
     return count_ranks(
         connection, game_id, game.kind, ranks_of(final_scores(game)),
         bid_counts(game, len(accounts)), accounts, mark_ttl,
-        now=now, before_write=before_write, noted=noted, fixed=fixed,
+        now=now, before_write=before_write, noted=noted, fixed=fixed, limits=limits,
     )  # fmt: skip
 
 
@@ -199,42 +274,87 @@ def count_ranks(
     before_write: Callable[[], None] | None = None,
     noted: dict[str, Any] | None = None,
     fixed: Collection[int] = (),
+    limits: Limits = DEFAULT_LIMITS,
 ) -> bool:
     """`count_result` by each seat's place (`ranks`) and its bids and exact bids, for a game
-    that counts without a result of its own (a rated match's game its bot gave up)."""
+    that counts without a result of its own (a rated match's game its bot gave up).
+
+    Two accounts that have counted toward each other's ratings `limits.pair_games` times in
+    the window count no more: each seat is rated by its places against the seats it may
+    still count against, as though those alone had played; a seat with none left keeps its
+    rating, and its history notes the game as not counted. The pairs' counts are watched
+    and written in the game's one transaction, so a game adds to them once too."""
     when = time.time() if now is None else now
     mark, ratings = rated_key(game_id), ratings_key(game_name)
+    ids = [a.id for a in accounts]
+    seats = range(len(accounts))
+    pairs = {
+        (i, j): rated_pair_key(game_name, ids[i], ids[j])
+        for i in seats
+        for j in seats
+        if i < j and limits.applies_to(ids[i], ids[j])
+    }
+    since = when - limits.pair_seconds
     for _try in range(TRIES):
         with connection.pipeline(transaction=True) as pipe:
             try:
-                pipe.watch(mark, ratings)
+                pipe.watch(mark, ratings, *pairs.values())
                 if pipe.exists(mark):
                     pipe.unwatch()
                     connection.zrem(UNRATED, game_id)
                     return False
-                raw = pipe.hmget(ratings, [a.id for a in accounts])
+                raw = pipe.hmget(ratings, ids)
                 before = [Rating.from_json(r) for r in raw]
-                after = rate([(r.mu, r.sigma) for r in before], ranks)
+                past = {
+                    pair
+                    for pair, key in pairs.items()
+                    if _counted_since(pipe, key, game_id, since) >= limits.pair_games
+                }
+                against = [
+                    [j for j in seats if j != i and (min(i, j), max(i, j)) not in past]
+                    for i in seats
+                ]
+                after = _rate_against(before, ranks, against)
                 if before_write is not None:
                     before_write()
                 pipe.multi()
-                for seat, (account, old, (mu, sigma), rank, (made, exact)) in enumerate(
+                for seat, (account, old, new_skill, rank, (made, exact)) in enumerate(
                     zip(accounts, before, after, ranks, bids, strict=True)
                 ):
                     if seat in fixed:
                         continue
-                    new = Rating(
-                        mu, sigma, old.games + 1, when, old.bids + made, old.exact_bids + exact
-                    )
-                    pipe.hset(ratings, account.id, new.to_json())
-                    pipe.zadd(ladder_key(game_name, account.kind), {account.id: new.shown})
-                    entry = {
-                        "mu": mu, "sigma": sigma, "rating": new.shown, "game_id": game_id,
-                        "rank": rank, "when": when, **(noted or {}),
-                    }  # fmt: skip
+                    entry: dict[str, Any] = {"game_id": game_id, "rank": rank, "when": when}
+                    not_against = sorted({ids[j] for j in seats if j != seat} - {
+                        ids[j] for j in against[seat]
+                    })  # fmt: skip
+                    if new_skill is None:
+                        entry |= {
+                            "mu": old.mu, "sigma": old.sigma, "rating": old.shown,
+                            "counted": False, "reason": REPEATED_OPPONENTS,
+                        }  # fmt: skip
+                    else:
+                        mu, sigma = new_skill
+                        new = Rating(
+                            mu, sigma, old.games + 1, when, old.bids + made,
+                            old.exact_bids + exact,
+                            old.met([ids[j] for j in against[seat]], limits),
+                        )  # fmt: skip
+                        pipe.hset(ratings, account.id, new.to_json())
+                        pipe.zadd(ladder_key(game_name, account.kind), {account.id: new.shown})
+                        entry |= {"mu": mu, "sigma": sigma, "rating": new.shown, "counted": True}
+                    if not_against:
+                        entry["not_counted_against"] = not_against
                     history = rating_history_key(game_name, account.id)
-                    pipe.lpush(history, json.dumps(entry))
+                    pipe.lpush(history, json.dumps({**entry, **(noted or {})}))
                     pipe.ltrim(history, 0, HISTORY - 1)
+                for pair, key in pairs.items():
+                    if pair in past:
+                        continue
+                    pipe.zadd(key, {game_id: when})
+                    # Only the window's games are ever read: older ones go, and the whole
+                    # set with them once the pair has played none for a window.
+                    pipe.zremrangebyscore(key, "-inf", since)
+                    pipe.expire(key, limits.pair_seconds)
                 pipe.set(mark, "1", ex=mark_ttl)
                 pipe.zrem(UNRATED, game_id)
                 pipe.execute()
@@ -242,6 +362,40 @@ def count_ranks(
             except redis.WatchError:
                 continue
     raise RuntimeError(f"rated game {game_id}: ratings kept changing under {TRIES} tries")
+
+
+def _counted_since(pipe: Any, key: str, game_id: str, since: float) -> int:
+    """The games a pair counted toward each other after `since`, other than `game_id`
+    (which, counted already, is there when a dead count's mark was lost)."""
+    found = pipe.zrangebyscore(key, f"({since}", "+inf")
+    return sum(1 for g in found if (g.decode() if isinstance(g, bytes) else str(g)) != game_id)
+
+
+def _rate_against(
+    before: Sequence[Rating], ranks: Sequence[int], against: Sequence[Sequence[int]]
+) -> list[tuple[float, float] | None]:
+    """Each seat's (mu, sigma) after a game, rated by its places against the seats of
+    `against[seat]` alone, as though they alone had played: Plackett-Luce orders any part
+    of a game's players as the whole game ordered them, so nothing is made up. None for a
+    seat with no one left to be rated against. A game without capped pairs is rated whole,
+    once."""
+    groups: dict[tuple[int, ...], dict[int, tuple[float, float]]] = {}
+    found: list[tuple[float, float] | None] = []
+    for seat, others in enumerate(against):
+        if not others:
+            found.append(None)
+            continue
+        group = tuple(sorted({seat, *others}))
+        if group not in groups:
+            places = (
+                list(ranks)
+                if len(group) == len(ranks)
+                else ranks_of([-float(ranks[i]) for i in group])
+            )
+            rated = rate([(before[i].mu, before[i].sigma) for i in group], places)
+            groups[group] = dict(zip(group, rated, strict=True))
+        found.append(groups[group][seat])
+    return found
 
 
 def note_rated(connection: redis.Redis, game_id: str, made: float) -> None:
@@ -255,6 +409,7 @@ def count_unrated(
     load: Callable[[str], StoredGame | None],
     mark_ttl: int,
     most: int = 100,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> int:
     """Count the finished rated games not counted yet (the oldest `most`); forget those
     that are gone. `load`: a game by its id, or None when it no longer exists. How many it
@@ -265,7 +420,7 @@ def count_unrated(
         record = load(game_id)
         if record is None:
             connection.zrem(UNRATED, game_id)
-        elif record.finished and count_game(connection, record, mark_ttl):
+        elif record.finished and count_game(connection, record, mark_ttl, limits=limits):
             counted += 1
     return counted
 
@@ -299,10 +454,15 @@ def history(
 
 
 def ladder(
-    connection: redis.Redis, game: str, kind: str, start: int, count: int
+    connection: redis.Redis,
+    game: str,
+    kind: str,
+    start: int,
+    count: int,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> tuple[int, list[dict[str, Any]]]:
     """The ladder of `game` for accounts of `kind`, best first: how many it holds, and
-    `count` entries from place `start` (0-based)."""
+    `count` entries from place `start` (0-based), each marked if still provisional."""
     key = ladder_key(game, kind)
     total = int(connection.zcard(key))
     ids = [
@@ -329,6 +489,7 @@ def ladder(
                 "mu": round(rating.mu, 3),
                 "sigma": round(rating.sigma, 3),
                 "games": rating.games,
+                "provisional": rating.provisional(account_id, limits),
                 "last_seen": float(seen) if seen is not None else None,
                 "disabled": disabled == b"1",
             }

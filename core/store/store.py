@@ -46,7 +46,7 @@ from core.store.keys import (
     rated_key,
     table_key,
 )
-from core.store.ratings import MARK_EXTRA_SECONDS, count_game, note_rated
+from core.store.ratings import DEFAULT_LIMITS, MARK_EXTRA_SECONDS, Limits, count_game, note_rated
 from core.store.records import (
     GAME_FIELDS,
     NO_TABLE,
@@ -220,8 +220,11 @@ class GameStore:
         wait_replicas: int = 0,
         wait_timeout_ms: int = 500,
         queue_groups: int = 1,
+        rating_limits: Limits = DEFAULT_LIMITS,
     ) -> None:
         self.redis = client
+        #: The pair cap and provisional time of rated games (`core.store.ratings.Limits`).
+        self.rating_limits = rating_limits
         self.clustered = is_cluster(client)
         #: Queue Redises, each listing its tasks apart (`core.store.keys.due_key`).
         self.queue_groups = queue_groups
@@ -254,6 +257,7 @@ class GameStore:
             wait_replicas=int(settings["WAIT_REPLICAS"]),
             wait_timeout_ms=int(settings["WAIT_TIMEOUT_MS"]),
             queue_groups=max(1, len(queue_urls_of(settings))),
+            rating_limits=Limits.from_settings(settings),
         )
 
     def _connection(self) -> redis.Redis:
@@ -967,7 +971,9 @@ class GameStore:
         try:
             # Read again with its whole score sheet (a move reads only the hand in play):
             # the bids of every hand are counted with the rating.
-            count_game(self.redis, self.load(record.id), self.rated_mark_ttl)
+            count_game(
+                self.redis, self.load(record.id), self.rated_mark_ttl, limits=self.rating_limits
+            )
         except REDIS_DOWN:
             log.warning("rated game %s: its ratings are left to the sweep", record.id)
         except Exception:

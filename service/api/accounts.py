@@ -116,7 +116,16 @@ class RatingSchema(Answer):
     )
     mu = fields.Float(metadata={"description": "OpenSkill's mean skill.", "example": 27.3})
     sigma = fields.Float(metadata={"description": "Its uncertainty.", "example": 7.7})
-    games = fields.Integer(metadata={"description": "Rated games played.", "example": 3})
+    games = fields.Integer(
+        metadata={"description": "Rated games that counted toward it.", "example": 3}
+    )
+    provisional = fields.Boolean(
+        metadata={
+            "description": "Counted against too few distinct opponents yet for the ladder "
+            "to take it as settled (docs/api.md); never for our levels.",
+            "example": False,
+        }
+    )
     bids = fields.Integer(
         metadata={
             "description": "Bids made in its rated games (a game of bids: Pocha; 0 for Poch).",
@@ -271,7 +280,16 @@ class LadderEntrySchema(Answer):
     rating = fields.Float(metadata={"description": "mu - 3 sigma.", "example": 4.21})
     mu = fields.Float(metadata={"description": "OpenSkill's mean skill.", "example": 27.3})
     sigma = fields.Float(metadata={"description": "Its uncertainty.", "example": 7.7})
-    games = fields.Integer(metadata={"description": "Rated games played.", "example": 3})
+    games = fields.Integer(
+        metadata={"description": "Rated games that counted toward it.", "example": 3}
+    )
+    provisional = fields.Boolean(
+        metadata={
+            "description": "Counted against too few distinct opponents yet: its place is "
+            "provisional (docs/api.md); never for our levels.",
+            "example": False,
+        }
+    )
     last_seen = fields.Float(
         allow_none=True,
         metadata={"description": "When the account was last seen (Unix time)."},
@@ -433,6 +451,7 @@ class AccountKey(MethodView):
 def _profile(account: Account) -> dict[str, Any]:
     """What anyone sees of an account."""
     connection = services().redises.store
+    limits = services().store.rating_limits
     rated = ratings_by_game(connection, account.id, list(GAMES))
     hook = webhooks.get(connection, account.id) if account.kind == "bot" else None
     shown = {} if hook is None else {"webhook": {
@@ -458,6 +477,7 @@ def _profile(account: Account) -> dict[str, Any]:
                 "mu": round(r.mu, 3),
                 "sigma": round(r.sigma, 3),
                 "games": r.games,
+                "provisional": r.provisional(account.id, limits),
                 "bids": r.bids,
                 "exact_bids": r.exact_bids,
             }
@@ -478,7 +498,7 @@ class RatingHistoryQuerySchema(ma.Schema):
 
 
 class RatingHistoryEntrySchema(Answer):
-    OPTIONAL = frozenset({"match_id", "match_game", "given_up"})
+    OPTIONAL = frozenset({"match_id", "match_game", "given_up", "reason", "not_counted_against"})
 
     game_id = fields.String(
         metadata={
@@ -504,6 +524,29 @@ class RatingHistoryEntrySchema(Answer):
         }
     )
     when = fields.Float(metadata={"description": "When it was counted (Unix time)."})
+    counted = fields.Boolean(
+        metadata={
+            "description": "Whether the game moved this rating: false when every opponent "
+            "at the table had already counted against the account as many times as the "
+            "cap allows in the window (docs/api.md); the rating after it is then the one "
+            "before.",
+            "example": True,
+        }
+    )
+    reason = fields.String(
+        metadata={
+            "description": "Only when not counted: why (`repeated_opponents`).",
+            "example": "repeated_opponents",
+        }
+    )
+    not_counted_against = fields.List(
+        fields.String(),
+        metadata={
+            "description": "Only when some opponents were past the cap: their accounts, whose "
+            "results against this one moved neither rating.",
+            "example": ["b8VnQ2xKp0aZq1Wm"],
+        },
+    )
     rank = fields.Integer(
         metadata={"description": "The account's place in that game, 1 the best.", "example": 1}
     )
@@ -545,8 +588,12 @@ class AccountHistory(MethodView):
             {
                 "game_id": e["game_id"], "when": e["when"], "rank": e["rank"],
                 "rating": round(e["rating"], 3), "mu": round(e["mu"], 3),
-                "sigma": round(e["sigma"], 3),
-                **{k: e[k] for k in ("match_id", "match_game", "given_up") if k in e},
+                "sigma": round(e["sigma"], 3), "counted": e.get("counted", True),
+                **{
+                    k: e[k]
+                    for k in ("match_id", "match_game", "given_up", "reason", "not_counted_against")
+                    if k in e
+                },
             }
             for e in history(connection, query["game"], account.id)
         ]  # fmt: skip
@@ -567,7 +614,7 @@ class Ladder(MethodView):
         """
         total, entries = ladder(
             services().redises.store, query["game"], query["kind"], query["offset"],
-            query["limit"],
+            query["limit"], services().store.rating_limits,
         )  # fmt: skip
         return {
             "game": query["game"],

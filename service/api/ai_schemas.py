@@ -293,8 +293,8 @@ class MatchRequestSchema(ma.Schema):
         metadata={
             "description": "Rate each finished game (OpenSkill, as rated tables are): sent "
             "with the key (`X-Pocha-Account`) of the one bot account seated, beside levels "
-            "of the game by name. Only the bot's rating changes: our levels are the "
-            "ladder's fixed points, moved by rated tables alone. With duplicate deals, "
+            "of the game by name. Only the bot's rating changes: our levels' accounts "
+            "keep theirs here, moved by rated tables alone. With duplicate deals, "
             "the first play of each deal only: the bot plays its later rotations knowing "
             "the deal.",
             "example": False,

@@ -53,13 +53,17 @@ function gameSection(rating, history) {
           ? `/api/v1/matches/${encodeURIComponent(e.match_id)}/records`
           : `/replay/${encodeURIComponent(e.game_id)}`
       }">${when(e.when)}</a> ·
-        ${t("account.place", { rank: e.rank })} · ${e.rating.toFixed(1)}</li>`,
+        ${t("account.place", { rank: e.rank })} · ${e.rating.toFixed(1)}${
+          e.counted === false ? ` · <span class="muted not-counted">${t("account.notCounted")}</span>` : ""
+        }</li>`,
     )
     .join("");
   return `<section class="panel" data-game="${rating.game}">
     <h3>${named("ladder.game", rating.game)}</h3>
     <p>${t("ladder.rating")}: <strong>${ratingText(rating.rating, rating.sigma)}</strong> ·
-      ${t("account.games", { games: rating.games })}</p>
+      ${t("account.games", { games: rating.games })}${
+        rating.provisional ? ` · <span class="provisional">${t("ladder.provisional")}</span>` : ""
+      }</p>
     ${exact}
     <figure class="chart"><div class="account-chart" id="chart-${rating.game}"></div></figure>
     <h4>${t("account.recent")}</h4><ul class="recent" id="recent-${rating.game}">${recent}</ul>

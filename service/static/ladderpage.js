@@ -44,7 +44,9 @@ function rows(entries) {
   const body = entries
     .map(
       (e) => `<tr data-account="${escapeHtml(e.id)}"><td>${e.rank}</td>
-        <td><a href="/accounts/${encodeURIComponent(e.id)}">${escapeHtml(e.name)}</a></td>
+        <td><a href="/accounts/${encodeURIComponent(e.id)}">${escapeHtml(e.name)}</a>${
+          e.provisional ? ` <span class="muted small provisional">${t("ladder.provisional")}</span>` : ""
+        }</td>
         <td class="num">${ratingText(e.rating, e.sigma)}</td><td class="num">${e.games}</td>
         <td class="seen">${when(e.last_seen)}</td></tr>`,
     )

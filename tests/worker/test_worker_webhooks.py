@@ -153,7 +153,7 @@ def test_a_rated_match_is_asked_for_with_its_bots_key_and_moves_its_rating_only(
     assert report["rated"] and report["done"] == 3
     mine = client.get(f"/api/v1/accounts/{account_id}").json["ratings"]
     assert [r["games"] for r in mine] == [3]
-    # The levels beside it keep theirs (the ladder's fixed points); the other bot has none.
+    # The levels beside it keep theirs (held still in a match); the other bot has none.
     for level in ("hard", "easy"):
         rated = client.get(f"/api/v1/accounts/level-{level}").json
         assert all(r["games"] == 0 for r in rated["ratings"]), rated

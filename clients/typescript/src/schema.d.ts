@@ -2285,7 +2285,7 @@ export interface components {
             /** @description Disabled by the operator. */
             disabled: boolean;
             /**
-             * @description Rated games played.
+             * @description Rated games that counted toward it.
              * @example 3
              */
             games: number;
@@ -2306,6 +2306,11 @@ export interface components {
              * @example hard
              */
             name: string;
+            /**
+             * @description Counted against too few distinct opponents yet: its place is provisional (docs/api.md); never for our levels.
+             * @example false
+             */
+            provisional: boolean;
             /**
              * @description Place, 1 for the best.
              * @example 1
@@ -2440,7 +2445,7 @@ export interface components {
              */
             games: number;
             /**
-             * @description Rate each finished game (OpenSkill, as rated tables are): sent with the key (`X-Pocha-Account`) of the one bot account seated, beside levels of the game by name. Only the bot's rating changes: our levels are the ladder's fixed points, moved by rated tables alone. With duplicate deals, the first play of each deal only: the bot plays its later rotations knowing the deal. Default: `false`.
+             * @description Rate each finished game (OpenSkill, as rated tables are): sent with the key (`X-Pocha-Account`) of the one bot account seated, beside levels of the game by name. Only the bot's rating changes: our levels' accounts keep theirs here, moved by rated tables alone. With duplicate deals, the first play of each deal only: the bot plays its later rotations knowing the deal. Default: `false`.
              * @example false
              */
             rated?: boolean;
@@ -3917,7 +3922,7 @@ export interface components {
              */
             game: string;
             /**
-             * @description Rated games played.
+             * @description Rated games that counted toward it.
              * @example 3
              */
             games: number;
@@ -3926,6 +3931,11 @@ export interface components {
              * @example 27.3
              */
             mu: number;
+            /**
+             * @description Counted against too few distinct opponents yet for the ladder to take it as settled (docs/api.md); never for our levels.
+             * @example false
+             */
+            provisional: boolean;
             /**
              * @description The rating shown: mu - 3 sigma.
              * @example 4.21
@@ -3948,6 +3958,11 @@ export interface components {
         };
         RatingHistoryEntry: {
             /**
+             * @description Whether the game moved this rating: false when every opponent at the table had already counted against the account as many times as the cap allows in the window (docs/api.md); the rating after it is then the one before.
+             * @example true
+             */
+            counted: boolean;
+            /**
              * @description The rated game that made this rating (a rated match's game: its match's id, a dash and its number).
              * @example q3ZkR8vX1mNc2pLw
              */
@@ -3967,6 +3982,13 @@ export interface components {
              */
             mu: number;
             /**
+             * @description Only when some opponents were past the cap: their accounts, whose results against this one moved neither rating.
+             * @example [
+             *       "b8VnQ2xKp0aZq1Wm"
+             *     ]
+             */
+            not_counted_against?: string[];
+            /**
              * @description The account's place in that game, 1 the best.
              * @example 1
              */
@@ -3976,6 +3998,11 @@ export interface components {
              * @example 4.21
              */
             rating: number;
+            /**
+             * @description Only when not counted: why (`repeated_opponents`).
+             * @example repeated_opponents
+             */
+            reason?: string;
             /**
              * @description Its uncertainty after it.
              * @example 7.7

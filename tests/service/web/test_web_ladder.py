@@ -143,6 +143,10 @@ def test_a_rated_table_of_two_signed_up_people_then_the_ladder_an_account_and_a_
             "#ladder-table tbody tr", "rows => rows.map(r => r.dataset.account)"
         )
         assert {ana_account["id"], bea_account["id"]} <= set(ranked)
+        # Each has been rated against two opponents only: marked provisional.
+        for account in (ana_account, bea_account):
+            row = f"#ladder-table tr[data-account='{account['id']}']"
+            assert bea.page.locator(f"{row} .provisional").count() == 1
         assert bea.page.get_attribute("#ladder-chart", "data-drawn") == str(min(5, len(ranked)))
         assert bea.page.locator("#ladder-chart canvas").count() == 1
         misfits = bea.page.evaluate(MISFITS)
@@ -150,6 +154,10 @@ def test_a_rated_table_of_two_signed_up_people_then_the_ladder_an_account_and_a_
         bea.screenshot(f"ladder-people-{lang}-{size['width']}.png")
         bea.page.click("#ladder-kind-bot")
         bea.page.wait_for_selector("#ladder-table tr[data-account=level-random]")
+        assert (
+            bea.page.locator("#ladder-table tr[data-account=level-random] .provisional").count()
+            == 0
+        )
 
         # Ana's page, from the ladder: her curve, exact bids and the game, linked to its replay.
         ana.page.goto(f"{url}/ladder/pocha?kind=person")
@@ -157,6 +165,7 @@ def test_a_rated_table_of_two_signed_up_people_then_the_ladder_an_account_and_a_
         ana.page.wait_for_selector("#chart-pocha[data-drawn='1']", timeout=LONG_MS)
         assert ana.page.inner_text("#account-name") == ana_account["name"]
         assert ana.page.locator("#exact-pocha").count() == 1
+        assert ana.page.locator("section[data-game='pocha'] .provisional").count() == 1
         assert ana.page.locator("#bot-facts").count() == 0  # a person's document has no `bot`
         assert ana.page.evaluate(MISFITS) == [], "an account's page"
         ana.screenshot(f"ladder-account-{lang}-{size['width']}.png")
