@@ -6150,7 +6150,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6204,7 +6204,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6300,7 +6300,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6443,7 +6443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6578,7 +6578,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6658,7 +6658,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6839,7 +6839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7056,7 +7056,7 @@ export interface operations {
                     "application/json": components["schemas"]["SeatTaken"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7133,7 +7133,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7225,7 +7225,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7298,7 +7298,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7380,7 +7380,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7455,7 +7455,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7568,7 +7568,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
