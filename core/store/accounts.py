@@ -1,7 +1,8 @@
 """Accounts: a lasting name for a person or a bot, opened by a secret key that is shown once
-and stored hashed. Names are unique by their skeleton (Unicode NFKC, letters of other
-alphabets that look like Latin ones taken as those, case, accents and spacing ignored), so
-no account can take a name that imitates another's. Our bot levels have fixed accounts of
+and stored hashed, and replaced by its holder or the operator (`replace_key`). Names are
+unique by their skeleton (Unicode NFKC, letters of other alphabets that look like Latin ones
+taken as those, case, accents and spacing ignored), so no account can take a name that
+imitates another's. Our bot levels have fixed accounts of
 their own (`level_account`), made on first use: the same bot always behind each, so that
 everyone's rating is measured against the same opponents.
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
