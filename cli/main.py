@@ -1123,7 +1123,7 @@ def keys_revoke(name: str, redis_url: str | None) -> None:
 
 @pocha.group()
 def accounts() -> None:
-    """Accounts of people and bots (X-Pocha-Account): list, disable, rename."""
+    """Accounts of people and bots (X-Pocha-Account): list, disable, rename, rotate-key."""
 
 
 @accounts.command("list")
@@ -1157,6 +1157,21 @@ def accounts_disable(account_id: str, enable: bool, redis_url: str | None) -> No
     if not _load("core.store.accounts").set_disabled(_key_store(redis_url), account_id, not enable):
         raise click.ClickException(f"there is no account {account_id!r}")
     click.echo(f"{'enabled' if enable else 'disabled'} {account_id!r}")
+
+
+@accounts.command("rotate-key")
+@click.argument("account_id")
+@_REDIS_URL
+def accounts_rotate_key(account_id: str, redis_url: str | None) -> None:
+    """Give the account ACCOUNT_ID a new key, printed once, for an owner whose key was lost
+    or stolen: the key before opens nothing from now on, and the account's event stream
+    opened with it ends. Its seats, ratings and webhook stay the account's."""
+    key = _load("core.store.accounts").replace_key(_key_store(redis_url), account_id)
+    if key is None:
+        raise click.ClickException(
+            f"there is no account {account_id!r} with a key (a bot level's has none)"
+        )
+    click.echo(key)
 
 
 @accounts.command("rename")

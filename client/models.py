@@ -169,6 +169,11 @@ class NewAccountAnswer(TypedDict):
     name: str
 
 
+class NewKeyAnswer(TypedDict):
+    id: str
+    key: str
+
+
 class Opponent(TypedDict):
     account: NotRequired[str]
     bot: NotRequired[str]

@@ -90,6 +90,9 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATE_LIMIT_MATCHES": ("POCHA_RATE_LIMIT_MATCHES", "3/hour;10/day"),
     # Making accounts, per client address: a flood of sign-ups from one address is refused.
     "RATE_LIMIT_ACCOUNTS": ("POCHA_RATE_LIMIT_ACCOUNTS", "5/hour;20/day"),
+    # Replacing an account's key, per client address: each is a write to the accounts'
+    # Redis, so none can be flooded with them.
+    "RATE_LIMIT_ACCOUNT_KEYS": ("POCHA_RATE_LIMIT_ACCOUNT_KEYS", "5/hour;20/day"),
     # Rated games that one pair of accounts counts toward each other's ratings in any
     # rolling window of RATED_PAIR_SECONDS (0: no cap): past it, their results against each
     # other move neither rating, so accounts made to lose to one another farm nothing. Our

@@ -4,7 +4,9 @@ all the games it sits in with its key and its challenges. It first says what is 
 woken through Redis pub/sub by the changes of its games and by its account's channel, on
 the hub, the slots and the keepalives the games' streams use (`service.events`). An
 account holds one stream: a new one replaces the one before, which ends with `event:
-replaced`. How it works: docs/bots-api.md, "Stream bots".
+replaced`; it ends with `event: closed` as soon as its key is replaced or its account
+disabled (both said on the account's channel, which wakes it).
+How it works: docs/bots-api.md, "Stream bots".
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from core.errors import REDIS_DOWN, GameNotFound
 from core.store import challenges
 from core.store.accounts import Account
 from core.store.bot_games import forget_game, games_of, tell
-from core.store.keys import account_channel, account_stream_key
+from core.store.keys import account_channel, account_key, account_stream_key
 from core.store.records import StoredGame
 from engine.registry import kind_of
 from service.events import RETRY_MS, UNCOUNTED, EventStream, EventStreams, Follower, Slot
@@ -35,9 +37,14 @@ log = logging.getLogger(__name__)
 #: What the account channel says when a new stream of the account takes over.
 REPLACED = "replaced"
 
-# KEYS: the account's stream key. ARGV: this stream's id, its lease (seconds). 1 and the
-# lease renewed while the stream is the account's; 0 once another replaced it.
+# KEYS: the account's stream key, the account's hash. ARGV: this stream's id, its lease
+# (seconds), the hash of the key it was opened with. 1 and the lease renewed while the
+# stream is the account's; 0 once another replaced it; -1 once that key was replaced; -2
+# once the account was disabled.
 _STILL_MINE_LUA = """
+local account = redis.call('HMGET', KEYS[2], 'key_hash', 'disabled')
+if account[1] ~= ARGV[3] then return -1 end
+if account[2] == '1' then return -2 end
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 1
@@ -56,6 +63,19 @@ def message(event: dict[str, object]) -> bytes:
 
 class Replaced(Exception):
     """Another stream of the account took over."""
+
+
+class Closed(Exception):
+    """The key the stream was opened with opens the account no more, or the account was
+    disabled: `reason` says which (`key_replaced`, `account_disabled`)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+#: Why a stream was closed, by what the look at its account answered.
+_CLOSED = {-1: "key_replaced", -2: "account_disabled"}
 
 
 @dataclass
@@ -104,15 +124,20 @@ class BotStream:
     # -- what to say ------------------------------------------------------------------------
 
     def _still_mine(self) -> bool:
-        return bool(
-            self.connection.eval(
-                _STILL_MINE_LUA, 1, account_stream_key(self.account.id), self.id, self.lease
-            )
-        )
+        """Whether the stream is still the account's (`Closed` once its key or its
+        account is no longer good)."""
+        found = self.connection.eval(
+            _STILL_MINE_LUA, 2, account_stream_key(self.account.id), account_key(self.account.id),
+            self.id, self.lease, self.account.key_hash,
+        )  # fmt: skip
+        if found in _CLOSED:
+            raise Closed(_CLOSED[found])
+        return bool(found)
 
     def news(self) -> list[bytes]:
         """What changed since the last call, as SSE messages (`Replaced` once another
-        stream of the account holds it)."""
+        stream of the account holds it, `Closed` once its key or account is no longer
+        good)."""
         with self._lock:
             inbox, dirty = self._inbox, self._dirty
             self._inbox, self._dirty = False, set()
@@ -197,6 +222,9 @@ class BotStream:
                 said = self.news()
             except Replaced:
                 yield b'event: replaced\ndata: {"type": "replaced"}\n\n'
+                return
+            except Closed as closed:
+                yield b"event: closed\n" + message({"type": "closed", "reason": closed.reason})
                 return
             except REDIS_DOWN as exc:
                 log.warning("event stream of account %s ended: Redis (%s)", self.account.id,

@@ -44,6 +44,7 @@ LIMITED: dict[str, tuple[str, str]] = {
     "matches.Matches": ("RATE_LIMIT_MATCHES", "matches"),
     "analyses.Analyses": ("RATE_LIMIT_ANALYSES", "analyses"),
     "accounts.Accounts": ("RATE_LIMIT_ACCOUNTS", "accounts"),
+    "accounts.AccountKey": ("RATE_LIMIT_ACCOUNT_KEYS", "account_keys"),
     "challenges.Challenges": ("RATE_LIMIT_CHALLENGES", "challenges"),
 }
 #: Endpoints that change one seat, limited per seat (game and seat, whoever sends them),
@@ -65,6 +66,7 @@ _WHAT = {
     "matches": _("matches"),
     "analyses": _("analyses of game records"),
     "accounts": _("making accounts"),
+    "account_keys": _("replacing account keys"),
     "challenges": _("challenges"),
 }
 

@@ -4,6 +4,9 @@ How it works: docs/internals.md, `service.web`.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 from importlib.resources import files
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory
@@ -132,6 +135,25 @@ PAGE_HEADERS = {
 }
 
 
+#: The API docs page (flask-smorest's Swagger UI page, `OPENAPI_URL_PREFIX` and
+#: `OPENAPI_SWAGGER_UI_PATH`) and its files.
+DOCS_PATH = "/api/docs"
+_INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
+
+
+def docs_policy(page: bytes) -> str:
+    """The docs page's policy: the page's, except that the one inline script of
+    flask-smorest's template, which starts Swagger UI, runs too (allowed by its SHA-256, so
+    no other inline script would), and Swagger UI's `data:` images and styles load."""
+    hashes = " ".join(
+        f"'sha256-{base64.b64encode(hashlib.sha256(script).digest()).decode()}'"
+        for script in _INLINE_SCRIPT.findall(page)
+    )
+    return CONTENT_SECURITY_POLICY.replace(
+        "script-src 'self'", f"script-src 'self' {hashes}".rstrip()
+    )
+
+
 @blp.after_app_request
 def guard_and_revalidate(response: Response) -> Response:
     headers = response.headers
@@ -146,4 +168,9 @@ def guard_and_revalidate(response: Response) -> Response:
         # half-old files.
         headers["Cache-Control"] = "no-cache"
         headers.update(PAGE_HEADERS)
+    elif path == DOCS_PATH and response.mimetype == "text/html":
+        # No frame of another site around the docs either (their "Try it out" buttons
+        # send requests); the page is a few hundred bytes, rendered from a template.
+        headers.update(PAGE_HEADERS)
+        headers["Content-Security-Policy"] = docs_policy(response.get_data())
     return response

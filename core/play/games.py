@@ -20,7 +20,6 @@ from typing import Any
 from ai.registry import levels_of
 from core.errors import (
     REDIS_DOWN,
-    AccountDisabled,
     AccountRequired,
     Conflict,
     Forbidden,
@@ -39,14 +38,13 @@ from core.play.tables import (
     DEFAULT_STAND_IN,
     LOBBY_AWAY_SECONDS,
     TableService,
+    key_holder,
     seat_for,
     seat_info,
     seat_view,
 )
 from core.store import account_turns
-from core.store.accounts import KEY_PREFIX as ACCOUNT_KEY_PREFIX
 from core.store.accounts import Account
-from core.store.accounts import find as find_account
 from core.store.api_keys import is_key_payer
 from core.store.bot_games import note_game
 from core.store.records import (
@@ -258,8 +256,14 @@ class GameService:
 
     # -- who is asking ----------------------------------------------------------------------
 
-    #: The seat a bearer token opens (`core.play.tables.seat_for`).
-    seat_for = staticmethod(seat_for)
+    def seat_for(
+        self, record: StoredGame, token: str | None, *, required: bool, holder: str | None = None
+    ) -> int | None:
+        """The seat a bearer token opens (`core.play.tables.seat_for`); an account's key
+        is looked up here unless its `holder` was already."""
+        if holder is None:
+            holder = key_holder(self.store.redis, token)
+        return seat_for(record, token, required=required, holder=holder)
 
     # -- views ------------------------------------------------------------------------------
 
@@ -333,7 +337,9 @@ class GameService:
         when any bots whose turn follows have played (inline runner) or been handed the
         turn. `counters`: the request's rate-limit counts, taken with the game's read."""
         decision = decision or ("play" if isinstance(move, str) else "bid")
-        self._refuse_a_disabled_key(token)
+        # An account's key moves in the games it sits in only while the account is enabled
+        # (`pocha accounts disable`): one look-up, for moves sent with a key only.
+        holder = key_holder(self.store.redis, token, moving=True)
         applied: AppliedAction | None = None
         record: StoredGame | None = None
         seat: int | None = None
@@ -343,7 +349,7 @@ class GameService:
         # of date): the move is decided on a fresh read, as every move is without one.
         kept = self.store.take_kept(game_id)
         if kept is not None and token is not None:
-            seat = kept.seat_of_token(token)
+            seat = kept.seat_of_token(token, holder)
         if (
             kept is not None
             and seat is not None
@@ -367,7 +373,7 @@ class GameService:
                 # Without the score sheet of past hands: a move and the view it answers
                 # with need only the hand in play (views leave the sheet to `history`).
                 record = self.store.load(game_id, history=False, counters=counters, consume=True)
-            seat = self.seat_for(record, token, required=True)
+            seat = self.seat_for(record, token, required=True, holder=holder)
             assert seat is not None
             # A seat given up is the stand-in's to the end: the version the move would be
             # written at is the one read, so a leave that lands first makes it read again.
@@ -414,15 +420,6 @@ class GameService:
         except REDIS_DOWN:
             log.warning("game %s: the timed turn of account %s went uncounted", before.id, account)
 
-    def _refuse_a_disabled_key(self, token: str | None) -> None:
-        """An account's key moves in the games it sits in only while the account is
-        enabled (`pocha accounts disable`): one look-up, for moves sent with a key only."""
-        if token is None or not token.startswith(ACCOUNT_KEY_PREFIX):
-            return
-        account = find_account(self.store.redis, token)
-        if account is not None and account.disabled:
-            raise AccountDisabled()
-
     def act_once(
         self,
         game_id: str,
@@ -438,9 +435,9 @@ class GameService:
         A key whose first request is still being applied is a `Conflict`; one whose first
         request was refused may be sent again; one sent before with another move (or another
         decision) is refused, `IdempotencyKeyReused`, and nothing is applied."""
-        self._refuse_a_disabled_key(token)
+        holder = key_holder(self.store.redis, token, moving=True)
         record = self.store.load(game_id, history=False, counters=counters, consume=True)
-        seat = self.seat_for(record, token, required=True)
+        seat = self.seat_for(record, token, required=True, holder=holder)
         assert seat is not None
         fingerprint = move_fingerprint(decision, move)
         earlier = self.store.claim_move(game_id, seat, idempotency_key, fingerprint)
@@ -470,7 +467,7 @@ class GameService:
         if token is None:
             raise Unauthorized(_("Send the host token: Authorization: Bearer <host_token>."))
         if not record.is_host_token(token):
-            if record.seat_of_token(token) is not None:
+            if record.seat_of_token(token, key_holder(self.store.redis, token)) is not None:
                 raise Forbidden(_("Only the host token can delete a game."))
             raise Unauthorized(_("This token is not the host token of this game."))
         if record.table.rated and not record.waiting and not self.store.is_counted(game_id):

@@ -11,8 +11,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import redis
+
 from ai.registry import BOT_KINDS, levels_of
 from core.errors import (
+    AccountDisabled,
     AccountRequired,
     Conflict,
     Forbidden,
@@ -27,11 +30,14 @@ from core.errors import (
     TooManyChanges,
     TooManyTables,
     Unauthorized,
+    UnknownAccount,
     WrongState,
 )
 from core.play.bots import BotRunner
 from core.store import webhooks
+from core.store.accounts import KEY_PREFIX as ACCOUNT_KEY_PREFIX
 from core.store.accounts import Account
+from core.store.accounts import find as find_account
 from core.store.bot_games import note_game
 from core.store.records import (
     NO_TABLE,
@@ -81,19 +87,40 @@ CHURN_EVENTS = frozenset({"seat_taken", "seat_opened"})
 CHANGES_PER_SEAT = 8
 
 
-def seat_for(record: StoredGame, token: str | None, *, required: bool) -> int | None:
-    """The seat a bearer token opens; None for no token (a spectator) unless
-    `required`. A token that opens nothing is refused, never silently downgraded."""
+def key_holder(connection: redis.Redis, token: str | None, moving: bool = False) -> str | None:
+    """The account a bearer token opens, when it is an account's key (`pa_...`): what
+    finds the account's seats (`StoredGame.seat_of_token`). None for any other token and for
+    a key that opens no account (replaced, or never made). `moving`: the key is to move,
+    which a disabled account's key may not (`AccountDisabled`)."""
+    if token is None or not token.startswith(ACCOUNT_KEY_PREFIX):
+        return None
+    account = find_account(connection, token)
+    if account is None:
+        return None
+    if moving and account.disabled:
+        raise AccountDisabled()
+    return account.id
+
+
+def seat_for(
+    record: StoredGame, token: str | None, *, required: bool, holder: str | None = None
+) -> int | None:
+    """The seat a bearer token opens (`holder`: the account it opens, if it is an
+    account's key: `key_holder`); None for no token (a spectator) unless `required`. A
+    token that opens nothing is refused, never silently downgraded."""
     if token is None:
         if required:
             raise Unauthorized(_("Send your seat's token: Authorization: Bearer <token>."))
         return None
-    seat = record.seat_of_token(token)
+    seat = record.seat_of_token(token, holder)
     if seat is None:
         if record.is_host_token(token):
             if required:
                 raise Forbidden(_("The host token cannot bid or play: use the token of your seat."))
             return None
+        if holder is None and token.startswith(ACCOUNT_KEY_PREFIX):
+            # A key replaced (or never made) is refused as the accounts' endpoints refuse it.
+            raise UnknownAccount()
         raise Unauthorized(_("This token does not belong to a seat of this game."))
     return seat
 
@@ -477,7 +504,7 @@ class TableService:
     # -- a person's comings and goings --------------------------------------------------------
 
     def _own_seat(self, record: StoredGame, token: str | None, seat: int) -> None:
-        found = seat_for(record, token, required=True)
+        found = seat_for(record, token, required=True, holder=key_holder(self.store.redis, token))
         if found != seat:
             raise Forbidden(_("This token is not the token of that seat."))
 
@@ -539,7 +566,8 @@ class TableService:
         table: the game, their seat, their new token and, for whoever made the table, the
         host token (None for the others)."""
         record = self.store.load(game_id, history=False)
-        seat = seat_for(record, token, required=True)
+        holder = key_holder(self.store.redis, token)
+        seat = seat_for(record, token, required=True, holder=holder)
         assert seat is not None and token is not None
         if not record.finished:
             raise WrongState(_("The game is not over: a rematch follows a finished game."))

@@ -1,7 +1,8 @@
 """Accounts: a lasting name for a person or a bot, opened by a secret key that is shown once
-and stored hashed. Names are unique by their skeleton (Unicode NFKC, letters of other
-alphabets that look like Latin ones taken as those, case, accents and spacing ignored), so
-no account can take a name that imitates another's. Our bot levels have fixed accounts of
+and stored hashed, and replaced by its holder or the operator (`replace_key`). Names are
+unique by their skeleton (Unicode NFKC, letters of other alphabets that look like Latin ones
+taken as those, case, accents and spacing ignored), so no account can take a name that
+imitates another's. Our bot levels have fixed accounts of
 their own (`level_account`), made on first use: the same bot always behind each, so that
 everyone's rating is measured against the same opponents.
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
@@ -23,6 +24,7 @@ from confusable_homoglyphs.confusables import confusables_data
 
 from ai.registry import BOT_KINDS
 from core.errors import NameTaken
+from core.store.bot_games import tell
 from core.store.keys import ACCOUNT_KEYS, ACCOUNT_NAMES, ACCOUNTS_MADE, account_key, plain_id
 
 #: What a key looks like, so that one pasted in the wrong place is recognisable.
@@ -33,6 +35,10 @@ KINDS = ("person", "bot")
 LEVEL_PREFIX = "level-"
 #: The longest name an account may have (characters as sent).
 LONGEST_NAME = 32
+#: What the account's channel says when its key was replaced or it was disabled: its event
+#: stream, opened under the key it had, ends.
+KEY_REPLACED = "key_replaced"
+DISABLED = "disabled"
 
 # Characters people mistake for one another within ASCII itself, once case is folded:
 # capital I (folded to i), small l, the digit 1 and the bar are one stroke; 0 is o.
@@ -57,6 +63,20 @@ _FIND_LUA = """
 local id = redis.call('HGET', KEYS[1], ARGV[1])
 if not id then return nil end
 return redis.call('HGETALL', KEYS[2] .. id)
+"""
+
+# KEYS: account hash, keys hash. ARGV: id, the hash of the key being replaced ("": whatever
+# it is), the new key's hash. 1; 0: the key is no longer that one; -1: no such account, or
+# one with no key (a bot level's). The old hash stops opening the account in the same step
+# as the new one starts: two replacements of one key leave one key, never two.
+_REPLACE_KEY_LUA = """
+local current = redis.call('HGET', KEYS[1], 'key_hash')
+if not current or current == '' then return -1 end
+if ARGV[2] ~= '' and current ~= ARGV[2] then return 0 end
+redis.call('HDEL', KEYS[2], current)
+redis.call('HSET', KEYS[1], 'key_hash', ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
+return 1
 """
 
 # KEYS: account hash, names hash. ARGV: id, new name, new skeleton. 1; 0: the name is
@@ -112,6 +132,12 @@ def hash_key(key: str) -> str:
     """What is stored instead of a key: its SHA-256, hex (256 random bits: a fast hash is
     enough)."""
     return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _new_key() -> tuple[str, str]:
+    """A new key (256 random bits) and what is stored of it."""
+    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    return key, hash_key(key)
 
 
 @dataclass(frozen=True)
@@ -201,9 +227,9 @@ def create(
     name_skeleton = skeleton(name)
     if not name_skeleton or name_skeleton in reserved_skeletons():
         raise NameTaken()
-    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    key, key_hash = _new_key()
     made = time.time() if now is None else now
-    account = Account(plain_id(), name, kind, made, made, False, hash_key(key))
+    account = Account(plain_id(), name, kind, made, made, False, key_hash)
     if not _store(connection, account, name_skeleton):
         raise NameTaken()
     return key, account
@@ -274,7 +300,29 @@ def set_disabled(connection: redis.Redis, account_id: str, disabled: bool = True
     if not connection.exists(key):
         return False
     connection.hset(key, "disabled", "1" if disabled else "0")
+    if disabled:
+        # Its event stream, wherever it is held, ends at once rather than at its next look.
+        tell(connection, account_id, DISABLED)
     return True
+
+
+def replace_key(
+    connection: redis.Redis, account_id: str, replacing: str | None = None
+) -> str | None:
+    """A new key for the account, shown to its holder once: the key before opens nothing
+    from that moment (its event stream ends), the seats and the webhook stay the
+    account's. `replacing`: the key being replaced, by its holder; None for the operator,
+    whatever the key is. None if there is no such account (or it has no key: a bot
+    level's), or if `replacing` is no longer its key (replaced meanwhile)."""
+    key, key_hash = _new_key()
+    done = connection.eval(
+        _REPLACE_KEY_LUA, 2, account_key(account_id), ACCOUNT_KEYS,
+        account_id, "" if replacing is None else hash_key(replacing), key_hash,
+    )  # fmt: skip
+    if done != 1:
+        return None
+    tell(connection, account_id, KEY_REPLACED)
+    return key
 
 
 def set_open_to_matches(connection: redis.Redis, account_id: str, open_: bool) -> bool:

@@ -84,9 +84,9 @@ class Seat:
     #: Taken by a bot account with a webhook: the workers ask it for each turn (no clock),
     #: and the stand-in plays when it fails or is paused (`core.play.webhooks`).
     webhook: bool = False
-    #: The hash of the seated account's key (`core.store.accounts.hash_key`, the same hash
-    #: as a token's): that key opens the seat as its bearer token does, so an account plays
-    #: every game it sits in with its one key.
+    #: The hash of the key the account was seated with (`core.store.accounts.hash_key`):
+    #: set, the account's key opens the seat as its bearer token does, so an account plays
+    #: every game it sits in with its one key (its key now, looked up: `seat_of_token`).
     key_hash: str | None = None
     #: Taken by a bot account: its timed turns are counted on its page
     #: (`core.store.account_turns`); a person's are not.
@@ -334,14 +334,17 @@ class StoredGame:
             return None
         return now + self.game.rules.turn_seconds
 
-    def seat_of_token(self, token: str) -> int | None:
-        """The seat this token opens, if any (every seat is compared, in constant time)."""
+    def seat_of_token(self, token: str, holder: str | None = None) -> int | None:
+        """The seat this token opens, if any (every seat is compared, in constant time).
+        An account's key opens the seat its account took with a key: `holder` is the
+        account the token opens now, as the caller looked it up (None: it opens none), so
+        that a replaced key opens no seat and the account's new key opens them all."""
         digest = hash_token(token)
         found = None
         for seat, info in enumerate(self.seats):
             if info.token_hash is not None and hmac.compare_digest(digest, info.token_hash):
                 found = seat
-            if info.key_hash and hmac.compare_digest(digest, info.key_hash):
+            if holder is not None and info.key_hash and info.account == holder:
                 found = seat
         return found
 

@@ -1,5 +1,6 @@
-"""Accounts and the ladder over HTTP: making an account (its key shown once), an account's
-public profile with its ratings, and the ladder of each game for people or bots.
+"""Accounts and the ladder over HTTP: making an account (its key shown once), replacing its
+key, an account's public profile with its ratings, and the ladder of each game for people
+or bots.
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
 
@@ -26,6 +27,7 @@ from core.store.accounts import (
     create,
     find,
     get,
+    replace_key,
     set_open_to_matches,
 )
 from core.store.keys import is_game_id
@@ -94,6 +96,17 @@ class NewAccountAnswerSchema(Answer):
         }
     )
     created = fields.Float(metadata={"description": "When it was made (Unix time)."})
+
+
+class NewKeyAnswerSchema(Answer):
+    id = fields.String(metadata={"description": "The account's id.", "example": "q3ZkR8vX1mNc2pLw"})
+    key = fields.String(
+        metadata={
+            "description": "The account's new secret key, shown only here: the key before "
+            "opens nothing any more. It is stored hashed and cannot be shown again.",
+            "example": "pa_8mVq...",
+        }
+    )
 
 
 class RatingSchema(Answer):
@@ -393,6 +406,46 @@ class AccountById(MethodView):
         if found is None:
             raise AccountNotFound()
         return _profile(found)
+
+
+@blp.route("/<account_id>/key", parameters=_ACCOUNT_ID)
+class AccountKey(MethodView):
+    @blp.doc(operationId="replaceAccountKey", security=[{SCHEME: []}])
+    @blp.response(200, NewKeyAnswerSchema)
+    @blp.alt_response(
+        401,
+        schema=ErrorSchema,
+        description="account_required: no key; unknown_account: a key that opens no account "
+        "(a key replaced already opens nothing).",
+    )
+    @blp.alt_response(
+        403,
+        schema=ErrorSchema,
+        description="not_your_account: another account's key; account_disabled.",
+    )
+    @blp.alt_response(404, schema=ErrorSchema, description="account_not_found.")
+    @blp.alt_response(
+        429,
+        schema=ErrorSchema,
+        description="rate_limited: too many keys replaced from your address "
+        "(`POCHA_RATE_LIMIT_ACCOUNT_KEYS`); wait `Retry-After` seconds.",
+    )
+    @blp.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")
+    def post(self, account_id: str) -> dict[str, Any]:
+        """Replace your account's key
+
+        With the account's current key: a new key, shown only here. From that moment the
+        key before opens nothing (401 `unknown_account`) and the account's event stream
+        opened with it ends; its seats, ratings and webhook stay the account's, and the new
+        key opens its seats. Two replacements of one key at once: one gets the new key, the
+        other 401.
+        """
+        account = owner_of(account_id)
+        key = replace_key(services().redises.store, account.id, sent_key())
+        if key is None:
+            # Replaced by another request between the look-up and now.
+            raise UnknownAccount()
+        return {"id": account.id, "key": key}
 
 
 def _profile(account: Account) -> dict[str, Any]:

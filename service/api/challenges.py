@@ -307,7 +307,8 @@ _STREAM_DOC = (
     "status). First what is pending: each game in play, the turn waiting for you, the open "
     "challenges. A `: keepalive` comment every 15 s or so; after about a minute the stream "
     "ends (reconnect: nothing is lost). `event: replaced` when another stream of the "
-    "account took over."
+    "account took over; `event: closed` (`reason`: `key_replaced` or `account_disabled`) at "
+    "once when the key it was opened with was replaced or the account disabled."
 )
 
 

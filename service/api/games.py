@@ -117,7 +117,8 @@ _GAME_ID = {"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"}
 # What each documented error status means here; the body is always the Error schema.
 _ERRORS = {
     400: "bad_json (the body is not JSON) or bad_request (e.g. a malformed If-Match).",
-    401: "unauthorized: no token, or a token that opens no seat of this game.",
+    401: "unauthorized: no token, or a token that opens no seat of this game; "
+    "unknown_account: an account's key that opens no account (replaced, or never made).",
     403: "forbidden: the host token used to play, or a seat token used to delete.",
     404: "game_not_found: no such game (never existed, deleted, or expired).",
     409: "not_your_turn, wrong_phase, not_started (the table waits for people), or "

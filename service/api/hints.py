@@ -31,7 +31,8 @@ blp = Blueprint(
 
 _ERRORS = {
     **ON_DEMAND_ERRORS,
-    401: "unauthorized: no token, or a token that opens no seat of this game.",
+    401: "unauthorized: no token, or a token that opens no seat of this game; "
+    "unknown_account: an account's key that opens no account (replaced, or never made).",
     403: "forbidden: the host token (a hint is for a seat).",
     404: "game_not_found.",
     409: "not_your_turn, wrong_phase (the game is over) or not_started (the table still "

@@ -72,7 +72,8 @@ _AUTH: dict[str, Any] = {"security": [{"bearerAuth": []}]}
 # What each error status means for these endpoints (the body is always the Error schema).
 _TABLE_ERRORS = {
     **_ERRORS,
-    401: "unauthorized: no token, or a token that opens no seat of this game.",
+    401: "unauthorized: no token, or a token that opens no seat of this game; "
+    "unknown_account: an account's key that opens no account (replaced, or never made).",
     403: "forbidden: the host's token is needed (start, bot, remove), or the token is not "
     "the seat's (return, leave); removed_by_host: the host removed you from this table.",
     404: "table_not_found (no table has this code) or game_not_found.",

@@ -20,6 +20,11 @@ export function signedIn() {
   }
 }
 
+/** Keep `account`, {id, name, key}, as the one signed up in this browser. */
+export function remember(account) {
+  localStorage.setItem(ACCOUNT_KEY, JSON.stringify({ id: account.id, name: account.name, key: account.key }));
+}
+
 /** Send the account's key with the page's tables from now on (when there is one). */
 export function useAccount() {
   Api.accountKey = signedIn()?.key ?? null;
@@ -54,7 +59,7 @@ export function wireAccountPanel(done) {
     const notice = document.getElementById("signup-notice");
     try {
       const made = await new Api().createAccount(name);
-      localStorage.setItem(ACCOUNT_KEY, JSON.stringify({ id: made.id, name: made.name, key: made.key }));
+      remember(made);
       useAccount();
       const panel = document.getElementById("account-panel");
       panel.innerHTML = `<h2>${t("account.title")}</h2>

@@ -2,8 +2,10 @@
 // curve (GET /api/v1/accounts/{id}/history, drawn by chart.js), its share of exact bids
 // (Pocha), its latest rated games with links to their replays, and, for a bot whose
 // account document carries them, its failures, pause and time per decision (`webhook`,
-// `turns`).
+// `turns`). On the page of the account signed up in this browser, a new key for it
+// (`POST /api/v1/accounts/{id}/key`): shown once, as at sign-up, and kept in its stead.
 
+import { remember, signedIn } from "./account.js";
 import { Api, ApiError } from "./api.js";
 import { drawCurves } from "./chart.js";
 import { escapeHtml } from "./html.js";
@@ -68,6 +70,38 @@ function gameSection(rating, history) {
   </section>`;
 }
 
+/** The new-key action, for the account signed up here (`mine`), if this page is its own. */
+function newKeyHtml(account, mine) {
+  if (!mine || mine.id !== account.id || account.disabled) return "";
+  return `<p><button type="button" id="new-key">${t("account.newKey")}</button></p>
+    <div id="new-key-shown"></div>`;
+}
+
+function wireNewKey(mine) {
+  const button = document.getElementById("new-key");
+  if (!button) return;
+  const shown = document.getElementById("new-key-shown");
+  button.addEventListener("click", async () => {
+    if (!confirm(t("account.newKeyConfirm"))) return;
+    button.disabled = true;
+    try {
+      const made = await new Api().replaceAccountKey(mine.id, mine.key);
+      mine.key = made.key;
+      remember(mine);
+      shown.innerHTML = `<p class="notice error" id="key-warning">${t("account.keyWarning")}</p>
+        <p><code id="account-key" class="account-key">${escapeHtml(made.key)}</code></p>
+        <button type="button" class="primary" id="key-kept">${t("account.keyKept")}</button>`;
+      document.getElementById("key-kept").addEventListener("click", () => {
+        shown.innerHTML = `<p class="notice" id="key-replaced">${t("account.keyReplaced")}</p>`;
+        button.disabled = false;
+      });
+    } catch (error) {
+      shown.innerHTML = `<p class="notice error" id="new-key-error">${escapeHtml(error instanceof ApiError ? error.message : String(error))}</p>`;
+      button.disabled = false;
+    }
+  });
+}
+
 async function show() {
   const id = decodeURIComponent(location.pathname.split("/")[2] || "");
   let account;
@@ -86,8 +120,10 @@ async function show() {
       <p class="muted small">${t("account.since", { created: when(account.created), seen: when(account.last_seen) })}</p>
       ${botFacts(account)}
       ${account.ratings.length ? "" : `<p id="account-unrated">${t("account.unrated")}</p>`}
+      ${newKeyHtml(account, signedIn())}
     </section>
     ${account.ratings.map((r, i) => gameSection(r, histories[i])).join("")}`;
+  wireNewKey(signedIn());
   account.ratings.forEach((r, i) => {
     drawCurves(document.getElementById(`chart-${r.game}`), [{ label: account.name, points: histories[i].entries }], t("ladder.rating"), t("chart.when"));
   });

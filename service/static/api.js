@@ -170,6 +170,13 @@ export class Api {
     return this.request("GET", `/api/v1/accounts/${encodeURIComponent(accountId)}`);
   }
 
+  /** A new key for the account whose `key` this is: {id, key}; the key before opens nothing. */
+  replaceAccountKey(accountId, key) {
+    return this.request("POST", `/api/v1/accounts/${encodeURIComponent(accountId)}/key`, undefined, {
+      "X-Pocha-Account": key,
+    });
+  }
+
   /** The account's rating after each of its latest rated games in `game`, newest first. */
   ratingHistory(accountId, game) {
     return this.request(

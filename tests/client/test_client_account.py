@@ -1,6 +1,7 @@
 """The terminal client's account against the live service: `pocha signup` makes a person's
 account and keeps its key in the user's config file (mode 0600), `pocha play` reads it back,
-and a client with the key makes a rated table in the account's seat."""
+and a client with the key makes a rated table in the account's seat; the client replaces
+its key."""
 
 from __future__ import annotations
 
@@ -52,3 +53,15 @@ def test_play_rated_without_an_account_says_to_sign_up(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     result = CliRunner().invoke(pocha, ["play", "--url", "http://127.0.0.1:9", "--rated"])
     assert result.exit_code != 0 and "pocha signup" in result.output
+
+
+def test_the_client_replaces_its_accounts_key(live_service: LiveService, tmp_path: Path) -> None:
+    made = PochaClient(live_service.url).create_account(f"Keyed{tmp_path.name[-6:]}")
+    api = PochaClient(live_service.url, account_key=made["key"])
+    answer = api.replace_account_key(made["id"])
+    assert answer["id"] == made["id"] and api.account_key == answer["key"] != made["key"]
+    with pytest.raises(ApiError) as refused:
+        PochaClient(live_service.url, account_key=made["key"]).replace_account_key(made["id"])
+    assert (refused.value.status, refused.value.error) == (401, "unknown_account")
+    # The client's new key is the account's.
+    assert api.replace_account_key(made["id"])["id"] == made["id"]

@@ -78,6 +78,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounts/{account_id}/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace your account's key
+         * @description With the account's current key: a new key, shown only here. From that moment the
+         *     key before opens nothing (401 `unknown_account`) and the account's event stream
+         *     opened with it ends; its seats, ratings and webhook stay the account's, and the new
+         *     key opens its seats. Two replacements of one key at once: one gets the new key, the
+         *     other 401.
+         */
+        post: operations["replaceAccountKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounts/{account_id}/webhook": {
         parameters: {
             query?: never;
@@ -2504,6 +2531,18 @@ export interface components {
             /** @description Rule options, as a table takes them; omitted ones take their defaults. The seats decide the players. */
             rules?: components["schemas"]["Rules"] | components["schemas"]["PochRules"];
         };
+        NewKeyAnswer: {
+            /**
+             * @description The account's id.
+             * @example q3ZkR8vX1mNc2pLw
+             */
+            id: string;
+            /**
+             * @description The account's new secret key, shown only here: the key before opens nothing any more. It is stored hashed and cannot be shown again.
+             * @example pa_8mVq...
+             */
+            key: string;
+        };
         Opponent: {
             /**
              * @description An account's id or name.
@@ -4866,6 +4905,75 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    replaceAccountKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewKeyAnswer"];
+                };
+            };
+            /** @description account_required: no key; unknown_account: a key that opens no account (a key replaced already opens nothing). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_your_account: another account's key; account_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many keys replaced from your address (`POCHA_RATE_LIMIT_ACCOUNT_KEYS`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     getWebhook: {
         parameters: {
             query?: never;
@@ -6042,7 +6150,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6096,7 +6204,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6192,7 +6300,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6335,7 +6443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6470,7 +6578,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6550,7 +6658,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6731,7 +6839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6948,7 +7056,7 @@ export interface operations {
                     "application/json": components["schemas"]["SeatTaken"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7025,7 +7133,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7117,7 +7225,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7190,7 +7298,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7272,7 +7380,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7347,7 +7455,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7460,7 +7568,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,7 @@
 """The tests of challenges and accounts' event streams, with the store on a Redis Cluster:
 the challenges' scripts in the accounts' hash slot, and the streams woken by the games'
-and the accounts' channels, which a cluster's nodes all hear."""
+and the accounts' channels, which a cluster's nodes all hear; and an account's key
+replaced (its script, and its stream's look at the account, in the accounts' slot)."""
 
+from tests.service.test_account_keys import *  # noqa: F403
 from tests.service.test_service_challenges import *  # noqa: F403

@@ -51,6 +51,7 @@ def ladder_service(
         fresh_db_url(redis_server, LADDER_DB),
         tmp_path_factory.mktemp("ladder-service"),
         POCHA_RATE_LIMIT_ACCOUNTS="100/hour",
+        POCHA_RATE_LIMIT_ACCOUNT_KEYS="100/hour",
     ) as service:
         yield service
 
@@ -467,3 +468,51 @@ def test_a_bots_page_shows_its_time_per_decision_and_failures(
         one.screenshot("ladder-bot-account-es.png")
     finally:
         one.context.close()
+
+
+@pytest.mark.parametrize(("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["en", "es"])
+def test_a_new_key_from_the_accounts_own_page(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+    size: dict[str, int],
+    lang: str,
+) -> None:
+    url = ladder_service.url
+    tag = secrets.token_hex(3)
+    ana = person(browser, size, "ana", lang)
+    try:
+        kept = sign_up(ana, url, f"Ana{tag}", lang)
+        other = PochaClient(url).create_account(f"Bea{tag}", "person")
+        page = ana.page
+        # Another account's page offers nothing of the kind.
+        page.goto(f"{url}/accounts/{other['id']}")
+        page.wait_for_selector("#account-name")
+        assert page.locator("#new-key").count() == 0
+
+        page.goto(f"{url}/accounts/{kept['id']}")
+        page.click("#new-key")  # the confirmation is accepted (Person)
+        page.wait_for_selector("#account-key")
+        key = page.inner_text("#account-key")
+        assert key.startswith("pa_") and key != kept["key"]
+        assert page.locator("#key-warning").is_visible()
+        stored = page.evaluate("JSON.parse(localStorage.getItem('pocha.account'))")
+        assert stored == {**kept, "key": key}
+        assert page.evaluate(MISFITS) == [], "a new key shown"
+        ana.screenshot(f"account-new-key-{lang}-{size['width']}.png")
+        page.click("#key-kept")
+        page.wait_for_selector("#key-replaced")
+        assert key not in page.content()
+        # The key before opens nothing; the new one is the account's.
+        for sent, status in ((kept["key"], 401), (key, 200)):
+            asked = urllib.request.Request(
+                f"{url}/api/v1/accounts/{kept['id']}/key", b"", {"X-Pocha-Account": sent}
+            )
+            try:
+                with urllib.request.urlopen(asked, timeout=scaled(60)) as answer:
+                    got = answer.status
+            except urllib.error.HTTPError as refused:
+                got = refused.code
+            assert got == status
+        assert ana.errors == []
+    finally:
+        ana.context.close()

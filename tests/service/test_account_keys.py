@@ -1,0 +1,319 @@
+"""Replacing an account's key, against the test's real Redis: the new key is shown once and
+opens what the old one did (its seats, its webhook's settings), the old one opens nothing
+from that moment; two replacements of one key at once leave one key; the key's event
+stream ends at once when the key is replaced or the account disabled (by the operator's
+`pocha accounts disable`); the operator's `pocha accounts rotate-key`; the refusals, and
+the limit per address."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from flask import Flask
+from flask.testing import FlaskClient
+
+from cli.main import pocha
+from core.store import accounts, webhooks
+from core.store.keys import ACCOUNT_KEYS
+from service import create_app
+from service.context import EXTENSION
+from tests.service.helpers import bearer, move
+from tests.waiting import LONG, scaled, wait_until
+
+STREAM = {"Accept": "text/event-stream"}
+#: How long a stream may take to end once its key or account is no longer good: at once,
+#: on the account's channel, well before a keepalive (30 s in these tests) would look.
+PROMPTLY = 5.0
+
+
+def key_of(account: dict[str, Any]) -> dict[str, str]:
+    return {"X-Pocha-Account": account["key"]}
+
+
+def sign_up(client: FlaskClient, name: str, kind: str = "person", **kwargs: Any) -> Any:
+    made = client.post("/api/v1/accounts", json={"name": name, "kind": kind}, **kwargs)
+    assert made.status_code == 201, made.json
+    return dict(made.json)
+
+
+def new_key(client: FlaskClient, account_id: str, key: str | None, **kwargs: Any) -> Any:
+    headers = {} if key is None else {"X-Pocha-Account": key}
+    return client.post(f"/api/v1/accounts/{account_id}/key", headers=headers, **kwargs)
+
+
+def refused(answer: Any) -> tuple[int, str]:
+    return answer.status_code, answer.json["error"]
+
+
+def keys_of(app: Flask, account_id: str) -> list[str]:
+    """The stored keys' hashes that open `account_id`."""
+    stored = app.extensions[EXTENSION].redises.store.hgetall(ACCOUNT_KEYS)
+    return [k.decode() for k, v in stored.items() if v.decode() == account_id]
+
+
+def test_a_new_key_opens_what_the_old_one_did_and_the_old_one_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    ana = sign_up(client, "Ana")
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "Ana"}, {"name": "R", "bot": "random"},
+                          {"name": "S", "bot": "random"}], "rules": {"schedule": [1]}},
+        headers=key_of(ana),
+    )  # fmt: skip
+    assert made.status_code == 201, made.json
+    game_id = made.json["id"]
+
+    answer = new_key(client, ana["id"], ana["key"])
+    assert answer.status_code == 200, answer.json
+    fresh = answer.json["key"]
+    assert answer.json["id"] == ana["id"]
+    assert fresh.startswith("pa_") and fresh != ana["key"] and len(fresh) == len(ana["key"])
+    # Stored as its hash alone, the old one's gone.
+    assert keys_of(app, ana["id"]) == [accounts.hash_key(fresh)]
+
+    # The old key, everywhere a key is taken, at once: 401 unknown_account.
+    old = {"X-Pocha-Account": ana["key"]}
+    assert refused(new_key(client, ana["id"], ana["key"])) == (401, "unknown_account")
+    seat = client.post("/api/v1/games", json={"players": [{"name": "A"}, {"name": "R", "bot":
+                       "random"}, {"name": "S", "bot": "random"}]}, headers=old)  # fmt: skip
+    assert refused(seat) == (401, "unknown_account")
+    assert refused(client.get("/api/v1/bot/events", headers={**STREAM, **old})) == (
+        401, "unknown_account",
+    )  # fmt: skip
+    assert refused(client.get(f"/api/v1/games/{game_id}", headers=bearer(ana["key"]))) == (
+        401, "unknown_account",
+    )  # fmt: skip
+
+    # The new one opens the account's seat, and moves there.
+    wait_until(
+        lambda: client.get(f"/api/v1/games/{game_id}").json["turn"] == 0,
+        scaled(LONG), "Ana's turn",
+    )  # fmt: skip
+    mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(fresh))
+    assert mine.status_code == 200 and mine.json["you"]["seat"] == 0
+    legal = mine.json["you"]["legal"][0]
+    assert refused(move(client, game_id, ana["key"], legal)) == (401, "unknown_account")
+    assert move(client, game_id, fresh, legal).status_code == 200
+    # The account is the same one.
+    profile = client.get(f"/api/v1/accounts/{ana['id']}").json
+    assert (profile["name"], profile["kind"]) == ("Ana", "person")
+
+
+def test_a_bots_webhook_stays_with_its_account(app: Flask, client: FlaskClient) -> None:
+    robo = sign_up(client, "Robo", "bot")
+    connection = app.extensions[EXTENSION].redises.store
+    webhooks.register(connection, robo["id"], "https://bots.example/robo")
+    fresh = new_key(client, robo["id"], robo["key"]).json["key"]
+    hook = webhooks.get(connection, robo["id"])
+    assert hook is not None and hook.url == "https://bots.example/robo"
+    # Its settings are its new key's to change, no longer the old one's.
+    change = {"open_to_matches": True}
+    patched = client.patch(f"/api/v1/accounts/{robo['id']}", json=change, headers=key_of(robo))
+    assert refused(patched) == (401, "unknown_account")
+    patched = client.patch(
+        f"/api/v1/accounts/{robo['id']}", json=change, headers={"X-Pocha-Account": fresh}
+    )
+    assert patched.status_code == 200 and patched.json["open_to_matches"] is True
+
+
+def test_only_the_accounts_own_enabled_key_replaces_it(app: Flask, client: FlaskClient) -> None:
+    ana, bea = sign_up(client, "Ana"), sign_up(client, "Bea")
+    assert refused(new_key(client, ana["id"], None)) == (401, "account_required")
+    assert refused(new_key(client, ana["id"], "pa_guessed")) == (401, "unknown_account")
+    assert refused(new_key(client, ana["id"], bea["key"])) == (403, "not_your_account")
+    assert refused(new_key(client, "nobody", ana["key"])) == (404, "account_not_found")
+    accounts.set_disabled(app.extensions[EXTENSION].redises.store, ana["id"])
+    assert refused(new_key(client, ana["id"], ana["key"])) == (403, "account_disabled")
+    # None of them changed a key.
+    assert keys_of(app, ana["id"]) == [accounts.hash_key(ana["key"])]
+    assert keys_of(app, bea["id"]) == [accounts.hash_key(bea["key"])]
+
+
+def test_replacements_of_one_key_at_once_leave_one_key(app: Flask, client: FlaskClient) -> None:
+    ana = sign_up(client, "Ana")
+    at_once = 8
+    start = threading.Barrier(at_once)
+    answers: queue.Queue[Any] = queue.Queue()
+
+    def replace() -> None:
+        own = app.test_client()
+        start.wait(scaled(LONG))
+        answers.put(new_key(own, ana["id"], ana["key"]))
+
+    threads = [threading.Thread(target=replace) for _ in range(at_once)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(scaled(LONG))
+    got = [answers.get_nowait() for _ in range(at_once)]
+    given = [a.json["key"] for a in got if a.status_code == 200]
+    assert len(given) == 1, [(a.status_code, a.json) for a in got]
+    assert sorted(refused(a) for a in got if a.status_code != 200) == [(401, "unknown_account")] * (
+        at_once - 1
+    )
+    assert keys_of(app, ana["id"]) == [accounts.hash_key(given[0])]
+
+
+def test_replacements_in_the_store_at_once_leave_one_key(app: Flask) -> None:
+    """The same race below the HTTP layer, where both have passed the key's look-up."""
+    connection = app.extensions[EXTENSION].redises.store
+    key, ana = accounts.create(connection, "Ana", "person")
+    at_once = 8
+    start = threading.Barrier(at_once)
+    given: queue.Queue[str | None] = queue.Queue()
+
+    def replace() -> None:
+        start.wait(scaled(LONG))
+        given.put(accounts.replace_key(connection, ana.id, key))
+
+    threads = [threading.Thread(target=replace) for _ in range(at_once)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(scaled(LONG))
+    new = [k for k in (given.get_nowait() for _ in range(at_once)) if k is not None]
+    assert len(new) == 1
+    assert accounts.find(connection, key) is None
+    found = accounts.find(connection, new[0])
+    assert found is not None and found.id == ana.id
+    assert keys_of(app, ana.id) == [accounts.hash_key(new[0])]
+
+
+@pytest.fixture
+def slow_app(redis_url: str) -> Flask:
+    """Streams whose keepalive (when they look at their account anyway) comes after 30 s:
+    ending before it is ending at once."""
+    return create_app(
+        {"REDIS_URL": redis_url, "TESTING": True, "SSE_MAX_SECONDS": 60,
+         "SSE_KEEPALIVE_SECONDS": 30, "BOT_RUNNER": "inline", "RATE_LIMITS": "off"}
+    )  # fmt: skip
+
+
+class Reader:
+    """An account's stream read in a thread: its chunks, and whether it ended."""
+
+    def __init__(self, app: Flask, key: str) -> None:
+        self.response = app.test_client().get(
+            "/api/v1/bot/events", headers={**STREAM, "X-Pocha-Account": key}, buffered=False
+        )
+        assert self.response.status_code == 200, self.response.get_data()
+        self.chunks: list[bytes] = []
+        self.ended = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            for chunk in self.response.response:
+                self.chunks.append(chunk)
+        finally:
+            self.ended.set()
+
+    def events(self) -> list[dict[str, Any]]:
+        said = b"".join(self.chunks).decode()
+        return [json.loads(line[6:]) for line in said.splitlines() if line.startswith("data: ")]
+
+    def close(self) -> None:
+        self.response.close()
+
+
+@pytest.fixture
+def reader(slow_app: Flask) -> Iterator[Callable[[str], Reader]]:
+    opened: list[Reader] = []
+
+    def open_(key: str) -> Reader:
+        opened.append(Reader(slow_app, key))
+        return opened[-1]
+
+    yield open_
+    # Streams still open end as when the process stops, before their responses close.
+    slow_app.extensions["pocha_events"].hub.close_streams()
+    for one in opened:
+        wait_until(one.ended.is_set, scaled(LONG), "the test's streams to end")
+        one.close()
+
+
+def ends_at_once(stream: Reader, reason: str) -> None:
+    wait_until(stream.ended.is_set, PROMPTLY, f"the stream to end ({reason})",
+               explain=lambda: repr(stream.chunks))  # fmt: skip
+    assert stream.events()[-1] == {"type": "closed", "reason": reason}
+    assert b"".join(stream.chunks).endswith(
+        b'event: closed\ndata: {"type":"closed","reason":"%s"}\n\n' % reason.encode()
+    )
+
+
+def test_the_old_keys_stream_ends_at_once(slow_app: Flask, reader: Callable[[str], Reader]) -> None:
+    client = slow_app.test_client()
+    robo = sign_up(client, "Robo", "bot")
+    stream = reader(robo["key"])
+    # Listening: its first look at the account is done (said what is pending: nothing).
+    wait_until(lambda: bool(stream.chunks), scaled(LONG), "the stream to start")
+    wait_until(lambda: bool(slow_app.extensions["pocha_events"].hub._feeds), scaled(LONG),
+               "the stream to listen")  # fmt: skip
+    fresh = new_key(client, robo["id"], robo["key"]).json["key"]
+    ends_at_once(stream, "key_replaced")
+    # The new key's stream is the account's.
+    again = reader(fresh)
+    wait_until(lambda: bool(again.chunks), scaled(LONG), "the new key's stream")
+    assert not again.ended.is_set()
+
+
+def test_a_disabled_accounts_stream_ends_at_once(
+    slow_app: Flask, reader: Callable[[str], Reader], redis_url: str
+) -> None:
+    client = slow_app.test_client()
+    robo = sign_up(client, "Robo", "bot")
+    stream = reader(robo["key"])
+    wait_until(lambda: bool(stream.chunks), scaled(LONG), "the stream to start")
+    wait_until(lambda: bool(slow_app.extensions["pocha_events"].hub._feeds), scaled(LONG),
+               "the stream to listen")  # fmt: skip
+    disabled = CliRunner().invoke(pocha, ["accounts", "disable", robo["id"], "--redis-url",
+                                          redis_url])  # fmt: skip
+    assert disabled.exit_code == 0, disabled.output
+    ends_at_once(stream, "account_disabled")
+
+
+def test_pocha_accounts_rotate_key(app: Flask, client: FlaskClient, redis_url: str) -> None:
+    ana = sign_up(client, "Ana")
+    runner = CliRunner()
+    rotated = runner.invoke(pocha, ["accounts", "rotate-key", ana["id"], "--redis-url", redis_url])
+    assert rotated.exit_code == 0, rotated.output
+    fresh = rotated.output.strip()
+    assert fresh.startswith("pa_") and fresh != ana["key"]
+    assert refused(new_key(client, ana["id"], ana["key"])) == (401, "unknown_account")
+    # The operator's key is the account's: its holder may replace it in turn.
+    assert new_key(client, ana["id"], fresh).status_code == 200
+    # Even a disabled account's (an owner's key stolen: disable, new key, enable again).
+    accounts.set_disabled(app.extensions[EXTENSION].redises.store, ana["id"])
+    again = runner.invoke(pocha, ["accounts", "rotate-key", ana["id"], "--redis-url", redis_url])
+    assert again.exit_code == 0, again.output
+    for missing in ("nobody", "level-easy"):
+        if missing == "level-easy":
+            accounts.level_account(app.extensions[EXTENSION].redises.store, "easy")
+        answer = runner.invoke(pocha, ["accounts", "rotate-key", missing, "--redis-url", redis_url])
+        assert answer.exit_code != 0 and "no account" in answer.output
+
+
+def test_new_keys_are_limited_per_address(redis_url: str) -> None:
+    client = create_app(
+        {"REDIS_URL": redis_url, "TESTING": True, "RATE_LIMITS": "on",
+         "RATE_LIMIT_ACCOUNT_KEYS": "2/hour"}
+    ).test_client()  # fmt: skip
+    here = {"REMOTE_ADDR": "203.0.113.40"}
+    ana = sign_up(client, "Ana", environ_base=here)
+    key = ana["key"]
+    for _ in range(2):
+        answer = new_key(client, ana["id"], key, environ_base=here)
+        assert answer.status_code == 200, answer.json
+        key = answer.json["key"]
+    # A third, even with the right key; wrong keys count as much.
+    over = new_key(client, ana["id"], key, environ_base=here)
+    assert refused(over) == (429, "rate_limited") and "Retry-After" in over.headers
+    elsewhere = new_key(client, ana["id"], key, environ_base={"REMOTE_ADDR": "198.51.100.40"})
+    assert elsewhere.status_code == 200
