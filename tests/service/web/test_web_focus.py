@@ -173,3 +173,61 @@ def test_the_waiting_room_keeps_the_focus_as_people_sit_down(
     selected = page.eval_on_selector("#table-link", "e => [e.selectionStart, e.selectionEnd]")
     assert selected == [0, 4]
     assert desktop.errors == []
+
+
+# A box of the page's, drawn by focus.js's `redraw` at the test's request: two fields, a
+# card and a line to fall back to. `window.draw(amount, name, card)` draws it again with
+# the page's own values (the card left out when `card` is false).
+DRAW = """async () => {
+    const { redraw } = await import('/static/focus.js');
+    const box = document.createElement('div');
+    box.id = 'box';
+    document.body.append(box);
+    window.draw = ([amount, name, card]) => redraw(box, `
+        <input id="amount" type="number" value="${amount}">
+        <input id="who" value="${name}">
+        ${card ? '<button data-card="O1">O1</button>' : ''}
+        <p id="home" tabindex="-1">home</p>`, ['#box [data-card]', '#home']);
+    window.draw([2, 'Ana', true]);
+}"""
+
+
+def test_redraw_keeps_what_the_person_typed_and_no_more(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    """focus.js on its own: a field keeps what the person typed and the caret, while a
+    value the page set is the page's to change; a control gone hands the focus to the
+    fallback; a focus outside what is redrawn is left alone."""
+    page = desktop.page
+    page.goto(live_service.url)
+    page.wait_for_selector("#setup")
+    page.evaluate(DRAW)
+
+    page.click("#who")
+    page.keyboard.press("End")
+    page.keyboard.type("n")
+    page.keyboard.press("ArrowLeft")
+    page.evaluate("window.draw([2, 'Bea', true])")
+    assert page.locator("#who:focus").count() == 1, focused(page)
+    assert page.eval_on_selector("#who", "e => [e.value, e.selectionStart]") == ["Anan", 3]
+
+    # The amount the page set, untouched by the person, is the page's to change.
+    page.focus("#amount")
+    page.evaluate("window.draw([3, 'Bea', true])")
+    assert page.locator("#amount:focus").count() == 1, focused(page)
+    assert page.input_value("#amount") == "3"
+    page.keyboard.press("ArrowUp")  # the person's now
+    page.evaluate("window.draw([5, 'Bea', true])")
+    assert page.input_value("#amount") == "4"
+
+    page.focus("#box [data-card=O1]")
+    page.evaluate("window.draw([5, 'Bea', true])")
+    assert page.locator("#box [data-card=O1]:focus").count() == 1, focused(page)
+    page.evaluate("window.draw([5, 'Bea', false])")
+    assert page.locator("#home:focus").count() == 1, focused(page)
+
+    page.focus("#setup input[name=name]")
+    page.evaluate("window.draw([5, 'Bea', true])")
+    assert page.locator("#setup input[name=name]:focus").count() == 1, focused(page)
+    assert desktop.errors == []
