@@ -1,11 +1,15 @@
 // Redrawing a screen without losing the person's place in it. The tables are drawn again
 // whole (`innerHTML`) on every event, and a control that is replaced takes the keyboard's
 // focus with it, back to <body>: someone playing by keyboard or with a screen reader would
-// start again from the top after every move of a bot. `redraw` notes the control that has
-// the focus by what it stands for (its data-action, data-card, data-bid, data-seat, ... or
-// its id), draws, and focuses the same control again; a text field keeps what the person
-// typed in it and the caret. A control that is gone (the card was played) hands the focus
-// to the first of the screen's `fallback` selectors that can take it, never to <body>.
+// start again from the top after every move of a bot. `redraw` finds the control that has
+// the focus in the new drawing by what it stands for (its data-action, data-card, data-bid,
+// data-seat, ... or its id) and keeps that very element, and the elements around it, in
+// place, taking the new drawing's attributes and content: the focus never moves, so a
+// screen reader does not read the control out again at each redraw, and a text field keeps
+// what the person typed and the caret. When the drawing around it has another shape, the
+// screen is replaced and the same control focused again. A control that is gone (the card
+// was played) hands the focus to the first of the screen's `fallback` selectors that can
+// take it, never to <body>.
 
 // The attributes that say what a control stands for, whichever screen draws it. (Not
 // Poch's data-start: a card carries it only while it may start the run; data-code is
@@ -48,6 +52,54 @@ function noteFocus(container) {
   return noted;
 }
 
+/** `element` takes `twin`'s attributes (an input's `value` attribute moves its value only
+ * while the person has not changed it, as the browser has it). */
+function takeAttributes(element, twin) {
+  for (const { name } of [...element.attributes]) {
+    if (!twin.hasAttribute(name)) element.removeAttribute(name);
+  }
+  for (const { name, value } of twin.attributes) {
+    if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+  }
+}
+
+/**
+ * Draw `html` into `container` keeping `focused` and its ancestors in it, each taking the
+ * new drawing's attributes and the rest of its content; false, with nothing changed, when
+ * the new drawing has no such control at the same place, or has it disabled.
+ */
+function drawAround(container, focused, html) {
+  const selector = identityOf(focused);
+  if (!selector) return false;
+  const drawing = document.createElement("template");
+  drawing.innerHTML = html;
+  const twin = drawing.content.querySelector(selector);
+  if (!twin || twin.hasAttribute("disabled")) return false;
+  const kept = [];
+  const twins = [];
+  for (let e = focused; e !== container; e = e.parentElement) kept.push(e);
+  for (let e = twin; e; e = e.parentElement) twins.push(e);
+  if (kept.length !== twins.length || kept.some((e, i) => e.localName !== twins[i].localName)) {
+    return false;
+  }
+  // From the top down: each kept element in place of its twin among the new children.
+  let parent = container;
+  let fresh = drawing.content;
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const element = kept[i];
+    const nodes = [...fresh.childNodes];
+    const at = nodes.indexOf(twins[i]);
+    for (const child of [...parent.childNodes]) if (child !== element) child.remove();
+    element.before(...nodes.slice(0, at));
+    element.after(...nodes.slice(at + 1));
+    takeAttributes(element, twins[i]);
+    parent = element;
+    fresh = twins[i];
+  }
+  if (focused.innerHTML !== twin.innerHTML) focused.replaceChildren(...twin.childNodes);
+  return true;
+}
+
 /** Focus `element` without scrolling to it; whether it took the focus. */
 function focusOn(element) {
   if (!element) return false;
@@ -75,6 +127,7 @@ function restoreFocus(container, noted, fallback) {
  */
 export function redraw(container, html, fallback = []) {
   const noted = noteFocus(container);
+  if (noted && drawAround(container, document.activeElement, html)) return;
   container.innerHTML = html;
   if (noted) restoreFocus(container, noted, fallback);
 }
