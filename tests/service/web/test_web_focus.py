@@ -1,9 +1,10 @@
 """The keyboard's focus survives the page's redraws, in a real headless Chromium (the
 browser and tabs of test_web_browser.py): a card of the hand reached with Tab keeps the
-focus while the other seats' moves are shown, in Pocha and in Poch; a card played hands
+focus while the other seats' moves are shown, in Pocha and in Poch, without a focus event
+(a screen reader would read the card out again at each move); a card played hands
 it to the line saying whose turn it is, never to <body>; in the waiting room a host's
 button keeps it while people sit down, and the table's link keeps the focus and what of it
-was selected.
+was selected; and focus.js on its own keeps what a person typed, not what the page set.
 
 Each game seats a person played from here through the API before the page's person: the
 page stays still while Tab is pressed, then that person's move (and a bot's after it)
@@ -189,15 +190,16 @@ def test_the_waiting_room_keeps_the_focus_as_people_sit_down(
 
 # A box of the page's, drawn by focus.js's `redraw` at the test's request: two fields, a
 # card and a line to fall back to. `window.draw(amount, name, card)` draws it again with
-# the page's own values (the card left out when `card` is false).
+# the page's own values (the card left out when `card` is false, the name's field in a box
+# of its own when `boxed`: the drawing around it changed).
 DRAW = """async () => {
     const { redraw } = await import('/static/focus.js');
     const box = document.createElement('div');
     box.id = 'box';
     document.body.append(box);
-    window.draw = ([amount, name, card]) => redraw(box, `
+    window.draw = ([amount, name, card, boxed]) => redraw(box, `
         <input id="amount" type="number" value="${amount}">
-        <input id="who" value="${name}">
+        ${boxed ? '<div>' : ''}<input id="who" value="${name}">${boxed ? '</div>' : ''}
         ${card ? '<button data-card="O1">O1</button>' : ''}
         <p id="home" tabindex="-1">home</p>`, ['#box [data-card]', '#home']);
     window.draw([2, 'Ana', true]);
@@ -222,6 +224,10 @@ def test_redraw_keeps_what_the_person_typed_and_no_more(
     page.keyboard.press("ArrowLeft")
     page.evaluate("window.draw([2, 'Bea', true])")
     assert page.locator("#who:focus").count() == 1, focused(page)
+    assert page.eval_on_selector("#who", "e => [e.value, e.selectionStart]") == ["Anan", 3]
+    # Drawn in another shape, the field is a new one, focused, with the person's text and caret.
+    page.evaluate("window.draw([2, 'Bea', true, true])")
+    assert page.locator("#box div > #who:focus").count() == 1, focused(page)
     assert page.eval_on_selector("#who", "e => [e.value, e.selectionStart]") == ["Anan", 3]
 
     # The amount the page set, untouched by the person, is the page's to change.
