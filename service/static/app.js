@@ -16,7 +16,8 @@
 // the trick all come with the view. At a table with other people the page reads its view
 // at least every PRESENCE_MS (that is how the server knows the seat is here), shows the
 // clock of the seat whose turn it is, and who is away or played by the stand-in. Every
-// sentence comes from i18n.js, in the language chosen.
+// sentence comes from i18n.js, in the language chosen. A screen is drawn again whole at
+// each change, through focus.js, which keeps the keyboard's focus where the person left it.
 //
 // The page plays Poch too (the setup form's game menu): a Poch game's table is drawn and
 // its events shown by poch.js, loaded when such a game is opened, on the same view, stream
@@ -25,8 +26,8 @@
 import { accountPanelHtml, signedIn, useAccount, wireAccountPanel } from "./account.js";
 import { Api, ApiError } from "./api.js";
 import { cardSvg, symbol } from "./cards.js";
-import { bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
 import { redraw } from "./focus.js";
+import { bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
 import { escapeHtml } from "./html.js";
 import { language, languageMenu, levelName, loadCatalogue, t } from "./i18n.js";
 import { BID_MS, FLY_MS, TRICK_HOLD_MS } from "./pace.js";
@@ -784,13 +785,13 @@ function myTurn() {
 
 // Where the keyboard's focus goes when the control that had it is drawn no more (the card
 // was played, the bids are over): what there is to do on this seat's turn, else the line
-// that says whose turn it is. The waiting room's: the next open seat to give a bot, the
-// start, else its title.
+// that says whose turn it is.
 const FOCUS_FALLBACK = [
   "#game[data-my-turn=yes] .bid-btn.legal",
   "#game[data-my-turn=yes] .card-btn.playable",
   "#turn-line",
 ];
+// The waiting room's: the next open seat to give a bot, the start, else the room's title.
 const WAITING_FOCUS = ["[data-action=seat-bot]", "#start", "#waiting-title"];
 // The lobby's list: another table to sit at, else the list's title.
 const LOBBY_FOCUS = [".lobby-table .sit", "#lobby-title"];

@@ -22,6 +22,7 @@ const IDENTITY = [
   "data-bet",
   "data-suit",
   "data-code",
+  "data-plate",
   "data-focus",
   "id",
   "name",
