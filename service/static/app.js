@@ -16,7 +16,8 @@
 // the trick all come with the view. At a table with other people the page reads its view
 // at least every PRESENCE_MS (that is how the server knows the seat is here), shows the
 // clock of the seat whose turn it is, and who is away or played by the stand-in. Every
-// sentence comes from i18n.js, in the language chosen.
+// sentence comes from i18n.js, in the language chosen. A screen is drawn again whole at
+// each change, through focus.js, which keeps the keyboard's focus where the person left it.
 //
 // The page plays Poch too (the setup form's game menu): a Poch game's table is drawn and
 // its events shown by poch.js, loaded when such a game is opened, on the same view, stream
@@ -25,6 +26,7 @@
 import { accountPanelHtml, signedIn, useAccount, wireAccountPanel } from "./account.js";
 import { Api, ApiError } from "./api.js";
 import { cardSvg, symbol } from "./cards.js";
+import { redraw } from "./focus.js";
 import { bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
 import { escapeHtml } from "./html.js";
 import { language, languageMenu, levelName, loadCatalogue, t } from "./i18n.js";
@@ -224,7 +226,7 @@ async function showSetup(message = "") {
             autocapitalize="characters" aria-label="${t("join.code")}">
           <button type="submit" class="primary">${t("join.go")}</button></div>
       </form>
-      <section class="panel lobby" id="lobby" aria-live="polite"><h2>${t("lobby.title")}</h2>
+      <section class="panel lobby" id="lobby" aria-live="polite"><h2 id="lobby-title" tabindex="-1">${t("lobby.title")}</h2>
         <div id="lobby-tables"><p class="muted">${t("lobby.loading")}</p></div></section>
     </aside>
   </div>`;
@@ -312,9 +314,9 @@ async function refreshLobby() {
   try {
     const tables = await new Api().lobby();
     const now = document.getElementById("lobby-tables");
-    if (now) now.innerHTML = lobbyHtml(tables);
+    if (now) redraw(now, lobbyHtml(tables), LOBBY_FOCUS);
   } catch (error) {
-    list.innerHTML = `<p class="notice error">${escapeHtml(errorText(error))}</p>`;
+    redraw(list, `<p class="notice error">${escapeHtml(errorText(error))}</p>`, LOBBY_FOCUS);
   }
 }
 
@@ -781,22 +783,35 @@ function myTurn() {
   );
 }
 
+// Where the keyboard's focus goes when the control that had it is drawn no more (the card
+// was played, the bids are over): what there is to do on this seat's turn, else the line
+// that says whose turn it is.
+const FOCUS_FALLBACK = [
+  "#game[data-my-turn=yes] .bid-btn.legal",
+  "#game[data-my-turn=yes] .card-btn.playable",
+  "#turn-line",
+];
+// The waiting room's: the next open seat to give a bot, the start, else the room's title.
+const WAITING_FOCUS = ["[data-action=seat-bot]", "#start", "#waiting-title"];
+// The lobby's list: another table to sit at, else the list's title.
+const LOBBY_FOCUS = [".lobby-table .sit", "#lobby-title"];
+
 function render() {
   const view = state.view;
   if (!view) return;
   if (view.phase === "waiting") {
-    app.innerHTML = waitingHtml(view, {
+    redraw(app, waitingHtml(view, {
       me: state.game?.seat,
       host: Boolean(state.game?.hostToken),
       levels: levelsOf(view.game).length ? levelsOf(view.game) : ["medium"],
       level: state.startLevel ?? view.table?.stand_in_level ?? "medium",
       notice: state.notice,
       noticeKind: state.noticeKind,
-    });
+    }), WAITING_FOCUS);
     return;
   }
   if (isPoch(view) && state.poch) {
-    app.innerHTML = state.poch.tableHtml(view, pochContext);
+    redraw(app, state.poch.tableHtml(view, pochContext), state.poch.FOCUS_FALLBACK);
     showHandOnTurn();
     return;
   }
@@ -880,7 +895,7 @@ function render() {
     });
 
   const finished = view.phase === "finished" && caughtUp;
-  app.innerHTML = `
+  const html = `
   <section id="game" class="game" data-phase="${view.phase}" data-my-turn="${mine ? "yes" : "no"}"
       data-version="${view.version}">
     <div class="main">
@@ -888,7 +903,7 @@ function render() {
       <div class="status panel">
         <div class="hand-info"><strong>${handTitle(view)}</strong>
           <span>${t(view.cards_per_player === 1 ? "hand.oneCard" : "hand.cards", { n: view.cards_per_player })}</span>
-          <span class="turn-line">${status}</span></div>
+          <span class="turn-line" id="turn-line" tabindex="-1">${status}</span></div>
         <div class="trump" title="${t("trump.title", { suit: SUIT_NAMES[trumpSuit] })}"><div class="card trump-card">${cardSvg(view.trump.card)}</div>
           <div><span class="label">${t("trump.label")}</span><strong>${SUIT_NAMES[trumpSuit]}</strong>
             <span class="trump-name">${cardName(view.trump.card)}</span><small>${holder}</small></div></div>
@@ -908,6 +923,7 @@ function render() {
     </aside>
     ${finished ? gameOverHtml(view, rank) : ""}
   </section>`;
+  redraw(app, html, FOCUS_FALLBACK);
 }
 
 /**
@@ -1027,7 +1043,7 @@ function scoreSheet(view) {
   const totals = view.players
     .map((_, s) => `<td><strong>${view.scores[s]}</strong>${view.winners.includes(s) ? " ★" : ""}</td>`)
     .join("");
-  return `<details class="sheet panel" ${state.sheetOpen ? "open" : ""}><summary>${t("sheet.title")}</summary>
+  return `<details class="sheet panel" ${state.sheetOpen ? "open" : ""}><summary data-focus="sheet">${t("sheet.title")}</summary>
     <div class="sheet-scroll"><table class="score-sheet">
       <thead><tr><th scope="col">${t("sheet.hand")}</th><th scope="col" title="${t("sheet.cardsTitle")}">${t("sheet.cards")}</th>
         <th scope="col">${t("sheet.trump")}</th>${head}</tr></thead>

@@ -40,6 +40,17 @@ const MOST_FLYING = 6;
 // Lines kept in the side's list of what happened.
 const LOG_LINES = 14;
 
+/**
+ * Where the keyboard's focus goes when the control that had it is drawn no more (app.js
+ * redraws with it): the decisions on this seat's turn, else the line saying whose turn.
+ */
+export const FOCUS_FALLBACK = [
+  "#game[data-my-turn=yes] [data-bet]",
+  "#game[data-my-turn=yes] .card-btn.playable",
+  "#game[data-my-turn=yes] [data-suit]",
+  "#turn-line",
+];
+
 // The German calls of the betting, by the engine's event type.
 const CALLS = ["pass", "hold", "bet", "raise"];
 
@@ -317,7 +328,7 @@ function sheetHtml(view, ctx) {
   const chips = seats
     .map((s) => `<td><strong>${view.chips[s]}</strong>${winners.includes(s) ? " ★" : ""}</td>`)
     .join("");
-  return `<details class="sheet panel poch-sheet" ${ctx.state.sheetOpen ? "open" : ""}><summary>${t("poch.sheet.title")}</summary>
+  return `<details class="sheet panel poch-sheet" ${ctx.state.sheetOpen ? "open" : ""}><summary data-focus="sheet">${t("poch.sheet.title")}</summary>
     <div class="sheet-scroll"><table class="score-sheet">
       <thead><tr><th scope="col">${t("poch.sheet.deal")}</th>${head}</tr></thead>
       <tbody>${rows}</tbody>
@@ -376,7 +387,7 @@ export function tableHtml(view, ctx) {
       <div class="status panel">
         <div class="hand-info"><strong>${title}</strong>
           <span>${t("poch.potLine", { pot: view.pot, pocher: view.plates.pocher })}</span>
-          <span class="turn-line">${statusText(view, ctx, mine, caughtUp)}</span></div>
+          <span class="turn-line" id="turn-line" tabindex="-1">${statusText(view, ctx, mine, caughtUp)}</span></div>
         ${trump}
       </div>
       <div class="seats" aria-label="${t("poch.seatsLabel")}">${seats}</div>

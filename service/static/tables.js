@@ -67,7 +67,7 @@ export function lobbyHtml(tables) {
     .map(
       (table) => `<li class="lobby-table" data-code="${escapeHtml(table.code)}">
       <div class="lobby-head"><strong class="code">${escapeHtml(table.code)}</strong>
-        <a class="sit" href="/t/${encodeURIComponent(table.code)}">${t("lobby.sit")}</a></div>
+        <a class="sit" data-code="${escapeHtml(table.code)}" href="/t/${encodeURIComponent(table.code)}">${t("lobby.sit")}</a></div>
       <div class="lobby-seats">${seatsLine(table.players)}</div>
       <small class="muted">${rulesLine(table.rules)}</small></li>`,
     )
@@ -154,7 +154,7 @@ export function waitingHtml(view, { me, host, levels, level, notice, noticeKind 
       </div>`
     : `<p class="muted">${t("waiting.hostStarts")}</p>`;
   return `<section id="waiting" class="waiting setup panel" data-open-seats="${open}" data-code="${escapeHtml(code || "")}">
-      <h2>${t("join.tableTitle", { code: escapeHtml(code || "") })}</h2>
+      <h2 id="waiting-title" tabindex="-1">${t("join.tableTitle", { code: escapeHtml(code || "") })}</h2>
       <p class="lead">${t(open === 1 ? "waiting.leadOne" : "waiting.lead", { n: open })}</p>
       ${seededNotice(view)}
       <div class="share">

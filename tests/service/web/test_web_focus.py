@@ -1,0 +1,251 @@
+"""The keyboard's focus survives the page's redraws, in a real headless Chromium (the
+browser and tabs of test_web_browser.py): a card of the hand reached with Tab keeps the
+focus while the other seats' moves are shown, in Pocha and in Poch, without a focus event
+(a screen reader would read the card out again at each move); a card played hands
+it to the line saying whose turn it is, never to <body>; in the waiting room a host's
+button keeps it while people sit down, and the table's link keeps the focus and what of it
+was selected; and focus.js on its own keeps what a person typed, not what the page set.
+
+Each game seats a person played from here through the API before the page's person: the
+page stays still while Tab is pressed, then that person's move (and a bot's after it)
+redraws the table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from client.api import OPEN, CreatedGame, PochaClient
+from tests.live import LiveService
+from tests.service.web.test_web_browser import (  # noqa: F401 (fixtures, used by name)
+    Tab,
+    browser,
+    desktop,
+    open_seat,
+)
+from tests.waiting import LONG_MS
+
+# The most Tab presses from the top of the page to any control of a table.
+MOST_TABS = 40
+
+
+def focused(page: Any) -> str:
+    """The element that has the focus, for a failed assertion: its tag, id and data."""
+    described: str = page.evaluate(
+        "() => { const e = document.activeElement;"
+        " return `${e.localName}#${e.id} ${JSON.stringify({ ...e.dataset })}`; }"
+    )
+    return described
+
+
+def tab_to(page: Any, selector: str) -> None:
+    """Press Tab, as a person would, until a control matching `selector` has the focus."""
+    for _ in range(MOST_TABS):
+        page.keyboard.press("Tab")
+        if page.locator(f"{selector}:focus").count():
+            return
+    raise AssertionError(f"Tab never reached {selector}; the focus is on {focused(page)}")
+
+
+# Counts the focus events from now on (`window.refocused`): a control kept in place through
+# a redraw has none, so a screen reader does not read it out again.
+COUNT_FOCUS = (
+    "() => { window.refocused = 0;"
+    " document.addEventListener('focusin', () => { window.refocused += 1; }); }"
+)
+
+
+def seated(created: CreatedGame, seat: int = 0) -> dict[str, Any]:
+    """The seat as a deal leaves it in the page's localStorage."""
+    return {"id": created["id"], "token": created["seats"][seat]["token"],
+            "hostToken": created["host_token"], "seat": seat,
+            "code": created["table_code"]}  # fmt: skip
+
+
+def bea_first(api: PochaClient, game: str, rules: dict[str, Any]) -> CreatedGame:
+    """A game of Ana (seat 0, the page's), Bea (seat 1, played through the API) and a bot,
+    whose first turn is Bea's: Bea, then the bot, then Ana."""
+    players = [{"name": "Ana"}, {"name": "Bea"}, {"name": "Bot", "bot": "random"}]
+    for seed in range(200):
+        created = api.create_game(players, rules, seed=seed, game=game)
+        if api.view(created["id"])["turn"] == 1:
+            return created
+    raise AssertionError("no seed gave Bea the first turn")
+
+
+def test_a_pocha_card_keeps_the_focus_while_the_others_bid(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    api = PochaClient(live_service.url)
+    created = bea_first(api, "pocha", {"schedule": [3]})
+    game_id = created["id"]
+    page = desktop.page
+    open_seat(page, live_service.url, seated(created))
+    version = api.view(game_id)["version"]
+    page.wait_for_selector(f'#game[data-my-turn=no][data-version="{version}"] .hand .card-btn')
+    tab_to(page, ".hand .card-btn")
+    card = page.locator(":focus").get_attribute("data-card")
+    page.evaluate(COUNT_FOCUS)
+
+    bea = api.seat(created, 1)
+    bea.bid(game_id, bea.view(game_id)["you"]["legal"][0])
+    # Bea's bid and the bot's are shown, then the view read again: Ana's turn to bid.
+    page.wait_for_selector(
+        f'#game[data-my-turn=yes]:not([data-version="{version}"]) .bid-btn.legal',
+        timeout=LONG_MS,
+    )
+    assert page.locator(f'.hand .card-btn[data-card="{card}"]:focus').count() == 1, focused(page)
+    assert page.evaluate("window.refocused") == 0
+    assert desktop.errors == []
+
+
+def test_a_poch_card_keeps_the_focus_while_the_others_bet(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    api = PochaClient(live_service.url)
+    created = bea_first(api, "poch", {"deals": 1})
+    game_id = created["id"]
+    page = desktop.page
+    open_seat(page, live_service.url, seated(created))
+    version = api.view(game_id)["version"]
+    page.wait_for_selector(
+        f'#game[data-game=poch][data-my-turn=no][data-version="{version}"] .hand .card-btn'
+    )
+    tab_to(page, ".hand .card-btn")
+    card = page.locator(":focus").get_attribute("data-code")
+    page.evaluate(COUNT_FOCUS)
+
+    # Bea bets, so the bot and then Ana must answer the bet.
+    bea = api.seat(created, 1)
+    legal = bea.view(game_id)["you"]["legal"]
+    bea.bet(game_id, min(a for a in legal if isinstance(a, int)))
+    page.wait_for_selector(
+        f'#game[data-my-turn=yes]:not([data-version="{version}"]) [data-bet]', timeout=LONG_MS
+    )
+    assert page.locator(f'.hand .card-btn[data-code="{card}"]:focus').count() == 1, focused(page)
+    assert page.evaluate("window.refocused") == 0
+    assert desktop.errors == []
+
+
+def test_a_card_played_hands_the_focus_to_the_turns_line(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    """Ana leads the first trick from the keyboard: the card she played is gone, and the
+    focus goes to the line that says whose turn it is, and stays there as the bots play."""
+    api = PochaClient(live_service.url)
+    players = [{"name": "Ana"}] + [{"name": f"Bot {i}", "bot": "random"} for i in (1, 2)]
+    for seed in range(200):
+        created = api.create_game(players, {"schedule": [3]}, seed=seed)
+        if api.view(created["id"])["mano"] == 0:  # Ana bids first, and leads the trick
+            break
+    else:
+        raise AssertionError("no seed gave Ana the first turn")
+    page = desktop.page
+    open_seat(page, live_service.url, seated(created))
+    page.click("#game[data-my-turn=yes] .bid-btn.legal", timeout=LONG_MS)
+    page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable", timeout=LONG_MS)
+    tab_to(page, ".card-btn.playable")
+    card = page.locator(":focus").get_attribute("data-card")
+
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f'.hand [data-card="{card}"]', state="detached", timeout=LONG_MS)
+    assert page.locator("#turn-line:focus").count() == 1, focused(page)
+    # The bots' cards come, the trick is won and put aside: the focus stays on that line.
+    page.wait_for_selector(".last-trick", timeout=LONG_MS)
+    assert page.locator("#turn-line:focus").count() == 1, focused(page)
+    assert desktop.errors == []
+
+
+def test_the_waiting_room_keeps_the_focus_as_people_sit_down(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    api = PochaClient(live_service.url)
+    created = api.create_game([{"name": "Ana"}, OPEN, OPEN, OPEN], {"schedule": [1]})
+    code = created["table_code"]
+    assert code is not None
+    page = desktop.page
+    open_seat(page, live_service.url, seated(created))
+    page.wait_for_selector('#waiting[data-open-seats="3"]')
+    give = '[data-action=seat-bot][data-seat="2"]'
+    tab_to(page, give)
+
+    api.join(code, "Bea")
+    page.wait_for_selector('#waiting[data-open-seats="2"]', timeout=LONG_MS)
+    assert page.locator(f"{give}:focus").count() == 1, focused(page)
+
+    # The link's field, reached with Tab, its first four letters selected, while Carla sits.
+    tab_to(page, "#table-link")
+    page.eval_on_selector("#table-link", "e => e.setSelectionRange(0, 4)")
+    api.join(code, "Carla")
+    page.wait_for_selector('#waiting[data-open-seats="1"]', timeout=LONG_MS)
+    assert page.locator("#table-link:focus").count() == 1, focused(page)
+    selected = page.eval_on_selector("#table-link", "e => [e.selectionStart, e.selectionEnd]")
+    assert selected == [0, 4]
+    assert desktop.errors == []
+
+
+# A box of the page's, drawn by focus.js's `redraw` at the test's request: two fields, a
+# card and a line to fall back to. `window.draw(amount, name, card)` draws it again with
+# the page's own values (the card left out when `card` is false, the name's field in a box
+# of its own when `boxed`: the drawing around it changed).
+DRAW = """async () => {
+    const { redraw } = await import('/static/focus.js');
+    const box = document.createElement('div');
+    box.id = 'box';
+    document.body.append(box);
+    window.draw = ([amount, name, card, boxed]) => redraw(box, `
+        <input id="amount" type="number" value="${amount}">
+        ${boxed ? '<div>' : ''}<input id="who" value="${name}">${boxed ? '</div>' : ''}
+        ${card ? '<button data-card="O1">O1</button>' : ''}
+        <p id="home" tabindex="-1">home</p>`, ['#box [data-card]', '#home']);
+    window.draw([2, 'Ana', true]);
+}"""
+
+
+def test_redraw_keeps_what_the_person_typed_and_no_more(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    """focus.js on its own: a field keeps what the person typed and the caret, while a
+    value the page set is the page's to change; a control gone hands the focus to the
+    fallback; a focus outside what is redrawn is left alone."""
+    page = desktop.page
+    page.goto(live_service.url)
+    page.wait_for_selector("#setup")
+    page.evaluate(DRAW)
+
+    page.click("#who")
+    page.keyboard.press("End")
+    page.keyboard.type("n")
+    page.keyboard.press("ArrowLeft")
+    page.evaluate("window.draw([2, 'Bea', true])")
+    assert page.locator("#who:focus").count() == 1, focused(page)
+    assert page.eval_on_selector("#who", "e => [e.value, e.selectionStart]") == ["Anan", 3]
+    # Drawn in another shape, the field is a new one, focused, with the person's text and caret.
+    page.evaluate("window.draw([2, 'Bea', true, true])")
+    assert page.locator("#box div > #who:focus").count() == 1, focused(page)
+    assert page.eval_on_selector("#who", "e => [e.value, e.selectionStart]") == ["Anan", 3]
+
+    # The amount the page set, untouched by the person, is the page's to change.
+    page.focus("#amount")
+    page.evaluate("window.draw([3, 'Bea', true])")
+    assert page.locator("#amount:focus").count() == 1, focused(page)
+    assert page.input_value("#amount") == "3"
+    page.keyboard.press("ArrowUp")  # the person's now
+    page.evaluate("window.draw([5, 'Bea', true])")
+    assert page.input_value("#amount") == "4"
+
+    page.focus("#box [data-card=O1]")
+    page.evaluate("window.draw([5, 'Bea', true])")
+    assert page.locator("#box [data-card=O1]:focus").count() == 1, focused(page)
+    page.evaluate("window.draw([5, 'Bea', false])")
+    assert page.locator("#home:focus").count() == 1, focused(page)
+
+    page.focus("#setup input[name=name]")
+    page.evaluate("window.draw([5, 'Bea', true])")
+    assert page.locator("#setup input[name=name]:focus").count() == 1, focused(page)
+    assert desktop.errors == []
