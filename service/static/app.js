@@ -784,17 +784,11 @@ function myTurn() {
 }
 
 // Where the keyboard's focus goes when the control that had it is drawn no more (the card
-// was played, the bids are over): what there is to do on this seat's turn, else the line
-// that says whose turn it is.
-const FOCUS_FALLBACK = [
-  "#game[data-my-turn=yes] .bid-btn.legal",
-  "#game[data-my-turn=yes] .card-btn.playable",
-  "#turn-line",
-];
-// The waiting room's: the next open seat to give a bot, the start, else the room's title.
-const WAITING_FOCUS = ["[data-action=seat-bot]", "#start", "#waiting-title"];
-// The lobby's list: another table to sit at, else the list's title.
-const LOBBY_FOCUS = [".lobby-table .sit", "#lobby-title"];
+// was played, the seat was taken): a line of text, never a control, which one press of
+// Enter would use unseen (a bid, a card, a bot seated, the game started).
+const FOCUS_FALLBACK = ["#turn-line"];
+const WAITING_FOCUS = ["#waiting-title"];
+const LOBBY_FOCUS = ["#lobby-title"];
 
 function render() {
   const view = state.view;
@@ -811,7 +805,7 @@ function render() {
     return;
   }
   if (isPoch(view) && state.poch) {
-    redraw(app, state.poch.tableHtml(view, pochContext), state.poch.FOCUS_FALLBACK);
+    redraw(app, state.poch.tableHtml(view, pochContext), FOCUS_FALLBACK);
     showHandOnTurn();
     return;
   }

@@ -40,17 +40,6 @@ const MOST_FLYING = 6;
 // Lines kept in the side's list of what happened.
 const LOG_LINES = 14;
 
-/**
- * Where the keyboard's focus goes when the control that had it is drawn no more (app.js
- * redraws with it): the decisions on this seat's turn, else the line saying whose turn.
- */
-export const FOCUS_FALLBACK = [
-  "#game[data-my-turn=yes] [data-bet]",
-  "#game[data-my-turn=yes] .card-btn.playable",
-  "#game[data-my-turn=yes] [data-suit]",
-  "#turn-line",
-];
-
 // The German calls of the betting, by the engine's event type.
 const CALLS = ["pass", "hold", "bet", "raise"];
 
