@@ -987,13 +987,16 @@ def play(
     account = _load("client.account").load_account(url)
     if rated and account is None:
         raise click.UsageError("--rated needs an account: run `pocha signup --name NAME` first")
-    status = terminal.play(
-        url, players, level, account["name"] if account else name, schedule, seed,
-        open_seats=open_seats, listed=listed, turn_seconds=turn_seconds,
-        stand_in=stand_in, join=join, game_name=game_name,
-        poch={"chips": chips, "ante": ante, "deals": deals},
-        account_key=account["key"] if account else None, rated=rated,
-    )  # fmt: skip
+    try:
+        status = terminal.play(
+            url, players, level, account["name"] if account else name, schedule, seed,
+            open_seats=open_seats, listed=listed, turn_seconds=turn_seconds,
+            stand_in=stand_in, join=join, game_name=game_name,
+            poch={"chips": chips, "ante": ante, "deals": deals},
+            account_key=account["key"] if account else None, rated=rated,
+        )  # fmt: skip
+    except terminal.SavedKeyRefused as exc:
+        raise _saved_key_refused(url) from exc
     raise SystemExit(status)
 
 
@@ -1017,6 +1020,53 @@ def signup(url: str, name: str) -> None:
         "The key is the account's only way in and cannot be shown again: keep a copy of "
         "that file somewhere safe."
     )
+
+
+@pocha.command("new-key")
+@_URL
+def new_key(url: str) -> None:
+    """Replace the key of the account `pocha signup` kept for this service (a key shown,
+    copied or stolen): the new one takes its place in the config file, and the old one
+    opens nothing from then on, here or anywhere it was copied to."""
+    api = _load("client.api")
+    accounts = _load("client.account")
+    account = accounts.load_account(url)
+    if account is None:
+        raise click.UsageError(
+            f"no account is kept for {url}: run `pocha signup --name NAME` first"
+        )
+    try:
+        replaced = api.PochaClient(url, account_key=account["key"]).replace_account_key(
+            account["id"]
+        )
+    except api.ApiError as exc:
+        if exc.error == "unknown_account":
+            raise _saved_key_refused(url) from exc
+        raise click.ClickException(str(exc.message or exc)) from exc
+    except OSError as exc:
+        raise click.ClickException(f"cannot reach {url}: {exc}") from exc
+    try:
+        path = accounts.save_account(url, {**account, "key": replaced["key"]})
+    except OSError as exc:
+        # The old key is dead already: this is the only place the new one is ever shown.
+        click.echo(
+            f"The account's key was replaced, but the new key could not be kept in "
+            f"{accounts.config_file()} ({exc}). The old key no longer works; here is the "
+            "new one, shown this once: keep it somewhere safe.",
+            err=True,
+        )
+        click.echo(replaced["key"])
+        raise SystemExit(1) from exc
+    click.echo(
+        f"Account {account['name']} ({account['id']}) has a new key, kept in {path}. "
+        "The old key no longer works, wherever it was copied to."
+    )
+
+
+def _saved_key_refused(url: str) -> click.ClickException:
+    """The service knows no account by the key kept for `url`: said, with the way back in."""
+    path = _load("client.account").config_file()
+    return click.ClickException(_load("cli.language").saved_key_refused(url, path))
 
 
 @pocha.command()

@@ -61,6 +61,12 @@ class Quit(Exception):
     """The player asked to leave (q, Ctrl-D or Ctrl-C); the game stays on the server."""
 
 
+class SavedKeyRefused(Exception):
+    """The account's key `play` was given opens no account (401 `unknown_account`): it was
+    replaced or is wrong. Raised, not printed: the caller knows where the key was kept and
+    how its owner gets back in."""
+
+
 def card_name(code: str) -> str:
     """`O1` -> `as de oros`, `B12` -> `rey de bastos`, `C4` -> `4 de copas`."""
     suit, rank = SUITS[code[0]][0], int(code[1:])
@@ -945,7 +951,8 @@ def play(
     or at a table with `open_seats` for people) or `join` a table by its code (of either
     game: the seat's view says which), and play it here; exit status. `schedule` (None:
     classic) is Pocha's option, `poch` Poch's (chips, ante, deals; None: the default).
-    `account_key`: the account that sits (`pocha signup`); `rated` with it."""
+    `account_key`: the account that sits (`pocha signup`); `rated` with it. A key that
+    opens no account raises `SavedKeyRefused`."""
     console = console or Console()
     # With an account's key, the game made or the seat taken is the account's.
     api = PochaClient(url, account_key=account_key)
@@ -969,6 +976,8 @@ def play(
         console.print(Text(f"Cannot {doing}: {exc}.", style="red"))
         return 2
     except ApiError as exc:
+        if account_key is not None and exc.error == "unknown_account":
+            raise SavedKeyRefused(exc.message) from exc
         console.print(Text(f"Cannot {doing}: {refusal(exc)}", style="red"))
         return 2
     except OSError as exc:

@@ -1,7 +1,8 @@
 """The terminal client's account against the live service: `pocha signup` makes a person's
 account and keeps its key in the user's config file (mode 0600), `pocha play` reads it back,
 and a client with the key makes a rated table in the account's seat; the client replaces
-its key."""
+its key; `pocha new-key` replaces the kept key and keeps the new one, and a kept key the
+service no longer knows is told as such, in the terminal's language."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import client.account
 from cli.main import pocha
 from client.account import config_file, load_account
 from client.api import ApiError, PochaClient
@@ -65,3 +67,93 @@ def test_the_client_replaces_its_accounts_key(live_service: LiveService, tmp_pat
     assert (refused.value.status, refused.value.error) == (401, "unknown_account")
     # The client's new key is the account's.
     assert api.replace_account_key(made["id"])["id"] == made["id"]
+
+
+def _signed_up(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """An account made with `pocha signup`, its key kept under tmp_path: {id, name, key}."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    name = f"Owner{tmp_path.name[-6:]}"
+    made = CliRunner().invoke(pocha, ["signup", "--url", url, "--name", name])
+    assert made.exit_code == 0, made.output
+    kept = load_account(url)
+    assert kept is not None
+    return kept
+
+
+_PLAYERS = [{"name": "Ana"}, {"name": "B1", "bot": "random"}, {"name": "B2", "bot": "easy"}]
+
+
+def test_new_key_replaces_the_kept_key_and_the_old_one_opens_nothing(
+    live_service: LiveService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = live_service.url
+    before = _signed_up(url, tmp_path, monkeypatch)
+    result = CliRunner().invoke(pocha, ["new-key", "--url", url])
+    assert result.exit_code == 0, result.output
+    assert "old key no longer works" in result.output
+    after = load_account(url)
+    assert after is not None and after["key"] != before["key"]
+    assert {k: after[k] for k in ("id", "name")} == {k: before[k] for k in ("id", "name")}
+    assert after["key"] not in result.output  # kept in the file, never printed
+    path = config_file()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
+    with pytest.raises(ApiError) as refused:
+        PochaClient(url, account_key=before["key"]).create_game(_PLAYERS, rules={"schedule": [1]})
+    assert (refused.value.status, refused.value.error) == (401, "unknown_account")
+    created = PochaClient(url, account_key=after["key"]).create_game(
+        _PLAYERS, rules={"schedule": [1]}, rated=True
+    )
+    assert created["seats"][0]["account"] == before["id"]
+
+
+def test_new_key_shows_the_new_key_when_the_file_cannot_take_it(
+    live_service: LiveService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = live_service.url
+    before = _signed_up(url, tmp_path, monkeypatch)
+
+    def disk_full(url: str, account: dict[str, str]) -> Path:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(client.account, "save_account", disk_full)
+    result = CliRunner().invoke(pocha, ["new-key", "--url", url])
+    assert result.exit_code == 1, result.output
+    assert "old key no longer works" in result.stderr
+    shown = result.stdout.strip()
+    assert shown and shown != before["key"]
+    # The key shown is the account's now: it opens it (and replaces itself).
+    answer = PochaClient(url, account_key=shown).replace_account_key(before["id"])
+    assert answer["id"] == before["id"]
+
+
+@pytest.mark.parametrize(
+    ("command", "lang", "said"),
+    [
+        (["play"], "en_GB.UTF-8", "knows no account by the key saved in"),
+        (["new-key"], "en_GB.UTF-8", "knows no account by the key saved in"),
+        (["play", "--rated"], "es_ES.UTF-8", "no conoce ninguna cuenta con la clave guardada en"),
+        (["new-key"], "es_ES.UTF-8", "no conoce ninguna cuenta con la clave guardada en"),
+    ],
+)
+def test_a_kept_key_replaced_elsewhere_is_told_with_the_way_back_in(
+    live_service: LiveService,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: list[str],
+    lang: str,
+    said: str,
+) -> None:
+    url = live_service.url
+    kept = _signed_up(url, tmp_path, monkeypatch)
+    # Replaced as the web page does: the file keeps the key before.
+    PochaClient(url, account_key=kept["key"]).replace_account_key(kept["id"])
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", lang)
+    result = CliRunner().invoke(pocha, [*command, "--url", url])
+    assert result.exit_code == 1, result.output
+    sentence = " ".join(result.stderr.split())  # the terminal may wrap it
+    assert said in sentence and str(config_file()) in sentence
+    assert "pocha signup --name" in sentence
+    assert load_account(url) == kept  # the file is left as it was
