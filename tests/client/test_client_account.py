@@ -7,13 +7,16 @@ service no longer knows is told as such, in the terminal's language."""
 from __future__ import annotations
 
 import json
+import resource
+import signal
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-import client.account
 from cli.main import pocha
 from client.account import config_file, load_account
 from client.api import ApiError, PochaClient
@@ -107,21 +110,32 @@ def test_new_key_replaces_the_kept_key_and_the_old_one_opens_nothing(
     assert created["seats"][0]["account"] == before["id"]
 
 
+def _no_file_past(size: int) -> None:
+    """In the child: a regular file written past `size` bytes fails (EFBIG), as a full disk
+    fails a write, rather than the process being stopped by SIGXFSZ."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
 def test_new_key_shows_the_new_key_when_the_file_cannot_take_it(
     live_service: LiveService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = live_service.url
     before = _signed_up(url, tmp_path, monkeypatch)
-
-    def disk_full(url: str, account: dict[str, str]) -> Path:
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(client.account, "save_account", disk_full)
-    result = CliRunner().invoke(pocha, ["new-key", "--url", url])
-    assert result.exit_code == 1, result.output
+    kept = config_file().read_bytes()
+    # The command run as a process of its own, whose files can hold no more than a few bytes:
+    # the new key is made, and writing it to the file fails.
+    result = subprocess.run(
+        [sys.executable, "-m", "cli.main", "new-key", "--url", url],
+        capture_output=True, text=True, timeout=120, check=False,
+        cwd=Path(__file__).resolve().parents[2], preexec_fn=lambda: _no_file_past(16),
+    )  # fmt: skip
+    assert result.returncode == 1, result.stderr
     assert "old key no longer works" in result.stderr
     shown = result.stdout.strip()
-    assert shown and shown != before["key"]
+    assert shown.startswith("pa_") and shown != before["key"]
+    assert config_file().read_bytes() == kept  # the file as it was, no half key
+    assert [p.name for p in config_file().parent.iterdir()] == [config_file().name]
     # The key shown is the account's now: it opens it (and replaces itself).
     answer = PochaClient(url, account_key=shown).replace_account_key(before["id"])
     assert answer["id"] == before["id"]
