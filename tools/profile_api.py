@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tools.bare_wsgi import REDIS_PATH
 from tools.bench_api import PLAYERS, _Connection, _cpu_seconds, _wait_ready, server_env
 from tools.embedded_redis import RedisServer, free_port
 from tools.processes import stop_processes
@@ -187,12 +188,15 @@ def _requests_cpu(port: int, worker: int, path: str, count: int) -> float:
 
 def floor(requests: int = 5000, moves: int = 2000) -> list[str]:
     """What a request costs one gunicorn worker (the shipped settings) at each layer, down one
-    connection: a bare WSGI app (`tools.bare_wsgi`: gunicorn and gevent alone), the API's
-    `GET /healthz` (Flask and the API's hooks for a trivial request) and a move."""
+    connection: a bare WSGI app (`tools.bare_wsgi`: gunicorn and gevent alone), the same
+    making one Redis round trip per request, the API's `GET /healthz` (Flask and the API's
+    hooks for a trivial request) and a move."""
     with _private_redis("pocha-api-floor-") as (base, env):
         bare, port = _serve(base, env, None, "tools.bare_wsgi:app")
         try:
-            alone = _requests_cpu(port, _worker_pid(bare.pid), "/bare", requests)
+            bare_worker = _worker_pid(bare.pid)
+            alone = _requests_cpu(port, bare_worker, "/bare", requests)
+            waiting = _requests_cpu(port, bare_worker, REDIS_PATH, requests)
         finally:
             stop_processes([bare], 15)
         api, port = _serve(base, env, None)
@@ -206,6 +210,8 @@ def floor(requests: int = 5000, moves: int = 2000) -> list[str]:
         f"api floor: one gunicorn worker (the shipped settings, gevent), one connection; "
         f"the worker's CPU a request, {requests} requests each, {made} moves",
         f"a bare WSGI app (gunicorn and gevent alone): {alone:.0f} us",
+        f"the same, making one Redis round trip first (a PING, as a move makes one round "
+        f"trip): {waiting:.0f} us",
         f"the API's GET /healthz (and Flask, the API's hooks): {trivial:.0f} us",
         f"a move (games' creation included): {move * 1e6:.0f} us",
     ]
