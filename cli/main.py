@@ -142,10 +142,18 @@ def bench_api(
     default=None,
     help="Also write the raw profile here (pstats; snakeviz or flameprof draw it).",
 )
-def bench_move_path(moves: int, top: int, output: str | None) -> None:
+@click.option(
+    "--as-worker",
+    is_flag=True,
+    help="Under a gunicorn worker's conditions (in a fresh process): gevent's sockets and "
+    "locks, the metrics in prometheus' multiprocess files, the app frozen for the collector.",
+)
+def bench_move_path(moves: int, top: int, output: str | None, as_worker: bool) -> None:
     """Where a move's server CPU goes: moves through the app in this process, against a
     private Redis, under cProfile; the top functions and the CPU a move without it."""
-    _echo_lines(_load("tools.profile_moves").run(moves=moves, top=top, output=output))
+    profile_moves = _load("tools.profile_moves")
+    play = profile_moves.run_as_worker if as_worker else profile_moves.run
+    _echo_lines(play(moves=moves, top=top, output=output))
 
 
 @bench.command("api-profile")

@@ -10,6 +10,7 @@ import json
 import os
 import pstats
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -18,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tools.bare_wsgi import REDIS_PATH
 from tools.bench_api import PLAYERS, _Connection, _cpu_seconds, _wait_ready, server_env
 from tools.embedded_redis import RedisServer, free_port
 from tools.processes import stop_processes
@@ -25,6 +27,9 @@ from tools.profile_moves import _top
 
 #: Set for the profiled gunicorn: where its worker writes its profile when it exits.
 OUTPUT_ENV = "POCHA_PROFILE_OUTPUT"
+#: Set for the floor's API: where its worker writes its app clock when sent SIGUSR2
+#: (`tools.profile_api_conf.AppClock`).
+APP_CLOCK_ENV = "POCHA_APP_CLOCK"
 
 
 def _play(port: int, moves: int, seed: int, views: bool) -> tuple[int, int]:
@@ -185,27 +190,58 @@ def _requests_cpu(port: int, worker: int, path: str, count: int) -> float:
     return (_cpu_seconds(worker) - before) / count * 1e6
 
 
+def _app_clock(worker: int, output: Path) -> tuple[float, int]:
+    """The worker's app clock (`tools.profile_api_conf.AppClock`), asked for by SIGUSR2 and
+    read once it is written: (CPU seconds inside the app's calls, calls)."""
+    written = int(output.read_text().split()[0]) if output.exists() else 0
+    os.kill(worker, signal.SIGUSR2)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        figures = output.read_text().split() if output.exists() else []
+        if figures and int(figures[0]) > written:
+            return float(figures[1]), int(figures[2])
+        time.sleep(0.01)
+    raise RuntimeError("the worker did not write its app clock")
+
+
 def floor(requests: int = 5000, moves: int = 2000) -> list[str]:
     """What a request costs one gunicorn worker (the shipped settings) at each layer, down one
-    connection: a bare WSGI app (`tools.bare_wsgi`: gunicorn and gevent alone), the API's
-    `GET /healthz` (Flask and the API's hooks for a trivial request) and a move."""
+    connection: a bare WSGI app (`tools.bare_wsgi`: gunicorn and gevent alone), the same
+    making one Redis round trip per request, the API's `GET /healthz` (Flask and the API's
+    hooks for a trivial request) and a move, the move's split into what the worker spent
+    inside the app's calls and around them (`tools.profile_api_conf.AppClock`)."""
     with _private_redis("pocha-api-floor-") as (base, env):
         bare, port = _serve(base, env, None, "tools.bare_wsgi:app")
         try:
-            alone = _requests_cpu(port, _worker_pid(bare.pid), "/bare", requests)
+            bare_worker = _worker_pid(bare.pid)
+            alone = _requests_cpu(port, bare_worker, "/bare", requests)
+            waiting = _requests_cpu(port, bare_worker, REDIS_PATH, requests)
         finally:
             stop_processes([bare], 15)
-        api, port = _serve(base, env, None)
+        clock = base / "app-clock"
+        api, port = _serve(base, {**env, APP_CLOCK_ENV: str(clock)}, None)
         try:
             worker = _worker_pid(api.pid)
             trivial = _requests_cpu(port, worker, "/healthz", requests)
-            made, _sent, move = _moves_cpu(port, worker, moves, False)
+            _play(port, 300, 7, False)
+            before, (app_before, calls_before) = _cpu_seconds(worker), _app_clock(worker, clock)
+            made, _sent = _play(port, moves, 11, False)
+            app_after, calls_after = _app_clock(worker, clock)
+            move = (_cpu_seconds(worker) - before) / made
+            # The app clock's figures include games' creation, as the worker's do.
+            inside = (app_after - app_before) / made
         finally:
             stop_processes([api], 15)
     return [
         f"api floor: one gunicorn worker (the shipped settings, gevent), one connection; "
         f"the worker's CPU a request, {requests} requests each, {made} moves",
         f"a bare WSGI app (gunicorn and gevent alone): {alone:.0f} us",
+        f"the same, making one Redis round trip first (a PING, as a move makes one round "
+        f"trip): {waiting:.0f} us",
         f"the API's GET /healthz (and Flask, the API's hooks): {trivial:.0f} us",
         f"a move (games' creation included): {move * 1e6:.0f} us",
+        f"of which inside the app's calls (Flask, the API, its Redis round trip; "
+        f"{(calls_after - calls_before) / made:.2f} calls a move): {inside * 1e6:.0f} us",
+        f"of which around them (gunicorn's parsing and writes, gevent's loop): "
+        f"{(move - inside) * 1e6:.0f} us",
     ]

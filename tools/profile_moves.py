@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import cProfile
 import functools
+import gc
 import io
 import json
 import os
 import pstats
 import random
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -126,11 +129,44 @@ def _top(stats: pstats.Stats, key: str, count: int, only: str | None = None) -> 
     return [line for line in lines[start:] if line.strip()]
 
 
-def run(moves: int = 4000, top: int = 10, output: str | None = None) -> list[str]:
+#: What `as_worker` runs in a fresh process: gevent's patching before anything else is
+#: imported, as `service.gunicorn_conf` does it before the app, then `run`.
+_AS_WORKER = (
+    "from gevent import monkey; monkey.patch_all(); import sys; "
+    "from tools.profile_moves import run; "
+    "print('\\n'.join(run(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] or None, "
+    "frozen=True)))"
+)
+
+
+def run_as_worker(moves: int = 4000, top: int = 10, output: str | None = None) -> list[str]:
+    """`run` under a gunicorn worker's conditions, in a fresh process: gevent's sockets and
+    locks (monkey-patched first), the metrics in prometheus' multiprocess files and the app
+    frozen out of the garbage collector's reach once built (`service.gunicorn_conf`)."""
+    with tempfile.TemporaryDirectory(prefix="pocha-move-path-metrics-") as metrics:
+        # This process's import path, so that the fresh one imports the same modules.
+        path = os.pathsep.join(entry for entry in sys.path if entry)
+        env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": metrics, "PYTHONPATH": path}
+        command = [sys.executable, "-c", _AS_WORKER, str(moves), str(top), output or ""]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the move path as a worker failed: {done.stderr[-2000:]}")
+    lines = done.stdout.splitlines()
+    lines[0] = lines[0].replace(
+        "(Flask app, no gunicorn)",
+        "(Flask app, no gunicorn; as in a worker: gevent, metrics in files, gc frozen)",
+    )
+    return lines
+
+
+def run(
+    moves: int = 4000, top: int = 10, output: str | None = None, frozen: bool = False
+) -> list[str]:
     """Play `moves` moves in this process through the app as the benched gunicorn runs it
     (`tools.bench_api.server_env`), against a private Redis, profiling only the app's
     handling of the moves; the top functions by own and by cumulative time, and the CPU
-    per move without the profiler. `output`: where to write the raw profile too."""
+    per move without the profiler. `output`: where to write the raw profile too; `frozen`:
+    freeze what exists once the app is built, as gunicorn's master does before forking."""
     with tempfile.TemporaryDirectory(prefix="pocha-move-path-") as tmp:
         base = Path(tmp)
         redis_server = RedisServer(
@@ -142,6 +178,8 @@ def run(moves: int = 4000, top: int = 10, output: str | None = None) -> list[str
             from service.app import create_app
 
             app = create_app()
+            if frozen:
+                gc.freeze()
             wsgi = app.wsgi_app
             # Warm up: scripts loaded, caches filled, code paths imported.
             play(wsgi, 400, 7, lambda call: call())

@@ -41,8 +41,21 @@ def test_the_floor_measures_each_layer_in_a_gunicorn_worker() -> None:
     lines = floor(requests=50, moves=40)
     assert lines[0].startswith("api floor: one gunicorn worker") and "40 moves" in lines[0]
     figures = [re.fullmatch(r"(.+): (\d+) us", line) for line in lines[1:]]
-    assert [m.group(1) if m else line for m, line in zip(figures, lines[1:], strict=True)] == [
+    labels = [m.group(1) if m else line for m, line in zip(figures, lines[1:], strict=True)]
+    assert labels[:4] == [
         "a bare WSGI app (gunicorn and gevent alone)",
+        "the same, making one Redis round trip first (a PING, as a move makes one round trip)",
         "the API's GET /healthz (and Flask, the API's hooks)",
         "a move (games' creation included)",
     ]
+    # The move's split: its app calls (a move's and its share of the games' creations)...
+    inside = re.fullmatch(
+        r"of which inside the app's calls \(Flask, the API, its Redis round trip; "
+        r"(\d\.\d\d) calls a move\)",
+        labels[4],
+    )
+    assert inside is not None and 1.0 < float(inside.group(1)) < 1.1
+    assert labels[5] == "of which around them (gunicorn's parsing and writes, gevent's loop)"
+    # ...and the rest of the worker's CPU: the two parts add up to the move's.
+    move, app, around = (int(m.group(2)) for m in figures[3:6] if m)
+    assert abs(app + around - move) <= 1
