@@ -13,6 +13,7 @@ from typing import Any
 
 from ai.bot import Bot, Budget, Level
 from ai.pocha.deep_bids import DeepBidBot
+from ai.pocha.endgame import ENDGAME_TRICKS, EndgameBot
 from ai.pocha.heuristic import HeuristicBot
 from ai.pocha.ismcts import ISMCTSBot
 from ai.pocha.learned import LearnedBot
@@ -83,6 +84,7 @@ BOTS = (
     "ismcts-student-cards",
     "ismcts-student-prior",
     "ismcts-deep-bids",
+    "ismcts-endgame",
     "learned",
 )
 
@@ -118,6 +120,9 @@ READING_OPTIONS: dict[str, dict[str, Any]] = {
         "student_play": 0.0,
         "student_prior": STUDENT_PRIOR,
     },
+    # master, its plays with few tricks left solved deal by deal (ai.pocha.endgame;
+    # docs/bots.md, "The endgame solved").
+    "ismcts-endgame": {"reading": True, "modelled_bids": True, "endgame_tricks": ENDGAME_TRICKS},
 }
 READING_BOTS = tuple(READING_OPTIONS)
 
@@ -149,8 +154,11 @@ def make_bot(name: str, reading_model: str | None = None) -> Bot:
         return ISMCTSBot(playout="random", name="ismcts-random")
     if name in READING_OPTIONS:
         options = READING_OPTIONS[name]
-        search = PlayStudentBot if "student_play" in options else ISMCTSBot
-        return search(name=name, bid_models=models, **options)
+        if "student_play" in options:
+            return PlayStudentBot(name=name, bid_models=models, **options)
+        if "endgame_tricks" in options:
+            return EndgameBot(name=name, bid_models=models, **options)
+        return ISMCTSBot(name=name, bid_models=models, **options)
     if name == "ismcts-deep-bids":
         # master's search, its bids at 20 times its budget (ai.pocha.deep_bids).
         return DeepBidBot(name=name, **READING_OPTIONS["ismcts-modelled"])
