@@ -19,9 +19,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from cli.main import pocha
+from core.errors import AccountDisabled, UnknownAccount
 from core.store import accounts, webhooks
-from core.store.keys import ACCOUNT_KEYS
+from core.store.keys import ACCOUNT_KEYS, account_stream_key
 from service import create_app
+from service.bot_events import open_stream
 from service.context import EXTENSION
 from tests.service.helpers import bearer, move
 from tests.waiting import LONG, scaled, wait_until
@@ -262,6 +264,32 @@ def test_the_old_keys_stream_ends_at_once(slow_app: Flask, reader: Callable[[str
     again = reader(fresh)
     wait_until(lambda: bool(again.chunks), scaled(LONG), "the new key's stream")
     assert not again.ended.is_set()
+
+
+def test_a_stream_asked_for_before_its_key_was_replaced_takes_nothing_from_the_new_keys(
+    slow_app: Flask, reader: Callable[[str], Reader]
+) -> None:
+    """A stream whose key was checked just before the key was replaced: it is refused as
+    it opens, and the stream of the new key, open already, goes on as the account's."""
+    client = slow_app.test_client()
+    robo = sign_up(client, "Robo", "bot")
+    connection = slow_app.extensions[EXTENSION].redises.store
+    checked = accounts.find(connection, robo["key"])
+    assert checked is not None
+    fresh = new_key(client, robo["id"], robo["key"]).json["key"]
+    stream = reader(fresh)
+    wait_until(lambda: bool(stream.chunks), scaled(LONG), "the new key's stream to start")
+    held = connection.get(account_stream_key(robo["id"]))
+    assert held is not None
+    with pytest.raises(UnknownAccount):
+        open_stream(slow_app.extensions["pocha_events"], connection, checked, None, None)
+    assert connection.get(account_stream_key(robo["id"])) == held
+    accounts.set_disabled(connection, robo["id"])
+    disabled = accounts.get(connection, robo["id"])
+    assert disabled is not None
+    with pytest.raises(AccountDisabled):
+        open_stream(slow_app.extensions["pocha_events"], connection, disabled, None, None)
+    ends_at_once(stream, "account_disabled")
 
 
 def test_a_disabled_accounts_stream_ends_at_once(
