@@ -25,7 +25,7 @@ from core.store.keys import ACCOUNT_KEYS, account_stream_key
 from service import create_app
 from service.bot_events import open_stream
 from service.context import EXTENSION
-from tests.service.helpers import bearer, move
+from tests.service.helpers import account_game, bearer, move
 from tests.waiting import LONG, scaled, wait_until
 
 STREAM = {"Accept": "text/event-stream"}
@@ -63,14 +63,7 @@ def test_a_new_key_opens_what_the_old_one_did_and_the_old_one_nothing(
     app: Flask, client: FlaskClient
 ) -> None:
     ana = sign_up(client, "Ana")
-    made = client.post(
-        "/api/v1/games",
-        json={"players": [{"name": "Ana"}, {"name": "R", "bot": "random"},
-                          {"name": "S", "bot": "random"}], "rules": {"schedule": [1]}},
-        headers=key_of(ana),
-    )  # fmt: skip
-    assert made.status_code == 201, made.json
-    game_id = made.json["id"]
+    game_id = account_game(client, ana["key"])
 
     answer = new_key(client, ana["id"], ana["key"])
     assert answer.status_code == 200, answer.json
@@ -94,10 +87,6 @@ def test_a_new_key_opens_what_the_old_one_did_and_the_old_one_nothing(
     )  # fmt: skip
 
     # The new one opens the account's seat, and moves there.
-    wait_until(
-        lambda: client.get(f"/api/v1/games/{game_id}").json["turn"] == 0,
-        scaled(LONG), "Ana's turn",
-    )  # fmt: skip
     mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(fresh))
     assert mine.status_code == 200 and mine.json["you"]["seat"] == 0
     legal = mine.json["you"]["legal"][0]
@@ -241,6 +230,14 @@ def reader(slow_app: Flask) -> Iterator[Callable[[str], Reader]]:
         one.close()
 
 
+def listening(app: Flask, stream: Reader) -> None:
+    """Wait until `stream` has made its first look at the account (said what is pending:
+    nothing) and listens to the account's channel."""
+    wait_until(lambda: bool(stream.chunks), scaled(LONG), "the stream to start")
+    wait_until(lambda: bool(app.extensions["pocha_events"].hub._feeds), scaled(LONG),
+               "the stream to listen")  # fmt: skip
+
+
 def ends_at_once(stream: Reader, reason: str) -> None:
     wait_until(stream.ended.is_set, PROMPTLY, f"the stream to end ({reason})",
                explain=lambda: repr(stream.chunks))  # fmt: skip
@@ -254,10 +251,7 @@ def test_the_old_keys_stream_ends_at_once(slow_app: Flask, reader: Callable[[str
     client = slow_app.test_client()
     robo = sign_up(client, "Robo", "bot")
     stream = reader(robo["key"])
-    # Listening: its first look at the account is done (said what is pending: nothing).
-    wait_until(lambda: bool(stream.chunks), scaled(LONG), "the stream to start")
-    wait_until(lambda: bool(slow_app.extensions["pocha_events"].hub._feeds), scaled(LONG),
-               "the stream to listen")  # fmt: skip
+    listening(slow_app, stream)
     fresh = new_key(client, robo["id"], robo["key"]).json["key"]
     ends_at_once(stream, "key_replaced")
     # The new key's stream is the account's.
@@ -278,7 +272,7 @@ def test_a_stream_asked_for_before_its_key_was_replaced_takes_nothing_from_the_n
     assert checked is not None
     fresh = new_key(client, robo["id"], robo["key"]).json["key"]
     stream = reader(fresh)
-    wait_until(lambda: bool(stream.chunks), scaled(LONG), "the new key's stream to start")
+    listening(slow_app, stream)
     held = connection.get(account_stream_key(robo["id"]))
     assert held is not None
     with pytest.raises(UnknownAccount):
@@ -298,9 +292,7 @@ def test_a_disabled_accounts_stream_ends_at_once(
     client = slow_app.test_client()
     robo = sign_up(client, "Robo", "bot")
     stream = reader(robo["key"])
-    wait_until(lambda: bool(stream.chunks), scaled(LONG), "the stream to start")
-    wait_until(lambda: bool(slow_app.extensions["pocha_events"].hub._feeds), scaled(LONG),
-               "the stream to listen")  # fmt: skip
+    listening(slow_app, stream)
     disabled = CliRunner().invoke(pocha, ["accounts", "disable", robo["id"], "--redis-url",
                                           redis_url])  # fmt: skip
     assert disabled.exit_code == 0, disabled.output
