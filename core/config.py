@@ -95,8 +95,9 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATE_LIMIT_ACCOUNT_KEYS": ("POCHA_RATE_LIMIT_ACCOUNT_KEYS", "5/hour;20/day"),
     # Rated games that one pair of accounts counts toward each other's ratings in any
     # rolling window of RATED_PAIR_SECONDS (0: no cap): past it, their results against each
-    # other move neither rating, so accounts made to lose to one another farm nothing. Our
-    # levels' accounts are never capped: everyone plays them (core.store.ratings.Limits).
+    # other move neither rating, so accounts made to lose to one another farm nothing. With
+    # one of our levels only the level's side is capped: everyone's games against a level
+    # count for them, but no account moves the level's more often (core.store.ratings.Limits).
     "RATED_PAIR_GAMES": ("POCHA_RATED_PAIR_GAMES", 3),
     "RATED_PAIR_SECONDS": ("POCHA_RATED_PAIR_SECONDS", 24 * 3600),
     # An account is provisional on the ladder until its rated games counted against this

@@ -19,11 +19,12 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import orjson
 import redis
 
-from core.errors import REDIS_DOWN, GameNotFound
+from core.errors import REDIS_DOWN, AccountDisabled, GameNotFound, UnknownAccount
 from core.store import challenges
 from core.store.accounts import Account
 from core.store.bot_games import forget_game, games_of, tell
@@ -38,13 +39,19 @@ log = logging.getLogger(__name__)
 REPLACED = "replaced"
 
 # KEYS: the account's stream key, the account's hash. ARGV: this stream's id, its lease
-# (seconds), the hash of the key it was opened with. 1 and the lease renewed while the
-# stream is the account's; 0 once another replaced it; -1 once that key was replaced; -2
-# once the account was disabled.
-_STILL_MINE_LUA = """
+# (seconds), the hash of the key it was opened with, and "take" to take the account's
+# stream (else to keep it). 1 and the lease taken or renewed while the stream is the
+# account's; 0 once another replaced it; -1 once that key was replaced; -2 once the account
+# was disabled. The key is looked at in the step that takes the stream: a stream whose key
+# was checked just before it was replaced takes nothing from the new key's.
+_HOLD_LUA = """
 local account = redis.call('HMGET', KEYS[2], 'key_hash', 'disabled')
 if account[1] ~= ARGV[3] then return -1 end
 if account[2] == '1' then return -2 end
+if ARGV[4] == 'take' then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+  return 1
+end
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 1
@@ -106,7 +113,11 @@ class BotStream:
         self.games: dict[str, _Game] = {}
         self.said: dict[str, tuple[str, int]] = {}
         # Taken before it listens, and told after: the stream before ends on hearing it.
-        connection.set(account_stream_key(account.id), self.id, ex=self.lease)
+        taken = self._hold("take")
+        if taken == -1:
+            raise UnknownAccount()
+        if taken == -2:
+            raise AccountDisabled()
         tell(connection, account.id, REPLACED)
         self.main = streams.hub.watch(account_channel(account.id), self._inbox_changed, client)
 
@@ -123,13 +134,17 @@ class BotStream:
 
     # -- what to say ------------------------------------------------------------------------
 
+    def _hold(self, how: str) -> Any:
+        """Take ("take") or keep ("keep") the account's stream: `_HOLD_LUA`'s answer."""
+        return self.connection.eval(
+            _HOLD_LUA, 2, account_stream_key(self.account.id), account_key(self.account.id),
+            self.id, self.lease, self.account.key_hash, how,
+        )  # fmt: skip
+
     def _still_mine(self) -> bool:
         """Whether the stream is still the account's (`Closed` once its key or its
         account is no longer good)."""
-        found = self.connection.eval(
-            _STILL_MINE_LUA, 2, account_stream_key(self.account.id), account_key(self.account.id),
-            self.id, self.lease, self.account.key_hash,
-        )  # fmt: skip
+        found = self._hold("keep")
         if found in _CLOSED:
             raise Closed(_CLOSED[found])
         return bool(found)
@@ -271,8 +286,9 @@ def open_stream(
     client: socket.socket | None,
 ) -> EventStream:  # fmt: skip
     """The account's stream, for a client at `address` (None: not counted) on `client`.
-    Raises `TooManyStreams` over the address's cap, Redis's errors when it does not
-    answer."""
+    Raises `TooManyStreams` over the address's cap, `UnknownAccount` or `AccountDisabled`
+    when the key `account` was found by was replaced or the account disabled since,
+    Redis's errors when it does not answer."""
     slot = streams.slots.take(address) if address else UNCOUNTED
     try:
         stream = BotStream(streams, connection, account, client, slot)

@@ -52,8 +52,9 @@ class Limits:
     """What keeps the ladder from being farmed by accounts that play one another."""
 
     #: Rated games a pair of accounts counts toward each other's ratings in any rolling
-    #: `pair_seconds` (0: no cap). Our levels' accounts are never capped: everyone plays
-    #: them, and a level wins or loses as it plays, whoever sits with it.
+    #: `pair_seconds` (0: no cap). With one of our levels, only the level's side is
+    #: capped (`caps_level`): everyone may play it as often as they like and have it
+    #: count, but no one account may move the level's rating more often than that.
     pair_games: int = 3
     pair_seconds: int = 86_400
     #: Distinct opponents an account's rated games must have counted against before the
@@ -70,12 +71,24 @@ class Limits:
         )
 
     def applies_to(self, first: str, second: str) -> bool:
-        """Whether the pair cap limits what games between these two accounts count."""
+        """Whether the pair cap limits what games between these two accounts count (for
+        both: neither is one of our levels)."""
         return (
             self.pair_games > 0
             and first != second
             and not first.startswith(LEVEL_PREFIX)
             and not second.startswith(LEVEL_PREFIX)
+        )
+
+    def caps_level(self, level: str, account: str) -> bool:
+        """Whether the pair cap limits how often games with `account` move our level
+        `level`'s rating. A level loses to whoever plays badly, so an account that loses
+        to it on purpose would otherwise raise its rating without end, and anyone beating
+        it after would reap what was sown (a farm through a level)."""
+        return (
+            self.pair_games > 0
+            and level.startswith(LEVEL_PREFIX)
+            and not account.startswith(LEVEL_PREFIX)
         )
 
 
@@ -282,8 +295,11 @@ def count_ranks(
     Two accounts that have counted toward each other's ratings `limits.pair_games` times in
     the window count no more: each seat is rated by its places against the seats it may
     still count against, as though those alone had played; a seat with none left keeps its
-    rating, and its history notes the game as not counted. The pairs' counts are watched
-    and written in the game's one transaction, so a game adds to them once too."""
+    rating, and its history notes the game as not counted. One of our levels that has
+    counted against an account seated that often keeps its rating (the account's own
+    still counts against it): the level is not rated against the rest of the table either,
+    whose order that account shaped. The pairs' counts are watched and written in the
+    game's one transaction, so a game adds to them once too."""
     when = time.time() if now is None else now
     mark, ratings = rated_key(game_id), ratings_key(game_name)
     ids = [a.id for a in accounts]
@@ -294,11 +310,18 @@ def count_ranks(
         for j in seats
         if i < j and limits.applies_to(ids[i], ids[j])
     }
+    # (level's seat, account's seat): a level held still (`fixed`) has nothing to cap.
+    level_pairs = {
+        (i, j): rated_pair_key(game_name, ids[i], ids[j])
+        for i in seats
+        for j in seats
+        if i not in fixed and limits.caps_level(ids[i], ids[j])
+    }
     since = when - limits.pair_seconds
     for _try in range(TRIES):
         with connection.pipeline(transaction=True) as pipe:
             try:
-                pipe.watch(mark, ratings, *pairs.values())
+                pipe.watch(mark, ratings, *pairs.values(), *level_pairs.values())
                 if pipe.exists(mark):
                     pipe.unwatch()
                     connection.zrem(UNRATED, game_id)
@@ -310,8 +333,15 @@ def count_ranks(
                     for pair, key in pairs.items()
                     if _counted_since(pipe, key, game_id, since) >= limits.pair_games
                 }
+                held = {
+                    level
+                    for (level, _account), key in level_pairs.items()
+                    if _counted_since(pipe, key, game_id, since) >= limits.pair_games
+                }
                 against = [
-                    [j for j in seats if j != i and (min(i, j), max(i, j)) not in past]
+                    []
+                    if i in held
+                    else [j for j in seats if j != i and (min(i, j), max(i, j)) not in past]
                     for i in seats
                 ]
                 after = _rate_against(before, ranks, against)
@@ -347,9 +377,10 @@ def count_ranks(
                     history = rating_history_key(game_name, account.id)
                     pipe.lpush(history, json.dumps({**entry, **(noted or {})}))
                     pipe.ltrim(history, 0, HISTORY - 1)
-                for pair, key in pairs.items():
-                    if pair in past:
-                        continue
+                counted = [key for pair, key in pairs.items() if pair not in past] + [
+                    key for (level, _account), key in level_pairs.items() if level not in held
+                ]
+                for key in counted:
                     pipe.zadd(key, {game_id: when})
                     # Only the window's games are ever read: older ones go, and the whole
                     # set with them once the pair has played none for a window.

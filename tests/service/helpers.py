@@ -11,6 +11,7 @@ from core.play.games import view_of
 from engine.pocha.actions import action_to_wire
 from engine.pocha.game import Game
 from engine.pocha.rules import Rules
+from tests.waiting import LONG, scaled, wait_until
 from tools.soak import VIEW_ONLY
 
 
@@ -34,6 +35,24 @@ def create_game(
     created: dict[str, Any] = response.json
     assert response.headers["Location"] == f"/api/v1/games/{created['id']}"
     return created
+
+
+def account_game(client: FlaskClient, key: str) -> str:
+    """A game of one hand made with an account's `key`, the account in seat 0 beside two
+    random bots, once it is the account's turn: its id."""
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "Ana"}, {"name": "R", "bot": "random"},
+                          {"name": "S", "bot": "random"}], "rules": {"schedule": [1]}},
+        headers={"X-Pocha-Account": key},
+    )  # fmt: skip
+    assert made.status_code == 201, made.json
+    game_id: str = made.json["id"]
+    wait_until(
+        lambda: client.get(f"/api/v1/games/{game_id}").json["turn"] == 0,
+        scaled(LONG), "the account's turn",
+    )  # fmt: skip
+    return game_id
 
 
 def humans(n: int) -> list[dict[str, Any]]:

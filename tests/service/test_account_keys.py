@@ -19,11 +19,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from cli.main import pocha
+from core.errors import AccountDisabled, UnknownAccount
 from core.store import accounts, webhooks
-from core.store.keys import ACCOUNT_KEYS
+from core.store.keys import ACCOUNT_KEYS, account_stream_key
 from service import create_app
+from service.bot_events import open_stream
 from service.context import EXTENSION
-from tests.service.helpers import bearer, move
+from tests.service.helpers import account_game, bearer, move
 from tests.waiting import LONG, scaled, wait_until
 
 STREAM = {"Accept": "text/event-stream"}
@@ -61,14 +63,7 @@ def test_a_new_key_opens_what_the_old_one_did_and_the_old_one_nothing(
     app: Flask, client: FlaskClient
 ) -> None:
     ana = sign_up(client, "Ana")
-    made = client.post(
-        "/api/v1/games",
-        json={"players": [{"name": "Ana"}, {"name": "R", "bot": "random"},
-                          {"name": "S", "bot": "random"}], "rules": {"schedule": [1]}},
-        headers=key_of(ana),
-    )  # fmt: skip
-    assert made.status_code == 201, made.json
-    game_id = made.json["id"]
+    game_id = account_game(client, ana["key"])
 
     answer = new_key(client, ana["id"], ana["key"])
     assert answer.status_code == 200, answer.json
@@ -92,10 +87,6 @@ def test_a_new_key_opens_what_the_old_one_did_and_the_old_one_nothing(
     )  # fmt: skip
 
     # The new one opens the account's seat, and moves there.
-    wait_until(
-        lambda: client.get(f"/api/v1/games/{game_id}").json["turn"] == 0,
-        scaled(LONG), "Ana's turn",
-    )  # fmt: skip
     mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(fresh))
     assert mine.status_code == 200 and mine.json["you"]["seat"] == 0
     legal = mine.json["you"]["legal"][0]
@@ -239,6 +230,14 @@ def reader(slow_app: Flask) -> Iterator[Callable[[str], Reader]]:
         one.close()
 
 
+def listening(app: Flask, stream: Reader) -> None:
+    """Wait until `stream` has made its first look at the account (said what is pending:
+    nothing) and listens to the account's channel."""
+    wait_until(lambda: bool(stream.chunks), scaled(LONG), "the stream to start")
+    wait_until(lambda: bool(app.extensions["pocha_events"].hub._feeds), scaled(LONG),
+               "the stream to listen")  # fmt: skip
+
+
 def ends_at_once(stream: Reader, reason: str) -> None:
     wait_until(stream.ended.is_set, PROMPTLY, f"the stream to end ({reason})",
                explain=lambda: repr(stream.chunks))  # fmt: skip
@@ -252,10 +251,7 @@ def test_the_old_keys_stream_ends_at_once(slow_app: Flask, reader: Callable[[str
     client = slow_app.test_client()
     robo = sign_up(client, "Robo", "bot")
     stream = reader(robo["key"])
-    # Listening: its first look at the account is done (said what is pending: nothing).
-    wait_until(lambda: bool(stream.chunks), scaled(LONG), "the stream to start")
-    wait_until(lambda: bool(slow_app.extensions["pocha_events"].hub._feeds), scaled(LONG),
-               "the stream to listen")  # fmt: skip
+    listening(slow_app, stream)
     fresh = new_key(client, robo["id"], robo["key"]).json["key"]
     ends_at_once(stream, "key_replaced")
     # The new key's stream is the account's.
@@ -264,15 +260,39 @@ def test_the_old_keys_stream_ends_at_once(slow_app: Flask, reader: Callable[[str
     assert not again.ended.is_set()
 
 
+def test_a_stream_asked_for_before_its_key_was_replaced_takes_nothing_from_the_new_keys(
+    slow_app: Flask, reader: Callable[[str], Reader]
+) -> None:
+    """A stream whose key was checked just before the key was replaced: it is refused as
+    it opens, and the stream of the new key, open already, goes on as the account's."""
+    client = slow_app.test_client()
+    robo = sign_up(client, "Robo", "bot")
+    connection = slow_app.extensions[EXTENSION].redises.store
+    checked = accounts.find(connection, robo["key"])
+    assert checked is not None
+    fresh = new_key(client, robo["id"], robo["key"]).json["key"]
+    stream = reader(fresh)
+    listening(slow_app, stream)
+    held = connection.get(account_stream_key(robo["id"]))
+    assert held is not None
+    with pytest.raises(UnknownAccount):
+        open_stream(slow_app.extensions["pocha_events"], connection, checked, None, None)
+    assert connection.get(account_stream_key(robo["id"])) == held
+    accounts.set_disabled(connection, robo["id"])
+    disabled = accounts.get(connection, robo["id"])
+    assert disabled is not None
+    with pytest.raises(AccountDisabled):
+        open_stream(slow_app.extensions["pocha_events"], connection, disabled, None, None)
+    ends_at_once(stream, "account_disabled")
+
+
 def test_a_disabled_accounts_stream_ends_at_once(
     slow_app: Flask, reader: Callable[[str], Reader], redis_url: str
 ) -> None:
     client = slow_app.test_client()
     robo = sign_up(client, "Robo", "bot")
     stream = reader(robo["key"])
-    wait_until(lambda: bool(stream.chunks), scaled(LONG), "the stream to start")
-    wait_until(lambda: bool(slow_app.extensions["pocha_events"].hub._feeds), scaled(LONG),
-               "the stream to listen")  # fmt: skip
+    listening(slow_app, stream)
     disabled = CliRunner().invoke(pocha, ["accounts", "disable", robo["id"], "--redis-url",
                                           redis_url])  # fmt: skip
     assert disabled.exit_code == 0, disabled.output

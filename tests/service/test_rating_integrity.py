@@ -1,6 +1,7 @@
 """The ladder's cap on repeated opponents, against the test's real Redis (the farming it
 stops: test_ladder_farming.py): a pair of accounts counts toward each other's ratings in at
-most a few rated games in a rolling window, our levels' accounts never capped; a game past
+most a few rated games in a rolling window, and one account moves one of our levels' as
+often at most, though its own counts against the level every time; a game past
 the cap still finishes and its history says it did not count; a table of four rates each
 seat against the seats it may still count against; the sweep's recount of a game whose
 counter died counts it once; an account is provisional until it has been counted against
@@ -52,16 +53,35 @@ def test_the_cap_rolls_with_its_window_and_its_counts_expire(store: GameStore) -
     assert shown(store, ana) == again
 
 
-def test_our_levels_are_never_capped(store: GameStore) -> None:
+def test_an_account_counts_every_game_against_our_levels_and_moves_them_only_to_the_cap(
+    store: GameStore,
+) -> None:
     (ana,) = people(store, "Ana")
     easy, medium = level_account(store.redis, "easy"), level_account(store.redis, "medium")
     start = 3_000_000.0
+    pumped = []
     for game in range(CAP + 3):
-        count(store, f"lv{game}", [ana, easy, medium], start + game)
-    for account in (ana, easy, medium):
-        rating = ratings.rating_of(store.redis, "pocha", account.id)
-        assert rating is not None and rating.games == CAP + 3
-    assert not store.redis.keys("*:pair:*")
+        # Ana last every time: losing on purpose, she would raise the levels without end,
+        # for whoever beats them next to reap.
+        assert count(store, f"lv{game}", [easy, medium, ana], start + game)
+        pumped.append(shown(store, easy))
+    assert pumped[CAP:] == [pumped[CAP - 1]] * 3
+    games = {a.id: ratings.rating_of(store.redis, "pocha", a.id) for a in (ana, easy, medium)}
+    assert {i: r.games for i, r in games.items() if r is not None} == {
+        ana.id: CAP + 3, easy.id: CAP, medium.id: CAP,
+    }  # fmt: skip
+    # Held still, a level is not rated against the other level either: Ana ordered them.
+    latest = ratings.history(store.redis, "pocha", easy.id)[0]
+    assert latest["counted"] is False and latest["reason"] == "repeated_opponents"
+    assert latest["not_counted_against"] == sorted([ana.id, medium.id])
+    assert "not_counted_against" not in ratings.history(store.redis, "pocha", ana.id)[0]
+    # Anyone else's games still move them.
+    (bruno,) = people(store, "Bruno")
+    assert count(store, "bruno", [bruno, easy, medium], start + CAP + 3)
+    after = ratings.rating_of(store.redis, "pocha", easy.id)
+    assert after is not None and after.games == CAP + 1
+    assert store.redis.zcard(rated_pair_key("pocha", easy.id, ana.id)) == CAP
+    assert not store.redis.exists(rated_pair_key("pocha", easy.id, medium.id))
 
 
 def test_a_cap_of_zero_games_caps_nothing(store: GameStore) -> None:

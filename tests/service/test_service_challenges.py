@@ -19,7 +19,7 @@ from core.store.accounts import set_disabled
 from core.store.challenges import MOST_MADE, MOST_RECEIVED
 from service import create_app
 from service.context import EXTENSION
-from tests.service.helpers import bearer, move
+from tests.service.helpers import account_game, bearer, move
 from tests.waiting import LONG, scaled, wait_until
 
 STREAM = {"Accept": "text/event-stream"}
@@ -339,18 +339,7 @@ def test_a_seat_taken_with_a_key_is_opened_by_it(app: Flask, client: FlaskClient
 
 def test_a_disabled_accounts_key_moves_no_more(app: Flask, client: FlaskClient) -> None:
     ana = sign_up(client, "Ana", "person")
-    made = client.post(
-        "/api/v1/games",
-        json={"players": [{"name": "Ana"}, {"name": "R", "bot": "random"},
-                          {"name": "S", "bot": "random"}], "rules": {"schedule": [1]}},
-        headers=key_of(ana),
-    )  # fmt: skip
-    assert made.status_code == 201, made.json
-    game_id = made.json["id"]
-    wait_until(
-        lambda: client.get(f"/api/v1/games/{game_id}").json["turn"] == 0,
-        scaled(LONG), "Ana's turn",
-    )  # fmt: skip
+    game_id = account_game(client, ana["key"])
     mine = client.get(f"/api/v1/games/{game_id}", headers=bearer(ana["key"])).json
     version = mine["version"]
     set_disabled(app.extensions[EXTENSION].redises.store, ana["id"])
