@@ -1,7 +1,9 @@
 """A bot account's webhook as stored: its URL, the secret its calls are signed with (kept
 as it is, since signing needs it; shown to the owner once), whether it is paused, and the
 count of its calls: decisions, time spent, failures in total and in a row, the last
-failure's reason. `N` failures in a row pause it in the same script that counts them.
+failure's reason. `N` failures in a row pause it in the same script that counts them. It is
+removed with its account's key when that is replaced (`core.store.accounts.replace_key`),
+and a call counted after that brings back nothing.
 How it works: docs/bots-api.md.
 """
 
@@ -36,6 +38,15 @@ if row >= tonumber(ARGV[4]) and redis.call('HGET', KEYS[1], 'paused') ~= '1' the
   return {row, 1}
 end
 return {row, 0}
+"""
+
+
+# KEYS: webhook hash. 1, or 0 when there is none: checked in the step that writes, so that a
+# webhook removed meanwhile (its key replaced) is not brought back as a count with no URL.
+_RESUME_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'paused', '0', 'in_a_row', 0)
+return 1
 """
 
 
@@ -129,8 +140,4 @@ def count(
 
 def resume(connection: redis.Redis, account_id: str) -> bool:
     """Unpause the bot, its failures in a row forgotten; False if it has no webhook."""
-    key = webhook_key(account_id)
-    if not connection.exists(key):
-        return False
-    connection.hset(key, mapping={"paused": "0", "in_a_row": 0})
-    return True
+    return bool(connection.eval(_RESUME_LUA, 1, webhook_key(account_id)))
