@@ -629,7 +629,7 @@ def test_a_replaced_keys_webhook_is_called_no_more_in_a_challenges_game(
     assert rotated.exit_code == 0, rotated.output
     assert rotated.stdout.strip().startswith("pa_")
     assert "removed the webhook" in rotated.stderr
-    mine = key_of(ana["key"])
+    mine = {"Authorization": f"Bearer {ana['key']}"}
     for _turn in range(500):
         view = client.get(game, headers=mine).json
         if view["phase"] == "finished":
