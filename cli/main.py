@@ -1235,8 +1235,7 @@ def accounts_rotate_key(account_id: str, redis_url: str | None) -> None:
     if made.webhook_removed:
         # On stderr: stdout is the key alone, for whoever reads it in a script.
         click.echo(
-            f"removed the webhook of {account_id!r}: its owner registers it again with the "
-            "new key",
+            f"removed the webhook of {account_id!r}: its owner registers it again with the new key",
             err=True,
         )
 

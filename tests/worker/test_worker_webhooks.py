@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 import redis
+from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
-
-from click.testing import CliRunner
 
 from cli.main import pocha
 from core.store import webhooks
 from core.store.accounts import set_disabled
+from core.store.keys import webhook_key
 from service import create_app
 from tests.waiting import LONG, wait_until
 from tests.worker.conftest import Drain
@@ -539,18 +539,23 @@ def new_key(client: FlaskClient, account_id: str, key: str) -> str:
 
 
 def held_anywhere(connection: redis.Redis, text: str) -> list[str]:
-    """The Redis keys whose values hold `text`."""
+    """The Redis keys whose values (or fields) hold `text`."""
     found = []
     for name in connection.scan_iter(count=1000):
         kind = connection.type(name).decode()
-        values: list[Any] = {
-            "string": lambda: [connection.get(name)],
-            "hash": lambda: [*connection.hgetall(name).keys(), *connection.hgetall(name).values()],
-            "list": lambda: connection.lrange(name, 0, -1),
-            "set": lambda: list(connection.smembers(name)),
-            "zset": lambda: connection.zrange(name, 0, -1),
-            "stream": lambda: [v for _id, f in connection.xrange(name) for v in f.values()],
-        }.get(kind, lambda: [])()
+        values: list[Any] = []
+        if kind == "string":
+            values = [connection.get(name)]
+        elif kind == "hash":
+            values = [x for pair in connection.hgetall(name).items() for x in pair]
+        elif kind == "list":
+            values = connection.lrange(name, 0, -1)
+        elif kind == "set":
+            values = list(connection.smembers(name))
+        elif kind == "zset":
+            values = connection.zrange(name, 0, -1)
+        elif kind == "stream":
+            values = [v for _id, f in connection.xrange(name) for v in f.values()]
         if any(text.encode() in v for v in values if isinstance(v, bytes)):
             found.append(name.decode())
     return found
@@ -567,6 +572,7 @@ def test_a_replaced_keys_webhook_is_called_no_more_in_a_rated_match(
     label = f"account:{account_id}"
     bot.behaviour = "silent"
     old_secret = bot.secret
+    assert held_anywhere(connection, old_secret) == [webhook_key(account_id)]
     asked = {"seats": [label, "easy", "easy"], "games": 2, "rules": RULES, "duplicate": False,
              "rated": True}  # fmt: skip
     made = client.post("/api/v1/matches", json=asked, headers=key_of(key))
