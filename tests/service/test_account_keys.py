@@ -204,6 +204,26 @@ def test_replacements_in_the_store_at_once_leave_one_key(app: Flask) -> None:
     assert keys_of(app, ana.id) == [accounts.hash_key(new[0])]
 
 
+def test_a_webhook_registered_with_a_key_replaced_meanwhile_is_not_kept(app: Flask) -> None:
+    """A registration whose key was checked just before the key was replaced (by its owner,
+    who found it leaked) writes nothing: the thief's URL does not land after the removal."""
+    connection = app.extensions[EXTENSION].redises.store
+    key, robo = accounts.create(connection, "Robo", "bot")
+    checked = accounts.find(connection, key)
+    assert checked is not None
+    assert accounts.replace_key(connection, robo.id, key) is not None
+    assert (
+        webhooks.register(connection, robo.id, "https://thief.example/", checked.key_hash) is None
+    )
+    assert webhooks.get(connection, robo.id) is None
+    # With the key it has now, it is registered.
+    now = accounts.get(connection, robo.id)
+    assert now is not None
+    assert webhooks.register(connection, robo.id, "https://bots.example/robo", now.key_hash)
+    hook = webhooks.get(connection, robo.id)
+    assert hook is not None and hook.url == "https://bots.example/robo"
+
+
 @pytest.fixture
 def slow_app(redis_url: str) -> Flask:
     """Streams whose keepalive (when they look at their account anyway) comes after 30 s:
