@@ -101,8 +101,8 @@ def register(
 ) -> str | None:
     """Set (or replace) `account_id`'s webhook to `url`, unpaused, with a new secret: the
     secret, shown once. The count of earlier calls is kept. `key_hash`: the hash of the key
-    the request was checked with; None if that key was replaced since (nothing is
-    written)."""
+    the request was checked with (None: whichever); if that key was replaced since, nothing
+    is written and the answer is None."""
     secret = SECRET_PREFIX + secrets.token_urlsafe(32)
     done = connection.eval(
         _REGISTER_LUA, 2, webhook_key(account_id), account_key(account_id),
