@@ -1223,13 +1223,21 @@ def accounts_disable(account_id: str, enable: bool, redis_url: str | None) -> No
 def accounts_rotate_key(account_id: str, redis_url: str | None) -> None:
     """Give the account ACCOUNT_ID a new key, printed once, for an owner whose key was lost
     or stolen: the key before opens nothing from now on, and the account's event stream
-    opened with it ends. Its seats, ratings and webhook stay the account's."""
-    key = _load("core.store.accounts").replace_key(_key_store(redis_url), account_id)
-    if key is None:
+    opened with it ends. A bot's webhook is removed with it (the thief may have pointed it
+    at their own server): its owner registers it again with the new key. Its seats and
+    ratings stay the account's."""
+    made = _load("core.store.accounts").replace_key(_key_store(redis_url), account_id)
+    if made is None:
         raise click.ClickException(
             f"there is no account {account_id!r} with a key (a bot level's has none)"
         )
-    click.echo(key)
+    click.echo(made.key)
+    if made.webhook_removed:
+        # On stderr: stdout is the key alone, for whoever reads it in a script.
+        click.echo(
+            f"removed the webhook of {account_id!r}: its owner registers it again with the new key",
+            err=True,
+        )
 
 
 @accounts.command("rename")

@@ -172,6 +172,7 @@ class NewAccountAnswer(TypedDict):
 class NewKeyAnswer(TypedDict):
     id: str
     key: str
+    webhook_removed: bool
 
 
 class Opponent(TypedDict):

@@ -1,10 +1,10 @@
 """Accounts: a lasting name for a person or a bot, opened by a secret key that is shown once
-and stored hashed, and replaced by its holder or the operator (`replace_key`). Names are
-unique by their skeleton (Unicode NFKC, letters of other alphabets that look like Latin ones
-taken as those, case, accents and spacing ignored), so no account can take a name that
-imitates another's. Our bot levels have fixed accounts of
-their own (`level_account`), made on first use: the same bot always behind each, so that
-everyone's rating is measured against the same opponents.
+and stored hashed, and replaced by its holder or the operator (`replace_key`, which removes
+a bot's webhook with the key before). Names are unique by their skeleton (Unicode NFKC,
+letters of other alphabets that look like Latin ones taken as those, case, accents and
+spacing ignored), so no account can take a name that imitates another's. Our bot levels
+have fixed accounts of their own (`level_account`), made on first use: the same bot always
+behind each, so that everyone's rating is measured against the same opponents.
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
 
@@ -25,7 +25,14 @@ from confusable_homoglyphs.confusables import confusables_data
 from ai.registry import BOT_KINDS
 from core.errors import NameTaken
 from core.store.bot_games import tell
-from core.store.keys import ACCOUNT_KEYS, ACCOUNT_NAMES, ACCOUNTS_MADE, account_key, plain_id
+from core.store.keys import (
+    ACCOUNT_KEYS,
+    ACCOUNT_NAMES,
+    ACCOUNTS_MADE,
+    account_key,
+    plain_id,
+    webhook_key,
+)
 
 #: What a key looks like, so that one pasted in the wrong place is recognisable.
 KEY_PREFIX = "pa_"
@@ -65,10 +72,14 @@ if not id then return nil end
 return redis.call('HGETALL', KEYS[2] .. id)
 """
 
-# KEYS: account hash, keys hash. ARGV: id, the hash of the key being replaced ("": whatever
-# it is), the new key's hash. 1; 0: the key is no longer that one; -1: no such account, or
-# one with no key (a bot level's). The old hash stops opening the account in the same step
-# as the new one starts: two replacements of one key leave one key, never two.
+# KEYS: account hash, keys hash, the account's webhook hash. ARGV: id, the hash of the key
+# being replaced ("": whatever it is), the new key's hash. 1, or 2 when a webhook was
+# removed with it; 0: the key is no longer that one; -1: no such account, or one with no key
+# (a bot level's). The old hash stops opening the account in the same step as the new one
+# starts: two replacements of one key leave one key, never two. The webhook (its URL and
+# signing secret) goes in that step too: a key is replaced because it leaked, and whoever
+# held it may have pointed the webhook at their own server, which would go on playing the
+# bot's games.
 _REPLACE_KEY_LUA = """
 local current = redis.call('HGET', KEYS[1], 'key_hash')
 if not current or current == '' then return -1 end
@@ -76,7 +87,7 @@ if ARGV[2] ~= '' and current ~= ARGV[2] then return 0 end
 redis.call('HDEL', KEYS[2], current)
 redis.call('HSET', KEYS[1], 'key_hash', ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
-return 1
+return 1 + redis.call('DEL', KEYS[3])
 """
 
 # KEYS: account hash, names hash. ARGV: id, new name, new skeleton. 1; 0: the name is
@@ -306,23 +317,34 @@ def set_disabled(connection: redis.Redis, account_id: str, disabled: bool = True
     return True
 
 
+@dataclass(frozen=True)
+class NewKey:
+    """A key just made for an account, to be shown to its holder once."""
+
+    key: str
+    #: Whether the account's webhook was removed with the key before: its owner registers
+    #: it again with the new key (and so gets a new signing secret).
+    webhook_removed: bool
+
+
 def replace_key(
     connection: redis.Redis, account_id: str, replacing: str | None = None
-) -> str | None:
-    """A new key for the account, shown to its holder once: the key before opens nothing
-    from that moment (its event stream ends), the seats and the webhook stay the
-    account's. `replacing`: the key being replaced, by its holder; None for the operator,
-    whatever the key is. None if there is no such account (or it has no key: a bot
-    level's), or if `replacing` is no longer its key (replaced meanwhile)."""
+) -> NewKey | None:
+    """A new key for the account: the key before opens nothing from that moment (its event
+    stream ends) and the account's webhook is removed in the same step, URL and signing
+    secret (whoever held the key may have pointed it at their own server); the seats stay
+    the account's. `replacing`: the key being replaced, by its holder; None for the
+    operator, whatever the key is. None if there is no such account (or it has no key: a
+    bot level's), or if `replacing` is no longer its key (replaced meanwhile)."""
     key, key_hash = _new_key()
     done = connection.eval(
-        _REPLACE_KEY_LUA, 2, account_key(account_id), ACCOUNT_KEYS,
+        _REPLACE_KEY_LUA, 3, account_key(account_id), ACCOUNT_KEYS, webhook_key(account_id),
         account_id, "" if replacing is None else hash_key(replacing), key_hash,
     )  # fmt: skip
-    if done != 1:
+    if done not in (1, 2):
         return None
     tell(connection, account_id, KEY_REPLACED)
-    return key
+    return NewKey(key, webhook_removed=done == 2)
 
 
 def set_open_to_matches(connection: redis.Redis, account_id: str, open_: bool) -> bool:

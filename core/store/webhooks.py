@@ -1,7 +1,9 @@
 """A bot account's webhook as stored: its URL, the secret its calls are signed with (kept
 as it is, since signing needs it; shown to the owner once), whether it is paused, and the
 count of its calls: decisions, time spent, failures in total and in a row, the last
-failure's reason. `N` failures in a row pause it in the same script that counts them.
+failure's reason. `N` failures in a row pause it in the same script that counts them. It is
+removed with its account's key when that is replaced (`core.store.accounts.replace_key`),
+and a call counted after that brings back nothing.
 How it works: docs/bots-api.md.
 """
 
@@ -13,7 +15,7 @@ from typing import Any
 
 import redis
 
-from core.store.keys import webhook_key
+from core.store.keys import account_key, webhook_key
 
 #: What a secret looks like, so that one pasted in the wrong place is recognisable.
 SECRET_PREFIX = "whsec_"
@@ -36,6 +38,25 @@ if row >= tonumber(ARGV[4]) and redis.call('HGET', KEYS[1], 'paused') ~= '1' the
   return {row, 1}
 end
 return {row, 0}
+"""
+
+
+# KEYS: webhook hash, account hash. ARGV: the hash of the key the request was checked with
+# ("": whichever), URL, secret. 1, or 0 when the account's key is no longer that one: a
+# registration checked just before its key was replaced (which removes the webhook) must not
+# land after it, or whoever held the leaked key would keep the webhook.
+_REGISTER_LUA = """
+if ARGV[1] ~= '' and redis.call('HGET', KEYS[2], 'key_hash') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'url', ARGV[2], 'secret', ARGV[3], 'paused', '0', 'in_a_row', 0)
+return 1
+"""
+
+# KEYS: webhook hash. 1, or 0 when there is none: checked in the step that writes, so that a
+# webhook removed meanwhile (its key replaced) is not brought back as a count with no URL.
+_RESUME_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'paused', '0', 'in_a_row', 0)
+return 1
 """
 
 
@@ -75,15 +96,19 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def register(connection: redis.Redis, account_id: str, url: str) -> str:
+def register(
+    connection: redis.Redis, account_id: str, url: str, key_hash: str | None = None
+) -> str | None:
     """Set (or replace) `account_id`'s webhook to `url`, unpaused, with a new secret: the
-    secret, shown once. The count of earlier calls is kept."""
+    secret, shown once. The count of earlier calls is kept. `key_hash`: the hash of the key
+    the request was checked with (None: whichever); if that key was replaced since, nothing
+    is written and the answer is None."""
     secret = SECRET_PREFIX + secrets.token_urlsafe(32)
-    connection.hset(
-        webhook_key(account_id),
-        mapping={"url": url, "secret": secret, "paused": "0", "in_a_row": 0},
-    )
-    return secret
+    done = connection.eval(
+        _REGISTER_LUA, 2, webhook_key(account_id), account_key(account_id),
+        key_hash or "", url, secret,
+    )  # fmt: skip
+    return secret if done == 1 else None
 
 
 def remove(connection: redis.Redis, account_id: str) -> bool:
@@ -129,8 +154,4 @@ def count(
 
 def resume(connection: redis.Redis, account_id: str) -> bool:
     """Unpause the bot, its failures in a row forgotten; False if it has no webhook."""
-    key = webhook_key(account_id)
-    if not connection.exists(key):
-        return False
-    connection.hset(key, mapping={"paused": "0", "in_a_row": 0})
-    return True
+    return bool(connection.eval(_RESUME_LUA, 1, webhook_key(account_id)))

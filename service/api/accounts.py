@@ -107,6 +107,16 @@ class NewKeyAnswerSchema(Answer):
             "example": "pa_8mVq...",
         }
     )
+    webhook_removed = fields.Boolean(
+        metadata={
+            "description": "Whether the bot's webhook was removed with the key before (a "
+            "key is replaced because it leaked, and its thief may have pointed the webhook "
+            "at their own server): its games call it no more, and its owner registers it "
+            "again with the new key, which makes a new signing secret. False when there was "
+            "none.",
+            "example": True,
+        }
+    )
 
 
 class RatingSchema(Answer):
@@ -436,16 +446,18 @@ class AccountKey(MethodView):
 
         With the account's current key: a new key, shown only here. From that moment the
         key before opens nothing (401 `unknown_account`) and the account's event stream
-        opened with it ends; its seats, ratings and webhook stay the account's, and the new
-        key opens its seats. Two replacements of one key at once: one gets the new key, the
-        other 401.
+        opened with it ends. A bot's webhook is removed in the same step
+        (`webhook_removed`), since whoever held the leaked key may have pointed it at their
+        own server: register it again with the new key. Its seats and ratings stay the
+        account's, and the new key opens its seats. Two replacements of one key at once:
+        one gets the new key, the other 401.
         """
         account = owner_of(account_id)
-        key = replace_key(services().redises.store, account.id, sent_key())
-        if key is None:
+        made = replace_key(services().redises.store, account.id, sent_key())
+        if made is None:
             # Replaced by another request between the look-up and now.
             raise UnknownAccount()
-        return {"id": account.id, "key": key}
+        return {"id": account.id, "key": made.key, "webhook_removed": made.webhook_removed}
 
 
 def _profile(account: Account) -> dict[str, Any]:

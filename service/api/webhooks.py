@@ -16,6 +16,7 @@ from marshmallow import fields, validate
 from core.errors import (
     NotABot,
     NoWebhook,
+    UnknownAccount,
     WebhookRefused,
 )
 from core.play.webhooks import LONGEST_URL, Settings, UnsafeUrl, check_url
@@ -156,7 +157,10 @@ class AccountWebhook(MethodView):
             raise WebhookRefused(message, errors={"json": {"url": [message]}}) from None
         spend_webhook_change(account.id)
         connection = services().redises.store
-        secret = webhooks.register(connection, account.id, body["url"])
+        secret = webhooks.register(connection, account.id, body["url"], account.key_hash)
+        if secret is None:
+            # Its key was replaced between the look-up and now.
+            raise UnknownAccount()
         return {**_status(account.id), "secret": secret}
 
     @blp.doc(operationId="getWebhook", **_SECURITY)

@@ -1,9 +1,10 @@
 """Replacing an account's key, against the test's real Redis: the new key is shown once and
-opens what the old one did (its seats, its webhook's settings), the old one opens nothing
-from that moment; two replacements of one key at once leave one key; the key's event
-stream ends at once when the key is replaced or the account disabled (by the operator's
-`pocha accounts disable`); the operator's `pocha accounts rotate-key`; the refusals, and
-the limit per address."""
+opens what the old one did (its seats, its settings), the old one opens nothing from that
+moment, and a bot's webhook goes with it (the answer says so); two replacements of one key
+at once leave one key; the key's event stream ends at once when the key is replaced or the
+account disabled (by the operator's `pocha accounts disable`); the operator's `pocha
+accounts rotate-key` (which removes a bot's webhook too); the refusals, and the limit per
+address."""
 
 from __future__ import annotations
 
@@ -97,14 +98,25 @@ def test_a_new_key_opens_what_the_old_one_did_and_the_old_one_nothing(
     assert (profile["name"], profile["kind"]) == ("Ana", "person")
 
 
-def test_a_bots_webhook_stays_with_its_account(app: Flask, client: FlaskClient) -> None:
+def test_a_bots_webhook_goes_with_its_key(app: Flask, client: FlaskClient) -> None:
+    # Its key leaked: whoever held it may have pointed the webhook at their own server.
     robo = sign_up(client, "Robo", "bot")
     connection = app.extensions[EXTENSION].redises.store
     webhooks.register(connection, robo["id"], "https://bots.example/robo")
-    fresh = new_key(client, robo["id"], robo["key"]).json["key"]
-    hook = webhooks.get(connection, robo["id"])
-    assert hook is not None and hook.url == "https://bots.example/robo"
+    answer = new_key(client, robo["id"], robo["key"])
+    assert answer.status_code == 200, answer.json
+    assert answer.json["webhook_removed"] is True
+    fresh = answer.json["key"]
+    assert webhooks.get(connection, robo["id"]) is None
+    assert "webhook" not in client.get(f"/api/v1/accounts/{robo['id']}").json
+    # With none to remove, the answer says so.
+    again = new_key(client, robo["id"], fresh)
+    assert again.status_code == 200 and again.json["webhook_removed"] is False
+    ana = sign_up(client, "Ana")
+    mine = new_key(client, ana["id"], ana["key"])
+    assert mine.status_code == 200 and mine.json["webhook_removed"] is False
     # Its settings are its new key's to change, no longer the old one's.
+    fresh = again.json["key"]
     change = {"open_to_matches": True}
     patched = client.patch(f"/api/v1/accounts/{robo['id']}", json=change, headers=key_of(robo))
     assert refused(patched) == (401, "unknown_account")
@@ -112,6 +124,20 @@ def test_a_bots_webhook_stays_with_its_account(app: Flask, client: FlaskClient) 
         f"/api/v1/accounts/{robo['id']}", json=change, headers={"X-Pocha-Account": fresh}
     )
     assert patched.status_code == 200 and patched.json["open_to_matches"] is True
+
+
+def test_a_replacement_that_loses_the_race_removes_no_webhook(app: Flask) -> None:
+    """The webhook goes in the step that replaces the key, never apart from it: a
+    replacement refused (its key replaced meanwhile) leaves the webhook registered since."""
+    connection = app.extensions[EXTENSION].redises.store
+    key, robo = accounts.create(connection, "Robo", "bot")
+    webhooks.register(connection, robo.id, "https://bots.example/robo")
+    made = accounts.replace_key(connection, robo.id, key)
+    assert made is not None and made.webhook_removed
+    webhooks.register(connection, robo.id, "https://bots.example/robo-again")
+    assert accounts.replace_key(connection, robo.id, key) is None
+    hook = webhooks.get(connection, robo.id)
+    assert hook is not None and hook.url == "https://bots.example/robo-again"
 
 
 def test_only_the_accounts_own_enabled_key_replaces_it(app: Flask, client: FlaskClient) -> None:
@@ -162,7 +188,8 @@ def test_replacements_in_the_store_at_once_leave_one_key(app: Flask) -> None:
 
     def replace() -> None:
         start.wait(scaled(LONG))
-        given.put(accounts.replace_key(connection, ana.id, key))
+        made = accounts.replace_key(connection, ana.id, key)
+        given.put(None if made is None else made.key)
 
     threads = [threading.Thread(target=replace) for _ in range(at_once)]
     for thread in threads:
@@ -175,6 +202,26 @@ def test_replacements_in_the_store_at_once_leave_one_key(app: Flask) -> None:
     found = accounts.find(connection, new[0])
     assert found is not None and found.id == ana.id
     assert keys_of(app, ana.id) == [accounts.hash_key(new[0])]
+
+
+def test_a_webhook_registered_with_a_key_replaced_meanwhile_is_not_kept(app: Flask) -> None:
+    """A registration whose key was checked just before the key was replaced (by its owner,
+    who found it leaked) writes nothing: the thief's URL does not land after the removal."""
+    connection = app.extensions[EXTENSION].redises.store
+    key, robo = accounts.create(connection, "Robo", "bot")
+    checked = accounts.find(connection, key)
+    assert checked is not None
+    assert accounts.replace_key(connection, robo.id, key) is not None
+    assert (
+        webhooks.register(connection, robo.id, "https://thief.example/", checked.key_hash) is None
+    )
+    assert webhooks.get(connection, robo.id) is None
+    # With the key it has now, it is registered.
+    now = accounts.get(connection, robo.id)
+    assert now is not None
+    assert webhooks.register(connection, robo.id, "https://bots.example/robo", now.key_hash)
+    hook = webhooks.get(connection, robo.id)
+    assert hook is not None and hook.url == "https://bots.example/robo"
 
 
 @pytest.fixture
@@ -304,8 +351,9 @@ def test_pocha_accounts_rotate_key(app: Flask, client: FlaskClient, redis_url: s
     runner = CliRunner()
     rotated = runner.invoke(pocha, ["accounts", "rotate-key", ana["id"], "--redis-url", redis_url])
     assert rotated.exit_code == 0, rotated.output
-    fresh = rotated.output.strip()
+    fresh = rotated.stdout.strip()
     assert fresh.startswith("pa_") and fresh != ana["key"]
+    assert rotated.stderr == ""
     assert refused(new_key(client, ana["id"], ana["key"])) == (401, "unknown_account")
     # The operator's key is the account's: its holder may replace it in turn.
     assert new_key(client, ana["id"], fresh).status_code == 200
@@ -318,6 +366,26 @@ def test_pocha_accounts_rotate_key(app: Flask, client: FlaskClient, redis_url: s
             accounts.level_account(app.extensions[EXTENSION].redises.store, "easy")
         answer = runner.invoke(pocha, ["accounts", "rotate-key", missing, "--redis-url", redis_url])
         assert answer.exit_code != 0 and "no account" in answer.output
+
+
+def test_pocha_accounts_rotate_key_removes_the_bots_webhook(
+    app: Flask, client: FlaskClient, redis_url: str
+) -> None:
+    robo = sign_up(client, "Robo", "bot")
+    connection = app.extensions[EXTENSION].redises.store
+    webhooks.register(connection, robo["id"], "https://bots.example/robo")
+    rotated = CliRunner().invoke(pocha, ["accounts", "rotate-key", robo["id"], "--redis-url",
+                                         redis_url])  # fmt: skip
+    assert rotated.exit_code == 0, rotated.output
+    # The key alone on stdout, for a script; the removal said on stderr.
+    fresh = rotated.stdout.strip()
+    assert fresh.startswith("pa_") and accounts.find(connection, fresh) is not None
+    assert "removed the webhook" in rotated.stderr and robo["id"] in rotated.stderr
+    assert webhooks.get(connection, robo["id"]) is None
+    # Its owner registers it again with the new key.
+    put = client.put(f"/api/v1/accounts/{robo['id']}/webhook",
+                     json={"url": "https://bots.example/robo"}, headers=key_of(robo))  # fmt: skip
+    assert refused(put) == (401, "unknown_account")
 
 
 def test_new_keys_are_limited_per_address(redis_url: str) -> None:

@@ -3,7 +3,9 @@ the bot's key (refused for private addresses unless the operator allows them), a
 the workers for each decision of a match with a signed view, played through 50 duplicate
 deals against `hard`; hostile webhooks (silent, dripping, 100 MB, redirecting, illegal,
 bad JSON, failing) each contained by the stand-in; paused after N failures in a row and
-resumed by the owner; never called once its account is disabled."""
+resumed by the owner; never called once its account is disabled, nor once its key is
+replaced (the webhook and its secret go with the key, in a rated match and in a challenge's
+game already under way, the operator's `rotate-key` as its owner's new key)."""
 
 from __future__ import annotations
 
@@ -13,11 +15,14 @@ from typing import Any
 
 import pytest
 import redis
+from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
+from cli.main import pocha
 from core.store import webhooks
 from core.store.accounts import set_disabled
+from core.store.keys import webhook_key
 from service import create_app
 from tests.waiting import LONG, wait_until
 from tests.worker.conftest import Drain
@@ -523,3 +528,129 @@ def test_cancelling_a_rated_match_mid_game_counts_the_game_as_lost(
         (made.json["id"], 0, True)
     ]
     assert history[0]["rank"] == 3
+
+
+def new_key(client: FlaskClient, account_id: str, key: str) -> str:
+    """The bot's key replaced by its owner (its webhook removed with it): the new key."""
+    answer = client.post(f"/api/v1/accounts/{account_id}/key", headers=key_of(key))
+    assert answer.status_code == 200, answer.json
+    assert answer.json["webhook_removed"] is True, answer.json
+    return str(answer.json["key"])
+
+
+def held_anywhere(connection: redis.Redis, text: str) -> list[str]:
+    """The Redis keys whose values (or fields) hold `text`."""
+    found = []
+    for name in connection.scan_iter(count=1000):
+        kind = connection.type(name).decode()
+        values: list[Any] = []
+        if kind == "string":
+            values = [connection.get(name)]
+        elif kind == "hash":
+            values = [x for pair in connection.hgetall(name).items() for x in pair]
+        elif kind == "list":
+            values = connection.lrange(name, 0, -1)
+        elif kind == "set":
+            values = list(connection.smembers(name))
+        elif kind == "zset":
+            values = connection.zrange(name, 0, -1)
+        elif kind == "stream":
+            values = [v for _id, f in connection.xrange(name) for v in f.values()]
+        if any(text.encode() in v for v in values if isinstance(v, bytes)):
+            found.append(name.decode())
+    return found
+
+
+def test_a_replaced_keys_webhook_is_called_no_more_in_a_rated_match(
+    client: FlaskClient, drain: Drain, bot: WebhookBot, connection: redis.Redis
+) -> None:
+    # A key is replaced because it leaked, and its thief may have pointed the bot's webhook
+    # at their own server (knowing its secret, having registered it): the webhook goes with
+    # the key, and the match under way is the stand-in's from then on. The call in flight
+    # as the key is replaced runs to its end (here its deadline): it brings nothing back.
+    account_id, key = bot_account(client, bot)
+    label = f"account:{account_id}"
+    bot.behaviour = "silent"
+    old_secret = bot.secret
+    assert held_anywhere(connection, old_secret) == [webhook_key(account_id)]
+    asked = {"seats": [label, "easy", "easy"], "games": 2, "rules": RULES, "duplicate": False,
+             "rated": True}  # fmt: skip
+    made = client.post("/api/v1/matches", json=asked, headers=key_of(key))
+    assert made.status_code == 202, made.json
+    replaced: list[str] = []
+
+    def replace_when_asked() -> None:
+        wait_until(lambda: bool(bot.calls), LONG, "the bot's first call")
+        replaced.append(new_key(client.application.test_client(), account_id, key))
+
+    watcher = threading.Thread(target=replace_when_asked, daemon=True)
+    watcher.start()
+    drain()
+    watcher.join(LONG)
+    assert len(replaced) == 1
+    report = client.get(made.json["url"]).json
+    assert (report["status"], report["done"]) == ("finished", 2), report
+    assert len(bot.calls) == 1
+    played = account_decisions(client, report, label)
+    assert played > 1 and report["stand_in_decisions"] == {label: played}
+    # Gone, and its secret with it: the failed call in flight was counted on nothing.
+    assert webhooks.get(connection, account_id) is None
+    assert held_anywhere(connection, old_secret) == []
+    path = f"/api/v1/accounts/{account_id}/webhook"
+    gone = client.get(path, headers=key_of(replaced[0]))
+    assert (gone.status_code, gone.json["error"]) == (404, "no_webhook")
+    assert "webhook" not in client.get(f"/api/v1/accounts/{account_id}").json
+    # Its owner registers it again with the new key (the old one opens nothing): a new
+    # secret, and the bot's next match is its webhook's again.
+    stale = client.put(path, json={"url": bot.url}, headers=key_of(key))
+    assert (stale.status_code, stale.json["error"]) == (401, "unknown_account")
+    again = client.put(path, json={"url": bot.url}, headers=key_of(replaced[0]))
+    assert again.status_code == 200, again.json
+    assert again.json["secret"] not in (old_secret, "") and again.json["decisions"] == 0
+    bot.secret, bot.behaviour = again.json["secret"], "legal"
+    bot.calls.clear()
+    report = play_match(client, drain, [label, "easy", "easy"], key_of(replaced[0]), games=1,
+                        rated=True)  # fmt: skip
+    assert report["stand_in_decisions"] == {label: 0}
+    assert bot.calls and all(call["verified"] for call in bot.calls)
+
+
+def test_a_replaced_keys_webhook_is_called_no_more_in_a_challenges_game(
+    client: FlaskClient, drain: Drain, bot: WebhookBot, redis_url: str
+) -> None:
+    # The operator's way (`pocha accounts rotate-key`, for an owner whose key a thief
+    # holds) removes the webhook as the owner's does: the bot's seat in a rated challenge's
+    # game already made is the stand-in's from then on.
+    account_id, key = bot_account(client, bot)
+    ana = client.post("/api/v1/accounts", json={"name": "Ana", "kind": "person"}).json
+    asked = {"game": "pocha", "rules": {"schedule": [1, 2, 1]}, "rated": True,
+             "opponents": [{"account": account_id}, {"bot": "easy"}]}  # fmt: skip
+    made = client.post("/api/v1/challenges", json=asked, headers=key_of(ana["key"]))
+    assert made.status_code == 201, made.json
+    accepted = client.post(f"/api/v1/challenges/{made.json['id']}/accept", headers=key_of(key))
+    assert accepted.status_code == 200, accepted.json
+    game = f"/api/v1/games/{accepted.json['game_id']}"
+    rotated = CliRunner().invoke(pocha, ["accounts", "rotate-key", account_id, "--redis-url",
+                                         redis_url])  # fmt: skip
+    assert rotated.exit_code == 0, rotated.output
+    assert rotated.stdout.strip().startswith("pa_")
+    assert "removed the webhook" in rotated.stderr
+    mine = {"Authorization": f"Bearer {ana['key']}"}
+    for _turn in range(500):
+        view = client.get(game, headers=mine).json
+        if view["phase"] == "finished":
+            break
+        if view["turn"] != 0:
+            drain()
+            continue
+        choice = view["you"]["legal"][0]
+        path, body = ("bids", {"bid": choice}) if isinstance(choice, int) else (
+            "plays", {"card": choice}
+        )  # fmt: skip
+        assert client.post(f"{game}/{path}", json=body, headers=mine).status_code == 200
+    else:
+        raise AssertionError("the game did not end")
+    assert bot.calls == []
+    played = client.get(f"{game}/events").json
+    its = [e for e in played if e["type"] in ("bid", "card_played") and e["seat"] == 1]
+    assert its and all(e.get("by") == "stand_in" for e in its)

@@ -94,9 +94,11 @@ export interface paths {
          * Replace your account's key
          * @description With the account's current key: a new key, shown only here. From that moment the
          *     key before opens nothing (401 `unknown_account`) and the account's event stream
-         *     opened with it ends; its seats, ratings and webhook stay the account's, and the new
-         *     key opens its seats. Two replacements of one key at once: one gets the new key, the
-         *     other 401.
+         *     opened with it ends. A bot's webhook is removed in the same step
+         *     (`webhook_removed`), since whoever held the leaked key may have pointed it at their
+         *     own server: register it again with the new key. Its seats and ratings stay the
+         *     account's, and the new key opens its seats. Two replacements of one key at once:
+         *     one gets the new key, the other 401.
          */
         post: operations["replaceAccountKey"];
         delete?: never;
@@ -2542,6 +2544,11 @@ export interface components {
              * @example pa_8mVq...
              */
             key: string;
+            /**
+             * @description Whether the bot's webhook was removed with the key before (a key is replaced because it leaked, and its thief may have pointed the webhook at their own server): its games call it no more, and its owner registers it again with the new key, which makes a new signing secret. False when there was none.
+             * @example true
+             */
+            webhook_removed: boolean;
         };
         Opponent: {
             /**
