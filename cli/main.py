@@ -9,6 +9,7 @@ import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import click
 
@@ -1211,10 +1212,31 @@ def accounts_list(start: int, count: int, redis_url: str | None) -> None:
 @click.option("--enable", is_flag=True, help="Enable it again instead.")
 @_REDIS_URL
 def accounts_disable(account_id: str, enable: bool, redis_url: str | None) -> None:
-    """Disable the account ACCOUNT_ID: its key seats it no more (403 account_disabled)."""
-    if not _load("core.store.accounts").set_disabled(_key_store(redis_url), account_id, not enable):
+    """Disable the account ACCOUNT_ID: its key seats it no more (403 account_disabled), and
+    each seat it holds in a game not finished leaves, as its person leaving would: the
+    stand-in plays it to the end (a table still waiting opens it again). Enabling it again
+    gives no seat back."""
+    if enable:
+        if not _load("core.store.accounts").set_disabled(_key_store(redis_url), account_id, False):
+            raise click.ClickException(f"there is no account {account_id!r}")
+        click.echo(f"enabled {account_id!r}")
+        return
+    left = _table_service(redis_url).disable(account_id)
+    if left is None:
         raise click.ClickException(f"there is no account {account_id!r}")
-    click.echo(f"{'enabled' if enable else 'disabled'} {account_id!r}")
+    click.echo(f"disabled {account_id!r}; {left} of its seats left to the stand-in")
+
+
+def _table_service(redis_url: str | None) -> Any:
+    """The tables of the store the service's settings name, their bot turns handed to the
+    workers as the service hands them."""
+    config = _load("core.config").load_config()
+    if redis_url:
+        config = {**config, "REDIS_URL": redis_url}
+    redises = _load("core.store.redises").connect(config)
+    store = _load("core.store.store").GameStore.from_settings(redises.store, config)
+    runner = _load("core.play.turns").RQBotRunner(redises)
+    return _load("core.play.tables").TableService(store, runner)
 
 
 @accounts.command("rotate-key")

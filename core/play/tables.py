@@ -34,9 +34,9 @@ from core.errors import (
     WrongState,
 )
 from core.play.bots import BotRunner
-from core.store import webhooks
+from core.store import account_seats, webhooks
 from core.store.accounts import KEY_PREFIX as ACCOUNT_KEY_PREFIX
-from core.store.accounts import Account
+from core.store.accounts import Account, set_disabled
 from core.store.accounts import find as find_account
 from core.store.bot_games import note_game
 from core.store.records import (
@@ -537,9 +537,13 @@ class TableService:
         """The person in `seat` leaves: while the table waits, the seat opens again (their
         token no longer opens it); in play, the stand-in plays it to the end. Leaving again
         writes nothing: no event, no new version, so no one's move is made stale by it."""
+        return self._leave(game_id, seat, lambda record: self._own_seat(record, token, seat))
+
+    def _leave(self, game_id: str, seat: int, check: Callable[[StoredGame], None]) -> StoredGame:
+        """`seat` leaves, once `check` (which raises) lets it, on each read of the game."""
 
         def go(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
-            self._own_seat(record, token, seat)
+            check(record)
             s = record.seats[seat]
             if s.left and not record.finished:
                 raise _Unchanged(record)
@@ -558,6 +562,50 @@ class TableService:
             return self._retry(game_id, go, keep_clock=True)[0]
         except _Unchanged as unchanged:
             return unchanged.record
+
+    def take_out(self, account_id: str) -> int:
+        """Every seat the account holds in a game not finished leaves, as its person
+        leaving it would (`leave`): the stand-in plays it to the end, or it opens again at
+        a table still waiting. For a disabled account (`disable`). How many seats left now;
+        games found over or gone drop out of the account's set."""
+        left = 0
+        for game_id in account_seats.games_of(self.store.redis, account_id):
+            try:
+                record = self.store.load(game_id, history=False)
+            except GameNotFound:
+                account_seats.forget(self.store.redis, [account_id], game_id)
+                continue
+            mine = [
+                i
+                for i, s in enumerate(record.seats)
+                if s.account == account_id and s.bot is None and not s.open
+            ]
+            if record.finished or not mine:
+                account_seats.forget(self.store.redis, [account_id], game_id)
+                continue
+            held = [i for i in mine if not record.seats[i].left]
+            for seat in held:
+
+                def still_theirs(record: StoredGame, seat: int = seat) -> None:
+                    # A seat opened and taken by someone else meanwhile is theirs to keep.
+                    if record.seats[seat].account != account_id:
+                        raise _Unchanged(record)
+
+                try:
+                    self._leave(game_id, seat, still_theirs)
+                except (GameNotFound, WrongState):
+                    continue  # gone or over meanwhile: nothing left to hand over
+                left += 1
+        return left
+
+    def disable(self, account_id: str) -> int | None:
+        """The operator disables the account: its key opens nothing to move with
+        (`core.store.accounts.set_disabled`) and its seats in games not finished leave
+        (`take_out`). How many seats left; None if there is no such account. Enabling it
+        again gives no seat back."""
+        if not set_disabled(self.store.redis, account_id):
+            return None
+        return self.take_out(account_id)
 
     # -- rematch ------------------------------------------------------------------------------
 

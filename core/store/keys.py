@@ -350,6 +350,14 @@ def account_games_key(account_id: str) -> str:
     return f"{_ACCOUNTS}:games:{account_id}"
 
 
+def account_seats_key(account_id: str) -> str:
+    """Sorted set of the ids of the games not finished in which an account holds a seat
+    (with its key or by webhook), scored by when it sat down: what disabling it walks
+    (`core.store.account_seats`). Without a TTL, as the account itself: a game leaves it
+    when it ends or is deleted, and it keeps the newest `MOST_SEATS` at most."""
+    return f"{_ACCOUNTS}:seats:{account_id}"
+
+
 def account_challenges_key(account_id: str) -> str:
     """Sorted set of the ids of the challenges an account made or received, scored by
     when each is forgotten."""

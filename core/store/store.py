@@ -31,6 +31,7 @@ from core.errors import (
     StaleVersion,
     TableCodeTaken,
 )
+from core.store import account_seats
 from core.store.keys import (
     LOBBY,
     advice_key,
@@ -484,6 +485,7 @@ class GameStore:
             note_rated(self.redis, game_id, created)
         if table.listed and table.waiting:
             self.redis.zadd(LOBBY, {game_id: created})
+        account_seats.note(self.redis, _accounts_of(stored_seats), game_id)
         return CreatedGame(record, host_token, tokens)
 
     # -- read ---------------------------------------------------------------------------
@@ -946,6 +948,8 @@ class GameStore:
         self._remember(self._seen, record.id, write.seen)
         if write.state and write.table.rated and game.finished:
             self._count_rated(new_record)
+        if write.state and game.finished:
+            account_seats.forget(self.redis, _accounts_of(write.seats), record.id)
         if write.meta:
             meta = (
                 write.seats, record.host_token_hash, record.created, record.seeded,
@@ -1002,6 +1006,8 @@ class GameStore:
             raise Conflict(_("The table changed at the same moment; reload it and try again."))
         if record.table.waiting and not table.waiting:
             self.redis.zrem(LOBBY, record.id)
+        seated = _accounts_of(seats) - _accounts_of(record.seats)
+        account_seats.note(self.redis, seated, record.id)
         return self._written(record, write, int(result))
 
     # -- presence -------------------------------------------------------------------------
@@ -1144,8 +1150,10 @@ class GameStore:
         # Not a MULTI: Redis refuses a whole transaction while it is out of memory, and a
         # delete is what gives memory back. The notice to event streams may follow apart.
         code = None
+        seated: set[str] = set()
         with contextlib.suppress(GameNotFound):
-            code = self.load(game_id, history=False).table.code
+            found = self.load(game_id, history=False)
+            code, seated = found.table.code, _accounts_of(found.seats)
         pipe = self.redis.pipeline(transaction=False)
         # One key per DEL: a cluster's pipeline sends each key to its own node.
         pipe.delete(game_key(game_id))
@@ -1155,6 +1163,7 @@ class GameStore:
         if code is not None:
             pipe.delete(table_key(code))
         deleted, *_rest = pipe.execute()
+        account_seats.forget(self.redis, seated, game_id)
         # Apart: a cluster's pipeline takes no PUBLISH (it goes to every node).
         self.redis.publish(changes_channel(game_id), "deleted")
         return bool(deleted)
@@ -1211,3 +1220,8 @@ def _load_state(state: bytes | str, history: bytes | str | None) -> AnyGame:
     if history is not None:
         game.history = orjson.loads(history)
     return game
+
+
+def _accounts_of(seats: Sequence[Seat]) -> set[str]:
+    """The accounts holding seats (a bot level's seat holds none: it plays as its level)."""
+    return {s.account for s in seats if s.account is not None and s.bot is None and not s.open}
