@@ -575,11 +575,7 @@ class TableService:
             except GameNotFound:
                 account_seats.forget(self.store.redis, [account_id], game_id)
                 continue
-            mine = [
-                i
-                for i, s in enumerate(record.seats)
-                if s.account == account_id and s.bot is None and not s.open
-            ]
+            mine = [i for i, s in enumerate(record.seats) if s.holder == account_id]
             if record.finished or not mine:
                 account_seats.forget(self.store.redis, [account_id], game_id)
                 continue

@@ -98,6 +98,12 @@ class Seat:
         return self.bot is None
 
     @property
+    def holder(self) -> str | None:
+        """The account holding this seat as a person's seat (taken, not a bot level's): the
+        account whose games in play `core.store.account_seats` keeps."""
+        return self.account if self.bot is None and not self.open else None
+
+    @property
     def stood_in(self) -> bool:
         """Whether the stand-in plays this seat's turns at once."""
         return self.bot is None and (self.away or self.left)

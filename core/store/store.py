@@ -1224,4 +1224,4 @@ def _load_state(state: bytes | str, history: bytes | str | None) -> AnyGame:
 
 def _accounts_of(seats: Sequence[Seat]) -> set[str]:
     """The accounts holding seats (a bot level's seat holds none: it plays as its level)."""
-    return {s.account for s in seats if s.account is not None and s.bot is None and not s.open}
+    return {s.holder for s in seats if s.holder is not None}

@@ -24,6 +24,7 @@ from core.store import webhooks
 from core.store.accounts import set_disabled
 from core.store.keys import webhook_key
 from service import create_app
+from tests.service.helpers import move
 from tests.waiting import LONG, wait_until
 from tests.worker.conftest import Drain
 from tests.worker.webhook_server import WebhookBot, example_bot, webhook_bot
@@ -629,7 +630,8 @@ def test_a_replaced_keys_webhook_is_called_no_more_in_a_challenges_game(
     assert made.status_code == 201, made.json
     accepted = client.post(f"/api/v1/challenges/{made.json['id']}/accept", headers=key_of(key))
     assert accepted.status_code == 200, accepted.json
-    game = f"/api/v1/games/{accepted.json['game_id']}"
+    game_id = accepted.json["game_id"]
+    game = f"/api/v1/games/{game_id}"
     rotated = CliRunner().invoke(pocha, ["accounts", "rotate-key", account_id, "--redis-url",
                                          redis_url])  # fmt: skip
     assert rotated.exit_code == 0, rotated.output
@@ -643,11 +645,7 @@ def test_a_replaced_keys_webhook_is_called_no_more_in_a_challenges_game(
         if view["turn"] != 0:
             drain()
             continue
-        choice = view["you"]["legal"][0]
-        path, body = ("bids", {"bid": choice}) if isinstance(choice, int) else (
-            "plays", {"card": choice}
-        )  # fmt: skip
-        assert client.post(f"{game}/{path}", json=body, headers=mine).status_code == 200
+        assert move(client, game_id, ana["key"], view["you"]["legal"][0]).status_code == 200
     else:
         raise AssertionError("the game did not end")
     assert bot.calls == []
