@@ -68,8 +68,13 @@ _AS_JSON = click.option("--json", "as_json", is_flag=True, help="Print the resul
 _PLAYERS = click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
 
 
+def _file_option(name: str, text: str) -> Any:
+    """An option naming a file (none by default)."""
+    return click.option(name, type=click.Path(dir_okay=False), default=None, help=text)
+
+
 def _plot_option(text: str) -> Any:
-    return click.option("--plot", type=click.Path(dir_okay=False), default=None, help=text)
+    return _file_option("--plot", text)
 
 
 def _check_plot(plot: str | None) -> None:
@@ -120,9 +125,7 @@ def _table_options(command: Any) -> Any:
         click.option(
             "--by-size", is_flag=True, help="Also give each bot's exact bids by hand size."
         ),
-        click.option(
-            "--records", type=click.Path(dir_okay=False), help="Write game records (JSONL)."
-        ),
+        _file_option("--records", "Write game records (JSONL)."),
         _plot_option("Draw each bot's running score over the hands dealt, with its 95% "
                      "interval, to FILE (.png or .svg; needs matplotlib, the plot extra)."),
     ]  # fmt: skip
@@ -440,7 +443,7 @@ def yardstick(
 @_PROCESSES
 @click.option("--no-duplicate", is_flag=True, help="Do not replay each deal rotated.")
 @_AS_JSON
-@click.option("--records", type=click.Path(dir_okay=False), help="Write deal records (JSONL).")
+@_file_option("--records", "Write deal records (JSONL).")
 @_plot_option("Draw each bot's running chips over the deals, with its 95% interval, to FILE "
               "(.png or .svg; needs matplotlib, the plot extra).")  # fmt: skip
 def arena_poch(
@@ -696,17 +699,13 @@ def _save_weights(path: Path, weights: dict[str, Any], report: dict[str, Any]) -
 )
 @click.option("--seed", type=int, default=0, show_default=True)
 @_PROCESSES
-@click.option(
+@_file_option(
     "--data",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Keep the self-play data here (.npz): read it if it exists, else write it.",
+    "Keep the self-play data here (.npz): read it if it exists, else write it.",
 )
-@click.option(
+@_file_option(
     "--out",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Where the weights go (default: the shipped ai/pocha/models/bid_model.npz); the "
+    "Where the weights go (default: the shipped ai/pocha/models/bid_model.npz); the "
     "validation report goes beside them as .json.",
 )
 def train(
@@ -796,17 +795,13 @@ def train(
 )
 @click.option("--seed", type=int, default=0, show_default=True)
 @_PROCESSES
-@click.option(
+@_file_option(
     "--data",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Keep the teacher's decisions here (.npz): read them if the file exists, else write it.",
+    "Keep the teacher's decisions here (.npz): read them if the file exists, else write it.",
 )
-@click.option(
+@_file_option(
     "--out",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Where the weights go (default: the shipped ai/pocha/models/student.npz, or "
+    "Where the weights go (default: the shipped ai/pocha/models/student.npz, or "
     "student_play.npz with --play); the validation report goes beside them as .json.",
 )
 @click.option(
@@ -910,18 +905,13 @@ def train_student(
 )
 @click.option("--seed", type=int, default=9001, show_default=True)
 @_PROCESSES
-@click.option(
+@_file_option(
     "--data",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Keep the self-play bids here (JSON lines): read them if the file exists, else "
-    "write them.",
+    "Keep the self-play bids here (JSON lines): read them if the file exists, else write them.",
 )
-@click.option(
+@_file_option(
     "--out",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Where the model goes (default: the shipped ai/pocha/models/bid_reading.json).",
+    "Where the model goes (default: the shipped ai/pocha/models/bid_reading.json).",
 )
 def train_reading(
     games: int, seed: int, processes: int | None, data: str | None, out: str | None
@@ -983,17 +973,13 @@ def train_reading(
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--epochs", type=click.IntRange(1), default=LOCATION_EPOCHS, show_default=True)
 @_PROCESSES
-@click.option(
+@_file_option(
     "--data",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Keep the self-play views here (.npz): read them if the file exists, else write them.",
+    "Keep the self-play views here (.npz): read them if the file exists, else write them.",
 )
-@click.option(
+@_file_option(
     "--out",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Where the model goes (default: the shipped ai/pocha/models/location.npz).",
+    "Where the model goes (default: the shipped ai/pocha/models/location.npz).",
 )
 def train_location(
     games: int,
@@ -1198,10 +1184,7 @@ def bench_decisions(level: str, games: int, seed: int) -> None:
 @click.option("--seed", type=int, default=0, show_default=True)
 @_PROCESSES
 @_AS_JSON
-@click.option(
-    "--records", type=click.Path(dir_okay=False),
-    help="Write game records (JSONL), each as its game ends.",
-)  # fmt: skip
+@_file_option("--records", "Write game records (JSONL), each as its game ends.")
 def arena_openspiel(
     bot: str,
     opponent: str,
