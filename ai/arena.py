@@ -9,11 +9,12 @@ of the deal cancels out. A game's ``Arena`` says how it reads a seat's text (its
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from ai.bot import Budget, Level, Player
+from ai.bot import Bot, Budget, Level, Player
 from ai.cores import on_cores
 from engine.i18n import _
 
@@ -79,6 +80,33 @@ class ArenaGame:
     seed: int
     players: tuple[Player, ...]
     deal: int
+
+
+def play_out(
+    game: Any,
+    bots: Sequence[Bot],
+    players: Sequence[Player],
+    observe: Callable[[Any, int], Any],
+    decision_seed: Callable[..., int],
+    seed: int,
+) -> tuple[list[int], list[float]]:
+    """Play `game` to its end: the seat to act decides with its bot from what `observe`
+    shows it, with its player's budget and the seed `decision_seed(seed, seat, step)`.
+    Per seat, the decisions it made and the milliseconds they took."""
+    decisions = [0] * len(bots)
+    think = [0.0] * len(bots)
+    step = 0
+    while not game.finished:
+        seat = game.turn
+        assert seat is not None
+        obs = observe(game, seat)
+        t0 = time.perf_counter()
+        decision = bots[seat].decide(obs, players[seat].budget, decision_seed(seed, seat, step))
+        think[seat] += (time.perf_counter() - t0) * 1000.0
+        decisions[seat] += 1
+        game.apply(seat, decision.action)
+        step += 1
+    return decisions, think
 
 
 def distinct_rotations(lineup: Sequence[Player]) -> list[tuple[Player, ...]]:

@@ -10,7 +10,7 @@ a `BOT_KIND` has it registered when this module is imported.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ import ai.poch.kind
 import ai.pocha.kind
 from ai.bot import ActionStat, Budget, Level
 from ai.kind import BotKind
+from engine.i18n import Message, _
 from engine.protocols import Action
 from engine.registry import AnyGame, GameKind, kind_of, plugins
 
@@ -83,6 +84,15 @@ def bot_kind(game: GameKind | str) -> BotKind:
 def levels_of(kind: GameKind | str) -> Mapping[str, Level]:
     """The levels a bot seat of this game may have, read now."""
     return bot_kind(kind).levels
+
+
+def no_such_level(level: str, levels: Iterable[str]) -> Message:
+    """Why `level` is refused for a game whose bots have the `levels`."""
+    return _(
+        "This game's bots have no level {level}; its levels are {levels}.",
+        level=repr(level),
+        levels=", ".join(levels),
+    )
 
 
 def decide_in(

@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ai.stats import Difference, Standing
 
 # The self-play and the epochs the shipped model of card locations was trained with
@@ -57,8 +60,21 @@ def _bots_round_the_table(bots: str, parse_player: Any) -> Callable[[int], list[
     return lineup
 
 
+#: Options several commands take alike.
+_PROCESSES = click.option(
+    "--processes", type=click.IntRange(1), default=None, help="Default: all cores."
+)
+_AS_JSON = click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+_PLAYERS = click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
+
+
+def _file_option(name: str, text: str) -> Any:
+    """An option naming a file (none by default)."""
+    return click.option(name, type=click.Path(dir_okay=False), default=None, help=text)
+
+
 def _plot_option(text: str) -> Any:
-    return click.option("--plot", type=click.Path(dir_okay=False), default=None, help=text)
+    return _file_option("--plot", text)
 
 
 def _check_plot(plot: str | None) -> None:
@@ -103,17 +119,13 @@ def _table_options(command: Any) -> Any:
             help='Rule options as JSON, e.g. \'{"schedule": [5, 5], "montar": false}\'.',
         ),
         click.option("--seed", type=int, default=0, show_default=True),
-        click.option(
-            "--processes", type=click.IntRange(1), default=None, help="Default: all cores."
-        ),
+        _PROCESSES,
         click.option("--no-duplicate", is_flag=True, help="Do not replay each deal rotated."),
-        click.option("--json", "as_json", is_flag=True, help="Print the results as JSON."),
+        _AS_JSON,
         click.option(
             "--by-size", is_flag=True, help="Also give each bot's exact bids by hand size."
         ),
-        click.option(
-            "--records", type=click.Path(dir_okay=False), help="Write game records (JSONL)."
-        ),
+        _file_option("--records", "Write game records (JSONL)."),
         _plot_option("Draw each bot's running score over the hands dealt, with its 95% "
                      "interval, to FILE (.png or .svg; needs matplotlib, the plot extra)."),
     ]  # fmt: skip
@@ -155,7 +167,7 @@ def _play_arena(
     "the bids (master, ismcts-modelled, ...) may end in @FILE, models of bidding written "
     "by pocha train-reading (master@mine.json,master).",
 )
-@click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
+@_PLAYERS
 @click.option(
     "--games",
     type=click.IntRange(1),
@@ -366,7 +378,7 @@ def _report_arena(
     help="A bot or level (as --bots of pocha arena reads it) in every other seat, the told "
     "seats in the rest; without it every seat is told (self-play).",
 )
-@click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
+@_PLAYERS
 @click.option(
     "--games",
     type=click.IntRange(1),
@@ -416,7 +428,7 @@ def yardstick(
     help="Comma-separated Poch bots or levels, one per seat; a shorter list is repeated "
     "round the table. A bot may carry a budget: ismcts:300 (iterations) or ismcts:50ms.",
 )
-@click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
+@_PLAYERS
 @click.option(
     "--deals",
     type=click.IntRange(1),
@@ -428,10 +440,10 @@ def yardstick(
     "--rules", "rules_json", default="{}", help="Poch options as JSON, e.g. '{\"chips\": 80}'."
 )
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
+@_PROCESSES
 @click.option("--no-duplicate", is_flag=True, help="Do not replay each deal rotated.")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-@click.option("--records", type=click.Path(dir_okay=False), help="Write deal records (JSONL).")
+@_AS_JSON
+@_file_option("--records", "Write deal records (JSONL).")
 @_plot_option("Draw each bot's running chips over the deals, with its 95% interval, to FILE "
               "(.png or .svg; needs matplotlib, the plot extra).")  # fmt: skip
 def arena_poch(
@@ -603,6 +615,65 @@ def _kept_or_played(
     return played, False
 
 
+@dataclass
+class _Trained:
+    """A network trained by `_samples_then_fit`: its samples, weights and validation
+    report, and the seconds the samples (played or read) and the fitting took."""
+
+    samples: dict[str, Any]
+    weights: dict[str, Any]
+    report: dict[str, Any]
+    sampling_seconds: float
+    fit_seconds: float
+
+
+def _samples_then_fit(
+    data: str | None,
+    read_note: str,
+    play: Callable[[Callable[[int, int], None]], dict[str, Any]],
+    fit: Callable[[dict[str, Any], Callable[[int, int], None]], tuple[dict[str, Any], Any]],
+    epochs: int,
+) -> _Trained:
+    """A network's training, under one progress bar on a terminal: its samples read from
+    ``data`` (.npz) when that file exists (saying ``read_note``), else played by
+    ``play(progress)`` in chunks and kept in ``data`` when it is named; then
+    ``fit(samples, progress)`` over ``epochs``, its weights and report."""
+    import os
+    import time
+
+    import numpy as np
+    from rich.progress import Progress
+
+    started = time.perf_counter()
+    with Progress(disable=not sys.stderr.isatty()) as bar:
+        if data and os.path.exists(data):
+            with np.load(data) as saved:
+                samples = {k: saved[k] for k in saved.files}
+            click.echo(read_note, err=True)
+        else:
+            samples = play(_self_play_progress(bar, started, "chunks"))
+            if data:
+                np.savez_compressed(data, **samples)
+        generated = time.perf_counter()
+        fitting = bar.add_task("fitting", total=epochs)
+
+        def fitted(done: int, total: int) -> None:
+            bar.update(fitting, completed=done)
+
+        weights, report = fit(samples, fitted)
+    finished = time.perf_counter()
+    return _Trained(samples, weights, report, generated - started, finished - generated)
+
+
+def _save_weights(path: Path, weights: dict[str, Any], report: dict[str, Any]) -> None:
+    """A network's weights to ``path`` (.npz), its report beside them as .json."""
+    import numpy as np
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **weights)
+    path.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
+
+
 @click.command("train")
 @click.option(
     "--hands",
@@ -627,18 +698,14 @@ def _kept_or_played(
     "more tricks, true only against weak self-play opponents).",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
-@click.option(
+@_PROCESSES
+@_file_option(
     "--data",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Keep the self-play data here (.npz): read it if it exists, else write it.",
+    "Keep the self-play data here (.npz): read it if it exists, else write it.",
 )
-@click.option(
+@_file_option(
     "--out",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Where the weights go (default: the shipped ai/pocha/models/bid_model.npz); the "
+    "Where the weights go (default: the shipped ai/pocha/models/bid_model.npz); the "
     "validation report goes beside them as .json.",
 )
 def train(
@@ -654,39 +721,22 @@ def train(
     """Train the bidding model of the `learned` bot from self-play: the shipped weights come
     from the defaults (pocha train --seed 0)."""
     import os
-    import time
     from pathlib import Path
-
-    import numpy as np
-    from rich.progress import Progress
 
     from ai.pocha.bid_model import MODEL_PATH
     from ai.pocha.training import fit, generate
 
-    started = time.perf_counter()
-    with Progress(disable=not sys.stderr.isatty()) as bar:
-        if data and os.path.exists(data):
-            with np.load(data) as saved:
-                samples = {k: saved[k] for k in saved.files}
-            click.echo(f"self-play data read from {data}", err=True)
-        else:
-            played = _self_play_progress(bar, started, "chunks")
-            samples = generate(hands, seed, iterations, processes, played)
-            if data:
-                np.savez_compressed(data, **samples)  # type: ignore[arg-type]
-        generated = time.perf_counter()
-        fitting = bar.add_task("fitting", total=epochs)
-
-        def fitted(done: int, total: int) -> None:
-            bar.update(fitting, completed=done)
-
-        weights, report = fit(
+    trained = _samples_then_fit(
+        data,
+        f"self-play data read from {data}",
+        lambda played: generate(hands, seed, iterations, processes, played),
+        lambda samples, fitted: fit(
             samples, seed=seed, epochs=epochs, bid_input=bid_input, progress=fitted
-        )
-    finished = time.perf_counter()
+        ),
+        epochs,
+    )
+    samples, report = trained.samples, trained.report
     path = Path(out) if out else MODEL_PATH
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **weights)  # type: ignore[arg-type]
     report.update(
         {
             "hands": hands,
@@ -696,14 +746,14 @@ def train(
             "seed": seed,
             "processes": processes or os.cpu_count(),
             "samples_all": len(samples["tricks"]),
-            "self_play_seconds": round(generated - started, 1),
-            "fit_seconds": round(finished - generated, 1),
+            "self_play_seconds": round(trained.sampling_seconds, 1),
+            "fit_seconds": round(trained.fit_seconds, 1),
         }
     )
-    path.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
+    _save_weights(path, trained.weights, report)
     click.echo(
-        f"{len(samples['tricks'])} samples; self-play {generated - started:.0f} s, fitting "
-        f"{finished - generated:.0f} s; validation log loss {report['log_loss']:.4f}, "
+        f"{len(samples['tricks'])} samples; self-play {trained.sampling_seconds:.0f} s, "
+        f"fitting {trained.fit_seconds:.0f} s; validation log loss {report['log_loss']:.4f}, "
         f"most likely count right {report['most_likely_right']:.1%}; weights in {path}"
     )
 
@@ -744,18 +794,14 @@ def train(
     help="Passes over the data. Default: 60 for the bids, 30 for the plays.",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
-@click.option(
+@_PROCESSES
+@_file_option(
     "--data",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Keep the teacher's decisions here (.npz): read them if the file exists, else write it.",
+    "Keep the teacher's decisions here (.npz): read them if the file exists, else write it.",
 )
-@click.option(
+@_file_option(
     "--out",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Where the weights go (default: the shipped ai/pocha/models/student.npz, or "
+    "Where the weights go (default: the shipped ai/pocha/models/student.npz, or "
     "student_play.npz with --play); the validation report goes beside them as .json.",
 )
 @click.option(
@@ -783,12 +829,7 @@ def train_student(
     shipped weights come from the defaults (pocha train-student, and pocha train-student
     --play). With more than one BLAS thread on a busy machine the fitting is many times
     slower: OPENBLAS_NUM_THREADS=1."""
-    import os
-    import time
     from pathlib import Path
-
-    import numpy as np
-    from rich.progress import Progress
 
     from ai.pocha import student, student_play
     from ai.pocha.student_training import (
@@ -803,29 +844,18 @@ def train_student(
     epochs = epochs or (30 if play else 60)
     what = "plays" if play else "bids"
     hidden = (128, 128) if play else (64, 64)
-    started = time.perf_counter()
-    with Progress(disable=not sys.stderr.isatty()) as bar:
-        if data and os.path.exists(data):
-            with np.load(data) as saved:
-                samples = {k: saved[k] for k in saved.files}
-            click.echo(f"the teacher's {what} read from {data}", err=True)
-        else:
-            played = _self_play_progress(bar, started, "chunks")
-            teach = generate_plays if play else generate
-            samples = teach(hands, seed, iterations, told, processes, played)
-            if data:
-                np.savez_compressed(data, **samples)  # type: ignore[arg-type]
-        generated = time.perf_counter()
-        fitting = bar.add_task("fitting", total=epochs)
-
-        def fitted(done: int, total: int) -> None:
-            bar.update(fitting, completed=done)
-
-        weights, report = fit(samples, seed=seed, hidden=hidden, epochs=epochs, progress=fitted)
-    finished = time.perf_counter()
+    teach = generate_plays if play else generate
+    trained = _samples_then_fit(
+        data,
+        f"the teacher's {what} read from {data}",
+        lambda played: teach(hands, seed, iterations, told, processes, played),
+        lambda samples, fitted: fit(
+            samples, seed=seed, hidden=hidden, epochs=epochs, progress=fitted
+        ),
+        epochs,
+    )
+    samples, weights, report = trained.samples, trained.weights, trained.report
     path = Path(out) if out else (student_play.MODEL_PATH if play else student.MODEL_PATH)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **weights)  # type: ignore[arg-type]
     report.update(
         {
             "decisions": what,
@@ -836,14 +866,14 @@ def train_student(
             "epochs": epochs,
             "seed": seed,
             "samples_all": len(samples["x"]),
-            "teacher_seconds": round(generated - started, 1),
-            "fit_seconds": round(finished - generated, 1),
+            "teacher_seconds": round(trained.sampling_seconds, 1),
+            "fit_seconds": round(trained.fit_seconds, 1),
         }
     )
-    path.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
+    _save_weights(path, weights, report)
     click.echo(
-        f"{len(samples['x'])} {what}; teacher {generated - started:.0f} s, fitting "
-        f"{finished - generated:.0f} s; held out, the teacher's choice is the student's "
+        f"{len(samples['x'])} {what}; teacher {trained.sampling_seconds:.0f} s, fitting "
+        f"{trained.fit_seconds:.0f} s; held out, the teacher's choice is the student's "
         f"likeliest {report['teacher_bid_is_likeliest']:.1%}; weights in {path}"
     )
     if not compare:
@@ -874,19 +904,14 @@ def train_student(
     help="Classic four-player self-play games to learn from (about 112 bids each).",
 )
 @click.option("--seed", type=int, default=9001, show_default=True)
-@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
-@click.option(
+@_PROCESSES
+@_file_option(
     "--data",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Keep the self-play bids here (JSON lines): read them if the file exists, else "
-    "write them.",
+    "Keep the self-play bids here (JSON lines): read them if the file exists, else write them.",
 )
-@click.option(
+@_file_option(
     "--out",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Where the model goes (default: the shipped ai/pocha/models/bid_reading.json).",
+    "Where the model goes (default: the shipped ai/pocha/models/bid_reading.json).",
 )
 def train_reading(
     games: int, seed: int, processes: int | None, data: str | None, out: str | None
@@ -947,18 +972,14 @@ def train_reading(
 )
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--epochs", type=click.IntRange(1), default=LOCATION_EPOCHS, show_default=True)
-@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
-@click.option(
+@_PROCESSES
+@_file_option(
     "--data",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Keep the self-play views here (.npz): read them if the file exists, else write them.",
+    "Keep the self-play views here (.npz): read them if the file exists, else write them.",
 )
-@click.option(
+@_file_option(
     "--out",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Where the model goes (default: the shipped ai/pocha/models/location.npz).",
+    "Where the model goes (default: the shipped ai/pocha/models/location.npz).",
 )
 def train_location(
     games: int,
@@ -1045,8 +1066,8 @@ def train_location(
     help="Games (classic schedule) per rule set.",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@_PROCESSES
+@_AS_JSON
 def calibrate(
     bot: str,
     against: str,
@@ -1161,12 +1182,9 @@ def bench_decisions(level: str, games: int, seed: int) -> None:
     help="Deals over which an 'equal' budget is timed (each side in every seat).",
 )  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--processes", type=click.IntRange(1), default=None, help="Default: all cores.")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-@click.option(
-    "--records", type=click.Path(dir_okay=False),
-    help="Write game records (JSONL), each as its game ends.",
-)  # fmt: skip
+@_PROCESSES
+@_AS_JSON
+@_file_option("--records", "Write game records (JSONL), each as its game ends.")
 def arena_openspiel(
     bot: str,
     opponent: str,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -36,6 +37,18 @@ def _echo_lines(result: object) -> None:
             click.echo(line)
     else:
         click.echo(result)
+
+
+def _echo_verdict(result: Any) -> None:
+    """Print a check's `lines`, and exit 1 unless it is `ok`."""
+    _echo_lines(result.lines)
+    if not result.ok:
+        raise SystemExit(1)
+
+
+def _levels(bots: str) -> tuple[str, ...]:
+    """The bots' levels of a comma-separated `--bots`, blanks dropped."""
+    return tuple(b.strip() for b in bots.split(",") if b.strip())
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -622,7 +635,7 @@ def bench_flood(
     spec = flood_bench.FloodSpec(
         seconds=seconds,
         games=games,
-        bots=tuple(b.strip() for b in bots.split(",") if b.strip()),
+        bots=_levels(bots),
         think=think,
         flood=flood,
         flood_ms=flood_ms,
@@ -630,9 +643,7 @@ def bench_flood(
         turn_workers=turn_workers,
     )
     result = flood_bench.run(spec)
-    _echo_lines(result.lines)
-    if not result.ok:
-        raise SystemExit(1)
+    _echo_verdict(result)
 
 
 @bench.command("clocks")
@@ -723,7 +734,7 @@ def bench_soak(
     soak = _load("tools.soak")
     spec = soak.SoakSpec(
         games=games,
-        bots=tuple(b.strip() for b in bots.split(",") if b.strip()),
+        bots=_levels(bots),
         schedule=soak.parse_schedule(schedule),
         seed=seed,
         think=think,
@@ -732,9 +743,7 @@ def bench_soak(
     result = soak.run(
         spec, workers=workers, api_workers=api_workers, processes=processes, log_dir=logs
     )
-    _echo_lines(result.lines)
-    if not result.ok:
-        raise SystemExit(1)
+    _echo_verdict(result)
 
 
 @pocha.command()
@@ -1017,12 +1026,8 @@ def signup(url: str, name: str) -> None:
     ($XDG_CONFIG_HOME/pocha/account.json, mode 0600): `pocha play` then sits as it."""
     api = _load("client.api")
     accounts = _load("client.account")
-    try:
+    with _asking(url):
         made = api.PochaClient(url).create_account(name)
-    except api.ApiError as exc:
-        raise click.ClickException(str(exc.message or exc)) from exc
-    except OSError as exc:
-        raise click.ClickException(f"cannot reach {url}: {exc}") from exc
     path = accounts.save_account(url, made)
     click.echo(f"Account {made['name']} ({made['id']}) made; its key is kept in {path}.")
     click.echo(
@@ -1044,16 +1049,10 @@ def new_key(url: str) -> None:
         raise click.UsageError(
             f"no account is kept for {url}: run `pocha signup --name NAME` first"
         )
-    try:
+    with _asking(url, saved_key=True):
         replaced = api.PochaClient(url, account_key=account["key"]).replace_account_key(
             account["id"]
         )
-    except api.ApiError as exc:
-        if exc.error == "unknown_account":
-            raise _saved_key_refused(url) from exc
-        raise click.ClickException(str(exc.message or exc)) from exc
-    except OSError as exc:
-        raise click.ClickException(f"cannot reach {url}: {exc}") from exc
     try:
         path = accounts.save_account(url, {**account, "key": replaced["key"]})
     except OSError as exc:
@@ -1070,6 +1069,21 @@ def new_key(url: str) -> None:
         f"Account {account['name']} ({account['id']}) has a new key, kept in {path}. "
         "The old key no longer works, wherever it was copied to."
     )
+
+
+@contextmanager
+def _asking(url: str, *, saved_key: bool = False) -> Iterator[None]:
+    """A call to the service at `url`, its refusal (and, with `saved_key`, its not knowing
+    the key kept for it) or its silence said as a clean CLI error."""
+    api = _load("client.api")
+    try:
+        yield
+    except api.ApiError as exc:
+        if saved_key and exc.error == "unknown_account":
+            raise _saved_key_refused(url) from exc
+        raise click.ClickException(str(exc.message or exc)) from exc
+    except OSError as exc:
+        raise click.ClickException(f"cannot reach {url}: {exc}") from exc
 
 
 def _saved_key_refused(url: str) -> click.ClickException:

@@ -107,8 +107,6 @@ def _play_games(
 ) -> None:
     """One client thread: whole games, one after another, until `deadline`; moves made
     after `start` are timed."""
-    from engine.pocha.actions import bid_of, is_bid
-    from engine.pocha.cards import card_code
     from engine.pocha.game import Game
     from engine.pocha.rules import Rules
 
@@ -136,10 +134,7 @@ def _play_games(
             seat = replica.turn
             assert seat is not None
             action = rng.choice(replica.legal_actions())
-            if is_bid(action):
-                path, payload = "bids", b'{"bid": %d}' % bid_of(action)
-            else:
-                path, payload = "plays", b'{"card": "%s"}' % card_code(action).encode()
+            path, payload = move_request(action)
             began = time.perf_counter()
             status, _ = connection.ask(
                 "POST", f"/api/v1/games/{game_id}/{path}", payload, seat_headers[seat]
@@ -303,6 +298,16 @@ def _wait_ready(
             pass
         time.sleep(0.1)
     raise RuntimeError("gunicorn did not become ready")
+
+
+def move_request(action: int) -> tuple[str, bytes]:
+    """A Pocha action as the move endpoint that takes it and its JSON body."""
+    from engine.pocha.actions import bid_of, is_bid
+    from engine.pocha.cards import card_code
+
+    if is_bid(action):
+        return "bids", b'{"bid": %d}' % bid_of(action)
+    return "plays", b'{"card": "%s"}' % card_code(action).encode()
 
 
 def server_env(redis_url: str, **settings: str) -> dict[str, str]:

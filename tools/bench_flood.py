@@ -23,7 +23,7 @@ from typing import Any
 from engine.pocha.actions import action_to_wire
 from tools.embedded_redis import free_port
 from tools.processes import die_with_parent, stop_processes
-from tools.soak import EventLog, LogViolation
+from tools.soak import EventLog, LogViolation, stream_events
 
 #: The person sits here; the bots take the other seats.
 HUMAN_SEAT = 0
@@ -133,14 +133,8 @@ def _events(
             response = connection.getresponse()
             if response.status != 200:
                 raise RuntimeError(f"event stream: HTTP {response.status}")
-            data: list[bytes] = []
-            for line in response:
-                line = line.rstrip(b"\r\n")
-                if line.startswith(b"data:"):
-                    data.append(line[5:].lstrip(b" "))
-                elif not line and data:
-                    event = json.loads(b"\n".join(data))
-                    data = []
+            for event in stream_events(response):
+                if event is not None:
                     after = int(event["seq"])
                     yield time.monotonic(), event
                 if clock.stop.is_set():

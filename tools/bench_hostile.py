@@ -26,6 +26,7 @@ from tools.bench_api import (
     _ServerClock,
     _summary,
     _wait_ready,
+    move_request,
     server_env,
 )
 from tools.embedded_redis import RedisServer, free_port
@@ -263,9 +264,6 @@ class _Feeder:
         self._thread.join()
 
     def _run(self) -> None:
-        from engine.pocha.actions import bid_of, is_bid
-        from engine.pocha.cards import card_code
-
         rng = random.Random(7)
         connection = _Connection(self.port)
         json_type = "Content-Type: application/json\r\n"
@@ -278,10 +276,7 @@ class _Feeder:
             if seat is None:
                 continue
             action = rng.choice(replica.legal_actions())
-            if is_bid(action):
-                path, payload = "bids", b'{"bid": %d}' % bid_of(action)
-            else:
-                path, payload = "plays", b'{"card": "%s"}' % card_code(action).encode()
+            path, payload = move_request(action)
             status, _ = connection.ask(
                 "POST", f"/api/v1/games/{game_id}/{path}", payload,
                 f"{json_type}Authorization: Bearer {tokens[seat]}\r\n",

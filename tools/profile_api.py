@@ -20,7 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from tools.bare_wsgi import REDIS_PATH
-from tools.bench_api import PLAYERS, _Connection, _cpu_seconds, _wait_ready, server_env
+from tools.bench_api import (
+    PLAYERS,
+    _Connection,
+    _cpu_seconds,
+    _wait_ready,
+    move_request,
+    server_env,
+)
 from tools.embedded_redis import RedisServer, free_port
 from tools.processes import stop_processes
 from tools.profile_moves import _top
@@ -36,8 +43,6 @@ def _play(port: int, moves: int, seed: int, views: bool) -> tuple[int, int]:
     """Whole games of four people, one request at a time down one connection: each move,
     then (with `views`) the mover's view read again, as the page does after its events.
     (moves made, requests sent)."""
-    from engine.pocha.actions import bid_of, is_bid
-    from engine.pocha.cards import card_code
     from engine.pocha.game import Game
     from engine.pocha.rules import Rules
 
@@ -64,10 +69,7 @@ def _play(port: int, moves: int, seed: int, views: bool) -> tuple[int, int]:
             seat = replica.turn
             assert seat is not None
             action = rng.choice(replica.legal_actions())
-            if is_bid(action):
-                path, payload = "bids", b'{"bid": %d}' % bid_of(action)
-            else:
-                path, payload = "plays", b'{"card": "%s"}' % card_code(action).encode()
+            path, payload = move_request(action)
             status, answer = connection.request(
                 "POST", f"/api/v1/games/{game_id}/{path}", payload, json_type + auth[seat]
             )

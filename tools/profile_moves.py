@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tools.bench_api import PLAYERS, server_env
+from tools.bench_api import PLAYERS, move_request, server_env
 from tools.embedded_redis import RedisServer, free_port
 
 
@@ -74,8 +74,6 @@ def _call(app: Any, environ: dict[str, Any]) -> tuple[int, bytes]:
 def play(app: Any, moves: int, seed: int, around: Callable[[Callable[[], Any]], Any]) -> int:
     """Play whole games of four people through `app` until `moves` moves are made; each
     move's call to the app goes through `around` (the profiler's switch). The moves made."""
-    from engine.pocha.actions import bid_of, is_bid
-    from engine.pocha.cards import card_code
     from engine.pocha.game import Game
     from engine.pocha.rules import Rules
 
@@ -99,10 +97,7 @@ def play(app: Any, moves: int, seed: int, around: Callable[[Callable[[], Any]], 
             seat = replica.turn
             assert seat is not None
             action = rng.choice(replica.legal_actions())
-            if is_bid(action):
-                path, payload = "bids", b'{"bid": %d}' % bid_of(action)
-            else:
-                path, payload = "plays", b'{"card": "%s"}' % card_code(action).encode()
+            path, payload = move_request(action)
             environ = _environ(
                 "POST", f"/api/v1/games/{game_id}/{path}", payload,
                 {"Authorization": f"Bearer {tokens[seat]}"},

@@ -14,7 +14,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnProcess
@@ -133,6 +133,24 @@ class _Http:
         raise AssertionError("unreachable")
 
 
+def stream_events(lines: Iterable[bytes]) -> Iterator[dict[str, Any] | None]:
+    """The events of a Server-Sent Events stream's `lines`, each once the blank line after
+    its data ends it, and None for every other line: a reader sees each line go by, and
+    so may watch its clock while only keepalives come."""
+    data: list[bytes] = []
+    for line in lines:
+        line = line.rstrip(b"\r\n")
+        if line.startswith(b"data:"):
+            data.append(line[5:].lstrip(b" "))
+            yield None
+        elif not line and data:
+            event = json.loads(b"\n".join(data))
+            data = []
+            yield event
+        else:
+            yield None
+
+
 def _events(
     port: int, game_id: str, report: GameReport, stall: float, after: int = 0
 ) -> Iterator[tuple[float, dict[str, Any]]]:
@@ -157,14 +175,8 @@ def _events(
                     report.server_errors += 1
                 report.errors.append(f"event stream: HTTP {response.status}")
                 raise _Failed
-            data: list[bytes] = []
-            for line in response:
-                line = line.rstrip(b"\r\n")
-                if line.startswith(b"data:"):
-                    data.append(line[5:].lstrip(b" "))
-                elif not line and data:
-                    event = json.loads(b"\n".join(data))
-                    data = []
+            for event in stream_events(response):
+                if event is not None:
                     last_event_at = time.monotonic()
                     after = int(event["seq"])
                     yield last_event_at, event

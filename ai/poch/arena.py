@@ -4,14 +4,13 @@ How it works: docs/poch.md, ``ai.poch.arena``.
 
 from __future__ import annotations
 
-import time
 import zlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ai.arena import Arena, ArenaGame, Roster
+from ai.arena import Arena, ArenaGame, Roster, play_out
 from ai.bot import Player
 from ai.poch.levels import BOTS, LEVELS, make_bot
 from ai.stats import REST, Curve, Difference, Standing, ci95, running_totals
@@ -41,20 +40,7 @@ def play_deal(rules: Rules, seed: int, players: Sequence[Player], deal: int) -> 
     one = one_deal(rules)
     game = Game.new(one, seed)
     bots = [make_bot(p.bot) for p in players]
-    n = one.players
-    decisions = [0] * n
-    think = [0.0] * n
-    step = 0
-    while not game.finished:
-        seat = game.turn
-        assert seat is not None
-        obs = observe(game, seat)
-        t0 = time.perf_counter()
-        decision = bots[seat].decide(obs, players[seat].budget, decision_seed(seed, seat, step))
-        think[seat] += (time.perf_counter() - t0) * 1000.0
-        decisions[seat] += 1
-        game.apply(seat, decision.action)
-        step += 1
+    decisions, think = play_out(game, bots, players, observe, decision_seed, seed)
     return deal_record(game, seed, players, deal, decisions, think)
 
 

@@ -4,12 +4,11 @@ How it works: docs/internals.md, ``ai.pocha.arena``.
 
 from __future__ import annotations
 
-import time
 import zlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ai.arena import Arena, ArenaGame, Roster
+from ai.arena import Arena, ArenaGame, Roster, play_out
 from ai.bot import Bot, Player
 from ai.pocha.levels import BOTS, LEVELS, READING_BOTS, make_bot, reading_models
 from ai.stats import summarize
@@ -89,20 +88,7 @@ def play_game(
     that are told the game's hidden cards so); else each player's bot is made by name."""
     game = Game.new(rules, seed)
     bots: list[Bot] = seat_bots(game) if seat_bots else [make_player_bot(p) for p in players]
-    n = rules.players
-    decisions = [0] * n
-    think = [0.0] * n
-    step = 0
-    while game.phase != "finished":
-        seat = game.turn
-        assert seat is not None
-        obs = observe(game, seat)
-        t0 = time.perf_counter()
-        decision = bots[seat].decide(obs, players[seat].budget, decision_seed(seed, seat, step))
-        think[seat] += (time.perf_counter() - t0) * 1000.0
-        decisions[seat] += 1
-        game.apply(seat, decision.action)
-        step += 1
+    decisions, think = play_out(game, bots, players, observe, decision_seed, seed)
     return game_record(game, seed, players, deal, decisions, think)
 
 

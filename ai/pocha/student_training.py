@@ -23,7 +23,7 @@ from ai.pocha.student import BIDS, INPUTS, StudentModel, inputs_of
 from ai.pocha.student_play import INPUTS as PLAY_INPUTS
 from ai.pocha.student_play import OUTPUTS as CARDS
 from ai.pocha.student_play import PlayStudentModel, legal_cards_of, play_features
-from ai.pocha.training import train_mlp
+from ai.pocha.training import layer_weights, standardized, train_mlp
 from ai.pocha.yardstick import ToldBot
 from engine.pocha.actions import bid_of
 from engine.pocha.cards import SUIT_OF
@@ -205,10 +205,7 @@ def fit(
     # A tenth of the chunks, whole hands apart; of the rows, when there are fewer chunks.
     held_out = (chunk if chunk.max() >= 9 else np.arange(len(chunk))) % 10 == 9
     x_all = data["x"].astype(np.float32)
-    mean = x_all[~held_out].mean(axis=0)
-    scale = x_all[~held_out].std(axis=0)
-    scale[scale < 1e-6] = 1.0
-    xs = (x_all - mean) / scale
+    xs, mean, scale = standardized(x_all, held_out)
     target = data["shares"].astype(np.float32)
     legal = data["legal"]
     train = np.flatnonzero(~held_out)
@@ -217,10 +214,7 @@ def fit(
         sizes, xs, legal, train, lambda p, idx: p - target[idx], rng,
         epochs, batch, learning_rate, weight_decay, progress,
     )  # fmt: skip
-    weights: dict[str, np.ndarray] = {"mean": mean, "scale": scale}
-    for i in range(len(params) // 2):
-        weights[f"w{i}"] = params[2 * i]
-        weights[f"b{i}"] = params[2 * i + 1]
+    weights = {"mean": mean, "scale": scale, **layer_weights(params)}
     report = evaluate(StudentModel(weights), data, held_out)
     report["train_samples"] = int((~held_out).sum())
     return weights, report

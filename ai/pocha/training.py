@@ -145,6 +145,27 @@ def _forward(
     return acts, p
 
 
+def standardized(
+    x_all: np.ndarray, held_out: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``x_all`` less the mean, over the spread, of the rows not ``held_out`` (a feature
+    that hardly varies is left unscaled): the inputs so scaled, the means and the scales,
+    which a model keeps to scale what it is shown as it was trained."""
+    mean = x_all[~held_out].mean(axis=0)
+    scale = x_all[~held_out].std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    return (x_all - mean) / scale, mean, scale
+
+
+def layer_weights(params: list[np.ndarray]) -> dict[str, np.ndarray]:
+    """``train_mlp``'s weights and biases as a model keeps them: w0, b0, w1, b1, ..."""
+    weights: dict[str, np.ndarray] = {}
+    for i in range(len(params) // 2):
+        weights[f"w{i}"] = params[2 * i]
+        weights[f"b{i}"] = params[2 * i + 1]
+    return weights
+
+
 def train_mlp(
     sizes: tuple[int, ...],
     xs: np.ndarray,
@@ -220,10 +241,7 @@ def fit(
     if not bid_input:
         x_all = x_all.copy()
         x_all[:, BID_AT:] = 0.0
-    mean = x_all[~held_out].mean(axis=0)
-    scale = x_all[~held_out].std(axis=0)
-    scale[scale < 1e-6] = 1.0
-    xs = (x_all - mean) / scale
+    xs, mean, scale = standardized(x_all, held_out)
     classes = np.arange(TRICK_CLASSES)[None, :]
     mask_all = classes <= data["cards"].astype(np.int64)[:, None]
     y_all = data["tricks"].astype(np.int64)
@@ -241,10 +259,8 @@ def fit(
         "mean": mean,
         "scale": scale,
         "bid_input": np.array(int(bid_input)),
+        **layer_weights(params),
     }
-    for i in range(len(params) // 2):
-        weights[f"w{i}"] = params[2 * i]
-        weights[f"b{i}"] = params[2 * i + 1]
     report = evaluate(BidModel(weights), data, held_out)
     report["train_samples"] = int((~held_out).sum())
     return weights, report

@@ -11,6 +11,7 @@ import hashlib
 import json
 import secrets
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -21,7 +22,7 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
 from ai.bot import Budget
-from ai.registry import bot_kind, decide_in, levels_of
+from ai.registry import bot_kind, decide_in, levels_of, no_such_level
 from core.errors import GameNotFound
 from core.jobs.admission import UNBOUNDED, Admission, left_queue
 from core.jobs.queues import (
@@ -213,16 +214,7 @@ def think_hint(
             )
         )
     thinking = replace(thinking, game=kind_of(record.game).name)
-    name, budget = thinking.decide_args()
-    levels = levels_of(thinking.game)
-    if budget is None and name not in levels:
-        raise AdviceRefused(
-            _(
-                "This game's bots have no level {level}; its levels are {levels}.",
-                level=repr(name),
-                levels=", ".join(levels),
-            )
-        )
+    name, budget = _bot_of(thinking, levels_of(thinking.game))
     started = time.perf_counter()
     decision = decide_in(
         record.game, seat, name, seed=bot_seed(record.game.seed, version), budget=budget,
@@ -237,6 +229,15 @@ def think_hint(
         "game": game_id,
         "version": version,
     }
+
+
+def _bot_of(thinking: Thinking, levels: Collection[str]) -> tuple[str, Budget | None]:
+    """The bot level and budget `thinking` asks of a game whose bots have the `levels`;
+    `AdviceRefused` for a level they have not."""
+    name, budget = thinking.decide_args()
+    if budget is None and name not in levels:
+        raise AdviceRefused(no_such_level(name, levels))
+    return name, budget
 
 
 def think_move(
@@ -258,16 +259,7 @@ def think_move(
         json.dumps([position, thinking.to_kwargs()], sort_keys=True).encode()
     ).digest()
     seed = int.from_bytes(digest[:8], "big") >> 1
-    name, budget = thinking.decide_args()
-    levels = levels_of(kind)
-    if budget is None and name not in levels:
-        raise AdviceRefused(
-            _(
-                "This game's bots have no level {level}; its levels are {levels}.",
-                level=repr(name),
-                levels=", ".join(levels),
-            )
-        )
+    name, budget = _bot_of(thinking, levels_of(kind))
     started = time.perf_counter()
     bots = bot_kind(kind)
     decision = bots.decide(obs, name, seed=seed, budget=budget, analyse=True)

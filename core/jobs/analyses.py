@@ -14,7 +14,7 @@ from rq import get_current_job
 
 from ai.analysis import analyse, by_seat
 from ai.bot import thinking_seconds
-from ai.registry import levels_of
+from ai.registry import levels_of, no_such_level
 from core.jobs.advice import AdviceRefused, Asker, enqueue_on_demand, wait_for_report
 from core.jobs.queues import JOB_SECONDS, Timing
 from core.jobs.tasks import job_name
@@ -89,14 +89,7 @@ def ask_analysis(
     game = str(read["game"])
     levels = levels_of(game)
     if level not in levels:
-        raise AnalysisRefused(
-            _(
-                "This game's bots have no level {level}; its levels are {levels}.",
-                level=repr(level),
-                levels=", ".join(levels),
-            ),
-            "level",
-        )
+        raise AnalysisRefused(no_such_level(level, levels), "level")
     longest = seconds_of(game, level, decisions)
     if longest > MOST_SECONDS:
         fitting = [n for n in levels if seconds_of(game, n, decisions) <= MOST_SECONDS]

@@ -24,6 +24,7 @@ from service.accounts import SCHEME, sent_key
 from service.answers import Answer
 from service.api.fields import StrictBoolean
 from service.api.games_schemas import MAX_PLAYERS, GameRulesField, RegisteredGame
+from service.api.jobs import document_errors
 from service.api_keys import limit_key
 from service.bot_events import open_stream
 from service.context import game_service, services
@@ -62,16 +63,7 @@ def _documented(*extra: tuple[int, str]) -> Any:
     said: dict[int, str] = {}
     for status, description in (*_KEY_ERRORS, *extra):
         said[status] = f"{said[status]} {description}" if status in said else description
-
-    def decorate(view: Any) -> Any:
-        for status, description in said.items():
-            headers = {"Retry-After": RETRY_AFTER} if status in (429, 503) else None
-            view = blp.alt_response(
-                status, schema=ErrorSchema, description=description, headers=headers
-            )(view)
-        return view
-
-    return decorate
+    return document_errors(blp, said)
 
 
 def key_holder() -> Account:

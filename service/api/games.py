@@ -112,6 +112,8 @@ _AFTER = {
     "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SEQ, "default": 0},
 }
 _GAME_ID = {"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"}
+#: The game's id in a route's path.
+_GAME_PATH = [{"in": "path", "name": "game_id", **_GAME_ID}]
 
 
 # What each documented error status means here; the body is always the Error schema.
@@ -248,6 +250,24 @@ def _move_body(endpoint: str) -> Callable[[F], F]:
     return decorate
 
 
+def _move_endpoint(operation_id: str, endpoint: str) -> Callable[[F], F]:
+    """A move's view at `endpoint` (bids, plays, bets, suits): its body (`_move_body`) and
+    its documentation as `operation_id`, every move's headers, answer and errors."""
+    decorators = (
+        _doc(operationId=operation_id, parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH),
+        _move_body(endpoint),
+        _responds_to_move,
+        _documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503),
+    )
+
+    def decorate(view: F) -> F:
+        for decorator in reversed(decorators):
+            view = decorator(view)
+        return view
+
+    return decorate
+
+
 def bearer_token() -> str | None:
     """The token of `Authorization: Bearer <token>`, or None when there is no header."""
     # Read from the environ as `request.headers` reads it (this and the next two headers
@@ -375,7 +395,7 @@ class Games(MethodView):
         return created_game, {"Location": f"{blp.url_prefix}/{record.id}"}
 
 
-@blp.route("/<game_id>", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+@blp.route("/<game_id>", parameters=_GAME_PATH)
 class GameById(MethodView):
     @_doc(operationId="getGame", **_VIEW_AUTH, **responses(200, FROM_VIEW))
     @_responds_with_view
@@ -396,12 +416,9 @@ class GameById(MethodView):
         game_service().delete(game_id, bearer_token())
 
 
-@blp.route("/<game_id>/bids", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+@blp.route("/<game_id>/bids", parameters=_GAME_PATH)
 class Bids(MethodView):
-    @_doc(operationId="postBid", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
-    @_move_body("bids")
-    @_responds_to_move
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
+    @_move_endpoint("postBid", "bids")
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Bid
 
@@ -410,12 +427,9 @@ class Bids(MethodView):
         return _move(game_id, body["bid"], "bid")
 
 
-@blp.route("/<game_id>/plays", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+@blp.route("/<game_id>/plays", parameters=_GAME_PATH)
 class Plays(MethodView):
-    @_doc(operationId="postPlay", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
-    @_move_body("plays")
-    @_responds_to_move
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
+    @_move_endpoint("postPlay", "plays")
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Play a card
 
@@ -425,12 +439,9 @@ class Plays(MethodView):
         return _move(game_id, body["card"], "play")
 
 
-@blp.route("/<game_id>/bets", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+@blp.route("/<game_id>/bets", parameters=_GAME_PATH)
 class Bets(MethodView):
-    @_doc(operationId="postBet", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
-    @_move_body("bets")
-    @_responds_to_move
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
+    @_move_endpoint("postBet", "bets")
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Bet, hold or pass (Poch)
 
@@ -441,12 +452,9 @@ class Bets(MethodView):
         return _move(game_id, body["bet"], "bet")
 
 
-@blp.route("/<game_id>/suits", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+@blp.route("/<game_id>/suits", parameters=_GAME_PATH)
 class Suits(MethodView):
-    @_doc(operationId="postSuit", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
-    @_move_body("suits")
-    @_responds_to_move
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
+    @_move_endpoint("postSuit", "suits")
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Choose the next suit (Poch)
 
@@ -488,7 +496,7 @@ def _move(game_id: str, move: WireAction, decision: str | None = None) -> Respon
     return response
 
 
-@blp.route("/<game_id>/events", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+@blp.route("/<game_id>/events", parameters=_GAME_PATH)
 class Events(MethodView):
     @_doc(
         operationId="getEvents",
@@ -619,7 +627,7 @@ def _wants_stream() -> bool:
     return best == "text/event-stream"
 
 
-@blp.route("/<game_id>/history", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+@blp.route("/<game_id>/history", parameters=_GAME_PATH)
 class History(MethodView):
     @_doc(operationId="getHistory", **PUBLIC)
     @blp.response(
@@ -703,7 +711,7 @@ _RECORD = {
 }
 
 
-@blp.route("/<game_id>/record", parameters=[{"in": "path", "name": "game_id", **_GAME_ID}])
+@blp.route("/<game_id>/record", parameters=_GAME_PATH)
 class Record(MethodView):
     @_doc(operationId="getRecord", **PUBLIC)
     @blp.response(200, _RECORD, description="The game's record.")

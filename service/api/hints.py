@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask, request
 from flask.views import MethodView
 
-from ai.registry import levels_of
+from ai.registry import levels_of, no_such_level
 from core.errors import InvalidInput, NotStarted
 from core.jobs.advice import Thinking, ask_hint, job_report
 from engine.errors import NotYourTurnError, WrongPhaseError
@@ -96,11 +96,7 @@ class Hint(MethodView):
         if level is not None and level not in levels:
             names = ", ".join(levels)
             raise InvalidInput(
-                _(
-                    "This game's bots have no level {level}; its levels are {levels}.",
-                    level=repr(level),
-                    levels=names,
-                ),
+                no_such_level(level, levels),
                 errors={"json": {"level": [_("Must be one of: {levels}.", levels=names)]}},
             )
         thinking = Thinking(level, body.get("iterations"), body.get("milliseconds"), game=kind)

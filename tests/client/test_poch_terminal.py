@@ -9,16 +9,15 @@ terminal says line by line, without a service: tests/client/test_poch_terminal_l
 
 from __future__ import annotations
 
-import contextlib
 import re
-import threading
 import time
+from typing import Any
 
 from click.testing import CliRunner
 
 from cli.main import pocha
-from client.api import ApiError, PochaClient
-from tests.client.test_terminal import Terminal
+from client.api import PochaClient
+from tests.client.test_terminal import Terminal, away_and_back
 from tests.live import POCHA, LiveService
 from tests.waiting import LONG, scaled
 
@@ -167,57 +166,17 @@ def test_away_at_a_poch_table_and_back_by_typing(live_service: LiveService) -> N
          "--level", "random", "--deals", "3", "--chips", "30", "--open", "1",
          "--turn-seconds", "2", "--stand-in", "random", "--name", "Ana", "--seed", "3"]
     )  # fmt: skip
-    api = PochaClient(live_service.url)
-    deadline = time.monotonic() + scaled(LONG)
-    finished = threading.Event()
-    try:
-        while not (found := TABLE.search(ana.screen)):
-            assert ana.read(0.2) and time.monotonic() < deadline, ana.screen
-        taken = api.join(found["code"], "Bea")
-        bea, game_id = api.joined(taken), taken["game_id"]
 
-        def play_bea() -> None:
-            while not finished.is_set():
-                view = bea.view(game_id)
-                if view["phase"] == "over":
-                    return
-                if view["turn"] == 1 and view["you"]["legal"]:
-                    with contextlib.suppress(ApiError):  # too late: the stand-in played
-                        bea.poch_act(game_id, view["you"]["legal"][0], version=view["version"])
-                time.sleep(0.05)
+    def bea_moves(bea: PochaClient, game_id: str, view: dict[str, Any]) -> None:
+        if view["you"]["legal"]:
+            bea.poch_act(game_id, view["you"]["legal"][0], version=view["version"])
 
-        other = threading.Thread(target=play_bea, daemon=True)
-        other.start()
-        # Ana's first prompt: left unanswered until her seat is away.
-        while PROMPT.search(ana.screen) is None:
-            assert ana.read(0.2) and time.monotonic() < deadline, ana.screen
-        while not api.view(game_id)["players"][0]["away"]:
-            assert time.monotonic() < deadline, "Ana was never away"
-            ana.read(0.2)
-        answer(ana)
-        while ana.read(0.1):
-            assert time.monotonic() < deadline, ana.screen[-3000:]
-            answer(ana)
-        assert ana.process.wait(timeout=scaled(LONG)) == 0
-        other.join(timeout=scaled(LONG))
-    finally:
-        finished.set()
-        ana.close()
-    screen = ana.screen
-    assert "Bea takes seat 2." in screen and "The game starts: Ana, Bea and Bot 2." in screen
+    away_and_back(ana, live_service.url, PROMPT, answer, bea_moves, over="over")
     assert re.search(
         r"Your stand-in (passes|bets \d+|holds at \d+|raises to \d+|starts the shedding"
         r"|chooses)",
-        screen,
-    ), screen
-    assert "You are away: your stand-in plays your turns." in screen
-    assert "Too late: your stand-in has been playing for you. You are back now." in screen
-    assert "You are back." in screen
-    assert re.search(r"Game over\. Winners?: .+\.", screen)
-    events = api.events(game_id)
-    assert [e["type"] for e in events if e.get("seat") == 0 and e["type"].startswith("seat_")] == [
-        "seat_away", "seat_back"
-    ]  # fmt: skip
+        ana.screen,
+    ), ana.screen
 
 
 def test_the_other_games_options_and_levels_are_clean_errors(live_service: LiveService) -> None:

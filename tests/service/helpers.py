@@ -5,14 +5,33 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 
 from core.play.games import view_of
 from engine.pocha.actions import action_to_wire
 from engine.pocha.game import Game
 from engine.pocha.rules import Rules
+from service import create_app
 from tests.waiting import LONG, scaled, wait_until
 from tools.soak import VIEW_ONLY
+
+#: Two callers from addresses of their own (documentation ranges).
+ANA = {"REMOTE_ADDR": "203.0.113.7"}
+BRUNO = {"REMOTE_ADDR": "198.51.100.9"}
+
+
+def limited_app(redis_url: str, **settings: Any) -> Flask:
+    """The app on `redis_url` with its rate limits on (and `settings`), bots inline."""
+    return create_app(
+        {
+            "REDIS_URL": redis_url,
+            "TESTING": True,
+            "BOT_RUNNER": "inline",
+            "RATE_LIMITS": "on",
+            **settings,
+        }
+    )
 
 
 def bearer(token: str | None) -> dict[str, str]:

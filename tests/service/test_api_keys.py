@@ -23,23 +23,8 @@ from service import create_app
 from service.context import EXTENSION
 from service.metrics import MAX_KEY_LABELS, OTHER_KEYS, ProcessMetrics
 from tests.service.helpers import AI_POSITION as AI_MOVE
-from tests.service.helpers import bearer, create_game, humans, tokens_of
+from tests.service.helpers import ANA, BRUNO, bearer, create_game, humans, limited_app, tokens_of
 from tests.waiting import wait_until
-
-ANA = {"REMOTE_ADDR": "203.0.113.7"}
-BRUNO = {"REMOTE_ADDR": "198.51.100.9"}
-
-
-def limited_app(redis_url: str, **settings: Any) -> Flask:
-    return create_app(
-        {
-            "REDIS_URL": redis_url,
-            "TESTING": True,
-            "BOT_RUNNER": "inline",
-            "RATE_LIMITS": "on",
-            **settings,
-        }
-    )
 
 
 def store_of(app: Flask) -> GameStore:

@@ -186,6 +186,32 @@ class Caller:
     job: str = "NoSuchJob"
 
 
+def url_of(path: str, game_id: str, caller: Caller) -> str:
+    """An operation's path with the swept game's id, the caller's job and no match."""
+    url = path.replace("{game_id}", game_id).replace("{job_id}", caller.job)
+    return url.replace("{match_id}", "NoSuchMatch")
+
+
+def ask_hints(
+    client: FlaskClient,
+    game_id: str,
+    callers: list[Caller],
+    connection: redis.Redis,
+    run_jobs: bool,
+) -> None:
+    """Each caller asks for a hint, before a scan: a seat on its turn gets a job (queued,
+    or run by a worker with `run_jobs`), whose id it keeps; the others no job."""
+    for caller in callers:
+        response = client.post(
+            f"/api/v1/games/{game_id}/hint", json={"level": "easy"}, headers=bearer(caller.token)
+        )
+        caller.job = json_of(response)["id"] if response.status_code == 202 else "NoSuchJob"
+    if run_jobs:
+        make_worker(connection, simple=True, timing=Timing()).work(
+            burst=True, logging_level="WARNING"
+        )
+
+
 @dataclass
 class Sweep:
     client: FlaskClient
@@ -198,8 +224,7 @@ class Sweep:
     def request(self, caller: Caller, method: str, path: str) -> list[tuple[str, Any, set[str]]]:
         """The requests for one operation as this caller: (kind of body, response, cards
         the request itself named)."""
-        url = path.replace("{game_id}", self.game_id).replace("{job_id}", caller.job)
-        url = url.replace("{match_id}", "NoSuchMatch")
+        url = url_of(path, self.game_id, caller)
         headers = bearer(caller.token)
         named: set[str] = set()
         body: Any = None
@@ -248,18 +273,7 @@ class Sweep:
         `run_jobs`, a worker runs the hint jobs first, so their results are read too (an
         in-process RQ worker takes half a second to stop, hence not at every scan)."""
         checked = 0
-        # Hints first: a seat on its turn gets a job (queued, or run with `run_jobs`).
-        for caller in callers:
-            response = self.client.post(
-                f"/api/v1/games/{self.game_id}/hint",
-                json={"level": "easy"},
-                headers=bearer(caller.token),
-            )
-            caller.job = response.json["id"] if response.status_code == 202 else "NoSuchJob"
-        if run_jobs:
-            make_worker(self.connection, simple=True, timing=Timing()).work(
-                burst=True, logging_level="WARNING"
-            )
+        ask_hints(self.client, self.game_id, callers, self.connection, run_jobs)
         for caller in callers:
             hidden = hidden_from(self.game, caller.seat)
             for method, path in OPERATIONS:
@@ -519,8 +533,7 @@ class PochSweep:
     def request(
         self, caller: Caller, method: str, path: str, state: dict[str, Any]
     ) -> list[tuple[str, Any, set[str]]]:
-        url = path.replace("{game_id}", self.game_id).replace("{job_id}", caller.job)
-        url = url.replace("{match_id}", "NoSuchMatch")
+        url = url_of(path, self.game_id, caller)
         headers = bearer(caller.token)
         named: set[str] = set()
         body: Any = None
@@ -559,17 +572,7 @@ class PochSweep:
 
     def scan(self, callers: list[Caller], run_jobs: bool) -> int:
         checked = 0
-        for caller in callers:
-            response = self.client.post(
-                f"/api/v1/games/{self.game_id}/hint",
-                json={"level": "easy"},
-                headers=bearer(caller.token),
-            )
-            caller.job = json_of(response)["id"] if response.status_code == 202 else "NoSuchJob"
-        if run_jobs:
-            make_worker(self.connection, simple=True, timing=Timing()).work(
-                burst=True, logging_level="WARNING"
-            )
+        ask_hints(self.client, self.game_id, callers, self.connection, run_jobs)
         version = self.store.load(self.game_id).version
         for caller in callers:
             state = poch_state(self.store, self.game_id)

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
@@ -19,23 +18,17 @@ from service.ratelimits import EXTENSION as LIMITER
 from service.ratelimits import REFUSALS, Refusals, storage_uri
 from tests.redis_server import private_redis
 from tests.service.helpers import AI_POSITION as AI_MOVE
-from tests.service.helpers import bearer, create_game, humans, move, tokens_of
+from tests.service.helpers import (
+    ANA,
+    BRUNO,
+    bearer,
+    create_game,
+    humans,
+    limited_app,
+    move,
+    tokens_of,
+)
 from tools.embedded_redis import RedisServer
-
-ANA = {"REMOTE_ADDR": "203.0.113.7"}
-BRUNO = {"REMOTE_ADDR": "198.51.100.9"}
-
-
-def limited_app(redis_url: str, **settings: Any) -> Flask:
-    return create_app(
-        {
-            "REDIS_URL": redis_url,
-            "TESTING": True,
-            "BOT_RUNNER": "inline",
-            "RATE_LIMITS": "on",
-            **settings,
-        }
-    )
 
 
 def new_game(client: FlaskClient, environ: dict[str, str]) -> Any:

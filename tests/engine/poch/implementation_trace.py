@@ -11,39 +11,21 @@ object: the implementations active, and per section its record count and SHA-256
 from __future__ import annotations
 
 import argparse
-import hashlib
 import itertools
 import json
 import random
 from collections.abc import Iterator
-from typing import Any
 
 from ai.bot import Budget
 from ai.poch.deals import DealSampler, fork, game_for, knowledge_of
 from ai.poch.heuristic import HeuristicBot, bet_call, shed_choice, table_strength
 from ai.poch.ismcts import ISMCTSBot, policy, search_actions
 from engine.errors import GameError
-from engine.implementation import ACTIVE, active
 from engine.poch.cards import NUM_CARDS, best_set, card, card_code, rank_of, suit_of
 from engine.poch.game import Game
 from engine.poch.observation import observe
 from engine.poch.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-
-
-class Section:
-    """A running digest of one section's records."""
-
-    def __init__(self) -> None:
-        self.digest = hashlib.sha256()
-        self.count = 0
-
-    def add(self, *record: Any) -> None:
-        self.digest.update(repr(record).encode())
-        self.digest.update(b"\n")
-        self.count += 1
-
-    def result(self) -> dict[str, Any]:
-        return {"records": self.count, "sha256": self.digest.hexdigest()}
+from tests.engine.digests import Section, print_report
 
 
 def all_rules(rng: random.Random) -> Iterator[Rules]:
@@ -167,11 +149,7 @@ def main() -> None:
         trace_bots(sections["bots"], rules, rng)
     trace_cards(sections["cards"], rng, 20000)
     trace_search(sections["search"], args.iterations, args.positions)
-    print(json.dumps({
-        "implementation": active(),
-        "packages": ACTIVE,
-        "sections": {name: s.result() for name, s in sections.items()},
-    }))  # fmt: skip
+    print_report(sections)
 
 
 if __name__ == "__main__":

@@ -11,9 +11,7 @@ JSON object: the implementation active, and per section its record count and SHA
 from __future__ import annotations
 
 import argparse
-import hashlib
 import itertools
-import json
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -22,7 +20,6 @@ from ai.bot import Budget
 from ai.pocha.ismcts import ISMCTSBot, playout_greedy, quick_bid
 from ai.pocha.levels import STUDENT_PRIOR
 from ai.pocha.student_play import PlayStudentBot
-from engine.implementation import ACTIVE, active
 from engine.pocha import Game, Rules, observe
 from engine.pocha.cards import SUIT_OF, cards_list
 from engine.pocha.deals import DealSampler, state_from_observation
@@ -30,25 +27,10 @@ from engine.pocha.hand import HandState, deal, hand_points, play_out, random_car
 from engine.pocha.inference import infer
 from engine.pocha.legality import legal_cards
 from engine.pocha.tricks import BEATERS, beats, trick_winner, winning_play
+from tests.engine.digests import Section, print_report
 
 #: montar, fallar, pisar and the dealer rule: all 16 combinations.
 SWITCHES = list(itertools.product((False, True), repeat=4))
-
-
-class Section:
-    """A running digest of one section's records."""
-
-    def __init__(self) -> None:
-        self.digest = hashlib.sha256()
-        self.count = 0
-
-    def add(self, *record: Any) -> None:
-        self.digest.update(repr(record).encode())
-        self.digest.update(b"\n")
-        self.count += 1
-
-    def result(self) -> dict[str, Any]:
-        return {"records": self.count, "sha256": self.digest.hexdigest()}
 
 
 def all_rules(rng: random.Random) -> Iterator[Rules]:
@@ -234,11 +216,7 @@ def main() -> None:
     trace_obligations(sections["obligations"], rng, 20000)
     trace_search(sections["search"], args.iterations, args.positions)
     trace_prior(sections["search"], args.iterations, args.positions // 2)
-    print(json.dumps({
-        "implementation": active(),
-        "packages": ACTIVE,
-        "sections": {name: s.result() for name, s in sections.items()},
-    }))  # fmt: skip
+    print_report(sections)
 
 
 if __name__ == "__main__":
