@@ -37,6 +37,11 @@ install_uv() {
 # no longer matches rather than resolving anew; --inexact keeps uv itself in the venv.
 install_project() {
     install_uv
+    if [ ! -x "$VENV/bin/pocha" ]; then
+        # Minutes of silence otherwise: the dependencies, and Cython compiling the engine.
+        echo "==> installing Pocha into $VENV from uv.lock (the first time compiles the" \
+             "engine: a few minutes)"
+    fi
     UV_PROJECT_ENVIRONMENT="$VENV" "$VENV/bin/uv" sync --quiet --locked --inexact \
         --python "$VENV/bin/python" ${1:+--extra "$1"}
 }

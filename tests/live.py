@@ -95,9 +95,12 @@ def live_service(
 
 
 @contextlib.contextmanager
-def serving(redis_url: str, logs: Path, **settings: str) -> Iterator[LiveService]:
+def serving(
+    redis_url: str, logs: Path, cwd: Path | None = None, **settings: str
+) -> Iterator[LiveService]:
     """One gunicorn and one `pocha worker` on `redis_url`, with `settings` (environment
-    variables) over the service's own, up until the block ends."""
+    variables) over the service's own, up until the block ends; both run in `cwd` (by
+    default the tests' own directory)."""
     env = {
         **os.environ,
         "REDIS_URL": redis_url,
@@ -121,6 +124,7 @@ def serving(redis_url: str, logs: Path, **settings: str) -> Iterator[LiveService
                 subprocess.Popen(
                     command,
                     env=env,
+                    cwd=cwd,
                     stdout=log,
                     stderr=subprocess.STDOUT,
                     start_new_session=True,

@@ -4,7 +4,7 @@
 // app.js wires the buttons. Names from the server are escaped.
 
 import { escapeHtml } from "./html.js";
-import { levelName, t } from "./i18n.js";
+import { levelName, ruleLabel, t } from "./i18n.js";
 
 /** The address of a table's shareable link, where the view names none. */
 export function tableLink(code) {
@@ -54,7 +54,10 @@ export function rulesLine(rules) {
     parts.push(rules.turn_seconds ? t("rules.clock", { n: rules.turn_seconds }) : t("rules.noClock"));
     return parts.join(" · ");
   }
-  const schedule = Array.isArray(rules.schedule) ? rules.schedule.join(", ") : rules.schedule;
+  // A named schedule (classic, pyramid) in the page's language; card counts as they are.
+  const schedule = Array.isArray(rules.schedule)
+    ? rules.schedule.join(", ")
+    : ruleLabel(rules.schedule, rules.schedule).toLowerCase();
   parts.push(t("rules.schedule", { schedule: escapeHtml(schedule) }));
   parts.push(rules.turn_seconds ? t("rules.clock", { n: rules.turn_seconds }) : t("rules.noClock"));
   return parts.join(" · ");

@@ -158,6 +158,23 @@ def test_page_strings_endpoint(client: FlaskClient) -> None:
     assert client.get("/i18n/fr.json").status_code == 404
 
 
+def test_the_page_names_every_rule_and_named_schedule_in_spanish(client: FlaskClient) -> None:
+    # The setup form and a table's line of rules show each option's name and a schedule
+    # by its name (`classic`), through `ruleLabel` (service/static/i18n.js): `rule.NAME`.
+    # The obligations' names are the game's Spanish words already.
+    spanish = client.get("/i18n/es.json").json
+    described = client.get("/api/v1/rules").json["options"]
+    names = {option["name"] for option in described} | {
+        choice for option in described for choice in option.get("choices", [])
+    }
+    names -= {"montar", "fallar", "pisar"}
+    # A key with no translation is served as itself (and the page falls back to English).
+    missing = sorted(
+        name for name in names if spanish.get(f"rule.{name}") in (None, "", f"rule.{name}")
+    )
+    assert not missing, f"no Spanish for rule.NAME: {missing}"
+
+
 # -- translating -------------------------------------------------------------------------
 
 

@@ -79,6 +79,15 @@ def test_the_ladder_account_and_replay_pages_and_their_modules_are_served(
         assert client.get(f"/static/vendor/uplot/{name}").status_code == 200
 
 
+def test_the_icon_a_browser_asks_for_by_itself_is_nothing_not_an_error(redis_url: str) -> None:
+    # Chromium asks for /favicon.ico on a page that names no icon (the API docs): a 404
+    # there is an error on every visitor's console.
+    client = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 204 and icon.get_data() == b""
+    assert "max-age" in icon.headers["Cache-Control"]
+
+
 def test_the_page_is_not_part_of_the_api_document(redis_url: str) -> None:
     client = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
     paths = client.get("/api/openapi.json").get_json()["paths"]
