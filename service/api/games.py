@@ -124,6 +124,7 @@ _ERRORS = {
     409: "not_your_turn, wrong_phase, not_started (the table waits for people), or "
     "conflict (another request won the race).",
     412: "stale_version: If-Match names a version the game has left.",
+    408: "body_too_slow.",
     413: "body_too_large.",
     415: "unsupported_media_type: the body is not sent as application/json.",
     422: "validation_error: a malformed body; illegal_move, invalid_bid, invalid_card or "
@@ -313,7 +314,7 @@ class Games(MethodView):
             }
         },
     )
-    @_documents_errors(400, 413, 415, 429, 503)
+    @_documents_errors(400, 408, 413, 415, 429, 503)
     @_documentation_of(
         blp.alt_response(
             409,
@@ -401,7 +402,7 @@ class Bids(MethodView):
     @_doc(operationId="postBid", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body("bids")
     @_responds_to_move
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
+    @_documents_errors(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Bid
 
@@ -415,7 +416,7 @@ class Plays(MethodView):
     @_doc(operationId="postPlay", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body("plays")
     @_responds_to_move
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
+    @_documents_errors(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Play a card
 
@@ -430,7 +431,7 @@ class Bets(MethodView):
     @_doc(operationId="postBet", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body("bets")
     @_responds_to_move
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
+    @_documents_errors(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Bet, hold or pass (Poch)
 
@@ -446,7 +447,7 @@ class Suits(MethodView):
     @_doc(operationId="postSuit", parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH)
     @_move_body("suits")
     @_responds_to_move
-    @_documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
+    @_documents_errors(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Choose the next suit (Poch)
 
