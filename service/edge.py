@@ -130,6 +130,10 @@ def install(app: Flask, settings: dict[str, Any]) -> None:
     if limit:
         app.wsgi_app = BoundedBody(app.wsgi_app, int(limit))  # type: ignore[method-assign]
         app.before_request(_refuse_chunked_body)
+    # Enforced by gunicorn's worker, which reads it too: a bad value fails here, at start.
+    body_seconds = int(settings["BODY_SECONDS"])
+    if body_seconds < 0:
+        raise ValueError(f"POCHA_BODY_SECONDS must be 0 or more, not {body_seconds}")
     proxies = int(settings["TRUSTED_PROXIES"])
     if proxies < 0:
         raise ValueError(f"POCHA_TRUSTED_PROXIES must be 0 or more, not {proxies}")

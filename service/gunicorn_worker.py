@@ -26,7 +26,8 @@ from service.events import close_all_streams
 #: idle keep-alive connections that may have filled it (`keepalive` is 5 s).
 CONNECTIONS_RETRY_AFTER = 5
 
-#: How long a refused connection is read from (and what it sent dropped) before closing.
+#: How long a connection closed after its answer (a refusal, a body too slow) is read from,
+#: and what it sent dropped, before closing.
 LINGER_SECONDS = 1.0
 
 #: Machine codes and sentences of the statuses gunicorn answers by itself.
