@@ -35,6 +35,11 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "IDLE_TTL": ("POCHA_IDLE_TTL", 7 * 24 * 3600),
     # Request bodies are tiny JSON objects; anything bigger is refused with 413 unread.
     "MAX_CONTENT_LENGTH": ("POCHA_MAX_BODY", 16 * 1024),
+    # A request's body must have arrived whole this many seconds after its head (0: no
+    # deadline), or it is answered 408 body_too_slow and its connection closed: a client
+    # trickling a body would otherwise hold its connection for ever (see
+    # service.gunicorn_worker; under gunicorn only).
+    "BODY_SECONDS": ("POCHA_BODY_SECONDS", 10),
     # How bots get their turns: "rq" (jobs for `pocha worker` processes) or "inline" (in the
     # request that hands them the turn: for tests and benchmarks of the API alone).
     "BOT_RUNNER": ("POCHA_BOT_RUNNER", "rq"),

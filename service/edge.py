@@ -1,5 +1,6 @@
-"""Where the API meets the internet: how big a body may be, which client address to believe
-behind proxies, and which other sites' pages may call it from a browser (CORS).
+"""Where the API meets the internet: how big a body may be and how long it may take to
+arrive, which client address to believe behind proxies, and which other sites' pages may
+call it from a browser (CORS).
 How it works: docs/internals.md, `service.edge`.
 """
 
@@ -14,6 +15,8 @@ from flask_cors import CORS
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from core.errors import ServiceError
+from engine.i18n import _
 from service.context import current_request
 
 if TYPE_CHECKING:
@@ -42,16 +45,34 @@ def cors_origins(setting: str) -> list[str]:
     return [o.strip().rstrip("/") for o in setting.split(",") if o.strip()]
 
 
-#: Set in the WSGI environ by `BoundedBody` when a chunked body was over the limit.
-TOO_LARGE = "pocha.body_too_large"
+#: Set in the WSGI environ by `BoundedBody` to the error a chunked body is refused with.
+BODY_REFUSED = "pocha.body_refused"
 #: Paths whose bodies may be larger than `POCHA_MAX_BODY` (bytes): a game record sent to be
 #: analysed (`service.api.analyses`) holds every hand and card of a whole game.
 LARGER_BODIES = {"/api/v1/analyses": 512 * 1024}
 
 
+class BodyTooSlow(ServiceError):
+    """A body not whole `seconds` after its request's head (`POCHA_BODY_SECONDS`): raised
+    by the body's reader under gunicorn (`service.gunicorn_worker`)."""
+
+    status = 408
+    error = "body_too_slow"
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(
+            _(
+                "The request body did not arrive whole within {seconds} s of its headers: "
+                "send it all at once.",
+                seconds=seconds,
+            )
+        )
+
+
 class BoundedBody:
     """WSGI middleware: a body without Content-Length is read here, up to `limit` + 1
-    bytes, and passed on with its length; a longer one is marked for a 413."""
+    bytes, and passed on with its length; a longer one is marked for a 413, one too slow
+    to arrive for a 408."""
 
     def __init__(self, app: WSGIApplication, limit: int) -> None:
         self.app = app
@@ -67,14 +88,21 @@ class BoundedBody:
             stream = environ["wsgi.input"]
             chunks: list[bytes] = []
             size = 0
-            while size <= limit:
-                chunk = stream.read(limit + 1 - size)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
+            refused: Exception | None = None
+            try:
+                while size <= limit:
+                    chunk = stream.read(limit + 1 - size)
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    size += len(chunk)
+            except BodyTooSlow as too_slow:
+                # Outside the app here: its error handlers answer it once the request runs.
+                refused = too_slow
             if size > limit:
-                environ[TOO_LARGE] = True
+                refused = RequestEntityTooLarge()
+            if refused is not None:
+                environ[BODY_REFUSED] = refused
                 body = b""
             else:
                 body = b"".join(chunks)
@@ -87,10 +115,11 @@ class BoundedBody:
         return self.app(environ, start_response)
 
 
-def _refuse_large_chunked_body() -> None:
+def _refuse_chunked_body() -> None:
     request = current_request()
-    if request.environ.get(TOO_LARGE):
-        raise RequestEntityTooLarge()
+    refused = request.environ.get(BODY_REFUSED)
+    if refused is not None:
+        raise refused
     larger = LARGER_BODIES.get(request.path)
     if larger is not None:
         request.max_content_length = larger
@@ -100,7 +129,11 @@ def install(app: Flask, settings: dict[str, Any]) -> None:
     limit = settings.get("MAX_CONTENT_LENGTH")
     if limit:
         app.wsgi_app = BoundedBody(app.wsgi_app, int(limit))  # type: ignore[method-assign]
-        app.before_request(_refuse_large_chunked_body)
+        app.before_request(_refuse_chunked_body)
+    # Enforced by gunicorn's worker, which reads it too: a bad value fails here, at start.
+    body_seconds = int(settings["BODY_SECONDS"])
+    if body_seconds < 0:
+        raise ValueError(f"POCHA_BODY_SECONDS must be 0 or more, not {body_seconds}")
     proxies = int(settings["TRUSTED_PROXIES"])
     if proxies < 0:
         raise ValueError(f"POCHA_TRUSTED_PROXIES must be 0 or more, not {proxies}")

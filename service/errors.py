@@ -137,9 +137,9 @@ class ErrorSchema(Answer):
             "idempotency_key_reused, game_not_found, job_not_found, match_not_found, "
             "invalid_position, unauthorized, "
             "forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, "
-            "unsupported_media_type, rate_limited, too_many_streams, too_many_connections, "
-            "uri_too_long, headers_too_large, not_found, method_not_allowed, unavailable, "
-            "store_full, busy, internal_error.",
+            "body_too_slow, unsupported_media_type, rate_limited, too_many_streams, "
+            "too_many_connections, uri_too_long, headers_too_large, not_found, "
+            "method_not_allowed, unavailable, store_full, busy, internal_error.",
             "example": "not_your_turn",
         }
     )

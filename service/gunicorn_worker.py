@@ -1,5 +1,6 @@
 """The gunicorn worker the API runs in: gevent's, with a cap on connections per client
-address and gunicorn's own error answers in the API's JSON shape.
+address, a deadline for each request's body, and gunicorn's own error answers in the API's
+JSON shape.
 How it works: docs/internals.md, `service.gunicorn_worker`.
 """
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import socket
+import time
 from typing import Any
 
 import gevent
@@ -17,13 +19,15 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 from core.config import load_config
 from engine.i18n import N_, _
+from service.edge import BodyTooSlow
 from service.events import close_all_streams
 
 #: When a client over the connection cap may try again: by then gunicorn has closed the
 #: idle keep-alive connections that may have filled it (`keepalive` is 5 s).
 CONNECTIONS_RETRY_AFTER = 5
 
-#: How long a refused connection is read from (and what it sent dropped) before closing.
+#: How long a connection closed after its answer (a refusal, a body too slow) is read from,
+#: and what it sent dropped, before closing.
 LINGER_SECONDS = 1.0
 
 #: Machine codes and sentences of the statuses gunicorn answers by itself.
@@ -75,14 +79,58 @@ class _ErrorPage:
         return int(first[1]) if len(first) > 1 and first[1].isdigit() else 500
 
 
+def close_lingering(client: Any) -> None:
+    """Close a connection whose answer is sent, reading what else the client sends for a
+    moment first: a socket closed with unread bytes is reset, and the answer may be lost
+    with it."""
+    try:
+        client.shutdown(socket.SHUT_WR)
+        with gevent.Timeout(LINGER_SECONDS, False):
+            while client.recv(65536):
+                pass
+    except OSError:
+        pass
+    finally:
+        util.close(client)
+
+
+class BodyDeadline:
+    """Stands in for a request's body reader (gunicorn's), giving up `seconds` after the
+    request's head arrived: a read still waiting then raises `BodyTooSlow`, which the app
+    answers 408, and the request is marked to close its connection (the rest of the body
+    may never come, and where the next request would start is unknown). Each read waits
+    only as long as is left, so a greenlet that waits yields to the others as any read
+    does."""
+
+    def __init__(self, req: Any, seconds: int) -> None:
+        self.req = req
+        self.reader = req.body.reader
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+        self.missed = False
+
+    def read(self, size: int) -> bytes:
+        with gevent.Timeout(max(0.0, self.deadline - time.monotonic())) as timer:
+            try:
+                data: bytes = self.reader.read(size)
+            except gevent.Timeout as timeout:
+                if timeout is not timer:
+                    raise
+                self.missed = True
+                self.req.force_close()
+                raise BodyTooSlow(self.seconds) from None
+        return data
+
+
 class ApiWorker(GeventWorker):
-    """gunicorn's gevent worker, with the cap and the JSON errors above."""
+    """gunicorn's gevent worker, with the cap, the body deadline and the JSON errors above."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         settings = load_config()
         behind_proxies = int(settings["TRUSTED_PROXIES"]) > 0
         self.max_per_address = 0 if behind_proxies else int(settings["MAX_CONNECTIONS_PER_ADDRESS"])
+        self.body_seconds = int(settings["BODY_SECONDS"])
         self.open_by_address: collections.Counter[str] = collections.Counter()
 
     def handle_exit(self, sig: int, frame: Any) -> None:
@@ -92,9 +140,22 @@ class ApiWorker(GeventWorker):
         gevent.spawn(close_all_streams)
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
+        # The head has arrived: the body's time starts now. A request that has no body
+        # never reads, and an event stream (a GET) never starts the clock.
+        body = req.body
+        reader = body.reader
+        deadline = BodyDeadline(req, self.body_seconds) if self.body_seconds else None
+        if deadline is not None:
+            body.reader = deadline
         try:
             return bool(super().handle_request(listener_name, req, sock, addr))
         finally:
+            # Whatever of the body the app left unread, gunicorn drains before the next
+            # request under its own keepalive timeout. One that missed its deadline is not
+            # waited for again: its 408 is sent, and the connection closed.
+            body.reader = reader
+            if deadline is not None and deadline.missed:
+                close_lingering(sock)
             # The other connections' turn. A client quick to send its next request has it
             # waiting by now, and a gevent socket reads what is there without yielding: its
             # greenlet would answer request after request while the others wait.
@@ -136,16 +197,10 @@ class ApiWorker(GeventWorker):
         try:
             client.setblocking(1)
             client.sendall(answer)
-            client.shutdown(socket.SHUT_WR)
-            # What the client sent already is read and dropped before closing (a socket
-            # closed with unread bytes is reset, and the answer may be lost with it).
-            with gevent.Timeout(LINGER_SECONDS, False):
-                while client.recv(65536):
-                    pass
         except OSError:
             pass
-        finally:
-            util.close(client)
+        # What the client sent already is read and dropped before closing.
+        close_lingering(client)
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         page = _ErrorPage()

@@ -335,6 +335,7 @@ class Accounts(MethodView):
         "(`POCHA_RATE_LIMIT_ACCOUNTS`); wait `Retry-After` seconds.",
     )
     @blp.alt_response(400, schema=ErrorSchema, description="bad_json: the body is not JSON.")
+    @blp.alt_response(408, schema=ErrorSchema, description="body_too_slow.")
     @blp.alt_response(413, schema=ErrorSchema, description="body_too_large.")
     @blp.alt_response(415, schema=ErrorSchema, description="unsupported_media_type.")
     @blp.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")
@@ -399,6 +400,7 @@ class AccountById(MethodView):
         description="validation_error: no `open_to_matches`, or not true or false.",
     )
     @blp.alt_response(400, schema=ErrorSchema, description="bad_json: the body is not JSON.")
+    @blp.alt_response(408, schema=ErrorSchema, description="body_too_slow.")
     @blp.alt_response(413, schema=ErrorSchema, description="body_too_large.")
     @blp.alt_response(415, schema=ErrorSchema, description="unsupported_media_type.")
     @blp.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")

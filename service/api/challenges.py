@@ -194,6 +194,7 @@ class Challenges(MethodView):
               "has 20 waiting; rate_limited: too many challenges from your address "
               "(`POCHA_RATE_LIMIT_CHALLENGES`)."),
         (400, "bad_json: the body is not JSON."),
+        (408, "body_too_slow."),
         (413, "body_too_large."),
         (415, "unsupported_media_type."),
     )  # fmt: skip

@@ -126,6 +126,7 @@ _ERRORS = {
     409: "not_your_turn, wrong_phase, not_started (the table waits for people), or "
     "conflict (another request won the race).",
     412: "stale_version: If-Match names a version the game has left.",
+    408: "body_too_slow.",
     413: "body_too_large.",
     415: "unsupported_media_type: the body is not sent as application/json.",
     422: "validation_error: a malformed body; illegal_move, invalid_bid, invalid_card or "
@@ -257,7 +258,7 @@ def _move_endpoint(operation_id: str, endpoint: str) -> Callable[[F], F]:
         _doc(operationId=operation_id, parameters=[_IF_MATCH, _IDEMPOTENCY_KEY], **_SEAT_AUTH),
         _move_body(endpoint),
         _responds_to_move,
-        _documents_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503),
+        _documents_errors(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 503),
     )
 
     def decorate(view: F) -> F:
@@ -333,7 +334,7 @@ class Games(MethodView):
             }
         },
     )
-    @_documents_errors(400, 413, 415, 429, 503)
+    @_documents_errors(400, 408, 413, 415, 429, 503)
     @_documentation_of(
         blp.alt_response(
             409,

@@ -35,6 +35,7 @@ blp = Blueprint(
 #: rate-limited AI requests: hints, AI moves, matches).
 BODY_ERRORS = {
     400: "bad_json: the body is not JSON.",
+    408: "body_too_slow.",
     413: "body_too_large.",
     415: "unsupported_media_type: the body is not sent as application/json.",
     429: "rate_limited: too many of these requests from your address; wait `Retry-After` seconds.",

@@ -141,7 +141,7 @@ class TableSeats(MethodView):
     @blp.doc(operationId="joinTable", security=[], **responses(201, SEAT_TAKEN))
     @blp.arguments(JoinSchema(), location="json")
     @blp.response(201, SeatTakenSchema)
-    @_documents_errors(400, 404, 409, 413, 415, 429, 503)
+    @_documents_errors(400, 404, 408, 409, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], code: str) -> dict[str, Any]:
         """Take a seat
 
@@ -174,7 +174,7 @@ class Start(MethodView):
     @seats.doc(operationId="startGame", **_AUTH)
     @seats.arguments(StartSchema(), location="json")
     @_responds_with_view
-    @_documents_errors(401, 403, 404, 409, 413, 415, 503)
+    @_documents_errors(401, 403, 404, 408, 409, 413, 415, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Response:
         """Start the game now (host)
 
@@ -191,7 +191,7 @@ class SeatBot(MethodView):
     @seats.doc(operationId="giveSeatToBot", **_AUTH)
     @seats.arguments(SeatBotSchema(), location="json")
     @_responds_with_view
-    @_documents_errors(401, 403, 404, 409, 413, 415, 503)
+    @_documents_errors(401, 403, 404, 408, 409, 413, 415, 503)
     def post(self, body: dict[str, Any], game_id: str, seat: int) -> Response:
         """Give an open seat to a bot (host)
 

@@ -133,6 +133,7 @@ class AccountWebhook(MethodView):
                 "call; validation_error: no url.",
             ),
             (400, "bad_json: the body is not JSON."),
+            (408, "body_too_slow."),
             (413, "body_too_large."),
             (415, "unsupported_media_type."),
             (429, _LIMITED),

@@ -1,7 +1,9 @@
 """The API under hostile load, on real gunicorn (the shipped settings, one process).
 
-A flood of event streams, or of slowloris sockets holding half-sent requests, leaves
-`/healthz` and moves answering; streams and connections are capped per client address
+A flood of event streams, or of slowloris sockets holding half-sent requests, or of
+requests trickling their bodies, leaves `/healthz` and moves answering; a body not whole
+within `POCHA_BODY_SECONDS` of its head is answered 408 and its connection closed, while
+an event stream outlives that deadline; streams and connections are capped per client address
 (429 with a machine code and Retry-After beyond the cap, another address unaffected); a
 stream whose client closes gives its slot back at once, without waiting for a keepalive to
 fail; gunicorn's own refusals (414, 431) are in the API's JSON shape; and a stream over
@@ -16,6 +18,7 @@ loopback), so the per-address caps never hide what a flood does.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import signal
@@ -256,6 +259,136 @@ def test_slowloris_sockets_do_not_stop_other_requests(redis_url: str, processes:
         assert call(port, "GET", "/readyz", timeout=PATIENCE).status == 200
     finally:
         lorises.stop()
+
+
+# -- slow bodies ------------------------------------------------------------------------
+
+
+class Trickle:
+    """Requests, each from its own address, sent as a whole head and then a body a byte at
+    a time (a byte to each socket every quarter second, from one thread), each read until
+    the server closes its connection: `answers[i]` is all that request got, `ended[i]`
+    whether its connection is closed."""
+
+    def __init__(self, port: int, requests: list[tuple[str, bytes, bytes]]) -> None:
+        self.bodies = [body for _address, _head, body in requests]
+        self.socks: list[socket.socket] = []
+        for address, head, _body in requests:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.bind((address, 0))
+            sock.connect(("127.0.0.1", port))
+            sock.sendall(head)
+            sock.setblocking(False)
+            self.socks.append(sock)
+        self.sent = [0] * len(requests)
+        self.answers = [b""] * len(requests)
+        self.ended = [False] * len(requests)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._trickle, daemon=True)
+        self._thread.start()
+
+    def _trickle(self) -> None:
+        while not self._stop.wait(0.25):
+            for i, sock in enumerate(self.socks):
+                if self.ended[i]:
+                    continue
+                try:
+                    while chunk := sock.recv(65536):
+                        self.answers[i] += chunk
+                    self.ended[i] = True
+                except BlockingIOError:
+                    pass
+                except OSError:  # reset, once the server has closed it
+                    self.ended[i] = True
+                if not self.ended[i] and self.sent[i] < len(self.bodies[i]):
+                    with contextlib.suppress(OSError):
+                        self.sent[i] += sock.send(self.bodies[i][self.sent[i] : self.sent[i] + 1])
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        for sock in self.socks:
+            sock.close()
+
+
+def _head(length: int | None, language: str = "en") -> bytes:
+    """The head of a request to create a game, its body of `length` bytes, or chunked."""
+    framing = "Transfer-Encoding: chunked" if length is None else f"Content-Length: {length}"
+    return (
+        "POST /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Accept-Language: {language}\r\n{framing}\r\n\r\n"
+    ).encode()
+
+
+#: A body to create a game, padded with spaces that JSON allows: whole only after minutes
+#: at a byte a quarter second.
+SLOW_BODY = json.dumps({"players": [{"name": f"P{i}"} for i in range(3)]}).encode() + b" " * 2000
+#: The same, chunked: a chunk of one byte at a time.
+SLOW_CHUNKS = b"".join(b"1\r\n%c\r\n" % byte for byte in SLOW_BODY) + b"0\r\n\r\n"
+
+
+def test_bodies_not_whole_by_their_deadline_are_408_and_closed(
+    redis_url: str, processes: Processes
+) -> None:
+    port = processes.api(redis_url, POCHA_BODY_SECONDS="1")
+    table = create(port, [None] * 3, [1, 2], seed=17)
+    # An event stream is a GET with no body: it lives on past the deadline.
+    stream = Stream(port, table.id, _address(9, 0))
+    assert stream.read_head() == 200
+    trickles = Trickle(
+        port,
+        [
+            (_address(9, 1), _head(len(SLOW_BODY)), SLOW_BODY),
+            (_address(9, 2), _head(None, "es"), SLOW_CHUNKS),
+        ],
+    )
+    try:
+        wait_until(lambda: all(trickles.ended), LONG, "the trickled requests' answers")
+    finally:
+        trickles.stop()
+    messages = []
+    for answer in trickles.answers:
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408 "), answer
+        assert b"\r\nConnection: close\r\n" in head
+        error = json.loads(body)
+        assert (error["code"], error["error"]) == (408, "body_too_slow")
+        messages.append(error["message"])
+    english, spanish = messages
+    assert "within 1 s of its headers" in english
+    assert spanish.startswith("El cuerpo de la petición") and "1 s" in spanish
+
+    # Whole bodies are read as ever, two requests on one connection too.
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE)
+    try:
+        for _ in range(2):
+            connection.request(
+                "POST", "/api/v1/games", SLOW_BODY, {"Content-Type": "application/json"}
+            )
+            response = connection.getresponse()
+            assert response.status == 201, response.read()
+            response.read()
+    finally:
+        connection.close()
+    play_turns([port], table, moves=2)
+    log = _whole_log(port, table)
+    assert stream.read_until(len(log)) == log
+    stream.close()
+
+
+def test_trickled_bodies_do_not_stop_other_requests(redis_url: str, processes: Processes) -> None:
+    # A deadline no test outlasts: the bodies are still coming while the game is played.
+    port = processes.api(redis_url, POCHA_BODY_SECONDS="3600")
+    requests = [(_address(10, i), _head(len(SLOW_BODY)), SLOW_BODY) for i in range(50)]
+    trickles = Trickle(port, requests)
+    try:
+        wait_until(lambda: min(trickles.sent) >= 2, LONG, "every body begun")
+        assert call(port, "GET", "/healthz", timeout=PATIENCE).status == 200
+        table = create(port, [None] * 3, [1, 2], seed=18)
+        assert play_turns([port], table) > 0
+        assert not any(trickles.ended)
+    finally:
+        trickles.stop()
 
 
 # -- caps per address -------------------------------------------------------------------

@@ -23,6 +23,7 @@ import service.app
 from core import errors as core_errors
 from engine.i18n import Message, _, join
 from service import create_app
+from service.edge import BodyTooSlow
 from service.errors import _CODE_BY_STATUS, _MESSAGE_BY_STATUS, ENGINE_STATUS
 from service.events import TooManyStreams
 from service.gunicorn_worker import GUNICORN_ERRORS
@@ -725,6 +726,13 @@ def test_internal_error(redis_url: str) -> None:
 def test_too_many_streams() -> None:
     message = TooManyStreams(cap=4, retry_after=1).message
     assert translate(message, "es").startswith("Tu dirección ya sigue 4 flujos de eventos")
+
+
+@driven("body_too_slow")
+def test_body_too_slow() -> None:
+    # Raised under gunicorn only: tests/resilience/test_hostile_load.py trickles a body.
+    message = BodyTooSlow(seconds=10).message
+    assert translate(message, "es").startswith("El cuerpo de la petición no llegó entero en 10 s")
 
 
 # The codes no test drives above (a race, a full Redis, gunicorn's own refusals before the

@@ -8,6 +8,7 @@ import io
 import json
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from service import create_app
@@ -121,6 +122,12 @@ def test_any_origin(redis_url: str) -> None:
     assert answer.headers["Access-Control-Allow-Origin"] == "*"
     rules = client.get("/api/v1/rules", headers={"Origin": "https://anywhere.example"})
     assert rules.headers["Access-Control-Allow-Origin"] == "*"
+
+
+def test_a_negative_body_deadline_fails_at_start(redis_url: str) -> None:
+    # The deadline itself is gunicorn's worker's: tests/resilience/test_hostile_load.py.
+    with pytest.raises(ValueError, match="POCHA_BODY_SECONDS must be 0 or more"):
+        client_with(redis_url, BODY_SECONDS=-1)
 
 
 def test_a_body_over_the_limit_is_413_unread(redis_url: str) -> None:

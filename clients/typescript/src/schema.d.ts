@@ -1766,7 +1766,7 @@ export interface components {
              */
             code: number;
             /**
-             * @description Stable machine code: not_your_turn, illegal_move, invalid_card, invalid_bid, invalid_suit, wrong_phase, invalid_rules, stale_version, conflict, idempotency_key_reused, game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, unsupported_media_type, rate_limited, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, unavailable, store_full, busy, internal_error.
+             * @description Stable machine code: not_your_turn, illegal_move, invalid_card, invalid_bid, invalid_suit, wrong_phase, invalid_rules, stale_version, conflict, idempotency_key_reused, game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, body_too_slow, unsupported_media_type, rate_limited, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, unavailable, store_full, busy, internal_error.
              * @example not_your_turn
              */
             error: string;
@@ -4666,6 +4666,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description body_too_slow. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description name_taken: the name, or one that looks like it, is another account's. */
             409: {
                 headers: {
@@ -4811,6 +4820,15 @@ export interface operations {
             };
             /** @description account_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_slow. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5102,6 +5120,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description body_too_slow. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_a_bot: a person's account has no webhook. */
             409: {
                 headers: {
@@ -5329,6 +5356,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description body_too_slow. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description body_too_large. */
             413: {
                 headers: {
@@ -5416,6 +5452,15 @@ export interface operations {
             };
             /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_slow. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5686,6 +5731,15 @@ export interface operations {
             };
             /** @description account_disabled: the account is disabled. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_slow. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6078,6 +6132,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description body_too_slow. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description too_many_tables: your address has as many listed tables in the lobby as it may (3); start one, or make this one unlisted. one_seat_per_account: at a rated table, an account or a bot level a second time. */
             409: {
                 headers: {
@@ -6334,6 +6397,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description body_too_slow. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_your_turn, wrong_phase, not_started (the table waits for people), or conflict (another request won the race). */
             409: {
                 headers: {
@@ -6470,6 +6542,15 @@ export interface operations {
             };
             /** @description game_not_found: no such game (never existed, deleted, or expired). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_slow. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6692,6 +6773,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description body_too_slow. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_your_turn, wrong_phase (the game is over) or not_started (the table still waits for people). */
             409: {
                 headers: {
@@ -6866,6 +6956,15 @@ export interface operations {
             };
             /** @description game_not_found: no such game (never existed, deleted, or expired). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_slow. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7160,6 +7259,15 @@ export interface operations {
             };
             /** @description table_not_found (no table has this code) or game_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_slow. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7489,6 +7597,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description body_too_slow. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description table_full (no open seat is left, or the game has started), wrong_phase (the game has started already, is not over for a rematch, or the seat left), one_seat_each (you have a seat at this listed table already), too_many_changes (seats at this table were taken and given up too often), or conflict (too many changes at once: try again). */
             409: {
                 headers: {
@@ -7595,6 +7712,15 @@ export interface operations {
             };
             /** @description game_not_found: no such game (never existed, deleted, or expired). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_slow. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7814,6 +7940,15 @@ export interface operations {
             };
             /** @description account_disabled: the account of the key is disabled. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_slow. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8230,6 +8365,15 @@ export interface operations {
             };
             /** @description table_not_found (no table has this code) or game_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_slow. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
