@@ -652,25 +652,27 @@ class TableService:
         play. Finished games are left as they are. How many games changed."""
         changed = 0
         for game_id in account_seats.games_of(self.store.redis, account_id):
-            if self._in_play(game_id, account_id) is None:
-                continue
             try:
-                if self._drop_tokens_in(game_id, account_id, key_hash):
-                    changed += 1
+                done = self._drop_tokens_in(game_id, account_id, key_hash)
             except GameNotFound:
-                account_seats.forget(self.store.redis, [account_id], game_id)
+                done = None
             except Conflict:
                 # Other changes landed first at every try: the seats keep the tokens of the
                 # key before, and the operator is told (docs/operating.md).
                 log.warning("game %s: the seat tokens of account %s are left", game_id, account_id)
+                continue
+            if done is None:
+                account_seats.forget(self.store.redis, [account_id], game_id)
+            changed += bool(done)
         return changed
 
-    def _drop_tokens_in(self, game_id: str, account_id: str, key_hash: str) -> bool:
-        """`drop_seat_tokens` in one game; whether it wrote."""
+    def _drop_tokens_in(self, game_id: str, account_id: str, key_hash: str) -> bool | None:
+        """`drop_seat_tokens` in one game: whether it wrote; None when the game is over or
+        holds no seat of the account's (it is out of the account's games in play)."""
 
         def renew(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
-            if record.finished:
-                raise _Unchanged(record)
+            if record.finished or all(s.holder != account_id for s in record.seats):
+                raise _Gone(record)
             seats = record.seats
             for i, s in enumerate(record.seats):
                 if s.holder == account_id and s.key_hash and s.key_hash != key_hash:
@@ -682,6 +684,8 @@ class TableService:
 
         try:
             self._retry(game_id, renew, keep_clock=True)
+        except _Gone:
+            return None
         except _Unchanged:
             return False
         return True
@@ -830,6 +834,10 @@ class _Unchanged(Exception):
     def __init__(self, record: StoredGame) -> None:
         super().__init__(record.id)
         self.record = record
+
+
+class _Gone(_Unchanged):
+    """A change for an account's game in play, in a game no longer in play for it."""
 
 
 def _one_seat_per_level(record: StoredGame, level: str, seats: int) -> None:
