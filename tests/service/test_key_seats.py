@@ -166,6 +166,10 @@ def test_a_seat_taken_with_the_new_key_keeps_its_token(
     # The key before is refused as keys are.
     by_old_key = client.get(f"{GAMES}/{before['id']}", headers=bearer(ana["key"]))
     assert refused(by_old_key) == (401, "unknown_account")
+    # The new key gives up the seat the old token opened: the stand-in plays it now.
+    left = client.post(f"{GAMES}/{before['id']}/seats/1/leave", headers=bearer(made.key))
+    assert left.status_code == 200, left.json
+    assert left.json["players"][1]["stand_in"] == "medium", left.json["players"][1]
 
 
 def test_a_seat_taken_by_a_look_from_before_a_disable_is_handed_to_the_stand_in(
