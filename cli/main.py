@@ -1258,11 +1258,12 @@ def _table_service(redis_url: str | None) -> Any:
 @_REDIS_URL
 def accounts_rotate_key(account_id: str, redis_url: str | None) -> None:
     """Give the account ACCOUNT_ID a new key, printed once, for an owner whose key was lost
-    or stolen: the key before opens nothing from now on, and the account's event stream
-    opened with it ends. A bot's webhook is removed with it (the thief may have pointed it
-    at their own server): its owner registers it again with the new key. Its seats and
-    ratings stay the account's."""
-    made = _load("core.store.accounts").replace_key(_key_store(redis_url), account_id)
+    or stolen: the key before opens nothing from now on, nor do the seat tokens handed out
+    under it in the account's games not finished (the new key opens those seats), and the
+    account's event stream opened with it ends. A bot's webhook is removed with it (the
+    thief may have pointed it at their own server): its owner registers it again with the
+    new key. Its seats and ratings stay the account's."""
+    made = _table_service(redis_url).replace_key(account_id)
     if made is None:
         raise click.ClickException(
             f"there is no account {account_id!r} with a key (a bot level's has none)"

@@ -46,6 +46,7 @@ from core.jobs.tasks import (
     text,
 )
 from core.play.games import view_of
+from core.play.tables import TableService
 from core.play.turns import RQBotRunner, store_for
 from core.play.webhooks import Settings
 from core.play.webhooks import ask as ask_webhook
@@ -998,10 +999,13 @@ def _seat(
     runner = RQBotRunner(connection)
     if not store.redis.exists(game_key(game_id)):
         table = Table(None, stand_in=kind.fallback_level, match=f"{match_id}:{index}")
-        record = store.create(
+        created = store.create(
             kind.game.new(kind.match_rules(task.rules), task.seed), seats,
             owed_task=runner.owed_turn, table=table, game_id=game_id,
-        ).record  # fmt: skip
+        )  # fmt: skip
+        record = created.record
+        # An account disabled since it was read above leaves its seat to the stand-in now.
+        TableService(store, runner).settle(record, created.standing)
         if record.bot_to_move is not None:
             runner.game_changed(record.id, record.version, record.payer, record.thinks_long)
     made = r.store.eval(_MADE_LUA, 2, match_key(match_id), checkpoint_key(match_id, index), game_id)

@@ -245,6 +245,8 @@ def _start(connection: redis.Redis, service: GameService, challenge: Challenge) 
         payer=challenge.payer,
     )
     record = created.record
+    # An account disabled (or its key replaced) since it was read above is settled now.
+    service.tables.settle(record, created.standing)
     for account_id in streamed:
         note_game(connection, account_id, record.id)
     if record.bot_to_move is not None:

@@ -243,6 +243,11 @@ class GameService:
             created = make(Table(None, stand_in=stand_in_level, rated=rated))
         else:
             created = make(NO_TABLE)
+        if created.standing:
+            # Disabled, or its key replaced, while the game was being made: as if before.
+            self.tables.settle(
+                created.record, created.standing, seated_by=None if account is None else account.id
+            )
         if account is not None and any(s.account == account.id for s in seats):
             note_game(self.store.redis, account.id, created.record.id)
         if created.record.bot_to_move is not None:

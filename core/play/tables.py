@@ -4,10 +4,11 @@ How it works: docs/internals.md, `core.play.tables`.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -35,9 +36,12 @@ from core.errors import (
 )
 from core.play.bots import BotRunner
 from core.store import account_seats, webhooks
+from core.store.account_seats import Standing
 from core.store.accounts import KEY_PREFIX as ACCOUNT_KEY_PREFIX
-from core.store.accounts import Account, set_disabled
+from core.store.accounts import Account, NewKey, hash_key, set_disabled
 from core.store.accounts import find as find_account
+from core.store.accounts import get as get_account
+from core.store.accounts import replace_key as replace_account_key
 from core.store.bot_games import note_game
 from core.store.records import (
     NO_TABLE,
@@ -52,6 +56,8 @@ from core.store.records import (
 from core.store.store import GameStore
 from engine.i18n import _
 from engine.registry import kind_of
+
+log = logging.getLogger(__name__)
 
 #: The letters of table codes: digits and capitals without 0, 1, I and O (32 of them).
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -376,7 +382,7 @@ class TableService:
                 record, seat, taken, {"type": "seat_taken", "seat": seat, "name": shown}
             )
 
-        record, seat = self._retry(game_id, take)
+        record, seat = self._retry(game_id, take, seated_by=None if account is None else account.id)
         self.store.touch(record, seat)
         if account is not None and not hooked:
             note_game(self.store.redis, account.id, record.id)
@@ -400,9 +406,14 @@ class TableService:
         game_id: str,
         change: Callable[[StoredGame], tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]],
         keep_clock: bool = False,
+        seated_by: str | None = None,
+        by_key: bool = True,
     ) -> tuple[StoredGame, int]:
         """Read the game, decide the change, write it if the game is still at the version
-        read; again on a lost race. Hands a bot the turn if the change leaves one to act."""
+        read; again on a lost race. Hands a bot the turn if the change leaves one to act.
+        A change that seats an account is settled (`settle`): `seated_by`, the account the
+        request seats (`by_key`: with its key, else with a seat's token), is refused if it
+        was disabled or its key replaced at the same moment."""
         for _try in range(self.TRIES):
             record = self.store.load(game_id, history=False)
             seats, table, events, seat = change(record)
@@ -419,6 +430,8 @@ class TableService:
             except Conflict:
                 continue
             self._lobby = (0.0, [])  # this process shows its own changes at once
+            if applied.standing:
+                self.settle(applied.record, applied.standing, seated_by, by_key)
             return self._handed_on(applied), seat
         raise Conflict(_("Too many changes to this table at once; try again in a moment."))
 
@@ -570,38 +583,142 @@ class TableService:
         games found over or gone drop out of the account's set."""
         left = 0
         for game_id in account_seats.games_of(self.store.redis, account_id):
+            record = self._in_play(game_id, account_id)
+            if record is not None:
+                left += self._take_out_of(record, account_id)
+        return left
+
+    def _in_play(self, game_id: str, account_id: str) -> StoredGame | None:
+        """Game `game_id` of the account's set of games in play; None, and the game drops
+        out of the set, when it is over, gone or holds none of the account's seats."""
+        try:
+            record = self.store.load(game_id, history=False)
+        except GameNotFound:
+            account_seats.forget(self.store.redis, [account_id], game_id)
+            return None
+        if record.finished or all(s.holder != account_id for s in record.seats):
+            account_seats.forget(self.store.redis, [account_id], game_id)
+            return None
+        return record
+
+    def _take_out_of(self, record: StoredGame, account_id: str) -> int:
+        """The account's seats in `record`'s game that it has not left leave; how many."""
+        left = 0
+        held = [i for i, s in enumerate(record.seats) if s.holder == account_id and not s.left]
+        for seat in held:
+
+            def still_theirs(record: StoredGame, seat: int = seat) -> None:
+                # A seat opened and taken by someone else meanwhile is theirs to keep.
+                if record.seats[seat].account != account_id:
+                    raise _Unchanged(record)
+
             try:
-                record = self.store.load(game_id, history=False)
-            except GameNotFound:
-                account_seats.forget(self.store.redis, [account_id], game_id)
-                continue
-            mine = [i for i, s in enumerate(record.seats) if s.holder == account_id]
-            if record.finished or not mine:
-                account_seats.forget(self.store.redis, [account_id], game_id)
-                continue
-            held = [i for i in mine if not record.seats[i].left]
-            for seat in held:
-
-                def still_theirs(record: StoredGame, seat: int = seat) -> None:
-                    # A seat opened and taken by someone else meanwhile is theirs to keep.
-                    if record.seats[seat].account != account_id:
-                        raise _Unchanged(record)
-
-                try:
-                    self._leave(game_id, seat, still_theirs)
-                except (GameNotFound, WrongState):
-                    continue  # gone or over meanwhile: nothing left to hand over
-                left += 1
+                self._leave(record.id, seat, still_theirs)
+            except (GameNotFound, WrongState):
+                continue  # gone or over meanwhile: nothing left to hand over
+            left += 1
         return left
 
     def disable(self, account_id: str) -> int | None:
         """The operator disables the account: its key opens nothing to move with
         (`core.store.accounts.set_disabled`) and its seats in games not finished leave
         (`take_out`). How many seats left; None if there is no such account. Enabling it
-        again gives no seat back."""
+        again gives no seat back. The flag is written before the walk reads the account's
+        games, and a seating notes its game before it reads the flag (`settle`): a seat
+        taken at the same moment is handed over by one or the other."""
         if not set_disabled(self.store.redis, account_id):
             return None
         return self.take_out(account_id)
+
+    # -- a key replaced ---------------------------------------------------------------------
+
+    def replace_key(self, account_id: str, replacing: str | None = None) -> NewKey | None:
+        """A new key for the account (`core.store.accounts.replace_key`: `replacing`, the
+        key its holder sends; None for the operator), then its seats' tokens made anew in
+        its games not finished (`drop_seat_tokens`): whoever held the key before may have
+        taken seats with it, and their tokens. None as `replace_key` gives it."""
+        made = replace_account_key(self.store.redis, account_id, replacing)
+        if made is not None:
+            self.drop_seat_tokens(account_id, hash_key(made.key))
+        return made
+
+    def drop_seat_tokens(self, account_id: str, key_hash: str) -> int:
+        """Each seat the account holds in a game not finished that was taken under another
+        key than the one whose hash is `key_hash` (its new one) gets a token nobody is
+        given, so that a seat token handed out under the key before opens nothing; the new
+        key opens those seats as it opened them already (`StoredGame.seat_of_token`). Each
+        game is written in a script of its own, on its own slot (its version moves on; no
+        event: nobody at the table sees a change). Bounded by the account's set of games in
+        play. Finished games are left as they are. How many games changed."""
+        changed = 0
+        for game_id in account_seats.games_of(self.store.redis, account_id):
+            try:
+                done = self._drop_tokens_in(game_id, account_id, key_hash)
+            except GameNotFound:
+                done = None
+            except Conflict:
+                # Other changes landed first at every try: the seats keep the tokens of the
+                # key before, and the operator is told (docs/operating.md).
+                log.warning("game %s: the seat tokens of account %s are left", game_id, account_id)
+                continue
+            if done is None:
+                account_seats.forget(self.store.redis, [account_id], game_id)
+            changed += bool(done)
+        return changed
+
+    def _drop_tokens_in(self, game_id: str, account_id: str, key_hash: str) -> bool | None:
+        """`drop_seat_tokens` in one game: whether it wrote; None when the game is over or
+        holds no seat of the account's (it is out of the account's games in play)."""
+
+        def renew(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
+            if record.finished or all(s.holder != account_id for s in record.seats):
+                raise _Gone(record)
+            seats = record.seats
+            for i, s in enumerate(record.seats):
+                if s.holder == account_id and s.key_hash and s.key_hash != key_hash:
+                    unseen = hash_token(secrets.token_urlsafe(32))
+                    seats = with_seat(seats, i, replace(s, token_hash=unseen, key_hash=key_hash))
+            if seats == record.seats:
+                raise _Unchanged(record)
+            return seats, record.table, [], -1
+
+        try:
+            self._retry(game_id, renew, keep_clock=True)
+        except _Gone:
+            return None
+        except _Unchanged:
+            return False
+        return True
+
+    def settle(
+        self,
+        record: StoredGame,
+        standing: Mapping[str, Standing],
+        seated_by: str | None = None,
+        by_key: bool = True,
+    ) -> None:
+        """Settle the accounts a change just seated in `record`'s game, as read back just
+        after their seats were noted (`core.store.account_seats.note`): one disabled
+        meanwhile leaves the game at once (`disable`'s walk may have read its set before
+        the note); one whose key was replaced meanwhile gets its seats' tokens made anew,
+        as `drop_seat_tokens` would have. `seated_by`, the account the request seated, is
+        then refused: `AccountDisabled`, or as a key (`by_key`) or a token that opens
+        nothing."""
+        for account_id, now in standing.items():
+            if now.disabled:
+                self._take_out_of(record, account_id)
+                if account_id == seated_by:
+                    raise AccountDisabled()
+                continue
+            mine = [s for s in record.seats if s.holder == account_id]
+            taken_under = {s.key_hash for s in mine} - {None, now.key_hash}
+            if not now.key_hash or not taken_under:
+                continue
+            self._drop_tokens_in(record.id, account_id, now.key_hash)
+            if account_id == seated_by:
+                if by_key:
+                    raise UnknownAccount()
+                raise Unauthorized(_("This token does not belong to a seat of this game."))
 
     # -- rematch ------------------------------------------------------------------------------
 
@@ -613,6 +730,21 @@ class TableService:
         holder = key_holder(self.store.redis, token)
         seat = seat_for(record, token, required=True, holder=holder)
         assert seat is not None and token is not None
+        mine = record.seats[seat]
+        # An account's seat is kept at the rematch under its key now: a token handed out
+        # under a key replaced since (the game was over, so its token was left as it was)
+        # takes no seat at the next table.
+        key_now = mine.key_hash
+        if mine.holder is not None and mine.key_hash:
+            found = get_account(self.store.redis, mine.holder)
+            key_now = found.key_hash if found is not None and found.key_hash else mine.key_hash
+            if holder is None and key_now != mine.key_hash:
+                raise Unauthorized(
+                    _(
+                        "This seat's token was handed out under a key its account has "
+                        "replaced since: ask with the account's key."
+                    )
+                )
         if not record.finished:
             raise WrongState(_("The game is not over: a rematch follows a finished game."))
         host_token: str | None = None
@@ -651,7 +783,7 @@ class TableService:
             # An account's key opens its seat at the rematch too.
             taken = replace(
                 held, name=name, open=False, token_hash=hash_token(new_token),
-                key_hash=record.seats[seat].key_hash, bot_account=record.seats[seat].bot_account,
+                key_hash=key_now, bot_account=record.seats[seat].bot_account,
             )  # fmt: skip
             if not held.open:
                 # Taken already (an answer lost on the way): a new token for the same seat.
@@ -661,8 +793,9 @@ class TableService:
                 nxt, kept, taken, {"type": "seat_taken", "seat": kept, "name": name}
             )
 
-        nxt, new_seat = self._retry(next_id, claim)
-        mine = record.seats[seat]
+        nxt, new_seat = self._retry(
+            next_id, claim, seated_by=mine.holder, by_key=holder is not None
+        )
         if mine.account is not None and mine.key_hash and not mine.webhook:
             note_game(self.store.redis, mine.account, nxt.id)
         return nxt, new_seat, new_token, host_token
@@ -701,6 +834,10 @@ class _Unchanged(Exception):
     def __init__(self, record: StoredGame) -> None:
         super().__init__(record.id)
         self.record = record
+
+
+class _Gone(_Unchanged):
+    """A change for an account's game in play, in a game no longer in play for it."""
 
 
 def _one_seat_per_level(record: StoredGame, level: str, seats: int) -> None:

@@ -1,7 +1,11 @@
 """The games not finished in which an account holds a seat, whichever way it sat down (its
 key, its webhook, a challenge, a match, a rematch): noted by the store when a seat is given
 to the account, dropped when the game ends or is deleted. Disabling the account walks them
-to hand each of its seats to the stand-in (`core.play.tables.TableService.take_out`).
+to hand each of its seats to the stand-in (`core.play.tables.TableService.take_out`), and
+replacing its key walks them to make the seat tokens handed out under the key before open
+nothing (`core.play.tables.TableService.drop_seat_tokens`). Noting a seat reads back the
+account's standing (disabled, its key now) after the note: a disable or a new key is written
+before its walk reads this set, so a seating at the same moment is seen by one or the other.
 How it works: docs/internals.md, `core.store.keys`.
 """
 
@@ -9,11 +13,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import redis
 
-from core.store.keys import account_seats_key
+from core.store.keys import account_key, account_seats_key
 
 #: The most games one account's set keeps; the oldest go first beyond it. Far more than
 #: anyone plays at once: it only bounds the set.
@@ -24,19 +29,35 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def note(connection: redis.Redis, account_ids: Iterable[str], game_id: str) -> None:
-    """The accounts hold seats in `game_id` now. One pipeline: every account's set shares
-    the accounts' hash tag."""
+@dataclass(frozen=True)
+class Standing:
+    """An account as a seating reads it back, just after noting its seat."""
+
+    disabled: bool
+    #: The hash of its key now ("" for an account gone, or one with no key).
+    key_hash: str
+
+
+def note(connection: redis.Redis, account_ids: Iterable[str], game_id: str) -> dict[str, Standing]:
+    """The accounts hold seats in `game_id` now: each one's standing, read after the note.
+    One pipeline: every account's set and hash share the accounts' hash tag, and Redis runs
+    a pipeline's commands in order, so the read follows the write."""
     ids = sorted(set(account_ids))
     if not ids:
-        return
+        return {}
     now = time.time()
     pipe = connection.pipeline(transaction=False)
     for account_id in ids:
         key = account_seats_key(account_id)
         pipe.zadd(key, {game_id: now})
         pipe.zremrangebyrank(key, 0, -MOST_SEATS - 1)
-    pipe.execute()
+    for account_id in ids:
+        pipe.hmget(account_key(account_id), ["disabled", "key_hash"])
+    read = pipe.execute()[2 * len(ids) :]
+    return {
+        account_id: Standing(_text(disabled or "") == "1", _text(key_hash or ""))
+        for account_id, (disabled, key_hash) in zip(ids, read, strict=True)
+    }
 
 
 def forget(connection: redis.Redis, account_ids: Iterable[str], game_id: str) -> None:

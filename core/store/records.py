@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ai.bot import thinking_seconds
 from ai.registry import levels_of
+from core.store.account_seats import Standing
 from engine.registry import KINDS, AnyGame, kind_of
 
 #: The most seats a game of any kind has: one presence field each.
@@ -84,9 +85,12 @@ class Seat:
     #: Taken by a bot account with a webhook: the workers ask it for each turn (no clock),
     #: and the stand-in plays when it fails or is paused (`core.play.webhooks`).
     webhook: bool = False
-    #: The hash of the key the account was seated with (`core.store.accounts.hash_key`):
-    #: set, the account's key opens the seat as its bearer token does, so an account plays
-    #: every game it sits in with its one key (its key now, looked up: `seat_of_token`).
+    #: The hash of the key the account was seated with (`core.store.accounts.hash_key`), or
+    #: of the key it got since, once the seat's token was made anew for it: set, the
+    #: account's key opens the seat as its bearer token does, so an account plays every
+    #: game it sits in with its one key (its key now, looked up: `seat_of_token`). A seat
+    #: whose hash is not the account's key's now holds a token handed out under a key
+    #: replaced since (`core.play.tables.TableService.drop_seat_tokens`).
     key_hash: str | None = None
     #: Taken by a bot account: its timed turns are counted on its page
     #: (`core.store.account_turns`); a person's are not.
@@ -375,6 +379,9 @@ class CreatedGame:
     host_token: str
     # The token of each seat, None for bots.
     seat_tokens: tuple[str | None, ...]
+    #: The standing of each account seated, read just after its seat was noted
+    #: (`core.store.account_seats.note`).
+    standing: dict[str, Standing] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -410,3 +417,5 @@ class AppliedAction:
 
     record: StoredGame
     events: list[dict[str, Any]]
+    #: For a change of seats, the standing of each account it seated (`CreatedGame`).
+    standing: dict[str, Standing] = field(default_factory=dict)

@@ -485,8 +485,8 @@ class GameStore:
             note_rated(self.redis, game_id, created)
         if table.listed and table.waiting:
             self.redis.zadd(LOBBY, {game_id: created})
-        account_seats.note(self.redis, _accounts_of(stored_seats), game_id)
-        return CreatedGame(record, host_token, tokens)
+        standing = account_seats.note(self.redis, _accounts_of(stored_seats), game_id)
+        return CreatedGame(record, host_token, tokens, standing)
 
     # -- read ---------------------------------------------------------------------------
 
@@ -1007,8 +1007,10 @@ class GameStore:
         if record.table.waiting and not table.waiting:
             self.redis.zrem(LOBBY, record.id)
         seated = _accounts_of(seats) - _accounts_of(record.seats)
-        account_seats.note(self.redis, seated, record.id)
-        return self._written(record, write, int(result))
+        # Read back with the note: whoever seated an account settles a disable or a new key
+        # that came at the same moment (`core.play.tables.TableService.settle`).
+        standing = account_seats.note(self.redis, seated, record.id)
+        return replace(self._written(record, write, int(result)), standing=standing)
 
     # -- presence -------------------------------------------------------------------------
 

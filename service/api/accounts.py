@@ -27,7 +27,6 @@ from core.store.accounts import (
     create,
     find,
     get,
-    replace_key,
     set_open_to_matches,
 )
 from core.store.keys import is_game_id
@@ -451,11 +450,15 @@ class AccountKey(MethodView):
         opened with it ends. A bot's webhook is removed in the same step
         (`webhook_removed`), since whoever held the leaked key may have pointed it at their
         own server: register it again with the new key. Its seats and ratings stay the
-        account's, and the new key opens its seats. Two replacements of one key at once:
-        one gets the new key, the other 401.
+        account's, and the new key opens its seats. The seat tokens handed out under the
+        key before, in the account's games not finished, open nothing from then on (401
+        `unauthorized`, as any token that is no seat's): whoever held the leaked key keeps
+        none of the seats taken with it, and a client that kept a seat's token goes on with
+        the new key. Finished games are left as they are. Two replacements of one key at
+        once: one gets the new key, the other 401.
         """
         account = owner_of(account_id)
-        made = replace_key(services().redises.store, account.id, sent_key())
+        made = services().games.tables.replace_key(account.id, sent_key())
         if made is None:
             # Replaced by another request between the look-up and now.
             raise UnknownAccount()

@@ -266,7 +266,9 @@ class Rematch(MethodView):
         and seats (bots where there were bots), your seat kept for you. The first to ask
         makes the table and gets its host token too; the others find it in their view
         (`table.rematch`) and take their seats the same way. The rematch starts when every
-        person has taken their seat, or when its host starts it.
+        person has taken their seat, or when its host starts it. An account's seat is kept
+        for the account's key: once the key is replaced, a token handed out under the key
+        before takes no seat here (401 `unauthorized`), the new key does.
         """
         nxt, seat, token, host_token = game_service().tables.rematch(game_id, bearer_token())
         taken: dict[str, Any] = {

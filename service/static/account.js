@@ -30,6 +30,45 @@ export function useAccount() {
   Api.accountKey = signedIn()?.key ?? null;
 }
 
+/**
+ * The requests of a seat this browser holds (`game`, as seats.js keeps it): with the seat's
+ * token, or with the signed-in account's key once the seat is kept without one. A seat's
+ * token opens nothing once its account's key was replaced (docs/api.md), while the
+ * account's key opens every seat the account holds: a request refused as unknown (401)
+ * goes again with the key signed in here, and when that opens the seat, the page goes on
+ * with the key (`onKey(game)`, the seat now kept without its token) and nobody sees an
+ * error. A refused request changed nothing, so sending it again is safe, a move too.
+ */
+export class SeatApi extends Api {
+  constructor(game, onKey = () => {}) {
+    super(game.token ?? signedIn()?.key ?? null);
+    this.game = game;
+    this.onKey = onKey;
+  }
+
+  async request(method, path, body = undefined, extraHeaders = {}) {
+    try {
+      return await super.request(method, path, body, extraHeaders);
+    } catch (error) {
+      const account = signedIn();
+      if (!(error instanceof ApiError) || error.status !== 401 || !account || account.key === this.token) {
+        throw error;
+      }
+      let answer;
+      try {
+        answer = await new Api(account.key, this.base).request(method, path, body, extraHeaders);
+      } catch (again) {
+        // The key opens no such seat either (it was never the account's): the first refusal.
+        throw again instanceof ApiError && again.status === 401 ? error : again;
+      }
+      this.token = account.key;
+      this.game.token = null;
+      this.onKey(this.game);
+      return answer;
+    }
+  }
+}
+
 /** The panel: a name field to sign up, or who is signed in and a link to their page. */
 export function accountPanelHtml() {
   const account = signedIn();

@@ -11,7 +11,9 @@
 // Events, or polling /events when a stream cannot be had) drives what moves on the table:
 // each event is shown in turn, cards flying in from whoever played them, and the view is
 // read again once the events run out, so the page shows every card even when the bots
-// play faster than the eye. The seat's token is kept in localStorage, so a reload resumes.
+// play faster than the eye. The seat's token is kept in localStorage, so a reload resumes;
+// an account's seat goes on with the account's key once its token opens nothing (the key
+// was replaced: account.js, `SeatApi`).
 // The page knows no rule of the game: what is legal, why the rest is not and who is winning
 // the trick all come with the view. At a table with other people the page reads its view
 // at least every PRESENCE_MS (that is how the server knows the seat is here), shows the
@@ -23,7 +25,7 @@
 // its events shown by poch.js, loaded when such a game is opened, on the same view, stream
 // and tables as Pocha's; its decisions go to /bets, /plays and /suits.
 
-import { accountPanelHtml, signedIn, useAccount, wireAccountPanel } from "./account.js";
+import { accountPanelHtml, SeatApi, signedIn, useAccount, wireAccountPanel } from "./account.js";
 import { Api, ApiError } from "./api.js";
 import { cardSvg, symbol } from "./cards.js";
 import { redraw } from "./focus.js";
@@ -428,7 +430,8 @@ async function takeSeat(code, form) {
 async function startGame(game) {
   leaveScreen();
   state.game = game;
-  state.me = new Api(game.token);
+  // The seat's token, or the account's key once the token opens nothing (account.js).
+  state.me = new SeatApi(game, saveSeat);
   state.queue = [];
   state.hint = null;
   state.trickWinner = null;
@@ -658,7 +661,7 @@ async function refresh(always = false) {
     if (state.game !== game) return;
     if (error instanceof ApiError && error.status === 404) return gameGone();
     // The seat's token opens nothing any more: its person was removed from the table.
-    if (error instanceof ApiError && error.status === 401 && game.token) return seatTaken();
+    if (error instanceof ApiError && error.status === 401 && state.me.token) return seatTaken();
     throw error;
   }
   if (state.game !== game) return; // the page moved on to another game meanwhile

@@ -1,7 +1,8 @@
 // The seats this browser holds, in localStorage: for each game its id, the seat, the seat's
 // token, the host token (for whoever made the table) and the table's code, so that opening
 // a table's link (`/t/CODE`) goes back to the seat held there, and a reload resumes the game
-// last played (`pocha.game`, as before tables existed).
+// last played (`pocha.game`, as before tables existed). A seat kept with no token (null) is
+// one the signed-in account holds, opened by the account's key (account.js, `SeatApi`).
 
 const CURRENT_KEY = "pocha.game";
 const SEATS_KEY = "pocha.seats";

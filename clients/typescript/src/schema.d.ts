@@ -97,8 +97,12 @@ export interface paths {
          *     opened with it ends. A bot's webhook is removed in the same step
          *     (`webhook_removed`), since whoever held the leaked key may have pointed it at their
          *     own server: register it again with the new key. Its seats and ratings stay the
-         *     account's, and the new key opens its seats. Two replacements of one key at once:
-         *     one gets the new key, the other 401.
+         *     account's, and the new key opens its seats. The seat tokens handed out under the
+         *     key before, in the account's games not finished, open nothing from then on (401
+         *     `unauthorized`, as any token that is no seat's): whoever held the leaked key keeps
+         *     none of the seats taken with it, and a client that kept a seat's token goes on with
+         *     the new key. Finished games are left as they are. Two replacements of one key at
+         *     once: one gets the new key, the other 401.
          */
         post: operations["replaceAccountKey"];
         delete?: never;
@@ -630,7 +634,9 @@ export interface paths {
          *     and seats (bots where there were bots), your seat kept for you. The first to ask
          *     makes the table and gets its host token too; the others find it in their view
          *     (`table.rematch`) and take their seats the same way. The rematch starts when every
-         *     person has taken their seat, or when its host starts it.
+         *     person has taken their seat, or when its host starts it. An account's seat is kept
+         *     for the account's key: once the key is replaced, a token handed out under the key
+         *     before takes no seat here (401 `unauthorized`), the new key does.
          */
         post: operations["joinRematch"];
         delete?: never;

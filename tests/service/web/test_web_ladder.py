@@ -7,7 +7,8 @@ once, kept in localStorage), one opens a rated table with an open seat and a bot
 other takes the seat through the link, and they play it out. Then the ladder lists them
 with its chart drawn by the vendored uPlot, Ana's page shows her curve, her exact bids and
 her game, and the game's replay is stepped through forwards and backwards, by the buttons
-and the arrow keys. At a laptop's size in English and at a phone's in Spanish.
+and the arrow keys. At a laptop's size in English and at a phone's in Spanish. A seat
+whose token opens nothing once its account's key is replaced goes on with the new key.
 """
 
 from __future__ import annotations
@@ -514,5 +515,59 @@ def test_a_new_key_from_the_accounts_own_page(
                 got = refused.code
             assert got == status
         assert ana.errors == []
+    finally:
+        ana.context.close()
+
+
+def test_a_seat_whose_token_opens_nothing_after_a_new_key_goes_on_with_the_key(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+) -> None:
+    """The page keeps each seat's token; once the account's key is replaced (here on its own
+    page) the token opens nothing, and the page goes on with the account's new key: the
+    game comes back on reload and takes moves, with no error shown."""
+    url = ladder_service.url
+    ana = person(browser, LAPTOP, "ana", "en")
+    try:
+        kept = sign_up(ana, url, f"Ana{secrets.token_hex(3)}", "en")
+        page = ana.page
+        more_options(page)
+        page.select_option("select[name=players]", "3")
+        page.select_option("select[name=schedule]", "custom")
+        page.fill("input[name=schedule-custom]", "3")
+        page.select_option("select[name=seat-2]", "random")
+        page.select_option("select[name=seat-3]", "random")
+        page.click("#deal")
+        page.wait_for_selector("#game", timeout=LONG_MS)
+        saved = page.evaluate("JSON.parse(localStorage.getItem('pocha.game'))")
+        assert saved["token"]
+        play([ana], until=lambda: ana.moves >= 1)
+
+        page.goto(f"{url}/accounts/{kept['id']}")
+        page.click("#new-key")  # the confirmation is accepted (Person)
+        page.wait_for_selector("#account-key")
+        page.click("#key-kept")
+        page.wait_for_selector("#key-replaced")
+        game = f"{url}/api/v1/games/{saved['id']}"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(
+                urllib.request.Request(game, headers={"Authorization": f"Bearer {saved['token']}"}),
+                timeout=scaled(60),
+            )
+        assert refused.value.code == 401
+
+        # Back to the game: the page reads it with the key, keeps the seat without its
+        # token, and Ana plays on.
+        page.goto(url)
+        page.wait_for_selector("#game", timeout=LONG_MS)
+        wait_until(
+            lambda: page.evaluate("JSON.parse(localStorage.getItem('pocha.game')).token") is None,
+            LONG, "the seat kept without its token",
+        )  # fmt: skip
+        moved = ana.moves
+        play([ana], until=lambda: ana.moves > moved or ana.finished())
+        assert page.locator("#notice.error").count() == 0
+        # The one refusal the browser logs itself (the token's 401) is all: no page error.
+        assert [e for e in ana.errors if "status of 401" not in e] == []
     finally:
         ana.context.close()
