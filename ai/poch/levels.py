@@ -13,15 +13,16 @@ from ai.bot import Bot, Budget, Level
 from ai.poch.heuristic import HeuristicBot
 from ai.poch.ismcts import ISMCTSBot
 from ai.random_bot import RandomBot
+from engine.i18n import N_
 
 LEVELS: dict[str, Level] = {
-    "random": Level("random", "random", Budget(), "a uniformly random legal action"),
+    "random": Level("random", "random", Budget(), N_("a uniformly random legal action")),
     "heuristic": Level(
-        "heuristic", "heuristic", Budget(), "bets on its set's odds, sheds to go out first"
+        "heuristic", "heuristic", Budget(), N_("bets on its set's odds, sheds to go out first")
     ),
-    "easy": Level("easy", "ismcts", Budget(iterations=25), "ISMCTS, 25 iterations"),
-    "medium": Level("medium", "ismcts", Budget(iterations=100), "ISMCTS, 100 iterations"),
-    "hard": Level("hard", "ismcts", Budget(iterations=400), "ISMCTS, 400 iterations"),
+    "easy": Level("easy", "ismcts", Budget(iterations=25), N_("ISMCTS, 25 iterations")),
+    "medium": Level("medium", "ismcts", Budget(iterations=100), N_("ISMCTS, 100 iterations")),
+    "hard": Level("hard", "ismcts", Budget(iterations=400), N_("ISMCTS, 400 iterations")),
 }
 
 #: Each bot by name, made anew for each decision.

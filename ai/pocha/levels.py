@@ -20,16 +20,17 @@ from ai.pocha.learned import LearnedBot
 from ai.pocha.reading import BidModels
 from ai.pocha.student_play import PlayStudentBot
 from ai.random_bot import RandomBot
+from engine.i18n import N_
 
 LEVELS: dict[str, Level] = {
-    "random": Level("random", "random", Budget(), "a uniformly random legal action"),
-    "heuristic": Level("heuristic", "heuristic", Budget(), "rule-based bidding and play"),
+    "random": Level("random", "random", Budget(), N_("a uniformly random legal action")),
+    "heuristic": Level("heuristic", "heuristic", Budget(), N_("rule-based bidding and play")),
     # On the classic game strength grows fast over the first hundred iterations and
     # slowly after, so the three lower levels sit in that steep part, each a step a player
     # can feel (docs/bots.md, "Bots and levels").
-    "easy": Level("easy", "ismcts", Budget(iterations=8), "ISMCTS, 8 iterations"),
-    "medium": Level("medium", "ismcts", Budget(iterations=15), "ISMCTS, 15 iterations"),
-    "hard": Level("hard", "ismcts", Budget(iterations=60), "ISMCTS, 60 iterations"),
+    "easy": Level("easy", "ismcts", Budget(iterations=8), N_("ISMCTS, 8 iterations")),
+    "medium": Level("medium", "ismcts", Budget(iterations=15), N_("ISMCTS, 15 iterations")),
+    "hard": Level("hard", "ismcts", Budget(iterations=60), N_("ISMCTS, 60 iterations")),
     # expert: ISMCTS at 1,000 iterations, past which its strength stops growing, cut at
     # 150 ms so that it decides within 200 ms.  The learned bidding (bot `learned`) is not
     # used: in the arena it lost 1.6 points a hand to ISMCTS's own bids (docs/bots.md).
@@ -37,7 +38,7 @@ LEVELS: dict[str, Level] = {
         "expert",
         "ismcts",
         Budget(iterations=1000, milliseconds=150),
-        "ISMCTS, 1,000 iterations (at most 150 ms)",
+        N_("ISMCTS, 1,000 iterations (at most 150 ms)"),
     ),
     # expert's search dealing from the reading of the other seats' bids and letting them bid
     # in the tree as that reading expects (ai.pocha.reading; docs/bots.md, "Reading the bids").
@@ -46,14 +47,14 @@ LEVELS: dict[str, Level] = {
         "master",
         "ismcts-modelled",
         Budget(iterations=1000, milliseconds=150),
-        "ISMCTS reading the bids, 1,000 iterations (at most 150 ms)",
+        N_("ISMCTS reading the bids, 1,000 iterations (at most 150 ms)"),
     ),
     # The expert before, 6,000 iterations within a second, kept by name to measure against.
     "ismcts-expert": Level(
         "ismcts-expert",
         "ismcts",
         Budget(iterations=6000, milliseconds=1000),
-        "ISMCTS bids and play, 6,000 iterations (at most 1 s)",
+        N_("ISMCTS bids and play, 6,000 iterations (at most 1 s)"),
     ),
 }
 

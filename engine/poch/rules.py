@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import InvalidRulesError
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.protocols import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS
 
 MIN_PLAYERS = 3
@@ -18,20 +18,24 @@ MAX_CHIPS = 10_000
 MAX_ANTE = 100
 MAX_DEALS = 200
 
-# (name, low, high, default, meaning); deals' default depends on players.
+# (name, low, high, default, meaning); deals' default depends on players. The meanings
+# are marked for the catalogues: GET /api/v1/rules answers them in the caller's language.
 OPTIONS: tuple[tuple[str, int, int, int | None, str], ...] = (
-    ("players", MIN_PLAYERS, MAX_PLAYERS, 4, "Players at the table."),
-    ("chips", 1, MAX_CHIPS, 50, "Chips each player starts with."),
-    ("ante", 1, MAX_ANTE, 1, "Chips each player puts on each of the eight plates every deal."),
-    ("deals", 1, MAX_DEALS, None, "Deals in the game (default two per player)."),
+    ("players", MIN_PLAYERS, MAX_PLAYERS, 4, N_("Players at the table.")),
+    ("chips", 1, MAX_CHIPS, 50, N_("Chips each player starts with.")),
+    ("ante", 1, MAX_ANTE, 1, N_("Chips each player puts on each of the eight plates every deal.")),
+    ("deals", 1, MAX_DEALS, None, N_("Deals in the game (default two per player).")),
     (
         "turn_seconds",
         0,
         MAX_TURN_SECONDS,
         0,
-        "Seconds each person has for a decision; when they run out, a stand-in bot decides. "
-        f"0: no clock. Only runs when two or more seats are people; left out, such a game "
-        f"gets {DEFAULT_TURN_SECONDS}.",
+        _(
+            "Seconds each person has for a decision; when they run out, a stand-in bot "
+            "decides. 0: no clock. Only runs when two or more seats are people; left out, "
+            "such a game gets {seconds}.",
+            seconds=DEFAULT_TURN_SECONDS,
+        ),
     ),
 )
 NAMES = frozenset(name for name, *_ in OPTIONS)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from engine.errors import InvalidRulesError
-from engine.i18n import Message, _
+from engine.i18n import N_, Message, _
 from engine.pocha.cards import deck_for
 from engine.protocols import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, OptionKind
 
@@ -168,7 +168,7 @@ PLAYERS: Option[int] = Option(
     4,
     low=MIN_PLAYERS,
     high=MAX_PLAYERS,
-    doc="Number of seats. With 3 or 6 players the four 2s are removed (36 cards).",
+    doc=N_("Number of seats. With 3 or 6 players the four 2s are removed (36 cards)."),
     summary="Number of seats; optional, must equal the number of players.",
 )
 SCHEDULE: Option[str] = Option(
@@ -177,8 +177,10 @@ SCHEDULE: Option[str] = Option(
     "classic",
     choices=tuple(NAMED_SCHEDULES),
     max_hands=MAX_SCHEDULE_HANDS,
-    doc="classic: n hands of 1 card, 2..top-1, n hands of top, top-1..2, n hands of "
-    "1. pyramid: 1..top-1, n hands of top, top-1..1.",
+    doc=N_(
+        "classic: n hands of 1 card, 2..top-1, n hands of top, top-1..2, n hands of "
+        "1. pyramid: 1..top-1, n hands of top, top-1..1."
+    ),
     summary="The hands of the game: 'classic', 'pyramid', or a list of card counts, each "
     "from 1 to deck size // players (a short game: [1, 2, 3]).",
 )
@@ -186,16 +188,20 @@ DEALER_RESTRICTION: Option[bool] = Option(
     "dealer_restriction",
     "bool",
     True,
-    doc="The dealer may not bid the number that makes the bids add up to the cards each "
-    "player holds.",
+    doc=N_(
+        "The dealer may not bid the number that makes the bids add up to the cards each "
+        "player holds."
+    ),
     summary="The dealer may not bid the number that makes the bids add up to the cards in hand.",
 )
 MONTAR: Option[bool] = Option(
     "montar",
     "bool",
     True,
-    doc="When following suit and no trump has been played (or trump was led), a player "
-    "must beat the best lead-suit card if it can.",
+    doc=N_(
+        "When following suit and no trump has been played (or trump was led), a player "
+        "must beat the best lead-suit card if it can."
+    ),
     summary="Following suit with no trump on the table, a player must beat the best "
     "lead-suit card if it can.",
 )
@@ -203,15 +209,17 @@ FALLAR: Option[bool] = Option(
     "fallar",
     "bool",
     True,
-    doc="A player with no card of the lead suit must play a trump if it has one.",
+    doc=N_("A player with no card of the lead suit must play a trump if it has one."),
     summary="A player with no card of the lead suit must trump if it can.",
 )
 PISAR: Option[bool] = Option(
     "pisar",
     "bool",
     True,
-    doc="When trumping and trumps are already on the table, the trump must beat them; if "
-    "it cannot, any card may be played. Only matters when fallar binds.",
+    doc=N_(
+        "When trumping and trumps are already on the table, the trump must beat them; if "
+        "it cannot, any card may be played. Only matters when fallar binds."
+    ),
     summary="Trumping over trumps, a player must over-trump if it can.",
 )
 EXACT_BONUS: Option[int] = Option(
@@ -220,7 +228,7 @@ EXACT_BONUS: Option[int] = Option(
     10,
     low=0,
     high=1000,
-    doc="Points for making the bid exactly.",
+    doc=N_("Points for making the bid exactly."),
     summary="Points for making a bid exactly.",
 )
 PER_TRICK: Option[int] = Option(
@@ -229,7 +237,7 @@ PER_TRICK: Option[int] = Option(
     5,
     low=0,
     high=1000,
-    doc="Points per trick won when the bid is made exactly.",
+    doc=N_("Points per trick won when the bid is made exactly."),
     summary="Points per trick won on an exact bid.",
 )
 PENALTY: Option[int] = Option(
@@ -238,16 +246,18 @@ PENALTY: Option[int] = Option(
     5,
     low=0,
     high=1000,
-    doc="Points lost per trick of difference when the bid is missed.",
+    doc=N_("Points lost per trick of difference when the bid is missed."),
     summary="Points lost per trick of difference on a miss.",
 )
 TIEBREAK: Option[bool] = Option(
     "tiebreak",
     "bool",
     True,
-    doc="On a tie for first place after the last hand, one-card hands are played until "
-    f"one player leads alone; after {TIEBREAK_HANDS} such hands the tied players share "
-    "the win.",
+    doc=_(
+        "On a tie for first place after the last hand, one-card hands are played until "
+        "one player leads alone; after {hands} such hands the tied players share the win.",
+        hands=TIEBREAK_HANDS,
+    ),
     summary=f"Ties for first place play extra one-card hands (at most {TIEBREAK_HANDS}).",
 )
 
@@ -258,9 +268,12 @@ TURN_SECONDS: Option[int] = Option(
     0,
     low=0,
     high=MAX_TURN_SECONDS,
-    doc="Seconds each person has for a bid or a card; when they run out, a stand-in bot "
-    "plays the turn. 0: no clock. Only runs when two or more seats are people; left out, "
-    f"such a game gets {DEFAULT_TURN_SECONDS}.",
+    doc=_(
+        "Seconds each person has for a bid or a card; when they run out, a stand-in bot "
+        "plays the turn. 0: no clock. Only runs when two or more seats are people; left "
+        "out, such a game gets {seconds}.",
+        seconds=DEFAULT_TURN_SECONDS,
+    ),
     summary=f"Seconds a person has for each turn (0: no clock; {DEFAULT_TURN_SECONDS} "
     "by default with two or more people).",
 )

@@ -1,5 +1,6 @@
 """The rules resource: every option a game can be created with, and the bot levels, for
-Pocha (the top-level fields, as before Poch existed) and for every game (`games`)."""
+Pocha (the top-level fields, as before Poch existed) and for every game (`games`); each
+option's words (`allowed`, `doc`) and each level's `description` in the caller's language."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ import marshmallow as ma
 from flask.views import MethodView
 
 from ai.registry import levels_of
-from engine.protocols import OptionKind
+from engine.protocols import GameKind, OptionKind
 from engine.registry import DEFAULT_GAME, KINDS
 from service.answers import Answer
 from service.errors import UNREAD
+from service.i18n import request_language, translate_known
 from service.json_bodies import Blueprint
 
 blp = Blueprint(
@@ -91,6 +93,29 @@ class RuleBookSchema(Answer):
     )
 
 
+#: The words of an option a person reads; the rest (`name`, `kind`, bounds) are for programs.
+_WORDS = ("allowed", "doc")
+
+
+def _options(kind: GameKind, lang: str) -> list[dict[str, Any]]:
+    """`kind`'s options as the answer lists them, their words in `lang` (each declared
+    marked for the catalogues in the engine: a `Message`, or a plain `N_` sentence)."""
+    options = [{"name": name, **spec} for name, spec in kind.describe_options().items()]
+    for option in options:
+        for key in _WORDS:
+            if key in option:
+                option[key] = translate_known(option[key], lang)
+    return options
+
+
+def _levels(kind: GameKind, lang: str) -> list[dict[str, Any]]:
+    """`kind`'s bot levels as the answer lists them, each `description` in `lang`."""
+    return [
+        {"name": lv.name, "description": translate_known(lv.description, lang)}
+        for lv in levels_of(kind).values()
+    ]
+
+
 @blp.route("")
 class Rules(MethodView):
     @blp.doc(operationId="getRules", security=[], responses=UNREAD)
@@ -102,24 +127,18 @@ class Rules(MethodView):
         level. The top-level `options` and `bot_levels` are Pocha's; `games` lists every
         game's.
         """
+        lang = request_language()
         default = KINDS[DEFAULT_GAME]
-        options = [{"name": name, **spec} for name, spec in default.describe_options().items()]
-        levels = [
-            {"name": lv.name, "description": lv.description} for lv in levels_of(default).values()
-        ]
+        options = _options(default, lang)
+        levels = _levels(default, lang)
         games = [
             {
                 "game": kind.name,
                 "title": kind.title,
                 "min_players": kind.min_players,
                 "max_players": kind.max_players,
-                "options": [
-                    {"name": name, **spec} for name, spec in kind.describe_options().items()
-                ],
-                "bot_levels": [
-                    {"name": lv.name, "description": lv.description}
-                    for lv in levels_of(kind).values()
-                ],
+                "options": _options(kind, lang),
+                "bot_levels": _levels(kind, lang),
             }
             for kind in KINDS.values()
         ]

@@ -20,8 +20,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 import service.app
+from ai.registry import levels_of
 from core import errors as core_errors
 from engine.i18n import Message, _, join
+from engine.registry import KINDS
 from service import create_app
 from service.edge import BodyTooSlow
 from service.errors import _CODE_BY_STATUS, _MESSAGE_BY_STATUS, ENGINE_STATUS
@@ -163,8 +165,10 @@ def test_the_page_names_every_rule_and_named_schedule_in_spanish(client: FlaskCl
     # The setup form and a table's line of rules show each option's name and a schedule
     # by its name (`classic`), through `ruleLabel` (service/static/i18n.js): `rule.NAME`.
     # The obligations' names are the game's Spanish words already.
+    # Pocha's options (the top level) and every game's (Poch's chips, ante, deals).
     spanish = client.get("/i18n/es.json").json
-    described = client.get("/api/v1/rules").json["options"]
+    rules = client.get("/api/v1/rules").json
+    described = rules["options"] + [o for game in rules["games"] for o in game["options"]]
     names = {option["name"] for option in described} | {
         choice for option in described for choice in option.get("choices", [])
     }
@@ -174,6 +178,62 @@ def test_the_page_names_every_rule_and_named_schedule_in_spanish(client: FlaskCl
         name for name in names if spanish.get(f"rule.{name}") in (None, "", f"rule.{name}")
     )
     assert not missing, f"no Spanish for rule.NAME: {missing}"
+
+
+#: The fields of GET /api/v1/rules that are words for a person (the setup form shows an
+#: option's `doc` beside its toggle and as its tooltip); the rest are for programs.
+RULE_WORDS = frozenset({"allowed", "doc", "description"})
+
+
+def test_every_word_of_the_rules_is_in_the_language_asked_for(client: FlaskClient) -> None:
+    english = client.get("/api/v1/rules", headers=EN)
+    spanish = client.get("/api/v1/rules", headers=ES)
+    assert spanish.headers["Content-Language"] == "es"
+    assert client.get("/api/v1/rules?lang=es").json == spanish.json
+    assert client.get("/api/v1/rules").data == english.data
+    en, es = english.json, spanish.json
+    assert {game["game"] for game in es["games"]} == {"pocha", "poch"}
+    words = 0
+
+    def same_but_words(en_value: Any, es_value: Any, where: str) -> None:
+        nonlocal words
+        if isinstance(en_value, dict):
+            assert set(en_value) == set(es_value), where
+            for key in en_value:
+                if key in RULE_WORDS:
+                    words += 1
+                    assert isinstance(es_value[key], str) and es_value[key], where
+                    assert es_value[key] != en_value[key], f"{where}.{key}: {en_value[key]}"
+                else:
+                    same_but_words(en_value[key], es_value[key], f"{where}.{key}")
+        elif isinstance(en_value, list):
+            assert len(en_value) == len(es_value), where
+            for i, (a, b) in enumerate(zip(en_value, es_value, strict=True)):
+                same_but_words(a, b, f"{where}[{i}]")
+        else:
+            assert en_value == es_value, where
+
+    same_but_words(en, es, "rules")
+    # Every option's `allowed` and `doc` and every level's `description` were compared.
+    books = [en, *en["games"]]
+    assert words == sum(2 * len(book["options"]) + len(book["bot_levels"]) for book in books)
+
+
+def test_every_word_of_the_rules_has_its_spanish_entry() -> None:
+    # Each option's words and each level's, as the engine and the bots declare them: a
+    # `Message` by its template, a plain sentence (`N_`) as itself.
+    spanish = catalogue("es")
+    texts = [
+        text
+        for kind in KINDS.values()
+        for option in kind.describe_options().values()
+        for text in (option["allowed"], option["doc"])
+    ] + [level.description for kind in KINDS.values() for level in levels_of(kind).values()]
+    assert len(texts) > len(KINDS) * 2
+    for text in texts:
+        key = str(getattr(text, "template", text))
+        assert spanish.get((None, key)), key
+        assert spanish[None, key] != key, key
 
 
 # -- translating -------------------------------------------------------------------------

@@ -45,8 +45,17 @@ MY_DECISION = (
 )
 
 
-def poch_setup(tab: Tab, url: str, *, players: int, deals: int, level: str = "random") -> None:
-    """The setup form, Poch chosen, filled in and dealt."""
+def poch_setup(
+    tab: Tab,
+    url: str,
+    *,
+    players: int,
+    deals: int,
+    level: str = "random",
+    chips_help: str | None = None,
+) -> None:
+    """The setup form, Poch chosen, filled in and dealt; with `chips_help`, the chips
+    field's help (its tooltip, the option's `doc` from GET /api/v1/rules) checked to be it."""
     page = tab.page
     page.goto(url)
     page.wait_for_selector("#setup")
@@ -55,6 +64,9 @@ def poch_setup(tab: Tab, url: str, *, players: int, deals: int, level: str = "ra
     more_options(page)
     # The form is built again for Poch: its options and its bot levels.
     page.wait_for_selector("#setup fieldset.rules [name=chips]")
+    if chips_help is not None:
+        chips = page.locator("#setup fieldset.rules label:has([name=chips])")
+        assert chips.get_attribute("title") == chips_help
     page.select_option("select[name=players]", str(players))
     page.fill("input[name=deals]", str(deals))
     page.select_option("select[name=all-levels]", level)
@@ -174,7 +186,9 @@ def test_a_whole_poch_game_against_two_bots(desktop: Tab, live_service: LiveServ
 def test_the_page_in_spanish_keeps_pochs_own_words(phone: Tab, live_service: LiveService) -> None:  # noqa: F811
     page = phone.page
     page.add_init_script("localStorage.setItem('pocha.lang', 'es')")
-    poch_setup(phone, live_service.url, players=3, deals=1)
+    # The form's help lines come from GET /api/v1/rules, in the page's language too.
+    chips_help = "Fichas con las que empieza cada jugador."
+    poch_setup(phone, live_service.url, players=3, deals=1, chips_help=chips_help)
     page.wait_for_selector(MY_DECISION, timeout=LONG_MS)
     text = page.inner_text("#game")
     # The page's own words in Spanish ...
