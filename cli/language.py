@@ -54,3 +54,23 @@ def saved_key_refused(url: str, path: Path) -> str:
             path=str(path),
         )
     )
+
+
+def seat_key_refused(url: str, path: Path, game_id: str) -> str:
+    """Why this terminal lost its seat in `game_id` in the middle of the game (the seat's
+    token and the key saved for `url` in `path` both refused: the account's key was
+    replaced where this terminal never saw it), and how its owner gets back in, in the
+    terminal's language."""
+    return say(
+        _(
+            "Your seat in game {game} no longer opens: the account's key was replaced (on "
+            "the web page or by the service's operator), and the key saved in {path} for "
+            "{url} is the one before. pocha new-key cannot help without the current key: "
+            "put it in that file (the web page showed it when it made it; the operator can "
+            "make another), or sign up again with another name (pocha signup --name NAME). "
+            "The game stays on the server.",
+            game=game_id,
+            path=str(path),
+            url=url,
+        )
+    )

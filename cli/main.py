@@ -1002,7 +1002,8 @@ def play(
     """
     terminal = _load("client.terminal")
     # The account `pocha signup` kept for this service sits, under its own name.
-    account = _load("client.account").load_account(url)
+    accounts = _load("client.account")
+    account = accounts.load_account(url)
     if rated and account is None:
         raise click.UsageError("--rated needs an account: run `pocha signup --name NAME` first")
     try:
@@ -1012,8 +1013,16 @@ def play(
             stand_in=stand_in, join=join, game_name=game_name,
             poch={"chips": chips, "ante": ante, "deals": deals},
             account_key=account["key"] if account else None, rated=rated,
+            # Read again when a seat's token is refused: `pocha new-key` in another
+            # terminal may have replaced the key and saved the new one meanwhile.
+            saved_key=(lambda: (accounts.load_account(url) or {}).get("key")) if account else None,
         )  # fmt: skip
     except terminal.SavedKeyRefused as exc:
+        if exc.game_id is not None:
+            sentence = _load("cli.language").seat_key_refused(
+                url, accounts.config_file(), exc.game_id
+            )
+            raise click.ClickException(sentence) from exc
         raise _saved_key_refused(url) from exc
     raise SystemExit(status)
 

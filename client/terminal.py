@@ -8,7 +8,7 @@ import ipaddress
 import select
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -64,7 +64,72 @@ class Quit(Exception):
 class SavedKeyRefused(Exception):
     """The account's key `play` was given opens no account (401 `unknown_account`): it was
     replaced or is wrong. Raised, not printed: the caller knows where the key was kept and
-    how its owner gets back in."""
+    how its owner gets back in. `game_id`: the game whose seat it left this terminal out of
+    (None: refused before any game was made or joined)."""
+
+    def __init__(self, message: str, game_id: str | None = None) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+
+
+#: The account's key as saved now, or None when none is saved: read again at each call,
+#: since `pocha new-key` in another terminal rewrites the file in the middle of a game.
+SavedKey = Callable[[], "str | None"]
+
+
+class SeatClient(PochaClient):
+    """The API acting as one seat: with the seat's token, or with the account's key once
+    the token opens nothing. Replacing an account's key (`pocha new-key` elsewhere, the web
+    page) makes every seat token handed out under the key before open nothing (401
+    `unauthorized`) in its games not finished, while the account's key opens those seats:
+    a request refused 401 is sent again with the key saved now, and when that opens the
+    seat the terminal goes on with the key, with nothing said. A refused request changed
+    nothing on the server, so sending it again is safe, a move too. When the saved key
+    opens no account either (replaced where this terminal never saw it), that is
+    `SavedKeyRefused`, for the caller to say how to get back in."""
+
+    def __init__(
+        self, api: PochaClient, token: str, game_id: str, saved_key: SavedKey | None
+    ) -> None:
+        super().__init__(api.base_url, token, api.timeout)
+        self.game_id = game_id
+        self.saved_key = saved_key
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        version: int | None = None,
+        timeout: float | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> tuple[int, str]:
+        try:
+            return super()._request(method, path, body, version, timeout, headers)
+        except ApiError as refused:
+            if refused.status != 401 or self.saved_key is None:
+                raise
+            key = self.saved_key()
+            if key is None:
+                raise
+            if key == self.token:  # the key in hand is the one saved: nothing else to try
+                if refused.error == "unknown_account":
+                    raise SavedKeyRefused(refused.message, self.game_id) from refused
+                raise
+            with_key = PochaClient(self.base_url, key, self.timeout)
+            try:
+                answer = with_key._request(method, path, body, version, timeout, headers)
+            except ApiError as again:
+                if again.error == "unknown_account":
+                    raise SavedKeyRefused(again.message, self.game_id) from again
+                if again.status == 401:
+                    # A key the service knows that opens no such seat (the seat was never
+                    # the account's): the token's own refusal is the answer.
+                    raise refused from None
+                self.token = key  # the key opened the seat; the request was refused itself
+                raise
+            self.token = key
+            return answer
 
 
 def card_name(code: str) -> str:
@@ -192,8 +257,10 @@ class TerminalGame:
         console: Console,
         ask: Prompt | None = None,
         line: LineReader | None = None,
+        saved_key: SavedKey | None = None,
     ) -> None:
         self.api = api
+        self.saved_key = saved_key
         self.console = console
         # A prompt is plain text, never markup: Poch's "[pass/1-15]" would read as a tag.
         self.ask: Prompt = ask or (lambda prompt: console.input(Text(prompt)))
@@ -251,7 +318,7 @@ class TerminalGame:
             rated=True if rated else None,
         )
         self.game_id = created["id"]
-        self.me = self.api.seat(created, 0)
+        self.me = self.seat_client(self.api.seat(created, 0).token)
         self.host = self.api.host(created)
         self.level = levels[0]  # the level a table's early start gives its open seats
         self.names = [s["name"] or "(open)" for s in created["seats"]]
@@ -314,7 +381,7 @@ class TerminalGame:
             # The host chose the seed (the API says so in the caller's language).
             self.console.print(Text(str(taken["warning"]), style="bold yellow"))
         self.game_id, self.seat = taken["game_id"], taken["seat"]
-        self.me = self.api.joined(taken)
+        self.me = self.seat_client(str(taken["token"]))
         self.at_table, self.started = True, False
         self.look_at(view)
         self.console.print(
@@ -324,6 +391,13 @@ class TerminalGame:
                 f" as {name}, in seat {self.seat + 1}. Type q to leave.",
             )
         )
+
+    def seat_client(self, token: str | None) -> PochaClient:
+        """The API acting as this terminal's seat of the game now played, by `token`; with
+        a saved account, it goes on with the account's key once the token opens nothing."""
+        if token is None:
+            raise ValueError("the seat has no token")
+        return SeatClient(self.api, token, self.game_id, self.saved_key)
 
     def run(self) -> int:
         """Play until the game is over (0) or the player quits (also 0: not an error)."""
@@ -529,7 +603,7 @@ class TerminalGame:
             self.warn(f"No rematch: {as_sentence(exc.message)}")
             return False
         self.game_id, self.seat = taken["game_id"], taken["seat"]
-        self.me = self.api.joined(taken)
+        self.me = self.seat_client(str(taken["token"]))
         made = taken.get("host_token")
         self.host = self.api.with_token(made) if made else None
         self.seen, self.started, self.held, self.told_room = 0, False, [], None
@@ -563,7 +637,7 @@ class TerminalGame:
             if action is None:
                 continue
             try:
-                self.send(action, view["version"])
+                self.send_on(action, view)
                 return
             except ApiError as exc:
                 moved_on = exc.error in ("stale_version", "not_your_turn", "conflict")
@@ -580,6 +654,22 @@ class TerminalGame:
             options = "/".join(str(b) for b in view["you"]["legal"])
             return f"Your bid [{options}] ({clock}? hint, q {quit_word}): "
         return f"Your card ({clock}number or code, ? hint, q {quit_word}): "
+
+    def send_on(self, action: int | str, view: Data) -> None:
+        """Make the move on `view`. Refused as stale (412) while nothing happened at the
+        table since (no event: the version moved on as a key was replaced or someone came
+        back, and it is still this seat's turn in the same phase), the move means what it
+        meant: made again on the game's version now."""
+        try:
+            self.send(action, view["version"])
+        except ApiError as exc:
+            if exc.error != "stale_version":
+                raise
+            now = self.me.view(self.game_id)
+            same = [now.get(k) for k in ("last_event", "phase", "turn")]
+            if same != [view.get(k) for k in ("last_event", "phase", "turn")]:
+                raise
+            self.send(action, now["version"])
 
     def send(self, action: int | str, version: int) -> None:
         """Make the move `parse` read, on the view of `version`."""
@@ -946,13 +1036,15 @@ def play(
     poch: dict[str, int | None] | None = None,
     account_key: str | None = None,
     rated: bool = False,
+    saved_key: SavedKey | None = None,
 ) -> int:
     """`pocha play`: create a game of `game_name` (pocha or poch) at `url` (against bots,
     or at a table with `open_seats` for people) or `join` a table by its code (of either
     game: the seat's view says which), and play it here; exit status. `schedule` (None:
     classic) is Pocha's option, `poch` Poch's (chips, ante, deals; None: the default).
-    `account_key`: the account that sits (`pocha signup`); `rated` with it. A key that
-    opens no account raises `SavedKeyRefused`."""
+    `account_key`: the account that sits (`pocha signup`); `rated` with it. `saved_key`
+    reads the account's key as saved now: the seat goes on with it once its token opens
+    nothing (`SeatClient`). A key that opens no account raises `SavedKeyRefused`."""
     console = console or Console()
     # With an account's key, the game made or the seat taken is the account's.
     api = PochaClient(url, account_key=account_key)
@@ -961,10 +1053,10 @@ def play(
         if join is not None:
             taken = api.join(join, name)
             view = api.joined(taken).view(taken["game_id"])
-            game = game_class(str(view.get("game") or "pocha"))(api, console, ask, line)
+            game = game_class(str(view.get("game") or "pocha"))(api, console, ask, line, saved_key)
             game.sit(taken, name, view)
         else:
-            game = game_class(game_name)(api, console, ask, line)
+            game = game_class(game_name)(api, console, ask, line, saved_key)
             rules = game_rules(game_name, schedule, poch)
             if turn_seconds is not None:
                 rules["turn_seconds"] = turn_seconds

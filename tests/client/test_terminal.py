@@ -16,6 +16,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from cli.main import pocha
+from client.account import config_file, load_account
 from client.api import OPEN, ApiError, PochaClient
 from client.terminal import Quit, TerminalGame, refusal, refusals
 from core.play.games import view_of
@@ -42,9 +44,10 @@ HAND = re.compile(r"Your hand:(?P<cards>.*)")
 class Terminal:
     """A process on a pty: read what it shows, type answers."""
 
-    def __init__(self, command: list[str]) -> None:
+    def __init__(self, command: list[str], environ: dict[str, str] | None = None) -> None:
         self.master, slave = os.openpty()
         env = {**os.environ, "COLUMNS": "120", "LINES": "50", "TERM": "xterm", "NO_COLOR": "1"}
+        env.update(environ or {})
         self.process = subprocess.Popen(
             command, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
         )
@@ -811,3 +814,103 @@ def test_a_game_gone_meanwhile_is_a_clean_end() -> None:
     game.game_id = "g1"
     assert game.run() == 1
     assert console.export_text() == "The service says: No game g1.\n"
+
+
+def _signed_up(url: str, config: Path) -> dict[str, str]:
+    """An account made with `pocha signup`, its key kept under `config`: {id, name, key}."""
+    name = f"Keyed{config.parent.name[-6:]}"
+    made = CliRunner().invoke(pocha, ["signup", "--url", url, "--name", name])
+    assert made.exit_code == 0, made.output
+    kept = load_account(url)
+    assert kept is not None
+    return kept
+
+
+def _first_prompt(terminal: Terminal) -> None:
+    """Wait until the terminal asks for its first move (not answered yet)."""
+    deadline = time.monotonic() + scaled(LONG)
+    while PROMPT.search(terminal.screen) is None:
+        assert terminal.read(0.2), terminal.screen[-3000:]
+        assert time.monotonic() < deadline, terminal.screen[-3000:]
+
+
+def test_a_key_replaced_in_another_terminal_mid_game_plays_on(
+    live_service: LiveService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ana plays bots in a terminal as her account; at her first prompt, `pocha new-key`
+    (another terminal) replaces the key and saves the new one: the seat's token opens
+    nothing now, and the version moved on. The move she types goes through with the saved
+    key, with nothing said, and she plays to the end."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    url = live_service.url
+    kept = _signed_up(url, config)
+    terminal = Terminal(
+        [str(POCHA), "play", "--url", url, "--players", "3", "--level", "random",
+         "--schedule", "1,2"],
+        {"XDG_CONFIG_HOME": str(config)},
+    )  # fmt: skip
+    try:
+        _first_prompt(terminal)
+        replaced = CliRunner().invoke(pocha, ["new-key", "--url", url])
+        assert replaced.exit_code == 0, replaced.output
+        now = load_account(url)
+        assert now is not None and now["key"] != kept["key"]
+        deadline = time.monotonic() + scaled(LONG)
+        while terminal.read(0.2):
+            assert time.monotonic() < deadline, terminal.screen[-3000:]
+            answer_prompt(terminal)
+        assert terminal.process.wait(timeout=scaled(LONG)) == 0, terminal.screen[-3000:]
+    finally:
+        terminal.close()
+    screen = terminal.screen
+    assert re.search(r"Game over\. Winners?: .+\.", screen), screen[-3000:]
+    assert "The service says" not in screen and "Error" not in screen, screen[-3000:]
+    # Both hands were played at the terminal: the key took the seat, the game went on.
+    assert len(PROMPT.findall(screen)) >= 2 + 3
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en_GB.UTF-8", "Your seat in game {game} no longer opens"),
+        ("es_ES.UTF-8", "Tu asiento en la partida {game} ya no se abre"),
+    ],
+)
+def test_a_key_replaced_where_the_terminal_never_saw_it_is_told_with_the_way_back_in(
+    live_service: LiveService,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    lang: str,
+    said: str,
+) -> None:
+    """The key replaced as the web page does, the file keeping the key before: the seat's
+    token and the saved key are both refused at the next move, and the terminal says so in
+    its language, with the way back in, and ends."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    url = live_service.url
+    kept = _signed_up(url, config)
+    terminal = Terminal(
+        [str(POCHA), "play", "--url", url, "--players", "3", "--level", "random",
+         "--schedule", "1"],
+        {"XDG_CONFIG_HOME": str(config), "LANG": lang, "LANGUAGE": "", "LC_ALL": "",
+         "LC_MESSAGES": ""},
+    )  # fmt: skip
+    try:
+        _first_prompt(terminal)
+        game_id = re.search(r"Game (\S+) created", terminal.screen)
+        assert game_id is not None, terminal.screen
+        PochaClient(url, account_key=kept["key"]).replace_account_key(kept["id"])
+        assert answer_prompt(terminal)
+        deadline = time.monotonic() + scaled(LONG)
+        while terminal.read(0.2):
+            assert time.monotonic() < deadline, terminal.screen[-3000:]
+        assert terminal.process.wait(timeout=scaled(LONG)) == 1, terminal.screen[-3000:]
+    finally:
+        terminal.close()
+    sentence = " ".join(terminal.screen.split())
+    assert said.format(game=game_id[1]) in sentence, sentence[-3000:]
+    assert str(config_file()) in sentence and "pocha signup --name" in sentence
+    assert "pocha new-key" in sentence
+    assert load_account(url) == kept  # the file is left as it was
