@@ -826,6 +826,15 @@ def _signed_up(url: str, config: Path) -> dict[str, str]:
     return kept
 
 
+def _playing_as_account(url: str, config: Path, schedule: str, **env: str) -> Terminal:
+    """`pocha play` against two random bots, as the account kept under `config`."""
+    return Terminal(
+        [str(POCHA), "play", "--url", url, "--players", "3", "--level", "random",
+         "--schedule", schedule],
+        {"XDG_CONFIG_HOME": str(config), **env},
+    )  # fmt: skip
+
+
 def _first_prompt(terminal: Terminal) -> None:
     """Wait until the terminal asks for its first move (not answered yet)."""
     deadline = time.monotonic() + scaled(LONG)
@@ -845,11 +854,7 @@ def test_a_key_replaced_in_another_terminal_mid_game_plays_on(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
     url = live_service.url
     kept = _signed_up(url, config)
-    terminal = Terminal(
-        [str(POCHA), "play", "--url", url, "--players", "3", "--level", "random",
-         "--schedule", "1,2"],
-        {"XDG_CONFIG_HOME": str(config)},
-    )  # fmt: skip
+    terminal = _playing_as_account(url, config, "1,2")
     try:
         _first_prompt(terminal)
         replaced = CliRunner().invoke(pocha, ["new-key", "--url", url])
@@ -891,12 +896,9 @@ def test_a_key_replaced_where_the_terminal_never_saw_it_is_told_with_the_way_bac
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
     url = live_service.url
     kept = _signed_up(url, config)
-    terminal = Terminal(
-        [str(POCHA), "play", "--url", url, "--players", "3", "--level", "random",
-         "--schedule", "1"],
-        {"XDG_CONFIG_HOME": str(config), "LANG": lang, "LANGUAGE": "", "LC_ALL": "",
-         "LC_MESSAGES": ""},
-    )  # fmt: skip
+    terminal = _playing_as_account(
+        url, config, "1", LANG=lang, LANGUAGE="", LC_ALL="", LC_MESSAGES=""
+    )
     try:
         _first_prompt(terminal)
         game_id = re.search(r"Game (\S+) created", terminal.screen)
