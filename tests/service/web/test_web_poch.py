@@ -307,10 +307,10 @@ def test_the_table_draws_the_view_and_offers_what_the_engine_allows(
     page = desktop.page
     load_poch(page, live_service.url)
     got = page.evaluate(
-        """(cases) => {
+        """(casesJson) => {
             const box = document.createElement('div');
             // Detached: each render is parsed as the page would, without laying out.
-            return cases.map((view) => {
+            return JSON.stringify(JSON.parse(casesJson).map((view) => {
                 box.innerHTML = poch.tableHtml(view, pochContext(view));
                 const all = (sel, f) => [...box.querySelectorAll(sel)].map(f);
                 const amount = box.querySelector('#poch-amount');
@@ -325,10 +325,12 @@ def test_the_table_draws_the_view_and_offers_what_the_engine_allows(
                     amount: amount ? [Number(amount.min), Number(amount.max)] : null,
                     final: Boolean(box.querySelector('.final')),
                 };
-            });
+            }));
         }""",
-        cases,
+        # Strings both ways: Playwright checks a structured argument's every element.
+        json.dumps(cases),
     )
+    got = json.loads(got)
     wrong = []
     for view, shown in zip(cases, got, strict=True):
         legal = view["you"]["legal"]
@@ -405,7 +407,8 @@ def test_the_events_bring_the_table_to_the_next_view(
     page = desktop.page
     load_poch(page, live_service.url)
     got = page.evaluate(
-        """async (cases) => {
+        """async (casesJson) => {
+            const cases = JSON.parse(casesJson);
             const box = document.createElement('div');
             // Detached: each render is parsed as the page would, without laying out.
             const results = [];
@@ -424,10 +427,12 @@ def test_the_events_bring_the_table_to_the_next_view(
                 }
                 results.push({ view: state.view, left });
             }
-            return results;
+            return JSON.stringify(results);
         }""",
-        cases,
+        # Strings both ways: Playwright checks a structured argument's every element.
+        json.dumps(cases),
     )
+    got = json.loads(got)
     wrong = []
     for case, shown in zip(cases, got, strict=True):
         after, view = case["after"], shown["view"]
