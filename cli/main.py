@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -972,11 +972,21 @@ _URL = click.option(
     help="A rated table: the result changes the players' ratings (needs `pocha signup`; "
     "the other seats open or bots of distinct levels, no --seed).",
 )
+@click.option(
+    "--resume",
+    "resume",
+    metavar="GAME",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    help="Play on in a game of your account's not finished (needs `pocha signup`): GAME, or "
+    "without it the only one, or one picked from their list.",
+)
 def play(
     url: str, game_name: str, players: int, level: str, name: str, schedule: str | None,
     chips: int | None, ante: int | None, deals: int | None, seed: int | None,
     open_seats: int, listed: bool, turn_seconds: int | None, stand_in: str | None,
-    join: str | None, rated: bool,
+    join: str | None, rated: bool, resume: str | None,
 ) -> None:  # fmt: skip
     """Play in this terminal over the HTTP API (see `pocha serve`): against bots, or at a
     table with people (--open N to make one and share its code, --join CODE to sit at
@@ -988,8 +998,8 @@ def play(
       ?                                             for a hint: a bot's move, and why
       q                                             to leave (Ctrl-D and Ctrl-C too);
                                                     against bots the game stays on the
-                                                    server, at a table the stand-in
-                                                    plays your seat
+                                                    server (--resume plays on), at a
+                                                    table the stand-in plays your seat
     At a waiting table, the host types s to start now (bots in the seats still open).
     When your clock runs out the stand-in bot plays that turn; after two, your seat is
     away until you press Enter.
@@ -1006,6 +1016,8 @@ def play(
     account = accounts.load_account(url)
     if rated and account is None:
         raise click.UsageError("--rated needs an account: run `pocha signup --name NAME` first")
+    if resume is not None:
+        _resume(url, resume or None, join)
     try:
         status = terminal.play(
             url, players, level, account["name"] if account else name, schedule, seed,
@@ -1018,12 +1030,29 @@ def play(
             saved_key=(lambda: (accounts.load_account(url) or {}).get("key")) if account else None,
         )  # fmt: skip
     except terminal.SavedKeyRefused as exc:
-        if exc.game_id is not None:
-            sentence = _load("cli.language").seat_key_refused(
-                url, accounts.config_file(), exc.game_id
-            )
-            raise click.ClickException(sentence) from exc
-        raise _saved_key_refused(url) from exc
+        raise _key_refused_at_play(url, exc) from exc
+    raise SystemExit(status)
+
+
+def _resume(url: str, game_id: str | None, join: str | None) -> NoReturn:
+    """`pocha play --resume [GAME]`: play on, as the account kept for `url`, in one of its
+    games not finished (`client.terminal.resume`)."""
+    accounts = _load("client.account")
+    account = accounts.load_account(url)
+    if account is None:
+        raise click.UsageError(
+            "--resume plays on as your account: run `pocha signup --name NAME` first"
+        )
+    if join is not None:
+        raise click.UsageError("--resume and --join: one or the other")
+    terminal = _load("client.terminal")
+    try:
+        status = terminal.resume(
+            url, account, game_id,
+            saved_key=lambda: (accounts.load_account(url) or {}).get("key"),
+        )  # fmt: skip
+    except terminal.SavedKeyRefused as exc:
+        raise _key_refused_at_play(url, exc) from exc
     raise SystemExit(status)
 
 
@@ -1093,6 +1122,15 @@ def _asking(url: str, *, saved_key: bool = False) -> Iterator[None]:
         raise click.ClickException(str(exc.message or exc)) from exc
     except OSError as exc:
         raise click.ClickException(f"cannot reach {url}: {exc}") from exc
+
+
+def _key_refused_at_play(url: str, refused: Any) -> click.ClickException:
+    """`pocha play`'s saved key refused (`client.terminal.SavedKeyRefused`), said with the
+    way back in: in the middle of a game, that game's seat is named."""
+    if refused.game_id is None:
+        return _saved_key_refused(url)
+    path = _load("client.account").config_file()
+    return click.ClickException(_load("cli.language").seat_key_refused(url, path, refused.game_id))
 
 
 def _saved_key_refused(url: str) -> click.ClickException:

@@ -16,6 +16,7 @@ from client.models import (
     CreatedGame,
     Event,
     GameRecord,
+    GamesInPlay,
     GameView,
     History,
     Job,
@@ -310,6 +311,15 @@ class PochaClient:
             "POST", f"/api/v1/accounts/{_q(account_id)}/key", headers=self._account_headers()
         )
         self.account_key = answer["key"]
+        return answer
+
+    def account_games(self, account_id: str) -> GamesInPlay:
+        """The games not finished of the account whose key this client holds, `{games}`,
+        the one it sat down in last first: each game's id, its seat, whether it is that
+        seat's turn, the players. The key opens each seat (`with_token(key).view(id)`)."""
+        answer: GamesInPlay = self._json(
+            "GET", f"/api/v1/accounts/{_q(account_id)}/games", headers=self._account_headers()
+        )
         return answer
 
     def _account_headers(self) -> dict[str, str]:

@@ -102,6 +102,24 @@ class Error(TypedDict):
     version: NotRequired[int]
 
 
+class GameInPlay(TypedDict):
+    created: float
+    game: str
+    game_id: str
+    last_seen: float
+    left: bool
+    page: str
+    players: list[str | None]
+    seat: int
+    view: str
+    waiting: bool
+    your_turn: bool
+
+
+class GamesInPlay(TypedDict):
+    games: list[GameInPlay]
+
+
 class HandResult(TypedDict):
     bids: list[int]
     cards: int

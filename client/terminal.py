@@ -392,6 +392,31 @@ class TerminalGame:
             )
         )
 
+    def back_to(self, view: Data, key: str) -> None:
+        """Sit again at the account's seat whose view its `key` opened (`pocha play
+        --resume`): the game goes on from where it is, what happened before untold."""
+        you = view.get("you")
+        if you is None:
+            raise ValueError(f"you hold no seat in game {view['id']}")
+        self.game_id, self.seat = str(view["id"]), int(you["seat"])
+        self.me = self.seat_client(key)
+        self.seen, self.started = int(view["last_event"]), view["phase"] != "waiting"
+        self.look_at(view)
+        if self.players[self.seat].get("left"):
+            raise ValueError("you left this game: the stand-in plays your seat to the end")
+        self.console.print(
+            Text.assemble(
+                "Back in game ", (self.game_id, "bold"),
+                f" as {self.names[self.seat]}, in seat {self.seat + 1}. Type ? for a hint, q to "
+                f"{'leave' if self.at_table else 'quit'}.",
+            )
+        )  # fmt: skip
+
+    def tell_resume(self) -> None:
+        """After quitting a game against bots with an account's key saved: how to play on."""
+        if self.saved_key is not None and not self.at_table and self.game_id:
+            self.console.print(f"To play on later: pocha play --resume {self.game_id}")
+
     def seat_client(self, token: str | None) -> PochaClient:
         """The API acting as this terminal's seat of the game now played, by `token`; with
         a saved account, it goes on with the account's key once the token opens nothing."""
@@ -431,6 +456,7 @@ class TerminalGame:
         except (Quit, KeyboardInterrupt):
             self.idle()
             self.leave()
+            self.tell_resume()
             return 0
         except OSError as exc:
             self.idle()
@@ -1076,6 +1102,82 @@ def play(
         console.print(unreachable(url, exc))
         return 2
     return game.run()
+
+
+def resume(
+    url: str,
+    account: Mapping[str, Any],
+    game_id: str | None = None,
+    console: Console | None = None,
+    ask: Prompt | None = None,
+    *,
+    line: LineReader | None = None,
+    saved_key: SavedKey | None = None,
+) -> int:
+    """`pocha play --resume`: play on at `url`, with the saved `account`'s key, game
+    `game_id` or, without one, the account's only game in play or the one picked from
+    their list; exit status. The key opens the account's seat as its token did. A key
+    that opens no account raises `SavedKeyRefused`."""
+    console = console or Console()
+    api = PochaClient(url, account_key=str(account["key"]))
+    try:
+        game_id = game_id or pick_game(api, str(account["id"]), console, ask)
+        if game_id is None:
+            return 1
+        view = api.with_token(str(account["key"])).view(game_id)
+        game = game_class(str(view.get("game") or "pocha"))(api, console, ask, line, saved_key)
+        game.back_to(view, str(account["key"]))
+    except ValueError as exc:
+        console.print(Text(f"Cannot resume: {exc}.", style="red"))
+        return 2
+    except ApiError as exc:
+        if exc.error == "unknown_account":
+            raise SavedKeyRefused(exc.message) from exc
+        console.print(Text(f"Cannot resume: {refusal(exc)}", style="red"))
+        return 2
+    except OSError as exc:
+        console.print(unreachable(url, exc))
+        return 2
+    return game.run()
+
+
+def pick_game(
+    api: PochaClient, account_id: str, console: Console, ask: Prompt | None = None
+) -> str | None:
+    """The account's game in play to resume: its only one, or the one picked from the
+    list (seats it left are not offered: the stand-in plays them); None for none."""
+    games = [g for g in api.account_games(account_id)["games"] if not g["left"]]
+    if not games:
+        console.print("You have no game in play here: start one with pocha play.")
+        return None
+    if len(games) == 1:
+        return games[0]["game_id"]
+    console.print(games_table(games))
+    ask = ask or (lambda prompt: console.input(Text(prompt)))
+    while True:
+        try:
+            answer = ask(f"Which game? [1-{len(games)}, q to quit]: ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if answer in ("q", "quit", "exit"):
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(games):
+            return games[int(answer) - 1]["game_id"]
+        console.print(Text(f"Type a number from 1 to {len(games)}, or q.", style="red"))
+
+
+def games_table(games: Sequence[Data]) -> Table:
+    """An account's games in play, numbered to pick one, the latest first."""
+    shown = Table(title="Your games in play")
+    for column in ("", "Game", "Players", "Turn", "Last played"):
+        shown.add_column(column, justify="right" if not column else "left")
+    for i, game in enumerate(games, 1):
+        turn = "waiting" if game["waiting"] else "yours" if game["your_turn"] else "others'"
+        names = ", ".join(name or "(open)" for name in game["players"])
+        played = time.strftime("%Y-%m-%d %H:%M", time.localtime(game["last_seen"]))
+        shown.add_row(str(i), f"{game['game'].capitalize()} {game['game_id']}", Text(names),
+                      turn, played)  # fmt: skip
+    return shown
 
 
 def game_class(name: str) -> type[TerminalGame]:

@@ -68,6 +68,13 @@ def table_link(code: str) -> Response:
     return current_app.send_static_file("index.html")
 
 
+@blp.get("/play/<game_id>")
+def game_link(game_id: str) -> Response:
+    # The page opens the seat in that game: the one this browser holds, else the signed-in
+    # account's (an account's games in play link here: GET /api/v1/accounts/{id}/games).
+    return current_app.send_static_file("index.html")
+
+
 @blp.get("/ladder")
 @blp.get("/ladder/<game>")
 def ladder_page(game: str = DEFAULT_GAME) -> Response:
@@ -112,7 +119,7 @@ def swagger_ui_asset(name: str) -> Response:
 
 
 #: The addresses of the page's documents and files.
-PAGE_PATHS = ("/static/", "/t/", "/how-to-play", "/ladder", "/accounts/", "/replay")
+PAGE_PATHS = ("/static/", "/t/", "/play/", "/how-to-play", "/ladder", "/accounts/", "/replay")
 
 #: What the page's documents may load and run: this origin's files only, no script written
 #: into the markup (so a name that ever reached the markup unescaped, such as

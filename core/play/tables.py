@@ -601,6 +601,22 @@ class TableService:
             return None
         return record
 
+    def games_in_play(self, account_id: str, most: int) -> list[tuple[StoredGame, int]]:
+        """The account's games not finished, the one it sat down in last first, `most` at
+        most: each game with the seat the account's key opens there (its last, should it
+        hold two). Read from the account's set of games in play, newest first, until
+        `most` are found: a game met over or gone drops out of the set (`_in_play`), so it
+        is read once; the set holds `account_seats.MOST_SEATS` at most."""
+        found: list[tuple[StoredGame, int]] = []
+        for game_id in reversed(account_seats.games_of(self.store.redis, account_id)):
+            if len(found) >= most:
+                break
+            record = self._in_play(game_id, account_id)
+            if record is not None:
+                held = [i for i, s in enumerate(record.seats) if s.holder == account_id]
+                found.append((record, held[-1]))
+        return found
+
     def _take_out_of(self, record: StoredGame, account_id: str) -> int:
         """The account's seats in `record`'s game that it has not left leave; how many."""
         left = 0

@@ -1,9 +1,10 @@
 """The games not finished in which an account holds a seat, whichever way it sat down (its
 key, its webhook, a challenge, a match, a rematch): noted by the store when a seat is given
 to the account, dropped when the game ends or is deleted. Disabling the account walks them
-to hand each of its seats to the stand-in (`core.play.tables.TableService.take_out`), and
+to hand each of its seats to the stand-in (`core.play.tables.TableService.take_out`),
 replacing its key walks them to make the seat tokens handed out under the key before open
-nothing (`core.play.tables.TableService.drop_seat_tokens`). Noting a seat reads back the
+nothing (`core.play.tables.TableService.drop_seat_tokens`), and its owner's list of them
+reads them (`core.play.tables.TableService.games_in_play`). Noting a seat reads back the
 account's standing (disabled, its key now) after the note: a disable or a new key is written
 before its walk reads this set, so a seating at the same moment is seen by one or the other.
 How it works: docs/internals.md, `core.store.keys`.

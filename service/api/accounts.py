@@ -1,6 +1,6 @@
 """Accounts and the ladder over HTTP: making an account (its key shown once), replacing its
-key, an account's public profile with its ratings, and the ladder of each game for people
-or bots.
+key, an account's public profile with its ratings, its owner's list of its games in play,
+and the ladder of each game for people or bots.
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
 
@@ -31,8 +31,9 @@ from core.store.accounts import (
 )
 from core.store.keys import is_game_id
 from core.store.ratings import HISTORY, displayed, history, ladder, ratings_by_game
+from core.store.records import StoredGame
 from engine.i18n import _
-from engine.registry import DEFAULT_GAME
+from engine.registry import DEFAULT_GAME, kind_of
 from engine.registry import KINDS as GAMES
 from service.accounts import SCHEME, sent_key
 from service.answers import Answer
@@ -615,6 +616,134 @@ class AccountHistory(MethodView):
             for e in history(connection, query["game"], account.id)
         ]  # fmt: skip
         return {"game": query["game"], "entries": entries}
+
+
+#: The most games in play one answer of `GET /api/v1/accounts/{id}/games` lists.
+GAMES_LISTED = 50
+
+
+class GameInPlaySchema(Answer):
+    game_id = fields.String(
+        metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"}
+    )
+    game = fields.String(
+        metadata={"description": "The game: `pocha` or `poch`.", "example": "pocha"}
+    )
+    seat = fields.Integer(
+        metadata={
+            "description": "The account's seat there, 0-based: the one its key opens (its "
+            "last, should it hold two).",
+            "example": 0,
+        }
+    )
+    your_turn = fields.Boolean(
+        metadata={
+            "description": "Whether it is that seat's turn now (never for a seat left: the "
+            "stand-in's turn).",
+            "example": True,
+        }
+    )
+    waiting = fields.Boolean(
+        metadata={
+            "description": "A table still waiting for people: its game has not started.",
+            "example": False,
+        }
+    )
+    left = fields.Boolean(
+        metadata={
+            "description": "The account left that seat: the stand-in plays it to the end "
+            "(its key still shows the game, and takes no turn there).",
+            "example": False,
+        }
+    )
+    players = fields.List(
+        fields.String(allow_none=True),
+        metadata={
+            "description": "Each seat's name in playing order; null for a seat still open.",
+            "example": ["Ana", "Bot 1", "Bot 2", "Bot 3"],
+        },
+    )
+    created = fields.Float(metadata={"description": "When the game was made (Unix time)."})
+    last_seen = fields.Float(
+        metadata={
+            "description": "When the account was last at that seat (a request with its "
+            "token or key; Unix time); when the game was made, if never since."
+        }
+    )
+    view = fields.String(
+        metadata={
+            "description": "The seat's view: `GET` it with the account's key as the bearer "
+            "token (`Authorization: Bearer pa_...`), which opens the seat as its token does, "
+            "then move there the same way.",
+            "example": "/api/v1/games/Jm2bS0k4qV7wXc1Z",
+        }
+    )
+    page = fields.String(
+        metadata={
+            "description": "The web page that opens the seat with the account's key signed "
+            "in there.",
+            "example": "/play/Jm2bS0k4qV7wXc1Z",
+        }
+    )
+
+
+class GamesInPlaySchema(Answer):
+    games = fields.List(
+        fields.Nested(GameInPlaySchema),
+        metadata={
+            "description": f"The account's games not finished, at most {GAMES_LISTED}, the "
+            "one it sat down in last first."
+        },
+    )
+
+
+@blp.route("/<account_id>/games", parameters=_ACCOUNT_ID)
+class AccountGames(MethodView):
+    @blp.doc(operationId="getAccountGames", security=[{SCHEME: []}])
+    @blp.response(200, GamesInPlaySchema)
+    @blp.alt_response(
+        401,
+        schema=ErrorSchema,
+        description="account_required: no key; unknown_account: a key that opens no account.",
+    )
+    @blp.alt_response(
+        403,
+        schema=ErrorSchema,
+        description="not_your_account: another account's key; account_disabled.",
+    )
+    @blp.alt_response(404, schema=ErrorSchema, description="account_not_found.")
+    @blp.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")
+    def get(self, account_id: str) -> dict[str, Any]:
+        """Your account's games in play
+
+        With the account's own key: the games not finished in which it holds a seat,
+        whichever way it sat down, so that a person gets back to a game they left (in
+        another browser, or in the terminal): its seat, whether it is that seat's turn,
+        the players, and where to open it. The key opens the seat (`view`). At most
+        50, the one it sat down in last first; a game over or gone is not listed.
+        """
+        account = owner_of(account_id)
+        found = services().games.tables.games_in_play(account.id, GAMES_LISTED)
+        return {"games": [_in_play(record, seat) for record, seat in found]}
+
+
+def _in_play(record: StoredGame, seat: int) -> dict[str, Any]:
+    """One of an account's games in play, as its owner sees it in the list."""
+    seen = record.seen[seat] if seat < len(record.seen) else 0.0
+    held = record.seats[seat]
+    return {
+        "game_id": record.id,
+        "game": kind_of(record.game).name,
+        "seat": seat,
+        "your_turn": not record.waiting and not held.left and record.game.turn == seat,
+        "waiting": record.waiting,
+        "left": held.left,
+        "players": [None if s.open else s.name for s in record.seats],
+        "created": record.created,
+        "last_seen": max(record.created, seen),
+        "view": f"/api/v1/games/{record.id}",
+        "page": f"/play/{record.id}",
+    }
 
 
 @ladders.route("")

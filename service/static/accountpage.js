@@ -2,8 +2,11 @@
 // curve (GET /api/v1/accounts/{id}/history, drawn by chart.js), its share of exact bids
 // (Pocha), its latest rated games with links to their replays, and, for a bot whose
 // account document carries them, its failures, pause and time per decision (`webhook`,
-// `turns`). On the page of the account signed up in this browser, a new key for it
-// (`POST /api/v1/accounts/{id}/key`): shown once, as at sign-up, and kept in its stead.
+// `turns`). On the page of the account signed up in this browser, its games in play
+// (`GET /api/v1/accounts/{id}/games`, with its key), each linked to the page that opens its
+// seat with the key (`/play/ID`, app.js), so that a game left in another browser or in
+// the terminal is one click away; and a new key for it (`POST /api/v1/accounts/{id}/key`):
+// shown once, as at sign-up, and kept in its stead.
 
 import { remember, signedIn } from "./account.js";
 import { Api, ApiError } from "./api.js";
@@ -70,6 +73,35 @@ function gameSection(rating, history) {
   </section>`;
 }
 
+/** Whose turn it is in a game in play, or why nobody's: the word its line ends with. */
+function inPlayState(game) {
+  if (game.left) return t("account.inPlay.left");
+  if (game.waiting) return t("account.inPlay.waiting");
+  return game.your_turn ? `<strong>${t("account.inPlay.yourTurn")}</strong>` : t("account.inPlay.others");
+}
+
+function inPlayHtml(games) {
+  if (!games.length) return `<p id="in-play-none" class="muted">${t("account.inPlay.none")}</p>`;
+  const lines = games.map((g) => {
+    const players = g.players.map((p) => (p === null ? t("seat.open") : escapeHtml(p))).join(", ");
+    return `<li data-game="${escapeHtml(g.game_id)}"><a class="in-play-link" href="${escapeHtml(g.page)}">${named("ladder.game", g.game)}: ${players}</a>
+      · ${inPlayState(g)} · <span class="muted">${t("account.inPlay.seen", { seen: when(g.last_seen) })}</span></li>`;
+  });
+  return `<ul class="recent" id="in-play-list">${lines.join("")}</ul>`;
+}
+
+/** The account's games in play, for the account signed up here (`mine`) on its own page. */
+async function inPlaySection(account, mine) {
+  if (!mine || mine.id !== account.id || account.disabled) return "";
+  let body;
+  try {
+    body = inPlayHtml((await new Api().accountGames(account.id, mine.key)).games);
+  } catch (error) {
+    body = `<p class="notice error" id="in-play-error">${escapeHtml(error instanceof ApiError ? error.message : String(error))}</p>`;
+  }
+  return `<section class="panel" id="in-play"><h3>${t("account.inPlay.title")}</h3>${body}</section>`;
+}
+
 /** The new-key action, for the account signed up here (`mine`), if this page is its own. */
 function newKeyHtml(account, mine) {
   if (!mine || mine.id !== account.id || account.disabled) return "";
@@ -112,7 +144,10 @@ async function show() {
     return;
   }
   document.title = `${account.name} · Pocha`;
-  const histories = await Promise.all(account.ratings.map((r) => new Api().ratingHistory(account.id, r.game)));
+  const [inPlay, ...histories] = await Promise.all([
+    inPlaySection(account, signedIn()),
+    ...account.ratings.map((r) => new Api().ratingHistory(account.id, r.game)),
+  ]);
   const kind = account.level ? t("account.level", { level: levelName(account.level) }) : named("ladder.kind", account.kind);
   app.innerHTML = `<section class="panel" id="account">
       <h2 id="account-name">${escapeHtml(account.name)}</h2>
@@ -122,6 +157,7 @@ async function show() {
       ${account.ratings.length ? "" : `<p id="account-unrated">${t("account.unrated")}</p>`}
       ${newKeyHtml(account, signedIn())}
     </section>
+    ${inPlay}
     ${account.ratings.map((r, i) => gameSection(r, histories[i])).join("")}`;
   wireNewKey(signedIn());
   account.ratings.forEach((r, i) => {

@@ -177,6 +177,13 @@ export class Api {
     });
   }
 
+  /** The games not finished of the account whose `key` this is: {games}, newest first. */
+  accountGames(accountId, key) {
+    return this.request("GET", `/api/v1/accounts/${encodeURIComponent(accountId)}/games`, undefined, {
+      "X-Pocha-Account": key,
+    });
+  }
+
   /** The account's rating after each of its latest rated games in `game`, newest first. */
   ratingHistory(accountId, game) {
     return this.request(

@@ -2,6 +2,8 @@
 // people, join one by its code or from the public list), a table's waiting room, then the
 // game, on the public HTTP API only. A table's link is `/t/CODE`: this browser goes back
 // to the seat it holds there (seats.js), or shows the table and a name field to sit down.
+// A game's link is `/play/ID` (an account's page lists its games in play with it): the seat
+// this browser holds there, else the signed-in account's, opened with the account's key.
 // The setup form asks a newcomer only for the game and a name: "Play" deals a game against
 // bots with the API's defaults, and the rules, the seats (a table for friends) and the seed
 // wait under "More options". A table is unlisted unless its host lists it.
@@ -35,7 +37,7 @@ import { language, languageMenu, levelName, loadCatalogue, t } from "./i18n.js";
 import { BID_MS, FLY_MS, TRICK_HOLD_MS } from "./pace.js";
 import { RuleFormError, readRules, rulesFieldset } from "./ruleform.js";
 import { SUIT_NAMES, cardName, suitOf } from "./rules.js";
-import { currentSeat, forgetCurrent, forgetSeat, saveSeat, seatAt } from "./seats.js";
+import { currentSeat, forgetCurrent, forgetSeat, saveSeat, seatAt, seatOf } from "./seats.js";
 import {
   finalHtml,
   joinHtml,
@@ -384,6 +386,25 @@ async function openTable(code, fromLobby = false) {
     }
   }
   await showJoin(code, "", fromLobby);
+}
+
+/**
+ * Game `id`, as an account's page links to it (`/play/ID`): the seat this browser holds
+ * there, else the signed-in account's, opened with its key (a seat kept without a token,
+ * as `SeatApi` keeps one once its token opens nothing).
+ */
+async function openGame(id) {
+  const game = seatOf(id) ?? { id, token: null, seat: null, hostToken: null, code: null };
+  if (!game.token && !signedIn()) return showSetup(t("play.signIn"));
+  try {
+    await startGame(game);
+  } catch (error) {
+    // Gone, over and expired, or no seat of this browser's or account's.
+    if (error instanceof ApiError) forgetSeat(id);
+    else console.error(error);
+    forgetCurrent();
+    showSetup(errorText(error));
+  }
 }
 
 async function showJoin(code, message = "", fromLobby = false) {
@@ -1309,6 +1330,11 @@ async function boot() {
   if (link) {
     await loadRulebook();
     await openTable(decodeURIComponent(link[1]));
+    return;
+  }
+  const played = location.pathname.match(/^\/play\/([^/]+)\/?$/);
+  if (played && (await loadRulebook())) {
+    await openGame(decodeURIComponent(played[1]));
     return;
   }
   const saved = currentSeat();

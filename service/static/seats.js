@@ -45,6 +45,11 @@ export function currentSeat() {
   }
 }
 
+/** The seat held in game `id`, or null. */
+export function seatOf(id) {
+  return allSeats()[id] ?? null;
+}
+
 /** The seat held at the table with this code (the latest, for a code seen twice), or null. */
 export function seatAt(code) {
   const wanted = plainCode(code);

@@ -55,6 +55,33 @@ export interface paths {
         patch: operations["changeAccount"];
         trace?: never;
     };
+    "/api/v1/accounts/{account_id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Your account's games in play
+         * @description With the account's own key: the games not finished in which it holds a seat,
+         *     whichever way it sat down, so that a person gets back to a game they left (in
+         *     another browser, or in the terminal): its seat, whether it is that seat's turn,
+         *     the players, and where to open it. The key opens the seat (`view`). At most
+         *     50, the one it sat down in last first; a game over or gone is not listed.
+         */
+        get: operations["getAccountGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounts/{account_id}/history": {
         parameters: {
             query?: never;
@@ -2038,6 +2065,62 @@ export interface components {
             /** @description Your hand, what you may do and why not the rest; only in a seat's view. */
             you?: components["schemas"]["You"];
         };
+        GameInPlay: {
+            /** @description When the game was made (Unix time). */
+            created: number;
+            /**
+             * @description The game: `pocha` or `poch`.
+             * @example pocha
+             */
+            game: string;
+            /**
+             * @description The game's id.
+             * @example Jm2bS0k4qV7wXc1Z
+             */
+            game_id: string;
+            /** @description When the account was last at that seat (a request with its token or key; Unix time); when the game was made, if never since. */
+            last_seen: number;
+            /**
+             * @description The account left that seat: the stand-in plays it to the end (its key still shows the game, and takes no turn there).
+             * @example false
+             */
+            left: boolean;
+            /**
+             * @description The web page that opens the seat with the account's key signed in there.
+             * @example /play/Jm2bS0k4qV7wXc1Z
+             */
+            page: string;
+            /**
+             * @description Each seat's name in playing order; null for a seat still open.
+             * @example [
+             *       "Ana",
+             *       "Bot 1",
+             *       "Bot 2",
+             *       "Bot 3"
+             *     ]
+             */
+            players: (string | null)[];
+            /**
+             * @description The account's seat there, 0-based: the one its key opens (its last, should it hold two).
+             * @example 0
+             */
+            seat: number;
+            /**
+             * @description The seat's view: `GET` it with the account's key as the bearer token (`Authorization: Bearer pa_...`), which opens the seat as its token does, then move there the same way.
+             * @example /api/v1/games/Jm2bS0k4qV7wXc1Z
+             */
+            view: string;
+            /**
+             * @description A table still waiting for people: its game has not started.
+             * @example false
+             */
+            waiting: boolean;
+            /**
+             * @description Whether it is that seat's turn now (never for a seat left: the stand-in's turn).
+             * @example true
+             */
+            your_turn: boolean;
+        };
         GameRecord: {
             /** @description The deal: with duplicate deals, shared by its rotations. */
             deal: number;
@@ -2103,6 +2186,10 @@ export interface components {
              */
             game: "pocha";
         } & (components["schemas"]["WaitingGameView"] | components["schemas"]["BiddingGameView"] | components["schemas"]["PlayingGameView"] | components["schemas"]["FinishedGameView"]);
+        GamesInPlay: {
+            /** @description The account's games not finished, at most 50, the one it sat down in last first. */
+            games: components["schemas"]["GameInPlay"][];
+        };
         HandRecord: {
             /** @description Bids per seat. */
             bids: number[];
@@ -4871,6 +4958,66 @@ export interface operations {
             };
             /** @description validation_error: no `open_to_matches`, or not true or false. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getAccountGames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GamesInPlay"];
+                };
+            };
+            /** @description account_required: no key; unknown_account: a key that opens no account. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_your_account: another account's key; account_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_not_found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,7 +8,8 @@ other takes the seat through the link, and they play it out. Then the ladder lis
 with its chart drawn by the vendored uPlot, Ana's page shows her curve, her exact bids and
 her game, and the game's replay is stepped through forwards and backwards, by the buttons
 and the arrow keys. At a laptop's size in English and at a phone's in Spanish. A seat
-whose token opens nothing once its account's key is replaced goes on with the new key.
+whose token opens nothing once its account's key is replaced goes on with the new key. A
+game left is opened again from the account's page, which lists its games in play.
 """
 
 from __future__ import annotations
@@ -569,5 +570,75 @@ def test_a_seat_whose_token_opens_nothing_after_a_new_key_goes_on_with_the_key(
         assert page.locator("#notice.error").count() == 0
         # The one refusal the browser logs itself (the token's 401) is all: no page error.
         assert [e for e in ana.errors if "status of 401" not in e] == []
+    finally:
+        ana.context.close()
+
+
+#: What the account's page says of a game in play whose turn is the account's.
+YOUR_TURN = {"en": "your turn", "es": "te toca"}
+
+
+@pytest.mark.parametrize(("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["en", "es"])
+def test_a_game_left_is_opened_again_from_the_accounts_page(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+    size: dict[str, int],
+    lang: str,
+) -> None:
+    """Ana deals a game against bots on the page and makes a move, and a game of Poch is
+    made with her key elsewhere (as `pocha play` makes one). Then she leaves the game for
+    her account's page, in a browser that holds her account but no seat (another one, or
+    this one once it forgot them): the page lists both games in play, the latest first,
+    hers to move in; the link of the first game opens its seat with her key, and she plays
+    on."""
+    url = ladder_service.url
+    ana = person(browser, size, "ana", lang)
+    try:
+        kept = sign_up(ana, url, f"Ana{secrets.token_hex(3)}", lang)
+        page = ana.page
+        more_options(page)
+        page.select_option("select[name=players]", "3")
+        page.select_option("select[name=schedule]", "custom")
+        page.fill("input[name=schedule-custom]", "2")
+        page.select_option("select[name=seat-2]", "random")
+        page.select_option("select[name=seat-3]", "random")
+        page.click("#deal")
+        page.wait_for_selector("#game", timeout=LONG_MS)
+        dealt = page.evaluate("JSON.parse(localStorage.getItem('pocha.game'))")
+        play([ana], until=lambda: ana.moves >= 1)
+        bots = [{"name": "B1", "bot": "random"}, {"name": "B2", "bot": "random"}]
+        elsewhere = PochaClient(url, account_key=kept["key"]).create_game(
+            [{"name": "Ana"}, *bots], game="poch"
+        )
+
+        wait_until(
+            lambda: PochaClient(url).view(dealt["id"])["turn"] == 0, LONG, "Ana's turn again"
+        )  # fmt: skip
+
+        page.evaluate(
+            "localStorage.removeItem('pocha.game'); localStorage.removeItem('pocha.seats')"
+        )
+        page.goto(f"{url}/accounts/{kept['id']}")
+        page.wait_for_selector("#in-play-list li", timeout=LONG_MS)
+        lines = page.locator("#in-play-list li")
+        assert [lines.nth(i).get_attribute("data-game") for i in range(lines.count())] == [
+            elsewhere["id"], dealt["id"],
+        ]  # fmt: skip
+        assert YOUR_TURN[lang] in page.inner_text(f"li[data-game='{dealt['id']}']")
+        assert page.evaluate(MISFITS) == [], "the games in play"
+        ana.screenshot(f"account-games-in-play-{lang}-{size['width']}.png")
+
+        page.click(f"li[data-game='{dealt['id']}'] a.in-play-link")
+        page.wait_for_selector("#game", timeout=LONG_MS)
+        assert page.url == f"{url}/play/{dealt['id']}"
+        held = page.evaluate("JSON.parse(localStorage.getItem('pocha.game'))")
+        assert (held["id"], held["token"], held["seat"]) == (dealt["id"], None, 0)
+        moved = ana.moves
+        play([ana], until=lambda: ana.moves > moved or ana.finished())
+        # A reload opens it again, from the seat now kept without its token.
+        page.reload()
+        page.wait_for_selector("#game", timeout=LONG_MS)
+        assert page.locator("#notice.error").count() == 0
+        assert ana.errors == []
     finally:
         ana.context.close()

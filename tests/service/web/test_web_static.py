@@ -43,10 +43,11 @@ def test_the_page_and_its_modules_are_served(redis_url: str) -> None:
         "rules.js", "seats.js", "tables.js", "pace.js", "poch.js", "pochboard.js", "pochcards.js",
         "account.js", "focus.js",
     }  # fmt: skip
-    # A table's link is the same page, which reads the code from its address.
-    link = client.get("/t/ABCD-EFGH")
-    assert link.status_code == 200 and link.get_data(as_text=True) == html
-    assert link.headers["Cache-Control"] == "no-cache"
+    # A table's link, and a game's, are the same page, which reads them from its address.
+    for address in ("/t/ABCD-EFGH", "/play/q3ZkR8vX1mNc2pLw"):
+        link = client.get(address)
+        assert link.status_code == 200 and link.get_data(as_text=True) == html, address
+        assert link.headers["Cache-Control"] == "no-cache", address
     css = client.get("/static/style.css")
     assert css.status_code == 200 and css.mimetype == "text/css"
 
@@ -96,7 +97,8 @@ def test_the_page_is_not_part_of_the_api_document(redis_url: str) -> None:
 
 #: Every address the service answers with one of the page's documents.
 PAGE_ADDRESSES = [
-    "/", "/t/ABCD-EFGH", "/how-to-play", "/how-to-play/poch", "/ladder", "/ladder/poch",
+    "/", "/t/ABCD-EFGH", "/play/q3ZkR8vX1mNc2pLw", "/how-to-play", "/how-to-play/poch",
+    "/ladder", "/ladder/poch",
     "/accounts/q3ZkR8vX1mNc2pLw", "/replay/q3ZkR8vX1mNc2pLw", "/replay",
 ]  # fmt: skip
 # A script written into a document (`<script>` with no src), or a tag's event handler
