@@ -86,6 +86,8 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # A finished game's record is played again from its seed on each read (milliseconds of
     # an API process's CPU), so its reads are counted like the lobby's.
     "RATE_LIMIT_RECORDS": ("POCHA_RATE_LIMIT_RECORDS", "30/minute"),
+    # An account's list of its games in play reads up to 50 games (milliseconds each time).
+    "RATE_LIMIT_ACCOUNT_GAMES": ("POCHA_RATE_LIMIT_ACCOUNT_GAMES", "60/minute"),
     "RATE_LIMIT_ANALYSES": ("POCHA_RATE_LIMIT_ANALYSES", "10/minute"),
     # Coming back, leaving and the host's removals, per seat of a game (whoever asks).
     "RATE_LIMIT_SEATS": ("POCHA_RATE_LIMIT_SEATS", "10/minute"),

@@ -36,6 +36,7 @@ LIMITED: dict[str, tuple[str, str]] = {
     "games.Games": ("RATE_LIMIT_CREATE", "create"),
     "tables.Lobby": ("RATE_LIMIT_LOBBY", "lobby"),
     "games.Record": ("RATE_LIMIT_RECORDS", "records"),
+    "accounts.AccountGames": ("RATE_LIMIT_ACCOUNT_GAMES", "account_games"),
     "tables.TableByCode": ("RATE_LIMIT_TABLES", "tables"),
     "tables.TableSeats": ("RATE_LIMIT_TABLES", "tables"),
     "seats.Rematch": ("RATE_LIMIT_TABLES", "tables"),
@@ -55,11 +56,15 @@ SEAT_LIMITED: dict[str, str] = {
     "seats.Remove": "RATE_LIMIT_SEATS",
 }
 
+#: The scopes whose limits count every method (their reads, or a code's look-ups).
+READS = ("tables", "lobby", "records", "account_games")
+
 #: What each scope is, for the message of a refusal.
 _WHAT = {
     "create": _("creating games"),
     "lobby": _("reading the lobby"),
     "records": _("reading game records"),
+    "account_games": _("reading accounts' games in play"),
     "tables": _("finding and joining tables"),
     "moves": _("bids and cards"),
     "ai": _("hints and AI moves"),
@@ -267,9 +272,9 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
         app.view_functions[endpoint] = _count_moves(app.view_functions[endpoint], moves)
     for endpoint, (setting, scope) in LIMITED.items():
         view: Any = app.view_functions[endpoint]
-        # A code is guessed by looking it up as much as by joining: both count; the lobby and
-        # records are reads.
-        methods = None if scope in ("tables", "lobby", "records") else ["POST"]
+        # A code is guessed by looking it up as much as by joining: both count; the lobby,
+        # records and an account's games are reads.
+        methods = None if scope in READS else ["POST"]
         limited: Any = limiter.shared_limit(
             _limit_of(scope, str(settings[setting])), scope=scope, methods=methods
         )
@@ -440,7 +445,7 @@ REFUSALS = "pocha_refusals"
 #: Endpoint -> the scopes of the limits that apply to it, and whether to every method.
 _SCOPES: dict[str, list[tuple[str, bool]]] = {}
 for _endpoint, (_setting, _scope) in LIMITED.items():
-    _SCOPES.setdefault(_endpoint, []).append((_scope, _scope in ("tables", "lobby")))
+    _SCOPES.setdefault(_endpoint, []).append((_scope, _scope in READS))
 for _endpoint in SEAT_LIMITED:
     _SCOPES.setdefault(_endpoint, []).append(("seat", False))
 

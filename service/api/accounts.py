@@ -712,6 +712,12 @@ class AccountGames(MethodView):
         description="not_your_account: another account's key; account_disabled.",
     )
     @blp.alt_response(404, schema=ErrorSchema, description="account_not_found.")
+    @blp.alt_response(
+        429,
+        schema=ErrorSchema,
+        description="rate_limited: too many reads of accounts' games in play from your "
+        "address (`POCHA_RATE_LIMIT_ACCOUNT_GAMES`); wait `Retry-After` seconds.",
+    )
     @blp.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")
     def get(self, account_id: str) -> dict[str, Any]:
         """Your account's games in play

@@ -467,3 +467,18 @@ def test_a_bots_webhook_is_registered_or_resumed_a_limited_number_of_times(
         headers={"X-Pocha-Account": other["key"]},
     )  # fmt: skip
     assert again.status_code == 200, again.json
+
+
+def test_reading_an_accounts_games_in_play_is_limited_per_address(redis_url: str) -> None:
+    client = limited_app(redis_url, RATE_LIMIT_ACCOUNT_GAMES="3/day").test_client()
+    made = client.post("/api/v1/accounts", json={"name": "Ana", "kind": "person"})
+    assert made.status_code == 201, made.json
+    path = f"/api/v1/accounts/{made.json['id']}/games"
+    key = {"X-Pocha-Account": made.json["key"]}
+    for _ in range(3):
+        assert client.get(path, headers=key, environ_base=ANA).status_code == 200
+    assert_limited(client.get(path, headers=key, environ_base=ANA), window=86_400)
+    # A wrong key counts too: the reads cost the same.
+    wrong = {"X-Pocha-Account": "pa_" + "x" * 40}
+    assert_limited(client.get(path, headers=wrong, environ_base=ANA), window=86_400)
+    assert client.get(path, headers=key, environ_base=BRUNO).status_code == 200

@@ -4998,7 +4998,7 @@ export interface operations {
                     "application/json": components["schemas"]["GamesInPlay"];
                 };
             };
-            /** @description account_required: no key; unknown_account: a key that opens no account. */
+            /** @description account_required: no key; unknown_account: a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5018,6 +5018,15 @@ export interface operations {
             };
             /** @description account_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many reads of accounts' games in play from your address (`POCHA_RATE_LIMIT_ACCOUNT_GAMES`); wait `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
