@@ -13,7 +13,15 @@ from rich.text import Text
 
 from client.api import JSON, Data
 from client.language import N_, _, ngettext, pgettext
-from client.terminal import TerminalGame, game_over, hint_head, names_list, simulated_deals, styled
+from client.terminal import (
+    TerminalGame,
+    game_over,
+    hint_head,
+    names_list,
+    signed,
+    simulated_deals,
+    styled,
+)
 
 #: Each suit's letter: its German name, its sign, its English name and its colour here (a
 #: four-colour pack, so that no two suits look alike).
@@ -283,12 +291,7 @@ class PochTerminalGame(TerminalGame):
             return text
         if kind == "deal_won":
             who, you = self.who(event["winner"])
-            paid = ", ".join(
-                _("you pay {amount}", amount=n or _("nothing"))
-                if int(s) == self.seat
-                else _("{name} pays {amount}", name=self.whom(int(s)), amount=n or _("nothing"))
-                for s, n in event["paid"].items()
-            )
+            paid = ", ".join(self.pays(int(s), n) for s, n in event["paid"].items())
             told = (
                 _("You have no cards left and win deal {deal}")
                 if you
@@ -310,6 +313,17 @@ class PochTerminalGame(TerminalGame):
             return None  # `finish` shows the result
         who, you = self.who(seat, event) if seat is not None else ("", False)
         return self.table_event(kind, event, who, you)
+
+    def pays(self, seat: int, amount: int) -> str:
+        """What `seat` pays the deal's winner: `you pay 2`, `Bot 1 pays nothing`."""
+        if seat == self.seat:
+            return _("you pay {amount}", amount=amount) if amount else _("you pay nothing")
+        name = self.whom(seat)
+        return (
+            _("{name} pays {amount}", name=name, amount=amount)
+            if amount
+            else _("{name} pays nothing", name=name)
+        )
 
     def showdown_text(self, sets: Data) -> Text:
         """Everyone's best set, as shown: `Showdown: you a pair (C8 H8); Bot 1 ...`."""
@@ -604,7 +618,7 @@ class PochTerminalGame(TerminalGame):
         share = f"{chosen['share']:.0%}"
         line.append(_(" — the bot chose it in {share} of {deals}", share=share, deals=deals))
         if isinstance(mean, int | float):
-            line.append(_("; expected {chips} chips", chips=f"{mean:+.1f}"))
+            line.append(_("; expected {chips} chips", chips=signed(mean)))
         line.append(".")
         others = sorted(
             (s for a, s in stats.items() if a != str(action) and s.get("visits", 1)),
@@ -614,7 +628,7 @@ class PochTerminalGame(TerminalGame):
             _(
                 "{action}, expected {points}",
                 action=action_words(s["action"]),
-                points=f"{s['mean_chips']:+.1f}",
+                points=signed(s["mean_chips"]),
             )
             for s in others
             if isinstance(s.get("mean_chips"), int | float)
@@ -644,7 +658,8 @@ def action_words(action: int | str) -> str:
     if action == "hold":
         return _("hold")
     if len(action) == 1:
-        return _("choose {suit}", suit=f"{SUITS[action][1]} {SUITS[action][0]}")
+        sign, german = SUITS[action][1], SUITS[action][0]
+        return _("choose {suit}", suit=sign + " " + german)
     return _("start with {card} ({name})", card=action, name=card_name(action))
 
 

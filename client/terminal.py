@@ -223,7 +223,7 @@ def hint_text(result: Data, legal: list[Any]) -> Text:
         why.format(
             share=f"{chosen['share']:.0%}",
             deals=simulated_deals(result.get("iterations")),
-            points=f"{chosen['mean_score']:+.1f}",
+            points=signed(chosen["mean_score"]),
         )
     )
     others = sorted(
@@ -235,7 +235,7 @@ def hint_text(result: Data, legal: list[Any]) -> Text:
             _(
                 "{action}, expected {points}",
                 action=_("bid {bid}", bid=s["action"]) if bidding else s["action"],
-                points=f"{s['mean_score']:+.1f}",
+                points=signed(s["mean_score"]),
             )
             for s in others
         )
@@ -246,6 +246,11 @@ def hint_text(result: Data, legal: list[Any]) -> Text:
 def hint_head(result: Data, words: str) -> str:
     """`Hint (hard): bid 2`: the hint's level and its move (`words`)."""
     return _("Hint ({level}): {action}", level=result.get("level") or "bot", action=words)
+
+
+def signed(points: float) -> str:
+    """`+7.8`, `-1.0`: expected points or chips, with their sign."""
+    return f"{points:+.1f}"
 
 
 def simulated_deals(tries: int | None) -> str:
@@ -649,7 +654,8 @@ class TerminalGame:
         text = Text(_("{name} to {doing}", name=self.names[turn], doing=self.doing(view)))
         left = view.get("seconds_left")
         if left is not None:
-            text.append(_(" · {seconds} s left", seconds=f"{left:.0f}"), style="bold")
+            seconds = f"{left:.0f}"
+            text.append(_(" · {seconds} s left", seconds=seconds), style="bold")
         states = [
             f"{self.names[seat]} {state}"
             for seat, player in enumerate(self.players)
@@ -729,7 +735,8 @@ class TerminalGame:
     def take_turn(self, view: Data) -> None:
         """Ask until the server accepts a bid or a card (or the player quits)."""
         left = view.get("seconds_left")
-        clock = _("{seconds} s left; ", seconds=f"{left:.0f}") if left is not None else ""
+        seconds = None if left is None else f"{left:.0f}"
+        clock = "" if seconds is None else _("{seconds} s left; ", seconds=seconds)
         quit_word = _("leave") if self.at_table else _("quit")
         while True:
             try:
@@ -1071,7 +1078,8 @@ class TerminalGame:
     def turn_title(self, view: Data) -> str:
         """The title of the table on your turn: what you do, and your clock."""
         left = view.get("seconds_left")
-        clock = _(" · {seconds} s on your clock", seconds=f"{left:.0f}") if left is not None else ""
+        seconds = None if left is None else f"{left:.0f}"
+        clock = "" if seconds is None else _(" · {seconds} s on your clock", seconds=seconds)
         return _("Your turn to {doing}{clock}", doing=self.doing(view), clock=clock)
 
     def hand_text(self, view: Data) -> Text:

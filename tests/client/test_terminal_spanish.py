@@ -13,6 +13,7 @@ import re
 import string
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import extract_from_dir
@@ -21,7 +22,8 @@ from click.testing import CliRunner
 
 from cli.main import pocha
 from client.api import ApiError, PochaClient
-from tests.client.test_terminal import PROMPT, Terminal, answer_prompt
+from client.language import speaking
+from tests.client.test_terminal import PROMPT, Terminal, a_view, answer_prompt, at_table, seated
 from tests.live import POCHA, LiveService
 from tests.waiting import LONG, scaled
 
@@ -206,6 +208,71 @@ def test_the_lobby_in_spanish(live_service: LiveService) -> None:
         result.output
     )
     assert not english_left(result.output), result.output
+
+
+@speaking
+def told_at_a_table(*, language: str | None = None) -> str:
+    """Everything the terminal says of a table's seats and comings and goings, and of the
+    table on a turn with a clock, in `language`."""
+    game, console = seated(["Ana", "Bea", "Carla"], seat=1)
+    events: list[dict[str, Any]] = [
+        {"type": "bid", "seat": 0, "bid": 1, "by": "stand_in"},
+        {"type": "card_played", "seat": 1, "card": "O1", "by": "stand_in"},
+        {"type": "bid", "seat": 1, "bid": 0},
+        {"type": "seat_taken", "seat": 2, "name": "Carla"},
+        {"type": "seat_taken", "seat": 1, "name": "Bea"},
+        {"type": "seat_bot", "seat": 2, "bot": "hard"},
+        {"type": "seat_opened", "seat": 2},
+        {"type": "game_started"},
+        {"type": "seat_away", "seat": 0},
+        {"type": "seat_away", "seat": 1},
+        {"type": "seat_back", "seat": 0},
+        {"type": "seat_back", "seat": 1},
+        {"type": "seat_left", "seat": 2},
+        {"type": "seat_left", "seat": 1},
+        {"type": "rematch"},
+        {"type": "trick_won", "seat": 0, "trick_number": 2},
+    ]
+    for event in events:
+        told = game.describe({"seq": 1, **event})
+        assert told is not None, event
+        console.print(told)
+    game.players = at_table(
+        ["Ana", "Bea", "Carla"], s0={"away": True, "stand_in": "medium"}, s2={"left": True}
+    )
+    console.print(game.table(a_view(players=game.players, turn=1, seconds_left=41.6)))
+    console.print(game.turn_text(a_view(turn=0, phase="bidding", seconds_left=7.2)))
+    console.print(game.room(a_view(table={"code": "K7QM-3XHP", "open_seats": 1})))
+    return console.export_text()
+
+
+def test_a_tables_comings_and_goings_in_spanish() -> None:
+    shown = told_at_a_table(language="es")
+    assert not english_left(shown), english_left(shown)
+    for said in (
+        "El suplente de Ana apuesta 1.",
+        "Tu suplente juega O1 (as de oros)",
+        "Apuestas 0.",
+        "Carla se sienta en el asiento 3.",
+        "Te sientas en el asiento 2.",
+        "Un bot hard ocupa el asiento 3.",
+        "El asiento 3 vuelve a estar libre.",
+        "Empieza la partida: Ana, Bea y Carla.",
+        "Ana está ausente: el suplente juega sus turnos.",
+        "Estás ausente: tu suplente juega tus turnos.",
+        "Ana ha vuelto.",
+        "Has vuelto.",
+        "Carla ha dejado la mesa: el suplente juega ese asiento hasta el final.",
+        "Hay una mesa de revancha, con los mismos asientos y reglas.",
+        "Ana gana la baza 2.",
+        "Te toca jugar · 42 s en tu reloj",
+        "ausente (suplente: medium)",
+        "Turno de Ana: apostar · quedan 7 s",
+        "Mesa K7QM-3XHP",
+    ):
+        assert said in shown, (said, shown)
+    # English stays English, whatever language a game before spoke.
+    assert "Ana's stand-in bids 1." in told_at_a_table()
 
 
 # -- the terminal's catalogue ---------------------------------------------------------------
