@@ -3,8 +3,10 @@ short game of Pocha and one of Poch in a real terminal (a pty) against the real 
 answered as a person would in Spanish (a bid out of range, a hint, a card marked ✗, Poch's
 `paso`), with every line checked against the English of the terminal's catalogue and of
 the service's: no English sentence is left, and the server's refusal comes back in
-Spanish. `pocha lobby` in Spanish; and the terminal's catalogue itself: every sentence
-marked in the client is in it, in Spanish, with its placeholders."""
+Spanish. The client's requests carry the language (the same wrong move refused in English
+and in Spanish); a table's comings and goings, seats and clocks told in Spanish, and in
+English again after; `pocha lobby` in Spanish; and the terminal's catalogue itself: every
+sentence marked in the client is in it, in Spanish, with its placeholders."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import ast
 import re
 import string
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -70,13 +73,13 @@ def english_left(screen: str) -> list[str]:
     return [line for line in screen.splitlines() if any(phrase in line for phrase in phrases)]
 
 
-def play_through(terminal: Terminal, answer: object) -> str:
+def play_through(terminal: Terminal, answer: Callable[[Terminal], None]) -> str:
     """Answer `terminal`'s prompts with `answer(terminal)` until the game ends; its screen."""
     deadline = time.monotonic() + scaled(LONG)
     try:
         while terminal.read(0.2):
             assert time.monotonic() < deadline, terminal.screen[-3000:]
-            answer(terminal)  # type: ignore[operator]
+            answer(terminal)
         assert terminal.process.wait(timeout=scaled(LONG)) == 0, terminal.screen[-3000:]
     finally:
         terminal.close()
