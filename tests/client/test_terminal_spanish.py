@@ -3,7 +3,8 @@ short game of Pocha and one of Poch in a real terminal (a pty) against the real 
 answered as a person would in Spanish (a bid out of range, a hint, a card marked ✗, Poch's
 `paso`), with every line checked against the English of the terminal's catalogue and of
 the service's: no English sentence is left, and the server's refusal comes back in
-Spanish. The client's requests carry the language (the same wrong move refused in English
+Spanish; a game quit and taken up again with `--resume`, and the list it picks from. The
+client's requests carry the language (the same wrong move refused in English
 and in Spanish); a table's comings and goings, seats and clocks told in Spanish, and in
 English again after; `pocha lobby` in Spanish; and the terminal's catalogue itself: every
 sentence marked in the client is in it, in Spanish, with its placeholders."""
@@ -22,10 +23,13 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 from click.testing import CliRunner
+from rich.console import Console
 
 from cli.main import pocha
 from client.api import ApiError, PochaClient
 from client.language import speaking
+from client.terminal import games_table
+from tests.client import test_terminal_resume as resume
 from tests.client.test_terminal import PROMPT, Terminal, a_view, answer_prompt, at_table, seated
 from tests.live import POCHA, LiveService
 from tests.waiting import LONG, scaled
@@ -276,6 +280,68 @@ def test_a_tables_comings_and_goings_in_spanish() -> None:
         assert said in shown, (said, shown)
     # English stays English, whatever language a game before spoke.
     assert "Ana's stand-in bids 1." in told_at_a_table()
+
+
+def test_a_game_quit_and_resumed_in_spanish(
+    live_service: LiveService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pocha play --resume` in Spanish: the way back said as a game is quit, the game
+    taken up again and played to its end, every line Spanish."""
+    url, config = live_service.url, tmp_path / "config"
+    kept = resume.signed_up(url, config, monkeypatch)
+    env = {"XDG_CONFIG_HOME": str(config), **SPANISH}
+    first = Terminal([str(POCHA), "play", "--url", url, "--players", "3", "--level", "random",
+                      "--schedule", "1,2"], env)  # fmt: skip
+    try:
+        game_id = resume.wait_for(first, r"Partida (\S+) creada")[1]
+        resume.wait_for(first, PROMPT)
+        first.type("salir")
+        while first.read(0.2):
+            pass
+        assert first.process.wait(timeout=scaled(LONG)) == 0, first.screen[-3000:]
+    finally:
+        first.close()
+    assert f"Para seguir más tarde: pocha play --resume {game_id}" in first.screen
+    again = Terminal([str(POCHA), "play", "--url", url, "--resume"], env)
+    screen = play_through(again, answer_prompt)
+    assert (
+        f"De vuelta en la partida {game_id} como {kept['name']}, en el asiento 1. Escribe ? "
+        "para una pista, q para salir." in screen
+    ), screen[:2000]
+    assert re.search(r"Fin de la partida\. Ganan?: .+\.", screen), screen[-3000:]
+    assert not english_left(first.screen + screen), english_left(first.screen + screen)
+    # Finished, it is in play no more: said in Spanish too.
+    none = CliRunner(env={"COLUMNS": "200", **SPANISH}).invoke(
+        pocha, ["play", "--url", url, "--resume"]
+    )
+    assert none.exit_code == 1, none.output
+    assert "No tienes ninguna partida en juego aquí" in none.output, none.output
+
+
+@speaking
+def games_listed(*, language: str | None = None) -> str:
+    """The list `pocha play --resume` picks from, in `language`."""
+    console = Console(record=True, width=140, no_color=True)
+    game = {"game": "poch", "game_id": "g1", "players": ["Ana", None], "last_seen": 0.0}
+    console.print(
+        games_table(
+            [
+                {**game, "waiting": True, "your_turn": False},
+                {**game, "waiting": False, "your_turn": True},
+                {**game, "waiting": False, "your_turn": False},
+            ]
+        )
+    )
+    return console.export_text()
+
+
+def test_the_games_to_resume_are_listed_in_spanish() -> None:
+    shown = games_listed(language="es")
+    assert not english_left(shown), shown
+    for said in ("Tus partidas en juego", "Partida", "Jugadores", "Turno", "Última jugada",
+                 "Ana, (libre)", "esperando", "tuyo", "de otro"):  # fmt: skip
+        assert said in shown, (said, shown)
+    assert "Your games in play" in games_listed()
 
 
 # -- the terminal's catalogue ---------------------------------------------------------------
