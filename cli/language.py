@@ -74,3 +74,20 @@ def seat_key_refused(url: str, path: Path, game_id: str) -> str:
             url=url,
         )
     )
+
+
+def rated_needs_account() -> str:
+    """Why `pocha play --rated` cannot start without an account, in the terminal's
+    language."""
+    return say(_("--rated needs an account: run `pocha signup --name NAME` first"))
+
+
+def resume_needs_account() -> str:
+    """Why `pocha play --resume` cannot start without an account, in the terminal's
+    language."""
+    return say(_("--resume plays on as your account: run `pocha signup --name NAME` first"))
+
+
+def resume_or_join() -> str:
+    """Why `pocha play` takes --resume or --join, not both, in the terminal's language."""
+    return say(_("--resume and --join: one or the other"))

@@ -1014,8 +1014,9 @@ def play(
     # The account `pocha signup` kept for this service sits, under its own name.
     accounts = _load("client.account")
     account = accounts.load_account(url)
+    language = _load("cli.language")
     if rated and account is None:
-        raise click.UsageError("--rated needs an account: run `pocha signup --name NAME` first")
+        raise click.UsageError(language.rated_needs_account())
     if resume is not None:
         _resume(url, resume or None, join)
     try:
@@ -1028,6 +1029,8 @@ def play(
             # Read again when a seat's token is refused: `pocha new-key` in another
             # terminal may have replaced the key and saved the new one meanwhile.
             saved_key=(lambda: (accounts.load_account(url) or {}).get("key")) if account else None,
+            # The terminal speaks the user's locale's language, and asks the service for it.
+            language=language.terminal_language(),
         )  # fmt: skip
     except terminal.SavedKeyRefused as exc:
         raise _key_refused_at_play(url, exc) from exc
@@ -1039,17 +1042,18 @@ def _resume(url: str, game_id: str | None, join: str | None) -> NoReturn:
     games not finished (`client.terminal.resume`)."""
     accounts = _load("client.account")
     account = accounts.load_account(url)
+    language = _load("cli.language")
     if account is None:
-        raise click.UsageError(
-            "--resume plays on as your account: run `pocha signup --name NAME` first"
-        )
+        raise click.UsageError(language.resume_needs_account())
     if join is not None:
-        raise click.UsageError("--resume and --join: one or the other")
+        raise click.UsageError(language.resume_or_join())
     terminal = _load("client.terminal")
     try:
         status = terminal.resume(
             url, account, game_id,
             saved_key=lambda: (accounts.load_account(url) or {}).get("key"),
+            # The terminal speaks the user's locale's language, and asks the service for it.
+            language=language.terminal_language(),
         )  # fmt: skip
     except terminal.SavedKeyRefused as exc:
         raise _key_refused_at_play(url, exc) from exc
@@ -1144,7 +1148,8 @@ def _saved_key_refused(url: str) -> click.ClickException:
 def lobby(url: str) -> None:
     """List the public tables waiting for players (join one with `pocha play --join CODE`)."""
     terminal = _load("client.terminal")
-    raise SystemExit(terminal.lobby(url))
+    language = _load("cli.language").terminal_language()
+    raise SystemExit(terminal.lobby(url, language=language))
 
 
 @pocha.command("migrate-keys")

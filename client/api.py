@@ -91,6 +91,7 @@ class PochaClient:
         timeout: float = 15.0,
         *,
         account_key: str | None = None,
+        language: str | None = None,
     ) -> None:
         parts = urlsplit(base_url if "://" in base_url else f"http://{base_url}")
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -105,10 +106,13 @@ class PochaClient:
         #: An account's key (`create_account`), sent in X-Pocha-Account when making a game
         #: or taking a seat, so that the account sits there (and may play rated).
         self.account_key = account_key
+        #: The language asked for in Accept-Language (`en`, `es`), so that the service's
+        #: sentences (refusals, hints' reasons) come in it; None asks for none (English).
+        self.language = language
 
     def with_token(self, token: str | None) -> PochaClient:
-        """The same API, acting with another token."""
-        return PochaClient(self.base_url, token, self.timeout)
+        """The same API, acting with another token (in the same language)."""
+        return PochaClient(self.base_url, token, self.timeout, language=self.language)
 
     def seat(self, created: Mapping[str, Any], seat: int) -> PochaClient:
         """A client acting as `seat` of a game just created (its token is only there)."""
@@ -472,6 +476,8 @@ class PochaClient:
         headers = {"Accept": "application/json"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
+        if self.language is not None:
+            headers["Accept-Language"] = self.language
         return headers
 
     def _request(

@@ -12,7 +12,16 @@ from rich.table import Table
 from rich.text import Text
 
 from client.api import JSON, Data
-from client.terminal import TerminalGame, count, names_list
+from client.language import N_, _, ngettext, pgettext
+from client.terminal import (
+    TerminalGame,
+    game_over,
+    hint_head,
+    names_list,
+    signed,
+    simulated_deals,
+    styled,
+)
 
 #: Each suit's letter: its German name, its sign, its English name and its colour here (a
 #: four-colour pack, so that no two suits look alike).
@@ -21,6 +30,13 @@ SUITS: dict[str, tuple[str, str, str, str]] = {
     "S": ("Pik", "♠", "spades", "bold"),
     "H": ("Herz", "♥", "hearts", "red"),
     "D": ("Karo", "♦", "diamonds", "blue"),
+}
+#: Each suit's Spanish names, as the Spanish page says them, for a suit typed in Spanish.
+SPANISH_SUITS = {
+    "C": ("tréboles", "trébol", "trebol"),
+    "S": ("picas", "pica"),
+    "H": ("corazones", "corazón", "corazon"),
+    "D": ("diamantes", "diamante"),
 }
 RANKS = {
     "7": "Sieben", "8": "Acht", "9": "Neun", "10": "Zehn",
@@ -32,10 +48,20 @@ PLATES = (
     ("marriage", "Mariage"), ("sequence", "Sequenz"), ("pocher", "Poch"),
 )  # fmt: skip
 PLATE_NAMES = dict(PLATES)
-SET_SIZES = {2: "a pair", 3: "three of a kind", 4: "four of a kind"}
-BET_VERBS = {"pass": "pass", "bet": "bet", "hold": "hold at", "raise": "raise to"}
-BET_VERBS_3RD = {"pass": "passes", "bet": "bets", "hold": "holds at", "raise": "raises to"}
-DIRECTIONS = {"up": "upwards (7 → Ass)", "down": "downwards (Ass → 7)"}
+SET_SIZES = {2: N_("a pair"), 3: N_("three of a kind"), 4: N_("four of a kind")}
+#: A decision in the betting as told: yours, and another seat's (or a stand-in's).
+BETS_TOLD = {
+    "pass": (N_("You pass."), N_("{who} passes.")),
+    "bet": (N_("You bet {amount}."), N_("{who} bets {amount}.")),
+    "hold": (N_("You hold at {amount}."), N_("{who} holds at {amount}.")),
+    "raise": (N_("You raise to {amount}."), N_("{who} raises to {amount}.")),
+}
+DIRECTIONS = {"up": N_("upwards (7 → Ass)"), "down": N_("downwards (Ass → 7)")}
+#: The words a player may type in the betting, in either language (German's calls too).
+PASS_WORDS = ("p", "pass", "paso", "pasar", "passe")
+HOLD_WORDS = ("h", "hold", "call", "i", "igualo", "igualar", "halte")
+#: Words before an amount that say nothing more than the amount ("raise to 5", "subo a 5").
+AMOUNT_WORDS = ("bet", "raise", "to", "apuesto", "apostar", "subo", "subir", "a", "poche")
 
 
 def card_name(code: str) -> str:
@@ -64,21 +90,30 @@ def cards_text(codes: list[str]) -> Text:
 
 def set_text(codes: list[str]) -> Text:
     """A set shown at the showdown: `three of a kind (CK HK SK)`."""
-    return Text(f"{SET_SIZES.get(len(codes), 'a set')} (").append(cards_text(codes)).append(")")
+    size = _(SET_SIZES[len(codes)]) if len(codes) in SET_SIZES else _("a set")
+    return Text(f"{size} (").append(cards_text(codes)).append(")")
 
 
 def suit_of_answer(answer: str) -> str | None:
-    """The suit letter an answer names: `h`, `Herz`, `hearts`, `♥`; None if none."""
+    """The suit letter an answer names: `h`, `Herz`, `hearts`, `corazones`, `♥`; None if
+    none."""
     word = answer.strip().lower()
-    for letter, (german, sign, english, _) in SUITS.items():
-        if word in (letter.lower(), german.lower(), english, english[:-1], sign):
+    for letter, (german, sign, english, _colour) in SUITS.items():
+        names = (letter.lower(), german.lower(), english, english[:-1], sign)
+        if word in names or word in SPANISH_SUITS[letter]:
             return letter
     return None
 
 
 def bet_words(call: str, amount: int) -> str:
     """A bet as the seats table shows it: `pass`, `bet 3`, `hold 3`, `raise 5`."""
-    return "pass" if call == "pass" else f"{call} {amount}"
+    if call == "pass":
+        return pgettext("a seat's bet", "pass")
+    if call == "bet":
+        return pgettext("a seat's bet", "bet {amount}", amount=amount)
+    if call == "hold":
+        return pgettext("a seat's bet", "hold {amount}", amount=amount)
+    return pgettext("a seat's bet", "raise {amount}", amount=amount)
 
 
 def amounts(legal: list[Any]) -> list[int]:
@@ -109,15 +144,21 @@ class PochTerminalGame(TerminalGame):
         """The subject for `seat` ("You", a name, "Bea's stand-in") and whether it is you
         (for the verb's form)."""
         you = seat == self.seat
-        who = "You" if you else self.names[seat] if seat < len(self.names) else f"Seat {seat}"
+        who = (
+            "You"
+            if you
+            else self.names[seat]
+            if seat < len(self.names)
+            else _("Seat {number}", number=seat)
+        )
         if event is not None and event.get("by") == "stand_in":
             # The table's stand-in bot made this person's decision (clock out, away, left).
-            return ("Your stand-in" if you else f"{who}'s stand-in"), False
+            return (_("Your stand-in") if you else _("{name}'s stand-in", name=who)), False
         return who, you
 
     def whom(self, seat: int) -> str:
         """A seat as an object: `you`, or the name."""
-        return "you" if seat == self.seat else self.names[seat]
+        return _("you") if seat == self.seat else self.names[seat]
 
     # -- events -----------------------------------------------------------------------------
 
@@ -155,76 +196,93 @@ class PochTerminalGame(TerminalGame):
         seat: Any = event.get("seat")  # an int in every event of a seat
         if kind == "ante":
             deals = self.rules.get("deals")
-            of = f" of {deals}" if deals else ""
-            who, you = self.who(event["dealer"])
-            dealer = f"{who} {'deal' if you else 'deals'}"
-            plates = len(PLATES)
-            return Text(
-                f"\nDeal {event['deal']}{of}. {dealer}. Everyone pays "
-                f"{count(event['each'], 'chip')} onto the board "
-                f"({event['each'] // plates} on each plate).",
-                style="bold",
+            told = _(
+                "Deal {deal}{of}. {dealer}. Everyone pays {chips} onto the board ({each} on "
+                "each plate).",
+                deal=event["deal"],
+                of=_(" of {deals}", deals=deals) if deals else "",
+                dealer=self.deals(event["dealer"]),
+                chips=chips(event["each"]),
+                each=event["each"] // len(PLATES),
             )
+            return Text("\n" + told, style="bold")
         if kind == "deal":
-            cards = ", ".join(
-                f"{self.names[int(s)] if int(s) != self.seat else 'you'} {n}"
-                for s, n in event["counts"].items()
-            )
-            return Text("Trump: ").append(suit_text(event["trump"])).append(f". Cards: {cards}.")
+            cards = ", ".join(f"{self.whom(int(s))} {n}" for s, n in event["counts"].items())
+            told = _("Trump: {suit}. Cards: {cards}.")
+            return styled(told, suit=suit_text(event["trump"]), cards=cards)
         if kind == "collect":
             who, you = self.who(seat)
-            return (
-                Text(f"{who} {'show' if you else 'shows'} ")
-                .append(cards_text(event["cards"]))
-                .append(
-                    f" and {'take' if you else 'takes'} the {PLATE_NAMES[event['plate']]} "
-                    f"plate: {count(event['chips'], 'chip')}."
-                )
+            told = (
+                _("You show {cards} and take the {plate} plate: {chips}.")
+                if you
+                else _("{who} shows {cards} and takes the {plate} plate: {chips}.")
+            )
+            return styled(
+                told,
+                who=who,
+                cards=cards_text(event["cards"]),
+                plate=PLATE_NAMES[event["plate"]],
+                chips=chips(event["chips"]),
             )
         if kind in ("pass", "bet", "hold", "raise"):
             who, you = self.who(seat, event)
-            verb = (BET_VERBS if you else BET_VERBS_3RD)[kind]
-            said = f"{who} {verb}" + ("." if kind == "pass" else f" {event['amount']}.")
-            return Text(said + ("" if kind == "pass" else f" Pot: {event['pot']}."))
+            said = _(BETS_TOLD[kind][0 if you else 1], who=who, amount=event.get("amount"))
+            if kind != "pass":
+                said += _(" Pot: {pot}.", pot=event["pot"])
+            return Text(said)
         if kind == "no_bet":
             return Text(
-                f"Nobody bets: the pot ({event['pot']}) and the Poch plate stay for the next deal.",
+                _(
+                    "Nobody bets: the pot ({pot}) and the Poch plate stay for the next deal.",
+                    pot=event["pot"],
+                ),
                 style="italic",
             )
         if kind == "showdown":
             return self.showdown_text(event["sets"])
         if kind == "no_set":
             return Text(
-                f"Nobody has a set: the pot ({event['pot']}) stays, with the Poch plate, for "
-                "the next deal.",
+                _(
+                    "Nobody has a set: the pot ({pot}) stays, with the Poch plate, for the "
+                    "next deal.",
+                    pot=event["pot"],
+                ),
                 style="italic",
             )
         if kind == "bluff":
             who, you = self.who(seat)
-            return Text(
-                f"{who} {'do' if you else 'does'} not hold the best set: "
-                f"{'pay' if you else 'pays'} {count(event['paid'], 'chip')} into the pot "
-                "(twice the pot).",
-                style="yellow",
+            told = (
+                _("You do not hold the best set: pay {chips} into the pot (twice the pot).")
+                if you
+                else _(
+                    "{who} does not hold the best set: pays {chips} into the pot (twice the pot)."
+                )
             )
+            return Text(told.format(who=who, chips=chips(event["paid"])), style="yellow")
         if kind == "take_pot":
             who, you = self.who(seat)
-            won = event["pot"] + event["pocher"]
+            told = (
+                _("You take the pot ({pot}) and the Poch plate ({pocher}): {chips}.")
+                if you
+                else _("{who} takes the pot ({pot}) and the Poch plate ({pocher}): {chips}.")
+            )
+            won = chips(event["pot"] + event["pocher"])
             return Text(
-                f"{who} {'take' if you else 'takes'} the pot ({event['pot']}) and the Poch "
-                f"plate ({event['pocher']}): {count(won, 'chip')}.",
+                told.format(who=who, pot=event["pot"], pocher=event["pocher"], chips=won),
                 style="bold",
             )
         if kind == "start":
             who, you = self.who(seat, event)
-            return Text(
-                f"{who} {'start' if you else 'starts'} the shedding "
-                f"{DIRECTIONS.get(event['direction'], event['direction'])}."
+            told = (
+                _("You start the shedding {direction}.")
+                if you
+                else _("{who} starts the shedding {direction}.")
             )
+            return Text(told.format(who=who, direction=direction(event["direction"])))
         if kind == "choose":
             who, you = self.who(seat, event)
-            text = Text(f"{who} {'choose' if you else 'chooses'} ")
-            return text.append(suit_text(event["suit"])).append(".")
+            told = _("You choose {suit}.") if you else _("{who} chooses {suit}.")
+            return styled(told, who=who, suit=suit_text(event["suit"]))
         if kind == "plays":
             text = Text("  ")
             for i, (s, code) in enumerate(event["cards"]):
@@ -233,62 +291,76 @@ class PochTerminalGame(TerminalGame):
             return text
         if kind == "deal_won":
             who, you = self.who(event["winner"])
-            paid = ", ".join(
-                f"{self.whom(int(s))} {'pay' if int(s) == self.seat else 'pays'} {n or 'nothing'}"
-                for s, n in event["paid"].items()
+            paid = ", ".join(self.pays(int(s), n) for s, n in event["paid"].items())
+            told = (
+                _("You have no cards left and win deal {deal}")
+                if you
+                else _("{who} has no cards left and wins deal {deal}")
             )
             return Text(
-                f"{who} {'have' if you else 'has'} no cards left and "
-                f"{'win' if you else 'wins'} deal {event['deal']}"
-                + (f": {paid}." if paid else "."),
+                told.format(who=who, deal=event["deal"]) + (f": {paid}." if paid else "."),
                 style="bold",
             )
         if kind == "leave":
             who, you = self.who(seat)
-            return Text(
-                f"{who} cannot pay the ante and {'leave' if you else 'leaves'} the game with "
-                f"{count(event['chips'], 'chip')}.",
-                style="yellow",
+            told = (
+                _("You cannot pay the ante and leave the game with {chips}.")
+                if you
+                else _("{who} cannot pay the ante and leaves the game with {chips}.")
             )
+            return Text(told.format(who=who, chips=chips(event["chips"])), style="yellow")
         if kind == "game_over":
             return None  # `finish` shows the result
         who, you = self.who(seat, event) if seat is not None else ("", False)
         return self.table_event(kind, event, who, you)
 
+    def pays(self, seat: int, amount: int) -> str:
+        """What `seat` pays the deal's winner: `you pay 2`, `Bot 1 pays nothing`."""
+        if seat == self.seat:
+            return _("you pay {amount}", amount=amount) if amount else _("you pay nothing")
+        name = self.whom(seat)
+        return (
+            _("{name} pays {amount}", name=name, amount=amount)
+            if amount
+            else _("{name} pays nothing", name=name)
+        )
+
     def showdown_text(self, sets: Data) -> Text:
         """Everyone's best set, as shown: `Showdown: you a pair (C8 H8); Bot 1 ...`."""
-        text = Text("Showdown: ")
+        text = Text(_("Showdown: "))
         if not sets:
-            return text.append("nobody has a set.")
+            return text.append(_("nobody has a set."))
         for i, (seat, codes) in enumerate(sets.items()):
             text.append("; " if i else "").append(f"{self.whom(int(seat))} ")
             text.append(set_text(codes))
         shown = {int(s) for s in sets}
         others = [self.whom(s) for s in range(len(self.names)) if s not in shown]
         if others:
-            text.append(f"; no set: {names_list(others)}")
+            text.append(_("; no set: {names}", names=names_list(others)))
         return text.append(".")
 
     # -- the table --------------------------------------------------------------------------
 
     def doing(self, view: Data) -> str:
-        return {
-            "betting": "bet",
-            "starting": "start the shedding",
-            "choosing": "choose a suit",
-        }.get(view["phase"], "play")
+        doing = {
+            "betting": N_("bet"),
+            "starting": N_("start the shedding"),
+            "choosing": N_("choose a suit"),
+        }.get(view["phase"], N_("play"))
+        return _(doing)
 
     def table(self, view: Data) -> Panel:
         """Everything a seat knows now: the board, the seats, the deal so far, your hand."""
         deals = self.rules.get("deals")
-        head = Text(f"Deal {view['deal']}" + (f" of {deals}" if deals else "") + " · trump: ")
+        of = _(" of {deals}", deals=deals) if deals else ""
+        head = Text(_("Deal {deal}{of} · trump: ", deal=view["deal"], of=of))
         if view["trump"]:
             head.append(suit_text(view["trump"]))
         if view.get("direction"):
-            head.append(f" · shedding {DIRECTIONS.get(view['direction'], view['direction'])}")
+            head.append(_(" · shedding {direction}", direction=direction(view["direction"])))
         parts: list[Any] = [head, self.board(view), self.seats(view)]
         if view["collected"]:
-            collected = Text("Collected: ")
+            collected = Text(_("Collected: "))
             for i, entry in enumerate(view["collected"]):
                 collected.append(" · " if i else "")
                 collected.append(f"{self.whom(entry['seat'])} {PLATE_NAMES[entry['plate']]} (")
@@ -300,25 +372,24 @@ class PochTerminalGame(TerminalGame):
             parts.append(self.shed(view))
         parts.append(self.hand_text(view))
         parts.extend(self.choices(view))
-        left = view.get("seconds_left")
-        clock = f" · {left:.0f} s on your clock" if left is not None else ""
-        return Panel(
-            Group(*parts), title=f"Your turn to {self.doing(view)}{clock}", title_align="left"
-        )
+        return Panel(Group(*parts), title=self.turn_title(view), title_align="left")
 
     def board(self, view: Data) -> Text:
         """The Pochbrett: the eight plates and the pot in the middle."""
-        text = Text("Board: ")
+        text = Text(_("Board: "))
         for i, (key, name) in enumerate(PLATES):
             text.append(" · " if i else "").append(f"{name} ")
             text.append(str(view["plates"][key]), style="bold")
-        return text.append(" · pot (Kasse) ").append(str(view["pot"]), style="bold")
+        return text.append(_(" · pot (Kasse) ")).append(str(view["pot"]), style="bold")
 
     def seats(self, view: Data) -> Table:
         """Each seat: dealer or Vorhand, chips, cards in hand, bet this deal, state."""
         seats = Table(box=None, pad_edge=False)
-        for column in ("", "Player", "", "Chips", "Cards", "Bet", ""):
-            seats.add_column(column, justify="right" if column in ("Chips", "Cards") else "left")
+        for column, right in (
+            ("", False), (_("Player"), False), ("", False), (_("Chips"), True),
+            (_("Cards"), True), (_("Bet"), False), ("", False),
+        ):  # fmt: skip
+            seats.add_column(column, justify="right" if right else "left")
         bets = {b["seat"]: bet_words(b["call"], b["amount"]) for b in view["bets"]}
         active = view["active"]
         vorhand = next(
@@ -332,15 +403,15 @@ class PochTerminalGame(TerminalGame):
         players = view.get("players") or []
         for seat, name in enumerate(self.names):
             role = (
-                "out" if not active[seat]
-                else "dealer" if view["dealer"] == seat
+                _("out") if not active[seat]
+                else _("dealer") if view["dealer"] == seat
                 else "Vorhand" if vorhand == seat
                 else ""
             )  # fmt: skip
             state = self.seat_column(view, players, seat)
             seats.add_row(
                 "▶" if view["turn"] == seat else "",
-                Text(name + (" (you)" if seat == self.seat and name != "You" else "")),
+                Text(name + (_(" (you)") if seat == self.seat and name != "You" else "")),
                 role,
                 str(view["chips"][seat]),
                 str(view["hand_sizes"][seat]),
@@ -353,9 +424,9 @@ class PochTerminalGame(TerminalGame):
     def shed(self, view: Data) -> Text:
         """The cards shed this deal, suit by suit in the order they ran."""
         runs: dict[str, list[str]] = {}
-        for _, code in view["played"]:
+        for _seat, code in view["played"]:
             runs.setdefault(code[0], []).append(code[1:])
-        text = Text("Shed: ")
+        text = Text(_("Shed: "))
         for i, (suit, ranks) in enumerate(runs.items()):
             text.append("  " if i else "").append(suit_text(suit)).append(" ")
             text.append(" ".join(ranks), style=SUITS[suit][3])
@@ -367,7 +438,7 @@ class PochTerminalGame(TerminalGame):
 
     def hand_text(self, view: Data) -> Text:
         """Your cards by suit (each code is what you type to start with it)."""
-        text = Text("Your hand:")
+        text = Text(_("Your hand:"))
         hand: list[str] = view["you"]["hand"]
         for suit in SUITS:
             mine = [c for c in hand if c[0] == suit]
@@ -380,14 +451,14 @@ class PochTerminalGame(TerminalGame):
         """What you may do now, from `you.legal`, in words."""
         legal: list[Any] = view["you"]["legal"]
         if view["phase"] == "starting":
-            text = Text("Start with: ")
+            text = Text(_("Start with: "))
             for i, code in enumerate(legal, 1):
-                way = "upwards" if code[1:] == "7" else "downwards"
+                way = _("upwards") if code[1:] == "7" else _("downwards")
                 text.append("  " if i > 1 else "").append(f"{i}) ")
                 text.append(card_text(code, named=True)).append(f", {way}")
             return [text]
         if view["phase"] == "choosing":
-            text = Text("Suits left: ")
+            text = Text(_("Suits left: "))
             for i, letter in enumerate(legal):
                 text.append(", " if i else "").append(f"{letter} (").append(suit_text(letter))
                 text.append(")")
@@ -395,31 +466,43 @@ class PochTerminalGame(TerminalGame):
         if view["phase"] == "betting":
             top = max((b["amount"] for b in view["bets"]), default=0)
             bids = amounts(legal)
-            said = ["pass"]
+            said = [_("pass")]
             if "hold" in legal:
-                said.append(f"hold at {top}")
+                said.append(_("hold at {top}", top=top))
             if bids:
-                said.append(f"{'raise to' if top else 'bet'} {span(bids)} chips")
-            return [Text(f"You may {names_list(said).replace(' and ', ' or ')}.")]
+                said.append(paying(top, bids))
+            return [Text(_("You may {choices}.", choices=alternatives(said)))]
         return []
 
     # -- your turn --------------------------------------------------------------------------
 
     def prompt(self, view: Data, clock: str, quit_word: str) -> str:
         legal: list[Any] = view["you"]["legal"]
-        tail = f"{clock}? hint, q {quit_word}): "
         if view["phase"] == "betting":
             top = max((b["amount"] for b in view["bets"]), default=0)
-            options = ["pass"] + (["hold"] if "hold" in legal else [])
+            options = typed_calls(legal)
             if amounts(legal):
                 options.append(span(amounts(legal)))
-            costs = f"hold costs {top}; " if "hold" in legal else ""
-            return f"Your bet [{'/'.join(options)}] ({costs}{tail}"
-        if view["phase"] == "starting":
-            return f"Your start card [{'/'.join(legal)}] ({clock}number or code, ? hint, " + (
-                f"q {quit_word}): "
+            return _(
+                "Your bet [{options}] ({costs}{clock}? hint, q {quit}): ",
+                options="/".join(options),
+                costs=_("hold costs {top}; ", top=top) if "hold" in legal else "",
+                clock=clock,
+                quit=quit_word,
             )
-        return f"Next suit [{'/'.join(legal)}] ({clock}letter or name, ? hint, q {quit_word}): "
+        if view["phase"] == "starting":
+            return _(
+                "Your start card [{options}] ({clock}number or code, ? hint, q {quit}): ",
+                options="/".join(legal),
+                clock=clock,
+                quit=quit_word,
+            )
+        return _(
+            "Next suit [{options}] ({clock}letter or name, ? hint, q {quit}): ",
+            options="/".join(legal),
+            clock=clock,
+            quit=quit_word,
+        )
 
     def parse(self, answer: str, view: Data) -> int | str | None:
         """The action an answer names if `you.legal` has it; else None, and why not."""
@@ -433,41 +516,50 @@ class PochTerminalGame(TerminalGame):
             if code in legal:
                 return code
             if code in view["you"]["hand"]:
-                self.warn(f"The shedding starts with a 7 or an ace: {', '.join(legal)}.")
+                self.warn(
+                    _("The shedding starts with a 7 or an ace: {cards}.", cards=", ".join(legal))
+                )
             elif answer.isdigit():
-                self.warn(f"Pick a start card from 1 to {len(legal)}, or its code.")
+                self.warn(_("Pick a start card from 1 to {most}, or its code.", most=len(legal)))
             else:
-                self.warn(f"You do not hold {answer}: start with {', '.join(legal)}.")
+                self.warn(
+                    _(
+                        "You do not hold {card}: start with {cards}.",
+                        card=answer,
+                        cards=", ".join(legal),
+                    )
+                )
             return None
         letter = suit_of_answer(answer)
         if letter is not None and letter in legal:
             return letter
         left = ", ".join(f"{s} ({SUITS[s][0]})" for s in legal)
         if letter is not None:
-            self.warn(f"{SUITS[letter][0]} has been played: choose {left}.")
+            self.warn(_("{suit} has been played: choose {left}.", suit=SUITS[letter][0], left=left))
         else:
-            self.warn(f"Choose a suit by its letter or name: {left}.")
+            self.warn(_("Choose a suit by its letter or name: {left}.", left=left))
         return None
 
     def parse_bet(self, answer: str, legal: list[Any], view: Data) -> int | str | None:
         words = answer.lower().split()
         # "bet 5", "raise to 5", "raise 5": the amount is what counts.
-        while len(words) > 1 and words[0] in ("bet", "raise", "to"):
+        while len(words) > 1 and words[0] in AMOUNT_WORDS:
             words = words[1:]
         word = " ".join(words)
         top = max((b["amount"] for b in view["bets"]), default=0)
         bids = amounts(legal)
-        if word in ("p", "pass"):
+        if word in PASS_WORDS:
             return "pass"
-        if word in ("h", "hold", "call"):
+        if word in HOLD_WORDS:
             if "hold" in legal:
                 return "hold"
             if top == 0:
-                self.warn("Nobody has bet: there is nothing to hold. Pass or bet an amount.")
+                self.warn(_("Nobody has bet: there is nothing to hold. Pass or bet an amount."))
             else:
-                self.warn(f"Holding costs {top} chips; you cannot pay it. You may only pass.")
+                self.warn(
+                    _("Holding costs {top} chips; you cannot pay it. You may only pass.", top=top)
+                )
             return None
-        paying = "raise to" if top else "bet"
         if word.isdigit():
             amount = int(word)
             if amount in legal:
@@ -475,19 +567,36 @@ class PochTerminalGame(TerminalGame):
             if amount == top and "hold" in legal:
                 return "hold"  # paying the highest amount is holding
             if not bids:
-                self.warn("You cannot pay more than has been bet: pass" + (
-                    " or hold." if "hold" in legal else "."
-                ))  # fmt: skip
+                self.warn(
+                    _("You cannot pay more than has been bet: pass or hold.")
+                    if "hold" in legal
+                    else _("You cannot pay more than has been bet: pass.")
+                )
             elif amount < bids[0]:
-                least = f"a raise is more than {top}" if top else "a bet is at least 1"
-                self.warn(f"Too little: {least}. You may {paying} {span(bids)} chips.")
+                least = (
+                    _("a raise is more than {top}", top=top) if top else _("a bet is at least 1")
+                )
+                self.warn(
+                    _(
+                        "Too little: {least}. You may {paying}.",
+                        least=least,
+                        paying=paying(top, bids),
+                    )
+                )
             else:
-                self.warn(f"You have {view['chips'][self.seat]} chips: {paying} {span(bids)}.")
+                have = view["chips"][self.seat]
+                self.warn(
+                    _("You have {chips} chips: raise to {amounts}.", chips=have, amounts=span(bids))
+                    if top
+                    else _("You have {chips} chips: bet {amounts}.", chips=have, amounts=span(bids))
+                )
             return None
-        options = ["pass"] + (["hold"] if "hold" in legal else [])
-        if bids:
-            options.append(f"an amount from {span(bids).replace('-', ' to ')}")
-        self.warn(f"Type {names_list(options).replace(' and ', ' or ')}.")
+        options = typed_calls(legal)
+        if len(bids) == 1:
+            options.append(_("an amount from {low}", low=bids[0]))
+        elif bids:
+            options.append(_("an amount from {low} to {high}", low=bids[0], high=bids[-1]))
+        self.warn(_("Type {options}.", options=alternatives(options)))
         return None
 
     def send(self, action: int | str, version: int) -> None:
@@ -497,31 +606,35 @@ class PochTerminalGame(TerminalGame):
         """A hint in words: the decision, and the share of the search that chose it."""
         action = result["action"]
         line = Text(style="magenta")
-        line.append(f"Hint ({result.get('level') or 'bot'}): {action_words(action)}", style="bold")
+        line.append(hint_head(result, action_words(action)), style="bold")
         if len(view["you"]["legal"]) == 1:
-            return line.append(" — your only choice.")
+            return line.append(_(" — your only choice."))
         stats = {str(s["action"]): s for s in result.get("analysis") or []}
         chosen = stats.get(str(action))
         if chosen is None:  # a level that does not search: its choice only
             return line.append(".")
-        tries = result.get("iterations")
-        deals = count(tries, "simulated deal") if tries else "its simulated deals"
+        deals = simulated_deals(result.get("iterations"))
         mean = chosen.get("mean_chips", chosen.get("mean_score"))
-        line.append(f" — the bot chose it in {chosen['share']:.0%} of {deals}")
+        share = f"{chosen['share']:.0%}"
+        line.append(_(" — the bot chose it in {share} of {deals}", share=share, deals=deals))
         if isinstance(mean, int | float):
-            line.append(f"; expected {mean:+.1f} chips")
+            line.append(_("; expected {chips} chips", chips=signed(mean)))
         line.append(".")
         others = sorted(
             (s for a, s in stats.items() if a != str(action) and s.get("visits", 1)),
             key=lambda s: -s["share"],
         )[:3]
         said = [
-            f"{action_words(s['action'])}, expected {s['mean_chips']:+.1f}"
+            _(
+                "{action}, expected {points}",
+                action=action_words(s["action"]),
+                points=signed(s["mean_chips"]),
+            )
             for s in others
             if isinstance(s.get("mean_chips"), int | float)
         ]
         if said:
-            line.append(f"\n  Other choices: {'; '.join(said)}.")
+            line.append("\n  " + _("Other choices: {choices}.", choices="; ".join(said)))
         return line
 
     # -- the end ----------------------------------------------------------------------------
@@ -530,26 +643,51 @@ class PochTerminalGame(TerminalGame):
         result = view.get("result") or {}
         chips = result.get("chips") or view["chips"]
         winners = [self.names[s] for s in result.get("winners") or []]
-        won = "Winner" if len(winners) == 1 else "Winners"
         standing = ", ".join(f"{n} {c}" for n, c in zip(self.names, chips, strict=True))
-        self.console.print(
-            Panel(
-                Text(
-                    f"Game over. {won}: {names_list(winners) if winners else 'nobody'}.\n"
-                    f"Final chips: {standing}."
-                ),
-                style="bold green",
-            )
-        )
+        said = game_over(winners) + "\n" + _("Final chips: {standing}.", standing=standing)
+        self.console.print(Panel(Text(said), style="bold green"))
 
 
 def action_words(action: int | str) -> str:
     """A Poch decision in words: `pass`, `hold`, `bet 3`, `start with C7 (Kreuz-Sieben)`,
     `choose ♥ Herz`."""
     if isinstance(action, int):
-        return f"bet {action}"
-    if action in ("pass", "hold"):
-        return action
+        return _("bet {amount}", amount=action)
+    if action == "pass":
+        return _("pass")
+    if action == "hold":
+        return _("hold")
     if len(action) == 1:
-        return f"choose {SUITS[action][1]} {SUITS[action][0]}"
-    return f"start with {action} ({card_name(action)})"
+        sign, german = SUITS[action][1], SUITS[action][0]
+        return _("choose {suit}", suit=sign + " " + german)
+    return _("start with {card} ({name})", card=action, name=card_name(action))
+
+
+def alternatives(choices: list[str]) -> str:
+    """`pass, hold or bet 1-5 chips`: the choices, the last two joined by "or"."""
+    return names_list(choices, _(" or "))
+
+
+def chips(n: int) -> str:
+    """`1 chip`, `5 chips`."""
+    return ngettext("{n} chip", "{n} chips", n)
+
+
+def direction(way: str) -> str:
+    """The shedding's direction in words: `upwards (7 → Ass)`."""
+    return _(DIRECTIONS[way]) if way in DIRECTIONS else way
+
+
+def paying(top: int, bids: list[int]) -> str:
+    """What paying more is now, with its amounts: `raise to 4-42 chips`, `bet 1-5 chips`."""
+    if top:
+        return _("raise to {amounts} chips", amounts=span(bids))
+    return _("bet {amounts} chips", amounts=span(bids))
+
+
+def typed_calls(legal: list[Any]) -> list[str]:
+    """The calls you may type now, as typed in the terminal's language: `pass`, `hold`."""
+    calls = [pgettext("typed", "pass")]
+    if "hold" in legal:
+        calls.append(pgettext("typed", "hold"))
+    return calls

@@ -9,6 +9,7 @@ import select
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
+from string import Formatter
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -18,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from client.api import OPEN, ApiError, Data, JobFailed, PochaClient
+from client.language import _, current, ngettext, speaking
 
 SUITS = {
     "O": ("oros", "yellow"),
@@ -26,6 +28,8 @@ SUITS = {
     "B": ("bastos", "green"),
 }
 RANK_NAMES = {1: "as", 10: "sota", 11: "caballo", 12: "rey"}
+#: What a player types to leave, in either language.
+QUIT_WORDS = ("q", "quit", "exit", "salir")
 
 #: Why a move is barred now: the rule's code, as the API's refusal names it in `rule`
 #: (asistir, montar, fallar, pisar, dealer_restriction), and the API's sentence.
@@ -91,7 +95,7 @@ class SeatClient(PochaClient):
     def __init__(
         self, api: PochaClient, token: str, game_id: str, saved_key: SavedKey | None
     ) -> None:
-        super().__init__(api.base_url, token, api.timeout)
+        super().__init__(api.base_url, token, api.timeout, language=api.language)
         self.game_id = game_id
         self.saved_key = saved_key
 
@@ -116,7 +120,7 @@ class SeatClient(PochaClient):
                 if refused.error == "unknown_account":
                     raise SavedKeyRefused(refused.message, self.game_id) from refused
                 raise
-            with_key = PochaClient(self.base_url, key, self.timeout)
+            with_key = PochaClient(self.base_url, key, self.timeout, language=self.language)
             try:
                 answer = with_key._request(method, path, body, version, timeout, headers)
             except ApiError as again:
@@ -138,14 +142,31 @@ def card_name(code: str) -> str:
     return f"{RANK_NAMES.get(rank, str(rank))} de {suit}"
 
 
-def count(n: int, noun: str) -> str:
-    """`1 card`, `3 cards`: a number with its noun in the right form."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def names_list(names: list[str], last: str | None = None) -> str:
+    """`Ana`, `Ana and Bot 1`, `Ana, Bot 1 and Bot 2`; `last` joins the last two (" and ",
+    or " or ", in the terminal's language)."""
+    if len(names) == 1:
+        return names[0]
+    if last is None:
+        last = _(" and ")
+    return ", ".join(names[:-1]) + last + names[-1]
 
 
-def names_list(names: list[str]) -> str:
-    """`Ana`, `Ana and Bot 1`, `Ana, Bot 1 and Bot 2`."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+def styled(template: str, **values: str | Text | tuple[str, str]) -> Text:
+    """A translated `template` as Text, each `{name}` put in as `values` has it: a string,
+    a Text with its own colours, or a (text, style) pair. The placeholders are found in the
+    translation itself, so a language may put them in another order."""
+    text = Text()
+    for literal, name, _spec, _conversion in Formatter().parse(template):
+        text.append(literal)
+        if name is None:
+            continue
+        value = values[name]
+        if isinstance(value, tuple):
+            text.append(value[0], style=value[1])
+        else:
+            text.append(value)
+    return text
 
 
 def as_sentence(text: str) -> str:
@@ -172,7 +193,9 @@ def refusals(view: Data) -> dict[int | str, Reason]:
 
 def action_words(action: int | str) -> str:
     """`bid 2`, `play O1 (as de oros)`."""
-    return f"bid {action}" if isinstance(action, int) else f"play {action} ({card_name(action)})"
+    if isinstance(action, int):
+        return _("bid {bid}", bid=action)
+    return _("play {card} ({name})", card=action, name=card_name(action))
 
 
 def hint_text(result: Data, legal: list[Any]) -> Text:
@@ -182,20 +205,26 @@ def hint_text(result: Data, legal: list[Any]) -> Text:
     action = result["action"]
     bidding = isinstance(action, int)
     line = Text(style="magenta")
-    line.append(f"Hint ({result.get('level') or 'bot'}): {action_words(action)}", style="bold")
+    line.append(hint_head(result, action_words(action)), style="bold")
     if len(legal) == 1:
         return line.append(
-            " — the only bid you may make." if bidding else " — your only legal card."
+            _(" — the only bid you may make.") if bidding else _(" — your only legal card.")
         )
     stats = {s["action"]: s for s in result.get("analysis") or []}
     chosen = stats.get(action)
     if chosen is None:  # a level that does not search (heuristic, random): its choice only
         return line.append(".")
-    tries = result.get("iterations")
-    deals = count(tries, "simulated deal") if tries else "its simulated deals"
+    why = (
+        _(" — the bot bid it in {share} of {deals}; expected {points} points this hand.")
+        if bidding
+        else _(" — the bot played it in {share} of {deals}; expected {points} points this hand.")
+    )
     line.append(
-        f" — the bot {'bid' if bidding else 'played'} it in {chosen['share']:.0%} of {deals}; "
-        f"expected {chosen['mean_score']:+.1f} points this hand."
+        why.format(
+            share=f"{chosen['share']:.0%}",
+            deals=simulated_deals(result.get("iterations")),
+            points=signed(chosen["mean_score"]),
+        )
     )
     others = sorted(
         (s for a, s in stats.items() if a != action and s.get("visits", 1)),
@@ -203,11 +232,32 @@ def hint_text(result: Data, legal: list[Any]) -> Text:
     )[:3]
     if others:
         said = "; ".join(
-            f"{'bid ' if bidding else ''}{s['action']}, expected {s['mean_score']:+.1f}"
+            _(
+                "{action}, expected {points}",
+                action=_("bid {bid}", bid=s["action"]) if bidding else s["action"],
+                points=signed(s["mean_score"]),
+            )
             for s in others
         )
-        line.append(f"\n  Other choices: {said}.")
+        line.append("\n  " + _("Other choices: {choices}.", choices=said))
     return line
+
+
+def hint_head(result: Data, words: str) -> str:
+    """`Hint (hard): bid 2`: the hint's level and its move (`words`)."""
+    return _("Hint ({level}): {action}", level=result.get("level") or "bot", action=words)
+
+
+def signed(points: float) -> str:
+    """`+7.8`, `-1.0`: expected points or chips, with their sign."""
+    return f"{points:+.1f}"
+
+
+def simulated_deals(tries: int | None) -> str:
+    """`400 simulated deals`: how many deals a hint's search played, in words."""
+    if not tries:
+        return _("its simulated deals")
+    return ngettext("{n} simulated deal", "{n} simulated deals", tries)
 
 
 def seat_state(player: Data, you: bool = False) -> str:
@@ -215,15 +265,15 @@ def seat_state(player: Data, you: bool = False) -> str:
     (with the stand-in playing), `offline` (not seen lately; never said of `you`, who are
     here), or an open seat."""
     if player.get("open"):
-        return "open"
+        return _("open")
     stand_in = player.get("stand_in")
-    played = f" (stand-in: {stand_in})" if stand_in else ""
+    played = _(" (stand-in: {level})", level=stand_in) if stand_in else ""
     if player.get("left"):
-        return "left" + played
+        return _("left") + played
     if player.get("away"):
-        return "away" + played
+        return _("away") + played
     if player.get("bot") is None and player.get("present") is False and not you:
-        return "offline"
+        return _("offline")
     return ""
 
 
@@ -300,7 +350,13 @@ class TerminalGame:
         (`heuristic,hard`), given to the bots in turn. `rated`: a rated table, the
         client's account in seat 0."""
         if not 0 <= open_seats < players:
-            raise ValueError(f"open seats: 0 to {players - 1} beside yours, not {open_seats}")
+            raise ValueError(
+                _(
+                    "open seats: 0 to {most} beside yours, not {asked}",
+                    most=players - 1,
+                    asked=open_seats,
+                )
+            )
         levels = [part.strip() for part in level.split(",") if part.strip()] or [level]
         seats: list[dict[str, Any]] = [{"name": name}]
         seats += [dict(OPEN) for _ in range(open_seats)]
@@ -321,19 +377,23 @@ class TerminalGame:
         self.me = self.seat_client(self.api.seat(created, 0).token)
         self.host = self.api.host(created)
         self.level = levels[0]  # the level a table's early start gives its open seats
-        self.names = [s["name"] or "(open)" for s in created["seats"]]
+        self.names = [s["name"] or _("(open)") for s in created["seats"]]
         if not open_seats:
             bots = seats[1:]
             against = (
-                f"{players - 1} {levels[0]} bots"
+                _("{n} {level} bots", n=players - 1, level=levels[0])
                 if len({b["bot"] for b in bots}) == 1
                 else names_list([f"{b['name']} ({b['bot']})" for b in bots])
             )
             self.console.print(
-                Text.assemble(
-                    "Game ",
-                    (self.game_id, "bold"),
-                    f" created: you are {name}, against {against}. Type ? for a hint, q to quit.",
+                styled(
+                    _(
+                        "Game {game} created: you are {name}, against {against}. Type ? for "
+                        "a hint, q to quit."
+                    ),
+                    game=(self.game_id, "bold"),
+                    name=name,
+                    against=against,
                 )
             )
             return
@@ -344,30 +404,32 @@ class TerminalGame:
         link = str(created.get("table_link") or f"{self.api.base_url}/t/{code}")
         origin = link.rsplit("/t/", 1)[0]
         here_only = only_this_machine(link)
-        self.console.print(
-            Panel(
-                Text.assemble(
-                    "Table ",
-                    (code, "bold"),
-                    f" is waiting for {count(open_seats, 'player')}. Share the code",
-                    " (it is in the lobby)" if listed else "",
-                    ", or the link ",
-                    (link, "underline"),
-                    "\nThis link opens only on this machine. For friends on other machines, "
+        told = styled(
+            _("Table {code} is waiting for {players}. Share the code{lobby}, or the link {link}"),
+            code=(code, "bold"),
+            players=ngettext("{n} player", "{n} players", open_seats),
+            lobby=_(" (it is in the lobby)") if listed else "",
+            link=(link, "underline"),
+        )
+        if here_only:
+            told.append(
+                "\n"
+                + _(
+                    "This link opens only on this machine. For friends on other machines, "
                     "serve the game on the network (bash scripts/serve does, unless given "
-                    "--host 127.0.0.1) from a machine they can reach.\n"
-                    if here_only
-                    else "",
-                    f"\nThey join with: scripts/pocha play --join {code}",
-                    "" if here_only else f" --url {origin}",
-                    "\n",
-                    f"Type s and Enter to start now with {self.level} bots in the open seats; "
-                    "q to leave.",
-                ),
-                title="Your table",
-                title_align="left",
+                    "--host 127.0.0.1) from a machine they can reach."
+                )
+                + "\n"
+            )
+        command = f"scripts/pocha play --join {code}" + ("" if here_only else f" --url {origin}")
+        told.append("\n" + _("They join with: {command}", command=command) + "\n")
+        told.append(
+            _(
+                "Type s and Enter to start now with {level} bots in the open seats; q to leave.",
+                level=self.level,
             )
         )
+        self.console.print(Panel(told, title=_("Your table"), title_align="left"))
 
     def join(self, code: str, name: str) -> None:
         """Take the first open seat of the table `code`."""
@@ -385,10 +447,11 @@ class TerminalGame:
         self.at_table, self.started = True, False
         self.look_at(view)
         self.console.print(
-            Text.assemble(
-                "You sit at table ",
-                (str(taken["table_code"]), "bold"),
-                f" as {name}, in seat {self.seat + 1}. Type q to leave.",
+            styled(
+                _("You sit at table {code} as {name}, in seat {seat}. Type q to leave."),
+                code=(str(taken["table_code"]), "bold"),
+                name=name,
+                seat=str(self.seat + 1),
             )
         )
 
@@ -397,25 +460,31 @@ class TerminalGame:
         --resume`): the game goes on from where it is, what happened before untold."""
         you = view.get("you")
         if you is None:
-            raise ValueError(f"you hold no seat in game {view['id']}")
+            raise ValueError(_("you hold no seat in game {game}", game=view["id"]))
         self.game_id, self.seat = str(view["id"]), int(you["seat"])
         self.me = self.seat_client(key)
         self.seen, self.started = int(view["last_event"]), view["phase"] != "waiting"
         self.look_at(view)
         if self.players[self.seat].get("left"):
-            raise ValueError("you left this game: the stand-in plays your seat to the end")
+            raise ValueError(_("you left this game: the stand-in plays your seat to the end"))
+        back = (
+            _("Back in game {game} as {name}, in seat {seat}. Type ? for a hint, q to leave.")
+            if self.at_table
+            else _("Back in game {game} as {name}, in seat {seat}. Type ? for a hint, q to quit.")
+        )
         self.console.print(
-            Text.assemble(
-                "Back in game ", (self.game_id, "bold"),
-                f" as {self.names[self.seat]}, in seat {self.seat + 1}. Type ? for a hint, q to "
-                f"{'leave' if self.at_table else 'quit'}.",
+            styled(
+                back,
+                game=(self.game_id, "bold"),
+                name=self.names[self.seat],
+                seat=str(self.seat + 1),
             )
-        )  # fmt: skip
+        )
 
     def tell_resume(self) -> None:
         """After quitting a game against bots with an account's key saved: how to play on."""
         if self.saved_key is not None and not self.at_table and self.game_id:
-            self.console.print(f"To play on later: pocha play --resume {self.game_id}")
+            self.console.print(_("To play on later: pocha play --resume {game}", game=self.game_id))
 
     def seat_client(self, token: str | None) -> PochaClient:
         """The API acting as this terminal's seat of the game now played, by `token`; with
@@ -460,12 +529,12 @@ class TerminalGame:
             return 0
         except OSError as exc:
             self.idle()
-            self.warn(f"Lost the service at {self.api.base_url}: {exc}")
+            self.warn(_("Lost the service at {url}: {error}", url=self.api.base_url, error=exc))
             return 1
         except ApiError as exc:
             # The game is gone (expired, deleted) or the service refuses us now.
             self.idle()
-            self.warn(f"The service says: {as_sentence(exc.message)}")
+            self.warn(_("The service says: {message}", message=as_sentence(exc.message)))
             return 1
         finally:
             self.idle()
@@ -474,23 +543,25 @@ class TerminalGame:
         """Say goodbye: at a table with people, give the seat up (to whoever comes while
         it waits, to the stand-in in play) so that nobody waits on your clock."""
         if not self.at_table:
-            self.console.print(f"Left game {self.game_id}; it stays on the server for a while.")
+            self.console.print(
+                _("Left game {game}; it stays on the server for a while.", game=self.game_id)
+            )
             return
         try:
             view = self.me.leave(self.game_id, self.seat)
         except (ApiError, OSError):
-            self.console.print(f"Left game {self.game_id}.")
+            self.console.print(_("Left game {game}.", game=self.game_id))
             return
         if view["phase"] == "waiting":
-            self.console.print("You left the table: your seat is open for someone else.")
+            self.console.print(_("You left the table: your seat is open for someone else."))
         else:
-            self.console.print("You left the table: the stand-in plays your seat to the end.")
+            self.console.print(_("You left the table: the stand-in plays your seat to the end."))
 
     def look_at(self, view: Data) -> None:
         """Keep what a view says of the seats (names as they fill, presence, away)."""
         self.players = view.get("players") or self.players
         if self.players:
-            self.names = [p["name"] or "(open)" for p in self.players]
+            self.names = [p["name"] or _("(open)") for p in self.players]
         self.at_table = self.at_table or view.get("table") is not None
 
     def idle(self) -> None:
@@ -510,7 +581,7 @@ class TerminalGame:
     def listen(self) -> str | None:
         """A line typed while watching (None if none within a poll); q leaves."""
         line = self.line(POLL_SECONDS)
-        if line is not None and line.strip().lower() in ("q", "quit", "exit"):
+        if line is not None and line.strip().lower() in QUIT_WORDS:
             raise Quit
         return line
 
@@ -525,9 +596,11 @@ class TerminalGame:
             self.told_room = room
             self.console.print(self.room(view))
         table = view.get("table") or {}
-        waiting = count(int(table.get("open_seats", 0)), "player")
-        start = f" (s: start now with {self.level} bots)" if self.host else ""
-        self.show_status(Text(f"Waiting for {waiting}{start}; q to leave"))
+        waiting = ngettext("{n} player", "{n} players", int(table.get("open_seats", 0)))
+        start = _(" (s: start now with {level} bots)", level=self.level) if self.host else ""
+        self.show_status(
+            Text(_("Waiting for {players}{start}; q to leave", players=waiting, start=start))
+        )
         line = self.listen()
         if line is None or not line.strip():
             return
@@ -537,21 +610,24 @@ class TerminalGame:
             except ApiError as exc:
                 self.warn(as_sentence(exc.message))
             return
-        self.warn("Type s to start now, or q to leave." if self.host else "Type q to leave.")
+        self.warn(_("Type s to start now, or q to leave.") if self.host else _("Type q to leave."))
 
     def room(self, view: Data) -> Table:
         """The waiting room: every seat, who has taken it and whether they are here."""
         table = view.get("table") or {}
         code = table.get("code")
-        room = Table(title=f"Table {code}" if code else "The table", title_justify="left")
-        for column in ("Seat", "Player", ""):
-            room.add_column(column, justify="right" if column == "Seat" else "left")
+        room = Table(
+            title=_("Table {code}", code=code) if code else _("The table"), title_justify="left"
+        )
+        room.add_column(_("Seat"), justify="right")
+        room.add_column(_("Player"), justify="left")
+        room.add_column("", justify="left")
         for seat, player in enumerate(self.players):
             if player.get("open"):
-                name, state = Text("(open)", style="dim"), "waiting for someone"
+                name, state = Text(_("(open)"), style="dim"), _("waiting for someone")
             else:
-                name = Text(player["name"] + (" (you)" if seat == self.seat else ""))
-                state = seat_state(player, seat == self.seat) or "here"
+                name = Text(player["name"] + (_(" (you)") if seat == self.seat else ""))
+                state = seat_state(player, seat == self.seat) or _("here")
             room.add_row(str(seat + 1), name, state)
         return room
 
@@ -575,10 +651,11 @@ class TerminalGame:
         turn = view["turn"]
         if turn is None:
             return Text("…")
-        text = Text(f"{self.names[turn]} to {self.doing(view)}")
+        text = Text(_("{name} to {doing}", name=self.names[turn], doing=self.doing(view)))
         left = view.get("seconds_left")
         if left is not None:
-            text.append(f" · {left:.0f} s left", style="bold")
+            seconds = f"{left:.0f}"
+            text.append(_(" · {seconds} s left", seconds=seconds), style="bold")
         states = [
             f"{self.names[seat]} {state}"
             for seat, player in enumerate(self.players)
@@ -590,7 +667,7 @@ class TerminalGame:
 
     def doing(self, view: Data) -> str:
         """What the seat whose turn it is does now, after "to": `bid`, `play`."""
-        return "bid" if view["phase"] == "bidding" else "play"
+        return _("bid") if view["phase"] == "bidding" else _("play")
 
     def away(self, view: Data) -> None:
         """Your seat is away (your clock ran out twice): the stand-in plays your turns at
@@ -598,14 +675,20 @@ class TerminalGame:
         if not self.told_away:
             self.idle()
             self.told_away = True
-            stand_in = view["players"][self.seat].get("stand_in") or "the"
-            self.console.print(
-                Text(
-                    f"You are away: your stand-in ({stand_in} bot) plays your turns. "
-                    "Press Enter to come back, q to leave the table.",
-                    style="yellow",
+            stand_in = view["players"][self.seat].get("stand_in")
+            told = (
+                _(
+                    "You are away: your stand-in ({level} bot) plays your turns. Press Enter "
+                    "to come back, q to leave the table.",
+                    level=stand_in,
+                )
+                if stand_in
+                else _(
+                    "You are away: your stand-in (the bot) plays your turns. Press Enter to "
+                    "come back, q to leave the table."
                 )
             )
+            self.console.print(Text(told, style="yellow"))
         self.show_status(self.turn_text(view))
         if self.listen() is not None:
             self.come_back()
@@ -618,7 +701,7 @@ class TerminalGame:
     def rematch(self) -> bool:
         """After a game with people: take your seat at the rematch if you want one."""
         try:
-            answer = self.ask("A rematch, same seats and rules? (y/N): ").strip().lower()
+            answer = self.ask(_("A rematch, same seats and rules? (y/N): ")).strip().lower()
         except (EOFError, KeyboardInterrupt):
             return False
         if answer not in ("y", "yes", "s", "si", "sí"):
@@ -626,7 +709,7 @@ class TerminalGame:
         try:
             taken = self.me.rematch(self.game_id)
         except ApiError as exc:
-            self.warn(f"No rematch: {as_sentence(exc.message)}")
+            self.warn(_("No rematch: {message}", message=as_sentence(exc.message)))
             return False
         self.game_id, self.seat = taken["game_id"], taken["seat"]
         self.me = self.seat_client(str(taken["token"]))
@@ -634,27 +717,33 @@ class TerminalGame:
         self.host = self.api.with_token(made) if made else None
         self.seen, self.started, self.held, self.told_room = 0, False, [], None
         self.look_at(self.me.view(self.game_id))
-        self.console.print(
-            Text.assemble(
-                "Rematch at table ",
-                (str(taken.get("table_code")), "bold"),
-                f": you keep seat {self.seat + 1}. It starts when everyone is back"
-                + (", or when you type s (bots in the seats still open)." if made else "."),
+        told = (
+            _(
+                "Rematch at table {code}: you keep seat {seat}. It starts when everyone is "
+                "back, or when you type s (bots in the seats still open)."
             )
+            if made
+            else _(
+                "Rematch at table {code}: you keep seat {seat}. It starts when everyone is back."
+            )
+        )
+        self.console.print(
+            styled(told, code=(str(taken.get("table_code")), "bold"), seat=str(self.seat + 1))
         )
         return True
 
     def take_turn(self, view: Data) -> None:
         """Ask until the server accepts a bid or a card (or the player quits)."""
         left = view.get("seconds_left")
-        clock = f"{left:.0f} s left; " if left is not None else ""
-        quit_word = "leave" if self.at_table else "quit"
+        seconds = None if left is None else f"{left:.0f}"
+        clock = "" if seconds is None else _("{seconds} s left; ", seconds=seconds)
+        quit_word = _("leave") if self.at_table else _("quit")
         while True:
             try:
                 answer = self.ask(self.prompt(view, clock, quit_word)).strip()
             except (EOFError, KeyboardInterrupt) as exc:
                 raise Quit from exc
-            if answer.lower() in ("q", "quit", "exit"):
+            if answer.lower() in QUIT_WORDS:
                 raise Quit
             if answer == "?":
                 self.hint(view)
@@ -678,8 +767,15 @@ class TerminalGame:
         """The question on your turn: the bids you may make, or a card."""
         if view["phase"] == "bidding":
             options = "/".join(str(b) for b in view["you"]["legal"])
-            return f"Your bid [{options}] ({clock}? hint, q {quit_word}): "
-        return f"Your card ({clock}number or code, ? hint, q {quit_word}): "
+            return _(
+                "Your bid [{options}] ({clock}? hint, q {quit}): ",
+                options=options,
+                clock=clock,
+                quit=quit_word,
+            )
+        return _(
+            "Your card ({clock}number or code, ? hint, q {quit}): ", clock=clock, quit=quit_word
+        )
 
     def send_on(self, action: int | str, view: Data) -> None:
         """Make the move on `view`. Refused as stale (412) while nothing happened at the
@@ -707,10 +803,10 @@ class TerminalGame:
         if your seat had gone away meanwhile, you come back."""
         now = self.me.view(self.game_id)
         if now["players"][self.seat].get("away"):
-            self.warn("Too late: your stand-in has been playing for you. You are back now.")
+            self.warn(_("Too late: your stand-in has been playing for you. You are back now."))
             self.come_back()
         elif now["turn"] != self.seat:
-            self.warn("Too late: your clock ran out, and your stand-in played for you.")
+            self.warn(_("Too late: your clock ran out, and your stand-in played for you."))
         else:
             self.warn(as_sentence(exc.message))
 
@@ -722,27 +818,33 @@ class TerminalGame:
         hand: list[str] = view["you"]["hand"]
         if view["phase"] == "bidding":
             if not answer.isdigit():
-                self.warn(f"Bid a number: {', '.join(map(str, legal))}.")
+                self.warn(_("Bid a number: {bids}.", bids=", ".join(map(str, legal))))
                 return None
             bid = int(answer)
             if bid in legal or bid <= view["cards_per_player"]:
                 # In range yet not legal is the dealer's restriction: the server says so.
                 return bid
             self.warn(
-                f"Bid from 0 to {view['cards_per_player']}: you may bid "
-                f"{', '.join(map(str, legal))}."
+                _(
+                    "Bid from 0 to {most}: you may bid {bids}.",
+                    most=view["cards_per_player"],
+                    bids=", ".join(map(str, legal)),
+                )
             )
             return None
         card = answer.upper()
         if answer.isdigit():
             index = int(answer)
             if not 1 <= index <= len(hand):
-                pick = "Type 1" if len(hand) == 1 else f"Pick a card from 1 to {len(hand)}"
-                self.warn(f"{pick}, or a card's code.")
+                self.warn(
+                    _("Type 1, or a card's code.")
+                    if len(hand) == 1
+                    else _("Pick a card from 1 to {most}, or a card's code.", most=len(hand))
+                )
                 return None
             card = hand[index - 1]
         if card not in hand:
-            self.warn(f"You do not hold {answer}: pick a number or a code.")
+            self.warn(_("You do not hold {card}: pick a number or a code.", card=answer))
             return None
         return card
 
@@ -752,14 +854,14 @@ class TerminalGame:
         self.console.print(Text(message, style="red"))
 
     def hint(self, view: Data) -> None:
-        self.console.print("Asking the bots…")
+        self.console.print(_("Asking the bots…"))
         try:
             job = self.me.hint(self.game_id, wait=60)
         except (ApiError, JobFailed, TimeoutError) as exc:
-            self.warn(f"No hint: {exc}")
+            self.warn(_("No hint: {error}", error=exc))
             return
         if job["result"] is None:  # a finished job has its advice
-            self.warn("No hint.")
+            self.warn(_("No hint."))
             return
         self.console.print(self.advice(job["result"], view))
 
@@ -814,30 +916,46 @@ class TerminalGame:
         if kind == "hand_dealt":
             trump = event["trump"]
             dealer = event["dealer"]
-            deals = "You deal" if dealer == self.seat else f"{self.names[dealer]} deals"
             text = Text(
-                f"\nHand {event['hand_number']} of {event['hands_total']}"
-                f"{' (tiebreak)' if event.get('tiebreak') else ''}: "
-                f"{count(event['cards_per_player'], 'card')} each. {deals}. Trump: ",
+                "\n"
+                + _(
+                    "Hand {number} of {total}{tiebreak}: {cards} each. {deals}. Trump: ",
+                    number=event["hand_number"],
+                    total=event["hands_total"],
+                    tiebreak=_(" (tiebreak)") if event.get("tiebreak") else "",
+                    cards=ngettext("{n} card", "{n} cards", event["cards_per_player"]),
+                    deals=self.deals(dealer),
+                ),
                 style="bold",
             )
             text.append(card_text(trump["card"]))
             if trump["holder"] is not None:
-                text.append(f", held by {self.holder(trump['holder'])}")
+                text.append(
+                    _(", held by you")
+                    if trump["holder"] == self.seat
+                    else _(", held by {name}", name=self.names[trump["holder"]])
+                )
             return text.append(".")
         if event.get("by") == "stand_in":
             # The table's stand-in bot played this person's turn (clock out, away or left).
-            who, you = ("Your stand-in" if you else f"{who}'s stand-in"), False
+            who, you = (_("Your stand-in") if you else _("{name}'s stand-in", name=who)), False
         if kind == "bid":
-            return Text(f"{who} {'bid' if you else 'bids'} {event['bid']}.")
+            if you:
+                return Text(_("You bid {bid}.", bid=event["bid"]))
+            return Text(_("{who} bids {bid}.", who=who, bid=event["bid"]))
         if kind == "card_played":
-            return Text(f"{who} {'play' if you else 'plays'} ").append(card_text(event["card"]))
+            played = _("You play {card}") if you else _("{who} plays {card}")
+            return styled(played, who=who, card=card_text(event["card"]))
         told = self.table_event(kind, event, who, you)
         if told is not None:
             return told
         if kind == "trick_won":
-            won = "win" if you else "wins"
-            return Text(f"{who} {won} trick {event['trick_number']}.", style="italic")
+            won = (
+                _("You win trick {number}.", number=event["trick_number"])
+                if you
+                else _("{who} wins trick {number}.", who=who, number=event["trick_number"])
+            )
+            return Text(won, style="italic")
         if kind == "game_over":
             return None  # `finish` shows the result
         return None  # hand_scored: the score sheet follows
@@ -845,31 +963,40 @@ class TerminalGame:
     def table_event(self, kind: str, event: Data, who: str, you: bool) -> Text | None:
         """The comings and goings at a table, in a sentence (None for other events)."""
         seat = event.get("seat")
-        where = "" if seat is None else f"seat {seat + 1}"
+        where = "" if seat is None else _("seat {number}", number=seat + 1)
         if kind == "seat_taken":
-            return Text(f"{'You take' if you else event['name'] + ' takes'} {where}.")
+            if you:
+                return Text(_("You take {where}.", where=where))
+            return Text(_("{name} takes {where}.", name=event["name"], where=where))
         if kind == "seat_bot":
-            return Text(f"A {event['bot']} bot takes {where}.")
+            return Text(_("A {level} bot takes {where}.", level=event["bot"], where=where))
         if kind == "seat_opened":
-            return Text(f"{where.capitalize()} is open again.")
+            return Text(_("{where} is open again.", where=where.capitalize()))
         if kind == "game_started":
-            return Text(f"\nThe game starts: {names_list(self.names)}.", style="bold")
+            started = _("The game starts: {names}.", names=names_list(self.names))
+            return Text("\n" + started, style="bold")
         if kind == "seat_away":
             if you:
-                return Text("You are away: your stand-in plays your turns.", style="yellow")
-            return Text(f"{who} is away: the stand-in plays their turns.", style="yellow")
+                return Text(_("You are away: your stand-in plays your turns."), style="yellow")
+            return Text(_("{who} is away: the stand-in plays their turns.", who=who), "yellow")
         if kind == "seat_back":
-            return Text("You are back." if you else f"{who} is back.", style="yellow")
+            return Text(_("You are back.") if you else _("{who} is back.", who=who), "yellow")
         if kind == "seat_left":
-            said = "You left" if you else f"{who} left"
-            return Text(f"{said} the table: the stand-in plays that seat to the end.", "yellow")
+            said = (
+                _("You left the table: the stand-in plays that seat to the end.")
+                if you
+                else _("{who} left the table: the stand-in plays that seat to the end.", who=who)
+            )
+            return Text(said, "yellow")
         if kind == "rematch":
-            return Text("A rematch table is set up, with the same seats and rules.")
+            return Text(_("A rematch table is set up, with the same seats and rules."))
         return None
 
-    def holder(self, seat: int) -> str:
-        """Who holds the trump card, as the end of "held by ..."."""
-        return "you" if seat == self.seat else self.names[seat]
+    def deals(self, dealer: int) -> str:
+        """Who deals, as a sentence: `You deal`, `Ana deals`."""
+        if dealer == self.seat:
+            return _("You deal")
+        return _("{name} deals", name=self.names[dealer])
 
     def show_table(self, view: Data) -> None:
         self.console.print(self.table(view))
@@ -888,27 +1015,35 @@ class TerminalGame:
         trump = view["trump"]
         # A tiebreak hand is not one of the hands the game was set to have: say which it is.
         hand = (
-            f"Tiebreak {view['tiebreak_hand']}"
+            _("Tiebreak {number}", number=view["tiebreak_hand"])
             if view.get("tiebreak_hand")
-            else f"Hand {view['hand_number']} of {view['hands_total']}"
+            else _(
+                "Hand {number} of {total}", number=view["hand_number"], total=view["hands_total"]
+            )
         )
-        head = Text(f"{hand} · {count(view['cards_per_player'], 'card')} each · trump: ")
+        cards = ngettext("{n} card", "{n} cards", view["cards_per_player"])
+        head = Text(_("{hand} · {cards} each · trump: ", hand=hand, cards=cards))
         head.append(card_text(trump["card"]))
         if trump["holder"] is not None:
-            head.append(f" (held by {self.holder(trump['holder'])})")
-        seats = Table(box=None, pad_edge=False)
-        for column in ("", "Player", "", "Bid", "Tricks", "Score", ""):
-            seats.add_column(
-                column, justify="right" if column in ("Bid", "Tricks", "Score") else "left"
+            head.append(
+                _(" (held by you)")
+                if trump["holder"] == self.seat
+                else _(" (held by {name})", name=self.names[trump["holder"]])
             )
+        seats = Table(box=None, pad_edge=False)
+        for column, right in (
+            ("", False), (_("Player"), False), ("", False), (_("Bid"), True),
+            (_("Tricks"), True), (_("Score"), True), ("", False),
+        ):  # fmt: skip
+            seats.add_column(column, justify="right" if right else "left")
         players = view.get("players") or []
         for seat, name in enumerate(self.names):
-            role = "dealer" if view["dealer"] == seat else "mano" if view["mano"] == seat else ""
+            role = _("dealer") if view["dealer"] == seat else "mano" if view["mano"] == seat else ""
             bid = view["bids"][seat]
             state = self.seat_column(view, players, seat)
             seats.add_row(
                 "▶" if view["turn"] == seat else "",
-                Text(name + (" (you)" if seat == self.seat and name != "You" else "")),
+                Text(name + (_(" (you)") if seat == self.seat and name != "You" else "")),
                 role,
                 "-" if bid is None else str(bid),
                 str(view["tricks_won"][seat]),
@@ -916,34 +1051,41 @@ class TerminalGame:
                 Text(state, style="yellow") if state else "",
                 style="bold" if view["turn"] == seat else None,
             )
-        trick = Text("On the table: ")
+        trick = Text(_("On the table: "))
         if not view["trick"]:
-            trick.append("nothing yet" if view["phase"] == "playing" else "(bidding)")
+            trick.append(_("nothing yet") if view["phase"] == "playing" else _("(bidding)"))
         for i, played in enumerate(view["trick"]):
             trick.append(", " if i else "").append(f"{self.names[played['seat']]} ")
             trick.append(card_text(played["card"]))
         winning = view.get("winning")
         if winning is not None:
-            who = "you are" if winning == self.seat else f"{self.names[winning]} is"
-            trick.append(f" — {who} winning it")
+            trick.append(
+                _(" — you are winning it")
+                if winning == self.seat
+                else _(" — {name} is winning it", name=self.names[winning])
+            )
         parts: list[Any] = [head, seats, trick]
         if view["last_trick"] and not view["trick"]:
-            last = Text("Last trick: ", style="dim")
+            last = Text(_("Last trick: "), style="dim")
             for i, played in enumerate(view["last_trick"]):
                 last.append(", " if i else "").append(f"{self.names[played['seat']]} ")
                 last.append(card_text(played["card"], dim=True))
             parts.append(last)
         parts.append(self.hand_text(view))
         parts.extend(self.barred(view))
-        doing = "bid" if view["phase"] == "bidding" else "play"
+        return Panel(Group(*parts), title=self.turn_title(view), title_align="left")
+
+    def turn_title(self, view: Data) -> str:
+        """The title of the table on your turn: what you do, and your clock."""
         left = view.get("seconds_left")
-        clock = f" · {left:.0f} s on your clock" if left is not None else ""
-        return Panel(Group(*parts), title=f"Your turn to {doing}{clock}", title_align="left")
+        seconds = None if left is None else f"{left:.0f}"
+        clock = "" if seconds is None else _(" · {seconds} s on your clock", seconds=seconds)
+        return _("Your turn to {doing}{clock}", doing=self.doing(view), clock=clock)
 
     def hand_text(self, view: Data) -> Text:
         """Your cards, numbered; those the rules bar now are marked ✗ and dimmed (the
         mark is for a terminal without colour)."""
-        text = Text("Your hand: ")
+        text = Text(_("Your hand: "))
         refused = refusals(view)
         for i, code in enumerate(view["you"]["hand"], 1):
             barred = code in refused
@@ -959,22 +1101,29 @@ class TerminalGame:
         if view["phase"] == "bidding":
             for bid in range(view["cards_per_player"] + 1):
                 if bid in refused:
-                    lines.append(Text(f"✗ Not {bid}: {refused[bid][1]}.", style="yellow"))
+                    said = _("✗ Not {bid}: {reason}.", bid=bid, reason=refused[bid][1])
+                    lines.append(Text(said, style="yellow"))
             return lines
         cards: dict[Reason, list[str]] = {}
         for i, code in enumerate(view["you"]["hand"], 1):
             if code in refused:
                 cards.setdefault(refused[code], []).append(f"{i}) {code}")
         for (rule, sentence), barred in cards.items():
-            lines.append(Text(f"✗ Not {', '.join(barred)}: {sentence} ({rule}).", style="yellow"))
+            said = _(
+                "✗ Not {cards}: {reason} ({rule}).",
+                cards=", ".join(barred),
+                reason=sentence,
+                rule=rule,
+            )
+            lines.append(Text(said, style="yellow"))
         return lines
 
     def score_sheet(self, history: Data) -> Table:
         """The score sheet as on paper: per hand, each player's bid, tricks and total."""
-        sheet = Table(title="Score sheet", caption="bid/won, points → total; * tiebreak")
-        sheet.add_column("Hand", justify="right")
-        sheet.add_column("Cards", justify="right")
-        sheet.add_column("Trump")
+        sheet = Table(title=_("Score sheet"), caption=_("bid/won, points → total; * tiebreak"))
+        sheet.add_column(_("Hand"), justify="right")
+        sheet.add_column(_("Cards"), justify="right")
+        sheet.add_column(_("Trump"))
         for name in self.names:
             sheet.add_column(Text(name), justify="right", no_wrap=True)
         for hand in history["hands"]:
@@ -994,14 +1143,16 @@ class TerminalGame:
 
     def finish(self, view: Data) -> None:
         winners = [self.names[s] for s in view["winners"]]
-        won = "Winner" if len(winners) == 1 else "Winners"
         scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, view["scores"], strict=True))
-        self.console.print(
-            Panel(
-                Text(f"Game over. {won}: {names_list(winners)}.\nFinal scores: {scores}."),
-                style="bold green",
-            )
-        )
+        said = game_over(winners) + "\n" + _("Final scores: {scores}.", scores=scores)
+        self.console.print(Panel(Text(said), style="bold green"))
+
+
+def game_over(winners: list[str]) -> str:
+    """`Game over. Winner: Ana.`, or the winners, or nobody (a Poch game all left)."""
+    if len(winners) == 1:
+        return _("Game over. Winner: {names}.", names=winners[0])
+    return _("Game over. Winners: {names}.", names=names_list(winners) if winners else _("nobody"))
 
 
 def refusal(exc: ApiError) -> str:
@@ -1038,10 +1189,11 @@ def parse_schedule(text: str) -> str | list[int]:
         return [int(part) for part in text.split(",") if part.strip()]
     except ValueError as exc:
         raise ValueError(
-            f"schedule: 'classic', 'pyramid' or counts like 1,2,3, not {text!r}"
+            _("schedule: 'classic', 'pyramid' or counts like 1,2,3, not {text}", text=repr(text))
         ) from exc
 
 
+@speaking
 def play(
     url: str,
     players: int,
@@ -1063,6 +1215,7 @@ def play(
     account_key: str | None = None,
     rated: bool = False,
     saved_key: SavedKey | None = None,
+    language: str | None = None,
 ) -> int:
     """`pocha play`: create a game of `game_name` (pocha or poch) at `url` (against bots,
     or at a table with `open_seats` for people) or `join` a table by its code (of either
@@ -1070,11 +1223,13 @@ def play(
     classic) is Pocha's option, `poch` Poch's (chips, ante, deals; None: the default).
     `account_key`: the account that sits (`pocha signup`); `rated` with it. `saved_key`
     reads the account's key as saved now: the seat goes on with it once its token opens
-    nothing (`SeatClient`). A key that opens no account raises `SavedKeyRefused`."""
+    nothing (`SeatClient`). A key that opens no account raises `SavedKeyRefused`.
+    `language` (en, es; None: English) is the one the terminal speaks and asks the service
+    for."""
     console = console or Console()
     # With an account's key, the game made or the seat taken is the account's.
-    api = PochaClient(url, account_key=account_key)
-    doing = "join the table" if join else "create the game"
+    api = PochaClient(url, account_key=account_key, language=language and current())
+    doing = _("join the table") if join else _("create the game")
     try:
         if join is not None:
             taken = api.join(join, name)
@@ -1091,12 +1246,12 @@ def play(
                 open_seats=open_seats, listed=listed, stand_in=stand_in, rated=rated,
             )  # fmt: skip
     except ValueError as exc:
-        console.print(Text(f"Cannot {doing}: {exc}.", style="red"))
+        console.print(Text(_("Cannot {doing}: {error}.", doing=doing, error=exc), style="red"))
         return 2
     except ApiError as exc:
         if account_key is not None and exc.error == "unknown_account":
             raise SavedKeyRefused(exc.message) from exc
-        console.print(Text(f"Cannot {doing}: {refusal(exc)}", style="red"))
+        console.print(Text(_("Cannot {doing}: {error}", doing=doing, error=refusal(exc)), "red"))
         return 2
     except OSError as exc:
         console.print(unreachable(url, exc))
@@ -1104,6 +1259,7 @@ def play(
     return game.run()
 
 
+@speaking
 def resume(
     url: str,
     account: Mapping[str, Any],
@@ -1113,13 +1269,14 @@ def resume(
     *,
     line: LineReader | None = None,
     saved_key: SavedKey | None = None,
+    language: str | None = None,
 ) -> int:
     """`pocha play --resume`: play on at `url`, with the saved `account`'s key, game
     `game_id` or, without one, the account's only game in play or the one picked from
     their list; exit status. The key opens the account's seat as its token did. A key
-    that opens no account raises `SavedKeyRefused`."""
+    that opens no account raises `SavedKeyRefused`. In `language`, as `play`."""
     console = console or Console()
-    api = PochaClient(url, account_key=str(account["key"]))
+    api = PochaClient(url, account_key=str(account["key"]), language=language and current())
     try:
         game_id = game_id or pick_game(api, str(account["id"]), console, ask)
         if game_id is None:
@@ -1128,12 +1285,12 @@ def resume(
         game = game_class(str(view.get("game") or "pocha"))(api, console, ask, line, saved_key)
         game.back_to(view, str(account["key"]))
     except ValueError as exc:
-        console.print(Text(f"Cannot resume: {exc}.", style="red"))
+        console.print(Text(_("Cannot resume: {error}.", error=exc), style="red"))
         return 2
     except ApiError as exc:
         if exc.error == "unknown_account":
             raise SavedKeyRefused(exc.message) from exc
-        console.print(Text(f"Cannot resume: {refusal(exc)}", style="red"))
+        console.print(Text(_("Cannot resume: {error}", error=refusal(exc)), style="red"))
         return 2
     except OSError as exc:
         console.print(unreachable(url, exc))
@@ -1148,7 +1305,7 @@ def pick_game(
     list (seats it left are not offered: the stand-in plays them); None for none."""
     games = [g for g in api.account_games(account_id)["games"] if not g["left"]]
     if not games:
-        console.print("You have no game in play here: start one with pocha play.")
+        console.print(_("You have no game in play here: start one with pocha play."))
         return None
     if len(games) == 1:
         return games[0]["game_id"]
@@ -1156,24 +1313,26 @@ def pick_game(
     ask = ask or (lambda prompt: console.input(Text(prompt)))
     while True:
         try:
-            answer = ask(f"Which game? [1-{len(games)}, q to quit]: ").strip().lower()
+            answer = ask(_("Which game? [1-{most}, q to quit]: ", most=len(games))).strip().lower()
         except (EOFError, KeyboardInterrupt):
             return None
-        if answer in ("q", "quit", "exit"):
+        if answer in QUIT_WORDS:
             return None
         if answer.isdigit() and 1 <= int(answer) <= len(games):
             return games[int(answer) - 1]["game_id"]
-        console.print(Text(f"Type a number from 1 to {len(games)}, or q.", style="red"))
+        console.print(Text(_("Type a number from 1 to {most}, or q.", most=len(games)), "red"))
 
 
 def games_table(games: Sequence[Data]) -> Table:
     """An account's games in play, numbered to pick one, the latest first."""
-    shown = Table(title="Your games in play")
-    for column in ("", "Game", "Players", "Turn", "Last played"):
+    shown = Table(title=_("Your games in play"))
+    for column in ("", _("Game"), _("Players"), _("Turn"), _("Last played")):
         shown.add_column(column, justify="right" if not column else "left")
     for i, game in enumerate(games, 1):
-        turn = "waiting" if game["waiting"] else "yours" if game["your_turn"] else "others'"
-        names = ", ".join(name or "(open)" for name in game["players"])
+        turn = (
+            _("waiting") if game["waiting"] else _("yours") if game["your_turn"] else _("others'")
+        )
+        names = ", ".join(name or _("(open)") for name in game["players"])
         played = time.strftime("%Y-%m-%d %H:%M", time.localtime(game["last_seen"]))
         shown.add_row(str(i), f"{game['game'].capitalize()} {game['game_id']}", Text(names),
                       turn, played)  # fmt: skip
@@ -1189,7 +1348,7 @@ def game_class(name: str) -> type[TerminalGame]:
         from client.poch_terminal import PochTerminalGame
 
         return PochTerminalGame
-    raise ValueError(f"game: pocha or poch, not {name!r}")
+    raise ValueError(_("game: pocha or poch, not {name}", name=repr(name)))
 
 
 def game_rules(
@@ -1200,17 +1359,23 @@ def game_rules(
     given = {k: v for k, v in (poch or {}).items() if v is not None}
     if name == "poch":
         if schedule is not None:
-            raise ValueError("schedule is Pocha's option; Poch has chips, ante and deals")
+            raise ValueError(_("schedule is Pocha's option; Poch has chips, ante and deals"))
         return dict(given)
     if given:
-        raise ValueError(f"{', '.join(sorted(given))}: Poch's options, not Pocha's")
+        raise ValueError(
+            _("{options}: Poch's options, not Pocha's", options=", ".join(sorted(given)))
+        )
     return {"schedule": parse_schedule(schedule or "classic")}
 
 
 def unreachable(url: str, exc: OSError) -> Text:
     return Text(
-        f"Cannot reach the Pocha service at {url} ({exc}). Start it with "
-        "`pocha serve`, or give its address with --url.",
+        _(
+            "Cannot reach the Pocha service at {url} ({error}). Start it with `pocha serve`, "
+            "or give its address with --url.",
+            url=url,
+            error=exc,
+        ),
         style="red",
     )
 
@@ -1218,41 +1383,46 @@ def unreachable(url: str, exc: OSError) -> Text:
 def lobby_table(tables: Sequence[Data], url: str) -> Table | Text:
     """The lobby: each listed table still waiting, its code, seats and rules."""
     if not tables:
-        return Text("No table is waiting in the lobby. Make one: pocha play --open 1 --listed")
+        return Text(_("No table is waiting in the lobby. Make one: pocha play --open 1 --listed"))
     shown = Table(
-        title="Tables waiting for players",
-        caption=f"Join one: pocha play --join CODE --url {url}",
+        title=_("Tables waiting for players"),
+        caption=_("Join one: pocha play --join CODE --url {url}", url=url),
     )
-    for column in ("Code", "Seats", "Open", "Hands", "Clock"):
-        shown.add_column(column, justify="right" if column == "Open" else "left")
+    for column, right in (
+        (_("Code"), False), (_("Seats"), False), (_("Open"), True), (_("Hands"), False),
+        (_("Clock"), False),
+    ):  # fmt: skip
+        shown.add_column(column, justify="right" if right else "left")
     for table in tables:
         seats = ", ".join(
-            "(open)" if p.get("open") else p["name"] + (f" ({p['bot']})" if p.get("bot") else "")
+            _("(open)") if p.get("open") else p["name"] + (f" ({p['bot']})" if p.get("bot") else "")
             for p in table["players"]
         )
         rules = table.get("rules") or {}
         schedule = rules.get("schedule", "classic")
         hands = schedule if isinstance(schedule, str) else ",".join(map(str, schedule))
         if table.get("game") == "poch" or "deals" in rules:  # a Poch table: its deals
-            hands = f"Poch, {rules.get('deals', '?')} deals"
+            hands = _("Poch, {deals} deals", deals=rules.get("deals", "?"))
         clock = rules.get("turn_seconds")
         shown.add_row(
             Text(table["code"], style="bold"),
             Text(seats),
             str(table["open_seats"]),
             hands,
-            f"{clock} s a turn" if clock else "none",
+            _("{seconds} s a turn", seconds=clock) if clock else _("none"),
         )
     return shown
 
 
-def lobby(url: str, console: Console | None = None) -> int:
-    """`pocha lobby`: the listed tables waiting for players at `url`; exit status."""
+@speaking
+def lobby(url: str, console: Console | None = None, *, language: str | None = None) -> int:
+    """`pocha lobby`: the listed tables waiting for players at `url`; exit status. In
+    `language` (en, es; None: English), as `play`."""
     console = console or Console()
     try:
-        tables = PochaClient(url).lobby()
+        tables = PochaClient(url, language=language and current()).lobby()
     except ApiError as exc:
-        console.print(Text(f"No lobby: {refusal(exc)}", style="red"))
+        console.print(Text(_("No lobby: {error}", error=refusal(exc)), style="red"))
         return 2
     except OSError as exc:
         console.print(unreachable(url, exc))

@@ -37,8 +37,9 @@ from tests.waiting import LONG, scaled
 from tools.embedded_redis import free_port
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
-PROMPT = re.compile(r"Your (?:bid \[(?P<bids>[\d/]+)\]|card) \([^)]*\): ")
-HAND = re.compile(r"Your hand:(?P<cards>.*)")
+# The prompts and the hand in English, or in Spanish where the locale asks for it.
+PROMPT = re.compile(r"(?:Your|Tu) (?:(?:bid|apuesta) \[(?P<bids>[\d/]+)\]|card|carta) \([^)]*\): ")
+HAND = re.compile(r"(?:Your hand|Tus cartas):(?P<cards>.*)")
 
 
 class Terminal:
@@ -901,7 +902,7 @@ def test_a_key_replaced_where_the_terminal_never_saw_it_is_told_with_the_way_bac
     )
     try:
         _first_prompt(terminal)
-        game_id = re.search(r"Game (\S+) created", terminal.screen)
+        game_id = re.search(r"(?:Game|Partida) (\S+) (?:created|creada)", terminal.screen)
         assert game_id is not None, terminal.screen
         PochaClient(url, account_key=kept["key"]).replace_account_key(kept["id"])
         assert answer_prompt(terminal)
