@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
+from urllib.parse import urlsplit
 
 import click
 
@@ -890,12 +891,22 @@ def capacity(games: tuple[int, ...], settings: tuple[str, ...]) -> None:
     _echo_lines(model.report(inputs, games))
 
 
+def _service_url(_context: click.Context, _param: click.Parameter, url: str) -> str:
+    """`--url` as the client reads it (a bare host means http), refused in words when it is
+    not an http(s) address with a host, before any command builds its client on it."""
+    parts = urlsplit(url if "://" in url else f"http://{url}")
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise click.BadParameter(f"{url!r} is not an http:// or https:// address with a host")
+    return url
+
+
 _URL = click.option(
     "--url",
     default="http://127.0.0.1:8000",
     envvar="POCHA_URL",
     show_default=True,
     show_envvar=True,
+    callback=_service_url,
     help="The Pocha service.",
 )
 

@@ -52,3 +52,12 @@ def test_play_help_lists_the_keys_of_the_game() -> None:
     keys = {line.split()[0]: line for line in result.output.splitlines() if line.strip()}
     assert "hint" in keys["?"]
     assert "leave" in keys["q"]
+
+
+@pytest.mark.parametrize("command", [["play"], ["lobby"], ["signup", "--name", "Ana"]])
+@pytest.mark.parametrize("url", ["ftp://example.org", "http://", "https:///games"])
+def test_a_service_address_that_is_not_http_is_a_usage_error(command: list[str], url: str) -> None:
+    result = CliRunner().invoke(pocha, [*command, "--url", url])
+    assert result.exit_code == 2, result.output
+    assert "is not an http:// or https:// address with a host" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
