@@ -1318,7 +1318,7 @@ def pick_game(
             return None
         if answer in QUIT_WORDS:
             return None
-        if answer.isdigit() and 1 <= int(answer) <= len(games):
+        if answer.isdecimal() and 1 <= int(answer) <= len(games):
             return games[int(answer) - 1]["game_id"]
         console.print(Text(_("Type a number from 1 to {most}, or q.", most=len(games)), "red"))
 
