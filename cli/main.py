@@ -893,10 +893,17 @@ def capacity(games: tuple[int, ...], settings: tuple[str, ...]) -> None:
 
 def _service_url(_context: click.Context, _param: click.Parameter, url: str) -> str:
     """`--url` as the client reads it (a bare host means http), refused in words when it is
-    not an http(s) address with a host, before any command builds its client on it."""
-    parts = urlsplit(url if "://" in url else f"http://{url}")
+    not an http(s) address with a host (and a port of 0 to 65535, if any), before any
+    command builds its client on it."""
+    refused = f"{url!r} is not an http:// or https:// address with a host"
+    try:
+        parts = urlsplit(url if "://" in url else f"http://{url}")
+        # Read here so that a port out of range or not a number is refused in words too.
+        parts.port  # noqa: B018
+    except ValueError as exc:  # an unclosed IPv6 bracket, a bad port
+        raise click.BadParameter(f"{refused} ({exc})") from exc
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise click.BadParameter(f"{url!r} is not an http:// or https:// address with a host")
+        raise click.BadParameter(refused)
     return url
 
 

@@ -511,7 +511,7 @@ class PochTerminalGame(TerminalGame):
             return self.parse_bet(answer, legal, view)
         if view["phase"] == "starting":
             code = answer.upper()
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            if answer.isdecimal() and 1 <= int(answer) <= len(legal):
                 return str(legal[int(answer) - 1])
             if code in legal:
                 return code
@@ -519,7 +519,7 @@ class PochTerminalGame(TerminalGame):
                 self.warn(
                     _("The shedding starts with a 7 or an ace: {cards}.", cards=", ".join(legal))
                 )
-            elif answer.isdigit():
+            elif answer.isdecimal():
                 self.warn(_("Pick a start card from 1 to {most}, or its code.", most=len(legal)))
             else:
                 self.warn(
@@ -560,7 +560,7 @@ class PochTerminalGame(TerminalGame):
                     _("Holding costs {top} chips; you cannot pay it. You may only pass.", top=top)
                 )
             return None
-        if word.isdigit():
+        if word.isdecimal():
             amount = int(word)
             if amount in legal:
                 return amount

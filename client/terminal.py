@@ -817,7 +817,7 @@ class TerminalGame:
         legal: list[Any] = view["you"]["legal"]
         hand: list[str] = view["you"]["hand"]
         if view["phase"] == "bidding":
-            if not answer.isdigit():
+            if not answer.isdecimal():
                 self.warn(_("Bid a number: {bids}.", bids=", ".join(map(str, legal))))
                 return None
             bid = int(answer)
@@ -833,7 +833,7 @@ class TerminalGame:
             )
             return None
         card = answer.upper()
-        if answer.isdigit():
+        if answer.isdecimal():
             index = int(answer)
             if not 1 <= index <= len(hand):
                 self.warn(
@@ -1318,7 +1318,7 @@ def pick_game(
             return None
         if answer in QUIT_WORDS:
             return None
-        if answer.isdigit() and 1 <= int(answer) <= len(games):
+        if answer.isdecimal() and 1 <= int(answer) <= len(games):
             return games[int(answer) - 1]["game_id"]
         console.print(Text(_("Type a number from 1 to {most}, or q.", most=len(games)), "red"))
 

@@ -61,3 +61,16 @@ def test_a_service_address_that_is_not_http_is_a_usage_error(command: list[str],
     assert result.exit_code == 2, result.output
     assert "is not an http:// or https:// address with a host" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("command", [["play"], ["lobby"]])
+@pytest.mark.parametrize("url", ["http://[::1", "http://example.org:99999", "example.org:port"])
+def test_a_service_address_that_cannot_be_read_is_a_usage_error(
+    command: list[str], url: str
+) -> None:
+    # An unclosed IPv6 bracket, a port out of range or not a number: urllib's ValueError,
+    # which would otherwise reach the user as a traceback from the client.
+    result = CliRunner().invoke(pocha, [*command, "--url", url])
+    assert result.exit_code == 2, result.output
+    assert "is not an http:// or https:// address with a host" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)

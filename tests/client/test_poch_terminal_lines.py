@@ -454,3 +454,11 @@ def test_the_plates_have_the_names_the_page_gives_them_in_every_language() -> No
     for lang in LANGUAGES:
         page = page_strings(lang)
         assert {plate: page[f"poch.plate.{plate}"] for plate, _ in PLATES} == dict(PLATES), lang
+
+
+def test_a_digit_that_is_no_number_is_asked_again() -> None:
+    # `²` is a digit to str.isdigit but no number to int(): asked again, not a traceback.
+    game, _ = seated()
+    assert game.parse("²", betting(["pass", *range(1, 21)], [])) is None
+    starting = {"phase": "starting", "you": {"seat": 0, "hand": ["C7"], "legal": ["C7"]}}
+    assert game.parse("²", starting) is None

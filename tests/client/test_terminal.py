@@ -917,3 +917,11 @@ def test_a_key_replaced_where_the_terminal_never_saw_it_is_told_with_the_way_bac
     assert str(config_file()) in sentence and "pocha signup --name" in sentence
     assert "pocha new-key" in sentence
     assert load_account(url) == kept  # the file is left as it was
+
+
+def test_a_digit_that_is_no_number_is_asked_again() -> None:
+    # `²` is a digit to str.isdigit but no number to int(): asked again, not a traceback.
+    game, _ = seated(["Ana", "Bot 1", "Bot 2"])
+    bidding = a_view(phase="bidding", you={"seat": 0, "hand": ["O1"], "legal": [0, 1]})
+    assert game.parse("²", bidding) is None
+    assert game.parse("²", a_view()) is None

@@ -6,15 +6,19 @@ account, or with a game that is not the account's, it is a clean error."""
 
 from __future__ import annotations
 
+import io
 import re
 import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
 from cli.main import pocha
 from client.account import load_account
+from client.api import PochaClient
+from client.terminal import pick_game
 from tests.client import test_poch_terminal as poch
 from tests.client.test_terminal import PROMPT, Terminal, answer_prompt
 from tests.live import POCHA, LiveService
@@ -152,3 +156,16 @@ def test_resume_needs_the_account_and_one_of_its_games(
     signed_up(url, tmp_path / "config", monkeypatch)
     other = CliRunner().invoke(pocha, ["play", "--url", url, "--resume", "NoSuchGame0000"])
     assert other.exit_code == 2 and "Cannot resume" in other.output, other.output
+
+
+def test_the_pick_takes_a_number_of_the_list_and_nothing_else(live_service: LiveService) -> None:
+    """A digit that is no number (`²`) or a number past the list is asked again, not read as
+    the game's number nor ended with Python's error."""
+    account = PochaClient(live_service.url).create_account(f"Pick{time.time_ns() % 10**6}")
+    api = PochaClient(live_service.url, account_key=account["key"])
+    bots = [{"name": "R", "bot": "random"}, {"name": "S", "bot": "random"}]
+    made = [api.create_game([{"name": "Ana"}, *bots])["id"] for _ in range(2)]
+    answers = iter(["²", "3", "2"])
+    shown = Console(file=io.StringIO(), width=200)
+    assert pick_game(api, account["id"], shown, lambda _prompt: next(answers)) == made[0]
+    assert next(answers, None) is None

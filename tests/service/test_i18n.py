@@ -73,6 +73,26 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
+#: The Spanish word of a game's word that the catalogues say one way, the page's: a player
+#: who meets "suplente" on the page or in the terminal meets no "sustituto" in a refusal.
+SPANISH_WORDS = {"stand-in": "suplente"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [LOCALES / "es" / "LC_MESSAGES" / "messages.po",
+     ROOT / "client" / "locales" / "es" / "LC_MESSAGES" / "terminal.po"],
+    ids=["service", "terminal"],
+)  # fmt: skip
+def test_the_games_words_are_said_one_way_in_spanish(path: Path) -> None:
+    said = entries(path)
+    for english, spanish in SPANISH_WORDS.items():
+        naming = {msgid: text for (_c, msgid), text in said.items() if english in msgid.lower()}
+        assert naming, english
+        other = {msgid: text for msgid, text in naming.items() if spanish not in text.lower()}
+        assert not other, (english, spanish, other)
+
+
 @pytest.fixture(scope="module")
 def source_messages() -> set[tuple[str | None, str]]:
     found = extracted()
