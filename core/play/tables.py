@@ -598,7 +598,21 @@ class TableService:
             return None
         if record.finished or all(s.holder != account_id for s in record.seats):
             account_seats.forget(self.store.redis, [account_id], game_id)
+            return None if record.finished else self._seated_since(game_id, account_id)
+        return record
+
+    def _seated_since(self, game_id: str, account_id: str) -> StoredGame | None:
+        """Game `game_id`, just dropped from the account's set for holding none of its
+        seats, if the account sat down there meanwhile: a seating notes its game after
+        writing its seat, so one between our read and our drop had its note dropped. Read
+        again after the drop and noted back; a seating after this read notes it itself."""
+        try:
+            record = self.store.load(game_id, history=False)
+        except GameNotFound:
             return None
+        if record.finished or all(s.holder != account_id for s in record.seats):
+            return None
+        account_seats.note(self.store.redis, [account_id], game_id)
         return record
 
     def games_in_play(self, account_id: str, most: int) -> list[tuple[StoredGame, int]]:
