@@ -52,6 +52,12 @@ def new_game(client: FlaskClient, **extra: Any) -> Any:
     )
 
 
+#: Seconds of thinking that leave a budget of 30 s a minute spent for 19 minutes (it drains
+#: 20 minutes on), however slowly a busy machine gets through a test: 31 s would leave it
+#: spent for 2 s only.
+SPENT = 600
+
+
 def test_a_games_bots_spend_its_makers_think_budget(
     client: FlaskClient, connection: redis.Redis, drain: Drain
 ) -> None:
@@ -71,7 +77,7 @@ def test_once_the_budget_is_spent_the_fallback_level_plays(
     client: FlaskClient, connection: redis.Redis, drain: Drain
 ) -> None:
     payer = client_hash(ANA["REMOTE_ADDR"])
-    ThinkPurse(connection, budget=30).spend(payer, 31)  # more than a minute's budget
+    ThinkPurse(connection, budget=30).spend(payer, SPENT)
     assert not ThinkPurse(connection, budget=30).may_think(payer)
     made = new_game(client)
     assert made.status_code == 201, made.json
@@ -138,7 +144,7 @@ def test_a_challenges_game_spends_its_challengers_think_budget(
                       environ_base=ANA).json  # fmt: skip
     bea = client.post("/api/v1/accounts", json={"name": "Bea", "kind": "person"},
                       environ_base=bea_address).json  # fmt: skip
-    ThinkPurse(connection, budget=30).spend(client_hash(ANA["REMOTE_ADDR"]), 31)
+    ThinkPurse(connection, budget=30).spend(client_hash(ANA["REMOTE_ADDR"]), SPENT)
     made = client.post(
         "/api/v1/challenges",
         json={"game": "pocha", "rules": {"schedule": [3]},
@@ -235,7 +241,7 @@ def test_once_the_payers_budget_is_spent_the_stand_in_plays_a_webhooks_seat(
     # own that answers just within its deadline, in game after game, for free.
     with webhook_bot() as bot:
         game_id, ana_key, hooky = _hooked_challenge(client, bot)
-        ThinkPurse(connection, budget=30).spend(client_hash(ANA["REMOTE_ADDR"]), 31)
+        ThinkPurse(connection, budget=30).spend(client_hash(ANA["REMOTE_ADDR"]), SPENT)
         moved = _bot_seat_moves(client, game_id, ana_key, drain)
         assert bot.calls == []
         assert all(e.get("by") == "stand_in" for e in moved), moved
