@@ -318,6 +318,17 @@ class LadderSchema(Answer):
 _ACCOUNT_ID = [{"in": "path", "name": "account_id", "description": "The account's id."}]
 
 
+def _own_key_refusals(view: Any) -> Any:
+    """The refusals documented for an operation that only the account's own key opens."""
+    for status, description in (
+        (404, "account_not_found."),
+        (403, "not_your_account: another account's key; account_disabled."),
+        (401, "account_required: no key; unknown_account: a key that opens no account."),
+    ):
+        view = blp.alt_response(status, schema=ErrorSchema, description=description)(view)
+    return view
+
+
 @blp.route("")
 class Accounts(MethodView):
     @blp.doc(operationId="createAccount", security=[])
@@ -378,17 +389,7 @@ class AccountById(MethodView):
     @blp.doc(operationId="changeAccount", security=[{SCHEME: []}])
     @blp.arguments(AccountChangeSchema(), location="json")
     @blp.response(200, AccountSchema)
-    @blp.alt_response(
-        401,
-        schema=ErrorSchema,
-        description="account_required: no key; unknown_account: a key that opens no account.",
-    )
-    @blp.alt_response(
-        403,
-        schema=ErrorSchema,
-        description="not_your_account: another account's key; account_disabled.",
-    )
-    @blp.alt_response(404, schema=ErrorSchema, description="account_not_found.")
+    @_own_key_refusals
     @blp.alt_response(
         409,
         schema=ErrorSchema,
@@ -701,17 +702,7 @@ class GamesInPlaySchema(Answer):
 class AccountGames(MethodView):
     @blp.doc(operationId="getAccountGames", security=[{SCHEME: []}])
     @blp.response(200, GamesInPlaySchema)
-    @blp.alt_response(
-        401,
-        schema=ErrorSchema,
-        description="account_required: no key; unknown_account: a key that opens no account.",
-    )
-    @blp.alt_response(
-        403,
-        schema=ErrorSchema,
-        description="not_your_account: another account's key; account_disabled.",
-    )
-    @blp.alt_response(404, schema=ErrorSchema, description="account_not_found.")
+    @_own_key_refusals
     @blp.alt_response(
         429,
         schema=ErrorSchema,
