@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from client.api import OPEN, ApiError, Data, JobFailed, PochaClient
-from client.language import _, current, ngettext, speaking
+from client.language import N_, _, current, ngettext, speaking
 
 SUITS = {
     "O": ("oros", "yellow"),
@@ -243,9 +243,30 @@ def hint_text(result: Data, legal: list[Any]) -> Text:
     return line
 
 
+#: The bots' levels by the names the API gives them (what is typed, `--level hard`), each
+#: with the name the terminal shows, in its language: the words the page uses for them.
+LEVEL_NAMES = {
+    "random": N_("random"),
+    "heuristic": N_("heuristic"),
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "expert": N_("expert"),
+    "master": N_("master"),
+}
+
+
+def level_name(level: str) -> str:
+    """A bot level's name in the terminal's language (`hard`: `difícil`); a level the
+    terminal does not know (a newer server's) by its own name."""
+    shown = LEVEL_NAMES.get(level)
+    return _(shown) if shown else level
+
+
 def hint_head(result: Data, words: str) -> str:
     """`Hint (hard): bid 2`: the hint's level and its move (`words`)."""
-    return _("Hint ({level}): {action}", level=result.get("level") or "bot", action=words)
+    level = result.get("level")
+    return _("Hint ({level}): {action}", level=level_name(level) if level else "bot", action=words)
 
 
 def signed(points: float) -> str:
@@ -267,7 +288,7 @@ def seat_state(player: Data, you: bool = False) -> str:
     if player.get("open"):
         return _("open")
     stand_in = player.get("stand_in")
-    played = _(" (stand-in: {level})", level=stand_in) if stand_in else ""
+    played = _(" (stand-in: {level})", level=level_name(stand_in)) if stand_in else ""
     if player.get("left"):
         return _("left") + played
     if player.get("away"):
@@ -381,9 +402,9 @@ class TerminalGame:
         if not open_seats:
             bots = seats[1:]
             against = (
-                _("{n} {level} bots", n=players - 1, level=levels[0])
+                _("{n} {level} bots", n=players - 1, level=level_name(levels[0]))
                 if len({b["bot"] for b in bots}) == 1
-                else names_list([f"{b['name']} ({b['bot']})" for b in bots])
+                else names_list([f"{b['name']} ({level_name(b['bot'])})" for b in bots])
             )
             self.console.print(
                 styled(
@@ -426,7 +447,7 @@ class TerminalGame:
         told.append(
             _(
                 "Type s and Enter to start now with {level} bots in the open seats; q to leave.",
-                level=self.level,
+                level=level_name(self.level),
             )
         )
         self.console.print(Panel(told, title=_("Your table"), title_align="left"))
@@ -597,7 +618,11 @@ class TerminalGame:
             self.console.print(self.room(view))
         table = view.get("table") or {}
         waiting = ngettext("{n} player", "{n} players", int(table.get("open_seats", 0)))
-        start = _(" (s: start now with {level} bots)", level=self.level) if self.host else ""
+        start = (
+            _(" (s: start now with {level} bots)", level=level_name(self.level))
+            if self.host
+            else ""
+        )
         self.show_status(
             Text(_("Waiting for {players}{start}; q to leave", players=waiting, start=start))
         )
@@ -680,7 +705,7 @@ class TerminalGame:
                 _(
                     "You are away: your stand-in ({level} bot) plays your turns. Press Enter "
                     "to come back, q to leave the table.",
-                    level=stand_in,
+                    level=level_name(stand_in),
                 )
                 if stand_in
                 else _(
@@ -969,7 +994,9 @@ class TerminalGame:
                 return Text(_("You take {where}.", where=where))
             return Text(_("{name} takes {where}.", name=event["name"], where=where))
         if kind == "seat_bot":
-            return Text(_("A {level} bot takes {where}.", level=event["bot"], where=where))
+            return Text(
+                _("A {level} bot takes {where}.", level=level_name(event["bot"]), where=where)
+            )
         if kind == "seat_opened":
             return Text(_("{where} is open again.", where=where.capitalize()))
         if kind == "game_started":
@@ -1395,7 +1422,9 @@ def lobby_table(tables: Sequence[Data], url: str) -> Table | Text:
         shown.add_column(column, justify="right" if right else "left")
     for table in tables:
         seats = ", ".join(
-            _("(open)") if p.get("open") else p["name"] + (f" ({p['bot']})" if p.get("bot") else "")
+            _("(open)")
+            if p.get("open")
+            else p["name"] + (f" ({level_name(p['bot'])})" if p.get("bot") else "")
             for p in table["players"]
         )
         rules = table.get("rules") or {}

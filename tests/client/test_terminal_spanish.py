@@ -6,8 +6,9 @@ the service's: no English sentence is left, and the server's refusal comes back 
 Spanish; a game quit and taken up again with `--resume`, and the list it picks from. The
 client's requests carry the language (the same wrong move refused in English
 and in Spanish); a table's comings and goings, seats and clocks told in Spanish, and in
-English again after; `pocha lobby` in Spanish; and the terminal's catalogue itself: every
-sentence marked in the client is in it, in Spanish, with its placeholders."""
+English again after; `pocha lobby` in Spanish; the bots' levels in the Spanish page's
+words; and the terminal's catalogue itself: every sentence marked in the client is in it,
+in Spanish, with its placeholders."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from rich.console import Console
 from cli.main import pocha
 from client.api import ApiError, PochaClient
 from client.language import speaking
-from client.terminal import games_table
+from client.terminal import LEVEL_NAMES, games_table, hint_head, level_name, lobby_table, seat_state
 from tests.client import test_terminal_resume as resume
 from tests.client.test_terminal import PROMPT, Terminal, a_view, answer_prompt, at_table, seated
 from tests.live import POCHA, LiveService
@@ -77,6 +78,14 @@ def english_left(screen: str) -> list[str]:
     return [line for line in screen.splitlines() if any(phrase in line for phrase in phrases)]
 
 
+def english_levels(screen: str) -> list[str]:
+    """The places of `screen` that name a bot's level in English where the terminal shows
+    one (`2 bots random`, `Pista (hard)`, `suplente: medium`): a Spanish screen has none."""
+    level = "(random|heuristic|easy|medium|hard|expert|master)"
+    shown = [rf"\bbots? {level}\b", rf"\({level}\)", rf"suplente: {level}\b", rf"bot {level}\)"]
+    return [found.group() for pattern in shown for found in re.finditer(pattern, screen)]
+
+
 def play_through(terminal: Terminal, answer: Callable[[Terminal], None]) -> str:
     """Answer `terminal`'s prompts with `answer(terminal)` until the game ends; its screen."""
     deadline = time.monotonic() + scaled(LONG)
@@ -121,13 +130,14 @@ def test_a_short_game_of_pocha_in_spanish(live_service: LiveService) -> None:
         answer_prompt(terminal)
 
     screen = play_through(terminal, answer)
-    game = re.search(r"Partida (\S+) creada: eres Ana, contra 2 bots random\. Escribe \? para "
-                     r"una pista, q para salir\.", screen)  # fmt: skip
+    game = re.search(r"Partida (\S+) creada: eres Ana, contra 2 bots de nivel al azar\. "
+                     r"Escribe \? para una pista, q para salir\.", screen)  # fmt: skip
     assert game, screen[:2000]
     assert re.search(r"Tu apuesta \[[\d/]+\] \(\? pista, q salir\): ", screen)
     assert re.search(r"Tu carta \(número o código, \? pista, q salir\): ", screen)
     assert "Apuesta de 0 a 1: puedes apostar" in screen
-    assert re.search(r"Pista \(hard\): apostar \d", screen), screen
+    assert re.search(r"Pista \(difícil\): apostar \d", screen), screen
+    assert not english_levels(screen), english_levels(screen)
     assert re.search(
         r"Mano 1 de 2: 1 carta cada uno\. (Reparte \w+ \d|Repartes tú)\. Triunfo: ", screen
     )
@@ -187,10 +197,13 @@ def test_a_short_game_of_poch_in_spanish(live_service: LiveService) -> None:
 
     screen = play_through(terminal, answer)
     assert not bets, "fewer bet prompts than answers"
-    assert re.search(r"Partida \S+ creada: eres Ana, contra 2 bots random\.", screen)
+    assert re.search(r"Partida \S+ creada: eres Ana, contra 2 bots de nivel al azar\.", screen)
     assert re.search(r"Tu apuesta \[paso(/igualo)?(/\d+(-\d+)?)?\] \(", screen), screen
     assert re.search(r"Tienes \d+ fichas: (apuesta|sube a) |No puedes pagar más de lo", screen)
-    assert re.search(r"Pista \(\w+\): (pasar|igualar|apostar \d+)", screen), screen
+    assert re.search(
+        r"Pista \((al azar|reglas|fácil|medio|difícil)\): (pasar|igualar|apostar \d+)", screen
+    ), screen
+    assert not english_levels(screen), english_levels(screen)
     assert re.search(r"Pasas\.", screen)
     for deal in (1, 2):
         assert f"Reparto {deal} de 2." in screen
@@ -262,7 +275,7 @@ def test_a_tables_comings_and_goings_in_spanish() -> None:
         "Apuestas 0.",
         "Carla se sienta en el asiento 3.",
         "Te sientas en el asiento 2.",
-        "Un bot hard ocupa el asiento 3.",
+        "Un bot de nivel difícil ocupa el asiento 3.",
         "El asiento 3 vuelve a estar libre.",
         "Empieza la partida: Ana, Bea y Carla.",
         "Ana está ausente: el suplente juega sus turnos.",
@@ -273,13 +286,16 @@ def test_a_tables_comings_and_goings_in_spanish() -> None:
         "Hay una mesa de revancha, con los mismos asientos y reglas.",
         "Ana gana la baza 2.",
         "Te toca jugar · 42 s en tu reloj",
-        "ausente (suplente: medium)",
+        "ausente (suplente: medio)",
         "Turno de Ana: apostar · quedan 7 s",
         "Mesa K7QM-3XHP",
     ):
         assert said in shown, (said, shown)
+    assert not english_levels(shown), english_levels(shown)
     # English stays English, whatever language a game before spoke.
-    assert "Ana's stand-in bids 1." in told_at_a_table()
+    english = told_at_a_table()
+    assert "Ana's stand-in bids 1." in english
+    assert "A hard bot takes seat 3." in english and "away (stand-in: medium)" in english
 
 
 def test_a_game_quit_and_resumed_in_spanish(
@@ -342,6 +358,50 @@ def test_the_games_to_resume_are_listed_in_spanish() -> None:
                  "Ana, (libre)", "esperando", "tuyo", "de otro"):  # fmt: skip
         assert said in shown, (said, shown)
     assert "Your games in play" in games_listed()
+
+
+@speaking
+def level_names(levels: list[str], *, language: str | None = None) -> dict[str, str]:
+    """Each of `levels` as the terminal shows it in `language`."""
+    return {level: level_name(level) for level in levels}
+
+
+@speaking
+def lobby_listed(*, language: str | None = None) -> str:
+    """`pocha lobby`'s list of one table with a bot seated, in `language`."""
+    console = Console(record=True, width=140, no_color=True)
+    players = [{"name": "Ana"}, {"name": "Bot 1", "bot": "hard"}, {"open": True}]
+    table = {"code": "K7QM-3XHP", "players": players, "open_seats": 1, "rules": {}}
+    console.print(lobby_table([table], "http://pocha.example"))
+    return console.export_text()
+
+
+@speaking
+def said_of_levels(*, language: str | None = None) -> tuple[str, str]:
+    """A seat left to a random stand-in, and a heuristic bot's hint, in `language`."""
+    left = at_table(["Ana", "Bea"], s1={"left": True, "stand_in": "random"})[1]
+    return seat_state(left), hint_head({"level": "heuristic"}, "O1")
+
+
+def test_the_bots_levels_are_shown_in_the_pages_spanish_words() -> None:
+    """The terminal names each bot level with the Spanish page's word for it (its `level.*`
+    entries), English as the API names them; a level it does not know, by its own name."""
+    with SERVICE_ES.open("rb") as handle:
+        page = {
+            m.id.removeprefix("level."): m.string
+            for m in read_po(handle, locale="es")
+            if m.context == "page" and isinstance(m.id, str) and m.id.startswith("level.")
+        }
+    assert page.keys() == LEVEL_NAMES.keys()  # every level the page names, the terminal too
+    assert level_names(list(page), language="es") == page
+    assert level_names([*page, "ismcts:300"]) == {level: level for level in [*page, "ismcts:300"]}
+    assert level_names(["ismcts:300"], language="es") == {"ismcts:300": "ismcts:300"}
+    # Where the terminal shows a level: the lobby's seats, a stand-in, a hint.
+    listed = lobby_listed(language="es")
+    assert "Bot 1 (difícil)" in listed and not english_levels(listed), listed
+    assert "Bot 1 (hard)" in lobby_listed()
+    assert said_of_levels(language="es") == ("se fue (suplente: al azar)", "Pista (reglas): O1")
+    assert said_of_levels() == ("left (stand-in: random)", "Hint (heuristic): O1")
 
 
 # -- the terminal's catalogue ---------------------------------------------------------------
