@@ -91,3 +91,14 @@ def resume_needs_account() -> str:
 def resume_or_join() -> str:
     """Why `pocha play` takes --resume or --join, not both, in the terminal's language."""
     return say(_("--resume and --join: one or the other"))
+
+
+def resume_as_made(options: list[str]) -> str:
+    """Why `pocha play --resume` takes none of the options that make a new game, in the
+    terminal's language."""
+    return say(
+        _(
+            "--resume plays on in a game as it was made: leave out {options}",
+            options=", ".join(options),
+        )
+    )

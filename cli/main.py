@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 import click
+from click.core import ParameterSource
 
 
 def _load(module: str) -> ModuleType:
@@ -1033,10 +1034,20 @@ def play(
     accounts = _load("client.account")
     account = accounts.load_account(url)
     language = _load("cli.language")
+    if resume is not None:
+        context = click.get_current_context()
+        # What makes a new game has no say in one that goes on: refused, not ignored.
+        given = [
+            option.opts[0]
+            for option in context.command.params
+            if option.name in _NEW_GAME_OPTIONS
+            and context.get_parameter_source(option.name) is ParameterSource.COMMANDLINE
+        ]
+        if given:
+            raise click.UsageError(language.resume_as_made(given))
+        _resume(url, resume or None, join)
     if rated and account is None:
         raise click.UsageError(language.rated_needs_account())
-    if resume is not None:
-        _resume(url, resume or None, join)
     try:
         status = terminal.play(
             url, players, level, account["name"] if account else name, schedule, seed,
@@ -1053,6 +1064,15 @@ def play(
     except terminal.SavedKeyRefused as exc:
         raise _key_refused_at_play(url, exc) from exc
     raise SystemExit(status)
+
+
+#: `pocha play`'s options that make a new game (`--resume` plays on in one as it was made).
+_NEW_GAME_OPTIONS = frozenset(
+    {
+        "game_name", "players", "level", "name", "schedule", "chips", "ante", "deals",
+        "seed", "open_seats", "listed", "turn_seconds", "stand_in", "rated",
+    }
+)  # fmt: skip
 
 
 def _resume(url: str, game_id: str | None, join: str | None) -> NoReturn:

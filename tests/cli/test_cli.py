@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import types
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -74,3 +75,24 @@ def test_a_service_address_that_cannot_be_read_is_a_usage_error(
     assert result.exit_code == 2, result.output
     assert "is not an http:// or https:// address with a host" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_resume_refuses_the_options_of_a_new_game_rather_than_ignore_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    given = ["play", "--resume", "--players", "3", "--game", "poch", "--rated"]
+    refused = CliRunner().invoke(pocha, given)
+    assert refused.exit_code == 2, refused.output
+    assert "--resume plays on in a game as it was made: leave out" in refused.output
+    assert all(option in refused.output for option in ("--players", "--game", "--rated"))
+    monkeypatch.setenv("LC_ALL", "es_ES.UTF-8")
+    spanish = CliRunner().invoke(pocha, ["play", "--resume", "GAME", "--level", "hard"])
+    assert spanish.exit_code == 2, spanish.output
+    assert "--resume sigue una partida tal como se creó: quita --level" in spanish.output
+    # The address of the service is not one of them: without an account, that is the refusal.
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    alone = CliRunner().invoke(pocha, ["play", "--resume", "--url", "http://127.0.0.1:9"])
+    assert alone.exit_code == 2 and "pocha signup" in alone.output, alone.output
