@@ -1045,7 +1045,7 @@ def play(
         ]
         if given:
             raise click.UsageError(language.resume_as_made(given))
-        _resume(url, resume or None, join)
+        _resume(url, account, resume or None, join)
     if rated and account is None:
         raise click.UsageError(language.rated_needs_account())
     try:
@@ -1075,11 +1075,12 @@ _NEW_GAME_OPTIONS = frozenset(
 )  # fmt: skip
 
 
-def _resume(url: str, game_id: str | None, join: str | None) -> NoReturn:
-    """`pocha play --resume [GAME]`: play on, as the account kept for `url`, in one of its
-    games not finished (`client.terminal.resume`)."""
+def _resume(
+    url: str, account: Mapping[str, Any] | None, game_id: str | None, join: str | None
+) -> NoReturn:
+    """`pocha play --resume [GAME]`: play on, as `account` (the one kept for `url`), in one
+    of its games not finished (`client.terminal.resume`)."""
     accounts = _load("client.account")
-    account = accounts.load_account(url)
     language = _load("cli.language")
     if account is None:
         raise click.UsageError(language.resume_needs_account())

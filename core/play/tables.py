@@ -591,29 +591,29 @@ class TableService:
     def _in_play(self, game_id: str, account_id: str) -> StoredGame | None:
         """Game `game_id` of the account's set of games in play; None, and the game drops
         out of the set, when it is over, gone or holds none of the account's seats."""
-        try:
-            record = self.store.load(game_id, history=False)
-        except GameNotFound:
-            account_seats.forget(self.store.redis, [account_id], game_id)
+        record, seated = self._seat_in(game_id, account_id)
+        if seated:
+            return record
+        account_seats.forget(self.store.redis, [account_id], game_id)
+        if record is None or record.finished:
             return None
-        if record.finished or all(s.holder != account_id for s in record.seats):
-            account_seats.forget(self.store.redis, [account_id], game_id)
-            return None if record.finished else self._seated_since(game_id, account_id)
-        return record
-
-    def _seated_since(self, game_id: str, account_id: str) -> StoredGame | None:
-        """Game `game_id`, just dropped from the account's set for holding none of its
-        seats, if the account sat down there meanwhile: a seating notes its game after
-        writing its seat, so one between our read and our drop had its note dropped. Read
-        again after the drop and noted back; a seating after this read notes it itself."""
-        try:
-            record = self.store.load(game_id, history=False)
-        except GameNotFound:
-            return None
-        if record.finished or all(s.holder != account_id for s in record.seats):
+        # A seating notes its game after writing its seat, so one between our read and our
+        # drop had its note dropped: read again after the drop and note it back (a seating
+        # after this read notes it itself).
+        record, seated = self._seat_in(game_id, account_id)
+        if not seated:
             return None
         account_seats.note(self.store.redis, [account_id], game_id)
         return record
+
+    def _seat_in(self, game_id: str, account_id: str) -> tuple[StoredGame | None, bool]:
+        """Game `game_id` (None when gone), and whether it is in play with a seat of the
+        account's."""
+        try:
+            record = self.store.load(game_id, history=False)
+        except GameNotFound:
+            return None, False
+        return record, not record.finished and any(s.holder == account_id for s in record.seats)
 
     def games_in_play(self, account_id: str, most: int) -> list[tuple[StoredGame, int]]:
         """The account's games not finished, the one it sat down in last first, `most` at
