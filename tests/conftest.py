@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from flask.testing import FlaskClient
+from xdist.plugin import pytest_xdist_auto_num_workers as xdist_workers
 
 from tests.contract import Contract
 from tests.live import live_service, pytest_runtest_makereport  # noqa: F401 (found by name)
@@ -28,14 +29,14 @@ os.environ["POCHA_RATE_LIMITS"] = "off"
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """`-n auto`: a worker for every core this process may use and half as many again. A
-    test spends much of its time waiting on the processes it starts (Redis, gunicorn, RQ
-    workers, the browser), so two workers leave two cores a third idle: on this project's
-    2-core machine the suite took 13 min 30 s with 2 and 11 min 39 s with 3. Setting
+    """`-n auto`: half as many workers again as xdist would start (one a core). A test
+    spends much of its time waiting on the processes it starts (Redis, gunicorn, RQ workers,
+    the browser), so two workers leave two cores a third idle: on this project's 2-core
+    machine the suite took 13 min 30 s with 2 and 11 min 39 s with 3. Setting
     PYTEST_XDIST_AUTO_NUM_WORKERS leaves the count to xdist, which reads it."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
-    cores = len(os.sched_getaffinity(0))
+    cores = xdist_workers(config)
     return cores + (cores + 1) // 2
 
 
