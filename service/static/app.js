@@ -469,6 +469,9 @@ async function startGame(game) {
     say(t("back.done"));
   }
   game.seat = view.you.seat;
+  // A table's game opened by its id (an account's link, /play/ID) goes on at the table's
+  // own address, which the seat's view names.
+  game.code = game.code || view.table?.code || null;
   saveSeat(game);
   if (game.code) go(`/t/${encodeURIComponent(game.code)}`);
   takeView(view);

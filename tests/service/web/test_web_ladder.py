@@ -642,3 +642,57 @@ def test_a_game_left_is_opened_again_from_the_accounts_page(
         assert ana.errors == []
     finally:
         ana.context.close()
+
+
+def test_a_table_game_opened_from_the_accounts_page_goes_on_at_the_tables_address(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+) -> None:
+    """Ana takes a seat at a table with her key (as `pocha lobby` takes one) and the game
+    starts with two bots. From her account's page, in a browser that holds no seat, the
+    game's link (`/play/ID`) opens her seat and the address becomes the table's own
+    (`/t/CODE`), where the browser now keeps the seat: she plays on, and a reload opens the
+    table's game again."""
+    url = ladder_service.url
+    ana = person(browser, LAPTOP, "ana", "en")
+    try:
+        kept = sign_up(ana, url, f"Ana{secrets.token_hex(3)}", "en")
+        page = ana.page
+        bots = [{"name": "B1", "bot": "random"}, {"name": "B2", "bot": "random"}]
+        host = PochaClient(url)
+        made = host.create_game([{"open": True}, *bots], rules={"schedule": [2]})
+        taken = PochaClient(url, account_key=kept["key"]).join(made["table_code"], "Ana")
+        assert taken["seat"] == 0
+        if host.view(made["id"])["table"]["waiting"]:
+            host.host(made).start(made["id"])
+        wait_until(
+            lambda: host.view(made["id"])["turn"] == 0, LONG, "Ana's turn at the table"
+        )  # fmt: skip
+
+        page.evaluate(
+            "localStorage.removeItem('pocha.game'); localStorage.removeItem('pocha.seats')"
+        )
+        page.goto(f"{url}/accounts/{kept['id']}")
+        page.wait_for_selector(f"li[data-game='{made['id']}'] a.in-play-link", timeout=LONG_MS)
+        page.click(f"li[data-game='{made['id']}'] a.in-play-link")
+        page.wait_for_selector("#game", timeout=LONG_MS)
+
+        def plain(code: str) -> str:
+            return code.replace("-", "").upper()
+
+        wait_until(lambda: "/t/" in page.url, LONG, "the table's address")
+        assert page.url.startswith(f"{url}/t/")
+        assert plain(page.url.rsplit("/", 1)[1]) == plain(made["table_code"])
+        held = page.evaluate("JSON.parse(localStorage.getItem('pocha.game'))")
+        assert (held["id"], held["token"], held["seat"]) == (made["id"], None, 0)
+        assert plain(held["code"]) == plain(made["table_code"])
+        moved = ana.moves
+        play([ana], until=lambda: ana.moves > moved or ana.finished())
+        # A reload at the table's address opens the seat the browser keeps by its code.
+        page.reload()
+        page.wait_for_selector("#game", timeout=LONG_MS)
+        assert page.url.startswith(f"{url}/t/")
+        assert page.locator("#notice.error").count() == 0
+        assert ana.errors == []
+    finally:
+        ana.context.close()
