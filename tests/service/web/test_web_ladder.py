@@ -25,6 +25,7 @@ import pytest
 import redis
 
 from client.api import PochaClient
+from core.play.tables import parse_code
 from core.store import account_turns, webhooks
 from tests.live import LiveService, serving
 from tests.redis_server import fresh_db_url
@@ -677,15 +678,12 @@ def test_a_table_game_opened_from_the_accounts_page_goes_on_at_the_tables_addres
         page.click(f"li[data-game='{made['id']}'] a.in-play-link")
         page.wait_for_selector("#game", timeout=LONG_MS)
 
-        def plain(code: str) -> str:
-            return code.replace("-", "").upper()
-
         wait_until(lambda: "/t/" in page.url, LONG, "the table's address")
         assert page.url.startswith(f"{url}/t/")
-        assert plain(page.url.rsplit("/", 1)[1]) == plain(made["table_code"])
+        assert parse_code(page.url.rsplit("/", 1)[1]) == parse_code(made["table_code"])
         held = page.evaluate("JSON.parse(localStorage.getItem('pocha.game'))")
         assert (held["id"], held["token"], held["seat"]) == (made["id"], None, 0)
-        assert plain(held["code"]) == plain(made["table_code"])
+        assert parse_code(held["code"]) == parse_code(made["table_code"])
         moved = ana.moves
         play([ana], until=lambda: ana.moves > moved or ana.finished())
         # A reload at the table's address opens the seat the browser keeps by its code.
