@@ -276,15 +276,30 @@ class AccountRequired(Unauthorized):
 
 
 class OneSeatPerAccount(Conflict):
-    """An account, or a bot level, a second time at one rated table."""
+    """An account a second time at one table, or a bot level a second time at one rated
+    table."""
 
     error = "one_seat_per_account"
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(
+            message
+            or _(
+                "At a rated table each account and each bot level has one seat: this one "
+                "has a seat here already."
+            )
+        )
+
+
+class SeatedAlready(OneSeatPerAccount):
+    """An account a second time at an unrated table: its one key could open only one of
+    its seats, and a new key would leave the other to the stand-in."""
 
     def __init__(self) -> None:
         super().__init__(
             _(
-                "At a rated table each account and each bot level has one seat: this one "
-                "has a seat here already."
+                "Your account has a seat at this table already: an account plays one seat "
+                "at a table."
             )
         )
 

@@ -33,7 +33,8 @@ MEANING = {
     401: "unknown_account: an X-Pocha-Account that is no account's key; account_required: "
     "a rated table without an account's key.",
     403: "account_disabled: the account of the X-Pocha-Account key is disabled.",
-    409: "one_seat_per_account: at a rated table, an account or a bot level a second time.",
+    409: "one_seat_per_account: an account a second time at a table, or a bot level a second "
+    "time at a rated table.",
 }
 
 _ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}

@@ -25,6 +25,7 @@ from core.errors import (
     OneSeatEach,
     OneSeatPerAccount,
     RemovedByHost,
+    SeatedAlready,
     TableCodeTaken,
     TableFull,
     TableNotFound,
@@ -341,8 +342,8 @@ class TableService:
         are on), someone the host removed may not sit again, and at a listed table a client
         takes one seat: the lobby's strangers cannot squat its seats, while the host of an
         unlisted table, whose code only the host hands out, may seat a household behind one
-        address. With an `account`, the account takes the seat, under its own name; a
-        rated table seats accounts only, each once."""
+        address. With an `account`, the account takes the seat, under its own name, once a
+        table (its key opens one seat); a rated table seats accounts only."""
         game_id = self.game_id_of(text)
         token = secrets.token_urlsafe(32)
         shown = name if account is None else account.name
@@ -366,11 +367,10 @@ class TableService:
             free = [i for i, s in enumerate(record.seats) if s.open and s.reserved is None]
             if not free:
                 raise TableFull(_("Every seat at this table is taken."))
-            if record.table.rated:
-                if account is None:
-                    raise AccountRequired()
-                if any(s.account == account.id for s in record.seats):
-                    raise OneSeatPerAccount()
+            if record.table.rated and account is None:
+                raise AccountRequired()
+            if account is not None and any(s.account == account.id for s in record.seats):
+                raise OneSeatPerAccount() if record.table.rated else SeatedAlready()
             seat = free[0]
             taken = replace(
                 record.seats[seat], name=shown, open=False, token_hash=hash_token(token),

@@ -225,6 +225,47 @@ def test_a_rated_table_seats_accounts_only_and_each_once(client: FlaskClient) ->
     assert started.status_code == 409 and started.json["error"] == "one_seat_per_account"
 
 
+def test_an_account_sits_once_at_a_table_and_others_still_sit_by_name(
+    client: FlaskClient,
+) -> None:
+    """An account's one key opens one seat: a second seat for it would be left to the
+    stand-in once its key is replaced (that drops the tokens handed out under the old
+    key). So an account that sits at a table is refused another seat there, in the
+    caller's language, with the table unchanged; the household of an unlisted table still
+    sits by name, and once the account's seat is given up it may sit again."""
+    ana = sign_up(client, "Ana").json
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "x"}, {"open": True}, {"open": True},
+                          {"name": "b", "bot": "easy"}]},
+        headers=account_header(ana["key"]),
+    ).json  # fmt: skip
+    code, game = made["table_code"], f"/api/v1/games/{made['id']}"
+    before = client.get(game).json
+    seats = f"/api/v1/tables/{code}/seats"
+    for lang, sentence in [
+        ("en", "Your account has a seat at this table already: an account plays one seat at "
+               "a table."),
+        ("es", "Tu cuenta ya tiene un asiento en esta mesa: una cuenta juega un solo asiento "
+               "por mesa."),
+    ]:  # fmt: skip
+        again = client.post(
+            seats, json={"name": "Ana"},
+            headers={**account_header(ana["key"]), "Accept-Language": lang},
+        )  # fmt: skip
+        assert again.status_code == 409, again.json
+        assert (again.json["error"], again.json["message"]) == ("one_seat_per_account", sentence)
+    assert client.get(game).json == before
+
+    sister = client.post(seats, json={"name": "Eva"})
+    assert sister.status_code == 201, sister.json
+    left = client.post(f"{game}/seats/0/leave", headers=bearer(ana["key"]))
+    assert left.status_code == 200, left.json
+    back = client.post(seats, json={"name": "Ana"}, headers=account_header(ana["key"]))
+    assert back.status_code == 201, back.json
+    assert back.json["seat"] == 0
+
+
 def test_a_rated_game_changes_the_ratings_once_and_the_ladder_lists_everyone(
     client: FlaskClient, store: GameStore
 ) -> None:

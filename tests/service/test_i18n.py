@@ -879,7 +879,8 @@ CATALOGUED: dict[str, list[str]] = {
     ],
     "one_seat_per_account": [
         "At a rated table each account and each bot level has one seat: this one has a seat "
-        "here already."
+        "here already.",
+        "Your account has a seat at this table already: an account plays one seat at a table.",
     ],
     "validation_error_rated": [
         "A rated game's deals are never chosen: leave out the seed.",

@@ -6303,7 +6303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too_many_tables: your address has as many listed tables in the lobby as it may (3); start one, or make this one unlisted. one_seat_per_account: at a rated table, an account or a bot level a second time. */
+            /** @description too_many_tables: your address has as many listed tables in the lobby as it may (3); start one, or make this one unlisted. one_seat_per_account: an account a second time at a table, or a bot level a second time at a rated table. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8543,7 +8543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description table_full (no open seat is left, or the game has started), wrong_phase (the game has started already, is not over for a rematch, or the seat left), one_seat_each (you have a seat at this listed table already), too_many_changes (seats at this table were taken and given up too often), or conflict (too many changes at once: try again). one_seat_per_account: at a rated table, an account or a bot level a second time. */
+            /** @description table_full (no open seat is left, or the game has started), wrong_phase (the game has started already, is not over for a rematch, or the seat left), one_seat_each (you have a seat at this listed table already), too_many_changes (seats at this table were taken and given up too often), or conflict (too many changes at once: try again). one_seat_per_account: an account a second time at a table, or a bot level a second time at a rated table. */
             409: {
                 headers: {
                     [name: string]: unknown;
