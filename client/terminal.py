@@ -1259,10 +1259,22 @@ def play(
     doing = _("join the table") if join else _("create the game")
     try:
         if join is not None:
-            taken = api.join(join, name)
-            view = api.joined(taken).view(taken["game_id"])
+            held = None
+            try:
+                taken = api.join(join, name)
+                view = api.joined(taken).view(taken["game_id"])
+            except ApiError as exc:
+                if account_key is None or exc.error != "one_seat_per_account":
+                    raise
+                # The account sits there already (the page or another terminal took the
+                # seat): its key opens that seat, as `pocha play --resume` opens it.
+                held = account_key
+                view = api.with_token(held).view(api.table(join)["game_id"])
             game = game_class(str(view.get("game") or "pocha"))(api, console, ask, line, saved_key)
-            game.sit(taken, name, view)
+            if held is None:
+                game.sit(taken, name, view)
+            else:
+                game.back_to(view, held)
         else:
             game = game_class(game_name)(api, console, ask, line, saved_key)
             rules = game_rules(game_name, schedule, poch)

@@ -422,25 +422,49 @@ async function showJoin(code, message = "", fromLobby = false) {
     return;
   }
   go(`/t/${encodeURIComponent(table.code)}`);
+  if (!message && (await openAccountSeat(table))) return;
   app.innerHTML = joinHtml(table, { name: signedIn()?.name || localStorage.getItem(NAME_KEY) || "", message });
   document.getElementById("join").addEventListener("submit", (event) => {
     event.preventDefault();
-    takeSeat(table.code, event.target);
+    takeSeat(table, event.target);
   });
 }
 
-async function takeSeat(code, form) {
+/**
+ * The seat the signed-in account holds at `table` (taken in another browser, by `pocha play`,
+ * or before this browser forgot it), opened by the account's key (account.js), as its
+ * account's page opens it: whether it was. `seated`: the server says the account sits
+ * there, though the table read before did not show it yet.
+ */
+async function openAccountSeat(table, seated = false) {
+  const account = signedIn();
+  const mine = table.players.some((p) => p.account === account?.id && !p.open && !p.left);
+  if (!account || !(mine || seated)) return false;
+  try {
+    await startGame({ id: table.game_id, token: null, seat: null, hostToken: null, code: table.code });
+    return true;
+  } catch (error) {
+    if (!(error instanceof ApiError)) console.error(error);
+    return false;
+  }
+}
+
+async function takeSeat(table, form) {
   const name = form.name.value.trim();
   if (!name) return;
   localStorage.setItem(NAME_KEY, name);
   form.querySelector("#take-seat").disabled = true;
   try {
-    const taken = await new Api().join(code, name);
+    const taken = await new Api().join(table.code, name);
     const game = { id: taken.game_id, token: taken.token, seat: taken.seat, hostToken: null, code: taken.table_code };
     saveSeat(game);
     await startGame(game);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 409) return showJoin(code, error.message);
+    // The account took a seat here meanwhile (in another browser): its key opens it.
+    if (error instanceof ApiError && error.error === "one_seat_per_account" && (await openAccountSeat(table, true))) {
+      return;
+    }
+    if (error instanceof ApiError && error.status === 409) return showJoin(table.code, error.message);
     form.querySelector("#take-seat").disabled = false;
     say(errorText(error), "error");
   }

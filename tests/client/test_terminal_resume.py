@@ -2,7 +2,8 @@
 bots quit with q stays the account's, and the terminal says how to come back; `--resume`
 alone plays on the account's only game in play to its end, picks from their list when
 there are several (Pocha and Poch), and with a game's id plays on that one; without an
-account, or with a game that is not the account's, it is a clean error."""
+account, or with a game that is not the account's, it is a clean error. `--join` a table
+where the account sits already opens its seat the same way."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from rich.console import Console
 
 from cli.main import pocha
 from client.account import load_account
-from client.api import PochaClient
+from client.api import OPEN, PochaClient
 from client.terminal import pick_game
 from tests.client import test_poch_terminal as poch
 from tests.client.test_terminal import PROMPT, Terminal, answer_prompt
@@ -169,3 +170,26 @@ def test_the_pick_takes_a_number_of_the_list_and_nothing_else(live_service: Live
     shown = Console(file=io.StringIO(), width=200)
     assert pick_game(api, account["id"], shown, lambda _prompt: next(answers)) == made[0]
     assert next(answers, None) is None
+
+
+def test_joining_a_table_where_the_account_sits_opens_its_seat(
+    live_service: LiveService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The account took a seat at a table elsewhere (the web page, another terminal): an
+    account sits once at a table, so `pocha play --join CODE` opens that seat with its key,
+    as --resume would, rather than failing or taking another."""
+    url, config = live_service.url, tmp_path / "config"
+    kept = signed_up(url, config, monkeypatch)
+    host = PochaClient(url)
+    made = host.create_game([OPEN, OPEN, {"name": "Bot", "bot": "random"}])
+    taken = PochaClient(url, account_key=kept["key"]).join(made["table_code"], kept["name"])
+    assert taken["seat"] == 0
+
+    joining = run(config, "--url", url, "--join", made["table_code"])
+    try:
+        back = wait_for(joining, BACK)
+        assert (back["id"], back["name"], back["seat"]) == (made["id"], kept["name"], "1")
+    finally:
+        joining.close()
+    seats = host.view(made["id"])["players"]
+    assert [(p["open"], p.get("account")) for p in seats[:2]] == [(False, kept["id"]), (True, None)]

@@ -9,7 +9,8 @@ with its chart drawn by the vendored uPlot, Ana's page shows her curve, her exac
 her game, and the game's replay is stepped through forwards and backwards, by the buttons
 and the arrow keys. At a laptop's size in English and at a phone's in Spanish. A seat
 whose token opens nothing once its account's key is replaced goes on with the new key. A
-game left is opened again from the account's page, which lists its games in play.
+game left is opened again from the account's page, which lists its games in play, and a
+table's link opens the seat the account holds there.
 """
 
 from __future__ import annotations
@@ -692,5 +693,51 @@ def test_a_table_game_opened_from_the_accounts_page_goes_on_at_the_tables_addres
         assert page.url.startswith(f"{url}/t/")
         assert page.locator("#notice.error").count() == 0
         assert ana.errors == []
+    finally:
+        ana.context.close()
+
+
+def test_a_tables_link_opens_the_seat_the_account_holds_there(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+) -> None:
+    """An account sits once at a table (its key opens one seat). Ana took a seat with her
+    key elsewhere (as `pocha lobby` takes one): the table's link, in a browser signed in
+    as her that holds no seat there, opens that seat rather than offering another. And
+    when she takes her seat elsewhere while the link's page already shows its name field,
+    taking a seat there opens the one she holds."""
+    url = ladder_service.url
+    ana = person(browser, LAPTOP, "ana", "en")
+    try:
+        kept = sign_up(ana, url, f"Ana{secrets.token_hex(3)}", "en")
+        page = ana.page
+        host = PochaClient(url)
+        elsewhere = PochaClient(url, account_key=kept["key"])
+        tables = [
+            host.create_game([{"open": True}, {"open": True}, {"name": "B", "bot": "random"}])
+            for _table in range(2)
+        ]
+
+        first = tables[0]
+        assert elsewhere.join(first["table_code"], "Ana")["seat"] == 0
+        page.goto(f"{url}/t/{first['table_code']}")
+        page.wait_for_selector("#waiting", timeout=LONG_MS)
+        held = page.evaluate("JSON.parse(localStorage.getItem('pocha.game'))")
+        assert (held["id"], held["token"], held["seat"]) == (first["id"], None, 0)
+        assert page.get_attribute("#waiting", "data-open-seats") == "1"
+
+        second = tables[1]
+        page.goto(f"{url}/t/{second['table_code']}")
+        page.wait_for_selector("#take-seat", timeout=LONG_MS)
+        assert elsewhere.join(second["table_code"], "Ana")["seat"] == 0
+        page.click("#take-seat")
+        page.wait_for_selector("#waiting", timeout=LONG_MS)
+        held = page.evaluate("JSON.parse(localStorage.getItem('pocha.game'))")
+        assert (held["id"], held["token"], held["seat"]) == (second["id"], None, 0)
+        assert page.get_attribute("#waiting", "data-open-seats") == "1"
+        assert host.view(second["id"])["players"][1]["open"] is True
+        assert page.locator("#notice.error").count() == 0
+        # The one refusal the browser logs itself (the second seat's 409) is all.
+        assert [e for e in ana.errors if "status of 409" not in e] == []
     finally:
         ana.context.close()
