@@ -171,5 +171,6 @@ async function show() {
   });
 }
 
-await startSheet();
+// A key on show is shown once: the page stays as it is until it is acknowledged.
+await startSheet(() => document.getElementById("account-key") || show());
 await show();

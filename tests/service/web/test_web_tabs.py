@@ -176,7 +176,8 @@ def test_the_language_picked_in_one_tab_is_the_others(
 ) -> None:
     """Ana plays in one tab and has the rules' page in another, where she picks Spanish: the
     game's tab speaks Spanish at once, the card or bid she was on still focused, and asks the
-    API in Spanish; the game goes on. A third tab at the lobby is in Spanish too."""
+    API in Spanish; the game goes on. Tabs at the lobby, the ladder and the other game's rules
+    are in Spanish too."""
     url = tabs_service.url
     game = one.page
     game.goto(url)
@@ -189,6 +190,8 @@ def test_the_language_picked_in_one_tab_is_the_others(
     # The page at / opens the current game: a table's link that names no table shows the
     # lobby instead. The language is picked on the rules' page.
     idle = tab(one, f"{url}/t/NOPE-NOPE", "#setup")
+    ladder = tab(one, f"{url}/ladder", "h2:has-text('Ladder')")
+    poch = tab(one, f"{url}/how-to-play/poch", "#play-link:has-text('Play')")
     rules = tab(one, f"{url}/how-to-play/pocha", "#lang")
     asked = headers_sent(game, "accept-language")
 
@@ -201,6 +204,8 @@ def test_the_language_picked_in_one_tab_is_the_others(
     assert game.input_value("#lang") == "es"
     assert game.evaluate(FOCUSED) == focused
     idle.wait_for_selector("#deal:has-text('Jugar')", timeout=LONG_MS)
+    ladder.wait_for_selector("h2:has-text('Clasificación')", timeout=LONG_MS)
+    poch.wait_for_selector("#play-link:has-text('Jugar')", timeout=LONG_MS)
 
     game.bring_to_front()
     game.click(MOVE)
