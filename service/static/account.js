@@ -31,6 +31,20 @@ export function useAccount() {
 }
 
 /**
+ * Follow the account as another tab of this browser changes it (signs up, makes a new key
+ * on the account's page): the `storage` event, fired in every other tab of the page's
+ * origin, brings the change; the key this tab sends becomes the stored one, then
+ * `changed()` runs (the tab shows who is signed in now).
+ */
+export function followAccount(changed) {
+  window.addEventListener("storage", (event) => {
+    if (event.storageArea !== localStorage || (event.key !== ACCOUNT_KEY && event.key !== null)) return;
+    useAccount();
+    changed();
+  });
+}
+
+/**
  * The requests of a seat this browser holds (`game`, as seats.js keeps it): with the seat's
  * token, or with the signed-in account's key once the seat is kept without one. A seat's
  * token opens nothing once its account's key was replaced (docs/api.md), while the

@@ -109,12 +109,18 @@ function newKeyHtml(account, mine) {
     <div id="new-key-shown"></div>`;
 }
 
-function wireNewKey(mine) {
+function wireNewKey(account) {
   const button = document.getElementById("new-key");
   if (!button) return;
   const shown = document.getElementById("new-key-shown");
   button.addEventListener("click", async () => {
     if (!confirm(t("account.newKeyConfirm"))) return;
+    // The key as kept now: another tab of this browser may have replaced it since.
+    const mine = signedIn();
+    if (mine?.id !== account.id) {
+      button.hidden = true;
+      return;
+    }
     button.disabled = true;
     try {
       const made = await new Api().replaceAccountKey(mine.id, mine.key);
@@ -159,11 +165,12 @@ async function show() {
     </section>
     ${inPlay}
     ${account.ratings.map((r, i) => gameSection(r, histories[i])).join("")}`;
-  wireNewKey(signedIn());
+  wireNewKey(account);
   account.ratings.forEach((r, i) => {
     drawCurves(document.getElementById(`chart-${r.game}`), [{ label: account.name, points: histories[i].entries }], t("ladder.rating"), t("chart.when"));
   });
 }
 
-await startSheet();
+// A key on show is shown once: the page stays as it is until it is acknowledged.
+await startSheet(() => document.getElementById("account-key") || show());
 await show();

@@ -27,17 +27,17 @@
 // its events shown by poch.js, loaded when such a game is opened, on the same view, stream
 // and tables as Pocha's; its decisions go to /bets, /plays and /suits.
 
-import { accountPanelHtml, SeatApi, signedIn, useAccount, wireAccountPanel } from "./account.js";
+import { accountPanelHtml, followAccount, SeatApi, signedIn, useAccount, wireAccountPanel } from "./account.js";
 import { Api, ApiError } from "./api.js";
 import { cardSvg, symbol } from "./cards.js";
 import { redraw } from "./focus.js";
 import { bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
 import { escapeHtml } from "./html.js";
-import { language, languageMenu, levelName, loadCatalogue, t } from "./i18n.js";
+import { followLanguage, language, languageMenu, levelName, loadCatalogue, t } from "./i18n.js";
 import { BID_MS, FLY_MS, TRICK_HOLD_MS } from "./pace.js";
 import { RuleFormError, readRules, rulesFieldset } from "./ruleform.js";
 import { SUIT_NAMES, cardName, suitOf } from "./rules.js";
-import { currentSeat, forgetCurrent, forgetSeat, saveSeat, seatAt, seatOf } from "./seats.js";
+import { currentSeat, followSeats, forgetCurrent, forgetSeat, saveSeat, seatAt, seatOf } from "./seats.js";
 import {
   finalHtml,
   joinHtml,
@@ -87,6 +87,7 @@ const state = {
   clock: null, // {turn, version, until}: the deadline of the turn in the view, in local ms
   turnShown: null, // the version at which this seat's turn last brought its hand into view
   timers: [], // the current screen's intervals
+  screen: null, // draws the screen shown again, when it is not a game's (the lobby, a table's seats)
 };
 
 // -- small helpers -------------------------------------------------------------------------
@@ -185,6 +186,7 @@ async function showSetup(message = "") {
   leaveScreen();
   state.game = null;
   state.view = null;
+  state.screen = () => showSetup();
   go("/");
   if (!(await loadRulebook())) return;
   const levels = state.levels;
@@ -200,8 +202,8 @@ async function showSetup(message = "") {
           ${state.games.poch ? `<option value="poch">${t("setup.gamePoch")}</option>` : ""}</select></label>
         <label>${t("setup.name")} <input name="name" maxlength="40" required
           value="${escapeHtml(signedIn()?.name || localStorage.getItem(NAME_KEY) || t("you"))}"></label>
-        ${signedIn() ? `<label class="toggle wide"><input type="checkbox" name="rated" id="rated">
-          <span>${t("setup.rated")}</span><small>${t("setup.ratedHelp")}</small></label>` : ""}
+        <label class="toggle wide" id="rated-toggle" ${signedIn() ? "" : "hidden"}><input type="checkbox" name="rated" id="rated">
+          <span>${t("setup.rated")}</span><small>${t("setup.ratedHelp")}</small></label>
       </div>
       <details id="more-options" class="more-options"><summary>${t("setup.more")}</summary>
         <p class="muted small">${t("setup.moreHelp")}</p>
@@ -244,7 +246,7 @@ async function showSetup(message = "") {
     form.deal.textContent = open ? t("setup.openTable") : t("setup.deal");
     const turnField = form.elements.namedItem("turn_seconds");
     if (turnField && !turnField.dataset.touched) {
-      const timed = open > 0 || Boolean(form.rated?.checked);
+      const timed = open > 0 || form.rated.checked;
       turnField.value = String(timed ? DEFAULT_TURN_SECONDS : turnField.defaultValue);
     }
   };
@@ -280,7 +282,7 @@ async function showSetup(message = "") {
   };
   showRules();
   botRows();
-  form.rated?.addEventListener("change", tableOptions);
+  form.rated.addEventListener("change", tableOptions);
   form.game.addEventListener("change", () => {
     const levels = levelsOf(chosenGame());
     const level = levels.includes("medium") ? "medium" : levels[0];
@@ -310,6 +312,38 @@ async function showSetup(message = "") {
   wireAccountPanel(() => showSetup());
   refreshLobby();
   every(LOBBY_MS, refreshLobby);
+}
+
+/**
+ * The lobby's account panel and rated toggle, drawn again for the account signed in now
+ * (another tab signed up or made a new key); the rest of the form stays as the person left
+ * it. A key on show, just made in this tab, stays until it is acknowledged.
+ */
+function redrawAccount() {
+  const panel = document.getElementById("account-panel");
+  if (!panel || document.getElementById("account-key")) return;
+  panel.insertAdjacentHTML("afterend", accountPanelHtml());
+  panel.remove();
+  wireAccountPanel(() => showSetup());
+  const form = document.getElementById("setup");
+  if (!form) return;
+  document.getElementById("rated-toggle").hidden = !signedIn();
+  if (!signedIn() && form.rated.checked) {
+    form.rated.checked = false;
+    form.rated.dispatchEvent(new Event("change"));
+  }
+}
+
+/**
+ * The game shown was left in another tab (its seat is no longer kept): follow it no more
+ * and go back to the lobby, as that tab did. A seat kept, or a game not yet shown, stays.
+ */
+function leftElsewhere() {
+  const game = state.game;
+  if (!game || state.view?.id !== game.id || seatOf(game.id)) return;
+  leaveScreen();
+  state.game = null;
+  showSetup();
 }
 
 async function refreshLobby() {
@@ -349,7 +383,7 @@ async function createGame(form) {
   const seed = form.seed.value === "" ? null : Number(form.seed.value);
   const table = open ? { listed: form.listed.checked, stand_in_level: form["stand-in"].value } : {};
   // A rated table: the signed-in account takes the first seat (its key goes with the request).
-  if (form.rated?.checked) table.rated = true;
+  if (form.rated.checked && signedIn()) table.rated = true;
   form.deal.disabled = true;
   say(open ? t("setup.opening") : t("setup.dealing"));
   try {
@@ -411,6 +445,7 @@ async function showJoin(code, message = "", fromLobby = false) {
   leaveScreen();
   state.game = null;
   state.view = null;
+  state.screen = () => showJoin(code);
   let table;
   try {
     table = await new Api().table(code);
@@ -1344,6 +1379,16 @@ async function boot() {
   await loadCatalogue();
   document.documentElement.lang = language();
   languageMenu();
+  // What another tab of this browser changes, heard by the modules that keep it (account.js,
+  // i18n.js, seats.js): the key sent and the account shown; the language (a table drawn
+  // again in it, the lobby or a table's seats anew); the game shown, when it was left there.
+  followAccount(redrawAccount);
+  followLanguage(() => {
+    Api.language = language();
+    if (state.view) render();
+    else if (!state.game && !document.getElementById("account-key")) state.screen?.();
+  });
+  followSeats(leftElsewhere);
   // A tab brought back to the front reads its view at once (a browser slows the timers of
   // a tab in the background), so the table sees this seat and the page is current.
   document.addEventListener("visibilitychange", () => {

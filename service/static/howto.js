@@ -6,7 +6,7 @@
 // cards and the board are the table's own drawings (cards.js, pochcards.js, pochboard.js).
 
 import { cardSvg } from "./cards.js";
-import { language, languageMenu, loadCatalogue, named, t } from "./i18n.js";
+import { followLanguage, language, languageMenu, loadCatalogue, named, t } from "./i18n.js";
 import { PLATES, boardSvg } from "./pochboard.js";
 import { cardName as pochCardName, cardSvg as pochCardSvg } from "./pochcards.js";
 import { cardName } from "./rules.js";
@@ -146,8 +146,13 @@ async function boot() {
   await loadCatalogue();
   document.documentElement.lang = language();
   languageMenu();
-  document.getElementById("play-link").textContent = t("howto.play");
-  render(gameOf(location.pathname));
+  const draw = () => {
+    document.getElementById("play-link").textContent = t("howto.play");
+    render(gameOf(location.pathname));
+  };
+  // Another tab's language too.
+  followLanguage(draw);
+  draw();
 }
 
 boot();

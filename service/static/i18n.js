@@ -345,6 +345,25 @@ export function languageMenu() {
 }
 
 /**
+ * Follow the language as another tab of this browser picks it (the `storage` event): the
+ * catalogue is read again in it, the header's words and menu with it, then `changed()`
+ * draws what the page shows in it.
+ */
+export function followLanguage(changed) {
+  window.addEventListener("storage", async (event) => {
+    if (event.storageArea !== localStorage || (event.key !== LANG_KEY && event.key !== null)) return;
+    const before = language();
+    current = null;
+    if (language() === before) return;
+    await loadCatalogue();
+    document.documentElement.lang = language();
+    const menu = document.getElementById("lang");
+    if (menu) menu.value = language();
+    changed();
+  });
+}
+
+/**
  * The static page's own words (index.html's header): each element marked
  * `data-i18n="key"` gets its key's text.
  */

@@ -89,6 +89,10 @@ async function show() {
   );
 }
 
-await startSheet();
-document.title = `${t("ladder.title")} · Pocha`;
-await show();
+function showTitled() {
+  document.title = `${t("ladder.title")} · Pocha`;
+  return show();
+}
+
+await startSheet(showTitled);
+await showTitled();

@@ -3,6 +3,7 @@
 // a table's link (`/t/CODE`) goes back to the seat held there, and a reload resumes the game
 // last played (`pocha.game`, as before tables existed). A seat kept with no token (null) is
 // one the signed-in account holds, opened by the account's key (account.js, `SeatApi`).
+// Every tab of the browser shares them: a tab hears of another's changes (`followSeats`).
 
 const CURRENT_KEY = "pocha.game";
 const SEATS_KEY = "pocha.seats";
@@ -65,6 +66,17 @@ export function forgetSeat(id) {
   delete seats[id];
   keep(seats);
   if (currentSeat()?.id === id) localStorage.removeItem(CURRENT_KEY);
+}
+
+/**
+ * Follow the seats as another tab of this browser changes them (a seat taken or left, a
+ * game made current): `changed()` runs on each change (the `storage` event).
+ */
+export function followSeats(changed) {
+  window.addEventListener("storage", (event) => {
+    if (event.storageArea !== localStorage) return;
+    if ([SEATS_KEY, CURRENT_KEY, null].includes(event.key)) changed();
+  });
 }
 
 /** Stop resuming the current game on reload (its seat stays known by its code). */

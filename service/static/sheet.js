@@ -1,15 +1,23 @@
 // What the ladder, account and replay pages share: the language (the catalogue read first,
-// the header's menu) and how a time and a rating are written.
+// the header's menu, another tab's pick followed) and how a time and a rating are written.
 
 import { Api } from "./api.js";
-import { language, languageMenu, loadCatalogue } from "./i18n.js";
+import { followLanguage, language, languageMenu, loadCatalogue } from "./i18n.js";
 
-/** Read the page's strings in its language and set up the header. */
-export async function startSheet() {
+/**
+ * Read the page's strings in its language and set up the header; `redraw`, when given,
+ * draws the page again in the language another tab picks (i18n.js, `followLanguage`).
+ */
+export async function startSheet(redraw = null) {
   Api.language = language();
   await loadCatalogue();
   document.documentElement.lang = language();
   languageMenu();
+  if (!redraw) return;
+  followLanguage(() => {
+    Api.language = language();
+    redraw();
+  });
 }
 
 /** A Unix time as a date and time in the page's language. */

@@ -1,0 +1,301 @@
+"""One person with the page open in several tabs of one browser (one context: one
+localStorage), in real headless Chromium (as test_web_tables.py), against a live service of
+its own (so that sign-ups are not limited to five an hour).
+
+What one tab changes in the browser's storage the others follow (the `storage` event): a
+key replaced on the account's page is the one the lobby in another tab sends and the one
+another account's page replaces next; signing up in one tab signs in the others; a
+language picked in one tab is the others' too, a game in play there drawn again in it with
+the keyboard's focus where it was; a game left in one tab is left in the others. One game
+open in two tabs is played from either: each tab shows the moves made in the other.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.live import LiveService, serving
+from tests.redis_server import fresh_db_url
+from tests.service.web.conftest import wait_until as wait_in
+from tests.service.web.test_web_browser import LAPTOP, more_options
+from tests.service.web.test_web_tables import MOVE, Person, browser  # noqa: F401
+from tests.waiting import LONG, LONG_MS, wait_until
+from tools.embedded_redis import RedisServer
+
+#: This module's own logical DB on the session's Redis.
+TABS_DB = 14
+
+
+@pytest.fixture(scope="module")
+def tabs_service(
+    redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveService]:
+    with serving(
+        fresh_db_url(redis_server, TABS_DB),
+        tmp_path_factory.mktemp("tabs-service"),
+        POCHA_RATE_LIMIT_ACCOUNTS="100/hour",
+        POCHA_RATE_LIMIT_ACCOUNT_KEYS="100/hour",
+    ) as service:
+        yield service
+
+
+@pytest.fixture
+def one(browser: Any) -> Iterator[Person]:  # noqa: F811
+    """One person's browser, English; its tabs are opened with `tab`."""
+    person = Person(browser, LAPTOP, "ana")
+    person.context.add_init_script(
+        "if (!localStorage.getItem('pocha.lang')) localStorage.setItem('pocha.lang', 'en')"
+    )
+    yield person
+    person.context.close()
+
+
+def tab(person: Person, url: str, ready: str) -> Any:
+    """Another tab of `person`'s browser at `url`, once `ready` shows in it."""
+    page = person.open_tab()
+    page.goto(url)
+    page.wait_for_selector(ready, timeout=LONG_MS)
+    return page
+
+
+def headers_sent(page: Any, header: str) -> list[str | None]:
+    """The value of `header` on each API request `page` makes from now on."""
+    sent: list[str | None] = []
+    page.on(
+        "request", lambda r: sent.append(r.headers.get(header)) if "/api/v1/" in r.url else None
+    )
+    return sent
+
+
+def sign_up(page: Any, name: str) -> dict[str, str]:
+    """Sign up from the lobby's panel in `page`; the account as the page keeps it."""
+    page.fill("#signup input[name=name]", name)
+    page.click("#signup-go")
+    page.wait_for_selector("#key-kept")
+    page.click("#key-kept")
+    page.wait_for_selector("#account-link")
+    return page.evaluate("JSON.parse(localStorage.getItem('pocha.account'))")  # type: ignore[no-any-return]
+
+
+def new_key(page: Any) -> str:
+    """Replace the account's key on its own page, shown in `page`; the new key."""
+    page.click("#new-key")  # the confirmation is accepted (Person)
+    page.wait_for_selector("#account-key, #new-key-error")
+    assert page.locator("#new-key-error").count() == 0, page.inner_text("#new-key-error")
+    key: str = page.inner_text("#account-key")
+    page.click("#key-kept")
+    page.wait_for_selector("#key-replaced")
+    return key
+
+
+def deal_against_bots(page: Any, schedule: str = "3") -> None:
+    """From the setup form in `page`: three players, two random bots, `schedule`."""
+    more_options(page)
+    page.select_option("select[name=players]", "3")
+    page.select_option("select[name=schedule]", "custom")
+    page.fill("input[name=schedule-custom]", schedule)
+    page.select_option("select[name=seat-2]", "random")
+    page.select_option("select[name=seat-3]", "random")
+    page.click("#deal")
+    page.wait_for_selector("#game, #notice.error", timeout=LONG_MS)
+    assert page.locator("#notice.error").count() == 0, page.inner_text("#notice")
+
+
+#: The control with the keyboard's focus: its tag, and the card or bid it stands for.
+FOCUSED = (
+    "[document.activeElement.tagName, document.activeElement.dataset.card ?? null,"
+    " document.activeElement.dataset.bid ?? null]"
+)
+
+
+def stored(page: Any, key: str) -> Any:
+    return page.evaluate(f"JSON.parse(localStorage.getItem('{key}'))")
+
+
+def test_a_key_replaced_in_one_tab_is_the_one_the_other_tabs_use(
+    one: Person, tabs_service: LiveService
+) -> None:
+    """Ana has the lobby open in one tab and her account's page in two more. A new key made
+    in one account tab is the key the other replaces next, and the key the lobby's tab sends
+    when it deals a game: no tab goes on with the key before."""
+    url = tabs_service.url
+    lobby = one.page
+    lobby.goto(url)
+    lobby.wait_for_selector("#signup")
+    kept = sign_up(lobby, f"Ana{secrets.token_hex(3)}")
+    page = f"{url}/accounts/{kept['id']}"
+    first = tab(one, page, "#new-key")
+    second = tab(one, page, "#new-key")
+
+    key = new_key(first)
+    assert key != kept["key"]
+    newer = new_key(second)
+    assert newer not in (key, kept["key"])
+    assert stored(lobby, "pocha.account")["key"] == newer
+
+    sent = headers_sent(lobby, "x-pocha-account")
+    lobby.bring_to_front()
+    deal_against_bots(lobby)
+    assert newer in sent and key not in sent and kept["key"] not in sent
+    # The game is the account's: its page lists it among its games in play.
+    first.reload()
+    first.wait_for_selector(f"#in-play-list li[data-game='{stored(lobby, 'pocha.game')['id']}']")
+    assert one.errors == []
+
+
+def test_signing_up_in_one_tab_signs_in_the_others(one: Person, tabs_service: LiveService) -> None:
+    """Two tabs show the lobby, nobody signed up. Ana signs up in one: the other names her
+    account at once (no second sign-up offered), offers a rated game, and sends her key."""
+    url = tabs_service.url
+    other = one.page
+    other.goto(url)
+    other.wait_for_selector("#signup")
+    other.fill("input[name=name]", "Ana at the table")
+    here = tab(one, url, "#signup")
+    kept = sign_up(here, f"Ana{secrets.token_hex(3)}")
+
+    other.wait_for_selector("#account-link", timeout=LONG_MS)
+    assert other.inner_text("#account-link") == kept["name"]
+    assert other.locator("#signup").count() == 0
+    assert other.locator("#rated").is_visible()
+    # What was typed in the setup form stays.
+    assert other.input_value("input[name=name]") == "Ana at the table"
+    sent = headers_sent(other, "x-pocha-account")
+    other.bring_to_front()
+    deal_against_bots(other)
+    assert kept["key"] in sent
+    assert one.errors == []
+
+
+def test_the_language_picked_in_one_tab_is_the_others(
+    one: Person, tabs_service: LiveService
+) -> None:
+    """Ana plays in one tab and has the rules' page in another, where she picks Spanish: the
+    game's tab speaks Spanish at once, the card or bid she was on still focused, and asks the
+    API in Spanish; the game goes on. Tabs at the lobby, the ladder and the other game's rules
+    are in Spanish too."""
+    url = tabs_service.url
+    game = one.page
+    game.goto(url)
+    game.wait_for_selector("#setup")
+    deal_against_bots(game, "2,2")
+    game.wait_for_selector(MOVE, timeout=LONG_MS)
+    game.focus(MOVE)
+    focused = game.evaluate(FOCUSED)
+    assert focused[1] or focused[2], focused
+    # The page at / opens the current game: a table's link that names no table shows the
+    # lobby instead. The language is picked on the rules' page.
+    idle = tab(one, f"{url}/t/NOPE-NOPE", "#setup")
+    ladder = tab(one, f"{url}/ladder", "h2:has-text('Ladder')")
+    poch = tab(one, f"{url}/how-to-play/poch", "#play-link:has-text('Play')")
+    rules = tab(one, f"{url}/how-to-play/pocha", "#lang")
+    asked = headers_sent(game, "accept-language")
+
+    rules.select_option("#lang", "es")
+    rules.wait_for_selector("html[lang=es]", state="attached")
+
+    wait_in(game, "() => document.documentElement.lang === 'es'")
+    game.wait_for_selector("#howto-link:has-text('Cómo se juega')", state="attached")
+    game.wait_for_selector("#turn-line:has-text('Te toca')")
+    assert game.input_value("#lang") == "es"
+    assert game.evaluate(FOCUSED) == focused
+    idle.wait_for_selector("#deal:has-text('Jugar')", timeout=LONG_MS)
+    ladder.wait_for_selector("h2:has-text('Clasificación')", timeout=LONG_MS)
+    poch.wait_for_selector("#play-link:has-text('Jugar')", timeout=LONG_MS)
+
+    game.bring_to_front()
+    game.click(MOVE)
+    wait_until(lambda: "es" in asked, LONG, "a request in Spanish")
+    assert set(asked) == {"es"}, asked
+    # The one refusal the browser logs itself is the table that is not there.
+    assert [e for e in one.errors if "status of 404" not in e] == []
+
+
+def moved_in(page: Any) -> bool:
+    """Make the first move `page` offers, if it offers one now."""
+    target = page.locator(MOVE).first
+    if not target.count():
+        return False
+    try:
+        target.click(timeout=2_000)
+    except Exception:  # the page moved on under the click: look again
+        return False
+    return True
+
+
+def version(page: Any) -> str | None:
+    return page.get_attribute("#game", "data-version") if page.locator("#game").count() else None
+
+
+def test_one_game_in_two_tabs_is_played_from_either(one: Person, tabs_service: LiveService) -> None:
+    """Ana's game is open in two tabs (a reload of / opens it in the second): she plays
+    from each in turn, and each move shows in the other tab; both see the game end."""
+    url = tabs_service.url
+    first = one.page
+    first.goto(url)
+    first.wait_for_selector("#setup")
+    deal_against_bots(first, "2,2")
+    second = tab(one, url, "#game")
+    pages = [first, second]
+    moves = [0, 0]
+
+    def step() -> bool:
+        if all(p.locator(".final").count() for p in pages):
+            return True
+        # The next move from the tab whose turn it is, once both show the same position.
+        turn = (moves[0] + moves[1]) % 2
+        shown = version(first)
+        if shown is not None and shown == version(second) and moved_in(pages[turn]):
+            moves[turn] += 1
+        return False
+
+    wait_until(step, LONG * 2, "the game played out from both tabs")
+    assert moves[0] >= 3 and moves[1] >= 3, moves
+    assert version(first) == version(second)
+    assert first.inner_text(".game-id") == second.inner_text(".game-id")
+    assert all(p.locator("#notice.error").count() == 0 for p in pages)
+    assert one.errors == []
+
+
+@pytest.mark.parametrize("table", [False, True], ids=["against-bots", "at-a-table"])
+def test_a_game_left_in_one_tab_is_left_in_the_others(
+    one: Person, tabs_service: LiveService, table: bool
+) -> None:
+    """Ana's game is open in two tabs, her turn. She leaves it in one: the other stops
+    showing it and goes back to the lobby (against bots the game is deleted; at a table the
+    seat goes to the stand-in), with no error, and a reload there opens no game."""
+    url = tabs_service.url
+    first = one.page
+    first.goto(url)
+    first.wait_for_selector("#setup")
+    if table:
+        more_options(first)
+        first.select_option("select[name=players]", "3")
+        first.select_option("select[name=schedule]", "custom")
+        first.fill("input[name=schedule-custom]", "3")
+        first.select_option("select[name=seat-2]", "open")
+        first.select_option("select[name=seat-3]", "random")
+        first.click("#deal")
+        first.wait_for_selector("#start")
+        first.click("#start")
+        first.wait_for_selector("#game", timeout=LONG_MS)
+    else:
+        deal_against_bots(first)
+    game = stored(first, "pocha.game")
+    second = tab(one, url, "#game")
+    second.wait_for_selector(MOVE, timeout=LONG_MS)
+
+    first.bring_to_front()
+    first.click("[data-action=leave]")  # the confirmation is accepted (Person)
+    first.wait_for_selector("#setup")
+    assert stored(first, "pocha.seats").get(game["id"]) is None
+
+    second.wait_for_selector("#setup", timeout=LONG_MS)
+    assert second.locator("#notice.error").count() == 0
+    second.reload()
+    second.wait_for_selector("#setup")
+    assert [e for e in one.errors if "status of 40" not in e] == []
