@@ -4,7 +4,7 @@ Spanish, and a sentence made with `engine.i18n._` (a command's help text marked 
 too) is translated through the service's catalogues (`service.i18n`), as the API's own
 sentences are. Click's own words (Usage, Options, its errors) are translated by Click
 itself through the stdlib's gettext, from a catalogue of Click's msgids kept here
-(cli/locales/<lang>/LC_MESSAGES/click.po and its .mo), bound while a command runs.
+(cli/locales/<lang>/LC_MESSAGES/click.po), compiled and bound while a command runs.
 How it works: docs/development.md, `cli.language`.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,7 +25,7 @@ from engine.i18n import N_, Message, _
 LANGUAGES = ("en", "es")
 DEFAULT = "en"
 #: The gettext domain of Click's own msgids (English is the msgids), and where its
-#: catalogues are: `<lang>/LC_MESSAGES/click.mo` (gettext reads files, not packages' data).
+#: catalogues are: `<lang>/LC_MESSAGES/click.po`.
 CLICK_DOMAIN = "click"
 CLICK_LOCALES = Path(__file__).with_name("locales")
 #: The words of Click's usage line that Click writes outside gettext (`[OPTIONS]`, a
@@ -98,25 +99,52 @@ def click_speaking(language: str) -> Iterator[None]:
     (`gettext.gettext`, the process's current domain): the domain is bound to Click's
     catalogue here, and LANGUAGE set to `language`: Python's gettext picks a catalogue's
     language from the environment by a reading of its own (LANGUAGE alone when it is set,
-    under a C locale too), and `terminal_language` is the one that decides."""
-    if language == DEFAULT:
+    under a C locale too), and `terminal_language` is the one that decides. English when
+    the catalogue cannot be made (no Spanish is better than no command)."""
+    compiled = None if language == DEFAULT else _click_catalogue(language)
+    if compiled is None:
         yield
         return
     language_before = os.environ.get("LANGUAGE")
     domain_before = gettext.textdomain()
     directory_before = gettext.bindtextdomain(CLICK_DOMAIN)
-    os.environ["LANGUAGE"] = language
-    gettext.bindtextdomain(CLICK_DOMAIN, str(CLICK_LOCALES))
-    gettext.textdomain(CLICK_DOMAIN)
+    with compiled:
+        os.environ["LANGUAGE"] = language
+        gettext.bindtextdomain(CLICK_DOMAIN, compiled.name)
+        gettext.textdomain(CLICK_DOMAIN)
+        try:
+            yield
+        finally:
+            if language_before is None:
+                os.environ.pop("LANGUAGE", None)
+            else:
+                os.environ["LANGUAGE"] = language_before
+            gettext.textdomain(domain_before)
+            gettext.bindtextdomain(CLICK_DOMAIN, directory_before)
+
+
+def _click_catalogue(language: str) -> tempfile.TemporaryDirectory[str] | None:
+    """A directory holding Click's catalogue for `language` as gettext reads it
+    (`<lang>/LC_MESSAGES/click.mo`), made by Babel from the .po, as the client's and the
+    service's catalogues are read with no compile step; None when it cannot be made."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    source = CLICK_LOCALES / language / "LC_MESSAGES" / f"{CLICK_DOMAIN}.po"
     try:
-        yield
-    finally:
-        if language_before is None:
-            os.environ.pop("LANGUAGE", None)
-        else:
-            os.environ["LANGUAGE"] = language_before
-        gettext.textdomain(domain_before)
-        gettext.bindtextdomain(CLICK_DOMAIN, directory_before)
+        directory = tempfile.TemporaryDirectory(prefix="pocha-click-")
+    except OSError:
+        return None
+    compiled = Path(directory.name) / language / "LC_MESSAGES" / f"{CLICK_DOMAIN}.mo"
+    try:
+        compiled.parent.mkdir(parents=True)
+        with source.open("rb") as po, compiled.open("wb") as mo:
+            # Fuzzy entries are guesses, not translations: left out, they stay English.
+            write_mo(mo, read_po(po, locale=language), use_fuzzy=False)
+    except OSError:
+        directory.cleanup()
+        return None
+    return directory
 
 
 def saved_key_refused(url: str, path: Path) -> str:

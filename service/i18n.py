@@ -9,14 +9,15 @@ import re
 import string
 from collections.abc import Iterator
 from importlib.resources import files
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel.messages.extract import extract_javascript
 from babel.messages.pofile import read_po
-from flask import Flask, Response, has_request_context
 
 from engine.i18n import N_, Message
-from service.context import current_request
+
+if TYPE_CHECKING:
+    from flask import Flask, Response
 
 #: The languages of the catalogues, the default first.
 LANGUAGES = ("en", "es")
@@ -148,6 +149,12 @@ _LANG_KEY = "pocha.lang"
 
 def request_language() -> str:
     """The current request's language (English outside a request), worked out once."""
+    # Imported here: Flask and the request's context (which brings the core's stores and
+    # queues) are not for the terminal commands that only translate (`cli.language`).
+    from flask import has_request_context
+
+    from service.context import current_request
+
     if not has_request_context():
         return DEFAULT
     request = current_request()
