@@ -10,6 +10,8 @@ from __future__ import annotations
 import gettext
 import os
 import re
+import resource
+import signal
 import subprocess
 from pathlib import Path
 
@@ -36,8 +38,18 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def run(tmp_path: Path, *args: str, **locale: str) -> subprocess.CompletedProcess[str]:
-    """`pocha ARGS` in a shell whose locale is `locale` (nothing else of the caller's)."""
+def _no_files() -> None:
+    """In the child: a regular file written past 0 bytes fails (EFBIG), as a full disk
+    fails a write, rather than the process being stopped by SIGXFSZ."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+def run(
+    tmp_path: Path, *args: str, writes: bool = True, **locale: str
+) -> subprocess.CompletedProcess[str]:
+    """`pocha ARGS` in a shell whose locale is `locale` (nothing else of the caller's), its
+    files writable unless `writes` is False."""
     env = {k: v for k, v in os.environ.items() if k not in LOCALE_VARIABLES and k != "POCHA_URL"}
     env.update(XDG_CONFIG_HOME=str(tmp_path), **locale)
     return subprocess.run(
@@ -47,6 +59,7 @@ def run(tmp_path: Path, *args: str, **locale: str) -> subprocess.CompletedProces
         text=True,
         timeout=scaled(60),
         check=False,
+        preexec_fn=None if writes else _no_files,
     )
 
 
@@ -203,6 +216,15 @@ def test_the_terminal_language_decides_for_click_too(
     assert ("No existe la opción" in said.stderr) is spanish, said.stderr
     assert ("No such option" in said.stderr) is not spanish, said.stderr
     assert language.terminal_language(locale) == ("es" if spanish else "en")
+
+
+def test_without_a_file_for_clicks_catalogue_click_says_its_english(tmp_path: Path) -> None:
+    # The catalogue gettext reads is written for the run: a full disk leaves Click's words
+    # in English, and the command works on.
+    said = run(tmp_path, "play", "--bogus", writes=False, **SPANISH)
+    assert said.returncode == 2, said.stderr
+    assert said.stderr.splitlines()[-1] == "Error: No such option '--bogus'.", said.stderr
+    assert "Traceback" not in said.stderr
 
 
 def test_each_run_speaks_its_own_language_and_leaves_gettext_as_it_was(
