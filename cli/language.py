@@ -1,19 +1,36 @@
 """The terminal's language and the sentences the terminal commands say in it: the user's
 locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext reads them) picks English or
-Spanish, and a sentence made with `engine.i18n._` is translated through the service's
-catalogues (`service.i18n`), as the API's own sentences are.
+Spanish, and a sentence made with `engine.i18n._` (a command's help text marked with `N_`
+too) is translated through the service's catalogues (`service.i18n`), as the API's own
+sentences are. Click's own words (Usage, Options, its errors) are translated by Click
+itself through the stdlib's gettext, from a catalogue of Click's msgids kept here
+(cli/locales/<lang>/LC_MESSAGES/click.po), compiled and bound while a command runs.
 How it works: docs/development.md, `cli.language`.
 """
 
 from __future__ import annotations
 
+import gettext
 import os
-from collections.abc import Mapping
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
-from engine.i18n import Message, _
-from service.i18n import DEFAULT, LANGUAGES, translate
+from engine.i18n import N_, Message, _
 
+#: The languages the terminal commands speak, the default first: the service's catalogues'
+#: (`service.i18n.LANGUAGES`, a test holds them equal). Not imported from there, so that
+#: choosing the language (every `pocha` command does, for Click's words) loads no Flask.
+LANGUAGES = ("en", "es")
+DEFAULT = "en"
+#: The gettext domain of Click's own msgids (English is the msgids), and where its
+#: catalogues are: `<lang>/LC_MESSAGES/click.po`.
+CLICK_DOMAIN = "click"
+CLICK_LOCALES = Path(__file__).with_name("locales")
+#: The words of Click's usage line that Click writes outside gettext (`[OPTIONS]`, a
+#: group's `COMMAND [ARGS]...`): translated as help texts (`cli.spoken`).
+USAGE_WORDS = (N_("[OPTIONS]"), N_("COMMAND [ARGS]..."))
 #: The locales that ask for no language (gettext's untranslated ones).
 _NO_LANGUAGE = ("", "C", "POSIX")
 
@@ -38,7 +55,96 @@ def terminal_language(environ: Mapping[str, str] | None = None) -> str:
 
 def say(message: Message) -> str:
     """`message` in the terminal's language."""
-    return str(translate(message, terminal_language()))
+    language = terminal_language()
+    if language == DEFAULT:
+        return str(message)
+    from service.i18n import translate
+
+    return str(translate(message, language))
+
+
+def help_text(english: str) -> str:
+    """A command's or option's help `english` (marked `N_` where it is written) in the
+    terminal's language, read when the help is shown. Paragraph by paragraph: Click's mark
+    for a paragraph it must not rewrap (a line of its own, `\\b`) stays out of the
+    catalogue, so each paragraph is marked on its own and joined by `paragraphs`."""
+    if terminal_language() == DEFAULT:
+        return english
+    said = []
+    for paragraph in english.split("\n\n"):
+        kept = paragraph.startswith(_VERBATIM)
+        text = say(Message(paragraph.removeprefix(_VERBATIM)))
+        said.append(_VERBATIM + text if kept else text)
+    return "\n\n".join(said)
+
+
+#: Click's mark of a paragraph it prints as written, line by line.
+_VERBATIM = "\b\n"
+
+
+def paragraphs(*texts: str) -> str:
+    """A help text of `texts` (each marked `N_` on its own), one paragraph each."""
+    return "\n\n".join(texts)
+
+
+def verbatim(text: str) -> str:
+    """`text` as a paragraph Click prints as written (a table of keys), not rewrapped."""
+    return _VERBATIM + text
+
+
+@contextmanager
+def click_speaking(language: str) -> Iterator[None]:
+    """Click's own words (Usage, Options, "No such option", "Try ... for help") in
+    `language` while the block runs, English after it. Click asks the stdlib's gettext
+    (`gettext.gettext`, the process's current domain): the domain is bound to Click's
+    catalogue here, and LANGUAGE set to `language`: Python's gettext picks a catalogue's
+    language from the environment by a reading of its own (LANGUAGE alone when it is set,
+    under a C locale too), and `terminal_language` is the one that decides. English when
+    the catalogue cannot be made (no Spanish is better than no command)."""
+    compiled = None if language == DEFAULT else _click_catalogue(language)
+    if compiled is None:
+        yield
+        return
+    language_before = os.environ.get("LANGUAGE")
+    domain_before = gettext.textdomain()
+    directory_before = gettext.bindtextdomain(CLICK_DOMAIN)
+    with compiled:
+        os.environ["LANGUAGE"] = language
+        gettext.bindtextdomain(CLICK_DOMAIN, compiled.name)
+        gettext.textdomain(CLICK_DOMAIN)
+        try:
+            yield
+        finally:
+            if language_before is None:
+                os.environ.pop("LANGUAGE", None)
+            else:
+                os.environ["LANGUAGE"] = language_before
+            gettext.textdomain(domain_before)
+            gettext.bindtextdomain(CLICK_DOMAIN, directory_before)
+
+
+def _click_catalogue(language: str) -> tempfile.TemporaryDirectory[str] | None:
+    """A directory holding Click's catalogue for `language` as gettext reads it
+    (`<lang>/LC_MESSAGES/click.mo`), made by Babel from the .po, as the client's and the
+    service's catalogues are read with no compile step; None when it cannot be made."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    source = CLICK_LOCALES / language / "LC_MESSAGES" / f"{CLICK_DOMAIN}.po"
+    try:
+        directory = tempfile.TemporaryDirectory(prefix="pocha-click-")
+    except OSError:
+        return None
+    compiled = Path(directory.name) / language / "LC_MESSAGES" / f"{CLICK_DOMAIN}.mo"
+    try:
+        compiled.parent.mkdir(parents=True)
+        with source.open("rb") as po, compiled.open("wb") as mo:
+            # Fuzzy entries are guesses, not translations: left out, they stay English.
+            write_mo(mo, read_po(po, locale=language), use_fuzzy=False)
+    except OSError:
+        directory.cleanup()
+        return None
+    return directory
 
 
 def saved_key_refused(url: str, path: Path) -> str:
@@ -74,6 +180,63 @@ def seat_key_refused(url: str, path: Path, game_id: str) -> str:
             url=url,
         )
     )
+
+
+def account_made(made: Mapping[str, str], path: Path) -> str:
+    """What `pocha signup` did: the account `made`, its key kept in `path`, and why that
+    file matters, in the terminal's language."""
+    return say(
+        _(
+            "Account {name} ({id}) made; its key is kept in {path}.\nThe key is the account's "
+            "only way in and cannot be shown again: keep a copy of that file somewhere safe.",
+            name=made["name"],
+            id=made["id"],
+            path=str(path),
+        )
+    )
+
+
+def no_account_kept(url: str) -> str:
+    """Why `pocha new-key` has no key to replace for `url`, in the terminal's language."""
+    return say(_("no account is kept for {url}: run `pocha signup --name NAME` first", url=url))
+
+
+def new_key_kept(account: Mapping[str, str], path: Path) -> str:
+    """What `pocha new-key` did for `account`, the new key kept in `path`, in the
+    terminal's language."""
+    return say(
+        _(
+            "Account {name} ({id}) has a new key, kept in {path}. The old key no longer "
+            "works, wherever it was copied to.",
+            name=account["name"],
+            id=account["id"],
+            path=str(path),
+        )
+    )
+
+
+def new_key_not_kept(path: Path, error: OSError) -> str:
+    """Why `pocha new-key` shows the new key (it could not be written to `path`), in the
+    terminal's language."""
+    return say(
+        _(
+            "The account's key was replaced, but the new key could not be kept in {path} "
+            "({error}). The old key no longer works; here is the new one, shown this once: "
+            "keep it somewhere safe.",
+            path=str(path),
+            error=str(error),
+        )
+    )
+
+
+def unreachable(url: str, error: OSError) -> str:
+    """Why a command got no answer from the service at `url`, in the terminal's language."""
+    return say(_("cannot reach {url}: {error}", url=url, error=str(error)))
+
+
+def address_refused(url: str) -> str:
+    """Why `--url` is not a service's address, in the terminal's language."""
+    return say(_("{url} is not an http:// or https:// address with a host", url=repr(url)))
 
 
 def rated_needs_account() -> str:

@@ -16,6 +16,10 @@ from urllib.parse import urlsplit
 import click
 from click.core import ParameterSource
 
+from cli import spoken
+from cli.language import paragraphs, verbatim
+from engine.i18n import N_
+
 
 def _load(module: str) -> ModuleType:
     """Import `module` on demand, turning an import failure into a clean CLI error."""
@@ -53,9 +57,14 @@ def _levels(bots: str) -> tuple[str, ...]:
     return tuple(b.strip() for b in bots.split(",") if b.strip())
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=spoken.SpokenGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help=N_("Pocha: the Spanish card game, as an engine, bots and an HTTP service."),
+)
 def pocha() -> None:
-    """Pocha: the Spanish card game, as an engine, bots and an HTTP service."""
+    """The root group: every command sits under it (its help is the one above, translated
+    when it is shown)."""
 
 
 @pocha.group()
@@ -896,110 +905,153 @@ def _service_url(_context: click.Context, _param: click.Parameter, url: str) -> 
     """`--url` as the client reads it (a bare host means http), refused in words when it is
     not an http(s) address with a host (and a port of 0 to 65535, if any), before any
     command builds its client on it."""
-    refused = f"{url!r} is not an http:// or https:// address with a host"
+    language = _load("cli.language")
     try:
         parts = urlsplit(url if "://" in url else f"http://{url}")
         # Read here so that a port out of range or not a number is refused in words too.
         parts.port  # noqa: B018
     except ValueError as exc:  # an unclosed IPv6 bracket, a bad port
-        raise click.BadParameter(f"{refused} ({exc})") from exc
+        raise click.BadParameter(f"{language.address_refused(url)} ({exc})") from exc
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise click.BadParameter(refused)
+        raise click.BadParameter(language.address_refused(url))
     return url
 
 
-_URL = click.option(
+_URL = spoken.option(
     "--url",
     default="http://127.0.0.1:8000",
     envvar="POCHA_URL",
     show_default=True,
     show_envvar=True,
     callback=_service_url,
-    help="The Pocha service.",
+    help=N_("The Pocha service."),
 )
 
 
-@pocha.command()
+#: `pocha play`'s keys, a table Click prints as written (a paragraph of the help each).
+_PLAY_KEYS = N_(
+    "On your turn, type:\n"
+    "  a bid, or a card's number or code (O1, B12)   to make your move\n"
+    "  ?                                             for a hint: a bot's move, and why\n"
+    "  q                                             to leave (Ctrl-D and Ctrl-C too);\n"
+    "                                                against bots the game stays on the\n"
+    "                                                server (--resume plays on), at a\n"
+    "                                                table the stand-in plays your seat"
+)
+_POCH_KEYS = N_(
+    "Poch (--game poch, with --chips, --ante, --deals), on your turn:\n"
+    "  pass, hold, or an amount (5)                  while betting (p, h for short)\n"
+    "  a start card's number or code (C7, HA)        to start the shedding\n"
+    "  a suit's letter or name (H, Herz, hearts)     to choose the next suit"
+)
+
+
+@pocha.command(
+    help=paragraphs(
+        N_(
+            "Play in this terminal over the HTTP API (see `pocha serve`): against bots, or at "
+            "a table with people (--open N to make one and share its code, --join CODE to sit "
+            "at one; `pocha lobby` lists the public ones)."
+        ),
+        verbatim(_PLAY_KEYS),
+        N_(
+            "At a waiting table, the host types s to start now (bots in the seats still open). "
+            "When your clock runs out the stand-in bot plays that turn; after two, your seat is "
+            "away until you press Enter."
+        ),
+        verbatim(_POCH_KEYS),
+    )
+)
 @_URL
-@click.option(
+@spoken.option(
     "--game",
     "game_name",
     type=click.Choice(["pocha", "poch"]),
     default="pocha",
     show_default=True,
-    help="The game: Pocha, or Poch (the German Pochbrett game). --join finds it by itself.",
+    help=N_("The game: Pocha, or Poch (the German Pochbrett game). --join finds it by itself."),
 )
-@click.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
-@click.option(
+@spoken.option("--players", type=click.IntRange(3, 8), default=4, show_default=True)
+@spoken.option(
     "--level",
     default="medium",
     show_default=True,
-    help="The bots' level, or levels in turn (heuristic,hard). Poch's: random, heuristic, "
-    "easy, medium, hard.",
+    help=N_(
+        "The bots' level, or levels in turn (heuristic,hard). Poch's: random, heuristic, "
+        "easy, medium, hard."
+    ),
 )
-@click.option("--name", default="You", show_default=True, help="Your name at the table.")
-@click.option(
+@spoken.option("--name", default="You", show_default=True, help=N_("Your name at the table."))
+@spoken.option(
     "--schedule",
     default=None,
-    help="Pocha's hands: classic (the default), pyramid, or card counts such as 1,2,3 (a "
-    "short game).",
+    help=N_(
+        "Pocha's hands: classic (the default), pyramid, or card counts such as 1,2,3 (a "
+        "short game)."
+    ),
 )
-@click.option(
+@spoken.option(
     "--chips",
     type=click.IntRange(1),
     default=None,
-    help="Poch: the chips each player starts with (default 50).",
+    help=N_("Poch: the chips each player starts with (default 50)."),
 )
-@click.option(
+@spoken.option(
     "--ante",
     type=click.IntRange(1),
     default=None,
-    help="Poch: the chips each player puts on each of the eight plates a deal (default 1).",
+    help=N_("Poch: the chips each player puts on each of the eight plates a deal (default 1)."),
 )
-@click.option(
+@spoken.option(
     "--deals",
     type=click.IntRange(1),
     default=None,
-    help="Poch: the deals in the game (default two per player).",
+    help=N_("Poch: the deals in the game (default two per player)."),
 )
-@click.option("--seed", type=int, default=None, help="Seed of the deals.")
-@click.option(
+@spoken.option("--seed", type=int, default=None, help=N_("Seed of the deals."))
+@spoken.option(
     "--open",
     "open_seats",
     type=click.IntRange(0, 7),
     default=0,
     show_default=True,
-    help="Seats left open for people, who join by the table's code (printed to share); "
-    "bots take the rest.",
+    help=N_(
+        "Seats left open for people, who join by the table's code (printed to share); "
+        "bots take the rest."
+    ),
 )
-@click.option("--listed", is_flag=True, help="With --open: show the table in the lobby.")
-@click.option(
+@spoken.option("--listed", is_flag=True, help=N_("With --open: show the table in the lobby."))
+@spoken.option(
     "--turn-seconds",
     type=click.IntRange(0, 3600),
     default=None,
-    help="Each person's clock for a turn (0: none). Default: 60 with two people or more.",
+    help=N_("Each person's clock for a turn (0: none). Default: 60 with two people or more."),
 )
-@click.option(
+@spoken.option(
     "--stand-in",
     default=None,
-    help="The level of the bot that plays for a person whose clock runs out (default medium).",
+    help=N_("The level of the bot that plays for a person whose clock runs out (default medium)."),
 )
-@click.option("--join", "join", metavar="CODE", default=None, help="Join a table by its code.")
-@click.option(
+@spoken.option("--join", "join", metavar="CODE", default=None, help=N_("Join a table by its code."))
+@spoken.option(
     "--rated",
     is_flag=True,
-    help="A rated table: the result changes the players' ratings (needs `pocha signup`; "
-    "the other seats open or bots of distinct levels, no --seed).",
+    help=N_(
+        "A rated table: the result changes the players' ratings (needs `pocha signup`; "
+        "the other seats open or bots of distinct levels, no --seed)."
+    ),
 )
-@click.option(
+@spoken.option(
     "--resume",
     "resume",
     metavar="GAME",
     is_flag=False,
     flag_value="",
     default=None,
-    help="Play on in a game of your account's not finished (needs `pocha signup`): GAME, or "
-    "without it the only one, or one picked from their list.",
+    help=N_(
+        "Play on in a game of your account's not finished (needs `pocha signup`): GAME, or "
+        "without it the only one, or one picked from their list."
+    ),
 )
 def play(
     url: str, game_name: str, players: int, level: str, name: str, schedule: str | None,
@@ -1007,28 +1059,8 @@ def play(
     open_seats: int, listed: bool, turn_seconds: int | None, stand_in: str | None,
     join: str | None, rated: bool, resume: str | None,
 ) -> None:  # fmt: skip
-    """Play in this terminal over the HTTP API (see `pocha serve`): against bots, or at a
-    table with people (--open N to make one and share its code, --join CODE to sit at
-    one; `pocha lobby` lists the public ones).
-
-    \b
-    On your turn, type:
-      a bid, or a card's number or code (O1, B12)   to make your move
-      ?                                             for a hint: a bot's move, and why
-      q                                             to leave (Ctrl-D and Ctrl-C too);
-                                                    against bots the game stays on the
-                                                    server (--resume plays on), at a
-                                                    table the stand-in plays your seat
-    At a waiting table, the host types s to start now (bots in the seats still open).
-    When your clock runs out the stand-in bot plays that turn; after two, your seat is
-    away until you press Enter.
-
-    \b
-    Poch (--game poch, with --chips, --ante, --deals), on your turn:
-      pass, hold, or an amount (5)                  while betting (p, h for short)
-      a start card's number or code (C7, HA)        to start the shedding
-      a suit's letter or name (H, Herz, hearts)     to choose the next suit
-    """
+    """`pocha play`: a game in this terminal (`client.terminal`), or `--resume` one (its help
+    is the one above, translated when it is shown)."""
     terminal = _load("client.terminal")
     # The account `pocha signup` kept for this service sits, under its own name.
     accounts = _load("client.account")
@@ -1099,37 +1131,41 @@ def _resume(
     raise SystemExit(status)
 
 
-@pocha.command()
+@pocha.command(
+    help=N_(
+        "Make a person's account on the service and keep its key in this user's config "
+        "($XDG_CONFIG_HOME/pocha/account.json, mode 0600): `pocha play` then sits as it."
+    )
+)
 @_URL
-@click.option("--name", required=True, help="The account's name, unique on the service.")
+@spoken.option("--name", required=True, help=N_("The account's name, unique on the service."))
 def signup(url: str, name: str) -> None:
-    """Make a person's account on the service and keep its key in this user's config
-    ($XDG_CONFIG_HOME/pocha/account.json, mode 0600): `pocha play` then sits as it."""
+    """`pocha signup`: an account made and its key kept (its help is the one above)."""
     api = _load("client.api")
     accounts = _load("client.account")
     with _asking(url):
         made = api.PochaClient(url).create_account(name)
     path = accounts.save_account(url, made)
-    click.echo(f"Account {made['name']} ({made['id']}) made; its key is kept in {path}.")
-    click.echo(
-        "The key is the account's only way in and cannot be shown again: keep a copy of "
-        "that file somewhere safe."
-    )
+    click.echo(_load("cli.language").account_made(made, path))
 
 
-@pocha.command("new-key")
+@pocha.command(
+    "new-key",
+    help=N_(
+        "Replace the key of the account `pocha signup` kept for this service (a key shown, "
+        "copied or stolen): the new one takes its place in the config file, and the old one "
+        "opens nothing from then on, here or anywhere it was copied to."
+    ),
+)
 @_URL
 def new_key(url: str) -> None:
-    """Replace the key of the account `pocha signup` kept for this service (a key shown,
-    copied or stolen): the new one takes its place in the config file, and the old one
-    opens nothing from then on, here or anywhere it was copied to."""
+    """`pocha new-key`: the kept account's key replaced (its help is the one above)."""
     api = _load("client.api")
     accounts = _load("client.account")
+    language = _load("cli.language")
     account = accounts.load_account(url)
     if account is None:
-        raise click.UsageError(
-            f"no account is kept for {url}: run `pocha signup --name NAME` first"
-        )
+        raise click.UsageError(language.no_account_kept(url))
     with _asking(url, saved_key=True):
         replaced = api.PochaClient(url, account_key=account["key"]).replace_account_key(
             account["id"]
@@ -1138,18 +1174,10 @@ def new_key(url: str) -> None:
         path = accounts.save_account(url, {**account, "key": replaced["key"]})
     except OSError as exc:
         # The old key is dead already: this is the only place the new one is ever shown.
-        click.echo(
-            f"The account's key was replaced, but the new key could not be kept in "
-            f"{accounts.config_file()} ({exc}). The old key no longer works; here is the "
-            "new one, shown this once: keep it somewhere safe.",
-            err=True,
-        )
+        click.echo(language.new_key_not_kept(accounts.config_file(), exc), err=True)
         click.echo(replaced["key"])
         raise SystemExit(1) from exc
-    click.echo(
-        f"Account {account['name']} ({account['id']}) has a new key, kept in {path}. "
-        "The old key no longer works, wherever it was copied to."
-    )
+    click.echo(language.new_key_kept(account, path))
 
 
 @contextmanager
@@ -1164,7 +1192,7 @@ def _asking(url: str, *, saved_key: bool = False) -> Iterator[None]:
             raise _saved_key_refused(url) from exc
         raise click.ClickException(str(exc.message or exc)) from exc
     except OSError as exc:
-        raise click.ClickException(f"cannot reach {url}: {exc}") from exc
+        raise click.ClickException(_load("cli.language").unreachable(url, exc)) from exc
 
 
 def _key_refused_at_play(url: str, refused: Any) -> click.ClickException:
@@ -1182,10 +1210,12 @@ def _saved_key_refused(url: str) -> click.ClickException:
     return click.ClickException(_load("cli.language").saved_key_refused(url, path))
 
 
-@pocha.command()
+@pocha.command(
+    help=N_("List the public tables waiting for players (join one with `pocha play --join CODE`).")
+)
 @_URL
 def lobby(url: str) -> None:
-    """List the public tables waiting for players (join one with `pocha play --join CODE`)."""
+    """`pocha lobby`: the lobby's tables (its help is the one above)."""
     terminal = _load("client.terminal")
     language = _load("cli.language").terminal_language()
     raise SystemExit(terminal.lobby(url, language=language))

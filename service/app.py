@@ -33,7 +33,17 @@ from core.play.turns import InlineBotRunner, RQBotRunner
 from core.store.redises import Redises, connect
 from core.store.store import GameStore
 from engine.i18n import _
-from service import accounts, api_keys, edge, events, i18n, metrics, ratelimits, telemetry, web
+from service import (
+    accounts,
+    api_keys,
+    edge,
+    events,
+    metrics,
+    ratelimits,
+    request_language,
+    telemetry,
+    web,
+)
 from service.api import accounts as account_api
 from service.api import (
     ai,
@@ -338,7 +348,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(metrics.blp)
     app.before_request(_require_json_body)
     edge.install(app, settings)
-    i18n.install(app)
+    request_language.install(app)
     # Before the limits, so that they wrap it: a request is counted before its account.
     accounts.install(app, redises.store)
     ratelimits.install(app, redises.store, settings)

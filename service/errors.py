@@ -17,7 +17,8 @@ from core.errors import REDIS_DOWN, ServiceError, is_store_full
 from engine.errors import GameError
 from engine.i18n import N_, _
 from service.answers import Answer
-from service.i18n import request_language, translate_known, translate_tree
+from service.i18n import translate_known, translate_tree
+from service.request_language import request_language
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,6 @@
-"""The API's languages: which one a request asked for, and its sentences in it.
+"""The API's languages and its sentences in them: the catalogues, a sentence translated, and
+which language a request's query and Accept-Language ask for. Flask-free, so that the
+terminal commands translate with it too.
 How it works: docs/internals.md, `service.i18n`.
 """
 
@@ -13,10 +15,8 @@ from typing import Any
 
 from babel.messages.extract import extract_javascript
 from babel.messages.pofile import read_po
-from flask import Flask, Response, has_request_context
 
 from engine.i18n import N_, Message
-from service.context import current_request
 
 #: The languages of the catalogues, the default first.
 LANGUAGES = ("en", "es")
@@ -141,42 +141,6 @@ def choose(query_lang: str | None, accept: Any) -> str:
     return DEFAULT
 
 
-#: Where a request's language is kept once worked out: in its WSGI environ, which a move
-#: reaches twice (its view's sentences and its Content-Language) in one lookup each.
-_LANG_KEY = "pocha.lang"
-
-
-def request_language() -> str:
-    """The current request's language (English outside a request), worked out once."""
-    if not has_request_context():
-        return DEFAULT
-    request = current_request()
-    environ = request.environ
-    lang: str | None = environ.get(_LANG_KEY)
-    if lang is None:
-        if environ.get("QUERY_STRING") or environ.get("HTTP_ACCEPT_LANGUAGE"):
-            lang = choose(request.args.get("lang"), request.accept_languages)
-        else:
-            # Neither asks for a language: parsing the query and the header would find
-            # none.
-            lang = DEFAULT
-        environ[_LANG_KEY] = lang
-    return lang
-
-
-def translate_view(view: dict[str, Any]) -> dict[str, Any]:
-    """A game view with its sentences for people (`you.refused[].message`) in the
-    request's language. Only those are walked: a view is on every move's path."""
-    lang = request_language()
-    you = view.get("you")
-    if lang == DEFAULT or not isinstance(you, dict) or not you.get("refused"):
-        return view
-    you["refused"] = [
-        {**entry, "message": translate(entry.get("message"), lang)} for entry in you["refused"]
-    ]
-    return view
-
-
 def page_strings(lang: str) -> dict[str, str]:
     """The web page's strings in `lang` (context `page`): English msgid to translation,
     every msgid of the template present (English ones map to themselves)."""
@@ -194,40 +158,6 @@ def _page_msgids() -> tuple[str, ...]:
         for entry in pot
         if entry.context == PAGE_CONTEXT and entry.id and isinstance(entry.id, str)
     )
-
-
-def _language_headers(response: Response) -> Response:
-    # Every answer may depend on Accept-Language (an error's message, a view's refusals),
-    # so caches must key on it; the page's files and streams carry no sentences.
-    headers = response.headers
-    # `response.mimetype` and `response.vary`, read as werkzeug reads them, without the
-    # parsed header objects they build, and in one pass over the headers rather than a
-    # lookup of each (every answer of the API passes here).
-    content_type: str | None = None
-    language = vary = False
-    for name, value in headers:
-        lowered = name.lower()
-        if lowered == "content-type":
-            if content_type is None:
-                content_type = value
-        elif lowered == "content-language":
-            language = True
-        elif lowered == "vary":
-            vary = True
-    if language or content_type is None:
-        return response
-    if content_type.split(";")[0].strip() == "application/json":
-        # Absent, so added where setting it would add it: at the end.
-        headers.add("Content-Language", request_language())
-        if vary:
-            response.vary.add("Accept-Language")
-        else:
-            headers.add("Vary", "Accept-Language")
-    return response
-
-
-def install(app: Flask) -> None:
-    app.after_request(_language_headers)
 
 
 def extract_page_js(

@@ -39,9 +39,9 @@ from service.context import current_request, game_service, services
 from service.errors import RETRY_AFTER, ErrorSchema
 from service.events import EXTENSION as EVENTS
 from service.events import EventStreams
-from service.i18n import translate_view
 from service.json_bodies import Blueprint
 from service.ratelimits import limits_on, take_move_counters
+from service.request_language import translate_view
 from service.share import table_link, with_table_link
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -18,8 +18,9 @@ from service.api.ai_schemas import JobQuerySchema, JobSchema
 from service.api_keys import current_key
 from service.context import services
 from service.errors import RETRY_AFTER, ErrorSchema
-from service.i18n import request_language, translate
+from service.i18n import translate
 from service.json_bodies import Blueprint
+from service.request_language import request_language
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -14,8 +14,9 @@ from engine.protocols import GameKind, OptionKind
 from engine.registry import DEFAULT_GAME, KINDS
 from service.answers import Answer
 from service.errors import UNREAD
-from service.i18n import request_language, translate_known
+from service.i18n import translate_known
 from service.json_bodies import Blueprint
+from service.request_language import request_language
 
 blp = Blueprint(
     "rules",

@@ -37,9 +37,10 @@ from service.api.games_schemas import (
 from service.api.links import REMATCH_SEAT, SEAT_TAKEN, responses
 from service.context import game_service
 from service.errors import ErrorSchema
-from service.i18n import request_language, translate
+from service.i18n import translate
 from service.json_bodies import Blueprint
 from service.ratelimits import limits_on
+from service.request_language import request_language
 
 blp = Blueprint(
     "tables",

@@ -110,6 +110,28 @@ def test_new_key_replaces_the_kept_key_and_the_old_one_opens_nothing(
     assert created["seats"][0]["account"] == before["id"]
 
 
+def test_signup_and_new_key_say_what_they_did_in_the_terminals_language(
+    live_service: LiveService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.setenv("LC_ALL", "es_ES.UTF-8")
+    url = live_service.url
+    name = f"Duena{tmp_path.name[-6:]}"
+    made = CliRunner().invoke(pocha, ["signup", "--url", url, "--name", name])
+    assert made.exit_code == 0, made.output
+    kept = load_account(url)
+    assert kept is not None
+    assert f"Cuenta {name} ({kept['id']}) creada; su clave se guarda en {config_file()}." in (
+        made.output
+    )
+    assert "guarda una copia de ese fichero en un lugar seguro" in made.output
+    replaced = CliRunner().invoke(pocha, ["new-key", "--url", url])
+    assert replaced.exit_code == 0, replaced.output
+    assert f"La cuenta {name} ({kept['id']}) tiene una clave nueva" in replaced.output
+    assert "La anterior ya no sirve" in replaced.output
+
+
 def _no_file_past(size: int) -> None:
     """In the child: a regular file written past `size` bytes fails (EFBIG), as a full disk
     fails a write, rather than the process being stopped by SIGXFSZ."""

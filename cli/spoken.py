@@ -1,0 +1,126 @@
+"""The `pocha` command's Click classes, which say its help in the terminal's language: the
+root group binds Click's own words (Usage, Options, its errors) to the terminal's language
+for the run (`cli.language.click_speaking`), and a command's or option's help text is
+translated when the help is shown (`cli.language.help_text`), not when the module is
+imported: the help of the commands people play with (`pocha play`, `pocha lobby`,
+`pocha signup`, `pocha new-key`) is in the catalogues, the tools' stays English.
+How it works: docs/development.md, `cli.spoken`.
+"""
+
+from __future__ import annotations
+
+import functools
+from gettext import gettext
+from typing import Any
+
+import click
+
+from cli.language import click_speaking, help_text, terminal_language
+
+
+def click_msgid(msgid: str) -> str:
+    """Mark `msgid` for Click's catalogue (scripts/i18n extracts this module with Click's
+    source): a sentence Click passes to gettext from a variable, which Babel cannot see."""
+    return msgid
+
+
+#: Click's msgids it says through `gettext(variable)`: an option's `[required]` (Click's
+#: `Option.get_help_record`).
+UNMARKED_CLICK_MSGIDS = (click_msgid("required"),)
+
+#: Click's help option's text (a msgid of Click's): read again at each run, since Click
+#: makes that option once per command and keeps it, with the language of its first run.
+_HELP_OPTION_HELP = "Show this message and exit."
+#: Click's msgid for an option's environment variable in its help (`[env var: NAME]`).
+_ENV_VAR = "env var: {var}"
+
+
+class _SpokenHelp:
+    """A help text kept in English, read in the terminal's language."""
+
+    _english_help: str | None
+
+    @property
+    def help(self) -> str | None:
+        return None if self._english_help is None else help_text(self._english_help)
+
+    @help.setter
+    def help(self, english: str | None) -> None:
+        self._english_help = english
+
+
+class _SpokenCommand(_SpokenHelp):
+    """A command's help and usage line (`[OPTIONS]`, which Click writes in English words
+    of its own, outside gettext: in our catalogue) read in the terminal's language."""
+
+    _english_options_metavar: str | None
+
+    @property
+    def options_metavar(self) -> str | None:
+        english = self._english_options_metavar
+        return None if english is None else help_text(english)
+
+    @options_metavar.setter
+    def options_metavar(self, english: str | None) -> None:
+        self._english_options_metavar = english
+
+
+def _said(help_option: click.Option | None) -> click.Option | None:
+    """The help option with its text in this run's language."""
+    if help_option is not None:
+        help_option.help = gettext(_HELP_OPTION_HELP)
+    return help_option
+
+
+class SpokenCommand(_SpokenCommand, click.Command):
+    """A command whose help, and its help option's, are said in the terminal's language."""
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        return _said(super().get_help_option(ctx))
+
+
+class SpokenGroup(_SpokenCommand, click.Group):
+    """The root group: its run speaks the terminal's language, Click's words included, and
+    the commands made on it (and on its groups) are `SpokenCommand`s and `SpokenGroup`s."""
+
+    command_class = SpokenCommand
+    group_class = type
+
+    _english_subcommand_metavar: str
+
+    @property
+    def subcommand_metavar(self) -> str:
+        return help_text(self._english_subcommand_metavar)
+
+    @subcommand_metavar.setter
+    def subcommand_metavar(self, english: str) -> None:
+        self._english_subcommand_metavar = english
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        return _said(super().get_help_option(ctx))
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with click_speaking(terminal_language()):
+            return super().main(*args, **kwargs)
+
+
+class SpokenOption(_SpokenHelp, click.Option):
+    """An option whose help, and the hint naming it in an error, are said in the
+    terminal's language."""
+
+    def get_error_hint(self, ctx: click.Context | None) -> str:
+        hint = super().get_error_hint(ctx)
+        if not (self.show_envvar and self.envvar):
+            return hint
+        # Click adds the option's environment variable to the hint in English words of its
+        # own, outside gettext: said again with its msgid for the same words in the help.
+        envvars = [self.envvar] if isinstance(self.envvar, str) else self.envvar
+        named = ", ".join(f"'{var}'" for var in envvars)
+        english = f" (env var: {named})"
+        if not hint.endswith(english):
+            return hint
+        return f"{hint.removesuffix(english)} ({gettext(_ENV_VAR).format(var=named)})"
+
+
+#: `click.option` for the options of the commands people play with.
+option = functools.partial(click.option, cls=SpokenOption)
