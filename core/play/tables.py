@@ -343,7 +343,8 @@ class TableService:
         takes one seat: the lobby's strangers cannot squat its seats, while the host of an
         unlisted table, whose code only the host hands out, may seat a household behind one
         address. With an `account`, the account takes the seat, under its own name, once a
-        table (its key opens one seat); a rated table seats accounts only."""
+        table (its key opens one seat): the seat a rematch keeps for it, else the first
+        open one; a rated table seats accounts only."""
         game_id = self.game_id_of(text)
         token = secrets.token_urlsafe(32)
         shown = name if account is None else account.name
@@ -355,6 +356,9 @@ class TableService:
         )
 
         def take(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
+            # Said first, whatever else holds: the account's key opens the seat it has.
+            if account is not None and any(s.holder == account.id for s in record.seats):
+                raise OneSeatPerAccount() if record.table.rated else SeatedAlready()
             if not record.waiting:
                 raise TableFull(_("The game at this table has started: no seat is left."))
             if client is not None:
@@ -365,13 +369,14 @@ class TableService:
                 ):
                     raise OneSeatEach()
             free = [i for i, s in enumerate(record.seats) if s.open and s.reserved is None]
-            if not free:
+            # A rematch keeps the account's seat for it: its key takes that one.
+            kept = [i for i, s in enumerate(record.seats) if s.open and s.reserved and
+                    account is not None and s.account == account.id]  # fmt: skip
+            if not (kept or free):
                 raise TableFull(_("Every seat at this table is taken."))
             if record.table.rated and account is None:
                 raise AccountRequired()
-            if account is not None and any(s.account == account.id for s in record.seats):
-                raise OneSeatPerAccount() if record.table.rated else SeatedAlready()
-            seat = free[0]
+            seat = (kept or free)[0]
             taken = replace(
                 record.seats[seat], name=shown, open=False, token_hash=hash_token(token),
                 client=client, account=None if account is None else account.id,

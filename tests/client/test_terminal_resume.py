@@ -177,7 +177,8 @@ def test_joining_a_table_where_the_account_sits_opens_its_seat(
 ) -> None:
     """The account took a seat at a table elsewhere (the web page, another terminal): an
     account sits once at a table, so `pocha play --join CODE` opens that seat with its key,
-    as --resume would, rather than failing or taking another."""
+    as --resume would, rather than failing or taking another: while the table waits, and
+    once its game has started (no seat left)."""
     url, config = live_service.url, tmp_path / "config"
     kept = signed_up(url, config, monkeypatch)
     host = PochaClient(url)
@@ -185,11 +186,16 @@ def test_joining_a_table_where_the_account_sits_opens_its_seat(
     taken = PochaClient(url, account_key=kept["key"]).join(made["table_code"], kept["name"])
     assert taken["seat"] == 0
 
-    joining = run(config, "--url", url, "--join", made["table_code"])
-    try:
-        back = wait_for(joining, BACK)
-        assert (back["id"], back["name"], back["seat"]) == (made["id"], kept["name"], "1")
-    finally:
-        joining.close()
-    seats = host.view(made["id"])["players"]
-    assert [(p["open"], p.get("account")) for p in seats[:2]] == [(False, kept["id"]), (True, None)]
+    for started in (False, True):
+        if started:
+            assert host.join(made["table_code"], "Bea")["seat"] == 1
+            assert host.view(made["id"])["phase"] != "waiting"
+        joining = run(config, "--url", url, "--join", made["table_code"])
+        try:
+            back = wait_for(joining, BACK)
+            assert (back["id"], back["name"], back["seat"]) == (made["id"], kept["name"], "1")
+        finally:
+            joining.close()
+        seats = host.view(made["id"])["players"]
+        assert (seats[0]["open"], seats[0].get("account")) == (False, kept["id"])
+        assert (seats[1]["open"], seats[1].get("account")) == (not started, None)

@@ -233,3 +233,37 @@ def test_a_seat_taken_by_a_look_from_before_a_new_key_gets_no_token_of_the_key_b
     assert mine.status_code == 200 and mine.json["you"]["seat"] == 1
     final = play_both(client, game["id"], {0: game["seats"][0]["token"], 1: made.key})
     assert final["phase"] == "finished"
+
+
+def test_a_rematchs_seat_kept_for_an_account_is_the_one_its_key_takes_by_the_code(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """An account sits once at a table: at a rematch, the seat kept for it is the one its
+    key takes through the table's code (not another), the seat's old token then opens the
+    same seat, and once the game has started a seat asked for again with the key is the
+    409 that says the account sits there (its key opens that seat), not a full table."""
+    ana = sign_up(client, "Ana").json
+    over = short_table(client, ana["key"])
+    bea = client.post(f"/api/v1/tables/{over['table_code']}/seats", json={"name": "Bea"}).json
+    tokens = {0: over["seats"][0]["token"], 1: bea["token"]}
+    assert play_both(client, over["id"], tokens)["phase"] == "finished"
+    asked = client.post(f"{GAMES}/{over['id']}/rematch", headers=bearer(bea["token"]))
+    assert asked.status_code == 201, asked.json
+    code = asked.json["table_code"]
+
+    taken = client.post(
+        f"/api/v1/tables/{code}/seats", json={"name": "Ana"}, headers=account_header(ana["key"])
+    )
+    assert taken.status_code == 201, taken.json
+    assert (taken.json["game_id"], taken.json["seat"]) == (asked.json["game_id"], 0)
+    seat = store.load(asked.json["game_id"]).seats[0]
+    assert seat.account == ana["id"] and not seat.open
+    old = client.post(f"{GAMES}/{over['id']}/rematch", headers=bearer(tokens[0]))
+    assert old.status_code == 201 and old.json["seat"] == 0, old.json
+
+    started = client.get(f"{GAMES}/{asked.json['game_id']}").json
+    assert started["phase"] != "waiting"
+    again = client.post(
+        f"/api/v1/tables/{code}/seats", json={"name": "Ana"}, headers=account_header(ana["key"])
+    )
+    assert refused(again) == (409, "one_seat_per_account")
