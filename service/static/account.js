@@ -7,6 +7,7 @@
 import { Api, ApiError } from "./api.js";
 import { escapeHtml } from "./html.js";
 import { t } from "./i18n.js";
+import { onStorageChange } from "./storage.js";
 
 const ACCOUNT_KEY = "pocha.account";
 
@@ -37,8 +38,7 @@ export function useAccount() {
  * `changed()` runs (the tab shows who is signed in now).
  */
 export function followAccount(changed) {
-  window.addEventListener("storage", (event) => {
-    if (event.storageArea !== localStorage || (event.key !== ACCOUNT_KEY && event.key !== null)) return;
+  onStorageChange([ACCOUNT_KEY], () => {
     useAccount();
     changed();
   });

@@ -338,9 +338,25 @@ function redrawAccount() {
  * The game shown was left in another tab (its seat is no longer kept): follow it no more
  * and go back to the lobby, as that tab did. A seat kept, or a game not yet shown, stays.
  */
-function leftElsewhere() {
+async function leftElsewhere() {
   const game = state.game;
   if (!game || state.view?.id !== game.id || seatOf(game.id)) return;
+  // A move on its way finishes first.
+  if (state.acting) return void setTimeout(leftElsewhere, 250);
+  // Another tab also forgets a seat it only failed to open (a network error, a 429) and the
+  // oldest of too many: the server says whether the seat was left.
+  let mine = null;
+  try {
+    const view = await state.me.view(game.id);
+    mine = view.you ? view.players[view.you.seat] : null;
+  } catch (error) {
+    if (!(error instanceof ApiError) || ![401, 404].includes(error.status)) mine = { left: false };
+  }
+  if (state.game !== game) return;
+  if (mine && !mine.left) {
+    saveSeat(game);
+    return;
+  }
   leaveScreen();
   state.game = null;
   showSetup();
@@ -480,6 +496,10 @@ async function openAccountSeat(table, seated = false) {
     return true;
   } catch (error) {
     if (!(error instanceof ApiError)) console.error(error);
+    // Not opened: nothing of that game is followed (the join form is drawn next).
+    leaveScreen();
+    state.game = null;
+    state.view = null;
     return false;
   }
 }

@@ -11,6 +11,8 @@
 // (`GET /i18n/{lang}.json`). `{name}` in a text is replaced by `params.name`; params are put
 // in as given (escape them before, for markup).
 
+import { onStorageChange } from "./storage.js";
+
 const LANG_KEY = "pocha.lang";
 
 /** The languages the page speaks, by code, each named in itself. */
@@ -350,15 +352,16 @@ export function languageMenu() {
  * draws what the page shows in it.
  */
 export function followLanguage(changed) {
-  window.addEventListener("storage", async (event) => {
-    if (event.storageArea !== localStorage || (event.key !== LANG_KEY && event.key !== null)) return;
+  onStorageChange([LANG_KEY], async () => {
     const before = language();
     current = null;
-    if (language() === before) return;
+    const asked = language();
+    if (asked === before) return;
     await loadCatalogue();
-    document.documentElement.lang = language();
+    if (language() !== asked) return;
+    document.documentElement.lang = asked;
     const menu = document.getElementById("lang");
-    if (menu) menu.value = language();
+    if (menu) menu.value = asked;
     changed();
   });
 }
@@ -377,11 +380,15 @@ function translateMarked() {
  * be had; a key stands for its text only if neither can.
  */
 export async function loadCatalogue() {
-  for (const lang of [...new Set([language(), "en"])]) {
+  const asked = language();
+  for (const lang of [...new Set([asked, "en"])]) {
     try {
       const response = await fetch(`/i18n/${lang}.json`, { headers: { Accept: "application/json" } });
       if (!response.ok) continue;
-      STRINGS = await response.json();
+      const strings = await response.json();
+      // Another language picked meanwhile (another tab's) has its own load: the last word.
+      if (language() !== asked) return;
+      STRINGS = strings;
       translateMarked();
       return;
     } catch {

@@ -5,6 +5,8 @@
 // one the signed-in account holds, opened by the account's key (account.js, `SeatApi`).
 // Every tab of the browser shares them: a tab hears of another's changes (`followSeats`).
 
+import { onStorageChange } from "./storage.js";
+
 const CURRENT_KEY = "pocha.game";
 const SEATS_KEY = "pocha.seats";
 // The most seats remembered: the oldest go first.
@@ -73,10 +75,7 @@ export function forgetSeat(id) {
  * game made current): `changed()` runs on each change (the `storage` event).
  */
 export function followSeats(changed) {
-  window.addEventListener("storage", (event) => {
-    if (event.storageArea !== localStorage) return;
-    if ([SEATS_KEY, CURRENT_KEY, null].includes(event.key)) changed();
-  });
+  onStorageChange([SEATS_KEY, CURRENT_KEY], changed);
 }
 
 /** Stop resuming the current game on reload (its seat stays known by its code). */

@@ -6,8 +6,9 @@ What one tab changes in the browser's storage the others follow (the `storage` e
 key replaced on the account's page is the one the lobby in another tab sends and the one
 another account's page replaces next; signing up in one tab signs in the others; a
 language picked in one tab is the others' too, a game in play there drawn again in it with
-the keyboard's focus where it was; a game left in one tab is left in the others. One game
-open in two tabs is played from either: each tab shows the moves made in the other.
+the keyboard's focus where it was; a game left in one tab is left in the others, and one
+another tab only forgot is kept again. One game open in two tabs is played from either:
+each tab shows the moves made in the other.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from client.api import PochaClient
 from tests.live import LiveService, serving
 from tests.redis_server import fresh_db_url
 from tests.service.web.conftest import wait_until as wait_in
@@ -193,12 +195,13 @@ def test_the_language_picked_in_one_tab_is_the_others(
     ladder = tab(one, f"{url}/ladder", "h2:has-text('Ladder')")
     poch = tab(one, f"{url}/how-to-play/poch", "#play-link:has-text('Play')")
     rules = tab(one, f"{url}/how-to-play/pocha", "#lang")
-    asked = headers_sent(game, "accept-language")
-
     rules.select_option("#lang", "es")
     rules.wait_for_selector("html[lang=es]", state="attached")
 
     wait_in(game, "() => document.documentElement.lang === 'es'")
+    # Each request from here on: before the switch reached the tab, one may have gone in
+    # English (its presence's, its stream's), which says nothing.
+    asked = headers_sent(game, "accept-language")
     game.wait_for_selector("#howto-link:has-text('Cómo se juega')", state="attached")
     game.wait_for_selector("#turn-line:has-text('Te toca')")
     assert game.input_value("#lang") == "es"
@@ -298,4 +301,35 @@ def test_a_game_left_in_one_tab_is_left_in_the_others(
     assert second.locator("#notice.error").count() == 0
     second.reload()
     second.wait_for_selector("#setup")
-    assert [e for e in one.errors if "status of 40" not in e] == []
+    # What the browser logs itself: the game gone (404) or the seat's token refused (401).
+    assert [e for e in one.errors if "status of 404" not in e and "status of 401" not in e] == []
+
+
+def test_a_seat_another_tab_only_forgot_stays_in_play(
+    one: Person, tabs_service: LiveService
+) -> None:
+    """Another tab also forgets seats that were not left (one it failed to open, the oldest
+    of too many): the tab playing the game asks the server, plays on, and keeps its seat
+    again."""
+    url = tabs_service.url
+    first = one.page
+    first.goto(url)
+    first.wait_for_selector("#setup")
+    deal_against_bots(first)
+    game = stored(first, "pocha.game")
+    first.wait_for_selector(MOVE, timeout=LONG_MS)
+    second = tab(one, f"{url}/ladder", "h2:has-text('Ladder')")
+
+    second.evaluate("localStorage.removeItem('pocha.seats')")
+    wait_until(
+        lambda: (stored(first, "pocha.seats") or {}).get(game["id"], {}).get("token")
+        == game["token"],
+        LONG, "the seat kept again",
+    )  # fmt: skip
+    assert first.locator("#game").count() == 1
+    before = PochaClient(url).view(game["id"])["version"]
+    first.bring_to_front()
+    first.click(MOVE)
+    wait_until(lambda: PochaClient(url).view(game["id"])["version"] > before, LONG, "her move")
+    assert first.locator("#game").count() == 1 and first.locator("#notice.error").count() == 0
+    assert one.errors == []
