@@ -4,15 +4,16 @@ Spanish, and a sentence made with `engine.i18n._` (a command's help text marked 
 too) is translated through the service's catalogues (`service.i18n`), as the API's own
 sentences are. Click's own words (Usage, Options, its errors) are translated by Click
 itself through the stdlib's gettext, from a catalogue of Click's msgids kept here
-(cli/locales/<lang>/LC_MESSAGES/click.po), compiled and bound while a command runs.
+(cli/locales/<lang>/LC_MESSAGES/click.po), compiled once into the user's cache and bound
+while a command runs.
 How it works: docs/development.md, `cli.language`.
 """
 
 from __future__ import annotations
 
 import gettext
+import hashlib
 import os
-import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +22,7 @@ from engine.i18n import N_, Message, _
 
 #: The languages the terminal commands speak, the default first: the service's catalogues'
 #: (`service.i18n.LANGUAGES`, a test holds them equal). Not imported from there, so that
-#: choosing the language (every `pocha` command does, for Click's words) loads no Flask.
+#: choosing the language (every `pocha` command does, for Click's words) loads no Babel.
 LANGUAGES = ("en", "es")
 DEFAULT = "en"
 #: The gettext domain of Click's own msgids (English is the msgids), and where its
@@ -101,48 +102,53 @@ def click_speaking(language: str) -> Iterator[None]:
     language from the environment by a reading of its own (LANGUAGE alone when it is set,
     under a C locale too), and `terminal_language` is the one that decides. English when
     the catalogue cannot be made (no Spanish is better than no command)."""
-    compiled = None if language == DEFAULT else _click_catalogue(language)
-    if compiled is None:
+    directory = None if language == DEFAULT else _click_catalogue(language)
+    if directory is None:
         yield
         return
     language_before = os.environ.get("LANGUAGE")
     domain_before = gettext.textdomain()
     directory_before = gettext.bindtextdomain(CLICK_DOMAIN)
-    with compiled:
+    try:
         os.environ["LANGUAGE"] = language
-        gettext.bindtextdomain(CLICK_DOMAIN, compiled.name)
+        gettext.bindtextdomain(CLICK_DOMAIN, str(directory))
         gettext.textdomain(CLICK_DOMAIN)
-        try:
-            yield
-        finally:
-            if language_before is None:
-                os.environ.pop("LANGUAGE", None)
-            else:
-                os.environ["LANGUAGE"] = language_before
-            gettext.textdomain(domain_before)
-            gettext.bindtextdomain(CLICK_DOMAIN, directory_before)
+        yield
+    finally:
+        if language_before is None:
+            os.environ.pop("LANGUAGE", None)
+        else:
+            os.environ["LANGUAGE"] = language_before
+        gettext.textdomain(domain_before)
+        gettext.bindtextdomain(CLICK_DOMAIN, directory_before)
 
 
-def _click_catalogue(language: str) -> tempfile.TemporaryDirectory[str] | None:
-    """A directory holding Click's catalogue for `language` as gettext reads it
-    (`<lang>/LC_MESSAGES/click.mo`), made by Babel from the .po, as the client's and the
-    service's catalogues are read with no compile step; None when it cannot be made."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
+def _click_catalogue(language: str) -> Path | None:
+    """The directory gettext reads Click's catalogue for `language` from
+    (`<lang>/LC_MESSAGES/click.mo`): made by Babel from the .po once, in the user's cache
+    under a name of the .po's contents (a new catalogue gets a directory of its own, so
+    nothing is ever stale or to clean up), and read as it is by every later run. None when
+    it cannot be made."""
     source = CLICK_LOCALES / language / "LC_MESSAGES" / f"{CLICK_DOMAIN}.po"
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pocha"
+    partial = None
     try:
-        directory = tempfile.TemporaryDirectory(prefix="pocha-click-")
-    except OSError:
-        return None
-    compiled = Path(directory.name) / language / "LC_MESSAGES" / f"{CLICK_DOMAIN}.mo"
-    try:
-        compiled.parent.mkdir(parents=True)
-        with source.open("rb") as po, compiled.open("wb") as mo:
-            # Fuzzy entries are guesses, not translations: left out, they stay English.
-            write_mo(mo, read_po(po, locale=language), use_fuzzy=False)
-    except OSError:
-        directory.cleanup()
+        po = source.read_bytes()
+        directory = cache / f"click-{hashlib.sha256(po).hexdigest()[:16]}"
+        compiled = directory / language / "LC_MESSAGES" / f"{CLICK_DOMAIN}.mo"
+        if not compiled.is_file():
+            from client.language import compiled_catalogue
+
+            mo = compiled_catalogue(po, language)
+            compiled.parent.mkdir(parents=True, exist_ok=True)
+            # Whole or not at all, whatever another run does at the same moment.
+            partial = compiled.with_name(f".{os.getpid()}.{compiled.name}")
+            partial.write_bytes(mo)
+            os.replace(partial, compiled)
+    except Exception:
+        # Babel's errors too: no Spanish is better than no command.
+        if partial is not None:
+            partial.unlink(missing_ok=True)
         return None
     return directory
 

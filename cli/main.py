@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import click
 from click.core import ParameterSource
 
+from cli import language as cli_language
 from cli import spoken
 from cli.language import paragraphs, verbatim
 from engine.i18n import N_
@@ -905,7 +906,7 @@ def _service_url(_context: click.Context, _param: click.Parameter, url: str) -> 
     """`--url` as the client reads it (a bare host means http), refused in words when it is
     not an http(s) address with a host (and a port of 0 to 65535, if any), before any
     command builds its client on it."""
-    language = _load("cli.language")
+    language = cli_language
     try:
         parts = urlsplit(url if "://" in url else f"http://{url}")
         # Read here so that a port out of range or not a number is refused in words too.
@@ -1065,7 +1066,7 @@ def play(
     # The account `pocha signup` kept for this service sits, under its own name.
     accounts = _load("client.account")
     account = accounts.load_account(url)
-    language = _load("cli.language")
+    language = cli_language
     if resume is not None:
         context = click.get_current_context()
         # What makes a new game has no say in one that goes on: refused, not ignored.
@@ -1113,7 +1114,7 @@ def _resume(
     """`pocha play --resume [GAME]`: play on, as `account` (the one kept for `url`), in one
     of its games not finished (`client.terminal.resume`)."""
     accounts = _load("client.account")
-    language = _load("cli.language")
+    language = cli_language
     if account is None:
         raise click.UsageError(language.resume_needs_account())
     if join is not None:
@@ -1146,7 +1147,7 @@ def signup(url: str, name: str) -> None:
     with _asking(url):
         made = api.PochaClient(url).create_account(name)
     path = accounts.save_account(url, made)
-    click.echo(_load("cli.language").account_made(made, path))
+    click.echo(cli_language.account_made(made, path))
 
 
 @pocha.command(
@@ -1162,7 +1163,7 @@ def new_key(url: str) -> None:
     """`pocha new-key`: the kept account's key replaced (its help is the one above)."""
     api = _load("client.api")
     accounts = _load("client.account")
-    language = _load("cli.language")
+    language = cli_language
     account = accounts.load_account(url)
     if account is None:
         raise click.UsageError(language.no_account_kept(url))
@@ -1192,7 +1193,7 @@ def _asking(url: str, *, saved_key: bool = False) -> Iterator[None]:
             raise _saved_key_refused(url) from exc
         raise click.ClickException(str(exc.message or exc)) from exc
     except OSError as exc:
-        raise click.ClickException(_load("cli.language").unreachable(url, exc)) from exc
+        raise click.ClickException(cli_language.unreachable(url, exc)) from exc
 
 
 def _key_refused_at_play(url: str, refused: Any) -> click.ClickException:
@@ -1201,13 +1202,13 @@ def _key_refused_at_play(url: str, refused: Any) -> click.ClickException:
     if refused.game_id is None:
         return _saved_key_refused(url)
     path = _load("client.account").config_file()
-    return click.ClickException(_load("cli.language").seat_key_refused(url, path, refused.game_id))
+    return click.ClickException(cli_language.seat_key_refused(url, path, refused.game_id))
 
 
 def _saved_key_refused(url: str) -> click.ClickException:
     """The service knows no account by the key kept for `url`: said, with the way back in."""
     path = _load("client.account").config_file()
-    return click.ClickException(_load("cli.language").saved_key_refused(url, path))
+    return click.ClickException(cli_language.saved_key_refused(url, path))
 
 
 @pocha.command(
@@ -1217,7 +1218,7 @@ def _saved_key_refused(url: str) -> click.ClickException:
 def lobby(url: str) -> None:
     """`pocha lobby`: the lobby's tables (its help is the one above)."""
     terminal = _load("client.terminal")
-    language = _load("cli.language").terminal_language()
+    language = cli_language.terminal_language()
     raise SystemExit(terminal.lobby(url, language=language))
 
 

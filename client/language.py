@@ -63,13 +63,15 @@ def translations(language: str) -> gettext.NullTranslations:
     if language == DEFAULT:
         return gettext.NullTranslations()
     path = files("client") / "locales" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-    with path.open("rb") as handle:
-        catalogue = read_po(handle, locale=language)
+    return gettext.GNUTranslations(io.BytesIO(compiled_catalogue(path.read_bytes(), language)))
+
+
+def compiled_catalogue(po: bytes, language: str) -> bytes:
+    """A .po catalogue of `language` as gettext reads it (a .mo, made by Babel)."""
     compiled = io.BytesIO()
     # Fuzzy entries are guesses, not translations: left out, they fall back to the English.
-    write_mo(compiled, catalogue, use_fuzzy=False)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+    write_mo(compiled, read_po(io.BytesIO(po), locale=language), use_fuzzy=False)
+    return compiled.getvalue()
 
 
 def _(message: str, /, **params: Any) -> str:

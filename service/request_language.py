@@ -1,6 +1,6 @@
 """A request's language, worked out once, and what it changes in an answer: the sentences a
 view carries for people, and the Content-Language and Vary headers of every JSON answer.
-How it works: docs/internals.md, `service.i18n`.
+How it works: docs/internals.md, `service.request_language`.
 """
 
 from __future__ import annotations

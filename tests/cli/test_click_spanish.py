@@ -1,7 +1,7 @@
 """The `pocha` command in the terminal's language: with a Spanish locale, Click's own words
 (Usage, Options, the help option, its errors and "Try ... for help") and the help of the
 commands people play with (play, lobby, signup, new-key) are Spanish; with an English or C
-locale, all of it is English as before. The entry point runs for real, as a player's shell
+locale, all of it is English. The entry point runs for real, as a player's shell
 runs it. Click's catalogue (cli/locales) is held to the installed Click: a msgid Click
 dropped or changed, or one it added without Spanish, fails here."""
 
@@ -51,7 +51,7 @@ def run(
     """`pocha ARGS` in a shell whose locale is `locale` (nothing else of the caller's), its
     files writable unless `writes` is False."""
     env = {k: v for k, v in os.environ.items() if k not in LOCALE_VARIABLES and k != "POCHA_URL"}
-    env.update(XDG_CONFIG_HOME=str(tmp_path), **locale)
+    env.update(XDG_CONFIG_HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"), **locale)
     return subprocess.run(
         [str(POCHA), *args],
         env=env,
@@ -219,12 +219,29 @@ def test_the_terminal_language_decides_for_click_too(
 
 
 def test_without_a_file_for_clicks_catalogue_click_says_its_english(tmp_path: Path) -> None:
-    # The catalogue gettext reads is written for the run: a full disk leaves Click's words
-    # in English, and the command works on.
+    # The catalogue gettext reads is written to the user's cache by the first run: a full
+    # disk leaves Click's words in English, nothing half written, and the command works on.
     said = run(tmp_path, "play", "--bogus", writes=False, **SPANISH)
     assert said.returncode == 2, said.stderr
     assert said.stderr.splitlines()[-1] == "Error: No such option '--bogus'.", said.stderr
     assert "Traceback" not in said.stderr
+    assert [p for p in (tmp_path / "cache").rglob("*") if p.is_file()] == []
+
+
+def test_clicks_catalogue_is_made_once_in_the_cache_and_read_by_later_runs(
+    tmp_path: Path,
+) -> None:
+    first = run(tmp_path, "play", "--bogus", **SPANISH)
+    assert first.stderr.splitlines()[-1] == "Error: No existe la opción '--bogus'.", first.stderr
+    made = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
+    assert [p.relative_to(tmp_path / "cache").parts[-3:] for p in made] == [
+        ("es", "LC_MESSAGES", "click.mo")
+    ]
+    stamp = made[0].stat().st_mtime_ns
+    again = run(tmp_path, "lobby", "--bogus", **SPANISH)
+    assert again.stderr.splitlines()[-1] == "Error: No existe la opción '--bogus'.", again.stderr
+    assert [p for p in (tmp_path / "cache").rglob("*") if p.is_file()] == made
+    assert made[0].stat().st_mtime_ns == stamp
 
 
 def test_each_run_speaks_its_own_language_and_leaves_gettext_as_it_was(
