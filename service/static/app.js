@@ -1306,9 +1306,10 @@ async function leave() {
   forgetCurrent();
   disconnect();
   if (game && !isOver(view)) {
-    forgetSeat(game.id);
     // Only the host token may delete; a failure leaves the game to expire by itself.
     await new Api(game.hostToken).remove(game.id).catch(() => {});
+    // Forgotten once it is gone: the other tabs ask the server whether it was left.
+    forgetSeat(game.id);
   }
   showSetup();
 }
