@@ -906,15 +906,14 @@ def _service_url(_context: click.Context, _param: click.Parameter, url: str) -> 
     """`--url` as the client reads it (a bare host means http), refused in words when it is
     not an http(s) address with a host (and a port of 0 to 65535, if any), before any
     command builds its client on it."""
-    language = cli_language
     try:
         parts = urlsplit(url if "://" in url else f"http://{url}")
         # Read here so that a port out of range or not a number is refused in words too.
         parts.port  # noqa: B018
     except ValueError as exc:  # an unclosed IPv6 bracket, a bad port
-        raise click.BadParameter(f"{language.address_refused(url)} ({exc})") from exc
+        raise click.BadParameter(f"{cli_language.address_refused(url)} ({exc})") from exc
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise click.BadParameter(language.address_refused(url))
+        raise click.BadParameter(cli_language.address_refused(url))
     return url
 
 
@@ -1066,7 +1065,6 @@ def play(
     # The account `pocha signup` kept for this service sits, under its own name.
     accounts = _load("client.account")
     account = accounts.load_account(url)
-    language = cli_language
     if resume is not None:
         context = click.get_current_context()
         # What makes a new game has no say in one that goes on: refused, not ignored.
@@ -1077,10 +1075,10 @@ def play(
             and context.get_parameter_source(option.name) is ParameterSource.COMMANDLINE
         ]
         if given:
-            raise click.UsageError(language.resume_as_made(given))
+            raise click.UsageError(cli_language.resume_as_made(given))
         _resume(url, account, resume or None, join)
     if rated and account is None:
-        raise click.UsageError(language.rated_needs_account())
+        raise click.UsageError(cli_language.rated_needs_account())
     try:
         status = terminal.play(
             url, players, level, account["name"] if account else name, schedule, seed,
@@ -1092,7 +1090,7 @@ def play(
             # terminal may have replaced the key and saved the new one meanwhile.
             saved_key=(lambda: (accounts.load_account(url) or {}).get("key")) if account else None,
             # The terminal speaks the user's locale's language, and asks the service for it.
-            language=language.terminal_language(),
+            language=cli_language.terminal_language(),
         )  # fmt: skip
     except terminal.SavedKeyRefused as exc:
         raise _key_refused_at_play(url, exc) from exc
@@ -1114,18 +1112,17 @@ def _resume(
     """`pocha play --resume [GAME]`: play on, as `account` (the one kept for `url`), in one
     of its games not finished (`client.terminal.resume`)."""
     accounts = _load("client.account")
-    language = cli_language
     if account is None:
-        raise click.UsageError(language.resume_needs_account())
+        raise click.UsageError(cli_language.resume_needs_account())
     if join is not None:
-        raise click.UsageError(language.resume_or_join())
+        raise click.UsageError(cli_language.resume_or_join())
     terminal = _load("client.terminal")
     try:
         status = terminal.resume(
             url, account, game_id,
             saved_key=lambda: (accounts.load_account(url) or {}).get("key"),
             # The terminal speaks the user's locale's language, and asks the service for it.
-            language=language.terminal_language(),
+            language=cli_language.terminal_language(),
         )  # fmt: skip
     except terminal.SavedKeyRefused as exc:
         raise _key_refused_at_play(url, exc) from exc
@@ -1163,10 +1160,9 @@ def new_key(url: str) -> None:
     """`pocha new-key`: the kept account's key replaced (its help is the one above)."""
     api = _load("client.api")
     accounts = _load("client.account")
-    language = cli_language
     account = accounts.load_account(url)
     if account is None:
-        raise click.UsageError(language.no_account_kept(url))
+        raise click.UsageError(cli_language.no_account_kept(url))
     with _asking(url, saved_key=True):
         replaced = api.PochaClient(url, account_key=account["key"]).replace_account_key(
             account["id"]
@@ -1175,10 +1171,10 @@ def new_key(url: str) -> None:
         path = accounts.save_account(url, {**account, "key": replaced["key"]})
     except OSError as exc:
         # The old key is dead already: this is the only place the new one is ever shown.
-        click.echo(language.new_key_not_kept(accounts.config_file(), exc), err=True)
+        click.echo(cli_language.new_key_not_kept(accounts.config_file(), exc), err=True)
         click.echo(replaced["key"])
         raise SystemExit(1) from exc
-    click.echo(language.new_key_kept(account, path))
+    click.echo(cli_language.new_key_kept(account, path))
 
 
 @contextmanager

@@ -1,16 +1,21 @@
 """Fixtures of the web page's browser tests: a page checked at a laptop's and a phone's size
 shares `Screen` and the `size` and `screens` fixtures; the service is `live_service`
-(tests/live.py); `wait_until` waits on a condition in a page.
+(tests/live.py), or `accounts_service` for a module that signs up more than five times an
+hour; `wait_until` waits on a condition in a page.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from tests.live import LiveService, serving
+from tests.redis_server import fresh_db_url
 from tests.waiting import LONG_MS
+from tools.embedded_redis import RedisServer
 
 #: The two sizes a page is checked at: a laptop's, and a phone's (with touch).
 SIZES = [{"width": 1280, "height": 800}, {"width": 390, "height": 844}]
@@ -74,3 +79,19 @@ def screens(browser: Any) -> Iterator[list[Screen]]:
     yield opened
     for screen in opened:
         screen.context.close()
+
+
+@contextlib.contextmanager
+def accounts_service(
+    redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory, db: int, name: str
+) -> Iterator[LiveService]:
+    """A live service of a module's own, on logical DB `db` of the session's Redis, whose
+    sign-ups and new keys are not limited to the five an hour a person gets (its logs in a
+    directory named after `name`)."""
+    with serving(
+        fresh_db_url(redis_server, db),
+        tmp_path_factory.mktemp(f"{name}-service"),
+        POCHA_RATE_LIMIT_ACCOUNTS="100/hour",
+        POCHA_RATE_LIMIT_ACCOUNT_KEYS="100/hour",
+    ) as service:
+        yield service

@@ -28,8 +28,8 @@ import redis
 from client.api import PochaClient
 from core.play.tables import parse_code
 from core.store import account_turns, webhooks
-from tests.live import LiveService, serving
-from tests.redis_server import fresh_db_url
+from tests.live import LiveService
+from tests.service.web.conftest import accounts_service
 from tests.service.web.test_web_browser import LAPTOP, MISFITS, PHONE, more_options
 from tests.service.web.test_web_tables import Person, browser, play  # noqa: F401
 from tests.waiting import LONG, LONG_MS, scaled, wait_until
@@ -51,12 +51,7 @@ WORDS = {
 def ladder_service(
     redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LiveService]:
-    with serving(
-        fresh_db_url(redis_server, LADDER_DB),
-        tmp_path_factory.mktemp("ladder-service"),
-        POCHA_RATE_LIMIT_ACCOUNTS="100/hour",
-        POCHA_RATE_LIMIT_ACCOUNT_KEYS="100/hour",
-    ) as service:
+    with accounts_service(redis_server, tmp_path_factory, LADDER_DB, "ladder") as service:
         yield service
 
 

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from client.api import PochaClient
-from tests.live import LiveService, serving
-from tests.redis_server import fresh_db_url
+from tests.live import LiveService
+from tests.service.web.conftest import accounts_service
 from tests.service.web.conftest import wait_until as wait_in
 from tests.service.web.test_web_browser import LAPTOP, more_options
 from tests.service.web.test_web_tables import MOVE, Person, browser  # noqa: F401
@@ -36,12 +36,7 @@ TABS_DB = 14
 def tabs_service(
     redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LiveService]:
-    with serving(
-        fresh_db_url(redis_server, TABS_DB),
-        tmp_path_factory.mktemp("tabs-service"),
-        POCHA_RATE_LIMIT_ACCOUNTS="100/hour",
-        POCHA_RATE_LIMIT_ACCOUNT_KEYS="100/hour",
-    ) as service:
+    with accounts_service(redis_server, tmp_path_factory, TABS_DB, "tabs") as service:
         yield service
 
 
