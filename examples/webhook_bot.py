@@ -1,6 +1,7 @@
 """A Pocha webhook bot in 30 lines of standard Python: it checks each call's signature and
 answers the first legal action of the view. Run: POCHA_SECRET=whsec_... python
-examples/webhook_bot.py 8000, then register http://your-host:8000/ (docs/bots-api.md)."""
+examples/webhook_bot.py 9000, then register http://your-host:9000/ (a service on this same
+machine calls a loopback address only with POCHA_BOT_ALLOW_PRIVATE=1; docs/bots-api.md)."""
 
 import hashlib
 import hmac
