@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Generic, TypeVar
 
 from ai.bot import Bot, Budget, Level, Player
@@ -120,6 +121,27 @@ def distinct_rotations(lineup: Sequence[Player]) -> list[tuple[Player, ...]]:
     return seatings
 
 
+def deal_seeds(seed: int) -> Iterator[int]:
+    """The seeds of an arena run's deals, in deal order: drawn in turn from one Mersenne
+    Twister seeded with the run's ``seed``."""
+    rng = random.Random(seed)
+    while True:
+        yield rng.randrange(1 << 53)
+
+
+def seatings_of(lineup: Sequence[Player], duplicate: bool) -> list[tuple[Player, ...]]:
+    """The seatings each deal of a run is played in: its distinct rotations with duplicate
+    deals, else the line-up as it is."""
+    return distinct_rotations(lineup) if duplicate else [tuple(lineup)]
+
+
+def _check_lineup(rules: Any, lineup: Sequence[Player]) -> None:
+    if len(lineup) != rules.players:
+        raise ValueError(
+            f"the line-up names {len(lineup)} seats; the rules have {rules.players} players"
+        )
+
+
 def tasks_for(
     rules: Any, lineup: Sequence[Player], deals: int, seed: int, duplicate: bool = True
 ) -> list[ArenaGame]:
@@ -127,16 +149,28 @@ def tasks_for(
 
     A rotation that seats the line-up as an earlier one did (``a,b,a,b`` turned by two
     seats) would replay the same game, decision seeds and all, so it is played once."""
-    n = rules.players
-    if len(lineup) != n:
-        raise ValueError(f"the line-up names {len(lineup)} seats; the rules have {n} players")
-    rng = random.Random(seed)
-    seatings = distinct_rotations(lineup) if duplicate else [tuple(lineup)]
+    _check_lineup(rules, lineup)
+    seatings = seatings_of(lineup, duplicate)
     out: list[ArenaGame] = []
-    for d in range(deals):
-        game_seed = rng.randrange(1 << 53)
+    for d, game_seed in enumerate(islice(deal_seeds(seed), deals)):
         out.extend(ArenaGame(rules, game_seed, seats, d) for seats in seatings)
     return out
+
+
+def task_for(
+    rules: Any, lineup: Sequence[Player], deals: int, seed: int, duplicate: bool, index: int
+) -> ArenaGame:
+    """``tasks_for(rules, lineup, deals, seed, duplicate)[index]``, made alone: it draws the
+    deal seeds up to its own deal's (a deal's seed is known only by drawing those before it:
+    ``randrange`` draws again whenever it rejects a draw) and makes no other game. IndexError
+    for an index outside the run (a negative one included: a game has none)."""
+    _check_lineup(rules, lineup)
+    seatings = seatings_of(lineup, duplicate)
+    if not 0 <= index < deals * len(seatings):
+        raise IndexError(f"game {index} of an arena run of {deals * len(seatings)} games")
+    deal, seating = divmod(index, len(seatings))
+    game_seed = next(islice(deal_seeds(seed), deal, None))
+    return ArenaGame(rules, game_seed, seatings[seating], deal)
 
 
 @dataclass(frozen=True)

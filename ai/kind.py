@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ai.arena import Arena, ArenaGame, distinct_rotations, tasks_for
+from ai.arena import Arena, ArenaGame, distinct_rotations, task_for, tasks_for
 from ai.bot import Bot, Budget, Decision, Level, Player
 from engine.protocols import GameKind
 
@@ -75,6 +75,18 @@ class BotKind:
     ) -> list[ArenaGame]:
         """Every (deal, seating) game of a match, as the arena lists them."""
         return tasks_for(rules, lineup, deals, seed, duplicate)
+
+    def task_for(
+        self,
+        rules: Any,
+        lineup: Sequence[Player],
+        deals: int,
+        seed: int,
+        duplicate: bool,
+        index: int,
+    ) -> ArenaGame:
+        """Game `index` of those `tasks_for` lists, made alone (a match's slice plays one)."""
+        return task_for(rules, lineup, deals, seed, duplicate, index)
 
     def seatings(self, seats: Sequence[Any]) -> int:
         """With duplicate deals, how many games each deal is: the line-up's distinct

@@ -201,9 +201,22 @@ class MatchSpec:
         earlier ones give away, and a rated match's records show each finished game's seed
         to its bot while the rest are still to be played."""
         found = self.kind.tasks_for(self.rules, self.lineup, self.deals, self.seed, self.duplicate)
+        return [self._keyed(task) for task in found]
+
+    def task(self, index: int) -> ArenaGame:
+        """Game `index` of the match, `tasks()[index]` made alone: a slice plays one game,
+        and a match of a thousand would make every one of them (a rated match hashing each
+        seed) each slice. IndexError for an index that is no game of the match."""
+        found = self.kind.task_for(
+            self.rules, self.lineup, self.deals, self.seed, self.duplicate, index
+        )
+        return self._keyed(found)
+
+    def _keyed(self, task: ArenaGame) -> ArenaGame:
+        """The arena's game with its deal seed as the match plays it (`tasks`)."""
         if not self.rated:
-            return found
-        return [replace(task, seed=keyed_seed(self.seed, task.seed)) for task in found]
+            return task
+        return replace(task, seed=keyed_seed(self.seed, task.seed))
 
     def is_rated_game(self, index: int) -> bool:
         """Whether game `index` moves ratings: in a rated match, each deal's first play
@@ -745,7 +758,7 @@ def play_slice(
         return {"match": match_id, "game": index, "played": False}
     timing = Timing.from_env()
     kind = spec.kind
-    task = spec.tasks()[index]
+    task = spec.task(index)
     if spec.at_tables:
         return play_at_table(connection, spec, match_id, index, task, job_id, last_try=last_try)
     saved = redises_of(connection).store.hget(checkpoint_key(match_id, index), "state")
