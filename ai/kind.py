@@ -90,7 +90,8 @@ class BotKind:
 
     def seatings(self, seats: Sequence[Any]) -> int:
         """With duplicate deals, how many games each deal is: the line-up's distinct
-        rotations (``a,b,a,b`` has two)."""
+        rotations (``a,b,a,b`` has two). Given the players, as ``tasks_for`` seats them: two
+        texts of one player (``hard`` and `` hard``) are one."""
         return len(distinct_rotations(list(seats)))
 
     def parse_player(self, spec: str) -> Player:

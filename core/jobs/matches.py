@@ -153,7 +153,9 @@ class MatchSpec:
 
     @property
     def deals(self) -> int:
-        return self.games // self.kind.seatings(self.seats) if self.duplicate else self.games
+        # Counted over the players its games seat (`tasks`), not the seats' texts: " hard"
+        # is the player "hard".
+        return self.games // self.kind.seatings(self.lineup) if self.duplicate else self.games
 
     @property
     def rotations(self) -> int:
@@ -398,7 +400,7 @@ def check_match(
             _("a match plays from 1 to {most} games, not {games}", most=max_games, games=games),
             "games",
         )
-    n = kind.seatings(seats)
+    n = kind.seatings([seat_player(kind, s) for s in seats])
     if duplicate and games % n:
         if n == len(seats):
             sentence = _(

@@ -82,6 +82,9 @@ def _specs() -> Iterator[tuple[str, MatchSpec]]:
         rules={"schedule": "classic", "montar": False, "turn_seconds": 30})  # fmt: skip
     add("poch rules", ["hard", "easy", "medium"], 3, rules={"chips": 20, "ante": 2},
         game="poch")  # fmt: skip
+    # A seat's text with spaces about it is the same player as without.
+    add("spaced seats", [" hard", "easy", "hard", "easy "], 3)
+    add("spaced seats, one bot", ["easy", " easy", "easy ", "easy"], 3)
     for name, spec in made:
         yield name, spec
         yield f"{name}, stored", MatchSpec.from_dict(json.loads(json.dumps(spec.stored())))
