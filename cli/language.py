@@ -32,6 +32,11 @@ CLICK_LOCALES = Path(__file__).with_name("locales")
 #: The words of Click's usage line that Click writes outside gettext (`[OPTIONS]`, a
 #: group's `COMMAND [ARGS]...`): translated as help texts (`cli.spoken`).
 USAGE_WORDS = (N_("[OPTIONS]"), N_("COMMAND [ARGS]..."))
+#: The name at the table of a person who gives none (`pocha play --name`): the web page's
+#: for such a person (its "you": You, Tú), so that they are called the same wherever they
+#: sit (a test holds it equal to the page's, and to the word the terminal game tells that
+#: seat by, `client.terminal.seat_name`).
+DEFAULT_NAME = N_("You")
 #: The locales that ask for no language (gettext's untranslated ones).
 _NO_LANGUAGE = ("", "C", "POSIX")
 
@@ -62,6 +67,11 @@ def say(message: Message) -> str:
     from service.i18n import translate
 
     return str(translate(message, language))
+
+
+def default_name() -> str:
+    """The name at the table of a person who gives none, in the terminal's language."""
+    return say(Message(DEFAULT_NAME))
 
 
 def help_text(english: str) -> str:

@@ -981,7 +981,12 @@ _POCH_KEYS = N_(
         "easy, medium, hard."
     ),
 )
-@spoken.option("--name", default="You", show_default=True, help=N_("Your name at the table."))
+@spoken.option(
+    "--name",
+    default=cli_language.default_name,
+    show_default=True,
+    help=N_("Your name at the table."),
+)
 @spoken.option(
     "--schedule",
     default=None,
@@ -1032,7 +1037,9 @@ _POCH_KEYS = N_(
     default=None,
     help=N_("The level of the bot that plays for a person whose clock runs out (default medium)."),
 )
-@spoken.option("--join", "join", metavar="CODE", default=None, help=N_("Join a table by its code."))
+@spoken.option(
+    "--join", "join", metavar=N_("CODE"), default=None, help=N_("Join a table by its code.")
+)
 @spoken.option(
     "--rated",
     is_flag=True,
@@ -1044,7 +1051,7 @@ _POCH_KEYS = N_(
 @spoken.option(
     "--resume",
     "resume",
-    metavar="GAME",
+    metavar=N_("GAME"),
     is_flag=False,
     flag_value="",
     default=None,

@@ -3,7 +3,8 @@ root group binds Click's own words (Usage, Options, its errors) to the terminal'
 for the run (`cli.language.click_speaking`), and a command's or option's help text is
 translated when the help is shown (`cli.language.help_text`), not when the module is
 imported: the help of the commands people play with (`pocha play`, `pocha lobby`,
-`pocha signup`, `pocha new-key`) is in the catalogues, the tools' stays English.
+`pocha signup`, `pocha new-key`) is in the catalogues, its options' placeholders (`TEXT`,
+`CODE`, which Click writes outside gettext) included; the tools' stays English.
 How it works: docs/development.md, `cli.spoken`.
 """
 
@@ -23,10 +24,6 @@ def click_msgid(msgid: str) -> str:
     source): a sentence Click passes to gettext from a variable, which Babel cannot see."""
     return msgid
 
-
-#: Click's msgids it says through `gettext(variable)`: an option's `[required]` (Click's
-#: `Option.get_help_record`).
-UNMARKED_CLICK_MSGIDS = (click_msgid("required"),)
 
 #: Click's help option's text (a msgid of Click's): read again at each run, since Click
 #: makes that option once per command and keeps it, with the language of its first run.
@@ -104,9 +101,90 @@ class SpokenGroup(_SpokenCommand, click.Group):
             return super().main(*args, **kwargs)
 
 
+class _SpokenName:
+    """A Click type whose name is said in the run's language, from Click's catalogue (as
+    the names Click does translate, `path`, `file`, are): Click writes it outside gettext,
+    upper-cased as an option's placeholder (`--seed INTEGER`) and in the sentence refusing
+    a value (`'many' is not a valid integer`)."""
+
+    english_name: str
+
+    @property
+    def name(self) -> str:
+        return gettext(self.english_name)
+
+    @name.setter
+    def name(self, english: str) -> None:
+        self.english_name = english
+
+
+class Text(_SpokenName, click.types.StringParamType):
+    """Click's `str` type (`TEXT`), its name in the run's language."""
+
+    english_name = click_msgid("text")
+
+
+class Integer(_SpokenName, click.types.IntParamType):
+    """Click's `int` type (`INTEGER`), its name in the run's language."""
+
+    english_name = click_msgid("integer")
+
+
+class IntegerRange(_SpokenName, click.IntRange):
+    """Click's `IntRange` (`INTEGER RANGE`), its name in the run's language."""
+
+    english_name = click_msgid("integer range")
+
+
+#: The entries of Click's catalogue that Babel cannot find in Click's source (marked
+#: `click_msgid` here): the msgid Click says through `gettext(variable)`, an option's
+#: `[required]` (`Option.get_help_record`), and the names of its types, which Click says
+#: untranslated and `_SpokenName` says through gettext.
+UNMARKED_CLICK_MSGIDS = (
+    click_msgid("required"),
+    *(kind.english_name for kind in (Text, Integer, IntegerRange)),
+)
+
+
+def _spoken_type(kind: click.ParamType) -> click.ParamType:
+    """`kind`, one of Click's types an option of the commands people play with takes, as
+    the same type with its name in the terminal's language; any other type as it is (a
+    choice's placeholder is its values, which are typed as they are)."""
+    if isinstance(kind, click.IntRange):
+        return IntegerRange(kind.min, kind.max, kind.min_open, kind.max_open, kind.clamp)
+    if type(kind) is click.types.IntParamType:
+        return Integer()
+    if type(kind) is click.types.StringParamType:
+        return Text()
+    return kind
+
+
 class SpokenOption(_SpokenHelp, click.Option):
-    """An option whose help, and the hint naming it in an error, are said in the
-    terminal's language."""
+    """An option whose help, placeholder (its own, `CODE`, or its type's, `TEXT`), its
+    type's name in the sentence refusing a value, and the hint naming it in an error, are
+    said in the terminal's language. A default made by a function (a word of the terminal's
+    language: the player's name) is shown in the help as what it makes, which is what the
+    command gets, rather than as Click's `(dynamic)`."""
+
+    _english_metavar: str | None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.type = _spoken_type(self.type)
+
+    @property
+    def metavar(self) -> str | None:
+        english = self._english_metavar
+        return None if english is None else help_text(english)
+
+    @metavar.setter
+    def metavar(self, english: str | None) -> None:
+        self._english_metavar = english
+
+    def get_default(self, ctx: click.Context, call: bool = True) -> Any:
+        # The help asks with `call=False` and shows a function as `(dynamic)`: a shown
+        # default must be the value, which depends on the language of the run.
+        return super().get_default(ctx, call=call or self.show_default is True)
 
     def get_error_hint(self, ctx: click.Context | None) -> str:
         hint = super().get_error_hint(ctx)

@@ -18,6 +18,7 @@ from client.terminal import (
     game_over,
     hint_head,
     names_list,
+    seat_name,
     signed,
     simulated_deals,
     styled,
@@ -411,7 +412,7 @@ class PochTerminalGame(TerminalGame):
             state = self.seat_column(view, players, seat)
             seats.add_row(
                 "▶" if view["turn"] == seat else "",
-                Text(name + (_(" (you)") if seat == self.seat and name != "You" else "")),
+                Text(seat_name(name, seat == self.seat)),
                 role,
                 str(view["chips"][seat]),
                 str(view["hand_sizes"][seat]),

@@ -281,6 +281,14 @@ def simulated_deals(tries: int | None) -> str:
     return ngettext("{n} simulated deal", "{n} simulated deals", tries)
 
 
+def seat_name(name: str, yours: bool) -> str:
+    """A seat's name in the table of seats, ` (you)` after this terminal's own, unless the
+    name says it already: a person who gives no name sits as You (Tú in Spanish: `pocha
+    play --name`'s default in the terminal's language, as the web page names them)."""
+    says_you = name in ("You", _("You"))
+    return name + (_(" (you)") if yours and not says_you else "")
+
+
 def seat_state(player: Data, you: bool = False) -> str:
     """A seat's state when it is not simply a person here or a bot: `away` or `left`
     (with the stand-in playing), `offline` (not seen lately; never said of `you`, who are
@@ -1070,7 +1078,7 @@ class TerminalGame:
             state = self.seat_column(view, players, seat)
             seats.add_row(
                 "▶" if view["turn"] == seat else "",
-                Text(name + (_(" (you)") if seat == self.seat and name != "You" else "")),
+                Text(seat_name(name, seat == self.seat)),
                 role,
                 "-" if bid is None else str(bid),
                 str(view["tricks_won"][seat]),

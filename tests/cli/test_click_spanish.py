@@ -1,9 +1,10 @@
 """The `pocha` command in the terminal's language: with a Spanish locale, Click's own words
 (Usage, Options, the help option, its errors and "Try ... for help") and the help of the
-commands people play with (play, lobby, signup, new-key) are Spanish; with an English or C
-locale, all of it is English. The entry point runs for real, as a player's shell
-runs it. Click's catalogue (cli/locales) is held to the installed Click: a msgid Click
-dropped or changed, or one it added without Spanish, fails here."""
+commands people play with (play, lobby, signup, new-key), their options' placeholders
+(`TEXTO`, `CÓDIGO`) and the player's default name (`Tú`, the name they then get) are
+Spanish; with an English or C locale, all of it is English. The entry point runs for real,
+as a player's shell runs it. Click's catalogue (cli/locales) is held to the installed Click:
+a msgid Click dropped or changed, or one it added without Spanish, fails here."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import re
 import resource
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import click
@@ -24,8 +26,10 @@ from click.testing import CliRunner
 from cli import language
 from cli.main import pocha
 from cli.spoken import UNMARKED_CLICK_MSGIDS
-from tests.live import POCHA
-from tests.waiting import scaled
+from client.api import PochaClient
+from tests.client.test_terminal import PROMPT, Terminal
+from tests.live import POCHA, LiveService
+from tests.waiting import LONG, scaled
 
 CLICK_PO = language.CLICK_LOCALES / "es" / "LC_MESSAGES" / "click.po"
 #: The variables gettext reads the locale from: each run names its own.
@@ -76,7 +80,7 @@ def test_play_help_is_in_spanish_for_a_spanish_locale(tmp_path: Path) -> None:
         "Juega en este terminal a través de la API HTTP",
         "En tu turno, escribe:",
         "Opciones:",
-        "Tu nombre en la mesa. [por defecto: You]",
+        "Tu nombre en la mesa. [por defecto: Tú]",
         "[por defecto: 4; 3<=x<=8]",
         "[variable de entorno: POCHA_URL; por defecto: http://127.0.0.1:8000]",
         "-h, --help Muestra esta ayuda y sale.",
@@ -123,8 +127,13 @@ MISTAKES = [
     ),
     (
         ["play", "--seed", "many"],
-        "Error: Valor no válido para '--seed': 'many' no es un número válido (integer).",
+        "Error: Valor no válido para '--seed': 'many' no es un número válido (entero).",
         "Error: Invalid value for '--seed': 'many' is not a valid integer.",
+    ),
+    (
+        ["play", "--open", "some"],
+        "Error: Valor no válido para '--open': 'some' no es un número válido (entero en rango).",
+        "Error: Invalid value for '--open': 'some' is not a valid integer range.",
     ),
     (["play", "--seed"], "Error: La opción '--seed' necesita un valor.", None),
     (["signup"], "Error: Falta la opción '--name'.", "Error: Missing option '--name'."),
@@ -163,6 +172,116 @@ def test_a_mistake_is_said_in_the_terminals_language(
         assert english_said[0].startswith(f"Usage: {command} [OPTIONS]"), english_said
         assert english_said[1] == f"Try '{command} --help' for help.", english_said
     assert "Usage" not in spanish_run.stderr and "Try" not in spanish_run.stderr
+
+
+#: The placeholders of an option's value (Click's type names, and our own), English and
+#: Spanish; a flag has none.
+TEXT = ("TEXT", "TEXTO")
+INTEGER = ("INTEGER", "ENTERO")
+RANGE = ("INTEGER RANGE", "ENTERO EN RANGO")
+FLAG = (None, None)
+#: Each command people play with: its options and their placeholders in either language.
+PLACEHOLDERS: dict[str, dict[str, tuple[str | None, str | None]]] = {
+    "play": {
+        "--url": TEXT, "--game": ("[pocha|poch]", "[pocha|poch]"), "--players": RANGE,
+        "--level": TEXT, "--name": TEXT, "--schedule": TEXT, "--chips": RANGE,
+        "--ante": RANGE, "--deals": RANGE, "--seed": INTEGER, "--open": RANGE,
+        "--listed": FLAG, "--turn-seconds": RANGE, "--stand-in": TEXT,
+        "--join": ("CODE", "CÓDIGO"), "--rated": FLAG, "--resume": ("GAME", "PARTIDA"),
+        "-h, --help": FLAG,
+    },
+    "lobby": {"--url": TEXT, "-h, --help": FLAG},
+    "signup": {"--url": TEXT, "--name": TEXT, "-h, --help": FLAG},
+    "new-key": {"--url": TEXT, "-h, --help": FLAG},
+}  # fmt: skip
+#: An option's row in a help: its spellings, then its placeholder (words one space apart),
+#: then two spaces and its help, or the end of the line.
+OPTION_ROW = re.compile(
+    r"^  (?P<opts>-[\w-]+(?:, -[\w-]+)*)(?: (?P<metavar>\S+(?: \S+)*?))?(?:  |$)", re.M
+)
+
+
+@pytest.mark.parametrize("command", PLACEHOLDERS)
+def test_the_options_placeholders_are_in_the_terminals_language(
+    tmp_path: Path, command: str
+) -> None:
+    for locale, spanish in [(SPANISH, True), *((english, False) for english in ENGLISH)]:
+        shown = run(tmp_path, command, "--help", **locale)
+        assert shown.returncode == 0, shown.stderr
+        rows = {row["opts"]: row["metavar"] for row in OPTION_ROW.finditer(shown.stdout)}
+        wanted = {option: said[spanish] for option, said in PLACEHOLDERS[command].items()}
+        assert rows == wanted, (locale, shown.stdout)
+
+
+def test_the_help_says_the_placeholders_it_shows(tmp_path: Path) -> None:
+    # The help's sentences name the placeholders the options show (`--join CÓDIGO`).
+    play = flat(run(tmp_path, "play", "--help", **SPANISH).stdout)
+    assert "--join CÓDIGO para sentarte en una" in play
+    assert "(necesita `pocha signup`): PARTIDA, o sin ella la única" in play
+    lobby = flat(run(tmp_path, "lobby", "--help", **SPANISH).stdout)
+    assert "`pocha play --join CÓDIGO`" in lobby
+    for shown in (play, lobby):
+        assert not re.search(r"\b(CODE|GAME|TEXT|INTEGER)\b", shown), shown
+
+
+@pytest.mark.parametrize(
+    ("locale", "default", "name"),
+    [(SPANISH, "[por defecto: Tú]", "Tú"), ({"LANG": "C.UTF-8"}, "[default: You]", "You")],
+)
+def test_a_player_who_gives_no_name_sits_with_the_name_the_help_shows(
+    live_service: LiveService, tmp_path: Path, locale: dict[str, str], default: str, name: str
+) -> None:
+    assert default in flat(run(tmp_path, "play", "--help", **locale).stdout)
+    # No account kept (its name would sit instead), nothing of the caller's locale.
+    environ = {
+        **dict.fromkeys(LOCALE_VARIABLES, ""), **locale,
+        "XDG_CONFIG_HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    }  # fmt: skip
+    terminal = Terminal(
+        [str(POCHA), "play", "--url", live_service.url, "--players", "3", "--level", "random",
+         "--schedule", "1", "--seed", "11"],
+        environ,
+    )  # fmt: skip
+    deadline = time.monotonic() + scaled(LONG)
+    try:
+        while not PROMPT.search(terminal.screen):
+            assert terminal.read(0.2), terminal.screen[-3000:]
+            assert time.monotonic() < deadline, terminal.screen[-3000:]
+        terminal.type("q")
+        terminal.process.wait(timeout=scaled(LONG))
+        while terminal.read(0.2):
+            pass
+    finally:
+        terminal.close()
+    made = re.search(r"(?:Game|Partida) (\S+) (?:created|creada): (?:you are|eres) ([^,]+),",
+                     terminal.screen)  # fmt: skip
+    assert made, terminal.screen[-3000:]
+    assert made[2] == name, terminal.screen[-3000:]
+    assert PochaClient(live_service.url).view(made[1])["players"][0]["name"] == name
+    # The table of seats names the seat once: not `Tú (tú)`.
+    assert f"{name} ({name.lower()})" not in terminal.screen, terminal.screen[-3000:]
+
+
+def test_the_default_name_is_the_web_pages_and_the_terminal_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from client.language import _ as terminal_says
+    from client.language import speaking
+    from service.i18n import page_strings
+
+    @speaking
+    def terminal_name(*, language: str) -> str:
+        return terminal_says("You")
+
+    for name in LOCALE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    for locale, lang, name in (("C.UTF-8", "en", "You"), ("es_ES.UTF-8", "es", "Tú")):
+        monkeypatch.setenv("LANG", locale)
+        assert language.default_name() == name
+        # The page's name for a person who gives none; the terminal game's word for a seat
+        # named so (which it does not tell "(you)" again).
+        assert page_strings(lang)["you"] == name
+        assert terminal_name(language=lang) == name
 
 
 def test_the_players_commands_speak_spanish_and_the_tools_stay_english(

@@ -298,6 +298,27 @@ def test_a_tables_comings_and_goings_in_spanish() -> None:
     assert "A hard bot takes seat 3." in english and "away (stand-in: medium)" in english
 
 
+@speaking
+def seats_shown(names: list[str], *, language: str | None = None) -> str:
+    """The table of seats a terminal speaking `language` shows, seat 0 its own."""
+    game, console = seated(names)
+    console.print(game.table(a_view()))
+    return console.export_text()
+
+
+@pytest.mark.parametrize(
+    ("language", "default", "you"), [("es", "Tú", " (tú)"), (None, "You", " (you)")]
+)
+def test_a_seat_named_by_the_default_name_is_not_told_you_again(
+    language: str | None, default: str, you: str
+) -> None:
+    # A person who gives no name sits as `pocha play --name`'s default in the terminal's
+    # language: their own seat is not "Tú (tú)".
+    shown = seats_shown([default, "Bot 1", "Bot 2"], language=language)
+    assert re.search(rf"▶ +{default} ", shown) and f"{default}{you}" not in shown, shown
+    assert f"Ana{you}" in seats_shown(["Ana", "Bot 1", "Bot 2"], language=language)
+
+
 def test_a_game_quit_and_resumed_in_spanish(
     live_service: LiveService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
