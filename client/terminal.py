@@ -659,7 +659,7 @@ class TerminalGame:
             if player.get("open"):
                 name, state = Text(_("(open)"), style="dim"), _("waiting for someone")
             else:
-                name = Text(player["name"] + (_(" (you)") if seat == self.seat else ""))
+                name = Text(seat_name(player["name"], seat == self.seat))
                 state = seat_state(player, seat == self.seat) or _("here")
             room.add_row(str(seat + 1), name, state)
         return room

@@ -306,6 +306,17 @@ def seats_shown(names: list[str], *, language: str | None = None) -> str:
     return console.export_text()
 
 
+@speaking
+def room_shown(names: list[str], *, language: str | None = None) -> str:
+    """The waiting room a terminal speaking `language` shows, seat 0 its own."""
+    game, console = seated(names)
+    table = {"code": "K7QM-3XHP", "listed": False, "waiting": True, "open_seats": 0}
+    view = a_view(phase="waiting", turn=None, players=at_table(names), table=table)
+    game.look_at(view)
+    console.print(game.room(view))
+    return console.export_text()
+
+
 @pytest.mark.parametrize(
     ("language", "default", "you"), [("es", "Tú", " (tú)"), (None, "You", " (you)")]
 )
@@ -313,10 +324,13 @@ def test_a_seat_named_by_the_default_name_is_not_told_you_again(
     language: str | None, default: str, you: str
 ) -> None:
     # A person who gives no name sits as `pocha play --name`'s default in the terminal's
-    # language: their own seat is not "Tú (tú)".
+    # language: their own seat is not "Tú (tú)", at the table nor in the waiting room.
     shown = seats_shown([default, "Bot 1", "Bot 2"], language=language)
     assert re.search(rf"▶ +{default} ", shown) and f"{default}{you}" not in shown, shown
     assert f"Ana{you}" in seats_shown(["Ana", "Bot 1", "Bot 2"], language=language)
+    room = room_shown([default, "Bea", "Bot 1"], language=language)
+    assert re.search(rf"1 │ {default} +│", room) and f"{default}{you}" not in room, room
+    assert f"Ana{you}" in room_shown(["Ana", "Bea", "Bot 1"], language=language)
 
 
 def test_a_game_quit_and_resumed_in_spanish(
