@@ -892,8 +892,9 @@ def worker(burst: bool, queues: str, name: str | None, queue_group: int | None) 
     "bot_table_share=0.8, think_ms.expert=150, level_mix.hard=0.4.",
 )
 def capacity(games: tuple[int, ...], settings: tuple[str, ...]) -> None:
-    """The capacity model of docs/capacity.md: API cores, worker cores, store shards and
-    queue Redises for a number of concurrent games, and the first limit."""
+    """The capacity model: API cores, worker cores, store shards and queue Redises for a
+    number of concurrent games, from measured costs per operation and a mix of games (each
+    an input --set replaces), and the first limit."""
     model = _load("tools.capacity")
     try:
         inputs = model.with_settings(model.Inputs(), settings)
@@ -1228,8 +1229,10 @@ def lobby(url: str) -> None:
 @pocha.command("migrate-keys")
 @click.option("--redis-url", default=None, help="The store (default: REDIS_URL).")
 def migrate_keys(redis_url: str | None) -> None:
-    """Rename the keys an earlier Pocha wrote to this version's names (once, with the API
-    and the workers stopped; see docs/operating.md)."""
+    """Rename the keys an earlier Pocha wrote to this version's names (pocha:game:ID to
+    pocha:game:{ID}, TTLs and due tasks kept): once, with the API and the workers stopped,
+    then start them again; a second run finds nothing to do. `pocha serve` does it by
+    itself on a data dir an earlier version wrote."""
     url = redis_url or _load("core.config").load_config()["REDIS_URL"]
     migration = _load("tools.migrate_keys")
     done = migration.migrate(_load("core.store.redises").connect_plain(url))
@@ -1487,7 +1490,7 @@ def analyse(file: Path, level: str, seed: int, as_json: bool) -> None:
 
 @pocha.command()
 def openapi() -> None:
-    """Print the API's OpenAPI document (the committed copy is openapi/openapi.json)."""
+    """Print the API's OpenAPI document (the one the service serves at /api/openapi.json)."""
     service_openapi = _load("service.openapi")
     click.echo(service_openapi.render(), nl=False)
 

@@ -445,12 +445,12 @@ class TerminalGame:
                 "\n"
                 + _(
                     "This link opens only on this machine. For friends on other machines, "
-                    "serve the game on the network (bash scripts/serve does, unless given "
+                    "serve the game on the network (pocha serve does, unless given "
                     "--host 127.0.0.1) from a machine they can reach."
                 )
                 + "\n"
             )
-        command = f"scripts/pocha play --join {code}" + ("" if here_only else f" --url {origin}")
+        command = f"pocha play --join {code}" + ("" if here_only else f" --url {origin}")
         told.append("\n" + _("They join with: {command}", command=command) + "\n")
         told.append(
             _(

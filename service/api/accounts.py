@@ -132,7 +132,9 @@ class RatingSchema(Answer):
     provisional = fields.Boolean(
         metadata={
             "description": "Counted against too few distinct opponents yet for the ladder "
-            "to take it as settled (docs/api.md); never for our levels.",
+            "to take it as settled (its counted games have not met the service's "
+            "`POCHA_RATED_PROVISIONAL_OPPONENTS`, 5 by default, our levels among them); "
+            "never for our levels.",
             "example": False,
         }
     )
@@ -167,7 +169,12 @@ class BotWebhookSchema(Answer):
     last_failure = fields.String(
         allow_none=True,
         metadata={
-            "description": "Why the last failed call failed (docs/bots-api.md).",
+            "description": "Why the last failed call failed: `timeout` (no whole answer "
+            "within the deadline), `connection` (failed or refused), `status_NNN` (not "
+            "2xx), `redirect` (a 3xx: never followed), `too_large` (over the answer's "
+            "byte limit), `bad_json` (not JSON), `no_action` (JSON without `action`), "
+            "`illegal` (not one of `you.legal`) or `refused_address` (the URL resolves to "
+            "an address the service does not call).",
             "example": "timeout",
         },
     )
@@ -295,8 +302,9 @@ class LadderEntrySchema(Answer):
     )
     provisional = fields.Boolean(
         metadata={
-            "description": "Counted against too few distinct opponents yet: its place is "
-            "provisional (docs/api.md); never for our levels.",
+            "description": "Counted against too few distinct opponents yet (the service's "
+            "`POCHA_RATED_PROVISIONAL_OPPONENTS`, 5 by default, our levels among them): "
+            "its place is provisional; never for our levels.",
             "example": False,
         }
     )
@@ -547,8 +555,9 @@ class RatingHistoryEntrySchema(Answer):
         metadata={
             "description": "Whether the game moved this rating: false when every opponent "
             "at the table had already counted against the account as many times as the "
-            "cap allows in the window (docs/api.md); the rating after it is then the one "
-            "before.",
+            "cap allows in the window (3 rated games in any 24 hours by default: "
+            "`POCHA_RATED_PAIR_GAMES`, `POCHA_RATED_PAIR_SECONDS`); the rating after it is "
+            "then the one before.",
             "example": True,
         }
     )

@@ -253,8 +253,8 @@ class MatchRequestSchema(ma.Schema):
             "`ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) or "
             "`ismcts:250ms`, or an account as `account:ID`: a bot account with a webhook, or "
             "the account whose key is sent, which then moves over its event stream (the "
-            "match is played `at_tables`; docs/bots-api.md). Seats with the same text are one "
-            "bot in the statistics.",
+            "match is played `at_tables`, each game at a table of the service). Seats with "
+            "the same text are one bot in the statistics.",
             "example": ["hard", "heuristic", "hard", "heuristic"],
         },
     )

@@ -38,8 +38,8 @@ class AnalysisRequestSchema(ma.Schema):
         required=True,
         metadata={
             "description": "A game record, as `GET /api/v1/games/{id}/record` gives it (its "
-            "format: openapi/game-record.schema.json, docs/records.md). It is read back "
-            "from its hands and checked against its game's rules.",
+            "format: the JSON Schema `GET /api/v1/schemas/game-record.json`). It is read "
+            "back from its hands and checked against its game's rules.",
         },
     )
     level = fields.String(

@@ -661,12 +661,12 @@ class History(MethodView):
 
 
 #: A game record's envelope as the OpenAPI document states it: the whole format, each game's
-#: deals included, is the JSON Schema `openapi/game-record.schema.json` (docs/records.md).
+#: deals included, is the JSON Schema the service serves (`service.api.json_schemas`).
 _RECORD = {
     "type": "object",
-    "description": "A finished game's record, as `openapi/game-record.schema.json` (JSON "
-    "Schema 2020-12) defines it in full: each game's `deals` have that game's shape, told "
-    "apart by `game`.",
+    "description": "A finished game's record, as the JSON Schema (draft 2020-12) at "
+    "`/api/v1/schemas/game-record.json` defines it in full: each game's `deals` have that "
+    "game's shape, told apart by `game`.",
     "required": [
         "format",
         "game",
@@ -738,7 +738,7 @@ class Record(MethodView):
         with every hand as dealt, every decision and card in order (who, what, and whether
         the table's stand-in made it), each trick's winner in a game of tricks, and the
         scores after each deal and at the end, and what our bots thought at their
-        decisions (`advice`). The format is versioned (`format`) and defined by
-        `openapi/game-record.schema.json`; `pocha replay FILE` prints one.
+        decisions (`advice`). The format is versioned (`format`) and defined by the JSON
+        Schema `GET /api/v1/schemas/game-record.json`; `pocha replay FILE` prints one.
         """
         return Response(orjson.dumps(game_service().record(game_id)), mimetype="application/json")

@@ -22,7 +22,8 @@ blp = Blueprint(
     "rules",
     __name__,
     url_prefix="/api/v1/rules",
-    description="The rule options of docs/rules.md and the bot levels, for a game setup screen.",
+    description="Every rule option a game is made with (each game's rules for a player: the "
+    "page /how-to-play/GAME) and the bot levels, for a game setup screen.",
 )
 
 

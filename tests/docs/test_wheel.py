@@ -2,8 +2,8 @@
 `pip wheel .` builds it (setuptools' own backend, offline; with no Cython in the tests'
 environment it holds the Python engine alone, and the same data), it holds every file of
 the packages that is not Python: the pages, their vendored chart library, the catalogues,
-the models. And the service run from it, with the clone out of its path, serves every file
-its pages name."""
+the models, the JSON Schemas. And the service run from it, with the clone out of its path,
+serves every file its pages name, and the game record's JSON Schema."""
 
 from __future__ import annotations
 
@@ -145,3 +145,12 @@ def test_the_service_from_the_wheel_serves_every_file_its_pages_name(
     # The catalogues are read: the page's Spanish is Spanish.
     status, spanish = get(wheel_service.url + "/i18n/es.json")
     assert status == 200 and json.loads(spanish)["you"] == "Tú"
+
+
+def test_the_service_from_the_wheel_serves_the_record_schema(wheel_service: LiveService) -> None:
+    """The game record's JSON Schema, which the OpenAPI document names by its address, is
+    package data: the installed service answers it as the clone holds it."""
+    status, schema = get(wheel_service.url + "/api/v1/schemas/game-record.json")
+    assert status == 200
+    committed = (ROOT / "openapi" / "game-record.schema.json").read_text()
+    assert json.loads(schema) == json.loads(committed)

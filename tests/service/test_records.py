@@ -1,8 +1,10 @@
 """Game records over HTTP (`GET /api/v1/games/{id}/record`, docs/records.md): refused with
 409 `game_not_over` in the caller's language while the game runs; once it is over, a record
 of Pocha and one of Poch, each played to the end through the service by a person, bots and a
-stand-in (for a person who left), hold to the committed JSON Schema and say exactly what the
-game's events, score sheet and views said."""
+stand-in (for a person who left), hold to the JSON Schema the service serves and say exactly
+what the game's events, score sheet and views said. That schema, served at
+`GET /api/v1/schemas/game-record.json` from the package, is the committed
+openapi/game-record.schema.json byte for byte, revalidated by its ETag."""
 
 from __future__ import annotations
 
@@ -18,19 +20,29 @@ from tests.records import poch_recorded, poch_said
 from tests.service.helpers import bearer
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "openapi" / "game-record.schema.json"
+SCHEMA_URL = "/api/v1/schemas/game-record.json"
 GAMES = "/api/v1/games"
 
 
-def validator() -> jsonschema.Draft202012Validator:
-    schema = json.loads(SCHEMA_PATH.read_text())
+def served_schema(client: FlaskClient) -> dict[str, Any]:
+    """The record's JSON Schema as the service answers it."""
+    response = client.get(SCHEMA_URL)
+    assert response.status_code == 200, response.data[:300]
+    assert response.mimetype == "application/schema+json"
+    schema: dict[str, Any] = json.loads(response.data)
+    return schema
+
+
+def validator(client: FlaskClient) -> jsonschema.Draft202012Validator:
+    schema = served_schema(client)
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(
         schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
     )
 
 
-def assert_valid(record: dict[str, Any]) -> None:
-    found = validator().iter_errors(record)
+def assert_valid(client: FlaskClient, record: dict[str, Any]) -> None:
+    found = validator(client).iter_errors(record)
     errors = [f"/{'/'.join(map(str, e.path))}: {e.message}" for e in found]
     assert not errors, errors[:5]
 
@@ -63,6 +75,22 @@ def play_seat_to_the_end(
                             headers=bearer(token))  # fmt: skip
         assert moved.status_code == 200, moved.json
     raise AssertionError("the game did not end")
+
+
+def test_the_service_serves_the_record_schema_committed(client: FlaskClient) -> None:
+    response = client.get(SCHEMA_URL)
+    assert response.status_code == 200
+    assert response.mimetype == "application/schema+json"
+    assert response.data == SCHEMA_PATH.read_bytes()
+    assert json.loads(response.data) == json.loads(SCHEMA_PATH.read_text())
+    assert json.loads(response.data)["$id"] == "urn:pocha:game-record:1"
+    # Like the page's catalogues: revalidated every time, cheaply by its ETag.
+    assert response.headers["Cache-Control"] == "no-cache"
+    etag = response.headers["ETag"]
+    again = client.get(SCHEMA_URL, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == etag
+    stale = client.get(SCHEMA_URL, headers={"If-None-Match": '"an-older-schema"'})
+    assert stale.status_code == 200 and stale.data == response.data
 
 
 def test_a_game_not_over_has_no_record_yet_in_either_language(client: FlaskClient) -> None:
@@ -126,7 +154,7 @@ def test_a_pocha_record_says_what_the_game_said(client: FlaskClient) -> None:
     response = client.get(f"{GAMES}/{game_id}/record")
     assert response.status_code == 200, response.json
     record = response.json
-    assert_valid(record)
+    assert_valid(client, record)
     assert record["format"] == 1 and record["game"] == "pocha" and record["id"] == game_id
     assert record["players"] == [
         {"seat": 0, "name": "Ana", "level": None},
@@ -187,7 +215,7 @@ def test_a_poch_record_says_what_the_game_said(client: FlaskClient) -> None:
     response = client.get(f"{GAMES}/{game_id}/record", headers={"Accept-Language": "es"})
     assert response.status_code == 200, response.json
     record = response.json
-    assert_valid(record)
+    assert_valid(client, record)
     assert record["game"] == "poch" and record["rules"]["deals"] == 4
     assert [p["level"] for p in record["players"]] == [None, None, "random", "heuristic"]
     assert record["scores"] == final["result"]["chips"]

@@ -631,8 +631,8 @@ export interface paths {
          *     with every hand as dealt, every decision and card in order (who, what, and whether
          *     the table's stand-in made it), each trick's winner in a game of tricks, and the
          *     scores after each deal and at the end, and what our bots thought at their
-         *     decisions (`advice`). The format is versioned (`format`) and defined by
-         *     `openapi/game-record.schema.json`; `pocha replay FILE` prints one.
+         *     decisions (`advice`). The format is versioned (`format`) and defined by the JSON
+         *     Schema `GET /api/v1/schemas/game-record.json`; `pocha replay FILE` prints one.
          */
         get: operations["getRecord"];
         put?: never;
@@ -978,6 +978,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/schemas/game-record.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the game record's JSON Schema
+         * @description The whole format of a finished game's record (`GET /api/v1/games/{id}/record`,
+         *     and the `record` that `POST /api/v1/analyses` takes), for both games, as one JSON
+         *     Schema (draft 2020-12): `game` says which shape `rules` and `deals` have. Validate
+         *     records with it, or generate types from it.
+         */
+        get: operations["getGameRecordSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tables": {
         parameters: {
             query?: never;
@@ -1315,7 +1338,7 @@ export interface components {
              * @example hard
              */
             level?: string;
-            /** @description A game record, as `GET /api/v1/games/{id}/record` gives it (its format: openapi/game-record.schema.json, docs/records.md). It is read back from its hands and checked against its game's rules. */
+            /** @description A game record, as `GET /api/v1/games/{id}/record` gives it (its format: the JSON Schema `GET /api/v1/schemas/game-record.json`). It is read back from its hands and checked against its game's rules. */
             record: {
                 [key: string]: unknown;
             };
@@ -1577,7 +1600,7 @@ export interface components {
             /** @description The latest failures in a row. */
             failures_in_a_row: number;
             /**
-             * @description Why the last failed call failed (docs/bots-api.md).
+             * @description Why the last failed call failed: `timeout` (no whole answer within the deadline), `connection` (failed or refused), `status_NNN` (not 2xx), `redirect` (a 3xx: never followed), `too_large` (over the answer's byte limit), `bad_json` (not JSON), `no_action` (JSON without `action`), `illegal` (not one of `you.legal`) or `refused_address` (the URL resolves to an address the service does not call).
              * @example timeout
              */
             last_failure: string | null;
@@ -2402,7 +2425,7 @@ export interface components {
              */
             name: string;
             /**
-             * @description Counted against too few distinct opponents yet: its place is provisional (docs/api.md); never for our levels.
+             * @description Counted against too few distinct opponents yet (the service's `POCHA_RATED_PROVISIONAL_OPPONENTS`, 5 by default, our levels among them): its place is provisional; never for our levels.
              * @example false
              */
             provisional: boolean;
@@ -2547,7 +2570,7 @@ export interface components {
             /** @description Rule options: Pocha's (`Rules`), or Poch's (`PochRules`) with `game: poch`; `players` is the number of seats, and a Poch game is one deal (`deals` left out). */
             rules?: components["schemas"]["Rules"] | components["schemas"]["PochRules"];
             /**
-             * @description The bot of each seat: a level of the game (Pocha's `hard`, `expert`...; Poch's `easy`, `medium`, `hard`), a bot (`heuristic`, `random`, `ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) or `ismcts:250ms`, or an account as `account:ID`: a bot account with a webhook, or the account whose key is sent, which then moves over its event stream (the match is played `at_tables`; docs/bots-api.md). Seats with the same text are one bot in the statistics.
+             * @description The bot of each seat: a level of the game (Pocha's `hard`, `expert`...; Poch's `easy`, `medium`, `hard`), a bot (`heuristic`, `random`, `ismcts`), or a bot with a custom budget: `ismcts:2000` (iterations) or `ismcts:250ms`, or an account as `account:ID`: a bot account with a webhook, or the account whose key is sent, which then moves over its event stream (the match is played `at_tables`, each game at a table of the service). Seats with the same text are one bot in the statistics.
              * @example [
              *       "hard",
              *       "heuristic",
@@ -4032,7 +4055,7 @@ export interface components {
              */
             mu: number;
             /**
-             * @description Counted against too few distinct opponents yet for the ladder to take it as settled (docs/api.md); never for our levels.
+             * @description Counted against too few distinct opponents yet for the ladder to take it as settled (its counted games have not met the service's `POCHA_RATED_PROVISIONAL_OPPONENTS`, 5 by default, our levels among them); never for our levels.
              * @example false
              */
             provisional: boolean;
@@ -4058,7 +4081,7 @@ export interface components {
         };
         RatingHistoryEntry: {
             /**
-             * @description Whether the game moved this rating: false when every opponent at the table had already counted against the account as many times as the cap allows in the window (docs/api.md); the rating after it is then the one before.
+             * @description Whether the game moved this rating: false when every opponent at the table had already counted against the account as many times as the cap allows in the window (3 rated games in any 24 hours by default: `POCHA_RATED_PAIR_GAMES`, `POCHA_RATED_PAIR_SECONDS`); the rating after it is then the one before.
              * @example true
              */
             counted: boolean;
@@ -8342,6 +8365,54 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RuleBook"];
                 };
+            };
+            /** @description bad_request (400), too_many_connections (429), uri_too_long (414) or headers_too_large (431): the server refused a request it could not read. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getGameRecordSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game record's JSON Schema, with an `ETag`; `Cache-Control: no-cache`: revalidate, which the `ETag` makes cheap. */
+            200: {
+                headers: {
+                    /** @description The schema's version, for `If-None-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/schema+json": {
+                        /** @example urn:pocha:game-record:1 */
+                        $id: string;
+                        /** @example https://json-schema.org/draft/2020-12/schema */
+                        $schema: string;
+                        /** @example Game record */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Not modified: the `ETag` sent in `If-None-Match` is still the schema's. */
+            304: {
+                headers: {
+                    /** @description The schema's version, for `If-None-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad_request (400), too_many_connections (429), uri_too_long (414) or headers_too_large (431): the server refused a request it could not read. */
             "4XX": {
