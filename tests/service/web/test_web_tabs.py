@@ -10,11 +10,12 @@ the keyboard's focus where it was; a game left in one tab is left in the others,
 another tab only forgot is kept again, and one whose person the host removed is left in
 every tab saying so. One game open in two tabs is played from either: each tab shows the
 moves made in the other. The name given to a game in one tab is the one the others' forms
-offer.
+offer; a replay is drawn again in the language picked, a record opened from a file kept.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterator
 from typing import Any
@@ -26,6 +27,7 @@ from tests.live import LiveService, serving
 from tests.redis_server import fresh_db_url
 from tests.service.web.conftest import wait_until as wait_in
 from tests.service.web.test_web_browser import LAPTOP, more_options
+from tests.service.web.test_web_ladder import finished_record
 from tests.service.web.test_web_tables import MOVE, Person, browser, open_table  # noqa: F401
 from tests.waiting import LONG, LONG_MS, wait_until
 from tools.embedded_redis import RedisServer
@@ -425,3 +427,44 @@ def test_a_person_the_host_removed_is_told_so_in_every_tab(
     finally:
         host.context.close()
 
+
+def test_a_replay_follows_the_language_picked_and_keeps_a_record_opened_from_a_file(
+    one: Person, tabs_service: LiveService, tmp_path: Any
+) -> None:
+    """Ana steps through a record opened from a file, and has the same game's replay from
+    the server in another tab. Spanish picked in a third tab: both replays are drawn again
+    in Spanish where they were; English picked in the file's own tab: drawn again in
+    English, the record still there, and its buttons still step through it."""
+    url = tabs_service.url
+    bots = [{"name": f"Bot {s}", "bot": "random"} for s in range(3)]
+    record = finished_record(url, {"players": bots, "rules": {"schedule": [2]}})
+    saved = tmp_path / "record.json"
+    saved.write_text(json.dumps(record))
+    viewer = one.page
+    viewer.goto(f"{url}/replay")
+    viewer.wait_for_selector("#replay-file")
+    viewer.set_input_files("#replay-file", str(saved))
+    viewer.wait_for_selector("#replay-step[data-step='0']", timeout=LONG_MS)
+    viewer.click("#replay-next")
+    viewer.click("#replay-next")
+    viewer.wait_for_selector("#replay-step[data-step='2']")
+    fetched = tab(one, f"{url}/replay/{record['id']}", "#replay-step[data-step='0']")
+    rules = tab(one, f"{url}/how-to-play/pocha", "#lang")
+    rules.select_option("#lang", "es")
+
+    for page in (viewer, fetched):
+        page.wait_for_selector("#replay h2:has-text('Repetición')", timeout=LONG_MS)
+        page.wait_for_selector("#replay-weigh:has-text('Valorar')", timeout=LONG_MS)
+        assert page.title().startswith("Repetición")
+    assert viewer.locator("#replay-step[data-step='2']").count() == 1
+    assert "Bot 2" in viewer.inner_text("#replay-final")
+
+    viewer.bring_to_front()
+    viewer.select_option("#lang", "en")
+    viewer.wait_for_selector("#replay h2:has-text('Replay')", timeout=LONG_MS)
+    assert viewer.locator("#replay-step[data-step='2']").count() == 1
+    assert viewer.locator("#replay-file").count() == 0
+    viewer.click("#replay-prev")
+    viewer.wait_for_selector("#replay-step[data-step='1']")
+    fetched.wait_for_selector("#replay h2:has-text('Replay')", timeout=LONG_MS)
+    assert one.errors == []
