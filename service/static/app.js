@@ -37,7 +37,17 @@ import { followLanguage, language, languageMenu, levelName, loadCatalogue, t } f
 import { BID_MS, FLY_MS, TRICK_HOLD_MS } from "./pace.js";
 import { RuleFormError, readRules, rulesFieldset } from "./ruleform.js";
 import { SUIT_NAMES, cardName, suitOf } from "./rules.js";
-import { currentSeat, followSeats, forgetCurrent, forgetSeat, saveSeat, seatAt, seatOf } from "./seats.js";
+import {
+  currentSeat,
+  followSeats,
+  forgetCurrent,
+  forgetSeat,
+  removedFrom,
+  saveSeat,
+  seatAt,
+  seatOf,
+} from "./seats.js";
+import { onStorageChange } from "./storage.js";
 import {
   finalHtml,
   joinHtml,
@@ -201,7 +211,7 @@ async function showSetup(message = "") {
           <option value="pocha" selected>${t("setup.gamePocha")}</option>
           ${state.games.poch ? `<option value="poch">${t("setup.gamePoch")}</option>` : ""}</select></label>
         <label>${t("setup.name")} <input name="name" maxlength="40" required
-          value="${escapeHtml(signedIn()?.name || localStorage.getItem(NAME_KEY) || t("you"))}"></label>
+          value="${escapeHtml(offeredName(t("you")))}"></label>
         <label class="toggle wide" id="rated-toggle" ${signedIn() ? "" : "hidden"}><input type="checkbox" name="rated" id="rated">
           <span>${t("setup.rated")}</span><small>${t("setup.ratedHelp")}</small></label>
       </div>
@@ -336,13 +346,16 @@ function redrawAccount() {
 
 /**
  * The game shown was left in another tab (its seat is no longer kept): follow it no more
- * and go back to the lobby, as that tab did. A seat kept, or a game not yet shown, stays.
+ * and go back to the lobby, as that tab did; saying so, as that tab did, when the host
+ * removed this person. A seat kept, or a game not yet shown, stays.
  */
 async function leftElsewhere() {
   const game = state.game;
   if (!game || state.view?.id !== game.id || seatOf(game.id)) return;
   // A move on its way finishes first.
   if (state.acting) return void setTimeout(leftElsewhere, 250);
+  // Another tab heard it first: this tab's own stream may not have said it yet.
+  if (removedFrom(game.id)) return seatTaken();
   // Another tab also forgets a seat it only failed to open (a network error, a 429) and the
   // oldest of too many: the server says whether the seat was left.
   let mine = null;
@@ -360,6 +373,26 @@ async function leftElsewhere() {
   leaveScreen();
   state.game = null;
   showSetup();
+}
+
+/** The name a form offers: the account's, else the one remembered here, else `fallback`. */
+function offeredName(fallback) {
+  return signedIn()?.name || localStorage.getItem(NAME_KEY) || fallback;
+}
+
+/**
+ * The name field of the setup form and of a table's join form offers the name remembered
+ * in this browser (the last one a game was dealt or a seat taken with). A field still as
+ * drawn takes the one another tab remembers since, so that it is what this tab shows and
+ * sends next; a name typed here stays, this tab's to send.
+ */
+function followName() {
+  for (const field of document.querySelectorAll("#setup input[name=name], #join input[name=name]")) {
+    if (field.value !== field.defaultValue) continue;
+    const name = offeredName(field.form.id === "setup" ? t("you") : "");
+    field.defaultValue = name;
+    field.value = name;
+  }
 }
 
 async function refreshLobby() {
@@ -474,7 +507,7 @@ async function showJoin(code, message = "", fromLobby = false) {
   }
   go(`/t/${encodeURIComponent(table.code)}`);
   if (!message && (await openAccountSeat(table))) return;
-  app.innerHTML = joinHtml(table, { name: signedIn()?.name || localStorage.getItem(NAME_KEY) || "", message });
+  app.innerHTML = joinHtml(table, { name: offeredName(""), message });
   document.getElementById("join").addEventListener("submit", (event) => {
     event.preventDefault();
     takeSeat(table, event.target);
@@ -794,9 +827,10 @@ async function loadHistory() {
   state.history = await state.me.history(state.game.id);
 }
 
+/** The host removed this page's person from the table: back to the lobby, saying so. */
 function seatTaken() {
   disconnect();
-  if (state.game) forgetSeat(state.game.id);
+  if (state.game) forgetSeat(state.game.id, true);
   forgetCurrent();
   showSetup(t("event.removed"));
 }
@@ -1401,8 +1435,9 @@ async function boot() {
   document.documentElement.lang = language();
   languageMenu();
   // What another tab of this browser changes, heard by the modules that keep it (account.js,
-  // i18n.js, seats.js): the key sent and the account shown; the language (a table drawn
-  // again in it, the lobby or a table's seats anew); the game shown, when it was left there.
+  // i18n.js, seats.js, and this one for the name): the key sent and the account shown; the
+  // language (a table drawn again in it, the lobby or a table's seats anew); the game
+  // shown, when it was left there (or its person removed); the name the forms offer.
   followAccount(redrawAccount);
   followLanguage(() => {
     Api.language = language();
@@ -1410,6 +1445,7 @@ async function boot() {
     else if (!state.game && !document.getElementById("account-key")) state.screen?.();
   });
   followSeats(leftElsewhere);
+  onStorageChange([NAME_KEY], followName);
   // A tab brought back to the front reads its view at once (a browser slows the timers of
   // a tab in the background), so the table sees this seat and the page is current.
   document.addEventListener("visibilitychange", () => {

@@ -145,12 +145,12 @@ function render(game) {
 async function boot() {
   await loadCatalogue();
   document.documentElement.lang = language();
-  languageMenu();
   const draw = () => {
     document.getElementById("play-link").textContent = t("howto.play");
     render(gameOf(location.pathname));
   };
-  // Another tab's language too.
+  // The language picked in the header, and another tab's too, draws the page again in it.
+  languageMenu(draw);
   followLanguage(draw);
   draw();
 }

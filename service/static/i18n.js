@@ -332,8 +332,12 @@ export function ruleLabel(name, fallback) {
   return text && text !== key ? text : fallback;
 }
 
-/** The header's language menu (`#lang`): the page in that language from now on, remembered. */
-export function languageMenu() {
+/**
+ * The header's language menu (`#lang`): the page in that language from now on, remembered.
+ * A page that can draw itself again in it (`changed`) does so in place, as for another
+ * tab's pick; any other is reloaded.
+ */
+export function languageMenu(changed = null) {
   const menu = document.getElementById("lang");
   if (!menu) return;
   menu.innerHTML = Object.entries(LANGUAGES)
@@ -342,28 +346,39 @@ export function languageMenu() {
   menu.setAttribute("aria-label", t("language"));
   menu.addEventListener("change", () => {
     setLanguage(menu.value);
-    location.reload();
+    if (changed) switchTo(language(), changed);
+    else location.reload();
   });
 }
 
 /**
  * Follow the language as another tab of this browser picks it (the `storage` event): the
- * catalogue is read again in it, the header's words and menu with it, then `changed()`
- * draws what the page shows in it.
+ * page switches to it (`switchTo`).
  */
 export function followLanguage(changed) {
-  onStorageChange([LANG_KEY], async () => {
+  onStorageChange([LANG_KEY], () => {
     const before = language();
     current = null;
     const asked = language();
-    if (asked === before) return;
-    await loadCatalogue();
-    if (language() !== asked) return;
-    document.documentElement.lang = asked;
-    const menu = document.getElementById("lang");
-    if (menu) menu.value = asked;
-    changed();
+    if (asked !== before) switchTo(asked, changed);
   });
+}
+
+/**
+ * The page in language `asked`: the catalogue read again in it, the header's words and
+ * menu with it, then `changed()` draws what the page shows in it; nothing more when
+ * another language was picked meanwhile (that one's switch has the last word).
+ */
+async function switchTo(asked, changed) {
+  await loadCatalogue();
+  if (language() !== asked) return;
+  document.documentElement.lang = asked;
+  const menu = document.getElementById("lang");
+  if (menu) {
+    menu.value = asked;
+    menu.setAttribute("aria-label", t("language"));
+  }
+  changed();
 }
 
 /**

@@ -9,7 +9,8 @@
 // file may hold anything, so its values are put into the page as text, and only cards are drawn.
 // Beside each decision: what the bot that made it thought as it played, where the record
 // keeps it (`advice`), and a level's advice asked for on the page (POST /api/v1/analyses):
-// what that level would have done from that seat.
+// what that level would have done from that seat. A language picked, in the header or in
+// another tab, draws the page again in it at the same position: the record stays in memory.
 
 import { Api, ApiError } from "./api.js";
 import { cardSvg } from "./cards.js";
@@ -19,6 +20,9 @@ import { cardSvg as frenchCardSvg, RANKS as FRENCH_RANKS, SUITS as FRENCH_SUITS 
 import { startSheet } from "./sheet.js";
 
 const app = document.getElementById("app");
+// Draws what the page shows again, in the language picked now (in the header or another
+// tab): the record shown is kept in memory, as one opened from a file cannot be read again.
+let redrawPage = null;
 /** How long the page waits for an analysis (seconds): the service thinks 60 s at most. */
 const ANALYSIS_SECONDS = 180;
 
@@ -320,43 +324,40 @@ async function levelsOf(game) {
   return (own || (game === "pocha" ? rulebook.bot_levels : [])).map((level) => level.name);
 }
 
-async function analyse(record, level, status) {
+/** `level`'s advice on `record`, asked for and waited for; `progress(state)` hears the job's state. */
+async function analyse(record, level, progress) {
   const api = new Api();
   let job = await api.request("POST", "/api/v1/analyses", { record, level });
   const deadline = Date.now() + ANALYSIS_SECONDS * 1000;
   while (job.status !== "finished" && job.status !== "failed") {
     if (Date.now() > deadline) throw new ApiError(504, { error: "timeout", message: t("replay.analysisLate") });
-    status(named("replay.analysis", job.status));
+    progress(job.status);
     job = await api.request("GET", `${job.url}?wait=10`);
   }
   if (job.status === "failed") throw new ApiError(500, { error: "job_failed", message: job.error });
   return job.result;
 }
 
+/**
+ * Show `record`, at its first position. Everything the page shows of it (the position, the
+ * level's advice asked for, what the asking says) is kept here, so that the page draws it
+ * again whole in another language (`redrawPage`).
+ */
 async function replay(record) {
-  const final = record.players
-    .map((p, s) => `${playerName(record, s)} ${escapeHtml(record.scores[s])}${record.winners.includes(s) ? " ★" : ""}`)
-    .join(" · ");
-  const head = `<h2>${t("replay.title")}</h2><p id="replay-final">${t("replay.final")}: ${final}</p>`;
   const pocha = record.game === "pocha";
   const steps = pocha ? pochaSteps(record) : pochSteps(record);
   const levels = await levelsOf(record.game).catch(() => []);
-  const options = levels
-    .map((l) => `<option value="${escapeHtml(l)}"${l === "easy" ? " selected" : ""}>${levelName(l)}</option>`)
-    .join("");
+  const recorded = recordedByPlace(record);
   let at = 0;
   let advice = null;
-  const recorded = recordedByPlace(record);
-  const about = recorded ? `<p class="muted small" id="replay-recorded-about">${t("replay.recorded.about")}</p>` : "";
-  app.innerHTML = `<section class="panel" id="replay" data-game="${escapeHtml(record.game)}"${recorded ? ' data-recorded="1"' : ""}>${head}
-    <p class="replay-buttons"><button type="button" id="replay-prev">${t("replay.previous")}</button>
-      <button type="button" class="primary" id="replay-next">${pocha ? t("replay.next") : t("replay.nextStep")}</button>
-      <small class="muted">${t("replay.keys")}</small></p>
-    <p class="replay-ask"><label>${t("replay.weighBy")} <select id="replay-level">${options}</select></label>
-      <button type="button" id="replay-weigh">${t("replay.weigh")}</button> <span id="replay-advice-status" class="muted" role="status"></span></p>
-    <div id="replay-position"></div>
-    ${about}
-    <p class="muted small">${t("replay.standIn")}</p></section>`;
+  let asking = false;
+  // What the asking for advice says last, in the page's language when drawn.
+  let said = () => "";
+  const status = (text) => {
+    said = text;
+    const line = document.getElementById("replay-advice-status");
+    if (line) line.textContent = said();
+  };
   const draw = () => {
     document.getElementById("replay-position").innerHTML = pocha
       ? pochaPositionHtml(record, steps[at], at, steps.length, advice, recorded)
@@ -368,40 +369,67 @@ async function replay(record) {
     at = Math.max(0, Math.min(steps.length - 1, at + by));
     draw();
   };
-  document.getElementById("replay-prev").addEventListener("click", () => move(-1));
-  document.getElementById("replay-next").addEventListener("click", () => move(1));
-  document.addEventListener("keydown", (event) => {
-    if (event.target instanceof HTMLSelectElement) return;
-    if (event.key === "ArrowRight") move(1);
-    else if (event.key === "ArrowLeft") move(-1);
-  });
-  const status = (text) => {
-    document.getElementById("replay-advice-status").textContent = text;
-  };
-  document.getElementById("replay-weigh").addEventListener("click", async () => {
-    const button = document.getElementById("replay-weigh");
+  const weigh = async () => {
     const level = document.getElementById("replay-level").value;
-    button.disabled = true;
+    asking = true;
+    document.getElementById("replay-weigh").disabled = true;
     try {
-      const result = await analyse(record, level, status);
+      const result = await analyse(record, level, (job) => status(() => named("replay.analysis", job)));
       const byPlace = adviceByPlace(record, result.decisions);
       if (!byPlace) throw new ApiError(500, { error: "misfit", message: t("replay.analysisMisfit") });
       const agreed = result.seats.reduce((n, s) => n + s.agreed, 0);
       const made = result.seats.reduce((n, s) => n + s.decisions, 0);
       advice = { level: result.level, byPlace };
-      status(t("replay.analysisDone", { level: levelName(result.level), agreed, made }));
+      status(() => t("replay.analysisDone", { level: levelName(result.level), agreed, made }));
       document.getElementById("replay").dataset.advice = result.level;
       draw();
     } catch (error) {
-      status(error instanceof ApiError ? error.message : String(error));
+      const message = error instanceof ApiError ? error.message : String(error);
+      status(() => message);
     } finally {
-      button.disabled = false;
+      asking = false;
+      document.getElementById("replay-weigh").disabled = false;
     }
+  };
+  const frame = () => {
+    // The level chosen stays chosen when the page is drawn again.
+    const chosen = document.getElementById("replay-level")?.value ?? "easy";
+    const options = levels
+      .map((l) => `<option value="${escapeHtml(l)}"${l === chosen ? " selected" : ""}>${levelName(l)}</option>`)
+      .join("");
+    const final = record.players
+      .map((p, s) => `${playerName(record, s)} ${escapeHtml(record.scores[s])}${record.winners.includes(s) ? " ★" : ""}`)
+      .join(" · ");
+    const about = recorded ? `<p class="muted small" id="replay-recorded-about">${t("replay.recorded.about")}</p>` : "";
+    app.innerHTML = `<section class="panel" id="replay" data-game="${escapeHtml(record.game)}"${recorded ? ' data-recorded="1"' : ""}${
+      advice ? ` data-advice="${escapeHtml(advice.level)}"` : ""
+    }>
+    <h2>${t("replay.title")}</h2><p id="replay-final">${t("replay.final")}: ${final}</p>
+    <p class="replay-buttons"><button type="button" id="replay-prev">${t("replay.previous")}</button>
+      <button type="button" class="primary" id="replay-next">${pocha ? t("replay.next") : t("replay.nextStep")}</button>
+      <small class="muted">${t("replay.keys")}</small></p>
+    <p class="replay-ask"><label>${t("replay.weighBy")} <select id="replay-level">${options}</select></label>
+      <button type="button" id="replay-weigh"${asking ? " disabled" : ""}>${t("replay.weigh")}</button>
+      <span id="replay-advice-status" class="muted" role="status">${escapeHtml(said())}</span></p>
+    <div id="replay-position"></div>
+    ${about}
+    <p class="muted small">${t("replay.standIn")}</p></section>`;
+    document.getElementById("replay-prev").addEventListener("click", () => move(-1));
+    document.getElementById("replay-next").addEventListener("click", () => move(1));
+    document.getElementById("replay-weigh").addEventListener("click", weigh);
+    draw();
+  };
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLSelectElement) return;
+    if (event.key === "ArrowRight") move(1);
+    else if (event.key === "ArrowLeft") move(-1);
   });
-  draw();
+  redrawPage = frame;
+  frame();
 }
 
 function importForm() {
+  redrawPage = importForm;
   app.innerHTML = `<section class="panel" id="replay-import"><h2>${t("replay.title")}</h2>
     <p>${t("replay.importSay")}</p>
     <p><input type="file" id="replay-file" accept="application/json,.json"></p>
@@ -433,12 +461,20 @@ async function show() {
   try {
     record = await new Api().record(id);
   } catch (error) {
+    // Asked again in the page's new language, should it change.
+    redrawPage = show;
     app.innerHTML = `<p class="notice error" id="replay-error">${escapeHtml(error instanceof ApiError ? error.message : String(error))}</p>`;
     return;
   }
   await replay(record);
 }
 
-await startSheet();
-document.title = `${t("replay.title")} · Pocha`;
+const title = () => {
+  document.title = `${t("replay.title")} · Pocha`;
+};
+await startSheet(() => {
+  title();
+  redrawPage?.();
+});
+title();
 await show();

@@ -4,6 +4,8 @@
 // last played (`pocha.game`, as before tables existed). A seat kept with no token (null) is
 // one the signed-in account holds, opened by the account's key (account.js, `SeatApi`).
 // Every tab of the browser shares them: a tab hears of another's changes (`followSeats`).
+// A seat the host removed its person from is kept as such a while (`{id, removed: true}`,
+// opening nothing), so that every tab showing it says why it went, whichever learnt it.
 
 import { onStorageChange } from "./storage.js";
 
@@ -50,22 +52,32 @@ export function currentSeat() {
 
 /** The seat held in game `id`, or null. */
 export function seatOf(id) {
-  return allSeats()[id] ?? null;
+  const seat = allSeats()[id];
+  return seat && !seat.removed ? seat : null;
+}
+
+/** Whether the host removed this browser's person from game `id` (`forgetSeat`). */
+export function removedFrom(id) {
+  return allSeats()[id]?.removed === true;
 }
 
 /** The seat held at the table with this code (the latest, for a code seen twice), or null. */
 export function seatAt(code) {
   const wanted = plainCode(code);
   const found = Object.values(allSeats())
-    .filter((g) => g.code && plainCode(g.code) === wanted)
+    .filter((g) => !g.removed && g.code && plainCode(g.code) === wanted)
     .sort((a, b) => (b.saved || 0) - (a.saved || 0));
   return found[0] ?? null;
 }
 
-/** Forget the seat of game `id` (and the current game, if it is that one). */
-export function forgetSeat(id) {
+/**
+ * Forget the seat of game `id` (and the current game, if it is that one); `removed`: the
+ * host removed its person (`removedFrom` says so until the seat is taken again).
+ */
+export function forgetSeat(id, removed = false) {
   const seats = allSeats();
   delete seats[id];
+  if (removed) seats[id] = { id, removed: true, saved: Date.now() };
   keep(seats);
   if (currentSeat()?.id === id) localStorage.removeItem(CURRENT_KEY);
 }

@@ -6,18 +6,21 @@ import { followLanguage, language, languageMenu, loadCatalogue } from "./i18n.js
 
 /**
  * Read the page's strings in its language and set up the header; `redraw`, when given,
- * draws the page again in the language another tab picks (i18n.js, `followLanguage`).
+ * draws the page again in the language picked in the header or in another tab (i18n.js,
+ * `languageMenu` and `followLanguage`), where a page without one is reloaded.
  */
 export async function startSheet(redraw = null) {
   Api.language = language();
   await loadCatalogue();
   document.documentElement.lang = language();
-  languageMenu();
-  if (!redraw) return;
-  followLanguage(() => {
-    Api.language = language();
-    redraw();
-  });
+  const switched = redraw
+    ? () => {
+        Api.language = language();
+        redraw();
+      }
+    : null;
+  languageMenu(switched);
+  if (switched) followLanguage(switched);
 }
 
 /** A Unix time as a date and time in the page's language. */

@@ -7,24 +7,28 @@ key replaced on the account's page is the one the lobby in another tab sends and
 another account's page replaces next; signing up in one tab signs in the others; a
 language picked in one tab is the others' too, a game in play there drawn again in it with
 the keyboard's focus where it was; a game left in one tab is left in the others, and one
-another tab only forgot is kept again. One game open in two tabs is played from either:
-each tab shows the moves made in the other.
+another tab only forgot is kept again, and one whose person the host removed is left in
+every tab saying so. One game open in two tabs is played from either: each tab shows the
+moves made in the other. The name given to a game in one tab is the one the others' forms
+offer; a replay is drawn again in the language picked, a record opened from a file kept.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from client.api import PochaClient
+from client.api import OPEN, PochaClient
 from tests.live import LiveService
 from tests.service.web.conftest import accounts_service
 from tests.service.web.conftest import wait_until as wait_in
 from tests.service.web.test_web_browser import LAPTOP, more_options
-from tests.service.web.test_web_tables import MOVE, Person, browser  # noqa: F401
+from tests.service.web.test_web_ladder import finished_record
+from tests.service.web.test_web_tables import MOVE, Person, browser, open_table  # noqa: F401
 from tests.waiting import LONG, LONG_MS, wait_until
 from tools.embedded_redis import RedisServer
 
@@ -327,4 +331,135 @@ def test_a_seat_another_tab_only_forgot_stays_in_play(
     first.click(MOVE)
     wait_until(lambda: PochaClient(url).view(game["id"])["version"] > before, LONG, "her move")
     assert first.locator("#game").count() == 1 and first.locator("#notice.error").count() == 0
+    assert one.errors == []
+
+
+def name_field(page: Any, form: str) -> str:
+    return page.input_value(f"#{form} input[name=name]")  # type: ignore[no-any-return]
+
+
+def test_the_name_given_in_one_tab_is_the_one_the_others_offer_and_send(
+    one: Person, tabs_service: LiveService
+) -> None:
+    """Ana deals a game as "Bea" in one tab: the setup form of another tab's lobby and the
+    join form of a table's link in a third offer "Bea" at once, and that is the name each
+    sends next; a name typed in a fourth tab, not yet sent, stays as typed."""
+    url = tabs_service.url
+    code = PochaClient(url).create_game(["Host", OPEN, {"name": "Bot", "bot": "random"}])[
+        "table_code"
+    ]
+    lobby = one.page
+    lobby.goto(url)
+    lobby.wait_for_selector("#setup")
+    assert name_field(lobby, "setup") == "You"
+    join = tab(one, f"{url}/t/{code}", "#join")
+    assert name_field(join, "join") == ""
+    typed = tab(one, url, "#setup")
+    typed.fill("#setup input[name=name]", "Cris")
+    here = tab(one, url, "#setup")
+    here.fill("#setup input[name=name]", "Bea")
+    deal_against_bots(here)
+
+    wait_in(lobby, "() => document.querySelector('#setup input[name=name]').value === 'Bea'")
+    wait_in(join, "() => document.querySelector('#join input[name=name]').value === 'Bea'")
+    wait_in(typed, "() => localStorage.getItem('pocha.name') === 'Bea'")
+    assert name_field(typed, "setup") == "Cris"
+
+    first_game = stored(here, "pocha.game")["id"]
+    lobby.bring_to_front()
+    deal_against_bots(lobby)
+    dealt = stored(lobby, "pocha.game")["id"]
+    assert dealt != first_game
+    assert PochaClient(url).view(dealt)["players"][0]["name"] == "Bea"
+    join.bring_to_front()
+    join.click("#take-seat")
+    # The last open seat taken, the game starts.
+    join.wait_for_selector("#game", timeout=LONG_MS)
+    seated = PochaClient(url).view(stored(join, "pocha.game")["id"])["players"]
+    assert [p["name"] for p in seated][:2] == ["Host", "Bea"]
+    assert one.errors == []
+
+
+#: What the page says to a person the host removed from a table.
+REMOVED = "The host removed you from this table."
+
+
+def test_a_person_the_host_removed_is_told_so_in_every_tab(
+    browser: Any,  # noqa: F811
+    one: Person,
+    tabs_service: LiveService,
+) -> None:
+    """Eva sits at a table that waits for one more person, in two tabs; the second hears
+    nothing of the game's events (its stream cannot be had), so the first learns of her
+    removal first. Both go back to the lobby saying that the host removed her."""
+    url = tabs_service.url
+    host = Person(browser, LAPTOP, "host")
+    try:
+        code = open_table(host, url, "1", others=("open", "open", "random"), listed=False)
+        first = one.page
+        first.goto(f"{url}/t/{code}")
+        first.wait_for_selector("#join")
+        first.fill("#join input[name=name]", "Eva")
+        first.click("#take-seat")
+        first.wait_for_selector("#waiting", timeout=LONG_MS)
+        second = one.open_tab()
+        second.route(lambda address: "/events" in address, lambda route: route.abort())
+        second.goto(f"{url}/t/{code}")
+        second.wait_for_selector("#waiting", timeout=LONG_MS)
+
+        remove = "#waiting li:has-text('Eva') [data-action=seat-remove]"
+        host.page.wait_for_selector(remove, timeout=LONG_MS)
+        host.page.click(remove)
+        for which, page in (("first", first), ("second", second)):
+            page.wait_for_selector("#setup", timeout=LONG_MS)
+            assert page.inner_text("#notice") == REMOVED, which
+        assert stored(first, "pocha.game") is None
+        # The table's link no longer opens a seat there.
+        second.goto(f"{url}/t/{code}")
+        second.wait_for_selector("#join, #setup", timeout=LONG_MS)
+        assert second.locator("#waiting").count() == 0
+        assert host.errors == []
+    finally:
+        host.context.close()
+
+
+def test_a_replay_follows_the_language_picked_and_keeps_a_record_opened_from_a_file(
+    one: Person, tabs_service: LiveService, tmp_path: Any
+) -> None:
+    """Ana steps through a record opened from a file, and has the same game's replay from
+    the server in another tab. Spanish picked in a third tab: both replays are drawn again
+    in Spanish where they were; English picked in the file's own tab: drawn again in
+    English, the record still there, and its buttons still step through it."""
+    url = tabs_service.url
+    bots = [{"name": f"Bot {s}", "bot": "random"} for s in range(3)]
+    record = finished_record(url, {"players": bots, "rules": {"schedule": [2]}})
+    saved = tmp_path / "record.json"
+    saved.write_text(json.dumps(record))
+    viewer = one.page
+    viewer.goto(f"{url}/replay")
+    viewer.wait_for_selector("#replay-file")
+    viewer.set_input_files("#replay-file", str(saved))
+    viewer.wait_for_selector("#replay-step[data-step='0']", timeout=LONG_MS)
+    viewer.click("#replay-next")
+    viewer.click("#replay-next")
+    viewer.wait_for_selector("#replay-step[data-step='2']")
+    fetched = tab(one, f"{url}/replay/{record['id']}", "#replay-step[data-step='0']")
+    rules = tab(one, f"{url}/how-to-play/pocha", "#lang")
+    rules.select_option("#lang", "es")
+
+    for page in (viewer, fetched):
+        page.wait_for_selector("#replay h2:has-text('Repetición')", timeout=LONG_MS)
+        page.wait_for_selector("#replay-weigh:has-text('Valorar')", timeout=LONG_MS)
+        assert page.title().startswith("Repetición")
+    assert viewer.locator("#replay-step[data-step='2']").count() == 1
+    assert "Bot 2" in viewer.inner_text("#replay-final")
+
+    viewer.bring_to_front()
+    viewer.select_option("#lang", "en")
+    viewer.wait_for_selector("#replay h2:has-text('Replay')", timeout=LONG_MS)
+    assert viewer.locator("#replay-step[data-step='2']").count() == 1
+    assert viewer.locator("#replay-file").count() == 0
+    viewer.click("#replay-prev")
+    viewer.wait_for_selector("#replay-step[data-step='1']")
+    fetched.wait_for_selector("#replay h2:has-text('Replay')", timeout=LONG_MS)
     assert one.errors == []
