@@ -808,6 +808,8 @@ def _on_the_store(command: Callable[..., None]) -> Callable[..., None]:
         help="The data dir of the pocha serve on this machine whose Redis is the store, "
         "when neither --redis-url nor REDIS_URL names one.",
     )(run)
+    if any(param.name == "redis_url" for param in getattr(command, "__click_params__", ())):
+        return run  # the command says its --redis-url in words of its own
     return click.option(
         "--redis-url",
         default=None,
@@ -1290,6 +1292,7 @@ def lobby(url: str) -> None:
 
 @pocha.command("migrate-keys")
 @_on_the_store
+@click.option("--redis-url", default=None, help="The store (default: REDIS_URL).")
 def migrate_keys(redis_url: str | None) -> None:
     """Rename the keys an earlier Pocha wrote to this version's names (once, with the API
     and the workers stopped; see docs/operating.md)."""
