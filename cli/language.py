@@ -281,3 +281,31 @@ def resume_as_made(options: list[str]) -> str:
             options=", ".join(options),
         )
     )
+
+
+def store_unreachable(url: str, error: Exception) -> str:
+    """Why an operator command (`pocha keys`, `pocha accounts`, `pocha migrate-keys`,
+    `pocha worker`) could not work on the store: no Redis answered at `url`, in the
+    terminal's language."""
+    return say(
+        _(
+            "no Redis answers at {url} ({error}): give the store's address with --redis-url "
+            "(or REDIS_URL), or the data dir of the pocha serve on this machine with "
+            "--data-dir",
+            url=url,
+            error=str(error),
+        )
+    )
+
+
+def no_serve_store(data: Path, socket: str) -> str:
+    """Why an operator command given `--data-dir` found no `pocha serve`'s Redis there (no
+    socket at `socket`), in the terminal's language."""
+    return say(
+        _(
+            "no pocha serve keeps its Redis in {data} (there is no socket {socket}): start "
+            "pocha serve --data-dir {data}, or give the store's address with --redis-url",
+            data=str(data),
+            socket=socket,
+        )
+    )

@@ -4,9 +4,11 @@ How it works: docs/development.md, `cli.main`.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
-from collections.abc import Iterable, Iterator, Mapping
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -758,12 +760,78 @@ def bench_soak(
     _echo_verdict(result)
 
 
+#: Where `pocha serve` keeps its data unless told otherwise; the commands that work on its
+#: store look there for its Redis by the same default.
+_DATA_DIR = ".pocha-data"
+
+
+def _store_url(redis_url: str | None, data_dir: str) -> str:
+    """The store an operator command works on: `--redis-url`, else the Redis of the
+    `pocha serve` of a `--data-dir` given, else REDIS_URL, else that of the default data
+    dir's `pocha serve` when its socket is there, else the settings' default address."""
+    if redis_url:
+        return redis_url
+    source = click.get_current_context().get_parameter_source("data_dir")
+    named = source is ParameterSource.COMMANDLINE
+    if not named and os.environ.get("REDIS_URL"):
+        return str(_load("core.config").load_config()["REDIS_URL"])
+    serve = _load("tools.serve")
+    found: str | None = serve.store_url(data_dir)
+    if found is not None:
+        return found
+    if named:
+        data = serve.data_path(data_dir)
+        raise click.ClickException(cli_language.no_serve_store(data, str(data / serve.SOCKET_FILE)))
+    return str(_load("core.config").load_config()["REDIS_URL"])
+
+
+def _on_the_store(command: Callable[..., None]) -> Callable[..., None]:
+    """Give an operator command the options that say which store it works on (`redis_url`
+    reaches it as the address found, `_store_url`), and say a store that does not answer
+    in one line, with the address tried and the options that choose another."""
+
+    @functools.wraps(command)
+    def run(*args: Any, redis_url: str | None, data_dir: str, **kwargs: Any) -> None:
+        import redis
+
+        url = _store_url(redis_url, data_dir)
+        try:
+            command(*args, redis_url=url, **kwargs)
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            shown = _without_password(url)
+            raise click.ClickException(cli_language.store_unreachable(shown, exc)) from None
+
+    run = click.option(
+        "--data-dir",
+        default=_DATA_DIR,
+        show_default=True,
+        help="The data dir of the pocha serve on this machine whose Redis is the store, "
+        "when neither --redis-url nor REDIS_URL names one.",
+    )(run)
+    if any(param.name == "redis_url" for param in getattr(command, "__click_params__", ())):
+        return run  # the command says its --redis-url in words of its own
+    return click.option(
+        "--redis-url",
+        default=None,
+        help="The store (default: REDIS_URL, else the Redis of the pocha serve of "
+        "--data-dir when it runs).",
+    )(run)
+
+
+def _without_password(url: str) -> str:
+    """`url` as it may be shown: a password in it is not."""
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)).geturl()
+
+
 @pocha.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
 @click.option(
     "--data-dir",
-    default=".pocha-data",
+    default=_DATA_DIR,
     show_default=True,
     help="Where Redis keeps the games (append-only file).",
 )
@@ -841,8 +909,12 @@ def serve(
     help="With several queue Redises (POCHA_QUEUE_REDIS_URL), the one this worker "
     "serves, from 0 (default: POCHA_QUEUE_GROUP, else 0).",
 )
-def worker(burst: bool, queues: str, name: str | None, queue_group: int | None) -> None:
-    """Run a bot worker on the Redis of REDIS_URL: bot turns, hints, AI moves, matches.
+@_on_the_store
+def worker(
+    burst: bool, queues: str, name: str | None, queue_group: int | None, redis_url: str
+) -> None:
+    """Run a bot worker on the store's Redis (REDIS_URL, or that of the pocha serve here):
+    bot turns, hints, AI moves, matches.
 
     \b
     Two roles:
@@ -868,7 +940,7 @@ def worker(burst: bool, queues: str, name: str | None, queue_group: int | None) 
         raise click.BadParameter(str(exc), param_hint="--queues") from exc
     group = config["QUEUE_GROUP"] if queue_group is None else queue_group
     try:
-        worker_process.run(config["REDIS_URL"], names, burst=burst, name=name, queue_group=group)
+        worker_process.run(redis_url, names, burst=burst, name=name, queue_group=group)
     except _load("core.store.redises").RedisSetupError as exc:
         raise click.ClickException(str(exc)) from exc
 
@@ -1227,6 +1299,7 @@ def lobby(url: str) -> None:
 
 
 @pocha.command("migrate-keys")
+@_on_the_store
 @click.option("--redis-url", default=None, help="The store (default: REDIS_URL).")
 def migrate_keys(redis_url: str | None) -> None:
     """Rename the keys an earlier Pocha wrote to this version's names (pocha:game:ID to
@@ -1244,15 +1317,16 @@ def keys() -> None:
     """The keys of server-side integrators (X-Pocha-Key): limited per key, not per address."""
 
 
-_REDIS_URL = click.option("--redis-url", default=None, help="The store (default: REDIS_URL).")
+#: How long an operator command waits for the store to take its connection, and then for
+#: each answer: a Redis that does not answer is said (`_on_the_store`), not waited for.
+_STORE_TIMEOUTS = {"socket_connect_timeout": 10.0, "socket_timeout": 10.0}
 
 
-def _key_store(redis_url: str | None) -> object:
-    """The store, as the service's settings name it (a cluster too)."""
+def _key_store(redis_url: str) -> object:
+    """The store at `redis_url` (`_on_the_store`), a cluster as the settings say."""
     config = _load("core.config").load_config()
-    url = redis_url or config["REDIS_URL"]
     cluster = _load("core.config").is_on(config["REDIS_CLUSTER"])
-    return _load("core.store.redises").connect_store(url, cluster=cluster)
+    return _load("core.store.redises").connect_store(redis_url, cluster=cluster, **_STORE_TIMEOUTS)
 
 
 @keys.command("create")
@@ -1278,9 +1352,9 @@ def _key_store(redis_url: str | None) -> object:
     help="Its seconds of bot thinking a minute, hints, AI moves and its games' "
     "bots together (default: POCHA_THINK_BUDGET).",
 )
-@_REDIS_URL
+@_on_the_store
 def keys_create(
-    name: str, moves: str | None, ai: str | None, think: float | None, redis_url: str | None
+    name: str, moves: str | None, ai: str | None, think: float | None, redis_url: str
 ) -> None:
     """Make a key named NAME and print it: it is shown this once, and only its hash is kept."""
     api_keys = _load("core.store.api_keys")
@@ -1293,8 +1367,8 @@ def keys_create(
 
 
 @keys.command("list")
-@_REDIS_URL
-def keys_list(redis_url: str | None) -> None:
+@_on_the_store
+def keys_list(redis_url: str) -> None:
     """The keys: name, budgets, when each was made (never the key)."""
     import datetime
 
@@ -1314,8 +1388,8 @@ def keys_list(redis_url: str | None) -> None:
 
 @keys.command("revoke")
 @click.argument("name")
-@_REDIS_URL
-def keys_revoke(name: str, redis_url: str | None) -> None:
+@_on_the_store
+def keys_revoke(name: str, redis_url: str) -> None:
     """Revoke the key named NAME: within seconds its requests are refused (401 unknown_key)."""
     if not _load("core.store.api_keys").revoke(_key_store(redis_url), name):
         raise click.ClickException(f"there is no key named {name!r}")
@@ -1330,8 +1404,8 @@ def accounts() -> None:
 @accounts.command("list")
 @click.option("--start", type=int, default=0, help="The first to show, 0-based, oldest first.")
 @click.option("--count", type=int, default=100, help="How many to show.")
-@_REDIS_URL
-def accounts_list(start: int, count: int, redis_url: str | None) -> None:
+@_on_the_store
+def accounts_list(start: int, count: int, redis_url: str) -> None:
     """The accounts, oldest first: id, kind, name, when made and last seen (never a key)."""
     import datetime
 
@@ -1352,8 +1426,8 @@ def accounts_list(start: int, count: int, redis_url: str | None) -> None:
 @accounts.command("disable")
 @click.argument("account_id")
 @click.option("--enable", is_flag=True, help="Enable it again instead.")
-@_REDIS_URL
-def accounts_disable(account_id: str, enable: bool, redis_url: str | None) -> None:
+@_on_the_store
+def accounts_disable(account_id: str, enable: bool, redis_url: str) -> None:
     """Disable the account ACCOUNT_ID: its key seats it no more (403 account_disabled), and
     each seat it holds in a game not finished leaves, as its person leaving would: the
     stand-in plays it to the end (a table still waiting opens it again). Enabling it again
@@ -1369,13 +1443,11 @@ def accounts_disable(account_id: str, enable: bool, redis_url: str | None) -> No
     click.echo(f"disabled {account_id!r}; {left} of its seats left to the stand-in")
 
 
-def _table_service(redis_url: str | None) -> Any:
-    """The tables of the store the service's settings name, their bot turns handed to the
-    workers as the service hands them."""
-    config = _load("core.config").load_config()
-    if redis_url:
-        config = {**config, "REDIS_URL": redis_url}
-    redises = _load("core.store.redises").connect(config)
+def _table_service(redis_url: str) -> Any:
+    """The tables of the store at `redis_url` (`_on_the_store`), their bot turns handed to
+    the workers as the service hands them."""
+    config = {**_load("core.config").load_config(), "REDIS_URL": redis_url}
+    redises = _load("core.store.redises").connect(config, **_STORE_TIMEOUTS)
     store = _load("core.store.store").GameStore.from_settings(redises.store, config)
     runner = _load("core.play.turns").RQBotRunner(redises)
     return _load("core.play.tables").TableService(store, runner)
@@ -1383,8 +1455,8 @@ def _table_service(redis_url: str | None) -> Any:
 
 @accounts.command("rotate-key")
 @click.argument("account_id")
-@_REDIS_URL
-def accounts_rotate_key(account_id: str, redis_url: str | None) -> None:
+@_on_the_store
+def accounts_rotate_key(account_id: str, redis_url: str) -> None:
     """Give the account ACCOUNT_ID a new key, printed once, for an owner whose key was lost
     or stolen: the key before opens nothing from now on, nor do the seat tokens handed out
     under it in the account's games not finished (the new key opens those seats), and the
@@ -1408,8 +1480,8 @@ def accounts_rotate_key(account_id: str, redis_url: str | None) -> None:
 @accounts.command("rename")
 @click.argument("account_id")
 @click.argument("name")
-@_REDIS_URL
-def accounts_rename(account_id: str, name: str, redis_url: str | None) -> None:
+@_on_the_store
+def accounts_rename(account_id: str, name: str, redis_url: str) -> None:
     """Give the account ACCOUNT_ID the name NAME (refused if it imitates another's)."""
     import marshmallow
 

@@ -1,7 +1,8 @@
 """A Pocha stream bot in 30 lines of standard Python: it holds its account's event stream,
-accepts every challenge and plays the first legal action of each of its turns, with its
-key. Run: POCHA_KEY=pa_... python examples/stream_bot.py http://localhost:8000
-(docs/bots-api.md, "Stream bots")."""
+accepts every challenge made to it and plays the first legal action of each of its turns,
+with its key. Run with the id and key `POST /api/v1/accounts` answered: POCHA_ACCOUNT=...
+POCHA_KEY=pa_... python examples/stream_bot.py http://localhost:8000 (docs/bots-api.md,
+"Stream bots")."""
 
 import json
 import os
@@ -10,7 +11,8 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-URL, KEY = sys.argv[1] if len(sys.argv) > 1 else "http://localhost:8000", os.environ["POCHA_KEY"]
+URL = sys.argv[1] if len(sys.argv) > 1 else "http://localhost:8000"
+ME, KEY = os.environ["POCHA_ACCOUNT"], os.environ["POCHA_KEY"]
 
 
 def call(method: str, path: str, body: object = None, **headers: str) -> Any:
@@ -21,8 +23,11 @@ def call(method: str, path: str, body: object = None, **headers: str) -> Any:
 
 
 def on(event: dict) -> None:
-    if event["type"] == "challenge" and event["challenge"]["status"] == "open":
-        call("POST", f"/api/v1/challenges/{event['challenge']['id']}/accept")
+    if event["type"] == "challenge":  # said to its challenger too, and at each acceptance
+        challenge = event["challenge"]
+        named = [seat["account"] for seat in challenge["seats"][1:]]
+        if challenge["status"] == "open" and ME in named and ME not in challenge["accepted"]:
+            call("POST", f"/api/v1/challenges/{challenge['id']}/accept")
     elif event["type"] == "your_turn":
         game = f"/api/v1/games/{event['game_id']}"
         view = json.load(call("GET", game))

@@ -28,6 +28,8 @@ from tools.processes import die_with_parent, stop_processes
 
 # A unix socket path must fit in sun_path (108 bytes); longer data dirs use TCP.
 _MAX_SOCKET_PATH = 100
+#: The unix socket, in the data dir, that its private Redis listens on.
+SOCKET_FILE = "redis.sock"
 
 #: The file in the data dir whose lock says a `pocha serve` owns it (and holds its pid).
 LOCK_FILE = "pocha-serve.lock"
@@ -46,13 +48,37 @@ REDIS_STOP_SECONDS = 10.0
 LOCK_WAIT_SECONDS = 20.0
 
 
+def data_path(data_dir: str | os.PathLike[str]) -> Path:
+    """The data dir `--data-dir` names, as `pocha serve` and the commands that look for its
+    Redis both read it (relative to the directory the command runs in)."""
+    return Path(data_dir).resolve()
+
+
+def redis_socket(data: Path) -> Path | None:
+    """Where the private Redis of data dir `data` listens: a unix socket in it, or None
+    when that path is too long for one (its Redis then takes a free TCP port)."""
+    socket = data / SOCKET_FILE
+    return socket if len(str(socket)) <= _MAX_SOCKET_PATH else None
+
+
 def redis_for(data_dir: Path, pass_fds: tuple[int, ...] = ()) -> RedisServer:
     """The private Redis of a data dir: on a unix socket there when the path allows."""
-    socket = data_dir / "redis.sock"
-    if len(str(socket)) <= _MAX_SOCKET_PATH:
+    socket = redis_socket(data_dir)
+    if socket is not None:
         return RedisServer(data_dir / "redis", unix_socket=socket, appendonly=True,
                            pass_fds=pass_fds)  # fmt: skip
     return RedisServer(data_dir / "redis", appendonly=True, pass_fds=pass_fds)
+
+
+def store_url(data_dir: str | os.PathLike[str]) -> str | None:
+    """The address of the Redis a `pocha serve` of `data_dir` keeps on this machine, when
+    its socket is there (None otherwise: no `pocha serve` ran there, or its Redis is on
+    TCP), for the commands that work on its store beside it."""
+    data = data_path(data_dir)
+    socket = redis_socket(data)
+    if socket is None or not socket.is_socket():
+        return None
+    return redis_for(data).url
 
 
 def gunicorn_command(
@@ -316,7 +342,7 @@ def serve(
     """Run Redis, the API, `bot_workers` general workers and `turn_workers` workers reserved
     for bot turns until SIGINT or SIGTERM: 0 then, 1 when a part could not be kept running.
     `log`: the children's log form, `text` or `json` (default: `log_form`)."""
-    data = Path(data_dir).resolve()
+    data = data_path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
     _stop_asked.clear()
     previous = {sig: signal.signal(sig, _ask_to_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -383,6 +409,13 @@ def _start_store(redis_server: RedisServer) -> None:
     """Start Redis; a data dir an earlier Pocha wrote gets this version's key names before
     the API or a worker reads it (nothing to do on later starts)."""
     redis_server.start()
+    if redis_server.unix_socket is None:
+        # Not on the data dir's socket, where the operator commands look: say where.
+        click.echo(
+            f"pocha: Redis listens on {redis_server.url} (the data dir's path is too long for "
+            "a unix socket): give the operator commands --redis-url with it",
+            err=True,
+        )
     client = redis_server.client()
     try:
         done = migrate(client)

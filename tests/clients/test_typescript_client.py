@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from client.api import PochaClient
 from tests.live import LiveService
 
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "typescript"
@@ -115,6 +116,29 @@ def test_the_forbidden_forms_are_found_where_they_are() -> None:
     assert all(re.search(p, _code(sample)) for p in FORBIDDEN.values())
     harmless = _code('x !== y; // as any\n"typeof is"')
     assert not any(re.search(p, harmless) for p in FORBIDDEN.values())
+
+
+def test_the_example_waits_for_its_turn_and_bets(built: Path, live_service: LiveService) -> None:
+    # The bots before Ana bet first: a bet sent before her turn would be refused, and the
+    # example says a refusal (exit status 1), so the bet it reports is the one the game took.
+    printed = _run("node", str(built / "example.js"), live_service.url, timeout=GAME_SECONDS)
+    said = re.fullmatch(r"game (\S+): Ana bet (pass|hold|\d+)\n", printed)
+    assert said, printed
+    events = PochaClient(live_service.url).events(said[1])
+    calls = [e for e in events if e["type"] in ("pass", "hold", "bet", "raise")]
+    ana = [e for e in calls if e.get("seat") == 0]
+    assert ana and not ana[0].get("stand_in"), calls
+
+
+def test_the_example_says_an_error_answer(built: Path, live_service: LiveService) -> None:
+    # No game is made at an address that is not the API's: openapi-fetch answers the 404,
+    # and the example stops on it rather than go on without a game.
+    refused = subprocess.run(
+        ["node", str(built / "example.js"), live_service.url + "/nowhere"],
+        cwd=CLIENT, capture_output=True, text=True, env=QUIET, timeout=120,
+    )  # fmt: skip
+    assert refused.returncode == 1, (refused.stdout, refused.stderr)
+    assert "Error: no game: " in refused.stderr and refused.stdout == ""
 
 
 def test_the_docs_show_the_example_as_it_compiles() -> None:

@@ -172,9 +172,13 @@ def test_the_example_stream_bot_plays_a_challenge_over_http(
         log = (tmp_path / "example.log").open("wb")
         example = subprocess.Popen(
             [sys.executable, str(_EXAMPLE), live.url],
-            env={**os.environ, "POCHA_KEY": robo["key"]}, stdout=log, stderr=subprocess.STDOUT,
+            env={**os.environ, "POCHA_ACCOUNT": robo["id"], "POCHA_KEY": robo["key"]},
+            stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         try:
+            # Its account's own challenge is said on its stream too: not one for it to answer.
+            its_own = {"opponents": [{"account": ana["id"]}, {"bot": "easy"}]}
+            _http(f"{api}/challenges", "POST", its_own, key=robo["key"])
             made = _http(
                 f"{api}/challenges", "POST",
                 {"rules": {"schedule": [1, 2], "turn_seconds": 0},
@@ -202,6 +206,9 @@ def test_the_example_stream_bot_plays_a_challenge_over_http(
             its = [e for e in played if e["type"] in ("bid", "card_played") and e["seat"] == 1]
             assert len(its) >= (1 + 1) + (1 + 2) and all("by" not in e for e in its)
             assert example.poll() is None, (tmp_path / "example.log").read_text()
+            # Nothing refused (a refusal is printed): no challenge of its own answered, no
+            # move sent out of turn.
+            assert (tmp_path / "example.log").read_text() == ""
         finally:
             example.kill()
             example.wait(timeout=scaled(30))

@@ -1,0 +1,189 @@
+"""The operator commands (`pocha keys`, `pocha accounts`, `pocha migrate-keys`, `pocha
+worker`) run as an operator runs them, each in a process of its own: they work on the store
+`--redis-url` or REDIS_URL names, find the Redis of a `pocha serve` on this machine by the
+socket in its data dir, and say a Redis that does not answer in one line of the terminal's
+language (the address tried, the options that choose another), never a traceback."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from core.store import api_keys
+from tools.embedded_redis import RedisServer, free_port
+from tools.serve import data_path, redis_for, redis_socket
+
+POCHA = Path(sys.executable).with_name("pocha")
+
+#: What chooses the store or the language, kept from the test session's environment.
+_CHOOSERS = ("REDIS_URL", "POCHA_REDIS_CLUSTER", "POCHA_QUEUE_REDIS_URL", "LANGUAGE",
+             "LC_ALL", "LC_MESSAGES", "LANG")  # fmt: skip
+
+#: Every command that opens the store, with arguments that reach it.
+STORE_COMMANDS = [
+    ["keys", "create", "relay"],
+    ["keys", "list"],
+    ["keys", "revoke", "relay"],
+    ["accounts", "list"],
+    ["accounts", "disable", "acc_nobody"],
+    ["accounts", "disable", "acc_nobody", "--enable"],
+    ["accounts", "rename", "acc_nobody", "Lola"],
+    ["accounts", "rotate-key", "acc_nobody"],
+    ["migrate-keys"],
+    ["worker", "--burst"],
+]
+
+
+def _pocha(
+    args: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if k not in _CHOOSERS}
+    environ.update(env or {})
+    return subprocess.run(
+        [str(POCHA), *args], cwd=cwd, env=environ, capture_output=True, text=True, timeout=120,
+        check=False,
+    )  # fmt: skip
+
+
+def _no_account(result: subprocess.CompletedProcess[str]) -> None:
+    """The command reached a store and found no account there: said in one line."""
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith("Error: there is no account 'acc_nobody'"), result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def _one_line_refusal(result: subprocess.CompletedProcess[str], address: str) -> None:
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert result.stderr.startswith(f"Error: no Redis answers at {address} "), result.stderr
+    assert "--redis-url" in result.stderr and "--data-dir" in result.stderr
+
+
+@pytest.fixture
+def serve_dir(tmp_path: Path) -> Iterator[tuple[Path, RedisServer]]:
+    """A directory `pocha serve` was started in: its data dir `.pocha-data`, with the
+    Redis that `pocha serve` runs there listening on its socket."""
+    data = data_path(tmp_path / ".pocha-data")
+    assert redis_socket(data) is not None  # the path is short enough for a socket
+    server = redis_for(data).start()
+    try:
+        yield tmp_path, server
+    finally:
+        server.stop()
+
+
+def test_the_commands_work_on_the_store_redis_url_or_REDIS_URL_names(
+    redis_url: str, tmp_path: Path
+) -> None:
+    made = _pocha(["keys", "create", "relay", "--redis-url", redis_url], tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.startswith("pk_")
+    listed = _pocha(["keys", "list"], tmp_path, {"REDIS_URL": redis_url})
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.splitlines()[1].startswith("relay ")
+    assert _pocha(["accounts", "list"], tmp_path, {"REDIS_URL": redis_url}).stdout == (
+        "no accounts\n"
+    )
+    _no_account(_pocha(["accounts", "rotate-key", "acc_nobody", "--redis-url", redis_url],
+                       tmp_path))  # fmt: skip
+
+
+def test_the_commands_find_the_redis_of_the_pocha_serve_run_here(
+    serve_dir: tuple[Path, RedisServer], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    here, server = serve_dir
+    made = _pocha(["keys", "create", "relay"], here)
+    assert made.returncode == 0, made.stderr
+    client = server.client()
+    try:
+        (kept,) = api_keys.listed(client)
+    finally:
+        client.close()
+    assert kept.name == "relay"
+    listed = _pocha(["keys", "list"], here)
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.splitlines()[1].startswith("relay ")
+    assert _pocha(["accounts", "list"], here).stdout == "no accounts\n"
+    for command in STORE_COMMANDS[4:8]:
+        _no_account(_pocha(command, here))
+    migrated = _pocha(["migrate-keys"], here)
+    assert migrated.returncode == 0, migrated.stderr
+    assert migrated.stdout == "renamed 0 keys and 0 due tasks\n"
+    worked = _pocha(["worker", "--burst"], here)
+    assert worked.returncode == 0, worked.stderr
+    # From elsewhere, the data dir named as `pocha serve` was given it.
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    named = _pocha(["keys", "list", "--data-dir", str(here / ".pocha-data")], elsewhere)
+    assert named.returncode == 0, named.stderr
+    assert named.stdout.splitlines()[1].startswith("relay ")
+    revoked = _pocha(["keys", "revoke", "relay", "--data-dir", "../" + here.name + "/.pocha-data"],
+                     elsewhere)  # fmt: skip
+    assert revoked.returncode == 0, revoked.stderr
+
+
+@pytest.mark.parametrize("command", STORE_COMMANDS, ids=" ".join)
+def test_a_redis_that_does_not_answer_is_one_line(command: list[str], tmp_path: Path) -> None:
+    address = f"redis://127.0.0.1:{free_port()}/0"
+    _one_line_refusal(_pocha([*command, "--redis-url", address], tmp_path), address)
+
+
+def test_the_store_that_does_not_answer_is_named_wherever_it_came_from(tmp_path: Path) -> None:
+    address = f"redis://127.0.0.1:{free_port()}/0"
+    _one_line_refusal(_pocha(["keys", "list"], tmp_path, {"REDIS_URL": address}), address)
+    # A password in the address is not shown.
+    secret = address.replace("//", "//pocha:s3cret@")
+    refused = _pocha(["keys", "list", "--redis-url", secret], tmp_path)
+    _one_line_refusal(refused, address.replace("//", "//pocha:***@"))
+    # A data dir whose `pocha serve` died: its socket is left, no Redis listens on it.
+    data = data_path(tmp_path / ".pocha-data")
+    data.mkdir()
+    stale = redis_socket(data)
+    assert stale is not None
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(stale))
+    _one_line_refusal(_pocha(["accounts", "list"], tmp_path), f"unix://{stale}?db=0")
+
+
+@pytest.mark.parametrize("command", [["keys", "list"], ["accounts", "rotate-key", "acc_nobody"]],
+                         ids=" ".join)  # fmt: skip
+def test_a_redis_that_takes_the_connection_and_never_answers_is_one_line(
+    command: list[str], tmp_path: Path
+) -> None:
+    # A real listening socket that nobody ever reads: the connection is taken (the
+    # kernel's backlog), the command is sent, and no answer comes.
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        address = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
+        _one_line_refusal(_pocha([*command, "--redis-url", address], tmp_path), address)
+
+
+def test_a_data_dir_without_a_pocha_serve_is_said(tmp_path: Path) -> None:
+    refused = _pocha(["keys", "list", "--data-dir", "nowhere"], tmp_path)
+    assert refused.returncode == 1
+    assert refused.stderr == (
+        f"Error: no pocha serve keeps its Redis in {tmp_path.resolve() / 'nowhere'} (there is "
+        f"no socket {tmp_path.resolve() / 'nowhere' / 'redis.sock'}): start pocha serve "
+        f"--data-dir {tmp_path.resolve() / 'nowhere'}, or give the store's address with "
+        "--redis-url\n"
+    )
+
+
+def test_the_refusal_is_in_the_terminals_language(tmp_path: Path) -> None:
+    address = f"redis://127.0.0.1:{free_port()}/0"
+    spanish = {"LANG": "es_ES.UTF-8"}
+    refused = _pocha(["keys", "list", "--redis-url", address], tmp_path, spanish)
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert refused.stderr.startswith(f"Error: ningún Redis responde en {address} "), refused.stderr
+    assert "--redis-url" in refused.stderr and "--data-dir" in refused.stderr
+    nowhere = _pocha(["keys", "list", "--data-dir", "nowhere"], tmp_path, spanish)
+    assert nowhere.stderr.startswith("Error: ningún pocha serve guarda su Redis en "), (
+        nowhere.stderr
+    )
