@@ -88,7 +88,7 @@ def test_a_pocha_game_records_its_bots_and_stand_ins_advice(
     play_seat_to_the_end(client, game_id, tokens[0], pocha_move, random.Random(3))
 
     record = client.get(f"{GAMES}/{game_id}/record").json
-    assert_valid(record)
+    assert_valid(client, record)
     advice = check_advice(record, {1: "medium", 2: "easy"})
     assert {entry["seat"] for entry in advice} == {1, 2}
     # Kept beside the game, in its hash slot, for as long as the game.
@@ -107,7 +107,7 @@ def test_a_poch_game_records_its_bots_advice(client: FlaskClient) -> None:
     play_seat_to_the_end(client, game_id, created["seats"][0]["token"], poch_move,
                          random.Random(5))  # fmt: skip
     record = client.get(f"{GAMES}/{game_id}/record").json
-    assert_valid(record)
+    assert_valid(client, record)
     # The heuristic level does not search: it has no advice to give.
     advice = check_advice(record, {1: "easy", 3: "easy"})
     assert {entry["seat"] for entry in advice} == {1, 3}
