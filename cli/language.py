@@ -309,3 +309,39 @@ def no_serve_store(data: Path, socket: str) -> str:
             socket=socket,
         )
     )
+
+
+def serve_is_no_cluster(data: Path) -> str:
+    """Why an operator command refuses `--data-dir` with POCHA_REDIS_CLUSTER on, in the
+    terminal's language."""
+    return say(
+        _(
+            "POCHA_REDIS_CLUSTER is on: the store is a Redis Cluster, and the Redis of the "
+            "pocha serve of {data} is not one: give a node of the cluster with --redis-url "
+            "(or REDIS_URL), or leave POCHA_REDIS_CLUSTER out",
+            data=str(data),
+        )
+    )
+
+
+def cluster_unreachable(url: str, error: BaseException) -> str:
+    """Why an operator command could not work on a Redis Cluster store: no node answered
+    from `url`, in the terminal's language."""
+    return say(
+        _(
+            "no node of the Redis Cluster answers at {url} ({error}): give the address of "
+            "one of its nodes with --redis-url (or REDIS_URL)",
+            url=url,
+            error=str(error),
+        )
+    )
+
+
+def no_migration_on_cluster() -> str:
+    """Why `pocha migrate-keys` refuses a Redis Cluster, in the terminal's language."""
+    return say(
+        _(
+            "pocha migrate-keys works on one Redis, not on a Redis Cluster: a cluster holds "
+            "this version's key names from the start, and has nothing to migrate"
+        )
+    )

@@ -763,50 +763,81 @@ def bench_soak(
 #: Where `pocha serve` keeps its data unless told otherwise; the commands that work on its
 #: store look there for its Redis by the same default.
 _DATA_DIR = ".pocha-data"
+#: How long an operator command waits for the store to take its connection, and then for
+#: each answer (`pocha worker`: at its start): a Redis that does not answer is said
+#: (`_on_the_store`), not waited for.
+_STORE_TIMEOUTS = {"socket_connect_timeout": 10.0, "socket_timeout": 10.0}
 
 
 def _store_url(redis_url: str | None, data_dir: str) -> str:
     """The store an operator command works on: `--redis-url`, else the Redis of the
     `pocha serve` of a `--data-dir` given, else REDIS_URL, else that of the default data
-    dir's `pocha serve` when its socket is there, else the settings' default address."""
+    dir's `pocha serve` when its socket is there, else the settings' default address. With
+    POCHA_REDIS_CLUSTER on, the store is a cluster, as the service's is, and never the
+    Redis of a `pocha serve` (a plain one: it keeps that setting from its own service):
+    `--redis-url`, else REDIS_URL or its default, and a `--data-dir` given is refused."""
     if redis_url:
         return redis_url
-    source = click.get_current_context().get_parameter_source("data_dir")
-    named = source is ParameterSource.COMMANDLINE
-    if not named and os.environ.get("REDIS_URL"):
-        return str(_load("core.config").load_config()["REDIS_URL"])
+    config = _load("core.config")
+    settings = config.load_config()
+    named = click.get_current_context().get_parameter_source("data_dir") is (
+        ParameterSource.COMMANDLINE
+    )
     serve = _load("tools.serve")
+    if config.is_on(settings["REDIS_CLUSTER"]):
+        if named:
+            raise click.ClickException(cli_language.serve_is_no_cluster(serve.data_path(data_dir)))
+        return str(settings["REDIS_URL"])
+    if not named and os.environ.get("REDIS_URL"):
+        return str(settings["REDIS_URL"])
     found: str | None = serve.store_url(data_dir)
     if found is not None:
         return found
     if named:
         data = serve.data_path(data_dir)
         raise click.ClickException(cli_language.no_serve_store(data, str(data / serve.SOCKET_FILE)))
-    return str(_load("core.config").load_config()["REDIS_URL"])
+    return str(settings["REDIS_URL"])
+
+
+def _clustered(redis_url: str) -> bool:
+    """Whether the store at `redis_url` is a Redis Cluster, as the service reads it: a
+    cluster URL, or POCHA_REDIS_CLUSTER on."""
+    config = _load("core.config")
+    clustered = config.is_on(config.load_config()["REDIS_CLUSTER"])
+    return clustered or bool(_load("core.store.redises").is_cluster_url(redis_url))
 
 
 def _on_the_store(command: Callable[..., None]) -> Callable[..., None]:
     """Give an operator command the options that say which store it works on (`redis_url`
-    reaches it as the address found, `_store_url`), and say a store that does not answer
-    in one line, with the address tried and the options that choose another."""
+    reaches it as the address found, `_store_url`), and say a store that does not answer,
+    or settings that cannot work, in one line: the address tried and the options that
+    choose another."""
 
     @functools.wraps(command)
     def run(*args: Any, redis_url: str | None, data_dir: str, **kwargs: Any) -> None:
         import redis
+        from redis.exceptions import RedisClusterException, RedisClusterUnreachableError
 
         url = _store_url(redis_url, data_dir)
+        shown = _without_password(url)
         try:
             command(*args, redis_url=url, **kwargs)
-        except (redis.ConnectionError, redis.TimeoutError) as exc:
-            shown = _without_password(url)
+        except (redis.ConnectionError, redis.TimeoutError, RedisClusterUnreachableError) as exc:
+            error = exc.__cause__ or exc  # the unreachable cluster's, from its last node
+            if _clustered(url):
+                raise click.ClickException(cli_language.cluster_unreachable(shown, error)) from None
             raise click.ClickException(cli_language.store_unreachable(shown, exc)) from None
+        except RedisClusterException as exc:  # a node that answers, but not as a cluster's
+            raise click.ClickException(f"{shown}: {exc}") from None
+        except _load("core.store.redises").RedisSetupError as exc:
+            raise click.ClickException(str(exc)) from None
 
     run = click.option(
         "--data-dir",
         default=_DATA_DIR,
         show_default=True,
         help="The data dir of the pocha serve on this machine whose Redis is the store, "
-        "when neither --redis-url nor REDIS_URL names one.",
+        "when neither --redis-url nor REDIS_URL names one (nor POCHA_REDIS_CLUSTER).",
     )(run)
     if any(param.name == "redis_url" for param in getattr(command, "__click_params__", ())):
         return run  # the command says its --redis-url in words of its own
@@ -814,7 +845,7 @@ def _on_the_store(command: Callable[..., None]) -> Callable[..., None]:
         "--redis-url",
         default=None,
         help="The store (default: REDIS_URL, else the Redis of the pocha serve of "
-        "--data-dir when it runs).",
+        "--data-dir when it runs); with POCHA_REDIS_CLUSTER on, a node of the cluster.",
     )(run)
 
 
@@ -930,7 +961,6 @@ def worker(
     Start as many of each as the load needs, on any machine that reaches that Redis.
     With several queue Redises, start workers of both roles for each --queue-group.
     """
-    config = _load("core.config").load_config()
     core_queues = _load("core.jobs.queues")
     worker_process = _load("worker.process")
     names = [q.strip() for q in queues.split(",") if q.strip()]
@@ -938,11 +968,10 @@ def worker(
         core_queues.check_queues(names)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--queues") from exc
-    group = config["QUEUE_GROUP"] if queue_group is None else queue_group
-    try:
-        worker_process.run(redis_url, names, burst=burst, name=name, queue_group=group)
-    except _load("core.store.redises").RedisSetupError as exc:
-        raise click.ClickException(str(exc)) from exc
+    worker_process.run(
+        redis_url, names, burst=burst, name=name, queue_group=queue_group,
+        answer_within=_STORE_TIMEOUTS["socket_timeout"],
+    )  # fmt: skip
 
 
 @pocha.command()
@@ -1301,14 +1330,17 @@ def lobby(url: str) -> None:
 @pocha.command("migrate-keys")
 @_on_the_store
 @click.option("--redis-url", default=None, help="The store (default: REDIS_URL).")
-def migrate_keys(redis_url: str | None) -> None:
+def migrate_keys(redis_url: str) -> None:
     """Rename the keys an earlier Pocha wrote to this version's names (pocha:game:ID to
     pocha:game:{ID}, TTLs and due tasks kept): once, with the API and the workers stopped,
     then start them again; a second run finds nothing to do. `pocha serve` does it by
-    itself on a data dir an earlier version wrote."""
-    url = redis_url or _load("core.config").load_config()["REDIS_URL"]
+    itself on a data dir an earlier version wrote. A Redis Cluster is refused: it holds
+    this version's names from the start."""
+    if _clustered(redis_url):
+        raise click.ClickException(cli_language.no_migration_on_cluster())
     migration = _load("tools.migrate_keys")
-    done = migration.migrate(_load("core.store.redises").connect_plain(url))
+    store = _load("core.store.redises").connect_plain(redis_url, **_STORE_TIMEOUTS)
+    done = migration.migrate(store)
     click.echo(f"renamed {done.keys} keys and {done.tasks} due tasks")
 
 
@@ -1317,16 +1349,10 @@ def keys() -> None:
     """The keys of server-side integrators (X-Pocha-Key): limited per key, not per address."""
 
 
-#: How long an operator command waits for the store to take its connection, and then for
-#: each answer: a Redis that does not answer is said (`_on_the_store`), not waited for.
-_STORE_TIMEOUTS = {"socket_connect_timeout": 10.0, "socket_timeout": 10.0}
-
-
 def _key_store(redis_url: str) -> object:
     """The store at `redis_url` (`_on_the_store`), a cluster as the settings say."""
-    config = _load("core.config").load_config()
-    cluster = _load("core.config").is_on(config["REDIS_CLUSTER"])
-    return _load("core.store.redises").connect_store(redis_url, cluster=cluster, **_STORE_TIMEOUTS)
+    redises = _load("core.store.redises")
+    return redises.connect_store(redis_url, cluster=_clustered(redis_url), **_STORE_TIMEOUTS)
 
 
 @keys.command("create")

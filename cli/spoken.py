@@ -4,7 +4,9 @@ for the run (`cli.language.click_speaking`), and a command's or option's help te
 translated when the help is shown (`cli.language.help_text`), not when the module is
 imported: the help of the commands people play with (`pocha play`, `pocha lobby`,
 `pocha signup`, `pocha new-key`) is in the catalogues, its options' placeholders (`TEXT`,
-`CODE`, which Click writes outside gettext) included; the tools' stays English.
+`CODE`, which Click writes outside gettext) included; the tools' stays English, but for
+the names of Click's types their options show (`INTEGER`, `FLOAT`, `FILE`), which every
+command says in the terminal's language.
 How it works: docs/development.md, `cli.spoken`.
 """
 
@@ -96,6 +98,12 @@ class SpokenGroup(_SpokenCommand, click.Group):
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         return _said(super().get_help_option(ctx))
 
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        # Every command, those made elsewhere (the AI's tools) too, shows its options'
+        # placeholders in the terminal's language.
+        _speak_placeholders(cmd)
+        super().add_command(cmd, name)
+
     def main(self, *args: Any, **kwargs: Any) -> Any:
         with click_speaking(terminal_language()):
             return super().main(*args, **kwargs)
@@ -136,27 +144,74 @@ class IntegerRange(_SpokenName, click.IntRange):
     english_name = click_msgid("integer range")
 
 
+class Float(_SpokenName, click.types.FloatParamType):
+    """Click's `float` type (`FLOAT`), its name in the run's language."""
+
+    english_name = click_msgid("float")
+
+
+class FloatRange(_SpokenName, click.FloatRange):
+    """Click's `FloatRange` (`FLOAT RANGE`), its name in the run's language."""
+
+    english_name = click_msgid("float range")
+
+
+class Path(_SpokenName, click.Path):
+    """Click's `Path` (`FILE`, `DIRECTORY` or `PATH`, by what it takes), its name in the
+    run's language: Click translates it when the type is made, at import, before the run
+    has chosen a language."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.file_okay and not self.dir_okay:
+            self.english_name = "file"
+        elif self.dir_okay and not self.file_okay:
+            self.english_name = "directory"
+        else:
+            self.english_name = "path"
+
+
 #: The entries of Click's catalogue that Babel cannot find in Click's source (marked
 #: `click_msgid` here): the msgid Click says through `gettext(variable)`, an option's
 #: `[required]` (`Option.get_help_record`), and the names of its types, which Click says
-#: untranslated and `_SpokenName` says through gettext.
+#: untranslated and `_SpokenName` says through gettext (a path's are in Click's source).
 UNMARKED_CLICK_MSGIDS = (
     click_msgid("required"),
-    *(kind.english_name for kind in (Text, Integer, IntegerRange)),
+    *(kind.english_name for kind in (Text, Integer, IntegerRange, Float, FloatRange)),
 )
 
 
 def _spoken_type(kind: click.ParamType) -> click.ParamType:
-    """`kind`, one of Click's types an option of the commands people play with takes, as
-    the same type with its name in the terminal's language; any other type as it is (a
-    choice's placeholder is its values, which are typed as they are)."""
+    """`kind`, one of Click's types an option takes, as the same type with its name in the
+    terminal's language; any other type as it is (a choice's placeholder is its values,
+    which are typed as they are)."""
+    if isinstance(kind, _SpokenName):
+        return kind
     if isinstance(kind, click.IntRange):
         return IntegerRange(kind.min, kind.max, kind.min_open, kind.max_open, kind.clamp)
+    if isinstance(kind, click.FloatRange):
+        return FloatRange(kind.min, kind.max, kind.min_open, kind.max_open, kind.clamp)
     if type(kind) is click.types.IntParamType:
         return Integer()
+    if type(kind) is click.types.FloatParamType:
+        return Float()
     if type(kind) is click.types.StringParamType:
         return Text()
+    if type(kind) is click.Path:
+        return Path(
+            exists=kind.exists, file_okay=kind.file_okay, dir_okay=kind.dir_okay,
+            writable=kind.writable, readable=kind.readable, resolve_path=kind.resolve_path,
+            allow_dash=kind.allow_dash, path_type=kind.type, executable=kind.executable,
+        )  # fmt: skip
     return kind
+
+
+def _speak_placeholders(command: click.Command) -> None:
+    """Give each option of `command` its type with the name in the terminal's language
+    (`_spoken_type`): its placeholder in the help, and the sentence refusing a value."""
+    for param in command.params:
+        if isinstance(param, click.Option):
+            param.type = _spoken_type(param.type)
 
 
 class SpokenOption(_SpokenHelp, click.Option):

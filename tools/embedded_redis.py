@@ -100,6 +100,11 @@ def port_is_free(port: int, host: str = _LOCALHOST) -> bool:
     return True
 
 
+def unix_url(path: str | os.PathLike[str], db: int = 0) -> str:
+    """The URL of logical database `db` of the Redis listening on the unix socket `path`."""
+    return f"unix://{path}?db={db}"
+
+
 class RedisServer:
     """A private redis-server bound to 127.0.0.1 (and/or a unix socket), data in `data_dir`.
 
@@ -141,7 +146,7 @@ class RedisServer:
     def url_for_db(self, db: int) -> str:
         """URL of logical database `db`: the unix socket if there is one, else TCP."""
         if self.unix_socket is not None:
-            return f"unix://{self.unix_socket}?db={db}"
+            return unix_url(self.unix_socket, db)
         if not self.port:
             raise RedisServerError("server has neither a TCP port nor a unix socket yet")
         return f"redis://{self.host}:{self.port}/{db}"

@@ -22,7 +22,7 @@ import click
 
 from core.jobs.queues import NAMES, TURNS_ONLY
 from core.network import answers, is_loopback, network_address
-from tools.embedded_redis import RedisServer, RedisServerError
+from tools.embedded_redis import RedisServer, RedisServerError, unix_url
 from tools.migrate_keys import migrate
 from tools.processes import die_with_parent, stop_processes
 
@@ -78,7 +78,7 @@ def store_url(data_dir: str | os.PathLike[str]) -> str | None:
     socket = redis_socket(data)
     if socket is None or not socket.is_socket():
         return None
-    return redis_for(data).url
+    return unix_url(socket)
 
 
 def gunicorn_command(

@@ -374,6 +374,7 @@ def run(
     name: str | None = None,
     logging_level: str | None = None,
     queue_group: int | None = None,
+    answer_within: float | None = None,
 ) -> bool:
     """Work until stopped (SIGTERM or Ctrl-C finish the job in hand first); with `burst`,
     until the queues are empty. Whether any job was done. Logs go to stderr, as JSON lines
@@ -383,7 +384,9 @@ def run(
     runs; this process then waits for Redis and works again with a fresh RQ worker, so a
     Redis restart costs the turn in hand (RQ retries it once its heartbeats are missed),
     not the worker. `redis_url`: the store's, instead of the settings' `REDIS_URL` (the
-    queues are `POCHA_QUEUE_REDIS_URL`'s, or the same)."""
+    queues are `POCHA_QUEUE_REDIS_URL`'s, or the same). `answer_within`: seconds the store
+    and this worker's queue Redis have to answer at the start (`redis.TimeoutError` or
+    `redis.ConnectionError` otherwise); once the worker works, RQ's timeouts are its."""
     configured = load_config()
     if LONG_LANE in rq_queues(queues):
         os.nice(GENERAL_NICENESS)
@@ -395,6 +398,8 @@ def run(
     if queue_group is not None:
         overrides["QUEUE_GROUP"] = queue_group
     settings = load_config(overrides)
+    if answer_within is not None:
+        _check_answers(settings, answer_within)
     redises = connect(settings, **worker_options())
     # The jobs this process's horses run find the store here (`core.store.redises.store_for_jobs`).
     use(redises)
@@ -422,6 +427,19 @@ def run(
             # fixed --name may be used again at once).
             worker.register_death()
         log.warning("working again on Redis after the worker's loop ended")
+
+
+def _check_answers(settings: dict[str, Any], within: float) -> None:
+    """Return once the store and this worker's queue Redis have each answered a PING within
+    `within` seconds: without it, a Redis that takes the connection and never answers holds
+    the start for RQ's own socket timeout (minutes), then the loop of `run` waits for it."""
+    probe = connect(settings, socket_connect_timeout=within, socket_timeout=within)
+    try:
+        probe.store.ping()
+        probe.queues.ping()
+    finally:
+        for client in {id(c): c for c in (probe.store, *probe.groups)}.values():
+            client.close()
 
 
 def _flush_logs() -> None:

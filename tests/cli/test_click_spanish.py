@@ -15,6 +15,7 @@ import resource
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -222,6 +223,44 @@ def test_the_help_says_the_placeholders_it_shows(tmp_path: Path) -> None:
     assert "`pocha play --join CÓDIGO`" in lobby
     for shown in (play, lobby):
         assert not re.search(r"\b(CODE|GAME|TEXT|INTEGER)\b", shown), shown
+
+
+#: Click's names of its types as it writes them, upper-cased, as an option's placeholder.
+CLICK_TYPE_NAMES = re.compile(
+    r"\b(TEXT|INTEGER|FLOAT|RANGE|PATH|FILE|FILENAME|DIRECTORY|BOOLEAN|CHOICE|UUID|DATETIME)\b"
+)
+
+
+def _commands(group: click.Group, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """Every command under `group`, as the words that name it."""
+    for name, command in group.commands.items():
+        yield (*path, name)
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*path, name))
+
+
+def test_no_commands_spanish_help_shows_clicks_english_placeholders(tmp_path: Path) -> None:
+    # The tools' help stays English; the placeholders of every command's options are
+    # said in the terminal's language, as the players' commands' are.
+    environ: dict[str, str | None] = {
+        **dict.fromkeys(LOCALE_VARIABLES), **SPANISH, "XDG_CACHE_HOME": str(tmp_path),
+    }  # fmt: skip
+    shown_by: dict[str, set[str]] = {}
+    commands = list(_commands(pocha))
+    assert len(commands) > 30 and ("keys", "create") in commands, commands
+    for words in commands:
+        shown = CliRunner().invoke(pocha, [*words, "--help"], env=environ, prog_name="pocha")
+        assert shown.exit_code == 0, (words, shown.output)
+        assert "Opciones:" in shown.output, (words, shown.output)
+        for row in OPTION_ROW.finditer(shown.output):
+            if row["metavar"]:
+                shown_by.setdefault(row["metavar"], set()).add(" ".join(words))
+    english = {said: where for said, where in shown_by.items() if CLICK_TYPE_NAMES.search(said)}
+    assert english == {}, english
+    for spanish in ("TEXTO", "ENTERO", "ENTERO EN RANGO", "DECIMAL", "DECIMAL EN RANGO",
+                    "FICHERO"):  # fmt: skip
+        assert spanish in shown_by, sorted(shown_by)
+    assert "bench engine" in shown_by["DECIMAL"] and "bench move-path" in shown_by["FICHERO"]
 
 
 @pytest.mark.parametrize(

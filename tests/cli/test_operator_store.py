@@ -2,7 +2,9 @@
 worker`) run as an operator runs them, each in a process of its own: they work on the store
 `--redis-url` or REDIS_URL names, find the Redis of a `pocha serve` on this machine by the
 socket in its data dir, and say a Redis that does not answer in one line of the terminal's
-language (the address tried, the options that choose another), never a traceback."""
+language (the address tried, the options that choose another), never a traceback. With
+POCHA_REDIS_CLUSTER on, they work on the session's real Redis Cluster as the service does,
+or refuse in one line what cannot work there."""
 
 from __future__ import annotations
 
@@ -11,11 +13,14 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from core.store import api_keys
+from tests.redis_server import fresh_db_url
+from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer, free_port
 from tools.serve import data_path, redis_for, redis_socket
 
@@ -58,11 +63,16 @@ def _no_account(result: subprocess.CompletedProcess[str]) -> None:
     assert "Traceback" not in result.stderr
 
 
-def _one_line_refusal(result: subprocess.CompletedProcess[str], address: str) -> None:
+def _one_line(result: subprocess.CompletedProcess[str], start: str) -> None:
+    """The command failed with one line on stderr, which starts with `start`."""
     assert result.returncode == 1, (result.stdout, result.stderr)
     assert "Traceback" not in result.stderr, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert result.stderr.startswith(f"Error: no Redis answers at {address} "), result.stderr
+    assert result.stderr.startswith(start), result.stderr
+
+
+def _one_line_refusal(result: subprocess.CompletedProcess[str], address: str) -> None:
+    _one_line(result, f"Error: no Redis answers at {address} ")
     assert "--redis-url" in result.stderr and "--data-dir" in result.stderr
 
 
@@ -151,18 +161,92 @@ def test_the_store_that_does_not_answer_is_named_wherever_it_came_from(tmp_path:
     _one_line_refusal(_pocha(["accounts", "list"], tmp_path), f"unix://{stale}?db=0")
 
 
-@pytest.mark.parametrize("command", [["keys", "list"], ["accounts", "rotate-key", "acc_nobody"]],
-                         ids=" ".join)  # fmt: skip
+@pytest.mark.parametrize(
+    "command",
+    [["keys", "list"], ["accounts", "rotate-key", "acc_nobody"], ["migrate-keys"],
+     ["worker", "--burst"], ["worker"]],
+    ids=" ".join,
+)  # fmt: skip
 def test_a_redis_that_takes_the_connection_and_never_answers_is_one_line(
     command: list[str], tmp_path: Path
 ) -> None:
-    # A real listening socket that nobody ever reads: the connection is taken (the
-    # kernel's backlog), the command is sent, and no answer comes.
+    # A worker gives up at its start, with or without --burst (without, it would wait for
+    # ever on a Redis that never answers); one that works is RQ's to keep.
+    with _silent_port() as port:
+        address = f"redis://127.0.0.1:{port}/0"
+        _one_line_refusal(_pocha([*command, "--redis-url", address], tmp_path), address)
+
+
+@contextmanager
+def _silent_port() -> Iterator[int]:
+    """A real listening socket that nobody ever reads: a connection to it is taken (the
+    kernel's backlog), a command is sent, and no answer comes."""
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)
-        address = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
-        _one_line_refusal(_pocha([*command, "--redis-url", address], tmp_path), address)
+        yield silent.getsockname()[1]
+
+
+#: The queues' logical DB on the session's plain Redis, beside a cluster store.
+QUEUE_DB = 6
+
+
+def test_with_POCHA_REDIS_CLUSTER_on_the_commands_work_on_the_cluster(
+    redis_cluster_url: str, redis_cluster: EmbeddedCluster, redis_server: RedisServer,
+    serve_dir: tuple[Path, RedisServer],
+) -> None:  # fmt: skip
+    # Beside a pocha serve, whose Redis is a plain one (it keeps the setting from its own
+    # service): the setting says the store is the cluster, found as the service finds it.
+    here, server = serve_dir
+    node = f"redis://127.0.0.1:{redis_cluster.primaries()[0].port}/0"
+    on = {"POCHA_REDIS_CLUSTER": "on", "REDIS_URL": node}
+    queues = {**on, "POCHA_QUEUE_REDIS_URL": fresh_db_url(redis_server, QUEUE_DB)}
+    made = _pocha(["keys", "create", "relay"], here, on)
+    assert made.returncode == 0, made.stderr
+    cluster, plain = redis_cluster.client(), server.client()
+    try:
+        assert [key.name for key in api_keys.listed(cluster)] == ["relay"]
+        assert api_keys.listed(plain) == []
+    finally:
+        cluster.close()
+        plain.close()
+    listed = _pocha(["keys", "list", "--redis-url", node], here, {"POCHA_REDIS_CLUSTER": "on"})
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.splitlines()[1].startswith("relay ")
+    assert _pocha(["accounts", "list"], here, on).stdout == "no accounts\n"
+    for command in STORE_COMMANDS[4:8]:
+        _no_account(_pocha(command, here, queues))
+    worked = _pocha(["worker", "--burst"], here, queues)
+    assert worked.returncode == 0, worked.stderr
+    # What the service cannot do either: RQ on a cluster, with no queue Redis named.
+    no_queues = ("Error: REDIS_URL names a Redis Cluster, and RQ cannot run on one: set "
+                 "POCHA_QUEUE_REDIS_URL to a plain Redis for the queues")  # fmt: skip
+    for command in (["accounts", "rotate-key", "acc_nobody"], ["worker", "--burst"]):
+        _one_line(_pocha(command, here, on), no_queues)
+    # Nor a pocha serve's data dir, nor the renaming of one Redis's old keys.
+    data = here / ".pocha-data"
+    _one_line(_pocha(["keys", "list", "--data-dir", str(data)], here, on),
+              "Error: POCHA_REDIS_CLUSTER is on: the store is a Redis Cluster, and the Redis "
+              f"of the pocha serve of {data} is not one")  # fmt: skip
+    _one_line(_pocha(["migrate-keys"], here, queues),
+              "Error: pocha migrate-keys works on one Redis, not on a Redis Cluster")  # fmt: skip
+    assert "revoked" in _pocha(["keys", "revoke", "relay", "--redis-url", redis_cluster_url],
+                               here).stdout  # fmt: skip
+
+
+def test_a_cluster_that_does_not_answer_is_one_line(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    on = {
+        "POCHA_REDIS_CLUSTER": "on",
+        "POCHA_QUEUE_REDIS_URL": fresh_db_url(redis_server, QUEUE_DB),
+    }
+    with _silent_port() as port:
+        for address in (f"redis://127.0.0.1:{free_port()}/0", f"redis://127.0.0.1:{port}/0"):
+            for command in (["keys", "list"], ["worker", "--burst"]):
+                refused = _pocha([*command, "--redis-url", address], tmp_path, on)
+                _one_line(refused, f"Error: no node of the Redis Cluster answers at {address} ")
+                assert "--redis-url" in refused.stderr and "--data-dir" not in refused.stderr
 
 
 def test_a_data_dir_without_a_pocha_serve_is_said(tmp_path: Path) -> None:
@@ -187,3 +271,14 @@ def test_the_refusal_is_in_the_terminals_language(tmp_path: Path) -> None:
     assert nowhere.stderr.startswith("Error: ningún pocha serve guarda su Redis en "), (
         nowhere.stderr
     )
+    # With the store a cluster: what it refuses, and a cluster that does not answer.
+    cluster = {**spanish, "POCHA_REDIS_CLUSTER": "on"}
+    for command, said in [
+        (["keys", "list", "--data-dir", "nowhere"],
+         "Error: POCHA_REDIS_CLUSTER está activado: el almacén es un Redis Cluster"),
+        (["migrate-keys", "--redis-url", address],
+         "Error: pocha migrate-keys trabaja sobre un solo Redis"),
+        (["keys", "list", "--redis-url", address],
+         f"Error: ningún nodo del Redis Cluster responde en {address} "),
+    ]:  # fmt: skip
+        _one_line(_pocha(command, tmp_path, cluster), said)
