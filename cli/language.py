@@ -324,6 +324,19 @@ def serve_is_no_cluster(data: Path) -> str:
     )
 
 
+def queue_unreachable(url: str, error: Exception) -> str:
+    """Why `pocha worker` could not start: its queue Redis, apart from the store, did not
+    answer at `url`, in the terminal's language."""
+    return say(
+        _(
+            "the queue Redis at {url} does not answer ({error}): check POCHA_QUEUE_REDIS_URL "
+            "and --queue-group",
+            url=url,
+            error=str(error),
+        )
+    )
+
+
 def cluster_unreachable(url: str, error: BaseException) -> str:
     """Why an operator command could not work on a Redis Cluster store: no node answered
     from `url`, in the terminal's language."""

@@ -968,10 +968,14 @@ def worker(
         core_queues.check_queues(names)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--queues") from exc
-    worker_process.run(
-        redis_url, names, burst=burst, name=name, queue_group=queue_group,
-        answer_within=_STORE_TIMEOUTS["socket_timeout"],
-    )  # fmt: skip
+    try:
+        worker_process.run(
+            redis_url, names, burst=burst, name=name, queue_group=queue_group,
+            answer_within=_STORE_TIMEOUTS["socket_timeout"],
+        )  # fmt: skip
+    except worker_process.QueueUnanswered as exc:
+        shown = _without_password(exc.url)
+        raise click.ClickException(cli_language.queue_unreachable(shown, exc.error)) from None
 
 
 @pocha.command()

@@ -44,7 +44,15 @@ from core.jobs.queues import (
 from core.jobs.tasks import sweep
 from core.play import turns
 from core.play.turns import RUNS_END, count_unrated_games
-from core.store.redises import Connections, Redises, connect, redises_of, use, worker_options
+from core.store.redises import (
+    Connections,
+    Redises,
+    connect,
+    queue_urls_of,
+    redises_of,
+    use,
+    worker_options,
+)
 
 JOB_MODULES = (advice, analyses, matches, turns)
 
@@ -429,6 +437,15 @@ def run(
         log.warning("working again on Redis after the worker's loop ended")
 
 
+class QueueUnanswered(Exception):
+    """The worker's queue Redis, apart from the store, did not answer at its start."""
+
+    def __init__(self, url: str, error: Exception) -> None:
+        super().__init__(f"{url}: {error}")
+        self.url = url
+        self.error = error
+
+
 def _check_answers(settings: dict[str, Any], within: float) -> None:
     """Return once the store and this worker's queue Redis have each answered a PING within
     `within` seconds: without it, a Redis that takes the connection and never answers holds
@@ -436,7 +453,11 @@ def _check_answers(settings: dict[str, Any], within: float) -> None:
     probe = connect(settings, socket_connect_timeout=within, socket_timeout=within)
     try:
         probe.store.ping()
-        probe.queues.ping()
+        if probe.queues is not probe.store:
+            try:
+                probe.queues.ping()
+            except (redis.ConnectionError, redis.TimeoutError) as exc:
+                raise QueueUnanswered(queue_urls_of(settings)[probe.group], exc) from exc
     finally:
         for client in {id(c): c for c in (probe.store, *probe.groups)}.values():
             client.close()

@@ -177,6 +177,21 @@ def test_a_redis_that_takes_the_connection_and_never_answers_is_one_line(
         _one_line_refusal(_pocha([*command, "--redis-url", address], tmp_path), address)
 
 
+def test_a_worker_whose_queue_redis_never_answers_names_that_redis(
+    redis_url: str, tmp_path: Path
+) -> None:
+    # The store answers; the queue Redis apart from it takes the connection and is silent.
+    with _silent_port() as port:
+        queues = f"redis://pocha:s3cret@127.0.0.1:{port}/0"
+        refused = _pocha(
+            ["worker", "--burst", "--redis-url", redis_url], tmp_path,
+            {"POCHA_QUEUE_REDIS_URL": queues},
+        )  # fmt: skip
+    shown = queues.replace("s3cret", "***")
+    _one_line(refused, f"Error: the queue Redis at {shown} does not answer ")
+    assert "POCHA_QUEUE_REDIS_URL" in refused.stderr
+
+
 @contextmanager
 def _silent_port() -> Iterator[int]:
     """A real listening socket that nobody ever reads: a connection to it is taken (the
