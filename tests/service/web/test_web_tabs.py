@@ -13,7 +13,7 @@ first from the server (never "the host removed you"), and a tab that cannot foll
 stream learns a removal from the game's events. One game open in two tabs is played from
 either: each tab shows the moves made in the other. The name given to a game in one tab is
 the one the others' forms offer; a replay is drawn again in the language picked, a record
-opened from a file kept.
+opened from a file kept, the keyboard's focus on the control that had it.
 """
 
 from __future__ import annotations
@@ -590,4 +590,46 @@ def test_a_replay_follows_the_language_picked_and_keeps_a_record_opened_from_a_f
     viewer.click("#replay-prev")
     viewer.wait_for_selector("#replay-step[data-step='1']")
     fetched.wait_for_selector("#replay h2:has-text('Replay')", timeout=LONG_MS)
+    assert one.errors == []
+
+
+def focused_id(page: Any) -> str:
+    return page.evaluate("document.activeElement.id")  # type: ignore[no-any-return]
+
+
+def test_a_replay_drawn_again_in_another_language_keeps_the_keyboards_focus(
+    one: Person, tabs_service: LiveService
+) -> None:
+    """Ana steps through a replay by keyboard, the focus on "Next". Spanish picked in
+    another tab draws the replay again in Spanish with the focus still on "Next", and Enter
+    steps once from there; on the level's menu, English picked keeps the focus there, and
+    the level she chose."""
+    url = tabs_service.url
+    bots = [{"name": f"Bot {s}", "bot": "random"} for s in range(3)]
+    record = finished_record(url, {"players": bots, "rules": {"schedule": [2]}})
+    viewer = one.page
+    viewer.goto(f"{url}/replay/{record['id']}")
+    viewer.wait_for_selector("#replay-step[data-step='0']", timeout=LONG_MS)
+    viewer.focus("#replay-next")
+    viewer.keyboard.press("Enter")
+    viewer.wait_for_selector("#replay-step[data-step='1']")
+    rules = tab(one, f"{url}/how-to-play/pocha", "#lang")
+    rules.select_option("#lang", "es")
+
+    viewer.wait_for_selector("#replay h2:has-text('Repetición')", timeout=LONG_MS)
+    assert focused_id(viewer) == "replay-next"
+    assert viewer.inner_text("#replay-next") == "Baza siguiente"
+    viewer.bring_to_front()
+    viewer.keyboard.press("Enter")
+    wait_in(viewer, "() => document.querySelector('#replay-step').dataset.step !== '1'")
+    assert viewer.get_attribute("#replay-step", "data-step") == "2"
+
+    viewer.focus("#replay-level")
+    viewer.select_option("#replay-level", "random")
+    rules.bring_to_front()
+    rules.select_option("#lang", "en")
+    viewer.wait_for_selector("#replay h2:has-text('Replay')", timeout=LONG_MS)
+    assert focused_id(viewer) == "replay-level"
+    assert viewer.input_value("#replay-level") == "random"
+    assert viewer.get_attribute("#replay-step", "data-step") == "2"
     assert one.errors == []
