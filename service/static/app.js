@@ -355,7 +355,7 @@ async function leftElsewhere() {
   // A move on its way finishes first.
   if (state.acting) return void setTimeout(leftElsewhere, 250);
   // Another tab heard it first: this tab's own stream may not have said it yet.
-  if (removedFrom(game.id)) return seatTaken();
+  if (removedFrom(game.id)) return removedByHost();
   // Another tab also forgets a seat it only failed to open (a network error, a 429) and the
   // oldest of too many: the server says whether the seat was left.
   let mine = null;
@@ -752,8 +752,12 @@ async function show(event) {
       if (event.seat !== state.game?.seat) say(t("event.seatTaken", { name: event.name }));
       break;
     case "seat_opened":
-      // The host removed this page's person: the seat is no longer theirs.
-      if (event.removed && event.seat === state.game?.seat && !state.game?.hostToken) return seatTaken();
+      // This page's seat opened again: the host removed its person, or they left it
+      // themselves (in another tab, or elsewhere with the account's key).
+      if (event.seat === state.game?.seat) {
+        if (!event.removed) return seatLeft();
+        if (!state.game?.hostToken) return removedByHost();
+      }
       break;
     case "game_started":
       state.table = [];
@@ -796,8 +800,8 @@ async function refresh(always = false) {
   } catch (error) {
     if (state.game !== game) return;
     if (error instanceof ApiError && error.status === 404) return gameGone();
-    // The seat's token opens nothing any more: its person was removed from the table.
-    if (error instanceof ApiError && error.status === 401 && state.me.token) return seatTaken();
+    // The seat's token opens nothing any more: the game's events say why.
+    if (error instanceof ApiError && error.status === 401 && state.me.token) return seatRefused(game);
     throw error;
   }
   if (state.game !== game) return; // the page moved on to another game meanwhile
@@ -827,12 +831,51 @@ async function loadHistory() {
   state.history = await state.me.history(state.game.id);
 }
 
-/** The host removed this page's person from the table: back to the lobby, saying so. */
-function seatTaken() {
+/**
+ * The seat's token opens nothing any more. Its person may have been removed by the host,
+ * or left the seat themselves in another tab (whose `forgetSeat` may not have reached this
+ * one yet) or elsewhere with the account's key: the first event after those shown here
+ * that opened this seat again says which (the events are public: no token needed). Without
+ * one (the events could not be read; the account's key was replaced in another browser),
+ * the page says only that the seat is no longer this browser's.
+ */
+async function seatRefused(game) {
+  if (removedFrom(game.id)) return removedByHost();
+  let opened;
+  try {
+    const events = await new Api().events(game.id, state.handledSeq);
+    opened = events.find((e) => e.type === "seat_opened" && e.seat === game.seat);
+  } catch {
+    opened = undefined;
+  }
+  if (state.game !== game) return;
+  if (opened?.removed) return removedByHost();
+  if (opened) return seatLeft();
+  disconnect();
+  forgetSeat(game.id);
+  showSetup(t("event.seatLost"));
+}
+
+/**
+ * The host removed this page's person from the table: back to the lobby, saying so. The
+ * seat is kept as removed (seats.js), so that another tab that learns of it from this
+ * one's storage says so too.
+ */
+function removedByHost() {
   disconnect();
   if (state.game) forgetSeat(state.game.id, true);
   forgetCurrent();
   showSetup(t("event.removed"));
+}
+
+/**
+ * This page's person left the seat elsewhere (another tab, or with the account's key):
+ * back to the lobby saying nothing, as the tab they left from went.
+ */
+function seatLeft() {
+  disconnect();
+  if (state.game) forgetSeat(state.game.id);
+  showSetup();
 }
 
 function gameGone() {

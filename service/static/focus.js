@@ -45,8 +45,9 @@ function noteFocus(container) {
   if (!element || element === container || !container.contains(element)) return null;
   const noted = { selector: identityOf(element), value: null, caret: null };
   const field = element.localName === "textarea" || element.localName === "input";
-  // A value the person changed is theirs; one the page set, the page may set again.
-  if (field && element.value !== element.defaultValue) noted.value = element.value;
+  // A value the person changed is theirs; one the page set, the page may set again. (A
+  // file chosen is the browser's to keep: no script may set a file field's value.)
+  if (field && element.type !== "file" && element.value !== element.defaultValue) noted.value = element.value;
   if (element.localName === "textarea" || WITH_CARET.has(element.type)) {
     noted.caret = [element.selectionStart, element.selectionEnd, element.selectionDirection];
   }
@@ -97,7 +98,12 @@ function drawAround(container, focused, html) {
     parent = element;
     fresh = twins[i];
   }
-  if (focused.innerHTML !== twin.innerHTML) focused.replaceChildren(...twin.childNodes);
+  if (focused.innerHTML !== twin.innerHTML) {
+    // A menu's options are parsed in place: taken out of the drawing's own <select> one by
+    // one, each would be selected in turn as the first left there, and the last would win.
+    if (focused.localName === "select") focused.innerHTML = twin.innerHTML;
+    else focused.replaceChildren(...twin.childNodes);
+  }
   return true;
 }
 

@@ -10,10 +10,12 @@
 // Beside each decision: what the bot that made it thought as it played, where the record
 // keeps it (`advice`), and a level's advice asked for on the page (POST /api/v1/analyses):
 // what that level would have done from that seat. A language picked, in the header or in
-// another tab, draws the page again in it at the same position: the record stays in memory.
+// another tab, draws the page again in it at the same position: the record stays in memory,
+// and the keyboard's focus stays on the control that had it (focus.js, `redraw`).
 
 import { Api, ApiError } from "./api.js";
 import { cardSvg } from "./cards.js";
+import { redraw } from "./focus.js";
 import { escapeHtml } from "./html.js";
 import { levelName, named, t } from "./i18n.js";
 import { cardSvg as frenchCardSvg, RANKS as FRENCH_RANKS, SUITS as FRENCH_SUITS } from "./pochcards.js";
@@ -23,6 +25,14 @@ const app = document.getElementById("app");
 // Draws what the page shows again, in the language picked now (in the header or another
 // tab): the record shown is kept in memory, as one opened from a file cannot be read again.
 let redrawPage = null;
+// What the replay shown does on its buttons and the arrow keys (`replay` sets it). The
+// page's listeners are added once, here: a redraw keeps the focused button itself, and a
+// listener added to it at each drawing would move it once more for every language picked.
+let controls = null;
+// Where the focus goes when the control that had it is not drawn again (a step button at
+// either end is disabled, the file's field is gone once its record is shown): the page's
+// other controls.
+const FOCUS_FALLBACK = ["#replay-next", "#replay-prev", "#replay-level", "#replay-file"];
 /** How long the page waits for an analysis (seconds): the service thinks 60 s at most. */
 const ANALYSIS_SECONDS = 180;
 
@@ -401,7 +411,7 @@ async function replay(record) {
       .map((p, s) => `${playerName(record, s)} ${escapeHtml(record.scores[s])}${record.winners.includes(s) ? " ★" : ""}`)
       .join(" · ");
     const about = recorded ? `<p class="muted small" id="replay-recorded-about">${t("replay.recorded.about")}</p>` : "";
-    app.innerHTML = `<section class="panel" id="replay" data-game="${escapeHtml(record.game)}"${recorded ? ' data-recorded="1"' : ""}${
+    redraw(app, `<section class="panel" id="replay" data-game="${escapeHtml(record.game)}"${recorded ? ' data-recorded="1"' : ""}${
       advice ? ` data-advice="${escapeHtml(advice.level)}"` : ""
     }>
     <h2>${t("replay.title")}</h2><p id="replay-final">${t("replay.final")}: ${final}</p>
@@ -413,43 +423,58 @@ async function replay(record) {
       <span id="replay-advice-status" class="muted" role="status">${escapeHtml(said())}</span></p>
     <div id="replay-position"></div>
     ${about}
-    <p class="muted small">${t("replay.standIn")}</p></section>`;
-    document.getElementById("replay-prev").addEventListener("click", () => move(-1));
-    document.getElementById("replay-next").addEventListener("click", () => move(1));
-    document.getElementById("replay-weigh").addEventListener("click", weigh);
+    <p class="muted small">${t("replay.standIn")}</p></section>`, FOCUS_FALLBACK);
     draw();
   };
-  document.addEventListener("keydown", (event) => {
-    if (event.target instanceof HTMLSelectElement) return;
-    if (event.key === "ArrowRight") move(1);
-    else if (event.key === "ArrowLeft") move(-1);
-  });
+  controls = { move, weigh };
   redrawPage = frame;
   frame();
 }
 
 function importForm() {
   redrawPage = importForm;
-  app.innerHTML = `<section class="panel" id="replay-import"><h2>${t("replay.title")}</h2>
+  redraw(
+    app,
+    `<section class="panel" id="replay-import"><h2>${t("replay.title")}</h2>
     <p>${t("replay.importSay")}</p>
     <p><input type="file" id="replay-file" accept="application/json,.json"></p>
-    <p class="notice error" id="replay-error" hidden></p></section>`;
-  document.getElementById("replay-file").addEventListener("change", async (event) => {
-    const file = event.target.files?.[0];
-    if (!file) return;
-    try {
-      const record = JSON.parse(await file.text());
-      if (record?.format !== 1 || !Array.isArray(record.deals) || !Array.isArray(record.players)) {
-        throw new Error(t("replay.notARecord"));
-      }
-      await replay(record);
-    } catch (error) {
-      const shown = document.getElementById("replay-error");
-      shown.hidden = false;
-      shown.textContent = error instanceof SyntaxError ? t("replay.notARecord") : error.message;
-    }
-  });
+    <p class="notice error" id="replay-error" hidden></p></section>`,
+    FOCUS_FALLBACK,
+  );
 }
+
+/** Show the record in the file chosen, or say why it is none. */
+async function openFile(input) {
+  const file = input.files?.[0];
+  if (!file) return;
+  try {
+    const record = JSON.parse(await file.text());
+    if (record?.format !== 1 || !Array.isArray(record.deals) || !Array.isArray(record.players)) {
+      throw new Error(t("replay.notARecord"));
+    }
+    await replay(record);
+  } catch (error) {
+    const shown = document.getElementById("replay-error");
+    shown.hidden = false;
+    shown.textContent = error instanceof SyntaxError ? t("replay.notARecord") : error.message;
+  }
+}
+
+app.addEventListener("change", (event) => {
+  if (event.target.id === "replay-file") openFile(event.target);
+});
+app.addEventListener("click", (event) => {
+  const button = event.target.closest("button");
+  if (!controls || !button || button.disabled) return;
+  if (button.id === "replay-prev") controls.move(-1);
+  else if (button.id === "replay-next") controls.move(1);
+  else if (button.id === "replay-weigh") controls.weigh();
+});
+document.addEventListener("keydown", (event) => {
+  if (!controls || event.target instanceof HTMLSelectElement) return;
+  if (event.key === "ArrowRight") controls.move(1);
+  else if (event.key === "ArrowLeft") controls.move(-1);
+});
 
 async function show() {
   const id = decodeURIComponent(location.pathname.split("/")[2] || "");

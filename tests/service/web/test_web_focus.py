@@ -4,7 +4,8 @@ focus while the other seats' moves are shown, in Pocha and in Poch, without a fo
 (a screen reader would read the card out again at each move); a card played hands
 it to the line saying whose turn it is, never to <body>; in the waiting room a host's
 button keeps it while people sit down, and the table's link keeps the focus and what of it
-was selected; and focus.js on its own keeps what a person typed, not what the page set.
+was selected; and focus.js on its own keeps what a person typed, not what the page set,
+and a menu drawn again in other words shows the option the drawing marks chosen.
 
 Each game seats a person played from here through the API before the page's person: the
 page stays still while Tab is pressed, then that person's move (and a bot's after it)
@@ -248,4 +249,39 @@ def test_redraw_keeps_what_the_person_typed_and_no_more(
     page.focus("#setup input[name=name]")
     page.evaluate("window.draw([5, 'Bea', true])")
     assert page.locator("#setup input[name=name]:focus").count() == 1, focused(page)
+    assert desktop.errors == []
+
+
+# A menu of focus.js's drawing, its options named in `words` (a language), `chosen`
+# marked selected: `window.menu(words, chosen)` draws it again.
+MENU = """async () => {
+    const { redraw } = await import('/static/focus.js');
+    const box = document.createElement('div');
+    box.id = 'menu-box';
+    document.body.append(box);
+    window.menu = ([words, chosen]) => redraw(box, `<label>${words[0]} <select id="level">
+        ${['easy', 'medium', 'hard'].map((l, i) =>
+            `<option value="${l}"${l === chosen ? ' selected' : ''}>${words[i + 1]}</option>`)
+        .join('')}</select></label>`);
+    window.menu([['Level', 'Easy', 'Medium', 'Hard'], 'easy']);
+}"""
+
+
+def test_a_menu_redrawn_in_another_language_keeps_the_option_drawn_chosen(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    """focus.js on its own: a focused menu drawn again with its options in other words
+    keeps the focus and shows the option the drawing marks chosen (not the last one, as
+    options moved out of the drawing's own menu one by one would)."""
+    page = desktop.page
+    page.goto(live_service.url)
+    page.wait_for_selector("#setup")
+    page.evaluate(MENU)
+    page.focus("#level")
+    page.select_option("#level", "medium")
+    page.evaluate("window.menu([['Nivel', 'Fácil', 'Medio', 'Difícil'], 'medium'])")
+    assert page.locator("#level:focus").count() == 1, focused(page)
+    assert page.input_value("#level") == "medium"
+    assert page.inner_text("#level option:checked") == "Medio"
     assert desktop.errors == []

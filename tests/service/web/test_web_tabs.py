@@ -8,9 +8,12 @@ another account's page replaces next; signing up in one tab signs in the others;
 language picked in one tab is the others' too, a game in play there drawn again in it with
 the keyboard's focus where it was; a game left in one tab is left in the others, and one
 another tab only forgot is kept again, and one whose person the host removed is left in
-every tab saying so. One game open in two tabs is played from either: each tab shows the
-moves made in the other. The name given to a game in one tab is the one the others' forms
-offer; a replay is drawn again in the language picked, a record opened from a file kept.
+every tab saying so; a seat left in one tab is left quietly in another that hears of it
+first from the server (never "the host removed you"), and a tab that cannot follow the
+stream learns a removal from the game's events. One game open in two tabs is played from
+either: each tab shows the moves made in the other. The name given to a game in one tab is
+the one the others' forms offer; a replay is drawn again in the language picked, a record
+opened from a file kept, the keyboard's focus on the control that had it.
 """
 
 from __future__ import annotations
@@ -436,6 +439,118 @@ def test_a_person_the_host_removed_is_told_so_in_every_tab(
         host.context.close()
 
 
+def without_stream(page: Any) -> None:
+    """`page` gets no event stream (each is answered as one over for good, 204, which ends
+    an EventSource): it reads the events by polling, with the seat's token."""
+
+    def answer(route: Any) -> None:
+        if "text/event-stream" in route.request.headers.get("accept", ""):
+            route.fulfill(status=204)
+        else:
+            route.continue_()
+
+    page.route(lambda address: "/events" in address, answer)
+
+
+def read_view_now(page: Any) -> None:
+    """`page` reads its view now, as when its tab comes back to the front (a tab in the
+    background would read it at its next presence, 15 s later)."""
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+
+
+def sit_eva(person: Person, url: str, code: str) -> Any:
+    """Eva takes a seat at table `code` in `person`'s tab; the tab, at the waiting room."""
+    page = person.page
+    page.goto(f"{url}/t/{code}")
+    page.wait_for_selector("#join")
+    page.fill("#join input[name=name]", "Eva")
+    page.click("#take-seat")
+    page.wait_for_selector("#waiting", timeout=LONG_MS)
+    return page
+
+
+@pytest.mark.parametrize("follows", ["stream", "polling"])
+def test_a_person_who_left_in_another_tab_is_not_told_the_host_removed_her(
+    browser: Any,  # noqa: F811
+    one: Person,
+    tabs_service: LiveService,
+    follows: str,
+) -> None:
+    """Eva sits at a table that waits for more people, in two tabs, and leaves it in the
+    first. The answer to her leave is held back there, so the second tab hears of it from
+    the server before the first has forgotten the seat: from its stream (the seat opened
+    again), or, polling, when it reads its view and the seat's token opens nothing. It goes
+    back to the lobby without a word, as the first does once answered: never saying that
+    the host removed her."""
+    url = tabs_service.url
+    host = Person(browser, LAPTOP, "host")
+    try:
+        code = open_table(host, url, "1", others=("open", "open", "random"), listed=False)
+        first = sit_eva(one, url, code)
+        game = stored(first, "pocha.game")
+        second = one.open_tab()
+        if follows == "polling":
+            without_stream(second)
+        second.goto(f"{url}/t/{code}")
+        second.wait_for_selector("#waiting", timeout=LONG_MS)
+
+        held: list[tuple[Any, Any]] = []
+        first.route("**/seats/*/leave", lambda route: held.append((route, route.fetch())))
+        first.bring_to_front()
+        first.click("[data-action=leave]")  # the confirmation is accepted (Person)
+        # Each look at the page lets Playwright run the route's handler meanwhile.
+        wait_until(lambda: first.evaluate("true") and bool(held), LONG, "her leave done")
+        assert held[0][1].status == 200
+        if follows == "polling":
+            second.bring_to_front()
+            read_view_now(second)
+        second.wait_for_selector("#setup", timeout=LONG_MS)
+        assert second.inner_text("#notice") == ""
+
+        route, answer = held[0]
+        route.fulfill(response=answer)
+        first.wait_for_selector("#setup", timeout=LONG_MS)
+        assert first.inner_text("#notice") == ""
+        assert stored(first, "pocha.seats").get(game["id"]) is None
+        # Her seat is open again, and the table's link offers it to anyone.
+        second.goto(f"{url}/t/{code}")
+        second.wait_for_selector("#join", timeout=LONG_MS)
+        assert host.errors == []
+        # What the browser logs itself: the token refused (401) once the seat was left.
+        assert [e for e in one.errors if "status of 401" not in e] == []
+    finally:
+        host.context.close()
+
+
+def test_a_tab_without_the_stream_learns_from_the_events_that_the_host_removed_her(
+    browser: Any,  # noqa: F811
+    one: Person,
+    tabs_service: LiveService,
+) -> None:
+    """Eva sits at a table in one tab that cannot follow the stream, and no other tab tells
+    it anything: the host removes her, and when the tab reads its view, its token refused,
+    the game's events say that the host removed her, and so does the tab."""
+    url = tabs_service.url
+    host = Person(browser, LAPTOP, "host")
+    try:
+        code = open_table(host, url, "1", others=("open", "open", "random"), listed=False)
+        page = one.page
+        without_stream(page)
+        sit_eva(one, url, code)
+        remove = "#waiting li:has-text('Eva') [data-action=seat-remove]"
+        host.page.wait_for_selector(remove, timeout=LONG_MS)
+        host.page.click(remove)
+        host.page.wait_for_selector(remove, state="detached", timeout=LONG_MS)
+
+        read_view_now(page)
+        page.wait_for_selector("#setup", timeout=LONG_MS)
+        assert page.inner_text("#notice") == REMOVED
+        assert host.errors == []
+        assert [e for e in one.errors if "status of 401" not in e] == []
+    finally:
+        host.context.close()
+
+
 def test_a_replay_follows_the_language_picked_and_keeps_a_record_opened_from_a_file(
     one: Person, tabs_service: LiveService, tmp_path: Any
 ) -> None:
@@ -475,4 +590,46 @@ def test_a_replay_follows_the_language_picked_and_keeps_a_record_opened_from_a_f
     viewer.click("#replay-prev")
     viewer.wait_for_selector("#replay-step[data-step='1']")
     fetched.wait_for_selector("#replay h2:has-text('Replay')", timeout=LONG_MS)
+    assert one.errors == []
+
+
+def focused_id(page: Any) -> str:
+    return page.evaluate("document.activeElement.id")  # type: ignore[no-any-return]
+
+
+def test_a_replay_drawn_again_in_another_language_keeps_the_keyboards_focus(
+    one: Person, tabs_service: LiveService
+) -> None:
+    """Ana steps through a replay by keyboard, the focus on "Next". Spanish picked in
+    another tab draws the replay again in Spanish with the focus still on "Next", and Enter
+    steps once from there; on the level's menu, English picked keeps the focus there, and
+    the level she chose."""
+    url = tabs_service.url
+    bots = [{"name": f"Bot {s}", "bot": "random"} for s in range(3)]
+    record = finished_record(url, {"players": bots, "rules": {"schedule": [2]}})
+    viewer = one.page
+    viewer.goto(f"{url}/replay/{record['id']}")
+    viewer.wait_for_selector("#replay-step[data-step='0']", timeout=LONG_MS)
+    viewer.focus("#replay-next")
+    viewer.keyboard.press("Enter")
+    viewer.wait_for_selector("#replay-step[data-step='1']")
+    rules = tab(one, f"{url}/how-to-play/pocha", "#lang")
+    rules.select_option("#lang", "es")
+
+    viewer.wait_for_selector("#replay h2:has-text('Repetición')", timeout=LONG_MS)
+    assert focused_id(viewer) == "replay-next"
+    assert viewer.inner_text("#replay-next") == "Baza siguiente"
+    viewer.bring_to_front()
+    viewer.keyboard.press("Enter")
+    wait_in(viewer, "() => document.querySelector('#replay-step').dataset.step !== '1'")
+    assert viewer.get_attribute("#replay-step", "data-step") == "2"
+
+    viewer.focus("#replay-level")
+    viewer.select_option("#replay-level", "random")
+    rules.bring_to_front()
+    rules.select_option("#lang", "en")
+    viewer.wait_for_selector("#replay h2:has-text('Replay')", timeout=LONG_MS)
+    assert focused_id(viewer) == "replay-level"
+    assert viewer.input_value("#replay-level") == "random"
+    assert viewer.get_attribute("#replay-step", "data-step") == "2"
     assert one.errors == []
