@@ -406,8 +406,9 @@ def test_a_person_the_host_removed_is_told_so_in_every_tab(
     tabs_service: LiveService,
 ) -> None:
     """Eva sits at a table that waits for one more person, in two tabs; the second hears
-    nothing of the game's events (its stream cannot be had), so the first learns of her
-    removal first. Both go back to the lobby saying that the host removed her."""
+    nothing of the game's events (its stream cannot be had) and its reads of the view are
+    held back, so it learns of her removal from the first. Both go back to the lobby saying
+    that the host removed her."""
     url = tabs_service.url
     host = Person(browser, LAPTOP, "host")
     try:
@@ -422,6 +423,13 @@ def test_a_person_the_host_removed_is_told_so_in_every_tab(
         second.route(lambda address: "/events" in address, lambda route: route.abort())
         second.goto(f"{url}/t/{code}")
         second.wait_for_selector("#waiting", timeout=LONG_MS)
+        # A read of the view (every 15 s) refused between the removal and the first tab's
+        # word of it would find no events to say why: held until both tabs have told.
+        game_id = stored(first, "pocha.game")["id"]
+        views: list[Any] = []
+        second.route(f"**/api/v1/games/{game_id}", lambda route: views.append(route))
+        read_view_now(second)
+        wait_until(lambda: second.evaluate("true") and bool(views), LONG, "a read held back")
 
         remove = "#waiting li:has-text('Eva') [data-action=seat-remove]"
         host.page.wait_for_selector(remove, timeout=LONG_MS)
@@ -430,6 +438,9 @@ def test_a_person_the_host_removed_is_told_so_in_every_tab(
             page.wait_for_selector("#setup", timeout=LONG_MS)
             assert page.inner_text("#notice") == REMOVED, which
         assert stored(first, "pocha.game") is None
+        second.unroute(f"**/api/v1/games/{game_id}")
+        for view in views:
+            view.continue_()
         # The table's link no longer opens a seat there.
         second.goto(f"{url}/t/{code}")
         second.wait_for_selector("#join, #setup", timeout=LONG_MS)
