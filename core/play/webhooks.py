@@ -273,6 +273,10 @@ def _exchange(
             timeout=urllib3.Timeout(connect=left, read=left), preload_content=False,
             assert_same_host=False,
         )  # fmt: skip
+    except urllib3.exceptions.NewConnectionError:
+        # urllib3 makes a refused connection a kind of timeout; the bot's owner must be
+        # told it was refused, not slow.
+        raise WebhookFailure("connection") from None
     except (urllib3.exceptions.TimeoutError, TimeoutError):
         raise WebhookFailure("timeout") from None
     except (urllib3.exceptions.HTTPError, OSError):

@@ -2,13 +2,15 @@
 the bot's key (refused for private addresses unless the operator allows them), asked by
 the workers for each decision of a match with a signed view, played through 50 duplicate
 deals against `hard`; hostile webhooks (silent, dripping, 100 MB, redirecting, illegal,
-bad JSON, failing) each contained by the stand-in; paused after N failures in a row and
-resumed by the owner; never called once its account is disabled, nor once its key is
-replaced (the webhook and its secret go with the key, in a rated match and in a challenge's
-game already under way, the operator's `rotate-key` as its owner's new key)."""
+bad JSON, failing, refusing connections) each contained by the stand-in; paused after N
+failures in a row and resumed by the owner; never called once its account is disabled, nor
+once its key is replaced (the webhook and its secret go with the key, in a rated match and
+in a challenge's game already under way, the operator's `rotate-key` as its owner's new
+key)."""
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -243,6 +245,27 @@ def test_a_hostile_webhook_is_contained_by_the_stand_in(
     assert counted["last_failure"] == reason
     assert counted["failures"] == len(bot.calls) >= 1
     assert counted["decisions"] == 0
+
+
+def test_a_refused_connection_is_counted_as_connection_not_timeout(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    account_id, key = bot_account(client, bot)
+    # A port bound but not listening: every connection to it is refused at once, and no
+    # other process can take the port while the test holds it.
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{closed.getsockname()[1]}/"
+        moved = client.put(
+            f"/api/v1/accounts/{account_id}/webhook", json={"url": url}, headers=key_of(key)
+        )
+        assert moved.status_code == 200, moved.json
+        label = f"account:{account_id}"
+        report = play_match(client, drain, [label, "easy", "easy"], games=1)
+    assert report["stand_in_decisions"] == {label: account_decisions(client, report, label)}
+    counted = status(client, account_id, key)
+    assert (counted["last_failure"], counted["decisions"]) == ("connection", 0)
+    assert counted["failures"] >= 1
 
 
 def test_a_bot_failing_n_times_in_a_row_is_paused_until_resumed(
