@@ -88,6 +88,9 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATE_LIMIT_RECORDS": ("POCHA_RATE_LIMIT_RECORDS", "30/minute"),
     # An account's list of its games in play reads up to 50 games (milliseconds each time).
     "RATE_LIMIT_ACCOUNT_GAMES": ("POCHA_RATE_LIMIT_ACCOUNT_GAMES", "60/minute"),
+    # The account a key opens: a key looked up each time, wrong ones too, so no address
+    # tries keys faster than this (a bot asks once as it starts).
+    "RATE_LIMIT_OWN_ACCOUNT": ("POCHA_RATE_LIMIT_OWN_ACCOUNT", "60/minute"),
     "RATE_LIMIT_ANALYSES": ("POCHA_RATE_LIMIT_ANALYSES", "10/minute"),
     # Coming back, leaving and the host's removals, per seat of a game (whoever asks).
     "RATE_LIMIT_SEATS": ("POCHA_RATE_LIMIT_SEATS", "10/minute"),

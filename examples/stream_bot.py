@@ -1,8 +1,8 @@
 """A Pocha stream bot in 30 lines of standard Python: it holds its account's event stream,
 accepts every challenge made to it and plays the first legal action of each of its turns,
-with its key. Run with the id and key `POST /api/v1/accounts` answered: POCHA_ACCOUNT=...
-POCHA_KEY=pa_... python examples/stream_bot.py http://localhost:8000 (docs/bots-api.md,
-"Stream bots")."""
+with its key, which is all it is given: `GET /api/v1/account` tells it its account's id. Run
+with the key `POST /api/v1/accounts` answered: POCHA_KEY=pa_... python
+examples/stream_bot.py http://localhost:8000 (docs/bots-api.md, "Stream bots")."""
 
 import json
 import os
@@ -12,7 +12,7 @@ import urllib.request
 from typing import Any
 
 URL = sys.argv[1] if len(sys.argv) > 1 else "http://localhost:8000"
-ME, KEY = os.environ["POCHA_ACCOUNT"], os.environ["POCHA_KEY"]
+KEY = os.environ["POCHA_KEY"]
 
 
 def call(method: str, path: str, body: object = None, **headers: str) -> Any:
@@ -20,6 +20,10 @@ def call(method: str, path: str, body: object = None, **headers: str) -> Any:
     headers = {"X-Pocha-Account": KEY, "Authorization": f"Bearer {KEY}", **headers}
     headers["Content-Type"] = "application/json"
     return urllib.request.urlopen(urllib.request.Request(URL + path, data, headers, method=method))
+
+
+# The key's account: the one a challenge must name for the bot to answer it.
+ME = os.environ.get("POCHA_ACCOUNT") or json.load(call("GET", "/api/v1/account"))["id"]
 
 
 def on(event: dict) -> None:

@@ -2,7 +2,9 @@
 header, on the endpoints that seat someone (making a game, taking a seat at a table): the
 account is looked up as the view starts (one round trip), refused with 401
 `unknown_account` when the key opens none and 403 `account_disabled` when it is disabled,
-and noted as seen. How it works: docs/api.md, "Accounts, rated tables and the ladder".
+and noted as seen; and the operations of an account alone (its challenges, its stream,
+`GET /api/v1/account`), which find the account the key opens the same way (`key_holder`).
+How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from flask import Flask, g, request
 from core.errors import REDIS_DOWN, AccountDisabled, AccountRequired, UnknownAccount
 from core.store.accounts import Account, find, note_seen
 from engine.i18n import _
+from service.context import services
 
 #: The header an account's key travels in.
 HEADER = "X-Pocha-Account"
@@ -54,6 +57,21 @@ def sent_key() -> str:
             )
         )
     return sent
+
+
+def key_holder() -> Account:
+    """The account the request's key opens, for an operation of that account alone:
+    refused as `sent_key` says without a key, 401 `unknown_account` when it opens none and
+    403 `account_disabled` when its account is disabled; noted as seen."""
+    account = find(services().redises.store, sent_key())
+    if account is None:
+        raise UnknownAccount()
+    if account.disabled:
+        raise AccountDisabled()
+    # When it was last seen is worth no refusal.
+    with contextlib.suppress(*REDIS_DOWN):
+        note_seen(services().redises.store, account.id)
+    return account
 
 
 def current_account() -> Account | None:

@@ -336,6 +336,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         rules.blp,
         json_schemas.blp,
         account_api.blp,
+        account_api.own,
         account_api.ladders,
         challenges.blp,
         challenges.bot,

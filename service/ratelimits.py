@@ -37,6 +37,7 @@ LIMITED: dict[str, tuple[str, str]] = {
     "tables.Lobby": ("RATE_LIMIT_LOBBY", "lobby"),
     "games.Record": ("RATE_LIMIT_RECORDS", "records"),
     "accounts.AccountGames": ("RATE_LIMIT_ACCOUNT_GAMES", "account_games"),
+    "account.OwnAccount": ("RATE_LIMIT_OWN_ACCOUNT", "own_account"),
     "tables.TableByCode": ("RATE_LIMIT_TABLES", "tables"),
     "tables.TableSeats": ("RATE_LIMIT_TABLES", "tables"),
     "seats.Rematch": ("RATE_LIMIT_TABLES", "tables"),
@@ -57,7 +58,7 @@ SEAT_LIMITED: dict[str, str] = {
 }
 
 #: The scopes whose limits count every method (their reads, or a code's look-ups).
-READS = ("tables", "lobby", "records", "account_games")
+READS = ("tables", "lobby", "records", "account_games", "own_account")
 
 #: What each scope is, for the message of a refusal.
 _WHAT = {
@@ -65,6 +66,7 @@ _WHAT = {
     "lobby": _("reading the lobby"),
     "records": _("reading game records"),
     "account_games": _("reading accounts' games in play"),
+    "own_account": _("reading the account of a key"),
     "tables": _("finding and joining tables"),
     "moves": _("bids and cards"),
     "ai": _("hints and AI moves"),
@@ -273,7 +275,7 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
     for endpoint, (setting, scope) in LIMITED.items():
         view: Any = app.view_functions[endpoint]
         # A code is guessed by looking it up as much as by joining: both count; the lobby,
-        # records and an account's games are reads.
+        # records, an account's games and the account of a key are reads.
         methods = None if scope in READS else ["POST"]
         limited: Any = limiter.shared_limit(
             _limit_of(scope, str(settings[setting])), scope=scope, methods=methods

@@ -1,6 +1,7 @@
 """Accounts and the ladder over HTTP: making an account (its key shown once), replacing its
-key, an account's public profile with its ratings, its owner's list of its games in play,
-and the ladder of each game for people or bots.
+key, an account's public profile with its ratings, the account a key opens (so that a
+program holding only its key learns its id), its owner's list of its games in play, and
+the ladder of each game for people or bots.
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
 
@@ -35,7 +36,7 @@ from core.store.records import StoredGame
 from engine.i18n import _
 from engine.registry import DEFAULT_GAME, kind_of
 from engine.registry import KINDS as GAMES
-from service.accounts import SCHEME, sent_key
+from service.accounts import SCHEME, key_holder, sent_key
 from service.answers import Answer
 from service.api.fields import AsciiInteger, StrictBoolean
 from service.api.games_schemas import PlayerName, RegisteredGame
@@ -50,6 +51,14 @@ blp = Blueprint(
     description="Accounts: a lasting name for a person or a bot, opened by a secret key sent "
     "in `X-Pocha-Account`. With it, making a game or taking a seat seats the account, and "
     "a rated table's result changes its rating.",
+)
+
+own = Blueprint(
+    "account",
+    __name__,
+    url_prefix="/api/v1/account",
+    description="The account a key opens: what a program holding only its key learns of "
+    "itself, its id first.",
 )
 
 ladders = Blueprint(
@@ -427,6 +436,35 @@ class AccountById(MethodView):
         if found is None:
             raise AccountNotFound()
         return _profile(found)
+
+
+@own.route("")
+class OwnAccount(MethodView):
+    @own.doc(operationId="getOwnAccount", security=[{SCHEME: []}])
+    @own.response(200, AccountSchema)
+    @own.alt_response(
+        401,
+        schema=ErrorSchema,
+        description="account_required: no key; unknown_account: a key that opens no account "
+        "(a key replaced already opens nothing).",
+    )
+    @own.alt_response(403, schema=ErrorSchema, description="account_disabled.")
+    @own.alt_response(
+        429,
+        schema=ErrorSchema,
+        description="rate_limited: too many reads of the account a key opens from your "
+        "address (`POCHA_RATE_LIMIT_OWN_ACCOUNT`); wait `Retry-After` seconds.",
+    )
+    @own.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")
+    def get(self) -> dict[str, Any]:
+        """The account your key opens
+
+        With an account's key: that account's profile, as `GET /api/v1/accounts/{id}`
+        shows it, so that a program given only its key (a stream bot) learns its account's
+        id and name. Its `last_seen` is the key's use before this one (a use the bot did not
+        make tells it that its key is in other hands); this one is noted for the next.
+        """
+        return _profile(key_holder())
 
 
 @blp.route("/<account_id>/key", parameters=_ACCOUNT_ID)

@@ -6,7 +6,6 @@ an account's games and challenges. How it works: docs/bots-api.md, "Stream bots"
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import marshmallow as ma
@@ -14,13 +13,11 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from core.errors import REDIS_DOWN, AccountDisabled, UnknownAccount
 from core.play import challenges
 from core.play.challenges import CHALLENGE_SECONDS
-from core.store.accounts import Account, find, note_seen
 from engine.i18n import _
 from engine.registry import DEFAULT_GAME, KINDS
-from service.accounts import SCHEME, sent_key
+from service.accounts import SCHEME, key_holder
 from service.answers import Answer
 from service.api.fields import StrictBoolean
 from service.api.games_schemas import MAX_PLAYERS, GameRulesField, RegisteredGame
@@ -64,18 +61,6 @@ def _documented(*extra: tuple[int, str]) -> Any:
     for status, description in (*_KEY_ERRORS, *extra):
         said[status] = f"{said[status]} {description}" if status in said else description
     return document_errors(blp, said)
-
-
-def key_holder() -> Account:
-    """The account of the request's X-Pocha-Account key: enabled, noted as seen."""
-    account = find(services().redises.store, sent_key())
-    if account is None:
-        raise UnknownAccount()
-    if account.disabled:
-        raise AccountDisabled()
-    with contextlib.suppress(*REDIS_DOWN):
-        note_seen(services().redises.store, account.id)
-    return account
 
 
 class OpponentSchema(ma.Schema):

@@ -482,3 +482,21 @@ def test_reading_an_accounts_games_in_play_is_limited_per_address(redis_url: str
     wrong = {"X-Pocha-Account": "pa_" + "x" * 40}
     assert_limited(client.get(path, headers=wrong, environ_base=ANA), window=86_400)
     assert client.get(path, headers=key, environ_base=BRUNO).status_code == 200
+
+
+def test_reading_the_account_of_a_key_is_limited_per_address(redis_url: str) -> None:
+    client = limited_app(redis_url, RATE_LIMIT_OWN_ACCOUNT="3/day").test_client()
+    made = client.post("/api/v1/accounts", json={"name": "Ana", "kind": "person"})
+    assert made.status_code == 201, made.json
+    key = {"X-Pocha-Account": made.json["key"]}
+    for _ in range(3):
+        assert client.get("/api/v1/account", headers=key, environ_base=ANA).status_code == 200
+    refused = client.get("/api/v1/account", headers=key, environ_base=ANA)
+    assert_limited(refused, window=86_400)
+    assert "reading the account of a key" in refused.json["message"]
+    # A wrong key counts too: no address tries keys faster than the limit.
+    wrong = {"X-Pocha-Account": "pa_" + "x" * 40, "Accept-Language": "es"}
+    spanish = client.get("/api/v1/account", headers=wrong, environ_base=ANA)
+    assert (spanish.status_code, spanish.json["error"]) == (429, "rate_limited")
+    assert "leer la cuenta de una clave" in spanish.json["message"]
+    assert client.get("/api/v1/account", headers=key, environ_base=BRUNO).status_code == 200
