@@ -3,12 +3,16 @@ a bot account and one of our levels to a rated table; the bot, reading its event
 (`GET /api/v1/bot/events`) in a thread, accepts and plays each of its turns with its key
 until the game ends; the person plays theirs with their own key; the rated result then
 shows on the ladder. And the example bot of examples/ does the same over real HTTP, given
-its key alone, against gunicorn (its gevent workers) and a `pocha worker`."""
+its key alone, against gunicorn (its gevent workers) and a `pocha worker`: it declines a
+Poch challenge, and when its stream is cut and the service's port closed for a while (a
+restart, as a client sees it) it connects again and answers the challenge made meanwhile."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -25,7 +29,7 @@ from tests.redis_server import fresh_db_url
 from tests.service.helpers import bearer, move
 from tests.waiting import LONG, scaled
 from tests.worker.conftest import WorkerProcesses, wait_until
-from tools.embedded_redis import RedisServer
+from tools.embedded_redis import RedisServer, free_port
 
 #: This module's own logical DB on the session's Redis, for its live service.
 STREAM_DB = 13
@@ -162,6 +166,61 @@ def _http(url: str, method: str = "GET", body: object = None, key: str = "") -> 
         return json.load(answer)
 
 
+class Cuttable:
+    """A TCP forwarder to `target` on a port of its own, whose connections can all be cut
+    and its port closed until `open` again: a service restarting, as its clients see it."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.port = free_port()
+        self.links: list[socket.socket] = []
+        self.lock = threading.Lock()
+        self.listener: socket.socket | None = None
+        self.open()
+
+    def open(self) -> None:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(16)
+        self.listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+                server = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                return  # cut
+            with self.lock:
+                self.links += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        if self.listener is not None:
+            with contextlib.suppress(OSError):
+                self.listener.shutdown(socket.SHUT_RDWR)  # wakes its accept()
+            self.listener.close()
+            self.listener = None
+        with self.lock:
+            links, self.links = self.links, []
+        for link in links:
+            with contextlib.suppress(OSError):
+                link.shutdown(socket.SHUT_RDWR)
+            link.close()
+
+
 def test_the_example_stream_bot_plays_a_challenge_over_http(
     redis_server: RedisServer, tmp_path: Path
 ) -> None:
@@ -170,10 +229,15 @@ def test_the_example_stream_bot_plays_a_challenge_over_http(
         ana = _http(f"{api}/accounts", "POST", {"name": "Ana", "kind": "person"})
         robo = _http(f"{api}/accounts", "POST", {"name": "Example", "kind": "bot"})
         log = (tmp_path / "example.log").open("wb")
+
+        def said() -> str:
+            return (tmp_path / "example.log").read_text()
+
         # Its key alone: the example asks the service whose key it is (`GET /api/v1/account`).
         given = {k: v for k, v in os.environ.items() if k != "POCHA_ACCOUNT"}
+        line = Cuttable(int(live.url.rsplit(":", 1)[1]))
         example = subprocess.Popen(
-            [sys.executable, str(_EXAMPLE), live.url],
+            [sys.executable, str(_EXAMPLE), f"http://127.0.0.1:{line.port}"],
             env={**given, "POCHA_KEY": robo["key"]},
             stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
@@ -181,14 +245,29 @@ def test_the_example_stream_bot_plays_a_challenge_over_http(
             # Its account's own challenge is said on its stream too: not one for it to answer.
             its_own = {"opponents": [{"account": ana["id"]}, {"bot": "easy"}]}
             _http(f"{api}/challenges", "POST", its_own, key=robo["key"])
+            # A game it does not play is declined.
+            poch = _http(
+                f"{api}/challenges", "POST",
+                {"game": "poch", "opponents": [{"account": robo["id"]}, {"bot": "easy"}]},
+                key=ana["key"],
+            )  # fmt: skip
+            url = f"{api}/challenges/{poch['id']}"
+            wait_until(lambda: _http(url)["status"] == "declined", LONG, "Poch declined",
+                       explain=said)  # fmt: skip
+            # The service away: its stream cut, its port closed. A challenge made meanwhile
+            # is said on the stream it makes once the port is open again.
+            line.cut()
+            wait_until(lambda: "no stream (" in said(), LONG, "the example to find no service")
             made = _http(
                 f"{api}/challenges", "POST",
                 {"rules": {"schedule": [1, 2], "turn_seconds": 0},
                  "opponents": [{"account": robo["id"]}, {"bot": "easy"}]},
                 key=ana["key"],
             )  # fmt: skip
+            line.open()
             url = f"{api}/challenges/{made['id']}"
-            wait_until(lambda: _http(url)["status"] == "accepted", LONG, "the example to accept")
+            wait_until(lambda: _http(url)["status"] == "accepted", LONG, "the example to accept",
+                       explain=said)  # fmt: skip
             game = f"{api}/games/{_http(url)['game_id']}"
 
             def ana_or_over() -> bool:
@@ -207,10 +286,11 @@ def test_the_example_stream_bot_plays_a_challenge_over_http(
             played = _http(f"{game}/events")
             its = [e for e in played if e["type"] in ("bid", "card_played") and e["seat"] == 1]
             assert len(its) >= (1 + 1) + (1 + 2) and all("by" not in e for e in its)
-            assert example.poll() is None, (tmp_path / "example.log").read_text()
+            assert example.poll() is None, said()
             # Nothing refused (a refusal is printed): no challenge of its own answered, no
-            # move sent out of turn.
-            assert (tmp_path / "example.log").read_text() == ""
+            # move sent out of turn; only the stream it could not have while cut.
+            assert all(s.startswith("no stream (") for s in said().splitlines()), said()
         finally:
             example.kill()
             example.wait(timeout=scaled(30))
+            line.cut()
