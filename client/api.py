@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
 from client.models import (
+    Account,
     CreatedGame,
     Event,
     GameRecord,
@@ -315,6 +316,12 @@ class PochaClient:
             "POST", f"/api/v1/accounts/{_q(account_id)}/key", headers=self._account_headers()
         )
         self.account_key = answer["key"]
+        return answer
+
+    def own_account(self) -> Account:
+        """The account whose key this client holds, as anyone sees it (`{id, name, kind,
+        ...}`): a program given a key alone learns its account's id here."""
+        answer: Account = self._json("GET", "/api/v1/account", headers=self._account_headers())
         return answer
 
     def account_games(self, account_id: str) -> GamesInPlay:

@@ -1,8 +1,9 @@
 """The terminal client's account against the live service: `pocha signup` makes a person's
 account and keeps its key in the user's config file (mode 0600), `pocha play` reads it back,
 and a client with the key makes a rated table in the account's seat; the client replaces
-its key; `pocha new-key` replaces the kept key and keeps the new one, and a kept key the
-service no longer knows is told as such, in the terminal's language."""
+its key and asks whose key it holds; `pocha new-key` replaces the kept key and keeps the
+new one, and a kept key the service no longer knows is told as such, in the terminal's
+language."""
 
 from __future__ import annotations
 
@@ -70,6 +71,16 @@ def test_the_client_replaces_its_accounts_key(live_service: LiveService, tmp_pat
     assert (refused.value.status, refused.value.error) == (401, "unknown_account")
     # The client's new key is the account's.
     assert api.replace_account_key(made["id"])["id"] == made["id"]
+
+
+def test_the_client_asks_whose_key_it_holds(live_service: LiveService, tmp_path: Path) -> None:
+    made = PochaClient(live_service.url).create_account(f"Owned{tmp_path.name[-6:]}", "bot")
+    own = PochaClient(live_service.url, account_key=made["key"]).own_account()
+    assert (own["id"], own["name"], own["kind"]) == (made["id"], made["name"], "bot")
+    assert "key" not in own
+    with pytest.raises(ApiError) as refused:
+        PochaClient(live_service.url).own_account()
+    assert (refused.value.status, refused.value.error) == (401, "account_required")
 
 
 def _signed_up(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
