@@ -71,7 +71,9 @@ RIVALRY = 0.5
 STUDENT_PRIOR = 3.5
 
 # The leaf value's weight against the playout in ismcts-student-value, and the fewest tricks
-# left at which it is taken (AlphaGo's mix of value and rollout, half and half).
+# left at which it is taken (AlphaGo's mix of value and rollout, half and half). Against
+# ismcts-modelled at 1,000 iterations it scored -0.23 +- 0.22 points a hand over 108 deals,
+# and a quarter's weight -0.06 +- 0.37 over 36 (docs/bots.md).
 LEAF_WEIGHT = 0.5
 LEAF_TRICKS = 1
 
