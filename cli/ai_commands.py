@@ -766,12 +766,19 @@ def train(
     "and plays every seat, and each of its plays with a choice is kept.",
 )
 @click.option(
+    "--value",
+    is_flag=True,
+    help="Train the student as a leaf value (the `ismcts-student-value` bot): the teacher "
+    "bids and plays every seat, and each whole state at a card play is kept with every "
+    "seat's tricks at the hand's end.",
+)
+@click.option(
     "--hands",
     type=click.IntRange(1),
     default=None,
     help="Hands of the classic four-player game's sizes that the teacher bids (four samples "
-    "each) or, with --play, plays (some ten plays with a choice each). Default: 40,000 "
-    "bids, 16,000 plays.",
+    "each) or, with --play, plays (some ten plays with a choice each), or with --value plays "
+    "(some thirty states each). Default: 40,000 bids, 16,000 plays, 6,000 for the value.",
 )
 @click.option(
     "--iterations",
@@ -802,7 +809,8 @@ def train(
 @_file_option(
     "--out",
     "Where the weights go (default: the shipped ai/pocha/models/student.npz, or "
-    "student_play.npz with --play); the validation report goes beside them as .json.",
+    "student_play.npz with --play, leaf_value.npz with --value); the validation report goes "
+    "beside them as .json.",
 )
 @click.option(
     "--compare",
@@ -813,6 +821,7 @@ def train(
 )
 def train_student(
     play: bool,
+    value: bool,
     hands: int | None,
     iterations: int,
     told: str,
@@ -825,10 +834,11 @@ def train_student(
 ) -> None:
     """Train the student of the `ismcts-student` bots: master's search told the undealt
     cards bids, and a small network learns its bids from the bidder's own view; with
-    --play, the student of the `ismcts-student-play` bots learns its card plays so. The
-    shipped weights come from the defaults (pocha train-student, and pocha train-student
-    --play). With more than one BLAS thread on a busy machine the fitting is many times
-    slower: OPENBLAS_NUM_THREADS=1."""
+    --play, the student of the `ismcts-student-play` bots learns its card plays so; with
+    --value, the leaf value of `ismcts-student-value` learns from whole states how the
+    teacher's hands end. The shipped weights come from the defaults (pocha train-student,
+    pocha train-student --play, pocha train-student --value). With more than one BLAS
+    thread on a busy machine the fitting is many times slower: OPENBLAS_NUM_THREADS=1."""
     from pathlib import Path
 
     from ai.pocha import student, student_play
@@ -839,6 +849,12 @@ def train_student(
         generate_plays,
         play_agreement,
     )
+
+    if value:
+        if play or compare:
+            raise click.UsageError("--value takes neither --play nor --compare")
+        _train_value(hands or 6000, iterations, told, seed, processes, data, out)
+        return
 
     hands = hands or (16000 if play else 40000)
     epochs = epochs or (30 if play else 60)
@@ -893,6 +909,56 @@ def train_student(
                 f"  the teacher's choice is {name}'s {chosen:.1%} (its share of the "
                 f"teacher's search {figures['teachers_share']:.3f})"
             )
+
+
+def _train_value(
+    hands: int,
+    iterations: int,
+    told: str,
+    seed: int,
+    processes: int | None,
+    data: str | None,
+    out: str | None,
+) -> None:
+    """``pocha train-student --value``: the leaf value fitted to the teacher's hands."""
+    from pathlib import Path
+
+    from ai.pocha import leaf_value
+    from ai.pocha.student_training import fit_value, generate_values
+
+    def fitted_value(samples: dict[str, Any], fitted: Callable[[int, int], None]) -> Any:
+        found = fit_value(samples)
+        fitted(1, 1)
+        return found
+
+    trained = _samples_then_fit(
+        data,
+        f"the teacher's states read from {data}",
+        lambda played: generate_values(hands, seed, iterations, told, processes, played),
+        fitted_value,
+        1,
+    )
+    samples, weights, report = trained.samples, trained.weights, trained.report
+    path = Path(out) if out else leaf_value.MODEL_PATH
+    report.update(
+        {
+            "decisions": "states",
+            "hands": hands,
+            "iterations": iterations,
+            "told": told,
+            "seed": seed,
+            "states_all": len(samples["state"]),
+            "teacher_seconds": round(trained.sampling_seconds, 1),
+            "fit_seconds": round(trained.fit_seconds, 1),
+        }
+    )
+    _save_weights(path, weights, report)
+    click.echo(
+        f"{len(samples['state'])} states; teacher {trained.sampling_seconds:.0f} s, fitting "
+        f"{trained.fit_seconds:.0f} s; held out, the value's error {report['points_rmse']:.2f} "
+        f"points against one greedy playout's {report['playout_rmse']:.2f} (spread "
+        f"{report['points_sd']:.2f}); weights in {path}"
+    )
 
 
 @click.command("train-reading")

@@ -125,6 +125,154 @@ PLAYOUTS: dict[str, Callable[[HandState, Callable[[], float]], None]] = {
 }
 
 
+# -- the leaf value ------------------------------------------------------------
+
+#: The leaf value's inputs a seat (``expected_tricks``), after a constant one.
+LEAF_FEATURES = 12
+#: Its tables' cells: tricks left 0..10, the tricks still wanted (bid less taken) from -1 to
+#: 11, and the expected tricks less those wanted in half tricks from -3 to +3.
+LEAF_LEFT = 11
+LEAF_NEEDS = 13
+LEAF_BINS = 13
+
+
+class LeafValue:
+    """A learned value of a hand's end for every seat, read from a whole state (every hand
+    known, as a playout sees it; ``ai.pocha.leaf_value``). The tricks a seat will still take
+    are a linear function of its cards against the others' (``expected_tricks``); from
+    those, the tricks left and the tricks it still wants, two tables give how often it makes
+    its bid exactly and by how many tricks it misses on average (``leaf_value``). The search
+    takes ``weight`` of it and the rest of the playout's score, from ``tricks`` tricks left
+    up (``iterate``)."""
+
+    __slots__ = ("exact", "miss", "off", "tricks", "weight", "weights")
+
+    def __init__(
+        self,
+        weights: list[float],
+        exact: list[float],
+        off: list[float],
+        weight: float = 1.0,
+        tricks: int = 1,
+        miss: float = 0.0,
+    ) -> None:
+        self.weights = weights
+        # Flat tables, cell (left, needs + 1, bin): the share of exact bids, the mean miss.
+        self.exact = exact
+        self.off = off
+        self.weight = weight
+        self.tricks = tricks
+        # A trick missed, in the search's scaled points (set by the search for its game).
+        self.miss = miss
+
+
+def expected_tricks(
+    weights: list[float], st: HandState, seat: int, out: list[float] | None = None
+) -> float:
+    """The tricks ``seat`` will still take from ``st``, by ``weights`` (a constant's, then
+    one per input); with ``out`` its inputs are appended there too (for fitting)."""
+    hands = st.hands
+    trump = st.trump
+    mine = hands[seat]
+    others = 0
+    for s in range(st.n):
+        if s != seat:
+            # Through a local, so that the compiled engine ors C integers.
+            h = hands[s]
+            others |= h
+    trump_top = 0
+    side_top = 0
+    trumps = 0
+    their_trumps = 0
+    side = 0
+    voids = 0
+    for u in range(4):
+        m = mine >> (10 * u) & 1023
+        o = others >> (10 * u) & 1023
+        # My cards above every card of the suit the others hold: they win when played.
+        top = bits.bit_count(m >> bits.bit_length(o))
+        if u == trump:
+            trump_top = top
+            trumps = bits.bit_count(m)
+            their_trumps = bits.bit_count(o)
+        else:
+            side_top += top
+            side += bits.bit_count(m)
+            if not m:
+                voids += 1
+    left = st.tricks_left
+    need = st.bids[seat] - st.tricks[seat]
+    winning = 1 if st.in_trick and st.winner == seat else 0
+    played = 1 if (seat - st.leader + st.n) % st.n < st.in_trick else 0
+    f1 = float(trump_top)
+    f2 = float(side_top)
+    f3 = float(trumps)
+    f4 = float(their_trumps)
+    f5 = float(side)
+    f6 = float(voids if trumps else 0)
+    f7 = hand_estimate(mine, trump)
+    f8 = float(winning)
+    f9 = float(played)
+    f10 = float(left)
+    f11 = float(min(max(need, 0), left))
+    f12 = 1.0 if need <= 0 else 0.0
+    if out is not None:
+        out.extend((f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12))
+    # The weights into locals one by one: C doubles in the compiled engine, so that the
+    # sum is C's, in the same order as Python's.
+    w0 = weights[0]
+    w1 = weights[1]
+    w2 = weights[2]
+    w3 = weights[3]
+    w4 = weights[4]
+    w5 = weights[5]
+    w6 = weights[6]
+    w7 = weights[7]
+    w8 = weights[8]
+    w9 = weights[9]
+    w10 = weights[10]
+    w11 = weights[11]
+    w12 = weights[12]
+    return (
+        w0 + w1 * f1 + w2 * f2 + w3 * f3 + w4 * f4 + w5 * f5 + w6 * f6
+        + w7 * f7 + w8 * f8 + w9 * f9 + w10 * f10 + w11 * f11 + w12 * f12
+    )  # fmt: skip
+
+
+def leaf_cell(left: int, need: int, expected: float) -> int:
+    """The tables' cell for ``left`` tricks left, ``need`` tricks still wanted and
+    ``expected`` tricks still to take (clipped to what is left)."""
+    if expected < 0.0:
+        expected = 0.0
+    if expected > left:
+        expected = float(left)
+    x = 2.0 * (expected - need) + 6.5
+    if x < 0.0:
+        x = 0.0
+    b = int(x)
+    if b > LEAF_BINS - 1:
+        b = LEAF_BINS - 1
+    k = need
+    if k < -1:
+        k = -1
+    if k > LEAF_NEEDS - 2:
+        k = LEAF_NEEDS - 2
+    return (left * LEAF_NEEDS + k + 1) * LEAF_BINS + b
+
+
+def leaf_value(leaf: LeafValue, st: HandState, seat: int, points: list[list[float]]) -> float:
+    """The seat's expected hand score from ``st`` (bids all made), in the search's scaled
+    points: how often it makes its bid times the bid's score, less its mean miss."""
+    bid = st.bids[seat]
+    need = bid - st.tricks[seat]
+    cell = leaf_cell(st.tricks_left, need, expected_tricks(leaf.weights, st, seat))
+    exact = leaf.exact[cell]
+    off = leaf.off[cell]
+    row = points[bid]
+    score = row[bid]
+    return exact * score + off * leaf.miss
+
+
 # -- the search ----------------------------------------------------------------
 
 
@@ -225,6 +373,11 @@ class ISMCTSBot:
         that has a prior over its moves; none here."""
         return None
 
+    def leaf(self, obs: Observation) -> LeafValue | None:
+        """The learned value the search takes at its leaves (``iterate``), for a bot that
+        has one; none here: every leaf is played out."""
+        return None
+
     def knowledge(self, obs: Observation) -> Knowledge:
         """What the seat knows of the hidden hands, which every deal must fit: what
         ``engine.pocha.inference`` reads from its view."""
@@ -297,7 +450,7 @@ class ISMCTSBot:
             it = iterate(
                 root, base, sampler, own, rng, pool, cum, points, playout, c, n,
                 modelled, bid_model, whole_deck, rivalry, me, max_iter, deadline, settle,
-                prior,
+                prior, self.leaf(obs),
             )  # fmt: skip
         finally:
             if collecting:
@@ -326,14 +479,18 @@ def iterate(
     deadline: float | None,
     settle: bool = False,
     prior: dict[int, float] | None = None,
+    leaf: LeafValue | None = None,
 ) -> int:
     """ISMCTS's iterations from ``root`` over deals from ``pool`` (weighted by ``cum``) or
     ``sampler``, until ``max_iter`` or ``deadline`` or, with ``settle``, until the root's
     most visited move is ``settled``; the iterations done. With ``prior`` the root's moves,
     once each is tried, are chosen by PUCT (AlphaZero's: mean plus the move's weight in
     ``prior`` times the square root of its availability over one more than its visits),
-    every other node's by UCB. A function of its own, apart from ``ISMCTSBot.search``, so
-    that the compiled engine can type its locals (ai/pocha/_compiled/ismcts.pxd)."""
+    every other node's by UCB. With ``leaf`` a leaf with ``leaf.tricks`` tricks or more
+    left is scored by its learned value, ``leaf.weight`` of it and the rest of the
+    playout's score (none past a weight of 1). A function of its own, apart from
+    ``ISMCTSBot.search``, so that the compiled engine can type its locals
+    (ai/pocha/_compiled/ismcts.pxd)."""
     rand = rng.random
     log = math.log
     sqrt = math.sqrt
@@ -408,12 +565,26 @@ def iterate(
             node = best_child
             path.append(node)
             movers.append(seat)
-        # Playout to the hand's end.
-        if not st.done:
-            playout(st, rand)
-        bids = st.bids
-        tricks = st.tricks
-        rewards = [points[bids[s]][tricks[s]] for s in range(n)]
+        valued = None
+        lam = 0.0
+        if leaf is not None and not st.done:
+            # The learned value of the leaf's whole state, once every seat has bid.
+            while st.bidding:
+                st.apply_bid(quick_bid(st))
+            if st.tricks_left >= leaf.tricks:
+                valued = [leaf_value(leaf, st, s, points) for s in range(n)]
+                lam = leaf.weight
+        if valued is not None and lam >= 1.0:
+            rewards = valued
+        else:
+            # Playout to the hand's end.
+            if not st.done:
+                playout(st, rand)
+            bids = st.bids
+            tricks = st.tricks
+            rewards = [points[bids[s]][tricks[s]] for s in range(n)]
+            if valued is not None:
+                rewards = [(1.0 - lam) * rewards[s] + lam * valued[s] for s in range(n)]
         if rivalry:
             path[1].own += rewards[me]
             rewards[me] -= rivalry * (sum(rewards) - rewards[me]) / (n - 1)

@@ -18,6 +18,16 @@ import numpy as np
 from ai.bot import Budget
 from ai.cores import on_cores
 from ai.pocha.bid_model import situation_features
+from ai.pocha.ismcts import (
+    LEAF_BINS,
+    LEAF_FEATURES,
+    LEAF_LEFT,
+    LEAF_NEEDS,
+    expected_tricks,
+    leaf_cell,
+    playout_greedy,
+)
+from ai.pocha.leaf_value import PLAYERS, STATE_COLUMNS, state_of, state_row
 from ai.pocha.location import relative_card
 from ai.pocha.student import BIDS, INPUTS, StudentModel, inputs_of
 from ai.pocha.student_play import INPUTS as PLAY_INPUTS
@@ -27,7 +37,9 @@ from ai.pocha.training import layer_weights, standardized, train_mlp
 from ai.pocha.yardstick import ToldBot
 from engine.pocha.actions import bid_of
 from engine.pocha.cards import SUIT_OF
+from engine.pocha.deals import state_from_observation
 from engine.pocha.game import Game
+from engine.pocha.hand import hand_points
 from engine.pocha.observation import observe
 from engine.pocha.rules import Rules
 
@@ -367,4 +379,181 @@ def play_agreement(
             name: {"teachers_card": same[name] / plays, "teachers_share": share[name] / plays}
             for name in same
         },
+    }
+
+
+# -- the student as a leaf value ---------------------------------------------------------
+
+#: A hand gives the leaf value a whole state at each of its some thirty card plays.
+VALUE_HANDS_PER_CHUNK = 5
+#: The tables' cells are shrunk towards the cell of the same wanted and expected tricks
+#: over every number of tricks left (and that towards the whole mean) by this many samples.
+VALUE_SHRINK = 10.0
+
+
+def teacher_value_hand(rules: Rules, seed: int, iterations: int, told: str) -> list[list[int]]:
+    """One hand, every seat bid and played by the told search: at each card play the whole
+    state (``leaf_value.state_row``), then each seat's tricks at the hand's end."""
+    game = Game.new(rules, seed)
+    budget = Budget(iterations=iterations)
+    teacher = ToldBot(told, game)
+    states = []
+    st = None
+    step = 0
+    while game.phase != "finished":
+        seat = game.turn
+        assert seat is not None
+        obs = observe(game, seat)
+        if st is None:
+            st = state_from_observation(obs, list(game.state.hands))
+        if not obs.bidding:
+            states.append(state_row(st))
+        decision = teacher.decide(obs, budget, seed + step)
+        game.apply(seat, decision.action)
+        st.apply_action(decision.action)
+        step += 1
+    assert st is not None and st.done
+    return [row + st.tricks for row in states]
+
+
+def teacher_value_chunk(chunk: Chunk) -> dict[str, np.ndarray]:
+    """A chunk of hands of the classic 4-player game's sizes, played by the teacher: its
+    whole states with each seat's tricks at the end, and the chunk of each."""
+    rng = random.Random(f"pocha-leaf-value:{chunk.seed}:{chunk.index}")
+    sizes = Rules(players=PLAYERS).hand_sizes
+    rows: list[list[int]] = []
+    for _ in range(chunk.hands):
+        rules = Rules(players=PLAYERS, schedule=[rng.choice(sizes)], tiebreak=False)
+        rows.extend(teacher_value_hand(rules, rng.randrange(1 << 53), chunk.iterations, chunk.told))
+    return {
+        "state": np.array(rows, dtype=np.int64).reshape(-1, STATE_COLUMNS + PLAYERS),
+        "chunk": np.full(len(rows), chunk.index, dtype=np.int32),
+    }
+
+
+def generate_values(
+    hands: int,
+    seed: int = 0,
+    iterations: int = TEACHER_ITERATIONS,
+    told: str = "undealt",
+    processes: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, np.ndarray]:
+    """The teacher's whole states and outcomes over ``hands`` hands (rounded up to whole
+    chunks)."""
+    return _on_chunks(
+        teacher_value_chunk, VALUE_HANDS_PER_CHUNK, hands, seed, iterations, told, processes,
+        progress,
+    )  # fmt: skip
+
+
+def _seat_rows(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Every seat of every state: its inputs (``ismcts.expected_tricks``), the tricks it
+    took after, the tricks left and wanted, its bid, its tricks at the end, and its points
+    by the classic scoring after one greedy playout of the state (what the leaf value
+    replaces in the search)."""
+    rules = Rules(players=PLAYERS)
+    rng = random.Random("pocha-leaf-value-playouts")
+    zeros = [0.0] * (LEAF_FEATURES + 1)
+    x: list[float] = []
+    took, left, need, bid, final, chunk, played = [], [], [], [], [], [], []
+    for row, c in zip(data["state"], data["chunk"], strict=True):
+        st = state_of(row[:STATE_COLUMNS])
+        out = st.copy()
+        playout_greedy(out, rng.random)
+        for s in range(PLAYERS):
+            played.append(hand_points(rules, st.bids[s], out.tricks[s]))
+            expected_tricks(zeros, st, s, x)
+            end = int(row[STATE_COLUMNS + s])
+            took.append(end - st.tricks[s])
+            left.append(st.tricks_left)
+            need.append(st.bids[s] - st.tricks[s])
+            bid.append(st.bids[s])
+            final.append(end)
+            chunk.append(c)
+    return {
+        "x": np.array(x, dtype=np.float64).reshape(-1, LEAF_FEATURES),
+        "took": np.array(took, dtype=np.float64),
+        "left": np.array(left),
+        "need": np.array(need),
+        "bid": np.array(bid),
+        "final": np.array(final),
+        "chunk": np.array(chunk),
+        "playout": np.array(played, dtype=np.float64),
+    }
+
+
+def fit_value(
+    data: dict[str, np.ndarray], ridge: float = 1e-3
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Fit the leaf value to the teacher's outcomes, a tenth of the chunks held out: the
+    expected tricks by least squares, then per cell (``ismcts.leaf_cell``) the share of
+    exact bids and the mean miss; its weights and the validation report."""
+    rows = _seat_rows(data)
+    chunk = rows["chunk"]
+    held_out = (chunk if chunk.max() >= 9 else np.arange(len(chunk))) % 10 == 9
+    train = ~held_out
+    x = np.hstack([np.ones((len(chunk), 1)), rows["x"]])
+    a = x[train]
+    w = np.linalg.solve(a.T @ a + ridge * np.eye(a.shape[1]), a.T @ rows["took"][train])
+    weights = [float(v) for v in w]
+    expected = x @ w
+    cells = np.array(
+        [
+            leaf_cell(int(lf), int(nd), float(e))
+            for lf, nd, e in zip(rows["left"], rows["need"], expected, strict=True)
+        ]
+    )
+    exact_hit = (rows["final"] == rows["bid"]).astype(np.float64)
+    miss = np.abs(rows["final"] - rows["bid"]).astype(np.float64)
+    size = LEAF_LEFT * LEAF_NEEDS * LEAF_BINS
+    coarse_of = np.arange(size) % (LEAF_NEEDS * LEAF_BINS)
+    tables = {}
+    for name, y in (("exact", exact_hit), ("off", miss)):
+        whole = float(y[train].mean())
+        n = np.bincount(cells[train], minlength=size).astype(np.float64)
+        total = np.bincount(cells[train], weights=y[train], minlength=size)
+        cn = np.bincount(coarse_of, weights=n, minlength=LEAF_NEEDS * LEAF_BINS)
+        ct = np.bincount(coarse_of, weights=total, minlength=LEAF_NEEDS * LEAF_BINS)
+        coarse = (ct + VALUE_SHRINK * whole) / (cn + VALUE_SHRINK)
+        tables[name] = (total + VALUE_SHRINK * coarse[coarse_of]) / (n + VALUE_SHRINK)
+    weights_out = {
+        "weights": np.array(weights),
+        "exact": tables["exact"],
+        "off": tables["off"],
+    }
+    report = evaluate_value(rows, expected, cells, tables, held_out)
+    report["train_samples"] = int(train.sum())
+    report["weights"] = weights
+    return weights_out, report
+
+
+def evaluate_value(
+    rows: dict[str, np.ndarray],
+    expected: np.ndarray,
+    cells: np.ndarray,
+    tables: dict[str, np.ndarray],
+    sel: np.ndarray,
+) -> dict[str, Any]:
+    """Validation figures on the selected seats' states: the expected tricks' error, and the
+    value's error against the classic scoring's points at the end, beside one greedy
+    playout's, their half and half's and a constant's (the points' spread)."""
+    rules = Rules(players=4)
+    bid = rows["bid"][sel]
+    final = rows["final"][sel]
+    made = rules.exact_bonus + rules.per_trick * bid
+    points = np.where(final == bid, made, -rules.penalty * np.abs(final - bid))
+    c = cells[sel]
+    value = tables["exact"][c] * made - rules.penalty * tables["off"][c]
+    return {
+        "samples": int(sel.sum()),
+        "tricks_rmse": float(np.sqrt(np.mean((expected[sel] - rows["took"][sel]) ** 2))),
+        "tricks_sd": float(rows["took"][sel].std()),
+        "points_rmse": float(np.sqrt(np.mean((value - points) ** 2))),
+        "playout_rmse": float(np.sqrt(np.mean((rows["playout"][sel] - points) ** 2))),
+        "half_and_half_rmse": float(
+            np.sqrt(np.mean((0.5 * value + 0.5 * rows["playout"][sel] - points) ** 2))
+        ),
+        "points_sd": float(points.std()),
+        "exact_share": float((final == bid).mean()),
     }

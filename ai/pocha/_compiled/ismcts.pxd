@@ -20,6 +20,31 @@ cdef class Node:
     cdef public long long n, avail
     cdef public double w, own
 
+cdef class LeafValue:
+    cdef public list weights, exact, off
+    cdef public double weight, miss
+    cdef public int tricks
+
+@cython.locals(hands=list, trump=int, mine=cython.ulonglong, others=cython.ulonglong,
+               h=cython.ulonglong, s=int, u=int, m=cython.ulonglong, o=cython.ulonglong,
+               top=int, trump_top=int, side_top=int, trumps=int, their_trumps=int, side=int,
+               voids=int, left=int, need=int, winning=int, played=int,
+               w0=cython.double, w1=cython.double, w2=cython.double, w3=cython.double,
+               w4=cython.double, w5=cython.double, w6=cython.double, w7=cython.double,
+               w8=cython.double, w9=cython.double, w10=cython.double, w11=cython.double,
+               w12=cython.double,
+               f1=cython.double, f2=cython.double, f3=cython.double, f4=cython.double,
+               f5=cython.double, f6=cython.double, f7=cython.double, f8=cython.double,
+               f9=cython.double, f10=cython.double, f11=cython.double, f12=cython.double)
+cpdef double expected_tricks(list weights, CompiledHandState st, int seat, list out=*)
+
+@cython.locals(x=cython.double, b=int, k=int)
+cpdef int leaf_cell(int left, int need, double expected)
+
+@cython.locals(bid=int, need=int, cell=int, exact=cython.double, off=cython.double, row=list,
+               score=cython.double)
+cpdef double leaf_value(LeafValue leaf, CompiledHandState st, int seat, list points)
+
 
 @cython.locals(hands=list, bids_=list, tricks=list, trump=int, montar=bint, fallar=bint,
                pisar=bint, beaters=tuple, seat=int, legal=cython.ulonglong, want=bint,
@@ -34,9 +59,10 @@ cpdef int quick_bid(CompiledHandState st)
                best_child=Node, ch=Node, node_=Node, path=list, movers=list, seat=int,
                a=int, best_a=int, best_v=cython.double, v=cython.double, acts=list,
                children=dict, untried=list, hands=list, bids=list, tricks=list,
-               rewards=list, mover=int, draw=cython.double)
+               rewards=list, mover=int, draw=cython.double, valued=list, lam=cython.double)
 cpdef long long iterate(Node root, CompiledHandState base,
                         CompiledDealSampler sampler, unsigned long long own, rng,
                         list pool, list cum, list points, playout, double c, int n,
                         bint modelled, bid_model, bint whole_deck, double rivalry, int me,
-                        long long max_iter, deadline, bint settle=*, dict prior=*)
+                        long long max_iter, deadline, bint settle=*, dict prior=*,
+                        LeafValue leaf=*)

@@ -1,8 +1,8 @@
 """Everything the hot modules compute on thousands of seeded random hands, under every rule
 option, digested section by section: legal moves, states after every action, trick winners,
 scores, playouts, sampled deals, whole games and ISMCTS's decisions with their statistics
-(by UCB, and by PUCT at the root). ``test_implementations`` runs it once per implementation
-(``POCHA_ENGINE``) and compares.
+(by UCB, by PUCT at the root, and with a learned leaf value). ``test_implementations`` runs
+it once per implementation (``POCHA_ENGINE``) and compares.
 
 Run as ``python -m tests.engine.pocha.implementation_trace [--hands-per-case N]``; prints one
 JSON object: the implementation active, and per section its record count and SHA-256.
@@ -18,6 +18,7 @@ from typing import Any
 
 from ai.bot import Budget
 from ai.pocha.ismcts import ISMCTSBot, playout_greedy, quick_bid
+from ai.pocha.leaf_value import LeafValueBot
 from ai.pocha.levels import STUDENT_PRIOR
 from ai.pocha.student_play import PlayStudentBot
 from engine.pocha import Game, Rules, observe
@@ -181,6 +182,26 @@ def trace_prior(out: Section, iterations: int, positions: int) -> None:
         done += 1
 
 
+def trace_leaf(out: Section, iterations: int, positions: int) -> None:
+    """The search with the student as its leaf value, mixed with the playouts and alone
+    from two tricks left: decisions and statistics at bids and card plays of the classic
+    game, the one the value was taught."""
+    rules = Rules(players=4, schedule=[8])
+    for p in range(positions):
+        game = random_position(rules, p, p % 20)
+        if game.phase == "finished" or game.turn is None:
+            continue
+        obs = observe(game, game.turn)
+        for weight, tricks in ((0.5, 1), (1.0, 2)):
+            bot = LeafValueBot(
+                leaf_weight=weight, leaf_tricks=tricks, reading=True, modelled_bids=True
+            )
+            assert bot.leaf(obs) is not None
+            decision = bot.decide(obs, Budget(iterations=iterations), seed=p, analyse=True)
+            stats = [(s.action, s.visits, s.share, s.mean_score) for s in decision.analysis]
+            out.add("leaf", weight, tricks, p, decision.action, decision.iterations, stats)
+
+
 def trace_search(out: Section, iterations: int, positions: int) -> None:
     """Each search's decision and statistics, for a seed and an iteration count."""
     rng = random.Random(7)
@@ -216,6 +237,7 @@ def main() -> None:
     trace_obligations(sections["obligations"], rng, 20000)
     trace_search(sections["search"], args.iterations, args.positions)
     trace_prior(sections["search"], args.iterations, args.positions // 2)
+    trace_leaf(sections["search"], args.iterations, args.positions // 2)
     print_report(sections)
 
 

@@ -84,7 +84,8 @@ def test_the_compiled_modules_have_the_c_types_of_their_pxd() -> None:
         "print(json.dumps([[m.__name__.rsplit('.', 1)[1], sorted(getattr(m, '__pyx_capi__', ''))]"
         " for m in (r, t, l, h, d, v, i)]"
         " + [type(c.__dict__[f]).__name__ for c, f in"
-        " ((h.HandState, 'n'), (d.DealSampler, 'pool_mask'), (i.Node, 'w'))]))"
+        " ((h.HandState, 'n'), (d.DealSampler, 'pool_mask'), (i.Node, 'w'),"
+        " (i.LeafValue, 'weight'))]))"
     )
     done = run_python("compiled", "-c", check)
     assert done.returncode == 0, done.stderr
@@ -95,8 +96,18 @@ def test_the_compiled_modules_have_the_c_types_of_their_pxd() -> None:
         ["hand", ["deal", "play_out", "random_card"]],
         ["deals", []],
         ["hand_value", ["hand_estimate"]],
-        ["ismcts", ["iterate", "playout_greedy", "quick_bid"]],
-        *["getset_descriptor"] * 3,
+        [
+            "ismcts",
+            [
+                "expected_tricks",
+                "iterate",
+                "leaf_cell",
+                "leaf_value",
+                "playout_greedy",
+                "quick_bid",
+            ],
+        ],
+        *["getset_descriptor"] * 4,
     ]
 
 
