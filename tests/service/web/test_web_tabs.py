@@ -413,12 +413,7 @@ def test_a_person_the_host_removed_is_told_so_in_every_tab(
     host = Person(browser, LAPTOP, "host")
     try:
         code = open_table(host, url, "1", others=("open", "open", "random"), listed=False)
-        first = one.page
-        first.goto(f"{url}/t/{code}")
-        first.wait_for_selector("#join")
-        first.fill("#join input[name=name]", "Eva")
-        first.click("#take-seat")
-        first.wait_for_selector("#waiting", timeout=LONG_MS)
+        first = sit_eva(one, url, code)
         second = one.open_tab()
         second.route(lambda address: "/events" in address, lambda route: route.abort())
         second.goto(f"{url}/t/{code}")
