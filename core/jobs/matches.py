@@ -1175,12 +1175,17 @@ def records(
     deal's rotations one after another, a deal's records wait until all its games ended: a
     record shows every hand of its deal."""
     store = redises_of(connection).store
+    spec = spec or load_spec(connection, match_id)
+    whole_deals = spec is not None and spec.one_rotation_at_a_time
+    # The games ended are read before the records: a game is counted ended and its record
+    # pushed in one script (`_END_LUA`), so every game of this set has its record in the
+    # list read after it. The other way round, a game ending in between would complete its
+    # deal here without its record.
+    ended = {int(text(i)) for i in store.smembers(ended_key(match_id))} if whole_deals else set()
     raw: list[Any] = store.lrange(records_key(match_id), 0, -1)
     found = [json.loads(r) for r in raw]
     found.sort(key=lambda r: r["game"])
-    spec = spec or load_spec(connection, match_id)
-    if spec is not None and spec.one_rotation_at_a_time:
-        ended = {int(text(i)) for i in store.smembers(ended_key(match_id))}
+    if spec is not None and whole_deals:
         found = [r for r in found if spec.deal_ended(r["game"], ended)]
     return found
 
