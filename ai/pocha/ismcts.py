@@ -350,7 +350,7 @@ class ISMCTSBot:
             visits = child.n if child else 0
             # Without rivalry the tree's reward for the seat is its own score already.
             own = (child.own if self.rivalry else child.w) if child else 0.0
-            mean = own / child.n * _scale(obs) if child and child.n else 0.0
+            mean = own / child.n * reward_scale(obs) if child and child.n else 0.0
             stats.append((a, visits, mean))
         best = max(stats, key=lambda t: (t[1], t[2]))[0]
         total = sum(v for _, v, _ in stats) or 1
@@ -403,7 +403,7 @@ class ISMCTSBot:
         playout = self.playout
         rules = obs.rules
         n = rules.players
-        scale = 1.0 / _scale(obs)
+        scale = 1.0 / reward_scale(obs)
         points = [
             [hand_points(rules, b, w) * scale for w in range(obs.cards_per_player + 1)]
             for b in range(obs.cards_per_player + 1)
@@ -595,6 +595,7 @@ def iterate(
     return it
 
 
-def _scale(obs: Observation) -> float:
+def reward_scale(obs: Observation) -> float:
+    """The most a seat can score in this hand: a search's rewards are its scores over this."""
     rules = obs.rules
     return float(max(1, rules.exact_bonus + rules.per_trick * obs.cards_per_player))

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ai.pocha.ismcts import ISMCTSBot, LeafValue, _scale
+from ai.pocha.ismcts import ISMCTSBot, LeafValue, reward_scale
 from ai.pocha.student_play import taught
 from engine.pocha.hand import HandState
 from engine.pocha.observation import Observation
@@ -95,4 +95,6 @@ class LeafValueBot(ISMCTSBot):
         if not self.leaf_weight or not taught(obs):
             return None
         model = self.leaf_model or shipped_leaf_model()
-        return model.value(self.leaf_weight, self.leaf_tricks, -obs.rules.penalty / _scale(obs))
+        return model.value(
+            self.leaf_weight, self.leaf_tricks, -obs.rules.penalty / reward_scale(obs)
+        )
