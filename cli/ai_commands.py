@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -134,11 +135,10 @@ def _table_options(command: Any) -> Any:
     return command
 
 
-def _play_arena(
-    run_arena: Any, unit: str, quiet: bool, records: str | None, *args: Any, **kwargs: Any
-) -> tuple[Any, list[dict[str, Any]]]:
-    """`run_arena(*args, **kwargs)` with a progress bar of its `unit`s on a terminal (none
-    when `quiet`), its records written to `records` as JSON lines; its stats and records."""
+@contextmanager
+def _progress_bar(unit: str, quiet: bool) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar of `unit`s on a terminal, gone once the work is done (none when
+    `quiet`, nor in a log); what moves it, ``progress(done, total)``."""
     from rich.progress import Progress
 
     with Progress(transient=True, disable=quiet or not sys.stderr.isatty()) as bar:
@@ -147,6 +147,15 @@ def _play_arena(
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
+        yield progress
+
+
+def _play_arena(
+    run_arena: Any, unit: str, quiet: bool, records: str | None, *args: Any, **kwargs: Any
+) -> tuple[Any, list[dict[str, Any]]]:
+    """`run_arena(*args, **kwargs)` with a progress bar of its `unit`s on a terminal (none
+    when `quiet`), its records written to `records` as JSON lines; its stats and records."""
+    with _progress_bar(unit, quiet) as progress:
         stats, recs = run_arena(*args, progress=progress, **kwargs)
     if records:
         with open(records, "w") as fh:
@@ -1147,20 +1156,13 @@ def calibrate(
     fallar, pisar, 3 to 8 players), in one seat of a table of another bot."""
     from dataclasses import asdict
 
-    from rich.progress import Progress
-
     from ai.pocha.calibration import calibrate as run_calibration
 
     try:
         counts = [int(p) for p in players.split(",") if p.strip()]
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--players") from exc
-    with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
-        task = bar.add_task("rule sets", total=None)
-
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with _progress_bar("rule sets", as_json) as progress:
         try:
             lines = run_calibration(bot, against, counts, games, seed, processes, progress)
         except ValueError as exc:

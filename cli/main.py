@@ -149,6 +149,22 @@ def bench_api(
     )
 
 
+#: The options of the two benches that profile a move (`move-path`, `api-profile`).
+_PROFILE_TOP = click.option(
+    "--top",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="Functions listed, by own and by cumulative time.",
+)
+_PROFILE_OUTPUT = click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the raw profile here (pstats; snakeviz or flameprof draw it).",
+)
+
+
 @bench.command("move-path")
 @click.option(
     "--moves",
@@ -157,19 +173,8 @@ def bench_api(
     show_default=True,
     help="Moves profiled (as many again are timed without the profiler).",
 )
-@click.option(
-    "--top",
-    type=click.IntRange(1),
-    default=10,
-    show_default=True,
-    help="Functions listed, by own and by cumulative time.",
-)
-@click.option(
-    "--output",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Also write the raw profile here (pstats; snakeviz or flameprof draw it).",
-)
+@_PROFILE_TOP
+@_PROFILE_OUTPUT
 @click.option(
     "--as-worker",
     is_flag=True,
@@ -192,25 +197,14 @@ def bench_move_path(moves: int, top: int, output: str | None, as_worker: bool) -
     show_default=True,
     help="Moves timed unprofiled, then as many again profiled.",
 )
-@click.option(
-    "--top",
-    type=click.IntRange(1),
-    default=10,
-    show_default=True,
-    help="Functions listed, by own and by cumulative time.",
-)
+@_PROFILE_TOP
 @click.option(
     "--views/--no-views",
     default=True,
     show_default=True,
     help="Read the mover's view after each move, as the page does.",
 )
-@click.option(
-    "--output",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Also write the raw profile here (pstats; snakeviz or flameprof draw it).",
-)
+@_PROFILE_OUTPUT
 def bench_api_profile(moves: int, top: int, views: bool, output: str | None) -> None:
     """Where the API's CPU goes for a move (and the view read after it) in a real gunicorn
     worker under cProfile; the top functions and the worker's CPU a move without it."""

@@ -257,13 +257,19 @@ class AccountChangeSchema(ma.Schema):
     )
 
 
-def owner_of(account_id: str) -> Account:
-    """The account `account_id`, reached with its own key."""
-    connection = services().redises.store
-    account = get(connection, account_id) if is_game_id(account_id) else None
+def account_by_id(account_id: str) -> Account:
+    """The account `account_id`, whoever asks (404 `account_not_found` when there is none:
+    an id that could be no account's is not looked up)."""
+    account = get(services().redises.store, account_id) if is_game_id(account_id) else None
     if account is None:
         raise AccountNotFound()
-    holder = find(connection, sent_key())
+    return account
+
+
+def owner_of(account_id: str) -> Account:
+    """The account `account_id`, reached with its own key."""
+    account = account_by_id(account_id)
+    holder = find(services().redises.store, sent_key())
     if holder is None:
         raise UnknownAccount()
     if holder.id != account.id:
@@ -397,11 +403,7 @@ class AccountById(MethodView):
         Public: its name, kind, when it was made and last seen, and its rating in each game
         it has played rated. Never its key.
         """
-        connection = services().redises.store
-        account = get(connection, account_id) if is_game_id(account_id) else None
-        if account is None:
-            raise AccountNotFound()
-        return _profile(account)
+        return _profile(account_by_id(account_id))
 
     @blp.doc(operationId="changeAccount", security=[{SCHEME: []}])
     @blp.arguments(AccountChangeSchema(), location="json")
@@ -646,10 +648,8 @@ class AccountHistory(MethodView):
 
         Public: its rating in one game after each of its latest rated games, newest first.
         """
+        account = account_by_id(account_id)
         connection = services().redises.store
-        account = get(connection, account_id) if is_game_id(account_id) else None
-        if account is None:
-            raise AccountNotFound()
         entries = [
             {
                 "game_id": e["game_id"], "when": e["when"], "rank": e["rank"],

@@ -2,7 +2,8 @@
 schema, its AI move's request and the bodies of its move endpoints, found by the game's
 name (`forms_of`), so that the generic service names no game. `service.api.wire.games`
 registers the service's own games' (the app imports it); a game without forms here is
-read from its `GameKind` alone.
+read from its `GameKind` alone. The fields a match adds to any game's record are here too
+(`MatchGameRecordSchema`), each game's record schema built on them.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import marshmallow as ma
+from marshmallow import fields
+
+from service.answers import Answer
 
 
 @dataclass(frozen=True)
@@ -50,3 +54,28 @@ def register(forms: WireForms) -> None:
 def forms_of(game: str) -> WireForms | None:
     """The forms of the game called `game`, if the document names any."""
     return FORMS.get(game)
+
+
+class MatchGameRecordSchema(Answer):
+    """One game of a match, the fields the match adds whichever the game is: each game's
+    record schema subclasses it, its own fields after these."""
+
+    OPTIONAL = frozenset({"stand_in_decisions", "table"})
+
+    table = fields.String(
+        metadata={
+            "description": "Only in a match that plays its games at tables (`at_tables`): "
+            "the id of the game this one was, at `/api/v1/games/{id}`.",
+            "example": "Jx3kPq9sT0aB",
+        }
+    )
+
+    stand_in_decisions = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "description": "Only in a game with an outside bot seated (`account:ID`): for "
+            "each such seat, the decisions the stand-in made because its webhook failed or "
+            "the bot was paused."
+        },
+    )

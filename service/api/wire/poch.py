@@ -19,7 +19,7 @@ from engine.poch.rules import MAX_DEALS, PLATES
 from service.answers import Answer
 from service.api.fields import StrictBoolean, ThinkingSchema, known_level
 from service.api.games_schemas import PlayerInfoSchema, TableSchema, _phase
-from service.api.wire import MoveBody, WireForms
+from service.api.wire import MatchGameRecordSchema, MoveBody, WireForms
 
 CARD = (
     "A Poch card code: suit letter C, S, H or D, then rank 7, 8, 9, 10, J, Q, K or A "
@@ -605,28 +605,8 @@ class PochBotStatsSchema(Answer):
     ms_per_decision = fields.Float(metadata={"description": "Mean thinking time per decision."})
 
 
-class PochGameRecordSchema(Answer):
+class PochGameRecordSchema(MatchGameRecordSchema):
     """One game (one deal) of a Poch match, as `ai.poch.arena` records it."""
-
-    OPTIONAL = frozenset({"stand_in_decisions", "table"})
-
-    table = fields.String(
-        metadata={
-            "description": "Only in a match that plays its games at tables (`at_tables`): "
-            "the id of the game this one was, at `/api/v1/games/{id}`.",
-            "example": "Jx3kPq9sT0aB",
-        }
-    )
-
-    stand_in_decisions = fields.Dict(
-        keys=fields.String(),
-        values=fields.Integer(),
-        metadata={
-            "description": "Only in a game with an outside bot seated (`account:ID`): for "
-            "each such seat, the decisions the stand-in made because its webhook failed or "
-            "the bot was paused."
-        },
-    )
 
     game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
     seed = fields.Integer(metadata={"description": "The deal's seed (its cards and dealer)."})

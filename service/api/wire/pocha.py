@@ -17,7 +17,7 @@ from engine.pocha.rules import OPTIONS, Option
 from service.answers import Answer
 from service.api.fields import StrictBoolean, ThinkingSchema
 from service.api.games_schemas import PlayerInfoSchema, TableSchema, _phase, _seat
-from service.api.wire import MoveBody, WireForms
+from service.api.wire import MatchGameRecordSchema, MoveBody, WireForms
 
 CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
 #: The most cards a hand deals each seat (a bid's bound).
@@ -737,28 +737,8 @@ class HandResultSchema(Answer):
     points = fields.List(fields.Integer(), metadata={"description": "Points per seat."})
 
 
-class GameRecordSchema(Answer):
+class GameRecordSchema(MatchGameRecordSchema):
     """One game of a Pocha match, as `ai.pocha.arena` records it."""
-
-    OPTIONAL = frozenset({"stand_in_decisions", "table"})
-
-    table = fields.String(
-        metadata={
-            "description": "Only in a match that plays its games at tables (`at_tables`): "
-            "the id of the game this one was, at `/api/v1/games/{id}`.",
-            "example": "Jx3kPq9sT0aB",
-        }
-    )
-
-    stand_in_decisions = fields.Dict(
-        keys=fields.String(),
-        values=fields.Integer(),
-        metadata={
-            "description": "Only in a game with an outside bot seated (`account:ID`): for "
-            "each such seat, the decisions the stand-in made because its webhook failed or "
-            "the bot was paused."
-        },
-    )
 
     game = fields.Integer(metadata={"description": "The game's number in the match, from 0."})
     seed = fields.Integer(metadata={"description": "The game's seed (its deals and dealer)."})
