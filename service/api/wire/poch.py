@@ -88,7 +88,11 @@ class BetField(fields.Field):
             return value
         if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_BET:
             return value
-        raise ma.ValidationError(_('Must be "pass", "hold" or a whole number of chips.'))
+        # The range is said: 0 is a whole number too, and a sentence that leaves it out
+        # would tell the player that 0 chips is a bet.
+        raise ma.ValidationError(
+            _('Must be "pass", "hold" or a whole number of chips from 1 to {most}.', most=MAX_BET)
+        )
 
 
 class BetSchema(ma.Schema):
