@@ -484,6 +484,14 @@ def _phase(name: str, meaning: str) -> fields.String:
     )
 
 
+def _turn_now() -> fields.Integer:
+    """`turn` in the view of a phase where someone always has a decision to make: a seat,
+    never null, so that a typed client reads it without a null check."""
+    return fields.Integer(
+        metadata={"description": "The seat whose decision it is now.", "example": 1}
+    )
+
+
 def by_phase(description: str, views: Mapping[str, tuple[str, type[ma.Schema]]]) -> dict[str, Any]:
     """A game's view as the document names it: `oneOf` its phases' views, told apart by
     `phase`."""

@@ -1522,10 +1522,10 @@ export interface components {
             /** @description This hand's trump. */
             trump: components["schemas"]["Trump"];
             /**
-             * @description The seat to act now; null when finished.
+             * @description The seat whose decision it is now.
              * @example 1
              */
-            turn: number | null;
+            turn: number;
             /**
              * @description Bumped by every change (every bid and card). Also the ETag; send it as If-Match with a move to refuse it if anything changed meanwhile.
              * @example 12
@@ -2089,7 +2089,7 @@ export interface components {
             /** @description This hand's trump. */
             trump: components["schemas"]["Trump"];
             /**
-             * @description The seat to act now; null when finished.
+             * @description The seat to act now; null while the table waits and once the game is over.
              * @example 1
              */
             turn: number | null;
@@ -2970,10 +2970,10 @@ export interface components {
             /** @description This hand's trump. */
             trump: components["schemas"]["Trump"];
             /**
-             * @description The seat to act now; null when finished.
+             * @description The seat whose decision it is now.
              * @example 1
              */
-            turn: number | null;
+            turn: number;
             /**
              * @description Bumped by every change (every bid and card). Also the ETag; send it as If-Match with a move to refuse it if anything changed meanwhile.
              * @example 12
@@ -3235,8 +3235,11 @@ export interface components {
              * @enum {string|null}
              */
             trump: "C" | "S" | "H" | "D" | null;
-            /** @description Whose decision it is. */
-            turn: number | null;
+            /**
+             * @description The seat whose decision it is now.
+             * @example 1
+             */
+            turn: number;
             /**
              * @description Bumped by every change; also the ETag.
              * @example 12
@@ -3406,8 +3409,11 @@ export interface components {
              * @enum {string|null}
              */
             trump: "C" | "S" | "H" | "D" | null;
-            /** @description Whose decision it is. */
-            turn: number | null;
+            /**
+             * @description The seat whose decision it is now.
+             * @example 1
+             */
+            turn: number;
             /**
              * @description Bumped by every change; also the ETag.
              * @example 12
@@ -3692,7 +3698,7 @@ export interface components {
              * @enum {string|null}
              */
             trump: "C" | "S" | "H" | "D" | null;
-            /** @description Whose decision it is. */
+            /** @description Whose decision it is; null while the table waits and once the game is over. */
             turn: number | null;
             /**
              * @description Bumped by every change; also the ETag.
@@ -3866,8 +3872,11 @@ export interface components {
              * @enum {string|null}
              */
             trump: "C" | "S" | "H" | "D" | null;
-            /** @description Whose decision it is. */
-            turn: number | null;
+            /**
+             * @description The seat whose decision it is now.
+             * @example 1
+             */
+            turn: number;
             /**
              * @description Bumped by every change; also the ETag.
              * @example 12
@@ -4004,7 +4013,7 @@ export interface components {
              * @enum {string|null}
              */
             trump: "C" | "S" | "H" | "D" | null;
-            /** @description Whose decision it is. */
+            /** @description Whose decision it is; null while the table waits and once the game is over. */
             turn: number | null;
             /**
              * @description Bumped by every change; also the ETag.
@@ -4611,7 +4620,7 @@ export interface components {
             /** @description This hand's trump. */
             trump: components["schemas"]["Trump"];
             /**
-             * @description The seat to act now; null when finished.
+             * @description The seat to act now; null while the table waits and once the game is over.
              * @example 1
              */
             turn: number | null;
