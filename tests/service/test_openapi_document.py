@@ -158,3 +158,11 @@ def test_a_phase_in_which_someone_decides_types_its_turn_as_a_seat() -> None:
         assert "turn" in schemas[name]["required"], name
     for name in ("WaitingGameView", "FinishedGameView", "PochWaitingGameView", "PochOverGameView"):
         assert schemas[name]["properties"]["turn"]["nullable"] is True, name
+
+
+def test_a_move_names_the_refusal_of_the_other_games_decision() -> None:
+    # A bid sent to a Poch game (or a bet to a Pocha one) is 409 wrong_game.
+    paths = _document()["paths"]
+    for decision in ("bids", "plays", "bets", "suits"):
+        conflict = paths[f"/api/v1/games/{{game_id}}/{decision}"]["post"]["responses"]["409"]
+        assert "wrong_game" in conflict["description"], decision

@@ -6575,7 +6575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), or conflict (another request won the race). */
+            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), wrong_game (a decision the game does not make: a bid in Poch, a bet or a suit in Pocha), or conflict (another request won the race). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6680,7 +6680,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), or conflict (another request won the race). */
+            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), wrong_game (a decision the game does not make: a bid in Poch, a bet or a suit in Pocha), or conflict (another request won the race). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6832,7 +6832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), or conflict (another request won the race). */
+            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), wrong_game (a decision the game does not make: a bid in Poch, a bet or a suit in Pocha), or conflict (another request won the race). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7246,7 +7246,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), or conflict (another request won the race). */
+            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), wrong_game (a decision the game does not make: a bid in Poch, a bet or a suit in Pocha), or conflict (another request won the race). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8002,7 +8002,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), or conflict (another request won the race). */
+            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), wrong_game (a decision the game does not make: a bid in Poch, a bet or a suit in Pocha), or conflict (another request won the race). */
             409: {
                 headers: {
                     [name: string]: unknown;
