@@ -308,7 +308,9 @@ class CreatedSeatSchema(Answer):
     OPTIONAL = frozenset({"bot", "token", "open", "account"})
 
     seat = _seat("Seat number, 0-based, in playing order.")
-    name = fields.String(metadata={"description": "The player's name.", "example": "Ana"})
+    name = fields.String(
+        metadata={"description": "The player's name (empty for an open seat).", "example": "Ana"}
+    )
     bot = fields.String(
         metadata={"description": "The bot's level; absent for a person.", "example": "heuristic"}
     )

@@ -1795,7 +1795,7 @@ export interface components {
              */
             bot?: string;
             /**
-             * @description The player's name.
+             * @description The player's name (empty for an open seat).
              * @example Ana
              */
             name: string;
