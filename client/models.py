@@ -917,7 +917,7 @@ class PochBettingGameView(TypedDict):
     suits_done: list[Literal['C', 'S', 'H', 'D']]
     table: Table | None
     trump: Literal['C', 'S', 'H', 'D'] | None
-    turn: int | None
+    turn: int
     version: int
     you: NotRequired[PochBettingYou]
 
@@ -951,7 +951,7 @@ class PochChoosingGameView(TypedDict):
     suits_done: list[Literal['C', 'S', 'H', 'D']]
     table: Table | None
     trump: Literal['C', 'S', 'H', 'D'] | None
-    turn: int | None
+    turn: int
     version: int
     you: NotRequired[PochChoosingYou]
 
@@ -1044,7 +1044,7 @@ class PochStartingGameView(TypedDict):
     suits_done: list[Literal['C', 'S', 'H', 'D']]
     table: Table | None
     trump: Literal['C', 'S', 'H', 'D'] | None
-    turn: int | None
+    turn: int
     version: int
     you: NotRequired[PochStartingYou]
 
@@ -1163,7 +1163,7 @@ class BiddingGameView(TypedDict):
     trick: list[PlayedCard]
     tricks_won: list[int]
     trump: Trump
-    turn: int | None
+    turn: int
     version: int
     winners: list[int]
     winning: int | None
@@ -1196,7 +1196,7 @@ class PlayingGameView(TypedDict):
     trick: list[PlayedCard]
     tricks_won: list[int]
     trump: Trump
-    turn: int | None
+    turn: int
     version: int
     winners: list[int]
     winning: int | None

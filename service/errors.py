@@ -133,14 +133,23 @@ class ErrorSchema(Answer):
     status = ma.fields.String(metadata={"description": "HTTP status name.", "example": "Conflict"})
     error = ma.fields.String(
         metadata={
-            "description": "Stable machine code: not_your_turn, illegal_move, invalid_card, "
-            "invalid_bid, invalid_suit, wrong_phase, invalid_rules, stale_version, conflict, "
-            "idempotency_key_reused, game_not_found, job_not_found, match_not_found, "
-            "invalid_position, unauthorized, "
-            "forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, "
-            "body_too_slow, unsupported_media_type, rate_limited, too_many_streams, "
-            "too_many_connections, uri_too_long, headers_too_large, not_found, "
-            "method_not_allowed, unavailable, store_full, busy, internal_error.",
+            "description": "Stable machine code, the same in every language (each "
+            "operation's responses say which it may answer). Moves: not_your_turn, "
+            "wrong_phase, wrong_game, not_started, illegal_move, invalid_bid, invalid_card, "
+            "invalid_suit, stale_version, conflict, idempotency_key_reused, not_replicated. "
+            "Games and tables: invalid_rules, invalid_position, game_not_found, "
+            "game_not_over, table_not_found, table_full, one_seat_each, too_many_changes, "
+            "too_many_tables, removed_by_host. Jobs, matches, analyses: job_not_found, "
+            "match_not_found, analysis_not_found. Accounts and bots: account_required, "
+            "unknown_account, account_not_found, account_disabled, not_your_account, "
+            "one_seat_per_account, name_taken, not_a_bot, no_webhook, webhook_refused, "
+            "bot_paused, challenge_not_found, challenge_closed, not_in_challenge, "
+            "too_many_challenges. Requests: unauthorized, forbidden, unknown_key, "
+            "validation_error, bad_json, bad_request, body_too_large, body_too_slow, "
+            "unsupported_media_type, not_acceptable, precondition_required, "
+            "expectation_failed, rate_limited, too_many_streams, too_many_connections, "
+            "uri_too_long, headers_too_large, not_found, method_not_allowed, "
+            "not_implemented. The service: unavailable, store_full, busy, internal_error.",
             "example": "not_your_turn",
         }
     )

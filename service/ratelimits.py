@@ -20,13 +20,13 @@ from typing import Any, NamedTuple
 import redis
 from flask import Flask, Response, current_app, g, request
 from flask_limiter import Limiter, RateLimitExceeded
-from limits import RateLimitItem, parse_many
+from limits import RateLimitItem, parse, parse_many
 
 from core.config import is_on
 from core.errors import REDIS_DOWN, RateLimited
 from core.store.keys import move_limit_key
 from core.store.redises import cluster_nodes, is_cluster
-from engine.i18n import N_, _
+from engine.i18n import N_, Message, _
 from service.api_keys import current_key, limit_key, payer_of
 from service.context import game_service
 from service.errors import error_response
@@ -85,6 +85,27 @@ _TOO_MANY_WITH_KEY = N_(
     "Too many requests for {what} with your key (at most {limit}); try again in {retry_after} s."
 )
 
+#: A limit in words, by its window's unit: once a unit, and every so many units. The
+#: limits library's own words ("60 per 1 minute") are English only.
+_SPOKEN_LIMITS = {
+    "second": (N_("{amount} a second"), N_("{amount} every {multiples} seconds")),
+    "minute": (N_("{amount} a minute"), N_("{amount} every {multiples} minutes")),
+    "hour": (N_("{amount} an hour"), N_("{amount} every {multiples} hours")),
+    "day": (N_("{amount} a day"), N_("{amount} every {multiples} days")),
+    "month": (N_("{amount} a month"), N_("{amount} every {multiples} months")),
+    "year": (N_("{amount} a year"), N_("{amount} every {multiples} years")),
+}
+
+
+def spoken_limit(limit: str | RateLimitItem) -> Message:
+    """A limit (`"60/minute"`, `"60 per 1 minute"` or the item) as a phrase to translate."""
+    item = parse(limit) if isinstance(limit, str) else limit
+    once, every = _SPOKEN_LIMITS[item.GRANULARITY.name]
+    if item.multiples == 1:
+        return _(once, amount=item.amount)
+    return _(every, amount=item.amount, multiples=item.multiples)
+
+
 #: The move endpoints, counted with the game's read (see the module's text): Pocha's bids
 #: and cards, Poch's bets (and start cards) and suits.
 MOVES = ("games.Bids", "games.Plays", "games.Bets", "games.Suits")
@@ -114,7 +135,7 @@ class MoveCounter(NamedTuple):
             _(
                 _TOO_MANY_WITH_KEY if self.keyed else _TOO_MANY,
                 what=_WHAT["moves"],
-                limit=self.description,
+                limit=spoken_limit(self.description),
                 retry_after=retry_after,
             ),
             retry_after,
@@ -184,7 +205,7 @@ def spend_webhook_change(account_id: str) -> None:
             _(
                 "This bot's webhook was registered or resumed too often (at most {limit}); "
                 "try again in {retry_after} s.",
-                limit=str(item),
+                limit=spoken_limit(item),
                 retry_after=retry_after,
             ),
             retry_after,
@@ -346,8 +367,9 @@ def _only_decorated_limits(app: Flask, limiter: Limiter) -> None:
     teardown.remove(released[0])
 
 
-def _refused(scope: str | None, limit: str, retry_after: int) -> Response:
-    """The 429 of a request over the limit `limit` of `scope`."""
+def _refused(scope: str | None, description: str, retry_after: int) -> Response:
+    """The 429 of a request over the limit `description` (limits' words) of `scope`."""
+    limit = spoken_limit(description)
     if scope == "seat":
         message = _(
             "Too many changes of this seat (at most {limit}); try again in {retry_after} s.",

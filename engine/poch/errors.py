@@ -9,6 +9,7 @@ from engine.errors import IllegalActionError
 
 
 class InvalidSuitError(IllegalActionError):
-    """A suit that may not be chosen now (already played, or not a suit)."""
+    """A suit that may not be chosen now: one already played. A letter that is no suit
+    is ``invalid_card`` (``engine.poch.cards.parse_suit``), as a code that is no card."""
 
     code = "invalid_suit"

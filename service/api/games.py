@@ -123,7 +123,8 @@ _ERRORS = {
     "unknown_account: an account's key that opens no account (replaced, or never made).",
     403: "forbidden: the host token used to play, or a seat token used to delete.",
     404: "game_not_found: no such game (never existed, deleted, or expired).",
-    409: "not_your_turn, wrong_phase, not_started (the table waits for people), or "
+    409: "not_your_turn, wrong_phase, not_started (the table waits for people), wrong_game "
+    "(a decision the game does not make: a bid in Poch, a bet or a suit in Pocha), or "
     "conflict (another request won the race).",
     412: "stale_version: If-Match names a version the game has left.",
     408: "body_too_slow.",

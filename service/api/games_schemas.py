@@ -308,7 +308,9 @@ class CreatedSeatSchema(Answer):
     OPTIONAL = frozenset({"bot", "token", "open", "account"})
 
     seat = _seat("Seat number, 0-based, in playing order.")
-    name = fields.String(metadata={"description": "The player's name.", "example": "Ana"})
+    name = fields.String(
+        metadata={"description": "The player's name (empty for an open seat).", "example": "Ana"}
+    )
     bot = fields.String(
         metadata={"description": "The bot's level; absent for a person.", "example": "heuristic"}
     )
@@ -481,6 +483,14 @@ class TableSchema(Answer):
 def _phase(name: str, meaning: str) -> fields.String:
     return fields.String(
         metadata={"description": f"`{name}`: {meaning}", "enum": [name], "example": name}
+    )
+
+
+def _turn_now() -> fields.Integer:
+    """`turn` in the view of a phase where someone always has a decision to make: a seat,
+    never null, so that a typed client reads it without a null check."""
+    return fields.Integer(
+        metadata={"description": "The seat whose decision it is now.", "example": 1}
     )
 
 

@@ -180,3 +180,5 @@ def test_the_client_plays_a_whole_game(
     assert phases <= set(report["acted"])
     assert set(report["acted"]) <= {"bidding", "playing", "betting", "starting", "choosing"}
     assert report["winners"]
+    # The events' JSON list, typed as events: the stream's text stays out of its type.
+    assert report["events"] > 0

@@ -7,7 +7,9 @@ from __future__ import annotations
 import ast
 import importlib
 import io
+import json
 import pickle
+import re
 import string
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,7 @@ from service.i18n import (
     translate,
     translate_known,
 )
+from service.openapi import COMMITTED
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -967,19 +970,33 @@ def all_service_errors() -> set[str]:
     return found
 
 
-def test_every_error_code_is_covered() -> None:
-    # Poch's refusals (invalid_suit among them) are driven in their own module, which
-    # imports this one: imported here, so that its marks count wherever this test runs.
-    importlib.import_module("tests.service.test_poch_i18n")
-    codes = (
+def every_error_code() -> set[str]:
+    """Every machine code an error answer may carry: the service's errors, the engines',
+    werkzeug's by status, and gunicorn's own refusals."""
+    return (
         all_service_errors()
         | set(ENGINE_STATUS)
         | set(_CODE_BY_STATUS.values())
         | {"store_full", "too_many_connections"}
         | {code for code, _sentence in GUNICORN_ERRORS.values()}
     )
+
+
+def test_every_error_code_is_covered() -> None:
+    # Poch's refusals (invalid_suit among them) are driven in their own module, which
+    # imports this one: imported here, so that its marks count wherever this test runs.
+    importlib.import_module("tests.service.test_poch_i18n")
+    codes = every_error_code()
     missing = codes - set(DRIVEN) - set(CATALOGUED)
     assert not missing, f"no Spanish test for {sorted(missing)}"
     # Every status's default sentence has its Spanish too.
     for sentence in _MESSAGE_BY_STATUS.values():
         assert translate(sentence, "es") != sentence, sentence
+
+
+def test_the_document_names_every_error_code() -> None:
+    # A front end learns the codes it may branch on from the Error schema's `error`.
+    document = json.loads(COMMITTED.read_text())
+    described = document["components"]["schemas"]["Error"]["properties"]["error"]
+    named = set(re.findall(r"[a-z]+(?:_[a-z]+)*", described["description"]))
+    assert every_error_code() - named == set()

@@ -136,3 +136,33 @@ def test_redocly_recommended_rules_find_nothing(tmp_path: Path) -> None:
     ]
     assert report["totals"] == {"errors": 0, "warnings": 0, "ignored": 0}, problems
     assert linted.returncode == 0, linted.stderr
+
+
+#: The views of the phases in which some seat always has a decision to make.
+DECIDING = (
+    "BiddingGameView",
+    "PlayingGameView",
+    "PochBettingGameView",
+    "PochStartingGameView",
+    "PochChoosingGameView",
+)
+
+
+def test_a_phase_in_which_someone_decides_types_its_turn_as_a_seat() -> None:
+    # A typed client reads `turn` of a bidding view as a number, with no null check; the
+    # contract check of every view the tests receive holds the server to it.
+    schemas = _document()["components"]["schemas"]
+    for name in DECIDING:
+        turn = schemas[name]["properties"]["turn"]
+        assert turn["type"] == "integer" and not turn.get("nullable"), name
+        assert "turn" in schemas[name]["required"], name
+    for name in ("WaitingGameView", "FinishedGameView", "PochWaitingGameView", "PochOverGameView"):
+        assert schemas[name]["properties"]["turn"]["nullable"] is True, name
+
+
+def test_a_move_names_the_refusal_of_the_other_games_decision() -> None:
+    # A bid sent to a Poch game (or a bet to a Pocha one) is 409 wrong_game.
+    paths = _document()["paths"]
+    for decision in ("bids", "plays", "bets", "suits"):
+        conflict = paths[f"/api/v1/games/{{game_id}}/{decision}"]["post"]["responses"]["409"]
+        assert "wrong_game" in conflict["description"], decision

@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 import engine.poch.actions
 import engine.poch.rules
 from engine.errors import InvalidBidError, InvalidRulesError
+from service.api.wire.poch import MAX_BET
 from service.i18n import translate
 from tests.service.helpers import bearer
 from tests.service.test_i18n import EN, ES, LOCALES, ROOT, both, driven, entries
@@ -261,11 +262,22 @@ def test_a_decision_after_the_game_is_over(client: FlaskClient) -> None:
 
 def test_decision_bodies_refused_in_both_languages(client: FlaskClient) -> None:
     table = Table(client)
-    for bet in ("all", 0, -3, True, None):
-        _english, spanish = table.refuse("bets", "bet", bet, "validation_error")
+    for bet in ("all", 0, -3, True, None, MAX_BET + 1):
+        english, spanish = table.refuse("bets", "bet", bet, "validation_error")
         if bet is not None:
+            assert english.json["errors"] == {
+                "json": {
+                    "bet": [
+                        f'Must be "pass", "hold" or a whole number of chips from 1 to {MAX_BET}.'
+                    ]
+                }
+            }
             assert spanish.json["errors"] == {
-                "json": {"bet": ['Debe ser "pass", "hold" o un número entero de fichas.']}
+                "json": {
+                    "bet": [
+                        f'Debe ser "pass", "hold" o un número entero de fichas de 1 a {MAX_BET}.'
+                    ]
+                }
             }
     _english, spanish = table.refuse("suits", "suit", "", "validation_error")
     assert spanish.json["errors"] == {"json": {"suit": ["La longitud debe estar entre 1 y 8."]}}

@@ -14,8 +14,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from service import create_app
+from service.i18n import translate
 from service.ratelimits import EXTENSION as LIMITER
-from service.ratelimits import REFUSALS, Refusals, storage_uri
+from service.ratelimits import REFUSALS, Refusals, spoken_limit, storage_uri
 from tests.redis_server import private_redis
 from tests.service.helpers import AI_POSITION as AI_MOVE
 from tests.service.helpers import (
@@ -500,3 +501,43 @@ def test_reading_the_account_of_a_key_is_limited_per_address(redis_url: str) -> 
     assert (spanish.status_code, spanish.json["error"]) == (429, "rate_limited")
     assert "leer la cuenta de una clave" in spanish.json["message"]
     assert client.get("/api/v1/account", headers=key, environ_base=BRUNO).status_code == 200
+
+
+def test_a_refusal_says_its_limit_in_the_language_asked_for(redis_url: str) -> None:
+    # The limits library words a limit in English ("2 per 1 day"): a Spanish refusal said
+    # "como mucho 2 per 1 day". Both ways a limit refuses: flask-limiter's (the lobby) and
+    # the moves' counters.
+    client = limited_app(redis_url, RATE_LIMIT_LOBBY="2/day", RATE_LIMIT_MOVES="1/day")
+    client = client.test_client()
+    for _ in range(2):
+        assert client.get("/api/v1/tables", environ_base=ANA).status_code == 200
+    english = client.get("/api/v1/tables", environ_base=ANA, headers={"Accept-Language": "en"})
+    spanish = client.get("/api/v1/tables", environ_base=ANA, headers={"Accept-Language": "es"})
+    assert "(at most 2 a day)" in english.json["message"], english.json
+    assert "(como mucho 2 al día)" in spanish.json["message"], spanish.json
+    created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
+    token = tokens_of(created)[1]
+    move(client, created["id"], token, 0)
+    refused = client.post(
+        f"/api/v1/games/{created['id']}/bids",
+        json={"bid": 0},
+        headers={**bearer(token), "Accept-Language": "es"},
+    )
+    assert refused.status_code == 429, refused.json
+    assert "(como mucho 1 al día)" in refused.json["message"], refused.json
+    assert "per" not in refused.json["message"]
+
+
+@pytest.mark.parametrize(
+    ("limit", "english", "spanish"),
+    [
+        ("30/minute", "30 a minute", "30 por minuto"),
+        ("300 per 1 hour", "300 an hour", "300 por hora"),
+        ("5 per 2 hours", "5 every 2 hours", "5 cada 2 horas"),
+        ("10/second", "10 a second", "10 por segundo"),
+    ],
+)
+def test_a_limit_in_words(limit: str, english: str, spanish: str) -> None:
+    spoken = spoken_limit(limit)
+    assert spoken == english
+    assert translate(spoken, "es") == spanish

@@ -22,6 +22,8 @@ interface Report {
   acted: string[];
   moves: number;
   winners: number[];
+  /** The `seq` of the game's last event, from its JSON list of events. */
+  events: number;
 }
 
 function fail(what: string, error: unknown): never {
@@ -63,6 +65,17 @@ async function create(api: Api, game: Game): Promise<{ id: string; token: string
     return fail("create: seat 0 has no token", data);
   }
   return { id: data.id, token };
+}
+
+/** The `seq` of the game's last event: the JSON list's, typed as events (no text). */
+async function lastEvent(api: Api, id: string): Promise<number> {
+  const { data, error } = await api.GET("/api/v1/games/{game_id}/events", {
+    params: { path: { game_id: id } },
+  });
+  if (data === undefined) {
+    return fail("events", error);
+  }
+  return data.at(-1)?.seq ?? 0;
 }
 
 async function see(api: Api, id: string): Promise<View> {
@@ -116,7 +129,7 @@ async function decidePocha(api: Api, view: Schemas["GameView"], move: number): P
       return error === undefined ? null : fail("play", error);
     }
     case "finished":
-      return { game: view.game, phase: view.phase, acted: [], moves: move, winners: view.winners };
+      return { game: view.game, phase: view.phase, acted: [], moves: move, winners: view.winners, events: 0 };
     case "waiting":
       return fail("the game waits for people", view.phase);
   }
@@ -145,7 +158,7 @@ async function decidePoch(api: Api, view: Schemas["PochGameView"], move: number)
     }
     case "over": {
       const winners = view.result === null ? [] : view.result.winners;
-      return { game: view.game, phase: view.phase, acted: [], moves: move, winners };
+      return { game: view.game, phase: view.phase, acted: [], moves: move, winners, events: 0 };
     }
     case "waiting":
       return fail("the game waits for people", view.phase);
@@ -161,7 +174,7 @@ export async function play(baseUrl: string, game: Game): Promise<Report> {
     const over =
       view.game === "pocha" ? await decidePocha(me, view, move) : await decidePoch(me, view, move);
     if (over !== null) {
-      return { ...over, acted: [...acted] };
+      return { ...over, acted: [...acted], events: await lastEvent(me, created.id) };
     }
     acted.add(view.phase);
   }

@@ -1522,10 +1522,10 @@ export interface components {
             /** @description This hand's trump. */
             trump: components["schemas"]["Trump"];
             /**
-             * @description The seat to act now; null when finished.
+             * @description The seat whose decision it is now.
              * @example 1
              */
-            turn: number | null;
+            turn: number;
             /**
              * @description Bumped by every change (every bid and card). Also the ETag; send it as If-Match with a move to refuse it if anything changed meanwhile.
              * @example 12
@@ -1795,7 +1795,7 @@ export interface components {
              */
             bot?: string;
             /**
-             * @description The player's name.
+             * @description The player's name (empty for an open seat).
              * @example Ana
              */
             name: string;
@@ -1845,7 +1845,7 @@ export interface components {
              */
             code: number;
             /**
-             * @description Stable machine code: not_your_turn, illegal_move, invalid_card, invalid_bid, invalid_suit, wrong_phase, invalid_rules, stale_version, conflict, idempotency_key_reused, game_not_found, job_not_found, match_not_found, invalid_position, unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, body_too_slow, unsupported_media_type, rate_limited, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, unavailable, store_full, busy, internal_error.
+             * @description Stable machine code, the same in every language (each operation's responses say which it may answer). Moves: not_your_turn, wrong_phase, wrong_game, not_started, illegal_move, invalid_bid, invalid_card, invalid_suit, stale_version, conflict, idempotency_key_reused, not_replicated. Games and tables: invalid_rules, invalid_position, game_not_found, game_not_over, table_not_found, table_full, one_seat_each, too_many_changes, too_many_tables, removed_by_host. Jobs, matches, analyses: job_not_found, match_not_found, analysis_not_found. Accounts and bots: account_required, unknown_account, account_not_found, account_disabled, not_your_account, one_seat_per_account, name_taken, not_a_bot, no_webhook, webhook_refused, bot_paused, challenge_not_found, challenge_closed, not_in_challenge, too_many_challenges. Requests: unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, body_too_slow, unsupported_media_type, not_acceptable, precondition_required, expectation_failed, rate_limited, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, not_implemented. The service: unavailable, store_full, busy, internal_error.
              * @example not_your_turn
              */
             error: string;
@@ -2089,7 +2089,7 @@ export interface components {
             /** @description This hand's trump. */
             trump: components["schemas"]["Trump"];
             /**
-             * @description The seat to act now; null when finished.
+             * @description The seat to act now; null while the table waits and once the game is over.
              * @example 1
              */
             turn: number | null;
@@ -2970,10 +2970,10 @@ export interface components {
             /** @description This hand's trump. */
             trump: components["schemas"]["Trump"];
             /**
-             * @description The seat to act now; null when finished.
+             * @description The seat whose decision it is now.
              * @example 1
              */
-            turn: number | null;
+            turn: number;
             /**
              * @description Bumped by every change (every bid and card). Also the ETag; send it as If-Match with a move to refuse it if anything changed meanwhile.
              * @example 12
@@ -3235,8 +3235,11 @@ export interface components {
              * @enum {string|null}
              */
             trump: "C" | "S" | "H" | "D" | null;
-            /** @description Whose decision it is. */
-            turn: number | null;
+            /**
+             * @description The seat whose decision it is now.
+             * @example 1
+             */
+            turn: number;
             /**
              * @description Bumped by every change; also the ETag.
              * @example 12
@@ -3406,8 +3409,11 @@ export interface components {
              * @enum {string|null}
              */
             trump: "C" | "S" | "H" | "D" | null;
-            /** @description Whose decision it is. */
-            turn: number | null;
+            /**
+             * @description The seat whose decision it is now.
+             * @example 1
+             */
+            turn: number;
             /**
              * @description Bumped by every change; also the ETag.
              * @example 12
@@ -3692,7 +3698,7 @@ export interface components {
              * @enum {string|null}
              */
             trump: "C" | "S" | "H" | "D" | null;
-            /** @description Whose decision it is. */
+            /** @description Whose decision it is; null while the table waits and once the game is over. */
             turn: number | null;
             /**
              * @description Bumped by every change; also the ETag.
@@ -3866,8 +3872,11 @@ export interface components {
              * @enum {string|null}
              */
             trump: "C" | "S" | "H" | "D" | null;
-            /** @description Whose decision it is. */
-            turn: number | null;
+            /**
+             * @description The seat whose decision it is now.
+             * @example 1
+             */
+            turn: number;
             /**
              * @description Bumped by every change; also the ETag.
              * @example 12
@@ -4004,7 +4013,7 @@ export interface components {
              * @enum {string|null}
              */
             trump: "C" | "S" | "H" | "D" | null;
-            /** @description Whose decision it is. */
+            /** @description Whose decision it is; null while the table waits and once the game is over. */
             turn: number | null;
             /**
              * @description Bumped by every change; also the ETag.
@@ -4611,7 +4620,7 @@ export interface components {
             /** @description This hand's trump. */
             trump: components["schemas"]["Trump"];
             /**
-             * @description The seat to act now; null when finished.
+             * @description The seat to act now; null while the table waits and once the game is over.
              * @example 1
              */
             turn: number | null;
@@ -6566,7 +6575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), or conflict (another request won the race). */
+            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), wrong_game (a decision the game does not make: a bid in Poch, a bet or a suit in Pocha), or conflict (another request won the race). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6671,7 +6680,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), or conflict (another request won the race). */
+            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), wrong_game (a decision the game does not make: a bid in Poch, a bet or a suit in Pocha), or conflict (another request won the race). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6823,7 +6832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), or conflict (another request won the race). */
+            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), wrong_game (a decision the game does not make: a bid in Poch, a bet or a suit in Pocha), or conflict (another request won the race). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7237,7 +7246,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), or conflict (another request won the race). */
+            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), wrong_game (a decision the game does not make: a bid in Poch, a bet or a suit in Pocha), or conflict (another request won the race). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7993,7 +8002,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), or conflict (another request won the race). */
+            /** @description not_your_turn, wrong_phase, not_started (the table waits for people), wrong_game (a decision the game does not make: a bid in Poch, a bet or a suit in Pocha), or conflict (another request won the race). */
             409: {
                 headers: {
                     [name: string]: unknown;

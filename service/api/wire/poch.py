@@ -18,7 +18,7 @@ from engine.poch.kind import KIND
 from engine.poch.rules import MAX_DEALS, PLATES
 from service.answers import Answer
 from service.api.fields import StrictBoolean, ThinkingSchema, known_level
-from service.api.games_schemas import PlayerInfoSchema, TableSchema, _phase
+from service.api.games_schemas import PlayerInfoSchema, TableSchema, _phase, _turn_now
 from service.api.wire import MatchGameRecordSchema, MoveBody, WireForms
 
 CARD = (
@@ -88,7 +88,11 @@ class BetField(fields.Field):
             return value
         if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_BET:
             return value
-        raise ma.ValidationError(_('Must be "pass", "hold" or a whole number of chips.'))
+        # The range is said: 0 is a whole number too, and a sentence that leaves it out
+        # would tell the player that 0 chips is a bet.
+        raise ma.ValidationError(
+            _('Must be "pass", "hold" or a whole number of chips from 1 to {most}.', most=MAX_BET)
+        )
 
 
 class BetSchema(ma.Schema):
@@ -253,7 +257,13 @@ class PochGameViewSchema(Answer):
             "enum": ["waiting", "betting", "starting", "choosing", "over"],
         }
     )
-    turn = fields.Integer(allow_none=True, metadata={"description": "Whose decision it is."})
+    turn = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "Whose decision it is; null while the table waits and once the "
+            "game is over."
+        },
+    )
     chips = _chips("Each seat's chips.")
     active = fields.List(
         fields.Boolean(),
@@ -402,6 +412,7 @@ class PochBettingGameViewSchema(PochGameViewSchema):
     """A Poch deal's betting round: `you.legal` holds `pass`, `hold` and amounts."""
 
     phase = _phase("betting", "the one betting round: pass, hold, bet or raise.")
+    turn = _turn_now()
     you = fields.Nested(PochBettingYouSchema, metadata={"description": _YOU})
 
 
@@ -409,6 +420,7 @@ class PochStartingGameViewSchema(PochGameViewSchema):
     """The betting round's winner starts the shedding: `you.legal` holds 7s and aces."""
 
     phase = _phase("starting", "the betting round's winner plays a 7 or an ace.")
+    turn = _turn_now()
     you = fields.Nested(PochStartingYouSchema, metadata={"description": _YOU})
 
 
@@ -416,6 +428,7 @@ class PochChoosingGameViewSchema(PochGameViewSchema):
     """A suit has run out: `you.legal` holds the suits that may run next."""
 
     phase = _phase("choosing", "whoever shed a suit's last card chooses the next suit.")
+    turn = _turn_now()
     you = fields.Nested(PochChoosingYouSchema, metadata={"description": _YOU})
 
 

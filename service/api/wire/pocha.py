@@ -16,7 +16,7 @@ from engine.pocha.kind import KIND
 from engine.pocha.rules import OPTIONS, Option
 from service.answers import Answer
 from service.api.fields import StrictBoolean, ThinkingSchema
-from service.api.games_schemas import PlayerInfoSchema, TableSchema, _phase, _seat
+from service.api.games_schemas import PlayerInfoSchema, TableSchema, _phase, _seat, _turn_now
 from service.api.wire import MatchGameRecordSchema, MoveBody, WireForms
 
 CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
@@ -406,7 +406,11 @@ class GameViewSchema(Answer):
     )
     turn = fields.Integer(
         allow_none=True,
-        metadata={"description": "The seat to act now; null when finished.", "example": 1},
+        metadata={
+            "description": "The seat to act now; null while the table waits and once the "
+            "game is over.",
+            "example": 1,
+        },
     )
     hand_number = fields.Integer(
         metadata={"description": "The hand being played, from 1.", "example": 3}
@@ -521,6 +525,7 @@ class BiddingGameViewSchema(GameViewSchema):
     """A Pocha hand's bidding: `you.legal` holds bids."""
 
     phase = _phase("bidding", "each seat bids the tricks it will win, from la mano on.")
+    turn = _turn_now()
     you = fields.Nested(BiddingYouSchema, metadata={"description": _YOU})
 
 
@@ -528,6 +533,7 @@ class PlayingGameViewSchema(GameViewSchema):
     """A Pocha hand's tricks: `you.legal` holds card codes."""
 
     phase = _phase("playing", "the tricks are played.")
+    turn = _turn_now()
     you = fields.Nested(PlayingYouSchema, metadata={"description": _YOU})
 
 
