@@ -288,7 +288,8 @@ ACCOUNT_KEYS = f"{_ACCOUNTS}:keys"
 ACCOUNT_NAMES = f"{_ACCOUNTS}:names"
 #: Sorted set of every account's id, scored by when it was made.
 ACCOUNTS_MADE = f"{_ACCOUNTS}:made"
-#: Sorted set of the rated games not yet counted, scored by when each was made.
+#: Sorted set of the rated games not yet counted, scored by when each was made, or last
+#: found still in play by the workers' sweep (`core.store.ratings.count_unrated`).
 UNRATED = f"{_ACCOUNTS}:unrated"
 
 
