@@ -890,6 +890,7 @@ CATALOGUED: dict[str, list[str]] = {
     ],
     "rate_limited_accounts": ["making accounts"],
     "rate_limited_analyses": ["analyses of game records"],
+    "rate_limited_match_records": ["reading matches' game records"],
     "validation_error_analyses": [
         "The record cannot be read back: {why}",
         "Weighing {decisions} decisions at {level} may take {seconds} s, more than the {most} "

@@ -434,6 +434,22 @@ def test_reading_records_is_limited_per_address(redis_url: str) -> None:
     assert client.get(record, environ_base=BRUNO).status_code == 409
 
 
+def test_reading_a_matchs_records_is_limited_per_address(redis_url: str) -> None:
+    # A match's records are read and sent whole (megabytes for a thousand games): a client
+    # reading them in a loop is refused, per address, whether the match exists or not.
+    client = limited_app(redis_url, RATE_LIMIT_MATCH_RECORDS="2/day").test_client()
+    records = "/api/v1/matches/nosuchmatch00000/records"
+    for _ in range(2):
+        answer = client.get(records, environ_base=ANA)
+        assert answer.status_code == 404, answer.json
+        assert answer.json["error"] == "match_not_found"
+    over = client.get(records, environ_base=ANA, headers={"Accept-Language": "es"})
+    assert (over.status_code, over.json["error"]) == (429, "rate_limited")
+    assert "registros de partidas de las series" in over.json["message"]
+    assert_limited(client.get(records, environ_base=ANA), window=86_400)
+    assert client.get(records, environ_base=BRUNO).status_code == 404
+
+
 def test_a_bots_webhook_is_registered_or_resumed_a_limited_number_of_times(
     redis_url: str,
 ) -> None:

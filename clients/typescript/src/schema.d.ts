@@ -8398,6 +8398,15 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["GameRecord"] | components["schemas"]["PochGameRecord"];
                 };
             };
+            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description match_not_found. */
             404: {
                 headers: {
@@ -8410,6 +8419,17 @@ export interface operations {
             /** @description validation_error: a `format` other than the two. */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many reads of matches' records from your address (`POCHA_RATE_LIMIT_MATCH_RECORDS`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
