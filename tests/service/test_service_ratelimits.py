@@ -485,6 +485,23 @@ def test_a_bots_webhook_is_registered_or_resumed_a_limited_number_of_times(
     assert again.status_code == 200, again.json
 
 
+def test_a_refused_webhook_url_counts_against_the_bots_limit(redis_url: str) -> None:
+    # Each URL is looked up in the DNS before it is refused: an owner sending names that do
+    # not resolve is stopped as one registering too often.
+    client = limited_app(redis_url, RATE_LIMIT_WEBHOOKS="3/day").test_client()
+    made = client.post(
+        "/api/v1/accounts", json={"name": "Hookbot", "kind": "bot"}, environ_base=ANA
+    ).json
+    owner = {"X-Pocha-Account": made["key"]}
+    path = f"/api/v1/accounts/{made['id']}/webhook"
+    for name in ("a", "b", "c"):
+        refused = client.put(path, json={"url": f"http://{name}.invalid/move"}, headers=owner)
+        assert (refused.status_code, refused.json["error"]) == (422, "webhook_refused")
+    assert_limited(
+        client.put(path, json={"url": "http://d.invalid/move"}, headers=owner), window=86_400
+    )
+
+
 def test_reading_an_accounts_games_in_play_is_limited_per_address(redis_url: str) -> None:
     client = limited_app(redis_url, RATE_LIMIT_ACCOUNT_GAMES="3/day").test_client()
     made = client.post("/api/v1/accounts", json={"name": "Ana", "kind": "person"})

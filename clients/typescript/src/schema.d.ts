@@ -5430,7 +5430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: the bot's webhook was registered or resumed too often (`POCHA_RATE_LIMIT_WEBHOOKS`, per bot account; only its owner's requests count). */
+            /** @description rate_limited: the bot's webhook was registered or resumed too often (`POCHA_RATE_LIMIT_WEBHOOKS`, per bot account; only its owner's requests count, a URL refused too). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5557,7 +5557,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: the bot's webhook was registered or resumed too often (`POCHA_RATE_LIMIT_WEBHOOKS`, per bot account; only its owner's requests count). */
+            /** @description rate_limited: the bot's webhook was registered or resumed too often (`POCHA_RATE_LIMIT_WEBHOOKS`, per bot account; only its owner's requests count, a URL refused too). */
             429: {
                 headers: {
                     [name: string]: unknown;
