@@ -134,6 +134,10 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "THINK_WAIT_MAX": ("POCHA_THINK_WAIT_MAX", 30),
     # How many proxies in front of the API add X-Forwarded-For (0: none, trust no header).
     "TRUSTED_PROXIES": ("POCHA_TRUSTED_PROXIES", 0),
+    # The limits per client address count an IPv6 client by its network of this many bits
+    # (its subscriber's whole /64, whose addresses it may pick at will; 128: each address
+    # apart), see core.network.client_of.
+    "IPV6_PREFIX": ("POCHA_IPV6_PREFIX", 64),
     # Browser origins allowed to call the API from other sites, comma-separated, or "*";
     # empty: none (the page at / is same-origin and needs no CORS).
     "CORS_ORIGINS": ("POCHA_CORS_ORIGINS", ""),

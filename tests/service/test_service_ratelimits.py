@@ -485,6 +485,30 @@ def test_a_bots_webhook_is_registered_or_resumed_a_limited_number_of_times(
     assert again.status_code == 200, again.json
 
 
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_an_ipv6_subscribers_network_is_one_client(redis_url: str, proxies: int) -> None:
+    # A subscriber picks any address of its /64 at will: every address in it is one client
+    # to the limits, directly or behind a trusted proxy; an IPv4-mapped address is its IPv4.
+    client = limited_app(
+        redis_url, RATE_LIMIT_ACCOUNTS="1/day", TRUSTED_PROXIES=proxies
+    ).test_client()
+    names = iter(f"Ana{letter}" for letter in "bcdefg")
+
+    def sign_up_from(address: str) -> int:
+        seen = {"environ_base": {"REMOTE_ADDR": address}}
+        if proxies:
+            seen = {"headers": {"X-Forwarded-For": address},
+                    "environ_base": {"REMOTE_ADDR": "10.0.0.2"}}  # fmt: skip
+        body = {"name": next(names), "kind": "person"}
+        return int(client.post("/api/v1/accounts", json=body, **seen).status_code)  # type: ignore[arg-type]
+
+    assert sign_up_from("2001:db8:1:2::a") == 201
+    assert sign_up_from("2001:db8:1:2:ffff:ffff:ffff:fffe") == 429
+    assert sign_up_from("2001:db8:1:3::a") == 201
+    assert sign_up_from("::ffff:203.0.113.9") == 201
+    assert sign_up_from("203.0.113.9") == 429
+
+
 def test_a_refused_webhook_url_counts_against_the_bots_limit(redis_url: str) -> None:
     # Each URL is looked up in the DNS before it is refused: an owner sending names that do
     # not resolve is stopped as one registering too often.
