@@ -47,6 +47,14 @@ ENDED = ("accepted", "declined", "cancelled", "expired")
 # challenge's hash is found by its id beside this one's, under the same hash tag.
 _MAKE_LUA = """
 local now, expires, forget = tonumber(ARGV[1]), ARGV[2], ARGV[3]
+-- An account's sets live until the last challenge in them expires (its open sets) or is
+-- forgotten (its own set): an account challenged no more would otherwise keep the ids of
+-- its old ones for ever.
+local function keep_until(key, when)
+  local at = math.ceil(tonumber(when))
+  local left = redis.call('TTL', key)
+  if left < 0 or now + left < at then redis.call('EXPIREAT', key, at) end
+end
 local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[4])
 local most_from_one, maker, source = tonumber(ARGV[7]), ARGV[8], ARGV[9]
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
@@ -80,10 +88,14 @@ redis.call('EXPIREAT', KEYS[1], math.ceil(tonumber(forget)))
 redis.call('ZADD', KEYS[2], expires, ARGV[4])
 redis.call('ZADD', KEYS[3], forget, ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+keep_until(KEYS[2], expires)
+keep_until(KEYS[3], forget)
 for i = 1, n do
   redis.call('ZADD', KEYS[2 + 2 * i], expires, ARGV[4])
   redis.call('ZADD', KEYS[3 + 2 * i], forget, ARGV[4])
   redis.call('ZREMRANGEBYSCORE', KEYS[3 + 2 * i], '-inf', now)
+  keep_until(KEYS[2 + 2 * i], expires)
+  keep_until(KEYS[3 + 2 * i], forget)
 end
 return {1}
 """

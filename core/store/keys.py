@@ -361,19 +361,20 @@ def account_seats_key(account_id: str) -> str:
 
 def account_challenges_key(account_id: str) -> str:
     """Sorted set of the ids of the challenges an account made or received, scored by
-    when each is forgotten."""
+    when each is forgotten; it expires with the last of them."""
     return f"{_ACCOUNTS}:challenges:{account_id}"
 
 
 def challenges_made_key(account_id: str) -> str:
     """Sorted set of the ids of the open challenges an account made, scored by when each
-    expires: how many it may have open is capped."""
+    expires (and expiring with the last): how many it may have open is capped."""
     return f"{_ACCOUNTS}:challenges-made:{account_id}"
 
 
 def challenges_received_key(account_id: str) -> str:
     """Sorted set of the ids of the open challenges to an account, scored by when each
-    expires: how many may wait for it is capped (no one floods an account)."""
+    expires (and expiring with the last): how many may wait for it is capped (no one
+    floods an account)."""
     return f"{_ACCOUNTS}:challenges-received:{account_id}"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,13 @@ from flask.testing import FlaskClient
 
 from core.store import webhooks
 from core.store.accounts import set_disabled
-from core.store.challenges import MOST_FROM_ONE, MOST_MADE, MOST_RECEIVED
+from core.store.challenges import KEEP_SECONDS, MOST_FROM_ONE, MOST_MADE, MOST_RECEIVED
+from core.store.keys import (
+    account_challenges_key,
+    challenges_made_key,
+    challenges_received_key,
+)
+from core.store.store import GameStore
 from service import create_app
 from service.context import EXTENSION
 from tests.service.helpers import account_game, bearer, move
@@ -238,6 +245,24 @@ def test_open_challenges_are_capped_per_maker_and_per_challenged(client: FlaskCl
     assert "Robo" in flood.json["message"]
     # Others may still challenge Cid, and Cid others.
     assert challenge(client, cid, against(bea["id"])).status_code == 201
+
+
+def test_an_accounts_challenge_sets_expire_with_their_last_challenge(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Every set of an account's challenges has a TTL: an account challenged no more does
+    not keep the ids of its old challenges for ever."""
+    ana, robo = sign_up(client, "Ana"), sign_up(client, "Robo")
+    made = challenge(client, ana, against(robo["id"])).json
+    redis = store.redis
+    keys = [challenges_made_key(ana["id"]), challenges_received_key(robo["id"]),
+            account_challenges_key(ana["id"]), account_challenges_key(robo["id"])]  # fmt: skip
+    expires, forget = made["expires"], made["expires"] + KEEP_SECONDS
+    for key, until in zip(keys, [expires, expires, forget, forget], strict=True):
+        assert redis.ttl(key) > 0 and redis.ttl(key) + time.time() <= until + 2, key
+    # A later challenge keeps them as long as it needs.
+    later = challenge(client, ana, against(robo["id"])).json
+    assert redis.ttl(keys[3]) + time.time() >= later["expires"] + KEEP_SECONDS - 2
 
 
 def test_one_address_holds_a_share_of_an_accounts_waiting_challenges(redis_url: str) -> None:
