@@ -86,6 +86,10 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # A finished game's record is played again from its seed on each read (milliseconds of
     # an API process's CPU), so its reads are counted like the lobby's.
     "RATE_LIMIT_RECORDS": ("POCHA_RATE_LIMIT_RECORDS", "30/minute"),
+    # A match's records are read whole from Redis and sent in one answer: a thousand games
+    # make some 2 MB and a fifth of a second of an API process's CPU each time, so a
+    # client reading them in a loop would slow every other request.
+    "RATE_LIMIT_MATCH_RECORDS": ("POCHA_RATE_LIMIT_MATCH_RECORDS", "10/minute"),
     # An account's list of its games in play reads up to 50 games (milliseconds each time).
     "RATE_LIMIT_ACCOUNT_GAMES": ("POCHA_RATE_LIMIT_ACCOUNT_GAMES", "60/minute"),
     # The account a key opens: a key looked up each time, wrong ones too, so no address
@@ -130,6 +134,10 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "THINK_WAIT_MAX": ("POCHA_THINK_WAIT_MAX", 30),
     # How many proxies in front of the API add X-Forwarded-For (0: none, trust no header).
     "TRUSTED_PROXIES": ("POCHA_TRUSTED_PROXIES", 0),
+    # The limits per client address count an IPv6 client by its network of this many bits
+    # (its subscriber's whole /64, whose addresses it may pick at will; 128: each address
+    # apart), see core.network.client_of.
+    "IPV6_PREFIX": ("POCHA_IPV6_PREFIX", 64),
     # Browser origins allowed to call the API from other sites, comma-separated, or "*";
     # empty: none (the page at / is same-origin and needs no CORS).
     "CORS_ORIGINS": ("POCHA_CORS_ORIGINS", ""),

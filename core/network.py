@@ -1,7 +1,8 @@
 """Where this machine can be reached from others: its network address (that of the
 interface its default route leaves by, found without sending a packet), whether a host name
-reaches only this machine (loopback), and whether something accepts connections at an
-address; `pocha serve` and a table's link to share name the address to open from elsewhere."""
+reaches only this machine (loopback), whether something accepts connections at an
+address, and which client an address is counted as (`client_of`); `pocha serve` and a
+table's link to share name the address to open from elsewhere."""
 
 from __future__ import annotations
 
@@ -26,6 +27,26 @@ def is_loopback(host: str) -> bool:
     except ValueError:
         return False
     return address.is_loopback or address.is_unspecified
+
+
+def client_of(address: str, ipv6_prefix: int = 64) -> str:
+    """The client an address is counted as by the limits per client address: an IPv4
+    address as it is (an IPv4-mapped IPv6 one as that IPv4), an IPv6 address as the first
+    address of its `ipv6_prefix`-bit network (0 or 128: as it is). One subscriber is handed
+    a whole /64 (or more) and picks any address in it at will: counted address by address,
+    one client would have 2**64 sign-ups, streams and think budgets. Anything else (a unix
+    socket's empty address) is returned unchanged."""
+    try:
+        found = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(found, ipaddress.IPv4Address):
+        return address
+    if found.ipv4_mapped is not None:
+        return str(found.ipv4_mapped)
+    if not 0 < ipv6_prefix < 128:
+        return str(found)
+    return str(ipaddress.IPv6Network((found, ipv6_prefix), strict=False).network_address)
 
 
 def network_address() -> str | None:

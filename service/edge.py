@@ -16,6 +16,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from core.errors import ServiceError
+from core.network import client_of
 from engine.i18n import _
 from service.context import current_request
 
@@ -115,6 +116,23 @@ class BoundedBody:
         return self.app(environ, start_response)
 
 
+class ClientAddress:
+    """WSGI middleware: the client's address (`REMOTE_ADDR`, after the proxies' header is
+    read) becomes the client it is counted as (`core.network.client_of`), so that every
+    limit per address, and everything keyed by it, counts an IPv6 subscriber's network as
+    one client."""
+
+    def __init__(self, app: WSGIApplication, ipv6_prefix: int) -> None:
+        self.app = app
+        self.ipv6_prefix = ipv6_prefix
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        address = environ.get("REMOTE_ADDR")
+        if address and ":" in address:
+            environ["REMOTE_ADDR"] = client_of(address, self.ipv6_prefix)
+        return self.app(environ, start_response)
+
+
 def _refuse_chunked_body() -> None:
     request = current_request()
     refused = request.environ.get(BODY_REFUSED)
@@ -137,6 +155,11 @@ def install(app: Flask, settings: dict[str, Any]) -> None:
     proxies = int(settings["TRUSTED_PROXIES"])
     if proxies < 0:
         raise ValueError(f"POCHA_TRUSTED_PROXIES must be 0 or more, not {proxies}")
+    prefix = int(settings["IPV6_PREFIX"])
+    if not 0 < prefix <= 128:
+        raise ValueError(f"POCHA_IPV6_PREFIX must be from 1 to 128, not {prefix}")
+    # Inside the proxies' header reader, which sets the address this one counts.
+    app.wsgi_app = ClientAddress(app.wsgi_app, prefix)  # type: ignore[method-assign]
     if proxies:
         # x_proto too: Location headers and redirects keep the client's scheme.
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]

@@ -18,6 +18,7 @@ from gunicorn.workers.ggevent import GeventWorker  # type: ignore[import-untyped
 from werkzeug.http import HTTP_STATUS_CODES
 
 from core.config import load_config
+from core.network import client_of
 from engine.i18n import N_, _
 from service.edge import BodyTooSlow
 from service.events import close_all_streams
@@ -131,6 +132,7 @@ class ApiWorker(GeventWorker):
         behind_proxies = int(settings["TRUSTED_PROXIES"]) > 0
         self.max_per_address = 0 if behind_proxies else int(settings["MAX_CONNECTIONS_PER_ADDRESS"])
         self.body_seconds = int(settings["BODY_SECONDS"])
+        self.ipv6_prefix = int(settings["IPV6_PREFIX"])
         self.open_by_address: collections.Counter[str] = collections.Counter()
 
     def handle_exit(self, sig: int, frame: Any) -> None:
@@ -167,6 +169,8 @@ class ApiWorker(GeventWorker):
         if not (self.max_per_address and address):
             super().handle(listener, client, addr)
             return
+        # An IPv6 subscriber's network is one client, as for the API's limits.
+        address = client_of(address, self.ipv6_prefix)
         if self.open_by_address[address] >= self.max_per_address:
             self._refuse(client, address)
             return

@@ -36,6 +36,7 @@ LIMITED: dict[str, tuple[str, str]] = {
     "games.Games": ("RATE_LIMIT_CREATE", "create"),
     "tables.Lobby": ("RATE_LIMIT_LOBBY", "lobby"),
     "games.Record": ("RATE_LIMIT_RECORDS", "records"),
+    "matches.MatchRecords": ("RATE_LIMIT_MATCH_RECORDS", "match_records"),
     "accounts.AccountGames": ("RATE_LIMIT_ACCOUNT_GAMES", "account_games"),
     "account.OwnAccount": ("RATE_LIMIT_OWN_ACCOUNT", "own_account"),
     "tables.TableByCode": ("RATE_LIMIT_TABLES", "tables"),
@@ -58,13 +59,14 @@ SEAT_LIMITED: dict[str, str] = {
 }
 
 #: The scopes whose limits count every method (their reads, or a code's look-ups).
-READS = ("tables", "lobby", "records", "account_games", "own_account")
+READS = ("tables", "lobby", "records", "match_records", "account_games", "own_account")
 
 #: What each scope is, for the message of a refusal.
 _WHAT = {
     "create": _("creating games"),
     "lobby": _("reading the lobby"),
     "records": _("reading game records"),
+    "match_records": _("reading matches' game records"),
     "account_games": _("reading accounts' games in play"),
     "own_account": _("reading the account of a key"),
     "tables": _("finding and joining tables"),

@@ -32,6 +32,7 @@ from core.play.games import (
 from core.play.tables import DEFAULT_STAND_IN
 from core.store import challenges, webhooks
 from core.store.accounts import Account, by_name, get
+from core.store.api_keys import is_key_payer
 from core.store.bot_games import note_game
 from core.store.challenges import Challenge, TooMany
 from core.store.keys import is_game_id
@@ -135,10 +136,12 @@ def make(
     seats = _seat_specs(connection, challenger, game, body["opponents"], body["rated"])
     rules = dict(body.get("rules") or {})
     parsed_rules(game, rules, seats, body["rated"])
+    payer = payer_of_holder(holder)
     try:
         return challenges.make(
             connection, challenger.id, game, rules, body["rated"], seats,
-            min(max(1.0, seconds), LONGEST_CHALLENGE), payer=payer_of_holder(holder),
+            min(max(1.0, seconds), LONGEST_CHALLENGE), payer=payer,
+            source=None if payer is None or is_key_payer(payer) else payer,
         )  # fmt: skip
     except TooMany as refused:
         if refused.account is None:
@@ -146,6 +149,14 @@ def make(
                 "You have {most} open challenges, the most you may: wait for their answers "
                 "or cancel one.",
                 most=challenges.MOST_MADE,
+            )
+        elif refused.from_one:
+            found = get(connection, refused.account)
+            message = _(
+                "{name} has {most} open challenges from you (or your address) waiting, the "
+                "most one challenger may send one account: wait for its answers.",
+                name=found.name if found else refused.account,
+                most=challenges.MOST_FROM_ONE,
             )
         else:
             found = get(connection, refused.account)

@@ -29,6 +29,10 @@ from core.store.keys import (
 MOST_MADE = 10
 #: The most open challenges that may wait for one account at once, whoever made them.
 MOST_RECEIVED = 20
+#: The most of those that may come from one challenger, or from one client address: else
+#: two accounts made at one address would hold all of an account's waiting places, and
+#: nobody else could challenge it for as long as they kept them.
+MOST_FROM_ONE = 5
 #: How long an ended challenge stays readable (seconds).
 KEEP_SECONDS = 3600
 #: The statuses of a challenge that has ended.
@@ -36,10 +40,23 @@ ENDED = ("accepted", "declined", "cancelled", "expired")
 
 # KEYS: challenge hash, the maker's open set, the maker's own set, then per challenged
 # account its open set and its own set. ARGV: now, expires, forget at, id, most made,
-# most received, then the fields as pairs. {1}; {-1, seconds}: the maker has too many open;
-# {-2, index, seconds}: the challenged account at index (1-based) has too many waiting.
+# most received, most from one, the maker, its source (a client address's hash, or ""),
+# then the fields as pairs. {1}; {-1, seconds}: the maker has too many open;
+# {-2, index, seconds}: the challenged account at index (1-based) has too many waiting;
+# {-3, index, seconds}: too many of those are the maker's, or its source's. A waiting
+# challenge's hash is found by its id beside this one's, under the same hash tag.
 _MAKE_LUA = """
 local now, expires, forget = tonumber(ARGV[1]), ARGV[2], ARGV[3]
+-- An account's sets live until the last challenge in them expires (its open sets) or is
+-- forgotten (its own set): an account challenged no more would otherwise keep the ids of
+-- its old ones for ever.
+local function keep_until(key, when)
+  local at = math.ceil(tonumber(when))
+  local left = redis.call('TTL', key)
+  if left < 0 or now + left < at then redis.call('EXPIREAT', key, at) end
+end
+local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[4])
+local most_from_one, maker, source = tonumber(ARGV[7]), ARGV[8], ARGV[9]
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then
   local soonest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
@@ -53,16 +70,32 @@ for i = 1, n do
     local soonest = redis.call('ZRANGE', waiting, 0, 0, 'WITHSCORES')
     return {-2, i, math.ceil(tonumber(soonest[2]) - now)}
   end
+  local mine, soonest = 0, nil
+  local open = redis.call('ZRANGE', waiting, 0, -1, 'WITHSCORES')
+  for j = 1, #open, 2 do
+    local from = redis.call('HMGET', prefix .. open[j], 'challenger', 'payer')
+    if from[1] == maker or (source ~= '' and from[2] == source) then
+      mine = mine + 1
+      soonest = soonest or tonumber(open[j + 1])
+    end
+  end
+  if mine >= most_from_one then
+    return {-3, i, math.ceil(soonest - now)}
+  end
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 7))
+redis.call('HSET', KEYS[1], unpack(ARGV, 10))
 redis.call('EXPIREAT', KEYS[1], math.ceil(tonumber(forget)))
 redis.call('ZADD', KEYS[2], expires, ARGV[4])
 redis.call('ZADD', KEYS[3], forget, ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+keep_until(KEYS[2], expires)
+keep_until(KEYS[3], forget)
 for i = 1, n do
   redis.call('ZADD', KEYS[2 + 2 * i], expires, ARGV[4])
   redis.call('ZADD', KEYS[3 + 2 * i], forget, ARGV[4])
   redis.call('ZREMRANGEBYSCORE', KEYS[3 + 2 * i], '-inf', now)
+  keep_until(KEYS[2 + 2 * i], expires)
+  keep_until(KEYS[3 + 2 * i], forget)
 end
 return {1}
 """
@@ -168,12 +201,14 @@ def _read(fields: dict[str, str], now: float) -> Challenge:
 
 class TooMany(Exception):
     """The maker has `MOST_MADE` open challenges (`account` None), or `account` has
-    `MOST_RECEIVED` waiting; `retry_after`: seconds until the soonest expires."""
+    `MOST_RECEIVED` waiting, or `MOST_FROM_ONE` of them from the maker or its address
+    (`from_one`); `retry_after`: seconds until the soonest of those expires."""
 
-    def __init__(self, account: str | None, retry_after: int) -> None:
+    def __init__(self, account: str | None, retry_after: int, from_one: bool = False) -> None:
         super().__init__(account)
         self.account = account
         self.retry_after = retry_after
+        self.from_one = from_one
 
 
 def make(
@@ -186,9 +221,12 @@ def make(
     seconds: float,
     now: float | None = None,
     payer: str | None = None,
+    source: str | None = None,
 ) -> Challenge:
     """A new open challenge, expiring in `seconds`, told to every account it names; or
-    `TooMany`. `payer`: whose think budget its game will spend."""
+    `TooMany`. `payer`: whose think budget its game will spend; `source`: the payer when
+    it is a client address's (an integrator's key relays many people, and is not capped
+    as one), whose challenges waiting for one account are capped as the maker's are."""
     now = time.time() if now is None else now
     challenge_id = plain_id()
     expires = now + seconds
@@ -207,12 +245,14 @@ def make(
         keys += [challenges_received_key(account), account_challenges_key(account)]
     answer = connection.eval(
         _MAKE_LUA, len(keys), *keys, repr(now), repr(expires), repr(forget), challenge_id,
-        MOST_MADE, MOST_RECEIVED, *(x for pair in fields.items() for x in pair),
+        MOST_MADE, MOST_RECEIVED, MOST_FROM_ONE, challenger, source or "",
+        *(x for pair in fields.items() for x in pair),
     )  # fmt: skip
     if int(answer[0]) == -1:
         raise TooMany(None, max(1, int(answer[1])))
-    if int(answer[0]) == -2:
-        raise TooMany(challenged[int(answer[1]) - 1], max(1, int(answer[2])))
+    if int(answer[0]) in (-2, -3):
+        account = challenged[int(answer[1]) - 1]
+        raise TooMany(account, max(1, int(answer[2])), from_one=int(answer[0]) == -3)
     for account in [challenger, *challenged]:
         tell(connection, account)
     return _read(fields, now)

@@ -288,7 +288,8 @@ ACCOUNT_KEYS = f"{_ACCOUNTS}:keys"
 ACCOUNT_NAMES = f"{_ACCOUNTS}:names"
 #: Sorted set of every account's id, scored by when it was made.
 ACCOUNTS_MADE = f"{_ACCOUNTS}:made"
-#: Sorted set of the rated games not yet counted, scored by when each was made.
+#: Sorted set of the rated games not yet counted, scored by when each was made, or last
+#: found still in play by the workers' sweep (`core.store.ratings.count_unrated`).
 UNRATED = f"{_ACCOUNTS}:unrated"
 
 
@@ -360,19 +361,20 @@ def account_seats_key(account_id: str) -> str:
 
 def account_challenges_key(account_id: str) -> str:
     """Sorted set of the ids of the challenges an account made or received, scored by
-    when each is forgotten."""
+    when each is forgotten; it expires with the last of them."""
     return f"{_ACCOUNTS}:challenges:{account_id}"
 
 
 def challenges_made_key(account_id: str) -> str:
     """Sorted set of the ids of the open challenges an account made, scored by when each
-    expires: how many it may have open is capped."""
+    expires (and expiring with the last): how many it may have open is capped."""
     return f"{_ACCOUNTS}:challenges-made:{account_id}"
 
 
 def challenges_received_key(account_id: str) -> str:
     """Sorted set of the ids of the open challenges to an account, scored by when each
-    expires: how many may wait for it is capped (no one floods an account)."""
+    expires (and expiring with the last): how many may wait for it is capped (no one
+    floods an account)."""
     return f"{_ACCOUNTS}:challenges-received:{account_id}"
 
 

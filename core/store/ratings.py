@@ -442,16 +442,23 @@ def count_unrated(
     most: int = 100,
     limits: Limits = DEFAULT_LIMITS,
 ) -> int:
-    """Count the finished rated games not counted yet (the oldest `most`); forget those
-    that are gone. `load`: a game by its id, or None when it no longer exists. How many it
-    counted."""
+    """Count the finished rated games not counted yet (the `most` looked at longest ago);
+    forget those that are gone. `load`: a game by its id, or None when it no longer exists.
+    How many it counted.
+
+    A game found still in play goes to the back of the set: rated tables left waiting live
+    for days, and a hundred of them made on purpose would otherwise be all the sweep ever
+    read, so that a finished game whose counting process died was never counted."""
     counted = 0
     for raw in connection.zrange(UNRATED, 0, most - 1):
         game_id = raw.decode() if isinstance(raw, bytes) else str(raw)
         record = load(game_id)
         if record is None:
             connection.zrem(UNRATED, game_id)
-        elif record.finished and count_game(connection, record, mark_ttl, limits=limits):
+        elif not record.finished:
+            # XX: a game counted meanwhile (and so taken out) is not put back.
+            connection.zadd(UNRATED, {game_id: time.time()}, xx=True)
+        elif count_game(connection, record, mark_ttl, limits=limits):
             counted += 1
     return counted
 

@@ -43,7 +43,7 @@ from service.api.jobs import BODY_ERRORS, document_errors
 from service.api.links import MATCH, MATCH_SEEN, responses
 from service.api_keys import limit_key
 from service.context import services
-from service.errors import ErrorSchema
+from service.errors import RETRY_AFTER, ErrorSchema
 from service.json_bodies import Blueprint
 from service.ratelimits import limits_on
 
@@ -329,6 +329,13 @@ class MatchRecords(MethodView):
     @blp.alt_response(404, schema=ErrorSchema, description="match_not_found.")
     @blp.alt_response(
         422, schema=ErrorSchema, description="validation_error: a `format` other than the two."
+    )
+    @blp.alt_response(
+        429,
+        schema=ErrorSchema,
+        description="rate_limited: too many reads of matches' records from your address "
+        "(`POCHA_RATE_LIMIT_MATCH_RECORDS`); wait `Retry-After` seconds.",
+        headers={"Retry-After": RETRY_AFTER},
     )
     @blp.alt_response(503, schema=ErrorSchema, description="unavailable: Redis does not answer.")
     def get(self, match_id: str) -> Response:

@@ -99,7 +99,8 @@ _ERRORS = (
 
 _LIMITED = (
     "rate_limited: the bot's webhook was registered or resumed too often "
-    "(`POCHA_RATE_LIMIT_WEBHOOKS`, per bot account; only its owner's requests count)."
+    "(`POCHA_RATE_LIMIT_WEBHOOKS`, per bot account; only its owner's requests count, a "
+    "URL refused too)."
 )
 
 
@@ -151,12 +152,15 @@ class AccountWebhook(MethodView):
         if account.kind != "bot":
             raise NotABot()
         settings = Settings.from_config(dict(current_app.config))
+        # Counted before the URL is checked: the check looks its host up in the DNS, which
+        # a refused URL would otherwise have the API do without limit, on names (and name
+        # servers) of the caller's choosing.
+        spend_webhook_change(account.id)
         try:
             check_url(body["url"], settings.allow_private)
         except UnsafeUrl as refused:
             message = _REASONS[refused.reason]()
             raise WebhookRefused(message, errors={"json": {"url": [message]}}) from None
-        spend_webhook_change(account.id)
         connection = services().redises.store
         secret = webhooks.register(connection, account.id, body["url"], account.key_hash)
         if secret is None:

@@ -366,6 +366,29 @@ def test_a_rated_game_counts_once_when_its_counter_dies_mid_update(
     assert games == {ana["id"]: 2, bruno["id"]: 2}
 
 
+def test_rated_tables_left_in_play_do_not_hide_a_lost_count_from_the_sweep(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """A griefer's rated tables, never finished, are the oldest the sweep reads; it moves
+    each it finds in play to the back, so a finished game behind them is still counted."""
+    ana, bruno = sign_up(client, "Ana").json, sign_up(client, "Bruno").json
+    in_play = [rated_table(client, ana["key"], bruno["key"])[0] for _ in range(3)]
+    finished, tokens = rated_table(client, ana["key"], bruno["key"])
+    play_people(client, finished, tokens)
+    # Its counting process died: the mark is gone and it waits behind the three in play.
+    store.redis.delete(rated_key(finished))
+    for age, game_id in enumerate([*in_play, finished]):
+        store.redis.zadd(UNRATED, {game_id: 1.0 + age})
+
+    def load(game: str) -> Any:
+        return store.load(game)
+
+    counts = [ratings.count_unrated(store.redis, load, 60, most=2) for _ in range(3)]
+    assert sum(counts) == 1
+    assert store.redis.zscore(UNRATED, finished) is None
+    assert all(store.redis.zscore(UNRATED, g) is not None for g in in_play)
+
+
 def test_the_update_matches_openskills_published_values() -> None:
     # OpenSkill's README: a1 and a2 win against b1 and b2 (with tau 0, as published).
     model = PlackettLuce(tau=0)

@@ -893,6 +893,7 @@ CATALOGUED: dict[str, list[str]] = {
     ],
     "rate_limited_accounts": ["making accounts"],
     "rate_limited_analyses": ["analyses of game records"],
+    "rate_limited_match_records": ["reading matches' game records"],
     "validation_error_analyses": [
         "The record cannot be read back: {why}",
         "Weighing {decisions} decisions at {level} may take {seconds} s, more than the {most} "
@@ -930,6 +931,8 @@ CATALOGUED: dict[str, list[str]] = {
     "too_many_challenges": [
         "You have {most} open challenges, the most you may: wait for their answers or cancel one.",
         "{name} has {most} open challenges waiting, the most one account may: try again later.",
+        "{name} has {most} open challenges from you (or your address) waiting, the most one "
+        "challenger may send one account: wait for its answers.",
     ],
     "bot_paused": [
         "{name} is a webhook bot paused after failing its calls: it cannot be challenged "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,13 @@ from flask.testing import FlaskClient
 
 from core.store import webhooks
 from core.store.accounts import set_disabled
-from core.store.challenges import MOST_MADE, MOST_RECEIVED
+from core.store.challenges import KEEP_SECONDS, MOST_FROM_ONE, MOST_MADE, MOST_RECEIVED
+from core.store.keys import (
+    account_challenges_key,
+    challenges_made_key,
+    challenges_received_key,
+)
+from core.store.store import GameStore
 from service import create_app
 from service.context import EXTENSION
 from tests.service.helpers import account_game, bearer, move
@@ -217,18 +224,79 @@ def test_an_unanswered_challenge_expires(redis_url: str) -> None:
 
 def test_open_challenges_are_capped_per_maker_and_per_challenged(client: FlaskClient) -> None:
     ana, bea, cid, robo = (sign_up(client, n) for n in ("Ana", "Bea", "Cid", "Robo"))
-    for _ in range(MOST_MADE):
+    makers = [sign_up(client, f"Maker{i}") for i in range(MOST_RECEIVED // MOST_FROM_ONE)]
+    for _ in range(MOST_FROM_ONE):
         assert challenge(client, ana, against(robo["id"])).status_code == 201
-    over = challenge(client, ana, against(bea["id"]))
+    # One challenger holds at most its share of what may wait for Robo...
+    mine = challenge(client, ana, against(robo["id"]))
+    assert (mine.status_code, mine.json["error"]) == (429, "too_many_challenges")
+    assert "Robo" in mine.json["message"] and int(mine.headers["Retry-After"]) >= 1
+    # ...and at most MOST_MADE open in all.
+    for _ in range(MOST_MADE - MOST_FROM_ONE):
+        assert challenge(client, ana, against(bea["id"])).status_code == 201
+    over = challenge(client, ana, against(cid["id"]))
     assert (over.status_code, over.json["error"]) == (429, "too_many_challenges")
     assert int(over.headers["Retry-After"]) >= 1
-    for _ in range(MOST_RECEIVED - MOST_MADE):
-        assert challenge(client, bea, against(robo["id"])).status_code == 201
+    for maker in makers[1:]:
+        for _ in range(MOST_FROM_ONE):
+            assert challenge(client, maker, against(robo["id"])).status_code == 201
     flood = challenge(client, cid, against(robo["id"]))
     assert (flood.status_code, flood.json["error"]) == (429, "too_many_challenges")
     assert "Robo" in flood.json["message"]
     # Others may still challenge Cid, and Cid others.
     assert challenge(client, cid, against(bea["id"])).status_code == 201
+
+
+def test_an_accounts_challenge_sets_expire_with_their_last_challenge(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Every set of an account's challenges has a TTL: an account challenged no more does
+    not keep the ids of its old challenges for ever."""
+    ana, robo = sign_up(client, "Ana"), sign_up(client, "Robo")
+    made = challenge(client, ana, against(robo["id"])).json
+    redis = store.redis
+    keys = [challenges_made_key(ana["id"]), challenges_received_key(robo["id"]),
+            account_challenges_key(ana["id"]), account_challenges_key(robo["id"])]  # fmt: skip
+    expires, forget = made["expires"], made["expires"] + KEEP_SECONDS
+    for key, until in zip(keys, [expires, expires, forget, forget], strict=True):
+        assert redis.ttl(key) > 0 and redis.ttl(key) + time.time() <= until + 2, key
+    # A later challenge keeps them as long as it needs.
+    later = challenge(client, ana, against(robo["id"])).json
+    assert redis.ttl(keys[3]) + time.time() >= later["expires"] + KEEP_SECONDS - 2
+
+
+def test_one_address_holds_a_share_of_an_accounts_waiting_challenges(redis_url: str) -> None:
+    """Two accounts made at one address cannot hold every place waiting for Robo, which
+    would leave nobody else a way to challenge it: the address is capped as one
+    challenger, and another address still gets through."""
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "inline",
+                      "RATE_LIMITS": "on", "RATE_LIMIT_ACCOUNTS": "100/minute"})  # fmt: skip
+    griefer = app.test_client()
+    griefer.environ_base["REMOTE_ADDR"] = "198.51.100.66"
+    first, second = sign_up(griefer, "Grief1"), sign_up(griefer, "Grief2")
+    robo = sign_up(griefer, "Robo")
+    for _ in range(MOST_FROM_ONE):
+        assert challenge(griefer, first, against(robo["id"])).status_code == 201
+    asked = {"game": "pocha", "rules": {"schedule": [1, 2]}, "opponents": against(robo["id"])}
+    other = griefer.post("/api/v1/challenges", json=asked,
+                         headers={**key_of(second), "Accept-Language": "es"})  # fmt: skip
+    assert (other.status_code, other.json["error"]) == (429, "too_many_challenges")
+    assert int(other.headers["Retry-After"]) >= 1
+    assert "Robo" in other.json["message"] and "tu dirección" in other.json["message"]
+    # The griefer's second account may still challenge others.
+    assert challenge(griefer, second, against(first["id"])).status_code == 201
+    # Someone at another address is not shut out of Robo.
+    player = app.test_client()
+    player.environ_base["REMOTE_ADDR"] = "203.0.113.20"
+    ana = sign_up(player, "Ana", "person")
+    assert challenge(player, ana, against(robo["id"])).status_code == 201
+    # Once the griefer cancels one, its address has a place again.
+    listed = griefer.get("/api/v1/challenges", headers=key_of(first)).json["challenges"]
+    to_robo = next(c for c in listed if c["status"] == "open"
+                   and c["seats"][1]["account"] == robo["id"])  # fmt: skip
+    cancelled = griefer.delete(f"/api/v1/challenges/{to_robo['id']}", headers=key_of(first))
+    assert cancelled.status_code == 200
+    assert challenge(griefer, second, against(robo["id"])).status_code == 201
 
 
 def test_challenges_from_one_address_are_rate_limited(redis_url: str) -> None:

@@ -435,6 +435,22 @@ def test_reading_records_is_limited_per_address(redis_url: str) -> None:
     assert client.get(record, environ_base=BRUNO).status_code == 409
 
 
+def test_reading_a_matchs_records_is_limited_per_address(redis_url: str) -> None:
+    # A match's records are read and sent whole (megabytes for a thousand games): a client
+    # reading them in a loop is refused, per address, whether the match exists or not.
+    client = limited_app(redis_url, RATE_LIMIT_MATCH_RECORDS="2/day").test_client()
+    records = "/api/v1/matches/nosuchmatch00000/records"
+    for _ in range(2):
+        answer = client.get(records, environ_base=ANA)
+        assert answer.status_code == 404, answer.json
+        assert answer.json["error"] == "match_not_found"
+    over = client.get(records, environ_base=ANA, headers={"Accept-Language": "es"})
+    assert (over.status_code, over.json["error"]) == (429, "rate_limited")
+    assert "registros de partidas de las series" in over.json["message"]
+    assert_limited(client.get(records, environ_base=ANA), window=86_400)
+    assert client.get(records, environ_base=BRUNO).status_code == 404
+
+
 def test_a_bots_webhook_is_registered_or_resumed_a_limited_number_of_times(
     redis_url: str,
 ) -> None:
@@ -468,6 +484,47 @@ def test_a_bots_webhook_is_registered_or_resumed_a_limited_number_of_times(
         headers={"X-Pocha-Account": other["key"]},
     )  # fmt: skip
     assert again.status_code == 200, again.json
+
+
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_an_ipv6_subscribers_network_is_one_client(redis_url: str, proxies: int) -> None:
+    # A subscriber picks any address of its /64 at will: every address in it is one client
+    # to the limits, directly or behind a trusted proxy; an IPv4-mapped address is its IPv4.
+    client = limited_app(
+        redis_url, RATE_LIMIT_ACCOUNTS="1/day", TRUSTED_PROXIES=proxies
+    ).test_client()
+    names = iter(f"Ana{letter}" for letter in "bcdefg")
+
+    def sign_up_from(address: str) -> int:
+        seen = {"environ_base": {"REMOTE_ADDR": address}}
+        if proxies:
+            seen = {"headers": {"X-Forwarded-For": address},
+                    "environ_base": {"REMOTE_ADDR": "10.0.0.2"}}  # fmt: skip
+        body = {"name": next(names), "kind": "person"}
+        return int(client.post("/api/v1/accounts", json=body, **seen).status_code)  # type: ignore[arg-type]
+
+    assert sign_up_from("2001:db8:1:2::a") == 201
+    assert sign_up_from("2001:db8:1:2:ffff:ffff:ffff:fffe") == 429
+    assert sign_up_from("2001:db8:1:3::a") == 201
+    assert sign_up_from("::ffff:203.0.113.9") == 201
+    assert sign_up_from("203.0.113.9") == 429
+
+
+def test_a_refused_webhook_url_counts_against_the_bots_limit(redis_url: str) -> None:
+    # Each URL is looked up in the DNS before it is refused: an owner sending names that do
+    # not resolve is stopped as one registering too often.
+    client = limited_app(redis_url, RATE_LIMIT_WEBHOOKS="3/day").test_client()
+    made = client.post(
+        "/api/v1/accounts", json={"name": "Hookbot", "kind": "bot"}, environ_base=ANA
+    ).json
+    owner = {"X-Pocha-Account": made["key"]}
+    path = f"/api/v1/accounts/{made['id']}/webhook"
+    for name in ("a", "b", "c"):
+        refused = client.put(path, json={"url": f"http://{name}.invalid/move"}, headers=owner)
+        assert (refused.status_code, refused.json["error"]) == (422, "webhook_refused")
+    assert_limited(
+        client.put(path, json={"url": "http://d.invalid/move"}, headers=owner), window=86_400
+    )
 
 
 def test_reading_an_accounts_games_in_play_is_limited_per_address(redis_url: str) -> None:

@@ -5439,7 +5439,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: the bot's webhook was registered or resumed too often (`POCHA_RATE_LIMIT_WEBHOOKS`, per bot account; only its owner's requests count). */
+            /** @description rate_limited: the bot's webhook was registered or resumed too often (`POCHA_RATE_LIMIT_WEBHOOKS`, per bot account; only its owner's requests count, a URL refused too). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5566,7 +5566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: the bot's webhook was registered or resumed too often (`POCHA_RATE_LIMIT_WEBHOOKS`, per bot account; only its owner's requests count). */
+            /** @description rate_limited: the bot's webhook was registered or resumed too often (`POCHA_RATE_LIMIT_WEBHOOKS`, per bot account; only its owner's requests count, a URL refused too). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6057,7 +6057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too_many_challenges: you have 10 open challenges, or the account challenged has 20 waiting; rate_limited: too many challenges from your address (`POCHA_RATE_LIMIT_CHALLENGES`). */
+            /** @description too_many_challenges: you have 10 open challenges, or the account challenged has 20 waiting, or 5 waiting from you or your address; rate_limited: too many challenges from your address (`POCHA_RATE_LIMIT_CHALLENGES`). */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again. */
@@ -8407,6 +8407,15 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["GameRecord"] | components["schemas"]["PochGameRecord"];
                 };
             };
+            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description match_not_found. */
             404: {
                 headers: {
@@ -8419,6 +8428,17 @@ export interface operations {
             /** @description validation_error: a `format` other than the two. */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many reads of matches' records from your address (`POCHA_RATE_LIMIT_MATCH_RECORDS`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
