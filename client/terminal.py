@@ -620,9 +620,16 @@ class TerminalGame:
         """Say goodbye: at a table with people, give the seat up (to whoever comes while
         it waits, to the stand-in in play) so that nobody waits on your clock."""
         if not self.at_table:
-            self.console.print(
-                _("Left game {game}; it stays on the server for a while.", game=self.game_id)
-            )
+            if self.saved_key is not None:  # `tell_resume` says how to play on
+                self.console.print(_("Left game {game}.", game=self.game_id))
+            else:
+                self.console.print(
+                    _(
+                        "Left game {game}. Only an account plays on in a game left: pocha "
+                        "signup makes one, then pocha play --resume.",
+                        game=self.game_id,
+                    )
+                )
             return
         try:
             view = self.me.leave(self.game_id, self.seat)
@@ -784,6 +791,7 @@ class TerminalGame:
         try:
             answer = self.ask(_("A rematch, same seats and rules? (y/N): ")).strip().lower()
         except (EOFError, KeyboardInterrupt):
+            self.console.print()  # off the prompt's line
             return False
         if answer not in ("y", "yes", "s", "si", "sí"):
             return False
@@ -823,6 +831,7 @@ class TerminalGame:
             try:
                 answer = self.ask(self.prompt(view, clock, quit_word)).strip()
             except (EOFError, KeyboardInterrupt) as exc:
+                self.console.print()  # off the prompt's line, where ^C or ^D left the cursor
                 raise Quit from exc
             if answer.lower() in QUIT_WORDS:
                 raise Quit
@@ -914,8 +923,8 @@ class TerminalGame:
             )
             return None
         card = answer.upper()
-        if answer.isdecimal():
-            index = int(answer)
+        if answer.isdecimal() or not answer:
+            index = int(answer or 0)
             if not 1 <= index <= len(hand):
                 self.warn(
                     _("Type 1, or a card's code.")
@@ -1148,7 +1157,8 @@ class TerminalGame:
                 else _(" — {name} is winning it", name=self.names[winning])
             )
         parts: list[Any] = [head, seats, trick]
-        if view["last_trick"] and not view["trick"]:
+        # Before this hand's first trick is won, the last trick is an earlier hand's.
+        if view["last_trick"] and not view["trick"] and any(view["tricks_won"]):
             last = Text(_("Last trick: "), style="dim")
             for i, played in enumerate(view["last_trick"]):
                 last.append(", " if i else "").append(f"{self.names[played['seat']]} ")
@@ -1410,6 +1420,7 @@ def pick_game(
         try:
             answer = ask(_("Which game? [1-{most}, q to quit]: ", most=len(games))).strip().lower()
         except (EOFError, KeyboardInterrupt):
+            console.print()  # off the prompt's line
             return None
         if answer in QUIT_WORDS:
             return None
