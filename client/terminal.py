@@ -15,6 +15,7 @@ from string import Formatter
 from typing import Any
 from urllib.parse import urlsplit
 
+from rich import box
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -1212,16 +1213,39 @@ class TerminalGame:
         return lines
 
     def score_sheet(self, history: Data) -> Table:
-        """The score sheet as on paper: per hand, each player's bid, tricks and total."""
-        sheet = Table(title=_("Score sheet"), caption=_("bid/won, points → total; * tiebreak"))
+        """The score sheet as on paper: per hand, each player's bid, tricks and total. When
+        that is wider than the terminal (eight players in 80 columns), each cell keeps its
+        bid/won over the total, in columns without rules between them."""
+        sheet = self.sheet(history, compact=False)
+        # Measured unbounded: a table measured within the terminal says it fits, cut.
+        unbounded = self.console.options.update_width(1_000_000)
+        if self.console.measure(sheet, options=unbounded).maximum > self.console.width:
+            sheet = self.sheet(history, compact=True)
+        return sheet
+
+    def sheet(self, history: Data, *, compact: bool) -> Table:
+        caption = (
+            _("bid/won over the total; * tiebreak")
+            if compact
+            else _("bid/won, points → total; * tiebreak")
+        )
+        sheet = Table(
+            title=_("Score sheet"),
+            caption=caption,
+            box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD,
+            collapse_padding=compact,
+            pad_edge=not compact,
+        )
         sheet.add_column(_("Hand"), justify="right")
         sheet.add_column(_("Cards"), justify="right")
         sheet.add_column(_("Trump"))
         for name in self.names:
-            sheet.add_column(Text(name), justify="right", no_wrap=True)
+            sheet.add_column(Text(name), justify="right", no_wrap=not compact, overflow="fold")
         for hand in history["hands"]:
             cells = [
-                f"{hand['bids'][s]}/{hand['tricks'][s]} {hand['points'][s]:+d} → "
+                f"{hand['bids'][s]}/{hand['tricks'][s]}\n{hand['totals'][s]}"
+                if compact
+                else f"{hand['bids'][s]}/{hand['tricks'][s]} {hand['points'][s]:+d} → "
                 f"{hand['totals'][s]}"
                 for s in range(len(self.names))
             ]

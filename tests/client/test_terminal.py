@@ -304,6 +304,28 @@ def test_the_last_trick_of_an_earlier_hand_is_not_shown() -> None:
     )
 
 
+def test_eight_players_score_sheet_fits_an_80_column_terminal_whole() -> None:
+    """Too wide for the terminal, the sheet keeps every bid, trick and total (bid/won over
+    the total) rather than cutting them to an ellipsis."""
+    names = ["Guillermina", *(f"Bot {i}" for i in range(1, 8))]
+    game, console = seated(names, width=80)
+    totals = [[10, -5, 15, 10, -5, -5, 10, -5], [20, -10, 10, 20, 5, -10, 5, -150]]
+    hands = [
+        {"hand_number": n, "cards": 1, "tiebreak": False, "trump": {"card": "C7"},
+         "bids": [0, 1] * 4, "tricks": [0, 0, 1, 0] * 2, "points": [10] * 8, "totals": t}
+        for n, t in enumerate(totals, 1)
+    ]  # fmt: skip
+    console.print(game.score_sheet({"hands": hands}))
+    shown = console.export_text()
+    assert "…" not in shown, shown
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    assert "bid/won over the total; * tiebreak" in shown
+    assert "Guillermi" in shown and "-150" in shown  # a long name folds, never cut
+    rows = [line.split() for line in shown.splitlines()]
+    assert ["2", "1", "C7", "0/0", "1/0", "0/1", "1/0", "0/0", "1/0", "0/1", "1/0"] in rows
+    assert [str(t) for t in totals[1]] in rows, shown
+
+
 def test_barred_cards_are_marked_with_the_servers_reason() -> None:
     game, console = seated(["Ana", "Bot 1", "Bot 2"])
     trick = [{"seat": 2, "card": "O3"}]
