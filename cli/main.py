@@ -1248,8 +1248,10 @@ def signup(url: str, name: str) -> None:
     """`pocha signup`: an account made and its key kept (its help is the one above)."""
     api = _load("client.api")
     accounts = _load("client.account")
+    # The service's refusals (a name taken, too long) come in the terminal's language.
+    language = cli_language.terminal_language()
     with _asking(url):
-        made = api.PochaClient(url).create_account(name)
+        made = api.PochaClient(url, language=language).create_account(name)
     path = accounts.save_account(url, made)
     click.echo(cli_language.account_made(made, path))
 
@@ -1270,10 +1272,11 @@ def new_key(url: str) -> None:
     account = accounts.load_account(url)
     if account is None:
         raise click.UsageError(cli_language.no_account_kept(url))
+    language = cli_language.terminal_language()
     with _asking(url, saved_key=True):
-        replaced = api.PochaClient(url, account_key=account["key"]).replace_account_key(
-            account["id"]
-        )
+        replaced = api.PochaClient(
+            url, account_key=account["key"], language=language
+        ).replace_account_key(account["id"])
     try:
         path = accounts.save_account(url, {**account, "key": replaced["key"]})
     except OSError as exc:

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import ipaddress
 import select
+import socket
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
+from http.client import HTTPException
 from string import Formatter
 from typing import Any
 from urllib.parse import urlsplit
 
+from rich import box
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -37,6 +40,11 @@ Reason = tuple[str, str]
 
 #: How often to look for the bots' moves while they think (seconds).
 POLL_SECONDS = 0.25
+#: How often to look again for a service that stopped answering (seconds).
+RETRY_SECONDS = 2.0
+#: What a service answers while it restarts or a proxy in front of it cannot reach it:
+#: waited out, as a service that does not answer at all.
+UNAVAILABLE = (502, 503, 504)
 
 Prompt = Callable[[str], str]
 
@@ -523,43 +531,25 @@ class TerminalGame:
         return SeatClient(self.api, token, self.game_id, self.saved_key)
 
     def run(self) -> int:
-        """Play until the game is over (0) or the player quits (also 0: not an error)."""
+        """Play until the game is over (0) or the player quits (also 0: not an error). A
+        service that stops answering (restarted, the network) is waited for: the game is
+        kept there, and goes on here once it answers again."""
         try:
             while True:
-                self.narrate()
-                view = self.me.view(self.game_id)
-                self.look_at(view)
-                if view["last_event"] > self.seen:
-                    continue  # more happened since: tell it first
-                if view["phase"] != "waiting" and not self.started:
-                    self.start_told()  # (its game_started told already, in any case)
-                if view["phase"] == self.OVER:
-                    self.idle()
-                    self.finish(view)
-                    if self.at_table and self.rematch():
-                        continue
-                    return 0
-                if view["phase"] == "waiting":
-                    self.waiting_room(view)
-                elif self.at_table and view["players"][self.seat].get("away"):
-                    self.away(view)
-                elif view["turn"] == self.seat:
-                    self.idle()
-                    self.show_table(view)
-                    self.take_turn(view)
-                elif self.at_table:
-                    self.wait_for_others(view)
-                else:
-                    time.sleep(POLL_SECONDS)
+                try:
+                    if self.step():
+                        return 0
+                except (OSError, HTTPException) as exc:
+                    self.reconnect(lost_words(exc))
+                except ApiError as exc:
+                    if exc.status not in UNAVAILABLE:
+                        raise
+                    self.reconnect(as_sentence(exc.message))
         except (Quit, KeyboardInterrupt):
             self.idle()
             self.leave()
             self.tell_resume()
             return 0
-        except OSError as exc:
-            self.idle()
-            self.warn(_("Lost the service at {url}: {error}", url=self.api.base_url, error=exc))
-            return 1
         except ApiError as exc:
             # The game is gone (expired, deleted) or the service refuses us now.
             self.idle()
@@ -568,13 +558,79 @@ class TerminalGame:
         finally:
             self.idle()
 
+    def step(self) -> bool:
+        """One look at the game: tell what happened, then your turn, the waiting room, or
+        a wait for the others. True once the game is over and no rematch follows."""
+        self.narrate()
+        view = self.me.view(self.game_id)
+        self.look_at(view)
+        if view["last_event"] > self.seen:
+            return False  # more happened since: tell it first
+        if view["phase"] != "waiting" and not self.started:
+            self.start_told()  # (its game_started told already, in any case)
+        if view["phase"] == self.OVER:
+            self.idle()
+            self.finish(view)
+            return not (self.at_table and self.rematch())
+        if view["phase"] == "waiting":
+            self.waiting_room(view)
+        elif self.at_table and view["players"][self.seat].get("away"):
+            self.away(view)
+        elif view["turn"] == self.seat:
+            self.idle()
+            self.show_table(view)
+            self.take_turn(view)
+        elif self.at_table:
+            self.wait_for_others(view)
+        else:
+            time.sleep(POLL_SECONDS)
+        return False
+
+    def reconnect(self, why: str) -> None:
+        """The service stopped answering (`why`, in words): say so, and look again every
+        few seconds until it answers, q leaving. A move being sent when it stopped is
+        asked for again (the view then says whether it was made)."""
+        self.idle()
+        self.warn(
+            _(
+                "The service at {url} does not answer: {why}. The game is kept there; this "
+                "terminal tries again every few seconds (q to leave).",
+                url=self.api.base_url,
+                why=why,
+            )
+        )
+        waiting = Text(_("Waiting for the service at {url}; q to leave", url=self.api.base_url))
+        while True:
+            self.show_status(waiting)
+            line = self.line(RETRY_SECONDS)
+            if line is not None and line.strip().lower() in QUIT_WORDS:
+                raise Quit
+            try:
+                self.me.view(self.game_id)
+            except (OSError, HTTPException):
+                continue
+            except ApiError as exc:
+                if exc.status in UNAVAILABLE:
+                    continue
+                raise
+            self.idle()
+            self.console.print(Text(_("The service answers again: the game goes on."), "green"))
+            return
+
     def leave(self) -> None:
         """Say goodbye: at a table with people, give the seat up (to whoever comes while
         it waits, to the stand-in in play) so that nobody waits on your clock."""
         if not self.at_table:
-            self.console.print(
-                _("Left game {game}; it stays on the server for a while.", game=self.game_id)
-            )
+            if self.saved_key is not None:  # `tell_resume` says how to play on
+                self.console.print(_("Left game {game}.", game=self.game_id))
+            else:
+                self.console.print(
+                    _(
+                        "Left game {game}. Only an account plays on in a game left: pocha "
+                        "signup makes one, then pocha play --resume.",
+                        game=self.game_id,
+                    )
+                )
             return
         try:
             view = self.me.leave(self.game_id, self.seat)
@@ -736,6 +792,7 @@ class TerminalGame:
         try:
             answer = self.ask(_("A rematch, same seats and rules? (y/N): ")).strip().lower()
         except (EOFError, KeyboardInterrupt):
+            self.console.print()  # off the prompt's line
             return False
         if answer not in ("y", "yes", "s", "si", "sí"):
             return False
@@ -775,6 +832,7 @@ class TerminalGame:
             try:
                 answer = self.ask(self.prompt(view, clock, quit_word)).strip()
             except (EOFError, KeyboardInterrupt) as exc:
+                self.console.print()  # off the prompt's line, where ^C or ^D left the cursor
                 raise Quit from exc
             if answer.lower() in QUIT_WORDS:
                 raise Quit
@@ -866,8 +924,8 @@ class TerminalGame:
             )
             return None
         card = answer.upper()
-        if answer.isdecimal():
-            index = int(answer)
+        if answer.isdecimal() or not answer:
+            index = int(answer or 0)
             if not 1 <= index <= len(hand):
                 self.warn(
                     _("Type 1, or a card's code.")
@@ -1100,7 +1158,8 @@ class TerminalGame:
                 else _(" — {name} is winning it", name=self.names[winning])
             )
         parts: list[Any] = [head, seats, trick]
-        if view["last_trick"] and not view["trick"]:
+        # Before this hand's first trick is won, the last trick is an earlier hand's.
+        if view["last_trick"] and not view["trick"] and any(view["tricks_won"]):
             last = Text(_("Last trick: "), style="dim")
             for i, played in enumerate(view["last_trick"]):
                 last.append(", " if i else "").append(f"{self.names[played['seat']]} ")
@@ -1154,16 +1213,39 @@ class TerminalGame:
         return lines
 
     def score_sheet(self, history: Data) -> Table:
-        """The score sheet as on paper: per hand, each player's bid, tricks and total."""
-        sheet = Table(title=_("Score sheet"), caption=_("bid/won, points → total; * tiebreak"))
+        """The score sheet as on paper: per hand, each player's bid, tricks and total. When
+        that is wider than the terminal (eight players in 80 columns), each cell keeps its
+        bid/won over the total, in columns without rules between them."""
+        sheet = self.sheet(history, compact=False)
+        # Measured unbounded: a table measured within the terminal says it fits, cut.
+        unbounded = self.console.options.update_width(1_000_000)
+        if self.console.measure(sheet, options=unbounded).maximum > self.console.width:
+            sheet = self.sheet(history, compact=True)
+        return sheet
+
+    def sheet(self, history: Data, *, compact: bool) -> Table:
+        caption = (
+            _("bid/won over the total; * tiebreak")
+            if compact
+            else _("bid/won, points → total; * tiebreak")
+        )
+        sheet = Table(
+            title=_("Score sheet"),
+            caption=caption,
+            box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD,
+            collapse_padding=compact,
+            pad_edge=not compact,
+        )
         sheet.add_column(_("Hand"), justify="right")
         sheet.add_column(_("Cards"), justify="right")
         sheet.add_column(_("Trump"))
         for name in self.names:
-            sheet.add_column(Text(name), justify="right", no_wrap=True)
+            sheet.add_column(Text(name), justify="right", no_wrap=not compact, overflow="fold")
         for hand in history["hands"]:
             cells = [
-                f"{hand['bids'][s]}/{hand['tricks'][s]} {hand['points'][s]:+d} → "
+                f"{hand['bids'][s]}/{hand['tricks'][s]}\n{hand['totals'][s]}"
+                if compact
+                else f"{hand['bids'][s]}/{hand['tricks'][s]} {hand['points'][s]:+d} → "
                 f"{hand['totals'][s]}"
                 for s in range(len(self.names))
             ]
@@ -1362,6 +1444,7 @@ def pick_game(
         try:
             answer = ask(_("Which game? [1-{most}, q to quit]: ", most=len(games))).strip().lower()
         except (EOFError, KeyboardInterrupt):
+            console.print()  # off the prompt's line
             return None
         if answer in QUIT_WORDS:
             return None
@@ -1415,13 +1498,27 @@ def game_rules(
     return {"schedule": parse_schedule(schedule or "classic")}
 
 
+def lost_words(exc: BaseException) -> str:
+    """Why a request got no answer, in the terminal's language (the system's own message
+    is English whatever the locale)."""
+    if isinstance(exc, ConnectionRefusedError):
+        return _("nothing answers at that address")
+    if isinstance(exc, socket.gaierror):
+        return _("no machine has that name")
+    if isinstance(exc, TimeoutError):
+        return _("no answer in time")
+    if isinstance(exc, (ConnectionError, HTTPException)):
+        return _("the connection was cut")
+    return _("the connection failed ({error})", error=exc)
+
+
 def unreachable(url: str, exc: OSError) -> Text:
     return Text(
         _(
             "Cannot reach the Pocha service at {url} ({error}). Start it with `pocha serve`, "
             "or give its address with --url.",
             url=url,
-            error=exc,
+            error=lost_words(exc),
         ),
         style="red",
     )

@@ -255,6 +255,77 @@ def test_a_card_number_out_of_range_is_asked_again_in_good_english() -> None:
     assert "Pick a card from 1 to 3, or a card's code." in shown
 
 
+def test_an_empty_answer_for_a_card_is_asked_again_in_words() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    assert game.parse("", a_view()) is None
+    shown = console.export_text()
+    assert shown == "Pick a card from 1 to 3, or a card's code.\n"
+
+
+def test_ctrl_c_or_ctrl_d_at_a_prompt_leaves_off_the_prompts_line() -> None:
+    """The goodbye that follows is said on a line of its own, not after the prompt."""
+    for key in (KeyboardInterrupt, EOFError):
+        game, console = seated(["Ana", "Bot 1", "Bot 2"])
+
+        def pressed(_prompt: str, key: type[BaseException] = key) -> str:
+            raise key
+
+        game.ask = pressed
+        with pytest.raises(Quit):
+            game.take_turn(a_view())
+        assert console.export_text() == "\n"
+
+
+def test_leaving_a_game_against_bots_says_how_to_come_back_only_if_one_can() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    game.game_id = "g1"
+    game.leave()
+    game.tell_resume()
+    assert console.export_text() == (
+        "Left game g1. Only an account plays on in a game left: pocha signup makes one, then "
+        "pocha play --resume.\n"
+    )
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    game.game_id, game.saved_key = "g1", lambda: "pa_key"
+    game.leave()
+    game.tell_resume()
+    assert console.export_text() == "Left game g1.\nTo play on later: pocha play --resume g1\n"
+
+
+def test_the_last_trick_of_an_earlier_hand_is_not_shown() -> None:
+    game, console = seated(["Ana", "Bot 1", "Bot 2"])
+    last = [{"seat": s, "card": c} for s, c in ((1, "O3"), (2, "E5"), (0, "C7"))]
+    console.print(game.table(a_view(last_trick=last, tricks_won=[0, 0, 0])))
+    console.print(game.table(a_view(last_trick=last, tricks_won=[0, 0, 0], phase="bidding")))
+    assert "Last trick" not in console.export_text()
+    console.print(game.table(a_view(last_trick=last, tricks_won=[0, 1, 0])))
+    assert "Last trick: Bot 1 O3 (3 de oros), Bot 2 E5 (5 de espadas), Ana C7" in (
+        console.export_text()
+    )
+
+
+def test_eight_players_score_sheet_fits_an_80_column_terminal_whole() -> None:
+    """Too wide for the terminal, the sheet keeps every bid, trick and total (bid/won over
+    the total) rather than cutting them to an ellipsis."""
+    names = ["Guillermina", *(f"Bot {i}" for i in range(1, 8))]
+    game, console = seated(names, width=80)
+    totals = [[10, -5, 15, 10, -5, -5, 10, -5], [20, -10, 10, 20, 5, -10, 5, -150]]
+    hands = [
+        {"hand_number": n, "cards": 1, "tiebreak": False, "trump": {"card": "C7"},
+         "bids": [0, 1] * 4, "tricks": [0, 0, 1, 0] * 2, "points": [10] * 8, "totals": t}
+        for n, t in enumerate(totals, 1)
+    ]  # fmt: skip
+    console.print(game.score_sheet({"hands": hands}))
+    shown = console.export_text()
+    assert "…" not in shown, shown
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    assert "bid/won over the total; * tiebreak" in shown
+    assert "Guillermi" in shown and "-150" in shown  # a long name folds, never cut
+    rows = [line.split() for line in shown.splitlines()]
+    assert ["2", "1", "C7", "0/0", "1/0", "0/1", "1/0", "0/0", "1/0", "0/1", "1/0"] in rows
+    assert [str(t) for t in totals[1]] in rows, shown
+
+
 def test_barred_cards_are_marked_with_the_servers_reason() -> None:
     game, console = seated(["Ana", "Bot 1", "Bot 2"])
     trick = [{"seat": 2, "card": "O3"}]
