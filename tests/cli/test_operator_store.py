@@ -17,7 +17,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from cli.main import STORE_TIMEOUT, pocha
 from core.store import api_keys
 from tests.redis_server import fresh_db_url
 from tools.embedded_cluster import EmbeddedCluster
@@ -27,8 +29,14 @@ from tools.serve import data_path, redis_for, redis_socket
 POCHA = Path(sys.executable).with_name("pocha")
 
 #: What chooses the store or the language, kept from the test session's environment.
-_CHOOSERS = ("REDIS_URL", "POCHA_REDIS_CLUSTER", "POCHA_QUEUE_REDIS_URL", "LANGUAGE",
-             "LC_ALL", "LC_MESSAGES", "LANG")  # fmt: skip
+_CHOOSERS = ("REDIS_URL", "POCHA_REDIS_CLUSTER", "POCHA_QUEUE_REDIS_URL",
+             "POCHA_STORE_TIMEOUT", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # fmt: skip
+
+#: The wait of a command on a Redis that takes the connection and never answers: what these
+#: tests check is the line that says the silence, which comes after the wait whatever its
+#: length (the operator's default, 10 s, is checked in the help). Long enough that a Redis
+#: that does answer (the store beside a silent queue Redis) is never taken for silent.
+SILENCE_SECONDS = "2"
 
 #: Every command that opens the store, with arguments that reach it.
 STORE_COMMANDS = [
@@ -174,7 +182,8 @@ def test_a_redis_that_takes_the_connection_and_never_answers_is_one_line(
     # ever on a Redis that never answers); one that works is RQ's to keep.
     with _silent_port() as port:
         address = f"redis://127.0.0.1:{port}/0"
-        _one_line_refusal(_pocha([*command, "--redis-url", address], tmp_path), address)
+        waiting = ["--store-timeout", SILENCE_SECONDS]
+        _one_line_refusal(_pocha([*command, "--redis-url", address, *waiting], tmp_path), address)
 
 
 def test_a_worker_whose_queue_redis_never_answers_names_that_redis(
@@ -185,7 +194,7 @@ def test_a_worker_whose_queue_redis_never_answers_names_that_redis(
         queues = f"redis://pocha:s3cret@127.0.0.1:{port}/0"
         refused = _pocha(
             ["worker", "--burst", "--redis-url", redis_url], tmp_path,
-            {"POCHA_QUEUE_REDIS_URL": queues},
+            {"POCHA_QUEUE_REDIS_URL": queues, "POCHA_STORE_TIMEOUT": SILENCE_SECONDS},
         )  # fmt: skip
     shown = queues.replace("s3cret", "***")
     _one_line(refused, f"Error: the queue Redis at {shown} does not answer ")
@@ -255,6 +264,7 @@ def test_a_cluster_that_does_not_answer_is_one_line(
     on = {
         "POCHA_REDIS_CLUSTER": "on",
         "POCHA_QUEUE_REDIS_URL": fresh_db_url(redis_server, QUEUE_DB),
+        "POCHA_STORE_TIMEOUT": SILENCE_SECONDS,
     }
     with _silent_port() as port:
         for address in (f"redis://127.0.0.1:{free_port()}/0", f"redis://127.0.0.1:{port}/0"):
@@ -262,6 +272,26 @@ def test_a_cluster_that_does_not_answer_is_one_line(
                 refused = _pocha([*command, "--redis-url", address], tmp_path, on)
                 _one_line(refused, f"Error: no node of the Redis Cluster answers at {address} ")
                 assert "--redis-url" in refused.stderr and "--data-dir" not in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("C", "Seconds to wait for the store to take the connection"),
+     ("es_ES.UTF-8", "Segundos de espera a que el almacén acepte la conexión")],
+)  # fmt: skip
+def test_the_wait_on_a_silent_store_is_the_operators_to_set(language: str, said: str) -> None:
+    environ: dict[str, str | None] = {**dict.fromkeys(_CHOOSERS), "LANG": language}
+    for command in STORE_COMMANDS:
+        shown = CliRunner().invoke(pocha, [*command, "--help"], env=environ, prog_name="pocha")
+        assert shown.exit_code == 0, shown.output
+        text = " ".join(shown.output.split())
+        assert said in text and "POCHA_STORE_TIMEOUT" in text, text
+        assert f"{STORE_TIMEOUT}; x>0]" in text.split("--store-timeout", 1)[1], text
+    # Only a wait that some answer could meet.
+    for wrong in ("0", "-1", "soon"):
+        refused = CliRunner().invoke(pocha, ["keys", "list", "--store-timeout", wrong], env=environ)
+        assert refused.exit_code == 2, refused.output
+        assert "'--store-timeout'" in refused.output, refused.output
 
 
 def test_a_data_dir_without_a_pocha_serve_is_said(tmp_path: Path) -> None:
