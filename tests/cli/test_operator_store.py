@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -62,6 +63,18 @@ def _pocha(
         [str(POCHA), *args], cwd=cwd, env=environ, capture_output=True, text=True, timeout=120,
         check=False,
     )  # fmt: skip
+
+
+#: One run of `_pocha`: the command, the directory it runs in, the environment it adds.
+Run = tuple[list[str], Path, dict[str, str]]
+
+
+def _at_once(*runs: Run) -> list[subprocess.CompletedProcess[str]]:
+    """`_pocha` for each of `runs`, all at once (as an operator's terminals may run them),
+    their results in the order of `runs`: for commands none of which changes what another
+    reads."""
+    with ThreadPoolExecutor(len(runs)) as pool:
+        return list(pool.map(lambda run: _pocha(*run), runs))
 
 
 def _no_account(result: subprocess.CompletedProcess[str]) -> None:
@@ -125,20 +138,24 @@ def test_the_commands_find_the_redis_of_the_pocha_serve_run_here(
     finally:
         client.close()
     assert kept.name == "relay"
-    listed = _pocha(["keys", "list"], here)
+    # From elsewhere too, the data dir named as `pocha serve` was given it.
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    listed, accounts, migrated, worked, named, *nobodys = _at_once(
+        (["keys", "list"], here, {}),
+        (["accounts", "list"], here, {}),
+        (["migrate-keys"], here, {}),
+        (["worker", "--burst"], here, {}),
+        (["keys", "list", "--data-dir", str(here / ".pocha-data")], elsewhere, {}),
+        *((command, here, {}) for command in STORE_COMMANDS[4:8]),
+    )
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.splitlines()[1].startswith("relay ")
-    assert _pocha(["accounts", "list"], here).stdout == "no accounts\n"
-    for command in STORE_COMMANDS[4:8]:
-        _no_account(_pocha(command, here))
-    migrated = _pocha(["migrate-keys"], here)
+    assert accounts.stdout == "no accounts\n"
+    for nobody in nobodys:
+        _no_account(nobody)
     assert migrated.returncode == 0, migrated.stderr
     assert migrated.stdout == "renamed 0 keys and 0 due tasks\n"
-    worked = _pocha(["worker", "--burst"], here)
     assert worked.returncode == 0, worked.stderr
-    # From elsewhere, the data dir named as `pocha serve` was given it.
-    elsewhere = tmp_path_factory.mktemp("elsewhere")
-    named = _pocha(["keys", "list", "--data-dir", str(here / ".pocha-data")], elsewhere)
     assert named.returncode == 0, named.stderr
     assert named.stdout.splitlines()[1].startswith("relay ")
     revoked = _pocha(["keys", "revoke", "relay", "--data-dir", "../" + here.name + "/.pocha-data"],
@@ -234,26 +251,34 @@ def test_with_POCHA_REDIS_CLUSTER_on_the_commands_work_on_the_cluster(
     finally:
         cluster.close()
         plain.close()
-    listed = _pocha(["keys", "list", "--redis-url", node], here, {"POCHA_REDIS_CLUSTER": "on"})
+    data = here / ".pocha-data"
+    listed, accounts, worked, *rest = _at_once(
+        (["keys", "list", "--redis-url", node], here, {"POCHA_REDIS_CLUSTER": "on"}),
+        (["accounts", "list"], here, on),
+        (["worker", "--burst"], here, queues),
+        # What the service cannot do either: RQ on a cluster, with no queue Redis named.
+        (["accounts", "rotate-key", "acc_nobody"], here, on),
+        (["worker", "--burst"], here, on),
+        # Nor a pocha serve's data dir, nor the renaming of one Redis's old keys.
+        (["keys", "list", "--data-dir", str(data)], here, on),
+        (["migrate-keys"], here, queues),
+        *((command, here, queues) for command in STORE_COMMANDS[4:8]),
+    )
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.splitlines()[1].startswith("relay ")
-    assert _pocha(["accounts", "list"], here, on).stdout == "no accounts\n"
-    for command in STORE_COMMANDS[4:8]:
-        _no_account(_pocha(command, here, queues))
-    worked = _pocha(["worker", "--burst"], here, queues)
+    assert accounts.stdout == "no accounts\n"
     assert worked.returncode == 0, worked.stderr
-    # What the service cannot do either: RQ on a cluster, with no queue Redis named.
+    rotated, queueless, served, migrated, *nobodys = rest
     no_queues = ("Error: REDIS_URL names a Redis Cluster, and RQ cannot run on one: set "
                  "POCHA_QUEUE_REDIS_URL to a plain Redis for the queues")  # fmt: skip
-    for command in (["accounts", "rotate-key", "acc_nobody"], ["worker", "--burst"]):
-        _one_line(_pocha(command, here, on), no_queues)
-    # Nor a pocha serve's data dir, nor the renaming of one Redis's old keys.
-    data = here / ".pocha-data"
-    _one_line(_pocha(["keys", "list", "--data-dir", str(data)], here, on),
+    _one_line(rotated, no_queues)
+    _one_line(queueless, no_queues)
+    _one_line(served,
               "Error: POCHA_REDIS_CLUSTER is on: the store is a Redis Cluster, and the Redis "
               f"of the pocha serve of {data} is not one")  # fmt: skip
-    _one_line(_pocha(["migrate-keys"], here, queues),
-              "Error: pocha migrate-keys works on one Redis, not on a Redis Cluster")  # fmt: skip
+    _one_line(migrated, "Error: pocha migrate-keys works on one Redis, not on a Redis Cluster")
+    for nobody in nobodys:
+        _no_account(nobody)
     assert "revoked" in _pocha(["keys", "revoke", "relay", "--redis-url", redis_cluster_url],
                                here).stdout  # fmt: skip
 
