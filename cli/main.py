@@ -757,10 +757,18 @@ def bench_soak(
 #: Where `pocha serve` keeps its data unless told otherwise; the commands that work on its
 #: store look there for its Redis by the same default.
 _DATA_DIR = ".pocha-data"
-#: How long an operator command waits for the store to take its connection, and then for
-#: each answer (`pocha worker`: at its start): a Redis that does not answer is said
-#: (`_on_the_store`), not waited for.
-_STORE_TIMEOUTS = {"socket_connect_timeout": 10.0, "socket_timeout": 10.0}
+#: Seconds an operator command waits, by default, for the store to take its connection and
+#: then for each answer (`pocha worker`: at its start): a Redis that does not answer is said
+#: (`_on_the_store`), not waited for. `--store-timeout` (POCHA_STORE_TIMEOUT) sets it.
+STORE_TIMEOUT = 10.0
+#: Where `_on_the_store` keeps the run's `--store-timeout` (`click.Context.meta`).
+_STORE_TIMEOUT_META = "pocha.store_timeout"
+
+
+def _store_timeouts() -> dict[str, float]:
+    """The redis-py timeouts of this run's operator command: its `--store-timeout`."""
+    seconds = click.get_current_context().meta.get(_STORE_TIMEOUT_META, STORE_TIMEOUT)
+    return {"socket_connect_timeout": seconds, "socket_timeout": seconds}
 
 
 def _store_url(redis_url: str | None, data_dir: str) -> str:
@@ -808,10 +816,13 @@ def _on_the_store(command: Callable[..., None]) -> Callable[..., None]:
     choose another."""
 
     @functools.wraps(command)
-    def run(*args: Any, redis_url: str | None, data_dir: str, **kwargs: Any) -> None:
+    def run(
+        *args: Any, redis_url: str | None, data_dir: str, store_timeout: float, **kwargs: Any
+    ) -> None:
         import redis
         from redis.exceptions import RedisClusterException, RedisClusterUnreachableError
 
+        click.get_current_context().meta[_STORE_TIMEOUT_META] = store_timeout
         url = _store_url(redis_url, data_dir)
         shown = _without_password(url)
         try:
@@ -826,6 +837,19 @@ def _on_the_store(command: Callable[..., None]) -> Callable[..., None]:
         except _load("core.store.redises").RedisSetupError as exc:
             raise click.ClickException(str(exc)) from None
 
+    run = spoken.option(
+        "--store-timeout",
+        type=click.FloatRange(0, min_open=True),
+        default=STORE_TIMEOUT,
+        envvar="POCHA_STORE_TIMEOUT",
+        show_default=True,
+        show_envvar=True,
+        metavar=N_("SECONDS"),
+        help=N_(
+            "Seconds to wait for the store to take the connection, then for each answer, "
+            "before saying that it does not answer."
+        ),
+    )(run)
     run = click.option(
         "--data-dir",
         default=_DATA_DIR,
@@ -965,7 +989,7 @@ def worker(
     try:
         worker_process.run(
             redis_url, names, burst=burst, name=name, queue_group=queue_group,
-            answer_within=_STORE_TIMEOUTS["socket_timeout"],
+            answer_within=_store_timeouts()["socket_timeout"],
         )  # fmt: skip
     except worker_process.QueueUnanswered as exc:
         shown = _without_password(exc.url)
@@ -1340,7 +1364,7 @@ def migrate_keys(redis_url: str) -> None:
     if _clustered(redis_url):
         raise click.ClickException(cli_language.no_migration_on_cluster())
     migration = _load("tools.migrate_keys")
-    store = _load("core.store.redises").connect_plain(redis_url, **_STORE_TIMEOUTS)
+    store = _load("core.store.redises").connect_plain(redis_url, **_store_timeouts())
     done = migration.migrate(store)
     click.echo(f"renamed {done.keys} keys and {done.tasks} due tasks")
 
@@ -1353,7 +1377,7 @@ def keys() -> None:
 def _key_store(redis_url: str) -> object:
     """The store at `redis_url` (`_on_the_store`), a cluster as the settings say."""
     redises = _load("core.store.redises")
-    return redises.connect_store(redis_url, cluster=_clustered(redis_url), **_STORE_TIMEOUTS)
+    return redises.connect_store(redis_url, cluster=_clustered(redis_url), **_store_timeouts())
 
 
 @keys.command("create")
@@ -1474,7 +1498,7 @@ def _table_service(redis_url: str) -> Any:
     """The tables of the store at `redis_url` (`_on_the_store`), their bot turns handed to
     the workers as the service hands them."""
     config = {**_load("core.config").load_config(), "REDIS_URL": redis_url}
-    redises = _load("core.store.redises").connect(config, **_STORE_TIMEOUTS)
+    redises = _load("core.store.redises").connect(config, **_store_timeouts())
     store = _load("core.store.store").GameStore.from_settings(redises.store, config)
     runner = _load("core.play.turns").RQBotRunner(redises)
     return _load("core.play.tables").TableService(store, runner)

@@ -13,11 +13,14 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from cli.main import STORE_TIMEOUT, pocha
 from core.store import api_keys
 from tests.redis_server import fresh_db_url
 from tools.embedded_cluster import EmbeddedCluster
@@ -27,8 +30,14 @@ from tools.serve import data_path, redis_for, redis_socket
 POCHA = Path(sys.executable).with_name("pocha")
 
 #: What chooses the store or the language, kept from the test session's environment.
-_CHOOSERS = ("REDIS_URL", "POCHA_REDIS_CLUSTER", "POCHA_QUEUE_REDIS_URL", "LANGUAGE",
-             "LC_ALL", "LC_MESSAGES", "LANG")  # fmt: skip
+_CHOOSERS = ("REDIS_URL", "POCHA_REDIS_CLUSTER", "POCHA_QUEUE_REDIS_URL",
+             "POCHA_STORE_TIMEOUT", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # fmt: skip
+
+#: The wait of a command on a Redis that takes the connection and never answers: what these
+#: tests check is the line that says the silence, which comes after the wait whatever its
+#: length (the operator's default, 10 s, is checked in the help). Long enough that a Redis
+#: that does answer (the store beside a silent queue Redis) is never taken for silent.
+SILENCE_SECONDS = "2"
 
 #: Every command that opens the store, with arguments that reach it.
 STORE_COMMANDS = [
@@ -54,6 +63,18 @@ def _pocha(
         [str(POCHA), *args], cwd=cwd, env=environ, capture_output=True, text=True, timeout=120,
         check=False,
     )  # fmt: skip
+
+
+#: One run of `_pocha`: the command, the directory it runs in, the environment it adds.
+Run = tuple[list[str], Path, dict[str, str]]
+
+
+def _at_once(*runs: Run) -> list[subprocess.CompletedProcess[str]]:
+    """`_pocha` for each of `runs`, all at once (as an operator's terminals may run them),
+    their results in the order of `runs`: for commands none of which changes what another
+    reads."""
+    with ThreadPoolExecutor(len(runs)) as pool:
+        return list(pool.map(lambda run: _pocha(*run), runs))
 
 
 def _no_account(result: subprocess.CompletedProcess[str]) -> None:
@@ -117,20 +138,24 @@ def test_the_commands_find_the_redis_of_the_pocha_serve_run_here(
     finally:
         client.close()
     assert kept.name == "relay"
-    listed = _pocha(["keys", "list"], here)
+    # From elsewhere too, the data dir named as `pocha serve` was given it.
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    listed, accounts, migrated, worked, named, *nobodys = _at_once(
+        (["keys", "list"], here, {}),
+        (["accounts", "list"], here, {}),
+        (["migrate-keys"], here, {}),
+        (["worker", "--burst"], here, {}),
+        (["keys", "list", "--data-dir", str(here / ".pocha-data")], elsewhere, {}),
+        *((command, here, {}) for command in STORE_COMMANDS[4:8]),
+    )
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.splitlines()[1].startswith("relay ")
-    assert _pocha(["accounts", "list"], here).stdout == "no accounts\n"
-    for command in STORE_COMMANDS[4:8]:
-        _no_account(_pocha(command, here))
-    migrated = _pocha(["migrate-keys"], here)
+    assert accounts.stdout == "no accounts\n"
+    for nobody in nobodys:
+        _no_account(nobody)
     assert migrated.returncode == 0, migrated.stderr
     assert migrated.stdout == "renamed 0 keys and 0 due tasks\n"
-    worked = _pocha(["worker", "--burst"], here)
     assert worked.returncode == 0, worked.stderr
-    # From elsewhere, the data dir named as `pocha serve` was given it.
-    elsewhere = tmp_path_factory.mktemp("elsewhere")
-    named = _pocha(["keys", "list", "--data-dir", str(here / ".pocha-data")], elsewhere)
     assert named.returncode == 0, named.stderr
     assert named.stdout.splitlines()[1].startswith("relay ")
     revoked = _pocha(["keys", "revoke", "relay", "--data-dir", "../" + here.name + "/.pocha-data"],
@@ -174,7 +199,8 @@ def test_a_redis_that_takes_the_connection_and_never_answers_is_one_line(
     # ever on a Redis that never answers); one that works is RQ's to keep.
     with _silent_port() as port:
         address = f"redis://127.0.0.1:{port}/0"
-        _one_line_refusal(_pocha([*command, "--redis-url", address], tmp_path), address)
+        waiting = ["--store-timeout", SILENCE_SECONDS]
+        _one_line_refusal(_pocha([*command, "--redis-url", address, *waiting], tmp_path), address)
 
 
 def test_a_worker_whose_queue_redis_never_answers_names_that_redis(
@@ -185,7 +211,7 @@ def test_a_worker_whose_queue_redis_never_answers_names_that_redis(
         queues = f"redis://pocha:s3cret@127.0.0.1:{port}/0"
         refused = _pocha(
             ["worker", "--burst", "--redis-url", redis_url], tmp_path,
-            {"POCHA_QUEUE_REDIS_URL": queues},
+            {"POCHA_QUEUE_REDIS_URL": queues, "POCHA_STORE_TIMEOUT": SILENCE_SECONDS},
         )  # fmt: skip
     shown = queues.replace("s3cret", "***")
     _one_line(refused, f"Error: the queue Redis at {shown} does not answer ")
@@ -225,26 +251,34 @@ def test_with_POCHA_REDIS_CLUSTER_on_the_commands_work_on_the_cluster(
     finally:
         cluster.close()
         plain.close()
-    listed = _pocha(["keys", "list", "--redis-url", node], here, {"POCHA_REDIS_CLUSTER": "on"})
+    data = here / ".pocha-data"
+    listed, accounts, worked, *rest = _at_once(
+        (["keys", "list", "--redis-url", node], here, {"POCHA_REDIS_CLUSTER": "on"}),
+        (["accounts", "list"], here, on),
+        (["worker", "--burst"], here, queues),
+        # What the service cannot do either: RQ on a cluster, with no queue Redis named.
+        (["accounts", "rotate-key", "acc_nobody"], here, on),
+        (["worker", "--burst"], here, on),
+        # Nor a pocha serve's data dir, nor the renaming of one Redis's old keys.
+        (["keys", "list", "--data-dir", str(data)], here, on),
+        (["migrate-keys"], here, queues),
+        *((command, here, queues) for command in STORE_COMMANDS[4:8]),
+    )
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.splitlines()[1].startswith("relay ")
-    assert _pocha(["accounts", "list"], here, on).stdout == "no accounts\n"
-    for command in STORE_COMMANDS[4:8]:
-        _no_account(_pocha(command, here, queues))
-    worked = _pocha(["worker", "--burst"], here, queues)
+    assert accounts.stdout == "no accounts\n"
     assert worked.returncode == 0, worked.stderr
-    # What the service cannot do either: RQ on a cluster, with no queue Redis named.
+    rotated, queueless, served, migrated, *nobodys = rest
     no_queues = ("Error: REDIS_URL names a Redis Cluster, and RQ cannot run on one: set "
                  "POCHA_QUEUE_REDIS_URL to a plain Redis for the queues")  # fmt: skip
-    for command in (["accounts", "rotate-key", "acc_nobody"], ["worker", "--burst"]):
-        _one_line(_pocha(command, here, on), no_queues)
-    # Nor a pocha serve's data dir, nor the renaming of one Redis's old keys.
-    data = here / ".pocha-data"
-    _one_line(_pocha(["keys", "list", "--data-dir", str(data)], here, on),
+    _one_line(rotated, no_queues)
+    _one_line(queueless, no_queues)
+    _one_line(served,
               "Error: POCHA_REDIS_CLUSTER is on: the store is a Redis Cluster, and the Redis "
               f"of the pocha serve of {data} is not one")  # fmt: skip
-    _one_line(_pocha(["migrate-keys"], here, queues),
-              "Error: pocha migrate-keys works on one Redis, not on a Redis Cluster")  # fmt: skip
+    _one_line(migrated, "Error: pocha migrate-keys works on one Redis, not on a Redis Cluster")
+    for nobody in nobodys:
+        _no_account(nobody)
     assert "revoked" in _pocha(["keys", "revoke", "relay", "--redis-url", redis_cluster_url],
                                here).stdout  # fmt: skip
 
@@ -255,6 +289,7 @@ def test_a_cluster_that_does_not_answer_is_one_line(
     on = {
         "POCHA_REDIS_CLUSTER": "on",
         "POCHA_QUEUE_REDIS_URL": fresh_db_url(redis_server, QUEUE_DB),
+        "POCHA_STORE_TIMEOUT": SILENCE_SECONDS,
     }
     with _silent_port() as port:
         for address in (f"redis://127.0.0.1:{free_port()}/0", f"redis://127.0.0.1:{port}/0"):
@@ -262,6 +297,26 @@ def test_a_cluster_that_does_not_answer_is_one_line(
                 refused = _pocha([*command, "--redis-url", address], tmp_path, on)
                 _one_line(refused, f"Error: no node of the Redis Cluster answers at {address} ")
                 assert "--redis-url" in refused.stderr and "--data-dir" not in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("C", "Seconds to wait for the store to take the connection"),
+     ("es_ES.UTF-8", "Segundos de espera a que el almacén acepte la conexión")],
+)  # fmt: skip
+def test_the_wait_on_a_silent_store_is_the_operators_to_set(language: str, said: str) -> None:
+    environ: dict[str, str | None] = {**dict.fromkeys(_CHOOSERS), "LANG": language}
+    for command in STORE_COMMANDS:
+        shown = CliRunner().invoke(pocha, [*command, "--help"], env=environ, prog_name="pocha")
+        assert shown.exit_code == 0, shown.output
+        text = " ".join(shown.output.split())
+        assert said in text and "POCHA_STORE_TIMEOUT" in text, text
+        assert f"{STORE_TIMEOUT}; x>0]" in text.split("--store-timeout", 1)[1], text
+    # Only a wait that some answer could meet.
+    for wrong in ("0", "-1", "soon"):
+        refused = CliRunner().invoke(pocha, ["keys", "list", "--store-timeout", wrong], env=environ)
+        assert refused.exit_code == 2, refused.output
+        assert "'--store-timeout'" in refused.output, refused.output
 
 
 def test_a_data_dir_without_a_pocha_serve_is_said(tmp_path: Path) -> None:
