@@ -10,6 +10,7 @@ import contextlib
 import functools
 import logging
 import math
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -85,6 +86,36 @@ _TOO_MANY_WITH_KEY = N_(
     "Too many requests for {what} with your key (at most {limit}); try again in {retry_after} s."
 )
 
+#: A limit as the limits library writes it (`str(item)`: "10 per 1 minute"), and how it
+#: is said in a refusal: by its unit, one window of it or several (English keeps the
+#: library's words; a language may say "10 por minuto").
+_LIMIT = re.compile(r"(?P<amount>\d+) per (?P<multiples>\d+) (?P<unit>[a-z]+)")
+_LIMIT_WORDS = {
+    ("second", True): N_("{amount} per 1 second"),
+    ("second", False): N_("{amount} per {multiples} second"),
+    ("minute", True): N_("{amount} per 1 minute"),
+    ("minute", False): N_("{amount} per {multiples} minute"),
+    ("hour", True): N_("{amount} per 1 hour"),
+    ("hour", False): N_("{amount} per {multiples} hour"),
+    ("day", True): N_("{amount} per 1 day"),
+    ("day", False): N_("{amount} per {multiples} day"),
+    ("month", True): N_("{amount} per 1 month"),
+    ("month", False): N_("{amount} per {multiples} month"),
+    ("year", True): N_("{amount} per 1 year"),
+    ("year", False): N_("{amount} per {multiples} year"),
+}
+
+
+def limit_words(limit: str) -> str:
+    """The limit `limit` (the limits library's "10 per 1 minute") as a sentence's part in
+    the request's language: a `Message`; as it is when it is not of that form."""
+    found = _LIMIT.fullmatch(limit)
+    template = found and _LIMIT_WORDS.get((found["unit"], found["multiples"] == "1"))
+    if not found or not template:
+        return limit
+    return _(template, amount=found["amount"], multiples=found["multiples"])
+
+
 #: The move endpoints, counted with the game's read (see the module's text): Pocha's bids
 #: and cards, Poch's bets (and start cards) and suits.
 MOVES = ("games.Bids", "games.Plays", "games.Bets", "games.Suits")
@@ -114,7 +145,7 @@ class MoveCounter(NamedTuple):
             _(
                 _TOO_MANY_WITH_KEY if self.keyed else _TOO_MANY,
                 what=_WHAT["moves"],
-                limit=self.description,
+                limit=limit_words(self.description),
                 retry_after=retry_after,
             ),
             retry_after,
@@ -184,7 +215,7 @@ def spend_webhook_change(account_id: str) -> None:
             _(
                 "This bot's webhook was registered or resumed too often (at most {limit}); "
                 "try again in {retry_after} s.",
-                limit=str(item),
+                limit=limit_words(str(item)),
                 retry_after=retry_after,
             ),
             retry_after,
@@ -351,14 +382,14 @@ def _refused(scope: str | None, limit: str, retry_after: int) -> Response:
     if scope == "seat":
         message = _(
             "Too many changes of this seat (at most {limit}); try again in {retry_after} s.",
-            limit=limit,
+            limit=limit_words(limit),
             retry_after=retry_after,
         )
 
     else:
         what = _WHAT.get(scope or "", _("this"))
         template = _TOO_MANY if current_key() is None else _TOO_MANY_WITH_KEY
-        message = _(template, what=what, limit=limit, retry_after=retry_after)
+        message = _(template, what=what, limit=limit_words(limit), retry_after=retry_after)
     return error_response(
         429,
         "rate_limited",

@@ -18,6 +18,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
+from limits import parse_many
 
 import service.app
 from ai.registry import levels_of
@@ -38,6 +39,7 @@ from service.i18n import (
     translate,
     translate_known,
 )
+from service.ratelimits import limit_words
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -772,6 +774,27 @@ def test_rate_limited(redis_url: str) -> None:
     english, spanish = both(client, "POST", "/api/v1/games", json=body)
     assert english.status_code == 429
     assert "crear partidas" in spanish.json["message"]
+    # The limit too is said in the request's language, and in English as the limits
+    # library writes it.
+    assert "(como mucho 1 por minuto)" in spanish.json["message"], spanish.json
+    assert "(at most 1 per 1 minute)" in english.json["message"], english.json
+
+
+def test_every_limit_is_said_in_the_requests_language() -> None:
+    # Each unit a limit may be written in (POCHA_RATE_LIMIT_*), one window of it or several.
+    for unit, spanish_one, spanish_many in [
+        ("second", "segundo", "segundos"), ("minute", "minuto", "minutos"),
+        ("hour", "hora", "horas"), ("day", "día", "días"), ("month", "mes", "meses"),
+        ("year", "año", "años"),
+    ]:  # fmt: skip
+        (one,) = parse_many(f"5/{unit}")
+        (many,) = parse_many(f"5 per 3 {unit}s")
+        assert translate(limit_words(str(one)), "en") == str(one) == f"5 per 1 {unit}"
+        assert translate(limit_words(str(many)), "en") == str(many) == f"5 per 3 {unit}"
+        assert translate(limit_words(str(one)), "es") == f"5 por {spanish_one}"
+        assert translate(limit_words(str(many)), "es") == f"5 cada 3 {spanish_many}"
+    # Whatever the library wrote otherwise is said as it is.
+    assert limit_words("5 per fortnight") == "5 per fortnight"
 
 
 @driven("unknown_key")
