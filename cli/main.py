@@ -1255,7 +1255,7 @@ def signup(url: str, name: str) -> None:
     api = _load("client.api")
     accounts = _load("client.account")
     with _asking(url):
-        made = api.PochaClient(url).create_account(name)
+        made = api.PochaClient(url, language=cli_language.terminal_language()).create_account(name)
     path = accounts.save_account(url, made)
     click.echo(cli_language.account_made(made, path))
 
@@ -1277,9 +1277,9 @@ def new_key(url: str) -> None:
     if account is None:
         raise click.UsageError(cli_language.no_account_kept(url))
     with _asking(url, saved_key=True):
-        replaced = api.PochaClient(url, account_key=account["key"]).replace_account_key(
-            account["id"]
-        )
+        replaced = api.PochaClient(
+            url, account_key=account["key"], language=cli_language.terminal_language()
+        ).replace_account_key(account["id"])
     try:
         path = accounts.save_account(url, {**account, "key": replaced["key"]})
     except OSError as exc:
