@@ -350,6 +350,48 @@ def cluster_unreachable(url: str, error: BaseException) -> str:
     )
 
 
+def field_refusals(messages: object) -> str:
+    """marshmallow's refusals of a field's value (its `ValidationError.messages`, ours and
+    its own sentences), one after another in the terminal's language."""
+    language = terminal_language()
+    said = messages if isinstance(messages, list) else [messages]
+    if language != DEFAULT:
+        from service.i18n import translate_tree
+
+        said = translate_tree(said, language)
+    return " ".join(str(message) for message in said)
+
+
+def not_a_cluster_node(url: str) -> str:
+    """Why an operator command could not work on a Redis Cluster store: the Redis at `url`
+    answers, but is not a node of a cluster, in the terminal's language."""
+    return say(
+        _(
+            "the Redis at {url} answers, but is not a node of a Redis Cluster: give a node of "
+            "the cluster with --redis-url (or REDIS_URL), or leave POCHA_REDIS_CLUSTER out",
+            url=url,
+        )
+    )
+
+
+def cluster_refused(url: str, error: BaseException) -> str:
+    """Why an operator command could not work on the Redis Cluster reached from `url`: it
+    answered with `error` (its slots not all served, say), in the terminal's language."""
+    return say(
+        _(
+            "the Redis Cluster reached at {url} cannot serve the store: {error}",
+            url=url,
+            error=str(error),
+        )
+    )
+
+
+def redis_setup_refused(message: Message) -> str:
+    """Why the Redis settings cannot work (`core.store.redises.RedisSetupError`'s
+    `message`), in the terminal's language."""
+    return say(message)
+
+
 def no_migration_on_cluster() -> str:
     """Why `pocha migrate-keys` refuses a Redis Cluster, in the terminal's language."""
     return say(

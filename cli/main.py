@@ -20,8 +20,8 @@ from click.core import ParameterSource
 
 from cli import language as cli_language
 from cli import spoken
-from cli.language import paragraphs, verbatim
-from engine.i18n import N_
+from cli.language import paragraphs, say, verbatim
+from engine.i18n import N_, _
 
 
 def _load(module: str) -> ModuleType:
@@ -547,12 +547,12 @@ def bench_bots(samples: int, games: int, seats: str, rules_json: str) -> None:
     "limits; a forked horse for hints and AI moves only), or RQ's SimpleWorker "
     "(default: SimpleWorker for the no-op jobs, `pocha worker`'s for --turns).",
 )
-@click.option(
+@spoken.option(
     "--turns",
     "level",
     default=None,
-    metavar="LEVEL",
-    help="Instead, real bot turns: games of four bots of LEVEL play on the "
+    metavar=N_("LEVEL"),
+    help="Instead, real bot turns: games of four bots of that level play on the "
     "workers, the store and the queues on two Redises; each turn's cost to both "
     "and to the workers.",
 )
@@ -809,6 +809,10 @@ def _clustered(redis_url: str) -> bool:
     return clustered or bool(_load("core.store.redises").is_cluster_url(redis_url))
 
 
+#: What redis-py's cluster client says of a Redis that answers but is no cluster's node.
+_NOT_A_CLUSTER_NODE = "Cluster mode is not enabled on this node"
+
+
 def _on_the_store(command: Callable[..., None]) -> Callable[..., None]:
     """Give an operator command the options that say which store it works on (`redis_url`
     reaches it as the address found, `_store_url`), and say a store that does not answer,
@@ -832,10 +836,12 @@ def _on_the_store(command: Callable[..., None]) -> Callable[..., None]:
             if _clustered(url):
                 raise click.ClickException(cli_language.cluster_unreachable(shown, error)) from None
             raise click.ClickException(cli_language.store_unreachable(shown, exc)) from None
-        except RedisClusterException as exc:  # a node that answers, but not as a cluster's
-            raise click.ClickException(f"{shown}: {exc}") from None
+        except RedisClusterException as exc:
+            if _NOT_A_CLUSTER_NODE in str(exc):  # a node that answers, but not as a cluster's
+                raise click.ClickException(cli_language.not_a_cluster_node(shown)) from None
+            raise click.ClickException(cli_language.cluster_refused(shown, exc)) from None
         except _load("core.store.redises").RedisSetupError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(cli_language.redis_setup_refused(exc.message)) from None
 
     run = spoken.option(
         "--store-timeout",
@@ -850,20 +856,24 @@ def _on_the_store(command: Callable[..., None]) -> Callable[..., None]:
             "before saying that it does not answer."
         ),
     )(run)
-    run = click.option(
+    run = spoken.option(
         "--data-dir",
         default=_DATA_DIR,
         show_default=True,
-        help="The data dir of the pocha serve on this machine whose Redis is the store, "
-        "when neither --redis-url nor REDIS_URL names one (nor POCHA_REDIS_CLUSTER).",
+        help=N_(
+            "The data dir of the pocha serve on this machine whose Redis is the store, when "
+            "neither --redis-url nor REDIS_URL names one (nor POCHA_REDIS_CLUSTER)."
+        ),
     )(run)
     if any(param.name == "redis_url" for param in getattr(command, "__click_params__", ())):
         return run  # the command says its --redis-url in words of its own
-    return click.option(
+    return spoken.option(
         "--redis-url",
         default=None,
-        help="The store (default: REDIS_URL, else the Redis of the pocha serve of "
-        "--data-dir when it runs); with POCHA_REDIS_CLUSTER on, a node of the cluster.",
+        help=N_(
+            "The store (default: REDIS_URL, else the Redis of the pocha serve of --data-dir "
+            "when it runs); with POCHA_REDIS_CLUSTER on, a node of the cluster."
+        ),
     )(run)
 
 
@@ -939,53 +949,65 @@ def serve(
     )
 
 
-@pocha.command()
-@click.option("--burst", is_flag=True, help="Quit once the queues are empty.")
-@click.option(
+@pocha.command(
+    help=paragraphs(
+        N_(
+            "Run a bot worker on the store's Redis (REDIS_URL, or that of the pocha serve "
+            "here): bot turns, hints, AI moves, matches."
+        ),
+        verbatim(
+            N_(
+                "Two roles:\n"
+                "  pocha worker                        general: bot turns first (those of games\n"
+                "                                      whose bots think long last), then hints\n"
+                "                                      and AI moves, then match games; at\n"
+                "                                      niceness 19\n"
+                "  pocha worker --queues pocha-turns   reserved: bot turns only, never a long\n"
+                "                                      decision, so that people's games never\n"
+                "                                      wait behind anyone's hints, AI moves or\n"
+                "                                      expert bots (pocha serve runs one of each)"
+            )
+        ),
+        N_(
+            "Start as many of each as the load needs, on any machine that reaches that Redis. "
+            "With several queue Redises, start workers of both roles for each --queue-group."
+        ),
+    )
+)
+@spoken.option("--burst", is_flag=True, help=N_("Quit once the queues are empty."))
+@spoken.option(
     "--queues",
     default="pocha-turns,pocha-high,pocha-low",
     show_default=True,
-    help="Queues to take jobs from, comma-separated, highest priority first: "
-    "pocha-turns (bot turns of people's games), pocha-high (hints, AI moves), pocha-low "
-    "(match games). `--queues pocha-turns` reserves the worker for bot turns, those of "
-    "games whose bots think long (expert and up) excepted: general workers take those.",
+    help=N_(
+        "Queues to take jobs from, comma-separated, highest priority first: pocha-turns (bot "
+        "turns of people's games), pocha-high (hints, AI moves), pocha-low (match games). "
+        "`--queues pocha-turns` reserves the worker for bot turns, those of games whose bots "
+        "think long (expert and up) excepted: general workers take those."
+    ),
 )
-@click.option("--name", default=None, help="The worker's name (default: a random one).")
-@click.option(
+@spoken.option("--name", default=None, help=N_("The worker's name (default: a random one)."))
+@spoken.option(
     "--queue-group",
     type=click.IntRange(0),
     default=None,
-    help="With several queue Redises (POCHA_QUEUE_REDIS_URL), the one this worker "
-    "serves, from 0 (default: POCHA_QUEUE_GROUP, else 0).",
+    help=N_(
+        "With several queue Redises (POCHA_QUEUE_REDIS_URL), the one this worker serves, "
+        "from 0 (default: POCHA_QUEUE_GROUP, else 0)."
+    ),
 )
 @_on_the_store
 def worker(
     burst: bool, queues: str, name: str | None, queue_group: int | None, redis_url: str
 ) -> None:
-    """Run a bot worker on the store's Redis (REDIS_URL, or that of the pocha serve here):
-    bot turns, hints, AI moves, matches.
-
-    \b
-    Two roles:
-      pocha worker                        general: bot turns first (those of games
-                                          whose bots think long last), then hints
-                                          and AI moves, then match games; at
-                                          niceness 19
-      pocha worker --queues pocha-turns   reserved: bot turns only, never a long
-                                          decision, so that people's games never
-                                          wait behind anyone's hints, AI moves or
-                                          expert bots (pocha serve runs one of each)
-
-    Start as many of each as the load needs, on any machine that reaches that Redis.
-    With several queue Redises, start workers of both roles for each --queue-group.
-    """
+    """Run a bot worker (the help above, in the terminal's language)."""
     core_queues = _load("core.jobs.queues")
     worker_process = _load("worker.process")
     names = [q.strip() for q in queues.split(",") if q.strip()]
     try:
         core_queues.check_queues(names)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--queues") from exc
+        raise click.BadParameter(say(exc.args[0]), param_hint="--queues") from exc
     try:
         worker_process.run(
             redis_url, names, burst=burst, name=name, queue_group=queue_group,
@@ -1006,11 +1028,11 @@ def worker(
     show_default=True,
     help="Concurrent games (repeat).",
 )
-@click.option(
+@spoken.option(
     "--set",
     "settings",
     multiple=True,
-    metavar="NAME=VALUE",
+    metavar=N_("NAME=VALUE"),
     help="Replace an input of the model (repeat), e.g. queue_us_per_bot_turn=500, "
     "bot_table_share=0.8, think_ms.expert=150, level_mix.hard=0.4.",
 )
@@ -1352,26 +1374,35 @@ def lobby(url: str) -> None:
     raise SystemExit(terminal.lobby(url, language=language))
 
 
-@pocha.command("migrate-keys")
+@pocha.command(
+    "migrate-keys",
+    help=N_(
+        "Rename the keys an earlier Pocha wrote to this version's names (pocha:game:ID to "
+        "pocha:game:{ID}, TTLs and due tasks kept): once, with the API and the workers "
+        "stopped, then start them again; a second run finds nothing to do. `pocha serve` does "
+        "it by itself on a data dir an earlier version wrote. A Redis Cluster is refused: it "
+        "holds this version's names from the start."
+    ),
+)
 @_on_the_store
-@click.option("--redis-url", default=None, help="The store (default: REDIS_URL).")
+@spoken.option("--redis-url", default=None, help=N_("The store (default: REDIS_URL)."))
 def migrate_keys(redis_url: str) -> None:
-    """Rename the keys an earlier Pocha wrote to this version's names (pocha:game:ID to
-    pocha:game:{ID}, TTLs and due tasks kept): once, with the API and the workers stopped,
-    then start them again; a second run finds nothing to do. `pocha serve` does it by
-    itself on a data dir an earlier version wrote. A Redis Cluster is refused: it holds
-    this version's names from the start."""
+    """Rename an earlier Pocha's keys (the help above, in the terminal's language)."""
     if _clustered(redis_url):
         raise click.ClickException(cli_language.no_migration_on_cluster())
     migration = _load("tools.migrate_keys")
     store = _load("core.store.redises").connect_plain(redis_url, **_store_timeouts())
     done = migration.migrate(store)
-    click.echo(f"renamed {done.keys} keys and {done.tasks} due tasks")
+    click.echo(
+        say(_("renamed {keys} keys and {tasks} due tasks", keys=done.keys, tasks=done.tasks))
+    )
 
 
-@pocha.group()
+@pocha.group(
+    help=N_("The keys of server-side integrators (X-Pocha-Key): limited per key, not per address.")
+)
 def keys() -> None:
-    """The keys of server-side integrators (X-Pocha-Key): limited per key, not per address."""
+    """The integrators' keys (the help above, in the terminal's language)."""
 
 
 def _key_store(redis_url: str) -> object:
@@ -1380,118 +1411,172 @@ def _key_store(redis_url: str) -> object:
     return redises.connect_store(redis_url, cluster=_clustered(redis_url), **_store_timeouts())
 
 
-@keys.command("create")
-@click.argument("name")
-@click.option(
+#: The placeholder of a key's or an account's name, and of an account's id.
+_NAME, _ACCOUNT_ID = N_("NAME"), N_("ACCOUNT_ID")
+
+
+@keys.command(
+    "create",
+    help=N_(
+        "Make a key named NAME and print it: it is shown this once, and only its hash is kept."
+    ),
+)
+@spoken.argument("name", metavar=_NAME)
+@spoken.option(
     "--moves",
     default=None,
-    metavar="LIMIT",
-    help="Its limit on moves, e.g. '3000/minute' (default: POCHA_RATE_LIMIT_MOVES).",
+    metavar=N_("LIMIT"),
+    help=N_("Its limit on moves, e.g. '3000/minute' (default: POCHA_RATE_LIMIT_MOVES)."),
 )
-@click.option(
+@spoken.option(
     "--ai",
     default=None,
-    metavar="LIMIT",
-    help="Its limit on hints and AI moves together, e.g. '300/minute' (default: "
-    "POCHA_RATE_LIMIT_AI).",
+    metavar=N_("LIMIT"),
+    help=N_(
+        "Its limit on hints and AI moves together, e.g. '300/minute' (default: "
+        "POCHA_RATE_LIMIT_AI)."
+    ),
 )
-@click.option(
+@spoken.option(
     "--think",
     type=float,
     default=None,
-    metavar="SECONDS",
-    help="Its seconds of bot thinking a minute, hints, AI moves and its games' "
-    "bots together (default: POCHA_THINK_BUDGET).",
+    metavar=N_("SECONDS"),
+    help=N_(
+        "Its seconds of bot thinking a minute, hints, AI moves and its games' bots together "
+        "(default: POCHA_THINK_BUDGET)."
+    ),
 )
 @_on_the_store
 def keys_create(
     name: str, moves: str | None, ai: str | None, think: float | None, redis_url: str
 ) -> None:
-    """Make a key named NAME and print it: it is shown this once, and only its hash is kept."""
+    """Make a key and print it (the help above, in the terminal's language)."""
     api_keys = _load("core.store.api_keys")
     try:
         key, _stored = api_keys.create(_key_store(redis_url), name, moves=moves, ai=ai, think=think)
     except api_keys.KeyRefused as exc:
-        raise click.ClickException(str(exc)) from exc
-    click.echo(f"key {name!r}, shown once: send it as X-Pocha-Key from your server", err=True)
+        raise click.ClickException(say(exc.message)) from exc
+    click.echo(
+        say(_("key {name}, shown once: send it as X-Pocha-Key from your server", name=repr(name))),
+        err=True,
+    )
     click.echo(key)
 
 
-@keys.command("list")
+@keys.command("list", help=N_("The keys: name, budgets, when each was made (never the key)."))
 @_on_the_store
 def keys_list(redis_url: str) -> None:
-    """The keys: name, budgets, when each was made (never the key)."""
+    """List the keys (the help above, in the terminal's language)."""
     import datetime
 
     found = _load("core.store.api_keys").listed(_key_store(redis_url))
     if not found:
-        click.echo("no keys")
+        click.echo(say(_("no keys")))
         return
-    click.echo(f"{'name':<32} {'moves':<16} {'ai':<16} {'think':<8} created")
+    default = say(_("default"))
+    heads = [say(_("name")), say(_("moves")), say(_("ai")), say(_("think")), say(_("created"))]
+    # A column as wide as its words in this language, at the least.
+    widths = [
+        max(width, len(head) + 1, len(default) + 1)
+        for head, width in zip(heads[:-1], (32, 16, 16, 8), strict=True)
+    ]
+    click.echo(" ".join([*map(str.ljust, heads, widths), heads[-1]]))
     for key in found:
         made = datetime.datetime.fromtimestamp(key.created, datetime.UTC)
-        think = "default" if key.think is None else format(key.think, "g")
-        click.echo(
-            f"{key.name:<32} {key.moves or 'default':<16} {key.ai or 'default':<16} "
-            f"{think:<8} {made:%Y-%m-%d %H:%M:%S}Z"
-        )
+        think = default if key.think is None else format(key.think, "g")
+        budgets = [key.name, key.moves or default, key.ai or default, think]
+        click.echo(" ".join([*map(str.ljust, budgets, widths), f"{made:%Y-%m-%d %H:%M:%S}Z"]))
 
 
-@keys.command("revoke")
-@click.argument("name")
+@keys.command(
+    "revoke",
+    help=N_(
+        "Revoke the key named NAME: within seconds its requests are refused (401 unknown_key)."
+    ),
+)
+@spoken.argument("name", metavar=_NAME)
 @_on_the_store
 def keys_revoke(name: str, redis_url: str) -> None:
-    """Revoke the key named NAME: within seconds its requests are refused (401 unknown_key)."""
+    """Revoke a key (the help above, in the terminal's language)."""
     if not _load("core.store.api_keys").revoke(_key_store(redis_url), name):
-        raise click.ClickException(f"there is no key named {name!r}")
-    click.echo(f"revoked {name!r}")
+        raise click.ClickException(say(_("there is no key named {name}", name=repr(name))))
+    click.echo(say(_("revoked {name}", name=repr(name))))
 
 
-@pocha.group()
+@pocha.group(
+    help=N_("Accounts of people and bots (X-Pocha-Account): list, disable, rename, rotate-key.")
+)
 def accounts() -> None:
-    """Accounts of people and bots (X-Pocha-Account): list, disable, rename, rotate-key."""
+    """The accounts (the help above, in the terminal's language)."""
 
 
-@accounts.command("list")
-@click.option("--start", type=int, default=0, help="The first to show, 0-based, oldest first.")
-@click.option("--count", type=int, default=100, help="How many to show.")
+def _no_account(account_id: str) -> click.ClickException:
+    """The refusal of an account id the store does not know."""
+    return click.ClickException(say(_("there is no account {id}", id=repr(account_id))))
+
+
+@accounts.command(
+    "list",
+    help=N_("The accounts, oldest first: id, kind, name, when made and last seen (never a key)."),
+)
+@spoken.option("--start", type=int, default=0, help=N_("The first to show, 0-based, oldest first."))
+@spoken.option("--count", type=int, default=100, help=N_("How many to show."))
 @_on_the_store
 def accounts_list(start: int, count: int, redis_url: str) -> None:
-    """The accounts, oldest first: id, kind, name, when made and last seen (never a key)."""
+    """List the accounts (the help above, in the terminal's language)."""
     import datetime
 
     found = _load("core.store.accounts").listed(_key_store(redis_url), start, count)
     if not found:
-        click.echo("no accounts")
+        click.echo(say(_("no accounts")))
         return
-    click.echo(f"{'id':<24} {'kind':<7} {'state':<9} {'last seen':<21} name")
+    disabled, active = say(_("disabled")), say(_("active"))
+    heads = ["id", say(_("kind")), say(_("state")), say(_("last seen")), say(_("name"))]
+    # A column as wide as its words in this language, at the least.
+    widths = [
+        max(width, len(head) + 1) for head, width in zip(heads[:-1], (24, 7, 9, 21), strict=True)
+    ]
+    widths[2] = max(widths[2], len(disabled) + 1, len(active) + 1)
+    click.echo(" ".join([*map(str.ljust, heads, widths), heads[-1]]))
     for account in found:
-        seen = datetime.datetime.fromtimestamp(account.seen, datetime.UTC)
-        state = "disabled" if account.disabled else "active"
-        click.echo(
-            f"{account.id:<24} {account.kind:<7} {state:<9} {seen:%Y-%m-%d %H:%M:%S}Z  "
-            f"{account.name}"
-        )
+        seen = f"{datetime.datetime.fromtimestamp(account.seen, datetime.UTC):%Y-%m-%d %H:%M:%S}Z"
+        state = disabled if account.disabled else active
+        shown = [account.id, account.kind, state, seen]
+        click.echo(" ".join([*map(str.ljust, shown, widths), account.name]))
 
 
-@accounts.command("disable")
-@click.argument("account_id")
-@click.option("--enable", is_flag=True, help="Enable it again instead.")
+@accounts.command(
+    "disable",
+    help=N_(
+        "Disable the account ACCOUNT_ID: its key seats it no more (403 account_disabled), and "
+        "each seat it holds in a game not finished leaves, as its person leaving would: the "
+        "stand-in plays it to the end (a table still waiting opens it again). Enabling it "
+        "again gives no seat back."
+    ),
+)
+@spoken.argument("account_id", metavar=_ACCOUNT_ID)
+@spoken.option("--enable", is_flag=True, help=N_("Enable it again instead."))
 @_on_the_store
 def accounts_disable(account_id: str, enable: bool, redis_url: str) -> None:
-    """Disable the account ACCOUNT_ID: its key seats it no more (403 account_disabled), and
-    each seat it holds in a game not finished leaves, as its person leaving would: the
-    stand-in plays it to the end (a table still waiting opens it again). Enabling it again
-    gives no seat back."""
+    """Disable or enable an account (the help above, in the terminal's language)."""
     if enable:
         if not _load("core.store.accounts").set_disabled(_key_store(redis_url), account_id, False):
-            raise click.ClickException(f"there is no account {account_id!r}")
-        click.echo(f"enabled {account_id!r}")
+            raise _no_account(account_id)
+        click.echo(say(_("enabled {id}", id=repr(account_id))))
         return
     left = _table_service(redis_url).disable(account_id)
     if left is None:
-        raise click.ClickException(f"there is no account {account_id!r}")
-    click.echo(f"disabled {account_id!r}; {left} of its seats left to the stand-in")
+        raise _no_account(account_id)
+    click.echo(
+        say(
+            _(
+                "disabled {id}; {left} of its seats left to the stand-in",
+                id=repr(account_id),
+                left=left,
+            )
+        )
+    )
 
 
 def _table_service(redis_url: str) -> Any:
@@ -1504,36 +1589,54 @@ def _table_service(redis_url: str) -> Any:
     return _load("core.play.tables").TableService(store, runner)
 
 
-@accounts.command("rotate-key")
-@click.argument("account_id")
+@accounts.command(
+    "rotate-key",
+    help=N_(
+        "Give the account ACCOUNT_ID a new key, printed once, for an owner whose key was lost "
+        "or stolen: the key before opens nothing from now on, nor do the seat tokens handed "
+        "out under it in the account's games not finished (the new key opens those seats), "
+        "and the account's event stream opened with it ends. A bot's webhook is removed with "
+        "it (the thief may have pointed it at their own server): its owner registers it "
+        "again with the new key. Its seats and ratings stay the account's."
+    ),
+)
+@spoken.argument("account_id", metavar=_ACCOUNT_ID)
 @_on_the_store
 def accounts_rotate_key(account_id: str, redis_url: str) -> None:
-    """Give the account ACCOUNT_ID a new key, printed once, for an owner whose key was lost
-    or stolen: the key before opens nothing from now on, nor do the seat tokens handed out
-    under it in the account's games not finished (the new key opens those seats), and the
-    account's event stream opened with it ends. A bot's webhook is removed with it (the
-    thief may have pointed it at their own server): its owner registers it again with the
-    new key. Its seats and ratings stay the account's."""
+    """Give an account a new key (the help above, in the terminal's language)."""
     made = _table_service(redis_url).replace_key(account_id)
     if made is None:
         raise click.ClickException(
-            f"there is no account {account_id!r} with a key (a bot level's has none)"
+            say(
+                _(
+                    "there is no account {id} with a key (a bot level's has none)",
+                    id=repr(account_id),
+                )
+            )
         )
     click.echo(made.key)
     if made.webhook_removed:
         # On stderr: stdout is the key alone, for whoever reads it in a script.
         click.echo(
-            f"removed the webhook of {account_id!r}: its owner registers it again with the new key",
+            say(
+                _(
+                    "removed the webhook of {id}: its owner registers it again with the new key",
+                    id=repr(account_id),
+                )
+            ),
             err=True,
         )
 
 
-@accounts.command("rename")
-@click.argument("account_id")
-@click.argument("name")
+@accounts.command(
+    "rename",
+    help=N_("Give the account ACCOUNT_ID the name NAME (refused if it imitates another's)."),
+)
+@spoken.argument("account_id", metavar=_ACCOUNT_ID)
+@spoken.argument("name", metavar=_NAME)
 @_on_the_store
 def accounts_rename(account_id: str, name: str, redis_url: str) -> None:
-    """Give the account ACCOUNT_ID the name NAME (refused if it imitates another's)."""
+    """Rename an account (the help above, in the terminal's language)."""
     import marshmallow
 
     field = _load("service.api.games_schemas").PlayerName(longest=32)
@@ -1542,18 +1645,25 @@ def accounts_rename(account_id: str, name: str, redis_url: str) -> None:
         shown = field.deserialize(name)
         renamed = store.rename(_key_store(redis_url), account_id, shown)
     except marshmallow.ValidationError as exc:
-        raise click.ClickException(f"not a name: {exc.messages}") from exc
+        why = cli_language.field_refusals(exc.messages)
+        raise click.ClickException(say(_("not a name: {why}", why=why))) from exc
     except _load("core.errors").NameTaken as exc:
         raise click.ClickException(
-            f"the name {name!r} is taken, or looks like one that is"
+            say(_("the name {name} is taken, or looks like one that is", name=repr(name)))
         ) from exc
     if not renamed:
-        raise click.ClickException(f"there is no account {account_id!r}")
-    click.echo(f"renamed {account_id!r} to {shown!r}")
+        raise _no_account(account_id)
+    click.echo(say(_("renamed {id} to {name}", id=repr(account_id), name=repr(shown))))
+
+
+#: The placeholder of a game record's file (`pocha replay`, `pocha analyse`).
+_RECORD_FILE = N_("FILE")
 
 
 @pocha.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@spoken.argument(
+    "file", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar=_RECORD_FILE
+)
 def replay(file: Path) -> None:
     """Tell a game record (GET /api/v1/games/{id}/record) deal by deal: the hands as
     dealt, every bid, bet and card in order, each trick's winner, and the scores."""
@@ -1566,7 +1676,9 @@ def replay(file: Path) -> None:
 
 
 @pocha.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@spoken.argument(
+    "file", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar=_RECORD_FILE
+)
 @click.option(
     "--level",
     default="hard",
@@ -1588,8 +1700,8 @@ def replay(file: Path) -> None:
 )
 def analyse(file: Path, level: str, seed: int, as_json: bool) -> None:
     """Weigh a game record's decisions (GET /api/v1/games/{id}/record): each one played
-    again from its hands, beside what LEVEL would have done from that seat's view, with
-    the search's mean score for both, then how often each seat agreed."""
+    again from its hands, beside what the level of --level would have done from that seat's
+    view, with the search's mean score for both, then how often each seat agreed."""
     records = _load("cli.replay")
     analysis = _load("ai.analysis")
     try:

@@ -3,10 +3,10 @@ root group binds Click's own words (Usage, Options, its errors) to the terminal'
 for the run (`cli.language.click_speaking`), and a command's or option's help text is
 translated when the help is shown (`cli.language.help_text`), not when the module is
 imported: the help of the commands people play with (`pocha play`, `pocha lobby`,
-`pocha signup`, `pocha new-key`) is in the catalogues, its options' placeholders (`TEXT`,
-`CODE`, which Click writes outside gettext) included; the tools' stays English, but for
-the names of Click's types their options show (`INTEGER`, `FLOAT`, `FILE`), which every
-command says in the terminal's language.
+`pocha signup`, `pocha new-key`) and of the operator's (`pocha keys`, `pocha accounts`,
+`pocha migrate-keys`, `pocha worker`) is in the catalogues; the tools' stays English. Every
+command's placeholders (`TEXT`, `CODE`, an argument's `NAME`, which Click writes outside
+gettext) are said in the terminal's language.
 How it works: docs/development.md, `cli.spoken`.
 """
 
@@ -257,3 +257,23 @@ class SpokenOption(_SpokenHelp, click.Option):
 
 #: `click.option` for the options of the commands people play with.
 option = functools.partial(click.option, cls=SpokenOption)
+
+
+class SpokenArgument(click.Argument):
+    """An argument whose placeholder of ours (`metavar=N_("NAME")`: in the usage line, and
+    in Click's refusal of a missing one) is said in the terminal's language."""
+
+    _english_metavar: str | None
+
+    @property
+    def metavar(self) -> str | None:
+        english = self._english_metavar
+        return None if english is None else help_text(english)
+
+    @metavar.setter
+    def metavar(self, english: str | None) -> None:
+        self._english_metavar = english
+
+
+#: `click.argument` for the arguments whose placeholder is said in the terminal's language.
+argument = functools.partial(click.argument, cls=SpokenArgument)

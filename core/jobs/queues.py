@@ -19,6 +19,7 @@ from ai.bot import SLOW_ITERATIONS_PER_SECOND as SLOW_ITERATIONS_PER_SECOND
 from ai.bot import Budget, thinking_seconds
 from ai.registry import LEVELS
 from core.store.redises import Connections, redises_of
+from engine.i18n import _
 
 TURNS = "pocha-turns"
 HIGH = "pocha-high"
@@ -228,10 +229,16 @@ def check_queues(names: Sequence[str]) -> None:
     """Refuse a worker's queue list that names a queue no job is ever put on (a typo would
     leave the worker waiting for ever) or names none."""
     if not names:
-        raise ValueError("name at least one queue")
+        raise ValueError(_("name at least one queue"))
     unknown = [name for name in names if name not in NAMES and name not in QUEUES]
     if unknown:
-        raise ValueError(f"unknown queue {unknown[0]!r}; the queues are {', '.join(NAMES)}")
+        raise ValueError(
+            _(
+                "unknown queue {queue}; the queues are {queues}",
+                queue=repr(unknown[0]),
+                queues=", ".join(NAMES),
+            )
+        )
 
 
 def connect(url: str) -> redis.Redis:

@@ -17,6 +17,7 @@ import redis
 from limits import parse_many
 
 from core.store.keys import API_KEY_NAMES, API_KEYS
+from engine.i18n import Message, _
 
 #: A key's name: lower-case letters, digits and dashes, starting with a letter. It becomes a
 #: metric label and part of Redis keys, so it holds nothing else.
@@ -47,7 +48,12 @@ return 1
 
 
 class KeyRefused(ValueError):
-    """A key cannot be made or revoked as asked (a sentence for the operator)."""
+    """A key cannot be made or revoked as asked: `message`, a sentence for the operator (in
+    English as `str(error)`, in the operator's language through the catalogues)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 @dataclass(frozen=True)
@@ -113,10 +119,16 @@ def check_budgets(moves: str | None, ai: str | None, think: float | None) -> Non
             parse_many(value)
         except ValueError as exc:
             raise KeyRefused(
-                f"{option} is not a rate limit such as '600/minute;20000/day': {value!r}"
+                _(
+                    "{option} is not a rate limit such as '600/minute;20000/day': {value}",
+                    option=option,
+                    value=repr(value),
+                )
             ) from exc
     if think is not None and not think > 0:
-        raise KeyRefused(f"--think must be a positive number of seconds, not {think!r}")
+        raise KeyRefused(
+            _("--think must be a positive number of seconds, not {think}", think=repr(think))
+        )
 
 
 def create(
@@ -131,8 +143,11 @@ def create(
     """A new key named `name` (refused if the name is taken), and what is stored of it."""
     if not NAME.fullmatch(name):
         raise KeyRefused(
-            f"a key's name is 1 to 32 lower-case letters, digits and dashes, starting "
-            f"with a letter: not {name!r}"
+            _(
+                "a key's name is 1 to 32 lower-case letters, digits and dashes, starting "
+                "with a letter: not {name}",
+                name=repr(name),
+            )
         )
     check_budgets(moves, ai, think)
     key = KEY_PREFIX + secrets.token_urlsafe(32)
@@ -144,7 +159,7 @@ def create(
         _CREATE_LUA, 2, API_KEYS, API_KEY_NAMES, name, stored.hash, stored.to_json()
     )
     if not made:
-        raise KeyRefused(f"there is a key named {name!r} already: revoke it first")
+        raise KeyRefused(_("there is a key named {name} already: revoke it first", name=repr(name)))
     return key, stored
 
 

@@ -16,6 +16,7 @@ from redis.sentinel import Sentinel
 
 from core.config import is_on, load_config
 from core.store.keys import due_key, due_keys, queue_group, sweep_lock
+from engine.i18n import Message, _
 
 CLUSTER_SCHEME = "redis+cluster"
 SENTINEL_SCHEME = "redis+sentinel"
@@ -24,7 +25,13 @@ CLUSTER_RETRIES = 8
 
 
 class RedisSetupError(ValueError):
-    """The Redis settings cannot work (said at start, before anything is served)."""
+    """The Redis settings cannot work (said at start, before anything is served): `message`
+    says why, in English as `str(error)` and in the operator's language through the
+    catalogues."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 @dataclass(frozen=True)
@@ -94,7 +101,9 @@ def cluster_nodes(url: str) -> list[ClusterNode]:
     for netloc in netlocs.split(","):
         parts = urlsplit(f"redis://{netloc}")
         if not parts.hostname:
-            raise RedisSetupError(f"not a host:port in the cluster URL: {netloc!r}")
+            raise RedisSetupError(
+                _("not a host:port in the cluster URL: {netloc}", netloc=repr(netloc))
+            )
         nodes.append(ClusterNode(parts.hostname, parts.port or 6379))
     return nodes
 
@@ -104,7 +113,7 @@ def _credentials(url: str) -> dict[str, Any]:
     head = rest.split("/", 1)[0]
     if "@" not in head:
         return {}
-    user, _, password = head.rsplit("@", 1)[0].partition(":")
+    user, _colon, password = head.rsplit("@", 1)[0].partition(":")
     found: dict[str, Any] = {"password": password or user}
     if password:
         found["username"] = user
@@ -117,9 +126,9 @@ def connect_plain(url: str, **options: Any) -> redis.Redis:
     if not url.startswith(SENTINEL_SCHEME + "://"):
         return redis.Redis.from_url(url, **options)
     path = url.split("://", 1)[1].split("/", 1)[1] if "/" in url.split("://", 1)[1] else ""
-    service, _, db = path.partition("/")
+    service, _slash, db = path.partition("/")
     if not service:
-        raise RedisSetupError(f"no service name in the Sentinel URL: {url!r}")
+        raise RedisSetupError(_("no service name in the Sentinel URL: {url}", url=repr(url)))
     sentinels = [(node.host, node.port) for node in cluster_nodes(url)]
     timeouts: dict[str, Any] = {
         k: options[k] for k in ("socket_timeout", "socket_connect_timeout") if k in options
@@ -155,16 +164,30 @@ def connect(settings: dict[str, Any] | None = None, **options: Any) -> Redises:
     queue_urls = queue_urls_of(settings)
     if clustered and not queue_urls:
         raise RedisSetupError(
-            "REDIS_URL names a Redis Cluster, and RQ cannot run on one: set "
-            "POCHA_QUEUE_REDIS_URL to a plain Redis for the queues"
+            _(
+                "REDIS_URL names a Redis Cluster, and RQ cannot run on one: set "
+                "POCHA_QUEUE_REDIS_URL to a plain Redis for the queues"
+            )
         )
     if any(is_cluster_url(queue_url) for queue_url in queue_urls):
-        raise RedisSetupError("POCHA_QUEUE_REDIS_URL must be a plain Redis, not a cluster")
+        raise RedisSetupError(_("POCHA_QUEUE_REDIS_URL must be a plain Redis, not a cluster"))
     group = int(settings.get("QUEUE_GROUP") or 0)
     if not 0 <= group < max(1, len(queue_urls)):
+        if len(queue_urls) <= 1:
+            raise RedisSetupError(
+                _(
+                    "POCHA_QUEUE_GROUP {group}: there is one queue Redis "
+                    "(POCHA_QUEUE_REDIS_URL), numbered 0",
+                    group=group,
+                )
+            )
         raise RedisSetupError(
-            f"POCHA_QUEUE_GROUP {group}: there are {max(1, len(queue_urls))} queue Redises "
-            "(POCHA_QUEUE_REDIS_URL), numbered from 0"
+            _(
+                "POCHA_QUEUE_GROUP {group}: there are {count} queue Redises "
+                "(POCHA_QUEUE_REDIS_URL), numbered from 0",
+                group=group,
+                count=len(queue_urls),
+            )
         )
     store = connect_store(url, cluster=clustered, **options)
     if clustered:

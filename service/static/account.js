@@ -4,7 +4,7 @@
 // and a rated table can be made. The key is shown once, with a warning to keep it: it is
 // the account's only way in, and the server keeps only its hash.
 
-import { Api, ApiError } from "./api.js";
+import { Api, ApiError, errorText } from "./api.js";
 import { escapeHtml } from "./html.js";
 import { t } from "./i18n.js";
 import { onStorageChange } from "./storage.js";
@@ -124,7 +124,7 @@ export function wireAccountPanel(done) {
     } catch (error) {
       form.querySelector("button").disabled = false;
       notice.className = "notice error";
-      notice.textContent = error instanceof ApiError ? error.message : String(error.message);
+      notice.textContent = errorText(error);
     }
   });
 }

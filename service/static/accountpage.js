@@ -9,7 +9,7 @@
 // shown once, as at sign-up, and kept in its stead.
 
 import { remember, signedIn } from "./account.js";
-import { Api, ApiError } from "./api.js";
+import { Api, errorText } from "./api.js";
 import { drawCurves } from "./chart.js";
 import { escapeHtml } from "./html.js";
 import { levelName, named, t } from "./i18n.js";
@@ -97,7 +97,7 @@ async function inPlaySection(account, mine) {
   try {
     body = inPlayHtml((await new Api().accountGames(account.id, mine.key)).games);
   } catch (error) {
-    body = `<p class="notice error" id="in-play-error">${escapeHtml(error instanceof ApiError ? error.message : String(error))}</p>`;
+    body = `<p class="notice error" id="in-play-error">${escapeHtml(errorText(error))}</p>`;
   }
   return `<section class="panel" id="in-play"><h3>${t("account.inPlay.title")}</h3>${body}</section>`;
 }
@@ -134,7 +134,7 @@ function wireNewKey(account) {
         button.disabled = false;
       });
     } catch (error) {
-      shown.innerHTML = `<p class="notice error" id="new-key-error">${escapeHtml(error instanceof ApiError ? error.message : String(error))}</p>`;
+      shown.innerHTML = `<p class="notice error" id="new-key-error">${escapeHtml(errorText(error))}</p>`;
       button.disabled = false;
     }
   });
@@ -146,7 +146,7 @@ async function show() {
   try {
     account = await new Api().account(id);
   } catch (error) {
-    app.innerHTML = `<p class="notice error" id="account-error">${escapeHtml(error instanceof ApiError ? error.message : String(error))}</p>`;
+    app.innerHTML = `<p class="notice error" id="account-error">${escapeHtml(errorText(error))}</p>`;
     return;
   }
   document.title = `${account.name} · Pocha`;

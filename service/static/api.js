@@ -2,6 +2,8 @@
 // (client/api.py), through fetch. Every 4xx/5xx becomes an ApiError carrying the API's
 // stable machine code (`error`) and its sentence for a person (`message`).
 
+import { t } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, body) {
     super(body?.message || `HTTP ${status}`);
@@ -10,6 +12,15 @@ export class ApiError extends Error {
     this.rule = body?.rule ?? null;
     this.body = body;
   }
+}
+
+/**
+ * What to tell a person of `error`: the API's sentence (in the page's language, which the
+ * request asked for), else the browser's own words for a request that got no answer, put in
+ * a sentence of the page's.
+ */
+export function errorText(error) {
+  return error instanceof ApiError ? error.message : t("error.network", { message: error.message });
 }
 
 export class Api {
@@ -220,7 +231,7 @@ export class Api {
     const deadline = Date.now() + seconds * 1000;
     while (job.status !== "finished" && job.status !== "failed") {
       const left = (deadline - Date.now()) / 1000;
-      if (left <= 0) throw new ApiError(504, { error: "timeout", message: "No answer in time." });
+      if (left <= 0) throw new ApiError(504, { error: "timeout", message: t("error.noAnswer") });
       // The server long-polls (capped at 30 s), so this loop is not a busy one.
       job = await this.request("GET", `/api/v1/jobs/${job.id}?wait=${Math.min(20, Math.ceil(left))}`);
     }

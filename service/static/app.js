@@ -28,7 +28,7 @@
 // and tables as Pocha's; its decisions go to /bets, /plays and /suits.
 
 import { accountPanelHtml, followAccount, SeatApi, signedIn, useAccount, wireAccountPanel } from "./account.js";
-import { Api, ApiError } from "./api.js";
+import { Api, ApiError, errorText } from "./api.js";
 import { cardSvg, symbol } from "./cards.js";
 import { redraw } from "./focus.js";
 import { bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
@@ -146,10 +146,6 @@ function takeView(view) {
     view.seconds_left === null || view.seconds_left === undefined || view.turn === null
       ? null
       : { turn: view.turn, version: view.version, until: Date.now() + view.seconds_left * 1000 };
-}
-
-function errorText(error) {
-  return error instanceof ApiError ? error.message : t("error.network", { message: error.message });
 }
 
 async function loadRulebook() {
@@ -912,7 +908,7 @@ async function act(action) {
       state.view.you.refused = [];
     }
   } catch (error) {
-    say(error.message, "error");
+    say(errorText(error), "error");
     if (error instanceof ApiError && ["stale_version", "conflict", "not_your_turn"].includes(error.error)) {
       await refresh(true);
     }

@@ -3,7 +3,7 @@
 // its rated games and when it was last seen, and a chart of the top accounts' ratings over
 // time from their rating histories (chart.js, uPlot).
 
-import { Api, ApiError } from "./api.js";
+import { Api, errorText } from "./api.js";
 import { drawCurves } from "./chart.js";
 import { escapeHtml } from "./html.js";
 import { named, t } from "./i18n.js";
@@ -63,7 +63,7 @@ async function show() {
   try {
     ladder = await new Api().ladder(game, kind, offset, PAGE);
   } catch (error) {
-    app.innerHTML = `<p class="notice error">${escapeHtml(error instanceof ApiError ? error.message : String(error))}</p>`;
+    app.innerHTML = `<p class="notice error">${escapeHtml(errorText(error))}</p>`;
     return;
   }
   const more = offset + PAGE < ladder.total;

@@ -13,7 +13,7 @@
 // another tab, draws the page again in it at the same position: the record stays in memory,
 // and the keyboard's focus stays on the control that had it (focus.js, `redraw`).
 
-import { Api, ApiError } from "./api.js";
+import { Api, ApiError, errorText } from "./api.js";
 import { cardSvg } from "./cards.js";
 import { redraw } from "./focus.js";
 import { escapeHtml } from "./html.js";
@@ -394,7 +394,7 @@ async function replay(record) {
       document.getElementById("replay").dataset.advice = result.level;
       draw();
     } catch (error) {
-      const message = error instanceof ApiError ? error.message : String(error);
+      const message = errorText(error);
       status(() => message);
     } finally {
       asking = false;
@@ -488,7 +488,7 @@ async function show() {
   } catch (error) {
     // Asked again in the page's new language, should it change.
     redrawPage = show;
-    app.innerHTML = `<p class="notice error" id="replay-error">${escapeHtml(error instanceof ApiError ? error.message : String(error))}</p>`;
+    app.innerHTML = `<p class="notice error" id="replay-error">${escapeHtml(errorText(error))}</p>`;
     return;
   }
   await replay(record);

@@ -1,8 +1,9 @@
 """The `pocha` command in the terminal's language: with a Spanish locale, Click's own words
-(Usage, Options, the help option, its errors and "Try ... for help") and the help of the
-commands people play with (play, lobby, signup, new-key), their options' placeholders
-(`TEXTO`, `CÓDIGO`) and the player's default name (`Tú`, the name they then get) are
-Spanish; with an English or C locale, all of it is English. The entry point runs for real,
+(Usage, Options, the help option, its errors and "Try ... for help"), the help of the
+commands people play with (play, lobby, signup, new-key) and of the operator's (keys,
+accounts, migrate-keys, worker), every command's placeholders (`TEXTO`, `CÓDIGO`,
+`LÍMITE`, an argument's `NOMBRE`) and the player's default name (`Tú`, the name they then
+get) are Spanish; with an English or C locale, all of it is English. The entry point runs for real,
 as a player's shell runs it. Click's catalogue (cli/locales) is held to the installed Click:
 a msgid Click dropped or changed, or one it added without Spanish, fails here."""
 
@@ -240,8 +241,8 @@ def _commands(group: click.Group, path: tuple[str, ...] = ()) -> Iterator[tuple[
 
 
 def test_no_commands_spanish_help_shows_clicks_english_placeholders(tmp_path: Path) -> None:
-    # The tools' help stays English; the placeholders of every command's options are
-    # said in the terminal's language, as the players' commands' are.
+    # The tools' help stays English; the placeholders of every command's options that are
+    # Click's type names are said in the terminal's language, as the players' commands' are.
     environ: dict[str, str | None] = {
         **dict.fromkeys(LOCALE_VARIABLES), **SPANISH, "XDG_CACHE_HOME": str(tmp_path),
     }  # fmt: skip
@@ -261,6 +262,77 @@ def test_no_commands_spanish_help_shows_clicks_english_placeholders(tmp_path: Pa
                     "FICHERO"):  # fmt: skip
         assert spanish in shown_by, sorted(shown_by)
     assert "bench engine" in shown_by["DECIMAL"] and "bench move-path" in shown_by["FICHERO"]
+
+
+def _helps(words: tuple[str, ...]) -> tuple[str, str]:
+    """The help of the command `words`, in English and in Spanish."""
+    said = []
+    for locale in ({"LANG": "C.UTF-8"}, SPANISH):
+        environ: dict[str, str | None] = {**dict.fromkeys(LOCALE_VARIABLES), **locale}
+        shown = CliRunner().invoke(pocha, [*words, "--help"], env=environ, prog_name="pocha")
+        assert shown.exit_code == 0, (words, shown.output)
+        said.append(shown.output)
+    return said[0], said[1]
+
+
+#: The usage line's words after the command's name: `[OPTIONS] NAME`, `[OPCIONES] NOMBRE`.
+USAGE = re.compile(r"^(?:Usage|Uso): pocha(?: [\w-]+)* (?P<rest>\[.*)$", re.M)
+
+
+def test_no_commands_spanish_help_shows_a_placeholder_of_ours_in_english() -> None:
+    # Every placeholder the help shows, an option's (`--moves LÍMITE`) or an argument's in
+    # the usage line (`ID_CUENTA NOMBRE`), is said in Spanish, ours as Click's; a choice's
+    # values (`[text|json]`), typed as they are, alone stay the same.
+    english_left: dict[str, set[str]] = {}
+    for words in _commands(pocha):
+        english, spanish = _helps(words)
+        rows = [
+            {row["opts"]: row["metavar"] for row in OPTION_ROW.finditer(options)}
+            for options in (english.split("\nOptions:")[1], spanish.split("\nOpciones:")[1])
+        ]
+        assert rows[0].keys() == rows[1].keys(), (words, english, spanish)
+        usages = [USAGE.search(said) for said in (english, spanish)]
+        assert usages[0] and usages[1], (words, english, spanish)
+        shown = [
+            (usages[0]["rest"], usages[1]["rest"]),
+            *((rows[0][option], rows[1][option]) for option in rows[0]),
+        ]
+        for placeholder, said in shown:
+            kept = set((placeholder or "").split()) & set((said or "").split())
+            for word in kept:
+                # A flag's other spelling (`--fork / --no-fork`) is no placeholder.
+                if not word.startswith(("[", "-", "/")):
+                    english_left.setdefault(word, set()).add(" ".join(words))
+    assert english_left == {}, english_left
+
+
+#: The operator commands, which work on the service's store: their help is the operator's
+#: language, as their refusals are.
+OPERATOR_COMMANDS = [
+    ("keys",), ("keys", "create"), ("keys", "list"), ("keys", "revoke"), ("accounts",),
+    ("accounts", "list"), ("accounts", "disable"), ("accounts", "rotate-key"),
+    ("accounts", "rename"), ("migrate-keys",), ("worker",),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("words", OPERATOR_COMMANDS, ids=" ".join)
+def test_the_operator_commands_help_is_in_spanish(words: tuple[str, ...]) -> None:
+    english, spanish = _helps(words)
+    said = flat(spanish)
+    # Each paragraph of the command's help, and the first line of each option's help and
+    # of each subcommand's: none is left in English.
+    paragraphs = [
+        flat(text) for text in english.split("\nOptions:")[0].split("\n\n")[1:] if flat(text)
+    ]
+    rows = [
+        row
+        for row in re.findall(r"^  [-a-z].*?  +(\S.*)$", english, re.M)
+        if not row.startswith("Show this message")
+    ]
+    assert paragraphs, english
+    for text in [*paragraphs, *rows]:
+        assert text[:30] not in said, (text, spanish)
+    assert "Opciones:" in spanish and "Options:" not in spanish
 
 
 @pytest.mark.parametrize(

@@ -352,3 +352,66 @@ def test_the_refusal_is_in_the_terminals_language(tmp_path: Path) -> None:
          f"Error: ningún nodo del Redis Cluster responde en {address} "),
     ]:  # fmt: skip
         _one_line(_pocha(command, tmp_path, cluster), said)
+
+
+#: What the operator commands say, in English and in Spanish: a command, the settings it
+#: runs with (`{url}`: the test's store), and the start of what it prints on stdout (exit
+#: 0) or on stderr (exit 1 or 2: the last line).
+SAID = [
+    (["keys", "list"], {}, "no keys", "no hay claves"),
+    (["keys", "create", "relay", "--think", "2"], {},
+     "key 'relay', shown once: send it as X-Pocha-Key from your server",
+     "clave 'relay', mostrada una sola vez: envíala como X-Pocha-Key desde tu servidor"),
+    (["keys", "list"], {}, "name                             moves",
+     "nombre                           jugadas"),
+    (["keys", "create", "relay"], {}, "Error: there is a key named 'relay' already",
+     "Error: ya hay una clave llamada 'relay'"),
+    (["keys", "create", "other", "--moves", "often"], {},
+     "Error: --moves is not a rate limit such as", "Error: --moves no es un límite de frecuencia"),
+    (["keys", "revoke", "relay"], {}, "revoked 'relay'", "revocada 'relay'"),
+    (["keys", "revoke", "relay"], {}, "Error: there is no key named 'relay'",
+     "Error: no hay ninguna clave llamada 'relay'"),
+    (["keys", "create"], {}, "Error: Missing argument 'NAME'.",
+     "Error: Falta el argumento 'NOMBRE'."),
+    (["accounts", "list"], {}, "no accounts", "no hay cuentas"),
+    (["accounts", "disable", "acc_nobody"], {}, "Error: there is no account 'acc_nobody'",
+     "Error: no hay ninguna cuenta 'acc_nobody'"),
+    (["accounts", "rename", "acc_nobody", " "], {},
+     "Error: not a name: A name needs at least one visible character.",
+     "Error: no es un nombre: Un nombre necesita al menos un carácter visible."),
+    (["migrate-keys"], {}, "renamed 0 keys and 0 due tasks",
+     "renombradas 0 claves y 0 tareas pendientes"),
+    (["worker", "--burst", "--queues", "pocha-hihg"], {},
+     "Error: Invalid value for --queues: unknown queue 'pocha-hihg'; the queues are",
+     "Error: Valor no válido para --queues: cola desconocida 'pocha-hihg'; las colas son"),
+    # Settings that cannot work (core.store.redises.RedisSetupError): said before a
+    # connection is tried.
+    (["accounts", "rotate-key", "acc_nobody"], {"POCHA_QUEUE_GROUP": "2"},
+     "Error: POCHA_QUEUE_GROUP 2: there is one queue Redis (POCHA_QUEUE_REDIS_URL), numbered 0",
+     "Error: POCHA_QUEUE_GROUP 2: hay un solo Redis de colas (POCHA_QUEUE_REDIS_URL)"),
+    (["keys", "list"], {"REDIS_URL": "redis+cluster://:0/0"},
+     "Error: not a host:port in the cluster URL: ':0'",
+     "Error: no es un host:puerto en la URL del clúster: ':0'"),
+    # A plain Redis given as a node of the cluster the setting says the store is.
+    (["keys", "list"], {"POCHA_REDIS_CLUSTER": "on"},
+     "Error: the Redis at {url} answers, but is not a node of a Redis Cluster",
+     "Error: el Redis de {url} responde, pero no es un nodo de un Redis Cluster"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("locale", "spanish"), [("C.UTF-8", False), ("es_ES.UTF-8", True)])
+def test_the_operator_commands_say_all_in_the_terminals_language(
+    redis_url: str, tmp_path: Path, locale: str, spanish: bool
+) -> None:
+    for command, settings, english, spanish_said in SAID:
+        environ = {"LANG": locale, "REDIS_URL": redis_url, **settings}
+        ran = _pocha(command, tmp_path, environ)
+        said = (spanish_said if spanish else english).format(url=environ["REDIS_URL"])
+        assert "Traceback" not in ran.stderr, (command, ran.stderr)
+        if said.startswith("Error: "):
+            assert ran.returncode in (1, 2), (command, ran.stdout)
+            assert ran.stderr.splitlines()[-1].startswith(said), (command, ran.stderr)
+        else:
+            assert ran.returncode == 0, (command, ran.stderr)
+            shown = ran.stderr if command[:2] == ["keys", "create"] else ran.stdout
+            assert shown.startswith(said), (command, shown)

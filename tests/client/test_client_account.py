@@ -39,9 +39,13 @@ def test_signup_keeps_the_key_for_the_owner_only_and_a_rated_table_seats_the_acc
     assert kept is not None and kept["name"] == name
     assert kept["key"] not in result.output  # kept in the file, never printed
     assert json.loads(path.read_text())[url]["id"] == kept["id"]
-    # The same name again is refused, and the file keeps the first account.
-    again = CliRunner().invoke(pocha, ["signup", "--url", url, "--name", name])
-    assert again.exit_code != 0 and load_account(url) == kept
+    # The same name again is refused, and the file keeps the first account; the service's
+    # refusal comes in the terminal's language.
+    for locale, said in [("C.UTF-8", "This name is taken"), ("es_ES.UTF-8", "Este nombre ya")]:
+        environ = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": locale}
+        again = CliRunner().invoke(pocha, ["signup", "--url", url, "--name", name], env=environ)
+        assert again.exit_code != 0 and load_account(url) == kept
+        assert f"Error: {said}" in again.output, again.output
 
     api = PochaClient(url, account_key=kept["key"])
     players = [{"name": name}, {"name": "B1", "bot": "random"}, {"name": "B2", "bot": "easy"}]

@@ -20,6 +20,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
+from limits import parse_many
 
 import service.app
 from ai.registry import levels_of
@@ -41,6 +42,7 @@ from service.i18n import (
     translate_known,
 )
 from service.openapi import COMMITTED
+from service.ratelimits import spoken_limit
 from tests.service.helpers import bearer, create_game, humans, move, tokens_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -775,6 +777,26 @@ def test_rate_limited(redis_url: str) -> None:
     english, spanish = both(client, "POST", "/api/v1/games", json=body)
     assert english.status_code == 429
     assert "crear partidas" in spanish.json["message"]
+    # The limit too is said in the request's language, not in the limits library's words.
+    assert "(como mucho 1 por minuto)" in spanish.json["message"], spanish.json
+    assert "(at most 1 a minute)" in english.json["message"], english.json
+
+
+def test_every_limit_is_said_in_the_requests_language() -> None:
+    # Each unit a limit may be written in (POCHA_RATE_LIMIT_*), one window of it or several.
+    for unit, english_one, spanish_one, spanish_many in [
+        ("second", "a second", "por segundo", "segundos"),
+        ("minute", "a minute", "por minuto", "minutos"),
+        ("hour", "an hour", "por hora", "horas"), ("day", "a day", "al día", "días"),
+        ("month", "a month", "al mes", "meses"), ("year", "a year", "al año", "años"),
+    ]:  # fmt: skip
+        (one,) = parse_many(f"5/{unit}")
+        (many,) = parse_many(f"5 per 3 {unit}s")
+        assert translate(spoken_limit(one), "en") == f"5 {english_one}"
+        assert translate(spoken_limit(many), "en") == f"5 every 3 {unit}s"
+        assert translate(spoken_limit(one), "es") == f"5 {spanish_one}"
+        assert translate(spoken_limit(many), "es") == f"5 cada 3 {spanish_many}"
+        assert translate(spoken_limit(str(one)), "es") == f"5 {spanish_one}"
 
 
 @driven("unknown_key")

@@ -5,6 +5,7 @@ scripts and out of other sites' frames, and the page kept out of the OpenAPI doc
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from service import create_app
@@ -161,3 +162,89 @@ def test_the_pages_documents_hold_no_script_the_policy_would_refuse() -> None:
     for path in sorted(STATIC.glob("*.html")) + sorted(STATIC.glob("*.js")):
         found = INLINE_SCRIPT.findall(path.read_text())
         assert not found, f"{path.name}: {found}"
+
+
+def _literals(source: str) -> Iterator[tuple[int, str]]:
+    """The text of each string literal of a page module, and each text part of a template
+    literal (outside its `${...}`), with the line it starts on; comments are skipped."""
+    i, line, depth = 0, 1, 0
+    # For each template whose `${...}` is open: the brace depth that `}` closes it at.
+    templates: list[int] = []
+
+    def template(i: int) -> tuple[int, str]:
+        """The text of a template from `i` to its end or its next `${`, and where after."""
+        text, n = [], len(source)
+        while i < n and source[i] != "`":
+            if source[i] == "\\":
+                text.append(source[i + 1])
+                i += 2
+                continue
+            if source.startswith("${", i):
+                templates.append(depth)
+                return i + 2, "".join(text)
+            text.append(source[i])
+            i += 1
+        return i + 1, "".join(text)
+
+    while i < len(source):
+        c = source[i]
+        if templates and c == "}" and depth == templates[-1]:
+            templates.pop()
+            start = line
+            i, text = template(i + 1)
+            line += text.count("\n")
+            yield start, text
+            continue
+        if source.startswith("//", i):
+            i = source.find("\n", i) if "\n" in source[i:] else len(source)
+            continue
+        if source.startswith("/*", i):
+            end = source.index("*/", i) + 2
+            line += source.count("\n", i, end)
+            i = end
+            continue
+        if c == "/" and re.search(r"(?:[(,=:[!&|?{};]|\breturn)\s*$", source[max(0, i - 9) : i]):
+            # A regular expression (`/[&<>"']/g`): its quotes are no string's.
+            end, klass = i + 1, False
+            while klass or source[end] != "/":
+                klass = (klass or source[end] == "[") and source[end] != "]"
+                end += 2 if source[end] == "\\" else 1
+            i = end + 1
+            continue
+        if c in "\"'":
+            end = i + 1
+            while source[end] != c:
+                end += 2 if source[end] == "\\" else 1
+            yield line, source[i + 1 : end]
+            i = end + 1
+            continue
+        if c == "`":
+            start = line
+            i, text = template(i + 1)
+            line += text.count("\n")
+            yield start, text
+            continue
+        depth += {"{": 1, "}": -1}.get(c, 0)
+        line += c == "\n"
+        i += 1
+
+
+#: Three words or more of English prose, in a literal's text once its markup is taken out.
+PROSE = re.compile(r"\b[A-Za-z][a-z']+(?: [a-z']+){2,}")
+MARKUP = re.compile(r"""<[^>]*>|[\w-]+="[^"]*"?""")
+
+
+def test_the_page_modules_say_no_sentence_of_their_own_outside_the_catalogue() -> None:
+    # Every word the page shows a person comes from its catalogue (`t("key")`), in the
+    # page's language: a sentence written in a module (a refusal made by the page itself,
+    # "No answer in time.") would stay English on the Spanish page.
+    found = [
+        f"{path.name}:{line}: {text!r}"
+        for path in sorted(STATIC.glob("*.js"))
+        for line, text in _literals(path.read_text())
+        if PROSE.search(MARKUP.sub(" ", text))
+    ]
+    assert found == [], found
+    # The scan sees the literals: a module's own key names, and markup's words.
+    app = [text for _line, text in _literals((STATIC / "app.js").read_text())]
+    assert "error.create" in app and any("notice error" in text for text in app)
