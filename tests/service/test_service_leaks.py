@@ -28,7 +28,6 @@ from core.store.store import GameStore
 from engine.pocha.actions import action_to_wire
 from engine.pocha.cards import card_code, codes
 from engine.pocha.game import Game
-from engine.pocha.rules import DEFAULT_TURN_SECONDS
 from service.openapi import COMMITTED
 from tests.service.helpers import bearer, create_game, humans, move, replay_game, tokens_of
 from worker.process import make_worker
@@ -117,11 +116,12 @@ def play_a_random_move(
 
 def test_no_response_leaks_a_hidden_card(client: FlaskClient, store: GameStore) -> None:
     # 4 players: a hand of 10 deals the whole deck (the dealer holds the trump card); the
-    # hands of 3 and 2 turn one up.
-    rules = {"schedule": [3, 10, 2]}
+    # hands of 3 and 2 turn one up. No clock: on a busy machine a turn may outlast one, and
+    # its stand-in's card would part the served game from the replayed one.
+    rules = {"schedule": [3, 10, 2], "turn_seconds": 0}
     created = create_game(client, humans(4), rules, seed=11)
     game_id, tokens = created["id"], tokens_of(created)
-    replay = replay_game({**rules, "players": 4, "turn_seconds": DEFAULT_TURN_SECONDS}, 11)
+    replay = replay_game({**rules, "players": 4}, 11)
     rng = random.Random(5)
     checked = 0
     while True:
@@ -308,8 +308,10 @@ class Sweep:
 def test_sweep_every_operation_as_every_caller(
     client: FlaskClient, store: GameStore, redis_url: str
 ) -> None:
-    # 4 players: the hand of 6 turns up a trump, the hand of 10 deals the whole deck.
-    rules = {"schedule": [6, 10]}
+    # 4 players: the hand of 6 turns up a trump, the hand of 10 deals the whole deck. No
+    # clock: a scan on a busy machine may outlast a turn's, and the hint jobs' worker would
+    # run its stand-in, whose card the replayed game does not know.
+    rules = {"schedule": [6, 10], "turn_seconds": 0}
     created = create_game(client, humans(4), rules, seed=23)
     other = create_game(client, humans(3), seed=24)
     game_id, tokens = created["id"], tokens_of(created)
@@ -320,7 +322,7 @@ def test_sweep_every_operation_as_every_caller(
         Caller("another game's seat", tokens_of(other)[0], None),
         Caller("another game's host", other["host_token"], None),
     ]
-    replay = replay_game({**rules, "players": 4, "turn_seconds": DEFAULT_TURN_SECONDS}, 23)
+    replay = replay_game({**rules, "players": 4}, 23)
     sweep = Sweep(client, game_id, replay, connect(redis_url))
     rng = random.Random(9)
     checked = moves = scans = 0
