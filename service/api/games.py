@@ -171,9 +171,19 @@ def _error_doc(blp: Blueprint, status: int, description: str) -> Callable[[F], F
     )
 
 
-def _documents_errors(*statuses: int) -> Callable[[F], F]:
-    """Document these error responses (all of the Error shape) on a view."""
-    return _documentation_of(*(_error_doc(blp, s, _ERRORS[s]) for s in statuses))
+#: A read's 401: without a token, a read is the spectator's, not refused.
+_READ_401 = (
+    "unauthorized: a token that opens no seat of this game (without one, the spectator's "
+    "answer); unknown_account: an account's key that opens no account (replaced, or never "
+    "made)."
+)
+
+
+def _documents_errors(*statuses: int, read: bool = False) -> Callable[[F], F]:
+    """Document these error responses (all of the Error shape) on a view; `read`: one that
+    answers a caller without a token as a spectator."""
+    said = {**_ERRORS, 401: _READ_401} if read else _ERRORS
+    return _documentation_of(*(_error_doc(blp, s, said[s]) for s in statuses))
 
 
 def _doc(**kwargs: Any) -> Callable[[F], F]:
@@ -401,7 +411,7 @@ class Games(MethodView):
 class GameById(MethodView):
     @_doc(operationId="getGame", **_VIEW_AUTH, **responses(200, FROM_VIEW))
     @_responds_with_view
-    @_documents_errors(401, 404, 503)
+    @_documents_errors(401, 404, 503, read=True)
     def get(self, game_id: str) -> Any:
         """See the game
 
@@ -546,7 +556,7 @@ class Events(MethodView):
         "when the game is over, or after about a minute (an EventSource reconnects with "
         "Last-Event-ID).",
     )
-    @_documents_errors(401, 404)
+    @_documents_errors(401, 404, read=True)
     @_documentation_of(
         blp.alt_response(
             429,

@@ -6494,7 +6494,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
+            /** @description unauthorized: a token that opens no seat of this game (without one, the spectator's answer); unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6940,7 +6940,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description unauthorized: no token, or a token that opens no seat of this game; unknown_account: an account's key that opens no account (replaced, or never made). */
+            /** @description unauthorized: a token that opens no seat of this game (without one, the spectator's answer); unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
                 headers: {
                     [name: string]: unknown;
