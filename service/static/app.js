@@ -668,7 +668,7 @@ async function pump() {
     }
     if (!moved) await refresh();
   } catch (error) {
-    say(error.message, "error");
+    say(errorText(error), "error");
   } finally {
     state.pumping = false;
   }
