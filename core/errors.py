@@ -331,6 +331,14 @@ class RateLimited(ServiceError):
         self.retry_after = retry_after
 
 
+class OverThinkBudget(ServiceError):
+    """One request orders more thinking than its payer's think budget gives in a whole
+    window: it could never fit, so it is refused for good, not told to wait."""
+
+    status = 422
+    error = "over_think_budget"
+
+
 class NotReplicated(ServiceError):
     """A move was written, but its Redis's replicas did not confirm it within the wait
     (`POCHA_WAIT_REPLICAS`): it stands unless a failover comes first."""

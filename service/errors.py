@@ -147,7 +147,8 @@ class ErrorSchema(Answer):
             "too_many_challenges. Requests: unauthorized, forbidden, unknown_key, "
             "validation_error, bad_json, bad_request, body_too_large, body_too_slow, "
             "unsupported_media_type, not_acceptable, precondition_required, "
-            "expectation_failed, rate_limited, too_many_streams, too_many_connections, "
+            "expectation_failed, rate_limited, over_think_budget, too_many_streams, "
+            "too_many_connections, "
             "uri_too_long, headers_too_large, not_found, method_not_allowed, "
             "not_implemented. The service: unavailable, store_full, busy, internal_error.",
             "example": "not_your_turn",

@@ -1,6 +1,7 @@
 """Whether a hint or an AI move may be queued now: let in by the thinking it orders
-(the address's think budget, in seconds), and refused at once rather than queued behind
-more than the workers can start soon, counting what its lane of `pocha-high` waits for.
+(the address's think budget, in seconds, which one request may never exceed), and refused
+at once rather than queued behind more than the workers can start soon, counting what its
+lane of `pocha-high` waits for.
 How it works: docs/internals.md, `core.jobs.admission`.
 """
 
@@ -15,7 +16,7 @@ from typing import Any
 import redis
 
 from core.config import is_on
-from core.errors import Busy, RateLimited
+from core.errors import Busy, OverThinkBudget, RateLimited
 from core.jobs.queues import HIGH, on_demand_lane_of
 from core.jobs.status import workers_serving
 from core.store.api_keys import ApiKey, name_of_payer, named
@@ -37,9 +38,10 @@ MAX_QUEUED_JOBS = 1000
 CAPACITY_SECONDS = 2.0
 
 # KEYS: the payer's budget (a timestamp), queued jobs (id -> drop time), queued seconds
-# (id -> seconds), queued lanes (id -> lane). ARGV: now, job id, its seconds, its drop time,
-# wall seconds per second of thinking (0: no budget), the window, workers taking the jobs,
-# the longest wait (negative: no bound), the most jobs, the keys' TTL (ms), its lane.
+# (id -> seconds), queued lanes (id -> lane). ARGV: now, job id, its seconds (a window's
+# budget at most: `Admission.admit` checks), its drop time, wall seconds per second of
+# thinking (0: no budget), the window, workers taking the jobs, the longest wait (negative:
+# no bound), the most jobs, the keys' TTL (ms), its lane.
 # Returns {'ok'}, {'rate_limited', seconds over} or {'busy', seconds over, seconds ahead}.
 # The wait is what the workers, serving the lanes in turn, take before the job: every job
 # of its own lane, and from each other lane one before each of those and one before it.
@@ -54,7 +56,7 @@ local lane = ARGV[11]
 local spent = 0
 if rate > 0 then
   local drained_at = tonumber(redis.call('GET', KEYS[1]) or '0')
-  spent = math.max(0, drained_at - now) + math.min(seconds * rate, window)
+  spent = math.max(0, drained_at - now) + seconds * rate
   if spent > window then return {'rate_limited', tostring(spent - window)} end
 end
 while true do
@@ -157,8 +159,9 @@ class Admission:
         """Take a place for the job `job_id`, estimated at `seconds` of thinking, asked for
         from `address` (or with `key`, whose budget it then spends), which RQ drops
         unstarted after `drop_after` seconds, in its payer's lane of `pocha-high`: that
-        lane, to queue it in; `RateLimited` or `Busy` if it may not have one (`now` is for
-        tests)."""
+        lane, to queue it in; `RateLimited` or `Busy` if it may not have one now, and
+        `OverThinkBudget` if `seconds` are more than its payer's budget gives in a window
+        (`now` is for tests)."""
         now = time.time() if now is None else now
         budget = self.budget
         if key is not None and budget is not None and key.think is not None:
@@ -166,6 +169,16 @@ class Admission:
         payer = key.payer if key is not None else client_hash(address) if address else None
         lane = on_demand_lane_of(payer)
         rate = WINDOW / budget if budget is not None and payer else 0
+        if rate and budget is not None and seconds > budget:
+            # More than a window's budget: let in as a burst once the budget drained, it
+            # would hold a worker longer than the budget gives anyone, again and again.
+            raise OverThinkBudget(
+                _(
+                    _TOO_MUCH_FOR_KEY if key is not None else _TOO_MUCH,
+                    budget=format(budget, "g"),
+                    seconds=format(seconds, ".4g"),
+                )
+            )
         bounded = self.max_wait is not None
         answer = connection.eval(
             _ADMIT_LUA,
@@ -287,6 +300,18 @@ _THINKING_SPENT = N_(
 _THINKING_SPENT_BY_KEY = N_(
     "Your key has used its thinking time for hints and AI moves (at most {budget} s of "
     "thinking a minute; this request may take {seconds} s); try again in {retry_after} s."
+)
+
+
+_TOO_MUCH = N_(
+    "This request may take {seconds} s of thinking, more than your address may spend in a "
+    "minute on hints, AI moves and analyses ({budget} s): ask for less thinking, a lower "
+    "level or a smaller budget."
+)
+_TOO_MUCH_FOR_KEY = N_(
+    "This request may take {seconds} s of thinking, more than your key may spend in a "
+    "minute on hints, AI moves and analyses ({budget} s): ask for less thinking, a lower "
+    "level or a smaller budget."
 )
 
 

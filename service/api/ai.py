@@ -75,7 +75,8 @@ class Move(MethodView):
             **ON_DEMAND_ERRORS,
             422: "invalid_position: no game could reach this position (the message says "
             "why); validation_error: a malformed body, an unknown level (or one of the "
-            "other game's only), a budget out of range.",
+            "other game's only), a budget out of range. over_think_budget: a move that may "
+            "think longer than the think budget gives in a minute (ask for less).",
         },
     )
     def post(self) -> Any:

@@ -176,7 +176,8 @@ class Analyses(MethodView):
             413: "body_too_large: a record over 512 KB.",
             422: "validation_error: a record of no game here, one that cannot be read back "
             "(the message says why), a level its game has not, or one that would think "
-            "longer than an analysis may.",
+            "longer than an analysis may. over_think_budget: one that may think longer than "
+            "the think budget gives in a minute (choose a lower level).",
         },
     )
     def post(self, body: dict[str, Any]) -> Any:

@@ -38,7 +38,8 @@ _ERRORS = {
     409: "not_your_turn, wrong_phase (the game is over) or not_started (the table still "
     "waits for people).",
     422: "validation_error: an unknown level (or one this game's bots have not), or a "
-    "budget out of range.",
+    "budget out of range. over_think_budget: a hint that may think longer than the think "
+    "budget gives in a minute (ask for less).",
 }
 
 

@@ -185,6 +185,11 @@ def test_a_keys_own_ai_limit_and_think_budget(redis_url: str) -> None:
     refused = ai_move(ANA, thrifty, 3200)
     assert_limited(refused, keyed=True)
     assert "4 s of thinking a minute" in refused.json["message"]
+    # One that may think longer than the key's whole minute is refused for good (the
+    # address's 10 s would have let it in).
+    over = ai_move(ANA, thrifty, 4500)
+    assert (over.status_code, over.json["error"]) == (422, "over_think_budget"), over.json
+    assert "more than your key may spend in a minute" in over.json["message"]
     # The bots of a key's games spend the key's budget too, while the key lives.
     purse = ThinkPurse(store, budget=10, keys=store)
     assert purse.budget_of("key:thrifty") == 4

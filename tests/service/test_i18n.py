@@ -43,7 +43,7 @@ from service.i18n import (
 )
 from service.openapi import COMMITTED
 from service.ratelimits import spoken_limit
-from tests.service.helpers import bearer, create_game, humans, move, tokens_of
+from tests.service.helpers import AI_POSITION, bearer, create_game, humans, move, tokens_of
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "service" / "locales"
@@ -780,6 +780,18 @@ def test_rate_limited(redis_url: str) -> None:
     # The limit too is said in the request's language, not in the limits library's words.
     assert "(como mucho 1 por minuto)" in spanish.json["message"], spanish.json
     assert "(at most 1 a minute)" in english.json["message"], english.json
+
+
+@driven("over_think_budget")
+def test_over_think_budget(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "rq",
+                      "RATE_LIMITS": "on", "THINK_BUDGET": 1})  # fmt: skip
+    client = app.test_client()
+    body = {**AI_POSITION, "milliseconds": 1500}
+    english, spanish = both(client, "POST", "/api/v1/ai/move", json=body)
+    assert english.status_code == 422
+    assert "more than your address may spend in a minute" in english.json["message"]
+    assert "más de lo que tu dirección puede gastar en un minuto" in spanish.json["message"]
 
 
 def test_every_limit_is_said_in_the_requests_language() -> None:

@@ -1,8 +1,8 @@
 """A game record sent to be analysed (`POST /api/v1/analyses`): read back and checked at once,
 weighed by a worker exactly as `ai.analysis` weighs it, followed at its own address; and
 what is refused (a record no game could give, of no game here, a level too slow for its
-length, a body too large), each a 4xx saying why; and the job keeps of a record only what the
-analysis reads, however much else it carries."""
+length, one over the think budget, a body too large), each a 4xx saying why; and the job
+keeps of a record only what the analysis reads, however much else it carries."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ import redis
 from flask.testing import FlaskClient
 
 from ai.analysis import analyse, by_seat
+from core.jobs.analyses import read_back, seconds_of
+from service import create_app
 from tests.ai.test_analysis import recorded
 from tests.worker.conftest import Drain
 
@@ -144,3 +146,25 @@ def test_what_an_analysis_refuses(client: FlaskClient) -> None:
         content_type="application/json",
     )  # fmt: skip
     assert huge.status_code == 413
+
+
+def test_an_analysis_may_not_order_more_than_a_minutes_think_budget(
+    redis_url: str, drain: Drain
+) -> None:
+    client = create_app(
+        {"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "rq", "RATE_LIMITS": "on"}
+    ).test_client()
+    record = recorded("pocha", "random", 2)
+    _, decisions = read_back(record)
+    # Within the 60 s an analysis may think, over the 30 s a minute of the think budget: it
+    # would be let in whenever the budget had drained, a worker held 48 s each time.
+    assert 30 < seconds_of("pocha", "ismcts-expert", decisions) <= 60
+    over = client.post("/api/v1/analyses", json={"record": record, "level": "ismcts-expert"},
+                       headers={"Accept-Language": "es"})  # fmt: skip
+    assert (over.status_code, over.json["error"]) == (422, "over_think_budget"), over.json
+    assert "un nivel más bajo" in over.json["message"]
+    # A lower level fits and is weighed as before.
+    fits = client.post("/api/v1/analyses", json={"record": record, "level": "medium"})
+    assert fits.status_code == 202, fits.json
+    drain()
+    assert client.get(fits.json["url"]).json["status"] == "finished"

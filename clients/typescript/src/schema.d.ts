@@ -1845,7 +1845,7 @@ export interface components {
              */
             code: number;
             /**
-             * @description Stable machine code, the same in every language (each operation's responses say which it may answer). Moves: not_your_turn, wrong_phase, wrong_game, not_started, illegal_move, invalid_bid, invalid_card, invalid_suit, stale_version, conflict, idempotency_key_reused, not_replicated. Games and tables: invalid_rules, invalid_position, game_not_found, game_not_over, table_not_found, table_full, one_seat_each, too_many_changes, too_many_tables, removed_by_host. Jobs, matches, analyses: job_not_found, match_not_found, analysis_not_found. Accounts and bots: account_required, unknown_account, account_not_found, account_disabled, not_your_account, one_seat_per_account, name_taken, not_a_bot, no_webhook, webhook_refused, bot_paused, challenge_not_found, challenge_closed, not_in_challenge, too_many_challenges. Requests: unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, body_too_slow, unsupported_media_type, not_acceptable, precondition_required, expectation_failed, rate_limited, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, not_implemented. The service: unavailable, store_full, busy, internal_error.
+             * @description Stable machine code, the same in every language (each operation's responses say which it may answer). Moves: not_your_turn, wrong_phase, wrong_game, not_started, illegal_move, invalid_bid, invalid_card, invalid_suit, stale_version, conflict, idempotency_key_reused, not_replicated. Games and tables: invalid_rules, invalid_position, game_not_found, game_not_over, table_not_found, table_full, one_seat_each, too_many_changes, too_many_tables, removed_by_host. Jobs, matches, analyses: job_not_found, match_not_found, analysis_not_found. Accounts and bots: account_required, unknown_account, account_not_found, account_disabled, not_your_account, one_seat_per_account, name_taken, not_a_bot, no_webhook, webhook_refused, bot_paused, challenge_not_found, challenge_closed, not_in_challenge, too_many_challenges. Requests: unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, body_too_slow, unsupported_media_type, not_acceptable, precondition_required, expectation_failed, rate_limited, over_think_budget, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, not_implemented. The service: unavailable, store_full, busy, internal_error.
              * @example not_your_turn
              */
             error: string;
@@ -5657,7 +5657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid_position: no game could reach this position (the message says why); validation_error: a malformed body, an unknown level (or one of the other game's only), a budget out of range. */
+            /** @description invalid_position: no game could reach this position (the message says why); validation_error: a malformed body, an unknown level (or one of the other game's only), a budget out of range. over_think_budget: a move that may think longer than the think budget gives in a minute (ask for less). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5760,7 +5760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_error: a record of no game here, one that cannot be read back (the message says why), a level its game has not, or one that would think longer than an analysis may. */
+            /** @description validation_error: a record of no game here, one that cannot be read back (the message says why), a level its game has not, or one that would think longer than an analysis may. over_think_budget: one that may think longer than the think budget gives in a minute (choose a lower level). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7083,7 +7083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_error: an unknown level (or one this game's bots have not), or a budget out of range. */
+            /** @description validation_error: an unknown level (or one this game's bots have not), or a budget out of range. over_think_budget: a hint that may think longer than the think budget gives in a minute (ask for less). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -2,7 +2,9 @@
 on, its bots and its stand-in spend the maker's think budget (the one that hints and AI
 moves spend), a challenge's game its challenger's, and a webhook bot's calls spend it by
 their wall time; the fallback level (the stand-in, for a webhook's seat) plays once it is
-spent, and the levels that think longest are refused in games of people."""
+spent, and the levels that think longest are refused in games of people. One hint or AI move
+never orders more thinking than the budget gives in a minute: it would be let in as a burst
+each time the budget drained."""
 
 from __future__ import annotations
 
@@ -15,11 +17,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from core.jobs.admission import WINDOW, ThinkPurse
+from core.jobs.queues import HIGH
+from core.jobs.status import work_status
 from core.store.keys import think_key, think_limit_key
 from core.store.records import client_hash
 from service import create_app
-from tests.service.helpers import bearer, move
-from tests.worker.conftest import Drain
+from tests.service.helpers import AI_POSITION, bearer, create_game, humans, move, tokens_of
+from tests.worker.conftest import Drain, wait_until
 from tests.worker.webhook_server import WebhookBot, webhook_bot
 
 ANA = {"REMOTE_ADDR": "203.0.113.7"}
@@ -249,3 +253,58 @@ def test_once_the_payers_budget_is_spent_the_stand_in_plays_a_webhooks_seat(
     hook = client.get(f"/api/v1/accounts/{hooky['id']}/webhook",
                       headers={"X-Pocha-Account": hooky["key"]}).json  # fmt: skip
     assert (hook["failures"], hook["paused"]) == (0, False), hook
+
+
+def test_no_request_orders_more_thinking_than_its_budget_gives_in_a_minute(
+    redis_url: str, connection: redis.Redis, drain: Drain
+) -> None:
+    # A budget of 2 s a minute, so that the request that takes all of it thinks 2 s only.
+    client = create_app(
+        {"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "rq", "RATE_LIMITS": "on",
+         "THINK_BUDGET": 2}
+    ).test_client()  # fmt: skip
+    cell = think_limit_key(client_hash(ANA["REMOTE_ADDR"]))
+
+    def ai_move(milliseconds: int, language: str = "en") -> Any:
+        return client.post(
+            "/api/v1/ai/move",
+            json={**AI_POSITION, "milliseconds": milliseconds},
+            environ_base=ANA,
+            headers={"Accept-Language": language},
+        )
+
+    # 2 s of thinking and a job's 0.02 s, over the 2 s a minute: refused for good, not
+    # "try again", in the caller's language, and nothing is spent or queued.
+    english, spanish = ai_move(2000), ai_move(2000, "es")
+    for refused in (english, spanish):
+        assert refused.status_code == 422, refused.json
+        assert refused.json["error"] == "over_think_budget"
+        assert "Retry-After" not in refused.headers
+    assert "may take 2.02 s of thinking" in english.json["message"]
+    assert "(2 s)" in english.json["message"]
+    assert "puede llevar 2.02 s de reflexión" in spanish.json["message"], spanish.json
+    assert connection.get(cell) is None
+    assert work_status(connection).queued[HIGH] == 0
+    # A hint of a search budget far over it (100,000 iterations: 50 s on a slow machine),
+    # too: the burst that let one address hold a worker 50 s of every 100.
+    created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
+    hint = client.post(
+        f"/api/v1/games/{created['id']}/hint",
+        json={"iterations": 100_000},
+        headers=bearer(tokens_of(created)[1]),
+        environ_base=ANA,
+    )
+    assert (hint.status_code, hint.json["error"]) == (422, "over_think_budget"), hint.json
+    assert connection.get(cell) is None
+    # What fits the budget is let in as before, the whole minute's budget at once, and a
+    # worker answers it.
+    whole = ai_move(1980)
+    assert whole.status_code == 202, whole.json
+    # With the budget spent, a request that fits it waits for it to come back (unless 57 s
+    # went by since); one over it is still refused for good.
+    assert ai_move(1900).status_code == 429
+    assert ai_move(2000).status_code == 422
+    drain()
+    wait_until(
+        lambda: client.get(whole.json["url"]).json["status"] == "finished", 30, "the AI move"
+    )
