@@ -34,34 +34,34 @@ _HELP_OPTION_HELP = "Show this message and exit."
 _ENV_VAR = "env var: {var}"
 
 
+class _Spoken:
+    """An attribute Click sets in English (a msgid of our catalogue: a help, a placeholder)
+    and reads, when it writes a help or a refusal, in the terminal's language."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.kept = f"_english_{name}"
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        english = getattr(instance, self.kept, None)
+        return None if english is None else help_text(english)
+
+    def __set__(self, instance: object, english: str | None) -> None:
+        setattr(instance, self.kept, english)
+
+
 class _SpokenHelp:
     """A help text kept in English, read in the terminal's language."""
 
-    _english_help: str | None
-
-    @property
-    def help(self) -> str | None:
-        return None if self._english_help is None else help_text(self._english_help)
-
-    @help.setter
-    def help(self, english: str | None) -> None:
-        self._english_help = english
+    help = _Spoken()
 
 
 class _SpokenCommand(_SpokenHelp):
     """A command's help and usage line (`[OPTIONS]`, which Click writes in English words
     of its own, outside gettext: in our catalogue) read in the terminal's language."""
 
-    _english_options_metavar: str | None
-
-    @property
-    def options_metavar(self) -> str | None:
-        english = self._english_options_metavar
-        return None if english is None else help_text(english)
-
-    @options_metavar.setter
-    def options_metavar(self, english: str | None) -> None:
-        self._english_options_metavar = english
+    options_metavar = _Spoken()
 
 
 def _said(help_option: click.Option | None) -> click.Option | None:
@@ -85,15 +85,7 @@ class SpokenGroup(_SpokenCommand, click.Group):
     command_class = SpokenCommand
     group_class = type
 
-    _english_subcommand_metavar: str
-
-    @property
-    def subcommand_metavar(self) -> str:
-        return help_text(self._english_subcommand_metavar)
-
-    @subcommand_metavar.setter
-    def subcommand_metavar(self, english: str) -> None:
-        self._english_subcommand_metavar = english
+    subcommand_metavar = _Spoken()
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         return _said(super().get_help_option(ctx))
@@ -221,20 +213,11 @@ class SpokenOption(_SpokenHelp, click.Option):
     language: the player's name) is shown in the help as what it makes, which is what the
     command gets, rather than as Click's `(dynamic)`."""
 
-    _english_metavar: str | None
+    metavar = _Spoken()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.type = _spoken_type(self.type)
-
-    @property
-    def metavar(self) -> str | None:
-        english = self._english_metavar
-        return None if english is None else help_text(english)
-
-    @metavar.setter
-    def metavar(self, english: str | None) -> None:
-        self._english_metavar = english
 
     def get_default(self, ctx: click.Context, call: bool = True) -> Any:
         # The help asks with `call=False` and shows a function as `(dynamic)`: a shown
@@ -263,16 +246,7 @@ class SpokenArgument(click.Argument):
     """An argument whose placeholder of ours (`metavar=N_("NAME")`: in the usage line, and
     in Click's refusal of a missing one) is said in the terminal's language."""
 
-    _english_metavar: str | None
-
-    @property
-    def metavar(self) -> str | None:
-        english = self._english_metavar
-        return None if english is None else help_text(english)
-
-    @metavar.setter
-    def metavar(self, english: str | None) -> None:
-        self._english_metavar = english
+    metavar = _Spoken()
 
 
 #: `click.argument` for the arguments whose placeholder is said in the terminal's language.
