@@ -1505,7 +1505,10 @@ def keys_revoke(name: str, redis_url: str) -> None:
 
 
 @pocha.group(
-    help=N_("Accounts of people and bots (X-Pocha-Account): list, disable, rename, rotate-key.")
+    help=N_(
+        "Accounts of people and bots (X-Pocha-Account): list, count, disable, keep, rename, "
+        "rotate-key, sweep."
+    )
 )
 def accounts() -> None:
     """The accounts (the help above, in the terminal's language)."""
@@ -1531,17 +1534,17 @@ def accounts_list(start: int, count: int, redis_url: str) -> None:
     if not found:
         click.echo(say(_("no accounts")))
         return
-    disabled, active = say(_("disabled")), say(_("active"))
+    disabled, active, kept = say(_("disabled")), say(_("active")), say(_("kept"))
     heads = ["id", say(_("kind")), say(_("state")), say(_("last seen")), say(_("name"))]
     # A column as wide as its words in this language, at the least.
     widths = [
         max(width, len(head) + 1) for head, width in zip(heads[:-1], (24, 7, 9, 21), strict=True)
     ]
-    widths[2] = max(widths[2], len(disabled) + 1, len(active) + 1)
+    widths[2] = max(widths[2], len(disabled) + 1, len(active) + 1, len(kept) + 1)
     click.echo(" ".join([*map(str.ljust, heads, widths), heads[-1]]))
     for account in found:
         seen = f"{datetime.datetime.fromtimestamp(account.seen, datetime.UTC):%Y-%m-%d %H:%M:%S}Z"
-        state = disabled if account.disabled else active
+        state = disabled if account.disabled else kept if account.kept else active
         shown = [account.id, account.kind, state, seen]
         click.echo(" ".join([*map(str.ljust, shown, widths), account.name]))
 
@@ -1577,6 +1580,100 @@ def accounts_disable(account_id: str, enable: bool, redis_url: str) -> None:
             )
         )
     )
+
+
+def _account_lifetime() -> Any:
+    """How long accounts not in use last and how many the store holds, as the service and
+    its workers read them (`core.store.accounts.Lifetime`)."""
+    settings = _load("core.config").load_config()
+    return _load("core.store.accounts").Lifetime.from_settings(settings)
+
+
+@accounts.command(
+    "count",
+    help=N_(
+        "How many accounts the store holds, the most it may (POCHA_MAX_ACCOUNTS: past it, "
+        "sign-up is refused with 503 accounts_full), and after how many days unused an "
+        "account with no rating is forgotten (POCHA_ACCOUNT_IDLE_DAYS)."
+    ),
+)
+@_on_the_store
+def accounts_count(redis_url: str) -> None:
+    """Count the accounts (the help above, in the terminal's language)."""
+    lifetime = _account_lifetime()
+    held = _load("core.store.accounts").count(_key_store(redis_url))
+    if lifetime.most > 0:
+        click.echo(say(_("{count} accounts of at most {most}", count=held, most=lifetime.most)))
+    else:
+        click.echo(say(_("{count} accounts, with no cap", count=held)))
+    if lifetime.idle_days > 0:
+        click.echo(
+            say(
+                _(
+                    "accounts with no rating are forgotten after {days} days unused",
+                    days=lifetime.idle_days,
+                )
+            )
+        )
+    else:
+        click.echo(say(_("accounts not in use are never forgotten")))
+
+
+@accounts.command(
+    "sweep",
+    help=N_(
+        "Forget now every account not in use, which the workers do 200 accounts a minute: no "
+        "rating in any game, not disabled, not kept, not one of our levels, and neither its "
+        "key used nor a seat given it for POCHA_ACCOUNT_IDLE_DAYS. Its name is free again."
+    ),
+)
+@spoken.option(
+    "--dry-run", is_flag=True, help=N_("Count the accounts it would forget, forgetting none.")
+)
+@_on_the_store
+def accounts_sweep(dry_run: bool, redis_url: str) -> None:
+    """Forget the accounts not in use (the help above, in the terminal's language)."""
+    import time
+
+    store = _load("core.store.accounts")
+    connection = _key_store(redis_url)
+    idle_seconds = _account_lifetime().idle_seconds
+    if idle_seconds <= 0:
+        click.echo(say(_("accounts not in use are never forgotten")))
+        return
+    # Step by step from the first account made, as the workers go: each step bounded.
+    now, start, forgotten = time.time(), 0, 0
+    while True:
+        step = store.forget_idle(connection, idle_seconds, now, start, dry_run=dry_run)
+        forgotten += len(step.forgotten)
+        if step.next_start == 0:
+            break
+        start = step.next_start
+    if dry_run:
+        click.echo(say(_("{count} accounts not in use", count=forgotten)))
+    else:
+        click.echo(say(_("forgot {count} accounts not in use", count=forgotten)))
+
+
+@accounts.command(
+    "keep",
+    help=N_(
+        "Keep the account ACCOUNT_ID however long it goes unused: the idle sweep never "
+        "forgets it (accounts with a rating, and our levels', are kept anyway)."
+    ),
+)
+@spoken.argument("account_id", metavar=_ACCOUNT_ID)
+@spoken.option("--release", is_flag=True, help=N_("Let the idle sweep forget it again."))
+@_on_the_store
+def accounts_keep(account_id: str, release: bool, redis_url: str) -> None:
+    """Keep an account from the idle sweep (the help above, in the terminal's language)."""
+    store = _load("core.store.accounts")
+    if not store.set_kept(_key_store(redis_url), account_id, not release):
+        raise _no_account(account_id)
+    if release:
+        click.echo(say(_("released {id}: forgotten if unused", id=repr(account_id))))
+    else:
+        click.echo(say(_("kept {id}", id=repr(account_id))))
 
 
 def _table_service(redis_url: str) -> Any:

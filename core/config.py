@@ -104,6 +104,14 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATE_LIMIT_MATCHES": ("POCHA_RATE_LIMIT_MATCHES", "3/hour;10/day"),
     # Making accounts, per client address: a flood of sign-ups from one address is refused.
     "RATE_LIMIT_ACCOUNTS": ("POCHA_RATE_LIMIT_ACCOUNTS", "5/hour;20/day"),
+    # Accounts not in use are forgotten, name and all (core.store.accounts.forget_idle):
+    # those with no rating in any game, not disabled, not kept by the operator and not one of
+    # our levels, whose key has not been used nor a seat given them for this many days (0:
+    # never).
+    "ACCOUNT_IDLE_DAYS": ("POCHA_ACCOUNT_IDLE_DAYS", 180),
+    # The most accounts the store holds (0: no cap): past it, sign-up is refused with 503
+    # accounts_full until the idle ones are forgotten or the operator raises it.
+    "MAX_ACCOUNTS": ("POCHA_MAX_ACCOUNTS", 100_000),
     # Replacing an account's key, per client address: each is a write to the accounts'
     # Redis, so none can be flooded with them.
     "RATE_LIMIT_ACCOUNT_KEYS": ("POCHA_RATE_LIMIT_ACCOUNT_KEYS", "5/hour;20/day"),

@@ -263,6 +263,24 @@ class NameTaken(Conflict):
         )
 
 
+class AccountsFull(ServiceError):
+    """The store holds as many accounts as the operator allows (`POCHA_MAX_ACCOUNTS`): no
+    one's fault but the service's, and over once idle accounts are forgotten or the cap is
+    raised."""
+
+    status = 503
+    error = "accounts_full"
+    retry_after = 3600
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "This service holds as many accounts as it can for now, so no new one can "
+                "be made: try again later. Tables without an account are open to everyone."
+            )
+        )
+
+
 class AccountRequired(Unauthorized):
     """A rated table's seat, or a rated game's making, without an account's key."""
 

@@ -43,7 +43,7 @@ from core.jobs.queues import (
 )
 from core.jobs.tasks import sweep
 from core.play import turns
-from core.play.turns import RUNS_END, count_unrated_games
+from core.play.turns import RUNS_END, count_unrated_games, forget_idle_accounts
 from core.store.redises import (
     Connections,
     Redises,
@@ -216,6 +216,7 @@ class _Watchful:
         try:
             sweep(self.redises, self.timing)
             count_unrated_games(self.redises)
+            forget_idle_accounts(self.redises)
         except StopRequested:
             # SIGTERM while sweeping: RQ's handler raises this wherever the idle worker
             # is, to end its loop; swallowed, the worker would not stop.

@@ -44,6 +44,7 @@ from core.play.bots import play_bot_turn
 from core.play.tables import seat_view
 from core.play.webhooks import Settings
 from core.play.webhooks import ask as ask_webhook
+from core.store.accounts import Lifetime, SweepStep, forget_idle, sweep_due
 from core.store.keys import game_key
 from core.store.ratings import count_unrated
 from core.store.records import OwedTask, OwedTaskMaker, StoredGame
@@ -79,6 +80,24 @@ def count_unrated_games(connections: Connections) -> int:
             return None
 
     return count_unrated(store.redis, load, store.rated_mark_ttl, limits=store.rating_limits)
+
+
+@functools.lru_cache(maxsize=1)
+def _account_lifetime() -> Lifetime:
+    return Lifetime.from_settings(load_config())
+
+
+def forget_idle_accounts(connections: Connections) -> SweepStep | None:
+    """One step of the sweep of accounts not in use (`core.store.accounts.forget_idle`),
+    taken by one worker a minute between them; run by the workers' sweep. None when another
+    worker took this minute's step."""
+    store = store_for(connections).redis
+    if not sweep_due(store):
+        return None
+    step = forget_idle(store, _account_lifetime().idle_seconds)
+    if step.forgotten:
+        log.info("forgot %d accounts not in use", len(step.forgotten))
+    return step
 
 
 @functools.lru_cache(maxsize=16)

@@ -5,6 +5,11 @@ letters of other alphabets that look like Latin ones taken as those, case, accen
 spacing ignored), so no account can take a name that imitates another's. Our bot levels
 have fixed accounts of their own (`level_account`), made on first use: the same bot always
 behind each, so that everyone's rating is measured against the same opponents.
+Nothing here grows without bound: the store holds `Lifetime.most` accounts at most (sign-up
+past it is `AccountsFull`, checked in the script that makes the account), and an account not
+in use (no rating, not disabled, not kept by the operator, not a level, neither its key used
+nor a seat given it for `Lifetime.idle_days`) is forgotten by the workers' sweep
+(`forget_idle`), its name free again and every key named by its id gone with it.
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
 
@@ -15,6 +20,7 @@ import hmac
 import secrets
 import time
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -23,16 +29,28 @@ import redis
 from confusable_homoglyphs.confusables import confusables_data
 
 from ai.registry import BOT_KINDS
-from core.errors import NameTaken
+from core.errors import AccountsFull, NameTaken
 from core.store.bot_games import tell
 from core.store.keys import (
     ACCOUNT_KEYS,
     ACCOUNT_NAMES,
     ACCOUNTS_MADE,
+    ACCOUNTS_SWEEP_DUE,
+    ACCOUNTS_SWEPT_TO,
+    account_challenges_key,
+    account_games_key,
     account_key,
+    account_seats_key,
+    account_stream_key,
+    account_turns_key,
+    challenges_made_key,
+    challenges_received_key,
     plain_id,
+    rating_history_key,
+    ratings_key,
     webhook_key,
 )
+from engine.registry import KINDS as GAMES
 
 #: What a key looks like, so that one pasted in the wrong place is recognisable.
 KEY_PREFIX = "pa_"
@@ -56,10 +74,14 @@ _PAIRS = (("rn", "m"), ("vv", "w"))
 _IGNORED = frozenset(" -_.'·")
 
 # KEYS: account hash, keys hash, names hash, made set. ARGV: id, skeleton, key hash (or
-# ""), created, then the account's fields as pairs. 1, or 0 when the skeleton is taken.
+# ""), created, the most accounts (0: no cap), then the account's fields as pairs. 1; 0
+# when the skeleton is taken; -1 when the store holds the most accounts already. Counted in
+# the step that adds the account, so a burst of sign-ups cannot overshoot the cap.
 _CREATE_LUA = """
+local most = tonumber(ARGV[5])
+if most > 0 and redis.call('ZCARD', KEYS[4]) >= most then return -1 end
 if redis.call('HSETNX', KEYS[3], ARGV[2], ARGV[1]) == 0 then return 0 end
-for i = 5, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 6, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[3], ARGV[1]) end
 redis.call('ZADD', KEYS[4], ARGV[4], ARGV[1])
 return 1
@@ -100,6 +122,42 @@ local old = redis.call('HGET', KEYS[1], 'skeleton')
 if old and old ~= ARGV[3] then redis.call('HDEL', KEYS[2], old) end
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
 redis.call('HSET', KEYS[1], 'name', ARGV[2], 'skeleton', ARGV[3])
+return 1
+"""
+
+# KEYS: account hash. ARGV: when. Written only to an account that exists: one forgotten
+# by the idle sweep just after its key was looked up must not come back as a bare `seen`.
+_SEEN_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'seen', ARGV[1]) end
+"""
+
+# KEYS: account hash, names hash, keys hash, made set, seats set, then the account's other
+# keys (`account_keys`, after those five), then each game's ratings hash, then each game's
+# history list. ARGV: id, the latest use that leaves it idle, the number of games, the
+# levels' id prefix, "1" to only tell. 1 when the account was forgotten (or, only telling,
+# would be); 0 when it is in use (or gone). Every condition is read again here, in the step
+# that deletes: a key used, a seat given or a rating counted a moment before keeps it.
+_FORGET_LUA = """
+local id, before, games = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+if string.sub(id, 1, #ARGV[4]) == ARGV[4] then return 0 end
+local a = redis.call('HMGET', KEYS[1], 'created', 'seen', 'kept', 'disabled', 'skeleton',
+                     'key_hash')
+if not a[1] or a[3] == '1' or a[4] == '1' then return 0 end
+if tonumber(a[2] or a[1]) >= before then return 0 end
+local newest = redis.call('ZREVRANGE', KEYS[5], 0, 0, 'WITHSCORES')
+if newest[2] and tonumber(newest[2]) >= before then return 0 end
+local others = #KEYS - 2 * games
+for i = 1, games do
+  if redis.call('HEXISTS', KEYS[others + i], id) == 1 then return 0 end
+  if redis.call('EXISTS', KEYS[others + games + i]) == 1 then return 0 end
+end
+if ARGV[5] == '1' then return 1 end
+if a[5] and redis.call('HGET', KEYS[2], a[5]) == id then redis.call('HDEL', KEYS[2], a[5]) end
+if a[6] and a[6] ~= '' and redis.call('HGET', KEYS[3], a[6]) == id then
+  redis.call('HDEL', KEYS[3], a[6])
+end
+redis.call('ZREM', KEYS[4], id)
+redis.call('DEL', KEYS[1], unpack(KEYS, 5, others))
 return 1
 """
 
@@ -165,6 +223,8 @@ class Account:
     key_hash: str = ""
     #: A bot its owner lets anyone seat in an unrated match (otherwise only its own key does).
     open_to_matches: bool = False
+    #: Kept by the operator from the idle sweep (`forget_idle`), however long unused.
+    kept: bool = False
 
     @property
     def level(self) -> str | None:
@@ -182,6 +242,7 @@ class Account:
             disabled=fields.get("disabled") == "1",
             key_hash=fields.get("key_hash", ""),
             open_to_matches=fields.get("open_to_matches") == "1",
+            kept=fields.get("kept") == "1",
         )
 
 
@@ -208,7 +269,7 @@ def reserved_skeletons() -> frozenset[str]:
     return frozenset(skeleton(level) for level in levels)
 
 
-def _store(connection: redis.Redis, account: Account, name_skeleton: str) -> bool:
+def _store(connection: redis.Redis, account: Account, name_skeleton: str, most: int = 0) -> int:
     fields = {
         "id": account.id,
         "name": account.name,
@@ -221,18 +282,19 @@ def _store(connection: redis.Redis, account: Account, name_skeleton: str) -> boo
     }
     made = connection.eval(
         _CREATE_LUA, 4, account_key(account.id), ACCOUNT_KEYS, ACCOUNT_NAMES, ACCOUNTS_MADE,
-        account.id, name_skeleton, account.key_hash, repr(account.created),
+        account.id, name_skeleton, account.key_hash, repr(account.created), most,
         *(x for pair in fields.items() for x in pair),
     )  # fmt: skip
-    return bool(made)
+    return int(made)
 
 
 def create(
-    connection: redis.Redis, name: str, kind: str, now: float | None = None
+    connection: redis.Redis, name: str, kind: str, now: float | None = None, most: int = 0
 ) -> tuple[str, Account]:
     """A new account named `name` (a name already cleaned for showing: `PlayerName`) and
     its key, shown to its holder once. `NameTaken` when its skeleton is another account's or
-    a bot level's."""
+    a bot level's; `AccountsFull` when the store holds `most` accounts already (0: no
+    cap)."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind of account {kind!r}")
     name_skeleton = skeleton(name)
@@ -241,7 +303,10 @@ def create(
     key, key_hash = _new_key()
     made = time.time() if now is None else now
     account = Account(plain_id(), name, kind, made, made, False, key_hash)
-    if not _store(connection, account, name_skeleton):
+    stored = _store(connection, account, name_skeleton, most)
+    if stored == -1:
+        raise AccountsFull()
+    if stored == 0:
         raise NameTaken()
     return key, account
 
@@ -253,7 +318,8 @@ def level_account(connection: redis.Redis, level: str) -> Account:
         return found
     now = time.time()
     account = Account(level_account_id(level), level, "bot", now, now)
-    # A second maker loses the race harmlessly: the name is the level's either way.
+    # A second maker loses the race harmlessly: the name is the level's either way. Our
+    # levels are never refused for the cap: their accounts are few and ours.
     _store(connection, account, skeleton(level))
     found = get(connection, account.id)
     assert found is not None
@@ -285,7 +351,9 @@ def find(connection: redis.Redis, key: str) -> Account | None:
 
 
 def note_seen(connection: redis.Redis, account_id: str, now: float | None = None) -> None:
-    connection.hset(account_key(account_id), "seen", repr(time.time() if now is None else now))
+    """The account's key was used now (what keeps it from the idle sweep)."""
+    when = repr(time.time() if now is None else now)
+    connection.eval(_SEEN_LUA, 1, account_key(account_id), when)
 
 
 def listed(connection: redis.Redis, start: int = 0, count: int = 100) -> list[Account]:
@@ -369,3 +437,150 @@ def rename(connection: redis.Redis, account_id: str, name: str) -> bool:
     if done == 0:
         raise NameTaken()
     return bool(done == 1)
+
+
+def set_kept(connection: redis.Redis, account_id: str, kept: bool = True) -> bool:
+    """Keep an account from the idle sweep however long it goes unused (or no longer);
+    False if there is none."""
+    key = account_key(account_id)
+    if not connection.exists(key):
+        return False
+    connection.hset(key, "kept", "1" if kept else "0")
+    return True
+
+
+def count(connection: redis.Redis) -> int:
+    """How many accounts the store holds (our levels' among them)."""
+    return int(connection.zcard(ACCOUNTS_MADE))
+
+
+@dataclass(frozen=True)
+class Lifetime:
+    """How long an account not in use lasts, and how many accounts the store holds."""
+
+    #: Days after which an account not in use is forgotten (0: never).
+    idle_days: int = 180
+    #: The most accounts (0: no cap).
+    most: int = 100_000
+
+    @classmethod
+    def from_settings(cls, settings: dict[str, Any]) -> Lifetime:
+        """The deployment's (`core.config`)."""
+        return cls(int(settings["ACCOUNT_IDLE_DAYS"]), int(settings["MAX_ACCOUNTS"]))
+
+    @property
+    def idle_seconds(self) -> float:
+        return self.idle_days * 86_400.0
+
+
+def account_keys(account_id: str) -> list[str]:
+    """Every key named by an account's id that goes with it when it is forgotten, but its
+    ratings' and histories' (an account with those is never forgotten) and the challenges it
+    made or received (each expires by itself within minutes of its end). The account's hash
+    first; its names and keys hashes hold one field of it each."""
+    return [
+        account_key(account_id),
+        account_seats_key(account_id),
+        account_games_key(account_id),
+        account_turns_key(account_id),
+        webhook_key(account_id),
+        account_challenges_key(account_id),
+        challenges_made_key(account_id),
+        challenges_received_key(account_id),
+        account_stream_key(account_id),
+    ]
+
+
+def forget(
+    connection: redis.Redis, account_ids: Sequence[str], idle_before: float, dry_run: bool = False
+) -> list[str]:
+    """Forget each account that is not in use: not one of our levels, not kept, not
+    disabled, no rating nor rating history in any game, and neither seen nor given a seat
+    since `idle_before`. Its name is free again and every key of `account_keys` gone, in one
+    script per account (all in one round trip). Those forgotten (`dry_run`: those that would
+    be, forgetting nothing)."""
+    pipe = connection.pipeline(transaction=False)
+    for account_id in account_ids:
+        own = account_keys(account_id)
+        keys = [
+            own[0], ACCOUNT_NAMES, ACCOUNT_KEYS, ACCOUNTS_MADE, *own[1:],
+            *(ratings_key(game) for game in GAMES),
+            *(rating_history_key(game, account_id) for game in GAMES),
+        ]  # fmt: skip
+        pipe.eval(
+            _FORGET_LUA, len(keys), *keys,
+            account_id, repr(idle_before), len(GAMES), LEVEL_PREFIX, int(dry_run),
+        )  # fmt: skip
+    return [a for a, done in zip(account_ids, pipe.execute(), strict=True) if done == 1]
+
+
+#: Accounts one step of the idle sweep looks at: a step of 200 idle ones took 0.2 s of a
+#: worker's loop (docs/api.md, "Accounts, rated tables and the ladder").
+SWEEP_STEP = 200
+#: Seconds between the workers' steps of the idle sweep.
+SWEEP_EVERY = 60
+
+
+@dataclass(frozen=True)
+class SweepStep:
+    """What one step of the idle sweep did."""
+
+    #: The accounts it looked at.
+    looked_at: int
+    #: The ids of those it forgot (or, in a dry run, would forget).
+    forgotten: tuple[str, ...]
+    #: Where the next step starts (a rank in the order made; 0: the sweep went round).
+    next_start: int
+
+
+def forget_idle(
+    connection: redis.Redis,
+    idle_seconds: float,
+    now: float | None = None,
+    start: int | None = None,
+    most: int = SWEEP_STEP,
+    dry_run: bool = False,
+) -> SweepStep:
+    """One step of the idle sweep: look at `most` accounts in the order they were made, from
+    `start` (None: where the step before stopped, kept in Redis, and the next start kept
+    there in turn), and forget those not in use for `idle_seconds` (`forget`). A step reads
+    `most` accounts' fields in one pipeline and runs one script per account that looks
+    idle; round after round, every account is looked at once per `count / most` steps, so
+    the work per step is bounded however many accounts there are, and a restarted worker
+    goes on where the last step stopped. `dry_run`: forget none, only tell which."""
+    shared = start is None and not dry_run
+    if start is None:
+        raw = connection.get(ACCOUNTS_SWEPT_TO) if shared else None
+        start = int(raw) if raw is not None else 0
+    if idle_seconds <= 0:
+        return SweepStep(0, (), start)
+    before = (time.time() if now is None else now) - idle_seconds
+    ids = [
+        raw.decode() if isinstance(raw, bytes) else str(raw)
+        for raw in connection.zrange(ACCOUNTS_MADE, start, start + most - 1)
+    ]
+    pipe = connection.pipeline(transaction=False)
+    for account_id in ids:
+        pipe.hmget(account_key(account_id), ["created", "seen", "kept", "disabled"])
+    idle = [
+        account_id
+        for account_id, (created, seen, kept, disabled) in zip(ids, pipe.execute(), strict=True)
+        if created is not None
+        and not account_id.startswith(LEVEL_PREFIX)
+        and kept not in (b"1", "1")
+        and disabled not in (b"1", "1")
+        and float(seen or created) < before
+    ]
+    forgotten = tuple(forget(connection, idle, before, dry_run))
+    # The forgotten left the order made: the accounts after them moved up as many places.
+    gone = 0 if dry_run else len(forgotten)
+    next_start = 0 if len(ids) < most else start + len(ids) - gone
+    if shared:
+        connection.set(ACCOUNTS_SWEPT_TO, next_start)
+    return SweepStep(len(ids), forgotten, next_start)
+
+
+def sweep_due(connection: redis.Redis, every: int = SWEEP_EVERY) -> bool:
+    """Whether this worker takes the next step of the idle sweep: one of the workers, once
+    every `every` seconds (the first to ask after that)."""
+    return bool(connection.set(ACCOUNTS_SWEEP_DUE, "1", nx=True, ex=every))

@@ -288,13 +288,21 @@ ACCOUNT_KEYS = f"{_ACCOUNTS}:keys"
 ACCOUNT_NAMES = f"{_ACCOUNTS}:names"
 #: Sorted set of every account's id, scored by when it was made.
 ACCOUNTS_MADE = f"{_ACCOUNTS}:made"
+#: Integer: where in `ACCOUNTS_MADE` (a rank) the next step of the idle accounts' sweep
+#: starts (`core.store.accounts.forget_idle`), so that a restarted worker goes on from there.
+ACCOUNTS_SWEPT_TO = f"{_ACCOUNTS}:swept-to"
+#: Held, with an expiry, by the worker that took the latest step of that sweep: the workers
+#: take one step a minute between them, however many they are.
+ACCOUNTS_SWEEP_DUE = f"{_ACCOUNTS}:sweep-due"
 #: Sorted set of the rated games not yet counted, scored by when each was made, or last
 #: found still in play by the workers' sweep (`core.store.ratings.count_unrated`).
 UNRATED = f"{_ACCOUNTS}:unrated"
 
 
 def account_key(account_id: str) -> str:
-    """Hash of one account: name, kind, when made and last seen, disabled, its key's hash."""
+    """Hash of one account: name, kind, when made and last seen, disabled, kept (from the
+    idle sweep), its key's hash. Every other key named by an account's id is listed in
+    `core.store.accounts.account_keys`, which the idle sweep deletes with it."""
     return f"{_ACCOUNTS}:account:{account_id}"
 
 

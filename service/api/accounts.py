@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import marshmallow as ma
+from flask import current_app
 from flask.views import MethodView
 from marshmallow import fields, validate
 
@@ -372,15 +373,28 @@ class Accounts(MethodView):
     @blp.alt_response(408, schema=ErrorSchema, description="body_too_slow.")
     @blp.alt_response(413, schema=ErrorSchema, description="body_too_large.")
     @blp.alt_response(415, schema=ErrorSchema, description="unsupported_media_type.")
-    @blp.alt_response(503, schema=ErrorSchema, description="unavailable: retry shortly.")
+    @blp.alt_response(
+        503,
+        schema=ErrorSchema,
+        description="unavailable: retry shortly. accounts_full: the service holds as many "
+        "accounts as it may (`POCHA_MAX_ACCOUNTS`); accounts not in use are forgotten "
+        "after `POCHA_ACCOUNT_IDLE_DAYS`, so wait `Retry-After` seconds.",
+    )
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         """Make an account
 
         A person or a bot: its id and its secret key, shown only here (keep it: it is the
         account's only way in). Names are unique regardless of case, accents, spacing and
-        letters of other alphabets that look alike; our bot levels' names are theirs.
+        letters of other alphabets that look alike; our bot levels' names are theirs. An
+        account with no rating that goes unused for `POCHA_ACCOUNT_IDLE_DAYS` (180 by
+        default) is forgotten, its name free again.
         """
-        key, account = create(services().redises.store, body["name"], body["kind"])
+        key, account = create(
+            services().redises.store,
+            body["name"],
+            body["kind"],
+            most=int(current_app.config["MAX_ACCOUNTS"]),
+        )
         answer = {
             "id": account.id,
             "name": account.name,

@@ -311,7 +311,8 @@ def test_no_commands_spanish_help_shows_a_placeholder_of_ours_in_english() -> No
 OPERATOR_COMMANDS = [
     ("keys",), ("keys", "create"), ("keys", "list"), ("keys", "revoke"), ("accounts",),
     ("accounts", "list"), ("accounts", "disable"), ("accounts", "rotate-key"),
-    ("accounts", "rename"), ("migrate-keys",), ("worker",),
+    ("accounts", "rename"), ("accounts", "count"), ("accounts", "keep"), ("accounts", "sweep"),
+    ("migrate-keys",), ("worker",),
 ]  # fmt: skip
 
 

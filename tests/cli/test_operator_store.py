@@ -49,6 +49,9 @@ STORE_COMMANDS = [
     ["accounts", "disable", "acc_nobody", "--enable"],
     ["accounts", "rename", "acc_nobody", "Lola"],
     ["accounts", "rotate-key", "acc_nobody"],
+    ["accounts", "count"],
+    ["accounts", "keep", "acc_nobody"],
+    ["accounts", "sweep"],
     ["migrate-keys"],
     ["worker", "--burst"],
 ]

@@ -782,6 +782,19 @@ def test_rate_limited(redis_url: str) -> None:
     assert "(at most 1 a minute)" in english.json["message"], english.json
 
 
+@driven("accounts_full")
+def test_accounts_full(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "inline",
+                      "MAX_ACCOUNTS": 1})  # fmt: skip
+    client = app.test_client()
+    made = client.post("/api/v1/accounts", json={"name": "Ana", "kind": "person"})
+    assert made.status_code == 201
+    english, spanish = both(client, "POST", "/api/v1/accounts", json={"name": "Bea", "kind": "bot"})
+    assert english.status_code == 503
+    assert "no new one can be made" in english.json["message"]
+    assert "no se puede crear ninguna nueva" in spanish.json["message"]
+
+
 @driven("over_think_budget")
 def test_over_think_budget(redis_url: str) -> None:
     app = create_app({"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "rq",

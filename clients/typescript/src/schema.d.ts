@@ -40,7 +40,9 @@ export interface paths {
          * Make an account
          * @description A person or a bot: its id and its secret key, shown only here (keep it: it is the
          *     account's only way in). Names are unique regardless of case, accents, spacing and
-         *     letters of other alphabets that look alike; our bot levels' names are theirs.
+         *     letters of other alphabets that look alike; our bot levels' names are theirs. An
+         *     account with no rating that goes unused for `POCHA_ACCOUNT_IDLE_DAYS` (180 by
+         *     default) is forgotten, its name free again.
          */
         post: operations["createAccount"];
         delete?: never;
@@ -1845,7 +1847,7 @@ export interface components {
              */
             code: number;
             /**
-             * @description Stable machine code, the same in every language (each operation's responses say which it may answer). Moves: not_your_turn, wrong_phase, wrong_game, not_started, illegal_move, invalid_bid, invalid_card, invalid_suit, stale_version, conflict, idempotency_key_reused, not_replicated. Games and tables: invalid_rules, invalid_position, game_not_found, game_not_over, table_not_found, table_full, one_seat_each, too_many_changes, too_many_tables, removed_by_host. Jobs, matches, analyses: job_not_found, match_not_found, analysis_not_found. Accounts and bots: account_required, unknown_account, account_not_found, account_disabled, not_your_account, one_seat_per_account, name_taken, not_a_bot, no_webhook, webhook_refused, bot_paused, challenge_not_found, challenge_closed, not_in_challenge, too_many_challenges. Requests: unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, body_too_slow, unsupported_media_type, not_acceptable, precondition_required, expectation_failed, rate_limited, over_think_budget, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, not_implemented. The service: unavailable, store_full, busy, internal_error.
+             * @description Stable machine code, the same in every language (each operation's responses say which it may answer). Moves: not_your_turn, wrong_phase, wrong_game, not_started, illegal_move, invalid_bid, invalid_card, invalid_suit, stale_version, conflict, idempotency_key_reused, not_replicated. Games and tables: invalid_rules, invalid_position, game_not_found, game_not_over, table_not_found, table_full, one_seat_each, too_many_changes, too_many_tables, removed_by_host. Jobs, matches, analyses: job_not_found, match_not_found, analysis_not_found. Accounts and bots: account_required, unknown_account, account_not_found, account_disabled, not_your_account, one_seat_per_account, name_taken, accounts_full, not_a_bot, no_webhook, webhook_refused, bot_paused, challenge_not_found, challenge_closed, not_in_challenge, too_many_challenges. Requests: unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, body_too_slow, unsupported_media_type, not_acceptable, precondition_required, expectation_failed, rate_limited, over_think_budget, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, not_implemented. The service: unavailable, store_full, busy, internal_error.
              * @example not_your_turn
              */
             error: string;
@@ -4917,7 +4919,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unavailable: retry shortly. */
+            /** @description unavailable: retry shortly. accounts_full: the service holds as many accounts as it may (`POCHA_MAX_ACCOUNTS`); accounts not in use are forgotten after `POCHA_ACCOUNT_IDLE_DAYS`, so wait `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,198 @@
+"""Accounts do not grow without bound, against the test's real Redis: an account not in use
+(no rating, key unused and no seat given for the idle days) is forgotten by the sweep, its
+name free again and every key named by its id gone; rated accounts, our levels', disabled,
+kept and recently seen ones stay; the store's cap refuses sign-up with 503 accounts_full in
+the caller's language, changing nothing. Time is passed to the sweep as `now`, never waited
+for."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import redis
+from click.testing import CliRunner
+from flask.testing import FlaskClient
+
+from cli.main import pocha
+from core.store import account_turns, accounts, bot_games, challenges, webhooks
+from core.store.accounts import Lifetime
+from core.store.keys import ACCOUNT_KEYS, ACCOUNT_NAMES, ACCOUNTS_MADE, ACCOUNTS_SWEPT_TO
+from service import create_app
+from tests.service.test_accounts import account_header, play_people, rated_table, sign_up
+
+DAY = 86_400.0
+IDLE = Lifetime().idle_seconds
+#: Made long enough ago to be idle now, unless used since.
+LONG_AGO = time.time() - IDLE - 30 * DAY
+
+
+def keys_naming(connection: redis.Redis, account_id: str) -> list[str]:
+    """Every key in the store whose name holds the account's id."""
+    return sorted(k.decode() for k in connection.scan_iter(match=f"*{account_id}*", count=1000))
+
+
+def sweep_all(connection: redis.Redis, now: float | None = None) -> set[str]:
+    """The sweep gone once round every account, as the workers go (the shared cursor): the
+    ids forgotten."""
+    connection.delete(ACCOUNTS_SWEPT_TO)
+    forgotten: set[str] = set()
+    while True:
+        step = accounts.forget_idle(connection, IDLE, now=now, most=3)
+        forgotten.update(step.forgotten)
+        if step.next_start == 0:
+            return forgotten
+
+
+def test_an_idle_account_is_forgotten_with_every_key_and_its_name_is_free(
+    client: FlaskClient, store: Any
+) -> None:
+    r = store.redis
+    key, idle = accounts.create(r, "Olvidado", "bot", now=LONG_AGO)
+    # Everything an account gathers that is named by its id: a seat and a game in play
+    # (long ago), timed turns, a webhook, challenges made, an event stream's lease.
+    r.zadd(f"pocha:{{accounts}}:seats:{idle.id}", {"GONEGAME": LONG_AGO})
+    bot_games.note_game(r, idle.id, "GONEGAME")
+    r.zadd(f"pocha:{{accounts}}:games:{idle.id}", {"GONEGAME": LONG_AGO})
+    account_turns.count_move(r, idle.id, 12.0)
+    assert webhooks.register(r, idle.id, "https://bot.example/turn") is not None
+    challenges.make(r, idle.id, "pocha", {}, False, [{"account": idle.id}, {"bot": "easy"}], 300)
+    r.set(f"pocha:{{accounts}}:stream:{idle.id}", "lease", ex=600)
+    assert len(keys_naming(r, idle.id)) >= 7
+
+    assert idle.id in sweep_all(r)
+
+    assert keys_naming(r, idle.id) == []
+    assert accounts.get(r, idle.id) is None
+    assert r.zscore(ACCOUNTS_MADE, idle.id) is None
+    assert idle.id.encode() not in r.hvals(ACCOUNT_NAMES)
+    assert idle.id.encode() not in r.hvals(ACCOUNT_KEYS)
+    # Its key opens nothing, and its name is anyone's again.
+    assert client.get("/api/v1/account", headers=account_header(key)).status_code == 401
+    again = sign_up(client, "olvidado")
+    assert again.status_code == 201, again.json
+
+
+def test_accounts_in_use_stay(client: FlaskClient, store: Any) -> None:
+    r = store.redis
+    ana, bruno = (sign_up(client, name).json for name in ("Ana", "Bruno"))
+    game_id, tokens = rated_table(client, ana["key"], bruno["key"])
+    assert play_people(client, game_id, tokens)["phase"] == "finished"
+    rated = {ana["id"], bruno["id"]}
+    levels = {a.id for a in accounts.listed(r) if a.level}
+    assert levels  # the rated table made the levels' accounts
+    seen_key, seen = accounts.create(r, "Visto", "person", now=LONG_AGO)
+    seated_key, seated = accounts.create(r, "Sentado", "person", now=LONG_AGO)
+    _key, kept = accounts.create(r, "Guardado", "person", now=LONG_AGO)
+    _key, disabled = accounts.create(r, "Apartado", "person", now=LONG_AGO)
+    _key, idle = accounts.create(r, "Ocioso", "person", now=LONG_AGO)
+    # Used since: its key (noted seen), a seat given it (a table made with its key).
+    assert client.get("/api/v1/account", headers=account_header(seen_key)).status_code == 200
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "x"}, {"open": True}, {"name": "b", "bot": "easy"}]},
+        headers=account_header(seated_key),
+    )
+    assert made.status_code == 201, made.json
+    # Set back as long ago: only its seat, noted now, says it is in use.
+    accounts.note_seen(r, seated.id, now=LONG_AGO)
+    assert accounts.set_kept(r, kept.id)
+    assert accounts.set_disabled(r, disabled.id)
+    # The rated ones and the levels unseen for far longer than the idle days.
+    far = time.time() + 10 * IDLE
+
+    assert sweep_all(r) == {idle.id}
+    assert sweep_all(r, now=far) == {seen.id, seated.id}
+
+    left = {a.id for a in accounts.listed(r, 0, 1000)}
+    assert rated | levels | {kept.id, disabled.id} <= left
+    assert accounts.set_kept(r, kept.id, False)
+    assert sweep_all(r, now=far) == {kept.id}
+
+
+def test_the_sweep_goes_on_where_it_stopped_and_each_step_is_bounded(store: Any) -> None:
+    r = store.redis
+    made = [accounts.create(r, f"Cuenta {i}", "person", now=LONG_AGO + i)[1] for i in range(7)]
+    r.delete(ACCOUNTS_SWEPT_TO)
+    first = accounts.forget_idle(r, IDLE, most=3)
+    assert first.looked_at == 3 and set(first.forgotten) == {a.id for a in made[:3]}
+    # Kept in Redis: a worker started anew goes on from the fourth account.
+    assert int(r.get(ACCOUNTS_SWEPT_TO)) == 0
+    second = accounts.forget_idle(r, IDLE, most=3)
+    assert set(second.forgotten) == {a.id for a in made[3:6]}
+    third = accounts.forget_idle(r, IDLE, most=3)
+    assert third.forgotten == (made[6].id,) and third.next_start == 0
+    assert accounts.count(r) == 0
+
+
+def test_a_dry_run_forgets_nothing(store: Any) -> None:
+    r = store.redis
+    made = [accounts.create(r, f"Seco {i}", "person", now=LONG_AGO)[1] for i in range(4)]
+    step = accounts.forget_idle(r, IDLE, start=0, dry_run=True)
+    assert set(step.forgotten) == {a.id for a in made}
+    assert accounts.count(r) == 4
+
+
+def test_the_cap_refuses_sign_up_in_the_callers_language_and_changes_nothing(
+    redis_url: str,
+) -> None:
+    app = create_app(
+        {"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "inline", "MAX_ACCOUNTS": 2}
+    )
+    client = app.test_client()
+    assert sign_up(client, "Uno").status_code == 201
+    assert sign_up(client, "Dos").status_code == 201
+    r = app.extensions["pocha"].redises.store
+    before = {k: r.dump(k) for k in r.scan_iter(match="pocha:{accounts}:*")}
+
+    english = sign_up(client, "Tres")
+    spanish = sign_up(client, "Tres", headers={"Accept-Language": "es"})
+
+    assert (english.status_code, english.json["error"]) == (503, "accounts_full")
+    assert english.headers["Retry-After"] == "3600"
+    assert english.json["message"].startswith("This service holds as many accounts")
+    assert (spanish.status_code, spanish.json["error"]) == (503, "accounts_full")
+    assert spanish.json["message"].startswith("Este servicio tiene todas las cuentas")
+    assert {k: r.dump(k) for k in r.scan_iter(match="pocha:{accounts}:*")} == before
+    # A name taken is still told as taken only once there is room: the cap is said first.
+    assert sign_up(client, "Uno").json["error"] == "accounts_full"
+
+
+def test_a_burst_of_sign_ups_stops_at_the_cap(redis_url: str) -> None:
+    connection = redis.Redis.from_url(redis_url)
+    made, refused = 0, 0
+    for i in range(30):
+        try:
+            accounts.create(connection, f"Ráfaga {i}", "person", most=12)
+            made += 1
+        except Exception as exc:
+            assert type(exc).__name__ == "AccountsFull"
+            refused += 1
+    assert (made, refused, accounts.count(connection)) == (12, 18, 12)
+
+
+def test_the_operator_counts_keeps_and_sweeps(redis_url: str) -> None:
+    connection = redis.Redis.from_url(redis_url)
+    _key, idle = accounts.create(connection, "Viejo", "person", now=LONG_AGO)
+    _key, kept = accounts.create(connection, "Conservado", "person", now=LONG_AGO)
+    runner = CliRunner()
+    env = {"REDIS_URL": redis_url, "LANG": "C"}
+
+    counted = runner.invoke(pocha, ["accounts", "count"], env=env)
+    assert counted.exit_code == 0, counted.output
+    assert "2 accounts of at most 100000" in counted.output
+    assert "forgotten after 180 days unused" in counted.output
+    kept_now = runner.invoke(pocha, ["accounts", "keep", kept.id], env=env)
+    assert kept_now.exit_code == 0, kept_now.output
+    missing = runner.invoke(pocha, ["accounts", "keep", "nobody"], env=env)
+    assert missing.exit_code != 0
+    dry = runner.invoke(pocha, ["accounts", "sweep", "--dry-run"], env=env)
+    assert "1 accounts not in use" in dry.output
+    assert accounts.count(connection) == 2
+    swept = runner.invoke(pocha, ["accounts", "sweep"], env=env)
+    assert swept.exit_code == 0, swept.output
+    assert "forgot 1 accounts not in use" in swept.output
+    assert accounts.get(connection, idle.id) is None
+    assert accounts.get(connection, kept.id) is not None
+    listed = runner.invoke(pocha, ["accounts", "list"], env=env)
+    assert "kept" in listed.output
