@@ -158,8 +158,8 @@ def test_the_cap_refuses_sign_up_in_the_callers_language_and_changes_nothing(
     assert sign_up(client, "Uno").json["error"] == "accounts_full"
 
 
-def test_a_burst_of_sign_ups_stops_at_the_cap(redis_url: str) -> None:
-    connection = redis.Redis.from_url(redis_url)
+def test_a_burst_of_sign_ups_stops_at_the_cap(store: Any) -> None:
+    connection = store.redis
     made, refused = 0, 0
     for i in range(30):
         try:
@@ -171,8 +171,8 @@ def test_a_burst_of_sign_ups_stops_at_the_cap(redis_url: str) -> None:
     assert (made, refused, accounts.count(connection)) == (12, 18, 12)
 
 
-def test_the_operator_counts_keeps_and_sweeps(redis_url: str) -> None:
-    connection = redis.Redis.from_url(redis_url)
+def test_the_operator_counts_keeps_and_sweeps(redis_url: str, store: Any) -> None:
+    connection = store.redis
     _key, idle = accounts.create(connection, "Viejo", "person", now=LONG_AGO)
     _key, kept = accounts.create(connection, "Conservado", "person", now=LONG_AGO)
     runner = CliRunner()
