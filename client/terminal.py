@@ -811,9 +811,9 @@ class TerminalGame:
                     _(
                         "Nobody else is at table {code} now: the others, the one who made it "
                         "too, have left or gone offline, so no one can start it early. It "
-                        "starts only when {players} take the open seats. Stay to wait for them "
-                        "(share the code {code}), or type q to leave; pocha play --open 1 makes "
-                        "a table of your own.",
+                        "starts only once its open seats are taken ({players} to come). Stay to "
+                        "wait (share the code {code}), or type q to leave; pocha play --open 1 "
+                        "makes a table of your own.",
                         code=code,
                         players=players,
                     )
