@@ -5,6 +5,7 @@ How it works: docs/clients.md, `client.terminal`.
 from __future__ import annotations
 
 import ipaddress
+import re
 import select
 import socket
 import sys
@@ -17,7 +18,9 @@ from urllib.parse import urlsplit
 
 from rich import box
 from rich.console import Console, Group
+from rich.live import Live
 from rich.panel import Panel
+from rich.spinner import Spinner
 from rich.table import Table
 from rich.text import Text
 
@@ -33,6 +36,8 @@ SUITS = {
 RANK_NAMES = {1: "as", 10: "sota", 11: "caballo", 12: "rey"}
 #: What a player types to leave, in either language.
 QUIT_WORDS = ("q", "quit", "exit", "salir")
+#: A yes to a y/N question, in either language.
+YES_WORDS = ("y", "yes", "s", "si", "sí")
 
 #: Why a move is barred now: the rule's code, as the API's refusal names it in `rule`
 #: (asistir, montar, fallar, pisar, dealer_restriction), and the API's sentence.
@@ -71,6 +76,10 @@ def stdin_line(timeout: float) -> str | None:
 
 class Quit(Exception):
     """The player asked to leave (q, Ctrl-D or Ctrl-C); the game stays on the server."""
+
+
+class Interrupted(Quit):
+    """Ctrl-C at the prompt: at a table in play, asked about before the seat is left."""
 
 
 class SavedKeyRefused(Exception):
@@ -289,6 +298,33 @@ def simulated_deals(tries: int | None) -> str:
     return ngettext("{n} simulated deal", "{n} simulated deals", tries)
 
 
+def told_apart(names: Sequence[str | None]) -> list[str]:
+    """Each seat's name as the terminal shows it: `(open)` for a seat nobody holds, and a
+    name two seats share with its seat number after it (`Ana #1`, `Ana #2`), so that the
+    seats table, the trick and the events never leave two people alike."""
+    taken = [name for name in names if name]
+    return [
+        _("(open)") if not name else f"{name} #{seat + 1}" if taken.count(name) > 1 else name
+        for seat, name in enumerate(names)
+    ]
+
+
+def fitted(name: str, width: int) -> str:
+    """A seat's name cut to `width` columns, keeping what tells it apart at its end (the
+    seat number `#2` of a name two seats share, and ` (you)`): `Bernar… #2 (you)`."""
+    if len(name) <= width:
+        return name
+    found = re.search(r"( #\d+)?( \([^()]*\))?$", name)
+    number, you = (found.group(1) or "", found.group(2) or "") if found else ("", "")
+    head = name[: len(name) - len(number) - len(you)]
+    if len(head) + len(number) < width:  # the cut falls in ` (you)`: the number stays
+        return name[: width - 1] + "…"
+    for tail in (number + you, number):
+        if tail and head and width - len(tail) >= 2:
+            return head[: width - len(tail) - 1] + "…" + tail
+    return name[: max(width - 1, 0)] + "…"
+
+
 def seat_name(name: str, yours: bool) -> str:
     """A seat's name in the table of seats, ` (you)` after this terminal's own, unless the
     name says it already: a person who gives no name sits as You (Tú in Spanish: `pocha
@@ -365,7 +401,10 @@ class TerminalGame:
         self.held: list[Data] = []  # the first deal's events, told once the game starts
         self.told_room: list[Any] | None = None  # the waiting room as last shown
         self.told_away = False
-        self.status: Any = None  # the refreshed line (rich's Status) while others play
+        self.told_alone = False  # told that nobody else is at the waiting table
+        self.met: set[int] = set()  # the seats someone else was seen at while it waited
+        self.status: Live | None = None  # the line refreshed while others play
+        self.spinner = Spinner("dots")  # its spinner and text
 
     # -- the game loop ----------------------------------------------------------------------
 
@@ -414,7 +453,7 @@ class TerminalGame:
         self.me = self.seat_client(self.api.seat(created, 0).token)
         self.host = self.api.host(created)
         self.level = levels[0]  # the level a table's early start gives its open seats
-        self.names = [s["name"] or _("(open)") for s in created["seats"]]
+        self.names = told_apart([s["name"] for s in created["seats"]])
         if not open_seats:
             bots = seats[1:]
             against = (
@@ -545,6 +584,13 @@ class TerminalGame:
                     if exc.status not in UNAVAILABLE:
                         raise
                     self.reconnect(as_sentence(exc.message))
+                except (Interrupted, KeyboardInterrupt) as exc:
+                    self.idle()
+                    if not isinstance(exc, Interrupted):
+                        self.console.print()  # off the line where ^C left the cursor
+                    if not self.really_leave():
+                        continue
+                    raise Quit from None
         except (Quit, KeyboardInterrupt):
             self.idle()
             self.leave()
@@ -553,10 +599,37 @@ class TerminalGame:
         except ApiError as exc:
             # The game is gone (expired, deleted) or the service refuses us now.
             self.idle()
+            if exc.status == 404 and self.at_table and not self.started:
+                self.warn(
+                    _(
+                        "This table is gone (its host deleted it, or it expired): nobody "
+                        "will play here. pocha lobby lists the tables waiting for players; "
+                        "pocha play --open 1 makes one of your own."
+                    )
+                )
+                return 1
             self.warn(_("The service says: {message}", message=as_sentence(exc.message)))
             return 1
         finally:
             self.idle()
+
+    def really_leave(self) -> bool:
+        """Ctrl-C pressed: at a table in play, leaving gives the seat to the stand-in for
+        good, so a key pressed by accident is asked about (y leaves; Enter, or anything
+        else, plays on; a second Ctrl-C or the end of input leaves). Elsewhere it leaves:
+        a waiting table's seat may be taken again by its code, a game against bots stays
+        on the server."""
+        if not (self.at_table and self.started):
+            return True
+        try:
+            answer = self.ask(_("Leave the game? The stand-in plays your seat to the end (y/N): "))
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            return True
+        if answer.strip().lower() in YES_WORDS:
+            return True
+        self.console.print(Text(_("You play on."), style="green"))
+        return False
 
     def step(self) -> bool:
         """One look at the game: tell what happened, then your turn, the waiting room, or
@@ -646,7 +719,7 @@ class TerminalGame:
         """Keep what a view says of the seats (names as they fill, presence, away)."""
         self.players = view.get("players") or self.players
         if self.players:
-            self.names = [p["name"] or _("(open)") for p in self.players]
+            self.names = told_apart([p["name"] for p in self.players])
         self.at_table = self.at_table or view.get("table") is not None
 
     def idle(self) -> None:
@@ -658,10 +731,16 @@ class TerminalGame:
     def show_status(self, text: Text) -> None:
         """The line refreshed while others play or the table fills (a spinner and `text`)."""
         if self.status is None:
-            self.status = self.console.status(text, spinner="dots", refresh_per_second=4)
+            self.spinner = Spinner("dots", text=text, style="status.spinner")
+            self.status = Live(
+                self.spinner, console=self.console, refresh_per_second=4, transient=True
+            )
             self.status.start()
-        else:
-            self.status.update(text)
+        elif text != self.spinner.text:
+            # Drawn now: left to the next of the 4 refreshes a second, the line would say
+            # the turn before for up to a quarter of a second after it changed.
+            self.spinner.update(text=text)
+            self.status.refresh()
 
     def listen(self) -> str | None:
         """A line typed while watching (None if none within a poll); q leaves."""
@@ -681,6 +760,7 @@ class TerminalGame:
             self.told_room = room
             self.console.print(self.room(view))
         table = view.get("table") or {}
+        self.tell_alone(table)
         waiting = ngettext("{n} player", "{n} players", int(table.get("open_seats", 0)))
         start = (
             _(" (s: start now with {level} bots)", level=level_name(self.level))
@@ -701,6 +781,47 @@ class TerminalGame:
             return
         self.warn(_("Type s to start now, or q to leave.") if self.host else _("Type q to leave."))
 
+    def tell_alone(self, table: Data) -> None:
+        """A guest left alone at a table that waits (everyone else, its host too, left or
+        went offline) is told so once, with what they may do: nobody here can start the
+        game early, so it starts only if people take the open seats."""
+        others = {
+            seat
+            for seat, p in enumerate(self.players)
+            if seat != self.seat
+            and not p.get("open")
+            and p.get("bot") is None
+            and p.get("present") is not False
+        }
+        self.met |= others
+        if self.host is not None or others:
+            self.told_alone = False
+            return
+        # Only once someone else was seen here: a seat whose person never came (a host
+        # that made the table over the API and has not looked at it yet) is not a leaving.
+        if self.told_alone or not self.met:
+            return
+        self.idle()
+        self.told_alone = True
+        code = str(table.get("code") or "")
+        players = ngettext("{n} player", "{n} players", int(table.get("open_seats", 0)))
+        self.console.print(
+            Panel(
+                Text(
+                    _(
+                        "Nobody else is at table {code} now: the others, the one who made it "
+                        "too, have left or gone offline, so no one can start it early. It "
+                        "starts only once its open seats are taken ({players} to come). Stay to "
+                        "wait (share the code {code}), or type q to leave; pocha play --open 1 "
+                        "makes a table of your own.",
+                        code=code,
+                        players=players,
+                    )
+                ),
+                style="yellow",
+            )
+        )
+
     def room(self, view: Data) -> Table:
         """The waiting room: every seat, who has taken it and whether they are here."""
         table = view.get("table") or {}
@@ -708,16 +829,33 @@ class TerminalGame:
         room = Table(
             title=_("Table {code}", code=code) if code else _("The table"), title_justify="left"
         )
-        room.add_column(_("Seat"), justify="right")
-        room.add_column(_("Player"), justify="left")
-        room.add_column("", justify="left")
+        rows: list[tuple[str, Text, str]] = []
         for seat, player in enumerate(self.players):
             if player.get("open"):
                 name, state = Text(_("(open)"), style="dim"), _("waiting for someone")
             else:
-                name = Text(seat_name(player["name"], seat == self.seat))
+                name = Text(seat_name(self.names[seat], seat == self.seat))
                 state = seat_state(player, seat == self.seat) or _("here")
-            room.add_row(str(seat + 1), name, state)
+            rows.append((str(seat + 1), name, state))
+        # A row a seat in a narrow terminal too: when the seats are wider than the terminal
+        # (its borders and padding take 10 columns), the seat numbers keep theirs, the state
+        # at least 8, and a long name ends in `…` but keeps its seat number.
+        numbered = len(_("Seat"))
+        room_for = self.console.width - 10 - numbered
+        longest = max((len(name) for _seat, name, _state in rows), default=0)
+        states = max((len(state) for _seat, _name, state in rows), default=0)
+        narrow = longest + states > room_for
+        named = min(longest, max(8, room_for - min(states, 8))) if narrow else longest
+        room.add_column(_("Seat"), justify="right", width=numbered if narrow else None)
+        room.add_column(_("Player"), width=named if narrow else None, no_wrap=narrow)
+        room.add_column(
+            "", width=max(room_for - named, 1) if narrow else None, overflow="ellipsis",
+            no_wrap=narrow,
+        )  # fmt: skip
+        for number, name, state in rows:
+            if narrow:
+                name = Text(fitted(name.plain, named), style=name.style)
+            room.add_row(number, name, state)
         return room
 
     def start_told(self) -> None:
@@ -794,7 +932,7 @@ class TerminalGame:
         except (EOFError, KeyboardInterrupt):
             self.console.print()  # off the prompt's line
             return False
-        if answer not in ("y", "yes", "s", "si", "sí"):
+        if answer not in YES_WORDS:
             return False
         try:
             taken = self.me.rematch(self.game_id)
@@ -806,6 +944,7 @@ class TerminalGame:
         made = taken.get("host_token")
         self.host = self.api.with_token(made) if made else None
         self.seen, self.started, self.held, self.told_room = 0, False, [], None
+        self.met, self.told_alone = set(), False
         self.look_at(self.me.view(self.game_id))
         told = (
             _(
@@ -833,7 +972,7 @@ class TerminalGame:
                 answer = self.ask(self.prompt(view, clock, quit_word)).strip()
             except (EOFError, KeyboardInterrupt) as exc:
                 self.console.print()  # off the prompt's line, where ^C or ^D left the cursor
-                raise Quit from exc
+                raise (Quit if isinstance(exc, EOFError) else Interrupted) from exc
             if answer.lower() in QUIT_WORDS:
                 raise Quit
             if answer == "?":
@@ -965,11 +1104,20 @@ class TerminalGame:
     def narrate(self) -> None:
         """Tell every event since the last look, one line each (the first deal of a table
         that waits is told when the game starts)."""
-        for event in self.new_events():
+        events = self.new_events()
+        if events:
+            # The status line says whose turn it was before these events: stopped here,
+            # it comes back from the view read next, rather than stay a turn behind.
+            self.idle()
+        for event in events:
             self.seen = event["seq"]
             kind, seat = event["type"], event.get("seat")
             if kind == "seat_taken" and seat is not None and seat < len(self.names):
-                self.names[seat] = event["name"]
+                if seat < len(self.players):
+                    self.players[seat] = {**self.players[seat], "name": event["name"]}
+                    self.names = told_apart([p["name"] for p in self.players])
+                else:
+                    self.names[seat] = event["name"]
             if self.dealing(event) and not self.started:
                 self.held.append(event)
                 continue
@@ -1094,10 +1242,12 @@ class TerminalGame:
     def show_table(self, view: Data) -> None:
         self.console.print(self.table(view))
 
-    def seat_column(self, view: Data, players: list[Data], seat: int) -> str:
+    def seat_column(self, view: Data, players: list[Data], seat: int, brief: bool = False) -> str:
         """A seat's state for the table's last column: its clock while it is to act, and
-        whether it is away, left, offline or open."""
+        whether it is away, left, offline or open (`brief`: without the stand-in's level)."""
         state = seat_state(players[seat], seat == self.seat) if seat < len(players) else ""
+        if brief:
+            state = state.split(" (", 1)[0]
         left = view.get("seconds_left")
         if view["turn"] == seat and left is not None:
             state = f"⏱ {left:.0f} s" + (f" · {state}" if state else "")
@@ -1123,27 +1273,12 @@ class TerminalGame:
                 if trump["holder"] == self.seat
                 else _(" (held by {name})", name=self.names[trump["holder"]])
             )
-        seats = Table(box=None, pad_edge=False)
-        for column, right in (
-            ("", False), (_("Player"), False), ("", False), (_("Bid"), True),
-            (_("Tricks"), True), (_("Score"), True), ("", False),
-        ):  # fmt: skip
-            seats.add_column(column, justify="right" if right else "left")
-        players = view.get("players") or []
-        for seat, name in enumerate(self.names):
-            role = _("dealer") if view["dealer"] == seat else "mano" if view["mano"] == seat else ""
-            bid = view["bids"][seat]
-            state = self.seat_column(view, players, seat)
-            seats.add_row(
-                "▶" if view["turn"] == seat else "",
-                Text(seat_name(name, seat == self.seat)),
-                role,
-                "-" if bid is None else str(bid),
-                str(view["tricks_won"][seat]),
-                str(view["scores"][seat]),
-                Text(state, style="yellow") if state else "",
-                style="bold" if view["turn"] == seat else None,
-            )
+        seats = self.seats_table(view, compact=False)
+        # A panel's border and padding take 4 columns; measured unbounded, as the score
+        # sheet is, since a table measured within the terminal says it fits, cut.
+        unbounded = self.console.options.update_width(1_000_000)
+        if self.console.measure(seats, options=unbounded).maximum > self.console.width - 4:
+            seats = self.seats_table(view, compact=True)
         trick = Text(_("On the table: "))
         if not view["trick"]:
             trick.append(_("nothing yet") if view["phase"] == "playing" else _("(bidding)"))
@@ -1168,6 +1303,62 @@ class TerminalGame:
         parts.append(self.hand_text(view))
         parts.extend(self.barred(view))
         return Panel(Group(*parts), title=self.turn_title(view), title_align="left")
+
+    def seats_table(self, view: Data, *, compact: bool) -> Table:
+        """Each seat's name, role, bid, tricks, score and state. `compact`, for a narrow
+        terminal (40 columns): the turn's mark before the name, the role after the state
+        in the last column, a stand-in's level left out, and each column given its width
+        here, the numbers theirs in full, so that a long name or state ends in `…` rather
+        than wrapping a row over several lines or squeezing a column out."""
+        players = view.get("players") or []
+        rows: list[list[str]] = []
+        for seat, name in enumerate(self.names):
+            role = _("dealer") if view["dealer"] == seat else "mano" if view["mano"] == seat else ""
+            bid = view["bids"][seat]
+            state = self.seat_column(view, players, seat, brief=compact)
+            mark = "▶" if view["turn"] == seat else ""
+            name = seat_name(name, seat == self.seat)
+            numbers = ["-" if bid is None else str(bid), str(view["tricks_won"][seat])]
+            numbers.append(str(view["scores"][seat]))
+            if compact:
+                state = " · ".join(part for part in (state, role) if part)
+                rows.append([name, *numbers, state])
+            else:
+                rows.append([mark, name, role, *numbers, state])
+        seats = Table(box=None, pad_edge=False, collapse_padding=compact)
+        headers = (_("Bid"), _("Tricks"), _("Score"))
+        stated = True  # the last column is the seats' states
+        if not compact:
+            for column in ("", _("Player"), ""):
+                seats.add_column(column)
+            for column in headers:
+                seats.add_column(column, justify="right")
+            seats.add_column("")
+        else:
+            widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers, 1)]
+            room = self.console.width - 4 - sum(widths) - len(widths)  # a space before each
+            longest = max(len(_("Player")), *(2 + len(r[0]) for r in rows))  # "▶ " first
+            states = max((len(r[-1]) for r in rows), default=0)
+            # The name first, whole if it can be; the state gets at least 6 columns, or none.
+            named = min(longest, room - 1 - min(states, 6)) if states else min(longest, room)
+            if named < 8:
+                named, stated = min(longest, room), False
+            for seat, row in enumerate(rows):
+                mark = "▶ " if view["turn"] == seat else "  "
+                row[0] = mark + fitted(row[0], named - 2) if named > 2 else mark[:named]
+            seats.add_column(_("Player"), width=max(named, 1), no_wrap=True)
+            for column, width in zip(headers, widths, strict=True):
+                seats.add_column(column, justify="right", width=width, no_wrap=True)
+            if stated:
+                seats.add_column("", width=room - named - 1, no_wrap=True, overflow="ellipsis")
+            else:
+                rows = [row[:-1] for row in rows]
+        for seat, row in enumerate(rows):
+            cells = [Text(cell) for cell in row]
+            if stated:
+                cells[-1].stylize("yellow")
+            seats.add_row(*cells, style="bold" if view["turn"] == seat else None)
+        return seats
 
     def turn_title(self, view: Data) -> str:
         """The title of the table on your turn: what you do, and your clock."""
