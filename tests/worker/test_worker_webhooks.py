@@ -720,3 +720,15 @@ def test_a_match_seat_naming_an_account_by_its_name_is_told_it_takes_the_id(
     assert "GET /api/v1/account" in refused.json["errors"]["json"]["seats"][0]
     told = client.get("/api/v1/account", headers=key_of(key)).json["id"]
     assert told == account_id
+
+
+def test_a_match_call_says_which_game_of_which_match_it_is(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    # A match's games are stored nowhere (no game id), and may be played at once: a bot
+    # that keeps anything per game tells them apart by the match and the game's number.
+    account_id, key = bot_account(client, bot)
+    report = play_match(client, drain, [f"account:{account_id}", "easy", "easy"], key_of(key))
+    named = [call["body"]["match"] for call in bot.calls]
+    assert {m["id"] for m in named} == {report["id"]}
+    assert {m["game"] for m in named} == {0, 1, 2}
