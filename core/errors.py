@@ -61,6 +61,11 @@ class Unauthorized(ServiceError):
     error = "unauthorized"
 
 
+class TokenMissing(Unauthorized):
+    """No token where a seat's is needed: the service says where an account's key goes
+    when the caller sent one in the wrong header."""
+
+
 class Forbidden(ServiceError):
     status = 403
     error = "forbidden"

@@ -1,14 +1,19 @@
 """A Pocha webhook bot in 30 lines of standard Python: it checks each call's signature and
-answers the first legal action of the view. Run: POCHA_SECRET=whsec_... python
-examples/webhook_bot.py 9000, then register http://your-host:9000/ (a service on this same
-machine calls a loopback address only with POCHA_BOT_ALLOW_PRIVATE=1; docs/bots-api.md)."""
+timestamp and answers the first legal action of the view. Register http://your-host:9000/
+as the bot account's webhook first (the answer holds the secret; a service on this same
+machine calls a loopback address only with POCHA_BOT_ALLOW_PRIVATE=1), then run:
+POCHA_SECRET=whsec_... python examples/webhook_bot.py 9000 (docs/bots-api.md)."""
 
 import hashlib
 import hmac
 import json
 import os
 import sys
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+#: How far a call's timestamp may be from this machine's clock (s): older calls are replays.
+MAX_SKEW = 300
 
 
 def verified(secret: str, timestamp: str, body: bytes, signature: str) -> bool:
@@ -24,7 +29,8 @@ class Bot(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         stamp = self.headers.get("X-Pocha-Timestamp", "")
         signed = self.headers.get("X-Pocha-Signature", "")
-        if not verified(os.environ["POCHA_SECRET"], stamp, body, signed):
+        recent = stamp.isdigit() and abs(time.time() - int(stamp)) <= MAX_SKEW
+        if not recent or not verified(os.environ["POCHA_SECRET"], stamp, body, signed):
             self.send_response(401)
             self.end_headers()
             return

@@ -9,13 +9,14 @@ import re
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
-from core.errors import REDIS_DOWN, ServiceError, is_store_full
+from core.errors import REDIS_DOWN, ServiceError, TokenMissing, is_store_full
 from engine.errors import GameError
 from engine.i18n import N_, _
+from service.accounts import HEADER as ACCOUNT_HEADER
 from service.answers import Answer
 from service.i18n import translate_known, translate_tree
 from service.request_language import request_language
@@ -287,6 +288,19 @@ def _from_service_error(exc: ServiceError) -> Response:
     return error_response(exc.status, exc.error, exc.message, exc.errors, headers, **exc.extra)
 
 
+def _from_token_missing(exc: TokenMissing) -> Response:
+    # A bot's author who sends its key where every account endpoint takes it, in
+    # X-Pocha-Account, is told that a seat takes it as its bearer token instead.
+    if request.headers.get(ACCOUNT_HEADER) and not request.headers.get("Authorization"):
+        exc = TokenMissing(
+            _(
+                "An account's key opens its seats as a seat's token does: send it in "
+                "Authorization: Bearer pa_..., not in X-Pocha-Account."
+            )
+        )
+    return _from_service_error(exc)
+
+
 def _from_engine_error(exc: GameError) -> Response:
     status = ENGINE_STATUS.get(exc.code)
     if status is None:
@@ -318,5 +332,6 @@ def register_error_handlers(app: Flask) -> None:
     """Route every exception through `error_response` (call after flask-smorest's Api)."""
     app.register_error_handler(HTTPException, _from_http_exception)
     app.register_error_handler(ServiceError, _from_service_error)
+    app.register_error_handler(TokenMissing, _from_token_missing)
     app.register_error_handler(GameError, _from_engine_error)
     app.register_error_handler(Exception, _from_unexpected)

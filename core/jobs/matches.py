@@ -769,7 +769,7 @@ def play_slice(
         redises_of(connection).store.eval(
             _BEGUN_LUA, 2, checkpoint_key(match_id, index), match_key(match_id), MATCH_TTL
         )
-    ask = _asker(connection) if spec.accounts else None
+    ask = _asker(connection, match_id, index) if spec.accounts else None
     try:
         if saved is None:
             game = MatchGame(kind, task.rules, task.seed, task.players, task.deal, ask=ask)
@@ -1061,14 +1061,18 @@ def _table_record(
     return made
 
 
-def _asker(connection: Connections) -> Asker:
+def _asker(connection: Connections, match_id: str, index: int) -> Asker:
     """Asks a seated account's webhook for its decision, with the seat's view of the game
-    (`core.play.games.view_of`), counting the call on the account."""
+    (`core.play.games.view_of`) and which game of which match it is (`match`: a match's
+    games are stored nowhere, so they have no game id, and several may be played at once),
+    counting the call on the account."""
     settings = Settings.from_config()
     store = redises_of(connection).store
+    which = {"id": match_id, "game": index}
 
     def asked(game: Any, seat: int, account: str) -> tuple[int | None, str | None]:
-        return ask_webhook(store, account, game, seat, view_of(game, seat), settings)
+        view = {**view_of(game, seat), "match": which}
+        return ask_webhook(store, account, game, seat, view, settings)
 
     return asked
 

@@ -43,7 +43,7 @@ from core.play.tables import (
     seat_info,
     seat_view,
 )
-from core.store import account_turns
+from core.store import account_turns, webhooks
 from core.store.accounts import Account
 from core.store.api_keys import is_key_payer
 from core.store.bot_games import note_game
@@ -220,9 +220,13 @@ class GameService:
         if account is not None:
             mine = next((i for i, p in enumerate(players) if not p.open and p.bot is None), None)
             if mine is not None:
+                # A bot account with a webhook plays the game it makes as it plays a seat it
+                # takes at a table: the workers ask its webhook for each turn. Else its seat
+                # would wait for moves by key that such a bot never sends, with no clock.
+                hooked = account.kind == "bot" and webhooks.get(self.store.redis, account.id)
                 seats[mine] = Seat(
                     account.name, account=account.id, key_hash=account.key_hash or None,
-                    bot_account=account.kind == "bot",
+                    bot_account=account.kind == "bot", webhook=bool(hooked),
                 )  # fmt: skip
         game = kind.new(parsed, seed)
 
@@ -248,7 +252,7 @@ class GameService:
             self.tables.settle(
                 created.record, created.standing, seated_by=None if account is None else account.id
             )
-        if account is not None and any(s.account == account.id for s in seats):
+        if account is not None and any(s.account == account.id and not s.webhook for s in seats):
             note_game(self.store.redis, account.id, created.record.id)
         if created.record.bot_to_move is not None:
             self.bots.game_changed(

@@ -29,6 +29,7 @@ from core.errors import (
     TableCodeTaken,
     TableFull,
     TableNotFound,
+    TokenMissing,
     TooManyChanges,
     TooManyTables,
     Unauthorized,
@@ -117,7 +118,7 @@ def seat_for(
     token that opens nothing is refused, never silently downgraded."""
     if token is None:
         if required:
-            raise Unauthorized(_("Send your seat's token: Authorization: Bearer <token>."))
+            raise TokenMissing(_("Send your seat's token: Authorization: Bearer <token>."))
         return None
     seat = record.seat_of_token(token, holder)
     if seat is None:

@@ -18,7 +18,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from werkzeug.datastructures import Headers
 
-from core.errors import ServiceError, Unauthorized
+from core.errors import ServiceError, TokenMissing, Unauthorized
 from core.play.games import PlayerSpec
 from core.play.tables import shown_code
 from core.store.records import NO_TABLE, StoredGame
@@ -253,7 +253,7 @@ def _move_body(endpoint: str) -> Callable[[F], F]:
             # A move needs a seat's token: without one, that is the answer (401), whatever
             # the body, as for a well-formed move.
             if bearer_token() is None:
-                raise Unauthorized(_("Send your seat's token: Authorization: Bearer <token>."))
+                raise TokenMissing(_("Send your seat's token: Authorization: Bearer <token>."))
             return parsed(*args, **kwargs)
 
         fast._apidoc = parsed._apidoc  # type: ignore[attr-defined]

@@ -109,7 +109,15 @@ def _check_accounts(accounts: list[str]) -> bool:
     streamed = False
     for account_id in dict.fromkeys(accounts):
         account = get_account(connection, account_id)
-        if account is None or account.disabled or account.level is not None:
+        if account is None:
+            raise _refused_seat(
+                _(
+                    "account:{account}: no account has this id (a seat names an account by "
+                    "its id, which GET /api/v1/account tells its key)",
+                    account=account_id,
+                )
+            )
+        if account.disabled or account.level is not None:
             raise _refused_seat(
                 _("account:{account} is not an enabled account", account=account_id)
             )

@@ -457,6 +457,16 @@ def test_method_not_allowed(client: FlaskClient) -> None:
 def test_unauthorized(client: FlaskClient, table: dict[str, Any]) -> None:
     english, _ = both(client, "POST", f"/api/v1/games/{table['id']}/bids", json={"bid": 1})
     assert english.status_code == 401
+    # An account's key sent where account endpoints take it is told where a seat takes it,
+    # whether the body is a move or not.
+    for body in ({"bid": 1}, {"card": "O1"}):
+        keyed, spanish = both(
+            client, "POST", f"/api/v1/games/{table['id']}/bids", json=body,
+            headers={"X-Pocha-Account": "pa_x"},
+        )  # fmt: skip
+        assert (keyed.status_code, keyed.json["error"]) == (401, "unauthorized")
+        assert "Authorization: Bearer pa_..." in keyed.json["message"]
+        assert "Authorization: Bearer pa_..." in spanish.json["message"]
     both(client, "GET", f"/api/v1/games/{table['id']}", headers={"Authorization": "Basic x"})
 
 
@@ -959,6 +969,8 @@ CATALOGUED: dict[str, list[str]] = {
     "not_your_account": ["Send this account's own key in X-Pocha-Account to manage its webhook."],
     "validation_error_webhooks": [
         "account:{account} is not an enabled account",
+        "account:{account}: no account has this id (a seat names an account by its id, which "
+        "GET /api/v1/account tells its key)",
         "account:{account} is seated in a match by its own key only (send it in "
         "X-Pocha-Account), unless it is a bot its owner opened to matches (open_to_matches)",
         "{seat}: an account's seat is account:ID",

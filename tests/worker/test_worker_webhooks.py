@@ -430,6 +430,38 @@ def test_a_webhook_bot_seated_at_a_table_plays_a_whole_game(
     assert players[1]["account"] == account_id
 
 
+@pytest.mark.parametrize(
+    ("game", "rules", "levels"),
+    [("pocha", {"schedule": [1, 2]}, ["hard", "easy"]), ("poch", {"deals": 2}, ["hard", "easy"])],
+)
+def test_a_webhook_bot_plays_the_game_it_makes_with_its_key_by_its_webhook(
+    client: FlaskClient, drain: Drain, bot: WebhookBot, game: str, rules: dict[str, Any],
+    levels: list[str],
+) -> None:  # fmt: skip
+    # A bot that makes its own game against our levels is asked for its turns as at a
+    # table: it never moves by key, and a game of one account has no clock to end a wait.
+    account_id, key = bot_account(client, bot)
+    players = [{"name": "x"}] + [{"name": f"L{i}", "bot": lv} for i, lv in enumerate(levels)]
+    made = client.post(
+        "/api/v1/games", json={"game": game, "players": players, "rules": rules},
+        headers=key_of(key),
+    )  # fmt: skip
+    assert made.status_code == 201, made.json
+    path = f"/api/v1/games/{made.json['id']}"
+    over = {"pocha": "finished", "poch": "over"}[game]
+
+    def ended() -> bool:
+        drain()
+        return bool(client.get(path).json["phase"] == over)
+
+    wait_until(ended, timeout=LONG, what=f"the {game} game the webhook bot made to end")
+    assert bot.calls and all(call["verified"] for call in bot.calls)
+    assert {call["body"]["game"] for call in bot.calls} == {game}
+    counted = status(client, account_id, key)
+    assert (counted["decisions"], counted["failures"]) == (len(bot.calls), 0)
+    assert client.get(path).json["players"][0]["account"] == account_id
+
+
 @pytest.mark.parametrize("behaviour", ["silent", "illegal"])
 def test_a_failing_webhook_at_a_table_is_played_by_the_stand_in(
     client: FlaskClient, drain: Drain, bot: WebhookBot, behaviour: str
@@ -675,3 +707,28 @@ def test_a_replaced_keys_webhook_is_called_no_more_in_a_challenges_game(
     played = client.get(f"{game}/events").json
     its = [e for e in played if e["type"] in ("bid", "card_played") and e["seat"] == 1]
     assert its and all(e.get("by") == "stand_in" for e in its)
+
+
+def test_a_match_seat_naming_an_account_by_its_name_is_told_it_takes_the_id(
+    client: FlaskClient, bot: WebhookBot
+) -> None:
+    account_id, key = bot_account(client, bot, name="Named")
+    asked = {"seats": ["account:Named", "easy", "easy"], "games": 1}
+    refused = client.post("/api/v1/matches", json=asked, headers=key_of(key))
+    assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+    assert "no account has this id" in refused.json["message"]
+    assert "GET /api/v1/account" in refused.json["errors"]["json"]["seats"][0]
+    told = client.get("/api/v1/account", headers=key_of(key)).json["id"]
+    assert told == account_id
+
+
+def test_a_match_call_says_which_game_of_which_match_it_is(
+    client: FlaskClient, drain: Drain, bot: WebhookBot
+) -> None:
+    # A match's games are stored nowhere (no game id), and may be played at once: a bot
+    # that keeps anything per game tells them apart by the match and the game's number.
+    account_id, key = bot_account(client, bot)
+    report = play_match(client, drain, [f"account:{account_id}", "easy", "easy"], key_of(key))
+    named = [call["body"]["match"] for call in bot.calls]
+    assert {m["id"] for m in named} == {report["id"]}
+    assert {m["game"] for m in named} == {0, 1, 2}
