@@ -450,7 +450,7 @@ async function openFile(input) {
   try {
     const record = JSON.parse(await file.text());
     if (record?.format !== 1 || !Array.isArray(record.deals) || !Array.isArray(record.players)) {
-      throw new SyntaxError("not a record");
+      throw new SyntaxError();
     }
     await replay(record);
   } catch (error) {
