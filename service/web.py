@@ -5,16 +5,18 @@ How it works: docs/internals.md, `service.web`.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
+import html
 import re
 from importlib.resources import files
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory
+from flask import Blueprint, Response, abort, jsonify, request, send_from_directory
 
 from engine.registry import DEFAULT_GAME
 from service.api.wire.games import FORMS
 from service.context import current_request
-from service.i18n import LANGUAGES, page_strings
+from service.i18n import LANGUAGES, choose, page_strings
 
 blp = Blueprint("web", __name__)
 
@@ -29,9 +31,51 @@ _SWAGGER_UI_FILES = frozenset(
 )
 
 
+#: The cookie the page writes when a person picks its language (i18n.js, `setLanguage`), so
+#: that the next document is drawn in it before any script runs; no secret, one of LANGUAGES.
+LANG_COOKIE = "pocha_lang"
+#: An element whose text is a key of the page's catalogue: `data-i18n="key" ...>text<`.
+_MARKED = re.compile(r'(data-i18n="([\w.]+)"[^>]*>)([^<]*)(<)')
+#: An element named for screen readers by a key's text:
+#: `aria-label="..." data-i18n-label="key"`.
+_LABELLED = re.compile(r'aria-label="[^"]*"( data-i18n-label="([\w.]+)")')
+_HTML_LANG = re.compile(r'<html lang="\w+">')
+
+
+@functools.cache
+def _page_source(name: str) -> str:
+    # The documents change only with a new version of the service.
+    return (files("service") / "static" / name).read_text(encoding="utf-8")
+
+
+def document(name: str) -> Response:
+    """The page's document `name` (service/static) in the visitor's language, its first
+    paint: `lang` set and each marked word (`data-i18n`: the header's links, "Loading…",
+    what `<noscript>` says; `data-i18n-label`: the language menu's name) in the language
+    picked in the page (its cookie), else the browser's (Accept-Language). The page's
+    scripts then go on in the language they choose: the same one, unless this browser's
+    pick was made where no cookie is kept."""
+    request = current_request()
+    lang = choose(request.cookies.get(LANG_COOKIE), request.accept_languages)
+    strings = page_strings(lang)
+    text = _HTML_LANG.sub(f'<html lang="{lang}">', _page_source(name), count=1)
+    text = _MARKED.sub(
+        lambda m: m[1] + html.escape(strings.get(m[2], m[3]), quote=False) + m[4], text
+    )
+    text = _LABELLED.sub(
+        lambda m: f'aria-label="{html.escape(strings.get(m[2], m[2]))}"' + m[1], text
+    )
+    response = Response(text, mimetype="text/html")
+    response.headers["Content-Language"] = lang
+    response.vary.update(("Accept-Language", "Cookie"))
+    response.add_etag()
+    response.make_conditional(request)
+    return response
+
+
 @blp.get("/")
 def index() -> Response:
-    return current_app.send_static_file("index.html")
+    return document("index.html")
 
 
 @blp.get("/i18n/<lang>.json")
@@ -59,20 +103,20 @@ def how_to_play(game: str = DEFAULT_GAME) -> Response:
     the service publishes (`service.api.wire`): a game registered from elsewhere has none."""
     if game not in FORMS:
         abort(404)
-    return current_app.send_static_file("howto.html")
+    return document("howto.html")
 
 
 @blp.get("/t/<code>")
 def table_link(code: str) -> Response:
     # The page finds the table by the code in its own address (location.pathname).
-    return current_app.send_static_file("index.html")
+    return document("index.html")
 
 
 @blp.get("/play/<game_id>")
 def game_link(game_id: str) -> Response:
     # The page opens the seat in that game: the one this browser holds, else the signed-in
     # account's (an account's games in play link here: GET /api/v1/accounts/{id}/games).
-    return current_app.send_static_file("index.html")
+    return document("index.html")
 
 
 @blp.get("/ladder")
@@ -81,25 +125,25 @@ def ladder_page(game: str = DEFAULT_GAME) -> Response:
     """The ladder of a game (ladder.html, ladderpage.js reads the game from its address)."""
     if game not in FORMS:
         abort(404)
-    return current_app.send_static_file("ladder.html")
+    return document("ladder.html")
 
 
 @blp.get("/accounts/<account_id>")
 def account_page(account_id: str) -> Response:
     # The page reads the account from its own address; an unknown one it says so.
-    return current_app.send_static_file("account.html")
+    return document("account.html")
 
 
 @blp.get("/replay/<game_id>")
 def replay_page(game_id: str) -> Response:
     # The page reads the game's record (GET /api/v1/games/{id}/record) by its address.
-    return current_app.send_static_file("replay.html")
+    return document("replay.html")
 
 
 @blp.get("/replay")
 def replay_a_file() -> Response:
     # The same page, with no game: it opens a record file the person picks.
-    return current_app.send_static_file("replay.html")
+    return document("replay.html")
 
 
 @blp.get("/favicon.ico")

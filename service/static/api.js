@@ -4,9 +4,34 @@
 
 import { t } from "./i18n.js";
 
+/**
+ * Seconds to wait from a Retry-After header (a number of seconds, or an HTTP date), or null.
+ */
+function secondsToWait(retryAfter) {
+  if (!retryAfter) return null;
+  if (/^\d+$/.test(retryAfter.trim())) return Number(retryAfter);
+  const at = Date.parse(retryAfter);
+  return Number.isNaN(at) ? null : Math.max(1, Math.ceil((at - Date.now()) / 1000));
+}
+
+/**
+ * The page's own sentence for an answer with no message of the API's (a proxy's page, an
+ * empty body): what a person can do about it, by the status, in the page's language.
+ */
+export function statusSentence(status, retryAfter = null) {
+  if (status === 429) {
+    const seconds = secondsToWait(retryAfter);
+    return seconds === null ? t("error.busyLater") : t("error.busy", { seconds });
+  }
+  if (status === 502 || status === 503 || status === 504) return t("error.unavailable");
+  if (status >= 500) return t("error.serverFault");
+  if (status === 404) return t("error.missing");
+  return t("error.refused", { status });
+}
+
 export class ApiError extends Error {
-  constructor(status, body) {
-    super(body?.message || `HTTP ${status}`);
+  constructor(status, body, retryAfter = null) {
+    super(body?.message || statusSentence(status, retryAfter));
     this.status = status;
     this.error = body?.error || `http_${status}`;
     this.rule = body?.rule ?? null;
@@ -16,11 +41,11 @@ export class ApiError extends Error {
 
 /**
  * What to tell a person of `error`: the API's sentence (in the page's language, which the
- * request asked for), else the browser's own words for a request that got no answer, put in
- * a sentence of the page's.
+ * request asked for), else the page's own for a request that got no answer (the browser's
+ * words for it, "Failed to fetch", are English whatever the page's language).
  */
 export function errorText(error) {
-  return error instanceof ApiError ? error.message : t("error.network", { message: error.message });
+  return error instanceof ApiError ? error.message : t("error.offline");
 }
 
 export class Api {
@@ -58,9 +83,10 @@ export class Api {
     try {
       data = text ? JSON.parse(text) : null;
     } catch {
-      data = { message: text.slice(0, 200) };
+      // Not the API's answer (a proxy's error page, cut short): its words are for nobody.
+      if (response.ok) throw new ApiError(response.status, null);
     }
-    if (!response.ok) throw new ApiError(response.status, data);
+    if (!response.ok) throw new ApiError(response.status, data, response.headers.get("Retry-After"));
     return data;
   }
 

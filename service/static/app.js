@@ -87,7 +87,9 @@ const state = {
   handledSeq: 0, // the last event shown
   queue: [],
   pumping: false,
-  acting: false,
+  acting: false, // a move on its way: one at a time
+  hinting: false, // a hint asked for and not yet answered
+  comingBack: false, // the request to take the seat back from the stand-in, on its way
   source: null,
   pollTimer: null,
   sheetOpen: true,
@@ -156,7 +158,7 @@ async function loadRulebook() {
     state.games = gamesOf(state.rulebook);
     return true;
   } catch (error) {
-    app.innerHTML = `<p class="notice error">${t("error.noService", { message: escapeHtml(error.message) })}</p>`;
+    app.innerHTML = `<p class="notice error">${escapeHtml(errorText(error))}</p>`;
     return false;
   }
 }
@@ -445,7 +447,7 @@ async function createGame(form) {
     await startGame(game);
   } catch (error) {
     form.deal.disabled = false;
-    say(error instanceof ApiError ? error.message : t("error.create", { message: error.message }), "error");
+    say(error instanceof ApiError ? error.message : t("error.create", { message: errorText(error) }), "error");
   }
 }
 
@@ -919,6 +921,17 @@ async function act(action) {
 }
 
 async function askHint() {
+  // One hint asked at a time: the button is drawn again (enabled) by any event meanwhile.
+  if (state.hinting) return;
+  state.hinting = true;
+  try {
+    await hintOnce();
+  } finally {
+    state.hinting = false;
+  }
+}
+
+async function hintOnce() {
   const version = state.view.version;
   say(t("hint.asking"));
   document.querySelector("[data-action=hint]")?.setAttribute("disabled", "");
@@ -943,7 +956,7 @@ async function askHint() {
     const what = typeof action === "number" ? t("hint.bid", { n: action }) : t("hint.play", { card: cardName(action) });
     say(t("hint.says", { what }) + why, "hint");
   } catch (error) {
-    say(t("hint.none", { message: error.message }), "error");
+    say(t("hint.none", { message: errorText(error) }), "error");
   }
   render();
 }
@@ -1013,7 +1026,7 @@ function render() {
       const backs =
         you && seat === you.seat
           ? ""
-          : `<div class="backs" aria-label="${t("seat.cards", { n: view.hand_sizes[seat] })}">${"<i></i>".repeat(view.hand_sizes[seat])}</div>`;
+          : `<div class="backs" role="img" aria-label="${t("seat.cards", { n: view.hand_sizes[seat] })}">${"<i></i>".repeat(view.hand_sizes[seat])}</div>`;
       const badges = (role ? `<span class="badge">${role}</span>` : "") + seatBadges(player);
       const clock = clockHtml(view, seat);
       return `<div class="${classes.join(" ")}" data-seat="${seat}">
@@ -1081,12 +1094,12 @@ function render() {
           <div><span class="label">${t("trump.label")}</span><strong>${SUIT_NAMES[trumpSuit]}</strong>
             <span class="trump-name">${cardName(view.trump.card)}</span><small>${holder}</small></div></div>
       </div>
-      <div class="seats" aria-label="${t("seats.label")}">${seats}</div>
+      <div class="seats" role="group" aria-label="${t("seats.label")}">${seats}</div>
       <div class="table" id="table" aria-live="polite">${table || `<p class="table-note">${tableNote}</p>`}</div>
       <p id="notice" class="notice ${state.noticeKind}">${escapeHtml(state.notice)}</p>
       <div class="actions">${actions}
-        ${mine ? `<button class="hint-btn" data-action="hint">${t("hint.button")}</button>` : ""}</div>
-      <div class="hand" aria-label="${t("hand.yours")}">${hand}</div>
+        ${mine ? `<button class="hint-btn" data-action="hint" ${state.hinting ? "disabled" : ""}>${t("hint.button")}</button>` : ""}</div>
+      <div class="hand" role="group" aria-label="${t("hand.yours")}">${hand}</div>
       ${reasons ? `<ul class="reasons">${reasons}</ul>` : ""}
       ${view.last_trick.length && !state.table.length && view.phase === "playing" ? lastTrickHtml(view) : ""}
     </div>
@@ -1321,7 +1334,7 @@ app.addEventListener("click", (event) => {
   } else if (action === "leave") {
     leave();
   } else if (action === "back") {
-    comeBack();
+    comeBack(target);
   } else if (action === "rematch") {
     rematch(target);
   } else if (action === "start") {
@@ -1387,12 +1400,19 @@ async function leave() {
   showSetup();
 }
 
-async function comeBack() {
+async function comeBack(button) {
+  // One request however often the button is pressed: a second would be refused (the seat is
+  // back already) and its refusal would replace "back.done".
+  if (state.comingBack) return;
+  state.comingBack = true;
+  button.disabled = true;
   try {
     takeView(await state.me.comeBack(state.game.id, state.game.seat));
     say(t("back.done"));
   } catch (error) {
     say(errorText(error), "error");
+  } finally {
+    state.comingBack = false;
   }
   render();
 }

@@ -14,6 +14,12 @@
 import { onStorageChange } from "./storage.js";
 
 const LANG_KEY = "pocha.lang";
+// The same pick, for the server: the next document's first paint in it (service/web.py).
+const LANG_COOKIE = "pocha_lang";
+
+function tellServer(code) {
+  document.cookie = `${LANG_COOKIE}=${code}; path=/; max-age=31536000; SameSite=Lax`;
+}
 
 /** The languages the page speaks, by code, each named in itself. */
 export const LANGUAGES = { en: "English", es: "Español" };
@@ -242,8 +248,12 @@ export const KEYS_BY_NAME = [
   N_("rule.chips"),
   N_("rule.deals"),
   N_("setup.leadPoch"),
-  // index.html's marked words (data-i18n), put in by `translateMarked`.
+  // The documents' marked words (data-i18n), put in by `translateMarked` and, for the first
+  // paint, by the server (service/web.py, `document`).
   N_("header.howto"),
+  N_("howto.play"),
+  N_("page.loading"),
+  N_("page.noscript"),
   // howto.js' keys in nested templates and chosen by the game.
   N_("howto.exact"),
   N_("howto.missed"),
@@ -292,7 +302,11 @@ export function language() {
   } catch {
     // No storage (a private window may refuse it): the browser's language.
   }
-  current = saved in LANGUAGES ? saved : fromBrowser();
+  if (saved in LANGUAGES) {
+    // A pick made before the cookie was kept, or whose cookie expired.
+    if (!document.cookie.includes(`${LANG_COOKIE}=${saved}`)) tellServer(saved);
+    current = saved;
+  } else current = fromBrowser();
   return current;
 }
 
@@ -301,6 +315,7 @@ export function setLanguage(code) {
   if (!(code in LANGUAGES)) return;
   current = code;
   localStorage.setItem(LANG_KEY, code);
+  tellServer(code);
 }
 
 /** The text of `key` in the page's language, with `{name}` replaced by `params.name`. */

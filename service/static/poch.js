@@ -141,7 +141,7 @@ function seatHtml(view, seat, ctx) {
   const backs =
     you && seat === you.seat
       ? ""
-      : `<div class="backs" aria-label="${t("seat.cards", { n: size })}">${"<i></i>".repeat(size)}</div>`;
+      : `<div class="backs" role="img" aria-label="${t("seat.cards", { n: size })}">${"<i></i>".repeat(size)}</div>`;
   const honours = view.collected
     .filter((c) => c.seat === seat)
     .map(
@@ -379,7 +379,7 @@ export function tableHtml(view, ctx) {
           <span class="turn-line" id="turn-line" tabindex="-1">${statusText(view, ctx, mine, caughtUp)}</span></div>
         ${trump}
       </div>
-      <div class="seats" aria-label="${t("poch.seatsLabel")}">${seats}</div>
+      <div class="seats" role="group" aria-label="${t("poch.seatsLabel")}">${seats}</div>
       <div class="poch-table">
         <div class="board" id="board">${boardSvg(view)}</div>
         ${centreHtml(view, ctx)}
@@ -387,7 +387,7 @@ export function tableHtml(view, ctx) {
       <p id="notice" class="notice ${ctx.state.noticeKind}">${escapeHtml(ctx.state.notice)}</p>
       <div class="actions">${controls}
         ${mine ? `<button class="hint-btn" data-action="hint">${t("hint.button")}</button>` : ""}</div>
-      <div class="hand" aria-label="${t("hand.yours")}" style="--cards:${view.you?.hand.length ?? 0}">${handHtml(view, mine, hint)}</div>
+      <div class="hand" role="group" aria-label="${t("hand.yours")}" style="--cards:${view.you?.hand.length ?? 0}">${handHtml(view, mine, hint)}</div>
     </div>
     <aside class="side">
       ${sheetHtml(view, ctx)}

@@ -450,13 +450,14 @@ async function openFile(input) {
   try {
     const record = JSON.parse(await file.text());
     if (record?.format !== 1 || !Array.isArray(record.deals) || !Array.isArray(record.players)) {
-      throw new Error(t("replay.notARecord"));
+      throw new SyntaxError();
     }
     await replay(record);
   } catch (error) {
     const shown = document.getElementById("replay-error");
     shown.hidden = false;
-    shown.textContent = error instanceof SyntaxError ? t("replay.notARecord") : error.message;
+    // Not the browser's words ("Failed to fetch", a TypeError's): the page's, in its language.
+    shown.textContent = error instanceof SyntaxError ? t("replay.notARecord") : errorText(error);
   }
 }
 

@@ -248,3 +248,29 @@ def test_the_page_modules_say_no_sentence_of_their_own_outside_the_catalogue() -
     # The scan sees the literals: a module's own key names, and markup's words.
     app = [text for _line, text in _literals((STATIC / "app.js").read_text())]
     assert "error.create" in app and any("notice error" in text for text in app)
+
+
+def test_each_document_arrives_in_the_visitors_language(redis_url: str) -> None:
+    # The first paint, before any script: `lang`, the header's words, "Loading…" and what
+    # <noscript> says, in the browser's language, or the one picked in the page (its cookie).
+    client = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+    documents = ("/", "/t/ABCD-EFGH", "/play/g1", "/how-to-play/poch", "/ladder",
+                 "/accounts/a1", "/replay/g1", "/replay")  # fmt: skip
+    for path in documents:
+        spanish = client.get(path, headers={"Accept-Language": "es-AR,es;q=0.9,en;q=0.5"})
+        text = spanish.get_data(as_text=True)
+        assert '<html lang="es">' in text and "Cargando…" in text, path
+        assert "Esta página necesita JavaScript" in text and 'aria-label="Idioma"' in text, path
+        assert "Loading" not in text and "needs JavaScript" not in text, path
+        assert spanish.headers["Content-Language"] == "es", path
+        assert {"Accept-Language", "Cookie"} <= set(spanish.vary), path
+        english = client.get(path)
+        assert '<html lang="en">' in english.get_data(as_text=True), path
+        assert "Loading…" in english.get_data(as_text=True), path
+    client.set_cookie("pocha_lang", "en")
+    picked = client.get("/", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert '<html lang="en">' in picked and "Loading…" in picked
+    # A cookie naming no language of the page's is the browser's language's.
+    client.set_cookie("pocha_lang", "<x>")
+    odd = client.get("/", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert '<html lang="es">' in odd
