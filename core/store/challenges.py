@@ -35,16 +35,29 @@ MOST_RECEIVED = 20
 MOST_FROM_ONE = 5
 #: How long an ended challenge stays readable (seconds).
 KEEP_SECONDS = 3600
+#: Challenges count again while they are remembered (until `KEEP_SECONDS` after each
+#: ends), whatever their end: else making and cancelling them (or letting them expire)
+#: over and over, each time within the caps on open ones above, would flood an account's
+#: event stream and the set of its challenges. The most one account may have made lately:
+MOST_MADE_LATELY = 200
+#: The most challenges one account may have received lately, whoever made them:
+MOST_RECEIVED_LATELY = 200
+#: The most of those from one challenger, or one client address (as `MOST_FROM_ONE`):
+MOST_FROM_ONE_LATELY = 20
 #: The statuses of a challenge that has ended.
 ENDED = ("accepted", "declined", "cancelled", "expired")
 
 # KEYS: challenge hash, the maker's open set, the maker's own set, then per challenged
 # account its open set and its own set. ARGV: now, expires, forget at, id, most made,
 # most received, most from one, the maker, its source (a client address's hash, or ""),
-# then the fields as pairs. {1}; {-1, seconds}: the maker has too many open;
-# {-2, index, seconds}: the challenged account at index (1-based) has too many waiting;
-# {-3, index, seconds}: too many of those are the maker's, or its source's. A waiting
-# challenge's hash is found by its id beside this one's, under the same hash tag.
+# most made lately, most received lately, most from one lately, each challenged account's
+# id, then the fields as pairs.
+# {1}; {-1, seconds}: the maker has too many open; {-2, index, seconds}: the challenged
+# account at index (1-based) has too many waiting; {-3, index, seconds}: too many of
+# those are the maker's, or its source's; {-4, seconds}: the maker made too many lately
+# (its own set); {-5, index, seconds}: the challenged account at index received too many
+# lately; {-6, index, seconds}: too many of those came from the maker, or its source.
+# A challenge's hash is found by its id beside this one's, under the same hash tag.
 _MAKE_LUA = """
 local now, expires, forget = tonumber(ARGV[1]), ARGV[2], ARGV[3]
 -- An account's sets live until the last challenge in them expires (its open sets) or is
@@ -57,12 +70,49 @@ local function keep_until(key, when)
 end
 local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[4])
 local most_from_one, maker, source = tonumber(ARGV[7]), ARGV[8], ARGV[9]
+local made_lately, received_lately = tonumber(ARGV[10]), tonumber(ARGV[11])
+local from_one_lately = tonumber(ARGV[12])
+-- In `owner`'s own set (oldest forgotten first, so each count's first is the soonest it
+-- loses): the challenges `owner` made; those others made; and those of the others from
+-- the maker or its source. Each count with the time its soonest is forgotten.
+local function lately(key, owner)
+  local counts = {0, 0, 0}
+  local soonest = {}
+  local remembered = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
+  for j = 1, #remembered, 2 do
+    local from = redis.call('HMGET', prefix .. remembered[j], 'challenger', 'payer')
+    local when = tonumber(remembered[j + 1])
+    local which = {}
+    if from[1] == owner then
+      which = {1}
+    elseif from[1] == maker or (source ~= '' and from[2] == source) then
+      which = {2, 3}
+    else
+      which = {2}
+    end
+    for _, c in ipairs(which) do
+      counts[c] = counts[c] + 1
+      soonest[c] = soonest[c] or when
+    end
+  end
+  return counts, soonest
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then
   local soonest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
   return {-1, math.ceil(tonumber(soonest[2]) - now)}
 end
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+local counts, soonest = lately(KEYS[3], maker)
+if counts[1] >= made_lately then return {-4, math.ceil(soonest[1] - now)} end
 local n = (#KEYS - 3) / 2
+for i = 1, n do
+  local own = KEYS[3 + 2 * i]
+  redis.call('ZREMRANGEBYSCORE', own, '-inf', now)
+  counts, soonest = lately(own, ARGV[12 + i])
+  if counts[3] >= from_one_lately then return {-6, i, math.ceil(soonest[3] - now)} end
+  if counts[2] >= received_lately then return {-5, i, math.ceil(soonest[2] - now)} end
+end
 for i = 1, n do
   local waiting = KEYS[2 + 2 * i]
   redis.call('ZREMRANGEBYSCORE', waiting, '-inf', now)
@@ -83,7 +133,7 @@ for i = 1, n do
     return {-3, i, math.ceil(soonest - now)}
   end
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 10))
+redis.call('HSET', KEYS[1], unpack(ARGV, 13 + n))
 redis.call('EXPIREAT', KEYS[1], math.ceil(tonumber(forget)))
 redis.call('ZADD', KEYS[2], expires, ARGV[4])
 redis.call('ZADD', KEYS[3], forget, ARGV[4])
@@ -202,13 +252,18 @@ def _read(fields: dict[str, str], now: float) -> Challenge:
 class TooMany(Exception):
     """The maker has `MOST_MADE` open challenges (`account` None), or `account` has
     `MOST_RECEIVED` waiting, or `MOST_FROM_ONE` of them from the maker or its address
-    (`from_one`); `retry_after`: seconds until the soonest of those expires."""
+    (`from_one`); `retry_after`: seconds until the soonest of those expires. `lately`: the
+    same counts of the challenges remembered instead of the open ones (`MOST_MADE_LATELY`,
+    `MOST_RECEIVED_LATELY`, `MOST_FROM_ONE_LATELY`), until the soonest is forgotten."""
 
-    def __init__(self, account: str | None, retry_after: int, from_one: bool = False) -> None:
+    def __init__(
+        self, account: str | None, retry_after: int, from_one: bool = False, lately: bool = False
+    ) -> None:
         super().__init__(account)
         self.account = account
         self.retry_after = retry_after
         self.from_one = from_one
+        self.lately = lately
 
 
 def make(
@@ -246,13 +301,17 @@ def make(
     answer = connection.eval(
         _MAKE_LUA, len(keys), *keys, repr(now), repr(expires), repr(forget), challenge_id,
         MOST_MADE, MOST_RECEIVED, MOST_FROM_ONE, challenger, source or "",
+        MOST_MADE_LATELY, MOST_RECEIVED_LATELY, MOST_FROM_ONE_LATELY, *challenged,
         *(x for pair in fields.items() for x in pair),
     )  # fmt: skip
-    if int(answer[0]) == -1:
-        raise TooMany(None, max(1, int(answer[1])))
-    if int(answer[0]) in (-2, -3):
+    refused = int(answer[0])
+    if refused in (-1, -4):
+        raise TooMany(None, max(1, int(answer[1])), lately=refused == -4)
+    if refused < 0:
         account = challenged[int(answer[1]) - 1]
-        raise TooMany(account, max(1, int(answer[2])), from_one=int(answer[0]) == -3)
+        raise TooMany(
+            account, max(1, int(answer[2])), from_one=refused in (-3, -6), lately=refused < -3
+        )
     for account in [challenger, *challenged]:
         tell(connection, account)
     return _read(fields, now)

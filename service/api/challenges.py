@@ -176,8 +176,11 @@ class Challenges(MethodView):
         (422, "validation_error: no such account or level, a disabled account, an account "
               "twice, no account challenged, or rules a table would refuse."),
         (429, "too_many_challenges: you have 10 open challenges, or the account challenged "
-              "has 20 waiting, or 5 waiting from you or your address; rate_limited: too "
-              "many challenges from your address (`POCHA_RATE_LIMIT_CHALLENGES`)."),
+              "has 20 waiting, or 5 waiting from you or your address; or, of the "
+              "challenges remembered (until an hour after each ends), you made 200, or the "
+              "account challenged received 200, or 20 from you or your address; "
+              "rate_limited: too many challenges from your address "
+              "(`POCHA_RATE_LIMIT_CHALLENGES`)."),
         (400, "bad_json: the body is not JSON."),
         (408, "body_too_slow."),
         (413, "body_too_large."),

@@ -17,7 +17,15 @@ from flask.testing import FlaskClient
 
 from core.store import webhooks
 from core.store.accounts import set_disabled
-from core.store.challenges import KEEP_SECONDS, MOST_FROM_ONE, MOST_MADE, MOST_RECEIVED
+from core.store.challenges import (
+    KEEP_SECONDS,
+    MOST_FROM_ONE,
+    MOST_FROM_ONE_LATELY,
+    MOST_MADE,
+    MOST_MADE_LATELY,
+    MOST_RECEIVED,
+    MOST_RECEIVED_LATELY,
+)
 from core.store.keys import (
     account_challenges_key,
     challenges_made_key,
@@ -245,6 +253,81 @@ def test_open_challenges_are_capped_per_maker_and_per_challenged(client: FlaskCl
     assert "Robo" in flood.json["message"]
     # Others may still challenge Cid, and Cid others.
     assert challenge(client, cid, against(bea["id"])).status_code == 201
+
+
+def churn(client: FlaskClient, by: dict[str, Any], target: dict[str, Any], times: int) -> None:
+    """Make a challenge to `target` and cancel it, `times` over."""
+    for _ in range(times):
+        made = challenge(client, by, against(target["id"]))
+        assert made.status_code == 201, made.json
+        url = f"/api/v1/challenges/{made.json['id']}"
+        assert client.delete(url, headers=key_of(by)).status_code == 200
+
+
+def test_making_and_cancelling_challenges_to_one_account_is_capped(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Cancelled challenges count while they are remembered: a challenger cannot flood an
+    account's stream and set by making and cancelling over and over, within the caps on
+    open ones; others still reach it, and the churner still reaches others."""
+    ana, robo, bea = sign_up(client, "Ana"), sign_up(client, "Robo"), sign_up(client, "Bea")
+    churn(client, ana, robo, MOST_FROM_ONE_LATELY)
+    asked = {"game": "pocha", "rules": {"schedule": [1, 2]}, "opponents": against(robo["id"])}
+    for language, words in (("en", "from you"), ("es", "tuyos")):
+        again = client.post("/api/v1/challenges", json=asked,
+                            headers={**key_of(ana), "Accept-Language": language})  # fmt: skip
+        assert (again.status_code, again.json["error"]) == (429, "too_many_challenges")
+        assert "Robo" in again.json["message"] and words in again.json["message"]
+        assert str(MOST_FROM_ONE_LATELY) in again.json["message"]
+        assert 1 <= int(again.headers["Retry-After"]) <= 3600 + 300 + 5
+    # Nothing of the refused ones was kept, nor told.
+    assert store.redis.zcard(account_challenges_key(robo["id"])) == MOST_FROM_ONE_LATELY
+    assert challenge(client, bea, against(robo["id"])).status_code == 201
+    assert challenge(client, ana, against(bea["id"])).status_code == 201
+
+
+def test_challenges_an_account_received_lately_are_capped(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """However many challengers churn, an account's set of remembered challenges holds at
+    most MOST_RECEIVED_LATELY from others (and what it made itself)."""
+    robo = sign_up(client, "Robo")
+    makers = [
+        sign_up(client, f"Maker{i}") for i in range(MOST_RECEIVED_LATELY // MOST_FROM_ONE_LATELY)
+    ]
+    for maker in makers:
+        churn(client, maker, robo, MOST_FROM_ONE_LATELY)
+    late = sign_up(client, "Late")
+    refused = challenge(client, late, against(robo["id"]))
+    assert (refused.status_code, refused.json["error"]) == (429, "too_many_challenges")
+    assert (
+        "Robo" in refused.json["message"] and str(MOST_RECEIVED_LATELY) in refused.json["message"]
+    )
+    assert store.redis.zcard(account_challenges_key(robo["id"])) == MOST_RECEIVED_LATELY
+    # Robo may still challenge, and be challenged once the oldest is forgotten (not here).
+    assert challenge(client, robo, against(late["id"])).status_code == 201
+
+
+def test_challenges_an_account_made_lately_are_capped(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """One account churning challenges over many targets keeps at most MOST_MADE_LATELY
+    remembered."""
+    ana = sign_up(client, "Ana")
+    targets = [sign_up(client, f"T{i}") for i in range(MOST_MADE_LATELY // MOST_FROM_ONE_LATELY)]
+    for target in targets:
+        churn(client, ana, target, MOST_FROM_ONE_LATELY)
+    fresh = sign_up(client, "Fresh")
+    refused = client.post(
+        "/api/v1/challenges",
+        json={"game": "pocha", "rules": {"schedule": [1, 2]}, "opponents": against(fresh["id"])},
+        headers={**key_of(ana), "Accept-Language": "es"},
+    )
+    assert (refused.status_code, refused.json["error"]) == (429, "too_many_challenges")
+    assert str(MOST_MADE_LATELY) in refused.json["message"]
+    assert store.redis.zcard(account_challenges_key(ana["id"])) == MOST_MADE_LATELY
+    # Others may still challenge Ana.
+    assert challenge(client, fresh, against(ana["id"])).status_code == 201
 
 
 def test_an_accounts_challenge_sets_expire_with_their_last_challenge(

@@ -6057,7 +6057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too_many_challenges: you have 10 open challenges, or the account challenged has 20 waiting, or 5 waiting from you or your address; rate_limited: too many challenges from your address (`POCHA_RATE_LIMIT_CHALLENGES`). */
+            /** @description too_many_challenges: you have 10 open challenges, or the account challenged has 20 waiting, or 5 waiting from you or your address; or, of the challenges remembered (until an hour after each ends), you made 200, or the account challenged received 200, or 20 from you or your address; rate_limited: too many challenges from your address (`POCHA_RATE_LIMIT_CHALLENGES`). */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again. */
