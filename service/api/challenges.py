@@ -201,7 +201,10 @@ class Challenges(MethodView):
 
     @blp.doc(operationId="listChallenges", **_SECURITY)
     @blp.response(200, ChallengeListSchema)
-    @_documented()
+    @_documented(
+        (429, "rate_limited: too many reads of challenges from your address or key "
+              "(`POCHA_RATE_LIMIT_CHALLENGE_READS`), wrong keys counted too."),
+    )  # fmt: skip
     def get(self) -> dict[str, Any]:
         """Your challenges
 
@@ -308,7 +311,8 @@ class BotEvents(MethodView):
         429,
         schema=ErrorSchema,
         description="too_many_streams: your address holds as many open streams as it may "
-        "(`POCHA_MAX_STREAMS_PER_ADDRESS`).",
+        "(`POCHA_MAX_STREAMS_PER_ADDRESS`); rate_limited: too many streams opened from "
+        "your address or key (`POCHA_RATE_LIMIT_BOT_STREAMS`), wrong keys counted too.",
         headers={"Retry-After": RETRY_AFTER},
     )
     @bot.alt_response(503, schema=ErrorSchema, description=_KEY_ERRORS[2][1],

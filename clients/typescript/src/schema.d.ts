@@ -5870,7 +5870,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5888,7 +5888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too_many_streams: your address holds as many open streams as it may (`POCHA_MAX_STREAMS_PER_ADDRESS`). */
+            /** @description too_many_streams: your address holds as many open streams as it may (`POCHA_MAX_STREAMS_PER_ADDRESS`); rate_limited: too many streams opened from your address or key (`POCHA_RATE_LIMIT_BOT_STREAMS`), wrong keys counted too. */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again. */
@@ -5943,6 +5943,17 @@ export interface operations {
             /** @description account_disabled: the account is disabled. */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many reads of challenges from your address or key (`POCHA_RATE_LIMIT_CHALLENGE_READS`), wrong keys counted too. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
