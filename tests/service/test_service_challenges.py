@@ -28,6 +28,7 @@ from core.store.challenges import (
 )
 from core.store.keys import (
     account_challenges_key,
+    challenges_lately_key,
     challenges_made_key,
     challenges_received_key,
 )
@@ -343,6 +344,11 @@ def test_an_accounts_challenge_sets_expire_with_their_last_challenge(
     expires, forget = made["expires"], made["expires"] + KEEP_SECONDS
     for key, until in zip(keys, [expires, expires, forget, forget], strict=True):
         assert redis.ttl(key) > 0 and redis.ttl(key) + time.time() <= until + 2, key
+    lately = [challenges_lately_key(ana["id"], "made"),
+              challenges_lately_key(robo["id"], "received")]  # fmt: skip
+    for key in lately:
+        assert redis.zcard(key) == 1, key
+        assert redis.ttl(key) > 0 and redis.ttl(key) + time.time() <= forget + 2, key
     # A later challenge keeps them as long as it needs.
     later = challenge(client, ana, against(robo["id"])).json
     assert redis.ttl(keys[3]) + time.time() >= later["expires"] + KEEP_SECONDS - 2
@@ -609,3 +615,26 @@ def test_no_account_key_is_asked_for(client: FlaskClient) -> None:
                               headers={"X-Pocha-Account": "pa_guessed"})  # fmt: skip
         assert (guessed.status_code, guessed.json["error"]) == (401, "unknown_account")
     assert client.get(f"/api/v1/challenges/{challenge_id}").json["status"] == "open"
+
+
+def test_one_address_churning_from_several_accounts_is_capped_as_one(redis_url: str) -> None:
+    """Accounts made at one address share the cap on challenges one challenger sent an
+    account lately; someone at another address still gets through."""
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "inline",
+                      "RATE_LIMITS": "on", "RATE_LIMIT_ACCOUNTS": "100/minute",
+                      "RATE_LIMIT_CHALLENGES": "1000/minute"})  # fmt: skip
+    griefer = app.test_client()
+    griefer.environ_base["REMOTE_ADDR"] = "198.51.100.67"
+    first, second = sign_up(griefer, "Grief1"), sign_up(griefer, "Grief2")
+    robo = sign_up(griefer, "Robo")
+    churn(griefer, first, robo, MOST_FROM_ONE_LATELY // 2)
+    churn(griefer, second, robo, MOST_FROM_ONE_LATELY - MOST_FROM_ONE_LATELY // 2)
+    asked = {"game": "pocha", "rules": {"schedule": [1, 2]}, "opponents": against(robo["id"])}
+    refused = griefer.post("/api/v1/challenges", json=asked,
+                           headers={**key_of(first), "Accept-Language": "es"})  # fmt: skip
+    assert (refused.status_code, refused.json["error"]) == (429, "too_many_challenges")
+    assert "Robo" in refused.json["message"] and "tu dirección" in refused.json["message"]
+    player = app.test_client()
+    player.environ_base["REMOTE_ADDR"] = "203.0.113.21"
+    ana = sign_up(player, "Ana", "person")
+    assert challenge(player, ana, against(robo["id"])).status_code == 201
