@@ -127,6 +127,11 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATED_PROVISIONAL_OPPONENTS": ("POCHA_RATED_PROVISIONAL_OPPONENTS", 5),
     # Making challenges, per client address (beside the caps on open ones per account).
     "RATE_LIMIT_CHALLENGES": ("POCHA_RATE_LIMIT_CHALLENGES", "20/minute;200/hour"),
+    # Reads of one's challenges (GET /api/v1/challenges: every challenge the account made
+    # or received within the hour, some hundreds) and connections of an account's event
+    # stream (each first reads its games and challenges), per client address or key.
+    "RATE_LIMIT_CHALLENGE_READS": ("POCHA_RATE_LIMIT_CHALLENGE_READS", "30/minute"),
+    "RATE_LIMIT_BOT_STREAMS": ("POCHA_RATE_LIMIT_BOT_STREAMS", "30/minute"),
     # An open challenge expires this many seconds after it was made (at most 3600).
     "CHALLENGE_SECONDS": ("POCHA_CHALLENGE_SECONDS", 300),
     # A client refused over a limit more than a few times in its window gets each further

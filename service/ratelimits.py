@@ -1,6 +1,6 @@
 """Rate limits per client address, so that one client cannot flood the games, the store or
-the bots: on creating games, on moves, on the AI on demand and on matches; per
-integrator's key instead where one is sent.
+the bots: on creating games, on moves, on the AI on demand, on matches and on the reads
+that cost many times a plain one; per integrator's key instead where one is sent.
 How it works: docs/internals.md, `service.ratelimits`.
 """
 
@@ -58,6 +58,14 @@ SEAT_LIMITED: dict[str, str] = {
     "seats.Remove": "RATE_LIMIT_SEATS",
 }
 
+#: Endpoints limited on their reads alone (beside any limit of LIMITED on their POST):
+#: reads opened by an account's key that cost many times a plain read, so that a key (or
+#: wrong keys) read in a loop cannot take an API process's time from everyone else.
+READ_LIMITED: dict[str, tuple[str, str]] = {
+    "challenges.Challenges": ("RATE_LIMIT_CHALLENGE_READS", "challenge_reads"),
+    "bot.BotEvents": ("RATE_LIMIT_BOT_STREAMS", "bot_streams"),
+}
+
 #: The scopes whose limits count every method (their reads, or a code's look-ups).
 READS = ("tables", "lobby", "records", "match_records", "account_games", "own_account")
 
@@ -77,6 +85,8 @@ _WHAT = {
     "accounts": _("making accounts"),
     "account_keys": _("replacing account keys"),
     "challenges": _("challenges"),
+    "challenge_reads": _("reading your challenges"),
+    "bot_streams": _("opening an account's event stream"),
 }
 
 _TOO_MANY = N_(
@@ -113,7 +123,7 @@ def spoken_limit(limit: str | RateLimitItem) -> Message:
 MOVES = ("games.Bids", "games.Plays", "games.Bets", "games.Suits")
 #: The endpoints limited per client, where a request may carry an integrator's key
 #: (`service.api_keys`) to be limited per key instead.
-KEYED = (*LIMITED, *MOVES)
+KEYED = (*LIMITED, *MOVES, *(e for e in READ_LIMITED if e not in LIMITED))
 
 EXTENSION = "pocha_limiter"
 
@@ -265,6 +275,7 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
         "RATE_LIMIT_MOVES",
         *(setting for setting, _scope in LIMITED.values()),
         *SEAT_LIMITED.values(),
+        *(setting for setting, _scope in READ_LIMITED.values()),
         "RATE_LIMIT_WEBHOOKS",
     }
     for setting in sorted(settings_used):
@@ -304,6 +315,9 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
             _limit_of(scope, str(settings[setting])), scope=scope, methods=methods
         )
         app.view_functions[endpoint] = limited(view)
+    for endpoint, (setting, scope) in READ_LIMITED.items():
+        reads: Any = limiter.shared_limit(str(settings[setting]), scope=scope, methods=["GET"])
+        app.view_functions[endpoint] = reads(app.view_functions[endpoint])
     for endpoint, setting in SEAT_LIMITED.items():
         # Shared: the seat's comings and goings count together, whichever endpoint.
         per_seat: Any = limiter.shared_limit(
@@ -468,12 +482,15 @@ class Refused:
 
 #: Where an app keeps its `Refusals`, in `app.extensions`.
 REFUSALS = "pocha_refusals"
-#: Endpoint -> the scopes of the limits that apply to it, and whether to every method.
-_SCOPES: dict[str, list[tuple[str, bool]]] = {}
+#: Endpoint -> the scopes of the limits that apply to it, and the methods they count
+#: (None: every method).
+_SCOPES: dict[str, list[tuple[str, tuple[str, ...] | None]]] = {}
 for _endpoint, (_setting, _scope) in LIMITED.items():
-    _SCOPES.setdefault(_endpoint, []).append((_scope, _scope in READS))
+    _SCOPES.setdefault(_endpoint, []).append((_scope, None if _scope in READS else ("POST",)))
+for _endpoint, (_setting, _scope) in READ_LIMITED.items():
+    _SCOPES.setdefault(_endpoint, []).append((_scope, ("GET",)))
 for _endpoint in SEAT_LIMITED:
-    _SCOPES.setdefault(_endpoint, []).append(("seat", False))
+    _SCOPES.setdefault(_endpoint, []).append(("seat", ("POST",)))
 
 
 def _refuse_again() -> Response | None:
@@ -482,8 +499,8 @@ def _refuse_again() -> Response | None:
     if not scopes:
         return None
     now = time.time()
-    for scope, every_method in scopes:
-        if not every_method and request.method != "POST":
+    for scope, methods in scopes:
+        if methods is not None and request.method not in methods:
             continue
         found = current_app.extensions[REFUSALS].refused(scope, _key_of(scope), now)
         if found is not None:

@@ -38,7 +38,7 @@ from core.store.challenges import Challenge, TooMany
 from core.store.keys import is_game_id
 from core.store.records import Seat, Table
 from engine.errors import InvalidRulesError
-from engine.i18n import _
+from engine.i18n import Message, _
 from engine.protocols import DEFAULT_TURN_SECONDS
 from engine.registry import KINDS
 
@@ -144,29 +144,52 @@ def make(
             source=None if payer is None or is_key_payer(payer) else payer,
         )  # fmt: skip
     except TooMany as refused:
-        if refused.account is None:
-            message = _(
-                "You have {most} open challenges, the most you may: wait for their answers "
-                "or cancel one.",
-                most=challenges.MOST_MADE,
+        raise TooManyChallenges(_too_many(connection, refused), refused.retry_after) from None
+
+
+def _too_many(connection: redis.Redis, refused: TooMany) -> Message:
+    """Why a challenge was refused for `TooMany`, in the caller's language."""
+    if refused.account is None:
+        if refused.lately:
+            return _(
+                "You made {most} challenges within the last hour or so (each counts until an "
+                "hour after it ends), the most you may: try again later.",
+                most=challenges.MOST_MADE_LATELY,
             )
-        elif refused.from_one:
-            found = get(connection, refused.account)
-            message = _(
-                "{name} has {most} open challenges from you (or your address) waiting, the "
-                "most one challenger may send one account: wait for its answers.",
-                name=found.name if found else refused.account,
-                most=challenges.MOST_FROM_ONE,
-            )
-        else:
-            found = get(connection, refused.account)
-            message = _(
-                "{name} has {most} open challenges waiting, the most one account may: try "
-                "again later.",
-                name=found.name if found else refused.account,
-                most=challenges.MOST_RECEIVED,
-            )
-        raise TooManyChallenges(message, refused.retry_after) from None
+        return _(
+            "You have {most} open challenges, the most you may: wait for their answers "
+            "or cancel one.",
+            most=challenges.MOST_MADE,
+        )
+    found = get(connection, refused.account)
+    name = found.name if found else refused.account
+    if refused.lately and refused.from_one:
+        return _(
+            "{name} had {most} challenges from you (or your address) within the last hour or "
+            "so (each counts until an hour after it ends), the most one challenger may send "
+            "one account: try again later.",
+            name=name,
+            most=challenges.MOST_FROM_ONE_LATELY,
+        )
+    if refused.lately:
+        return _(
+            "{name} had {most} challenges within the last hour or so (each counts until an "
+            "hour after it ends), the most one account may receive: try again later.",
+            name=name,
+            most=challenges.MOST_RECEIVED_LATELY,
+        )
+    if refused.from_one:
+        return _(
+            "{name} has {most} open challenges from you (or your address) waiting, the "
+            "most one challenger may send one account: wait for its answers.",
+            name=name,
+            most=challenges.MOST_FROM_ONE,
+        )
+    return _(
+        "{name} has {most} open challenges waiting, the most one account may: try again later.",
+        name=name,
+        most=challenges.MOST_RECEIVED,
+    )
 
 
 def find(connection: redis.Redis, challenge_id: str) -> Challenge:

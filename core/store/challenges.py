@@ -9,6 +9,7 @@ Every change tells the accounts' event streams. How it works: docs/bots-api.md.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from core.store.bot_games import tell
 from core.store.keys import (
     account_challenges_key,
     challenge_key,
+    challenges_lately_key,
     challenges_made_key,
     challenges_received_key,
     plain_id,
@@ -35,36 +37,72 @@ MOST_RECEIVED = 20
 MOST_FROM_ONE = 5
 #: How long an ended challenge stays readable (seconds).
 KEEP_SECONDS = 3600
+#: Challenges count again while they are remembered (until `KEEP_SECONDS` after each
+#: ends), whatever their end: else making and cancelling them (or letting them expire)
+#: over and over, each time within the caps on open ones above, would flood an account's
+#: event stream and the set of its challenges. The most one account may have made lately:
+MOST_MADE_LATELY = 200
+#: The most challenges one account may have received lately, whoever made them:
+MOST_RECEIVED_LATELY = 200
+#: The most of those from one challenger, or one client address (as `MOST_FROM_ONE`):
+MOST_FROM_ONE_LATELY = 20
 #: The statuses of a challenge that has ended.
 ENDED = ("accepted", "declined", "cancelled", "expired")
 
-# KEYS: challenge hash, the maker's open set, the maker's own set, then per challenged
-# account its open set and its own set. ARGV: now, expires, forget at, id, most made,
-# most received, most from one, the maker, its source (a client address's hash, or ""),
-# then the fields as pairs. {1}; {-1, seconds}: the maker has too many open;
-# {-2, index, seconds}: the challenged account at index (1-based) has too many waiting;
-# {-3, index, seconds}: too many of those are the maker's, or its source's. A waiting
-# challenge's hash is found by its id beside this one's, under the same hash tag.
+# KEYS: challenge hash, the maker's open set, its own set and its set of those made lately,
+# then per challenged account five: its open set, its own set, its set of those received
+# lately, and of those received lately from the maker, and from the maker's source. ARGV:
+# now, expires, forget at, id, most made, most received, most from one, the maker, its
+# source (a client address's hash, or ""), most made lately, most received lately, most
+# from one lately, then the fields as pairs. {1}; {-1, seconds}: the maker has too many
+# open; {-2, index, seconds}: the challenged account at index (1-based) has too many
+# waiting; {-3, index, seconds}: too many of those are the maker's, or its source's;
+# {-4, seconds}: the maker made too many lately; {-5, index, seconds}: the challenged
+# account at index received too many lately; {-6, index, seconds}: too many of those came
+# from the maker, or its source. A waiting challenge's hash is found by its id beside
+# this one's, under the same hash tag. Every count lately is one ZCARD, so that the
+# script's time does not grow with what the caps allow.
 _MAKE_LUA = """
 local now, expires, forget = tonumber(ARGV[1]), ARGV[2], ARGV[3]
 -- An account's sets live until the last challenge in them expires (its open sets) or is
--- forgotten (its own set): an account challenged no more would otherwise keep the ids of
+-- forgotten (the others): an account challenged no more would otherwise keep the ids of
 -- its old ones for ever.
 local function keep_until(key, when)
   local at = math.ceil(tonumber(when))
   local left = redis.call('TTL', key)
   if left < 0 or now + left < at then redis.call('EXPIREAT', key, at) end
 end
+-- How many a set of challenges remembered holds, and when its soonest is forgotten.
+local function lately(key)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  local soonest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  return redis.call('ZCARD', key), tonumber(soonest[2] or now)
+end
 local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[4])
 local most_from_one, maker, source = tonumber(ARGV[7]), ARGV[8], ARGV[9]
+local made_lately, received_lately = tonumber(ARGV[10]), tonumber(ARGV[11])
+local from_one_lately = tonumber(ARGV[12])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then
   local soonest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
   return {-1, math.ceil(tonumber(soonest[2]) - now)}
 end
-local n = (#KEYS - 3) / 2
+local made, made_soonest = lately(KEYS[4])
+if made >= made_lately then return {-4, math.ceil(made_soonest - now)} end
+local n = (#KEYS - 4) / 5
 for i = 1, n do
-  local waiting = KEYS[2 + 2 * i]
+  local base = 4 + 5 * (i - 1)
+  local mine, soonest = lately(KEYS[base + 4])
+  if mine >= from_one_lately then return {-6, i, math.ceil(soonest - now)} end
+  if source ~= '' then
+    mine, soonest = lately(KEYS[base + 5])
+    if mine >= from_one_lately then return {-6, i, math.ceil(soonest - now)} end
+  end
+  local received, received_soonest = lately(KEYS[base + 3])
+  if received >= received_lately then return {-5, i, math.ceil(received_soonest - now)} end
+end
+for i = 1, n do
+  local waiting = KEYS[4 + 5 * (i - 1) + 1]
   redis.call('ZREMRANGEBYSCORE', waiting, '-inf', now)
   if redis.call('ZCARD', waiting) >= tonumber(ARGV[6]) then
     local soonest = redis.call('ZRANGE', waiting, 0, 0, 'WITHSCORES')
@@ -83,19 +121,25 @@ for i = 1, n do
     return {-3, i, math.ceil(soonest - now)}
   end
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 10))
+redis.call('HSET', KEYS[1], unpack(ARGV, 13))
 redis.call('EXPIREAT', KEYS[1], math.ceil(tonumber(forget)))
 redis.call('ZADD', KEYS[2], expires, ARGV[4])
 redis.call('ZADD', KEYS[3], forget, ARGV[4])
+redis.call('ZADD', KEYS[4], forget, ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 keep_until(KEYS[2], expires)
 keep_until(KEYS[3], forget)
+keep_until(KEYS[4], forget)
 for i = 1, n do
-  redis.call('ZADD', KEYS[2 + 2 * i], expires, ARGV[4])
-  redis.call('ZADD', KEYS[3 + 2 * i], forget, ARGV[4])
-  redis.call('ZREMRANGEBYSCORE', KEYS[3 + 2 * i], '-inf', now)
-  keep_until(KEYS[2 + 2 * i], expires)
-  keep_until(KEYS[3 + 2 * i], forget)
+  local base = 4 + 5 * (i - 1)
+  redis.call('ZADD', KEYS[base + 1], expires, ARGV[4])
+  keep_until(KEYS[base + 1], expires)
+  local last = source ~= '' and 5 or 4
+  for k = 2, last do
+    redis.call('ZADD', KEYS[base + k], forget, ARGV[4])
+    keep_until(KEYS[base + k], forget)
+  end
+  redis.call('ZREMRANGEBYSCORE', KEYS[base + 2], '-inf', now)
 end
 return {1}
 """
@@ -202,13 +246,23 @@ def _read(fields: dict[str, str], now: float) -> Challenge:
 class TooMany(Exception):
     """The maker has `MOST_MADE` open challenges (`account` None), or `account` has
     `MOST_RECEIVED` waiting, or `MOST_FROM_ONE` of them from the maker or its address
-    (`from_one`); `retry_after`: seconds until the soonest of those expires."""
+    (`from_one`); `retry_after`: seconds until the soonest of those expires. `lately`: the
+    same counts of the challenges remembered instead of the open ones (`MOST_MADE_LATELY`,
+    `MOST_RECEIVED_LATELY`, `MOST_FROM_ONE_LATELY`), until the soonest is forgotten."""
 
-    def __init__(self, account: str | None, retry_after: int, from_one: bool = False) -> None:
+    def __init__(
+        self, account: str | None, retry_after: int, from_one: bool = False, lately: bool = False
+    ) -> None:
         super().__init__(account)
         self.account = account
         self.retry_after = retry_after
         self.from_one = from_one
+        self.lately = lately
+
+
+def _from(who: str) -> str:
+    """The `challenges_lately_key` part of the challenges from one challenger or address."""
+    return "from:" + hashlib.sha256(who.encode()).hexdigest()[:32]
 
 
 def make(
@@ -239,20 +293,31 @@ def make(
     if payer is not None:
         fields["payer"] = payer
     challenged = [s["account"] for s in seats[1:] if "account" in s]
-    keys = [challenge_key(challenge_id), challenges_made_key(challenger),
-            account_challenges_key(challenger)]  # fmt: skip
+    keys = [
+        challenge_key(challenge_id), challenges_made_key(challenger),
+        account_challenges_key(challenger), challenges_lately_key(challenger, "made"),
+    ]  # fmt: skip
+    from_maker, from_source = _from(f"account:{challenger}"), _from(f"source:{source or ''}")
     for account in challenged:
-        keys += [challenges_received_key(account), account_challenges_key(account)]
+        keys += [
+            challenges_received_key(account), account_challenges_key(account),
+            challenges_lately_key(account, "received"), challenges_lately_key(account, from_maker),
+            challenges_lately_key(account, from_source),
+        ]  # fmt: skip
     answer = connection.eval(
         _MAKE_LUA, len(keys), *keys, repr(now), repr(expires), repr(forget), challenge_id,
         MOST_MADE, MOST_RECEIVED, MOST_FROM_ONE, challenger, source or "",
+        MOST_MADE_LATELY, MOST_RECEIVED_LATELY, MOST_FROM_ONE_LATELY,
         *(x for pair in fields.items() for x in pair),
     )  # fmt: skip
-    if int(answer[0]) == -1:
-        raise TooMany(None, max(1, int(answer[1])))
-    if int(answer[0]) in (-2, -3):
+    refused = int(answer[0])
+    if refused in (-1, -4):
+        raise TooMany(None, max(1, int(answer[1])), lately=refused == -4)
+    if refused < 0:
         account = challenged[int(answer[1]) - 1]
-        raise TooMany(account, max(1, int(answer[2])), from_one=int(answer[0]) == -3)
+        raise TooMany(
+            account, max(1, int(answer[2])), from_one=refused in (-3, -6), lately=refused < -3
+        )
     for account in [challenger, *challenged]:
         tell(connection, account)
     return _read(fields, now)

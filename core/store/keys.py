@@ -386,6 +386,16 @@ def challenges_received_key(account_id: str) -> str:
     return f"{_ACCOUNTS}:challenges-received:{account_id}"
 
 
+def challenges_lately_key(account_id: str, what: str) -> str:
+    """Sorted set of the ids of the challenges remembered (until an hour after each ends)
+    that count against one of an account's caps on them (`core.store.challenges`), scored
+    by when each is forgotten and expiring with the last: those it `made`, those it
+    `received` from others, and, one set per challenger and per client address, those it
+    received from that one (`what` is then `from:` and a hash of it, so any challenger or
+    address costs the same key)."""
+    return f"{_ACCOUNTS}:challenges-lately:{account_id}:{what}"
+
+
 def challenge_key(challenge_id: str) -> str:
     """Hash of one challenge: who made it, whom it names, the game and rules, its status."""
     return f"{_ACCOUNTS}:challenge:{challenge_id}"

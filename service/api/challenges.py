@@ -176,8 +176,11 @@ class Challenges(MethodView):
         (422, "validation_error: no such account or level, a disabled account, an account "
               "twice, no account challenged, or rules a table would refuse."),
         (429, "too_many_challenges: you have 10 open challenges, or the account challenged "
-              "has 20 waiting, or 5 waiting from you or your address; rate_limited: too "
-              "many challenges from your address (`POCHA_RATE_LIMIT_CHALLENGES`)."),
+              "has 20 waiting, or 5 waiting from you or your address; or, of the "
+              "challenges remembered (until an hour after each ends), you made 200, or the "
+              "account challenged received 200, or 20 from you or your address; "
+              "rate_limited: too many challenges from your address "
+              "(`POCHA_RATE_LIMIT_CHALLENGES`)."),
         (400, "bad_json: the body is not JSON."),
         (408, "body_too_slow."),
         (413, "body_too_large."),
@@ -198,7 +201,10 @@ class Challenges(MethodView):
 
     @blp.doc(operationId="listChallenges", **_SECURITY)
     @blp.response(200, ChallengeListSchema)
-    @_documented()
+    @_documented(
+        (429, "rate_limited: too many reads of challenges from your address or key "
+              "(`POCHA_RATE_LIMIT_CHALLENGE_READS`), wrong keys counted too."),
+    )  # fmt: skip
     def get(self) -> dict[str, Any]:
         """Your challenges
 
@@ -305,7 +311,8 @@ class BotEvents(MethodView):
         429,
         schema=ErrorSchema,
         description="too_many_streams: your address holds as many open streams as it may "
-        "(`POCHA_MAX_STREAMS_PER_ADDRESS`).",
+        "(`POCHA_MAX_STREAMS_PER_ADDRESS`); rate_limited: too many streams opened from "
+        "your address or key (`POCHA_RATE_LIMIT_BOT_STREAMS`), wrong keys counted too.",
         headers={"Retry-After": RETRY_AFTER},
     )
     @bot.alt_response(503, schema=ErrorSchema, description=_KEY_ERRORS[2][1],

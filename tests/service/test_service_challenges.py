@@ -17,9 +17,18 @@ from flask.testing import FlaskClient
 
 from core.store import webhooks
 from core.store.accounts import set_disabled
-from core.store.challenges import KEEP_SECONDS, MOST_FROM_ONE, MOST_MADE, MOST_RECEIVED
+from core.store.challenges import (
+    KEEP_SECONDS,
+    MOST_FROM_ONE,
+    MOST_FROM_ONE_LATELY,
+    MOST_MADE,
+    MOST_MADE_LATELY,
+    MOST_RECEIVED,
+    MOST_RECEIVED_LATELY,
+)
 from core.store.keys import (
     account_challenges_key,
+    challenges_lately_key,
     challenges_made_key,
     challenges_received_key,
 )
@@ -247,6 +256,81 @@ def test_open_challenges_are_capped_per_maker_and_per_challenged(client: FlaskCl
     assert challenge(client, cid, against(bea["id"])).status_code == 201
 
 
+def churn(client: FlaskClient, by: dict[str, Any], target: dict[str, Any], times: int) -> None:
+    """Make a challenge to `target` and cancel it, `times` over."""
+    for _ in range(times):
+        made = challenge(client, by, against(target["id"]))
+        assert made.status_code == 201, made.json
+        url = f"/api/v1/challenges/{made.json['id']}"
+        assert client.delete(url, headers=key_of(by)).status_code == 200
+
+
+def test_making_and_cancelling_challenges_to_one_account_is_capped(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Cancelled challenges count while they are remembered: a challenger cannot flood an
+    account's stream and set by making and cancelling over and over, within the caps on
+    open ones; others still reach it, and the churner still reaches others."""
+    ana, robo, bea = sign_up(client, "Ana"), sign_up(client, "Robo"), sign_up(client, "Bea")
+    churn(client, ana, robo, MOST_FROM_ONE_LATELY)
+    asked = {"game": "pocha", "rules": {"schedule": [1, 2]}, "opponents": against(robo["id"])}
+    for language, words in (("en", "from you"), ("es", "tuyos")):
+        again = client.post("/api/v1/challenges", json=asked,
+                            headers={**key_of(ana), "Accept-Language": language})  # fmt: skip
+        assert (again.status_code, again.json["error"]) == (429, "too_many_challenges")
+        assert "Robo" in again.json["message"] and words in again.json["message"]
+        assert str(MOST_FROM_ONE_LATELY) in again.json["message"]
+        assert 1 <= int(again.headers["Retry-After"]) <= 3600 + 300 + 5
+    # Nothing of the refused ones was kept, nor told.
+    assert store.redis.zcard(account_challenges_key(robo["id"])) == MOST_FROM_ONE_LATELY
+    assert challenge(client, bea, against(robo["id"])).status_code == 201
+    assert challenge(client, ana, against(bea["id"])).status_code == 201
+
+
+def test_challenges_an_account_received_lately_are_capped(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """However many challengers churn, an account's set of remembered challenges holds at
+    most MOST_RECEIVED_LATELY from others (and what it made itself)."""
+    robo = sign_up(client, "Robo")
+    makers = [
+        sign_up(client, f"Maker{i}") for i in range(MOST_RECEIVED_LATELY // MOST_FROM_ONE_LATELY)
+    ]
+    for maker in makers:
+        churn(client, maker, robo, MOST_FROM_ONE_LATELY)
+    late = sign_up(client, "Late")
+    refused = challenge(client, late, against(robo["id"]))
+    assert (refused.status_code, refused.json["error"]) == (429, "too_many_challenges")
+    assert (
+        "Robo" in refused.json["message"] and str(MOST_RECEIVED_LATELY) in refused.json["message"]
+    )
+    assert store.redis.zcard(account_challenges_key(robo["id"])) == MOST_RECEIVED_LATELY
+    # Robo may still challenge, and be challenged once the oldest is forgotten (not here).
+    assert challenge(client, robo, against(late["id"])).status_code == 201
+
+
+def test_challenges_an_account_made_lately_are_capped(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """One account churning challenges over many targets keeps at most MOST_MADE_LATELY
+    remembered."""
+    ana = sign_up(client, "Ana")
+    targets = [sign_up(client, f"T{i}") for i in range(MOST_MADE_LATELY // MOST_FROM_ONE_LATELY)]
+    for target in targets:
+        churn(client, ana, target, MOST_FROM_ONE_LATELY)
+    fresh = sign_up(client, "Fresh")
+    refused = client.post(
+        "/api/v1/challenges",
+        json={"game": "pocha", "rules": {"schedule": [1, 2]}, "opponents": against(fresh["id"])},
+        headers={**key_of(ana), "Accept-Language": "es"},
+    )
+    assert (refused.status_code, refused.json["error"]) == (429, "too_many_challenges")
+    assert str(MOST_MADE_LATELY) in refused.json["message"]
+    assert store.redis.zcard(account_challenges_key(ana["id"])) == MOST_MADE_LATELY
+    # Others may still challenge Ana.
+    assert challenge(client, fresh, against(ana["id"])).status_code == 201
+
+
 def test_an_accounts_challenge_sets_expire_with_their_last_challenge(
     client: FlaskClient, store: GameStore
 ) -> None:
@@ -260,6 +344,11 @@ def test_an_accounts_challenge_sets_expire_with_their_last_challenge(
     expires, forget = made["expires"], made["expires"] + KEEP_SECONDS
     for key, until in zip(keys, [expires, expires, forget, forget], strict=True):
         assert redis.ttl(key) > 0 and redis.ttl(key) + time.time() <= until + 2, key
+    lately = [challenges_lately_key(ana["id"], "made"),
+              challenges_lately_key(robo["id"], "received")]  # fmt: skip
+    for key in lately:
+        assert redis.zcard(key) == 1, key
+        assert redis.ttl(key) > 0 and redis.ttl(key) + time.time() <= forget + 2, key
     # A later challenge keeps them as long as it needs.
     later = challenge(client, ana, against(robo["id"])).json
     assert redis.ttl(keys[3]) + time.time() >= later["expires"] + KEEP_SECONDS - 2
@@ -526,3 +615,26 @@ def test_no_account_key_is_asked_for(client: FlaskClient) -> None:
                               headers={"X-Pocha-Account": "pa_guessed"})  # fmt: skip
         assert (guessed.status_code, guessed.json["error"]) == (401, "unknown_account")
     assert client.get(f"/api/v1/challenges/{challenge_id}").json["status"] == "open"
+
+
+def test_one_address_churning_from_several_accounts_is_capped_as_one(redis_url: str) -> None:
+    """Accounts made at one address share the cap on challenges one challenger sent an
+    account lately; someone at another address still gets through."""
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "BOT_RUNNER": "inline",
+                      "RATE_LIMITS": "on", "RATE_LIMIT_ACCOUNTS": "100/minute",
+                      "RATE_LIMIT_CHALLENGES": "1000/minute"})  # fmt: skip
+    griefer = app.test_client()
+    griefer.environ_base["REMOTE_ADDR"] = "198.51.100.67"
+    first, second = sign_up(griefer, "Grief1"), sign_up(griefer, "Grief2")
+    robo = sign_up(griefer, "Robo")
+    churn(griefer, first, robo, MOST_FROM_ONE_LATELY // 2)
+    churn(griefer, second, robo, MOST_FROM_ONE_LATELY - MOST_FROM_ONE_LATELY // 2)
+    asked = {"game": "pocha", "rules": {"schedule": [1, 2]}, "opponents": against(robo["id"])}
+    refused = griefer.post("/api/v1/challenges", json=asked,
+                           headers={**key_of(first), "Accept-Language": "es"})  # fmt: skip
+    assert (refused.status_code, refused.json["error"]) == (429, "too_many_challenges")
+    assert "Robo" in refused.json["message"] and "tu dirección" in refused.json["message"]
+    player = app.test_client()
+    player.environ_base["REMOTE_ADDR"] = "203.0.113.21"
+    ana = sign_up(player, "Ana", "person")
+    assert challenge(player, ana, against(robo["id"])).status_code == 201

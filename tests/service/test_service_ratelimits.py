@@ -598,3 +598,58 @@ def test_a_limit_in_words(limit: str, english: str, spanish: str) -> None:
     spoken = spoken_limit(limit)
     assert spoken == english
     assert translate(spoken, "es") == spanish
+
+
+def test_reading_ones_challenges_is_limited_per_address(redis_url: str) -> None:
+    """`GET /api/v1/challenges` reads every challenge remembered (some hundreds): read in
+    a loop, with a key or wrong keys, it is refused past its limit; making a challenge
+    keeps its own count."""
+    client = limited_app(redis_url, RATE_LIMIT_CHALLENGE_READS="3/day").test_client()
+    made = client.post("/api/v1/accounts", json={"name": "Ana", "kind": "bot"})
+    robo = client.post("/api/v1/accounts", json={"name": "Robo", "kind": "bot"})
+    assert made.status_code == robo.status_code == 201
+    key = {"X-Pocha-Account": made.json["key"]}
+    for _ in range(2):
+        assert client.get("/api/v1/challenges", headers=key, environ_base=ANA).status_code == 200
+    wrong = {"X-Pocha-Account": "pa_" + "x" * 40}
+    assert client.get("/api/v1/challenges", headers=wrong, environ_base=ANA).status_code == 401
+    refused = client.get("/api/v1/challenges", headers=key, environ_base=ANA)
+    assert_limited(refused, window=86_400)
+    assert "reading your challenges" in refused.json["message"]
+    spanish = client.get(
+        "/api/v1/challenges", headers={**key, "Accept-Language": "es"}, environ_base=ANA
+    )
+    assert (spanish.status_code, spanish.json["error"]) == (429, "rate_limited")
+    assert spanish.json["message"] != refused.json["message"]
+    asked = {
+        "rules": {"schedule": [1]},
+        "opponents": [{"account": robo.json["id"]}, {"bot": "easy"}],
+    }
+    posted = client.post("/api/v1/challenges", json=asked, headers=key, environ_base=ANA)
+    assert posted.status_code == 201, posted.json
+    assert client.get("/api/v1/challenges", headers=key, environ_base=BRUNO).status_code == 200
+
+
+def test_opening_an_accounts_event_stream_is_limited_per_address(redis_url: str) -> None:
+    """Each stream opened first reads the account's games and challenges: opened and
+    dropped in a loop, it is refused past its limit (wrong keys counted too)."""
+    client = limited_app(redis_url, RATE_LIMIT_BOT_STREAMS="2/day", SSE_MAX_SECONDS=1).test_client()
+    made = client.post("/api/v1/accounts", json={"name": "Ana", "kind": "bot"})
+    assert made.status_code == 201
+    stream = {"Accept": "text/event-stream", "X-Pocha-Account": made.json["key"]}
+    opened = client.get("/api/v1/bot/events", headers=stream, environ_base=ANA, buffered=False)
+    assert opened.status_code == 200
+    opened.close()
+    wrong = {**stream, "X-Pocha-Account": "pa_" + "x" * 40}
+    assert client.get("/api/v1/bot/events", headers=wrong, environ_base=ANA).status_code == 401
+    refused = client.get("/api/v1/bot/events", headers=stream, environ_base=ANA)
+    assert_limited(refused, window=86_400)
+    assert "opening an account's event stream" in refused.json["message"]
+    spanish = client.get(
+        "/api/v1/bot/events", headers={**stream, "Accept-Language": "es"}, environ_base=ANA
+    )
+    assert (spanish.status_code, spanish.json["error"]) == (429, "rate_limited")
+    assert "abrir el flujo de eventos de una cuenta" in spanish.json["message"]
+    other = client.get("/api/v1/bot/events", headers=stream, environ_base=BRUNO, buffered=False)
+    assert other.status_code == 200
+    other.close()

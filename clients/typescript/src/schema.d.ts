@@ -5872,7 +5872,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. */
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5890,7 +5890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too_many_streams: your address holds as many open streams as it may (`POCHA_MAX_STREAMS_PER_ADDRESS`). */
+            /** @description too_many_streams: your address holds as many open streams as it may (`POCHA_MAX_STREAMS_PER_ADDRESS`); rate_limited: too many streams opened from your address or key (`POCHA_RATE_LIMIT_BOT_STREAMS`), wrong keys counted too. */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again. */
@@ -5945,6 +5945,17 @@ export interface operations {
             /** @description account_disabled: the account is disabled. */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many reads of challenges from your address or key (`POCHA_RATE_LIMIT_CHALLENGE_READS`), wrong keys counted too. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6059,7 +6070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too_many_challenges: you have 10 open challenges, or the account challenged has 20 waiting, or 5 waiting from you or your address; rate_limited: too many challenges from your address (`POCHA_RATE_LIMIT_CHALLENGES`). */
+            /** @description too_many_challenges: you have 10 open challenges, or the account challenged has 20 waiting, or 5 waiting from you or your address; or, of the challenges remembered (until an hour after each ends), you made 200, or the account challenged received 200, or 20 from you or your address; rate_limited: too many challenges from your address (`POCHA_RATE_LIMIT_CHALLENGES`). */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again. */
