@@ -14,11 +14,13 @@ from rich.text import Text
 from client.api import JSON, Data
 from client.language import N_, _, ngettext, pgettext
 from client.terminal import (
+    SeatRow,
     TerminalGame,
     game_over,
     hint_head,
     names_list,
     seat_name,
+    seats_table,
     signed,
     simulated_deals,
     styled,
@@ -384,13 +386,8 @@ class PochTerminalGame(TerminalGame):
         return text.append(_(" · pot (Kasse) ")).append(str(view["pot"]), style="bold")
 
     def seats(self, view: Data) -> Table:
-        """Each seat: dealer or Vorhand, chips, cards in hand, bet this deal, state."""
-        seats = Table(box=None, pad_edge=False)
-        for column, right in (
-            ("", False), (_("Player"), False), ("", False), (_("Chips"), True),
-            (_("Cards"), True), (_("Bet"), False), ("", False),
-        ):  # fmt: skip
-            seats.add_column(column, justify="right" if right else "left")
+        """Each seat: dealer or Vorhand, chips, cards in hand, bet this deal, state; a row a
+        seat in a narrow terminal, as Pocha's (`seats_table`)."""
         bets = {b["seat"]: bet_words(b["call"], b["amount"]) for b in view["bets"]}
         active = view["active"]
         vorhand = next(
@@ -402,6 +399,7 @@ class PochTerminalGame(TerminalGame):
             None,
         )
         players = view.get("players") or []
+        rows = []
         for seat, name in enumerate(self.names):
             role = (
                 _("out") if not active[seat]
@@ -409,18 +407,21 @@ class PochTerminalGame(TerminalGame):
                 else "Vorhand" if vorhand == seat
                 else ""
             )  # fmt: skip
-            state = self.seat_column(view, players, seat)
-            seats.add_row(
-                "▶" if view["turn"] == seat else "",
-                Text(seat_name(name, seat == self.seat)),
-                role,
-                str(view["chips"][seat]),
-                str(view["hand_sizes"][seat]),
-                bets.get(seat, "-"),
-                Text(state, style="yellow") if state else "",
-                style="bold" if view["turn"] == seat else None,
+            rows.append(
+                SeatRow(
+                    name=seat_name(name, seat == self.seat),
+                    role=role,
+                    figures=[
+                        str(view["chips"][seat]),
+                        str(view["hand_sizes"][seat]),
+                        bets.get(seat, "-"),
+                    ],
+                    state=self.seat_column(view, players, seat),
+                    brief=self.seat_column(view, players, seat, brief=True),
+                    turn=view["turn"] == seat,
+                )
             )
-        return seats
+        return seats_table(self.console, rows, (_("Chips"), _("Cards"), _("Bet")))
 
     def shed(self, view: Data) -> Text:
         """The cards shed this deal, suit by suit in the order they ran."""

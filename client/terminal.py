@@ -11,6 +11,7 @@ import socket
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from http.client import HTTPException
 from string import Formatter
 from typing import Any
@@ -331,6 +332,87 @@ def seat_name(name: str, yours: bool) -> str:
     play --name`'s default in the terminal's language, as the web page names them)."""
     says_you = name in ("You", _("You"))
     return name + (_(" (you)") if yours and not says_you else "")
+
+
+@dataclass
+class SeatRow:
+    """One seat's row in the seats table on your turn, whatever the game: its name (as
+    `seat_name` gives it), role, figures (bid, tricks, score; chips, cards, bet), state
+    (`TerminalGame.seat_column`), the state `brief` for a narrow terminal, and whether the
+    turn is its own."""
+
+    name: str
+    role: str
+    figures: list[str]
+    state: str
+    brief: str
+    turn: bool
+
+
+def seats_table(console: Console, rows: Sequence[SeatRow], figures: Sequence[str]) -> Table:
+    """The seats table on your turn, its figures headed `figures`: laid out wide when it
+    fits within a panel in `console` (a panel's border and padding take 4 columns), else
+    compact, a row a seat (`compact_seats`). Measured unbounded, as the score sheet is,
+    since a table measured within the terminal says it fits, cut."""
+    seats = wide_seats(rows, figures)
+    unbounded = console.options.update_width(1_000_000)
+    if console.measure(seats, options=unbounded).maximum > console.width - 4:
+        seats = compact_seats(rows, figures, console.width - 4)
+    return seats
+
+
+def wide_seats(rows: Sequence[SeatRow], figures: Sequence[str]) -> Table:
+    """The seats table with a column each: the turn's mark, name, role, figures, state."""
+    seats = Table(box=None, pad_edge=False)
+    for column in ("", _("Player"), ""):
+        seats.add_column(column)
+    for column in figures:
+        seats.add_column(column, justify="right")
+    seats.add_column("")
+    for row in rows:
+        seats.add_row(
+            "▶" if row.turn else "",
+            Text(row.name),
+            row.role,
+            *row.figures,
+            Text(row.state, style="yellow"),
+            style="bold" if row.turn else None,
+        )
+    return seats
+
+
+def compact_seats(rows: Sequence[SeatRow], figures: Sequence[str], width: int) -> Table:
+    """The seats table `width` columns wide at most (a 40-column terminal's): the turn's
+    mark before the name, the role after the state in the last column, a stand-in's level
+    left out, and each column given its width here, the figures theirs in full, so that a
+    long name or state ends in `…` (a name keeping its seat number, `fitted`) rather than
+    wrapping a row over several lines or squeezing a column out."""
+    states = [" · ".join(part for part in (row.brief, row.role) if part) for row in rows]
+    widths = [
+        max(len(header), *(len(row.figures[i]) for row in rows)) for i, header in enumerate(figures)
+    ]
+    room = width - sum(widths) - len(widths)  # a space before each figure
+    longest = max(len(_("Player")), *(2 + len(row.name) for row in rows))  # "▶ " first
+    stating = max((len(state) for state in states), default=0)
+    # The name first, whole if it can be; the state gets at least 6 columns, or none.
+    named = min(longest, room - 1 - min(stating, 6)) if stating else min(longest, room)
+    stated = named >= 8  # the last column is the seats' states
+    if not stated:
+        named = min(longest, room)
+    seats = Table(box=None, pad_edge=False, collapse_padding=True)
+    seats.add_column(_("Player"), width=max(named, 1), no_wrap=True)
+    for header, wide in zip(figures, widths, strict=True):
+        seats.add_column(header, justify="right", width=wide, no_wrap=True)
+    if stated:
+        seats.add_column("", width=room - named - 1, no_wrap=True, overflow="ellipsis")
+    for row, state in zip(rows, states, strict=True):
+        mark = "▶ " if row.turn else "  "
+        name = mark + fitted(row.name, named - 2) if named > 2 else mark[:named]
+        cells = [Text(name), *(Text(figure) for figure in row.figures)]
+        if stated:
+            cells.append(Text(state, style="yellow"))
+        seats.add_row(*cells, style="bold" if row.turn else None)
+    return seats
 
 
 def seat_state(player: Data, you: bool = False) -> str:
@@ -1273,12 +1355,7 @@ class TerminalGame:
                 if trump["holder"] == self.seat
                 else _(" (held by {name})", name=self.names[trump["holder"]])
             )
-        seats = self.seats_table(view, compact=False)
-        # A panel's border and padding take 4 columns; measured unbounded, as the score
-        # sheet is, since a table measured within the terminal says it fits, cut.
-        unbounded = self.console.options.update_width(1_000_000)
-        if self.console.measure(seats, options=unbounded).maximum > self.console.width - 4:
-            seats = self.seats_table(view, compact=True)
+        seats = seats_table(self.console, self.seat_rows(view), (_("Bid"), _("Tricks"), _("Score")))
         trick = Text(_("On the table: "))
         if not view["trick"]:
             trick.append(_("nothing yet") if view["phase"] == "playing" else _("(bidding)"))
@@ -1304,61 +1381,29 @@ class TerminalGame:
         parts.extend(self.barred(view))
         return Panel(Group(*parts), title=self.turn_title(view), title_align="left")
 
-    def seats_table(self, view: Data, *, compact: bool) -> Table:
-        """Each seat's name, role, bid, tricks, score and state. `compact`, for a narrow
-        terminal (40 columns): the turn's mark before the name, the role after the state
-        in the last column, a stand-in's level left out, and each column given its width
-        here, the numbers theirs in full, so that a long name or state ends in `…` rather
-        than wrapping a row over several lines or squeezing a column out."""
+    def seat_rows(self, view: Data) -> list[SeatRow]:
+        """Each seat's row in the seats table on your turn: its name, role (dealer, mano),
+        bid, tricks won, score and state."""
         players = view.get("players") or []
-        rows: list[list[str]] = []
+        rows = []
         for seat, name in enumerate(self.names):
             role = _("dealer") if view["dealer"] == seat else "mano" if view["mano"] == seat else ""
             bid = view["bids"][seat]
-            state = self.seat_column(view, players, seat, brief=compact)
-            mark = "▶" if view["turn"] == seat else ""
-            name = seat_name(name, seat == self.seat)
-            numbers = ["-" if bid is None else str(bid), str(view["tricks_won"][seat])]
-            numbers.append(str(view["scores"][seat]))
-            if compact:
-                state = " · ".join(part for part in (state, role) if part)
-                rows.append([name, *numbers, state])
-            else:
-                rows.append([mark, name, role, *numbers, state])
-        seats = Table(box=None, pad_edge=False, collapse_padding=compact)
-        headers = (_("Bid"), _("Tricks"), _("Score"))
-        stated = True  # the last column is the seats' states
-        if not compact:
-            for column in ("", _("Player"), ""):
-                seats.add_column(column)
-            for column in headers:
-                seats.add_column(column, justify="right")
-            seats.add_column("")
-        else:
-            widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers, 1)]
-            room = self.console.width - 4 - sum(widths) - len(widths)  # a space before each
-            longest = max(len(_("Player")), *(2 + len(r[0]) for r in rows))  # "▶ " first
-            states = max((len(r[-1]) for r in rows), default=0)
-            # The name first, whole if it can be; the state gets at least 6 columns, or none.
-            named = min(longest, room - 1 - min(states, 6)) if states else min(longest, room)
-            if named < 8:
-                named, stated = min(longest, room), False
-            for seat, row in enumerate(rows):
-                mark = "▶ " if view["turn"] == seat else "  "
-                row[0] = mark + fitted(row[0], named - 2) if named > 2 else mark[:named]
-            seats.add_column(_("Player"), width=max(named, 1), no_wrap=True)
-            for column, width in zip(headers, widths, strict=True):
-                seats.add_column(column, justify="right", width=width, no_wrap=True)
-            if stated:
-                seats.add_column("", width=room - named - 1, no_wrap=True, overflow="ellipsis")
-            else:
-                rows = [row[:-1] for row in rows]
-        for seat, row in enumerate(rows):
-            cells = [Text(cell) for cell in row]
-            if stated:
-                cells[-1].stylize("yellow")
-            seats.add_row(*cells, style="bold" if view["turn"] == seat else None)
-        return seats
+            rows.append(
+                SeatRow(
+                    name=seat_name(name, seat == self.seat),
+                    role=role,
+                    figures=[
+                        "-" if bid is None else str(bid),
+                        str(view["tricks_won"][seat]),
+                        str(view["scores"][seat]),
+                    ],
+                    state=self.seat_column(view, players, seat),
+                    brief=self.seat_column(view, players, seat, brief=True),
+                    turn=view["turn"] == seat,
+                )
+            )
+        return rows
 
     def turn_title(self, view: Data) -> str:
         """The title of the table on your turn: what you do, and your clock."""

@@ -301,6 +301,32 @@ def test_the_board_the_seats_and_the_hand() -> None:
     assert "Your turn to bet · 12 s on your clock" in shown
 
 
+@pytest.mark.parametrize("width", [40, 32])
+def test_the_seats_fit_a_narrow_terminal_a_row_a_seat(width: int) -> None:
+    """As Pocha's: a row a seat, the figures whole, a long name cut keeping its number."""
+    console = Console(record=True, width=width, no_color=True)
+    game = PochTerminalGame(PochaClient("http://127.0.0.1:9"), console)
+    engine = Game.new(Rules(players=4, chips=30, deals=6), 4, dealer=3)
+    view = poch_view(engine, 0)
+    view["players"][1].update(name="Bernardo Fernández de la Vega", bot=None, away=True)
+    view["players"][3]["name"] = "Bernardo Fernández de la Vega"
+    game.look_at(view)
+    game.rules = {"deals": 6}
+    view["turn"], view["seconds_left"] = 0, 12.4
+    view["chips"] = [130, 5, 27, 30]
+    view["bets"] = [{"seat": 1, "call": "raise", "amount": 12}]
+    console.print(game.table(view))
+    lines = console.export_text().splitlines()
+    assert all(len(line) <= width for line in lines), lines
+    # One line for each seat, its chips, cards and bet whole.
+    for chips in ("130", "5", "27", "30"):
+        rows = [line for line in lines if re.search(rf"\s{chips}\s+\d\s", line)]
+        assert len(rows) == 1, (chips, lines)
+    assert any(line.startswith("│ ▶ Ana") for line in lines), lines
+    assert any("… #2" in line and "raise 12" in line for line in lines), lines
+    assert any("… #4" in line for line in lines), lines
+
+
 def card_suit(letter: str) -> str:
     return {"C": "♣ Kreuz", "S": "♠ Pik", "H": "♥ Herz", "D": "♦ Karo"}[letter]
 
