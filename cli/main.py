@@ -21,7 +21,7 @@ from click.core import ParameterSource
 from cli import language as cli_language
 from cli import spoken
 from cli.language import paragraphs, say, verbatim
-from engine.i18n import N_, _
+from engine.i18n import N_, Message, _
 
 
 def _load(module: str) -> ModuleType:
@@ -1761,15 +1761,32 @@ _RECORD_FILE = N_("FILE")
 @spoken.argument(
     "file", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar=_RECORD_FILE
 )
-def replay(file: Path) -> None:
+@spoken.option(
+    "--game",
+    type=click.IntRange(0),
+    default=None,
+    metavar=N_("GAME"),
+    help=N_(
+        "In a file of a match's records (GET /api/v1/matches/{id}/records), the game to "
+        "tell: its number in the match."
+    ),
+)
+def replay(file: Path, game: int | None) -> None:
     """Tell a game record (GET /api/v1/games/{id}/record) deal by deal: the hands as
     dealt, every bid, bet and card in order, each trick's winner, and the scores."""
     records = _load("cli.replay")
     try:
-        told = records.lines(records.load(file))
+        told = records.lines(records.read(file, game))
     except records.NotARecord as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(_said(exc)) from None
     _echo_lines(told)
+
+
+def _said(refused: Exception) -> str:
+    """A refusal's message in the terminal's language, where it is a sentence of the
+    catalogue (`engine.i18n.Message`); as it is otherwise."""
+    message = refused.args[0] if refused.args else ""
+    return say(message) if isinstance(message, Message) else str(message)
 
 
 @pocha.command()
@@ -1805,7 +1822,7 @@ def analyse(file: Path, level: str, seed: int, as_json: bool) -> None:
         record = records.load(file)
         weighed = analysis.analyse(record, level, seed)
     except records.NotARecord as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(_said(exc)) from None
     except _load("engine.errors").InvalidStateError as exc:
         raise click.ClickException(f"{file}: {exc}") from None
     except KeyError:

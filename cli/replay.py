@@ -2,7 +2,10 @@
 in the terminal, deal by deal: the hands as dealt, then each bid, bet and card in order with
 each trick's winner (Pocha) or the collecting, betting, showdown and shedding (Poch), then
 the scores, then what our bots thought at their decisions where the record keeps it. Decisions
-the table's stand-in made are marked with `*`.
+the table's stand-in made are marked with `*`. A match's record of one game (a line of `GET
+/api/v1/matches/{id}/records`, which keeps each hand's or deal's results but no decision) is
+told as far as it goes; a file of several (the whole JSON lines, or `?format=json`'s array)
+is told one game at a time, the one `--game` names.
 """
 
 from __future__ import annotations
@@ -12,22 +15,112 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from engine.i18n import _
+
 #: The record formats this replay reads.
 FORMATS = (1,)
+#: What a match's record seat says for an outside bot's account: `account:ID`.
+ACCOUNT_SEAT = "account:"
 
 Record = dict[str, Any]
 
 
 class NotARecord(ValueError):
-    """A file that is no game record this replay reads (the message says why)."""
+    """A file that is no game record this replay reads (the message says why; a
+    `engine.i18n.Message` where it is said in the terminal's language)."""
 
 
 def load(path: Path) -> Record:
-    """The record in `path`; `NotARecord` for a file that is not JSON or not a record."""
+    """The game record in `path`; `NotARecord` for a file that is not JSON or not a
+    record (a match's records among them: they keep no decision to weigh)."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise NotARecord(f"{path}: not a JSON file ({exc})") from None
+    return _checked(path, record)
+
+
+def read(path: Path, game: int | None = None) -> Record:
+    """The record `pocha replay` tells from `path`: a game record, or a match's record of
+    one game (`is_match_game`), the one numbered `game` in a file of several."""
+    record = _picked(path, game)
+    return record if is_match_game(record) else _checked(path, record)
+
+
+def is_match_game(record: Any) -> bool:
+    """Whether `record` is a match's record of one game: its number in the match in
+    `game`, the bot (level or account) of each seat in `seats`, and no `format`."""
+    return (
+        isinstance(record, dict)
+        and "format" not in record
+        and isinstance(record.get("game"), int)
+        and isinstance(record.get("seats"), list)
+    )
+
+
+def _documents(path: Path) -> list[Any]:
+    """The JSON documents in `path`: one, the items of a JSON array (a match's records as
+    `?format=json` gives them), or a document a line (JSON lines)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise NotARecord(f"{path}: not a JSON file ({exc})") from None
+    try:
+        whole = json.loads(text)
+    except ValueError as exc:
+        try:
+            found = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except ValueError:
+            raise NotARecord(f"{path}: not a JSON file ({exc})") from None
+        if len(found) < 2:  # one broken document: what was wrong with it
+            raise NotARecord(f"{path}: not a JSON file ({exc})") from None
+        return found
+    return whole if isinstance(whole, list) and whole else [whole]
+
+
+def _picked(path: Path, game: int | None) -> Any:
+    """The one document of `path` to tell: its only one, or the match's record of game
+    number `game` among several."""
+    found = _documents(path)
+    numbers = [r["game"] for r in found if is_match_game(r)]
+    if game is None:
+        if len(found) == 1:
+            return found[0]
+        raise NotARecord(
+            _(
+                "{path} holds {count} records (a match's): pocha replay tells one game at a "
+                "time. Pick it with --game N, N its number in the match ({numbers}).",
+                path=str(path),
+                count=len(found),
+                numbers=_span(numbers) or "-",
+            )
+        )
+    for record in found:
+        if is_match_game(record) and record["game"] == game:
+            return record
+    raise NotARecord(
+        _(
+            "{path} holds no game number {game} of a match; its games: {numbers}.",
+            path=str(path),
+            game=game,
+            numbers=_span(numbers) or "-",
+        )
+    )
+
+
+def _span(numbers: list[int]) -> str:
+    """`0-3, 5` for [0, 1, 2, 3, 5]."""
+    runs: list[list[int]] = []
+    for number in sorted(set(numbers)):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def _checked(path: Path, record: Any) -> Record:
+    """`record` if it is a game record of a format and game this replay reads."""
     if not isinstance(record, dict) or "format" not in record or "game" not in record:
         raise NotARecord(f"{path}: not a game record (no format or game)")
     if record["format"] not in FORMATS:
@@ -42,6 +135,8 @@ def lines(record: Record) -> list[str]:
     """The whole record told as lines of text; `NotARecord` for one with fields missing or
     of the wrong type."""
     try:
+        if is_match_game(record):
+            return list(_match_game(record))
         told = list(_header(record)) + list(TELLERS[record["game"]](record))
         return told + list(_advice(record)) + _end(record)
     except (KeyError, TypeError, IndexError, AttributeError) as exc:
@@ -55,7 +150,12 @@ def _names(record: Record) -> list[str]:
 def _header(record: Record) -> Iterator[str]:
     title = {"pocha": "Pocha", "poch": "Poch"}[record["game"]]
     yield f"{title} · game {record['id']} · {record.get('created', '')}".rstrip(" ·")
-    seats = [f"{p['seat']} {p['name']} ({p['level'] or 'person'})" for p in record["players"]]
+    # A seat without a level is a person's or an outside bot's account (docs/bots-api.md):
+    # the record does not say which, so it is given no label rather than a wrong one.
+    seats = [
+        f"{p['seat']} {p['name']}" + (f" ({p['level']})" if p["level"] else "")
+        for p in record["players"]
+    ]
     yield "Players: " + " · ".join(seats)
     if record.get("stand_in_level"):
         yield f"Stand-in: {record['stand_in_level']} (its decisions are marked *)"
@@ -200,6 +300,56 @@ def _shedding(names: list[str], steps: list[dict[str, Any]]) -> Iterator[str]:
         seat = step["seat"]
     if cards:
         yield f"  {opener}{' · '.join(cards)}"
+
+
+def _bot(label: str) -> str:
+    """A match's seat as told: its level (`hard`), or `account ID` for an outside bot's
+    account, of a kind the record does not say."""
+    return (
+        f"account {label.removeprefix(ACCOUNT_SEAT)}" if label.startswith(ACCOUNT_SEAT) else label
+    )
+
+
+def _match_game(record: Record) -> Iterator[str]:
+    """A match's record of one game: the seats, rules, each hand's bids, tricks and points
+    (Pocha) or the deal's chips won (Poch), and the final scores. It keeps no card nor
+    decision: the game a match played at a table has its own record, said where."""
+    poch = "chips" in record and "hands" not in record
+    bots = [_bot(str(label)) for label in record["seats"]]
+    names = [f"{b} #{s}" if bots.count(b) > 1 else b for s, b in enumerate(bots)]
+    yield (f"{'Poch' if poch else 'Pocha'} · game {record['game']} of a match · seed "
+           f"{record['seed']} · deal {record['deal']}")  # fmt: skip
+    yield "Seats: " + " · ".join(f"{s} {b}" for s, b in enumerate(bots))
+    rules = ", ".join(f"{k}={json.dumps(v)}" for k, v in record["rules"].items())
+    yield f"Rules: {rules}"
+    table = record.get("table")
+    yield (
+        f"A match's record keeps no card or decision: the game's own record has them "
+        f"(GET /api/v1/games/{table}/record, while the game is kept)."
+        if table
+        else "A match's record keeps no card or decision, only the results."
+    )
+    if poch:
+        yield ""
+        yield f"  Chips won: {_per_seat(names, record['chips'])}"
+        winner = record["winner"]
+        yield f"  Out first: {'nobody' if winner is None else names[winner]}"
+    else:
+        for number, hand in enumerate(record["hands"], start=1):
+            yield ""
+            each = "1 card each" if hand["cards"] == 1 else f"{hand['cards']} cards each"
+            yield f"Hand {number} · {each}"
+            yield f"  Bids:       {_per_seat(names, hand['bids'])}"
+            yield f"  Tricks won: {_per_seat(names, hand['tricks'])}"
+            yield f"  Points:     {_per_seat(names, hand['points'])}"
+        yield ""
+        yield f"Final: {_per_seat(names, record['scores'])}"
+        yield f"Won by: {', '.join(names[s] for s in record['winners'])}"
+    yield f"Decisions: {_per_seat(names, record['decisions'])}"
+    stood_in = record.get("stand_in_decisions") or {}
+    if stood_in:
+        made = " · ".join(f"{_bot(label)} {n}" for label, n in stood_in.items())
+        yield f"Made by the stand-in for an account: {made}"
 
 
 TELLERS: dict[str, Callable[[Record], Iterator[str]]] = {"pocha": _pocha, "poch": _poch}

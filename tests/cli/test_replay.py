@@ -1,7 +1,9 @@
 """`pocha replay FILE` on real records (a game of Pocha and one of Poch played to the end
 through the service, `tests/service/test_records.py`): every hand as dealt, every bid, bet
 and card in order with the trick winners, the stand-in's decisions marked, the scores, the
-bots' advice; and what a file that is no record says."""
+bots' advice; a match's record of one game (a line of its records, played by a real
+worker), a file of several told one game at a time by --game and said so in English and
+Spanish; and what a file that is no record says."""
 
 from __future__ import annotations
 
@@ -15,10 +17,26 @@ from flask.testing import FlaskClient
 
 from cli.main import pocha
 from tests.service.test_records import play_poch, play_pocha
+from tests.worker.conftest import Drain
 
 
-def replay(path: Path) -> Result:
-    return CliRunner().invoke(pocha, ["replay", str(path)])
+def replay(path: Path, *args: str, language: str = "en") -> Result:
+    locale = {"en": "C.UTF-8", "es": "es_ES.UTF-8"}[language]
+    env = {"LANG": locale, "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""}
+    return CliRunner().invoke(pocha, ["replay", str(path), *args], env=env)
+
+
+def played_match(client: FlaskClient, drain: Drain, **body: Any) -> list[bytes]:
+    """A match's games played by a worker; its records' lines, as the API gives them."""
+    body = {"games": 4, "seed": 3, **body}
+    response = client.post("/api/v1/matches", json=body)
+    assert response.status_code == 202, response.json
+    drain()
+    records = client.get(response.json["records_url"])
+    assert records.mimetype == "application/x-ndjson"
+    lines: list[bytes] = records.get_data().splitlines()
+    assert len(lines) == body["games"]
+    return lines
 
 
 def saved(client: FlaskClient, game_id: str, tmp_path: Path) -> tuple[dict[str, Any], Path]:
@@ -37,7 +55,10 @@ def test_a_pocha_record_told_hand_by_hand(client: FlaskClient, tmp_path: Path) -
     assert told.exit_code == 0, told.output
     out = told.output.splitlines()
     assert out[0].startswith(f"Pocha · game {game_id}")
-    assert out[1] == "Players: 0 Ana (person) · 1 Bea (person) · 2 Bot (easy)"
+    # A seat without a level may be a person's or an outside bot's account: the record does
+    # not say which, so it is given no label rather than a wrong one.
+    assert out[1] == "Players: 0 Ana · 1 Bea · 2 Bot (easy)"
+    assert "(person)" not in told.output
     names = ["Ana", "Bea", "Bot"]
     heads = [i for i, line in enumerate(out) if line.startswith("Hand ")]
     assert len(heads) == len(record["deals"])
@@ -118,3 +139,66 @@ def test_a_file_that_is_no_record_is_refused(tmp_path: Path) -> None:
     partial.write_text(json.dumps({"format": 1, "game": "poch", "id": "x", "players": []}))
     told = replay(partial)
     assert told.exit_code == 1 and "incomplete" in told.output
+
+
+def test_one_line_of_a_pocha_matchs_records(
+    client: FlaskClient, drain: Drain, tmp_path: Path
+) -> None:
+    seats = ["easy", "heuristic", "easy"]
+    lines = played_match(client, drain, seats=seats, rules={"schedule": [1, 2]})
+    line = tmp_path / "game.json"
+    line.write_bytes(lines[2] + b"\n")
+    record = json.loads(lines[2])
+    told = replay(line)
+    assert told.exit_code == 0, told.output
+    out = told.output.splitlines()
+    assert out[0] == f"Pocha · game 2 of a match · seed {record['seed']} · deal {record['deal']}"
+    assert out[1] == "Seats: 0 easy · 1 heuristic · 2 easy"
+    names = ["easy #0", "heuristic", "easy #2"]
+    heads = [i for i, text in enumerate(out) if text.startswith("Hand ")]
+    assert len(heads) == len(record["hands"]) == 2
+    for head, hand in zip(heads, record["hands"], strict=True):
+        assert out[head].endswith("1 card each" if hand["cards"] == 1 else "2 cards each")
+        for row, key in ((1, "bids"), (2, "tricks"), (3, "points")):
+            shown = " · ".join(f"{names[s]} {v}" for s, v in enumerate(hand[key]))
+            assert out[head + row].endswith(shown), (key, out[head + row])
+    final = " · ".join(f"{names[s]} {v}" for s, v in enumerate(record["scores"]))
+    assert f"Final: {final}" in out
+    assert f"Won by: {', '.join(names[s] for s in record['winners'])}" in out
+    assert "(person)" not in told.output
+
+
+def test_a_file_of_a_matchs_records_is_told_a_game_at_a_time(
+    client: FlaskClient, drain: Drain, tmp_path: Path
+) -> None:
+    seats = ["heuristic", "random", "heuristic"]
+    lines = played_match(client, drain, game="poch", seats=seats, rules={"chips": 20})
+    every = tmp_path / "records.jsonl"
+    every.write_bytes(b"\n".join(lines) + b"\n")
+    for language, said in (
+        ("en", f"{every} holds 4 records (a match's): pocha replay tells one game at a time. "
+               "Pick it with --game N, N its number in the match (0-3)."),
+        ("es", f"{every} tiene 4 registros (de una serie de partidas): pocha replay cuenta una "
+               "partida cada vez. Elígela con --game N, N su número en la serie (0-3)."),
+    ):  # fmt: skip
+        told = replay(every, language=language)
+        assert told.exit_code == 1
+        assert " ".join(told.output.split()) == f"Error: {said}"
+    told = replay(every, "--game", "9", language="es")
+    assert told.exit_code == 1
+    assert "no tiene la partida número 9 de una serie; sus partidas: 0-3." in told.output
+    # The game asked for, from the lines or from `?format=json`'s array alike.
+    record = json.loads(lines[1])
+    array = tmp_path / "records.json"
+    array.write_text(json.dumps([json.loads(line) for line in lines]))
+    for path in (every, array):
+        told = replay(path, "--game", "1")
+        assert told.exit_code == 0, told.output
+        out = told.output.splitlines()
+        assert out[0].startswith("Poch · game 1 of a match · seed ")
+        assert out[1] == "Seats: 0 heuristic · 1 random · 2 heuristic"
+        names = ["heuristic #0", "random", "heuristic #2"]
+        chips = " · ".join(f"{names[s]} {v}" for s, v in enumerate(record["chips"]))
+        assert f"  Chips won: {chips}" in out
+        winner = "nobody" if record["winner"] is None else names[record["winner"]]
+        assert f"  Out first: {winner}" in out
