@@ -16,6 +16,7 @@ import pytest
 from rich.console import Console
 
 from client.api import JSON, ApiError, PochaClient
+from client.language import speaking
 from client.poch_terminal import (
     PLATES,
     PochTerminalGame,
@@ -301,9 +302,10 @@ def test_the_board_the_seats_and_the_hand() -> None:
     assert "Your turn to bet · 12 s on your clock" in shown
 
 
-@pytest.mark.parametrize("width", [40, 32])
-def test_the_seats_fit_a_narrow_terminal_a_row_a_seat(width: int) -> None:
-    """As Pocha's: a row a seat, the figures whole, a long name cut keeping its number."""
+@speaking
+def narrow_table(width: int, language: str = "en") -> list[str]:
+    """The table on Ana's turn in a terminal `width` columns wide speaking `language`: four
+    seats, two of one long name, one of them away and raising."""
     console = Console(record=True, width=width, no_color=True)
     game = PochTerminalGame(PochaClient("http://127.0.0.1:9"), console)
     engine = Game.new(Rules(players=4, chips=30, deals=6), 4, dealer=3)
@@ -316,14 +318,22 @@ def test_the_seats_fit_a_narrow_terminal_a_row_a_seat(width: int) -> None:
     view["chips"] = [130, 5, 27, 30]
     view["bets"] = [{"seat": 1, "call": "raise", "amount": 12}]
     console.print(game.table(view))
-    lines = console.export_text().splitlines()
+    lines: list[str] = console.export_text().splitlines()
+    return lines
+
+
+@pytest.mark.parametrize(("width", "language"), [(40, "en"), (32, "en"), (40, "es")])
+def test_the_seats_fit_a_narrow_terminal_a_row_a_seat(width: int, language: str) -> None:
+    """As Pocha's: a row a seat, the figures whole, a long name cut keeping its number."""
+    lines = narrow_table(width, language=language)
     assert all(len(line) <= width for line in lines), lines
     # One line for each seat, its chips, cards and bet whole.
     for chips in ("130", "5", "27", "30"):
         rows = [line for line in lines if re.search(rf"\s{chips}\s+\d\s", line)]
         assert len(rows) == 1, (chips, lines)
     assert any(line.startswith("│ ▶ Ana") for line in lines), lines
-    assert any("… #2" in line and "raise 12" in line for line in lines), lines
+    raised = {"en": "raise 12", "es": "sube 12"}[language]
+    assert any("… #2" in line and raised in line for line in lines), lines
     assert any("… #4" in line for line in lines), lines
 
 
