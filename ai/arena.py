@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from ai.bot import Bot, Budget, Level, Player
 from ai.cores import on_cores
+from ai.stats import Difference, Standing
 from engine.i18n import _
 
 Stats = TypeVar("Stats")
@@ -184,6 +185,12 @@ class Arena(Generic[Stats]):
     summarize: Callable[[list[dict[str, Any]]], list[Stats]]
     #: Games sent to a process at a time (short games travel in bunches).
     chunksize: int = 1
+    #: Each bot's standing from records and the per-bot figures ``summarize`` made of them
+    #: (in their order): its lead over the rest of the table, paired by deal; and one bot's
+    #: lead over another, paired by deal (records, bot, other). None: the game's arena
+    #: reports neither.
+    standings: Callable[[list[dict[str, Any]], list[Stats]], list[Standing]] | None = None
+    difference: Callable[[list[dict[str, Any]], str, str], Difference] | None = None
 
     def parse_player(self, spec: str) -> Player:
         return parse_player(spec, self.roster)

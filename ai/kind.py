@@ -103,6 +103,22 @@ class BotKind:
         """A match's per-bot figures from its game records, as JSON, best first."""
         return [stats.to_dict() for stats in self.arena.summarize(records)]
 
+    def leads(
+        self, records: list[dict[str, Any]]
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, Any] | None] | None:
+        """As the arena reports them (``ai.stats.Difference.to_dict``), from game records:
+        each bot's lead over the rest of the table paired by deal, by bot; and with two
+        bots, the best one's lead over the other (else None). None if the game's arena
+        reports no lead."""
+        standings, difference = self.arena.standings, self.arena.difference
+        if standings is None or difference is None:
+            return None
+        stats = self.arena.summarize(records)
+        leads = {st.bot: st.lead.to_dict() for st in standings(records, stats)}
+        if len(stats) != 2:
+            return leads, None
+        return leads, difference(records, stats[0].bot, stats[1].bot).to_dict()
+
     def decide(
         self,
         obs: Any,

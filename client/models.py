@@ -37,20 +37,6 @@ class Bid(TypedDict):
     bid: int
 
 
-class BotStats(TypedDict):
-    bot: str
-    ci95: float | None
-    decisions: int
-    exact_rate: float
-    games: float
-    hands: int
-    mean_bid: float
-    mean_score: float
-    mean_tricks: float
-    ms_per_decision: float
-    win_rate: float
-
-
 class BotWebhook(TypedDict):
     decisions: int
     failures: int
@@ -171,6 +157,15 @@ class Level(TypedDict):
     name: str
 
 
+class MatchLead(TypedDict):
+    bot: str
+    ci95: float | None
+    deals: int
+    other: str
+    per_hand: float
+    significant: bool
+
+
 Seat: TypeAlias = str
 
 
@@ -284,6 +279,7 @@ class PochBotStats(TypedDict):
     chips_per_deal: float
     ci95: float | None
     deals: int
+    lead: NotRequired[MatchLead | None]
     ms_per_decision: float
     out_first: float
     seats_played: int
@@ -617,6 +613,21 @@ class BiddingYou(TypedDict):
     seat: int
 
 
+class BotStats(TypedDict):
+    bot: str
+    ci95: float | None
+    decisions: int
+    exact_rate: float
+    games: float
+    hands: int
+    lead: NotRequired[MatchLead | None]
+    mean_bid: float
+    mean_score: float
+    mean_tricks: float
+    ms_per_decision: float
+    win_rate: float
+
+
 class Challenge(TypedDict):
     accepted: list[str]
     challenger: str
@@ -817,6 +828,7 @@ class Match(TypedDict):
     at_tables: bool
     bots: list[BotStats | PochBotStats]
     created_at: str
+    difference: NotRequired[MatchLead | None]
     done: int
     duplicate: bool
     failed: int

@@ -163,6 +163,14 @@ def standings(records: Sequence[dict[str, Any]], stats: Sequence[PochStats]) -> 
     ]
 
 
+def paired_difference(records: Sequence[dict[str, Any]], bot: str, other: str) -> Difference:
+    """``bot``'s chips per deal less ``other``'s, paired by deal (the difference's
+    ``per_hand`` is per deal here)."""
+    return Difference.by_deal(
+        bot, other, ((by[bot], by[other]) for by in _chips_by_deal(records).values())
+    )
+
+
 def chip_curves(records: Sequence[dict[str, Any]]) -> list[Curve]:
     """Each bot's running chips over the deals: at each deal the mean of its seats' chips
     over the rotations, so that the last total over the deals is its chips per deal and
@@ -175,7 +183,9 @@ def chip_curves(records: Sequence[dict[str, Any]]) -> list[Curve]:
     )
 
 
-ARENA = Arena(ROSTER, _run_task, summarize, chunksize=4)
+ARENA = Arena(
+    ROSTER, _run_task, summarize, chunksize=4, standings=standings, difference=paired_difference
+)
 #: ``hard`` (a level), ``heuristic`` (a bot) or ``ismcts:300`` (iterations) or
 #: ``ismcts:50ms`` (a time).
 parse_player = ARENA.parse_player

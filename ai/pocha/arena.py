@@ -11,7 +11,7 @@ from typing import Any
 from ai.arena import Arena, ArenaGame, Roster, play_out
 from ai.bot import Bot, Player
 from ai.pocha.levels import BOTS, LEVELS, READING_BOTS, make_bot, reading_models
-from ai.stats import summarize
+from ai.stats import paired_difference, standings, summarize
 from engine.i18n import N_, _
 from engine.pocha.game import Game
 from engine.pocha.observation import observe
@@ -121,7 +121,7 @@ def _run_task(task: ArenaGame) -> dict[str, Any]:
     return play_game(task.rules, task.seed, task.players, task.deal)
 
 
-ARENA = Arena(ROSTER, _run_task, summarize)
+ARENA = Arena(ROSTER, _run_task, summarize, standings=standings, difference=paired_difference)
 #: ``hard`` (a level), ``heuristic`` (a bot), ``ismcts:2000`` (iterations) or
 #: ``ismcts:250ms`` (a time budget); any of them that reads the bids may end in ``@FILE``,
 #: a file of models of bidding written by ``pocha train-reading`` (``master@old.json``).

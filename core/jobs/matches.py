@@ -12,6 +12,7 @@ import json
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -1207,12 +1208,13 @@ def match_report(connection: Connections, match_id: str) -> dict[str, Any] | Non
     # The statistics change only when a game ends: kept beside the match, with the number of
     # records they were made from, so polling a big match does not reread its records.
     store = redises_of(connection).store
-    count = f"{store.llen(records_key(match_id))}/{f['done']}/{f['failed']}"
+    # (The count's first part names the form kept: a form kept before leads is made again.)
+    count = f"leads/{store.llen(records_key(match_id))}/{f['done']}/{f['failed']}"
     if f.get("stats_of") == count:
-        bots = json.loads(f["stats"])
+        kept = json.loads(f["stats"])
     else:
-        bots = spec.kind.summarize(records(connection, match_id, spec))
-        store.eval(_CACHE_LUA, 1, match_key(match_id), json.dumps(bots), count)
+        kept = _statistics(spec, records(connection, match_id, spec))
+        store.eval(_CACHE_LUA, 1, match_key(match_id), json.dumps(kept), count)
     shown = spec.to_dict()
     if spec.rated and finished_at is None:
         # The seed makes every deal still to come: its bot would know every hand.
@@ -1225,13 +1227,31 @@ def match_report(connection: Connections, match_id: str) -> dict[str, Any] | Non
         "failed": int(f["failed"]),
         "created_at": _iso(float(f["created"])),
         "finished_at": _iso(finished_at),
-        "bots": bots,
+        "bots": kept["bots"],
+        "difference": kept["difference"],
         "stand_in_decisions": _stood_in(spec, records(connection, match_id, spec))
         if spec.accounts
         else {},
         "paused": sorted(
             ACCOUNT_SEAT + k.removeprefix("paused:") for k in f if k.startswith("paused:")
         ),
+    }
+
+
+def _statistics(spec: MatchSpec, found: list[dict[str, Any]]) -> dict[str, Any]:
+    """The per-bot figures of the games played so far, each with its lead over the rest of
+    the table (None until a deal is whole), and with two bots the best one's lead over the
+    other (else None), both as the arena reports them. The leads are paired by deal over the
+    deals whose every game was played: a deal whose rotations are not all played (still
+    running, or one failed) would not cancel its luck."""
+    bots = spec.kind.summarize(found)
+    played = Counter(record["deal"] for record in found)
+    whole = [record for record in found if played[record["deal"]] == spec.rotations]
+    leads = spec.kind.leads(whole) if whole else None
+    by_bot, difference = leads if leads is not None else ({}, None)
+    return {
+        "bots": [{**bot, "lead": by_bot.get(bot["bot"])} for bot in bots],
+        "difference": difference,
     }
 
 

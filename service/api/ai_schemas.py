@@ -22,6 +22,7 @@ from service.api.games_schemas import (
     RegisteredGame,
     RegisteredSeats,
 )
+from service.api.wire import MatchLeadSchema
 
 _JOB_ID = {"description": "The job's id.", "example": "q0v4Wm1nXb2yQ5pLk8TcRz3a"}
 
@@ -321,7 +322,7 @@ class MatchRequestSchema(ma.Schema):
 
 
 class MatchSchema(Answer):
-    OPTIONAL = frozenset({"seed"})
+    OPTIONAL = frozenset({"seed", "difference"})
 
     id = fields.String(metadata={"description": "The match's id.", "example": "b8VnQ2xKp0aZ"})
     game = fields.String(
@@ -405,5 +406,17 @@ class MatchSchema(Answer):
             "description": "Per bot, over the games done so far, best first: Pocha's figures "
             "(`BotStats`, by mean score per hand) or Poch's (`PochBotStats`, by chips per "
             "deal)."
+        },
+    )
+    difference = fields.Nested(
+        MatchLeadSchema,
+        allow_none=True,
+        metadata={
+            "description": "With two bots, the lead of the one with the better mean over "
+            "the other (`MatchLead`), paired by deal over the deals whose every game was "
+            "played so far: with duplicate deals each deal's luck cancels out, and "
+            "`significant` says whether its 95% interval leaves out no difference. Null "
+            "with other than two bots or until one deal is whole (its `ci95` null until two "
+            "are)."
         },
     )

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from rq.job import Job
 
 from ai.arena import tasks_for
-from ai.poch.arena import parse_player, play_deal, summarize
+from ai.poch.arena import paired_difference, parse_player, play_deal, standings, summarize
 from ai.registry import BOT_KINDS
 from core.jobs.matches import (
     MatchGame,
@@ -69,6 +69,10 @@ def without_timings(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k not in ("think_ms", "game")}
 
 
+def without_lead(bot: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in bot.items() if k != "lead"}
+
+
 def straight_through(match: dict[str, Any], index: int) -> MatchGame:
     """Game `index` of the match played in one go, as a worker's slice without an end."""
     spec = MatchSpec.from_dict(match)
@@ -114,7 +118,16 @@ def test_a_small_poch_match_with_its_chips_per_deal(client: FlaskClient, drain: 
         assert [c - 20 for c in game.chips] == record["chips"]
         assert record["winner"] in range(4) and sum(record["decisions"]) <= 4 + 3
     # The summary is the arena's over these records, and its figures are the records'.
-    assert report["bots"] == [s.to_dict() for s in summarize(records)]
+    stats = summarize(records)
+    assert [without_lead(b) for b in report["bots"]] == [s.to_dict() for s in stats]
+    # Each bot's lead over the rest of the table, and the two bots' paired difference, are
+    # the Poch arena's over the same records (both deals whole).
+    assert [b["lead"] for b in report["bots"]] == [
+        st.lead.to_dict() for st in standings(records, stats)
+    ]
+    difference = paired_difference(records, "heuristic", "random").to_dict()
+    assert report["difference"] == difference
+    assert (difference["deals"], difference["ci95"] is not None) == (2, True)
     per_deal: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
     out_first: dict[str, int] = defaultdict(int)
     for r in records:
@@ -197,6 +210,12 @@ def test_a_poch_match_on_real_worker_processes(
     ]
     assert {b["bot"] for b in report["bots"]} == {"medium", "heuristic", "random"}
     assert all(b["deals"] == 6 and b["seats_played"] == 6 for b in report["bots"])
+    # Without duplicate deals each game is a whole deal: every bot's lead is the arena's;
+    # three bots have no two-bot difference.
+    leads = {st.bot: st.lead.to_dict() for st in standings(records, summarize(records))}
+    assert {b["bot"]: b["lead"] for b in report["bots"]} == leads
+    assert all(lead["deals"] == 6 for lead in leads.values())
+    assert report["difference"] is None
 
 
 def test_a_pocha_match_names_its_game(client: FlaskClient) -> None:

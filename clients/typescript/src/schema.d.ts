@@ -1594,6 +1594,8 @@ export interface components {
             games: number;
             /** @description Hands played (over its seats). */
             hands: number;
+            /** @description Its lead over the rest of the table (`MatchLead`), paired by deal over the deals whose every game was played so far; null until one deal is (a running match's first deal, or a game that sums up no lead). */
+            lead?: components["schemas"]["MatchLead"] | null;
             /**
              * @description Mean bid per hand (beside mean_tricks: calibration).
              * @example 1.3
@@ -2519,6 +2521,8 @@ export interface components {
             bots: (components["schemas"]["BotStats"] | components["schemas"]["PochBotStats"])[];
             /** @description ISO 8601, UTC. */
             created_at: string;
+            /** @description With two bots, the lead of the one with the better mean over the other (`MatchLead`), paired by deal over the deals whose every game was played so far: with duplicate deals each deal's luck cancels out, and `significant` says whether its 95% interval leaves out no difference. Null with other than two bots or until one deal is whole (its `ci95` null until two are). */
+            difference?: components["schemas"]["MatchLead"] | null;
             /**
              * @description Games played to the end.
              * @example 12
@@ -2569,6 +2573,38 @@ export interface components {
             status: "running" | "finished";
             /** @description This match's address. */
             url: string;
+        };
+        MatchLead: {
+            /**
+             * @description The bot whose lead it is (its seat text).
+             * @example hard
+             */
+            bot: string;
+            /**
+             * @description Half-width of its 95% confidence interval, over the deals (null with fewer than two).
+             * @example 0.9
+             */
+            ci95: number | null;
+            /**
+             * @description The deals it is paired over: those both sides played, every game of the deal played.
+             * @example 10
+             */
+            deals: number;
+            /**
+             * @description The other side: a bot's seat text, or `the rest of the table` (every seat not the bot's).
+             * @example the rest of the table
+             */
+            other: string;
+            /**
+             * @description The bot's mean less the other side's, deal by deal, then over the deals: in Pocha points per hand, in Poch chips per deal (negative: behind).
+             * @example 2.15
+             */
+            per_hand: number;
+            /**
+             * @description Whether the interval leaves out 0, no difference (|per_hand| > ci95); false without an interval.
+             * @example true
+             */
+            significant: boolean;
         };
         MatchRequest: {
             /**
@@ -3297,6 +3333,8 @@ export interface components {
              * @example 10
              */
             deals: number;
+            /** @description Its lead over the rest of the table (`MatchLead`), paired by deal over the deals whose every game was played so far; null until one deal is (a running match's first deal, or a game that sums up no lead). */
+            lead?: components["schemas"]["MatchLead"] | null;
             /** @description Mean thinking time per decision. */
             ms_per_decision: number;
             /**

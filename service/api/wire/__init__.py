@@ -79,3 +79,53 @@ class MatchGameRecordSchema(Answer):
             "the bot was paused."
         },
     )
+
+
+class MatchLeadSchema(Answer):
+    """One bot's lead over another side of a match, paired by deal, as the arenas report
+    it (`ai.stats.Difference`): on duplicate deals each deal's luck is the same for both
+    sides, so it may be significant while the two sides' own intervals still overlap."""
+
+    bot = fields.String(metadata={"description": "The bot whose lead it is (its seat text).",
+                                  "example": "hard"})  # fmt: skip
+    other = fields.String(
+        metadata={
+            "description": "The other side: a bot's seat text, or `the rest of the table` "
+            "(every seat not the bot's).",
+            "example": "the rest of the table",
+        }
+    )
+    deals = fields.Integer(
+        metadata={"description": "The deals it is paired over: those both sides played, "
+                  "every game of the deal played.", "example": 10}
+    )  # fmt: skip
+    per_hand = fields.Float(
+        metadata={
+            "description": "The bot's mean less the other side's, deal by deal, then over the "
+            "deals: in Pocha points per hand, in Poch chips per deal (negative: behind).",
+            "example": 2.15,
+        }
+    )
+    ci95 = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "Half-width of its 95% confidence interval, over the deals (null "
+            "with fewer than two).",
+            "example": 0.9,
+        },
+    )
+    significant = fields.Boolean(
+        metadata={
+            "description": "Whether the interval leaves out 0, no difference (|per_hand| "
+            "> ci95); false without an interval.",
+            "example": True,
+        }
+    )
+
+
+#: A bot's figures in a match: its lead over the rest of the table.
+LEAD_DESCRIPTION = (
+    "Its lead over the rest of the table (`MatchLead`), paired by deal over the deals whose "
+    "every game was played so far; null until one deal is (a running match's first deal, or "
+    "a game that sums up no lead)."
+)

@@ -19,7 +19,13 @@ from engine.poch.rules import MAX_DEALS, PLATES
 from service.answers import Answer
 from service.api.fields import StrictBoolean, ThinkingSchema, known_level
 from service.api.games_schemas import PlayerInfoSchema, TableSchema, _phase, _turn_now
-from service.api.wire import MatchGameRecordSchema, MoveBody, WireForms
+from service.api.wire import (
+    LEAD_DESCRIPTION,
+    MatchGameRecordSchema,
+    MatchLeadSchema,
+    MoveBody,
+    WireForms,
+)
 
 CARD = (
     "A Poch card code: suit letter C, S, H or D, then rank 7, 8, 9, 10, J, Q, K or A "
@@ -591,6 +597,8 @@ class PochHistorySchema(Answer):
 class PochBotStatsSchema(Answer):
     """One bot's figures in a Poch match, as `pocha arena-poch` reports them."""
 
+    OPTIONAL = frozenset({"lead"})
+
     bot = fields.String(metadata={"description": "The seat text.", "example": "hard"})
     deals = fields.Integer(metadata={"description": "Deals it played.", "example": 10})
     seats_played = fields.Integer(
@@ -616,6 +624,9 @@ class PochBotStatsSchema(Answer):
                   "example": 0.275}
     )  # fmt: skip
     ms_per_decision = fields.Float(metadata={"description": "Mean thinking time per decision."})
+    lead = fields.Nested(
+        MatchLeadSchema, allow_none=True, metadata={"description": LEAD_DESCRIPTION}
+    )
 
 
 class PochGameRecordSchema(MatchGameRecordSchema):

@@ -17,7 +17,13 @@ from engine.pocha.rules import OPTIONS, Option
 from service.answers import Answer
 from service.api.fields import StrictBoolean, ThinkingSchema
 from service.api.games_schemas import PlayerInfoSchema, TableSchema, _phase, _seat, _turn_now
-from service.api.wire import MatchGameRecordSchema, MoveBody, WireForms
+from service.api.wire import (
+    LEAD_DESCRIPTION,
+    MatchGameRecordSchema,
+    MatchLeadSchema,
+    MoveBody,
+    WireForms,
+)
 
 CARD = "A card code: suit letter O, C, E or B, then rank 1-7, 10, 11 or 12 (e.g. O1, B12)."
 #: The most cards a hand deals each seat (a bid's bound).
@@ -707,6 +713,8 @@ class HistorySchema(Answer):
 
 
 class BotStatsSchema(Answer):
+    OPTIONAL = frozenset({"lead"})
+
     bot = fields.String(metadata={"description": "The seat text.", "example": "hard"})
     hands = fields.Integer(metadata={"description": "Hands played (over its seats)."})
     games = fields.Float(metadata={"description": "Games it sat in."})
@@ -733,6 +741,9 @@ class BotStatsSchema(Answer):
     )  # fmt: skip
     mean_tricks = fields.Float(
         metadata={"description": "Mean tricks taken per hand.", "example": 1.35}
+    )
+    lead = fields.Nested(
+        MatchLeadSchema, allow_none=True, metadata={"description": LEAD_DESCRIPTION}
     )
 
 
