@@ -379,7 +379,11 @@ class PlayerInfoSchema(Answer):
     )
     bot = fields.String(
         allow_none=True,
-        metadata={"description": "The bot's level, or null for a person.", "example": None},
+        metadata={
+            "description": "Our bot's level; null for a person, and for an account's own bot "
+            "(its `account` names it).",
+            "example": None,
+        },
     )
     open = fields.Boolean(
         metadata={

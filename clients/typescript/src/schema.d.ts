@@ -2846,7 +2846,7 @@ export interface components {
              */
             away: boolean;
             /**
-             * @description The bot's level, or null for a person.
+             * @description Our bot's level; null for a person, and for an account's own bot (its `account` names it).
              * @example null
              */
             bot: string | null;
