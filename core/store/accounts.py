@@ -43,6 +43,7 @@ from core.store.keys import (
     account_seats_key,
     account_stream_key,
     account_turns_key,
+    challenges_lately_key,
     challenges_made_key,
     challenges_received_key,
     plain_id,
@@ -492,9 +493,10 @@ class Lifetime:
 
 def account_keys(account_id: str) -> list[str]:
     """Every key named by an account's id that goes with it when it is forgotten, but its
-    ratings' and histories' (an account with those is never forgotten) and the challenges it
-    made or received (each expires by itself within minutes of its end). The account's hash
-    first; its names and keys hashes hold one field of it each."""
+    ratings' and histories' (an account with those is never forgotten), the challenges it
+    made or received (each expires by itself within minutes of its end) and its sets of those
+    received from one challenger or address (each expires an hour after its last one ends).
+    The account's hash first; its names and keys hashes hold one field of it each."""
     return [
         account_key(account_id),
         account_seats_key(account_id),
@@ -504,6 +506,8 @@ def account_keys(account_id: str) -> list[str]:
         account_challenges_key(account_id),
         challenges_made_key(account_id),
         challenges_received_key(account_id),
+        challenges_lately_key(account_id, "made"),
+        challenges_lately_key(account_id, "received"),
         account_stream_key(account_id),
     ]
 
