@@ -39,7 +39,11 @@ _MARKED = re.compile(r'(data-i18n="([\w.]+)"[^>]*>)([^<]*)(<)')
 #: An element named for screen readers by a key's text:
 #: `aria-label="..." data-i18n-label="key"`.
 _LABELLED = re.compile(r'aria-label="[^"]*"( data-i18n-label="([\w.]+)")')
+#: A `<meta>` whose content is a key's text: `content="..." data-i18n-content="key"`.
+_CONTENTS = re.compile(r'content="([^"]*)"( data-i18n-content="([\w.]+)")')
 _HTML_LANG = re.compile(r'<html lang="\w+">')
+#: The document's title, marked with its key (`data-i18n`), as `document` may name another.
+_TITLE_KEY = re.compile(r'<title data-i18n="[\w.]+">')
 
 
 @functools.cache
@@ -48,22 +52,31 @@ def _page_source(name: str) -> str:
     return (files("service") / "static" / name).read_text(encoding="utf-8")
 
 
-def document(name: str) -> Response:
+def document(name: str, title: str | None = None) -> Response:
     """The page's document `name` (service/static) in the visitor's language, its first
-    paint: `lang` set and each marked word (`data-i18n`: the header's links, "Loading…",
-    what `<noscript>` says; `data-i18n-label`: the language menu's name) in the language
-    picked in the page (its cookie), else the browser's (Accept-Language). The page's
+    paint: `lang` set and each marked word (`data-i18n`: the title, the header's links,
+    "Loading…", what `<noscript>` says; `data-i18n-label`: the language menu's name;
+    `data-i18n-content`: the description a search engine or a shared link shows) in the
+    language picked in the page (its cookie), else the browser's (Accept-Language); `title`,
+    when given, the key of the title instead of the document's own (which stays marked on
+    the element, so that the page's script keeps it on a switch of language). The page's
     scripts then go on in the language they choose: the same one, unless this browser's
     pick was made where no cookie is kept."""
     request = current_request()
     lang = choose(request.cookies.get(LANG_COOKIE), request.accept_languages)
     strings = page_strings(lang)
     text = _HTML_LANG.sub(f'<html lang="{lang}">', _page_source(name), count=1)
+    if title is not None:
+        text = _TITLE_KEY.sub(f'<title data-i18n="{title}">', text, count=1)
     text = _MARKED.sub(
         lambda m: m[1] + html.escape(strings.get(m[2], m[3]), quote=False) + m[4], text
     )
     text = _LABELLED.sub(
         lambda m: f'aria-label="{html.escape(strings.get(m[2], m[2]))}"' + m[1], text
+    )
+    text = _CONTENTS.sub(
+        lambda m: f'content="{html.escape(strings[m[3]]) if m[3] in strings else m[1]}"' + m[2],
+        text,
     )
     response = Response(text, mimetype="text/html")
     response.headers["Content-Language"] = lang
@@ -103,7 +116,8 @@ def how_to_play(game: str = DEFAULT_GAME) -> Response:
     the service publishes (`service.api.wire`): a game registered from elsewhere has none."""
     if game not in FORMS:
         abort(404)
-    return document("howto.html")
+    # The rules of that game, named in the title from the first paint (howto.js' keys).
+    return document("howto.html", title=f"howto.{game}.title")
 
 
 @blp.get("/t/<code>")

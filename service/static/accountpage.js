@@ -12,7 +12,7 @@ import { remember, signedIn } from "./account.js";
 import { Api, errorText } from "./api.js";
 import { drawCurves } from "./chart.js";
 import { escapeHtml } from "./html.js";
-import { levelName, named, t } from "./i18n.js";
+import { levelName, named, ownTitle, t } from "./i18n.js";
 import { ratingText, startSheet, when } from "./sheet.js";
 
 // The latest games listed per game.
@@ -149,7 +149,7 @@ async function show() {
     app.innerHTML = `<p class="notice error" id="account-error">${escapeHtml(errorText(error))}</p>`;
     return;
   }
-  document.title = `${account.name} · Pocha`;
+  ownTitle(`${account.name} · Pocha`);
   const [inPlay, ...histories] = await Promise.all([
     inPlaySection(account, signedIn()),
     ...account.ratings.map((r) => new Api().ratingHistory(account.id, r.game)),

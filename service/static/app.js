@@ -589,6 +589,7 @@ async function startGame(game) {
   state.lastSeq = state.handledSeq = view.last_event;
   await loadHistory();
   render();
+  landFocus();
   connect();
   if (view.table) {
     // Seen here, so the others know this seat is at the table (the stream cannot say).
@@ -981,6 +982,34 @@ function myTurn() {
 const FOCUS_FALLBACK = ["#turn-line"];
 const WAITING_FOCUS = ["#waiting-title"];
 const LOBBY_FOCUS = ["#lobby-title"];
+// Where the focus lands when a game is opened (a reload, a link, a deal): on the first thing
+// the player can act on (a legal bid, a playable card, Poch's call, start card or suit),
+// else on what the page says to them (a notice, whose turn it is, the waiting room).
+const LANDING = [
+  "#game .bid-btn.legal:not([disabled])",
+  "#game .card-btn.playable",
+  "#game [data-bet]",
+  "#game [data-suit]",
+  "#game #notice:not(:empty)",
+  ...FOCUS_FALLBACK,
+  ...WAITING_FOCUS,
+];
+
+/**
+ * Put the focus on the screen's first landing (LANDING) when nothing has it (<body>: the
+ * document is new, or the control pressed was drawn away); once per game opened, so that
+ * no later update takes the focus from where the person moved it.
+ */
+function landFocus() {
+  const now = document.activeElement;
+  if (now && now !== document.body) return;
+  for (const selector of LANDING) {
+    const element = app.querySelector(selector);
+    if (!element) continue;
+    element.focus({ preventScroll: true });
+    if (document.activeElement === element) return;
+  }
+}
 
 function render() {
   const view = state.view;
@@ -1096,7 +1125,7 @@ function render() {
       </div>
       <div class="seats" role="group" aria-label="${t("seats.label")}">${seats}</div>
       <div class="table" id="table" aria-live="polite">${table || `<p class="table-note">${tableNote}</p>`}</div>
-      <p id="notice" class="notice ${state.noticeKind}">${escapeHtml(state.notice)}</p>
+      <p id="notice" class="notice ${state.noticeKind}" tabindex="-1">${escapeHtml(state.notice)}</p>
       <div class="actions">${actions}
         ${mine ? `<button class="hint-btn" data-action="hint" ${state.hinting ? "disabled" : ""}>${t("hint.button")}</button>` : ""}</div>
       <div class="hand" role="group" aria-label="${t("hand.yours")}">${hand}</div>

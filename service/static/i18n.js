@@ -252,6 +252,15 @@ export const KEYS_BY_NAME = [
   // paint, by the server (service/web.py, `document`).
   N_("header.howto"),
   N_("howto.play"),
+  N_("page.title"),
+  N_("page.title.account"),
+  N_("page.title.ladder"),
+  N_("page.title.replay"),
+  N_("page.description"),
+  N_("page.description.account"),
+  N_("page.description.ladder"),
+  N_("page.description.replay"),
+  N_("howto.description"),
   N_("page.loading"),
   N_("page.noscript"),
   // howto.js' keys in nested templates and chosen by the game.
@@ -397,11 +406,23 @@ async function switchTo(asked, changed) {
 }
 
 /**
- * The static page's own words (index.html's header): each element marked
- * `data-i18n="key"` gets its key's text.
+ * The document's own words (its title, the header's, the description): each element marked
+ * `data-i18n="key"` gets its key's text, each marked `data-i18n-content="key"` its content.
  */
 function translateMarked() {
   for (const element of document.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n);
+  for (const element of document.querySelectorAll("[data-i18n-content]")) {
+    element.setAttribute("content", t(element.dataset.i18nContent));
+  }
+}
+
+/**
+ * A title of the page's own (an account's name), in place of the document's: no longer
+ * its key's text, so that a switch of language leaves it as it is.
+ */
+export function ownTitle(text) {
+  document.querySelector("title")?.removeAttribute("data-i18n");
+  document.title = text;
 }
 
 /**

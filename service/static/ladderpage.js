@@ -89,10 +89,6 @@ async function show() {
   );
 }
 
-function showTitled() {
-  document.title = `${t("ladder.title")} · Pocha`;
-  return show();
-}
-
-await startSheet(showTitled);
-await showTitled();
+// The title is the document's (ladder.html), kept in the page's language by i18n.js.
+await startSheet(show);
+await show();

@@ -384,7 +384,7 @@ export function tableHtml(view, ctx) {
         <div class="board" id="board">${boardSvg(view)}</div>
         ${centreHtml(view, ctx)}
       </div>
-      <p id="notice" class="notice ${ctx.state.noticeKind}">${escapeHtml(ctx.state.notice)}</p>
+      <p id="notice" class="notice ${ctx.state.noticeKind}" tabindex="-1">${escapeHtml(ctx.state.notice)}</p>
       <div class="actions">${controls}
         ${mine ? `<button class="hint-btn" data-action="hint">${t("hint.button")}</button>` : ""}</div>
       <div class="hand" role="group" aria-label="${t("hand.yours")}" style="--cards:${view.you?.hand.length ?? 0}">${handHtml(view, mine, hint)}</div>

@@ -495,12 +495,6 @@ async function show() {
   await replay(record);
 }
 
-const title = () => {
-  document.title = `${t("replay.title")} · Pocha`;
-};
-await startSheet(() => {
-  title();
-  redrawPage?.();
-});
-title();
+// The title is the document's (replay.html), kept in the page's language by i18n.js.
+await startSheet(() => redrawPage?.());
 await show();

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import re
 import threading
 import urllib.parse
 from collections.abc import Iterator
@@ -79,6 +80,35 @@ def test_the_language_picked_is_the_next_documents_before_its_scripts_run(
         assert again is not None
         assert '<html lang="en">' in again.text() and "Loading…" in again.text()
         expect(page.locator("#lang")).to_have_attribute("aria-label", "Language")
+        assert person.errors == []
+    finally:
+        person.context.close()
+
+
+def test_the_title_is_in_the_pages_language_and_follows_a_switch(
+    browser: Any,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    # A page that switches its language in place (the ladder, the rules) names itself in the
+    # new one; the description goes with it; a page that reloads (the game's) arrives in it.
+    person = Person(browser, SMALL_PHONE, "ana", locale="es-ES")
+    try:
+        page = person.page
+        description = page.locator('meta[name="description"]')
+        for path, spanish, english in (
+            ("/ladder", "Clasificación · Pocha", "Ladder · Pocha"),
+            ("/how-to-play/poch", "Cómo se juega al Poch", "How to play Poch"),
+            ("/", "Pocha: cartas contra bots o amigos", "Pocha: cards against bots or friends"),
+        ):
+            page.goto(live_service.url + path)
+            expect(page).to_have_title(spanish)
+            expect(description).to_have_attribute("content", re.compile(r"\bjuega|\bjuego"))
+            expect(page.locator("#lang option")).to_have_count(2)
+            page.select_option("#lang", "en")
+            expect(page).to_have_title(english)
+            expect(description).to_have_attribute("content", re.compile(r"\bplay|\bgame"))
+            page.select_option("#lang", "es")
+            expect(page).to_have_title(spanish)
         assert person.errors == []
     finally:
         person.context.close()

@@ -23,8 +23,9 @@ from tests.service.web.test_web_browser import (  # noqa: F401 (fixtures, used b
     browser,
     desktop,
     open_seat,
+    sync_api,
 )
-from tests.waiting import LONG_MS
+from tests.waiting import LONG, LONG_MS, wait_until
 
 # The most Tab presses from the top of the page to any control of a table.
 MOST_TABS = 40
@@ -157,6 +158,53 @@ def test_a_card_played_hands_the_focus_to_the_turns_line(
     # The bots' cards come, the trick is won and put aside: the focus stays on that line.
     page.wait_for_selector(".last-trick", timeout=LONG_MS)
     assert page.locator("#turn-line:focus").count() == 1, focused(page)
+    assert desktop.errors == []
+
+
+def test_a_game_opened_puts_the_focus_on_the_first_move_once(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    """Opened (as after a reload), the game puts the focus on what Ana can do: her first
+    legal bid, her first playable card; on whose turn it is when nothing; never on <body>.
+    Put elsewhere by Ana, it stays there as her turn comes."""
+    api = PochaClient(live_service.url)
+    players = [{"name": "Ana"}, {"name": "Bea"}, {"name": "Bot", "bot": "random"}]
+    for seed in range(200):
+        created = api.create_game(players, {"schedule": [3]}, seed=seed)
+        if api.view(created["id"])["turn"] == 0:  # Ana bids first
+            break
+    else:
+        raise AssertionError("no seed gave Ana the first turn")
+    game_id = created["id"]
+    page = desktop.page
+    expect = sync_api.expect
+    open_seat(page, live_service.url, seated(created))
+    expect(page.locator("#game[data-my-turn=yes] .bid-btn.legal").first).to_be_focused(
+        timeout=LONG_MS
+    )
+
+    # Ana moves the focus to the score sheet; her bid and the others' redraw the table and
+    # bring her turn to play: the focus stays where she put it.
+    page.focus("[data-focus=sheet]")
+    ana, bea = api.seat(created, 0), api.seat(created, 1)
+    ana.bid(game_id, ana.view(game_id)["you"]["legal"][0])
+    wait_until(lambda: bea.view(game_id)["turn"] == 1, LONG, "Bea's turn")
+    bea.bid(game_id, bea.view(game_id)["you"]["legal"][0])
+    expect(page.locator("#game[data-my-turn=yes] .card-btn.playable").first).to_be_visible(
+        timeout=LONG_MS
+    )
+    expect(page.locator("[data-focus=sheet]")).to_be_focused()
+
+    page.reload()
+    expect(page.locator("#game[data-my-turn=yes] .card-btn.playable").first).to_be_focused(
+        timeout=LONG_MS
+    )
+    # Not Ana's turn: the line that says whose it is.
+    ana.play(game_id, ana.view(game_id)["you"]["legal"][0])
+    wait_until(lambda: bea.view(game_id)["turn"] == 1, LONG, "Bea's turn")
+    page.reload()
+    expect(page.locator("#game[data-my-turn=no] #turn-line")).to_be_focused(timeout=LONG_MS)
     assert desktop.errors == []
 
 

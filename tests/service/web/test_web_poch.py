@@ -526,3 +526,62 @@ def test_your_turn_shows_your_hand_and_the_calls(
         assert tab.errors == []
     finally:
         tab.close()
+
+
+def test_the_shown_sets_fit_a_small_phone(
+    browser: Any,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    """The sets shown at the showdown of eight seats with long names, on a 360x640 phone in
+    Spanish: each seat's name sits over its own cards, overlapping none of them nor another
+    set, and nothing is wider than the screen."""
+    rng = random.Random(5)
+    names = [f"Jugadora número {s}" for s in range(8)]
+    for seed in range(100):
+        game = Game.new(Rules(players=8), seed)
+        while game.phase == "betting":
+            seat = game.turn
+            assert seat is not None
+            game.apply(seat, rng.choice(game.legal_actions()))
+        if len(game.showdown) >= 4 and not game.played:
+            break
+    else:
+        raise AssertionError("no seed gave a showdown of four sets")
+    view = seat_view(game, game.turn or 0, names, 1)
+    size = {"width": 360, "height": 640}
+    tab = Tab(browser, size, "poch-showdown-360")
+    try:
+        page = tab.page
+        tab.context.add_cookies([{"name": "pocha_lang", "value": "es", "url": live_service.url}])
+        # Measured where the cards rest, not while they are dealt in.
+        page.emulate_media(reduced_motion="reduce")
+        page.add_init_script("localStorage.setItem('pocha.lang', 'es')")
+        load_poch(page, live_service.url)
+        page.evaluate(
+            """(view) => {
+                document.getElementById('app').innerHTML = poch.tableHtml(view, pochContext(view));
+            }""",
+            view,
+        )
+        sync_api.expect(page.locator("#run.showdown")).to_contain_text("Los juegos enseñados")
+        overlaps = page.evaluate(
+            """() => {
+                const boxes = [...document.querySelectorAll('.shown-set .by, .shown-set .card')]
+                    .map((e) => [e, e.getBoundingClientRect()]);
+                const found = [];
+                for (const [a, ra] of boxes) for (const [b, rb] of boxes) {
+                    if (a === b || a.contains(b) || b.contains(a)) continue;
+                    if (!a.classList.contains('by')) continue;
+                    const x = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+                    const y = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+                    if (x > 0.5 && y > 0.5) found.push(`${a.textContent} over ${b.className}`);
+                }
+                return found;
+            }"""
+        )
+        tab.screenshot("web-poch-360-showdown.png")
+        assert overlaps == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        assert tab.errors == []
+    finally:
+        tab.close()

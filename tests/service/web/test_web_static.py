@@ -274,3 +274,29 @@ def test_each_document_arrives_in_the_visitors_language(redis_url: str) -> None:
     client.set_cookie("pocha_lang", "<x>")
     odd = client.get("/", headers={"Accept-Language": "es"}).get_data(as_text=True)
     assert '<html lang="es">' in odd
+
+
+def test_each_documents_title_and_description_arrive_in_the_visitors_language(
+    redis_url: str,
+) -> None:
+    # What a tab, a bookmark, a search engine and a shared link show, before any script:
+    # the title (the rules' names their game) and the description, in the browser's language.
+    client = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+    titles = {
+        "/": ("Pocha: cartas contra bots o amigos", "Pocha: cards against bots or friends"),
+        "/t/ABCD-EFGH": ("Pocha: cartas contra bots o amigos", "Pocha: cards against"),
+        "/how-to-play/pocha": ("Cómo se juega a la Pocha", "How to play Pocha"),
+        "/how-to-play/poch": ("Cómo se juega al Poch", "How to play Poch"),
+        "/ladder/poch": ("Clasificación · Pocha", "Ladder · Pocha"),
+        "/accounts/a1": ("Cuenta · Pocha", "Account · Pocha"),
+        "/replay": ("Repetición · Pocha", "Replay · Pocha"),
+    }
+    for path, (spanish, english) in titles.items():
+        es = client.get(path, headers={"Accept-Language": "es"}).get_data(as_text=True)
+        head = es[: es.index("</head>")]
+        assert re.search(rf'<title data-i18n="[\w.]+">{re.escape(spanish)}</title>', head), path
+        description = re.search(r'<meta name="description" content="([^"]*)"', head)
+        assert description is not None, path
+        assert description[1] and not re.search(r"\b(the|and|play)\b", description[1]), path
+        en = client.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True)
+        assert f">{english}" in en, path
