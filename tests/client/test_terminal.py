@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import platform
 import random
 import re
 import select
+import signal
 import subprocess
 import threading
 import time
@@ -40,6 +42,24 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 # The prompts and the hand in English, or in Spanish where the locale asks for it.
 PROMPT = re.compile(r"(?:Your|Tu) (?:(?:bid|apuesta) \[(?P<bids>[\d/]+)\]|card|carta) \([^)]*\): ")
 HAND = re.compile(r"(?:Your hand|Tus cartas):(?P<cards>.*)")
+
+
+# The system calls a process's main thread waits for a line from its terminal in (x86-64's
+# and arm64's numbers: read, poll, select, pselect6, ppoll), as /proc/PID/syscall shows them.
+_READING = {"x86_64": {0, 7, 23, 270, 271}, "aarch64": {63, 72, 73}}
+
+
+def waiting_for_a_line(pid: int) -> bool:
+    """Whether process `pid`'s main thread is blocked in a read of its input (True where
+    /proc does not say: nothing better to wait for there)."""
+    try:
+        called = Path(f"/proc/{pid}/syscall").read_text().split()
+    except OSError:
+        return True
+    reading = _READING.get(platform.machine())
+    if reading is None:
+        return True
+    return bool(called) and called[0].isdigit() and int(called[0]) in reading
 
 
 class Terminal:
@@ -72,6 +92,19 @@ class Terminal:
 
     def type(self, line: str) -> None:
         os.write(self.master, (line + "\n").encode())
+
+    def interrupt(self) -> None:
+        """Press Ctrl-C at the prompt shown, once the process waits for its line. Python acts
+        on a signal between bytecodes, and a read already blocked is woken by it, but one
+        that arrives in the instant between the prompt drawn and the read begun waits for
+        the next key or signal: a person pressing Ctrl-C at a prompt they read seldom meets
+        that instant, a test sending it the moment the prompt shows may."""
+        deadline = time.monotonic() + scaled(LONG)
+        while not waiting_for_a_line(self.process.pid):
+            assert self.process.poll() is None, self.screen[-3000:]
+            assert time.monotonic() < deadline, f"never waited for a line:\n{self.screen[-3000:]}"
+            time.sleep(0.01)
+        os.killpg(self.process.pid, signal.SIGINT)
 
     def close(self) -> None:
         if self.process.poll() is None:

@@ -8,9 +8,7 @@ columns, and the status line stopped as soon as the events it no longer matches 
 from __future__ import annotations
 
 import contextlib
-import os
 import re
-import signal
 import threading
 import time
 from typing import Any
@@ -130,13 +128,13 @@ def test_ctrl_c_at_a_table_asks_before_the_seat_goes_to_the_stand_in(
     ana_plays.start()
     try:
         shown = until(bea, PROMPT)
-        os.killpg(bea.process.pid, signal.SIGINT)  # as the terminal does on Ctrl-C
+        bea.interrupt()
         asked = until(bea, said["leave?"], shown)
         bea.type("")
         until(bea, said["on"], asked)
         until(bea, PROMPT, asked)
         assert not api.view(game_id)["players"][1]["left"]
-        os.killpg(bea.process.pid, signal.SIGINT)
+        bea.interrupt()
         until(bea, said["leave?"], asked)
         bea.type(said["yes"])
         assert bea.process.wait(timeout=scaled(LONG)) == 0
