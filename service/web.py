@@ -47,9 +47,26 @@ _TITLE_KEY = re.compile(r'<title data-i18n="[\w.]+">')
 
 
 @functools.cache
-def _page_source(name: str) -> str:
-    # The documents change only with a new version of the service.
-    return (files("service") / "static" / name).read_text(encoding="utf-8")
+def _drawn(name: str, lang: str, title: str | None) -> tuple[str, str]:
+    """The document `name` drawn in `lang` (see `document`), and its ETag: the same until a
+    new version of the service, and few (the documents, by two languages and the games'
+    titles), so drawn once each."""
+    strings = page_strings(lang)
+    source = (files("service") / "static" / name).read_text(encoding="utf-8")
+    text = _HTML_LANG.sub(f'<html lang="{lang}">', source, count=1)
+    if title is not None:
+        text = _TITLE_KEY.sub(f'<title data-i18n="{title}">', text, count=1)
+    text = _MARKED.sub(
+        lambda m: m[1] + html.escape(strings.get(m[2], m[3]), quote=False) + m[4], text
+    )
+    text = _LABELLED.sub(
+        lambda m: f'aria-label="{html.escape(strings.get(m[2], m[2]))}"' + m[1], text
+    )
+    text = _CONTENTS.sub(
+        lambda m: f'content="{html.escape(strings[m[3]]) if m[3] in strings else m[1]}"' + m[2],
+        text,
+    )
+    return text, hashlib.sha1(text.encode()).hexdigest()
 
 
 def document(name: str, title: str | None = None) -> Response:
@@ -64,24 +81,11 @@ def document(name: str, title: str | None = None) -> Response:
     pick was made where no cookie is kept."""
     request = current_request()
     lang = choose(request.cookies.get(LANG_COOKIE), request.accept_languages)
-    strings = page_strings(lang)
-    text = _HTML_LANG.sub(f'<html lang="{lang}">', _page_source(name), count=1)
-    if title is not None:
-        text = _TITLE_KEY.sub(f'<title data-i18n="{title}">', text, count=1)
-    text = _MARKED.sub(
-        lambda m: m[1] + html.escape(strings.get(m[2], m[3]), quote=False) + m[4], text
-    )
-    text = _LABELLED.sub(
-        lambda m: f'aria-label="{html.escape(strings.get(m[2], m[2]))}"' + m[1], text
-    )
-    text = _CONTENTS.sub(
-        lambda m: f'content="{html.escape(strings[m[3]]) if m[3] in strings else m[1]}"' + m[2],
-        text,
-    )
+    text, etag = _drawn(name, lang, title)
     response = Response(text, mimetype="text/html")
     response.headers["Content-Language"] = lang
     response.vary.update(("Accept-Language", "Cookie"))
-    response.add_etag()
+    response.set_etag(etag)
     response.make_conditional(request)
     return response
 
