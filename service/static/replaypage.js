@@ -5,8 +5,12 @@
 // left in each hand, the trick's cards and its winner; the deal's last step adds its points
 // and the running scores. Poch: each deal opens with the hands, trumps and the plates taken;
 // then the betting, the showdown, the shedding a run at a time, and the payout.
-// /replay alone opens a record file instead (one saved from the API or `pocha replay`'s): a
-// file may hold anything, so its values are put into the page as text, and only cards are drawn.
+// /replay alone opens a file instead, whatever `pocha replay` reads: a game record saved from
+// the API, or a match's records (GET /api/v1/matches/{id}/records: JSON lines, a game a line,
+// or `?format=json`'s array), whose games are listed to choose one, each told hand by hand
+// as far as a match keeps it (bids, tricks and points; Poch's chips), and back to the list.
+// A file may hold anything, so its values are put into the page as text, only cards are
+// drawn, and a file that is none of these is refused in a sentence naming its bad line.
 // Beside each decision: what the bot that made it thought as it played, where the record
 // keeps it (`advice`), and a level's advice asked for on the page (POST /api/v1/analyses):
 // what that level would have done from that seat. A language picked, in the header or in
@@ -33,6 +37,8 @@ let controls = null;
 // either end is disabled, the file's field is gone once its record is shown): the page's
 // other controls.
 const FOCUS_FALLBACK = ["#replay-next", "#replay-prev", "#replay-level", "#replay-file"];
+// The games of the match's records shown as a list (`gamesList`), which its buttons replay.
+let listed = [];
 /** How long the page waits for an analysis (seconds): the service thinks 60 s at most. */
 const ANALYSIS_SECONDS = 180;
 
@@ -431,33 +437,297 @@ async function replay(record) {
   frame();
 }
 
-function importForm() {
-  redrawPage = importForm;
+// -- a file: a game record, or a match's records -----------------------------------------------
+
+/** Why a file is refused: its sentence, said again in the page's language when drawn. */
+class Refused extends Error {
+  constructor(say) {
+    super("refused");
+    this.say = say;
+  }
+}
+
+/**
+ * Whether `record` is a match's record of one game (a line of GET /api/v1/matches/{id}/records,
+ * as `pocha replay` reads it): its number in the match in `game`, its seats' bots in `seats`,
+ * and no `format`.
+ */
+function isMatchGame(record) {
+  return (
+    record !== null &&
+    typeof record === "object" &&
+    !Array.isArray(record) &&
+    !("format" in record) &&
+    Number.isInteger(record.game) &&
+    Array.isArray(record.seats)
+  );
+}
+
+/** Whether a match's record of one game is of Poch (its chips won, no hands): `pocha replay`'s test. */
+const isPochGame = (record) => "chips" in record && !("hands" in record);
+
+/** Whether a match's record of one game has every field the page draws, of its type. */
+function wellFormedGame(record) {
+  const seats = record.seats.length;
+  const perSeat = (values) => Array.isArray(values) && values.length === seats;
+  const isSeat = (s) => Number.isInteger(s) && s >= 0 && s < seats;
+  if (!seats) return false;
+  if (isPochGame(record)) return perSeat(record.chips) && (record.winner === null || record.winner === undefined || isSeat(record.winner));
+  return (
+    Array.isArray(record.hands) &&
+    record.hands.every((h) => h !== null && typeof h === "object" && perSeat(h.bids) && perSeat(h.tricks) && perSeat(h.points)) &&
+    perSeat(record.scores) &&
+    Array.isArray(record.winners) &&
+    record.winners.every(isSeat)
+  );
+}
+
+/**
+ * The documents of a file's text, each with where it is (`line`, or `item` of an array):
+ * one JSON document, the items of an array (a match's records as `?format=json` gives them),
+ * or a document a line (JSON lines). `Refused` for text that is none of these.
+ */
+function documentsOf(text) {
+  let whole;
+  try {
+    whole = JSON.parse(text);
+  } catch {
+    const found = [];
+    const lines = text.split(/\r?\n/);
+    for (let i = 0; i < lines.length; i++) {
+      if (!lines[i].trim()) continue;
+      try {
+        found.push({ line: i + 1, value: JSON.parse(lines[i]) });
+      } catch {
+        // A file whose every line is broken is no JSON at all; one with good lines has a bad one.
+        const good = lines.slice(i + 1).some((rest) => parses(rest));
+        if (!found.length && !good) throw new Refused(() => t("replay.file.notJson"));
+        throw new Refused(() => t("replay.file.badLine", { line: i + 1 }));
+      }
+    }
+    if (!found.length) throw new Refused(() => t("replay.file.notJson"));
+    return found;
+  }
+  if (Array.isArray(whole) && whole.length) return whole.map((value, i) => ({ item: i + 1, value }));
+  return [{ line: null, value: whole }];
+}
+
+function parses(line) {
+  if (!line.trim()) return false;
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a file holds: `{record}`, one game record (format 1), or `{games}`, a match's records
+ * of its games, each `{record, line | item, match}`: `match` counts the matches in the file
+ * from 1, a game numbered no higher than the one before it opening the next (a match's
+ * records are in game order). `Refused` for anything else, naming the line that is not one.
+ */
+function readFile(text) {
+  const found = documentsOf(text);
+  const [first] = found;
+  if (found.length === 1 && first.value?.format !== undefined && !isMatchGame(first.value)) {
+    const record = first.value;
+    if (record.format !== 1 || !Array.isArray(record.deals) || !Array.isArray(record.players)) {
+      throw new Refused(() => t("replay.notARecord"));
+    }
+    return { record };
+  }
+  let match = 0;
+  let before = null;
+  const games = found.map(({ line, item, value }) => {
+    const at = () => (line ? t("replay.file.line", { line }) : t("replay.file.item", { item }));
+    if (!isMatchGame(value)) {
+      if (found.length === 1) throw new Refused(() => t("replay.notARecord"));
+      throw new Refused(() => t("replay.file.notAGame", { where: at() }));
+    }
+    if (!wellFormedGame(value)) throw new Refused(() => t("replay.file.incompleteGame", { where: at() }));
+    if (before === null || value.game <= before) match += 1;
+    before = value.game;
+    return { record: value, line, item, match };
+  });
+  return { games };
+}
+
+/** A match's seat as shown: its level's name, `account ID` for an outside bot's, else its label. */
+function botName(label) {
+  const text = String(label);
+  if (text.startsWith("account:")) return t("replay.match.account", { id: escapeHtml(text.slice("account:".length)) });
+  return escapeHtml(levelName(text));
+}
+
+/** Each seat's name in a match's game: its bot, with its seat where two seats have the same one. */
+function seatNames(record) {
+  const bots = record.seats.map(botName);
+  return bots.map((bot, s) => (bots.filter((b) => b === bot).length > 1 ? `${bot} #${s}` : bot));
+}
+
+/** The final score of a match's game: Pocha's points with the winners starred, Poch's chips won. */
+function gameScore(record) {
+  const names = seatNames(record);
+  if (isPochGame(record)) {
+    return record.chips.map((c, s) => `${names[s]} ${escapeHtml(c)}${record.winner === s ? " ★" : ""}`).join(" · ");
+  }
+  return record.scores.map((v, s) => `${names[s]} ${escapeHtml(v)}${record.winners.includes(s) ? " ★" : ""}`).join(" · ");
+}
+
+const gameTitle = (record) => (isPochGame(record) ? "Poch" : "Pocha");
+
+function importForm(refused = null) {
+  redrawPage = () => importForm(refused);
+  controls = null;
+  const error = refused
+    ? `<p class="notice error" id="replay-error" role="alert">${escapeHtml(refused())}</p>`
+    : `<p class="notice error" id="replay-error" role="alert" hidden></p>`;
   redraw(
     app,
     `<section class="panel" id="replay-import"><h2>${t("replay.title")}</h2>
-    <p>${t("replay.importSay")}</p>
-    <p><input type="file" id="replay-file" accept="application/json,.json"></p>
-    <p class="notice error" id="replay-error" hidden></p></section>`,
+    <p id="replay-import-say">${t("replay.importSay")}</p>
+    <p><input type="file" id="replay-file" aria-labelledby="replay-import-say"
+      accept="application/json,.json,application/x-ndjson,.jsonl,.ndjson"></p>
+    ${error}</section>`,
     FOCUS_FALLBACK,
   );
 }
 
-/** Show the record in the file chosen, or say why it is none. */
+/** The games of a match's records, each with its seats' final scores and a button that replays it. */
+function gamesList(games, focused = null) {
+  redrawPage = () => gamesList(games);
+  controls = null;
+  listed = games;
+  const matches = games.at(-1).match;
+  const rows = games
+    .map(({ record, line, item, match }, i) => {
+      const label = line
+        ? t("replay.match.chooseLine", { game: record.game, line })
+        : t("replay.match.chooseItem", { game: record.game, item });
+      return `<tr data-index="${i}"><td class="num">${line ?? item}</td>${matches > 1 ? `<td class="num">${match}</td>` : ""}
+        <td class="num">${record.game}</td><td>${gameTitle(record)}</td><td>${gameScore(record)}</td>
+        <td><button type="button" class="replay-choose" data-focus="game-${i}" aria-label="${escapeHtml(label)}">${t("replay.match.open")}</button></td></tr>`;
+    })
+    .join("");
+  redraw(
+    app,
+    `<section class="panel" id="replay-games" data-games="${games.length}" data-matches="${matches}"><h2>${t("replay.title")}</h2>
+    <p>${matches > 1 ? t("replay.match.several", { games: games.length, matches }) : t("replay.match.say", { games: games.length })}</p>
+    <div class="table-scroll"><table class="replay"><caption>${t("replay.match.caption")}</caption>
+      <thead><tr><th scope="col">${games[0].line ? t("replay.match.line") : t("replay.match.item")}</th>
+      ${matches > 1 ? `<th scope="col">${t("replay.match.match")}</th>` : ""}<th scope="col">${t("replay.match.game")}</th>
+      <th scope="col">${t("replay.match.kind")}</th><th scope="col">${t("replay.final")}</th><th scope="col"><span class="visually-hidden">${t("replay.match.open")}</span></th></tr></thead>
+      <tbody>${rows}</tbody></table></div>
+    <p><button type="button" id="replay-another">${t("replay.match.another")}</button></p></section>`,
+    ["#replay-games .replay-choose"],
+  );
+  if (focused !== null) document.querySelector(`#replay-games [data-focus="game-${focused}"]`)?.focus();
+}
+
+/**
+ * A match's game (`games[index]`), hand by hand for Pocha (each hand's bids, tricks won,
+ * points and the running scores), or its one deal for Poch (the chips each seat won, who
+ * went out first). A match keeps no card nor decision: where the game was played at a
+ * table, its own record has them, and the page links to that table's replay.
+ */
+function matchGame(games, index) {
+  const { record } = games[index];
+  const poch = isPochGame(record);
+  const names = seatNames(record);
+  const steps = poch ? 1 : record.hands.length;
+  let at = 0;
+  const position = () => {
+    if (poch) {
+      const out = record.winner === null || record.winner === undefined ? t("replay.match.nobody") : names[record.winner];
+      const rows = names.map((name, s) => `<tr data-seat="${s}"><th scope="row">${name}</th><td class="num">${escapeHtml(record.chips[s])}</td></tr>`).join("");
+      return `<p class="replay-where" id="replay-step" data-step="0" data-part="paid">${t("replay.match.pochDeal")}</p>
+        <p id="replay-part">${t("replay.match.outFirst", { name: out })}</p>
+        <div class="table-scroll"><table class="replay"><thead><tr><th></th><th scope="col">${t("replay.match.chipsWon")}</th></tr></thead>
+        <tbody>${rows}</tbody></table></div>`;
+    }
+    const hand = record.hands[at];
+    const running = names.map((_, s) => record.hands.slice(0, at + 1).reduce((sum, h) => sum + Number(h.points[s]), 0));
+    const rows = names
+      .map(
+        (name, s) => `<tr data-seat="${s}"><th scope="row">${name}</th><td class="num">${escapeHtml(hand.bids[s])}</td>
+          <td class="num">${escapeHtml(hand.tricks[s])}</td><td class="num">${escapeHtml(hand.points[s])}</td>
+          <td class="num">${escapeHtml(running[s])}</td></tr>`,
+      )
+      .join("");
+    return `<p class="replay-where" id="replay-step" data-step="${at}" data-hand="${at + 1}">
+        ${
+          hand.cards === 1
+            ? t("replay.match.whereOne", { hand: at + 1, hands: steps })
+            : t("replay.match.where", { hand: at + 1, hands: steps, cards: escapeHtml(hand.cards) })
+        }</p>
+      <div class="table-scroll"><table class="replay"><thead><tr><th></th><th scope="col">${t("replay.bid")}</th>
+        <th scope="col">${t("replay.won")}</th><th scope="col">${t("replay.points")}</th><th scope="col">${t("replay.scores")}</th></tr></thead>
+        <tbody>${rows}</tbody></table></div>`;
+  };
+  const draw = () => {
+    document.getElementById("replay-position").innerHTML = position();
+    document.getElementById("replay-prev").disabled = at === 0;
+    document.getElementById("replay-next").disabled = at === steps - 1;
+  };
+  const move = (by) => {
+    at = Math.max(0, Math.min(steps - 1, at + by));
+    draw();
+  };
+  const frame = () => {
+    const table = typeof record.table === "string" && record.table
+      ? t("replay.match.table", { link: `<a href="/replay/${encodeURIComponent(record.table)}">${t("replay.match.tableLink")}</a>` })
+      : t("replay.match.noCards");
+    const decisions = Array.isArray(record.decisions) && record.decisions.length === names.length
+      ? `<p class="muted small" id="replay-decisions">${t("replay.match.decisions")}: ${names.map((n, s) => `${n} ${escapeHtml(record.decisions[s])}`).join(" · ")}</p>`
+      : "";
+    const back = games.length > 1
+      ? `<button type="button" id="replay-back">${t("replay.match.back")}</button>`
+      : `<button type="button" id="replay-another">${t("replay.match.another")}</button>`;
+    redraw(
+      app,
+      `<section class="panel" id="replay" data-game="${poch ? "poch" : "pocha"}" data-match-game="${record.game}" data-index="${index}">
+      <h2>${t("replay.title")}</h2>
+      <p id="replay-about">${t("replay.match.about", { kind: gameTitle(record), game: record.game, seed: escapeHtml(record.seed ?? "—"), deal: escapeHtml(record.deal ?? "—") })}</p>
+      <p id="replay-final">${t("replay.final")}: ${gameScore(record)}</p>
+      <p class="replay-buttons">${back}
+        <button type="button" id="replay-prev">${t("replay.previous")}</button>
+        <button type="button" class="primary" id="replay-next">${t("replay.match.nextHand")}</button>
+        <small class="muted">${t("replay.keys")}</small></p>
+      <div id="replay-position"></div>
+      ${decisions}
+      <p class="muted small" id="replay-no-cards">${table}</p></section>`,
+      ["#replay-next", "#replay-prev", "#replay-back", "#replay-another"],
+    );
+    draw();
+  };
+  controls = { move, weigh: () => {}, back: () => gamesList(games, index) };
+  redrawPage = frame;
+  frame();
+}
+
+/** Show what the file chosen holds (a game record, or a match's games to choose from), or say why it holds neither. */
 async function openFile(input) {
   const file = input.files?.[0];
   if (!file) return;
+  let found;
   try {
-    const record = JSON.parse(await file.text());
-    if (record?.format !== 1 || !Array.isArray(record.deals) || !Array.isArray(record.players)) {
-      throw new SyntaxError();
-    }
-    await replay(record);
+    found = readFile(await file.text());
   } catch (error) {
-    const shown = document.getElementById("replay-error");
-    shown.hidden = false;
-    // Not the browser's words ("Failed to fetch", a TypeError's): the page's, in its language.
-    shown.textContent = error instanceof SyntaxError ? t("replay.notARecord") : errorText(error);
+    importForm(error instanceof Refused ? error.say : () => t("replay.file.notJson"));
+    return;
+  }
+  if (found.games) {
+    if (found.games.length === 1) matchGame(found.games, 0);
+    else gamesList(found.games);
+    return;
+  }
+  try {
+    await replay(found.record);
+  } catch (error) {
+    // Not the browser's words (a TypeError's, on a field missing): the page's, in its language.
+    importForm(error instanceof ApiError ? () => errorText(error) : () => t("replay.file.incomplete"));
   }
 }
 
@@ -466,8 +736,19 @@ app.addEventListener("change", (event) => {
 });
 app.addEventListener("click", (event) => {
   const button = event.target.closest("button");
-  if (!controls || !button || button.disabled) return;
-  if (button.id === "replay-prev") controls.move(-1);
+  if (!button || button.disabled) return;
+  if (button.id === "replay-another") {
+    importForm();
+    document.getElementById("replay-file").focus();
+    return;
+  }
+  if (button.classList.contains("replay-choose")) {
+    matchGame(listed, Number(button.closest("tr").dataset.index));
+    return;
+  }
+  if (!controls) return;
+  if (button.id === "replay-back") controls.back();
+  else if (button.id === "replay-prev") controls.move(-1);
   else if (button.id === "replay-next") controls.move(1);
   else if (button.id === "replay-weigh") controls.weigh();
 });

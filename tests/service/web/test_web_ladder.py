@@ -16,6 +16,7 @@ table's link opens the seat the account holds there.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import urllib.error
 import urllib.request
@@ -30,7 +31,7 @@ from core.play.tables import parse_code
 from core.store import account_turns, webhooks
 from tests.live import LiveService
 from tests.service.web.conftest import accounts_service
-from tests.service.web.test_web_browser import LAPTOP, MISFITS, PHONE, more_options
+from tests.service.web.test_web_browser import LAPTOP, MISFITS, PHONE, more_options, sync_api
 from tests.service.web.test_web_tables import Person, browser, play  # noqa: F401
 from tests.waiting import LONG, LONG_MS, scaled, wait_until
 from tools.embedded_redis import RedisServer
@@ -419,6 +420,245 @@ def test_a_poch_replay_with_advice_and_a_record_opened_from_a_file(
         page.wait_for_selector("#replay-file")
         page.set_input_files("#replay-file", str(wrong))
         page.wait_for_selector("#replay-error:not([hidden])")
+        assert one.errors == []
+    finally:
+        one.context.close()
+
+
+def match_records(url: str, game: str, seats: list[str], rules: dict[str, Any]) -> str:
+    """The records of a match of two games of bots, played out by the service's worker, as
+    `GET /api/v1/matches/{id}/records` gives them: JSON lines, a game a line."""
+    client = PochaClient(url)
+    match = client.create_match(seats, games=2, rules=rules, seed=3, game=game)
+    client.wait_match(match["id"], timeout=scaled(LONG))
+    address = f"{url}/api/v1/matches/{match['id']}/records"
+    with urllib.request.urlopen(address, timeout=scaled(60)) as answer:
+        text: str = answer.read().decode()
+    return text
+
+
+@pytest.fixture(scope="module")
+def matches(ladder_service: LiveService) -> dict[str, str]:
+    """A match of Pocha (two games of three bots, of a one-card hand and a two-card one) and
+    one of Poch (two one-deal games), each its records' JSON lines."""
+    url = ladder_service.url
+    return {
+        "pocha": match_records(
+            url, "pocha", ["random", "heuristic", "random"], {"schedule": [1, 2]}
+        ),
+        "poch": match_records(url, "poch", ["heuristic", "random", "heuristic"], {"chips": 20}),
+    }  # fmt: skip
+
+
+#: What the page says of a match's files, by language.
+MATCH_WORDS = {
+    "en": {
+        "next": "Next hand", "back": "Back to the file's games", "line": "Line",
+        "item": "Item", "choose": "Replay game 1 (line 2)",
+    },
+    "es": {
+        "next": "Mano siguiente", "back": "Volver a las partidas del archivo", "line": "Línea",
+        "item": "Elemento", "choose": "Ver la partida 1 (línea 2)",
+    },
+}  # fmt: skip
+
+
+def open_file(page: Any, url: str, path: Any) -> None:
+    page.goto(f"{url}/replay")
+    page.wait_for_selector("#replay-file")
+    page.set_input_files("#replay-file", str(path))
+
+
+def shown_row(page: Any, seat: int) -> list[str]:
+    """The cells after a seat's name in the position's table."""
+    cells: list[str] = page.locator(f"#replay-position tr[data-seat='{seat}'] td").all_inner_texts()
+    return cells
+
+
+@pytest.mark.parametrize(
+    ("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["laptop-en", "phone-es"]
+)
+def test_a_matchs_records_list_their_games_and_replay_the_one_chosen(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+    matches: dict[str, str],
+    size: dict[str, int],
+    lang: str,
+    tmp_path: Any,
+) -> None:
+    """A match's records (two games of Pocha, as the API gives them) opened from a file: the
+    page lists both games, the second is chosen by keyboard and told hand by hand (each
+    hand's bids, tricks and points, the running scores), then back to the list, the focus on
+    the game left."""
+    url = ladder_service.url
+    words = MATCH_WORDS[lang]
+    saved = tmp_path / "records.jsonl"
+    saved.write_text(matches["pocha"])
+    records = [json.loads(line) for line in matches["pocha"].splitlines()]
+    one = person(browser, size, "ana", lang)
+    expect = sync_api.expect
+    try:
+        page = one.page
+        open_file(page, url, saved)
+        listed = page.locator("#replay-games")
+        expect(listed).to_have_attribute("data-games", "2", timeout=LONG_MS)
+        assert listed.get_attribute("data-matches") == "1"
+        assert page.inner_text("#replay-games h2") == WORDS[lang]["replay"]
+        expect(page.locator("#replay-games thead th").first).to_have_text(words["line"])
+        rows = page.locator("#replay-games tbody tr")
+        expect(rows).to_have_count(2)
+        for i, record in enumerate(records):
+            cells = rows.nth(i).locator("td").all_inner_texts()
+            assert cells[:3] == [str(i + 1), str(record["game"]), "Pocha"], cells
+            scores = [int(n) for n in re.findall(r"-?\d+(?= ★| ·|$)", cells[3])]
+            assert scores == record["scores"], (cells[3], record["scores"])
+        assert page.evaluate(MISFITS) == [], "a match's games"
+        one.screenshot(f"replay-match-list-{lang}-{size['width']}.png")
+
+        # The second game, chosen by keyboard: its button is named for screen readers.
+        second = page.locator("#replay-games [data-focus='game-1']")
+        assert second.get_attribute("aria-label") == words["choose"]
+        second.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#replay[data-match-game='1']")).to_be_visible()
+        expect(page.locator("#replay-next")).to_have_text(words["next"])
+        record = records[1]
+        running = [0] * len(record["seats"])
+        for number, hand in enumerate(record["hands"], start=1):
+            expect(page.locator("#replay-step")).to_have_attribute("data-hand", str(number))
+            for seat in range(len(record["seats"])):
+                running[seat] += hand["points"][seat]
+                expected = [hand["bids"][seat], hand["tricks"][seat], hand["points"][seat]]
+                assert shown_row(page, seat) == [str(v) for v in [*expected, running[seat]]]
+            if number < len(record["hands"]):
+                page.keyboard.press("ArrowRight")
+        assert running == record["scores"]
+        assert page.is_disabled("#replay-next")
+        assert page.evaluate(MISFITS) == [], "a match's game"
+        one.screenshot(f"replay-match-game-{lang}-{size['width']}.png")
+        page.click("#replay-prev")
+        expect(page.locator("#replay-step")).to_have_attribute("data-hand", "1")
+
+        # Back to the list, by keyboard: the focus on the game just left.
+        back = page.locator("#replay-back")
+        expect(back).to_have_text(words["back"])
+        back.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#replay-games")).to_be_visible()
+        expect(second).to_be_focused()
+        assert one.errors == []
+    finally:
+        one.context.close()
+
+
+def test_a_file_of_two_matches_records_and_an_array_of_one(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+    matches: dict[str, str],
+    tmp_path: Any,
+) -> None:
+    """Two matches' records in one file of JSON lines (one of Pocha, one of Poch, each with
+    its games 0 and 1): the page tells the matches apart and replays a game of Poch from it;
+    a match's records as `?format=json`'s array are listed by item."""
+    url = ladder_service.url
+    expect = sync_api.expect
+    both = tmp_path / "two-matches.jsonl"
+    both.write_text(matches["pocha"] + matches["poch"])
+    poch = [json.loads(line) for line in matches["poch"].splitlines()]
+    one = person(browser, LAPTOP, "ana", "en")
+    try:
+        page = one.page
+        open_file(page, url, both)
+        listed = page.locator("#replay-games")
+        expect(listed).to_have_attribute("data-games", "4", timeout=LONG_MS)
+        assert listed.get_attribute("data-matches") == "2"
+        rows = page.locator("#replay-games tbody tr")
+        # Line, match, game number, which game.
+        shown = [rows.nth(i).locator("td").all_inner_texts()[:4] for i in range(4)]
+        assert shown == [
+            ["1", "1", "0", "Pocha"], ["2", "1", "1", "Pocha"],
+            ["3", "2", "0", "Poch"], ["4", "2", "1", "Poch"],
+        ], shown  # fmt: skip
+        page.click("#replay-games [data-focus='game-3']")
+        expect(page.locator("#replay[data-game='poch'][data-match-game='1']")).to_be_visible()
+        record = poch[1]
+        for seat, chips in enumerate(record["chips"]):
+            assert shown_row(page, seat) == [str(chips)]
+        out = (
+            "nobody"
+            if record["winner"] is None
+            else ["heuristic #0", "random", "heuristic #2"][record["winner"]]
+        )
+        expect(page.locator("#replay-part")).to_have_text(f"Out of cards first: {out}.")
+        assert page.is_disabled("#replay-next") and page.is_disabled("#replay-prev")
+        page.click("#replay-back")
+        expect(page.locator("#replay-games [data-focus='game-3']")).to_be_focused()
+
+        # `?format=json`'s array of one match's records: listed by item, the same games.
+        array = tmp_path / "records.json"
+        array.write_text(json.dumps(poch))
+        open_file(page, url, array)
+        expect(page.locator("#replay-games")).to_have_attribute("data-games", "2", timeout=LONG_MS)
+        expect(page.locator("#replay-games thead th").first).to_have_text("Item")
+        assert one.errors == []
+    finally:
+        one.context.close()
+
+
+#: A file that is no game record nor a match's records, and what the page says of it.
+BROKEN = {
+    "en": {
+        "line": "Line 2 of this file is not valid JSON.",
+        "json": (
+            "This file is not JSON: the page opens a game record, or a match's records "
+            "(JSON lines)."
+        ),
+        "game": "Line 2 of this file is not the record of a game of a match.",
+    },
+    "es": {
+        "line": "La línea 2 de este archivo no es JSON válido.",
+        "json": (
+            "Este archivo no es JSON: la página abre un registro de partida o los registros "
+            "de una serie de partidas (líneas JSON)."
+        ),
+        "game": "La línea 2 de este archivo no es el registro de una partida de una serie.",
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_broken_file_is_refused_in_a_sentence_of_the_visitors_language(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+    matches: dict[str, str],
+    lang: str,
+    tmp_path: Any,
+) -> None:
+    """A match's records with a line cut short, a file that is no JSON at all, and JSON lines
+    of which one is no game of a match: each refused in a sentence, never a script's error;
+    the sentence is said again in the language picked in the header."""
+    url = ladder_service.url
+    expect = sync_api.expect
+    first, second = matches["pocha"].splitlines()
+    files = {
+        "line": f"{first}\n{second[: len(second) // 2]}\n",
+        "json": "these are not the records you are looking for",
+        "game": f'{first}\n{{"hello": 1}}\n',
+    }
+    one = person(browser, LAPTOP, "ana", lang)
+    try:
+        page = one.page
+        error = page.locator("#replay-error")
+        for name, text in files.items():
+            path = tmp_path / f"{name}.jsonl"
+            path.write_text(text)
+            open_file(page, url, path)
+            expect(error).to_have_text(BROKEN[lang][name], timeout=LONG_MS)
+            assert error.get_attribute("role") == "alert"
+        # The last one said again in the other language, picked in the header.
+        other = "es" if lang == "en" else "en"
+        page.select_option("#lang", other)
+        expect(error).to_have_text(BROKEN[other]["game"], timeout=LONG_MS)
         assert one.errors == []
     finally:
         one.context.close()
