@@ -375,9 +375,15 @@ async function replay(record) {
     if (line) line.textContent = said();
   };
   const draw = () => {
-    document.getElementById("replay-position").innerHTML = pocha
-      ? pochaPositionHtml(record, steps[at], at, steps.length, advice, recorded)
-      : pochPositionHtml(record, steps, at, advice, recorded);
+    const shown = document.getElementById("replay-position");
+    try {
+      shown.innerHTML = pocha
+        ? pochaPositionHtml(record, steps[at], at, steps.length, advice, recorded)
+        : pochPositionHtml(record, steps, at, advice, recorded);
+    } catch {
+      // A record from a file may lack what a later position needs: said there, in a sentence.
+      shown.innerHTML = `<p class="notice error" id="replay-error" role="alert">${t("replay.file.incomplete")}</p>`;
+    }
     document.getElementById("replay-prev").disabled = at === 0;
     document.getElementById("replay-next").disabled = at === steps.length - 1;
   };

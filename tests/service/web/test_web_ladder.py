@@ -10,7 +10,10 @@ her game, and the game's replay is stepped through forwards and backwards, by th
 and the arrow keys. At a laptop's size in English and at a phone's in Spanish. A seat
 whose token opens nothing once its account's key is replaced goes on with the new key. A
 game left is opened again from the account's page, which lists its games in play, and a
-table's link opens the seat the account holds there.
+table's link opens the seat the account holds there. The replay page opens a match's
+records from a file (played by the service's worker): it lists their games, even two
+matches' in one file, and replays the one chosen hand by hand; a broken file is refused in
+a sentence of the page's language.
 """
 
 from __future__ import annotations
@@ -614,6 +617,7 @@ BROKEN = {
             "(JSON lines)."
         ),
         "game": "Line 2 of this file is not the record of a game of a match.",
+        "record": "This game record has fields missing or of the wrong type.",
     },
     "es": {
         "line": "La línea 2 de este archivo no es JSON válido.",
@@ -622,6 +626,7 @@ BROKEN = {
             "de una serie de partidas (líneas JSON)."
         ),
         "game": "La línea 2 de este archivo no es el registro de una partida de una serie.",
+        "record": "A este registro de partida le faltan campos o los tiene de otro tipo.",
     },
 }  # fmt: skip
 
@@ -634,9 +639,10 @@ def test_a_broken_file_is_refused_in_a_sentence_of_the_visitors_language(
     lang: str,
     tmp_path: Any,
 ) -> None:
-    """A match's records with a line cut short, a file that is no JSON at all, and JSON lines
-    of which one is no game of a match: each refused in a sentence, never a script's error;
-    the sentence is said again in the language picked in the header."""
+    """A match's records with a line cut short, a file that is no JSON at all, JSON lines of
+    which one is no game of a match, and a game record with its deal's fields missing: each
+    refused in a sentence, never a script's error; the sentence is said again in the
+    language picked in the header."""
     url = ladder_service.url
     expect = sync_api.expect
     first, second = matches["pocha"].splitlines()
@@ -644,6 +650,7 @@ def test_a_broken_file_is_refused_in_a_sentence_of_the_visitors_language(
         "line": f"{first}\n{second[: len(second) // 2]}\n",
         "json": "these are not the records you are looking for",
         "game": f'{first}\n{{"hello": 1}}\n',
+        "record": json.dumps({"format": 1, "game": "pocha", "players": [], "deals": [{}]}),
     }
     one = person(browser, LAPTOP, "ana", lang)
     try:
@@ -658,7 +665,7 @@ def test_a_broken_file_is_refused_in_a_sentence_of_the_visitors_language(
         # The last one said again in the other language, picked in the header.
         other = "es" if lang == "en" else "en"
         page.select_option("#lang", other)
-        expect(error).to_have_text(BROKEN[other]["game"], timeout=LONG_MS)
+        expect(error).to_have_text(BROKEN[other]["record"], timeout=LONG_MS)
         assert one.errors == []
     finally:
         one.context.close()
