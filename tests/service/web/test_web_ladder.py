@@ -594,8 +594,14 @@ def test_a_file_of_two_matches_records_and_an_array_of_one(
         )
         expect(page.locator("#replay-part")).to_have_text(f"Out of cards first: {out}.")
         assert page.is_disabled("#replay-next") and page.is_disabled("#replay-prev")
+        # Spanish picked in the header: the same game drawn again in it, then its list.
+        page.select_option("#lang", "es")
+        expect(page.locator("#replay-back")).to_have_text("Volver a las partidas del archivo")
+        assert page.get_attribute("#replay", "data-match-game") == "1"
         page.click("#replay-back")
         expect(page.locator("#replay-games [data-focus='game-3']")).to_be_focused()
+        expect(page.locator("#replay-games thead th").first).to_have_text("Línea")
+        page.select_option("#lang", "en")
 
         # `?format=json`'s array of one match's records: listed by item, the same games.
         array = tmp_path / "records.json"
