@@ -37,6 +37,17 @@ class Bid(TypedDict):
     bid: int
 
 
+class Block(TypedDict):
+    id: str
+    name: str
+    since: float
+
+
+class BlockList(TypedDict):
+    blocks: list[Block]
+    most: int
+
+
 class BotWebhook(TypedDict):
     decisions: int
     failures: int
@@ -180,6 +191,17 @@ class NewAccountAnswer(TypedDict):
     key: str
     kind: str
     name: str
+
+
+class NewBlock(TypedDict):
+    account: str
+
+
+class NewBlockAnswer(TypedDict):
+    declined: list[str]
+    id: str
+    name: str
+    since: float
 
 
 class NewKeyAnswer(TypedDict):

@@ -132,6 +132,10 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # stream (each first reads its games and challenges), per client address or key.
     "RATE_LIMIT_CHALLENGE_READS": ("POCHA_RATE_LIMIT_CHALLENGE_READS", "30/minute"),
     "RATE_LIMIT_BOT_STREAMS": ("POCHA_RATE_LIMIT_BOT_STREAMS", "30/minute"),
+    # Listing, blocking and unblocking the accounts an account blocks (one budget), per
+    # client address or key: a block walks the blocked account's challenges to the blocker,
+    # and a list reads the name of every account blocked (up to 1000).
+    "RATE_LIMIT_BLOCKS": ("POCHA_RATE_LIMIT_BLOCKS", "30/minute;300/hour"),
     # An open challenge expires this many seconds after it was made (at most 3600).
     "CHALLENGE_SECONDS": ("POCHA_CHALLENGE_SECONDS", 300),
     # A client refused over a limit more than a few times in its window gets each further

@@ -249,8 +249,8 @@ class AccountNotFound(ServiceError):
     status = 404
     error = "account_not_found"
 
-    def __init__(self) -> None:
-        super().__init__(_("No account has this id."))
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or _("No account has this id."))
 
 
 class NameTaken(Conflict):
@@ -457,6 +457,30 @@ class TooManyChallenges(ServiceError):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class ChallengeRefused(Forbidden):
+    """A challenge to an account that blocks its maker: it says no more than that the
+    account takes none of the maker's challenges."""
+
+    error = "challenge_refused"
+
+    def __init__(self, name: str) -> None:
+        super().__init__(_("{name} does not take challenges from your account.", name=name))
+
+
+class TooManyBlocks(Conflict):
+    """An account blocking one more account than it may."""
+
+    error = "too_many_blocks"
+
+    def __init__(self, most: int) -> None:
+        super().__init__(
+            _(
+                "You block {most} accounts, the most you may: unblock one first.",
+                most=most,
+            )
+        )
 
 
 class BotPaused(Conflict):

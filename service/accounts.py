@@ -3,7 +3,8 @@ header, on the endpoints that seat someone (making a game, taking a seat at a ta
 account is looked up as the view starts (one round trip), refused with 401
 `unknown_account` when the key opens none and 403 `account_disabled` when it is disabled,
 and noted as seen; and the operations of an account alone (its challenges, its stream,
-`GET /api/v1/account`), which find the account the key opens the same way (`key_holder`).
+the accounts it blocks, `GET /api/v1/account`), which find the account the key opens the
+same way (`key_holder`).
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
 

@@ -59,7 +59,8 @@ from service.api import (
     tables,
 )
 
-# Its routes join the accounts' blueprint, so importing it is what registers them.
+# Their routes join the accounts' blueprints, so importing them is what registers them.
+from service.api import blocks as _blocks  # noqa: F401
 from service.api import webhooks as _webhooks  # noqa: F401
 from service.api.ai_schemas import SCHEMA_ADDITIONS
 from service.api.wire.games import documented_by_reference, views_by_phase

@@ -49,6 +49,8 @@ LIMITED: dict[str, tuple[str, str]] = {
     "accounts.Accounts": ("RATE_LIMIT_ACCOUNTS", "accounts"),
     "accounts.AccountKey": ("RATE_LIMIT_ACCOUNT_KEYS", "account_keys"),
     "challenges.Challenges": ("RATE_LIMIT_CHALLENGES", "challenges"),
+    "account.Blocks": ("RATE_LIMIT_BLOCKS", "blocks"),
+    "account.Block": ("RATE_LIMIT_BLOCKS", "blocks"),
 }
 #: Endpoints that change one seat, limited per seat (game and seat, whoever sends them),
 #: so no token can turn its seat's comings and goings into a flood of events.
@@ -66,8 +68,9 @@ READ_LIMITED: dict[str, tuple[str, str]] = {
     "bot.BotEvents": ("RATE_LIMIT_BOT_STREAMS", "bot_streams"),
 }
 
-#: The scopes whose limits count every method (their reads, or a code's look-ups).
-READS = ("tables", "lobby", "records", "match_records", "account_games", "own_account")
+#: The scopes whose limits count every method (their reads, or a code's look-ups; an
+#: account's blocks: listing, blocking and unblocking, one budget).
+READS = ("tables", "lobby", "records", "match_records", "account_games", "own_account", "blocks")
 
 #: What each scope is, for the message of a refusal.
 _WHAT = {
@@ -87,6 +90,7 @@ _WHAT = {
     "challenges": _("challenges"),
     "challenge_reads": _("reading your challenges"),
     "bot_streams": _("opening an account's event stream"),
+    "blocks": _("reading and changing the accounts you block"),
 }
 
 _TOO_MANY = N_(

@@ -1,8 +1,9 @@
 """Challenges in the game's words: an account challenges accounts (by id or name) and our
-bot levels to a table of Pocha or Poch, rated or not; once every challenged account has
-accepted, the game is made with everyone seated (the levels as bots) and it starts. The
-challenged are told on their event streams (`core.store.challenges`), and each account
-plays its seat with its own key. How it works: docs/bots-api.md, "Stream bots".
+bot levels to a table of Pocha or Poch, rated or not (never an account that blocks it:
+`core.play.blocks`); once every challenged account has accepted, the game is made with
+everyone seated (the levels as bots) and it starts. The challenged are told on their event
+streams (`core.store.challenges`), and each account plays its seat with its own key. How
+it works: docs/bots-api.md, "Stream bots".
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from core.errors import (
     BotPaused,
     ChallengeClosed,
     ChallengeNotFound,
+    ChallengeRefused,
     InvalidInput,
     NotInChallenge,
     OneSeatPerAccount,
@@ -34,7 +36,7 @@ from core.store import challenges, webhooks
 from core.store.accounts import Account, by_name, get
 from core.store.api_keys import is_key_payer
 from core.store.bot_games import note_game
-from core.store.challenges import Challenge, TooMany
+from core.store.challenges import Challenge, Refused, TooMany
 from core.store.keys import is_game_id
 from core.store.records import Seat, Table
 from engine.errors import InvalidRulesError
@@ -52,11 +54,15 @@ def _refused(index: int, message: str) -> InvalidInput:
     return InvalidInput(message, errors={"json": {"opponents": {str(index): [message]}}})
 
 
+def named(connection: redis.Redis, text: str) -> Account | None:
+    """The account `text` names: an id, else a name (as the accounts match names)."""
+    found = get(connection, text) if is_game_id(text) else None
+    return found if found is not None else by_name(connection, text)
+
+
 def _opponent(connection: redis.Redis, index: int, text: str) -> Account:
     """The account an opponent's `account` names: an id, else a name."""
-    found = get(connection, text) if is_game_id(text) else None
-    if found is None:
-        found = by_name(connection, text)
+    found = named(connection, text)
     if found is None or found.level is not None:
         raise _refused(index, _("No account has the id or name {name}.", name=repr(text)))
     if found.disabled:
@@ -143,8 +149,16 @@ def make(
             min(max(1.0, seconds), LONGEST_CHALLENGE), payer=payer,
             source=None if payer is None or is_key_payer(payer) else payer,
         )  # fmt: skip
+    except Refused as refused:
+        blocker = next(s for s in seats if s.get("account") == refused.account)
+        raise ChallengeRefused(_name_of(connection, blocker["account"])) from None
     except TooMany as refused:
         raise TooManyChallenges(_too_many(connection, refused), refused.retry_after) from None
+
+
+def _name_of(connection: redis.Redis, account_id: str) -> str:
+    found = get(connection, account_id)
+    return found.name if found else account_id
 
 
 def _too_many(connection: redis.Redis, refused: TooMany) -> Message:
@@ -161,8 +175,7 @@ def _too_many(connection: redis.Redis, refused: TooMany) -> Message:
             "or cancel one.",
             most=challenges.MOST_MADE,
         )
-    found = get(connection, refused.account)
-    name = found.name if found else refused.account
+    name = _name_of(connection, refused.account)
     if refused.lately and refused.from_one:
         return _(
             "{name} had {most} challenges from you (or your address) within the last hour or "

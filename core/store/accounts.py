@@ -37,6 +37,7 @@ from core.store.keys import (
     ACCOUNTS_MADE,
     ACCOUNTS_SWEEP_DUE,
     ACCOUNTS_SWEPT_TO,
+    account_blocks_key,
     account_challenges_key,
     account_games_key,
     account_key,
@@ -357,6 +358,18 @@ def by_name(connection: redis.Redis, name: str) -> Account | None:
     return get(connection, found.decode() if isinstance(found, bytes) else str(found))
 
 
+def names(connection: redis.Redis, account_ids: Sequence[str]) -> dict[str, str]:
+    """The name of each account of `account_ids` that exists (one pipeline)."""
+    pipe = connection.pipeline(transaction=False)
+    for account_id in account_ids:
+        pipe.hget(account_key(account_id), "name")
+    return {
+        account_id: name.decode() if isinstance(name, bytes) else str(name)
+        for account_id, name in zip(account_ids, pipe.execute(), strict=True)
+        if name is not None
+    }
+
+
 def find(connection: redis.Redis, key: str) -> Account | None:
     """The account whose key `key` is, or None (one round trip; compared in constant
     time with the stored hash)."""
@@ -496,7 +509,9 @@ def account_keys(account_id: str) -> list[str]:
     ratings' and histories' (an account with those is never forgotten), the challenges it
     made or received (each expires by itself within minutes of its end) and its sets of those
     received from one challenger or address (each expires an hour after its last one ends).
-    The account's hash first; its names and keys hashes hold one field of it each."""
+    The account's hash first; its names and keys hashes hold one field of it each. Its id
+    in other accounts' sets of those they block stays until they unblock it, or until a
+    set full of blocks lets the ids of accounts gone go (`core.store.blocks`)."""
     return [
         account_key(account_id),
         account_seats_key(account_id),
@@ -509,6 +524,7 @@ def account_keys(account_id: str) -> list[str]:
         challenges_lately_key(account_id, "made"),
         challenges_lately_key(account_id, "received"),
         account_stream_key(account_id),
+        account_blocks_key(account_id),
     ]
 
 

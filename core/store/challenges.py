@@ -4,7 +4,9 @@ account's answer and the challenge's status (`open`, then `accepted`, `declined`
 `cancelled` or `expired`; `starting` while its game is being made). Made in one script
 that caps the open challenges of the maker and those waiting for each account it names;
 an answer is one script too, so that the last acceptance, and only it, makes the game.
-Every change tells the accounts' event streams. How it works: docs/bots-api.md.
+Every change tells the accounts' event streams. A challenge to an account that blocks its
+maker (`core.store.blocks`) is refused in the making script; blocking sets the blocked
+account's challenges to the blocker aside (`set_aside`). How it works: docs/bots-api.md.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import redis
 
 from core.store.bot_games import tell
 from core.store.keys import (
+    account_blocks_key,
     account_challenges_key,
     challenge_key,
     challenges_lately_key,
@@ -50,8 +53,9 @@ MOST_FROM_ONE_LATELY = 20
 ENDED = ("accepted", "declined", "cancelled", "expired")
 
 # KEYS: challenge hash, the maker's open set, its own set and its set of those made lately,
-# then per challenged account five: its open set, its own set, its set of those received
-# lately, and of those received lately from the maker, and from the maker's source. ARGV:
+# then per challenged account six: its open set, its own set, its set of those received
+# lately, and of those received lately from the maker, and from the maker's source, and the
+# set of the accounts it blocks. ARGV:
 # now, expires, forget at, id, most made, most received, most from one, the maker, its
 # source (a client address's hash, or ""), most made lately, most received lately, most
 # from one lately, then the fields as pairs. {1}; {-1, seconds}: the maker has too many
@@ -59,9 +63,11 @@ ENDED = ("accepted", "declined", "cancelled", "expired")
 # waiting; {-3, index, seconds}: too many of those are the maker's, or its source's;
 # {-4, seconds}: the maker made too many lately; {-5, index, seconds}: the challenged
 # account at index received too many lately; {-6, index, seconds}: too many of those came
-# from the maker, or its source. A waiting challenge's hash is found by its id beside
-# this one's, under the same hash tag. Every count lately is one ZCARD, so that the
-# script's time does not grow with what the caps allow.
+# from the maker, or its source; {-7, index}: the challenged account at index blocks the
+# maker (asked first, so that a refused maker is told so, whatever else). A waiting
+# challenge's hash is found by its id beside this one's, under the same hash tag. Every
+# count lately is one ZCARD, so that the script's time does not grow with what the caps
+# allow.
 _MAKE_LUA = """
 local now, expires, forget = tonumber(ARGV[1]), ARGV[2], ARGV[3]
 -- An account's sets live until the last challenge in them expires (its open sets) or is
@@ -82,6 +88,10 @@ local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[4])
 local most_from_one, maker, source = tonumber(ARGV[7]), ARGV[8], ARGV[9]
 local made_lately, received_lately = tonumber(ARGV[10]), tonumber(ARGV[11])
 local from_one_lately = tonumber(ARGV[12])
+local n = (#KEYS - 4) / 6
+for i = 1, n do
+  if redis.call('ZSCORE', KEYS[4 + 6 * i], maker) then return {-7, i} end
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then
   local soonest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
@@ -89,9 +99,8 @@ if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then
 end
 local made, made_soonest = lately(KEYS[4])
 if made >= made_lately then return {-4, math.ceil(made_soonest - now)} end
-local n = (#KEYS - 4) / 5
 for i = 1, n do
-  local base = 4 + 5 * (i - 1)
+  local base = 4 + 6 * (i - 1)
   local mine, soonest = lately(KEYS[base + 4])
   if mine >= from_one_lately then return {-6, i, math.ceil(soonest - now)} end
   if source ~= '' then
@@ -102,7 +111,7 @@ for i = 1, n do
   if received >= received_lately then return {-5, i, math.ceil(received_soonest - now)} end
 end
 for i = 1, n do
-  local waiting = KEYS[4 + 5 * (i - 1) + 1]
+  local waiting = KEYS[4 + 6 * (i - 1) + 1]
   redis.call('ZREMRANGEBYSCORE', waiting, '-inf', now)
   if redis.call('ZCARD', waiting) >= tonumber(ARGV[6]) then
     local soonest = redis.call('ZRANGE', waiting, 0, 0, 'WITHSCORES')
@@ -131,7 +140,7 @@ keep_until(KEYS[2], expires)
 keep_until(KEYS[3], forget)
 keep_until(KEYS[4], forget)
 for i = 1, n do
-  local base = 4 + 5 * (i - 1)
+  local base = 4 + 6 * (i - 1)
   redis.call('ZADD', KEYS[base + 1], expires, ARGV[4])
   keep_until(KEYS[base + 1], expires)
   local last = source ~= '' and 5 or 4
@@ -166,6 +175,28 @@ for i = 4, #ARGV do
 end
 redis.call('HSET', KEYS[1], 'status', 'starting')
 return {'starting', 1}
+"""
+
+
+# KEYS: the blocker's set of the challenges received lately from the account it blocks now,
+# its set of those received lately from anyone, its own set, the challenges' key prefix
+# (`challenge_key("")`). ARGV: now. The ids of the open ones, which it declines here. Each
+# of them leaves the other two sets: it no longer counts against the blocker's cap on
+# challenges received, nor stays in its list (which the caps keep to some hundreds).
+_SET_ASIDE_LUA = """
+local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local declined = {}
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local found = redis.call('HMGET', KEYS[4] .. id, 'status', 'expires')
+  if found[1] == 'open' and tonumber(found[2]) > now then
+    redis.call('HSET', KEYS[4] .. id, 'status', 'declined')
+    table.insert(declined, id)
+  end
+  redis.call('ZREM', KEYS[2], id)
+  redis.call('ZREM', KEYS[3], id)
+end
+return declined
 """
 
 
@@ -260,6 +291,14 @@ class TooMany(Exception):
         self.lately = lately
 
 
+class Refused(Exception):
+    """`account` blocks the maker (`core.store.blocks`): nothing was written."""
+
+    def __init__(self, account: str) -> None:
+        super().__init__(account)
+        self.account = account
+
+
 def _from(who: str) -> str:
     """The `challenges_lately_key` part of the challenges from one challenger or address."""
     return "from:" + hashlib.sha256(who.encode()).hexdigest()[:32]
@@ -278,9 +317,10 @@ def make(
     source: str | None = None,
 ) -> Challenge:
     """A new open challenge, expiring in `seconds`, told to every account it names; or
-    `TooMany`. `payer`: whose think budget its game will spend; `source`: the payer when
-    it is a client address's (an integrator's key relays many people, and is not capped
-    as one), whose challenges waiting for one account are capped as the maker's are."""
+    `Refused` (a challenged account blocks the maker), or `TooMany`. `payer`: whose think
+    budget its game will spend; `source`: the payer when it is a client address's (an
+    integrator's key relays many people, and is not capped as one), whose challenges
+    waiting for one account are capped as the maker's are."""
     now = time.time() if now is None else now
     challenge_id = plain_id()
     expires = now + seconds
@@ -302,7 +342,7 @@ def make(
         keys += [
             challenges_received_key(account), account_challenges_key(account),
             challenges_lately_key(account, "received"), challenges_lately_key(account, from_maker),
-            challenges_lately_key(account, from_source),
+            challenges_lately_key(account, from_source), account_blocks_key(account),
         ]  # fmt: skip
     answer = connection.eval(
         _MAKE_LUA, len(keys), *keys, repr(now), repr(expires), repr(forget), challenge_id,
@@ -311,6 +351,8 @@ def make(
         *(x for pair in fields.items() for x in pair),
     )  # fmt: skip
     refused = int(answer[0])
+    if refused == -7:
+        raise Refused(challenged[int(answer[1]) - 1])
     if refused in (-1, -4):
         raise TooMany(None, max(1, int(answer[1])), lately=refused == -4)
     if refused < 0:
@@ -351,6 +393,29 @@ def answer(
         for someone in challenge.accounts:
             tell(connection, someone)
     return status, taken
+
+
+def set_aside(
+    connection: redis.Redis, account_id: str, challenger_id: str, now: float | None = None
+) -> list[str]:
+    """`account_id` blocks `challenger_id` now: the challenges `challenger_id` made to it
+    that are still open are declined (and told), and none of those remembered counts any
+    more against its cap on challenges received lately, nor is listed as its own. The ids
+    declined. Run after the block is stored: a challenge made before it is in the set walked
+    here, and one made after it is refused."""
+    now = time.time() if now is None else now
+    keys = [
+        challenges_lately_key(account_id, _from(f"account:{challenger_id}")),
+        challenges_lately_key(account_id, "received"),
+        account_challenges_key(account_id),
+        challenge_key(""),
+    ]
+    declined = [_text(c) for c in connection.eval(_SET_ASIDE_LUA, len(keys), *keys, repr(now))]
+    for challenge_id in declined:
+        found = get(connection, challenge_id, now)
+        if found is not None:
+            _closed(connection, found)
+    return declined
 
 
 def started(connection: redis.Redis, challenge: Challenge, game_id: str) -> None:

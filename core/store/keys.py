@@ -396,6 +396,14 @@ def challenges_lately_key(account_id: str, what: str) -> str:
     return f"{_ACCOUNTS}:challenges-lately:{account_id}:{what}"
 
 
+def account_blocks_key(account_id: str) -> str:
+    """Sorted set of the ids of the accounts an account blocks (their challenges to it are
+    refused), scored by when each was blocked (`core.store.blocks`). Without a TTL, as the
+    account itself: it holds `MOST_BLOCKS` at most and goes with the account when it is
+    forgotten."""
+    return f"{_ACCOUNTS}:blocks:{account_id}"
+
+
 def challenge_key(challenge_id: str) -> str:
     """Hash of one challenge: who made it, whom it names, the game and rules, its status."""
     return f"{_ACCOUNTS}:challenge:{challenge_id}"

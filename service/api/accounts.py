@@ -59,7 +59,7 @@ own = Blueprint(
     __name__,
     url_prefix="/api/v1/account",
     description="The account a key opens: what a program holding only its key learns of "
-    "itself, its id first.",
+    "itself, its id first; and the accounts it blocks, whose challenges it refuses.",
 )
 
 ladders = Blueprint(

@@ -171,6 +171,8 @@ class Challenges(MethodView):
     @blp.arguments(NewChallengeSchema(), location="json")
     @blp.response(201, ChallengeSchema)
     @_documented(
+        (403, "challenge_refused: an account challenged blocks yours (nothing is kept, "
+              "and it counts against no cap)."),
         (409, "bot_paused: a challenged webhook bot is paused; one_seat_per_account: a "
               "level twice in a rated challenge."),
         (422, "validation_error: no such account or level, a disabled account, an account "

@@ -27,6 +27,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The accounts you block
+         * @description With your account's key: every account you block, the latest first, and how many
+         *     you may block.
+         */
+        get: operations["listBlocks"];
+        put?: never;
+        /**
+         * Block an account
+         * @description With your account's key: the account's challenges to you are refused from now on
+         *     (403 `challenge_refused`, which tells it no more than that you take none of its
+         *     challenges). Its open challenges to you are declined at once, and those it made
+         *     within the hour count no more against how many you may receive. Blocking an
+         *     account you block already changes nothing.
+         */
+        post: operations["blockAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/blocks/{account}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The blocked account's id, or its name. */
+                account: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unblock an account
+         * @description With your account's key: its challenges to you are taken again. Unblocking an
+         *     account you do not block changes nothing.
+         */
+        delete: operations["unblockAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounts": {
         parameters: {
             query?: never;
@@ -1572,6 +1625,29 @@ export interface components {
              */
             seat: number;
         };
+        Block: {
+            /**
+             * @description The blocked account's id.
+             * @example q3ZkR8vX1mNc2pLw
+             */
+            id: string;
+            /**
+             * @description Its name.
+             * @example Pest
+             */
+            name: string;
+            /** @description When it was blocked (Unix time). */
+            since: number;
+        };
+        BlockList: {
+            /** @description The accounts you block, the latest blocked first. */
+            blocks: components["schemas"]["Block"][];
+            /**
+             * @description The most accounts one account may block.
+             * @example 1000
+             */
+            most: number;
+        };
         BotStats: {
             /**
              * @description The seat text.
@@ -1849,7 +1925,7 @@ export interface components {
              */
             code: number;
             /**
-             * @description Stable machine code, the same in every language (each operation's responses say which it may answer). Moves: not_your_turn, wrong_phase, wrong_game, not_started, illegal_move, invalid_bid, invalid_card, invalid_suit, stale_version, conflict, idempotency_key_reused, not_replicated. Games and tables: invalid_rules, invalid_position, game_not_found, game_not_over, table_not_found, table_full, one_seat_each, too_many_changes, too_many_tables, removed_by_host. Jobs, matches, analyses: job_not_found, match_not_found, analysis_not_found. Accounts and bots: account_required, unknown_account, account_not_found, account_disabled, not_your_account, one_seat_per_account, name_taken, accounts_full, not_a_bot, no_webhook, webhook_refused, bot_paused, challenge_not_found, challenge_closed, not_in_challenge, too_many_challenges. Requests: unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, body_too_slow, unsupported_media_type, not_acceptable, precondition_required, expectation_failed, rate_limited, over_think_budget, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, not_implemented. The service: unavailable, store_full, busy, internal_error.
+             * @description Stable machine code, the same in every language (each operation's responses say which it may answer). Moves: not_your_turn, wrong_phase, wrong_game, not_started, illegal_move, invalid_bid, invalid_card, invalid_suit, stale_version, conflict, idempotency_key_reused, not_replicated. Games and tables: invalid_rules, invalid_position, game_not_found, game_not_over, table_not_found, table_full, one_seat_each, too_many_changes, too_many_tables, removed_by_host. Jobs, matches, analyses: job_not_found, match_not_found, analysis_not_found. Accounts and bots: account_required, unknown_account, account_not_found, account_disabled, not_your_account, one_seat_per_account, name_taken, accounts_full, not_a_bot, no_webhook, webhook_refused, bot_paused, challenge_not_found, challenge_closed, not_in_challenge, too_many_challenges, challenge_refused, too_many_blocks. Requests: unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, body_too_slow, unsupported_media_type, not_acceptable, precondition_required, expectation_failed, rate_limited, over_think_budget, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, not_implemented. The service: unavailable, store_full, busy, internal_error.
              * @example not_your_turn
              */
             error: string;
@@ -2682,6 +2758,34 @@ export interface components {
              * @example Ana
              */
             name: string;
+        };
+        NewBlock: {
+            /**
+             * @description The account to block: its id or its name.
+             * @example Pest
+             */
+            account: string;
+        };
+        NewBlockAnswer: {
+            /**
+             * @description The ids of its open challenges to you, declined by this block (none when it was blocked already). Its challenges to you leave your list of challenges, and count no more against how many you may receive.
+             * @example [
+             *       "b8VnQ2xKp0aZq1Wm"
+             *     ]
+             */
+            declined: string[];
+            /**
+             * @description The blocked account's id.
+             * @example q3ZkR8vX1mNc2pLw
+             */
+            id: string;
+            /**
+             * @description Its name.
+             * @example Pest
+             */
+            name: string;
+            /** @description When it was blocked (Unix time). */
+            since: number;
         };
         NewChallenge: {
             /**
@@ -4871,6 +4975,257 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    listBlocks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockList"];
+                };
+            };
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_disabled: the account is disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many reads and changes of blocks from your address or key (`POCHA_RATE_LIMIT_BLOCKS`), wrong keys counted too. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    blockAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewBlock"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewBlockAnswer"];
+                };
+            };
+            /** @description bad_json: the body is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_disabled: the account is disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_slow. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_many_blocks: you block as many accounts as you may (1000): unblock one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_error: no such account, your own account, or one of our bot levels (they challenge nobody). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many reads and changes of blocks from your address or key (`POCHA_RATE_LIMIT_BLOCKS`), wrong keys counted too. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    unblockAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The blocked account's id, or its name. */
+                account: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_disabled: the account is disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_not_found: no account has this id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many reads and changes of blocks from your address or key (`POCHA_RATE_LIMIT_BLOCKS`), wrong keys counted too. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     createAccount: {
         parameters: {
             query?: never;
@@ -6054,7 +6409,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_disabled: the account is disabled. */
+            /** @description account_disabled: the account is disabled. challenge_refused: an account challenged blocks yours (nothing is kept, and it counts against no cap). */
             403: {
                 headers: {
                     [name: string]: unknown;

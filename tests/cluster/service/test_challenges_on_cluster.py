@@ -5,9 +5,11 @@ replaced (its script, and its stream's look at the account, in the accounts' slo
 account disabled (its set of games in play, in the accounts' slot, walked to hand each seat
 to the stand-in); and the seat tokens of a key replaced dropped by the same walk, each
 game's seats written in its own slot, and a seating settled by reading the account back in
-the accounts' slot."""
+the accounts' slot; and blocks (their scripts, and the challenges they set aside, in the
+accounts' slot)."""
 
 from tests.service.test_account_keys import *  # noqa: F403
+from tests.service.test_blocks import *  # noqa: F403
 from tests.service.test_disable_seats import *  # noqa: F403
 from tests.service.test_key_seats import *  # noqa: F403
 from tests.service.test_service_challenges import *  # noqa: F403
