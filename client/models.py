@@ -756,6 +756,7 @@ class GameRecord(TypedDict):
     seats: list[str]
     seed: int
     stand_in_decisions: NotRequired[dict[str, int]]
+    stand_in_decisions_by_seat: NotRequired[list[int]]
     table: NotRequired[str]
     think_ms: list[float]
     winners: list[int]
@@ -977,6 +978,7 @@ class PochGameRecord(TypedDict):
     seats: list[str]
     seed: int
     stand_in_decisions: NotRequired[dict[str, int]]
+    stand_in_decisions_by_seat: NotRequired[list[int]]
     table: NotRequired[str]
     think_ms: list[float]
     winner: int | None
