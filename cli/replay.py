@@ -346,8 +346,17 @@ def _match_game(record: Record) -> Iterator[str]:
         yield f"Final: {_per_seat(names, record['scores'])}"
         yield f"Won by: {', '.join(names[s] for s in record['winners'])}"
     yield f"Decisions: {_per_seat(names, record['decisions'])}"
+    # Seat by seat where the record says (an account may hold several seats); by account
+    # in a record made before it did.
+    by_seat = record.get("stand_in_decisions_by_seat")
     stood_in = record.get("stand_in_decisions") or {}
-    if stood_in:
+    if by_seat:
+        accounts = [
+            s for s, label in enumerate(record["seats"]) if str(label).startswith(ACCOUNT_SEAT)
+        ]
+        made = " · ".join(f"{names[s]} {by_seat[s]}" for s in accounts)
+        yield f"Made by the stand-in for an account: {made}"
+    elif stood_in:
         made = " · ".join(f"{_bot(label)} {n}" for label, n in stood_in.items())
         yield f"Made by the stand-in for an account: {made}"
 

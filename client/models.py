@@ -778,6 +778,7 @@ class GameRecord(TypedDict):
     seats: list[str]
     seed: int
     stand_in_decisions: NotRequired[dict[str, int]]
+    stand_in_decisions_by_seat: NotRequired[list[int]]
     table: NotRequired[str]
     think_ms: list[float]
     winners: list[int]
@@ -999,6 +1000,7 @@ class PochGameRecord(TypedDict):
     seats: list[str]
     seed: int
     stand_in_decisions: NotRequired[dict[str, int]]
+    stand_in_decisions_by_seat: NotRequired[list[int]]
     table: NotRequired[str]
     think_ms: list[float]
     winner: int | None

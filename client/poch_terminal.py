@@ -14,6 +14,7 @@ from rich.text import Text
 from client.api import JSON, Data
 from client.language import N_, _, ngettext, pgettext
 from client.terminal import (
+    Figure,
     SeatRow,
     TerminalGame,
     game_over,
@@ -421,7 +422,15 @@ class PochTerminalGame(TerminalGame):
                     turn=view["turn"] == seat,
                 )
             )
-        return seats_table(self.console, rows, (_("Chips"), _("Cards"), _("Bet")))
+        return seats_table(self.console, rows, self.figures())
+
+    def figures(self) -> list[Figure]:
+        """The headers of the seats table's figures, whole and short (`seats_table`)."""
+        return [
+            (_("Chips"), pgettext("the seats table's short header for Chips", "Chp")),
+            (_("Cards"), pgettext("the seats table's short header for Cards", "Crd")),
+            (_("Bet"), pgettext("the seats table's short header for Bet", "Bet")),
+        ]
 
     def shed(self, view: Data) -> Text:
         """The cards shed this deal, suit by suit in the order they ran."""

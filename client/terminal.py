@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from client.api import OPEN, ApiError, Data, JobFailed, PochaClient
-from client.language import N_, _, current, ngettext, speaking
+from client.language import N_, _, current, ngettext, pgettext, speaking
 
 SUITS = {
     "O": ("oros", "yellow"),
@@ -349,12 +349,20 @@ class SeatRow:
     turn: bool
 
 
-def seats_table(console: Console, rows: Sequence[SeatRow], figures: Sequence[str]) -> Table:
+#: The columns a name is given in a compact seats table before anything else, its turn's
+#: mark among them: `▶ Ana (you)`, `  Bernardo…`.
+NAME_ROOM = 12
+#: A figure's column in the seats table: its header, and the short one a narrow terminal
+#: shows when the whole one would cut the names (`Tricks`, `Tr`).
+Figure = tuple[str, str]
+
+
+def seats_table(console: Console, rows: Sequence[SeatRow], figures: Sequence[Figure]) -> Table:
     """The seats table on your turn, its figures headed `figures`: laid out wide when it
     fits within a panel in `console` (a panel's border and padding take 4 columns), else
     compact, a row a seat (`compact_seats`). Measured unbounded, as the score sheet is,
     since a table measured within the terminal says it fits, cut."""
-    seats = wide_seats(rows, figures)
+    seats = wide_seats(rows, [header for header, _short in figures])
     unbounded = console.options.update_width(1_000_000)
     if console.measure(seats, options=unbounded).maximum > console.width - 4:
         seats = compact_seats(rows, figures, console.width - 4)
@@ -381,35 +389,69 @@ def wide_seats(rows: Sequence[SeatRow], figures: Sequence[str]) -> Table:
     return seats
 
 
-def compact_seats(rows: Sequence[SeatRow], figures: Sequence[str], width: int) -> Table:
-    """The seats table `width` columns wide at most (a 40-column terminal's): the turn's
-    mark before the name, the role after the state in the last column, a stand-in's level
-    left out, and each column given its width here, the figures theirs in full, so that a
-    long name or state ends in `…` (a name keeping its seat number, `fitted`) rather than
-    wrapping a row over several lines or squeezing a column out."""
-    states = [" · ".join(part for part in (row.brief, row.role) if part) for row in rows]
+@dataclass(frozen=True)
+class _Compact:
+    """The columns of a compact seats table under one set of headers."""
+
+    headers: list[str]
+    #: Each figure's width.
+    widths: list[int]
+    #: The name's width, the turn's mark in it.
+    named: int
+    #: The states' width (0: no column for them).
+    stated: int
+
+
+def _compact(rows: Sequence[SeatRow], headers: Sequence[str], states: Sequence[str],
+             width: int) -> _Compact:  # fmt: skip
     widths = [
-        max(len(header), *(len(row.figures[i]) for row in rows)) for i, header in enumerate(figures)
+        max(len(header), *(len(row.figures[i]) for row in rows)) for i, header in enumerate(headers)
     ]
     room = width - sum(widths) - len(widths)  # a space before each figure
     longest = max(len(_("Player")), *(2 + len(row.name) for row in rows))  # "▶ " first
     stating = max((len(state) for state in states), default=0)
-    # The name first, whole if it can be; the state gets at least 6 columns, or none.
-    named = min(longest, room - 1 - min(stating, 6)) if stating else min(longest, room)
-    stated = named >= 8  # the last column is the seats' states
-    if not stated:
-        named = min(longest, room)
+    # The name first: the states get a last column (6 columns at least) only beside names
+    # given `NAME_ROOM`, or whole.
+    if stating:
+        named = min(longest, room - 1 - min(stating, 6))
+        if named >= min(longest, NAME_ROOM):
+            return _Compact(list(headers), widths, named, room - named - 1)
+    return _Compact(list(headers), widths, min(longest, room), 0)
+
+
+def compact_seats(rows: Sequence[SeatRow], figures: Sequence[Figure], width: int) -> Table:
+    """The seats table `width` columns wide at most (a 40-column terminal's): the turn's
+    mark before the name, the role after the state in the last column, a stand-in's level
+    left out, and each column given its width here, the figures theirs in full, so that a
+    long name or state ends in `…` (a name keeping its seat number, `fitted`) rather than
+    wrapping a row over several lines or squeezing a column out. The figures' short
+    headers head them where the whole ones would leave a name fewer than `NAME_ROOM`
+    columns, or no column for the states, and the short ones would not (Spanish's headers
+    are wide, 32 columns narrow): the names are what the table is for, then the states."""
+    states = [" · ".join(part for part in (row.brief, row.role) if part) for row in rows]
+    goal = min(max(2 + len(row.name) for row in rows), NAME_ROOM)
+
+    def merit(layout: _Compact) -> tuple[bool, bool, int]:
+        # Short of the goal, the more of the names the better.
+        met = layout.named >= goal
+        return met, layout.stated > 0, 0 if met else layout.named
+
+    layout = _compact(rows, [header for header, _short in figures], states, width)
+    short = _compact(rows, [short for _header, short in figures], states, width)
+    if merit(short) > merit(layout):
+        layout = short
+    named = layout.named
     seats = Table(box=None, pad_edge=False, collapse_padding=True)
     seats.add_column(_("Player"), width=max(named, 1), no_wrap=True)
-    for header, wide in zip(figures, widths, strict=True):
+    for header, wide in zip(layout.headers, layout.widths, strict=True):
         seats.add_column(header, justify="right", width=wide, no_wrap=True)
-    if stated:
-        seats.add_column("", width=room - named - 1, no_wrap=True, overflow="ellipsis")
+    if layout.stated:
+        seats.add_column("", width=layout.stated, no_wrap=True, overflow="ellipsis")
     for row, state in zip(rows, states, strict=True):
         mark = "▶ " if row.turn else "  "
         name = mark + fitted(row.name, named - 2) if named > 2 else mark[:named]
         cells = [Text(name), *(Text(figure) for figure in row.figures)]
-        if stated:
+        if layout.stated:
             cells.append(Text(state, style="yellow"))
         seats.add_row(*cells, style="bold" if row.turn else None)
     return seats
@@ -1355,7 +1397,7 @@ class TerminalGame:
                 if trump["holder"] == self.seat
                 else _(" (held by {name})", name=self.names[trump["holder"]])
             )
-        seats = seats_table(self.console, self.seat_rows(view), (_("Bid"), _("Tricks"), _("Score")))
+        seats = seats_table(self.console, self.seat_rows(view), self.figures())
         trick = Text(_("On the table: "))
         if not view["trick"]:
             trick.append(_("nothing yet") if view["phase"] == "playing" else _("(bidding)"))
@@ -1380,6 +1422,14 @@ class TerminalGame:
         parts.append(self.hand_text(view))
         parts.extend(self.barred(view))
         return Panel(Group(*parts), title=self.turn_title(view), title_align="left")
+
+    def figures(self) -> list[Figure]:
+        """The headers of the seats table's figures, whole and short (`seats_table`)."""
+        return [
+            (_("Bid"), pgettext("the seats table's short header for Bid", "Bid")),
+            (_("Tricks"), pgettext("the seats table's short header for Tricks", "Trk")),
+            (_("Score"), pgettext("the seats table's short header for Score", "Pts")),
+        ]
 
     def seat_rows(self, view: Data) -> list[SeatRow]:
         """Each seat's row in the seats table on your turn: its name, role (dealer, mano),

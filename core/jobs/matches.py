@@ -591,18 +591,11 @@ class MatchGame:
 
     def record(self) -> dict[str, Any]:
         """The game's record, as its arena makes it, with the decisions the stand-in made
-        for each account's seat (`stand_in_decisions`, by the seat's label)."""
+        for the accounts' seats (`_with_stand_in`)."""
         made = self.kind.record(
             self.game, self.seed, self.players, self.deal, self.decisions, self.think
         )
-        stood_in = {
-            p.label: self.stood_in[i]
-            for i, p in enumerate(self.players)
-            if is_account_seat(p.label)
-        }
-        if stood_in:
-            made["stand_in_decisions"] = stood_in
-        return made
+        return _with_stand_in(made, [p.label for p in self.players], self.stood_in)
 
     def checkpoint(self) -> str:
         return json.dumps(
@@ -1046,19 +1039,39 @@ def _table_record(
         for _game, mover, _action in replay(played):
             decisions[mover] += 1
         made["decisions"] = decisions
-    stood_in = {p.label: 0 for p in task.players if is_account_seat(p.label)}
-    for i, player in enumerate(task.players):
-        if player.label in stood_in and record.seats[i].bot is not None:
+    labels = [p.label for p in task.players]
+    stood_in = [0] * n
+    for i, label in enumerate(labels):
+        if is_account_seat(label) and record.seats[i].bot is not None:
             # A missing or disabled account's seat: the stand-in's from the start.
-            stood_in[player.label] += decisions[i]
+            stood_in[i] = decisions[i]
     for event in events:
         seat = event.get("seat")
-        if event.get("by") == "stand_in" and isinstance(seat, int):
-            label = task.players[seat].label
-            if label in stood_in and record.seats[seat].bot is None:
-                stood_in[label] += 1
-    if stood_in:
-        made["stand_in_decisions"] = stood_in
+        if (
+            event.get("by") == "stand_in"
+            and isinstance(seat, int)
+            and is_account_seat(labels[seat])
+            and record.seats[seat].bot is None
+        ):
+            stood_in[seat] += 1
+    return _with_stand_in(made, labels, stood_in)
+
+
+def _with_stand_in(made: dict[str, Any], labels: list[str], stood_in: list[int]) -> dict[str, Any]:
+    """A match game's record `made` with the decisions the stand-in made for the seats
+    accounts hold (`stood_in`, one count a seat), when any account is seated: by account
+    (`stand_in_decisions`, by the seat's label, summed over the seats of an account that
+    holds several) and by seat (`stand_in_decisions_by_seat`, 0 for a level's seat)."""
+    accounts = [i for i, label in enumerate(labels) if is_account_seat(label)]
+    if not accounts:
+        return made
+    by_label: dict[str, int] = {}
+    for i in accounts:
+        by_label[labels[i]] = by_label.get(labels[i], 0) + stood_in[i]
+    made["stand_in_decisions"] = by_label
+    made["stand_in_decisions_by_seat"] = [
+        stood_in[i] if i in accounts else 0 for i in range(len(labels))
+    ]
     return made
 
 

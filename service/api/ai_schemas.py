@@ -390,7 +390,8 @@ class MatchSchema(Answer):
         metadata={
             "description": "For each outside bot seated (`account:ID`), the decisions the "
             "stand-in (the game's fallback level) made for it so far: its webhook failed, or "
-            "it was paused. Empty when no account is seated."
+            "it was paused. Summed over its seats when it holds several (each game's record "
+            "has them seat by seat). Empty when no account is seated."
         },
     )
     bots = fields.List(

@@ -322,7 +322,7 @@ def narrow_table(width: int, language: str = "en") -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize(("width", "language"), [(40, "en"), (32, "en"), (40, "es")])
+@pytest.mark.parametrize(("width", "language"), [(40, "en"), (32, "en"), (40, "es"), (32, "es")])
 def test_the_seats_fit_a_narrow_terminal_a_row_a_seat(width: int, language: str) -> None:
     """As Pocha's: a row a seat, the figures whole, a long name cut keeping its number."""
     lines = narrow_table(width, language=language)

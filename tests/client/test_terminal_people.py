@@ -3,7 +3,8 @@ Spanish, in a real terminal (a pty) against the real service: the one who made a
 table leaves it and the guest left alone is told so, with what they may do; Ctrl-C during
 a game asks before the seat goes to the stand-in for good. And what the terminal shows:
 two seats of one name told apart by their seat number, the seats fitting a terminal of 40
-columns, and the status line stopped as soon as the events it no longer matches arrive."""
+columns (and of 32, every seat's name shown in both languages and both games), and the
+status line stopped as soon as the events it no longer matches arrive."""
 
 from __future__ import annotations
 
@@ -18,7 +19,12 @@ from rich.console import Console
 from rich.text import Text
 
 from client.api import OPEN, ApiError, PochaClient
+from client.language import speaking
+from client.poch_terminal import PochTerminalGame
 from client.terminal import TerminalGame, fitted, told_apart
+from engine.poch.game import Game as PochGame
+from engine.poch.rules import Rules as PochRules
+from tests.client.test_poch_terminal_lines import poch_view
 from tests.client.test_terminal import PROMPT, Terminal, a_view, at_table
 from tests.live import POCHA, LiveService
 from tests.waiting import LONG, scaled, wait_until
@@ -190,6 +196,55 @@ def test_the_seats_fit_a_narrow_terminal_a_row_a_seat(width: int) -> None:
         assert len(rows) == 1, (score, lines)
     assert any(line.startswith("│ ▶ Ana #1") for line in lines), lines
     assert any("… #3" in line or "Ana #3" in line for line in lines), lines
+
+
+#: Four seats of names short and long, the last longer than any narrow terminal shows.
+NAMES = ["Ana", "Guadalupe", "Maximiliano", "Bernardo Fernández de la Vega"]
+
+
+@speaking
+def seats_shown(game: str, width: int, language: str = "en") -> list[str]:
+    """The lines of the table on Ana's turn (seat 0) of `game` with `NAMES` seated, in a
+    terminal `width` columns wide speaking `language`; at Poch, seat 3 has bet 12, the
+    widest of the bets in Spanish (`apuesta 12`)."""
+    console = Console(record=True, width=width, no_color=True)
+    if game == "pocha":
+        terminal, _console, view = at_a_table(NAMES, width)
+        console = _console
+    else:
+        terminal = PochTerminalGame(PochaClient("http://127.0.0.1:9"), console)
+        view = poch_view(PochGame.new(PochRules(players=4, chips=30, deals=6), 4, dealer=3), 0)
+        for player, name in zip(view["players"], NAMES, strict=True):
+            player.update(name=name, bot=None)
+        terminal.look_at(view)
+        terminal.rules = {"deals": 6}
+        view["turn"], view["seconds_left"] = 0, 12.4
+        view["chips"] = [130, 5, 27, 30]
+        view["bets"] = [{"seat": 3, "call": "bet", "amount": 12}]
+    console.print(terminal.table(view))
+    lines: list[str] = console.export_text().splitlines()
+    return lines
+
+
+@pytest.mark.parametrize("game", ["pocha", "poch"])
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("width", [40, 32])
+def test_every_seats_name_shows_in_a_narrow_terminal(game: str, language: str, width: int) -> None:
+    """Spanish's figures' headers are wide (`Fichas Cartas Apuesta`): in 32 columns they
+    left Poch's names no column at all beside a bet of `apuesta 12`. Short headers give the
+    names their room: each seat's row starts with its name whole, or with six letters of it
+    at least, then `…`."""
+    lines = seats_shown(game, width, language=language)
+    assert all(len(line) <= width for line in lines), lines
+    you = {"en": "Ana (you)", "es": "Ana (tú)"}[language]
+    for seat, name in enumerate([you, *NAMES[1:]]):
+        rows = [line for line in lines if re.match(rf"│ [▶ ] {re.escape(name[:6])}", line)]
+        assert len(rows) == 1, (name, lines)
+        assert rows[0].startswith("│ ▶ " if seat == 0 else "│   "), rows[0]
+        cell = rows[0][4:]
+        if not re.match(rf"{re.escape(name)}( |$)", cell):
+            cut = re.match(r"([^…]{6,})…", cell)
+            assert cut is not None and name.startswith(cut[1]), (name, rows[0])
 
 
 @pytest.mark.parametrize("width", [40, 120])

@@ -1,7 +1,8 @@
 """Accounts do not grow without bound, against the test's real Redis: an account not in use
 (no rating, key unused and no seat given for the idle days) is forgotten by the sweep, its
 name free again and every key named by its id gone; rated accounts, our levels', disabled,
-kept and recently seen ones stay; the store's cap refuses sign-up with 503 accounts_full in
+kept and recently seen ones stay; an account forgotten between its seat's write and the note
+of that seat leaves no key behind; the store's cap refuses sign-up with 503 accounts_full in
 the caller's language, changing nothing. Time is passed to the sweep as `now`, never waited
 for."""
 
@@ -12,14 +13,17 @@ from typing import Any
 
 import redis
 from click.testing import CliRunner
+from flask import Flask
 from flask.testing import FlaskClient
 
 from cli.main import pocha
-from core.store import account_turns, accounts, bot_games, challenges, webhooks
+from core.store import account_seats, account_turns, accounts, bot_games, challenges, webhooks
 from core.store.accounts import Lifetime
 from core.store.keys import ACCOUNT_KEYS, ACCOUNT_NAMES, ACCOUNTS_MADE, ACCOUNTS_SWEPT_TO
 from service import create_app
+from service.context import EXTENSION
 from tests.service.test_accounts import account_header, play_people, rated_table, sign_up
+from tests.service.test_disable_seats import table_of
 
 DAY = 86_400.0
 IDLE = Lifetime().idle_seconds
@@ -108,6 +112,36 @@ def test_accounts_in_use_stay(client: FlaskClient, store: Any) -> None:
     assert rated | levels | {kept.id, disabled.id} <= left
     assert accounts.set_kept(r, kept.id, False)
     assert sweep_all(r, now=far) == {kept.id}
+
+
+def test_an_account_forgotten_as_it_takes_a_seat_leaves_no_key_behind(
+    app: Flask, client: FlaskClient, store: Any
+) -> None:
+    """The sweep runs between a seat's write and the seat's notes (the account's games in
+    play, its stream's games), the order that left a set of games naming a forgotten id:
+    each note writes only while the account is stored."""
+    r = store.redis
+    tables = app.extensions[EXTENSION].games.tables
+    bruno = sign_up(client, "Bruno").json
+    _key, idle = accounts.create(r, "Olvidado", "bot", now=LONG_AGO)
+    # The seating's look at the account, then the sweep, then the seating's write and notes.
+    looked = accounts.get(r, idle.id)
+    assert looked is not None
+    assert accounts.forget(r, [idle.id], time.time() - IDLE) == [idle.id]
+    game = table_of(client, bruno["key"], rated=False)
+    record, seat, _token = tables.join(game["table_code"], "n", account=looked)
+    assert record.seats[seat].account == idle.id
+
+    assert keys_naming(r, idle.id) == []
+    # The notes one by one, as every other way of seating calls them: nothing written, and
+    # the account reads back as gone.
+    standing = account_seats.note(r, [idle.id, bruno["id"]], game["id"])
+    bot_games.note_game(r, idle.id, game["id"])
+    assert keys_naming(r, idle.id) == []
+    assert standing[idle.id] == account_seats.Standing(disabled=False, key_hash="")
+    # An account still stored has its seat noted by the same script.
+    assert game["id"] in account_seats.games_of(r, bruno["id"])
+    assert standing[bruno["id"]].key_hash == accounts.hash_key(bruno["key"])
 
 
 def test_the_sweep_goes_on_where_it_stopped_and_each_step_is_bounded(store: Any) -> None:

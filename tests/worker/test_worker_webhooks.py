@@ -10,9 +10,11 @@ key)."""
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -245,6 +247,37 @@ def test_a_hostile_webhook_is_contained_by_the_stand_in(
     assert counted["last_failure"] == reason
     assert counted["failures"] == len(bot.calls) >= 1
     assert counted["decisions"] == 0
+
+
+def test_an_account_in_two_seats_has_the_stand_ins_decisions_of_both_counted(
+    client: FlaskClient, drain: Drain, bot: WebhookBot, tmp_path: Path
+) -> None:
+    """One account in two seats of a game: the game's `stand_in_decisions` is its two
+    seats' counts summed under its label (it kept the last seat's only), and
+    `stand_in_decisions_by_seat` has each seat's, as `pocha replay` tells them."""
+    account_id, _key = bot_account(client, bot)
+    bot.behaviour = "illegal"  # every call fails: each decision of its seats is the stand-in's
+    label = f"account:{account_id}"
+    report = play_match(client, drain, [label, "easy", label], games=2)
+    lines = client.get(report["records_url"] + "?format=json").json
+    assert len(lines) == 2
+    for record in lines:
+        seats = [i for i, seat in enumerate(record["seats"]) if seat == label]
+        assert len(seats) == 2, record["seats"]
+        by_seat = [record["decisions"][i] if i in seats else 0 for i in range(3)]
+        assert record["stand_in_decisions_by_seat"] == by_seat
+        assert record["stand_in_decisions"] == {label: sum(by_seat)}
+        assert all(by_seat[i] > 0 for i in seats)
+    assert report["stand_in_decisions"] == {label: account_decisions(client, report, label)}
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(lines[0]))
+    told = CliRunner().invoke(pocha, ["replay", str(record)], env={"LANG": "C.UTF-8"})
+    assert told.exit_code == 0, told.output
+    first = lines[0]["stand_in_decisions_by_seat"]
+    assert (
+        f"Made by the stand-in for an account: account {account_id} #0 {first[0]} · "
+        f"account {account_id} #2 {first[2]}"
+    ) in told.output.splitlines()
 
 
 def test_a_refused_connection_is_counted_as_connection_not_timeout(

@@ -2264,10 +2264,19 @@ export interface components {
             seats: string[];
             /** @description The game's seed (its deals and dealer). */
             seed: number;
-            /** @description Only in a game with an outside bot seated (`account:ID`): for each such seat, the decisions the stand-in made because its webhook failed or the bot was paused. */
+            /** @description Only in a game with an outside bot seated (`account:ID`): for each such account (by its seat's text), the decisions the stand-in made because its webhook failed or the bot was paused; summed over its seats when the account holds several (`stand_in_decisions_by_seat` has each seat's). */
             stand_in_decisions?: {
                 [key: string]: number;
             };
+            /**
+             * @description Only with `stand_in_decisions`: the same decisions seat by seat, in the order of `seats` and `decisions` (0 for a level's seat).
+             * @example [
+             *       3,
+             *       0,
+             *       5
+             *     ]
+             */
+            stand_in_decisions_by_seat?: number[];
             /**
              * @description Only in a match that plays its games at tables (`at_tables`): the id of the game this one was, at `/api/v1/games/{id}`.
              * @example Jx3kPq9sT0aB
@@ -2638,7 +2647,7 @@ export interface components {
             seats: string[];
             /** @description The seed of the deals; a rated match's shows once it is finished (it makes every deal: its bot would know every hand). */
             seed?: number;
-            /** @description For each outside bot seated (`account:ID`), the decisions the stand-in (the game's fallback level) made for it so far: its webhook failed, or it was paused. Empty when no account is seated. */
+            /** @description For each outside bot seated (`account:ID`), the decisions the stand-in (the game's fallback level) made for it so far: its webhook failed, or it was paused. Summed over its seats when it holds several (each game's record has them seat by seat). Empty when no account is seated. */
             stand_in_decisions: {
                 [key: string]: number;
             };
@@ -3689,10 +3698,19 @@ export interface components {
             seats: string[];
             /** @description The deal's seed (its cards and dealer). */
             seed: number;
-            /** @description Only in a game with an outside bot seated (`account:ID`): for each such seat, the decisions the stand-in made because its webhook failed or the bot was paused. */
+            /** @description Only in a game with an outside bot seated (`account:ID`): for each such account (by its seat's text), the decisions the stand-in made because its webhook failed or the bot was paused; summed over its seats when the account holds several (`stand_in_decisions_by_seat` has each seat's). */
             stand_in_decisions?: {
                 [key: string]: number;
             };
+            /**
+             * @description Only with `stand_in_decisions`: the same decisions seat by seat, in the order of `seats` and `decisions` (0 for a level's seat).
+             * @example [
+             *       3,
+             *       0,
+             *       5
+             *     ]
+             */
+            stand_in_decisions_by_seat?: number[];
             /**
              * @description Only in a match that plays its games at tables (`at_tables`): the id of the game this one was, at `/api/v1/games/{id}`.
              * @example Jx3kPq9sT0aB

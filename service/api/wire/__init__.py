@@ -60,7 +60,7 @@ class MatchGameRecordSchema(Answer):
     """One game of a match, the fields the match adds whichever the game is: each game's
     record schema subclasses it, its own fields after these."""
 
-    OPTIONAL = frozenset({"stand_in_decisions", "table"})
+    OPTIONAL = frozenset({"stand_in_decisions", "stand_in_decisions_by_seat", "table"})
 
     table = fields.String(
         metadata={
@@ -75,8 +75,17 @@ class MatchGameRecordSchema(Answer):
         values=fields.Integer(),
         metadata={
             "description": "Only in a game with an outside bot seated (`account:ID`): for "
-            "each such seat, the decisions the stand-in made because its webhook failed or "
-            "the bot was paused."
+            "each such account (by its seat's text), the decisions the stand-in made because "
+            "its webhook failed or the bot was paused; summed over its seats when the account "
+            "holds several (`stand_in_decisions_by_seat` has each seat's)."
+        },
+    )
+    stand_in_decisions_by_seat = fields.List(
+        fields.Integer(),
+        metadata={
+            "description": "Only with `stand_in_decisions`: the same decisions seat by seat, "
+            "in the order of `seats` and `decisions` (0 for a level's seat).",
+            "example": [3, 0, 5],
         },
     )
 
