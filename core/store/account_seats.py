@@ -22,7 +22,6 @@ from typing import Any
 import redis
 
 from core.store.keys import account_key, account_seats_key
-from core.store.lua import Lua
 
 #: The most games one account's set keeps; the oldest go first beyond it. Far more than
 #: anyone plays at once: it only bounds the set.
@@ -33,7 +32,7 @@ MOST_SEATS = 1000
 # each account, its set of games in play and its hash. ARGV: the game's id, the time, the
 # most games a set keeps. Returns each account's [disabled, key_hash] (false for a field
 # missing, both for an account gone).
-_NOTE = Lua("""
+_NOTE = """
 local out = {}
 for i = 1, #KEYS, 2 do
   if redis.call('EXISTS', KEYS[i + 1]) == 1 then
@@ -43,7 +42,7 @@ for i = 1, #KEYS, 2 do
   table.insert(out, redis.call('HMGET', KEYS[i + 1], 'disabled', 'key_hash'))
 end
 return out
-""")
+"""
 
 
 def _text(value: Any) -> str:
@@ -67,7 +66,7 @@ def note(connection: redis.Redis, account_ids: Iterable[str], game_id: str) -> d
     if not ids:
         return {}
     keys = [key for a in ids for key in (account_seats_key(a), account_key(a))]
-    read = _NOTE(connection, keys, [game_id, repr(time.time()), MOST_SEATS])
+    read = connection.eval(_NOTE, len(keys), *keys, game_id, repr(time.time()), MOST_SEATS)
     return {
         account_id: Standing(_text(disabled or "") == "1", _text(key_hash or ""))
         for account_id, (disabled, key_hash) in zip(ids, read, strict=True)

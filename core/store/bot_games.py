@@ -14,7 +14,6 @@ from typing import Any
 import redis
 
 from core.store.keys import account_channel, account_games_key, account_key
-from core.store.lua import Lua
 
 #: The most games an account's stream follows; the oldest go first beyond it.
 MOST_GAMES = 1000
@@ -22,12 +21,12 @@ MOST_GAMES = 1000
 
 # Note a game for an account still stored. KEYS: its set of games, its hash. ARGV: the
 # game's id, the time, the most games the set keeps.
-_NOTE = Lua("""
+_NOTE = """
 if redis.call('EXISTS', KEYS[2]) == 1 then
   redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
   redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -tonumber(ARGV[3]) - 1)
 end
-""")
+"""
 
 
 def _text(value: Any) -> str:
@@ -43,7 +42,7 @@ def tell(connection: redis.Redis, account_id: str, what: str = "changed") -> Non
 def note_game(connection: redis.Redis, account_id: str, game_id: str) -> None:
     """The account sits in `game_id` now: its stream follows the game."""
     keys = [account_games_key(account_id), account_key(account_id)]
-    _NOTE(connection, keys, [game_id, repr(time.time()), MOST_GAMES])
+    connection.eval(_NOTE, len(keys), *keys, game_id, repr(time.time()), MOST_GAMES)
     tell(connection, account_id)
 
 
