@@ -1768,7 +1768,8 @@ _RECORD_FILE = N_("FILE")
     metavar=N_("GAME"),
     help=N_(
         "In a file of a match's records (GET /api/v1/matches/{id}/records), the game to "
-        "tell: its number in the match."
+        "tell: its number in the match; in an arena's (pocha arena --records), the line "
+        "it is on."
     ),
 )
 def replay(file: Path, game: int | None) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,21 @@ FORMATS = (1,)
 ACCOUNT_SEAT = "account:"
 
 Record = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Found:
+    """A document of a file and where it is: its `line` (JSON lines, from 1), its `item` (a
+    JSON array's, from 1), or neither (the file's one document)."""
+
+    document: Any
+    line: int | None = None
+    item: int | None = None
+
+    @property
+    def number(self) -> int:
+        """An arena's game's number: the line it is on (its item in an array; 1 alone)."""
+        return self.item or self.line or 1
 
 
 class NotARecord(ValueError):
@@ -40,11 +56,14 @@ def load(path: Path) -> Record:
     return _checked(path, record)
 
 
-def read(path: Path, game: int | None = None) -> Record:
-    """The record `pocha replay` tells from `path`: a game record, or a match's record of
-    one game (`is_match_game`), the one numbered `game` in a file of several."""
-    record = _picked(path, game)
-    return record if is_match_game(record) else _checked(path, record)
+def read(path: Path, game: int | None = None) -> Found:
+    """The record `pocha replay` tells from `path`, and where it is: a game record, or a
+    match's or an arena's record of one game (`is_bot_game`), the one numbered `game` in a
+    file of several."""
+    found = _picked(path, game)
+    if is_bot_game(found.document):
+        return found
+    return Found(_checked(path, found.document), found.line, found.item)
 
 
 def is_match_game(record: Any) -> bool:
@@ -58,7 +77,34 @@ def is_match_game(record: Any) -> bool:
     )
 
 
-def _documents(path: Path) -> list[Any]:
+def is_arena_game(record: Any) -> bool:
+    """Whether `record` is an arena's record of one game (a line of `pocha arena --records`
+    or `pocha arena-poch --records`): the bot of each seat in `seats`, no `format`, and in
+    `game` the game's name (Poch's arena writes `poch`) or nothing, the results telling it:
+    Pocha's `hands`, or Poch's `chips`."""
+    if not isinstance(record, dict) or "format" in record:
+        return False
+    if not isinstance(record.get("seats"), list):
+        return False
+    if "game" in record:
+        return record["game"] in TELLERS
+    return "hands" in record or "chips" in record
+
+
+def is_bot_game(record: Any) -> bool:
+    """Whether `record` is a match's or an arena's record of one game of bots."""
+    return is_match_game(record) or is_arena_game(record)
+
+
+def is_poch_game(record: Record) -> bool:
+    """Whether a match's or an arena's record of one game is of Poch: the game it names, or
+    else its chips won and no hands."""
+    if isinstance(record.get("game"), str):
+        return bool(record["game"] == "poch")
+    return "chips" in record and "hands" not in record
+
+
+def _documents(path: Path) -> list[Found]:
     """The JSON documents in `path`: one, the items of a JSON array (a match's records as
     `?format=json` gives them), or a document a line (JSON lines)."""
     try:
@@ -69,23 +115,46 @@ def _documents(path: Path) -> list[Any]:
         whole = json.loads(text)
     except ValueError as exc:
         try:
-            found = [json.loads(line) for line in text.splitlines() if line.strip()]
+            found = [
+                Found(json.loads(line), line=number)
+                for number, line in enumerate(text.splitlines(), start=1)
+                if line.strip()
+            ]
         except ValueError:
             raise NotARecord(f"{path}: not a JSON file ({exc})") from None
         if len(found) < 2:  # one broken document: what was wrong with it
             raise NotARecord(f"{path}: not a JSON file ({exc})") from None
         return found
-    return whole if isinstance(whole, list) and whole else [whole]
+    if isinstance(whole, list) and whole:
+        return [Found(item, item=number) for number, item in enumerate(whole, start=1)]
+    return [Found(whole)]
 
 
-def _picked(path: Path, game: int | None) -> Any:
+def _of_an_arena(path: Path, found: list[Found]) -> bool:
+    """Whether the games in `found` are an arena's (numbered by line) rather than a
+    match's (numbered in the match); a file of both is refused, their numbers clashing."""
+    arena = any(is_arena_game(f.document) for f in found)
+    if arena and any(is_match_game(f.document) for f in found):
+        raise NotARecord(
+            _(
+                "{path} mixes a match's records with an arena's: pocha replay reads a file "
+                "of one or the other.",
+                path=str(path),
+            )
+        )
+    return arena
+
+
+def _picked(path: Path, game: int | None) -> Found:
     """The one document of `path` to tell: its only one, or the match's record of game
-    number `game` among several."""
+    number `game` among several, or the arena's game on line `game`."""
     found = _documents(path)
-    numbers = [r["game"] for r in found if is_match_game(r)]
+    if game is None and len(found) == 1:
+        return found[0]
+    if _of_an_arena(path, found):
+        return _arena_game(path, found, game)
+    numbers = [f.document["game"] for f in found if is_match_game(f.document)]
     if game is None:
-        if len(found) == 1:
-            return found[0]
         raise NotARecord(
             _(
                 "{path} holds {count} records (a match's): pocha replay tells one game at a "
@@ -95,15 +164,42 @@ def _picked(path: Path, game: int | None) -> Any:
                 numbers=_span(numbers) or "-",
             )
         )
-    for record in found:
-        if is_match_game(record) and record["game"] == game:
-            return record
+    for one in found:
+        if is_match_game(one.document) and one.document["game"] == game:
+            return one
     raise NotARecord(
         _(
             "{path} holds no game number {game} of a match; its games: {numbers}.",
             path=str(path),
             game=game,
             numbers=_span(numbers) or "-",
+        )
+    )
+
+
+def _arena_game(path: Path, found: list[Found], game: int | None) -> Found:
+    """The arena's game numbered `game` (the line it is on) among those of `found`."""
+    games = [f for f in found if is_arena_game(f.document)]
+    numbers = _span([f.number for f in games]) or "-"
+    if game is None:
+        raise NotARecord(
+            _(
+                "{path} holds {count} records (an arena's): pocha replay tells one game at a "
+                "time. Pick it with --game N, N the line it is on ({numbers}).",
+                path=str(path),
+                count=len(found),
+                numbers=numbers,
+            )
+        )
+    for one in games:
+        if one.number == game:
+            return one
+    raise NotARecord(
+        _(
+            "{path} holds no game of an arena on line {game}; its games are on lines {numbers}.",
+            path=str(path),
+            game=game,
+            numbers=numbers,
         )
     )
 
@@ -131,12 +227,13 @@ def _checked(path: Path, record: Any) -> Record:
     return record
 
 
-def lines(record: Record) -> list[str]:
-    """The whole record told as lines of text; `NotARecord` for one with fields missing or
-    of the wrong type."""
+def lines(found: Found) -> list[str]:
+    """The whole record found told as lines of text; `NotARecord` for one with fields
+    missing or of the wrong type."""
+    record = found.document
     try:
-        if is_match_game(record):
-            return list(_match_game(record))
+        if is_bot_game(record):
+            return list(_match_game(found))
         told = list(_header(record)) + list(TELLERS[record["game"]](record))
         return told + list(_advice(record)) + _end(record)
     except (KeyError, TypeError, IndexError, AttributeError) as exc:
@@ -310,24 +407,31 @@ def _bot(label: str) -> str:
     )
 
 
-def _match_game(record: Record) -> Iterator[str]:
-    """A match's record of one game: the seats, rules, each hand's bids, tricks and points
-    (Pocha) or the deal's chips won (Poch), and the final scores. It keeps no card nor
-    decision: the game a match played at a table has its own record, said where."""
-    poch = "chips" in record and "hands" not in record
+def _match_game(found: Found) -> Iterator[str]:
+    """A match's or an arena's record of one game: the seats, rules, each hand's bids,
+    tricks and points (Pocha) or the deal's chips won (Poch), and the final scores. It keeps
+    no card nor decision: the game a match played at a table has its own record, said where."""
+    record = found.document
+    poch = is_poch_game(record)
     bots = [_bot(str(label)) for label in record["seats"]]
     names = [f"{b} #{s}" if bots.count(b) > 1 else b for s, b in enumerate(bots)]
-    yield (f"{'Poch' if poch else 'Pocha'} · game {record['game']} of a match · seed "
-           f"{record['seed']} · deal {record['deal']}")  # fmt: skip
+    title = "Poch" if poch else "Pocha"
+    seed = f"seed {record['seed']} · deal {record['deal']}"
+    if is_match_game(record):
+        yield f"{title} · game {record['game']} of a match · {seed}"
+    else:
+        at = f"item {found.item}" if found.item else f"line {found.number}"
+        yield f"{title} · an arena's game, {at} of the file · {seed}"
     yield "Seats: " + " · ".join(f"{s} {b}" for s, b in enumerate(bots))
     rules = ", ".join(f"{k}={json.dumps(v)}" for k, v in record["rules"].items())
     yield f"Rules: {rules}"
     table = record.get("table")
+    whose = "A match's" if is_match_game(record) else "An arena's"
     yield (
         f"A match's record keeps no card or decision: the game's own record has them "
         f"(GET /api/v1/games/{table}/record, while the game is kept)."
         if table
-        else "A match's record keeps no card or decision, only the results."
+        else f"{whose} record keeps no card or decision, only the results."
     )
     if poch:
         yield ""

@@ -98,12 +98,22 @@ export const KEYS_BY_NAME = [
   N_("replay.poch.pot"),
   N_("replay.poch.start.up"),
   N_("replay.poch.start.down"),
-  // The replay page's match records, their sentences mostly in templates nested in others.
+  // The replay page's match and arena records, their sentences mostly in templates nested in
+  // others.
+  N_("replay.arena.aboutItem"),
+  N_("replay.arena.aboutLine"),
+  N_("replay.arena.chooseItem"),
+  N_("replay.arena.chooseLine"),
+  N_("replay.arena.deal"),
+  N_("replay.arena.noCards"),
+  N_("replay.arena.pochDeal"),
+  N_("replay.arena.say"),
   N_("replay.file.badLine"),
   N_("replay.file.incomplete"),
   N_("replay.file.incompleteGame"),
   N_("replay.file.item"),
   N_("replay.file.line"),
+  N_("replay.file.mixed"),
   N_("replay.file.notAGame"),
   N_("replay.file.notJson"),
   N_("replay.match.about"),

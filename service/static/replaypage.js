@@ -7,8 +7,10 @@
 // then the betting, the showdown, the shedding a run at a time, and the payout.
 // /replay alone opens a file instead, whatever `pocha replay` reads: a game record saved from
 // the API, or a match's records (GET /api/v1/matches/{id}/records: JSON lines, a game a line,
-// or `?format=json`'s array), whose games are listed to choose one, each told hand by hand
-// as far as a match keeps it (bids, tricks and points; Poch's chips), and back to the list.
+// or `?format=json`'s array) or an arena's (`pocha arena --records`, `pocha arena-poch
+// --records`: a game a line, numbered by it), whose games are listed to choose one, each told
+// hand by hand as far as its record keeps it (bids, tricks and points; Poch's chips), and back
+// to the list.
 // A file may hold anything, so its values are put into the page as text, only cards are
 // drawn, and a file that is none of these is refused in a sentence naming its bad line.
 // Beside each decision: what the bot that made it thought as it played, where the record
@@ -469,10 +471,27 @@ function isMatchGame(record) {
   );
 }
 
-/** Whether a match's record of one game is of Poch (its chips won, no hands): `pocha replay`'s test. */
-const isPochGame = (record) => "chips" in record && !("hands" in record);
+/**
+ * Whether `record` is an arena's record of one game (a line of `pocha arena --records` or
+ * `pocha arena-poch --records`, as `pocha replay` reads it): its seats' bots in `seats`, no
+ * `format`, and in `game` the game's name (Poch's arena writes `poch`) or nothing, the results
+ * telling it: Pocha's `hands`, or Poch's `chips`.
+ */
+function isArenaGame(record) {
+  if (record === null || typeof record !== "object" || Array.isArray(record)) return false;
+  if ("format" in record || !Array.isArray(record.seats)) return false;
+  if ("game" in record) return record.game === "pocha" || record.game === "poch";
+  return "hands" in record || "chips" in record;
+}
 
-/** Whether a match's record of one game has every field the page draws, of its type. */
+/**
+ * Whether a match's or an arena's record of one game is of Poch: the game it names, or else
+ * its chips won and no hands (`pocha replay`'s test).
+ */
+const isPochGame = (record) =>
+  typeof record.game === "string" ? record.game === "poch" : "chips" in record && !("hands" in record);
+
+/** Whether a match's or an arena's record of one game has every field the page draws, of its type. */
 function wellFormedGame(record) {
   const seats = record.seats.length;
   const perSeat = (values) => Array.isArray(values) && values.length === seats;
@@ -529,10 +548,13 @@ function parses(line) {
 }
 
 /**
- * What a file holds: `{record}`, one game record (format 1), or `{games}`, a match's records
- * of its games, each `{record, line | item, match}`: `match` counts the matches in the file
- * from 1, a game numbered no higher than the one before it opening the next (a match's
- * records are in game order). `Refused` for anything else, naming the line that is not one.
+ * What a file holds: `{record}`, one game record (format 1), or `{games}`, a match's or an
+ * arena's records of their games, each `{record, line | item, match, arena}`: `match` counts
+ * the matches in the file from 1, a game numbered no higher than the one before it opening
+ * the next (a match's records are in game order); an arena's games (`arena` true) are
+ * numbered by their line, or item, and have no match. `Refused` for anything else, naming the
+ * line that is not one; a file of both a match's games and an arena's too, their numbers
+ * being of two kinds.
  */
 function readFile(text) {
   const found = documentsOf(text);
@@ -546,16 +568,22 @@ function readFile(text) {
   }
   let match = 0;
   let before = null;
+  let ofArena = null;
   const games = found.map(({ line, item, value }) => {
     const at = () => (line ? t("replay.file.line", { line }) : t("replay.file.item", { item }));
-    if (!isMatchGame(value)) {
+    const arena = isArenaGame(value);
+    if (!arena && !isMatchGame(value)) {
       if (found.length === 1) throw new Refused(() => t("replay.notARecord"));
       throw new Refused(() => t("replay.file.notAGame", { where: at() }));
     }
+    if (ofArena !== null && arena !== ofArena) throw new Refused(() => t("replay.file.mixed", { where: at() }));
+    ofArena = arena;
     if (!wellFormedGame(value)) throw new Refused(() => t("replay.file.incompleteGame", { where: at() }));
+    // An arena's game is numbered by its line or item; the file's one document is on line 1.
+    if (arena) return { record: value, line: item ? null : (line ?? 1), item, match: null, arena };
     if (before === null || value.game <= before) match += 1;
     before = value.game;
-    return { record: value, line, item, match };
+    return { record: value, line, item, match, arena };
   });
   return { games };
 }
@@ -601,29 +629,42 @@ function importForm(refused = null) {
   );
 }
 
-/** The games of a match's records, each with its seats' final scores and a button that replays it. */
+/** The label of the button that replays a game of the list, for screen readers. */
+function chooseLabel({ record, line, item, arena }) {
+  if (arena) return line ? t("replay.arena.chooseLine", { line }) : t("replay.arena.chooseItem", { item });
+  return line ? t("replay.match.chooseLine", { game: record.game, line }) : t("replay.match.chooseItem", { game: record.game, item });
+}
+
+/**
+ * The games of a match's or an arena's records, each with its seats' final scores and a
+ * button that replays it: a match's by their number in it, an arena's by their deal (the
+ * games of one deal had the same cards, the line-up rotated).
+ */
 function gamesList(games, focused = null) {
   redrawPage = () => gamesList(games);
   controls = null;
   listed = games;
-  const matches = games.at(-1).match;
+  const { arena } = games[0];
+  const matches = games.at(-1).match ?? 0;
   const rows = games
-    .map(({ record, line, item, match }, i) => {
-      const label = line
-        ? t("replay.match.chooseLine", { game: record.game, line })
-        : t("replay.match.chooseItem", { game: record.game, item });
+    .map((game, i) => {
+      const { record, line, item, match } = game;
+      const number = arena ? escapeHtml(record.deal ?? "—") : record.game;
       return `<tr data-index="${i}"><td class="num">${line ?? item}</td>${matches > 1 ? `<td class="num">${match}</td>` : ""}
-        <td class="num">${record.game}</td><td>${gameTitle(record)}</td><td>${gameScore(record)}</td>
-        <td><button type="button" class="replay-choose" data-focus="game-${i}" aria-label="${escapeHtml(label)}">${t("replay.match.open")}</button></td></tr>`;
+        <td class="num">${number}</td><td>${gameTitle(record)}</td><td>${gameScore(record)}</td>
+        <td><button type="button" class="replay-choose" data-focus="game-${i}" aria-label="${escapeHtml(chooseLabel(game))}">${t("replay.match.open")}</button></td></tr>`;
     })
     .join("");
+  let say = t("replay.match.say", { games: games.length });
+  if (arena) say = t("replay.arena.say", { games: games.length });
+  else if (matches > 1) say = t("replay.match.several", { games: games.length, matches });
   redraw(
     app,
-    `<section class="panel" id="replay-games" data-games="${games.length}" data-matches="${matches}"><h2>${t("replay.title")}</h2>
-    <p>${matches > 1 ? t("replay.match.several", { games: games.length, matches }) : t("replay.match.say", { games: games.length })}</p>
+    `<section class="panel" id="replay-games" data-games="${games.length}" data-matches="${matches}" data-arena="${arena}"><h2>${t("replay.title")}</h2>
+    <p>${say}</p>
     <div class="table-scroll"><table class="replay"><caption>${t("replay.match.caption")}</caption>
       <thead><tr><th scope="col">${games[0].line ? t("replay.match.line") : t("replay.match.item")}</th>
-      ${matches > 1 ? `<th scope="col">${t("replay.match.match")}</th>` : ""}<th scope="col">${t("replay.match.game")}</th>
+      ${matches > 1 ? `<th scope="col">${t("replay.match.match")}</th>` : ""}<th scope="col">${arena ? t("replay.arena.deal") : t("replay.match.game")}</th>
       <th scope="col">${t("replay.match.kind")}</th><th scope="col">${t("replay.final")}</th><th scope="col"><span class="visually-hidden">${t("replay.match.open")}</span></th></tr></thead>
       <tbody>${rows}</tbody></table></div>
     <p><button type="button" id="replay-another">${t("replay.match.another")}</button></p></section>`,
@@ -633,13 +674,13 @@ function gamesList(games, focused = null) {
 }
 
 /**
- * A match's game (`games[index]`), hand by hand for Pocha (each hand's bids, tricks won,
- * points and the running scores), or its one deal for Poch (the chips each seat won, who
- * went out first). A match keeps no card nor decision: where the game was played at a
- * table, its own record has them, and the page links to that table's replay.
+ * A match's or an arena's game (`games[index]`), hand by hand for Pocha (each hand's bids,
+ * tricks won, points and the running scores), or its one deal for Poch (the chips each seat
+ * won, who went out first). Neither keeps a card nor a decision: where a match's game was
+ * played at a table, its own record has them, and the page links to that table's replay.
  */
 function matchGame(games, index) {
-  const { record } = games[index];
+  const { record, line, item, arena } = games[index];
   const poch = isPochGame(record);
   const names = seatNames(record);
   const steps = poch ? 1 : record.hands.length;
@@ -648,7 +689,7 @@ function matchGame(games, index) {
     if (poch) {
       const out = record.winner === null || record.winner === undefined ? t("replay.match.nobody") : names[record.winner];
       const rows = names.map((name, s) => `<tr data-seat="${s}"><th scope="row">${name}</th><td class="num">${escapeHtml(record.chips[s])}</td></tr>`).join("");
-      return `<p class="replay-where" id="replay-step" data-step="0" data-part="paid">${t("replay.match.pochDeal")}</p>
+      return `<p class="replay-where" id="replay-step" data-step="0" data-part="paid">${arena ? t("replay.arena.pochDeal") : t("replay.match.pochDeal")}</p>
         <p id="replay-part">${t("replay.match.outFirst", { name: out })}</p>
         <div class="table-scroll"><table class="replay"><thead><tr><th></th><th scope="col">${t("replay.match.chipsWon")}</th></tr></thead>
         <tbody>${rows}</tbody></table></div>`;
@@ -682,9 +723,14 @@ function matchGame(games, index) {
     draw();
   };
   const frame = () => {
-    const table = typeof record.table === "string" && record.table
-      ? t("replay.match.table", { link: `<a href="/replay/${encodeURIComponent(record.table)}">${t("replay.match.tableLink")}</a>` })
-      : t("replay.match.noCards");
+    let table = arena ? t("replay.arena.noCards") : t("replay.match.noCards");
+    if (!arena && typeof record.table === "string" && record.table) {
+      table = t("replay.match.table", { link: `<a href="/replay/${encodeURIComponent(record.table)}">${t("replay.match.tableLink")}</a>` });
+    }
+    const seedAndDeal = { kind: gameTitle(record), seed: escapeHtml(record.seed ?? "—"), deal: escapeHtml(record.deal ?? "—") };
+    let about = t("replay.match.about", { ...seedAndDeal, game: record.game });
+    if (arena) about = line ? t("replay.arena.aboutLine", { ...seedAndDeal, line }) : t("replay.arena.aboutItem", { ...seedAndDeal, item });
+    const which = arena ? `data-arena-game="${line ?? item}"` : `data-match-game="${record.game}"`;
     const decisions = Array.isArray(record.decisions) && record.decisions.length === names.length
       ? `<p class="muted small" id="replay-decisions">${t("replay.match.decisions")}: ${names.map((n, s) => `${n} ${escapeHtml(record.decisions[s])}`).join(" · ")}</p>`
       : "";
@@ -693,9 +739,9 @@ function matchGame(games, index) {
       : `<button type="button" id="replay-another">${t("replay.match.another")}</button>`;
     redraw(
       app,
-      `<section class="panel" id="replay" data-game="${poch ? "poch" : "pocha"}" data-match-game="${record.game}" data-index="${index}">
+      `<section class="panel" id="replay" data-game="${poch ? "poch" : "pocha"}" ${which} data-index="${index}">
       <h2>${t("replay.title")}</h2>
-      <p id="replay-about">${t("replay.match.about", { kind: gameTitle(record), game: record.game, seed: escapeHtml(record.seed ?? "—"), deal: escapeHtml(record.deal ?? "—") })}</p>
+      <p id="replay-about">${about}</p>
       <p id="replay-final">${t("replay.final")}: ${gameScore(record)}</p>
       <p class="replay-buttons">${back}
         <button type="button" id="replay-prev">${t("replay.previous")}</button>

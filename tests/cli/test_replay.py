@@ -202,3 +202,139 @@ def test_a_file_of_a_matchs_records_is_told_a_game_at_a_time(
         assert f"  Chips won: {chips}" in out
         winner = "nobody" if record["winner"] is None else names[record["winner"]]
         assert f"  Out first: {winner}" in out
+
+
+def arena_records(tmp_path: Path, command: str, *args: str) -> tuple[Path, list[dict[str, Any]]]:
+    """The records `pocha COMMAND --records FILE` writes for two deals of three bots of two
+    kinds (the line-up's three rotations each: six games), and its file."""
+    path = tmp_path / f"{command}.jsonl"
+    played = CliRunner().invoke(
+        pocha,
+        [command, "--players", "3", "--bots", "heuristic,random", "--processes", "1",
+         "--json", "--records", str(path), *args],
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(records) == 6
+    return path, records
+
+
+def test_an_arenas_records_of_pocha_are_told_a_game_at_a_time_by_line(tmp_path: Path) -> None:
+    path, records = arena_records(
+        tmp_path, "arena", "--games", "2", "--rules", '{"schedule": [1, 2]}'
+    )
+    assert all("game" not in r for r in records)  # Pocha's arena names no game
+    for language, said in (
+        ("en", f"{path} holds 6 records (an arena's): pocha replay tells one game at a time. "
+               "Pick it with --game N, N the line it is on (1-6)."),
+        ("es", f"{path} tiene 6 registros (de una arena): pocha replay cuenta una partida cada "
+               "vez. Elígela con --game N, N la línea en la que está (1-6)."),
+    ):  # fmt: skip
+        told = replay(path, language=language)
+        assert told.exit_code == 1
+        assert " ".join(told.output.split()) == f"Error: {said}"
+    told = replay(path, "--game", "7", language="es")
+    assert told.exit_code == 1
+    assert (
+        "no tiene ninguna partida de una arena en la línea 7; sus partidas están en las líneas "
+        "1-6." in " ".join(told.output.split())
+    )
+    told = replay(path, "--game", "0")
+    assert told.exit_code == 1 and "no game of an arena on line 0" in told.output
+
+    # The game on line 5: the sixth record's rotation of the line-up, hand by hand.
+    record = records[4]
+    told = replay(path, "--game", "5")
+    assert told.exit_code == 0, told.output
+    out = told.output.splitlines()
+    assert out[0] == (
+        f"Pocha · an arena's game, line 5 of the file · seed {record['seed']} · deal "
+        f"{record['deal']}"
+    )
+    bots = record["seats"]
+    assert out[1] == "Seats: " + " · ".join(f"{s} {b}" for s, b in enumerate(bots))
+    assert "An arena's record keeps no card or decision, only the results." in out
+    names = [f"{b} #{s}" if bots.count(b) > 1 else b for s, b in enumerate(bots)]
+    heads = [i for i, text in enumerate(out) if text.startswith("Hand ")]
+    assert len(heads) == len(record["hands"]) >= 2
+    for head, hand in zip(heads, record["hands"], strict=True):
+        for row, key in ((1, "bids"), (2, "tricks"), (3, "points")):
+            shown = " · ".join(f"{names[s]} {v}" for s, v in enumerate(hand[key]))
+            assert out[head + row].endswith(shown), (key, out[head + row])
+    final = " · ".join(f"{names[s]} {v}" for s, v in enumerate(record["scores"]))
+    assert f"Final: {final}" in out
+    assert f"Won by: {', '.join(names[s] for s in record['winners'])}" in out
+    decisions = " · ".join(f"{names[s]} {v}" for s, v in enumerate(record["decisions"]))
+    assert out[-1] == f"Decisions: {decisions}"
+
+    # One line alone is told without --game; the same game from an array, by its item.
+    alone = tmp_path / "alone.jsonl"
+    alone.write_text(path.read_text().splitlines()[4] + "\n")
+    told = replay(alone)
+    assert told.exit_code == 0, told.output
+    assert told.output.splitlines()[0].startswith("Pocha · an arena's game, line 1 of the file")
+    assert told.output.splitlines()[1:] == out[1:]
+    array = tmp_path / "arena.json"
+    array.write_text(json.dumps(records))
+    told = replay(array, "--game", "5")
+    assert told.exit_code == 0, told.output
+    assert told.output.splitlines()[0].startswith("Pocha · an arena's game, item 5 of the file")
+    assert told.output.splitlines()[1:] == out[1:]
+
+
+def test_an_arenas_records_of_poch_are_told_as_a_matchs_are(tmp_path: Path) -> None:
+    path, records = arena_records(tmp_path, "arena-poch", "--deals", "2", "--rules",
+                                  '{"chips": 20}')  # fmt: skip
+    assert {r["game"] for r in records} == {"poch"}
+    record = records[2]
+    told = replay(path, "--game", "3")
+    assert told.exit_code == 0, told.output
+    out = told.output.splitlines()
+    assert out[0] == (
+        f"Poch · an arena's game, line 3 of the file · seed {record['seed']} · deal "
+        f"{record['deal']}"
+    )
+    bots = record["seats"]
+    names = [f"{b} #{s}" if bots.count(b) > 1 else b for s, b in enumerate(bots)]
+    chips = " · ".join(f"{names[s]} {v}" for s, v in enumerate(record["chips"]))
+    assert f"  Chips won: {chips}" in out
+    winner = "nobody" if record["winner"] is None else names[record["winner"]]
+    assert f"  Out first: {winner}" in out
+    decisions = " · ".join(f"{names[s]} {v}" for s, v in enumerate(record["decisions"]))
+    assert out[-1] == f"Decisions: {decisions}"
+    assert "Hand " not in told.output
+
+
+def test_an_arenas_broken_records_are_refused_as_a_matchs_are(
+    client: FlaskClient, drain: Drain, tmp_path: Path
+) -> None:
+    """A line cut short is no JSON file, as in a match's records; a line that is a match's
+    game among an arena's is refused, their numbers being of two kinds; a line of neither is
+    not found by the number of its line."""
+    path, _records = arena_records(tmp_path, "arena-poch", "--deals", "2")
+    lines = path.read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join([*lines[:2], lines[2][:40], *lines[3:]]) + "\n")
+    told = replay(cut, "--game", "1")
+    assert told.exit_code == 1 and "not a JSON file" in told.output
+    match = played_match(client, drain, game="poch", games=2, rules={"chips": 20},
+                         seats=["heuristic", "random", "heuristic"])  # fmt: skip
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_bytes(path.read_bytes() + match[0] + b"\n")
+    for language, said in (
+        ("en", "mixes a match's records with an arena's: pocha replay reads a file of one or "
+               "the other."),
+        ("es", "mezcla registros de una serie de partidas con los de una arena: pocha replay "
+               "lee un archivo de unos o de otros."),
+    ):  # fmt: skip
+        told = replay(mixed, "--game", "1", language=language)
+        assert told.exit_code == 1
+        assert said in " ".join(told.output.split())
+    other = tmp_path / "other.jsonl"
+    other.write_text("\n".join([lines[0], '{"hello": 1}', lines[2]]) + "\n")
+    told = replay(other, "--game", "2")
+    assert told.exit_code == 1
+    assert "no game of an arena on line 2; its games are on lines 1, 3." in " ".join(
+        told.output.split()
+    )
+    assert replay(other, "--game", "3").exit_code == 0

@@ -12,8 +12,9 @@ whose token opens nothing once its account's key is replaced goes on with the ne
 game left is opened again from the account's page, which lists its games in play, and a
 table's link opens the seat the account holds there. The replay page opens a match's
 records from a file (played by the service's worker): it lists their games, even two
-matches' in one file, and replays the one chosen hand by hand; a broken file is refused in
-a sentence of the page's language.
+matches' in one file, and replays the one chosen hand by hand; an arena's records (`pocha
+arena --records`, `pocha arena-poch --records`) the same, their games numbered by line; a
+broken file is refused in a sentence of the page's language.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from typing import Any
 
 import pytest
 import redis
+from click.testing import CliRunner
 
+from cli.main import pocha
 from client.api import PochaClient
 from core.play.tables import parse_code
 from core.store import account_turns, webhooks
@@ -614,24 +617,225 @@ def test_a_file_of_two_matches_records_and_an_array_of_one(
         one.context.close()
 
 
-#: A file that is no game record nor a match's records, and what the page says of it.
+@pytest.fixture(scope="module")
+def arenas(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The records `pocha arena --records` and `pocha arena-poch --records` write for two
+    deals of three bots of two kinds (each deal in the line-up's three rotations: six games),
+    each the file's text."""
+    folder = tmp_path_factory.mktemp("arenas")
+    written = {}
+    for game, command, more in (
+        ("pocha", "arena", ["--games", "2", "--rules", '{"schedule": [1, 2]}']),
+        ("poch", "arena-poch", ["--deals", "2", "--rules", '{"chips": 20}']),
+    ):
+        path = folder / f"{game}.jsonl"
+        played = CliRunner().invoke(
+            pocha,
+            [command, "--players", "3", "--bots", "heuristic,random", "--processes", "1",
+             "--json", "--records", str(path), *more],
+        )  # fmt: skip
+        assert played.exit_code == 0, played.output
+        written[game] = path.read_text()
+        assert len(written[game].splitlines()) == 6
+    return written
+
+
+#: What the page says of an arena's files, by language.
+ARENA_WORDS = {
+    "en": {
+        "deal": "Deal", "choose": "Replay the game on line 5",
+        "about": "Pocha · an arena's game, line 5 of the file · seed {seed} · deal {deal}",
+        "kept": "An arena's record keeps no card or decision, only the results.",
+    },
+    "es": {
+        "deal": "Reparto", "choose": "Ver la partida de la línea 5",
+        "about": "Pocha · partida de una arena, línea 5 del archivo · semilla {seed} · reparto "
+                 "{deal}",
+        "kept": "El registro de una arena no guarda cartas ni decisiones, solo los resultados.",
+    },
+}  # fmt: skip
+
+
+def seat_names(seats: list[str]) -> list[str]:
+    """Each seat's name as the page shows a bot game's: its bot, with its seat where two
+    seats have the same one."""
+    return [f"{b} #{s}" if seats.count(b) > 1 else b for s, b in enumerate(seats)]
+
+
+@pytest.mark.parametrize(
+    ("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["laptop-en", "phone-es"]
+)
+def test_an_arenas_records_list_their_games_by_line_and_replay_the_one_chosen(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+    arenas: dict[str, str],
+    size: dict[str, int],
+    lang: str,
+    tmp_path: Any,
+) -> None:
+    """`pocha arena --records`'s file (six games of Pocha, no `game` in its lines) opened
+    as a match's is: the page lists its games by line, with each one's deal, and tells the
+    one chosen by keyboard hand by hand, then goes back to the list."""
+    url = ladder_service.url
+    words = ARENA_WORDS[lang]
+    saved = tmp_path / "arena.jsonl"
+    saved.write_text(arenas["pocha"])
+    records = [json.loads(line) for line in arenas["pocha"].splitlines()]
+    one = person(browser, size, "ana", lang)
+    expect = sync_api.expect
+    try:
+        page = one.page
+        open_file(page, url, saved)
+        listed = page.locator("#replay-games")
+        expect(listed).to_have_attribute("data-games", "6", timeout=LONG_MS)
+        assert listed.get_attribute("data-arena") == "true"
+        assert listed.get_attribute("data-matches") == "0"
+        heads = page.locator("#replay-games thead th").all_inner_texts()
+        assert heads[:2] == [MATCH_WORDS[lang]["line"], words["deal"]], heads
+        rows = page.locator("#replay-games tbody tr")
+        expect(rows).to_have_count(6)
+        for i, record in enumerate(records):
+            cells = rows.nth(i).locator("td").all_inner_texts()
+            assert cells[:3] == [str(i + 1), str(record["deal"]), "Pocha"], cells
+            scores = [int(n) for n in re.findall(r"-?\d+(?= ★| ·|$)", cells[3])]
+            assert scores == record["scores"], (cells[3], record["scores"])
+        assert page.evaluate(MISFITS) == [], "an arena's games"
+        one.screenshot(f"replay-arena-list-{lang}-{size['width']}.png")
+
+        fifth = page.locator("#replay-games [data-focus='game-4']")
+        assert fifth.get_attribute("aria-label") == words["choose"]
+        fifth.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#replay[data-arena-game='5']")).to_be_visible()
+        record = records[4]
+        about = words["about"].format(seed=record["seed"], deal=record["deal"])
+        expect(page.locator("#replay-about")).to_have_text(about)
+        expect(page.locator("#replay-no-cards")).to_have_text(words["kept"])
+        # Each seat's decisions, after its bot's name in the page's language.
+        made = re.findall(r"\d+(?= ·|$)", page.inner_text("#replay-decisions"))
+        assert made == [str(d) for d in record["decisions"]], made
+        running = [0] * len(record["seats"])
+        for number, hand in enumerate(record["hands"], start=1):
+            expect(page.locator("#replay-step")).to_have_attribute("data-hand", str(number))
+            for seat in range(len(record["seats"])):
+                running[seat] += hand["points"][seat]
+                expected = [hand["bids"][seat], hand["tricks"][seat], hand["points"][seat]]
+                assert shown_row(page, seat) == [str(v) for v in [*expected, running[seat]]]
+            if number < len(record["hands"]):
+                page.keyboard.press("ArrowRight")
+        assert running == record["scores"]
+        assert page.is_disabled("#replay-next")
+        assert page.evaluate(MISFITS) == [], "an arena's game"
+        one.screenshot(f"replay-arena-game-{lang}-{size['width']}.png")
+
+        back = page.locator("#replay-back")
+        back.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#replay-games")).to_be_visible()
+        expect(fifth).to_be_focused()
+        assert one.errors == []
+    finally:
+        one.context.close()
+
+
+def test_a_poch_arenas_records_and_one_line_of_them(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+    arenas: dict[str, str],
+    tmp_path: Any,
+) -> None:
+    """`pocha arena-poch --records`'s file (its lines name their game, `poch`): listed by
+    line, and a deal told as a match's deal of Poch is, the chips each seat won and who
+    went out first, as the arena keeps it; a line alone is told at once, in Spanish too."""
+    url = ladder_service.url
+    expect = sync_api.expect
+    saved = tmp_path / "arena-poch.jsonl"
+    saved.write_text(arenas["poch"])
+    records = [json.loads(line) for line in arenas["poch"].splitlines()]
+    one = person(browser, LAPTOP, "ana", "en")
+    try:
+        page = one.page
+        open_file(page, url, saved)
+        expect(page.locator("#replay-games")).to_have_attribute("data-games", "6", timeout=LONG_MS)
+        rows = page.locator("#replay-games tbody tr")
+        shown = [rows.nth(i).locator("td").all_inner_texts()[:3] for i in range(6)]
+        assert shown == [[str(i + 1), str(r["deal"]), "Poch"] for i, r in enumerate(records)]
+        page.click("#replay-games [data-focus='game-2']")
+        expect(page.locator("#replay[data-game='poch'][data-arena-game='3']")).to_be_visible()
+        record = records[2]
+        for seat, chips in enumerate(record["chips"]):
+            assert shown_row(page, seat) == [str(chips)]
+        names = seat_names(record["seats"])
+        out = "nobody" if record["winner"] is None else names[record["winner"]]
+        expect(page.locator("#replay-part")).to_have_text(f"Out of cards first: {out}.")
+        expect(page.locator("#replay-step")).to_have_text(
+            "The deal, as the arena keeps it: the chips each seat won."
+        )
+        assert page.inner_text("#replay-about").startswith(
+            f"Poch · an arena's game, line 3 of the file · seed {record['seed']}"
+        )
+
+        # One line alone: its game at once, said again in Spanish picked in the header.
+        alone = tmp_path / "one.jsonl"
+        alone.write_text(arenas["poch"].splitlines()[2] + "\n")
+        open_file(page, url, alone)
+        expect(page.locator("#replay[data-arena-game='1']")).to_be_visible(timeout=LONG_MS)
+        expect(page.locator("#replay-another")).to_be_visible()
+        page.select_option("#lang", "es")
+        expect(page.locator("#replay-step")).to_have_text(
+            "El reparto, tal como lo guarda la arena: las fichas que ganó cada asiento."
+        )
+        assert page.inner_text("#replay-about").startswith(
+            "Poch · partida de una arena, línea 1 del archivo"
+        )
+        page.select_option("#lang", "en")
+        assert one.errors == []
+    finally:
+        one.context.close()
+
+
+#: A file that is no game record nor a match's or an arena's records, and what the page
+#: says of it.
 BROKEN = {
     "en": {
         "line": "Line 2 of this file is not valid JSON.",
         "json": (
-            "This file is not JSON: the page opens a game record, or a match's records "
-            "(JSON lines)."
+            "This file is not JSON: the page opens a game record, or a match's or an arena's "
+            "records (JSON lines)."
         ),
-        "game": "Line 2 of this file is not the record of a game of a match.",
+        "game": "Line 2 of this file is not the record of a game of a match or of an arena.",
+        "arena-line": "Line 3 of this file is not valid JSON.",
+        "mixed": (
+            "Line 2 of this file is a game of another kind than those before it (an arena's "
+            "among a match's, or a match's among an arena's): open each kind in a file of its "
+            "own."
+        ),
+        "arena-game": (
+            "Line 2 of this file is a match's or an arena's record of a game with fields "
+            "missing or of the wrong type."
+        ),
         "record": "This game record has fields missing or of the wrong type.",
     },
     "es": {
         "line": "La línea 2 de este archivo no es JSON válido.",
         "json": (
             "Este archivo no es JSON: la página abre un registro de partida o los registros "
-            "de una serie de partidas (líneas JSON)."
+            "de una serie de partidas o de una arena (líneas JSON)."
         ),
-        "game": "La línea 2 de este archivo no es el registro de una partida de una serie.",
+        "game": (
+            "La línea 2 de este archivo no es el registro de una partida de una serie ni de "
+            "una arena."
+        ),
+        "arena-line": "La línea 3 de este archivo no es JSON válido.",
+        "mixed": (
+            "La línea 2 de este archivo es una partida de otro tipo que las anteriores (de una "
+            "arena entre las de una serie, o de una serie entre las de una arena): abre cada "
+            "tipo en su propio archivo."
+        ),
+        "arena-game": (
+            "La línea 2 de este archivo es el registro de una partida de una serie o de una "
+            "arena al que le faltan campos o los tiene de otro tipo."
+        ),
         "record": "A este registro de partida le faltan campos o los tiene de otro tipo.",
     },
 }  # fmt: skip
@@ -642,20 +846,27 @@ def test_a_broken_file_is_refused_in_a_sentence_of_the_visitors_language(
     browser: Any,  # noqa: F811
     ladder_service: LiveService,
     matches: dict[str, str],
+    arenas: dict[str, str],
     lang: str,
     tmp_path: Any,
 ) -> None:
     """A match's records with a line cut short, a file that is no JSON at all, JSON lines of
-    which one is no game of a match, and a game record with its deal's fields missing: each
-    refused in a sentence, never a script's error; the sentence is said again in the
-    language picked in the header."""
+    which one is no game of a match nor of an arena, an arena's records with a line cut
+    short, a match's game followed by an arena's, an arena's game of Poch without its chips,
+    and a game record with its deal's fields missing: each refused in a sentence, never a
+    script's error; the sentence is said again in the language picked in the header."""
     url = ladder_service.url
     expect = sync_api.expect
     first, second = matches["pocha"].splitlines()
+    arena = arenas["poch"].splitlines()
+    chipless = {k: v for k, v in json.loads(arena[1]).items() if k != "chips"}
     files = {
         "line": f"{first}\n{second[: len(second) // 2]}\n",
         "json": "these are not the records you are looking for",
         "game": f'{first}\n{{"hello": 1}}\n',
+        "arena-line": f"{arena[0]}\n{arena[1]}\n{arena[2][:30]}\n{arena[3]}\n",
+        "mixed": f"{first}\n{arena[0]}\n",
+        "arena-game": f"{arena[0]}\n{json.dumps(chipless)}\n",
         "record": json.dumps({"format": 1, "game": "pocha", "players": [], "deals": [{}]}),
     }
     one = person(browser, LAPTOP, "ana", lang)
