@@ -784,10 +784,7 @@ def play_slice(
             # Before the game is counted as ended: a retry after a death between the two
             # plays the slice again and finds the result counted already.
             _rate(connection, match_id, index, game.players, game.game)
-        # The game's number in the match first, in place of an arena record's `game` (Poch's
-        # names its game: the match does).
-        record = {k: v for k, v in game.record().items() if k != "game"}
-        _ended(connection, spec, match_id, index, {"game": index, **record})
+        _ended(connection, spec, match_id, index, _numbered(index, game.record()))
         finish(connection, key)
         return {"match": match_id, "game": index, "finished": True, "step": game.step}
     saved_now = redises_of(connection).store.eval(
@@ -909,7 +906,7 @@ def play_at_table(
     if spec.is_rated_game(index):
         _rate(connection, match_id, index, task.players, record.game)
     made_record = _table_record(spec.kind, record, task, store.events(game_id))
-    _ended(connection, spec, match_id, index, {"game": index, "table": game_id, **made_record})
+    _ended(connection, spec, match_id, index, _numbered(index, made_record, table=game_id))
     finish(connection, key)
     return {"match": match_id, "game": index, "finished": True, "table": game_id}
 
@@ -1021,6 +1018,12 @@ def _seat(
     if not made:
         store.delete(game_id)
     return bool(made)
+
+
+def _numbered(index: int, record: dict[str, Any], **more: Any) -> dict[str, Any]:
+    """A match game's record line: the game's number in the match first, in place of an
+    arena record's `game` (Poch's names its game: the match does), then `more`."""
+    return {"game": index, **more, **{k: v for k, v in record.items() if k != "game"}}
 
 
 def _table_record(

@@ -163,6 +163,28 @@ def test_a_silent_stream_bot_is_paused_and_the_match_ends(
     assert turns["clocks_ran_out"] >= 2, turns
 
 
+def test_a_poch_match_at_tables_numbers_its_games(
+    client: FlaskClient, workers: WorkerProcesses
+) -> None:
+    """A Poch game's record names its game (`"game": "poch"`); a match's line at a table
+    numbers it in the match instead, as a match played straight through does."""
+    workers.start()
+    silent = sign_up(client, "Silent", "bot")
+    label = f"account:{silent['id']}"
+    made = client.post(
+        "/api/v1/matches",
+        json={"game": "poch", "seats": [label, "easy", "easy"], "games": 2,
+              "duplicate": False, "rules": {"deals": 1, "turn_seconds": 1}},
+        headers={"X-Pocha-Account": silent["key"]},
+    )  # fmt: skip
+    assert made.status_code == 202 and made.json["at_tables"], made.json
+    report = _finished(client, made.json["url"])
+    assert (report["done"], report["failed"]) == (2, 0), report
+    records = client.get(made.json["records_url"], query_string={"format": "json"}).json
+    assert sorted(r["game"] for r in records) == [0, 1], [r["game"] for r in records]
+    assert all(r["table"] and r["chips"] for r in records), records
+
+
 def test_a_match_seats_an_account_without_a_webhook_by_its_own_key_only(
     client: FlaskClient,
 ) -> None:
