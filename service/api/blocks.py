@@ -19,7 +19,7 @@ from core.store.blocks import MOST_BLOCKS
 from service.accounts import SCHEME, key_holder
 from service.answers import Answer
 from service.api.accounts import own
-from service.api.jobs import document_errors
+from service.api.jobs import document_each_error
 from service.context import services
 
 _SECURITY: dict[str, Any] = {"security": [{SCHEME: []}]}
@@ -36,10 +36,7 @@ _BLOCKED = [
 
 
 def _documented(*extra: tuple[int, str]) -> Any:
-    said: dict[int, str] = {}
-    for status, description in (*_KEY_ERRORS, *extra):
-        said[status] = f"{said[status]} {description}" if status in said else description
-    return document_errors(own, said)
+    return document_each_error(own, *_KEY_ERRORS, *extra)
 
 
 class NewBlockSchema(ma.Schema):
