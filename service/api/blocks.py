@@ -31,7 +31,12 @@ _KEY_ERRORS = (
     (503, "unavailable: retry shortly."),
 )  # fmt: skip
 _BLOCKED = [
-    {"in": "path", "name": "account", "description": "The blocked account's id, or its name."}
+    {
+        "in": "path",
+        "name": "account",
+        "description": "The blocked account's id, or its name.",
+        "schema": {"type": "string", "minLength": 1},
+    }
 ]
 
 
@@ -121,7 +126,9 @@ class Blocks(MethodView):
         return {**_shown(blocked), "declined": declined}
 
 
-@own.route("/blocks/<account>", parameters=_BLOCKED)
+# `path`: a name may hold `/` (as it is, or escaped: the path is read decoded), and names
+# the account here as it does in a challenge's body.
+@own.route("/blocks/<path:account>", parameters=_BLOCKED)
 class Block(MethodView):
     @own.doc(operationId="unblockAccount", **_SECURITY)
     @own.response(204)
