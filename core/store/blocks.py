@@ -81,8 +81,3 @@ def of_account(connection: redis.Redis, blocker: str) -> list[Block]:
         account_blocks_key(blocker), 0, -1, withscores=True
     )
     return [Block(_text(member), float(score)) for member, score in found]
-
-
-def is_blocked(connection: redis.Redis, blocker: str, blocked: str) -> bool:
-    """Whether `blocker` blocks `blocked`."""
-    return connection.zscore(account_blocks_key(blocker), blocked) is not None

@@ -19,7 +19,7 @@ from core.store.blocks import MOST_BLOCKS
 from service.accounts import SCHEME, key_holder
 from service.answers import Answer
 from service.api.accounts import own
-from service.api.jobs import document_errors
+from service.api.jobs import document_each_error
 from service.context import services
 
 _SECURITY: dict[str, Any] = {"security": [{SCHEME: []}]}
@@ -31,15 +31,17 @@ _KEY_ERRORS = (
     (503, "unavailable: retry shortly."),
 )  # fmt: skip
 _BLOCKED = [
-    {"in": "path", "name": "account", "description": "The blocked account's id, or its name."}
+    {
+        "in": "path",
+        "name": "account",
+        "description": "The blocked account's id, or its name.",
+        "schema": {"type": "string", "minLength": 1},
+    }
 ]
 
 
 def _documented(*extra: tuple[int, str]) -> Any:
-    said: dict[int, str] = {}
-    for status, description in (*_KEY_ERRORS, *extra):
-        said[status] = f"{said[status]} {description}" if status in said else description
-    return document_errors(own, said)
+    return document_each_error(own, *_KEY_ERRORS, *extra)
 
 
 class NewBlockSchema(ma.Schema):
@@ -124,7 +126,9 @@ class Blocks(MethodView):
         return {**_shown(blocked), "declined": declined}
 
 
-@own.route("/blocks/<account>", parameters=_BLOCKED)
+# `path`: a name may hold `/` (as it is, or escaped: the path is read decoded), and names
+# the account here as it does in a challenge's body.
+@own.route("/blocks/<path:account>", parameters=_BLOCKED)
 class Block(MethodView):
     @own.doc(operationId="unblockAccount", **_SECURITY)
     @own.response(204)

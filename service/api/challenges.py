@@ -21,7 +21,7 @@ from service.accounts import SCHEME, key_holder
 from service.answers import Answer
 from service.api.fields import StrictBoolean
 from service.api.games_schemas import MAX_PLAYERS, GameRulesField, RegisteredGame
-from service.api.jobs import document_errors
+from service.api.jobs import document_each_error
 from service.api_keys import limit_key
 from service.bot_events import open_stream
 from service.context import game_service, services
@@ -57,10 +57,7 @@ _CHALLENGE_ID = [{"in": "path", "name": "challenge_id", "description": "The chal
 
 
 def _documented(*extra: tuple[int, str]) -> Any:
-    said: dict[int, str] = {}
-    for status, description in (*_KEY_ERRORS, *extra):
-        said[status] = f"{said[status]} {description}" if status in said else description
-    return document_errors(blp, said)
+    return document_each_error(blp, *_KEY_ERRORS, *extra)
 
 
 class OpponentSchema(ma.Schema):

@@ -86,6 +86,15 @@ def document_errors(blp: Blueprint, errors: dict[int, str]) -> Callable[[F], F]:
     return decorate
 
 
+def document_each_error(blp: Blueprint, *errors: tuple[int, str]) -> Callable[[F], F]:
+    """`document_errors` from (status, description) pairs, several of one status said one
+    after another: the refusals every operation of a blueprint shares, then a view's own."""
+    said: dict[int, str] = {}
+    for status, description in errors:
+        said[status] = f"{said[status]} {description}" if status in said else description
+    return document_errors(blp, said)
+
+
 class JobNotFound(ServiceError):
     status = 404
     error = "job_not_found"

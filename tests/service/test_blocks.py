@@ -156,6 +156,25 @@ def test_unblocking_takes_the_accounts_challenges_again(client: FlaskClient) -> 
     assert (anonymous.status_code, anonymous.json["error"]) == (401, "account_required")
 
 
+def test_a_name_with_a_slash_is_unblocked_by_name_too(client: FlaskClient) -> None:
+    """A name may hold `/` (and `?`, `#`, `%`): its place in the path, as it is or escaped,
+    still names the account, as a challenge's body would."""
+    ana = sign_up(client, "Ana")
+    for name, paths in (
+        ("Pe/st", ("Pe/st", "Pe%2Fst")),
+        ("a/../b", ("a%2F..%2Fb",)),
+        ("Pe?st#", ("Pe%3Fst%23",)),
+    ):
+        pest = sign_up(client, name)
+        for path in paths:
+            assert block(client, ana, name).json["id"] == pest["id"]
+            unblocked = client.delete(f"{BLOCKS}/{path}", headers=key_of(ana))
+            assert unblocked.status_code == 204, (path, unblocked.get_data())
+            assert blocked(client, ana) == []
+    missing = client.delete(f"{BLOCKS}/No/body", headers=key_of(ana))
+    assert (missing.status_code, missing.json["error"]) == (404, "account_not_found")
+
+
 def test_oneself_our_levels_and_no_account_cannot_be_blocked(
     client: FlaskClient, store: GameStore
 ) -> None:
