@@ -491,15 +491,20 @@ function isArenaGame(record) {
 const isPochGame = (record) =>
   typeof record.game === "string" ? record.game === "poch" : "chips" in record && !("hands" in record);
 
+/** The most seats a game has, in Pocha and in Poch (engine/pocha/rules.py, engine/poch/rules.py). */
+const MOST_SEATS = 8;
+
 /** Whether a match's or an arena's record of one game has every field the page draws, of its type. */
 function wellFormedGame(record) {
   const seats = record.seats.length;
   const perSeat = (values) => Array.isArray(values) && values.length === seats;
   const isSeat = (s) => Number.isInteger(s) && s >= 0 && s < seats;
-  if (!seats) return false;
+  // A longer list of seats is no match's game (and each seat is a row of every position).
+  if (!seats || seats > MOST_SEATS) return false;
   if (isPochGame(record)) return perSeat(record.chips) && (record.winner === null || record.winner === undefined || isSeat(record.winner));
   return (
     Array.isArray(record.hands) &&
+    record.hands.length > 0 &&
     record.hands.every((h) => h !== null && typeof h === "object" && perSeat(h.bids) && perSeat(h.tricks) && perSeat(h.points)) &&
     perSeat(record.scores) &&
     Array.isArray(record.winners) &&
@@ -598,7 +603,9 @@ function botName(label) {
 /** Each seat's name in a match's game: its bot, with its seat where two seats have the same one. */
 function seatNames(record) {
   const bots = record.seats.map(botName);
-  return bots.map((bot, s) => (bots.filter((b) => b === bot).length > 1 ? `${bot} #${s}` : bot));
+  const seated = new Map();
+  for (const bot of bots) seated.set(bot, (seated.get(bot) ?? 0) + 1);
+  return bots.map((bot, s) => (seated.get(bot) > 1 ? `${bot} #${s}` : bot));
 }
 
 /** The final score of a match's game: Pocha's points with the winners starred, Poch's chips won. */
