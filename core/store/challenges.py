@@ -424,9 +424,28 @@ def started(connection: redis.Redis, challenge: Challenge, game_id: str) -> None
     _closed(connection, challenge)
 
 
+# KEYS: the challenge, then the sets of the accounts each challenged account blocks. ARGV:
+# the maker. 'open' again, or 'declined' when a challenged account blocked the maker while
+# the game was being made (the block declines only open challenges, and set this one aside).
+_FAILED_LUA = """
+for i = 2, #KEYS do
+  if redis.call('ZSCORE', KEYS[i], ARGV[1]) then
+    redis.call('HSET', KEYS[1], 'status', 'declined')
+    return 'declined'
+  end
+end
+redis.call('HSET', KEYS[1], 'status', 'open')
+return 'open'
+"""
+
+
 def failed(connection: redis.Redis, challenge: Challenge) -> None:
-    """Its game could not be made: it is open again (an acceptance may be sent again)."""
-    connection.hset(challenge_key(challenge.id), "status", "open")
+    """Its game could not be made: it is open again (an acceptance may be sent again),
+    unless a challenged account has blocked its maker since: then it is declined."""
+    keys = [challenge_key(challenge.id), *map(account_blocks_key, challenge.challenged)]
+    status = _text(connection.eval(_FAILED_LUA, len(keys), *keys, challenge.challenger))
+    if status == "declined":
+        _closed(connection, challenge)
 
 
 def _closed(connection: redis.Redis, challenge: Challenge) -> None:

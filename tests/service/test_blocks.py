@@ -13,7 +13,7 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
-from core.store import accounts, blocks
+from core.store import accounts, blocks, challenges
 from core.store.blocks import MOST_BLOCKS
 from core.store.challenges import (
     MOST_FROM_ONE,
@@ -263,3 +263,31 @@ def test_blocks_are_rate_limited_per_address(redis_url: str) -> None:
         assert (over.status_code, over.json["error"]) == (429, "rate_limited")
         assert 1 <= int(over.headers["Retry-After"]) <= 60
     assert "las cuentas que bloqueas" in block(client, ana, pest["id"], "es").json["message"]
+
+
+def test_a_challenge_whose_game_failed_is_declined_if_blocked_meanwhile(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """All accepted, its game being made: a block then leaves it (it declines open ones
+    only); if making the game fails, the challenge opens again, unless blocked meanwhile:
+    then it is declined, and no longer in the blocker's list."""
+    ana, pest, bea = sign_up(client, "Ana"), sign_up(client, "Pest"), sign_up(client, "Bea")
+    r = store.redis
+    for whom, blocks_it in ((bea, False), (ana, True)):
+        made = challenge(client, pest, against(whom["id"]))
+        assert made.status_code == 201, made.json
+        found = challenges.get(r, made.json["id"])
+        assert found is not None
+        status, taken = challenges.answer(r, found, whom["id"], "accepted")
+        assert (status, taken) == ("starting", True)
+        if blocks_it:
+            done = block(client, whom, pest["id"])
+            assert (done.status_code, done.json["declined"]) == (200, []), done.json
+        challenges.failed(r, found)
+        after = challenges.get(r, found.id)
+        assert after is not None
+        assert after.status == ("declined" if blocks_it else "open")
+        listed = {c.id for c in challenges.of_account(r, whom["id"])}
+        assert (found.id in listed) is not blocks_it
+        # The maker remembers it either way, as it does a challenge declined.
+        assert found.id in {c.id for c in challenges.of_account(r, pest["id"])}
