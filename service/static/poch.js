@@ -19,7 +19,7 @@
 // both languages.
 
 import { escapeHtml } from "./html.js";
-import { named, t } from "./i18n.js";
+import { named, t, tn } from "./i18n.js";
 import {
   ANTE_MS,
   BET_MS,
@@ -141,7 +141,7 @@ function seatHtml(view, seat, ctx) {
   const backs =
     you && seat === you.seat
       ? ""
-      : `<div class="backs" role="img" aria-label="${t("seat.cards", { n: size })}">${"<i></i>".repeat(size)}</div>`;
+      : `<div class="backs" role="img" aria-label="${tn("seat.cards", size)}">${"<i></i>".repeat(size)}</div>`;
   const honours = view.collected
     .filter((c) => c.seat === seat)
     .map(
@@ -338,7 +338,7 @@ function gameOverHtml(view, ctx) {
     winners,
     rank: view.players.map((_, s) => s).sort((a, b) => chips[b] - chips[a]),
     nameOf: ctx.nameOf,
-    score: (s) => t("poch.chipsN", { n: chips[s] }),
+    score: (s) => tn("poch.chipsN", chips[s]),
     closeLabel: t("poch.finalClose"),
   });
 }
