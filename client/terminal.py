@@ -581,7 +581,9 @@ class TerminalGame:
         if not open_seats:
             bots = seats[1:]
             against = (
-                _("{n} {level} bots", n=players - 1, level=level_name(levels[0]))
+                ngettext(
+                    "{n} {level} bot", "{n} {level} bots", players - 1, level=level_name(levels[0])
+                )
                 if len({b["bot"] for b in bots}) == 1
                 else names_list([f"{b['name']} ({level_name(b['bot'])})" for b in bots])
             )

@@ -481,6 +481,14 @@ def test_the_bots_levels_are_given_in_turn() -> None:
     game.start("Ana", 3, "easy", None, None)
     assert [p.get("bot") for p in api.asked[1]["players"]] == [None, "easy", "easy"]
     assert "against 2 easy bots." in console.export_text()
+    # One bot is one bot, in each language (its catalogue's plural forms).
+    game.start("Ana", 2, "easy", None, None)
+    assert "against 1 easy bot." in console.export_text()
+    for players, said in ((2, "1 bot de nivel fácil"), (3, "2 bots de nivel fácil")):
+        speaking(lambda language, n=players: game.start("Ana", n, "easy", None, None))(
+            language="es"
+        )
+        assert said in console.export_text(), said
 
 
 def test_the_plates_have_the_names_the_page_gives_them_in_every_language() -> None:
