@@ -452,6 +452,12 @@ function told(ctx, seat, key, params = {}) {
   return t(key, { ...params, name: name(ctx, seat) });
 }
 
+/** `told` for a sentence about `n` chips (`tn`: 1 chip, 2 chips). */
+function toldCount(ctx, seat, key, n, params = {}) {
+  if (seat === ctx.state.view.you?.seat) return tn(`${key}.you`, n, params);
+  return tn(key, n, { ...params, name: name(ctx, seat) });
+}
+
 /** The view at the start of a deal: the ante paid, the deal's own things cleared. */
 function newDeal(view, event) {
   const seats = view.players.length;
@@ -483,7 +489,7 @@ function newDeal(view, event) {
 const HANDLERS = {
   async leave(event, view, ctx) {
     view.active[event.seat] = false;
-    note(ctx, told(ctx, event.seat, "poch.ev.leave", { n: event.chips }));
+    note(ctx, toldCount(ctx, event.seat, "poch.ev.leave", event.chips));
     ctx.render();
     await ctx.sleep(BET_MS);
   },
@@ -634,7 +640,7 @@ const HANDLERS = {
     view.deal_results = [...view.deal_results, { deal: event.deal, winner: event.winner, paid }];
     view.turn = null;
     shown.winner = event.winner;
-    note(ctx, told(ctx, event.winner, "poch.ev.dealWon", { deal: event.deal, n: total }));
+    note(ctx, toldCount(ctx, event.winner, "poch.ev.dealWon", total, { deal: event.deal }));
     ctx.render();
     await ctx.sleep(DEAL_WON_MS);
   },
