@@ -454,7 +454,8 @@ function told(ctx, seat, key, params = {}) {
 
 /** `told` for a sentence about `n` chips (`tn`: 1 chip, 2 chips). */
 function toldCount(ctx, seat, key, n, params = {}) {
-  if (seat === ctx.state.view.you?.seat) return tn(`${key}.you`, n, params);
+  const own = `${key}.you`;
+  if (seat === ctx.state.view.you?.seat) return tn(own, n, params);
   return tn(key, n, { ...params, name: name(ctx, seat) });
 }
 

@@ -1146,3 +1146,21 @@ def test_the_page_gets_a_counts_forms_by_plural_category(client: FlaskClient) ->
         assert set(spanish[key]) == {"one", "many", "other"} and "{n}" in spanish[key]["one"]
     # Sentences about no count stay plain texts.
     assert english["lobby.sit"] == "Sit down"
+
+
+@pytest.mark.parametrize(
+    ("hand", "bids", "english", "spanish"),
+    [(["O1"], [1, 0, 0], "the 1 card in play", "sumarían 1, la única carta en juego"),
+     (["O1", "C3"], [2, 0, 0], "the 2 cards in play", "sumarían las 2 cartas en juego")],
+)  # fmt: skip
+def test_an_api_refusal_about_a_count_reads_right_in_both_languages(
+    client: FlaskClient, hand: list[str], bids: list[int], english: str, spanish: str
+) -> None:
+    # The dealer (seat 0, bidding last) bid what makes the bids add up to the cards dealt.
+    position = {
+        "seat": 1, "hand": hand, "trump": {"card": "E5", "holder": None},
+        "dealer": 0, "bids": bids, "rules": {"players": 3},
+    }  # fmt: skip
+    en, es = both(client, "POST", "/api/v1/ai/move", json=position)
+    assert en.json["message"].endswith(f"the bids would add up to {english}"), en.json
+    assert es.json["message"].endswith(f"las apuestas {spanish}"), es.json
