@@ -1836,7 +1836,12 @@ def lobby_table(tables: Sequence[Data], url: str) -> Table | Text:
         schedule = rules.get("schedule", "classic")
         hands = schedule if isinstance(schedule, str) else ",".join(map(str, schedule))
         if table.get("game") == "poch" or "deals" in rules:  # a Poch table: its deals
-            hands = _("Poch, {deals} deals", deals=rules.get("deals", "?"))
+            deals = rules.get("deals")
+            hands = (
+                ngettext("Poch, {n} deal", "Poch, {n} deals", deals)
+                if isinstance(deals, int)
+                else "Poch"
+            )
         clock = rules.get("turn_seconds")
         shown.add_row(
             Text(table["code"], style="bold"),
