@@ -21,7 +21,7 @@ from click.core import ParameterSource
 from cli import language as cli_language
 from cli import spoken
 from cli.language import paragraphs, say, verbatim
-from engine.i18n import N_, Message, _
+from engine.i18n import N_, Message, _, ngettext
 
 
 def _load(module: str) -> ModuleType:
@@ -1394,7 +1394,13 @@ def migrate_keys(redis_url: str) -> None:
     store = _load("core.store.redises").connect_plain(redis_url, **_store_timeouts())
     done = migration.migrate(store)
     click.echo(
-        say(_("renamed {keys} keys and {tasks} due tasks", keys=done.keys, tasks=done.tasks))
+        say(
+            _(
+                "renamed {keys} and {tasks}",
+                keys=ngettext("{n} key", "{n} keys", done.keys),
+                tasks=ngettext("{n} due task", "{n} due tasks", done.tasks),
+            )
+        )
     )
 
 
@@ -1573,10 +1579,11 @@ def accounts_disable(account_id: str, enable: bool, redis_url: str) -> None:
         raise _no_account(account_id)
     click.echo(
         say(
-            _(
-                "disabled {id}; {left} of its seats left to the stand-in",
+            ngettext(
+                "disabled {id}; {n} of its seats left to the stand-in",
+                "disabled {id}; {n} of its seats left to the stand-in",
+                left,
                 id=repr(account_id),
-                left=left,
             )
         )
     )
@@ -1603,15 +1610,25 @@ def accounts_count(redis_url: str) -> None:
     lifetime = _account_lifetime()
     held = _load("core.store.accounts").count(_key_store(redis_url))
     if lifetime.most > 0:
-        click.echo(say(_("{count} accounts of at most {most}", count=held, most=lifetime.most)))
+        click.echo(
+            say(
+                ngettext(
+                    "{n} account of at most {most}",
+                    "{n} accounts of at most {most}",
+                    held,
+                    most=lifetime.most,
+                )
+            )
+        )
     else:
-        click.echo(say(_("{count} accounts, with no cap", count=held)))
+        click.echo(say(ngettext("{n} account, with no cap", "{n} accounts, with no cap", held)))
     if lifetime.idle_days > 0:
         click.echo(
             say(
-                _(
-                    "accounts with no rating are forgotten after {days} days unused",
-                    days=lifetime.idle_days,
+                ngettext(
+                    "accounts with no rating are forgotten after {n} day unused",
+                    "accounts with no rating are forgotten after {n} days unused",
+                    lifetime.idle_days,
                 )
             )
         )
@@ -1650,9 +1667,15 @@ def accounts_sweep(dry_run: bool, redis_url: str) -> None:
             break
         start = step.next_start
     if dry_run:
-        click.echo(say(_("{count} accounts not in use", count=forgotten)))
+        click.echo(say(ngettext("{n} account not in use", "{n} accounts not in use", forgotten)))
     else:
-        click.echo(say(_("forgot {count} accounts not in use", count=forgotten)))
+        click.echo(
+            say(
+                ngettext(
+                    "forgot {n} account not in use", "forgot {n} accounts not in use", forgotten
+                )
+            )
+        )
 
 
 @accounts.command(

@@ -568,7 +568,11 @@ class PochTerminalGame(TerminalGame):
                 self.warn(_("Nobody has bet: there is nothing to hold. Pass or bet an amount."))
             else:
                 self.warn(
-                    _("Holding costs {top} chips; you cannot pay it. You may only pass.", top=top)
+                    ngettext(
+                        "Holding costs {n} chip; you cannot pay it. You may only pass.",
+                        "Holding costs {n} chips; you cannot pay it. You may only pass.",
+                        top,
+                    )
                 )
             return None
         if word.isdecimal():
@@ -597,9 +601,19 @@ class PochTerminalGame(TerminalGame):
             else:
                 have = view["chips"][self.seat]
                 self.warn(
-                    _("You have {chips} chips: raise to {amounts}.", chips=have, amounts=span(bids))
+                    ngettext(
+                        "You have {n} chip: raise to {amounts}.",
+                        "You have {n} chips: raise to {amounts}.",
+                        have,
+                        amounts=span(bids),
+                    )
                     if top
-                    else _("You have {chips} chips: bet {amounts}.", chips=have, amounts=span(bids))
+                    else ngettext(
+                        "You have {n} chip: bet {amounts}.",
+                        "You have {n} chips: bet {amounts}.",
+                        have,
+                        amounts=span(bids),
+                    )
                 )
             return None
         options = typed_calls(legal)

@@ -581,7 +581,9 @@ class TerminalGame:
         if not open_seats:
             bots = seats[1:]
             against = (
-                _("{n} {level} bots", n=players - 1, level=level_name(levels[0]))
+                ngettext(
+                    "{n} {level} bot", "{n} {level} bots", players - 1, level=level_name(levels[0])
+                )
                 if len({b["bot"] for b in bots}) == 1
                 else names_list([f"{b['name']} ({level_name(b['bot'])})" for b in bots])
             )
@@ -1834,7 +1836,12 @@ def lobby_table(tables: Sequence[Data], url: str) -> Table | Text:
         schedule = rules.get("schedule", "classic")
         hands = schedule if isinstance(schedule, str) else ",".join(map(str, schedule))
         if table.get("game") == "poch" or "deals" in rules:  # a Poch table: its deals
-            hands = _("Poch, {deals} deals", deals=rules.get("deals", "?"))
+            deals = rules.get("deals")
+            hands = (
+                ngettext("Poch, {n} deal", "Poch, {n} deals", deals)
+                if isinstance(deals, int)
+                else "Poch"
+            )
         clock = rules.get("turn_seconds")
         shown.add_row(
             Text(table["code"], style="bold"),

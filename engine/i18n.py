@@ -1,6 +1,7 @@
 """Sentences for people, marked for translation but still plain English strings:
 `_` makes a `Message`, a `str` that keeps its template and values for the service
-to translate at the edge.
+to translate at the edge; `ngettext` makes one whose words follow a count (1 card,
+2 cards), each language choosing its own form from its catalogue's plural forms.
 How it works: docs/internals.md, `engine.i18n`.
 """
 
@@ -16,22 +17,42 @@ class Message(str):
 
     template: str
     params: dict[str, Any]
+    #: The English plural of a sentence made by `ngettext` (its `template` is the
+    #: singular, the catalogue's msgid), and the count `n` that chooses between them.
+    plural: str | None
+    n: int | None
 
-    def __new__(cls, template: str, params: dict[str, Any] | None = None) -> Message:
+    def __new__(
+        cls,
+        template: str,
+        params: dict[str, Any] | None = None,
+        plural: str | None = None,
+        n: int | None = None,
+    ) -> Message:
         params = dict(params or {})
-        self = super().__new__(cls, template.format(**params) if params else template)
+        english = plural if plural is not None and n != 1 else template
+        self = super().__new__(cls, english.format(**params) if params else english)
         self.template = template
         self.params = params
+        self.plural = plural
+        self.n = n
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickling (RQ jobs carry exceptions and results) keeps the template and values.
-        return (Message, (self.template, self.params))
+        return (Message, (self.template, self.params, self.plural, self.n))
 
 
 def _(template: str, /, **params: Any) -> Message:
     """The sentence `template` with `params` put in, marked for translation."""
     return Message(template, params)
+
+
+def ngettext(singular: str, plural: str, n: int, /, **params: Any) -> Message:
+    """The sentence about `n` things, `singular` or `plural` in English (`{n} card`,
+    `{n} cards`) with `n` and `params` put in, marked for translation with both forms:
+    each language picks its own form for `n` by its catalogue's Plural-Forms."""
+    return Message(singular, {"n": n, **params}, plural, n)
 
 
 def N_(template: str, /) -> str:

@@ -7,12 +7,14 @@ How it works: docs/internals.md, `service.i18n`.
 from __future__ import annotations
 
 import functools
+import gettext
 import re
 import string
 from collections.abc import Iterator
 from importlib.resources import files
 from typing import Any
 
+from babel.core import Locale
 from babel.messages.extract import extract_javascript
 from babel.messages.pofile import read_po
 
@@ -31,17 +33,47 @@ LOCALES = files("service") / "locales"
 @functools.cache
 def catalogue(lang: str) -> dict[tuple[str | None, str], str]:
     """`lang`'s translations by (context, English msgid), empty ones left out (they fall
-    back to the English), read once per process."""
+    back to the English), read once per process. Sentences about a count are in
+    `plurals`."""
+    return _read(lang)[0]
+
+
+@functools.cache
+def plurals(lang: str) -> dict[tuple[str | None, str], tuple[str, ...]]:
+    """`lang`'s sentences about a count (`ngettext`'s, `msgid_plural` in the catalogue) by
+    (context, English singular msgid): their forms, in the order of the catalogue's
+    Plural-Forms; those with a form left empty are left out (they fall back to the
+    English)."""
+    return _read(lang)[1]
+
+
+@functools.cache
+def plural_form(lang: str) -> Any:
+    """The function of a count to the index of its form in `lang`'s plural entries: the
+    catalogue's Plural-Forms expression (`n != 1` in English; Spanish has a form of its own
+    for millions)."""
+    return gettext.c2py(_read(lang)[2])
+
+
+@functools.cache
+def _read(
+    lang: str,
+) -> tuple[dict[tuple[str | None, str], str], dict[tuple[str | None, str], tuple[str, ...]], str]:
     path = LOCALES / lang / "LC_MESSAGES" / "messages.po"
     with path.open("rb") as handle:
         po = read_po(handle, locale=lang)
     table: dict[tuple[str | None, str], str] = {}
+    forms: dict[tuple[str | None, str], tuple[str, ...]] = {}
     for entry in po:
-        # Plural entries (tuples) are not used; fuzzy ones are guesses, not translations.
+        # Fuzzy entries are guesses, not translations.
         msgid, msgstr = entry.id, entry.string
-        if isinstance(msgid, str) and isinstance(msgstr, str) and msgstr and not entry.fuzzy:
+        if not msgstr or entry.fuzzy:
+            continue
+        if isinstance(msgid, str) and isinstance(msgstr, str):
             table[entry.context, msgid] = msgstr
-    return table
+        elif isinstance(msgid, tuple | list) and isinstance(msgstr, tuple | list) and all(msgstr):
+            forms[entry.context, msgid[0]] = tuple(msgstr)
+    return table, forms, po.plural_expr
 
 
 def translate(text: Any, lang: str) -> Any:
@@ -50,7 +82,15 @@ def translate(text: Any, lang: str) -> Any:
     catalogue stays English rather than failing."""
     if not isinstance(text, Message) or lang == DEFAULT:
         return text
-    template = catalogue(lang).get((None, text.template), text.template)
+    if text.plural is not None and text.n is not None:
+        forms = plurals(lang).get((None, text.template))
+        if forms:
+            template = forms[min(plural_form(lang)(text.n), len(forms) - 1)]
+        else:
+            # The English form for the count, its values put in below in `lang`.
+            template = text.template if text.n == 1 else text.plural
+    else:
+        template = catalogue(lang).get((None, text.template), text.template)
     if not text.params:
         return template
     params = {key: translate(value, lang) for key, value in text.params.items()}
@@ -141,23 +181,57 @@ def choose(query_lang: str | None, accept: Any) -> str:
     return DEFAULT
 
 
-def page_strings(lang: str) -> dict[str, str]:
+def page_strings(lang: str) -> dict[str, str | dict[str, str]]:
     """The web page's strings in `lang` (context `page`): English msgid to translation,
-    every msgid of the template present (English ones map to themselves)."""
-    template = _page_msgids()
+    every msgid of the template present (English ones map to themselves). A key of a
+    sentence about a count (`tn` in the page, `msgid_plural` in the catalogue) maps to its
+    forms by the plural category the browser's `Intl.PluralRules` names for a count
+    (`one`, `many`, `other`: CLDR's, which Babel knows too), each category given the form
+    the catalogue's Plural-Forms picks for its counts."""
     table = catalogue(lang)
-    return {msgid: table.get((PAGE_CONTEXT, msgid), msgid) for msgid in template}
+    strings: dict[str, str | dict[str, str]] = {}
+    for msgid, counted in _page_msgids():
+        if counted:
+            strings[msgid] = _page_forms(lang, msgid)
+        else:
+            strings[msgid] = table.get((PAGE_CONTEXT, msgid), msgid)
+    return strings
+
+
+#: The counts whose categories and forms `page_strings` reads: enough for every category
+#: of our languages (Spanish's `many` is a million's).
+_SAMPLE_COUNTS = (*range(0, 101), 1000, 1_000_000, 2_000_000)
+
+
+def _page_forms(lang: str, msgid: str) -> dict[str, str]:
+    """The forms of the page's `msgid` in `lang` by CLDR plural category (English's where
+    `lang` has none, the key itself where neither has)."""
+    for language in (lang, DEFAULT):
+        forms = plurals(language).get((PAGE_CONTEXT, msgid))
+        if not forms:
+            continue
+        rule, index = Locale.parse(language).plural_form, plural_form(language)
+        by_category: dict[str, str] = {}
+        for count in _SAMPLE_COUNTS:
+            by_category.setdefault(rule(count), forms[min(index(count), len(forms) - 1)])
+        return by_category
+    return {"other": msgid}
 
 
 @functools.cache
-def _page_msgids() -> tuple[str, ...]:
+def _page_msgids() -> tuple[tuple[str, bool], ...]:
+    """The page's msgids in the template, each with whether it is about a count."""
     with (LOCALES / "messages.pot").open("rb") as handle:
         pot = read_po(handle)
-    return tuple(
-        entry.id
-        for entry in pot
-        if entry.context == PAGE_CONTEXT and entry.id and isinstance(entry.id, str)
-    )
+    found = []
+    for entry in pot:
+        if entry.context != PAGE_CONTEXT or not entry.id:
+            continue
+        if isinstance(entry.id, str):
+            found.append((entry.id, False))
+        else:
+            found.append((entry.id[0], True))
+    return tuple(found)
 
 
 def extract_page_js(
@@ -165,12 +239,21 @@ def extract_page_js(
 ) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
     """Babel extraction method for the page's modules (babel.cfg): each `t("key")` or
     `N_("key")` becomes an entry of context `page`, as if it were `pgettext("page", "key")`;
-    each language's msgstr is the page's text in it."""
-    # `N_("key")` marks a key the page looks up by a name made at run time.
-    marks = {"t": None, "N_": None}
+    each language's msgstr is the page's text in it. Each `tn("key", n)` (a sentence about
+    a count) or `Nn_("key")` becomes a plural entry, as if it were
+    `npgettext("page", "key", "key")`: its msgstr[i] are the language's forms."""
+    # `N_("key")` and `Nn_("key")` mark a key the page looks up by a name made at run time.
+    marks = {"t": None, "N_": None, "tn": None, "Nn_": None}
     # The page builds its markup in template strings: calls inside `${...}` count too.
     options = {**options, "parse_template_string": True}
     found = extract_javascript(fileobj, marks, comment_tags, options)  # type: ignore[arg-type]
-    for lineno, _funcname, message, comments in found:
-        if isinstance(message, str):
+    for lineno, funcname, message, comments in found:
+        if isinstance(message, tuple):
+            # A call with other arguments after the key (`tn("key", n)`): the key is first.
+            message = message[0]
+        if not isinstance(message, str):
+            continue
+        if funcname in ("tn", "Nn_"):
+            yield lineno, "npgettext", (PAGE_CONTEXT, message, message), comments
+        else:
             yield lineno, "pgettext", (PAGE_CONTEXT, message), comments

@@ -51,7 +51,8 @@ def _drawn(name: str, lang: str, title: str | None) -> tuple[str, str]:
     """The document `name` drawn in `lang` (see `document`), and its ETag: the same until a
     new version of the service, and few (the documents, by two languages and the games'
     titles), so drawn once each."""
-    strings = page_strings(lang)
+    # The document's marked words are no sentences about a count.
+    strings = {key: text for key, text in page_strings(lang).items() if isinstance(text, str)}
     source = (files("service") / "static" / name).read_text(encoding="utf-8")
     text = _HTML_LANG.sub(f'<html lang="{lang}">', source, count=1)
     if title is not None:

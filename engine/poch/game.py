@@ -15,7 +15,7 @@ from engine.errors import (
     NotYourTurnError,
     WrongPhaseError,
 )
-from engine.i18n import _
+from engine.i18n import _, ngettext
 from engine.poch.actions import (
     BET_BASE,
     HOLD,
@@ -259,9 +259,10 @@ class Game:
                 raise InvalidBidError(_("nobody has bet: there is nothing to hold"), rule="hold")
             if top > self.chips[seat]:
                 raise InvalidBidError(
-                    _(
-                        "holding costs {cost} chips; you have {chips}",
-                        cost=top,
+                    ngettext(
+                        "holding costs {n} chip; you have {chips}",
+                        "holding costs {n} chips; you have {chips}",
+                        top,
                         chips=self.chips[seat],
                     ),
                     rule="no_credit",
@@ -271,13 +272,19 @@ class Game:
             paid = amount_of(action)
             if paid <= top:
                 raise InvalidBidError(
-                    _("a raise must be more than {top} chips", top=top), rule="raise_above"
+                    ngettext(
+                        "a raise must be more than {n} chip",
+                        "a raise must be more than {n} chips",
+                        top,
+                    ),
+                    rule="raise_above",
                 )
             if paid > self.chips[seat]:
                 raise InvalidBidError(
-                    _(
-                        "you cannot pay {paid} chips; you have {chips}",
-                        paid=paid,
+                    ngettext(
+                        "you cannot pay {n} chip; you have {chips}",
+                        "you cannot pay {n} chips; you have {chips}",
+                        paid,
                         chips=self.chips[seat],
                     ),
                     rule="no_credit",

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import GameError, InvalidRulesError, InvalidStateError
-from engine.i18n import _, as_json
+from engine.i18n import _, as_json, ngettext
 from engine.poch.actions import (
     HOLD,
     PASS,
@@ -623,9 +623,10 @@ class _Position:
                 )
             if self.turn != self.order[len(self.bets)]:
                 raise InvalidStateError(
-                    _(
-                        "after {count} calls it is seat {seat}'s turn to bet",
-                        count=len(self.bets),
+                    ngettext(
+                        "after {n} call it is seat {seat}'s turn to bet",
+                        "after {n} calls it is seat {seat}'s turn to bet",
+                        len(self.bets),
                         seat=self.order[len(self.bets)],
                     )
                 )

@@ -16,7 +16,7 @@ from engine.errors import (
     NotYourTurnError,
     WrongPhaseError,
 )
-from engine.i18n import _
+from engine.i18n import _, ngettext
 from engine.pocha.actions import Action, bid_of, is_bid
 from engine.pocha.bidding import bidding_order, mano_of
 from engine.pocha.cards import (
@@ -222,21 +222,14 @@ class Game:
                 rule="bid_range",
             )
         if bid == st.forbidden_bid():
-            # Two whole sentences rather than a word picked in English: each language has
-            # its own singular and plural.
             raise InvalidBidError(
-                _(
+                ngettext(
                     "as dealer you may not bid {bid}: the bids would add up to the "
-                    "{cards} card in play",
-                    bid=bid,
-                    cards=st.cards,
-                )
-                if st.cards == 1
-                else _(
+                    "{n} card in play",
                     "as dealer you may not bid {bid}: the bids would add up to the "
-                    "{cards} cards in play",
+                    "{n} cards in play",
+                    st.cards,
                     bid=bid,
-                    cards=st.cards,
                 ),
                 rule="dealer_restriction",
             )

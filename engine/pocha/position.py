@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.errors import InvalidCardError, InvalidRulesError, InvalidStateError
-from engine.i18n import _, as_json, join
+from engine.i18n import _, as_json, join, ngettext
 from engine.pocha.bidding import bidding_order, mano_of
 from engine.pocha.cards import BIT, SUIT_OF, Card, CardSet, card_code, parse_card
 from engine.pocha.deals import DealSampler
@@ -368,11 +368,12 @@ def _bids(raw: Any, n: int, cards: int) -> list[int | None]:
         b = int_field(bid, _("seat {seat}'s bid", seat=who))
         if not 0 <= b <= cards:
             raise InvalidStateError(
-                _(
-                    "seat {seat} bid {bid}, but a bid is from 0 to the {cards} cards in hand",
+                ngettext(
+                    "seat {seat} bid {bid}, but a bid is from 0 to the {n} card in hand",
+                    "seat {seat} bid {bid}, but a bid is from 0 to the {n} cards in hand",
+                    cards,
                     seat=who,
                     bid=b,
-                    cards=cards,
                 )
             )
         bids.append(b)
@@ -403,12 +404,14 @@ def _replay_bids(state: HandState, bids: list[int | None], plays: list[tuple[int
         assert bid is not None and state.turn == who
         if bid == state.forbidden_bid():
             raise InvalidStateError(
-                _(
+                ngettext(
                     "the dealer (seat {dealer}) may not bid {bid}: the bids would add up to the "
-                    "{cards} cards in play",
+                    "{n} card in play",
+                    "the dealer (seat {dealer}) may not bid {bid}: the bids would add up to the "
+                    "{n} cards in play",
+                    cards,
                     dealer=dealer,
                     bid=bid,
-                    cards=cards,
                 )
             )
         state.apply_bid(bid)

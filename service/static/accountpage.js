@@ -12,7 +12,7 @@ import { remember, signedIn } from "./account.js";
 import { Api, errorText } from "./api.js";
 import { drawCurves } from "./chart.js";
 import { escapeHtml } from "./html.js";
-import { levelName, named, ownTitle, t } from "./i18n.js";
+import { levelName, named, ownTitle, t, tn } from "./i18n.js";
 import { ratingText, startSheet, when } from "./sheet.js";
 
 // The latest games listed per game.
@@ -64,7 +64,7 @@ function gameSection(rating, history) {
   return `<section class="panel" data-game="${rating.game}">
     <h3>${named("ladder.game", rating.game)}</h3>
     <p>${t("ladder.rating")}: <strong>${ratingText(rating.rating, rating.sigma)}</strong> ·
-      ${t("account.games", { games: rating.games })}${
+      ${tn("account.games", rating.games)}${
         rating.provisional ? ` · <span class="provisional">${t("ladder.provisional")}</span>` : ""
       }</p>
     ${exact}

@@ -33,7 +33,7 @@ import { cardSvg, symbol } from "./cards.js";
 import { redraw } from "./focus.js";
 import { bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
 import { escapeHtml } from "./html.js";
-import { followLanguage, language, languageMenu, levelName, loadCatalogue, t } from "./i18n.js";
+import { followLanguage, language, languageMenu, levelName, loadCatalogue, t, tn } from "./i18n.js";
 import { BID_MS, FLY_MS, TRICK_HOLD_MS } from "./pace.js";
 import { RuleFormError, readRules, rulesFieldset } from "./ruleform.js";
 import { SUIT_NAMES, cardName, suitOf } from "./rules.js";
@@ -1055,7 +1055,7 @@ function render() {
       const backs =
         you && seat === you.seat
           ? ""
-          : `<div class="backs" role="img" aria-label="${t("seat.cards", { n: view.hand_sizes[seat] })}">${"<i></i>".repeat(view.hand_sizes[seat])}</div>`;
+          : `<div class="backs" role="img" aria-label="${tn("seat.cards", view.hand_sizes[seat])}">${"<i></i>".repeat(view.hand_sizes[seat])}</div>`;
       const badges = (role ? `<span class="badge">${role}</span>` : "") + seatBadges(player);
       const clock = clockHtml(view, seat);
       return `<div class="${classes.join(" ")}" data-seat="${seat}">

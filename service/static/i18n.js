@@ -9,7 +9,9 @@
 // one per language (service/locales/<lang>/LC_MESSAGES/messages.po, msgctxt "page"), the same
 // ones the API's messages come from. `loadCatalogue` reads the language's at start
 // (`GET /i18n/{lang}.json`). `{name}` in a text is replaced by `params.name`; params are put
-// in as given (escape them before, for markup).
+// in as given (escape them before, for markup). A sentence about a count is `tn(key, n)`: its
+// catalogue entry has plural forms (msgid_plural), which the server gives by the plural
+// category `Intl.PluralRules` names for a count (service/i18n.py, `page_strings`).
 
 import { onStorageChange } from "./storage.js";
 
@@ -33,6 +35,11 @@ export function N_(key) {
   return key;
 }
 
+/** `N_` for a key of a sentence about a count (looked up with `tn`). */
+export function Nn_(key) {
+  return key;
+}
+
 /**
  * The keys the page looks up by a name made at run time, and those it uses only inside a
  * template string nested in another (Babel's extraction does not look that deep).
@@ -46,7 +53,7 @@ export const KEYS_BY_NAME = [
   N_("account.bot.turnTime"),
   N_("account.disabled"),
   N_("account.exactBids"),
-  N_("account.games"),
+  Nn_("account.games"),
   N_("account.keyKept"),
   N_("account.keyReplaced"),
   N_("account.keyWarning"),
@@ -176,7 +183,7 @@ export const KEYS_BY_NAME = [
   N_("refused.card"),
   N_("seat.bid"),
   N_("seat.bidShort"),
-  N_("seat.cards"),
+  Nn_("seat.cards"),
   N_("seat.total"),
   N_("seat.won"),
   N_("seat.wonShort"),
@@ -238,8 +245,8 @@ export const KEYS_BY_NAME = [
   N_("poch.ev.bluff"),
   N_("poch.ev.choose"),
   N_("poch.ev.collect"),
-  N_("poch.ev.dealWon"),
-  N_("poch.ev.leave"),
+  Nn_("poch.ev.dealWon"),
+  Nn_("poch.ev.leave"),
   N_("poch.ev.takePot"),
   N_("poch.finalClose"),
   N_("poch.hint.bet"),
@@ -318,9 +325,9 @@ export const KEYS_BY_NAME = [
   N_("poch.ev.bluff.you"),
   N_("poch.ev.choose.you"),
   N_("poch.ev.collect.you"),
-  N_("poch.ev.dealWon.you"),
+  Nn_("poch.ev.dealWon.you"),
   N_("poch.ev.hold.you"),
-  N_("poch.ev.leave.you"),
+  Nn_("poch.ev.leave.you"),
   N_("poch.ev.pass.you"),
   N_("poch.ev.raise.you"),
   N_("poch.ev.start.down.you"),
@@ -371,10 +378,33 @@ export function setLanguage(code) {
   tellServer(code);
 }
 
+function fill(text, params) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
 /** The text of `key` in the page's language, with `{name}` replaced by `params.name`. */
 export function t(key, params = {}) {
   const text = STRINGS[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return fill(typeof text === "string" ? text : (text.other ?? key), params);
+}
+
+/**
+ * The text of the sentence `key` about `n` things in the page's language, in the form the
+ * language gives `n` (1 card, 2 cards; 0 cartas), with `{n}` and `params` put in.
+ */
+export function tn(key, n, params = {}) {
+  const forms = STRINGS[key] ?? key;
+  let text = forms;
+  if (typeof forms !== "string") {
+    let category = "other";
+    try {
+      category = new Intl.PluralRules(language()).select(n);
+    } catch {
+      // A browser without the language's rules: the general form.
+    }
+    text = forms[category] ?? forms.other ?? key;
+  }
+  return fill(text, { n, ...params });
 }
 
 /**

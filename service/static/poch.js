@@ -19,7 +19,7 @@
 // both languages.
 
 import { escapeHtml } from "./html.js";
-import { named, t } from "./i18n.js";
+import { named, t, tn } from "./i18n.js";
 import {
   ANTE_MS,
   BET_MS,
@@ -141,7 +141,7 @@ function seatHtml(view, seat, ctx) {
   const backs =
     you && seat === you.seat
       ? ""
-      : `<div class="backs" role="img" aria-label="${t("seat.cards", { n: size })}">${"<i></i>".repeat(size)}</div>`;
+      : `<div class="backs" role="img" aria-label="${tn("seat.cards", size)}">${"<i></i>".repeat(size)}</div>`;
   const honours = view.collected
     .filter((c) => c.seat === seat)
     .map(
@@ -338,7 +338,7 @@ function gameOverHtml(view, ctx) {
     winners,
     rank: view.players.map((_, s) => s).sort((a, b) => chips[b] - chips[a]),
     nameOf: ctx.nameOf,
-    score: (s) => t("poch.chipsN", { n: chips[s] }),
+    score: (s) => tn("poch.chipsN", chips[s]),
     closeLabel: t("poch.finalClose"),
   });
 }
@@ -452,6 +452,13 @@ function told(ctx, seat, key, params = {}) {
   return t(key, { ...params, name: name(ctx, seat) });
 }
 
+/** `told` for a sentence about `n` chips (`tn`: 1 chip, 2 chips). */
+function toldCount(ctx, seat, key, n, params = {}) {
+  const own = `${key}.you`;
+  if (seat === ctx.state.view.you?.seat) return tn(own, n, params);
+  return tn(key, n, { ...params, name: name(ctx, seat) });
+}
+
 /** The view at the start of a deal: the ante paid, the deal's own things cleared. */
 function newDeal(view, event) {
   const seats = view.players.length;
@@ -483,7 +490,7 @@ function newDeal(view, event) {
 const HANDLERS = {
   async leave(event, view, ctx) {
     view.active[event.seat] = false;
-    note(ctx, told(ctx, event.seat, "poch.ev.leave", { n: event.chips }));
+    note(ctx, toldCount(ctx, event.seat, "poch.ev.leave", event.chips));
     ctx.render();
     await ctx.sleep(BET_MS);
   },
@@ -634,7 +641,7 @@ const HANDLERS = {
     view.deal_results = [...view.deal_results, { deal: event.deal, winner: event.winner, paid }];
     view.turn = null;
     shown.winner = event.winner;
-    note(ctx, told(ctx, event.winner, "poch.ev.dealWon", { deal: event.deal, n: total }));
+    note(ctx, toldCount(ctx, event.winner, "poch.ev.dealWon", total, { deal: event.deal }));
     ctx.render();
     await ctx.sleep(DEAL_WON_MS);
   },

@@ -4,7 +4,7 @@
 // app.js wires the buttons. Names from the server are escaped.
 
 import { escapeHtml } from "./html.js";
-import { levelName, ruleLabel, t } from "./i18n.js";
+import { levelName, ruleLabel, t, tn } from "./i18n.js";
 
 /** The address of a table's shareable link, where the view names none. */
 export function tableLink(code) {
@@ -50,7 +50,7 @@ export function rulesLine(rules) {
   if ("ante" in rules) {
     parts.unshift("Poch");
     parts.push(t("rules.chipsAnte", { chips: rules.chips, ante: rules.ante }));
-    parts.push(t("rules.deals", { n: rules.deals }));
+    parts.push(tn("rules.deals", rules.deals));
     parts.push(rules.turn_seconds ? t("rules.clock", { n: rules.turn_seconds }) : t("rules.noClock"));
     return parts.join(" · ");
   }

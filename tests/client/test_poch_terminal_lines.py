@@ -373,6 +373,17 @@ def test_a_bet_is_checked_against_legal() -> None:
     assert "Too little: a raise is more than 3. You may raise to 4-20 chips." in shown
     assert "Holding costs 3 chips; you cannot pay it. You may only pass." in shown
     assert "You cannot pay more than has been bet: pass." in shown
+    # One chip is one chip, in each language.
+    one = betting(["pass", 1], [], chips=1)
+    held = betting(["pass"], [{"seat": 2, "call": "bet", "amount": 1}], chips=0)
+    game.parse("5", one)
+    game.parse("hold", held)
+    speaking(lambda language: (game.parse("5", one), game.parse("hold", held)))(language="es")
+    shown = console.export_text()
+    assert "You have 1 chip: bet 1." in shown
+    assert "Holding costs 1 chip; you cannot pay it. You may only pass." in shown
+    assert "Tienes 1 ficha: apuesta 1." in shown, shown
+    assert "Igualar cuesta 1 ficha; no puedes pagarlo. Solo puedes pasar." in shown, shown
     assert game.prompt(raised, "", "quit") == (
         "Your bet [pass/hold/4-20] (hold costs 3; ? hint, q quit): "
     )
@@ -454,6 +465,15 @@ def test_the_lobby_says_a_poch_tables_game_and_deals() -> None:
     console.print(lobby_table([table], "http://127.0.0.1:8000"))
     shown = console.export_text()
     assert re.search(r"K7QM-3XHP .* Ana, \(open\), Bot \(easy\) .* Poch, 6 deals .* 60 s", shown)
+    for deals, english, spanish in ((1, "Poch, 1 deal ", "Poch, 1 reparto "),
+                                    (2, "Poch, 2 deals", "Poch, 2 repartos")):  # fmt: skip
+        one = {**table, "rules": {**table["rules"], "deals": deals}}
+        console.print(lobby_table([one], "http://127.0.0.1:8000"))
+        speaking(lambda language, one=one: console.print(lobby_table([one], "http://x")))(
+            language="es"
+        )
+        shown = console.export_text()
+        assert english in shown and spanish in shown, shown
 
 
 def test_the_bots_levels_are_given_in_turn() -> None:
@@ -481,6 +501,14 @@ def test_the_bots_levels_are_given_in_turn() -> None:
     game.start("Ana", 3, "easy", None, None)
     assert [p.get("bot") for p in api.asked[1]["players"]] == [None, "easy", "easy"]
     assert "against 2 easy bots." in console.export_text()
+    # One bot is one bot, in each language (its catalogue's plural forms).
+    game.start("Ana", 2, "easy", None, None)
+    assert "against 1 easy bot." in console.export_text()
+    for players, said in ((2, "1 bot de nivel fácil"), (3, "2 bots de nivel fácil")):
+        speaking(lambda language, n=players: game.start("Ana", n, "easy", None, None))(
+            language="es"
+        )
+        assert said in console.export_text(), said
 
 
 def test_the_plates_have_the_names_the_page_gives_them_in_every_language() -> None:

@@ -221,11 +221,26 @@ def test_the_operator_counts_keeps_and_sweeps(redis_url: str, store: Any) -> Non
     missing = runner.invoke(pocha, ["accounts", "keep", "nobody"], env=env)
     assert missing.exit_code != 0
     dry = runner.invoke(pocha, ["accounts", "sweep", "--dry-run"], env=env)
-    assert "1 accounts not in use" in dry.output
+    assert "1 account not in use" in dry.output
     assert accounts.count(connection) == 2
     swept = runner.invoke(pocha, ["accounts", "sweep"], env=env)
     assert swept.exit_code == 0, swept.output
-    assert "forgot 1 accounts not in use" in swept.output
+    assert "forgot 1 account not in use" in swept.output
+    # The counts read right in Spanish too, for 1 and for more (the catalogue's forms).
+    spanish = {**env, "LANG": "es_ES.UTF-8", "LC_ALL": "", "LANGUAGE": ""}
+    counted = runner.invoke(pocha, ["accounts", "count"], env=spanish)
+    assert "1 cuenta de 100000 como mucho" in counted.output
+    assert "tras 180 días sin usarse" in counted.output
+    accounts.create(connection, "Otro", "person", now=LONG_AGO)
+    accounts.create(connection, "Otra", "person", now=LONG_AGO)
+    counted = runner.invoke(pocha, ["accounts", "count"], env=env)
+    assert "3 accounts of at most 100000" in counted.output
+    dry = runner.invoke(pocha, ["accounts", "sweep", "--dry-run"], env=spanish)
+    assert "2 cuentas sin uso" in dry.output
+    swept = runner.invoke(pocha, ["accounts", "sweep"], env=spanish)
+    assert "olvidadas 2 cuentas sin uso" in swept.output
+    dry = runner.invoke(pocha, ["accounts", "sweep", "--dry-run"], env=env)
+    assert "0 accounts not in use" in dry.output
     assert accounts.get(connection, idle.id) is None
     assert accounts.get(connection, kept.id) is not None
     listed = runner.invoke(pocha, ["accounts", "list"], env=env)

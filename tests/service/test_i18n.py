@@ -25,7 +25,7 @@ from limits import parse_many
 import service.app
 from ai.registry import levels_of
 from core import errors as core_errors
-from engine.i18n import Message, _, join
+from engine.i18n import Message, _, join, ngettext
 from engine.registry import KINDS
 from service import create_app
 from service.edge import BodyTooSlow
@@ -63,15 +63,28 @@ def extracted() -> set[tuple[str | None, str]]:
     for _filename, _lineno, message, _comments, context in extract_from_dir(
         str(ROOT), method_map, options_map
     ):
-        assert isinstance(message, str), message
-        found.add((context, message))
+        # A sentence about a count (ngettext's) by its singular, the catalogue's key.
+        found.add((context, message if isinstance(message, str) else message[0]))
     return found
 
 
 def entries(path: Path) -> dict[tuple[str | None, str], str]:
+    """Each entry's text by (context, msgid); a plural entry's by its singular msgid, with
+    its forms (see `forms`) joined by a NUL (a sentence may hold newlines)."""
     with path.open("rb") as handle:
         po = read_po(handle)
-    return {(m.context, m.id): m.string for m in po if m.id and isinstance(m.id, str)}
+    return {
+        (m.context, m.id if isinstance(m.id, str) else m.id[0]): (
+            m.string if isinstance(m.string, str) else "\0".join(m.string)
+        )
+        for m in po
+        if m.id
+    }
+
+
+def forms(text: str) -> list[str]:
+    """The forms of an `entries` text (one, unless the entry is plural)."""
+    return text.split("\0")
 
 
 def placeholders(text: str) -> set[str]:
@@ -127,19 +140,23 @@ def test_every_marked_sentence_is_in_both_catalogues_and_spanish(
         # sentence (or fall back to English). The page's entries are keyed by name: their
         # English is the English catalogue's text.
         original = english[key] if key[0] == PAGE_CONTEXT and english[key] else key[1]
-        assert placeholders(msgstr) == placeholders(original), key
+        # Each form of a sentence about a count is there, with the English's values.
+        assert all(forms(msgstr)), key
+        for said in forms(msgstr):
+            assert placeholders(said) == placeholders(forms(original)[-1]), key
     for key, msgstr in english.items():
         if key[0] == PAGE_CONTEXT:
             # The page shows its English from here: every key has its text, but the rules'
             # labels, whose English the page takes from GET /api/v1/rules.
             assert msgstr or key[1].startswith("rule."), key
         else:
-            assert not msgstr or placeholders(msgstr) == placeholders(key[1]), key
+            for said in forms(msgstr):
+                assert not said or placeholders(said) == placeholders(key[1]), key
 
 
 def marked_in_source() -> set[str]:
-    """Every literal template of a `_(...)` or `N_(...)` call in the Python layers, found
-    by Python's own parser."""
+    """Every literal template (a singular's) of a `_(...)`, `N_(...)` or `ngettext(...)`
+    call in the Python layers, found by Python's own parser."""
     found: set[str] = set()
     for package in ("engine", "ai", "core", "service"):
         for path in (ROOT / package).rglob("*.py"):
@@ -147,7 +164,7 @@ def marked_in_source() -> set[str]:
                 if (
                     isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Name)
-                    and node.func.id in ("_", "N_")
+                    and node.func.id in ("_", "N_", "ngettext")
                     and node.args
                     and isinstance(node.args[0], ast.Constant)
                     and isinstance(node.args[0].value, str)
@@ -1070,3 +1087,80 @@ def test_the_document_names_every_error_code() -> None:
     described = document["components"]["schemas"]["Error"]["properties"]["error"]
     named = set(re.findall(r"[a-z]+(?:_[a-z]+)*", described["description"]))
     assert every_error_code() - named == set()
+
+
+# -- sentences about a count ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("count", "english", "spanish"),
+    [(0, "after 0 calls it is seat 1's turn to bet", "tras 0 jugadas le toca apostar al asiento 1"),
+     (1, "after 1 call it is seat 1's turn to bet", "tras 1 jugada le toca apostar al asiento 1"),
+     (2, "after 2 calls it is seat 1's turn to bet",
+      "tras 2 jugadas le toca apostar al asiento 1")],
+)  # fmt: skip
+def test_a_sentence_about_a_count_takes_each_languages_form(
+    count: int, english: str, spanish: str
+) -> None:
+    message = ngettext(
+        "after {n} call it is seat {seat}'s turn to bet",
+        "after {n} calls it is seat {seat}'s turn to bet",
+        count,
+        seat=1,
+    )
+    assert message == english
+    # RQ pickles a job's error: its forms and count survive, to be said in the caller's
+    # language at the edge, as the API's errors are.
+    again = pickle.loads(pickle.dumps(message))
+    assert isinstance(again, Message) and again == english
+    assert translate(again, "en") == english
+    assert translate(again, "es") == spanish
+    # A sentence about a count inside another is said in the language too.
+    outer = join([again, _("{card} is played twice", card="O1")], _(" or "))
+    assert translate(outer, "es") == f"{spanish} o el O1 se juega dos veces"
+
+
+def test_a_count_missing_from_the_catalogue_keeps_the_english_form() -> None:
+    for count, said in ((1, "1 thing in no catalogue"), (2, "2 things in no catalogue")):
+        message = ngettext("{n} thing in no catalogue", "{n} things in no catalogue", count)
+        assert translate(message, "es") == said
+
+
+def test_the_page_gets_a_counts_forms_by_plural_category(client: FlaskClient) -> None:
+    # i18n.js `tn` picks the form by `Intl.PluralRules(lang).select(n)`: one for 1, other
+    # for 0 and 2 in English and Spanish (Spanish's many, a million's, says it as other).
+    english = client.get("/i18n/en.json").json
+    spanish = client.get("/i18n/es.json").json
+    assert english["seat.cards"] == {"one": "{n} card", "other": "{n} cards"}
+    assert spanish["seat.cards"] == {
+        "one": "{n} carta",
+        "many": "{n} cartas",
+        "other": "{n} cartas",
+    }
+    for key, one, other in (
+        ("rules.deals", "{n} deal", "{n} deals"),
+        ("poch.chipsN", "{n} chip", "{n} chips"),
+        ("account.games", "{n} rated game", "{n} rated games"),
+    ):
+        assert english[key] == {"one": one, "other": other}
+        assert set(spanish[key]) == {"one", "many", "other"} and "{n}" in spanish[key]["one"]
+    # Sentences about no count stay plain texts.
+    assert english["lobby.sit"] == "Sit down"
+
+
+@pytest.mark.parametrize(
+    ("hand", "bids", "english", "spanish"),
+    [(["O1"], [1, 0, 0], "the 1 card in play", "sumarían 1, la única carta en juego"),
+     (["O1", "C3"], [2, 0, 0], "the 2 cards in play", "sumarían las 2 cartas en juego")],
+)  # fmt: skip
+def test_an_api_refusal_about_a_count_reads_right_in_both_languages(
+    client: FlaskClient, hand: list[str], bids: list[int], english: str, spanish: str
+) -> None:
+    # The dealer (seat 0, bidding last) bid what makes the bids add up to the cards dealt.
+    position = {
+        "seat": 1, "hand": hand, "trump": {"card": "E5", "holder": None},
+        "dealer": 0, "bids": bids, "rules": {"players": 3},
+    }  # fmt: skip
+    en, es = both(client, "POST", "/api/v1/ai/move", json=position)
+    assert en.json["message"].endswith(f"the bids would add up to {english}"), en.json
+    assert es.json["message"].endswith(f"las apuestas {spanish}"), es.json

@@ -173,6 +173,14 @@ def test_bets_refused_in_both_languages(client: FlaskClient) -> None:
     assert spanish.json["message"] == "para subir hay que pagar más de 3 fichas"
 
 
+def test_a_refusal_about_one_chip_says_one_chip(client: FlaskClient) -> None:
+    table = Table(client)
+    table.decide("bets", "bet", 1)
+    english, spanish = table.refuse("bets", "bet", 1, "invalid_bid", rule="raise_above")
+    assert english.json["message"] == "a raise must be more than 1 chip"
+    assert spanish.json["message"] == "para subir hay que pagar más de 1 ficha"
+
+
 def test_a_hold_without_credit(client: FlaskClient) -> None:
     for seed in range(1, 40):
         table = Table(client, seed)
@@ -341,8 +349,8 @@ def test_the_engines_rule_sentences() -> None:
 
 
 def test_every_sentence_the_poch_engine_raises_is_marked() -> None:
-    """Each error the Poch engine raises for a person is made with `_()` (not an f-string),
-    so that it reaches the catalogues; a stored game the engine cannot read
+    """Each error the Poch engine raises for a person is made with `_()` or `ngettext()`
+    (not an f-string), so that it reaches the catalogues; a stored game the engine cannot read
     (`InvalidStateError`) is the service's fault, never shown to a person, and stays
     English, as in Pocha's engine; Python's own errors (a caller's mistake) too."""
     unmarked = []
@@ -358,7 +366,7 @@ def test_every_sentence_the_poch_engine_raises_is_marked() -> None:
             marked = (
                 isinstance(first, ast.Call)
                 and isinstance(first.func, ast.Name)
-                and first.func.id == "_"
+                and first.func.id in ("_", "ngettext")
             )
             if not marked:
                 unmarked.append(f"{Path(path).name}:{node.lineno}")
