@@ -421,9 +421,8 @@ async function replay(record) {
     const options = levels
       .map((l) => `<option value="${escapeHtml(l)}"${l === chosen ? " selected" : ""}>${levelName(l)}</option>`)
       .join("");
-    const final = record.players
-      .map((p, s) => `${playerName(record, s)} ${escapeHtml(record.scores[s])}${record.winners.includes(s) ? " ★" : ""}`)
-      .join(" · ");
+    const names = record.players.map((p, s) => playerName(record, s));
+    const final = scoreLine(names, names.map((n, s) => record.scores[s]), (s) => record.winners.includes(s));
     const about = recorded ? `<p class="muted small" id="replay-recorded-about">${t("replay.recorded.about")}</p>` : "";
     redraw(app, `<section class="panel" id="replay" data-game="${escapeHtml(record.game)}"${recorded ? ' data-recorded="1"' : ""}${
       advice ? ` data-advice="${escapeHtml(advice.level)}"` : ""
@@ -608,13 +607,15 @@ function seatNames(record) {
   return bots.map((bot, s) => (seated.get(bot) > 1 ? `${bot} #${s}` : bot));
 }
 
+/** Each seat's name and figure, the winners starred: a game's final line. */
+const scoreLine = (names, figures, won) =>
+  figures.map((v, s) => `${names[s]} ${escapeHtml(v)}${won(s) ? " ★" : ""}`).join(" · ");
+
 /** The final score of a match's game: Pocha's points with the winners starred, Poch's chips won. */
 function gameScore(record) {
   const names = seatNames(record);
-  if (isPochGame(record)) {
-    return record.chips.map((c, s) => `${names[s]} ${escapeHtml(c)}${record.winner === s ? " ★" : ""}`).join(" · ");
-  }
-  return record.scores.map((v, s) => `${names[s]} ${escapeHtml(v)}${record.winners.includes(s) ? " ★" : ""}`).join(" · ");
+  if (isPochGame(record)) return scoreLine(names, record.chips, (s) => record.winner === s);
+  return scoreLine(names, record.scores, (s) => record.winners.includes(s));
 }
 
 const gameTitle = (record) => (isPochGame(record) ? "Poch" : "Pocha");
