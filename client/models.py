@@ -48,6 +48,31 @@ class BlockList(TypedDict):
     most: int
 
 
+class BotGameFinished(TypedDict):
+    game: Literal['pocha', 'poch']
+    game_id: str
+    seat: int
+    type: Literal['game_finished']
+    version: int
+
+
+class BotGameStarted(TypedDict):
+    game: Literal['pocha', 'poch']
+    game_id: str
+    rated: bool
+    seat: int
+    type: Literal['game_started']
+
+
+class BotStreamClosed(TypedDict):
+    reason: Literal['key_replaced', 'account_disabled']
+    type: Literal['closed']
+
+
+class BotStreamReplaced(TypedDict):
+    type: Literal['replaced']
+
+
 class BotWebhook(TypedDict):
     decisions: int
     failures: int
@@ -55,6 +80,14 @@ class BotWebhook(TypedDict):
     last_failure: str | None
     mean_decision_ms: float | None
     paused: bool
+
+
+class BotYourTurn(TypedDict):
+    game: Literal['pocha', 'poch']
+    game_id: str
+    seat: int
+    type: Literal['your_turn']
+    version: int
 
 
 class Budget(TypedDict):
@@ -101,7 +134,7 @@ class Error(TypedDict):
 
 class GameInPlay(TypedDict):
     created: float
-    game: str
+    game: Literal['pocha', 'poch']
     game_id: str
     last_seen: float
     left: bool
@@ -189,7 +222,7 @@ class NewAccountAnswer(TypedDict):
     created: float
     id: str
     key: str
-    kind: str
+    kind: Literal['person', 'bot']
     name: str
 
 
@@ -576,7 +609,7 @@ class Account(TypedDict):
     created: float
     disabled: bool
     id: str
-    kind: str
+    kind: Literal['person', 'bot']
     last_seen: float
     level: str | None
     name: str
@@ -655,13 +688,13 @@ class Challenge(TypedDict):
     challenger: str
     created: float
     expires: float
-    game: str
+    game: Literal['pocha', 'poch']
     game_id: str | None
     id: str
     rated: bool
     rules: dict[str, Any]
     seats: list[ChallengeSeat]
-    status: str
+    status: Literal['open', 'starting', 'accepted', 'declined', 'cancelled', 'expired']
 
 
 class ChallengeList(TypedDict):
@@ -1204,6 +1237,21 @@ class BiddingGameView(TypedDict):
     winners: list[int]
     winning: int | None
     you: NotRequired[BiddingYou]
+
+
+class BotChallengeEvent(TypedDict):
+    challenge: Challenge
+    type: Literal['challenge']
+
+
+BotEvent: TypeAlias = (
+    BotGameStarted
+    | BotYourTurn
+    | BotGameFinished
+    | BotChallengeEvent
+    | BotStreamReplaced
+    | BotStreamClosed
+)
 
 
 class PlayingGameView(TypedDict):

@@ -320,6 +320,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # Schemas the documents name by reference only (a response of either game's schema).
     for name, schema in documented_by_reference().items():
         api.spec.components.schema(name, schema=schema)
+    # The account stream's events, each a `data:` line's JSON: `BotEvent`, `oneOf` them.
+    for component, event in challenges.BOT_EVENTS.values():
+        api.spec.components.schema(component, schema=event)
+    api.spec.components.schema("BotEvent", challenges.bot_event_union())
     # Each game's view is `oneOf` its phases' views (registered just above).
     for name, union in views_by_phase().items():
         api.spec.components.schema(name, union)

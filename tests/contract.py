@@ -115,6 +115,12 @@ class Contract:
             self._validators[key] = validator
         return validator
 
+    def component_problems(self, name: str, value: Any) -> list[str]:
+        """What the document's component schema `name` does not allow in `value` (empty:
+        all is well): for what no response carries as JSON, such as a stream's events."""
+        validator = self._validator(f"component {name}", {"$ref": f"#/components/schemas/{name}"})
+        return [f"{name}: {error.message}" for error in validator.iter_errors(value)]
+
     def problems(
         self,
         method: str,

@@ -97,7 +97,9 @@ class NewAccountSchema(ma.Schema):
 class NewAccountAnswerSchema(Answer):
     id = fields.String(metadata={"description": "The account's id.", "example": "q3ZkR8vX1mNc2pLw"})
     name = fields.String(metadata={"description": "Its name, as shown.", "example": "Ana"})
-    kind = fields.String(metadata={"description": "`person` or `bot`.", "example": "person"})
+    kind = fields.String(
+        metadata={"description": "`person` or `bot`.", "enum": list(KINDS), "example": "person"}
+    )
     key = fields.String(
         metadata={
             "description": "The account's secret key, shown only here: send it in "
@@ -206,7 +208,9 @@ class AccountSchema(Answer):
 
     id = fields.String(metadata={"description": "The account's id.", "example": "q3ZkR8vX1mNc2pLw"})
     name = fields.String(metadata={"description": "Its name.", "example": "Ana"})
-    kind = fields.String(metadata={"description": "`person` or `bot`.", "example": "person"})
+    kind = fields.String(
+        metadata={"description": "`person` or `bot`.", "enum": list(KINDS), "example": "person"}
+    )
     level = fields.String(
         allow_none=True,
         metadata={
@@ -689,8 +693,9 @@ class GameInPlaySchema(Answer):
         metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"}
     )
     game = fields.String(
-        metadata={"description": "The game: `pocha` or `poch`.", "example": "pocha"}
-    )
+        metadata={"description": "The game: `pocha` or `poch`.", "enum": list(GAMES),
+                  "example": "pocha"}
+    )  # fmt: skip
     seat = fields.Integer(
         metadata={
             "description": "The account's seat there, 0-based: the one its key opens (its "

@@ -124,7 +124,9 @@ class ChallengeSchema(Answer):
         metadata={"description": "The challenge's id.", "example": "q3ZkR8vX1mNc2pLw"}
     )
     challenger = fields.String(metadata={"description": "The id of the account that made it."})
-    game = fields.String(metadata={"description": "The game.", "example": "pocha"})
+    game = fields.String(
+        metadata={"description": "The game.", "enum": list(KINDS), "example": "pocha"}
+    )
     rules = fields.Dict(metadata={"description": "The rule options asked for."})
     rated = fields.Boolean(metadata={"description": "Whether the game will be rated."})
     seats = fields.List(
@@ -135,6 +137,7 @@ class ChallengeSchema(Answer):
         metadata={
             "description": "`open` (waiting for answers), `starting`, `accepted` (the game "
             "is made: `game_id`), `declined`, `cancelled` or `expired`.",
+            "enum": ["open", "starting", "accepted", "declined", "cancelled", "expired"],
             "example": "open",
         }
     )
@@ -156,6 +159,95 @@ class ChallengeListSchema(Answer):
             "ones, and the others for an hour after they ended."
         },
     )
+
+
+# -- the account's event stream: what each `data:` line holds ------------------------------
+
+
+def _kind(kind: str, what: str) -> fields.String:
+    return fields.String(metadata={"description": f"`{kind}`: {what}", "enum": [kind]})
+
+
+class _AboutGame(Answer):
+    game_id = fields.String(metadata={"description": "The game's id."})
+    game = fields.String(
+        metadata={"description": "The game: `pocha` or `poch`.", "enum": list(KINDS)}
+    )
+    seat = fields.Integer(metadata={"description": "The account's seat in it."})
+
+
+_VERSION = "The game's version then: send it in `If-Match` with the move."
+
+
+class BotGameStartedSchema(_AboutGame):
+    type = _kind("game_started", "a game the account sits in started.")
+    rated = fields.Boolean(metadata={"description": "Whether it changes the ratings."})
+
+
+class BotYourTurnSchema(_AboutGame):
+    type = _kind(
+        "your_turn",
+        "the account's turn: read the game with its key as the bearer token, and move.",
+    )
+    version = fields.Integer(metadata={"description": _VERSION})
+
+
+class BotGameFinishedSchema(_AboutGame):
+    type = _kind("game_finished", "a game the account sat in ended; it is followed no more.")
+    version = fields.Integer(metadata={"description": "The game's last version."})
+
+
+class BotChallengeEventSchema(Answer):
+    type = _kind("challenge", "a challenge made or received, when it is made and at each change.")
+    challenge = fields.Nested(ChallengeSchema)
+
+
+class BotStreamReplacedSchema(Answer):
+    type = _kind(
+        "replaced",
+        "another stream of the account took over (`event: replaced`); stop, do not connect again.",
+    )
+
+
+class BotStreamClosedSchema(Answer):
+    type = _kind(
+        "closed", "the stream ended (`event: closed`): its key was replaced, or the account "
+        "disabled.",
+    )  # fmt: skip
+    reason = fields.String(
+        metadata={
+            "description": "`key_replaced` (connect again with the new key) or `account_disabled`.",
+            "enum": ["key_replaced", "account_disabled"],
+        }
+    )
+
+
+#: Each kind of the stream's events, by `type`, with its component's name.
+BOT_EVENTS: dict[str, tuple[str, type[ma.Schema]]] = {
+    "game_started": ("BotGameStarted", BotGameStartedSchema),
+    "your_turn": ("BotYourTurn", BotYourTurnSchema),
+    "game_finished": ("BotGameFinished", BotGameFinishedSchema),
+    "challenge": ("BotChallengeEvent", BotChallengeEventSchema),
+    "replaced": ("BotStreamReplaced", BotStreamReplacedSchema),
+    "closed": ("BotStreamClosed", BotStreamClosedSchema),
+}
+
+
+def bot_event_union() -> dict[str, Any]:
+    """`BotEvent` as the document names it: `oneOf` the stream's kinds of event, told apart
+    by `type`."""
+    return {
+        "description": "One event of `GET /api/v1/bot/events`, the JSON of a `data:` line: "
+        "told apart by `type`.",
+        "type": "object",
+        "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name, _ in BOT_EVENTS.values()],
+        "discriminator": {
+            "propertyName": "type",
+            "mapping": {
+                kind: f"#/components/schemas/{name}" for kind, (name, _) in BOT_EVENTS.items()
+            },
+        },
+    }
 
 
 def _seconds() -> float:
@@ -282,7 +374,8 @@ _answer_route(
 
 
 _STREAM_DOC = (
-    "Server-Sent Events: `retry: 1000`, then each event as `data: <JSON>` with its `type`: "
+    "Server-Sent Events: `retry: 1000`, then each event as `data: <JSON>`, a `BotEvent` "
+    "(the schema below, each event's, not the whole text's) told apart by its `type`: "
     "`game_started` (`game_id`, `game`, `seat`, `rated`), `your_turn` (`game_id`, `game`, "
     "`seat`, `version`: read the game and move with your key as the bearer token), "
     "`game_finished` (`game_id`, `game`, `seat`, `version`) and `challenge` (`challenge`: "
@@ -299,9 +392,11 @@ _STREAM_DOC = (
 class BotEvents(MethodView):
     @bot.doc(
         operationId="getBotEvents",
-        responses={200: {"description": "The account's events, as Server-Sent Events.",
+        # The stream's schema is its events' (as SSE APIs commonly document it), so that
+        # the typed clients have them: the body itself is text, `data:` lines of them.
+        responses={200: {"description": "The account's events, as " + _STREAM_DOC,
                          "content": {"text/event-stream": {"schema": {
-                             "type": "string", "description": _STREAM_DOC}}}}},
+                             "$ref": "#/components/schemas/BotEvent"}}}}},
         **_SECURITY,
     )  # fmt: skip
     @bot.alt_response(401, schema=ErrorSchema, description=_KEY_ERRORS[0][1])

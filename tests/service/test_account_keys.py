@@ -26,6 +26,7 @@ from core.store.keys import ACCOUNT_KEYS, account_stream_key
 from service import create_app
 from service.bot_events import open_stream
 from service.context import EXTENSION
+from tests.contract import Contract
 from tests.service.helpers import account_game, bearer, move
 from tests.waiting import LONG, scaled, wait_until
 
@@ -234,6 +235,10 @@ def slow_app(redis_url: str) -> Flask:
     )  # fmt: skip
 
 
+#: The document, which says what each event of an account's stream holds (`BotEvent`).
+CONTRACT = Contract.load()
+
+
 class Reader:
     """An account's stream read in a thread: its chunks, and whether it ended."""
 
@@ -254,8 +259,12 @@ class Reader:
             self.ended.set()
 
     def events(self) -> list[dict[str, Any]]:
+        """What the stream said so far, each event held to the document's `BotEvent`."""
         said = b"".join(self.chunks).decode()
-        return [json.loads(line[6:]) for line in said.splitlines() if line.startswith("data: ")]
+        events = [json.loads(line[6:]) for line in said.splitlines() if line.startswith("data: ")]
+        for event in events:
+            assert CONTRACT.component_problems("BotEvent", event) == [], event
+        return events
 
     def close(self) -> None:
         self.response.close()

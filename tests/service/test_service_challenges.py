@@ -35,6 +35,7 @@ from core.store.keys import (
 from core.store.store import GameStore
 from service import create_app
 from service.context import EXTENSION
+from tests.contract import Contract
 from tests.service.helpers import account_game, bearer, move
 from tests.waiting import LONG, scaled, wait_until
 
@@ -64,13 +65,22 @@ def against(account: str) -> list[dict[str, str]]:
     return [{"account": account}, {"bot": "random"}]
 
 
+#: The document, which says what each event of an account's stream holds (`BotEvent`).
+CONTRACT = Contract.load()
+
+
 def parsed(chunk: bytes) -> Events:
-    return [
+    """The events of a chunk of an account's stream, each held to the document's
+    `BotEvent` (no response carries them as JSON, so the tests' contract check does not)."""
+    events = [
         json.loads(line.removeprefix("data: "))
         for block in chunk.decode().split("\n\n")
         for line in block.splitlines()
         if line.startswith("data: ")
     ]
+    for event in events:
+        assert CONTRACT.component_problems("BotEvent", event) == [], event
+    return events
 
 
 def read_until(app: Flask, account: dict[str, Any], enough: Callable[[Events], bool]) -> Events:

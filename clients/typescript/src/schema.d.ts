@@ -1216,8 +1216,9 @@ export interface components {
             /**
              * @description `person` or `bot`.
              * @example person
+             * @enum {string}
              */
-            kind: string;
+            kind: "person" | "bot";
             /** @description When its key was last used (Unix time). */
             last_seen: number;
             /**
@@ -1648,6 +1649,52 @@ export interface components {
              */
             most: number;
         };
+        BotChallengeEvent: {
+            challenge: components["schemas"]["Challenge"];
+            /**
+             * @description `challenge`: a challenge made or received, when it is made and at each change. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "challenge";
+        };
+        /** @description One event of `GET /api/v1/bot/events`, the JSON of a `data:` line: told apart by `type`. */
+        BotEvent: components["schemas"]["BotGameStarted"] | components["schemas"]["BotYourTurn"] | components["schemas"]["BotGameFinished"] | components["schemas"]["BotChallengeEvent"] | components["schemas"]["BotStreamReplaced"] | components["schemas"]["BotStreamClosed"];
+        BotGameFinished: {
+            /**
+             * @description The game: `pocha` or `poch`.
+             * @enum {string}
+             */
+            game: "pocha" | "poch";
+            /** @description The game's id. */
+            game_id: string;
+            /** @description The account's seat in it. */
+            seat: number;
+            /**
+             * @description `game_finished`: a game the account sat in ended; it is followed no more. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "game_finished";
+            /** @description The game's last version. */
+            version: number;
+        };
+        BotGameStarted: {
+            /**
+             * @description The game: `pocha` or `poch`.
+             * @enum {string}
+             */
+            game: "pocha" | "poch";
+            /** @description The game's id. */
+            game_id: string;
+            /** @description Whether it changes the ratings. */
+            rated: boolean;
+            /** @description The account's seat in it. */
+            seat: number;
+            /**
+             * @description `game_started`: a game the account sits in started. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "game_started";
+        };
         BotStats: {
             /**
              * @description The seat text.
@@ -1695,6 +1742,25 @@ export interface components {
              */
             win_rate: number;
         };
+        BotStreamClosed: {
+            /**
+             * @description `key_replaced` (connect again with the new key) or `account_disabled`.
+             * @enum {string}
+             */
+            reason: "key_replaced" | "account_disabled";
+            /**
+             * @description `closed`: the stream ended (`event: closed`): its key was replaced, or the account disabled. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "closed";
+        };
+        BotStreamReplaced: {
+            /**
+             * @description `replaced`: another stream of the account took over (`event: replaced`); stop, do not connect again. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "replaced";
+        };
         BotWebhook: {
             /** @description Decisions its webhook answered. */
             decisions: number;
@@ -1711,6 +1777,24 @@ export interface components {
             mean_decision_ms: number | null;
             /** @description Paused after too many failures in a row: the stand-in plays its seats until its owner resumes it. */
             paused: boolean;
+        };
+        BotYourTurn: {
+            /**
+             * @description The game: `pocha` or `poch`.
+             * @enum {string}
+             */
+            game: "pocha" | "poch";
+            /** @description The game's id. */
+            game_id: string;
+            /** @description The account's seat in it. */
+            seat: number;
+            /**
+             * @description `your_turn`: the account's turn: read the game with its key as the bearer token, and move. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "your_turn";
+            /** @description The game's version then: send it in `If-Match` with the move. */
+            version: number;
         };
         Budget: {
             /** @example 2000 */
@@ -1730,8 +1814,9 @@ export interface components {
             /**
              * @description The game.
              * @example pocha
+             * @enum {string}
              */
-            game: string;
+            game: "pocha" | "poch";
             /** @description The game, once every account accepted. */
             game_id: string | null;
             /**
@@ -1750,8 +1835,9 @@ export interface components {
             /**
              * @description `open` (waiting for answers), `starting`, `accepted` (the game is made: `game_id`), `declined`, `cancelled` or `expired`.
              * @example open
+             * @enum {string}
              */
-            status: string;
+            status: "open" | "starting" | "accepted" | "declined" | "cancelled" | "expired";
         };
         ChallengeList: {
             /** @description The challenges you made or that name you, oldest first: the open ones, and the others for an hour after they ended. */
@@ -2197,8 +2283,9 @@ export interface components {
             /**
              * @description The game: `pocha` or `poch`.
              * @example pocha
+             * @enum {string}
              */
-            game: string;
+            game: "pocha" | "poch";
             /**
              * @description The game's id.
              * @example Jm2bS0k4qV7wXc1Z
@@ -2760,8 +2847,9 @@ export interface components {
             /**
              * @description `person` or `bot`.
              * @example person
+             * @enum {string}
              */
-            kind: string;
+            kind: "person" | "bot";
             /**
              * @description Its name, as shown.
              * @example Ana
@@ -6274,13 +6362,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The account's events, as Server-Sent Events. */
+            /** @description The account's events, as Server-Sent Events: `retry: 1000`, then each event as `data: <JSON>`, a `BotEvent` (the schema below, each event's, not the whole text's) told apart by its `type`: `game_started` (`game_id`, `game`, `seat`, `rated`), `your_turn` (`game_id`, `game`, `seat`, `version`: read the game and move with your key as the bearer token), `game_finished` (`game_id`, `game`, `seat`, `version`) and `challenge` (`challenge`: the challenge as `GET /api/v1/challenges/{id}` shows it, at each change of its status). First what is pending: each game in play, the turn waiting for you, the open challenges. A `: keepalive` comment every 15 s or so; after about a minute the stream ends (reconnect: nothing is lost). `event: replaced` when another stream of the account took over; `event: closed` (`reason`: `key_replaced` or `account_disabled`) at once when the key it was opened with was replaced or the account disabled. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["BotEvent"];
                 };
             };
             /** @description account_required: no X-Pocha-Account; unknown_account: a key that opens no account. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
