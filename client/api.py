@@ -9,11 +9,14 @@ import http.client
 import json
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import quote, urlencode, urlsplit
 
 from client.models import (
     Account,
+    BotEvent,
+    Challenge,
+    ChallengeList,
     CreatedGame,
     Event,
     GameRecord,
@@ -21,14 +24,21 @@ from client.models import (
     GameView,
     History,
     Job,
+    Ladder,
     LobbyTable,
     Match,
+    NewAccountAnswer,
+    NewKeyAnswer,
+    Opponent,
     PochEvent,
     PochGameRecord,
     PochGameView,
     PochHistory,
+    RatingHistory,
     RuleBook,
     SeatTaken,
+    WebhookRegistered,
+    WebhookStatus,
 )
 
 #: Any JSON object: a body sent, or an error's.
@@ -236,13 +246,15 @@ class PochaClient:
         """The events after `after` as they happen (Server-Sent Events), until the game is
         over or the server ends the stream (about a minute); call again with the last `seq`
         to go on. `timeout` bounds the wait for any one line (keepalives come every 15 s)."""
+        path = f"/api/v1/games/{_q(game_id)}/events"
+        yield from self._stream(path, {"Last-Event-ID": str(after)}, timeout)
+
+    def _stream(self, path: str, headers: Mapping[str, str], timeout: float) -> Iterator[Any]:
+        """Each `data:` of the Server-Sent Events at `path`, decoded, until the stream ends."""
         connection = self._connection(timeout)
         try:
-            headers = {**self._headers(), "Accept": "text/event-stream"}
-            headers["Last-Event-ID"] = str(after)
-            connection.request(
-                "GET", f"{self._prefix}/api/v1/games/{_q(game_id)}/events", headers=headers
-            )
+            sent = {**self._headers(), **headers, "Accept": "text/event-stream"}
+            connection.request("GET", self._prefix + path, headers=sent)
             response = connection.getresponse()
             if response.status >= 400:
                 raise ApiError(response.status, _decode_error(response.read()))
@@ -252,7 +264,7 @@ class PochaClient:
                 if line.startswith("data:"):
                     data.append(line[5:].removeprefix(" "))
                 elif not line and data:
-                    # A blank line ends a message; `id:` repeats the event's own `seq`.
+                    # A blank line ends a message; `id:` and `event:` repeat what its data says.
                     yield json.loads("\n".join(data))
                     data = []
         finally:
@@ -302,20 +314,68 @@ class PochaClient:
 
     # -- accounts ---------------------------------------------------------------------------
 
-    def create_account(self, name: str, kind: str = "person") -> dict[str, Any]:
-        """A new account, `{id, name, kind, key, created}`: the key is shown only here."""
-        answer: dict[str, Any] = self._json(
+    def create_account(
+        self, name: str, kind: Literal["person", "bot"] = "person"
+    ) -> NewAccountAnswer:
+        """A new account, `{id, name, kind, key, created}`: the key is shown only here
+        (`PochaClient(url, account_key=key)` acts as the account)."""
+        answer: NewAccountAnswer = self._json(
             "POST", "/api/v1/accounts", {"name": name, "kind": kind}
         )
         return answer
 
-    def replace_account_key(self, account_id: str) -> dict[str, Any]:
-        """A new key for the account whose key this client holds, `{id, key}`, shown only
-        here: the client sends it from now on, and the key before opens nothing."""
-        answer: dict[str, Any] = self._json(
+    def replace_account_key(self, account_id: str) -> NewKeyAnswer:
+        """A new key for the account whose key this client holds, `{id, key,
+        webhook_removed}`, shown only here: the client sends it from now on, and the key
+        before opens nothing (a bot's webhook is removed with it: register it again)."""
+        answer: NewKeyAnswer = self._json(
             "POST", f"/api/v1/accounts/{_q(account_id)}/key", headers=self._account_headers()
         )
         self.account_key = answer["key"]
+        return answer
+
+    def account(self, account_id: str) -> Account:
+        """An account as anyone sees it: its name, kind, ratings (`ratings`, one per game
+        played rated) and, for a bot, its webhook's figures."""
+        answer: Account = self._json("GET", f"/api/v1/accounts/{_q(account_id)}")
+        return answer
+
+    def open_to_matches(self, account_id: str, open_: bool = True) -> Account:
+        """Open the bot account whose key this client holds to anyone's unrated matches
+        (`account:ID` among their seats), or close it again; the account as shown."""
+        answer: Account = self._json(
+            "PATCH",
+            f"/api/v1/accounts/{_q(account_id)}",
+            {"open_to_matches": open_},
+            headers=self._account_headers(),
+        )
+        return answer
+
+    def rating_history(
+        self, account_id: str, game: Literal["pocha", "poch"] | None = None
+    ) -> RatingHistory:
+        """How each rated game of `game` (the server's default: pocha) changed the
+        account's rating, the latest first, with a rated match's `match_id` and
+        `match_game`."""
+        query = "" if game is None else "?" + urlencode({"game": game})
+        answer: RatingHistory = self._json(
+            "GET", f"/api/v1/accounts/{_q(account_id)}/history{query}"
+        )
+        return answer
+
+    def ladder(
+        self,
+        game: Literal["pocha", "poch"] | None = None,
+        kind: Literal["person", "bot"] | None = None,
+        *,
+        offset: int | None = None,
+        limit: int | None = None,
+    ) -> Ladder:
+        """A page of a ladder: the people's (`kind`'s default) or the bots' of `game`,
+        `limit` entries (50 by default, at most 100) from place `offset` (0-based)."""
+        asked = {"game": game, "kind": kind, "offset": offset, "limit": limit}
+        query = urlencode({k: v for k, v in asked.items() if v is not None})
+        answer: Ladder = self._json("GET", "/api/v1/ladder" + (f"?{query}" if query else ""))
         return answer
 
     def own_account(self) -> Account:
@@ -332,6 +392,105 @@ class PochaClient:
             "GET", f"/api/v1/accounts/{_q(account_id)}/games", headers=self._account_headers()
         )
         return answer
+
+    # -- a bot account's webhook (docs/bots-api.md) ---------------------------------------
+
+    def set_webhook(self, account_id: str, url: str) -> WebhookRegistered:
+        """Register (or replace) the webhook of the bot account whose key this client
+        holds: the workers POST it the seat's view at each of its turns. The answer holds
+        the `secret` the calls are signed with, shown only here; a paused bot resumes."""
+        answer: WebhookRegistered = self._json(
+            "PUT", self._webhook(account_id), {"url": url}, headers=self._account_headers()
+        )
+        return answer
+
+    def webhook(self, account_id: str) -> WebhookStatus:
+        """The webhook's URL, whether it is `paused`, its decisions and failures."""
+        answer: WebhookStatus = self._json(
+            "GET", self._webhook(account_id), headers=self._account_headers()
+        )
+        return answer
+
+    def resume_webhook(self, account_id: str) -> WebhookStatus:
+        """Call a webhook paused after its failures again."""
+        answer: WebhookStatus = self._json(
+            "POST", self._webhook(account_id) + "/resume", headers=self._account_headers()
+        )
+        return answer
+
+    def delete_webhook(self, account_id: str) -> None:
+        """Remove the webhook: the account moves with its key from then on."""
+        self._request("DELETE", self._webhook(account_id), headers=self._account_headers())
+
+    @staticmethod
+    def _webhook(account_id: str) -> str:
+        return f"/api/v1/accounts/{_q(account_id)}/webhook"
+
+    # -- challenges and the account's event stream (docs/bots-api.md) ----------------------
+
+    def challenge(
+        self,
+        opponents: Sequence[Opponent],
+        rules: Mapping[str, Any] | None = None,
+        *,
+        game: Literal["pocha", "poch"] | None = None,
+        rated: bool | None = None,
+    ) -> Challenge:
+        """Challenge accounts (`{"account": id or name}`) beside our levels (`{"bot":
+        "hard"}`), the seats in playing order after this client's account, which makes it
+        with its key. The game starts once every account named accepted."""
+        body: JSON = {"opponents": [dict(o) for o in opponents]}
+        if rules is not None:
+            body["rules"] = dict(rules)
+        if game is not None:
+            body["game"] = game
+        if rated is not None:
+            body["rated"] = rated
+        answer: Challenge = self._json(
+            "POST", "/api/v1/challenges", body, headers=self._account_headers()
+        )
+        return answer
+
+    def challenges(self) -> ChallengeList:
+        """The challenges this client's account made or was named in, open or ended within
+        the hour, oldest first."""
+        answer: ChallengeList = self._json(
+            "GET", "/api/v1/challenges", headers=self._account_headers()
+        )
+        return answer
+
+    def find_challenge(self, challenge_id: str) -> Challenge:
+        """A challenge by its id: its seats, `status` and, once accepted, its `game_id`."""
+        answer: Challenge = self._json("GET", f"/api/v1/challenges/{_q(challenge_id)}")
+        return answer
+
+    def accept_challenge(self, challenge_id: str) -> Challenge:
+        """Accept a challenge that names this client's account; the last acceptance makes
+        the game (`game_id`) and starts it."""
+        return self._answer_challenge(challenge_id, "accept")
+
+    def decline_challenge(self, challenge_id: str) -> Challenge:
+        """Decline a challenge that names this client's account: it ends."""
+        return self._answer_challenge(challenge_id, "decline")
+
+    def cancel_challenge(self, challenge_id: str) -> Challenge:
+        """Take back a challenge this client's account made, while it is open."""
+        answer: Challenge = self._json(
+            "DELETE", f"/api/v1/challenges/{_q(challenge_id)}", headers=self._account_headers()
+        )
+        return answer
+
+    def _answer_challenge(self, challenge_id: str, answer: str) -> Challenge:
+        path = f"/api/v1/challenges/{_q(challenge_id)}/{answer}"
+        found: Challenge = self._json("POST", path, headers=self._account_headers())
+        return found
+
+    def bot_events(self, timeout: float = 70.0) -> Iterator[BotEvent]:
+        """The account's events as they come (its key's; Server-Sent Events): what is
+        pending first, then `game_started`, `your_turn`, `game_finished` and `challenge`,
+        until the server ends the stream (about a minute: call again, nothing is lost),
+        `replaced` by another stream of the account, or `closed`. Told apart by `type`."""
+        yield from self._stream("/api/v1/bot/events", self._account_headers(), timeout)
 
     def _account_headers(self) -> dict[str, str]:
         return {"X-Pocha-Account": self.account_key} if self.account_key else {}
@@ -437,10 +596,14 @@ class PochaClient:
         seed: int | None = None,
         duplicate: bool = False,
         game: str | None = None,
+        *,
+        rated: bool | None = None,
     ) -> Match:
-        """Start bots against bots (`seats`: a level, a bot, or `ismcts:2000`) over `games`
-        games of Pocha, or of `game` (`"poch"`); the match's report, with `done` of `games`
-        and statistics per bot."""
+        """Start bots against bots (`seats`: a level, a bot, `ismcts:2000`, or an account,
+        `account:ID`, sent with its key) over `games` games of Pocha, or of `game`
+        (`"poch"`); the match's report, with `done` of `games` and statistics per bot.
+        `rated` (one bot account beside levels, asked with its key): each game changes its
+        rating."""
         body: JSON = {"seats": list(seats), "games": games, "duplicate": duplicate}
         if game is not None:
             body["game"] = game
@@ -448,18 +611,38 @@ class PochaClient:
             body["rules"] = dict(rules)
         if seed is not None:
             body["seed"] = seed
-        answer: Match = self._json("POST", "/api/v1/matches", body)
+        if rated is not None:
+            body["rated"] = rated
+        answer: Match = self._json("POST", "/api/v1/matches", body, headers=self._account_headers())
         return answer
+
+    def cancel_match(self, match_id: str) -> None:
+        """Cancel a match (a rated one with its bot's key only)."""
+        self._request("DELETE", f"/api/v1/matches/{_q(match_id)}", headers=self._account_headers())
 
     def match(self, match_id: str) -> Match:
         """A match's progress and statistics per bot."""
         answer: Match = self._json("GET", f"/api/v1/matches/{_q(match_id)}")
         return answer
 
-    def match_records(self, match_id: str) -> list[Record]:
-        """The records of the games played so far (the JSON lines, decoded)."""
+    @overload
+    def match_records(self, match_id: str) -> list[Record]: ...
+    @overload
+    def match_records(self, match_id: str, game: Literal["pocha"]) -> list[GameRecord]: ...
+    @overload
+    def match_records(self, match_id: str, game: Literal["poch"]) -> list[PochGameRecord]: ...
+
+    def match_records(self, match_id: str, game: str | None = None) -> list[Any]:
+        """The records of the games played so far (the JSON lines, decoded). A record does
+        not say its game (its `game` is its number in the match): name it (the match
+        report's `game`) to have them typed as that game's, `ValueError` if they are not."""
         text = self._request("GET", f"/api/v1/matches/{_q(match_id)}/records")[1]
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
+        records = [json.loads(line) for line in text.splitlines() if line.strip()]
+        # Pocha's records keep scores, Poch's chips: what tells them apart on the wire.
+        field = {"pocha": "scores", "poch": "chips", None: None}[game]
+        if field is not None and not all(field in record for record in records):
+            raise ValueError(f"match {match_id} is not a game of {game}")
+        return records
 
     def wait_match(self, match_id: str, timeout: float = 300.0, poll: float = 0.5) -> Match:
         """The match's report once every game is played (`TimeoutError` after `timeout`)."""

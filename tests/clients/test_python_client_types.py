@@ -91,11 +91,14 @@ def test_a_phase_types_legal_as_its_own_and_no_other(tmp_path: Path) -> None:
     assert refused == marked, checked.stdout
 
 
-def test_the_docs_example_is_clean_under_mypy_strict(tmp_path: Path) -> None:
-    typed = DOCS.read_text().split("## Typed clients", 1)[1]
-    (example,) = re.findall(r"```python\n(.*?)```", typed, flags=re.S)
+@pytest.mark.parametrize("number", [0, 1])
+def test_the_docs_examples_are_clean_under_mypy_strict(tmp_path: Path, number: int) -> None:
+    # The section's own: a view's phases, then a bot on the account's event stream.
+    typed = DOCS.read_text().split("## Typed clients", 1)[1].split("\n## ", 1)[0]
+    examples = re.findall(r"```python\n(.*?)```", typed, flags=re.S)
+    assert len(examples) == 2
     source = tmp_path / "docs_example.py"
-    source.write_text(example)
+    source.write_text(examples[number])
     checked = _mypy_strict(tmp_path, str(source))
     assert checked.returncode == 0, checked.stdout
 
