@@ -20,11 +20,19 @@ export type Api = Client<paths, Read>;
 /** Either game's view, as every view and move answers. */
 export type View = Schemas["GameView"] | Schemas["PochGameView"];
 
-/** The API at `baseUrl`, acting with a seat's (or the host's) `token` when given. */
-export function connect(baseUrl: string, token?: string): Api {
+/**
+ * The API at `baseUrl`, acting with a seat's (or the host's) `token` when given, and as the
+ * account whose `accountKey` is given (sent in `X-Pocha-Account`, a security scheme of the
+ * document, so no operation's parameters name it): making games, challenges, webhooks.
+ * An account's key is also its seats' bearer token: `connect(url, key, key)`.
+ */
+export function connect(baseUrl: string, token?: string, accountKey?: string): Api {
   const headers: Record<string, string> = {};
   if (token !== undefined) {
     headers.Authorization = `Bearer ${token}`;
+  }
+  if (accountKey !== undefined) {
+    headers["X-Pocha-Account"] = accountKey;
   }
   return createClient<paths, Read>({ baseUrl, headers });
 }
