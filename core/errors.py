@@ -412,12 +412,15 @@ class NoWebhook(ServiceError):
 
 
 class NotYourAccount(Forbidden):
-    """An account's webhook reached with another key, or none."""
+    """What only an account's own key may do (its webhook, its games, its key, opening it to
+    matches), asked with another account's key."""
 
     error = "not_your_account"
 
     def __init__(self) -> None:
-        super().__init__(_("Send this account's own key in X-Pocha-Account to manage its webhook."))
+        super().__init__(
+            _("This is another account's: send its own key in X-Pocha-Account to do this.")
+        )
 
 
 class ChallengeNotFound(ServiceError):

@@ -113,6 +113,14 @@ def parsed_rules(
     the seats decide the players; people's turns are timed unless `turn_seconds` says, and
     always in a `rated` one (`check_rated_clock`)."""
     kind = KINDS[game]
+    if not kind.min_players <= len(seats) <= kind.max_players:
+        # Said of the opponents, which decide the players: `rules.players` is never asked for.
+        message = _(
+            "{game} is played by {least} to {most} players: you and your opponents make "
+            "{seats}.",
+            game=kind.title, least=kind.min_players, most=kind.max_players, seats=len(seats),
+        )  # fmt: skip
+        raise InvalidInput(message, errors={"json": {"opponents": [message]}})
     options = dict(rules or {})
     if options.get("players", len(seats)) != len(seats):
         message = _("Must match the players listed.")

@@ -265,7 +265,8 @@ class Challenges(MethodView):
         (409, "bot_paused: a challenged webhook bot is paused; one_seat_per_account: a "
               "level twice in a rated challenge."),
         (422, "validation_error: no such account or level, a disabled account, an account "
-              "twice, no account challenged, or rules a table would refuse."),
+              "twice, no account challenged, fewer seats than the game is played by, or "
+              "rules a table would refuse."),
         (429, "too_many_challenges: you have 10 open challenges, or the account challenged "
               "has 20 waiting, or 5 waiting from you or your address; or, of the "
               "challenges remembered (until an hour after each ends), you made 200, or the "

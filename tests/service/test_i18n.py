@@ -983,7 +983,9 @@ CATALOGUED: dict[str, list[str]] = {
     ],
     "not_a_bot": ["Only a bot's account may register a webhook."],
     "no_webhook": ["This account has no webhook: register one with PUT first."],
-    "not_your_account": ["Send this account's own key in X-Pocha-Account to manage its webhook."],
+    "not_your_account": [
+        "This is another account's: send its own key in X-Pocha-Account to do this."
+    ],
     "validation_error_webhooks": [
         "account:{account} is not an enabled account",
         "account:{account}: no account has this id (a seat names an account by its id, which "
@@ -1021,6 +1023,7 @@ CATALOGUED: dict[str, list[str]] = {
         "No account has the id or name {name}.",
         "{name} has a seat in this challenge already.",
         "{name} is disabled: it cannot be challenged.",
+        "{game} is played by {least} to {most} players: you and your opponents make {seats}.",
     ],
     "rate_limited_challenges": ["challenges"],
     "challenge_refused": ["{name} does not take challenges from your account."],

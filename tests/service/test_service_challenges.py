@@ -454,6 +454,24 @@ def test_bad_challenges_are_refused(
     assert (refused.status_code, refused.json["error"]) == (422, error), refused.json
 
 
+@pytest.mark.parametrize("game", ["pocha", "poch"])
+def test_too_few_seats_are_said_of_the_opponents(client: FlaskClient, game: str) -> None:
+    # The seats decide the players: the refusal names no rule the challenger did not give
+    # (too many opponents are refused by the body's own bounds, 1 to 7).
+    opponents, seats = [{"account": "Robo"}], 2
+    ana = sign_up(client, "Ana", "person")
+    sign_up(client, "Robo")
+    refused = challenge(client, ana, opponents, game=game, rules={})
+    assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+    assert list(refused.json["errors"]["json"]) == ["opponents"]
+    assert refused.json["message"].endswith(f"you and your opponents make {seats}.")
+    spanish = client.post(
+        "/api/v1/challenges", json={"game": game, "opponents": opponents},
+        headers={**key_of(ana), "Accept-Language": "es"},
+    )  # fmt: skip
+    assert spanish.json["message"].endswith(f"tú y tus rivales sois {seats}.")
+
+
 def test_a_level_twice_in_a_rated_challenge_is_refused(client: FlaskClient) -> None:
     ana, robo = sign_up(client, "Ana", "person"), sign_up(client, "Robo")
     twice = [{"account": robo["id"]}, {"bot": "easy"}, {"bot": "easy"}]

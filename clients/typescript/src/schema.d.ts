@@ -6560,7 +6560,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_error: no such account or level, a disabled account, an account twice, no account challenged, or rules a table would refuse. */
+            /** @description validation_error: no such account or level, a disabled account, an account twice, no account challenged, fewer seats than the game is played by, or rules a table would refuse. */
             422: {
                 headers: {
                     [name: string]: unknown;
