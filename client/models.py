@@ -563,8 +563,17 @@ class TrumpIn(TypedDict):
     holder: NotRequired[int | None]
 
 
+class WebhookAnswer(TypedDict):
+    action: int | str
+
+
 class WebhookBody(TypedDict):
     url: str
+
+
+class WebhookMatch(TypedDict):
+    game: int
+    id: str
 
 
 class WebhookRegistered(TypedDict):
@@ -576,6 +585,12 @@ class WebhookRegistered(TypedDict):
     paused: bool
     secret: str
     url: str
+
+
+class WebhookSeat(TypedDict):
+    hand: list[str]
+    legal: list[int | str]
+    seat: int
 
 
 class WebhookStatus(TypedDict):
@@ -1194,6 +1209,16 @@ class WaitingGameView(TypedDict):
     winners: list[int]
     winning: int | None
     you: NotRequired[You]
+
+
+class WebhookCall(TypedDict):
+    game: Literal['pocha', 'poch']
+    id: NotRequired[str]
+    match: NotRequired[WebhookMatch]
+    phase: str
+    turn: int
+    version: NotRequired[int]
+    you: WebhookSeat
 
 
 class Analysis(TypedDict):

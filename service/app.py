@@ -57,11 +57,11 @@ from service.api import (
     matches,
     rules,
     tables,
+    webhooks,
 )
 
-# Their routes join the accounts' blueprints, so importing them is what registers them.
+# Its routes join the accounts' blueprints, so importing it is what registers them.
 from service.api import blocks as _blocks  # noqa: F401
-from service.api import webhooks as _webhooks  # noqa: F401
 from service.api.ai_schemas import SCHEMA_ADDITIONS
 from service.api.wire.games import documented_by_reference, views_by_phase
 from service.context import EXTENSION, Services, current_request
@@ -324,6 +324,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for component, event in challenges.BOT_EVENTS.values():
         api.spec.components.schema(component, schema=event)
     api.spec.components.schema("BotEvent", challenges.bot_event_union())
+    # What a bot's webhook is called with and answers (named by the registration's callback).
+    api.spec.components.schema("WebhookCall", schema=webhooks.WebhookCallSchema)
+    api.spec.components.schema("WebhookAnswer", schema=webhooks.WebhookAnswerSchema)
     # Each game's view is `oneOf` its phases' views (registered just above).
     for name, union in views_by_phase().items():
         api.spec.components.schema(name, union)

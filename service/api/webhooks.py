@@ -22,6 +22,7 @@ from core.errors import (
 from core.play.webhooks import LONGEST_URL, Settings, UnsafeUrl, check_url
 from core.store import webhooks
 from engine.i18n import _
+from engine.registry import KINDS
 from service.accounts import SCHEME
 from service.answers import Answer
 from service.api.accounts import _ACCOUNT_ID, blp, owner_of
@@ -88,6 +89,128 @@ class WebhookRegisteredSchema(WebhookStatusSchema):
     )
 
 
+#: An action in its wire form, as the view's `legal` lists it (each game's own, under
+#: its view's schema): a number or a string.
+_ACTION = {"oneOf": [{"type": "integer"}, {"type": "string"}]}
+
+
+class WebhookSeatSchema(Answer):
+    class Meta:
+        # And what else its game's view says of it (`refused`, ...).
+        unknown = ma.INCLUDE
+
+    seat = fields.Integer(metadata={"description": "The bot's seat."})
+    hand = fields.List(fields.String(), metadata={"description": "Its cards' codes."})
+    legal = fields.List(
+        fields.Raw(metadata=_ACTION),
+        metadata={
+            "description": "What it may do now, in the wire form its game's endpoints take "
+            "(a bid's number, a card's code, a Poch bet, ...): answer one of them.",
+            "example": [0, 1, 2],
+        },
+    )
+
+
+class WebhookMatchSchema(Answer):
+    id = fields.String(metadata={"description": "The match's id."})
+    game = fields.Integer(
+        metadata={"description": "The game's number in it (the `match_game` of the history)."}
+    )
+
+
+class WebhookCallSchema(Answer):
+    """What a webhook is POSTed: the seat's view, of which the fields any bot needs."""
+
+    OPTIONAL = frozenset({"id", "version", "match"})
+
+    class Meta:
+        # The rest of the view comes too, as its game's view schema has it.
+        unknown = ma.INCLUDE
+
+    game = fields.String(
+        metadata={"description": "The game: `pocha` or `poch`.", "enum": list(KINDS)}
+    )
+    phase = fields.String(
+        metadata={"description": "The phase, as in the game's view.", "example": "bidding"}
+    )
+    turn = fields.Integer(metadata={"description": "The seat whose turn it is: the bot's."})
+    you = fields.Nested(WebhookSeatSchema, metadata={"description": "The bot's own seat."})
+    id = fields.String(metadata={"description": "The game's id: at a table only."})
+    version = fields.Integer(metadata={"description": "The game's version: at a table only."})
+    match = fields.Nested(
+        WebhookMatchSchema,
+        metadata={"description": "In a match only, whose games have no id: which one it is."},
+    )
+
+
+class WebhookAnswerSchema(Answer):
+    class Meta:
+        unknown = ma.INCLUDE  # anything else is not read
+
+    action = fields.Raw(
+        metadata={**_ACTION, "description": "One entry of `you.legal`, as it is.", "example": 1}
+    )
+
+
+def _call_header(name: str, description: str) -> dict[str, Any]:
+    return {"in": "header", "name": name, "required": True, "description": description,
+            "schema": {"type": "string"}}  # fmt: skip
+
+
+#: The call the workers make at each of the bot's turns, as an OpenAPI callback of the
+#: registration (docs/bots-api.md, "A call").
+TURN_CALLBACK = {
+    "turn": {
+        "{$request.body#/url}": {
+            "post": {
+                "operationId": "botTurn",
+                # Signed with the secret (`X-Pocha-Signature`), which no scheme names.
+                "security": [],
+                "summary": "A turn of the bot",
+                "description": "Made by a worker at each of the bot's turns, at the URL "
+                "registered. The body is the seat's view: at a table, `GET "
+                "/api/v1/games/{id}` with the seat's token (its game's view schema) less "
+                "`table.link`; in a match, the game's part of it and `match`. Answer within "
+                "the deadline, or the stand-in plays and the failure is counted.",
+                "parameters": [
+                    _call_header("X-Pocha-Timestamp", "Unix time of the call, in seconds."),
+                    _call_header(
+                        "X-Pocha-Signature",
+                        "`sha256=` and the hex HMAC-SHA256, under the secret, of the "
+                        "timestamp, a dot, and the body's bytes.",
+                    ),
+                    _call_header(
+                        "X-Pocha-Deadline",
+                        "How long the whole call may take, in milliseconds.",
+                    ),
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/WebhookCall"}}
+                    },
+                },
+                "responses": {
+                    "200": {
+                        "description": "The bot's decision.",
+                        "content": {
+                            "application/json": {
+                                "schema": {"$ref": "#/components/schemas/WebhookAnswer"}
+                            }
+                        },
+                    },
+                    "4XX": {
+                        "description": "A call refused (a signature that does not verify, "
+                        "a stale timestamp): the stand-in plays, and the failure is "
+                        "counted (`status_NNN`).",
+                    },
+                },
+            }
+        }
+    }
+}
+
+
 _SECURITY: dict[str, Any] = {"security": [{SCHEME: []}]}
 _ERRORS = (
     (401, "account_required: no key; unknown_account: a key that opens no account."),
@@ -122,7 +245,7 @@ def _status(account_id: str) -> dict[str, Any]:
 
 @blp.route("/<account_id>/webhook", parameters=_ACCOUNT_ID)
 class AccountWebhook(MethodView):
-    @blp.doc(operationId="setWebhook", **_SECURITY)
+    @blp.doc(operationId="setWebhook", callbacks=TURN_CALLBACK, **_SECURITY)
     @blp.arguments(WebhookBodySchema(), location="json")
     @blp.response(200, WebhookRegisteredSchema)
     @_documented(

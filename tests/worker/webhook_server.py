@@ -1,6 +1,7 @@
 """A tiny webhook bot the tests start on loopback, in a thread: it answers as it is told
 (`behaviour`): the first legal action (checking the signature with `examples/webhook_bot`'s
-own check), or one of the hostile answers a webhook may give."""
+own check), or one of the hostile answers a webhook may give. Each call's body is held to
+the document's `WebhookCall`."""
 
 from __future__ import annotations
 
@@ -13,10 +14,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from tests.contract import Contract
+
 #: How often a dripping bot sends a byte (seconds): well within a call's 1 s deadline, so
 #: that no single read times out and only the deadline of the whole call can cut it.
 DRIP = 0.25
 _EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "webhook_bot.py"
+#: The document, which says what a webhook is called with (`WebhookCall`).
+CONTRACT = Contract.load()
 
 
 def example_bot() -> Any:
@@ -63,7 +68,12 @@ class WebhookBot:
                     body,
                     headers.get("X-Pocha-Signature", ""),
                 )
-                bot.calls.append({"body": json.loads(body), "headers": headers, "verified": ok})
+                view = json.loads(body)
+                # Held to the document's `WebhookCall` once the server stops (`webhook_bot`).
+                problems = CONTRACT.component_problems("WebhookCall", view)
+                bot.calls.append(
+                    {"body": view, "headers": headers, "verified": ok, "problems": problems}
+                )
                 getattr(self, "answer_" + bot.behaviour)(json.loads(body))
 
             def _send(self, status: int, payload: bytes, **headers: str) -> None:
@@ -145,3 +155,5 @@ def webhook_bot() -> Iterator[WebhookBot]:
         bot.released.set()
         bot.server.shutdown()
         bot.server.server_close()
+    # Every call as the registration's callback documents it (not on a test's failure).
+    assert [call["problems"] for call in bot.calls if call["problems"]] == []

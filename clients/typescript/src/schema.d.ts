@@ -4892,12 +4892,51 @@ export interface components {
             /** @description Your hand, what you may do and why not the rest; only in a seat's view. */
             you?: components["schemas"]["You"];
         };
+        WebhookAnswer: {
+            /**
+             * @description One entry of `you.legal`, as it is.
+             * @example 1
+             */
+            action: number | string;
+        } & {
+            [key: string]: unknown;
+        };
         WebhookBody: {
             /**
              * @description Where the bot's decisions are asked for: http or https, on a public address.
              * @example https://bot.example.org/pocha
              */
             url: string;
+        };
+        WebhookCall: {
+            /**
+             * @description The game: `pocha` or `poch`.
+             * @enum {string}
+             */
+            game: "pocha" | "poch";
+            /** @description The game's id: at a table only. */
+            id?: string;
+            /** @description In a match only, whose games have no id: which one it is. */
+            match?: components["schemas"]["WebhookMatch"];
+            /**
+             * @description The phase, as in the game's view.
+             * @example bidding
+             */
+            phase: string;
+            /** @description The seat whose turn it is: the bot's. */
+            turn: number;
+            /** @description The game's version: at a table only. */
+            version?: number;
+            /** @description The bot's own seat. */
+            you: components["schemas"]["WebhookSeat"];
+        } & {
+            [key: string]: unknown;
+        };
+        WebhookMatch: {
+            /** @description The game's number in it (the `match_game` of the history). */
+            game: number;
+            /** @description The match's id. */
+            id: string;
         };
         WebhookRegistered: {
             /** @description Decisions its webhook answered. */
@@ -4922,6 +4961,23 @@ export interface components {
             secret: string;
             /** @description The webhook's URL. */
             url: string;
+        };
+        WebhookSeat: {
+            /** @description Its cards' codes. */
+            hand: string[];
+            /**
+             * @description What it may do now, in the wire form its game's endpoints take (a bid's number, a card's code, a Poch bet, ...): answer one of them.
+             * @example [
+             *       0,
+             *       1,
+             *       2
+             *     ]
+             */
+            legal: (number | string)[];
+            /** @description The bot's seat. */
+            seat: number;
+        } & {
+            [key: string]: unknown;
         };
         WebhookStatus: {
             /** @description Decisions its webhook answered. */
