@@ -15,7 +15,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -24,78 +23,17 @@ from typing import Literal
 
 import pytest
 
-from client.api import ApiError, PochaClient, View
-from client.models import Challenge, NewAccountAnswer
+from client.api import ApiError, PochaClient
+from client.models import Challenge
+from tests.clients.bots import account, played_out, plays_a_challenge
 from tests.contract import Contract
-from tests.live import LiveService, serving
-from tests.redis_server import fresh_db_url
+from tests.live import LiveService
 from tests.waiting import LONG, scaled, wait_until
-from tools.embedded_redis import RedisServer, free_port
+from tools.embedded_redis import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "client_bot.py"
 WEBHOOK_BOT = ROOT / "examples" / "webhook_bot.py"
-#: A logical DB of the session's Redis no other test uses: this module's own service.
-BOT_DB = 3
-
-
-@pytest.fixture(scope="module")
-def service(
-    redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[LiveService]:
-    """A service that calls webhooks on loopback, with no limits on sign-ups or matches."""
-    with serving(
-        fresh_db_url(redis_server, BOT_DB),
-        tmp_path_factory.mktemp("client-bot-service"),
-        POCHA_BOT_ALLOW_PRIVATE="1",
-        POCHA_RATE_LIMITS="off",
-    ) as live:
-        yield live
-
-
-def _tag() -> str:
-    return str(time.time_ns() % 10**9)
-
-
-def _account(url: str, name: str, kind: Literal["person", "bot"]) -> PochaClient:
-    made: NewAccountAnswer = PochaClient(url).create_account(f"{name}{_tag()}", kind)
-    assert made["kind"] == kind and made["key"].startswith("pa_")
-    # The key makes games and challenges, and opens the account's seats as their token.
-    return PochaClient(url, token=made["key"], account_key=made["key"])
-
-
-def _first_legal(me: PochaClient, view: View) -> None:
-    game, version = view["id"], view["version"]
-    if view["game"] == "pocha":
-        if view["phase"] == "bidding":
-            me.bid(game, view["you"]["legal"][0], version=version)
-        elif view["phase"] == "playing":
-            me.play(game, view["you"]["legal"][0], version=version)
-    elif view["phase"] == "betting":
-        me.bet(game, view["you"]["legal"][0], version=version)
-    elif view["phase"] == "starting":
-        me.play(game, view["you"]["legal"][0], version=version)
-    elif view["phase"] == "choosing":
-        me.choose_suit(game, view["you"]["legal"][0], version=version)
-
-
-def _played_out(game_id: str, *players: PochaClient) -> View:
-    """The game once over, `players` playing their first legal action at each turn."""
-    ended: list[View] = []
-
-    def over() -> bool:
-        for player in players:
-            view = player.view(game_id)
-            if view["phase"] in ("finished", "over"):
-                ended.append(view)
-                return True
-            if "you" in view and view["turn"] == view["you"]["seat"]:
-                with contextlib.suppress(ApiError):  # a bot or a clock moved first
-                    _first_legal(player, view)
-        return False
-
-    wait_until(over, LONG, f"game {game_id} to end")
-    return ended[-1]
 
 
 @contextlib.contextmanager
@@ -125,9 +63,9 @@ def _webhook_bot(url: str, secret: str) -> Iterator[None]:
 
 
 def test_a_webhook_bot_is_registered_called_and_removed_with_the_client(
-    service: LiveService,
+    bot_service: LiveService,
 ) -> None:
-    hook = _account(service.url, "Hook", "bot")
+    hook = account(bot_service.url, "Hook", "bot")
     me = hook.own_account()
     with pytest.raises(ApiError) as refused:
         hook.webhook(me["id"])
@@ -136,7 +74,7 @@ def test_a_webhook_bot_is_registered_called_and_removed_with_the_client(
         hook.set_webhook(me["id"], "ftp://bot.example.org/")
     assert (refused.value.status, refused.value.error) == (422, "webhook_refused")
     with pytest.raises(ApiError) as refused:
-        PochaClient(service.url).set_webhook(me["id"], "http://127.0.0.1:9/")
+        PochaClient(bot_service.url).set_webhook(me["id"], "http://127.0.0.1:9/")
     assert (refused.value.status, refused.value.error) == (401, "account_required")
 
     # Registered before it listens: the secret, which it checks calls with, is in the
@@ -149,7 +87,7 @@ def test_a_webhook_bot_is_registered_called_and_removed_with_the_client(
             ["Hook", {"name": "E", "bot": "easy"}, {"name": "R", "bot": "random"}],
             rules={"schedule": [1, 2]},
         )
-        assert _played_out(made["id"], PochaClient(service.url))["phase"] == "finished"
+        assert played_out(made["id"], PochaClient(bot_service.url))["phase"] == "finished"
         status = hook.webhook(me["id"])
         # 2 bids and 3 cards at least (a tied game has tiebreak hands).
         assert status["decisions"] >= 5 and status["failures"] == 0, status
@@ -162,8 +100,8 @@ def test_a_webhook_bot_is_registered_called_and_removed_with_the_client(
     assert refused.value.error == "no_webhook"
 
 
-def test_a_bot_answers_challenges_with_the_client(service: LiveService) -> None:
-    ana, bot = _account(service.url, "Ana", "person"), _account(service.url, "Robo", "bot")
+def test_a_bot_answers_challenges_with_the_client(bot_service: LiveService) -> None:
+    ana, bot = account(bot_service.url, "Ana", "person"), account(bot_service.url, "Robo", "bot")
     me = bot.own_account()
     with pytest.raises(ApiError) as refused:
         ana.challenge([{"bot": "hard"}])
@@ -192,7 +130,7 @@ def test_a_bot_answers_challenges_with_the_client(service: LiveService) -> None:
     assert challenge["id"] == made["id"] and challenge["status"] == "accepted"
     game_id = challenge["game_id"]
     assert game_id is not None and ana.find_challenge(made["id"])["game_id"] == game_id
-    assert _played_out(game_id, ana, bot)["phase"] == "finished"
+    assert played_out(game_id, ana, bot)["phase"] == "finished"
 
     # The rated game moved both ratings, and the history and the ladders say so.
     (rating,) = bot.account(me["id"])["ratings"]
@@ -204,8 +142,8 @@ def test_a_bot_answers_challenges_with_the_client(service: LiveService) -> None:
     assert ana.ladder("pocha", "person")["kind"] == "person"
 
 
-def test_a_bot_plays_matches_with_the_client(service: LiveService) -> None:
-    hook = _account(service.url, "Matched", "bot")
+def test_a_bot_plays_matches_with_the_client(bot_service: LiveService) -> None:
+    hook = account(bot_service.url, "Matched", "bot")
     me = hook.own_account()
     seat = f"account:{me['id']}"
     url = f"http://127.0.0.1:{free_port()}/"
@@ -227,10 +165,10 @@ def test_a_bot_plays_matches_with_the_client(service: LiveService) -> None:
 
     # Opened to matches, it may be seated by anyone's unrated match.
     assert hook.open_to_matches(me["id"])["open_to_matches"]
-    anyone = PochaClient(service.url).create_match(
+    anyone = PochaClient(bot_service.url).create_match(
         [seat, "random", "random"], 2, rules={"schedule": [1]}
     )
-    PochaClient(service.url).cancel_match(anyone["id"])
+    PochaClient(bot_service.url).cancel_match(anyone["id"])
     assert not hook.open_to_matches(me["id"], False)["open_to_matches"]
 
 
@@ -246,28 +184,8 @@ def test_the_example_bot_is_clean_under_mypy_strict(tmp_path: Path) -> None:
     ("game", "rules"), [("pocha", {"schedule": [1, 2]}), ("poch", {"deals": 1})]
 )
 def test_the_example_bot_accepts_a_challenge_and_plays_it(
-    service: LiveService, game: Literal["pocha", "poch"], rules: dict[str, object]
+    bot_service: LiveService, game: Literal["pocha", "poch"], rules: dict[str, object]
 ) -> None:
-    ana = _account(service.url, "Ana", "person")
-    made = PochaClient(service.url).create_account(f"Example{_tag()}", "bot")
-    process = subprocess.Popen(
-        [sys.executable, str(EXAMPLE), service.url], cwd=ROOT, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "POCHA_KEY": made["key"], "PYTHONPATH": str(ROOT)},
-    )  # fmt: skip
-    try:
-        challenge = ana.challenge([{"account": made["id"]}, {"bot": "easy"}], rules, game=game)
-        wait_until(
-            lambda: ana.find_challenge(challenge["id"])["status"] == "accepted",
-            LONG, "the example bot to accept",
-        )  # fmt: skip
-        game_id = ana.find_challenge(challenge["id"])["game_id"]
-        assert game_id is not None
-        assert _played_out(game_id, ana)["phase"] in ("finished", "over")
-        turns = PochaClient(service.url).account(made["id"]).get("turns")
-        # Every turn of the bot was its own (none left to a clock's stand-in).
-        assert turns is not None and turns["decisions"] > 0 and turns["clocks_ran_out"] == 0
-    finally:
-        process.terminate()
-        said = process.communicate(timeout=scaled(10))[0]
+    command = [sys.executable, str(EXAMPLE), bot_service.url]
+    said = plays_a_challenge(bot_service.url, command, {"PYTHONPATH": str(ROOT)}, game, rules)
     assert "Traceback" not in said, said

@@ -3,7 +3,9 @@ what openapi-typescript, with its default options, makes of the committed docume
 its code compiles under `tsc --strict` without `any`, `as`, non-null `!`, `typeof` or a
 type guard of its own; and it plays a whole Pocha game and a whole Poch game against bots
 on a live service with real workers, telling each view apart by `game` and then by `phase`
-and sending entries of `you.legal` as the phase typed them. The tools are npm's, pinned in
+and sending entries of `you.legal` as the phase typed them; and src/bot.ts, a stream bot
+reading its account's events as `BotEvent`, accepts a challenge of either game and plays it
+(tests/clients/bots.py). The tools are npm's, pinned in
 clients/typescript/package-lock.json and installed with `npm ci`; without node and npm
 (scripts/test installs Debian's as root) these tests are skipped, saying why."""
 
@@ -17,10 +19,12 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
 from client.api import PochaClient
+from tests.clients.bots import plays_a_challenge
 from tests.live import LiveService
 
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "typescript"
@@ -28,7 +32,7 @@ DOCUMENT = CLIENT.parents[1] / "openapi" / "openapi.json"
 #: The oldest node the pinned tools run on (@redocly/openapi-core, under openapi-typescript).
 NODE_AT_LEAST = (18, 17)
 #: The client's own code: everything under src/ but the generated types.
-OWN_CODE = ("client.ts", "play.ts", "example.ts")
+OWN_CODE = ("client.ts", "play.ts", "example.ts", "bot.ts")
 #: The page that shows src/example.ts, in its one ```ts block.
 DOCS = CLIENT.parents[1] / "docs" / "clients.md"
 #: A whole game is a few dozen moves; bots think on the worker meanwhile.
@@ -182,3 +186,15 @@ def test_the_client_plays_a_whole_game(
     assert report["winners"]
     # The events' JSON list, typed as events: the stream's text stays out of its type.
     assert report["events"] > 0
+
+
+@pytest.mark.parametrize(
+    ("game", "rules"), [("pocha", {"schedule": [1, 2]}), ("poch", {"deals": 1})]
+)
+def test_the_stream_bot_accepts_a_challenge_and_plays_it(
+    built: Path, bot_service: LiveService, game: Literal["pocha", "poch"], rules: dict[str, object]
+) -> None:
+    # Its events typed as `BotEvent` and its key sent by `connect`, it plays either game.
+    command = ["node", str(built / "bot.js"), bot_service.url]
+    said = plays_a_challenge(bot_service.url, command, {}, game, rules)
+    assert "finished " in said and "Error" not in said, said
