@@ -229,9 +229,11 @@ class UnknownAccount(ServiceError):
 
     def __init__(self) -> None:
         super().__init__(
+            # Said the same of a key sent in X-Pocha-Account and of one sent as a seat's
+            # bearer token, which is where a bot moves with it.
             _(
-                "The key in X-Pocha-Account is not the key of an account: check it, or make "
-                "an account with POST /api/v1/accounts."
+                "This account key opens no account (a replaced key opens nothing): check it, "
+                "or make an account with POST /api/v1/accounts."
             )
         )
 

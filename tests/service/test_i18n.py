@@ -940,8 +940,8 @@ CATALOGUED: dict[str, list[str]] = {
         "(or reuse them) and try again.",
     ],
     "unknown_account": [
-        "The key in X-Pocha-Account is not the key of an account: check it, or make an "
-        "account with POST /api/v1/accounts."
+        "This account key opens no account (a replaced key opens nothing): check it, or make "
+        "an account with POST /api/v1/accounts."
     ],
     "account_disabled": ["This account is disabled: it cannot take a seat."],
     "account_not_found": ["No account has this id."],

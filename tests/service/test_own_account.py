@@ -64,7 +64,7 @@ def test_no_key_a_wrong_key_and_a_disabled_account_are_refused_in_the_callers_la
         (None, 401, "account_required",
          "This needs your account's key", "Hace falta la clave de tu cuenta"),
         ("pa_" + "x" * 43, 401, "unknown_account",
-         "The key in X-Pocha-Account is not", "La clave de X-Pocha-Account no es"),
+         "This account key opens no account", "Esta clave de cuenta no abre"),
         ("   ", 401, "account_required",
          "This needs your account's key", "Hace falta la clave de tu cuenta"),
     ]  # fmt: skip
