@@ -340,13 +340,13 @@ class PochaClient:
         answer: Account = self._json("GET", f"/api/v1/accounts/{_q(account_id)}")
         return answer
 
-    def open_to_matches(self, account_id: str, open_: bool = True) -> Account:
+    def open_to_matches(self, account_id: str, opened: bool = True) -> Account:
         """Open the bot account whose key this client holds to anyone's unrated matches
         (`account:ID` among their seats), or close it again; the account as shown."""
         answer: Account = self._json(
             "PATCH",
             f"/api/v1/accounts/{_q(account_id)}",
-            {"open_to_matches": open_},
+            {"open_to_matches": opened},
             headers=self._account_headers(),
         )
         return answer
