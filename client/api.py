@@ -103,6 +103,7 @@ class PochaClient:
         *,
         account_key: str | None = None,
         language: str | None = None,
+        integrator_key: str | None = None,
     ) -> None:
         parts = urlsplit(base_url if "://" in base_url else f"http://{base_url}")
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -120,10 +121,22 @@ class PochaClient:
         #: The language asked for in Accept-Language (`en`, `es`), so that the service's
         #: sentences (refusals, hints' reasons) come in it; None asks for none (English).
         self.language = language
+        #: A server-side integrator's key (`pk_...`, the operator's `pocha keys create`),
+        #: sent in X-Pocha-Key on every request, so that the operations limited per client
+        #: count against the key instead of the address (docs/api.md, "Keys for server-side
+        #: integrators"); the clients made from this one for a seat or the host keep it.
+        self.integrator_key = integrator_key
 
     def with_token(self, token: str | None) -> PochaClient:
-        """The same API, acting with another token (in the same language)."""
-        return PochaClient(self.base_url, token, self.timeout, language=self.language)
+        """The same API, acting with another token (in the same language, with the same
+        integrator's key)."""
+        return PochaClient(
+            self.base_url,
+            token,
+            self.timeout,
+            language=self.language,
+            integrator_key=self.integrator_key,
+        )
 
     def seat(self, created: Mapping[str, Any], seat: int) -> PochaClient:
         """A client acting as `seat` of a game just created (its token is only there)."""
@@ -668,6 +681,8 @@ class PochaClient:
             headers["Authorization"] = f"Bearer {self.token}"
         if self.language is not None:
             headers["Accept-Language"] = self.language
+        if self.integrator_key:
+            headers["X-Pocha-Key"] = self.integrator_key
         return headers
 
     def _request(

@@ -1,8 +1,9 @@
 """The Python client (`client.api`) against the real service over HTTP: a whole game
 against bots with the events followed live, every error code it surfaces, a hint, an AI
-move (and an impossible one), a small match, and deleting a game; then tables: joining by
-code, table_full, the lobby (never a token), the host's start, two people playing a table
-to the end and its rematch, and a person away who comes back."""
+move (and an impossible one), an integrator's key sent with every request and its seats',
+a small match, and deleting a game; then tables: joining by code, table_full, the lobby
+(never a token), the host's start, two people playing a table to the end and its rematch,
+and a person away who comes back."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ import time
 from typing import Any
 
 import pytest
+import redis
 
 from client.api import OPEN, ApiError, PochaClient
+from core.store import api_keys
 from tests.live import LiveService
 from tests.waiting import LONG, scaled, wait_until
 
@@ -167,6 +170,30 @@ def test_hint_and_ai_move_wait_for_their_jobs(live_service: LiveService) -> None
     with pytest.raises(ApiError) as caught:
         api.job("no-such-job")
     assert caught.value.error == "job_not_found"
+
+
+def test_an_integrators_key_goes_with_every_request_and_its_seats(
+    live_service: LiveService,
+) -> None:
+    connection = redis.Redis.from_url(live_service.redis_url)
+    try:
+        key, _made = api_keys.create(connection, f"relay-{time.time_ns() % 10**9}")
+    finally:
+        connection.close()
+    relay = PochaClient(live_service.url, integrator_key=key)
+    created = relay.create_game(["Ana", *bots("random", 2)], rules={"schedule": [1]})
+    me = relay.seat(created, 0)
+    assert me.integrator_key == key
+    assert play_to_the_end(me, created["id"])["phase"] == "finished"
+    # A key that is none is refused where it counts: making a game, and a seat's move.
+    stranger = PochaClient(live_service.url, integrator_key="pk_" + "x" * 43)
+    for refused_call in (
+        lambda: stranger.create_game(["Ana", *bots("random", 2)]),
+        lambda: stranger.seat(created, 0).bid(created["id"], 0),
+    ):
+        with pytest.raises(ApiError) as refused:
+            refused_call()
+        assert (refused.value.status, refused.value.error) == (401, "unknown_key")
 
 
 def test_a_small_match(live_service: LiveService) -> None:

@@ -121,7 +121,7 @@ if (baseUrl === undefined || key === undefined) {
   console.error("usage: POCHA_KEY=pa_... node build/bot.js URL");
   process.exit(2);
 }
-const api = connect(baseUrl, key, key);
+const api = connect(baseUrl, key, { account: key });
 const own = await api.GET("/api/v1/account");
 if (own.data === undefined) fail("the key opens no account", own.error);
 for (;;) {

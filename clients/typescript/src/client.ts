@@ -20,20 +20,30 @@ export type Api = Client<paths, Read>;
 /** Either game's view, as every view and move answers. */
 export type View = Schemas["GameView"] | Schemas["PochGameView"];
 
+/** The keys a client may carry beside a seat's token. */
+export interface Keys {
+  /** An account's key (`pa_...`), sent in `X-Pocha-Account`: making games, challenges, webhooks. */
+  account?: string;
+  /** A server-side integrator's key (`pk_...`), sent in `X-Pocha-Key`: its limits, not the address's. */
+  integrator?: string;
+}
+
 /**
- * The API at `baseUrl`, acting with a seat's (or the host's) `token` when given, and as the
- * account whose `accountKey` is given (sent in `X-Pocha-Account`, a security scheme of the
- * document, so no operation's parameters name it): making games, challenges, webhooks.
- * An account's key is also its seats' bearer token: `connect(url, key, key)`.
+ * The API at `baseUrl`, acting with a seat's (or the host's) `token` when given, and with
+ * the `keys` given. The document names both keys as security schemes, so no operation's
+ * parameters carry them: they go on every request. An account's key is also its seats'
+ * bearer token: `connect(url, key, { account: key })`.
  */
-export function connect(baseUrl: string, token?: string, accountKey?: string): Api {
+export function connect(baseUrl: string, token?: string, keys: Keys = {}): Api {
   const headers: Record<string, string> = {};
   if (token !== undefined) {
     headers.Authorization = `Bearer ${token}`;
   }
-  if (accountKey !== undefined) {
-    headers["X-Pocha-Account"] = accountKey;
+  if (keys.account !== undefined) {
+    headers["X-Pocha-Account"] = keys.account;
+  }
+  if (keys.integrator !== undefined) {
+    headers["X-Pocha-Key"] = keys.integrator;
   }
   return createClient<paths, Read>({ baseUrl, headers });
 }
-
