@@ -132,7 +132,9 @@ def test_a_bot_answers_challenges_with_the_client(bot_service: LiveService) -> N
     assert game_id is not None and ana.find_challenge(made["id"])["game_id"] == game_id
     assert played_out(game_id, ana, bot)["phase"] == "finished"
 
-    # The rated game moved both ratings, and the history and the ladders say so.
+    # The rated game moved both ratings (counted by the move that ended it, just after the
+    # game is seen finished), and the history and the ladders say so.
+    wait_until(lambda: bot.account(me["id"])["ratings"] != [], LONG, "the rating")
     (rating,) = bot.account(me["id"])["ratings"]
     assert rating["game"] == "pocha" and rating["games"] == 1
     (entry,) = bot.rating_history(me["id"])["entries"]
@@ -160,6 +162,8 @@ def test_a_bot_plays_matches_with_the_client(bot_service: LiveService) -> None:
         rated = hook.create_match([seat, "easy", "easy"], 2, rules={"schedule": [1]}, rated=True)
         assert rated["rated"] and "seed" not in rated
         hook.wait_match(rated["id"], scaled(LONG))
+    # Each of its 2 games counted once, as its last move ended it.
+    wait_until(lambda: len(hook.rating_history(me["id"])["entries"]) == 2, LONG, "2 ratings")
     entries = hook.rating_history(me["id"])["entries"]
     assert {e.get("match_id") for e in entries} == {rated["id"]}
 
