@@ -469,6 +469,36 @@ class ChallengeRefused(Forbidden):
         super().__init__(_("{name} does not take challenges from your account.", name=name))
 
 
+class SeatRefused(Forbidden):
+    """A seat that would put two accounts in one game when one blocks the other: at a
+    table (`core.play.tables`) or in a match (`core.play.blocks`). Said without naming the
+    account that blocks: the one refused learns only that someone there does not play
+    with it; the one that blocks is told that it does."""
+
+    error = "seat_refused"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+
+    @classmethod
+    def at_table(cls, blocker: bool) -> SeatRefused:
+        """At a table: the account taking the seat is blocked there, or (`blocker`) it
+        blocks an account there."""
+        if blocker:
+            return cls(_("You block an account at this table: unblock it to sit here."))
+        return cls(_("Someone at this table does not play with your account."))
+
+    @classmethod
+    def in_match(cls, blocker: bool, asker: bool) -> SeatRefused:
+        """In a match: an account it seats blocks the asker's (`asker`), or the asker blocks
+        one it seats beside itself (`blocker`), or two accounts it seats (neither)."""
+        if asker:
+            return cls(_("An account in this match does not play with yours."))
+        if blocker:
+            return cls(_("You block an account in this match: unblock it to play beside it."))
+        return cls(_("Two accounts in this match do not play together: one blocks the other."))
+
+
 class TooManyBlocks(Conflict):
     """An account blocking one more account than it may."""
 

@@ -1025,6 +1025,14 @@ CATALOGUED: dict[str, list[str]] = {
     "rate_limited_challenges": ["challenges"],
     "challenge_refused": ["{name} does not take challenges from your account."],
     "too_many_blocks": ["You block {most} accounts, the most you may: unblock one first."],
+    # Driven in both languages by tests/service/test_block_seats.py.
+    "seat_refused": [
+        "Someone at this table does not play with your account.",
+        "You block an account at this table: unblock it to sit here.",
+        "An account in this match does not play with yours.",
+        "You block an account in this match: unblock it to play beside it.",
+        "Two accounts in this match do not play together: one blocks the other.",
+    ],
     "validation_error_blocks": [
         "An account cannot block itself.",
         "{name} is one of our bot levels: it challenges nobody, so there is nothing to block.",
