@@ -207,7 +207,7 @@ class Matches(MethodView):
             "key that opens no account.",
             403: "account_disabled: the account of the key is disabled; seat_refused: an "
             "account the match seats blocks the key's account, or blocks another account it "
-            "seats (docs/bots-api.md, *Blocking*).",
+            "seats.",
             422: "validation_error: an unknown game, bots (or another game's level), budgets "
             "or rules, too many games, or more CPU than allowed; a rated match seating "
             "other than the key's bot and levels; an account seated without its key that is "

@@ -93,7 +93,7 @@ _TABLE_ERRORS = {
 #: Why taking a seat may be forbidden (`service.accounts` adds the account's own refusal).
 _JOIN_REFUSED = (
     "seat_refused: an account at this table (one holding a seat, or the table's maker) "
-    "blocks your account, or yours blocks one there (docs/bots-api.md, *Blocking*); "
+    "blocks your account, or yours blocks one there; "
     "removed_by_host: the host removed you from this table."
 )
 
