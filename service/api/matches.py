@@ -109,7 +109,7 @@ def _check_accounts(accounts: list[str]) -> bool:
     event stream (then the match is played at tables)."""
     connection = services().redises.store
     streamed = False
-    holder = _key_holder() if accounts else None
+    holder: Account | None = None
     for account_id in dict.fromkeys(accounts):
         account = get_account(connection, account_id)
         if account is None:
@@ -124,6 +124,7 @@ def _check_accounts(accounts: list[str]) -> bool:
             raise _refused_seat(
                 _("account:{account} is not an enabled account", account=account_id)
             )
+        holder = _key_holder()
         if (holder is None or holder.id != account.id) and not (
             account.kind == "bot" and account.open_to_matches
         ):
