@@ -1,11 +1,11 @@
 """The accounts an account blocks, as stored: one sorted set per account of the blocked
 accounts' ids, scored by when each was blocked. A blocked account's challenges to the
 blocker are refused in the script that makes a challenge (`core.store.challenges`), so a
-block and a challenge racing it never both pass; a table's seat and a match's seats read
-them too (`blocking`), for the accounts about to share a game. The set has no TTL, as the account
-itself: it holds `MOST_BLOCKS` at most (an account forgotten since it was blocked gives its
-place up when the set is full) and goes with the account when it is forgotten
-(`core.store.accounts.account_keys`). How it works: docs/bots-api.md, "Blocking".
+block and a challenge racing it never both pass; a seat at a table and a match's seats
+read them too (`blocking`), for the accounts about to share a game. The set has no TTL, as
+the account itself: it holds `MOST_BLOCKS` at most (an account forgotten since it was
+blocked gives its place up when the set is full) and goes with the account when it is
+forgotten (`core.store.accounts.account_keys`). How it works: docs/bots-api.md, "Blocking".
 """
 
 from __future__ import annotations
