@@ -8,9 +8,9 @@
 // /replay alone opens a file instead, whatever `pocha replay` reads: a game record saved from
 // the API, or a match's records (GET /api/v1/matches/{id}/records: JSON lines, a game a line,
 // or `?format=json`'s array) or an arena's (`pocha arena --records`, `pocha arena-poch
-// --records`: a game a line, numbered by it), whose games are listed to choose one, each told
-// hand by hand as far as its record keeps it (bids, tricks and points; Poch's chips), and back
-// to the list.
+// --records`: a game a line, numbered by it), whose games are listed to choose one (a hundred
+// to a page: an arena's file may hold 100,000), each told hand by hand as far as its record
+// keeps it (bids, tricks and points; Poch's chips), and back to the list at its page.
 // A file may hold anything, so its values are put into the page as text, only cards are
 // drawn, and a file that is none of these is refused in a sentence naming its bad line.
 // Beside each decision: what the bot that made it thought as it played, where the record
@@ -40,7 +40,8 @@ let controls = null;
 // either end is disabled, the file's field is gone once its record is shown): the page's
 // other controls.
 const FOCUS_FALLBACK = ["#replay-next", "#replay-prev", "#replay-level", "#replay-file"];
-// The games of the match's records shown as a list (`gamesList`), which its buttons replay.
+// The games of the file shown as a list (`gamesList`), which its buttons replay and turn the
+// pages of.
 let listed = [];
 /** How long the page waits for an analysis (seconds): the service thinks 60 s at most. */
 const ANALYSIS_SECONDS = 180;
