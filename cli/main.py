@@ -1792,7 +1792,7 @@ _RECORD_FILE = N_("FILE")
     help=N_(
         "In a file of a match's records (GET /api/v1/matches/{id}/records), the game to "
         "tell: its number in the match; in an arena's (pocha arena --records), the line "
-        "it is on."
+        "it is on, or its item (from 1) where the records are a JSON array."
     ),
 )
 def replay(file: Path, game: int | None) -> None:

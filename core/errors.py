@@ -14,7 +14,7 @@ from typing import Any
 import redis
 
 from core.store.keys import is_game_id
-from engine.i18n import _
+from engine.i18n import _, ngettext
 
 # Redis errors that mean "the store cannot answer now" rather than a bug of ours (on a
 # cluster: a failover under way, after the cluster client's own retries).
@@ -148,10 +148,12 @@ class TooManyTables(Conflict):
 
     def __init__(self, most: int) -> None:
         super().__init__(
-            _(
-                "You have {most} tables in the lobby already: start one, or make this one "
+            ngettext(
+                "You have {n} table in the lobby already: start it, or make this one "
                 "unlisted and share its code.",
-                most=most,
+                "You have {n} tables in the lobby already: start one, or make this one "
+                "unlisted and share its code.",
+                most,
             )
         )
 
@@ -506,9 +508,10 @@ class TooManyBlocks(Conflict):
 
     def __init__(self, most: int) -> None:
         super().__init__(
-            _(
-                "You block {most} accounts, the most you may: unblock one first.",
-                most=most,
+            ngettext(
+                "You block {n} account, the most you may: unblock it first.",
+                "You block {n} accounts, the most you may: unblock one first.",
+                most,
             )
         )
 
