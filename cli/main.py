@@ -1666,6 +1666,12 @@ def accounts_sweep(dry_run: bool, redis_url: str) -> None:
         if step.next_start == 0:
             break
         start = step.next_start
+    if not dry_run:
+        # And out of the records still kept that name them, as the workers' sweep does.
+        scrub = _load("core.jobs.forgotten").scrub_forgotten
+        waiting = _load("core.store.keys").FORGOTTEN
+        while connection.exists(waiting):  # type: ignore[attr-defined]
+            scrub(connection)  # each step takes some
     if dry_run:
         click.echo(say(ngettext("{n} account not in use", "{n} accounts not in use", forgotten)))
     else:
