@@ -1402,6 +1402,16 @@ def migrate_keys(redis_url: str) -> None:
             )
         )
     )
+    if done.sheets:
+        click.echo(
+            say(
+                ngettext(
+                    "took the score sheet of {n} game out of its state",
+                    "took the score sheets of {n} games out of their states",
+                    done.sheets,
+                )
+            )
+        )
 
 
 @pocha.group(
