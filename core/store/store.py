@@ -967,9 +967,14 @@ class GameStore:
         each (`core.store.account_records`). One forgotten while it was played is taken out
         of it now, under the name its seat shows."""
         names = {s.account: s.name for s in seats if s.account is not None}
-        gone = account_records.note(self.redis, names, f"game:{game_id}", self.finished_ttl)
-        for account_id in gone:
-            account_records.scrub_game(self.redis, game_id, account_id, names[account_id])
+        try:
+            gone = account_records.note(self.redis, names, f"game:{game_id}", self.finished_ttl)
+            for account_id in gone:
+                account_records.scrub_game(self.redis, game_id, account_id, names[account_id])
+        except REDIS_DOWN:
+            # The move stands, and its answer is no error: the game is only not found by a
+            # forgetting in the day it is kept.
+            log.warning("finished game %s: its accounts' records not noted", game_id)
 
     @property
     def rated_mark_ttl(self) -> int:
