@@ -18,7 +18,15 @@ from flask.testing import FlaskClient
 
 from cli.main import pocha
 from core.jobs.forgotten import scrub_forgotten
-from core.store import account_seats, account_turns, accounts, bot_games, challenges, webhooks
+from core.store import (
+    account_records,
+    account_seats,
+    account_turns,
+    accounts,
+    bot_games,
+    challenges,
+    webhooks,
+)
 from core.store.account_records import FORGOTTEN_NAME
 from core.store.accounts import Lifetime
 from core.store.keys import (
@@ -150,6 +158,28 @@ def test_a_forgotten_account_is_taken_out_of_the_games_that_name_it(
     assert "Olvidada" not in str(record)
     # Bruno's account is untouched.
     assert bruno["id"] in str(client.get(f"/api/v1/games/{finished}").json["players"])
+
+
+def test_the_sweep_takes_a_forgotten_account_out_of_a_bounded_number_of_records_a_step(
+    store: Any,
+) -> None:
+    r = store.redis
+    _key, idle = accounts.create(r, "Olvidada", "person", now=LONG_AGO)
+    _key, other = accounts.create(r, "Otra", "person", now=LONG_AGO)
+    # Records kept a day (games gone meanwhile: each costs a look), one past its time.
+    for game_id in ("GAMEONE", "GAMETWO", "GAMETHREE"):
+        account_records.note(r, [idle.id, other.id], f"game:{game_id}", DAY)
+    account_records.note(r, [idle.id], "match:OLDMATCH", -1)
+    account_records.note(r, [idle.id], "game:GAMEFOUR", DAY)  # the note drops the old one
+    assert len(account_records.records_of(r, idle.id)) == 4
+
+    assert sweep_all(r) == {idle.id, other.id}
+    assert account_records.pending(r) == {idle.id: "Olvidada", other.id: "Otra"}
+    steps = []
+    while r.exists(FORGOTTEN):
+        steps.append(scrub_forgotten(r, most=3))
+    assert steps == [3, 3, 1]
+    assert keys_naming(r, idle.id) == keys_naming(r, other.id) == []
 
 
 def test_accounts_in_use_stay(client: FlaskClient, store: Any) -> None:
