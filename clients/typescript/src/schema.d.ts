@@ -2647,7 +2647,7 @@ export interface components {
             records_url: string;
             /** @description The rules played: Pocha's (`RulesInForce`) or Poch's (`PochRulesInForce`). */
             rules: components["schemas"]["RulesInForce"] | components["schemas"]["PochRulesInForce"];
-            /** @description The bot of each seat. */
+            /** @description The bot of each seat: a level, or an account's `account:ID` (`account:forgotten` once that account is forgotten, here and in the records). */
             seats: string[];
             /** @description The seed of the deals; a rated match's shows once it is finished (it makes every deal: its bot would know every hand). */
             seed?: number;
@@ -2953,7 +2953,7 @@ export interface components {
         });
         PlayerInfo: {
             /**
-             * @description The id of the account playing this seat (`GET /api/v1/accounts/{id}`); only for a seat an account took.
+             * @description The id of the account playing this seat (`GET /api/v1/accounts/{id}`); only for a seat an account took, and absent again once that account is forgotten (the seat is then named `(forgotten)`).
              * @example q3ZkR8vX1mNc2pLw
              */
             account?: string;
