@@ -1402,6 +1402,16 @@ def migrate_keys(redis_url: str) -> None:
             )
         )
     )
+    if done.sheets:
+        click.echo(
+            say(
+                ngettext(
+                    "took the score sheet of {n} game out of its state",
+                    "took the score sheets of {n} games out of their states",
+                    done.sheets,
+                )
+            )
+        )
 
 
 @pocha.group(
@@ -1666,6 +1676,12 @@ def accounts_sweep(dry_run: bool, redis_url: str) -> None:
         if step.next_start == 0:
             break
         start = step.next_start
+    if not dry_run:
+        # And out of the records still kept that name them, as the workers' sweep does.
+        scrub = _load("core.jobs.forgotten").scrub_forgotten
+        waiting = _load("core.store.keys").FORGOTTEN
+        while connection.exists(waiting):  # type: ignore[attr-defined]
+            scrub(connection)  # each step takes some
     if dry_run:
         click.echo(say(ngettext("{n} account not in use", "{n} accounts not in use", forgotten)))
     else:
@@ -1792,7 +1808,7 @@ _RECORD_FILE = N_("FILE")
     help=N_(
         "In a file of a match's records (GET /api/v1/matches/{id}/records), the game to "
         "tell: its number in the match; in an arena's (pocha arena --records), the line "
-        "it is on."
+        "it is on, or its item (from 1) where the records are a JSON array."
     ),
 )
 def replay(file: Path, game: int | None) -> None:

@@ -178,10 +178,23 @@ def _picked(path: Path, game: int | None) -> Found:
 
 
 def _arena_game(path: Path, found: list[Found], game: int | None) -> Found:
-    """The arena's game numbered `game` (the line it is on) among those of `found`."""
+    """The arena's game numbered `game` (the line it is on, or its item in a JSON array)
+    among those of `found`."""
     games = [f for f in found if is_arena_game(f.document)]
     numbers = _span([f.number for f in games]) or "-"
+    # An array's games are its items, numbered from 1; JSON lines' are their lines.
+    items = found[0].item is not None
     if game is None:
+        if items:
+            raise NotARecord(
+                _(
+                    "{path} holds {count} records (an arena's): pocha replay tells one game "
+                    "at a time. Pick it with --game N, N its item in the array ({numbers}).",
+                    path=str(path),
+                    count=len(found),
+                    numbers=numbers,
+                )
+            )
         raise NotARecord(
             _(
                 "{path} holds {count} records (an arena's): pocha replay tells one game at a "
@@ -194,6 +207,16 @@ def _arena_game(path: Path, found: list[Found], game: int | None) -> Found:
     for one in games:
         if one.number == game:
             return one
+    if items:
+        raise NotARecord(
+            _(
+                "{path} holds no game of an arena at item {game} of the array; its games are "
+                "items {numbers}.",
+                path=str(path),
+                game=game,
+                numbers=numbers,
+            )
+        )
     raise NotARecord(
         _(
             "{path} holds no game of an arena on line {game}; its games are on lines {numbers}.",

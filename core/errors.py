@@ -14,7 +14,7 @@ from typing import Any
 import redis
 
 from core.store.keys import is_game_id
-from engine.i18n import _
+from engine.i18n import _, ngettext
 
 # Redis errors that mean "the store cannot answer now" rather than a bug of ours (on a
 # cluster: a failover under way, after the cluster client's own retries).
@@ -148,10 +148,12 @@ class TooManyTables(Conflict):
 
     def __init__(self, most: int) -> None:
         super().__init__(
-            _(
-                "You have {most} tables in the lobby already: start one, or make this one "
+            ngettext(
+                "You have {n} table in the lobby already: start it, or make this one "
                 "unlisted and share its code.",
-                most=most,
+                "You have {n} tables in the lobby already: start one, or make this one "
+                "unlisted and share its code.",
+                most,
             )
         )
 
@@ -474,6 +476,36 @@ class ChallengeRefused(Forbidden):
         super().__init__(_("{name} does not take challenges from your account.", name=name))
 
 
+class SeatRefused(Forbidden):
+    """A seat that would put two accounts in one game when one blocks the other: at a
+    table (`core.play.tables`) or in a match (`core.play.blocks`). Said without naming the
+    account that blocks: the one refused learns only that someone there does not play
+    with it; the one that blocks is told that it does."""
+
+    error = "seat_refused"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+
+    @classmethod
+    def at_table(cls, blocker: bool) -> SeatRefused:
+        """At a table: the account taking the seat is blocked there, or (`blocker`) it
+        blocks an account there."""
+        if blocker:
+            return cls(_("You block an account at this table: unblock it to sit here."))
+        return cls(_("Someone at this table does not play with your account."))
+
+    @classmethod
+    def in_match(cls, blocker: bool, asker: bool) -> SeatRefused:
+        """In a match: an account it seats blocks the asker's (`asker`), or the asker blocks
+        one it seats beside itself (`blocker`), or two accounts it seats (neither)."""
+        if asker:
+            return cls(_("An account in this match does not play with yours."))
+        if blocker:
+            return cls(_("You block an account in this match: unblock it to play beside it."))
+        return cls(_("Two accounts in this match do not play together: one blocks the other."))
+
+
 class TooManyBlocks(Conflict):
     """An account blocking one more account than it may."""
 
@@ -481,9 +513,10 @@ class TooManyBlocks(Conflict):
 
     def __init__(self, most: int) -> None:
         super().__init__(
-            _(
-                "You block {most} accounts, the most you may: unblock one first.",
-                most=most,
+            ngettext(
+                "You block {n} account, the most you may: unblock it first.",
+                "You block {n} accounts, the most you may: unblock one first.",
+                most,
             )
         )
 

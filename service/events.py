@@ -23,7 +23,7 @@ from core.errors import REDIS_DOWN, GameNotFound, ServiceError
 from core.store.keys import changes_channel, stream_slots_key
 from core.store.redises import is_cluster
 from core.store.store import GameStore
-from engine.i18n import _
+from engine.i18n import ngettext
 
 log = logging.getLogger(__name__)
 
@@ -55,10 +55,12 @@ class TooManyStreams(ServiceError):
 
     def __init__(self, cap: int, retry_after: int) -> None:
         super().__init__(
-            _(
-                "Your address already follows {cap} event streams, the most it may: close "
+            ngettext(
+                "Your address already follows {n} event stream, the most it may: close it "
+                "(or follow the game by polling GET .../events?after=N) and try again.",
+                "Your address already follows {n} event streams, the most it may: close "
                 "one (or follow the game by polling GET .../events?after=N) and try again.",
-                cap=cap,
+                cap,
             )
         )
         self.retry_after = retry_after

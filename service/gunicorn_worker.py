@@ -19,7 +19,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 from core.config import load_config
 from core.network import client_of
-from engine.i18n import N_, _
+from engine.i18n import N_, ngettext
 from service.edge import BodyTooSlow
 from service.events import close_all_streams
 
@@ -191,10 +191,12 @@ class ApiWorker(GeventWorker):
         answer = error_bytes(
             429,
             "too_many_connections",
-            _(
-                "Your address holds {count} connections to this server, the most it may: "
+            ngettext(
+                "Your address holds {n} connection to this server, the most it may: close "
+                "it (or reuse it) and try again.",
+                "Your address holds {n} connections to this server, the most it may: "
                 "close some (or reuse them) and try again.",
-                count=self.max_per_address,
+                self.max_per_address,
             ),
             {"Retry-After": str(CONNECTIONS_RETRY_AFTER)},
         )

@@ -1,5 +1,5 @@
 """`pocha migrate-keys`: bring a Redis written by an earlier Pocha to the key names of this
-one, in place.
+one, in place, and its games' score sheets out of their states into a field of their own.
 How it works: docs/operating.md, `tools.migrate_keys`.
 """
 
@@ -9,12 +9,15 @@ import json
 import re
 from dataclasses import dataclass
 
+import orjson
 import redis
 
 from core.store.keys import TASKS_DUE, task_key
 
 #: An old name: a game's or match's keys, the id right after the prefix, untagged.
 _OLD = re.compile(r"^pocha:(game|match):(?!\{)([A-Za-z0-9_-]{1,64})(:.*)?$")
+#: An old name of a game's own hash (not of its events or other keys).
+_OLD_GAME = re.compile(r"^pocha:game:(?!\{)[A-Za-z0-9_-]{1,64}$")
 #: An old task: its kind, its untagged game or match id, the rest.
 _OLD_TASK = re.compile(r"^(turn|clock|match):(?!\{)([A-Za-z0-9_-]{1,64})(:.*)$")
 
@@ -23,6 +26,8 @@ _OLD_TASK = re.compile(r"^(turn|clock|match):(?!\{)([A-Za-z0-9_-]{1,64})(:.*)$")
 class Migrated:
     keys: int = 0
     tasks: int = 0
+    #: Games whose score sheet was taken out of their state.
+    sheets: int = 0
 
 
 def new_name(key: str) -> str | None:
@@ -58,14 +63,39 @@ def _rename_condition(connection: redis.Redis, task_hash: str) -> None:
         connection.hset(task_hash, "only_if", json.dumps([renamed, name, value]))
 
 
+def split_sheet(connection: redis.Redis, key: str) -> bool:
+    """Store game hash `key`'s score sheet apart, as this version reads it, if its state
+    holds it (as every game did before the sheet got its `history` field): else a move
+    writes the state without it, and the sheet would hold only the hands ended after.
+    Whether it did so."""
+    if connection.hexists(key, "history"):
+        return False
+    raw = connection.hget(key, "state")
+    if raw is None:
+        return False
+    state = orjson.loads(raw)
+    sheet = state.get("history") if isinstance(state, dict) else None
+    if not isinstance(sheet, list):
+        return False
+    state["history"] = []
+    pipe = connection.pipeline(transaction=True)
+    pipe.hset(key, mapping={"state": orjson.dumps(state), "history": orjson.dumps(sheet)})
+    pipe.execute()
+    return True
+
+
 def migrate(connection: redis.Redis) -> Migrated:
-    """Rename every old key of `connection`'s database, and the due entries of old tasks."""
+    """Rename every old key of `connection`'s database, and the due entries of old tasks;
+    an old game's score sheet is first taken out of its state (`split_sheet`)."""
     done = Migrated()
     for raw in connection.scan_iter(match="pocha:*", count=1000):
         key = raw.decode() if isinstance(raw, bytes) else str(raw)
         renamed = new_name(key)
         if renamed is None:
             continue
+        # Before the rename, so that a run that dies in between leaves the game to the next.
+        if _OLD_GAME.match(key) and split_sheet(connection, key):
+            done.sheets += 1
         # RENAMENX: a key that exists under both names (a rerun after new writes) keeps
         # the new one.
         if connection.renamenx(key, renamed):

@@ -406,8 +406,9 @@ def serve(
 
 
 def _start_store(redis_server: RedisServer) -> None:
-    """Start Redis; a data dir an earlier Pocha wrote gets this version's key names before
-    the API or a worker reads it (nothing to do on later starts)."""
+    """Start Redis; a data dir an earlier Pocha wrote gets this version's key names (and its
+    games' score sheets stored apart) before the API or a worker reads it (nothing to do on
+    later starts)."""
     redis_server.start()
     if redis_server.unix_socket is None:
         # Not on the data dir's socket, where the operator commands look: say where.
@@ -423,6 +424,9 @@ def _start_store(redis_server: RedisServer) -> None:
         client.close()
     if done.keys:
         click.echo(f"pocha: renamed {done.keys} keys of an earlier version's store", err=True)
+    if done.sheets:
+        games = "1 game" if done.sheets == 1 else f"{done.sheets} games"
+        click.echo(f"pocha: took the score sheet of {games} out of its state", err=True)
 
 
 def _stop_in_order(

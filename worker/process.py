@@ -30,6 +30,7 @@ from core.config import load_config
 from core.jobs import advice, analyses, matches
 from core.jobs.advice import KINDS, job_taken
 from core.jobs.courtesy import Board, turn_name
+from core.jobs.forgotten import scrub_forgotten
 from core.jobs.queues import (
     LONG_LANE,
     MATCH_LANES,
@@ -217,6 +218,7 @@ class _Watchful:
             sweep(self.redises, self.timing)
             count_unrated_games(self.redises)
             forget_idle_accounts(self.redises)
+            scrub_forgotten(self.redises)
         except StopRequested:
             # SIGTERM while sweeping: RQ's handler raises this wherever the idle worker
             # is, to end its loop; swallowed, the worker would not stop.

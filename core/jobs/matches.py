@@ -51,7 +51,7 @@ from core.play.tables import TableService
 from core.play.turns import RQBotRunner, store_for
 from core.play.webhooks import Settings
 from core.play.webhooks import ask as ask_webhook
-from core.store import ratings, webhooks
+from core.store import account_records, ratings, webhooks
 from core.store.accounts import Account, level_account
 from core.store.accounts import get as get_account
 from core.store.bot_games import note_game
@@ -502,11 +502,86 @@ def create_match(connection: Connections, spec: MatchSpec, timing: Timing | None
     )
     pipe.expire(match_key(match_id), MATCH_TTL)
     pipe.execute()
+    # Kept a week after its last game: each game that ends notes it again (`count_ended`).
+    account_records.note(
+        redises_of(connection).store, spec.accounts, f"match:{match_id}", MATCH_TTL
+    )
     # At tables a few games at a time, and a deal's rotations one after another when an
     # account is seated: each game that ends starts the next (`_ended`).
     tasks = [game_task(match_id, i, spec, timing) for i in spec.first_games()]
     submit_new(connection, tasks, timing)
     return match_id
+
+
+#: The label a forgotten account's seat takes in a match kept after it
+#: (`core.store.account_records`): an account's seat whose account is gone.
+FORGOTTEN_SEAT = ACCOUNT_SEAT + "forgotten"
+
+
+def _without_account(value: Any, account_id: str) -> Any:
+    """`value` (a match's spec or record, as JSON) with the account's seat label and id
+    replaced by `FORGOTTEN_SEAT` and its id part, keys of objects too."""
+    if isinstance(value, str):
+        if value == ACCOUNT_SEAT + account_id:
+            return FORGOTTEN_SEAT
+        return FORGOTTEN_SEAT.removeprefix(ACCOUNT_SEAT) if value == account_id else value
+    if isinstance(value, list):
+        return [_without_account(v, account_id) for v in value]
+    if isinstance(value, dict):
+        return {
+            _without_account(k, account_id): _without_account(v, account_id)
+            for k, v in value.items()
+        }
+    return value
+
+
+# Take a forgotten account out of a match, if its spec is still as read. KEYS: the match's
+# hash, its records. ARGV: the spec as read, as it becomes ("" for unchanged), the
+# account's paused field and the forgotten seat's, then for each record to change its
+# index, as it was and as it becomes. Returns 0 when the spec changed meanwhile (read
+# again), else 1.
+_SCRUB_MATCH_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 1 end
+if redis.call('HGET', KEYS[1], 'spec') ~= ARGV[1] then return 0 end
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'spec', ARGV[2]) end
+if redis.call('HDEL', KEYS[1], ARGV[3]) == 1 then redis.call('HSET', KEYS[1], ARGV[4], 1) end
+redis.call('HDEL', KEYS[1], 'stats', 'stats_of')
+for i = 5, #ARGV, 3 do
+  if redis.call('LINDEX', KEYS[2], ARGV[i]) == ARGV[i + 1] then
+    redis.call('LSET', KEYS[2], ARGV[i], ARGV[i + 2])
+  end
+end
+return 1
+"""
+
+
+def scrub_match(connection: Connections, match_id: str, account_id: str, _name: str) -> None:
+    """Take forgotten account `account_id` out of the match (`core.store.account_records`):
+    its seat label becomes `FORGOTTEN_SEAT` in the spec, every record and its paused mark
+    (a game still to come seats the stand-in there, as for any account gone), and the
+    statistics are made again from the records. Bounded by the match's `MAX_GAMES`."""
+    store = redises_of(connection).store
+    keys = [match_key(match_id), records_key(match_id)]
+    for _attempt in range(5):
+        raw = store.hget(keys[0], "spec")
+        if raw is None:
+            return
+        spec = json.loads(raw)
+        scrubbed = _without_account(spec, account_id)
+        changes: list[Any] = []
+        for index, line in enumerate(store.lrange(keys[1], 0, -1)):
+            record = json.loads(line)
+            new = _without_account(record, account_id)
+            if new != record:
+                changes += [index, line, json.dumps(new)]
+        args = [
+            raw,
+            json.dumps(scrubbed) if scrubbed != spec else "",
+            _paused_field(account_id),
+            _paused_field(FORGOTTEN_SEAT.removeprefix(ACCOUNT_SEAT)),
+        ]
+        if store.eval(_SCRUB_MATCH_LUA, len(keys), *keys, *args, *changes):
+            return
 
 
 def load_spec(connection: Connections, match_id: str) -> MatchSpec | None:
@@ -738,6 +813,12 @@ def count_ended(
     )
     if counted and table is not None:
         store_for(connection).delete(text(table))
+    if counted and spec.accounts:
+        # Kept a week from now. An account forgotten while this game was played was taken
+        # out of the records before this one came: it is taken out of this one now.
+        gone = account_records.note(r.store, spec.accounts, f"match:{match_id}", MATCH_TTL)
+        for account_id in gone:
+            scrub_match(connection, match_id, account_id, "")
     return task if made else None
 
 

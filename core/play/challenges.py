@@ -40,7 +40,7 @@ from core.store.challenges import Challenge, Refused, TooMany
 from core.store.keys import is_game_id
 from core.store.records import Seat, Table
 from engine.errors import InvalidRulesError
-from engine.i18n import Message, _
+from engine.i18n import Message, _, ngettext
 from engine.protocols import DEFAULT_TURN_SECONDS
 from engine.registry import KINDS
 
@@ -173,43 +173,53 @@ def _too_many(connection: redis.Redis, refused: TooMany) -> Message:
     """Why a challenge was refused for `TooMany`, in the caller's language."""
     if refused.account is None:
         if refused.lately:
-            return _(
-                "You made {most} challenges within the last hour or so (each counts until an "
+            return ngettext(
+                "You made {n} challenge within the last hour or so (it counts until an hour "
+                "after it ends), the most you may: try again later.",
+                "You made {n} challenges within the last hour or so (each counts until an "
                 "hour after it ends), the most you may: try again later.",
-                most=challenges.MOST_MADE_LATELY,
+                challenges.MOST_MADE_LATELY,
             )
-        return _(
-            "You have {most} open challenges, the most you may: wait for their answers "
-            "or cancel one.",
-            most=challenges.MOST_MADE,
+        return ngettext(
+            "You have {n} open challenge, the most you may: wait for its answer or cancel it.",
+            "You have {n} open challenges, the most you may: wait for their answers or cancel one.",
+            challenges.MOST_MADE,
         )
     name = _name_of(connection, refused.account)
     if refused.lately and refused.from_one:
-        return _(
-            "{name} had {most} challenges from you (or your address) within the last hour or "
+        return ngettext(
+            "{name} had {n} challenge from you (or your address) within the last hour or so "
+            "(it counts until an hour after it ends), the most one challenger may send one "
+            "account: try again later.",
+            "{name} had {n} challenges from you (or your address) within the last hour or "
             "so (each counts until an hour after it ends), the most one challenger may send "
             "one account: try again later.",
+            challenges.MOST_FROM_ONE_LATELY,
             name=name,
-            most=challenges.MOST_FROM_ONE_LATELY,
         )
     if refused.lately:
-        return _(
-            "{name} had {most} challenges within the last hour or so (each counts until an "
+        return ngettext(
+            "{name} had {n} challenge within the last hour or so (it counts until an hour "
+            "after it ends), the most one account may receive: try again later.",
+            "{name} had {n} challenges within the last hour or so (each counts until an "
             "hour after it ends), the most one account may receive: try again later.",
+            challenges.MOST_RECEIVED_LATELY,
             name=name,
-            most=challenges.MOST_RECEIVED_LATELY,
         )
     if refused.from_one:
-        return _(
-            "{name} has {most} open challenges from you (or your address) waiting, the "
+        return ngettext(
+            "{name} has {n} open challenge from you (or your address) waiting, the most one "
+            "challenger may send one account: wait for its answer.",
+            "{name} has {n} open challenges from you (or your address) waiting, the "
             "most one challenger may send one account: wait for its answers.",
+            challenges.MOST_FROM_ONE,
             name=name,
-            most=challenges.MOST_FROM_ONE,
         )
-    return _(
-        "{name} has {most} open challenges waiting, the most one account may: try again later.",
+    return ngettext(
+        "{name} has {n} open challenge waiting, the most one account may: try again later.",
+        "{name} has {n} open challenges waiting, the most one account may: try again later.",
+        challenges.MOST_RECEIVED,
         name=name,
-        most=challenges.MOST_RECEIVED,
     )
 
 

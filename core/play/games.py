@@ -239,7 +239,10 @@ class GameService:
             )  # fmt: skip
 
         if any(p.open for p in players):
-            table = Table(None, listed=listed, waiting=True, stand_in=stand_in_level, rated=rated)
+            table = Table(
+                None, listed=listed, waiting=True, stand_in=stand_in_level, rated=rated,
+                maker=None if account is None else account.id,
+            )  # fmt: skip
             created = self.tables.create_table(make, table, holder)
         elif people >= 2 or rated:
             # Seats handed out by whoever made the game: no code to find it by, but a

@@ -26,6 +26,7 @@ from core.errors import (
     OneSeatPerAccount,
     RemovedByHost,
     SeatedAlready,
+    SeatRefused,
     TableCodeTaken,
     TableFull,
     TableNotFound,
@@ -37,7 +38,7 @@ from core.errors import (
     WrongState,
 )
 from core.play.bots import BotRunner
-from core.store import account_seats, webhooks
+from core.store import account_seats, blocks, webhooks
 from core.store.account_seats import Standing
 from core.store.accounts import KEY_PREFIX as ACCOUNT_KEY_PREFIX
 from core.store.accounts import Account, NewKey, hash_key, set_disabled
@@ -377,6 +378,8 @@ class TableService:
                 raise TableFull(_("Every seat at this table is taken."))
             if record.table.rated and account is None:
                 raise AccountRequired()
+            if account is not None:
+                self._kept_apart(record, account.id)
             seat = (kept or free)[0]
             taken = replace(
                 record.seats[seat], name=shown, open=False, token_hash=hash_token(token),
@@ -393,6 +396,26 @@ class TableService:
         if account is not None and not hooked:
             note_game(self.store.redis, account.id, record.id)
         return record, seat, token
+
+    def _kept_apart(self, record: StoredGame, account_id: str) -> None:
+        """Refuse the account a seat at this table when an account there blocks it, or it
+        blocks one there (`SeatRefused`): there is the table's maker and every account
+        holding a seat (not one whose seat a rematch only keeps: of two who block each
+        other, the first back sits). Read on the very version the seat is then written
+        under (compare-and-set), so two such accounts racing for seats at one table never
+        both sit; a block written meanwhile is ordered before or after the seat, and
+        blocking takes nobody out of a seat. Nothing is read for a table without another
+        account."""
+        there = {s.holder for s in record.seats if s.holder is not None}
+        if record.table.maker is not None:
+            there.add(record.table.maker)
+        there.discard(account_id)
+        if not there:
+            return
+        pairs = [(a, account_id) for a in there] + [(account_id, a) for a in there]
+        found = blocks.blocking(self.store.redis, pairs)
+        if found:
+            raise SeatRefused.at_table(blocker=all(b == account_id for b, _a in found))
 
     def _seated(
         self, record: StoredGame, seat: int, taken: Seat, event: dict[str, Any]
@@ -786,7 +809,7 @@ class TableService:
         host_token: str | None = None
         if record.table.rematch is None:
             host_token = secrets.token_urlsafe(32)
-            made = self._make_rematch(record, host_token)
+            made = self._make_rematch(record, host_token, mine.holder)
             try:
                 self.store.change_table(
                     record, record.seats, replace(record.table, rematch=made.record.id),
@@ -815,6 +838,8 @@ class TableService:
                     )
                 )
             held = nxt.seats[kept]
+            if held.open and mine.holder is not None:
+                self._kept_apart(nxt, mine.holder)
             name = record.seats[seat].name
             # An account's key opens its seat at the rematch too.
             taken = replace(
@@ -836,7 +861,7 @@ class TableService:
             note_game(self.store.redis, mine.account, nxt.id)
         return nxt, new_seat, new_token, host_token
 
-    def _make_rematch(self, record: StoredGame, host_token: str) -> CreatedGame:
+    def _make_rematch(self, record: StoredGame, host_token: str, maker: str | None) -> CreatedGame:
         # A rated table's rematch is rated too, each person's seat kept for their account.
         seats = [
             Seat(s.name, s.bot)
@@ -847,7 +872,7 @@ class TableService:
         rules = record.game.rules
         table = Table(
             None, listed=False, waiting=True, stand_in=record.table.stand_in,
-            rated=record.table.rated,
+            rated=record.table.rated, maker=maker,
         )  # fmt: skip
         owed = self.bots.owed_turn
 

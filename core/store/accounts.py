@@ -9,7 +9,9 @@ Nothing here grows without bound: the store holds `Lifetime.most` accounts at mo
 past it is `AccountsFull`, checked in the script that makes the account), and an account not
 in use (no rating, not disabled, not kept by the operator, not a level, neither its key used
 nor a seat given it for `Lifetime.idle_days`) is forgotten by the workers' sweep
-(`forget_idle`), its name free again and every key named by its id gone with it.
+(`forget_idle`), its name free again and every key named by its id gone with it, and the
+games and matches still kept that name it left to the workers to take it out of
+(`core.store.account_records`).
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
 
@@ -37,16 +39,19 @@ from core.store.keys import (
     ACCOUNTS_MADE,
     ACCOUNTS_SWEEP_DUE,
     ACCOUNTS_SWEPT_TO,
+    FORGOTTEN,
     account_blocks_key,
     account_challenges_key,
     account_games_key,
     account_key,
+    account_records_key,
     account_seats_key,
     account_stream_key,
     account_turns_key,
     challenges_lately_key,
     challenges_made_key,
     challenges_received_key,
+    forgotten_records_key,
     plain_id,
     rating_history_key,
     ratings_key,
@@ -133,10 +138,12 @@ _SEEN_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'seen', ARGV[1]) end
 """
 
-# KEYS: names hash, keys hash, made set, each game's ratings hash, then for each account in
-# turn its keys (`account_keys`, its hash and seats first) and its history list in each
-# game. ARGV: the latest use that leaves an account idle, the number of games, the levels'
-# id prefix, "1" to only tell, the number of an account's keys, then the accounts' ids. The
+# KEYS: names hash, keys hash, made set, the forgotten accounts' hash (`FORGOTTEN`), each
+# game's ratings hash, then for each account in turn its keys (`account_keys`, its hash and
+# seats first, its records last), its history list in each game and its set of records
+# left to take it out of (`forgotten_records_key`). ARGV: the latest use that leaves an
+# account idle, the number of games, the levels' id prefix, "1" to only tell, the number of
+# an account's keys, how long that set waits, then the accounts' ids. Returns the
 # ids of those forgotten (or, only telling, that would be); one in use, or gone, is not.
 # Every condition is read again here, in the step that deletes: a key used, a seat given or
 # a rating counted a moment before keeps the account. One script for the whole step: every
@@ -144,11 +151,11 @@ if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'seen', A
 _FORGET_LUA = """
 local before, games, prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local own = tonumber(ARGV[5])
-local stride = own + games
+local stride = own + games + 1
 local forgotten = {}
-for n = 6, #ARGV do
+for n = 7, #ARGV do
   local id = ARGV[n]
-  local at = 3 + games + (n - 6) * stride
+  local at = 4 + games + (n - 7) * stride
   local function idle()
     if string.sub(id, 1, #prefix) == prefix then return false end
     local a = redis.call('HMGET', KEYS[at + 1], 'created', 'seen', 'kept', 'disabled')
@@ -157,14 +164,14 @@ for n = 6, #ARGV do
     local newest = redis.call('ZREVRANGE', KEYS[at + 2], 0, 0, 'WITHSCORES')
     if newest[2] and tonumber(newest[2]) >= before then return false end
     for i = 1, games do
-      if redis.call('HEXISTS', KEYS[3 + i], id) == 1 then return false end
+      if redis.call('HEXISTS', KEYS[4 + i], id) == 1 then return false end
       if redis.call('EXISTS', KEYS[at + own + i]) == 1 then return false end
     end
     return true
   end
   if idle() then
     if ARGV[4] ~= '1' then
-      local a = redis.call('HMGET', KEYS[at + 1], 'skeleton', 'key_hash')
+      local a = redis.call('HMGET', KEYS[at + 1], 'skeleton', 'key_hash', 'name')
       if a[1] and redis.call('HGET', KEYS[1], a[1]) == id then
         redis.call('HDEL', KEYS[1], a[1])
       end
@@ -172,6 +179,14 @@ for n = 6, #ARGV do
         redis.call('HDEL', KEYS[2], a[2])
       end
       redis.call('ZREM', KEYS[3], id)
+      -- Its games in play and the records that name it, left for the sweep to take its id
+      -- and name out of (their keys are in other slots).
+      local pending = KEYS[at + own + games + 1]
+      redis.call('ZUNIONSTORE', pending, 2, KEYS[at + 2], KEYS[at + own])
+      if redis.call('EXISTS', pending) == 1 then
+        redis.call('EXPIRE', pending, ARGV[6])
+        redis.call('HSET', KEYS[4], id, a[3] or '')
+      end
       redis.call('DEL', unpack(KEYS, at + 1, at + own))
     end
     table.insert(forgotten, id)
@@ -525,6 +540,8 @@ def account_keys(account_id: str) -> list[str]:
         challenges_lately_key(account_id, "received"),
         account_stream_key(account_id),
         account_blocks_key(account_id),
+        # Last: the forgetting script reads it, with the games in play, before the deletion.
+        account_records_key(account_id),
     ]
 
 
@@ -534,20 +551,29 @@ def forget(
     """Forget each account that is not in use: not one of our levels, not kept, not
     disabled, no rating nor rating history in any game, and neither seen nor given a seat
     since `idle_before`. Its name is free again and every key of `account_keys` gone, all in
-    one script. Those forgotten (`dry_run`: those that would be, forgetting nothing)."""
+    one script; its games in play and the records naming it are left, with its name, for
+    the workers to take it out of (`core.store.account_records`). Those forgotten
+    (`dry_run`: those that would be, forgetting nothing)."""
     if not account_ids:
         return []
-    keys = [ACCOUNT_NAMES, ACCOUNT_KEYS, ACCOUNTS_MADE, *(ratings_key(game) for game in GAMES)]
+    keys = [ACCOUNT_NAMES, ACCOUNT_KEYS, ACCOUNTS_MADE, FORGOTTEN]
+    keys += (ratings_key(game) for game in GAMES)
     for account_id in account_ids:
         keys += account_keys(account_id)
         keys += (rating_history_key(game, account_id) for game in GAMES)
+        keys.append(forgotten_records_key(account_id))
     done = connection.eval(
         _FORGET_LUA, len(keys), *keys,
         repr(idle_before), len(GAMES), LEVEL_PREFIX, int(dry_run), len(account_keys("")),
-        *account_ids,
+        FORGOTTEN_SECONDS, *account_ids,
     )  # fmt: skip
     return [raw.decode() if isinstance(raw, bytes) else str(raw) for raw in done]
 
+
+#: How long the records still naming a forgotten account wait for the sweep at most
+#: (seconds): longer than any of them is kept (a finished game a day by default, a match a
+#: week after its last game), so that only a sweep that never comes leaves them to expire.
+FORGOTTEN_SECONDS = 30 * 86_400
 
 #: Accounts one step of the idle sweep looks at: a step forgetting 200 took 12 to 23 ms of a
 #: worker's loop and held Redis for 4 ms (docs/api.md, "Accounts, rated tables and the

@@ -1,15 +1,17 @@
 """The accounts an account blocks, as stored: one sorted set per account of the blocked
 accounts' ids, scored by when each was blocked. A blocked account's challenges to the
 blocker are refused in the script that makes a challenge (`core.store.challenges`), so a
-block and a challenge racing it never both pass. The set has no TTL, as the account
-itself: it holds `MOST_BLOCKS` at most (an account forgotten since it was blocked gives its
-place up when the set is full) and goes with the account when it is forgotten
-(`core.store.accounts.account_keys`). How it works: docs/bots-api.md, "Blocking".
+block and a challenge racing it never both pass; a seat at a table and a match's seats
+read them too (`blocking`), for the accounts about to share a game. The set has no TTL, as
+the account itself: it holds `MOST_BLOCKS` at most (an account forgotten since it was
+blocked gives its place up when the set is full) and goes with the account when it is
+forgotten (`core.store.accounts.account_keys`). How it works: docs/bots-api.md, "Blocking".
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import redis
@@ -81,3 +83,16 @@ def of_account(connection: redis.Redis, blocker: str) -> list[Block]:
         account_blocks_key(blocker), 0, -1, withscores=True
     )
     return [Block(_text(member), float(score)) for member, score in found]
+
+
+def blocking(connection: redis.Redis, pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Which of the (blocker, blocked) `pairs` hold a block: one round trip (every set
+    shares the accounts' hash tag, so a cluster's pipeline goes to one node), none for no
+    pairs. A pair of one account twice never does."""
+    asked = list(dict.fromkeys((a, b) for a, b in pairs if a != b))
+    if not asked:
+        return []
+    pipe = connection.pipeline(transaction=False)
+    for blocker, blocked in asked:
+        pipe.zscore(account_blocks_key(blocker), blocked)
+    return [pair for pair, since in zip(asked, pipe.execute(), strict=True) if since is not None]

@@ -367,6 +367,25 @@ def account_seats_key(account_id: str) -> str:
     return f"{_ACCOUNTS}:seats:{account_id}"
 
 
+def account_records_key(account_id: str) -> str:
+    """Sorted set of the records naming an account that outlast its games in play: its
+    finished games (`game:ID`) and its matches (`match:ID`), scored by when each expires at
+    the latest, dropped once past it (`core.store.account_records`)."""
+    return f"{_ACCOUNTS}:records:{account_id}"
+
+
+#: Hash: the id of an account forgotten whose records still name it -> its name then, until
+#: the sweep has taken it out of them (`core.store.account_records.scrub_step`).
+FORGOTTEN = f"{_ACCOUNTS}:forgotten"
+
+
+def forgotten_records_key(account_id: str) -> str:
+    """Sorted set of the records (as in `account_records_key`) and games in play that still
+    name a forgotten account, for the sweep to take it out of (`FORGOTTEN`); it expires by
+    itself should the sweep never come to it."""
+    return f"{_ACCOUNTS}:forgotten:{account_id}"
+
+
 def account_challenges_key(account_id: str) -> str:
     """Sorted set of the ids of the challenges an account made or received, scored by
     when each is forgotten; it expires with the last of them."""

@@ -191,6 +191,9 @@ class Table:
     #: The match game it is (`match_id:index`, `core.jobs.matches`): the match reads its
     #: result, and every account's turn is timed, even where one account sits alone.
     match: str | None = None
+    #: The account that made the table (with its key), seated or not: an account it
+    #: blocks takes no seat here (`core.play.tables`). Never shown.
+    maker: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -208,6 +211,8 @@ class Table:
             d["rated"] = True
         if self.match:
             d["match"] = self.match
+        if self.maker:
+            d["maker"] = self.maker
         return d
 
     @classmethod
@@ -222,6 +227,7 @@ class Table:
             tuple(data.get("removed", ())),
             bool(data.get("rated", False)),
             data.get("match"),
+            data.get("maker"),
         )
 
 

@@ -31,7 +31,7 @@ from core.errors import (
     StaleVersion,
     TableCodeTaken,
 )
-from core.store import account_seats
+from core.store import account_records, account_seats
 from core.store.keys import (
     LOBBY,
     advice_key,
@@ -950,6 +950,10 @@ class GameStore:
             self._count_rated(new_record)
         if write.state and game.finished:
             account_seats.forget(self.redis, _accounts_of(write.seats), record.id)
+        if game.finished:
+            # Kept `finished_ttl` from this write (the move that ended it, or a change of
+            # its table after, a rematch's).
+            self._note_record(record.id, write.seats)
         if write.meta:
             meta = (
                 write.seats, record.host_token_hash, record.created, record.seeded,
@@ -957,6 +961,20 @@ class GameStore:
             )  # fmt: skip
             self._remember(self._metas, record.id, (write.meta, meta))
         return AppliedAction(new_record, write.events)
+
+    def _note_record(self, game_id: str, seats: Sequence[Seat]) -> None:
+        """The finished game names its seats' accounts for `finished_ttl` more: noted for
+        each (`core.store.account_records`). One forgotten while it was played is taken out
+        of it now, under the name its seat shows."""
+        names = {s.account: s.name for s in seats if s.account is not None}
+        try:
+            gone = account_records.note(self.redis, names, f"game:{game_id}", self.finished_ttl)
+            for account_id in gone:
+                account_records.scrub_game(self.redis, game_id, account_id, names[account_id])
+        except REDIS_DOWN:
+            # The move stands, and its answer is no error: the game is only not found by a
+            # forgetting in the day it is kept.
+            log.warning("finished game %s: its accounts' records not noted", game_id)
 
     @property
     def rated_mark_ttl(self) -> int:

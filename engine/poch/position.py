@@ -408,10 +408,11 @@ class _Position:
                 )
             if not self.active[s] and self.sizes[s]:
                 raise InvalidStateError(
-                    _(
-                        "seat {seat} is not at the table but holds {count} cards",
+                    ngettext(
+                        "seat {seat} is not at the table but holds {n} card",
+                        "seat {seat} is not at the table but holds {n} cards",
+                        self.sizes[s],
                         seat=s,
-                        count=self.sizes[s],
                     )
                 )
             if self.active[s] and not self.sizes[s]:
@@ -420,9 +421,10 @@ class _Position:
                 )
         if len(self.hand) != self.sizes[self.seat]:
             raise InvalidStateError(
-                _(
-                    "the hand has {count} cards but hand_sizes gives seat {seat} {size}",
-                    count=len(self.hand),
+                ngettext(
+                    "the hand has {n} card but hand_sizes gives seat {seat} {size}",
+                    "the hand has {n} cards but hand_sizes gives seat {seat} {size}",
+                    len(self.hand),
                     seat=self.seat,
                     size=self.sizes[self.seat],
                 )
@@ -504,12 +506,15 @@ class _Position:
             played = len(self.played_by[s])
             if self.sizes[s] + played != self.dealt[s]:
                 raise InvalidStateError(
-                    _(
-                        "seat {seat} holds {held} cards and played {played}, but was dealt "
+                    ngettext(
+                        "seat {seat} holds {n} card and played {played}, but was dealt "
                         "{dealt} (32 cards among {players} players, one at a time from seat "
                         "{first})",
+                        "seat {seat} holds {n} cards and played {played}, but was dealt "
+                        "{dealt} (32 cards among {players} players, one at a time from seat "
+                        "{first})",
+                        self.sizes[s],
                         seat=s,
-                        held=self.sizes[s],
                         played=played,
                         dealt=self.dealt[s],
                         players=self.m,
@@ -519,10 +524,11 @@ class _Position:
             held = self.shown[s] - self.played_by[s]
             if len(held) > self.sizes[s]:
                 raise InvalidStateError(
-                    _(
-                        "seat {seat} holds {count} cards but showed {shown} that it has not played",
+                    ngettext(
+                        "seat {seat} holds {n} card but showed {shown} that it has not played",
+                        "seat {seat} holds {n} cards but showed {shown} that it has not played",
+                        self.sizes[s],
                         seat=s,
-                        count=self.sizes[s],
                         shown=len(held),
                     )
                 )
@@ -658,11 +664,12 @@ class _Position:
             }[call]
             if not fits:
                 raise InvalidStateError(
-                    _(
-                        "bet {i}: {call} with {amount} chips after a highest bet of {top}",
+                    ngettext(
+                        "bet {i}: {call} with {n} chip after a highest bet of {top}",
+                        "bet {i}: {call} with {n} chips after a highest bet of {top}",
+                        amount,
                         i=i,
                         call=call,
-                        amount=amount,
                         top=top,
                     )
                 )
@@ -747,30 +754,34 @@ class _Position:
         for plate in SINGLE_HONOURS:
             if self.plates[plate]:
                 raise InvalidStateError(
-                    _(
-                        "the {plate} plate holds {chips} chips, but its honour was shown and the "
+                    ngettext(
+                        "the {plate} plate holds {n} chip, but its honour was shown and the "
                         "plate taken this deal",
+                        "the {plate} plate holds {n} chips, but its honour was shown and the "
+                        "plate taken this deal",
+                        self.plates[plate],
                         plate=plate,
-                        chips=self.plates[plate],
                     )
                 )
         for plate in ("marriage", "sequence"):
             if plate in self.taken and self.plates[plate]:
                 raise InvalidStateError(
-                    _(
-                        "the {plate} plate holds {chips} chips, but its honour was shown and the "
+                    ngettext(
+                        "the {plate} plate holds {n} chip, but its honour was shown and the "
                         "plate taken this deal",
+                        "the {plate} plate holds {n} chips, but its honour was shown and the "
+                        "plate taken this deal",
+                        self.plates[plate],
                         plate=plate,
-                        chips=self.plates[plate],
                     )
                 )
             if plate not in self.taken and self.plates[plate] < ante_all:
                 raise InvalidStateError(
-                    _(
-                        "the {plate} plate holds {chips} chips, less than this deal's ante of "
-                        "{ante}",
+                    ngettext(
+                        "the {plate} plate holds {n} chip, less than this deal's ante of {ante}",
+                        "the {plate} plate holds {n} chips, less than this deal's ante of {ante}",
+                        self.plates[plate],
                         plate=plate,
-                        chips=self.plates[plate],
                         ante=ante_all,
                     )
                 )
@@ -789,19 +800,20 @@ class _Position:
         else:
             if self.plates["pocher"] < ante_all:
                 raise InvalidStateError(
-                    _(
-                        "the {plate} plate holds {chips} chips, less than this deal's ante of "
-                        "{ante}",
+                    ngettext(
+                        "the {plate} plate holds {n} chip, less than this deal's ante of {ante}",
+                        "the {plate} plate holds {n} chips, less than this deal's ante of {ante}",
+                        self.plates["pocher"],
                         plate="pocher",
-                        chips=self.plates["pocher"],
                         ante=ante_all,
                     )
                 )
             if self.pot < paid:
                 raise InvalidStateError(
-                    _(
-                        "the pot holds {pot} chips, less than the {paid} bet this deal",
-                        pot=self.pot,
+                    ngettext(
+                        "the pot holds {n} chip, less than the {paid} bet this deal",
+                        "the pot holds {n} chips, less than the {paid} bet this deal",
+                        self.pot,
                         paid=paid,
                     )
                 )
@@ -911,10 +923,9 @@ class _Position:
         if sum(room.values()) != len(unseen):
             raise InvalidStateError(
                 _(
-                    "the other seats hold {room} cards nobody has seen, but {count} cards are "
-                    "unseen",
-                    room=sum(room.values()),
-                    count=len(unseen),
+                    "the other seats hold {room} nobody has seen, but {unseen}",
+                    room=ngettext("{n} card", "{n} cards", sum(room.values())),
+                    unseen=ngettext("{n} card is unseen", "{n} cards are unseen", len(unseen)),
                 )
             )
         # The only trumps that can be unseen are the 7, 8 and 9 (the honours are shown);

@@ -250,11 +250,13 @@ def _cards_dealt(
     given_cards = data.get("cards_per_player")
     if given_cards is not None and int_field(given_cards, "cards_per_player") != cards:
         raise InvalidStateError(
-            _(
-                "seat {seat} holds {held} cards and has played {played}, so {cards} were dealt "
-                "to each seat, not {given}",
+            ngettext(
+                "seat {seat} holds {n} card and has played {played}, so each seat was dealt "
+                "{cards}, not {given}",
+                "seat {seat} holds {n} cards and has played {played}, so each seat was dealt "
+                "{cards}, not {given}",
+                hand.bit_count(),
                 seat=seat,
-                held=hand.bit_count(),
                 played=own_plays,
                 cards=cards,
                 given=given_cards,

@@ -342,7 +342,13 @@ class MatchSchema(Answer):
             "enum": ["running", "finished"],
         }
     )
-    seats = fields.List(fields.String(), metadata={"description": "The bot of each seat."})
+    seats = fields.List(
+        fields.String(),
+        metadata={
+            "description": "The bot of each seat: a level, or an account's `account:ID` "
+            "(`account:forgotten` once that account is forgotten, here and in the records)."
+        },
+    )
     rules = fields.Raw(
         metadata={
             "description": "The rules played: Pocha's (`RulesInForce`) or Poch's "

@@ -1,6 +1,7 @@
 """The accounts an account blocks, over HTTP, under its own key (`X-Pocha-Account`):
 listing them, blocking one (by id or by name, as a challenge names its opponents) and
-unblocking one. A blocked account's challenges to the blocker are refused. The routes join
+unblocking one. A blocked account's challenges to the blocker are refused, and the two
+share no table or match made from then on. The routes join
 the blueprint of the account a key opens (`/api/v1/account`).
 How it works: docs/bots-api.md, "Blocking".
 """
@@ -119,8 +120,10 @@ class Blocks(MethodView):
         With your account's key: the account's challenges to you are refused from now on
         (403 `challenge_refused`, which tells it no more than that you take none of its
         challenges). Its open challenges to you are declined at once, and those it made
-        within the hour count no more against how many you may receive. Blocking an
-        account you block already changes nothing.
+        within the hour count no more against how many you may receive. It takes no seat
+        at a table you made or sit at, nor you at one where it sits, and no match seats
+        you together or seats your bot at its asking (403 `seat_refused`); a game already
+        made is left as it is. Blocking an account you block already changes nothing.
         """
         blocked, declined = blocks.block(services().redises.store, key_holder(), body["account"])
         return {**_shown(blocked), "declined": declined}

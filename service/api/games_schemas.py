@@ -422,7 +422,8 @@ class PlayerInfoSchema(Answer):
     account = fields.String(
         metadata={
             "description": "The id of the account playing this seat (`GET "
-            "/api/v1/accounts/{id}`); only for a seat an account took.",
+            "/api/v1/accounts/{id}`); only for a seat an account took, and absent again "
+            "once that account is forgotten (the seat is then named `(forgotten)`).",
             "example": "q3ZkR8vX1mNc2pLw",
         }
     )

@@ -31,6 +31,7 @@ from core.jobs.matches import (
     records,
 )
 from core.jobs.queues import match_lane_of
+from core.play.blocks import check_match_seats
 from core.play.games import payer_of_holder
 from core.store.accounts import Account
 from core.store.accounts import find as find_account
@@ -103,10 +104,12 @@ def _key_holder() -> Account | None:
 
 def _check_accounts(accounts: list[str]) -> bool:
     """Each account seated in a match is enabled, and seated by its own key (sent in
-    X-Pocha-Account) unless it is a bot open to matches; whether one of them moves over its
+    X-Pocha-Account) unless it is a bot open to matches, and none of them blocks the key's
+    account or another of them (`check_match_seats`); whether one of them moves over its
     event stream (then the match is played at tables)."""
     connection = services().redises.store
     streamed = False
+    holder: Account | None = None
     for account_id in dict.fromkeys(accounts):
         account = get_account(connection, account_id)
         if account is None:
@@ -136,6 +139,7 @@ def _check_accounts(accounts: list[str]) -> bool:
         if account.kind == "bot" and get_webhook(connection, account_id) is not None:
             continue
         streamed = True
+    check_match_seats(connection, accounts, None if holder is None else holder.id)
     return streamed
 
 
@@ -202,7 +206,9 @@ class Matches(MethodView):
             **BODY_ERRORS,
             401: "account_required: a rated match without its bot's key; unknown_account: a "
             "key that opens no account.",
-            403: "account_disabled: the account of the key is disabled.",
+            403: "account_disabled: the account of the key is disabled; seat_refused: an "
+            "account the match seats blocks the key's account, or blocks another account it "
+            "seats.",
             422: "validation_error: an unknown game, bots (or another game's level), budgets "
             "or rules, too many games, or more CPU than allowed; a rated match seating "
             "other than the key's bot and levels; an account seated without its key that is "

@@ -76,7 +76,9 @@ _TABLE_ERRORS = {
     401: "unauthorized: no token, or a token that opens no seat of this game; "
     "unknown_account: an account's key that opens no account (replaced, or never made).",
     403: "forbidden: the host's token is needed (start, bot, remove), or the token is not "
-    "the seat's (return, leave); removed_by_host: the host removed you from this table.",
+    "the seat's (return, leave); removed_by_host: the host removed you from this table; "
+    "seat_refused (rematch): an account at the rematch blocks yours, or yours blocks one "
+    "there.",
     404: "table_not_found (no table has this code) or game_not_found.",
     409: "table_full (no open seat is left, or the game has started), wrong_phase (the game "
     "has started already, is not over for a rematch, or the seat left), one_seat_each (you "
@@ -86,6 +88,14 @@ _TABLE_ERRORS = {
     "(`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat "
     "(`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds.",
 }
+
+
+#: Why taking a seat may be forbidden (`service.accounts` adds the account's own refusal).
+_JOIN_REFUSED = (
+    "seat_refused: an account at this table (one holding a seat, or the table's maker) "
+    "blocks your account, or yours blocks one there; "
+    "removed_by_host: the host removed you from this table."
+)
 
 
 def _documents_errors(*statuses: int) -> Any:
@@ -143,12 +153,15 @@ class TableSeats(MethodView):
     @blp.arguments(JoinSchema(), location="json")
     @blp.response(201, SeatTakenSchema)
     @_documents_errors(400, 404, 408, 409, 413, 415, 429, 503)
+    @_documentation_of(blp.alt_response(403, schema=ErrorSchema, description=_JOIN_REFUSED))
     def post(self, body: dict[str, Any], code: str) -> dict[str, Any]:
         """Take a seat
 
         Takes the first open seat: your seat and its token, shown only here. The game
         starts when the last open seat is taken. 409 `table_full` when no seat is left;
-        when two people race for the last seat, exactly one gets it.
+        when two people race for the last seat, exactly one gets it. With an account's key
+        (X-Pocha-Account), 403 `seat_refused` when an account at the table blocks yours or
+        yours blocks one there; the answer does not say which account.
         """
         client = client_hash(get_remote_address()) if limits_on() else None
         record, seat, token = game_service().tables.join(

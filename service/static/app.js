@@ -56,6 +56,7 @@ import {
   seatClasses,
   waitingHtml,
 } from "./tables.js";
+import { expected, percent } from "./thinking.js";
 
 const NAME_KEY = "pocha.name";
 // A seat of the setup form given to a person who joins by the table's code or link.
@@ -950,8 +951,8 @@ async function hintOnce() {
     const why = best
       ? " " +
         t("hint.why", {
-          share: Math.round(best.share * 100),
-          points: `${best.mean_score >= 0 ? "+" : ""}${best.mean_score.toFixed(1)}`,
+          share: percent(best.share),
+          points: expected(best.mean_score),
         })
       : "";
     const what = typeof action === "number" ? t("hint.bid", { n: action }) : t("hint.play", { card: cardName(action) });
@@ -1117,7 +1118,7 @@ function render() {
       ${awayBarHtml(view)}
       <div class="status panel">
         <div class="hand-info"><strong>${handTitle(view)}</strong>
-          <span>${t(view.cards_per_player === 1 ? "hand.oneCard" : "hand.cards", { n: view.cards_per_player })}</span>
+          <span>${tn("hand.cards", view.cards_per_player)}</span>
           <span class="turn-line" id="turn-line" tabindex="-1">${status}</span></div>
         <div class="trump" title="${t("trump.title", { suit: SUIT_NAMES[trumpSuit] })}"><div class="card trump-card">${cardSvg(view.trump.card)}</div>
           <div><span class="label">${t("trump.label")}</span><strong>${SUIT_NAMES[trumpSuit]}</strong>

@@ -8,9 +8,9 @@
 // /replay alone opens a file instead, whatever `pocha replay` reads: a game record saved from
 // the API, or a match's records (GET /api/v1/matches/{id}/records: JSON lines, a game a line,
 // or `?format=json`'s array) or an arena's (`pocha arena --records`, `pocha arena-poch
-// --records`: a game a line, numbered by it), whose games are listed to choose one, each told
-// hand by hand as far as its record keeps it (bids, tricks and points; Poch's chips), and back
-// to the list.
+// --records`: a game a line, numbered by it), whose games are listed to choose one (a hundred
+// to a page: an arena's file may hold 100,000), each told hand by hand as far as its record
+// keeps it (bids, tricks and points; Poch's chips), and back to the list at its page.
 // A file may hold anything, so its values are put into the page as text, only cards are
 // drawn, and a file that is none of these is refused in a sentence naming its bad line.
 // Beside each decision: what the bot that made it thought as it played, where the record
@@ -23,9 +23,10 @@ import { Api, ApiError, errorText } from "./api.js";
 import { cardSvg } from "./cards.js";
 import { redraw } from "./focus.js";
 import { escapeHtml } from "./html.js";
-import { levelName, named, t } from "./i18n.js";
+import { language, levelName, named, t, tn } from "./i18n.js";
 import { cardSvg as frenchCardSvg, RANKS as FRENCH_RANKS, SUITS as FRENCH_SUITS } from "./pochcards.js";
 import { startSheet } from "./sheet.js";
+import { expected, percent } from "./thinking.js";
 
 const app = document.getElementById("app");
 // Draws what the page shows again, in the language picked now (in the header or another
@@ -39,7 +40,8 @@ let controls = null;
 // either end is disabled, the file's field is gone once its record is shown): the page's
 // other controls.
 const FOCUS_FALLBACK = ["#replay-next", "#replay-prev", "#replay-level", "#replay-file"];
-// The games of the match's records shown as a list (`gamesList`), which its buttons replay.
+// The games of the file shown as a list (`gamesList`), which its buttons replay and turn the
+// pages of.
 let listed = [];
 /** How long the page waits for an analysis (seconds): the service thinks 60 s at most. */
 const ANALYSIS_SECONDS = 180;
@@ -169,10 +171,6 @@ function recordedByPlace(record) {
   return places.size ? places : null;
 }
 
-function score(value) {
-  return value === null || value === undefined ? "" : (value > 0 ? "+" : "") + value.toFixed(1);
-}
-
 function actionHtml(a, french) {
   if (a === "pass" || a === "hold") return named("poch.call", a);
   return typeof a === "string" && a.length > 1 ? mini(a, "", french) : escapeHtml(String(a));
@@ -187,7 +185,7 @@ function recordedHtml(record, recorded, places, french) {
     .map((d) => {
       const others = d.options
         .filter((o) => String(o.action) !== String(d.action))
-        .map((o) => `${actionHtml(o.action, french)} ${Math.round(o.share * 100)}% ${score(o.score)}`)
+        .map((o) => `${actionHtml(o.action, french)} ${percent(o.share)}% ${expected(o.score)}`)
         .join(", ");
       const weighed = others ? `; ${t("replay.recorded.weighed")} ${others}` : "";
       // A person's seat was played by the table's stand-in.
@@ -195,7 +193,7 @@ function recordedHtml(record, recorded, places, french) {
         ? `${playerName(record, d.seat)} ${t("replay.recorded.chose")}`
         : `${playerName(record, d.seat)}: ${t("replay.recorded.standIn", { level: escapeHtml(levelName(d.level)) })}`;
       return `<li data-seat="${d.seat}" data-number="${d.number}">${who} ${actionHtml(d.action, french)},
-        ${t("replay.recorded.expected")} ${score(d.score)}${weighed}</li>`;
+        ${t("replay.recorded.expected")} ${expected(d.score)}${weighed}</li>`;
     })
     .join("");
   return `<ul id="replay-recorded" class="replay-advice replay-recorded">${items}</ul>`;
@@ -209,8 +207,8 @@ function adviceHtml(record, advice, places, french) {
   const items = shown
     .map(
       (d) => `<li data-seat="${d.seat}" class="${d.agrees ? "agrees" : "differs"}">${playerName(record, d.seat)}:
-        ${action(d.played)} ${score(d.played_score)} ·
-        ${t("replay.advised", { level: escapeHtml(levelName(advice.level)) })} ${action(d.advised)} ${score(d.advised_score)}
+        ${action(d.played)} ${expected(d.played_score)} ·
+        ${t("replay.advised", { level: escapeHtml(levelName(advice.level)) })} ${action(d.advised)} ${expected(d.advised_score)}
         ${d.agrees ? "✓" : ""}</li>`,
     )
     .join("");
@@ -583,6 +581,10 @@ function readFile(text) {
     if (ofArena !== null && arena !== ofArena) throw new Refused(() => t("replay.file.mixed", { where: at() }));
     ofArena = arena;
     if (!wellFormedGame(value)) throw new Refused(() => t("replay.file.incompleteGame", { where: at() }));
+    // Each hand's points are added up into the running scores: a text there would add up to NaN.
+    if (!isPochGame(value) && !value.hands.every((h) => h.points.every(Number.isSafeInteger))) {
+      throw new Refused(() => t("replay.file.points", { where: at() }));
+    }
     // An arena's game is numbered by its line or item; the file's one document is on line 1.
     if (arena) return { record: value, line: item ? null : (line ?? 1), item, match: null, arena };
     if (before === null || value.game <= before) match += 1;
@@ -643,19 +645,54 @@ function chooseLabel({ record, line, item, arena }) {
   return line ? t("replay.match.chooseLine", { game: record.game, line }) : t("replay.match.chooseItem", { game: record.game, item });
 }
 
+/** The games of a file's list drawn at a time: a file may hold an arena's 100,000. */
+const GAMES_PER_PAGE = 100;
+
+/** A count as the page's language writes it (100,000; 100.000). */
+const grouped = (n) => n.toLocaleString(language());
+
+/** The list's page that holds `games[index]`. */
+const pageOf = (index) => Math.floor(index / GAMES_PER_PAGE);
+
+/** The buttons that turn the list's pages, and where it is: none for a list of one page. */
+function pagesHtml(games, page, pages) {
+  if (pages < 2) return "";
+  const button = (id, to, label) =>
+    `<button type="button" id="${id}" data-page="${to}"${to === page || to < 0 || to >= pages ? " disabled" : ""}>${label}</button>`;
+  const first = page * GAMES_PER_PAGE;
+  const shown = t("replay.pages.shown", {
+    first: grouped(first + 1),
+    last: grouped(Math.min(first + GAMES_PER_PAGE, games.length)),
+    games: grouped(games.length),
+    page: grouped(page + 1),
+    pages: grouped(pages),
+  });
+  return `<nav class="replay-pages" aria-label="${t("replay.pages.label")}">
+    ${button("replay-page-first", 0, t("replay.pages.first"))} ${button("replay-page-previous", page - 1, t("replay.pages.previous"))}
+    <span id="replay-page" data-page="${page + 1}" data-pages="${pages}" role="status">${shown}</span>
+    ${button("replay-page-next", page + 1, t("replay.pages.next"))} ${button("replay-page-last", pages - 1, t("replay.pages.last"))}</nav>`;
+}
+
 /**
  * The games of a match's or an arena's records, each with its seats' final scores and a
  * button that replays it: a match's by their number in it, an arena's by their deal (the
- * games of one deal had the same cards, the line-up rotated).
+ * games of one deal had the same cards, the line-up rotated). A page of them at a time
+ * (`page`, from 0), the file being read once: its other pages are drawn as they are turned
+ * to. `focused`, a game's index, takes the focus (the game left, on its page).
  */
-function gamesList(games, focused = null) {
-  redrawPage = () => gamesList(games);
+function gamesList(games, page = 0, focused = null) {
+  const pages = Math.ceil(games.length / GAMES_PER_PAGE);
+  const at = Math.max(0, Math.min(pages - 1, page));
+  redrawPage = () => gamesList(games, at);
   controls = null;
   listed = games;
   const { arena } = games[0];
   const matches = games.at(-1).match ?? 0;
+  const first = at * GAMES_PER_PAGE;
   const rows = games
-    .map((game, i) => {
+    .slice(first, first + GAMES_PER_PAGE)
+    .map((game, k) => {
+      const i = first + k;
       const { record, line, item, match } = game;
       const number = arena ? escapeHtml(record.deal ?? "—") : record.game;
       return `<tr data-index="${i}"><td class="num">${line ?? item}</td>${matches > 1 ? `<td class="num">${match}</td>` : ""}
@@ -663,20 +700,24 @@ function gamesList(games, focused = null) {
         <td><button type="button" class="replay-choose" data-focus="game-${i}" aria-label="${escapeHtml(chooseLabel(game))}">${t("replay.match.open")}</button></td></tr>`;
     })
     .join("");
-  let say = t("replay.match.say", { games: games.length });
-  if (arena) say = t("replay.arena.say", { games: games.length });
-  else if (matches > 1) say = t("replay.match.several", { games: games.length, matches });
+  const count = grouped(games.length);
+  let say = t("replay.match.say", { games: count });
+  if (arena) say = t("replay.arena.say", { games: count });
+  else if (matches > 1) say = t("replay.match.several", { games: count, matches: grouped(matches) });
+  const turner = pagesHtml(games, at, pages);
   redraw(
     app,
     `<section class="panel" id="replay-games" data-games="${games.length}" data-matches="${matches}" data-arena="${arena}"><h2>${t("replay.title")}</h2>
     <p>${say}</p>
+    ${turner}
     <div class="table-scroll"><table class="replay"><caption>${t("replay.match.caption")}</caption>
       <thead><tr><th scope="col">${games[0].line ? t("replay.match.line") : t("replay.match.item")}</th>
       ${matches > 1 ? `<th scope="col">${t("replay.match.match")}</th>` : ""}<th scope="col">${arena ? t("replay.arena.deal") : t("replay.match.game")}</th>
       <th scope="col">${t("replay.match.kind")}</th><th scope="col">${t("replay.final")}</th><th scope="col"><span class="visually-hidden">${t("replay.match.open")}</span></th></tr></thead>
       <tbody>${rows}</tbody></table></div>
     <p><button type="button" id="replay-another">${t("replay.match.another")}</button></p></section>`,
-    ["#replay-games .replay-choose"],
+    // A page button at either end is disabled, and loses the focus to its neighbour.
+    ["#replay-page-previous", "#replay-page-next", "#replay-games .replay-choose"],
   );
   if (focused !== null) document.querySelector(`#replay-games [data-focus="game-${focused}"]`)?.focus();
 }
@@ -703,7 +744,7 @@ function matchGame(games, index) {
         <tbody>${rows}</tbody></table></div>`;
     }
     const hand = record.hands[at];
-    const running = names.map((_, s) => record.hands.slice(0, at + 1).reduce((sum, h) => sum + Number(h.points[s]), 0));
+    const running = names.map((_, s) => record.hands.slice(0, at + 1).reduce((sum, h) => sum + h.points[s], 0));
     const rows = names
       .map(
         (name, s) => `<tr data-seat="${s}"><th scope="row">${name}</th><td class="num">${escapeHtml(hand.bids[s])}</td>
@@ -712,11 +753,7 @@ function matchGame(games, index) {
       )
       .join("");
     return `<p class="replay-where" id="replay-step" data-step="${at}" data-hand="${at + 1}">
-        ${
-          hand.cards === 1
-            ? t("replay.match.whereOne", { hand: at + 1, hands: steps })
-            : t("replay.match.where", { hand: at + 1, hands: steps, cards: escapeHtml(hand.cards) })
-        }</p>
+        ${tn("replay.match.where", Number(hand.cards), { n: escapeHtml(hand.cards), hand: at + 1, hands: steps })}</p>
       <div class="table-scroll"><table class="replay"><thead><tr><th></th><th scope="col">${t("replay.bid")}</th>
         <th scope="col">${t("replay.won")}</th><th scope="col">${t("replay.points")}</th><th scope="col">${t("replay.scores")}</th></tr></thead>
         <tbody>${rows}</tbody></table></div>`;
@@ -762,7 +799,7 @@ function matchGame(games, index) {
     );
     draw();
   };
-  controls = { move, weigh: () => {}, back: () => gamesList(games, index) };
+  controls = { move, weigh: () => {}, back: () => gamesList(games, pageOf(index), index) };
   redrawPage = frame;
   frame();
 }
@@ -804,6 +841,10 @@ app.addEventListener("click", (event) => {
   }
   if (button.classList.contains("replay-choose")) {
     matchGame(listed, Number(button.closest("tr").dataset.index));
+    return;
+  }
+  if (button.closest(".replay-pages")) {
+    gamesList(listed, Number(button.dataset.page));
     return;
   }
   if (!controls) return;

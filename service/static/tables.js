@@ -37,7 +37,7 @@ export function onlyThisMachine(link) {
 function seatsLine(players) {
   const names = players.filter((p) => !p.open).map((p) => escapeHtml(p.bot ? `${p.name} (${levelName(p.bot)})` : p.name));
   const open = players.filter((p) => p.open).length;
-  if (open) names.push(t(open === 1 ? "lobby.oneOpen" : "lobby.openSeats", { n: open }));
+  if (open) names.push(tn("lobby.openSeats", open));
   return names.join(", ");
 }
 
@@ -158,7 +158,7 @@ export function waitingHtml(view, { me, host, levels, level, notice, noticeKind 
     : `<p class="muted">${t("waiting.hostStarts")}</p>`;
   return `<section id="waiting" class="waiting setup panel" data-open-seats="${open}" data-code="${escapeHtml(code || "")}">
       <h2 id="waiting-title" tabindex="-1">${t("join.tableTitle", { code: escapeHtml(code || "") })}</h2>
-      <p class="lead">${t(open === 1 ? "waiting.leadOne" : "waiting.lead", { n: open })}</p>
+      <p class="lead">${tn("waiting.lead", open)}</p>
       ${seededNotice(view)}
       <div class="share">
         <input id="table-link" readonly value="${escapeHtml(link)}" aria-label="${t("waiting.link")}">

@@ -280,6 +280,25 @@ def test_an_arenas_records_of_pocha_are_told_a_game_at_a_time_by_line(tmp_path: 
     assert told.exit_code == 0, told.output
     assert told.output.splitlines()[0].startswith("Pocha · an arena's game, item 5 of the file")
     assert told.output.splitlines()[1:] == out[1:]
+    # An array's games are its items, and its refusals say so.
+    for language, said in (
+        ("en", f"{array} holds 6 records (an arena's): pocha replay tells one game at a time. "
+               "Pick it with --game N, N its item in the array (1-6)."),
+        ("es", f"{array} tiene 6 registros (de una arena): pocha replay cuenta una partida cada "
+               "vez. Elígela con --game N, N su elemento en el array (1-6)."),
+    ):  # fmt: skip
+        told = replay(array, language=language)
+        assert told.exit_code == 1
+        assert " ".join(told.output.split()) == f"Error: {said}"
+    told = replay(array, "--game", "7")
+    assert told.exit_code == 1
+    assert "no game of an arena at item 7 of the array; its games are items 1-6." in " ".join(
+        told.output.split()
+    )
+    told = replay(array, "--game", "7", language="es")
+    assert "en el elemento 7 del array; sus partidas son los elementos 1-6." in " ".join(
+        told.output.split()
+    )
 
 
 def test_an_arenas_records_of_poch_are_told_as_a_matchs_are(tmp_path: Path) -> None:

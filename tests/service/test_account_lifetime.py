@@ -17,9 +17,27 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from cli.main import pocha
-from core.store import account_seats, account_turns, accounts, bot_games, challenges, webhooks
+from core.jobs.forgotten import scrub_forgotten
+from core.store import (
+    account_records,
+    account_seats,
+    account_turns,
+    accounts,
+    bot_games,
+    challenges,
+    webhooks,
+)
+from core.store.account_records import FORGOTTEN_NAME
 from core.store.accounts import Lifetime
-from core.store.keys import ACCOUNT_KEYS, ACCOUNT_NAMES, ACCOUNTS_MADE, ACCOUNTS_SWEPT_TO
+from core.store.keys import (
+    ACCOUNT_KEYS,
+    ACCOUNT_NAMES,
+    ACCOUNTS_MADE,
+    ACCOUNTS_SWEPT_TO,
+    FORGOTTEN,
+    events_key,
+    game_key,
+)
 from service import create_app
 from service.context import EXTENSION
 from tests.service.test_accounts import account_header, play_people, rated_table, sign_up
@@ -65,8 +83,12 @@ def test_an_idle_account_is_forgotten_with_every_key_and_its_name_is_free(
     assert len(keys_naming(r, idle.id)) >= 7
 
     assert idle.id in sweep_all(r)
+    # Its games in play wait for the sweep to take it out of them (this one is gone).
+    assert keys_naming(r, idle.id) == [f"pocha:{{accounts}}:forgotten:{idle.id}"]
+    assert scrub_forgotten(r) == 1
 
     assert keys_naming(r, idle.id) == []
+    assert not r.exists(FORGOTTEN)
     assert accounts.get(r, idle.id) is None
     assert r.zscore(ACCOUNTS_MADE, idle.id) is None
     assert idle.id.encode() not in r.hvals(ACCOUNT_NAMES)
@@ -75,6 +97,89 @@ def test_an_idle_account_is_forgotten_with_every_key_and_its_name_is_free(
     assert client.get("/api/v1/account", headers=account_header(key)).status_code == 401
     again = sign_up(client, "olvidado")
     assert again.status_code == 201, again.json
+
+
+def test_a_forgotten_account_is_taken_out_of_the_games_that_name_it(
+    client: FlaskClient, store: Any
+) -> None:
+    """An unrated game kept after it ended (and one still in play) named the account by its
+    id and its name, which anyone may take once it is forgotten: the sweep takes both out."""
+    r = store.redis
+    key, idle = accounts.create(r, "Olvidada", "person", now=LONG_AGO)
+    bruno = sign_up(client, "Bruno").json
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "x"}, {"open": True}, {"name": "b", "bot": "easy"}],
+              "rules": {"schedule": [1]}},
+        headers=account_header(bruno["key"]),
+    )  # fmt: skip
+    assert made.status_code == 201, made.json
+    joined = client.post(
+        f"/api/v1/tables/{made.json['table_code']}/seats", json={"name": "n"},
+        headers=account_header(key),
+    )  # fmt: skip
+    assert joined.status_code == 201, joined.json
+    finished = made.json["id"]
+    tokens = {0: made.json["seats"][0]["token"], 1: joined.json["token"]}
+    assert play_people(client, finished, tokens)["phase"] == "finished"
+    in_play = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "x"}, {"name": "b", "bot": "easy"}, {"open": True}]},
+        headers=account_header(key),
+    )  # fmt: skip
+    assert in_play.status_code == 201, in_play.json
+    games = (finished, in_play.json["id"])
+    for game_id in games:
+        seats = client.get(f"/api/v1/games/{game_id}").json["players"]
+        assert [(p["name"], p.get("account")) for p in seats if p.get("account") == idle.id]
+    # Its key and its seats were used long ago (the seat in play too: set back).
+    accounts.note_seen(r, idle.id, now=LONG_AGO)
+    r.zadd(f"pocha:{{accounts}}:seats:{idle.id}", {in_play.json["id"]: LONG_AGO})
+
+    assert idle.id in sweep_all(r)
+    for game_id in games:  # forgotten, and still named until the sweep takes it out
+        meta = r.hget(game_key(game_id), "meta")
+        assert idle.id.encode() in meta and b"Olvidada" in meta
+    assert b"Olvidada" in b"".join(r.lrange(events_key(finished), 0, -1))
+    assert scrub_forgotten(r) >= 2
+
+    assert keys_naming(r, idle.id) == []
+    for game_id in games:
+        stored = r.hgetall(game_key(game_id))
+        assert not any(idle.id.encode() in value for value in stored.values())
+        assert not any(b"Olvidada" in e for e in r.lrange(events_key(game_id), 0, -1))
+        players = client.get(f"/api/v1/games/{game_id}").json["players"]
+        assert [p["name"] for p in players if "account" not in p and not p["bot"]][:1] == [
+            FORGOTTEN_NAME
+        ]
+        assert all(p.get("account") != idle.id for p in players)
+    record = client.get(f"/api/v1/games/{finished}/record").json
+    assert FORGOTTEN_NAME in [p["name"] for p in record["players"]]
+    assert "Olvidada" not in str(record)
+    # Bruno's account is untouched.
+    assert bruno["id"] in str(client.get(f"/api/v1/games/{finished}").json["players"])
+
+
+def test_the_sweep_takes_a_forgotten_account_out_of_a_bounded_number_of_records_a_step(
+    store: Any,
+) -> None:
+    r = store.redis
+    _key, idle = accounts.create(r, "Olvidada", "person", now=LONG_AGO)
+    _key, other = accounts.create(r, "Otra", "person", now=LONG_AGO)
+    # Records kept a day (games gone meanwhile: each costs a look), one past its time.
+    for game_id in ("GAMEONE", "GAMETWO", "GAMETHREE"):
+        account_records.note(r, [idle.id, other.id], f"game:{game_id}", DAY)
+    account_records.note(r, [idle.id], "match:OLDMATCH", -1)
+    account_records.note(r, [idle.id], "game:GAMEFOUR", DAY)  # the note drops the old one
+    assert len(account_records.records_of(r, idle.id)) == 4
+
+    assert sweep_all(r) == {idle.id, other.id}
+    assert account_records.pending(r) == {idle.id: "Olvidada", other.id: "Otra"}
+    steps = []
+    while r.exists(FORGOTTEN):
+        steps.append(scrub_forgotten(r, most=3))
+    assert steps == [3, 3, 1]
+    assert keys_naming(r, idle.id) == keys_naming(r, other.id) == []
 
 
 def test_accounts_in_use_stay(client: FlaskClient, store: Any) -> None:

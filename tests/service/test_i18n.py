@@ -38,6 +38,7 @@ from service.i18n import (
     choose,
     extract_page_js,
     page_strings,
+    plurals,
     translate,
     translate_known,
 )
@@ -917,8 +918,8 @@ CATALOGUED: dict[str, list[str]] = {
         "than they can start within {max_wait} s; try again in {retry_after} s.",
     ],
     "too_many_tables": [
-        "You have {most} tables in the lobby already: start one, or make this one unlisted "
-        "and share its code.",
+        "You have {n} table in the lobby already: start it, or make this one unlisted and "
+        "share its code.",
     ],
     "too_many_changes": [
         "Seats at this table have been taken and given up too often. The host may still "
@@ -936,8 +937,8 @@ CATALOGUED: dict[str, list[str]] = {
         "Too many changes of this seat (at most {limit}); try again in {retry_after} s.",
     ],
     "too_many_connections": [
-        "Your address holds {count} connections to this server, the most it may: close some "
-        "(or reuse them) and try again.",
+        "Your address holds {n} connection to this server, the most it may: close it (or "
+        "reuse it) and try again.",
     ],
     "unknown_account": [
         "This account key opens no account (a replaced key opens nothing): check it, or make "
@@ -1007,10 +1008,17 @@ CATALOGUED: dict[str, list[str]] = {
     ],
     "challenge_closed": ["This challenge is no longer open: it was {status}."],
     "too_many_challenges": [
-        "You have {most} open challenges, the most you may: wait for their answers or cancel one.",
-        "{name} has {most} open challenges waiting, the most one account may: try again later.",
-        "{name} has {most} open challenges from you (or your address) waiting, the most one "
-        "challenger may send one account: wait for its answers.",
+        "You have {n} open challenge, the most you may: wait for its answer or cancel it.",
+        "{name} has {n} open challenge waiting, the most one account may: try again later.",
+        "{name} has {n} open challenge from you (or your address) waiting, the most one "
+        "challenger may send one account: wait for its answer.",
+        "You made {n} challenge within the last hour or so (it counts until an hour after it "
+        "ends), the most you may: try again later.",
+        "{name} had {n} challenge from you (or your address) within the last hour or so (it "
+        "counts until an hour after it ends), the most one challenger may send one account: "
+        "try again later.",
+        "{name} had {n} challenge within the last hour or so (it counts until an hour after "
+        "it ends), the most one account may receive: try again later.",
     ],
     "bot_paused": [
         "{name} is a webhook bot paused after failing its calls: it cannot be challenged "
@@ -1027,7 +1035,15 @@ CATALOGUED: dict[str, list[str]] = {
     ],
     "rate_limited_challenges": ["challenges"],
     "challenge_refused": ["{name} does not take challenges from your account."],
-    "too_many_blocks": ["You block {most} accounts, the most you may: unblock one first."],
+    "too_many_blocks": ["You block {n} account, the most you may: unblock it first."],
+    # Driven in both languages by tests/service/test_block_seats.py.
+    "seat_refused": [
+        "Someone at this table does not play with your account.",
+        "You block an account at this table: unblock it to sit here.",
+        "An account in this match does not play with yours.",
+        "You block an account in this match: unblock it to play beside it.",
+        "Two accounts in this match do not play together: one blocks the other.",
+    ],
     "validation_error_blocks": [
         "An account cannot block itself.",
         "{name} is one of our bot levels: it challenges nobody, so there is nothing to block.",
@@ -1041,7 +1057,8 @@ CATALOGUED: dict[str, list[str]] = {
 
 
 def test_catalogued_codes_have_spanish_sentences() -> None:
-    spanish = catalogue("es")
+    # A sentence about a count is listed by its singular, the key of its plural entry.
+    spanish = {**catalogue("es"), **{k: v[0] for k, v in plurals("es").items()}}
     for code, sentences in CATALOGUED.items():
         for sentence in sentences:
             key = str(getattr(sentence, "template", sentence))
@@ -1167,3 +1184,50 @@ def test_an_api_refusal_about_a_count_reads_right_in_both_languages(
     en, es = both(client, "POST", "/api/v1/ai/move", json=position)
     assert en.json["message"].endswith(f"the bids would add up to {english}"), en.json
     assert es.json["message"].endswith(f"las apuestas {spanish}"), es.json
+
+
+@pytest.mark.parametrize(
+    ("count", "english", "spanish"),
+    [(0, ["follows 0 event streams, the most it may: close one",
+          "You block 0 accounts, the most you may: unblock one first."],
+         ["sigue 0 flujos de eventos, el máximo permitido: cierra uno",
+          "Bloqueas 0 cuentas, el máximo permitido: desbloquea una primero."]),
+     (1, ["follows 1 event stream, the most it may: close it",
+          "You block 1 account, the most you may: unblock it first."],
+         ["sigue 1 flujo de eventos, el máximo permitido: ciérralo",
+          "Bloqueas 1 cuenta, el máximo permitido: desbloquéala primero."]),
+     (2, ["follows 2 event streams, the most it may: close one",
+          "You block 2 accounts, the most you may: unblock one first."],
+         ["sigue 2 flujos de eventos, el máximo permitido: cierra uno",
+          "Bloqueas 2 cuentas, el máximo permitido: desbloquea una primero."])],
+)  # fmt: skip
+def test_a_cap_is_said_in_each_languages_form_of_its_count(
+    count: int, english: list[str], spanish: list[str]
+) -> None:
+    # A cap set by the operator (the streams an address may follow) may be any count; the
+    # accounts one may block is a constant today, said the same way should it change.
+    streams = TooManyStreams(cap=count, retry_after=1).message
+    blocks = core_errors.TooManyBlocks(count).message
+    assert english[0] in streams and translate(streams, "es").startswith("Tu dirección ya ")
+    assert spanish[0] in translate(streams, "es")
+    assert [str(blocks), translate(blocks, "es")] == [english[1], spanish[1]]
+
+
+@pytest.mark.parametrize(
+    ("hand", "english", "spanish"),
+    [(["O1"], "holds 1 card and has played 0, so each seat was dealt 1, not 3",
+      "tiene 1 carta y ha jugado 0, así que cada asiento recibió 1, no 3"),
+     (["O1", "C3"], "holds 2 cards and has played 0, so each seat was dealt 2, not 3",
+      "tiene 2 cartas y ha jugado 0, así que cada asiento recibió 2, no 3")],
+)  # fmt: skip
+def test_a_positions_hand_size_refused_reads_right_in_both_languages(
+    client: FlaskClient, hand: list[str], english: str, spanish: str
+) -> None:
+    # A seat holds at least one card while a hand is played: 0 is refused in another way.
+    position = {
+        "seat": 1, "hand": hand, "trump": {"card": "E5", "holder": None},
+        "dealer": 0, "bids": [None] * 3, "rules": {"players": 3}, "cards_per_player": 3,
+    }  # fmt: skip
+    en, es = both(client, "POST", "/api/v1/ai/move", json=position)
+    assert en.json["message"].endswith(english), en.json
+    assert es.json["message"].endswith(spanish), es.json

@@ -7,7 +7,9 @@ import json
 
 import pytest
 import redis
+from click.testing import CliRunner
 
+from cli.main import pocha
 from core.play.turns import clock_key, owed_work, turn_key
 from core.store.keys import TASKS_DUE, game_key, task_key
 from core.store.store import GameStore
@@ -92,3 +94,41 @@ def test_a_store_of_the_old_names_is_found_again(redis_url: str) -> None:
         else:
             assert connection.exists(task_key(turn_key(game.id, 1)))
     assert migrate(connection).keys == 0  # a second run finds nothing to do
+
+
+def _play(store: GameStore, game_id: str, moves: int) -> None:
+    """Make `moves` legal moves as a person's move makes them: on the game read without
+    its score sheet."""
+    for _ in range(moves):
+        record = store.load(game_id, history=False, consume=True)
+        seat = record.game.turn
+        assert seat is not None
+        store.apply_action(game_id, seat, record.game.legal_actions()[0], record=record)
+
+
+def test_a_game_whose_score_sheet_was_kept_in_its_state_keeps_it(redis_url: str) -> None:
+    """Before the score sheet was stored apart (its own `history` field), a game's state
+    held it; such a store also has the old key names, so it comes through the migration."""
+    connection = redis.Redis.from_url(redis_url)
+    store = GameStore(connection, finished_ttl=600, idle_ttl=600)
+    rules = Rules.from_dict({"players": 3, "schedule": [1, 1, 1, 1, 1]})
+    people = [("Ana", None), ("Bea", None), ("Cid", None)]
+    game_id = store.create(Game.new(rules, 3), people).record.id
+    _play(store, game_id, 2 * 3 * 2)  # two one-card hands: three bids and three cards each
+    sheet = store.load(game_id).game.history
+    assert [hand["hand_number"] for hand in sheet] == [1, 2]
+    # As the earlier version stored it: the whole game, sheet and all, in its state.
+    whole = store.load(game_id).game.to_dict()
+    connection.hset(game_key(game_id), "state", json.dumps(whole))
+    connection.hdel(game_key(game_id), "history")
+    _downgrade(connection)
+
+    # As `pocha serve` runs it on start, or the operator does.
+    migrated = CliRunner().invoke(pocha, ["migrate-keys", "--redis-url", redis_url])
+    assert migrated.exit_code == 0, migrated.output
+    assert migrated.output.splitlines()[1:] == ["took the score sheet of 1 game out of its state"]
+    assert store.load(game_id).game.history == sheet
+    _play(store, game_id, 3 * 2)  # the next move, and the end of the next hand
+    assert [hand["hand_number"] for hand in store.load(game_id).game.history] == [1, 2, 3]
+    assert store.load(game_id, history=False).game.history == []
+    assert migrate(connection).sheets == 0  # a second run finds nothing to do

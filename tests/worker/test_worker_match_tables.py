@@ -6,17 +6,20 @@ that goes silent is paused and the match still ends."""
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 import time
 from typing import Any
 
 import pytest
+import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
 from core.errors import GameNotFound
 from core.jobs.matches import (
     AT_TABLES_AT_ONCE,
+    FORGOTTEN_SEAT,
     _claim_table,
     _note_told,
     _seat,
@@ -27,7 +30,9 @@ from core.jobs.matches import (
     create_match,
 )
 from core.play.turns import store_for
-from core.store.keys import checkpoint_key
+from core.store import account_records, accounts
+from core.store.account_records import FORGOTTEN_NAME
+from core.store.keys import FORGOTTEN, checkpoint_key
 from tests.service.helpers import bearer, move
 from tests.waiting import LONG
 from tests.worker.conftest import WorkerProcesses, wait_until
@@ -326,3 +331,55 @@ def test_a_rated_matchs_seed_is_never_chosen_nor_shown_while_it_runs(
     assert unrated.status_code == 202 and unrated.json["seed"] == 5, unrated.json
     for url in (made.json["url"], unrated.json["url"]):
         assert client.delete(url, headers=key).status_code == 204
+
+
+def test_a_forgotten_account_is_taken_out_of_its_match_and_its_tables(
+    client: FlaskClient, connection: redis.Redis, workers: WorkerProcesses
+) -> None:
+    """A match and its tables are kept after their games: once the account seated there is
+    forgotten, the workers' sweep takes its id out of the match's seats, records, pause and
+    statistics, and its id and name out of each table's game."""
+    workers.start()
+    silent = sign_up(client, "Olvidable", "bot")
+    label = f"account:{silent['id']}"
+    made = client.post(
+        "/api/v1/matches",
+        json={"seats": [label, "easy", "easy"], "games": 2, "duplicate": False,
+              "rules": {**RULES, "turn_seconds": 1}},
+        headers={"X-Pocha-Account": silent["key"]},
+    )  # fmt: skip
+    assert made.status_code == 202, made.json
+    report = _finished(client, made.json["url"])
+    assert report["paused"] == [label] and label in report["seats"], report
+    shown = client.get(made.json["records_url"], query_string={"format": "json"}).json
+    tables = [r["table"] for r in shown]
+    assert set(account_records.records_of(connection, silent["id"])) == {
+        f"match:{made.json['id']}",
+        *(f"game:{t}" for t in tables),
+    }
+    # Unused as long as the idle days, whatever they are.
+    assert accounts.forget(connection, [silent["id"]], time.time() + 1) == [silent["id"]]
+
+    def taken_out() -> bool:
+        return not connection.exists(FORGOTTEN)
+
+    wait_until(taken_out, LONG, "the sweep to take the account out of its records")
+    report = client.get(made.json["url"]).json
+    assert report["seats"][0] == report["paused"][0] == FORGOTTEN_SEAT, report
+    assert report["stand_in_decisions"] == {
+        FORGOTTEN_SEAT: report["stand_in_decisions"][FORGOTTEN_SEAT]
+    }
+    records = client.get(made.json["records_url"], query_string={"format": "json"}).json
+    assert len(records) == 2 and all(r["seats"][0] == FORGOTTEN_SEAT for r in records)
+    assert silent["id"] not in json.dumps([report, records])
+    for table in tables:
+        players = client.get(f"/api/v1/games/{table}").json["players"]
+        assert players[0]["name"] == FORGOTTEN_NAME and "account" not in players[0]
+    for key in connection.scan_iter(match="pocha:*", count=1000):
+        if connection.type(key) == b"hash":
+            values = connection.hvals(key)
+        elif connection.type(key) == b"list":
+            values = connection.lrange(key, 0, -1)
+        else:
+            continue
+        assert not any(silent["id"].encode() in v for v in values), key

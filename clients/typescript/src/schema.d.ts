@@ -46,8 +46,10 @@ export interface paths {
          * @description With your account's key: the account's challenges to you are refused from now on
          *     (403 `challenge_refused`, which tells it no more than that you take none of its
          *     challenges). Its open challenges to you are declined at once, and those it made
-         *     within the hour count no more against how many you may receive. Blocking an
-         *     account you block already changes nothing.
+         *     within the hour count no more against how many you may receive. It takes no seat
+         *     at a table you made or sit at, nor you at one where it sits, and no match seats
+         *     you together or seats your bot at its asking (403 `seat_refused`); a game already
+         *     made is left as it is. Blocking an account you block already changes nothing.
          */
         post: operations["blockAccount"];
         delete?: never;
@@ -1146,7 +1148,9 @@ export interface paths {
          * Take a seat
          * @description Takes the first open seat: your seat and its token, shown only here. The game
          *     starts when the last open seat is taken. 409 `table_full` when no seat is left;
-         *     when two people race for the last seat, exactly one gets it.
+         *     when two people race for the last seat, exactly one gets it. With an account's key
+         *     (X-Pocha-Account), 403 `seat_refused` when an account at the table blocks yours or
+         *     yours blocks one there; the answer does not say which account.
          */
         post: operations["joinTable"];
         delete?: never;
@@ -2011,7 +2015,7 @@ export interface components {
              */
             code: number;
             /**
-             * @description Stable machine code, the same in every language (each operation's responses say which it may answer). Moves: not_your_turn, wrong_phase, wrong_game, not_started, illegal_move, invalid_bid, invalid_card, invalid_suit, stale_version, conflict, idempotency_key_reused, not_replicated. Games and tables: invalid_rules, invalid_position, game_not_found, game_not_over, table_not_found, table_full, one_seat_each, too_many_changes, too_many_tables, removed_by_host. Jobs, matches, analyses: job_not_found, match_not_found, analysis_not_found. Accounts and bots: account_required, unknown_account, account_not_found, account_disabled, not_your_account, one_seat_per_account, name_taken, accounts_full, not_a_bot, no_webhook, webhook_refused, bot_paused, challenge_not_found, challenge_closed, not_in_challenge, too_many_challenges, challenge_refused, too_many_blocks. Requests: unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, body_too_slow, unsupported_media_type, not_acceptable, precondition_required, expectation_failed, rate_limited, over_think_budget, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, not_implemented. The service: unavailable, store_full, busy, internal_error.
+             * @description Stable machine code, the same in every language (each operation's responses say which it may answer). Moves: not_your_turn, wrong_phase, wrong_game, not_started, illegal_move, invalid_bid, invalid_card, invalid_suit, stale_version, conflict, idempotency_key_reused, not_replicated. Games and tables: invalid_rules, invalid_position, game_not_found, game_not_over, table_not_found, table_full, one_seat_each, too_many_changes, too_many_tables, removed_by_host. Jobs, matches, analyses: job_not_found, match_not_found, analysis_not_found. Accounts and bots: account_required, unknown_account, account_not_found, account_disabled, not_your_account, one_seat_per_account, name_taken, accounts_full, not_a_bot, no_webhook, webhook_refused, bot_paused, challenge_not_found, challenge_closed, not_in_challenge, too_many_challenges, challenge_refused, too_many_blocks, seat_refused. Requests: unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, body_too_slow, unsupported_media_type, not_acceptable, precondition_required, expectation_failed, rate_limited, over_think_budget, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, not_implemented. The service: unavailable, store_full, busy, internal_error.
              * @example not_your_turn
              */
             error: string;
@@ -2730,7 +2734,7 @@ export interface components {
             records_url: string;
             /** @description The rules played: Pocha's (`RulesInForce`) or Poch's (`PochRulesInForce`). */
             rules: components["schemas"]["RulesInForce"] | components["schemas"]["PochRulesInForce"];
-            /** @description The bot of each seat. */
+            /** @description The bot of each seat: a level, or an account's `account:ID` (`account:forgotten` once that account is forgotten, here and in the records). */
             seats: string[];
             /** @description The seed of the deals; a rated match's shows once it is finished (it makes every deal: its bot would know every hand). */
             seed?: number;
@@ -3037,7 +3041,7 @@ export interface components {
         });
         PlayerInfo: {
             /**
-             * @description The id of the account playing this seat (`GET /api/v1/accounts/{id}`); only for a seat an account took.
+             * @description The id of the account playing this seat (`GET /api/v1/accounts/{id}`); only for a seat an account took, and absent again once that account is forgotten (the seat is then named `(forgotten)`).
              * @example q3ZkR8vX1mNc2pLw
              */
             account?: string;
@@ -8013,7 +8017,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description forbidden: the host's token is needed (start, bot, remove), or the token is not the seat's (return, leave); removed_by_host: the host removed you from this table. */
+            /** @description forbidden: the host's token is needed (start, bot, remove), or the token is not the seat's (return, leave); removed_by_host: the host removed you from this table; seat_refused (rematch): an account at the rematch blocks yours, or yours blocks one there. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8090,7 +8094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description forbidden: the host's token is needed (start, bot, remove), or the token is not the seat's (return, leave); removed_by_host: the host removed you from this table. */
+            /** @description forbidden: the host's token is needed (start, bot, remove), or the token is not the seat's (return, leave); removed_by_host: the host removed you from this table; seat_refused (rematch): an account at the rematch blocks yours, or yours blocks one there. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8191,7 +8195,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description forbidden: the host's token is needed (start, bot, remove), or the token is not the seat's (return, leave); removed_by_host: the host removed you from this table. */
+            /** @description forbidden: the host's token is needed (start, bot, remove), or the token is not the seat's (return, leave); removed_by_host: the host removed you from this table; seat_refused (rematch): an account at the rematch blocks yours, or yours blocks one there. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8264,7 +8268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description forbidden: the host's token is needed (start, bot, remove), or the token is not the seat's (return, leave); removed_by_host: the host removed you from this table. */
+            /** @description forbidden: the host's token is needed (start, bot, remove), or the token is not the seat's (return, leave); removed_by_host: the host removed you from this table; seat_refused (rematch): an account at the rematch blocks yours, or yours blocks one there. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8346,7 +8350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description forbidden: the host's token is needed (start, bot, remove), or the token is not the seat's (return, leave); removed_by_host: the host removed you from this table. */
+            /** @description forbidden: the host's token is needed (start, bot, remove), or the token is not the seat's (return, leave); removed_by_host: the host removed you from this table; seat_refused (rematch): an account at the rematch blocks yours, or yours blocks one there. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8421,7 +8425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description forbidden: the host's token is needed (start, bot, remove), or the token is not the seat's (return, leave); removed_by_host: the host removed you from this table. */
+            /** @description forbidden: the host's token is needed (start, bot, remove), or the token is not the seat's (return, leave); removed_by_host: the host removed you from this table; seat_refused (rematch): an account at the rematch blocks yours, or yours blocks one there. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8780,7 +8784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_disabled: the account of the key is disabled. */
+            /** @description account_disabled: the account of the key is disabled; seat_refused: an account the match seats blocks the key's account, or blocks another account it seats. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9264,7 +9268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_disabled: the account of the X-Pocha-Account key is disabled. */
+            /** @description seat_refused: an account at this table (one holding a seat, or the table's maker) blocks your account, or yours blocks one there; removed_by_host: the host removed you from this table. account_disabled: the account of the X-Pocha-Account key is disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -170,10 +170,19 @@ def test_cards_twice_or_not_cards() -> None:
 
 
 def test_hand_sizes() -> None:
-    refused(base() | {"cards_per_player": 4}, "so 3 were dealt to each seat, not 4")
+    refused(base() | {"cards_per_player": 4}, "so each seat was dealt 3, not 4")
     refused(base() | {"hand": []}, "holds no cards")
     eleven = [f"{s}{r}" for s in "OC" for r in (1, 3, 12, 11, 10, 7)][:11]
     refused(base() | {"hand": eleven, "bids": [None] * 4}, "more than the 10 that 4 players")
+
+
+@pytest.mark.parametrize(
+    ("hand", "said"),
+    [(["O1"], "seat 0 holds 1 card and has played 0, so each seat was dealt 1, not 4"),
+     (["O1", "O4"], "seat 0 holds 2 cards and has played 0, so each seat was dealt 2, not 4")],
+)  # fmt: skip
+def test_a_hand_size_refused_says_its_cards_as_counted(hand: list[str], said: str) -> None:
+    refused(base() | {"hand": hand, "bids": [None] * 4, "cards_per_player": 4}, said)
 
 
 def test_the_trump_card_where_it_cannot_be() -> None:

@@ -794,6 +794,85 @@ def test_a_poch_arenas_records_and_one_line_of_them(
         one.context.close()
 
 
+@pytest.mark.parametrize(
+    ("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["laptop-en", "phone-es"]
+)
+def test_an_arenas_many_games_are_listed_a_page_at_a_time(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+    arenas: dict[str, str],
+    size: dict[str, int],
+    lang: str,
+    tmp_path: Any,
+) -> None:
+    """An arena's records of 250 games (its six lines again and again): the page lists
+    the first hundred, and turns to the next page and to the last by keyboard, the focus
+    staying on the buttons; the last game opens from there, and going back shows its page
+    with the focus on it; a language picked draws the same page again in it."""
+    url = ladder_service.url
+    expect = sync_api.expect
+    lines = arenas["pocha"].splitlines()
+    saved = tmp_path / "arena-250.jsonl"
+    saved.write_text("".join(f"{lines[i % len(lines)]}\n" for i in range(250)))
+    one = person(browser, size, "ana", lang)
+    try:
+        page = one.page
+        open_file(page, url, saved)
+        listed = page.locator("#replay-games")
+        expect(listed).to_have_attribute("data-games", "250", timeout=LONG_MS)
+        rows = page.locator("#replay-games tbody tr")
+        where = page.locator("#replay-page")
+        expect(rows).to_have_count(100)
+        assert (where.get_attribute("data-page"), where.get_attribute("data-pages")) == ("1", "3")
+        assert rows.first.locator("td").first.inner_text() == "1"
+        assert page.is_disabled("#replay-page-first") and page.is_disabled("#replay-page-previous")
+        assert page.evaluate(MISFITS) == [], "a page of an arena's games"
+        one.screenshot(f"replay-arena-pages-{lang}-{size['width']}.png")
+
+        # The next page, by keyboard: the focus stays on the button.
+        page.locator("#replay-page-next").focus()
+        page.keyboard.press("Enter")
+        expect(where).to_have_attribute("data-page", "2")
+        expect(page.locator("#replay-page-next")).to_be_focused()
+        assert rows.first.locator("td").first.inner_text() == "101"
+        # The last page: its buttons onwards are disabled, the focus goes back a page's.
+        page.keyboard.press("Tab")
+        expect(page.locator("#replay-page-last")).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(where).to_have_attribute("data-page", "3")
+        expect(rows).to_have_count(50)
+        assert page.is_disabled("#replay-page-last") and page.is_disabled("#replay-page-next")
+        expect(page.locator("#replay-page-previous")).to_be_focused()
+
+        # The last game, and back to its page with the focus on it.
+        last = page.locator("#replay-games [data-focus='game-249']")
+        last.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#replay[data-arena-game='250']")).to_be_visible()
+        page.locator("#replay-back").focus()
+        page.keyboard.press("Enter")
+        expect(where).to_have_attribute("data-page", "3")
+        expect(last).to_be_focused()
+
+        # Another language picked: the same page, said in it.
+        other = "es" if lang == "en" else "en"
+        page.select_option("#lang", other)
+        expect(where).to_have_text(PAGES[other])
+        expect(rows).to_have_count(50)
+        page.select_option("#lang", lang)
+        expect(where).to_have_text(PAGES[lang])
+        assert one.errors == []
+    finally:
+        one.context.close()
+
+
+#: Where the list of 250 games is on its last page, by language.
+PAGES = {
+    "en": "Games 201–250 of 250 · page 3 of 3",
+    "es": "Partidas 201–250 de 250 · página 3 de 3",
+}
+
+
 #: A file that is no game record nor a match's or an arena's records, and what the page
 #: says of it.
 BROKEN = {
@@ -815,6 +894,10 @@ BROKEN = {
             "missing or of the wrong type."
         ),
         "record": "This game record has fields missing or of the wrong type.",
+        "points": (
+            "Line 2 of this file gives a hand points that are not whole numbers: they cannot "
+            "be added up."
+        ),
     },
     "es": {
         "line": "La línea 2 de este archivo no es JSON válido.",
@@ -837,6 +920,10 @@ BROKEN = {
             "arena al que le faltan campos o los tiene de otro tipo."
         ),
         "record": "A este registro de partida le faltan campos o los tiene de otro tipo.",
+        "points": (
+            "La línea 2 de este archivo da a una mano puntos que no son números enteros: no se "
+            "pueden sumar."
+        ),
     },
 }  # fmt: skip
 
@@ -853,8 +940,9 @@ def test_a_broken_file_is_refused_in_a_sentence_of_the_visitors_language(
     """A match's records with a line cut short, a file that is no JSON at all, JSON lines of
     which one is no game of a match nor of an arena, an arena's records with a line cut
     short, a match's game followed by an arena's, an arena's game of Poch without its chips,
-    and a game record with its deal's fields missing: each refused in a sentence, never a
-    script's error; the sentence is said again in the language picked in the header."""
+    a match's game whose points are text, and a game record with its deal's fields missing:
+    each refused in a sentence, never a script's error; the sentence is said again in the
+    language picked in the header."""
     url = ladder_service.url
     expect = sync_api.expect
     first, second = matches["pocha"].splitlines()
@@ -865,6 +953,9 @@ def test_a_broken_file_is_refused_in_a_sentence_of_the_visitors_language(
     no_hands = {**json.loads(second), "hands": []}
     wide = {**json.loads(second), "seats": ["random"] * 60_000, "scores": [0] * 60_000}
     wide["hands"] = [{"bids": [0] * 60_000, "tricks": [0] * 60_000, "points": [0] * 60_000}]
+    # Points of a hand given as text, which the running scores would add up to NaN.
+    texts = json.loads(second)
+    texts["hands"][-1]["points"][1] = str(texts["hands"][-1]["points"][1])
     files = {
         "no_hands": f"{first}\n{json.dumps(no_hands)}\n",
         "wide": f"{first}\n{json.dumps(wide)}\n",
@@ -874,6 +965,7 @@ def test_a_broken_file_is_refused_in_a_sentence_of_the_visitors_language(
         "arena-line": f"{arena[0]}\n{arena[1]}\n{arena[2][:30]}\n{arena[3]}\n",
         "mixed": f"{first}\n{arena[0]}\n",
         "arena-game": f"{arena[0]}\n{json.dumps(chipless)}\n",
+        "points": f"{first}\n{json.dumps(texts)}\n",
         "record": json.dumps({"format": 1, "game": "pocha", "players": [], "deals": [{}]}),
     }
     one = person(browser, LAPTOP, "ana", lang)

@@ -42,7 +42,7 @@ def test_the_page_and_its_modules_are_served(redis_url: str) -> None:
     assert seen == {
         "app.js", "api.js", "cards.js", "hand.js", "html.js", "i18n.js", "ruleform.js",
         "rules.js", "seats.js", "tables.js", "pace.js", "poch.js", "pochboard.js", "pochcards.js",
-        "account.js", "focus.js", "storage.js",
+        "account.js", "focus.js", "storage.js", "thinking.js",
     }  # fmt: skip
     # A table's link, and a game's, are the same page, which reads them from its address.
     for address in ("/t/ABCD-EFGH", "/play/q3ZkR8vX1mNc2pLw"):

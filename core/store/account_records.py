@@ -1,0 +1,173 @@
+"""The records that name an account after its games in play, and taking it out of them once
+the account is forgotten. A finished game (kept `FINISHED_TTL`) and a match that seats the
+account (kept `MATCH_TTL` after its last game) are noted in the account's set when their
+lifetime is known, scored by when each expires at the latest; a note drops those past it,
+so the set holds only records still kept. The idle sweep's script (`core.store.accounts.
+forget`) hands this set and the account's games in play to `FORGOTTEN`, with its name, and
+the workers' sweep then takes the id and the name out of each record still kept, a bounded
+number a step (`scrub_step`): the id goes, the name becomes `FORGOTTEN_NAME`.
+How it works: docs/api.md, "Accounts, rated tables and the ladder".
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import orjson
+import redis
+
+from core.store.accounts import LEVEL_PREFIX
+from core.store.keys import (
+    FORGOTTEN,
+    account_key,
+    account_records_key,
+    events_key,
+    forgotten_records_key,
+    game_key,
+    is_game_id,
+)
+
+#: The name a forgotten account's seat is shown under in the records kept after it: its own
+#: is free for anyone to take, and must not name someone else's games.
+FORGOTTEN_NAME = "(forgotten)"
+
+#: The most records one account's set keeps; the soonest to expire go first beyond it.
+MOST_RECORDS = 10_000
+
+#: Records one step of the sweep takes a forgotten account out of, at most.
+SCRUB_STEP = 200
+
+#: Takes a forgotten account (id, its name then) out of one record (by its id).
+Scrubber = Callable[[str, str, str], None]
+
+
+# Note records for each account still stored. KEYS: for each account, its set of records
+# and its hash. ARGV: the record ("game:ID", "match:ID"), when it expires at the latest, now,
+# the most records a set keeps. Returns the accounts gone (by their place in KEYS' pairs).
+_NOTE = """
+local gone = {}
+for i = 1, #KEYS, 2 do
+  if redis.call('EXISTS', KEYS[i + 1]) == 1 then
+    redis.call('ZADD', KEYS[i], ARGV[2], ARGV[1])
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', '(' .. ARGV[3])
+    redis.call('ZREMRANGEBYRANK', KEYS[i], 0, -tonumber(ARGV[4]) - 1)
+  else
+    table.insert(gone, (i + 1) / 2)
+  end
+end
+return gone
+"""
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def note(
+    connection: redis.Redis, account_ids: Iterable[str], record: str, seconds: float
+) -> list[str]:
+    """`record` (`game:ID`, `match:ID`) names these accounts and is kept `seconds` from
+    now at most. One script: an account forgotten meanwhile gets no set, and is among
+    those returned (the accounts gone), for the caller to take it out of the record."""
+    # Our levels' accounts are never forgotten, and play more games than anyone.
+    ids = sorted({a for a in account_ids if not a.startswith(LEVEL_PREFIX)})
+    if not ids:
+        return []
+    now = time.time()
+    keys = [key for a in ids for key in (account_records_key(a), account_key(a))]
+    gone = connection.eval(
+        _NOTE, len(keys), *keys, record, repr(now + seconds), repr(now), MOST_RECORDS
+    )
+    return [ids[int(place) - 1] for place in gone]
+
+
+def records_of(connection: redis.Redis, account_id: str) -> list[str]:
+    """The records noted as naming the account, soonest to expire first."""
+    return [_text(r) for r in connection.zrange(account_records_key(account_id), 0, -1)]
+
+
+def pending(connection: redis.Redis, most: int = SCRUB_STEP) -> dict[str, str]:
+    """Forgotten accounts whose records still name them, about `most` of them (one page of
+    an HSCAN): id -> their name then."""
+    page: dict[Any, Any]
+    _cursor, page = connection.hscan(FORGOTTEN, 0, count=most)  # type: ignore[assignment]
+    return {_text(k): _text(v) for k, v in page.items()}
+
+
+def scrub_step(
+    connection: redis.Redis, scrubbers: Mapping[str, Scrubber], most: int = SCRUB_STEP
+) -> int:
+    """Take forgotten accounts out of at most `most` of the records that still name them,
+    each by the scrubber of its kind (`game`, `match`); how many records it took them out
+    of. A record is struck off only once done, so a worker that dies mid-step leaves the
+    rest to the next; a record gone meanwhile costs nothing."""
+    done = 0
+    for account_id, name in pending(connection, most).items():
+        key = forgotten_records_key(account_id)
+        records = [_text(r) for r in connection.zrange(key, 0, most - done - 1)]
+        for record in records:
+            kind, noted_by_kind, record_id = record.partition(":")
+            if not noted_by_kind:
+                # A game in play is noted by its id alone (`core.store.account_seats`).
+                kind, record_id = "game", record
+            scrubber = scrubbers.get(kind)
+            if scrubber is not None:
+                scrubber(record_id, account_id, name)
+            connection.zrem(key, record)
+            done += 1
+        if not connection.exists(key):
+            connection.hdel(FORGOTTEN, account_id)
+        if done >= most:
+            break
+    return done
+
+
+# Take a forgotten account out of a game, if its seats are still as read. KEYS: the game's
+# hash, its events. ARGV: the seats and table as read, as they become ("" for unchanged),
+# then for each event to change its index, as it was and as it becomes. Returns 0 when the
+# game changed meanwhile (read again), else 1.
+_SCRUB_GAME = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 1 end
+if redis.call('HGET', KEYS[1], 'meta') ~= ARGV[1] then return 0 end
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[2]) end
+for i = 3, #ARGV, 3 do
+  if redis.call('LINDEX', KEYS[2], ARGV[i]) == ARGV[i + 1] then
+    redis.call('LSET', KEYS[2], ARGV[i], ARGV[i + 2])
+  end
+end
+return 1
+"""
+
+
+def scrub_game(connection: redis.Redis, game_id: str, account_id: str, name: str) -> None:
+    """Take account `account_id` out of the game: each seat it holds loses the account
+    (and its key's hash) and is named `FORGOTTEN_NAME`, and so is each `seat_taken` event
+    that gave a seat to its `name`. Bounded by the game's own events."""
+    if not is_game_id(game_id):
+        return
+    for _attempt in range(5):
+        raw = connection.hget(game_key(game_id), "meta")
+        if raw is None:
+            return
+        meta = orjson.loads(raw)
+        changed = False
+        for seat in meta.get("seats", []):
+            if seat.get("account") == account_id:
+                seat.pop("account", None)
+                seat.pop("key_hash", None)
+                seat["name"] = FORGOTTEN_NAME
+                changed = True
+        events: list[Any] = []
+        if name:
+            for index, event_raw in enumerate(connection.lrange(events_key(game_id), 0, -1)):
+                event = orjson.loads(event_raw)
+                if event.get("type") == "seat_taken" and event.get("name") == name:
+                    events += [index, event_raw, orjson.dumps({**event, "name": FORGOTTEN_NAME})]
+        if not changed and not events:
+            return
+        args = [raw, orjson.dumps(meta) if changed else b"", *events]
+        keys = [game_key(game_id), events_key(game_id)]
+        if connection.eval(_SCRUB_GAME, len(keys), *keys, *args):
+            return
