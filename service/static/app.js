@@ -240,6 +240,7 @@ async function showSetup(message = "") {
         <div class="row"><input name="code" placeholder="ABCD-EFGH" maxlength="12" required
             autocapitalize="characters" aria-label="${t("join.code")}">
           <button type="submit" class="primary">${t("join.go")}</button></div>
+        <p id="join-code-notice" class="notice error" role="alert"></p>
       </form>
       <section class="panel lobby" id="lobby" aria-live="polite"><h2 id="lobby-title" tabindex="-1">${t("lobby.title")}</h2>
         <div id="lobby-tables"><p class="muted">${t("lobby.loading")}</p></div></section>
@@ -316,6 +317,7 @@ async function showSetup(message = "") {
   document.getElementById("join-code").addEventListener("submit", (event) => {
     event.preventDefault();
     const code = event.target.code.value.trim().toUpperCase();
+    sayAtJoin("");
     if (code) openTable(code, true);
   });
   wireAccountPanel(() => showSetup());
@@ -489,6 +491,17 @@ async function openGame(id) {
   }
 }
 
+/**
+ * Why the code typed under "Join a table" opens nothing, said under that box: the setup
+ * form's notice is a screen away from it on a phone, and reads as the form's own.
+ */
+function sayAtJoin(why) {
+  const line = document.getElementById("join-code-notice");
+  if (!line) return;
+  line.textContent = why;
+  document.querySelector("#join-code input[name=code]")?.setAttribute("aria-invalid", why ? "true" : "false");
+}
+
 async function showJoin(code, message = "", fromLobby = false) {
   leaveScreen();
   state.game = null;
@@ -500,7 +513,7 @@ async function showJoin(code, message = "", fromLobby = false) {
   } catch (error) {
     const why =
       error instanceof ApiError && error.status === 404 ? t("join.notFound", { code }) : errorText(error);
-    if (fromLobby) say(why, "error");
+    if (fromLobby) sayAtJoin(why);
     else showSetup(why);
     return;
   }
@@ -1131,7 +1144,7 @@ function render() {
         ${mine ? `<button class="hint-btn" data-action="hint" ${state.hinting ? "disabled" : ""}>${t("hint.button")}</button>` : ""}</div>
       <div class="hand" role="group" aria-label="${t("hand.yours")}">${hand}</div>
       ${reasons ? `<ul class="reasons">${reasons}</ul>` : ""}
-      ${view.last_trick.length && !state.table.length && view.phase === "playing" ? lastTrickHtml(view) : ""}
+      ${lastTrickShown(view) ? lastTrickHtml(view) : ""}
     </div>
     <aside class="side">
       ${scoreSheet(view)}
@@ -1217,6 +1230,20 @@ function handTitle(view) {
     : t("hand.title", { n: view.hand_number, total: view.hands_total });
 }
 
+/**
+ * Whether the trick taken last is shown under the hand: between two tricks of this hand only.
+ * The view's `last_trick` outlives its hand, and the previous hand's, under another trump,
+ * would read as a trick of this one (the terminal shows it as seldom).
+ */
+function lastTrickShown(view) {
+  return (
+    view.phase === "playing" &&
+    view.last_trick.length > 0 &&
+    !state.table.length &&
+    view.tricks_won.some((won) => won > 0)
+  );
+}
+
 function lastTrickHtml(view) {
   const cards = view.last_trick
     .map(({ seat, card }) => `<span class="mini-played" title="${escapeHtml(nameOf(seat))}">
@@ -1281,6 +1308,7 @@ function gameOverHtml(view, rank) {
     rank,
     nameOf,
     score: (s) => view.scores[s],
+    points: (s) => view.scores[s],
     closeLabel: t("final.close"),
   });
 }

@@ -339,6 +339,7 @@ function gameOverHtml(view, ctx) {
     rank: view.players.map((_, s) => s).sort((a, b) => chips[b] - chips[a]),
     nameOf: ctx.nameOf,
     score: (s) => tn("poch.chipsN", chips[s]),
+    points: (s) => chips[s],
     closeLabel: t("poch.finalClose"),
   });
 }
@@ -361,11 +362,8 @@ export function tableHtml(view, ctx) {
         <strong>${suitName(view.trump)}</strong></div></div>`
     : "";
   const total = view.rules?.deals;
-  const title = over
-    ? t("status.over")
-    : total
-      ? t("poch.dealTitle", { n: view.deal, total })
-      : t("poch.dealN", { n: view.deal });
+  // The deal, even when the game is over: the line below it says so ("Game over").
+  const title = total ? t("poch.dealTitle", { n: view.deal, total }) : t("poch.dealN", { n: view.deal });
   const seats = view.players.map((_, seat) => seatHtml(view, seat, ctx)).join("");
   const controls = controlsHtml(view, mine, hint);
   return `

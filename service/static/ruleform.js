@@ -39,7 +39,7 @@ function boolField(option) {
       "label",
       { class: "toggle", title: option.doc },
       element("input", { type: "checkbox", name: option.name, checked: option.default === true }),
-      element("span", {}, ruleLabel(option.name, option.name.replaceAll("_", " "))),
+      element("span", {}, label(option.name)),
       element("small", {}, option.doc),
     ),
   ];

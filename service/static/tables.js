@@ -177,9 +177,10 @@ export function waitingHtml(view, { me, host, levels, level, notice, noticeKind 
 /**
  * The panel at a game's end, for either game: who won, every seat ranked (`rank`) with its
  * `score(seat)` as HTML, and the rematch (at a table, each person takes their seat at it
- * with their own token) or a new game.
+ * with their own token) or a new game. Seats of equal `points(seat)` share a place ("2.",
+ * "2.", "4."), as they would on paper.
  */
-export function finalHtml(view, { winners, rank, nameOf, score, closeLabel }) {
+export function finalHtml(view, { winners, rank, nameOf, score, points, closeLabel }) {
   const iWon = view.you && winners.includes(view.you.seat);
   const names = winners.map((s) => nameOf(s));
   const title = iWon
@@ -187,9 +188,10 @@ export function finalHtml(view, { winners, rank, nameOf, score, closeLabel }) {
     : t(winners.length > 1 ? "final.theyShare" : "final.theyWin", {
         names: escapeHtml(names.join(t("final.and"))),
       });
+  const place = (s) => rank.findIndex((other) => points(other) === points(s)) + 1;
   const list = rank
     .map(
-      (s, i) => `<li class="${winners.includes(s) ? "won" : ""}"><span>${i + 1}.</span>
+      (s) => `<li class="${winners.includes(s) ? "won" : ""}"><span>${place(s)}.</span>
         ${escapeHtml(nameOf(s))}<strong>${score(s)}</strong></li>`,
     )
     .join("");

@@ -6,7 +6,9 @@ reload on the way, following the event stream; the same at phone size, polling i
 setup form has a field for every rule option GET /api/v1/rules lists, and deals a game with
 the rules it was set to; a seat that must follow suit sees its other cards as not playable
 with the very sentence the server refuses them with; and over many random positions the
-page marks the cards and bids the engine refuses, with the engine's sentences.
+page marks the cards and bids the engine refuses, with the engine's sentences. The setup
+form's switches read as sentences in either language; "Last baza" is never the previous
+hand's; seats of equal points share their place in the final ranking.
 Screenshots are saved under tests/artifacts/ (ignored by git) for the record.
 """
 
@@ -31,6 +33,7 @@ from engine.pocha.game import Game
 from engine.pocha.legality import explain_illegal
 from engine.pocha.rules import Rules
 from tests.live import LiveService
+from tests.service.web.conftest import Screen
 from tests.waiting import LONG, LONG_MS, scaled
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -622,4 +625,101 @@ def test_a_tiebreak_hand_says_so(desktop: Tab, live_service: LiveService) -> Non
     title = page.inner_text(".hand-info strong")
     assert title == "Tiebreak 1", title
     assert page.inner_text(".score-sheet tr.current th") == "2*"
+    assert desktop.errors == []
+
+
+def play_by_api(api: PochaClient, created: dict[str, Any], until: Any) -> dict[str, Any]:
+    """Every seat a person, played from here (each bid 0 when it may, each the first card
+    it may play) until `until(view)` holds of the game's view; that view."""
+    game_id = created["id"]
+    seats = [api.seat(created, s) for s in range(len(created["seats"]))]
+    while not until(view := api.view(game_id)):
+        player = seats[view["turn"]]
+        legal = player.view(game_id)["you"]["legal"]
+        if view["phase"] == "bidding":
+            player.bid(game_id, 0 if 0 in legal else legal[0])
+        else:
+            player.play(game_id, legal[0])
+    return view
+
+
+def seat_saved(created: dict[str, Any], seat: int) -> dict[str, Any]:
+    """What a deal leaves in localStorage for `seat` of the game `created`."""
+    return {"id": created["id"], "token": created["seats"][seat]["token"],
+            "hostToken": created["host_token"], "seat": seat}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_setup_forms_switches_read_as_sentences(
+    browser: Any, screens: list[Screen], live_service: LiveService, lang: str
+) -> None:
+    """A switch's name is written as a sentence is, in either language (not "Dealer
+    Restriction", "Restricción Del Que Da"): the page's words, as they are."""
+    screen = Screen(browser, LAPTOP, lang)
+    screens.append(screen)
+    page = screen.page
+    page.goto(live_service.url)
+    page.wait_for_selector("#setup")
+    more_options(page)
+    page.select_option("select[name=seat-2]", "open")  # shows "listed in the lobby"
+    names = {
+        name: page.inner_text(f"label.toggle:has([name={name}]) > span")
+        for name in ("dealer_restriction", "montar", "tiebreak", "listed")
+    }
+    assert names == {
+        "en": {"dealer_restriction": "Dealer restriction", "montar": "Montar",
+               "tiebreak": "Tiebreak", "listed": "Listed in the lobby"},
+        "es": {"dealer_restriction": "Restricción del que da", "montar": "Montar",
+               "tiebreak": "Desempate", "listed": "En la lista de mesas"},
+    }[lang]  # fmt: skip
+    assert screen.errors == []
+
+
+def test_the_last_trick_shown_is_one_of_this_hand(
+    browser: Any, desktop: Tab, live_service: LiveService
+) -> None:
+    """Under the hand, "Last baza" is the trick taken last in this hand: at a hand's first
+    lead the view's `last_trick` is still the previous hand's (another trump, cards long
+    gone), and the page shows none, as the terminal does."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [1, 2]}, seed=3)
+    view = play_by_api(api, created, lambda v: v["hand_number"] == 2 and v["phase"] == "playing")
+    assert view["last_trick"] and not any(view["tricks_won"])
+    page = desktop.page
+    open_seat(page, live_service.url, seat_saved(created, view["turn"]))
+    page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable")
+    assert page.locator(".last-trick").count() == 0
+
+    # The hand's first trick taken: its winner, to lead the next, sees it.
+    view = play_by_api(api, created, lambda v: any(v["tricks_won"]))
+    later = Tab(browser, DESKTOP, "later")
+    try:
+        open_seat(later.page, live_service.url, seat_saved(created, view["turn"]))
+        later.page.wait_for_selector("#game[data-my-turn=yes] .last-trick")
+        shown = later.page.eval_on_selector_all(
+            ".last-trick .mini-played .card svg", "svgs => svgs.length"
+        )
+        assert shown == len(view["last_trick"]) == 3
+        assert later.errors == []
+    finally:
+        later.close()
+    assert desktop.errors == []
+
+
+def test_seats_of_equal_points_share_their_place(desktop: Tab, live_service: LiveService) -> None:
+    """One card each, every bid 0, no tiebreak: the seat that takes the trick is last and
+    the other two share the win, both first ("1.", "1.", "3.")."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(
+        ["Ana", "Bea", "Carla"], rules={"schedule": [1], "tiebreak": False}, seed=5
+    )
+    view = play_by_api(api, created, lambda v: v["phase"] == "finished")
+    assert sorted(view["scores"]) == [-5, 10, 10], view["scores"]
+    page = desktop.page
+    open_seat(page, live_service.url, seat_saved(created, 0))
+    page.wait_for_selector(".final .ranking")
+    places = [s.strip() for s in page.eval_on_selector_all(
+        ".ranking li > span", "spans => spans.map(s => s.textContent)")]  # fmt: skip
+    assert places == ["1.", "1.", "3."]
+    assert len(page.query_selector_all(".ranking li.won")) == 2
     assert desktop.errors == []

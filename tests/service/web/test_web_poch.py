@@ -169,6 +169,9 @@ def test_a_whole_poch_game_against_two_bots(desktop: Tab, live_service: LiveServ
     assert view["phase"] == "over" and played == 1, view["deal_results"]
     final = page.inner_text(".final")
     assert "win" in final.lower()
+    # The title keeps the deal; the line under it says the game is over (once).
+    assert page.inner_text(".hand-info strong") == "Deal 1 of 1"
+    assert page.inner_text("#turn-line") == "Game over"
     ranking = page.query_selector_all(".ranking li")
     assert len(ranking) == 3
     # The page's chips at the end are the game's.

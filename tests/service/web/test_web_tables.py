@@ -539,3 +539,44 @@ def test_whoever_opens_a_seeded_tables_link_is_warned_before_and_after_sitting_d
         assert bea.errors == []
     finally:
         bea.context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "es-ES"])
+def test_a_code_that_opens_no_table_is_said_under_the_box_it_was_typed_in(
+    browser: Any, live_service: LiveService, locale: str
+) -> None:
+    """On a phone the setup form's own line is a screen above "Join a table": the answer
+    to a code comes under the code, and the form's line stays the form's."""
+    bea = Person(browser, PHONE, "bea", locale=locale)
+    try:
+        page = bea.page
+        page.goto(live_service.url)
+        page.wait_for_selector("#join-code")
+        assert page.locator("#join-code-notice").is_hidden()  # nothing said, no room taken
+        page.fill("#join-code input[name=code]", "hello")
+        page.click("#join-code button[type=submit]")
+        said = {"es-ES": "Ninguna mesa tiene el código HELLO"}.get(
+            locale, "No table has the code HELLO"
+        )
+        page.wait_for_selector(f"#join-code-notice:has-text('{said}')", timeout=LONG_MS)
+        assert page.inner_text("#setup #notice") == ""
+        assert page.get_attribute("#join-code input[name=code]", "aria-invalid") == "true"
+        box = page.locator("#join-code").bounding_box()
+        notice = page.locator("#join-code-notice").bounding_box()
+        assert box is not None and notice is not None
+        bottom = notice["y"] + notice["height"]
+        assert box["y"] <= notice["y"] and bottom <= box["y"] + box["height"]
+        assert page.evaluate(MISFITS) == []
+        bea.screenshot(f"join-code-unknown-{locale}.png")
+
+        # A code that does open a table takes the person there.
+        code = PochaClient(live_service.url).create_game(
+            [{"name": "Ana"}, {"open": True}, {"open": True}], {"schedule": [1]}
+        )["table_code"]
+        page.fill("#join-code input[name=code]", code)
+        page.click("#join-code button[type=submit]")
+        page.wait_for_selector("#take-seat")
+        # The only console error is the browser's own line for the answer 404.
+        assert all("404" in error for error in bea.errors), bea.errors
+    finally:
+        bea.context.close()
