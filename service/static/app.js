@@ -36,7 +36,7 @@ import { escapeHtml } from "./html.js";
 import { followLanguage, language, languageMenu, levelName, loadCatalogue, t, tn } from "./i18n.js";
 import { BID_MS, FLY_MS, TRICK_HOLD_MS } from "./pace.js";
 import { RuleFormError, readRules, rulesFieldset } from "./ruleform.js";
-import { SUIT_NAMES, cardName, suitOf } from "./rules.js";
+import { SUIT_NAMES, cardName, rankOf, suitOf } from "./rules.js";
 import {
   currentSeat,
   followSeats,
@@ -968,7 +968,7 @@ async function hintOnce() {
           points: expected(best.mean_score),
         })
       : "";
-    const what = typeof action === "number" ? t("hint.bid", { n: action }) : t("hint.play", { card: cardName(action) });
+    const what = typeof action === "number" ? t("hint.bid", { n: action }) : t("hint.play", { card: theCard(action) });
     say(t("hint.says", { what }) + why, "hint");
   } catch (error) {
     say(t("hint.none", { message: errorText(error) }), "error");
@@ -1295,6 +1295,15 @@ function scoreSheet(view) {
     </table></div><p class="legend">${t("sheet.legend")}</p></details>`;
 }
 
+/**
+ * A card named in a sentence, with its article: "la sota de espadas" but "el as de oros" in
+ * Spanish, where the sota alone of the ranks is feminine ("the ..." in English).
+ */
+function theCard(code) {
+  const card = cardName(code);
+  return rankOf(code) === 10 ? t("card.theSota", { card }) : t("card.the", { card });
+}
+
 function trumpIcon(card) {
   const suit = suitOf(card);
   return `<svg viewBox="-12 -12 24 24" class="suit-icon" role="img" aria-label="${SUIT_NAMES[suit]}">
@@ -1379,7 +1388,7 @@ app.addEventListener("click", (event) => {
   } else if (target.dataset.card) {
     const card = target.dataset.card;
     const why = refusals(state.view).cards[card];
-    if (why) say(t("refused.card", { card: cardName(card), why }), "error");
+    if (why) say(t("refused.card", { card: theCard(card), why }), "error");
     else if (myTurn() && state.view.you.legal.includes(card)) act(card);
   } else if (action === "hint") {
     askHint();

@@ -723,3 +723,30 @@ def test_seats_of_equal_points_share_their_place(desktop: Tab, live_service: Liv
     assert places == ["1.", "1.", "3."]
     assert len(page.query_selector_all(".ranking li.won")) == 2
     assert desktop.errors == []
+
+
+def test_a_sota_refused_is_named_as_a_spaniard_names_it(
+    browser: Any, screens: list[Screen], live_service: LiveService
+) -> None:
+    """The sota alone of the ranks is feminine: a refused sota is "la sota de ...", never
+    "el sota de ...", in the line the page says when it is clicked."""
+    api = PochaClient(live_service.url)
+    for seed in range(200):
+        created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [5]}, seed=seed)
+        view = play_by_api(api, created, lambda v: len(v["trick"]) == 1)
+        seat = view["turn"]
+        mine = api.seat(created, seat).view(created["id"])["you"]
+        sotas = [c for c in mine["hand"] if c not in mine["legal"] and c.endswith("10")]
+        if sotas:
+            break
+    else:
+        raise AssertionError("no seed gave a sota to refuse")
+    screen = Screen(browser, LAPTOP, "es")
+    screens.append(screen)
+    page = screen.page
+    open_seat(page, live_service.url, seat_saved(created, seat))
+    page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable")
+    page.click(f".card-btn[data-card={sotas[0]}]", force=True)
+    said = page.inner_text(".notice.error")
+    assert said.startswith(f"No puedes jugar la {card_name(sotas[0])}: "), said
+    assert screen.errors == []
