@@ -50,6 +50,7 @@ import {
 import { onStorageChange } from "./storage.js";
 import {
   finalHtml,
+  finalTitle,
   joinHtml,
   lobbyHtml,
   presenceDot,
@@ -1096,11 +1097,15 @@ function render() {
         ${mark ? `<span class="taking">${mark}</span>` : ""}</div>`;
     })
     .join("");
+  // Who won stays on the table once the final panel is closed; not before the page has
+  // shown every move (the last trick taken).
+  const winnersNote =
+    view.phase === "finished" && view.last_event <= state.handledSeq ? finalTitle(view, view.winners, nameOf) : "";
   const tableNote =
     view.phase === "bidding"
       ? t("table.bidding")
       : view.phase === "finished"
-        ? ""
+        ? winnersNote
         : state.table.length
           ? ""
           : view.turn === you?.seat

@@ -174,6 +174,17 @@ export function waitingHtml(view, { me, host, levels, level, notice, noticeKind 
     </section>`;
 }
 
+/** Who won, as HTML: "You win!", "Bot 2 wins", "Ana and Bea share the win". */
+export function finalTitle(view, winners, nameOf) {
+  const iWon = view.you && winners.includes(view.you.seat);
+  const names = winners.map((s) => nameOf(s));
+  return iWon
+    ? t(winners.length > 1 ? "final.youShare" : "final.youWin")
+    : t(winners.length > 1 ? "final.theyShare" : "final.theyWin", {
+        names: escapeHtml(names.join(t("final.and"))),
+      });
+}
+
 /**
  * The panel at a game's end, for either game: who won, every seat ranked (`rank`) with its
  * `score(seat)` as HTML, and the rematch (at a table, each person takes their seat at it
@@ -181,13 +192,7 @@ export function waitingHtml(view, { me, host, levels, level, notice, noticeKind 
  * "2.", "4."), as they would on paper.
  */
 export function finalHtml(view, { winners, rank, nameOf, score, points, closeLabel }) {
-  const iWon = view.you && winners.includes(view.you.seat);
-  const names = winners.map((s) => nameOf(s));
-  const title = iWon
-    ? t(winners.length > 1 ? "final.youShare" : "final.youWin")
-    : t(winners.length > 1 ? "final.theyShare" : "final.theyWin", {
-        names: escapeHtml(names.join(t("final.and"))),
-      });
+  const title = finalTitle(view, winners, nameOf);
   const place = (s) => rank.findIndex((other) => points(other) === points(s)) + 1;
   const list = rank
     .map(

@@ -229,7 +229,10 @@ def test_a_whole_game_against_bots(desktop: Tab, live_service: LiveService) -> N
     totals = [int(t.inner_text().rstrip(" ★")) for t in page.query_selector_all("tfoot td")]
     assert totals == history["scores"]
     desktop.screenshot("web-desktop-final.png")
+    title = page.inner_text(".final h2")
     page.click("[data-action=close]")
+    # The panel closed, who won stays on the table.
+    assert page.inner_text(".table .table-note") == title
     desktop.screenshot("web-desktop-sheet.png")
     assert "eventsource" in desktop.event_requests
     assert desktop.errors == []
