@@ -111,10 +111,18 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, reducedMotion
 const isPoch = (view) => view?.game === "poch";
 const isOver = (view) => view?.phase === "finished" || view?.phase === "over";
 
+/**
+ * A seat's name as the page shows it: "You" for this browser's seat, and a name two seats
+ * share with its seat number after it ("Ana #2"), as the terminal does, so that the seats,
+ * the trick and the events never leave two people alike.
+ */
 function nameOf(seat) {
-  const player = state.view?.players?.[seat];
+  const players = state.view?.players;
+  const player = players?.[seat];
   if (!player) return t("seat.n", { n: seat + 1 });
-  return seat === state.game?.seat ? t("you") : player.name;
+  if (seat === state.game?.seat) return t("you");
+  const shared = Boolean(player.name) && players.filter((other) => other.name === player.name).length > 1;
+  return shared ? `${player.name} #${seat + 1}` : player.name;
 }
 
 function say(text, kind = "info") {

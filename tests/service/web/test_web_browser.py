@@ -753,3 +753,18 @@ def test_a_sota_refused_is_named_as_a_spaniard_names_it(
     said = page.inner_text(".notice.error")
     assert said.startswith(f"No puedes jugar la {card_name(sotas[0])}: "), said
     assert screen.errors == []
+
+
+def test_two_seats_of_one_name_are_told_apart(desktop: Tab, live_service: LiveService) -> None:
+    """Two people who both sat down as Ana: each is "Ana #seat" on the page, as in the
+    terminal, and this browser's own seat stays "You"."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", "Ana", "Bea"], rules={"schedule": [1]})
+    page = desktop.page
+    open_seat(page, live_service.url, seat_saved(created, 2))
+    page.wait_for_selector("#game .seat")
+    names = page.eval_on_selector_all(".seat .name", "names => names.map(n => n.textContent)")
+    assert names == ["Ana #1", "Ana #2", "You"]
+    sheet = page.eval_on_selector_all(".score-sheet thead th", "ths => ths.map(t => t.textContent)")
+    assert sheet[-3:] == ["Ana #1", "Ana #2", "You"]
+    assert desktop.errors == []
