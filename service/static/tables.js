@@ -110,10 +110,11 @@ function seededNotice(tableOrView) {
 }
 
 /** A presence dot: green while the person has been seen lately (`mine`: this page's seat,
- * here by definition, even before the server has written it down). */
+ * here by definition, even before the server has written it down); never for a person who
+ * left the table, however lately seen (their page was open until they left). */
 export function presenceDot(player, mine = false) {
   if (player.bot || player.open) return "";
-  const here = player.present || mine;
+  const here = !player.left && (player.present || mine);
   return `<span class="dot ${here ? "here" : "gone"}" role="img"
     aria-label="${t(here ? "presence.here" : "presence.gone")}" title="${t(here ? "presence.here" : "presence.gone")}"></span>`;
 }

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from client.api import ApiError, PochaClient
+from client.api import OPEN, ApiError, PochaClient
 from client.terminal import card_name
 from core.play.games import view_of
 from engine.errors import IllegalActionError
@@ -767,4 +767,25 @@ def test_two_seats_of_one_name_are_told_apart(desktop: Tab, live_service: LiveSe
     assert names == ["Ana #1", "Ana #2", "You"]
     sheet = page.eval_on_selector_all(".score-sheet thead th", "ths => ths.map(t => t.textContent)")
     assert sheet[-3:] == ["Ana #1", "Ana #2", "You"]
+    assert desktop.errors == []
+
+
+def test_a_person_who_left_is_not_shown_at_the_table(
+    desktop: Tab, live_service: LiveService
+) -> None:
+    """Bea sits down, plays, and leaves: her seat says so ("left", the stand-in), and its
+    dot no longer says she is at the table, though she was seen a moment ago."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", OPEN, {"name": "Bot", "bot": "random"}], {"schedule": [3]})
+    taken = api.join(created["table_code"], "Bea")
+    bea = api.joined(taken)
+    bea.view(created["id"])  # seen at the table
+    bea.leave(created["id"], taken["seat"])
+    page = desktop.page
+    open_seat(page, live_service.url, seat_saved(created, 0))
+    seat = f".seat[data-seat='{taken['seat']}']"
+    page.wait_for_selector(f"{seat} .badge.left")
+    assert page.locator(f"{seat} .dot.here").count() == 0
+    assert page.locator(f"{seat} .dot.gone").count() == 1
+    assert page.locator(".seat[data-seat='0'] .dot.here").count() == 1  # Ana, here
     assert desktop.errors == []
