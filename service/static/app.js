@@ -135,6 +135,11 @@ function say(text, kind = "info") {
   }
 }
 
+/** "The stand-in played for Ana.", or for this browser's own seat "... for you." */
+function standInPlayed(seat) {
+  return seat === state.game?.seat ? t("event.standInYou") : t("event.standIn", { name: nameOf(seat) });
+}
+
 /** Run `fn` every `ms` while this screen is shown (stopped by `leaveScreen`). */
 function every(ms, fn) {
   state.timers.push(setInterval(fn, ms));
@@ -714,14 +719,14 @@ async function show(event) {
       animateDeal();
       break;
     case "bid":
-      if (event.by === "stand_in") say(t("event.standIn", { name: nameOf(event.seat) }));
+      if (event.by === "stand_in") say(standInPlayed(event.seat));
       view.bids[event.seat] = event.bid;
       render();
       flash(`.seat[data-seat="${event.seat}"] .bid`);
       await sleep(BID_MS);
       break;
     case "card_played": {
-      if (event.by === "stand_in") say(t("event.standIn", { name: nameOf(event.seat) }));
+      if (event.by === "stand_in") say(standInPlayed(event.seat));
       if (state.table.some((p) => p.card === event.card)) break;
       const from =
         document.querySelector(`.hand [data-card="${event.card}"]`) ||
@@ -1061,7 +1066,9 @@ function render() {
   const holder =
     view.trump.holder === null
       ? t("trump.turnedUp")
-      : t("trump.heldBy", { name: escapeHtml(nameOf(view.trump.holder)) });
+      : view.trump.holder === you?.seat
+        ? t("trump.heldByYou")
+        : t("trump.heldBy", { name: escapeHtml(nameOf(view.trump.holder)) });
   const seats = view.players
     .map((player, seat) => {
       const classes = seatClasses(view, seat, {

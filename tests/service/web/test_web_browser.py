@@ -789,3 +789,26 @@ def test_a_person_who_left_is_not_shown_at_the_table(
     assert page.locator(f"{seat} .dot.gone").count() == 1
     assert page.locator(".seat[data-seat='0'] .dot.here").count() == 1  # Ana, here
     assert desktop.errors == []
+
+
+def test_the_trump_in_your_own_hand_is_said_so(desktop: Tab, live_service: LiveService) -> None:
+    """The whole deck dealt, the dealer's last card is the trump: on the dealer's own page
+    it is "in your hand" (not "held by You"); on another's, held by the dealer's name."""
+    api = PochaClient(live_service.url)
+    for seed in range(40):
+        created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [12]}, seed=seed)
+        view = api.view(created["id"])
+        if view["dealer"] == 0:
+            break
+    else:
+        raise AssertionError("no seed made Ana the dealer")
+    assert view["trump"]["holder"] == 0
+    page = desktop.page
+    open_seat(page, live_service.url, seat_saved(created, 0))
+    page.wait_for_selector("#game .trump small")
+    assert page.inner_text(".trump small") == "in your hand"
+    page.evaluate("localStorage.clear()")
+    open_seat(page, live_service.url, seat_saved(created, 1))
+    page.wait_for_selector("#game .trump small")
+    assert page.inner_text(".trump small") == "held by Ana"
+    assert desktop.errors == []

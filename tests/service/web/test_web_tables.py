@@ -24,6 +24,7 @@ import pytest
 from client.api import ApiError, PochaClient
 from core.network import network_address
 from tests.live import LiveService
+from tests.service.web.conftest import wait_until as page_wait_until
 from tests.service.web.test_web_browser import (
     ARTIFACTS,
     CHROMIUM,
@@ -32,6 +33,7 @@ from tests.service.web.test_web_browser import (
     MISFITS,
     PHONE,
     more_options,
+    open_seat,
     sync_api,
 )
 from tests.waiting import LONG, LONG_MS, scaled, wait_until
@@ -580,3 +582,30 @@ def test_a_code_that_opens_no_table_is_said_under_the_box_it_was_typed_in(
         assert all("404" in error for error in bea.errors), bea.errors
     finally:
         bea.context.close()
+
+
+def test_your_own_seat_played_by_the_stand_in_is_told_to_you(
+    browser: Any, live_service: LiveService
+) -> None:
+    """Ana lets her three-second clock run out: her page says the stand-in played for
+    "you", not for "You" (her seat's name on the page)."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(
+        ["Ana", {"open": True}, {"name": "Bot", "bot": "random"}],
+        {"schedule": [3], "turn_seconds": 3},
+    )
+    api.join(created["table_code"], "Bea")  # the game starts; Bea never moves either
+    ana = Person(browser, LAPTOP, "ana")
+    try:
+        saved = {"id": created["id"], "token": created["seats"][0]["token"],
+                 "hostToken": created["host_token"], "seat": 0}  # fmt: skip
+        open_seat(ana.page, live_service.url, saved)
+        ana.page.wait_for_selector("#game")
+        page_wait_until(
+            ana.page,
+            "() => document.querySelector('#notice')?.textContent"
+            " === 'The stand-in played for you.'",
+        )
+        assert ana.errors == []
+    finally:
+        ana.context.close()
