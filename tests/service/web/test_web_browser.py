@@ -812,3 +812,33 @@ def test_the_trump_in_your_own_hand_is_said_so(desktop: Tab, live_service: LiveS
     page.wait_for_selector("#game .trump small")
     assert page.inner_text(".trump small") == "held by Ana"
     assert desktop.errors == []
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("abc", "List the cards of each hand as whole numbers, such as 1,2,3."),
+        # Whole numbers out of range: the server's sentence, which says the range.
+        (
+            "0,2",
+            "every hand of the schedule must deal from 1 to 10 cards to each of 4 players, not 0",
+        ),
+        (
+            "2,99",
+            "every hand of the schedule must deal from 1 to 10 cards to each of 4 players, not 99",
+        ),
+    ],
+)
+def test_a_schedule_typed_wrong_is_refused_with_what_is_wrong(
+    desktop: Tab, live_service: LiveService, typed: str, said: str
+) -> None:
+    page = desktop.page
+    page.goto(live_service.url)
+    page.wait_for_selector("#setup")
+    more_options(page)
+    page.select_option("select[name=schedule]", "custom")
+    page.fill("input[name=schedule-custom]", typed)
+    page.click("#deal")
+    page.wait_for_selector("#setup #notice.error:not(:empty)")
+    assert page.inner_text("#setup #notice") == said
+    assert page.locator("#game").count() == 0
