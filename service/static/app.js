@@ -975,13 +975,17 @@ async function hintOnce() {
       render();
       return;
     }
-    const why = best
-      ? " " +
+    let why = "";
+    // With one move allowed there was nothing to weigh: "100% of its time there" would
+    // read as a strong opinion.
+    if (state.view.you.legal.length === 1) why = " " + t("hint.onlyMove");
+    else if (best)
+      why =
+        " " +
         t("hint.why", {
           share: percent(best.share),
           points: expected(best.mean_score),
-        })
-      : "";
+        });
     const what = typeof action === "number" ? t("hint.bid", { n: action }) : t("hint.play", { card: theCard(action) });
     say(t("hint.says", { what }) + why, "hint");
   } catch (error) {

@@ -842,3 +842,21 @@ def test_a_schedule_typed_wrong_is_refused_with_what_is_wrong(
     page.wait_for_selector("#setup #notice.error:not(:empty)")
     assert page.inner_text("#setup #notice") == said
     assert page.locator("#game").count() == 0
+
+
+def test_a_hint_for_the_only_card_allowed_says_so(desktop: Tab, live_service: LiveService) -> None:
+    """One card in hand: the hint names it and says it is the only move, not that the
+    search "spent 100% of its time there"."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [1]}, seed=2)
+    view = play_by_api(api, created, lambda v: v["phase"] == "playing")
+    page = desktop.page
+    open_seat(page, live_service.url, seat_saved(created, view["turn"]))
+    page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable")
+    page.click("[data-action=hint]")
+    notice = page.wait_for_selector(".notice.hint", timeout=LONG_MS)
+    assert notice.inner_text().endswith(". It is the only move the rules allow."), (
+        notice.inner_text()
+    )
+    assert "100%" not in notice.inner_text()
+    assert desktop.errors == []
