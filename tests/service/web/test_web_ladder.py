@@ -1300,3 +1300,29 @@ def test_a_tables_link_opens_the_seat_the_account_holds_there(
         assert [e for e in ana.errors if "status of 409" not in e] == []
     finally:
         ana.context.close()
+
+
+def test_each_name_box_takes_no_more_than_the_api_does(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+) -> None:
+    """A name typed to its box's end is one the API takes: an account's name box stopped at
+    40 letters where the API takes 32, and a 33-letter name was refused in the API's own
+    words ("name: Longer than maximum length 32.")."""
+    with urllib.request.urlopen(f"{ladder_service.url}/api/openapi.json") as answer:
+        schemas = json.load(answer)["components"]["schemas"]
+    longest = {
+        name: schemas[name]["properties"]["name"]["maxLength"] for name in ("NewAccount", "Player")
+    }
+    one = Person(browser, LAPTOP, "boxes")
+    try:
+        page = one.page
+        page.goto(ladder_service.url)
+        page.wait_for_selector("#signup")
+        assert (
+            int(page.get_attribute("#signup input[name=name]", "maxlength"))
+            == longest["NewAccount"]
+        )
+        assert int(page.get_attribute("#setup input[name=name]", "maxlength")) == longest["Player"]
+    finally:
+        one.context.close()
