@@ -290,6 +290,27 @@ async function showSetup(message = "") {
       )}</select></label>`,
     ).join("");
     tableOptions();
+    distinctForRated();
+  };
+  // A rated table seats each bot level once: ticking "Rated table" (or seating anew while
+  // it is ticked) gives each bot seat that repeats a level the nearest level not taken,
+  // so that Play deals at once instead of being refused. A level the person picks later
+  // is left as picked (the service says why it is refused, if it is).
+  const distinctForRated = () => {
+    if (!form.rated.checked) return;
+    const levels = levelsOf(chosenGame());
+    const taken = new Set();
+    for (const select of form.querySelectorAll("select.level")) {
+      if (select.value === OPEN) continue;
+      if (taken.has(select.value)) {
+        const at = levels.indexOf(select.value);
+        const nearest = levels
+          .filter((level) => !taken.has(level))
+          .sort((a, b) => Math.abs(levels.indexOf(a) - at) - Math.abs(levels.indexOf(b) - at) || levels.indexOf(b) - levels.indexOf(a));
+        if (nearest.length) select.value = nearest[0];
+      }
+      taken.add(select.value);
+    }
   };
   // The rule fields come from the API's list of options, not from this page: the chosen
   // game's, made again when the other game is chosen.
@@ -306,7 +327,10 @@ async function showSetup(message = "") {
   };
   showRules();
   botRows();
-  form.rated.addEventListener("change", tableOptions);
+  form.rated.addEventListener("change", () => {
+    tableOptions();
+    distinctForRated();
+  });
   form.game.addEventListener("change", () => {
     const levels = levelsOf(chosenGame());
     const level = levels.includes("medium") ? "medium" : levels[0];
@@ -322,6 +346,7 @@ async function showSetup(message = "") {
     for (const select of form.querySelectorAll("select.level")) {
       if (select.value !== OPEN) select.value = form["all-levels"].value;
     }
+    distinctForRated();
   });
   document.getElementById("bots").addEventListener("change", tableOptions);
   form.addEventListener("submit", (event) => {

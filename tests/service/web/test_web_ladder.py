@@ -1326,3 +1326,35 @@ def test_each_name_box_takes_no_more_than_the_api_does(
         assert int(page.get_attribute("#setup input[name=name]", "maxlength")) == longest["Player"]
     finally:
         one.context.close()
+
+
+def test_ticking_rated_gives_the_bots_distinct_levels_so_play_deals_at_once(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+) -> None:
+    """A rated table seats each bot level once. The form's bots are all "medium" until told
+    otherwise, so ticking "Rated table" and pressing Play was refused ("each bot level has
+    one seat: this one has a seat here already"); ticking it now gives each repeated level
+    the nearest one free, and Play deals."""
+    one = person(browser, LAPTOP, "rated", "en")
+    try:
+        sign_up(one, ladder_service.url, f"Rated {secrets.token_hex(3)}", "en")
+        page = one.page
+        page.wait_for_selector("#rated-toggle:not([hidden])")
+        page.check("#rated")
+        levels = page.eval_on_selector_all("select.level", "ss => ss.map(s => s.value)")
+        assert levels == ["medium", "hard", "easy"], levels
+        # Seated anew (five players), still distinct.
+        more_options(page)
+        page.select_option("select[name=players]", "5")
+        levels = page.eval_on_selector_all("select.level", "ss => ss.map(s => s.value)")
+        assert levels == ["medium", "hard", "easy", "expert"], levels
+        page.click("#deal")
+        page.wait_for_selector("#game", timeout=LONG_MS)
+        game_id = page.inner_text(".game-id").removeprefix("Game ")
+        view = PochaClient(ladder_service.url).view(game_id)
+        assert view["table"]["rated"] is True, view["table"]
+        assert [p["bot"] for p in view["players"][1:]] == levels
+        assert one.errors == []
+    finally:
+        one.context.close()
