@@ -1335,13 +1335,15 @@ function scoreSheet(view) {
   const totals = view.players
     .map((_, s) => `<td><strong>${view.scores[s]}</strong>${view.winners.includes(s) ? " ★" : ""}</td>`)
     .join("");
+  // The star on a hand's number is explained once one is on the sheet.
+  const tiebreaks = hands.some((hand) => hand.tiebreak) || Boolean(current && view.tiebreak_hand);
   return `<details class="sheet panel" ${state.sheetOpen ? "open" : ""}><summary data-focus="sheet">${t("sheet.title")}</summary>
     <div class="sheet-scroll"><table class="score-sheet">
       <thead><tr><th scope="col">${t("sheet.hand")}</th><th scope="col" title="${t("sheet.cardsTitle")}">${t("sheet.cards")}</th>
         <th scope="col">${t("sheet.trump")}</th>${head}</tr></thead>
       <tbody>${rows}${current}</tbody>
       <tfoot><tr><th scope="row" colspan="3">${t("sheet.total")}</th>${totals}</tr></tfoot>
-    </table></div><p class="legend">${t("sheet.legend")}</p></details>`;
+    </table></div><p class="legend">${t("sheet.legend")}${tiebreaks ? ` · ${t("sheet.tiebreakLegend")}` : ""}</p></details>`;
 }
 
 /**

@@ -628,6 +628,8 @@ def test_a_tiebreak_hand_says_so(desktop: Tab, live_service: LiveService) -> Non
     title = page.inner_text(".hand-info strong")
     assert title == "Tiebreak 1", title
     assert page.inner_text(".score-sheet tr.current th") == "2*"
+    # The star is explained under the sheet.
+    assert page.inner_text(".sheet .legend").endswith(" · * tiebreak hand")
     assert desktop.errors == []
 
 
