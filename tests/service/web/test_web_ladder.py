@@ -14,7 +14,8 @@ table's link opens the seat the account holds there. The replay page opens a mat
 records from a file (played by the service's worker): it lists their games, even two
 matches' in one file, and replays the one chosen hand by hand; an arena's records (`pocha
 arena --records`, `pocha arena-poch --records`) the same, their games numbered by line; a
-broken file is refused in a sentence of the page's language.
+broken file is refused in a sentence of the page's language. Ticking "Rated table" gives
+the bots distinct levels, so Play deals at once; each name box stops where the API does.
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ browsers), and a bot: one opens a table with an open seat from the setup form, t
 sits down through the table's link, and they play to the end and on into the rematch. In
 another game one person closes the tab: the clock (three seconds here) lets the stand-in
 play, the other person's page shows the seat away, and the link takes the person back to
-their seat (coming back is acting again) to play on.
+their seat (coming back is acting again) to play on. A code that opens no table is
+answered under the box it was typed in; a seat whose own clock ran out is told the
+stand-in played for "you".
 """
 
 from __future__ import annotations
