@@ -434,8 +434,13 @@ function note(ctx, text) {
   ctx.say(new DOMParser().parseFromString(text, "text/html").body.textContent);
 }
 
-/** A seat's own name, escaped, for the sentences told about the others: "Ana bets". */
+/**
+ * A seat's name, escaped, for the sentences told about the others: "Ana bets" ("Ana #2"
+ * when two seats share it, as everywhere on the page); this page's own seat by its name,
+ * not "You", in a sentence said in the third person.
+ */
 function name(ctx, seat) {
+  if (seat !== ctx.state.game?.seat) return escapeHtml(ctx.nameOf(seat));
   return escapeHtml(ctx.state.view.players[seat]?.name ?? ctx.nameOf(seat));
 }
 
