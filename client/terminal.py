@@ -274,6 +274,10 @@ LEVEL_NAMES = {
 }
 
 
+#: The named schedules, in the terminal's language (the lobby's "Hands" column).
+SCHEDULE_NAMES = {"classic": N_("classic"), "pyramid": N_("pyramid")}
+
+
 def level_name(level: str) -> str:
     """A bot level's name in the terminal's language (`hard`: `difícil`); a level the
     terminal does not know (a newer server's) by its own name."""
@@ -1834,7 +1838,10 @@ def lobby_table(tables: Sequence[Data], url: str) -> Table | Text:
         )
         rules = table.get("rules") or {}
         schedule = rules.get("schedule", "classic")
-        hands = schedule if isinstance(schedule, str) else ",".join(map(str, schedule))
+        if isinstance(schedule, str):
+            hands = _(SCHEDULE_NAMES[schedule]) if schedule in SCHEDULE_NAMES else schedule
+        else:
+            hands = ",".join(map(str, schedule))
         if table.get("game") == "poch" or "deals" in rules:  # a Poch table: its deals
             deals = rules.get("deals")
             hands = (

@@ -94,7 +94,7 @@ export function accountPanelHtml() {
   return `<section class="panel account-panel" id="account-panel"><h2>${t("account.title")}</h2>
     <p class="muted small">${t("account.lead")}</p>
     <form id="signup" class="row" autocomplete="off">
-      <input name="name" maxlength="40" required aria-label="${t("account.name")}" placeholder="${t("account.name")}">
+      <input name="name" maxlength="32" required aria-label="${t("account.name")}" placeholder="${t("account.name")}">
       <button type="submit" class="primary" id="signup-go">${t("account.signUp")}</button></form>
     <p id="signup-notice" class="notice"></p>
     <p class="muted small"><a href="/ladder">${t("ladder.link")}</a></p></section>`;

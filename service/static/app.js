@@ -36,7 +36,7 @@ import { escapeHtml } from "./html.js";
 import { followLanguage, language, languageMenu, levelName, loadCatalogue, t, tn } from "./i18n.js";
 import { BID_MS, FLY_MS, TRICK_HOLD_MS } from "./pace.js";
 import { RuleFormError, readRules, rulesFieldset } from "./ruleform.js";
-import { SUIT_NAMES, cardName, suitOf } from "./rules.js";
+import { SUIT_NAMES, cardName, rankOf, suitOf } from "./rules.js";
 import {
   currentSeat,
   followSeats,
@@ -50,6 +50,7 @@ import {
 import { onStorageChange } from "./storage.js";
 import {
   finalHtml,
+  finalTitle,
   joinHtml,
   lobbyHtml,
   presenceDot,
@@ -110,10 +111,18 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, reducedMotion
 const isPoch = (view) => view?.game === "poch";
 const isOver = (view) => view?.phase === "finished" || view?.phase === "over";
 
+/**
+ * A seat's name as the page shows it: "You" for this browser's seat, and a name two seats
+ * share with its seat number after it ("Ana #2"), as the terminal does, so that the seats,
+ * the trick and the events never leave two people alike.
+ */
 function nameOf(seat) {
-  const player = state.view?.players?.[seat];
+  const players = state.view?.players;
+  const player = players?.[seat];
   if (!player) return t("seat.n", { n: seat + 1 });
-  return seat === state.game?.seat ? t("you") : player.name;
+  if (seat === state.game?.seat) return t("you");
+  const shared = Boolean(player.name) && players.filter((other) => other.name === player.name).length > 1;
+  return shared ? `${player.name} #${seat + 1}` : player.name;
 }
 
 function say(text, kind = "info") {
@@ -124,6 +133,11 @@ function say(text, kind = "info") {
     line.textContent = text;
     line.className = `notice ${kind}`;
   }
+}
+
+/** "The stand-in played for Ana.", or for this browser's own seat "... for you." */
+function standInPlayed(seat) {
+  return seat === state.game?.seat ? t("event.standInYou") : t("event.standIn", { name: nameOf(seat) });
 }
 
 /** Run `fn` every `ms` while this screen is shown (stopped by `leaveScreen`). */
@@ -240,6 +254,7 @@ async function showSetup(message = "") {
         <div class="row"><input name="code" placeholder="ABCD-EFGH" maxlength="12" required
             autocapitalize="characters" aria-label="${t("join.code")}">
           <button type="submit" class="primary">${t("join.go")}</button></div>
+        <p id="join-code-notice" class="notice error" role="alert"></p>
       </form>
       <section class="panel lobby" id="lobby" aria-live="polite"><h2 id="lobby-title" tabindex="-1">${t("lobby.title")}</h2>
         <div id="lobby-tables"><p class="muted">${t("lobby.loading")}</p></div></section>
@@ -275,6 +290,27 @@ async function showSetup(message = "") {
       )}</select></label>`,
     ).join("");
     tableOptions();
+    distinctForRated();
+  };
+  // A rated table seats each bot level once: ticking "Rated table" (or seating anew while
+  // it is ticked) gives each bot seat that repeats a level the nearest level not taken,
+  // so that Play deals at once instead of being refused. A level the person picks later
+  // is left as picked (the service says why it is refused, if it is).
+  const distinctForRated = () => {
+    if (!form.rated.checked) return;
+    const levels = levelsOf(chosenGame());
+    const taken = new Set();
+    for (const select of form.querySelectorAll("select.level")) {
+      if (select.value === OPEN) continue;
+      if (taken.has(select.value)) {
+        const at = levels.indexOf(select.value);
+        const nearest = levels
+          .filter((level) => !taken.has(level))
+          .sort((a, b) => Math.abs(levels.indexOf(a) - at) - Math.abs(levels.indexOf(b) - at) || levels.indexOf(b) - levels.indexOf(a));
+        if (nearest.length) select.value = nearest[0];
+      }
+      taken.add(select.value);
+    }
   };
   // The rule fields come from the API's list of options, not from this page: the chosen
   // game's, made again when the other game is chosen.
@@ -291,7 +327,10 @@ async function showSetup(message = "") {
   };
   showRules();
   botRows();
-  form.rated.addEventListener("change", tableOptions);
+  form.rated.addEventListener("change", () => {
+    tableOptions();
+    distinctForRated();
+  });
   form.game.addEventListener("change", () => {
     const levels = levelsOf(chosenGame());
     const level = levels.includes("medium") ? "medium" : levels[0];
@@ -307,6 +346,7 @@ async function showSetup(message = "") {
     for (const select of form.querySelectorAll("select.level")) {
       if (select.value !== OPEN) select.value = form["all-levels"].value;
     }
+    distinctForRated();
   });
   document.getElementById("bots").addEventListener("change", tableOptions);
   form.addEventListener("submit", (event) => {
@@ -316,6 +356,7 @@ async function showSetup(message = "") {
   document.getElementById("join-code").addEventListener("submit", (event) => {
     event.preventDefault();
     const code = event.target.code.value.trim().toUpperCase();
+    sayAtJoin("");
     if (code) openTable(code, true);
   });
   wireAccountPanel(() => showSetup());
@@ -489,6 +530,17 @@ async function openGame(id) {
   }
 }
 
+/**
+ * Why the code typed under "Join a table" opens nothing, said under that box: the setup
+ * form's notice is a screen away from it on a phone, and reads as the form's own.
+ */
+function sayAtJoin(why) {
+  const line = document.getElementById("join-code-notice");
+  if (!line) return;
+  line.textContent = why;
+  document.querySelector("#join-code input[name=code]")?.setAttribute("aria-invalid", why ? "true" : "false");
+}
+
 async function showJoin(code, message = "", fromLobby = false) {
   leaveScreen();
   state.game = null;
@@ -500,7 +552,7 @@ async function showJoin(code, message = "", fromLobby = false) {
   } catch (error) {
     const why =
       error instanceof ApiError && error.status === 404 ? t("join.notFound", { code }) : errorText(error);
-    if (fromLobby) say(why, "error");
+    if (fromLobby) sayAtJoin(why);
     else showSetup(why);
     return;
   }
@@ -692,14 +744,14 @@ async function show(event) {
       animateDeal();
       break;
     case "bid":
-      if (event.by === "stand_in") say(t("event.standIn", { name: nameOf(event.seat) }));
+      if (event.by === "stand_in") say(standInPlayed(event.seat));
       view.bids[event.seat] = event.bid;
       render();
       flash(`.seat[data-seat="${event.seat}"] .bid`);
       await sleep(BID_MS);
       break;
     case "card_played": {
-      if (event.by === "stand_in") say(t("event.standIn", { name: nameOf(event.seat) }));
+      if (event.by === "stand_in") say(standInPlayed(event.seat));
       if (state.table.some((p) => p.card === event.card)) break;
       const from =
         document.querySelector(`.hand [data-card="${event.card}"]`) ||
@@ -948,14 +1000,18 @@ async function hintOnce() {
       render();
       return;
     }
-    const why = best
-      ? " " +
+    let why = "";
+    // With one move allowed there was nothing to weigh: "100% of its time there" would
+    // read as a strong opinion.
+    if (state.view.you.legal.length === 1) why = " " + t("hint.onlyMove");
+    else if (best)
+      why =
+        " " +
         t("hint.why", {
           share: percent(best.share),
           points: expected(best.mean_score),
-        })
-      : "";
-    const what = typeof action === "number" ? t("hint.bid", { n: action }) : t("hint.play", { card: cardName(action) });
+        });
+    const what = typeof action === "number" ? t("hint.bid", { n: action }) : t("hint.play", { card: theCard(action) });
     say(t("hint.says", { what }) + why, "hint");
   } catch (error) {
     say(t("hint.none", { message: errorText(error) }), "error");
@@ -1039,7 +1095,9 @@ function render() {
   const holder =
     view.trump.holder === null
       ? t("trump.turnedUp")
-      : t("trump.heldBy", { name: escapeHtml(nameOf(view.trump.holder)) });
+      : view.trump.holder === you?.seat
+        ? t("trump.heldByYou")
+        : t("trump.heldBy", { name: escapeHtml(nameOf(view.trump.holder)) });
   const seats = view.players
     .map((player, seat) => {
       const classes = seatClasses(view, seat, {
@@ -1083,11 +1141,15 @@ function render() {
         ${mark ? `<span class="taking">${mark}</span>` : ""}</div>`;
     })
     .join("");
+  // Who won stays on the table once the final panel is closed; not before the page has
+  // shown every move (the last trick taken).
+  const winnersNote =
+    view.phase === "finished" && view.last_event <= state.handledSeq ? finalTitle(view, view.winners, nameOf) : "";
   const tableNote =
     view.phase === "bidding"
       ? t("table.bidding")
       : view.phase === "finished"
-        ? ""
+        ? winnersNote
         : state.table.length
           ? ""
           : view.turn === you?.seat
@@ -1131,7 +1193,7 @@ function render() {
         ${mine ? `<button class="hint-btn" data-action="hint" ${state.hinting ? "disabled" : ""}>${t("hint.button")}</button>` : ""}</div>
       <div class="hand" role="group" aria-label="${t("hand.yours")}">${hand}</div>
       ${reasons ? `<ul class="reasons">${reasons}</ul>` : ""}
-      ${view.last_trick.length && !state.table.length && view.phase === "playing" ? lastTrickHtml(view) : ""}
+      ${lastTrickShown(view) ? lastTrickHtml(view) : ""}
     </div>
     <aside class="side">
       ${scoreSheet(view)}
@@ -1217,6 +1279,20 @@ function handTitle(view) {
     : t("hand.title", { n: view.hand_number, total: view.hands_total });
 }
 
+/**
+ * Whether the trick taken last is shown under the hand: between two tricks of this hand only.
+ * The view's `last_trick` outlives its hand, and the previous hand's, under another trump,
+ * would read as a trick of this one (the terminal shows it as seldom).
+ */
+function lastTrickShown(view) {
+  return (
+    view.phase === "playing" &&
+    view.last_trick.length > 0 &&
+    !state.table.length &&
+    view.tricks_won.some((won) => won > 0)
+  );
+}
+
 function lastTrickHtml(view) {
   const cards = view.last_trick
     .map(({ seat, card }) => `<span class="mini-played" title="${escapeHtml(nameOf(seat))}">
@@ -1259,13 +1335,24 @@ function scoreSheet(view) {
   const totals = view.players
     .map((_, s) => `<td><strong>${view.scores[s]}</strong>${view.winners.includes(s) ? " ★" : ""}</td>`)
     .join("");
+  // The star on a hand's number is explained once one is on the sheet.
+  const tiebreaks = hands.some((hand) => hand.tiebreak) || Boolean(current && view.tiebreak_hand);
   return `<details class="sheet panel" ${state.sheetOpen ? "open" : ""}><summary data-focus="sheet">${t("sheet.title")}</summary>
     <div class="sheet-scroll"><table class="score-sheet">
       <thead><tr><th scope="col">${t("sheet.hand")}</th><th scope="col" title="${t("sheet.cardsTitle")}">${t("sheet.cards")}</th>
         <th scope="col">${t("sheet.trump")}</th>${head}</tr></thead>
       <tbody>${rows}${current}</tbody>
       <tfoot><tr><th scope="row" colspan="3">${t("sheet.total")}</th>${totals}</tr></tfoot>
-    </table></div><p class="legend">${t("sheet.legend")}</p></details>`;
+    </table></div><p class="legend">${t("sheet.legend")}${tiebreaks ? ` · ${t("sheet.tiebreakLegend")}` : ""}</p></details>`;
+}
+
+/**
+ * A card named in a sentence, with its article: "la sota de espadas" but "el as de oros" in
+ * Spanish, where the sota alone of the ranks is feminine ("the ..." in English).
+ */
+function theCard(code) {
+  const card = cardName(code);
+  return rankOf(code) === 10 ? t("card.theSota", { card }) : t("card.the", { card });
 }
 
 function trumpIcon(card) {
@@ -1281,6 +1368,7 @@ function gameOverHtml(view, rank) {
     rank,
     nameOf,
     score: (s) => view.scores[s],
+    points: (s) => view.scores[s],
     closeLabel: t("final.close"),
   });
 }
@@ -1351,7 +1439,7 @@ app.addEventListener("click", (event) => {
   } else if (target.dataset.card) {
     const card = target.dataset.card;
     const why = refusals(state.view).cards[card];
-    if (why) say(t("refused.card", { card: cardName(card), why }), "error");
+    if (why) say(t("refused.card", { card: theCard(card), why }), "error");
     else if (myTurn() && state.view.you.legal.includes(card)) act(card);
   } else if (action === "hint") {
     askHint();

@@ -339,6 +339,7 @@ function gameOverHtml(view, ctx) {
     rank: view.players.map((_, s) => s).sort((a, b) => chips[b] - chips[a]),
     nameOf: ctx.nameOf,
     score: (s) => tn("poch.chipsN", chips[s]),
+    points: (s) => chips[s],
     closeLabel: t("poch.finalClose"),
   });
 }
@@ -361,11 +362,8 @@ export function tableHtml(view, ctx) {
         <strong>${suitName(view.trump)}</strong></div></div>`
     : "";
   const total = view.rules?.deals;
-  const title = over
-    ? t("status.over")
-    : total
-      ? t("poch.dealTitle", { n: view.deal, total })
-      : t("poch.dealN", { n: view.deal });
+  // The deal, even when the game is over: the line below it says so ("Game over").
+  const title = total ? t("poch.dealTitle", { n: view.deal, total }) : t("poch.dealN", { n: view.deal });
   const seats = view.players.map((_, seat) => seatHtml(view, seat, ctx)).join("");
   const controls = controlsHtml(view, mine, hint);
   return `
@@ -436,8 +434,13 @@ function note(ctx, text) {
   ctx.say(new DOMParser().parseFromString(text, "text/html").body.textContent);
 }
 
-/** A seat's own name, escaped, for the sentences told about the others: "Ana bets". */
+/**
+ * A seat's name, escaped, for the sentences told about the others: "Ana bets" ("Ana #2"
+ * when two seats share it, as everywhere on the page); this page's own seat by its name,
+ * not "You", in a sentence said in the third person.
+ */
 function name(ctx, seat) {
+  if (seat !== ctx.state.game?.seat) return escapeHtml(ctx.nameOf(seat));
   return escapeHtml(ctx.state.view.players[seat]?.name ?? ctx.nameOf(seat));
 }
 

@@ -39,7 +39,7 @@ function boolField(option) {
       "label",
       { class: "toggle", title: option.doc },
       element("input", { type: "checkbox", name: option.name, checked: option.default === true }),
-      element("span", {}, ruleLabel(option.name, option.name.replaceAll("_", " "))),
+      element("span", {}, label(option.name)),
       element("small", {}, option.doc),
     ),
   ];
@@ -114,9 +114,13 @@ export function rulesFieldset(options) {
   return element("fieldset", { class: "rules" }, element("legend", {}, t("rules.title")), grid, toggles);
 }
 
+/**
+ * The card counts typed, as whole numbers; how many cards a hand may deal is the server's to
+ * say (it names the range for these players), so a 0 or a 99 is sent to be refused there.
+ */
 function cardCounts(text) {
   const counts = text.split(/[\s,]+/).filter(Boolean).map(Number);
-  if (!counts.length || counts.some((n) => !Number.isInteger(n) || n < 1)) {
+  if (!counts.length || counts.some((n) => !Number.isInteger(n))) {
     throw new RuleFormError(t("rules.countsError"));
   }
   return counts;

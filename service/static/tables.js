@@ -110,10 +110,11 @@ function seededNotice(tableOrView) {
 }
 
 /** A presence dot: green while the person has been seen lately (`mine`: this page's seat,
- * here by definition, even before the server has written it down). */
+ * here by definition, even before the server has written it down); never for a person who
+ * left the table, however lately seen (their page was open until they left). */
 export function presenceDot(player, mine = false) {
   if (player.bot || player.open) return "";
-  const here = player.present || mine;
+  const here = !player.left && (player.present || mine);
   return `<span class="dot ${here ? "here" : "gone"}" role="img"
     aria-label="${t(here ? "presence.here" : "presence.gone")}" title="${t(here ? "presence.here" : "presence.gone")}"></span>`;
 }
@@ -174,22 +175,29 @@ export function waitingHtml(view, { me, host, levels, level, notice, noticeKind 
     </section>`;
 }
 
-/**
- * The panel at a game's end, for either game: who won, every seat ranked (`rank`) with its
- * `score(seat)` as HTML, and the rematch (at a table, each person takes their seat at it
- * with their own token) or a new game.
- */
-export function finalHtml(view, { winners, rank, nameOf, score, closeLabel }) {
+/** Who won, as HTML: "You win!", "Bot 2 wins", "Ana and Bea share the win". */
+export function finalTitle(view, winners, nameOf) {
   const iWon = view.you && winners.includes(view.you.seat);
   const names = winners.map((s) => nameOf(s));
-  const title = iWon
+  return iWon
     ? t(winners.length > 1 ? "final.youShare" : "final.youWin")
     : t(winners.length > 1 ? "final.theyShare" : "final.theyWin", {
         names: escapeHtml(names.join(t("final.and"))),
       });
+}
+
+/**
+ * The panel at a game's end, for either game: who won, every seat ranked (`rank`) with its
+ * `score(seat)` as HTML, and the rematch (at a table, each person takes their seat at it
+ * with their own token) or a new game. Seats of equal `points(seat)` share a place ("2.",
+ * "2.", "4."), as they would on paper.
+ */
+export function finalHtml(view, { winners, rank, nameOf, score, points, closeLabel }) {
+  const title = finalTitle(view, winners, nameOf);
+  const place = (s) => rank.findIndex((other) => points(other) === points(s)) + 1;
   const list = rank
     .map(
-      (s, i) => `<li class="${winners.includes(s) ? "won" : ""}"><span>${i + 1}.</span>
+      (s) => `<li class="${winners.includes(s) ? "won" : ""}"><span>${place(s)}.</span>
         ${escapeHtml(nameOf(s))}<strong>${score(s)}</strong></li>`,
     )
     .join("");

@@ -488,3 +488,22 @@ def test_every_sentence_of_the_terminal_is_in_its_catalogue_in_spanish() -> None
         # The same values go back in: a placeholder lost or invented breaks the sentence.
         for said in strings:
             assert placeholders(said) == placeholders(ids[-1]), entry.id
+
+
+def test_the_lobby_names_the_schedules_in_spanish() -> None:
+    """The lobby's "Manos" column says "pirámide" and "clásica", as the page's lobby does,
+    not the API's "pyramid" and "classic"; card counts stay counts."""
+    console = Console(record=True, width=160, no_color=True)
+    tables = [
+        {"code": f"K7QM-3XH{i}", "open_seats": 1,
+         "players": [{"name": "Ana"}, {"open": True}, {"name": "Bot", "bot": "easy"}],
+         "rules": {"players": 3, "schedule": schedule, "turn_seconds": 60}}
+        for i, schedule in enumerate(("pyramid", "classic", [1, 2, 3]))
+    ]  # fmt: skip
+    console.print(lobby_table(tables, "http://x"))
+    english = console.export_text()
+    speaking(lambda language: console.print(lobby_table(tables, "http://x")))(language="es")
+    spanish = console.export_text()
+    assert "pyramid" in english and "classic" in english and "1,2,3" in english, english
+    assert "pirámide" in spanish and "clásica" in spanish and "1,2,3" in spanish, spanish
+    assert "pyramid" not in spanish and "classic" not in spanish, spanish

@@ -6,7 +6,9 @@ reload on the way, following the event stream; the same at phone size, polling i
 setup form has a field for every rule option GET /api/v1/rules lists, and deals a game with
 the rules it was set to; a seat that must follow suit sees its other cards as not playable
 with the very sentence the server refuses them with; and over many random positions the
-page marks the cards and bids the engine refuses, with the engine's sentences.
+page marks the cards and bids the engine refuses, with the engine's sentences. The setup
+form's switches read as sentences in either language; "Last baza" is never the previous
+hand's; seats of equal points share their place in the final ranking.
 Screenshots are saved under tests/artifacts/ (ignored by git) for the record.
 """
 
@@ -22,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from client.api import ApiError, PochaClient
+from client.api import OPEN, ApiError, PochaClient
 from client.terminal import card_name
 from core.play.games import view_of
 from engine.errors import IllegalActionError
@@ -31,6 +33,7 @@ from engine.pocha.game import Game
 from engine.pocha.legality import explain_illegal
 from engine.pocha.rules import Rules
 from tests.live import LiveService
+from tests.service.web.conftest import Screen
 from tests.waiting import LONG, LONG_MS, scaled
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -226,7 +229,10 @@ def test_a_whole_game_against_bots(desktop: Tab, live_service: LiveService) -> N
     totals = [int(t.inner_text().rstrip(" ★")) for t in page.query_selector_all("tfoot td")]
     assert totals == history["scores"]
     desktop.screenshot("web-desktop-final.png")
+    title = page.inner_text(".final h2")
     page.click("[data-action=close]")
+    # The panel closed, who won stays on the table.
+    assert page.inner_text(".table .table-note") == title
     desktop.screenshot("web-desktop-sheet.png")
     assert "eventsource" in desktop.event_requests
     assert desktop.errors == []
@@ -622,4 +628,237 @@ def test_a_tiebreak_hand_says_so(desktop: Tab, live_service: LiveService) -> Non
     title = page.inner_text(".hand-info strong")
     assert title == "Tiebreak 1", title
     assert page.inner_text(".score-sheet tr.current th") == "2*"
+    # The star is explained under the sheet.
+    assert page.inner_text(".sheet .legend").endswith(" · * tiebreak hand")
+    assert desktop.errors == []
+
+
+def play_by_api(api: PochaClient, created: dict[str, Any], until: Any) -> dict[str, Any]:
+    """Every seat a person, played from here (each bid 0 when it may, each the first card
+    it may play) until `until(view)` holds of the game's view; that view."""
+    game_id = created["id"]
+    seats = [api.seat(created, s) for s in range(len(created["seats"]))]
+    while not until(view := api.view(game_id)):
+        player = seats[view["turn"]]
+        legal = player.view(game_id)["you"]["legal"]
+        if view["phase"] == "bidding":
+            player.bid(game_id, 0 if 0 in legal else legal[0])
+        else:
+            player.play(game_id, legal[0])
+    return view
+
+
+def seat_saved(created: dict[str, Any], seat: int) -> dict[str, Any]:
+    """What a deal leaves in localStorage for `seat` of the game `created`."""
+    return {"id": created["id"], "token": created["seats"][seat]["token"],
+            "hostToken": created["host_token"], "seat": seat}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_setup_forms_switches_read_as_sentences(
+    browser: Any, screens: list[Screen], live_service: LiveService, lang: str
+) -> None:
+    """A switch's name is written as a sentence is, in either language (not "Dealer
+    Restriction", "Restricción Del Que Da"): the page's words, as they are."""
+    screen = Screen(browser, LAPTOP, lang)
+    screens.append(screen)
+    page = screen.page
+    page.goto(live_service.url)
+    page.wait_for_selector("#setup")
+    more_options(page)
+    page.select_option("select[name=seat-2]", "open")  # shows "listed in the lobby"
+    names = {
+        name: page.inner_text(f"label.toggle:has([name={name}]) > span")
+        for name in ("dealer_restriction", "montar", "tiebreak", "listed")
+    }
+    assert names == {
+        "en": {"dealer_restriction": "Dealer restriction", "montar": "Montar",
+               "tiebreak": "Tiebreak", "listed": "Listed in the lobby"},
+        "es": {"dealer_restriction": "Restricción del que da", "montar": "Montar",
+               "tiebreak": "Desempate", "listed": "En la lista de mesas"},
+    }[lang]  # fmt: skip
+    assert screen.errors == []
+
+
+def test_the_last_trick_shown_is_one_of_this_hand(
+    browser: Any, desktop: Tab, live_service: LiveService
+) -> None:
+    """Under the hand, "Last baza" is the trick taken last in this hand: at a hand's first
+    lead the view's `last_trick` is still the previous hand's (another trump, cards long
+    gone), and the page shows none, as the terminal does."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [1, 2]}, seed=3)
+    view = play_by_api(api, created, lambda v: v["hand_number"] == 2 and v["phase"] == "playing")
+    assert view["last_trick"] and not any(view["tricks_won"])
+    page = desktop.page
+    open_seat(page, live_service.url, seat_saved(created, view["turn"]))
+    page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable")
+    assert page.locator(".last-trick").count() == 0
+
+    # The hand's first trick taken: its winner, to lead the next, sees it.
+    view = play_by_api(api, created, lambda v: any(v["tricks_won"]))
+    later = Tab(browser, DESKTOP, "later")
+    try:
+        open_seat(later.page, live_service.url, seat_saved(created, view["turn"]))
+        later.page.wait_for_selector("#game[data-my-turn=yes] .last-trick")
+        shown = later.page.eval_on_selector_all(
+            ".last-trick .mini-played .card svg", "svgs => svgs.length"
+        )
+        assert shown == len(view["last_trick"]) == 3
+        assert later.errors == []
+    finally:
+        later.close()
+    assert desktop.errors == []
+
+
+def test_seats_of_equal_points_share_their_place(desktop: Tab, live_service: LiveService) -> None:
+    """One card each, every bid 0, no tiebreak: the seat that takes the trick is last and
+    the other two share the win, both first ("1.", "1.", "3.")."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(
+        ["Ana", "Bea", "Carla"], rules={"schedule": [1], "tiebreak": False}, seed=5
+    )
+    view = play_by_api(api, created, lambda v: v["phase"] == "finished")
+    assert sorted(view["scores"]) == [-5, 10, 10], view["scores"]
+    page = desktop.page
+    open_seat(page, live_service.url, seat_saved(created, 0))
+    page.wait_for_selector(".final .ranking")
+    places = [s.strip() for s in page.eval_on_selector_all(
+        ".ranking li > span", "spans => spans.map(s => s.textContent)")]  # fmt: skip
+    assert places == ["1.", "1.", "3."]
+    assert len(page.query_selector_all(".ranking li.won")) == 2
+    assert desktop.errors == []
+
+
+def test_a_sota_refused_is_named_as_a_spaniard_names_it(
+    browser: Any, screens: list[Screen], live_service: LiveService
+) -> None:
+    """The sota alone of the ranks is feminine: a refused sota is "la sota de ...", never
+    "el sota de ...", in the line the page says when it is clicked."""
+    api = PochaClient(live_service.url)
+    for seed in range(200):
+        created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [5]}, seed=seed)
+        view = play_by_api(api, created, lambda v: len(v["trick"]) == 1)
+        seat = view["turn"]
+        mine = api.seat(created, seat).view(created["id"])["you"]
+        sotas = [c for c in mine["hand"] if c not in mine["legal"] and c.endswith("10")]
+        if sotas:
+            break
+    else:
+        raise AssertionError("no seed gave a sota to refuse")
+    screen = Screen(browser, LAPTOP, "es")
+    screens.append(screen)
+    page = screen.page
+    open_seat(page, live_service.url, seat_saved(created, seat))
+    page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable")
+    page.click(f".card-btn[data-card={sotas[0]}]", force=True)
+    said = page.inner_text(".notice.error")
+    assert said.startswith(f"No puedes jugar la {card_name(sotas[0])}: "), said
+    assert screen.errors == []
+
+
+def test_two_seats_of_one_name_are_told_apart(desktop: Tab, live_service: LiveService) -> None:
+    """Two people who both sat down as Ana: each is "Ana #seat" on the page, as in the
+    terminal, and this browser's own seat stays "You"."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", "Ana", "Bea"], rules={"schedule": [1]})
+    page = desktop.page
+    open_seat(page, live_service.url, seat_saved(created, 2))
+    page.wait_for_selector("#game .seat")
+    names = page.eval_on_selector_all(".seat .name", "names => names.map(n => n.textContent)")
+    assert names == ["Ana #1", "Ana #2", "You"]
+    sheet = page.eval_on_selector_all(".score-sheet thead th", "ths => ths.map(t => t.textContent)")
+    assert sheet[-3:] == ["Ana #1", "Ana #2", "You"]
+    assert desktop.errors == []
+
+
+def test_a_person_who_left_is_not_shown_at_the_table(
+    desktop: Tab, live_service: LiveService
+) -> None:
+    """Bea sits down, plays, and leaves: her seat says so ("left", the stand-in), and its
+    dot no longer says she is at the table, though she was seen a moment ago."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", OPEN, {"name": "Bot", "bot": "random"}], {"schedule": [3]})
+    taken = api.join(created["table_code"], "Bea")
+    bea = api.joined(taken)
+    bea.view(created["id"])  # seen at the table
+    bea.leave(created["id"], taken["seat"])
+    page = desktop.page
+    open_seat(page, live_service.url, seat_saved(created, 0))
+    seat = f".seat[data-seat='{taken['seat']}']"
+    page.wait_for_selector(f"{seat} .badge.left")
+    assert page.locator(f"{seat} .dot.here").count() == 0
+    assert page.locator(f"{seat} .dot.gone").count() == 1
+    assert page.locator(".seat[data-seat='0'] .dot.here").count() == 1  # Ana, here
+    assert desktop.errors == []
+
+
+def test_the_trump_in_your_own_hand_is_said_so(desktop: Tab, live_service: LiveService) -> None:
+    """The whole deck dealt, the dealer's last card is the trump: on the dealer's own page
+    it is "in your hand" (not "held by You"); on another's, held by the dealer's name."""
+    api = PochaClient(live_service.url)
+    for seed in range(40):
+        created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [12]}, seed=seed)
+        view = api.view(created["id"])
+        if view["dealer"] == 0:
+            break
+    else:
+        raise AssertionError("no seed made Ana the dealer")
+    assert view["trump"]["holder"] == 0
+    page = desktop.page
+    open_seat(page, live_service.url, seat_saved(created, 0))
+    page.wait_for_selector("#game .trump small")
+    assert page.inner_text(".trump small") == "in your hand"
+    page.evaluate("localStorage.clear()")
+    open_seat(page, live_service.url, seat_saved(created, 1))
+    page.wait_for_selector("#game .trump small")
+    assert page.inner_text(".trump small") == "held by Ana"
+    assert desktop.errors == []
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("abc", "List the cards of each hand as whole numbers, such as 1,2,3."),
+        # Whole numbers out of range: the server's sentence, which says the range.
+        (
+            "0,2",
+            "every hand of the schedule must deal from 1 to 10 cards to each of 4 players, not 0",
+        ),
+        (
+            "2,99",
+            "every hand of the schedule must deal from 1 to 10 cards to each of 4 players, not 99",
+        ),
+    ],
+)
+def test_a_schedule_typed_wrong_is_refused_with_what_is_wrong(
+    desktop: Tab, live_service: LiveService, typed: str, said: str
+) -> None:
+    page = desktop.page
+    page.goto(live_service.url)
+    page.wait_for_selector("#setup")
+    more_options(page)
+    page.select_option("select[name=schedule]", "custom")
+    page.fill("input[name=schedule-custom]", typed)
+    page.click("#deal")
+    page.wait_for_selector("#setup #notice.error:not(:empty)")
+    assert page.inner_text("#setup #notice") == said
+    assert page.locator("#game").count() == 0
+
+
+def test_a_hint_for_the_only_card_allowed_says_so(desktop: Tab, live_service: LiveService) -> None:
+    """One card in hand: the hint names it and says it is the only move, not that the
+    search "spent 100% of its time there"."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [1]}, seed=2)
+    view = play_by_api(api, created, lambda v: v["phase"] == "playing")
+    page = desktop.page
+    open_seat(page, live_service.url, seat_saved(created, view["turn"]))
+    page.wait_for_selector("#game[data-my-turn=yes] .card-btn.playable")
+    page.click("[data-action=hint]")
+    notice = page.wait_for_selector(".notice.hint", timeout=LONG_MS)
+    assert notice.inner_text().endswith(". It is the only move the rules allow."), (
+        notice.inner_text()
+    )
+    assert "100%" not in notice.inner_text()
     assert desktop.errors == []

@@ -14,7 +14,8 @@ table's link opens the seat the account holds there. The replay page opens a mat
 records from a file (played by the service's worker): it lists their games, even two
 matches' in one file, and replays the one chosen hand by hand; an arena's records (`pocha
 arena --records`, `pocha arena-poch --records`) the same, their games numbered by line; a
-broken file is refused in a sentence of the page's language.
+broken file is refused in a sentence of the page's language. Ticking "Rated table" gives
+the bots distinct levels, so Play deals at once; each name box stops where the API does.
 """
 
 from __future__ import annotations
@@ -1300,3 +1301,61 @@ def test_a_tables_link_opens_the_seat_the_account_holds_there(
         assert [e for e in ana.errors if "status of 409" not in e] == []
     finally:
         ana.context.close()
+
+
+def test_each_name_box_takes_no_more_than_the_api_does(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+) -> None:
+    """A name typed to its box's end is one the API takes: an account's name box stopped at
+    40 letters where the API takes 32, and a 33-letter name was refused in the API's own
+    words ("name: Longer than maximum length 32.")."""
+    with urllib.request.urlopen(f"{ladder_service.url}/api/openapi.json") as answer:
+        schemas = json.load(answer)["components"]["schemas"]
+    longest = {
+        name: schemas[name]["properties"]["name"]["maxLength"] for name in ("NewAccount", "Player")
+    }
+    one = Person(browser, LAPTOP, "boxes")
+    try:
+        page = one.page
+        page.goto(ladder_service.url)
+        page.wait_for_selector("#signup")
+        assert (
+            int(page.get_attribute("#signup input[name=name]", "maxlength"))
+            == longest["NewAccount"]
+        )
+        assert int(page.get_attribute("#setup input[name=name]", "maxlength")) == longest["Player"]
+    finally:
+        one.context.close()
+
+
+def test_ticking_rated_gives_the_bots_distinct_levels_so_play_deals_at_once(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+) -> None:
+    """A rated table seats each bot level once. The form's bots are all "medium" until told
+    otherwise, so ticking "Rated table" and pressing Play was refused ("each bot level has
+    one seat: this one has a seat here already"); ticking it now gives each repeated level
+    the nearest one free, and Play deals."""
+    one = person(browser, LAPTOP, "rated", "en")
+    try:
+        sign_up(one, ladder_service.url, f"Rated {secrets.token_hex(3)}", "en")
+        page = one.page
+        page.wait_for_selector("#rated-toggle:not([hidden])")
+        page.check("#rated")
+        levels = page.eval_on_selector_all("select.level", "ss => ss.map(s => s.value)")
+        assert levels == ["medium", "hard", "easy"], levels
+        # Seated anew (five players), still distinct.
+        more_options(page)
+        page.select_option("select[name=players]", "5")
+        levels = page.eval_on_selector_all("select.level", "ss => ss.map(s => s.value)")
+        assert levels == ["medium", "hard", "easy", "expert"], levels
+        page.click("#deal")
+        page.wait_for_selector("#game", timeout=LONG_MS)
+        game_id = page.inner_text(".game-id").removeprefix("Game ")
+        view = PochaClient(ladder_service.url).view(game_id)
+        assert view["table"]["rated"] is True, view["table"]
+        assert [p["bot"] for p in view["players"][1:]] == levels
+        assert one.errors == []
+    finally:
+        one.context.close()

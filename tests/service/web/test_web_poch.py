@@ -169,6 +169,9 @@ def test_a_whole_poch_game_against_two_bots(desktop: Tab, live_service: LiveServ
     assert view["phase"] == "over" and played == 1, view["deal_results"]
     final = page.inner_text(".final")
     assert "win" in final.lower()
+    # The title keeps the deal; the line under it says the game is over (once).
+    assert page.inner_text(".hand-info strong") == "Deal 1 of 1"
+    assert page.inner_text("#turn-line") == "Game over"
     ranking = page.query_selector_all(".ranking li")
     assert len(ranking) == 3
     # The page's chips at the end are the game's.
@@ -585,3 +588,25 @@ def test_the_shown_sets_fit_a_small_phone(
         assert tab.errors == []
     finally:
         tab.close()
+
+
+def test_two_poch_seats_of_one_name_are_told_apart(desktop: Tab, live_service: LiveService) -> None:  # noqa: F811
+    """Two people named Ana at a Poch table: the seats and the list of what happened say
+    "Ana #1" and "Ana #2", as on Pocha's table and in the terminal."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", "Ana", "Bea"], game="poch", rules={"deals": 1})
+    page = desktop.page
+    saved = {"id": created["id"], "token": created["seats"][2]["token"],
+             "hostToken": created["host_token"], "seat": 2}  # fmt: skip
+    open_seat(page, live_service.url, saved)
+    page.wait_for_selector("#game[data-game=poch] .poch-seat")
+    names = page.eval_on_selector_all(".poch-seat .name", "ns => ns.map(n => n.textContent)")
+    assert names == ["Ana #1", "Ana #2", "You"]
+    view = api.view(created["id"])
+    if view["turn"] == 2:  # Bea is Vorhand: she passes first, then an Ana bets
+        api.seat(created, 2).poch_act(created["id"], "pass")
+        view = api.view(created["id"])
+    assert view["phase"] == "betting" and view["turn"] in (0, 1), view
+    api.seat(created, view["turn"]).poch_act(created["id"], "pass")
+    page.wait_for_selector(f".poch-log li:has-text('Ana #{view['turn'] + 1}')", timeout=LONG_MS)
+    assert desktop.errors == []

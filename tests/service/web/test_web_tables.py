@@ -6,7 +6,9 @@ browsers), and a bot: one opens a table with an open seat from the setup form, t
 sits down through the table's link, and they play to the end and on into the rematch. In
 another game one person closes the tab: the clock (three seconds here) lets the stand-in
 play, the other person's page shows the seat away, and the link takes the person back to
-their seat (coming back is acting again) to play on.
+their seat (coming back is acting again) to play on. A code that opens no table is
+answered under the box it was typed in; a seat whose own clock ran out is told the
+stand-in played for "you".
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import pytest
 from client.api import ApiError, PochaClient
 from core.network import network_address
 from tests.live import LiveService
+from tests.service.web.conftest import wait_until as page_wait_until
 from tests.service.web.test_web_browser import (
     ARTIFACTS,
     CHROMIUM,
@@ -32,6 +35,7 @@ from tests.service.web.test_web_browser import (
     MISFITS,
     PHONE,
     more_options,
+    open_seat,
     sync_api,
 )
 from tests.waiting import LONG, LONG_MS, scaled, wait_until
@@ -539,3 +543,71 @@ def test_whoever_opens_a_seeded_tables_link_is_warned_before_and_after_sitting_d
         assert bea.errors == []
     finally:
         bea.context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "es-ES"])
+def test_a_code_that_opens_no_table_is_said_under_the_box_it_was_typed_in(
+    browser: Any, live_service: LiveService, locale: str
+) -> None:
+    """On a phone the setup form's own line is a screen above "Join a table": the answer
+    to a code comes under the code, and the form's line stays the form's."""
+    bea = Person(browser, PHONE, "bea", locale=locale)
+    try:
+        page = bea.page
+        page.goto(live_service.url)
+        page.wait_for_selector("#join-code")
+        assert page.locator("#join-code-notice").is_hidden()  # nothing said, no room taken
+        page.fill("#join-code input[name=code]", "hello")
+        page.click("#join-code button[type=submit]")
+        said = {"es-ES": "Ninguna mesa tiene el código HELLO"}.get(
+            locale, "No table has the code HELLO"
+        )
+        page.wait_for_selector(f"#join-code-notice:has-text('{said}')", timeout=LONG_MS)
+        assert page.inner_text("#setup #notice") == ""
+        assert page.get_attribute("#join-code input[name=code]", "aria-invalid") == "true"
+        box = page.locator("#join-code").bounding_box()
+        notice = page.locator("#join-code-notice").bounding_box()
+        assert box is not None and notice is not None
+        bottom = notice["y"] + notice["height"]
+        assert box["y"] <= notice["y"] and bottom <= box["y"] + box["height"]
+        assert page.evaluate(MISFITS) == []
+        bea.screenshot(f"join-code-unknown-{locale}.png")
+
+        # A code that does open a table takes the person there.
+        code = PochaClient(live_service.url).create_game(
+            [{"name": "Ana"}, {"open": True}, {"open": True}], {"schedule": [1]}
+        )["table_code"]
+        page.fill("#join-code input[name=code]", code)
+        page.click("#join-code button[type=submit]")
+        page.wait_for_selector("#take-seat")
+        # The only console error is the browser's own line for the answer 404.
+        assert all("404" in error for error in bea.errors), bea.errors
+    finally:
+        bea.context.close()
+
+
+def test_your_own_seat_played_by_the_stand_in_is_told_to_you(
+    browser: Any, live_service: LiveService
+) -> None:
+    """Ana lets her three-second clock run out: her page says the stand-in played for
+    "you", not for "You" (her seat's name on the page)."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(
+        ["Ana", {"open": True}, {"name": "Bot", "bot": "random"}],
+        {"schedule": [3], "turn_seconds": 3},
+    )
+    api.join(created["table_code"], "Bea")  # the game starts; Bea never moves either
+    ana = Person(browser, LAPTOP, "ana")
+    try:
+        saved = {"id": created["id"], "token": created["seats"][0]["token"],
+                 "hostToken": created["host_token"], "seat": 0}  # fmt: skip
+        open_seat(ana.page, live_service.url, saved)
+        ana.page.wait_for_selector("#game")
+        page_wait_until(
+            ana.page,
+            "() => document.querySelector('#notice')?.textContent"
+            " === 'The stand-in played for you.'",
+        )
+        assert ana.errors == []
+    finally:
+        ana.context.close()
