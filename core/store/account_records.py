@@ -143,8 +143,9 @@ return 1
 
 def scrub_game(connection: redis.Redis, game_id: str, account_id: str, name: str) -> None:
     """Take account `account_id` out of the game: each seat it holds loses the account
-    (and its key's hash) and is named `FORGOTTEN_NAME`, and so is each `seat_taken` event
-    that gave a seat to its `name`. Bounded by the game's own events."""
+    (and its key's hash) and is named `FORGOTTEN_NAME`, the table forgets it as its maker,
+    and each `seat_taken` event that gave a seat to its `name` is named so too. Bounded by
+    the game's own events."""
     if not is_game_id(game_id):
         return
     for _attempt in range(5):
@@ -159,6 +160,11 @@ def scrub_game(connection: redis.Redis, game_id: str, account_id: str, name: str
                 seat.pop("key_hash", None)
                 seat["name"] = FORGOTTEN_NAME
                 changed = True
+        table = meta.get("table")
+        if isinstance(table, dict) and table.get("maker") == account_id:
+            # Whoever takes the name next is not this table's maker (nor kept from it).
+            del table["maker"]
+            changed = True
         events: list[Any] = []
         if name:
             for index, event_raw in enumerate(connection.lrange(events_key(game_id), 0, -1)):
