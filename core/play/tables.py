@@ -158,7 +158,8 @@ def shown_code(code: str) -> str:
 
 
 def seat_info(record: StoredGame, seat: int, now: float) -> dict[str, Any]:
-    """What everyone sees of a seat: who sits there, and whether they are here."""
+    """What everyone sees of a seat: who sits there, and whether they are here (never a
+    person who left, however lately seen: their page may ask on until it closes)."""
     info = record.seats[seat]
     seen = record.seen[seat] if seat < len(record.seen) else 0.0
     shown = {
@@ -166,7 +167,8 @@ def seat_info(record: StoredGame, seat: int, now: float) -> dict[str, Any]:
         "name": info.name,
         "bot": info.bot,
         "open": info.open,
-        "present": info.bot is not None or (not info.open and now - seen < PRESENCE_SECONDS),
+        "present": info.bot is not None
+        or (not info.open and not info.left and now - seen < PRESENCE_SECONDS),
         "away": info.away,
         "left": info.left,
         # The level playing for the person now, if the stand-in does.
