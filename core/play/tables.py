@@ -362,7 +362,9 @@ class TableService:
         def take(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
             # Said first, whatever else holds: the account's key opens the seat it has.
             if account is not None and any(s.holder == account.id for s in record.seats):
-                raise OneSeatPerAccount() if record.table.rated else SeatedAlready()
+                if record.table.rated:
+                    raise OneSeatPerAccount.of_account(account.name)
+                raise SeatedAlready()
             if not record.waiting:
                 raise TableFull(_("The game at this table has started: no seat is left."))
             if client is not None:
@@ -907,7 +909,7 @@ def _one_seat_per_level(record: StoredGame, level: str, seats: int) -> None:
     """At a rated table a level plays as one account: refuse giving it `seats` more seats
     when that makes more than one."""
     if seats + sum(1 for s in record.seats if s.bot == level) > 1:
-        raise OneSeatPerAccount()
+        raise OneSeatPerAccount.of_level(level)
 
 
 def _check_level(level: str, record: StoredGame | None = None) -> None:

@@ -956,8 +956,10 @@ CATALOGUED: dict[str, list[str]] = {
         "an account).",
     ],
     "one_seat_per_account": [
-        "At a rated table each account and each bot level has one seat: this one has a seat "
-        "here already.",
+        "Your account, {name}, has a seat at this table already: at a rated table each "
+        "account has one seat.",
+        "The bot level {level} would have more than one seat in this game: at a rated table "
+        "each bot level has one seat.",
         "Your account has a seat at this table already: an account plays one seat at a table.",
     ],
     "validation_error_rated": [
