@@ -130,6 +130,8 @@ def seat_for(
         if holder is None and token.startswith(ACCOUNT_KEY_PREFIX):
             # A key replaced (or never made) is refused as the accounts' endpoints refuse it.
             raise UnknownAccount()
+        if holder is not None:
+            raise Unauthorized(_("Your account holds no seat in this game."))
         raise Unauthorized(_("This token does not belong to a seat of this game."))
     return seat
 
