@@ -304,16 +304,29 @@ class AccountRequired(Unauthorized):
 
 class OneSeatPerAccount(Conflict):
     """An account a second time at one table, or a bot level a second time at one rated
-    table."""
+    table: `of_account` and `of_level` name which."""
 
     error = "one_seat_per_account"
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(
-            message
-            or _(
-                "At a rated table each account and each bot level has one seat: this one "
-                "has a seat here already."
+    @classmethod
+    def of_account(cls, name: str) -> OneSeatPerAccount:
+        """The caller's account, `name`, sits at this rated table already."""
+        return cls(
+            _(
+                "Your account, {name}, has a seat at this table already: at a rated table "
+                "each account has one seat.",
+                name=name,
+            )
+        )
+
+    @classmethod
+    def of_level(cls, level: str) -> OneSeatPerAccount:
+        """The bot level `level` would take a second seat in a rated game."""
+        return cls(
+            _(
+                "The bot level {level} would have more than one seat in this game: at a "
+                "rated table each bot level has one seat.",
+                level=level,
             )
         )
 

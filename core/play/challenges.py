@@ -100,8 +100,9 @@ def _seat_specs(
         )
         raise InvalidInput(message, errors={"json": {"opponents": [message]}})
     levels = [s["bot"] for s in seats if "bot" in s]
-    if rated and len(set(levels)) != len(levels):
-        raise OneSeatPerAccount()
+    twice = [level for i, level in enumerate(levels) if level in levels[:i]]
+    if rated and twice:
+        raise OneSeatPerAccount.of_level(twice[0])
     _check_affordable(kind, [PlayerSpec("", s.get("bot")) for s in seats], DEFAULT_STAND_IN)
     return seats
 

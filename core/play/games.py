@@ -535,8 +535,9 @@ def _check_rated(players: Sequence[PlayerSpec], seed: int | None, account: Accou
             message, errors={"json": {"players": {str(i): [message] for i in named[1:]}}}
         )
     levels = [p.bot for p in players if p.bot is not None]
-    if len(set(levels)) != len(levels):
-        raise OneSeatPerAccount()
+    twice = [level for i, level in enumerate(levels) if level in levels[:i]]
+    if twice:
+        raise OneSeatPerAccount.of_level(twice[0])
 
 
 def _check_affordable(kind: GameKind, players: Sequence[PlayerSpec], stand_in: str) -> None:

@@ -130,6 +130,8 @@ def seat_for(
         if holder is None and token.startswith(ACCOUNT_KEY_PREFIX):
             # A key replaced (or never made) is refused as the accounts' endpoints refuse it.
             raise UnknownAccount()
+        if holder is not None:
+            raise Unauthorized(_("Your account holds no seat in this game."))
         raise Unauthorized(_("This token does not belong to a seat of this game."))
     return seat
 
@@ -158,7 +160,8 @@ def shown_code(code: str) -> str:
 
 
 def seat_info(record: StoredGame, seat: int, now: float) -> dict[str, Any]:
-    """What everyone sees of a seat: who sits there, and whether they are here."""
+    """What everyone sees of a seat: who sits there, and whether they are here (never a
+    person who left, however lately seen: their page may ask on until it closes)."""
     info = record.seats[seat]
     seen = record.seen[seat] if seat < len(record.seen) else 0.0
     shown = {
@@ -166,7 +169,8 @@ def seat_info(record: StoredGame, seat: int, now: float) -> dict[str, Any]:
         "name": info.name,
         "bot": info.bot,
         "open": info.open,
-        "present": info.bot is not None or (not info.open and now - seen < PRESENCE_SECONDS),
+        "present": info.bot is not None
+        or (not info.open and not info.left and now - seen < PRESENCE_SECONDS),
         "away": info.away,
         "left": info.left,
         # The level playing for the person now, if the stand-in does.
@@ -360,7 +364,9 @@ class TableService:
         def take(record: StoredGame) -> tuple[tuple[Seat, ...], Table, list[dict[str, Any]], int]:
             # Said first, whatever else holds: the account's key opens the seat it has.
             if account is not None and any(s.holder == account.id for s in record.seats):
-                raise OneSeatPerAccount() if record.table.rated else SeatedAlready()
+                if record.table.rated:
+                    raise OneSeatPerAccount.of_account(account.name)
+                raise SeatedAlready()
             if not record.waiting:
                 raise TableFull(_("The game at this table has started: no seat is left."))
             if client is not None:
@@ -905,7 +911,7 @@ def _one_seat_per_level(record: StoredGame, level: str, seats: int) -> None:
     """At a rated table a level plays as one account: refuse giving it `seats` more seats
     when that makes more than one."""
     if seats + sum(1 for s in record.seats if s.bot == level) > 1:
-        raise OneSeatPerAccount()
+        raise OneSeatPerAccount.of_level(level)
 
 
 def _check_level(level: str, record: StoredGame | None = None) -> None:

@@ -394,7 +394,7 @@ class PlayerInfoSchema(Answer):
     present = fields.Boolean(
         metadata={
             "description": "A bot, or a person seen in the last 45 s (a request with their "
-            "token, or an event stream they hold).",
+            "token, or an event stream they hold) who has not left.",
             "example": True,
         }
     )

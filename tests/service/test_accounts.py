@@ -179,6 +179,13 @@ def test_an_accounts_key_seats_the_account_under_its_name(client: FlaskClient) -
     ]  # fmt: skip
 
 
+#: The refusal of a bot level seated twice in a rated game.
+LEVEL_TWICE = (
+    "The bot level {level} would have more than one seat in this game: at a rated table each "
+    "bot level has one seat."
+)
+
+
 def test_a_rated_table_seats_accounts_only_and_each_once(client: FlaskClient) -> None:
     ana = sign_up(client, "Ana").json
     rated: dict[str, Any] = {
@@ -199,6 +206,7 @@ def test_a_rated_table_seats_accounts_only_and_each_once(client: FlaskClient) ->
         headers=account_header(ana["key"]),
     )  # fmt: skip
     assert twice.status_code == 409 and twice.json["error"] == "one_seat_per_account"
+    assert twice.json["message"] == LEVEL_TWICE.format(level="easy")
     # Bots alone, their maker unseated, would move the levels' ratings at will.
     unseated = client.post(
         "/api/v1/games",
@@ -217,12 +225,34 @@ def test_a_rated_table_seats_accounts_only_and_each_once(client: FlaskClient) ->
         f"/api/v1/tables/{code}/seats", json={"name": "Ana"}, headers=account_header(ana["key"])
     )
     assert again.status_code == 409 and again.json["error"] == "one_seat_per_account"
+    assert again.json["message"] == (
+        "Your account, Ana, has a seat at this table already: at a rated table each account "
+        "has one seat."
+    )
+    spanish = client.post(
+        f"/api/v1/tables/{code}/seats", json={"name": "Ana"},
+        headers={**account_header(ana["key"]), "Accept-Language": "es"},
+    )  # fmt: skip
+    assert spanish.json["message"] == (
+        "Tu cuenta, Ana, ya tiene un asiento en esta mesa: en una mesa puntuada cada cuenta "
+        "tiene un solo asiento."
+    )
     # Two open seats filled by one level would seat it twice.
     started = client.post(
         f"/api/v1/games/{made['id']}/start", json={"bots": "hard"},
         headers=bearer(made["host_token"]),
     )  # fmt: skip
     assert started.status_code == 409 and started.json["error"] == "one_seat_per_account"
+    assert started.json["message"] == LEVEL_TWICE.format(level="hard")
+    bot = client.post(
+        f"/api/v1/games/{made['id']}/seats/1/bot", json={"level": "easy"},
+        headers={**bearer(made["host_token"]), "Accept-Language": "es"},
+    )  # fmt: skip
+    assert (bot.status_code, bot.json["error"]) == (409, "one_seat_per_account")
+    assert bot.json["message"] == (
+        "El nivel de bot easy tendría más de un asiento en esta partida: en una mesa puntuada "
+        "cada nivel de bot tiene un solo asiento."
+    )
 
 
 def test_an_account_sits_once_at_a_table_and_others_still_sit_by_name(

@@ -615,6 +615,22 @@ def test_invalid_rules_sentences() -> None:
     assert translate(message, "es") == "montar debe ser true o false, no 3"
 
 
+def test_a_refused_schedule_names_its_option_in_a_spanish_sentence(client: FlaskClient) -> None:
+    # An option's name is the code a client sends: inside a Spanish sentence it comes with
+    # a Spanish noun ("la opción schedule"), as "opción de reglas desconocida" does.
+    players = [{"name": "Ana"}, {"name": "B", "bot": "random"}, {"name": "C", "bot": "random"}]
+    refused = client.post(
+        "/api/v1/games",
+        json={"players": players, "rules": {"schedule": [1, 99]}},
+        headers=ES,
+    )
+    assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+    assert refused.json["message"] == (
+        "cada mano de la opción schedule debe repartir de 1 a 12 cartas a cada uno de los 3 "
+        "jugadores, no 99"
+    )
+
+
 @driven("stale_version")
 def test_stale_version(client: FlaskClient, table: dict[str, Any]) -> None:
     english, _ = both(
@@ -956,8 +972,10 @@ CATALOGUED: dict[str, list[str]] = {
         "an account).",
     ],
     "one_seat_per_account": [
-        "At a rated table each account and each bot level has one seat: this one has a seat "
-        "here already.",
+        "Your account, {name}, has a seat at this table already: at a rated table each "
+        "account has one seat.",
+        "The bot level {level} would have more than one seat in this game: at a rated table "
+        "each bot level has one seat.",
         "Your account has a seat at this table already: an account plays one seat at a table.",
     ],
     "validation_error_rated": [

@@ -267,3 +267,25 @@ def test_a_rematchs_seat_kept_for_an_account_is_the_one_its_key_takes_by_the_cod
         f"/api/v1/tables/{code}/seats", json={"name": "Ana"}, headers=account_header(ana["key"])
     )
     assert refused(again) == (409, "one_seat_per_account")
+
+
+def test_a_key_of_an_account_without_a_seat_here_is_told_so(client: FlaskClient) -> None:
+    """An account's key for a game it holds no seat in is refused with the same code as a
+    stranger's token, and a sentence that says the account has no seat here, not that a
+    token is wrong."""
+    bruno, ana = sign_up(client, "Bruno").json, sign_up(client, "Ana").json
+    game = f"{GAMES}/{short_table(client, bruno['key'])['id']}"
+    for lang, sentence in [
+        ("en", "Your account holds no seat in this game."),
+        ("es", "Tu cuenta no tiene ningún asiento en esta partida."),
+    ]:
+        headers = {**bearer(ana["key"]), "Accept-Language": lang}
+        look = client.get(game, headers=headers)
+        bid = client.post(f"{game}/bids", json={"bid": 0}, headers=headers)
+        for answer in (look, bid):
+            assert refused(answer) == (401, "unauthorized"), answer.json
+            assert answer.json["message"] == sentence
+    # A token that opens nothing is still told that it does not.
+    stranger = client.get(game, headers=bearer("not-a-token"))
+    assert refused(stranger) == (401, "unauthorized")
+    assert stranger.json["message"] == "This token does not belong to a seat of this game."

@@ -477,6 +477,7 @@ def test_a_level_twice_in_a_rated_challenge_is_refused(client: FlaskClient) -> N
     twice = [{"account": robo["id"]}, {"bot": "easy"}, {"bot": "easy"}]
     refused = challenge(client, ana, twice, rated=True)
     assert (refused.status_code, refused.json["error"]) == (409, "one_seat_per_account")
+    assert refused.json["message"].startswith("The bot level easy would have more than one seat")
     assert challenge(client, ana, twice, rated=False).status_code == 201
 
 

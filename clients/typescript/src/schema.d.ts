@@ -3071,7 +3071,7 @@ export interface components {
              */
             open: boolean;
             /**
-             * @description A bot, or a person seen in the last 45 s (a request with their token, or an event stream they hold).
+             * @description A bot, or a person seen in the last 45 s (a request with their token, or an event stream they hold) who has not left.
              * @example true
              */
             present: boolean;

@@ -301,6 +301,19 @@ def test_only_a_seat_itself_comes_back_or_leaves(client: FlaskClient) -> None:
     assert "seat_left" in event_types(client, created["id"])
 
 
+def test_a_seat_that_left_is_not_present_however_lately_seen(client: FlaskClient) -> None:
+    created = make_table(client, [{"name": "Ana"}, {"name": "Eva"}, {"name": "B", "bot": "random"}])
+    ana, eva = created["seats"][0]["token"], created["seats"][1]["token"]
+    assert view(client, created["id"], eva)["players"][1]["present"]
+    left = client.post(f"/api/v1/games/{created['id']}/seats/1/leave", headers=bearer(eva))
+    assert left.status_code == 200 and not left.json["players"][1]["present"]
+    # Their page may still ask for the game with their token: they stay gone.
+    for token in (eva, ana, None):
+        seat = view(client, created["id"], token)["players"][1]
+        assert seat["left"] and not seat["present"]
+    assert view(client, created["id"], ana)["players"][0]["present"]
+
+
 def _play_out(client: FlaskClient, game_id: str, tokens: dict[int, str]) -> None:
     """Play every person's turn (first legal move) until the game is over."""
     for _ in range(200):

@@ -1334,8 +1334,8 @@ def test_ticking_rated_gives_the_bots_distinct_levels_so_play_deals_at_once(
     ladder_service: LiveService,
 ) -> None:
     """A rated table seats each bot level once. The form's bots are all "medium" until told
-    otherwise, so ticking "Rated table" and pressing Play was refused ("each bot level has
-    one seat: this one has a seat here already"); ticking it now gives each repeated level
+    otherwise, so ticking "Rated table" and pressing Play would be refused ("The bot level
+    medium would have more than one seat in this game"); ticking it gives each repeated level
     the nearest one free, and Play deals."""
     one = person(browser, LAPTOP, "rated", "en")
     try:
