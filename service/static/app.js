@@ -862,7 +862,7 @@ async function refresh(always = false) {
     state.queue = [];
     state.lastSeq = state.handledSeq = view.last_event;
     state.trickWinner = null;
-    await loadHistory();
+    await loadHistory(view);
   }
   const caughtUp = view.last_event <= state.handledSeq;
   if (!caughtUp && !always) {
@@ -877,9 +877,14 @@ async function refresh(always = false) {
   render();
 }
 
-async function loadHistory() {
-  // The Poch table shows its deals from the view (`deal_results`): no score sheet to read.
-  if (isPoch(state.view)) return;
+/** What the table shows beside `view` that the view does not hold. */
+async function loadHistory(view = state.view) {
+  // The Poch table shows its deals from the view (`deal_results`): no score sheet to read,
+  // but its list of what happened is rebuilt from the events of the deal in play.
+  if (isPoch(view)) {
+    await state.poch.recall(await state.me.events(state.game.id, 0), view, pochContext);
+    return;
+  }
   state.history = await state.me.history(state.game.id);
 }
 
