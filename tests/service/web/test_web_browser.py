@@ -375,10 +375,12 @@ def test_the_score_sheets_last_column_is_not_cut(
         tab.close()
 
 
-def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveService) -> None:
-    # Every seat a person, played from here, until one must follow suit with other cards
-    # in hand; the page then shows that seat (its token in localStorage, as after a deal).
-    api = PochaClient(live_service.url)
+def refused_cards(
+    api: PochaClient,
+) -> tuple[dict[str, Any], list[PochaClient], int, dict[str, Any], list[str]]:
+    """A game of people played through the API until a seat must follow suit with other
+    cards in hand: the game made, its seats' clients, that seat, its `you` and the cards
+    it may not play."""
     for seed in range(60):
         created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [5]}, seed=seed)
         game_id = created["id"]
@@ -392,9 +394,25 @@ def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveSe
         mine = seats[seat].view(game_id)["you"]
         refused = [c for c in mine["hand"] if c not in mine["legal"]]
         if refused:
-            break
-    else:
-        raise AssertionError("no seed gave a card to refuse")
+            return created, seats, seat, mine, refused
+    raise AssertionError("no seed gave a card to refuse")
+
+
+#: The few words under a refused card, by rule, in each language.
+SHORT_REASONS = {
+    "en": {"asistir": "must follow suit", "montar": "must beat it", "fallar": "must trump",
+           "pisar": "must over-trump"},
+    "es": {"asistir": "debes asistir", "montar": "debes montar", "fallar": "debes fallar",
+           "pisar": "debes pisar"},
+}  # fmt: skip
+
+
+def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveService) -> None:
+    # Every seat a person, played from here, until one must follow suit with other cards
+    # in hand; the page then shows that seat (its token in localStorage, as after a deal).
+    api = PochaClient(live_service.url)
+    created, seats, seat, mine, refused = refused_cards(api)
+    game_id = created["id"]
     # What the server answers when each of those cards is tried (the game is untouched).
     said = {}
     for card in refused:
@@ -412,7 +430,11 @@ def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveSe
         for b in page.query_selector_all(".card-btn.unplayable")
     }
     assert shown == said
-    assert page.query_selector(".card-btn.unplayable .why") is not None
+    # Under each, its rule in a few words.
+    rules = {r["card"]: r["rule"] for r in mine["refused"]}
+    for card in refused:
+        why = page.inner_text(f'.card-btn[data-card="{card}"] .why')
+        assert why == SHORT_REASONS["en"][rules[card]], (card, why)
     assert len(page.query_selector_all(".card-btn.playable")) == len(mine["legal"])
     # Marked aria-disabled, which Playwright will not click; a person can, and is told why.
     page.click(f".card-btn[data-card={refused[0]}]", force=True)
@@ -423,6 +445,32 @@ def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveSe
     page.wait_for_selector(f'.hand [data-card="{mine["legal"][0]}"]', state="detached")
     assert mine["legal"][0] not in seats[seat].view(game_id)["you"]["hand"]
     assert desktop.errors == []
+
+
+def test_refused_cards_say_why_in_two_lines_on_a_phone_in_spanish(
+    phone: Tab, live_service: LiveService
+) -> None:
+    """Under a refused card on a phone, the Spanish page writes its rule in a few words
+    from its catalogue (the whole sentence is the card's title), in two lines at most."""
+    api = PochaClient(live_service.url)
+    created, _, seat, mine, refused = refused_cards(api)
+    page = phone.page
+    page.add_init_script("localStorage.setItem('pocha.lang', 'es')")
+    saved = {"id": created["id"], "token": created["seats"][seat]["token"],
+             "hostToken": created["host_token"], "seat": seat}  # fmt: skip
+    open_seat(page, live_service.url, saved)
+    page.wait_for_selector("#game[data-my-turn=yes] .card-btn.unplayable .why")
+    rules = {r["card"]: r["rule"] for r in mine["refused"]}
+    for card in refused:
+        label = f'.card-btn[data-card="{card}"] .why'
+        assert page.inner_text(label) == SHORT_REASONS["es"][rules[card]]
+        lines = page.eval_on_selector(
+            label,
+            "e => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)",
+        )
+        assert round(lines) <= 2, (card, lines)
+    phone.screenshot("web-phone-es-not-playable.png")
+    assert phone.errors == []
 
 
 def test_the_page_shows_the_engines_reasons(desktop: Tab, live_service: LiveService) -> None:
