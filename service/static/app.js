@@ -31,7 +31,7 @@ import { accountPanelHtml, followAccount, SeatApi, signedIn, useAccount, wireAcc
 import { Api, ApiError, errorText } from "./api.js";
 import { cardSvg, symbol } from "./cards.js";
 import { redraw } from "./focus.js";
-import { bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
+import { asSentence, bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
 import { escapeHtml } from "./html.js";
 import { followLanguage, language, languageMenu, levelName, loadCatalogue, t, tn } from "./i18n.js";
 import { BID_MS, FLY_MS, TRICK_HOLD_MS } from "./pace.js";
@@ -1439,7 +1439,7 @@ app.addEventListener("click", (event) => {
     const bid = Number(target.dataset.bid);
     const why = refusals(state.view).bids[bid];
     // A bid refused without a reason given is sent: the server's answer says why.
-    if (why) say(t("refused.bid", { n: bid, why }), "error");
+    if (why) say(asSentence(why), "error");
     else if (myTurn()) act(bid);
   } else if (target.dataset.card) {
     const card = target.dataset.card;

@@ -84,7 +84,12 @@ export function handHtml(view, { mine, hint }) {
 /** Every reason the server gives against the seat's cards or bids now, each once, as list items. */
 export function reasonsHtml(view) {
   const { cards, bids } = refusals(view);
-  const items = Object.entries(bids).map(([bid, why]) => t("reasons.notBid", { n: bid, why }));
-  items.push(...new Set(Object.values(cards)));
+  // A bid's sentence names the bid itself ("as dealer you may not bid 1: ..."): as it is.
+  const items = [...Object.values(bids), ...new Set(Object.values(cards))];
   return items.map((why) => `<li>${escapeHtml(why)}.</li>`).join("");
+}
+
+/** The server's reason as a sentence of its own: "As dealer you may not bid 1: ....". */
+export function asSentence(why) {
+  return `${why.charAt(0).toUpperCase()}${why.slice(1)}.`;
 }

@@ -521,16 +521,23 @@ def test_the_page_shows_the_engines_reasons(desktop: Tab, live_service: LiveServ
                     ? hand.bidsHtml(view, { mine: true, hint: null })
                     : hand.handHtml(view, { mine: true, hint: null });
                 const barred = box.querySelectorAll(bidding ? '.bid-btn.illegal' : '.unplayable');
-                return Object.fromEntries([...barred].map(
+                const titles = Object.fromEntries([...barred].map(
                     (b) => [b.dataset.bid ?? b.dataset.card, b.getAttribute('title')]));
+                box.innerHTML = hand.reasonsHtml(view);
+                const reasons = [...box.querySelectorAll('li')].map((li) => li.textContent);
+                return { titles, reasons };
             });
         }""",
         # One string rather than the views as structures: Playwright checks an argument's
         # every element on its way, which for these ~2,000 views took seconds.
         json.dumps(cases),
     )
-    wrong = [(c, g) for c, g in zip(cases, got, strict=True) if g != c["expected"]]
+    wrong = [(c, g) for c, g in zip(cases, got, strict=True) if g["titles"] != c["expected"]]
     assert not wrong, json.dumps(wrong[:3], indent=1)
+    # The list under the bids gives the dealer's sentence as it is: it names the bid once.
+    for case, shown in zip(cases, got, strict=True):
+        if case["view"]["phase"] == "bidding":
+            assert shown["reasons"] == [f"{why}." for why in case["expected"].values()], shown
 
 
 # What does not fit a phone's screen, as sentences: see the script's opening comment (left
