@@ -1327,7 +1327,10 @@ function scoreSheet(view) {
     })
     .join("");
   let current = "";
-  if (view.phase !== "finished") {
+  // Between a hand's score and the next deal the view is still at the hand scored, which
+  // the sheet read then holds already: its row is shown once, as scored.
+  const scored = hands.some((hand) => hand.hand_number === view.hand_number);
+  if (view.phase !== "finished" && !scored) {
     const cells = view.players
       .map((_, s) => {
         const bid = view.bids[s];

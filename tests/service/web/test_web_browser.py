@@ -661,6 +661,43 @@ def test_the_table_shows_who_is_winning_the_trick(desktop: Tab, live_service: Li
     assert desktop.errors == []
 
 
+def test_a_hand_scored_is_on_the_sheet_once(desktop: Tab, live_service: LiveService) -> None:
+    """While a hand's score is shown, before the next deal is drawn, the sheet has that
+    hand's row once (as scored), not also as the hand in play: every state the sheet is
+    drawn in, from the first card of hand 1 to hand 2, is watched."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [1, 2]}, seed=1)
+    game_id = created["id"]
+    seats = [api.seat(created, s) for s in range(3)]
+    page = desktop.page
+    saved = {"id": game_id, "token": created["seats"][0]["token"],
+             "hostToken": created["host_token"], "seat": 0}  # fmt: skip
+    open_seat(page, live_service.url, saved)
+    page.wait_for_selector(".score-sheet tr.current")
+    # Each state of the sheet's rows, as their hand numbers, noted after every change.
+    page.evaluate(
+        """() => {
+            window.sheets = [];
+            const note = () => window.sheets.push([...document.querySelectorAll(
+                '.score-sheet tbody th')].map((th) => th.textContent));
+            new MutationObserver(note).observe(document.body, { childList: true, subtree: true });
+        }"""
+    )
+    while (view := api.view(game_id))["hand_number"] == 1:
+        player = seats[view["turn"]]
+        legal = player.view(game_id)["you"]["legal"]
+        if view["phase"] == "bidding":
+            player.bid(game_id, legal[0])
+        else:
+            player.play(game_id, legal[0])
+    page.wait_for_selector(".score-sheet tr:not(.current) th:text-is('1')", timeout=LONG_MS)
+    page.wait_for_selector(".score-sheet tr.current th:text-is('2')", timeout=LONG_MS)
+    sheets = page.evaluate("window.sheets")
+    twice = [rows for rows in sheets if len(rows) != len(set(rows))]
+    assert not twice, twice[:3]
+    assert desktop.errors == []
+
+
 def test_a_tiebreak_hand_says_so(desktop: Tab, live_service: LiveService) -> None:
     # One card each and every bid 0: one seat takes the trick (-5), two tie at 10, and a
     # tiebreak hand is dealt, the second hand of a game of one.
