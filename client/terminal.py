@@ -330,12 +330,17 @@ def fitted(name: str, width: int) -> str:
     return name[: max(width - 1, 0)] + "…"
 
 
+def says_you(name: str) -> bool:
+    """Whether a person's name is "you" itself: a person who gives no name sits as You (Tú
+    in Spanish: `pocha play --name`'s default in the terminal's language, as the web page
+    names them)."""
+    return name in ("You", _("You"))
+
+
 def seat_name(name: str, yours: bool) -> str:
     """A seat's name in the table of seats, ` (you)` after this terminal's own, unless the
-    name says it already: a person who gives no name sits as You (Tú in Spanish: `pocha
-    play --name`'s default in the terminal's language, as the web page names them)."""
-    says_you = name in ("You", _("You"))
-    return name + (_(" (you)") if yours and not says_you else "")
+    name says it already (`says_you`)."""
+    return name + (_(" (you)") if yours and not says_you(name) else "")
 
 
 @dataclass
@@ -591,16 +596,17 @@ class TerminalGame:
                 if len({b["bot"] for b in bots}) == 1
                 else names_list([f"{b['name']} ({level_name(b['bot'])})" for b in bots])
             )
-            self.console.print(
-                styled(
-                    _(
-                        "Game {game} created: you are {name}, against {against}. Type ? for "
-                        "a hint, q to quit."
-                    ),
-                    game=(self.game_id, "bold"),
-                    name=name,
-                    against=against,
+            # "you are You" says nothing: a person without a name is told whom they play.
+            created_line = (
+                _("Game {game} created: you play against {against}. Type ? for a hint, q to quit.")
+                if says_you(name)
+                else _(
+                    "Game {game} created: you are {name}, against {against}. Type ? for "
+                    "a hint, q to quit."
                 )
+            )
+            self.console.print(
+                styled(created_line, game=(self.game_id, "bold"), name=name, against=against)
             )
             return
         self.at_table, self.started = True, False
@@ -1487,7 +1493,9 @@ class TerminalGame:
         if view["phase"] == "bidding":
             for bid in range(view["cards_per_player"] + 1):
                 if bid in refused:
-                    said = _("✗ Not {bid}: {reason}.", bid=bid, reason=refused[bid][1])
+                    # The sentence names the bid itself ("as dealer you may not bid 1: ...").
+                    reason = refused[bid][1]
+                    said = _("✗ {reason}.", reason=reason[:1].upper() + reason[1:])
                     lines.append(Text(said, style="yellow"))
             return lines
         cards: dict[Reason, list[str]] = {}

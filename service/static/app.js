@@ -31,7 +31,7 @@ import { accountPanelHtml, followAccount, SeatApi, signedIn, useAccount, wireAcc
 import { Api, ApiError, errorText } from "./api.js";
 import { cardSvg, symbol } from "./cards.js";
 import { redraw } from "./focus.js";
-import { bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
+import { asSentence, bidsHtml, handHtml, reasonsHtml, refusals } from "./hand.js";
 import { escapeHtml } from "./html.js";
 import { followLanguage, language, languageMenu, levelName, loadCatalogue, t, tn } from "./i18n.js";
 import { BID_MS, FLY_MS, TRICK_HOLD_MS } from "./pace.js";
@@ -862,7 +862,7 @@ async function refresh(always = false) {
     state.queue = [];
     state.lastSeq = state.handledSeq = view.last_event;
     state.trickWinner = null;
-    await loadHistory();
+    await loadHistory(view);
   }
   const caughtUp = view.last_event <= state.handledSeq;
   if (!caughtUp && !always) {
@@ -877,9 +877,14 @@ async function refresh(always = false) {
   render();
 }
 
-async function loadHistory() {
-  // The Poch table shows its deals from the view (`deal_results`): no score sheet to read.
-  if (isPoch(state.view)) return;
+/** What the table shows beside `view` that the view does not hold. */
+async function loadHistory(view = state.view) {
+  // The Poch table shows its deals from the view (`deal_results`): no score sheet to read,
+  // but its list of what happened is rebuilt from the events of the deal in play.
+  if (isPoch(view)) {
+    await state.poch.recall(await state.me.events(state.game.id, 0), view, pochContext);
+    return;
+  }
   state.history = await state.me.history(state.game.id);
 }
 
@@ -1322,7 +1327,10 @@ function scoreSheet(view) {
     })
     .join("");
   let current = "";
-  if (view.phase !== "finished") {
+  // Between a hand's score and the next deal the view is still at the hand scored, which
+  // the sheet read then holds already: its row is shown once, as scored.
+  const scored = hands.some((hand) => hand.hand_number === view.hand_number);
+  if (view.phase !== "finished" && !scored) {
     const cells = view.players
       .map((_, s) => {
         const bid = view.bids[s];
@@ -1434,7 +1442,7 @@ app.addEventListener("click", (event) => {
     const bid = Number(target.dataset.bid);
     const why = refusals(state.view).bids[bid];
     // A bid refused without a reason given is sent: the server's answer says why.
-    if (why) say(t("refused.bid", { n: bid, why }), "error");
+    if (why) say(asSentence(why), "error");
     else if (myTurn()) act(bid);
   } else if (target.dataset.card) {
     const card = target.dataset.card;

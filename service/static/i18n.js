@@ -184,8 +184,6 @@ export const KEYS_BY_NAME = [
   N_("hand.yours"),
   N_("hint.why"),
   N_("join.code"),
-  N_("reasons.notBid"),
-  N_("refused.bid"),
   N_("refused.card"),
   N_("seat.bid"),
   N_("seat.bidShort"),

@@ -1,5 +1,6 @@
 // The ladder page (/ladder/GAME?kind=person|bot): the rated accounts of one kind in one game,
-// best first (GET /api/v1/ladder, a page of 50 at a time), each with its rating ± sigma,
+// best first (GET /api/v1/ladder, a page of 50 at a time), each with its rating ± sigma
+// (what those are is said in plain words under the title and on the column's heading),
 // its rated games and when it was last seen, and a chart of the top accounts' ratings over
 // time from their rating histories (chart.js, uPlot).
 
@@ -52,7 +53,7 @@ function rows(entries) {
     )
     .join("");
   return `<div class="table-scroll"><table class="ladder" id="ladder-table"><thead><tr>
-    <th>${t("ladder.rank")}</th><th>${t("ladder.name")}</th><th>${t("ladder.rating")}</th>
+    <th>${t("ladder.rank")}</th><th>${t("ladder.name")}</th><th title="${t("ladder.ratingHelp")}">${t("ladder.rating")}</th>
     <th>${t("ladder.games")}</th><th class="seen">${t("ladder.lastSeen")}</th></tr></thead>
     <tbody>${body}</tbody></table></div>`;
 }
@@ -70,6 +71,7 @@ async function show() {
   app.innerHTML = `<section class="panel">
     <h2>${t("ladder.title")}</h2>${tabs(game, kind)}
     <p class="muted small">${t("ladder.lead", { total: ladder.total })}</p>
+    <p class="muted small" id="ladder-help">${t("ladder.ratingHelp")}</p>
     <figure class="chart"><figcaption>${t("ladder.chart")}</figcaption><div id="ladder-chart"></div></figure>
     ${rows(ladder.entries)}
     <p class="pager">${offset > 0 ? `<a href="${link(game, kind, Math.max(0, offset - PAGE))}">${t("ladder.previous")}</a>` : ""}

@@ -325,6 +325,13 @@ function sheetHtml(view, ctx) {
     </table></div><p class="legend">${t("poch.sheet.legend")}</p></details>`;
 }
 
+/** An empty list of what happened, for the game of `view`. */
+function startLog(view) {
+  shown.game = view.id;
+  shown.log = [];
+  shown.winner = null;
+}
+
 function logHtml() {
   if (!shown.log.length) return "";
   const lines = shown.log.map((line) => `<li>${line}</li>`).join("");
@@ -346,11 +353,7 @@ function gameOverHtml(view, ctx) {
 
 /** The whole Poch table for the view the page holds. */
 export function tableHtml(view, ctx) {
-  if (shown.game !== view.id) {
-    shown.game = view.id;
-    shown.log = [];
-    shown.winner = null;
-  }
+  if (shown.game !== view.id) startLog(view);
   const mine = offered(view, ctx);
   const caughtUp = view.last_event <= ctx.state.handledSeq;
   const hint = ctx.state.hint && ctx.state.hint.version === view.version ? ctx.state.hint : null;
@@ -429,8 +432,13 @@ const plateElement = (plate) => document.querySelector(`#board [data-plate="${pl
 
 // -- the events ------------------------------------------------------------------------------
 
-function note(ctx, text) {
+/** A line added to the list of what happened (the newest first). */
+function remember(text) {
   shown.log = [text, ...shown.log].slice(0, LOG_LINES);
+}
+
+function note(ctx, text) {
+  remember(text);
   ctx.say(new DOMParser().parseFromString(text, "text/html").body.textContent);
 }
 
@@ -488,12 +496,47 @@ function newDeal(view, event) {
   if (view.you) view.you = { ...view.you, hand: [], legal: [] };
 }
 
+/** The chips a deal's winner was paid, all seats together. */
+function paidTotal(event) {
+  return Object.values(event.paid ?? {}).reduce((sum, n) => sum + n, 0);
+}
+
+// The line each event adds to the list of what happened (a card played adds none: the run
+// shows it). Drawn from the event alone, so the list can be rebuilt from the events read.
+const LINES = {
+  leave: (event, ctx) => toldCount(ctx, event.seat, "poch.ev.leave", event.chips),
+  ante: (event) => t("poch.ev.ante", { deal: event.deal, n: event.each }),
+  deal: (event) => t("poch.ev.deal", { suit: suitName(event.trump) }),
+  collect: (event, ctx) =>
+    told(ctx, event.seat, "poch.ev.collect", {
+      cards: event.cards.map(cardName).join(", "),
+      plate: named("poch.plate", event.plate),
+      n: event.chips,
+    }),
+  showdown: () => t("poch.ev.showdown"),
+  no_bet: (event) => t("poch.ev.noBet", { n: event.pot }),
+  no_set: (event) => t("poch.ev.noSet", { n: event.pot }),
+  bluff: (event, ctx) => told(ctx, event.seat, "poch.ev.bluff", { n: event.paid }),
+  take_pot: (event, ctx) => told(ctx, event.seat, "poch.ev.takePot", { pot: event.pot, pocher: event.pocher }),
+  start: (event, ctx) => told(ctx, event.seat, `poch.ev.start.${event.direction}`),
+  choose: (event, ctx) => told(ctx, event.seat, "poch.ev.choose", { suit: suitName(event.suit) }),
+  deal_won: (event, ctx) => toldCount(ctx, event.winner, "poch.ev.dealWon", paidTotal(event), { deal: event.deal }),
+};
+for (const call of CALLS) {
+  LINES[call] = (event, ctx) =>
+    told(ctx, event.seat, `poch.ev.${call}`, { n: event.amount, call: named("poch.call", call) });
+}
+
+function lineOf(event, ctx) {
+  return LINES[event.type](event, ctx);
+}
+
 // Each handler shows one event on the view the page holds: `view` is changed as the event
 // says, the table drawn again, and the page waits a moment so that people see it.
 const HANDLERS = {
   async leave(event, view, ctx) {
     view.active[event.seat] = false;
-    note(ctx, toldCount(ctx, event.seat, "poch.ev.leave", event.chips));
+    note(ctx, lineOf(event, ctx));
     ctx.render();
     await ctx.sleep(BET_MS);
   },
@@ -505,7 +548,7 @@ const HANDLERS = {
       payers.map((s) => flyChips(seatElement(s), document.getElementById("board"), 2, ctx.reduced)),
     );
     newDeal(view, event);
-    note(ctx, t("poch.ev.ante", { deal: event.deal, n: event.each }));
+    note(ctx, lineOf(event, ctx));
     ctx.render();
     await ctx.sleep(ANTE_MS);
   },
@@ -525,7 +568,7 @@ const HANDLERS = {
     }
     view.phase = "betting";
     view.turn = bettingOrder(view)[0] ?? null;
-    note(ctx, t("poch.ev.deal", { suit: suitName(event.trump) }));
+    note(ctx, lineOf(event, ctx));
     ctx.render();
     for (const card of document.querySelectorAll(".hand .card-btn")) card.classList.add("dealt");
     await ctx.sleep(DEAL_MS);
@@ -536,14 +579,7 @@ const HANDLERS = {
     view.chips[event.seat] += event.chips;
     view.plates[event.plate] = 0;
     view.collected.push({ seat: event.seat, plate: event.plate, cards: event.cards, chips: event.chips });
-    note(
-      ctx,
-      told(ctx, event.seat, "poch.ev.collect", {
-        cards: event.cards.map(cardName).join(", "),
-        plate: named("poch.plate", event.plate),
-        n: event.chips,
-      }),
-    );
+    note(ctx, lineOf(event, ctx));
     ctx.render();
     await ctx.sleep(COLLECT_MS);
   },
@@ -551,20 +587,20 @@ const HANDLERS = {
   async showdown(event, view, ctx) {
     view.showdown = { ...event.sets };
     view.turn = null;
-    note(ctx, t("poch.ev.showdown"));
+    note(ctx, lineOf(event, ctx));
     ctx.render();
     await ctx.sleep(SHOWDOWN_MS);
   },
 
   async no_bet(event, view, ctx) {
     view.turn = null;
-    note(ctx, t("poch.ev.noBet", { n: event.pot }));
+    note(ctx, lineOf(event, ctx));
     ctx.render();
     await ctx.sleep(POT_MS);
   },
 
   async no_set(event, view, ctx) {
-    note(ctx, t("poch.ev.noSet", { n: event.pot }));
+    note(ctx, lineOf(event, ctx));
     ctx.render();
     await ctx.sleep(POT_MS);
   },
@@ -573,7 +609,7 @@ const HANDLERS = {
     await flyChips(seatElement(event.seat), plateElement("pot"), event.paid, ctx.reduced);
     view.chips[event.seat] -= event.paid;
     view.pot += event.paid;
-    note(ctx, told(ctx, event.seat, "poch.ev.bluff", { n: event.paid }));
+    note(ctx, lineOf(event, ctx));
     ctx.render();
     await ctx.sleep(POT_MS);
   },
@@ -587,7 +623,7 @@ const HANDLERS = {
     view.pot = 0;
     view.plates.pocher = 0;
     view.starter = event.seat;
-    note(ctx, told(ctx, event.seat, "poch.ev.takePot", { pot: event.pot, pocher: event.pocher }));
+    note(ctx, lineOf(event, ctx));
     ctx.render();
     await ctx.sleep(POT_MS);
   },
@@ -596,13 +632,13 @@ const HANDLERS = {
     view.direction = event.direction;
     view.phase = "shedding";
     view.turn = null;
-    note(ctx, told(ctx, event.seat, `poch.ev.start.${event.direction}`));
+    note(ctx, lineOf(event, ctx));
     ctx.render();
   },
 
   async choose(event, view, ctx) {
     view.turn = null;
-    note(ctx, told(ctx, event.seat, "poch.ev.choose", { suit: suitName(event.suit) }));
+    note(ctx, lineOf(event, ctx));
     ctx.render();
   },
 
@@ -635,16 +671,12 @@ const HANDLERS = {
         flyChips(seatElement(Number(seat)), seatElement(event.winner), n, ctx.reduced),
       ),
     );
-    let total = 0;
-    for (const [seat, n] of Object.entries(paid)) {
-      view.chips[Number(seat)] -= n;
-      total += n;
-    }
-    view.chips[event.winner] += total;
+    for (const [seat, n] of Object.entries(paid)) view.chips[Number(seat)] -= n;
+    view.chips[event.winner] += paidTotal(event);
     view.deal_results = [...view.deal_results, { deal: event.deal, winner: event.winner, paid }];
     view.turn = null;
     shown.winner = event.winner;
-    note(ctx, toldCount(ctx, event.winner, "poch.ev.dealWon", total, { deal: event.deal }));
+    note(ctx, lineOf(event, ctx));
     ctx.render();
     await ctx.sleep(DEAL_WON_MS);
   },
@@ -661,7 +693,7 @@ for (const call of CALLS) {
     const order = bettingOrder(view);
     view.phase = "betting";
     view.turn = view.bets.length < order.length ? order[view.bets.length] : null;
-    note(ctx, told(ctx, event.seat, `poch.ev.${call}`, { n: event.amount, call: named("poch.call", call) }));
+    note(ctx, lineOf(event, ctx));
     ctx.render();
     document.querySelector(`.poch-seat[data-seat="${event.seat}"] .bet`)?.classList.add("flash");
     await ctx.sleep(BET_MS);
@@ -671,11 +703,17 @@ for (const call of CALLS) {
 /**
  * Show one event of the stream on the Poch table; false for an event this module does not
  * know (the table's own: seats taken, away, back, the game's end), which app.js shows.
+ * `quiet` for an event the view read already holds (`recall`): its line goes into the list
+ * of what happened, and nothing moves, waits or is said.
  */
-export async function showEvent(event, ctx) {
+export async function showEvent(event, ctx, { quiet = false } = {}) {
   const handler = HANDLERS[event.type];
   const view = ctx.state.view;
   if (!handler || !view) return false;
+  if (quiet) {
+    if (LINES[event.type]) remember(lineOf(event, ctx));
+    return true;
+  }
   // The view already holds it (it was read after this event happened): nothing to add.
   if (event.seq <= applied(view)) return true;
   await handler(event, view, ctx);
@@ -699,4 +737,16 @@ export function afterDecision(view, answer) {
   view.applied = applied(view);
   view.last_event = Math.max(view.last_event, answer.last_event);
   if (view.you) view.you = { ...view.you, legal: [] };
+}
+
+/**
+ * The list of what happened, rebuilt for `view`, just read (a page opened or reloaded in the
+ * middle of a game) from the game's `events`: those of the view's deal, from its ante on,
+ * each drawn as the stream's are, without the motion. Later events come on the stream.
+ */
+export async function recall(events, view, ctx) {
+  startLog(view);
+  const held = events.filter((e) => e.seq <= view.last_event);
+  const ante = held.findLastIndex((e) => e.type === "ante");
+  for (const event of held.slice(Math.max(ante, 0))) await showEvent(event, ctx, { quiet: true });
 }

@@ -61,8 +61,9 @@ def final_chips(screen: str) -> list[int]:
 def test_a_short_poch_game_in_the_terminal(live_service: LiveService) -> None:
     terminal = Terminal(
         [str(POCHA), "play", "--game", "poch", "--url", live_service.url, "--players", "3",
-         "--level", "random", "--deals", "2", "--chips", "20", "--seed", "2", "--name", "Ana"]
+         "--level", "random", "--deals", "2", "--chips", "20", "--seed", "2"]
     )  # fmt: skip
+    # No name given: the person sits as You, and is told whom they play, not "you are You".
     # A bet of more than anyone holds (refused here, asked again), a hint, then 1 chip
     # (a bet if nobody has bet, else a raise if it is legal: else refused here, too).
     bets = ["9999", "?", "1"]
@@ -75,7 +76,7 @@ def test_a_short_poch_game_in_the_terminal(live_service: LiveService) -> None:
     finally:
         terminal.close()
     screen = terminal.screen
-    created = re.search(r"Game (\S+) created: you are Ana, against 2 random bots", screen)
+    created = re.search(r"Game (\S+) created: you play against 2 random bots\. Type \?", screen)
     assert created, screen[:2000]
     assert not bets, "fewer bet prompts than answers"
     # The 9999 refused here (the amounts Ana may pay, or none if a bot bet more).

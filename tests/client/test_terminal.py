@@ -382,7 +382,8 @@ def test_the_dealers_barred_bid_is_marked() -> None:
         "refused": [{"bid": 1, "rule": "dealer_restriction", "message": said}]})  # fmt: skip
     console.print(game.table(view))
     shown = console.export_text()
-    assert f"✗ Not 1: {said}." in shown
+    # Said once: the server's sentence names the bid.
+    assert "✗ As dealer you may not bid 1: the bids would add up to the 3 cards in play." in shown
     assert "Not 0" not in shown and "Not 2" not in shown and "✗ O" not in shown
 
 
@@ -422,7 +423,7 @@ def test_the_marks_are_the_servers_refusals() -> None:
                     rule, sentence = refused.value.rule, refused.value.message
                     assert refusals(view)[action] == (rule, sentence)
                     if bidding:
-                        assert f"✗ Not {action}: {sentence}." in text
+                        assert f"✗ {sentence[:1].upper()}{sentence[1:]}." in text
                     else:
                         assert action in marked
                         assert f": {sentence} ({rule})." in text

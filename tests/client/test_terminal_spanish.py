@@ -174,9 +174,10 @@ def test_the_terminals_requests_ask_for_its_language(live_service: LiveService) 
 
 
 def test_a_short_game_of_poch_in_spanish(live_service: LiveService) -> None:
+    # No name given: the person sits as Tú, and is told whom they play, not "eres Tú".
     terminal = Terminal(
         [str(POCHA), "play", "--game", "poch", "--url", live_service.url, "--players", "3",
-         "--level", "random", "--deals", "2", "--chips", "20", "--seed", "2", "--name", "Ana"],
+         "--level", "random", "--deals", "2", "--chips", "20", "--seed", "2"],
         SPANISH,
     )  # fmt: skip
     # A bet of more than anyone holds (refused here, asked again), a hint, then the
@@ -197,7 +198,7 @@ def test_a_short_game_of_poch_in_spanish(live_service: LiveService) -> None:
 
     screen = play_through(terminal, answer)
     assert not bets, "fewer bet prompts than answers"
-    assert re.search(r"Partida \S+ creada: eres Ana, contra 2 bots de nivel al azar\.", screen)
+    assert re.search(r"Partida \S+ creada: juegas contra 2 bots de nivel al azar\.", screen)
     assert re.search(r"Tu apuesta \[paso(/igualo)?(/\d+(-\d+)?)?\] \(", screen), screen
     assert re.search(r"Tienes \d+ fichas: (apuesta|sube a) |No puedes pagar más de lo", screen)
     assert re.search(
@@ -215,7 +216,7 @@ def test_a_short_game_of_poch_in_spanish(live_service: LiveService) -> None:
     assert re.search(r"Empiezas el descarte hacia (arriba|abajo)", screen)
     assert re.search(r"(se queda|Te quedas) sin cartas y gana", screen)
     assert re.search(r"Fin de la partida\. Ganan?: .+\.", screen)
-    assert re.search(r"Fichas al final: Ana \d+, Bot 1 \d+, Bot 2 \d+\.", screen)
+    assert re.search(r"Fichas al final: Tú \d+, Bot 1 \d+, Bot 2 \d+\.", screen)
     assert not english_left(screen), english_left(screen)
 
 

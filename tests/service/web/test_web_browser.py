@@ -375,10 +375,12 @@ def test_the_score_sheets_last_column_is_not_cut(
         tab.close()
 
 
-def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveService) -> None:
-    # Every seat a person, played from here, until one must follow suit with other cards
-    # in hand; the page then shows that seat (its token in localStorage, as after a deal).
-    api = PochaClient(live_service.url)
+def refused_cards(
+    api: PochaClient,
+) -> tuple[dict[str, Any], list[PochaClient], int, dict[str, Any], list[str]]:
+    """A game of people played through the API until a seat must follow suit with other
+    cards in hand: the game made, its seats' clients, that seat, its `you` and the cards
+    it may not play."""
     for seed in range(60):
         created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [5]}, seed=seed)
         game_id = created["id"]
@@ -392,9 +394,25 @@ def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveSe
         mine = seats[seat].view(game_id)["you"]
         refused = [c for c in mine["hand"] if c not in mine["legal"]]
         if refused:
-            break
-    else:
-        raise AssertionError("no seed gave a card to refuse")
+            return created, seats, seat, mine, refused
+    raise AssertionError("no seed gave a card to refuse")
+
+
+#: The few words under a refused card, by rule, in each language.
+SHORT_REASONS = {
+    "en": {"asistir": "must follow suit", "montar": "must beat it", "fallar": "must trump",
+           "pisar": "must over-trump"},
+    "es": {"asistir": "debes asistir", "montar": "debes montar", "fallar": "debes fallar",
+           "pisar": "debes pisar"},
+}  # fmt: skip
+
+
+def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveService) -> None:
+    # Every seat a person, played from here, until one must follow suit with other cards
+    # in hand; the page then shows that seat (its token in localStorage, as after a deal).
+    api = PochaClient(live_service.url)
+    created, seats, seat, mine, refused = refused_cards(api)
+    game_id = created["id"]
     # What the server answers when each of those cards is tried (the game is untouched).
     said = {}
     for card in refused:
@@ -412,7 +430,11 @@ def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveSe
         for b in page.query_selector_all(".card-btn.unplayable")
     }
     assert shown == said
-    assert page.query_selector(".card-btn.unplayable .why") is not None
+    # Under each, its rule in a few words.
+    rules = {r["card"]: r["rule"] for r in mine["refused"]}
+    for card in refused:
+        why = page.inner_text(f'.card-btn[data-card="{card}"] .why')
+        assert why == SHORT_REASONS["en"][rules[card]], (card, why)
     assert len(page.query_selector_all(".card-btn.playable")) == len(mine["legal"])
     # Marked aria-disabled, which Playwright will not click; a person can, and is told why.
     page.click(f".card-btn[data-card={refused[0]}]", force=True)
@@ -423,6 +445,32 @@ def test_cards_that_may_not_be_played_say_why(desktop: Tab, live_service: LiveSe
     page.wait_for_selector(f'.hand [data-card="{mine["legal"][0]}"]', state="detached")
     assert mine["legal"][0] not in seats[seat].view(game_id)["you"]["hand"]
     assert desktop.errors == []
+
+
+def test_refused_cards_say_why_in_two_lines_on_a_phone_in_spanish(
+    phone: Tab, live_service: LiveService
+) -> None:
+    """Under a refused card on a phone, the Spanish page writes its rule in a few words
+    from its catalogue (the whole sentence is the card's title), in two lines at most."""
+    api = PochaClient(live_service.url)
+    created, _, seat, mine, refused = refused_cards(api)
+    page = phone.page
+    page.add_init_script("localStorage.setItem('pocha.lang', 'es')")
+    saved = {"id": created["id"], "token": created["seats"][seat]["token"],
+             "hostToken": created["host_token"], "seat": seat}  # fmt: skip
+    open_seat(page, live_service.url, saved)
+    page.wait_for_selector("#game[data-my-turn=yes] .card-btn.unplayable .why")
+    rules = {r["card"]: r["rule"] for r in mine["refused"]}
+    for card in refused:
+        label = f'.card-btn[data-card="{card}"] .why'
+        assert page.inner_text(label) == SHORT_REASONS["es"][rules[card]]
+        lines = page.eval_on_selector(
+            label,
+            "e => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)",
+        )
+        assert round(lines) <= 2, (card, lines)
+    phone.screenshot("web-phone-es-not-playable.png")
+    assert phone.errors == []
 
 
 def test_the_page_shows_the_engines_reasons(desktop: Tab, live_service: LiveService) -> None:
@@ -473,16 +521,23 @@ def test_the_page_shows_the_engines_reasons(desktop: Tab, live_service: LiveServ
                     ? hand.bidsHtml(view, { mine: true, hint: null })
                     : hand.handHtml(view, { mine: true, hint: null });
                 const barred = box.querySelectorAll(bidding ? '.bid-btn.illegal' : '.unplayable');
-                return Object.fromEntries([...barred].map(
+                const titles = Object.fromEntries([...barred].map(
                     (b) => [b.dataset.bid ?? b.dataset.card, b.getAttribute('title')]));
+                box.innerHTML = hand.reasonsHtml(view);
+                const reasons = [...box.querySelectorAll('li')].map((li) => li.textContent);
+                return { titles, reasons };
             });
         }""",
         # One string rather than the views as structures: Playwright checks an argument's
         # every element on its way, which for these ~2,000 views took seconds.
         json.dumps(cases),
     )
-    wrong = [(c, g) for c, g in zip(cases, got, strict=True) if g != c["expected"]]
+    wrong = [(c, g) for c, g in zip(cases, got, strict=True) if g["titles"] != c["expected"]]
     assert not wrong, json.dumps(wrong[:3], indent=1)
+    # The list under the bids gives the dealer's sentence as it is: it names the bid once.
+    for case, shown in zip(cases, got, strict=True):
+        if case["view"]["phase"] == "bidding":
+            assert shown["reasons"] == [f"{why}." for why in case["expected"].values()], shown
 
 
 # What does not fit a phone's screen, as sentences: see the script's opening comment (left
@@ -603,6 +658,43 @@ def test_the_table_shows_who_is_winning_the_trick(desktop: Tab, live_service: Li
     assert [m.get_attribute("data-seat") for m in marked] == [str(view["winning"])]
     assert "winning" in marked[0].inner_text().lower()
     desktop.screenshot("web-desktop-winning.png")
+    assert desktop.errors == []
+
+
+def test_a_hand_scored_is_on_the_sheet_once(desktop: Tab, live_service: LiveService) -> None:
+    """While a hand's score is shown, before the next deal is drawn, the sheet has that
+    hand's row once (as scored), not also as the hand in play: every state the sheet is
+    drawn in, from the first card of hand 1 to hand 2, is watched."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", "Bea", "Carla"], rules={"schedule": [1, 2]}, seed=1)
+    game_id = created["id"]
+    seats = [api.seat(created, s) for s in range(3)]
+    page = desktop.page
+    saved = {"id": game_id, "token": created["seats"][0]["token"],
+             "hostToken": created["host_token"], "seat": 0}  # fmt: skip
+    open_seat(page, live_service.url, saved)
+    page.wait_for_selector(".score-sheet tr.current")
+    # Each state of the sheet's rows, as their hand numbers, noted after every change.
+    page.evaluate(
+        """() => {
+            window.sheets = [];
+            const note = () => window.sheets.push([...document.querySelectorAll(
+                '.score-sheet tbody th')].map((th) => th.textContent));
+            new MutationObserver(note).observe(document.body, { childList: true, subtree: true });
+        }"""
+    )
+    while (view := api.view(game_id))["hand_number"] == 1:
+        player = seats[view["turn"]]
+        legal = player.view(game_id)["you"]["legal"]
+        if view["phase"] == "bidding":
+            player.bid(game_id, legal[0])
+        else:
+            player.play(game_id, legal[0])
+    page.wait_for_selector(".score-sheet tr:not(.current) th:text-is('1')", timeout=LONG_MS)
+    page.wait_for_selector(".score-sheet tr.current th:text-is('2')", timeout=LONG_MS)
+    sheets = page.evaluate("window.sheets")
+    twice = [rows for rows in sheets if len(rows) != len(set(rows))]
+    assert not twice, twice[:3]
     assert desktop.errors == []
 
 

@@ -155,6 +155,9 @@ def test_a_rated_table_of_two_signed_up_people_then_the_ladder_an_account_and_a_
             row = f"#ladder-table tr[data-account='{account['id']}']"
             assert bea.page.locator(f"{row} .provisional").count() == 1
         assert bea.page.get_attribute("#ladder-chart", "data-drawn") == str(min(5, len(ranked)))
+        # The rating's heading says what a rating is in the words of the line under the title.
+        help_line = bea.page.inner_text("#ladder-help")
+        assert bea.page.get_attribute("#ladder-table th[title]", "title") == help_line
         assert bea.page.locator("#ladder-chart canvas").count() == 1
         misfits = bea.page.evaluate(MISFITS)
         assert misfits == [], f"the ladder: {misfits}"
@@ -252,6 +255,31 @@ def finished_record(url: str, body: dict[str, Any]) -> dict[str, Any]:
     record = record_of()
     assert record is not None
     return record
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "a rating is a cautious guess at skill"),
+     ("es", "la puntuación es una estimación prudente de la habilidad")],
+)  # fmt: skip
+def test_the_ladder_says_what_a_rating_is_in_plain_words(
+    browser: Any,  # noqa: F811
+    ladder_service: LiveService,
+    lang: str,
+    words: str,
+) -> None:
+    """Beside the formula (μ − 3σ) ± σ, a newcomer reads what a rating is, in their
+    language, without the Greek."""
+    one = person(browser, PHONE, "Ana", lang)
+    try:
+        one.page.goto(f"{ladder_service.url}/ladder/pocha?kind=person")
+        one.page.wait_for_selector("#ladder-help")
+        said = one.page.inner_text("#ladder-help")
+        assert words in said and not re.search("[μσ]", said), said
+        assert one.page.evaluate(MISFITS) == [], "the ladder's lines"
+        assert one.errors == []
+    finally:
+        one.context.close()
 
 
 def test_a_pocha_replay_shows_the_bots_own_advice(

@@ -610,3 +610,35 @@ def test_two_poch_seats_of_one_name_are_told_apart(desktop: Tab, live_service: L
     api.seat(created, view["turn"]).poch_act(created["id"], "pass")
     page.wait_for_selector(f".poch-log li:has-text('Ana #{view['turn'] + 1}')", timeout=LONG_MS)
     assert desktop.errors == []
+
+
+def test_the_list_of_what_happened_is_there_after_a_reload(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    """A Poch table opened (or reloaded) in the middle of a deal lists what happened in it
+    so far, read from the game's events, with no event new since."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", "Bruno", "Bea"], game="poch", rules={"deals": 1})
+    view = api.view(created["id"])
+    # The seats before Bea's turn pass, so the deal has bets of people to list.
+    while view["phase"] == "betting" and view["turn"] != 2:
+        api.seat(created, view["turn"]).poch_act(created["id"], "pass")
+        view = api.view(created["id"])
+    betting = {b["seat"] for b in view["bets"]}
+    passed = [name for seat, name in enumerate(["Ana", "Bruno"]) if seat in betting]
+    page = desktop.page
+    saved = {"id": created["id"], "token": created["seats"][2]["token"],
+             "hostToken": created["host_token"], "seat": 2}  # fmt: skip
+    open_seat(page, live_service.url, saved)
+    page.wait_for_selector(".poch-log li")
+    lines = page.eval_on_selector_all(".poch-log li", "ls => ls.map(l => l.textContent)")
+    # The newest first: the bets, the trump, the ante that began the deal.
+    assert lines[-1].startswith("Deal 1: everyone puts "), lines
+    assert lines[-2].startswith("Trumpf: "), lines
+    for name in passed:
+        assert f"{name}: Passe (passes)." in lines, lines
+    page.reload()
+    page.wait_for_selector(".poch-log li")
+    assert page.eval_on_selector_all(".poch-log li", "ls => ls.map(l => l.textContent)") == lines
+    assert desktop.errors == []
