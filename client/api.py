@@ -30,12 +30,16 @@ from client.models import (
     NewAccountAnswer,
     NewKeyAnswer,
     Opponent,
+    Player,
+    Player2,
     PochEvent,
     PochGameRecord,
     PochGameView,
     PochHistory,
+    PochRules,
     RatingHistory,
     RuleBook,
+    Rules,
     SeatTaken,
     WebhookRegistered,
     WebhookStatus,
@@ -58,7 +62,11 @@ Record = GameRecord | PochGameRecord
 DEFAULT_URL = "http://127.0.0.1:8000"
 
 #: A seat left open at creation, for someone to take at the table by its code.
-OPEN: Mapping[str, Any] = {"open": True}
+OPEN: Player2 = {"open": True}  # the document's `OpenSeat` form of a `Player`
+
+#: A seat of `create_game`: a name alone (a person), a `Player` (the document's: a named
+#: seat, a bot's with its `bot` level, one of the document's levels), or `OPEN`.
+Seat = Player | str
 
 #: The server caps one long poll of a job (JOB_WAIT_MAX, 30 s by default); asking for more
 #: is refused, so longer waits are made of several polls.
@@ -128,43 +136,80 @@ class PochaClient:
         self.integrator_key = integrator_key
 
     def with_token(self, token: str | None) -> PochaClient:
-        """The same API, acting with another token (in the same language, with the same
-        integrator's key)."""
+        """The same API and the same account, acting with another token: in the same
+        language, with the same integrator's key and account key. The account key goes
+        only where an account acts (`_account_headers()`: making games and matches, taking
+        a seat, challenges, the account's own calls), so a seat's or host's client of an
+        account still reads and moves by its token, and reaches the account's calls too."""
+        return self._acting(token, self.account_key)
+
+    def seat(self, created: Mapping[str, Any], seat: int) -> PochaClient:
+        """A client acting as `seat` of a game just created (its token is only there).
+        It keeps this client's account key for the account's own seat (the answer's
+        `account`) only: another seat is a guest's, who is not the account."""
+        taken = created["seats"][seat]
+        token = taken.get("token")
+        if token is None:
+            what = "an open seat" if taken.get("open") else "a bot"
+            raise ValueError(f"seat {seat} is {what}: it has no token")
+        return self._acting(token, self.account_key if taken.get("account") else None)
+
+    def host(self, created: Mapping[str, Any]) -> PochaClient:
+        """A client acting as the host of a game just created (or a rematch's maker), with
+        this client's account key: the host is whoever made it."""
+        return self.with_token(str(created["host_token"]))
+
+    def joined(self, taken: Mapping[str, Any]) -> PochaClient:
+        """A client acting as the seat `join` (or `rematch`) just took, with this client's
+        account key: `join` sent it, so the seat is the account's."""
+        return self.with_token(str(taken["token"]))
+
+    def _acting(self, token: str | None, account_key: str | None) -> PochaClient:
         return PochaClient(
             self.base_url,
             token,
             self.timeout,
+            account_key=account_key,
             language=self.language,
             integrator_key=self.integrator_key,
         )
 
-    def seat(self, created: Mapping[str, Any], seat: int) -> PochaClient:
-        """A client acting as `seat` of a game just created (its token is only there)."""
-        token = created["seats"][seat].get("token")
-        if token is None:
-            what = "an open seat" if created["seats"][seat].get("open") else "a bot"
-            raise ValueError(f"seat {seat} is {what}: it has no token")
-        return self.with_token(token)
-
-    def host(self, created: Mapping[str, Any]) -> PochaClient:
-        """A client acting as the host of a game just created (or a rematch's maker)."""
-        return self.with_token(str(created["host_token"]))
-
-    def joined(self, taken: Mapping[str, Any]) -> PochaClient:
-        """A client acting as the seat `join` (or `rematch`) just took."""
-        return self.with_token(str(taken["token"]))
-
     # -- games ------------------------------------------------------------------------------
 
+    @overload
     def create_game(
         self,
-        players: Sequence[Mapping[str, Any] | str],
-        rules: Mapping[str, Any] | None = None,
+        players: Sequence[Seat],
+        rules: Rules | None = None,
         seed: int | None = None,
         *,
         listed: bool | None = None,
         stand_in_level: str | None = None,
-        game: str | None = None,
+        game: Literal["pocha"] | None = None,
+        rated: bool | None = None,
+    ) -> CreatedGame: ...
+    @overload
+    def create_game(
+        self,
+        players: Sequence[Seat],
+        rules: PochRules | None = None,
+        seed: int | None = None,
+        *,
+        listed: bool | None = None,
+        stand_in_level: str | None = None,
+        game: Literal["poch"],
+        rated: bool | None = None,
+    ) -> CreatedGame: ...
+
+    def create_game(
+        self,
+        players: Sequence[Seat],
+        rules: Rules | PochRules | None = None,
+        seed: int | None = None,
+        *,
+        listed: bool | None = None,
+        stand_in_level: str | None = None,
+        game: Literal["pocha", "poch"] | None = None,
         rated: bool | None = None,
     ) -> CreatedGame:
         """A new game; `players` in playing order, each `{"name", "bot"?}`, just a name
@@ -173,10 +218,12 @@ class PochaClient:
         shown only this once, and with open seats the `table_code` to share. `listed`
         puts the waiting table in the lobby; `stand_in_level` is the bot that plays for a
         person whose clock (`rules["turn_seconds"]`) runs out, who is away or who left.
-        `game` names the game: "pocha" (the server's default when not given) or "poch",
-        whose `rules` are its own (chips, ante, deals, turn_seconds) and whose bots are its
-        own levels (random, heuristic, easy, medium, hard). `rated` (with `account_key`):
-        the result changes the players' ratings."""
+        `game` names the game: "pocha" (the server's default when not given), whose
+        `rules` are `Rules`, or "poch", whose `rules` are `PochRules` (chips, ante, deals,
+        turn_seconds) and whose bots are its own levels (random, heuristic, easy, medium,
+        hard). A seat's `bot` is typed as the document's enum, which lists Pocha's levels
+        (Poch's are among them): a level Poch has not is refused at run time (422).
+        `rated` (with `account_key`): the result changes the players' ratings."""
         body: JSON = {"players": [{"name": p} if isinstance(p, str) else dict(p) for p in players]}
         if game is not None:
             body["game"] = game
