@@ -14,6 +14,7 @@ from urllib.parse import quote, urlencode, urlsplit
 
 from client.models import (
     Account,
+    Analysis,
     BotEvent,
     Challenge,
     ChallengeList,
@@ -58,6 +59,11 @@ AnyEvent = Event | PochEvent
 ScoreSheet = History | PochHistory
 #: One record of a match's game, of either game.
 Record = GameRecord | PochGameRecord
+#: A finished game's whole record (`game_record()`, and what `analyse()` takes): a JSON
+#: object whose format is the JSON Schema at /api/v1/schemas/game-record.json, `game`
+#: saying which shape its `rules` and `deals` have. The OpenAPI document gives it inline,
+#: as an object of loose fields, not as a schema of its own: client.models has no type of it.
+FinishedRecord = dict[str, Any]
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 
@@ -95,6 +101,14 @@ class JobFailed(Exception):
     def __init__(self, job: Job) -> None:
         self.job = job
         super().__init__(job.get("error") or "the job failed")
+
+
+class AnalysisFailed(Exception):
+    """An analysis the worker could not finish; `analysis` is its report."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.analysis = analysis
+        super().__init__(analysis.get("error") or "the analysis failed")
 
 
 class PochaClient:
@@ -334,6 +348,61 @@ class PochaClient:
         """The score sheet: every finished hand as dealt, bid, won and scored, and totals."""
         answer: ScoreSheet = self._json("GET", f"/api/v1/games/{_q(game_id)}/history")
         return answer
+
+    def game_record(self, game_id: str) -> FinishedRecord:
+        """A finished game's record: its seats, rules, every deal as dealt and every
+        decision in order, the scores, and what the bots thought (`advice`); `ApiError`
+        409 `game_not_over` while it is played. Kept as a file, read by `pocha replay`, or
+        sent to `analyse()`."""
+        answer: FinishedRecord = self._json("GET", f"/api/v1/games/{_q(game_id)}/record")
+        return answer
+
+    def analyse(
+        self,
+        record: Mapping[str, Any],
+        *,
+        level: str | None = None,
+        seed: int | None = None,
+        wait: float | None = 60.0,
+    ) -> Analysis:
+        """Have a bot of `level` (the server's default: hard) weigh every decision of a
+        finished game's `record` (`game_record()`), from each seat's view alone. The
+        record is checked at once (`ApiError` 422 saying why); with `wait` (seconds;
+        None: don't), waits for the analysis and returns it finished, its `result` every
+        decision weighed; `AnalysisFailed` if the worker could not finish it,
+        `TimeoutError` after `wait`. The same record, level and `seed` give the same one."""
+        body: JSON = {"record": dict(record)}
+        if level is not None:
+            body["level"] = level
+        if seed is not None:
+            body["seed"] = seed
+        made: Analysis = self._json("POST", "/api/v1/analyses", body)
+        return made if wait is None else self.wait_analysis(made, wait)
+
+    def analysis(self, analysis: str | Mapping[str, Any], wait: float = 0.0) -> Analysis:
+        """An analysis by id, URL or report (kept 10 minutes); `wait` long-polls
+        (server-capped)."""
+        if isinstance(analysis, Mapping):
+            analysis = str(analysis["id"])
+        analysis_id = analysis.rstrip("/").rsplit("/", 1)[-1]
+        path = f"/api/v1/analyses/{_q(analysis_id)}"
+        if wait > 0:
+            path += "?" + urlencode({"wait": f"{wait:g}"})
+        answer: Analysis = self._json("GET", path, timeout=self.timeout + wait)
+        return answer
+
+    def wait_analysis(self, analysis: str | Analysis, timeout: float = 60.0) -> Analysis:
+        """The analysis once finished (raises `AnalysisFailed` if it failed, `TimeoutError`)."""
+        deadline = time.monotonic() + timeout
+        report = self.analysis(analysis) if isinstance(analysis, str) else analysis
+        while report["status"] not in ("finished", "failed"):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"analysis {report['id']} not done after {timeout:g} s")
+            report = self.analysis(report["id"], wait=min(remaining, _MAX_POLL_SECONDS))
+        if report["status"] == "failed":
+            raise AnalysisFailed(report)
+        return report
 
     def delete(self, game_id: str) -> None:
         """Delete the game (this client must hold the host token)."""
