@@ -16,6 +16,7 @@ from client.models import (
     Account,
     Analysis,
     BotEvent,
+    BotLevel,
     Challenge,
     ChallengeList,
     CreatedGame,
@@ -71,7 +72,7 @@ DEFAULT_URL = "http://127.0.0.1:8000"
 OPEN: Player2 = {"open": True}  # the document's `OpenSeat` form of a `Player`
 
 #: A seat of `create_game`: a name alone (a person), a `Player` (the document's: a named
-#: seat, a bot's with its `bot` level, one of the document's levels), or `OPEN`.
+#: seat, a bot's with its `bot`, a `BotLevel` of the document's), or `OPEN`.
 Seat = Player | str
 
 #: The server caps one long poll of a job (JOB_WAIT_MAX, 30 s by default); asking for more
@@ -198,7 +199,7 @@ class PochaClient:
         seed: int | None = None,
         *,
         listed: bool | None = None,
-        stand_in_level: str | None = None,
+        stand_in_level: BotLevel | None = None,
         game: Literal["pocha"] | None = None,
         rated: bool | None = None,
     ) -> CreatedGame: ...
@@ -210,7 +211,7 @@ class PochaClient:
         seed: int | None = None,
         *,
         listed: bool | None = None,
-        stand_in_level: str | None = None,
+        stand_in_level: BotLevel | None = None,
         game: Literal["poch"],
         rated: bool | None = None,
     ) -> CreatedGame: ...
@@ -222,7 +223,7 @@ class PochaClient:
         seed: int | None = None,
         *,
         listed: bool | None = None,
-        stand_in_level: str | None = None,
+        stand_in_level: BotLevel | None = None,
         game: Literal["pocha", "poch"] | None = None,
         rated: bool | None = None,
     ) -> CreatedGame:
@@ -235,8 +236,8 @@ class PochaClient:
         `game` names the game: "pocha" (the server's default when not given), whose
         `rules` are `Rules`, or "poch", whose `rules` are `PochRules` (chips, ante, deals,
         turn_seconds) and whose bots are its own levels (random, heuristic, easy, medium,
-        hard). A seat's `bot` is typed as the document's enum, which lists Pocha's levels
-        (Poch's are among them): a level Poch has not is refused at run time (422).
+        hard). A seat's `bot` and `stand_in_level` are the document's `BotLevel`, Pocha's
+        levels, Poch's among them: a level Poch has not is refused at run time (422).
         `rated` (with `account_key`): the result changes the players' ratings."""
         body: JSON = {"players": [{"name": p} if isinstance(p, str) else dict(p) for p in players]}
         if game is not None:

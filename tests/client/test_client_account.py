@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from cli.main import pocha
 from client.account import config_file, load_account
-from client.api import OPEN, ApiError, PochaClient
+from client.api import OPEN, ApiError, PochaClient, Seat
 from tests.live import LiveService
 
 
@@ -48,7 +48,11 @@ def test_signup_keeps_the_key_for_the_owner_only_and_a_rated_table_seats_the_acc
         assert f"Error: {said}" in again.output, again.output
 
     api = PochaClient(url, account_key=kept["key"])
-    players = [{"name": name}, {"name": "B1", "bot": "random"}, {"name": "B2", "bot": "easy"}]
+    players: list[Seat] = [
+        {"name": name},
+        {"name": "B1", "bot": "random"},
+        {"name": "B2", "bot": "easy"},
+    ]
     created = api.create_game(players, rules={"schedule": [1]}, rated=True)
     assert created["seats"][0]["account"] == kept["id"]
     # Without the key, a rated table is refused.
@@ -130,7 +134,11 @@ def _signed_up(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dic
     return kept
 
 
-_PLAYERS = [{"name": "Ana"}, {"name": "B1", "bot": "random"}, {"name": "B2", "bot": "easy"}]
+_PLAYERS: list[Seat] = [
+    {"name": "Ana"},
+    {"name": "B1", "bot": "random"},
+    {"name": "B2", "bot": "easy"},
+]
 
 
 def test_new_key_replaces_the_kept_key_and_the_old_one_opens_nothing(

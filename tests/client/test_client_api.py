@@ -16,14 +16,15 @@ import pytest
 import redis
 
 from client.api import OPEN, ApiError, PochaClient
+from client.models import BotLevel, Player, Rules
 from core.store import api_keys
 from tests.live import LiveService
 from tests.waiting import LONG, scaled, wait_until
 
-SHORT = {"schedule": [1, 2]}
+SHORT: Rules = {"schedule": [1, 2]}
 
 
-def bots(level: str, n: int) -> list[dict[str, Any]]:
+def bots(level: BotLevel, n: int) -> list[Player]:
     return [{"name": f"Bot {i}", "bot": level} for i in range(1, n + 1)]
 
 
@@ -99,7 +100,7 @@ def test_errors_carry_the_api_codes(live_service: LiveService) -> None:
     assert caught.value.error == "unauthorized"
 
     with pytest.raises(ApiError) as caught:
-        api.create_game(["Ana", {"name": "B", "bot": "genius"}, "C"])
+        api.create_game(["Ana", {"name": "B", "bot": "genius"}, "C"])  # type: ignore[list-item]
     assert caught.value.status == 422 and caught.value.error == "validation_error"
     assert caught.value.errors is not None
 
@@ -217,19 +218,16 @@ def test_a_small_poch_match(live_service: LiveService) -> None:
     assert all(len(r["chips"]) == 3 and sum(r["chips"]) <= 0 for r in records)
 
 
-@pytest.mark.parametrize(
-    ("game", "rules", "over"),
-    [("pocha", SHORT, "finished"), ("poch", {"chips": 20, "deals": 1}, "over")],
-)
+@pytest.mark.parametrize(("game", "over"), [("pocha", "finished"), ("poch", "over")])
 def test_a_finished_games_record_and_its_analysis(
-    live_service: LiveService, game: str, rules: dict[str, Any], over: str
+    live_service: LiveService, game: str, over: str
 ) -> None:
     api = PochaClient(live_service.url, language="es")
     seats = ["Ana", *bots("easy", 2)]
     if game == "poch":
-        created = api.create_game(seats, rules, seed=5, game="poch")
+        created = api.create_game(seats, {"chips": 20, "deals": 1}, seed=5, game="poch")
     else:
-        created = api.create_game(seats, rules, seed=5)
+        created = api.create_game(seats, SHORT, seed=5)
     me, game_id = api.seat(created, 0), created["id"]
     # A record shows every hand: none is given while the game is played.
     with pytest.raises(ApiError) as refused:
