@@ -14,7 +14,9 @@ from urllib.parse import quote, urlencode, urlsplit
 
 from client.models import (
     Account,
+    Analysis,
     BotEvent,
+    BotLevel,
     Challenge,
     ChallengeList,
     CreatedGame,
@@ -30,12 +32,16 @@ from client.models import (
     NewAccountAnswer,
     NewKeyAnswer,
     Opponent,
+    Player,
+    Player2,
     PochEvent,
     PochGameRecord,
     PochGameView,
     PochHistory,
+    PochRules,
     RatingHistory,
     RuleBook,
+    Rules,
     SeatTaken,
     WebhookRegistered,
     WebhookStatus,
@@ -54,11 +60,20 @@ AnyEvent = Event | PochEvent
 ScoreSheet = History | PochHistory
 #: One record of a match's game, of either game.
 Record = GameRecord | PochGameRecord
+#: A finished game's whole record (`game_record()`, and what `analyse()` takes): a JSON
+#: object whose format is the JSON Schema at /api/v1/schemas/game-record.json, `game`
+#: saying which shape its `rules` and `deals` have. The OpenAPI document gives it inline,
+#: as an object of loose fields, not as a schema of its own: client.models has no type of it.
+FinishedRecord = dict[str, Any]
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 
 #: A seat left open at creation, for someone to take at the table by its code.
-OPEN: Mapping[str, Any] = {"open": True}
+OPEN: Player2 = {"open": True}  # the document's `OpenSeat` form of a `Player`
+
+#: A seat of `create_game`: a name alone (a person), a `Player` (the document's: a named
+#: seat, a bot's with its `bot`, a `BotLevel` of the document's), or `OPEN`.
+Seat = Player | str
 
 #: The server caps one long poll of a job (JOB_WAIT_MAX, 30 s by default); asking for more
 #: is refused, so longer waits are made of several polls.
@@ -87,6 +102,14 @@ class JobFailed(Exception):
     def __init__(self, job: Job) -> None:
         self.job = job
         super().__init__(job.get("error") or "the job failed")
+
+
+class AnalysisFailed(Exception):
+    """An analysis the worker could not finish; `analysis` is its report."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.analysis = analysis
+        super().__init__(analysis.get("error") or "the analysis failed")
 
 
 class PochaClient:
@@ -128,43 +151,80 @@ class PochaClient:
         self.integrator_key = integrator_key
 
     def with_token(self, token: str | None) -> PochaClient:
-        """The same API, acting with another token (in the same language, with the same
-        integrator's key)."""
+        """The same API and the same account, acting with another token: in the same
+        language, with the same integrator's key and account key. The account key goes
+        only where an account acts (`_account_headers()`: making games and matches, taking
+        a seat, challenges, the account's own calls), so a seat's or host's client of an
+        account still reads and moves by its token, and reaches the account's calls too."""
+        return self._acting(token, self.account_key)
+
+    def seat(self, created: Mapping[str, Any], seat: int) -> PochaClient:
+        """A client acting as `seat` of a game just created (its token is only there).
+        It keeps this client's account key for the account's own seat (the answer's
+        `account`) only: another seat is a guest's, who is not the account."""
+        taken = created["seats"][seat]
+        token = taken.get("token")
+        if token is None:
+            what = "an open seat" if taken.get("open") else "a bot"
+            raise ValueError(f"seat {seat} is {what}: it has no token")
+        return self._acting(token, self.account_key if taken.get("account") else None)
+
+    def host(self, created: Mapping[str, Any]) -> PochaClient:
+        """A client acting as the host of a game just created (or a rematch's maker), with
+        this client's account key: the host is whoever made it."""
+        return self.with_token(str(created["host_token"]))
+
+    def joined(self, taken: Mapping[str, Any]) -> PochaClient:
+        """A client acting as the seat `join` (or `rematch`) just took, with this client's
+        account key: `join` sent it, so the seat is the account's."""
+        return self.with_token(str(taken["token"]))
+
+    def _acting(self, token: str | None, account_key: str | None) -> PochaClient:
         return PochaClient(
             self.base_url,
             token,
             self.timeout,
+            account_key=account_key,
             language=self.language,
             integrator_key=self.integrator_key,
         )
 
-    def seat(self, created: Mapping[str, Any], seat: int) -> PochaClient:
-        """A client acting as `seat` of a game just created (its token is only there)."""
-        token = created["seats"][seat].get("token")
-        if token is None:
-            what = "an open seat" if created["seats"][seat].get("open") else "a bot"
-            raise ValueError(f"seat {seat} is {what}: it has no token")
-        return self.with_token(token)
-
-    def host(self, created: Mapping[str, Any]) -> PochaClient:
-        """A client acting as the host of a game just created (or a rematch's maker)."""
-        return self.with_token(str(created["host_token"]))
-
-    def joined(self, taken: Mapping[str, Any]) -> PochaClient:
-        """A client acting as the seat `join` (or `rematch`) just took."""
-        return self.with_token(str(taken["token"]))
-
     # -- games ------------------------------------------------------------------------------
 
+    @overload
     def create_game(
         self,
-        players: Sequence[Mapping[str, Any] | str],
-        rules: Mapping[str, Any] | None = None,
+        players: Sequence[Seat],
+        rules: Rules | None = None,
         seed: int | None = None,
         *,
         listed: bool | None = None,
-        stand_in_level: str | None = None,
-        game: str | None = None,
+        stand_in_level: BotLevel | None = None,
+        game: Literal["pocha"] | None = None,
+        rated: bool | None = None,
+    ) -> CreatedGame: ...
+    @overload
+    def create_game(
+        self,
+        players: Sequence[Seat],
+        rules: PochRules | None = None,
+        seed: int | None = None,
+        *,
+        listed: bool | None = None,
+        stand_in_level: BotLevel | None = None,
+        game: Literal["poch"],
+        rated: bool | None = None,
+    ) -> CreatedGame: ...
+
+    def create_game(
+        self,
+        players: Sequence[Seat],
+        rules: Rules | PochRules | None = None,
+        seed: int | None = None,
+        *,
+        listed: bool | None = None,
+        stand_in_level: BotLevel | None = None,
+        game: Literal["pocha", "poch"] | None = None,
         rated: bool | None = None,
     ) -> CreatedGame:
         """A new game; `players` in playing order, each `{"name", "bot"?}`, just a name
@@ -173,10 +233,12 @@ class PochaClient:
         shown only this once, and with open seats the `table_code` to share. `listed`
         puts the waiting table in the lobby; `stand_in_level` is the bot that plays for a
         person whose clock (`rules["turn_seconds"]`) runs out, who is away or who left.
-        `game` names the game: "pocha" (the server's default when not given) or "poch",
-        whose `rules` are its own (chips, ante, deals, turn_seconds) and whose bots are its
-        own levels (random, heuristic, easy, medium, hard). `rated` (with `account_key`):
-        the result changes the players' ratings."""
+        `game` names the game: "pocha" (the server's default when not given), whose
+        `rules` are `Rules`, or "poch", whose `rules` are `PochRules` (chips, ante, deals,
+        turn_seconds) and whose bots are its own levels (random, heuristic, easy, medium,
+        hard). A seat's `bot` and `stand_in_level` are the document's `BotLevel`, Pocha's
+        levels, Poch's among them: a level Poch has not is refused at run time (422).
+        `rated` (with `account_key`): the result changes the players' ratings."""
         body: JSON = {"players": [{"name": p} if isinstance(p, str) else dict(p) for p in players]}
         if game is not None:
             body["game"] = game
@@ -287,6 +349,61 @@ class PochaClient:
         """The score sheet: every finished hand as dealt, bid, won and scored, and totals."""
         answer: ScoreSheet = self._json("GET", f"/api/v1/games/{_q(game_id)}/history")
         return answer
+
+    def game_record(self, game_id: str) -> FinishedRecord:
+        """A finished game's record: its seats, rules, every deal as dealt and every
+        decision in order, the scores, and what the bots thought (`advice`); `ApiError`
+        409 `game_not_over` while it is played. Kept as a file, read by `pocha replay`, or
+        sent to `analyse()`."""
+        answer: FinishedRecord = self._json("GET", f"/api/v1/games/{_q(game_id)}/record")
+        return answer
+
+    def analyse(
+        self,
+        record: Mapping[str, Any],
+        *,
+        level: str | None = None,
+        seed: int | None = None,
+        wait: float | None = 60.0,
+    ) -> Analysis:
+        """Have a bot of `level` (the server's default: hard) weigh every decision of a
+        finished game's `record` (`game_record()`), from each seat's view alone. The
+        record is checked at once (`ApiError` 422 saying why); with `wait` (seconds;
+        None: don't), waits for the analysis and returns it finished, its `result` every
+        decision weighed; `AnalysisFailed` if the worker could not finish it,
+        `TimeoutError` after `wait`. The same record, level and `seed` give the same one."""
+        body: JSON = {"record": dict(record)}
+        if level is not None:
+            body["level"] = level
+        if seed is not None:
+            body["seed"] = seed
+        made: Analysis = self._json("POST", "/api/v1/analyses", body)
+        return made if wait is None else self.wait_analysis(made, wait)
+
+    def analysis(self, analysis: str | Mapping[str, Any], wait: float = 0.0) -> Analysis:
+        """An analysis by id, URL or report (kept 10 minutes); `wait` long-polls
+        (server-capped)."""
+        if isinstance(analysis, Mapping):
+            analysis = str(analysis["id"])
+        analysis_id = analysis.rstrip("/").rsplit("/", 1)[-1]
+        path = f"/api/v1/analyses/{_q(analysis_id)}"
+        if wait > 0:
+            path += "?" + urlencode({"wait": f"{wait:g}"})
+        answer: Analysis = self._json("GET", path, timeout=self.timeout + wait)
+        return answer
+
+    def wait_analysis(self, analysis: str | Analysis, timeout: float = 60.0) -> Analysis:
+        """The analysis once finished (raises `AnalysisFailed` if it failed, `TimeoutError`)."""
+        deadline = time.monotonic() + timeout
+        report = self.analysis(analysis) if isinstance(analysis, str) else analysis
+        while report["status"] not in ("finished", "failed"):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"analysis {report['id']} not done after {timeout:g} s")
+            report = self.analysis(report["id"], wait=min(remaining, _MAX_POLL_SECONDS))
+        if report["status"] == "failed":
+            raise AnalysisFailed(report)
+        return report
 
     def delete(self, game_id: str) -> None:
         """Delete the game (this client must hold the host token)."""

@@ -64,6 +64,11 @@ class BotGameStarted(TypedDict):
     type: Literal['game_started']
 
 
+BotLevel: TypeAlias = Literal[
+    'random', 'heuristic', 'easy', 'medium', 'hard', 'expert', 'master', 'ismcts-expert'
+]
+
+
 class BotStreamClosed(TypedDict):
     reason: Literal['key_replaced', 'account_disabled']
     type: Literal['closed']
@@ -274,21 +279,13 @@ class PlayedCard(TypedDict):
 
 
 class Player1(TypedDict):
-    bot: NotRequired[
-        Literal[
-            'random', 'heuristic', 'easy', 'medium', 'hard', 'expert', 'master', 'ismcts-expert'
-        ]
-    ]
+    bot: NotRequired[BotLevel]
     name: str
     open: NotRequired[Literal[False]]
 
 
 class Player2(TypedDict):
-    bot: NotRequired[
-        Literal[
-            'random', 'heuristic', 'easy', 'medium', 'hard', 'expert', 'master', 'ismcts-expert'
-        ]
-    ]
+    bot: NotRequired[BotLevel]
     name: NotRequired[str]
     open: Literal[True]
 
@@ -501,9 +498,7 @@ class RulesInForce(TypedDict):
 
 
 class SeatBot(TypedDict):
-    level: Literal[
-        'random', 'heuristic', 'easy', 'medium', 'hard', 'expert', 'master', 'ismcts-expert'
-    ]
+    level: BotLevel
 
 
 class SeatTaken(TypedDict):
@@ -525,11 +520,7 @@ class SeatWeighed(TypedDict):
 
 
 class Start(TypedDict):
-    bots: NotRequired[
-        Literal[
-            'random', 'heuristic', 'easy', 'medium', 'hard', 'expert', 'master', 'ismcts-expert'
-        ]
-    ]
+    bots: NotRequired[BotLevel]
 
 
 class Suit(TypedDict):
@@ -723,11 +714,7 @@ class CreateGame(TypedDict):
     rated: NotRequired[bool]
     rules: NotRequired[Rules | PochRules]
     seed: NotRequired[int]
-    stand_in_level: NotRequired[
-        Literal[
-            'random', 'heuristic', 'easy', 'medium', 'hard', 'expert', 'master', 'ismcts-expert'
-        ]
-    ]
+    stand_in_level: NotRequired[BotLevel]
 
 
 class CreatedGame(TypedDict):

@@ -27,6 +27,7 @@ from rich.text import Text
 
 from client.api import OPEN, ApiError, Data, JobFailed, PochaClient
 from client.language import N_, _, current, ngettext, pgettext, speaking
+from client.models import CreatedGame
 
 SUITS = {
     "O": ("oros", "yellow"),
@@ -573,7 +574,11 @@ class TerminalGame:
             {"name": f"Bot {i}", "bot": levels[k % len(levels)]}
             for k, i in enumerate(range(1 + open_seats, players))
         ]
-        created = self.api.create_game(
+        # The command line's words go as typed (`--level`, the rules, the game), unchecked
+        # against the document's types: the service refuses an unknown one in the
+        # terminal's language, and the terminal says so.
+        create: Any = self.api.create_game
+        created: CreatedGame = create(
             seats,
             rules,
             seed,

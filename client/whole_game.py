@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
-from client.api import PochaClient, View
+from client.api import PochaClient, Seat, View
 from client.models import GameView, PochGameView
 
 T = TypeVar("T")
@@ -36,9 +36,11 @@ class Played:
 def play(api: PochaClient, game: Literal["pocha", "poch"], turn_wait: float = 120.0) -> Played:
     """Create a short game of `game` with seat 0 for us and bots in the others, and play
     it to the end; `TimeoutError` if a turn takes longer than `turn_wait` seconds."""
-    bots = [{"name": "B", "bot": "easy"}, {"name": "C", "bot": "random"}]
-    rules = {"schedule": [1, 2]} if game == "pocha" else {"chips": 30, "deals": 2}
-    created = api.create_game(["Ana", *bots], rules=rules, game=game)
+    seats: list[Seat] = ["Ana", {"name": "B", "bot": "easy"}, {"name": "C", "bot": "random"}]
+    if game == "pocha":
+        created = api.create_game(seats, rules={"schedule": [1, 2]})
+    else:  # each game's rules are its own type: the call is told apart by `game`
+        created = api.create_game(seats, rules={"chips": 30, "deals": 2}, game="poch")
     me = api.seat(created, 0)
     played = Played(game)
     while True:

@@ -63,6 +63,7 @@ from service.api import (
 # Its routes join the accounts' blueprints, so importing it is what registers them.
 from service.api import blocks as _blocks  # noqa: F401
 from service.api.ai_schemas import SCHEMA_ADDITIONS
+from service.api.games_schemas import BOT_LEVEL
 from service.api.wire.games import documented_by_reference, views_by_phase
 from service.context import EXTENSION, Services, current_request
 from service.errors import ErrorSchema, register_error_handlers
@@ -324,6 +325,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for component, event in challenges.BOT_EVENTS.values():
         api.spec.components.schema(component, schema=event)
     api.spec.components.schema("BotEvent", challenges.bot_event_union())
+    api.spec.components.schema("BotLevel", BOT_LEVEL)
     # What a bot's webhook is called with and answers (named by the registration's callback).
     api.spec.components.schema("WebhookCall", schema=webhooks.WebhookCallSchema)
     api.spec.components.schema("WebhookAnswer", schema=webhooks.WebhookAnswerSchema)

@@ -25,6 +25,15 @@ from service.api.wire import forms_of
 MAX_SEED = 2**53 - 1
 #: The levels of the default game's bots, as the document lists them for a seat's `bot`.
 LEVELS = levels_of(DEFAULT_GAME)
+#: The document's named schema of those levels, so that a generated client has a type of
+#: its own for a level (a seat's `bot`, a stand-in's, a start's and a bot seat's refer to it).
+BOT_LEVEL = {
+    "type": "string",
+    "enum": list(LEVELS),
+    "description": f"A bot's level: the levels of {DEFAULT_GAME}, the default game; another "
+    "game's bots have their own among them, which `GET /api/v1/rules` lists.",
+}
+_A_LEVEL = [{"$ref": "#/components/schemas/BotLevel"}]
 #: The fewest and the most players of the games registered when the document is made.
 MIN_PLAYERS = min(kind.min_players for kind in KINDS.values())
 MAX_PLAYERS = max(kind.max_players for kind in KINDS.values())
@@ -191,7 +200,7 @@ class PlayerSchema(ma.Schema):
         metadata={
             "description": "Make this seat a bot of this level (random, heuristic, and the "
             "levels listed by GET /api/v1/rules). Omit for a person.",
-            "enum": list(LEVELS),
+            "allOf": _A_LEVEL,
             "example": "heuristic",
         },
     )
@@ -298,7 +307,7 @@ class CreateGameSchema(ma.Schema):
         metadata={
             "description": "The level of the stand-in bot that plays for a person whose "
             "clock runs out, who is away or who left.",
-            "enum": list(LEVELS),
+            "allOf": _A_LEVEL,
             "example": "medium",
         },
     )
@@ -641,7 +650,7 @@ class StartSchema(ma.Schema):
         validate=_known_level,
         metadata={
             "description": "The level of the bots that take the seats still open.",
-            "enum": list(LEVELS),
+            "allOf": _A_LEVEL,
             "example": "medium",
         },
     )
@@ -651,5 +660,5 @@ class SeatBotSchema(ma.Schema):
     level = fields.String(
         required=True,
         validate=_known_level,
-        metadata={"description": "The bot's level.", "enum": list(LEVELS), "example": "hard"},
+        metadata={"description": "The bot's level.", "allOf": _A_LEVEL, "example": "hard"},
     )

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from cli.main import pocha
 from client.account import config_file, load_account
-from client.api import ApiError, PochaClient
+from client.api import OPEN, ApiError, PochaClient, Seat
 from tests.live import LiveService
 
 
@@ -48,7 +48,11 @@ def test_signup_keeps_the_key_for_the_owner_only_and_a_rated_table_seats_the_acc
         assert f"Error: {said}" in again.output, again.output
 
     api = PochaClient(url, account_key=kept["key"])
-    players = [{"name": name}, {"name": "B1", "bot": "random"}, {"name": "B2", "bot": "easy"}]
+    players: list[Seat] = [
+        {"name": name},
+        {"name": "B1", "bot": "random"},
+        {"name": "B2", "bot": "easy"},
+    ]
     created = api.create_game(players, rules={"schedule": [1]}, rated=True)
     assert created["seats"][0]["account"] == kept["id"]
     # Without the key, a rated table is refused.
@@ -87,6 +91,38 @@ def test_the_client_asks_whose_key_it_holds(live_service: LiveService, tmp_path:
     assert (refused.value.status, refused.value.error) == (401, "account_required")
 
 
+def test_a_seats_client_keeps_the_account_key_where_the_account_sits(
+    live_service: LiveService, tmp_path: Path
+) -> None:
+    made = PochaClient(live_service.url).create_account(f"Seated{tmp_path.name[-6:]}")
+    api = PochaClient(live_service.url, account_key=made["key"], language="es")
+    created = api.create_game(["Ana", OPEN, {"name": "Bot", "bot": "random"}])
+    # The account's seat and the host reach the account's own calls; the key stays theirs.
+    mine, host = api.seat(created, 0), api.host(created)
+    assert mine.account_key == host.account_key == made["key"] and mine.language == "es"
+    assert mine.own_account()["id"] == host.own_account()["id"] == made["id"]
+    games = mine.account_games(made["id"])["games"]
+    assert [game["game_id"] for game in games] == [created["id"]]
+    # A guest's seat, taken by a client of no account, is nobody's account.
+    guest = PochaClient(live_service.url).join(str(created["table_code"]), "Bea")
+    assert PochaClient(live_service.url).joined(guest).account_key is None
+    # A seat the account takes at someone's table: its client is the account's too.
+    other = PochaClient(live_service.url).create_game(["Cy", OPEN, {"name": "Bot", "bot": "easy"}])
+    sat = api.joined(api.join(str(other["table_code"]), "Ana"))
+    assert sat.view(other["id"])["players"][1]["account"] == made["id"]
+    assert {game["game_id"] for game in sat.account_games(made["id"])["games"]} == {
+        created["id"],
+        other["id"],
+    }
+    # A seat the account does not sit in (a guest's, made by the account's client) drops it.
+    hosted = api.create_game(["Ana", "Dan", {"name": "Bot", "bot": "easy"}])
+    assert api.seat(hosted, 1).account_key is None
+    assert api.seat(hosted, 0).account_key == made["key"]
+    with pytest.raises(ApiError) as refused:
+        api.seat(hosted, 1).own_account()
+    assert (refused.value.status, refused.value.error) == (401, "account_required")
+
+
 def _signed_up(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """An account made with `pocha signup`, its key kept under tmp_path: {id, name, key}."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -98,7 +134,11 @@ def _signed_up(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dic
     return kept
 
 
-_PLAYERS = [{"name": "Ana"}, {"name": "B1", "bot": "random"}, {"name": "B2", "bot": "easy"}]
+_PLAYERS: list[Seat] = [
+    {"name": "Ana"},
+    {"name": "B1", "bot": "random"},
+    {"name": "B2", "bot": "easy"},
+]
 
 
 def test_new_key_replaces_the_kept_key_and_the_old_one_opens_nothing(

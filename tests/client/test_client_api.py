@@ -16,14 +16,15 @@ import pytest
 import redis
 
 from client.api import OPEN, ApiError, PochaClient
+from client.models import BotLevel, Player, Rules
 from core.store import api_keys
 from tests.live import LiveService
 from tests.waiting import LONG, scaled, wait_until
 
-SHORT = {"schedule": [1, 2]}
+SHORT: Rules = {"schedule": [1, 2]}
 
 
-def bots(level: str, n: int) -> list[dict[str, Any]]:
+def bots(level: BotLevel, n: int) -> list[Player]:
     return [{"name": f"Bot {i}", "bot": level} for i in range(1, n + 1)]
 
 
@@ -99,7 +100,7 @@ def test_errors_carry_the_api_codes(live_service: LiveService) -> None:
     assert caught.value.error == "unauthorized"
 
     with pytest.raises(ApiError) as caught:
-        api.create_game(["Ana", {"name": "B", "bot": "genius"}, "C"])
+        api.create_game(["Ana", {"name": "B", "bot": "genius"}, "C"])  # type: ignore[list-item]
     assert caught.value.status == 422 and caught.value.error == "validation_error"
     assert caught.value.errors is not None
 
@@ -215,6 +216,64 @@ def test_a_small_poch_match(live_service: LiveService) -> None:
     records = api.match_records(match["id"])
     assert [r["game"] for r in records] == [0, 1]
     assert all(len(r["chips"]) == 3 and sum(r["chips"]) <= 0 for r in records)
+
+
+@pytest.mark.parametrize(("game", "over"), [("pocha", "finished"), ("poch", "over")])
+def test_a_finished_games_record_and_its_analysis(
+    live_service: LiveService, game: str, over: str
+) -> None:
+    api = PochaClient(live_service.url, language="es")
+    seats = ["Ana", *bots("easy", 2)]
+    if game == "poch":
+        created = api.create_game(seats, {"chips": 20, "deals": 1}, seed=5, game="poch")
+    else:
+        created = api.create_game(seats, SHORT, seed=5)
+    me, game_id = api.seat(created, 0), created["id"]
+    # A record shows every hand: none is given while the game is played.
+    with pytest.raises(ApiError) as refused:
+        api.game_record(game_id)
+    assert (refused.value.status, refused.value.error) == (409, "game_not_over")
+    deadline = time.monotonic() + scaled(LONG)
+    view = me.view(game_id)
+    while view["phase"] != over:
+        assert time.monotonic() < deadline, view
+        if view["turn"] != 0:
+            time.sleep(0.05)
+            view = me.view(game_id)
+        elif view["game"] == "poch":
+            view = me.poch_act(game_id, view["you"]["legal"][0], version=view["version"])
+        else:
+            view = me.act(game_id, view["you"]["legal"][0], version=view["version"])
+
+    record = api.game_record(game_id)
+    assert (record["format"], record["game"], record["id"]) == (1, game, game_id)
+    assert [p["name"] for p in record["players"]] == ["Ana", "Bot 1", "Bot 2"]
+    assert [p["level"] for p in record["players"]] == [None, "easy", "easy"]
+    analysed = api.analyse(record, level="easy", seed=3, wait=scaled(LONG))
+    assert (analysed["kind"], analysed["status"], analysed["error"]) == (
+        "analysis",
+        "finished",
+        None,
+    )
+    result = analysed["result"]
+    assert result is not None and (result["level"], result["seed"]) == ("easy", 3)
+    assert len(result["seats"]) == 3 and result["decisions"]
+    # Followed at its own address, by id, URL or report, as a job is.
+    assert api.analysis(analysed["id"]) == api.analysis(analysed["url"]) == analysed
+    queued = api.analyse(record, level="easy", seed=3, wait=None)
+    assert queued["status"] in ("queued", "started", "finished")
+    assert api.wait_analysis(queued, timeout=scaled(LONG))["result"] == result
+    # Refusals come as the API's codes, in the client's language.
+    with pytest.raises(ApiError) as refused:
+        api.analyse(record, level="nonsense")
+    assert (refused.value.status, refused.value.error) == (422, "validation_error")
+    assert "nonsense" in refused.value.message
+    with pytest.raises(ApiError) as refused:
+        api.analyse({**record, "deals": []})
+    assert (refused.value.status, refused.value.error) == (422, "validation_error")
+    with pytest.raises(ApiError) as refused:
+        api.analysis("no-such-analysis")
+    assert (refused.value.status, refused.value.error) == (404, "analysis_not_found")
 
 
 # -- tables ----------------------------------------------------------------------------------

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from client.api import ApiError, PochaClient
+from client.api import ApiError, PochaClient, Seat
 from tests.live import LiveService
 from tests.waiting import LONG, scaled
 
-BOTS = [{"name": "Bot 1", "bot": "random"}, {"name": "Bot 2", "bot": "heuristic"}]
+BOTS: list[Seat] = [{"name": "Bot 1", "bot": "random"}, {"name": "Bot 2", "bot": "heuristic"}]
 
 
 def test_a_poch_game_through_each_call(live_service: LiveService) -> None:
@@ -70,8 +70,8 @@ def test_poch_refusals_and_the_other_games_endpoints(live_service: LiveService) 
         me.choose_suit(game_id, "H")
     assert refused.value.status in (409, 422)
     me.poch_act(game_id, "pass", version=view["version"])
-    pocha = api.create_game(["Ana", *[{"name": b["name"], "bot": "random"} for b in BOTS]],
-                            rules={"schedule": [1]})  # fmt: skip
+    randoms: list[Seat] = [{"name": "Bot 1", "bot": "random"}, {"name": "Bot 2", "bot": "random"}]
+    pocha = api.create_game(["Ana", *randoms], rules={"schedule": [1]})
     with pytest.raises(ApiError) as refused:
         api.seat(pocha, 0).bet(pocha["id"], "pass")
     assert refused.value.status == 409 and refused.value.error == "wrong_game"

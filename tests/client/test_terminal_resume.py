@@ -18,7 +18,7 @@ from rich.console import Console
 
 from cli.main import pocha
 from client.account import load_account
-from client.api import OPEN, PochaClient
+from client.api import OPEN, PochaClient, Seat
 from client.terminal import pick_game
 from tests.client import test_poch_terminal as poch
 from tests.client.test_terminal import PROMPT, Terminal, answer_prompt
@@ -164,7 +164,7 @@ def test_the_pick_takes_a_number_of_the_list_and_nothing_else(live_service: Live
     the game's number nor ended with Python's error."""
     account = PochaClient(live_service.url).create_account(f"Pick{time.time_ns() % 10**6}")
     api = PochaClient(live_service.url, account_key=account["key"])
-    bots = [{"name": "R", "bot": "random"}, {"name": "S", "bot": "random"}]
+    bots: list[Seat] = [{"name": "R", "bot": "random"}, {"name": "S", "bot": "random"}]
     made = [api.create_game([{"name": "Ana"}, *bots])["id"] for _ in range(2)]
     answers = iter(["²", "3", "2"])
     shown = Console(file=io.StringIO(), width=200)

@@ -27,7 +27,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from cli.main import pocha
-from client.api import ApiError, PochaClient
+from client.api import ApiError, PochaClient, Seat
 from client.language import speaking
 from client.terminal import LEVEL_NAMES, games_table, hint_head, level_name, lobby_table, seat_state
 from tests.client import test_terminal_resume as resume
@@ -161,7 +161,7 @@ def test_the_terminals_requests_ask_for_its_language(live_service: LiveService) 
     """The client `pocha play` uses sends Accept-Language with each request, a seat's too:
     the same wrong move is refused in English without it and in Spanish with it."""
     url = live_service.url
-    bots = [{"name": "B", "bot": "random"}, {"name": "C", "bot": "random"}]
+    bots: list[Seat] = [{"name": "B", "bot": "random"}, {"name": "C", "bot": "random"}]
     game = PochaClient(url).create_game(["Ana", *bots], {"schedule": [1]})
     said: dict[str | None, str] = {}
     for language in (None, "es"):

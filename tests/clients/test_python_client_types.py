@@ -91,6 +91,33 @@ def test_a_phase_types_legal_as_its_own_and_no_other(tmp_path: Path) -> None:
     assert refused == marked, checked.stdout
 
 
+#: A game's seats and rules as `create_game` takes them: mypy must refuse every line marked
+#: (a misspelt level, another game's rules, an unknown option) and take the others.
+WRONG_GAMES = """
+from client.api import OPEN, PochaClient
+
+def create(api: PochaClient) -> None:
+    api.create_game(["Ana", OPEN, {"name": "Bo", "bot": "hard"}], rules={"schedule": [1, 2]})
+    api.create_game(["Ana", {"name": "Bo", "bot": "hrad"}, OPEN])  # refused
+    api.create_game(["Ana", {"name": "Bo", "bot": "easy"}, OPEN], {"chips": 30}, game="poch")
+    api.create_game(["Ana", "Bo", "Cy"], rules={"chips": 30})  # refused
+    api.create_game(["Ana", "Bo", "Cy"], rules={"schedule": [1]}, game="poch")  # refused
+    api.create_game(["Ana", "Bo", "Cy"], rules={"schedul": [1]})  # refused
+    api.create_game(["Ana", "Bo", {"nmae": "Cy"}])  # refused
+"""
+
+
+def test_create_game_refuses_a_misspelt_level_and_the_other_games_rules(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "wrong_games.py"
+    source.write_text(WRONG_GAMES)
+    checked = _mypy_strict(tmp_path, str(source))
+    refused = {int(n) for n in re.findall(r"wrong_games\.py:(\d+): error", checked.stdout)}
+    marked = {n for n, line in enumerate(WRONG_GAMES.splitlines(), 1) if line.endswith("# refused")}
+    assert refused == marked, checked.stdout
+
+
 @pytest.mark.parametrize("number", [0, 1])
 def test_the_docs_examples_are_clean_under_mypy_strict(tmp_path: Path, number: int) -> None:
     # The section's own: a view's phases, then a bot on the account's event stream.

@@ -1699,6 +1699,11 @@ export interface components {
              */
             type: "game_started";
         };
+        /**
+         * @description A bot's level: the levels of pocha, the default game; another game's bots have their own among them, which `GET /api/v1/rules` lists.
+         * @enum {string}
+         */
+        BotLevel: "random" | "heuristic" | "easy" | "medium" | "hard" | "expert" | "master" | "ismcts-expert";
         BotStats: {
             /**
              * @description The seat text.
@@ -1920,9 +1925,8 @@ export interface components {
             /**
              * @description The level of the stand-in bot that plays for a person whose clock runs out, who is away or who left. Default: `"medium"`.
              * @example medium
-             * @enum {string}
              */
-            stand_in_level?: "random" | "heuristic" | "easy" | "medium" | "hard" | "expert" | "master" | "ismcts-expert";
+            stand_in_level?: string & components["schemas"]["BotLevel"];
         };
         CreatedGame: {
             /**
@@ -3019,9 +3023,8 @@ export interface components {
             /**
              * @description Make this seat a bot of this level (random, heuristic, and the levels listed by GET /api/v1/rules). Omit for a person.
              * @example heuristic
-             * @enum {string}
              */
-            bot?: "random" | "heuristic" | "easy" | "medium" | "hard" | "expert" | "master" | "ismcts-expert";
+            bot?: string & components["schemas"]["BotLevel"];
             /**
              * @description The name shown at the table (required unless `open`).
              * @example Ana
@@ -4596,9 +4599,8 @@ export interface components {
             /**
              * @description The bot's level.
              * @example hard
-             * @enum {string}
              */
-            level: "random" | "heuristic" | "easy" | "medium" | "hard" | "expert" | "master" | "ismcts-expert";
+            level: string & components["schemas"]["BotLevel"];
         };
         SeatTaken: {
             /**
@@ -4662,9 +4664,8 @@ export interface components {
             /**
              * @description The level of the bots that take the seats still open. Default: `"medium"`.
              * @example medium
-             * @enum {string}
              */
-            bots?: "random" | "heuristic" | "easy" | "medium" | "hard" | "expert" | "master" | "ismcts-expert";
+            bots?: string & components["schemas"]["BotLevel"];
         };
         Suit: {
             /**
