@@ -70,7 +70,7 @@ def _drawn(name: str, lang: str, title: str | None) -> tuple[str, str]:
     return text, hashlib.sha1(text.encode()).hexdigest()
 
 
-def document(name: str, title: str | None = None) -> Response:
+def document(name: str, title: str | None = None, status: int = 200) -> Response:
     """The page's document `name` (service/static) in the visitor's language, its first
     paint: `lang` set and each marked word (`data-i18n`: the title, the header's links,
     "Loading…", what `<noscript>` says; `data-i18n-label`: the language menu's name;
@@ -79,15 +79,17 @@ def document(name: str, title: str | None = None) -> Response:
     when given, the key of the title instead of the document's own (which stays marked on
     the element, so that the page's script keeps it on a switch of language). The page's
     scripts then go on in the language they choose: the same one, unless this browser's
-    pick was made where no cookie is kept."""
+    pick was made where no cookie is kept. A document answered with another `status` than
+    200 (the page of an unknown address) carries no ETag: a 304 would stand for a 200."""
     request = current_request()
     lang = choose(request.cookies.get(LANG_COOKIE), request.accept_languages)
     text, etag = _drawn(name, lang, title)
-    response = Response(text, mimetype="text/html")
+    response = Response(text, status=status, mimetype="text/html")
     response.headers["Content-Language"] = lang
     response.vary.update(("Accept-Language", "Cookie"))
-    response.set_etag(etag)
-    response.make_conditional(request)
+    if status == 200:
+        response.set_etag(etag)
+        response.make_conditional(request)
     return response
 
 
@@ -179,6 +181,45 @@ def swagger_ui_asset(name: str) -> Response:
         abort(404)
     # The files change only with the installed package: a day's cache is safe.
     return send_from_directory(_SWAGGER_UI_DIST, name, max_age=24 * 3600)
+
+
+#: The addresses of the API's operations (its document's paths: `/api/...`, `/healthz`,
+#: `/readyz`; tests/service/web/test_web_not_found.py checks each is covered) and of the
+#: metrics: machine addresses, where an unknown one is the JSON error whatever the client
+#: accepts.
+MACHINE_PATHS = ("/api/", "/healthz", "/readyz", "/metrics")
+
+
+def for_people(path: str) -> bool:
+    """Whether `path` is none of the machines' addresses (`MACHINE_PATHS`), so that an
+    unknown one may be said to a person as a page (`wants_page`)."""
+    return path != "/api" and not path.startswith(MACHINE_PATHS)
+
+
+def wants_page() -> bool:
+    """Whether the current request is a person's, in a browser, at an address of the page's
+    side: its path is for people and its Accept header prefers HTML to JSON (a browser's
+    `text/html,...,*/*;q=0.8`); a client that accepts both alike (`*/*`, or no header)
+    gets the JSON error, the shape every machine client reads."""
+    request = current_request()
+    if not for_people(request.path):
+        return False
+    offered = ("application/json", "text/html")
+    return request.accept_mimetypes.best_match(offered) == "text/html"
+
+
+def not_found_page() -> Response:
+    """The page of an address that names no page (a link mistyped, `/tabel/ABC`): a 404 in
+    the visitor's language, as the documents are drawn (`document`), with the page's look
+    and a link home. Which of this and the JSON error a request gets depends on its Accept
+    header too, hence `Vary: Accept`."""
+    response = document("notfound.html", status=404)
+    response.vary.add("Accept")
+    # What the page's documents get at their own addresses (`guard_and_revalidate`):
+    # this one is drawn at any address.
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers.update(PAGE_HEADERS)
+    return response
 
 
 #: The addresses of the page's documents and files.

@@ -315,6 +315,11 @@ export const KEYS_BY_NAME = [
   N_("howto.description"),
   N_("page.loading"),
   N_("page.noscript"),
+  // The page of an address that names none (notfound.html), drawn by the server alone.
+  N_("page.title.notFound"),
+  N_("notFound.heading"),
+  N_("notFound.text"),
+  N_("notFound.home"),
   // howto.js' keys in nested templates and chosen by the game.
   N_("howto.exact"),
   N_("howto.missed"),
