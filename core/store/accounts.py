@@ -8,11 +8,10 @@ behind each, so that everyone's rating is measured against the same opponents.
 Nothing here grows without bound: the store holds `Lifetime.most` accounts at most (sign-up
 past it is `AccountsFull`, checked in the script that makes the account), and an account not
 in use (no rating, not disabled, not kept by the operator, not a level, neither its key used,
-nor a seat given it, nor its bot playing by webhook for `Lifetime.idle_days`) is forgotten by
-the workers' sweep
-(`forget_idle`), its name free again and every key named by its id gone with it, and the
-games and matches still kept that name it left to the workers to take it out of
-(`core.store.account_records`).
+nor a seat given it, nor its bot playing by webhook or in a match for `Lifetime.idle_days`)
+is forgotten by the workers' sweep (`forget_idle`), its name free again and every key named
+by its id gone with it, and the games and matches still kept that name it left to the
+workers to take it out of (`core.store.account_records`).
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
 
@@ -167,8 +166,8 @@ _PLAYED_LUA = PLAYED_LUA + "for i = 1, #KEYS do note_played(KEYS[i], ARGV[1], AR
 # ids of those forgotten (or, only telling, that would be); one in use, or gone, is not.
 # Every condition is read again here, in the step that deletes: a key used, a seat given, a
 # webhook's answer or a match's game noted (`played`) or a rating counted a moment before
-# keeps the account. One script for the whole step: every
-# key is in the accounts' hash slot, and a cluster's pipeline runs no scripts.
+# keeps the account. One script for the whole step: every key is in the accounts' hash
+# slot, and a cluster's pipeline runs no scripts.
 _FORGET_LUA = """
 local before, games, prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local own = tonumber(ARGV[5])
