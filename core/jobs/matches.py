@@ -52,7 +52,7 @@ from core.play.turns import RQBotRunner, store_for
 from core.play.webhooks import Settings
 from core.play.webhooks import ask as ask_webhook
 from core.store import account_records, ratings, webhooks
-from core.store.accounts import Account, level_account
+from core.store.accounts import Account, level_account, note_played
 from core.store.accounts import get as get_account
 from core.store.bot_games import note_game
 from core.store.keys import (
@@ -506,6 +506,9 @@ def create_match(connection: Connections, spec: MatchSpec, timing: Timing | None
     account_records.note(
         redises_of(connection).store, spec.accounts, f"match:{match_id}", MATCH_TTL
     )
+    # Its accounts are in use while it runs, however their webhooks answer (the stand-in
+    # plays for one that does not): noted now, and as each game starts and ends.
+    note_played(redises_of(connection).store, spec.accounts)
     # At tables a few games at a time, and a deal's rotations one after another when an
     # account is seated: each game that ends starts the next (`_ended`).
     tasks = [game_task(match_id, i, spec, timing) for i in spec.first_games()]
@@ -814,6 +817,7 @@ def count_ended(
     if counted and table is not None:
         store_for(connection).delete(text(table))
     if counted and spec.accounts:
+        note_played(r.store, spec.accounts)
         # Kept a week from now. An account forgotten while this game was played was taken
         # out of the records before this one came: it is taken out of this one now.
         gone = account_records.note(r.store, spec.accounts, f"match:{match_id}", MATCH_TTL)
@@ -839,6 +843,9 @@ def play_slice(
     if spec.at_tables:
         return play_at_table(connection, spec, match_id, index, task, job_id, last_try=last_try)
     saved = redises_of(connection).store.hget(checkpoint_key(match_id, index), "state")
+    if saved is None and spec.accounts:
+        # Its games note no seat: the match says its accounts are in use as a game starts.
+        note_played(redises_of(connection).store, spec.accounts)
     if saved is None and spec.rated:
         # Before any webhook sees the game: cancelling the match from here on counts it.
         redises_of(connection).store.eval(

@@ -7,11 +7,11 @@ have fixed accounts of their own (`level_account`), made on first use: the same 
 behind each, so that everyone's rating is measured against the same opponents.
 Nothing here grows without bound: the store holds `Lifetime.most` accounts at most (sign-up
 past it is `AccountsFull`, checked in the script that makes the account), and an account not
-in use (no rating, not disabled, not kept by the operator, not a level, neither its key used
-nor a seat given it for `Lifetime.idle_days`) is forgotten by the workers' sweep
-(`forget_idle`), its name free again and every key named by its id gone with it, and the
-games and matches still kept that name it left to the workers to take it out of
-(`core.store.account_records`).
+in use (no rating, not disabled, not kept by the operator, not a level, neither its key used,
+nor a seat given it, nor its bot playing by webhook or in a match for `Lifetime.idle_days`)
+is forgotten by the workers' sweep (`forget_idle`), its name free again and every key named
+by its id gone with it, and the games and matches still kept that name it left to the
+workers to take it out of (`core.store.account_records`).
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
 
@@ -138,6 +138,25 @@ _SEEN_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'seen', ARGV[1]) end
 """
 
+#: An account's bot playing without its key (its webhook answering, a match seating it
+#: starting or ending a game) is noted at most this often (seconds): a note an hour old
+#: says as much to a sweep counting in days as one a second old, and costs no write.
+PLAYED_EVERY = 3600
+
+# A Lua function noting, in the account hash `account`, that its bot played at `now`
+# (`played`), unless it was noted less than `every` seconds before: one read, and no write
+# most of the time. Written only to an account that exists, like `seen`.
+PLAYED_LUA = """
+local function note_played(account, now, every)
+  local at = redis.call('HGET', account, 'played')
+  if at and tonumber(at) > tonumber(now) - tonumber(every) then return end
+  if redis.call('EXISTS', account) == 1 then redis.call('HSET', account, 'played', now) end
+end
+"""
+
+# KEYS: the accounts' hashes. ARGV: now, `PLAYED_EVERY`.
+_PLAYED_LUA = PLAYED_LUA + "for i = 1, #KEYS do note_played(KEYS[i], ARGV[1], ARGV[2]) end"
+
 # KEYS: names hash, keys hash, made set, the forgotten accounts' hash (`FORGOTTEN`), each
 # game's ratings hash, then for each account in turn its keys (`account_keys`, its hash and
 # seats first, its records last), its history list in each game and its set of records
@@ -145,9 +164,10 @@ if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'seen', A
 # account idle, the number of games, the levels' id prefix, "1" to only tell, the number of
 # an account's keys, how long that set waits, then the accounts' ids. Returns the
 # ids of those forgotten (or, only telling, that would be); one in use, or gone, is not.
-# Every condition is read again here, in the step that deletes: a key used, a seat given or
-# a rating counted a moment before keeps the account. One script for the whole step: every
-# key is in the accounts' hash slot, and a cluster's pipeline runs no scripts.
+# Every condition is read again here, in the step that deletes: a key used, a seat given, a
+# webhook's answer or a match's game noted (`played`) or a rating counted a moment before
+# keeps the account. One script for the whole step: every key is in the accounts' hash
+# slot, and a cluster's pipeline runs no scripts.
 _FORGET_LUA = """
 local before, games, prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local own = tonumber(ARGV[5])
@@ -158,9 +178,10 @@ for n = 7, #ARGV do
   local at = 4 + games + (n - 7) * stride
   local function idle()
     if string.sub(id, 1, #prefix) == prefix then return false end
-    local a = redis.call('HMGET', KEYS[at + 1], 'created', 'seen', 'kept', 'disabled')
+    local a = redis.call('HMGET', KEYS[at + 1], 'created', 'seen', 'kept', 'disabled', 'played')
     if not a[1] or a[3] == '1' or a[4] == '1' then return false end
     if tonumber(a[2] or a[1]) >= before then return false end
+    if a[5] and tonumber(a[5]) >= before then return false end
     local newest = redis.call('ZREVRANGE', KEYS[at + 2], 0, 0, 'WITHSCORES')
     if newest[2] and tonumber(newest[2]) >= before then return false end
     for i = 1, games do
@@ -397,9 +418,25 @@ def find(connection: redis.Redis, key: str) -> Account | None:
 
 
 def note_seen(connection: redis.Redis, account_id: str, now: float | None = None) -> None:
-    """The account's key was used now (what keeps it from the idle sweep)."""
+    """The account's key was used now (a use that keeps it from the idle sweep, as its bot
+    playing is: `note_played`)."""
     when = repr(time.time() if now is None else now)
     connection.eval(_SEEN_LUA, 1, account_key(account_id), when)
+
+
+def note_played(
+    connection: redis.Redis, account_ids: Sequence[str], now: float | None = None
+) -> None:
+    """These accounts' bots are playing without their keys (a match seating them starts or
+    ends a game; a webhook's answer is noted with its count, `core.store.webhooks.count`):
+    in use, as a key's use is, for the idle sweep. One script, and a write only for an
+    account not noted in the last `PLAYED_EVERY` seconds. Kept apart from `seen`, which
+    tells a key's holder when the key was last used: a use they did not make is a leak."""
+    ids = [a for a in account_ids if not a.startswith(LEVEL_PREFIX)]
+    if ids:
+        when = repr(time.time() if now is None else now)
+        keys = [account_key(a) for a in dict.fromkeys(ids)]
+        connection.eval(_PLAYED_LUA, len(keys), *keys, when, PLAYED_EVERY)
 
 
 def listed(connection: redis.Redis, start: int = 0, count: int = 100) -> list[Account]:
@@ -549,11 +586,12 @@ def forget(
     connection: redis.Redis, account_ids: Sequence[str], idle_before: float, dry_run: bool = False
 ) -> list[str]:
     """Forget each account that is not in use: not one of our levels, not kept, not
-    disabled, no rating nor rating history in any game, and neither seen nor given a seat
-    since `idle_before`. Its name is free again and every key of `account_keys` gone, all in
-    one script; its games in play and the records naming it are left, with its name, for
-    the workers to take it out of (`core.store.account_records`). Those forgotten
-    (`dry_run`: those that would be, forgetting nothing)."""
+    disabled, no rating nor rating history in any game, and neither seen, nor given a seat,
+    nor noted playing (`note_played`) since `idle_before`. Its name is free again and every
+    key of `account_keys` gone, all in one script; its games in play and the records naming
+    it are left, with its name, for the workers to take it out of
+    (`core.store.account_records`). Those forgotten (`dry_run`: those that would be,
+    forgetting nothing)."""
     if not account_ids:
         return []
     keys = [ACCOUNT_NAMES, ACCOUNT_KEYS, ACCOUNTS_MADE, FORGOTTEN]
@@ -623,15 +661,18 @@ def forget_idle(
     ]
     pipe = connection.pipeline(transaction=False)
     for account_id in ids:
-        pipe.hmget(account_key(account_id), ["created", "seen", "kept", "disabled"])
+        pipe.hmget(account_key(account_id), ["created", "seen", "kept", "disabled", "played"])
     idle = [
         account_id
-        for account_id, (created, seen, kept, disabled) in zip(ids, pipe.execute(), strict=True)
+        for account_id, (created, seen, kept, disabled, played) in zip(
+            ids, pipe.execute(), strict=True
+        )
         if created is not None
         and not account_id.startswith(LEVEL_PREFIX)
         and kept not in (b"1", "1")
         and disabled not in (b"1", "1")
         and float(seen or created) < before
+        and float(played or 0) < before
     ]
     forgotten = tuple(forget(connection, idle, before, dry_run))
     # The forgotten left the order made: the accounts after them moved up as many places.

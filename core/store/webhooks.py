@@ -3,28 +3,36 @@ as it is, since signing needs it; shown to the owner once), whether it is paused
 count of its calls: decisions, time spent, failures in total and in a row, the last
 failure's reason. `N` failures in a row pause it in the same script that counts them. It is
 removed with its account's key when that is replaced (`core.store.accounts.replace_key`),
-and a call counted after that brings back nothing.
+and a call counted after that brings back nothing. An answered call is the account in use
+for the idle sweep, noted in the same script (`core.store.accounts.note_played`).
 How it works: docs/bots-api.md.
 """
 
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 
+from core.store.accounts import PLAYED_EVERY, PLAYED_LUA
 from core.store.keys import account_key, webhook_key
 
 #: What a secret looks like, so that one pasted in the wrong place is recognisable.
 SECRET_PREFIX = "whsec_"
 
-# KEYS: webhook hash. ARGV: ok ("1"/"0"), milliseconds, reason, pause after. The failures
-# in a row after it, and 1 when this failure paused the bot.
-_COUNT_LUA = """
+# KEYS: webhook hash, account hash. ARGV: ok ("1"/"0"), milliseconds, reason, pause after,
+# now, `PLAYED_EVERY`. The failures in a row after it, and 1 when this failure paused the
+# bot. An answer notes the account playing in the same round trip, written only when its
+# note is older than `PLAYED_EVERY`: a webhook answering every second writes it once an hour.
+_COUNT_LUA = (
+    PLAYED_LUA
+    + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return {0, 0} end
 if ARGV[1] == '1' then
+  note_played(KEYS[2], ARGV[5], ARGV[6])
   redis.call('HINCRBY', KEYS[1], 'decisions', 1)
   redis.call('HINCRBYFLOAT', KEYS[1], 'decision_ms', ARGV[2])
   redis.call('HSET', KEYS[1], 'in_a_row', 0)
@@ -39,6 +47,7 @@ if row >= tonumber(ARGV[4]) and redis.call('HGET', KEYS[1], 'paused') ~= '1' the
 end
 return {row, 0}
 """
+)
 
 
 # KEYS: webhook hash, account hash. ARGV: the hash of the key the request was checked with
@@ -143,11 +152,12 @@ def count(
     reason: str = "",
     pause_after: int = 5,
 ) -> bool:
-    """Count one call of the webhook: answered (`ok`, in `milliseconds`), or failed for
-    `reason`. Whether this failure paused the bot."""
+    """Count one call of the webhook: answered (`ok`, in `milliseconds`: the account noted
+    playing, as `core.store.accounts.note_played` notes it), or failed for `reason`. Whether
+    this failure paused the bot."""
     _row, paused = connection.eval(
-        _COUNT_LUA, 1, webhook_key(account_id), "1" if ok else "0", repr(milliseconds),
-        reason, max(1, pause_after),
+        _COUNT_LUA, 2, webhook_key(account_id), account_key(account_id), "1" if ok else "0",
+        repr(milliseconds), reason, max(1, pause_after), repr(time.time()), PLAYED_EVERY,
     )  # fmt: skip
     return bool(paused)
 

@@ -6,13 +6,16 @@ bad JSON, failing, refusing connections) each contained by the stand-in; paused 
 failures in a row and resumed by the owner; never called once its account is disabled, nor
 once its key is replaced (the webhook and its secret go with the key, in a rated match and
 in a challenge's game already under way, the operator's `rotate-key` as its owner's new
-key)."""
+key); an account whose bot plays only by webhook is in use for the idle sweep while a match
+seats it (its webhook silent or not) and once its webhook answers, noted at most once an
+hour."""
 
 from __future__ import annotations
 
 import json
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,13 +26,16 @@ from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
+from ai.registry import BOT_KINDS
 from cli.main import pocha
-from core.play.webhooks import LONGEST_CALL
-from core.store import webhooks
+from core.play.games import view_of
+from core.play.webhooks import LONGEST_CALL, Settings, ask
+from core.store import accounts, webhooks
 from core.store.accounts import set_disabled
-from core.store.keys import webhook_key
+from core.store.keys import ACCOUNTS_SWEEP_DUE, account_key, webhook_key
 from service import create_app
 from tests.service.helpers import move
+from tests.service.test_account_lifetime import IDLE, LONG_AGO, sweep_all
 from tests.waiting import LONG, wait_until
 from tests.worker.conftest import Drain
 from tests.worker.webhook_server import WebhookBot, example_bot, webhook_bot
@@ -774,3 +780,100 @@ def test_a_match_call_says_which_game_of_which_match_it_is(
     named = [call["body"]["match"] for call in bot.calls]
     assert {m["id"] for m in named} == {report["id"]}
     assert {m["game"] for m in named} == {0, 1, 2}
+
+
+def unused_bot(connection: redis.Redis, bot: WebhookBot, name: str) -> str:
+    """A bot account made long ago whose key was never used since, with `bot` as its
+    webhook, open to anyone's matches: idle by its key alone. Its id."""
+    _key, account = accounts.create(connection, name, "bot", now=LONG_AGO)
+    secret = webhooks.register(connection, account.id, bot.url)
+    assert secret is not None
+    bot.secret = secret
+    assert accounts.set_open_to_matches(connection, account.id, True)
+    return account.id
+
+
+def played_at(connection: redis.Redis, account_id: str) -> float | None:
+    raw = connection.hget(account_key(account_id), "played")
+    return None if raw is None else float(raw)
+
+
+def test_a_match_keeps_its_webhook_bot_from_the_sweep_while_it_runs(
+    in_time: None, client: FlaskClient, drain: Drain, bot: WebhookBot, connection: redis.Redis
+) -> None:
+    # A bot whose key went unused for longer than the idle days plays a match by webhook
+    # alone, and its webhook never answers (the stand-in plays): only the match says that
+    # the account is in use. The sweep comes while the bot's first call is held.
+    account_id = unused_bot(connection, bot, "Hooky")
+    idle = unused_bot(connection, bot, "Ocioso")
+    label = f"account:{account_id}"
+    bot.behaviour = "silent"
+    asked = {"seats": [label, "easy", "easy"], "games": 2, "rules": RULES, "duplicate": False,
+             "seed": 5}  # fmt: skip
+    before = time.time()
+    made = client.post("/api/v1/matches", json=asked)
+    assert made.status_code == 202, made.json
+    noted = played_at(connection, account_id)
+    assert noted is not None and noted >= before
+    # The test's sweep is the only one (the workers' mark taken, as one of them would), and
+    # the creation's note is set back as long ago: the note of the game under way keeps it.
+    connection.set(ACCOUNTS_SWEEP_DUE, "1", ex=int(LONG))
+    connection.hset(account_key(account_id), "played", repr(LONG_AGO))
+    swept: list[tuple[set[str], str]] = []
+
+    def sweep_when_asked() -> None:
+        wait_until(lambda: bool(bot.calls), LONG, "the bot's first call")
+        forgotten = sweep_all(connection)
+        status = client.application.test_client().get(made.json["url"]).json["status"]
+        swept.append((forgotten, status))
+        bot.released.set()  # every call from here on fails at once
+
+    watcher = threading.Thread(target=sweep_when_asked, daemon=True)
+    watcher.start()
+    drain()
+    watcher.join(LONG)
+    assert swept == [({idle}, "running")]
+    report = client.get(made.json["url"]).json
+    assert (report["status"], report["done"], report["failed"]) == ("finished", 2, 0), report
+    assert report["seats"][0] == label
+    assert accounts.get(connection, account_id) is not None
+    # Once the match is over and the idle days pass, nothing keeps it any more.
+    assert sweep_all(connection, now=time.time() + IDLE + 1) == {account_id}
+
+
+def test_a_webhook_that_answered_lately_keeps_its_account_noted_once_an_hour(
+    allowing: None, bot: WebhookBot, connection: redis.Redis
+) -> None:
+    # The workers' call (`ask`) of a bot whose key went unused for the idle days: its answer
+    # is the account in use; a failed call is not.
+    answering = unused_bot(connection, bot, "Hooky")
+    failing = unused_bot(connection, bot, "Fallido")
+    kind = BOT_KINDS["pocha"]
+    game = kind.game.new(kind.game.rules_from_dict(RULES), 5)
+    seat = game.turn
+    settings = Settings.from_config()
+
+    before = time.time()
+    action, why = ask(connection, answering, game, seat, view_of(game, seat), settings)
+    assert (action is not None, why) == (True, None)
+    noted = played_at(connection, answering)
+    assert noted is not None and noted >= before
+    # A second answer within the hour writes nothing: the note stays the first one's.
+    assert ask(connection, answering, game, seat, view_of(game, seat), settings)[1] is None
+    assert played_at(connection, answering) == noted
+    hook = webhooks.get(connection, answering)
+    assert hook is not None and hook.decisions == 2
+    # An hour later, the next answer notes it again.
+    connection.hset(account_key(answering), "played", repr(noted - accounts.PLAYED_EVERY))
+    assert ask(connection, answering, game, seat, view_of(game, seat), settings)[1] is None
+    again = played_at(connection, answering)
+    assert again is not None and again >= noted
+
+    bot.behaviour = "error"
+    assert ask(connection, failing, game, seat, view_of(game, seat), settings) == (
+        None,
+        "status_500",
+    )
+    assert played_at(connection, failing) is None
+    assert sweep_all(connection) == {failing}
+    assert accounts.get(connection, answering) is not None
