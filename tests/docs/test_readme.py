@@ -98,4 +98,4 @@ def test_the_play_block_works_as_pasted(live_service: LiveService) -> None:
     finally:
         for terminal in started:
             terminal.close()
-    assert "Game " in you.screen and "created: you are You, against 3 medium bots" in you.screen
+    assert "Game " in you.screen and "created: you play against 3 medium bots" in you.screen
