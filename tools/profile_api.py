@@ -192,16 +192,18 @@ def _requests_cpu(port: int, worker: int, path: str, count: int) -> float:
     return (_cpu_seconds(worker) - before) / count * 1e6
 
 
-def _app_clock(worker: int, output: Path) -> tuple[float, int]:
+def _app_clock(worker: int, output: Path) -> tuple[float, int, float]:
     """The worker's app clock (`tools.profile_api_conf.AppClock`), asked for by SIGUSR2 and
-    read once it is written: (CPU seconds inside the app's calls, calls)."""
+    read once it is written: (CPU seconds inside the app's calls, calls, the worker's CPU
+    seconds). The worker's own getrusage, in microseconds: /proc's clock ticks (10 ms) over
+    a few moves could make the part around the calls come out below zero."""
     written = int(output.read_text().split()[0]) if output.exists() else 0
     os.kill(worker, signal.SIGUSR2)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         figures = output.read_text().split() if output.exists() else []
         if figures and int(figures[0]) > written:
-            return float(figures[1]), int(figures[2])
+            return float(figures[1]), int(figures[2]), float(figures[3])
         time.sleep(0.01)
     raise RuntimeError("the worker did not write its app clock")
 
@@ -226,10 +228,10 @@ def floor(requests: int = 5000, moves: int = 2000) -> list[str]:
             worker = _worker_pid(api.pid)
             trivial = _requests_cpu(port, worker, "/healthz", requests)
             _play(port, 300, 7, False)
-            before, (app_before, calls_before) = _cpu_seconds(worker), _app_clock(worker, clock)
+            app_before, calls_before, before = _app_clock(worker, clock)
             made, _sent = _play(port, moves, 11, False)
-            app_after, calls_after = _app_clock(worker, clock)
-            move = (_cpu_seconds(worker) - before) / made
+            app_after, calls_after, after = _app_clock(worker, clock)
+            move = (after - before) / made
             # The app clock's figures include games' creation, as the worker's do.
             inside = (app_after - app_before) / made
         finally:
