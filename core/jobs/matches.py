@@ -516,23 +516,52 @@ def create_match(connection: Connections, spec: MatchSpec, timing: Timing | None
     return match_id
 
 
-#: The label a forgotten account's seat takes in a match kept after it
-#: (`core.store.account_records`): an account's seat whose account is gone.
+#: The labels forgotten accounts' seats take in a match kept after them
+#: (`core.store.account_records`), `account:forgotten-1`, `-2`, ... one an account, numbered
+#: in the order they are forgotten: an account's seat whose account is gone. Never derived
+#: from the id, which would keep the accounts linkable; distinct, so that two accounts
+#: forgotten from one match keep their own statistics.
 FORGOTTEN_SEAT = ACCOUNT_SEAT + "forgotten"
 
 
-def _without_account(value: Any, account_id: str) -> Any:
+def forgotten_seat(number: int) -> str:
+    return f"{FORGOTTEN_SEAT}-{number}"
+
+
+def _forgotten_label(spec: dict[str, Any], records: list[dict[str, Any]], account_id: str) -> str:
+    """The label account `account_id` takes in the match: the first number free in its spec.
+    A record written after the spec was taken out of (by a game begun before) takes the
+    label the spec now seats where that game seated the account."""
+    seats = spec.get("seats", [])
+    label = ACCOUNT_SEAT + account_id
+    late = [r for r in records if label in r.get("seats", [])] if label not in seats else []
+    if late:
+        found: str
+        try:
+            players = MatchSpec.from_dict(spec).task(late[0]["game"]).players
+            found = players[late[0]["seats"].index(label)].label
+        except (KeyError, IndexError, TypeError, ValueError):
+            found = ""
+        if found.startswith(FORGOTTEN_SEAT):
+            return found
+    number = 1
+    while forgotten_seat(number) in seats:
+        number += 1
+    return forgotten_seat(number)
+
+
+def _without_account(value: Any, account_id: str, label: str) -> Any:
     """`value` (a match's spec or record, as JSON) with the account's seat label and id
-    replaced by `FORGOTTEN_SEAT` and its id part, keys of objects too."""
+    replaced by `label` (`_forgotten_label`) and its id part, keys of objects too."""
     if isinstance(value, str):
         if value == ACCOUNT_SEAT + account_id:
-            return FORGOTTEN_SEAT
-        return FORGOTTEN_SEAT.removeprefix(ACCOUNT_SEAT) if value == account_id else value
+            return label
+        return label.removeprefix(ACCOUNT_SEAT) if value == account_id else value
     if isinstance(value, list):
-        return [_without_account(v, account_id) for v in value]
+        return [_without_account(v, account_id, label) for v in value]
     if isinstance(value, dict):
         return {
-            _without_account(k, account_id): _without_account(v, account_id)
+            _without_account(k, account_id, label): _without_account(v, account_id, label)
             for k, v in value.items()
         }
     return value
@@ -560,9 +589,9 @@ return 1
 
 def scrub_match(connection: Connections, match_id: str, account_id: str, _name: str) -> None:
     """Take forgotten account `account_id` out of the match (`core.store.account_records`):
-    its seat label becomes `FORGOTTEN_SEAT` in the spec, every record and its paused mark
-    (a game still to come seats the stand-in there, as for any account gone), and the
-    statistics are made again from the records. Bounded by the match's `MAX_GAMES`."""
+    its seat label becomes its own `forgotten_seat` in the spec, every record and its
+    paused mark (a game still to come seats the stand-in there, as for any account gone),
+    and the statistics are made again from the records. Bounded by the match's `MAX_GAMES`."""
     store = redises_of(connection).store
     keys = [match_key(match_id), records_key(match_id)]
     for _attempt in range(5):
@@ -570,18 +599,20 @@ def scrub_match(connection: Connections, match_id: str, account_id: str, _name: 
         if raw is None:
             return
         spec = json.loads(raw)
-        scrubbed = _without_account(spec, account_id)
+        lines = store.lrange(keys[1], 0, -1)
+        found = [json.loads(line) for line in lines]
+        label = _forgotten_label(spec, found, account_id)
+        scrubbed = _without_account(spec, account_id, label)
         changes: list[Any] = []
-        for index, line in enumerate(store.lrange(keys[1], 0, -1)):
-            record = json.loads(line)
-            new = _without_account(record, account_id)
+        for index, (line, record) in enumerate(zip(lines, found, strict=True)):
+            new = _without_account(record, account_id, label)
             if new != record:
                 changes += [index, line, json.dumps(new)]
         args = [
             raw,
             json.dumps(scrubbed) if scrubbed != spec else "",
             _paused_field(account_id),
-            _paused_field(FORGOTTEN_SEAT.removeprefix(ACCOUNT_SEAT)),
+            _paused_field(label.removeprefix(ACCOUNT_SEAT)),
         ]
         if store.eval(_SCRUB_MATCH_LUA, len(keys), *keys, *args, *changes):
             return

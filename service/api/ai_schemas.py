@@ -346,7 +346,8 @@ class MatchSchema(Answer):
         fields.String(),
         metadata={
             "description": "The bot of each seat: a level, or an account's `account:ID` "
-            "(`account:forgotten` once that account is forgotten, here and in the records)."
+            "(`account:forgotten-1`, `-2`, ... once that account is forgotten, here and in "
+            "the records: one number for each account forgotten from the match)."
         },
     )
     rules = fields.Raw(

@@ -19,7 +19,6 @@ from flask.testing import FlaskClient
 from core.errors import GameNotFound
 from core.jobs.matches import (
     AT_TABLES_AT_ONCE,
-    FORGOTTEN_SEAT,
     _claim_table,
     _note_told,
     _seat,
@@ -28,11 +27,13 @@ from core.jobs.matches import (
     check_match,
     count_ended,
     create_match,
+    forgotten_seat,
+    scrub_match,
 )
 from core.play.turns import store_for
 from core.store import account_records, accounts
 from core.store.account_records import FORGOTTEN_NAME
-from core.store.keys import FORGOTTEN, checkpoint_key
+from core.store.keys import FORGOTTEN, checkpoint_key, match_key, records_key
 from tests.service.helpers import bearer, move
 from tests.waiting import LONG
 from tests.worker.conftest import WorkerProcesses, wait_until
@@ -231,6 +232,65 @@ def test_a_match_seats_an_account_without_a_webhook_by_its_own_key_only(
     assert client.delete(both.json["url"]).status_code == 204
 
 
+def test_two_accounts_forgotten_from_one_match_keep_their_own_labels_and_statistics(
+    client: FlaskClient, connection: redis.Redis, workers: WorkerProcesses
+) -> None:
+    """Each account forgotten from a match takes its own label there (`account:forgotten-1`,
+    `-2`), never derived from its id: the two seats' statistics, pauses and stand-in counts
+    stay apart instead of merging into one."""
+    workers.start()
+    first, second = sign_up(client, "Olvido Uno", "bot"), sign_up(client, "Olvido Dos", "bot")
+    opened = client.patch(f"/api/v1/accounts/{second['id']}", json={"open_to_matches": True},
+                          headers={"X-Pocha-Account": second["key"]})  # fmt: skip
+    assert opened.status_code == 200, opened.json
+    labels = [f"account:{first['id']}", f"account:{second['id']}"]
+    made = client.post(
+        "/api/v1/matches",
+        json={"seats": [*labels, "easy"], "games": 2, "duplicate": False,
+              "rules": {**RULES, "turn_seconds": 1}},
+        headers={"X-Pocha-Account": first["key"]},
+    )  # fmt: skip
+    assert made.status_code == 202, made.json
+    report = _finished(client, made.json["url"])
+    assert report["paused"] == sorted(labels), report
+    ids = [first["id"], second["id"]]
+    assert accounts.forget(connection, ids, time.time() + 1) == ids
+
+    wait_until(lambda: not connection.exists(FORGOTTEN), LONG, "the sweep to take both out")
+    report = client.get(made.json["url"]).json
+    gone = {forgotten_seat(1), forgotten_seat(2)}
+    assert set(report["seats"][:2]) == set(report["paused"]) == gone, report
+    assert set(report["stand_in_decisions"]) == gone, report
+    assert {bot["bot"] for bot in report["bots"]} == gone | {"easy"}, report["bots"]
+    assert all(bot["games"] == 2 for bot in report["bots"]), report["bots"]
+    records = client.get(made.json["records_url"], query_string={"format": "json"}).json
+    assert len(records) == 2 and all(r["seats"] == report["seats"] for r in records), records
+    assert not any(i in json.dumps([report, records]) for i in ids)
+
+
+def test_a_game_ended_after_its_account_was_forgotten_takes_the_label_the_match_gave_it(
+    connection: Any,
+) -> None:
+    """A game begun before its account was forgotten ends after the match was taken out
+    of: its record takes the label the match already gave that account, not a new one."""
+    first, second = "account:AAAAAAAAAAAAAAAA", "account:BBBBBBBBBBBBBBBB"
+    spec = check_match([first, second, "easy"], 2, RULES, 1, False)
+    match_id = create_match(connection, spec)  # neither account exists: both are gone
+    scrub_match(connection, match_id, second.removeprefix("account:"), "")
+    seats = json.loads(connection.hget(match_key(match_id), "spec"))["seats"]
+    assert seats == [first, forgotten_seat(1), "easy"]
+    # Played with the spec as read before: it names both accounts.
+    record = {"game": 0, "deal": 0, "seats": [first, second, "easy"],
+              "stand_in_decisions": {first: 3, second: 4}}  # fmt: skip
+    count_ended(connection, spec, match_id, 0, record)
+    seats = json.loads(connection.hget(match_key(match_id), "spec"))["seats"]
+    assert seats == [forgotten_seat(2), forgotten_seat(1), "easy"]
+    [line] = connection.lrange(records_key(match_id), 0, -1)
+    assert json.loads(line)["seats"] == seats
+    assert json.loads(line)["stand_in_decisions"] == {seats[0]: 3, seats[1]: 4}
+    cancel_match(connection, match_id)
+
+
 def test_a_tables_claim_making_and_note_hold_against_ends_cancels_and_a_second_try(
     connection: Any,
 ) -> None:
@@ -365,12 +425,11 @@ def test_a_forgotten_account_is_taken_out_of_its_match_and_its_tables(
 
     wait_until(taken_out, LONG, "the sweep to take the account out of its records")
     report = client.get(made.json["url"]).json
-    assert report["seats"][0] == report["paused"][0] == FORGOTTEN_SEAT, report
-    assert report["stand_in_decisions"] == {
-        FORGOTTEN_SEAT: report["stand_in_decisions"][FORGOTTEN_SEAT]
-    }
+    gone = forgotten_seat(1)
+    assert report["seats"][0] == report["paused"][0] == gone, report
+    assert report["stand_in_decisions"] == {gone: report["stand_in_decisions"][gone]}
     records = client.get(made.json["records_url"], query_string={"format": "json"}).json
-    assert len(records) == 2 and all(r["seats"][0] == FORGOTTEN_SEAT for r in records)
+    assert len(records) == 2 and all(r["seats"][0] == gone for r in records)
     assert silent["id"] not in json.dumps([report, records])
     for table in tables:
         players = client.get(f"/api/v1/games/{table}").json["players"]

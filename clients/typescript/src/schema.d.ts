@@ -2738,7 +2738,7 @@ export interface components {
             records_url: string;
             /** @description The rules played: Pocha's (`RulesInForce`) or Poch's (`PochRulesInForce`). */
             rules: components["schemas"]["RulesInForce"] | components["schemas"]["PochRulesInForce"];
-            /** @description The bot of each seat: a level, or an account's `account:ID` (`account:forgotten` once that account is forgotten, here and in the records). */
+            /** @description The bot of each seat: a level, or an account's `account:ID` (`account:forgotten-1`, `-2`, ... once that account is forgotten, here and in the records: one number for each account forgotten from the match). */
             seats: string[];
             /** @description The seed of the deals; a rated match's shows once it is finished (it makes every deal: its bot would know every hand). */
             seed?: number;
