@@ -244,6 +244,15 @@ def lobby_entry(record: StoredGame, now: float) -> dict[str, Any]:
     }
 
 
+def accounts_at(record: StoredGame) -> frozenset[str]:
+    """The accounts a block keeps a table apart from (`TableService._kept_apart`): its
+    maker and every account holding a seat."""
+    there = {s.holder for s in record.seats if s.holder is not None}
+    if record.table.maker is not None:
+        there.add(record.table.maker)
+    return frozenset(there)
+
+
 class TableService:
     """The tables' side of the game service: each change is a compare-and-set on the
     game's version, tried again on a lost race (a race only for seats or the table, never
@@ -259,6 +268,8 @@ class TableService:
         self.bots = bots
         self.lobby_away_seconds = lobby_away_seconds
         self._lobby: tuple[float, list[dict[str, Any]]] = (0.0, [])
+        # The accounts at each table of the lobby last read, by game id (`accounts_at`).
+        self._lobby_accounts: dict[str, frozenset[str]] = {}
         # The lobby as last rendered for the wire, beside the entries it was rendered from.
         self._lobby_page: tuple[list[dict[str, Any]] | None, bytes] = (None, b"")
         self._lobby_lock = threading.Lock()
@@ -323,7 +334,22 @@ class TableService:
                 found = self.store.lobby(LOBBY_SIZE, keep=someone_here)
                 entries = [lobby_entry(r, now) for r in found]
                 self._lobby = (now, entries)
+                self._lobby_accounts = {r.id: accounts_at(r) for r in found}
             return entries
+
+    def lobby_for(self, now: float, account_id: str) -> list[dict[str, Any]]:
+        """The lobby (`lobby`) as account `account_id` sees it: without the tables where
+        an account blocks it or it blocks one, whose seat would be refused (`_kept_apart`).
+        Either way round the table just is not there: nothing tells who blocks whom. One
+        round trip, for every table at once."""
+        entries = self.lobby(now)
+        with self._lobby_lock:
+            there = self._lobby_accounts
+        others = {a for e in entries for a in there.get(e["game_id"], ())} - {account_id}
+        pairs = [(a, account_id) for a in others] + [(account_id, a) for a in others]
+        found = blocks.blocking(self.store.redis, pairs)
+        apart = {a for pair in found for a in pair} - {account_id}
+        return [e for e in entries if apart.isdisjoint(there.get(e["game_id"], ()))]
 
     def lobby_page(self, now: float, render: Callable[[list[dict[str, Any]]], bytes]) -> bytes:
         """The lobby (`lobby`) as `render` makes it into a response body: rendered once per
@@ -412,10 +438,7 @@ class TableService:
         both sit; a block written meanwhile is ordered before or after the seat, and
         blocking takes nobody out of a seat. Nothing is read for a table without another
         account."""
-        there = {s.holder for s in record.seats if s.holder is not None}
-        if record.table.maker is not None:
-            there.add(record.table.maker)
-        there.discard(account_id)
+        there = set(accounts_at(record)) - {account_id}
         if not there:
             return
         pairs = [(a, account_id) for a in there] + [(account_id, a) for a in there]

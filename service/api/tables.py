@@ -12,13 +12,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_limiter.util import get_remote_address
 
+from core.errors import AccountDisabled, UnknownAccount
 from core.play.tables import SEEDED_WARNING, shown_code
+from core.store.accounts import find as find_account
 from core.store.records import client_hash
-from service.accounts import current_account
+from service.accounts import HEADER, SCHEME, current_account
 from service.api.games import (
     _ERRORS,
     _documentation_of,
@@ -35,7 +37,7 @@ from service.api.games_schemas import (
     StartSchema,
 )
 from service.api.links import REMATCH_SEAT, SEAT_TAKEN, responses
-from service.context import game_service
+from service.context import game_service, services
 from service.errors import ErrorSchema
 from service.i18n import translate
 from service.json_bodies import Blueprint
@@ -107,9 +109,19 @@ def _documents_errors(*statuses: int) -> Any:
 
 @blp.route("")
 class Lobby(MethodView):
-    @blp.doc(operationId="getLobby", security=[])
+    @blp.doc(operationId="getLobby", security=[{}, {SCHEME: []}])
     @blp.arguments(LobbyQuerySchema(), location="query")
     @blp.response(200, LobbyTableSchema(many=True))
+    @blp.alt_response(
+        401,
+        schema=ErrorSchema,
+        description="unknown_account: an X-Pocha-Account that is no account's key.",
+    )
+    @blp.alt_response(
+        403,
+        schema=ErrorSchema,
+        description="account_disabled: the account of the X-Pocha-Account key is disabled.",
+    )
     @blp.alt_response(
         429,
         schema=ErrorSchema,
@@ -121,9 +133,21 @@ class Lobby(MethodView):
         """The lobby
 
         Listed tables still waiting for people, newest first (at most 50): their seats,
-        names and rules. Never a token.
+        names and rules. Never a token. With an account's key (`X-Pocha-Account`), without
+        the tables where an account (its maker, or one seated) blocks yours or yours
+        blocks one: a seat there would be refused (`seat_refused`).
         """
-        body = game_service().tables.lobby_page(time.time(), _render_lobby)
+        tables = game_service().tables
+        sent = (request.headers.get(HEADER) or "").strip()
+        if not sent:
+            body = tables.lobby_page(time.time(), _render_lobby)
+        else:
+            account = find_account(services().redises.store, sent)
+            if account is None:
+                raise UnknownAccount()
+            if account.disabled:
+                raise AccountDisabled()
+            body = _render_lobby(tables.lobby_for(time.time(), account.id))
         return Response(body, mimetype="application/json")
 
 

@@ -234,3 +234,42 @@ def test_a_match_seats_no_bot_beside_or_for_an_account_it_blocks(client: FlaskCl
         answer = match(client, seats, key)
         assert answer.status_code == 202, (seats, answer.json)
         assert client.delete(answer.json["url"]).status_code == 204
+
+
+def test_the_lobby_leaves_out_the_tables_an_account_would_be_refused_at(
+    client: FlaskClient,
+) -> None:
+    """Read with an account's key, the lobby lists no table whose maker or a seated account
+    blocks it, or is blocked by it: either way round the table is just not there, so
+    nobody learns who blocks whom. Without a key, everyone sees every table."""
+    ana, pest, bea = account(client, "Ana"), account(client, "Pest"), account(client, "Bea")
+    assert block(client, ana, pest["id"]).status_code == 200
+    three = [{"name": "x"}, {"open": True}, {"open": True}]
+
+    def listed(key: str) -> str:
+        made = client.post(GAMES, json={"players": three, "listed": True},
+                           headers=account_header(key))  # fmt: skip
+        assert made.status_code == 201, made.json
+        return str(made.json["id"])
+
+    hers, pests, beas = listed(ana["key"]), listed(bea["key"]), listed(bea["key"])
+    code = client.get(f"/api/v1/games/{pests}").json["table"]["code"]
+    assert join(client, code, pest["key"]).status_code == 201
+
+    def lobby(key: str | None) -> list[str]:
+        answer = client.get("/api/v1/tables", headers=account_header(key) if key else {})
+        assert answer.status_code == 200, answer.json
+        return [t["game_id"] for t in answer.json]
+
+    everyone = lobby(None)
+    assert {hers, pests, beas} <= set(everyone)
+    assert lobby(pest["key"]) == [t for t in everyone if t != hers]
+    assert lobby(ana["key"]) == [t for t in everyone if t != pests]
+    assert lobby(bea["key"]) == everyone
+    # Unblocked, each sees the other's table again.
+    unblocked = client.delete(f"/api/v1/account/blocks/{pest['id']}",
+                              headers=account_header(ana["key"]))  # fmt: skip
+    assert unblocked.status_code == 204
+    assert lobby(pest["key"]) == lobby(ana["key"]) == everyone
+    wrong = client.get("/api/v1/tables", headers=account_header("pa_nobodys"))
+    assert refused(wrong) == (401, "unknown_account")

@@ -1091,7 +1091,9 @@ export interface paths {
         /**
          * The lobby
          * @description Listed tables still waiting for people, newest first (at most 50): their seats,
-         *     names and rules. Never a token.
+         *     names and rules. Never a token. With an account's key (`X-Pocha-Account`), without
+         *     the tables where an account (its maker, or one seated) blocks yours or yours
+         *     blocks one: a seat there would be refused (`seat_refused`).
          */
         get: operations["getLobby"];
         put?: never;
@@ -9129,8 +9131,17 @@ export interface operations {
                     "application/json": components["schemas"]["LobbyTable"][];
                 };
             };
-            /** @description unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
+            /** @description unknown_account: an X-Pocha-Account that is no account's key. unknown_key: an X-Pocha-Key that is not a key (never made, or revoked). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_disabled: the account of the X-Pocha-Account key is disabled. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
