@@ -9,6 +9,7 @@ for."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 import redis
@@ -350,3 +351,41 @@ def test_the_operator_counts_keeps_and_sweeps(redis_url: str, store: Any) -> Non
     assert accounts.get(connection, kept.id) is not None
     listed = runner.invoke(pocha, ["accounts", "list"], env=env)
     assert "kept" in listed.output
+
+
+def test_a_change_written_from_a_read_before_the_scrub_is_scrubbed_again(
+    client: FlaskClient, store: Any
+) -> None:
+    """The scrub does not move a game's version: a change of a finished game's seats or
+    table decided on a read made before it (the rematch's link, a seat left) writes the
+    forgotten account's seat back, and is taken out of it again by that same write."""
+    r = store.redis
+    key, idle = accounts.create(r, "Olvidona", "person", now=LONG_AGO)
+    bruno = sign_up(client, "Bruna").json
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "x"}, {"open": True}, {"name": "b", "bot": "easy"}],
+              "rules": {"schedule": [1]}},
+        headers=account_header(bruno["key"]),
+    )  # fmt: skip
+    joined = client.post(
+        f"/api/v1/tables/{made.json['table_code']}/seats", json={"name": "n"},
+        headers=account_header(key),
+    )  # fmt: skip
+    assert joined.status_code == 201, joined.json
+    game_id = made.json["id"]
+    tokens = {0: made.json["seats"][0]["token"], 1: joined.json["token"]}
+    assert play_people(client, game_id, tokens)["phase"] == "finished"
+    accounts.note_seen(r, idle.id, now=LONG_AGO)
+    assert idle.id in sweep_all(r)
+    read_before = store.load(game_id, history=False)
+    assert scrub_forgotten(r) >= 1
+    assert idle.id.encode() not in r.hget(game_key(game_id), "meta")
+
+    store.change_table(read_before, read_before.seats, replace(read_before.table, listed=False), [])
+
+    meta = r.hget(game_key(game_id), "meta")
+    assert idle.id.encode() not in meta and b"Olvidona" not in meta
+    assert FORGOTTEN_NAME in [
+        p["name"] for p in client.get(f"/api/v1/games/{game_id}").json["players"]
+    ]
