@@ -89,11 +89,11 @@ def records_of(connection: redis.Redis, account_id: str) -> list[str]:
 
 
 def pending(connection: redis.Redis, most: int = SCRUB_STEP) -> dict[str, str]:
-    """Forgotten accounts whose records still name them, about `most` of them (one page of
-    an HSCAN): id -> their name then."""
-    page: dict[Any, Any]
-    _cursor, page = connection.hscan(FORGOTTEN, 0, count=most)  # type: ignore[assignment]
-    return {_text(k): _text(v) for k, v in page.items()}
+    """Forgotten accounts whose records still name them, `most` of them at most, drawn at
+    random: id -> their name then. Drawn, not the first page of an HSCAN: that page is the
+    same buckets each step, which emptied leave a big hash's other accounts unreached."""
+    drawn: list[Any] = connection.hrandfield(FORGOTTEN, most, withvalues=True)  # type: ignore[assignment]
+    return {_text(k): _text(v) for k, v in zip(drawn[::2], drawn[1::2], strict=True)}
 
 
 def scrub_step(

@@ -28,7 +28,7 @@ from core.store import (
     challenges,
     webhooks,
 )
-from core.store.account_records import FORGOTTEN_NAME
+from core.store.account_records import FORGOTTEN_NAME, SCRUB_STEP
 from core.store.accounts import Lifetime
 from core.store.keys import (
     ACCOUNT_KEYS,
@@ -389,3 +389,16 @@ def test_a_change_written_from_a_read_before_the_scrub_is_scrubbed_again(
     assert FORGOTTEN_NAME in [
         p["name"] for p in client.get(f"/api/v1/games/{game_id}").json["players"]
     ]
+
+
+def test_the_sweep_reaches_every_forgotten_account_however_many_wait(store: Any) -> None:
+    """More forgotten accounts waiting than a step takes (a burst forgotten at once, in a
+    hash too big to be read in one page): each step takes as many as it may, wherever they
+    sit in the hash, until none is left."""
+    r = store.redis
+    r.hset(FORGOTTEN, mapping={f"gone{n:05d}": "" for n in range(20_000)})
+    steps = 0
+    while r.exists(FORGOTTEN) and steps <= 20_000 // SCRUB_STEP:
+        scrub_forgotten(r)
+        steps += 1
+    assert r.hlen(FORGOTTEN) == 0 and steps == 20_000 // SCRUB_STEP
