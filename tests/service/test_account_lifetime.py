@@ -36,6 +36,7 @@ from core.store.keys import (
     ACCOUNTS_MADE,
     ACCOUNTS_SWEPT_TO,
     FORGOTTEN,
+    account_records_key,
     events_key,
     game_key,
 )
@@ -402,3 +403,18 @@ def test_the_sweep_reaches_every_forgotten_account_however_many_wait(store: Any)
         scrub_forgotten(r)
         steps += 1
     assert r.hlen(FORGOTTEN) == 0 and steps == 20_000 // SCRUB_STEP
+
+
+def test_a_set_of_records_expires_with_the_last_of_them(store: Any) -> None:
+    """A kept account that stops playing keeps no set of records all gone."""
+    r = store.redis
+    _key, kept = accounts.create(r, "Guardada", "person")
+    account_records.note(r, [kept.id], "game:GAMEONE", 60)
+    account_records.note(r, [kept.id], "match:MATCHONE", DAY)
+    account_records.note(r, [kept.id], "game:GAMETWO", 30)
+    assert DAY - 60 < r.ttl(account_records_key(kept.id)) <= DAY + 1
+    account_records.note(r, [kept.id], "game:GONE", -1)
+    assert len(account_records.records_of(r, kept.id)) == 3
+    _key, other = accounts.create(r, "Otrita", "person")
+    assert account_records.note(r, [other.id], "game:GONE", -1) == []
+    assert not r.exists(account_records_key(other.id))
