@@ -608,6 +608,13 @@ def scrub_match(connection: Connections, match_id: str, account_id: str, _name: 
             new = _without_account(record, account_id, label)
             if new != record:
                 changes += [index, line, json.dumps(new)]
+        if (
+            scrubbed == spec
+            and not changes
+            and not store.hexists(keys[0], _paused_field(account_id))
+        ):
+            # Nothing names it (taken out already): the statistics kept stand.
+            return
         args = [
             raw,
             json.dumps(scrubbed) if scrubbed != spec else "",
@@ -616,6 +623,15 @@ def scrub_match(connection: Connections, match_id: str, account_id: str, _name: 
         ]
         if store.eval(_SCRUB_MATCH_LUA, len(keys), *keys, *args, *changes):
             return
+
+
+def _still_named(spec: MatchSpec) -> list[str]:
+    """The match's accounts but the forgotten seats' (`forgotten_seat`, or a plain
+    `FORGOTTEN_SEAT` of a match scrubbed before they were numbered): no account is behind
+    those, so noting one would find it gone and scrub the whole match again at each game
+    that ends."""
+    forgotten = FORGOTTEN_SEAT.removeprefix(ACCOUNT_SEAT)
+    return [a for a in spec.accounts if a != forgotten and not a.startswith(forgotten + "-")]
 
 
 def load_spec(connection: Connections, match_id: str) -> MatchSpec | None:
@@ -847,11 +863,12 @@ def count_ended(
     )
     if counted and table is not None:
         store_for(connection).delete(text(table))
-    if counted and spec.accounts:
-        note_played(r.store, spec.accounts)
+    named = _still_named(spec)
+    if counted and named:
+        note_played(r.store, named)
         # Kept a week from now. An account forgotten while this game was played was taken
         # out of the records before this one came: it is taken out of this one now.
-        gone = account_records.note(r.store, spec.accounts, f"match:{match_id}", MATCH_TTL)
+        gone = account_records.note(r.store, named, f"match:{match_id}", MATCH_TTL)
         for account_id in gone:
             scrub_match(connection, match_id, account_id, "")
     return task if made else None
@@ -874,9 +891,9 @@ def play_slice(
     if spec.at_tables:
         return play_at_table(connection, spec, match_id, index, task, job_id, last_try=last_try)
     saved = redises_of(connection).store.hget(checkpoint_key(match_id, index), "state")
-    if saved is None and spec.accounts:
+    if saved is None and _still_named(spec):
         # Its games note no seat: the match says its accounts are in use as a game starts.
-        note_played(redises_of(connection).store, spec.accounts)
+        note_played(redises_of(connection).store, _still_named(spec))
     if saved is None and spec.rated:
         # Before any webhook sees the game: cancelling the match from here on counts it.
         redises_of(connection).store.eval(

@@ -46,6 +46,8 @@ Scrubber = Callable[[str, str, str], None]
 # Note records for each account still stored. KEYS: for each account, its set of records
 # and its hash. ARGV: the record ("game:ID", "match:ID"), when it expires at the latest, now,
 # the most records a set keeps. Returns the accounts gone (by their place in KEYS' pairs).
+# A set expires with the last of its records: an account that stops playing, and is kept
+# (rated, or by the operator), keeps no set of records all gone.
 _NOTE = """
 local gone = {}
 for i = 1, #KEYS, 2 do
@@ -53,6 +55,8 @@ for i = 1, #KEYS, 2 do
     redis.call('ZADD', KEYS[i], ARGV[2], ARGV[1])
     redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', '(' .. ARGV[3])
     redis.call('ZREMRANGEBYRANK', KEYS[i], 0, -tonumber(ARGV[4]) - 1)
+    local last = redis.call('ZRANGE', KEYS[i], -1, -1, 'WITHSCORES')
+    if last[2] then redis.call('EXPIREAT', KEYS[i], math.ceil(tonumber(last[2]))) end
   else
     table.insert(gone, (i + 1) / 2)
   end
@@ -89,11 +93,11 @@ def records_of(connection: redis.Redis, account_id: str) -> list[str]:
 
 
 def pending(connection: redis.Redis, most: int = SCRUB_STEP) -> dict[str, str]:
-    """Forgotten accounts whose records still name them, about `most` of them (one page of
-    an HSCAN): id -> their name then."""
-    page: dict[Any, Any]
-    _cursor, page = connection.hscan(FORGOTTEN, 0, count=most)  # type: ignore[assignment]
-    return {_text(k): _text(v) for k, v in page.items()}
+    """Forgotten accounts whose records still name them, `most` of them at most, drawn at
+    random: id -> their name then. Drawn, not the first page of an HSCAN: that page is the
+    same buckets each step, which emptied leave a big hash's other accounts unreached."""
+    drawn: list[Any] = connection.hrandfield(FORGOTTEN, most, withvalues=True)  # type: ignore[assignment]
+    return {_text(k): _text(v) for k, v in zip(drawn[::2], drawn[1::2], strict=True)}
 
 
 def scrub_step(

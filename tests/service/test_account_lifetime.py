@@ -9,6 +9,7 @@ for."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 import redis
@@ -27,7 +28,7 @@ from core.store import (
     challenges,
     webhooks,
 )
-from core.store.account_records import FORGOTTEN_NAME
+from core.store.account_records import FORGOTTEN_NAME, SCRUB_STEP
 from core.store.accounts import Lifetime
 from core.store.keys import (
     ACCOUNT_KEYS,
@@ -35,6 +36,7 @@ from core.store.keys import (
     ACCOUNTS_MADE,
     ACCOUNTS_SWEPT_TO,
     FORGOTTEN,
+    account_records_key,
     events_key,
     game_key,
 )
@@ -350,3 +352,69 @@ def test_the_operator_counts_keeps_and_sweeps(redis_url: str, store: Any) -> Non
     assert accounts.get(connection, kept.id) is not None
     listed = runner.invoke(pocha, ["accounts", "list"], env=env)
     assert "kept" in listed.output
+
+
+def test_a_change_written_from_a_read_before_the_scrub_is_scrubbed_again(
+    client: FlaskClient, store: Any
+) -> None:
+    """The scrub does not move a game's version: a change of a finished game's seats or
+    table decided on a read made before it (the rematch's link, a seat left) writes the
+    forgotten account's seat back, and is taken out of it again by that same write."""
+    r = store.redis
+    key, idle = accounts.create(r, "Olvidona", "person", now=LONG_AGO)
+    bruno = sign_up(client, "Bruna").json
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "x"}, {"open": True}, {"name": "b", "bot": "easy"}],
+              "rules": {"schedule": [1]}},
+        headers=account_header(bruno["key"]),
+    )  # fmt: skip
+    joined = client.post(
+        f"/api/v1/tables/{made.json['table_code']}/seats", json={"name": "n"},
+        headers=account_header(key),
+    )  # fmt: skip
+    assert joined.status_code == 201, joined.json
+    game_id = made.json["id"]
+    tokens = {0: made.json["seats"][0]["token"], 1: joined.json["token"]}
+    assert play_people(client, game_id, tokens)["phase"] == "finished"
+    accounts.note_seen(r, idle.id, now=LONG_AGO)
+    assert idle.id in sweep_all(r)
+    read_before = store.load(game_id, history=False)
+    assert scrub_forgotten(r) >= 1
+    assert idle.id.encode() not in r.hget(game_key(game_id), "meta")
+
+    store.change_table(read_before, read_before.seats, replace(read_before.table, listed=False), [])
+
+    meta = r.hget(game_key(game_id), "meta")
+    assert idle.id.encode() not in meta and b"Olvidona" not in meta
+    assert FORGOTTEN_NAME in [
+        p["name"] for p in client.get(f"/api/v1/games/{game_id}").json["players"]
+    ]
+
+
+def test_the_sweep_reaches_every_forgotten_account_however_many_wait(store: Any) -> None:
+    """More forgotten accounts waiting than a step takes (a burst forgotten at once, in a
+    hash too big to be read in one page): each step takes as many as it may, wherever they
+    sit in the hash, until none is left."""
+    r = store.redis
+    r.hset(FORGOTTEN, mapping={f"gone{n:05d}": "" for n in range(20_000)})
+    steps = 0
+    while r.exists(FORGOTTEN) and steps <= 20_000 // SCRUB_STEP:
+        scrub_forgotten(r)
+        steps += 1
+    assert r.hlen(FORGOTTEN) == 0 and steps == 20_000 // SCRUB_STEP
+
+
+def test_a_set_of_records_expires_with_the_last_of_them(store: Any) -> None:
+    """A kept account that stops playing keeps no set of records all gone."""
+    r = store.redis
+    _key, kept = accounts.create(r, "Guardada", "person")
+    account_records.note(r, [kept.id], "game:GAMEONE", 60)
+    account_records.note(r, [kept.id], "match:MATCHONE", DAY)
+    account_records.note(r, [kept.id], "game:GAMETWO", 30)
+    assert DAY - 60 < r.ttl(account_records_key(kept.id)) <= DAY + 1
+    account_records.note(r, [kept.id], "game:GONE", -1)
+    assert len(account_records.records_of(r, kept.id)) == 3
+    _key, other = accounts.create(r, "Otrita", "person")
+    assert account_records.note(r, [other.id], "game:GONE", -1) == []
+    assert not r.exists(account_records_key(other.id))

@@ -28,6 +28,7 @@ from core.jobs.matches import (
     count_ended,
     create_match,
     forgotten_seat,
+    load_spec,
     scrub_match,
 )
 from core.play.turns import store_for
@@ -442,3 +443,23 @@ def test_a_forgotten_account_is_taken_out_of_its_match_and_its_tables(
         else:
             continue
         assert not any(silent["id"].encode() in v for v in values), key
+
+
+def test_a_match_whose_account_is_taken_out_is_not_scrubbed_again_at_each_game(
+    connection: Any,
+) -> None:
+    """Once the forgotten seat stands in a match's spec, a game that ends notes no account
+    for it (none is behind it), and a scrub that finds nothing to take out writes nothing:
+    the statistics kept beside the match stand, and no game's end rereads every record."""
+    spec = check_match(["account:abcDEF123", "easy", "easy"], 3, RULES, 1, False)
+    match_id = create_match(connection, spec)
+    scrub_match(connection, match_id, "abcDEF123", "")
+    scrubbed = load_spec(connection, match_id)
+    assert scrubbed is not None and scrubbed.seats[0] == forgotten_seat(1)
+    connection.hset(match_key(match_id), mapping={"stats": "{}", "stats_of": "kept"})
+
+    scrub_match(connection, match_id, "abcDEF123", "")
+    count_ended(connection, scrubbed, match_id, 0, None)
+
+    assert connection.hmget(match_key(match_id), ["stats", "stats_of"]) == [b"{}", b"kept"]
+    assert account_records.records_of(connection, "forgotten-1") == []
