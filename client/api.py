@@ -8,7 +8,7 @@ from __future__ import annotations
 import http.client
 import json
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal, overload
 from urllib.parse import quote, urlencode, urlsplit
 
@@ -383,26 +383,44 @@ class PochaClient:
     def analysis(self, analysis: str | Mapping[str, Any], wait: float = 0.0) -> Analysis:
         """An analysis by id, URL or report (kept 10 minutes); `wait` long-polls
         (server-capped)."""
-        if isinstance(analysis, Mapping):
-            analysis = str(analysis["id"])
-        analysis_id = analysis.rstrip("/").rsplit("/", 1)[-1]
-        path = f"/api/v1/analyses/{_q(analysis_id)}"
-        if wait > 0:
-            path += "?" + urlencode({"wait": f"{wait:g}"})
-        answer: Analysis = self._json("GET", path, timeout=self.timeout + wait)
+        answer: Analysis = self._report("analyses", analysis, wait)
         return answer
 
     def wait_analysis(self, analysis: str | Analysis, timeout: float = 60.0) -> Analysis:
         """The analysis once finished (raises `AnalysisFailed` if it failed, `TimeoutError`)."""
-        deadline = time.monotonic() + timeout
-        report = self.analysis(analysis) if isinstance(analysis, str) else analysis
-        while report["status"] not in ("finished", "failed"):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError(f"analysis {report['id']} not done after {timeout:g} s")
-            report = self.analysis(report["id"], wait=min(remaining, _MAX_POLL_SECONDS))
+        report: Analysis = self._until_done(
+            analysis, lambda ref, wait: self.analysis(ref, wait), "analysis", timeout
+        )
         if report["status"] == "failed":
             raise AnalysisFailed(report)
+        return report
+
+    def _report(self, collection: str, ref: str | Mapping[str, Any], wait: float) -> Any:
+        """A report of `collection` (jobs, analyses) by id, URL or report; `wait` long-polls
+        (server-capped)."""
+        if isinstance(ref, Mapping):
+            ref = str(ref["id"])
+        path = f"/api/v1/{collection}/{_q(ref.rstrip('/').rsplit('/', 1)[-1])}"
+        if wait > 0:
+            path += "?" + urlencode({"wait": f"{wait:g}"})
+        return self._json("GET", path, timeout=self.timeout + wait)
+
+    def _until_done(
+        self,
+        ref: str | Mapping[str, Any],
+        read: Callable[[str, float], Any],
+        what: str,
+        timeout: float,
+    ) -> Any:
+        """The report `read` gives once finished or failed, long-polling within `timeout`
+        (`TimeoutError` after it)."""
+        deadline = time.monotonic() + timeout
+        report = read(ref, 0.0) if isinstance(ref, str) else ref
+        while report.get("status") not in ("finished", "failed"):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"{what} {report.get('id')} not done after {timeout:g} s")
+            report = read(report["id"], min(remaining, _MAX_POLL_SECONDS))
         return report
 
     def delete(self, game_id: str) -> None:
@@ -694,24 +712,12 @@ class PochaClient:
 
     def job(self, job: str | Mapping[str, Any], wait: float = 0.0) -> Job:
         """A job's report by id, URL or report; `wait` long-polls (server-capped)."""
-        if isinstance(job, Mapping):
-            job = str(job["id"])
-        job_id = job.rstrip("/").rsplit("/", 1)[-1]
-        path = f"/api/v1/jobs/{_q(job_id)}"
-        if wait > 0:
-            path += "?" + urlencode({"wait": f"{wait:g}"})
-        answer: Job = self._json("GET", path, timeout=self.timeout + wait)
+        answer: Job = self._report("jobs", job, wait)
         return answer
 
     def wait_job(self, job: str | Job, timeout: float = 60.0) -> Job:
         """The job once finished (raises `JobFailed` if it failed, `TimeoutError`)."""
-        deadline = time.monotonic() + timeout
-        report = self.job(job) if isinstance(job, str) else job
-        while report.get("status") not in ("finished", "failed"):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError(f"job {report.get('id')} not done after {timeout:g} s")
-            report = self.job(report["id"], wait=min(remaining, _MAX_POLL_SECONDS))
+        report: Job = self._until_done(job, lambda ref, wait: self.job(ref, wait), "job", timeout)
         if report["status"] == "failed":
             raise JobFailed(report)
         return report
