@@ -53,7 +53,7 @@ LONG_AGO = time.time() - IDLE - 30 * DAY
 
 def keys_naming(connection: redis.Redis, account_id: str) -> list[str]:
     """Every key in the store whose name holds the account's id."""
-    return sorted(k.decode() for k in connection.scan_iter(match=f"*{account_id}*", count=1000))
+    return sorted({k.decode() for k in connection.scan_iter(match=f"*{account_id}*", count=1000)})
 
 
 def sweep_all(connection: redis.Redis, now: float | None = None) -> set[str]:

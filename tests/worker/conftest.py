@@ -20,8 +20,9 @@ import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
+from rq.job import Job
 
-from core.jobs.queues import Timing, connect
+from core.jobs.queues import SERIALIZER, Timing, connect
 from service import create_app
 from tests.waiting import LONG, scaled
 from tests.waiting import wait_until as _wait_until
@@ -55,6 +56,15 @@ def connection(redis_url: str) -> Iterator[redis.Redis]:
     conn = connect(redis_url)
     yield conn
     conn.close()
+
+
+def jobs_named(connection: redis.Redis, pattern: str) -> list[Job]:
+    """The jobs RQ keeps whose ids match `pattern`, each once: SCAN may return a key more
+    than once when Redis resizes its table during the scan, as a busy store does."""
+    keys = connection.scan_iter(match=f"rq:job:{pattern}")
+    ids = {key.decode().removeprefix("rq:job:") for key in keys}
+    found = Job.fetch_many(sorted(ids), connection=connection, serializer=SERIALIZER)
+    return [job for job in found if job is not None]
 
 
 Drain = Callable[[], None]

@@ -21,7 +21,7 @@ from core.play.turns import store_for, turn_key
 from engine.pocha.observation import observe
 from tests.service.helpers import bearer, create_game, move
 from tests.waiting import LONG, scaled
-from tests.worker.conftest import POCHA, WorkerProcesses, wait_until
+from tests.worker.conftest import POCHA, WorkerProcesses, jobs_named, wait_until
 
 
 def human_turn_or_over(client: FlaskClient, game_id: str, token: str) -> bool:
@@ -121,10 +121,7 @@ def test_a_running_match_delays_a_bot_turn_by_one_slice_at_most(
         # Read now, while RQ keeps them: the bots' turns played so far and the slices.
         played = [f"pocha-turn-{game_id}-{v}" for v in range(1, view["version"] + 1)]
         turns.update((job.id, job) for job in jobs(connection, played) if job.id not in turns)
-        slices = jobs(connection, [
-            key.decode().removeprefix("rq:job:")
-            for key in connection.scan_iter(match=f"rq:job:pocha-match-{match['id']}-*")
-        ])  # fmt: skip
+        slices = jobs_named(connection, f"pocha-match-{match['id']}-*")
         for turn in turns.values():
             # Measured in RQ's own times, not the test's: the slice in hand when the turn
             # was queued, and none after it (a loaded machine makes slices no longer).

@@ -25,7 +25,7 @@ from core.store.keys import task_key
 from core.store.redises import store_for_jobs
 from service.context import EXTENSION
 from tests.service.helpers import create_game, move
-from tests.worker.conftest import Drain
+from tests.worker.conftest import Drain, jobs_named
 
 BOTS = [{"name": f"H{i}", "bot": "heuristic"} for i in range(1, 4)]
 #: With this seed seat 3 deals the first hand, so the person in seat 0 bids first.
@@ -144,10 +144,7 @@ def test_a_run_hands_over_when_another_lanes_turn_waits(
     assert other.ended_at is not None and second.started_at is not None
     assert other.ended_at <= second.started_at
     # The rest in runs (more than one if the machine was slow), each move played once.
-    runs = [
-        Job.fetch(key.decode().removeprefix("rq:job:"), connection, serializer=SERIALIZER)
-        for key in connection.scan_iter(match=f"rq:job:pocha-turn-{game_id}-*")
-    ]
+    runs = jobs_named(connection, f"pocha-turn-{game_id}-*")
     assert sum(job.return_value()["turns"] for job in runs) == (
         store_for(connection).load(game_id).version - 1
     )

@@ -21,7 +21,7 @@ from core.play.turns import store_for
 from core.store.keys import task_key
 from engine.pocha.rules import Rules
 from tests.service.helpers import create_game
-from tests.worker.conftest import Drain
+from tests.worker.conftest import Drain, jobs_named
 from worker.process import make_worker
 
 SEATS = ["easy", "heuristic", "easy", "heuristic"]
@@ -220,20 +220,12 @@ def test_a_queued_match_does_not_delay_a_bot_turn(
     game = create_game(client, players, {"schedule": [2]}, seed=8)
     assert queue(connection, LOW).count == 6 and queue(connection, TURNS).count == 1
     worker.work(burst=True, logging_level="WARNING")
-    turns = [
-        Job.fetch(key.decode().removeprefix("rq:job:"), connection=connection,
-                  serializer=SERIALIZER)
-        for key in connection.scan_iter(match=f"rq:job:pocha-turn-{game['id']}-*")
-    ]  # fmt: skip
+    turns = jobs_named(connection, f"pocha-turn-{game['id']}-*")
     # Every move after the game's first version was a bot's, played by these jobs.
     final = store_for(connection).load(game["id"])
     assert final.finished
     assert sum(t.return_value()["turns"] for t in turns) == final.version - 1
-    slices = [
-        Job.fetch(key.decode().removeprefix("rq:job:"), connection=connection,
-                  serializer=SERIALIZER)
-        for key in connection.scan_iter(match=f"rq:job:pocha-match-{match['id']}-*")
-    ]  # fmt: skip
+    slices = jobs_named(connection, f"pocha-match-{match['id']}-*")
     first_slice = min(slices, key=lambda j: j.started_at)
     later_slices = [j for j in slices if j.id != first_slice.id]
     # Every bot turn of the game was played before the match went on.

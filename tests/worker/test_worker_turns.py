@@ -27,7 +27,7 @@ from core.store.keys import TASKS_DUE
 from engine.pocha.actions import action_to_wire
 from engine.pocha.observation import observe
 from tests.service.helpers import bearer, create_game, move
-from tests.worker.conftest import Drain
+from tests.worker.conftest import Drain, jobs_named
 
 BOTS = [
     {"name": "Easy", "bot": "easy"},
@@ -38,11 +38,7 @@ BOTS = [
 
 def turn_jobs(connection: redis.Redis, game_id: str) -> list[Job]:
     """The finished bot-turn jobs of a game, by version."""
-    found = []
-    for key in connection.scan_iter(match=f"rq:job:pocha-turn-{game_id}-*"):
-        job_id = key.decode().removeprefix("rq:job:")
-        found.append(Job.fetch(job_id, connection=connection, serializer=SERIALIZER))
-    return sorted(found, key=lambda j: j.args[1])
+    return sorted(jobs_named(connection, f"pocha-turn-{game_id}-*"), key=lambda j: j.args[1])
 
 
 def test_a_person_against_three_bots_to_the_end(
