@@ -84,6 +84,17 @@ def split_sheet(connection: redis.Redis, key: str) -> bool:
     return True
 
 
+def _rename(connection: redis.Redis, key: str, renamed: str) -> bool:
+    """Whether `key` was renamed to `renamed` now: not if the new name is taken, nor if
+    `key` is gone (renamed already)."""
+    try:
+        return bool(connection.renamenx(key, renamed))
+    except redis.ResponseError as error:
+        if "no such key" in str(error).lower():
+            return False
+        raise
+
+
 def migrate(connection: redis.Redis) -> Migrated:
     """Rename every old key of `connection`'s database, and the due entries of old tasks;
     an old game's score sheet is first taken out of its state (`split_sheet`)."""
@@ -97,8 +108,8 @@ def migrate(connection: redis.Redis) -> Migrated:
         if _OLD_GAME.match(key) and split_sheet(connection, key):
             done.sheets += 1
         # RENAMENX: a key that exists under both names (a rerun after new writes) keeps
-        # the new one.
-        if connection.renamenx(key, renamed):
+        # the new one. SCAN may return a key twice, the second time after its rename.
+        if _rename(connection, key, renamed):
             done.keys += 1
             if renamed.startswith("pocha:task:"):
                 _rename_condition(connection, renamed)
@@ -110,6 +121,6 @@ def migrate(connection: redis.Redis) -> Migrated:
         pipe = connection.pipeline(transaction=True)
         pipe.zadd(TASKS_DUE, {task: score})
         pipe.zrem(TASKS_DUE, member)
-        pipe.execute()
-        done.tasks += 1
+        _added, removed = pipe.execute()
+        done.tasks += removed  # none for a member the scan returned twice
     return done

@@ -4,6 +4,8 @@ in place, and games, their owed tasks and clocks, and matches are found again.""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -45,7 +47,7 @@ def test_other_keys_are_left_alone() -> None:
 
 def _downgrade(connection: redis.Redis) -> None:
     """Write what the previous version wrote: the same data under the untagged names."""
-    for raw in list(connection.scan_iter(match="pocha:*")):
+    for raw in dict.fromkeys(connection.scan_iter(match="pocha:*")):  # each once
         key = raw.decode()
         old = key.replace("{", "").replace("}", "")
         if old != key and not key.startswith(("pocha:tasks", "pocha:limit")):
@@ -94,6 +96,38 @@ def test_a_store_of_the_old_names_is_found_again(redis_url: str) -> None:
         else:
             assert connection.exists(task_key(turn_key(game.id, 1)))
     assert migrate(connection).keys == 0  # a second run finds nothing to do
+
+
+class ScanTwice(redis.Redis):
+    """A Redis whose SCAN returns every key twice, as Redis may when it resizes its table
+    during a scan (SCAN promises each key at least once, not once)."""
+
+    def scan_iter(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        for key in list(super().scan_iter(*args, **kwargs)):
+            yield key
+            yield key
+
+    def zscan_iter(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        for member in list(super().zscan_iter(*args, **kwargs)):
+            yield member
+            yield member
+
+
+def test_a_key_the_scan_returns_twice_is_renamed_once(redis_url: str) -> None:
+    connection = redis.Redis.from_url(redis_url)
+    store = GameStore(connection, finished_ttl=600, idle_ttl=600)
+    rules = Rules.from_dict({"players": 3, "schedule": [2]})
+    seats = [("Bot", "easy"), ("Ana", None), ("Bea", None)]
+    game = store.create(Game.new(rules, 0), seats, owed_task=owed_work).record
+    before = {key: connection.type(key) for key in connection.scan_iter(match="pocha:*")}
+    due = connection.zrange(TASKS_DUE, 0, -1, withscores=True)
+    _downgrade(connection)
+
+    done = migrate(ScanTwice(connection_pool=connection.connection_pool))
+    assert done.keys == len(before) - 1  # all but the due set, each once
+    assert done.tasks == len(due) == 1
+    assert connection.zrange(TASKS_DUE, 0, -1, withscores=True) == due
+    assert store.load(game.id).version == game.version
 
 
 def _play(store: GameStore, game_id: str, moves: int) -> None:
