@@ -29,6 +29,7 @@ ALLOW_HEADERS = [
     "Content-Type",
     "Idempotency-Key",
     "If-Match",
+    "If-None-Match",
     "Last-Event-ID",
     "X-Pocha-Account",
     "X-Request-ID",

@@ -279,17 +279,22 @@ class GameService:
 
     # -- views ------------------------------------------------------------------------------
 
-    def view(self, record: StoredGame, seat: int | None) -> dict[str, Any]:
-        """What `seat` (None: a spectator) sees of the game now (`seat_view`)."""
-        return seat_view(record, seat)
+    def view(
+        self, record: StoredGame, seat: int | None, now: float | None = None
+    ) -> dict[str, Any]:
+        """What `seat` (None: a spectator) sees of the game at `now`, default now
+        (`seat_view`)."""
+        return seat_view(record, seat, now)
 
-    def game_view(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def seen_by(self, game_id: str, token: str | None) -> tuple[StoredGame, int | None]:
+        """The game as a view shows it, and the seat `token` opens (None: a spectator's
+        view), whose person is noted as here."""
         # A view leaves the score sheet out: it is not read at all.
         record = self.store.load(game_id, history=False)
         seat = self.seat_for(record, token, required=False)
         if seat is not None:
             self.store.touch(record, seat)
-        return self.view(record, seat)
+        return record, seat
 
     def history(self, game_id: str) -> dict[str, Any]:
         """The score sheet: every finished hand as dealt, bid, won and scored."""

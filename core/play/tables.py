@@ -159,18 +159,26 @@ def shown_code(code: str) -> str:
     return f"{code[:4]}-{code[4:]}"
 
 
-def seat_info(record: StoredGame, seat: int, now: float) -> dict[str, Any]:
-    """What everyone sees of a seat: who sits there, and whether they are here (never a
-    person who left, however lately seen: their page may ask on until it closes)."""
+def is_present(record: StoredGame, seat: int, now: float) -> bool:
+    """Whether the seat's player is here at `now`: a bot always; a person seen lately
+    (never one who left, however lately seen: their page may ask on until it closes)."""
     info = record.seats[seat]
     seen = record.seen[seat] if seat < len(record.seen) else 0.0
+    return info.bot is not None or (
+        not info.open and not info.left and now - seen < PRESENCE_SECONDS
+    )
+
+
+def seat_info(record: StoredGame, seat: int, now: float) -> dict[str, Any]:
+    """What everyone sees of a seat: who sits there, and whether they are here
+    (`is_present`)."""
+    info = record.seats[seat]
     shown = {
         "seat": seat,
         "name": info.name,
         "bot": info.bot,
         "open": info.open,
-        "present": info.bot is not None
-        or (not info.open and not info.left and now - seen < PRESENCE_SECONDS),
+        "present": is_present(record, seat, now),
         "away": info.away,
         "left": info.left,
         # The level playing for the person now, if the stand-in does.
@@ -181,12 +189,16 @@ def seat_info(record: StoredGame, seat: int, now: float) -> dict[str, Any]:
     return shown
 
 
-def seat_view(record: StoredGame, seat: int | None) -> dict[str, Any]:
-    """What `seat` (None: a spectator) sees of the game now: the document
-    `GET /api/v1/games/{id}` answers that seat (before the service adds the table's link
-    and translates), and the body a webhook bot in that seat is sent."""
+def seat_view(record: StoredGame, seat: int | None, now: float | None = None) -> dict[str, Any]:
+    """What `seat` (None: a spectator) sees of the game at `now` (default: now): the
+    document `GET /api/v1/games/{id}` answers that seat (before the service adds the
+    table's link and translates), and the body a webhook bot in that seat is sent.
+
+    Besides the seat, it depends on nothing but the stored game at its version and, through
+    `now`, on who is present (`is_present`) and the clock's `seconds_left`: every other
+    write of a game makes a new version (`view_validator` relies on this)."""
     view = kind_of(record.game).view(record.game, seat, record.waiting)
-    now = time.time()
+    now = time.time() if now is None else now
     view["id"] = record.id
     view["version"] = record.version
     view["last_event"] = record.events
@@ -206,7 +218,7 @@ def table_of(record: StoredGame, shows_code: bool) -> dict[str, Any] | None:
     if table is NO_TABLE:
         return None
     shown = {
-        "code": shown_code(table.code) if table.code and (shows_code or table.listed) else None,
+        "code": code_shown(record, shows_code),
         "listed": table.listed,
         "waiting": table.waiting,
         "stand_in_level": table.stand_in,
@@ -216,6 +228,27 @@ def table_of(record: StoredGame, shows_code: bool) -> dict[str, Any] | None:
     if table.rated:
         shown["rated"] = True
     return shown
+
+
+def code_shown(record: StoredGame, shows_code: bool) -> str | None:
+    """The table's code as a view shows it (`table_of`), or None."""
+    table = record.table
+    if table is NO_TABLE or not table.code or not (shows_code or table.listed):
+        return None
+    return shown_code(table.code)
+
+
+def view_validator(record: StoredGame, seat: int | None, now: float) -> tuple[str, bool]:
+    """What `seat_view(record, seat, now)` depends on, as a short text that two views
+    differing in anything but `seconds_left` never share: the version, the seat, and who
+    is present. And whether a clock runs: then the view's `seconds_left` moves on with
+    time while the text stays (a figure the view's `deadline` gives again), so an entity
+    tag made from the text is a weak one. Cheap: no view is built.
+
+    Nothing here depends on the seat's cards, and nothing that seat could not see."""
+    present = "".join("1" if is_present(record, i, now) else "0" for i in range(len(record.seats)))
+    who = "-" if seat is None else str(seat)
+    return f"{record.version}:{who}:{present}", record.deadline is not None
 
 
 def last_seen(record: StoredGame) -> float:

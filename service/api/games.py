@@ -2,25 +2,30 @@
 a finished game's record, delete.
 
 Views are thin: they read the bearer token and If-Match, call `GameService`, and let the
-schemas and the error handlers do the rest. Every response that shows a game carries its
-version as the ETag.
+schemas and the error handlers do the rest. Every response that shows a game carries an
+ETag that starts with its version; the view's own (`GET /api/v1/games/{id}`) is the tag of
+that caller's view, and answers If-None-Match with 304 without building the view.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
+import time
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any, TypeVar, cast
 
 import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
 from werkzeug.datastructures import Headers
+from werkzeug.http import quote_etag
 
 from core.errors import ServiceError, TokenMissing, Unauthorized
 from core.play.games import PlayerSpec
-from core.play.tables import shown_code
+from core.play.tables import code_shown, shown_code, view_validator
 from core.store.records import NO_TABLE, StoredGame
 from engine.i18n import _
 from engine.protocols import WireAction
@@ -41,7 +46,7 @@ from service.events import EXTENSION as EVENTS
 from service.events import EventStreams
 from service.json_bodies import Blueprint
 from service.ratelimits import limits_on, take_move_counters
-from service.request_language import translate_view
+from service.request_language import request_language, translate_view
 from service.share import table_link, with_table_link
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -65,6 +70,31 @@ _ETAG = {
     "description": 'The game\'s version, quoted (`"12"`): send it back as If-Match.',
     "schema": {"type": "string", "example": '"12"'},
 }
+#: The view's own tag (`_view_tag`), on `GET /api/v1/games/{id}`'s answers.
+_VIEW_ETAG = {
+    "description": "This view's entity tag: the game's version, a dash and a digest of "
+    "what else the view depends on (the seat asking, the language, who is present, the "
+    'table\'s link), such as `"12-5f0c2a9e1b7d4c36"`; weak (`W/"12-..."`) while a turn\'s '
+    "clock runs, as `seconds_left` moves on under it. Send it back as If-None-Match to be "
+    "answered 304 while the view is unchanged, or as If-Match with a move (only its "
+    "version counts there).",
+    "schema": {"type": "string", "example": '"12-5f0c2a9e1b7d4c36"'},
+}
+_IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "required": False,
+    "description": "The ETag of a view you hold (or several, comma-separated; weak ones "
+    "compare too; `*` matches any). While it is still your view's, the answer is 304 with "
+    "no body.",
+    "schema": {"type": "string", "example": '"12-5f0c2a9e1b7d4c36"'},
+}
+_NOT_MODIFIED = {
+    "description": "Not modified: an ETag sent in If-None-Match is still your view's; no "
+    "body (the view you hold stands; while a clock runs, count its `seconds_left` down "
+    "from when you got it, or read `deadline`).",
+    "headers": {"ETag": _VIEW_ETAG},
+}
 _REPLAYED = {
     "description": "`true` when this answers a retry of a move already applied (the same "
     "Idempotency-Key): the game as it is now, the move not applied again.",
@@ -75,9 +105,14 @@ _IF_MATCH = {
     "in": "header",
     "name": "If-Match",
     "required": False,
-    "description": "The `version` (ETag) of the view the move was decided on; the move is "
-    "refused with 412 `stale_version` if the game has changed since.",
-    "schema": {"type": "string", "pattern": '^(\\*|(W/)?"?[0-9]{1,18}"?)$', "example": '"12"'},
+    "description": "The `version` (or the ETag) of the view the move was decided on; the "
+    "move is refused with 412 `stale_version` if the game has changed since (only the "
+    "version a view's ETag starts with is compared).",
+    "schema": {
+        "type": "string",
+        "pattern": '^(\\*|(W/)?"?[0-9]{1,18}(-[0-9a-f]{16})?"?)$',
+        "example": '"12"',
+    },
 }
 _IDEMPOTENCY_KEY = {
     "in": "header",
@@ -218,6 +253,17 @@ _responds_with_view = _documentation_of(
     )
 )
 
+#: `getGame`'s answer: the view, with the view's own tag.
+_responds_with_own_view = _documentation_of(
+    blp.response(
+        200,
+        VIEW,
+        description="The view: a Pocha game's (`GameView`) or a Poch game's (`PochGameView`), "
+        "told apart by `game`.",
+        headers={"ETag": _VIEW_ETAG},
+    )
+)
+
 #: A move's answer: the view, and whether it replays a move already applied.
 _responds_to_move = _documentation_of(
     blp.response(
@@ -299,22 +345,57 @@ def bearer_token() -> str | None:
 #: A version or an event's seq as a client may send it back: ASCII digits, and few enough
 #: to stay far from the integers Redis and Python refuse (str.isdigit() takes "²" too).
 _VERSION = _SEQ = re.compile(r"[0-9]{1,18}")
+#: What If-Match may name: a version, or a view's ETag (`_view_tag`), which starts with one.
+_MATCHED_VERSION = re.compile(r"([0-9]{1,18})(?:-[0-9a-f]{16})?")
 _IDEMPOTENCY = re.compile(r"[\x21-\x7e]{1,255}")
 
 
 def if_match_version() -> int | None:
-    """The version an If-Match header names (`"12"`, `W/"12"` or `12`), if any."""
+    """The version an If-Match header names (`"12"`, `W/"12"` or `12`, or a view's ETag
+    such as `"12-5f0c2a9e1b7d4c36"`), if any."""
     header = current_request().environ.get("HTTP_IF_MATCH")
     if header is None or header.strip() == "*":
         return None
     text = header.strip().removeprefix("W/").strip('"')
-    if not _VERSION.fullmatch(text):
+    matched = _MATCHED_VERSION.fullmatch(text)
+    if matched is None:
         raise ServiceError(_('If-Match must be a game version such as "12".'))
-    return int(text)
+    return int(matched[1])
 
 
-def _view_response(view: dict[str, Any]) -> Response:
-    """A view as JSON, with its version as the ETag.
+def _release() -> str:
+    """The installed service's version (a clone run without installing: "source")."""
+    try:
+        return metadata.version("pocha")
+    except metadata.PackageNotFoundError:
+        return "source"
+
+
+#: The service's release: a new one may draw the same game's view otherwise.
+_RELEASE = _release()
+
+
+def _view_tag(record: StoredGame, seat: int | None, now: float) -> tuple[str, bool]:
+    """The entity tag of the view that `seat` (None: a spectator) gets of `record` at
+    `now` in this request, and whether it is weak: the version, then a digest of
+    everything else the answer depends on: the game, the seat and who is present
+    (`view_validator`), the request's language (a refusal's sentences, Content-Language),
+    the table's link when the view shows one (it is made at the request's address), and
+    the release. Worked out without building the view, so that a 304 costs no view.
+
+    Made only of what this caller sees anyway: never of a hand, so the header tells
+    nobody anything about anyone's cards."""
+    said, weak = view_validator(record, seat, now)
+    parts = [_RELEASE, record.id, said, request_language()]
+    code = code_shown(record, seat is not None)
+    if code is not None:
+        parts.append(table_link(code))
+    digest = hashlib.blake2b("\n".join(parts).encode(), digest_size=8).hexdigest()
+    return f"{record.version}-{digest}", weak
+
+
+def _view_response(view: dict[str, Any], etag: str | None = None) -> Response:
+    """A view as JSON, with `etag` (quoted) as the ETag, by default its version.
 
     Built here rather than dumped through GameViewSchema: a view is made of plain JSON
     values already, and the dump would be a fifth of a move's time. The schema still
@@ -322,7 +403,7 @@ def _view_response(view: dict[str, Any]) -> Response:
     # A headers object the answer takes as it is (from a dict, werkzeug would copy it
     # through its generic multi-value path).
     headers = Headers()
-    headers.add("ETag", f'"{view["version"]}"')
+    headers.add("ETag", f'"{view["version"]}"' if etag is None else etag)
     return Response(
         orjson.dumps(translate_view(with_table_link(view))),
         # The mimetype's content type, as werkzeug would work it out from the mimetype.
@@ -409,16 +490,38 @@ class Games(MethodView):
 
 @blp.route("/<game_id>", parameters=_GAME_PATH)
 class GameById(MethodView):
-    @_doc(operationId="getGame", **_VIEW_AUTH, **responses(200, FROM_VIEW))
-    @_responds_with_view
+    @_doc(
+        operationId="getGame",
+        parameters=[_IF_NONE_MATCH],
+        **_VIEW_AUTH,
+        responses={200: {"links": FROM_VIEW}, 304: _NOT_MODIFIED},
+    )
+    @_responds_with_own_view
     @_documents_errors(401, 404, 503, read=True)
     def get(self, game_id: str) -> Any:
         """See the game
 
         With a seat's token, that seat's view (its hand and legal actions under `you`);
-        without a token, the spectator's view.
+        without a token, the spectator's view. A conditional GET: send the ETag of the
+        view you hold as If-None-Match and, while it is still your view, the answer is
+        304 with no body (cheaper for both sides when you poll).
         """
-        return _view_response(game_service().game_view(game_id, bearer_token()))
+        found = game_service()
+        record, seat = found.seen_by(game_id, bearer_token())
+        now = time.time()
+        tag, weak = _view_tag(record, seat, now)
+        if current_request().if_none_match.contains_weak(tag):
+            # RFC 9110's weak comparison, as If-None-Match asks; `*` and lists as werkzeug
+            # reads them. The view is never built.
+            response = Response(status=304)
+            response.set_etag(tag, weak)
+        else:
+            response = _view_response(found.view(record, seat, now), quote_etag(tag, weak))
+        # Revalidate every time (the tag makes that cheap); the answer is the token's and
+        # the language's.
+        response.headers["Cache-Control"] = "no-cache"
+        response.vary.update(("Authorization", "Accept-Language"))
+        return response
 
     @_doc(operationId="deleteGame", **_SEAT_AUTH)
     @blp.response(204)

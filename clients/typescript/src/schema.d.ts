@@ -516,7 +516,9 @@ export interface paths {
         /**
          * See the game
          * @description With a seat's token, that seat's view (its hand and legal actions under `you`);
-         *     without a token, the spectator's view.
+         *     without a token, the spectator's view. A conditional GET: send the ETag of the
+         *     view you hold as If-None-Match and, while it is still your view, the answer is
+         *     304 with no body (cheaper for both sides when you poll).
          */
         get: operations["getGame"];
         put?: never;
@@ -1589,7 +1591,7 @@ export interface components {
              */
             turn: number;
             /**
-             * @description Bumped by every change (every bid and card). Also the ETag; send it as If-Match with a move to refuse it if anything changed meanwhile.
+             * @description Bumped by every change (every bid and card). Also the ETag (what `GET /api/v1/games/{id}`'s ETag starts with); send it as If-Match with a move to refuse it if anything changed meanwhile.
              * @example 12
              */
             version: number;
@@ -2270,7 +2272,7 @@ export interface components {
              */
             turn: number | null;
             /**
-             * @description Bumped by every change (every bid and card). Also the ETag; send it as If-Match with a move to refuse it if anything changed meanwhile.
+             * @description Bumped by every change (every bid and card). Also the ETag (what `GET /api/v1/games/{id}`'s ETag starts with); send it as If-Match with a move to refuse it if anything changed meanwhile.
              * @example 12
              */
             version: number;
@@ -3223,7 +3225,7 @@ export interface components {
              */
             turn: number;
             /**
-             * @description Bumped by every change (every bid and card). Also the ETag; send it as If-Match with a move to refuse it if anything changed meanwhile.
+             * @description Bumped by every change (every bid and card). Also the ETag (what `GET /api/v1/games/{id}`'s ETag starts with); send it as If-Match with a move to refuse it if anything changed meanwhile.
              * @example 12
              */
             version: number;
@@ -3489,7 +3491,7 @@ export interface components {
              */
             turn: number;
             /**
-             * @description Bumped by every change; also the ETag.
+             * @description Bumped by every change; also the ETag (what `GET /api/v1/games/{id}`'s ETag starts with).
              * @example 12
              */
             version: number;
@@ -3665,7 +3667,7 @@ export interface components {
              */
             turn: number;
             /**
-             * @description Bumped by every change; also the ETag.
+             * @description Bumped by every change; also the ETag (what `GET /api/v1/games/{id}`'s ETag starts with).
              * @example 12
              */
             version: number;
@@ -3960,7 +3962,7 @@ export interface components {
             /** @description Whose decision it is; null while the table waits and once the game is over. */
             turn: number | null;
             /**
-             * @description Bumped by every change; also the ETag.
+             * @description Bumped by every change; also the ETag (what `GET /api/v1/games/{id}`'s ETag starts with).
              * @example 12
              */
             version: number;
@@ -4137,7 +4139,7 @@ export interface components {
              */
             turn: number;
             /**
-             * @description Bumped by every change; also the ETag.
+             * @description Bumped by every change; also the ETag (what `GET /api/v1/games/{id}`'s ETag starts with).
              * @example 12
              */
             version: number;
@@ -4275,7 +4277,7 @@ export interface components {
             /** @description Whose decision it is; null while the table waits and once the game is over. */
             turn: number | null;
             /**
-             * @description Bumped by every change; also the ETag.
+             * @description Bumped by every change; also the ETag (what `GET /api/v1/games/{id}`'s ETag starts with).
              * @example 12
              */
             version: number;
@@ -4882,7 +4884,7 @@ export interface components {
              */
             turn: number | null;
             /**
-             * @description Bumped by every change (every bid and card). Also the ETag; send it as If-Match with a move to refuse it if anything changed meanwhile.
+             * @description Bumped by every change (every bid and card). Also the ETag (what `GET /api/v1/games/{id}`'s ETag starts with); send it as If-Match with a move to refuse it if anything changed meanwhile.
              * @example 12
              */
             version: number;
@@ -7046,7 +7048,10 @@ export interface operations {
     getGame: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of a view you hold (or several, comma-separated; weak ones compare too; `*` matches any). While it is still your view's, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The game's id.
@@ -7061,13 +7066,22 @@ export interface operations {
             /** @description The view: a Pocha game's (`GameView`) or a Poch game's (`PochGameView`), told apart by `game`. */
             200: {
                 headers: {
-                    /** @description The game's version, quoted (`"12"`): send it back as If-Match. */
+                    /** @description This view's entity tag: the game's version, a dash and a digest of what else the view depends on (the seat asking, the language, who is present, the table's link), such as `"12-5f0c2a9e1b7d4c36"`; weak (`W/"12-..."`) while a turn's clock runs, as `seconds_left` moves on under it. Send it back as If-None-Match to be answered 304 while the view is unchanged, or as If-Match with a move (only its version counts there). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GameView"] | components["schemas"]["PochGameView"];
                 };
+            };
+            /** @description Not modified: an ETag sent in If-None-Match is still your view's; no body (the view you hold stands; while a clock runs, count its `seconds_left` down from when you got it, or read `deadline`). */
+            304: {
+                headers: {
+                    /** @description This view's entity tag: the game's version, a dash and a digest of what else the view depends on (the seat asking, the language, who is present, the table's link), such as `"12-5f0c2a9e1b7d4c36"`; weak (`W/"12-..."`) while a turn's clock runs, as `seconds_left` moves on under it. Send it back as If-None-Match to be answered 304 while the view is unchanged, or as If-Match with a move (only its version counts there). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description unauthorized: a token that opens no seat of this game (without one, the spectator's answer); unknown_account: an account's key that opens no account (replaced, or never made). */
             401: {
@@ -7177,7 +7191,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `version` (ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since. */
+                /** @description The `version` (or the ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since (only the version a view's ETag starts with is compared). */
                 "If-Match"?: string;
                 /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Sent again with another move (another value or decision), it is refused with 422 `idempotency_key_reused` and nothing is applied. Remembered for an hour, per seat. */
                 "Idempotency-Key"?: string;
@@ -7329,7 +7343,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `version` (ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since. */
+                /** @description The `version` (or the ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since (only the version a view's ETag starts with is compared). */
                 "If-Match"?: string;
                 /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Sent again with another move (another value or decision), it is refused with 422 `idempotency_key_reused` and nothing is applied. Remembered for an hour, per seat. */
                 "Idempotency-Key"?: string;
@@ -7743,7 +7757,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `version` (ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since. */
+                /** @description The `version` (or the ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since (only the version a view's ETag starts with is compared). */
                 "If-Match"?: string;
                 /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Sent again with another move (another value or decision), it is refused with 422 `idempotency_key_reused` and nothing is applied. Remembered for an hour, per seat. */
                 "Idempotency-Key"?: string;
@@ -8499,7 +8513,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `version` (ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since. */
+                /** @description The `version` (or the ETag) of the view the move was decided on; the move is refused with 412 `stale_version` if the game has changed since (only the version a view's ETag starts with is compared). */
                 "If-Match"?: string;
                 /** @description Any string of 1 to 255 visible ASCII characters, new for each move you mean to make. Sent again with the same key (a retry after a lost answer), the move is not applied twice: the answer is the game as it is now, with `Idempotent-Replayed: true`. While the first request is still being applied, a retry gets 409 `conflict`. Sent again with another move (another value or decision), it is refused with 422 `idempotency_key_reused` and nothing is applied. Remembered for an hour, per seat. */
                 "Idempotency-Key"?: string;

@@ -235,7 +235,11 @@ class PochGameViewSchema(Answer):
     )
     id = fields.String(metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"})
     version = fields.Integer(
-        metadata={"description": "Bumped by every change; also the ETag.", "example": 12}
+        metadata={
+            "description": "Bumped by every change; also the ETag (what "
+            "`GET /api/v1/games/{id}`'s ETag starts with).",
+            "example": 12,
+        }
     )
     last_event = fields.Integer(
         metadata={"description": "`seq` of the game's latest event.", "example": 17}

@@ -356,8 +356,9 @@ class GameViewSchema(Answer):
     id = fields.String(metadata={"description": "The game's id.", "example": "Jm2bS0k4qV7wXc1Z"})
     version = fields.Integer(
         metadata={
-            "description": "Bumped by every change (every bid and card). Also the ETag; send "
-            "it as If-Match with a move to refuse it if anything changed meanwhile.",
+            "description": "Bumped by every change (every bid and card). Also the ETag (what "
+            "`GET /api/v1/games/{id}`'s ETag starts with); send it as If-Match with a move to "
+            "refuse it if anything changed meanwhile.",
             "example": 12,
         }
     )
