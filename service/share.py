@@ -50,9 +50,10 @@ def table_link(code: str) -> str:
 
 
 def with_table_link(view: dict[str, Any]) -> dict[str, Any]:
-    """A view whose table shows its code gets the link to share too (`table.link`)."""
+    """A view whose table shows its code gets the link to share too (`table.link`), unless
+    it has it already (the one its ETag was made with)."""
     table = view.get("table")
-    if isinstance(table, dict) and table.get("code"):
+    if isinstance(table, dict) and table.get("code") and "link" not in table:
         table["link"] = table_link(table["code"])
     return view
 

@@ -375,9 +375,11 @@ def _release() -> str:
 _RELEASE = _release()
 
 
-def _view_tag(record: StoredGame, seat: int | None, now: float) -> tuple[str, bool]:
+def _view_tag(record: StoredGame, seat: int | None, now: float) -> tuple[str, bool, str | None]:
     """The entity tag of the view that `seat` (None: a spectator) gets of `record` at
-    `now` in this request, and whether it is weak: the version, then a digest of
+    `now` in this request, whether it is weak, and the table's link it was made with (the
+    view must show that one: the link's address is looked up anew now and then). The tag
+    is the version, then a digest of
     everything else the answer depends on: the game, the seat and who is present
     (`view_validator`), the request's language (a refusal's sentences, Content-Language),
     the table's link when the view shows one (it is made at the request's address), and
@@ -388,10 +390,11 @@ def _view_tag(record: StoredGame, seat: int | None, now: float) -> tuple[str, bo
     said, weak = view_validator(record, seat, now)
     parts = [_RELEASE, record.id, said, request_language()]
     code = code_shown(record, seat is not None)
-    if code is not None:
-        parts.append(table_link(code))
+    link = None if code is None else table_link(code)
+    if link is not None:
+        parts.append(link)
     digest = hashlib.blake2b("\n".join(parts).encode(), digest_size=8).hexdigest()
-    return f"{record.version}-{digest}", weak
+    return f"{record.version}-{digest}", weak, link
 
 
 def _view_response(view: dict[str, Any], etag: str | None = None) -> Response:
@@ -509,14 +512,17 @@ class GameById(MethodView):
         found = game_service()
         record, seat = found.seen_by(game_id, bearer_token())
         now = time.time()
-        tag, weak = _view_tag(record, seat, now)
+        tag, weak, link = _view_tag(record, seat, now)
         if current_request().if_none_match.contains_weak(tag):
             # RFC 9110's weak comparison, as If-None-Match asks; `*` and lists as werkzeug
             # reads them. The view is never built.
             response = Response(status=304)
             response.set_etag(tag, weak)
         else:
-            response = _view_response(found.view(record, seat, now), quote_etag(tag, weak))
+            view = found.view(record, seat, now)
+            if link is not None:
+                view["table"]["link"] = link
+            response = _view_response(view, quote_etag(tag, weak))
         # Revalidate every time (the tag makes that cheap); the answer is the token's and
         # the language's.
         response.headers["Cache-Control"] = "no-cache"
