@@ -891,9 +891,10 @@ async function refresh(always = false) {
 /** What the table shows beside `view` that the view does not hold. */
 async function loadHistory(view = state.view) {
   // The Poch table shows its deals from the view (`deal_results`): no score sheet to read,
-  // but its list of what happened is rebuilt from the events of the deal in play.
+  // but its list of what happened is rebuilt from the latest events of the deal in play.
   if (isPoch(view)) {
-    await state.poch.recall(await state.me.events(state.game.id, 0), view, pochContext);
+    const game = state.game.id;
+    await state.poch.recall((after) => state.me.events(game, after), view, pochContext);
     return;
   }
   state.history = await state.me.history(state.game.id);
