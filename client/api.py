@@ -139,7 +139,8 @@ class PochaClient:
         self.token = token
         self.timeout = timeout
         #: An account's key (`create_account`), sent in X-Pocha-Account when making a game
-        #: or taking a seat, so that the account sits there (and may play rated).
+        #: or taking a seat, so that the account sits there (and may play rated), and when
+        #: reading the lobby, so that it leaves out the tables the account would be refused at.
         self.account_key = account_key
         #: The language asked for in Accept-Language (`en`, `es`), so that the service's
         #: sentences (refusals, hints' reasons) come in it; None asks for none (English).
@@ -154,7 +155,7 @@ class PochaClient:
         """The same API and the same account, acting with another token: in the same
         language, with the same integrator's key and account key. The account key goes
         only where an account acts (`_account_headers()`: making games and matches, taking
-        a seat, challenges, the account's own calls), so a seat's or host's client of an
+        a seat, the lobby, challenges, the account's own calls), so a seat's or host's client of an
         account still reads and moves by its token, and reaches the account's calls too."""
         return self._acting(token, self.account_key)
 
@@ -436,9 +437,14 @@ class PochaClient:
 
     def lobby(self) -> list[LobbyTable]:
         """The listed tables still waiting for people, newest first: their code, seats,
-        names and rules (never a token)."""
+        names and rules (never a token). With `account_key`, the account's lobby: without
+        the tables where an account (their maker, or one seated) blocks this one or this
+        one blocks it, since a seat there would be refused (`ApiError` 401
+        `unknown_account` for a key that opens no account, 403 `account_disabled`)."""
         # (`?listed=true`, the only value allowed, is the default: nothing to send.)
-        answer: list[LobbyTable] = self._json_list("GET", "/api/v1/tables")
+        answer: list[LobbyTable] = self._json_list(
+            "GET", "/api/v1/tables", headers=self._account_headers()
+        )
         return answer
 
     def table(self, code: str) -> LobbyTable:
@@ -851,9 +857,11 @@ class PochaClient:
             raise ApiError(502, {"error": "bad_response", "message": f"not an object: {found!r}"})
         return found
 
-    def _json_list(self, method: str, path: str) -> list[Any]:
+    def _json_list(
+        self, method: str, path: str, headers: Mapping[str, str] | None = None
+    ) -> list[Any]:
         """The JSON array of objects an endpoint answers with."""
-        found = json.loads(self._request(method, path)[1])
+        found = json.loads(self._request(method, path, headers=headers)[1])
         if not isinstance(found, list):
             raise ApiError(502, {"error": "bad_response", "message": f"not a list: {found!r}"})
         return found

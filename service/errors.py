@@ -20,7 +20,7 @@ from service.accounts import HEADER as ACCOUNT_HEADER
 from service.answers import Answer
 from service.i18n import translate_known, translate_tree
 from service.request_language import request_language
-from service.web import for_people, not_found_page, wants_page
+from service.web import ERROR_PAGES, error_page, for_people, wants_page
 
 log = logging.getLogger(__name__)
 
@@ -244,9 +244,13 @@ def _from_http_exception(exc: HTTPException) -> Response:
     status = exc.code or 500
     if status >= 500:
         return _from_unexpected(getattr(exc, "original_exception", None) or exc)
-    if status == 404 and wants_page():
-        # A person's browser at an address that names no page: a page that says so.
-        return not_found_page()
+    if status in ERROR_PAGES and wants_page():
+        # A person's browser at an address that names no page, or that is a page to open
+        # and not to send to: a page that says so.
+        page = error_page(status)
+        if status == 405 and _allowed(exc):
+            page.headers["Allow"] = _allowed(exc)
+        return page
     data = getattr(exc, "data", None) or {}
     errors = data.get("errors") or data.get("messages")
     error = _CODE_BY_STATUS.get(status, "http_error")
@@ -262,14 +266,17 @@ def _from_http_exception(exc: HTTPException) -> Response:
     elif message is None and status not in _MESSAGE_BY_STATUS:
         message = exc.description
     headers = {}
-    if status == 404 and for_people(request.path):
-        # The same address answers a browser with a page (`not_found_page`).
+    if status in ERROR_PAGES and for_people(request.path):
+        # The same address answers a browser with a page (`error_page`).
         headers["Vary"] = "Accept"
-    if status == 405:
-        allow = dict(exc.get_headers()).get("Allow")
-        if allow:
-            headers["Allow"] = allow
+    if status == 405 and _allowed(exc):
+        headers["Allow"] = _allowed(exc)
     return error_response(status, error, message, errors, headers)
+
+
+def _allowed(exc: HTTPException) -> str:
+    """The methods a 405's address allows, as its `Allow` header says them ("" if none)."""
+    return dict(exc.get_headers()).get("Allow") or ""
 
 
 def _summarise(errors: Any) -> str:

@@ -192,7 +192,7 @@ MACHINE_PATHS = ("/api/", "/healthz", "/readyz", "/metrics")
 
 def for_people(path: str) -> bool:
     """Whether `path` is none of the machines' addresses (`MACHINE_PATHS`), so that an
-    unknown one may be said to a person as a page (`wants_page`)."""
+    unknown one may be said to a person as a page (`wants_page`, `error_page`)."""
     return path != "/api" and not path.startswith(MACHINE_PATHS)
 
 
@@ -208,12 +208,19 @@ def wants_page() -> bool:
     return request.accept_mimetypes.best_match(offered) == "text/html"
 
 
-def not_found_page() -> Response:
-    """The page of an address that names no page (a link mistyped, `/tabel/ABC`): a 404 in
-    the visitor's language, as the documents are drawn (`document`), with the page's look
-    and a link home. Which of this and the JSON error a request gets depends on its Accept
-    header too, hence `Vary: Accept`."""
-    response = document("notfound.html", status=404)
+#: The page a person's browser is answered with, by error status, at an address of the
+#: page's side (`wants_page`): an address that names no page (a link mistyped,
+#: `/tabel/ABC`), and one that is a page to open, not to send anything to (a form posted to
+#: `/ladder`).
+ERROR_PAGES = {404: "notfound.html", 405: "notallowed.html"}
+
+
+def error_page(status: int) -> Response:
+    """The page of an error `status` of `ERROR_PAGES`, in the visitor's language, as the
+    documents are drawn (`document`), with the page's look and a link home. Which of this
+    and the JSON error a request gets depends on its Accept header too, hence
+    `Vary: Accept`."""
+    response = document(ERROR_PAGES[status], status=status)
     response.vary.add("Accept")
     # What the page's documents get at their own addresses (`guard_and_revalidate`):
     # this one is drawn at any address.

@@ -85,6 +85,7 @@ const state = {
   hint: null, // {version, action, analysis}
   notice: "",
   noticeKind: "info",
+  noticeSaid: null, // says the notice again in the page's language now (`say`), if it can
   lastSeq: 0, // the last event received
   handledSeq: 0, // the last event shown
   queue: [],
@@ -125,14 +126,24 @@ function nameOf(seat) {
   return shared ? `${player.name} #${seat + 1}` : player.name;
 }
 
+/**
+ * Show the notice line: `text` as it is, or a function that says it in the page's language
+ * now, so that a switch of language says it again in the new one (`sayAgain`).
+ */
 function say(text, kind = "info") {
-  state.notice = text;
+  state.noticeSaid = typeof text === "function" ? text : null;
+  state.notice = state.noticeSaid ? state.noticeSaid() : text;
   state.noticeKind = kind;
   const line = document.getElementById("notice");
   if (line) {
-    line.textContent = text;
+    line.textContent = state.notice;
     line.className = `notice ${kind}`;
   }
+}
+
+/** The notice said again in the page's language, when it was said by a function. */
+function sayAgain() {
+  if (state.noticeSaid) state.notice = state.noticeSaid();
 }
 
 /** "The stand-in played for Ana.", or for this browser's own seat "... for you." */
@@ -880,9 +891,10 @@ async function refresh(always = false) {
 /** What the table shows beside `view` that the view does not hold. */
 async function loadHistory(view = state.view) {
   // The Poch table shows its deals from the view (`deal_results`): no score sheet to read,
-  // but its list of what happened is rebuilt from the events of the deal in play.
+  // but its list of what happened is rebuilt from the latest events of the deal in play.
   if (isPoch(view)) {
-    await state.poch.recall(await state.me.events(state.game.id, 0), view, pochContext);
+    const game = state.game.id;
+    await state.poch.recall((after) => state.me.events(game, after), view, pochContext);
     return;
   }
   state.history = await state.me.history(state.game.id);
@@ -1001,14 +1013,28 @@ async function hintOnce() {
     state.hint = { version, action, analysis: analysis || [] };
     const best = state.hint.analysis.find((a) => a.action === action);
     if (isPoch(state.view)) {
-      say(t("hint.says", { what: state.poch.actionText(action) }), "hint");
+      const poch = state.poch;
+      say(() => t("hint.says", { what: poch.actionText(action) }), "hint");
       render();
       return;
     }
+    say(hintSentence(action, best, state.view.you.legal.length === 1), "hint");
+  } catch (error) {
+    say(t("hint.none", { message: errorText(error) }), "error");
+  }
+  render();
+}
+
+/**
+ * What the hint says, in the page's language when called: the `action` suggested and why
+ * (`best`, its entry of the analysis), or that it is the `only` move the rules allow.
+ */
+function hintSentence(action, best, only) {
+  return () => {
     let why = "";
     // With one move allowed there was nothing to weigh: "100% of its time there" would
     // read as a strong opinion.
-    if (state.view.you.legal.length === 1) why = " " + t("hint.onlyMove");
+    if (only) why = " " + t("hint.onlyMove");
     else if (best)
       why =
         " " +
@@ -1017,11 +1043,8 @@ async function hintOnce() {
           points: expected(best.mean_score),
         });
     const what = typeof action === "number" ? t("hint.bid", { n: action }) : t("hint.play", { card: theCard(action) });
-    say(t("hint.says", { what }) + why, "hint");
-  } catch (error) {
-    say(t("hint.none", { message: errorText(error) }), "error");
-  }
-  render();
+    return t("hint.says", { what }) + why;
+  };
 }
 
 // -- drawing ---------------------------------------------------------------------------------
@@ -1441,13 +1464,15 @@ app.addEventListener("click", (event) => {
   } else if (target.dataset.bid !== undefined) {
     const bid = Number(target.dataset.bid);
     const why = refusals(state.view).bids[bid];
-    // A bid refused without a reason given is sent: the server's answer says why.
-    if (why) say(asSentence(why), "error");
+    // A bid refused without a reason given is sent: the server's answer says why. The
+    // reason is the view's, read again in the new language after a switch (`languageChanged`).
+    if (why) say(() => asSentence(refusals(state.view).bids[bid] ?? why), "error");
     else if (myTurn()) act(bid);
   } else if (target.dataset.card) {
     const card = target.dataset.card;
     const why = refusals(state.view).cards[card];
-    if (why) say(t("refused.card", { card: theCard(card), why }), "error");
+    const again = () => refusals(state.view).cards[card] ?? why;
+    if (why) say(() => t("refused.card", { card: theCard(card), why: again() }), "error");
     else if (myTurn() && state.view.you.legal.includes(card)) act(card);
   } else if (action === "hint") {
     askHint();
@@ -1613,12 +1638,37 @@ async function copyLink() {
   }
 }
 
+/**
+ * The game shown, in the language just picked: drawn again at once, the notice line said
+ * again in it (`sayAgain`); then the view read again, as its refusals' sentences are the
+ * server's, in the language they were read in, and the notice said again with them. Poch's
+ * list of what happened, sentences drawn as its events came, is drawn again from them.
+ */
+async function languageChanged() {
+  Api.language = language();
+  sayAgain();
+  render();
+  if (!state.game || state.pumping || state.queue.length) return; // the next view is in it
+  try {
+    await refresh();
+    if (isPoch(state.view) && !state.pumping && !state.queue.length) await loadHistory();
+  } catch {
+    // The view stays as it was read: the next event's reads it again.
+    return;
+  }
+  if (!state.view) return; // the game was left meanwhile
+  sayAgain();
+  render();
+}
+
 async function boot() {
   Api.language = language();
   useAccount();
   await loadCatalogue();
   document.documentElement.lang = language();
-  languageMenu();
+  // A game shown is drawn again in the language picked, where it is (a reload would lose
+  // the notice line: the hint, a refusal); any other screen is reloaded in it.
+  languageMenu(() => (state.view ? languageChanged() : location.reload()));
   // What another tab of this browser changes, heard by the modules that keep it (account.js,
   // i18n.js, seats.js, and this one for the name): the key sent and the account shown; the
   // language (a table drawn again in it, the lobby or a table's seats anew); the game
@@ -1626,7 +1676,7 @@ async function boot() {
   followAccount(redrawAccount);
   followLanguage(() => {
     Api.language = language();
-    if (state.view) render();
+    if (state.view) languageChanged();
     else if (!state.game && !document.getElementById("account-key")) state.screen?.();
   });
   followSeats(leftElsewhere);

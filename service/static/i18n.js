@@ -320,6 +320,11 @@ export const KEYS_BY_NAME = [
   N_("notFound.heading"),
   N_("notFound.text"),
   N_("notFound.home"),
+  // The page of a page's address sent something instead of opened (notallowed.html), drawn
+  // by the server alone; its link home is notFound.home.
+  N_("page.title.notAllowed"),
+  N_("notAllowed.heading"),
+  N_("notAllowed.text"),
   // howto.js' keys in nested templates and chosen by the game.
   N_("howto.exact"),
   N_("howto.missed"),

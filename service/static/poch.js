@@ -39,6 +39,8 @@ import { finalHtml, seatClasses } from "./tables.js";
 const MOST_FLYING = 6;
 // Lines kept in the side's list of what happened.
 const LOG_LINES = 14;
+// The events read first to rebuild that list (`recall`): most deals' latest lines are in them.
+const RECALL_EVENTS = 40;
 
 // The German calls of the betting, by the engine's event type.
 const CALLS = ["pass", "hold", "bet", "raise"];
@@ -741,12 +743,22 @@ export function afterDecision(view, answer) {
 
 /**
  * The list of what happened, rebuilt for `view`, just read (a page opened or reloaded in the
- * middle of a game) from the game's `events`: those of the view's deal, from its ante on,
- * each drawn as the stream's are, without the motion. Later events come on the stream.
+ * middle of a game) from the game's events, `readAfter(seq)` reading those after `seq`:
+ * those of the view's deal, from its ante on, each drawn as the stream's are, without the
+ * motion. Later events come on the stream. Only the latest are read, a wider span each time
+ * until they hold the deal's ante or the lines the list keeps (`LOG_LINES`, the latest), or
+ * the whole game: the list shows nothing older, so a long game is not read from its start.
  */
-export async function recall(events, view, ctx) {
-  startLog(view);
-  const held = events.filter((e) => e.seq <= view.last_event);
-  const ante = held.findLastIndex((e) => e.type === "ante");
-  for (const event of held.slice(Math.max(ante, 0))) await showEvent(event, ctx, { quiet: true });
+export async function recall(readAfter, view, ctx) {
+  for (let span = RECALL_EVENTS; ; span *= 4) {
+    const after = Math.max(view.last_event - span, 0);
+    const held = (await readAfter(after)).filter((e) => e.seq <= view.last_event);
+    const ante = held.findLastIndex((e) => e.type === "ante");
+    const deal = held.slice(Math.max(ante, 0));
+    if (ante >= 0 || after === 0 || deal.filter((e) => LINES[e.type]).length >= LOG_LINES) {
+      startLog(view);
+      for (const event of deal) await showEvent(event, ctx, { quiet: true });
+      return;
+    }
+  }
 }

@@ -2,14 +2,15 @@
 against bots with the events followed live, every error code it surfaces, a hint, an AI
 move (and an impossible one), an integrator's key sent with every request and its seats',
 a small match, and deleting a game; then tables: joining by code, table_full, the lobby
-(never a token), the host's start, two people playing a table to the end and its rematch,
-and a person away who comes back."""
+(never a token; an account's, without its blockers' tables), the host's start, two people
+playing a table to the end and its rematch, and a person away who comes back."""
 
 from __future__ import annotations
 
 import json
 import threading
 import time
+import urllib.request
 from typing import Any
 
 import pytest
@@ -346,6 +347,35 @@ def test_the_lobby_lists_waiting_tables_and_never_a_token(live_service: LiveServ
     text = json.dumps(api.lobby()) + json.dumps(api.table(waiting["table_code"]))
     assert not any(secret in text for secret in secrets)
     assert "token" not in text
+
+
+def test_an_accounts_lobby_leaves_out_the_tables_where_it_is_blocked(
+    live_service: LiveService,
+) -> None:
+    """With an account's key, `lobby()` reads the account's lobby: a table its blocker made
+    is not there for it, while a client without the key still sees it."""
+    api = PochaClient(live_service.url)
+    ana, pest = api.create_account("Ana"), api.create_account("Pest")
+    as_ana = PochaClient(live_service.url, account_key=ana["key"])
+    as_pest = PochaClient(live_service.url, account_key=pest["key"])
+    blocked = _post(live_service.url, "/api/v1/account/blocks", {"account": pest["id"]},
+                    {"X-Pocha-Account": ana["key"]})  # fmt: skip
+    assert blocked == 200
+    hers = as_ana.create_game(["Ana", OPEN, OPEN], listed=True)["table_code"]
+    assert hers in [t["code"] for t in api.lobby()]
+    assert hers in [t["code"] for t in as_ana.lobby()]
+    assert hers not in [t["code"] for t in as_pest.lobby()]
+    with pytest.raises(ApiError) as caught:
+        PochaClient(live_service.url, account_key="pa_nobodys").lobby()
+    assert (caught.value.status, caught.value.error) == (401, "unknown_account")
+
+
+def _post(url: str, path: str, body: Any, headers: dict[str, str]) -> int:
+    """POST `body` as JSON to a call the client has no method for; the answer's status."""
+    headers = {**headers, "Content-Type": "application/json"}
+    sent = urllib.request.Request(url + path, json.dumps(body).encode(), headers, method="POST")
+    with urllib.request.urlopen(sent, timeout=scaled(LONG)) as answer:
+        return int(answer.status)
 
 
 def test_the_host_starts_early_with_bots(live_service: LiveService) -> None:
