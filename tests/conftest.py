@@ -19,13 +19,21 @@ from xdist.plugin import pytest_xdist_auto_num_workers as xdist_workers
 
 from tests.contract import Contract
 from tests.live import live_service, pytest_runtest_makereport  # noqa: F401 (found by name)
-from tests.redis_server import fresh_cluster_url, fresh_db_url, private_cluster, private_redis
+from tests.redis_server import (
+    fresh_cluster_url,
+    fresh_db_url,
+    keep_the_workers_ports_apart,
+    private_cluster,
+    private_redis,
+)
 from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer
 
 # Rate limits are off in every app and server the tests start (tests send far more requests
 # from one address than any person); tests/service/test_service_ratelimits.py turns them on.
 os.environ["POCHA_RATE_LIMITS"] = "off"
+
+keep_the_workers_ports_apart()
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
