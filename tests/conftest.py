@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, settings
 from xdist.plugin import pytest_xdist_auto_num_workers as xdist_workers
 
 from tests.contract import Contract
@@ -34,6 +35,12 @@ from tools.embedded_redis import RedisServer
 os.environ["POCHA_RATE_LIMITS"] = "off"
 
 keep_the_workers_ports_apart()
+
+# Hypothesis's tests are timed by no clock: its 200 ms deadline per example and its health
+# check of slow generation fail a whole test when a busy machine pauses one example (it
+# reports the pause as a flaky failure). What a property proves does not depend on speed.
+settings.register_profile("pocha", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("pocha")
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
