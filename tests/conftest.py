@@ -15,17 +15,32 @@ from urllib.parse import urlsplit
 
 import pytest
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, settings
 from xdist.plugin import pytest_xdist_auto_num_workers as xdist_workers
 
 from tests.contract import Contract
 from tests.live import live_service, pytest_runtest_makereport  # noqa: F401 (found by name)
-from tests.redis_server import fresh_cluster_url, fresh_db_url, private_cluster, private_redis
+from tests.redis_server import (
+    fresh_cluster_url,
+    fresh_db_url,
+    keep_the_workers_ports_apart,
+    private_cluster,
+    private_redis,
+)
 from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer
 
 # Rate limits are off in every app and server the tests start (tests send far more requests
 # from one address than any person); tests/service/test_service_ratelimits.py turns them on.
 os.environ["POCHA_RATE_LIMITS"] = "off"
+
+keep_the_workers_ports_apart()
+
+# Hypothesis's tests are timed by no clock: its 200 ms deadline per example and its health
+# check of slow generation fail a whole test when a busy machine pauses one example (it
+# reports the pause as a flaky failure). What a property proves does not depend on speed.
+settings.register_profile("pocha", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("pocha")
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:

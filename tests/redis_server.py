@@ -8,10 +8,12 @@ and data is flushed only on those.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tools import embedded_redis
 from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer
 
@@ -60,3 +62,19 @@ def fresh_db_url(server: RedisServer, db: int = TEST_DB) -> str:
     finally:
         client.close()
     return server.url_for_db(db)
+
+
+def keep_the_workers_ports_apart() -> None:
+    """Under pytest-xdist, give this worker a slice of its own of `free_port`'s range.
+    `free_port` hands out a port that was free a moment ago, never twice in one process;
+    two workers could draw the same one before either's server binds it (or while a test
+    restarts a Redis on its own port), and then one server would fail to start, or a test
+    would reach another worker's server. Called once, before any port is drawn."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    if not worker.startswith("gw") or count < 2:
+        return
+    low, high = embedded_redis._FREE_PORT_RANGE
+    share = (high - low + 1) // count
+    first = low + int(worker.removeprefix("gw")) * share
+    embedded_redis._FREE_PORT_RANGE = (first, first + share - 1)

@@ -24,8 +24,9 @@ from flask.testing import FlaskClient
 
 from core.store.keys import game_key
 from service import create_app
-from tests.redis_server import fresh_db_url
+from tests.redis_server import fresh_db_url, private_cluster
 from tests.service.helpers import create_game, humans, move, tokens_of
+from tests.waiting import LONG, scaled
 from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer
 
@@ -34,7 +35,8 @@ GAMES = 12
 
 @pytest.fixture
 def cluster(tmp_path: Path) -> Iterator[EmbeddedCluster]:
-    with EmbeddedCluster(tmp_path / "cluster", node_timeout_ms=1000) as found:
+    # Formed within the session cluster's deadline: its own nodes start beside every test's.
+    with private_cluster(tmp_path / "cluster") as found:
         yield found
 
 
@@ -82,7 +84,7 @@ def test_a_failover_loses_no_answered_move_and_every_game_plays_on(
     assert response.status_code in (200, 503), response.json
     if response.status_code == 200:
         answered[on_victim[0]["id"]] = response.json["version"]
-    cluster.wait_for_failover(victim)
+    cluster.wait_for_failover(victim, timeout=scaled(LONG))
     for created in games:
         view = client.get(f"/api/v1/games/{created['id']}").json
         assert view["version"] >= answered[created["id"]], created["id"]
@@ -90,7 +92,7 @@ def test_a_failover_loses_no_answered_move_and_every_game_plays_on(
     # `not_replicated`, until the old primary is back as its replica.
     response = play_one(client, on_victim[0], rng)
     assert (response.status_code, response.json["error"]) == (503, "not_replicated")
-    cluster.restart(victim)
+    cluster.restart(victim, timeout=scaled(LONG))
     for created in games:
         while (response := play_one(client, created, rng)) is not None:
             assert response.status_code == 200, response.json

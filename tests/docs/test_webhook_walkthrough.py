@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from core.play.webhooks import signature
+from core.play.webhooks import LONGEST_CALL, signature
 from tests.live import serving
 from tests.redis_server import fresh_db_url
 from tests.waiting import LONG, scaled, wait_until
@@ -45,8 +45,13 @@ def _block(language: str, starts: str) -> str:
 def test_the_webhook_walkthrough_plays_a_game_by_webhook(
     redis_server: RedisServer, tmp_path: Path
 ) -> None:
+    # Calls cut at the longest deadline a call may have, not the default 2 s: the
+    # walkthrough counts every answer of the example bot in time, on a machine maybe busy.
     with serving(
-        fresh_db_url(redis_server, WEBHOOK_DB), tmp_path, POCHA_BOT_ALLOW_PRIVATE="1"
+        fresh_db_url(redis_server, WEBHOOK_DB),
+        tmp_path,
+        POCHA_BOT_ALLOW_PRIVATE="1",
+        POCHA_BOT_WEBHOOK_MS=str(int(LONGEST_CALL * 1000)),
     ) as live:
         port = free_port()
         script = (

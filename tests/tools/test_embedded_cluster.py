@@ -11,6 +11,8 @@ import redis
 from redis.crc import key_slot
 from redis.exceptions import ClusterCrossSlotError
 
+from tests.redis_server import private_cluster
+from tests.waiting import LONG, scaled
 from tools.embedded_cluster import EmbeddedCluster
 
 # Swaps two keys, which must share a slot: as a game's keys do under its {game_id} tag.
@@ -93,23 +95,23 @@ def test_scripts_run_within_one_hash_tag_and_are_refused_across_slots(
 
 def test_a_killed_primary_fails_over_without_losing_acknowledged_writes(tmp_path: Path) -> None:
     # A cluster of its own: the session's must stay whole for the other tests.
-    with EmbeddedCluster(tmp_path / "cluster") as cluster:
+    with private_cluster(tmp_path / "cluster") as cluster:
         keys = [f"game:{{g7}}:{i}" for i in range(20)]
         victim = cluster.primary_for(keys[0])
         heir = cluster.replica_of(victim)
         # One connection for the writes and WAIT: WAIT counts the replicas that have
-        # everything this connection wrote.
+        # everything this connection wrote, and answers as soon as the replica has it.
         direct = redis.Redis(host=victim.host, port=victim.port, single_connection_client=True)
         try:
             for index, key in enumerate(keys):
                 direct.set(key, str(index))
-            assert direct.wait(1, 1000) == 1
+            assert direct.wait(1, int(scaled(LONG) * 1000)) == 1
         finally:
             direct.close()
 
         cluster.kill(victim)
         assert not victim.running
-        cluster.wait_for_failover(victim)
+        cluster.wait_for_failover(victim, timeout=scaled(LONG))
         assert cluster.primary_for(keys[0]) is heir
         assert victim not in cluster.primaries()
         assert len(cluster.primaries()) == 3
@@ -123,7 +125,7 @@ def test_a_killed_primary_fails_over_without_losing_acknowledged_writes(tmp_path
         finally:
             client.close()
 
-        cluster.restart(victim)
+        cluster.restart(victim, timeout=scaled(LONG))
         assert victim in cluster.replicas()
         assert cluster.replica_of(heir) is victim
         # It has caught up with the write made while it was down.

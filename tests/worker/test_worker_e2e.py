@@ -8,6 +8,8 @@ exist is refused)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 
 import redis
@@ -81,7 +83,16 @@ def test_a_worker_killed_mid_thought_loses_no_turn(
         thinking.update(version=record.version, job=job_id)
         return True
 
-    wait_until(expert_thinking, LONG, "the expert bot to start thinking")
+    def frozen_mid_thought() -> bool:
+        # Stopped before it is looked at, the worker is killed as it was seen: looked at
+        # running, its thought (tens of ms on the compiled engine) could end before the kill.
+        os.kill(first.pid, signal.SIGSTOP)
+        if expert_thinking():
+            return True
+        os.kill(first.pid, signal.SIGCONT)
+        return False
+
+    wait_until(frozen_mid_thought, LONG, "the expert bot to start thinking")
     workers.kill_with_horse(first)
     version = thinking["version"]
     assert store.load(game_id).version == version  # the thought died with its worker
