@@ -126,9 +126,10 @@ class SeatClient(PochaClient):
         version: int | None = None,
         timeout: float | None = None,
         headers: Mapping[str, str] | None = None,
+        answered: dict[str, str] | None = None,
     ) -> tuple[int, str]:
         try:
-            return super()._request(method, path, body, version, timeout, headers)
+            return super()._request(method, path, body, version, timeout, headers, answered)
         except ApiError as refused:
             if refused.status != 401 or self.saved_key is None:
                 raise
@@ -141,7 +142,7 @@ class SeatClient(PochaClient):
                 raise
             with_key = PochaClient(self.base_url, key, self.timeout, language=self.language)
             try:
-                answer = with_key._request(method, path, body, version, timeout, headers)
+                answer = with_key._request(method, path, body, version, timeout, headers, answered)
             except ApiError as again:
                 if again.error == "unknown_account":
                     raise SavedKeyRefused(again.message, self.game_id) from again
