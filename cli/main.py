@@ -1371,7 +1371,14 @@ def lobby(url: str) -> None:
     """`pocha lobby`: the lobby's tables (its help is the one above)."""
     terminal = _load("client.terminal")
     language = cli_language.terminal_language()
-    raise SystemExit(terminal.lobby(url, language=language))
+    # As the account `pocha signup` kept for this service: its lobby leaves out the tables
+    # its blocks (or theirs) would refuse it a seat at.
+    account = _load("client.account").load_account(url)
+    try:
+        status = terminal.lobby(url, language=language, account_key=account and account["key"])
+    except terminal.SavedKeyRefused as exc:
+        raise _saved_key_refused(url) from exc
+    raise SystemExit(status)
 
 
 @pocha.command(

@@ -5,10 +5,14 @@ How it works: docs/clients.md, `client.api`.
 
 from __future__ import annotations
 
+import copy
 import http.client
 import json
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, overload
 from urllib.parse import quote, urlencode, urlsplit
 
@@ -78,6 +82,29 @@ Seat = Player | str
 #: The server caps one long poll of a job (JOB_WAIT_MAX, 30 s by default); asking for more
 #: is refused, so longer waits are made of several polls.
 _MAX_POLL_SECONDS = 30.0
+
+#: How many games' views a client keeps to ask for again with If-None-Match (one a game
+#: and token, the least lately read dropped first): enough for a bot at many tables.
+HELD_VIEWS = 64
+
+
+@dataclass(frozen=True)
+class _HeldView:
+    """A view `view()` got: its ETag, the language it was read in, and when (monotonic)."""
+
+    etag: str
+    language: str | None
+    view: View
+    got: float
+
+    def now(self) -> View:
+        """A copy of the view as it stands now: its clock's `seconds_left` counted down
+        since it was got (a 304 says the view stands; only that figure moved on)."""
+        view: View = copy.deepcopy(self.view)
+        left = view.get("seconds_left")
+        if isinstance(left, int | float):
+            view["seconds_left"] = max(0.0, left - (time.monotonic() - self.got))
+        return view
 
 
 class ApiError(Exception):
@@ -150,6 +177,9 @@ class PochaClient:
         #: count against the key instead of the address (docs/api.md, "Keys for server-side
         #: integrators"); the clients made from this one for a seat or the host keep it.
         self.integrator_key = integrator_key
+        # The views `view()` got, by game and token, to ask again with If-None-Match.
+        self._held: OrderedDict[tuple[str, str | None], _HeldView] = OrderedDict()
+        self._held_lock = threading.Lock()
 
     def with_token(self, token: str | None) -> PochaClient:
         """The same API and the same account, acting with another token: in the same
@@ -259,8 +289,35 @@ class PochaClient:
         return answer
 
     def view(self, game_id: str) -> View:
-        """The game as this client's seat sees it (with `you`), or as a spectator."""
-        answer: View = self._json("GET", f"/api/v1/games/{_q(game_id)}")
+        """The game as this client's seat sees it (with `you`), or as a spectator.
+
+        Read again (same game, token and language), it is asked for with the ETag of the
+        view got last as If-None-Match: while the game is unchanged the service answers
+        304 with no body and this is a copy of the view held (its `seconds_left` counted
+        down). The last `HELD_VIEWS` games' views are held."""
+        key = (game_id, self.token)
+        with self._held_lock:
+            held = self._held.get(key)
+        if held is not None and held.language != self.language:
+            held = None
+        ask = {} if held is None else {"If-None-Match": held.etag}
+        seen: dict[str, str] = {}
+        status, text = self._request(
+            "GET", f"/api/v1/games/{_q(game_id)}", headers=ask, answered=seen
+        )
+        if status == 304 and held is not None:
+            return held.now()
+        answer: View = _object(text)
+        etag = seen.get("etag")
+        with self._held_lock:
+            if etag:
+                kept = _HeldView(etag, self.language, copy.deepcopy(answer), time.monotonic())
+                self._held[key] = kept
+                self._held.move_to_end(key)
+                while len(self._held) > HELD_VIEWS:
+                    self._held.popitem(last=False)
+            else:
+                self._held.pop(key, None)
         return answer
 
     def bid(self, game_id: str, bid: int, *, version: int | None = None) -> View:
@@ -822,7 +879,10 @@ class PochaClient:
         version: int | None = None,
         timeout: float | None = None,
         headers: Mapping[str, str] | None = None,
+        answered: dict[str, str] | None = None,
     ) -> tuple[int, str]:
+        """The answer's status and body; its headers (names in lower case) go in
+        `answered` when given. A 4xx or 5xx raises `ApiError`."""
         headers = {**self._headers(), **(headers or {})}
         payload = None
         if body is not None:
@@ -837,6 +897,8 @@ class PochaClient:
             raw = response.read()
         finally:
             connection.close()
+        if answered is not None:
+            answered.update((name.lower(), value) for name, value in response.getheaders())
         if response.status >= 400:
             raise ApiError(response.status, _decode_error(raw))
         return response.status, raw.decode("utf-8")
@@ -852,10 +914,7 @@ class PochaClient:
     ) -> Any:
         """The JSON object an endpoint answers with (the document says which, and the
         caller's annotation names it)."""
-        found = json.loads(self._request(method, path, body, version, timeout, headers)[1])
-        if not isinstance(found, dict):
-            raise ApiError(502, {"error": "bad_response", "message": f"not an object: {found!r}"})
-        return found
+        return _object(self._request(method, path, body, version, timeout, headers)[1])
 
     def _json_list(
         self, method: str, path: str, headers: Mapping[str, str] | None = None
@@ -870,6 +929,14 @@ class PochaClient:
 def _q(segment: str) -> str:
     """An id as one path segment (ids are URL-safe; this keeps a stray '/' from escaping)."""
     return quote(segment, safe="")
+
+
+def _object(text: str) -> Any:
+    """The JSON object an answer's body holds; anything else is a bad answer."""
+    found = json.loads(text)
+    if not isinstance(found, dict):
+        raise ApiError(502, {"error": "bad_response", "message": f"not an object: {found!r}"})
+    return found
 
 
 def _thinking(level: str | None, iterations: int | None, milliseconds: int | None) -> JSON:

@@ -126,9 +126,10 @@ class SeatClient(PochaClient):
         version: int | None = None,
         timeout: float | None = None,
         headers: Mapping[str, str] | None = None,
+        answered: dict[str, str] | None = None,
     ) -> tuple[int, str]:
         try:
-            return super()._request(method, path, body, version, timeout, headers)
+            return super()._request(method, path, body, version, timeout, headers, answered)
         except ApiError as refused:
             if refused.status != 401 or self.saved_key is None:
                 raise
@@ -141,7 +142,7 @@ class SeatClient(PochaClient):
                 raise
             with_key = PochaClient(self.base_url, key, self.timeout, language=self.language)
             try:
-                answer = with_key._request(method, path, body, version, timeout, headers)
+                answer = with_key._request(method, path, body, version, timeout, headers, answered)
             except ApiError as again:
                 if again.error == "unknown_account":
                     raise SavedKeyRefused(again.message, self.game_id) from again
@@ -1874,13 +1875,23 @@ def lobby_table(tables: Sequence[Data], url: str) -> Table | Text:
 
 
 @speaking
-def lobby(url: str, console: Console | None = None, *, language: str | None = None) -> int:
+def lobby(
+    url: str,
+    console: Console | None = None,
+    *,
+    language: str | None = None,
+    account_key: str | None = None,
+) -> int:
     """`pocha lobby`: the listed tables waiting for players at `url`; exit status. In
-    `language` (en, es; None: English), as `play`."""
+    `language` (en, es; None: English), as `play`. With `account_key` (the account
+    `pocha signup` kept), the account's lobby: without the tables its blocks would refuse
+    it a seat at. A key that opens no account raises `SavedKeyRefused`."""
     console = console or Console()
     try:
-        tables = PochaClient(url, language=language and current()).lobby()
+        tables = PochaClient(url, account_key=account_key, language=language and current()).lobby()
     except ApiError as exc:
+        if account_key is not None and exc.error == "unknown_account":
+            raise SavedKeyRefused(exc.message) from exc
         console.print(Text(_("No lobby: {error}", error=refusal(exc)), style="red"))
         return 2
     except OSError as exc:

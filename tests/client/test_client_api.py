@@ -2,7 +2,8 @@
 against bots with the events followed live, every error code it surfaces, a hint, an AI
 move (and an impossible one), an integrator's key sent with every request and its seats',
 a small match, and deleting a game; then tables: joining by code, table_full, the lobby
-(never a token; an account's, without its blockers' tables), the host's start, two people
+(never a token; an account's, without its blockers' tables), a view read again answered
+304 from the view held, the host's start, two people
 playing a table to the end and its rematch, and a person away who comes back."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 import redis
+from prometheus_client.parser import text_string_to_metric_families
 
 from client.api import OPEN, ApiError, PochaClient
 from client.models import BotLevel, Player, Rules
@@ -368,6 +370,57 @@ def test_an_accounts_lobby_leaves_out_the_tables_where_it_is_blocked(
     with pytest.raises(ApiError) as caught:
         PochaClient(live_service.url, account_key="pa_nobodys").lobby()
     assert (caught.value.status, caught.value.error) == (401, "unknown_account")
+
+
+def _views_not_modified(url: str) -> float:
+    """How many reads of a game's view the live service has answered 304 (its /metrics)."""
+    with urllib.request.urlopen(url + "/metrics", timeout=scaled(LONG)) as answer:
+        text = answer.read().decode()
+    wanted = {"method": "GET", "route": "/api/v1/games/<game_id>", "status": "304"}
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == "pocha_http_requests_total" and sample.labels == wanted
+    )
+
+
+def test_a_view_read_again_is_asked_with_its_etag_and_held_on_304(
+    live_service: LiveService,
+) -> None:
+    """`view()` sends back the ETag of the view it got: an unchanged game is answered 304
+    and the view held comes back (a copy: changing it spoils nothing); after a move the
+    new view does."""
+    url = live_service.url
+    created = PochaClient(url).create_game(["Ana", "Bea", "Eva"], rules=SHORT, seed=3)
+    game_id = created["id"]
+    ana = PochaClient(url).seat(created, 0)
+    got = [ana.view(game_id)]
+
+    def answered_304() -> bool:
+        # Who is present is in the view: a seat's presence running out changes it, so
+        # the read after that is a 200, and the one after a 304.
+        before = _views_not_modified(url)
+        got.append(ana.view(game_id))
+        return _views_not_modified(url) == before + 1
+
+    wait_until(answered_304, 30, "a read of the unchanged game answered 304")
+    held, before_it = got[-1], got[-2]
+    # The turn's clock runs (a weak tag): the view held, its seconds counted down since.
+    assert held["seconds_left"] is not None and before_it["seconds_left"] is not None
+    assert 0 <= held["seconds_left"] <= before_it["seconds_left"]
+    assert {**held, "seconds_left": None} == {**before_it, "seconds_left": None}
+    assert held["you"]["hand"]
+    held["you"]["hand"].clear()
+    assert ana.view(game_id)["you"]["hand"], "the view held was changed through a copy"
+
+    turn = held["turn"]
+    mover = PochaClient(url).seat(created, turn)
+    moved = mover.act(game_id, mover.view(game_id)["you"]["legal"][0], version=held["version"])
+    before = _views_not_modified(url)
+    now = ana.view(game_id)
+    assert _views_not_modified(url) == before
+    assert now["version"] == moved["version"] > held["version"]
 
 
 def _post(url: str, path: str, body: Any, headers: dict[str, str]) -> int:

@@ -2,12 +2,14 @@
 bots played to the end by answering its prompts as a person would, a bad bid, a hint and a
 card marked ✗ on the way; and a clean error when no service answers. At tables with
 people: two terminals playing one table to the end, a terminal whose seat goes away and
-comes back, `pocha lobby`, and joining a full table. Then what the terminal says, line by
-line, for views and events shaped as the API sends them."""
+comes back, `pocha lobby` (an account's without its blockers' tables), and joining a
+full table. Then what the terminal says, line by line, for views and events shaped as the
+API sends them."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import platform
 import random
@@ -17,6 +19,7 @@ import signal
 import subprocess
 import threading
 import time
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -745,6 +748,43 @@ def test_the_lobby_in_the_terminal_shows_codes_never_tokens(live_service: LiveSe
     assert not any(token in result.output for token in tokens)
     result = CliRunner().invoke(pocha, ["lobby", "--url", f"http://127.0.0.1:{free_port()}"])
     assert result.exit_code == 2 and "Cannot reach the Pocha service" in result.output
+
+
+def test_the_lobby_in_the_terminal_is_the_signed_up_accounts(
+    live_service: LiveService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Signed up, `pocha lobby` reads the account's lobby (it sends the kept key): a table
+    made by an account that blocks it is left out, while a terminal with no account kept
+    still lists it; a kept key that opens no account is said with the way back in."""
+    url = live_service.url
+    config = tmp_path / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    kept = _signed_up(url, config)
+    pest = PochaClient(url).create_account(f"Pest{tmp_path.name[-6:]}")
+    blocking = urllib.request.Request(
+        url + "/api/v1/account/blocks",
+        json.dumps({"account": kept["id"]}).encode(),
+        {"X-Pocha-Account": pest["key"], "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(blocking, timeout=scaled(LONG)) as answer:
+        assert answer.status == 200
+    table = PochaClient(url, account_key=pest["key"]).create_game(
+        ["Pest", OPEN, OPEN], listed=True
+    )["table_code"]
+    runner = CliRunner(env={"COLUMNS": "200"})
+    result = runner.invoke(pocha, ["lobby", "--url", url])
+    assert result.exit_code == 0, result.output
+    assert table not in result.output
+    nobody = runner.invoke(
+        pocha, ["lobby", "--url", url], env={"XDG_CONFIG_HOME": str(tmp_path / "none")}
+    )
+    assert nobody.exit_code == 0, nobody.output
+    assert table in nobody.output
+    PochaClient(url, account_key=kept["key"]).replace_account_key(kept["id"])
+    refused = runner.invoke(pocha, ["lobby", "--url", url])
+    assert refused.exit_code == 1, refused.output
+    assert str(config_file()) in " ".join(refused.output.split())
 
 
 def test_joining_a_full_table_or_no_table_is_a_clean_error(live_service: LiveService) -> None:
