@@ -17,6 +17,22 @@ from tests.redis_server import fresh_db_url
 from tests.waiting import LONG_MS
 from tools.embedded_redis import RedisServer
 
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, launched once a module. An `expect` on its pages waits LONG, as
+    every wait of these tests does, not Playwright's 5 s: a page waits on the live service,
+    which a busy machine may keep longer. Imported here, where it skips without Playwright
+    or Chromium, so that a module's checks of the app alone run anywhere."""
+    from tests.service.web.test_web_browser import ARGS, CHROMIUM, sync_api
+
+    sync_api.expect.set_options(timeout=LONG_MS)
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
 #: The two sizes a page is checked at: a laptop's, and a phone's (with touch).
 SIZES = [{"width": 1280, "height": 800}, {"width": 390, "height": 844}]
 

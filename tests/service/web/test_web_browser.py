@@ -67,17 +67,6 @@ MY_MOVE = (
 )
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    # An `expect` on the page waits LONG, as every wait of these tests does, not Playwright's
-    # 5 s: the page waits on the live service, which a busy machine may keep longer.
-    sync_api.expect.set_options(timeout=LONG_MS)
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-
-
 class Tab:
     """A tab with its console errors collected (any is a failure)."""
 

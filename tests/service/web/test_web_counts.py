@@ -8,13 +8,12 @@ hand on the replay page).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.live import LiveService
-from tests.service.web.test_web_browser import CHROMIUM, DESKTOP, sync_api
+from tests.service.web.test_web_browser import DESKTOP
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 
@@ -36,14 +35,6 @@ SAID = """async () => {
     i18n.tn("replay.match.where", n, { hand: 1, hands: 3 }),
   ]);
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from tests.live import LiveService
 from tests.service.web.test_web_browser import ARTIFACTS, sync_api
-from tests.service.web.test_web_tables import Person, browser  # noqa: F401
+from tests.service.web.test_web_tables import Person
 from tests.waiting import LONG_MS, scaled
 
 expect = sync_api.expect
@@ -34,7 +34,7 @@ SPANISH_NOSCRIPT = "Esta página necesita JavaScript"
 
 
 def test_without_javascript_the_page_says_what_it_needs_in_the_browsers_language(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
 ) -> None:
     for locale, words, absent in (
@@ -63,7 +63,7 @@ def test_without_javascript_the_page_says_what_it_needs_in_the_browsers_language
 
 
 def test_the_language_picked_is_the_next_documents_before_its_scripts_run(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
 ) -> None:
     person = Person(browser, SMALL_PHONE, "ana", locale="es-ES")
@@ -87,7 +87,7 @@ def test_the_language_picked_is_the_next_documents_before_its_scripts_run(
 
 
 def test_the_title_is_in_the_pages_language_and_follows_a_switch(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
 ) -> None:
     # A page that switches its language in place (the ladder, the rules) names itself in the
@@ -116,7 +116,7 @@ def test_the_title_is_in_the_pages_language_and_follows_a_switch(
 
 
 def test_a_request_with_no_answer_is_told_in_the_pages_words(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
 ) -> None:
     person = Person(browser, SMALL_PHONE, "ana", locale="es-ES")
@@ -200,7 +200,7 @@ def proxy(
 
 
 def test_a_proxys_refusals_are_told_in_the_pages_words(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
 ) -> None:
     html = {"Content-Type": "text/html"}

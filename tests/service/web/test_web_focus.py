@@ -20,7 +20,6 @@ from client.api import OPEN, CreatedGame, PochaClient
 from tests.live import LiveService
 from tests.service.web.test_web_browser import (  # noqa: F401 (fixtures, used by name)
     Tab,
-    browser,
     desktop,
     open_seat,
     sync_api,

@@ -16,7 +16,7 @@ import pytest
 from engine.poch.rules import PLATES
 from tests.live import LiveService
 from tests.service.web.conftest import SIZES, Screen
-from tests.service.web.test_web_browser import ARTIFACTS, browser  # noqa: F401 (a fixture)
+from tests.service.web.test_web_browser import ARTIFACTS
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
@@ -45,7 +45,7 @@ def fits(screen: Screen) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_the_rules_of_both_games_from_the_header(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
     size: dict[str, int],
     screens: list[Screen],
@@ -116,7 +116,7 @@ def test_the_rules_of_both_games_from_the_header(
 
 
 def test_an_unknown_game_has_no_rules_page(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
     screens: list[Screen],
 ) -> None:

@@ -39,7 +39,7 @@ from core.store import account_turns, webhooks
 from tests.live import LiveService
 from tests.service.web.conftest import accounts_service
 from tests.service.web.test_web_browser import LAPTOP, MISFITS, PHONE, more_options, sync_api
-from tests.service.web.test_web_tables import Person, browser, play  # noqa: F401
+from tests.service.web.test_web_tables import Person, play
 from tests.waiting import LONG, LONG_MS, scaled, wait_until
 from tools.embedded_redis import RedisServer
 
@@ -63,7 +63,7 @@ def ladder_service(
         yield service
 
 
-def person(browser: Any, size: dict[str, int], name: str, lang: str) -> Person:  # noqa: F811
+def person(browser: Any, size: dict[str, int], name: str, lang: str) -> Person:
     one = Person(browser, size, name, locale=WORDS[lang]["locale"])
     one.context.add_init_script(f"localStorage.setItem('pocha.lang', '{lang}')")
     one.open_tab()
@@ -95,7 +95,7 @@ def sign_up(one: Person, url: str, name: str, lang: str) -> dict[str, str]:
     ("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["laptop-en", "phone-es"]
 )
 def test_a_rated_table_of_two_signed_up_people_then_the_ladder_an_account_and_a_replay(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
     size: dict[str, int],
     lang: str,
@@ -263,7 +263,7 @@ def finished_record(url: str, body: dict[str, Any]) -> dict[str, Any]:
      ("es", "la puntuación es una estimación prudente de la habilidad")],
 )  # fmt: skip
 def test_the_ladder_says_what_a_rating_is_in_plain_words(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
     lang: str,
     words: str,
@@ -283,7 +283,7 @@ def test_the_ladder_says_what_a_rating_is_in_plain_words(
 
 
 def test_a_pocha_replay_shows_the_bots_own_advice(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
     tmp_path: Any,
 ) -> None:
@@ -367,7 +367,7 @@ def poch_steps(record: dict[str, Any]) -> int:
     ("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["laptop-en", "phone-es"]
 )
 def test_a_poch_replay_with_advice_and_a_record_opened_from_a_file(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
     size: dict[str, int],
     lang: str,
@@ -514,7 +514,7 @@ def shown_row(page: Any, seat: int) -> list[str]:
     ("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["laptop-en", "phone-es"]
 )
 def test_a_matchs_records_list_their_games_and_replay_the_one_chosen(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
     matches: dict[str, str],
     size: dict[str, int],
@@ -587,7 +587,7 @@ def test_a_matchs_records_list_their_games_and_replay_the_one_chosen(
 
 
 def test_a_file_of_two_matches_records_and_an_array_of_one(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
     matches: dict[str, str],
     tmp_path: Any,
@@ -695,7 +695,7 @@ def seat_names(seats: list[str]) -> list[str]:
     ("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["laptop-en", "phone-es"]
 )
 def test_an_arenas_records_list_their_games_by_line_and_replay_the_one_chosen(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
     arenas: dict[str, str],
     size: dict[str, int],
@@ -768,7 +768,7 @@ def test_an_arenas_records_list_their_games_by_line_and_replay_the_one_chosen(
 
 
 def test_a_poch_arenas_records_and_one_line_of_them(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
     arenas: dict[str, str],
     tmp_path: Any,
@@ -827,7 +827,7 @@ def test_a_poch_arenas_records_and_one_line_of_them(
     ("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["laptop-en", "phone-es"]
 )
 def test_an_arenas_many_games_are_listed_a_page_at_a_time(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
     arenas: dict[str, str],
     size: dict[str, int],
@@ -959,7 +959,7 @@ BROKEN = {
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_broken_file_is_refused_in_a_sentence_of_the_visitors_language(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
     matches: dict[str, str],
     arenas: dict[str, str],
@@ -1018,7 +1018,7 @@ def test_a_broken_file_is_refused_in_a_sentence_of_the_visitors_language(
 
 
 def test_a_bots_page_shows_its_time_per_decision_and_failures(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
 ) -> None:
     url = ladder_service.url
@@ -1064,7 +1064,7 @@ def test_a_bots_page_shows_its_time_per_decision_and_failures(
 
 @pytest.mark.parametrize(("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["en", "es"])
 def test_a_new_key_from_the_accounts_own_page(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
     size: dict[str, int],
     lang: str,
@@ -1111,7 +1111,7 @@ def test_a_new_key_from_the_accounts_own_page(
 
 
 def test_a_seat_whose_token_opens_nothing_after_a_new_key_goes_on_with_the_key(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
 ) -> None:
     """The page keeps each seat's token; once the account's key is replaced (here on its own
@@ -1170,7 +1170,7 @@ YOUR_TURN = {"en": "your turn", "es": "te toca"}
 
 @pytest.mark.parametrize(("size", "lang"), [(LAPTOP, "en"), (PHONE, "es")], ids=["en", "es"])
 def test_a_game_left_is_opened_again_from_the_accounts_page(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
     size: dict[str, int],
     lang: str,
@@ -1235,7 +1235,7 @@ def test_a_game_left_is_opened_again_from_the_accounts_page(
 
 
 def test_a_table_game_opened_from_the_accounts_page_goes_on_at_the_tables_address(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
 ) -> None:
     """Ana takes a seat at a table with her key (as `pocha lobby` takes one) and the game
@@ -1286,7 +1286,7 @@ def test_a_table_game_opened_from_the_accounts_page_goes_on_at_the_tables_addres
 
 
 def test_a_tables_link_opens_the_seat_the_account_holds_there(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
 ) -> None:
     """An account sits once at a table (its key opens one seat). Ana took a seat with her
@@ -1332,7 +1332,7 @@ def test_a_tables_link_opens_the_seat_the_account_holds_there(
 
 
 def test_each_name_box_takes_no_more_than_the_api_does(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
 ) -> None:
     """A name typed to its box's end is one the API takes: an account's name box stopped at
@@ -1358,7 +1358,7 @@ def test_each_name_box_takes_no_more_than_the_api_does(
 
 
 def test_ticking_rated_gives_the_bots_distinct_levels_so_play_deals_at_once(
-    browser: Any,  # noqa: F811
+    browser: Any,
     ladder_service: LiveService,
 ) -> None:
     """A rated table seats each bot level once. The form's bots are all "medium" until told

@@ -17,25 +17,14 @@ from client.api import ApiError, PochaClient
 from tests.live import LiveService
 from tests.service.web.conftest import wait_until
 from tests.service.web.test_web_browser import (
-    ARGS,
-    CHROMIUM,
     DESKTOP,
     Tab,
     open_seat,
     play_by_api,
     refused_cards,
     seat_saved,
-    sync_api,
 )
 from tests.waiting import LONG_MS
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ and in a real headless Chromium.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -86,18 +85,6 @@ def test_the_apis_addresses_answer_json_even_to_a_browser(client: FlaskClient) -
         assert body["message"] == "This address does not accept that method."
         assert answer.headers["Allow"], path
         assert "Accept" not in answer.vary, path
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    # Imported here (it skips without Playwright or Chromium), so that the app's checks
-    # above run anywhere.
-    from tests.service.web.test_web_browser import ARGS, CHROMIUM, sync_api
-
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

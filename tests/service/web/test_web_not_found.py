@@ -7,7 +7,6 @@ the JSON error with its machine code. Checked on the app, and in a real headless
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -111,18 +110,6 @@ def test_the_apis_addresses_answer_json_even_to_a_browser(client: FlaskClient) -
     assert_error(browse(client, "/api/v1/games/nope"), 404, "game_not_found")
     # And the page's addresses are still its documents.
     assert browse(client, "/t/ABCD-EFGH").status_code == 200
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    # Imported here (it skips without Playwright or Chromium), so that the app's checks
-    # above run anywhere.
-    from tests.service.web.test_web_browser import ARGS, CHROMIUM, sync_api
-
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

@@ -28,7 +28,6 @@ from tests.service.web.test_web_browser import (  # noqa: F401 (fixtures, used b
     MISFITS,
     PHONE,
     Tab,
-    browser,
     desktop,
     more_options,
     open_seat,
@@ -458,7 +457,7 @@ def test_the_events_bring_the_table_to_the_next_view(
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=lambda s: f"{s['width']}x{s['height']}")
 def test_a_poch_table_fits_the_screen(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
     size: dict[str, int],
 ) -> None:
@@ -491,7 +490,7 @@ def test_a_poch_table_fits_the_screen(
 @pytest.mark.parametrize("count", [MIN_PLAYERS, 4, MAX_PLAYERS], ids=lambda n: f"{n}-players")
 @pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=lambda s: f"{s['width']}x{s['height']}")
 def test_your_turn_shows_your_hand_and_the_calls(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
     size: dict[str, int],
     count: int,
@@ -532,7 +531,7 @@ def test_your_turn_shows_your_hand_and_the_calls(
 
 
 def test_the_shown_sets_fit_a_small_phone(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
 ) -> None:
     """The sets shown at the showdown of eight seats with long names, on a 360x640 phone in

@@ -15,27 +15,16 @@ import pytest
 from client.api import PochaClient
 from tests.live import LiveService
 from tests.service.web.test_web_browser import (
-    ARGS,
-    CHROMIUM,
     DESKTOP,
     Tab,
     open_seat,
     seat_saved,
-    sync_api,
 )
 
 #: The events a table of three people has after a few deals played out by the API.
 LONG_GAME = 60
 #: The events' list, not their stream (EventSource asks for the stream at the same path).
 EVENTS = re.compile(r"/api/v1/games/[^/]+/events\?after=\d+$")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

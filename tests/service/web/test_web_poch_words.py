@@ -19,7 +19,7 @@ from engine.poch.game import Game
 from engine.poch.rules import Rules
 from tests.live import LiveService
 from tests.service.web.conftest import Screen
-from tests.service.web.test_web_browser import ARTIFACTS, browser  # noqa: F401 (a fixture)
+from tests.service.web.test_web_browser import ARTIFACTS
 from tests.service.web.test_web_poch import LOAD_POCH, seat_view
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -64,7 +64,7 @@ def betting_views() -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def test_a_plate_says_what_wins_it_when_tapped_or_pressed(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
     size: dict[str, int],
     screens: list[Screen],
@@ -118,7 +118,7 @@ def test_a_plate_says_what_wins_it_when_tapped_or_pressed(
     ],
 )
 def test_the_betting_status_names_only_the_calls_offered(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
     size: dict[str, int],
     screens: list[Screen],
@@ -176,7 +176,7 @@ TOLD: list[tuple[dict[str, Any], str, str, str, str]] = [
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_the_log_tells_your_own_moves_in_the_second_person(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
     size: dict[str, int],
     screens: list[Screen],

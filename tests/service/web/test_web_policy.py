@@ -17,7 +17,6 @@ import pytest
 
 from client.api import OPEN, PochaClient
 from tests.live import LiveService
-from tests.service.web.test_web_browser import browser  # noqa: F401 (a fixture)
 from tests.waiting import LONG_MS
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -52,7 +51,7 @@ def another_site(html: str) -> Iterator[str]:
 
 
 def test_another_sites_frame_shows_nothing_of_the_page(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
 ) -> None:
     frame_html = f'<iframe id="victim" src="{live_service.url}/" width="900" height="700"></iframe>'
@@ -74,7 +73,7 @@ def test_another_sites_frame_shows_nothing_of_the_page(
 
 
 def test_markup_that_slipped_in_unescaped_runs_no_script(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
 ) -> None:
     context = browser.new_context()
@@ -107,7 +106,7 @@ MADE = "#pwned-host, #pwned-guest"
 
 
 def test_names_that_are_markup_show_as_typed_at_a_table(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_service: LiveService,
 ) -> None:
     api = PochaClient(live_service.url)

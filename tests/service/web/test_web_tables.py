@@ -29,7 +29,6 @@ from tests.live import LiveService
 from tests.service.web.conftest import wait_until as page_wait_until
 from tests.service.web.test_web_browser import (
     ARTIFACTS,
-    CHROMIUM,
     DESKTOP,
     LAPTOP,
     MISFITS,
@@ -46,14 +45,6 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disa
 
 # A move a person can make now on the page.
 MOVE = "#game[data-my-turn=yes] .bid-btn.legal, #game[data-my-turn=yes] .card-btn.playable"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 class Person:

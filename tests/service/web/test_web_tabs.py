@@ -32,7 +32,7 @@ from tests.service.web.conftest import accounts_service
 from tests.service.web.conftest import wait_until as wait_in
 from tests.service.web.test_web_browser import LAPTOP, more_options
 from tests.service.web.test_web_ladder import finished_record
-from tests.service.web.test_web_tables import MOVE, Person, browser, open_table  # noqa: F401
+from tests.service.web.test_web_tables import MOVE, Person, open_table
 from tests.waiting import LONG, LONG_MS, wait_until
 from tools.embedded_redis import RedisServer
 
@@ -49,7 +49,7 @@ def tabs_service(
 
 
 @pytest.fixture
-def one(browser: Any) -> Iterator[Person]:  # noqa: F811
+def one(browser: Any) -> Iterator[Person]:
     """One person's browser, English; its tabs are opened with `tab`."""
     person = Person(browser, LAPTOP, "ana")
     person.context.add_init_script(
@@ -401,7 +401,7 @@ REMOVED = "The host removed you from this table."
 
 
 def test_a_person_the_host_removed_is_told_so_in_every_tab(
-    browser: Any,  # noqa: F811
+    browser: Any,
     one: Person,
     tabs_service: LiveService,
 ) -> None:
@@ -477,7 +477,7 @@ def sit_eva(person: Person, url: str, code: str) -> Any:
 
 @pytest.mark.parametrize("follows", ["stream", "polling"])
 def test_a_person_who_left_in_another_tab_is_not_told_the_host_removed_her(
-    browser: Any,  # noqa: F811
+    browser: Any,
     one: Person,
     tabs_service: LiveService,
     follows: str,
@@ -529,7 +529,7 @@ def test_a_person_who_left_in_another_tab_is_not_told_the_host_removed_her(
 
 
 def test_a_tab_without_the_stream_learns_from_the_events_that_the_host_removed_her(
-    browser: Any,  # noqa: F811
+    browser: Any,
     one: Person,
     tabs_service: LiveService,
 ) -> None:
