@@ -33,7 +33,7 @@ def test_it_profiles_moves_and_views_in_a_gunicorn_worker(tmp_path: Path) -> Non
         for (file, _line, name) in stats.stats  # type: ignore[attr-defined]
     }
     names = {name for _file, name in profiled}
-    assert {"handle_request", "_move", "act", "game_view"} <= names
+    assert {"handle_request", "_move", "act", "seen_by"} <= names
     assert (("workers", "base_async.py"), "handle_request") in profiled
 
 
