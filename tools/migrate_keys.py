@@ -95,6 +95,16 @@ def _rename(connection: redis.Redis, key: str, renamed: str) -> bool:
         raise
 
 
+#: A due entry renamed: the new member, at the old one's score, only if the old is there.
+_RENAME_DUE = """
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+  return 1
+end
+return 0
+"""
+
+
 def migrate(connection: redis.Redis) -> Migrated:
     """Rename every old key of `connection`'s database, and the due entries of old tasks;
     an old game's score sheet is first taken out of its state (`split_sheet`)."""
@@ -118,9 +128,7 @@ def migrate(connection: redis.Redis) -> Migrated:
         task = new_task(member)
         if task is None:
             continue
-        pipe = connection.pipeline(transaction=True)
-        pipe.zadd(TASKS_DUE, {task: score})
-        pipe.zrem(TASKS_DUE, member)
-        _added, removed = pipe.execute()
-        done.tasks += removed  # none for a member the scan returned twice
+        # One script: a member the scan returns twice, renamed already, is not added back
+        # (its task may have been taken since).
+        done.tasks += int(connection.eval(_RENAME_DUE, 1, TASKS_DUE, member, task, repr(score)))
     return done

@@ -107,9 +107,14 @@ class ScanTwice(redis.Redis):
             yield key
             yield key
 
+    #: Due members taken (as a worker takes its task) between a member's two returns.
+    taken_between: tuple[str, ...] = ()
+
     def zscan_iter(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
         for member in list(super().zscan_iter(*args, **kwargs)):
             yield member
+            if self.taken_between:
+                self.zrem(TASKS_DUE, *self.taken_between)
             yield member
 
 
@@ -128,6 +133,23 @@ def test_a_key_the_scan_returns_twice_is_renamed_once(redis_url: str) -> None:
     assert done.tasks == len(due) == 1
     assert connection.zrange(TASKS_DUE, 0, -1, withscores=True) == due
     assert store.load(game.id).version == game.version
+
+
+def test_a_due_task_taken_before_the_scan_returns_it_again_is_not_added_back(
+    redis_url: str,
+) -> None:
+    connection = redis.Redis.from_url(redis_url)
+    store = GameStore(connection, finished_ttl=600, idle_ttl=600)
+    rules = Rules.from_dict({"players": 3, "schedule": [2]})
+    seats = [("Bot", "easy"), ("Ana", None), ("Bea", None)]
+    store.create(Game.new(rules, 0), seats, owed_task=owed_work)
+    [(task, _score)] = connection.zrange(TASKS_DUE, 0, -1, withscores=True)
+    _downgrade(connection)
+
+    scanning = ScanTwice(connection_pool=connection.connection_pool)
+    scanning.taken_between = (task.decode(),)
+    assert migrate(scanning).tasks == 1
+    assert connection.zcard(TASKS_DUE) == 0  # taken, and not due again
 
 
 def _play(store: GameStore, game_id: str, moves: int) -> None:
