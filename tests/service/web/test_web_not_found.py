@@ -40,14 +40,9 @@ def browse(client: FlaskClient, path: str, **headers: str) -> Any:
     return client.get(path, headers={"Accept": BROWSER_ACCEPT, **headers})
 
 
-@pytest.mark.parametrize("path", ["/nope", "/tabel/ABC", "/ladder/chess", "/how-to-play/x"])
-@pytest.mark.parametrize("lang", ["en", "es"])
-def test_a_browser_at_an_unknown_address_gets_a_page_in_its_language(
-    client: FlaskClient, path: str, lang: str
-) -> None:
-    words = WORDS[lang]
-    page = browse(client, path, **{"Accept-Language": f"{lang},en;q=0.5"})
-    assert page.status_code == 404 and page.mimetype == "text/html", page.status_code
+def assert_error_page(page: Any, lang: str, words: dict[str, str]) -> None:
+    """`page` is an error page (404 or 405) in `lang`, saying `words`: its title, heading
+    and link home, the service's own stylesheet, no script, guarded as documents are."""
     text = page.get_data(as_text=True)
     assert f'<html lang="{lang}">' in text
     assert f">{words['title']}</title>" in text and f">{words['heading']}</h2>" in text
@@ -60,6 +55,17 @@ def test_a_browser_at_an_unknown_address_gets_a_page_in_its_language(
     # Guarded as the page's documents are, and never a 304 standing for a 200.
     assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
     assert page.headers["Cache-Control"] == "no-cache" and "ETag" not in page.headers
+
+
+@pytest.mark.parametrize("path", ["/nope", "/tabel/ABC", "/ladder/chess", "/how-to-play/x"])
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_browser_at_an_unknown_address_gets_a_page_in_its_language(
+    client: FlaskClient, path: str, lang: str
+) -> None:
+    words = WORDS[lang]
+    page = browse(client, path, **{"Accept-Language": f"{lang},en;q=0.5"})
+    assert page.status_code == 404 and page.mimetype == "text/html", page.status_code
+    assert_error_page(page, lang, words)
 
 
 def test_the_language_picked_in_the_page_wins(client: FlaskClient) -> None:
