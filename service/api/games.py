@@ -89,11 +89,20 @@ _IF_NONE_MATCH = {
     "no body.",
     "schema": {"type": "string", "example": '"12-5f0c2a9e1b7d4c36"'},
 }
+#: The view's Cache-Control (`GameById.get`), on its 200s and 304s.
+_VIEW_CACHE_CONTROL = {
+    "description": "`no-cache` while no clock runs (the ETag is strong): a cache may keep "
+    "the view but must revalidate it, and a 304 means the very body it holds. `no-store` "
+    "while a turn's clock runs (the ETag is weak): no cache may keep the view, since "
+    "`seconds_left` moves on and a stored body's would be stale; a client that holds the "
+    "view itself still sends its ETag as If-None-Match and is answered 304.",
+    "schema": {"type": "string", "enum": ["no-cache", "no-store"]},
+}
 _NOT_MODIFIED = {
     "description": "Not modified: an ETag sent in If-None-Match is still your view's; no "
     "body (the view you hold stands; while a clock runs, count its `seconds_left` down "
     "from when you got it, or read `deadline`).",
-    "headers": {"ETag": _VIEW_ETAG},
+    "headers": {"ETag": _VIEW_ETAG, "Cache-Control": _VIEW_CACHE_CONTROL},
 }
 _REPLAYED = {
     "description": "`true` when this answers a retry of a move already applied (the same "
@@ -260,7 +269,7 @@ _responds_with_own_view = _documentation_of(
         VIEW,
         description="The view: a Pocha game's (`GameView`) or a Poch game's (`PochGameView`), "
         "told apart by `game`.",
-        headers={"ETag": _VIEW_ETAG},
+        headers={"ETag": _VIEW_ETAG, "Cache-Control": _VIEW_CACHE_CONTROL},
     )
 )
 
@@ -523,9 +532,13 @@ class GameById(MethodView):
             if link is not None:
                 view["table"]["link"] = link
             response = _view_response(view, quote_etag(tag, weak))
-        # Revalidate every time (the tag makes that cheap); the answer is the token's and
-        # the language's.
-        response.headers["Cache-Control"] = "no-cache"
+        # The answer is the token's and the language's. Without a clock, a cache may keep
+        # the view and revalidate it every time (the tag makes that cheap; a 304 means the
+        # very body it holds). While a clock runs no cache may keep it: a browser's own
+        # cache would revalidate by itself and, on the 304, hand the page the body it
+        # stored, its `seconds_left` as it was then. A program's If-None-Match still gets
+        # its 304: it holds the view itself and counts the clock down.
+        response.headers["Cache-Control"] = "no-store" if weak else "no-cache"
         response.vary.update(("Authorization", "Accept-Language"))
         return response
 

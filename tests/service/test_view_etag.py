@@ -139,19 +139,55 @@ def test_weak_lists_and_star_compare(client: FlaskClient) -> None:
         assert answer.data == b"" and answer.headers["ETag"] == tag
 
 
-def test_while_a_clock_runs_the_tag_is_weak(client: FlaskClient) -> None:
+def test_while_a_clock_runs_the_tag_is_weak_and_no_cache_may_keep_the_view(
+    client: FlaskClient,
+) -> None:
     """`seconds_left` moves on under one tag: the tag says so by being weak, and a weak
-    tag sent back (weak or not) is the view's."""
+    tag sent back (weak or not) is the view's. No HTTP cache may keep such a view (a
+    browser's would revalidate by itself and, on the 304, give back its stored body with
+    the clock as it was): `no-store`, yet a program's own If-None-Match still gets 304."""
     created = create_game(client, humans(3), {"schedule": [3, 2], "turn_seconds": 600})
     game_id, token = created["id"], tokens_of(created)[0]
     first = view(client, game_id, token)
     assert first.json["seconds_left"] is not None
     tag = first.headers["ETag"]
     assert tag.startswith('W/"')
+    assert first.headers["Cache-Control"] == "no-store"
+    assert {"authorization", "accept-language"} <= vary(first)
     for sent in (tag, tag.removeprefix("W/")):
         answer = view(client, game_id, token, **{"If-None-Match": sent})
         assert answer.status_code == 304, sent
         assert answer.headers["ETag"] == tag
+        assert answer.headers["Cache-Control"] == "no-store"
+        assert {"authorization", "accept-language"} <= vary(answer)
+    # The spectator's view runs the same clock.
+    assert view(client, game_id).headers["Cache-Control"] == "no-store"
+
+
+def test_a_view_stops_being_stored_when_its_clock_starts(client: FlaskClient) -> None:
+    """A table waiting for people has no clock (`no-cache`, a strong tag); once the host
+    starts it, a turn's clock runs and the same caller's view is `no-store`."""
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "Ana"}, {"name": "Bea"}, {"open": True}]},
+    )
+    assert made.status_code == 201, made.json
+    game_id, token = made.json["id"], tokens_of(made.json)[0]
+    waiting = view(client, game_id, token)
+    assert waiting.json["seconds_left"] is None
+    assert waiting.headers["Cache-Control"] == "no-cache"
+    assert not waiting.headers["ETag"].startswith("W/")
+    started = client.post(
+        f"/api/v1/games/{game_id}/start",
+        json={"bots": "random"},
+        headers=bearer(made.json["host_token"]),
+    )
+    assert started.status_code == 200, started.json
+    running = view(client, game_id, token, **{"If-None-Match": waiting.headers["ETag"]})
+    assert running.status_code == 200
+    assert running.json["seconds_left"] is not None
+    assert running.headers["ETag"].startswith('W/"')
+    assert running.headers["Cache-Control"] == "no-store"
 
 
 def test_a_views_tag_is_an_if_match(client: FlaskClient) -> None:

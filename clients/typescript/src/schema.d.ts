@@ -7066,6 +7066,8 @@ export interface operations {
             /** @description The view: a Pocha game's (`GameView`) or a Poch game's (`PochGameView`), told apart by `game`. */
             200: {
                 headers: {
+                    /** @description `no-cache` while no clock runs (the ETag is strong): a cache may keep the view but must revalidate it, and a 304 means the very body it holds. `no-store` while a turn's clock runs (the ETag is weak): no cache may keep the view, since `seconds_left` moves on and a stored body's would be stale; a client that holds the view itself still sends its ETag as If-None-Match and is answered 304. */
+                    "Cache-Control"?: "no-cache" | "no-store";
                     /** @description This view's entity tag: the game's version, a dash and a digest of what else the view depends on (the seat asking, the language, who is present, the table's link), such as `"12-5f0c2a9e1b7d4c36"`; weak (`W/"12-..."`) while a turn's clock runs, as `seconds_left` moves on under it. Send it back as If-None-Match to be answered 304 while the view is unchanged, or as If-Match with a move (only its version counts there). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -7077,6 +7079,8 @@ export interface operations {
             /** @description Not modified: an ETag sent in If-None-Match is still your view's; no body (the view you hold stands; while a clock runs, count its `seconds_left` down from when you got it, or read `deadline`). */
             304: {
                 headers: {
+                    /** @description `no-cache` while no clock runs (the ETag is strong): a cache may keep the view but must revalidate it, and a 304 means the very body it holds. `no-store` while a turn's clock runs (the ETag is weak): no cache may keep the view, since `seconds_left` moves on and a stored body's would be stale; a client that holds the view itself still sends its ETag as If-None-Match and is answered 304. */
+                    "Cache-Control"?: "no-cache" | "no-store";
                     /** @description This view's entity tag: the game's version, a dash and a digest of what else the view depends on (the seat asking, the language, who is present, the table's link), such as `"12-5f0c2a9e1b7d4c36"`; weak (`W/"12-..."`) while a turn's clock runs, as `seconds_left` moves on under it. Send it back as If-None-Match to be answered 304 while the view is unchanged, or as If-Match with a move (only its version counts there). */
                     ETag?: string;
                     [name: string]: unknown;
