@@ -90,7 +90,8 @@ HELD_VIEWS = 64
 
 @dataclass(frozen=True)
 class _HeldView:
-    """A view `view()` got: its ETag, the language it was read in, and when (monotonic)."""
+    """A view `view()` got: its ETag, the language it was read in, and when its body came
+    (this machine's monotonic clock)."""
 
     etag: str
     language: str | None
@@ -98,12 +99,15 @@ class _HeldView:
     got: float
 
     def now(self) -> View:
-        """A copy of the view as it stands now: its clock's `seconds_left` counted down
-        since it was got (a 304 says the view stands; only that figure moved on)."""
+        """A copy of the view as it stands now (a 304 says it stands). Under a strong tag
+        the body is as it came. Under a weak one a turn's clock runs, and `seconds_left`
+        alone has moved on: the figure held less the time since the body came, by the
+        monotonic clock (no wall clock, so no skew with the service's), never below 0 and
+        in tenths, as the service gives it."""
         view: View = copy.deepcopy(self.view)
         left = view.get("seconds_left")
-        if isinstance(left, int | float):
-            view["seconds_left"] = max(0.0, left - (time.monotonic() - self.got))
+        if self.etag.startswith("W/") and isinstance(left, int | float):
+            view["seconds_left"] = round(max(0.0, left - (time.monotonic() - self.got)), 1)
         return view
 
 
@@ -293,26 +297,33 @@ class PochaClient:
 
         Read again (same game, token and language), it is asked for with the ETag of the
         view got last as If-None-Match: while the game is unchanged the service answers
-        304 with no body and this is a copy of the view held (its `seconds_left` counted
-        down). The last `HELD_VIEWS` games' views are held."""
+        304 with no body and this is a copy of the view held. While a turn's clock runs
+        (a weak ETag) its `seconds_left` is the clock as it is now: counted down from the
+        figure held by the time since that body came, never below 0, in tenths. The last
+        `HELD_VIEWS` games read (by token) are held; this client may be shared by threads."""
         key = (game_id, self.token)
         with self._held_lock:
             held = self._held.get(key)
         if held is not None and held.language != self.language:
+            # The view held has its sentences (`you.refused`) in another language: not
+            # this one's to answer with, whatever tag the service matches.
             held = None
         ask = {} if held is None else {"If-None-Match": held.etag}
         seen: dict[str, str] = {}
         status, text = self._request(
             "GET", f"/api/v1/games/{_q(game_id)}", headers=ask, answered=seen
         )
+        came = time.monotonic()
         if status == 304 and held is not None:
+            with self._held_lock:
+                if key in self._held:  # read lately: the last to be dropped
+                    self._held.move_to_end(key)
             return held.now()
         answer: View = _object(text)
         etag = seen.get("etag")
         with self._held_lock:
             if etag:
-                kept = _HeldView(etag, self.language, copy.deepcopy(answer), time.monotonic())
-                self._held[key] = kept
+                self._held[key] = _HeldView(etag, self.language, copy.deepcopy(answer), came)
                 self._held.move_to_end(key)
                 while len(self._held) > HELD_VIEWS:
                     self._held.popitem(last=False)
