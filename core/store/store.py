@@ -968,9 +968,12 @@ class GameStore:
         of it now, under the name its seat shows."""
         names = {s.account: s.name for s in seats if s.account is not None}
         try:
-            gone = account_records.note(self.redis, names, f"game:{game_id}", self.finished_ttl)
+            record = f"game:{game_id}"
+            gone = account_records.note(self.redis, names, record, self.finished_ttl)
             for account_id in gone:
-                account_records.scrub_game(self.redis, game_id, account_id, names[account_id])
+                name = names[account_id]
+                if not account_records.scrub_game(self.redis, game_id, account_id, name):
+                    account_records.leave_pending(self.redis, account_id, name, record)
         except REDIS_DOWN:
             # The move stands, and its answer is no error: the game is only not found by a
             # forgetting in the day it is kept.

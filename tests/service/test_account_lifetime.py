@@ -2,16 +2,19 @@
 (no rating, key unused and no seat given for the idle days) is forgotten by the sweep, its
 name free again and every key named by its id gone; rated accounts, our levels', disabled,
 kept and recently seen ones stay; an account forgotten between its seat's write and the note
-of that seat leaves no key behind; the store's cap refuses sign-up with 503 accounts_full in
-the caller's language, changing nothing. Time is passed to the sweep as `now`, never waited
-for."""
+of that seat leaves no key behind; a record that keeps changing under the scrub is not
+dropped, but left for a later step; the store's cap refuses sign-up
+with 503 accounts_full in the caller's language, changing nothing. Time is passed to the
+sweep as `now`, never waited for."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
+import orjson
 import redis
 from click.testing import CliRunner
 from flask import Flask
@@ -19,6 +22,7 @@ from flask.testing import FlaskClient
 
 from cli.main import pocha
 from core.jobs.forgotten import scrub_forgotten
+from core.jobs.matches import check_match, create_match, scrub_match
 from core.store import (
     account_records,
     account_seats,
@@ -38,8 +42,11 @@ from core.store.keys import (
     FORGOTTEN,
     account_records_key,
     events_key,
+    forgotten_records_key,
     game_key,
+    match_key,
 )
+from core.store.redises import connect_store
 from service import create_app
 from service.context import EXTENSION
 from tests.service.test_accounts import account_header, play_people, rated_table, sign_up
@@ -418,3 +425,84 @@ def test_a_set_of_records_expires_with_the_last_of_them(store: Any) -> None:
     _key, other = accounts.create(r, "Otrita", "person")
     assert account_records.note(r, [other.id], "game:GONE", -1) == []
     assert not r.exists(account_records_key(other.id))
+
+
+def _forget_now(client: FlaskClient, store: Any, account_id: str, *in_play: str) -> None:
+    """The account looks idle (its key and its seats in play used long ago) and the sweep
+    forgets it."""
+    accounts.note_seen(store.redis, account_id, now=LONG_AGO)
+    for game_id in in_play:
+        store.redis.zadd(f"pocha:{{accounts}}:seats:{account_id}", {game_id: LONG_AGO})
+    assert account_id in sweep_all(store.redis)
+
+
+def _game_in_play(client: FlaskClient, key: str) -> str:
+    """A game the account with `key` makes and sits at (seat 0), two seats open: its id."""
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "x"}, {"name": "b", "bot": "easy"}, {"open": True},
+                          {"open": True}]},
+        headers=account_header(key),
+    )  # fmt: skip
+    assert made.status_code == 201, made.json
+    return str(made.json["id"])
+
+
+def busy(redis_url: str, key: str, field: str) -> Any:
+    """A connection of its own to the store, on which another change of `field` of hash
+    `key` (a game's seats and table, a match's spec) lands between each read of it and the
+    write after it, as a game or match busy with changes would see: the JSON it holds gets
+    a counter bumped."""
+    connection = connect_store(redis_url)
+
+    class Busy(type(connection)):  # type: ignore[misc]
+        def hget(self, name: Any, read_field: Any) -> Any:
+            read = super().hget(name, read_field)
+            if (name, read_field) == (key, field) and read is not None:
+                value = orjson.loads(read)
+                value["busy"] = value.get("busy", 0) + 1
+                super().hset(name, field, orjson.dumps(value))
+            return read
+
+    connection.__class__ = Busy
+    return connection
+
+
+def test_a_record_that_keeps_changing_under_the_scrub_waits_for_a_later_step(
+    redis_url: str, client: FlaskClient, store: Any
+) -> None:
+    """A scrub gives up on a game after `SCRUB_TRIES` changes under it, and the record
+    stays pending, behind the others: a later step takes the account out of it."""
+    r = store.redis
+    key, idle = accounts.create(r, "Ajetreada", "person", now=LONG_AGO)
+    game_id = _game_in_play(client, key)
+    _forget_now(client, store, idle.id, game_id)
+    busy_game = busy(redis_url, game_key(game_id), "meta")
+
+    scrubbers = {"game": partial(account_records.scrub_game, busy_game)}
+    assert account_records.scrub_step(busy_game, scrubbers) == 0
+    assert idle.id.encode() in r.hget(game_key(game_id), "meta")
+    assert account_records.pending(r) == {idle.id: "Ajetreada"}
+
+    assert scrub_forgotten(r) >= 1
+    assert idle.id.encode() not in r.hget(game_key(game_id), "meta")
+    assert not r.exists(FORGOTTEN)
+
+
+def test_a_match_that_keeps_changing_under_the_scrub_waits_for_a_later_step(
+    redis_url: str, app: Flask, store: Any
+) -> None:
+    r = store.redis
+    spec = check_match(["account:abcDEF123", "easy", "easy"], 3, {"schedule": [1, 2]}, 1, False)
+    match_id = create_match(app.extensions[EXTENSION].redises, spec)
+    r.hset(FORGOTTEN, "abcDEF123", "Ocupada")
+    r.zadd(forgotten_records_key("abcDEF123"), {f"match:{match_id}": 1.0})
+    busy_match = busy(redis_url, match_key(match_id), "spec")
+
+    assert account_records.scrub_step(busy_match, {"match": partial(scrub_match, busy_match)}) == 0
+    assert b"abcDEF123" in r.hget(match_key(match_id), "spec")
+    assert account_records.pending(r) == {"abcDEF123": "Ocupada"}
+
+    assert scrub_forgotten(r) == 1
+    assert b"abcDEF123" not in r.hget(match_key(match_id), "spec")
+    assert not r.exists(FORGOTTEN)
