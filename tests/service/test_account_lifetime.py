@@ -2,8 +2,9 @@
 (no rating, key unused and no seat given for the idle days) is forgotten by the sweep, its
 name free again and every key named by its id gone; rated accounts, our levels', disabled,
 kept and recently seen ones stay; an account forgotten between its seat's write and the note
-of that seat leaves no key behind; a record that keeps changing under the scrub is not
-dropped, but left for a later step; the store's cap refuses sign-up
+of that seat leaves no key behind; the records that name a forgotten account (its games,
+in play or not, its matches) are taken out of it, whatever raced with the scrub, and none
+is dropped for being busy; the store's cap refuses sign-up
 with 503 accounts_full in the caller's language, changing nothing. Time is passed to the
 sweep as `now`, never waited for."""
 
@@ -47,6 +48,7 @@ from core.store.keys import (
     match_key,
 )
 from core.store.redises import connect_store
+from core.store.store import GameStore
 from service import create_app
 from service.context import EXTENSION
 from tests.service.test_accounts import account_header, play_people, rated_table, sign_up
@@ -243,8 +245,10 @@ def test_an_account_forgotten_as_it_takes_a_seat_leaves_no_key_behind(
     assert looked is not None
     assert accounts.forget(r, [idle.id], time.time() - IDLE) == [idle.id]
     game = table_of(client, bruno["key"], rated=False)
-    record, seat, _token = tables.join(game["table_code"], "n", account=looked)
-    assert record.seats[seat].account == idle.id
+    _record, seat, _token = tables.join(game["table_code"], "n", account=looked)
+    # The seat is given, and the write that gave it finds the account gone: taken out.
+    given = store.load(game["id"], history=False).seats[seat]
+    assert (given.open, given.account, given.name) == (False, None, FORGOTTEN_NAME)
 
     assert keys_naming(r, idle.id) == []
     # The notes one by one, as every other way of seating calls them: nothing written, and
@@ -448,6 +452,56 @@ def _game_in_play(client: FlaskClient, key: str) -> str:
     return str(made.json["id"])
 
 
+def _given(record: Any, seat: int, name: str, account: str | None = None) -> tuple[Any, ...]:
+    """`record`'s seats with open `seat` taken by `name` (and `account`)."""
+    taken = replace(
+        record.seats[seat], name=name, open=False, token_hash=f"{seat}" * 64, account=account
+    )
+    return (*record.seats[:seat], taken, *record.seats[seat + 1 :])
+
+
+def test_a_seat_change_of_a_game_in_play_from_a_read_before_the_scrub_is_scrubbed_again(
+    client: FlaskClient, store: Any
+) -> None:
+    """The scrub moves no version, and a game in play is not noted again until it ends: a
+    change of its seats or table decided on a read made before the scrub (a seat taken,
+    given or stood in for) writes the forgotten account's seat back, and is taken out of it
+    again by that same write."""
+    r = store.redis
+    key, idle = accounts.create(r, "Olvidita", "person", now=LONG_AGO)
+    game_id = _game_in_play(client, key)
+    read_before = store.load(game_id, history=False)
+    _forget_now(client, store, idle.id, game_id)
+    assert scrub_forgotten(r) >= 1
+    assert idle.id.encode() not in r.hget(game_key(game_id), "meta")
+
+    store.change_table(read_before, _given(read_before, 2, "Nadie"), read_before.table, [])
+
+    meta = r.hget(game_key(game_id), "meta")
+    assert idle.id.encode() not in meta and b"Olvidita" not in meta
+    assert b"Nadie" in meta
+
+
+def test_a_seat_given_to_an_account_forgotten_since_it_was_read_is_taken_out_at_once(
+    client: FlaskClient, store: Any
+) -> None:
+    """A request that read the account before the sweep forgot it seats it after: the game
+    is in none of its records, and is taken out of it by that write."""
+    r = store.redis
+    key, _maker = accounts.create(r, "Anfitriona", "person")
+    game_id = _game_in_play(client, key)
+    _key, late = accounts.create(r, "Tardona", "person", now=LONG_AGO)
+    _forget_now(client, store, late.id)
+    record = store.load(game_id, history=False)
+
+    store.change_table(record, _given(record, 3, "Tardona", late.id), record.table, [])
+
+    meta = r.hget(game_key(game_id), "meta")
+    assert late.id.encode() not in meta and b"Tardona" not in meta
+    players = client.get(f"/api/v1/games/{game_id}").json["players"]
+    assert [p["name"] for p in players][3] == FORGOTTEN_NAME
+
+
 def busy(redis_url: str, key: str, field: str) -> Any:
     """A connection of its own to the store, on which another change of `field` of hash
     `key` (a game's seats and table, a match's spec) lands between each read of it and the
@@ -505,4 +559,30 @@ def test_a_match_that_keeps_changing_under_the_scrub_waits_for_a_later_step(
 
     assert scrub_forgotten(r) == 1
     assert b"abcDEF123" not in r.hget(match_key(match_id), "spec")
+    assert not r.exists(FORGOTTEN)
+
+
+def test_a_game_that_keeps_changing_under_its_scrub_at_a_write_is_left_to_the_sweep(
+    redis_url: str, client: FlaskClient, store: Any
+) -> None:
+    """A write that finds a seated account forgotten takes it out at once; should the game
+    keep changing under that, the game is left pending for the workers' sweep."""
+    r = store.redis
+    key, _maker = accounts.create(r, "Anfitriona", "person")
+    game_id = _game_in_play(client, key)
+    _key, late = accounts.create(r, "Tardía", "person", now=LONG_AGO)
+    _forget_now(client, store, late.id)
+    assert account_records.pending(r) == {}
+    busy_store = GameStore(
+        busy(redis_url, game_key(game_id), "meta"),
+        finished_ttl=store.finished_ttl, idle_ttl=store.idle_ttl,
+    )  # fmt: skip
+    record = busy_store.load(game_id, history=False)
+
+    busy_store.change_table(record, _given(record, 3, "Tardía", late.id), record.table, [])
+
+    assert late.id.encode() in r.hget(game_key(game_id), "meta")
+    assert account_records.pending(r) == {late.id: "Tardía"}
+    assert scrub_forgotten(r) == 1
+    assert late.id.encode() not in r.hget(game_key(game_id), "meta")
     assert not r.exists(FORGOTTEN)
