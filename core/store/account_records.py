@@ -1,14 +1,15 @@
 """The records that name an account beside its seats in play, and taking it out of them once
-the account is forgotten. A game that seats the account (noted at its making and each
-change of its seats or table for `IDLE_TTL`, at its end for `FINISHED_TTL`) and a match
-that seats it (kept `MATCH_TTL` after its last game) are noted in the account's set,
-scored by when each expires at the latest; a note drops those past it, so the set holds
-only records still kept, and finds an account forgotten meanwhile gone, for the caller to
-take it out at once. The idle sweep's script (`core.store.accounts.forget`) hands this set
-and the account's games in play to `FORGOTTEN`, with its name, and the workers' sweep then
-takes the id and the name out of each record still kept, a bounded number a step
-(`scrub_step`): the id goes, the name becomes `FORGOTTEN_NAME`. A record that changes under
-each try of a step (a busy game) stays pending for a later step, never dropped.
+the account is forgotten. A game that seats the account or whose table it made (noted at
+its making and each change of its seats or table for `IDLE_TTL`, at its end for
+`FINISHED_TTL`) and a match that seats it (kept `MATCH_TTL` after its last game) are noted
+in the account's set, scored by when each expires at the latest; a note drops those past
+it, so the set holds only records still kept, and finds an account forgotten meanwhile
+gone, for the caller to take it out at once. The idle sweep's script
+(`core.store.accounts.forget`) hands this set and the account's games in play to
+`FORGOTTEN`, with its name, and the workers' sweep then takes the id and the name out of
+each record still kept, a bounded number a step (`scrub_step`): the id goes, the name
+becomes `FORGOTTEN_NAME`. A record that changes under each try of a step (a busy game)
+stays pending for a later step, never dropped.
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
 

@@ -486,7 +486,8 @@ class GameStore:
         if table.listed and table.waiting:
             self.redis.zadd(LOBBY, {game_id: created})
         standing = account_seats.note(self.redis, _accounts_of(stored_seats), game_id)
-        # Its seats' accounts: one forgotten since the request read it is taken out at once.
+        # Its maker, seated or not, and its seats' accounts: found by a forgetting, and one
+        # forgotten since the request read it is taken out at once.
         self._note_record(game_id, stored_seats, table, ttl)
         return CreatedGame(record, host_token, tokens, standing)
 
@@ -972,9 +973,9 @@ class GameStore:
     def _note_record(
         self, game_id: str, seats: Sequence[Seat], table: Table, seconds: float
     ) -> None:
-        """The game names its seats' accounts for `seconds` more: noted for each
-        (`core.store.account_records`; a seat's game in play is noted in
-        `core.store.account_seats` too). One forgotten before this
+        """The game names its seats' accounts and its table's maker for `seconds` more:
+        noted for each (`core.store.account_records`; a seat's game in play is noted in
+        `core.store.account_seats` too, the maker's only here). One forgotten before this
         read is taken out of it now, under the name its seat shows; should the game keep
         changing under that, it is left to the workers' sweep."""
         names = _named(seats, table)
@@ -1259,8 +1260,12 @@ def _load_state(state: bytes | str, history: bytes | str | None) -> AnyGame:
 
 
 def _named(seats: Sequence[Seat], table: Table) -> dict[str, str]:
-    """The accounts a game's seats name -> the name a seat shows them under."""
-    return {s.account: s.name for s in seats if s.account is not None}
+    """The accounts a game's seats and table name -> the name a seat shows them under (""
+    for a table's maker who holds no seat there)."""
+    names = {s.account: s.name for s in seats if s.account is not None}
+    if table.maker is not None:
+        names.setdefault(table.maker, "")
+    return names
 
 
 def _accounts_of(seats: Sequence[Seat]) -> set[str]:

@@ -3,8 +3,8 @@
 name free again and every key named by its id gone; rated accounts, our levels', disabled,
 kept and recently seen ones stay; an account forgotten between its seat's write and the note
 of that seat leaves no key behind; the records that name a forgotten account (its games,
-in play or not, its matches) are taken out of it, whatever raced with the scrub, and none
-is dropped for being busy; the store's cap refuses sign-up
+in play or not, seated or as a table's maker, its matches) are taken out of it, whatever
+raced with the scrub, and none is dropped for being busy; the store's cap refuses sign-up
 with 503 accounts_full in the caller's language, changing nothing. Time is passed to the
 sweep as `now`, never waited for."""
 
@@ -586,3 +586,38 @@ def test_a_game_that_keeps_changing_under_its_scrub_at_a_write_is_left_to_the_sw
     assert scrub_forgotten(r) == 1
     assert late.id.encode() not in r.hget(game_key(game_id), "meta")
     assert not r.exists(FORGOTTEN)
+
+
+def test_a_table_maker_who_holds_no_seat_is_taken_out_of_the_game(
+    client: FlaskClient, store: Any
+) -> None:
+    """The table's maker is named in its game (never shown), seated or not: a table in
+    play and a game kept after it ended forget the maker once the account is forgotten."""
+    r = store.redis
+    key, maker = accounts.create(r, "Hacedora", "person", now=LONG_AGO)
+    games = []
+    for schedule in ([1], [1, 2]):
+        made = client.post(
+            "/api/v1/games",
+            json={"players": [{"open": True}, {"open": True}, {"name": "b", "bot": "easy"}],
+                  "rules": {"schedule": schedule}},
+            headers=account_header(key),
+        )  # fmt: skip
+        assert made.status_code == 201, made.json
+        games.append(made.json)
+    finished = games[0]
+    tokens = {}
+    for name in ("Ana", "Eva"):
+        joined = client.post(f"/api/v1/tables/{finished['table_code']}/seats", json={"name": name})
+        assert joined.status_code == 201, joined.json
+        tokens[joined.json["seat"]] = joined.json["token"]
+    assert play_people(client, finished["id"], tokens)["phase"] == "finished"
+    for made in games:
+        assert maker.id.encode() in r.hget(game_key(made["id"]), "meta")
+
+    _forget_now(client, store, maker.id)
+    assert scrub_forgotten(r) >= 2
+
+    assert keys_naming(r, maker.id) == []
+    for made in games:
+        assert maker.id.encode() not in r.hget(game_key(made["id"]), "meta")
