@@ -4,9 +4,9 @@ name free again and every key named by its id gone; rated accounts, our levels',
 kept and recently seen ones stay; an account forgotten between its seat's write and the note
 of that seat leaves no key behind; the records that name a forgotten account (its games,
 in play or not, seated or as a table's maker, its matches) are taken out of it, whatever
-raced with the scrub, and none is dropped for being busy; the store's cap refuses sign-up
-with 503 accounts_full in the caller's language, changing nothing. Time is passed to the
-sweep as `now`, never waited for."""
+raced with the scrub, and none is dropped for being busy; an analysis keeps no account's
+name nor id; the store's cap refuses sign-up with 503 accounts_full in the caller's
+language, changing nothing. Time is passed to the sweep as `now`, never waited for."""
 
 from __future__ import annotations
 
@@ -20,10 +20,12 @@ import redis
 from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
+from rq.job import Job
 
 from cli.main import pocha
 from core.jobs.forgotten import scrub_forgotten
 from core.jobs.matches import check_match, create_match, scrub_match
+from core.jobs.queues import SERIALIZER
 from core.store import (
     account_records,
     account_seats,
@@ -621,3 +623,32 @@ def test_a_table_maker_who_holds_no_seat_is_taken_out_of_the_game(
     assert keys_naming(r, maker.id) == []
     for made in games:
         assert maker.id.encode() not in r.hget(game_key(made["id"]), "meta")
+
+
+def test_an_analysis_keeps_no_name_nor_id_of_the_accounts_a_record_names(
+    app: Flask, client: FlaskClient, store: Any
+) -> None:
+    """An analysis of a game's record (`POST /api/v1/analyses`) is tied to no account, and
+    its job, in the queues' Redis, keeps of the record only what the analysis reads: nothing
+    there for a forgetting to take the account out of."""
+    r = store.redis
+    key, player = accounts.create(r, "Analizada", "person")
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "x"}, {"name": "b", "bot": "easy"},
+                          {"name": "c", "bot": "easy"}], "rules": {"schedule": [1]}},
+        headers=account_header(key),
+    )  # fmt: skip
+    assert made.status_code == 201, made.json
+    game_id = made.json["id"]
+    assert play_people(client, game_id, {0: made.json["seats"][0]["token"]})["phase"] == "finished"
+    record = client.get(f"/api/v1/games/{game_id}/record").json
+    assert "Analizada" in str(record)  # its seat's name (the record holds no account id)
+
+    asked = client.post("/api/v1/analyses", json={"record": record, "level": "easy", "seed": 1})
+
+    assert asked.status_code == 202, asked.json
+    queues = app.extensions[EXTENSION].redises.queues
+    job = Job.fetch(asked.json["id"], connection=queues, serializer=SERIALIZER)
+    kept = repr((job.args, job.kwargs, job.meta, job.description, job.origin))
+    assert player.id not in kept and "Analizada" not in kept
