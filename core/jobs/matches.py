@@ -587,17 +587,19 @@ return 1
 """
 
 
-def scrub_match(connection: Connections, match_id: str, account_id: str, _name: str) -> None:
+def scrub_match(connection: Connections, match_id: str, account_id: str, _name: str) -> bool:
     """Take forgotten account `account_id` out of the match (`core.store.account_records`):
     its seat label becomes its own `forgotten_seat` in the spec, every record and its
     paused mark (a game still to come seats the stand-in there, as for any account gone),
-    and the statistics are made again from the records. Bounded by the match's `MAX_GAMES`."""
+    and the statistics are made again from the records. Bounded by the match's `MAX_GAMES`.
+    False when the spec changed under each of `SCRUB_TRIES` tries (to be tried again
+    later), else True."""
     store = redises_of(connection).store
     keys = [match_key(match_id), records_key(match_id)]
-    for _attempt in range(5):
+    for _attempt in range(account_records.SCRUB_TRIES):
         raw = store.hget(keys[0], "spec")
         if raw is None:
-            return
+            return True
         spec = json.loads(raw)
         lines = store.lrange(keys[1], 0, -1)
         found = [json.loads(line) for line in lines]
@@ -614,7 +616,7 @@ def scrub_match(connection: Connections, match_id: str, account_id: str, _name: 
             and not store.hexists(keys[0], _paused_field(account_id))
         ):
             # Nothing names it (taken out already): the statistics kept stand.
-            return
+            return True
         args = [
             raw,
             json.dumps(scrubbed) if scrubbed != spec else "",
@@ -622,7 +624,8 @@ def scrub_match(connection: Connections, match_id: str, account_id: str, _name: 
             _paused_field(label.removeprefix(ACCOUNT_SEAT)),
         ]
         if store.eval(_SCRUB_MATCH_LUA, len(keys), *keys, *args, *changes):
-            return
+            return True
+    return False
 
 
 def _still_named(spec: MatchSpec) -> list[str]:
@@ -870,7 +873,8 @@ def count_ended(
         # out of the records before this one came: it is taken out of this one now.
         gone = account_records.note(r.store, named, f"match:{match_id}", MATCH_TTL)
         for account_id in gone:
-            scrub_match(connection, match_id, account_id, "")
+            if not scrub_match(connection, match_id, account_id, ""):
+                account_records.leave_pending(r.store, account_id, "", f"match:{match_id}")
     return task if made else None
 
 

@@ -1,11 +1,15 @@
-"""The records that name an account after its games in play, and taking it out of them once
-the account is forgotten. A finished game (kept `FINISHED_TTL`) and a match that seats the
-account (kept `MATCH_TTL` after its last game) are noted in the account's set when their
-lifetime is known, scored by when each expires at the latest; a note drops those past it,
-so the set holds only records still kept. The idle sweep's script (`core.store.accounts.
-forget`) hands this set and the account's games in play to `FORGOTTEN`, with its name, and
-the workers' sweep then takes the id and the name out of each record still kept, a bounded
-number a step (`scrub_step`): the id goes, the name becomes `FORGOTTEN_NAME`.
+"""The records that name an account beside its seats in play, and taking it out of them once
+the account is forgotten. A game that seats the account or whose table it made (noted at
+its making and each change of its seats or table for `IDLE_TTL`, at its end for
+`FINISHED_TTL`) and a match that seats it (kept `MATCH_TTL` after its last game) are noted
+in the account's set, scored by when each expires at the latest; a note drops those past
+it, so the set holds only records still kept, and finds an account forgotten meanwhile
+gone, for the caller to take it out at once. The idle sweep's script
+(`core.store.accounts.forget`) hands this set and the account's games in play to
+`FORGOTTEN`, with its name, and the workers' sweep then takes the id and the name out of
+each record still kept, a bounded number a step (`scrub_step`): the id goes, the name
+becomes `FORGOTTEN_NAME`. A record that changes under each try of a step (a busy game)
+stays pending for a later step, never dropped.
 How it works: docs/api.md, "Accounts, rated tables and the ladder".
 """
 
@@ -18,7 +22,7 @@ from typing import Any
 import orjson
 import redis
 
-from core.store.accounts import LEVEL_PREFIX
+from core.store.accounts import FORGOTTEN_SECONDS, LEVEL_PREFIX
 from core.store.keys import (
     FORGOTTEN,
     account_key,
@@ -39,8 +43,14 @@ MOST_RECORDS = 10_000
 #: Records one step of the sweep takes a forgotten account out of, at most.
 SCRUB_STEP = 200
 
-#: Takes a forgotten account (id, its name then) out of one record (by its id).
-Scrubber = Callable[[str, str, str], None]
+#: Tries of one record's compare-and-set in one go; a record that changed under each of them
+#: is left pending for a later step of the sweep (`scrub_step`).
+SCRUB_TRIES = 5
+
+#: Takes a forgotten account (id, its name then) out of one record (by its id): False when
+#: the record kept changing under it (to be tried again later), else True (done, nothing
+#: to do, or the record is gone).
+Scrubber = Callable[[str, str, str], bool]
 
 
 # Note records for each account still stored. KEYS: for each account, its set of records
@@ -106,26 +116,63 @@ def scrub_step(
     """Take forgotten accounts out of at most `most` of the records that still name them,
     each by the scrubber of its kind (`game`, `match`); how many records it took them out
     of. A record is struck off only once done, so a worker that dies mid-step leaves the
-    rest to the next; a record gone meanwhile costs nothing."""
-    done = 0
+    rest to the next; a record gone meanwhile costs nothing. One that kept changing under
+    the scrubber (a game busy with seat changes) costs its look and stays, moved behind
+    the account's others, for a later step: bounded work a step, and no record dropped."""
+    done = looked = 0
     for account_id, name in pending(connection, most).items():
         key = forgotten_records_key(account_id)
-        records = [_text(r) for r in connection.zrange(key, 0, most - done - 1)]
-        for record in records:
+        records: list[Any] = connection.zrange(key, 0, most - looked - 1)
+        for raw in records:
+            record = _text(raw)
             kind, noted_by_kind, record_id = record.partition(":")
             if not noted_by_kind:
                 # A game in play is noted by its id alone (`core.store.account_seats`).
                 kind, record_id = "game", record
             scrubber = scrubbers.get(kind)
-            if scrubber is not None:
-                scrubber(record_id, account_id, name)
-            connection.zrem(key, record)
+            looked += 1
+            if scrubber is not None and not scrubber(record_id, account_id, name):
+                _put_back(connection, key, raw)
+                continue
+            connection.zrem(key, raw)
             done += 1
         if not connection.exists(key):
             connection.hdel(FORGOTTEN, account_id)
-        if done >= most:
+        if looked >= most:
             break
     return done
+
+
+def _put_back(connection: redis.Redis, key: str, record: Any) -> None:
+    """Leave `record` in the set of records still naming a forgotten account, behind the
+    others (the set's order is only the order they are taken in), for a later step; the
+    set waits `FORGOTTEN_SECONDS` again from now."""
+    last = connection.zrange(key, -1, -1, withscores=True)
+    score = float(last[0][1]) + 1 if last else time.time()
+    pipe = connection.pipeline(transaction=False)
+    pipe.zadd(key, {record: score}, xx=True)
+    pipe.expire(key, FORGOTTEN_SECONDS)
+    pipe.execute()
+
+
+# Leave a record to the sweep. KEYS: the account's set of records left, `FORGOTTEN`. ARGV:
+# the record, now, how long the set waits, the account's id and its name then.
+_LEAVE = """
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('HSETNX', KEYS[2], ARGV[4], ARGV[5])
+"""
+
+
+def leave_pending(connection: redis.Redis, account_id: str, name: str, record: str) -> None:
+    """A forgotten account's scrub of `record` (`game:ID`, `match:ID`), tried where it was
+    found naming the account, kept failing: leave it to the workers' sweep, as the
+    forgetting leaves the records it knows of. One script (the set and the hash share the
+    accounts' slot)."""
+    keys = [forgotten_records_key(account_id), FORGOTTEN]
+    connection.eval(
+        _LEAVE, len(keys), *keys, record, repr(time.time()), FORGOTTEN_SECONDS, account_id, name
+    )
 
 
 # Take a forgotten account out of a game, if its seats are still as read. KEYS: the game's
@@ -145,17 +192,18 @@ return 1
 """
 
 
-def scrub_game(connection: redis.Redis, game_id: str, account_id: str, name: str) -> None:
+def scrub_game(connection: redis.Redis, game_id: str, account_id: str, name: str) -> bool:
     """Take account `account_id` out of the game: each seat it holds loses the account
     (and its key's hash) and is named `FORGOTTEN_NAME`, the table forgets it as its maker,
     and each `seat_taken` event that gave a seat to its `name` is named so too. Bounded by
-    the game's own events."""
+    the game's own events. False when the game's seats or table changed under each of
+    `SCRUB_TRIES` tries (for the caller to try again later), else True."""
     if not is_game_id(game_id):
-        return
-    for _attempt in range(5):
+        return True
+    for _attempt in range(SCRUB_TRIES):
         raw = connection.hget(game_key(game_id), "meta")
         if raw is None:
-            return
+            return True
         meta = orjson.loads(raw)
         changed = False
         for seat in meta.get("seats", []):
@@ -176,8 +224,9 @@ def scrub_game(connection: redis.Redis, game_id: str, account_id: str, name: str
                 if event.get("type") == "seat_taken" and event.get("name") == name:
                     events += [index, event_raw, orjson.dumps({**event, "name": FORGOTTEN_NAME})]
         if not changed and not events:
-            return
+            return True
         args = [raw, orjson.dumps(meta) if changed else b"", *events]
         keys = [game_key(game_id), events_key(game_id)]
         if connection.eval(_SCRUB_GAME, len(keys), *keys, *args):
-            return
+            return True
+    return False

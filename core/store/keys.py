@@ -368,9 +368,10 @@ def account_seats_key(account_id: str) -> str:
 
 
 def account_records_key(account_id: str) -> str:
-    """Sorted set of the records naming an account that outlast its games in play: its
-    finished games (`game:ID`) and its matches (`match:ID`), scored by when each expires at
-    the latest, dropped once past it (`core.store.account_records`)."""
+    """Sorted set of the records naming an account, beside its games in play: the games
+    that seat it or whose table it made, in play or finished (`game:ID`), and its matches
+    (`match:ID`), scored by when each expires at the latest as last noted, dropped once past
+    it (`core.store.account_records`)."""
     return f"{_ACCOUNTS}:records:{account_id}"
 
 

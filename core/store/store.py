@@ -486,6 +486,9 @@ class GameStore:
         if table.listed and table.waiting:
             self.redis.zadd(LOBBY, {game_id: created})
         standing = account_seats.note(self.redis, _accounts_of(stored_seats), game_id)
+        # Its maker, seated or not, and its seats' accounts: found by a forgetting, and one
+        # forgotten since the request read it is taken out at once.
+        self._note_record(game_id, stored_seats, table, ttl)
         return CreatedGame(record, host_token, tokens, standing)
 
     # -- read ---------------------------------------------------------------------------
@@ -953,7 +956,12 @@ class GameStore:
         if game.finished:
             # Kept `finished_ttl` from this write (the move that ended it, or a change of
             # its table after, a rematch's).
-            self._note_record(record.id, write.seats)
+            self._note_record(record.id, write.seats, write.table, self.finished_ttl)
+        elif write.meta:
+            # Seats or table written from a read made before a forgetting and its scrub
+            # (whose write moves no version) name the account again: read after the write,
+            # it is gone, and taken out at once rather than when the game ends.
+            self._note_record(record.id, write.seats, write.table, self.idle_ttl)
         if write.meta:
             meta = (
                 write.seats, record.host_token_hash, record.created, record.seeded,
@@ -962,19 +970,28 @@ class GameStore:
             self._remember(self._metas, record.id, (write.meta, meta))
         return AppliedAction(new_record, write.events)
 
-    def _note_record(self, game_id: str, seats: Sequence[Seat]) -> None:
-        """The finished game names its seats' accounts for `finished_ttl` more: noted for
-        each (`core.store.account_records`). One forgotten while it was played is taken out
-        of it now, under the name its seat shows."""
-        names = {s.account: s.name for s in seats if s.account is not None}
+    def _note_record(
+        self, game_id: str, seats: Sequence[Seat], table: Table, seconds: float
+    ) -> None:
+        """The game names its seats' accounts and its table's maker for `seconds` more:
+        noted for each (`core.store.account_records`; a seat's game in play is noted in
+        `core.store.account_seats` too, the maker's only here). One forgotten before this
+        read is taken out of it now, under the name its seat shows; should the game keep
+        changing under that, it is left to the workers' sweep."""
+        names = _named(seats, table)
+        if not names:
+            return
+        record = f"game:{game_id}"
         try:
-            gone = account_records.note(self.redis, names, f"game:{game_id}", self.finished_ttl)
+            gone = account_records.note(self.redis, names, record, seconds)
             for account_id in gone:
-                account_records.scrub_game(self.redis, game_id, account_id, names[account_id])
+                name = names[account_id]
+                if not account_records.scrub_game(self.redis, game_id, account_id, name):
+                    account_records.leave_pending(self.redis, account_id, name, record)
         except REDIS_DOWN:
-            # The move stands, and its answer is no error: the game is only not found by a
-            # forgetting in the day it is kept.
-            log.warning("finished game %s: its accounts' records not noted", game_id)
+            # The write stands, and its answer is no error: the game is only not found by
+            # a forgetting while it is kept, bar its seats' games in play.
+            log.warning("game %s: its accounts' records not noted", game_id)
 
     @property
     def rated_mark_ttl(self) -> int:
@@ -1240,6 +1257,15 @@ def _load_state(state: bytes | str, history: bytes | str | None) -> AnyGame:
     if history is not None:
         game.history = orjson.loads(history)
     return game
+
+
+def _named(seats: Sequence[Seat], table: Table) -> dict[str, str]:
+    """The accounts a game's seats and table name -> the name a seat shows them under (""
+    for a table's maker who holds no seat there)."""
+    names = {s.account: s.name for s in seats if s.account is not None}
+    if table.maker is not None:
+        names.setdefault(table.maker, "")
+    return names
 
 
 def _accounts_of(seats: Sequence[Seat]) -> set[str]:

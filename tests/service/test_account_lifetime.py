@@ -2,23 +2,30 @@
 (no rating, key unused and no seat given for the idle days) is forgotten by the sweep, its
 name free again and every key named by its id gone; rated accounts, our levels', disabled,
 kept and recently seen ones stay; an account forgotten between its seat's write and the note
-of that seat leaves no key behind; the store's cap refuses sign-up with 503 accounts_full in
-the caller's language, changing nothing. Time is passed to the sweep as `now`, never waited
-for."""
+of that seat leaves no key behind; the records that name a forgotten account (its games,
+in play or not, seated or as a table's maker, its matches) are taken out of it, whatever
+raced with the scrub, and none is dropped for being busy; an analysis keeps no account's
+name nor id; the store's cap refuses sign-up with 503 accounts_full in the caller's
+language, changing nothing. Time is passed to the sweep as `now`, never waited for."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
+import orjson
 import redis
 from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
+from rq.job import Job
 
 from cli.main import pocha
 from core.jobs.forgotten import scrub_forgotten
+from core.jobs.matches import check_match, create_match, scrub_match
+from core.jobs.queues import SERIALIZER
 from core.store import (
     account_records,
     account_seats,
@@ -38,8 +45,12 @@ from core.store.keys import (
     FORGOTTEN,
     account_records_key,
     events_key,
+    forgotten_records_key,
     game_key,
+    match_key,
 )
+from core.store.redises import connect_store
+from core.store.store import GameStore
 from service import create_app
 from service.context import EXTENSION
 from tests.service.test_accounts import account_header, play_people, rated_table, sign_up
@@ -236,8 +247,10 @@ def test_an_account_forgotten_as_it_takes_a_seat_leaves_no_key_behind(
     assert looked is not None
     assert accounts.forget(r, [idle.id], time.time() - IDLE) == [idle.id]
     game = table_of(client, bruno["key"], rated=False)
-    record, seat, _token = tables.join(game["table_code"], "n", account=looked)
-    assert record.seats[seat].account == idle.id
+    _record, seat, _token = tables.join(game["table_code"], "n", account=looked)
+    # The seat is given, and the write that gave it finds the account gone: taken out.
+    given = store.load(game["id"], history=False).seats[seat]
+    assert (given.open, given.account, given.name) == (False, None, FORGOTTEN_NAME)
 
     assert keys_naming(r, idle.id) == []
     # The notes one by one, as every other way of seating calls them: nothing written, and
@@ -418,3 +431,224 @@ def test_a_set_of_records_expires_with_the_last_of_them(store: Any) -> None:
     _key, other = accounts.create(r, "Otrita", "person")
     assert account_records.note(r, [other.id], "game:GONE", -1) == []
     assert not r.exists(account_records_key(other.id))
+
+
+def _forget_now(client: FlaskClient, store: Any, account_id: str, *in_play: str) -> None:
+    """The account looks idle (its key and its seats in play used long ago) and the sweep
+    forgets it."""
+    accounts.note_seen(store.redis, account_id, now=LONG_AGO)
+    for game_id in in_play:
+        store.redis.zadd(f"pocha:{{accounts}}:seats:{account_id}", {game_id: LONG_AGO})
+    assert account_id in sweep_all(store.redis)
+
+
+def _game_in_play(client: FlaskClient, key: str) -> str:
+    """A game the account with `key` makes and sits at (seat 0), two seats open: its id."""
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "x"}, {"name": "b", "bot": "easy"}, {"open": True},
+                          {"open": True}]},
+        headers=account_header(key),
+    )  # fmt: skip
+    assert made.status_code == 201, made.json
+    return str(made.json["id"])
+
+
+def _given(record: Any, seat: int, name: str, account: str | None = None) -> tuple[Any, ...]:
+    """`record`'s seats with open `seat` taken by `name` (and `account`)."""
+    taken = replace(
+        record.seats[seat], name=name, open=False, token_hash=f"{seat}" * 64, account=account
+    )
+    return (*record.seats[:seat], taken, *record.seats[seat + 1 :])
+
+
+def test_a_seat_change_of_a_game_in_play_from_a_read_before_the_scrub_is_scrubbed_again(
+    client: FlaskClient, store: Any
+) -> None:
+    """The scrub moves no version, and a game in play is not noted again until it ends: a
+    change of its seats or table decided on a read made before the scrub (a seat taken,
+    given or stood in for) writes the forgotten account's seat back, and is taken out of it
+    again by that same write."""
+    r = store.redis
+    key, idle = accounts.create(r, "Olvidita", "person", now=LONG_AGO)
+    game_id = _game_in_play(client, key)
+    read_before = store.load(game_id, history=False)
+    _forget_now(client, store, idle.id, game_id)
+    assert scrub_forgotten(r) >= 1
+    assert idle.id.encode() not in r.hget(game_key(game_id), "meta")
+
+    store.change_table(read_before, _given(read_before, 2, "Nadie"), read_before.table, [])
+
+    meta = r.hget(game_key(game_id), "meta")
+    assert idle.id.encode() not in meta and b"Olvidita" not in meta
+    assert b"Nadie" in meta
+
+
+def test_a_seat_given_to_an_account_forgotten_since_it_was_read_is_taken_out_at_once(
+    client: FlaskClient, store: Any
+) -> None:
+    """A request that read the account before the sweep forgot it seats it after: the game
+    is in none of its records, and is taken out of it by that write."""
+    r = store.redis
+    key, _maker = accounts.create(r, "Anfitriona", "person")
+    game_id = _game_in_play(client, key)
+    _key, late = accounts.create(r, "Tardona", "person", now=LONG_AGO)
+    _forget_now(client, store, late.id)
+    record = store.load(game_id, history=False)
+
+    store.change_table(record, _given(record, 3, "Tardona", late.id), record.table, [])
+
+    meta = r.hget(game_key(game_id), "meta")
+    assert late.id.encode() not in meta and b"Tardona" not in meta
+    players = client.get(f"/api/v1/games/{game_id}").json["players"]
+    assert [p["name"] for p in players][3] == FORGOTTEN_NAME
+
+
+def busy(redis_url: str, key: str, field: str) -> Any:
+    """A connection of its own to the store, on which another change of `field` of hash
+    `key` (a game's seats and table, a match's spec) lands between each read of it and the
+    write after it, as a game or match busy with changes would see: the JSON it holds gets
+    a counter bumped."""
+    connection = connect_store(redis_url)
+
+    class Busy(type(connection)):  # type: ignore[misc]
+        def hget(self, name: Any, read_field: Any) -> Any:
+            read = super().hget(name, read_field)
+            if (name, read_field) == (key, field) and read is not None:
+                value = orjson.loads(read)
+                value["busy"] = value.get("busy", 0) + 1
+                super().hset(name, field, orjson.dumps(value))
+            return read
+
+    connection.__class__ = Busy
+    return connection
+
+
+def test_a_record_that_keeps_changing_under_the_scrub_waits_for_a_later_step(
+    redis_url: str, client: FlaskClient, store: Any
+) -> None:
+    """A scrub gives up on a game after `SCRUB_TRIES` changes under it, and the record
+    stays pending, behind the others: a later step takes the account out of it."""
+    r = store.redis
+    key, idle = accounts.create(r, "Ajetreada", "person", now=LONG_AGO)
+    game_id = _game_in_play(client, key)
+    _forget_now(client, store, idle.id, game_id)
+    busy_game = busy(redis_url, game_key(game_id), "meta")
+
+    scrubbers = {"game": partial(account_records.scrub_game, busy_game)}
+    assert account_records.scrub_step(busy_game, scrubbers) == 0
+    assert idle.id.encode() in r.hget(game_key(game_id), "meta")
+    assert account_records.pending(r) == {idle.id: "Ajetreada"}
+
+    assert scrub_forgotten(r) >= 1
+    assert idle.id.encode() not in r.hget(game_key(game_id), "meta")
+    assert not r.exists(FORGOTTEN)
+
+
+def test_a_match_that_keeps_changing_under_the_scrub_waits_for_a_later_step(
+    redis_url: str, app: Flask, store: Any
+) -> None:
+    r = store.redis
+    spec = check_match(["account:abcDEF123", "easy", "easy"], 3, {"schedule": [1, 2]}, 1, False)
+    match_id = create_match(app.extensions[EXTENSION].redises, spec)
+    r.hset(FORGOTTEN, "abcDEF123", "Ocupada")
+    r.zadd(forgotten_records_key("abcDEF123"), {f"match:{match_id}": 1.0})
+    busy_match = busy(redis_url, match_key(match_id), "spec")
+
+    assert account_records.scrub_step(busy_match, {"match": partial(scrub_match, busy_match)}) == 0
+    assert b"abcDEF123" in r.hget(match_key(match_id), "spec")
+    assert account_records.pending(r) == {"abcDEF123": "Ocupada"}
+
+    assert scrub_forgotten(r) == 1
+    assert b"abcDEF123" not in r.hget(match_key(match_id), "spec")
+    assert not r.exists(FORGOTTEN)
+
+
+def test_a_game_that_keeps_changing_under_its_scrub_at_a_write_is_left_to_the_sweep(
+    redis_url: str, client: FlaskClient, store: Any
+) -> None:
+    """A write that finds a seated account forgotten takes it out at once; should the game
+    keep changing under that, the game is left pending for the workers' sweep."""
+    r = store.redis
+    key, _maker = accounts.create(r, "Anfitriona", "person")
+    game_id = _game_in_play(client, key)
+    _key, late = accounts.create(r, "Tardía", "person", now=LONG_AGO)
+    _forget_now(client, store, late.id)
+    assert account_records.pending(r) == {}
+    busy_store = GameStore(
+        busy(redis_url, game_key(game_id), "meta"),
+        finished_ttl=store.finished_ttl, idle_ttl=store.idle_ttl,
+    )  # fmt: skip
+    record = busy_store.load(game_id, history=False)
+
+    busy_store.change_table(record, _given(record, 3, "Tardía", late.id), record.table, [])
+
+    assert late.id.encode() in r.hget(game_key(game_id), "meta")
+    assert account_records.pending(r) == {late.id: "Tardía"}
+    assert scrub_forgotten(r) == 1
+    assert late.id.encode() not in r.hget(game_key(game_id), "meta")
+    assert not r.exists(FORGOTTEN)
+
+
+def test_a_table_maker_who_holds_no_seat_is_taken_out_of_the_game(
+    client: FlaskClient, store: Any
+) -> None:
+    """The table's maker is named in its game (never shown), seated or not: a table in
+    play and a game kept after it ended forget the maker once the account is forgotten."""
+    r = store.redis
+    key, maker = accounts.create(r, "Hacedora", "person", now=LONG_AGO)
+    games = []
+    for schedule in ([1], [1, 2]):
+        made = client.post(
+            "/api/v1/games",
+            json={"players": [{"open": True}, {"open": True}, {"name": "b", "bot": "easy"}],
+                  "rules": {"schedule": schedule}},
+            headers=account_header(key),
+        )  # fmt: skip
+        assert made.status_code == 201, made.json
+        games.append(made.json)
+    finished = games[0]
+    tokens = {}
+    for name in ("Ana", "Eva"):
+        joined = client.post(f"/api/v1/tables/{finished['table_code']}/seats", json={"name": name})
+        assert joined.status_code == 201, joined.json
+        tokens[joined.json["seat"]] = joined.json["token"]
+    assert play_people(client, finished["id"], tokens)["phase"] == "finished"
+    for made in games:
+        assert maker.id.encode() in r.hget(game_key(made["id"]), "meta")
+
+    _forget_now(client, store, maker.id)
+    assert scrub_forgotten(r) >= 2
+
+    assert keys_naming(r, maker.id) == []
+    for made in games:
+        assert maker.id.encode() not in r.hget(game_key(made["id"]), "meta")
+
+
+def test_an_analysis_keeps_no_name_nor_id_of_the_accounts_a_record_names(
+    app: Flask, client: FlaskClient, store: Any
+) -> None:
+    """An analysis of a game's record (`POST /api/v1/analyses`) is tied to no account, and
+    its job, in the queues' Redis, keeps of the record only what the analysis reads: nothing
+    there for a forgetting to take the account out of."""
+    r = store.redis
+    key, player = accounts.create(r, "Analizada", "person")
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "x"}, {"name": "b", "bot": "easy"},
+                          {"name": "c", "bot": "easy"}], "rules": {"schedule": [1]}},
+        headers=account_header(key),
+    )  # fmt: skip
+    assert made.status_code == 201, made.json
+    game_id = made.json["id"]
+    assert play_people(client, game_id, {0: made.json["seats"][0]["token"]})["phase"] == "finished"
+    record = client.get(f"/api/v1/games/{game_id}/record").json
+    assert "Analizada" in str(record)  # its seat's name (the record holds no account id)
+
+    asked = client.post("/api/v1/analyses", json={"record": record, "level": "easy", "seed": 1})
+
+    assert asked.status_code == 202, asked.json
+    queues = app.extensions[EXTENSION].redises.queues
+    job = Job.fetch(asked.json["id"], connection=queues, serializer=SERIALIZER)
+    kept = repr((job.args, job.kwargs, job.meta, job.description, job.origin))
+    assert player.id not in kept and "Analizada" not in kept
