@@ -6,6 +6,7 @@ a sentence in the caller's language, and changes nothing.
 from __future__ import annotations
 
 import pytest
+from flask.testing import FlaskClient
 
 from service import create_app
 from tests.service.helpers import ANA
@@ -30,3 +31,18 @@ def test_a_webhook_on_port_0_is_refused(redis_url: str, allow_private: str, host
         assert client.get(path, headers=key).json["error"] == "no_webhook"
     taken = client.put(path, json={"url": f"http://{host}:8080/move"}, headers=key)
     assert taken.status_code == 200, taken.json
+
+
+@pytest.mark.parametrize("host", ["a b", "localhost:99999", "[::1", 'x"<y>', ""])
+def test_a_table_link_never_leads_nowhere(client: FlaskClient, host: str) -> None:
+    # A Host header that names no host is read as none: the link is made at the server's
+    # own address, as for a request that sent none, never `http:///t/CODE`.
+    players = [{"name": "Ana"}, {"open": True}, {"name": "Bea"}]
+    made = client.post("/api/v1/games", json={"players": players}, headers={"Host": host})
+    assert made.status_code == 201, made.json
+    code = made.json["table_code"]
+    assert made.json["table_link"] == f"http://localhost/t/{code}"
+    token = made.json["seats"][0]["token"]
+    seat = {"Host": host, "Authorization": f"Bearer {token}"}
+    view = client.get(f"/api/v1/games/{made.json['id']}", headers=seat).json
+    assert view["table"]["link"] == f"http://localhost/t/{code}"
