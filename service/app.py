@@ -370,6 +370,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api_keys.document(api.spec, app, ratelimits.KEYED)
     accounts.document(api.spec, app)
     hints.check_seat_first(app)
+    tables.check_changer_first(app)
     return app
 
 

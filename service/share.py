@@ -1,5 +1,6 @@
-"""A table's link to share (`/t/CODE`): at the address the request came in on (its Host),
-unless that reaches only this machine (localhost, 127.0.0.1); then at this machine's network
+"""A table's link to share (`/t/CODE`): at the address the request came in on (its Host,
+or the server's own address when the Host names no host, as when none was sent), unless
+that reaches only this machine (localhost, 127.0.0.1); then at this machine's network
 address when the API answers there on the port serving the request, else still loopback,
 which the page and the terminal say opens on this machine only."""
 
@@ -11,6 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import request
+from werkzeug.sansio.utils import get_host
 
 from core.network import answers, is_loopback, network_address
 
@@ -25,10 +27,22 @@ _found: dict[int, tuple[float, str | None]] = {}
 _finding = threading.Lock()
 
 
+def _host() -> str:
+    """The request's `host[:port]`: its Host header's, or the address the server listens
+    on when it sent none or one that names no host (characters no host name has, a port out
+    of range), which werkzeug reads as empty: a link made from it would lead nowhere."""
+    if request.host:
+        return request.host
+    environ = request.environ
+    port = str(environ.get("SERVER_PORT") or "")
+    server = (str(environ.get("SERVER_NAME") or ""), int(port)) if port.isdigit() else None
+    return get_host(request.scheme, None, server)
+
+
 def share_origin() -> str:
     """`scheme://host[:port]` of the links this request's caller shares."""
     scheme = request.scheme
-    given = f"{scheme}://{request.host}"
+    given = f"{scheme}://{_host()}"
     parts = urlsplit(given)
     if parts.hostname is None or not is_loopback(parts.hostname):
         return given

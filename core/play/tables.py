@@ -607,6 +607,15 @@ class TableService:
 
     # -- a person's comings and goings --------------------------------------------------------
 
+    def may_change(self, record: StoredGame, token: str | None, seat: int, *, host: bool) -> None:
+        """Raise as `remove` (`host`), or `come_back` and `leave`, would for a `token` that
+        may not change `seat`: the host's token removes a person, the seat's own comes
+        back and leaves."""
+        if host:
+            self._host(record, token)
+        else:
+            self._own_seat(record, token, seat)
+
     def _own_seat(self, record: StoredGame, token: str | None, seat: int) -> None:
         found = seat_for(record, token, required=True, holder=key_holder(self.store.redis, token))
         if found != seat:

@@ -129,6 +129,10 @@ def check_url(url: str, allow_private: bool) -> Target:
     host = parts.hostname
     if not host or parts.username is not None or parts.password is not None:
         raise UnsafeUrl("url")
+    # Port 0 names no port a connection can reach: taken for the scheme's own, the calls
+    # would go to a port the owner never gave.
+    if port == 0:
+        raise UnsafeUrl("url")
     port = port or (443 if parts.scheme == "https" else 80)
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)

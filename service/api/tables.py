@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Flask, Response, current_app, request
 from flask.views import MethodView
 from flask_limiter.util import get_remote_address
 
@@ -233,6 +233,30 @@ class SeatBot(MethodView):
         service = game_service()
         record = service.tables.seat_to_bot(game_id, bearer_token(), seat, body["level"])
         return _view_response(service.view(record, None))
+
+
+#: The endpoints that change one seat, each limited per seat (`service.ratelimits`), and
+#: whether the host's token sends it (or the seat's own).
+_SEAT_CHANGES = {"seats.Remove": True, "seats.Return": False, "seats.Leave": False}
+
+
+def _changer_first() -> None:
+    """A seat change's token, checked first: a request that may not change the seat is
+    told so (401, 403, 404) rather than counted against the seat's limit. That count is
+    the seat's person's and its host's: spent by anyone who knows the game's id, it would
+    keep them from leaving, coming back or removing."""
+    host = _SEAT_CHANGES.get(request.endpoint or "")
+    if host is None or request.method != "POST":
+        return
+    args = request.view_args or {}
+    service = game_service()
+    record = service.store.load(args.get("game_id", ""), history=False)
+    service.tables.may_change(record, bearer_token(), args.get("seat", -1), host=host)
+
+
+def check_changer_first(app: Flask) -> None:
+    """Check a seat change's token before anything else, its rate limit included."""
+    app.before_request_funcs.setdefault(None, []).insert(0, _changer_first)
 
 
 @seats.route("/<game_id>/seats/<int:seat>/remove", parameters=[_GAME, _SEAT])

@@ -32,7 +32,10 @@ from service.ratelimits import spend_webhook_change
 
 _REASONS = {
     "scheme": lambda: _("A webhook's URL is http:// or https://."),
-    "url": lambda: _("This is not a URL a webhook can have (a host, no user or password)."),
+    "url": lambda: _(
+        "This is not a URL a webhook can have (a host, a port from 1 to 65535 if any, no "
+        "user or password)."
+    ),
     "unresolved": lambda: _("The webhook's host name does not resolve to any address."),
     "private_address": lambda: _(
         "The webhook's host resolves to a private, loopback, link-local, multicast or "

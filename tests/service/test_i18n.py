@@ -995,7 +995,8 @@ CATALOGUED: dict[str, list[str]] = {
     "failed_analyses": ["The record could not be analysed: {why}"],
     "webhook_refused": [
         "A webhook's URL is http:// or https://.",
-        "This is not a URL a webhook can have (a host, no user or password).",
+        "This is not a URL a webhook can have (a host, a port from 1 to 65535 if any, no "
+        "user or password).",
         "The webhook's host name does not resolve to any address.",
         "The webhook's host resolves to a private, loopback, link-local, multicast or "
         "reserved address, which the service does not call.",

@@ -36,6 +36,7 @@ from hypothesis.errors import FlakyStrategyDefinition
 from requests.adapters import HTTPAdapter
 from schemathesis.engine.link_calibration import LinkCalibrationState
 from schemathesis.generation.feedback import NO_FEEDBACK
+from schemathesis.generation.modes import GenerationMode
 from schemathesis.generation.stateful.state_machine import normalize_name
 from schemathesis.specs.openapi.checks import ignored_auth, missing_required_header
 
@@ -341,6 +342,8 @@ def fuzzed(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) 
             POCHA_SSE_MAX_SECONDS="1",
             POCHA_SSE_KEEPALIVE_SECONDS="1",
             POCHA_JOB_WAIT_MAX="1",
+            # On, as they are in service (the suite turns them off: tests/conftest.py).
+            POCHA_RATE_LIMITS="on",
             POCHA_RATE_LIMIT_CREATE="600/minute",
             POCHA_RATE_LIMIT_AI="600/minute",
             POCHA_RATE_LIMIT_MATCHES="100/minute",
@@ -369,6 +372,33 @@ def test_the_live_service_holds_to_its_links(fuzzed: Fuzzed) -> None:
     served = schemathesis.openapi.from_url(f"{fuzzed.service.url}/api/openapi.json")
     followed = Followed()
     follow_links(chains_of_links(served, followed, fuzzed.session), followed)
+
+
+def test_a_hint_over_the_think_budget_is_a_documented_refusal(fuzzed: Fuzzed) -> None:
+    """A hint on a seat's turn with a budget the document allows (up to 100,000
+    iterations) that may think longer than a minute's think budget gives is refused with
+    its documented 422 over_think_budget, which only the service can judge: held to every
+    check, as a valid example (schemathesis.toml lists the hint with the other such
+    operations)."""
+    url, session = fuzzed.service.url, fuzzed.session
+    created = session.post(f"{url}/api/v1/games", json={"players": humans(3)}).json()
+    turn = session.get(f"{url}/api/v1/games/{created['id']}").json()["turn"]
+    token = created["seats"][turn]["token"]
+    hint = schema["/api/v1/games/{game_id}/hint"]["POST"]
+    answers = []
+
+    @settings(max_examples=1, derandomize=True, database=None, deadline=None,
+              phases=[Phase.generate], suppress_health_check=list(HealthCheck))  # fmt: skip
+    @given(case=hint.as_strategy(GenerationMode.POSITIVE))
+    def ask(case: Any) -> None:
+        case.path_parameters = {"game_id": created["id"]}
+        case.headers = {"Authorization": f"Bearer {token}", "Accept-Language": "es"}
+        case.body = {"iterations": 100_000}
+        answers.append(case.call_and_validate(base_url=url, session=session))
+
+    ask()
+    assert [(a.status_code, a.json()["error"]) for a in answers] == [(422, "over_think_budget")]
+    assert "reflexión" in answers[0].json()["message"]
 
 
 # -- hostile values the document's own examples never reach ------------------------------

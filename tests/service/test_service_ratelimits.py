@@ -201,9 +201,43 @@ def test_a_seat_comes_and_goes_a_limited_number_of_times(redis_url: str) -> None
         client.post(f"/api/v1/games/{game_id}/seats/1/leave", headers=bearer(tokens[1])),
         window=86_400,
     )
-    # Per seat, whoever asks: another seat of the game has its own count.
+    # Per seat: another seat of the game has its own count.
     answer = client.post(f"/api/v1/games/{game_id}/seats/2/return", headers=bearer(tokens[2]))
     assert answer.status_code == 200
+
+
+def test_only_who_may_change_a_seat_spends_its_changes(redis_url: str) -> None:
+    # A game's id is no secret (the lobby lists it): requests that may not change a seat,
+    # from anywhere, must not spend its count and lock its person out of leaving.
+    client = limited_app(redis_url, RATE_LIMIT_SEATS="3/day").test_client()
+    created = create_game(client, humans(3), {"schedule": [3], "turn_seconds": 30}, seed=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    strangers = [
+        ("return", {}, 401),
+        ("leave", bearer("not-a-token"), 401),
+        ("leave", bearer(tokens[2]), 403),
+        ("return", bearer(created["host_token"]), 403),
+        ("remove", {}, 401),
+        ("remove", bearer(tokens[1]), 403),
+    ]
+    for _ in range(2):
+        for action, headers, status in strangers:
+            refused = client.post(
+                f"/api/v1/games/{game_id}/seats/1/{action}",
+                headers={**headers, "Accept-Language": "es"},
+                environ_base=BRUNO,
+            )
+            assert refused.status_code == status, (action, refused.json)
+            assert refused.headers["Content-Language"] == "es"
+    for _ in range(3):
+        answer = client.post(
+            f"/api/v1/games/{game_id}/seats/1/return", headers=bearer(tokens[1]), environ_base=ANA
+        )
+        assert answer.status_code == 200, answer.json
+    assert_limited(
+        client.post(f"/api/v1/games/{game_id}/seats/1/leave", headers=bearer(tokens[1])),
+        window=86_400,
+    )
 
 
 def test_a_client_refused_again_and_again_is_answered_late() -> None:
