@@ -168,7 +168,8 @@ class ErrorSchema(Answer):
     errors = ma.fields.Dict(
         metadata={
             "description": "Per-field messages for validation errors, by location then "
-            'field, e.g. {"json": {"bid": ["Not a valid integer."]}}.',
+            'field, e.g. {"json": {"bid": ["Not a valid integer."]}}; the first 50 fields '
+            "at most.",
         }
     )
     rule = ma.fields.String(
@@ -252,7 +253,7 @@ def _from_http_exception(exc: HTTPException) -> Response:
             page.headers["Allow"] = _allowed(exc)
         return page
     data = getattr(exc, "data", None) or {}
-    errors = data.get("errors") or data.get("messages")
+    errors = _first_fields(data.get("errors") or data.get("messages"))
     error = _CODE_BY_STATUS.get(status, "http_error")
     message = data.get("message")
     if status == 400 and isinstance(errors, dict) and "json" in errors:
@@ -277,6 +278,32 @@ def _from_http_exception(exc: HTTPException) -> Response:
 def _allowed(exc: HTTPException) -> str:
     """The methods a 405's address allows, as its `Allow` header says them ("" if none)."""
     return dict(exc.get_headers()).get("Allow") or ""
+
+
+#: The most fields a refusal's `errors` names: a body of thousands of unknown fields would
+#: otherwise come back as megabytes, translated and scrubbed field by field while the
+#: process answers nobody else.
+MOST_FIELDS = 50
+
+
+def _first_fields(errors: Any, most: int = MOST_FIELDS) -> Any:
+    """`errors` (webargs' messages by location, then field, nested) with its first `most`
+    fields' messages only, in the same shape."""
+    left = most
+
+    def keep(node: Any) -> Any:
+        nonlocal left
+        if isinstance(node, dict):
+            kept = {}
+            for key, value in node.items():
+                if left <= 0:
+                    break
+                kept[key] = keep(value)
+            return kept
+        left -= 1
+        return node
+
+    return keep(errors) if isinstance(errors, dict) else errors
 
 
 def _summarise(errors: Any) -> str:

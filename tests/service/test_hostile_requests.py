@@ -46,3 +46,17 @@ def test_a_table_link_never_leads_nowhere(client: FlaskClient, host: str) -> Non
     seat = {"Host": host, "Authorization": f"Bearer {token}"}
     view = client.get(f"/api/v1/games/{made.json['id']}", headers=seat).json
     assert view["table"]["link"] == f"http://localhost/t/{code}"
+
+
+def test_thousands_of_unknown_fields_are_refused_in_a_few_lines(client: FlaskClient) -> None:
+    # Each field named in a refusal is translated, scrubbed and encoded while the process
+    # answers nobody else: a body of thousands of them is named by its first 50 alone.
+    body = {f"campo{i}": i for i in range(5000)}
+    refused = client.post("/api/v1/analyses", json=body, headers={"Accept-Language": "es"})
+    assert (refused.status_code, refused.json["error"]) == (422, "validation_error")
+    assert refused.json["message"].startswith("La petición"), refused.json["message"]
+    named = refused.json["errors"]["json"]
+    assert len(named) == 50
+    assert named["record"] == ["Falta este campo, que es obligatorio."]
+    assert all(named[f] == ["Campo desconocido."] for f in named if f != "record"), named
+    assert len(refused.data) < 5_000

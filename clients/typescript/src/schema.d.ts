@@ -2027,7 +2027,7 @@ export interface components {
              * @example not_your_turn
              */
             error: string;
-            /** @description Per-field messages for validation errors, by location then field, e.g. {"json": {"bid": ["Not a valid integer."]}}. */
+            /** @description Per-field messages for validation errors, by location then field, e.g. {"json": {"bid": ["Not a valid integer."]}}; the first 50 fields at most. */
             errors?: {
                 [key: string]: unknown;
             };
