@@ -4,6 +4,8 @@ restarted Redis (the timer is written with the change that starts the clock)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -138,8 +140,10 @@ def test_a_timeout_survives_a_killed_worker(
     doomed = workers.start()
     queues = redises_of(connection).queues
     wait_until(lambda: bool(Worker.all(connection=queues)), LONG, "the worker to start")
-    # A person moves first, so the clock starts with the game, and the worker dies at once:
-    # the clock's seconds are all left for a loaded machine to get there.
+    # A person moves first, so the clock starts with the game. The worker is stopped
+    # before it, then killed: it can play nothing of the game, however long the test
+    # takes to get to the kill.
+    os.kill(doomed.pid, signal.SIGSTOP)
     created = create(client, 5, [2, 2], seed=PERSON_FIRST)
     workers.kill_with_horse(doomed)
     game_id = created["id"]
