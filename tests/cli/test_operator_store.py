@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from cli.main import STORE_TIMEOUT, pocha
 from core.store import api_keys
 from tests.redis_server import fresh_db_url
+from tests.waiting import LONG, scaled
 from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer, free_port
 from tools.serve import data_path, redis_for, redis_socket
@@ -63,8 +64,8 @@ def _pocha(
     environ = {k: v for k, v in os.environ.items() if k not in _CHOOSERS}
     environ.update(env or {})
     return subprocess.run(
-        [str(POCHA), *args], cwd=cwd, env=environ, capture_output=True, text=True, timeout=120,
-        check=False,
+        [str(POCHA), *args], cwd=cwd, env=environ, capture_output=True, text=True,
+        timeout=scaled(LONG), check=False,
     )  # fmt: skip
 
 
