@@ -69,12 +69,14 @@ def keep_the_workers_ports_apart() -> None:
     `free_port` hands out a port that was free a moment ago, never twice in one process;
     two workers could draw the same one before either's server binds it (or while a test
     restarts a Redis on its own port), and then one server would fail to start, or a test
-    would reach another worker's server. Called once, before any port is drawn."""
+    would reach another worker's server. The slice is set in the environment
+    (`POCHA_FREE_PORTS`), so that the tools a test starts (`pocha bench soak`, `pocha
+    serve`) draw their ports from it too. Called once, before any port is drawn."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
     if not worker.startswith("gw") or count < 2:
         return
-    low, high = embedded_redis._FREE_PORT_RANGE
+    low, high = embedded_redis.free_port_range()
     share = (high - low + 1) // count
     first = low + int(worker.removeprefix("gw")) * share
-    embedded_redis._FREE_PORT_RANGE = (first, first + share - 1)
+    os.environ[embedded_redis.FREE_PORTS_ENV] = f"{first}-{first + share - 1}"
