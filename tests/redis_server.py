@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.waiting import LONG, scaled
 from tools import embedded_redis
 from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer
@@ -20,10 +21,12 @@ from tools.embedded_redis import RedisServer
 #: Logical DB handed to tests by `redis_url`; DB 0 stays free for direct use of the server.
 TEST_DB = 1
 
-START_TIMEOUT_SECONDS = 10.0
+#: A Redis answers in milliseconds; a loaded machine may take seconds (an append-only file
+#: read back, a process waiting for a core).
+START_TIMEOUT_SECONDS = scaled(LONG)
 
 #: Six nodes forming a cluster on a loaded 2-core machine: a few seconds, rarely more.
-CLUSTER_START_TIMEOUT_SECONDS = 60.0
+CLUSTER_START_TIMEOUT_SECONDS = scaled(LONG)
 
 
 @contextmanager

@@ -107,7 +107,7 @@ def serve_dir(tmp_path: Path) -> Iterator[tuple[Path, RedisServer]]:
     Redis that `pocha serve` runs there listening on its socket."""
     data = data_path(tmp_path / ".pocha-data")
     assert redis_socket(data) is not None  # the path is short enough for a socket
-    server = redis_for(data).start()
+    server = redis_for(data).start(timeout=scaled(LONG))
     try:
         yield tmp_path, server
     finally:

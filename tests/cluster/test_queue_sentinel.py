@@ -19,7 +19,7 @@ from redis.sentinel import Sentinel
 from service import create_app
 from tests.redis_server import fresh_db_url
 from tests.service.helpers import bearer, create_game, move
-from tests.waiting import LONG, wait_until
+from tests.waiting import LONG, scaled, wait_until
 from tests.worker.conftest import WorkerProcesses
 from tools.embedded_redis import RedisServer, free_port
 
@@ -48,12 +48,12 @@ class SentinelServer(RedisServer):
 def queues(tmp_path: Path) -> Iterator[tuple[RedisServer, RedisServer, SentinelServer]]:
     for name in ("primary", "replica", "sentinel"):
         (tmp_path / name).mkdir()
-    primary = RedisServer(tmp_path / "primary", appendonly=True).start()
+    primary = RedisServer(tmp_path / "primary", appendonly=True).start(timeout=scaled(LONG))
     replica = RedisServer(
         tmp_path / "replica", appendonly=True,
         extra_args=["--replicaof", "127.0.0.1", str(primary.port)],
-    ).start()  # fmt: skip
-    sentinel = SentinelServer(tmp_path / "sentinel", primary.port).start()
+    ).start(timeout=scaled(LONG))  # fmt: skip
+    sentinel = SentinelServer(tmp_path / "sentinel", primary.port).start(timeout=scaled(LONG))
     try:
         wait_until(lambda: _replicas_up(primary) == 1, LONG, "the replica to be in sync")
         wait_until(lambda: _primary_port(sentinel) == primary.port, LONG, "the sentinel to watch")

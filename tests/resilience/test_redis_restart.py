@@ -29,7 +29,7 @@ from tests.resilience.conftest import (
     ready,
     timeless,
 )
-from tests.waiting import LONG, wait_until
+from tests.waiting import LONG, scaled, wait_until
 from tools.embedded_redis import RedisServer, free_port
 
 #: An answer while Redis is away must come at least this fast (connect timeout: 2 s, and
@@ -68,7 +68,7 @@ def _unavailable(
 
 def test_games_continue_after_redis_restarts(tmp_path: Path, processes: Processes) -> None:
     server = RedisServer(tmp_path / "redis", port=free_port(), appendonly=True)
-    server.start()
+    server.start(timeout=scaled(LONG))
     try:
         api = processes.api(server.url)
         worker = processes.worker(server.url)
@@ -96,7 +96,7 @@ def test_games_continue_after_redis_restarts(tmp_path: Path, processes: Processe
         watcher.close()
 
         # SIGTERM: Redis fsyncs the append-only file and exits.
-        server.stop()
+        server.stop(timeout=scaled(LONG))
         assert not server.running
 
         for table in (versus_bots, people, bots_only):
@@ -114,7 +114,8 @@ def test_games_continue_after_redis_restarts(tmp_path: Path, processes: Processe
         assert call(api, "GET", "/healthz").status == 200
         time.sleep(2)  # long enough for the worker to notice, short enough for RQ's backoff
 
-        server.start()  # the same dir and port: the append-only file is read back
+        # The same dir and port: the append-only file is read back.
+        server.start(timeout=scaled(LONG))
         wait_until(lambda: ready(api), LONG, "the API to be ready again")
         for table in (versus_bots, people):
             assert _snapshot(api, table) == before[table.id]  # exactly where it was

@@ -22,7 +22,7 @@ from core.store.keys import task_key
 from core.store.redises import redises_of
 from service import create_app
 from tests.service.helpers import bearer
-from tests.waiting import LONG
+from tests.waiting import LONG, scaled
 from tests.worker.conftest import WorkerProcesses, wait_until
 from tools.embedded_redis import RedisServer, free_port
 
@@ -157,7 +157,7 @@ def test_a_timeout_survives_a_killed_worker(
 
 def test_a_timeout_survives_a_redis_restart(tmp_path: Path, workers: WorkerProcesses) -> None:
     server = RedisServer(tmp_path / "redis", port=free_port(), appendonly=True)
-    server.start()
+    server.start(timeout=scaled(LONG))
     try:
         app: Flask = create_app({"REDIS_URL": server.url, "TESTING": True, "BOT_RUNNER": "rq"})
         client = app.test_client()
@@ -171,9 +171,9 @@ def test_a_timeout_survives_a_redis_restart(tmp_path: Path, workers: WorkerProce
         game_id = created["id"]
         deadline = client.get(f"/api/v1/games/{game_id}").json["deadline"]
         assert deadline is not None
-        server.stop()  # SIGTERM: the append-only file is synced
+        server.stop(timeout=scaled(LONG))  # SIGTERM: the append-only file is synced
         wait_until(lambda: time.time() > deadline + 1, LONG, "the clock's deadline to pass")
-        server.start()
+        server.start(timeout=scaled(LONG))
         wait_until(lambda: bool(stand_in_moves(client, game_id)), LONG, "the stand-in's move")
     finally:
         server.stop()
