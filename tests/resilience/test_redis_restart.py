@@ -33,8 +33,9 @@ from tests.waiting import LONG, scaled, wait_until
 from tools.embedded_redis import RedisServer, free_port
 
 #: An answer while Redis is away must come at least this fast (connect timeout: 2 s, and
-#: room for a loaded machine): far from a request that hangs on the missing Redis.
-PROMPT_SECONDS = 15.0
+#: room for a loaded machine, more on a slower one): far from a request that hangs on the
+#: missing Redis.
+PROMPT_SECONDS = scaled(15.0)
 
 
 def _snapshot(port: int, table: Table) -> list[bytes]:
