@@ -25,6 +25,11 @@ from tools.embedded_redis import RedisServer, free_port
 
 SERVICE = "pocha-queues"
 
+#: How long the primary goes unanswering before the sentinel fails it over: a primary paused
+#: for a second on a busy machine is not dead, and a failover it did not need would move the
+#: queues before the test kills it.
+DOWN_AFTER_MS = 5000
+
 
 class SentinelServer(RedisServer):
     """A redis-server in sentinel mode, watching the primary at `primary_port`."""
@@ -38,7 +43,7 @@ class SentinelServer(RedisServer):
         conf.write_text(
             f"port {self.port}\nbind {self.host}\ndir {self.data_dir}\n"
             f"sentinel monitor {SERVICE} 127.0.0.1 {self.primary_port} 1\n"
-            f"sentinel down-after-milliseconds {SERVICE} 1000\n"
+            f"sentinel down-after-milliseconds {SERVICE} {DOWN_AFTER_MS}\n"
             f"sentinel failover-timeout {SERVICE} 5000\n"
         )
         return [executable, str(conf), "--sentinel"]
