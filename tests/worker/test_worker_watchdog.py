@@ -122,7 +122,10 @@ def test_a_turn_whose_worker_died_is_retried_by_rq_and_a_live_one_is_not(
     assert job_id is not None
     taken_by_a_dying_worker(connection, job_id)
     # Its last heartbeat is recent: a worker is thinking; look again in `check` seconds.
-    now = time.time() + 5
+    # Swept as if 5 s after that heartbeat, however long a loaded machine took to get here.
+    beat = Job.fetch(job_id, connection=connection, serializer=SERIALIZER).last_heartbeat
+    assert beat is not None
+    now = beat.timestamp() + 5
     report = sweep_at(connection, now)
     assert report.abandoned == [] and report.recovered == []
     assert connection.zscore(TASKS_DUE, key) == now + TIMING.check
