@@ -37,6 +37,10 @@ from tools.embedded_redis import RedisServer, free_port
 #: missing Redis.
 PROMPT_SECONDS = scaled(15.0)
 
+#: What a worker logs when it finds Redis away: RQ's retry of its wait on the queues (or of
+#: its pubsub thread), or the end of RQ's loop that the worker starts again.
+LOST_REDIS = ("could not connect to Redis instance", "the worker lost Redis")
+
 
 def _snapshot(port: int, table: Table) -> list[bytes]:
     """The game's spectator view and every person's view, as bytes, less what changes
@@ -113,7 +117,13 @@ def test_games_continue_after_redis_restarts(tmp_path: Path, processes: Processe
         _unavailable(api, "POST", "/api/v1/games", {"players": [{"name": "A"}] * 3})
         _unavailable(api, "GET", "/readyz")
         assert call(api, "GET", "/healthz").status == 200
-        time.sleep(2)  # long enough for the worker to notice, short enough for RQ's backoff
+        # The worker has seen Redis go (the restart is then one it comes back from).
+        wait_until(
+            lambda: any(said in processes.log("worker") for said in LOST_REDIS),
+            LONG,
+            "the worker to notice that Redis is away",
+            explain=lambda: processes.log("worker")[-3000:],
+        )
 
         # The same dir and port: the append-only file is read back.
         server.start(timeout=scaled(LONG))
