@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.waiting import LONG, scaled
 from tools import embedded_redis
 from tools.embedded_cluster import EmbeddedCluster
 from tools.embedded_redis import RedisServer
@@ -20,10 +21,12 @@ from tools.embedded_redis import RedisServer
 #: Logical DB handed to tests by `redis_url`; DB 0 stays free for direct use of the server.
 TEST_DB = 1
 
-START_TIMEOUT_SECONDS = 10.0
+#: A Redis answers in milliseconds; a loaded machine may take seconds (an append-only file
+#: read back, a process waiting for a core).
+START_TIMEOUT_SECONDS = scaled(LONG)
 
 #: Six nodes forming a cluster on a loaded 2-core machine: a few seconds, rarely more.
-CLUSTER_START_TIMEOUT_SECONDS = 60.0
+CLUSTER_START_TIMEOUT_SECONDS = scaled(LONG)
 
 
 @contextmanager
@@ -69,12 +72,14 @@ def keep_the_workers_ports_apart() -> None:
     `free_port` hands out a port that was free a moment ago, never twice in one process;
     two workers could draw the same one before either's server binds it (or while a test
     restarts a Redis on its own port), and then one server would fail to start, or a test
-    would reach another worker's server. Called once, before any port is drawn."""
+    would reach another worker's server. The slice is set in the environment
+    (`POCHA_FREE_PORTS`), so that the tools a test starts (`pocha bench soak`, `pocha
+    serve`) draw their ports from it too. Called once, before any port is drawn."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
     if not worker.startswith("gw") or count < 2:
         return
-    low, high = embedded_redis._FREE_PORT_RANGE
+    low, high = embedded_redis.free_port_range()
     share = (high - low + 1) // count
     first = low + int(worker.removeprefix("gw")) * share
-    embedded_redis._FREE_PORT_RANGE = (first, first + share - 1)
+    os.environ[embedded_redis.FREE_PORTS_ENV] = f"{first}-{first + share - 1}"

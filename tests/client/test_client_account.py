@@ -22,6 +22,7 @@ from cli.main import pocha
 from client.account import config_file, load_account
 from client.api import OPEN, ApiError, PochaClient, Seat
 from tests.live import LiveService
+from tests.waiting import LONG, scaled
 
 
 def test_signup_keeps_the_key_for_the_owner_only_and_a_rated_table_seats_the_account(
@@ -217,7 +218,7 @@ def test_new_key_shows_the_new_key_when_the_file_cannot_take_it(
     # the new key is made, and writing it to the file fails.
     result = subprocess.run(
         [sys.executable, "-m", "cli.main", "new-key", "--url", url],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True, text=True, timeout=scaled(LONG), check=False,
         cwd=Path(__file__).resolve().parents[2], preexec_fn=lambda: _no_file_past(16),
     )  # fmt: skip
     assert result.returncode == 1, result.stderr

@@ -112,7 +112,7 @@ class Terminal:
     def close(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
-        self.process.wait(timeout=10)
+        self.process.wait(timeout=scaled(LONG))
         os.close(self.master)
 
 

@@ -26,6 +26,7 @@ import pytest
 from client.api import PochaClient
 from tests.clients.bots import plays_a_challenge
 from tests.live import LiveService
+from tests.waiting import LONG, scaled
 
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "typescript"
 DOCUMENT = CLIENT.parents[1] / "openapi" / "openapi.json"
@@ -42,7 +43,7 @@ QUIET = {**os.environ, "NO_UPDATE_NOTIFIER": "1", "npm_config_fund": "false"}
 
 def _run(*command: str, cwd: Path = CLIENT, timeout: float = 300) -> str:
     done = subprocess.run(
-        command, cwd=cwd, capture_output=True, text=True, env=QUIET, timeout=timeout
+        command, cwd=cwd, capture_output=True, text=True, env=QUIET, timeout=scaled(timeout)
     )
     assert done.returncode == 0, f"{' '.join(command)}:\n{done.stdout}\n{done.stderr}"
     return done.stdout
@@ -139,7 +140,7 @@ def test_the_example_says_an_error_answer(built: Path, live_service: LiveService
     # and the example stops on it rather than go on without a game.
     refused = subprocess.run(
         ["node", str(built / "example.js"), live_service.url + "/nowhere"],
-        cwd=CLIENT, capture_output=True, text=True, env=QUIET, timeout=120,
+        cwd=CLIENT, capture_output=True, text=True, env=QUIET, timeout=scaled(LONG),
     )  # fmt: skip
     assert refused.returncode == 1, (refused.stdout, refused.stderr)
     assert "Error: no game: " in refused.stderr and refused.stdout == ""

@@ -19,11 +19,16 @@ from redis.sentinel import Sentinel
 from service import create_app
 from tests.redis_server import fresh_db_url
 from tests.service.helpers import bearer, create_game, move
-from tests.waiting import LONG, wait_until
+from tests.waiting import LONG, scaled, wait_until
 from tests.worker.conftest import WorkerProcesses
 from tools.embedded_redis import RedisServer, free_port
 
 SERVICE = "pocha-queues"
+
+#: How long the primary goes unanswering before the sentinel fails it over: a primary paused
+#: for a second on a busy machine is not dead, and a failover it did not need would move the
+#: queues before the test kills it.
+DOWN_AFTER_MS = 5000
 
 
 class SentinelServer(RedisServer):
@@ -38,7 +43,7 @@ class SentinelServer(RedisServer):
         conf.write_text(
             f"port {self.port}\nbind {self.host}\ndir {self.data_dir}\n"
             f"sentinel monitor {SERVICE} 127.0.0.1 {self.primary_port} 1\n"
-            f"sentinel down-after-milliseconds {SERVICE} 1000\n"
+            f"sentinel down-after-milliseconds {SERVICE} {DOWN_AFTER_MS}\n"
             f"sentinel failover-timeout {SERVICE} 5000\n"
         )
         return [executable, str(conf), "--sentinel"]
@@ -48,12 +53,12 @@ class SentinelServer(RedisServer):
 def queues(tmp_path: Path) -> Iterator[tuple[RedisServer, RedisServer, SentinelServer]]:
     for name in ("primary", "replica", "sentinel"):
         (tmp_path / name).mkdir()
-    primary = RedisServer(tmp_path / "primary", appendonly=True).start()
+    primary = RedisServer(tmp_path / "primary", appendonly=True).start(timeout=scaled(LONG))
     replica = RedisServer(
         tmp_path / "replica", appendonly=True,
         extra_args=["--replicaof", "127.0.0.1", str(primary.port)],
-    ).start()  # fmt: skip
-    sentinel = SentinelServer(tmp_path / "sentinel", primary.port).start()
+    ).start(timeout=scaled(LONG))  # fmt: skip
+    sentinel = SentinelServer(tmp_path / "sentinel", primary.port).start(timeout=scaled(LONG))
     try:
         wait_until(lambda: _replicas_up(primary) == 1, LONG, "the replica to be in sync")
         wait_until(lambda: _primary_port(sentinel) == primary.port, LONG, "the sentinel to watch")

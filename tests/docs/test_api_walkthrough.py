@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.live import LiveService
+from tests.waiting import LONG, scaled
 
 API_DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
@@ -21,7 +22,10 @@ def test_the_table_walkthrough_plays_a_table(live_service: LiveService) -> None:
     (walkthrough,) = re.findall(r"```sh\n(API=.*?)```", API_DOC.read_text(), re.S)
     script = walkthrough.replace("http://localhost:8000", live_service.url)
     done = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=120
+        ["bash", "-euo", "pipefail", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=scaled(LONG),
     )
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout

@@ -39,7 +39,10 @@ def test_the_curl_walkthrough_plays_a_hand(live_service: LiveService) -> None:
     (walkthrough,) = [block for block in shell_blocks() if block.startswith("API=")]
     script = walkthrough.replace("http://localhost:8000", live_service.url)
     done = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=120
+        ["bash", "-euo", "pipefail", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=scaled(LONG),
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()

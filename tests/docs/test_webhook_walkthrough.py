@@ -94,7 +94,7 @@ def test_the_documented_signature_check_takes_the_services_signature() -> None:
 def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
     asked = urllib.request.Request(url, data=body, method="POST", headers=headers)
     try:
-        with urllib.request.urlopen(asked, timeout=10) as answer:
+        with urllib.request.urlopen(asked, timeout=scaled(LONG)) as answer:
             return answer.status, answer.read()
     except urllib.error.HTTPError as refused:
         return refused.code, refused.read()
@@ -136,4 +136,4 @@ def test_the_example_bot_refuses_stale_or_forged_calls(tmp_path: Path) -> None:
         assert _post(url, body, {**signed(now), "X-Pocha-Timestamp": "soon"})[0] == 401
     finally:
         bot.terminate()
-        bot.wait(timeout=10)
+        bot.wait(timeout=scaled(LONG))

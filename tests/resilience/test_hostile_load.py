@@ -568,7 +568,7 @@ def test_streams_end_when_redis_goes_and_work_again_when_it_is_back(
     tmp_path: Path, processes: Processes
 ) -> None:
     server = RedisServer(tmp_path / "redis", port=free_port(), appendonly=True)
-    server.start()
+    server.start(timeout=scaled(LONG))
     try:
         port = processes.api(server.url)
         table = create(port, [None] * 3, [2, 2], seed=16)
@@ -576,9 +576,9 @@ def test_streams_end_when_redis_goes_and_work_again_when_it_is_back(
         assert before.read_head() == 200
         assert len(before.read_until(1)) == 1
 
-        server.stop()
+        server.stop(timeout=scaled(LONG))
         before.read_to_end()  # the stream ends; its client would reconnect
-        server.start()
+        server.start(timeout=scaled(LONG))
         wait_until(lambda: ready(port), LONG, "the API to be ready again")
 
         # A stream asked for while the process's pooled connections still find Redis

@@ -25,7 +25,7 @@ import pytest
 
 from tests.resilience.conftest import POCHA, check_finished, create, play_turns, ready
 from tests.resilience.test_serve_supervision import child
-from tests.waiting import LONG, wait_until
+from tests.waiting import LONG, scaled, wait_until
 from tools.embedded_redis import free_port
 
 #: Ctrl-C as the terminal's keyboard sends it.
@@ -87,9 +87,15 @@ class Console:
         if self.process.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=LONG)
-        self.reader.join(timeout=10)
+            self.process.wait(timeout=scaled(LONG))
+        self.reader.join(timeout=scaled(LONG))
         os.close(self.leader)
+
+    def read_to_the_end(self) -> None:
+        """Wait until the reader has all the terminal showed: every process let go of it
+        (`pocha serve`'s parts may end a moment after it does)."""
+        self.reader.join(timeout=scaled(LONG))
+        assert not self.reader.is_alive(), f"the terminal is still held:\n{self.text[-3000:]}"
 
 
 @pytest.fixture
@@ -124,8 +130,8 @@ def test_at_a_terminal_the_console_is_a_few_human_lines(data: Path) -> None:
         wait_until(lambda: "the bot worker is running again" in console.text, LONG,
                    "the bot worker back", explain=lambda: console.text)  # fmt: skip
         console.type(CTRL_C)
-        assert console.process.wait(timeout=LONG) == 0, console.text
-        console.reader.join(timeout=10)
+        assert console.process.wait(timeout=scaled(LONG)) == 0, console.text
+        console.read_to_the_end()
         lines = console.lines
         assert f"pocha: open http://localhost:{port}/ here" in lines[1], lines
         assert "pocha: the bot worker killed by SIGKILL" in console.text
@@ -159,8 +165,8 @@ def test_a_port_in_use_is_said_at_once_and_nothing_starts(data: Path) -> None:
         port = other.getsockname()[1]
         console = Console(port, data)
         try:
-            assert console.process.wait(timeout=LONG) == 1, console.text
-            console.reader.join(timeout=10)
+            assert console.process.wait(timeout=scaled(LONG)) == 1, console.text
+            console.read_to_the_end()
         finally:
             console.close()
     assert f"port {port} is in use by another program" in console.text, console.text

@@ -31,10 +31,17 @@ from worker.process import make_worker
 
 POCHA = Path(sys.executable).with_name("pocha")
 
-#: Watchdog timings of the subprocess workers in these tests (production: see README).
+#: How long a running job of these tests' workers goes without a heartbeat before RQ gives
+#: it up as its worker's (production's 10 s): a worker, or its heartbeat thread, can be
+#: paused for seconds on a busy machine, and a live worker's job given up is run twice (a
+#: retry spent, "lost its worker" logged). Only a test that kills a worker waits this long.
+STALE = 10.0
+
+#: Watchdog timings of the subprocess workers in these tests (production: see README): the
+#: sweeps and checks come every second, so that what they do is seen at once.
 FAST = {
     "POCHA_WORKER_HEARTBEAT": "1",
-    "POCHA_WATCHDOG_STALE": "2",
+    "POCHA_WATCHDOG_STALE": str(scaled(STALE)),
     "POCHA_WATCHDOG_CHECK": "1",
     "POCHA_WATCHDOG_SWEEP": "1",
     "POCHA_WATCHDOG_QUEUED_CHECK": "5",

@@ -4,6 +4,8 @@ restarted Redis (the timer is written with the change that starts the clock)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,7 @@ from core.store.keys import task_key
 from core.store.redises import redises_of
 from service import create_app
 from tests.service.helpers import bearer
-from tests.waiting import LONG
+from tests.waiting import LONG, scaled
 from tests.worker.conftest import WorkerProcesses, wait_until
 from tools.embedded_redis import RedisServer, free_port
 
@@ -107,29 +109,40 @@ def test_a_person_who_comes_back_plays_on_with_the_clock(
         LONG,
         "both people to be away",
     )
-    back = client.post(f"/api/v1/games/{game_id}/seats/0/return", headers=bearer(tokens[0]))
-    assert back.status_code == 200
-
-    # Seat 0 is a person again: on its turn the clock runs for it.
-    def my_turn() -> bool:
+    # Seat 0 comes back: a person again, on its turn the clock runs for it and its move is
+    # its own. Its clock is a second: a loaded machine may take longer to move, and the
+    # stand-in then plays that turn (two such make it away again, and it comes back again);
+    # it moves on a later turn.
+    deadline = time.monotonic() + scaled(LONG)
+    while True:
+        assert time.monotonic() < deadline, "seat 0 never made a move of its own"
         seen = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[0])).json
-        return seen["turn"] == 0 or seen["phase"] == "finished"
-
-    wait_until(my_turn, LONG, "seat 0's turn")
-    seen = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[0])).json
-    if seen["phase"] != "finished":
-        assert seen["deadline"] is not None and seen["players"][0]["away"] is False
+        if seen["phase"] == "finished":
+            return
+        if seen["players"][0]["away"]:
+            back = client.post(f"/api/v1/games/{game_id}/seats/0/return", headers=bearer(tokens[0]))
+            assert back.status_code == 200, back.json
+            continue
+        if seen["turn"] != 0:
+            time.sleep(0.02)
+            continue
+        assert seen["deadline"] is not None
         legal = seen["you"]["legal"][0]
         kind = "bids" if seen["phase"] == "bidding" else "plays"
         body = {"bid": legal} if kind == "bids" else {"card": legal}
-        moved = client.post(f"/api/v1/games/{game_id}/{kind}", json=body, headers=bearer(tokens[0]))
-        assert moved.status_code == 200, moved.json
-        # Its move is its own (no stand-in's mark); a trick it won may follow it.
-        moves = [
-            e for e in events(client, game_id)
-            if e.get("seat") == 0 and e["type"] in ("bid", "card_played")
-        ]  # fmt: skip
-        assert moves and "by" not in moves[-1], moves[-1]
+        # At the version seen: a move the stand-in was first to is refused as stale.
+        at = {**bearer(tokens[0]), "If-Match": f'"{seen["version"]}"'}
+        moved = client.post(f"/api/v1/games/{game_id}/{kind}", json=body, headers=at)
+        if moved.status_code == 200:
+            break
+        assert moved.status_code == 412, moved.json
+    # The move it made is its own (no stand-in's mark).
+    made = [
+        e for e in events(client, game_id)
+        if e.get("seat") == 0 and e["type"] in ("bid", "card_played")
+        and e["version"] == moved.json["version"]
+    ]  # fmt: skip
+    assert len(made) == 1 and "by" not in made[0], made
 
 
 def test_a_timeout_survives_a_killed_worker(
@@ -138,8 +151,10 @@ def test_a_timeout_survives_a_killed_worker(
     doomed = workers.start()
     queues = redises_of(connection).queues
     wait_until(lambda: bool(Worker.all(connection=queues)), LONG, "the worker to start")
-    # A person moves first, so the clock starts with the game, and the worker dies at once:
-    # the clock's seconds are all left for a loaded machine to get there.
+    # A person moves first, so the clock starts with the game. The worker is stopped
+    # before it, then killed: it can play nothing of the game, however long the test
+    # takes to get to the kill.
+    os.kill(doomed.pid, signal.SIGSTOP)
     created = create(client, 5, [2, 2], seed=PERSON_FIRST)
     workers.kill_with_horse(doomed)
     game_id = created["id"]
@@ -153,7 +168,7 @@ def test_a_timeout_survives_a_killed_worker(
 
 def test_a_timeout_survives_a_redis_restart(tmp_path: Path, workers: WorkerProcesses) -> None:
     server = RedisServer(tmp_path / "redis", port=free_port(), appendonly=True)
-    server.start()
+    server.start(timeout=scaled(LONG))
     try:
         app: Flask = create_app({"REDIS_URL": server.url, "TESTING": True, "BOT_RUNNER": "rq"})
         client = app.test_client()
@@ -167,9 +182,9 @@ def test_a_timeout_survives_a_redis_restart(tmp_path: Path, workers: WorkerProce
         game_id = created["id"]
         deadline = client.get(f"/api/v1/games/{game_id}").json["deadline"]
         assert deadline is not None
-        server.stop()  # SIGTERM: the append-only file is synced
+        server.stop(timeout=scaled(LONG))  # SIGTERM: the append-only file is synced
         wait_until(lambda: time.time() > deadline + 1, LONG, "the clock's deadline to pass")
-        server.start()
+        server.start(timeout=scaled(LONG))
         wait_until(lambda: bool(stand_in_moves(client, game_id)), LONG, "the stand-in's move")
     finally:
         server.stop()

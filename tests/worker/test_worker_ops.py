@@ -124,9 +124,11 @@ def test_a_job_longer_than_stale_keeps_its_worker_by_its_heartbeats(
     workers.start()
     workers.start()  # idle while the other runs the job: it sweeps every second
     wait_until(lambda: Worker.count(connection=connection) == 2, LONG, "both workers")
-    # Three times as long as a job may go without a heartbeat (FAST's 2 s) before RQ's
-    # cleanup gives it up: renewed every second by the worker's heartbeat thread, it is not.
-    seconds = 3 * float(FAST["POCHA_WATCHDOG_STALE"])
+    # Past the moment RQ's cleanup would give it up with no heartbeat (its entry in the
+    # started registry lapses), by three of the idle worker's sweeps: renewed every second
+    # by the worker's heartbeat thread, it is not given up.
+    lapses = Timing(stale=float(FAST["POCHA_WATCHDOG_STALE"])).started_ttl
+    seconds = lapses + 3 * float(FAST["POCHA_WATCHDOG_SWEEP"])
     job = queue(connection, LOW).enqueue_call("time.sleep", args=(seconds,), result_ttl=60)
     wait_until(lambda: job.get_status(refresh=True) == "finished", LONG, "the long job")
     assert not any("lost its worker" in workers.log(i) for i in (0, 1))

@@ -6,6 +6,7 @@ gives up (a match game is then counted as failed)."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import redis
 from flask.testing import FlaskClient
@@ -77,11 +78,17 @@ def a_turn_taken_off_its_queue(
 def test_a_turn_whose_job_is_lost_is_queued_again(
     client: FlaskClient, connection: redis.Redis, drain: Drain
 ) -> None:
+    made = time.time()
     game_id, version = bot_game(client)
     first = current_job_id(connection, turn_key(game_id, version))
     assert first == f"pocha-turn-{game_id}-{version}"
     Job.fetch(first, connection=connection, serializer=SERIALIZER).delete()
-    assert sweep_at(connection).recovered == []  # not due yet
+    # Not due yet: its first look is a check's time after the game was made, and a sweep
+    # before it does nothing (swept as if then, since a loaded machine may take longer
+    # than the check to get here).
+    due = connection.zscore(TASKS_DUE, turn_key(game_id, version))
+    assert due is not None and due >= made + Timing.from_env().check
+    assert sweep_at(connection, due - 0.5).recovered == []
     report = sweep_at(connection, time.time() + LATER)
     assert report.recovered == [turn_key(game_id, version)]
     assert current_job_id(connection, turn_key(game_id, version)) == f"{first}-2"
@@ -115,7 +122,10 @@ def test_a_turn_whose_worker_died_is_retried_by_rq_and_a_live_one_is_not(
     assert job_id is not None
     taken_by_a_dying_worker(connection, job_id)
     # Its last heartbeat is recent: a worker is thinking; look again in `check` seconds.
-    now = time.time() + 5
+    # Swept as if 5 s after that heartbeat, however long a loaded machine took to get here.
+    beat = Job.fetch(job_id, connection=connection, serializer=SERIALIZER).last_heartbeat
+    assert beat is not None
+    now = beat.timestamp() + 5
     report = sweep_at(connection, now)
     assert report.abandoned == [] and report.recovered == []
     assert connection.zscore(TASKS_DUE, key) == now + TIMING.check
@@ -207,7 +217,11 @@ def test_queued_work_is_left_in_its_queue(client: FlaskClient, connection: redis
 
 def test_one_sweeper_at_a_time(client: FlaskClient, connection: redis.Redis) -> None:
     bot_game(client)
-    assert sweep_at(connection, time.time() + LATER).looked_at == 1
+    # The lock lasts `sweep` seconds of Redis's own clock: an hour's, so that a busy machine
+    # cannot let it lapse before the second sweep.
+    hourly = replace(TIMING, sweep=3600.0)
+    connection.delete(SWEEP_LOCK)
+    assert sweep(connection, hourly, now=time.time() + LATER).looked_at == 1
     # Another worker sweeping within the same `sweep` seconds finds the lock taken.
     assert sweep(connection, TIMING, now=time.time() + 2 * LATER).looked_at == 0
 

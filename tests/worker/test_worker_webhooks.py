@@ -36,7 +36,7 @@ from core.store.keys import ACCOUNTS_SWEEP_DUE, account_key, webhook_key
 from service import create_app
 from tests.service.helpers import move
 from tests.service.test_account_lifetime import IDLE, LONG_AGO, sweep_all
-from tests.waiting import LONG, wait_until
+from tests.waiting import LONG, scaled, wait_until
 from tests.worker.conftest import Drain
 from tests.worker.webhook_server import WebhookBot, example_bot, webhook_bot
 
@@ -634,7 +634,7 @@ def test_cancelling_a_rated_match_mid_game_counts_the_game_as_lost(
     watcher = threading.Thread(target=cancel_when_asked, daemon=True)
     watcher.start()
     drain()
-    watcher.join(LONG)
+    watcher.join(scaled(LONG))
     assert cancelled == [204]
     history = client.get(f"/api/v1/accounts/{account_id}/history?game=pocha").json["entries"]
     assert [(e["match_id"], e["match_game"], e.get("given_up")) for e in history] == [
@@ -699,7 +699,7 @@ def test_a_replaced_keys_webhook_is_called_no_more_in_a_rated_match(
     watcher = threading.Thread(target=replace_when_asked, daemon=True)
     watcher.start()
     drain()
-    watcher.join(LONG)
+    watcher.join(scaled(LONG))
     assert len(replaced) == 1
     report = client.get(made.json["url"]).json
     assert (report["status"], report["done"]) == ("finished", 2), report
@@ -840,7 +840,7 @@ def test_a_match_keeps_its_webhook_bot_from_the_sweep_while_it_runs(
     watcher = threading.Thread(target=sweep_when_asked, daemon=True)
     watcher.start()
     drain()
-    watcher.join(LONG)
+    watcher.join(scaled(LONG))
     assert swept == [({idle}, "running")]
     report = client.get(made.json["url"]).json
     assert (report["status"], report["done"], report["failed"]) == ("finished", 2, 0), report

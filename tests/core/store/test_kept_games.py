@@ -24,6 +24,7 @@ from tests.service.helpers import (
     strip_view,
     tokens_of,
 )
+from tests.waiting import LONG, scaled
 from tools.embedded_redis import RedisServer
 
 
@@ -121,7 +122,7 @@ def _scripts_and_reads(redis_url: str) -> int:
 def test_a_move_on_the_game_this_process_kept_is_one_round_trip(tmp_path: Path) -> None:
     # A Redis of its own: the session's counts the commands of every test's workers too.
     server = RedisServer(tmp_path / "redis")
-    server.start()
+    server.start(timeout=scaled(LONG))
     try:
         _count_round_trips(server.url)
     finally:
