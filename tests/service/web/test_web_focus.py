@@ -332,3 +332,60 @@ def test_a_menu_redrawn_in_another_language_keeps_the_option_drawn_chosen(
     assert page.input_value("#level") == "medium"
     assert page.inner_text("#level option:checked") == "Medio"
     assert desktop.errors == []
+
+
+# As Safari and Firefox on a Mac have it: a press of the mouse does not focus a button.
+UNFOCUSED_PRESS = "() => document.addEventListener('mousedown', (e) => e.preventDefault(), true)"
+
+
+# A list of focus.js's drawing, at the test's request: `window.list(label)` draws it again
+# with its button's label; `window.changes()` the mutations since the last call.
+LIST = """async () => {
+    const { redraw } = await import('/static/focus.js');
+    const box = document.createElement('div');
+    box.id = 'list-box';
+    box.setAttribute('aria-live', 'polite');
+    document.body.prepend(box);
+    window.pressed = 0;
+    window.list = (label) => redraw(box, `<ul><li class="table" data-code="ABCD">Ana's table
+        <button data-action="join" type="button">${label}</button></li>
+        <li class="table">Bea's</li></ul><p>2 tables</p>`);
+    window.list('Join');
+    box.querySelector('button').addEventListener('click', () => { window.pressed += 1; });
+    let seen = [];
+    const observer = new MutationObserver((records) => { seen.push(...records); });
+    observer.observe(box,
+        { subtree: true, childList: true, attributes: true, characterData: true });
+    window.changes = () => {
+        const changes = [...seen, ...observer.takeRecords()].map((r) => r.type);
+        seen = [];
+        return changes;
+    };
+}"""
+
+
+def test_redraw_touches_only_what_changed(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    """focus.js on its own: a list drawn again as it was is not touched at all (a live
+    region is not read out again), drawn with one word changed has that word's text
+    changed and nothing else, and a button pressed (without taking the focus, as on a Mac)
+    while it is drawn again is the one released: the click is not lost."""
+    page = desktop.page
+    page.goto(live_service.url)
+    page.wait_for_selector("#setup")
+    page.evaluate(LIST)
+    page.evaluate("window.list('Join')")
+    assert page.evaluate("window.changes()") == []
+    page.evaluate("window.list('Sit down')")
+    assert page.evaluate("window.changes()") == ["characterData"]
+
+    page.evaluate(UNFOCUSED_PRESS)
+    page.hover("#list-box button")
+    page.mouse.down()
+    page.evaluate("window.list('Join')")
+    page.mouse.up()
+    assert page.evaluate("window.pressed") == 1
+    assert page.locator("#list-box button").inner_text() == "Join"
+    assert desktop.errors == []
