@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from client.api import OPEN, CreatedGame, PochaClient
 from tests.live import LiveService
 from tests.service.web.test_web_browser import (  # noqa: F401 (fixtures, used by name)
@@ -334,8 +336,63 @@ def test_a_menu_redrawn_in_another_language_keeps_the_option_drawn_chosen(
     assert desktop.errors == []
 
 
+# Marks the elements of the table that a move of another seat leaves standing (the cards of
+# the hand, the table, the seats, the score sheet's title): `window.kept()` then says
+# whether each is still the very element in the page.
+MARK = """() => {
+    const marked = [...document.querySelectorAll(
+        '#game .hand .card-btn, #table, #game .seat, [data-focus=sheet]')];
+    window.kept = () => marked.map((e) => e.isConnected);
+    return marked.length;
+}"""
+
 # As Safari and Firefox on a Mac have it: a press of the mouse does not focus a button.
 UNFOCUSED_PRESS = "() => document.addEventListener('mousedown', (e) => e.preventDefault(), true)"
+
+#: What the log for screen readers says of a bid, and of this seat's turn to bid.
+BIDS_SAID = {"en": ("{name} bids {n}.", "Your turn: bid"),
+             "es": ("{name} apuesta {n}.", "Te toca: apuesta")}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_others_moves_leave_the_table_in_place_and_are_said_once(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+    lang: str,
+) -> None:
+    """Ana presses the mouse on the score sheet's title as Bea's bid and the bot's arrive,
+    and lets go once they are shown: the click is hers (the sheet closes), for the title
+    pressed is the one released, as are the hand's cards, the table and the seats, each
+    the same element as before the moves. The log for screen readers says each bid once,
+    then that it is Ana's turn, in her language."""
+    api = PochaClient(live_service.url)
+    created = bea_first(api, "pocha", {"schedule": [3]})
+    game_id = created["id"]
+    page = desktop.page
+    page.add_init_script(f"localStorage.setItem('pocha.lang', '{lang}')")
+    open_seat(page, live_service.url, seated(created))
+    version = api.view(game_id)["version"]
+    page.wait_for_selector(f'#game[data-my-turn=no][data-version="{version}"] .hand .card-btn')
+    assert page.evaluate(MARK) == 3 + 1 + 3 + 1
+    page.evaluate(UNFOCUSED_PRESS)
+    title = page.locator("[data-focus=sheet]").bounding_box()
+    assert title is not None
+    page.mouse.move(title["x"] + title["width"] / 2, title["y"] + title["height"] / 2)
+    page.mouse.down()
+
+    bea = api.seat(created, 1)
+    bea.bid(game_id, bea.view(game_id)["you"]["legal"][0])
+    expect = sync_api.expect
+    expect(page.locator(f'#game[data-my-turn=yes]:not([data-version="{version}"])')).to_be_visible()
+    page.mouse.up()
+    expect(page.locator("details.sheet")).to_have_js_property("open", False)
+    assert page.evaluate("window.kept()") == [True] * 8
+
+    bids = api.view(game_id)["bids"]
+    bid, turn = BIDS_SAID[lang]
+    lines = [bid.format(name="Bea", n=bids[1]), bid.format(name="Bot", n=bids[2]), turn]
+    expect(page.locator("#said p")).to_have_text(lines)
+    assert desktop.errors == []
 
 
 # A list of focus.js's drawing, at the test's request: `window.list(label)` draws it again
