@@ -124,13 +124,18 @@ function updateChildren(parent, drawn) {
       const old = keyed.get(key);
       if (old && !taken.has(old)) match = old;
     } else {
+      // An element takes the next old one of its kind, past others; a text (the spaces
+      // between elements, mostly) only the next old unkeyed node, so that it does not take
+      // one from after an element that is still to be matched.
       const kind = kindOf(twin);
+      const text = twin.nodeType !== Node.ELEMENT_NODE;
       for (let i = next; i < olds.length; i++) {
-        if (!taken.has(olds[i]) && !keyOf(olds[i]) && kindOf(olds[i]) === kind) {
+        if (taken.has(olds[i]) || keyOf(olds[i])) continue;
+        if (kindOf(olds[i]) === kind) {
           match = olds[i];
           next = i + 1;
-          break;
         }
+        if (match || text) break;
       }
     }
     if (match) taken.add(match);

@@ -4,8 +4,11 @@ focus while the other seats' moves are shown, in Pocha and in Poch, without a fo
 (a screen reader would read the card out again at each move); a card played hands
 it to the line saying whose turn it is, never to <body>; in the waiting room a host's
 button keeps it while people sit down, and the table's link keeps the focus and what of it
-was selected; and focus.js on its own keeps what a person typed, not what the page set,
-and a menu drawn again in other words shows the option the drawing marks chosen.
+was selected; the others' moves leave the table's elements in place (a click pressed as
+they arrive is not lost) and are said once in the log for screen readers, in English and
+Spanish; and focus.js on its own keeps what a person typed, not what the page set, a menu
+drawn again in other words shows the option the drawing marks chosen, and a list drawn
+again is touched only where it changed.
 
 Each game seats a person played from here through the API before the page's person: the
 page stays still while Tab is pressed, then that person's move (and a bot's after it)
@@ -395,8 +398,9 @@ def test_the_others_moves_leave_the_table_in_place_and_are_said_once(
     assert desktop.errors == []
 
 
-# A list of focus.js's drawing, at the test's request: `window.list(label)` draws it again
-# with its button's label; `window.changes()` the mutations since the last call.
+# A list of focus.js's drawing, at the test's request: `window.list(label, banner)` draws
+# it again with its button's label (and a line above it, when `banner`);
+# `window.changes()` the mutations since the last call.
 LIST = """async () => {
     const { redraw } = await import('/static/focus.js');
     const box = document.createElement('div');
@@ -404,9 +408,12 @@ LIST = """async () => {
     box.setAttribute('aria-live', 'polite');
     document.body.prepend(box);
     window.pressed = 0;
-    window.list = (label) => redraw(box, `<ul><li class="table" data-code="ABCD">Ana's table
+    window.list = (label, banner) => redraw(box, `
+        ${banner ? '<p class="banner">Away</p>' : ''}
+        <ul><li class="table" data-code="ABCD">Ana's table
         <button data-action="join" type="button">${label}</button></li>
-        <li class="table">Bea's</li></ul><p>2 tables</p>`);
+        <li class="table">Bea's</li></ul>
+        <p>2 tables</p>`);
     window.list('Join');
     box.querySelector('button').addEventListener('click', () => { window.pressed += 1; });
     let seen = [];
@@ -437,6 +444,14 @@ def test_redraw_touches_only_what_changed(
     assert page.evaluate("window.changes()") == []
     page.evaluate("window.list('Sit down')")
     assert page.evaluate("window.changes()") == ["characterData"]
+    # A line drawn above the list comes in; the list is the same element still.
+    page.evaluate("window.listed = document.querySelector('#list-box ul')")
+    page.evaluate("window.list('Sit down', true)")
+    assert page.evaluate("window.listed === document.querySelector('#list-box ul')")
+    assert "attributes" not in page.evaluate("window.changes()")
+    page.evaluate("window.list('Sit down')")
+    assert page.evaluate("window.listed === document.querySelector('#list-box ul')")
+    page.evaluate("window.changes()")
 
     page.evaluate(UNFOCUSED_PRESS)
     page.hover("#list-box button")
