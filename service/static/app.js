@@ -71,6 +71,8 @@ const DEFAULT_TURN_SECONDS = 60;
 // in the last 45 s) and the lobby's list, in ms.
 const PRESENCE_MS = 15_000;
 const LOBBY_MS = 5_000;
+// A clock with this little left (ms) is shown running out.
+const LOW_CLOCK_MS = 5_000;
 
 const app = document.getElementById("app");
 const reducedMotion = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
@@ -662,6 +664,7 @@ async function startGame(game) {
   state.hint = null;
   state.trickWinner = null;
   state.finalClosed = false;
+  state.turnSaid = null;
   say("");
   let view = await state.me.view(game.id);
   if (!view.you) throw new ApiError(403, { error: "not_seated", message: t("error.notSeated") });
@@ -1308,8 +1311,10 @@ function seatBadges(player) {
 function clockHtml(view, seat) {
   const clockOn =
     state.clock && state.clock.turn === view.turn && state.clock.version === view.version && !isOver(view);
+  // Drawn as the tick leaves it (`tickClock`): a redraw changes nothing of a clock.
+  const low = clockOn && state.clock.until - Date.now() <= LOW_CLOCK_MS ? " low" : "";
   return clockOn && seat === view.turn
-    ? `<span class="clock" data-until="${state.clock.until}" title="${t("clock.title")}">${clockText(state.clock.until)}</span>`
+    ? `<span class="clock${low}" data-until="${state.clock.until}" title="${t("clock.title")}">${clockText(state.clock.until)}</span>`
     : "";
 }
 
@@ -1339,7 +1344,7 @@ function tickClock() {
   for (const clock of document.querySelectorAll(".clock[data-until]")) {
     const until = Number(clock.dataset.until);
     clock.textContent = clockText(until);
-    clock.classList.toggle("low", until - Date.now() <= 5000);
+    clock.classList.toggle("low", until - Date.now() <= LOW_CLOCK_MS);
   }
 }
 
