@@ -20,8 +20,11 @@
 // the trick all come with the view. At a table with other people the page reads its view
 // at least every PRESENCE_MS (that is how the server knows the seat is here), shows the
 // clock of the seat whose turn it is, and who is away or played by the stand-in. Every
-// sentence comes from i18n.js, in the language chosen. A screen is drawn again whole at
-// each change, through focus.js, which keeps the keyboard's focus where the person left it.
+// sentence comes from i18n.js, in the language chosen. A screen is drawn again at each
+// change through focus.js, which updates in place what changed and keeps the rest (the
+// focus, a button being pressed, what a screen reader already read). What happens (each
+// bid, card and trick, the notice's sentences, the seat's turn) is said once, as it
+// comes, in the page's log for screen readers (#said, outside the screens: `announce`).
 //
 // The page plays Poch too (the setup form's game menu): a Poch game's table is drawn and
 // its events shown by poch.js, loaded when such a game is opened, on the same view, stream
@@ -68,6 +71,8 @@ const DEFAULT_TURN_SECONDS = 60;
 // in the last 45 s) and the lobby's list, in ms.
 const PRESENCE_MS = 15_000;
 const LOBBY_MS = 5_000;
+// A clock with this little left (ms) is shown running out.
+const LOW_CLOCK_MS = 5_000;
 
 const app = document.getElementById("app");
 const reducedMotion = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
@@ -101,6 +106,7 @@ const state = {
   startLevel: null, // the level the host starts with
   clock: null, // {turn, version, until}: the deadline of the turn in the view, in local ms
   turnShown: null, // the version at which this seat's turn last brought its hand into view
+  turnSaid: null, // the version at which this seat's turn was last said in the log
   timers: [], // the current screen's intervals
   screen: null, // draws the screen shown again, when it is not a game's (the lobby, a table's seats)
 };
@@ -126,14 +132,32 @@ function nameOf(seat) {
   return shared ? `${player.name} #${seat + 1}` : player.name;
 }
 
+// The most lines the log for screen readers keeps (the older ones were read already).
+const SAID_LINES = 5;
+
 /**
- * Show the notice line: `text` as it is, or a function that says it in the page's language
+ * Say `text` once to a screen reader: a line added to the page's log (#said, in
+ * index.html, a polite live region that no redraw touches, so nothing in it is read out
+ * twice and every line is read, even the same sentence twice in a row).
+ */
+function announce(text) {
+  const log = document.getElementById("said");
+  if (!log || !text) return;
+  const line = document.createElement("p");
+  line.textContent = text;
+  log.append(line);
+  while (log.childElementCount > SAID_LINES) log.firstElementChild.remove();
+}
+
+/**
+ * Show the notice line (and say it in the log, `announce`): `text` as it is, or a function that says it in the page's language
  * now, so that a switch of language says it again in the new one (`sayAgain`).
  */
 function say(text, kind = "info") {
   state.noticeSaid = typeof text === "function" ? text : null;
   state.notice = state.noticeSaid ? state.noticeSaid() : text;
   state.noticeKind = kind;
+  announce(state.notice);
   const line = document.getElementById("notice");
   if (line) {
     line.textContent = state.notice;
@@ -144,6 +168,15 @@ function say(text, kind = "info") {
 /** The notice said again in the page's language, when it was said by a function. */
 function sayAgain() {
   if (state.noticeSaid) state.notice = state.noticeSaid();
+}
+
+/**
+ * A move said in the log: about this browser's own seat in the second person ("You bid
+ * 2", `key` + ".you"), about another by its name ("Ana bids 2").
+ */
+function moveSaid(key, seat, params = {}) {
+  const own = `${key}.you`; // each key of the two marked in i18n.js
+  return seat === state.game?.seat ? t(own, params) : t(key, { ...params, name: nameOf(seat) });
 }
 
 /** "The stand-in played for Ana.", or for this browser's own seat "... for you." */
@@ -631,6 +664,7 @@ async function startGame(game) {
   state.hint = null;
   state.trickWinner = null;
   state.finalClosed = false;
+  state.turnSaid = null;
   say("");
   let view = await state.me.view(game.id);
   if (!view.you) throw new ApiError(403, { error: "not_seated", message: t("error.notSeated") });
@@ -757,6 +791,7 @@ async function show(event) {
     case "bid":
       if (event.by === "stand_in") say(standInPlayed(event.seat));
       view.bids[event.seat] = event.bid;
+      announce(moveSaid("said.bid", event.seat, { n: event.bid }));
       render();
       flash(`.seat[data-seat="${event.seat}"] .bid`);
       await sleep(BID_MS);
@@ -776,6 +811,7 @@ async function show(event) {
       }
       view.hand_sizes[event.seat] = Math.max(0, view.hand_sizes[event.seat] - 1);
       view.turn = (event.seat + 1) % view.players.length;
+      announce(moveSaid("said.card", event.seat, { card: theCard(event.card) }));
       render();
       await fly(document.querySelector(`.played[data-card="${event.card}"]`), start);
       break;
@@ -786,6 +822,7 @@ async function show(event) {
       view.tricks_won = event.tricks_won;
       view.last_trick = event.trick;
       view.turn = event.seat;
+      announce(moveSaid("said.trick", event.seat));
       render();
       await sleep(TRICK_HOLD_MS);
       state.table = [];
@@ -1113,6 +1150,7 @@ function render() {
   if (isPoch(view) && state.poch) {
     redraw(app, state.poch.tableHtml(view, pochContext), FOCUS_FALLBACK);
     showHandOnTurn();
+    sayTurn();
     return;
   }
   const mine = myTurn();
@@ -1215,7 +1253,7 @@ function render() {
             <span class="trump-name">${cardName(view.trump.card)}</span><small>${holder}</small></div></div>
       </div>
       <div class="seats" role="group" aria-label="${t("seats.label")}">${seats}</div>
-      <div class="table" id="table" aria-live="polite">${table || `<p class="table-note">${tableNote}</p>`}</div>
+      <div class="table" id="table">${table || `<p class="table-note">${tableNote}</p>`}</div>
       <p id="notice" class="notice ${state.noticeKind}" tabindex="-1">${escapeHtml(state.notice)}</p>
       <div class="actions">${actions}
         ${mine ? `<button class="hint-btn" data-action="hint" ${state.hinting ? "disabled" : ""}>${t("hint.button")}</button>` : ""}</div>
@@ -1230,6 +1268,14 @@ function render() {
     ${finished ? gameOverHtml(view, rank) : ""}
   </section>`;
   redraw(app, html, FOCUS_FALLBACK);
+  sayTurn();
+}
+
+/** Say in the log, once a turn, that the turn is this seat's (what the turn's line says). */
+function sayTurn() {
+  if (!myTurn() || state.turnSaid === state.view.version) return;
+  state.turnSaid = state.view.version;
+  announce(document.getElementById("turn-line")?.textContent);
 }
 
 /**
@@ -1265,8 +1311,10 @@ function seatBadges(player) {
 function clockHtml(view, seat) {
   const clockOn =
     state.clock && state.clock.turn === view.turn && state.clock.version === view.version && !isOver(view);
+  // Drawn as the tick leaves it (`tickClock`): a redraw changes nothing of a clock.
+  const low = clockOn && state.clock.until - Date.now() <= LOW_CLOCK_MS ? " low" : "";
   return clockOn && seat === view.turn
-    ? `<span class="clock" data-until="${state.clock.until}" title="${t("clock.title")}">${clockText(state.clock.until)}</span>`
+    ? `<span class="clock${low}" data-until="${state.clock.until}" title="${t("clock.title")}">${clockText(state.clock.until)}</span>`
     : "";
 }
 
@@ -1296,7 +1344,7 @@ function tickClock() {
   for (const clock of document.querySelectorAll(".clock[data-until]")) {
     const until = Number(clock.dataset.until);
     clock.textContent = clockText(until);
-    clock.classList.toggle("low", until - Date.now() <= 5000);
+    clock.classList.toggle("low", until - Date.now() <= LOW_CLOCK_MS);
   }
 }
 

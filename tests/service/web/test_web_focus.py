@@ -4,8 +4,11 @@ focus while the other seats' moves are shown, in Pocha and in Poch, without a fo
 (a screen reader would read the card out again at each move); a card played hands
 it to the line saying whose turn it is, never to <body>; in the waiting room a host's
 button keeps it while people sit down, and the table's link keeps the focus and what of it
-was selected; and focus.js on its own keeps what a person typed, not what the page set,
-and a menu drawn again in other words shows the option the drawing marks chosen.
+was selected; the others' moves leave the table's elements in place (a click pressed as
+they arrive is not lost) and are said once in the log for screen readers, in English and
+Spanish; and focus.js on its own keeps what a person typed, not what the page set, a menu
+drawn again in other words shows the option the drawing marks chosen, and a list drawn
+again is touched only where it changed.
 
 Each game seats a person played from here through the API before the page's person: the
 page stays still while Tab is pressed, then that person's move (and a bot's after it)
@@ -15,6 +18,8 @@ redraws the table.
 from __future__ import annotations
 
 from typing import Any
+
+import pytest
 
 from client.api import OPEN, CreatedGame, PochaClient
 from tests.live import LiveService
@@ -331,4 +336,128 @@ def test_a_menu_redrawn_in_another_language_keeps_the_option_drawn_chosen(
     assert page.locator("#level:focus").count() == 1, focused(page)
     assert page.input_value("#level") == "medium"
     assert page.inner_text("#level option:checked") == "Medio"
+    assert desktop.errors == []
+
+
+# Marks the elements of the table that a move of another seat leaves standing (the cards of
+# the hand, the table, the seats, the score sheet's title): `window.kept()` then says
+# whether each is still the very element in the page.
+MARK = """() => {
+    const marked = [...document.querySelectorAll(
+        '#game .hand .card-btn, #table, #game .seat, [data-focus=sheet]')];
+    window.kept = () => marked.map((e) => e.isConnected);
+    return marked.length;
+}"""
+
+# As Safari and Firefox on a Mac have it: a press of the mouse does not focus a button.
+UNFOCUSED_PRESS = "() => document.addEventListener('mousedown', (e) => e.preventDefault(), true)"
+
+#: What the log for screen readers says of a bid, and of this seat's turn to bid.
+BIDS_SAID = {"en": ("{name} bids {n}.", "Your turn: bid"),
+             "es": ("{name} apuesta {n}.", "Te toca: apuesta")}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_others_moves_leave_the_table_in_place_and_are_said_once(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+    lang: str,
+) -> None:
+    """Ana presses the mouse on the score sheet's title as Bea's bid and the bot's arrive,
+    and lets go once they are shown: the click is hers (the sheet closes), for the title
+    pressed is the one released, as are the hand's cards, the table and the seats, each
+    the same element as before the moves. The log for screen readers says each bid once,
+    then that it is Ana's turn, in her language."""
+    api = PochaClient(live_service.url)
+    created = bea_first(api, "pocha", {"schedule": [3]})
+    game_id = created["id"]
+    page = desktop.page
+    page.add_init_script(f"localStorage.setItem('pocha.lang', '{lang}')")
+    open_seat(page, live_service.url, seated(created))
+    version = api.view(game_id)["version"]
+    page.wait_for_selector(f'#game[data-my-turn=no][data-version="{version}"] .hand .card-btn')
+    assert page.evaluate(MARK) == 3 + 1 + 3 + 1
+    page.evaluate(UNFOCUSED_PRESS)
+    title = page.locator("[data-focus=sheet]").bounding_box()
+    assert title is not None
+    page.mouse.move(title["x"] + title["width"] / 2, title["y"] + title["height"] / 2)
+    page.mouse.down()
+
+    bea = api.seat(created, 1)
+    bea.bid(game_id, bea.view(game_id)["you"]["legal"][0])
+    expect = sync_api.expect
+    expect(page.locator(f'#game[data-my-turn=yes]:not([data-version="{version}"])')).to_be_visible()
+    page.mouse.up()
+    expect(page.locator("details.sheet")).to_have_js_property("open", False)
+    assert page.evaluate("window.kept()") == [True] * 8
+
+    bids = api.view(game_id)["bids"]
+    bid, turn = BIDS_SAID[lang]
+    lines = [bid.format(name="Bea", n=bids[1]), bid.format(name="Bot", n=bids[2]), turn]
+    expect(page.locator("#said p")).to_have_text(lines)
+    assert desktop.errors == []
+
+
+# A list of focus.js's drawing, at the test's request: `window.list(label, banner)` draws
+# it again with its button's label (and a line above it, when `banner`);
+# `window.changes()` the mutations since the last call.
+LIST = """async () => {
+    const { redraw } = await import('/static/focus.js');
+    const box = document.createElement('div');
+    box.id = 'list-box';
+    box.setAttribute('aria-live', 'polite');
+    document.body.prepend(box);
+    window.pressed = 0;
+    window.list = (label, banner) => redraw(box, `
+        ${banner ? '<p class="banner">Away</p>' : ''}
+        <ul><li class="table" data-code="ABCD">Ana's table
+        <button data-action="join" type="button">${label}</button></li>
+        <li class="table">Bea's</li></ul>
+        <p>2 tables</p>`);
+    window.list('Join');
+    box.querySelector('button').addEventListener('click', () => { window.pressed += 1; });
+    let seen = [];
+    const observer = new MutationObserver((records) => { seen.push(...records); });
+    observer.observe(box,
+        { subtree: true, childList: true, attributes: true, characterData: true });
+    window.changes = () => {
+        const changes = [...seen, ...observer.takeRecords()].map((r) => r.type);
+        seen = [];
+        return changes;
+    };
+}"""
+
+
+def test_redraw_touches_only_what_changed(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    """focus.js on its own: a list drawn again as it was is not touched at all (a live
+    region is not read out again), drawn with one word changed has that word's text
+    changed and nothing else, and a button pressed (without taking the focus, as on a Mac)
+    while it is drawn again is the one released: the click is not lost."""
+    page = desktop.page
+    page.goto(live_service.url)
+    page.wait_for_selector("#setup")
+    page.evaluate(LIST)
+    page.evaluate("window.list('Join')")
+    assert page.evaluate("window.changes()") == []
+    page.evaluate("window.list('Sit down')")
+    assert page.evaluate("window.changes()") == ["characterData"]
+    # A line drawn above the list comes in; the list is the same element still.
+    page.evaluate("window.listed = document.querySelector('#list-box ul')")
+    page.evaluate("window.list('Sit down', true)")
+    assert page.evaluate("window.listed === document.querySelector('#list-box ul')")
+    assert "attributes" not in page.evaluate("window.changes()")
+    page.evaluate("window.list('Sit down')")
+    assert page.evaluate("window.listed === document.querySelector('#list-box ul')")
+    page.evaluate("window.changes()")
+
+    page.evaluate(UNFOCUSED_PRESS)
+    page.hover("#list-box button")
+    page.mouse.down()
+    page.evaluate("window.list('Join')")
+    page.mouse.up()
+    assert page.evaluate("window.pressed") == 1
+    assert page.locator("#list-box button").inner_text() == "Join"
     assert desktop.errors == []
