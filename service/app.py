@@ -371,6 +371,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     accounts.document(api.spec, app)
     hints.check_seat_first(app)
     tables.check_changer_first(app)
+    # Ahead of the hooks just put first: a request they refuse keeps its id.
+    telemetry.run_first(app)
     return app
 
 

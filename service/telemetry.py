@@ -33,20 +33,11 @@ _REQUEST_ID_KEY = "HTTP_" + logs.REQUEST_ID_HEADER.upper().replace("-", "_")
 
 def install(app: Flask) -> None:
     """Register the hooks (first, so that a request refused by a later hook, such as a
-    rate limit, still gets its id, its line and its count)."""
+    rate limit, still gets its id, its line and its count; `run_first` puts the request's
+    start back at the head of the hooks once others have been put there)."""
     metrics = install_metrics(app)
     request_log = is_on(app.config.get("REQUEST_LOG", "on"))
-
-    @app.before_request
-    def start() -> None:
-        # The header read from the environ as `request.headers` would (no parsed headers
-        # object is built for it).
-        started = time.perf_counter()
-        request_id = logs.request_id_from(current_request().environ.get(_REQUEST_ID_KEY))
-        found = g._get_current_object()
-        found.pocha_started = started
-        found.pocha_request_id = request_id
-        logs.REQUEST_ID.set(request_id)
+    app.before_request(_start)
 
     @app.after_request
     def finish(response: Response) -> Response:
@@ -57,6 +48,28 @@ def install(app: Flask) -> None:
         # gunicorn's threads serve one request after another: a line written between two
         # must not carry the last one's id.
         logs.REQUEST_ID.set(None)
+
+
+def run_first(app: Flask) -> None:
+    """Make the request's start the first of `app`'s before-request hooks again: hooks that
+    refuse a request before its limit is counted (`service.ratelimits`, `service.api_keys`,
+    a hint's or a seat change's token) put themselves at the head, and a request one of them
+    refused would otherwise answer with an id of its own rather than the caller's, and be
+    logged and timed without it."""
+    hooks = app.before_request_funcs.setdefault(None, [])
+    hooks.remove(_start)
+    hooks.insert(0, _start)
+
+
+def _start() -> None:
+    # The header read from the environ as `request.headers` would (no parsed headers object
+    # is built for it).
+    started = time.perf_counter()
+    request_id = logs.request_id_from(current_request().environ.get(_REQUEST_ID_KEY))
+    found = g._get_current_object()
+    found.pocha_started = started
+    found.pocha_request_id = request_id
+    logs.REQUEST_ID.set(request_id)
 
 
 def _finish(response: Response, metrics: ProcessMetrics, request_log: bool) -> Response:

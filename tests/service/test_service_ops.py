@@ -68,6 +68,27 @@ def test_every_response_has_a_request_id(client: FlaskClient) -> None:
     assert client.get("/nowhere").headers["X-Request-ID"]
 
 
+def test_a_request_refused_before_its_limit_keeps_its_id(
+    client: FlaskClient, json_lines: io.StringIO
+) -> None:
+    """The hooks that refuse a request before its rate limit counts it (a seat change's or
+    a hint's token, an unknown X-Pocha-Key) run after the request is given its id: the
+    caller's id comes back, and its line carries it."""
+    created = create_game(client, humans(3), {"schedule": [3]}, seed=3)
+    game_id = created["id"]
+    refusals = {
+        "req-seat-1": (f"/api/v1/games/{game_id}/seats/1/leave", bearer("not-a-token")),
+        "req-hint-1": (f"/api/v1/games/{game_id}/hint", bearer("not-a-token")),
+        "req-key-1": (f"/api/v1/games/{game_id}/bids", {"X-Pocha-Key": "not-a-key"}),
+    }
+    for given, (path, headers) in refusals.items():
+        answer = client.post(path, json={}, headers={**headers, "X-Request-ID": given})
+        assert answer.status_code == 401, (given, answer.json)
+        assert answer.headers["X-Request-ID"] == given
+    lines = [line for line in lines_of(json_lines) if line["logger"] == "service.request"]
+    assert {line.get("request_id") for line in lines} >= set(refusals)
+
+
 def test_a_new_request_id_is_a_random_uuid() -> None:
     made = [logs.new_request_id() for _ in range(200)]
     for text in made:
