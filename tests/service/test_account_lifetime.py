@@ -564,6 +564,46 @@ def test_a_match_that_keeps_changing_under_the_scrub_waits_for_a_later_step(
     assert not r.exists(FORGOTTEN)
 
 
+def test_a_record_left_to_the_sweep_as_a_step_ends_keeps_the_account_pending(
+    redis_url: str, client: FlaskClient, store: Any
+) -> None:
+    """A write leaves a game to the sweep (`leave_pending`) just as a step, done with the
+    account's other records, drops the account from those pending: the account stays
+    pending, and the next step takes it out of that game."""
+    r = store.redis
+    key, idle = accounts.create(r, "Rezagada", "person", now=LONG_AGO)
+    game_id = _game_in_play(client, key)
+    other_key, _other = accounts.create(r, "Anfitriona", "person")
+    other_id = _game_in_play(client, other_key)
+    _forget_now(client, store, idle.id, game_id)
+    # The other game's seat written from a read made before the forgetting, as that write
+    # would, and left to the sweep by it.
+    record = store.load(other_id, history=False)
+    meta = orjson.loads(r.hget(game_key(other_id), "meta"))
+    meta["seats"][3] = _given(record, 3, "Rezagada", idle.id)[3].to_dict()
+    r.hset(game_key(other_id), "meta", orjson.dumps(meta))
+    left: list[str] = []
+    connection = connect_store(redis_url)
+
+    class Racing(type(connection)):  # type: ignore[misc]
+        def execute_command(self, *args: Any, **options: Any) -> Any:
+            drops = args[0] == "HDEL" or str(args[0]).startswith("EVAL")
+            if drops and FORGOTTEN in args[1:] and not left:
+                left.append(f"game:{other_id}")
+                account_records.leave_pending(r, idle.id, "Rezagada", left[0])
+            return super().execute_command(*args, **options)
+
+    connection.__class__ = Racing
+    scrubbers = {"game": partial(account_records.scrub_game, connection)}
+    assert account_records.scrub_step(connection, scrubbers) >= 1
+    assert left and idle.id.encode() not in r.hget(game_key(game_id), "meta")
+    assert account_records.pending(r) == {idle.id: "Rezagada"}
+
+    assert scrub_forgotten(r) == 1
+    assert idle.id.encode() not in r.hget(game_key(other_id), "meta")
+    assert not r.exists(FORGOTTEN)
+
+
 def test_a_game_that_keeps_changing_under_its_scrub_at_a_write_is_left_to_the_sweep(
     redis_url: str, client: FlaskClient, store: Any
 ) -> None:
