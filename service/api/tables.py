@@ -281,7 +281,7 @@ class Remove(MethodView):
 class Return(MethodView):
     @seats.doc(operationId="returnToSeat", **_AUTH)
     @_responds_with_view
-    @_documents_errors(401, 403, 404, 409, 503)
+    @_documents_errors(401, 403, 404, 409, 429, 503)
     def post(self, game_id: str, seat: int) -> Response:
         """Come back (your seat)
 
@@ -297,7 +297,7 @@ class Return(MethodView):
 class Leave(MethodView):
     @seats.doc(operationId="leaveSeat", **_AUTH)
     @_responds_with_view
-    @_documents_errors(401, 403, 404, 409, 503)
+    @_documents_errors(401, 403, 404, 409, 429, 503)
     def post(self, game_id: str, seat: int) -> Response:
         """Leave (your seat)
 
@@ -314,7 +314,7 @@ class Leave(MethodView):
 class Rematch(MethodView):
     @seats.doc(operationId="joinRematch", **_AUTH, **responses(201, REMATCH_SEAT))
     @seats.response(201, SeatTakenSchema)
-    @_documents_errors(401, 403, 404, 409, 503)
+    @_documents_errors(401, 403, 404, 409, 429, 503)
     def post(self, game_id: str) -> dict[str, Any]:
         """Take your seat at the rematch
 

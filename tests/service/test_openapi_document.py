@@ -3,8 +3,9 @@ finds it valid, and Redocly's linter, with its recommended rules and no configur
 ours, finds no error and no warning. Redocly is an npm tool, pinned in
 openapi/package-lock.json and installed with `npm ci`; without node and npm (scripts/test
 installs Debian's as root) its test is skipped, saying why. The document's own promises
-are checked too: every operation has an operationId, and every schema of a response says
-which of its fields are always sent."""
+are checked too: every operation has an operationId, every schema of a response says
+which of its fields are always sent, and every operation a rate limit counts says its
+429."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from typing import Any
 import pytest
 from openapi_spec_validator import validate
 
+from service import ratelimits
+from service.app import create_app
 from service.openapi import COMMITTED
 
 TOOLS = COMMITTED.parent
@@ -72,6 +75,32 @@ def _response_schemas(document: dict[str, Any]) -> set[str]:
                     if status.startswith("2"):
                         walk(response)
     return found
+
+
+def test_every_operation_a_rate_limit_counts_documents_its_429() -> None:
+    """The endpoints of `service.ratelimits`, by the methods each limit counts: a 429 is
+    one of their answers (a fuzzer holding the service to its document gets it too)."""
+    counted: dict[str, tuple[str, ...] | None] = {
+        **{e: None if scope in ratelimits.READS else ("POST",)
+           for e, (_setting, scope) in ratelimits.LIMITED.items()},
+        **dict.fromkeys(ratelimits.SEAT_LIMITED, ("POST",)),
+        **dict.fromkeys(ratelimits.READ_LIMITED, ("GET",)),
+        **dict.fromkeys(ratelimits.MOVES, ("POST",)),
+    }  # fmt: skip
+    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0"})
+    paths = _document()["paths"]
+    undocumented, found = [], set()
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint not in counted:
+            continue
+        found.add(rule.endpoint)
+        path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule)
+        methods = counted[rule.endpoint] or tuple(rule.methods or ())
+        for method in set(methods) & (rule.methods or set()) - {"HEAD", "OPTIONS"}:
+            if "429" not in paths[path][method.lower()]["responses"]:
+                undocumented.append(f"{method} {path}")
+    assert found == set(counted)
+    assert undocumented == []
 
 
 def test_every_response_schema_says_which_fields_are_always_sent() -> None:

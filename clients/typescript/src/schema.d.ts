@@ -8065,6 +8065,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description unavailable: the game store does not answer; retry shortly. Or, for a change (a move, a table's), not_replicated: with POCHA_WAIT_REPLICAS set, no replica confirmed it in time; it was written and stands unless a failover comes first: read the game before sending it again. */
             503: {
                 headers: {
@@ -8243,6 +8252,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description unavailable: the game store does not answer; retry shortly. Or, for a change (a move, a table's), not_replicated: with POCHA_WAIT_REPLICAS set, no replica confirmed it in time; it was written and stands unless a failover comes first: read the game before sending it again. */
             503: {
                 headers: {
@@ -8391,6 +8409,15 @@ export interface operations {
             };
             /** @description table_full (no open seat is left, or the game has started), wrong_phase (the game has started already, is not over for a rematch, or the seat left), one_seat_each (you have a seat at this listed table already), too_many_changes (seats at this table were taken and given up too often), or conflict (too many changes at once: try again). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
