@@ -96,7 +96,8 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     # tries keys faster than this (a bot asks once as it starts).
     "RATE_LIMIT_OWN_ACCOUNT": ("POCHA_RATE_LIMIT_OWN_ACCOUNT", "60/minute"),
     "RATE_LIMIT_ANALYSES": ("POCHA_RATE_LIMIT_ANALYSES", "10/minute"),
-    # Coming back, leaving and the host's removals, per seat of a game (whoever asks).
+    # Coming back, leaving and the host's removals, per seat of a game, from any address;
+    # only requests with the seat's (or, to remove, the host's) token count.
     "RATE_LIMIT_SEATS": ("POCHA_RATE_LIMIT_SEATS", "10/minute"),
     # Registering or resuming a bot's webhook, per bot account.
     "RATE_LIMIT_WEBHOOKS": ("POCHA_RATE_LIMIT_WEBHOOKS", "6/hour"),

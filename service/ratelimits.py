@@ -52,8 +52,9 @@ LIMITED: dict[str, tuple[str, str]] = {
     "account.Blocks": ("RATE_LIMIT_BLOCKS", "blocks"),
     "account.Block": ("RATE_LIMIT_BLOCKS", "blocks"),
 }
-#: Endpoints that change one seat, limited per seat (game and seat, whoever sends them),
-#: so no token can turn its seat's comings and goings into a flood of events.
+#: Endpoints that change one seat, limited per seat (game and seat, from any address), so
+#: no token can turn its seat's comings and goings into a flood of events. Only the
+#: requests that may change the seat count (`service.api.tables.check_changer_first`).
 SEAT_LIMITED: dict[str, str] = {
     "seats.Return": "RATE_LIMIT_SEATS",
     "seats.Leave": "RATE_LIMIT_SEATS",
