@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from core.play.tables import bot_name, looks_like
 from core.store.accounts import skeleton
+from core.store.records import Seat
 from tests.service.helpers import bearer
 
 ES = {"Accept-Language": "es"}
@@ -158,3 +160,15 @@ def test_the_bots_the_host_seats_take_names_like_no_ones(client: FlaskClient) ->
                           headers=bearer(table3["host_token"]))  # fmt: skip
     assert started.status_code == 200, started.json
     assert names_at(client, table3["id"]) == ["Ana", "Easy 2", "Easy 3"]
+
+
+def test_a_bots_name_is_its_level_and_seat_unless_someone_there_has_it() -> None:
+    # (As a challenge's and a match's levels are named, beside their accounts.)
+    seats = [Seat("Medium 2"), Seat("", "medium"), Seat("medium 2 (2)"), Seat("", open=True)]
+    assert bot_name("medium", 1, seats) == "Medium 2 (3)"
+    assert bot_name("medium", 3, seats) == "Medium 4"
+    assert bot_name("easy", 1, [Seat("Ana"), Seat("", "easy")]) == "Easy 2"
+    # Names of signs alone, which the skeleton drops, are told apart as written.
+    assert looks_like("...", [Seat("-")]) is None
+    assert looks_like("...", [Seat("Ana"), Seat("...")]) == "..."
+    assert looks_like("Ana", [Seat("", open=True), Seat("\u0410NA", "easy")]) == "\u0410NA"
