@@ -14,7 +14,7 @@ from typing import Any
 import redis
 
 from core.store.keys import is_game_id
-from engine.i18n import _, ngettext
+from engine.i18n import Message, _, ngettext
 
 # Redis errors that mean "the store cannot answer now" rather than a bug of ours (on a
 # cluster: a failover under way, after the cluster client's own retries).
@@ -258,18 +258,48 @@ class AccountNotFound(ServiceError):
 
 
 class NameTaken(Conflict):
-    """A new or changed account name that another account's name looks like."""
+    """A new or changed account name that another account's name looks like; or a seat's
+    name that looks like another seat's at the table (`at_table`)."""
 
     error = "name_taken"
 
-    def __init__(self) -> None:
+    def __init__(self, message: str | None = None) -> None:
         super().__init__(
-            _(
+            message
+            or _(
                 "This name is taken, or looks too much like one that is (letters of other "
                 "alphabets that look alike, case and spacing count as the same): choose "
                 "another."
             )
         )
+
+    @classmethod
+    def at_table(cls, name: str, like: str, account: bool = False) -> NameTaken:
+        """`name` would take a seat at a table where `like` sits, a name it looks like;
+        `account`: `name` is the account's own, which it cannot change for one table."""
+        if account:
+            return cls(
+                _(
+                    "Your account's name, {name}, looks too much like the name of someone "
+                    "at this table already, {like}: at one table no two names look alike, "
+                    "so your account cannot sit at this one.",
+                    name=name,
+                    like=like,
+                )
+            )
+        return cls(seat_name_taken(name, like))
+
+
+def seat_name_taken(name: str, like: str) -> Message:
+    """The sentence for a seat's `name` that looks like `like`, another seat's at the
+    table."""
+    return _(
+        "The name {name} looks too much like the name of someone at this table already, "
+        "{like} (letters of other alphabets that look alike, case and spacing count as the "
+        "same): choose another.",
+        name=name,
+        like=like,
+    )
 
 
 class AccountsFull(ServiceError):

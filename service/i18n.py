@@ -167,18 +167,68 @@ def translate_tree(value: Any, lang: str) -> Any:
     return value
 
 
-def choose(query_lang: str | None, accept: Any) -> str:
-    """The language for `?lang=` and the Accept-Language header (werkzeug's parsed
-    `LanguageAccept`, or None)."""
+def primary(tag: str) -> str:
+    """A language tag's language alone, as we name our languages: `es-ES`, `es_ES`, ` ES `
+    and `es` are all `es` (the underscore is not BCP 47's, but some systems write it)."""
+    return re.split(r"[-_]", tag.strip(), maxsplit=1)[0].lower()
+
+
+#: A weight's number as a q parameter may write it, right or wrong: `0.5`, `1.5`, `-1`,
+#: `.5` (never `1_0` or `nan`, which Python's float would read too).
+_WEIGHT = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+
+
+def _weight(parameters: str) -> float:
+    """The weight of an Accept-Language entry from what follows its tag (`;q=0.5`): RFC
+    9110's qvalue, 0 to 1. A weight out of that range counts as its nearest end (`q=1.5`
+    as 1, `q=-1` as 0), more than three decimals as written, and one that is no number
+    (`q=abc`) or no weight at all as 1: the language named is what the caller asked for,
+    and a browser never sends a broken weight, so a hand-written one only orders."""
+    for parameter in parameters.split(";"):
+        name, equals, value = parameter.partition("=")
+        if equals and name.strip().lower() == "q":
+            number = value.strip()
+            if _WEIGHT.fullmatch(number):
+                return min(1.0, max(0.0, float(number)))
+            return 1.0
+    return 1.0
+
+
+def accepted(header: str | None) -> str | None:
+    """The language of ours an Accept-Language header asks for most, or None. Each entry
+    counts by its own language (`es-MX` is Spanish: RFC 4647's lookup, down to the
+    language), and the highest weight wins, the first listed on a tie; a weight of 0 says
+    "not this one". `*` stands for any language the header names nowhere else (English
+    first). A header that cannot be read at all names none: a preference is never an
+    error."""
+    if not header:
+        return None
+    entries: list[tuple[str, float]] = []
+    for entry in header.split(","):
+        tag, _semicolon, parameters = entry.partition(";")
+        language = primary(tag)
+        if language:
+            entries.append((language, _weight(parameters)))
+    named = {language for language, _q in entries}
+    best, best_q = None, 0.0
+    for language, q in entries:
+        if language == "*":
+            language = next((lang for lang in LANGUAGES if lang not in named), "")
+        if language in LANGUAGES and q > best_q:
+            best, best_q = language, q
+    return best
+
+
+def choose(query_lang: str | None, accept_language: str | None) -> str:
+    """The language for `?lang=` (`es`, `ES`, `es-ES` or `es_ES`: its language alone;
+    ignored when not one of ours) and else the Accept-Language header (`accepted`), else
+    English. The web page's first paint chooses by the same rule, with its cookie for the
+    query."""
     if query_lang is not None:
-        asked = query_lang.strip().lower().split("-")[0]
+        asked = primary(query_lang)
         if asked in LANGUAGES:
             return asked
-    if accept is not None:
-        best = accept.best_match(LANGUAGES)
-        if best:
-            return str(best)
-    return DEFAULT
+    return accepted(accept_language) or DEFAULT
 
 
 def page_strings(lang: str) -> dict[str, str | dict[str, str]]:

@@ -25,8 +25,9 @@ def request_language() -> str:
     environ = request.environ
     lang: str | None = environ.get(_LANG_KEY)
     if lang is None:
-        if environ.get("QUERY_STRING") or environ.get("HTTP_ACCEPT_LANGUAGE"):
-            lang = choose(request.args.get("lang"), request.accept_languages)
+        header = environ.get("HTTP_ACCEPT_LANGUAGE")
+        if environ.get("QUERY_STRING") or header:
+            lang = choose(request.args.get("lang"), header)
         else:
             # Neither asks for a language: parsing the query and the header would find
             # none.

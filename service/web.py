@@ -82,7 +82,7 @@ def document(name: str, title: str | None = None, status: int = 200) -> Response
     pick was made where no cookie is kept. A document answered with another `status` than
     200 (the page of an unknown address) carries no ETag: a 304 would stand for a 200."""
     request = current_request()
-    lang = choose(request.cookies.get(LANG_COOKIE), request.accept_languages)
+    lang = choose(request.cookies.get(LANG_COOKIE), request.headers.get("Accept-Language"))
     text, etag = _drawn(name, lang, title)
     response = Response(text, status=status, mimetype="text/html")
     response.headers["Content-Language"] = lang

@@ -47,7 +47,7 @@ from core.jobs.tasks import (
     text,
 )
 from core.play.games import view_of
-from core.play.tables import TableService
+from core.play.tables import TableService, bot_name
 from core.play.turns import RQBotRunner, store_for
 from core.play.webhooks import Settings
 from core.play.webhooks import ask as ask_webhook
@@ -1126,10 +1126,13 @@ def _seat(
         if text(k).startswith("paused:")
     }
     seats: list[Seat] = []
+    # Our levels' seats, named once the accounts are seated: a name like no account's there.
+    levels: list[int] = []
     for i, player in enumerate(task.players):
         label = player.label
         if not is_account_seat(label):
-            seats.append(Seat(f"{label.capitalize()} {i + 1}", label))
+            levels.append(i)
+            seats.append(Seat("", label))
             continue
         account = get_account(r.store, label.removeprefix(ACCOUNT_SEAT))
         if account is None or account.disabled:
@@ -1142,6 +1145,8 @@ def _seat(
                  webhook=hooked, away=not hooked and account.id in paused,
                  bot_account=account.kind == "bot")
         )  # fmt: skip
+    for i in levels:
+        seats[i] = replace(seats[i], name=bot_name(task.players[i].label, i, seats))
     runner = RQBotRunner(connection)
     if not store.redis.exists(game_key(game_id)):
         table = Table(None, stand_in=kind.fallback_level, match=f"{match_id}:{index}")

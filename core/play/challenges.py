@@ -8,6 +8,7 @@ it works: docs/bots-api.md, "Stream bots".
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import redis
@@ -31,7 +32,7 @@ from core.play.games import (
     check_rated_clock,
     payer_of_holder,
 )
-from core.play.tables import DEFAULT_STAND_IN
+from core.play.tables import DEFAULT_STAND_IN, bot_name
 from core.store import challenges, webhooks
 from core.store.accounts import Account, by_name, get
 from core.store.api_keys import is_key_payer
@@ -288,9 +289,10 @@ def _start(connection: redis.Redis, service: GameService, challenge: Challenge) 
     parsed = parsed_rules(challenge.game, challenge.rules, challenge.seats)
     seats: list[Seat] = []
     streamed: list[str] = []
-    for i, spec in enumerate(challenge.seats):
+    for spec in challenge.seats:
         if "bot" in spec:
-            seats.append(Seat(f"{spec['bot'].capitalize()} {i + 1}", spec["bot"]))
+            # Named once the accounts are seated: a name like no account's there.
+            seats.append(Seat("", spec["bot"]))
             continue
         account = get(connection, spec["account"])
         if account is None or account.disabled:
@@ -302,6 +304,9 @@ def _start(connection: redis.Redis, service: GameService, challenge: Challenge) 
         )  # fmt: skip
         if not hooked:
             streamed.append(account.id)
+    for i, seat in enumerate(seats):
+        if seat.bot is not None:
+            seats[i] = replace(seat, name=bot_name(seat.bot, i, seats))
     table = Table(None, stand_in=DEFAULT_STAND_IN, rated=challenge.rated)
     created = service.store.create(
         kind.new(parsed, None),

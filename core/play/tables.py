@@ -8,7 +8,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -22,6 +22,7 @@ from core.errors import (
     Forbidden,
     GameNotFound,
     InvalidInput,
+    NameTaken,
     OneSeatEach,
     OneSeatPerAccount,
     RemovedByHost,
@@ -41,7 +42,7 @@ from core.play.bots import BotRunner
 from core.store import account_seats, blocks, webhooks
 from core.store.account_seats import Standing
 from core.store.accounts import KEY_PREFIX as ACCOUNT_KEY_PREFIX
-from core.store.accounts import Account, NewKey, hash_key, set_disabled
+from core.store.accounts import Account, NewKey, hash_key, set_disabled, skeleton
 from core.store.accounts import find as find_account
 from core.store.accounts import get as get_account
 from core.store.accounts import replace_key as replace_account_key
@@ -134,6 +135,36 @@ def seat_for(
             raise Unauthorized(_("Your account holds no seat in this game."))
         raise Unauthorized(_("This token does not belong to a seat of this game."))
     return seat
+
+
+def _face(name: str) -> str:
+    """What a name looks like to people (the accounts' `skeleton`), or, for a name of
+    signs alone that the skeleton drops (`...`), the name itself, case folded."""
+    return skeleton(name) or name.casefold()
+
+
+def looks_like(name: str, seats: Sequence[Seat], skip: int | None = None) -> str | None:
+    """The name of a seat among `seats` (but `skip`) that `name` looks like, or None: two
+    names alike once letters of other alphabets that look like Latin ones, case, accents
+    and spacing are set aside (as accounts' names are told apart), so that nobody at a table
+    passes for someone else there. An open seat has no name."""
+    face = _face(name)
+    for i, seat in enumerate(seats):
+        if i != skip and seat.name and _face(seat.name) == face:
+            return seat.name
+    return None
+
+
+def bot_name(level: str, seat: int, seats: Sequence[Seat]) -> str:
+    """The name the service gives a bot of `level` it seats in `seat`: its level and seat
+    number ("Medium 2"), unless that looks like the name of another seat among `seats` (a
+    person may have taken it): then with a number after it, "Medium 2 (2)"."""
+    base = name = f"{level.capitalize()} {seat + 1}"
+    count = 1
+    while looks_like(name, seats, skip=seat) is not None:
+        count += 1
+        name = f"{base} ({count})"
+    return name
 
 
 def max_changes(record: StoredGame) -> int:
@@ -446,6 +477,11 @@ class TableService:
             if account is not None:
                 self._kept_apart(record, account.id)
             seat = (kept or free)[0]
+            if not kept:
+                # (A rematch's seat is kept for someone under the name they had there.)
+                like = looks_like(shown, record.seats)
+                if like is not None:
+                    raise NameTaken.at_table(shown, like, account is not None)
             taken = replace(
                 record.seats[seat], name=shown, open=False, token_hash=hash_token(token),
                 client=client, account=None if account is None else account.id,
@@ -557,7 +593,7 @@ class TableService:
             events: list[dict[str, Any]] = []
             for i, s in enumerate(seats):
                 if s.open:
-                    seats[i] = Seat(f"{level.capitalize()} {i + 1}", level)
+                    seats[i] = Seat(bot_name(level, i, seats), level)
                     events.append({"type": "seat_bot", "seat": i, "bot": level})
             events.append({"type": "game_started"})
             return tuple(seats), replace(record.table, waiting=False), events, -1
@@ -578,7 +614,7 @@ class TableService:
                 raise WrongState(_("Seat {seat} is not an open seat.", seat=seat))
             if record.table.rated:
                 _one_seat_per_level(record, level, 1)
-            bot = Seat(f"{level.capitalize()} {seat + 1}", level)
+            bot = Seat(bot_name(level, seat, record.seats), level)
             return self._seated(record, seat, bot, {"type": "seat_bot", "seat": seat, "bot": level})
 
         return self._retry(game_id, fill)[0]

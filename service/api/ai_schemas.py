@@ -207,8 +207,8 @@ class JobQuerySchema(ma.Schema):
     # refuses unknown parameters.
     lang = fields.String(
         metadata={
-            "description": "The language of the answer's sentences, en or es (beats "
-            "Accept-Language; any other value is ignored).",
+            "description": "The language of the answer's sentences, en or es (es-ES, es_ES "
+            "and ES count as es; beats Accept-Language; any other value is ignored).",
             "example": "es",
         },
     )

@@ -184,7 +184,8 @@ class PlayerName(fields.String):
 class PlayerSchema(ma.Schema):
     name = PlayerName(
         metadata={
-            "description": "The name shown at the table (required unless `open`).",
+            "description": "The name shown at the table (required unless `open`); no two "
+            "at a table look alike.",
             "example": "Ana",
         },
     )
@@ -601,7 +602,11 @@ class LobbyTableSchema(Answer):
 class JoinSchema(ma.Schema):
     name = PlayerName(
         required=True,
-        metadata={"description": "The name shown at the table.", "example": "Bruno"},
+        metadata={
+            "description": "The name shown at the table: one that looks like the name of a "
+            "seat taken there is refused (409 name_taken).",
+            "example": "Bruno",
+        },
     )
 
 

@@ -177,7 +177,10 @@ class TableSeats(MethodView):
 
         Takes the first open seat: your seat and its token, shown only here. The game
         starts when the last open seat is taken. 409 `table_full` when no seat is left;
-        when two people race for the last seat, exactly one gets it. With an account's key
+        when two people race for the last seat, exactly one gets it. 409 `name_taken` when
+        the name (with an account's key, the account's) looks like the name of a seat taken
+        at the table: case, spacing, accents and letters of other alphabets that look alike
+        count as the same. With an account's key
         (X-Pocha-Account), 403 `seat_refused` when an account at the table blocks yours or
         yours blocks one there; the answer does not say which account.
         """

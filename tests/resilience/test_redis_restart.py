@@ -114,7 +114,7 @@ def test_games_continue_after_redis_restarts(tmp_path: Path, processes: Processe
         )  # fmt: skip
         _unavailable(api, "POST", f"/api/v1/games/{people.id}/bids", {"bid": 0}, token=on_turn)
         _unavailable(api, "POST", f"/api/v1/games/{people.id}/plays", {"card": "O1"}, token=on_turn)
-        _unavailable(api, "POST", "/api/v1/games", {"players": [{"name": "A"}] * 3})
+        _unavailable(api, "POST", "/api/v1/games", {"players": [{"name": n} for n in "ABC"]})
         _unavailable(api, "GET", "/readyz")
         assert call(api, "GET", "/healthz").status == 200
         # The worker has seen Redis go (the restart is then one it comes back from).

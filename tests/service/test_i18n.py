@@ -335,42 +335,64 @@ def test_a_failed_jobs_error_is_in_the_requests_language(app: Flask) -> None:
 # -- choosing the language ---------------------------------------------------------------
 
 
-class Accept:
-    """Stands in for werkzeug's parsed Accept-Language in `choose`'s unit test."""
-
-    def __init__(self, header: str) -> None:
-        from werkzeug.datastructures import LanguageAccept
-        from werkzeug.http import parse_accept_header
-
-        self.parsed = parse_accept_header(header, LanguageAccept)
-
-    def best_match(self, languages: Any) -> str | None:
-        best: str | None = self.parsed.best_match(languages)
-        return best
-
-
 @pytest.mark.parametrize(
     ("query", "header", "chosen"),
     [
+        (None, None, "en"),
         (None, "", "en"),
         (None, "es", "es"),
         (None, "es-ES,es;q=0.9", "es"),
         (None, "es-MX", "es"),
+        (None, "es_ES", "es"),
+        (None, "ES", "es"),
         (None, "fr", "en"),
         (None, "fr-FR,fr;q=0.9,es;q=0.5", "es"),
         (None, "en-GB,en;q=0.9,es;q=0.8", "en"),
+        # Each entry by its own language, the highest weight first: a region named first
+        # is not passed over for another language's exact tag further down.
+        (None, "es-MX,en;q=0.9", "es"),
+        (None, "es-419,en;q=0.5", "es"),
+        (None, "en-US,es;q=0.9", "en"),
+        (None, "de-DE,en-US;q=0.9,es;q=0.8", "en"),
+        (None, "en;q=0.5,es;q=0.8", "es"),
+        (None, "en,es", "en"),
+        (None, "es,en", "es"),
+        # A weight of 0 is "not this one"; `*` is any language not named otherwise.
+        (None, "es;q=0", "en"),
+        (None, "en;q=0,es;q=0.1", "es"),
+        (None, "fr,*;q=0.5", "en"),
+        (None, "en;q=0,*", "es"),
+        # A broken weight orders as its nearest end, or as none when it is no number:
+        # the language named is still the one asked for.
+        (None, "es;q=1.5", "es"),
+        (None, "es;q=1.5,en;q=0.9", "es"),
+        (None, "en;q=0.9,es;q=7", "es"),
+        (None, "es;q=-1,en;q=0.1", "en"),
+        (None, "es;q=-1", "en"),
+        (None, "es;q=abc,en;q=0.9", "es"),
+        (None, "es;q=.5,en;q=0.4", "es"),
+        (None, "es;q=0.1234,en;q=0.1233", "es"),
+        (None, "es;Q=0.9,en;q=0.8", "es"),
+        (None, "es ; q=0.5, en;q=0.4", "es"),
+        (None, "es;q=nan,en;q=0.9", "es"),
+        (None, ",,;;=,", "en"),
         ("es", "en", "es"),
         ("en", "es-ES,es;q=0.9", "en"),
         ("ES", "", "es"),
         ("es-AR", "", "es"),
+        ("es_ES", "", "es"),
+        ("es-ES", "", "es"),
+        (" es ", "", "es"),
+        ("en_GB", "es", "en"),
         # An unknown ?lang= is no error and no choice: Accept-Language decides.
         ("fr", "es", "es"),
         ("", "es", "es"),
         ("xx", "", "en"),
+        ("*", "es", "es"),
     ],
 )
-def test_choose(query: str | None, header: str, chosen: str) -> None:
-    assert choose(query, Accept(header)) == chosen
+def test_choose(query: str | None, header: str | None, chosen: str) -> None:
+    assert choose(query, header) == chosen
 
 
 def test_the_query_beats_the_header_and_codes_never_change(client: FlaskClient) -> None:
@@ -396,6 +418,38 @@ def test_the_query_beats_the_header_and_codes_never_change(client: FlaskClient) 
         assert response.json["error"] == "game_not_found"
         assert response.headers["Content-Language"] == lang
         assert "Accept-Language" in response.headers["Vary"]
+
+
+@pytest.mark.parametrize(
+    ("query", "header", "chosen"),
+    [
+        ({"lang": "es_ES"}, {}, "es"),
+        ({"lang": "es-ES"}, {}, "es"),
+        ({"lang": "ES"}, {}, "es"),
+        ({"lang": "en_GB"}, {"Accept-Language": "es"}, "en"),
+        ({}, {"Accept-Language": "es_ES"}, "es"),
+        ({}, {"Accept-Language": "es;q=1.5"}, "es"),
+        ({}, {"Accept-Language": "es;q=1.5,en;q=0.9"}, "es"),
+        ({}, {"Accept-Language": "es-MX,en;q=0.9"}, "es"),
+        ({}, {"Accept-Language": "en-US,es;q=0.9"}, "en"),
+        ({}, {"Accept-Language": "es;q=0"}, "en"),
+    ],
+)
+def test_the_api_and_the_page_choose_one_language_and_say_it(
+    client: FlaskClient, query: dict[str, str], header: dict[str, str], chosen: str
+) -> None:
+    answer = client.get("/api/v1/games/no-such-game", query_string=query, headers=header)
+    assert answer.status_code == 404
+    assert answer.headers["Content-Language"] == chosen
+    spanish = answer.json["message"].startswith("No hay ninguna partida")
+    assert spanish == (chosen == "es")
+    # The page's first paint: the same choice, its cookie in the query's place.
+    if query:
+        client.set_cookie("pocha_lang", query["lang"])
+    page = client.get("/", headers={**header, "Accept": "text/html"})
+    assert page.status_code == 200
+    assert page.headers["Content-Language"] == chosen
+    assert f'<html lang="{chosen}">' in page.get_data(as_text=True)
 
 
 def test_lang_is_taken_where_query_parameters_are_checked(client: FlaskClient) -> None:

@@ -492,6 +492,10 @@ export interface paths {
          *     /api/v1/tables/{code}/seats`), or the host starts it. With two people or more,
          *     each person's turn is timed (`rules.turn_seconds`, 60 s unless given; 0 turns the
          *     clock off) and a stand-in bot (`stand_in_level`) plays a turn whose clock runs out.
+         *
+         *     No two seats' names may look alike (case, spacing, accents and letters of other
+         *     alphabets that look alike count as the same; an account's seat by its account's
+         *     name): 422 on the later seat's `name`.
          */
         post: operations["createGame"];
         delete?: never;
@@ -1152,7 +1156,10 @@ export interface paths {
          * Take a seat
          * @description Takes the first open seat: your seat and its token, shown only here. The game
          *     starts when the last open seat is taken. 409 `table_full` when no seat is left;
-         *     when two people race for the last seat, exactly one gets it. With an account's key
+         *     when two people race for the last seat, exactly one gets it. 409 `name_taken` when
+         *     the name (with an account's key, the account's) looks like the name of a seat taken
+         *     at the table: case, spacing, accents and letters of other alphabets that look alike
+         *     count as the same. With an account's key
          *     (X-Pocha-Account), 403 `seat_refused` when an account at the table blocks yours or
          *     yours blocks one there; the answer does not say which account.
          */
@@ -2023,7 +2030,7 @@ export interface components {
              */
             code: number;
             /**
-             * @description Stable machine code, the same in every language (each operation's responses say which it may answer). Moves: not_your_turn, wrong_phase, wrong_game, not_started, illegal_move, invalid_bid, invalid_card, invalid_suit, stale_version, conflict, idempotency_key_reused, not_replicated. Games and tables: invalid_rules, invalid_position, game_not_found, game_not_over, table_not_found, table_full, one_seat_each, too_many_changes, too_many_tables, removed_by_host. Jobs, matches, analyses: job_not_found, match_not_found, analysis_not_found. Accounts and bots: account_required, unknown_account, account_not_found, account_disabled, not_your_account, one_seat_per_account, name_taken, accounts_full, not_a_bot, no_webhook, webhook_refused, bot_paused, challenge_not_found, challenge_closed, not_in_challenge, too_many_challenges, challenge_refused, too_many_blocks, seat_refused. Requests: unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, body_too_slow, unsupported_media_type, not_acceptable, precondition_required, expectation_failed, rate_limited, over_think_budget, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, not_implemented. The service: unavailable, store_full, busy, internal_error.
+             * @description Stable machine code, the same in every language (each operation's responses say which it may answer). Moves: not_your_turn, wrong_phase, wrong_game, not_started, illegal_move, invalid_bid, invalid_card, invalid_suit, stale_version, conflict, idempotency_key_reused, not_replicated. Games and tables: invalid_rules, invalid_position, game_not_found, game_not_over, table_not_found, table_full, one_seat_each, too_many_changes, too_many_tables, removed_by_host, name_taken (a seat's name that looks like another's at the table). Jobs, matches, analyses: job_not_found, match_not_found, analysis_not_found. Accounts and bots: account_required, unknown_account, account_not_found, account_disabled, not_your_account, one_seat_per_account, name_taken, accounts_full, not_a_bot, no_webhook, webhook_refused, bot_paused, challenge_not_found, challenge_closed, not_in_challenge, too_many_challenges, challenge_refused, too_many_blocks, seat_refused. Requests: unauthorized, forbidden, unknown_key, validation_error, bad_json, bad_request, body_too_large, body_too_slow, unsupported_media_type, not_acceptable, precondition_required, expectation_failed, rate_limited, over_think_budget, too_many_streams, too_many_connections, uri_too_long, headers_too_large, not_found, method_not_allowed, not_implemented. The service: unavailable, store_full, busy, internal_error.
              * @example not_your_turn
              */
             error: string;
@@ -2585,7 +2592,7 @@ export interface components {
         };
         Join: {
             /**
-             * @description The name shown at the table.
+             * @description The name shown at the table: one that looks like the name of a seat taken there is refused (409 name_taken).
              * @example Bruno
              */
             name: string;
@@ -3030,7 +3037,7 @@ export interface components {
              */
             bot?: string & components["schemas"]["BotLevel"];
             /**
-             * @description The name shown at the table (required unless `open`).
+             * @description The name shown at the table (required unless `open`); no two at a table look alike.
              * @example Ana
              */
             name?: string;
@@ -6363,7 +6370,7 @@ export interface operations {
     getAnalysis: {
         parameters: {
             query?: {
-                /** @description The language of the answer's sentences, en or es (beats Accept-Language; any other value is ignored). */
+                /** @description The language of the answer's sentences, en or es (es-ES, es_ES and ES count as es; beats Accept-Language; any other value is ignored). */
                 lang?: string;
                 /** @description Long poll: answer as soon as the job is finished or failed, or after this many seconds (capped by the server, 30 by default). Default: `0.0`. */
                 wait?: number;
@@ -8695,7 +8702,7 @@ export interface operations {
     getJob: {
         parameters: {
             query?: {
-                /** @description The language of the answer's sentences, en or es (beats Accept-Language; any other value is ignored). */
+                /** @description The language of the answer's sentences, en or es (es-ES, es_ES and ES count as es; beats Accept-Language; any other value is ignored). */
                 lang?: string;
                 /** @description Long poll: answer as soon as the job is finished or failed, or after this many seconds (capped by the server, 30 by default). Default: `0.0`. */
                 wait?: number;
