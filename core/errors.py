@@ -14,7 +14,7 @@ from typing import Any
 import redis
 
 from core.store.keys import is_game_id
-from engine.i18n import Message, _, ngettext
+from engine.i18n import _, ngettext
 
 # Redis errors that mean "the store cannot answer now" rather than a bug of ours (on a
 # cluster: a failover under way, after the cluster client's own retries).
@@ -287,19 +287,15 @@ class NameTaken(Conflict):
                     like=like,
                 )
             )
-        return cls(seat_name_taken(name, like))
-
-
-def seat_name_taken(name: str, like: str) -> Message:
-    """The sentence for a seat's `name` that looks like `like`, another seat's at the
-    table."""
-    return _(
-        "The name {name} looks too much like the name of someone at this table already, "
-        "{like} (letters of other alphabets that look alike, case and spacing count as the "
-        "same): choose another.",
-        name=name,
-        like=like,
-    )
+        return cls(
+            _(
+                "The name {name} looks too much like the name of someone at this table "
+                "already, {like} (letters of other alphabets that look alike, case and "
+                "spacing count as the same): choose another.",
+                name=name,
+                like=like,
+            )
+        )
 
 
 class AccountsFull(ServiceError):

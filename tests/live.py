@@ -40,29 +40,6 @@ class LiveService:
     redis_url: str
     logs: Path
 
-    def same_names(
-        self, names: list[str], game: str = "pocha", rules: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
-        """A game of people named `names` (two of one name among them), stored as it is:
-        a table the service makes or seats never has two names alike, but one made before
-        it refused them, or that table's rematch, does. Its id, host token and seats'
-        tokens, as `POST /api/v1/games` answers them."""
-        import redis
-
-        from core.store.store import GameStore
-        from engine.registry import KINDS
-
-        kind = KINDS[game]
-        options = {**(rules or {}), "players": len(names)}
-        store = GameStore(redis.Redis.from_url(self.redis_url), finished_ttl=3600, idle_ttl=3600)
-        game_of = kind.new(kind.rules_from_dict(options), None)
-        made = store.create(game_of, [(name, None) for name in names])
-        return {
-            "id": made.record.id,
-            "host_token": made.host_token,
-            "seats": [{"seat": i, "token": t} for i, t in enumerate(made.seat_tokens)],
-        }
-
 
 def _ready(port: int) -> bool:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=scaled(10))

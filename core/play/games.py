@@ -30,7 +30,6 @@ from core.errors import (
     Unauthorized,
     WrongGame,
     WrongState,
-    seat_name_taken,
 )
 from core.jobs.queues import thinking_seconds
 from core.play.bot_advice import numbered
@@ -40,7 +39,6 @@ from core.play.tables import (
     LOBBY_AWAY_SECONDS,
     TableService,
     key_holder,
-    looks_like,
     seat_for,
     seat_info,
     seat_view,
@@ -230,7 +228,6 @@ class GameService:
                     account.name, account=account.id, key_hash=account.key_hash or None,
                     bot_account=account.kind == "bot", webhook=bool(hooked),
                 )  # fmt: skip
-        _check_names(seats)
         game = kind.new(parsed, seed)
 
         payer = payer_of_holder(holder)
@@ -546,17 +543,6 @@ def _check_rated(players: Sequence[PlayerSpec], seed: int | None, account: Accou
     twice = [level for i, level in enumerate(levels) if level in levels[:i]]
     if twice:
         raise OneSeatPerAccount.of_level(twice[0])
-
-
-def _check_names(seats: Sequence[Seat]) -> None:
-    """Refuse a table whose seats' names look alike (`looks_like`; the account's seat by
-    its account's name), naming the later of the two: bots' names too, which the maker
-    chose."""
-    for i, seat in enumerate(seats):
-        like = looks_like(seat.name, seats[:i]) if seat.name else None
-        if like is not None:
-            message = seat_name_taken(seat.name, like)
-            raise InvalidInput(message, errors={"json": {"players": {str(i): {"name": [message]}}}})
 
 
 def _check_affordable(kind: GameKind, players: Sequence[PlayerSpec], stand_in: str) -> None:

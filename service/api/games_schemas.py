@@ -184,8 +184,7 @@ class PlayerName(fields.String):
 class PlayerSchema(ma.Schema):
     name = PlayerName(
         metadata={
-            "description": "The name shown at the table (required unless `open`); no two "
-            "at a table look alike.",
+            "description": "The name shown at the table (required unless `open`).",
             "example": "Ana",
         },
     )

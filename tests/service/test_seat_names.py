@@ -102,43 +102,6 @@ def test_an_account_whose_name_looks_like_a_seats_is_refused_that_table(
     assert names_at(client, table["id"]) == ["carmen", "", ""]
 
 
-@pytest.mark.parametrize(
-    ("players", "later"),
-    [
-        ([{"name": "Ana"}, {"name": "\u0410na"}, {"name": "Bruno"}], "1"),
-        ([{"name": "Ana"}, {"name": "Bruno"}, {"name": "ana", "bot": "random"}], "2"),
-        (
-            [{"name": "Bot 1", "bot": "random"}, {"name": "Ana"}, {"name": "BOT l", "bot": "easy"}],
-            "2",
-        ),
-    ],
-)
-def test_a_table_is_not_made_with_names_that_look_alike(
-    client: FlaskClient, players: list[dict[str, Any]], later: str
-) -> None:
-    for headers, words in (({}, "looks too much like"), (ES, "se parece demasiado")):
-        refused = client.post("/api/v1/games", json={"players": players}, headers=headers)
-        assert refused.status_code == 422, refused.json
-        assert refused.json["error"] == "validation_error"
-        # The later of the two is the one named.
-        (said,) = refused.json["errors"]["json"]["players"][later]["name"]
-        assert words in said
-
-
-def test_an_accounts_seat_at_a_table_it_makes_is_named_by_the_account(
-    client: FlaskClient,
-) -> None:
-    made = client.post("/api/v1/accounts", json={"name": "Diego", "kind": "person"})
-    assert made.status_code == 201, made.json
-    refused = client.post(
-        "/api/v1/games",
-        json={"players": [{"name": "Me"}, {"name": "diego", "bot": "random"}, {"open": True}]},
-        headers={"X-Pocha-Account": made.json["key"]},
-    )
-    assert refused.status_code == 422, refused.json
-    assert refused.json["errors"]["json"]["players"]["1"]["name"]
-
-
 def test_the_bots_the_host_seats_take_names_like_no_ones(client: FlaskClient) -> None:
     # The bots' own names are their level and seat ("Medium 2"): a person there already
     # has one of them, so the bot's is made distinct rather than refused.

@@ -492,10 +492,6 @@ export interface paths {
          *     /api/v1/tables/{code}/seats`), or the host starts it. With two people or more,
          *     each person's turn is timed (`rules.turn_seconds`, 60 s unless given; 0 turns the
          *     clock off) and a stand-in bot (`stand_in_level`) plays a turn whose clock runs out.
-         *
-         *     No two seats' names may look alike (case, spacing, accents and letters of other
-         *     alphabets that look alike count as the same; an account's seat by its account's
-         *     name): 422 on the later seat's `name`.
          */
         post: operations["createGame"];
         delete?: never;
@@ -3037,7 +3033,7 @@ export interface components {
              */
             bot?: string & components["schemas"]["BotLevel"];
             /**
-             * @description The name shown at the table (required unless `open`); no two at a table look alike.
+             * @description The name shown at the table (required unless `open`).
              * @example Ana
              */
             name?: string;

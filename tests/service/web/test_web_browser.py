@@ -842,10 +842,10 @@ def test_a_sota_refused_is_named_as_a_spaniard_names_it(
 
 
 def test_two_seats_of_one_name_are_told_apart(desktop: Tab, live_service: LiveService) -> None:
-    """Two people named Ana at one table (one made before the service refused names
-    alike): each is "Ana #seat" on the page, as in the terminal, and this browser's own
-    seat stays "You"."""
-    created = live_service.same_names(["Ana", "Ana", "Bea"], rules={"schedule": [1]})
+    """Two people who both sat down as Ana: each is "Ana #seat" on the page, as in the
+    terminal, and this browser's own seat stays "You"."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["Ana", "Ana", "Bea"], rules={"schedule": [1]})
     page = desktop.page
     open_seat(page, live_service.url, seat_saved(created, 2))
     page.wait_for_selector("#game .seat")

@@ -590,11 +590,10 @@ def test_the_shown_sets_fit_a_small_phone(
 
 
 def test_two_poch_seats_of_one_name_are_told_apart(desktop: Tab, live_service: LiveService) -> None:  # noqa: F811
-    """Two people named Ana at a Poch table (one made before the service refused names
-    alike): the seats and the list of what happened say "Ana #1" and "Ana #2", as on
-    Pocha's table and in the terminal."""
+    """Two people named Ana at a Poch table: the seats and the list of what happened say
+    "Ana #1" and "Ana #2", as on Pocha's table and in the terminal."""
     api = PochaClient(live_service.url)
-    created = live_service.same_names(["Ana", "Ana", "Bea"], game="poch", rules={"deals": 1})
+    created = api.create_game(["Ana", "Ana", "Bea"], game="poch", rules={"deals": 1})
     page = desktop.page
     saved = {"id": created["id"], "token": created["seats"][2]["token"],
              "hostToken": created["host_token"], "seat": 2}  # fmt: skip
