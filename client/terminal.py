@@ -1578,6 +1578,32 @@ def game_over(winners: list[str]) -> str:
     return _("Game over. Winners: {names}.", names=names_list(winners) if winners else _("nobody"))
 
 
+def join_by_a_name(
+    api: PochaClient, code: str, name: str, console: Console, ask: Prompt | None = None
+) -> tuple[Data, str]:
+    """Take a seat at table `code` as `name`, and the name it was taken by: where the
+    service refuses the name for looking like one at the table (`name_taken`: two people
+    who both kept the default name), the person is asked for another, until a seat is
+    taken or they give none (the refusal is raised then). An account sits by its own name,
+    which asking cannot change."""
+    ask = ask or (lambda prompt: console.input(Text(prompt)))
+    while True:
+        try:
+            return api.join(code, name), name
+        except ApiError as exc:
+            if exc.error != "name_taken" or api.account_key is not None:
+                raise
+            refused = exc
+        console.print(Text(refusal(refused), "red"))
+        try:
+            name = ask(_("Another name (Enter to give up): ")).strip()
+        except (EOFError, KeyboardInterrupt):
+            console.print()  # off the prompt's line
+            name = ""
+        if not name:
+            raise refused
+
+
 def refusal(exc: ApiError) -> str:
     """What a refused request did wrong: for a validation error each field's message once,
     named by the field (a wrong --level is the same mistake in every bot's seat: "bot: ..."
@@ -1657,7 +1683,7 @@ def play(
         if join is not None:
             held = None
             try:
-                taken = api.join(join, name)
+                taken, name = join_by_a_name(api, join, name, console, ask)
                 view = api.joined(taken).view(taken["game_id"])
             except ApiError as exc:
                 if account_key is None or exc.error != "one_seat_per_account":

@@ -1070,3 +1070,26 @@ def test_a_digit_that_is_no_number_is_asked_again() -> None:
     bidding = a_view(phase="bidding", you={"seat": 0, "hand": ["O1"], "legal": [0, 1]})
     assert game.parse("²", bidding) is None
     assert game.parse("²", a_view()) is None
+
+
+def test_a_name_like_one_at_the_table_is_asked_again(live_service: LiveService) -> None:
+    """Two people who both keep the default name, or any two whose names look alike: the
+    second is told why and asked for another name in the terminal, and sits by it; giving
+    none ends with the refusal."""
+    api = PochaClient(live_service.url)
+    created = api.create_game(["You", OPEN, OPEN])
+    code = created["table_code"]
+    runner = CliRunner(env={"COLUMNS": "200"})
+    url = ["--url", live_service.url]
+    given_up = runner.invoke(pocha, ["play", *url, "--join", code], input="\n")
+    assert given_up.exit_code == 2, given_up.output
+    said = " ".join(given_up.output.split())
+    assert "looks too much like the name of someone at this table already, You" in said
+    assert "Another name (Enter to give up):" in said
+    assert said.count("Cannot join the table: ") == 1, said
+    seated = runner.invoke(pocha, ["play", *url, "--join", code], input="yoU\nEva\nq\n")
+    said = " ".join(seated.output.split())
+    assert said.count("Another name (Enter to give up):") == 2, said
+    assert f"You sit at table {code} as Eva, in seat 2." in said, said
+    names = [p["name"] for p in api.view(created["id"])["players"]]
+    assert names[:2] == ["You", "Eva"], names
