@@ -8065,7 +8065,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`: its person's comings and goings, and the host's removals from it, counted apart); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8252,7 +8252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`: its person's comings and goings, and the host's removals from it, counted apart); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8334,7 +8334,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`: its person's comings and goings, and the host's removals from it, counted apart); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8416,7 +8416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`: its person's comings and goings, and the host's removals from it, counted apart); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9258,7 +9258,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`: its person's comings and goings, and the host's removals from it, counted apart); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9380,7 +9380,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
-            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`: its person's comings and goings, and the host's removals from it, counted apart); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
