@@ -229,6 +229,12 @@ def test_only_who_may_change_a_seat_spends_its_changes(redis_url: str) -> None:
             )
             assert refused.status_code == status, (action, refused.json)
             assert refused.headers["Content-Language"] == "es"
+    # A game that is not there is said so (docs/api.md), for each token.
+    for action, token in (("return", tokens[1]), ("leave", tokens[1]), ("remove", None)):
+        missing = client.post(
+            f"/api/v1/games/NOSUCHGAME/seats/1/{action}", headers=bearer(token or "x")
+        )
+        assert missing.status_code == 404, (action, missing.json)
     for _ in range(3):
         answer = client.post(
             f"/api/v1/games/{game_id}/seats/1/return", headers=bearer(tokens[1]), environ_base=ANA
