@@ -53,12 +53,17 @@ LIMITED: dict[str, tuple[str, str]] = {
     "account.Block": ("RATE_LIMIT_BLOCKS", "blocks"),
 }
 #: Endpoints that change one seat, limited per seat (game and seat, from any address), so
-#: no token can turn its seat's comings and goings into a flood of events. Only the
-#: requests that may change the seat count (`service.api.tables.check_changer_first`).
-SEAT_LIMITED: dict[str, str] = {
-    "seats.Return": "RATE_LIMIT_SEATS",
-    "seats.Leave": "RATE_LIMIT_SEATS",
-    "seats.Remove": "RATE_LIMIT_SEATS",
+#: no token can turn its seat's comings and goings into a flood of events, and whose count
+#: each spends: the seat's own (coming back, leaving) or the host's of that seat
+#: (removing). Two counts, so that neither keeps the other from its changes: a host's
+#: removals, refused once the game has started, would otherwise keep the seat's person
+#: from coming back or leaving, and a person coming back over and over would keep the
+#: host from removing them. Only the requests that may change the seat count
+#: (`service.api.tables.check_changer_first`).
+SEAT_LIMITED: dict[str, tuple[str, str]] = {
+    "seats.Return": ("RATE_LIMIT_SEATS", "own"),
+    "seats.Leave": ("RATE_LIMIT_SEATS", "own"),
+    "seats.Remove": ("RATE_LIMIT_SEATS", "host"),
 }
 
 #: Endpoints limited on their reads alone (beside any limit of LIMITED on their POST):
@@ -279,7 +284,7 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
     settings_used = {
         "RATE_LIMIT_MOVES",
         *(setting for setting, _scope in LIMITED.values()),
-        *SEAT_LIMITED.values(),
+        *(setting for setting, _whose in SEAT_LIMITED.values()),
         *(setting for setting, _scope in READ_LIMITED.values()),
         "RATE_LIMIT_WEBHOOKS",
     }
@@ -323,8 +328,9 @@ def install(app: Flask, client: redis.Redis, settings: dict[str, Any]) -> Limite
     for endpoint, (setting, scope) in READ_LIMITED.items():
         reads: Any = limiter.shared_limit(str(settings[setting]), scope=scope, methods=["GET"])
         app.view_functions[endpoint] = reads(app.view_functions[endpoint])
-    for endpoint, setting in SEAT_LIMITED.items():
-        # Shared: the seat's comings and goings count together, whichever endpoint.
+    for endpoint, (setting, _whose) in SEAT_LIMITED.items():
+        # Shared: the seat's comings and goings count together, whichever endpoint (the
+        # key tells the host's count from the seat's own).
         per_seat: Any = limiter.shared_limit(
             str(settings[setting]), scope="seat", key_func=_seat_key, methods=["POST"]
         )
@@ -353,9 +359,11 @@ def _parsed(limit: str) -> list[RateLimitItem]:
 
 
 def _seat_key() -> str:
-    """The count of a seat-changing request: its game and seat, from the path."""
+    """The count of a seat-changing request: its game and seat, from the path, and whose
+    changes (`SEAT_LIMITED`): the seat's own, or its host's."""
     args = request.view_args or {}
-    return f"{args.get('game_id', '')}:{args.get('seat', '')}"
+    whose = SEAT_LIMITED.get(request.endpoint or "", ("", "own"))[1]
+    return f"{args.get('game_id', '')}:{args.get('seat', '')}:{whose}"
 
 
 def _only_decorated_limits(app: Flask, limiter: Limiter) -> None:

@@ -202,8 +202,9 @@ return 1
 def scrub_game(connection: redis.Redis, game_id: str, account_id: str, name: str) -> bool:
     """Take account `account_id` out of the game: each seat it holds loses the account
     (and its key's hash) and is named `FORGOTTEN_NAME`, the table forgets it as its maker,
-    and each `seat_taken` event that gave a seat to its `name` is named so too. Bounded by
-    the game's own events. False when the game's seats or table changed under each of
+    and each `seat_taken` event that gave a seat to it is named so too (`_renamed`: not the
+    one that seated someone else sitting under the same name). Bounded by the game's own
+    events. False when the game's seats or table changed under each of
     `SCRUB_TRIES` tries (for the caller to try again later), else True."""
     if not is_game_id(game_id):
         return True
@@ -213,6 +214,7 @@ def scrub_game(connection: redis.Redis, game_id: str, account_id: str, name: str
             return True
         meta = orjson.loads(raw)
         changed = False
+        held = {i for i, s in enumerate(meta.get("seats", [])) if s.get("account") == account_id}
         for seat in meta.get("seats", []):
             if seat.get("account") == account_id:
                 seat.pop("account", None)
@@ -226,10 +228,7 @@ def scrub_game(connection: redis.Redis, game_id: str, account_id: str, name: str
             changed = True
         events: list[Any] = []
         if name:
-            for index, event_raw in enumerate(connection.lrange(events_key(game_id), 0, -1)):
-                event = orjson.loads(event_raw)
-                if event.get("type") == "seat_taken" and event.get("name") == name:
-                    events += [index, event_raw, orjson.dumps({**event, "name": FORGOTTEN_NAME})]
+            events = _renamed(connection.lrange(events_key(game_id), 0, -1), held, name)
         if not changed and not events:
             return True
         args = [raw, orjson.dumps(meta) if changed else b"", *events]
@@ -237,3 +236,30 @@ def scrub_game(connection: redis.Redis, game_id: str, account_id: str, name: str
         if connection.eval(_SCRUB_GAME, len(keys), *keys, *args):
             return True
     return False
+
+
+def _renamed(events: list[Any], held: set[int], name: str) -> list[Any]:
+    """The `seat_taken` events that gave a seat to a forgotten account named `name`, each as
+    its index, as it is and as it becomes (named `FORGOTTEN_NAME`), the account having held
+    the seats `held`. Others may sit under that name too (people without accounts share
+    names): the event that seated whoever holds a seat now is the account's only if the
+    account holds that seat. One that seated someone gone since (the seat opened again, or
+    a bot took it) may have been the account's, and is renamed, or the name would go on
+    naming this game once anyone can take it."""
+    seated: dict[int, int] = {}  # seat -> the index of the event that seated its holder
+    named: list[tuple[int, Any, dict[str, Any]]] = []
+    for index, raw in enumerate(events):
+        event = orjson.loads(raw)
+        kind, seat = event.get("type"), event.get("seat")
+        if kind == "seat_taken":
+            seated[seat] = index
+            if event.get("name") == name:
+                named.append((index, raw, event))
+        elif kind in ("seat_opened", "seat_bot"):
+            seated.pop(seat, None)
+    return [
+        part
+        for index, raw, event in named
+        if seated.get(event["seat"]) != index or event["seat"] in held
+        for part in (index, raw, orjson.dumps({**event, "name": FORGOTTEN_NAME}))
+    ]

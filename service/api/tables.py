@@ -86,7 +86,8 @@ _TABLE_ERRORS = {
     "taken and given up too often), or conflict (too many changes at once: try again).",
     429: "rate_limited: too many table lookups and seats taken from your address "
     "(`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat "
-    "(`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds.",
+    "(`POCHA_RATE_LIMIT_SEATS`: its person's comings and goings, and the host's removals "
+    "from it, counted apart); wait `Retry-After` seconds.",
 }
 
 
@@ -245,9 +246,10 @@ _SEAT_CHANGES = {"seats.Remove": True, "seats.Return": False, "seats.Leave": Fal
 
 def _changer_first() -> None:
     """A seat change's token, checked first: a request that may not change the seat is
-    told so (401, 403, 404) rather than counted against the seat's limit. That count is
-    the seat's person's and its host's: spent by anyone who knows the game's id, it would
-    keep them from leaving, coming back or removing."""
+    told so (401, 403, 404) rather than counted against the seat's limit. Those counts
+    are the seat's person's and its host's (one each, `service.ratelimits.SEAT_LIMITED`):
+    spent by anyone who knows the game's id, they would keep them from leaving, coming
+    back or removing."""
     host = _SEAT_CHANGES.get(request.endpoint or "")
     if host is None or request.method != "POST":
         return

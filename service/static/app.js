@@ -24,7 +24,9 @@
 // change through focus.js, which updates in place what changed and keeps the rest (the
 // focus, a button being pressed, what a screen reader already read). What happens (each
 // bid, card and trick, the notice's sentences, the seat's turn) is said once, as it
-// comes, in the page's log for screen readers (#said, outside the screens: `announce`).
+// comes, in the page's log for screen readers (#said, outside the screens: `announce`),
+// which holds the screen shown only; an error is said once by the page's alert instead
+// (#alert, `alertSaid`).
 //
 // The page plays Poch too (the setup form's game menu): a Poch game's table is drawn and
 // its events shown by poch.js, loaded when such a game is opened, on the same view, stream
@@ -150,14 +152,31 @@ function announce(text) {
 }
 
 /**
- * Show the notice line (and say it in the log, `announce`): `text` as it is, or a function that says it in the page's language
+ * Say `text` once to a screen reader as an error: the page's alert (#alert, in index.html,
+ * outside the screens as the log is), its line replaced by a new one, so that the same
+ * error twice in a row is said twice. "" takes the line away, saying nothing.
+ */
+function alertSaid(text) {
+  const alert = document.getElementById("alert");
+  if (!alert) return;
+  if (!text) return void alert.replaceChildren();
+  const line = document.createElement("p");
+  line.textContent = text;
+  alert.replaceChildren(line);
+}
+
+/**
+ * Show the notice line and say it once: an error by the page's alert (`alertSaid`), any
+ * other notice of a game shown in the log (`announce`; the setup form's "Dealing…" is no
+ * line of a table). `text` as it is, or a function that says it in the page's language
  * now, so that a switch of language says it again in the new one (`sayAgain`).
  */
 function say(text, kind = "info") {
   state.noticeSaid = typeof text === "function" ? text : null;
   state.notice = state.noticeSaid ? state.noticeSaid() : text;
   state.noticeKind = kind;
-  announce(state.notice);
+  alertSaid(kind === "error" ? state.notice : "");
+  if (kind !== "error" && state.game) announce(state.notice);
   const line = document.getElementById("notice");
   if (line) {
     line.textContent = state.notice;
@@ -189,11 +208,17 @@ function every(ms, fn) {
   state.timers.push(setInterval(fn, ms));
 }
 
-/** Stop what the screen shown was doing: its stream, its polling, its timers. */
+/**
+ * Stop what the screen shown was doing: its stream, its polling, its timers. What was said
+ * of it goes too (the log's lines, the alert's): a screen reader that reads the log again
+ * finds the screen opened next only, never the lines of a game left.
+ */
 function leaveScreen() {
   disconnect();
   for (const timer of state.timers) clearInterval(timer);
   state.timers = [];
+  document.getElementById("said")?.replaceChildren();
+  alertSaid("");
 }
 
 function go(path) {
@@ -304,6 +329,8 @@ async function showSetup(message = "") {
         <div id="lobby-tables"><p class="muted">${t("lobby.loading")}</p></div></section>
     </aside>
   </div>`;
+  // Why the page came back here (the game is gone, the host removed this seat): an error.
+  alertSaid(message);
   const form = document.getElementById("setup");
   const chosenGame = () => form.game.value;
   // Open seats make a table: the lobby and stand-in options show, and a clock is proposed

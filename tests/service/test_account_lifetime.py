@@ -665,6 +665,59 @@ def test_a_table_maker_who_holds_no_seat_is_taken_out_of_the_game(
         assert maker.id.encode() not in r.hget(game_key(made["id"]), "meta")
 
 
+def test_only_the_forgotten_accounts_own_seat_taking_loses_its_name(
+    client: FlaskClient, store: Any
+) -> None:
+    """People without accounts may share a name, an account's too: a forgotten account's
+    name comes out of the events that seated the account, never out of the one that seated
+    someone else sitting under that name. A seat the account took and gave up again is
+    named so too (no one sits there under that event now)."""
+    r = store.redis
+    key, idle = accounts.create(r, "Tocaya", "person", now=LONG_AGO)
+    made = client.post(
+        "/api/v1/games",
+        json={"players": [{"name": "Host"}, {"open": True}, {"open": True}, {"open": True}]},
+    )
+    assert made.status_code == 201, made.json
+    game_id, code = made.json["id"], made.json["table_code"]
+
+    def join(**headers: str) -> Any:
+        joined = client.post(
+            f"/api/v1/tables/{code}/seats", json={"name": "Tocaya"}, headers=headers
+        )
+        assert joined.status_code == 201, joined.json
+        return joined.json
+
+    first = join(**account_header(key))
+    gone = client.post(
+        f"/api/v1/games/{game_id}/seats/{first['seat']}/leave",
+        headers={"Authorization": f"Bearer {first['token']}"},
+    )
+    assert gone.status_code == 200, gone.json
+    namesake = join()
+    assert namesake["seat"] == first["seat"]
+    again = join(**account_header(key))
+    taken = [
+        (e["seat"], e["name"])
+        for e in map(orjson.loads, r.lrange(events_key(game_id), 0, -1))
+        if e["type"] == "seat_taken"
+    ]
+    assert taken == [(1, "Tocaya"), (1, "Tocaya"), (again["seat"], "Tocaya")]
+
+    _forget_now(client, store, idle.id, game_id)
+    assert scrub_forgotten(r) >= 1
+
+    taken = [
+        (e["seat"], e["name"])
+        for e in map(orjson.loads, r.lrange(events_key(game_id), 0, -1))
+        if e["type"] == "seat_taken"
+    ]
+    assert taken == [(1, FORGOTTEN_NAME), (1, "Tocaya"), (again["seat"], FORGOTTEN_NAME)]
+    players = client.get(f"/api/v1/games/{game_id}").json["players"]
+    assert [p["name"] for p in players][1:3] == ["Tocaya", FORGOTTEN_NAME]
+    assert idle.id.encode() not in r.hget(game_key(game_id), "meta")
+
+
 def test_an_analysis_keeps_no_name_nor_id_of_the_accounts_a_record_names(
     app: Flask, client: FlaskClient, store: Any
 ) -> None:

@@ -230,6 +230,12 @@ def test_only_who_may_change_a_seat_spends_its_changes(redis_url: str) -> None:
             )
             assert refused.status_code == status, (action, refused.json)
             assert refused.headers["Content-Language"] == "es"
+    # A game that is not there is said so (docs/api.md), for each token.
+    for action, token in (("return", tokens[1]), ("leave", tokens[1]), ("remove", None)):
+        missing = client.post(
+            f"/api/v1/games/NOSUCHGAME/seats/1/{action}", headers=bearer(token or "x")
+        )
+        assert missing.status_code == 404, (action, missing.json)
     for _ in range(3):
         answer = client.post(
             f"/api/v1/games/{game_id}/seats/1/return", headers=bearer(tokens[1]), environ_base=ANA
@@ -239,6 +245,48 @@ def test_only_who_may_change_a_seat_spends_its_changes(redis_url: str) -> None:
         client.post(f"/api/v1/games/{game_id}/seats/1/leave", headers=bearer(tokens[1])),
         window=86_400,
     )
+
+
+def test_the_host_and_the_seats_person_each_spend_their_own_changes(redis_url: str) -> None:
+    # The host's removals, refused once the game has started, must not spend the count of
+    # the seat's own comings and goings: a host could keep its person from coming back
+    # or leaving. Nor may the person, coming back over and over, keep the host from
+    # removing them before the start.
+    client = limited_app(redis_url, RATE_LIMIT_SEATS="3/day").test_client()
+    created = create_game(client, humans(3), {"schedule": [3], "turn_seconds": 30}, seed=3)
+    game_id, tokens, host = created["id"], tokens_of(created), created["host_token"]
+    for _ in range(3):
+        refused = client.post(f"/api/v1/games/{game_id}/seats/1/remove", headers=bearer(host))
+        assert refused.status_code == 409, refused.json
+    assert_limited(
+        client.post(f"/api/v1/games/{game_id}/seats/1/remove", headers=bearer(host)),
+        window=86_400,
+    )
+    for action in ("return", "return", "leave"):
+        answer = client.post(f"/api/v1/games/{game_id}/seats/1/{action}", headers=bearer(tokens[1]))
+        assert answer.status_code == 200, (action, answer.json)
+    assert_limited(
+        client.post(f"/api/v1/games/{game_id}/seats/1/return", headers=bearer(tokens[1])),
+        window=86_400,
+    )
+
+    made = client.post(
+        "/api/v1/games", json={"players": [{"name": "Ana"}, {"open": True}, {"open": True}]}
+    )
+    assert made.status_code == 201, made.json
+    table, host = made.json["id"], made.json["host_token"]
+    joined = client.post(f"/api/v1/tables/{made.json['table_code']}/seats", json={"name": "Bea"})
+    assert joined.status_code == 201, joined.json
+    seat, token = joined.json["seat"], joined.json["token"]
+    for _ in range(3):
+        back = client.post(f"/api/v1/games/{table}/seats/{seat}/return", headers=bearer(token))
+        assert back.status_code == 200, back.json
+    assert_limited(
+        client.post(f"/api/v1/games/{table}/seats/{seat}/return", headers=bearer(token)),
+        window=86_400,
+    )
+    removed = client.post(f"/api/v1/games/{table}/seats/{seat}/remove", headers=bearer(host))
+    assert removed.status_code == 200, removed.json
 
 
 def test_a_client_refused_again_and_again_is_answered_late() -> None:

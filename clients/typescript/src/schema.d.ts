@@ -8068,7 +8068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`: its person's comings and goings, and the host's removals from it, counted apart); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8255,7 +8255,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`: its person's comings and goings, and the host's removals from it, counted apart); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8337,7 +8337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`: its person's comings and goings, and the host's removals from it, counted apart); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8419,7 +8419,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`: its person's comings and goings, and the host's removals from it, counted apart); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9261,7 +9261,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`: its person's comings and goings, and the host's removals from it, counted apart); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9383,7 +9383,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
-            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`); wait `Retry-After` seconds. */
+            /** @description rate_limited: too many table lookups and seats taken from your address (`POCHA_RATE_LIMIT_TABLES`), or too many changes of one seat (`POCHA_RATE_LIMIT_SEATS`: its person's comings and goings, and the host's removals from it, counted apart); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;

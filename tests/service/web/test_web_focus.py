@@ -6,9 +6,10 @@ it to the line saying whose turn it is, never to <body>; in the waiting room a h
 button keeps it while people sit down, and the table's link keeps the focus and what of it
 was selected; the others' moves leave the table's elements in place (a click pressed as
 they arrive is not lost) and are said once in the log for screen readers, in English and
-Spanish; and focus.js on its own keeps what a person typed, not what the page set, a menu
-drawn again in other words shows the option the drawing marks chosen, and a list drawn
-again is touched only where it changed.
+Spanish; that log says only the table shown (not the setup form's lines, nor a game
+left), and an error is said once, by the page's alert; and focus.js on its own keeps what
+a person typed, not what the page set, a menu drawn again in other words shows the option
+the drawing marks chosen, and a list drawn again is touched only where it changed.
 
 Each game seats a person played from here through the API before the page's person: the
 page stays still while Tab is pressed, then that person's move (and a bot's after it)
@@ -26,6 +27,7 @@ from tests.live import LiveService
 from tests.service.web.test_web_browser import (  # noqa: F401 (fixtures, used by name)
     Tab,
     desktop,
+    more_options,
     open_seat,
     sync_api,
 )
@@ -395,6 +397,55 @@ def test_the_others_moves_leave_the_table_in_place_and_are_said_once(
     bid, turn = BIDS_SAID[lang]
     lines = [bid.format(name="Bea", n=bids[1]), bid.format(name="Bot", n=bids[2]), turn]
     expect(page.locator("#said p")).to_have_text(lines)
+    assert desktop.errors == []
+
+
+#: The setup form's refusal of card counts that are not numbers, and its line as it deals.
+COUNTS_ERROR = "List the cards of each hand as whole numbers, such as 1,2,3."
+DEALING = "Dealing…"
+
+
+def test_the_log_for_screen_readers_says_the_game_shown_and_an_error_is_alerted_once(
+    desktop: Tab,  # noqa: F811
+    live_service: LiveService,
+) -> None:
+    """The log (#said) says what happens at the table shown: not the setup form's lines
+    ("Dealing…"), nor the lines of a game left, once another screen opens. An error is
+    said once, by the page's alert (#alert), not in the log as well; it goes with the
+    notice it is."""
+    page = desktop.page
+    expect = sync_api.expect
+    page.goto(live_service.url)
+    page.wait_for_selector("#setup")
+    more_options(page)
+    page.select_option("select[name=all-levels]", "random")
+    page.select_option("select[name=schedule]", "custom")
+    page.fill("input[name=schedule-custom]", "one")
+    page.click("#deal")
+    expect(page.locator("#setup #notice")).to_have_text(COUNTS_ERROR)
+    expect(page.locator("#alert[role=alert]")).to_have_text(COUNTS_ERROR)
+    expect(page.locator("#said p")).to_have_count(0)
+
+    page.fill("input[name=schedule-custom]", "1")
+    page.click("#deal")
+    page.wait_for_selector("#game")
+    expect(page.locator("#alert")).to_be_empty()
+    # The bots' bids, and this seat's turn, come in the log.
+    expect(page.locator("#said p").first).to_be_attached()
+    expect(page.locator("#said")).not_to_contain_text(DEALING)
+    lines = page.locator("#said p").all_text_contents()
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("[data-action=leave]")
+    page.wait_for_selector("#setup")
+    expect(page.locator("#said p")).to_have_count(0)
+    assert lines
+
+    # Back at the setup form for a reason (a game's link, not signed in): an error too.
+    page.goto(f"{live_service.url}/play/NOSUCHGAME")
+    notice = page.locator("#setup #notice.error")
+    expect(notice).not_to_be_empty()
+    expect(page.locator("#alert")).to_have_text(notice.text_content() or "")
     assert desktop.errors == []
 
 
