@@ -76,7 +76,7 @@ def test_the_play_block_works_as_pasted(live_service: LiveService) -> None:
     (block,) = [block for block in shell_blocks() if "scripts/pocha play" in block]
     alone, table, join = [line for line in block.splitlines() if line and line[0] != "#"]
     assert (alone, table) == ("scripts/pocha play", "scripts/pocha play --open 1")
-    assert join == f"scripts/pocha play --join {SAMPLE_CODE}"
+    assert join == f"scripts/pocha play --join {SAMPLE_CODE} --name Bea"
     deadline = time.monotonic() + scaled(LONG)
     started: list[Terminal] = []
     try:
@@ -93,7 +93,7 @@ def test_the_play_block_works_as_pasted(live_service: LiveService) -> None:
         assert f"{live_service.url}/t/{code}" in host.screen
         assert "This link opens only on this machine." in host.screen
         started.append(friend := at_terminal(join.replace(SAMPLE_CODE, code), live_service.url))
-        until(friend, f"You sit at table {code}", deadline)
+        until(friend, f"You sit at table {code} as Bea", deadline)
         for terminal in (host, friend):
             terminal.type("q")
         for terminal in started:
