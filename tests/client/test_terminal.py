@@ -9,6 +9,7 @@ API sends them."""
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import platform
@@ -31,7 +32,7 @@ from rich.console import Console
 from cli.main import pocha
 from client.account import config_file, load_account
 from client.api import OPEN, ApiError, PochaClient
-from client.terminal import Quit, TerminalGame, refusal, refusals
+from client.terminal import Quit, TerminalGame, join_by_a_name, refusal, refusals
 from core.play.games import view_of
 from engine.errors import IllegalActionError
 from engine.pocha.actions import action_from_wire
@@ -1087,9 +1088,18 @@ def test_a_name_like_one_at_the_table_is_asked_again(live_service: LiveService) 
     assert "looks too much like the name of someone at this table already, You" in said
     assert "Another name (Enter to give up):" in said
     assert said.count("Cannot join the table: ") == 1, said
-    seated = runner.invoke(pocha, ["play", *url, "--join", code], input="yoU\nEva\nq\n")
-    said = " ".join(seated.output.split())
-    assert said.count("Another name (Enter to give up):") == 2, said
-    assert f"You sit at table {code} as Eva, in seat 2." in said, said
+    # Asked again until a name is free (the terminal then sits and plays as `play` does).
+    console, answers = Console(file=io.StringIO(), width=200), iter(["yoU", "Eva"])
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        return next(answers)
+
+    taken, name = join_by_a_name(PochaClient(live_service.url), code, "You", console, ask)
+    assert (taken["seat"], name) == (1, "Eva")
+    assert asked == ["Another name (Enter to give up): "] * 2
+    said = " ".join(console.file.getvalue().split())
+    assert said.count("looks too much like the name of someone at this table already") == 2
     names = [p["name"] for p in api.view(created["id"])["players"]]
     assert names[:2] == ["You", "Eva"], names
